@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mainwindow.h"
+
+#include "estimatesummaryview.h"
+#include "planestimatecontroller.h"
+
+#include "model/catalogpaths.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QMessageBox>
+#include <QTimer>
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("ClusterPlanner"));
+    QApplication::setOrganizationName(QStringLiteral("ClusterPlanner"));
+    QApplication::setApplicationVersion(QStringLiteral(CP_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Design GPU clusters and see what they will do."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("Plan file to open (default: a shipped sample)."));
+    QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                  QStringLiteral("Render the window, save it to FILE (PNG) and quit."), QStringLiteral("FILE"));
+    parser.addOption(screenshot);
+    parser.process(app);
+
+    std::shared_ptr<const cp::model::Catalog> catalog;
+    try {
+        catalog = std::make_shared<const cp::model::Catalog>(
+            cp::model::openUserCatalog(cp::model::defaultDatabasePath(), cp::model::shippedCatalogDirectory()));
+    } catch (const std::exception &error) {
+        QMessageBox::critical(nullptr, QStringLiteral("ClusterPlanner"),
+                              QStringLiteral("The hardware catalog could not be loaded:\n%1\n\nRemove or fix the file named "
+                                             "above; the shipped catalog is in %2.")
+                                  .arg(QString::fromStdString(error.what()),
+                                       QString::fromStdString(cp::model::shippedCatalogDirectory())));
+        return 1;
+    }
+
+    cp::app::MainWindow window(catalog);
+    QString plan = parser.positionalArguments().value(0);
+    if (plan.isEmpty()) {
+        const QDir samples(QString::fromStdString(cp::model::shippedSamplesDirectory()));
+        const QStringList files = samples.entryList({QStringLiteral("h100*.json")});
+        if (!files.isEmpty())
+            plan = samples.filePath(files.first());
+    }
+    if (!plan.isEmpty())
+        window.openPlan(plan);
+    window.show();
+
+    if (parser.isSet(screenshot)) {
+        const QString file = parser.value(screenshot);
+        window.controller()->waitForIdle();
+        QTimer::singleShot(0, &window, [&window, file] {
+            const bool saved = window.grab().save(file);
+            QApplication::exit(saved ? 0 : 1);
+        });
+    }
+    return app.exec();
+}

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cp::cli {
+
+/** A command-line mistake: unknown option, missing value, bad number. Exit status 2. */
+class UsageError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct OptionSpec
+{
+    std::string name;   ///< without the leading "--"
+    bool takesValue = true;
+    std::string help;
+};
+
+/** Options and positional words of one subcommand, checked against its option list. */
+class ParsedArguments
+{
+public:
+    bool has(const std::string &name) const;
+    std::optional<std::string> value(const std::string &name) const;
+    std::string required(const std::string &name) const;
+    std::optional<int> integer(const std::string &name, int min, int max) const;
+    std::optional<double> number(const std::string &name, double min, double max) const;
+    /** A count that may carry a suffix: 2e12, 2T, 300B, 1.5M. */
+    std::optional<double> count(const std::string &name) const;
+    std::optional<std::string> choice(const std::string &name, const std::vector<std::string> &allowed) const;
+
+    std::vector<std::string> positional;
+
+private:
+    friend ParsedArguments parseArguments(const std::vector<std::string> &, const std::vector<OptionSpec> &,
+                                          const std::string &);
+    std::map<std::string, std::string> m_values;
+    std::set<std::string> m_flags;
+};
+
+/** Parses `--name value`, `--name=value` and `--flag`; throws UsageError naming the problem. */
+ParsedArguments parseArguments(const std::vector<std::string> &arguments, const std::vector<OptionSpec> &specs,
+                               const std::string &command);
+
+std::string usageText(const std::string &synopsis, const std::vector<OptionSpec> &specs);
+
+} // namespace cp::cli

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// clusterplanner-cli: the command-line front end. It uses only the model library.
+#include "commands.h"
+
+#include "model/catalogdatabase.h"
+#include "model/catalogpaths.h"
+#include "model/inputerror.h"
+
+#include <iostream>
+
+namespace cp::cli {
+
+const model::Catalog &CliContext::catalog()
+{
+    if (!m_catalog)
+        m_catalog = std::make_unique<model::Catalog>(model::openUserCatalog(databasePath, catalogDirectory));
+    return *m_catalog;
+}
+
+std::vector<OptionSpec> withCommonOptions(std::vector<OptionSpec> specs)
+{
+    specs.push_back({"json", false, "print machine-readable JSON instead of a table"});
+    specs.push_back({"db", true, "catalog database (default: $CLUSTERPLANNER_DB or ~/.local/share/clusterplanner/catalog.sqlite)"});
+    specs.push_back({"catalog-dir", true, "shipped catalog JSON directory used as the seed"});
+    specs.push_back({"help", false, "show this help"});
+    return specs;
+}
+
+} // namespace cp::cli
+
+namespace {
+
+const char *topUsage = R"(usage: clusterplanner-cli COMMAND [ARGS] [--json]
+
+Commands:
+  catalog list [gpus|nodes|nics|switches|storage|racks|facilities|models]
+  catalog show ID
+  catalog import FILE.json      add or replace entries (validated) in your catalog
+  catalog export FILE.json      write your whole catalog as one document
+  plan estimate PLAN.json       every estimate for a plan, with its bill of materials
+  train ...                     training time, communication, memory, MFU (train --help)
+  infer ...                     inference latency, throughput and cost (infer --help)
+  fabric ...                    fabric topology metrics (fabric --help)
+
+Common options: --json, --db FILE, --catalog-dir DIR, --help
+Exit status: 0 success, 1 error in a file or the catalog, 2 usage error or unknown id,
+3 the configuration cannot work (does not fit, impossible layout).
+)";
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    using namespace cp::cli;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::cout << topUsage;
+        return args.empty() ? ExitUsage : ExitOk;
+    }
+    CliContext context;
+    context.databasePath = cp::model::defaultDatabasePath();
+    context.catalogDirectory = cp::model::shippedCatalogDirectory();
+    // --db and --catalog-dir may appear anywhere; take them out before the subcommand parses.
+    for (std::size_t i = 1; i < args.size();) {
+        if ((args[i] == "--db" || args[i] == "--catalog-dir") && i + 1 < args.size()) {
+            (args[i] == "--db" ? context.databasePath : context.catalogDirectory) = args[i + 1];
+            args.erase(args.begin() + i, args.begin() + i + 2);
+        } else if (args[i].rfind("--db=", 0) == 0) {
+            context.databasePath = args[i].substr(5);
+            args.erase(args.begin() + i);
+        } else if (args[i].rfind("--catalog-dir=", 0) == 0) {
+            context.catalogDirectory = args[i].substr(14);
+            args.erase(args.begin() + i);
+        } else {
+            ++i;
+        }
+    }
+    const std::string command = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    try {
+        if (command == "catalog")
+            return runCatalogCommand(context, rest, std::cout);
+        if (command == "plan")
+            return runPlanCommand(context, rest, std::cout);
+        if (command == "train")
+            return runTrainCommand(context, rest, std::cout);
+        if (command == "infer")
+            return runInferCommand(context, rest, std::cout);
+        if (command == "fabric")
+            return runFabricCommand(context, rest, std::cout);
+        std::cerr << "clusterplanner-cli: unknown command '" << command << "' (see 'clusterplanner-cli --help')\n";
+        return ExitUsage;
+    } catch (const UsageError &error) {
+        std::cerr << "clusterplanner-cli " << command << ": " << error.what() << "\n";
+        return ExitUsage;
+    } catch (const cp::model::UnknownCatalogIdError &error) {
+        std::cerr << "clusterplanner-cli " << command << ": " << error.what() << "\n";
+        return ExitUsage;
+    } catch (const InfeasibleError &error) {
+        std::cerr << "clusterplanner-cli " << command << ": infeasible: " << error.what() << "\n";
+        return ExitInfeasible;
+    } catch (const cp::model::InputError &error) {
+        std::cerr << "clusterplanner-cli " << command << ": " << error.what() << "\n";
+        return ExitError;
+    } catch (const std::exception &error) {
+        std::cerr << "clusterplanner-cli " << command << ": error: " << error.what() << "\n";
+        return ExitError;
+    }
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "commands.h"
+#include "trainingreport.h"
+
+#include "model/catalogparser.h"
+#include "model/clusterdescription.h"
+#include "model/estimatejson.h"
+#include "model/trainingestimator.h"
+#include "model/units.h"
+
+#include <ostream>
+
+namespace cp::cli {
+
+namespace {
+
+std::vector<OptionSpec> trainOptions()
+{
+    return withCommonOptions({
+        {"gpu", true, "GPU id (catalog list gpus)"},
+        {"gpus", true, "number of GPUs"},
+        {"node", true, "node id (default: the catalog node that carries --gpu)"},
+        {"model", true, "model id (catalog list models), or give the shape below"},
+        {"layers", true, "layers of a custom model"},
+        {"hidden", true, "hidden size"},
+        {"heads", true, "attention heads"},
+        {"kv-heads", true, "key/value heads (default: heads)"},
+        {"ffn", true, "MLP hidden size (default: 4 x hidden)"},
+        {"vocab", true, "vocabulary size"},
+        {"experts", true, "experts per MoE layer (default 1: dense)"},
+        {"top-k", true, "experts per token"},
+        {"gated-mlp", false, "custom model uses a gated (SwiGLU) MLP"},
+        {"seq-len", true, "sequence length in tokens"},
+        {"global-batch", true, "sequences per optimizer step"},
+        {"tokens", true, "tokens to train on (2e12 or 2T)"},
+        {"precision", true, "bf16|fp16|fp8 (default bf16)"},
+        {"attention", true, "flash|unfused (default flash)"},
+        {"tp", true, "tensor-parallel size (searched when absent)"},
+        {"pp", true, "pipeline-parallel size"},
+        {"dp", true, "data-parallel size"},
+        {"cp", true, "context-parallel size"},
+        {"ep", true, "expert-parallel size"},
+        {"microbatch", true, "sequences per microbatch"},
+        {"interleave", true, "virtual pipeline stages per GPU"},
+        {"recompute", true, "none|selective|full"},
+        {"zero", true, "ZeRO stage 0|1|2|3"},
+        {"nic", true, "NIC id (default: the node's)"},
+        {"nics-per-node", true, "NICs per node (default: the node's)"},
+        {"oversubscription", true, "fabric oversubscription ratio, e.g. 2 for 2:1 (default 1)"},
+        {"rail-optimised", false, "rail-optimised fabric (one leaf per GPU index)"},
+        {"switch-ports", true, "leaf switch radix (default 64)"},
+        {"dp-overlap", true, "share of the backward pass that can hide gradient sync, 0..1 (default 1)"},
+        {"allow-tp-across-nodes", false, "allow tensor parallelism beyond the NVLink domain"},
+        {"no-sequence-parallel", false, "tensor parallelism without sequence parallelism (Megatron before 2022)"},
+        {"top", true, "how many alternative layouts to list (default 5, at most 10)"},
+    });
+}
+
+model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catalog &catalog)
+{
+    if (auto id = a.value("model")) {
+        for (const char *shape : {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "experts", "top-k"}) {
+            if (a.has(shape))
+                throw UsageError(std::string("give either --model or the model shape (--") + shape + "), not both");
+        }
+        return catalog.llm(*id);
+    }
+    if (!a.has("layers"))
+        throw UsageError("missing required option '--model' (or --layers --hidden --heads --vocab)");
+    model::ModelSpec spec;
+    spec.id = "custom";
+    spec.name = "custom model";
+    spec.layers = *a.integer("layers", 1, 100000);
+    spec.hidden = a.integer("hidden", 1, 1 << 20).value_or(0);
+    spec.heads = a.integer("heads", 1, 1 << 16).value_or(0);
+    if (!spec.hidden || !spec.heads || !a.has("vocab"))
+        throw UsageError("a custom model needs --layers, --hidden, --heads and --vocab");
+    spec.vocab = *a.integer("vocab", 1, 1 << 24);
+    spec.kvHeads = a.integer("kv-heads", 1, 1 << 16).value_or(spec.heads);
+    spec.ffn = a.integer("ffn", 1, 1 << 24).value_or(4 * spec.hidden);
+    spec.experts = a.integer("experts", 1, 4096).value_or(1);
+    spec.topK = a.integer("top-k", 1, 4096).value_or(spec.experts > 1 ? 2 : 1);
+    spec.gatedMlp = a.has("gated-mlp");
+    if (spec.hidden % spec.heads != 0)
+        throw UsageError("--hidden must be divisible by --heads");
+    if (spec.heads % spec.kvHeads != 0)
+        throw UsageError("--heads must be divisible by --kv-heads");
+    if (spec.topK > spec.experts)
+        throw UsageError("--top-k cannot exceed --experts");
+    return spec;
+}
+
+} // namespace
+
+model::ClusterDescription clusterFromArguments(const ParsedArguments &a, const model::Catalog &catalog, int gpus)
+{
+    std::string nodeId = a.value("node").value_or("");
+    const std::string gpuId = a.value("gpu").value_or("");
+    if (nodeId.empty()) {
+        if (gpuId.empty())
+            throw UsageError("missing required option '--gpu' (or --node)");
+        const model::GpuSpec &gpu = catalog.gpu(gpuId); // throws for an unknown id
+        int bestDomain = 0;
+        for (const auto &[id, node] : catalog.nodes()) {
+            if (node.gpuId == gpu.id && node.scaleUpDomainGpus > bestDomain) {
+                nodeId = id;
+                bestDomain = node.scaleUpDomainGpus;
+            }
+        }
+        if (nodeId.empty())
+            throw UsageError("no catalog node carries GPU '" + gpuId + "'; pass --node ID or import a node type");
+    } else if (!gpuId.empty() && catalog.node(nodeId).gpuId != gpuId) {
+        throw UsageError("node '" + nodeId + "' carries " + catalog.node(nodeId).gpuId + ", not " + gpuId);
+    }
+    const std::string nicId = a.value("nic").value_or("");
+    if (!nicId.empty())
+        catalog.nic(nicId);
+    return model::ClusterDescription::fromCatalog(catalog, nodeId, gpus, nicId, a.integer("nics-per-node", 1, 64).value_or(0),
+                                                  a.number("oversubscription", 1.0, 64.0).value_or(1.0),
+                                                  a.has("rail-optimised"), a.integer("switch-ports", 2, 4096).value_or(64));
+}
+
+int runTrainCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
+{
+    const auto specs = trainOptions();
+    const ParsedArguments a = parseArguments(args, specs, "train");
+    if (a.has("help")) {
+        out << usageText("clusterplanner-cli train --gpu ID --gpus N --model ID --seq-len S --global-batch B [options]", specs);
+        return ExitOk;
+    }
+    if (!a.positional.empty())
+        throw UsageError("unexpected argument '" + a.positional[0] + "'");
+    // Check every option's syntax before touching the catalog, so usage errors come first.
+    if (!a.has("gpus"))
+        throw UsageError("missing required option '--gpus'");
+    const int gpus = *a.integer("gpus", 1, 10000000);
+    if (!a.has("seq-len"))
+        throw UsageError("missing required option '--seq-len'");
+    if (!a.has("global-batch"))
+        throw UsageError("missing required option '--global-batch'");
+
+    model::TrainingJob job;
+    job.seqLen = *a.integer("seq-len", 1, 1 << 24);
+    job.globalBatch = *a.integer("global-batch", 1, 1 << 24);
+    job.tokens = a.count("tokens").value_or(0.0);
+    job.precision = *model::precisionFromName(a.choice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
+    job.attention = a.choice("attention", {"flash", "unfused"}).value_or("flash") == "flash" ? model::AttentionKernel::Flash
+                                                                                             : model::AttentionKernel::Unfused;
+    job.dpOverlapFraction = a.number("dp-overlap", 0.0, 1.0).value_or(1.0);
+    job.allowTpAcrossNodes = a.has("allow-tp-across-nodes");
+    job.sequenceParallel = !a.has("no-sequence-parallel");
+    model::ParallelismConstraints &k = job.constraints;
+    k.tp = a.integer("tp", 1, 1 << 20);
+    k.pp = a.integer("pp", 1, 1 << 20);
+    k.dp = a.integer("dp", 1, 1 << 24);
+    k.cp = a.integer("cp", 1, 1 << 20);
+    k.ep = a.integer("ep", 1, 1 << 20);
+    k.microbatch = a.integer("microbatch", 1, 1 << 20);
+    k.interleave = a.integer("interleave", 1, 1024);
+    k.zero = a.integer("zero", 0, 3);
+    if (auto recompute = a.choice("recompute", {"none", "selective", "full"}))
+        k.recompute = model::recomputeFromName(*recompute);
+    const int topCount = a.integer("top", 0, 10).value_or(5);
+
+    const model::Catalog &catalog = context.catalog();
+    job.model = modelFromArguments(a, catalog);
+    const model::ClusterDescription cluster = clusterFromArguments(a, catalog, gpus);
+    const model::TrainingEstimator estimator(job, cluster);
+    const model::TrainingSearchResult result = estimator.search();
+    if (!result.found) {
+        if (a.has("json"))
+            out << nlohmann::json{{"fits", false}, {"reason", result.reason}}.dump(2) << "\n";
+        throw InfeasibleError(result.reason);
+    }
+
+    if (a.has("json")) {
+        nlohmann::json json = model::trainingEstimateToJson(result.best);
+        json["gpu"] = cluster.gpu.id;
+        json["gpus"] = gpus;
+        json["model"] = job.model.id;
+        json["fabric"] = cluster.fabricName;
+        json["configurations_evaluated"] = result.evaluated;
+        nlohmann::json alternatives = nlohmann::json::array();
+        for (std::size_t i = 1; i < result.top.size(); ++i)
+            alternatives.push_back(model::trainingEstimateToJson(result.top[i]));
+        json["alternatives"] = std::move(alternatives);
+        out << json.dump(2) << "\n";
+        return ExitOk;
+    }
+    out << "Training " << job.model.name << " on " << gpus << " x " << cluster.gpu.name << " (" << cluster.gpusPerNode
+        << " per node), " << cluster.fabricName << "\n";
+    out << "Searched " << result.evaluated << " layouts; the fastest that fits:\n\n";
+    out << renderTrainingEstimate(result.best);
+    if (topCount > 0 && result.top.size() > 1) {
+        out << "\nFastest layouts:\n";
+        std::vector<model::TrainingEstimate> top(result.top.begin(),
+                                                 result.top.begin() + std::min<std::size_t>(topCount, result.top.size()));
+        out << renderTrainingAlternatives(top);
+    }
+    return ExitOk;
+}
+
+} // namespace cp::cli

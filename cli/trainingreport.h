@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/trainingestimate.h"
+
+#include <string>
+#include <vector>
+
+namespace cp::cli {
+
+/** The human-readable block for one training estimate, shared by `train` and `plan estimate`. */
+std::string renderTrainingEstimate(const model::TrainingEstimate &estimate);
+/** Table of alternative layouts (the search's top list). */
+std::string renderTrainingAlternatives(const std::vector<model::TrainingEstimate> &top);
+
+} // namespace cp::cli

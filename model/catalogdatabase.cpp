@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/catalogdatabase.h"
+
+#include "model/inputerror.h"
+#include "model/jsonfieldreader.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+namespace cp::model {
+
+namespace {
+
+constexpr int schemaVersion = 1;
+
+struct StatementDeleter
+{
+    void operator()(sqlite3_stmt *statement) const { sqlite3_finalize(statement); }
+};
+using Statement = std::unique_ptr<sqlite3_stmt, StatementDeleter>;
+
+Statement prepare(sqlite3 *db, const std::string &path, const char *sql)
+{
+    sqlite3_stmt *statement = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &statement, nullptr) != SQLITE_OK)
+        throw InputError(path, "", std::string("SQLite: ") + sqlite3_errmsg(db));
+    return Statement(statement);
+}
+
+const char *originName(CatalogDatabase::Origin origin)
+{
+    return origin == CatalogDatabase::Origin::Shipped ? "shipped" : "user";
+}
+
+} // namespace
+
+Catalog loadCatalogDirectory(const std::string &directory)
+{
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (!fs::is_directory(directory, error))
+        throw InputError(directory, "", "catalog directory does not exist");
+    std::vector<fs::path> files;
+    for (const auto &item : fs::directory_iterator(directory)) {
+        if (item.is_regular_file() && item.path().extension() == ".json")
+            files.push_back(item.path());
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty())
+        throw InputError(directory, "", "no catalog *.json files in the directory");
+    Catalog catalog;
+    for (const auto &file : files)
+        catalog.addDocument(readJsonFile(file.string()), file.string());
+    catalog.validateReferences();
+    return catalog;
+}
+
+CatalogDatabase::CatalogDatabase(const std::string &path)
+    : m_path(path)
+{
+    namespace fs = std::filesystem;
+    const fs::path parent = fs::path(path).parent_path();
+    std::error_code error;
+    if (!parent.empty())
+        fs::create_directories(parent, error);
+    if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr)
+        != SQLITE_OK) {
+        const std::string reason = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw InputError(path, "", "cannot open the catalog database: " + reason);
+    }
+    sqlite3_busy_timeout(m_db, 2000);
+    execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    execute("CREATE TABLE IF NOT EXISTS catalog_entries ("
+            " id TEXT PRIMARY KEY,"
+            " kind TEXT NOT NULL,"
+            " origin TEXT NOT NULL CHECK (origin IN ('shipped', 'user')),"
+            " json TEXT NOT NULL,"
+            " updated_at TEXT NOT NULL DEFAULT (datetime('now')))");
+    Statement version = prepare(m_db, m_path, "SELECT value FROM meta WHERE key = 'schema_version'");
+    if (sqlite3_step(version.get()) == SQLITE_ROW) {
+        const int stored = std::atoi(reinterpret_cast<const char *>(sqlite3_column_text(version.get(), 0)));
+        if (stored > schemaVersion)
+            throw InputError(path, "", "the catalog database was written by a newer version (schema "
+                                           + std::to_string(stored) + ")");
+    } else {
+        execute("INSERT INTO meta (key, value) VALUES ('schema_version', '1')");
+    }
+}
+
+CatalogDatabase::~CatalogDatabase()
+{
+    sqlite3_close(m_db);
+}
+
+void CatalogDatabase::execute(const char *sql) const
+{
+    char *message = nullptr;
+    if (sqlite3_exec(m_db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+        const std::string reason = message ? message : "unknown error";
+        sqlite3_free(message);
+        throw InputError(m_path, "", "SQLite: " + reason);
+    }
+}
+
+void CatalogDatabase::upsert(CatalogKind kind, const std::string &id, const std::string &json,
+                             Origin origin, bool keepUserEntries)
+{
+    // Seeding must not overwrite what the user changed: the WHERE clause on the upsert keeps
+    // rows whose origin is 'user'.
+    const char *sql = keepUserEntries
+                          ? "INSERT INTO catalog_entries (id, kind, origin, json) VALUES (?1, ?2, ?3, ?4)"
+                            " ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, json = excluded.json,"
+                            " updated_at = datetime('now') WHERE catalog_entries.origin = 'shipped'"
+                          : "INSERT INTO catalog_entries (id, kind, origin, json) VALUES (?1, ?2, ?3, ?4)"
+                            " ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, origin = excluded.origin,"
+                            " json = excluded.json, updated_at = datetime('now')";
+    Statement statement = prepare(m_db, m_path, sql);
+    const std::string kindKey = catalogKindKey(kind);
+    sqlite3_bind_text(statement.get(), 1, id.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(statement.get(), 2, kindKey.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(statement.get(), 3, originName(origin), -1, SQLITE_STATIC);
+    sqlite3_bind_text(statement.get(), 4, json.c_str(), -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(statement.get()) != SQLITE_DONE)
+        throw InputError(m_path, "", std::string("SQLite: ") + sqlite3_errmsg(m_db));
+}
+
+void CatalogDatabase::seedFromDirectory(const std::string &directory)
+{
+    seed(loadCatalogDirectory(directory));
+}
+
+void CatalogDatabase::seed(const Catalog &shipped)
+{
+    execute("BEGIN IMMEDIATE");
+    try {
+        for (CatalogKind kind : allCatalogKinds()) {
+            for (const std::string &id : shipped.ids(kind))
+                upsert(kind, id, shipped.entryJson(id).dump(), Origin::Shipped, true);
+        }
+        execute("COMMIT");
+    } catch (...) {
+        execute("ROLLBACK");
+        throw;
+    }
+}
+
+int CatalogDatabase::importDocument(const nlohmann::json &document, const std::string &file)
+{
+    // Validate against the current catalog so that references (a node's GPU) can point at
+    // entries already in the database.
+    Catalog merged = load();
+    merged.addDocument(document, file);
+    merged.validateReferences();
+
+    int count = 0;
+    execute("BEGIN IMMEDIATE");
+    try {
+        for (CatalogKind kind : allCatalogKinds()) {
+            const auto section = document.find(catalogKindKey(kind));
+            if (section == document.end())
+                continue;
+            for (const auto &entry : *section) {
+                upsert(kind, entry.at("id").get<std::string>(), entry.dump(), Origin::User, false);
+                ++count;
+            }
+        }
+        execute("COMMIT");
+    } catch (...) {
+        execute("ROLLBACK");
+        throw;
+    }
+    return count;
+}
+
+void CatalogDatabase::putUserEntry(CatalogKind kind, const nlohmann::json &entry)
+{
+    nlohmann::json document = {{"format", Catalog::formatName},
+                               {"version", Catalog::formatVersion},
+                               {catalogKindKey(kind), nlohmann::json::array({entry})}};
+    importDocument(document, m_path);
+}
+
+bool CatalogDatabase::removeEntry(const std::string &id)
+{
+    Statement statement = prepare(m_db, m_path, "DELETE FROM catalog_entries WHERE id = ?1");
+    sqlite3_bind_text(statement.get(), 1, id.c_str(), -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(statement.get()) != SQLITE_DONE)
+        throw InputError(m_path, "", std::string("SQLite: ") + sqlite3_errmsg(m_db));
+    return sqlite3_changes(m_db) > 0;
+}
+
+CatalogDatabase::Origin CatalogDatabase::origin(const std::string &id) const
+{
+    Statement statement = prepare(m_db, m_path, "SELECT origin FROM catalog_entries WHERE id = ?1");
+    sqlite3_bind_text(statement.get(), 1, id.c_str(), -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(statement.get()) != SQLITE_ROW)
+        throw UnknownCatalogIdError("unknown catalog id '" + id + "'");
+    const std::string value = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 0));
+    return value == "user" ? Origin::User : Origin::Shipped;
+}
+
+Catalog CatalogDatabase::load() const
+{
+    Catalog catalog;
+    Statement statement = prepare(m_db, m_path,
+                                  "SELECT id, kind, json FROM catalog_entries ORDER BY id");
+    int rc;
+    while ((rc = sqlite3_step(statement.get())) == SQLITE_ROW) {
+        const std::string id = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 0));
+        const std::string kindKey = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 1));
+        const std::string text = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 2));
+        const std::string where = m_path + " (entry '" + id + "')";
+        const auto kind = catalogKindFromKey(kindKey);
+        if (!kind)
+            throw InputError(where, "/kind", "unknown kind '" + kindKey + "'");
+        catalog.addEntry(*kind, parseJsonText(text, where), where, "");
+    }
+    if (rc != SQLITE_DONE)
+        throw InputError(m_path, "", std::string("SQLite: ") + sqlite3_errmsg(m_db));
+    return catalog;
+}
+
+} // namespace cp::model

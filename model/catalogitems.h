@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Value types for the hardware and model catalog. Every number is SI (see units.h); the JSON
+// files quote datasheet units and catalogparser.cpp converts. Each entry keeps its `source`.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+/** Numeric formats a GPU can compute in; throughput is dense (no 2:4 sparsity). */
+enum class Precision { FP32, TF32, FP16, BF16, FP8, INT8, INT4 };
+
+std::string precisionName(Precision precision);
+std::optional<Precision> precisionFromName(const std::string &name);
+/** Bytes per element when a tensor is stored in this format (INT4 packs two per byte). */
+double bytesPerElement(Precision precision);
+
+/** How GPUs inside one node (or one NVL rack) talk to each other. */
+enum class ScaleUpKind { NVLink, PCIe, InfinityFabric };
+
+struct CatalogEntry
+{
+    std::string id;
+    std::string name;
+    std::string source;
+};
+
+struct GpuSpec : CatalogEntry
+{
+    std::string vendor;
+    /** Dense tensor throughput per precision, FLOP/s (ops/s for integer formats). */
+    std::map<Precision, double> denseFlopsPerSecond;
+    double memoryBytes = 0;
+    double memoryBytesPerSecond = 0;
+    ScaleUpKind scaleUpKind = ScaleUpKind::PCIe;
+    std::string scaleUpName;              ///< e.g. "NVLink 4", "PCIe Gen4 x16"
+    double scaleUpBytesPerSecond = 0;     ///< per GPU, per direction (NCCL convention)
+    double tdpWatts = 0;
+    double idleWatts = 0;
+    double priceUsd = 0;
+    std::string priceDate;
+    double mtbfHours = 0;                 ///< 0 when the catalog has no figure
+
+    // Calibration factors (named, justified in the catalog entry's calibration_source).
+    double gemmPeakFraction = 0.8;        ///< large-GEMM fraction of dense peak
+    double gemmHalfPerformanceDim = 256;  ///< Hockney n_1/2 of GEMM efficiency vs size
+    double memoryAchievableFraction = 0.8;///< of HBM bandwidth reached by streaming kernels
+    double scaleUpBusBytesPerSecond = 0;  ///< measured NCCL all-reduce busbw on the scale-up domain
+    std::string calibrationSource;
+
+    double peakFlopsPerSecond(Precision precision) const;
+    bool supports(Precision precision) const;
+};
+
+enum class ScaleUpDomain { NVSwitch, NVLinkBridge, PCIe, InfinityFabric };
+
+struct NodeSpec : CatalogEntry
+{
+    std::string gpuId;
+    int gpusPerNode = 0;
+    ScaleUpDomain scaleUpDomain = ScaleUpDomain::PCIe;
+    /** GPUs that share one scale-up (NVLink) domain: 8 in a DGX, 72 in a GB200 NVL72 rack. */
+    int scaleUpDomainGpus = 1;
+    int cpuCores = 0;
+    double hostMemoryBytes = 0;
+    int nicsPerNode = 0;
+    std::string nicId;
+    double powerWithoutGpusWatts = 0; ///< CPUs, memory, fans, NICs, at full load
+    int rackUnits = 0;
+    double priceWithoutGpusUsd = 0;
+    double mtbfHours = 0;
+};
+
+enum class LinkProtocol { Ethernet, RoCE, InfiniBand, NVLink };
+
+struct NicSpec : CatalogEntry
+{
+    LinkProtocol protocol = LinkProtocol::Ethernet;
+    double bytesPerSecond = 0;        ///< line rate per direction
+    double achievableFraction = 0.9;  ///< of the line rate NCCL reaches (busbw / line rate)
+    double latencySeconds = 0;
+    double powerWatts = 0;
+    double priceUsd = 0;
+    double opticPowerWatts = 0;       ///< one transceiver at the NIC end
+    double opticPriceUsd = 0;
+};
+
+struct SwitchSpec : CatalogEntry
+{
+    LinkProtocol protocol = LinkProtocol::Ethernet;
+    int ports = 0;
+    double portBytesPerSecond = 0;
+    double latencySeconds = 0;
+    double powerWatts = 0;        ///< without optics
+    double priceUsd = 0;
+    int rackUnits = 1;
+    double mtbfHours = 0;
+};
+
+struct StorageSpec : CatalogEntry
+{
+    std::string kind; ///< nfs, lustre, parallel-flash
+    double readBytesPerSecond = 0;
+    double writeBytesPerSecond = 0;
+    double iops = 0;
+    double capacityBytes = 0;
+    double powerWatts = 0;
+    double priceUsd = 0;
+    int rackUnits = 0;
+};
+
+enum class Cooling { Air, Liquid };
+
+struct RackSpec : CatalogEntry
+{
+    Cooling cooling = Cooling::Air;
+    double powerLimitWatts = 0;
+    int rackUnits = 42;
+    double priceUsd = 0;
+};
+
+struct FacilitySpec : CatalogEntry
+{
+    double pue = 1.0;
+    double electricityUsdPerKwh = 0;
+    double carbonKgPerKwh = 0;
+};
+
+struct ModelSpec : CatalogEntry
+{
+    int layers = 0;
+    int hidden = 0;
+    int heads = 0;
+    int kvHeads = 0;
+    int ffn = 0;          ///< hidden size of one expert's MLP
+    int vocab = 0;
+    int experts = 1;      ///< 1 for a dense model
+    int topK = 1;
+    bool gatedMlp = false;       ///< SwiGLU-style MLP with three weight matrices
+    bool tiedEmbeddings = false; ///< output projection shares the input embedding
+    int maxSeqLen = 0;
+    double publishedParameters = 0; ///< as the model card states it, for cross-checking
+
+    int headDim() const { return hidden / heads; }
+    bool isMoe() const { return experts > 1; }
+};
+
+/** The kinds of catalog entries, in the order `catalog list` shows them. */
+enum class CatalogKind { Gpu, Node, Nic, Switch, Storage, Rack, Facility, Model };
+
+const std::vector<CatalogKind> &allCatalogKinds();
+/** Plural JSON key and CLI word: "gpus", "nodes", ... */
+std::string catalogKindKey(CatalogKind kind);
+std::optional<CatalogKind> catalogKindFromKey(const std::string &key);
+
+} // namespace cp::model

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/catalogpaths.h"
+
+#include "model/catalogdatabase.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#ifndef CP_SOURCE_DATA_DIR
+#define CP_SOURCE_DATA_DIR "."
+#endif
+
+namespace cp::model {
+
+namespace {
+namespace fs = std::filesystem;
+
+std::string environment(const char *name)
+{
+    const char *value = std::getenv(name);
+    return value ? std::string(value) : std::string();
+}
+
+std::string findDataDirectory(const char *variable, const char *leaf)
+{
+    if (std::string fromEnv = environment(variable); !fromEnv.empty())
+        return fromEnv;
+    std::error_code error;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        // <prefix>/bin/program -> <prefix>/share/clusterplanner/<leaf>
+        const fs::path installed = exe.parent_path().parent_path() / "share" / "clusterplanner" / leaf;
+        if (fs::is_directory(installed, error))
+            return installed.string();
+    }
+    return (fs::path(CP_SOURCE_DATA_DIR) / leaf).string();
+}
+} // namespace
+
+std::string shippedCatalogDirectory()
+{
+    return findDataDirectory("CLUSTERPLANNER_CATALOG_DIR", "catalogs");
+}
+
+std::string shippedSamplesDirectory()
+{
+    return findDataDirectory("CLUSTERPLANNER_SAMPLES_DIR", "samples");
+}
+
+std::string userDataDirectory()
+{
+    if (std::string xdg = environment("XDG_DATA_HOME"); !xdg.empty())
+        return (fs::path(xdg) / "clusterplanner").string();
+    if (std::string home = environment("HOME"); !home.empty())
+        return (fs::path(home) / ".local" / "share" / "clusterplanner").string();
+    return (fs::temp_directory_path() / "clusterplanner").string();
+}
+
+std::string defaultDatabasePath()
+{
+    if (std::string fromEnv = environment("CLUSTERPLANNER_DB"); !fromEnv.empty())
+        return fromEnv;
+    return (fs::path(userDataDirectory()) / "catalog.sqlite").string();
+}
+
+Catalog openUserCatalog(const std::string &databasePath, const std::string &shippedDirectory)
+{
+    CatalogDatabase database(databasePath);
+    database.seedFromDirectory(shippedDirectory);
+    Catalog catalog = database.load();
+    catalog.validateReferences();
+    return catalog;
+}
+
+} // namespace cp::model

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/catalog.h"
+
+#include <string>
+
+namespace cp::model {
+
+/**
+ * The shipped catalog directory: $CLUSTERPLANNER_CATALOG_DIR, else share/clusterplanner/catalogs
+ * relative to the running executable's prefix (an installed or relocated copy), else the source
+ * tree the program was built from.
+ */
+std::string shippedCatalogDirectory();
+/** The shipped sample plans, found the same way ($CLUSTERPLANNER_SAMPLES_DIR overrides). */
+std::string shippedSamplesDirectory();
+/** $CLUSTERPLANNER_DB, else $XDG_DATA_HOME/clusterplanner/catalog.sqlite (~/.local/share/...). */
+std::string defaultDatabasePath();
+/** The user's data directory (autosaves, recovery, the catalog database). */
+std::string userDataDirectory();
+
+/** Opens the user's catalog database, seeds it from the shipped catalogs and loads it. */
+Catalog openUserCatalog(const std::string &databasePath, const std::string &shippedDirectory);
+
+} // namespace cp::model

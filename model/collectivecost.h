@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Alpha-beta cost of the collectives that distributed training and inference use.
+// alpha = per-step latency (s), B = per-rank bus bandwidth (bytes/s, NCCL "busbw" convention:
+// the rate the bottleneck link sustains, per direction), S = message bytes, n = ranks.
+// Sources: Thakur, Rabenseifner & Gropp, "Optimization of Collective Communication Operations in
+// MPICH", IJHPCA 2005 (ring formulas); Patarasuk & Yuan 2009 (bandwidth-optimal all-reduce);
+// NVIDIA nccl-tests doc/PERFORMANCE.md (busbw factors); NCCL src/graph/tuning.cc (tree latency
+// 2·log2(n)·alpha and algorithm bandwidth busBw/2 for the double binary tree).
+#pragma once
+
+namespace cp::model {
+
+/** One level of the communication hierarchy: NVLink inside a node, or the scale-out network. */
+struct LinkLevel
+{
+    double busBytesPerSecond = 0; ///< achievable per-rank bandwidth, per direction
+    double latencySeconds = 0;    ///< alpha: cost of one algorithm step
+};
+
+/** Ring all-reduce: 2(n-1)·alpha + 2(n-1)/n · S/B. */
+double ringAllReduceSeconds(double bytes, int ranks, const LinkLevel &link);
+/** Double-binary-tree all-reduce (NCCL): 2·log2(n)·alpha + 2·S/B. */
+double treeAllReduceSeconds(double bytes, int ranks, const LinkLevel &link);
+/** The faster of ring and tree, as NCCL's tuner picks. */
+double allReduceSeconds(double bytes, int ranks, const LinkLevel &link);
+/** Ring reduce-scatter or all-gather of a total of S bytes: (n-1)·alpha + (n-1)/n · S/B. */
+double reduceScatterSeconds(double bytes, int ranks, const LinkLevel &link);
+double allGatherSeconds(double bytes, int ranks, const LinkLevel &link);
+/** All-to-all where each rank holds S bytes, (n-1)/n of which leave it: (n-1)·alpha + (n-1)/n · S/B. */
+double allToAllSeconds(double bytes, int ranks, const LinkLevel &link);
+/** Point-to-point send: alpha + S/B. */
+double pointToPointSeconds(double bytes, const LinkLevel &link);
+
+/**
+ * Hierarchical all-reduce over `localRanks` GPUs per node and `nodes` nodes: reduce-scatter
+ * inside the node, all-reduce of S/localRanks across nodes (each local rank on its own rail),
+ * all-gather inside the node. (hardware_facts.md §2.4; NCCL's NVLS/CollNet-free ring path.)
+ */
+double hierarchicalAllReduceSeconds(double bytes, int localRanks, int nodes, const LinkLevel &intra,
+                                    const LinkLevel &inter);
+
+} // namespace cp::model

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/estimatejson.h"
+
+#include "model/units.h"
+
+namespace cp::model {
+
+nlohmann::json parallelConfigToJson(const ParallelConfig &c)
+{
+    return {{"tp", c.tp},
+            {"pp", c.pp},
+            {"dp", c.dp},
+            {"cp", c.cp},
+            {"ep", c.ep},
+            {"microbatch", c.microbatch},
+            {"interleave", c.interleave},
+            {"recompute", recomputeName(c.recompute)},
+            {"zero", c.zero},
+            {"sequence_parallel", c.sequenceParallel}};
+}
+
+nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
+{
+    const StepBreakdown &b = e.breakdown;
+    nlohmann::json json = parallelConfigToJson(e.config);
+    json.update({
+        {"valid", e.valid},
+        {"fits", e.fits},
+        {"step_time_s", e.stepSeconds},
+        {"tokens_per_s", e.tokensPerSecond},
+        {"microbatches_per_step", e.microbatchesPerStep},
+        {"model_tflops_per_gpu", e.modelFlopsPerSecondPerGpu / units::tera},
+        {"hw_tflops_per_gpu", e.hardwareFlopsPerSecondPerGpu / units::tera},
+        {"mfu", e.mfu},
+        {"comm_exposed_fraction", e.commExposedFraction},
+        {"bubble_fraction", e.bubbleFraction},
+        {"memory_gib_per_gpu", e.memory.totalBytes() / units::gibi},
+        {"memory_capacity_gib", e.memoryCapacityBytes / units::gibi},
+        {"memory_breakdown_gib",
+         {{"weights", e.memory.weightsBytes / units::gibi},
+          {"gradients", e.memory.gradientsBytes / units::gibi},
+          {"optimizer", e.memory.optimizerBytes / units::gibi},
+          {"activations", e.memory.activationsBytes / units::gibi},
+          {"reserved", e.memory.reservedBytes / units::gibi}}},
+        {"training_days", e.trainingSeconds / units::secondsPerDay},
+        {"gpu_hours", e.gpuHours},
+        {"bottleneck", e.bottleneck},
+        {"bottleneck_explanation", e.bottleneckExplanation},
+        {"breakdown",
+         {{"compute", b.computeSeconds},
+          {"memory_bound", b.memoryBoundSeconds},
+          {"tp_comm", b.tpCommSeconds},
+          {"cp_comm", b.cpCommSeconds},
+          {"ep_comm", b.epCommSeconds},
+          {"pp_comm", b.ppCommSeconds},
+          {"bubble", b.bubbleSeconds},
+          {"dp_comm_exposed", b.dpCommExposedSeconds},
+          {"optimizer", b.optimizerSeconds}}},
+    });
+    if (!e.reason.empty())
+        json["reason"] = e.reason;
+    return json;
+}
+
+nlohmann::json planEstimateToJson(const PlanEstimate &e)
+{
+    nlohmann::json bom = nlohmann::json::array();
+    for (const BillOfMaterialsLine &line : e.billOfMaterials)
+        bom.push_back({{"category", line.category},
+                       {"id", line.itemId},
+                       {"name", line.name},
+                       {"count", line.count},
+                       {"unit_price_usd", line.unitPriceUsd},
+                       {"total_usd", line.totalUsd()}});
+    nlohmann::json racks = nlohmann::json::array();
+    for (const RackUsage &rack : e.racks)
+        racks.push_back({{"group", rack.groupName},
+                         {"rack", rack.rackId},
+                         {"nodes_per_rack", rack.nodesPerRack},
+                         {"racks", rack.racks},
+                         {"kw_per_rack", rack.wattsPerRack / units::kilo},
+                         {"rack_limit_kw", rack.rackLimitWatts / units::kilo}});
+    nlohmann::json json = {
+        {"plan", e.planName},
+        {"gpu", e.gpuId},
+        {"gpus", e.gpus},
+        {"nodes", e.nodes},
+        {"peak_dense_pflops", e.peakDenseFlopsPerSecond / units::peta},
+        {"gpu_memory_tb", e.gpuMemoryBytes / units::tera},
+        {"fabric",
+         {{"topology", e.fabric.topology},
+          {"endpoints", e.fabric.endpoints},
+          {"leaf_switches", e.fabric.leafSwitches},
+          {"spine_switches", e.fabric.spineSwitches},
+          {"cables", e.fabric.cables},
+          {"optics", e.fabric.optics}}},
+        {"power_kw",
+         {{"gpus", e.power.gpusWatts / units::kilo},
+          {"nodes", e.power.nodesWatts / units::kilo},
+          {"network", e.power.networkWatts / units::kilo},
+          {"storage", e.power.storageWatts / units::kilo},
+          {"it", e.power.itWatts() / units::kilo},
+          {"facility", e.power.facilityWatts() / units::kilo},
+          {"pue", e.power.pue}}},
+        {"racks", racks},
+        {"bill_of_materials", bom},
+        {"capital_cost_usd", e.capitalCostUsd},
+        {"warnings", e.warnings},
+    };
+    if (e.hasTraining) {
+        if (e.training.found) {
+            nlohmann::json training = trainingEstimateToJson(e.training.best);
+            training["configurations_evaluated"] = e.training.evaluated;
+            json["training"] = std::move(training);
+        } else {
+            json["training"] = {{"error", e.trainingError}};
+        }
+    }
+    if (!e.workloadNote.empty())
+        json["note"] = e.workloadNote;
+    return json;
+}
+
+} // namespace cp::model

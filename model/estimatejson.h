@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Machine-readable forms of the estimates (the CLI's --json output, the plan export). Keys carry
+// their units (_s, _gib, _w, _usd) so a script never guesses.
+#pragma once
+
+#include "model/planestimate.h"
+#include "model/trainingestimate.h"
+
+#include <nlohmann/json.hpp>
+
+namespace cp::model {
+
+nlohmann::json parallelConfigToJson(const ParallelConfig &config);
+nlohmann::json trainingEstimateToJson(const TrainingEstimate &estimate);
+nlohmann::json planEstimateToJson(const PlanEstimate &estimate);
+
+} // namespace cp::model

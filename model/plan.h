@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/catalogitems.h"
+#include "model/trainingestimate.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+/** A number of identical nodes (servers), and the racks they go in. */
+struct NodeGroup
+{
+    std::string name;
+    std::string nodeId;
+    int count = 0;
+    std::string rackId;    ///< empty: not placed in racks
+    int nodesPerRack = 0;  ///< 0: as many as fit by power and rack units
+};
+
+struct FabricPlan
+{
+    std::string topology = "fat-tree"; ///< fat-tree, rail-fat-tree, dragonfly, torus, none
+    std::string nicId;                 ///< empty: the node type's NIC
+    int nicsPerNode = 0;               ///< 0: the node type's NIC count
+    std::string switchId;
+    int tiers = 2;
+    double oversubscription = 1.0;
+};
+
+struct StoragePlan
+{
+    std::string storageId;
+    int count = 1;
+};
+
+struct FacilityPlan
+{
+    std::string facilityId;
+    std::optional<double> pue;
+    std::optional<double> electricityUsdPerKwh;
+    std::optional<double> carbonKgPerKwh;
+};
+
+struct InferenceWorkload
+{
+    std::string modelId;
+    Precision precision = Precision::FP16;
+    Precision kvPrecision = Precision::FP16;
+    int inputTokens = 0;
+    int outputTokens = 0;
+    std::optional<int> batch;
+    std::optional<double> ratePerSecond;
+    std::optional<double> ttftP95Ms;
+    std::optional<double> tpotP95Ms;
+    std::optional<int> gpusPerReplica;
+};
+
+enum class WorkloadType { None, Training, Inference };
+
+/**
+ * The design a user builds: nodes and racks, fabric, storage, facility, and the workload it is
+ * for. Saved as versioned JSON (planio.h). `layout` carries the canvas's item positions opaquely
+ * so the model round-trips what the editor stores without knowing about it.
+ */
+struct Plan
+{
+    static constexpr const char *formatName = "clusterplanner-plan";
+    static constexpr int formatVersion = 1;
+
+    std::string name;
+    std::string description;
+    std::vector<NodeGroup> nodeGroups;
+    FabricPlan fabric;
+    std::vector<StoragePlan> storage;
+    FacilityPlan facility;
+    WorkloadType workloadType = WorkloadType::None;
+    std::string trainingModelId;
+    TrainingJob training; ///< training.model is filled from the catalog when estimating
+    InferenceWorkload inference;
+    nlohmann::json layout = nlohmann::json::object();
+
+    int totalNodes() const;
+};
+
+} // namespace cp::model

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planestimator.h"
+
+#include "model/catalog.h"
+#include "model/clusterdescription.h"
+#include "model/plan.h"
+#include "model/trainingestimator.h"
+#include "model/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cp::model {
+
+FabricCounts twoTierFabricCounts(long long endpoints, int ports, double oversubscription)
+{
+    FabricCounts counts;
+    counts.endpoints = endpoints;
+    if (endpoints <= 0 || ports < 2)
+        return counts;
+    if (endpoints <= ports) {
+        counts.leafSwitches = 1;
+        counts.cables = endpoints;
+        return counts;
+    }
+    const long long down = std::max<long long>(1, static_cast<long long>(std::floor(ports * oversubscription / (oversubscription + 1.0))));
+    const long long up = ports - down;
+    counts.leafSwitches = (endpoints + down - 1) / down;
+    const long long uplinks = counts.leafSwitches * up;
+    counts.spineSwitches = (uplinks + ports - 1) / ports;
+    counts.cables = endpoints + uplinks;
+    return counts;
+}
+
+PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::atomic<bool> *cancel)
+{
+    PlanEstimate result;
+    result.planName = plan.name;
+
+    // --- Facility ----------------------------------------------------------------------------
+    double pue = 1.0;
+    if (!plan.facility.facilityId.empty()) {
+        const FacilitySpec &facility = catalog.facility(plan.facility.facilityId);
+        pue = plan.facility.pue.value_or(facility.pue);
+        result.electricityUsdPerKwh = plan.facility.electricityUsdPerKwh.value_or(facility.electricityUsdPerKwh);
+    } else {
+        result.warnings.push_back("no facility chosen: PUE 1.0 and no electricity price assumed");
+    }
+    result.power.pue = pue;
+
+    auto addLine = [&](const std::string &category, const std::string &id, const std::string &name,
+                       long long count, double unitPrice) {
+        if (count <= 0)
+            return;
+        for (BillOfMaterialsLine &line : result.billOfMaterials) {
+            if (line.category == category && line.itemId == id) {
+                line.count += count;
+                return;
+            }
+        }
+        result.billOfMaterials.push_back({category, id, name, count, unitPrice});
+    };
+
+    // --- Nodes, GPUs, racks ------------------------------------------------------------------
+    long long nicPorts = 0;
+    std::string firstGpu;
+    bool mixedGpus = false;
+    const NodeSpec *firstNode = nullptr;
+    for (const NodeGroup &group : plan.nodeGroups) {
+        const NodeSpec &node = catalog.node(group.nodeId);
+        const GpuSpec &gpu = catalog.gpu(node.gpuId);
+        if (!firstNode)
+            firstNode = &node;
+        if (firstGpu.empty())
+            firstGpu = gpu.id;
+        else if (firstGpu != gpu.id)
+            mixedGpus = true;
+        const long long gpus = 1LL * group.count * node.gpusPerNode;
+        result.gpus += static_cast<int>(gpus);
+        result.nodes += group.count;
+        result.peakDenseFlopsPerSecond += gpus * std::max(gpu.peakFlopsPerSecond(Precision::BF16),
+                                                          gpu.peakFlopsPerSecond(Precision::FP16));
+        result.gpuMemoryBytes += gpus * gpu.memoryBytes;
+        result.power.gpusWatts += gpus * gpu.tdpWatts;
+        result.power.nodesWatts += group.count * node.powerWithoutGpusWatts;
+        addLine("GPUs", gpu.id, gpu.name, gpus, gpu.priceUsd);
+        addLine("Nodes", node.id, node.name + " (without GPUs)", group.count, node.priceWithoutGpusUsd);
+        const int nics = plan.fabric.nicsPerNode > 0 ? plan.fabric.nicsPerNode : node.nicsPerNode;
+        nicPorts += 1LL * group.count * nics;
+        if (!plan.fabric.nicId.empty() && plan.fabric.nicId != node.nicId) {
+            const NicSpec &nic = catalog.nic(plan.fabric.nicId);
+            addLine("NICs", nic.id, nic.name, 1LL * group.count * nics, nic.priceUsd);
+        }
+
+        if (!group.rackId.empty()) {
+            const RackSpec &rack = catalog.rack(group.rackId);
+            const double nodeWatts = node.powerWithoutGpusWatts + node.gpusPerNode * gpu.tdpWatts;
+            RackUsage usage;
+            usage.groupName = group.name.empty() ? node.name : group.name;
+            usage.rackId = rack.id;
+            usage.rackLimitWatts = rack.powerLimitWatts;
+            const int bySpace = rack.rackUnits / node.rackUnits;
+            const int byPower = static_cast<int>(rack.powerLimitWatts / nodeWatts);
+            usage.nodesPerRack = group.nodesPerRack > 0 ? group.nodesPerRack : std::min(bySpace, byPower);
+            if (usage.nodesPerRack < 1) {
+                result.warnings.push_back("a " + node.name + " (" + std::to_string(static_cast<int>(nodeWatts))
+                                          + " W) does not fit in a " + rack.name);
+                usage.nodesPerRack = 1;
+            }
+            usage.racks = (group.count + usage.nodesPerRack - 1) / usage.nodesPerRack;
+            usage.wattsPerRack = usage.nodesPerRack * nodeWatts;
+            if (usage.wattsPerRack > rack.powerLimitWatts) {
+                char text[256];
+                std::snprintf(text, sizeof text, "rack over its power limit: %d x %.1f kW = %.1f kW > %.1f kW (%s)",
+                              usage.nodesPerRack, nodeWatts / 1e3, usage.wattsPerRack / 1e3,
+                              rack.powerLimitWatts / 1e3, rack.name.c_str());
+                result.warnings.push_back(text);
+            }
+            if (usage.nodesPerRack * node.rackUnits > rack.rackUnits)
+                result.warnings.push_back(std::to_string(usage.nodesPerRack) + " x " + std::to_string(node.rackUnits)
+                                          + "U nodes do not fit in a " + std::to_string(rack.rackUnits) + "U rack");
+            addLine("Racks", rack.id, rack.name, usage.racks, rack.priceUsd);
+            result.racks.push_back(usage);
+        }
+    }
+    if (firstNode) {
+        result.gpuId = firstGpu;
+        result.gpuName = catalog.gpu(firstGpu).name;
+    }
+
+    // --- Fabric (closed-form two-tier count) -------------------------------------------------
+    result.fabric.topology = plan.fabric.topology;
+    if (plan.fabric.topology != "none" && firstNode) {
+        const NicSpec &nic = catalog.nic(plan.fabric.nicId.empty() ? firstNode->nicId : plan.fabric.nicId);
+        if (!plan.fabric.switchId.empty()) {
+            const SwitchSpec &sw = catalog.networkSwitch(plan.fabric.switchId);
+            FabricCounts counts = twoTierFabricCounts(nicPorts, sw.ports, plan.fabric.oversubscription);
+            counts.topology = plan.fabric.topology;
+            counts.optics = nic.opticPowerWatts > 0 ? 2 * counts.cables : 0;
+            result.fabric = counts;
+            const long long switches = counts.leafSwitches + counts.spineSwitches;
+            addLine("Switches", sw.id, sw.name, switches, sw.priceUsd);
+            addLine("Optics", nic.id + "-optic", nic.name + " transceiver", counts.optics, nic.opticPriceUsd);
+            result.power.networkWatts += switches * sw.powerWatts + counts.optics * nic.opticPowerWatts;
+        } else {
+            result.warnings.push_back("the fabric names no switch: switches, optics and their power are not counted");
+        }
+    }
+
+    // --- Storage ------------------------------------------------------------------------------
+    for (const StoragePlan &item : plan.storage) {
+        const StorageSpec &storage = catalog.storage(item.storageId);
+        result.power.storageWatts += item.count * storage.powerWatts;
+        addLine("Storage", storage.id, storage.name, item.count, storage.priceUsd);
+    }
+    for (const BillOfMaterialsLine &line : result.billOfMaterials)
+        result.capitalCostUsd += line.totalUsd();
+
+    // --- Workload -----------------------------------------------------------------------------
+    if (plan.workloadType == WorkloadType::Training && firstNode) {
+        result.hasTraining = true;
+        if (mixedGpus) {
+            result.trainingError = "the plan mixes GPU types; a training job runs on one GPU type";
+        } else {
+            TrainingJob job = plan.training;
+            job.model = catalog.llm(plan.trainingModelId);
+            int switchPorts = 64;
+            if (!plan.fabric.switchId.empty())
+                switchPorts = catalog.networkSwitch(plan.fabric.switchId).ports;
+            const ClusterDescription cluster = ClusterDescription::fromCatalog(
+                catalog, firstNode->id, result.gpus, plan.fabric.nicId, plan.fabric.nicsPerNode,
+                plan.fabric.oversubscription, plan.fabric.topology == "rail-fat-tree", switchPorts);
+            const TrainingEstimator estimator(job, cluster);
+            result.training = estimator.search(cancel);
+            if (!result.training.found)
+                result.trainingError = result.training.reason;
+        }
+    } else if (plan.workloadType == WorkloadType::Inference) {
+        result.workloadNote = "inference workload: the inference estimator is not part of this build yet";
+    }
+    return result;
+}
+
+} // namespace cp::model

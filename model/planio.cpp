@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planio.h"
+
+#include "model/atomicfile.h"
+#include "model/catalog.h"
+#include "model/inputerror.h"
+#include "model/jsonfieldreader.h"
+
+#include <numeric>
+
+namespace cp::model {
+
+int Plan::totalNodes() const
+{
+    return std::accumulate(nodeGroups.begin(), nodeGroups.end(), 0,
+                           [](int sum, const NodeGroup &group) { return sum + group.count; });
+}
+
+namespace {
+
+const std::vector<std::string> topologies = {"fat-tree", "rail-fat-tree", "dragonfly", "torus", "none"};
+const std::vector<std::string> precisions = {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"};
+
+void checkReference(const Catalog *catalog, JsonFieldReader &reader, const char *key,
+                    const std::string &id, CatalogKind kind)
+{
+    if (!catalog || id.empty())
+        return;
+    const auto found = catalog->kindOf(id);
+    if (!found)
+        reader.fail(key, "unknown " + catalogKindKey(kind) + " id '" + id + "' (see 'catalog list "
+                             + catalogKindKey(kind) + "')");
+    if (*found != kind)
+        reader.fail(key, "'" + id + "' is in " + catalogKindKey(*found) + ", expected an entry of "
+                             + catalogKindKey(kind));
+}
+
+void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
+{
+    plan.trainingModelId = w.string("model");
+    checkReference(catalog, w, "model", plan.trainingModelId, CatalogKind::Model);
+    TrainingJob &job = plan.training;
+    job.seqLen = w.integer("seq_len", 1, 1 << 24);
+    job.globalBatch = w.integer("global_batch", 1, 1 << 24);
+    job.tokens = w.optionalNumber("tokens", positive).value_or(0.0);
+    job.precision = *precisionFromName(w.optionalChoice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
+    job.attention = w.optionalChoice("attention", {"flash", "unfused"}).value_or("flash") == "flash"
+                        ? AttentionKernel::Flash
+                        : AttentionKernel::Unfused;
+    job.dpOverlapFraction = w.optionalNumber("dp_overlap", {0.0, 1.0, false}).value_or(1.0);
+    job.allowTpAcrossNodes = w.optionalBool("allow_tp_across_nodes").value_or(false);
+    job.sequenceParallel = w.optionalBool("sequence_parallel").value_or(true);
+    ParallelismConstraints &k = job.constraints;
+    k.tp = w.optionalInteger("tp", 1, 1 << 20);
+    k.pp = w.optionalInteger("pp", 1, 1 << 20);
+    k.dp = w.optionalInteger("dp", 1, 1 << 24);
+    k.cp = w.optionalInteger("cp", 1, 1 << 20);
+    k.ep = w.optionalInteger("ep", 1, 1 << 20);
+    k.microbatch = w.optionalInteger("microbatch", 1, 1 << 20);
+    k.interleave = w.optionalInteger("interleave", 1, 1 << 10);
+    k.zero = w.optionalInteger("zero", 0, 3);
+    if (auto recompute = w.optionalChoice("recompute", {"none", "selective", "full"}))
+        k.recompute = recomputeFromName(*recompute);
+}
+
+void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
+{
+    InferenceWorkload &inf = plan.inference;
+    inf.modelId = w.string("model");
+    checkReference(catalog, w, "model", inf.modelId, CatalogKind::Model);
+    inf.precision = *precisionFromName(w.choice("precision", {"fp16", "bf16", "fp8", "int8", "int4"}));
+    inf.kvPrecision = *precisionFromName(
+        w.optionalChoice("kv_precision", {"fp16", "bf16", "fp8", "int8"}).value_or("fp16"));
+    inf.inputTokens = w.integer("input_tokens", 1, 1 << 24);
+    inf.outputTokens = w.integer("output_tokens", 1, 1 << 24);
+    inf.batch = w.optionalInteger("batch", 1, 1 << 20);
+    inf.ratePerSecond = w.optionalNumber("rate_per_s", positive);
+    inf.ttftP95Ms = w.optionalNumber("ttft_p95_ms", positive);
+    inf.tpotP95Ms = w.optionalNumber("tpot_p95_ms", positive);
+    inf.gpusPerReplica = w.optionalInteger("gpus_per_replica", 1, 1 << 16);
+    if (inf.batch && inf.ratePerSecond)
+        w.fail("batch", "give either batch or rate_per_s, not both");
+}
+
+} // namespace
+
+Plan parsePlan(const nlohmann::json &document, const std::string &file, const Catalog *catalog)
+{
+    JsonFieldReader root(document, file, "");
+    const std::string format = root.string("format");
+    if (format != Plan::formatName)
+        root.fail("format", std::string("must be \"") + Plan::formatName + "\", found \"" + format + "\"");
+    const int version = root.integer("version", 1, 1 << 20);
+    if (version != Plan::formatVersion)
+        root.fail("version", "plan format version " + std::to_string(version)
+                                 + " is not supported (this program reads version "
+                                 + std::to_string(Plan::formatVersion) + ")");
+    Plan plan;
+    plan.name = root.string("name");
+    plan.description = root.optionalString("description").value_or("");
+
+    const nlohmann::json &nodes = root.array("nodes");
+    if (nodes.empty())
+        root.fail("nodes", "a plan needs at least one group of nodes");
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        JsonFieldReader g(nodes[i], file, "/nodes/" + std::to_string(i));
+        NodeGroup group;
+        group.name = g.optionalString("name").value_or("");
+        group.nodeId = g.string("node");
+        checkReference(catalog, g, "node", group.nodeId, CatalogKind::Node);
+        group.count = g.integer("count", 1, 1 << 22);
+        group.rackId = g.optionalString("rack").value_or("");
+        checkReference(catalog, g, "rack", group.rackId, CatalogKind::Rack);
+        group.nodesPerRack = g.optionalInteger("nodes_per_rack", 1, 256).value_or(0);
+        if (group.nodesPerRack > 0 && group.rackId.empty())
+            g.fail("nodes_per_rack", "needs a rack");
+        g.finish();
+        plan.nodeGroups.push_back(std::move(group));
+    }
+
+    if (const nlohmann::json *fabric = root.optionalObject("fabric")) {
+        JsonFieldReader f(*fabric, file, "/fabric");
+        plan.fabric.topology = f.choice("topology", topologies);
+        plan.fabric.nicId = f.optionalString("nic").value_or("");
+        checkReference(catalog, f, "nic", plan.fabric.nicId, CatalogKind::Nic);
+        plan.fabric.nicsPerNode = f.optionalInteger("nics_per_node", 1, 64).value_or(0);
+        plan.fabric.switchId = f.optionalString("switch").value_or("");
+        checkReference(catalog, f, "switch", plan.fabric.switchId, CatalogKind::Switch);
+        plan.fabric.tiers = f.optionalInteger("tiers", 1, 3).value_or(2);
+        plan.fabric.oversubscription = f.optionalNumber("oversubscription", {1.0, 64.0, false}).value_or(1.0);
+        f.finish();
+    } else {
+        plan.fabric.topology = "none";
+    }
+
+    if (const nlohmann::json *storage = root.optionalArray("storage")) {
+        for (std::size_t i = 0; i < storage->size(); ++i) {
+            JsonFieldReader s((*storage)[i], file, "/storage/" + std::to_string(i));
+            StoragePlan item;
+            item.storageId = s.string("storage");
+            checkReference(catalog, s, "storage", item.storageId, CatalogKind::Storage);
+            item.count = s.integer("count", 1, 100000);
+            s.finish();
+            plan.storage.push_back(item);
+        }
+    }
+
+    if (const nlohmann::json *facility = root.optionalObject("facility")) {
+        JsonFieldReader f(*facility, file, "/facility");
+        plan.facility.facilityId = f.string("facility");
+        checkReference(catalog, f, "facility", plan.facility.facilityId, CatalogKind::Facility);
+        plan.facility.pue = f.optionalNumber("pue", {1.0, 5.0, false});
+        plan.facility.electricityUsdPerKwh = f.optionalNumber("electricity_usd_per_kwh", nonNegative);
+        plan.facility.carbonKgPerKwh = f.optionalNumber("carbon_kg_per_kwh", nonNegative);
+        f.finish();
+    }
+
+    if (const nlohmann::json *workload = root.optionalObject("workload")) {
+        JsonFieldReader w(*workload, file, "/workload");
+        const std::string type = w.choice("type", {"training", "inference"});
+        if (type == "training") {
+            plan.workloadType = WorkloadType::Training;
+            readTraining(w, plan, catalog);
+        } else {
+            plan.workloadType = WorkloadType::Inference;
+            readInference(w, plan, catalog);
+        }
+        w.finish();
+    }
+
+    if (const nlohmann::json *layout = root.optionalObject("layout"))
+        plan.layout = *layout;
+    root.finish();
+    return plan;
+}
+
+Plan loadPlan(const std::string &path, const Catalog *catalog)
+{
+    return parsePlan(readJsonFile(path), path, catalog);
+}
+
+nlohmann::json planToJson(const Plan &plan)
+{
+    nlohmann::json doc = {{"format", Plan::formatName}, {"version", Plan::formatVersion}, {"name", plan.name}};
+    if (!plan.description.empty())
+        doc["description"] = plan.description;
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const NodeGroup &group : plan.nodeGroups) {
+        nlohmann::json g = {{"node", group.nodeId}, {"count", group.count}};
+        if (!group.name.empty())
+            g["name"] = group.name;
+        if (!group.rackId.empty())
+            g["rack"] = group.rackId;
+        if (group.nodesPerRack > 0)
+            g["nodes_per_rack"] = group.nodesPerRack;
+        nodes.push_back(std::move(g));
+    }
+    doc["nodes"] = std::move(nodes);
+    if (plan.fabric.topology != "none" || !plan.fabric.nicId.empty()) {
+        nlohmann::json f = {{"topology", plan.fabric.topology},
+                            {"tiers", plan.fabric.tiers},
+                            {"oversubscription", plan.fabric.oversubscription}};
+        if (!plan.fabric.nicId.empty())
+            f["nic"] = plan.fabric.nicId;
+        if (plan.fabric.nicsPerNode > 0)
+            f["nics_per_node"] = plan.fabric.nicsPerNode;
+        if (!plan.fabric.switchId.empty())
+            f["switch"] = plan.fabric.switchId;
+        doc["fabric"] = std::move(f);
+    }
+    if (!plan.storage.empty()) {
+        nlohmann::json storage = nlohmann::json::array();
+        for (const StoragePlan &item : plan.storage)
+            storage.push_back({{"storage", item.storageId}, {"count", item.count}});
+        doc["storage"] = std::move(storage);
+    }
+    if (!plan.facility.facilityId.empty()) {
+        nlohmann::json f = {{"facility", plan.facility.facilityId}};
+        if (plan.facility.pue)
+            f["pue"] = *plan.facility.pue;
+        if (plan.facility.electricityUsdPerKwh)
+            f["electricity_usd_per_kwh"] = *plan.facility.electricityUsdPerKwh;
+        if (plan.facility.carbonKgPerKwh)
+            f["carbon_kg_per_kwh"] = *plan.facility.carbonKgPerKwh;
+        doc["facility"] = std::move(f);
+    }
+    if (plan.workloadType == WorkloadType::Training) {
+        const TrainingJob &job = plan.training;
+        nlohmann::json w = {{"type", "training"},
+                            {"model", plan.trainingModelId},
+                            {"seq_len", job.seqLen},
+                            {"global_batch", job.globalBatch},
+                            {"precision", precisionName(job.precision)},
+                            {"attention", job.attention == AttentionKernel::Flash ? "flash" : "unfused"},
+                            {"dp_overlap", job.dpOverlapFraction}};
+        if (job.tokens > 0)
+            w["tokens"] = job.tokens;
+        if (job.allowTpAcrossNodes)
+            w["allow_tp_across_nodes"] = true;
+        if (!job.sequenceParallel)
+            w["sequence_parallel"] = false;
+        const ParallelismConstraints &k = job.constraints;
+        auto put = [&](const char *key, const std::optional<int> &value) {
+            if (value)
+                w[key] = *value;
+        };
+        put("tp", k.tp);
+        put("pp", k.pp);
+        put("dp", k.dp);
+        put("cp", k.cp);
+        put("ep", k.ep);
+        put("microbatch", k.microbatch);
+        put("interleave", k.interleave);
+        put("zero", k.zero);
+        if (k.recompute)
+            w["recompute"] = recomputeName(*k.recompute);
+        doc["workload"] = std::move(w);
+    } else if (plan.workloadType == WorkloadType::Inference) {
+        const InferenceWorkload &inf = plan.inference;
+        nlohmann::json w = {{"type", "inference"},
+                            {"model", inf.modelId},
+                            {"precision", precisionName(inf.precision)},
+                            {"kv_precision", precisionName(inf.kvPrecision)},
+                            {"input_tokens", inf.inputTokens},
+                            {"output_tokens", inf.outputTokens}};
+        if (inf.batch)
+            w["batch"] = *inf.batch;
+        if (inf.ratePerSecond)
+            w["rate_per_s"] = *inf.ratePerSecond;
+        if (inf.ttftP95Ms)
+            w["ttft_p95_ms"] = *inf.ttftP95Ms;
+        if (inf.tpotP95Ms)
+            w["tpot_p95_ms"] = *inf.tpotP95Ms;
+        if (inf.gpusPerReplica)
+            w["gpus_per_replica"] = *inf.gpusPerReplica;
+        doc["workload"] = std::move(w);
+    }
+    if (!plan.layout.empty())
+        doc["layout"] = plan.layout;
+    return doc;
+}
+
+void savePlan(const Plan &plan, const std::string &path)
+{
+    writeFileAtomically(path, planToJson(plan).dump(2) + "\n");
+}
+
+} // namespace cp::model

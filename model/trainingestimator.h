@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/clusterdescription.h"
+#include "model/trainingestimate.h"
+
+#include <atomic>
+
+namespace cp::model {
+
+/**
+ * Analytic estimate of one training step of a dense or MoE transformer on a cluster.
+ *
+ * Compute: per-layer FLOPs (transformershape.h) at the GPU's dense peak times a size-dependent
+ * GEMM efficiency, eff(n) = gemm_peak_fraction · n / (n + n½), Hockney's half-performance model
+ * (Hockney & Jesshope, "Parallel Computers 2", 1988) applied to the GEMM's effective size
+ * n = 3 / (1/M + 1/N + 1/K). Both factors are per-GPU calibration entries of the catalog.
+ * Memory-bound kernels: bytes moved by norms, activations, dropout and (unfused) softmax over
+ * achievable HBM bandwidth. Communication: alpha-beta collectives (collectivecost.h) on NVLink
+ * or the scale-out network. Pipeline: 1F1B / interleaved bubble (p-1)/(v·m) (Narayanan et al.
+ * SC21). Memory: ZeRO (Rajbhandari et al. SC20) for model states, Korthikanti et al. 2022
+ * ("Reducing Activation Recomputation in Large Transformer Models") for activations.
+ */
+class TrainingEstimator
+{
+public:
+    TrainingEstimator(const TrainingJob &job, const ClusterDescription &cluster);
+
+    /** Evaluates one layout; invalid layouts come back with valid = false and a reason. */
+    TrainingEstimate estimate(const ParallelConfig &config) const;
+
+    /**
+     * Searches every layout the constraints allow and returns the fastest that fits, with the
+     * ten fastest. `cancel` is polled so a GUI can stop a long search.
+     */
+    TrainingSearchResult search(const std::atomic<bool> *cancel = nullptr) const;
+
+    /** Why this layout is impossible, or empty. */
+    std::string validate(const ParallelConfig &config) const;
+
+    /** GEMM efficiency (fraction of dense peak) for an M x N x K product on this GPU. */
+    double gemmEfficiency(double m, double n, double k) const;
+
+private:
+    TrainingEstimate evaluate(const ParallelConfig &config, bool withExplanation) const;
+    void explain(TrainingEstimate &estimate) const;
+
+    TrainingJob m_job;
+    ClusterDescription m_cluster;
+    double m_peakFlopsPerSecond = 0;
+};
+
+} // namespace cp::model

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/catalog.h"
+#include "model/catalogdatabase.h"
+#include "model/inputerror.h"
+#include "model/jsonfieldreader.h"
+#include "model/units.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+using namespace cp::model;
+
+namespace {
+nlohmann::json validGpu()
+{
+    return nlohmann::json::parse(R"({
+      "id": "test-gpu", "name": "Test GPU", "vendor": "Test", "source": "unit test",
+      "dense_tflops": {"fp16": 100, "bf16": 100},
+      "memory_gb": 16, "memory_bandwidth_gb_per_s": 1000,
+      "scale_up": {"kind": "nvlink", "name": "NVLink", "gb_per_s_per_direction": 100},
+      "tdp_w": 300, "price_usd": 1000,
+      "calibration": {"gemm_peak_fraction": 0.8, "gemm_half_performance_dim": 256,
+                      "memory_achievable_fraction": 0.8, "scale_up_busbw_gb_per_s": 80, "source": "test"}
+    })");
+}
+
+nlohmann::json documentWith(const nlohmann::json &gpu)
+{
+    return {{"format", "clusterplanner-catalog"}, {"version", 1}, {"gpus", nlohmann::json::array({gpu})}};
+}
+
+/** Adds the document and returns the InputError message (empty when it loaded). */
+std::string errorOf(const nlohmann::json &document)
+{
+    try {
+        Catalog catalog;
+        catalog.addDocument(document, "broken.json");
+        catalog.validateReferences();
+    } catch (const InputError &error) {
+        return error.what();
+    }
+    return {};
+}
+} // namespace
+
+class TestCatalog : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void shippedCatalogHasRequiredEntries()
+    {
+        const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        for (const char *id : {"a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-80gb", "h100-sxm5-80gb",
+                               "h100-pcie-80gb", "h200-sxm-141gb", "b200-sxm-192gb", "l40s", "l4", "t4", "mi300x"})
+            QVERIFY2(catalog.kindOf(id) == CatalogKind::Gpu, id);
+        for (const char *id : {"dgx-a100", "dgx-h100", "hgx-h200-8gpu", "gb200-nvl72", "pcie-8gpu-server",
+                               "l4-inference-server"})
+            QVERIFY2(catalog.kindOf(id) == CatalogKind::Node, id);
+        for (const char *id : {"eth-1g", "eth-10g", "eth-25g", "eth-100g", "roce-200g", "roce-400g", "ib-hdr-200",
+                               "ib-ndr-400"})
+            QVERIFY2(catalog.kindOf(id) == CatalogKind::Nic, id);
+        for (const char *id : {"gpt-3-175b", "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b",
+                               "llama-3-405b", "mixtral-8x7b", "dense-1t"})
+            QVERIFY2(catalog.kindOf(id) == CatalogKind::Model, id);
+        QVERIFY(!catalog.ids(CatalogKind::Switch).empty());
+        QVERIFY(!catalog.ids(CatalogKind::Storage).empty());
+        QVERIFY(!catalog.ids(CatalogKind::Rack).empty());
+        QVERIFY(!catalog.ids(CatalogKind::Facility).empty());
+    }
+
+    void datasheetFiguresAreDense()
+    {
+        const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        // A100 dense FP16 tensor = 312 TFLOP/s; H100 SXM dense BF16 989.4 (sparse would be 1978.9).
+        QCOMPARE(catalog.gpu("a100-sxm4-80gb").peakFlopsPerSecond(Precision::FP16), 312e12);
+        QCOMPARE(catalog.gpu("h100-sxm5-80gb").peakFlopsPerSecond(Precision::BF16), 989.4e12);
+        QCOMPARE(catalog.gpu("h100-sxm5-80gb").peakFlopsPerSecond(Precision::FP8), 1978.9e12);
+        // NVLink 4 is 900 GB/s bidirectional: 450 GB/s per direction.
+        QCOMPARE(catalog.gpu("h100-sxm5-80gb").scaleUpBytesPerSecond, 450e9);
+        QCOMPARE(catalog.gpu("h200-sxm-141gb").memoryBytes, 141e9);
+        QCOMPARE(catalog.nic("ib-ndr-400").bytesPerSecond, 50e9);
+        QVERIFY(!catalog.gpu("a100-sxm4-80gb").supports(Precision::FP8));
+        for (const auto &[id, gpu] : catalog.gpus())
+            QVERIFY2(!gpu.source.empty() && !gpu.calibrationSource.empty(), id.c_str());
+    }
+
+    void validEntryLoads()
+    {
+        QCOMPARE(errorOf(documentWith(validGpu())), std::string());
+    }
+
+    void brokenEntries_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("replacement");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("missing number") << "memory_gb" << "<remove>" << "/gpus/0/memory_gb: required number is missing";
+        QTest::newRow("wrong type") << "memory_gb" << "\"eighty\"" << "/gpus/0/memory_gb: expected a number, found a string";
+        QTest::newRow("negative") << "tdp_w" << "-5" << "/gpus/0/tdp_w: must be greater than 0";
+        QTest::newRow("unknown field") << "memry_gb" << "80" << "/gpus/0/memry_gb: unknown field";
+        QTest::newRow("no source") << "source" << "<remove>" << "/gpus/0/source: required string is missing";
+        QTest::newRow("bad id") << "id" << "\"Has Spaces\"" << "/gpus/0/id: 'Has Spaces' may use only";
+        QTest::newRow("bad scale-up kind") << "scale_up" << R"({"kind": "wifi", "name": "x", "gb_per_s_per_direction": 1})"
+                                           << "/gpus/0/scale_up/kind: 'wifi' is not one of";
+        QTest::newRow("fraction out of range")
+            << "calibration"
+            << R"({"gemm_peak_fraction": 1.5, "gemm_half_performance_dim": 256, "memory_achievable_fraction": 0.8, "scale_up_busbw_gb_per_s": 80, "source": "x"})"
+            << "/gpus/0/calibration/gemm_peak_fraction: must be at most 1";
+    }
+
+    void brokenEntries()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, replacement);
+        QFETCH(QString, expected);
+        nlohmann::json gpu = validGpu();
+        if (replacement == QLatin1String("<remove>"))
+            gpu.erase(field.toStdString());
+        else
+            gpu[field.toStdString()] = nlohmann::json::parse(replacement.toStdString());
+        const std::string message = errorOf(documentWith(gpu));
+        QVERIFY2(message.find("broken.json") == 0, message.c_str());
+        QVERIFY2(message.find(expected.toStdString()) != std::string::npos, message.c_str());
+    }
+
+    void documentErrors()
+    {
+        nlohmann::json doc = documentWith(validGpu());
+        doc["format"] = "something-else";
+        QVERIFY(errorOf(doc).find("/format: must be \"clusterplanner-catalog\"") != std::string::npos);
+        doc = documentWith(validGpu());
+        doc["version"] = 7;
+        QVERIFY(errorOf(doc).find("/version: version 7 is not supported") != std::string::npos);
+        doc = documentWith(validGpu());
+        doc["widgets"] = nlohmann::json::array();
+        QVERIFY(errorOf(doc).find("/widgets: unknown section") != std::string::npos);
+        doc = documentWith(validGpu());
+        doc["gpus"].push_back(validGpu());
+        QVERIFY(errorOf(doc).find("/gpus/1/id: duplicate id 'test-gpu' (also at /gpus/0)") != std::string::npos);
+    }
+
+    void badReferenceIsNamed()
+    {
+        Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        nlohmann::json node = catalog.entryJson("dgx-h100");
+        node["id"] = "my-node";
+        node["gpu"] = "no-such-gpu";
+        catalog.addEntry(CatalogKind::Node, node, "mine.json", "/nodes/0");
+        try {
+            catalog.validateReferences();
+            QFAIL("a node with an unknown GPU must be rejected");
+        } catch (const InputError &error) {
+            QCOMPARE(std::string(error.what()), std::string("mine.json: /nodes/0/gpu: unknown GPU id 'no-such-gpu'"));
+        }
+    }
+
+    void failedDocumentLeavesCatalogUnchanged()
+    {
+        Catalog catalog;
+        catalog.addDocument(documentWith(validGpu()), "ok.json");
+        nlohmann::json second = validGpu();
+        second["id"] = "second";
+        nlohmann::json doc = documentWith(second);
+        nlohmann::json broken = validGpu();
+        broken["id"] = "third";
+        broken.erase("tdp_w");
+        doc["gpus"].push_back(broken);
+        QVERIFY_THROWS_EXCEPTION(InputError, catalog.addDocument(doc, "bad.json"));
+        QCOMPARE(catalog.size(), std::size_t(1));
+        QVERIFY(!catalog.contains("second"));
+    }
+
+    void syntaxErrorNamesFileAndByte()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("syntax.json")).toStdString();
+        std::ofstream(path) << "{\"format\": \"clusterplanner-catalog\", \"version\": 1, \"gpus\": [ }";
+        try {
+            readJsonFile(path);
+            QFAIL("expected a parse error");
+        } catch (const InputError &error) {
+            const std::string message = error.what();
+            QVERIFY2(message.find(path + ": not valid JSON (byte ") == 0, message.c_str());
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, readJsonFile(dir.filePath(QStringLiteral("missing.json")).toStdString()));
+    }
+
+    void unknownIdListsKnownOnes()
+    {
+        const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        try {
+            catalog.gpu("h1000");
+            QFAIL("expected an unknown-id error");
+        } catch (const UnknownCatalogIdError &error) {
+            const std::string message = error.what();
+            QVERIFY(message.find("unknown GPU id 'h1000'") == 0);
+            QVERIFY(message.find("h100-sxm5-80gb") != std::string::npos);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCatalog)
+#include "tst_catalog.moc"

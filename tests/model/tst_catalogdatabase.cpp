@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/catalogdatabase.h"
+#include "model/inputerror.h"
+
+#include <QTemporaryDir>
+#include <sqlite3.h>
+#include <QTest>
+
+using namespace cp::model;
+
+class TestCatalogDatabase : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::string databasePath(const char *name) const { return m_dir.filePath(QString::fromLatin1(name)).toStdString(); }
+    static std::string shipped() { return CP_SOURCE_DIR "/catalogs"; }
+
+private slots:
+    void seedAndLoadRoundTrip()
+    {
+        const Catalog fromJson = loadCatalogDirectory(shipped());
+        CatalogDatabase database(databasePath("roundtrip.sqlite"));
+        database.seed(fromJson);
+        const Catalog fromDatabase = database.load();
+        QCOMPARE(fromDatabase.size(), fromJson.size());
+        QVERIFY(fromDatabase.toDocument() == fromJson.toDocument());
+        QVERIFY(database.origin("h100-sxm5-80gb") == CatalogDatabase::Origin::Shipped);
+    }
+
+    void userEditsSurviveReseedAndReopen()
+    {
+        const std::string path = databasePath("user.sqlite");
+        const Catalog shippedCatalog = loadCatalogDirectory(shipped());
+        {
+            CatalogDatabase database(path);
+            database.seed(shippedCatalog);
+            nlohmann::json edited = shippedCatalog.entryJson("h100-sxm5-80gb");
+            edited["price_usd"] = 21000;
+            database.putUserEntry(CatalogKind::Gpu, edited);
+            nlohmann::json added = edited;
+            added["id"] = "h100-sxm5-80gb-discounted";
+            database.putUserEntry(CatalogKind::Gpu, added);
+        }
+        // An upgrade re-seeds from the shipped files: the user's entries must stay as they are.
+        CatalogDatabase database(path);
+        database.seed(shippedCatalog);
+        const Catalog loaded = database.load();
+        QCOMPARE(loaded.gpu("h100-sxm5-80gb").priceUsd, 21000.0);
+        QCOMPARE(loaded.gpu("h100-sxm5-80gb-discounted").priceUsd, 21000.0);
+        QVERIFY(database.origin("h100-sxm5-80gb") == CatalogDatabase::Origin::User);
+        QCOMPARE(loaded.size(), shippedCatalog.size() + 1);
+    }
+
+    void shippedEntriesAreRefreshedOnUpgrade()
+    {
+        const std::string path = databasePath("upgrade.sqlite");
+        Catalog oldRelease = loadCatalogDirectory(shipped());
+        nlohmann::json stale = oldRelease.entryJson("l4");
+        stale["price_usd"] = 1;
+        oldRelease.addEntry(CatalogKind::Gpu, stale, "old.json", "/gpus/0");
+        CatalogDatabase database(path);
+        database.seed(oldRelease);
+        QCOMPARE(database.load().gpu("l4").priceUsd, 1.0);
+        database.seedFromDirectory(shipped());
+        QCOMPARE(database.load().gpu("l4").priceUsd, loadCatalogDirectory(shipped()).gpu("l4").priceUsd);
+    }
+
+    void importRejectsInvalidDocumentAndKeepsDatabase()
+    {
+        CatalogDatabase database(databasePath("import.sqlite"));
+        database.seedFromDirectory(shipped());
+        const std::size_t before = database.load().size();
+        nlohmann::json node = loadCatalogDirectory(shipped()).entryJson("dgx-h100");
+        node["id"] = "my-node";
+        node["nic"] = "no-such-nic";
+        const nlohmann::json document = {{"format", "clusterplanner-catalog"}, {"version", 1}, {"nodes", {node}}};
+        try {
+            database.importDocument(document, "mine.json");
+            QFAIL("import of a node with an unknown NIC must fail");
+        } catch (const InputError &error) {
+            QCOMPARE(std::string(error.what()), std::string("mine.json: /nodes/0/nic: unknown NIC id 'no-such-nic'"));
+        }
+        QCOMPARE(database.load().size(), before);
+        node["nic"] = "ib-ndr-400";
+        const nlohmann::json fixed = {{"format", "clusterplanner-catalog"}, {"version", 1}, {"nodes", {node}}};
+        QCOMPARE(database.importDocument(fixed, "mine.json"), 1);
+        QCOMPARE(database.load().size(), before + 1);
+        QVERIFY(database.removeEntry("my-node"));
+        QCOMPARE(database.load().size(), before);
+    }
+
+    void corruptPayloadIsReported()
+    {
+        const std::string path = databasePath("corrupt.sqlite");
+        {
+            CatalogDatabase database(path);
+            database.seedFromDirectory(shipped());
+        }
+        // A hand-edited database: the row's JSON says the T4 has -1 GB of memory.
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "UPDATE catalog_entries SET json = json_set(json, '$.memory_gb', -1) WHERE id = 't4'",
+                              nullptr, nullptr, nullptr),
+                 SQLITE_OK);
+        sqlite3_close(db);
+        CatalogDatabase database(path);
+        try {
+            database.load();
+            QFAIL("a corrupt row must be reported");
+        } catch (const InputError &error) {
+            const std::string message = error.what();
+            QVERIFY2(message.find("(entry 't4')") != std::string::npos, message.c_str());
+            QVERIFY2(message.find("/memory_gb: must be greater than 0") != std::string::npos, message.c_str());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCatalogDatabase)
+#include "tst_catalogdatabase.moc"

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/catalogdatabase.h"
+#include "model/planestimator.h"
+#include "model/planio.h"
+
+#include <QTest>
+
+using namespace cp::model;
+
+namespace {
+const Catalog &catalog()
+{
+    static const Catalog shipped = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+    return shipped;
+}
+Plan sample(const char *name)
+{
+    return loadPlan(std::string(CP_SOURCE_DIR "/samples/") + name, &catalog());
+}
+} // namespace
+
+class TestPlanEstimator : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void twoTierCountsMatchSuperPod()
+    {
+        // DGX SuperPOD H100 RA, Table 4: 4 SUs (127 nodes x 8 rails = 1016 ports + UFM) -> 32 leaves,
+        // 16 spines, 1024 spine-leaf cables on 64-port QM9700s at 1:1.
+        const FabricCounts counts = twoTierFabricCounts(1024, 64, 1.0);
+        QCOMPARE(counts.leafSwitches, 32LL);
+        QCOMPARE(counts.spineSwitches, 16LL);
+        QCOMPARE(counts.cables, 2048LL);
+        // k²/2 = 2048 endpoints is the two-tier maximum for k = 64: 64 leaves, 32 spines.
+        const FabricCounts maximum = twoTierFabricCounts(2048, 64, 1.0);
+        QCOMPARE(maximum.leafSwitches, 64LL);
+        QCOMPARE(maximum.spineSwitches, 32LL);
+        // 2:1 oversubscription: floor(64·2/3) = 42 ports down, 22 up.
+        const FabricCounts over = twoTierFabricCounts(2048, 64, 2.0);
+        QCOMPARE(over.leafSwitches, 49LL);
+        QCOMPARE(over.spineSwitches, (49LL * 22 + 63) / 64);
+        QCOMPARE(twoTierFabricCounts(16, 32, 1.0).leafSwitches, 1LL);
+    }
+
+    void h100PlanTotals()
+    {
+        const PlanEstimate e = estimatePlan(sample("h100-1024-ndr-rail-fat-tree.json"), catalog());
+        QCOMPARE(e.gpus, 1024);
+        QCOMPARE(e.nodes, 128);
+        QCOMPARE(e.peakDenseFlopsPerSecond, 1024 * 989.4e12);
+        // Power: 1024 x 700 W GPUs + 128 x 4.6 kW rest of node (DGX H100 10.2 kW max) + 48 switches
+        // x 750 W + 4096 optics x 9 W + 4 x 3 kW storage.
+        QCOMPARE(e.power.gpusWatts, 1024 * 700.0);
+        QCOMPARE(e.power.nodesWatts, 128 * 4600.0);
+        QCOMPARE(e.power.networkWatts, 48 * 750.0 + 4096 * 9.0);
+        QCOMPARE(e.power.storageWatts, 4 * 3000.0);
+        QCOMPARE(e.power.facilityWatts(), e.power.itWatts() * 1.58);
+        // Racks: 40 kW / 10.2 kW per DGX -> 3 per rack, 43 racks.
+        QCOMPARE(e.racks.size(), std::size_t(1));
+        QCOMPARE(e.racks[0].nodesPerRack, 3);
+        QCOMPARE(e.racks[0].racks, 43);
+        double total = 0;
+        for (const BillOfMaterialsLine &line : e.billOfMaterials)
+            total += line.totalUsd();
+        QCOMPARE(e.capitalCostUsd, total);
+        QVERIFY(e.hasTraining && e.training.found);
+        QVERIFY(e.training.best.trainingSeconds > 0);
+    }
+
+    void rackOverItsLimitIsFlagged()
+    {
+        Plan plan = sample("h100-1024-ndr-rail-fat-tree.json");
+        plan.nodeGroups[0].nodesPerRack = 4; // 4 x 10.2 kW = 40.8 kW in a 40 kW rack
+        const PlanEstimate e = estimatePlan(plan, catalog());
+        bool flagged = false;
+        for (const std::string &warning : e.warnings)
+            flagged = flagged || warning.find("rack over its power limit: 4 x 10.2 kW = 40.8 kW > 40.0 kW") == 0;
+        QVERIFY(flagged);
+    }
+
+    void everySampleEstimates()
+    {
+        for (const char *name : {"h100-1024-ndr-rail-fat-tree.json", "a100-pcie-64-100gbe.json", "l4-inference-fleet.json"}) {
+            const PlanEstimate e = estimatePlan(sample(name), catalog());
+            QVERIFY(e.gpus > 0);
+            QVERIFY(e.capitalCostUsd > 0);
+            QVERIFY(e.power.itWatts() > 0);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPlanEstimator)
+#include "tst_planestimator.moc"

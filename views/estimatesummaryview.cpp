@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "estimatesummaryview.h"
+
+#include "model/units.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace cp::views {
+
+namespace units = model::units;
+
+namespace {
+QString number(double value, int decimals)
+{
+    return QLocale().toString(value, 'f', decimals);
+}
+
+QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &name, const QString &value)
+{
+    auto *item = new QTreeWidgetItem(parent, {name, value});
+    return item;
+}
+} // namespace
+
+EstimateSummaryView::EstimateSummaryView(QWidget *parent)
+    : QWidget(parent)
+    , m_headline(new QLabel(this))
+    , m_tree(new QTreeWidget(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    m_headline->setWordWrap(true);
+    m_headline->setTextFormat(Qt::PlainText);
+    QFont font = m_headline->font();
+    font.setPointSizeF(font.pointSizeF() * 1.15);
+    font.setBold(true);
+    m_headline->setFont(font);
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Figure"), tr("Value")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->setAlternatingRowColors(true);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_tree, 1);
+    showPending(tr("Open a plan to see its estimate."));
+}
+
+QString EstimateSummaryView::headline() const
+{
+    return m_headline->text();
+}
+
+void EstimateSummaryView::showPending(const QString &message)
+{
+    m_headline->setText(message);
+    m_tree->setEnabled(false);
+}
+
+void EstimateSummaryView::showError(const QString &message)
+{
+    m_headline->setText(tr("Cannot estimate: %1").arg(message));
+    m_tree->clear();
+    m_tree->setEnabled(false);
+}
+
+void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
+{
+    m_tree->clear();
+    m_tree->setEnabled(true);
+    const auto &training = e.training.best;
+    if (e.hasTraining && e.training.found)
+        m_headline->setText(tr("%1: %2 x %3, %4 days to train, MFU %5%, bottleneck: %6")
+                                .arg(QString::fromStdString(e.planName))
+                                .arg(e.gpus)
+                                .arg(QString::fromStdString(e.gpuName))
+                                .arg(number(training.trainingSeconds / units::secondsPerDay, 1))
+                                .arg(number(100 * training.mfu, 1))
+                                .arg(QString::fromStdString(training.bottleneck)));
+    else
+        m_headline->setText(tr("%1: %2 x %3, %4 kW facility power, %5 M USD")
+                                .arg(QString::fromStdString(e.planName))
+                                .arg(e.gpus)
+                                .arg(QString::fromStdString(e.gpuName))
+                                .arg(number(e.power.facilityWatts() / units::kilo, 0))
+                                .arg(number(e.capitalCostUsd / units::mega, 2)));
+
+    auto *hardware = new QTreeWidgetItem(m_tree, {tr("Hardware")});
+    addRow(hardware, tr("GPUs"), tr("%1 x %2").arg(e.gpus).arg(QString::fromStdString(e.gpuName)));
+    addRow(hardware, tr("Nodes"), QString::number(e.nodes));
+    addRow(hardware, tr("Peak dense BF16/FP16"), tr("%1 PFLOP/s").arg(number(e.peakDenseFlopsPerSecond / units::peta, 1)));
+    addRow(hardware, tr("GPU memory"), tr("%1 TB").arg(number(e.gpuMemoryBytes / units::tera, 2)));
+    if (e.fabric.endpoints > 0)
+        addRow(hardware, tr("Fabric (%1)").arg(QString::fromStdString(e.fabric.topology)),
+               tr("%1 ports, %2 leaf + %3 spine switches, %4 cables")
+                   .arg(e.fabric.endpoints)
+                   .arg(e.fabric.leafSwitches)
+                   .arg(e.fabric.spineSwitches)
+                   .arg(e.fabric.cables));
+
+    auto *power = new QTreeWidgetItem(m_tree, {tr("Power and cost")});
+    addRow(power, tr("IT power"), tr("%1 kW").arg(number(e.power.itWatts() / units::kilo, 1)));
+    addRow(power, tr("  GPUs / nodes / network / storage"),
+           tr("%1 / %2 / %3 / %4 kW")
+               .arg(number(e.power.gpusWatts / units::kilo, 1), number(e.power.nodesWatts / units::kilo, 1),
+                    number(e.power.networkWatts / units::kilo, 1), number(e.power.storageWatts / units::kilo, 1)));
+    addRow(power, tr("Facility power"), tr("%1 kW at PUE %2").arg(number(e.power.facilityWatts() / units::kilo, 1), number(e.power.pue, 2)));
+    addRow(power, tr("Capital cost"), tr("%1 USD").arg(number(e.capitalCostUsd, 0)));
+    for (const model::RackUsage &rack : e.racks)
+        addRow(power, tr("Racks: %1").arg(QString::fromStdString(rack.groupName)),
+               tr("%1 x %2, %3 nodes each, %4 of %5 kW")
+                   .arg(rack.racks)
+                   .arg(QString::fromStdString(rack.rackId))
+                   .arg(rack.nodesPerRack)
+                   .arg(number(rack.wattsPerRack / units::kilo, 1), number(rack.rackLimitWatts / units::kilo, 1)));
+
+    if (e.hasTraining) {
+        auto *section = new QTreeWidgetItem(m_tree, {tr("Training")});
+        if (!e.training.found) {
+            addRow(section, tr("Not possible"), QString::fromStdString(e.trainingError));
+        } else {
+            const auto &c = training.config;
+            addRow(section, tr("Layout"),
+                   tr("TP %1 x PP %2 x DP %3 x CP %4, microbatch %5, recompute %6, ZeRO-%7")
+                       .arg(c.tp)
+                       .arg(c.pp)
+                       .arg(c.dp)
+                       .arg(c.cp)
+                       .arg(c.microbatch)
+                       .arg(QString::fromStdString(model::recomputeName(c.recompute)))
+                       .arg(c.zero));
+            addRow(section, tr("Step time"), tr("%1 s").arg(number(training.stepSeconds, 3)));
+            addRow(section, tr("Throughput"), tr("%1 tokens/s").arg(number(training.tokensPerSecond, 0)));
+            addRow(section, tr("Model / hardware TFLOP/s per GPU"),
+                   tr("%1 / %2").arg(number(training.modelFlopsPerSecondPerGpu / units::tera, 1),
+                                     number(training.hardwareFlopsPerSecondPerGpu / units::tera, 1)));
+            addRow(section, tr("MFU"), tr("%1%").arg(number(100 * training.mfu, 1)));
+            addRow(section, tr("Memory per GPU"),
+                   tr("%1 of %2 GiB").arg(number(training.memory.totalBytes() / units::gibi, 1),
+                                          number(training.memoryCapacityBytes / units::gibi, 1)));
+            if (training.trainingSeconds > 0) {
+                addRow(section, tr("Training time"), tr("%1 days").arg(number(training.trainingSeconds / units::secondsPerDay, 1)));
+                addRow(section, tr("GPU-hours"), number(training.gpuHours, 0));
+            }
+            addRow(section, tr("Bottleneck"), QString::fromStdString(training.bottleneckExplanation));
+            auto *breakdown = addRow(section, tr("Step breakdown"), QString());
+            const model::StepBreakdown &b = training.breakdown;
+            const std::pair<QString, double> parts[] = {
+                {tr("Compute"), b.computeSeconds},           {tr("Memory-bound kernels"), b.memoryBoundSeconds},
+                {tr("Tensor-parallel comm"), b.tpCommSeconds}, {tr("Context-parallel comm"), b.cpCommSeconds},
+                {tr("Expert-parallel comm"), b.epCommSeconds}, {tr("Pipeline p2p"), b.ppCommSeconds},
+                {tr("Pipeline bubble"), b.bubbleSeconds},      {tr("Data-parallel comm (exposed)"), b.dpCommExposedSeconds},
+                {tr("Optimizer"), b.optimizerSeconds},
+            };
+            for (const auto &[name, seconds] : parts)
+                addRow(breakdown, name, tr("%1 s (%2%)").arg(number(seconds, 3), number(100 * seconds / training.stepSeconds, 1)));
+        }
+    }
+    if (!e.workloadNote.empty())
+        addRow(new QTreeWidgetItem(m_tree, {tr("Workload")}), tr("Note"), QString::fromStdString(e.workloadNote));
+
+    auto *bom = new QTreeWidgetItem(m_tree, {tr("Bill of materials")});
+    for (const model::BillOfMaterialsLine &line : e.billOfMaterials)
+        addRow(bom, QString::fromStdString(line.name),
+               tr("%1 x %2 USD = %3 USD").arg(line.count).arg(number(line.unitPriceUsd, 0), number(line.totalUsd(), 0)));
+    if (!e.warnings.empty()) {
+        auto *warnings = new QTreeWidgetItem(m_tree, {tr("Warnings")});
+        for (const std::string &warning : e.warnings)
+            addRow(warnings, tr("Warning"), QString::fromStdString(warning));
+    }
+    m_tree->expandAll();
+    bom->setExpanded(false);
+}
+
+} // namespace cp::views

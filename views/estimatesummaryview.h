@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/planestimate.h"
+
+#include <QWidget>
+
+class QLabel;
+class QTreeWidget;
+
+namespace cp::views {
+
+/**
+ * Shows a plan's estimate: hardware totals, power, cost, the training estimate with its step
+ * breakdown and bottleneck, the bill of materials and warnings. Every number comes from
+ * model::PlanEstimate; the widget only formats.
+ */
+class EstimateSummaryView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit EstimateSummaryView(QWidget *parent = nullptr);
+
+    void showEstimate(const model::PlanEstimate &estimate);
+    /** Marks the shown figures as out of date while a new estimate runs. */
+    void showPending(const QString &message);
+    void showError(const QString &message);
+
+    QTreeWidget *tree() const { return m_tree; }
+    QString headline() const;
+
+private:
+    QLabel *m_headline = nullptr;
+    QTreeWidget *m_tree = nullptr;
+};
+
+} // namespace cp::views
