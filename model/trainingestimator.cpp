@@ -115,8 +115,8 @@ std::string TrainingEstimator::validate(const ParallelConfig &c) const
     if (c.tp > m_cluster.scaleUpDomainGpus && !m_job.allowTpAcrossNodes)
         return "TP=" + std::to_string(c.tp) + " exceeds the " + std::to_string(m_cluster.scaleUpDomainGpus)
                + "-GPU scale-up (NVLink/PCIe) domain; tensor parallelism across the network is not allowed";
-    if (model.layers % (c.pp * c.interleave) != 0)
-        return std::to_string(model.layers) + " layers cannot be split into PP=" + std::to_string(c.pp)
+    if (model.layers < c.pp * c.interleave)
+        return std::to_string(model.layers) + " layers cannot fill PP=" + std::to_string(c.pp)
                + (c.interleave > 1 ? " x " + std::to_string(c.interleave) + " virtual" : std::string())
                + " stages";
     if (c.interleave > 1 && c.pp == 1)
@@ -165,7 +165,9 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
     const double s = m_job.seqLen;
     const double h = shape.hidden;
     const double tokens = c.microbatch * s / cpDeg; // tokens per microbatch on one rank
-    const double layersPerStage = shape.layers / p;
+    // Layers need not divide evenly (Llama 3 405B: 126 layers on 16 stages); the stage with the
+    // most layers sets the pipeline's pace and holds the most activations.
+    const double layersPerStage = std::ceil(shape.layers / (p * v)) * v;
     const double microbatches = static_cast<double>(m_job.globalBatch) / (d * c.microbatch);
     const bool unfused = m_job.attention == AttentionKernel::Unfused;
     const double spDivisor = (c.sequenceParallel && c.tp > 1) ? t : 1.0;
@@ -490,7 +492,7 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
             cps.push_back(cp);
     }
     const std::vector<int> cpOptions = options(k.cp, cps);
-    const std::vector<int> ppOptions = options(k.pp, divisorsOf(model.layers, model.layers));
+    const std::vector<int> ppOptions = options(k.pp, divisorsOf(gpus, model.layers));
     const std::vector<Recompute> recomputeOptions
         = k.recompute ? std::vector<Recompute>{*k.recompute}
                       : std::vector<Recompute>{Recompute::None, Recompute::Selective, Recompute::Full};
@@ -542,10 +544,8 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
                     microbatches.push_back(mb);
                 std::vector<int> interleaves = {1};
                 if (pp > 1) {
-                    for (int v = 2; v <= 8; ++v) {
-                        if (model.layers % (pp * v) == 0)
-                            interleaves.push_back(v);
-                    }
+                    for (int v = 2; v <= 8 && pp * v <= model.layers; ++v)
+                        interleaves.push_back(v);
                 }
                 for (int ep : options(k.ep, eps)) {
                     for (int mb : options(k.microbatch, microbatches)) {
