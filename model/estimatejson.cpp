@@ -62,6 +62,42 @@ nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
     return json;
 }
 
+nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
+{
+    return {
+        {"fits", e.fits},
+        {"meets_targets", e.meetsTargets},
+        {"reason", e.reason},
+        {"gpus_per_replica", e.gpusPerReplica},
+        {"batch", e.batch},
+        {"max_batch", e.maxBatch},
+        {"ttft_ms", e.ttftSeconds * 1e3},
+        {"tpot_ms", e.tpotSeconds * 1e3},
+        {"prefill_ms", e.prefillSeconds * 1e3},
+        {"decode_step_ms", e.decodeStepSeconds * 1e3},
+        {"decode_roofline_ms",
+         {{"memory", e.decodeMemorySeconds * 1e3}, {"compute", e.decodeComputeSeconds * 1e3}, {"comm", e.decodeCommSeconds * 1e3}}},
+        {"end_to_end_ms", e.endToEndSeconds * 1e3},
+        {"requests_per_s_per_replica", e.requestsPerSecondPerReplica},
+        {"tokens_per_s_per_replica", e.outputTokensPerSecondPerReplica},
+        {"tokens_per_s_per_gpu", e.outputTokensPerSecondPerGpu},
+        {"utilisation", e.utilisation},
+        {"memory_gib_per_gpu", e.memoryBytesPerGpu / units::gibi},
+        {"memory_breakdown_gib",
+         {{"weights", e.weightsBytesPerGpu / units::gibi}, {"kv_cache", e.kvBytesPerGpu / units::gibi},
+          {"workspace", e.workspaceBytesPerGpu / units::gibi}}},
+        {"kv_bytes_per_token", e.kvBytesPerToken},
+        {"replicas", e.replicas},
+        {"gpus", e.replicas * e.gpusPerReplica},
+        {"power_w", e.powerWatts},
+        {"usd_per_hour", e.usdPerHour},
+        {"cost_per_million_output_tokens_usd", e.costPerMillionOutputTokensUsd},
+        {"cost_per_million_input_tokens_usd", e.costPerMillionInputTokensUsd},
+        {"bottleneck", e.bottleneck},
+        {"bottleneck_explanation", e.bottleneckExplanation},
+    };
+}
+
 nlohmann::json planEstimateToJson(const PlanEstimate &e)
 {
     nlohmann::json bom = nlohmann::json::array();
@@ -116,6 +152,8 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
             json["training"] = {{"error", e.trainingError}};
         }
     }
+    if (e.hasInference)
+        json["inference"] = inferenceEstimateToJson(e.inference);
     if (!e.workloadNote.empty())
         json["note"] = e.workloadNote;
     return json;

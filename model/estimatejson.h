@@ -3,6 +3,7 @@
 // their units (_s, _gib, _w, _usd) so a script never guesses.
 #pragma once
 
+#include "model/inferenceestimate.h"
 #include "model/planestimate.h"
 #include "model/trainingestimate.h"
 
@@ -12,6 +13,7 @@ namespace cp::model {
 
 nlohmann::json parallelConfigToJson(const ParallelConfig &config);
 nlohmann::json trainingEstimateToJson(const TrainingEstimate &estimate);
+nlohmann::json inferenceEstimateToJson(const InferenceEstimate &estimate);
 nlohmann::json planEstimateToJson(const PlanEstimate &estimate);
 
 } // namespace cp::model

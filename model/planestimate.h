@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "model/inferenceestimate.h"
 #include "model/trainingestimate.h"
 
 #include <optional>
@@ -73,6 +74,9 @@ struct PlanEstimate
     bool hasTraining = false;
     TrainingSearchResult training; ///< `best` holds the estimate when found
     std::string trainingError;
+
+    bool hasInference = false;
+    InferenceEstimate inference;
     std::string workloadNote;      ///< what was not estimated, and why
 };
 

@@ -3,6 +3,8 @@
 
 #include "model/catalog.h"
 #include "model/clusterdescription.h"
+#include "model/inferenceestimator.h"
+#include "model/inferencesetup.h"
 #include "model/plan.h"
 #include "model/trainingestimator.h"
 #include "model/units.h"
@@ -176,8 +178,28 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
             if (!result.training.found)
                 result.trainingError = result.training.reason;
         }
-    } else if (plan.workloadType == WorkloadType::Inference) {
-        result.workloadNote = "inference workload: the inference estimator is not part of this build yet";
+    } else if (plan.workloadType == WorkloadType::Inference && firstNode) {
+        const InferenceWorkload &w = plan.inference;
+        InferenceJob job;
+        job.model = catalog.llm(w.modelId);
+        job.weightPrecision = w.precision;
+        job.kvPrecision = w.kvPrecision;
+        job.inputTokens = w.inputTokens;
+        job.outputTokens = w.outputTokens;
+        job.gpusPerReplica = w.gpusPerReplica.value_or(1);
+        job.batch = w.batch;
+        job.ratePerSecond = w.ratePerSecond;
+        if (w.ttftP95Ms)
+            job.ttftP95Seconds = *w.ttftP95Ms / 1e3;
+        if (w.tpotP95Ms)
+            job.tpotP95Seconds = *w.tpotP95Ms / 1e3;
+        const InferenceSetup setup = inferenceSetupFromCatalog(catalog, firstNode->id, "", plan.facility.facilityId, 4.0,
+                                                               std::nullopt);
+        result.hasInference = true;
+        result.inference = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        if (result.inference.replicas * job.gpusPerReplica > result.gpus)
+            result.warnings.push_back("the workload needs " + std::to_string(result.inference.replicas * job.gpusPerReplica)
+                                      + " GPUs but the plan has " + std::to_string(result.gpus));
     }
     return result;
 }

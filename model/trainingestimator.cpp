@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/trainingestimator.h"
 
+#include "model/gemmefficiency.h"
 #include "model/transformershape.h"
 #include "model/units.h"
 
@@ -86,10 +87,7 @@ TrainingEstimator::TrainingEstimator(const TrainingJob &job, const ClusterDescri
 
 double TrainingEstimator::gemmEfficiency(double m, double n, double k) const
 {
-    // Effective size: the harmonic mean of the three dimensions, so a GEMM is "small" when any
-    // dimension is small (wave quantisation, low arithmetic intensity).
-    const double size = 3.0 / (1.0 / m + 1.0 / n + 1.0 / k);
-    return m_cluster.gpu.gemmPeakFraction * size / (size + m_cluster.gpu.gemmHalfPerformanceDim);
+    return model::gemmEfficiency(m_cluster.gpu, m, n, k);
 }
 
 std::string TrainingEstimator::validate(const ParallelConfig &c) const

@@ -12,9 +12,7 @@ namespace cp::model {
  * Analytic estimate of one training step of a dense or MoE transformer on a cluster.
  *
  * Compute: per-layer FLOPs (transformershape.h) at the GPU's dense peak times a size-dependent
- * GEMM efficiency, eff(n) = gemm_peak_fraction · n / (n + n½), Hockney's half-performance model
- * (Hockney & Jesshope, "Parallel Computers 2", 1988) applied to the GEMM's effective size
- * n = 3 / (1/M + 1/N + 1/K). Both factors are per-GPU calibration entries of the catalog.
+ * GEMM efficiency (gemmefficiency.h, Hockney's half-performance model).
  * Memory-bound kernels: bytes moved by norms, activations, dropout and (unfused) softmax over
  * achievable HBM bandwidth. Communication: alpha-beta collectives (collectivecost.h) on NVLink
  * or the scale-out network. Pipeline: 1F1B / interleaved bubble (p-1)/(v·m) (Narayanan et al.

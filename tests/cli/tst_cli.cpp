@@ -68,7 +68,7 @@ private slots:
         QTest::newRow("unknown kind") << QStringList{"catalog", "list", "gizmos"} << "unknown kind 'gizmos'";
         QTest::newRow("unknown id") << QStringList{"catalog", "show", "nope"} << "unknown catalog id 'nope'";
         QTest::newRow("infer flag") << QStringList{"infer", "--gpu", "l4", "--speed", "9"} << "unknown option '--speed'";
-        QTest::newRow("infer gpu") << QStringList{"infer", "--gpu", "l5", "--model", "llama-3-8b"} << "unknown GPU id 'l5'";
+        QTest::newRow("infer gpu") << QStringList{"infer", "--gpu", "l5", "--model", "llama-3-8b", "--precision", "fp8", "--input-tokens", "10", "--output-tokens", "10"} << "unknown GPU id 'l5'";
         QTest::newRow("fabric value") << QStringList{"fabric", "--topology"} << "option '--topology' needs a value";
         QTest::newRow("fabric topology") << QStringList{"fabric", "--topology", "ring"} << "'ring' is not one of";
         QTest::newRow("recompute choice") << QStringList{"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--model", "llama-2-7b",
@@ -112,6 +112,27 @@ private slots:
                                   "4096", "--global-batch", "48", "--tp", "3", "--pp", "1"});
         QCOMPARE(heads.status, 3);
         QVERIFY2(heads.err.contains("infeasible: no valid layout: the model's 32 attention heads are not divisible by TP=3"), heads.err.constData());
+    }
+
+    void inferJsonAndDoesNotFit()
+    {
+        const Result r = run({"infer", "--gpu", "h100-sxm5-80gb", "--gpus-per-replica", "8", "--model", "llama-2-70b", "--precision",
+                              "fp16", "--input-tokens", "1024", "--output-tokens", "256", "--rate", "10", "--ttft-p95-ms", "500",
+                              "--tpot-p95-ms", "50", "--json"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+        for (const char *key : {"ttft_ms", "tpot_ms", "tokens_per_s_per_gpu", "max_batch", "memory_gib_per_gpu", "fits", "replicas",
+                                "cost_per_million_output_tokens_usd", "power_w", "bottleneck"})
+            QVERIFY2(json.contains(QLatin1String(key)), key);
+        QVERIFY(json.value(QStringLiteral("ttft_ms")).toDouble() <= 500);
+        const Result tooBig = run({"infer", "--gpu", "l4", "--model", "llama-2-70b", "--precision", "fp16", "--input-tokens", "512",
+                                   "--output-tokens", "128"});
+        QCOMPARE(tooBig.status, 3);
+        QVERIFY2(tooBig.err.contains("infeasible: needs"), tooBig.err.constData());
+        const Result cheapest = run({"infer", "--gpu", "all", "--model", "llama-3-8b", "--input-tokens", "512", "--output-tokens",
+                                     "128", "--rate", "20", "--ttft-p95-ms", "500", "--tpot-p95-ms", "50", "--json"});
+        QCOMPARE(cheapest.status, 0);
+        QVERIFY(QJsonDocument::fromJson(cheapest.out).object().value(QStringLiteral("options")).toArray().size() > 3);
     }
 
     void planEstimateEverySample()

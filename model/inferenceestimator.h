@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/clusterdescription.h"
+#include "model/inferenceestimate.h"
+
+namespace cp::model {
+
+/**
+ * Roofline estimate of LLM serving with continuous batching.
+ *
+ * Prefill is compute-bound: FLOPs of the prompt (2·N per token plus causal attention) over the
+ * GPU's peak times its GEMM efficiency. Decode is a roofline per step: max(bytes read / achievable
+ * HBM bandwidth, FLOPs / achievable compute), where the bytes are the weights (for MoE, the experts
+ * a batch touches) plus every sequence's KV cache (Pope et al., "Efficiently Scaling Transformer
+ * Inference", MLSys 2023; Kwon et al., "vLLM/PagedAttention", SOSP 2023 for KV sizing). Tensor
+ * parallelism adds two all-reduces per layer on the scale-up link, latency-bound at small batch.
+ * Queueing: each replica is an M/M/1 server of requests with rate mu = B / (O·t_decode + B·t_prefill);
+ * p95 wait = ln(rho/0.05) / (mu·(1-rho)) for rho > 0.05 (Kleinrock, "Queueing Systems", vol. 1).
+ */
+class InferenceEstimator
+{
+public:
+    InferenceEstimator(const InferenceJob &job, const ClusterDescription &hardware, const ServingCostModel &cost);
+
+    /** The estimate at one batch size (no queueing unless a rate is set, one replica). */
+    InferenceEstimate estimateAtBatch(int batch) const;
+    /**
+     * Batch given: that batch. Rate given: the batch and replica count that meet the SLOs with
+     * the fewest GPUs. Neither: the largest batch that fits (maximum throughput).
+     */
+    InferenceEstimate estimate() const;
+    /** Largest batch whose KV cache fits beside the weights; 0 when the weights alone do not fit. */
+    int maxBatch() const;
+
+private:
+    void finishCosts(InferenceEstimate &estimate) const;
+
+    InferenceJob m_job;
+    ClusterDescription m_hw;
+    ServingCostModel m_cost;
+};
+
+/** Latency of one NCCL LL-protocol step over NVLink, the small-message path (NCCL tuning.cc). */
+inline constexpr double nvlinkLowLatencyStepSeconds = 0.6e-6;
+
+} // namespace cp::model

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/catalogdatabase.h"
+#include "model/inferenceestimator.h"
+#include "model/inferencesetup.h"
+#include "model/transformershape.h"
+
+#include <QTest>
+
+using namespace cp::model;
+
+namespace {
+const Catalog &catalog()
+{
+    static const Catalog shipped = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+    return shipped;
+}
+
+InferenceEstimator estimator(const std::string &gpu, const std::string &model, Precision precision, int tp, int input,
+                             int output, std::optional<int> batch)
+{
+    InferenceJob job;
+    job.model = catalog().llm(model);
+    job.weightPrecision = precision;
+    job.gpusPerReplica = tp;
+    job.inputTokens = input;
+    job.outputTokens = output;
+    job.batch = batch;
+    const InferenceSetup setup = inferenceSetupFromCatalog(catalog(), "", gpu, "dc-industry-average", 4.0, std::nullopt);
+    return InferenceEstimator(job, setup.hardware, setup.cost);
+}
+} // namespace
+
+class TestInferenceEstimator : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void llama2SeventyBDecodeIsBandwidthBound()
+    {
+        // Llama 2 70B in FP16 is 2 x 68.98e9 = 138 GB of weights; on 8 x H100 each GPU holds 1/8.
+        // At batch 1 a decode step must read all of them: 17.2 GB at 3350 GB/s x 0.85 achievable
+        // = 6.06 ms, plus a little KV cache (320 KiB per token x ~1152 tokens of context / 8).
+        const InferenceEstimate e = estimator("h100-sxm5-80gb", "llama-2-70b", Precision::FP16, 8, 1024, 256, 1).estimate();
+        const double weights = TransformerShape::fromModel(catalog().llm("llama-2-70b")).totalParameters() * 2.0;
+        QVERIFY(qAbs(weights / 1e9 - 138.0) < 1.0);
+        QCOMPARE(e.weightsBytesPerGpu, weights / 8);
+        // KV per token: 80 layers x 2 x 8 KV heads x 128 x 2 bytes = 327,680 bytes.
+        QCOMPARE(e.kvBytesPerToken, 327680.0);
+        const double kvRead = 1.0 * (1024 + 128) * 327680.0 / 8;
+        QVERIFY(qAbs(e.decodeMemorySeconds - (weights / 8 + kvRead) / (3350e9 * 0.85)) < 1e-12);
+        QVERIFY(e.decodeMemorySeconds > e.decodeComputeSeconds);
+        QCOMPARE(e.bottleneck, std::string("memory-bandwidth"));
+        QVERIFY(e.fits);
+    }
+
+    void doublingBatchRunsOutOfMemory()
+    {
+        // Llama 2 13B FP16 on one L40S (48 GB): 26 GB of weights; KV per token 40 x 2 x 40 x 128 x 2
+        // = 819,200 bytes, so a 4096-token sequence needs 3.36 GB: about 5 fit, not 10.
+        const InferenceEstimator est = estimator("l40s", "llama-2-13b", Precision::FP16, 1, 3072, 1024, std::nullopt);
+        const int limit = est.maxBatch();
+        const InferenceEstimate at = est.estimateAtBatch(limit);
+        const InferenceEstimate twice = est.estimateAtBatch(2 * limit);
+        QVERIFY(at.fits);
+        QVERIFY(!twice.fits);
+        QVERIFY2(twice.reason.find("KV cache") != std::string::npos, twice.reason.c_str());
+        QCOMPARE(at.kvBytesPerToken, 819200.0);
+        const double free = 48e9 - at.weightsBytesPerGpu - at.workspaceBytesPerGpu - 2e9;
+        QCOMPARE(limit, static_cast<int>(free / (4096 * 819200.0)));
+    }
+
+    void throughputGrowsWithBatchUntilComputeBound()
+    {
+        const InferenceEstimator est = estimator("h100-sxm5-80gb", "llama-3-8b", Precision::FP8, 1, 512, 256, std::nullopt);
+        const InferenceEstimate one = est.estimateAtBatch(1);
+        const InferenceEstimate many = est.estimateAtBatch(64);
+        QVERIFY(many.outputTokensPerSecondPerGpu > 10 * one.outputTokensPerSecondPerGpu);
+        QVERIFY(many.tpotSeconds > one.tpotSeconds);
+    }
+
+    void replicasForRateAndTargets()
+    {
+        InferenceJob job;
+        job.model = catalog().llm("llama-3-8b");
+        job.weightPrecision = Precision::FP8;
+        job.inputTokens = 1024;
+        job.outputTokens = 256;
+        job.ratePerSecond = 20;
+        job.ttftP95Seconds = 0.5;
+        job.tpotP95Seconds = 0.05;
+        const InferenceSetup setup = inferenceSetupFromCatalog(catalog(), "", "l4", "dc-industry-average", 4.0, std::nullopt);
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(e.meetsTargets, e.reason.c_str());
+        QVERIFY(e.ttftSeconds <= 0.5);
+        QVERIFY(e.tpotSeconds <= 0.05);
+        QVERIFY(e.utilisation < 1.0);
+        // Enough replicas for the load: rate / replicas < capacity of one.
+        QVERIFY(20.0 / e.replicas < e.requestsPerSecondPerReplica);
+        // M/M/1 p95 wait: ln(rho / 0.05) / (mu (1 - rho)).
+        const double rho = e.utilisation, mu = e.requestsPerSecondPerReplica;
+        const double wait = rho > 0.05 ? std::log(rho / 0.05) / (mu * (1 - rho)) : 0.0;
+        QVERIFY(qAbs(e.ttftSeconds - (e.prefillSeconds + wait)) < 1e-12);
+    }
+
+    void costPerGpuHour()
+    {
+        // H100 SXM: 30,000 USD + 120,000 / 8 of a DGX over 4 years (35,064 h) = 1.283 USD/h; power
+        // (700 + 4600/8) W x 1.58 x 0.10 USD/kWh = 0.2015 USD/h.
+        const InferenceSetup setup = inferenceSetupFromCatalog(catalog(), "", "h100-sxm5-80gb", "dc-industry-average", 4.0, std::nullopt);
+        const double expected = 45000.0 / (4 * 8766) + 1.275 * 1.58 * 0.10;
+        QVERIFY(qAbs(setup.cost.usdPerGpuHour() - expected) < 1e-9);
+        ServingCostModel cloud = setup.cost;
+        cloud.hourlyUsdPerGpu = 4.916; // AWS capacity-block H100 price
+        QCOMPARE(cloud.usdPerGpuHour(), 4.916);
+    }
+
+    void modelThatDoesNotFit()
+    {
+        const InferenceEstimate e = estimator("l4", "llama-2-70b", Precision::FP16, 1, 512, 128, std::nullopt).estimate();
+        QVERIFY(!e.fits);
+        QCOMPARE(e.maxBatch, 0);
+        QVERIFY2(e.reason.find("weights 128.5") != std::string::npos, e.reason.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestInferenceEstimator)
+#include "tst_inferenceestimator.moc"
