@@ -58,6 +58,19 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
         else
             text += "  not possible: " + e.trainingError + "\n";
     }
+    if (e.hasInference) {
+        const model::InferenceEstimate &i = e.inference;
+        Table table({"inference", "value"});
+        table.addRow({"replica", std::to_string(i.gpusPerReplica) + " GPU(s), batch " + std::to_string(i.batch)});
+        table.addRow({"TTFT p95", format("%.1f ms", i.ttftSeconds * 1e3)});
+        table.addRow({"time per output token", format("%.2f ms", i.tpotSeconds * 1e3)});
+        table.addRow({"replicas needed", std::to_string(i.replicas) + " (" + std::to_string(i.replicas * i.gpusPerReplica) + " GPUs)"});
+        table.addRow({"cost per million output tokens", format("%.3f USD", i.costPerMillionOutputTokensUsd)});
+        table.addRow({"bottleneck", i.bottleneckExplanation});
+        if (!i.fits || !i.meetsTargets)
+            table.addRow({"not possible", i.reason});
+        text += "\nInference estimate:\n" + table.render();
+    }
     if (!e.workloadNote.empty())
         text += "\nnote: " + e.workloadNote + "\n";
     return text;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace cp::model {
 
@@ -35,6 +36,23 @@ std::string text(const char *format, double value)
 }
 
 } // namespace
+
+double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, int slots)
+{
+    const double offered = arrivalsPerSecond / slotServiceRate; // a = lambda / mu, in Erlangs
+    const double rho = offered / slots;
+    if (rho >= 1.0)
+        return std::numeric_limits<double>::infinity();
+    // Erlang B by the stable recursion B(k) = a·B(k-1) / (k + a·B(k-1)), then Erlang C.
+    double erlangB = 1.0;
+    for (int k = 1; k <= slots; ++k)
+        erlangB = offered * erlangB / (k + offered * erlangB);
+    const double probabilityOfWaiting = erlangB / (1.0 - rho * (1.0 - erlangB));
+    if (probabilityOfWaiting <= 0.05)
+        return 0.0;
+    // P(W > t) = C · exp(-(c·mu - lambda)·t)
+    return std::log(probabilityOfWaiting / 0.05) / (slots * slotServiceRate - arrivalsPerSecond);
+}
 
 double ServingCostModel::usdPerGpuHour() const
 {
@@ -224,8 +242,7 @@ InferenceEstimate InferenceEstimator::estimate() const
             const double rho = rate / replicas / mu;
             if (rho >= 1.0)
                 continue;
-            const double wait95 = rho > 0.05 ? std::log(rho / 0.05) / (mu * (1.0 - rho)) : 0.0;
-            const double ttft = e.prefillSeconds + wait95;
+            const double ttft = e.prefillSeconds + erlangCWaitP95Seconds(rate / replicas, mu / b, b);
             if (!m_job.ttftP95Seconds || ttft <= *m_job.ttftP95Seconds) {
                 e.replicas = replicas;
                 e.utilisation = rho;

@@ -15,8 +15,9 @@ namespace cp::model {
  * a batch touches) plus every sequence's KV cache (Pope et al., "Efficiently Scaling Transformer
  * Inference", MLSys 2023; Kwon et al., "vLLM/PagedAttention", SOSP 2023 for KV sizing). Tensor
  * parallelism adds two all-reduces per layer on the scale-up link, latency-bound at small batch.
- * Queueing: each replica is an M/M/1 server of requests with rate mu = B / (O·t_decode + B·t_prefill);
- * p95 wait = ln(rho/0.05) / (mu·(1-rho)) for rho > 0.05 (Kleinrock, "Queueing Systems", vol. 1).
+ * Queueing: a replica with B batch slots is an M/M/B queue (Poisson arrivals, every slot serving
+ * one request in O·t_decode + B·t_prefill); the p95 wait before prefill follows from Erlang C
+ * (Kleinrock, "Queueing Systems", vol. 1, §3.5): P(W > t) = C(B, a)·exp(-(B·mu - lambda)·t).
  */
 class InferenceEstimator
 {
@@ -40,6 +41,12 @@ private:
     ClusterDescription m_hw;
     ServingCostModel m_cost;
 };
+
+/**
+ * p95 of the waiting time in an M/M/c queue: arrivals per second, service rate of one slot, c
+ * slots. Zero when fewer than 5% of arrivals wait; infinite when the queue is unstable.
+ */
+double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, int slots);
 
 /** Latency of one NCCL LL-protocol step over NVLink, the small-message path (NCCL tuning.cc). */
 inline constexpr double nvlinkLowLatencyStepSeconds = 0.6e-6;

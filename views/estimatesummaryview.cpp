@@ -69,7 +69,15 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
     m_tree->clear();
     m_tree->setEnabled(true);
     const auto &training = e.training.best;
-    if (e.hasTraining && e.training.found)
+    if (e.hasInference)
+        m_headline->setText(tr("%1: %2 x %3, %4 replicas, TTFT p95 %5 ms, %6 USD per million output tokens")
+                                .arg(QString::fromStdString(e.planName))
+                                .arg(e.gpus)
+                                .arg(QString::fromStdString(e.gpuName))
+                                .arg(e.inference.replicas)
+                                .arg(number(e.inference.ttftSeconds * 1e3, 0))
+                                .arg(number(e.inference.costPerMillionOutputTokensUsd, 3)));
+    else if (e.hasTraining && e.training.found)
         m_headline->setText(tr("%1: %2 x %3, %4 days to train, MFU %5%, bottleneck: %6")
                                 .arg(QString::fromStdString(e.planName))
                                 .arg(e.gpus)
@@ -155,6 +163,24 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
             for (const auto &[name, seconds] : parts)
                 addRow(breakdown, name, tr("%1 s (%2%)").arg(number(seconds, 3), number(100 * seconds / training.stepSeconds, 1)));
         }
+    }
+    if (e.hasInference) {
+        const model::InferenceEstimate &inf = e.inference;
+        auto *section = new QTreeWidgetItem(m_tree, {tr("Inference")});
+        if (!inf.fits || !inf.meetsTargets)
+            addRow(section, tr("Not possible"), QString::fromStdString(inf.reason));
+        addRow(section, tr("Replica"), tr("%1 GPU(s), batch %2 (at most %3 by memory)").arg(inf.gpusPerReplica).arg(inf.batch).arg(inf.maxBatch));
+        addRow(section, tr("Memory per GPU"),
+               tr("%1 of %2 GiB (weights %3, KV cache %4)")
+                   .arg(number(inf.memoryBytesPerGpu / units::gibi, 1), number(inf.memoryCapacityBytes / units::gibi, 1),
+                        number(inf.weightsBytesPerGpu / units::gibi, 1), number(inf.kvBytesPerGpu / units::gibi, 1)));
+        addRow(section, tr("TTFT (p95)"), tr("%1 ms").arg(number(inf.ttftSeconds * 1e3, 1)));
+        addRow(section, tr("Time per output token"), tr("%1 ms").arg(number(inf.tpotSeconds * 1e3, 2)));
+        addRow(section, tr("Throughput per GPU"), tr("%1 output tokens/s").arg(number(inf.outputTokensPerSecondPerGpu, 0)));
+        addRow(section, tr("Replicas needed"), tr("%1 (%2 GPUs)").arg(inf.replicas).arg(inf.replicas * inf.gpusPerReplica));
+        addRow(section, tr("Cost per million output tokens"), tr("%1 USD").arg(number(inf.costPerMillionOutputTokensUsd, 3)));
+        addRow(section, tr("Cost per million input tokens"), tr("%1 USD").arg(number(inf.costPerMillionInputTokensUsd, 3)));
+        addRow(section, tr("Bottleneck"), QString::fromStdString(inf.bottleneckExplanation));
     }
     if (!e.workloadNote.empty())
         addRow(new QTreeWidgetItem(m_tree, {tr("Workload")}), tr("Note"), QString::fromStdString(e.workloadNote));

@@ -96,10 +96,20 @@ private slots:
         QVERIFY(e.utilisation < 1.0);
         // Enough replicas for the load: rate / replicas < capacity of one.
         QVERIFY(20.0 / e.replicas < e.requestsPerSecondPerReplica);
-        // M/M/1 p95 wait: ln(rho / 0.05) / (mu (1 - rho)).
-        const double rho = e.utilisation, mu = e.requestsPerSecondPerReplica;
-        const double wait = rho > 0.05 ? std::log(rho / 0.05) / (mu * (1 - rho)) : 0.0;
+        const double wait = erlangCWaitP95Seconds(20.0 / e.replicas, e.requestsPerSecondPerReplica / e.batch, e.batch);
         QVERIFY(qAbs(e.ttftSeconds - (e.prefillSeconds + wait)) < 1e-12);
+    }
+
+    void erlangC()
+    {
+        // One slot is M/M/1: C = rho, P(W > t) = rho·exp(-(mu - lambda) t). lambda 0.8, mu 1:
+        // t95 = ln(0.8 / 0.05) / 0.2 = 13.863 s.
+        QVERIFY(qAbs(erlangCWaitP95Seconds(0.8, 1.0, 1) - std::log(16.0) / 0.2) < 1e-12);
+        // Two slots, a = 1 Erlang: B(2) = 0.2, C = 0.2 / (1 - 0.5·0.8) = 1/3;
+        // t95 = ln((1/3)/0.05) / (2 - 1) = 1.8971 s.
+        QVERIFY(qAbs(erlangCWaitP95Seconds(1.0, 1.0, 2) - std::log(20.0 / 3.0)) < 1e-12);
+        QCOMPARE(erlangCWaitP95Seconds(0.01, 1.0, 8), 0.0);
+        QVERIFY(std::isinf(erlangCWaitP95Seconds(2.0, 1.0, 2)));
     }
 
     void costPerGpuHour()
