@@ -20,25 +20,31 @@ int main(int argc, char **argv)
     QApplication::setApplicationVersion(QStringLiteral(CP_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Design GPU clusters and see what they will do."));
+    parser.setApplicationDescription(
+        QStringLiteral("Design GPU clusters and see what they will do."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("Plan file to open (default: a shipped sample)."));
-    QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                  QStringLiteral("Render the window, save it to FILE (PNG) and quit."), QStringLiteral("FILE"));
+    parser.addPositionalArgument(QStringLiteral("plan"),
+                                 QStringLiteral("Plan file to open (default: a shipped sample)."));
+    QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Render the window, save it to FILE (PNG) and quit."),
+        QStringLiteral("FILE"));
     parser.addOption(screenshot);
     parser.process(app);
 
     std::shared_ptr<const cp::model::Catalog> catalog;
     try {
-        catalog = std::make_shared<const cp::model::Catalog>(
-            cp::model::openUserCatalog(cp::model::defaultDatabasePath(), cp::model::shippedCatalogDirectory()));
+        catalog = std::make_shared<const cp::model::Catalog>(cp::model::openUserCatalog(
+            cp::model::defaultDatabasePath(), cp::model::shippedCatalogDirectory()));
     } catch (const std::exception &error) {
-        QMessageBox::critical(nullptr, QStringLiteral("ClusterPlanner"),
-                              QStringLiteral("The hardware catalog could not be loaded:\n%1\n\nRemove or fix the file named "
-                                             "above; the shipped catalog is in %2.")
-                                  .arg(QString::fromStdString(error.what()),
-                                       QString::fromStdString(cp::model::shippedCatalogDirectory())));
+        QMessageBox::critical(
+            nullptr, QStringLiteral("ClusterPlanner"),
+            QStringLiteral(
+                "The hardware catalog could not be loaded:\n%1\n\nRemove or fix the file named "
+                "above; the shipped catalog is in %2.")
+                .arg(QString::fromStdString(error.what()),
+                     QString::fromStdString(cp::model::shippedCatalogDirectory())));
         return 1;
     }
 

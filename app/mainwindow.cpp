@@ -30,14 +30,16 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
         m_summary->showPending(tr("Estimating %1…").arg(QString::fromStdString(m_plan.name)));
         statusBar()->showMessage(tr("Estimating…"));
     });
-    connect(m_controller, &views::PlanEstimateController::estimateReady, this, [this](const model::PlanEstimate &estimate) {
-        m_summary->showEstimate(estimate);
-        statusBar()->showMessage(tr("Estimate up to date"), 5000);
-    });
-    connect(m_controller, &views::PlanEstimateController::estimateFailed, this, [this](const QString &message) {
-        m_summary->showError(message);
-        statusBar()->showMessage(tr("Estimate failed"));
-    });
+    connect(m_controller, &views::PlanEstimateController::estimateReady, this,
+            [this](const model::PlanEstimate &estimate) {
+                m_summary->showEstimate(estimate);
+                statusBar()->showMessage(tr("Estimate up to date"), 5000);
+            });
+    connect(m_controller, &views::PlanEstimateController::estimateFailed, this,
+            [this](const QString &message) {
+                m_summary->showError(message);
+                statusBar()->showMessage(tr("Estimate failed"));
+            });
     createMenus();
     resize(1100, 760);
 }
@@ -48,7 +50,8 @@ void MainWindow::createMenus()
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openPlanDialog);
     QMenu *samples = file->addMenu(tr("Open &Sample"));
     const QDir dir(QString::fromStdString(model::shippedSamplesDirectory()));
-    for (const QFileInfo &info : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+    for (const QFileInfo &info :
+         dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         const QString path = info.absoluteFilePath();
         samples->addAction(info.completeBaseName(), this, [this, path] { openPlan(path); });
     }
@@ -59,9 +62,9 @@ void MainWindow::createMenus()
 
 void MainWindow::openPlanDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open plan"),
-                                                      QString::fromStdString(model::shippedSamplesDirectory()),
-                                                      tr("ClusterPlanner plans (*.json)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open plan"), QString::fromStdString(model::shippedSamplesDirectory()),
+        tr("ClusterPlanner plans (*.json)"));
     if (!path.isEmpty())
         openPlan(path);
 }
@@ -73,7 +76,8 @@ bool MainWindow::openPlan(const QString &path)
     } catch (const std::exception &error) {
         // Non-blocking: the message box is window-modal, the old plan stays open.
         auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open plan"),
-                                    tr("The plan could not be opened:\n%1\n\nFix the field named above and open the file again.")
+                                    tr("The plan could not be opened:\n%1\n\nFix the field named "
+                                       "above and open the file again.")
                                         .arg(QString::fromStdString(error.what())),
                                     QMessageBox::Ok, this);
         box->setAttribute(Qt::WA_DeleteOnClose);

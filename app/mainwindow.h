@@ -23,7 +23,8 @@ class MainWindow : public QMainWindow
 public:
     explicit MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *parent = nullptr);
 
-    /** Loads a plan file; on error shows a message naming the file and field, keeps the old plan. */
+    /** Loads a plan file; on error shows a message naming the file and field, keeps the old plan.
+     */
     bool openPlan(const QString &path);
     views::EstimateSummaryView *summaryView() const { return m_summary; }
     views::PlanEstimateController *controller() const { return m_controller; }

@@ -7,14 +7,15 @@
 
 namespace cp::cli {
 
-ParsedArguments parseArguments(const std::vector<std::string> &arguments, const std::vector<OptionSpec> &specs,
-                               const std::string &command)
+ParsedArguments parseArguments(const std::vector<std::string> &arguments,
+                               const std::vector<OptionSpec> &specs, const std::string &command)
 {
     ParsedArguments parsed;
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         const std::string &word = arguments[i];
         if (word.size() < 3 || word.rfind("--", 0) != 0) {
-            if (word.size() > 1 && word[0] == '-' && !(std::isdigit(static_cast<unsigned char>(word[1])) || word[1] == '.'))
+            if (word.size() > 1 && word[0] == '-'
+                && !(std::isdigit(static_cast<unsigned char>(word[1])) || word[1] == '.'))
                 throw UsageError("unknown option '" + word + "' (options start with --)");
             parsed.positional.push_back(word);
             continue;
@@ -31,7 +32,8 @@ ParsedArguments parseArguments(const std::vector<std::string> &arguments, const 
                 spec = &candidate;
         }
         if (!spec)
-            throw UsageError("unknown option '--" + name + "' (see 'clusterplanner-cli " + command + " --help')");
+            throw UsageError("unknown option '--" + name + "' (see 'clusterplanner-cli " + command
+                             + " --help')");
         if (!spec->takesValue) {
             if (inlineValue)
                 throw UsageError("option '--" + name + "' takes no value");
@@ -119,13 +121,16 @@ std::optional<double> ParsedArguments::count(const std::string &name) const
     else if (suffix == "T")
         number *= 1e12;
     else if (!suffix.empty())
-        throw UsageError("option '--" + name + "': expected a count such as 2e12 or 2T, found '" + *text + "'");
+        throw UsageError("option '--" + name + "': expected a count such as 2e12 or 2T, found '"
+                         + *text + "'");
     if (text->empty() || end == text->c_str() || !std::isfinite(number) || number <= 0)
-        throw UsageError("option '--" + name + "': expected a positive count, found '" + *text + "'");
+        throw UsageError("option '--" + name + "': expected a positive count, found '" + *text
+                         + "'");
     return number;
 }
 
-std::optional<std::string> ParsedArguments::choice(const std::string &name, const std::vector<std::string> &allowed) const
+std::optional<std::string> ParsedArguments::choice(const std::string &name,
+                                                   const std::vector<std::string> &allowed) const
 {
     auto text = value(name);
     if (!text)

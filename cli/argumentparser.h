@@ -19,7 +19,7 @@ public:
 
 struct OptionSpec
 {
-    std::string name;   ///< without the leading "--"
+    std::string name; ///< without the leading "--"
     bool takesValue = true;
     std::string help;
 };
@@ -35,20 +35,21 @@ public:
     std::optional<double> number(const std::string &name, double min, double max) const;
     /** A count that may carry a suffix: 2e12, 2T, 300B, 1.5M. */
     std::optional<double> count(const std::string &name) const;
-    std::optional<std::string> choice(const std::string &name, const std::vector<std::string> &allowed) const;
+    std::optional<std::string> choice(const std::string &name,
+                                      const std::vector<std::string> &allowed) const;
 
     std::vector<std::string> positional;
 
 private:
-    friend ParsedArguments parseArguments(const std::vector<std::string> &, const std::vector<OptionSpec> &,
-                                          const std::string &);
+    friend ParsedArguments parseArguments(const std::vector<std::string> &,
+                                          const std::vector<OptionSpec> &, const std::string &);
     std::map<std::string, std::string> m_values;
     std::set<std::string> m_flags;
 };
 
 /** Parses `--name value`, `--name=value` and `--flag`; throws UsageError naming the problem. */
-ParsedArguments parseArguments(const std::vector<std::string> &arguments, const std::vector<OptionSpec> &specs,
-                               const std::string &command);
+ParsedArguments parseArguments(const std::vector<std::string> &arguments,
+                               const std::vector<OptionSpec> &specs, const std::string &command);
 
 std::string usageText(const std::string &synopsis, const std::vector<OptionSpec> &specs);
 

@@ -21,7 +21,8 @@ std::vector<std::string> summaryHeader(CatalogKind kind)
 {
     switch (kind) {
     case CatalogKind::Gpu:
-        return {"id", "name", "bf16 TFLOP/s", "fp8 TFLOP/s", "memory GB", "HBM GB/s", "scale-up", "TDP W", "price USD"};
+        return {"id",       "name",     "bf16 TFLOP/s", "fp8 TFLOP/s", "memory GB",
+                "HBM GB/s", "scale-up", "TDP W",        "price USD"};
     case CatalogKind::Node:
         return {"id", "name", "GPU", "GPUs", "scale-up domain", "NICs", "power w/o GPUs W", "U"};
     case CatalogKind::Nic:
@@ -35,66 +36,100 @@ std::vector<std::string> summaryHeader(CatalogKind kind)
     case CatalogKind::Facility:
         return {"id", "name", "PUE", "USD/kWh", "kg CO2e/kWh"};
     case CatalogKind::Model:
-        return {"id", "name", "params B", "layers", "hidden", "heads/kv", "ffn", "vocab", "experts"};
+        return {"id",       "name", "params B", "layers", "hidden",
+                "heads/kv", "ffn",  "vocab",    "experts"};
     }
     return {};
 }
 
-std::vector<std::string> summaryRow(const model::Catalog &catalog, CatalogKind kind, const std::string &id)
+std::vector<std::string> summaryRow(const model::Catalog &catalog, CatalogKind kind,
+                                    const std::string &id)
 {
     switch (kind) {
     case CatalogKind::Gpu: {
         const model::GpuSpec &g = catalog.gpu(id);
-        const double bf16 = std::max(g.peakFlopsPerSecond(model::Precision::BF16), g.peakFlopsPerSecond(model::Precision::FP16));
+        const double bf16 = std::max(g.peakFlopsPerSecond(model::Precision::BF16),
+                                     g.peakFlopsPerSecond(model::Precision::FP16));
         const double fp8 = g.peakFlopsPerSecond(model::Precision::FP8);
-        return {id, g.name, format("%.0f", bf16 / units::tera), fp8 > 0 ? format("%.0f", fp8 / units::tera) : "-",
-                format("%.0f", g.memoryBytes / units::giga), format("%.0f", g.memoryBytesPerSecond / units::giga),
+        return {id,
+                g.name,
+                format("%.0f", bf16 / units::tera),
+                fp8 > 0 ? format("%.0f", fp8 / units::tera) : "-",
+                format("%.0f", g.memoryBytes / units::giga),
+                format("%.0f", g.memoryBytesPerSecond / units::giga),
                 g.scaleUpName + " " + format("%.0f GB/s", g.scaleUpBytesPerSecond / units::giga),
-                format("%.0f", g.tdpWatts), format("%.0f", g.priceUsd)};
+                format("%.0f", g.tdpWatts),
+                format("%.0f", g.priceUsd)};
     }
     case CatalogKind::Node: {
         const model::NodeSpec &n = catalog.node(id);
-        return {id, n.name, n.gpuId, std::to_string(n.gpusPerNode), std::to_string(n.scaleUpDomainGpus) + " GPUs",
-                std::to_string(n.nicsPerNode) + " x " + n.nicId, format("%.0f", n.powerWithoutGpusWatts),
+        return {id,
+                n.name,
+                n.gpuId,
+                std::to_string(n.gpusPerNode),
+                std::to_string(n.scaleUpDomainGpus) + " GPUs",
+                std::to_string(n.nicsPerNode) + " x " + n.nicId,
+                format("%.0f", n.powerWithoutGpusWatts),
                 std::to_string(n.rackUnits)};
     }
     case CatalogKind::Nic: {
         const model::NicSpec &n = catalog.nic(id);
-        return {id, n.name, model::linkProtocolName(n.protocol), format("%.0f", n.bytesPerSecond * 8 / units::giga),
-                format("%.0f%%", 100 * n.achievableFraction), format("%.1f", n.latencySeconds * 1e6),
+        return {id,
+                n.name,
+                model::linkProtocolName(n.protocol),
+                format("%.0f", n.bytesPerSecond * 8 / units::giga),
+                format("%.0f%%", 100 * n.achievableFraction),
+                format("%.1f", n.latencySeconds * 1e6),
                 format("%.0f", n.powerWatts)};
     }
     case CatalogKind::Switch: {
         const model::SwitchSpec &s = catalog.networkSwitch(id);
-        return {id, s.name, model::linkProtocolName(s.protocol), std::to_string(s.ports),
-                format("%.0f", s.portBytesPerSecond * 8 / units::giga), format("%.0f", s.powerWatts), format("%.0f", s.priceUsd)};
+        return {id,
+                s.name,
+                model::linkProtocolName(s.protocol),
+                std::to_string(s.ports),
+                format("%.0f", s.portBytesPerSecond * 8 / units::giga),
+                format("%.0f", s.powerWatts),
+                format("%.0f", s.priceUsd)};
     }
     case CatalogKind::Storage: {
         const model::StorageSpec &s = catalog.storage(id);
-        return {id, s.name, s.kind, format("%.0f", s.readBytesPerSecond / units::giga),
-                format("%.0f", s.writeBytesPerSecond / units::giga), format("%.0f", s.iops),
+        return {id,
+                s.name,
+                s.kind,
+                format("%.0f", s.readBytesPerSecond / units::giga),
+                format("%.0f", s.writeBytesPerSecond / units::giga),
+                format("%.0f", s.iops),
                 format("%.0f", s.capacityBytes / units::tera)};
     }
     case CatalogKind::Rack: {
         const model::RackSpec &r = catalog.rack(id);
-        return {id, r.name, r.cooling == model::Cooling::Air ? "air" : "liquid", format("%.0f", r.powerLimitWatts / 1e3),
-                std::to_string(r.rackUnits)};
+        return {id, r.name, r.cooling == model::Cooling::Air ? "air" : "liquid",
+                format("%.0f", r.powerLimitWatts / 1e3), std::to_string(r.rackUnits)};
     }
     case CatalogKind::Facility: {
         const model::FacilitySpec &f = catalog.facility(id);
-        return {id, f.name, format("%.2f", f.pue), format("%.3f", f.electricityUsdPerKwh), format("%.2f", f.carbonKgPerKwh)};
+        return {id, f.name, format("%.2f", f.pue), format("%.3f", f.electricityUsdPerKwh),
+                format("%.2f", f.carbonKgPerKwh)};
     }
     case CatalogKind::Model: {
         const model::ModelSpec &m = catalog.llm(id);
-        return {id, m.name, format("%.1f", m.publishedParameters / units::giga), std::to_string(m.layers),
-                std::to_string(m.hidden), std::to_string(m.heads) + "/" + std::to_string(m.kvHeads), std::to_string(m.ffn),
-                std::to_string(m.vocab), m.experts > 1 ? std::to_string(m.experts) + " top-" + std::to_string(m.topK) : "-"};
+        return {id,
+                m.name,
+                format("%.1f", m.publishedParameters / units::giga),
+                std::to_string(m.layers),
+                std::to_string(m.hidden),
+                std::to_string(m.heads) + "/" + std::to_string(m.kvHeads),
+                std::to_string(m.ffn),
+                std::to_string(m.vocab),
+                m.experts > 1 ? std::to_string(m.experts) + " top-" + std::to_string(m.topK) : "-"};
     }
     }
     return {};
 }
 
-const char *catalogUsage = "catalog list [KIND] | catalog show ID | catalog import FILE.json | catalog export FILE.json";
+const char *catalogUsage
+    = "catalog list [KIND] | catalog show ID | catalog import FILE.json | catalog export FILE.json";
 
 } // namespace
 
@@ -119,7 +154,8 @@ int runCatalogCommand(CliContext &context, const std::vector<std::string> &args,
             const auto kind = model::catalogKindFromKey(parsed.positional[1]);
             if (!kind)
                 throw UsageError("unknown kind '" + parsed.positional[1]
-                                 + "' (expected gpus, nodes, nics, switches, storage, racks, facilities or models)");
+                                 + "' (expected gpus, nodes, nics, switches, storage, racks, "
+                                   "facilities or models)");
             kinds = {*kind};
         }
         const model::Catalog &catalog = context.catalog();
@@ -131,7 +167,8 @@ int runCatalogCommand(CliContext &context, const std::vector<std::string> &args,
                     section.push_back(catalog.entryJson(id));
                 result[model::catalogKindKey(kind)] = std::move(section);
             }
-            out << (kinds.size() == 1 ? result[model::catalogKindKey(kinds[0])] : result).dump(2) << "\n";
+            out << (kinds.size() == 1 ? result[model::catalogKindKey(kinds[0])] : result).dump(2)
+                << "\n";
             return ExitOk;
         }
         for (CatalogKind kind : kinds) {
@@ -150,7 +187,8 @@ int runCatalogCommand(CliContext &context, const std::vector<std::string> &args,
         const model::Catalog &catalog = context.catalog();
         const std::string &id = parsed.positional[1];
         if (!catalog.contains(id))
-            throw model::UnknownCatalogIdError("unknown catalog id '" + id + "' (see 'catalog list')");
+            throw model::UnknownCatalogIdError("unknown catalog id '" + id
+                                               + "' (see 'catalog list')");
         if (json) {
             out << catalog.entryJson(id).dump(2) << "\n";
             return ExitOk;
@@ -164,7 +202,9 @@ int runCatalogCommand(CliContext &context, const std::vector<std::string> &args,
         table.addRow({"kind", model::catalogKindKey(kind)});
         table.addRow({"source", catalog.entryJson(id).value("source", "")});
         model::CatalogDatabase database(context.databasePath);
-        table.addRow({"origin", database.origin(id) == model::CatalogDatabase::Origin::User ? "user" : "shipped"});
+        table.addRow(
+            {"origin",
+             database.origin(id) == model::CatalogDatabase::Origin::User ? "user" : "shipped"});
         out << table.render();
         return ExitOk;
     }
@@ -176,9 +216,11 @@ int runCatalogCommand(CliContext &context, const std::vector<std::string> &args,
         database.seedFromDirectory(context.catalogDirectory);
         const int count = database.importDocument(model::readJsonFile(file), file);
         if (json)
-            out << nlohmann::json{{"imported", count}, {"database", context.databasePath}}.dump(2) << "\n";
+            out << nlohmann::json {{"imported", count}, {"database", context.databasePath}}.dump(2)
+                << "\n";
         else
-            out << "imported " << count << " entries from " << file << " into " << context.databasePath << "\n";
+            out << "imported " << count << " entries from " << file << " into "
+                << context.databasePath << "\n";
         return ExitOk;
     }
     if (sub == "export") {
@@ -188,7 +230,7 @@ int runCatalogCommand(CliContext &context, const std::vector<std::string> &args,
         const model::Catalog &catalog = context.catalog();
         model::writeFileAtomically(file, catalog.toDocument().dump(2) + "\n");
         if (json)
-            out << nlohmann::json{{"exported", catalog.size()}, {"file", file}}.dump(2) << "\n";
+            out << nlohmann::json {{"exported", catalog.size()}, {"file", file}}.dump(2) << "\n";
         else
             out << "exported " << catalog.size() << " entries to " << file << "\n";
         return ExitOk;

@@ -18,7 +18,8 @@ std::vector<OptionSpec> inferOptions()
     return withCommonOptions({
         {"gpu", true, "GPU id, or 'all' to compare every GPU and precision and pick the cheapest"},
         {"node", true, "node id (default: the catalog node that carries --gpu)"},
-        {"gpus-per-replica", true, "GPUs per model replica, tensor parallel in the node (default 1)"},
+        {"gpus-per-replica", true,
+         "GPUs per model replica, tensor parallel in the node (default 1)"},
         {"model", true, "model id"},
         {"precision", true, "weights: fp16|bf16|fp8|int8|int4"},
         {"kv-precision", true, "KV cache: fp16|bf16|fp8|int8 (default fp16)"},
@@ -38,28 +39,39 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
 {
     namespace units = model::units;
     Table table({"figure", "value"});
-    table.addRow({"replica", std::to_string(e.gpusPerReplica) + " GPU(s), batch " + std::to_string(e.batch) + " (max "
-                                 + std::to_string(e.maxBatch) + " by memory)"});
-    table.addRow({"memory per GPU", format("%.1f GiB", e.memoryBytesPerGpu / units::gibi)
-                                        + format(" of %.1f GiB", e.memoryCapacityBytes / units::gibi)
-                                        + format(" (weights %.1f", e.weightsBytesPerGpu / units::gibi)
-                                        + format(", KV %.1f", e.kvBytesPerGpu / units::gibi) + ")"
-                                        + (e.fits ? "" : " DOES NOT FIT")});
+    table.addRow({"replica",
+                  std::to_string(e.gpusPerReplica) + " GPU(s), batch " + std::to_string(e.batch)
+                      + " (max " + std::to_string(e.maxBatch) + " by memory)"});
+    table.addRow({"memory per GPU",
+                  format("%.1f GiB", e.memoryBytesPerGpu / units::gibi)
+                      + format(" of %.1f GiB", e.memoryCapacityBytes / units::gibi)
+                      + format(" (weights %.1f", e.weightsBytesPerGpu / units::gibi)
+                      + format(", KV %.1f", e.kvBytesPerGpu / units::gibi) + ")"
+                      + (e.fits ? "" : " DOES NOT FIT")});
     table.addRow({"KV cache per token", format("%.0f KiB", e.kvBytesPerToken / 1024)});
     table.addRow({"prefill (one prompt)", format("%.1f ms", e.prefillSeconds * 1e3)});
-    table.addRow({"decode step", format("%.2f ms", e.decodeStepSeconds * 1e3) + format(" (memory %.2f", e.decodeMemorySeconds * 1e3)
-                                     + format(", compute %.2f", e.decodeComputeSeconds * 1e3)
-                                     + format(", comm %.2f ms)", e.decodeCommSeconds * 1e3)});
-    table.addRow({"TTFT" + std::string(e.utilisation > 0 ? " p95" : ""), format("%.1f ms", e.ttftSeconds * 1e3)});
+    table.addRow({"decode step",
+                  format("%.2f ms", e.decodeStepSeconds * 1e3)
+                      + format(" (memory %.2f", e.decodeMemorySeconds * 1e3)
+                      + format(", compute %.2f", e.decodeComputeSeconds * 1e3)
+                      + format(", comm %.2f ms)", e.decodeCommSeconds * 1e3)});
+    table.addRow({"TTFT" + std::string(e.utilisation > 0 ? " p95" : ""),
+                  format("%.1f ms", e.ttftSeconds * 1e3)});
     table.addRow({"time per output token", format("%.2f ms", e.tpotSeconds * 1e3)});
     table.addRow({"end-to-end latency", format("%.2f s", e.endToEndSeconds)});
-    table.addRow({"throughput per GPU", format("%.0f output tokens/s", e.outputTokensPerSecondPerGpu)});
-    table.addRow({"replicas", std::to_string(e.replicas) + " (" + std::to_string(e.replicas * e.gpusPerReplica) + " GPUs"
-                                  + (e.utilisation > 0 ? format(", %.0f%% utilised)", 100 * e.utilisation) : std::string(")"))});
+    table.addRow(
+        {"throughput per GPU", format("%.0f output tokens/s", e.outputTokensPerSecondPerGpu)});
+    table.addRow({"replicas",
+                  std::to_string(e.replicas) + " (" + std::to_string(e.replicas * e.gpusPerReplica)
+                      + " GPUs"
+                      + (e.utilisation > 0 ? format(", %.0f%% utilised)", 100 * e.utilisation)
+                                           : std::string(")"))});
     table.addRow({"power", format("%.1f kW", e.powerWatts / units::kilo)});
     table.addRow({"cost", format("%.2f USD/hour", e.usdPerHour)});
-    table.addRow({"cost per million output tokens", format("%.3f USD", e.costPerMillionOutputTokensUsd)});
-    table.addRow({"cost per million input tokens", format("%.3f USD", e.costPerMillionInputTokensUsd)});
+    table.addRow(
+        {"cost per million output tokens", format("%.3f USD", e.costPerMillionOutputTokensUsd)});
+    table.addRow(
+        {"cost per million input tokens", format("%.3f USD", e.costPerMillionInputTokensUsd)});
     table.addRow({"bottleneck", e.bottleneck});
     return title + "\n" + table.render() + "  " + e.bottleneckExplanation + "\n";
 }
@@ -71,7 +83,8 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     const auto specs = inferOptions();
     const ParsedArguments a = parseArguments(args, specs, "infer");
     if (a.has("help")) {
-        out << usageText("clusterplanner-cli infer --gpu ID --model ID --precision P --input-tokens I --output-tokens O "
+        out << usageText("clusterplanner-cli infer --gpu ID --model ID --precision P "
+                         "--input-tokens I --output-tokens O "
                          "[--batch B | --rate R --ttft-p95-ms X --tpot-p95-ms Y]",
                          specs);
         return ExitOk;
@@ -79,8 +92,10 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     if (!a.positional.empty())
         throw UsageError("unexpected argument '" + a.positional[0] + "'");
     model::InferenceJob job;
-    const std::string precision = a.choice("precision", {"fp16", "bf16", "fp8", "int8", "int4"}).value_or("");
-    job.kvPrecision = *model::precisionFromName(a.choice("kv-precision", {"fp16", "bf16", "fp8", "int8"}).value_or("fp16"));
+    const std::string precision
+        = a.choice("precision", {"fp16", "bf16", "fp8", "int8", "int4"}).value_or("");
+    job.kvPrecision = *model::precisionFromName(
+        a.choice("kv-precision", {"fp16", "bf16", "fp8", "int8"}).value_or("fp16"));
     job.gpusPerReplica = a.integer("gpus-per-replica", 1, 1024).value_or(1);
     if (!a.has("input-tokens"))
         throw UsageError("missing required option '--input-tokens'");
@@ -113,16 +128,19 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     auto run = [&](const std::string &gpu, const std::string &node, model::Precision weights) {
         model::InferenceJob j = job;
         j.weightPrecision = weights;
-        const model::InferenceSetup setup = model::inferenceSetupFromCatalog(catalog, node, gpu, facility, lifetime, hourly);
+        const model::InferenceSetup setup
+            = model::inferenceSetupFromCatalog(catalog, node, gpu, facility, lifetime, hourly);
         if (j.gpusPerReplica > setup.hardware.scaleUpDomainGpus)
             throw InfeasibleError(std::to_string(j.gpusPerReplica) + " GPUs per replica exceed the "
-                                  + std::to_string(setup.hardware.scaleUpDomainGpus) + "-GPU scale-up domain of "
-                                  + setup.hardware.gpu.name);
-        return std::make_pair(setup, model::InferenceEstimator(j, setup.hardware, setup.cost).estimate());
+                                  + std::to_string(setup.hardware.scaleUpDomainGpus)
+                                  + "-GPU scale-up domain of " + setup.hardware.gpu.name);
+        return std::make_pair(setup,
+                              model::InferenceEstimator(j, setup.hardware, setup.cost).estimate());
     };
 
     if (gpuId == "all") {
-        // Every GPU with a node type, every precision it computes in: the cheapest that fits and meets the targets.
+        // Every GPU with a node type, every precision it computes in: the cheapest that fits and
+        // meets the targets.
         struct Option
         {
             std::string gpu;
@@ -130,15 +148,17 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
             model::InferenceEstimate estimate;
         };
         std::vector<Option> options;
-        const std::vector<std::string> precisions = precision.empty() ? std::vector<std::string>{"fp16", "fp8", "int8", "int4"}
-                                                                      : std::vector<std::string>{precision};
+        const std::vector<std::string> precisions = precision.empty()
+            ? std::vector<std::string> {"fp16", "fp8", "int8", "int4"}
+            : std::vector<std::string> {precision};
         for (const auto &[id, spec] : catalog.gpus()) {
             const std::string node = model::nodeForGpu(catalog, id);
             if (node.empty() || catalog.node(node).scaleUpDomainGpus < job.gpusPerReplica)
                 continue;
             for (const std::string &p : precisions) {
                 const model::Precision weights = *model::precisionFromName(p);
-                if ((weights == model::Precision::FP8 || weights == model::Precision::INT8) && !spec.supports(weights))
+                if ((weights == model::Precision::FP8 || weights == model::Precision::INT8)
+                    && !spec.supports(weights))
                     continue;
                 const auto [setup, e] = run(id, node, weights);
                 if (e.fits && e.meetsTargets)
@@ -149,7 +169,8 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
             return x.estimate.usdPerHour < y.estimate.usdPerHour; // cheapest way to serve the load
         });
         if (options.empty())
-            throw InfeasibleError("no GPU and precision in the catalog fits the model and meets the targets");
+            throw InfeasibleError(
+                "no GPU and precision in the catalog fits the model and meets the targets");
         if (a.has("json")) {
             nlohmann::json list = nlohmann::json::array();
             for (const Option &o : options) {
@@ -158,21 +179,26 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
                 item["precision"] = o.precision;
                 list.push_back(std::move(item));
             }
-            out << nlohmann::json{{"cheapest", list.front()}, {"options", list}}.dump(2) << "\n";
+            out << nlohmann::json {{"cheapest", list.front()}, {"options", list}}.dump(2) << "\n";
             return ExitOk;
         }
-        Table table({"GPU", "precision", "GPUs", "batch", "TTFT ms", "TPOT ms", "USD/hour", "USD / M out", "USD / M in", "bottleneck"});
+        Table table({"GPU", "precision", "GPUs", "batch", "TTFT ms", "TPOT ms", "USD/hour",
+                     "USD / M out", "USD / M in", "bottleneck"});
         for (const Option &o : options)
-            table.addRow({o.gpu, o.precision, std::to_string(o.estimate.replicas * o.estimate.gpusPerReplica),
-                          std::to_string(o.estimate.batch), format("%.1f", o.estimate.ttftSeconds * 1e3),
-                          format("%.2f", o.estimate.tpotSeconds * 1e3), format("%.2f", o.estimate.usdPerHour),
-                          format("%.3f", o.estimate.costPerMillionOutputTokensUsd), format("%.3f", o.estimate.costPerMillionInputTokensUsd),
-                          o.estimate.bottleneck});
+            table.addRow(
+                {o.gpu, o.precision,
+                 std::to_string(o.estimate.replicas * o.estimate.gpusPerReplica),
+                 std::to_string(o.estimate.batch), format("%.1f", o.estimate.ttftSeconds * 1e3),
+                 format("%.2f", o.estimate.tpotSeconds * 1e3),
+                 format("%.2f", o.estimate.usdPerHour),
+                 format("%.3f", o.estimate.costPerMillionOutputTokensUsd),
+                 format("%.3f", o.estimate.costPerMillionInputTokensUsd), o.estimate.bottleneck});
         out << "Serving " << job.model.name << ", cheapest first:\n" << table.render();
         return ExitOk;
     }
 
-    const auto [setup, e] = run(gpuId, a.value("node").value_or(""), *model::precisionFromName(precision));
+    const auto [setup, e]
+        = run(gpuId, a.value("node").value_or(""), *model::precisionFromName(precision));
     if (a.has("json")) {
         nlohmann::json json = model::inferenceEstimateToJson(e);
         json["gpu"] = setup.hardware.gpu.id;
@@ -180,7 +206,8 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         json["precision"] = precision;
         out << json.dump(2) << "\n";
     } else {
-        out << renderInference(e, "Serving " + job.model.name + " (" + precision + ") on " + setup.hardware.gpu.name);
+        out << renderInference(
+            e, "Serving " + job.model.name + " (" + precision + ") on " + setup.hardware.gpu.name);
     }
     if (!e.fits)
         throw InfeasibleError(e.reason);

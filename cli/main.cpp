@@ -13,14 +13,17 @@ namespace cp::cli {
 const model::Catalog &CliContext::catalog()
 {
     if (!m_catalog)
-        m_catalog = std::make_unique<model::Catalog>(model::openUserCatalog(databasePath, catalogDirectory));
+        m_catalog = std::make_unique<model::Catalog>(
+            model::openUserCatalog(databasePath, catalogDirectory));
     return *m_catalog;
 }
 
 std::vector<OptionSpec> withCommonOptions(std::vector<OptionSpec> specs)
 {
     specs.push_back({"json", false, "print machine-readable JSON instead of a table"});
-    specs.push_back({"db", true, "catalog database (default: $CLUSTERPLANNER_DB or ~/.local/share/clusterplanner/catalog.sqlite)"});
+    specs.push_back({"db", true,
+                     "catalog database (default: $CLUSTERPLANNER_DB or "
+                     "~/.local/share/clusterplanner/catalog.sqlite)"});
     specs.push_back({"catalog-dir", true, "shipped catalog JSON directory used as the seed"});
     specs.push_back({"help", false, "show this help"});
     return specs;
@@ -88,7 +91,8 @@ int main(int argc, char **argv)
             return runInferCommand(context, rest, std::cout);
         if (command == "fabric")
             return runFabricCommand(context, rest, std::cout);
-        std::cerr << "clusterplanner-cli: unknown command '" << command << "' (see 'clusterplanner-cli --help')\n";
+        std::cerr << "clusterplanner-cli: unknown command '" << command
+                  << "' (see 'clusterplanner-cli --help')\n";
         return ExitUsage;
     } catch (const UsageError &error) {
         std::cerr << "clusterplanner-cli " << command << ": " << error.what() << "\n";

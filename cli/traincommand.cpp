@@ -49,9 +49,11 @@ std::vector<OptionSpec> trainOptions()
         {"oversubscription", true, "fabric oversubscription ratio, e.g. 2 for 2:1 (default 1)"},
         {"rail-optimised", false, "rail-optimised fabric (one leaf per GPU index)"},
         {"switch-ports", true, "leaf switch radix (default 64)"},
-        {"dp-overlap", true, "share of the backward pass that can hide gradient sync, 0..1 (default 1)"},
+        {"dp-overlap", true,
+         "share of the backward pass that can hide gradient sync, 0..1 (default 1)"},
         {"allow-tp-across-nodes", false, "allow tensor parallelism beyond the NVLink domain"},
-        {"no-sequence-parallel", false, "tensor parallelism without sequence parallelism (Megatron before 2022)"},
+        {"no-sequence-parallel", false,
+         "tensor parallelism without sequence parallelism (Megatron before 2022)"},
         {"top", true, "how many alternative layouts to list (default 5, at most 10)"},
     });
 }
@@ -59,14 +61,17 @@ std::vector<OptionSpec> trainOptions()
 model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catalog &catalog)
 {
     if (auto id = a.value("model")) {
-        for (const char *shape : {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "experts", "top-k"}) {
+        for (const char *shape :
+             {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "experts", "top-k"}) {
             if (a.has(shape))
-                throw UsageError(std::string("give either --model or the model shape (--") + shape + "), not both");
+                throw UsageError(std::string("give either --model or the model shape (--") + shape
+                                 + "), not both");
         }
         return catalog.llm(*id);
     }
     if (!a.has("layers"))
-        throw UsageError("missing required option '--model' (or --layers --hidden --heads --vocab)");
+        throw UsageError(
+            "missing required option '--model' (or --layers --hidden --heads --vocab)");
     model::ModelSpec spec;
     spec.id = "custom";
     spec.name = "custom model";
@@ -92,7 +97,8 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
 
 } // namespace
 
-model::ClusterDescription clusterFromArguments(const ParsedArguments &a, const model::Catalog &catalog, int gpus)
+model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
+                                               const model::Catalog &catalog, int gpus)
 {
     std::string nodeId = a.value("node").value_or("");
     const std::string gpuId = a.value("gpu").value_or("");
@@ -108,16 +114,19 @@ model::ClusterDescription clusterFromArguments(const ParsedArguments &a, const m
             }
         }
         if (nodeId.empty())
-            throw UsageError("no catalog node carries GPU '" + gpuId + "'; pass --node ID or import a node type");
+            throw UsageError("no catalog node carries GPU '" + gpuId
+                             + "'; pass --node ID or import a node type");
     } else if (!gpuId.empty() && catalog.node(nodeId).gpuId != gpuId) {
-        throw UsageError("node '" + nodeId + "' carries " + catalog.node(nodeId).gpuId + ", not " + gpuId);
+        throw UsageError("node '" + nodeId + "' carries " + catalog.node(nodeId).gpuId + ", not "
+                         + gpuId);
     }
     const std::string nicId = a.value("nic").value_or("");
     if (!nicId.empty())
         catalog.nic(nicId);
-    return model::ClusterDescription::fromCatalog(catalog, nodeId, gpus, nicId, a.integer("nics-per-node", 1, 64).value_or(0),
-                                                  a.number("oversubscription", 1.0, 64.0).value_or(1.0),
-                                                  a.has("rail-optimised"), a.integer("switch-ports", 2, 4096).value_or(64));
+    return model::ClusterDescription::fromCatalog(
+        catalog, nodeId, gpus, nicId, a.integer("nics-per-node", 1, 64).value_or(0),
+        a.number("oversubscription", 1.0, 64.0).value_or(1.0), a.has("rail-optimised"),
+        a.integer("switch-ports", 2, 4096).value_or(64));
 }
 
 int runTrainCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
@@ -125,7 +134,9 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     const auto specs = trainOptions();
     const ParsedArguments a = parseArguments(args, specs, "train");
     if (a.has("help")) {
-        out << usageText("clusterplanner-cli train --gpu ID --gpus N --model ID --seq-len S --global-batch B [options]", specs);
+        out << usageText("clusterplanner-cli train --gpu ID --gpus N --model ID --seq-len S "
+                         "--global-batch B [options]",
+                         specs);
         return ExitOk;
     }
     if (!a.positional.empty())
@@ -143,9 +154,11 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     job.seqLen = *a.integer("seq-len", 1, 1 << 24);
     job.globalBatch = *a.integer("global-batch", 1, 1 << 24);
     job.tokens = a.count("tokens").value_or(0.0);
-    job.precision = *model::precisionFromName(a.choice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
-    job.attention = a.choice("attention", {"flash", "unfused"}).value_or("flash") == "flash" ? model::AttentionKernel::Flash
-                                                                                             : model::AttentionKernel::Unfused;
+    job.precision = *model::precisionFromName(
+        a.choice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
+    job.attention = a.choice("attention", {"flash", "unfused"}).value_or("flash") == "flash"
+        ? model::AttentionKernel::Flash
+        : model::AttentionKernel::Unfused;
     job.dpOverlapFraction = a.number("dp-overlap", 0.0, 1.0).value_or(1.0);
     job.allowTpAcrossNodes = a.has("allow-tp-across-nodes");
     job.sequenceParallel = !a.has("no-sequence-parallel");
@@ -169,7 +182,7 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     const model::TrainingSearchResult result = estimator.search();
     if (!result.found) {
         if (a.has("json"))
-            out << nlohmann::json{{"fits", false}, {"reason", result.reason}}.dump(2) << "\n";
+            out << nlohmann::json {{"fits", false}, {"reason", result.reason}}.dump(2) << "\n";
         throw InfeasibleError(result.reason);
     }
 
@@ -187,14 +200,15 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         out << json.dump(2) << "\n";
         return ExitOk;
     }
-    out << "Training " << job.model.name << " on " << gpus << " x " << cluster.gpu.name << " (" << cluster.gpusPerNode
-        << " per node), " << cluster.fabricName << "\n";
+    out << "Training " << job.model.name << " on " << gpus << " x " << cluster.gpu.name << " ("
+        << cluster.gpusPerNode << " per node), " << cluster.fabricName << "\n";
     out << "Searched " << result.evaluated << " layouts; the fastest that fits:\n\n";
     out << renderTrainingEstimate(result.best);
     if (topCount > 0 && result.top.size() > 1) {
         out << "\nFastest layouts:\n";
-        std::vector<model::TrainingEstimate> top(result.top.begin(),
-                                                 result.top.begin() + std::min<std::size_t>(topCount, result.top.size()));
+        std::vector<model::TrainingEstimate> top(
+            result.top.begin(),
+            result.top.begin() + std::min<std::size_t>(topCount, result.top.size()));
         out << renderTrainingAlternatives(top);
     }
     return ExitOk;

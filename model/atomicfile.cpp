@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,7 +22,8 @@ void writeFileAtomically(const std::string &path, const std::string &contents)
 
     const int fd = ::mkstemp(pattern.data());
     if (fd < 0)
-        throw InputError(path, "", std::string("cannot create a temporary file: ") + std::strerror(errno));
+        throw InputError(path, "",
+                         std::string("cannot create a temporary file: ") + std::strerror(errno));
 
     auto failWith = [&](const char *step) {
         const std::string reason = std::string(step) + ": " + std::strerror(errno);

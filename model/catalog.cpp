@@ -19,8 +19,8 @@ const Spec &lookup(const std::map<std::string, Spec> &items, const std::string &
     std::string known;
     for (const auto &[key, value] : items)
         known += (known.empty() ? "" : ", ") + key;
-    throw UnknownCatalogIdError("unknown " + std::string(what) + " id '" + id + "' (known: "
-                                + (known.empty() ? std::string("none") : known)
+    throw UnknownCatalogIdError("unknown " + std::string(what) + " id '" + id
+                                + "' (known: " + (known.empty() ? std::string("none") : known)
                                 + "; see 'catalog list " + kindKey + "')");
 }
 
@@ -32,8 +32,7 @@ void checkCatalogHeader(const nlohmann::json &document, const std::string &file)
         throw InputError(file, "/", "a catalog document must be a JSON object");
     const auto format = document.find("format");
     if (format == document.end() || !format->is_string() || *format != Catalog::formatName)
-        throw InputError(file, "/format",
-                         std::string("must be \"") + Catalog::formatName + "\"");
+        throw InputError(file, "/format", std::string("must be \"") + Catalog::formatName + "\"");
     const auto version = document.find("version");
     if (version == document.end() || !version->is_number_integer())
         throw InputError(file, "/version", "required integer is missing");
@@ -135,7 +134,7 @@ void Catalog::addEntry(CatalogKind kind, const nlohmann::json &entry, const std:
                          "id '" + id + "' is already used by an entry in "
                              + catalogKindKey(existing->second.kind) + " ("
                              + existing->second.origin + ")");
-    m_entries[id] = Entry{kind, entry, file + "#" + pointer};
+    m_entries[id] = Entry {kind, entry, file + "#" + pointer};
 }
 
 void Catalog::validateReferences() const
@@ -152,9 +151,18 @@ void Catalog::validateReferences() const
     }
 }
 
-const GpuSpec &Catalog::gpu(const std::string &id) const { return lookup(m_gpus, id, "GPU", "gpus"); }
-const NodeSpec &Catalog::node(const std::string &id) const { return lookup(m_nodes, id, "node", "nodes"); }
-const NicSpec &Catalog::nic(const std::string &id) const { return lookup(m_nics, id, "NIC", "nics"); }
+const GpuSpec &Catalog::gpu(const std::string &id) const
+{
+    return lookup(m_gpus, id, "GPU", "gpus");
+}
+const NodeSpec &Catalog::node(const std::string &id) const
+{
+    return lookup(m_nodes, id, "node", "nodes");
+}
+const NicSpec &Catalog::nic(const std::string &id) const
+{
+    return lookup(m_nics, id, "NIC", "nics");
+}
 const SwitchSpec &Catalog::networkSwitch(const std::string &id) const
 {
     return lookup(m_switches, id, "switch", "switches");
@@ -163,12 +171,18 @@ const StorageSpec &Catalog::storage(const std::string &id) const
 {
     return lookup(m_storage, id, "storage", "storage");
 }
-const RackSpec &Catalog::rack(const std::string &id) const { return lookup(m_racks, id, "rack", "racks"); }
+const RackSpec &Catalog::rack(const std::string &id) const
+{
+    return lookup(m_racks, id, "rack", "racks");
+}
 const FacilitySpec &Catalog::facility(const std::string &id) const
 {
     return lookup(m_facilities, id, "facility", "facilities");
 }
-const ModelSpec &Catalog::llm(const std::string &id) const { return lookup(m_models, id, "model", "models"); }
+const ModelSpec &Catalog::llm(const std::string &id) const
+{
+    return lookup(m_models, id, "model", "models");
+}
 
 std::optional<CatalogKind> Catalog::kindOf(const std::string &id) const
 {

@@ -23,7 +23,8 @@ public:
  * The validated hardware and model catalog in memory. Entries come from catalog documents
  * (`{"format": "clusterplanner-catalog", "version": 1, "gpus": [...], ...}`); every entry is
  * checked field by field when added, and references between entries (a node's GPU and NIC) when
- * validateReferences() runs. Ids are unique across all kinds so that `catalog show ID` is unambiguous.
+ * validateReferences() runs. Ids are unique across all kinds so that `catalog show ID` is
+ * unambiguous.
  */
 class Catalog
 {

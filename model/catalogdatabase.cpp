@@ -81,12 +81,15 @@ CatalogDatabase::CatalogDatabase(const std::string &path)
             " origin TEXT NOT NULL CHECK (origin IN ('shipped', 'user')),"
             " json TEXT NOT NULL,"
             " updated_at TEXT NOT NULL DEFAULT (datetime('now')))");
-    Statement version = prepare(m_db, m_path, "SELECT value FROM meta WHERE key = 'schema_version'");
+    Statement version
+        = prepare(m_db, m_path, "SELECT value FROM meta WHERE key = 'schema_version'");
     if (sqlite3_step(version.get()) == SQLITE_ROW) {
-        const int stored = std::atoi(reinterpret_cast<const char *>(sqlite3_column_text(version.get(), 0)));
+        const int stored
+            = std::atoi(reinterpret_cast<const char *>(sqlite3_column_text(version.get(), 0)));
         if (stored > schemaVersion)
-            throw InputError(path, "", "the catalog database was written by a newer version (schema "
-                                           + std::to_string(stored) + ")");
+            throw InputError(path, "",
+                             "the catalog database was written by a newer version (schema "
+                                 + std::to_string(stored) + ")");
     } else {
         execute("INSERT INTO meta (key, value) VALUES ('schema_version', '1')");
     }
@@ -113,12 +116,12 @@ void CatalogDatabase::upsert(CatalogKind kind, const std::string &id, const std:
     // Seeding must not overwrite what the user changed: the WHERE clause on the upsert keeps
     // rows whose origin is 'user'.
     const char *sql = keepUserEntries
-                          ? "INSERT INTO catalog_entries (id, kind, origin, json) VALUES (?1, ?2, ?3, ?4)"
-                            " ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, json = excluded.json,"
-                            " updated_at = datetime('now') WHERE catalog_entries.origin = 'shipped'"
-                          : "INSERT INTO catalog_entries (id, kind, origin, json) VALUES (?1, ?2, ?3, ?4)"
-                            " ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, origin = excluded.origin,"
-                            " json = excluded.json, updated_at = datetime('now')";
+        ? "INSERT INTO catalog_entries (id, kind, origin, json) VALUES (?1, ?2, ?3, ?4)"
+          " ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, json = excluded.json,"
+          " updated_at = datetime('now') WHERE catalog_entries.origin = 'shipped'"
+        : "INSERT INTO catalog_entries (id, kind, origin, json) VALUES (?1, ?2, ?3, ?4)"
+          " ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, origin = excluded.origin,"
+          " json = excluded.json, updated_at = datetime('now')";
     Statement statement = prepare(m_db, m_path, sql);
     const std::string kindKey = catalogKindKey(kind);
     sqlite3_bind_text(statement.get(), 1, id.c_str(), -1, SQLITE_TRANSIENT);
@@ -200,20 +203,24 @@ CatalogDatabase::Origin CatalogDatabase::origin(const std::string &id) const
     sqlite3_bind_text(statement.get(), 1, id.c_str(), -1, SQLITE_TRANSIENT);
     if (sqlite3_step(statement.get()) != SQLITE_ROW)
         throw UnknownCatalogIdError("unknown catalog id '" + id + "'");
-    const std::string value = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 0));
+    const std::string value
+        = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 0));
     return value == "user" ? Origin::User : Origin::Shipped;
 }
 
 Catalog CatalogDatabase::load() const
 {
     Catalog catalog;
-    Statement statement = prepare(m_db, m_path,
-                                  "SELECT id, kind, json FROM catalog_entries ORDER BY id");
+    Statement statement
+        = prepare(m_db, m_path, "SELECT id, kind, json FROM catalog_entries ORDER BY id");
     int rc;
     while ((rc = sqlite3_step(statement.get())) == SQLITE_ROW) {
-        const std::string id = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 0));
-        const std::string kindKey = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 1));
-        const std::string text = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 2));
+        const std::string id
+            = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 0));
+        const std::string kindKey
+            = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 1));
+        const std::string text
+            = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 2));
         const std::string where = m_path + " (entry '" + id + "')";
         const auto kind = catalogKindFromKey(kindKey);
         if (!kind)

@@ -55,7 +55,8 @@ private:
     sqlite3 *m_db = nullptr;
 };
 
-/** Loads every *.json file in `directory` (sorted by name) into one catalog and checks references. */
+/** Loads every *.json file in `directory` (sorted by name) into one catalog and checks references.
+ */
 Catalog loadCatalogDirectory(const std::string &directory);
 
 } // namespace cp::model

@@ -36,19 +36,19 @@ struct GpuSpec : CatalogEntry
     double memoryBytes = 0;
     double memoryBytesPerSecond = 0;
     ScaleUpKind scaleUpKind = ScaleUpKind::PCIe;
-    std::string scaleUpName;              ///< e.g. "NVLink 4", "PCIe Gen4 x16"
-    double scaleUpBytesPerSecond = 0;     ///< per GPU, per direction (NCCL convention)
+    std::string scaleUpName; ///< e.g. "NVLink 4", "PCIe Gen4 x16"
+    double scaleUpBytesPerSecond = 0; ///< per GPU, per direction (NCCL convention)
     double tdpWatts = 0;
     double idleWatts = 0;
     double priceUsd = 0;
     std::string priceDate;
-    double mtbfHours = 0;                 ///< 0 when the catalog has no figure
+    double mtbfHours = 0; ///< 0 when the catalog has no figure
 
     // Calibration factors (named, justified in the catalog entry's calibration_source).
-    double gemmPeakFraction = 0.8;        ///< large-GEMM fraction of dense peak
-    double gemmHalfPerformanceDim = 256;  ///< Hockney n_1/2 of GEMM efficiency vs size
-    double memoryAchievableFraction = 0.8;///< of HBM bandwidth reached by streaming kernels
-    double scaleUpBusBytesPerSecond = 0;  ///< measured NCCL all-reduce busbw on the scale-up domain
+    double gemmPeakFraction = 0.8; ///< large-GEMM fraction of dense peak
+    double gemmHalfPerformanceDim = 256; ///< Hockney n_1/2 of GEMM efficiency vs size
+    double memoryAchievableFraction = 0.8; ///< of HBM bandwidth reached by streaming kernels
+    double scaleUpBusBytesPerSecond = 0; ///< measured NCCL all-reduce busbw on the scale-up domain
     std::string calibrationSource;
 
     double peakFlopsPerSecond(Precision precision) const;
@@ -79,12 +79,12 @@ enum class LinkProtocol { Ethernet, RoCE, InfiniBand, NVLink };
 struct NicSpec : CatalogEntry
 {
     LinkProtocol protocol = LinkProtocol::Ethernet;
-    double bytesPerSecond = 0;        ///< line rate per direction
-    double achievableFraction = 0.9;  ///< of the line rate NCCL reaches (busbw / line rate)
+    double bytesPerSecond = 0; ///< line rate per direction
+    double achievableFraction = 0.9; ///< of the line rate NCCL reaches (busbw / line rate)
     double latencySeconds = 0;
     double powerWatts = 0;
     double priceUsd = 0;
-    double opticPowerWatts = 0;       ///< one transceiver at the NIC end
+    double opticPowerWatts = 0; ///< one transceiver at the NIC end
     double opticPriceUsd = 0;
 };
 
@@ -94,7 +94,7 @@ struct SwitchSpec : CatalogEntry
     int ports = 0;
     double portBytesPerSecond = 0;
     double latencySeconds = 0;
-    double powerWatts = 0;        ///< without optics
+    double powerWatts = 0; ///< without optics
     double priceUsd = 0;
     int rackUnits = 1;
     double mtbfHours = 0;
@@ -135,11 +135,11 @@ struct ModelSpec : CatalogEntry
     int hidden = 0;
     int heads = 0;
     int kvHeads = 0;
-    int ffn = 0;          ///< hidden size of one expert's MLP
+    int ffn = 0; ///< hidden size of one expert's MLP
     int vocab = 0;
-    int experts = 1;      ///< 1 for a dense model
+    int experts = 1; ///< 1 for a dense model
     int topK = 1;
-    bool gatedMlp = false;       ///< SwiGLU-style MLP with three weight matrices
+    bool gatedMlp = false; ///< SwiGLU-style MLP with three weight matrices
     bool tiedEmbeddings = false; ///< output projection shares the input embedding
     int maxSeqLen = 0;
     double publishedParameters = 0; ///< as the model card states it, for cross-checking

@@ -14,10 +14,11 @@ void readCommon(JsonFieldReader &reader, CatalogEntry &entry)
 {
     entry.id = reader.string("id");
     for (char c : entry.id) {
-        if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c))
-              || c == '-' || c == '.' || c == '_'))
-            reader.fail("id", "'" + entry.id
-                                  + "' may use only lower-case letters, digits, '-', '.' and '_'");
+        if (!(std::islower(static_cast<unsigned char>(c))
+              || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_'))
+            reader.fail("id",
+                        "'" + entry.id
+                            + "' may use only lower-case letters, digits, '-', '.' and '_'");
     }
     entry.name = reader.string("name");
     // Every figure must be traceable: an entry without a source is rejected.
@@ -63,7 +64,8 @@ GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std
     readCommon(reader, gpu);
     gpu.vendor = reader.string("vendor");
 
-    JsonFieldReader tflops(reader.object("dense_tflops"), file, reader.childPointer("dense_tflops"));
+    JsonFieldReader tflops(reader.object("dense_tflops"), file,
+                           reader.childPointer("dense_tflops"));
     for (Precision precision : {Precision::FP32, Precision::TF32, Precision::FP16, Precision::BF16,
                                 Precision::FP8, Precision::INT8, Precision::INT4}) {
         if (auto value = tflops.optionalNumber(precisionName(precision), positive))
@@ -74,15 +76,17 @@ GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std
         reader.fail("dense_tflops", "needs at least an fp16 or bf16 figure");
 
     gpu.memoryBytes = units::gbToBytes(reader.number("memory_gb", positive));
-    gpu.memoryBytesPerSecond = units::gbToBytes(reader.number("memory_bandwidth_gb_per_s", positive));
+    gpu.memoryBytesPerSecond
+        = units::gbToBytes(reader.number("memory_bandwidth_gb_per_s", positive));
 
     JsonFieldReader scaleUp(reader.object("scale_up"), file, reader.childPointer("scale_up"));
     const std::string kind = scaleUp.choice("kind", {"nvlink", "pcie", "infinity-fabric"});
     gpu.scaleUpKind = kind == "nvlink" ? ScaleUpKind::NVLink
-                      : kind == "pcie" ? ScaleUpKind::PCIe
+        : kind == "pcie"               ? ScaleUpKind::PCIe
                                        : ScaleUpKind::InfinityFabric;
     gpu.scaleUpName = scaleUp.string("name");
-    gpu.scaleUpBytesPerSecond = units::gbToBytes(scaleUp.number("gb_per_s_per_direction", positive));
+    gpu.scaleUpBytesPerSecond
+        = units::gbToBytes(scaleUp.number("gb_per_s_per_direction", positive));
     scaleUp.finish();
 
     gpu.tdpWatts = reader.number("tdp_w", positive);
@@ -98,8 +102,8 @@ GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std
     gpu.gemmPeakFraction = calibration.number("gemm_peak_fraction", fraction);
     gpu.gemmHalfPerformanceDim = calibration.number("gemm_half_performance_dim", positive);
     gpu.memoryAchievableFraction = calibration.number("memory_achievable_fraction", fraction);
-    gpu.scaleUpBusBytesPerSecond = units::gbToBytes(
-        calibration.number("scale_up_busbw_gb_per_s", positive));
+    gpu.scaleUpBusBytesPerSecond
+        = units::gbToBytes(calibration.number("scale_up_busbw_gb_per_s", positive));
     gpu.calibrationSource = calibration.string("source");
     calibration.finish();
     if (gpu.scaleUpBusBytesPerSecond > gpu.scaleUpBytesPerSecond * 1.2)
@@ -117,12 +121,12 @@ NodeSpec parseNode(const nlohmann::json &entry, const std::string &file, const s
     readCommon(reader, node);
     node.gpuId = reader.string("gpu");
     node.gpusPerNode = reader.integer("gpus_per_node", 1, 1024);
-    const std::string domain = reader.choice("scale_up_domain",
-                                             {"nvswitch", "nvlink-bridge", "pcie", "infinity-fabric"});
-    node.scaleUpDomain = domain == "nvswitch"        ? ScaleUpDomain::NVSwitch
-                         : domain == "nvlink-bridge" ? ScaleUpDomain::NVLinkBridge
-                         : domain == "pcie"          ? ScaleUpDomain::PCIe
-                                                     : ScaleUpDomain::InfinityFabric;
+    const std::string domain = reader.choice(
+        "scale_up_domain", {"nvswitch", "nvlink-bridge", "pcie", "infinity-fabric"});
+    node.scaleUpDomain = domain == "nvswitch" ? ScaleUpDomain::NVSwitch
+        : domain == "nvlink-bridge"           ? ScaleUpDomain::NVLinkBridge
+        : domain == "pcie"                    ? ScaleUpDomain::PCIe
+                                              : ScaleUpDomain::InfinityFabric;
     node.scaleUpDomainGpus = reader.integer("scale_up_domain_gpus", 1, 1024);
     if (node.scaleUpDomainGpus > node.gpusPerNode)
         reader.fail("scale_up_domain_gpus", "cannot exceed gpus_per_node");
@@ -144,7 +148,8 @@ NicSpec parseNic(const nlohmann::json &entry, const std::string &file, const std
     NicSpec nic;
     readCommon(reader, nic);
     nic.protocol = readProtocol(reader, false);
-    nic.bytesPerSecond = units::gbitPerSecondToBytesPerSecond(reader.number("gbit_per_s", positive));
+    nic.bytesPerSecond
+        = units::gbitPerSecondToBytesPerSecond(reader.number("gbit_per_s", positive));
     nic.achievableFraction = reader.number("achievable_fraction", fraction);
     nic.latencySeconds = reader.number("latency_us", positive) * 1e-6;
     nic.powerWatts = reader.number("power_w", nonNegative);
@@ -197,8 +202,8 @@ RackSpec parseRack(const nlohmann::json &entry, const std::string &file, const s
     JsonFieldReader reader(entry, file, pointer);
     RackSpec rack;
     readCommon(reader, rack);
-    rack.cooling = reader.choice("cooling", {"air", "liquid"}) == "air" ? Cooling::Air
-                                                                         : Cooling::Liquid;
+    rack.cooling
+        = reader.choice("cooling", {"air", "liquid"}) == "air" ? Cooling::Air : Cooling::Liquid;
     rack.powerLimitWatts = reader.number("power_limit_kw", positive) * units::kilo;
     rack.rackUnits = reader.integer("rack_units", 1, 60);
     rack.priceUsd = reader.number("price_usd", nonNegative);
@@ -238,8 +243,8 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
     model.maxSeqLen = reader.integer("max_seq_len", 1, 1 << 24);
     model.publishedParameters = reader.number("params_b", positive) * units::giga;
     if (model.hidden % model.heads != 0)
-        reader.fail("heads", "hidden (" + std::to_string(model.hidden)
-                                 + ") must be divisible by heads");
+        reader.fail("heads",
+                    "hidden (" + std::to_string(model.hidden) + ") must be divisible by heads");
     if (model.heads % model.kvHeads != 0)
         reader.fail("kv_heads", "heads must be divisible by kv_heads");
     if (model.topK > model.experts)

@@ -13,13 +13,15 @@
 namespace cp::model {
 
 GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std::string &pointer);
-NodeSpec parseNode(const nlohmann::json &entry, const std::string &file, const std::string &pointer);
+NodeSpec parseNode(const nlohmann::json &entry, const std::string &file,
+                   const std::string &pointer);
 NicSpec parseNic(const nlohmann::json &entry, const std::string &file, const std::string &pointer);
 SwitchSpec parseSwitch(const nlohmann::json &entry, const std::string &file,
                        const std::string &pointer);
 StorageSpec parseStorage(const nlohmann::json &entry, const std::string &file,
                          const std::string &pointer);
-RackSpec parseRack(const nlohmann::json &entry, const std::string &file, const std::string &pointer);
+RackSpec parseRack(const nlohmann::json &entry, const std::string &file,
+                   const std::string &pointer);
 FacilitySpec parseFacility(const nlohmann::json &entry, const std::string &file,
                            const std::string &pointer);
 ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,

@@ -29,7 +29,8 @@ std::string findDataDirectory(const char *variable, const char *leaf)
     const fs::path exe = fs::read_symlink("/proc/self/exe", error);
     if (!error) {
         // <prefix>/bin/program -> <prefix>/share/clusterplanner/<leaf>
-        const fs::path installed = exe.parent_path().parent_path() / "share" / "clusterplanner" / leaf;
+        const fs::path installed
+            = exe.parent_path().parent_path() / "share" / "clusterplanner" / leaf;
         if (fs::is_directory(installed, error))
             return installed.string();
     }

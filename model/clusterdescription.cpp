@@ -9,7 +9,7 @@ namespace cp::model {
 
 LinkLevel ClusterDescription::scaleUpLink() const
 {
-    return LinkLevel{gpu.scaleUpBusBytesPerSecond, nvlinkStepLatencySeconds};
+    return LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkStepLatencySeconds};
 }
 
 double ClusterDescription::nodeScaleOutBytesPerSecond() const
@@ -23,13 +23,14 @@ LinkLevel ClusterDescription::scaleOutLink(int nodesSpanned) const
     // Only rings that leave one leaf (one rail group) cross the oversubscribed uplinks.
     if (nodesSpanned > nodesPerLeaf && oversubscription > 1.0)
         perGpu /= oversubscription;
-    return LinkLevel{perGpu, networkStepLatencySeconds + networkLatencySeconds};
+    return LinkLevel {perGpu, networkStepLatencySeconds + networkLatencySeconds};
 }
 
-ClusterDescription ClusterDescription::fromCatalog(const Catalog &catalog, const std::string &nodeId,
-                                                   int gpus, const std::string &nicId,
-                                                   int nicsPerNode, double oversubscription,
-                                                   bool railOptimised, int switchPorts)
+ClusterDescription ClusterDescription::fromCatalog(const Catalog &catalog,
+                                                   const std::string &nodeId, int gpus,
+                                                   const std::string &nicId, int nicsPerNode,
+                                                   double oversubscription, bool railOptimised,
+                                                   int switchPorts)
 {
     const NodeSpec &node = catalog.node(nodeId);
     const NicSpec &nic = catalog.nic(nicId.empty() ? node.nicId : nicId);
@@ -49,13 +50,13 @@ ClusterDescription ClusterDescription::fromCatalog(const Catalog &catalog, const
     // all of a node's NICs land on one leaf.
     const int ports = std::max(2, switchPorts);
     const int downPorts = static_cast<int>(ports * oversubscription / (oversubscription + 1.0));
-    cluster.nodesPerLeaf = railOptimised ? downPorts
-                                         : std::max(1, downPorts / std::max(1, cluster.nicsPerNode));
+    cluster.nodesPerLeaf
+        = railOptimised ? downPorts : std::max(1, downPorts / std::max(1, cluster.nicsPerNode));
     char ratio[32];
     std::snprintf(ratio, sizeof ratio, "%g:1", oversubscription);
     cluster.fabricName = (oversubscription > 1.0 ? std::string(ratio) + " oversubscribed "
                                                  : std::string("non-blocking "))
-                         + nic.name + (railOptimised ? " rail-optimised fabric" : " fabric");
+        + nic.name + (railOptimised ? " rail-optimised fabric" : " fabric");
     return cluster;
 }
 

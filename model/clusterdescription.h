@@ -20,13 +20,14 @@ struct ClusterDescription
     GpuSpec gpu;
     int gpus = 0;
     int gpusPerNode = 1;
-    int scaleUpDomainGpus = 1;       ///< GPUs that reach each other over NVLink/NVSwitch
+    int scaleUpDomainGpus = 1; ///< GPUs that reach each other over NVLink/NVSwitch
     std::string nicName;
     int nicsPerNode = 0;
-    double nicBytesPerSecond = 0;    ///< line rate per NIC, per direction
+    double nicBytesPerSecond = 0; ///< line rate per NIC, per direction
     double nicAchievableFraction = 0.9;
     double networkLatencySeconds = 5e-6;
-    /** Down:up bandwidth ratio at the first tier whose uplinks rings must cross (1 = non-blocking). */
+    /** Down:up bandwidth ratio at the first tier whose uplinks rings must cross (1 = non-blocking).
+     */
     double oversubscription = 1.0;
     /** Nodes whose same-rank GPUs meet at one leaf switch (a rail-optimised scalable unit). */
     int nodesPerLeaf = 32;

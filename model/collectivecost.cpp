@@ -12,7 +12,7 @@ double ringAllReduceSeconds(double bytes, int ranks, const LinkLevel &link)
         return 0.0;
     const double n = ranks;
     return 2.0 * (n - 1.0) * link.latencySeconds
-           + 2.0 * (n - 1.0) / n * bytes / link.busBytesPerSecond;
+        + 2.0 * (n - 1.0) / n * bytes / link.busBytesPerSecond;
 }
 
 double treeAllReduceSeconds(double bytes, int ranks, const LinkLevel &link)
@@ -20,12 +20,13 @@ double treeAllReduceSeconds(double bytes, int ranks, const LinkLevel &link)
     if (ranks <= 1 || bytes <= 0)
         return 0.0;
     return 2.0 * std::log2(static_cast<double>(ranks)) * link.latencySeconds
-           + 2.0 * bytes / link.busBytesPerSecond;
+        + 2.0 * bytes / link.busBytesPerSecond;
 }
 
 double allReduceSeconds(double bytes, int ranks, const LinkLevel &link)
 {
-    return std::min(ringAllReduceSeconds(bytes, ranks, link), treeAllReduceSeconds(bytes, ranks, link));
+    return std::min(ringAllReduceSeconds(bytes, ranks, link),
+                    treeAllReduceSeconds(bytes, ranks, link));
 }
 
 double reduceScatterSeconds(double bytes, int ranks, const LinkLevel &link)
@@ -60,7 +61,7 @@ double hierarchicalAllReduceSeconds(double bytes, int localRanks, int nodes, con
         return allReduceSeconds(bytes, localRanks, intra);
     const double perRail = bytes / std::max(1, localRanks);
     return reduceScatterSeconds(bytes, localRanks, intra) + allReduceSeconds(perRail, nodes, inter)
-           + allGatherSeconds(bytes, localRanks, intra);
+        + allGatherSeconds(bytes, localRanks, intra);
 }
 
 } // namespace cp::model

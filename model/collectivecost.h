@@ -14,7 +14,7 @@ namespace cp::model {
 struct LinkLevel
 {
     double busBytesPerSecond = 0; ///< achievable per-rank bandwidth, per direction
-    double latencySeconds = 0;    ///< alpha: cost of one algorithm step
+    double latencySeconds = 0; ///< alpha: cost of one algorithm step
 };
 
 /** Ring all-reduce: 2(n-1)·alpha + 2(n-1)/n · S/B. */
@@ -26,7 +26,8 @@ double allReduceSeconds(double bytes, int ranks, const LinkLevel &link);
 /** Ring reduce-scatter or all-gather of a total of S bytes: (n-1)·alpha + (n-1)/n · S/B. */
 double reduceScatterSeconds(double bytes, int ranks, const LinkLevel &link);
 double allGatherSeconds(double bytes, int ranks, const LinkLevel &link);
-/** All-to-all where each rank holds S bytes, (n-1)/n of which leave it: (n-1)·alpha + (n-1)/n · S/B. */
+/** All-to-all where each rank holds S bytes, (n-1)/n of which leave it: (n-1)·alpha + (n-1)/n ·
+ * S/B. */
 double allToAllSeconds(double bytes, int ranks, const LinkLevel &link);
 /** Point-to-point send: alpha + S/B. */
 double pointToPointSeconds(double bytes, const LinkLevel &link);

@@ -16,9 +16,10 @@ struct InferenceJob
     Precision kvPrecision = Precision::FP16;
     int inputTokens = 1024;
     int outputTokens = 256;
-    int gpusPerReplica = 1;             ///< tensor parallel inside the scale-up domain
-    std::optional<int> batch;           ///< fixed concurrent sequences per replica
-    std::optional<double> ratePerSecond;///< requests per second to serve (with SLOs: size replicas)
+    int gpusPerReplica = 1; ///< tensor parallel inside the scale-up domain
+    std::optional<int> batch; ///< fixed concurrent sequences per replica
+    std::optional<double>
+        ratePerSecond; ///< requests per second to serve (with SLOs: size replicas)
     std::optional<double> ttftP95Seconds;
     std::optional<double> tpotP95Seconds;
     /** CUDA context, runtime and allocator slack kept free on each GPU. */
@@ -28,9 +29,9 @@ struct InferenceJob
 /** What a GPU-hour costs: capital amortised over a lifetime, plus energy at the facility. */
 struct ServingCostModel
 {
-    double capitalUsdPerGpu = 0;     ///< GPU plus its share of the server
-    double lifetimeYears = 4.0;      ///< straight-line amortisation (a common 4-year depreciation)
-    double wattsPerGpu = 0;          ///< GPU at TDP plus its share of the server
+    double capitalUsdPerGpu = 0; ///< GPU plus its share of the server
+    double lifetimeYears = 4.0; ///< straight-line amortisation (a common 4-year depreciation)
+    double wattsPerGpu = 0; ///< GPU at TDP plus its share of the server
     double pue = 1.0;
     double electricityUsdPerKwh = 0;
     std::optional<double> hourlyUsdPerGpu; ///< a cloud price replaces capital + energy when given
@@ -40,33 +41,33 @@ struct ServingCostModel
 
 struct InferenceEstimate
 {
-    bool fits = true;          ///< weights, KV cache and workspace fit in GPU memory
-    bool meetsTargets = true;  ///< the latency targets can be met at some batch
+    bool fits = true; ///< weights, KV cache and workspace fit in GPU memory
+    bool meetsTargets = true; ///< the latency targets can be met at some batch
     std::string reason;
     int gpusPerReplica = 1;
     int batch = 1;
     int maxBatch = 0;
     double weightsBytesPerGpu = 0;
-    double kvBytesPerToken = 0;        ///< whole model, all layers (per GPU: divide by the KV split)
-    double kvBytesPerGpu = 0;          ///< at the chosen batch and full context
+    double kvBytesPerToken = 0; ///< whole model, all layers (per GPU: divide by the KV split)
+    double kvBytesPerGpu = 0; ///< at the chosen batch and full context
     double workspaceBytesPerGpu = 0;
-    double memoryBytesPerGpu = 0;      ///< weights + KV + workspace + reserved
+    double memoryBytesPerGpu = 0; ///< weights + KV + workspace + reserved
     double memoryCapacityBytes = 0;
-    double prefillSeconds = 0;         ///< one request's prompt
-    double decodeStepSeconds = 0;      ///< one token for the whole batch
-    double decodeMemorySeconds = 0;    ///< roofline terms of one decode step
+    double prefillSeconds = 0; ///< one request's prompt
+    double decodeStepSeconds = 0; ///< one token for the whole batch
+    double decodeMemorySeconds = 0; ///< roofline terms of one decode step
     double decodeComputeSeconds = 0;
     double decodeCommSeconds = 0;
-    double ttftSeconds = 0;            ///< p95 when a rate is given, else unloaded
+    double ttftSeconds = 0; ///< p95 when a rate is given, else unloaded
     double tpotSeconds = 0;
     double endToEndSeconds = 0;
     double requestsPerSecondPerReplica = 0; ///< capacity at this batch
     double outputTokensPerSecondPerReplica = 0;
     double outputTokensPerSecondPerGpu = 0;
-    double utilisation = 0;            ///< offered load / capacity
+    double utilisation = 0; ///< offered load / capacity
     int replicas = 1;
-    double powerWatts = 0;             ///< all replicas
-    double usdPerHour = 0;             ///< all replicas
+    double powerWatts = 0; ///< all replicas
+    double usdPerHour = 0; ///< all replicas
     double costPerMillionOutputTokensUsd = 0;
     double costPerMillionInputTokensUsd = 0;
     std::string bottleneck;

@@ -15,7 +15,8 @@ namespace cp::model {
 
 namespace {
 
-/** Compute precision for a weight format: weight-only INT4 kernels (AWQ/GPTQ) dequantise to FP16. */
+/** Compute precision for a weight format: weight-only INT4 kernels (AWQ/GPTQ) dequantise to FP16.
+ */
 double computePeak(const GpuSpec &gpu, Precision weights)
 {
     if (weights == Precision::INT4 && !gpu.supports(Precision::INT4))
@@ -24,7 +25,8 @@ double computePeak(const GpuSpec &gpu, Precision weights)
         weights = Precision::FP16;
     double peak = gpu.peakFlopsPerSecond(weights);
     if (peak <= 0)
-        peak = std::max(gpu.peakFlopsPerSecond(Precision::FP16), gpu.peakFlopsPerSecond(Precision::BF16));
+        peak = std::max(gpu.peakFlopsPerSecond(Precision::FP16),
+                        gpu.peakFlopsPerSecond(Precision::BF16));
     return peak;
 }
 
@@ -68,7 +70,7 @@ InferenceEstimator::InferenceEstimator(const InferenceJob &job, const ClusterDes
     : m_job(job)
     , m_hw(hardware)
     , m_cost(cost)
-{}
+{ }
 
 int InferenceEstimator::maxBatch() const
 {
@@ -76,7 +78,7 @@ int InferenceEstimator::maxBatch() const
     if (!one.fits)
         return 0;
     const double free = one.memoryCapacityBytes - one.weightsBytesPerGpu - one.workspaceBytesPerGpu
-                        - m_job.reservedBytesPerGpu;
+        - m_job.reservedBytesPerGpu;
     const double perSequence = one.kvBytesPerGpu; // batch 1
     return static_cast<int>(std::floor(free / perSequence));
 }
@@ -98,54 +100,68 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     e.weightsBytesPerGpu = shape.totalParameters() * bytesPerElement(m_job.weightPrecision) / t;
     // KV cache: layers x 2 (K and V) x KV heads x head dim x bytes, per token. KV heads are split
     // over TP ranks; with fewer KV heads than ranks each rank keeps a copy of one.
-    e.kvBytesPerToken = shape.layers * 2.0 * shape.kvHeads * shape.headDim * bytesPerElement(m_job.kvPrecision);
+    e.kvBytesPerToken
+        = shape.layers * 2.0 * shape.kvHeads * shape.headDim * bytesPerElement(m_job.kvPrecision);
     const double kvShare = std::max(1.0, shape.kvHeads / t) / shape.kvHeads;
     e.kvBytesPerGpu = B * (I + O) * e.kvBytesPerToken * kvShare;
     // Prefill workspace for one prompt: hidden states, QKV and the MLP intermediate, 16-bit.
     e.workspaceBytesPerGpu = I * (4.0 * h + 2.0 * shape.ffn * shape.topK) * 2.0 / t;
-    e.memoryBytesPerGpu = e.weightsBytesPerGpu + e.kvBytesPerGpu + e.workspaceBytesPerGpu + m_job.reservedBytesPerGpu;
+    e.memoryBytesPerGpu = e.weightsBytesPerGpu + e.kvBytesPerGpu + e.workspaceBytesPerGpu
+        + m_job.reservedBytesPerGpu;
     e.fits = e.memoryBytesPerGpu <= gpu.memoryBytes;
     if (!e.fits)
-        e.reason = "needs " + text("%.1f", e.memoryBytesPerGpu / units::gibi) + " GiB per GPU (weights "
-                   + text("%.1f", e.weightsBytesPerGpu / units::gibi) + ", KV cache "
-                   + text("%.1f", e.kvBytesPerGpu / units::gibi) + " GiB) but " + gpu.name + " has "
-                   + text("%.1f", gpu.memoryBytes / units::gibi) + " GiB";
+        e.reason = "needs " + text("%.1f", e.memoryBytesPerGpu / units::gibi)
+            + " GiB per GPU (weights " + text("%.1f", e.weightsBytesPerGpu / units::gibi)
+            + ", KV cache " + text("%.1f", e.kvBytesPerGpu / units::gibi) + " GiB) but " + gpu.name
+            + " has " + text("%.1f", gpu.memoryBytes / units::gibi) + " GiB";
 
     const double peak = computePeak(gpu, m_job.weightPrecision);
     const double hbm = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
     const LinkLevel link = t <= m_hw.scaleUpDomainGpus
-                               ? LinkLevel{gpu.scaleUpBusBytesPerSecond, nvlinkLowLatencyStepSeconds}
-                               : m_hw.scaleOutLink(2);
+        ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkLowLatencyStepSeconds}
+        : m_hw.scaleOutLink(2);
     // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs below.
-    const double linearFlopsPerToken = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
+    const double linearFlopsPerToken
+        = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
 
     // --- Prefill: one prompt, compute-bound ------------------------------------------------------
-    const double prefillFlops = I * linearFlopsPerToken + shape.layers * 2.0 * I * I * h /* causal: half of 4·I²·h */
-                                + shape.logitFlopsPerToken();
+    const double prefillFlops = I * linearFlopsPerToken
+        + shape.layers * 2.0 * I * I * h /* causal: half of 4·I²·h */
+        + shape.logitFlopsPerToken();
     const double prefillEff = gemmEfficiency(gpu, I, h, shape.ffn / t);
     const double prefillCompute = prefillFlops / (t * peak * prefillEff);
     const double prefillMemory = e.weightsBytesPerGpu / hbm;
-    const double prefillComm = t > 1 ? 2.0 * shape.layers * allReduceSeconds(I * h * 2.0, m_job.gpusPerReplica, link) : 0.0;
+    const double prefillComm = t > 1
+        ? 2.0 * shape.layers * allReduceSeconds(I * h * 2.0, m_job.gpusPerReplica, link)
+        : 0.0;
     e.prefillSeconds = std::max(prefillCompute, prefillMemory) + prefillComm;
 
-    // --- Decode: one step for the whole batch -----------------------------------------------------
+    // --- Decode: one step for the whole batch
+    // -----------------------------------------------------
     const double context = I + O / 2.0; // mean context over the generation
     double weightBytesRead = e.weightsBytesPerGpu;
     if (shape.experts > 1) {
         // Experts a batch of B tokens touches per layer: E·(1 - (1 - k/E)^B) in expectation.
-        const double touched = shape.experts * (1.0 - std::pow(1.0 - shape.topK / shape.experts, B));
-        const double expertBytes = shape.layers * shape.expertParameters() * bytesPerElement(m_job.weightPrecision) / t;
+        const double touched
+            = shape.experts * (1.0 - std::pow(1.0 - shape.topK / shape.experts, B));
+        const double expertBytes
+            = shape.layers * shape.expertParameters() * bytesPerElement(m_job.weightPrecision) / t;
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
     const double kvRead = B * context * e.kvBytesPerToken * kvShare;
     e.decodeMemorySeconds = (weightBytesRead + kvRead) / hbm;
-    const double decodeFlops = B * (linearFlopsPerToken + shape.layers * 4.0 * context * h + shape.logitFlopsPerToken()) / t;
+    const double decodeFlops = B
+        * (linearFlopsPerToken + shape.layers * 4.0 * context * h + shape.logitFlopsPerToken()) / t;
     e.decodeComputeSeconds = decodeFlops / (peak * gemmEfficiency(gpu, B, h, shape.ffn / t));
-    e.decodeCommSeconds = t > 1 ? 2.0 * shape.layers * allReduceSeconds(B * h * 2.0, m_job.gpusPerReplica, link) : 0.0;
-    e.decodeStepSeconds = std::max(e.decodeMemorySeconds, e.decodeComputeSeconds) + e.decodeCommSeconds;
+    e.decodeCommSeconds = t > 1
+        ? 2.0 * shape.layers * allReduceSeconds(B * h * 2.0, m_job.gpusPerReplica, link)
+        : 0.0;
+    e.decodeStepSeconds
+        = std::max(e.decodeMemorySeconds, e.decodeComputeSeconds) + e.decodeCommSeconds;
 
-    // --- Serving -----------------------------------------------------------------------------------
-    // Over the O steps in which a batch turns over, B prompts are prefilled, each stalling the batch.
+    // --- Serving
+    // ----------------------------------------------------------------------------------- Over the
+    // O steps in which a batch turns over, B prompts are prefilled, each stalling the batch.
     const double cycle = O * e.decodeStepSeconds + B * e.prefillSeconds;
     e.requestsPerSecondPerReplica = B / cycle;
     e.outputTokensPerSecondPerReplica = e.requestsPerSecondPerReplica * O;
@@ -160,15 +176,18 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
         e.bottleneckExplanation = "does not fit: " + e.reason;
     } else if (e.decodeCommSeconds > 0.3 * e.decodeStepSeconds) {
         e.bottleneck = "interconnect";
-        e.bottleneckExplanation = "tensor-parallel all-reduces take " + text("%.0f%%", 100 * e.decodeCommSeconds / e.decodeStepSeconds)
-                                  + " of each decode step";
+        e.bottleneckExplanation = "tensor-parallel all-reduces take "
+            + text("%.0f%%", 100 * e.decodeCommSeconds / e.decodeStepSeconds)
+            + " of each decode step";
     } else if (e.decodeMemorySeconds >= e.decodeComputeSeconds) {
         e.bottleneck = "memory-bandwidth";
-        e.bottleneckExplanation = "decode is memory-bound: each step reads " + text("%.1f", (weightBytesRead + kvRead) / units::giga)
-                                  + " GB per GPU (weights and KV cache) at " + text("%.0f", hbm / units::giga) + " GB/s";
+        e.bottleneckExplanation = "decode is memory-bound: each step reads "
+            + text("%.1f", (weightBytesRead + kvRead) / units::giga)
+            + " GB per GPU (weights and KV cache) at " + text("%.0f", hbm / units::giga) + " GB/s";
     } else {
         e.bottleneck = "compute";
-        e.bottleneckExplanation = "decode is compute-bound at batch " + std::to_string(batch) + "; a larger batch will not add throughput";
+        e.bottleneckExplanation = "decode is compute-bound at batch " + std::to_string(batch)
+            + "; a larger batch will not add throughput";
     }
     finishCosts(e);
     return e;
@@ -180,15 +199,18 @@ void InferenceEstimator::finishCosts(InferenceEstimate &e) const
     e.powerWatts = gpus * m_cost.wattsPerGpu;
     e.usdPerHour = gpus * m_cost.usdPerGpuHour();
     // Served load: the offered rate when given, else the replica's capacity.
-    const double requests = m_job.ratePerSecond ? *m_job.ratePerSecond : e.requestsPerSecondPerReplica * e.replicas;
+    const double requests
+        = m_job.ratePerSecond ? *m_job.ratePerSecond : e.requestsPerSecondPerReplica * e.replicas;
     if (requests <= 0)
         return;
     // Split the cost by where the GPU time goes: prompts (prefill) vs generated tokens (decode).
     const double cycle = m_job.outputTokens * e.decodeStepSeconds + e.batch * e.prefillSeconds;
     const double prefillShare = e.batch * e.prefillSeconds / cycle;
     const double usdPerSecond = e.usdPerHour / units::secondsPerHour;
-    e.costPerMillionOutputTokensUsd = usdPerSecond * (1.0 - prefillShare) / (requests * m_job.outputTokens) * 1e6;
-    e.costPerMillionInputTokensUsd = usdPerSecond * prefillShare / (requests * m_job.inputTokens) * 1e6;
+    e.costPerMillionOutputTokensUsd
+        = usdPerSecond * (1.0 - prefillShare) / (requests * m_job.outputTokens) * 1e6;
+    e.costPerMillionInputTokensUsd
+        = usdPerSecond * prefillShare / (requests * m_job.inputTokens) * 1e6;
 }
 
 InferenceEstimate InferenceEstimator::estimate() const
@@ -204,8 +226,10 @@ InferenceEstimate InferenceEstimator::estimate() const
         e.maxBatch = limit;
         if (*m_job.batch > limit) {
             e.fits = false;
-            e.reason = "batch " + std::to_string(*m_job.batch) + " needs " + text("%.1f", e.memoryBytesPerGpu / units::gibi)
-                       + " GiB per GPU; the KV cache leaves room for at most " + std::to_string(limit) + " sequences";
+            e.reason = "batch " + std::to_string(*m_job.batch) + " needs "
+                + text("%.1f", e.memoryBytesPerGpu / units::gibi)
+                + " GiB per GPU; the KV cache leaves room for at most " + std::to_string(limit)
+                + " sequences";
             e.bottleneck = "memory-capacity";
             e.bottleneckExplanation = "does not fit: " + e.reason;
         }
@@ -228,12 +252,13 @@ InferenceEstimate InferenceEstimator::estimate() const
         InferenceEstimate e = estimateAtBatch(b);
         e.maxBatch = limit;
         if (m_job.tpotP95Seconds && e.tpotSeconds > *m_job.tpotP95Seconds) {
-            why = "even at batch 1 the time per output token is " + text("%.1f ms", 1e3 * estimateAtBatch(1).tpotSeconds)
-                  + ", above the target";
+            why = "even at batch 1 the time per output token is "
+                + text("%.1f ms", 1e3 * estimateAtBatch(1).tpotSeconds) + ", above the target";
             continue;
         }
         if (m_job.ttftP95Seconds && e.prefillSeconds >= *m_job.ttftP95Seconds) {
-            why = "the prompt's prefill alone takes " + text("%.1f ms", 1e3 * e.prefillSeconds) + ", above the TTFT target";
+            why = "the prompt's prefill alone takes " + text("%.1f ms", 1e3 * e.prefillSeconds)
+                + ", above the TTFT target";
             continue;
         }
         const double mu = e.requestsPerSecondPerReplica;
@@ -242,7 +267,8 @@ InferenceEstimate InferenceEstimator::estimate() const
             const double rho = rate / replicas / mu;
             if (rho >= 1.0)
                 continue;
-            const double ttft = e.prefillSeconds + erlangCWaitP95Seconds(rate / replicas, mu / b, b);
+            const double ttft
+                = e.prefillSeconds + erlangCWaitP95Seconds(rate / replicas, mu / b, b);
             if (!m_job.ttftP95Seconds || ttft <= *m_job.ttftP95Seconds) {
                 e.replicas = replicas;
                 e.utilisation = rho;

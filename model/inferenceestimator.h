@@ -22,7 +22,8 @@ namespace cp::model {
 class InferenceEstimator
 {
 public:
-    InferenceEstimator(const InferenceJob &job, const ClusterDescription &hardware, const ServingCostModel &cost);
+    InferenceEstimator(const InferenceJob &job, const ClusterDescription &hardware,
+                       const ServingCostModel &cost);
 
     /** The estimate at one batch size (no queueing unless a rate is set, one replica). */
     InferenceEstimate estimateAtBatch(int batch) const;
@@ -31,7 +32,8 @@ public:
      * the fewest GPUs. Neither: the largest batch that fits (maximum throughput).
      */
     InferenceEstimate estimate() const;
-    /** Largest batch whose KV cache fits beside the weights; 0 when the weights alone do not fit. */
+    /** Largest batch whose KV cache fits beside the weights; 0 when the weights alone do not fit.
+     */
     int maxBatch() const;
 
 private:

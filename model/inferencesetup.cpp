@@ -18,8 +18,9 @@ std::string nodeForGpu(const Catalog &catalog, const std::string &gpuId)
     return best;
 }
 
-InferenceSetup inferenceSetupFromCatalog(const Catalog &catalog, const std::string &nodeId, const std::string &gpuId,
-                                         const std::string &facilityId, double lifetimeYears,
+InferenceSetup inferenceSetupFromCatalog(const Catalog &catalog, const std::string &nodeId,
+                                         const std::string &gpuId, const std::string &facilityId,
+                                         double lifetimeYears,
                                          std::optional<double> hourlyUsdPerGpu)
 {
     std::string node = nodeId;
@@ -27,11 +28,13 @@ InferenceSetup inferenceSetupFromCatalog(const Catalog &catalog, const std::stri
         catalog.gpu(gpuId);
         node = nodeForGpu(catalog, gpuId);
         if (node.empty())
-            throw UnknownCatalogIdError("no catalog node carries GPU '" + gpuId + "'; import a node type for it");
+            throw UnknownCatalogIdError("no catalog node carries GPU '" + gpuId
+                                        + "'; import a node type for it");
     }
     const NodeSpec &spec = catalog.node(node);
     InferenceSetup setup;
-    setup.hardware = ClusterDescription::fromCatalog(catalog, node, spec.gpusPerNode, "", 0, 1.0, false, 64);
+    setup.hardware
+        = ClusterDescription::fromCatalog(catalog, node, spec.gpusPerNode, "", 0, 1.0, false, 64);
     const GpuSpec &gpu = setup.hardware.gpu;
     setup.cost.capitalUsdPerGpu = gpu.priceUsd + spec.priceWithoutGpusUsd / spec.gpusPerNode;
     setup.cost.wattsPerGpu = gpu.tdpWatts + spec.powerWithoutGpusWatts / spec.gpusPerNode;

@@ -23,8 +23,9 @@ struct InferenceSetup
  * cost of a GPU-hour from the GPU's and the server's list prices amortised over `lifetimeYears`
  * plus their power at the facility's PUE and electricity price. Throws UnknownCatalogIdError.
  */
-InferenceSetup inferenceSetupFromCatalog(const Catalog &catalog, const std::string &nodeId, const std::string &gpuId,
-                                         const std::string &facilityId, double lifetimeYears,
+InferenceSetup inferenceSetupFromCatalog(const Catalog &catalog, const std::string &nodeId,
+                                         const std::string &gpuId, const std::string &facilityId,
+                                         double lifetimeYears,
                                          std::optional<double> hourlyUsdPerGpu);
 
 /** The catalog node with the largest scale-up domain that carries `gpuId`, or empty. */

@@ -20,6 +20,6 @@ InputError::InputError(std::string file, std::string pointer, std::string reason
     , m_file(std::move(file))
     , m_pointer(std::move(pointer))
     , m_reason(std::move(reason))
-{}
+{ }
 
 } // namespace cp::model

@@ -48,7 +48,8 @@ nlohmann::json parseJsonText(const std::string &text, const std::string &file)
         const auto bracket = what.find("] ");
         if (bracket != std::string::npos)
             what = what.substr(bracket + 2);
-        throw InputError(file, "", "not valid JSON (byte " + std::to_string(error.byte) + "): " + what);
+        throw InputError(file, "",
+                         "not valid JSON (byte " + std::to_string(error.byte) + "): " + what);
     }
 }
 
@@ -139,11 +140,14 @@ std::optional<int> JsonFieldReader::optionalInteger(std::string_view key, int mi
     if (!value)
         return std::nullopt;
     if (!value->is_number_integer())
-        fail(key, "expected an integer, found " + (value->is_number() ? value->dump() : jsonTypeName(*value)));
+        fail(key,
+             "expected an integer, found "
+                 + (value->is_number() ? value->dump() : jsonTypeName(*value)));
     const long long number = value->get<long long>();
     if (number < min || number > max)
-        fail(key, "must be between " + std::to_string(min) + " and " + std::to_string(max)
-                      + ", found " + std::to_string(number));
+        fail(key,
+             "must be between " + std::to_string(min) + " and " + std::to_string(max) + ", found "
+                 + std::to_string(number));
     return static_cast<int>(number);
 }
 

@@ -19,9 +19,9 @@ struct NumberRange
     bool exclusiveMin = false;
 };
 
-inline constexpr NumberRange positive{0.0, 1e300, true};
-inline constexpr NumberRange nonNegative{0.0, 1e300, false};
-inline constexpr NumberRange fraction{0.0, 1.0, true};
+inline constexpr NumberRange positive {0.0, 1e300, true};
+inline constexpr NumberRange nonNegative {0.0, 1e300, false};
+inline constexpr NumberRange fraction {0.0, 1.0, true};
 
 /**
  * Reads the fields of one JSON object and reports every problem as an InputError naming the file,

@@ -18,15 +18,15 @@ struct NodeGroup
     std::string name;
     std::string nodeId;
     int count = 0;
-    std::string rackId;    ///< empty: not placed in racks
-    int nodesPerRack = 0;  ///< 0: as many as fit by power and rack units
+    std::string rackId; ///< empty: not placed in racks
+    int nodesPerRack = 0; ///< 0: as many as fit by power and rack units
 };
 
 struct FabricPlan
 {
     std::string topology = "fat-tree"; ///< fat-tree, rail-fat-tree, dragonfly, torus, none
-    std::string nicId;                 ///< empty: the node type's NIC
-    int nicsPerNode = 0;               ///< 0: the node type's NIC count
+    std::string nicId; ///< empty: the node type's NIC
+    int nicsPerNode = 0; ///< 0: the node type's NIC count
     std::string switchId;
     int tiers = 2;
     double oversubscription = 1.0;

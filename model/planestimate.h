@@ -24,12 +24,13 @@ struct BillOfMaterialsLine
 struct PowerBreakdown
 {
     double gpusWatts = 0;
-    double nodesWatts = 0;   ///< CPUs, memory, fans, NICs (everything in a node but its GPUs)
+    double nodesWatts = 0; ///< CPUs, memory, fans, NICs (everything in a node but its GPUs)
     double networkWatts = 0; ///< switches and optics
     double storageWatts = 0;
     double pue = 1.0;
     double itWatts() const { return gpusWatts + nodesWatts + networkWatts + storageWatts; }
-    /** Facility power: IT power times PUE (The Green Grid, "PUE: a comprehensive examination", 2012). */
+    /** Facility power: IT power times PUE (The Green Grid, "PUE: a comprehensive examination",
+     * 2012). */
     double facilityWatts() const { return itWatts() * pue; }
 };
 
@@ -62,7 +63,7 @@ struct PlanEstimate
     int gpus = 0;
     int nodes = 0;
     double peakDenseFlopsPerSecond = 0; ///< BF16/FP16, whole cluster
-    double gpuMemoryBytes = 0;          ///< whole cluster
+    double gpuMemoryBytes = 0; ///< whole cluster
     FabricCounts fabric;
     PowerBreakdown power;
     std::vector<RackUsage> racks;
@@ -77,7 +78,7 @@ struct PlanEstimate
 
     bool hasInference = false;
     InferenceEstimate inference;
-    std::string workloadNote;      ///< what was not estimated, and why
+    std::string workloadNote; ///< what was not estimated, and why
 };
 
 } // namespace cp::model

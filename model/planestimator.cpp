@@ -26,7 +26,8 @@ FabricCounts twoTierFabricCounts(long long endpoints, int ports, double oversubs
         counts.cables = endpoints;
         return counts;
     }
-    const long long down = std::max<long long>(1, static_cast<long long>(std::floor(ports * oversubscription / (oversubscription + 1.0))));
+    const long long down = std::max<long long>(
+        1, static_cast<long long>(std::floor(ports * oversubscription / (oversubscription + 1.0))));
     const long long up = ports - down;
     counts.leafSwitches = (endpoints + down - 1) / down;
     const long long uplinks = counts.leafSwitches * up;
@@ -45,7 +46,8 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     if (!plan.facility.facilityId.empty()) {
         const FacilitySpec &facility = catalog.facility(plan.facility.facilityId);
         pue = plan.facility.pue.value_or(facility.pue);
-        result.electricityUsdPerKwh = plan.facility.electricityUsdPerKwh.value_or(facility.electricityUsdPerKwh);
+        result.electricityUsdPerKwh
+            = plan.facility.electricityUsdPerKwh.value_or(facility.electricityUsdPerKwh);
     } else {
         result.warnings.push_back("no facility chosen: PUE 1.0 and no electricity price assumed");
     }
@@ -81,13 +83,15 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
         const long long gpus = 1LL * group.count * node.gpusPerNode;
         result.gpus += static_cast<int>(gpus);
         result.nodes += group.count;
-        result.peakDenseFlopsPerSecond += gpus * std::max(gpu.peakFlopsPerSecond(Precision::BF16),
-                                                          gpu.peakFlopsPerSecond(Precision::FP16));
+        result.peakDenseFlopsPerSecond += gpus
+            * std::max(gpu.peakFlopsPerSecond(Precision::BF16),
+                       gpu.peakFlopsPerSecond(Precision::FP16));
         result.gpuMemoryBytes += gpus * gpu.memoryBytes;
         result.power.gpusWatts += gpus * gpu.tdpWatts;
         result.power.nodesWatts += group.count * node.powerWithoutGpusWatts;
         addLine("GPUs", gpu.id, gpu.name, gpus, gpu.priceUsd);
-        addLine("Nodes", node.id, node.name + " (without GPUs)", group.count, node.priceWithoutGpusUsd);
+        addLine("Nodes", node.id, node.name + " (without GPUs)", group.count,
+                node.priceWithoutGpusUsd);
         const int nics = plan.fabric.nicsPerNode > 0 ? plan.fabric.nicsPerNode : node.nicsPerNode;
         nicPorts += 1LL * group.count * nics;
         if (!plan.fabric.nicId.empty() && plan.fabric.nicId != node.nicId) {
@@ -104,9 +108,11 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
             usage.rackLimitWatts = rack.powerLimitWatts;
             const int bySpace = rack.rackUnits / node.rackUnits;
             const int byPower = static_cast<int>(rack.powerLimitWatts / nodeWatts);
-            usage.nodesPerRack = group.nodesPerRack > 0 ? group.nodesPerRack : std::min(bySpace, byPower);
+            usage.nodesPerRack
+                = group.nodesPerRack > 0 ? group.nodesPerRack : std::min(bySpace, byPower);
             if (usage.nodesPerRack < 1) {
-                result.warnings.push_back("a " + node.name + " (" + std::to_string(static_cast<int>(nodeWatts))
+                result.warnings.push_back("a " + node.name + " ("
+                                          + std::to_string(static_cast<int>(nodeWatts))
                                           + " W) does not fit in a " + rack.name);
                 usage.nodesPerRack = 1;
             }
@@ -114,14 +120,16 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
             usage.wattsPerRack = usage.nodesPerRack * nodeWatts;
             if (usage.wattsPerRack > rack.powerLimitWatts) {
                 char text[256];
-                std::snprintf(text, sizeof text, "rack over its power limit: %d x %.1f kW = %.1f kW > %.1f kW (%s)",
+                std::snprintf(text, sizeof text,
+                              "rack over its power limit: %d x %.1f kW = %.1f kW > %.1f kW (%s)",
                               usage.nodesPerRack, nodeWatts / 1e3, usage.wattsPerRack / 1e3,
                               rack.powerLimitWatts / 1e3, rack.name.c_str());
                 result.warnings.push_back(text);
             }
             if (usage.nodesPerRack * node.rackUnits > rack.rackUnits)
-                result.warnings.push_back(std::to_string(usage.nodesPerRack) + " x " + std::to_string(node.rackUnits)
-                                          + "U nodes do not fit in a " + std::to_string(rack.rackUnits) + "U rack");
+                result.warnings.push_back(
+                    std::to_string(usage.nodesPerRack) + " x " + std::to_string(node.rackUnits)
+                    + "U nodes do not fit in a " + std::to_string(rack.rackUnits) + "U rack");
             addLine("Racks", rack.id, rack.name, usage.racks, rack.priceUsd);
             result.racks.push_back(usage);
         }
@@ -134,19 +142,24 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     // --- Fabric (closed-form two-tier count) -------------------------------------------------
     result.fabric.topology = plan.fabric.topology;
     if (plan.fabric.topology != "none" && firstNode) {
-        const NicSpec &nic = catalog.nic(plan.fabric.nicId.empty() ? firstNode->nicId : plan.fabric.nicId);
+        const NicSpec &nic
+            = catalog.nic(plan.fabric.nicId.empty() ? firstNode->nicId : plan.fabric.nicId);
         if (!plan.fabric.switchId.empty()) {
             const SwitchSpec &sw = catalog.networkSwitch(plan.fabric.switchId);
-            FabricCounts counts = twoTierFabricCounts(nicPorts, sw.ports, plan.fabric.oversubscription);
+            FabricCounts counts
+                = twoTierFabricCounts(nicPorts, sw.ports, plan.fabric.oversubscription);
             counts.topology = plan.fabric.topology;
             counts.optics = nic.opticPowerWatts > 0 ? 2 * counts.cables : 0;
             result.fabric = counts;
             const long long switches = counts.leafSwitches + counts.spineSwitches;
             addLine("Switches", sw.id, sw.name, switches, sw.priceUsd);
-            addLine("Optics", nic.id + "-optic", nic.name + " transceiver", counts.optics, nic.opticPriceUsd);
-            result.power.networkWatts += switches * sw.powerWatts + counts.optics * nic.opticPowerWatts;
+            addLine("Optics", nic.id + "-optic", nic.name + " transceiver", counts.optics,
+                    nic.opticPriceUsd);
+            result.power.networkWatts
+                += switches * sw.powerWatts + counts.optics * nic.opticPowerWatts;
         } else {
-            result.warnings.push_back("the fabric names no switch: switches, optics and their power are not counted");
+            result.warnings.push_back(
+                "the fabric names no switch: switches, optics and their power are not counted");
         }
     }
 
@@ -193,13 +206,15 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
             job.ttftP95Seconds = *w.ttftP95Ms / 1e3;
         if (w.tpotP95Ms)
             job.tpotP95Seconds = *w.tpotP95Ms / 1e3;
-        const InferenceSetup setup = inferenceSetupFromCatalog(catalog, firstNode->id, "", plan.facility.facilityId, 4.0,
-                                                               std::nullopt);
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            catalog, firstNode->id, "", plan.facility.facilityId, 4.0, std::nullopt);
         result.hasInference = true;
         result.inference = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         if (result.inference.replicas * job.gpusPerReplica > result.gpus)
-            result.warnings.push_back("the workload needs " + std::to_string(result.inference.replicas * job.gpusPerReplica)
-                                      + " GPUs but the plan has " + std::to_string(result.gpus));
+            result.warnings.push_back(
+                "the workload needs "
+                + std::to_string(result.inference.replicas * job.gpusPerReplica)
+                + " GPUs but the plan has " + std::to_string(result.gpus));
     }
     return result;
 }

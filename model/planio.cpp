@@ -18,7 +18,8 @@ int Plan::totalNodes() const
 
 namespace {
 
-const std::vector<std::string> topologies = {"fat-tree", "rail-fat-tree", "dragonfly", "torus", "none"};
+const std::vector<std::string> topologies
+    = {"fat-tree", "rail-fat-tree", "dragonfly", "torus", "none"};
 const std::vector<std::string> precisions = {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"};
 
 void checkReference(const Catalog *catalog, JsonFieldReader &reader, const char *key,
@@ -28,11 +29,13 @@ void checkReference(const Catalog *catalog, JsonFieldReader &reader, const char 
         return;
     const auto found = catalog->kindOf(id);
     if (!found)
-        reader.fail(key, "unknown " + catalogKindKey(kind) + " id '" + id + "' (see 'catalog list "
-                             + catalogKindKey(kind) + "')");
+        reader.fail(key,
+                    "unknown " + catalogKindKey(kind) + " id '" + id + "' (see 'catalog list "
+                        + catalogKindKey(kind) + "')");
     if (*found != kind)
-        reader.fail(key, "'" + id + "' is in " + catalogKindKey(*found) + ", expected an entry of "
-                             + catalogKindKey(kind));
+        reader.fail(key,
+                    "'" + id + "' is in " + catalogKindKey(*found) + ", expected an entry of "
+                        + catalogKindKey(kind));
 }
 
 void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
@@ -43,10 +46,11 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     job.seqLen = w.integer("seq_len", 1, 1 << 24);
     job.globalBatch = w.integer("global_batch", 1, 1 << 24);
     job.tokens = w.optionalNumber("tokens", positive).value_or(0.0);
-    job.precision = *precisionFromName(w.optionalChoice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
+    job.precision = *precisionFromName(
+        w.optionalChoice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
     job.attention = w.optionalChoice("attention", {"flash", "unfused"}).value_or("flash") == "flash"
-                        ? AttentionKernel::Flash
-                        : AttentionKernel::Unfused;
+        ? AttentionKernel::Flash
+        : AttentionKernel::Unfused;
     job.dpOverlapFraction = w.optionalNumber("dp_overlap", {0.0, 1.0, false}).value_or(1.0);
     job.allowTpAcrossNodes = w.optionalBool("allow_tp_across_nodes").value_or(false);
     job.sequenceParallel = w.optionalBool("sequence_parallel").value_or(true);
@@ -68,7 +72,8 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     InferenceWorkload &inf = plan.inference;
     inf.modelId = w.string("model");
     checkReference(catalog, w, "model", inf.modelId, CatalogKind::Model);
-    inf.precision = *precisionFromName(w.choice("precision", {"fp16", "bf16", "fp8", "int8", "int4"}));
+    inf.precision
+        = *precisionFromName(w.choice("precision", {"fp16", "bf16", "fp8", "int8", "int4"}));
     inf.kvPrecision = *precisionFromName(
         w.optionalChoice("kv_precision", {"fp16", "bf16", "fp8", "int8"}).value_or("fp16"));
     inf.inputTokens = w.integer("input_tokens", 1, 1 << 24);
@@ -89,12 +94,14 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
     JsonFieldReader root(document, file, "");
     const std::string format = root.string("format");
     if (format != Plan::formatName)
-        root.fail("format", std::string("must be \"") + Plan::formatName + "\", found \"" + format + "\"");
+        root.fail("format",
+                  std::string("must be \"") + Plan::formatName + "\", found \"" + format + "\"");
     const int version = root.integer("version", 1, 1 << 20);
     if (version != Plan::formatVersion)
-        root.fail("version", "plan format version " + std::to_string(version)
-                                 + " is not supported (this program reads version "
-                                 + std::to_string(Plan::formatVersion) + ")");
+        root.fail("version",
+                  "plan format version " + std::to_string(version)
+                      + " is not supported (this program reads version "
+                      + std::to_string(Plan::formatVersion) + ")");
     Plan plan;
     plan.name = root.string("name");
     plan.description = root.optionalString("description").value_or("");
@@ -127,7 +134,8 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
         plan.fabric.switchId = f.optionalString("switch").value_or("");
         checkReference(catalog, f, "switch", plan.fabric.switchId, CatalogKind::Switch);
         plan.fabric.tiers = f.optionalInteger("tiers", 1, 3).value_or(2);
-        plan.fabric.oversubscription = f.optionalNumber("oversubscription", {1.0, 64.0, false}).value_or(1.0);
+        plan.fabric.oversubscription
+            = f.optionalNumber("oversubscription", {1.0, 64.0, false}).value_or(1.0);
         f.finish();
     } else {
         plan.fabric.topology = "none";
@@ -150,7 +158,8 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
         plan.facility.facilityId = f.string("facility");
         checkReference(catalog, f, "facility", plan.facility.facilityId, CatalogKind::Facility);
         plan.facility.pue = f.optionalNumber("pue", {1.0, 5.0, false});
-        plan.facility.electricityUsdPerKwh = f.optionalNumber("electricity_usd_per_kwh", nonNegative);
+        plan.facility.electricityUsdPerKwh
+            = f.optionalNumber("electricity_usd_per_kwh", nonNegative);
         plan.facility.carbonKgPerKwh = f.optionalNumber("carbon_kg_per_kwh", nonNegative);
         f.finish();
     }
@@ -181,7 +190,8 @@ Plan loadPlan(const std::string &path, const Catalog *catalog)
 
 nlohmann::json planToJson(const Plan &plan)
 {
-    nlohmann::json doc = {{"format", Plan::formatName}, {"version", Plan::formatVersion}, {"name", plan.name}};
+    nlohmann::json doc
+        = {{"format", Plan::formatName}, {"version", Plan::formatVersion}, {"name", plan.name}};
     if (!plan.description.empty())
         doc["description"] = plan.description;
     nlohmann::json nodes = nlohmann::json::array();
@@ -226,13 +236,14 @@ nlohmann::json planToJson(const Plan &plan)
     }
     if (plan.workloadType == WorkloadType::Training) {
         const TrainingJob &job = plan.training;
-        nlohmann::json w = {{"type", "training"},
-                            {"model", plan.trainingModelId},
-                            {"seq_len", job.seqLen},
-                            {"global_batch", job.globalBatch},
-                            {"precision", precisionName(job.precision)},
-                            {"attention", job.attention == AttentionKernel::Flash ? "flash" : "unfused"},
-                            {"dp_overlap", job.dpOverlapFraction}};
+        nlohmann::json w
+            = {{"type", "training"},
+               {"model", plan.trainingModelId},
+               {"seq_len", job.seqLen},
+               {"global_batch", job.globalBatch},
+               {"precision", precisionName(job.precision)},
+               {"attention", job.attention == AttentionKernel::Flash ? "flash" : "unfused"},
+               {"dp_overlap", job.dpOverlapFraction}};
         if (job.tokens > 0)
             w["tokens"] = job.tokens;
         if (job.allowTpAcrossNodes)

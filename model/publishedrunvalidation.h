@@ -29,10 +29,12 @@ struct ValidationRow
  * 1F1B for the pipelined rows and interleaving only for the largest, as the table's notes say.
  * Throws InputError for a malformed table.
  */
-std::vector<ValidationRow> validateAgainstMegatronTable(const nlohmann::json &table, const Catalog &catalog,
+std::vector<ValidationRow> validateAgainstMegatronTable(const nlohmann::json &table,
+                                                        const Catalog &catalog,
                                                         const std::string &file);
 
 /** The rows as a markdown report (predicted vs published and the error of each). */
-std::string validationReportMarkdown(const std::vector<ValidationRow> &rows, const std::string &source);
+std::string validationReportMarkdown(const std::vector<ValidationRow> &rows,
+                                     const std::string &source);
 
 } // namespace cp::model

@@ -19,15 +19,15 @@ std::optional<Recompute> recomputeFromName(const std::string &name);
 /** One concrete way to lay a training job out over the GPUs. */
 struct ParallelConfig
 {
-    int tp = 1;         ///< tensor parallel
-    int pp = 1;         ///< pipeline parallel
-    int dp = 1;         ///< data parallel
-    int cp = 1;         ///< context parallel
-    int ep = 1;         ///< expert parallel (carved out of dp)
+    int tp = 1; ///< tensor parallel
+    int pp = 1; ///< pipeline parallel
+    int dp = 1; ///< data parallel
+    int cp = 1; ///< context parallel
+    int ep = 1; ///< expert parallel (carved out of dp)
     int microbatch = 1; ///< sequences per microbatch
     int interleave = 1; ///< virtual pipeline stages per GPU (1 = plain 1F1B)
     Recompute recompute = Recompute::None;
-    int zero = 1;       ///< ZeRO stage 0..3 (1 = distributed optimizer)
+    int zero = 1; ///< ZeRO stage 0..3 (1 = distributed optimizer)
     bool sequenceParallel = true; ///< Korthikanti et al. 2022 sequence parallelism with TP
 };
 
@@ -42,8 +42,8 @@ struct TrainingJob
 {
     ModelSpec model;
     int seqLen = 2048;
-    int globalBatch = 512;         ///< sequences per optimizer step
-    double tokens = 0;             ///< tokens to train on (0: no total time)
+    int globalBatch = 512; ///< sequences per optimizer step
+    double tokens = 0; ///< tokens to train on (0: no total time)
     Precision precision = Precision::BF16;
     AttentionKernel attention = AttentionKernel::Flash;
     /** Share of the last microbatch's backward pass that hides the data-parallel gradient sync. */
@@ -72,32 +72,32 @@ struct MemoryBreakdown
 /** Seconds per optimizer step, by cause; they add up to the step time. */
 struct StepBreakdown
 {
-    double computeSeconds = 0;       ///< GEMMs and attention at achievable throughput
-    double memoryBoundSeconds = 0;   ///< norms, activations, softmax, dropout: bytes over HBM
-    double tpCommSeconds = 0;        ///< tensor-parallel collectives (not overlapped)
-    double cpCommSeconds = 0;        ///< exposed context-parallel KV exchange
-    double epCommSeconds = 0;        ///< expert-parallel all-to-all
-    double ppCommSeconds = 0;        ///< pipeline point-to-point sends on the critical path
-    double bubbleSeconds = 0;        ///< pipeline fill and drain
+    double computeSeconds = 0; ///< GEMMs and attention at achievable throughput
+    double memoryBoundSeconds = 0; ///< norms, activations, softmax, dropout: bytes over HBM
+    double tpCommSeconds = 0; ///< tensor-parallel collectives (not overlapped)
+    double cpCommSeconds = 0; ///< exposed context-parallel KV exchange
+    double epCommSeconds = 0; ///< expert-parallel all-to-all
+    double ppCommSeconds = 0; ///< pipeline point-to-point sends on the critical path
+    double bubbleSeconds = 0; ///< pipeline fill and drain
     double dpCommExposedSeconds = 0; ///< data-parallel gradient sync not hidden by backward
-    double optimizerSeconds = 0;     ///< Adam update, memory-bound
+    double optimizerSeconds = 0; ///< Adam update, memory-bound
     double total() const
     {
         return computeSeconds + memoryBoundSeconds + tpCommSeconds + cpCommSeconds + epCommSeconds
-               + ppCommSeconds + bubbleSeconds + dpCommExposedSeconds + optimizerSeconds;
+            + ppCommSeconds + bubbleSeconds + dpCommExposedSeconds + optimizerSeconds;
     }
 };
 
 struct TrainingEstimate
 {
     ParallelConfig config;
-    bool valid = true;           ///< false: the layout is impossible (reason says why)
-    bool fits = true;            ///< memory fits on each GPU
-    std::string reason;          ///< why invalid or not fitting
+    bool valid = true; ///< false: the layout is impossible (reason says why)
+    bool fits = true; ///< memory fits on each GPU
+    std::string reason; ///< why invalid or not fitting
     int microbatchesPerStep = 0;
     double stepSeconds = 0;
     double tokensPerSecond = 0;
-    double modelFlopsPerSecondPerGpu = 0;    ///< model FLOPs (no recompute) / step / GPU
+    double modelFlopsPerSecondPerGpu = 0; ///< model FLOPs (no recompute) / step / GPU
     double hardwareFlopsPerSecondPerGpu = 0; ///< FLOPs executed, recompute included
     double mfu = 0;
     double commExposedFraction = 0;
@@ -108,17 +108,17 @@ struct TrainingEstimate
     StepBreakdown breakdown;
     double trainingSeconds = 0;
     double gpuHours = 0;
-    std::string bottleneck;        ///< compute, memory-bandwidth, tensor-parallel, ..., memory
+    std::string bottleneck; ///< compute, memory-bandwidth, tensor-parallel, ..., memory
     std::string bottleneckExplanation;
 };
 
 struct TrainingSearchResult
 {
-    TrainingEstimate best;          ///< valid and fits, when found
+    TrainingEstimate best; ///< valid and fits, when found
     bool found = false;
     std::vector<TrainingEstimate> top; ///< up to 10, fastest first
-    long long evaluated = 0;        ///< configurations evaluated
-    std::string reason;             ///< why nothing was found
+    long long evaluated = 0; ///< configurations evaluated
+    std::string reason; ///< why nothing was found
 };
 
 } // namespace cp::model

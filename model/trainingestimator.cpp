@@ -83,7 +83,7 @@ TrainingEstimator::TrainingEstimator(const TrainingJob &job, const ClusterDescri
     : m_job(job)
     , m_cluster(cluster)
     , m_peakFlopsPerSecond(cluster.gpu.peakFlopsPerSecond(job.precision))
-{}
+{ }
 
 double TrainingEstimator::gemmEfficiency(double m, double n, double k) const
 {
@@ -94,48 +94,54 @@ std::string TrainingEstimator::validate(const ParallelConfig &c) const
 {
     const ModelSpec &model = m_job.model;
     if (m_peakFlopsPerSecond <= 0)
-        return m_cluster.gpu.name + " has no " + precisionName(m_job.precision) + " tensor throughput";
-    if (c.tp < 1 || c.pp < 1 || c.dp < 1 || c.cp < 1 || c.ep < 1 || c.microbatch < 1 || c.interleave < 1)
+        return m_cluster.gpu.name + " has no " + precisionName(m_job.precision)
+            + " tensor throughput";
+    if (c.tp < 1 || c.pp < 1 || c.dp < 1 || c.cp < 1 || c.ep < 1 || c.microbatch < 1
+        || c.interleave < 1)
         return "every parallel degree and the microbatch must be at least 1";
     if (c.zero < 0 || c.zero > 3)
         return "ZeRO stage must be 0, 1, 2 or 3";
     const long long product = 1LL * c.tp * c.pp * c.dp * c.cp;
     if (product != m_cluster.gpus)
         return "TP x PP x DP x CP = " + std::to_string(c.tp) + " x " + std::to_string(c.pp) + " x "
-               + std::to_string(c.dp) + " x " + std::to_string(c.cp) + " = " + std::to_string(product)
-               + ", but the cluster has " + std::to_string(m_cluster.gpus) + " GPUs";
+            + std::to_string(c.dp) + " x " + std::to_string(c.cp) + " = " + std::to_string(product)
+            + ", but the cluster has " + std::to_string(m_cluster.gpus) + " GPUs";
     if (model.heads % c.tp != 0)
-        return "the model's " + std::to_string(model.heads) + " attention heads are not divisible by TP="
-               + std::to_string(c.tp);
+        return "the model's " + std::to_string(model.heads)
+            + " attention heads are not divisible by TP=" + std::to_string(c.tp);
     if (model.kvHeads % c.tp != 0 && c.tp % model.kvHeads != 0)
         return "the model's " + std::to_string(model.kvHeads)
-               + " KV heads cannot be split over TP=" + std::to_string(c.tp);
+            + " KV heads cannot be split over TP=" + std::to_string(c.tp);
     if (c.tp > m_cluster.scaleUpDomainGpus && !m_job.allowTpAcrossNodes)
-        return "TP=" + std::to_string(c.tp) + " exceeds the " + std::to_string(m_cluster.scaleUpDomainGpus)
-               + "-GPU scale-up (NVLink/PCIe) domain; tensor parallelism across the network is not allowed";
+        return "TP=" + std::to_string(c.tp) + " exceeds the "
+            + std::to_string(m_cluster.scaleUpDomainGpus)
+            + "-GPU scale-up (NVLink/PCIe) domain; tensor parallelism across the network is not "
+              "allowed";
     if (model.layers < c.pp * c.interleave)
         return std::to_string(model.layers) + " layers cannot fill PP=" + std::to_string(c.pp)
-               + (c.interleave > 1 ? " x " + std::to_string(c.interleave) + " virtual" : std::string())
-               + " stages";
+            + (c.interleave > 1 ? " x " + std::to_string(c.interleave) + " virtual" : std::string())
+            + " stages";
     if (c.interleave > 1 && c.pp == 1)
         return "an interleaved schedule needs pipeline parallelism (PP > 1)";
     if (m_job.globalBatch % (c.dp * c.microbatch) != 0)
-        return "global batch " + std::to_string(m_job.globalBatch) + " is not divisible by DP x microbatch = "
-               + std::to_string(c.dp * c.microbatch);
+        return "global batch " + std::to_string(m_job.globalBatch)
+            + " is not divisible by DP x microbatch = " + std::to_string(c.dp * c.microbatch);
     const int microbatches = m_job.globalBatch / (c.dp * c.microbatch);
     if (c.interleave > 1 && microbatches % c.pp != 0)
-        return "the interleaved schedule needs the number of microbatches (" + std::to_string(microbatches)
-               + ") to be a multiple of PP=" + std::to_string(c.pp);
+        return "the interleaved schedule needs the number of microbatches ("
+            + std::to_string(microbatches) + ") to be a multiple of PP=" + std::to_string(c.pp);
     if (c.cp > 1 && m_job.seqLen % (2 * c.cp) != 0)
         return "sequence length " + std::to_string(m_job.seqLen)
-               + " is not divisible by 2 x CP (load-balanced context parallelism)";
+            + " is not divisible by 2 x CP (load-balanced context parallelism)";
     if (c.ep > 1) {
         if (!model.isMoe())
             return "expert parallelism needs a mixture-of-experts model";
         if (model.experts % c.ep != 0)
-            return std::to_string(model.experts) + " experts are not divisible by EP=" + std::to_string(c.ep);
+            return std::to_string(model.experts)
+                + " experts are not divisible by EP=" + std::to_string(c.ep);
         if ((c.dp * c.cp) % c.ep != 0)
-            return "EP=" + std::to_string(c.ep) + " must divide DP x CP = " + std::to_string(c.dp * c.cp);
+            return "EP=" + std::to_string(c.ep)
+                + " must divide DP x CP = " + std::to_string(c.dp * c.cp);
     }
     return {};
 }
@@ -182,9 +188,9 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
     const double logitFlops = shape.logitFlopsPerToken() * tokens / t;
 
     const double gemmFwd = qkvFlops / (peak * gemmEfficiency(tokens, shape.qkvWidth() / t, h))
-                           + projFlops / (peak * gemmEfficiency(tokens, h, h / t))
-                           + mlpFlops / (peak * gemmEfficiency(expertTokens, shape.ffn / t, h))
-                           + (routerFlops > 0 ? routerFlops / (peak * gemmEfficiency(tokens, shape.experts, h)) : 0.0);
+        + projFlops / (peak * gemmEfficiency(tokens, h, h / t))
+        + mlpFlops / (peak * gemmEfficiency(expertTokens, shape.ffn / t, h))
+        + (routerFlops > 0 ? routerFlops / (peak * gemmEfficiency(tokens, shape.experts, h)) : 0.0);
     const double attnFwd = attnFlops / (peak * gemmEfficiency(s / cpDeg, s, shape.headDim));
     const double logitFwd = logitFlops / (peak * gemmEfficiency(tokens, shape.vocab / t, h));
 
@@ -193,7 +199,8 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
     const double recomputeGemm = c.recompute == Recompute::Full ? 1.0 : 0.0;
     const double recomputeAttn = c.recompute == Recompute::None ? 0.0 : 1.0;
     const double layerComputeFwd = gemmFwd + attnFwd;
-    const double layerComputeBwd = 2.0 * (gemmFwd + attnFwd) + recomputeGemm * gemmFwd + recomputeAttn * attnFwd;
+    const double layerComputeBwd
+        = 2.0 * (gemmFwd + attnFwd) + recomputeGemm * gemmFwd + recomputeAttn * attnFwd;
 
     // --- Memory-bound kernels: elements read + written per layer and microbatch -----------------
     // Norms (2 x read+write h), two bias-dropout-residual adds (read x and residual, write out,
@@ -203,7 +210,7 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
     // softmax (read+write a·s) and dropout (read, write, 1-byte mask: 2.5 a·s).
     const double replicatedElems = tokens * 11.0 * h / spDivisor;
     const double shardedElems = tokens * 2.0 * shape.qkvWidth() / t
-                                + tokens * shape.topK * (shape.gatedMlp ? 3.0 : 2.0) * shape.ffn / t;
+        + tokens * shape.topK * (shape.gatedMlp ? 3.0 : 2.0) * shape.ffn / t;
     const double softmaxElems = unfused ? tokens * 4.5 * shape.heads * s / t : 0.0;
     const double fwdMemBytes = (replicatedElems + shardedElems + softmaxElems) * activationBytes;
     const double softmaxBytes = softmaxElems * activationBytes;
@@ -212,14 +219,15 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
     const double layerMemFwd = fwdMemBytes / hbm;
     const double layerMemBwd = (2.0 * fwdMemBytes + recomputeGemm * fwdMemBytes
                                 + (c.recompute == Recompute::Selective ? softmaxBytes : 0.0))
-                               / hbm;
+        / hbm;
     // Cross-entropy over fp32 logits: written and read in forward, read and written in backward.
     const double lossMem = 4.0 * tokens * shape.vocab / t * 4.0 / hbm;
 
     // --- Tensor-parallel collectives -----------------------------------------------------------
     const bool tpInDomain = c.tp <= m_cluster.scaleUpDomainGpus;
-    const LinkLevel tpLink = tpInDomain ? m_cluster.scaleUpLink()
-                                        : m_cluster.scaleOutLink((c.tp + m_cluster.gpusPerNode - 1) / m_cluster.gpusPerNode);
+    const LinkLevel tpLink = tpInDomain
+        ? m_cluster.scaleUpLink()
+        : m_cluster.scaleOutLink((c.tp + m_cluster.gpusPerNode - 1) / m_cluster.gpusPerNode);
     const double tpMessage = tokens * h * activationBytes;
     const double tpOne = c.tp > 1 ? allReduceSeconds(tpMessage, c.tp, tpLink) : 0.0;
     // Two all-reduces (or reduce-scatter + all-gather with SP, the same volume) per layer in
@@ -232,13 +240,14 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
     if (c.cp > 1) {
         const int tpCp = c.tp * c.cp;
         const LinkLevel link = tpCp <= m_cluster.scaleUpDomainGpus
-                                   ? m_cluster.scaleUpLink()
-                                   : m_cluster.scaleOutLink((tpCp + m_cluster.gpusPerNode - 1) / m_cluster.gpusPerNode);
-        const double kvBytes = 2.0 * c.microbatch * s * shape.kvHeads * shape.headDim / t * activationBytes;
+            ? m_cluster.scaleUpLink()
+            : m_cluster.scaleOutLink((tpCp + m_cluster.gpusPerNode - 1) / m_cluster.gpusPerNode);
+        const double kvBytes
+            = 2.0 * c.microbatch * s * shape.kvHeads * shape.headDim / t * activationBytes;
         const double gather = allGatherSeconds(kvBytes, c.cp, link);
         layerCpExposed = std::max(0.0, gather - attnFwd)
-                         + std::max(0.0, 2.0 * gather - 2.0 * attnFwd)
-                         + recomputeAttn * std::max(0.0, gather - attnFwd);
+            + std::max(0.0, 2.0 * gather - 2.0 * attnFwd)
+            + recomputeAttn * std::max(0.0, gather - attnFwd);
     }
 
     // --- Expert parallel: dispatch and combine all-to-all --------------------------------------
@@ -247,8 +256,8 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
         const int stride = c.tp * c.cp;
         const int localRanks = std::clamp(m_cluster.gpusPerNode / stride, 1, c.ep);
         const LinkLevel link = (c.ep <= localRanks && stride * c.ep <= m_cluster.scaleUpDomainGpus)
-                                   ? m_cluster.scaleUpLink()
-                                   : m_cluster.scaleOutLink(c.ep / localRanks);
+            ? m_cluster.scaleUpLink()
+            : m_cluster.scaleOutLink(c.ep / localRanks);
         const double bytes = tokens * shape.topK * h * activationBytes / spDivisor;
         layerEp = (4.0 + 2.0 * recomputeGemm) * allToAllSeconds(bytes, c.ep, link);
     }
@@ -257,9 +266,10 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
     double p2pPerMicrobatch = 0.0;
     if (c.pp > 1) {
         const int stride = c.tp * c.cp * c.dp;
-        const LinkLevel link = stride < m_cluster.gpusPerNode && stride * 2 <= m_cluster.scaleUpDomainGpus
-                                   ? m_cluster.scaleUpLink()
-                                   : m_cluster.scaleOutLink(2);
+        const LinkLevel link
+            = stride < m_cluster.gpusPerNode && stride * 2 <= m_cluster.scaleUpDomainGpus
+            ? m_cluster.scaleUpLink()
+            : m_cluster.scaleOutLink(2);
         // Scatter/gather optimisation: each TP rank sends 1/t of the activation (SC21 §4.1).
         const double bytes = tokens * h * activationBytes / t;
         p2pPerMicrobatch = 2.0 * v * pointToPointSeconds(bytes, link);
@@ -272,19 +282,20 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
     const double stageFwd = layersPerStage * layerFwd + logitFwd;
     const double stageBwd = layersPerStage * layerBwd + 2.0 * logitFwd;
     const double stageMicro = stageFwd + stageBwd + layersPerStage * (layerCpExposed + layerEp)
-                              + lossMem + p2pPerMicrobatch;
+        + lossMem + p2pPerMicrobatch;
     const double bubble = (p - 1.0) / v * stageMicro;
 
     // --- Parameters on the busiest stage -------------------------------------------------------
     const double denseLayer = shape.attentionParametersPerLayer() + 2.0 * h
-                              + (shape.experts > 1 ? h * shape.experts : 0.0);
+        + (shape.experts > 1 ? h * shape.experts : 0.0);
     const double expertLayer = shape.experts * shape.expertParameters();
     const double embedding = (c.pp == 1 ? shape.embeddingParameters() : shape.vocab * h) / t;
     const double denseParams = denseLayer * layersPerStage / t + embedding;
     const double expertParams = expertLayer * layersPerStage / (t * e);
     const double paramsPerGpu = denseParams + expertParams;
 
-    // --- Data-parallel gradient synchronisation ---------------------------------------------------
+    // --- Data-parallel gradient synchronisation
+    // ---------------------------------------------------
     const int dpGroup = c.dp * c.cp; // gradients are reduced over data- and context-parallel ranks
     auto dpSync = [&](double bytes, int group) {
         if (group <= 1 || bytes <= 0)
@@ -295,7 +306,7 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
                                             m_cluster.scaleOutLink(nodes));
     };
     const double dpSeconds = dpSync(denseParams * gradientBytesPerParameter, dpGroup)
-                             + dpSync(expertParams * gradientBytesPerParameter, dpGroup / c.ep);
+        + dpSync(expertParams * gradientBytesPerParameter, dpGroup / c.ep);
     double dpExposed = 0.0;
     double dpTotal = dpSeconds;
     if (c.zero < 3) {
@@ -308,31 +319,32 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
         const double perMicrobatch = 1.5 * dpSeconds * (1.0 + 0.5 * recomputeGemm);
         dpTotal = perMicrobatch * microbatches;
         dpExposed = microbatches
-                    * std::max(0.0, perMicrobatch - m_job.dpOverlapFraction * (stageFwd + stageBwd));
+            * std::max(0.0, perMicrobatch - m_job.dpOverlapFraction * (stageFwd + stageBwd));
     }
 
     // --- Optimizer step ----------------------------------------------------------------------
     const double optimizerShard = c.zero >= 1 ? dpGroup : 1.0;
-    const double optimizerSeconds = paramsPerGpu / optimizerShard * optimizerTrafficBytesPerParameter / hbm;
+    const double optimizerSeconds
+        = paramsPerGpu / optimizerShard * optimizerTrafficBytesPerParameter / hbm;
 
     // --- Memory per GPU ------------------------------------------------------------------------
     MemoryBreakdown &mem = result.memory;
     const double shardDense = dpGroup, shardExpert = std::max(1, dpGroup / c.ep);
     auto sharded = [&](double bytesPerParameter, bool shard) {
-        return bytesPerParameter * (shard ? denseParams / shardDense + expertParams / shardExpert
-                                          : paramsPerGpu);
+        return bytesPerParameter
+            * (shard ? denseParams / shardDense + expertParams / shardExpert : paramsPerGpu);
     };
     mem.weightsBytes = sharded(weightBytesPerParameter, c.zero >= 3);
     mem.gradientsBytes = sharded(gradientBytesPerParameter, c.zero >= 2);
     mem.optimizerBytes = sharded(optimizerBytesPerParameter, c.zero >= 1);
     // Activations, Korthikanti et al. 2022 eq. (1)-(5), generalised: per layer and microbatch,
-    // 10·sbh replicated (norm inputs, block inputs, dropout masks; /t with SP), 2sbh (Q) + 4·sb·kv·d
-    // (K, V) + 2sbh (projection input) + the MLP hidden (4sbf, gated 6sbf, times top-k) sharded,
-    // and 5·a·s²·b for the unfused score matrix.
+    // 10·sbh replicated (norm inputs, block inputs, dropout masks; /t with SP), 2sbh (Q) +
+    // 4·sb·kv·d (K, V) + 2sbh (projection input) + the MLP hidden (4sbf, gated 6sbf, times top-k)
+    // sharded, and 5·a·s²·b for the unfused score matrix.
     const double actReplicated = 10.0 * tokens * h / spDivisor;
     const double actSharded = (4.0 * tokens * h + 4.0 * tokens * shape.kvHeads * shape.headDim
                                + shape.topK * (shape.gatedMlp ? 6.0 : 4.0) * tokens * shape.ffn)
-                              / t;
+        / t;
     const double actScores = unfused ? 5.0 * shape.heads * s * tokens / t : 0.0;
     const double actFullLayer = actReplicated + actSharded + actScores;
     double actPerLayer = actFullLayer;
@@ -341,20 +353,21 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
         actPerLayer = actReplicated + actSharded;
     else if (c.recompute == Recompute::Full) {
         actPerLayer = 2.0 * tokens * h / spDivisor; // only the layer input is kept
-        actWorkingSet = actFullLayer;               // one layer rebuilt at a time in backward
+        actWorkingSet = actFullLayer; // one layer rebuilt at a time in backward
     }
     // 1F1B: the first stage holds min(p, m) microbatches of its L/p layers; interleaving adds
     // a factor 1 + (p-1)/(p·v) (Korthikanti et al. §4.2.3).
     const double inFlight = std::min(p, microbatches);
     const double interleaveFactor = c.interleave > 1 ? 1.0 + (p - 1.0) / (p * v) : 1.0;
     const double logitsBytes = 4.0 * tokens * shape.vocab / t; // fp32 logits for the loss
-    mem.activationsBytes = layersPerStage * inFlight * interleaveFactor * actPerLayer + actWorkingSet
-                           + logitsBytes;
+    mem.activationsBytes
+        = layersPerStage * inFlight * interleaveFactor * actPerLayer + actWorkingSet + logitsBytes;
     mem.reservedBytes = m_job.reservedBytesPerGpu;
     result.fits = mem.totalBytes() <= gpu.memoryBytes;
     if (!result.fits)
-        result.reason = "needs " + formatNumber("%.1f", mem.totalBytes() / units::gibi) + " GiB per GPU but "
-                        + gpu.name + " has " + formatNumber("%.1f", gpu.memoryBytes / units::gibi) + " GiB";
+        result.reason = "needs " + formatNumber("%.1f", mem.totalBytes() / units::gibi)
+            + " GiB per GPU but " + gpu.name + " has "
+            + formatNumber("%.1f", gpu.memoryBytes / units::gibi) + " GiB";
 
     // --- Step time and its breakdown -----------------------------------------------------------
     StepBreakdown &b = result.breakdown;
@@ -377,19 +390,22 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
 
     // FLOPs per token, conventional counting (Megatron SC21): 3 passes of every layer and the
     // logits; recomputation adds what it repeats.
-    const double layerFwdPerToken = shape.layerGemmFlopsPerToken() + shape.attentionCoreFlopsPerToken(s);
-    const double modelFlopsPerToken = 3.0 * (shape.layers * layerFwdPerToken + shape.logitFlopsPerToken());
-    const double recomputeFlopsPerToken
-        = shape.layers * (recomputeGemm * shape.layerGemmFlopsPerToken()
-                          + recomputeAttn * shape.attentionCoreFlopsPerToken(s));
+    const double layerFwdPerToken
+        = shape.layerGemmFlopsPerToken() + shape.attentionCoreFlopsPerToken(s);
+    const double modelFlopsPerToken
+        = 3.0 * (shape.layers * layerFwdPerToken + shape.logitFlopsPerToken());
+    const double recomputeFlopsPerToken = shape.layers
+        * (recomputeGemm * shape.layerGemmFlopsPerToken()
+           + recomputeAttn * shape.attentionCoreFlopsPerToken(s));
     const double gpus = m_cluster.gpus;
-    result.modelFlopsPerSecondPerGpu = tokensPerStep * modelFlopsPerToken / (result.stepSeconds * gpus);
-    result.hardwareFlopsPerSecondPerGpu
-        = tokensPerStep * (modelFlopsPerToken + recomputeFlopsPerToken) / (result.stepSeconds * gpus);
+    result.modelFlopsPerSecondPerGpu
+        = tokensPerStep * modelFlopsPerToken / (result.stepSeconds * gpus);
+    result.hardwareFlopsPerSecondPerGpu = tokensPerStep
+        * (modelFlopsPerToken + recomputeFlopsPerToken) / (result.stepSeconds * gpus);
     result.mfu = result.modelFlopsPerSecondPerGpu / peak;
-    result.commExposedFraction = (b.tpCommSeconds + b.cpCommSeconds + b.epCommSeconds + b.ppCommSeconds
-                                  + b.dpCommExposedSeconds)
-                                 / result.stepSeconds;
+    result.commExposedFraction = (b.tpCommSeconds + b.cpCommSeconds + b.epCommSeconds
+                                  + b.ppCommSeconds + b.dpCommExposedSeconds)
+        / result.stepSeconds;
     result.bubbleFraction = (p - 1.0) / (v * m);
     if (m_job.tokens > 0) {
         result.trainingSeconds = m_job.tokens / result.tokensPerSecond;
@@ -405,7 +421,7 @@ void TrainingEstimator::explain(TrainingEstimate &r) const
     if (!r.fits) {
         r.bottleneck = "memory-capacity";
         r.bottleneckExplanation = "does not fit: " + r.reason
-                                  + "; more model parallelism, ZeRO sharding or recomputation is needed";
+            + "; more model parallelism, ZeRO sharding or recomputation is needed";
         return;
     }
     const StepBreakdown &b = r.breakdown;
@@ -416,10 +432,10 @@ void TrainingEstimator::explain(TrainingEstimate &r) const
         double seconds;
     };
     const Candidate overheads[] = {
-        {"data-parallel", b.dpCommExposedSeconds}, {"tensor-parallel", b.tpCommSeconds},
-        {"pipeline-bubble", b.bubbleSeconds},      {"pipeline-p2p", b.ppCommSeconds},
+        {"data-parallel", b.dpCommExposedSeconds},  {"tensor-parallel", b.tpCommSeconds},
+        {"pipeline-bubble", b.bubbleSeconds},       {"pipeline-p2p", b.ppCommSeconds},
         {"memory-bandwidth", b.memoryBoundSeconds}, {"expert-parallel", b.epCommSeconds},
-        {"context-parallel", b.cpCommSeconds},     {"optimizer", b.optimizerSeconds},
+        {"context-parallel", b.cpCommSeconds},      {"optimizer", b.optimizerSeconds},
     };
     const Candidate *worst = &overheads[0];
     for (const Candidate &candidate : overheads) {
@@ -431,40 +447,43 @@ void TrainingEstimator::explain(TrainingEstimate &r) const
     // GEMMs themselves dominate and faster compute is what would help.
     if (share < 1.0 / 6.0) {
         r.bottleneck = "compute";
-        r.bottleneckExplanation = "compute-bound: GEMMs and attention take " + percent(b.computeSeconds / step)
-                                  + " of each step at an MFU of " + percent(r.mfu)
-                                  + "; exposed communication is " + percent(r.commExposedFraction);
+        r.bottleneckExplanation = "compute-bound: GEMMs and attention take "
+            + percent(b.computeSeconds / step) + " of each step at an MFU of " + percent(r.mfu)
+            + "; exposed communication is " + percent(r.commExposedFraction);
         return;
     }
     r.bottleneck = worst->key;
     const std::string key = worst->key;
     const std::string pct = percent(share);
     if (key == "data-parallel")
-        r.bottleneckExplanation = "exposed data-parallel gradient sync on the " + m_cluster.fabricName + " takes "
-                                  + pct + " of each step (" + formatNumber("%.3g", r.dpCommTotalSeconds)
-                                  + " s of collectives, DP=" + std::to_string(r.config.dp) + ")";
+        r.bottleneckExplanation = "exposed data-parallel gradient sync on the "
+            + m_cluster.fabricName + " takes " + pct + " of each step ("
+            + formatNumber("%.3g", r.dpCommTotalSeconds)
+            + " s of collectives, DP=" + std::to_string(r.config.dp) + ")";
     else if (key == "tensor-parallel")
-        r.bottleneckExplanation = "tensor-parallel all-reduces (TP=" + std::to_string(r.config.tp) + ") over "
-                                  + (r.config.tp <= m_cluster.scaleUpDomainGpus ? m_cluster.gpu.scaleUpName
-                                                                                 : m_cluster.nicName)
-                                  + " take " + pct + " of each step";
+        r.bottleneckExplanation = "tensor-parallel all-reduces (TP=" + std::to_string(r.config.tp)
+            + ") over "
+            + (r.config.tp <= m_cluster.scaleUpDomainGpus ? m_cluster.gpu.scaleUpName
+                                                          : m_cluster.nicName)
+            + " take " + pct + " of each step";
     else if (key == "pipeline-bubble")
-        r.bottleneckExplanation = "the pipeline bubble (p-1)/(v*m) = " + formatNumber("%.2f", r.bubbleFraction)
-                                  + " takes " + pct + " of each step; more microbatches or an interleaved "
-                                  + "schedule would shrink it";
+        r.bottleneckExplanation = "the pipeline bubble (p-1)/(v*m) = "
+            + formatNumber("%.2f", r.bubbleFraction) + " takes " + pct
+            + " of each step; more microbatches or an interleaved " + "schedule would shrink it";
     else if (key == "pipeline-p2p")
         r.bottleneckExplanation = "pipeline point-to-point sends take " + pct + " of each step";
     else if (key == "memory-bandwidth")
         r.bottleneckExplanation = "memory-bound kernels (norms, activations, softmax) take " + pct
-                                  + " of each step: HBM bandwidth, not tensor throughput, limits them";
+            + " of each step: HBM bandwidth, not tensor throughput, limits them";
     else if (key == "expert-parallel")
-        r.bottleneckExplanation = "expert-parallel all-to-all (EP=" + std::to_string(r.config.ep) + ") takes " + pct
-                                  + " of each step";
+        r.bottleneckExplanation = "expert-parallel all-to-all (EP=" + std::to_string(r.config.ep)
+            + ") takes " + pct + " of each step";
     else if (key == "context-parallel")
-        r.bottleneckExplanation = "context-parallel KV exchange not hidden by attention takes " + pct
-                                  + " of each step";
+        r.bottleneckExplanation
+            = "context-parallel KV exchange not hidden by attention takes " + pct + " of each step";
     else
-        r.bottleneckExplanation = "the optimizer update (memory-bound Adam) takes " + pct + " of each step";
+        r.bottleneckExplanation
+            = "the optimizer update (memory-bound Adam) takes " + pct + " of each step";
 }
 
 TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) const
@@ -475,7 +494,7 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
     const int gpus = m_cluster.gpus;
 
     auto options = [](const std::optional<int> &fixed, std::vector<int> all) {
-        return fixed ? std::vector<int>{*fixed} : all;
+        return fixed ? std::vector<int> {*fixed} : all;
     };
     const int tpLimit = m_job.allowTpAcrossNodes ? gpus : m_cluster.scaleUpDomainGpus;
     std::vector<int> tps;
@@ -491,9 +510,9 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
     }
     const std::vector<int> cpOptions = options(k.cp, cps);
     const std::vector<int> ppOptions = options(k.pp, divisorsOf(gpus, model.layers));
-    const std::vector<Recompute> recomputeOptions
-        = k.recompute ? std::vector<Recompute>{*k.recompute}
-                      : std::vector<Recompute>{Recompute::None, Recompute::Selective, Recompute::Full};
+    const std::vector<Recompute> recomputeOptions = k.recompute
+        ? std::vector<Recompute> {*k.recompute}
+        : std::vector<Recompute> {Recompute::None, Recompute::Selective, Recompute::Full};
     const std::vector<int> zeroOptions = options(k.zero, {0, 1, 2, 3});
 
     double smallestMemory = 1e300;
@@ -578,13 +597,13 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
         result.best = result.top.front();
     } else if (smallestMemory < 1e300) {
         result.reason = "no layout fits in memory: the smallest needs "
-                        + formatNumber("%.1f", smallestMemory / units::gibi) + " GiB per GPU but "
-                        + m_cluster.gpu.name + " has "
-                        + formatNumber("%.1f", m_cluster.gpu.memoryBytes / units::gibi) + " GiB";
+            + formatNumber("%.1f", smallestMemory / units::gibi) + " GiB per GPU but "
+            + m_cluster.gpu.name + " has "
+            + formatNumber("%.1f", m_cluster.gpu.memoryBytes / units::gibi) + " GiB";
     } else {
         result.reason = "no valid layout: "
-                        + (firstInvalidReason.empty() ? std::string("the constraints leave no combination")
-                                                      : firstInvalidReason);
+            + (firstInvalidReason.empty() ? std::string("the constraints leave no combination")
+                                          : firstInvalidReason);
     }
     return result;
 }

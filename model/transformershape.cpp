@@ -55,7 +55,8 @@ double TransformerShape::totalParameters() const
 
 double TransformerShape::activeParameters() const
 {
-    const double perLayer = attentionParametersPerLayer() + topK * expertParameters() + 2.0 * hidden;
+    const double perLayer
+        = attentionParametersPerLayer() + topK * expertParameters() + 2.0 * hidden;
     return layers * perLayer + embeddingParameters() + hidden;
 }
 

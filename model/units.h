@@ -21,8 +21,17 @@ inline constexpr double secondsPerHour = 3600.0;
 inline constexpr double secondsPerDay = 86400.0;
 inline constexpr double hoursPerYear = 8766.0; // 365.25 days
 
-inline constexpr double gbToBytes(double gb) { return gb * giga; }
-inline constexpr double gbitPerSecondToBytesPerSecond(double gbit) { return gbit * giga / bitsPerByte; }
-inline constexpr double tflopsToFlopsPerSecond(double tflops) { return tflops * tera; }
+inline constexpr double gbToBytes(double gb)
+{
+    return gb * giga;
+}
+inline constexpr double gbitPerSecondToBytesPerSecond(double gbit)
+{
+    return gbit * giga / bitsPerByte;
+}
+inline constexpr double tflopsToFlopsPerSecond(double tflops)
+{
+    return tflops * tera;
+}
 
 } // namespace cp::model::units

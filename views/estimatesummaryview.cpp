@@ -70,13 +70,14 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
     m_tree->setEnabled(true);
     const auto &training = e.training.best;
     if (e.hasInference)
-        m_headline->setText(tr("%1: %2 x %3, %4 replicas, TTFT p95 %5 ms, %6 USD per million output tokens")
-                                .arg(QString::fromStdString(e.planName))
-                                .arg(e.gpus)
-                                .arg(QString::fromStdString(e.gpuName))
-                                .arg(e.inference.replicas)
-                                .arg(number(e.inference.ttftSeconds * 1e3, 0))
-                                .arg(number(e.inference.costPerMillionOutputTokensUsd, 3)));
+        m_headline->setText(
+            tr("%1: %2 x %3, %4 replicas, TTFT p95 %5 ms, %6 USD per million output tokens")
+                .arg(QString::fromStdString(e.planName))
+                .arg(e.gpus)
+                .arg(QString::fromStdString(e.gpuName))
+                .arg(e.inference.replicas)
+                .arg(number(e.inference.ttftSeconds * 1e3, 0))
+                .arg(number(e.inference.costPerMillionOutputTokensUsd, 3)));
     else if (e.hasTraining && e.training.found)
         m_headline->setText(tr("%1: %2 x %3, %4 days to train, MFU %5%, bottleneck: %6")
                                 .arg(QString::fromStdString(e.planName))
@@ -96,7 +97,8 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
     auto *hardware = new QTreeWidgetItem(m_tree, {tr("Hardware")});
     addRow(hardware, tr("GPUs"), tr("%1 x %2").arg(e.gpus).arg(QString::fromStdString(e.gpuName)));
     addRow(hardware, tr("Nodes"), QString::number(e.nodes));
-    addRow(hardware, tr("Peak dense BF16/FP16"), tr("%1 PFLOP/s").arg(number(e.peakDenseFlopsPerSecond / units::peta, 1)));
+    addRow(hardware, tr("Peak dense BF16/FP16"),
+           tr("%1 PFLOP/s").arg(number(e.peakDenseFlopsPerSecond / units::peta, 1)));
     addRow(hardware, tr("GPU memory"), tr("%1 TB").arg(number(e.gpuMemoryBytes / units::tera, 2)));
     if (e.fabric.endpoints > 0)
         addRow(hardware, tr("Fabric (%1)").arg(QString::fromStdString(e.fabric.topology)),
@@ -110,9 +112,13 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
     addRow(power, tr("IT power"), tr("%1 kW").arg(number(e.power.itWatts() / units::kilo, 1)));
     addRow(power, tr("  GPUs / nodes / network / storage"),
            tr("%1 / %2 / %3 / %4 kW")
-               .arg(number(e.power.gpusWatts / units::kilo, 1), number(e.power.nodesWatts / units::kilo, 1),
-                    number(e.power.networkWatts / units::kilo, 1), number(e.power.storageWatts / units::kilo, 1)));
-    addRow(power, tr("Facility power"), tr("%1 kW at PUE %2").arg(number(e.power.facilityWatts() / units::kilo, 1), number(e.power.pue, 2)));
+               .arg(number(e.power.gpusWatts / units::kilo, 1),
+                    number(e.power.nodesWatts / units::kilo, 1),
+                    number(e.power.networkWatts / units::kilo, 1),
+                    number(e.power.storageWatts / units::kilo, 1)));
+    addRow(power, tr("Facility power"),
+           tr("%1 kW at PUE %2")
+               .arg(number(e.power.facilityWatts() / units::kilo, 1), number(e.power.pue, 2)));
     addRow(power, tr("Capital cost"), tr("%1 USD").arg(number(e.capitalCostUsd, 0)));
     for (const model::RackUsage &rack : e.racks)
         addRow(power, tr("Racks: %1").arg(QString::fromStdString(rack.groupName)),
@@ -120,7 +126,8 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                    .arg(rack.racks)
                    .arg(QString::fromStdString(rack.rackId))
                    .arg(rack.nodesPerRack)
-                   .arg(number(rack.wattsPerRack / units::kilo, 1), number(rack.rackLimitWatts / units::kilo, 1)));
+                   .arg(number(rack.wattsPerRack / units::kilo, 1),
+                        number(rack.rackLimitWatts / units::kilo, 1)));
 
     if (e.hasTraining) {
         auto *section = new QTreeWidgetItem(m_tree, {tr("Training")});
@@ -138,30 +145,43 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                        .arg(QString::fromStdString(model::recomputeName(c.recompute)))
                        .arg(c.zero));
             addRow(section, tr("Step time"), tr("%1 s").arg(number(training.stepSeconds, 3)));
-            addRow(section, tr("Throughput"), tr("%1 tokens/s").arg(number(training.tokensPerSecond, 0)));
-            addRow(section, tr("Model / hardware TFLOP/s per GPU"),
-                   tr("%1 / %2").arg(number(training.modelFlopsPerSecondPerGpu / units::tera, 1),
-                                     number(training.hardwareFlopsPerSecondPerGpu / units::tera, 1)));
+            addRow(section, tr("Throughput"),
+                   tr("%1 tokens/s").arg(number(training.tokensPerSecond, 0)));
+            addRow(
+                section, tr("Model / hardware TFLOP/s per GPU"),
+                tr("%1 / %2").arg(number(training.modelFlopsPerSecondPerGpu / units::tera, 1),
+                                  number(training.hardwareFlopsPerSecondPerGpu / units::tera, 1)));
             addRow(section, tr("MFU"), tr("%1%").arg(number(100 * training.mfu, 1)));
             addRow(section, tr("Memory per GPU"),
-                   tr("%1 of %2 GiB").arg(number(training.memory.totalBytes() / units::gibi, 1),
-                                          number(training.memoryCapacityBytes / units::gibi, 1)));
+                   tr("%1 of %2 GiB")
+                       .arg(number(training.memory.totalBytes() / units::gibi, 1),
+                            number(training.memoryCapacityBytes / units::gibi, 1)));
             if (training.trainingSeconds > 0) {
-                addRow(section, tr("Training time"), tr("%1 days").arg(number(training.trainingSeconds / units::secondsPerDay, 1)));
+                addRow(
+                    section, tr("Training time"),
+                    tr("%1 days").arg(number(training.trainingSeconds / units::secondsPerDay, 1)));
                 addRow(section, tr("GPU-hours"), number(training.gpuHours, 0));
             }
-            addRow(section, tr("Bottleneck"), QString::fromStdString(training.bottleneckExplanation));
+            addRow(section, tr("Bottleneck"),
+                   QString::fromStdString(training.bottleneckExplanation));
             auto *breakdown = addRow(section, tr("Step breakdown"), QString());
             const model::StepBreakdown &b = training.breakdown;
             const std::pair<QString, double> parts[] = {
-                {tr("Compute"), b.computeSeconds},           {tr("Memory-bound kernels"), b.memoryBoundSeconds},
-                {tr("Tensor-parallel comm"), b.tpCommSeconds}, {tr("Context-parallel comm"), b.cpCommSeconds},
-                {tr("Expert-parallel comm"), b.epCommSeconds}, {tr("Pipeline p2p"), b.ppCommSeconds},
-                {tr("Pipeline bubble"), b.bubbleSeconds},      {tr("Data-parallel comm (exposed)"), b.dpCommExposedSeconds},
+                {tr("Compute"), b.computeSeconds},
+                {tr("Memory-bound kernels"), b.memoryBoundSeconds},
+                {tr("Tensor-parallel comm"), b.tpCommSeconds},
+                {tr("Context-parallel comm"), b.cpCommSeconds},
+                {tr("Expert-parallel comm"), b.epCommSeconds},
+                {tr("Pipeline p2p"), b.ppCommSeconds},
+                {tr("Pipeline bubble"), b.bubbleSeconds},
+                {tr("Data-parallel comm (exposed)"), b.dpCommExposedSeconds},
                 {tr("Optimizer"), b.optimizerSeconds},
             };
             for (const auto &[name, seconds] : parts)
-                addRow(breakdown, name, tr("%1 s (%2%)").arg(number(seconds, 3), number(100 * seconds / training.stepSeconds, 1)));
+                addRow(
+                    breakdown, name,
+                    tr("%1 s (%2%)")
+                        .arg(number(seconds, 3), number(100 * seconds / training.stepSeconds, 1)));
         }
     }
     if (e.hasInference) {
@@ -169,26 +189,40 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
         auto *section = new QTreeWidgetItem(m_tree, {tr("Inference")});
         if (!inf.fits || !inf.meetsTargets)
             addRow(section, tr("Not possible"), QString::fromStdString(inf.reason));
-        addRow(section, tr("Replica"), tr("%1 GPU(s), batch %2 (at most %3 by memory)").arg(inf.gpusPerReplica).arg(inf.batch).arg(inf.maxBatch));
+        addRow(section, tr("Replica"),
+               tr("%1 GPU(s), batch %2 (at most %3 by memory)")
+                   .arg(inf.gpusPerReplica)
+                   .arg(inf.batch)
+                   .arg(inf.maxBatch));
         addRow(section, tr("Memory per GPU"),
                tr("%1 of %2 GiB (weights %3, KV cache %4)")
-                   .arg(number(inf.memoryBytesPerGpu / units::gibi, 1), number(inf.memoryCapacityBytes / units::gibi, 1),
-                        number(inf.weightsBytesPerGpu / units::gibi, 1), number(inf.kvBytesPerGpu / units::gibi, 1)));
+                   .arg(number(inf.memoryBytesPerGpu / units::gibi, 1),
+                        number(inf.memoryCapacityBytes / units::gibi, 1),
+                        number(inf.weightsBytesPerGpu / units::gibi, 1),
+                        number(inf.kvBytesPerGpu / units::gibi, 1)));
         addRow(section, tr("TTFT (p95)"), tr("%1 ms").arg(number(inf.ttftSeconds * 1e3, 1)));
-        addRow(section, tr("Time per output token"), tr("%1 ms").arg(number(inf.tpotSeconds * 1e3, 2)));
-        addRow(section, tr("Throughput per GPU"), tr("%1 output tokens/s").arg(number(inf.outputTokensPerSecondPerGpu, 0)));
-        addRow(section, tr("Replicas needed"), tr("%1 (%2 GPUs)").arg(inf.replicas).arg(inf.replicas * inf.gpusPerReplica));
-        addRow(section, tr("Cost per million output tokens"), tr("%1 USD").arg(number(inf.costPerMillionOutputTokensUsd, 3)));
-        addRow(section, tr("Cost per million input tokens"), tr("%1 USD").arg(number(inf.costPerMillionInputTokensUsd, 3)));
+        addRow(section, tr("Time per output token"),
+               tr("%1 ms").arg(number(inf.tpotSeconds * 1e3, 2)));
+        addRow(section, tr("Throughput per GPU"),
+               tr("%1 output tokens/s").arg(number(inf.outputTokensPerSecondPerGpu, 0)));
+        addRow(section, tr("Replicas needed"),
+               tr("%1 (%2 GPUs)").arg(inf.replicas).arg(inf.replicas * inf.gpusPerReplica));
+        addRow(section, tr("Cost per million output tokens"),
+               tr("%1 USD").arg(number(inf.costPerMillionOutputTokensUsd, 3)));
+        addRow(section, tr("Cost per million input tokens"),
+               tr("%1 USD").arg(number(inf.costPerMillionInputTokensUsd, 3)));
         addRow(section, tr("Bottleneck"), QString::fromStdString(inf.bottleneckExplanation));
     }
     if (!e.workloadNote.empty())
-        addRow(new QTreeWidgetItem(m_tree, {tr("Workload")}), tr("Note"), QString::fromStdString(e.workloadNote));
+        addRow(new QTreeWidgetItem(m_tree, {tr("Workload")}), tr("Note"),
+               QString::fromStdString(e.workloadNote));
 
     auto *bom = new QTreeWidgetItem(m_tree, {tr("Bill of materials")});
     for (const model::BillOfMaterialsLine &line : e.billOfMaterials)
         addRow(bom, QString::fromStdString(line.name),
-               tr("%1 x %2 USD = %3 USD").arg(line.count).arg(number(line.unitPriceUsd, 0), number(line.totalUsd(), 0)));
+               tr("%1 x %2 USD = %3 USD")
+                   .arg(line.count)
+                   .arg(number(line.unitPriceUsd, 0), number(line.totalUsd(), 0)));
     if (!e.warnings.empty()) {
         auto *warnings = new QTreeWidgetItem(m_tree, {tr("Warnings")});
         for (const std::string &warning : e.warnings)

@@ -11,7 +11,8 @@ PlanEstimateController::PlanEstimateController(QObject *parent)
     : QObject(parent)
 {
     m_pool.setMaxThreadCount(1);
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &PlanEstimateController::onFinished);
+    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this,
+            &PlanEstimateController::onFinished);
 }
 
 PlanEstimateController::~PlanEstimateController()

@@ -27,25 +27,29 @@ private:
     {
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("CLUSTERPLANNER_DB"), m_dir.filePath(QStringLiteral("catalog.sqlite")));
+        env.insert(QStringLiteral("CLUSTERPLANNER_DB"),
+                   m_dir.filePath(QStringLiteral("catalog.sqlite")));
         process.setProcessEnvironment(env);
         process.start(QStringLiteral(CP_CLI_PATH), arguments);
         if (!process.waitForFinished(120000))
             return {};
-        return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+        return {process.exitCode(), process.readAllStandardOutput(),
+                process.readAllStandardError()};
     }
 
 private slots:
     void catalogListGpusJson()
     {
-        const Result r = run({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("gpus"), QStringLiteral("--json")});
+        const Result r = run({QStringLiteral("catalog"), QStringLiteral("list"),
+                              QStringLiteral("gpus"), QStringLiteral("--json")});
         QCOMPARE(r.status, 0);
         const QJsonArray gpus = QJsonDocument::fromJson(r.out).array();
         QStringList ids;
         for (const auto &gpu : gpus)
             ids << gpu.toObject().value(QStringLiteral("id")).toString();
-        for (const char *id : {"a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-80gb", "h100-sxm5-80gb", "h100-pcie-80gb",
-                               "h200-sxm-141gb", "b200-sxm-192gb", "l40s", "l4", "t4", "mi300x"})
+        for (const char *id :
+             {"a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-80gb", "h100-sxm5-80gb",
+              "h100-pcie-80gb", "h200-sxm-141gb", "b200-sxm-192gb", "l40s", "l4", "t4", "mi300x"})
             QVERIFY2(ids.contains(QLatin1String(id)), id);
     }
 
@@ -53,27 +57,44 @@ private slots:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown flag") << QStringList{"train", "--gpu", "a100-sxm4-80gb", "--frobnicate", "3"}
-                                      << "unknown option '--frobnicate'";
-        QTest::newRow("missing value") << QStringList{"train", "--gpu"} << "option '--gpu' needs a value";
-        QTest::newRow("bad integer") << QStringList{"train", "--gpu", "h100-sxm5-80gb", "--gpus", "many"}
-                                     << "option '--gpus': expected an integer, found 'many'";
-        QTest::newRow("unknown gpu") << QStringList{"train", "--gpu", "h1000", "--gpus", "8", "--model", "llama-2-7b",
-                                                    "--seq-len", "4096", "--global-batch", "64"}
-                                     << "unknown GPU id 'h1000'";
-        QTest::newRow("unknown model") << QStringList{"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--model", "gpt-9",
-                                                      "--seq-len", "4096", "--global-batch", "64"}
-                                       << "unknown model id 'gpt-9'";
-        QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command 'frobnicate'";
-        QTest::newRow("unknown kind") << QStringList{"catalog", "list", "gizmos"} << "unknown kind 'gizmos'";
-        QTest::newRow("unknown id") << QStringList{"catalog", "show", "nope"} << "unknown catalog id 'nope'";
-        QTest::newRow("infer flag") << QStringList{"infer", "--gpu", "l4", "--speed", "9"} << "unknown option '--speed'";
-        QTest::newRow("infer gpu") << QStringList{"infer", "--gpu", "l5", "--model", "llama-3-8b", "--precision", "fp8", "--input-tokens", "10", "--output-tokens", "10"} << "unknown GPU id 'l5'";
-        QTest::newRow("fabric value") << QStringList{"fabric", "--topology"} << "option '--topology' needs a value";
-        QTest::newRow("fabric topology") << QStringList{"fabric", "--topology", "ring"} << "'ring' is not one of";
-        QTest::newRow("recompute choice") << QStringList{"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--model", "llama-2-7b",
-                                                         "--seq-len", "4096", "--global-batch", "64", "--recompute", "some"}
-                                          << "option '--recompute': 'some' is not one of none|selective|full";
+        QTest::newRow("unknown flag")
+            << QStringList {"train", "--gpu", "a100-sxm4-80gb", "--frobnicate", "3"}
+            << "unknown option '--frobnicate'";
+        QTest::newRow("missing value")
+            << QStringList {"train", "--gpu"} << "option '--gpu' needs a value";
+        QTest::newRow("bad integer")
+            << QStringList {"train", "--gpu", "h100-sxm5-80gb", "--gpus", "many"}
+            << "option '--gpus': expected an integer, found 'many'";
+        QTest::newRow("unknown gpu")
+            << QStringList {"train",      "--gpu",     "h1000", "--gpus",         "8", "--model",
+                            "llama-2-7b", "--seq-len", "4096",  "--global-batch", "64"}
+            << "unknown GPU id 'h1000'";
+        QTest::newRow("unknown model")
+            << QStringList {"train",   "--gpu", "h100-sxm5-80gb", "--gpus", "8",
+                            "--model", "gpt-9", "--seq-len",      "4096",   "--global-batch",
+                            "64"}
+            << "unknown model id 'gpt-9'";
+        QTest::newRow("unknown command")
+            << QStringList {"frobnicate"} << "unknown command 'frobnicate'";
+        QTest::newRow("unknown kind")
+            << QStringList {"catalog", "list", "gizmos"} << "unknown kind 'gizmos'";
+        QTest::newRow("unknown id")
+            << QStringList {"catalog", "show", "nope"} << "unknown catalog id 'nope'";
+        QTest::newRow("infer flag")
+            << QStringList {"infer", "--gpu", "l4", "--speed", "9"} << "unknown option '--speed'";
+        QTest::newRow("infer gpu")
+            << QStringList {"infer",      "--gpu",           "l5",  "--model",
+                            "llama-3-8b", "--precision",     "fp8", "--input-tokens",
+                            "10",         "--output-tokens", "10"}
+            << "unknown GPU id 'l5'";
+        QTest::newRow("fabric value")
+            << QStringList {"fabric", "--topology"} << "option '--topology' needs a value";
+        QTest::newRow("fabric topology")
+            << QStringList {"fabric", "--topology", "ring"} << "'ring' is not one of";
+        QTest::newRow("recompute choice") << QStringList {
+            "train",      "--gpu",     "h100-sxm5-80gb", "--gpus",         "8",  "--model",
+            "llama-2-7b", "--seq-len", "4096",           "--global-batch", "64", "--recompute",
+            "some"} << "option '--recompute': 'some' is not one of none|selective|full";
     }
 
     void usageErrorsExitTwo()
@@ -88,13 +109,16 @@ private slots:
 
     void trainJsonHasDocumentedKeys()
     {
-        const Result r = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "64", "--model", "llama-2-7b", "--seq-len", "4096",
-                              "--global-batch", "256", "--tokens", "1T", "--json"});
+        const Result r
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "64", "--model", "llama-2-7b",
+                   "--seq-len", "4096", "--global-batch", "256", "--tokens", "1T", "--json"});
         QCOMPARE(r.status, 0);
         const QJsonObject json = QJsonDocument::fromJson(r.out).object();
-        for (const char *key : {"step_time_s", "tokens_per_s", "model_tflops_per_gpu", "hw_tflops_per_gpu", "mfu",
-                                "comm_exposed_fraction", "bubble_fraction", "memory_gib_per_gpu", "fits", "training_days",
-                                "gpu_hours", "tp", "pp", "dp", "microbatch", "bottleneck", "breakdown"})
+        for (const char *key :
+             {"step_time_s", "tokens_per_s", "model_tflops_per_gpu", "hw_tflops_per_gpu", "mfu",
+              "comm_exposed_fraction", "bubble_fraction", "memory_gib_per_gpu", "fits",
+              "training_days", "gpu_hours", "tp", "pp", "dp", "microbatch", "bottleneck",
+              "breakdown"})
             QVERIFY2(json.contains(QLatin1String(key)), key);
         QVERIFY(json.value(QStringLiteral("fits")).toBool());
         const double mfu = json.value(QStringLiteral("mfu")).toDouble();
@@ -104,46 +128,80 @@ private slots:
 
     void infeasibleExitsThree()
     {
-        const Result r = run({"train", "--gpu", "a100-sxm4-80gb", "--gpus", "8", "--model", "gpt-3-175b", "--seq-len", "2048",
-                              "--global-batch", "8", "--tp", "8", "--pp", "1"});
+        const Result r
+            = run({"train", "--gpu", "a100-sxm4-80gb", "--gpus", "8", "--model", "gpt-3-175b",
+                   "--seq-len", "2048", "--global-batch", "8", "--tp", "8", "--pp", "1"});
         QCOMPARE(r.status, 3);
         QVERIFY2(r.err.contains("infeasible: no layout fits in memory"), r.err.constData());
-        const Result heads = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "48", "--model", "llama-2-7b", "--seq-len",
-                                  "4096", "--global-batch", "48", "--tp", "3", "--pp", "1"});
+        const Result heads
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "48", "--model", "llama-2-7b",
+                   "--seq-len", "4096", "--global-batch", "48", "--tp", "3", "--pp", "1"});
         QCOMPARE(heads.status, 3);
-        QVERIFY2(heads.err.contains("infeasible: no valid layout: the model's 32 attention heads are not divisible by TP=3"), heads.err.constData());
+        QVERIFY2(heads.err.contains("infeasible: no valid layout: the model's 32 attention heads "
+                                    "are not divisible by TP=3"),
+                 heads.err.constData());
     }
 
     void inferJsonAndDoesNotFit()
     {
-        const Result r = run({"infer", "--gpu", "h100-sxm5-80gb", "--gpus-per-replica", "8", "--model", "llama-2-70b", "--precision",
-                              "fp16", "--input-tokens", "1024", "--output-tokens", "256", "--rate", "10", "--ttft-p95-ms", "500",
-                              "--tpot-p95-ms", "50", "--json"});
+        const Result r = run({"infer",
+                              "--gpu",
+                              "h100-sxm5-80gb",
+                              "--gpus-per-replica",
+                              "8",
+                              "--model",
+                              "llama-2-70b",
+                              "--precision",
+                              "fp16",
+                              "--input-tokens",
+                              "1024",
+                              "--output-tokens",
+                              "256",
+                              "--rate",
+                              "10",
+                              "--ttft-p95-ms",
+                              "500",
+                              "--tpot-p95-ms",
+                              "50",
+                              "--json"});
         QVERIFY2(r.status == 0, r.err.constData());
         const QJsonObject json = QJsonDocument::fromJson(r.out).object();
-        for (const char *key : {"ttft_ms", "tpot_ms", "tokens_per_s_per_gpu", "max_batch", "memory_gib_per_gpu", "fits", "replicas",
-                                "cost_per_million_output_tokens_usd", "power_w", "bottleneck"})
+        for (const char *key :
+             {"ttft_ms", "tpot_ms", "tokens_per_s_per_gpu", "max_batch", "memory_gib_per_gpu",
+              "fits", "replicas", "cost_per_million_output_tokens_usd", "power_w", "bottleneck"})
             QVERIFY2(json.contains(QLatin1String(key)), key);
         QVERIFY(json.value(QStringLiteral("ttft_ms")).toDouble() <= 500);
-        const Result tooBig = run({"infer", "--gpu", "l4", "--model", "llama-2-70b", "--precision", "fp16", "--input-tokens", "512",
-                                   "--output-tokens", "128"});
+        const Result tooBig = run({"infer", "--gpu", "l4", "--model", "llama-2-70b", "--precision",
+                                   "fp16", "--input-tokens", "512", "--output-tokens", "128"});
         QCOMPARE(tooBig.status, 3);
         QVERIFY2(tooBig.err.contains("infeasible: needs"), tooBig.err.constData());
-        const Result cheapest = run({"infer", "--gpu", "all", "--model", "llama-3-8b", "--input-tokens", "512", "--output-tokens",
-                                     "128", "--rate", "20", "--ttft-p95-ms", "500", "--tpot-p95-ms", "50", "--json"});
+        const Result cheapest
+            = run({"infer", "--gpu", "all", "--model", "llama-3-8b", "--input-tokens", "512",
+                   "--output-tokens", "128", "--rate", "20", "--ttft-p95-ms", "500",
+                   "--tpot-p95-ms", "50", "--json"});
         QCOMPARE(cheapest.status, 0);
-        QVERIFY(QJsonDocument::fromJson(cheapest.out).object().value(QStringLiteral("options")).toArray().size() > 3);
+        QVERIFY(QJsonDocument::fromJson(cheapest.out)
+                    .object()
+                    .value(QStringLiteral("options"))
+                    .toArray()
+                    .size()
+                > 3);
     }
 
     void planEstimateEverySample()
     {
-        for (const char *name : {"h100-1024-ndr-rail-fat-tree.json", "a100-pcie-64-100gbe.json", "l4-inference-fleet.json"}) {
-            const Result r = run({"plan", "estimate", QStringLiteral(CP_SOURCE_DIR "/samples/") + QLatin1String(name)});
+        for (const char *name : {"h100-1024-ndr-rail-fat-tree.json", "a100-pcie-64-100gbe.json",
+                                 "l4-inference-fleet.json"}) {
+            const Result r = run({"plan", "estimate",
+                                  QStringLiteral(CP_SOURCE_DIR "/samples/") + QLatin1String(name)});
             QVERIFY2(r.status == 0, r.err.constData());
             QVERIFY(r.out.contains("Bill of materials"));
-            const Result json = run({"plan", "estimate", QStringLiteral(CP_SOURCE_DIR "/samples/") + QLatin1String(name), "--json"});
+            const Result json
+                = run({"plan", "estimate",
+                       QStringLiteral(CP_SOURCE_DIR "/samples/") + QLatin1String(name), "--json"});
             QCOMPARE(json.status, 0);
-            QVERIFY(QJsonDocument::fromJson(json.out).object().value(QStringLiteral("gpus")).toInt() > 0);
+            QVERIFY(QJsonDocument::fromJson(json.out).object().value(QStringLiteral("gpus")).toInt()
+                    > 0);
         }
     }
 
@@ -152,11 +210,14 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("broken-plan.json"));
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(R"({"format": "clusterplanner-plan", "version": 1, "name": "x", "nodes": [{"node": "dgx-h100", "count": -2}]})");
+        file.write(
+            R"({"format": "clusterplanner-plan", "version": 1, "name": "x", "nodes": [{"node": "dgx-h100", "count": -2}]})");
         file.close();
         const Result r = run({"plan", "estimate", path});
         QCOMPARE(r.status, 1);
-        QVERIFY2(r.err.contains((path + QStringLiteral(": /nodes/0/count: must be between 1")).toUtf8()), r.err.constData());
+        QVERIFY2(
+            r.err.contains((path + QStringLiteral(": /nodes/0/count: must be between 1")).toUtf8()),
+            r.err.constData());
     }
 
     void importExportRoundTrip()
@@ -170,7 +231,8 @@ private slots:
         QJsonArray gpus = document.value(QStringLiteral("gpus")).toArray();
         QJsonObject custom = gpus.at(0).toObject();
         custom.insert(QStringLiteral("id"), QStringLiteral("my-gpu"));
-        const QJsonObject import{{"format", "clusterplanner-catalog"}, {"version", 1}, {"gpus", QJsonArray{custom}}};
+        const QJsonObject import {
+            {"format", "clusterplanner-catalog"}, {"version", 1}, {"gpus", QJsonArray {custom}}};
         const QString importPath = m_dir.filePath(QStringLiteral("import.json"));
         QFile out(importPath);
         QVERIFY(out.open(QIODevice::WriteOnly));
@@ -179,16 +241,23 @@ private slots:
         QCOMPARE(run({"catalog", "import", importPath}).status, 0);
         const Result shown = run({"catalog", "show", "my-gpu", "--json"});
         QCOMPARE(shown.status, 0);
-        QCOMPARE(QJsonDocument::fromJson(shown.out).object().value(QStringLiteral("id")).toString(), QStringLiteral("my-gpu"));
+        QCOMPARE(QJsonDocument::fromJson(shown.out).object().value(QStringLiteral("id")).toString(),
+                 QStringLiteral("my-gpu"));
 
         custom.remove(QStringLiteral("memory_gb"));
         QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        out.write(QJsonDocument(QJsonObject{{"format", "clusterplanner-catalog"}, {"version", 1}, {"gpus", QJsonArray{custom}}}).toJson());
+        out.write(QJsonDocument(QJsonObject {{"format", "clusterplanner-catalog"},
+                                             {"version", 1},
+                                             {"gpus", QJsonArray {custom}}})
+                      .toJson());
         out.close();
         const Result broken = run({"catalog", "import", importPath});
         QCOMPARE(broken.status, 1);
-        QVERIFY2(broken.err.contains((importPath + QStringLiteral(": /gpus/0/memory_gb: required number is missing")).toUtf8()),
-                 broken.err.constData());
+        QVERIFY2(
+            broken.err.contains(
+                (importPath + QStringLiteral(": /gpus/0/memory_gb: required number is missing"))
+                    .toUtf8()),
+            broken.err.constData());
     }
 };
 

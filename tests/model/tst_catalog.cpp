@@ -28,7 +28,9 @@ nlohmann::json validGpu()
 
 nlohmann::json documentWith(const nlohmann::json &gpu)
 {
-    return {{"format", "clusterplanner-catalog"}, {"version", 1}, {"gpus", nlohmann::json::array({gpu})}};
+    return {{"format", "clusterplanner-catalog"},
+            {"version", 1},
+            {"gpus", nlohmann::json::array({gpu})}};
 }
 
 /** Adds the document and returns the InputError message (empty when it loaded). */
@@ -53,17 +55,19 @@ private slots:
     void shippedCatalogHasRequiredEntries()
     {
         const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
-        for (const char *id : {"a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-80gb", "h100-sxm5-80gb",
-                               "h100-pcie-80gb", "h200-sxm-141gb", "b200-sxm-192gb", "l40s", "l4", "t4", "mi300x"})
+        for (const char *id :
+             {"a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-80gb", "h100-sxm5-80gb",
+              "h100-pcie-80gb", "h200-sxm-141gb", "b200-sxm-192gb", "l40s", "l4", "t4", "mi300x"})
             QVERIFY2(catalog.kindOf(id) == CatalogKind::Gpu, id);
-        for (const char *id : {"dgx-a100", "dgx-h100", "hgx-h200-8gpu", "gb200-nvl72", "pcie-8gpu-server",
-                               "l4-inference-server"})
+        for (const char *id : {"dgx-a100", "dgx-h100", "hgx-h200-8gpu", "gb200-nvl72",
+                               "pcie-8gpu-server", "l4-inference-server"})
             QVERIFY2(catalog.kindOf(id) == CatalogKind::Node, id);
-        for (const char *id : {"eth-1g", "eth-10g", "eth-25g", "eth-100g", "roce-200g", "roce-400g", "ib-hdr-200",
-                               "ib-ndr-400"})
+        for (const char *id : {"eth-1g", "eth-10g", "eth-25g", "eth-100g", "roce-200g", "roce-400g",
+                               "ib-hdr-200", "ib-ndr-400"})
             QVERIFY2(catalog.kindOf(id) == CatalogKind::Nic, id);
-        for (const char *id : {"gpt-3-175b", "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b",
-                               "llama-3-405b", "mixtral-8x7b", "dense-1t"})
+        for (const char *id :
+             {"gpt-3-175b", "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b",
+              "llama-3-405b", "mixtral-8x7b", "dense-1t"})
             QVERIFY2(catalog.kindOf(id) == CatalogKind::Model, id);
         QVERIFY(!catalog.ids(CatalogKind::Switch).empty());
         QVERIFY(!catalog.ids(CatalogKind::Storage).empty());
@@ -87,24 +91,35 @@ private slots:
             QVERIFY2(!gpu.source.empty() && !gpu.calibrationSource.empty(), id.c_str());
     }
 
-    void validEntryLoads()
-    {
-        QCOMPARE(errorOf(documentWith(validGpu())), std::string());
-    }
+    void validEntryLoads() { QCOMPARE(errorOf(documentWith(validGpu())), std::string()); }
 
     void brokenEntries_data()
     {
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("replacement");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("missing number") << "memory_gb" << "<remove>" << "/gpus/0/memory_gb: required number is missing";
-        QTest::newRow("wrong type") << "memory_gb" << "\"eighty\"" << "/gpus/0/memory_gb: expected a number, found a string";
-        QTest::newRow("negative") << "tdp_w" << "-5" << "/gpus/0/tdp_w: must be greater than 0";
-        QTest::newRow("unknown field") << "memry_gb" << "80" << "/gpus/0/memry_gb: unknown field";
-        QTest::newRow("no source") << "source" << "<remove>" << "/gpus/0/source: required string is missing";
-        QTest::newRow("bad id") << "id" << "\"Has Spaces\"" << "/gpus/0/id: 'Has Spaces' may use only";
-        QTest::newRow("bad scale-up kind") << "scale_up" << R"({"kind": "wifi", "name": "x", "gb_per_s_per_direction": 1})"
-                                           << "/gpus/0/scale_up/kind: 'wifi' is not one of";
+        QTest::newRow("missing number") << "memory_gb"
+                                        << "<remove>"
+                                        << "/gpus/0/memory_gb: required number is missing";
+        QTest::newRow("wrong type") << "memory_gb"
+                                    << "\"eighty\""
+                                    << "/gpus/0/memory_gb: expected a number, found a string";
+        QTest::newRow("negative") << "tdp_w"
+                                  << "-5"
+                                  << "/gpus/0/tdp_w: must be greater than 0";
+        QTest::newRow("unknown field") << "memry_gb"
+                                       << "80"
+                                       << "/gpus/0/memry_gb: unknown field";
+        QTest::newRow("no source") << "source"
+                                   << "<remove>"
+                                   << "/gpus/0/source: required string is missing";
+        QTest::newRow("bad id") << "id"
+                                << "\"Has Spaces\""
+                                << "/gpus/0/id: 'Has Spaces' may use only";
+        QTest::newRow("bad scale-up kind")
+            << "scale_up"
+            << R"({"kind": "wifi", "name": "x", "gb_per_s_per_direction": 1})"
+            << "/gpus/0/scale_up/kind: 'wifi' is not one of";
         QTest::newRow("fraction out of range")
             << "calibration"
             << R"({"gemm_peak_fraction": 1.5, "gemm_half_performance_dim": 256, "memory_achievable_fraction": 0.8, "scale_up_busbw_gb_per_s": 80, "source": "x"})"
@@ -130,7 +145,8 @@ private slots:
     {
         nlohmann::json doc = documentWith(validGpu());
         doc["format"] = "something-else";
-        QVERIFY(errorOf(doc).find("/format: must be \"clusterplanner-catalog\"") != std::string::npos);
+        QVERIFY(errorOf(doc).find("/format: must be \"clusterplanner-catalog\"")
+                != std::string::npos);
         doc = documentWith(validGpu());
         doc["version"] = 7;
         QVERIFY(errorOf(doc).find("/version: version 7 is not supported") != std::string::npos);
@@ -139,7 +155,8 @@ private slots:
         QVERIFY(errorOf(doc).find("/widgets: unknown section") != std::string::npos);
         doc = documentWith(validGpu());
         doc["gpus"].push_back(validGpu());
-        QVERIFY(errorOf(doc).find("/gpus/1/id: duplicate id 'test-gpu' (also at /gpus/0)") != std::string::npos);
+        QVERIFY(errorOf(doc).find("/gpus/1/id: duplicate id 'test-gpu' (also at /gpus/0)")
+                != std::string::npos);
     }
 
     void badReferenceIsNamed()
@@ -153,7 +170,8 @@ private slots:
             catalog.validateReferences();
             QFAIL("a node with an unknown GPU must be rejected");
         } catch (const InputError &error) {
-            QCOMPARE(std::string(error.what()), std::string("mine.json: /nodes/0/gpu: unknown GPU id 'no-such-gpu'"));
+            QCOMPARE(std::string(error.what()),
+                     std::string("mine.json: /nodes/0/gpu: unknown GPU id 'no-such-gpu'"));
         }
     }
 
@@ -177,7 +195,8 @@ private slots:
     {
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("syntax.json")).toStdString();
-        std::ofstream(path) << "{\"format\": \"clusterplanner-catalog\", \"version\": 1, \"gpus\": [ }";
+        std::ofstream(path)
+            << "{\"format\": \"clusterplanner-catalog\", \"version\": 1, \"gpus\": [ }";
         try {
             readJsonFile(path);
             QFAIL("expected a parse error");
@@ -185,7 +204,8 @@ private slots:
             const std::string message = error.what();
             QVERIFY2(message.find(path + ": not valid JSON (byte ") == 0, message.c_str());
         }
-        QVERIFY_THROWS_EXCEPTION(InputError, readJsonFile(dir.filePath(QStringLiteral("missing.json")).toStdString()));
+        QVERIFY_THROWS_EXCEPTION(
+            InputError, readJsonFile(dir.filePath(QStringLiteral("missing.json")).toStdString()));
     }
 
     void unknownIdListsKnownOnes()

@@ -3,8 +3,8 @@
 #include "model/inputerror.h"
 
 #include <QTemporaryDir>
-#include <sqlite3.h>
 #include <QTest>
+#include <sqlite3.h>
 
 using namespace cp::model;
 
@@ -14,7 +14,10 @@ class TestCatalogDatabase : public QObject
 
 private:
     QTemporaryDir m_dir;
-    std::string databasePath(const char *name) const { return m_dir.filePath(QString::fromLatin1(name)).toStdString(); }
+    std::string databasePath(const char *name) const
+    {
+        return m_dir.filePath(QString::fromLatin1(name)).toStdString();
+    }
     static std::string shipped() { return CP_SOURCE_DIR "/catalogs"; }
 
 private slots:
@@ -64,7 +67,8 @@ private slots:
         database.seed(oldRelease);
         QCOMPARE(database.load().gpu("l4").priceUsd, 1.0);
         database.seedFromDirectory(shipped());
-        QCOMPARE(database.load().gpu("l4").priceUsd, loadCatalogDirectory(shipped()).gpu("l4").priceUsd);
+        QCOMPARE(database.load().gpu("l4").priceUsd,
+                 loadCatalogDirectory(shipped()).gpu("l4").priceUsd);
     }
 
     void importRejectsInvalidDocumentAndKeepsDatabase()
@@ -75,16 +79,19 @@ private slots:
         nlohmann::json node = loadCatalogDirectory(shipped()).entryJson("dgx-h100");
         node["id"] = "my-node";
         node["nic"] = "no-such-nic";
-        const nlohmann::json document = {{"format", "clusterplanner-catalog"}, {"version", 1}, {"nodes", {node}}};
+        const nlohmann::json document
+            = {{"format", "clusterplanner-catalog"}, {"version", 1}, {"nodes", {node}}};
         try {
             database.importDocument(document, "mine.json");
             QFAIL("import of a node with an unknown NIC must fail");
         } catch (const InputError &error) {
-            QCOMPARE(std::string(error.what()), std::string("mine.json: /nodes/0/nic: unknown NIC id 'no-such-nic'"));
+            QCOMPARE(std::string(error.what()),
+                     std::string("mine.json: /nodes/0/nic: unknown NIC id 'no-such-nic'"));
         }
         QCOMPARE(database.load().size(), before);
         node["nic"] = "ib-ndr-400";
-        const nlohmann::json fixed = {{"format", "clusterplanner-catalog"}, {"version", 1}, {"nodes", {node}}};
+        const nlohmann::json fixed
+            = {{"format", "clusterplanner-catalog"}, {"version", 1}, {"nodes", {node}}};
         QCOMPARE(database.importDocument(fixed, "mine.json"), 1);
         QCOMPARE(database.load().size(), before + 1);
         QVERIFY(database.removeEntry("my-node"));
@@ -101,7 +108,9 @@ private slots:
         // A hand-edited database: the row's JSON says the T4 has -1 GB of memory.
         sqlite3 *db = nullptr;
         QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        QCOMPARE(sqlite3_exec(db, "UPDATE catalog_entries SET json = json_set(json, '$.memory_gb', -1) WHERE id = 't4'",
+        QCOMPARE(sqlite3_exec(db,
+                              "UPDATE catalog_entries SET json = json_set(json, '$.memory_gb', -1) "
+                              "WHERE id = 't4'",
                               nullptr, nullptr, nullptr),
                  SQLITE_OK);
         sqlite3_close(db);
@@ -112,7 +121,8 @@ private slots:
         } catch (const InputError &error) {
             const std::string message = error.what();
             QVERIFY2(message.find("(entry 't4')") != std::string::npos, message.c_str());
-            QVERIFY2(message.find("/memory_gb: must be greater than 0") != std::string::npos, message.c_str());
+            QVERIFY2(message.find("/memory_gb: must be greater than 0") != std::string::npos,
+                     message.c_str());
         }
     }
 };

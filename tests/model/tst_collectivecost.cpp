@@ -13,8 +13,9 @@ class TestCollectiveCost : public QObject
 private slots:
     void ringAllReduce()
     {
-        // 1 GB over 8 ranks at 100 GB/s, alpha 10 us: 2*7*10us + 2*7/8 * 1e9/1e11 = 0.14 ms + 17.5 ms.
-        const LinkLevel link{100e9, 10e-6};
+        // 1 GB over 8 ranks at 100 GB/s, alpha 10 us: 2*7*10us + 2*7/8 * 1e9/1e11 = 0.14 ms + 17.5
+        // ms.
+        const LinkLevel link {100e9, 10e-6};
         QCOMPARE(ringAllReduceSeconds(1e9, 8, link), 0.00014 + 0.0175);
         QCOMPARE(ringAllReduceSeconds(1e9, 1, link), 0.0);
         QCOMPARE(ringAllReduceSeconds(0, 8, link), 0.0);
@@ -23,7 +24,7 @@ private slots:
     void treeWinsForSmallMessagesAtScale()
     {
         // 1 KB over 1024 ranks: ring 2*1023*10us = 20.46 ms of latency; tree 2*10*10us = 0.2 ms.
-        const LinkLevel link{25e9, 10e-6};
+        const LinkLevel link {25e9, 10e-6};
         const double tree = treeAllReduceSeconds(1e3, 1024, link);
         QVERIFY(qAbs(tree - (2 * 10 * 10e-6 + 2 * 1e3 / 25e9)) < 1e-12);
         QCOMPARE(allReduceSeconds(1e3, 1024, link), tree);
@@ -33,7 +34,7 @@ private slots:
 
     void reduceScatterIsHalfAnAllReduce()
     {
-        const LinkLevel link{50e9, 5e-6};
+        const LinkLevel link {50e9, 5e-6};
         QCOMPARE(reduceScatterSeconds(4e9, 16, link) * 2, ringAllReduceSeconds(4e9, 16, link));
         QCOMPARE(allGatherSeconds(4e9, 16, link), reduceScatterSeconds(4e9, 16, link));
         // All-to-all: (n-1) alpha + (n-1)/n S/B = 15*5us + 15/16*4e9/50e9.
@@ -45,14 +46,15 @@ private slots:
     {
         // hardware_facts.md 2.4: 1 GB over 16 nodes x 8 H100, B_nvl = 370 GB/s, B_nic = 48 GB/s:
         // about 4.7 ms intra + 4.9 ms inter = 9.6 ms (bandwidth terms only).
-        const LinkLevel nvlink{370e9, 0.0};
-        const LinkLevel nic{48e9, 0.0};
+        const LinkLevel nvlink {370e9, 0.0};
+        const LinkLevel nic {48e9, 0.0};
         const double seconds = hierarchicalAllReduceSeconds(1e9, 8, 16, nvlink, nic);
         const double intra = 2 * 7.0 / 8.0 * 1e9 / 370e9; // 4.73 ms
         const double inter = 2 * 15.0 / 16.0 * (1e9 / 8) / 48e9; // 4.88 ms
         QVERIFY(qAbs(seconds - (intra + inter)) < 1e-12);
         QVERIFY(qAbs(seconds - 0.0096) < 0.0001);
-        QCOMPARE(hierarchicalAllReduceSeconds(1e9, 8, 1, nvlink, nic), allReduceSeconds(1e9, 8, nvlink));
+        QCOMPARE(hierarchicalAllReduceSeconds(1e9, 8, 1, nvlink, nic),
+                 allReduceSeconds(1e9, 8, nvlink));
     }
 };
 

@@ -15,8 +15,8 @@ const Catalog &catalog()
     return shipped;
 }
 
-InferenceEstimator estimator(const std::string &gpu, const std::string &model, Precision precision, int tp, int input,
-                             int output, std::optional<int> batch)
+InferenceEstimator estimator(const std::string &gpu, const std::string &model, Precision precision,
+                             int tp, int input, int output, std::optional<int> batch)
 {
     InferenceJob job;
     job.model = catalog().llm(model);
@@ -25,7 +25,8 @@ InferenceEstimator estimator(const std::string &gpu, const std::string &model, P
     job.inputTokens = input;
     job.outputTokens = output;
     job.batch = batch;
-    const InferenceSetup setup = inferenceSetupFromCatalog(catalog(), "", gpu, "dc-industry-average", 4.0, std::nullopt);
+    const InferenceSetup setup
+        = inferenceSetupFromCatalog(catalog(), "", gpu, "dc-industry-average", 4.0, std::nullopt);
     return InferenceEstimator(job, setup.hardware, setup.cost);
 }
 } // namespace
@@ -40,8 +41,11 @@ private slots:
         // Llama 2 70B in FP16 is 2 x 68.98e9 = 138 GB of weights; on 8 x H100 each GPU holds 1/8.
         // At batch 1 a decode step must read all of them: 17.2 GB at 3350 GB/s x 0.85 achievable
         // = 6.06 ms, plus a little KV cache (320 KiB per token x ~1152 tokens of context / 8).
-        const InferenceEstimate e = estimator("h100-sxm5-80gb", "llama-2-70b", Precision::FP16, 8, 1024, 256, 1).estimate();
-        const double weights = TransformerShape::fromModel(catalog().llm("llama-2-70b")).totalParameters() * 2.0;
+        const InferenceEstimate e
+            = estimator("h100-sxm5-80gb", "llama-2-70b", Precision::FP16, 8, 1024, 256, 1)
+                  .estimate();
+        const double weights
+            = TransformerShape::fromModel(catalog().llm("llama-2-70b")).totalParameters() * 2.0;
         QVERIFY(qAbs(weights / 1e9 - 138.0) < 1.0);
         QCOMPARE(e.weightsBytesPerGpu, weights / 8);
         // KV per token: 80 layers x 2 x 8 KV heads x 128 x 2 bytes = 327,680 bytes.
@@ -55,9 +59,10 @@ private slots:
 
     void doublingBatchRunsOutOfMemory()
     {
-        // Llama 2 13B FP16 on one L40S (48 GB): 26 GB of weights; KV per token 40 x 2 x 40 x 128 x 2
-        // = 819,200 bytes, so a 4096-token sequence needs 3.36 GB: about 5 fit, not 10.
-        const InferenceEstimator est = estimator("l40s", "llama-2-13b", Precision::FP16, 1, 3072, 1024, std::nullopt);
+        // Llama 2 13B FP16 on one L40S (48 GB): 26 GB of weights; KV per token 40 x 2 x 40 x 128 x
+        // 2 = 819,200 bytes, so a 4096-token sequence needs 3.36 GB: about 5 fit, not 10.
+        const InferenceEstimator est
+            = estimator("l40s", "llama-2-13b", Precision::FP16, 1, 3072, 1024, std::nullopt);
         const int limit = est.maxBatch();
         const InferenceEstimate at = est.estimateAtBatch(limit);
         const InferenceEstimate twice = est.estimateAtBatch(2 * limit);
@@ -71,7 +76,8 @@ private slots:
 
     void throughputGrowsWithBatchUntilComputeBound()
     {
-        const InferenceEstimator est = estimator("h100-sxm5-80gb", "llama-3-8b", Precision::FP8, 1, 512, 256, std::nullopt);
+        const InferenceEstimator est
+            = estimator("h100-sxm5-80gb", "llama-3-8b", Precision::FP8, 1, 512, 256, std::nullopt);
         const InferenceEstimate one = est.estimateAtBatch(1);
         const InferenceEstimate many = est.estimateAtBatch(64);
         QVERIFY(many.outputTokensPerSecondPerGpu > 10 * one.outputTokensPerSecondPerGpu);
@@ -88,7 +94,8 @@ private slots:
         job.ratePerSecond = 20;
         job.ttftP95Seconds = 0.5;
         job.tpotP95Seconds = 0.05;
-        const InferenceSetup setup = inferenceSetupFromCatalog(catalog(), "", "l4", "dc-industry-average", 4.0, std::nullopt);
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            catalog(), "", "l4", "dc-industry-average", 4.0, std::nullopt);
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY2(e.meetsTargets, e.reason.c_str());
         QVERIFY(e.ttftSeconds <= 0.5);
@@ -96,7 +103,8 @@ private slots:
         QVERIFY(e.utilisation < 1.0);
         // Enough replicas for the load: rate / replicas < capacity of one.
         QVERIFY(20.0 / e.replicas < e.requestsPerSecondPerReplica);
-        const double wait = erlangCWaitP95Seconds(20.0 / e.replicas, e.requestsPerSecondPerReplica / e.batch, e.batch);
+        const double wait = erlangCWaitP95Seconds(20.0 / e.replicas,
+                                                  e.requestsPerSecondPerReplica / e.batch, e.batch);
         QVERIFY(qAbs(e.ttftSeconds - (e.prefillSeconds + wait)) < 1e-12);
     }
 
@@ -116,7 +124,8 @@ private slots:
     {
         // H100 SXM: 30,000 USD + 120,000 / 8 of a DGX over 4 years (35,064 h) = 1.283 USD/h; power
         // (700 + 4600/8) W x 1.58 x 0.10 USD/kWh = 0.2015 USD/h.
-        const InferenceSetup setup = inferenceSetupFromCatalog(catalog(), "", "h100-sxm5-80gb", "dc-industry-average", 4.0, std::nullopt);
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            catalog(), "", "h100-sxm5-80gb", "dc-industry-average", 4.0, std::nullopt);
         const double expected = 45000.0 / (4 * 8766) + 1.275 * 1.58 * 0.10;
         QVERIFY(qAbs(setup.cost.usdPerGpuHour() - expected) < 1e-9);
         ServingCostModel cloud = setup.cost;
@@ -126,7 +135,8 @@ private slots:
 
     void modelThatDoesNotFit()
     {
-        const InferenceEstimate e = estimator("l4", "llama-2-70b", Precision::FP16, 1, 512, 128, std::nullopt).estimate();
+        const InferenceEstimate e
+            = estimator("l4", "llama-2-70b", Precision::FP16, 1, 512, 128, std::nullopt).estimate();
         QVERIFY(!e.fits);
         QCOMPARE(e.maxBatch, 0);
         QVERIFY2(e.reason.find("weights 128.5") != std::string::npos, e.reason.c_str());

@@ -26,8 +26,8 @@ class TestPlanEstimator : public QObject
 private slots:
     void twoTierCountsMatchSuperPod()
     {
-        // DGX SuperPOD H100 RA, Table 4: 4 SUs (127 nodes x 8 rails = 1016 ports + UFM) -> 32 leaves,
-        // 16 spines, 1024 spine-leaf cables on 64-port QM9700s at 1:1.
+        // DGX SuperPOD H100 RA, Table 4: 4 SUs (127 nodes x 8 rails = 1016 ports + UFM) -> 32
+        // leaves, 16 spines, 1024 spine-leaf cables on 64-port QM9700s at 1:1.
         const FabricCounts counts = twoTierFabricCounts(1024, 64, 1.0);
         QCOMPARE(counts.leafSwitches, 32LL);
         QCOMPARE(counts.spineSwitches, 16LL);
@@ -75,13 +75,15 @@ private slots:
         const PlanEstimate e = estimatePlan(plan, catalog());
         bool flagged = false;
         for (const std::string &warning : e.warnings)
-            flagged = flagged || warning.find("rack over its power limit: 4 x 10.2 kW = 40.8 kW > 40.0 kW") == 0;
+            flagged = flagged
+                || warning.find("rack over its power limit: 4 x 10.2 kW = 40.8 kW > 40.0 kW") == 0;
         QVERIFY(flagged);
     }
 
     void everySampleEstimates()
     {
-        for (const char *name : {"h100-1024-ndr-rail-fat-tree.json", "a100-pcie-64-100gbe.json", "l4-inference-fleet.json"}) {
+        for (const char *name : {"h100-1024-ndr-rail-fat-tree.json", "a100-pcie-64-100gbe.json",
+                                 "l4-inference-fleet.json"}) {
             const PlanEstimate e = estimatePlan(sample(name), catalog());
             QVERIFY(e.gpus > 0);
             QVERIFY(e.capitalCostUsd > 0);

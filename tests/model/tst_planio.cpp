@@ -83,23 +83,60 @@ private slots:
         QTest::addColumn<QString>("pointer");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("format") << "/format" << "\"other\"" << "plan.json: /format: must be \"clusterplanner-plan\"";
-        QTest::newRow("version") << "/version" << "2" << "plan.json: /version: plan format version 2 is not supported";
-        QTest::newRow("no nodes") << "/nodes" << "[]" << "plan.json: /nodes: a plan needs at least one group";
-        QTest::newRow("unknown node") << "/nodes/0/node" << "\"dgx-h1000\"" << "plan.json: /nodes/0/node: unknown nodes id 'dgx-h1000'";
-        QTest::newRow("wrong kind") << "/nodes/0/node" << "\"h100-sxm5-80gb\"" << "plan.json: /nodes/0/node: 'h100-sxm5-80gb' is in gpus";
-        QTest::newRow("zero count") << "/nodes/0/count" << "0" << "plan.json: /nodes/0/count: must be between 1 and";
-        QTest::newRow("fractional count") << "/nodes/0/count" << "1.5" << "plan.json: /nodes/0/count: expected an integer, found 1.5";
-        QTest::newRow("topology") << "/fabric/topology" << "\"ring\"" << "plan.json: /fabric/topology: 'ring' is not one of";
-        QTest::newRow("oversubscription") << "/fabric/oversubscription" << "0.5" << "plan.json: /fabric/oversubscription: must be at least 1";
-        QTest::newRow("unknown field") << "/fabric/oversubscriptoin" << "2" << "plan.json: /fabric/oversubscriptoin: unknown field";
-        QTest::newRow("model") << "/workload/model" << "\"gpt-5\"" << "plan.json: /workload/model: unknown models id 'gpt-5'";
-        QTest::newRow("seq len") << "/workload/seq_len" << "\"long\"" << "plan.json: /workload/seq_len: expected an integer, found a string";
-        QTest::newRow("recompute") << "/workload/recompute" << "\"some\"" << "plan.json: /workload/recompute: 'some' is not one of";
-        QTest::newRow("zero stage") << "/workload/zero" << "4" << "plan.json: /workload/zero: must be between 0 and 3";
-        QTest::newRow("workload type") << "/workload/type" << "\"mining\"" << "plan.json: /workload/type: 'mining' is not one of";
-        QTest::newRow("storage") << "/storage/0/count" << "-1" << "plan.json: /storage/0/count: must be between 1";
-        QTest::newRow("facility") << "/facility/pue" << "0.9" << "plan.json: /facility/pue: must be at least 1";
+        QTest::newRow("format") << "/format"
+                                << "\"other\""
+                                << "plan.json: /format: must be \"clusterplanner-plan\"";
+        QTest::newRow("version") << "/version"
+                                 << "2"
+                                 << "plan.json: /version: plan format version 2 is not supported";
+        QTest::newRow("no nodes") << "/nodes"
+                                  << "[]"
+                                  << "plan.json: /nodes: a plan needs at least one group";
+        QTest::newRow("unknown node") << "/nodes/0/node"
+                                      << "\"dgx-h1000\""
+                                      << "plan.json: /nodes/0/node: unknown nodes id 'dgx-h1000'";
+        QTest::newRow("wrong kind") << "/nodes/0/node"
+                                    << "\"h100-sxm5-80gb\""
+                                    << "plan.json: /nodes/0/node: 'h100-sxm5-80gb' is in gpus";
+        QTest::newRow("zero count") << "/nodes/0/count"
+                                    << "0"
+                                    << "plan.json: /nodes/0/count: must be between 1 and";
+        QTest::newRow("fractional count")
+            << "/nodes/0/count"
+            << "1.5"
+            << "plan.json: /nodes/0/count: expected an integer, found 1.5";
+        QTest::newRow("topology") << "/fabric/topology"
+                                  << "\"ring\""
+                                  << "plan.json: /fabric/topology: 'ring' is not one of";
+        QTest::newRow("oversubscription")
+            << "/fabric/oversubscription"
+            << "0.5"
+            << "plan.json: /fabric/oversubscription: must be at least 1";
+        QTest::newRow("unknown field") << "/fabric/oversubscriptoin"
+                                       << "2"
+                                       << "plan.json: /fabric/oversubscriptoin: unknown field";
+        QTest::newRow("model") << "/workload/model"
+                               << "\"gpt-5\""
+                               << "plan.json: /workload/model: unknown models id 'gpt-5'";
+        QTest::newRow("seq len")
+            << "/workload/seq_len"
+            << "\"long\""
+            << "plan.json: /workload/seq_len: expected an integer, found a string";
+        QTest::newRow("recompute") << "/workload/recompute"
+                                   << "\"some\""
+                                   << "plan.json: /workload/recompute: 'some' is not one of";
+        QTest::newRow("zero stage") << "/workload/zero"
+                                    << "4"
+                                    << "plan.json: /workload/zero: must be between 0 and 3";
+        QTest::newRow("workload type") << "/workload/type"
+                                       << "\"mining\""
+                                       << "plan.json: /workload/type: 'mining' is not one of";
+        QTest::newRow("storage") << "/storage/0/count"
+                                 << "-1"
+                                 << "plan.json: /storage/0/count: must be between 1";
+        QTest::newRow("facility") << "/facility/pue"
+                                  << "0.9"
+                                  << "plan.json: /facility/pue: must be at least 1";
     }
 
     void errors()
@@ -108,7 +145,8 @@ private slots:
         QFETCH(QString, value);
         QFETCH(QString, expected);
         nlohmann::json document = sample();
-        document[nlohmann::json::json_pointer(pointer.toStdString())] = nlohmann::json::parse(value.toStdString());
+        document[nlohmann::json::json_pointer(pointer.toStdString())]
+            = nlohmann::json::parse(value.toStdString());
         const std::string message = errorOf(document);
         QVERIFY2(message.find(expected.toStdString()) == 0, message.c_str());
     }
@@ -120,13 +158,19 @@ private slots:
         QCOMPARE(errorOf(document), std::string("plan.json: /name: required string is missing"));
         document = sample();
         document["nodes"] = "many";
-        QCOMPARE(errorOf(document), std::string("plan.json: /nodes: expected an array, found a string"));
+        QCOMPARE(errorOf(document),
+                 std::string("plan.json: /nodes: expected an array, found a string"));
         document = nlohmann::json::array();
-        QCOMPARE(errorOf(document), std::string("plan.json: /: expected an object, found an array"));
+        QCOMPARE(errorOf(document),
+                 std::string("plan.json: /: expected an object, found an array"));
         document = sample();
-        document["workload"] = {{"type", "inference"}, {"model", "llama-3-8b"}, {"precision", "fp8"},
-                                {"input_tokens", 10}, {"output_tokens", 10}, {"batch", 4}, {"rate_per_s", 2.0}};
-        QCOMPARE(errorOf(document), std::string("plan.json: /workload/batch: give either batch or rate_per_s, not both"));
+        document["workload"]
+            = {{"type", "inference"}, {"model", "llama-3-8b"}, {"precision", "fp8"},
+               {"input_tokens", 10},  {"output_tokens", 10},   {"batch", 4},
+               {"rate_per_s", 2.0}};
+        QCOMPARE(
+            errorOf(document),
+            std::string("plan.json: /workload/batch: give either batch or rate_per_s, not both"));
     }
 
     void failedSaveKeepsOldFile()
@@ -136,21 +180,27 @@ private slots:
         const std::string path = dir.filePath(QStringLiteral("plan.json")).toStdString();
         savePlan(plan, path);
         std::ifstream before(path);
-        const std::string original((std::istreambuf_iterator<char>(before)), std::istreambuf_iterator<char>());
+        const std::string original((std::istreambuf_iterator<char>(before)),
+                                   std::istreambuf_iterator<char>());
 
         // A directory where the temporary file would go cannot be written: nothing may change.
-        QVERIFY_THROWS_EXCEPTION(InputError, savePlan(plan, dir.filePath(QStringLiteral("missing/plan.json")).toStdString()));
-        // Renaming over a directory fails after the temporary file was written: it must be cleaned up.
+        QVERIFY_THROWS_EXCEPTION(
+            InputError,
+            savePlan(plan, dir.filePath(QStringLiteral("missing/plan.json")).toStdString()));
+        // Renaming over a directory fails after the temporary file was written: it must be cleaned
+        // up.
         const std::string directoryTarget = dir.filePath(QStringLiteral("occupied")).toStdString();
         std::filesystem::create_directory(directoryTarget);
         QVERIFY_THROWS_EXCEPTION(InputError, savePlan(plan, directoryTarget));
         QVERIFY(std::filesystem::is_directory(directoryTarget));
         int files = 0;
-        for ([[maybe_unused]] const auto &entry : std::filesystem::directory_iterator(dir.path().toStdString()))
+        for ([[maybe_unused]] const auto &entry :
+             std::filesystem::directory_iterator(dir.path().toStdString()))
             ++files;
         QCOMPARE(files, 2); // plan.json and the directory, no temporary left behind
         std::ifstream after(path);
-        const std::string unchanged((std::istreambuf_iterator<char>(after)), std::istreambuf_iterator<char>());
+        const std::string unchanged((std::istreambuf_iterator<char>(after)),
+                                    std::istreambuf_iterator<char>());
         QCOMPARE(unchanged, original);
     }
 };

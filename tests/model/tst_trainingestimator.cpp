@@ -64,7 +64,8 @@ private slots:
         QCOMPARE(e.memory.gradientsBytes, 2 * psi);
         QCOMPARE(e.memory.optimizerBytes, 12 * psi);
 
-        // Eight-way data parallel: ZeRO-1 shards the 12 bytes, ZeRO-2 also the gradients, ZeRO-3 all.
+        // Eight-way data parallel: ZeRO-1 shards the 12 bytes, ZeRO-2 also the gradients, ZeRO-3
+        // all.
         job.globalBatch = 8;
         const TrainingEstimator eight(job, dgxA100(8));
         config.dp = 8;
@@ -91,11 +92,14 @@ private slots:
         ParallelConfig config;
         config.recompute = Recompute::None;
         const TrainingEstimator estimator(job, dgxA100(1));
-        QCOMPARE(estimator.estimate(config).memory.activationsBytes, 2 * (4456448.0 + 1310720.0) + 512000.0);
+        QCOMPARE(estimator.estimate(config).memory.activationsBytes,
+                 2 * (4456448.0 + 1310720.0) + 512000.0);
         // Flash attention never stores the s x s scores; selective recomputation drops them too.
         job.attention = AttentionKernel::Flash;
-        QCOMPARE(TrainingEstimator(job, dgxA100(1)).estimate(config).memory.activationsBytes, 2 * 4456448.0 + 512000.0);
-        // Full recomputation keeps only each layer's 2·s·b·h input, and rebuilds one layer at a time.
+        QCOMPARE(TrainingEstimator(job, dgxA100(1)).estimate(config).memory.activationsBytes,
+                 2 * 4456448.0 + 512000.0);
+        // Full recomputation keeps only each layer's 2·s·b·h input, and rebuilds one layer at a
+        // time.
         config.recompute = Recompute::Full;
         QCOMPARE(TrainingEstimator(job, dgxA100(1)).estimate(config).memory.activationsBytes,
                  2 * (2.0 * 128 * 1024) + 4456448.0 + 512000.0);
@@ -121,7 +125,13 @@ private slots:
         e = estimator.estimate(config);
         QCOMPARE(e.bubbleFraction, 0.1875);
         // The bubble's seconds are (p-1)/v stage-times: the interleaved step must be shorter.
-        QVERIFY(e.breakdown.bubbleSeconds < estimator.estimate([&] { auto c = config; c.interleave = 1; return c; }()).breakdown.bubbleSeconds);
+        QVERIFY(e.breakdown.bubbleSeconds < estimator
+                                                .estimate([&] {
+                                                    auto c = config;
+                                                    c.interleave = 1;
+                                                    return c;
+                                                }())
+                                                .breakdown.bubbleSeconds);
     }
 
     void breakdownAddsUpAndFlopsAreConsistent()
@@ -152,7 +162,8 @@ private slots:
         // The paper's end-to-end estimate 8·T·P/(n·X): 300B tokens, 175B, 1024 GPUs at 140 TFLOP/s
         // is about 34 days. At our predicted rate the same formula must agree with our time.
         const double days = 8.0 * 300e9 * 175e9 / (1024 * e.hardwareFlopsPerSecondPerGpu) / 86400;
-        QVERIFY2(qAbs(days / (e.trainingSeconds / 86400) - 1.0) < 0.05, qPrintable(QString::number(days)));
+        QVERIFY2(qAbs(days / (e.trainingSeconds / 86400) - 1.0) < 0.05,
+                 qPrintable(QString::number(days)));
     }
 
     void invalidLayoutsAreExplained()
@@ -171,7 +182,10 @@ private slots:
         config.tp = 8;
         config.dp = 4;
         e = estimator.estimate(config);
-        QVERIFY2(e.reason.find("TP x PP x DP x CP = 8 x 1 x 4 x 1 = 32, but the cluster has 64 GPUs") == 0, e.reason.c_str());
+        QVERIFY2(
+            e.reason.find("TP x PP x DP x CP = 8 x 1 x 4 x 1 = 32, but the cluster has 64 GPUs")
+                == 0,
+            e.reason.c_str());
         config.tp = 1;
         config.pp = 3;
         config.dp = 1;
@@ -181,11 +195,12 @@ private slots:
         odd.model.heads = 30;
         odd.model.kvHeads = 30;
         odd.model.hidden = 3840;
-        config = ParallelConfig{};
+        config = ParallelConfig {};
         config.tp = 4;
         config.dp = 16;
         e = TrainingEstimator(odd, dgxA100(64)).estimate(config);
-        QVERIFY2(e.reason.find("30 attention heads are not divisible by TP=4") != std::string::npos, e.reason.c_str());
+        QVERIFY2(e.reason.find("30 attention heads are not divisible by TP=4") != std::string::npos,
+                 e.reason.c_str());
     }
 
     void doesNotFitIsReported()
@@ -219,7 +234,8 @@ private slots:
             QVERIFY(result.top[i - 1].stepSeconds <= result.top[i].stepSeconds);
         for (const TrainingEstimate &e : result.top)
             QVERIFY(e.fits && e.memory.totalBytes() <= cluster.gpu.memoryBytes);
-        // The best found is no slower than the paper's hand-tuned layout (TP 8, PP 16, full recompute).
+        // The best found is no slower than the paper's hand-tuned layout (TP 8, PP 16, full
+        // recompute).
         ParallelConfig paper;
         paper.tp = 8;
         paper.pp = 16;
@@ -241,13 +257,16 @@ private slots:
         ParallelConfig config;
         config.dp = 256;
         config.microbatch = 1;
-        const ClusterDescription fast = ClusterDescription::fromCatalog(catalog(), "dgx-a100", 256, "eth-10g", 1, 1.0, false, 32);
-        const ClusterDescription slow = ClusterDescription::fromCatalog(catalog(), "dgx-a100", 256, "eth-10g", 1, 4.0, false, 32);
+        const ClusterDescription fast = ClusterDescription::fromCatalog(
+            catalog(), "dgx-a100", 256, "eth-10g", 1, 1.0, false, 32);
+        const ClusterDescription slow = ClusterDescription::fromCatalog(
+            catalog(), "dgx-a100", 256, "eth-10g", 1, 4.0, false, 32);
         const TrainingEstimate a = TrainingEstimator(job, fast).estimate(config);
         const TrainingEstimate b = TrainingEstimator(job, slow).estimate(config);
         QVERIFY(b.breakdown.dpCommExposedSeconds > 3.0 * a.breakdown.dpCommExposedSeconds);
         QCOMPARE(b.bottleneck, std::string("data-parallel"));
-        QVERIFY2(b.bottleneckExplanation.find("4:1 oversubscribed") != std::string::npos, b.bottleneckExplanation.c_str());
+        QVERIFY2(b.bottleneckExplanation.find("4:1 oversubscribed") != std::string::npos,
+                 b.bottleneckExplanation.c_str());
     }
 
     void megatronTableOneWithinFifteenPercent()

@@ -35,7 +35,11 @@ private slots:
         const ModelSpec &model = catalog.llm(id.toStdString());
         const double counted = TransformerShape::fromModel(model).totalParameters();
         const double error = counted / model.publishedParameters - 1.0;
-        QVERIFY2(qAbs(error) < tolerance, qPrintable(QStringLiteral("%1: %2 vs %3").arg(id).arg(counted).arg(model.publishedParameters)));
+        QVERIFY2(qAbs(error) < tolerance,
+                 qPrintable(QStringLiteral("%1: %2 vs %3")
+                                .arg(id)
+                                .arg(counted)
+                                .arg(model.publishedParameters)));
     }
 
     void llama2SevenBExact()
@@ -43,14 +47,16 @@ private slots:
         // 32 x (4 x 4096^2 + 3 x 4096 x 11008 + 2 x 4096) + 2 x 32000 x 4096 + 4096 = 6,738,415,616
         // (the Hugging Face parameter count of meta-llama/Llama-2-7b-hf).
         static const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
-        QCOMPARE(TransformerShape::fromModel(catalog.llm("llama-2-7b")).totalParameters(), 6738415616.0);
+        QCOMPARE(TransformerShape::fromModel(catalog.llm("llama-2-7b")).totalParameters(),
+                 6738415616.0);
     }
 
     void mixtralActiveParameters()
     {
         // Mixtral paper: 12.9B active parameters per token (2 of 8 experts).
         static const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
-        const double active = TransformerShape::fromModel(catalog.llm("mixtral-8x7b")).activeParameters();
+        const double active
+            = TransformerShape::fromModel(catalog.llm("mixtral-8x7b")).activeParameters();
         QVERIFY2(qAbs(active / 12.9e9 - 1.0) < 0.01, qPrintable(QString::number(active)));
     }
 
@@ -67,8 +73,9 @@ private slots:
         shape.vocab = 51200;
         shape.layers = 96;
         const double s = 2048, h = 12288, l = 96, V = 51200;
-        const double ours = 3.0 * (l * (shape.layerGemmFlopsPerToken() + shape.attentionCoreFlopsPerToken(s))
-                                   + shape.logitFlopsPerToken());
+        const double ours = 3.0
+            * (l * (shape.layerGemmFlopsPerToken() + shape.attentionCoreFlopsPerToken(s))
+               + shape.logitFlopsPerToken());
         const double megatron = 72.0 * l * h * h * (1.0 + s / (6.0 * h) + V / (12.0 * l * h));
         QVERIFY(qAbs(ours / megatron - 1.0) < 1e-12);
     }

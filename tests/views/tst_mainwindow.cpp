@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Drives the real main window offscreen: open each sample, wait for the background estimate, check
 // the figures shown against the model's, and save screenshots into the build tree.
-#include "mainwindow.h"
 #include "estimatesummaryview.h"
+#include "mainwindow.h"
 #include "planestimatecontroller.h"
 
 #include "model/catalogdatabase.h"
@@ -23,8 +23,8 @@ class TestMainWindow : public QObject
     Q_OBJECT
 
 private:
-    std::shared_ptr<const model::Catalog> m_catalog =
-        std::make_shared<const model::Catalog>(model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs"));
+    std::shared_ptr<const model::Catalog> m_catalog = std::make_shared<const model::Catalog>(
+        model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs"));
 
     static QString findValue(QTreeWidget *tree, const QString &name)
     {
@@ -37,18 +37,21 @@ private slots:
     {
         app::MainWindow window(m_catalog);
         window.show();
-        const QString path = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+        const QString path
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
         QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
         QVERIFY(window.openPlan(path));
         QVERIFY(ready.wait(60000));
 
-        const model::PlanEstimate expected = model::estimatePlan(model::loadPlan(path.toStdString(), m_catalog.get()), *m_catalog);
+        const model::PlanEstimate expected
+            = model::estimatePlan(model::loadPlan(path.toStdString(), m_catalog.get()), *m_catalog);
         QTreeWidget *tree = window.summaryView()->tree();
         QCOMPARE(findValue(tree, QStringLiteral("Nodes")), QString::number(expected.nodes));
         QCOMPARE(findValue(tree, QStringLiteral("Step time")),
-                 QStringLiteral("%1 s").arg(QLocale().toString(expected.training.best.stepSeconds, 'f', 3)));
-        QVERIFY(window.summaryView()->headline().contains(
-            QLocale().toString(expected.training.best.trainingSeconds / model::units::secondsPerDay, 'f', 1)));
+                 QStringLiteral("%1 s").arg(
+                     QLocale().toString(expected.training.best.stepSeconds, 'f', 3)));
+        QVERIFY(window.summaryView()->headline().contains(QLocale().toString(
+            expected.training.best.trainingSeconds / model::units::secondsPerDay, 'f', 1)));
 
         QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
         QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/mainwindow-h100.png")));
@@ -63,7 +66,8 @@ private slots:
             QVERIFY(window.openPlan(samples.filePath(file)));
             QVERIFY2(ready.wait(60000), qPrintable(file));
             QVERIFY(window.summaryView()->tree()->topLevelItemCount() > 2);
-            QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/mainwindow-%1.png").arg(QFileInfo(file).completeBaseName())));
+            QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/mainwindow-%1.png")
+                                           .arg(QFileInfo(file).completeBaseName())));
         }
     }
 
@@ -80,7 +84,8 @@ private slots:
         file.write("{\"format\": \"clusterplanner-plan\", \"version\": 1}");
         file.close();
         QVERIFY(!window.openPlan(broken));
-        QCOMPARE(QString::fromStdString(window.plan().name), QStringLiteral("L4 inference fleet for Llama 3 8B"));
+        QCOMPARE(QString::fromStdString(window.plan().name),
+                 QStringLiteral("L4 inference fleet for Llama 3 8B"));
     }
 
     void newerRequestSupersedesOlder()
@@ -89,8 +94,10 @@ private slots:
         views::PlanEstimateController controller;
         controller.setCatalog(m_catalog);
         QSignalSpy ready(&controller, &views::PlanEstimateController::estimateReady);
-        const model::Plan first = model::loadPlan(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", m_catalog.get());
-        const model::Plan second = model::loadPlan(CP_SOURCE_DIR "/samples/l4-inference-fleet.json", m_catalog.get());
+        const model::Plan first = model::loadPlan(
+            CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", m_catalog.get());
+        const model::Plan second
+            = model::loadPlan(CP_SOURCE_DIR "/samples/l4-inference-fleet.json", m_catalog.get());
         controller.requestEstimate(first);
         controller.requestEstimate(second);
         QTRY_VERIFY_WITH_TIMEOUT(!controller.isRunning(), 60000);
