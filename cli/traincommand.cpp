@@ -193,6 +193,10 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         json["model"] = job.model.id;
         json["fabric"] = cluster.fabricName;
         json["configurations_evaluated"] = result.evaluated;
+        json["largest_fitting_microbatch"] = result.largestFittingMicrobatch;
+        json["memory_headroom_gib"]
+            = (result.best.memoryCapacityBytes - result.best.memory.totalBytes())
+            / model::units::gibi;
         nlohmann::json alternatives = nlohmann::json::array();
         for (std::size_t i = 1; i < result.top.size(); ++i)
             alternatives.push_back(model::trainingEstimateToJson(result.top[i]));
@@ -204,6 +208,8 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         << cluster.gpusPerNode << " per node), " << cluster.fabricName << "\n";
     out << "Searched " << result.evaluated << " layouts; the fastest that fits:\n\n";
     out << renderTrainingEstimate(result.best);
+    out << "Largest microbatch that fits with this layout: " << result.largestFittingMicrobatch
+        << "\n";
     if (topCount > 0 && result.top.size() > 1) {
         out << "\nFastest layouts:\n";
         std::vector<model::TrainingEstimate> top(

@@ -115,6 +115,8 @@ struct TrainingEstimate
 struct TrainingSearchResult
 {
     TrainingEstimate best; ///< valid and fits, when found
+    int largestFittingMicrobatch
+        = 0; ///< with best's other settings, the largest microbatch that fits
     bool found = false;
     std::vector<TrainingEstimate> top; ///< up to 10, fastest first
     long long evaluated = 0; ///< configurations evaluated

@@ -595,6 +595,15 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
     if (!result.top.empty()) {
         result.found = true;
         result.best = result.top.front();
+        // Memory headroom as a user sees it: how far the microbatch could grow with this layout.
+        ParallelConfig probe = result.best.config;
+        const int perReplica = m_job.globalBatch / probe.dp;
+        for (int mb : divisorsOf(perReplica, perReplica)) {
+            probe.microbatch = mb;
+            const TrainingEstimate e = evaluate(probe, false);
+            if (e.valid && e.fits)
+                result.largestFittingMicrobatch = mb;
+        }
     } else if (smallestMemory < 1e300) {
         result.reason = "no layout fits in memory: the smallest needs "
             + formatNumber("%.1f", smallestMemory / units::gibi) + " GiB per GPU but "

@@ -243,6 +243,19 @@ private slots:
         paper.recompute = Recompute::Full;
         QVERIFY(result.best.stepSeconds <= estimator.estimate(paper).stepSeconds);
         QVERIFY(!result.best.bottleneck.empty() && !result.best.bottleneckExplanation.empty());
+        // The largest microbatch that fits: it fits, and the next divisor up does not.
+        QVERIFY(result.largestFittingMicrobatch >= result.best.config.microbatch);
+        ParallelConfig probe = result.best.config;
+        probe.microbatch = result.largestFittingMicrobatch;
+        QVERIFY(estimator.estimate(probe).fits);
+        const int perReplica = 1536 / probe.dp;
+        for (int mb = probe.microbatch + 1; mb <= perReplica; ++mb) {
+            if (perReplica % mb == 0) {
+                probe.microbatch = mb;
+                QVERIFY(!estimator.estimate(probe).fits);
+                break;
+            }
+        }
     }
 
     void oversubscriptionSlowsDataParallelSync()
