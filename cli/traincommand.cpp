@@ -5,6 +5,7 @@
 #include "model/catalogparser.h"
 #include "model/clusterdescription.h"
 #include "model/estimatejson.h"
+#include "model/inferencesetup.h"
 #include "model/trainingestimator.h"
 #include "model/units.h"
 
@@ -105,14 +106,8 @@ model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
     if (nodeId.empty()) {
         if (gpuId.empty())
             throw UsageError("missing required option '--gpu' (or --node)");
-        const model::GpuSpec &gpu = catalog.gpu(gpuId); // throws for an unknown id
-        int bestDomain = 0;
-        for (const auto &[id, node] : catalog.nodes()) {
-            if (node.gpuId == gpu.id && node.scaleUpDomainGpus > bestDomain) {
-                nodeId = id;
-                bestDomain = node.scaleUpDomainGpus;
-            }
-        }
+        catalog.gpu(gpuId); // throws for an unknown id
+        nodeId = model::nodeForGpu(catalog, gpuId);
         if (nodeId.empty())
             throw UsageError("no catalog node carries GPU '" + gpuId
                              + "'; pass --node ID or import a node type");
