@@ -3,6 +3,10 @@
 #include "model/catalogdatabase.h"
 #include "model/catalogpaths.h"
 #include "model/clusterdescription.h"
+#include "model/dragonflygenerator.h"
+#include "model/fabricanalysis.h"
+#include "model/fabriccollective.h"
+#include "model/fattreegenerator.h"
 #include "model/inferenceestimator.h"
 #include "model/inferencesetup.h"
 #include "model/trainingestimator.h"
@@ -68,5 +72,43 @@ int main()
     const double slo = medianSeconds(101, [&] { (void)inferenceEstimator.estimate(); });
     std::printf("inference estimate with SLO search (Llama 3 70B, H100): median %.1f us\n",
                 slo * 1e6);
+
+    // Fabric engine: generate, analyse (counts, exact hop statistics by symmetry, max-flow
+    // bisection) and run every rank ring at once, as `clusterplanner-cli fabric` does.
+    const FabricHardware hardware
+        = fabricHardware(catalog.networkSwitch("qm9700"), catalog.nic("ib-ndr-400"), 64);
+    FatTreeParameters fatTree;
+    fatTree.radix = 64;
+    fatTree.tiers = 3;
+    double generateSeconds = 0;
+    double analyseSeconds = 0;
+    double ringSeconds = 0;
+    const double fatTreeTotal = medianSeconds(5, [&] {
+        const auto t0 = std::chrono::steady_clock::now();
+        const FabricGraph graph = generateFatTree(fatTree);
+        const auto t1 = std::chrono::steady_clock::now();
+        (void)analyseFabric(graph, hardware);
+        const auto t2 = std::chrono::steady_clock::now();
+        (void)concurrentRingRate(graph, rankRings(graph, 1, 65536), 130e-9);
+        const auto t3 = std::chrono::steady_clock::now();
+        generateSeconds = std::chrono::duration<double>(t1 - t0).count();
+        analyseSeconds = std::chrono::duration<double>(t2 - t1).count();
+        ringSeconds = std::chrono::duration<double>(t3 - t2).count();
+    });
+    std::printf("fat-tree k=64, 3 tiers, 65,536 endpoints, generate+analyse+rings: median %.2f s "
+                "(last run: generate %.2f, analyse %.2f, rings %.2f)\n",
+                fatTreeTotal, generateSeconds, analyseSeconds, ringSeconds);
+    DragonflyParameters dragonfly;
+    dragonfly.p = 16;
+    dragonfly.a = 32;
+    dragonfly.h = 16;
+    dragonfly.groups = 128;
+    const double dragonflyTotal = medianSeconds(5, [&] {
+        const FabricGraph graph = generateDragonfly(dragonfly);
+        (void)analyseFabric(graph, hardware);
+        (void)concurrentRingRate(graph, rankRings(graph, 1, 65536), 130e-9);
+    });
+    std::printf("Dragonfly p=16 a=32 h=16 g=128, 65,536 endpoints, same work:      median %.2f s\n",
+                dragonflyTotal);
     return 0;
 }

@@ -1,38 +1,261 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commands.h"
+#include "table.h"
+
+#include "model/estimatejson.h"
+#include "model/fabricanalysis.h"
+#include "model/fabriccollective.h"
+#include "model/fabricdesign.h"
+#include "model/units.h"
 
 #include <ostream>
+#include <sstream>
 
 namespace cp::cli {
+
+namespace {
+
+std::vector<std::string> splitList(const std::string &text, char separator)
+{
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    std::string part;
+    while (std::getline(stream, part, separator))
+        if (!part.empty())
+            parts.push_back(part);
+    return parts;
+}
+
+/** The catalog switch for a fabric: --switch, else one of the link's protocol, speed and radix. */
+const model::SwitchSpec &chooseSwitch(const model::Catalog &catalog, const ParsedArguments &a,
+                                      const model::NicSpec &nic, std::optional<int> radix)
+{
+    if (auto id = a.value("switch"))
+        return catalog.networkSwitch(*id);
+    const model::SwitchSpec *best = nullptr;
+    for (const std::string &id : catalog.ids(model::CatalogKind::Switch)) {
+        const model::SwitchSpec &sw = catalog.networkSwitch(id);
+        const bool protocolMatches = sw.protocol == nic.protocol
+            || (nic.protocol == model::LinkProtocol::RoCE
+                && sw.protocol == model::LinkProtocol::Ethernet)
+            || (nic.protocol == model::LinkProtocol::Ethernet
+                && sw.protocol == model::LinkProtocol::RoCE);
+        if (!protocolMatches || sw.portBytesPerSecond + 1 < nic.bytesPerSecond)
+            continue;
+        const bool radixMatches = radix && sw.ports == *radix;
+        if (!best || (radixMatches && !(radix && best->ports == *radix))
+            || (!radixMatches && !(radix && best->ports == *radix)
+                && sw.portBytesPerSecond < best->portBytesPerSecond))
+            best = &sw;
+    }
+    if (!best)
+        throw UsageError("no catalog switch carries " + nic.id + " links; pass --switch ID");
+    return *best;
+}
+
+double gbps(double bytesPerSecond)
+{
+    return bytesPerSecond * model::units::bitsPerByte / model::units::giga;
+}
+
+std::string renderMetrics(const model::FabricMetrics &m, const model::RingRate &ring, int ringNodes)
+{
+    Table table({"figure", "value"});
+    table.addRow({"fabric", m.description});
+    table.addRow({"endpoints", std::to_string(m.endpoints)});
+    std::string tiers;
+    const char *names[] = {"endpoint", "leaf", "spine", "core"};
+    for (const auto &[tier, count] : m.switchesPerTier)
+        tiers += (tiers.empty() ? "" : ", ") + std::to_string(count) + " "
+            + (tier >= 0 && tier <= 3 ? names[tier] : "tier " + std::to_string(tier));
+    table.addRow(
+        {"switches", std::to_string(m.switches) + (tiers.empty() ? "" : " (" + tiers + ")")});
+    table.addRow({"cables",
+                  std::to_string(m.links) + " (" + std::to_string(m.copperCables) + " copper, "
+                      + std::to_string(m.opticalCables) + " optical, "
+                      + std::to_string(m.transceivers) + " transceivers)"});
+    table.addRow({"diameter",
+                  std::to_string(m.diameter) + " links endpoint to endpoint, "
+                      + std::to_string(m.switchDiameter) + " between switches"});
+    table.addRow({"average hops", format("%.3f", m.averageHops)});
+    table.addRow(
+        {"shortest paths per pair",
+         format("mean %.1f", m.meanShortestPaths) + format(", min %.0f", m.minShortestPaths)});
+    table.addRow({"path statistics", m.pathMethod});
+    table.addRow({"injection per endpoint", format("%.0f Gb/s", gbps(m.injectionBytesPerSecond))});
+    table.addRow({"bisection",
+                  format("%.0f Gb/s", gbps(m.bisectionBytesPerSecond))
+                      + format(" (%.3f of injection)", m.bisectionRatio)});
+    table.addRow({"bisection method", m.bisectionMethod});
+    table.addRow({"ring all-reduce",
+                  format("%.0f Gb/s per flow", gbps(ring.bytesPerSecondPerFlow))
+                      + " with every rank ring of " + std::to_string(ringNodes)
+                      + " nodes at once; bottleneck " + ring.bottleneckLink});
+    table.addRow(
+        {"connected",
+         m.connected ? "yes"
+                     : "NO: " + std::to_string(m.unreachableEndpoints) + " endpoints unreachable"});
+    table.addRow({"power",
+                  format("%.1f kW", m.powerWatts() / 1e3)
+                      + format(" (switches %.1f", m.switchWatts / 1e3)
+                      + format(", optics %.1f kW)", m.opticsWatts / 1e3)});
+    table.addRow({"cost",
+                  format("$%.0f", m.costUsd()) + format(" (switches $%.0f", m.switchCostUsd)
+                      + format(", optics $%.0f)", m.opticsCostUsd)});
+    std::string text = table.render();
+    for (const std::string &note : m.notes)
+        text += "note: " + note + "\n";
+    return text;
+}
+
+} // namespace
 
 int runFabricCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
 {
     const auto specs = withCommonOptions({
         {"topology", true, "fat-tree|rail-fat-tree|dragonfly|torus"},
-        {"endpoints", true, "endpoint count"},
-        {"radix", true, "switch radix"},
-        {"tiers", true, "2|3"},
-        {"oversubscription", true, "ratio, e.g. 2 for 2:1"},
+        {"endpoints", true, "endpoint count (fat-tree, dragonfly; rail: GPUs)"},
+        {"radix", true, "switch ports (default: the switch's)"},
+        {"tiers", true, "2|3 (default: the fewest that fit)"},
+        {"oversubscription", true, "leaf down:up ratio, e.g. 2 for 2:1 (default 1)"},
+        {"spine-oversubscription", true, "spine down:up ratio, 3 tiers (default 1)"},
+        {"nodes", true, "rail-fat-tree: GPU servers"},
+        {"gpus-per-node", true, "rail-fat-tree: GPUs (rails) per server (default 8)"},
+        {"su-nodes", true, "rail-fat-tree: servers per scalable unit (default 32)"},
         {"a", true, "dragonfly routers per group"},
         {"p", true, "dragonfly endpoints per router"},
         {"h", true, "dragonfly global links per router"},
         {"groups", true, "dragonfly groups"},
         {"dims", true, "torus dimensions, e.g. 4x4x4"},
-        {"link", true, "NIC/link id"},
+        {"link", true, "NIC id for the links (default ib-ndr-400)"},
+        {"switch", true, "switch id for power and price (default: one matching the link)"},
+        {"ring-nodes", true, "nodes per all-reduce ring for the collective figure (default all)"},
+        {"fail-switch", true, "labels of switches to remove, comma-separated (e.g. spine-0)"},
+        {"fail-link", true, "links to remove as A:B label pairs, comma-separated"},
     });
     const ParsedArguments a = parseArguments(args, specs, "fabric");
     if (a.has("help")) {
         out << usageText("clusterplanner-cli fabric --topology T [options]", specs);
         return ExitOk;
     }
-    a.choice("topology", {"fat-tree", "rail-fat-tree", "dragonfly", "torus"});
-    a.integer("endpoints", 1, 1 << 24);
-    a.integer("radix", 2, 4096);
-    a.integer("tiers", 2, 3);
-    a.number("oversubscription", 1.0, 64.0);
-    if (auto link = a.value("link"))
-        context.catalog().nic(*link);
-    throw std::runtime_error("the fabric engine is not part of this version yet");
+    const std::string topologyName
+        = a.choice("topology", {"fat-tree", "rail-fat-tree", "dragonfly", "torus"})
+              .value_or(std::string());
+    if (topologyName.empty())
+        throw UsageError("--topology is required (fat-tree|rail-fat-tree|dragonfly|torus)");
+    // Wide ranges here: the generators check the real limits and explain them (exit 3).
+    constexpr int big = 1 << 30;
+    const auto endpoints = a.integer("endpoints", -big, big);
+    const auto radix = a.integer("radix", -big, big);
+    const auto tiers = a.integer("tiers", -big, big);
+    const auto oversubscription = a.number("oversubscription", -1e9, 1e9);
+    const auto spineOversubscription = a.number("spine-oversubscription", -1e9, 1e9);
+
+    const model::Catalog &catalog = context.catalog();
+    const model::NicSpec &nic = catalog.nic(a.value("link").value_or("ib-ndr-400"));
+    const model::SwitchSpec &sw = chooseSwitch(catalog, a, nic, radix);
+
+    model::FabricDesign design;
+    design.topology = *model::fabricTopologyFromName(topologyName);
+    design.setLinks(nic, sw, 450e9);
+    try {
+        switch (design.topology) {
+        case model::FabricTopology::FatTree: {
+            auto &p = design.fatTree;
+            p.radix = radix.value_or(sw.ports);
+            p.endpoints = endpoints.value_or(0);
+            p.tiers = tiers.value_or(0);
+            p.leafOversubscription = oversubscription.value_or(1.0);
+            p.spineOversubscription = spineOversubscription.value_or(1.0);
+            break;
+        }
+        case model::FabricTopology::RailFatTree: {
+            auto &p = design.railFatTree;
+            p.radix = radix.value_or(sw.ports);
+            p.gpusPerNode = a.integer("gpus-per-node", -big, big).value_or(8);
+            p.nodesPerScalableUnit = a.integer("su-nodes", -big, big).value_or(32);
+            if (p.gpusPerNode < 1)
+                throw model::FabricParameterError("--gpus-per-node must be positive");
+            p.nodes
+                = a.integer("nodes", -big, big)
+                      .value_or(endpoints ? (*endpoints + p.gpusPerNode - 1) / p.gpusPerNode : 32);
+            p.tiers = tiers.value_or(0);
+            p.leafOversubscription = oversubscription.value_or(1.0);
+            p.spineOversubscription = spineOversubscription.value_or(1.0);
+            break;
+        }
+        case model::FabricTopology::Dragonfly: {
+            auto &p = design.dragonfly;
+            p.a = a.integer("a", -big, big).value_or(0);
+            p.p = a.integer("p", -big, big).value_or(0);
+            p.h = a.integer("h", -big, big).value_or(0);
+            p.groups = a.integer("groups", -big, big).value_or(0);
+            p.endpoints = endpoints.value_or(0);
+            p.radix = radix.value_or(0);
+            break;
+        }
+        case model::FabricTopology::Torus:
+            design.torus.dims = model::parseTorusDims(a.value("dims").value_or("4x4x4"));
+            break;
+        }
+        const model::FabricGraph graph = model::generateFabric(design);
+        const model::FabricHardware hardware = model::fabricHardware(
+            sw, nic, design.topology == model::FabricTopology::Torus ? 0 : graph.radix);
+
+        model::FabricFailures failures;
+        if (auto list = a.value("fail-switch"))
+            for (const std::string &label : splitList(*list, ','))
+                failures.vertices.push_back(model::findVertex(graph, label));
+        if (auto list = a.value("fail-link"))
+            for (const std::string &pair : splitList(*list, ',')) {
+                const auto ends = splitList(pair, ':');
+                if (ends.size() != 2)
+                    throw UsageError("--fail-link takes A:B label pairs, not \"" + pair + "\"");
+                failures.links.push_back(model::findLink(graph, ends[0], ends[1]));
+            }
+
+        const int perNode = design.endpointsPerNode();
+        const int nodes = static_cast<int>(graph.endpoints().size()) / perNode;
+        const int ringNodes = a.integer("ring-nodes", 1, big).value_or(nodes);
+        const auto rings = model::rankRings(graph, perNode, ringNodes);
+        const double switchLatency = sw.latencySeconds;
+        const model::FabricMetrics metrics = model::analyseFabric(graph, hardware, failures);
+        const model::RingRate ring
+            = model::concurrentRingRate(graph, rings, switchLatency, failures);
+        std::optional<model::FabricMetrics> before;
+        std::optional<model::RingRate> ringBefore;
+        if (!failures.empty()) {
+            before = model::analyseFabric(graph, hardware);
+            ringBefore = model::concurrentRingRate(graph, rings, switchLatency);
+        }
+
+        if (a.has("json")) {
+            nlohmann::json json = model::fabricMetricsToJson(metrics);
+            json["switch"] = sw.id;
+            json["link"] = nic.id;
+            json["ring"] = model::ringRateToJson(ring);
+            json["ring"]["nodes_per_ring"] = ringNodes;
+            if (before) {
+                json["before_failure"]
+                    = {{"bisection_gbps", gbps(before->bisectionBytesPerSecond)},
+                       {"bisection_ratio", before->bisectionRatio},
+                       {"ring_gbps_per_flow", gbps(ringBefore->bytesPerSecondPerFlow)},
+                       {"diameter", before->diameter},
+                       {"avg_hops", before->averageHops}};
+            }
+            out << json.dump(2) << "\n";
+            return ExitOk;
+        }
+        out << renderMetrics(metrics, ring, ringNodes);
+        if (before)
+            out << "before the failure: bisection "
+                << format("%.0f Gb/s", gbps(before->bisectionBytesPerSecond)) << ", ring "
+                << format("%.0f Gb/s per flow", gbps(ringBefore->bytesPerSecondPerFlow))
+                << ", diameter " << before->diameter << "\n";
+        return ExitOk;
+    } catch (const model::FabricParameterError &error) {
+        throw InfeasibleError(std::string("invalid fabric: ") + error.what());
+    }
 }
 
 } // namespace cp::cli

@@ -5,6 +5,7 @@
 #include "model/catalogparser.h"
 #include "model/clusterdescription.h"
 #include "model/estimatejson.h"
+#include "model/fabricscaleout.h"
 #include "model/inferencesetup.h"
 #include "model/trainingestimator.h"
 #include "model/units.h"
@@ -50,6 +51,9 @@ std::vector<OptionSpec> trainOptions()
         {"oversubscription", true, "fabric oversubscription ratio, e.g. 2 for 2:1 (default 1)"},
         {"rail-optimised", false, "rail-optimised fabric (one leaf per GPU index)"},
         {"switch-ports", true, "leaf switch radix (default 64)"},
+        {"fabric-model", true,
+         "graph (rings measured on the generated fat-tree, default) | closed-form"},
+        {"placement", true, "contiguous (default) | scattered: how the scheduler placed nodes"},
         {"dp-overlap", true,
          "share of the backward pass that can hide gradient sync, 0..1 (default 1)"},
         {"allow-tp-across-nodes", false, "allow tensor parallelism beyond the NVLink domain"},
@@ -172,7 +176,17 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
 
     const model::Catalog &catalog = context.catalog();
     job.model = modelFromArguments(a, catalog);
-    const model::ClusterDescription cluster = clusterFromArguments(a, catalog, gpus);
+    model::ClusterDescription cluster = clusterFromArguments(a, catalog, gpus);
+    const std::string fabricModel
+        = a.choice("fabric-model", {"graph", "closed-form"}).value_or("graph");
+    const auto placement
+        = a.choice("placement", {"contiguous", "scattered"}).value_or("contiguous") == "scattered"
+        ? model::NodePlacement::Scattered
+        : model::NodePlacement::Contiguous;
+    const std::string fabricNote = fabricModel == "graph"
+        ? model::measureScaleOutOnFabric(cluster, placement)
+        : std::string("closed-form scale-out model: NIC share, divided by the oversubscription "
+                      "for rings that leave a leaf");
     const model::TrainingEstimator estimator(job, cluster);
     const model::TrainingSearchResult result = estimator.search();
     if (!result.found) {
@@ -187,6 +201,7 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         json["gpus"] = gpus;
         json["model"] = job.model.id;
         json["fabric"] = cluster.fabricName;
+        json["fabric_model"] = fabricNote;
         json["configurations_evaluated"] = result.evaluated;
         json["largest_fitting_microbatch"] = result.largestFittingMicrobatch;
         json["memory_headroom_gib"]
@@ -200,7 +215,8 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         return ExitOk;
     }
     out << "Training " << job.model.name << " on " << gpus << " x " << cluster.gpu.name << " ("
-        << cluster.gpusPerNode << " per node), " << cluster.fabricName << "\n";
+        << cluster.gpusPerNode << " per node), " << cluster.fabricName << "\n"
+        << fabricNote << "\n";
     out << "Searched " << result.evaluated << " layouts; the fastest that fits:\n\n";
     out << renderTrainingEstimate(result.best);
     out << "Largest microbatch that fits with this layout: " << result.largestFittingMicrobatch

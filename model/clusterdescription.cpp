@@ -19,6 +19,14 @@ double ClusterDescription::nodeScaleOutBytesPerSecond() const
 
 LinkLevel ClusterDescription::scaleOutLink(int nodesSpanned) const
 {
+    if (!fabricRingBytesPerSecond.empty()) {
+        auto it = std::find_if(fabricRingBytesPerSecond.begin(), fabricRingBytesPerSecond.end(),
+                               [&](const auto &entry) { return entry.first >= nodesSpanned; });
+        if (it == fabricRingBytesPerSecond.end())
+            --it;
+        return LinkLevel {it->second * nicAchievableFraction,
+                          networkStepLatencySeconds + networkLatencySeconds};
+    }
     double perGpu = nodeScaleOutBytesPerSecond() / std::max(1, gpusPerNode);
     // Only rings that leave one leaf (one rail group) cross the oversubscribed uplinks.
     if (nodesSpanned > nodesPerLeaf && oversubscription > 1.0)
@@ -45,6 +53,8 @@ ClusterDescription ClusterDescription::fromCatalog(const Catalog &catalog,
     cluster.nicAchievableFraction = nic.achievableFraction;
     cluster.networkLatencySeconds = nic.latencySeconds;
     cluster.oversubscription = oversubscription;
+    cluster.railOptimised = railOptimised;
+    cluster.switchPorts = switchPorts;
     // A leaf with P ports and r:1 oversubscription has P·r/(r+1) ports down. Rail-optimised:
     // each node puts one NIC on each rail leaf, so a rail leaf serves that many nodes; otherwise
     // all of a node's NICs land on one leaf.

@@ -5,6 +5,8 @@
 #include "model/collectivecost.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cp::model {
 
@@ -33,6 +35,15 @@ struct ClusterDescription
     int nodesPerLeaf = 32;
     /** Where it came from, for explanations: "2:1 oversubscribed RoCE fabric", say. */
     std::string fabricName;
+    bool railOptimised = false;
+    int switchPorts = 64;
+    /**
+     * Per-GPU scale-out bandwidth at line rate measured on the fabric graph (fabricscaleout.h)
+     * for rings over N consecutive nodes with every such ring running at once, ascending N. When
+     * empty, scaleOutLink uses the closed form: the node's NIC share, divided by the
+     * oversubscription for rings that leave a leaf.
+     */
+    std::vector<std::pair<int, double>> fabricRingBytesPerSecond;
 
     int nodes() const { return (gpus + gpusPerNode - 1) / gpusPerNode; }
     /** NVLink (or PCIe) level: NCCL's measured bus bandwidth and ring-Simple step latency. */

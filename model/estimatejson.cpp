@@ -162,4 +162,64 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
     return json;
 }
 
+namespace {
+double gbitPerSecond(double bytesPerSecond)
+{
+    return bytesPerSecond * units::bitsPerByte / units::giga;
+}
+} // namespace
+
+nlohmann::json fabricMetricsToJson(const FabricMetrics &m)
+{
+    nlohmann::json tiers = nlohmann::json::object();
+    const char *tierNames[] = {"endpoint", "leaf", "spine", "core"};
+    for (const auto &[tier, count] : m.switchesPerTier)
+        tiers[tier >= 0 && tier <= 3 ? tierNames[tier] : std::to_string(tier)] = count;
+    return {
+        {"topology", m.topology},
+        {"description", m.description},
+        {"endpoints", m.endpoints},
+        {"switches", m.switches},
+        {"switches_per_tier", tiers},
+        {"scale_up_switches", m.scaleUpSwitches},
+        {"links", m.links},
+        {"links_per_class", m.linksPerClass},
+        {"copper_cables", m.copperCables},
+        {"optical_cables", m.opticalCables},
+        {"transceivers", m.transceivers},
+        {"diameter", m.diameter},
+        {"switch_diameter", m.switchDiameter},
+        {"avg_hops", m.averageHops},
+        {"mean_shortest_paths", m.meanShortestPaths},
+        {"min_shortest_paths", m.minShortestPaths},
+        {"path_statistics_exact", m.pathStatisticsExact},
+        {"path_method", m.pathMethod},
+        {"injection_gbps", gbitPerSecond(m.injectionBytesPerSecond)},
+        {"bisection_gbps", gbitPerSecond(m.bisectionBytesPerSecond)},
+        {"bisection_ratio", m.bisectionRatio},
+        {"bisection_method", m.bisectionMethod},
+        {"connected", m.connected},
+        {"unreachable_endpoints", m.unreachableEndpoints},
+        {"failed_switches", m.failedSwitches},
+        {"failed_links", m.failedLinks},
+        {"power_w", m.powerWatts()},
+        {"switch_power_w", m.switchWatts},
+        {"optics_power_w", m.opticsWatts},
+        {"cost_usd", m.costUsd()},
+        {"switch_cost_usd", m.switchCostUsd},
+        {"optics_cost_usd", m.opticsCostUsd},
+        {"notes", m.notes},
+    };
+}
+
+nlohmann::json ringRateToJson(const RingRate &r)
+{
+    return {{"flows", r.flows},
+            {"gbps_per_flow", gbitPerSecond(r.bytesPerSecondPerFlow)},
+            {"max_hops", r.maxHops},
+            {"path_latency_us", r.pathLatencySeconds * 1e6},
+            {"bottleneck_link", r.bottleneckLink},
+            {"bottleneck_load", r.bottleneckLoad}};
+}
+
 } // namespace cp::model

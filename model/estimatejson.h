@@ -3,6 +3,8 @@
 // their units (_s, _gib, _w, _usd) so a script never guesses.
 #pragma once
 
+#include "model/fabricanalysis.h"
+#include "model/fabriccollective.h"
 #include "model/inferenceestimate.h"
 #include "model/planestimate.h"
 #include "model/trainingestimate.h"
@@ -15,5 +17,8 @@ nlohmann::json parallelConfigToJson(const ParallelConfig &config);
 nlohmann::json trainingEstimateToJson(const TrainingEstimate &estimate);
 nlohmann::json inferenceEstimateToJson(const InferenceEstimate &estimate);
 nlohmann::json planEstimateToJson(const PlanEstimate &estimate);
+/** Fabric metrics with the keys the CLI documents (Gb/s for bandwidth, W, USD). */
+nlohmann::json fabricMetricsToJson(const FabricMetrics &metrics);
+nlohmann::json ringRateToJson(const RingRate &rate);
 
 } // namespace cp::model

@@ -2,7 +2,7 @@
 # Installs the Debian packages ClusterPlanner builds with, when any is missing. Sourced by the
 # other scripts; safe to run again (it installs nothing when everything is there).
 set -euo pipefail
-CP_PACKAGES=(cmake g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6sql6-sqlite libboost-graph-dev
+CP_PACKAGES=(cmake g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6sql6-sqlite libqt6opengl6-dev libboost-graph-dev
              nlohmann-json3-dev libsqlite3-dev libgl-dev xvfb poppler-utils)
 missing=()
 for package in "${CP_PACKAGES[@]}"; do

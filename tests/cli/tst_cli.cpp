@@ -142,6 +142,82 @@ private slots:
                  heads.err.constData());
     }
 
+    void fabricJsonHasDocumentedKeys()
+    {
+        // k = 16 three-tier fat-tree: k^3/4 = 1,024 hosts, 5k^2/4 = 320 switches, 3 k^3/4 links.
+        const Result r = run({"fabric", "--topology", "fat-tree", "--radix", "16", "--tiers", "3",
+                              "--link", "ib-ndr-400", "--switch", "qm9700", "--json"});
+        QCOMPARE(r.status, 0);
+        const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+        for (const char *key : {"endpoints", "switches", "links", "diameter", "avg_hops",
+                                "bisection_gbps", "bisection_ratio", "power_w", "cost_usd"})
+            QVERIFY2(json.contains(QLatin1String(key)), key);
+        QCOMPARE(json.value(QStringLiteral("endpoints")).toInt(), 1024);
+        QCOMPARE(json.value(QStringLiteral("switches")).toInt(), 320);
+        QCOMPARE(json.value(QStringLiteral("links")).toInt(), 3072);
+        QCOMPARE(json.value(QStringLiteral("diameter")).toInt(), 6);
+        QCOMPARE(json.value(QStringLiteral("bisection_gbps")).toDouble(), 1024 * 400.0 / 2);
+        QCOMPARE(json.value(QStringLiteral("bisection_ratio")).toDouble(), 1.0);
+        // 320 qm9700 scaled to 16 of 64 ports (750 W, $30,000 each), 6,144 optics of the NDR NIC.
+        QVERIFY(json.value(QStringLiteral("notes")).toArray().size() == 1);
+        QVERIFY(json.value(QStringLiteral("power_w")).toDouble() > 320 * 750 / 4.0);
+
+        const Result torus = run({"fabric", "--topology", "torus", "--dims", "4x4x4", "--json"});
+        QCOMPARE(torus.status, 0);
+        const QJsonObject t = QJsonDocument::fromJson(torus.out).object();
+        QCOMPARE(t.value(QStringLiteral("diameter")).toInt(), 6);
+        QCOMPARE(t.value(QStringLiteral("bisection_gbps")).toDouble(), 32 * 400.0);
+
+        const Result failed = run({"fabric", "--topology", "fat-tree", "--radix", "4", "--tiers",
+                                   "3", "--fail-switch", "core-0", "--json"});
+        QCOMPARE(failed.status, 0);
+        const QJsonObject f = QJsonDocument::fromJson(failed.out).object();
+        QCOMPARE(f.value(QStringLiteral("bisection_gbps")).toDouble(), 6 * 400.0);
+        QCOMPARE(f.value(QStringLiteral("before_failure"))
+                     .toObject()
+                     .value(QStringLiteral("bisection_gbps"))
+                     .toDouble(),
+                 8 * 400.0);
+        QVERIFY(f.value(QStringLiteral("connected")).toBool());
+
+        const Result text = run({"fabric", "--topology", "dragonfly", "--p", "4"});
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains("Dragonfly, p = 4, a = 8, h = 4, 33 groups (1056 endpoints"),
+                 text.out.constData());
+    }
+
+    void invalidFabricExitsThree_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("dragonfly groups")
+            << QStringList {"fabric", "--topology", "dragonfly", "--p", "4", "--groups", "40"}
+            << "40 groups exceed a*h + 1 = 33";
+        QTest::newRow("two tiers too small")
+            << QStringList {"fabric",  "--topology", "fat-tree",    "--radix", "64",
+                            "--tiers", "2",          "--endpoints", "5000"}
+            << "2 tiers of radix-64 switches join at most 64 leaves (2048 endpoints)";
+        QTest::newRow("torus dims")
+            << QStringList {"fabric", "--topology", "torus", "--dims", "4x0x4"}
+            << "each torus dimension must be 2 to 4096 chips, not 0";
+        QTest::newRow("oversubscription")
+            << QStringList {"fabric", "--topology", "fat-tree", "--oversubscription", "0.5"}
+            << "leaf oversubscription must be between 1";
+        QTest::newRow("failed switch")
+            << QStringList {"fabric", "--topology",    "fat-tree", "--radix",
+                            "4",      "--fail-switch", "spine-99"}
+            << "no switch or endpoint called \"spine-99\"";
+    }
+
+    void invalidFabricExitsThree()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        const Result r = run(arguments);
+        QCOMPARE(r.status, 3);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+    }
+
     void inferJsonAndDoesNotFit()
     {
         const Result r = run({"infer",

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The network as a graph: endpoints, scale-up switches (NVSwitch), scale-out switches and
+// routers, and the links between them. Generators (fattreegenerator.h, dragonflygenerator.h,
+// torusgenerator.h) build one; the canvas can build or edit one by hand; fabricanalysis.h
+// analyses any of them with the same code.
+#pragma once
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+enum class FabricVertexRole : std::uint8_t {
+    Endpoint, ///< a GPU or NIC that sends and receives but never forwards
+    RoutingEndpoint, ///< a chip with an integrated router (torus, TPU ICI): sends and forwards
+    ScaleUpSwitch, ///< NVSwitch or PCIe switch inside a node
+    Switch, ///< leaf, spine, core switch or Dragonfly router
+};
+
+enum class LinkMedium : std::uint8_t { Copper, Optical, Internal };
+
+/** What a link is for; it decides the cable medium and how links are counted in the output. */
+enum class LinkClass : std::uint8_t {
+    ScaleUp, ///< GPU to NVSwitch, inside a node
+    Access, ///< endpoint to its first switch
+    Fabric, ///< switch to switch: leaf-spine, spine-core, Dragonfly local, torus neighbour
+    Global, ///< Dragonfly global link between groups
+};
+
+/** Parameters no fabric can be built from; the message says which and why. */
+class FabricParameterError : public std::invalid_argument
+{
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+/** Link rates and media a generator gives the links it creates. */
+struct FabricLinkRates
+{
+    double accessBytesPerSecond = 50e9; ///< endpoint NIC, per direction (400 Gb/s)
+    double fabricBytesPerSecond = 50e9; ///< switch port, per direction
+    double scaleUpBytesPerSecond = 450e9; ///< per GPU into NVSwitch, per direction (H100)
+    double linkLatencySeconds = 5e-9; ///< cable flight time, about 1 m of fibre per 5 ns
+    /** Endpoint cables: optical in SuperPOD-style designs, copper for ToR racks and RJ45. */
+    LinkMedium accessMedium = LinkMedium::Optical;
+};
+
+struct FabricVertex
+{
+    FabricVertexRole role = FabricVertexRole::Endpoint;
+    /** 0 for endpoints, 1 leaf / router, 2 spine, 3 core; scale-up switches are 0 too. */
+    int tier = 0;
+    /** Pod, scalable unit or Dragonfly group; -1 where it has none (core switches). */
+    int group = -1;
+    std::string label;
+
+    bool isEndpoint() const
+    {
+        return role == FabricVertexRole::Endpoint || role == FabricVertexRole::RoutingEndpoint;
+    }
+    bool forwards() const { return role != FabricVertexRole::Endpoint; }
+};
+
+struct FabricLink
+{
+    LinkClass linkClass = LinkClass::Fabric;
+    LinkMedium medium = LinkMedium::Optical;
+    double bytesPerSecond = 0; ///< per direction
+    double latencySeconds = 0;
+    std::size_t id = 0; ///< index in the order links were added (set by FabricGraph::addLink)
+};
+
+/**
+ * An undirected multigraph (parallel links between two switches are separate edges, as they
+ * are separate cables). Vertex and edge descriptors are indices because the storage is vecS.
+ */
+using FabricGraphStorage
+    = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, FabricVertex, FabricLink>;
+using FabricVertexId = FabricGraphStorage::vertex_descriptor;
+using FabricEdge = FabricGraphStorage::edge_descriptor;
+
+class FabricGraph
+{
+public:
+    explicit FabricGraph(std::string topologyName = "custom");
+
+    FabricVertexId addVertex(FabricVertex vertex);
+    void addLink(FabricVertexId a, FabricVertexId b, const FabricLink &link);
+
+    const FabricGraphStorage &storage() const { return m_graph; }
+    std::size_t vertexCount() const { return boost::num_vertices(m_graph); }
+    std::size_t linkCount() const { return boost::num_edges(m_graph); }
+    const FabricVertex &vertex(FabricVertexId v) const { return m_graph[v]; }
+    /** Endpoints in the order they were added (rank order for generated fabrics). */
+    const std::vector<FabricVertexId> &endpoints() const { return m_endpoints; }
+
+    const std::string &topologyName() const { return m_topologyName; }
+    /** A line a user can read: "3-tier fat-tree, k = 64, 1:1". */
+    std::string description;
+
+    /**
+     * Generators know the fabric's symmetry: every endpoint is equivalent (under an automorphism
+     * of the graph) to one of these, so shortest-path statistics from them alone are exact. Empty
+     * for hand-made or partly filled fabrics, where the analysis samples instead and says so.
+     */
+    std::vector<FabricVertexId> symmetryRepresentatives;
+    /**
+     * For each endpoint (by position in endpoints()), the half of the generator's natural
+     * bisection it falls in (0 or 1): half the pods, half the groups, half of the longest
+     * torus dimension. Empty when the graph has no natural halving; the analysis then splits the
+     * endpoint list in the middle.
+     */
+    std::vector<std::uint8_t> naturalHalf;
+    /** Switch radix the generator was given (0 for a torus or a hand-made fabric). */
+    int radix = 0;
+
+private:
+    std::string m_topologyName;
+    FabricGraphStorage m_graph;
+    std::vector<FabricVertexId> m_endpoints;
+};
+
+std::string linkMediumName(LinkMedium medium);
+std::string linkClassName(LinkClass linkClass);
+
+} // namespace cp::model

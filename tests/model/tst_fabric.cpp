@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The fabric engine against closed-form results: Al-Fares et al. 2008 (k-ary fat-tree), the DGX
+// SuperPOD reference architectures (hardware_facts.md 2.2), Kim et al. 2008 (Dragonfly), Dally
+// and Towles (k-ary n-cube). Expected values are worked out in the comments.
+#include "model/dragonflygenerator.h"
+#include "model/fabricanalysis.h"
+#include "model/fabriccollective.h"
+#include "model/fabricdesign.h"
+#include "model/fabricscaleout.h"
+#include "model/fattreegenerator.h"
+#include "model/torusgenerator.h"
+
+#include <QTest>
+
+using namespace cp::model;
+
+namespace {
+constexpr double B = 50e9; // 400 Gb/s per direction, the generators' default link
+
+FabricMetrics analyse(const FabricGraph &graph, const FabricFailures &failures = {})
+{
+    FabricHardware hardware;
+    hardware.switchWatts = 750;
+    hardware.switchPriceUsd = 30000;
+    hardware.transceiverWatts = 9;
+    hardware.transceiverPriceUsd = 800;
+    return analyseFabric(graph, hardware, failures);
+}
+
+FabricGraph fatTree(int k, int tiers, double leafOversubscription = 1.0, int endpoints = 0)
+{
+    FatTreeParameters p;
+    p.radix = k;
+    p.tiers = tiers;
+    p.endpoints = endpoints;
+    p.leafOversubscription = leafOversubscription;
+    return generateFatTree(p);
+}
+
+bool close(double a, double b, double relative = 1e-9)
+{
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+}
+} // namespace
+
+class TestFabric : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void kAryFatTreeMatchesClosedForm_data()
+    {
+        QTest::addColumn<int>("k");
+        QTest::newRow("k=4") << 4;
+        QTest::newRow("k=8") << 8;
+        QTest::newRow("k=16") << 16;
+    }
+
+    void kAryFatTreeMatchesClosedForm()
+    {
+        QFETCH(int, k);
+        const FabricMetrics m = analyse(fatTree(k, 3));
+        const int hosts = k * k * k / 4;
+        QCOMPARE(m.endpoints, hosts);
+        QCOMPARE(m.switches, 5 * k * k / 4);
+        QCOMPARE(m.switchesPerTier.at(1), k * k / 2);
+        QCOMPARE(m.switchesPerTier.at(2), k * k / 2);
+        QCOMPARE(m.switchesPerTier.at(3), k * k / 4);
+        // Host links, edge-aggregation links and aggregation-core links: k^3/4 each.
+        QCOMPARE(m.links, 3 * hosts);
+        QCOMPARE(m.diameter, 6);
+        QCOMPARE(m.switchDiameter, 4);
+        QVERIFY(m.pathStatisticsExact);
+        QVERIFY(m.connected);
+        // From one host: k/2 - 1 hosts 2 links away, k^2/4 - k/2 in the pod 4 away, the rest 6.
+        const double sameLeaf = k / 2 - 1;
+        const double samePod = k * k / 4.0 - k / 2.0;
+        const double otherPods = hosts - k * k / 4.0;
+        QVERIFY(close(m.averageHops, (2 * sameLeaf + 4 * samePod + 6 * otherPods) / (hosts - 1)));
+        // Shortest paths: 1 under a leaf, k/2 aggregation switches in a pod, (k/2)^2 cores.
+        QVERIFY(close(m.meanShortestPaths,
+                      (sameLeaf + samePod * k / 2 + otherPods * k * k / 4) / (hosts - 1)));
+        // Full bisection N B / 2 at 1:1.
+        QVERIFY(close(m.bisectionBytesPerSecond, hosts * B / 2));
+        QVERIFY(close(m.bisectionRatio, 1.0));
+        QVERIFY(close(m.injectionBytesPerSecond, B));
+        // Every cable optical: two transceivers each; power and cost add up per part.
+        QCOMPARE(m.transceivers, 2 * m.links);
+        QVERIFY(close(m.powerWatts(), m.switches * 750.0 + m.transceivers * 9.0));
+        QVERIFY(close(m.costUsd(), m.switches * 30000.0 + m.transceivers * 800.0));
+    }
+
+    void k64ThreeTierIsTheLargestThreeTierFabric()
+    {
+        // k = 64: 65,536 hosts and 5,120 switches (hardware_facts.md 2.1).
+        const FabricGraph graph = fatTree(64, 3);
+        QCOMPARE(graph.endpoints().size(), std::size_t(65536));
+        FatTreeParameters tooMany;
+        tooMany.radix = 64;
+        tooMany.tiers = 3;
+        tooMany.endpoints = 65537;
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateFatTree(tooMany));
+    }
+
+    void twoTierLeafSpine()
+    {
+        // k^2/2 = 2,048 endpoints, 64 leaves and 32 spines at k = 64.
+        const FabricMetrics m = analyse(fatTree(64, 2));
+        QCOMPARE(m.endpoints, 2048);
+        QCOMPARE(m.switchesPerTier.at(1), 64);
+        QCOMPARE(m.switchesPerTier.at(2), 32);
+        QCOMPARE(m.diameter, 4);
+        QVERIFY(close(m.bisectionRatio, 1.0));
+        // Fewest tiers chosen automatically: 2,049 endpoints need a third tier.
+        FatTreeParameters p;
+        p.radix = 64;
+        p.endpoints = 2049;
+        QCOMPARE(analyse(generateFatTree(p)).switchesPerTier.count(3), std::size_t(1));
+        p.tiers = 2;
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateFatTree(p));
+    }
+
+    void oversubscriptionHalvesBisection()
+    {
+        // Radix 12, 2 tiers. 1:1: 6 down / 6 up per leaf, 72 hosts, full bisection.
+        const FabricMetrics full = analyse(fatTree(12, 2, 1.0));
+        QCOMPARE(full.endpoints, 72);
+        QVERIFY(close(full.bisectionRatio, 1.0));
+        // 2:1: 8 down / 4 up, 96 hosts; each half (6 leaves) has 24 uplinks for 48 hosts.
+        const FabricMetrics half = analyse(fatTree(12, 2, 2.0));
+        QCOMPARE(half.endpoints, 96);
+        QVERIFY(close(half.bisectionBytesPerSecond, 24 * B));
+        QVERIFY(close(half.bisectionRatio, 0.5));
+        // 2:1 at the spines of a 3-tier tree: each pod (8 leaves x 6 hosts) has 6 spines x 4
+        // core links = 24 for 48 hosts.
+        FatTreeParameters p;
+        p.radix = 12;
+        p.tiers = 3;
+        p.spineOversubscription = 2.0;
+        const FabricMetrics spine = analyse(generateFatTree(p));
+        QCOMPARE(spine.endpoints, 12 * 8 * 6);
+        QVERIFY(close(spine.bisectionRatio, 0.5));
+    }
+
+    void concurrentRingsFeelOversubscription()
+    {
+        // Rank rings across leaves (local rank r of every leaf): 8 flows leave each leaf over 4
+        // uplinks at 2:1, so every flow gets B / 2. A ring of neighbours stays under its leaf.
+        const FabricGraph graph = fatTree(12, 2, 2.0);
+        const RingRate across = concurrentRingRate(graph, rankRings(graph, 8, 12), 100e-9);
+        QVERIFY(close(across.bytesPerSecondPerFlow, B / 2));
+        QCOMPARE(across.maxHops, 4);
+        QCOMPARE(across.flows, 96);
+        const RingRate along = concurrentRingRate(graph, rankRings(graph, 1, 96), 100e-9);
+        QVERIFY(close(along.bytesPerSecondPerFlow, B));
+        // Non-blocking: the same rank rings run at the full link rate.
+        const FabricGraph nonBlocking = fatTree(12, 2, 1.0);
+        QVERIFY(close(concurrentRingRate(nonBlocking, rankRings(nonBlocking, 6, 12), 100e-9)
+                          .bytesPerSecondPerFlow,
+                      B));
+    }
+
+    void railFatTreeMatchesSuperPodTables_data()
+    {
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<int>("leaves");
+        QTest::addColumn<int>("spines");
+        QTest::addColumn<int>("cores");
+        // H100 RA table 4 (31/63/95/127 nodes: one SU slot goes to UFM) and B200 RA rows.
+        QTest::newRow("1 SU") << 31 << 8 << 4 << 0;
+        QTest::newRow("3 SU") << 95 << 24 << 16 << 0;
+        QTest::newRow("4 SU") << 127 << 32 << 16 << 0;
+        QTest::newRow("8 SU") << 256 << 64 << 32 << 0;
+        QTest::newRow("16 SU") << 512 << 128 << 128 << 64;
+        QTest::newRow("32 SU") << 1024 << 256 << 256 << 128;
+    }
+
+    void railFatTreeMatchesSuperPodTables()
+    {
+        QFETCH(int, nodes);
+        QFETCH(int, leaves);
+        QFETCH(int, spines);
+        QFETCH(int, cores);
+        RailFatTreeParameters p;
+        p.nodes = nodes;
+        const FabricMetrics m = analyse(generateRailFatTree(p));
+        QCOMPARE(m.endpoints, nodes * 8);
+        QCOMPARE(m.scaleUpSwitches, nodes);
+        QCOMPARE(m.switchesPerTier.at(1), leaves);
+        QCOMPARE(m.switchesPerTier.at(2), spines);
+        QCOMPARE(m.switchesPerTier.count(3) ? m.switchesPerTier.at(3) : 0, cores);
+        // Node-leaf cables = GPUs; leaf-spine (and spine-core) cables = 32 per leaf.
+        QCOMPARE(m.linksPerClass.at("access"), nodes * 8);
+        QCOMPARE(m.linksPerClass.at("fabric"), leaves * 32 * (cores > 0 ? 2 : 1));
+    }
+
+    void railTrafficIsOneSwitchHop()
+    {
+        RailFatTreeParameters p;
+        p.nodes = 64;
+        const FabricGraph graph = generateRailFatTree(p);
+        const auto gpu = [&](const char *label) {
+            return findVertex(graph, label);
+        };
+        // Same rail in one SU: GPU - leaf - GPU. Another rail: up to a spine and down.
+        QCOMPARE(concurrentRingRate(graph, {{gpu("gpu-n0-0"), gpu("gpu-n1-0")}}, 0).maxHops, 2);
+        QCOMPARE(concurrentRingRate(graph, {{gpu("gpu-n0-0"), gpu("gpu-n1-3")}}, 0).maxHops, 4);
+        // GPUs of one node meet at the NVSwitch.
+        QCOMPARE(concurrentRingRate(graph, {{gpu("gpu-n0-0"), gpu("gpu-n0-5")}}, 0).maxHops, 2);
+        // Data-parallel rings per rail across both SUs run at the full NIC rate.
+        const RingRate ring = concurrentRingRate(graph, rankRings(graph, 8, 64), 130e-9);
+        QVERIFY(close(ring.bytesPerSecondPerFlow, B));
+        QCOMPARE(ring.maxHops, 4);
+        const FabricMetrics m = analyse(graph);
+        QVERIFY(close(m.bisectionRatio, 1.0));
+        QVERIFY(close(m.injectionBytesPerSecond, B)); // NVLink is not scale-out injection
+    }
+
+    void dragonflyMatchesKimEtAl()
+    {
+        // p = 4, a = 8, h = 4: g = a h + 1 = 33 groups, N = 1,056, radix 15 (BookSim2 test size).
+        DragonflyParameters p;
+        p.radix = 15;
+        const FabricGraph graph = generateDragonfly(p);
+        const FabricMetrics m = analyse(graph);
+        QCOMPARE(m.endpoints, 1056);
+        QCOMPARE(m.switches, 33 * 8);
+        QCOMPARE(m.linksPerClass.at("global"), 33 * 32 / 2); // one per group pair
+        QCOMPARE(m.linksPerClass.at("fabric"), 33 * 8 * 7 / 2); // all-to-all in each group
+        QCOMPARE(m.linksPerClass.at("access"), 1056);
+        // Minimal routing: local, global, local.
+        QCOMPARE(m.switchDiameter, 3);
+        QCOMPARE(m.diameter, 5);
+        QVERIFY(m.pathStatisticsExact);
+        // 16 groups against 17: 16 x 17 global links cross (about g^2/4); 512 endpoints inject.
+        QVERIFY(close(m.bisectionBytesPerSecond, 16 * 17 * B));
+        QVERIFY(close(m.bisectionRatio, 16 * 17 / 512.0));
+        // Local links copper, global optical.
+        QCOMPARE(m.opticalCables, 528 + 1056);
+        QCOMPARE(m.copperCables, 33 * 28);
+    }
+
+    void dragonflyParametersAreChecked()
+    {
+        DragonflyParameters p;
+        p.p = 4;
+        p.a = 8;
+        p.h = 4;
+        p.groups = 34; // > a h + 1
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateDragonfly(p));
+        p.groups = 0;
+        p.radix = 14; // p + a - 1 + h = 15 ports
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateDragonfly(p));
+        DragonflyParameters none;
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateDragonfly(none));
+        // From a target size: the smallest balanced design, then the fewest groups.
+        DragonflyParameters target;
+        target.endpoints = 1000;
+        const FabricMetrics m = analyse(generateDragonfly(target));
+        QCOMPARE(m.endpoints, 1024); // p = 4: 32 endpoints per group, 32 groups
+        QCOMPARE(m.switchDiameter, 3);
+    }
+
+    void torusMatchesKAryNCube_data()
+    {
+        QTest::addColumn<QString>("dims");
+        QTest::addColumn<int>("diameter");
+        QTest::addColumn<int>("bisectionLinks");
+        QTest::addColumn<double>("averageHops");
+        // N = k^n; diameter n floor(k/2); bisection 2 k^(n-1) links; the mean distance over all N
+        // nodes is n k / 4 for even k, so over the N - 1 others it is (n k / 4) N / (N - 1).
+        QTest::newRow("4x4x4") << "4x4x4" << 6 << 32 << 3.0 * 64 / 63;
+        QTest::newRow("8x8") << "8x8" << 8 << 16 << 4.0 * 64 / 63;
+        QTest::newRow("16x16x16") << "16x16x16" << 24 << 512 << 12.0 * 4096 / 4095;
+        // Unequal: the cut across the longest dimension (8) cuts 2 x 4 x 4 links.
+        QTest::newRow("4x4x8") << "4x4x8" << 8 << 32 << (1.0 + 1.0 + 2.0) * 128 / 127;
+    }
+
+    void torusMatchesKAryNCube()
+    {
+        QFETCH(QString, dims);
+        QFETCH(int, diameter);
+        QFETCH(int, bisectionLinks);
+        QFETCH(double, averageHops);
+        TorusParameters p;
+        p.dims = parseTorusDims(dims.toStdString());
+        const FabricMetrics m = analyse(generateTorus(p));
+        QCOMPARE(m.diameter, diameter);
+        QCOMPARE(m.switchDiameter, diameter); // the chips are the routers
+        QCOMPARE(m.switches, 0);
+        QVERIFY(close(m.bisectionBytesPerSecond, bisectionLinks * B));
+        QVERIFY(close(m.averageHops, averageHops));
+        QCOMPARE(m.links, m.endpoints * static_cast<int>(p.dims.size()));
+    }
+
+    void torusCubesAreCopperInsideOpticalBetween()
+    {
+        // 8x4x4 with 4-chip cubes: in dimension 0, two of every ring's 8 links cross a cube face.
+        TorusParameters p;
+        p.dims = {8, 4, 4};
+        const FabricMetrics m = analyse(generateTorus(p));
+        QCOMPARE(m.opticalCables, 16 * 2);
+        QCOMPARE(m.copperCables, 128 * 3 - 32);
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, parseTorusDims("4x4x"));
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, parseTorusDims("4xfour"));
+        p.dims = {4, 1};
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateTorus(p));
+    }
+
+    void failedCoreSwitchCostsAQuarterOfBisection()
+    {
+        // k = 4: 4 cores, each with one link to each pod; between pod halves each core carries
+        // 2 B, so the bisection is 8 B and losing a core leaves 6 B. The fabric stays connected.
+        const FabricGraph graph = fatTree(4, 3);
+        FabricFailures failures;
+        failures.vertices.push_back(findVertex(graph, "core-0"));
+        const FabricMetrics m = analyse(graph, failures);
+        QVERIFY(m.connected);
+        QVERIFY(close(m.bisectionBytesPerSecond, 6 * B));
+        QVERIFY(close(m.bisectionRatio, 0.75));
+        QVERIFY(!m.pathStatisticsExact || m.pathMethod.find("every endpoint") != std::string::npos);
+        QCOMPARE(m.diameter, 6);
+        // Losing a leaf cuts its two hosts off.
+        FabricFailures leaf;
+        leaf.vertices.push_back(findVertex(graph, "leaf-0"));
+        const FabricMetrics cut = analyse(graph, leaf);
+        QVERIFY(!cut.connected);
+        QCOMPARE(cut.unreachableEndpoints, 2);
+        // Losing one host's cable cuts that host off, and a ring through it stops.
+        FabricFailures cable;
+        cable.links.push_back(findLink(graph, "host-0", "leaf-0"));
+        QCOMPARE(analyse(graph, cable).unreachableEndpoints, 1);
+        QCOMPARE(concurrentRingRate(graph, rankRings(graph, 1, 16), 0, cable).bytesPerSecondPerFlow,
+                 0.0);
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, findVertex(graph, "spine-99"));
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, findLink(graph, "host-0", "leaf-1"));
+    }
+
+    void failedSpineLinkSlowsTheRingsThatUseIt()
+    {
+        // k = 12, 2 tiers, 1:1: each leaf has one link to each of 6 spines. Rank rings (6 flows
+        // out of every leaf, spread evenly) run at B; without leaf-0's link to spine-0 its 6
+        // flows share 5 uplinks: 6/5 flows per link, so B * 5/6.
+        const FabricGraph graph = fatTree(12, 2, 1.0);
+        FabricFailures failures;
+        failures.links.push_back(findLink(graph, "leaf-0", "spine-0"));
+        const RingRate ring = concurrentRingRate(graph, rankRings(graph, 6, 12), 0, failures);
+        QVERIFY(close(ring.bytesPerSecondPerFlow, B * 5 / 6));
+        QVERIFY(ring.bottleneckLink.find("leaf-0") != std::string::npos);
+    }
+
+    void invalidParametersNameTheReason()
+    {
+        FatTreeParameters p;
+        p.radix = 2;
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateFatTree(p));
+        p.radix = 64;
+        p.leafOversubscription = 0.5;
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateFatTree(p));
+        RailFatTreeParameters rail;
+        rail.nodesPerScalableUnit = 40; // 40 down + 40 up > 64 ports
+        try {
+            generateRailFatTree(rail);
+            QFAIL("expected an error");
+        } catch (const FabricParameterError &error) {
+            QVERIFY(std::string(error.what()).find("radix 64") != std::string::npos);
+        }
+    }
+
+    void estimatorsUseTheMeasuredScaleOut()
+    {
+        // 128 nodes x 8 NICs of 400 Gb/s on a radix-64 fat-tree at 4:1: a leaf has 52 ports
+        // down and 12 up (floor(64 / 5)). Contiguous rings stay under their leaves; scattered
+        // ones send every flow up, so each gets 12/52 of a link.
+        ClusterDescription cluster;
+        cluster.gpus = 1024;
+        cluster.gpusPerNode = 8;
+        cluster.nicsPerNode = 8;
+        cluster.nicBytesPerSecond = B;
+        cluster.nicAchievableFraction = 0.9;
+        cluster.oversubscription = 4.0;
+        cluster.switchPorts = 64;
+        ClusterDescription scattered = cluster;
+        const std::string contiguousNote = measureScaleOutOnFabric(cluster);
+        QVERIFY2(contiguousNote.find("100% of the NIC rate") != std::string::npos,
+                 contiguousNote.c_str());
+        QVERIFY(close(cluster.scaleOutLink(128).busBytesPerSecond, B * 0.9));
+        const std::string scatteredNote
+            = measureScaleOutOnFabric(scattered, NodePlacement::Scattered);
+        QVERIFY2(scatteredNote.find("23% of the NIC rate") != std::string::npos,
+                 scatteredNote.c_str());
+        QVERIFY(close(scattered.scaleOutLink(128).busBytesPerSecond, B * 12 / 52 * 0.9));
+        // The closed form divides by the nominal ratio for any ring that leaves a leaf.
+        ClusterDescription closedForm = cluster;
+        closedForm.fabricRingBytesPerSecond.clear();
+        closedForm.nodesPerLeaf = 6;
+        QVERIFY(close(closedForm.scaleOutLink(128).busBytesPerSecond, B * 0.9 / 4));
+        // A rail-optimised 1:1 fabric: rings per rail at the NIC rate.
+        ClusterDescription rail = cluster;
+        rail.fabricRingBytesPerSecond.clear();
+        rail.oversubscription = 1.0;
+        rail.railOptimised = true;
+        measureScaleOutOnFabric(rail, NodePlacement::Scattered);
+        QVERIFY(close(rail.scaleOutLink(128).busBytesPerSecond, B * 0.9));
+    }
+
+    void handMadeGraphIsAnalysedByTheSameCode()
+    {
+        // Two switches joined by two cables, two hosts on each: bisection 2 B across the pair.
+        FabricGraph graph;
+        FabricVertex sw;
+        sw.role = FabricVertexRole::Switch;
+        sw.tier = 1;
+        sw.label = "a";
+        const auto a = graph.addVertex(sw);
+        sw.label = "b";
+        const auto b = graph.addVertex(sw);
+        FabricLink link;
+        link.bytesPerSecond = B;
+        graph.addLink(a, b, link);
+        graph.addLink(a, b, link);
+        for (int i = 0; i < 4; ++i) {
+            FabricVertex host;
+            host.label = "h" + std::to_string(i);
+            graph.addLink(graph.addVertex(host), i < 2 ? a : b, link);
+        }
+        const FabricMetrics m = analyse(graph);
+        QCOMPARE(m.endpoints, 4);
+        QCOMPARE(m.diameter, 3);
+        QVERIFY(close(m.averageHops, (2 + 3 + 3) / 3.0));
+        QVERIFY(close(m.meanShortestPaths, (1 + 2 + 2) / 3.0)); // two parallel cables
+        QVERIFY(close(m.bisectionBytesPerSecond, 2 * B));
+        QVERIFY(m.pathStatisticsExact);
+        QVERIFY(m.bisectionMethod.find("endpoint list") != std::string::npos);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, graph.addLink(a, a, link));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFabric)
+#include "tst_fabric.moc"
