@@ -6,6 +6,7 @@
 #include "model/fabricanalysis.h"
 #include "model/fabriccollective.h"
 #include "model/fabricdesign.h"
+#include "model/fabricscaleout.h"
 #include "model/units.h"
 
 #include <ostream>
@@ -32,25 +33,10 @@ const model::SwitchSpec &chooseSwitch(const model::Catalog &catalog, const Parse
 {
     if (auto id = a.value("switch"))
         return catalog.networkSwitch(*id);
-    const model::SwitchSpec *best = nullptr;
-    for (const std::string &id : catalog.ids(model::CatalogKind::Switch)) {
-        const model::SwitchSpec &sw = catalog.networkSwitch(id);
-        const bool protocolMatches = sw.protocol == nic.protocol
-            || (nic.protocol == model::LinkProtocol::RoCE
-                && sw.protocol == model::LinkProtocol::Ethernet)
-            || (nic.protocol == model::LinkProtocol::Ethernet
-                && sw.protocol == model::LinkProtocol::RoCE);
-        if (!protocolMatches || sw.portBytesPerSecond + 1 < nic.bytesPerSecond)
-            continue;
-        const bool radixMatches = radix && sw.ports == *radix;
-        if (!best || (radixMatches && !(radix && best->ports == *radix))
-            || (!radixMatches && !(radix && best->ports == *radix)
-                && sw.portBytesPerSecond < best->portBytesPerSecond))
-            best = &sw;
-    }
-    if (!best)
+    const std::string id = model::catalogSwitchForNic(catalog, nic, radix);
+    if (id.empty())
         throw UsageError("no catalog switch carries " + nic.id + " links; pass --switch ID");
-    return *best;
+    return catalog.networkSwitch(id);
 }
 
 double gbps(double bytesPerSecond)

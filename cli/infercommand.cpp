@@ -5,6 +5,7 @@
 #include "model/estimatejson.h"
 #include "model/inferenceestimator.h"
 #include "model/inferencesetup.h"
+#include "model/operationsestimator.h"
 #include "model/units.h"
 
 #include <ostream>
@@ -204,6 +205,20 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         json["gpu"] = setup.hardware.gpu.id;
         json["model"] = job.model.id;
         json["precision"] = precision;
+        // The fleet's draw and what it costs per day (#8 keys; energy and cost are per day).
+        const model::ServingReliability reliability = model::estimateServingReliability(
+            setup.hardware.gpu, setup.node, e.replicas, e.gpusPerReplica, 300.0);
+        json["power_kw"] = e.powerWatts / 1e3;
+        json["facility_power_kw"] = e.powerWatts * setup.cost.pue / 1e3;
+        json["energy_mwh"] = e.powerWatts * setup.cost.pue * 24.0 / 1e6;
+        json["energy_period"] = "day";
+        json["cost_usd"] = e.usdPerHour * 24.0;
+        json["cost_period"] = "day";
+        json["goodput"] = reliability.availability;
+        json["interruptions_per_day"] = reliability.interruptionsPerDay;
+        json["checkpoint_interval_min"] = nullptr; // serving keeps no training state
+        json["carbon_t_per_day"]
+            = e.powerWatts * setup.cost.pue * 24.0 / 1e6 * setup.facility.carbonKgPerKwh;
         out << json.dump(2) << "\n";
     } else {
         out << renderInference(

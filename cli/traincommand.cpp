@@ -54,6 +54,13 @@ std::vector<OptionSpec> trainOptions()
         {"fabric-model", true,
          "graph (rings measured on the generated fat-tree, default) | closed-form"},
         {"placement", true, "contiguous (default) | scattered: how the scheduler placed nodes"},
+        {"storage", true, "storage id for checkpoints and data (default lustre-exascaler)"},
+        {"facility", true,
+         "facility id for PUE, electricity and carbon (default dc-industry-average)"},
+        {"spare-nodes", true, "hot spare nodes (default: enough for the nodes down at once)"},
+        {"restart-min", true, "minutes to detect a failure and restart the job (default 10)"},
+        {"lifetime-years", true, "amortisation period of the hardware (default 4)"},
+        {"hourly-price", true, "USD per GPU-hour (cloud); replaces capital and energy"},
         {"dp-overlap", true,
          "share of the backward pass that can hide gradient sync, 0..1 (default 1)"},
         {"allow-tp-across-nodes", false, "allow tensor parallelism beyond the NVLink domain"},
@@ -102,8 +109,7 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
 
 } // namespace
 
-model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
-                                               const model::Catalog &catalog, int gpus)
+std::string nodeIdFromArguments(const ParsedArguments &a, const model::Catalog &catalog)
 {
     std::string nodeId = a.value("node").value_or("");
     const std::string gpuId = a.value("gpu").value_or("");
@@ -119,6 +125,13 @@ model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
         throw UsageError("node '" + nodeId + "' carries " + catalog.node(nodeId).gpuId + ", not "
                          + gpuId);
     }
+    return nodeId;
+}
+
+model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
+                                               const model::Catalog &catalog, int gpus)
+{
+    const std::string nodeId = nodeIdFromArguments(a, catalog);
     const std::string nicId = a.value("nic").value_or("");
     if (!nicId.empty())
         catalog.nic(nicId);
@@ -183,8 +196,9 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         = a.choice("placement", {"contiguous", "scattered"}).value_or("contiguous") == "scattered"
         ? model::NodePlacement::Scattered
         : model::NodePlacement::Contiguous;
+    model::FabricGraph fabricGraph;
     const std::string fabricNote = fabricModel == "graph"
-        ? model::measureScaleOutOnFabric(cluster, placement)
+        ? model::measureScaleOutOnFabric(cluster, placement, &fabricGraph)
         : std::string("closed-form scale-out model: NIC share, divided by the oversubscription "
                       "for rings that leave a leaf");
     const model::TrainingEstimator estimator(job, cluster);
@@ -195,8 +209,30 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         throw InfeasibleError(result.reason);
     }
 
+    model::TrainingRunSetup setup;
+    setup.node = catalog.node(nodeIdFromArguments(a, catalog));
+    setup.nic = catalog.nic(a.value("nic").value_or(setup.node.nicId));
+    const std::string switchId
+        = model::catalogSwitchForNic(catalog, setup.nic, cluster.switchPorts);
+    if (switchId.empty())
+        throw UsageError("no catalog switch carries " + setup.nic.id + " links");
+    setup.networkSwitch = catalog.networkSwitch(switchId);
+    setup.storage = catalog.storage(a.value("storage").value_or("lustre-exascaler"));
+    setup.facility = catalog.facility(a.value("facility").value_or("dc-industry-average"));
+    setup.spareNodes = a.integer("spare-nodes", 0, 1 << 20).value_or(-1);
+    setup.restartOverheadSeconds = a.number("restart-min", 0.0, 1e6).value_or(10.0) * 60.0;
+    setup.lifetimeYears = a.number("lifetime-years", 0.1, 50.0).value_or(4.0);
+    setup.hourlyUsdPerGpu = a.number("hourly-price", 0.0, 1e6);
+    const model::TrainingRunEstimate run
+        = model::estimateTrainingRun(cluster, job.model, result.best, setup,
+                                     fabricGraph.vertexCount() > 0 ? &fabricGraph : nullptr);
+
     if (a.has("json")) {
         nlohmann::json json = model::trainingEstimateToJson(result.best);
+        model::addTrainingRunToJson(json, run);
+        json["storage"] = setup.storage.id;
+        json["facility"] = setup.facility.id;
+        json["switch"] = setup.networkSwitch.id;
         json["gpu"] = cluster.gpu.id;
         json["gpus"] = gpus;
         json["model"] = job.model.id;
@@ -220,7 +256,8 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     out << "Searched " << result.evaluated << " layouts; the fastest that fits:\n\n";
     out << renderTrainingEstimate(result.best);
     out << "Largest microbatch that fits with this layout: " << result.largestFittingMicrobatch
-        << "\n";
+        << "\n\n";
+    out << renderTrainingRun(run, setup);
     if (topCount > 0 && result.top.size() > 1) {
         out << "\nFastest layouts:\n";
         std::vector<model::TrainingEstimate> top(

@@ -91,4 +91,61 @@ std::string renderTrainingAlternatives(const std::vector<model::TrainingEstimate
     return table.render();
 }
 
+std::string renderTrainingRun(const model::TrainingRunEstimate &run,
+                              const model::TrainingRunSetup &setup)
+{
+    namespace units = model::units;
+    const model::OperationsEstimate &o = run.operations;
+    const model::ReliabilityEstimate &r = run.reliability;
+    Table table({"run", "value"});
+    table.addRow({"power (average)",
+                  format("IT %.1f kW", o.itWatts() / 1e3) + format(" (GPUs %.1f", o.gpusWatts / 1e3)
+                      + format(" at %.0f%% busy", 100 * run.gpuBusyFraction)
+                      + format(", nodes %.1f", o.nodesWatts / 1e3)
+                      + format(", network %.1f", o.networkWatts / 1e3)
+                      + format(", storage %.1f kW)", o.storageWatts / 1e3)});
+    table.addRow({"facility power",
+                  format("%.1f kW", o.facilityWatts / 1e3)
+                      + format(" at PUE %.2f", setup.facility.pue) + " (" + setup.facility.id
+                      + ")"});
+    table.addRow({"failures",
+                  format("%.2f interruptions per day", r.interruptionsPerDay)
+                      + format(", job MTBF %.1f h", r.mtbfSeconds / units::secondsPerHour)});
+    table.addRow({"checkpoint",
+                  format("%.0f GB", run.checkpointBytes / units::giga)
+                      + format(", write %.0f s", r.checkpointWriteSeconds) + " to "
+                      + setup.storage.id
+                      + format(", every %.0f min (Young)", r.checkpointIntervalSeconds / 60)});
+    table.addRow({"restart",
+                  format("%.1f min", r.restartSeconds / 60)
+                      + (r.sparesCoverFailures ? " (" + std::to_string(r.spareNodes)
+                                 + " spare nodes cover the failed ones)"
+                                               : " (includes waiting for a node replacement)")});
+    table.addRow({"goodput", format("%.1f%% of wall time is useful work", 100 * r.goodput)});
+    table.addRow({"data feed",
+                  format("%.2f GB/s", run.dataFeedBytesPerSecond / units::giga)
+                      + format(" of %.0f GB/s storage read",
+                               setup.storage.readBytesPerSecond / units::giga)});
+    if (o.wallSeconds > 0) {
+        table.addRow({"wall time", format("%.1f days", o.wallSeconds / units::secondsPerDay)});
+        table.addRow({"energy",
+                      format("%.1f MWh", o.energyMegawattHours)
+                          + format(", $%.0f electricity", o.electricityUsd)
+                          + format(", %.1f t CO2e", o.carbonTonnes)});
+        table.addRow({"cost",
+                      format("$%.0f", o.costUsd)
+                          + format(" at $%.2f per GPU-hour", o.costPerGpuHourUsd)
+                          + (setup.hourlyUsdPerGpu ? " (cloud price)"
+                                                   : " (capital amortised + electricity)")});
+    }
+    table.addRow({"capital",
+                  format("$%.0f", run.capitalUsd)
+                      + format(" (%.0f switches", static_cast<double>(run.switches))
+                      + format(", %.0f transceivers)", static_cast<double>(run.transceivers))});
+    std::string text = table.render();
+    for (const std::string &note : run.notes)
+        text += "note: " + note + "\n";
+    return text;
+}
+
 } // namespace cp::cli

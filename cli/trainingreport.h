@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/trainingestimate.h"
+#include "model/trainingrun.h"
 
 #include <string>
 #include <vector>
@@ -12,5 +13,8 @@ namespace cp::cli {
 std::string renderTrainingEstimate(const model::TrainingEstimate &estimate);
 /** Table of alternative layouts (the search's top list). */
 std::string renderTrainingAlternatives(const std::vector<model::TrainingEstimate> &top);
+/** Power, energy, cost and failures of the run. */
+std::string renderTrainingRun(const model::TrainingRunEstimate &run,
+                              const model::TrainingRunSetup &setup);
 
 } // namespace cp::cli

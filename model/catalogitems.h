@@ -86,6 +86,7 @@ struct NicSpec : CatalogEntry
     double priceUsd = 0;
     double opticPowerWatts = 0; ///< one transceiver at the NIC end
     double opticPriceUsd = 0;
+    double mtbfHours = 0; ///< NIC, its transceiver and cable together; 0 when unknown
 };
 
 struct SwitchSpec : CatalogEntry

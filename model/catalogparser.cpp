@@ -156,6 +156,7 @@ NicSpec parseNic(const nlohmann::json &entry, const std::string &file, const std
     nic.priceUsd = reader.number("price_usd", nonNegative);
     nic.opticPowerWatts = reader.number("optic_power_w", nonNegative);
     nic.opticPriceUsd = reader.number("optic_price_usd", nonNegative);
+    nic.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);
     reader.finish();
     return nic;
 }

@@ -222,4 +222,38 @@ nlohmann::json ringRateToJson(const RingRate &r)
             {"bottleneck_load", r.bottleneckLoad}};
 }
 
+void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
+{
+    const OperationsEstimate &o = run.operations;
+    const ReliabilityEstimate &r = run.reliability;
+    json["power_kw"] = o.itWatts() / 1e3;
+    json["facility_power_kw"] = o.facilityWatts / 1e3;
+    json["energy_mwh"] = o.energyMegawattHours;
+    json["cost_usd"] = o.costUsd;
+    json["goodput"] = r.goodput;
+    json["interruptions_per_day"] = r.interruptionsPerDay;
+    json["checkpoint_interval_min"] = r.checkpointIntervalSeconds / 60.0;
+    json["operations"] = {
+        {"gpu_busy_fraction", run.gpuBusyFraction},
+        {"gpus_kw", o.gpusWatts / 1e3},
+        {"nodes_kw", o.nodesWatts / 1e3},
+        {"network_kw", o.networkWatts / 1e3},
+        {"storage_kw", o.storageWatts / 1e3},
+        {"wall_days", o.wallSeconds / units::secondsPerDay},
+        {"electricity_usd", o.electricityUsd},
+        {"carbon_t", o.carbonTonnes},
+        {"cost_per_gpu_hour_usd", o.costPerGpuHourUsd},
+        {"capital_usd", run.capitalUsd},
+        {"switches", run.switches},
+        {"transceivers", run.transceivers},
+        {"checkpoint_gb", run.checkpointBytes / units::giga},
+        {"checkpoint_write_s", r.checkpointWriteSeconds},
+        {"restart_min", r.restartSeconds / 60.0},
+        {"job_mtbf_h", r.mtbfSeconds / units::secondsPerHour},
+        {"spares_cover_failures", r.sparesCoverFailures},
+        {"data_feed_gb_per_s", run.dataFeedBytesPerSecond / units::giga},
+        {"notes", run.notes},
+    };
+}
+
 } // namespace cp::model

@@ -8,6 +8,7 @@
 #include "model/inferenceestimate.h"
 #include "model/planestimate.h"
 #include "model/trainingestimate.h"
+#include "model/trainingrun.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,5 +21,8 @@ nlohmann::json planEstimateToJson(const PlanEstimate &estimate);
 /** Fabric metrics with the keys the CLI documents (Gb/s for bandwidth, W, USD). */
 nlohmann::json fabricMetricsToJson(const FabricMetrics &metrics);
 nlohmann::json ringRateToJson(const RingRate &rate);
+/** Adds the run keys (power_kw, facility_power_kw, energy_mwh, cost_usd, goodput,
+ * interruptions_per_day, checkpoint_interval_min) and an "operations" object with the rest. */
+void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run);
 
 } // namespace cp::model

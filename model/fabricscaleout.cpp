@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/fabricscaleout.h"
 
+#include "model/catalog.h"
 #include "model/fabriccollective.h"
 
 #include <algorithm>
@@ -36,7 +37,8 @@ FabricDesign fabricDesignForCluster(const ClusterDescription &cluster)
     return design;
 }
 
-std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement placement)
+std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement placement,
+                                    FabricGraph *graphOut)
 {
     const int nodes = cluster.nodes();
     if (nodes < 2)
@@ -63,6 +65,8 @@ std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement p
             ? rate.bottleneckLink
             : std::string();
     }
+    if (graphOut)
+        *graphOut = graph;
     char text[256];
     std::snprintf(text, sizeof text,
                   "scale-out measured on the %s graph, %s placement: rings over all %d nodes get "
@@ -73,6 +77,30 @@ std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement p
                       * std::max(1, cluster.gpusPerNode) / nics / cluster.nicBytesPerSecond,
                   bottleneck.empty() ? "" : "; bottleneck ", bottleneck.c_str());
     return text;
+}
+
+std::string catalogSwitchForNic(const Catalog &catalog, const NicSpec &nic,
+                                std::optional<int> radix)
+{
+    const SwitchSpec *best = nullptr;
+    const auto ethernetFamily = [](LinkProtocol p) {
+        return p == LinkProtocol::Ethernet || p == LinkProtocol::RoCE;
+    };
+    for (const std::string &id : catalog.ids(CatalogKind::Switch)) {
+        const SwitchSpec &sw = catalog.networkSwitch(id);
+        const bool protocolMatches = sw.protocol == nic.protocol
+            || (ethernetFamily(sw.protocol) && ethernetFamily(nic.protocol));
+        if (!protocolMatches || sw.portBytesPerSecond + 1 < nic.bytesPerSecond)
+            continue;
+        const auto preferred = [&](const SwitchSpec *s) {
+            return radix && s->ports == *radix;
+        };
+        if (!best || (preferred(&sw) && !preferred(best))
+            || (preferred(&sw) == preferred(best)
+                && sw.portBytesPerSecond < best->portBytesPerSecond))
+            best = &sw;
+    }
+    return best ? best->id : std::string();
 }
 
 } // namespace cp::model

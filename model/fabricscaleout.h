@@ -5,6 +5,7 @@
 #include "model/fabriccollective.h"
 #include "model/fabricdesign.h"
 
+#include <optional>
 #include <string>
 
 namespace cp::model {
@@ -24,6 +25,16 @@ FabricDesign fabricDesignForCluster(const ClusterDescription &cluster);
  * the closed form stays (a fabric too large for the switch radix, a single node).
  */
 std::string measureScaleOutOnFabric(ClusterDescription &cluster,
-                                    NodePlacement placement = NodePlacement::Contiguous);
+                                    NodePlacement placement = NodePlacement::Contiguous,
+                                    FabricGraph *graphOut = nullptr);
+
+class Catalog;
+/**
+ * The catalog switch a fabric of `nic` links is built from: one of the same protocol family whose
+ * ports are at least as fast, preferring `radix` ports, then the slowest adequate port speed.
+ * Empty when none fits.
+ */
+std::string catalogSwitchForNic(const Catalog &catalog, const NicSpec &nic,
+                                std::optional<int> radix);
 
 } // namespace cp::model

@@ -33,6 +33,7 @@ InferenceSetup inferenceSetupFromCatalog(const Catalog &catalog, const std::stri
     }
     const NodeSpec &spec = catalog.node(node);
     InferenceSetup setup;
+    setup.node = spec;
     setup.hardware
         = ClusterDescription::fromCatalog(catalog, node, spec.gpusPerNode, "", 0, 1.0, false, 64);
     const GpuSpec &gpu = setup.hardware.gpu;
@@ -44,6 +45,7 @@ InferenceSetup inferenceSetupFromCatalog(const Catalog &catalog, const std::stri
         const FacilitySpec &facility = catalog.facility(facilityId);
         setup.cost.pue = facility.pue;
         setup.cost.electricityUsdPerKwh = facility.electricityUsdPerKwh;
+        setup.facility = facility;
     }
     return setup;
 }

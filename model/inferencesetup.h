@@ -16,6 +16,8 @@ struct InferenceSetup
 {
     ClusterDescription hardware;
     ServingCostModel cost;
+    NodeSpec node;
+    FacilitySpec facility;
 };
 
 /**

@@ -114,12 +114,42 @@ private slots:
                    "--seq-len", "4096", "--global-batch", "256", "--tokens", "1T", "--json"});
         QCOMPARE(r.status, 0);
         const QJsonObject json = QJsonDocument::fromJson(r.out).object();
-        for (const char *key :
-             {"step_time_s", "tokens_per_s", "model_tflops_per_gpu", "hw_tflops_per_gpu", "mfu",
-              "comm_exposed_fraction", "bubble_fraction", "memory_gib_per_gpu", "fits",
-              "training_days", "gpu_hours", "tp", "pp", "dp", "microbatch", "bottleneck",
-              "breakdown"})
+        for (const char *key : {"step_time_s",
+                                "tokens_per_s",
+                                "model_tflops_per_gpu",
+                                "hw_tflops_per_gpu",
+                                "mfu",
+                                "comm_exposed_fraction",
+                                "bubble_fraction",
+                                "memory_gib_per_gpu",
+                                "fits",
+                                "training_days",
+                                "gpu_hours",
+                                "tp",
+                                "pp",
+                                "dp",
+                                "microbatch",
+                                "bottleneck",
+                                "breakdown",
+                                "power_kw",
+                                "facility_power_kw",
+                                "energy_mwh",
+                                "cost_usd",
+                                "goodput",
+                                "interruptions_per_day",
+                                "checkpoint_interval_min"})
             QVERIFY2(json.contains(QLatin1String(key)), key);
+        // Facility power is IT power x the default facility's PUE (1.58).
+        QCOMPARE(json.value(QStringLiteral("facility_power_kw")).toDouble(),
+                 json.value(QStringLiteral("power_kw")).toDouble() * 1.58);
+        // 64 H100 at 50,000 h, 8 nodes at 100,000 h, 64 NICs at 1,000,000 h and the switches.
+        const double interruptions = json.value(QStringLiteral("interruptions_per_day")).toDouble();
+        QVERIFY(interruptions > 64 * 24 / 50000.0 + 8 * 24 / 100000.0);
+        QVERIFY(interruptions < 0.05);
+        const double goodput = json.value(QStringLiteral("goodput")).toDouble();
+        QVERIFY(goodput > 0.9 && goodput < 1.0);
+        QVERIFY(json.value(QStringLiteral("energy_mwh")).toDouble() > 0);
+        QVERIFY(json.value(QStringLiteral("cost_usd")).toDouble() > 0);
         QVERIFY(json.value(QStringLiteral("fits")).toBool());
         const double mfu = json.value(QStringLiteral("mfu")).toDouble();
         QVERIFY(mfu > 0.2 && mfu < 0.8);

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a cluster draws, costs and loses to failures while it runs a job.
+#pragma once
+
+#include "model/catalogitems.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+/**
+ * Optimal checkpoint interval, first order (Young, "A first order approximation to the optimum
+ * checkpoint interval", CACM 1974): tau = sqrt(2 C M) for checkpoint time C and system MTBF M.
+ */
+double youngCheckpointIntervalSeconds(double checkpointSeconds, double mtbfSeconds);
+
+/**
+ * Fraction of wall time spent on useful work with a checkpoint every `interval`: each interval
+ * pays C to write, each failure loses on average half an interval of work plus the restart R
+ * (Daly, "A higher order estimate of the optimum checkpoint interval", FGCS 2006, first-order
+ * terms): goodput = 1 - C / tau - (tau / 2 + R) / M, floored at 0.
+ */
+double checkpointGoodput(double checkpointSeconds, double intervalSeconds, double restartSeconds,
+                         double mtbfSeconds);
+
+/**
+ * Average GPU draw at a busy fraction u: idle + u (TDP - idle). Tensor-core kernels run GPUs at
+ * their power limit, so the draw follows the fraction of the step the GPU computes, not MFU.
+ */
+double gpuAverageWatts(const GpuSpec &gpu, double busyFraction);
+
+/** How many of each failing part a job spans, and their MTBFs from the catalog (0: unknown). */
+struct FailureExposure
+{
+    std::string part; ///< "GPUs", "nodes (without GPUs)", "NICs and their optics", "switches"
+    long long count = 0;
+    double mtbfHours = 0;
+    double interruptionsPerDay() const
+    {
+        return mtbfHours > 0 ? static_cast<double>(count) * 24.0 / mtbfHours : 0.0;
+    }
+};
+
+struct ReliabilityInputs
+{
+    std::vector<FailureExposure> parts;
+    /** Weights, FP32 master copy and Adam moments: 2 + 4 + 4 + 4 bytes per parameter. */
+    double checkpointBytes = 0;
+    double storageWriteBytesPerSecond = 0;
+    double storageReadBytesPerSecond = 0;
+    /** Detect, tear down, reschedule and initialise the job, before reading the checkpoint. */
+    double restartOverheadSeconds = 600;
+    /** Hot spares; -1: as many as cover the failures in flight (sparesNeeded), the usual practice.
+     */
+    int spareNodes = -1;
+    /** Time to swap or repair a failed node when no spare is ready. */
+    double nodeReplacementSeconds = 4 * 3600;
+    double nodes = 0;
+};
+
+struct ReliabilityEstimate
+{
+    double interruptionsPerDay = 0;
+    double mtbfSeconds = 0; ///< of the whole job: 1 / the sum of failure rates
+    double checkpointWriteSeconds = 0;
+    double checkpointReadSeconds = 0;
+    double checkpointIntervalSeconds = 0; ///< Young's optimum
+    double restartSeconds = 0;
+    bool sparesCoverFailures = false;
+    int spareNodes = 0; ///< used: given, or sized to cover the nodes down at once
+    double nodesDownAtOnce = 0; ///< node failure rate x replacement time
+    double goodput = 1.0;
+    std::vector<std::string> notes; ///< parts without an MTBF, spares that run out
+};
+
+/**
+ * Expected interruptions (every part failing independently at a constant rate: a job stops when
+ * any of its GPUs, nodes, NICs or switches fails), Young's interval and the goodput. Restart =
+ * overhead + checkpoint read + (when spares cannot absorb the failures in flight) the node
+ * replacement time. Spares absorb failures when there are at least as many as the expected number
+ * of nodes down at once (node failure rate x replacement time), rounded up.
+ */
+ReliabilityEstimate estimateReliability(const ReliabilityInputs &inputs);
+
+/** A serving fleet's failures: each takes one replica down while it restarts. */
+struct ServingReliability
+{
+    double interruptionsPerDay = 0;
+    double restartSeconds = 0;
+    /** Fraction of replica-time up: 1 - interruptions x restart / (replicas x one day). */
+    double availability = 1.0;
+};
+
+/**
+ * `replicas` of `gpusPerReplica` GPUs on nodes of `node`: GPU and host failures (NICs do not stop
+ * a replica that serves from one node). Restart = `restartOverheadSeconds` (reschedule, load the
+ * weights, warm up).
+ */
+ServingReliability estimateServingReliability(const GpuSpec &gpu, const NodeSpec &node,
+                                              int replicas, int gpusPerReplica,
+                                              double restartOverheadSeconds);
+
+/** Power, energy and money for a job of `runSeconds` of useful work. */
+struct OperationsInputs
+{
+    GpuSpec gpu;
+    NodeSpec node;
+    int gpus = 0;
+    int nodes = 0;
+    double gpuBusyFraction = 1.0;
+    double networkWatts = 0; ///< switches and optics
+    double storageWatts = 0;
+    double capitalUsd = 0; ///< GPUs, nodes, network, storage, racks
+    FacilitySpec facility;
+    double lifetimeYears = 4;
+    std::optional<double> hourlyUsdPerGpu; ///< a cloud price replaces capital and energy
+    double runSeconds = 0; ///< useful work; wall time divides it by the goodput
+    double goodput = 1.0;
+};
+
+struct OperationsEstimate
+{
+    double gpusWatts = 0; ///< average draw at the busy fraction
+    double nodesWatts = 0;
+    double networkWatts = 0;
+    double storageWatts = 0;
+    double itWatts() const { return gpusWatts + nodesWatts + networkWatts + storageWatts; }
+    double facilityWatts = 0; ///< IT x PUE
+    double wallSeconds = 0; ///< run time / goodput
+    double energyMegawattHours = 0; ///< facility energy over the wall time
+    double electricityUsd = 0;
+    double carbonTonnes = 0;
+    double costPerGpuHourUsd = 0; ///< amortised capital + electricity, or the cloud price
+    double costUsd = 0; ///< GPU-hours of wall time x cost per GPU-hour
+};
+
+/**
+ * Energy = facility power x wall time; electricity = energy x price; carbon = energy x the grid's
+ * intensity. Owned hardware: cost per GPU-hour = capital / (GPUs x lifetime hours) + facility
+ * power per GPU x electricity price (straight-line amortisation, hardware busy all its life).
+ */
+OperationsEstimate estimateOperations(const OperationsInputs &inputs);
+
+} // namespace cp::model

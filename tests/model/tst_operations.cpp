@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Power, cost and reliability formulas against hand-computed values, and the expected interruption
+// count of Llama 3 405B's published run (Dubey et al. 2024, "The Llama 3 Herd of Models",
+// section 3.3.4: 16,384 H100, a 54-day snapshot, 466 interruptions of which 419 unexpected,
+// more than 90% effective training time).
+#include "model/catalog.h"
+#include "model/catalogdatabase.h"
+#include "model/fabricanalysis.h"
+#include "model/fattreegenerator.h"
+#include "model/operationsestimator.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace cp::model;
+
+namespace {
+bool close(double a, double b, double relative = 1e-9)
+{
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+}
+} // namespace
+
+class TestOperations : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void youngInterval()
+    {
+        // C = 60 s, M = 10 h: sqrt(2 x 60 x 36000) = sqrt(4.32e6) = 2078.46 s.
+        QVERIFY(close(youngCheckpointIntervalSeconds(60, 36000), std::sqrt(4.32e6)));
+        QCOMPARE(youngCheckpointIntervalSeconds(0, 36000), 0.0);
+        // Goodput = 1 - 60/2078.46 - (1039.23 + 600)/36000 = 1 - 0.028868 - 0.045534 = 0.925598.
+        const double tau = std::sqrt(4.32e6);
+        QVERIFY(close(checkpointGoodput(60, tau, 600, 36000), 0.925598, 1e-5));
+        // No failures: nothing lost. Failures faster than restarts: nothing done.
+        QCOMPARE(checkpointGoodput(60, tau, 600, std::numeric_limits<double>::infinity()), 1.0);
+        QCOMPARE(checkpointGoodput(60, 100, 7200, 3600), 0.0);
+    }
+
+    void interruptionsAndSpares()
+    {
+        // 1,000 GPUs at 50,000 h: 0.48 a day; 125 nodes at 100,000 h: 0.03 a day.
+        ReliabilityInputs in;
+        in.parts
+            = {{"GPUs", 1000, 50000}, {"nodes (without GPUs)", 125, 100000}, {"switches", 10, 0}};
+        in.checkpointBytes = 600e9;
+        in.storageWriteBytesPerSecond = 10e9; // C = 60 s
+        in.storageReadBytesPerSecond = 20e9; // 30 s to read back
+        in.restartOverheadSeconds = 600;
+        in.spareNodes = 0;
+        const ReliabilityEstimate none = estimateReliability(in);
+        QVERIFY(close(none.interruptionsPerDay, 0.51));
+        QVERIFY(close(none.mtbfSeconds, 86400 / 0.51));
+        QCOMPARE(none.checkpointWriteSeconds, 60.0);
+        QVERIFY(close(none.checkpointIntervalSeconds, std::sqrt(2 * 60 * 86400 / 0.51)));
+        // Without spares the job waits for the 4 h replacement.
+        QCOMPARE(none.restartSeconds, 600 + 30 + 4 * 3600.0);
+        QVERIFY(!none.sparesCoverFailures);
+        QCOMPARE(none.notes.size(), std::size_t(1)); // switches without an MTBF
+        // Nodes down at once: 0.51/day x 4 h = 0.085, so one spare covers them.
+        in.spareNodes = -1;
+        const ReliabilityEstimate spares = estimateReliability(in);
+        QCOMPARE(spares.spareNodes, 1);
+        QVERIFY(spares.sparesCoverFailures);
+        QCOMPARE(spares.restartSeconds, 630.0);
+        QVERIFY(spares.goodput > none.goodput);
+    }
+
+    void powerEnergyAndCost()
+    {
+        GpuSpec gpu;
+        gpu.idleWatts = 100;
+        gpu.tdpWatts = 700;
+        QCOMPARE(gpuAverageWatts(gpu, 0.75), 550.0);
+        QCOMPARE(gpuAverageWatts(gpu, 1.5), 700.0);
+        OperationsInputs in;
+        in.gpu = gpu;
+        in.gpus = 100;
+        in.node.powerWithoutGpusWatts = 2000;
+        in.nodes = 10;
+        in.gpuBusyFraction = 0.75;
+        in.networkWatts = 5000;
+        in.storageWatts = 0;
+        in.facility.pue = 1.58;
+        in.facility.electricityUsdPerKwh = 0.1;
+        in.facility.carbonKgPerKwh = 0.37;
+        in.capitalUsd = 3e6;
+        in.lifetimeYears = 4;
+        in.runSeconds = 9 * 86400;
+        in.goodput = 0.9;
+        const OperationsEstimate e = estimateOperations(in);
+        // IT: 55 kW GPUs + 20 kW nodes + 5 kW network = 80 kW; facility 80 x 1.58 = 126.4 kW.
+        QCOMPARE(e.itWatts(), 80000.0);
+        QVERIFY(close(e.facilityWatts, 126400));
+        // 9 days of work at 90% goodput: 10 days of wall time; 126.4 kW x 240 h = 30,336 kWh.
+        QVERIFY(close(e.wallSeconds, 10 * 86400));
+        QVERIFY(close(e.energyMegawattHours, 30.336));
+        QVERIFY(close(e.electricityUsd, 3033.6));
+        QVERIFY(close(e.carbonTonnes, 30.336 * 0.37));
+        // $3M over 100 GPUs and 4 x 8766 h = 8.5558/GPU-h, plus 1.264 kW x $0.1 = 0.1264.
+        QVERIFY(close(e.costPerGpuHourUsd, 3e6 / (100 * 4 * 8766.0) + 0.1264));
+        QVERIFY(close(e.costUsd, e.costPerGpuHourUsd * 100 * 240));
+        in.hourlyUsdPerGpu = 2.5;
+        QVERIFY(close(estimateOperations(in).costUsd, 2.5 * 100 * 240));
+    }
+
+    void servingAvailability()
+    {
+        GpuSpec gpu;
+        gpu.mtbfHours = 50000;
+        NodeSpec node;
+        node.gpusPerNode = 8;
+        node.mtbfHours = 100000;
+        // 10 replicas of 8 GPUs: 80 x 24/50000 + 10 x 24/100000 = 0.0384 + 0.0024 per day.
+        const ServingReliability r = estimateServingReliability(gpu, node, 10, 8, 300);
+        QVERIFY(close(r.interruptionsPerDay, 0.0408));
+        QVERIFY(close(r.availability, 1 - 0.0408 * 300 / (10 * 86400.0)));
+    }
+
+    void llama3InterruptionsFromCatalogMtbf()
+    {
+        // The catalog's MTBFs (order-of-magnitude figures, not fitted to this run) for 16,384
+        // H100 in 2,048 DGX H100-class nodes, one 400G NIC per GPU, and the 1,280 switches of a
+        // 64-SU rail-optimised fabric: 7.86 + 0.49 + 0.39 + 0.06 = 8.81 interruptions a day,
+        // 476 in 54 days against 466 published (419 unexpected).
+        const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        RailFatTreeParameters rail;
+        rail.nodes = 2048;
+        const FabricMetrics fabric = analyseFabric(generateRailFatTree(rail), FabricHardware {});
+        QCOMPARE(fabric.switches, 1280);
+        ReliabilityInputs in;
+        in.parts = {{"GPUs", 16384, catalog.gpu("h100-sxm5-80gb").mtbfHours},
+                    {"nodes", 2048, catalog.node("dgx-h100").mtbfHours},
+                    {"NICs", 16384, catalog.nic("roce-400g").mtbfHours},
+                    {"switches", fabric.switches, catalog.networkSwitch("sn5600").mtbfHours}};
+        // Meta's Tectonic: 2 TB/s sustained writes, 7 TB/s peak; 405B x 14 bytes of state.
+        in.checkpointBytes = 405e9 * 14;
+        in.storageWriteBytesPerSecond = 2e12;
+        in.storageReadBytesPerSecond = 7e12;
+        const ReliabilityEstimate r = estimateReliability(in);
+        const double in54Days = r.interruptionsPerDay * 54;
+        QVERIFY2(std::abs(in54Days / 466 - 1) < 0.05, qPrintable(QString::number(in54Days)));
+        QVERIFY2(in54Days / 419 - 1 < 0.2, qPrintable(QString::number(in54Days)));
+        // Goodput above the published "more than 90%" with 10-minute restarts.
+        QVERIFY2(r.goodput > 0.9 && r.goodput < 0.95, qPrintable(QString::number(r.goodput)));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestOperations)
+#include "tst_operations.moc"
