@@ -3,6 +3,7 @@
 
 #include "model/inferenceestimate.h"
 #include "model/trainingestimate.h"
+#include "model/trainingrun.h"
 
 #include <optional>
 #include <string>
@@ -75,6 +76,8 @@ struct PlanEstimate
     bool hasTraining = false;
     TrainingSearchResult training; ///< `best` holds the estimate when found
     std::string trainingError;
+    bool hasTrainingRun = false;
+    TrainingRunEstimate trainingRun; ///< power at utilisation, energy, cost, failures
 
     bool hasInference = false;
     InferenceEstimate inference;

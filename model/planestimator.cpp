@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/planestimator.h"
 
+#include "model/fabricscaleout.h"
+#include "model/trainingrun.h"
+
 #include "model/catalog.h"
 #include "model/clusterdescription.h"
 #include "model/inferenceestimator.h"
@@ -188,8 +191,40 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
                 plan.fabric.oversubscription, plan.fabric.topology == "rail-fat-tree", switchPorts);
             const TrainingEstimator estimator(job, cluster);
             result.training = estimator.search(cancel);
-            if (!result.training.found)
+            if (!result.training.found) {
                 result.trainingError = result.training.reason;
+            } else {
+                // Power at the run's utilisation, energy, cost and failures (#8).
+                TrainingRunSetup setup;
+                setup.node = *firstNode;
+                setup.nic
+                    = catalog.nic(plan.fabric.nicId.empty() ? firstNode->nicId : plan.fabric.nicId);
+                const std::string switchId = plan.fabric.switchId.empty()
+                    ? catalogSwitchForNic(catalog, setup.nic, switchPorts)
+                    : plan.fabric.switchId;
+                if (!switchId.empty())
+                    setup.networkSwitch = catalog.networkSwitch(switchId);
+                double storageWrite = 0;
+                double storageRead = 0;
+                for (const StoragePlan &item : plan.storage) {
+                    const StorageSpec &storage = catalog.storage(item.storageId);
+                    setup.storage.name = storage.name;
+                    storageWrite += item.count * storage.writeBytesPerSecond;
+                    storageRead += item.count * storage.readBytesPerSecond;
+                    setup.storage.powerWatts += item.count * storage.powerWatts;
+                    setup.storage.priceUsd += item.count * storage.priceUsd;
+                }
+                setup.storage.writeBytesPerSecond = storageWrite;
+                setup.storage.readBytesPerSecond = storageRead;
+                setup.facility.pue = pue;
+                setup.facility.electricityUsdPerKwh = result.electricityUsdPerKwh;
+                if (!plan.facility.facilityId.empty())
+                    setup.facility.carbonKgPerKwh = plan.facility.carbonKgPerKwh.value_or(
+                        catalog.facility(plan.facility.facilityId).carbonKgPerKwh);
+                result.trainingRun
+                    = estimateTrainingRun(cluster, job.model, result.training.best, setup, nullptr);
+                result.hasTrainingRun = true;
+            }
         }
     } else if (plan.workloadType == WorkloadType::Inference && firstNode) {
         const InferenceWorkload &w = plan.inference;

@@ -46,7 +46,9 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
         : 0.0;
     run.checkpointBytes = 14.0 * TransformerShape::fromModel(model).totalParameters();
     run.dataFeedBytesPerSecond = estimate.tokensPerSecond * setup.bytesPerToken;
-    if (run.dataFeedBytesPerSecond > setup.storage.readBytesPerSecond)
+    if (setup.storage.readBytesPerSecond <= 0)
+        run.notes.push_back("no storage: checkpoint and data-feed figures need one");
+    else if (run.dataFeedBytesPerSecond > setup.storage.readBytesPerSecond)
         run.notes.push_back("the data loader needs more than " + setup.storage.name
                             + " can read: storage is the bottleneck");
 

@@ -164,6 +164,32 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
             }
             addRow(section, tr("Bottleneck"),
                    QString::fromStdString(training.bottleneckExplanation));
+            if (e.hasTrainingRun) {
+                const model::TrainingRunEstimate &run = e.trainingRun;
+                const model::ReliabilityEstimate &r = run.reliability;
+                addRow(section, tr("Average power"),
+                       tr("%1 kW IT, %2 kW facility (GPUs %3% busy)")
+                           .arg(number(run.operations.itWatts() / 1e3, 1),
+                                number(run.operations.facilityWatts / 1e3, 1),
+                                number(100 * run.gpuBusyFraction, 0)));
+                addRow(section, tr("Failures"),
+                       tr("%1 interruptions per day (job MTBF %2 h)")
+                           .arg(number(r.interruptionsPerDay, 2),
+                                number(r.mtbfSeconds / units::secondsPerHour, 1)));
+                addRow(section, tr("Checkpoints"),
+                       tr("%1 GB, %2 s to write, every %3 min (Young)")
+                           .arg(number(run.checkpointBytes / units::giga, 0),
+                                number(r.checkpointWriteSeconds, 0),
+                                number(r.checkpointIntervalSeconds / 60, 0)));
+                addRow(section, tr("Goodput"),
+                       tr("%1% of wall time is useful work").arg(number(100 * r.goodput, 1)));
+                if (run.operations.wallSeconds > 0)
+                    addRow(section, tr("Run energy and cost"),
+                           tr("%1 days wall, %2 MWh, $%3")
+                               .arg(number(run.operations.wallSeconds / units::secondsPerDay, 1),
+                                    number(run.operations.energyMegawattHours, 0),
+                                    number(run.operations.costUsd, 0)));
+            }
             auto *breakdown = addRow(section, tr("Step breakdown"), QString());
             const model::StepBreakdown &b = training.breakdown;
             const std::pair<QString, double> parts[] = {

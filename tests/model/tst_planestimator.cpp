@@ -66,6 +66,17 @@ private slots:
         QCOMPARE(e.capitalCostUsd, total);
         QVERIFY(e.hasTraining && e.training.found);
         QVERIFY(e.training.best.trainingSeconds > 0);
+        // The run: 1024 GPUs at 50,000 h, 128 nodes at 100,000 h, 1024 NICs at 1,000,000 h
+        // and 48 switches at 500,000 h: 0.49152 + 0.03072 + 0.024576 + 0.002304 per day.
+        QVERIFY(e.hasTrainingRun);
+        const TrainingRunEstimate &run = e.trainingRun;
+        QVERIFY(qAbs(run.reliability.interruptionsPerDay - 0.54912) < 1e-9);
+        // Checkpoint: 14 bytes per parameter over 4 x 65 GB/s of Lustre writes.
+        QVERIFY(qAbs(run.reliability.checkpointWriteSeconds - run.checkpointBytes / 260e9) < 1e-9);
+        QVERIFY(run.reliability.goodput > 0.95 && run.reliability.goodput < 1.0);
+        QCOMPARE(run.operations.facilityWatts, run.operations.itWatts() * 1.58);
+        QVERIFY(run.operations.gpusWatts < e.power.gpusWatts); // below TDP when not busy
+        QVERIFY(run.operations.wallSeconds > e.training.best.trainingSeconds);
     }
 
     void rackOverItsLimitIsFlagged()
