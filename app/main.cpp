@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "estimatesummaryview.h"
+#include "plancanvasview.h"
 #include "planestimatecontroller.h"
 
 #include "model/catalogpaths.h"
@@ -59,11 +60,15 @@ int main(int argc, char **argv)
     if (!plan.isEmpty())
         window.openPlan(plan);
     window.show();
+    if (!parser.isSet(screenshot))
+        QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
 
     if (parser.isSet(screenshot)) {
         const QString file = parser.value(screenshot);
-        window.controller()->waitForIdle();
         QTimer::singleShot(0, &window, [&window, file] {
+            window.canvas()->fitAll();
+            QApplication::processEvents();
+            window.finishEstimate();
             const bool saved = window.grab().save(file);
             QApplication::exit(saved ? 0 : 1);
         });

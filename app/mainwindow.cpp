@@ -1,33 +1,86 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "catalogpalette.h"
 #include "estimatesummaryview.h"
+#include "fabricgeneratordialog.h"
+#include "plancanvasview.h"
+#include "plandocument.h"
 #include "planestimatecontroller.h"
+#include "planscene.h"
+#include "propertyeditor.h"
 
 #include "model/catalogpaths.h"
 #include "model/planio.h"
 
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDesktopServices>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QUrl>
 
 namespace cp::app {
+
+namespace {
+constexpr int maxRecentFiles = 8;
+
+model::Plan emptyPlan()
+{
+    model::Plan plan;
+    plan.name = "Untitled plan";
+    plan.fabric.topology = "rail-fat-tree";
+    plan.facility.facilityId = "dc-industry-average";
+    return plan;
+}
+} // namespace
 
 MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *parent)
     : QMainWindow(parent)
     , m_catalog(std::move(catalog))
+    , m_document(new views::PlanDocument(this))
+    , m_scene(new views::PlanScene(m_document, this))
+    , m_canvas(new views::PlanCanvasView(this))
+    , m_palette(new views::CatalogPalette(this))
+    , m_properties(new views::PropertyEditor(m_document, this))
     , m_summary(new views::EstimateSummaryView(this))
     , m_controller(new views::PlanEstimateController(this))
 {
-    setWindowTitle(tr("ClusterPlanner"));
-    setCentralWidget(m_summary);
+    setObjectName(QStringLiteral("MainWindow"));
+    m_canvas->setScene(m_scene);
+    setCentralWidget(m_canvas);
+    m_scene->setCatalog(m_catalog);
+    m_palette->setCatalog(m_catalog);
+    m_properties->setCatalog(m_catalog);
     m_controller->setCatalog(m_catalog);
+
+    const auto dock = [this](QWidget *widget, const QString &title, Qt::DockWidgetArea area) {
+        auto *d = new QDockWidget(title, this);
+        d->setObjectName(title);
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
+    QDockWidget *paletteDock = dock(m_palette, tr("Catalog"), Qt::LeftDockWidgetArea);
+    QDockWidget *propertiesDock = dock(m_properties, tr("Properties"), Qt::RightDockWidgetArea);
+    QDockWidget *summaryDock = dock(m_summary, tr("Estimate"), Qt::BottomDockWidgetArea);
+
+    connect(m_scene, &views::PlanScene::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+    connect(m_scene, &views::PlanScene::selectedKeyChanged, m_properties,
+            &views::PropertyEditor::setKey);
+    connect(m_properties, &views::PropertyEditor::generateFabricRequested, this,
+            &MainWindow::generateFabric);
     connect(m_controller, &views::PlanEstimateController::estimateStarted, this, [this] {
-        m_summary->showPending(tr("Estimating %1…").arg(QString::fromStdString(m_plan.name)));
+        m_summary->showPending(tr("Estimating %1…").arg(QString::fromStdString(plan().name)));
         statusBar()->showMessage(tr("Estimating…"));
     });
     connect(m_controller, &views::PlanEstimateController::estimateReady, this,
@@ -40,28 +93,139 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
                 m_summary->showError(message);
                 statusBar()->showMessage(tr("Estimate failed"));
             });
-    createMenus();
-    resize(1100, 760);
+    // Live estimates: every change re-runs the estimate shortly after (typing does not queue
+    // one per keystroke); the summary shows "Estimating…" until the new result is in.
+    m_estimateTimer.setSingleShot(true);
+    m_estimateTimer.setInterval(150);
+    connect(&m_estimateTimer, &QTimer::timeout, this,
+            [this] { m_controller->requestEstimate(plan()); });
+    connect(m_document, &views::PlanDocument::planChanged, this, [this] {
+        m_summary->showPending(tr("Estimating %1…").arg(QString::fromStdString(plan().name)));
+        m_estimateTimer.start();
+        updateTitle();
+    });
+    connect(m_document, &views::PlanDocument::fileChanged, this, &MainWindow::updateTitle);
+    m_autosaveTimer.setInterval(30000);
+    connect(&m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
+    m_autosaveTimer.start();
+
+    createActions();
+    resize(1400, 900);
+    // First-run proportions: names and details readable in the palette, the property forms
+    // without clipped fields, and room for the canvas; restoreState below overrides them.
+    resizeDocks({paletteDock, propertiesDock}, {360, 330}, Qt::Horizontal);
+    resizeDocks({summaryDock}, {300}, Qt::Vertical);
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_document->reset(emptyPlan(), QString());
 }
 
-void MainWindow::createMenus()
+MainWindow::~MainWindow()
+{
+    m_scene->blockSignals(true);
+    m_document->blockSignals(true);
+    m_controller->waitForIdle();
+}
+
+const model::Plan &MainWindow::plan() const
+{
+    return m_document->plan();
+}
+
+void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openPlanDialog);
+    QToolBar *tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("MainToolBar"));
+    QAction *newAction = file->addAction(tr("&New"), QKeySequence::New, this, [this] {
+        if (maybeSave())
+            newPlan();
+    });
+    QAction *open
+        = file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openPlanDialog);
     QMenu *samples = file->addMenu(tr("Open &Sample"));
     const QDir dir(QString::fromStdString(model::shippedSamplesDirectory()));
     for (const QFileInfo &info :
          dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         const QString path = info.absoluteFilePath();
-        samples->addAction(info.completeBaseName(), this, [this, path] { openPlan(path); });
+        samples->addAction(info.completeBaseName(), this, [this, path] {
+            if (maybeSave())
+                openPlan(path);
+        });
     }
     samples->setEnabled(!samples->isEmpty());
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    QAction *saveAction = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("&Copy"), QKeySequence::Copy, m_scene, &views::PlanScene::copySelection);
+    edit->addAction(tr("&Paste"), QKeySequence::Paste, m_scene, &views::PlanScene::paste);
+    QAction *remove = edit->addAction(tr("&Delete"), QKeySequence::Delete, m_scene,
+                                      &views::PlanScene::deleteSelection);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, m_canvas,
+                                      &views::PlanCanvasView::zoomIn);
+    QAction *zoomOut = view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, m_canvas,
+                                       &views::PlanCanvasView::zoomOut);
+    QAction *fit = view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), m_canvas,
+                                   &views::PlanCanvasView::fitAll);
+
+    QMenu *fabric = menuBar()->addMenu(tr("F&abric"));
+    QAction *generate
+        = fabric->addAction(tr("&Generate Topology…"), QKeySequence(Qt::CTRL | Qt::Key_G), this,
+                            &MainWindow::generateFabric);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&User Guide"), QKeySequence::HelpContents, this, [] {
+        const QString guide = QDir(QString::fromStdString(model::shippedSamplesDirectory()))
+                                  .filePath(QStringLiteral("../docs/user-guide.md"));
+        QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(guide).absoluteFilePath()));
+    });
+    help->addAction(tr("&About ClusterPlanner"), this, [this] {
+        QMessageBox::about(this, tr("About ClusterPlanner"),
+                           tr("ClusterPlanner %1\nDesign GPU clusters and see what they will do.")
+                               .arg(QApplication::applicationVersion()));
+    });
+
+    for (QAction *a : {newAction, open, saveAction})
+        tools->addAction(a);
+    tools->addSeparator();
+    for (QAction *a : {undo, redo, remove})
+        tools->addAction(a);
+    tools->addSeparator();
+    for (QAction *a : {zoomIn, zoomOut, fit, generate})
+        tools->addAction(a);
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = QString::fromStdString(plan().name);
+    setWindowTitle(tr("%1%2 — ClusterPlanner")
+                       .arg(name, m_document->isModified() ? QStringLiteral(" *") : QString()));
+}
+
+void MainWindow::newPlan()
+{
+    m_document->reset(emptyPlan(), QString());
 }
 
 void MainWindow::openPlanDialog()
 {
+    if (!maybeSave())
+        return;
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open plan"), QString::fromStdString(model::shippedSamplesDirectory()),
         tr("ClusterPlanner plans (*.json)"));
@@ -71,8 +235,9 @@ void MainWindow::openPlanDialog()
 
 bool MainWindow::openPlan(const QString &path)
 {
+    model::Plan loaded;
     try {
-        m_plan = model::loadPlan(path.toStdString(), m_catalog.get());
+        loaded = model::loadPlan(path.toStdString(), m_catalog.get());
     } catch (const std::exception &error) {
         // Non-blocking: the message box is window-modal, the old plan stays open.
         auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open plan"),
@@ -85,10 +250,161 @@ bool MainWindow::openPlan(const QString &path)
         box->show();
         return false;
     }
-    m_planPath = path;
-    setWindowTitle(tr("%1 — ClusterPlanner").arg(QString::fromStdString(m_plan.name)));
-    m_controller->requestEstimate(m_plan);
+    m_document->reset(loaded, path);
+    addRecentFile(path);
+    m_canvas->fitAll();
     return true;
+}
+
+bool MainWindow::savePlan(const QString &path)
+{
+    try {
+        m_document->save(path);
+    } catch (const std::exception &error) {
+        QMessageBox::warning(this, tr("Cannot save plan"),
+                             tr("The plan was not saved (the old file is unchanged):\n%1\n\n"
+                                "Choose another folder with Save As.")
+                                 .arg(QString::fromStdString(error.what())));
+        return false;
+    }
+    addRecentFile(path);
+    QFile::remove(autosavePath());
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::save()
+{
+    if (m_document->filePath().isEmpty()
+        || m_document->filePath().startsWith(
+            QString::fromStdString(model::shippedSamplesDirectory())))
+        return saveAs();
+    return savePlan(m_document->filePath());
+}
+
+bool MainWindow::saveAs()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save plan"), QDir::homePath(),
+                                                      tr("ClusterPlanner plans (*.json)"));
+    return !path.isEmpty() && savePlan(path);
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them first?").arg(QString::fromStdString(plan().name)),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    QFile::remove(autosavePath()); // a clean exit leaves nothing to recover
+    event->accept();
+}
+
+void MainWindow::generateFabric()
+{
+    auto *dialog = new views::FabricGeneratorDialog(plan(), m_catalog, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_document->edit(
+            dialog->result(),
+            tr("Generate %1").arg(QString::fromStdString(dialog->result().fabric.topology)));
+        m_scene->selectKey(QStringLiteral("fabric"));
+    });
+    dialog->open();
+}
+
+void MainWindow::finishEstimate()
+{
+    if (m_estimateTimer.isActive()) {
+        m_estimateTimer.stop();
+        m_controller->requestEstimate(plan());
+    }
+    m_controller->waitForIdle();
+}
+
+QString MainWindow::autosavePath()
+{
+    return QDir(QString::fromStdString(model::userDataDirectory()))
+        .filePath(QStringLiteral("autosave.json"));
+}
+
+void MainWindow::autosaveNow()
+{
+    if (!m_document->isModified())
+        return;
+    try {
+        QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
+        model::savePlan(plan(), autosavePath().toStdString());
+    } catch (const std::exception &error) {
+        statusBar()->showMessage(
+            tr("Autosave failed: %1").arg(QString::fromStdString(error.what())));
+    }
+}
+
+void MainWindow::offerRecovery()
+{
+    const QString path = autosavePath();
+    if (!QFileInfo::exists(path))
+        return;
+    model::Plan recovered;
+    try {
+        recovered = model::loadPlan(path.toStdString(), m_catalog.get());
+    } catch (const std::exception &) {
+        QFile::rename(path, path + QStringLiteral(".unreadable"));
+        return;
+    }
+    const auto answer = QMessageBox::question(
+        this, tr("Recover unsaved plan?"),
+        tr("ClusterPlanner did not exit cleanly. Recover the autosaved \"%1\"?")
+            .arg(QString::fromStdString(recovered.name)),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer == QMessageBox::Yes) {
+        // Recovered work is unsaved work: keep it marked modified until saved.
+        m_document->reset(emptyPlan(), QString());
+        m_document->edit(recovered, tr("Recover autosave"));
+    }
+    QFile::remove(path);
+}
+
+void MainWindow::addRecentFile(const QString &path)
+{
+    QSettings settings;
+    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > maxRecentFiles)
+        files.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString &path : files)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            if (maybeSave())
+                openPlan(path);
+        });
+    m_recentMenu->setEnabled(!files.isEmpty());
 }
 
 } // namespace cp::app

@@ -5,40 +5,85 @@
 #include "model/plan.h"
 
 #include <QMainWindow>
+#include <QTimer>
 
 #include <memory>
 
+class QMenu;
+
 namespace cp::views {
+class CatalogPalette;
 class EstimateSummaryView;
+class PlanCanvasView;
+class PlanDocument;
 class PlanEstimateController;
+class PlanScene;
+class PropertyEditor;
 } // namespace cp::views
 
 namespace cp::app {
 
-/** The main window: opens a plan and shows its live estimate (canvas and editors come next). */
+/**
+ * The main window: catalog palette (left), canvas (centre), property editor (right), live
+ * estimate (bottom). The plan lives in a PlanDocument; every edit is an undo command; the
+ * estimate re-runs off the GUI thread after each edit; the plan is autosaved and recovered after
+ * a crash.
+ */
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
     explicit MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *parent = nullptr);
+    ~MainWindow() override;
 
     /** Loads a plan file; on error shows a message naming the file and field, keeps the old plan.
      */
     bool openPlan(const QString &path);
+    bool savePlan(const QString &path);
+    void newPlan();
+    /** Asks to restore an autosave left by a session that did not exit cleanly. */
+    void offerRecovery();
+    /** The autosave file of this user (in the data directory). */
+    static QString autosavePath();
+    void autosaveNow();
+    /** Starts the pending estimate now and waits for it (tests and --screenshot only). */
+    void finishEstimate();
+
     views::EstimateSummaryView *summaryView() const { return m_summary; }
     views::PlanEstimateController *controller() const { return m_controller; }
-    const model::Plan &plan() const { return m_plan; }
+    views::PlanDocument *document() const { return m_document; }
+    views::PlanScene *scene() const { return m_scene; }
+    views::PlanCanvasView *canvas() const { return m_canvas; }
+    views::CatalogPalette *palette() const { return m_palette; }
+    views::PropertyEditor *propertyEditor() const { return m_properties; }
+    const model::Plan &plan() const;
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
 
 private:
-    void createMenus();
+    void createActions();
     void openPlanDialog();
+    bool saveAs();
+    bool save();
+    bool maybeSave();
+    void generateFabric();
+    void updateTitle();
+    void addRecentFile(const QString &path);
+    void rebuildRecentMenu();
 
     std::shared_ptr<const model::Catalog> m_catalog;
-    model::Plan m_plan;
-    QString m_planPath;
-    views::EstimateSummaryView *m_summary = nullptr;
-    views::PlanEstimateController *m_controller = nullptr;
+    views::PlanDocument *m_document;
+    views::PlanScene *m_scene;
+    views::PlanCanvasView *m_canvas;
+    views::CatalogPalette *m_palette;
+    views::PropertyEditor *m_properties;
+    views::EstimateSummaryView *m_summary;
+    views::PlanEstimateController *m_controller;
+    QMenu *m_recentMenu = nullptr;
+    QTimer m_estimateTimer;
+    QTimer m_autosaveTimer;
 };
 
 } // namespace cp::app

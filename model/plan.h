@@ -30,6 +30,14 @@ struct FabricPlan
     std::string switchId;
     int tiers = 2;
     double oversubscription = 1.0;
+    /** Dragonfly a (routers per group), p (endpoints per router), h (global links per router),
+     * groups; 0 = derived (fabricdesign.h). */
+    int dragonflyA = 0;
+    int dragonflyP = 0;
+    int dragonflyH = 0;
+    int dragonflyGroups = 0;
+    std::string torusDims; ///< "4x4x4"; empty for other topologies
+    int nodesPerScalableUnit = 32; ///< rail-fat-tree
 };
 
 struct StoragePlan

@@ -134,6 +134,17 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
         plan.fabric.switchId = f.optionalString("switch").value_or("");
         checkReference(catalog, f, "switch", plan.fabric.switchId, CatalogKind::Switch);
         plan.fabric.tiers = f.optionalInteger("tiers", 1, 3).value_or(2);
+        if (const nlohmann::json *d = f.optionalObject("dragonfly")) {
+            JsonFieldReader r(*d, file, "/fabric/dragonfly");
+            plan.fabric.dragonflyA = r.optionalInteger("a", 0, 4096).value_or(0);
+            plan.fabric.dragonflyP = r.optionalInteger("p", 0, 4096).value_or(0);
+            plan.fabric.dragonflyH = r.optionalInteger("h", 0, 4096).value_or(0);
+            plan.fabric.dragonflyGroups = r.optionalInteger("groups", 0, 1 << 20).value_or(0);
+            r.finish();
+        }
+        plan.fabric.torusDims = f.optionalString("torus_dims").value_or("");
+        plan.fabric.nodesPerScalableUnit
+            = f.optionalInteger("nodes_per_scalable_unit", 1, 4096).value_or(32);
         plan.fabric.oversubscription
             = f.optionalNumber("oversubscription", {1.0, 64.0, false}).value_or(1.0);
         f.finish();
@@ -216,6 +227,16 @@ nlohmann::json planToJson(const Plan &plan)
             f["nics_per_node"] = plan.fabric.nicsPerNode;
         if (!plan.fabric.switchId.empty())
             f["switch"] = plan.fabric.switchId;
+        if (plan.fabric.dragonflyA || plan.fabric.dragonflyP || plan.fabric.dragonflyH
+            || plan.fabric.dragonflyGroups)
+            f["dragonfly"] = {{"a", plan.fabric.dragonflyA},
+                              {"p", plan.fabric.dragonflyP},
+                              {"h", plan.fabric.dragonflyH},
+                              {"groups", plan.fabric.dragonflyGroups}};
+        if (!plan.fabric.torusDims.empty())
+            f["torus_dims"] = plan.fabric.torusDims;
+        if (plan.fabric.nodesPerScalableUnit != 32)
+            f["nodes_per_scalable_unit"] = plan.fabric.nodesPerScalableUnit;
         doc["fabric"] = std::move(f);
     }
     if (!plan.storage.empty()) {

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planfabric.h"
+
+#include "model/catalog.h"
+#include "model/fabricscaleout.h"
+#include "model/plan.h"
+
+namespace cp::model {
+
+std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
+{
+    const auto topology = fabricTopologyFromName(plan.fabric.topology);
+    if (!topology || plan.nodeGroups.empty())
+        return std::nullopt;
+    PlanFabric f;
+    const NodeSpec &node = catalog.node(plan.nodeGroups.front().nodeId);
+    f.nicId = plan.fabric.nicId.empty() ? node.nicId : plan.fabric.nicId;
+    const NicSpec &nic = catalog.nic(f.nicId);
+    const int nicsPerNode
+        = plan.fabric.nicsPerNode > 0 ? plan.fabric.nicsPerNode : node.nicsPerNode;
+    f.switchId = plan.fabric.switchId.empty() ? catalogSwitchForNic(catalog, nic, std::nullopt)
+                                              : plan.fabric.switchId;
+    const int nodes = plan.totalNodes();
+    f.endpoints = static_cast<long long>(nodes) * std::max(1, nicsPerNode);
+    FabricDesign &d = f.design;
+    d.topology = *topology;
+    if (!f.switchId.empty()) {
+        const SwitchSpec &sw = catalog.networkSwitch(f.switchId);
+        d.setLinks(nic, sw, catalog.gpu(node.gpuId).scaleUpBytesPerSecond);
+        d.fatTree.radix = sw.ports;
+        d.railFatTree.radix = sw.ports;
+        d.dragonfly.radix = 0;
+    }
+    d.fatTree.endpoints = static_cast<int>(f.endpoints);
+    d.fatTree.tiers = plan.fabric.tiers >= 2 ? plan.fabric.tiers : 0;
+    d.fatTree.leafOversubscription = plan.fabric.oversubscription;
+    d.railFatTree.nodes = nodes;
+    d.railFatTree.gpusPerNode = std::max(1, nicsPerNode);
+    d.railFatTree.nodesPerScalableUnit = plan.fabric.nodesPerScalableUnit;
+    d.railFatTree.tiers = d.fatTree.tiers;
+    d.railFatTree.leafOversubscription = plan.fabric.oversubscription;
+    d.dragonfly.a = plan.fabric.dragonflyA;
+    d.dragonfly.p = plan.fabric.dragonflyP;
+    d.dragonfly.h = plan.fabric.dragonflyH;
+    d.dragonfly.groups = plan.fabric.dragonflyGroups;
+    d.dragonfly.endpoints = static_cast<int>(f.endpoints);
+    if (!plan.fabric.torusDims.empty())
+        d.torus.dims = parseTorusDims(plan.fabric.torusDims);
+    return f;
+}
+
+} // namespace cp::model

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/fabricdesign.h"
+
+#include <optional>
+#include <string>
+
+namespace cp::model {
+
+class Catalog;
+struct Plan;
+
+/** The fabric a plan describes, ready for generateFabric: endpoints are the plan's NICs. */
+struct PlanFabric
+{
+    FabricDesign design;
+    std::string nicId;
+    std::string switchId; ///< empty when no catalog switch fits the NIC
+    long long endpoints = 0;
+};
+
+/**
+ * From the plan's fabric settings and node groups: NIC (the plan's or the first node type's),
+ * NICs per node, switch (the plan's or the catalog one for the NIC), radix, tiers (0 = fewest),
+ * oversubscription, Dragonfly and torus parameters. Empty for topology "none" or no nodes.
+ */
+std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog);
+
+} // namespace cp::model

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The design canvas driven through real widgets offscreen: drops from the palette (as QDropEvents
+// on the view), undo/redo, refused drops, the property editor, the topology generator, copy,
+// paste and delete, save and reopen, autosave recovery. Screenshots go into the build tree.
+#include "catalogpalette.h"
+#include "fabricgeneratordialog.h"
+#include "mainwindow.h"
+#include "plancanvasview.h"
+#include "plancarditem.h"
+#include "plandocument.h"
+#include "planestimatecontroller.h"
+#include "planscene.h"
+#include "propertyeditor.h"
+
+#include "model/catalogdatabase.h"
+#include "model/fabricgraph.h"
+#include "model/planfabric.h"
+#include "model/planio.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDropEvent>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace cp;
+
+class TestCanvas : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::shared_ptr<const model::Catalog> m_catalog = std::make_shared<const model::Catalog>(
+        model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs"));
+    QTemporaryDir m_data;
+    const QString m_sample
+        = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+
+    /** Drags `drop` onto the canvas at viewport position `at`, as the palette's QDrag would. */
+    static void dropOnCanvas(app::MainWindow &window, const views::CatalogDrop &drop, QPoint at)
+    {
+        QWidget *viewport = window.canvas()->viewport();
+        std::unique_ptr<QMimeData> mime(views::mimeDataForDrop(drop));
+        QDragEnterEvent enter(at, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(viewport, &enter);
+        QDragMoveEvent move(at, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(viewport, &move);
+        QDropEvent dropEvent(at, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(viewport, &dropEvent);
+    }
+
+    static QPoint viewportPointOf(app::MainWindow &window, const QString &key)
+    {
+        views::PlanCardItem *card = window.scene()->cardForKey(key);
+        return window.canvas()->mapFromScene(card->sceneBoundingRect().center());
+    }
+
+    static QPoint emptyPoint(app::MainWindow &window)
+    {
+        // A point of the viewport with no card under it.
+        for (int y = 10; y < window.canvas()->viewport()->height(); y += 20)
+            for (int x = 10; x < window.canvas()->viewport()->width(); x += 20)
+                if (window.canvas()->items(QPoint(x, y)).isEmpty())
+                    return {x, y};
+        return {5, 5};
+    }
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("XDG_DATA_HOME", m_data.path().toLocal8Bit());
+        QCoreApplication::setOrganizationName(QStringLiteral("ClusterPlannerTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("ClusterPlannerTest"));
+    }
+
+    void dropServersThenUndoRedo()
+    {
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const std::size_t groups = window.plan().nodeGroups.size();
+        dropOnCanvas(window, {model::CatalogKind::Node, "dgx-b200", 32}, emptyPoint(window));
+        QCOMPARE(window.plan().nodeGroups.size(), groups + 1);
+        QCOMPARE(window.plan().nodeGroups.back().nodeId, std::string("dgx-b200"));
+        QCOMPARE(window.plan().nodeGroups.back().count, 32);
+        QVERIFY(window.document()->isModified());
+        QVERIFY(window.scene()->cardForKey(QStringLiteral("group:%1").arg(groups)));
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().nodeGroups.size(), groups);
+        QVERIFY(!window.scene()->cardForKey(QStringLiteral("group:%1").arg(groups)));
+        QVERIFY(!window.document()->isModified());
+        window.document()->undoStack()->redo();
+        QCOMPARE(window.plan().nodeGroups.size(), groups + 1);
+
+        // Onto the existing DGX H100 group: more servers of that type, no new group.
+        const int before = window.plan().nodeGroups.front().count;
+        dropOnCanvas(window, {model::CatalogKind::Node, "dgx-h100", 8},
+                     viewportPointOf(window, QStringLiteral("group:0")));
+        QCOMPARE(window.plan().nodeGroups.front().count, before + 8);
+        QCOMPARE(window.plan().nodeGroups.size(), groups + 1);
+        // The estimate re-runs for the edited plan.
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(ready.wait(60000));
+        QCOMPARE(ready.last().first().value<model::PlanEstimate>().nodes,
+                 window.plan().totalNodes());
+        window.document()->undoStack()->setClean(); // no save prompt on close
+    }
+
+    void invalidDropsAreRefusedWithARemedy()
+    {
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        const std::string before = model::planToJson(window.plan()).dump();
+        dropOnCanvas(window, {model::CatalogKind::Gpu, "h100-sxm5-80gb", 1}, emptyPoint(window));
+        QCOMPARE(model::planToJson(window.plan()).dump(), before);
+        QVERIFY2(window.statusBar()->currentMessage().contains(
+                     QStringLiteral("A GPU goes into a server")),
+                 qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("dgx-h100")));
+        // An Ethernet switch cannot carry the plan's InfiniBand NDR links.
+        dropOnCanvas(window, {model::CatalogKind::Switch, "leaf-100g", 1},
+                     viewportPointOf(window, QStringLiteral("fabric")));
+        QCOMPARE(model::planToJson(window.plan()).dump(), before);
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("cannot carry")));
+        // A rack dropped on empty canvas has nothing to rack.
+        dropOnCanvas(window, {model::CatalogKind::Rack, "rack-air-40kw", 1}, emptyPoint(window));
+        QCOMPARE(model::planToJson(window.plan()).dump(), before);
+        QVERIFY(!window.document()->isModified());
+    }
+
+    void propertyEditorEditsAreUndoable()
+    {
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        window.scene()->selectKey(QStringLiteral("group:0"));
+        QCOMPARE(window.propertyEditor()->key(), QStringLiteral("group:0"));
+        QSpinBox *count = nullptr;
+        for (QSpinBox *box : window.propertyEditor()->findChildren<QSpinBox *>())
+            if (box->suffix().contains(QStringLiteral("servers")))
+                count = box;
+        QVERIFY(count);
+        count->setValue(64);
+        emit count->editingFinished();
+        QCOMPARE(window.plan().nodeGroups.front().count, 64);
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().nodeGroups.front().count, 128);
+    }
+
+    void generateFatTreeOntoTheCanvas()
+    {
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        views::FabricGeneratorDialog dialog(window.plan(), m_catalog);
+        auto *topology = dialog.findChildren<QComboBox *>().front();
+        topology->setCurrentText(QStringLiteral("fat-tree"));
+        dialog.waitForPreview();
+        // 128 nodes x 8 NICs = 1,024 endpoints on radix-64 switches, 2 tiers: 32 leaves, 16 spines.
+        QVERIFY2(dialog.previewText().contains(QStringLiteral("1024 endpoints, 48 switches")),
+                 qPrintable(dialog.previewText()));
+        window.document()->edit(dialog.result(), QStringLiteral("Generate fat-tree"));
+        QCOMPARE(window.plan().fabric.topology, std::string("fat-tree"));
+        const auto f = model::planFabric(window.plan(), *m_catalog);
+        const model::FabricGraph graph = model::generateFabric(f->design);
+        int switches = 0;
+        for (model::FabricVertexId v = 0; v < graph.vertexCount(); ++v)
+            switches += graph.vertex(v).role == model::FabricVertexRole::Switch;
+        QCOMPARE(switches, 48);
+        views::PlanCardItem *fabric = window.scene()->cardForKey(QStringLiteral("fabric"));
+        QVERIFY(fabric);
+        QVERIFY(fabric->title().contains(QStringLiteral("fat-tree")));
+        QVERIFY(fabric->lines().join(QLatin1Char(' ')).contains(QStringLiteral("1024 endpoints")));
+        // Cards: workload, facility, fabric, one server group, one storage.
+        QCOMPARE(window.scene()->cards().size(), 5);
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().fabric.topology, std::string("rail-fat-tree"));
+    }
+
+    void copyPasteDelete()
+    {
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        window.scene()->selectKey(QStringLiteral("group:0"));
+        window.scene()->copySelection();
+        window.scene()->paste();
+        QCOMPARE(window.plan().nodeGroups.size(), std::size_t(2));
+        QCOMPARE(window.plan().nodeGroups[1].count, 128);
+        window.scene()->selectKey(QStringLiteral("group:0"));
+        window.scene()->deleteSelection();
+        QCOMPARE(window.plan().nodeGroups.size(), std::size_t(1));
+        QVERIFY(window.plan().nodeGroups[0].name.find("(copy)") != std::string::npos);
+        window.document()->undoStack()->undo();
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().nodeGroups.size(), std::size_t(1));
+        QCOMPARE(window.plan().nodeGroups[0].name, std::string("compute"));
+    }
+
+    void saveReopenCompare()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("edited.json"));
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        dropOnCanvas(window, {model::CatalogKind::Storage, "weka-flash", 2}, emptyPoint(window));
+        QCOMPARE(window.plan().storage.size(), std::size_t(2));
+        QVERIFY(window.savePlan(path));
+        QVERIFY(!window.document()->isModified());
+        app::MainWindow reopened(m_catalog);
+        QVERIFY(reopened.openPlan(path));
+        QVERIFY(model::planToJson(reopened.plan()) == model::planToJson(window.plan()));
+        QVERIFY(reopened.scene()->cardForKey(QStringLiteral("storage:1")));
+    }
+
+    void autosaveIsOfferedAfterACrash()
+    {
+        const QString autosave = app::MainWindow::autosavePath();
+        QFile::remove(autosave);
+        {
+            app::MainWindow crashed(m_catalog);
+            QVERIFY(crashed.openPlan(m_sample));
+            dropOnCanvas(crashed, {model::CatalogKind::Node, "dgx-b200", 4}, emptyPoint(crashed));
+            crashed.autosaveNow();
+            QVERIFY(QFileInfo::exists(autosave));
+            crashed.document()->undoStack()->setClean(); // the "crash": no clean exit path runs
+        }
+        QVERIFY(QFileInfo::exists(autosave));
+        app::MainWindow next(m_catalog);
+        QTimer::singleShot(0, [] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (box)
+                box->button(QMessageBox::Yes)->click();
+        });
+        next.offerRecovery();
+        QCOMPARE(next.plan().nodeGroups.size(), std::size_t(2));
+        QCOMPARE(next.plan().nodeGroups.back().nodeId, std::string("dgx-b200"));
+        QVERIFY(next.document()->isModified()); // recovered work still needs saving
+        QVERIFY(!QFileInfo::exists(autosave));
+        next.document()->undoStack()->setClean();
+    }
+
+    void screenshots()
+    {
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        const QDir samples(QStringLiteral(CP_SOURCE_DIR "/samples"));
+        for (const QString &file : samples.entryList({QStringLiteral("*.json")})) {
+            QVERIFY(window.openPlan(samples.filePath(file)));
+            window.canvas()->fitAll();
+            window.finishEstimate();
+            QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/canvas-%1.png")
+                                           .arg(QFileInfo(file).completeBaseName())));
+        }
+    }
+};
+
+QTEST_MAIN(TestCanvas)
+#include "tst_canvas.moc"

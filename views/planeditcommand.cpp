@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "planeditcommand.h"
+
+#include "plandocument.h"
+
+namespace cp::views {
+
+PlanEditCommand::PlanEditCommand(PlanDocument *document, model::Plan before, model::Plan after,
+                                 const QString &text, int mergeKey)
+    : QUndoCommand(text)
+    , m_document(document)
+    , m_before(std::move(before))
+    , m_after(std::move(after))
+    , m_mergeKey(mergeKey)
+{ }
+
+void PlanEditCommand::undo()
+{
+    m_document->setPlan(m_before);
+}
+
+void PlanEditCommand::redo()
+{
+    m_document->setPlan(m_after);
+}
+
+bool PlanEditCommand::mergeWith(const QUndoCommand *other)
+{
+    if (other->id() != id() || id() < 0)
+        return false;
+    m_after = static_cast<const PlanEditCommand *>(other)->m_after;
+    return true;
+}
+
+} // namespace cp::views

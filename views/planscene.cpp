@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "planscene.h"
+
+#include "fabricitem.h"
+#include "nodegroupitem.h"
+#include "plancarditem.h"
+#include "plandocument.h"
+#include "plandrop.h"
+
+#include "model/fabricanalysis.h"
+#include "model/planfabric.h"
+#include "model/planio.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QGraphicsLineItem>
+#include <QGraphicsSceneDragDropEvent>
+#include <QGraphicsSceneMouseEvent>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMimeData>
+
+#include <cmath>
+
+namespace cp::views {
+
+namespace {
+
+constexpr const char *groupsMimeType = "application/x-clusterplanner-node-groups";
+
+QString groupKey(std::size_t index)
+{
+    return QStringLiteral("group:%1").arg(index);
+}
+
+QString storageKey(std::size_t index)
+{
+    return QStringLiteral("storage:%1").arg(index);
+}
+
+/** Servers per rack: the plan's, else as many as fit by rack units and power. */
+int nodesPerRack(const model::NodeGroup &group, const model::Catalog &catalog)
+{
+    if (group.rackId.empty())
+        return 0;
+    if (group.nodesPerRack > 0)
+        return group.nodesPerRack;
+    const model::NodeSpec &node = catalog.node(group.nodeId);
+    const model::RackSpec &rack = catalog.rack(group.rackId);
+    const double watts
+        = node.powerWithoutGpusWatts + node.gpusPerNode * catalog.gpu(node.gpuId).tdpWatts;
+    const int bySpace = node.rackUnits > 0 ? rack.rackUnits / node.rackUnits : 1;
+    const int byPower = watts > 0 ? static_cast<int>(rack.powerLimitWatts / watts) : bySpace;
+    return std::max(1, std::min(bySpace, byPower));
+}
+
+} // namespace
+
+PlanScene::PlanScene(PlanDocument *document, QObject *parent)
+    : QGraphicsScene(parent)
+    , m_document(document)
+{
+    connect(m_document, &PlanDocument::planChanged, this, &PlanScene::rebuild);
+    connect(this, &QGraphicsScene::selectionChanged, this, [this] {
+        if (!m_rebuilding)
+            emit selectedKeyChanged(selectedKey());
+    });
+}
+
+PlanScene::~PlanScene()
+{
+    // Removing the items changes the selection; nobody may hear of it any more.
+    blockSignals(true);
+    clear();
+}
+
+void PlanScene::setCatalog(std::shared_ptr<const model::Catalog> catalog)
+{
+    m_catalog = std::move(catalog);
+    rebuild();
+}
+
+QPointF PlanScene::storedPosition(const QString &key, const QPointF &fallback) const
+{
+    const nlohmann::json &layout = m_document->plan().layout;
+    const auto items = layout.find("items");
+    if (items == layout.end() || !items->is_object())
+        return fallback;
+    const auto it = items->find(key.toStdString());
+    if (it == items->end() || !it->is_array() || it->size() != 2 || !(*it)[0].is_number()
+        || !(*it)[1].is_number())
+        return fallback;
+    return {(*it)[0].get<double>(), (*it)[1].get<double>()};
+}
+
+void PlanScene::rebuild()
+{
+    if (!m_catalog)
+        return;
+    const QString selected = selectedKey();
+    m_rebuilding = true;
+    clear();
+    m_cards.clear();
+    m_links.clear();
+    const model::Plan &plan = m_document->plan();
+    const auto add = [this](PlanCardItem *card, const QPointF &fallback) {
+        card->setPos(storedPosition(card->key(), fallback));
+        addItem(card);
+        m_cards.insert(card->key(), card);
+    };
+
+    // Fabric: switch tiers counted on the generated graph.
+    const bool hasFabric = plan.fabric.topology != "none";
+    if (hasFabric) {
+        QStringList lines;
+        std::vector<FabricItem::Tier> tiers;
+        QString warning;
+        try {
+            if (const auto f = model::planFabric(plan, *m_catalog)) {
+                lines << tr("%1 endpoints (%2), switch %3")
+                             .arg(f->endpoints)
+                             .arg(QString::fromStdString(f->nicId),
+                                  f->switchId.empty() ? tr("none fits")
+                                                      : QString::fromStdString(f->switchId));
+                const model::FabricGraph graph = model::generateFabric(f->design);
+                std::map<int, int> perTier;
+                for (model::FabricVertexId v = 0; v < graph.vertexCount(); ++v)
+                    if (graph.vertex(v).role == model::FabricVertexRole::Switch)
+                        ++perTier[graph.vertex(v).tier];
+                const char *names[] = {"", "leaf", "spine", "core"};
+                for (const auto &[tier, count] : perTier)
+                    tiers.push_back({plan.fabric.topology == "dragonfly"
+                                         ? tr("routers")
+                                         : QString::fromLatin1(tier <= 3 ? names[tier] : "tier"),
+                                     count});
+                lines << QString::fromStdString(graph.description);
+                if (plan.fabric.topology == "torus")
+                    lines << tr("chips route: no switches");
+            } else {
+                lines << tr("no servers to connect yet");
+            }
+        } catch (const std::exception &error) {
+            warning = QString::fromStdString(error.what());
+        }
+        auto *fabric = new FabricItem(
+            tr("Fabric: %1").arg(QString::fromStdString(plan.fabric.topology)), lines, tiers);
+        if (!warning.isEmpty())
+            fabric->setWarning(warning);
+        add(fabric, QPointF(0, 0));
+    }
+
+    for (std::size_t i = 0; i < plan.nodeGroups.size(); ++i) {
+        const model::NodeGroup &group = plan.nodeGroups[i];
+        const model::NodeSpec &node = m_catalog->node(group.nodeId);
+        const model::GpuSpec &gpu = m_catalog->gpu(node.gpuId);
+        const int perRack = nodesPerRack(group, *m_catalog);
+        const int racks = perRack > 0 ? (group.count + perRack - 1) / perRack : 0;
+        QStringList lines;
+        lines << tr("%1 x %2").arg(group.count).arg(QString::fromStdString(node.name));
+        lines << tr("%1 GPUs (%2)")
+                     .arg(group.count * node.gpusPerNode)
+                     .arg(QString::fromStdString(gpu.name));
+        const model::RackSpec *rack
+            = group.rackId.empty() ? nullptr : &m_catalog->rack(group.rackId);
+        lines << (rack ? tr("in %1").arg(QString::fromStdString(rack->name))
+                       : tr("not in racks: drop a rack onto this group"));
+        auto *item
+            = new NodeGroupItem(groupKey(i), QString::fromStdString(group.name), lines, racks,
+                                perRack, group.count, rack ? rack->rackUnits : 42, node.rackUnits);
+        const double watts = node.powerWithoutGpusWatts + node.gpusPerNode * gpu.tdpWatts;
+        if (rack && perRack * watts > rack->powerLimitWatts)
+            item->setWarning(tr("rack over its power limit: %1 of %2 kW")
+                                 .arg(perRack * watts / 1e3, 0, 'f', 1)
+                                 .arg(rack->powerLimitWatts / 1e3, 0, 'f', 1));
+        else if (rack && node.rackUnits * perRack > rack->rackUnits)
+            item->setWarning(tr("more servers than the rack has units"));
+        else if (!hasFabric && plan.totalNodes() > 1)
+            item->setWarning(tr("not connected: drop a NIC or switch to add a fabric"));
+        add(item,
+            QPointF(static_cast<double>(i % 4) * 330, 260 + static_cast<double>(i / 4) * 260));
+    }
+
+    for (std::size_t i = 0; i < plan.storage.size(); ++i) {
+        const model::StoragePlan &s = plan.storage[i];
+        const model::StorageSpec &spec = m_catalog->storage(s.storageId);
+        add(new PlanCardItem(storageKey(i), QString::fromStdString(spec.name),
+                             {tr("%1 systems").arg(s.count),
+                              tr("%1 GB/s read, %2 GB/s write")
+                                  .arg(s.count * spec.readBytesPerSecond / 1e9)
+                                  .arg(s.count * spec.writeBytesPerSecond / 1e9)},
+                             QColor(0x6a, 0x1b, 0x9a)),
+            QPointF(340, static_cast<double>(i) * 90));
+    }
+    {
+        QStringList lines;
+        QString title = tr("Workload: none");
+        if (plan.workloadType == model::WorkloadType::Training) {
+            title = tr("Training %1").arg(QString::fromStdString(plan.trainingModelId));
+            lines << tr("sequence %1, global batch %2")
+                         .arg(plan.training.seqLen)
+                         .arg(plan.training.globalBatch);
+            if (plan.training.tokens > 0)
+                lines << tr("%1 B tokens").arg(plan.training.tokens / 1e9, 0, 'f', 0);
+        } else if (plan.workloadType == model::WorkloadType::Inference) {
+            title = tr("Serving %1").arg(QString::fromStdString(plan.inference.modelId));
+            lines << tr("%1 in / %2 out tokens")
+                         .arg(plan.inference.inputTokens)
+                         .arg(plan.inference.outputTokens);
+            if (plan.inference.ratePerSecond)
+                lines << tr("%1 requests/s").arg(*plan.inference.ratePerSecond);
+        } else {
+            lines << tr("drop a model from the palette");
+        }
+        add(new PlanCardItem(QStringLiteral("workload"), title, lines, QColor(0xef, 0x6c, 0x00)),
+            QPointF(-340, 0));
+        const QString facility = plan.facility.facilityId.empty()
+            ? tr("no facility: PUE 1.0 assumed")
+            : QString::fromStdString(m_catalog->facility(plan.facility.facilityId).name);
+        add(new PlanCardItem(QStringLiteral("facility"), tr("Facility"), {facility},
+                             QColor(0x54, 0x6e, 0x7a)),
+            QPointF(-340, 110));
+    }
+    for (PlanCardItem *card : std::as_const(m_cards))
+        card->setMovedCallback([this] { updateLinks(); });
+    updateLinks();
+    if (PlanCardItem *card = m_cards.value(selected))
+        card->setSelected(true);
+    m_rebuilding = false;
+    if (selectedKey() != selected)
+        emit selectedKeyChanged(selectedKey());
+}
+
+void PlanScene::updateLinks()
+{
+    for (QGraphicsLineItem *line : std::as_const(m_links)) {
+        removeItem(line);
+        delete line;
+    }
+    m_links.clear();
+    PlanCardItem *fabric = m_cards.value(QStringLiteral("fabric"));
+    if (!fabric)
+        return;
+    const QPointF top = fabric->sceneBoundingRect().center();
+    for (auto it = m_cards.cbegin(); it != m_cards.cend(); ++it) {
+        if (!it.key().startsWith(QStringLiteral("group:"))
+            && !it.key().startsWith(QStringLiteral("storage:")))
+            continue;
+        auto *line = addLine(QLineF(top, it.value()->sceneBoundingRect().center()),
+                             QPen(QColor(0x15, 0x65, 0xc0, 140), 3));
+        line->setZValue(-1);
+        m_links.push_back(line);
+    }
+}
+
+QString PlanScene::keyAt(const QPointF &scenePos) const
+{
+    for (QGraphicsItem *item : items(scenePos))
+        if (auto *card = dynamic_cast<PlanCardItem *>(item))
+            return card->key();
+    return {};
+}
+
+bool PlanScene::dropCatalogItem(const CatalogDrop &drop, const QPointF &scenePos)
+{
+    if (!m_catalog)
+        return false;
+    const QString target = keyAt(scenePos);
+    DropOutcome outcome = applyDrop(m_document->plan(), *m_catalog, drop, target);
+    if (!outcome.plan) {
+        emit message(outcome.description);
+        return false;
+    }
+    model::Plan &plan = *outcome.plan;
+    if (plan.nodeGroups.size() > m_document->plan().nodeGroups.size())
+        plan.layout["items"][groupKey(plan.nodeGroups.size() - 1).toStdString()]
+            = {scenePos.x(), scenePos.y()};
+    m_document->edit(plan, outcome.description);
+    emit message(outcome.description);
+    return true;
+}
+
+void PlanScene::dragEnterEvent(QGraphicsSceneDragDropEvent *event)
+{
+    event->setAccepted(dropFromMimeData(event->mimeData()).has_value());
+    if (event->isAccepted())
+        event->setDropAction(Qt::CopyAction);
+}
+
+void PlanScene::dragMoveEvent(QGraphicsSceneDragDropEvent *event)
+{
+    dragEnterEvent(event);
+}
+
+void PlanScene::dropEvent(QGraphicsSceneDragDropEvent *event)
+{
+    const auto drop = dropFromMimeData(event->mimeData());
+    if (!drop) {
+        event->ignore();
+        return;
+    }
+    dropCatalogItem(*drop, event->scenePos());
+    event->setDropAction(Qt::CopyAction);
+    event->accept();
+}
+
+void PlanScene::mouseReleaseEvent(QGraphicsSceneMouseEvent *event)
+{
+    QGraphicsScene::mouseReleaseEvent(event);
+    // Moves become one undoable edit of the plan's layout.
+    model::Plan plan = m_document->plan();
+    bool moved = false;
+    for (auto it = m_cards.cbegin(); it != m_cards.cend(); ++it) {
+        const QPointF pos = it.value()->pos();
+        const QPointF stored = storedPosition(it.key(), QPointF(qQNaN(), qQNaN()));
+        if (!(std::abs(pos.x() - stored.x()) < 0.5 && std::abs(pos.y() - stored.y()) < 0.5)
+            && it.value()->isSelected()) {
+            plan.layout["items"][it.key().toStdString()] = {pos.x(), pos.y()};
+            moved = true;
+        }
+    }
+    if (moved)
+        m_document->edit(plan, tr("Move"));
+}
+
+void PlanScene::deleteSelection()
+{
+    model::Plan plan = m_document->plan();
+    std::vector<int> groups;
+    std::vector<int> storage;
+    QStringList removed;
+    for (QGraphicsItem *item : selectedItems()) {
+        auto *card = dynamic_cast<PlanCardItem *>(item);
+        if (!card)
+            continue;
+        const QString key = card->key();
+        if (key.startsWith(QStringLiteral("group:")))
+            groups.push_back(key.mid(6).toInt());
+        else if (key.startsWith(QStringLiteral("storage:")))
+            storage.push_back(key.mid(8).toInt());
+        else if (key == QStringLiteral("fabric"))
+            plan.fabric.topology = "none";
+        else if (key == QStringLiteral("workload"))
+            plan.workloadType = model::WorkloadType::None;
+        else if (key == QStringLiteral("facility"))
+            plan.facility = {};
+        removed << card->title();
+    }
+    if (removed.isEmpty()) {
+        emit message(tr("Select something on the canvas to delete"));
+        return;
+    }
+    // Keep positions with the groups that remain (keys are indices).
+    nlohmann::json positions = plan.layout.value("items", nlohmann::json::object());
+    std::sort(groups.rbegin(), groups.rend());
+    for (int g : groups)
+        plan.nodeGroups.erase(plan.nodeGroups.begin() + g);
+    std::sort(storage.rbegin(), storage.rend());
+    for (int s : storage)
+        plan.storage.erase(plan.storage.begin() + s);
+    nlohmann::json kept = nlohmann::json::object();
+    for (auto it = positions.begin(); it != positions.end(); ++it) {
+        const QString key = QString::fromStdString(it.key());
+        const auto shift = [&](const QString &prefix, const std::vector<int> &gone) -> QString {
+            const int index = key.mid(prefix.size()).toInt();
+            if (std::find(gone.begin(), gone.end(), index) != gone.end())
+                return {};
+            const int before = static_cast<int>(
+                std::count_if(gone.begin(), gone.end(), [&](int x) { return x < index; }));
+            return prefix + QString::number(index - before);
+        };
+        QString newKey = key;
+        if (key.startsWith(QStringLiteral("group:")))
+            newKey = shift(QStringLiteral("group:"), groups);
+        else if (key.startsWith(QStringLiteral("storage:")))
+            newKey = shift(QStringLiteral("storage:"), storage);
+        if (!newKey.isEmpty())
+            kept[newKey.toStdString()] = it.value();
+    }
+    plan.layout["items"] = kept;
+    m_document->edit(plan, tr("Delete %1").arg(removed.join(QStringLiteral(", "))));
+}
+
+void PlanScene::copySelection()
+{
+    QJsonArray groups;
+    for (QGraphicsItem *item : selectedItems()) {
+        auto *card = dynamic_cast<PlanCardItem *>(item);
+        if (!card || !card->key().startsWith(QStringLiteral("group:")))
+            continue;
+        const model::NodeGroup &g = m_document->plan().nodeGroups.at(card->key().mid(6).toInt());
+        groups.append(QJsonObject {{QStringLiteral("name"), QString::fromStdString(g.name)},
+                                   {QStringLiteral("node"), QString::fromStdString(g.nodeId)},
+                                   {QStringLiteral("count"), g.count},
+                                   {QStringLiteral("rack"), QString::fromStdString(g.rackId)},
+                                   {QStringLiteral("nodes_per_rack"), g.nodesPerRack}});
+    }
+    if (groups.isEmpty()) {
+        emit message(tr("Select server groups to copy"));
+        return;
+    }
+    auto *mime = new QMimeData;
+    mime->setData(QString::fromLatin1(groupsMimeType), QJsonDocument(groups).toJson());
+    QApplication::clipboard()->setMimeData(mime);
+    emit message(tr("Copied %n server group(s)", nullptr, static_cast<int>(groups.size())));
+}
+
+void PlanScene::paste()
+{
+    const QMimeData *mime = QApplication::clipboard()->mimeData();
+    if (!mime || !mime->hasFormat(QString::fromLatin1(groupsMimeType)) || !m_catalog) {
+        emit message(tr("Nothing to paste: copy server groups first"));
+        return;
+    }
+    model::Plan plan = m_document->plan();
+    const QJsonArray groups
+        = QJsonDocument::fromJson(mime->data(QString::fromLatin1(groupsMimeType))).array();
+    int added = 0;
+    for (const QJsonValue &value : groups) {
+        const QJsonObject o = value.toObject();
+        model::NodeGroup g;
+        g.name = o.value(QStringLiteral("name")).toString().toStdString() + " (copy)";
+        g.nodeId = o.value(QStringLiteral("node")).toString().toStdString();
+        g.count = o.value(QStringLiteral("count")).toInt();
+        g.rackId = o.value(QStringLiteral("rack")).toString().toStdString();
+        g.nodesPerRack = o.value(QStringLiteral("nodes_per_rack")).toInt();
+        if (!m_catalog->contains(g.nodeId) || g.count < 1)
+            continue;
+        const QString source = groupKey(plan.nodeGroups.size());
+        plan.nodeGroups.push_back(g);
+        const QPointF pos = storedPosition(source, QPointF(0, 260)) + QPointF(40, 40 * (added + 1));
+        plan.layout["items"][groupKey(plan.nodeGroups.size() - 1).toStdString()]
+            = {pos.x(), pos.y()};
+        ++added;
+    }
+    if (added > 0)
+        m_document->edit(plan, tr("Paste %n server group(s)", nullptr, added));
+}
+
+QString PlanScene::selectedKey() const
+{
+    for (QGraphicsItem *item : selectedItems())
+        if (auto *card = dynamic_cast<PlanCardItem *>(item))
+            return card->key();
+    return {};
+}
+
+void PlanScene::selectKey(const QString &key)
+{
+    clearSelection();
+    if (PlanCardItem *card = m_cards.value(key))
+        card->setSelected(true);
+}
+
+PlanCardItem *PlanScene::cardForKey(const QString &key) const
+{
+    return m_cards.value(key);
+}
+
+QList<PlanCardItem *> PlanScene::cards() const
+{
+    return m_cards.values();
+}
+
+} // namespace cp::views

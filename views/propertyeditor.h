@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/catalog.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QFormLayout;
+class QLabel;
+
+namespace cp::views {
+
+class PlanDocument;
+
+/**
+ * Edits the selected part of the plan (a server group, the fabric, storage, the workload, the
+ * facility; the plan itself when nothing is selected). Each change is one undoable edit; the form
+ * is rebuilt from the plan when it changes elsewhere (undo, canvas).
+ */
+class PropertyEditor : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit PropertyEditor(PlanDocument *document, QWidget *parent = nullptr);
+    void setCatalog(std::shared_ptr<const model::Catalog> catalog);
+    void setKey(const QString &key);
+    const QString &key() const { return m_key; }
+
+signals:
+    void generateFabricRequested();
+
+private:
+    void rebuild();
+    void buildPlan();
+    void buildGroup(int index);
+    void buildFabric();
+    void buildStorage(int index);
+    void buildWorkload();
+    void buildFacility();
+    template<typename Change> void apply(const QString &text, Change change);
+
+    PlanDocument *m_document;
+    std::shared_ptr<const model::Catalog> m_catalog;
+    QString m_key;
+    QLabel *m_title;
+    QWidget *m_form = nullptr;
+    QFormLayout *m_layout = nullptr;
+    bool m_applying = false;
+};
+
+} // namespace cp::views
