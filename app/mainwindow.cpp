@@ -2,13 +2,20 @@
 #include "mainwindow.h"
 
 #include "catalogpalette.h"
+#include "comparisoncontroller.h"
 #include "estimatesummaryview.h"
 #include "fabricgeneratordialog.h"
 #include "plancanvasview.h"
 #include "plandocument.h"
 #include "planestimatecontroller.h"
+#include "planreport.h"
 #include "planscene.h"
 #include "propertyeditor.h"
+#include "scenariocomparisonview.h"
+#include "scenariopanel.h"
+
+#include "model/atomicfile.h"
+#include "model/csvtable.h"
 
 #include "model/catalogpaths.h"
 #include "model/planio.h"
@@ -22,11 +29,13 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QUrl>
+#include <QtConcurrent>
 
 namespace cp::app {
 
@@ -53,6 +62,9 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     , m_properties(new views::PropertyEditor(m_document, this))
     , m_summary(new views::EstimateSummaryView(this))
     , m_controller(new views::PlanEstimateController(this))
+    , m_scenarios(new views::ScenarioPanel(m_document, this))
+    , m_comparisonView(new views::ScenarioComparisonView(this))
+    , m_comparison(new views::ComparisonController(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
     m_canvas->setScene(m_scene);
@@ -61,6 +73,8 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     m_palette->setCatalog(m_catalog);
     m_properties->setCatalog(m_catalog);
     m_controller->setCatalog(m_catalog);
+    m_scenarios->setCatalog(m_catalog);
+    m_comparison->setCatalog(m_catalog);
 
     const auto dock = [this](QWidget *widget, const QString &title, Qt::DockWidgetArea area) {
         auto *d = new QDockWidget(title, this);
@@ -72,6 +86,65 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     QDockWidget *paletteDock = dock(m_palette, tr("Catalog"), Qt::LeftDockWidgetArea);
     QDockWidget *propertiesDock = dock(m_properties, tr("Properties"), Qt::RightDockWidgetArea);
     QDockWidget *summaryDock = dock(m_summary, tr("Estimate"), Qt::BottomDockWidgetArea);
+    QDockWidget *scenariosDock = dock(m_scenarios, tr("Scenarios"), Qt::RightDockWidgetArea);
+    m_comparisonDock = dock(m_comparisonView, tr("Comparison"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(summaryDock, m_comparisonDock);
+    summaryDock->raise();
+    splitDockWidget(propertiesDock, scenariosDock, Qt::Vertical);
+
+    // The comparison re-runs in the background after edits (a little later than the single
+    // estimate: it estimates every scenario and the scaling curve), and only while it is shown.
+    m_comparisonTimer.setSingleShot(true);
+    m_comparisonTimer.setInterval(400);
+    connect(&m_comparisonTimer, &QTimer::timeout, this, &MainWindow::compareNow);
+    connect(m_comparisonDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && !m_comparisonCurrent && !m_comparison->isRunning())
+            m_comparisonTimer.start();
+    });
+    connect(m_comparison, &views::ComparisonController::comparisonStarted, this,
+            [this] { m_comparisonView->showPending(0, 1); });
+    connect(m_comparison, &views::ComparisonController::progressChanged, m_comparisonView,
+            &views::ScenarioComparisonView::showPending);
+    connect(m_comparison, &views::ComparisonController::comparisonReady, this,
+            [this](const model::ScenarioComparison &comparison) {
+                m_comparisonCurrent = true;
+                m_comparisonView->showComparison(comparison);
+                auto waiting = std::move(m_waitingForComparison);
+                m_waitingForComparison.clear();
+                for (const auto &then : waiting)
+                    then(comparison);
+            });
+    connect(m_comparison, &views::ComparisonController::comparisonFailed, this,
+            [this](const QString &message) {
+                m_comparisonView->showError(message);
+                m_waitingForComparison.clear();
+                statusBar()->showMessage(tr("Cannot compare scenarios: %1").arg(message), 8000);
+            });
+    connect(m_comparison, &views::ComparisonController::comparisonCancelled, this, [this] {
+        m_comparisonView->showCancelled();
+        if (!m_waitingForComparison.empty())
+            statusBar()->showMessage(tr("Export cancelled with the comparison"), 8000);
+        m_waitingForComparison.clear();
+    });
+    connect(m_comparisonView, &views::ScenarioComparisonView::cancelRequested, m_comparison,
+            &views::ComparisonController::cancel);
+    connect(m_comparisonView, &views::ScenarioComparisonView::scenarioActivated, m_document,
+            &views::PlanDocument::setActiveScenario);
+    connect(m_document, &views::PlanDocument::activeScenarioChanged, this,
+            [this](int index) { m_comparisonView->setHighlight(index + 1); });
+    connect(&m_exportWatcher, &QFutureWatcher<QString>::finished, this, [this] {
+        const QString message = m_exportWatcher.result();
+        m_exportProgress->hide();
+        const bool ok = !message.startsWith(QLatin1Char('!'));
+        const QString text = ok ? message : message.mid(1);
+        statusBar()->showMessage(text, 10000);
+        emit exportFinished(ok, text);
+    });
+    m_exportProgress = new QProgressBar(this);
+    m_exportProgress->setRange(0, 0);
+    m_exportProgress->setMaximumWidth(140);
+    m_exportProgress->hide();
+    statusBar()->addPermanentWidget(m_exportProgress);
 
     connect(m_scene, &views::PlanScene::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 8000); });
@@ -102,9 +175,15 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     connect(m_document, &views::PlanDocument::planChanged, this, [this] {
         m_summary->showPending(tr("Estimating %1…").arg(QString::fromStdString(plan().name)));
         m_estimateTimer.start();
+        m_comparisonCurrent = false;
+        m_comparisonView->markStale();
+        if (m_comparisonDock->isVisible() || !m_waitingForComparison.empty())
+            m_comparisonTimer.start();
         updateTitle();
     });
     connect(m_document, &views::PlanDocument::fileChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &views::PlanDocument::activeScenarioChanged, this,
+            &MainWindow::updateTitle);
     m_autosaveTimer.setInterval(30000);
     connect(&m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
     m_autosaveTimer.start();
@@ -123,6 +202,8 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
 
 MainWindow::~MainWindow()
 {
+    m_exportWatcher.waitForFinished();
+    m_comparison->blockSignals(true);
     m_scene->blockSignals(true);
     m_document->blockSignals(true);
     m_controller->waitForIdle();
@@ -160,6 +241,27 @@ void MainWindow::createActions()
     QAction *saveAction = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     file->addSeparator();
+    QMenu *exportMenu = file->addMenu(tr("&Export"));
+    QAction *exportPdfAction = exportMenu->addAction(
+        tr("&PDF Report…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] {
+            const QString path
+                = exportPath(tr("Export PDF report"), tr("PDF (*.pdf)"), QStringLiteral("pdf"));
+            if (!path.isEmpty())
+                exportPdf(path);
+        });
+    exportMenu->addAction(tr("&Comparison Table as CSV…"), this, [this] {
+        const QString path
+            = exportPath(tr("Export comparison"), tr("CSV (*.csv)"), QStringLiteral("csv"));
+        if (!path.isEmpty())
+            exportComparisonCsv(path);
+    });
+    exportMenu->addAction(tr("&Bill of Materials as CSV…"), this, [this] {
+        const QString path
+            = exportPath(tr("Export bill of materials"), tr("CSV (*.csv)"), QStringLiteral("csv"));
+        if (!path.isEmpty())
+            exportBillOfMaterialsCsv(path);
+    });
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
@@ -188,6 +290,22 @@ void MainWindow::createActions()
         = fabric->addAction(tr("&Generate Topology…"), QKeySequence(Qt::CTRL | Qt::Key_G), this,
                             &MainWindow::generateFabric);
 
+    QMenu *scenarios = menuBar()->addMenu(tr("&Scenarios"));
+    QAction *duplicate
+        = scenarios->addAction(tr("&Duplicate Scenario"), QKeySequence(Qt::CTRL | Qt::Key_D),
+                               m_scenarios, &views::ScenarioPanel::duplicateActive);
+    scenarios->addAction(tr("&Sweep a Parameter…"), m_scenarios,
+                         &views::ScenarioPanel::openSweepDialog);
+    scenarios->addAction(tr("De&lete Scenario"), this,
+                         [this] { m_scenarios->deleteScenario(m_document->activeScenario()); });
+    scenarios->addSeparator();
+    QAction *compare
+        = scenarios->addAction(tr("&Compare Now"), QKeySequence(Qt::Key_F5), this, [this] {
+              m_comparisonDock->show();
+              m_comparisonDock->raise();
+              compareNow();
+          });
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&User Guide"), QKeySequence::HelpContents, this, [] {
         const QString guide = QDir(QString::fromStdString(model::shippedSamplesDirectory()))
@@ -208,11 +326,127 @@ void MainWindow::createActions()
     tools->addSeparator();
     for (QAction *a : {zoomIn, zoomOut, fit, generate})
         tools->addAction(a);
+    tools->addSeparator();
+    for (QAction *a : {duplicate, compare, exportPdfAction})
+        tools->addAction(a);
+}
+
+void MainWindow::compareNow()
+{
+    m_comparisonTimer.stop();
+    m_comparison->requestComparison(m_document->documentPlan());
+}
+
+void MainWindow::whenComparisonCurrent(std::function<void(const model::ScenarioComparison &)> then)
+{
+    if (m_comparisonCurrent && !m_comparison->isRunning() && !m_comparisonTimer.isActive()) {
+        then(m_comparisonView->comparison());
+        return;
+    }
+    m_waitingForComparison.push_back(std::move(then));
+    if (!m_comparison->isRunning())
+        compareNow();
+}
+
+QString MainWindow::exportPath(const QString &title, const QString &filter, const QString &suffix)
+{
+    QString base = QFileInfo(m_document->filePath()).completeBaseName();
+    if (base.isEmpty())
+        base = QStringLiteral("plan");
+    QString path = QFileDialog::getSaveFileName(
+        this, title, QDir(QDir::homePath()).filePath(base + QLatin1Char('.') + suffix), filter);
+    if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
+        path += QLatin1Char('.') + suffix;
+    return path;
+}
+
+void MainWindow::exportPdf(const QString &path)
+{
+    if (m_exportWatcher.isRunning()) {
+        statusBar()->showMessage(tr("An export is still running"), 5000);
+        return;
+    }
+    m_exportProgress->show();
+    statusBar()->showMessage(tr("Preparing the report…"));
+    whenComparisonCurrent([this, path](const model::ScenarioComparison &comparison) {
+        const views::PlanReportInput input = views::preparePlanReport(
+            m_document->documentPlan(), comparison, m_catalog, m_document->filePath());
+        statusBar()->showMessage(tr("Writing %1…").arg(path));
+        m_exportWatcher.setFuture(QtConcurrent::run([input, path]() -> QString {
+            try {
+                const int pages = views::writePlanReportPdf(input, path);
+                return tr("Exported %1 (%n page(s))", nullptr, pages).arg(path);
+            } catch (const std::exception &error) {
+                return QLatin1Char('!')
+                    + tr("Export failed, nothing was written: %1")
+                          .arg(QString::fromStdString(error.what()));
+            }
+        }));
+    });
+}
+
+void MainWindow::exportComparisonCsv(const QString &path)
+{
+    whenComparisonCurrent([this, path](const model::ScenarioComparison &comparison) {
+        try {
+            model::writeFileAtomically(path.toStdString(),
+                                       model::toCsv(model::comparisonTableCells(comparison)));
+            statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
+            emit exportFinished(true, path);
+        } catch (const std::exception &error) {
+            const QString message = tr("Export failed, nothing was written: %1")
+                                        .arg(QString::fromStdString(error.what()));
+            statusBar()->showMessage(message, 10000);
+            emit exportFinished(false, message);
+        }
+    });
+}
+
+void MainWindow::exportBillOfMaterialsCsv(const QString &path)
+{
+    whenComparisonCurrent([this, path](const model::ScenarioComparison &comparison) {
+        const int active = m_document->activeScenario() + 1;
+        const auto &scenarios = comparison.scenarios;
+        if (active >= static_cast<int>(scenarios.size())
+            || !scenarios[static_cast<std::size_t>(active)].ok) {
+            const QString message = tr("Export failed: this variant has no estimate");
+            statusBar()->showMessage(message, 10000);
+            emit exportFinished(false, message);
+            return;
+        }
+        try {
+            model::writeFileAtomically(path.toStdString(),
+                                       model::toCsv(model::billOfMaterialsCells(
+                                           scenarios[static_cast<std::size_t>(active)].estimate)));
+            statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
+            emit exportFinished(true, path);
+        } catch (const std::exception &error) {
+            const QString message = tr("Export failed, nothing was written: %1")
+                                        .arg(QString::fromStdString(error.what()));
+            statusBar()->showMessage(message, 10000);
+            emit exportFinished(false, message);
+        }
+    });
+}
+
+void MainWindow::finishBackgroundWork()
+{
+    finishEstimate();
+    while (m_comparisonTimer.isActive() || m_comparison->isRunning() || m_exportWatcher.isRunning()
+           || !m_waitingForComparison.empty()) {
+        if (m_comparisonTimer.isActive())
+            compareNow();
+        m_comparison->waitForIdle();
+        m_exportWatcher.waitForFinished();
+        QCoreApplication::processEvents();
+    }
 }
 
 void MainWindow::updateTitle()
 {
-    const QString name = QString::fromStdString(plan().name);
+    QString name = QString::fromStdString(m_document->documentPlan().name);
+    if (m_document->activeScenario() >= 0)
+        name += tr(" — scenario %1").arg(QString::fromStdString(plan().name));
     setWindowTitle(tr("%1%2 — ClusterPlanner")
                        .arg(name, m_document->isModified() ? QStringLiteral(" *") : QString()));
 }
@@ -293,10 +527,11 @@ bool MainWindow::maybeSave()
 {
     if (!m_document->isModified())
         return true;
-    const auto answer = QMessageBox::warning(
-        this, tr("Unsaved changes"),
-        tr("%1 has unsaved changes. Save them first?").arg(QString::fromStdString(plan().name)),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer
+        = QMessageBox::warning(this, tr("Unsaved changes"),
+                               tr("%1 has unsaved changes. Save them first?")
+                                   .arg(QString::fromStdString(m_document->documentPlan().name)),
+                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
     return answer == QMessageBox::Discard;
@@ -349,7 +584,7 @@ void MainWindow::autosaveNow()
         return;
     try {
         QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
-        model::savePlan(plan(), autosavePath().toStdString());
+        model::savePlan(m_document->documentPlan(), autosavePath().toStdString());
     } catch (const std::exception &error) {
         statusBar()->showMessage(
             tr("Autosave failed: %1").arg(QString::fromStdString(error.what())));

@@ -3,22 +3,31 @@
 
 #include "model/catalog.h"
 #include "model/plan.h"
+#include "model/scenariocomparison.h"
 
+#include <functional>
+
+#include <QFutureWatcher>
 #include <QMainWindow>
 #include <QTimer>
 
 #include <memory>
 
+class QDockWidget;
 class QMenu;
+class QProgressBar;
 
 namespace cp::views {
 class CatalogPalette;
+class ComparisonController;
 class EstimateSummaryView;
 class PlanCanvasView;
 class PlanDocument;
 class PlanEstimateController;
 class PlanScene;
 class PropertyEditor;
+class ScenarioComparisonView;
+class ScenarioPanel;
 } // namespace cp::views
 
 namespace cp::app {
@@ -57,7 +66,26 @@ public:
     views::PlanCanvasView *canvas() const { return m_canvas; }
     views::CatalogPalette *palette() const { return m_palette; }
     views::PropertyEditor *propertyEditor() const { return m_properties; }
+    views::ScenarioPanel *scenarioPanel() const { return m_scenarios; }
+    views::ScenarioComparisonView *comparisonView() const { return m_comparisonView; }
+    views::ComparisonController *comparisonController() const { return m_comparison; }
+
+    /**
+     * Exports once the comparison is current (computing it in the background first if needed);
+     * the PDF is written on a worker thread. Results and errors go to the status bar and to
+     * exportFinished.
+     */
+    void exportPdf(const QString &path);
+    void exportComparisonCsv(const QString &path);
+    void exportBillOfMaterialsCsv(const QString &path);
+    /** Waits for a running export and comparison (tests and --screenshot only). */
+    void finishBackgroundWork();
+    /** Starts a comparison of every scenario now. */
+    void compareNow();
     const model::Plan &plan() const;
+
+signals:
+    void exportFinished(bool ok, const QString &message);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -72,6 +100,8 @@ private:
     void updateTitle();
     void addRecentFile(const QString &path);
     void rebuildRecentMenu();
+    void whenComparisonCurrent(std::function<void(const model::ScenarioComparison &)> then);
+    QString exportPath(const QString &title, const QString &filter, const QString &suffix);
 
     std::shared_ptr<const model::Catalog> m_catalog;
     views::PlanDocument *m_document;
@@ -82,6 +112,15 @@ private:
     views::EstimateSummaryView *m_summary;
     views::PlanEstimateController *m_controller;
     QMenu *m_recentMenu = nullptr;
+    views::ScenarioPanel *m_scenarios;
+    views::ScenarioComparisonView *m_comparisonView;
+    views::ComparisonController *m_comparison;
+    QDockWidget *m_comparisonDock = nullptr;
+    bool m_comparisonCurrent = false;
+    std::vector<std::function<void(const model::ScenarioComparison &)>> m_waitingForComparison;
+    QFutureWatcher<QString> m_exportWatcher;
+    QProgressBar *m_exportProgress = nullptr;
+    QTimer m_comparisonTimer;
     QTimer m_estimateTimer;
     QTimer m_autosaveTimer;
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "argumentparser.h"
 
+#include <sstream>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -157,6 +159,17 @@ std::string usageText(const std::string &synopsis, const std::vector<OptionSpec>
         text += left + spec.help + "\n";
     }
     return text;
+}
+
+std::vector<std::string> splitList(const std::string &text, char separator)
+{
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    std::string part;
+    while (std::getline(stream, part, separator))
+        if (!part.empty())
+            parts.push_back(part);
+    return parts;
 }
 
 } // namespace cp::cli

@@ -51,6 +51,9 @@ private:
 ParsedArguments parseArguments(const std::vector<std::string> &arguments,
                                const std::vector<OptionSpec> &specs, const std::string &command);
 
+/** "a,b,,c" split at `separator`, empty parts dropped. */
+std::vector<std::string> splitList(const std::string &text, char separator);
+
 std::string usageText(const std::string &synopsis, const std::vector<OptionSpec> &specs);
 
 } // namespace cp::cli

@@ -42,5 +42,7 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
 int runTrainCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out);
 int runInferCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out);
 int runFabricCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out);
+/** PDF and CSV export; the only command that links the views library (exportcommand.cpp). */
+int runExportCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out);
 
 } // namespace cp::cli

@@ -16,17 +16,6 @@ namespace cp::cli {
 
 namespace {
 
-std::vector<std::string> splitList(const std::string &text, char separator)
-{
-    std::vector<std::string> parts;
-    std::stringstream stream(text);
-    std::string part;
-    while (std::getline(stream, part, separator))
-        if (!part.empty())
-            parts.push_back(part);
-    return parts;
-}
-
 /** The catalog switch for a fabric: --switch, else one of the link's protocol, speed and radix. */
 const model::SwitchSpec &chooseSwitch(const model::Catalog &catalog, const ParsedArguments &a,
                                       const model::NicSpec &nic, std::optional<int> radix)

@@ -41,6 +41,12 @@ Commands:
   catalog import FILE.json      add or replace entries (validated) in your catalog
   catalog export FILE.json      write your whole catalog as one document
   plan estimate PLAN.json       every estimate for a plan, with its bill of materials
+  plan compare PLAN.json        the baseline and its scenarios side by side [--csv FILE]
+  plan sweep PLAN.json --axis A --values V1,V2 [--out FILE]
+                                add one scenario per value (gpu-count, gpu-type, nic,
+                                oversubscription, precision, batch)
+  export PLAN.json [--pdf FILE] [--csv FILE] [--bom-csv FILE]
+                                PDF report, comparison and bill-of-materials CSV (headless)
   train ...                     training time, communication, memory, MFU (train --help)
   infer ...                     inference latency, throughput and cost (infer --help)
   fabric ...                    fabric topology metrics (fabric --help)
@@ -91,6 +97,8 @@ int main(int argc, char **argv)
             return runInferCommand(context, rest, std::cout);
         if (command == "fabric")
             return runFabricCommand(context, rest, std::cout);
+        if (command == "export")
+            return runExportCommand(context, rest, std::cout);
         std::cerr << "clusterplanner-cli: unknown command '" << command
                   << "' (see 'clusterplanner-cli --help')\n";
         return ExitUsage;

@@ -3,11 +3,17 @@
 #include "table.h"
 #include "trainingreport.h"
 
+#include "model/atomicfile.h"
+#include "model/csvtable.h"
 #include "model/estimatejson.h"
+#include "model/inputerror.h"
 #include "model/planestimator.h"
 #include "model/planio.h"
+#include "model/scenariocomparison.h"
+#include "model/scenarios.h"
 #include "model/units.h"
 
+#include <cmath>
 #include <ostream>
 
 namespace cp::cli {
@@ -87,28 +93,180 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
     return text;
 }
 
+namespace {
+std::string comparisonCell(double value)
+{
+    return std::abs(value) >= 1000 ? format("%.0f", value) : format("%.4g", value);
+}
+} // namespace
+
+std::string renderComparison(const model::ScenarioComparison &c)
+{
+    std::vector<std::string> header = {"figure", "unit"};
+    for (const model::ScenarioResult &s : c.scenarios)
+        header.push_back(s.name);
+    Table table(header);
+    for (const model::ComparisonRow &row : c.rows) {
+        if (row.key == "bottleneck" || row.key == "changes")
+            continue; // long sentences: listed below the table
+        std::vector<std::string> cells = {row.label, row.unit};
+        for (std::size_t i = 0; i < row.values.size(); ++i) {
+            std::string cell = row.isText() ? row.text[i]
+                : row.values[i]             ? comparisonCell(*row.values[i])
+                                            : "-";
+            if (static_cast<int>(i) == row.bestIndex)
+                cell = "*" + cell;
+            cells.push_back(cell);
+        }
+        table.addRow(cells);
+    }
+    std::string text = table.render() + "(* best of the row)\n";
+    for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
+        const model::ScenarioResult &s = c.scenarios[i];
+        text += "\n" + s.name
+            + (i < c.dominated.size() && !c.paretoPoints.empty() && c.dominated[i]
+                   ? " (dominated on cost and time)"
+                   : "")
+            + ":\n";
+        for (const std::string &change : s.changes)
+            text += "  " + change + "\n";
+        for (const model::ComparisonRow &row : c.rows)
+            if (row.key == "bottleneck" && !row.text[i].empty())
+                text += "  bottleneck: " + row.text[i] + "\n";
+        if (!s.ok)
+            text += "  not estimated: " + s.error + "\n";
+    }
+    if (!c.scaling.empty()) {
+        Table scaling({"GPUs", "tokens/s", "per-GPU efficiency"});
+        for (const model::ScalingPoint &p : c.scaling)
+            scaling.addRow({std::to_string(p.gpus), p.ok ? format("%.0f", p.tokensPerSecond) : "-",
+                            p.ok ? format("%.1f%%", 100 * p.efficiency) : "no layout"});
+        text += "\nScaling of the baseline:\n" + scaling.render();
+    }
+    return text;
+}
+
+nlohmann::json comparisonToJson(const model::ScenarioComparison &c)
+{
+    nlohmann::json doc;
+    doc["scenarios"] = nlohmann::json::array();
+    for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
+        const model::ScenarioResult &s = c.scenarios[i];
+        nlohmann::json entry = {{"name", s.name}, {"changes", s.changes}, {"ok", s.ok}};
+        if (!s.ok)
+            entry["error"] = s.error;
+        if (i < c.dominated.size() && !c.paretoPoints.empty())
+            entry["pareto_dominated"] = static_cast<bool>(c.dominated[i]);
+        doc["scenarios"].push_back(std::move(entry));
+    }
+    doc["rows"] = nlohmann::json::array();
+    for (const model::ComparisonRow &row : c.rows) {
+        nlohmann::json values = nlohmann::json::array();
+        for (std::size_t i = 0; i < row.values.size(); ++i) {
+            if (row.isText())
+                values.push_back(row.text[i]);
+            else if (row.values[i])
+                values.push_back(*row.values[i]);
+            else
+                values.push_back(nullptr);
+        }
+        nlohmann::json entry
+            = {{"key", row.key},   {"section", row.section}, {"label", row.label},
+               {"unit", row.unit}, {"values", values},       {"differs", row.differs}};
+        if (row.bestIndex >= 0)
+            entry["best"] = row.bestIndex;
+        doc["rows"].push_back(std::move(entry));
+    }
+    doc["scaling"] = nlohmann::json::array();
+    for (const model::ScalingPoint &p : c.scaling)
+        doc["scaling"].push_back({{"gpus", p.gpus},
+                                  {"ok", p.ok},
+                                  {"tokens_per_s", p.tokensPerSecond},
+                                  {"efficiency", p.efficiency}});
+    return doc;
+}
+
+namespace {
+
+std::optional<model::SweepAxis> sweepAxisFromName(const std::string &name)
+{
+    for (model::SweepAxis axis : model::allSweepAxes())
+        if (model::sweepAxisName(axis) == name)
+            return axis;
+    return std::nullopt;
+}
+
+} // namespace
+
 int runPlanCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
 {
-    const auto specs = withCommonOptions({});
+    const auto specs = withCommonOptions({
+        {"csv", true, "compare: also write the comparison table to FILE (RFC 4180)"},
+        {"no-scaling", false, "compare: skip the baseline's scaling curve"},
+        {"axis", true, "sweep: gpu-count|gpu-type|nic|oversubscription|precision|batch"},
+        {"values", true, "sweep: comma-separated values, e.g. 2048,4096"},
+        {"out", true, "sweep: write the plan with the new scenarios to FILE (default: stdout)"},
+    });
     const ParsedArguments a = parseArguments(args, specs, "plan");
+    const std::string synopsis = "clusterplanner-cli plan estimate|compare PLAN.json\n"
+                                 "       clusterplanner-cli plan sweep PLAN.json --axis AXIS "
+                                 "--values V1,V2,... [--out FILE]";
     if (a.has("help")) {
-        out << usageText("clusterplanner-cli plan estimate PLAN.json", specs);
+        out << usageText(synopsis, specs);
         return ExitOk;
     }
     if (a.positional.empty())
-        throw UsageError("missing subcommand: plan estimate PLAN.json");
-    if (a.positional[0] != "estimate")
-        throw UsageError("unknown subcommand 'plan " + a.positional[0]
-                         + "' (expected: plan estimate PLAN.json)");
+        throw UsageError("missing subcommand: plan estimate|compare|sweep PLAN.json");
+    const std::string sub = a.positional[0];
+    if (sub != "estimate" && sub != "compare" && sub != "sweep")
+        throw UsageError("unknown subcommand 'plan " + sub
+                         + "' (expected: plan estimate|compare|sweep PLAN.json)");
     if (a.positional.size() != 2)
-        throw UsageError("usage: plan estimate PLAN.json");
+        throw UsageError("usage: plan " + sub + " PLAN.json");
     const model::Catalog &catalog = context.catalog();
-    const model::Plan plan = model::loadPlan(a.positional[1], &catalog);
-    const model::PlanEstimate estimate = model::estimatePlan(plan, catalog);
-    if (a.has("json"))
-        out << model::planEstimateToJson(estimate).dump(2) << "\n";
-    else
-        out << renderPlanEstimate(estimate);
+    const std::string &path = a.positional[1];
+    const model::Plan plan = model::loadPlan(path, &catalog);
+    if (sub == "estimate") {
+        const model::PlanEstimate estimate = model::estimatePlan(plan, catalog);
+        if (a.has("json"))
+            out << model::planEstimateToJson(estimate).dump(2) << "\n";
+        else
+            out << renderPlanEstimate(estimate);
+        return ExitOk;
+    }
+    if (sub == "compare") {
+        model::ComparisonOptions options;
+        if (!a.has("no-scaling"))
+            options.scalingGpuCounts = model::defaultScalingGpuCounts(plan, catalog);
+        const model::ScenarioComparison comparison
+            = model::compareScenarios(plan, catalog, options);
+        if (auto csv = a.value("csv"))
+            model::writeFileAtomically(*csv, model::toCsv(model::comparisonTableCells(comparison)));
+        if (a.has("json"))
+            out << comparisonToJson(comparison).dump(2) << "\n";
+        else
+            out << renderComparison(comparison);
+        return ExitOk;
+    }
+    const std::string axisName = a.required("axis");
+    const auto axis = sweepAxisFromName(axisName);
+    if (!axis)
+        throw UsageError("--axis: unknown axis '" + axisName
+                         + "' (gpu-count, gpu-type, nic, oversubscription, precision, batch)");
+    model::Plan swept = plan;
+    try {
+        for (model::Scenario &scenario :
+             model::sweepScenarios(plan, *axis, splitList(a.required("values"), ','), catalog))
+            swept.scenarios.push_back(std::move(scenario));
+    } catch (const model::InputError &error) {
+        throw UsageError("--values " + error.pointer() + ": " + error.reason());
+    }
+    if (auto file = a.value("out")) {
+        model::savePlan(swept, *file);
+        out << "wrote " << *file << " with " << swept.scenarios.size() << " scenario(s)\n";
+    } else {
+        out << model::planToJson(swept).dump(2) << "\n";
+    }
     return ExitOk;
 }
 

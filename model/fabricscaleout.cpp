@@ -79,18 +79,28 @@ std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement p
     return text;
 }
 
+bool switchSpeaksNicProtocol(const SwitchSpec &sw, const NicSpec &nic)
+{
+    // RoCE is RDMA over Ethernet: any Ethernet switch carries it (IBTA RoCEv2 annex A17).
+    const auto ethernetFamily = [](LinkProtocol p) {
+        return p == LinkProtocol::Ethernet || p == LinkProtocol::RoCE;
+    };
+    return sw.protocol == nic.protocol
+        || (ethernetFamily(sw.protocol) && ethernetFamily(nic.protocol));
+}
+
+bool switchCarriesNic(const SwitchSpec &sw, const NicSpec &nic)
+{
+    return switchSpeaksNicProtocol(sw, nic) && sw.portBytesPerSecond + 1 >= nic.bytesPerSecond;
+}
+
 std::string catalogSwitchForNic(const Catalog &catalog, const NicSpec &nic,
                                 std::optional<int> radix)
 {
     const SwitchSpec *best = nullptr;
-    const auto ethernetFamily = [](LinkProtocol p) {
-        return p == LinkProtocol::Ethernet || p == LinkProtocol::RoCE;
-    };
     for (const std::string &id : catalog.ids(CatalogKind::Switch)) {
         const SwitchSpec &sw = catalog.networkSwitch(id);
-        const bool protocolMatches = sw.protocol == nic.protocol
-            || (ethernetFamily(sw.protocol) && ethernetFamily(nic.protocol));
-        if (!protocolMatches || sw.portBytesPerSecond + 1 < nic.bytesPerSecond)
+        if (!switchCarriesNic(sw, nic))
             continue;
         const auto preferred = [&](const SwitchSpec *s) {
             return radix && s->ports == *radix;

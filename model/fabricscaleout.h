@@ -29,6 +29,12 @@ std::string measureScaleOutOnFabric(ClusterDescription &cluster,
                                     FabricGraph *graphOut = nullptr);
 
 class Catalog;
+
+/** Whether `sw` speaks the NIC's protocol (InfiniBand with InfiniBand, Ethernet with RoCE). */
+bool switchSpeaksNicProtocol(const SwitchSpec &sw, const NicSpec &nic);
+/** ... and has ports at least as fast as the NIC. */
+bool switchCarriesNic(const SwitchSpec &sw, const NicSpec &nic);
+
 /**
  * The catalog switch a fabric of `nic` links is built from: one of the same protocol family whose
  * ports are at least as fast, preferring `radix` ports, then the slowest adequate port speed.

@@ -71,6 +71,18 @@ struct InferenceWorkload
 enum class WorkloadType { None, Training, Inference };
 
 /**
+ * A named what-if variant of the plan: `changes` is a JSON merge patch (RFC 7386) over the
+ * baseline plan's JSON, e.g. {"fabric": {"nic": "roce-400g", "oversubscription": 2}}, so a
+ * scenario records only what differs and follows later edits of everything else
+ * (scenarios.h builds the plan it describes).
+ */
+struct Scenario
+{
+    std::string name;
+    nlohmann::json changes = nlohmann::json::object();
+};
+
+/**
  * The design a user builds: nodes and racks, fabric, storage, facility, and the workload it is
  * for. Saved as versioned JSON (planio.h). `layout` carries the canvas's item positions opaquely
  * so the model round-trips what the editor stores without knowing about it.
@@ -91,6 +103,7 @@ struct Plan
     TrainingJob training; ///< training.model is filled from the catalog when estimating
     InferenceWorkload inference;
     nlohmann::json layout = nlohmann::json::object();
+    std::vector<Scenario> scenarios; ///< what-if variants besides this baseline
 
     int totalNodes() const;
 };

@@ -5,6 +5,7 @@
 #include "model/catalog.h"
 #include "model/inputerror.h"
 #include "model/jsonfieldreader.h"
+#include "model/scenarios.h"
 
 #include <numeric>
 
@@ -190,7 +191,24 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
 
     if (const nlohmann::json *layout = root.optionalObject("layout"))
         plan.layout = *layout;
+    if (const nlohmann::json *scenarios = root.optionalArray("scenarios")) {
+        for (std::size_t i = 0; i < scenarios->size(); ++i) {
+            JsonFieldReader s((*scenarios)[i], file, "/scenarios/" + std::to_string(i));
+            Scenario scenario;
+            scenario.name = s.string("name");
+            if (const std::string problem = scenarioNameProblem(plan, scenario.name, -1);
+                !problem.empty())
+                s.fail("name", problem);
+            scenario.changes = s.object("changes");
+            s.finish();
+            plan.scenarios.push_back(std::move(scenario));
+        }
+    }
     root.finish();
+    // Build every scenario now, so a patch that makes an invalid plan is reported when the file
+    // is read, with its pointer inside /scenarios/N/changes, not later in the comparison.
+    for (std::size_t i = 0; i < plan.scenarios.size(); ++i)
+        scenarioPlan(plan, static_cast<int>(i), catalog, file);
     return plan;
 }
 
@@ -309,6 +327,12 @@ nlohmann::json planToJson(const Plan &plan)
     }
     if (!plan.layout.empty())
         doc["layout"] = plan.layout;
+    if (!plan.scenarios.empty()) {
+        nlohmann::json scenarios = nlohmann::json::array();
+        for (const Scenario &scenario : plan.scenarios)
+            scenarios.push_back({{"name", scenario.name}, {"changes", scenario.changes}});
+        doc["scenarios"] = std::move(scenarios);
+    }
     return doc;
 }
 

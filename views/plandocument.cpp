@@ -3,6 +3,8 @@
 
 #include "planeditcommand.h"
 
+#include "model/scenarios.h"
+
 #include "model/planio.h"
 
 namespace cp::views {
@@ -17,15 +19,62 @@ void PlanDocument::reset(const model::Plan &plan, const QString &filePath)
 {
     m_undoStack.clear();
     m_plan = plan;
+    m_activeScenario = -1;
+    rebuildEffective();
     m_filePath = filePath;
     m_undoStack.setClean();
+    emit activeScenarioChanged(m_activeScenario);
     emit planChanged();
     emit fileChanged();
 }
 
+void PlanDocument::setActiveScenario(int index)
+{
+    if (index < -1 || index >= static_cast<int>(m_plan.scenarios.size()))
+        index = -1;
+    if (index == m_activeScenario)
+        return;
+    m_activeScenario = index;
+    rebuildEffective();
+    emit activeScenarioChanged(m_activeScenario);
+    emit planChanged();
+}
+
 void PlanDocument::edit(const model::Plan &changed, const QString &text, int mergeKey)
 {
-    m_undoStack.push(new PlanEditCommand(this, m_plan, changed, text, mergeKey));
+    model::Plan document = m_plan;
+    if (m_activeScenario < 0) {
+        document = changed;
+        document.scenarios = m_plan.scenarios;
+    } else {
+        model::Scenario &scenario = document.scenarios[static_cast<std::size_t>(m_activeScenario)];
+        const model::Plan baseline = model::scenarioPlan(m_plan, -1, nullptr);
+        scenario.changes = model::scenarioChanges(baseline, changed);
+        if (changed.name != scenario.name
+            && model::scenarioNameProblem(m_plan, changed.name, m_activeScenario).empty())
+            scenario.name = changed.name;
+        document.layout = changed.layout;
+    }
+    m_undoStack.push(new PlanEditCommand(this, m_plan, document, text, mergeKey));
+}
+
+void PlanDocument::editDocument(const model::Plan &changed, const QString &text)
+{
+    m_undoStack.push(new PlanEditCommand(this, m_plan, changed, text, -1));
+}
+
+void PlanDocument::rebuildEffective()
+{
+    if (m_activeScenario >= static_cast<int>(m_plan.scenarios.size()))
+        m_activeScenario = -1;
+    try {
+        m_effective = model::scenarioPlan(m_plan, m_activeScenario, nullptr);
+    } catch (const std::exception &) {
+        // A patch that no longer applies (hand-edited file): show the baseline rather than
+        // nothing; the comparison reports the scenario's error.
+        m_activeScenario = -1;
+        m_effective = model::scenarioPlan(m_plan, -1, nullptr);
+    }
 }
 
 void PlanDocument::save(const QString &path)
@@ -38,7 +87,11 @@ void PlanDocument::save(const QString &path)
 
 void PlanDocument::setPlan(const model::Plan &plan)
 {
+    const int active = m_activeScenario;
     m_plan = plan;
+    rebuildEffective();
+    if (active != m_activeScenario)
+        emit activeScenarioChanged(m_activeScenario);
     emit planChanged();
 }
 

@@ -1,21 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plandrop.h"
 
+#include "model/fabricscaleout.h"
 #include "model/inferencesetup.h"
 
 namespace cp::views {
 
 namespace {
 
-bool ethernetFamily(model::LinkProtocol p)
-{
-    return p == model::LinkProtocol::Ethernet || p == model::LinkProtocol::RoCE;
-}
-
 bool compatible(const model::NicSpec &nic, const model::SwitchSpec &sw)
 {
-    return nic.protocol == sw.protocol
-        || (ethernetFamily(nic.protocol) && ethernetFamily(sw.protocol));
+    return model::switchSpeaksNicProtocol(sw, nic);
 }
 
 std::optional<int> groupIndex(const QString &key)

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+using CsvRows = std::vector<std::vector<std::string>>;
+
+/**
+ * RFC 4180 text: fields with a comma, a double quote, CR or LF are quoted and their quotes
+ * doubled; records end in CRLF. Spreadsheets and Python's csv module read it back unchanged.
+ */
+std::string toCsv(const CsvRows &rows);
+
+/** Parses RFC 4180 text (CRLF or LF records). Throws InputError(file, "line N", reason). */
+CsvRows parseCsv(const std::string &text, const std::string &file = "csv");
+
+/** A number as a CSV cell: the shortest text that reads back to the same double. */
+std::string csvNumber(double value);
+
+} // namespace cp::model

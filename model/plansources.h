@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+class Catalog;
+struct Plan;
+
+/** A catalog entry a plan uses, with the datasheet or paper its figures come from. */
+struct CatalogSourceLine
+{
+    std::string kind; ///< catalog section: gpus, nodes, nics, ...
+    std::string id;
+    std::string name;
+    std::string source;
+};
+
+/** Every catalog entry the plans refer to (servers and their GPUs, NICs, switches, racks,
+ * storage, facility, model), once each, in catalog-section order. Unknown ids are skipped. */
+std::vector<CatalogSourceLine> catalogSourcesForPlans(const std::vector<Plan> &plans,
+                                                      const Catalog &catalog);
+
+/** The modelling assumptions a report states, each naming where it comes from. */
+std::vector<std::string> estimateAssumptions();
+
+} // namespace cp::model

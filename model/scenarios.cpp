@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/scenarios.h"
+
+#include "model/catalog.h"
+#include "model/fabricscaleout.h"
+#include "model/inferencesetup.h"
+#include "model/inputerror.h"
+#include "model/planio.h"
+
+#include <cmath>
+#include <set>
+
+namespace cp::model {
+
+namespace {
+
+/** Plan keys a scenario may not change: they belong to the file, not to a variant. */
+const std::set<std::string> fileOnlyKeys = {"format", "version", "name", "layout", "scenarios"};
+
+nlohmann::json baselineJson(const Plan &plan)
+{
+    nlohmann::json doc = planToJson(plan);
+    doc.erase("scenarios");
+    return doc;
+}
+
+void describeInto(const nlohmann::json &patch, const std::string &prefix,
+                  std::vector<std::string> &out)
+{
+    for (const auto &[key, value] : patch.items()) {
+        const std::string path = prefix.empty() ? key : prefix + "." + key;
+        if (value.is_object() && !value.empty()) {
+            describeInto(value, path, out);
+        } else if (value.is_null()) {
+            out.push_back(path + " back to its default");
+        } else if (value.is_array() && (key == "nodes" || key == "storage")) {
+            // Groups read as "128 x dgx-h100" rather than as JSON.
+            std::string groups;
+            for (const nlohmann::json &group : value) {
+                const std::string id
+                    = group.value(key == "nodes" ? "node" : "storage", std::string("?"));
+                groups += (groups.empty() ? "" : ", ") + std::to_string(group.value("count", 1))
+                    + " x " + id;
+            }
+            out.push_back(path + " = " + groups);
+        } else
+            out.push_back(path + " = "
+                          + (value.is_string() ? value.get<std::string>() : value.dump()));
+    }
+}
+
+[[noreturn]] void sweepError(SweepAxis axis, const std::string &value, const std::string &reason)
+{
+    throw InputError("sweep", sweepAxisName(axis) + "=" + value, reason);
+}
+
+double sweepNumber(SweepAxis axis, const std::string &value, double min)
+{
+    std::size_t used = 0;
+    double number = 0;
+    try {
+        number = std::stod(value, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used != value.size() || !std::isfinite(number) || number < min)
+        sweepError(axis, value, "expected a number of at least " + std::to_string(min));
+    return number;
+}
+
+void applySweepValue(Plan &p, SweepAxis axis, const std::string &value, const Catalog &catalog)
+{
+    switch (axis) {
+    case SweepAxis::GpuCount: {
+        const double gpus = sweepNumber(axis, value, 1);
+        if (p.nodeGroups.size() != 1)
+            sweepError(axis, value,
+                       "a GPU-count sweep resizes the plan's server group; this plan has "
+                           + std::to_string(p.nodeGroups.size())
+                           + " groups (sweep a plan with one group, or edit the count)");
+        const int perNode = catalog.node(p.nodeGroups[0].nodeId).gpusPerNode;
+        if (std::fmod(gpus, perNode) != 0)
+            sweepError(axis, value,
+                       "not a whole number of " + std::to_string(perNode) + "-GPU servers");
+        p.nodeGroups[0].count = static_cast<int>(gpus / perNode);
+        break;
+    }
+    case SweepAxis::GpuType: {
+        const auto kind = catalog.kindOf(value);
+        std::string nodeId = value;
+        if (kind == CatalogKind::Gpu) {
+            nodeId = nodeForGpu(catalog, value);
+            if (nodeId.empty())
+                sweepError(axis, value, "no catalog server carries this GPU");
+        } else if (kind != CatalogKind::Node) {
+            sweepError(axis, value, "not a GPU or server id (see 'catalog list gpus')");
+        }
+        const NodeSpec &node = catalog.node(nodeId);
+        for (NodeGroup &group : p.nodeGroups) {
+            const int gpus = group.count * catalog.node(group.nodeId).gpusPerNode;
+            group.nodeId = nodeId;
+            group.count = (gpus + node.gpusPerNode - 1) / node.gpusPerNode;
+            group.nodesPerRack = 0; // the new server's power and height decide the packing
+        }
+        // The NIC and count were the old server's; the new one brings its own.
+        p.fabric.nicId.clear();
+        p.fabric.nicsPerNode = 0;
+        break;
+    }
+    case SweepAxis::Nic: {
+        if (catalog.kindOf(value) != CatalogKind::Nic)
+            sweepError(axis, value, "not a NIC id (see 'catalog list nics')");
+        const NicSpec &nic = catalog.nic(value);
+        p.fabric.nicId = value;
+        if (!p.fabric.switchId.empty()
+            && !switchCarriesNic(catalog.networkSwitch(p.fabric.switchId), nic)) {
+            p.fabric.switchId = catalogSwitchForNic(catalog, nic, std::nullopt);
+            if (p.fabric.switchId.empty())
+                sweepError(axis, value, "no catalog switch carries this NIC's links");
+        }
+        break;
+    }
+    case SweepAxis::Oversubscription:
+        p.fabric.oversubscription = sweepNumber(axis, value, 1);
+        break;
+    case SweepAxis::Precision: {
+        const auto precision = precisionFromName(value);
+        if (!precision)
+            sweepError(axis, value, "not a precision (bf16, fp16, fp8, int8, int4)");
+        if (p.workloadType == WorkloadType::Training) {
+            if (*precision != Precision::BF16 && *precision != Precision::FP16
+                && *precision != Precision::FP8)
+                sweepError(axis, value, "training runs in bf16, fp16 or fp8");
+            p.training.precision = *precision;
+        } else if (p.workloadType == WorkloadType::Inference) {
+            p.inference.precision = *precision;
+        } else {
+            sweepError(axis, value, "the plan has no workload whose precision could change");
+        }
+        break;
+    }
+    case SweepAxis::Batch: {
+        const double batch = sweepNumber(axis, value, 1);
+        if (batch != std::floor(batch))
+            sweepError(axis, value, "a batch is a whole number of sequences");
+        if (p.workloadType == WorkloadType::Training) {
+            p.training.globalBatch = static_cast<int>(batch);
+        } else if (p.workloadType == WorkloadType::Inference) {
+            p.inference.batch = static_cast<int>(batch);
+            p.inference.ratePerSecond.reset(); // a fixed batch replaces the rate search
+        } else {
+            sweepError(axis, value, "the plan has no workload whose batch could change");
+        }
+        break;
+    }
+    }
+}
+
+} // namespace
+
+Plan scenarioPlan(const Plan &plan, int index, const Catalog *catalog, const std::string &file)
+{
+    if (index < 0) {
+        Plan baseline = plan;
+        baseline.scenarios.clear();
+        return baseline;
+    }
+    const Scenario &scenario = plan.scenarios.at(static_cast<std::size_t>(index));
+    const std::string pointer = "/scenarios/" + std::to_string(index) + "/changes";
+    for (const auto &[key, value] : scenario.changes.items())
+        if (fileOnlyKeys.count(key))
+            throw InputError(file, pointer + "/" + key,
+                             "a scenario cannot change '" + key
+                                 + "': it belongs to the plan file, not to a variant");
+    nlohmann::json merged = baselineJson(plan);
+    merged.merge_patch(scenario.changes);
+    merged["name"] = scenario.name;
+    try {
+        return parsePlan(merged, file, catalog);
+    } catch (const InputError &error) {
+        throw InputError(error.file(), pointer + error.pointer(),
+                         "scenario '" + scenario.name + "': " + error.reason());
+    }
+}
+
+std::vector<Plan> allScenarioPlans(const Plan &plan, const Catalog *catalog,
+                                   const std::string &file)
+{
+    std::vector<Plan> plans;
+    plans.push_back(scenarioPlan(plan, -1, catalog, file));
+    plans.front().name = baselineScenarioName;
+    for (std::size_t i = 0; i < plan.scenarios.size(); ++i)
+        plans.push_back(scenarioPlan(plan, static_cast<int>(i), catalog, file));
+    return plans;
+}
+
+nlohmann::json mergePatchBetween(const nlohmann::json &from, const nlohmann::json &to)
+{
+    if (!from.is_object() || !to.is_object())
+        return to;
+    nlohmann::json patch = nlohmann::json::object();
+    for (const auto &[key, value] : from.items()) {
+        if (!to.contains(key))
+            patch[key] = nullptr;
+        else if (to[key] != value)
+            patch[key] = mergePatchBetween(value, to[key]);
+    }
+    for (const auto &[key, value] : to.items())
+        if (!from.contains(key))
+            patch[key] = value;
+    return patch;
+}
+
+nlohmann::json scenarioChanges(const Plan &baseline, const Plan &variant)
+{
+    nlohmann::json from = baselineJson(baseline);
+    nlohmann::json to = baselineJson(variant);
+    for (const std::string &key : fileOnlyKeys) {
+        from.erase(key);
+        to.erase(key);
+    }
+    return mergePatchBetween(from, to);
+}
+
+std::vector<std::string> describeChanges(const nlohmann::json &changes)
+{
+    std::vector<std::string> lines;
+    describeInto(changes, "", lines);
+    return lines;
+}
+
+std::string scenarioNameProblem(const Plan &plan, const std::string &name, int ignoreIndex)
+{
+    if (name.empty())
+        return "a scenario needs a name";
+    if (name == baselineScenarioName)
+        return std::string("'") + baselineScenarioName + "' names the plan itself";
+    for (std::size_t i = 0; i < plan.scenarios.size(); ++i)
+        if (static_cast<int>(i) != ignoreIndex && plan.scenarios[i].name == name)
+            return "another scenario is already called '" + name + "'";
+    return {};
+}
+
+std::string uniqueScenarioName(const Plan &plan, const std::string &base)
+{
+    if (scenarioNameProblem(plan, base, -1).empty())
+        return base;
+    for (int n = 2;; ++n) {
+        const std::string candidate = base + " (" + std::to_string(n) + ")";
+        if (scenarioNameProblem(plan, candidate, -1).empty())
+            return candidate;
+    }
+}
+
+std::string sweepAxisName(SweepAxis axis)
+{
+    switch (axis) {
+    case SweepAxis::GpuCount:
+        return "gpu-count";
+    case SweepAxis::GpuType:
+        return "gpu-type";
+    case SweepAxis::Nic:
+        return "nic";
+    case SweepAxis::Oversubscription:
+        return "oversubscription";
+    case SweepAxis::Precision:
+        return "precision";
+    case SweepAxis::Batch:
+        return "batch";
+    }
+    return {};
+}
+
+std::vector<SweepAxis> allSweepAxes()
+{
+    return {SweepAxis::GpuCount,         SweepAxis::GpuType,   SweepAxis::Nic,
+            SweepAxis::Oversubscription, SweepAxis::Precision, SweepAxis::Batch};
+}
+
+std::vector<Scenario> sweepScenarios(const Plan &baseline, SweepAxis axis,
+                                     const std::vector<std::string> &values, const Catalog &catalog)
+{
+    if (values.empty())
+        throw InputError("sweep", sweepAxisName(axis), "give at least one value to sweep over");
+    const Plan base = scenarioPlan(baseline, -1, &catalog);
+    Plan named = baseline; // collects the names given so far, so each is unique
+    std::vector<Scenario> scenarios;
+    for (const std::string &value : values) {
+        Plan variant = base;
+        applySweepValue(variant, axis, value, catalog);
+        Scenario scenario;
+        scenario.name = uniqueScenarioName(named, sweepAxisName(axis) + " " + value);
+        scenario.changes = scenarioChanges(base, variant);
+        Plan check = base;
+        check.scenarios = {scenario};
+        try {
+            scenarioPlan(check, 0, &catalog, "sweep");
+        } catch (const InputError &error) {
+            sweepError(axis, value, error.reason() + " (" + error.pointer() + ")");
+        }
+        named.scenarios.push_back(scenario);
+        scenarios.push_back(std::move(scenario));
+    }
+    return scenarios;
+}
+
+} // namespace cp::model

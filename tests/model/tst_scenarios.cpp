@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Scenarios (merge patches over the baseline), sweeps, the comparison table, the Pareto front
+// and RFC 4180 CSV, with expected values worked out by hand or taken from the estimator itself.
+#include "model/catalogdatabase.h"
+#include "model/csvtable.h"
+#include "model/inputerror.h"
+#include "model/planestimator.h"
+#include "model/planio.h"
+#include "model/plansources.h"
+#include "model/scenariocomparison.h"
+#include "model/scenarios.h"
+#include "model/units.h"
+
+#include <QTest>
+
+using namespace cp::model;
+
+class TestScenarios : public QObject
+{
+    Q_OBJECT
+
+private:
+    Catalog m_catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+    Plan m_sample = loadPlan(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", &m_catalog);
+
+    Plan withScenario(const std::string &name, const nlohmann::json &changes) const
+    {
+        Plan plan = m_sample;
+        plan.scenarios.push_back({name, changes});
+        return plan;
+    }
+
+    static const ComparisonRow &row(const ScenarioComparison &c, const std::string &key)
+    {
+        for (const ComparisonRow &r : c.rows)
+            if (r.key == key)
+                return r;
+        throw std::runtime_error("no row " + key);
+    }
+
+private slots:
+    void mergePatchBetweenRoundTrips()
+    {
+        const nlohmann::json from = nlohmann::json::parse(
+            R"({"a": 1, "b": {"c": 2, "d": 3}, "e": [1, 2], "gone": true})");
+        const nlohmann::json to
+            = nlohmann::json::parse(R"({"a": 1, "b": {"c": 5, "d": 3}, "e": [1], "new": "x"})");
+        const nlohmann::json patch = mergePatchBetween(from, to);
+        // Only what differs; a removed key is null (RFC 7386); arrays are replaced whole.
+        QVERIFY(patch
+                == nlohmann::json::parse(R"({"b": {"c": 5}, "e": [1], "gone": null, "new": "x"})"));
+        nlohmann::json applied = from;
+        applied.merge_patch(patch);
+        QVERIFY(applied == to);
+        QVERIFY(mergePatchBetween(to, to) == nlohmann::json::object());
+    }
+
+    void scenarioPlanAppliesOnlyItsChanges()
+    {
+        const Plan plan = withScenario("RoCE 2:1", {{"fabric", {{"oversubscription", 2}}}});
+        const Plan variant = scenarioPlan(plan, 0, &m_catalog);
+        QCOMPARE(variant.name, std::string("RoCE 2:1"));
+        QCOMPARE(variant.fabric.oversubscription, 2.0);
+        QCOMPARE(variant.fabric.nicId, m_sample.fabric.nicId);
+        QCOMPARE(variant.nodeGroups.at(0).count, 128);
+        QVERIFY(variant.scenarios.empty());
+        // The baseline is the plan itself, without its scenarios.
+        const Plan baseline = scenarioPlan(plan, -1, &m_catalog);
+        QCOMPARE(baseline.fabric.oversubscription, 1.0);
+        QCOMPARE(baseline.name, m_sample.name);
+        // The changes that make the variant are exactly the patch.
+        QVERIFY(scenarioChanges(baseline, variant)
+                == nlohmann::json({{"fabric", {{"oversubscription", 2.0}}}}));
+    }
+
+    void badScenariosNameTheirField()
+    {
+        nlohmann::json doc = planToJson(m_sample);
+        doc["scenarios"]
+            = {{{"name", "too little"}, {"changes", {{"fabric", {{"oversubscription", 0.5}}}}}}};
+        try {
+            parsePlan(doc, "plan.json", &m_catalog);
+            QFAIL("an oversubscription below 1 was accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(error.file(), std::string("plan.json"));
+            QCOMPARE(error.pointer(), std::string("/scenarios/0/changes/fabric/oversubscription"));
+            QVERIFY(error.reason().find("too little") != std::string::npos);
+        }
+        doc["scenarios"]
+            = {{{"name", "moved"}, {"changes", {{"layout", nlohmann::json::object()}}}}};
+        try {
+            parsePlan(doc, "plan.json", &m_catalog);
+            QFAIL("a scenario changing the layout was accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/scenarios/0/changes/layout"));
+        }
+        doc["scenarios"] = {{{"name", "a"}, {"changes", nlohmann::json::object()}},
+                            {{"name", "a"}, {"changes", nlohmann::json::object()}}};
+        try {
+            parsePlan(doc, "plan.json", &m_catalog);
+            QFAIL("two scenarios with one name were accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/scenarios/1/name"));
+        }
+        doc["scenarios"] = {{{"name", "Baseline"}, {"changes", nlohmann::json::object()}}};
+        QVERIFY_THROWS_EXCEPTION(InputError, parsePlan(doc, "plan.json", &m_catalog));
+        doc["scenarios"] = {{{"name", "x"}, {"changes", {{"fabric", {{"nic", "no-such-nic"}}}}}}};
+        try {
+            parsePlan(doc, "plan.json", &m_catalog);
+            QFAIL("an unknown NIC was accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/scenarios/0/changes/fabric/nic"));
+        }
+    }
+
+    void scenariosRoundTripThroughJson()
+    {
+        Plan plan = withScenario("fp8", {{"workload", {{"precision", "fp8"}}}});
+        plan.scenarios.push_back(
+            {"more GPUs", {{"nodes", {{{"node", "dgx-h100"}, {"count", 256}}}}}});
+        const Plan reread = parsePlan(planToJson(plan), "plan.json", &m_catalog);
+        QCOMPARE(reread.scenarios.size(), std::size_t(2));
+        QCOMPARE(reread.scenarios[1].name, std::string("more GPUs"));
+        QVERIFY(reread.scenarios[0].changes == plan.scenarios[0].changes);
+        QCOMPARE(scenarioPlan(reread, 1, &m_catalog).totalNodes(), 256);
+        QCOMPARE(scenarioPlan(reread, 0, &m_catalog).training.precision, Precision::FP8);
+    }
+
+    void sweepsChangeOneAxis()
+    {
+        auto s = sweepScenarios(m_sample, SweepAxis::GpuCount, {"512", "2048"}, m_catalog);
+        QCOMPARE(s.size(), std::size_t(2));
+        QCOMPARE(s[0].name, std::string("gpu-count 512"));
+        Plan plan = m_sample;
+        plan.scenarios = s;
+        QCOMPARE(scenarioPlan(plan, 0, &m_catalog).nodeGroups[0].count, 64); // 512 / 8
+        QCOMPARE(scenarioPlan(plan, 1, &m_catalog).nodeGroups[0].count, 256);
+
+        // A GPU type: the catalog server that carries it, same number of GPUs.
+        s = sweepScenarios(m_sample, SweepAxis::GpuType, {"h200-sxm-141gb"}, m_catalog);
+        plan.scenarios = s;
+        const Plan h200 = scenarioPlan(plan, 0, &m_catalog);
+        QCOMPARE(m_catalog.node(h200.nodeGroups[0].nodeId).gpuId, std::string("h200-sxm-141gb"));
+        QCOMPARE(h200.nodeGroups[0].count * m_catalog.node(h200.nodeGroups[0].nodeId).gpusPerNode,
+                 1024);
+
+        // An Ethernet NIC cannot run on the InfiniBand QM9700: the sweep picks a switch for it.
+        s = sweepScenarios(m_sample, SweepAxis::Nic, {"roce-400g"}, m_catalog);
+        plan.scenarios = s;
+        const Plan roce = scenarioPlan(plan, 0, &m_catalog);
+        QCOMPARE(roce.fabric.nicId, std::string("roce-400g"));
+        QVERIFY(roce.fabric.switchId != "qm9700");
+        QVERIFY(m_catalog.networkSwitch(roce.fabric.switchId).protocol != LinkProtocol::InfiniBand);
+
+        s = sweepScenarios(m_sample, SweepAxis::Batch, {"1024"}, m_catalog);
+        QVERIFY(s[0].changes == nlohmann::json({{"workload", {{"global_batch", 1024}}}}));
+        s = sweepScenarios(m_sample, SweepAxis::Oversubscription, {"2", "4"}, m_catalog);
+        QVERIFY(s[1].changes == nlohmann::json({{"fabric", {{"oversubscription", 4.0}}}}));
+        // Names stay unique when the same value is swept twice.
+        plan = m_sample;
+        plan.scenarios = sweepScenarios(m_sample, SweepAxis::Precision, {"fp8"}, m_catalog);
+        QCOMPARE(sweepScenarios(plan, SweepAxis::Precision, {"fp8"}, m_catalog)[0].name,
+                 std::string("precision fp8 (2)"));
+    }
+
+    void badSweepValuesSayWhy()
+    {
+        const auto expectError = [&](SweepAxis axis, const std::string &value,
+                                     const std::string &reason) {
+            try {
+                sweepScenarios(m_sample, axis, {value}, m_catalog);
+                QFAIL(("accepted " + value).c_str());
+            } catch (const InputError &error) {
+                QCOMPARE(error.pointer(), sweepAxisName(axis) + "=" + value);
+                QVERIFY2(error.reason().find(reason) != std::string::npos, error.reason().c_str());
+            }
+        };
+        expectError(SweepAxis::GpuCount, "1004", "not a whole number of 8-GPU servers");
+        expectError(SweepAxis::Precision, "int4", "training runs in bf16, fp16 or fp8");
+        expectError(SweepAxis::Nic, "h100-sxm5-80gb", "not a NIC id");
+        expectError(SweepAxis::Oversubscription, "0.5", "at least 1");
+        expectError(SweepAxis::GpuType, "qm9700", "not a GPU or server id");
+    }
+
+    void describeChangesReadsLikeSentences()
+    {
+        const auto lines
+            = describeChanges({{"fabric", {{"nic", "roce-400g"}, {"nics_per_node", nullptr}}},
+                               {"nodes", {{{"node", "dgx-h100"}, {"count", 256}}}}});
+        QCOMPARE(lines.size(), std::size_t(3));
+        QCOMPARE(lines[0], std::string("fabric.nic = roce-400g"));
+        QCOMPARE(lines[1], std::string("fabric.nics_per_node back to its default"));
+        QCOMPARE(lines[2], std::string("nodes = 256 x dgx-h100"));
+    }
+
+    void comparisonMatchesTheEstimator()
+    {
+        const Plan plan = withScenario("oversubscribed", {{"fabric", {{"oversubscription", 2}}}});
+        ComparisonOptions options;
+        options.scalingGpuCounts = defaultScalingGpuCounts(plan, m_catalog);
+        // 128 DGX H100: 1/8, 1/4, 1/2, 1 and 2 times the servers.
+        QVERIFY(options.scalingGpuCounts == std::vector<int>({128, 256, 512, 1024, 2048}));
+        const ScenarioComparison c = compareScenarios(plan, m_catalog, options);
+        QCOMPARE(c.scenarios.size(), std::size_t(2));
+        QCOMPARE(c.scenarios[0].name, std::string("Baseline"));
+        QVERIFY(c.scenarios[0].ok && c.scenarios[1].ok);
+        const PlanEstimate direct = estimatePlan(scenarioPlan(plan, 0, &m_catalog), m_catalog);
+        const ComparisonRow &days = row(c, "training_days");
+        QCOMPARE(*days.values[1], direct.training.best.trainingSeconds / units::secondsPerDay);
+        QCOMPARE(*row(c, "capital_usd").values[1], direct.capitalCostUsd);
+        QCOMPARE(*row(c, "mfu_pct").values[1], 100 * direct.training.best.mfu);
+        // Oversubscription only takes switches away and never makes the step faster.
+        QVERIFY(*row(c, "switches").values[1] < *row(c, "switches").values[0]);
+        QVERIFY(*row(c, "step_s").values[1] >= *row(c, "step_s").values[0]);
+        QCOMPARE(row(c, "switches").bestIndex, 1);
+        QCOMPARE(row(c, "gpus").bestIndex, -1); // no preference, and equal anyway
+        QVERIFY(!row(c, "gpus").differs);
+        // The step-time parts add up to the step.
+        const ComparisonRow &step = row(c, "step_s");
+        QVERIFY(std::abs(*step.values[0] - *row(c, "step_compute_s").values[0]
+                         - *row(c, "step_comm_s").values[0] - *row(c, "step_bubble_s").values[0])
+                < 1e-9 * *step.values[0]);
+        // Scaling: efficiency is relative to the smallest count, so it starts at exactly 1.
+        QCOMPARE(c.scaling.size(), std::size_t(5));
+        QVERIFY(c.scaling[0].ok);
+        QCOMPARE(c.scaling[0].efficiency, 1.0);
+        QCOMPARE(c.scaling[3].tokensPerSecond,
+                 c.scenarios[0].estimate.training.best.tokensPerSecond);
+        // Pareto points are (wall days, run cost in million USD).
+        QCOMPARE(c.paretoPoints[0]->first,
+                 c.scenarios[0].estimate.trainingRun.operations.wallSeconds / units::secondsPerDay);
+        QCOMPARE(c.paretoPoints[0]->second,
+                 c.scenarios[0].estimate.trainingRun.operations.costUsd / 1e6);
+    }
+
+    void bestMarksSingleOutOneOption()
+    {
+        std::vector<ScenarioResult> results(3);
+        const double capital[] = {3e6, 1e6, 2e6};
+        for (int i = 0; i < 3; ++i) {
+            results[i].ok = true;
+            results[i].name = "s" + std::to_string(i);
+            results[i].estimate.capitalCostUsd = capital[i];
+            results[i].estimate.peakDenseFlopsPerSecond = 1e18; // the same everywhere
+        }
+        results[2].estimate.peakDenseFlopsPerSecond = 1e18 * (1 + 1e-4); // within 0.1%: a tie
+        const std::vector<ComparisonRow> rows = comparisonRows(results);
+        const auto find = [&](const std::string &key) {
+            return *std::find_if(rows.begin(), rows.end(),
+                                 [&](const ComparisonRow &r) { return r.key == key; });
+        };
+        QCOMPARE(find("capital_usd").bestIndex, 1);
+        QVERIFY(find("capital_usd").differs);
+        QCOMPARE(find("peak_pflops").bestIndex, -1);
+        QCOMPARE(*find("peak_pflops").values[0], 1000.0); // 1e18 FLOP/s = 1000 PFLOP/s
+        // A plan without a training workload has no training rows.
+        QVERIFY(std::none_of(rows.begin(), rows.end(),
+                             [](const ComparisonRow &r) { return r.key == "step_s"; }));
+    }
+
+    void paretoFrontByHand()
+    {
+        using P = std::optional<std::pair<double, double>>;
+        const std::vector<P> points
+            = {P({1, 5}), P({2, 3}), P({3, 4}), P({2, 3}), std::nullopt, P({4, 1})};
+        const std::vector<bool> dominated = paretoDominated(points);
+        // (3,4) is worse than (2,3) in both; equal points do not dominate each other; a missing
+        // point is never on the front.
+        QVERIFY(dominated == std::vector<bool>({false, false, true, false, true, false}));
+    }
+
+    void sharesByHand()
+    {
+        StepBreakdown b;
+        b.computeSeconds = 1.0;
+        b.memoryBoundSeconds = 0.2;
+        b.optimizerSeconds = 0.05;
+        b.tpCommSeconds = 0.1;
+        b.ppCommSeconds = 0.02;
+        b.dpCommExposedSeconds = 0.03;
+        b.bubbleSeconds = 0.4;
+        const StepTimeShares s = stepTimeShares(b);
+        QCOMPARE(s.computeSeconds, 1.25);
+        QCOMPARE(s.communicationSeconds, 0.15);
+        QCOMPARE(s.bubbleSeconds, 0.4);
+        PowerBreakdown p;
+        p.gpusWatts = 100e3;
+        p.nodesWatts = 50e3;
+        p.networkWatts = 30e3;
+        p.storageWatts = 20e3;
+        p.pue = 1.5;
+        // Cooling and losses: IT 200 kW x (1.5 - 1) = 100 kW.
+        QCOMPARE(powerShares(p).coolingWatts, 100e3);
+    }
+
+    void csvQuotingFollowsRfc4180()
+    {
+        const CsvRows rows = {{"a", "b,c", "say \"hi\""}, {"line\nbreak", "", "end"}};
+        const std::string text = toCsv(rows);
+        QCOMPARE(text, std::string("a,\"b,c\",\"say \"\"hi\"\"\"\r\n\"line\nbreak\",,end\r\n"));
+        QVERIFY(parseCsv(text) == rows);
+        QVERIFY(parseCsv("x,y\ny,z") == CsvRows({{"x", "y"}, {"y", "z"}}));
+        try {
+            parseCsv("a,\"open\n", "t.csv");
+            QFAIL("an unclosed quote was accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(error.file(), std::string("t.csv"));
+            QCOMPARE(error.reason(), std::string("a quoted field is not closed"));
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, parseCsv("a\"b\r\n"));
+        QCOMPARE(csvNumber(500000), std::string("500000"));
+        QCOMPARE(csvNumber(0.1), std::string("0.1"));
+        QCOMPARE(csvNumber(53312800), std::string("53312800"));
+        QCOMPARE(csvNumber(1e20), std::string("1e+20"));
+    }
+
+    void tablesRoundTripThroughCsv()
+    {
+        const Plan plan = withScenario("fp8", {{"workload", {{"precision", "fp8"}}}});
+        const ScenarioComparison c = compareScenarios(plan, m_catalog);
+        const CsvRows cells = comparisonTableCells(c);
+        QCOMPARE(cells.front(),
+                 std::vector<std::string>({"Section", "Figure", "Unit", "Baseline", "fp8"}));
+        QCOMPARE(cells.size(), c.rows.size() + 1);
+        QVERIFY(parseCsv(toCsv(cells)) == cells);
+        // Numbers read back to the estimator's doubles exactly.
+        const auto days = std::find_if(cells.begin(), cells.end(), [](const auto &r) {
+            return r[1] == "Training time (no failures)";
+        });
+        QVERIFY(days != cells.end());
+        QCOMPARE(std::stod((*days)[4]),
+                 c.scenarios[1].estimate.training.best.trainingSeconds / units::secondsPerDay);
+
+        const CsvRows bom = billOfMaterialsCells(c.scenarios[0].estimate);
+        QCOMPARE(bom.back()[0], std::string("Total"));
+        QCOMPARE(std::stod(bom.back()[5]), c.scenarios[0].estimate.capitalCostUsd);
+        // 1024 H100 at the catalog's 30,000 USD.
+        QCOMPARE(bom[1],
+                 std::vector<std::string>({"GPUs", "h100-sxm5-80gb", "NVIDIA H100 SXM5 80GB",
+                                           "1024", "30000", "30720000"}));
+    }
+
+    void sourcesListEveryCatalogEntryUsed()
+    {
+        const auto lines = catalogSourcesForPlans({m_sample}, m_catalog);
+        std::vector<std::string> ids;
+        for (const CatalogSourceLine &line : lines) {
+            ids.push_back(line.id);
+            QVERIFY2(!line.source.empty(), line.id.c_str());
+        }
+        for (const char *id :
+             {"h100-sxm5-80gb", "dgx-h100", "ib-ndr-400", "qm9700", "rack-air-40kw",
+              "lustre-exascaler", "dc-industry-average", "llama-3-70b"})
+            QVERIFY2(std::find(ids.begin(), ids.end(), id) != ids.end(), id);
+        QVERIFY(!estimateAssumptions().empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenarios)
+#include "tst_scenarios.moc"

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Scenarios and their comparison through the main window offscreen: sweep and duplicate as
+// undoable edits, editing a scenario records only its changes, the comparison table's values
+// against the estimator's, charts, CSV parsed back, the PDF's pages and text (pdfinfo,
+// pdftotext), failed exports leaving nothing behind, cancel. Screenshots into the build tree.
+#include "comparisoncontroller.h"
+#include "mainwindow.h"
+#include "plandocument.h"
+#include "scenariocomparisonview.h"
+#include "scenariopanel.h"
+
+#include "model/catalogdatabase.h"
+#include "model/csvtable.h"
+#include "model/planestimator.h"
+#include "model/planio.h"
+#include "model/scenarios.h"
+#include "model/units.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QHeaderView>
+#include <QListWidget>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cp;
+
+class TestComparison : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::shared_ptr<const model::Catalog> m_catalog = std::make_shared<const model::Catalog>(
+        model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs"));
+    QTemporaryDir m_data;
+    QTemporaryDir m_out;
+    const QString m_sample
+        = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+
+    static int rowOf(QTableWidget *table, const QString &label)
+    {
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->verticalHeaderItem(r)->text() == label)
+                return r;
+        return -1;
+    }
+
+    static QString runTool(const QString &tool, const QStringList &arguments)
+    {
+        const QString path = QStandardPaths::findExecutable(tool);
+        if (path.isEmpty())
+            return QStringLiteral("MISSING ") + tool;
+        QProcess process;
+        process.start(path, arguments);
+        process.waitForFinished(60000);
+        return QString::fromUtf8(process.readAllStandardOutput());
+    }
+
+    /** The sample with two sweeps: 2:1 oversubscription and a RoCE fabric. */
+    void openWithScenarios(app::MainWindow &window)
+    {
+        QVERIFY(window.openPlan(m_sample));
+        QCOMPARE(window.scenarioPanel()->addSweep(model::SweepAxis::Oversubscription, {"2"}),
+                 QString());
+        QCOMPARE(window.scenarioPanel()->addSweep(model::SweepAxis::Nic, {"roce-400g"}), QString());
+        QCOMPARE(window.document()->documentPlan().scenarios.size(), std::size_t(2));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("XDG_DATA_HOME", m_data.path().toLocal8Bit());
+        QCoreApplication::setOrganizationName(QStringLiteral("ClusterPlannerTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("ClusterPlannerTest"));
+    }
+
+    void sweepAndDuplicateAreUndoable()
+    {
+        app::MainWindow window(m_catalog);
+        QVERIFY(window.openPlan(m_sample));
+        views::ScenarioPanel *panel = window.scenarioPanel();
+        QCOMPARE(panel->list()->count(), 1); // the baseline
+        QCOMPARE(panel->addSweep(model::SweepAxis::GpuCount, {"512", "2048"}), QString());
+        QCOMPARE(panel->list()->count(), 3);
+        QCOMPARE(panel->list()->item(2)->text(), QStringLiteral("gpu-count 2048"));
+        window.document()->undoStack()->undo();
+        QCOMPARE(panel->list()->count(), 1);
+        window.document()->undoStack()->redo();
+        QCOMPARE(panel->list()->count(), 3);
+        // A bad value changes nothing and says why.
+        const QString error = panel->addSweep(model::SweepAxis::GpuCount, {"1004"});
+        QVERIFY2(error.contains(QStringLiteral("whole number of 8-GPU servers")),
+                 qPrintable(error));
+        QCOMPARE(panel->list()->count(), 3);
+
+        // Duplicate the baseline, then change one thing: the scenario records only that, and
+        // the baseline keeps its NIC.
+        panel->duplicateActive();
+        QCOMPARE(window.document()->activeScenario(), 2);
+        model::Plan edited = window.plan();
+        edited.fabric.oversubscription = 4;
+        window.document()->edit(edited, QStringLiteral("oversubscribe"));
+        const model::Scenario &scenario = window.document()->documentPlan().scenarios[2];
+        QVERIFY(scenario.changes == nlohmann::json({{"fabric", {{"oversubscription", 4.0}}}}));
+        QCOMPARE(window.plan().fabric.oversubscription, 4.0);
+        window.document()->setActiveScenario(-1);
+        QCOMPARE(window.plan().fabric.oversubscription, 1.0);
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("1024 x H100")));
+        // Rename rules: unique, not "Baseline".
+        QVERIFY(!panel->renameScenario(2, QStringLiteral("Baseline")).isEmpty());
+        QVERIFY(!panel->renameScenario(2, QStringLiteral("gpu-count 512")).isEmpty());
+        QCOMPARE(panel->renameScenario(2, QStringLiteral("4:1 leaf")), QString());
+        QCOMPARE(window.document()->documentPlan().scenarios[2].name, std::string("4:1 leaf"));
+        panel->deleteScenario(0);
+        QCOMPARE(window.document()->documentPlan().scenarios.size(), std::size_t(2));
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.document()->documentPlan().scenarios.size(), std::size_t(3));
+
+        // Saved and reopened, the scenarios come back.
+        const QString path = m_out.filePath(QStringLiteral("with-scenarios.json"));
+        QVERIFY(window.savePlan(path));
+        app::MainWindow reopened(m_catalog);
+        QVERIFY(reopened.openPlan(path));
+        QCOMPARE(reopened.document()->documentPlan().scenarios.size(), std::size_t(3));
+        QVERIFY(reopened.document()->documentPlan().scenarios[2].changes == scenario.changes);
+    }
+
+    void comparisonTableShowsTheEstimatorsFigures()
+    {
+        app::MainWindow window(m_catalog);
+        window.show();
+        openWithScenarios(window);
+        window.compareNow();
+        window.finishBackgroundWork();
+        views::ScenarioComparisonView *view = window.comparisonView();
+        QVERIFY(view->isCurrent());
+        QTableWidget *table = view->table();
+        QCOMPARE(table->columnCount(), 4); // unit + baseline + 2 scenarios
+        QCOMPARE(
+            table->horizontalHeaderItem(2)->text().startsWith(QStringLiteral("oversubscription 2")),
+            true);
+        // Each cell is the estimator's figure for that variant.
+        const model::Plan document = window.document()->documentPlan();
+        const int daysRow = rowOf(table, QStringLiteral("Training: Training time (no failures)"));
+        QVERIFY(daysRow >= 0);
+        for (int i = -1; i < 2; ++i) {
+            const model::PlanEstimate e = model::estimatePlan(
+                model::scenarioPlan(document, i, m_catalog.get()), *m_catalog);
+            QString text = table->item(daysRow, i + 2)->text();
+            text.remove(QStringLiteral("★ "));
+            QCOMPARE(text,
+                     views::comparisonNumber(
+                         e.training.best.trainingSeconds / model::units::secondsPerDay, "days"));
+        }
+        // The fastest variant is marked in the days row.
+        const int best = view->comparison().rows[static_cast<std::size_t>(daysRow)].bestIndex;
+        if (best >= 0)
+            QVERIFY(table->item(daysRow, best + 1)->text().startsWith(QStringLiteral("★")));
+        // Charts: step time, time and cost, power, scaling, Pareto.
+        QCOMPARE(view->chartTabs()->count(), 5);
+
+        // Picking a scenario's column makes it the active variant; the charts follow.
+        emit table->horizontalHeader()->sectionClicked(2);
+        QCOMPARE(window.document()->activeScenario(), 0);
+        QVERIFY(table->horizontalHeaderItem(2)->text().startsWith(QStringLiteral("▶")));
+
+        // An edit makes the comparison stale until it is recomputed.
+        model::Plan edited = window.plan();
+        edited.training.globalBatch = 1024;
+        window.document()->edit(edited, QStringLiteral("batch"));
+        QVERIFY(!view->isCurrent());
+        QVERIFY(!view->table()->isEnabled());
+        window.compareNow();
+        window.finishBackgroundWork();
+        QVERIFY(view->isCurrent());
+        window.document()->undoStack()->setClean();
+
+        // Screenshot of the comparison: the dock raised over the estimate.
+        for (QDockWidget *dock : window.findChildren<QDockWidget *>())
+            if (dock->widget() == view)
+                dock->raise();
+        QTest::qWait(50);
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QVERIFY(
+            window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/comparison-main-window.png")));
+        view->resize(1400, 700);
+        for (int i = 0; i < view->chartTabs()->count(); ++i) {
+            view->chartTabs()->setCurrentIndex(i);
+            QVERIFY(view->grab().save(
+                QStringLiteral(CP_SCREENSHOT_DIR "/comparison-chart-%1.png").arg(i)));
+        }
+    }
+
+    void csvAndPdfExports()
+    {
+        app::MainWindow window(m_catalog);
+        openWithScenarios(window);
+        QSignalSpy finished(&window, &app::MainWindow::exportFinished);
+
+        const QString csv = m_out.filePath(QStringLiteral("comparison.csv"));
+        window.exportComparisonCsv(csv);
+        window.finishBackgroundWork();
+        QVERIFY(finished.count() == 1 && finished.last().at(0).toBool());
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const model::CsvRows parsed
+            = model::parseCsv(file.readAll().toStdString(), "comparison.csv");
+        QVERIFY(parsed == model::comparisonTableCells(window.comparisonView()->comparison()));
+        QCOMPARE(parsed.front().size(), std::size_t(6));
+
+        const QString bom = m_out.filePath(QStringLiteral("bom.csv"));
+        window.exportBillOfMaterialsCsv(bom);
+        window.finishBackgroundWork();
+        QFile bomFile(bom);
+        QVERIFY(bomFile.open(QIODevice::ReadOnly));
+        const model::CsvRows bomRows = model::parseCsv(bomFile.readAll().toStdString());
+        QCOMPARE(bomRows.back().back(), std::string("53312800")); // the sample's capital cost
+
+        const QString pdf = m_out.filePath(QStringLiteral("report.pdf"));
+        window.exportPdf(pdf);
+        window.finishBackgroundWork();
+        QCOMPARE(finished.count(), 3);
+        QVERIFY2(finished.last().at(0).toBool(), qPrintable(finished.last().at(1).toString()));
+        const QRegularExpression pagesWritten(QStringLiteral("\\((\\d+) page"));
+        const auto match = pagesWritten.match(finished.last().at(1).toString());
+        QVERIFY(match.hasMatch());
+        const int pages = match.captured(1).toInt();
+        // Title, summary and bill of materials, topology, comparison, three chart pages (five
+        // charts, two a page), assumptions and sources: at least eight.
+        QVERIFY2(pages >= 8, qPrintable(QString::number(pages)));
+        const QString info = runTool(QStringLiteral("pdfinfo"), {pdf});
+        QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+%1\\n").arg(pages))),
+                 qPrintable(info));
+        const QString text = runTool(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
+        for (const QString &expected :
+             {QStringLiteral("ClusterPlanner plan report"),
+              QStringLiteral("1024 x H100 on NDR rail-optimised fat-tree"),
+              QStringLiteral("1024 x NVIDIA H100 SXM5 80GB"), QStringLiteral("Bill of materials"),
+              QStringLiteral("53,312,800 USD"), QStringLiteral("oversubscription 2"),
+              QStringLiteral("nic roce-400g"), QStringLiteral("Scenario comparison"),
+              QStringLiteral("Step time breakdown"), QStringLiteral("Assumptions"),
+              QStringLiteral("Catalog entries and their sources")})
+            QVERIFY2(text.contains(expected), qPrintable(expected));
+        // The training time the estimator gives is in the report.
+        const model::PlanEstimate e = model::estimatePlan(
+            model::scenarioPlan(window.document()->documentPlan(), -1, m_catalog.get()),
+            *m_catalog);
+        const QString days = QLocale().toString(
+            e.training.best.trainingSeconds / model::units::secondsPerDay, 'f', 1);
+        QVERIFY2(text.contains(QStringLiteral("Training: %1 days").arg(days)), qPrintable(days));
+
+        // A failed export says why and leaves nothing behind.
+        const QString nowhere = m_out.filePath(QStringLiteral("no-such-dir/report.pdf"));
+        window.exportPdf(nowhere);
+        window.finishBackgroundWork();
+        QVERIFY(!finished.last().at(0).toBool());
+        QVERIFY(finished.last().at(1).toString().contains(nowhere));
+        QVERIFY(!QFile::exists(nowhere));
+        // An existing report is replaced only by a complete one: the old bytes stay until then.
+        QVERIFY(QFileInfo(pdf).size() > 10000);
+    }
+
+    void cancelledComparisonIsNeverShownAsCurrent()
+    {
+        app::MainWindow window(m_catalog);
+        openWithScenarios(window);
+        QSignalSpy ready(window.comparisonController(),
+                         &views::ComparisonController::comparisonReady);
+        QSignalSpy cancelled(window.comparisonController(),
+                             &views::ComparisonController::comparisonCancelled);
+        window.compareNow();
+        window.comparisonController()->cancel();
+        window.comparisonController()->waitForIdle();
+        QCoreApplication::processEvents();
+        QCOMPARE(cancelled.count(), 1);
+        QCOMPARE(ready.count(), 0);
+        QVERIFY(!window.comparisonView()->isCurrent());
+        QVERIFY(window.comparisonView()->status().contains(QStringLiteral("cancelled")));
+        window.document()->undoStack()->setClean();
+    }
+};
+
+QTEST_MAIN(TestComparison)
+#include "tst_comparison.moc"

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "comparisoncharts.h"
+
+#include "model/units.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace cp::views {
+
+namespace units = model::units;
+
+namespace {
+
+QString scenarioLabel(const model::ScenarioComparison &c, int index, int highlight)
+{
+    const QString name = QString::fromStdString(c.scenarios[static_cast<std::size_t>(index)].name);
+    return index == highlight ? QStringLiteral("▶ ") + name : name;
+}
+
+QChart *newChart(const QString &title)
+{
+    auto *chart = new QChart;
+    chart->setTitle(title);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+
+QValueAxis *valueAxis(const QString &title, double max)
+{
+    auto *axis = new QValueAxis;
+    axis->setTitleText(title);
+    axis->setRange(0, max > 0 ? max * 1.05 : 1.0);
+    axis->applyNiceNumbers();
+    axis->setLabelFormat(QStringLiteral("%.4g"));
+    return axis;
+}
+
+/** Bars of stacked parts per scenario; `parts` are (legend, value per scenario). */
+QChart *stackedChart(const model::ScenarioComparison &c, int highlight, const QString &title,
+                     const QString &unit, const QList<QPair<QString, QList<double>>> &parts,
+                     const QColor *colors)
+{
+    QChart *chart = newChart(title);
+    auto *series = new QStackedBarSeries;
+    QList<double> totals(static_cast<int>(c.scenarios.size()), 0.0);
+    for (int p = 0; p < parts.size(); ++p) {
+        auto *set = new QBarSet(parts[p].first);
+        set->setColor(colors[p]);
+        for (int i = 0; i < parts[p].second.size(); ++i) {
+            *set << parts[p].second[i];
+            totals[i] += parts[p].second[i];
+        }
+        series->append(set);
+    }
+    chart->addSeries(series);
+    auto *categories = new QBarCategoryAxis;
+    for (int i = 0; i < static_cast<int>(c.scenarios.size()); ++i)
+        categories->append(scenarioLabel(c, i, highlight));
+    chart->addAxis(categories, Qt::AlignBottom);
+    series->attachAxis(categories);
+    QValueAxis *axis = valueAxis(unit, *std::max_element(totals.begin(), totals.end()));
+    chart->addAxis(axis, Qt::AlignLeft);
+    series->attachAxis(axis);
+    return chart;
+}
+
+double valueOr0(const model::ScenarioComparison &c, const char *key, std::size_t index)
+{
+    for (const model::ComparisonRow &row : c.rows)
+        if (row.key == key && index < row.values.size() && row.values[index])
+            return *row.values[index];
+    return 0.0;
+}
+
+/** Bars for `barKey` on the left axis and a line for `lineKey` on the right one. */
+QChart *barAndLineChart(const model::ScenarioComparison &c, int highlight, const QString &title,
+                        const char *barKey, const QString &barTitle, const char *lineKey,
+                        const QString &lineTitle, double lineScale)
+{
+    QChart *chart = newChart(title);
+    auto *bars = new QBarSeries;
+    auto *set = new QBarSet(barTitle);
+    set->setColor(QColor(0x3b, 0x7d, 0xd8));
+    auto *line = new QLineSeries;
+    line->setName(lineTitle);
+    line->setPointsVisible(true);
+    line->setColor(QColor(0xe0, 0x6c, 0x1f));
+    double barMax = 0;
+    double lineMax = 0;
+    auto *categories = new QBarCategoryAxis;
+    for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
+        const double bar = valueOr0(c, barKey, i);
+        const double value = valueOr0(c, lineKey, i) * lineScale;
+        *set << bar;
+        line->append(static_cast<double>(i), value);
+        barMax = std::max(barMax, bar);
+        lineMax = std::max(lineMax, value);
+        categories->append(scenarioLabel(c, static_cast<int>(i), highlight));
+    }
+    bars->append(set);
+    chart->addSeries(bars);
+    chart->addSeries(line);
+    chart->addAxis(categories, Qt::AlignBottom);
+    bars->attachAxis(categories);
+    line->attachAxis(categories);
+    QValueAxis *left = valueAxis(barTitle, barMax);
+    QValueAxis *right = valueAxis(lineTitle, lineMax);
+    chart->addAxis(left, Qt::AlignLeft);
+    chart->addAxis(right, Qt::AlignRight);
+    bars->attachAxis(left);
+    line->attachAxis(right);
+    return chart;
+}
+
+QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
+{
+    QChart *chart = newChart(QObject::tr("Pareto front: %1 against %2 (dominated options grey)")
+                                 .arg(QString::fromStdString(c.paretoCostLabel),
+                                      QString::fromStdString(c.paretoTimeLabel)));
+    double xMax = 0;
+    double yMax = 0;
+    QList<QPointF> front;
+    QList<QAbstractSeries *> all;
+    for (std::size_t i = 0; i < c.paretoPoints.size(); ++i) {
+        if (!c.paretoPoints[i])
+            continue;
+        const auto [x, y] = *c.paretoPoints[i];
+        auto *point = new QScatterSeries;
+        point->setName(scenarioLabel(c, static_cast<int>(i), highlight));
+        point->append(x, y);
+        point->setMarkerSize(static_cast<int>(i) == highlight ? 16 : 12);
+        if (c.dominated[i])
+            point->setColor(QColor(0xb0, 0xb0, 0xb0));
+        else
+            front.append({x, y});
+        xMax = std::max(xMax, x);
+        yMax = std::max(yMax, y);
+        all.append(point);
+    }
+    std::sort(front.begin(), front.end(),
+              [](const QPointF &a, const QPointF &b) { return a.x() < b.x(); });
+    auto *frontLine = new QLineSeries;
+    frontLine->setName(QObject::tr("Pareto front"));
+    frontLine->append(front);
+    frontLine->setColor(QColor(0x1f, 0x6f, 0xeb));
+    all.prepend(frontLine);
+    QValueAxis *x = valueAxis(QString::fromStdString(c.paretoTimeLabel), xMax);
+    QValueAxis *y = valueAxis(QString::fromStdString(c.paretoCostLabel), yMax);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries *series : all) {
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    return chart;
+}
+
+QChart *scalingChart(const model::ScenarioComparison &c)
+{
+    QChart *chart = newChart(QObject::tr("Scaling of the baseline: throughput and efficiency"));
+    auto *tokens = new QLineSeries;
+    tokens->setName(QObject::tr("Million tokens/s"));
+    tokens->setPointsVisible(true);
+    auto *efficiency = new QLineSeries;
+    efficiency->setName(QObject::tr("Per-GPU efficiency (%)"));
+    efficiency->setPointsVisible(true);
+    double gpuMax = 0;
+    double tokensMax = 0;
+    double efficiencyMax = 100;
+    for (const model::ScalingPoint &p : c.scaling) {
+        gpuMax = std::max(gpuMax, static_cast<double>(p.gpus));
+        if (!p.ok)
+            continue;
+        tokens->append(p.gpus, p.tokensPerSecond / units::mega);
+        efficiency->append(p.gpus, 100 * p.efficiency);
+        tokensMax = std::max(tokensMax, p.tokensPerSecond / units::mega);
+        efficiencyMax = std::max(efficiencyMax, 100 * p.efficiency);
+    }
+    chart->addSeries(tokens);
+    chart->addSeries(efficiency);
+    QValueAxis *x = valueAxis(QObject::tr("GPUs"), gpuMax);
+    QValueAxis *left = valueAxis(QObject::tr("Million tokens/s"), tokensMax);
+    QValueAxis *right = valueAxis(QObject::tr("Efficiency (%)"), efficiencyMax);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(left, Qt::AlignLeft);
+    chart->addAxis(right, Qt::AlignRight);
+    tokens->attachAxis(x);
+    tokens->attachAxis(left);
+    efficiency->attachAxis(x);
+    efficiency->attachAxis(right);
+    return chart;
+}
+
+} // namespace
+
+QList<QChart *> comparisonCharts(const model::ScenarioComparison &c, int highlight)
+{
+    QList<QChart *> charts;
+    if (c.scenarios.empty())
+        return charts;
+    const std::size_t n = c.scenarios.size();
+    const auto perScenario = [&](const auto &value) {
+        QList<double> values;
+        for (std::size_t i = 0; i < n; ++i)
+            values.append(c.scenarios[i].ok ? value(c.scenarios[i].estimate) : 0.0);
+        return values;
+    };
+    const bool training = std::any_of(c.scenarios.begin(), c.scenarios.end(), [](const auto &s) {
+        return s.ok && s.estimate.hasTraining && s.estimate.training.found;
+    });
+    const bool inference = std::any_of(c.scenarios.begin(), c.scenarios.end(), [](const auto &s) {
+        return s.ok && s.estimate.hasInference;
+    });
+    if (training) {
+        const auto share = [&](double model::StepTimeShares::*part) {
+            return perScenario([part](const model::PlanEstimate &e) {
+                return e.hasTraining && e.training.found
+                    ? model::stepTimeShares(e.training.best.breakdown).*part
+                    : 0.0;
+            });
+        };
+        static const QColor stepColors[]
+            = {QColor(0x3b, 0x7d, 0xd8), QColor(0xe0, 0x6c, 0x1f), QColor(0x9e, 0x9e, 0x9e)};
+        charts.append(stackedChart(
+            c, highlight, QObject::tr("Step time breakdown"), QObject::tr("Seconds per step"),
+            {{QObject::tr("Compute"), share(&model::StepTimeShares::computeSeconds)},
+             {QObject::tr("Exposed communication"),
+              share(&model::StepTimeShares::communicationSeconds)},
+             {QObject::tr("Pipeline bubble"), share(&model::StepTimeShares::bubbleSeconds)}},
+            stepColors));
+        charts.append(barAndLineChart(c, highlight, QObject::tr("Wall time to train and run cost"),
+                                      "wall_days", QObject::tr("Days"), "run_cost_usd",
+                                      QObject::tr("Run cost (M USD)"), 1.0 / units::mega));
+    }
+    if (inference && !training)
+        charts.append(barAndLineChart(c, highlight,
+                                      QObject::tr("Cost per million output tokens and TTFT"),
+                                      "cost_per_m_output_usd", QObject::tr("USD per M tokens"),
+                                      "ttft_ms", QObject::tr("TTFT p95 (ms)"), 1.0));
+    const auto power = [&](double model::PowerShares::*part) {
+        return perScenario([part](const model::PlanEstimate &e) {
+            return model::powerShares(e.power).*part / units::kilo;
+        });
+    };
+    static const QColor powerColors[]
+        = {QColor(0x3b, 0x7d, 0xd8), QColor(0x6a, 0xa8, 0x4f), QColor(0x8e, 0x44, 0xad),
+           QColor(0xd4, 0xa0, 0x17), QColor(0x9e, 0x9e, 0x9e)};
+    charts.append(stackedChart(
+        c, highlight, QObject::tr("Facility power at full load"), QObject::tr("kW"),
+        {{QObject::tr("GPUs"), power(&model::PowerShares::gpusWatts)},
+         {QObject::tr("Servers"), power(&model::PowerShares::serversWatts)},
+         {QObject::tr("Network"), power(&model::PowerShares::networkWatts)},
+         {QObject::tr("Storage"), power(&model::PowerShares::storageWatts)},
+         {QObject::tr("Cooling and losses (PUE)"), power(&model::PowerShares::coolingWatts)}},
+        powerColors));
+    if (training && !c.scaling.empty())
+        charts.append(scalingChart(c));
+    if (std::any_of(c.paretoPoints.begin(), c.paretoPoints.end(),
+                    [](const auto &p) { return p.has_value(); }))
+        charts.append(paretoChart(c, highlight));
+    return charts;
+}
+
+} // namespace cp::views

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/catalog.h"
+#include "model/plan.h"
+#include "model/scenariocomparison.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QThreadPool>
+
+#include <atomic>
+#include <memory>
+
+namespace cp::views {
+
+/**
+ * Runs model::compareScenarios for a snapshot of the whole document (baseline and scenarios) on
+ * a worker thread, reporting progress. A newer request or cancel() stops the running one
+ * between or inside estimates; a stale or cancelled result is never emitted as ready.
+ */
+class ComparisonController : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ComparisonController(QObject *parent = nullptr);
+    ~ComparisonController() override;
+
+    void setCatalog(std::shared_ptr<const model::Catalog> catalog);
+    void requestComparison(const model::Plan &documentPlan);
+    void cancel();
+    bool isRunning() const;
+    /** Blocks until the current comparison finishes (tests, export and shutdown only). */
+    void waitForIdle();
+
+signals:
+    void comparisonStarted();
+    void progressChanged(int done, int total);
+    void comparisonReady(const cp::model::ScenarioComparison &comparison);
+    void comparisonFailed(const QString &message);
+    void comparisonCancelled();
+
+private:
+    struct Outcome
+    {
+        quint64 generation = 0;
+        bool ok = false;
+        model::ScenarioComparison comparison;
+        QString error;
+    };
+    void onFinished();
+
+    QThreadPool m_pool;
+    std::shared_ptr<const model::Catalog> m_catalog;
+    QFutureWatcher<Outcome> m_watcher;
+    quint64 m_generation = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::unique_ptr<model::Plan> m_queued;
+};
+
+} // namespace cp::views

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "planreport.h"
+
+#include "comparisoncharts.h"
+#include "plandocument.h"
+#include "planscene.h"
+#include "scenariocomparisonview.h"
+
+#include "model/plansources.h"
+#include "model/units.h"
+
+#include <QChart>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QGraphicsScene>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+
+#include <algorithm>
+
+namespace cp::views {
+
+namespace units = model::units;
+
+namespace {
+
+constexpr int dotsPerInch = 144;
+
+QPicture record(QGraphicsScene &scene, const QRectF &source, QSizeF size)
+{
+    QPicture picture;
+    QPainter painter(&picture);
+    painter.setRenderHint(QPainter::Antialiasing);
+    scene.render(&painter, QRectF(QPointF(0, 0), size), source);
+    painter.end();
+    return picture;
+}
+
+/** Lays text, tables and pictures down the pages, breaking pages as needed. */
+class ReportLayout
+{
+public:
+    ReportLayout(QPdfWriter &writer, QString footer)
+        : m_writer(writer)
+        , m_footer(std::move(footer))
+    {
+        const QRect paint = writer.pageLayout().paintRectPixels(dotsPerInch);
+        m_area = QRectF(0, 0, paint.width(), paint.height() - 40);
+        if (!m_painter.begin(&writer))
+            throw ReportError("cannot start the PDF");
+        m_painter.setRenderHint(QPainter::Antialiasing);
+        setFont(10);
+    }
+
+    int finish()
+    {
+        drawFooter();
+        m_painter.end();
+        return m_page;
+    }
+
+    double width() const { return m_area.width(); }
+    double remaining() const { return m_area.bottom() - m_y; }
+
+    void newPage()
+    {
+        drawFooter();
+        if (!m_writer.newPage())
+            throw ReportError("cannot add a page to the PDF");
+        ++m_page;
+        m_y = 0;
+    }
+
+    void setFont(double points, bool bold = false)
+    {
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPointSizeF(points);
+        font.setBold(bold);
+        m_painter.setFont(font);
+    }
+
+    /** Word wrap, or wrap anywhere when one word (a long id) is wider than the column. */
+    int wrapFlag(const QString &text, double w) const
+    {
+        const QFontMetrics metrics = m_painter.fontMetrics();
+        for (const QString &word : text.split(QLatin1Char(' ')))
+            if (metrics.horizontalAdvance(word) > w)
+                return Qt::TextWrapAnywhere;
+        return Qt::TextWordWrap;
+    }
+
+    double textHeight(const QString &text, double w) const
+    {
+        return m_painter.fontMetrics()
+            .boundingRect(QRect(0, 0, static_cast<int>(w), 100000), wrapFlag(text, w), text)
+            .height();
+    }
+
+    void paragraph(const QString &text, double points = 10, bool bold = false, double after = 8)
+    {
+        setFont(points, bold);
+        const double h = textHeight(text, width());
+        if (h > remaining())
+            newPage();
+        m_painter.setPen(Qt::black);
+        m_painter.drawText(QRectF(0, m_y, width(), h), Qt::TextWordWrap, text);
+        m_y += h + after;
+    }
+
+    void heading(const QString &text)
+    {
+        if (remaining() < 160)
+            newPage();
+        m_y += 6;
+        paragraph(text, 15, true, 4);
+        m_painter.setPen(QPen(QColor(0x1f, 0x6f, 0xeb), 2));
+        m_painter.drawLine(QPointF(0, m_y), QPointF(width(), m_y));
+        m_y += 12;
+    }
+
+    /** A table with `header`; columns share the width in proportion to `weights`. */
+    void table(const QStringList &header, const QList<QStringList> &rows,
+               const QList<double> &weights, const QList<int> &rightAligned = {},
+               const QList<QList<QColor>> &backgrounds = {}, const QList<bool> &textRows = {},
+               const QList<bool> &sectionRows = {})
+    {
+        const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+        QList<double> widths;
+        for (double w : weights)
+            widths.append(width() * w / total);
+        const auto rowHeight = [&](const QStringList &cells) {
+            double h = 0;
+            for (int c = 0; c < cells.size(); ++c)
+                h = std::max(h, textHeight(cells[c], widths[c] - 8));
+            return h + 8;
+        };
+        const auto drawRow = [&](const QStringList &cells, bool isHeader, const QList<QColor> &fill,
+                                 bool textRow = false, bool sectionRow = false) {
+            if (sectionRow) {
+                // A section title spanning the table.
+                setFont(9, true);
+                const double h = textHeight(cells.value(0), width()) + 10;
+                if (h * 2 > remaining())
+                    newPage();
+                m_painter.fillRect(QRectF(0, m_y, width(), h), QColor(0xf0, 0xf0, 0xf0));
+                m_painter.setPen(Qt::black);
+                m_painter.drawText(QRectF(4, m_y + 5, width() - 8, h - 5), Qt::AlignLeft,
+                                   cells.value(0));
+                m_y += h;
+                return;
+            }
+            setFont(8.5, isHeader);
+            const double h = rowHeight(cells);
+            if (h > remaining()) {
+                newPage();
+                if (!isHeader)
+                    drawHeader(header, widths, rowHeight);
+                setFont(8.5, isHeader);
+            }
+            double x = 0;
+            for (int c = 0; c < cells.size(); ++c) {
+                const QRectF cell(x, m_y, widths[c], h);
+                QColor background = isHeader ? QColor(0xe8, 0xee, 0xf8) : QColor(Qt::white);
+                if (!isHeader && c < fill.size() && fill[c].isValid())
+                    background = fill[c];
+                m_painter.fillRect(cell, background);
+                m_painter.setPen(QColor(0xc8, 0xc8, 0xc8));
+                m_painter.drawRect(cell);
+                m_painter.setPen(Qt::black);
+                const Qt::Alignment align = rightAligned.contains(c) && !isHeader && !textRow
+                    ? Qt::AlignRight | Qt::AlignTop
+                    : Qt::AlignLeft | Qt::AlignTop;
+                m_painter.drawText(cell.adjusted(4, 4, -4, -4), align | Qt::TextWordWrap, cells[c]);
+                x += widths[c];
+            }
+            m_y += h;
+        };
+        m_drawRow = drawRow;
+        drawRow(header, true, {});
+        for (int r = 0; r < rows.size(); ++r)
+            drawRow(rows[r], false, r < backgrounds.size() ? backgrounds[r] : QList<QColor>(),
+                    textRows.value(r, false), sectionRows.value(r, false));
+        m_y += 12;
+    }
+
+    /** A picture scaled to `w` wide, keeping its aspect ratio, with a caption above. */
+    void picture(const QPicture &picture, QSizeF size, const QString &caption, double maxHeight)
+    {
+        const double scale = std::min(width() / size.width(), maxHeight / size.height());
+        const QSizeF drawn = size * scale;
+        // QPicture replays at the target's resolution, scaling by target DPI / recorded DPI;
+        // undo that so `scale` alone maps recorded units to the page.
+        const double replay = static_cast<double>(picture.logicalDpiX()) / m_writer.logicalDpiX();
+        setFont(10, true);
+        const double captionHeight = caption.isEmpty() ? 0 : textHeight(caption, width()) + 4;
+        if (captionHeight + drawn.height() > remaining())
+            newPage();
+        m_painter.drawText(QRectF(0, m_y, width(), captionHeight), Qt::TextWordWrap, caption);
+        m_y += captionHeight;
+        m_painter.save();
+        m_painter.translate((width() - drawn.width()) / 2, m_y);
+        m_painter.scale(scale * replay, scale * replay);
+        m_painter.drawPicture(0, 0, picture);
+        m_painter.restore();
+        m_y += drawn.height() + 16;
+    }
+
+    void space(double h) { m_y += h; }
+
+private:
+    void drawHeader(const QStringList &header, const QList<double> &,
+                    const std::function<double(const QStringList &)> &)
+    {
+        if (m_drawRow)
+            m_drawRow(header, true, {}, false, false);
+    }
+
+    void drawFooter()
+    {
+        setFont(8);
+        m_painter.setPen(QColor(0x70, 0x70, 0x70));
+        m_painter.drawText(QRectF(0, m_area.bottom() + 12, width(), 24),
+                           Qt::AlignLeft | Qt::AlignVCenter, m_footer);
+        m_painter.drawText(QRectF(0, m_area.bottom() + 12, width(), 24),
+                           Qt::AlignRight | Qt::AlignVCenter, QObject::tr("Page %1").arg(m_page));
+        m_painter.setPen(Qt::black);
+    }
+
+    QPdfWriter &m_writer;
+    QPainter m_painter;
+    QString m_footer;
+    QRectF m_area;
+    double m_y = 0;
+    int m_page = 1;
+    std::function<void(const QStringList &, bool, const QList<QColor> &, bool, bool)> m_drawRow;
+};
+
+QString money(double usd)
+{
+    return QObject::tr("%1 USD").arg(QLocale().toString(usd, 'f', 0));
+}
+
+QString fixed(double value, int decimals)
+{
+    return QLocale().toString(value, 'f', decimals);
+}
+
+QStringList keyFigures(const model::PlanEstimate &e)
+{
+    QStringList lines;
+    lines << QObject::tr("%1 x %2 in %3 servers, %4 PFLOP/s dense BF16")
+                 .arg(e.gpus)
+                 .arg(QString::fromStdString(e.gpuName))
+                 .arg(e.nodes)
+                 .arg(fixed(e.peakDenseFlopsPerSecond / units::peta, 1));
+    if (e.hasTraining && e.training.found) {
+        const model::TrainingEstimate &t = e.training.best;
+        lines << QObject::tr("Training: %1 days without failures, MFU %2%, %3 tokens/s")
+                     .arg(fixed(t.trainingSeconds / units::secondsPerDay, 1), fixed(100 * t.mfu, 1),
+                          fixed(t.tokensPerSecond, 0));
+        if (e.hasTrainingRun && e.trainingRun.operations.wallSeconds > 0)
+            lines << QObject::tr("With failures: %1 days wall, goodput %2%, %3 MWh, run cost %4")
+                         .arg(fixed(e.trainingRun.operations.wallSeconds / units::secondsPerDay, 1),
+                              fixed(100 * e.trainingRun.reliability.goodput, 1),
+                              fixed(e.trainingRun.operations.energyMegawattHours, 0),
+                              money(e.trainingRun.operations.costUsd));
+        lines << QObject::tr("Bottleneck: %1").arg(QString::fromStdString(t.bottleneckExplanation));
+    } else if (e.hasTraining) {
+        lines << QObject::tr("Training not possible: %1")
+                     .arg(QString::fromStdString(e.trainingError));
+    }
+    if (e.hasInference) {
+        const model::InferenceEstimate &i = e.inference;
+        lines << QObject::tr("Inference: %1 replicas, TTFT p95 %2 ms, %3 ms per output token, "
+                             "%4 USD per million output tokens")
+                     .arg(i.replicas)
+                     .arg(fixed(i.ttftSeconds * 1e3, 0), fixed(i.tpotSeconds * 1e3, 1),
+                          fixed(i.costPerMillionOutputTokensUsd, 3));
+        lines << QObject::tr("Bottleneck: %1")
+                     .arg(QString::fromStdString(i.fits && i.meetsTargets ? i.bottleneckExplanation
+                                                                          : i.reason));
+    }
+    lines << QObject::tr("Power: %1 kW IT, %2 kW facility at PUE %3")
+                 .arg(fixed(e.power.itWatts() / units::kilo, 1),
+                      fixed(e.power.facilityWatts() / units::kilo, 1), fixed(e.power.pue, 2));
+    lines << QObject::tr("Capital cost: %1").arg(money(e.capitalCostUsd));
+    return lines;
+}
+
+QStringList planSummary(const model::Plan &plan)
+{
+    QStringList lines;
+    for (const model::NodeGroup &g : plan.nodeGroups)
+        lines << QObject::tr("Servers \"%1\": %2 x %3%4")
+                     .arg(QString::fromStdString(g.name))
+                     .arg(g.count)
+                     .arg(QString::fromStdString(g.nodeId))
+                     .arg(g.rackId.empty()
+                              ? QString()
+                              : QObject::tr(" in %1 racks").arg(QString::fromStdString(g.rackId)));
+    const model::FabricPlan &f = plan.fabric;
+    lines << QObject::tr("Fabric: %1, NIC %2, switch %3, %4 tiers, oversubscription %5:1")
+                 .arg(
+                     QString::fromStdString(f.topology),
+                     QString::fromStdString(f.nicId.empty() ? "the server's" : f.nicId),
+                     QString::fromStdString(f.switchId.empty() ? "chosen for the NIC" : f.switchId))
+                 .arg(f.tiers)
+                 .arg(fixed(f.oversubscription, 2));
+    for (const model::StoragePlan &s : plan.storage)
+        lines << QObject::tr("Storage: %1 x %2")
+                     .arg(s.count)
+                     .arg(QString::fromStdString(s.storageId));
+    if (!plan.facility.facilityId.empty())
+        lines << QObject::tr("Facility: %1").arg(QString::fromStdString(plan.facility.facilityId));
+    if (plan.workloadType == model::WorkloadType::Training)
+        lines << QObject::tr("Workload: train %1, sequence %2, global batch %3, %4 tokens, %5")
+                     .arg(QString::fromStdString(plan.trainingModelId))
+                     .arg(plan.training.seqLen)
+                     .arg(plan.training.globalBatch)
+                     .arg(plan.training.tokens >= 1e12
+                              ? QObject::tr("%1 T").arg(
+                                  QLocale().toString(plan.training.tokens / 1e12, 'g', 4))
+                              : QLocale().toString(plan.training.tokens, 'f', 0),
+                          QString::fromStdString(model::precisionName(plan.training.precision)));
+    else if (plan.workloadType == model::WorkloadType::Inference)
+        lines << QObject::tr("Workload: serve %1 in %2, %3 input and %4 output tokens")
+                     .arg(QString::fromStdString(plan.inference.modelId),
+                          QString::fromStdString(model::precisionName(plan.inference.precision)))
+                     .arg(plan.inference.inputTokens)
+                     .arg(plan.inference.outputTokens);
+    return lines;
+}
+
+} // namespace
+
+PlanReportInput preparePlanReport(const model::Plan &documentPlan,
+                                  const model::ScenarioComparison &comparison,
+                                  std::shared_ptr<const model::Catalog> catalog,
+                                  const QString &sourceName)
+{
+    PlanReportInput input;
+    input.documentPlan = documentPlan;
+    input.comparison = comparison;
+    input.catalog = catalog;
+    input.sourceName = sourceName;
+
+    PlanDocument document;
+    document.reset(documentPlan, QString());
+    PlanScene scene(&document);
+    scene.setCatalog(catalog);
+    document.reset(documentPlan, QString()); // rebuild with the catalog
+    scene.clearSelection();
+    const QRectF bounds = scene.itemsBoundingRect().adjusted(-20, -20, 20, 20);
+    input.topologySize = bounds.size();
+    input.topology = record(scene, bounds, bounds.size());
+
+    for (QChart *chart : comparisonCharts(comparison)) {
+        QGraphicsScene chartScene;
+        chartScene.addItem(chart); // the scene owns and deletes it
+        const QSizeF size(760, 430);
+        chart->resize(size);
+        input.chartTitles << chart->title();
+        input.charts << record(chartScene, QRectF(QPointF(0, 0), size), size);
+    }
+    return input;
+}
+
+int writePlanReportPdf(const PlanReportInput &input, const QString &path)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        throw ReportError(
+            QObject::tr("%1: cannot write: %2").arg(path, file.errorString()).toStdString());
+    int pages = 0;
+    try {
+        const model::Plan &plan = input.documentPlan;
+        const QString planName = QString::fromStdString(plan.name);
+        QPdfWriter writer(&file);
+        writer.setPageSize(QPageSize(QPageSize::A4));
+        writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+        writer.setResolution(dotsPerInch);
+        writer.setTitle(QObject::tr("ClusterPlanner report: %1").arg(planName));
+        writer.setCreator(QStringLiteral("ClusterPlanner"));
+        ReportLayout page(writer, QObject::tr("ClusterPlanner — %1").arg(planName));
+        const auto &scenarios = input.comparison.scenarios;
+        const model::ScenarioResult *baseline = scenarios.empty() ? nullptr : &scenarios.front();
+
+        // Title page.
+        page.space(120);
+        page.paragraph(QObject::tr("ClusterPlanner plan report"), 26, true, 20);
+        page.paragraph(planName, 18, false, 12);
+        if (!plan.description.empty())
+            page.paragraph(QString::fromStdString(plan.description), 11);
+        page.paragraph(
+            QObject::tr("Generated %1 from %2")
+                .arg(QLocale().toString(QDateTime::currentDateTime(), QLocale::LongFormat),
+                     input.sourceName.isEmpty() ? QObject::tr("an unsaved plan")
+                                                : QFileInfo(input.sourceName).fileName()),
+            9, false, 30);
+        page.paragraph(QObject::tr("Key figures (baseline)"), 13, true, 6);
+        if (baseline && baseline->ok)
+            for (const QString &line : keyFigures(baseline->estimate))
+                page.paragraph(QStringLiteral("• ") + line, 10.5, false, 4);
+        else if (baseline)
+            page.paragraph(QObject::tr("The baseline could not be estimated: %1")
+                               .arg(QString::fromStdString(baseline->error)));
+        if (scenarios.size() > 1) {
+            page.space(16);
+            page.paragraph(QObject::tr("Scenarios compared"), 13, true, 6);
+            for (std::size_t i = 1; i < scenarios.size(); ++i) {
+                QStringList changes;
+                for (const std::string &c : scenarios[i].changes)
+                    changes << QString::fromStdString(c);
+                page.paragraph(QStringLiteral("• %1: %2")
+                                   .arg(QString::fromStdString(scenarios[i].name),
+                                        changes.isEmpty() ? QObject::tr("same as the baseline")
+                                                          : changes.join(QStringLiteral("; "))),
+                               10, false, 4);
+            }
+        }
+
+        // Plan summary.
+        page.newPage();
+        page.heading(QObject::tr("Plan summary"));
+        for (const QString &line : planSummary(plan))
+            page.paragraph(QStringLiteral("• ") + line, 10, false, 4);
+        if (baseline && baseline->ok) {
+            const model::PlanEstimate &e = baseline->estimate;
+            if (!e.racks.empty()) {
+                QList<QStringList> rows;
+                for (const model::RackUsage &r : e.racks)
+                    rows << QStringList {QString::fromStdString(r.groupName),
+                                         QString::fromStdString(r.rackId),
+                                         QString::number(r.racks),
+                                         QString::number(r.nodesPerRack),
+                                         fixed(r.wattsPerRack / units::kilo, 1),
+                                         fixed(r.rackLimitWatts / units::kilo, 1)};
+                page.space(8);
+                page.table({QObject::tr("Servers"), QObject::tr("Rack"), QObject::tr("Racks"),
+                            QObject::tr("Servers per rack"), QObject::tr("kW per rack"),
+                            QObject::tr("Rack limit (kW)")},
+                           rows, {2, 3, 1, 1.4, 1.3, 1.4}, {2, 3, 4, 5});
+            }
+            for (const std::string &warning : e.warnings)
+                page.paragraph(QObject::tr("Warning: %1").arg(QString::fromStdString(warning)), 10,
+                               true, 4);
+
+            page.heading(QObject::tr("Bill of materials (baseline)"));
+            QList<QStringList> rows;
+            for (const model::BillOfMaterialsLine &line : e.billOfMaterials)
+                rows << QStringList {QString::fromStdString(line.category),
+                                     QString::fromStdString(line.name),
+                                     QLocale().toString(line.count), money(line.unitPriceUsd),
+                                     money(line.totalUsd())};
+            rows << QStringList {QObject::tr("Total"), QString(), QString(), QString(),
+                                 money(e.capitalCostUsd)};
+            page.table({QObject::tr("Category"), QObject::tr("Item"), QObject::tr("Count"),
+                        QObject::tr("Unit price"), QObject::tr("Total")},
+                       rows, {1.3, 4, 1, 1.6, 1.8}, {2, 3, 4});
+        }
+
+        // Topology.
+        page.newPage();
+        page.heading(QObject::tr("Topology (canvas of the baseline)"));
+        if (!input.topologySize.isEmpty())
+            page.picture(input.topology, input.topologySize,
+                         QObject::tr("Server groups with their racks, the fabric's switch tiers, "
+                                     "storage, workload and facility"),
+                         page.remaining() - 40);
+
+        // Comparison table, four scenarios per block so the columns stay readable.
+        page.newPage();
+        page.heading(QObject::tr("Scenario comparison"));
+        page.paragraph(QObject::tr("★ marks the best value of a row; tinted cells differ between "
+                                   "scenarios; — means the figure does not apply or could not be "
+                                   "estimated."),
+                       9);
+        constexpr std::size_t perBlock = 4;
+        for (std::size_t first = 0; first < scenarios.size(); first += perBlock) {
+            const std::size_t last = std::min(scenarios.size(), first + perBlock);
+            QStringList header = {QObject::tr("Figure"), QObject::tr("Unit")};
+            QList<double> weights = {3.2, 1.1};
+            QList<int> right;
+            for (std::size_t i = first; i < last; ++i) {
+                header << QString::fromStdString(scenarios[i].name);
+                weights << 2.0;
+                right << static_cast<int>(i - first) + 2;
+            }
+            QList<QStringList> rows;
+            QList<QList<QColor>> fills;
+            QList<bool> textRows;
+            QList<bool> sectionRows;
+            std::string section;
+            for (const model::ComparisonRow &row : input.comparison.rows) {
+                if (row.section != section) {
+                    section = row.section;
+                    rows << QStringList {QString::fromStdString(section)};
+                    fills << QList<QColor>();
+                    textRows << false;
+                    sectionRows << true;
+                }
+                textRows << row.isText();
+                sectionRows << false;
+                QStringList cells
+                    = {QString::fromStdString(row.label), QString::fromStdString(row.unit)};
+                QList<QColor> fill = {QColor(), QColor()};
+                for (std::size_t i = first; i < last; ++i) {
+                    QString text = row.isText()
+                        ? QString::fromStdString(row.text[i])
+                        : (row.values[i] ? comparisonNumber(*row.values[i], row.unit)
+                                         : QStringLiteral("—"));
+                    if (static_cast<int>(i) == row.bestIndex)
+                        text.prepend(QStringLiteral("★ "));
+                    cells << text;
+                    fill << (static_cast<int>(i) == row.bestIndex ? QColor(0xd4, 0xf5, 0xd4)
+                                 : row.differs                    ? QColor(0xff, 0xf6, 0xd5)
+                                                                  : QColor());
+                }
+                rows << cells;
+                fills << fill;
+            }
+            page.table(header, rows, weights, right, fills, textRows, sectionRows);
+        }
+
+        // Charts, two to a page.
+        for (int i = 0; i < input.charts.size(); ++i) {
+            if (i % 2 == 0) {
+                page.newPage();
+                if (i == 0)
+                    page.heading(QObject::tr("Charts"));
+            }
+            // The chart carries its own title.
+            page.picture(input.charts[i], QSizeF(760, 430), QString(),
+                         std::min(page.remaining() - 40, page.width() * 0.56));
+        }
+
+        // Assumptions and sources.
+        page.newPage();
+        page.heading(QObject::tr("Assumptions"));
+        for (const std::string &line : model::estimateAssumptions())
+            page.paragraph(QStringLiteral("• ") + QString::fromStdString(line), 9.5, false, 4);
+        if (input.catalog) {
+            std::vector<model::Plan> plans;
+            for (const model::ScenarioResult &s : scenarios)
+                plans.push_back(s.plan);
+            if (plans.empty())
+                plans.push_back(plan);
+            page.heading(QObject::tr("Catalog entries and their sources"));
+            QList<QStringList> rows;
+            for (const model::CatalogSourceLine &line :
+                 model::catalogSourcesForPlans(plans, *input.catalog))
+                rows << QStringList {QString::fromStdString(line.kind),
+                                     QString::fromStdString(line.name),
+                                     QString::fromStdString(line.source)};
+            page.table({QObject::tr("Kind"), QObject::tr("Entry"), QObject::tr("Source")}, rows,
+                       {1, 2.5, 5});
+        }
+        pages = page.finish();
+    } catch (const ReportError &error) {
+        file.cancelWriting();
+        throw ReportError(
+            QObject::tr("%1: %2").arg(path, QString::fromStdString(error.what())).toStdString());
+    }
+    if (!file.commit())
+        throw ReportError(
+            QObject::tr("%1: cannot write: %2").arg(path, file.errorString()).toStdString());
+    return pages;
+}
+
+} // namespace cp::views

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "scenariocomparisonview.h"
+
+#include "comparisoncharts.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace cp::views {
+
+QString comparisonNumber(double value, const std::string &unit)
+{
+    const double magnitude = std::abs(value);
+    const bool whole = unit == "count" || unit == "sequences";
+    const int decimals = whole || magnitude >= 1000 ? 0
+        : magnitude >= 100                          ? 1
+        : magnitude >= 1                            ? 2
+                                                    : 3;
+    return QLocale().toString(value, 'f', decimals);
+}
+
+ScenarioComparisonView::ScenarioComparisonView(QWidget *parent)
+    : QWidget(parent)
+    , m_status(new QLabel(this))
+    , m_progress(new QProgressBar(this))
+    , m_cancel(new QPushButton(tr("Cancel"), this))
+    , m_table(new QTableWidget(this))
+    , m_charts(new QTabWidget(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *bar = new QHBoxLayout;
+    m_status->setWordWrap(true);
+    bar->addWidget(m_status, 1);
+    bar->addWidget(m_progress);
+    bar->addWidget(m_cancel);
+    layout->addLayout(bar);
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_charts);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({560, 520}); // proportions: the charts need room to be read
+    layout->addWidget(splitter, 1);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectColumns);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_progress->setMaximumWidth(160);
+    m_progress->hide();
+    m_cancel->hide();
+    connect(m_cancel, &QPushButton::clicked, this, &ScenarioComparisonView::cancelRequested);
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionClicked, this, [this](int column) {
+        // Column 0 is the unit, 1 the baseline (-1), then the scenarios.
+        if (column >= 1)
+            emit scenarioActivated(column - 2);
+    });
+    m_status->setText(tr("Add scenarios (Scenarios > Duplicate or Sweep) to compare them with "
+                         "the baseline."));
+}
+
+QString ScenarioComparisonView::status() const
+{
+    return m_status->text();
+}
+
+void ScenarioComparisonView::showPending(int done, int total)
+{
+    m_current = false;
+    m_table->setEnabled(false);
+    m_charts->setEnabled(false);
+    m_status->setText(tr("Comparing scenarios… (figures below are out of date)"));
+    m_progress->setRange(0, std::max(total, 1));
+    m_progress->setValue(done);
+    m_progress->show();
+    m_cancel->show();
+}
+
+void ScenarioComparisonView::showError(const QString &message)
+{
+    m_current = false;
+    m_progress->hide();
+    m_cancel->hide();
+    m_status->setText(tr("Cannot compare: %1").arg(message));
+}
+
+void ScenarioComparisonView::showCancelled()
+{
+    m_current = false;
+    m_progress->hide();
+    m_cancel->hide();
+    m_status->setText(tr("Comparison cancelled; the figures below are out of date. Edit the plan "
+                         "or use View > Compare Now to run it again."));
+}
+
+void ScenarioComparisonView::markStale()
+{
+    if (!m_current)
+        return;
+    m_current = false;
+    m_table->setEnabled(false);
+    m_charts->setEnabled(false);
+    m_status->setText(tr("The plan changed: these figures are out of date until the comparison "
+                         "runs again (it does while this panel is shown; F5 runs it now)."));
+}
+
+void ScenarioComparisonView::showComparison(const model::ScenarioComparison &comparison)
+{
+    m_comparison = comparison;
+    m_current = true;
+    m_progress->hide();
+    m_cancel->hide();
+    m_table->setEnabled(true);
+    m_charts->setEnabled(true);
+    const int dominated = static_cast<int>(
+        std::count(comparison.dominated.begin(), comparison.dominated.end(), true));
+    const int count = static_cast<int>(comparison.scenarios.size());
+    const QString front = comparison.paretoPoints.empty()
+        ? QString()
+        : tr("%1 on the cost/time Pareto front.").arg(count - dominated);
+    m_status->setText(
+        tr("%n variant(s) compared; ★ marks the best of each row, tinted rows differ.", nullptr,
+           count)
+        + QLatin1Char(' ') + front);
+    if (m_highlight >= static_cast<int>(comparison.scenarios.size()))
+        m_highlight = 0;
+    rebuildTable();
+    rebuildCharts();
+}
+
+void ScenarioComparisonView::setHighlight(int index)
+{
+    if (index == m_highlight)
+        return;
+    m_highlight = index;
+    if (m_current) {
+        rebuildTable();
+        rebuildCharts();
+    }
+}
+
+void ScenarioComparisonView::rebuildTable()
+{
+    const auto &scenarios = m_comparison.scenarios;
+    const auto &rows = m_comparison.rows;
+    m_table->clear();
+    m_table->setColumnCount(static_cast<int>(scenarios.size()) + 1);
+    m_table->setRowCount(static_cast<int>(rows.size()));
+    QStringList headers = {tr("Unit")};
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+        QString name = QString::fromStdString(scenarios[i].name);
+        if (static_cast<int>(i) == m_highlight)
+            name.prepend(QStringLiteral("▶ "));
+        if (i < m_comparison.dominated.size() && !m_comparison.paretoPoints.empty()
+            && m_comparison.dominated[i])
+            name += tr(" (dominated)");
+        headers << name;
+    }
+    m_table->setHorizontalHeaderLabels(headers);
+    const QColor differs(0xff, 0xf6, 0xd5);
+    const QColor best(0xd4, 0xf5, 0xd4);
+    for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
+        const model::ComparisonRow &row = rows[static_cast<std::size_t>(r)];
+        auto *label = new QTableWidgetItem(QString::fromStdString(row.section + ": " + row.label));
+        m_table->setVerticalHeaderItem(r, label);
+        m_table->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.unit)));
+        for (int c = 0; c < static_cast<int>(row.values.size()); ++c) {
+            QString text;
+            if (row.isText())
+                text = QString::fromStdString(row.text[static_cast<std::size_t>(c)]);
+            else if (const auto &v = row.values[static_cast<std::size_t>(c)])
+                text = comparisonNumber(*v, row.unit);
+            else
+                text = QStringLiteral("—");
+            if (c == row.bestIndex)
+                text.prepend(QStringLiteral("★ "));
+            auto *item = new QTableWidgetItem(text);
+            item->setToolTip(text);
+            if (!row.isText())
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (c == row.bestIndex) {
+                item->setBackground(best);
+                QFont font = item->font();
+                font.setBold(true);
+                item->setFont(font);
+            } else if (row.differs) {
+                item->setBackground(differs);
+            }
+            m_table->setItem(r, c + 1, item);
+        }
+    }
+    m_table->resizeColumnsToContents();
+    for (int c = 1; c < m_table->columnCount(); ++c)
+        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 260));
+}
+
+void ScenarioComparisonView::rebuildCharts()
+{
+    const int current = m_charts->currentIndex();
+    while (m_charts->count() > 0) {
+        QWidget *page = m_charts->widget(0);
+        m_charts->removeTab(0);
+        delete page;
+    }
+    for (QChart *chart : comparisonCharts(m_comparison, m_highlight)) {
+        auto *view = new QChartView(chart);
+        view->setRenderHint(QPainter::Antialiasing);
+        const QString title = chart->title();
+        m_charts->addTab(view, title.section(QLatin1Char(':'), 0, 0));
+    }
+    if (current >= 0 && current < m_charts->count())
+        m_charts->setCurrentIndex(current);
+}
+
+} // namespace cp::views
