@@ -388,7 +388,7 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
     const bool training = plan.workloadType == WorkloadType::Training;
     comparison.paretoTimeLabel = training ? "Wall time to train (days)" : "TTFT p95 (ms)";
     comparison.paretoCostLabel
-        = training ? "Run cost (USD)" : "Cost per million output tokens (USD)";
+        = training ? "Run cost (million USD)" : "Cost per million output tokens (USD)";
     for (const ScenarioResult &s : comparison.scenarios) {
         std::optional<std::pair<double, double>> point;
         const PlanEstimate &e = s.estimate;

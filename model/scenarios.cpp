@@ -7,6 +7,7 @@
 #include "model/inputerror.h"
 #include "model/planio.h"
 
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -277,6 +278,29 @@ std::vector<SweepAxis> allSweepAxes()
             SweepAxis::Oversubscription, SweepAxis::Precision, SweepAxis::Batch};
 }
 
+std::string sweepScenarioName(SweepAxis axis, const std::string &value)
+{
+    switch (axis) {
+    case SweepAxis::GpuCount:
+        return value + " GPUs";
+    case SweepAxis::GpuType:
+        return value;
+    case SweepAxis::Nic:
+        return "NIC " + value;
+    case SweepAxis::Oversubscription:
+        return value + ":1 oversubscribed";
+    case SweepAxis::Precision: {
+        std::string upper = value;
+        for (char &c : upper)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        return upper;
+    }
+    case SweepAxis::Batch:
+        return "batch " + value;
+    }
+    return sweepAxisName(axis) + " " + value;
+}
+
 std::vector<Scenario> sweepScenarios(const Plan &baseline, SweepAxis axis,
                                      const std::vector<std::string> &values, const Catalog &catalog)
 {
@@ -289,7 +313,7 @@ std::vector<Scenario> sweepScenarios(const Plan &baseline, SweepAxis axis,
         Plan variant = base;
         applySweepValue(variant, axis, value, catalog);
         Scenario scenario;
-        scenario.name = uniqueScenarioName(named, sweepAxisName(axis) + " " + value);
+        scenario.name = uniqueScenarioName(named, sweepScenarioName(axis, value));
         scenario.changes = scenarioChanges(base, variant);
         Plan check = base;
         check.scenarios = {scenario};

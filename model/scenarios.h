@@ -55,6 +55,9 @@ enum class SweepAxis { GpuCount, GpuType, Nic, Oversubscription, Precision, Batc
 std::string sweepAxisName(SweepAxis axis); ///< "gpu-count", "gpu-type", ...
 std::vector<SweepAxis> allSweepAxes();
 
+/** The name a sweep gives its scenario for `value`: "2048 GPUs", "2:1 oversubscribed", "FP8". */
+std::string sweepScenarioName(SweepAxis axis, const std::string &value);
+
 /**
  * One scenario per value along `axis`, each changing only that from the baseline:
  * - GpuCount: total GPUs (the plan's single server group is resized; it must divide evenly);

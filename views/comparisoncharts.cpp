@@ -13,6 +13,8 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace cp::views {
 
@@ -40,6 +42,23 @@ QValueAxis *valueAxis(const QString &title, double max)
     auto *axis = new QValueAxis;
     axis->setTitleText(title);
     axis->setRange(0, max > 0 ? max * 1.05 : 1.0);
+    axis->applyNiceNumbers();
+    axis->setLabelFormat(QStringLiteral("%.4g"));
+    return axis;
+}
+
+/**
+ * An axis fitted to [low, high] with a margin, for scatter charts where the options differ by a
+ * few per cent: an axis from zero would stack them on one spot. The title says it does not start
+ * at zero.
+ */
+QValueAxis *fittedAxis(const QString &title, double low, double high)
+{
+    auto *axis = new QValueAxis;
+    axis->setTitleText(title);
+    const double span = high - low;
+    const double margin = span > 0 ? span * 0.15 : std::max(std::abs(high) * 0.05, 1e-9);
+    axis->setRange(std::max(0.0, low - margin), high + margin);
     axis->applyNiceNumbers();
     axis->setLabelFormat(QStringLiteral("%.4g"));
     return axis;
@@ -124,9 +143,12 @@ QChart *barAndLineChart(const model::ScenarioComparison &c, int highlight, const
 
 QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
 {
-    QChart *chart = newChart(QObject::tr("Pareto front: %1 against %2 (dominated options grey)")
+    QChart *chart = newChart(QObject::tr("Pareto front: %1 against %2<br>(dominated options grey; "
+                                         "axes fitted to the options)")
                                  .arg(QString::fromStdString(c.paretoCostLabel),
                                       QString::fromStdString(c.paretoTimeLabel)));
+    double xMin = std::numeric_limits<double>::max();
+    double yMin = std::numeric_limits<double>::max();
     double xMax = 0;
     double yMax = 0;
     QList<QPointF> front;
@@ -143,6 +165,8 @@ QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
             point->setColor(QColor(0xb0, 0xb0, 0xb0));
         else
             front.append({x, y});
+        xMin = std::min(xMin, x);
+        yMin = std::min(yMin, y);
         xMax = std::max(xMax, x);
         yMax = std::max(yMax, y);
         all.append(point);
@@ -154,8 +178,10 @@ QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
     frontLine->append(front);
     frontLine->setColor(QColor(0x1f, 0x6f, 0xeb));
     all.prepend(frontLine);
-    QValueAxis *x = valueAxis(QString::fromStdString(c.paretoTimeLabel), xMax);
-    QValueAxis *y = valueAxis(QString::fromStdString(c.paretoCostLabel), yMax);
+    if (xMin > xMax) // no scenario has a point
+        xMin = xMax = yMin = yMax = 0;
+    QValueAxis *x = fittedAxis(QString::fromStdString(c.paretoTimeLabel), xMin, xMax);
+    QValueAxis *y = fittedAxis(QString::fromStdString(c.paretoCostLabel), yMin, yMax);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries *series : all) {

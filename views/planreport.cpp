@@ -15,6 +15,7 @@
 #include <QGraphicsScene>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSaveFile>
 
 #include <algorithm>
@@ -84,7 +85,8 @@ public:
     int wrapFlag(const QString &text, double w) const
     {
         const QFontMetrics metrics = m_painter.fontMetrics();
-        for (const QString &word : text.split(QLatin1Char(' ')))
+        static const QRegularExpression spaces(QStringLiteral("\\s+"));
+        for (const QString &word : text.split(spaces))
             if (metrics.horizontalAdvance(word) > w)
                 return Qt::TextWrapAnywhere;
         return Qt::TextWordWrap;
@@ -104,7 +106,7 @@ public:
         if (h > remaining())
             newPage();
         m_painter.setPen(Qt::black);
-        m_painter.drawText(QRectF(0, m_y, width(), h), Qt::TextWordWrap, text);
+        m_painter.drawText(QRectF(0, m_y, width(), h), wrapFlag(text, width()), text);
         m_y += h + after;
     }
 
@@ -171,7 +173,9 @@ public:
                 const Qt::Alignment align = rightAligned.contains(c) && !isHeader && !textRow
                     ? Qt::AlignRight | Qt::AlignTop
                     : Qt::AlignLeft | Qt::AlignTop;
-                m_painter.drawText(cell.adjusted(4, 4, -4, -4), align | Qt::TextWordWrap, cells[c]);
+                // Measured and drawn with the same wrap rule, so no line is clipped.
+                m_painter.drawText(cell.adjusted(4, 4, -4, -4),
+                                   align | wrapFlag(cells[c], widths[c] - 8), cells[c]);
                 x += widths[c];
             }
             m_y += h;
@@ -506,10 +510,13 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
                     = {QString::fromStdString(row.label), QString::fromStdString(row.unit)};
                 QList<QColor> fill = {QColor(), QColor()};
                 for (std::size_t i = first; i < last; ++i) {
+                    // One change per line reads better than a wrapped "; " list.
                     QString text = row.isText()
                         ? QString::fromStdString(row.text[i])
                         : (row.values[i] ? comparisonNumber(*row.values[i], row.unit)
                                          : QStringLiteral("—"));
+                    if (row.key == "changes")
+                        text.replace(QStringLiteral("; "), QStringLiteral("\n"));
                     if (static_cast<int>(i) == row.bestIndex)
                         text.prepend(QStringLiteral("★ "));
                     cells << text;

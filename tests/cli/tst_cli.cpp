@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Drives the real clusterplanner-cli executable: exit statuses, messages, JSON output.
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -364,6 +366,97 @@ private slots:
                 (importPath + QStringLiteral(": /gpus/0/memory_gb: required number is missing"))
                     .toUtf8()),
             broken.err.constData());
+    }
+
+    void planCompareSample()
+    {
+        const QString sample
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+        const Result r = run({"plan", "compare", sample, "--no-scaling", "--json"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray scenarios = doc.value(QStringLiteral("scenarios")).toArray();
+        QCOMPARE(scenarios.size(), 3); // the baseline and the sample's two scenarios
+        QCOMPARE(scenarios.at(1).toObject().value(QStringLiteral("name")).toString(),
+                 QStringLiteral("RoCE 400G, 2:1 oversubscribed"));
+        QVERIFY(doc.value(QStringLiteral("scaling")).toArray().isEmpty());
+        // The compare must agree with plan estimate of the baseline.
+        const Result estimate = run({"plan", "estimate", sample, "--json"});
+        QCOMPARE(estimate.status, 0);
+        const int gpus = QJsonDocument::fromJson(estimate.out).object().value("gpus").toInt();
+        QCOMPARE(gpus, 1024);
+        bool sawGpus = false;
+        for (const auto &row : doc.value(QStringLiteral("rows")).toArray()) {
+            const QJsonObject o = row.toObject();
+            if (o.value(QStringLiteral("key")).toString() != QStringLiteral("gpus"))
+                continue;
+            sawGpus = true;
+            QCOMPARE(o.value(QStringLiteral("values")).toArray().at(0).toDouble(), double(gpus));
+        }
+        QVERIFY(sawGpus);
+
+        const QString csv = m_dir.filePath(QStringLiteral("compare.csv"));
+        const Result text = run({"plan", "compare", sample, "--no-scaling", "--csv", csv});
+        QCOMPARE(text.status, 0);
+        QVERIFY(text.out.contains("(* best of the row)"));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray header = file.readLine();
+        QVERIFY2(header.contains("\"RoCE 400G, 2:1 oversubscribed\""), header.constData());
+        QVERIFY(header.endsWith("\r\n"));
+    }
+
+    void planSweepWritesScenarios()
+    {
+        const QString sample = QStringLiteral(CP_SOURCE_DIR "/samples/a100-pcie-64-100gbe.json");
+        const QString swept = m_dir.filePath(QStringLiteral("swept.json"));
+        const Result r = run(
+            {"plan", "sweep", sample, "--axis", "gpu-count", "--values", "32,128", "--out", swept});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QFile file(swept);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray scenarios
+            = QJsonDocument::fromJson(file.readAll()).object().value("scenarios").toArray();
+        QCOMPARE(scenarios.size(), 2);
+        QCOMPARE(scenarios.at(0).toObject().value("name").toString(), QStringLiteral("32 GPUs"));
+        const Result compared = run({"plan", "compare", swept, "--no-scaling", "--json"});
+        QVERIFY2(compared.status == 0, compared.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(compared.out).object().value("scenarios").toArray().size(),
+                 3);
+
+        const Result badAxis
+            = run({"plan", "sweep", sample, "--axis", "colour", "--values", "red"});
+        QCOMPARE(badAxis.status, 2);
+        QVERIFY2(badAxis.err.contains("unknown axis 'colour'"), badAxis.err.constData());
+        const Result badValue
+            = run({"plan", "sweep", sample, "--axis", "gpu-count", "--values", "7"});
+        QCOMPARE(badValue.status, 2);
+        QVERIFY2(badValue.err.contains("--values"), badValue.err.constData());
+    }
+
+    void exportPdfAndCsvHeadless()
+    {
+        const QString sample = QStringLiteral(CP_SOURCE_DIR "/samples/l4-inference-fleet.json");
+        const QString pdf = m_dir.filePath(QStringLiteral("fleet.pdf"));
+        const QString csv = m_dir.filePath(QStringLiteral("fleet.csv"));
+        const QString bom = m_dir.filePath(QStringLiteral("fleet-bom.csv"));
+        const Result r
+            = run({"export", sample, "--pdf", pdf, "--csv", csv, "--bom-csv", bom, "--no-scaling"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QFile file(pdf);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.read(5) == "%PDF-");
+        QVERIFY(QFileInfo(csv).size() > 100);
+        QVERIFY(QFileInfo(bom).size() > 50);
+
+        const Result nothing = run({"export", sample});
+        QCOMPARE(nothing.status, 2);
+        QVERIFY(nothing.err.contains("nothing to export"));
+        // An unwritable target fails with exit 1 and leaves nothing behind.
+        const QString missingDir = m_dir.filePath(QStringLiteral("no-such-dir/out.pdf"));
+        const Result failed = run({"export", sample, "--pdf", missingDir});
+        QCOMPARE(failed.status, 1);
+        QVERIFY(!QFileInfo::exists(missingDir));
     }
 };
 

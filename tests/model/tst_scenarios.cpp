@@ -21,7 +21,12 @@ class TestScenarios : public QObject
 
 private:
     Catalog m_catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
-    Plan m_sample = loadPlan(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", &m_catalog);
+    // The sample without the scenarios it ships with, so each test adds its own.
+    Plan m_sample = [this] {
+        Plan plan = loadPlan(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", &m_catalog);
+        plan.scenarios.clear();
+        return plan;
+    }();
 
     Plan withScenario(const std::string &name, const nlohmann::json &changes) const
     {
@@ -130,7 +135,7 @@ private slots:
     {
         auto s = sweepScenarios(m_sample, SweepAxis::GpuCount, {"512", "2048"}, m_catalog);
         QCOMPARE(s.size(), std::size_t(2));
-        QCOMPARE(s[0].name, std::string("gpu-count 512"));
+        QCOMPARE(s[0].name, std::string("512 GPUs"));
         Plan plan = m_sample;
         plan.scenarios = s;
         QCOMPARE(scenarioPlan(plan, 0, &m_catalog).nodeGroups[0].count, 64); // 512 / 8
@@ -160,7 +165,32 @@ private slots:
         plan = m_sample;
         plan.scenarios = sweepScenarios(m_sample, SweepAxis::Precision, {"fp8"}, m_catalog);
         QCOMPARE(sweepScenarios(plan, SweepAxis::Precision, {"fp8"}, m_catalog)[0].name,
-                 std::string("precision fp8 (2)"));
+                 std::string("FP8 (2)"));
+    }
+
+    void sweepNamesReadAsTheChange()
+    {
+        QCOMPARE(sweepScenarioName(SweepAxis::GpuCount, "2048"), std::string("2048 GPUs"));
+        QCOMPARE(sweepScenarioName(SweepAxis::Oversubscription, "2"),
+                 std::string("2:1 oversubscribed"));
+        QCOMPARE(sweepScenarioName(SweepAxis::Nic, "roce-400g"), std::string("NIC roce-400g"));
+        QCOMPARE(sweepScenarioName(SweepAxis::Precision, "fp8"), std::string("FP8"));
+        QCOMPARE(sweepScenarioName(SweepAxis::Batch, "64"), std::string("batch 64"));
+        QCOMPARE(sweepScenarioName(SweepAxis::GpuType, "h200-sxm-141gb"),
+                 std::string("h200-sxm-141gb"));
+    }
+
+    void shippedSampleScenariosLoad()
+    {
+        const Plan plan
+            = loadPlan(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", &m_catalog);
+        QCOMPARE(plan.scenarios.size(), std::size_t(2));
+        const Plan roce = scenarioPlan(plan, 0, &m_catalog);
+        QCOMPARE(roce.fabric.nicId, std::string("roce-400g"));
+        QCOMPARE(roce.fabric.oversubscription, 2.0);
+        const Plan h200 = scenarioPlan(plan, 1, &m_catalog);
+        QCOMPARE(m_catalog.node(h200.nodeGroups[0].nodeId).gpuId, std::string("h200-sxm-141gb"));
+        QCOMPARE(h200.fabric.nicId, std::string("ib-ndr-400")); // only the servers changed
     }
 
     void badSweepValuesSayWhy()

@@ -41,8 +41,7 @@ private:
         model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs"));
     QTemporaryDir m_data;
     QTemporaryDir m_out;
-    const QString m_sample
-        = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+    QString m_sample; // the H100 sample without its shipped scenarios; see initTestCase
 
     static int rowOf(QTableWidget *table, const QString &label)
     {
@@ -79,6 +78,11 @@ private slots:
         qputenv("XDG_DATA_HOME", m_data.path().toLocal8Bit());
         QCoreApplication::setOrganizationName(QStringLiteral("ClusterPlannerTest"));
         QCoreApplication::setApplicationName(QStringLiteral("ClusterPlannerTest"));
+        model::Plan plan = model::loadPlan(
+            CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", m_catalog.get());
+        plan.scenarios.clear();
+        m_sample = m_out.filePath(QStringLiteral("h100-sample-baseline.json"));
+        model::savePlan(plan, m_sample.toStdString());
     }
 
     void sweepAndDuplicateAreUndoable()
@@ -89,7 +93,7 @@ private slots:
         QCOMPARE(panel->list()->count(), 1); // the baseline
         QCOMPARE(panel->addSweep(model::SweepAxis::GpuCount, {"512", "2048"}), QString());
         QCOMPARE(panel->list()->count(), 3);
-        QCOMPARE(panel->list()->item(2)->text(), QStringLiteral("gpu-count 2048"));
+        QCOMPARE(panel->list()->item(2)->text(), QStringLiteral("2048 GPUs"));
         window.document()->undoStack()->undo();
         QCOMPARE(panel->list()->count(), 1);
         window.document()->undoStack()->redo();
@@ -115,7 +119,7 @@ private slots:
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("1024 x H100")));
         // Rename rules: unique, not "Baseline".
         QVERIFY(!panel->renameScenario(2, QStringLiteral("Baseline")).isEmpty());
-        QVERIFY(!panel->renameScenario(2, QStringLiteral("gpu-count 512")).isEmpty());
+        QVERIFY(!panel->renameScenario(2, QStringLiteral("512 GPUs")).isEmpty());
         QCOMPARE(panel->renameScenario(2, QStringLiteral("4:1 leaf")), QString());
         QCOMPARE(window.document()->documentPlan().scenarios[2].name, std::string("4:1 leaf"));
         panel->deleteScenario(0);
@@ -144,7 +148,7 @@ private slots:
         QTableWidget *table = view->table();
         QCOMPARE(table->columnCount(), 4); // unit + baseline + 2 scenarios
         QCOMPARE(
-            table->horizontalHeaderItem(2)->text().startsWith(QStringLiteral("oversubscription 2")),
+            table->horizontalHeaderItem(2)->text().startsWith(QStringLiteral("2:1 oversubscribed")),
             true);
         // Each cell is the estimator's figure for that variant.
         const model::Plan document = window.document()->documentPlan();
@@ -243,8 +247,8 @@ private slots:
              {QStringLiteral("ClusterPlanner plan report"),
               QStringLiteral("1024 x H100 on NDR rail-optimised fat-tree"),
               QStringLiteral("1024 x NVIDIA H100 SXM5 80GB"), QStringLiteral("Bill of materials"),
-              QStringLiteral("53,312,800 USD"), QStringLiteral("oversubscription 2"),
-              QStringLiteral("nic roce-400g"), QStringLiteral("Scenario comparison"),
+              QStringLiteral("53,312,800 USD"), QStringLiteral("2:1 oversubscribed"),
+              QStringLiteral("NIC roce-400g"), QStringLiteral("Scenario comparison"),
               QStringLiteral("Step time breakdown"), QStringLiteral("Assumptions"),
               QStringLiteral("Catalog entries and their sources")})
             QVERIFY2(text.contains(expected), qPrintable(expected));
