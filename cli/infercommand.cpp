@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commands.h"
+#include "servingreport.h"
 #include "table.h"
 
+#include "model/diurnalautoscaling.h"
 #include "model/estimatejson.h"
 #include "model/inferenceestimator.h"
 #include "model/inferencesetup.h"
+#include "model/inputerror.h"
 #include "model/operationsestimator.h"
 #include "model/units.h"
 
@@ -33,6 +36,12 @@ std::vector<OptionSpec> inferOptions()
         {"facility", true, "facility id for PUE and electricity (default dc-industry-average)"},
         {"lifetime-years", true, "amortisation period of the hardware (default 4)"},
         {"hourly-price", true, "USD per GPU-hour (cloud); replaces capital and energy"},
+        {"diurnal", true,
+         "24 comma-separated hourly rates (any unit); --rate is the busiest hour's: autoscale"},
+        {"diurnal-trough", true,
+         "a raised-cosine day whose quietest hour is this fraction of --rate (e.g. 0.3)"},
+        {"peak-hour", true, "with --diurnal-trough: the busiest hour, 0-23 (default 14)"},
+        {"min-replicas", true, "replicas an autoscaler keeps even at no traffic (default 1)"},
     });
 }
 
@@ -92,6 +101,39 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     }
     if (!a.positional.empty())
         throw UsageError("unexpected argument '" + a.positional[0] + "'");
+    std::optional<model::DiurnalProfile> diurnal;
+    if (a.has("diurnal") && a.has("diurnal-trough"))
+        throw UsageError("give either --diurnal or --diurnal-trough, not both");
+    if ((a.has("diurnal") || a.has("diurnal-trough")) && !a.has("rate"))
+        throw UsageError("a diurnal profile scales the peak hour's rate: give --rate");
+    if (a.has("peak-hour") && !a.has("diurnal-trough"))
+        throw UsageError("--peak-hour shapes --diurnal-trough's day");
+    try {
+        if (auto values = a.value("diurnal")) {
+            std::vector<double> rates;
+            for (const std::string &v : splitList(*values, ',')) {
+                std::size_t used = 0;
+                double rate = 0;
+                try {
+                    rate = std::stod(v, &used);
+                } catch (const std::exception &) {
+                    used = 0;
+                }
+                if (used != v.size() || v.empty())
+                    throw UsageError("option '--diurnal': '" + v + "' is not a number");
+                rates.push_back(rate);
+            }
+            diurnal = model::diurnalProfileFromHourlyRates(rates, "--diurnal");
+        } else if (auto trough = a.number("diurnal-trough", 0.0, 1.0)) {
+            diurnal
+                = model::cosineDiurnalProfile(*trough, a.integer("peak-hour", 0, 23).value_or(14));
+        }
+    } catch (const model::InputError &error) {
+        throw UsageError("option '--diurnal'"
+                         + (error.pointer().empty() ? "" : " value " + error.pointer()) + ": "
+                         + error.reason());
+    }
+    const int minReplicas = a.integer("min-replicas", 0, 1 << 20).value_or(1);
     model::InferenceJob job;
     const std::string precision
         = a.choice("precision", {"fp16", "bf16", "fp8", "int8", "int4"}).value_or("");
@@ -200,8 +242,17 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
 
     const auto [setup, e]
         = run(gpuId, a.value("node").value_or(""), *model::precisionFromName(precision));
+    std::optional<model::AutoscalingEstimate> autoscaling;
+    if (diurnal && e.fits && e.meetsTargets) {
+        model::InferenceJob peak = job;
+        peak.weightPrecision = *model::precisionFromName(precision);
+        autoscaling = model::estimateDiurnalAutoscaling(peak, setup.hardware, setup.cost, *diurnal,
+                                                        minReplicas);
+    }
     if (a.has("json")) {
         nlohmann::json json = model::inferenceEstimateToJson(e);
+        if (autoscaling)
+            json["autoscaling"] = model::autoscalingEstimateToJson(*autoscaling);
         json["gpu"] = setup.hardware.gpu.id;
         json["model"] = job.model.id;
         json["precision"] = precision;
@@ -223,6 +274,11 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     } else {
         out << renderInference(
             e, "Serving " + job.model.name + " (" + precision + ") on " + setup.hardware.gpu.name);
+        if (autoscaling) {
+            Table day({"diurnal traffic", "value"});
+            addAutoscalingRows(day, *autoscaling);
+            out << "\n" << day.render();
+        }
     }
     if (!e.fits)
         throw InfeasibleError(e.reason);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commands.h"
+#include "servingreport.h"
 #include "table.h"
 #include "trainingreport.h"
 
@@ -86,6 +87,8 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
         table.addRow({"bottleneck", i.bottleneckExplanation});
         if (!i.fits || !i.meetsTargets)
             table.addRow({"not possible", i.reason});
+        if (e.autoscaling)
+            addAutoscalingRows(table, *e.autoscaling);
         text += "\nInference estimate:\n" + table.render();
     }
     if (!e.workloadNote.empty())

@@ -62,6 +62,28 @@ nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
     return json;
 }
 
+nlohmann::json autoscalingEstimateToJson(const AutoscalingEstimate &a)
+{
+    nlohmann::json json = {{"feasible", a.feasible}};
+    if (!a.feasible) {
+        json["reason"] = a.reason;
+        return json;
+    }
+    json["requests_per_s_per_hour"] = a.requestsPerSecond;
+    json["replicas_per_hour"] = a.replicas;
+    json["static_replicas"] = a.staticReplicas;
+    json["replica_hours_per_day"] = a.replicaHoursPerDay;
+    json["static_replica_hours_per_day"] = a.staticReplicaHoursPerDay;
+    json["gpu_hours_per_day"] = a.gpuHoursPerDay;
+    json["cost_usd_per_day"] = a.usdPerDay;
+    json["static_cost_usd_per_day"] = a.staticUsdPerDay;
+    json["saving_fraction"] = a.savingFraction;
+    json["output_tokens_per_day"] = a.outputTokensPerDay;
+    json["cost_per_million_output_tokens_usd"] = a.costPerMillionOutputTokensUsd;
+    json["cost_per_million_input_tokens_usd"] = a.costPerMillionInputTokensUsd;
+    return json;
+}
+
 nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
 {
     return {
@@ -157,6 +179,8 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
     }
     if (e.hasInference)
         json["inference"] = inferenceEstimateToJson(e.inference);
+    if (e.autoscaling)
+        json["autoscaling"] = autoscalingEstimateToJson(*e.autoscaling);
     if (!e.workloadNote.empty())
         json["note"] = e.workloadNote;
     return json;

@@ -3,6 +3,7 @@
 // their units (_s, _gib, _w, _usd) so a script never guesses.
 #pragma once
 
+#include "model/diurnalautoscaling.h"
 #include "model/fabricanalysis.h"
 #include "model/fabriccollective.h"
 #include "model/inferenceestimate.h"
@@ -17,6 +18,8 @@ namespace cp::model {
 nlohmann::json parallelConfigToJson(const ParallelConfig &config);
 nlohmann::json trainingEstimateToJson(const TrainingEstimate &estimate);
 nlohmann::json inferenceEstimateToJson(const InferenceEstimate &estimate);
+/** Keys: replicas_per_hour (24), static_replicas, replica_hours_per_day, saving_fraction, ... */
+nlohmann::json autoscalingEstimateToJson(const AutoscalingEstimate &estimate);
 nlohmann::json planEstimateToJson(const PlanEstimate &estimate);
 /** Fabric metrics with the keys the CLI documents (Gb/s for bandwidth, W, USD). */
 nlohmann::json fabricMetricsToJson(const FabricMetrics &metrics);

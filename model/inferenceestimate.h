@@ -70,6 +70,8 @@ struct InferenceEstimate
     double usdPerHour = 0; ///< all replicas
     double costPerMillionOutputTokensUsd = 0;
     double costPerMillionInputTokensUsd = 0;
+    /** Fraction of the GPU time (and so of the cost) spent on prompts rather than on decode. */
+    double prefillCostShare = 0;
     std::string bottleneck;
     std::string bottleneckExplanation;
 };

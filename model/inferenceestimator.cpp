@@ -206,6 +206,7 @@ void InferenceEstimator::finishCosts(InferenceEstimate &e) const
     // Split the cost by where the GPU time goes: prompts (prefill) vs generated tokens (decode).
     const double cycle = m_job.outputTokens * e.decodeStepSeconds + e.batch * e.prefillSeconds;
     const double prefillShare = e.batch * e.prefillSeconds / cycle;
+    e.prefillCostShare = prefillShare;
     const double usdPerSecond = e.usdPerHour / units::secondsPerHour;
     e.costPerMillionOutputTokensUsd
         = usdPerSecond * (1.0 - prefillShare) / (requests * m_job.outputTokens) * 1e6;

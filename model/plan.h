@@ -66,12 +66,15 @@ struct InferenceWorkload
     std::optional<double> ttftP95Ms;
     std::optional<double> tpotP95Ms;
     std::optional<int> gpusPerReplica;
+    /** Traffic of each hour of the day, any unit; the busiest hour runs at rate_per_s. Empty:
+     * static traffic. See diurnalautoscaling.h. */
+    std::vector<double> diurnalRates;
 };
 
 enum class WorkloadType { None, Training, Inference };
 
 /**
- * A named what-if variant of the plan: `changes` is a JSON merge patch (RFC 7386) over the
+ * A named what-if variant of the plan: `changes` is a JSON merge patch (RFC 7396) over the
  * baseline plan's JSON, e.g. {"fabric": {"nic": "roce-400g", "oversubscription": 2}}, so a
  * scenario records only what differs and follows later edits of everything else
  * (scenarios.h builds the plan it describes).

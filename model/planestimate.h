@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "model/diurnalautoscaling.h"
 #include "model/inferenceestimate.h"
 #include "model/trainingestimate.h"
 #include "model/trainingrun.h"
@@ -81,6 +82,8 @@ struct PlanEstimate
 
     bool hasInference = false;
     InferenceEstimate inference;
+    /** With a diurnal profile: replica-hours when the fleet follows each hour's traffic. */
+    std::optional<AutoscalingEstimate> autoscaling;
     std::string workloadNote; ///< what was not estimated, and why
 };
 

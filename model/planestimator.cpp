@@ -245,6 +245,10 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
             catalog, firstNode->id, "", plan.facility.facilityId, 4.0, std::nullopt);
         result.hasInference = true;
         result.inference = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        if (!w.diurnalRates.empty() && result.inference.fits && result.inference.meetsTargets)
+            result.autoscaling = estimateDiurnalAutoscaling(
+                job, setup.hardware, setup.cost,
+                diurnalProfileFromHourlyRates(w.diurnalRates, "workload.diurnal"));
         if (result.inference.replicas * job.gpusPerReplica > result.gpus)
             result.warnings.push_back(
                 "the workload needs "

@@ -3,6 +3,7 @@
 
 #include "model/atomicfile.h"
 #include "model/catalog.h"
+#include "model/diurnalautoscaling.h"
 #include "model/inputerror.h"
 #include "model/jsonfieldreader.h"
 #include "model/scenarios.h"
@@ -86,6 +87,22 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     inf.gpusPerReplica = w.optionalInteger("gpus_per_replica", 1, 1 << 16);
     if (inf.batch && inf.ratePerSecond)
         w.fail("batch", "give either batch or rate_per_s, not both");
+    if (const nlohmann::json *diurnal = w.optionalArray("diurnal")) {
+        if (!inf.ratePerSecond)
+            w.fail("diurnal", "a diurnal profile scales rate_per_s, the peak hour's rate: set it");
+        inf.diurnalRates.clear();
+        for (std::size_t h = 0; h < diurnal->size(); ++h) {
+            if (!(*diurnal)[h].is_number())
+                throw InputError(w.file(), w.childPointer("diurnal") + "/" + std::to_string(h),
+                                 "an hourly rate must be a number");
+            inf.diurnalRates.push_back((*diurnal)[h].get<double>());
+        }
+        try {
+            diurnalProfileFromHourlyRates(inf.diurnalRates, w.file());
+        } catch (const InputError &error) {
+            throw InputError(w.file(), w.childPointer("diurnal") + error.pointer(), error.reason());
+        }
+    }
 }
 
 } // namespace
@@ -323,6 +340,8 @@ nlohmann::json planToJson(const Plan &plan)
             w["tpot_p95_ms"] = *inf.tpotP95Ms;
         if (inf.gpusPerReplica)
             w["gpus_per_replica"] = *inf.gpusPerReplica;
+        if (!inf.diurnalRates.empty())
+            w["diurnal"] = inf.diurnalRates;
         doc["workload"] = std::move(w);
     }
     if (!plan.layout.empty())

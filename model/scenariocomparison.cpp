@@ -184,6 +184,19 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              return ifInference(e, e.inference.costPerMillionOutputTokensUsd);
          }},
+        {"autoscaled_replica_hours", "Inference", "Replica-hours per day (autoscaled)", "replica-h",
+         P::Lower,
+         [](const PlanEstimate &e) {
+             return e.autoscaling && e.autoscaling->feasible
+                 ? Value(e.autoscaling->replicaHoursPerDay)
+                 : std::nullopt;
+         }},
+        {"autoscaling_saving", "Inference", "Saving against static provisioning", "%", P::Higher,
+         [](const PlanEstimate &e) {
+             return e.autoscaling && e.autoscaling->feasible
+                 ? Value(100 * e.autoscaling->savingFraction)
+                 : std::nullopt;
+         }},
     };
     return rows;
 }

@@ -8,6 +8,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace cp::views {
 
 namespace units = model::units;
@@ -238,6 +240,20 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
         addRow(section, tr("Cost per million input tokens"),
                tr("%1 USD").arg(number(inf.costPerMillionInputTokensUsd, 3)));
         addRow(section, tr("Bottleneck"), QString::fromStdString(inf.bottleneckExplanation));
+        if (e.autoscaling && e.autoscaling->feasible) {
+            const model::AutoscalingEstimate &a = *e.autoscaling;
+            const auto [low, high] = std::minmax_element(a.replicas.begin(), a.replicas.end());
+            addRow(section, tr("Autoscaled day (diurnal traffic)"),
+                   tr("%1 to %2 replicas, %3 replica-hours against %4 static: %5% saved")
+                       .arg(*low)
+                       .arg(*high)
+                       .arg(number(a.replicaHoursPerDay, 0), number(a.staticReplicaHoursPerDay, 0),
+                            number(100 * a.savingFraction, 1)));
+            addRow(section, tr("Cost per day, autoscaled / static"),
+                   tr("%1 / %2 USD").arg(number(a.usdPerDay, 0), number(a.staticUsdPerDay, 0)));
+        } else if (e.autoscaling) {
+            addRow(section, tr("Autoscaling"), QString::fromStdString(e.autoscaling->reason));
+        }
     }
     if (!e.workloadNote.empty())
         addRow(new QTreeWidgetItem(m_tree, {tr("Workload")}), tr("Note"),

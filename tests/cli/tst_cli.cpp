@@ -368,6 +368,56 @@ private slots:
             broken.err.constData());
     }
 
+    void inferDiurnalAutoscaling()
+    {
+        const QStringList base = {"infer",
+                                  "--gpu",
+                                  "h100-sxm5-80gb",
+                                  "--model",
+                                  "llama-3-8b",
+                                  "--precision",
+                                  "fp16",
+                                  "--input-tokens",
+                                  "1024",
+                                  "--output-tokens",
+                                  "256",
+                                  "--rate",
+                                  "40",
+                                  "--ttft-p95-ms",
+                                  "500",
+                                  "--json"};
+        const Result flat = run(base);
+        QCOMPARE(flat.status, 0);
+        const int peakReplicas
+            = QJsonDocument::fromJson(flat.out).object().value("replicas").toInt();
+        const Result r = run(base + QStringList {"--diurnal-trough", "0.25"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject a
+            = QJsonDocument::fromJson(r.out).object().value("autoscaling").toObject();
+        QCOMPARE(a.value("feasible").toBool(), true);
+        const QJsonArray hours = a.value("replicas_per_hour").toArray();
+        QCOMPARE(hours.size(), 24);
+        // The peak hour (14:00) runs what the flat rate needs; static provisioning runs it all day.
+        QCOMPARE(hours.at(14).toInt(), peakReplicas);
+        QCOMPARE(a.value("static_replicas").toInt(), peakReplicas);
+        double sum = 0;
+        for (const auto &h : hours)
+            sum += h.toInt();
+        QCOMPARE(a.value("replica_hours_per_day").toDouble(), sum);
+        QCOMPARE(a.value("saving_fraction").toDouble(), 1 - sum / (24.0 * peakReplicas));
+        QVERIFY(a.value("saving_fraction").toDouble() > 0.2);
+
+        const Result noRate = run({"infer", "--gpu", "h100-sxm5-80gb", "--model", "llama-3-8b",
+                                   "--precision", "fp16", "--input-tokens", "10", "--output-tokens",
+                                   "10", "--diurnal-trough", "0.3"});
+        QCOMPARE(noRate.status, 2);
+        QVERIFY(noRate.err.contains("give --rate"));
+        const Result shortDay = run(base + QStringList {"--diurnal", "1,2,3"});
+        QCOMPARE(shortDay.status, 2);
+        QVERIFY2(shortDay.err.contains("a day has 24 hourly rates, found 3"),
+                 shortDay.err.constData());
+    }
+
     void planCompareSample()
     {
         const QString sample

@@ -151,6 +151,35 @@ private slots:
         QVERIFY2(message.find(expected.toStdString()) == 0, message.c_str());
     }
 
+    void diurnalProfileErrors()
+    {
+        const nlohmann::json fleet = readJsonFile(CP_SOURCE_DIR "/samples/l4-inference-fleet.json");
+        const Plan plan = parsePlan(fleet, "fleet", &shippedCatalog());
+        QCOMPARE(plan.inference.diurnalRates.size(), std::size_t(24));
+        QCOMPARE(plan.inference.diurnalRates[11], 100.0);
+
+        nlohmann::json bad = fleet;
+        bad["workload"]["diurnal"] = {1, 2, 3};
+        QCOMPARE(errorOf(bad),
+                 std::string("plan.json: /workload/diurnal: a day has 24 hourly rates, found 3"));
+        bad["workload"]["diurnal"] = std::vector<double>(24, 1.0);
+        bad["workload"]["diurnal"][5] = -2;
+        QCOMPARE(errorOf(bad),
+                 std::string("plan.json: /workload/diurnal/5: an hourly rate must be "
+                             "a finite number >= 0"));
+        bad["workload"]["diurnal"][5] = "busy";
+        QCOMPARE(errorOf(bad),
+                 std::string("plan.json: /workload/diurnal/5: an hourly rate must be a number"));
+        bad = fleet;
+        bad["workload"].erase("rate_per_s");
+        bad["workload"].erase("ttft_p95_ms");
+        bad["workload"].erase("tpot_p95_ms");
+        QVERIFY2(errorOf(bad).find("plan.json: /workload/diurnal: a diurnal profile scales "
+                                   "rate_per_s")
+                     == 0,
+                 errorOf(bad).c_str());
+    }
+
     void missingFieldsAndTypes()
     {
         nlohmann::json document = sample();

@@ -75,8 +75,18 @@ private slots:
     {
         app::MainWindow window(m_catalog);
         QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
-        QVERIFY(window.openPlan(QStringLiteral(CP_SOURCE_DIR "/samples/l4-inference-fleet.json")));
+        const QString fleet = QStringLiteral(CP_SOURCE_DIR "/samples/l4-inference-fleet.json");
+        QVERIFY(window.openPlan(fleet));
         QVERIFY(ready.wait(60000));
+        // The sample's diurnal traffic: the autoscaled day from the model, in the Estimate panel.
+        const model::PlanEstimate expected = model::estimatePlan(
+            model::loadPlan(fleet.toStdString(), m_catalog.get()), *m_catalog);
+        QVERIFY(expected.autoscaling && expected.autoscaling->feasible);
+        QCOMPARE(findValue(window.summaryView()->tree(),
+                           QStringLiteral("Cost per day, autoscaled / static")),
+                 QStringLiteral("%1 / %2 USD")
+                     .arg(QLocale().toString(expected.autoscaling->usdPerDay, 'f', 0),
+                          QLocale().toString(expected.autoscaling->staticUsdPerDay, 'f', 0)));
         QTemporaryDir dir;
         const QString broken = dir.filePath(QStringLiteral("broken.json"));
         QFile file(broken);
