@@ -117,14 +117,14 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     connect(m_comparison, &views::ComparisonController::comparisonFailed, this,
             [this](const QString &message) {
                 m_comparisonView->showError(message);
-                m_waitingForComparison.clear();
                 statusBar()->showMessage(tr("Cannot compare scenarios: %1").arg(message), 8000);
+                abandonWaitingExports(tr("Export failed, the comparison failed: %1").arg(message));
             });
     connect(m_comparison, &views::ComparisonController::comparisonCancelled, this, [this] {
         m_comparisonView->showCancelled();
         if (!m_waitingForComparison.empty())
             statusBar()->showMessage(tr("Export cancelled with the comparison"), 8000);
-        m_waitingForComparison.clear();
+        abandonWaitingExports(tr("Export cancelled with the comparison"));
     });
     connect(m_comparisonView, &views::ScenarioComparisonView::cancelRequested, m_comparison,
             &views::ComparisonController::cancel);
@@ -138,6 +138,7 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
         const bool ok = !message.startsWith(QLatin1Char('!'));
         const QString text = ok ? message : message.mid(1);
         statusBar()->showMessage(text, 10000);
+        m_pdfExportPending = false;
         emit exportFinished(ok, text);
     });
     m_exportProgress = new QProgressBar(this);
@@ -362,15 +363,27 @@ QString MainWindow::exportPath(const QString &title, const QString &filter, cons
 
 void MainWindow::exportPdf(const QString &path)
 {
-    if (m_exportWatcher.isRunning()) {
+    if (m_pdfExportPending) {
         statusBar()->showMessage(tr("An export is still running"), 5000);
         return;
     }
+    m_pdfExportPending = true;
     m_exportProgress->show();
     statusBar()->showMessage(tr("Preparing the report…"));
     whenComparisonCurrent([this, path](const model::ScenarioComparison &comparison) {
-        const views::PlanReportInput input = views::preparePlanReport(
-            m_document->documentPlan(), comparison, m_catalog, m_document->filePath());
+        views::PlanReportInput input;
+        try {
+            input = views::preparePlanReport(m_document->documentPlan(), comparison, m_catalog,
+                                             m_document->filePath());
+        } catch (const std::exception &error) {
+            m_pdfExportPending = false;
+            m_exportProgress->hide();
+            const QString message = tr("Export failed, nothing was written: %1")
+                                        .arg(QString::fromStdString(error.what()));
+            statusBar()->showMessage(message, 10000);
+            emit exportFinished(false, message);
+            return;
+        }
         statusBar()->showMessage(tr("Writing %1…").arg(path));
         m_exportWatcher.setFuture(QtConcurrent::run([input, path]() -> QString {
             try {
@@ -429,11 +442,23 @@ void MainWindow::exportBillOfMaterialsCsv(const QString &path)
     });
 }
 
+void MainWindow::abandonWaitingExports(const QString &why)
+{
+    const std::size_t waiting = m_waitingForComparison.size();
+    m_waitingForComparison.clear();
+    if (m_pdfExportPending && !m_exportWatcher.isRunning()) {
+        m_pdfExportPending = false;
+        m_exportProgress->hide();
+    }
+    for (std::size_t i = 0; i < waiting; ++i)
+        emit exportFinished(false, why);
+}
+
 void MainWindow::finishBackgroundWork()
 {
     finishEstimate();
     while (m_comparisonTimer.isActive() || m_comparison->isRunning() || m_exportWatcher.isRunning()
-           || !m_waitingForComparison.empty()) {
+           || m_pdfExportPending || !m_waitingForComparison.empty()) {
         if (m_comparisonTimer.isActive())
             compareNow();
         m_comparison->waitForIdle();

@@ -91,6 +91,8 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    /** Exports waiting for a comparison that failed or was cancelled: each reports `why`. */
+    void abandonWaitingExports(const QString &why);
     void createActions();
     void openPlanDialog();
     bool saveAs();
@@ -119,6 +121,9 @@ private:
     bool m_comparisonCurrent = false;
     std::vector<std::function<void(const model::ScenarioComparison &)>> m_waitingForComparison;
     QFutureWatcher<QString> m_exportWatcher;
+    /** A PDF export from the moment it is asked for until its exportFinished is emitted (it may
+     * first wait for the comparison, then for the writer thread). */
+    bool m_pdfExportPending = false;
     QProgressBar *m_exportProgress = nullptr;
     QTimer m_comparisonTimer;
     QTimer m_estimateTimer;

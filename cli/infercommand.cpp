@@ -23,7 +23,9 @@ std::vector<OptionSpec> inferOptions()
         {"gpu", true, "GPU id, or 'all' to compare every GPU and precision and pick the cheapest"},
         {"node", true, "node id (default: the catalog node that carries --gpu)"},
         {"gpus-per-replica", true,
-         "GPUs per model replica, tensor parallel in the node (default 1)"},
+         "GPUs per model replica (default 1): tensor parallel in the scale-up domain, and "
+         "pipeline stages across nodes beyond it (16 on 8-GPU servers: TP 8 x PP 2)"},
+        {"pp", true, "pipeline stages across nodes (default: as --gpus-per-replica needs)"},
         {"model", true, "model id"},
         {"precision", true, "weights: fp16|bf16|fp8|int8|int4"},
         {"kv-precision", true, "KV cache: fp16|bf16|fp8|int8 (default fp16)"},
@@ -50,8 +52,12 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
     namespace units = model::units;
     Table table({"figure", "value"});
     table.addRow({"replica",
-                  std::to_string(e.gpusPerReplica) + " GPU(s), batch " + std::to_string(e.batch)
-                      + " (max " + std::to_string(e.maxBatch) + " by memory)"});
+                  std::to_string(e.gpusPerReplica) + " GPU(s)"
+                      + (e.pipelineStages > 1 ? " (TP " + std::to_string(e.tensorParallel)
+                                 + " x PP " + std::to_string(e.pipelineStages) + ")"
+                                              : std::string())
+                      + ", batch " + std::to_string(e.batch) + " (max " + std::to_string(e.maxBatch)
+                      + " by memory)"});
     table.addRow({"memory per GPU",
                   format("%.1f GiB", e.memoryBytesPerGpu / units::gibi)
                       + format(" of %.1f GiB", e.memoryCapacityBytes / units::gibi)
@@ -139,7 +145,8 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         = a.choice("precision", {"fp16", "bf16", "fp8", "int8", "int4"}).value_or("");
     job.kvPrecision = *model::precisionFromName(
         a.choice("kv-precision", {"fp16", "bf16", "fp8", "int8"}).value_or("fp16"));
-    job.gpusPerReplica = a.integer("gpus-per-replica", 1, 1024).value_or(1);
+    job.gpusPerReplica = a.integer("gpus-per-replica", 1, 1 << 16).value_or(1);
+    job.pipelineStages = a.integer("pp", 1, 1024);
     if (!a.has("input-tokens"))
         throw UsageError("missing required option '--input-tokens'");
     if (!a.has("output-tokens"))
@@ -173,12 +180,8 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         j.weightPrecision = weights;
         const model::InferenceSetup setup
             = model::inferenceSetupFromCatalog(catalog, node, gpu, facility, lifetime, hourly);
-        if (j.gpusPerReplica > setup.hardware.scaleUpDomainGpus)
-            throw InfeasibleError(std::to_string(j.gpusPerReplica) + " GPUs per replica exceed the "
-                                  + std::to_string(setup.hardware.scaleUpDomainGpus)
-                                  + "-GPU scale-up domain of " + setup.hardware.gpu.name);
-        return std::make_pair(setup,
-                              model::InferenceEstimator(j, setup.hardware, setup.cost).estimate());
+        const model::InferenceEstimator estimator(j, setup.hardware, setup.cost);
+        return std::make_pair(setup, estimator.estimate());
     };
 
     if (gpuId == "all") {
@@ -196,7 +199,7 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
             : std::vector<std::string> {precision};
         for (const auto &[id, spec] : catalog.gpus()) {
             const std::string node = model::nodeForGpu(catalog, id);
-            if (node.empty() || catalog.node(node).scaleUpDomainGpus < job.gpusPerReplica)
+            if (node.empty())
                 continue;
             for (const std::string &p : precisions) {
                 const model::Precision weights = *model::precisionFromName(p);
@@ -204,7 +207,7 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
                     && !spec.supports(weights))
                     continue;
                 const auto [setup, e] = run(id, node, weights);
-                if (e.fits && e.meetsTargets)
+                if (e.fits && e.meetsTargets) // a layout the server cannot hold does not fit
                     options.push_back({id, p, e});
             }
         }

@@ -60,7 +60,8 @@ AutoscalingEstimate estimateDiurnalAutoscaling(const InferenceJob &peakJob,
         return result;
     }
     minReplicas = std::max(0, minReplicas);
-    const double usdPerReplicaHour = cost.usdPerGpuHour() * peakJob.gpusPerReplica;
+    const int replicaGpus = peakJob.gpusPerReplica; // all stages' GPUs
+    const double usdPerReplicaHour = cost.usdPerGpuHour() * replicaGpus;
     const InferenceEstimate atPeak = InferenceEstimator(peakJob, hardware, cost).estimate();
     if (!atPeak.fits || !atPeak.meetsTargets) {
         result.feasible = false;
@@ -93,7 +94,7 @@ AutoscalingEstimate estimateDiurnalAutoscaling(const InferenceJob &peakJob,
         result.inputTokensPerDay += rate * units::secondsPerHour * peakJob.inputTokens;
     }
     result.staticReplicaHoursPerDay = 24.0 * result.staticReplicas;
-    result.gpuHoursPerDay = result.replicaHoursPerDay * peakJob.gpusPerReplica;
+    result.gpuHoursPerDay = result.replicaHoursPerDay * replicaGpus;
     result.usdPerDay = result.replicaHoursPerDay * usdPerReplicaHour;
     result.staticUsdPerDay = result.staticReplicaHoursPerDay * usdPerReplicaHour;
     result.savingFraction = result.staticReplicaHoursPerDay > 0

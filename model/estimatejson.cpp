@@ -91,6 +91,8 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"meets_targets", e.meetsTargets},
         {"reason", e.reason},
         {"gpus_per_replica", e.gpusPerReplica},
+        {"tensor_parallel", e.tensorParallel},
+        {"pipeline_stages", e.pipelineStages},
         {"batch", e.batch},
         {"max_batch", e.maxBatch},
         {"ttft_ms", e.ttftSeconds * 1e3},

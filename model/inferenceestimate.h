@@ -16,7 +16,13 @@ struct InferenceJob
     Precision kvPrecision = Precision::FP16;
     int inputTokens = 1024;
     int outputTokens = 256;
-    int gpusPerReplica = 1; ///< tensor parallel inside the scale-up domain
+    int gpusPerReplica = 1; ///< tensor parallel x pipeline stages
+    /**
+     * Pipeline stages across nodes, each a tensor-parallel group of gpusPerReplica / stages GPUs in
+     * one scale-up domain. Unset: 1 when gpusPerReplica fits the scale-up domain, otherwise
+     * gpusPerReplica / domain (e.g. 16 GPUs of 8-GPU HGX servers: TP 8 x PP 2).
+     */
+    std::optional<int> pipelineStages;
     std::optional<int> batch; ///< fixed concurrent sequences per replica
     std::optional<double>
         ratePerSecond; ///< requests per second to serve (with SLOs: size replicas)
@@ -44,7 +50,9 @@ struct InferenceEstimate
     bool fits = true; ///< weights, KV cache and workspace fit in GPU memory
     bool meetsTargets = true; ///< the latency targets can be met at some batch
     std::string reason;
-    int gpusPerReplica = 1;
+    int gpusPerReplica = 1; ///< tensorParallel x pipelineStages
+    int tensorParallel = 1;
+    int pipelineStages = 1;
     int batch = 1;
     int maxBatch = 0;
     double weightsBytesPerGpu = 0;

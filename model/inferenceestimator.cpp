@@ -72,6 +72,41 @@ InferenceEstimator::InferenceEstimator(const InferenceJob &job, const ClusterDes
     , m_cost(cost)
 { }
 
+int InferenceEstimator::pipelineStages() const
+{
+    if (m_job.pipelineStages)
+        return std::max(1, *m_job.pipelineStages);
+    const int domain = std::max(1, m_hw.scaleUpDomainGpus);
+    if (m_job.gpusPerReplica <= domain || m_job.gpusPerReplica % domain != 0)
+        return 1;
+    return m_job.gpusPerReplica / domain;
+}
+
+int InferenceEstimator::tensorParallel() const
+{
+    return std::max(1, m_job.gpusPerReplica / pipelineStages());
+}
+
+std::string InferenceEstimator::layoutProblem() const
+{
+    const int stages = pipelineStages();
+    const int layers = TransformerShape::fromModel(m_job.model).layers;
+    if (m_job.gpusPerReplica % stages != 0)
+        return std::to_string(stages) + " pipeline stages do not divide "
+            + std::to_string(m_job.gpusPerReplica) + " GPUs per replica";
+    if (stages > layers)
+        return std::to_string(stages) + " pipeline stages exceed the model's "
+            + std::to_string(layers) + " layers";
+    if (tensorParallel() > m_hw.scaleUpDomainGpus)
+        return std::to_string(tensorParallel()) + " tensor-parallel GPUs per stage exceed the "
+            + std::to_string(m_hw.scaleUpDomainGpus) + "-GPU scale-up domain of " + m_hw.gpu.name
+            + (stages == 1 && m_job.gpusPerReplica % std::max(1, m_hw.scaleUpDomainGpus) != 0
+                   ? " (for pipeline stages across nodes use a multiple of "
+                       + std::to_string(m_hw.scaleUpDomainGpus) + " GPUs)"
+                   : "");
+    return {};
+}
+
 int InferenceEstimator::maxBatch() const
 {
     const InferenceEstimate one = estimateAtBatch(1);
@@ -88,21 +123,29 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     InferenceEstimate e;
     const TransformerShape shape = TransformerShape::fromModel(m_job.model);
     const GpuSpec &gpu = m_hw.gpu;
-    const double t = m_job.gpusPerReplica;
+    const int tp = tensorParallel();
+    const int stages = pipelineStages();
+    const double t = tp;
+    const double p = stages;
     const double B = batch;
+    const double b = B / p; // sequences per micro-batch in flight
     const double I = m_job.inputTokens, O = m_job.outputTokens;
     const double h = shape.hidden;
     e.gpusPerReplica = m_job.gpusPerReplica;
+    e.tensorParallel = tp;
+    e.pipelineStages = stages;
     e.batch = batch;
     e.memoryCapacityBytes = gpu.memoryBytes;
 
     // --- Memory ----------------------------------------------------------------------------------
-    e.weightsBytesPerGpu = shape.totalParameters() * bytesPerElement(m_job.weightPrecision) / t;
+    e.weightsBytesPerGpu
+        = shape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
     // KV cache: layers x 2 (K and V) x KV heads x head dim x bytes, per token. KV heads are split
-    // over TP ranks; with fewer KV heads than ranks each rank keeps a copy of one.
+    // over TP ranks; with fewer KV heads than ranks each rank keeps a copy of one. A stage keeps
+    // the cache of its own layers.
     e.kvBytesPerToken
         = shape.layers * 2.0 * shape.kvHeads * shape.headDim * bytesPerElement(m_job.kvPrecision);
-    const double kvShare = std::max(1.0, shape.kvHeads / t) / shape.kvHeads;
+    const double kvShare = std::max(1.0, shape.kvHeads / t) / shape.kvHeads / p;
     e.kvBytesPerGpu = B * (I + O) * e.kvBytesPerToken * kvShare;
     // Prefill workspace for one prompt: hidden states, QKV and the MLP intermediate, 16-bit.
     e.workspaceBytesPerGpu = I * (4.0 * h + 2.0 * shape.ffn * shape.topK) * 2.0 / t;
@@ -114,48 +157,55 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
             + " GiB per GPU (weights " + text("%.1f", e.weightsBytesPerGpu / units::gibi)
             + ", KV cache " + text("%.1f", e.kvBytesPerGpu / units::gibi) + " GiB) but " + gpu.name
             + " has " + text("%.1f", gpu.memoryBytes / units::gibi) + " GiB";
+    if (const std::string problem = layoutProblem(); !problem.empty()) {
+        e.fits = false;
+        e.reason = problem;
+    }
 
     const double peak = computePeak(gpu, m_job.weightPrecision);
     const double hbm = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
-    const LinkLevel link = t <= m_hw.scaleUpDomainGpus
+    const LinkLevel link = tp <= m_hw.scaleUpDomainGpus
         ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkLowLatencyStepSeconds}
         : m_hw.scaleOutLink(2);
+    // Stages hand 16-bit hidden states to the next node over the scale-out network.
+    const LinkLevel stageLink = m_hw.scaleOutLink(2);
     // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs below.
     const double linearFlopsPerToken
         = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
 
-    // --- Prefill: one prompt, compute-bound ------------------------------------------------------
+    // --- Prefill: one prompt, compute-bound, through the stages in turn --------------------------
     const double prefillFlops = I * linearFlopsPerToken
         + shape.layers * 2.0 * I * I * h /* causal: half of 4·I²·h */
         + shape.logitFlopsPerToken();
     const double prefillEff = gemmEfficiency(gpu, I, h, shape.ffn / t);
     const double prefillCompute = prefillFlops / (t * peak * prefillEff);
-    const double prefillMemory = e.weightsBytesPerGpu / hbm;
-    const double prefillComm = t > 1
-        ? 2.0 * shape.layers * allReduceSeconds(I * h * 2.0, m_job.gpusPerReplica, link)
-        : 0.0;
-    e.prefillSeconds = std::max(prefillCompute, prefillMemory) + prefillComm;
+    const double prefillMemory = e.weightsBytesPerGpu * p / hbm;
+    const double prefillComm
+        = tp > 1 ? 2.0 * shape.layers * allReduceSeconds(I * h * 2.0, tp, link) : 0.0;
+    const double prefillSends = (p - 1) * pointToPointSeconds(I * h * 2.0, stageLink);
+    e.prefillSeconds = std::max(prefillCompute, prefillMemory) + prefillComm + prefillSends;
 
-    // --- Decode: one step for the whole batch
-    // -----------------------------------------------------
+    // --- Decode: one step for the whole batch, P rounds of one stage per micro-batch -------------
     const double context = I + O / 2.0; // mean context over the generation
     double weightBytesRead = e.weightsBytesPerGpu;
     if (shape.experts > 1) {
-        // Experts a batch of B tokens touches per layer: E·(1 - (1 - k/E)^B) in expectation.
+        // Experts a micro-batch of b tokens touches per layer: E·(1 - (1 - k/E)^b) in expectation.
         const double touched
-            = shape.experts * (1.0 - std::pow(1.0 - shape.topK / shape.experts, B));
-        const double expertBytes
-            = shape.layers * shape.expertParameters() * bytesPerElement(m_job.weightPrecision) / t;
+            = shape.experts * (1.0 - std::pow(1.0 - shape.topK / shape.experts, b));
+        const double expertBytes = shape.layers * shape.expertParameters()
+            * bytesPerElement(m_job.weightPrecision) / (t * p);
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
-    const double kvRead = B * context * e.kvBytesPerToken * kvShare;
-    e.decodeMemorySeconds = (weightBytesRead + kvRead) / hbm;
-    const double decodeFlops = B
-        * (linearFlopsPerToken + shape.layers * 4.0 * context * h + shape.logitFlopsPerToken()) / t;
-    e.decodeComputeSeconds = decodeFlops / (peak * gemmEfficiency(gpu, B, h, shape.ffn / t));
-    e.decodeCommSeconds = t > 1
-        ? 2.0 * shape.layers * allReduceSeconds(B * h * 2.0, m_job.gpusPerReplica, link)
-        : 0.0;
+    const double kvRead = b * context * e.kvBytesPerToken * kvShare;
+    e.decodeMemorySeconds = p * (weightBytesRead + kvRead) / hbm;
+    const double decodeFlops = b
+        * (linearFlopsPerToken + shape.layers * 4.0 * context * h + shape.logitFlopsPerToken())
+        / (t * p);
+    e.decodeComputeSeconds
+        = p * decodeFlops / (peak * gemmEfficiency(gpu, std::max(1.0, b), h, shape.ffn / t));
+    e.decodeCommSeconds
+        = (tp > 1 ? 2.0 * shape.layers * allReduceSeconds(b * h * 2.0, tp, link) : 0.0)
+        + (p > 1 ? p * pointToPointSeconds(b * h * 2.0, stageLink) : 0.0);
     e.decodeStepSeconds
         = std::max(e.decodeMemorySeconds, e.decodeComputeSeconds) + e.decodeCommSeconds;
 
@@ -165,18 +215,22 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     const double cycle = O * e.decodeStepSeconds + B * e.prefillSeconds;
     e.requestsPerSecondPerReplica = B / cycle;
     e.outputTokensPerSecondPerReplica = e.requestsPerSecondPerReplica * O;
-    e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / t;
+    e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / (t * p);
     e.tpotSeconds = cycle / O;
     e.ttftSeconds = e.prefillSeconds;
     e.endToEndSeconds = e.ttftSeconds + O * e.tpotSeconds;
     e.replicas = 1;
 
-    if (!e.fits) {
+    if (!layoutProblem().empty()) {
+        e.bottleneck = "layout";
+        e.bottleneckExplanation = e.reason;
+    } else if (!e.fits) {
         e.bottleneck = "memory-capacity";
         e.bottleneckExplanation = "does not fit: " + e.reason;
     } else if (e.decodeCommSeconds > 0.3 * e.decodeStepSeconds) {
         e.bottleneck = "interconnect";
-        e.bottleneckExplanation = "tensor-parallel all-reduces take "
+        e.bottleneckExplanation = std::string(p > 1 ? "stage sends and " : "")
+            + "tensor-parallel all-reduces take "
             + text("%.0f%%", 100 * e.decodeCommSeconds / e.decodeStepSeconds)
             + " of each decode step";
     } else if (e.decodeMemorySeconds >= e.decodeComputeSeconds) {

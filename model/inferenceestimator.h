@@ -15,6 +15,13 @@ namespace cp::model {
  * a batch touches) plus every sequence's KV cache (Pope et al., "Efficiently Scaling Transformer
  * Inference", MLSys 2023; Kwon et al., "vLLM/PagedAttention", SOSP 2023 for KV sizing). Tensor
  * parallelism adds two all-reduces per layer on the scale-up link, latency-bound at small batch.
+ * Pipeline parallelism across nodes splits the layers into P stages and the batch into P
+ * micro-batches in flight (as vLLM's pipeline-parallel engine does): every stage works on one
+ * micro-batch of B/P sequences at a time, a micro-batch's token takes a round of P stage times
+ * plus P activation sends over the scale-out link, so a decode step is P·(stage time + send).
+ * At the memory-bound end this equals reading all weights once per step, like a P-times-larger
+ * TP group without its all-reduces; at the compute-bound end every stage is busy. A prompt's
+ * prefill passes the stages one after another.
  * Queueing: a replica with B batch slots is an M/M/B queue (Poisson arrivals, every slot serving
  * one request in O·t_decode + B·t_prefill); the p95 wait before prefill follows from Erlang C
  * (Kleinrock, "Queueing Systems", vol. 1, §3.5): P(W > t) = C(B, a)·exp(-(B·mu - lambda)·t).
@@ -35,6 +42,13 @@ public:
     /** Largest batch whose KV cache fits beside the weights; 0 when the weights alone do not fit.
      */
     int maxBatch() const;
+
+    /** Pipeline stages and tensor-parallel GPUs per stage for the job on this hardware. */
+    int pipelineStages() const;
+    int tensorParallel() const;
+    /** Why the replica's layout cannot work (empty when it can): stages that do not divide the
+     * GPUs, a tensor-parallel group larger than the scale-up domain, more stages than layers. */
+    std::string layoutProblem() const;
 
 private:
     void finishCosts(InferenceEstimate &estimate) const;

@@ -66,6 +66,7 @@ struct InferenceWorkload
     std::optional<double> ttftP95Ms;
     std::optional<double> tpotP95Ms;
     std::optional<int> gpusPerReplica;
+    std::optional<int> pipelineStages; ///< across nodes; see InferenceJob::pipelineStages
     /** Traffic of each hour of the day, any unit; the busiest hour runs at rate_per_s. Empty:
      * static traffic. See diurnalautoscaling.h. */
     std::vector<double> diurnalRates;

@@ -235,6 +235,7 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
         job.inputTokens = w.inputTokens;
         job.outputTokens = w.outputTokens;
         job.gpusPerReplica = w.gpusPerReplica.value_or(1);
+        job.pipelineStages = w.pipelineStages;
         job.batch = w.batch;
         job.ratePerSecond = w.ratePerSecond;
         if (w.ttftP95Ms)

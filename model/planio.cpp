@@ -85,6 +85,7 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     inf.ttftP95Ms = w.optionalNumber("ttft_p95_ms", positive);
     inf.tpotP95Ms = w.optionalNumber("tpot_p95_ms", positive);
     inf.gpusPerReplica = w.optionalInteger("gpus_per_replica", 1, 1 << 16);
+    inf.pipelineStages = w.optionalInteger("pipeline_stages", 1, 1024);
     if (inf.batch && inf.ratePerSecond)
         w.fail("batch", "give either batch or rate_per_s, not both");
     if (const nlohmann::json *diurnal = w.optionalArray("diurnal")) {
@@ -340,6 +341,8 @@ nlohmann::json planToJson(const Plan &plan)
             w["tpot_p95_ms"] = *inf.tpotP95Ms;
         if (inf.gpusPerReplica)
             w["gpus_per_replica"] = *inf.gpusPerReplica;
+        if (inf.pipelineStages)
+            w["pipeline_stages"] = *inf.pipelineStages;
         if (!inf.diurnalRates.empty())
             w["diurnal"] = inf.diurnalRates;
         doc["workload"] = std::move(w);

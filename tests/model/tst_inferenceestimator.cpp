@@ -133,6 +133,48 @@ private slots:
         QCOMPARE(cloud.usdPerGpuHour(), 4.916);
     }
 
+    void pipelineStagesAcrossNodes()
+    {
+        // Llama 3 405B in FP16 (2 x 405.8e9 = 812 GB) cannot fit one 8 x H100 server (640 GB);
+        // 16 GPUs on 8-GPU servers are TP 8 x PP 2, each GPU holding 1/16 of the weights.
+        const double weights
+            = TransformerShape::fromModel(catalog().llm("llama-3-405b")).totalParameters() * 2.0;
+        QVERIFY(!estimator("h100-sxm5-80gb", "llama-3-405b", Precision::FP16, 8, 1024, 256, 2)
+                     .estimate()
+                     .fits);
+        const InferenceEstimator pp
+            = estimator("h100-sxm5-80gb", "llama-3-405b", Precision::FP16, 16, 1024, 256, 2);
+        QCOMPARE(pp.pipelineStages(), 2);
+        QCOMPARE(pp.tensorParallel(), 8);
+        QCOMPARE(pp.layoutProblem(), std::string());
+        const InferenceEstimate e = pp.estimate();
+        QVERIFY2(e.fits, e.reason.c_str());
+        QCOMPARE(e.weightsBytesPerGpu, weights / 16);
+        QCOMPARE(e.gpusPerReplica, 16);
+        // Batch 2 in two micro-batches of one sequence: a decode step is a round of two stage
+        // times, each reading that stage's weights and one sequence's cache of its layers.
+        // KV per token: 126 layers x 2 x 8 KV heads x 128 x 2 bytes; each GPU keeps 1/8 of the
+        // heads (TP 8) of half of the layers (PP 2).
+        const double kvPerToken = 126 * 2.0 * 8 * 128 * 2;
+        QCOMPARE(e.kvBytesPerToken, kvPerToken);
+        const double kvRead = 1.0 * (1024 + 128) * kvPerToken / 16;
+        QVERIFY(qAbs(e.decodeMemorySeconds - 2 * (weights / 16 + kvRead) / (3350e9 * 0.85))
+                < 1e-12);
+        // About 35.6 ms: reading all 812 GB once over 8 GPUs' bandwidth.
+        QVERIFY(qAbs(e.decodeMemorySeconds - 0.0357) < 0.0005);
+        QVERIFY(e.decodeCommSeconds > 0); // stage sends and all-reduces
+        QCOMPARE(e.outputTokensPerSecondPerGpu, e.outputTokensPerSecondPerReplica / 16);
+
+        // 12 GPUs of 8-GPU servers: neither a TP group in one server nor whole stages.
+        const InferenceEstimator twelve
+            = estimator("h100-sxm5-80gb", "llama-3-405b", Precision::FP16, 12, 1024, 256, 2);
+        QVERIFY2(twelve.layoutProblem().find("multiple of 8") != std::string::npos,
+                 twelve.layoutProblem().c_str());
+        const InferenceEstimate bad = twelve.estimate();
+        QVERIFY(!bad.fits);
+        QCOMPARE(bad.bottleneck, std::string("layout"));
+    }
+
     void modelThatDoesNotFit()
     {
         const InferenceEstimate e
