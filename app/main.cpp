@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "applicationicon.h"
 #include "estimatesummaryview.h"
 #include "plancanvasview.h"
 #include "planestimatecontroller.h"
@@ -19,6 +20,9 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("ClusterPlanner"));
     QApplication::setOrganizationName(QStringLiteral("ClusterPlanner"));
     QApplication::setApplicationVersion(QStringLiteral(CP_VERSION));
+    QApplication::setWindowIcon(cp::views::applicationIcon());
+    // Matches the .desktop file's name, so a desktop shows the window under the launcher's icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.clusterplanner.ClusterPlanner"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -13,6 +13,7 @@
 #include "propertyeditor.h"
 #include "scenariocomparisonview.h"
 #include "scenariopanel.h"
+#include "userguidedialog.h"
 
 #include "model/atomicfile.h"
 #include "model/csvtable.h"
@@ -22,7 +23,6 @@
 
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -34,7 +34,6 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QUndoStack>
-#include <QUrl>
 #include <QtConcurrent>
 
 namespace cp::app {
@@ -308,11 +307,8 @@ void MainWindow::createActions()
           });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&User Guide"), QKeySequence::HelpContents, this, [] {
-        const QString guide = QDir(QString::fromStdString(model::shippedSamplesDirectory()))
-                                  .filePath(QStringLiteral("../docs/user-guide.md"));
-        QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(guide).absoluteFilePath()));
-    });
+    help->addAction(tr("&User Guide"), QKeySequence::HelpContents, this,
+                    &MainWindow::showUserGuide);
     help->addAction(tr("&About ClusterPlanner"), this, [this] {
         QMessageBox::about(this, tr("About ClusterPlanner"),
                            tr("ClusterPlanner %1\nDesign GPU clusters and see what they will do.")
@@ -330,6 +326,17 @@ void MainWindow::createActions()
     tools->addSeparator();
     for (QAction *a : {duplicate, compare, exportPdfAction})
         tools->addAction(a);
+}
+
+void MainWindow::showUserGuide()
+{
+    if (!m_userGuide) {
+        const QString guide = QDir(QString::fromStdString(model::shippedDocsDirectory()))
+                                  .filePath(QStringLiteral("user-guide.md"));
+        m_userGuide = new views::UserGuideDialog(guide, this);
+    }
+    m_userGuide->show();
+    m_userGuide->raise();
 }
 
 void MainWindow::compareNow()

@@ -28,6 +28,7 @@ class PlanScene;
 class PropertyEditor;
 class ScenarioComparisonView;
 class ScenarioPanel;
+class UserGuideDialog;
 } // namespace cp::views
 
 namespace cp::app {
@@ -82,6 +83,9 @@ public:
     void finishBackgroundWork();
     /** Starts a comparison of every scenario now. */
     void compareNow();
+    /** Help > User Guide: docs/user-guide.md in a window of its own. */
+    void showUserGuide();
+    views::UserGuideDialog *userGuide() const { return m_userGuide; }
     const model::Plan &plan() const;
 
 signals:
@@ -121,6 +125,7 @@ private:
     bool m_comparisonCurrent = false;
     std::vector<std::function<void(const model::ScenarioComparison &)>> m_waitingForComparison;
     QFutureWatcher<QString> m_exportWatcher;
+    views::UserGuideDialog *m_userGuide = nullptr;
     /** A PDF export from the moment it is asked for until its exportFinished is emitted (it may
      * first wait for the comparison, then for the writer thread). */
     bool m_pdfExportPending = false;

@@ -51,6 +51,8 @@ Commands:
   infer ...                     inference latency, throughput and cost (infer --help)
   fabric ...                    fabric topology metrics (fabric --help)
 
+  version                       the version and where the catalogs, samples and docs are read
+
 Common options: --json, --db FILE, --catalog-dir DIR, --help
 Exit status: 0 success, 1 error in a file or the catalog, 2 usage error or unknown id,
 3 the configuration cannot work (does not fit, impossible layout).
@@ -65,6 +67,16 @@ int main(int argc, char **argv)
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::cout << topUsage;
         return args.empty() ? ExitUsage : ExitOk;
+    }
+    if (args[0] == "--version" || args[0] == "version") {
+        // Where this copy finds its data: an installed or relocated copy reads
+        // <prefix>/share/clusterplanner, a build tree the source tree.
+        std::cout << "clusterplanner-cli " CP_VERSION "\n"
+                  << "catalogs: " << cp::model::shippedCatalogDirectory() << "\n"
+                  << "samples:  " << cp::model::shippedSamplesDirectory() << "\n"
+                  << "docs:     " << cp::model::shippedDocsDirectory() << "\n"
+                  << "database: " << cp::model::defaultDatabasePath() << "\n";
+        return ExitOk;
     }
     CliContext context;
     context.databasePath = cp::model::defaultDatabasePath();

@@ -57,6 +57,11 @@ std::string userDataDirectory()
     return (fs::temp_directory_path() / "clusterplanner").string();
 }
 
+std::string shippedDocsDirectory()
+{
+    return findDataDirectory("CLUSTERPLANNER_DOCS_DIR", "docs");
+}
+
 std::string defaultDatabasePath()
 {
     if (std::string fromEnv = environment("CLUSTERPLANNER_DB"); !fromEnv.empty())

@@ -15,6 +15,8 @@ namespace cp::model {
 std::string shippedCatalogDirectory();
 /** The shipped sample plans, found the same way ($CLUSTERPLANNER_SAMPLES_DIR overrides). */
 std::string shippedSamplesDirectory();
+/** The documentation (user guide, model notes), found the same way ($CLUSTERPLANNER_DOCS_DIR). */
+std::string shippedDocsDirectory();
 /** $CLUSTERPLANNER_DB, else $XDG_DATA_HOME/clusterplanner/catalog.sqlite (~/.local/share/...). */
 std::string defaultDatabasePath();
 /** The user's data directory (autosaves, recovery, the catalog database). */

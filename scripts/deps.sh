@@ -3,7 +3,8 @@
 # other scripts; safe to run again (it installs nothing when everything is there).
 set -euo pipefail
 CP_PACKAGES=(cmake g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6sql6-sqlite libqt6opengl6-dev libboost-graph-dev
-             nlohmann-json3-dev libsqlite3-dev libgl-dev xvfb poppler-utils fonts-dejavu-core)
+             nlohmann-json3-dev libsqlite3-dev libgl-dev xvfb poppler-utils fonts-dejavu-core
+             dpkg-dev file appstream)
 missing=()
 for package in "${CP_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Drives the real main window offscreen: open each sample, wait for the background estimate, check
 // the figures shown against the model's, and save screenshots into the build tree.
+#include "applicationicon.h"
 #include "estimatesummaryview.h"
 #include "mainwindow.h"
 #include "planestimatecontroller.h"
+#include "userguidedialog.h"
 
 #include "model/catalogdatabase.h"
 #include "model/planestimator.h"
@@ -14,6 +16,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTreeWidget>
 
 using namespace cp;
@@ -96,6 +99,25 @@ private slots:
         QVERIFY(!window.openPlan(broken));
         QCOMPARE(QString::fromStdString(window.plan().name),
                  QStringLiteral("L4 inference fleet for Llama 3 8B"));
+    }
+
+    void helpShowsTheUserGuideAndTheIconIsDrawn()
+    {
+        app::MainWindow window(m_catalog);
+        window.showUserGuide();
+        QVERIFY(window.userGuide());
+        QVERIFY(window.userGuide()->loaded());
+        QVERIFY(window.userGuide()->browser()->toPlainText().contains(
+            QStringLiteral("Compare what-if scenarios")));
+        const views::UserGuideDialog missing(QStringLiteral("/nonexistent/user-guide.md"));
+        QVERIFY(!missing.loaded());
+        QVERIFY(missing.browser()->toPlainText().contains(QStringLiteral("/nonexistent")));
+
+        // The icon's top-left GPU tile (x 50..78, y 126..140 of 256) is green, its corner clear.
+        const QImage icon = views::applicationIcon().pixmap(256).toImage();
+        QCOMPARE(icon.width(), 256);
+        QCOMPARE(icon.pixelColor(64, 133).rgb(), QColor(0x76, 0xd2, 0x75).rgb());
+        QCOMPARE(icon.pixelColor(1, 1).alpha(), 0);
     }
 
     void newerRequestSupersedesOlder()
