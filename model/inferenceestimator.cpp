@@ -90,7 +90,7 @@ int InferenceEstimator::tensorParallel() const
 std::string InferenceEstimator::layoutProblem() const
 {
     const int stages = pipelineStages();
-    const int layers = TransformerShape::fromModel(m_job.model).layers;
+    const int layers = m_job.model.layers;
     if (m_job.gpusPerReplica % stages != 0)
         return std::to_string(stages) + " pipeline stages do not divide "
             + std::to_string(m_job.gpusPerReplica) + " GPUs per replica";
@@ -157,9 +157,10 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
             + " GiB per GPU (weights " + text("%.1f", e.weightsBytesPerGpu / units::gibi)
             + ", KV cache " + text("%.1f", e.kvBytesPerGpu / units::gibi) + " GiB) but " + gpu.name
             + " has " + text("%.1f", gpu.memoryBytes / units::gibi) + " GiB";
-    if (const std::string problem = layoutProblem(); !problem.empty()) {
+    const std::string layout = layoutProblem();
+    if (!layout.empty()) {
         e.fits = false;
-        e.reason = problem;
+        e.reason = layout;
     }
 
     const double peak = computePeak(gpu, m_job.weightPrecision);
@@ -168,7 +169,7 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
         ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkLowLatencyStepSeconds}
         : m_hw.scaleOutLink(2);
     // Stages hand 16-bit hidden states to the next node over the scale-out network.
-    const LinkLevel stageLink = m_hw.scaleOutLink(2);
+    const LinkLevel stageLink = stages > 1 ? m_hw.scaleOutLink(2) : LinkLevel {};
     // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs below.
     const double linearFlopsPerToken
         = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
@@ -182,7 +183,8 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     const double prefillMemory = e.weightsBytesPerGpu * p / hbm;
     const double prefillComm
         = tp > 1 ? 2.0 * shape.layers * allReduceSeconds(I * h * 2.0, tp, link) : 0.0;
-    const double prefillSends = (p - 1) * pointToPointSeconds(I * h * 2.0, stageLink);
+    const double prefillSends
+        = stages > 1 ? (p - 1) * pointToPointSeconds(I * h * 2.0, stageLink) : 0.0;
     e.prefillSeconds = std::max(prefillCompute, prefillMemory) + prefillComm + prefillSends;
 
     // --- Decode: one step for the whole batch, P rounds of one stage per micro-batch -------------
@@ -205,7 +207,7 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
         = p * decodeFlops / (peak * gemmEfficiency(gpu, std::max(1.0, b), h, shape.ffn / t));
     e.decodeCommSeconds
         = (tp > 1 ? 2.0 * shape.layers * allReduceSeconds(b * h * 2.0, tp, link) : 0.0)
-        + (p > 1 ? p * pointToPointSeconds(b * h * 2.0, stageLink) : 0.0);
+        + (stages > 1 ? p * pointToPointSeconds(b * h * 2.0, stageLink) : 0.0);
     e.decodeStepSeconds
         = std::max(e.decodeMemorySeconds, e.decodeComputeSeconds) + e.decodeCommSeconds;
 
@@ -221,7 +223,7 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     e.endToEndSeconds = e.ttftSeconds + O * e.tpotSeconds;
     e.replicas = 1;
 
-    if (!layoutProblem().empty()) {
+    if (!layout.empty()) {
         e.bottleneck = "layout";
         e.bottleneckExplanation = e.reason;
     } else if (!e.fits) {
