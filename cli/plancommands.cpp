@@ -31,11 +31,8 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
         {"peak dense BF16/FP16", format("%.2f PFLOP/s", e.peakDenseFlopsPerSecond / units::peta)});
     summary.addRow({"GPU memory", format("%.2f TB", e.gpuMemoryBytes / units::tera)});
     if (e.fabric.endpoints > 0)
-        summary.addRow({"fabric (" + e.fabric.topology + ")",
-                        std::to_string(e.fabric.endpoints) + " ports, "
-                            + std::to_string(e.fabric.leafSwitches) + " leaf + "
-                            + std::to_string(e.fabric.spineSwitches) + " spine switches, "
-                            + std::to_string(e.fabric.cables) + " cables"});
+        summary.addRow(
+            {"fabric (" + e.fabric.topology + ")", model::fabricCountsSummary(e.fabric)});
     summary.addRow({"IT power",
                     format("%.1f kW", e.power.itWatts() / units::kilo)
                         + format(" (GPUs %.1f", e.power.gpusWatts / units::kilo)

@@ -155,6 +155,8 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
           {"endpoints", e.fabric.endpoints},
           {"leaf_switches", e.fabric.leafSwitches},
           {"spine_switches", e.fabric.spineSwitches},
+          {"core_switches", e.fabric.coreSwitches},
+          {"switches", e.fabric.switches()},
           {"cables", e.fabric.cables},
           {"optics", e.fabric.optics}}},
         {"power_kw",

@@ -216,17 +216,12 @@ FabricHardware fabricHardware(const SwitchSpec &sw, const NicSpec &nic, int radi
     return hardware;
 }
 
-FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hardware,
-                            const FabricFailures &failures)
+FabricMetrics countFabric(const FabricGraph &graph, const FabricHardware &hardware)
 {
     const auto &g = graph.storage();
-    const Liveness alive = fabricLiveness(graph, failures);
     FabricMetrics m;
     m.topology = graph.topologyName();
     m.description = graph.description;
-    m.failedSwitches = static_cast<int>(failures.vertices.size());
-    m.failedLinks = static_cast<int>(failures.links.size());
-
     for (FabricVertexId v = 0; v < graph.vertexCount(); ++v) {
         const FabricVertex &vertex = g[v];
         if (vertex.isEndpoint())
@@ -250,6 +245,25 @@ FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hard
             ++m.copperCables;
     }
     m.transceivers = 2 * m.opticalCables;
+    m.switchWatts = m.switches * hardware.switchWatts;
+    m.switchCostUsd = m.switches * hardware.switchPriceUsd;
+    m.opticsWatts = m.transceivers * hardware.transceiverWatts;
+    m.opticsCostUsd = m.transceivers * hardware.transceiverPriceUsd;
+    if (!hardware.note.empty())
+        m.notes.push_back(hardware.note);
+    if (m.switches == 0 && m.endpoints > 0)
+        m.notes.push_back("the chips route: their network power is part of their own TDP");
+    return m;
+}
+
+FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hardware,
+                            const FabricFailures &failures)
+{
+    const auto &g = graph.storage();
+    const Liveness alive = fabricLiveness(graph, failures);
+    FabricMetrics m = countFabric(graph, hardware);
+    m.failedSwitches = static_cast<int>(failures.vertices.size());
+    m.failedLinks = static_cast<int>(failures.links.size());
 
     // Injection: what an endpoint can push into the scale-out network (NVLink excluded).
     const auto &endpoints = graph.endpoints();
@@ -346,14 +360,6 @@ FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hard
         m.bisectionRatio = demand > 0 ? m.bisectionBytesPerSecond / demand : 0.0;
     }
 
-    m.switchWatts = m.switches * hardware.switchWatts;
-    m.switchCostUsd = m.switches * hardware.switchPriceUsd;
-    m.opticsWatts = m.transceivers * hardware.transceiverWatts;
-    m.opticsCostUsd = m.transceivers * hardware.transceiverPriceUsd;
-    if (!hardware.note.empty())
-        m.notes.push_back(hardware.note);
-    if (m.switches == 0 && m.endpoints > 0)
-        m.notes.push_back("the chips route: their network power is part of their own TDP");
     return m;
 }
 

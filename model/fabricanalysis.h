@@ -93,6 +93,13 @@ struct FabricMetrics
 };
 
 /**
+ * Counts only: switches per tier, cables by class and medium, transceivers, and the switches' and
+ * optics' power and cost. No paths or bisection, so it is cheap enough to run on every edit; the
+ * plan estimate's bill of materials and network power come from it.
+ */
+FabricMetrics countFabric(const FabricGraph &graph, const FabricHardware &hardware);
+
+/**
  * Counts, hop statistics, bisection bandwidth, power and cost of `graph` with `failures`
  * removed. Shortest paths never pass through a plain Endpoint (a GPU does not forward);
  * hop statistics are exact when the generator gave symmetry representatives and nothing failed,

@@ -90,7 +90,8 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
     const int spineUp = upPortsForOversubscription(radix, spineOversubscription);
     const int spineDown = radix - spineUp;
     if (requestedTiers != 0 && requestedTiers != 2 && requestedTiers != 3)
-        throw FabricParameterError("tiers must be 2 or 3, not " + std::to_string(requestedTiers));
+        throw FabricParameterError("tiers must be 1, 2 or 3, not "
+                                   + std::to_string(requestedTiers));
     shape.tiers = requestedTiers != 0              ? requestedTiers
         : leaves <= maxLeaves(2, radix, spineDown) ? 2
                                                    : 3;
@@ -162,11 +163,50 @@ int upPortsForOversubscription(int radix, double oversubscription)
     return static_cast<int>(std::floor(radix / (oversubscription + 1.0) + 1e-9));
 }
 
+/**
+ * One switch with every endpoint on it: what a cluster that fits one switch is built as (a rack's
+ * top-of-rack switch). No uplinks, so no oversubscription; every pair is two links apart.
+ */
+FabricGraph singleSwitchFabric(const FatTreeParameters &p)
+{
+    const int endpoints = p.endpoints == 0 ? p.radix : p.endpoints;
+    if (endpoints > p.radix)
+        throw FabricParameterError("1 tier: one radix-" + std::to_string(p.radix)
+                                   + " switch holds at most " + std::to_string(p.radix)
+                                   + " endpoints, " + std::to_string(endpoints)
+                                   + " are needed: use 2 tiers");
+    FabricGraph graph("fat-tree");
+    graph.radix = p.radix;
+    const FabricVertexId leaf = addSwitch(graph, 1, 0, "leaf-0");
+    FabricLink access;
+    access.linkClass = LinkClass::Access;
+    access.medium = p.rates.accessMedium;
+    access.bytesPerSecond = p.rates.accessBytesPerSecond;
+    access.latencySeconds = p.rates.linkLatencySeconds;
+    for (int e = 0; e < endpoints; ++e) {
+        FabricVertex host;
+        host.role = FabricVertexRole::Endpoint;
+        host.group = 0;
+        host.label = "host-" + std::to_string(e);
+        const FabricVertexId id = graph.addVertex(std::move(host));
+        graph.addLink(id, leaf, access);
+        graph.naturalHalf.push_back(e < endpoints / 2 ? 0 : 1);
+    }
+    graph.symmetryRepresentatives.push_back(graph.endpoints().front());
+    graph.description = "1 switch, radix " + std::to_string(p.radix) + ", "
+        + std::to_string(endpoints) + " endpoints";
+    return graph;
+}
+
 FabricGraph generateFatTree(const FatTreeParameters &p)
 {
     checkRadix(p.radix);
     checkOversubscription(p.leafOversubscription, "leaf oversubscription");
     checkOversubscription(p.spineOversubscription, "spine oversubscription");
+    if (p.endpoints < 0)
+        throw FabricParameterError("endpoints must be positive");
+    if (p.tiers == 1 || (p.tiers == 0 && p.endpoints > 0 && p.endpoints <= p.radix))
+        return singleSwitchFabric(p);
     const int up = upPortsForOversubscription(p.radix, p.leafOversubscription);
     const int down = p.radix - up;
     if (up < 1)

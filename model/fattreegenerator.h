@@ -14,7 +14,7 @@ struct FatTreeParameters
     int radix = 64;
     /** 0: the largest fabric the radix and tiers allow (k^2/2 for 2 tiers, k^3/4 for 3 at 1:1). */
     int endpoints = 0;
-    /** 0: the fewest tiers (2 or 3) that hold `endpoints`. */
+    /** 0: the fewest tiers that hold `endpoints`; 1 is a single switch (no uplinks). */
     int tiers = 0;
     double leafOversubscription = 1.0; ///< leaf down:up ports
     double spineOversubscription = 1.0; ///< spine down:up ports, 3 tiers only

@@ -28,7 +28,7 @@ struct FabricPlan
     std::string nicId; ///< empty: the node type's NIC
     int nicsPerNode = 0; ///< 0: the node type's NIC count
     std::string switchId;
-    int tiers = 2;
+    int tiers = 0; ///< 0: the fewest that fit; 1: one switch (fat-tree); 2 or 3
     double oversubscription = 1.0;
     /** Dragonfly a (routers per group), p (endpoints per router), h (global links per router),
      * groups; 0 = derived (fabricdesign.h). */

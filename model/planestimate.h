@@ -50,10 +50,12 @@ struct FabricCounts
 {
     std::string topology;
     long long endpoints = 0;
-    long long leafSwitches = 0;
+    long long leafSwitches = 0; ///< tier 1: leaf switches, Dragonfly routers
     long long spineSwitches = 0;
+    long long coreSwitches = 0;
     long long cables = 0;
-    long long optics = 0;
+    long long optics = 0; ///< transceivers, two per optical cable
+    long long switches() const { return leafSwitches + spineSwitches + coreSwitches; }
 };
 
 /** Everything `plan estimate` reports for a plan. */

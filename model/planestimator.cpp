@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/planestimator.h"
 
+#include "model/fabricanalysis.h"
+#include "model/fabricdesign.h"
 #include "model/fabricscaleout.h"
+#include "model/planfabric.h"
 #include "model/trainingrun.h"
 
 #include "model/catalog.h"
@@ -37,6 +40,27 @@ FabricCounts twoTierFabricCounts(long long endpoints, int ports, double oversubs
     counts.spineSwitches = (uplinks + ports - 1) / ports;
     counts.cables = endpoints + uplinks;
     return counts;
+}
+
+std::string fabricCountsSummary(const FabricCounts &c)
+{
+    std::string text = std::to_string(c.endpoints) + " ports, ";
+    if (c.switches() == 0) {
+        text += c.topology == "torus" ? "no switches (the chips route)" : "no switches";
+    } else if (c.topology == "dragonfly") {
+        text += std::to_string(c.switches()) + " routers";
+    } else {
+        text += std::to_string(c.leafSwitches) + " leaf";
+        if (c.spineSwitches > 0)
+            text += " + " + std::to_string(c.spineSwitches) + " spine";
+        if (c.coreSwitches > 0)
+            text += " + " + std::to_string(c.coreSwitches) + " core";
+        text += c.switches() == 1 ? " switch" : " switches";
+    }
+    text += ", " + std::to_string(c.cables) + " cables";
+    if (c.optics > 0)
+        text += " (" + std::to_string(c.optics) + " transceivers)";
+    return text;
 }
 
 PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::atomic<bool> *cancel)
@@ -142,27 +166,54 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
         result.gpuName = catalog.gpu(firstGpu).name;
     }
 
-    // --- Fabric (closed-form two-tier count) -------------------------------------------------
+    // --- Fabric: counted on the generated graph, the same graph the canvas draws -------------
+    // (fabricanalysis.h countFabric), so the bill of materials, network power and the canvas
+    // agree for every topology; twoTierFabricCounts above is the closed form it is checked
+    // against in tests.
     result.fabric.topology = plan.fabric.topology;
+    std::optional<FabricGraph> fabricGraph;
     if (plan.fabric.topology != "none" && firstNode) {
-        const NicSpec &nic
-            = catalog.nic(plan.fabric.nicId.empty() ? firstNode->nicId : plan.fabric.nicId);
-        if (!plan.fabric.switchId.empty()) {
-            const SwitchSpec &sw = catalog.networkSwitch(plan.fabric.switchId);
-            FabricCounts counts
-                = twoTierFabricCounts(nicPorts, sw.ports, plan.fabric.oversubscription);
-            counts.topology = plan.fabric.topology;
-            counts.optics = nic.opticPowerWatts > 0 ? 2 * counts.cables : 0;
-            result.fabric = counts;
-            const long long switches = counts.leafSwitches + counts.spineSwitches;
-            addLine("Switches", sw.id, sw.name, switches, sw.priceUsd);
-            addLine("Optics", nic.id + "-optic", nic.name + " transceiver", counts.optics,
-                    nic.opticPriceUsd);
-            result.power.networkWatts
-                += switches * sw.powerWatts + counts.optics * nic.opticPowerWatts;
-        } else {
-            result.warnings.push_back(
-                "the fabric names no switch: switches, optics and their power are not counted");
+        try {
+            const std::optional<PlanFabric> f = planFabric(plan, catalog);
+            if (f && f->switchId.empty() && plan.fabric.topology != "torus") {
+                result.warnings.push_back("no catalog switch carries " + f->nicId
+                                          + ": switches, optics and their power are not counted");
+            } else if (f) {
+                const NicSpec &nic = catalog.nic(f->nicId);
+                fabricGraph = generateFabric(f->design);
+                const FabricHardware hardware = f->switchId.empty()
+                    ? FabricHardware {}
+                    : fabricHardware(catalog.networkSwitch(f->switchId), nic,
+                                     plan.fabric.topology == "torus" ? 0 : fabricGraph->radix);
+                const FabricMetrics m = countFabric(*fabricGraph, hardware);
+                FabricCounts counts;
+                counts.topology = plan.fabric.topology;
+                counts.endpoints = f->endpoints;
+                const auto tier = [&](int t) {
+                    const auto it = m.switchesPerTier.find(t);
+                    return it == m.switchesPerTier.end() ? 0LL : static_cast<long long>(it->second);
+                };
+                counts.leafSwitches = tier(1);
+                counts.spineSwitches = tier(2);
+                counts.coreSwitches = m.switches - counts.leafSwitches - counts.spineSwitches;
+                counts.cables = m.links;
+                counts.optics = m.transceivers;
+                result.fabric = counts;
+                if (m.switches > 0) {
+                    const SwitchSpec &sw = catalog.networkSwitch(f->switchId);
+                    addLine("Switches", sw.id, sw.name, m.switches, hardware.switchPriceUsd);
+                }
+                addLine("Optics", nic.id + "-optic", nic.name + " transceiver", m.transceivers,
+                        hardware.transceiverPriceUsd);
+                result.power.networkWatts += m.powerWatts();
+                if (!hardware.note.empty()) // the switch prices were scaled per port
+                    result.warnings.push_back("fabric: " + hardware.note);
+            }
+        } catch (const std::exception &error) {
+            fabricGraph.reset();
+            result.warnings.push_back("the fabric cannot be built as set: "
+                                      + std::string(error.what())
+                                      + "; switches and optics are not counted");
         }
     }
 
@@ -222,7 +273,8 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
                     setup.facility.carbonKgPerKwh = plan.facility.carbonKgPerKwh.value_or(
                         catalog.facility(plan.facility.facilityId).carbonKgPerKwh);
                 result.trainingRun
-                    = estimateTrainingRun(cluster, job.model, result.training.best, setup, nullptr);
+                    = estimateTrainingRun(cluster, job.model, result.training.best, setup,
+                                          fabricGraph ? &*fabricGraph : nullptr);
                 result.hasTrainingRun = true;
             }
         }

@@ -27,4 +27,8 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog,
  */
 FabricCounts twoTierFabricCounts(long long endpoints, int ports, double oversubscription);
 
+/** "1024 ports, 32 leaf + 16 spine switches, 2048 cables (4096 transceivers)"; Dragonfly switches
+ * read as routers, a switchless torus as "the chips route". */
+std::string fabricCountsSummary(const FabricCounts &counts);
+
 } // namespace cp::model

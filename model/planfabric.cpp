@@ -32,12 +32,12 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
         d.dragonfly.radix = 0;
     }
     d.fatTree.endpoints = static_cast<int>(f.endpoints);
-    d.fatTree.tiers = plan.fabric.tiers >= 2 ? plan.fabric.tiers : 0;
+    d.fatTree.tiers = plan.fabric.tiers; // 1: one switch, when the endpoints fit its ports
     d.fatTree.leafOversubscription = plan.fabric.oversubscription;
     d.railFatTree.nodes = nodes;
     d.railFatTree.gpusPerNode = std::max(1, nicsPerNode);
     d.railFatTree.nodesPerScalableUnit = plan.fabric.nodesPerScalableUnit;
-    d.railFatTree.tiers = d.fatTree.tiers;
+    d.railFatTree.tiers = plan.fabric.tiers >= 2 ? plan.fabric.tiers : 0; // a rail per leaf
     d.railFatTree.leafOversubscription = plan.fabric.oversubscription;
     d.dragonfly.a = plan.fabric.dragonflyA;
     d.dragonfly.p = plan.fabric.dragonflyP;

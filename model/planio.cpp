@@ -152,7 +152,8 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
         plan.fabric.nicsPerNode = f.optionalInteger("nics_per_node", 1, 64).value_or(0);
         plan.fabric.switchId = f.optionalString("switch").value_or("");
         checkReference(catalog, f, "switch", plan.fabric.switchId, CatalogKind::Switch);
-        plan.fabric.tiers = f.optionalInteger("tiers", 1, 3).value_or(2);
+        // 0 (or absent): the fewest tiers that hold the NICs; 1: one switch; 2 or 3 as given.
+        plan.fabric.tiers = f.optionalInteger("tiers", 0, 3).value_or(0);
         if (const nlohmann::json *d = f.optionalObject("dragonfly")) {
             JsonFieldReader r(*d, file, "/fabric/dragonfly");
             plan.fabric.dragonflyA = r.optionalInteger("a", 0, 4096).value_or(0);

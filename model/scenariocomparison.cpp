@@ -73,7 +73,7 @@ const std::vector<RowSpec> &numericRows()
          }},
         {"switches", "Network", "Switches", "count", P::Lower,
          [](const PlanEstimate &e) {
-             return Value(static_cast<double>(e.fabric.leafSwitches + e.fabric.spineSwitches));
+             return Value(static_cast<double>(e.fabric.switches()));
          }},
         {"cables", "Network", "Cables", "count", P::Lower,
          [](const PlanEstimate &e) {

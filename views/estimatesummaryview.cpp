@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimatesummaryview.h"
 
+#include "model/planestimator.h"
 #include "model/units.h"
 
 #include <QHeaderView>
@@ -104,11 +105,7 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
     addRow(hardware, tr("GPU memory"), tr("%1 TB").arg(number(e.gpuMemoryBytes / units::tera, 2)));
     if (e.fabric.endpoints > 0)
         addRow(hardware, tr("Fabric (%1)").arg(QString::fromStdString(e.fabric.topology)),
-               tr("%1 ports, %2 leaf + %3 spine switches, %4 cables")
-                   .arg(e.fabric.endpoints)
-                   .arg(e.fabric.leafSwitches)
-                   .arg(e.fabric.spineSwitches)
-                   .arg(e.fabric.cables));
+               QString::fromStdString(model::fabricCountsSummary(e.fabric)));
 
     auto *power = new QTreeWidgetItem(m_tree, {tr("Power and cost")});
     addRow(power, tr("IT power"), tr("%1 kW").arg(number(e.power.itWatts() / units::kilo, 1)));

@@ -83,7 +83,7 @@ FabricGeneratorDialog::FabricGeneratorDialog(const model::Plan &plan,
     const model::FabricPlan &f = plan.fabric;
     if (f.topology != "none")
         m_topology->setCurrentText(QString::fromStdString(f.topology));
-    m_tiers->setRange(1, 3);
+    m_tiers->setRange(0, 3); // 0 reads "fewest that fit"
     m_tiers->setSpecialValueText(tr("fewest that fit"));
     m_tiers->setValue(f.tiers);
     m_oversubscription->setRange(1, 64);

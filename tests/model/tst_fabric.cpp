@@ -120,6 +120,37 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateFatTree(p));
     }
 
+    void endpointsThatFitOneSwitchGetOne()
+    {
+        // 32 endpoints on radix 48: by default one switch, 32 cables, every pair two links apart,
+        // full bisection (the switch is non-blocking).
+        FatTreeParameters p;
+        p.radix = 48;
+        p.endpoints = 32;
+        const FabricMetrics m = analyse(generateFatTree(p));
+        QCOMPARE(m.switches, 1);
+        QCOMPARE(m.switchesPerTier.at(1), 1);
+        QCOMPARE(m.links, 32);
+        QCOMPARE(m.diameter, 2);
+        QVERIFY(close(m.bisectionRatio, 1.0));
+        // Asked for 2 tiers, the same endpoints get them: 24 down per leaf, 2 leaves, 1 spine.
+        p.tiers = 2;
+        const FabricMetrics two = analyse(generateFatTree(p));
+        QCOMPARE(two.switchesPerTier.at(1), 2);
+        QCOMPARE(two.switchesPerTier.at(2), 1);
+        // One tier that cannot hold them says so.
+        p.tiers = 1;
+        p.endpoints = 49;
+        try {
+            generateFatTree(p);
+            QFAIL("49 endpoints on one 48-port switch");
+        } catch (const FabricParameterError &error) {
+            QVERIFY2(std::string(error.what()).find("holds at most 48 endpoints")
+                         != std::string::npos,
+                     error.what());
+        }
+    }
+
     void oversubscriptionHalvesBisection()
     {
         // Radix 12, 2 tiers. 1:1: 6 down / 6 up per leaf, 72 hosts, full bisection.

@@ -43,6 +43,50 @@ private slots:
         QCOMPARE(twoTierFabricCounts(16, 32, 1.0).leafSwitches, 1LL);
     }
 
+    void planFabricIsCountedOnItsGraph()
+    {
+        // The H100 sample's 2-tier rail fabric: the graph's counts equal the SuperPOD closed form.
+        const PlanEstimate h100
+            = estimatePlan(sample("h100-1024-ndr-rail-fat-tree.json"), catalog());
+        const FabricCounts closed = twoTierFabricCounts(1024, 64, 1.0);
+        QCOMPARE(h100.fabric.leafSwitches, closed.leafSwitches);
+        QCOMPARE(h100.fabric.spineSwitches, closed.spineSwitches);
+        QCOMPARE(h100.fabric.coreSwitches, 0LL);
+        QCOMPARE(h100.fabric.cables, closed.cables);
+        QCOMPARE(h100.fabric.optics, 2 * closed.cables); // NDR links are optical
+        QCOMPARE(fabricCountsSummary(h100.fabric),
+                 std::string("1024 ports, 32 leaf + 16 spine switches, 2048 cables (4096 "
+                             "transceivers)"));
+
+        // 16,384 GPUs need a third tier: 2,048 DGX H100 x 8 rails of 64-port switches, as in
+        // the SuperPOD reference (8 SUs per spine group, core above). The bill of materials
+        // counts every switch the graph has.
+        Plan large = sample("h100-1024-ndr-rail-fat-tree.json");
+        large.scenarios.clear();
+        large.nodeGroups[0].count = 2048;
+        large.fabric.tiers = 3;
+        const PlanEstimate e = estimatePlan(large, catalog());
+        QVERIFY(e.fabric.coreSwitches > 0);
+        QCOMPARE(e.fabric.endpoints, 16384LL);
+        long long billed = 0;
+        for (const BillOfMaterialsLine &line : e.billOfMaterials)
+            if (line.category == "Switches")
+                billed = line.count;
+        QCOMPARE(billed, e.fabric.switches());
+        // DGX SuperPOD B200 RA (same NDR QM9700 fabric), 64 SUs, 16,384 GPUs: 512 leaf, 512
+        // spine, 256 core switches, 16,384 cables at each of the three levels
+        // (hardware_facts.md 2.2).
+        QCOMPARE(e.fabric.leafSwitches, 512LL);
+        QCOMPARE(e.fabric.spineSwitches, 512LL);
+        QCOMPARE(e.fabric.coreSwitches, 256LL);
+        QCOMPARE(e.fabric.cables, 3 * 16384LL);
+
+        // A small cluster on one switch: the a100 sample's 16 NICs on a 32-port switch.
+        const PlanEstimate small = estimatePlan(sample("a100-pcie-64-100gbe.json"), catalog());
+        QCOMPARE(small.fabric.switches(), 1LL);
+        QCOMPARE(small.fabric.cables, 16LL);
+    }
+
     void h100PlanTotals()
     {
         const PlanEstimate e = estimatePlan(sample("h100-1024-ndr-rail-fat-tree.json"), catalog());
