@@ -180,6 +180,11 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
         if (m_comparisonDock->isVisible() || !m_waitingForComparison.empty())
             m_comparisonTimer.start();
         updateTitle();
+        m_canvas->setHint(plan().nodeGroups.empty()
+                              ? tr("Start by dragging a server from Catalog > Servers onto the "
+                                   "canvas (set Add per drop for many), or open a ready plan with "
+                                   "File > Open Sample.")
+                              : QString());
     });
     connect(m_document, &views::PlanDocument::fileChanged, this, &MainWindow::updateTitle);
     connect(m_document, &views::PlanDocument::activeScenarioChanged, this,
@@ -230,11 +235,23 @@ void MainWindow::createActions()
     for (const QFileInfo &info :
          dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         const QString path = info.absoluteFilePath();
-        samples->addAction(info.completeBaseName(), this, [this, path] {
+        // The plan's own name reads better than its file name; a sample that does not load
+        // keeps its file name here and reports why when opened.
+        QString title = info.completeBaseName();
+        QString description;
+        try {
+            const model::Plan plan = model::loadPlan(path.toStdString(), m_catalog.get());
+            title = QString::fromStdString(plan.name);
+            description = QString::fromStdString(plan.description);
+        } catch (const std::exception &) { }
+        QAction *action = samples->addAction(title, this, [this, path] {
             if (maybeSave())
                 openPlan(path);
         });
+        action->setStatusTip(description);
+        action->setToolTip(description);
     }
+    samples->setToolTipsVisible(true);
     samples->setEnabled(!samples->isEmpty());
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();

@@ -71,6 +71,13 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
 {
     m_tree->clear();
     m_tree->setEnabled(true);
+    if (e.nodes == 0) {
+        // Nothing to estimate yet: say what to do rather than show a page of zeros.
+        m_headline->setText(tr("%1: no servers yet. Drag a server onto the canvas and its "
+                               "estimate appears here.")
+                                .arg(QString::fromStdString(e.planName)));
+        return;
+    }
     const auto &training = e.training.best;
     if (e.hasInference)
         m_headline->setText(

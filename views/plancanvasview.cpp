@@ -16,6 +16,38 @@ PlanCanvasView::PlanCanvasView(QWidget *parent)
     setBackgroundBrush(QColor(0xee, 0xf1, 0xf5));
 }
 
+void PlanCanvasView::setHint(const QString &hint)
+{
+    if (hint == m_hint)
+        return;
+    m_hint = hint;
+    viewport()->update();
+}
+
+void PlanCanvasView::drawForeground(QPainter *painter, const QRectF &rect)
+{
+    QGraphicsView::drawForeground(painter, rect);
+    if (m_hint.isEmpty())
+        return;
+    // In viewport pixels, so the hint stays put and readable at any zoom.
+    painter->save();
+    painter->resetTransform();
+    const QRect area = viewport()->rect().adjusted(24, 16, -24, -16);
+    QFont font = painter->font();
+    font.setPointSizeF(font.pointSizeF() * 1.15);
+    painter->setFont(font);
+    const QRect box
+        = painter->fontMetrics()
+              .boundingRect(area, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, m_hint)
+              .adjusted(-14, -8, 14, 8);
+    painter->setPen(QColor(0x9a, 0xb4, 0xd8));
+    painter->setBrush(QColor(0xff, 0xff, 0xff, 235));
+    painter->drawRoundedRect(box, 8, 8);
+    painter->setPen(QColor(0x1f, 0x3b, 0x63));
+    painter->drawText(area, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, m_hint);
+    painter->restore();
+}
+
 void PlanCanvasView::zoomIn()
 {
     if (zoomFactor() < 8)

@@ -16,9 +16,16 @@ public:
     void zoomOut();
     void fitAll();
     double zoomFactor() const { return transform().m11(); }
+    /** A line drawn over the top of the canvas (the empty state's "how to start"); empty: none. */
+    void setHint(const QString &hint);
+    QString hint() const { return m_hint; }
 
 protected:
     void wheelEvent(QWheelEvent *event) override;
+    void drawForeground(QPainter *painter, const QRectF &rect) override;
+
+private:
+    QString m_hint;
 };
 
 } // namespace cp::views

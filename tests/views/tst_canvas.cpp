@@ -3,6 +3,7 @@
 // on the view), undo/redo, refused drops, the property editor, the topology generator, copy,
 // paste and delete, save and reopen, autosave recovery. Screenshots go into the build tree.
 #include "catalogpalette.h"
+#include "estimatesummaryview.h"
 #include "fabricgeneratordialog.h"
 #include "mainwindow.h"
 #include "plancanvasview.h"
@@ -248,6 +249,27 @@ private slots:
         QVERIFY(next.document()->isModified()); // recovered work still needs saving
         QVERIFY(!QFileInfo::exists(autosave));
         next.document()->undoStack()->setClean();
+    }
+
+    void emptyPlanSaysHowToStart()
+    {
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.newPlan();
+        QVERIFY(window.canvas()->hint().contains(QStringLiteral("File > Open Sample")));
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        window.finishEstimate();
+        QVERIFY(window.summaryView()->headline().contains(QStringLiteral("no servers yet")));
+        QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/canvas-new-plan.png")));
+        // The first server dropped takes the hint away.
+        views::CatalogDrop drop;
+        drop.kind = model::CatalogKind::Node;
+        drop.id = "dgx-h100";
+        drop.count = 1;
+        dropOnCanvas(window, drop, emptyPoint(window));
+        QCOMPARE(window.plan().totalNodes(), 1);
+        QVERIFY(window.canvas()->hint().isEmpty());
     }
 
     void screenshots()
