@@ -320,6 +320,9 @@ void MainWindow::createActions()
         = scenarios->addAction(tr("&Compare Now"), QKeySequence(Qt::Key_F5), this, [this] {
               m_comparisonDock->show();
               m_comparisonDock->raise();
+              // The table and charts need more room than the one-line estimate headline.
+              if (m_comparisonDock->height() < 420)
+                  resizeDocks({m_comparisonDock}, {440}, Qt::Vertical);
               compareNow();
           });
 

@@ -99,8 +99,11 @@ void PropertyEditor::rebuild()
 
 void PropertyEditor::buildPlan()
 {
-    m_title->setText(tr("Plan"));
+    // With a scenario selected, the name is the scenario's (PlanDocument::edit renames it).
+    m_title->setText(m_document->activeScenario() >= 0 ? tr("Scenario") : tr("Plan"));
     auto *name = new QLineEdit(QString::fromStdString(m_document->plan().name), m_form);
+    name->setCursorPosition(0); // show a long name from its start
+    name->setToolTip(name->text());
     connect(name, &QLineEdit::editingFinished, this, [this, name] {
         if (name->text().toStdString() != m_document->plan().name)
             apply(tr("Rename plan"), [&](model::Plan &p) { p.name = name->text().toStdString(); });
@@ -118,6 +121,7 @@ void PropertyEditor::buildGroup(int index)
     const model::NodeGroup &g = m_document->plan().nodeGroups[index];
     m_title->setText(tr("Server group"));
     auto *name = new QLineEdit(QString::fromStdString(g.name), m_form);
+    name->setCursorPosition(0);
     connect(name, &QLineEdit::editingFinished, this, [this, name, index] {
         if (name->text().toStdString() != m_document->plan().nodeGroups[index].name)
             apply(tr("Rename group"),
