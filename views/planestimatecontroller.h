@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "latestjobrunner.h"
+
 #include "model/catalog.h"
 #include "model/plan.h"
 #include "model/planestimate.h"
 
-#include <QFutureWatcher>
 #include <QObject>
-#include <QThreadPool>
 
 #include <atomic>
 #include <memory>
@@ -41,19 +41,13 @@ signals:
 private:
     struct Outcome
     {
-        quint64 generation = 0;
         bool ok = false;
         model::PlanEstimate estimate;
         QString error;
     };
-    void onFinished();
 
-    QThreadPool m_pool;
     std::shared_ptr<const model::Catalog> m_catalog;
-    QFutureWatcher<Outcome> m_watcher;
-    quint64 m_generation = 0;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    std::unique_ptr<model::Plan> m_queued;
+    LatestJobRunner<Outcome> m_runner;
 };
 
 } // namespace cp::views
