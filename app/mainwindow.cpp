@@ -425,20 +425,25 @@ void MainWindow::exportPdf(const QString &path)
     });
 }
 
+void MainWindow::writeCsvExport(const QString &path,
+                                const std::vector<std::vector<std::string>> &cells)
+{
+    try {
+        model::writeFileAtomically(path.toStdString(), model::toCsv(cells));
+        statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
+        emit exportFinished(true, path);
+    } catch (const std::exception &error) {
+        const QString message = tr("Export failed, nothing was written: %1")
+                                    .arg(QString::fromStdString(error.what()));
+        statusBar()->showMessage(message, 10000);
+        emit exportFinished(false, message);
+    }
+}
+
 void MainWindow::exportComparisonCsv(const QString &path)
 {
     whenComparisonCurrent([this, path](const model::ScenarioComparison &comparison) {
-        try {
-            model::writeFileAtomically(path.toStdString(),
-                                       model::toCsv(model::comparisonTableCells(comparison)));
-            statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
-            emit exportFinished(true, path);
-        } catch (const std::exception &error) {
-            const QString message = tr("Export failed, nothing was written: %1")
-                                        .arg(QString::fromStdString(error.what()));
-            statusBar()->showMessage(message, 10000);
-            emit exportFinished(false, message);
-        }
+        writeCsvExport(path, model::comparisonTableCells(comparison));
     });
 }
 
@@ -454,18 +459,9 @@ void MainWindow::exportBillOfMaterialsCsv(const QString &path)
             emit exportFinished(false, message);
             return;
         }
-        try {
-            model::writeFileAtomically(path.toStdString(),
-                                       model::toCsv(model::billOfMaterialsCells(
-                                           scenarios[static_cast<std::size_t>(active)].estimate)));
-            statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
-            emit exportFinished(true, path);
-        } catch (const std::exception &error) {
-            const QString message = tr("Export failed, nothing was written: %1")
-                                        .arg(QString::fromStdString(error.what()));
-            statusBar()->showMessage(message, 10000);
-            emit exportFinished(false, message);
-        }
+        writeCsvExport(
+            path,
+            model::billOfMaterialsCells(scenarios[static_cast<std::size_t>(active)].estimate));
     });
 }
 

@@ -97,6 +97,8 @@ protected:
 private:
     /** Exports waiting for a comparison that failed or was cancelled: each reports `why`. */
     void abandonWaitingExports(const QString &why);
+    /** Writes `cells` as RFC 4180 CSV atomically and reports the outcome (exportFinished). */
+    void writeCsvExport(const QString &path, const std::vector<std::vector<std::string>> &cells);
     void createActions();
     void openPlanDialog();
     bool saveAs();
