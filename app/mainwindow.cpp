@@ -338,7 +338,25 @@ void MainWindow::createActions()
     for (QAction *a : {newAction, open, saveAction})
         tools->addAction(a);
     tools->addSeparator();
-    for (QAction *a : {undo, redo, remove})
+    // The toolbar says just Undo/Redo (the menu items carry the command's name, which would make
+    // the buttons as wide as "Undo Disconnect compute from the fabric"); the tooltip names it.
+    QUndoStack *stack = m_document->undoStack();
+    auto *undoButton = new QAction(tr("Undo"), this);
+    auto *redoButton = new QAction(tr("Redo"), this);
+    connect(undoButton, &QAction::triggered, stack, &QUndoStack::undo);
+    connect(redoButton, &QAction::triggered, stack, &QUndoStack::redo);
+    const auto syncButtons = [stack, undoButton, redoButton] {
+        undoButton->setEnabled(stack->canUndo());
+        redoButton->setEnabled(stack->canRedo());
+        undoButton->setToolTip(stack->canUndo() ? tr("Undo %1").arg(stack->undoText())
+                                                : tr("Nothing to undo"));
+        redoButton->setToolTip(stack->canRedo() ? tr("Redo %1").arg(stack->redoText())
+                                                : tr("Nothing to redo"));
+    };
+    connect(stack, &QUndoStack::indexChanged, this, syncButtons);
+    connect(stack, &QUndoStack::cleanChanged, this, syncButtons);
+    syncButtons();
+    for (QAction *a : {undoButton, redoButton, remove})
         tools->addAction(a);
     tools->addSeparator();
     for (QAction *a : {zoomIn, zoomOut, fit, generate})

@@ -20,6 +20,9 @@ struct NodeGroup
     int count = 0;
     std::string rackId; ///< empty: not placed in racks
     int nodesPerRack = 0; ///< 0: as many as fit by power and rack units
+    /** Its NICs are cabled to the plan's fabric. A group off the fabric still draws power and
+     * costs money, but adds no fabric ports and cannot join a multi-node training job. */
+    bool onFabric = true;
 };
 
 struct FabricPlan
@@ -44,6 +47,7 @@ struct StoragePlan
 {
     std::string storageId;
     int count = 1;
+    bool onFabric = true; ///< reachable from the servers; off it, no checkpoint or data feed
 };
 
 struct FacilityPlan

@@ -98,16 +98,32 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     std::string firstGpu;
     bool mixedGpus = false;
     const NodeSpec *firstNode = nullptr;
+    // A training job runs on the groups cabled to the fabric (all of them when the plan has no
+    // fabric: then it is one node or nothing).
+    const bool hasFabric = plan.fabric.topology != "none";
+    int trainingGpus = 0;
+    const NodeSpec *trainingNode = nullptr;
     for (const NodeGroup &group : plan.nodeGroups) {
         const NodeSpec &node = catalog.node(group.nodeId);
         const GpuSpec &gpu = catalog.gpu(node.gpuId);
-        if (!firstNode)
+        if (!firstNode) {
             firstNode = &node;
-        if (firstGpu.empty())
             firstGpu = gpu.id;
-        else if (firstGpu != gpu.id)
-            mixedGpus = true;
+        }
+        const bool joinsJob = group.onFabric || !hasFabric;
+        if (joinsJob) {
+            if (!trainingNode)
+                trainingNode = &node;
+            else if (trainingNode->gpuId != gpu.id)
+                mixedGpus = true;
+            trainingGpus += group.count * node.gpusPerNode;
+        }
         const long long gpus = 1LL * group.count * node.gpusPerNode;
+        if (hasFabric && !group.onFabric)
+            result.warnings.push_back(
+                "server group '" + (group.name.empty() ? node.name : group.name)
+                + "' is not connected to the fabric: its NICs are unused and its "
+                + std::to_string(gpus) + " GPUs cannot join a multi-node training job");
         result.gpus += static_cast<int>(gpus);
         result.nodes += group.count;
         result.peakDenseFlopsPerSecond += gpus
@@ -120,8 +136,9 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
         addLine("Nodes", node.id, node.name + " (without GPUs)", group.count,
                 node.priceWithoutGpusUsd);
         const int nics = plan.fabric.nicsPerNode > 0 ? plan.fabric.nicsPerNode : node.nicsPerNode;
-        nicPorts += 1LL * group.count * nics;
-        if (!plan.fabric.nicId.empty() && plan.fabric.nicId != node.nicId) {
+        if (group.onFabric)
+            nicPorts += 1LL * group.count * nics;
+        if (group.onFabric && !plan.fabric.nicId.empty() && plan.fabric.nicId != node.nicId) {
             const NicSpec &nic = catalog.nic(plan.fabric.nicId);
             addLine("NICs", nic.id, nic.name, 1LL * group.count * nics, nic.priceUsd);
         }
@@ -220,6 +237,10 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     // --- Storage ------------------------------------------------------------------------------
     for (const StoragePlan &item : plan.storage) {
         const StorageSpec &storage = catalog.storage(item.storageId);
+        if (hasFabric && !item.onFabric)
+            result.warnings.push_back(storage.name
+                                      + " is not connected to the fabric: the servers cannot "
+                                        "checkpoint to it or read training data from it");
         result.power.storageWatts += item.count * storage.powerWatts;
         addLine("Storage", storage.id, storage.name, item.count, storage.priceUsd);
     }
@@ -229,7 +250,10 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     // --- Workload -----------------------------------------------------------------------------
     if (plan.workloadType == WorkloadType::Training && firstNode) {
         result.hasTraining = true;
-        if (mixedGpus) {
+        if (!trainingNode) {
+            result.trainingError = "no server group is connected to the fabric: drag a group's "
+                                   "port onto the fabric card";
+        } else if (mixedGpus) {
             result.trainingError = "the plan mixes GPU types; a training job runs on one GPU type";
         } else {
             TrainingJob job = plan.training;
@@ -238,7 +262,7 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
             if (!plan.fabric.switchId.empty())
                 switchPorts = catalog.networkSwitch(plan.fabric.switchId).ports;
             const ClusterDescription cluster = ClusterDescription::fromCatalog(
-                catalog, firstNode->id, result.gpus, plan.fabric.nicId, plan.fabric.nicsPerNode,
+                catalog, trainingNode->id, trainingGpus, plan.fabric.nicId, plan.fabric.nicsPerNode,
                 plan.fabric.oversubscription, plan.fabric.topology == "rail-fat-tree", switchPorts);
             const TrainingEstimator estimator(job, cluster);
             result.training = estimator.search(cancel);
@@ -247,9 +271,9 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
             } else {
                 // Power at the run's utilisation, energy, cost and failures (#8).
                 TrainingRunSetup setup;
-                setup.node = *firstNode;
-                setup.nic
-                    = catalog.nic(plan.fabric.nicId.empty() ? firstNode->nicId : plan.fabric.nicId);
+                setup.node = *trainingNode;
+                setup.nic = catalog.nic(plan.fabric.nicId.empty() ? trainingNode->nicId
+                                                                  : plan.fabric.nicId);
                 const std::string switchId = plan.fabric.switchId.empty()
                     ? catalogSwitchForNic(catalog, setup.nic, switchPorts)
                     : plan.fabric.switchId;
@@ -258,6 +282,8 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
                 double storageWrite = 0;
                 double storageRead = 0;
                 for (const StoragePlan &item : plan.storage) {
+                    if (hasFabric && !item.onFabric)
+                        continue; // the servers cannot reach it
                     const StorageSpec &storage = catalog.storage(item.storageId);
                     setup.storage.name = storage.name;
                     storageWrite += item.count * storage.writeBytesPerSecond;

@@ -10,17 +10,25 @@ namespace cp::model {
 std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
 {
     const auto topology = fabricTopologyFromName(plan.fabric.topology);
-    if (!topology || plan.nodeGroups.empty())
+    // Only the groups cabled to the fabric are its endpoints.
+    const NodeGroup *first = nullptr;
+    int nodes = 0;
+    for (const NodeGroup &group : plan.nodeGroups)
+        if (group.onFabric) {
+            if (!first)
+                first = &group;
+            nodes += group.count;
+        }
+    if (!topology || !first)
         return std::nullopt;
     PlanFabric f;
-    const NodeSpec &node = catalog.node(plan.nodeGroups.front().nodeId);
+    const NodeSpec &node = catalog.node(first->nodeId);
     f.nicId = plan.fabric.nicId.empty() ? node.nicId : plan.fabric.nicId;
     const NicSpec &nic = catalog.nic(f.nicId);
     const int nicsPerNode
         = plan.fabric.nicsPerNode > 0 ? plan.fabric.nicsPerNode : node.nicsPerNode;
     f.switchId = plan.fabric.switchId.empty() ? catalogSwitchForNic(catalog, nic, std::nullopt)
                                               : plan.fabric.switchId;
-    const int nodes = plan.totalNodes();
     f.endpoints = static_cast<long long>(nodes) * std::max(1, nicsPerNode);
     FabricDesign &d = f.design;
     d.topology = *topology;

@@ -21,9 +21,11 @@ struct PlanFabric
 };
 
 /**
- * From the plan's fabric settings and node groups: NIC (the plan's or the first node type's),
+ * From the plan's fabric settings and the node groups on the fabric (NodeGroup::onFabric): NIC
+ * (the plan's or the first such node type's),
  * NICs per node, switch (the plan's or the catalog one for the NIC), radix, tiers (0 = fewest),
- * oversubscription, Dragonfly and torus parameters. Empty for topology "none" or no nodes.
+ * oversubscription, Dragonfly and torus parameters. Empty for topology "none" or when no group is
+ * on the fabric.
  */
 std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog);
 

@@ -125,9 +125,8 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
     plan.name = root.string("name");
     plan.description = root.optionalString("description").value_or("");
 
+    // A plan may have no servers yet: the desktop program starts from one and saves it.
     const nlohmann::json &nodes = root.array("nodes");
-    if (nodes.empty())
-        root.fail("nodes", "a plan needs at least one group of nodes");
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         JsonFieldReader g(nodes[i], file, "/nodes/" + std::to_string(i));
         NodeGroup group;
@@ -140,6 +139,7 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
         group.nodesPerRack = g.optionalInteger("nodes_per_rack", 1, 256).value_or(0);
         if (group.nodesPerRack > 0 && group.rackId.empty())
             g.fail("nodes_per_rack", "needs a rack");
+        group.onFabric = g.optionalBool("on_fabric").value_or(true);
         g.finish();
         plan.nodeGroups.push_back(std::move(group));
     }
@@ -179,6 +179,7 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
             item.storageId = s.string("storage");
             checkReference(catalog, s, "storage", item.storageId, CatalogKind::Storage);
             item.count = s.integer("count", 1, 100000);
+            item.onFabric = s.optionalBool("on_fabric").value_or(true);
             s.finish();
             plan.storage.push_back(item);
         }
@@ -251,6 +252,8 @@ nlohmann::json planToJson(const Plan &plan)
             g["rack"] = group.rackId;
         if (group.nodesPerRack > 0)
             g["nodes_per_rack"] = group.nodesPerRack;
+        if (!group.onFabric)
+            g["on_fabric"] = false;
         nodes.push_back(std::move(g));
     }
     doc["nodes"] = std::move(nodes);
@@ -278,8 +281,12 @@ nlohmann::json planToJson(const Plan &plan)
     }
     if (!plan.storage.empty()) {
         nlohmann::json storage = nlohmann::json::array();
-        for (const StoragePlan &item : plan.storage)
-            storage.push_back({{"storage", item.storageId}, {"count", item.count}});
+        for (const StoragePlan &item : plan.storage) {
+            nlohmann::json entry = {{"storage", item.storageId}, {"count", item.count}};
+            if (!item.onFabric)
+                entry["on_fabric"] = false;
+            storage.push_back(std::move(entry));
+        }
         doc["storage"] = std::move(storage);
     }
     if (!plan.facility.facilityId.empty()) {

@@ -4,8 +4,10 @@
 #include "fabricitem.h"
 #include "nodegroupitem.h"
 #include "plancarditem.h"
+#include "planconnect.h"
 #include "plandocument.h"
 #include "plandrop.h"
+#include "portitem.h"
 
 #include "model/fabricanalysis.h"
 #include "model/planfabric.h"
@@ -137,8 +139,10 @@ void PlanScene::rebuild()
                 lines << QString::fromStdString(graph.description);
                 if (plan.fabric.topology == "torus")
                     lines << tr("chips route: no switches");
-            } else {
+            } else if (plan.nodeGroups.empty()) {
                 lines << tr("no servers to connect yet");
+            } else {
+                lines << tr("no server group connected: drag a group's port here");
             }
         } catch (const std::exception &error) {
             warning = QString::fromStdString(error.what());
@@ -177,6 +181,10 @@ void PlanScene::rebuild()
             item->setWarning(tr("more servers than the rack has units"));
         else if (!hasFabric && plan.totalNodes() > 1)
             item->setWarning(tr("not connected: drop a NIC or switch to add a fabric"));
+        else if (hasFabric && !group.onFabric)
+            item->setWarning(tr("not connected to the fabric: drag its port onto the fabric"));
+        if (hasFabric)
+            new PortItem(groupKey(i), group.onFabric, item);
         add(item,
             QPointF(static_cast<double>(i % 4) * 330, 260 + static_cast<double>(i / 4) * 260));
     }
@@ -184,13 +192,17 @@ void PlanScene::rebuild()
     for (std::size_t i = 0; i < plan.storage.size(); ++i) {
         const model::StoragePlan &s = plan.storage[i];
         const model::StorageSpec &spec = m_catalog->storage(s.storageId);
-        add(new PlanCardItem(storageKey(i), QString::fromStdString(spec.name),
-                             {tr("%1 systems").arg(s.count),
-                              tr("%1 GB/s read, %2 GB/s write")
-                                  .arg(s.count * spec.readBytesPerSecond / 1e9)
-                                  .arg(s.count * spec.writeBytesPerSecond / 1e9)},
-                             QColor(0x6a, 0x1b, 0x9a)),
-            QPointF(340, static_cast<double>(i) * 90));
+        auto *card = new PlanCardItem(storageKey(i), QString::fromStdString(spec.name),
+                                      {tr("%1 systems").arg(s.count),
+                                       tr("%1 GB/s read, %2 GB/s write")
+                                           .arg(s.count * spec.readBytesPerSecond / 1e9)
+                                           .arg(s.count * spec.writeBytesPerSecond / 1e9)},
+                                      QColor(0x6a, 0x1b, 0x9a));
+        if (hasFabric && !s.onFabric)
+            card->setWarning(tr("not connected to the fabric: drag its port onto the fabric"));
+        if (hasFabric)
+            new PortItem(storageKey(i), s.onFabric, card);
+        add(card, QPointF(340, static_cast<double>(i) * 90));
     }
     {
         QStringList lines;
@@ -242,13 +254,17 @@ void PlanScene::updateLinks()
     if (!fabric)
         return;
     const QPointF top = fabric->sceneBoundingRect().center();
+    const model::Plan &plan = m_document->plan();
     for (auto it = m_cards.cbegin(); it != m_cards.cend(); ++it) {
-        if (!it.key().startsWith(QStringLiteral("group:"))
-            && !it.key().startsWith(QStringLiteral("storage:")))
+        if (!isOnFabric(plan, it.key()))
             continue;
         auto *line = addLine(QLineF(top, it.value()->sceneBoundingRect().center()),
                              QPen(QColor(0x15, 0x65, 0xc0, 140), 3));
         line->setZValue(-1);
+        // Selectable, so Delete unplugs it; the key says which card it belongs to.
+        line->setFlag(QGraphicsItem::ItemIsSelectable);
+        line->setData(0, it.key());
+        line->setToolTip(tr("Link to the fabric: select it and press Delete to unplug"));
         m_links.push_back(line);
     }
 }
@@ -304,8 +320,48 @@ void PlanScene::dropEvent(QGraphicsSceneDragDropEvent *event)
     event->accept();
 }
 
+void PlanScene::mousePressEvent(QGraphicsSceneMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton)
+        for (QGraphicsItem *item : items(event->scenePos()))
+            if (auto *port = dynamic_cast<PortItem *>(item)) {
+                // A link drag, not a card move or a rubber band.
+                m_connectFrom = port->cardKey();
+                m_connectLine = addLine(QLineF(port->scenePos(), event->scenePos()),
+                                        QPen(QColor(0x15, 0x65, 0xc0), 2, Qt::DashLine));
+                m_connectLine->setZValue(10);
+                event->accept();
+                return;
+            }
+    QGraphicsScene::mousePressEvent(event);
+}
+
+void PlanScene::mouseMoveEvent(QGraphicsSceneMouseEvent *event)
+{
+    if (m_connectLine) {
+        m_connectLine->setLine(QLineF(m_connectLine->line().p1(), event->scenePos()));
+        event->accept();
+        return;
+    }
+    QGraphicsScene::mouseMoveEvent(event);
+}
+
 void PlanScene::mouseReleaseEvent(QGraphicsSceneMouseEvent *event)
 {
+    if (m_connectLine) {
+        removeItem(m_connectLine);
+        delete m_connectLine;
+        m_connectLine = nullptr;
+        const QString from = std::exchange(m_connectFrom, QString());
+        const DropOutcome outcome
+            = applyConnection(m_document->plan(), from, keyAt(event->scenePos()));
+        if (outcome.plan)
+            m_document->edit(*outcome.plan, outcome.description);
+        else
+            emit message(outcome.description);
+        event->accept();
+        return;
+    }
     QGraphicsScene::mouseReleaseEvent(event);
     // Moves become one undoable edit of the plan's layout.
     model::Plan plan = m_document->plan();
@@ -329,6 +385,19 @@ void PlanScene::deleteSelection()
     std::vector<int> groups;
     std::vector<int> storage;
     QStringList removed;
+    // Selected links first: unplugging changes flags, not indices.
+    for (QGraphicsItem *item : selectedItems()) {
+        auto *line = dynamic_cast<QGraphicsLineItem *>(item);
+        if (!line || !m_links.contains(line))
+            continue;
+        const QString key = item->data(0).toString();
+        const DropOutcome unplugged = setOnFabric(plan, key, false);
+        if (unplugged.plan) {
+            plan = *unplugged.plan;
+            PlanCardItem *card = m_cards.value(key);
+            removed << tr("the link of %1").arg(card ? card->title() : key);
+        }
+    }
     for (QGraphicsItem *item : selectedItems()) {
         auto *card = dynamic_cast<PlanCardItem *>(item);
         if (!card)
@@ -393,7 +462,8 @@ void PlanScene::copySelection()
                                    {QStringLiteral("node"), QString::fromStdString(g.nodeId)},
                                    {QStringLiteral("count"), g.count},
                                    {QStringLiteral("rack"), QString::fromStdString(g.rackId)},
-                                   {QStringLiteral("nodes_per_rack"), g.nodesPerRack}});
+                                   {QStringLiteral("nodes_per_rack"), g.nodesPerRack},
+                                   {QStringLiteral("on_fabric"), g.onFabric}});
     }
     if (groups.isEmpty()) {
         emit message(tr("Select server groups to copy"));
@@ -424,6 +494,7 @@ void PlanScene::paste()
         g.count = o.value(QStringLiteral("count")).toInt();
         g.rackId = o.value(QStringLiteral("rack")).toString().toStdString();
         g.nodesPerRack = o.value(QStringLiteral("nodes_per_rack")).toInt();
+        g.onFabric = o.value(QStringLiteral("on_fabric")).toBool(true);
         if (!m_catalog->contains(g.nodeId) || g.count < 1)
             continue;
         const QString source = groupKey(plan.nodeGroups.size());

@@ -48,6 +48,8 @@ protected:
     void dragEnterEvent(QGraphicsSceneDragDropEvent *event) override;
     void dragMoveEvent(QGraphicsSceneDragDropEvent *event) override;
     void dropEvent(QGraphicsSceneDragDropEvent *event) override;
+    void mousePressEvent(QGraphicsSceneMouseEvent *event) override;
+    void mouseMoveEvent(QGraphicsSceneMouseEvent *event) override;
     void mouseReleaseEvent(QGraphicsSceneMouseEvent *event) override;
 
 private:
@@ -61,6 +63,9 @@ private:
     QHash<QString, PlanCardItem *> m_cards;
     QList<QGraphicsLineItem *> m_links;
     bool m_rebuilding = false;
+    /** While a link is dragged from a port: the card it starts at and the rubber line. */
+    QString m_connectFrom;
+    QGraphicsLineItem *m_connectLine = nullptr;
 };
 
 } // namespace cp::views

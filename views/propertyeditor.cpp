@@ -5,6 +5,7 @@
 
 #include "model/fabricdesign.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -163,6 +164,15 @@ void PropertyEditor::buildGroup(int index)
                   [&](model::Plan &p) { p.nodeGroups[index].nodesPerRack = perRack->value(); });
     });
     m_layout->addRow(tr("Servers per rack"), perRack);
+    auto *onFabric = new QCheckBox(tr("Cabled to the fabric"), m_form);
+    onFabric->setChecked(g.onFabric);
+    onFabric->setToolTip(tr("Off the fabric, the group's NICs are unused and its GPUs cannot join "
+                            "a multi-node training job (drag its port onto the fabric card)"));
+    connect(onFabric, &QCheckBox::toggled, this, [this, index](bool on) {
+        apply(on ? tr("Connect group to the fabric") : tr("Disconnect group from the fabric"),
+              [&](model::Plan &p) { p.nodeGroups[index].onFabric = on; });
+    });
+    m_layout->addRow(tr("Network"), onFabric);
 }
 
 void PropertyEditor::buildFabric()
@@ -245,6 +255,15 @@ void PropertyEditor::buildStorage(int index)
                   [&](model::Plan &p) { p.storage[index].count = count->value(); });
     });
     m_layout->addRow(tr("Systems"), count);
+    auto *onFabric = new QCheckBox(tr("Cabled to the fabric"), m_form);
+    onFabric->setChecked(s.onFabric);
+    onFabric->setToolTip(tr("Off the fabric, the servers cannot checkpoint to it or read "
+                            "training data from it"));
+    connect(onFabric, &QCheckBox::toggled, this, [this, index](bool on) {
+        apply(on ? tr("Connect storage to the fabric") : tr("Disconnect storage from the fabric"),
+              [&](model::Plan &p) { p.storage[index].onFabric = on; });
+    });
+    m_layout->addRow(tr("Network"), onFabric);
 }
 
 void PropertyEditor::buildWorkload()

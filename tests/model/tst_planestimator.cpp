@@ -87,6 +87,48 @@ private slots:
         QCOMPARE(small.fabric.cables, 16LL);
     }
 
+    void groupsOffTheFabricAreLeftOut()
+    {
+        // Two groups of 64 DGX H100; the second is not cabled to the fabric.
+        Plan plan = sample("h100-1024-ndr-rail-fat-tree.json");
+        plan.scenarios.clear();
+        plan.nodeGroups[0].count = 64;
+        NodeGroup spare = plan.nodeGroups[0];
+        spare.name = "spare";
+        spare.onFabric = false;
+        plan.nodeGroups.push_back(spare);
+        const PlanEstimate e = estimatePlan(plan, catalog());
+        QCOMPARE(e.gpus, 1024); // both groups draw power and cost money
+        QCOMPARE(e.fabric.endpoints, 512LL); // only the connected group's 64 x 8 NICs
+        QVERIFY(e.training.found);
+        QCOMPARE(e.training.best.config.tp * e.training.best.config.pp * e.training.best.config.dp
+                     * e.training.best.config.cp,
+                 512); // the job spans the 512 connected GPUs
+        bool warned = false;
+        for (const std::string &w : e.warnings)
+            warned
+                = warned || w.find("'spare' is not connected to the fabric") != std::string::npos;
+        QVERIFY(warned);
+
+        // Nothing connected: no fabric ports and a training error that says what to do.
+        plan.nodeGroups[0].onFabric = false;
+        const PlanEstimate none = estimatePlan(plan, catalog());
+        QCOMPARE(none.fabric.endpoints, 0LL);
+        QVERIFY(!none.training.found);
+        QVERIFY2(none.trainingError.find("no server group is connected") != std::string::npos,
+                 none.trainingError.c_str());
+
+        // Storage off the fabric cannot take checkpoints: the run sees no storage.
+        Plan storageOff = sample("h100-1024-ndr-rail-fat-tree.json");
+        storageOff.storage[0].onFabric = false;
+        const PlanEstimate s = estimatePlan(storageOff, catalog());
+        QVERIFY(s.hasTrainingRun);
+        bool noted = false;
+        for (const std::string &n : s.trainingRun.notes)
+            noted = noted || n.find("no storage") != std::string::npos;
+        QVERIFY(noted);
+    }
+
     void h100PlanTotals()
     {
         const PlanEstimate e = estimatePlan(sample("h100-1024-ndr-rail-fat-tree.json"), catalog());

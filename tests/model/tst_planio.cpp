@@ -89,9 +89,12 @@ private slots:
         QTest::newRow("version") << "/version"
                                  << "2"
                                  << "plan.json: /version: plan format version 2 is not supported";
-        QTest::newRow("no nodes") << "/nodes"
-                                  << "[]"
-                                  << "plan.json: /nodes: a plan needs at least one group";
+        QTest::newRow("nodes not a list") << "/nodes"
+                                          << "{}"
+                                          << "plan.json: /nodes: expected an array";
+        QTest::newRow("on_fabric") << "/nodes/0/on_fabric"
+                                   << "\"yes\""
+                                   << "plan.json: /nodes/0/on_fabric: expected";
         QTest::newRow("unknown node") << "/nodes/0/node"
                                       << "\"dgx-h1000\""
                                       << "plan.json: /nodes/0/node: unknown nodes id 'dgx-h1000'";
@@ -149,6 +152,30 @@ private slots:
             = nlohmann::json::parse(value.toStdString());
         const std::string message = errorOf(document);
         QVERIFY2(message.find(expected.toStdString()) == 0, message.c_str());
+    }
+
+    void emptyPlansAndFabricConnectionsRoundTrip()
+    {
+        // The desktop program starts from a plan with no servers and must be able to save it.
+        nlohmann::json empty = sample();
+        empty["nodes"] = nlohmann::json::array();
+        empty.erase("scenarios");
+        const Plan plan = parsePlan(empty, "empty.json", &shippedCatalog());
+        QCOMPARE(plan.totalNodes(), 0);
+        QVERIFY(parsePlan(planToJson(plan), "again", &shippedCatalog()).nodeGroups.empty());
+
+        // A group and a storage system taken off the fabric stay off it; connected ones write
+        // nothing extra.
+        Plan off = parsePlan(sample(), "sample", &shippedCatalog());
+        QVERIFY(off.nodeGroups[0].onFabric);
+        QVERIFY(!planToJson(off)["nodes"][0].contains("on_fabric"));
+        off.nodeGroups[0].onFabric = false;
+        off.storage[0].onFabric = false;
+        const nlohmann::json written = planToJson(off);
+        QVERIFY(written["nodes"][0]["on_fabric"] == false);
+        const Plan back = parsePlan(written, "back", &shippedCatalog());
+        QVERIFY(!back.nodeGroups[0].onFabric);
+        QVERIFY(!back.storage[0].onFabric);
     }
 
     void diurnalProfileErrors()

@@ -11,6 +11,7 @@
 #include "plandocument.h"
 #include "planestimatecontroller.h"
 #include "planscene.h"
+#include "portitem.h"
 #include "propertyeditor.h"
 
 #include "model/catalogdatabase.h"
@@ -249,6 +250,75 @@ private slots:
         QVERIFY(next.document()->isModified()); // recovered work still needs saving
         QVERIFY(!QFileInfo::exists(autosave));
         next.document()->undoStack()->setClean();
+    }
+
+    static views::PortItem *portOf(app::MainWindow &window, const QString &key)
+    {
+        views::PlanCardItem *card = window.scene()->cardForKey(key);
+        for (QGraphicsItem *child : card->childItems())
+            if (auto *port = dynamic_cast<views::PortItem *>(child))
+                return port;
+        return nullptr;
+    }
+
+    /** Drags a link from `key`'s port to viewport point `to`, as the mouse would. */
+    static void dragLink(app::MainWindow &window, const QString &key, QPoint to)
+    {
+        views::PortItem *port = portOf(window, key);
+        QVERIFY(port);
+        QWidget *viewport = window.canvas()->viewport();
+        const QPoint from = window.canvas()->mapFromScene(port->scenePos());
+        QTest::mousePress(viewport, Qt::LeftButton, {}, from);
+        QTest::mouseMove(viewport, (from + to) / 2);
+        QTest::mouseMove(viewport, to);
+        QTest::mouseRelease(viewport, Qt::LeftButton, {}, to);
+    }
+
+    void linksConnectAndDisconnect()
+    {
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openPlan(m_sample));
+        window.canvas()->fitAll();
+        QVERIFY(portOf(window, QStringLiteral("group:0"))->connected());
+
+        // Dragging the group's link off into empty canvas unplugs it; undo plugs it back.
+        dragLink(window, QStringLiteral("group:0"), emptyPoint(window));
+        QVERIFY(!window.plan().nodeGroups[0].onFabric);
+        QVERIFY(window.scene()
+                    ->cardForKey(QStringLiteral("group:0"))
+                    ->warning()
+                    .contains(QStringLiteral("not connected to the fabric")));
+        QVERIFY(!portOf(window, QStringLiteral("group:0"))->connected());
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/canvas-unplugged.png")));
+        window.document()->undoStack()->undo();
+        QVERIFY(window.plan().nodeGroups[0].onFabric);
+        window.document()->undoStack()->redo();
+        QVERIFY(!window.plan().nodeGroups[0].onFabric);
+
+        // Dropping the link on the fabric card connects it again.
+        dragLink(window, QStringLiteral("group:0"),
+                 viewportPointOf(window, QStringLiteral("fabric")));
+        QVERIFY(window.plan().nodeGroups[0].onFabric);
+
+        // A link onto the workload card is refused with what a link can join; nothing changes.
+        const int edits = window.document()->undoStack()->count();
+        dragLink(window, QStringLiteral("storage:0"),
+                 viewportPointOf(window, QStringLiteral("workload")));
+        QCOMPARE(window.document()->undoStack()->count(), edits);
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("cannot take one")),
+                 qPrintable(window.statusBar()->currentMessage()));
+
+        // A selected link and Delete unplug the storage.
+        window.scene()->clearSelection();
+        for (QGraphicsItem *item : window.scene()->items())
+            if (item->data(0).toString() == QStringLiteral("storage:0"))
+                item->setSelected(true);
+        window.scene()->deleteSelection();
+        QVERIFY(!window.plan().storage[0].onFabric);
+        QCOMPARE(window.plan().storage.size(), std::size_t(1)); // the storage itself stays
     }
 
     void emptyPlanSaysHowToStart()
