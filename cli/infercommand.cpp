@@ -71,10 +71,20 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       + format(" (memory %.2f", e.decodeMemorySeconds * 1e3)
                       + format(", compute %.2f", e.decodeComputeSeconds * 1e3)
                       + format(", comm %.2f ms)", e.decodeCommSeconds * 1e3)});
-    table.addRow({"TTFT" + std::string(e.utilisation > 0 ? " p95" : ""),
-                  format("%.1f ms", e.ttftSeconds * 1e3)});
+    if (e.utilisation > 0)
+        table.addRow({"TTFT p50 / p95 / p99",
+                      format("%.1f", e.ttftP50Seconds * 1e3)
+                          + format(" / %.1f", e.ttftSeconds * 1e3)
+                          + format(" / %.1f ms", e.ttftP99Seconds * 1e3)});
+    else
+        table.addRow({"TTFT", format("%.1f ms", e.ttftSeconds * 1e3)});
     table.addRow({"time per output token", format("%.2f ms", e.tpotSeconds * 1e3)});
-    table.addRow({"end-to-end latency", format("%.2f s", e.endToEndSeconds)});
+    if (e.utilisation > 0)
+        table.addRow({"end-to-end p50 / p95 / p99",
+                      format("%.2f", e.endToEndP50Seconds()) + format(" / %.2f", e.endToEndSeconds)
+                          + format(" / %.2f s", e.endToEndP99Seconds())});
+    else
+        table.addRow({"end-to-end latency", format("%.2f s", e.endToEndSeconds)});
     table.addRow(
         {"throughput per GPU", format("%.0f output tokens/s", e.outputTokensPerSecondPerGpu)});
     table.addRow({"replicas",

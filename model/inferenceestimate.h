@@ -67,8 +67,12 @@ struct InferenceEstimate
     double decodeComputeSeconds = 0;
     double decodeCommSeconds = 0;
     double ttftSeconds = 0; ///< p95 when a rate is given, else unloaded
+    double ttftP50Seconds = 0; ///< median under the rate (Erlang C), else unloaded
+    double ttftP99Seconds = 0;
     double tpotSeconds = 0;
-    double endToEndSeconds = 0;
+    double endToEndSeconds = 0; ///< p95: TTFT p95 + output tokens x TPOT
+    double endToEndP50Seconds() const { return endToEndSeconds - ttftSeconds + ttftP50Seconds; }
+    double endToEndP99Seconds() const { return endToEndSeconds - ttftSeconds + ttftP99Seconds; }
     double requestsPerSecondPerReplica = 0; ///< capacity at this batch
     double outputTokensPerSecondPerReplica = 0;
     double outputTokensPerSecondPerGpu = 0;

@@ -39,7 +39,8 @@ std::string text(const char *format, double value)
 
 } // namespace
 
-double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, int slots)
+double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRate, int slots,
+                                  double quantile)
 {
     const double offered = arrivalsPerSecond / slotServiceRate; // a = lambda / mu, in Erlangs
     const double rho = offered / slots;
@@ -50,10 +51,16 @@ double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, i
     for (int k = 1; k <= slots; ++k)
         erlangB = offered * erlangB / (k + offered * erlangB);
     const double probabilityOfWaiting = erlangB / (1.0 - rho * (1.0 - erlangB));
-    if (probabilityOfWaiting <= 0.05)
+    const double tail = 1.0 - quantile;
+    if (probabilityOfWaiting <= tail)
         return 0.0;
-    // P(W > t) = C · exp(-(c·mu - lambda)·t)
-    return std::log(probabilityOfWaiting / 0.05) / (slots * slotServiceRate - arrivalsPerSecond);
+    // P(W > t) = C · exp(-(c·mu - lambda)·t) = 1 - q
+    return std::log(probabilityOfWaiting / tail) / (slots * slotServiceRate - arrivalsPerSecond);
+}
+
+double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, int slots)
+{
+    return erlangCWaitQuantileSeconds(arrivalsPerSecond, slotServiceRate, slots, 0.95);
 }
 
 double ServingCostModel::usdPerGpuHour() const
@@ -220,6 +227,8 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / (t * p);
     e.tpotSeconds = cycle / O;
     e.ttftSeconds = e.prefillSeconds;
+    e.ttftP50Seconds = e.prefillSeconds; // no queue without a request rate
+    e.ttftP99Seconds = e.prefillSeconds;
     e.endToEndSeconds = e.ttftSeconds + O * e.tpotSeconds;
     e.replicas = 1;
 
@@ -331,6 +340,12 @@ InferenceEstimate InferenceEstimator::estimate() const
                 e.utilisation = rho;
                 e.ttftSeconds = ttft;
                 e.endToEndSeconds = ttft + m_job.outputTokens * e.tpotSeconds;
+                // The other percentiles of the same queue; decode is a steady O·TPOT here, so
+                // only the wait before prefill spreads the end-to-end latency.
+                e.ttftP50Seconds = e.prefillSeconds
+                    + erlangCWaitQuantileSeconds(rate / replicas, mu / b, b, 0.50);
+                e.ttftP99Seconds = e.prefillSeconds
+                    + erlangCWaitQuantileSeconds(rate / replicas, mu / b, b, 0.99);
                 break;
             }
             if (replicas > 1000000)

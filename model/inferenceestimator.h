@@ -63,6 +63,9 @@ private:
  * slots. Zero when fewer than 5% of arrivals wait; infinite when the queue is unstable.
  */
 double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, int slots);
+/** The `quantile` (0.5, 0.99, ...) of the same waiting time: ln(C / (1 - q)) / (c·mu - lambda). */
+double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRate, int slots,
+                                  double quantile);
 
 /** Latency of one NCCL LL-protocol step over NVLink, the small-message path (NCCL tuning.cc). */
 inline constexpr double nvlinkLowLatencyStepSeconds = 0.6e-6;

@@ -232,7 +232,10 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                         number(inf.memoryCapacityBytes / units::gibi, 1),
                         number(inf.weightsBytesPerGpu / units::gibi, 1),
                         number(inf.kvBytesPerGpu / units::gibi, 1)));
-        addRow(section, tr("TTFT (p95)"), tr("%1 ms").arg(number(inf.ttftSeconds * 1e3, 1)));
+        addRow(section, tr("TTFT p50 / p95 / p99"),
+               tr("%1 / %2 / %3 ms")
+                   .arg(number(inf.ttftP50Seconds * 1e3, 1), number(inf.ttftSeconds * 1e3, 1),
+                        number(inf.ttftP99Seconds * 1e3, 1)));
         addRow(section, tr("Time per output token"),
                tr("%1 ms").arg(number(inf.tpotSeconds * 1e3, 2)));
         addRow(section, tr("Throughput per GPU"),

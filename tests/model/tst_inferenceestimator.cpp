@@ -106,6 +106,16 @@ private slots:
         const double wait = erlangCWaitP95Seconds(20.0 / e.replicas,
                                                   e.requestsPerSecondPerReplica / e.batch, e.batch);
         QVERIFY(qAbs(e.ttftSeconds - (e.prefillSeconds + wait)) < 1e-12);
+        // The same queue's median and 99th percentile bracket the p95.
+        const double mu = e.requestsPerSecondPerReplica / e.batch;
+        QVERIFY(qAbs(e.ttftP99Seconds
+                     - (e.prefillSeconds
+                        + erlangCWaitQuantileSeconds(20.0 / e.replicas, mu, e.batch, 0.99)))
+                < 1e-12);
+        QVERIFY(e.ttftP50Seconds <= e.ttftSeconds && e.ttftSeconds <= e.ttftP99Seconds);
+        QVERIFY(
+            qAbs(e.endToEndP99Seconds() - e.endToEndSeconds - (e.ttftP99Seconds - e.ttftSeconds))
+            < 1e-12);
     }
 
     void erlangC()
@@ -118,6 +128,11 @@ private slots:
         QVERIFY(qAbs(erlangCWaitP95Seconds(1.0, 1.0, 2) - std::log(20.0 / 3.0)) < 1e-12);
         QCOMPARE(erlangCWaitP95Seconds(0.01, 1.0, 8), 0.0);
         QVERIFY(std::isinf(erlangCWaitP95Seconds(2.0, 1.0, 2)));
+        // Other percentiles of M/M/1 at rho 0.8: the median wait is ln(0.8 / 0.5) / 0.2 =
+        // 2.350 s, the 99th ln(0.8 / 0.01) / 0.2 = 21.91 s; at rho 0.4 fewer than half wait.
+        QVERIFY(qAbs(erlangCWaitQuantileSeconds(0.8, 1.0, 1, 0.5) - std::log(1.6) / 0.2) < 1e-12);
+        QVERIFY(qAbs(erlangCWaitQuantileSeconds(0.8, 1.0, 1, 0.99) - std::log(80.0) / 0.2) < 1e-12);
+        QCOMPARE(erlangCWaitQuantileSeconds(0.4, 1.0, 1, 0.5), 0.0);
     }
 
     void costPerGpuHour()
