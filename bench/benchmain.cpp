@@ -171,9 +171,10 @@ int main(int argc, char **argv)
                 compare * 1e3);
 
     // The scene and PDF benchmarks need a QApplication; without a display, render offscreen.
-    // It is made only now: with a QApplication alive, the pure-model figures above ran about 2x
-    // slower (0.44 -> 1.0 us for one training estimate; not the C locale, which was checked), and
-    // the desktop program is not what those figures are about.
+    // It is made only now: QGuiApplication's start-up leaves the upper halves of the AVX
+    // registers dirty on this thread, and the SSE-encoded model code then pays the SSE/AVX
+    // transition penalty (about 2x: 0.44 -> 1.0 us per training estimate; one vzeroupper
+    // restores it). Worker threads start clean, and that is where the desktop program estimates.
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
