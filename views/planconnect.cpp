@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "planconnect.h"
 
+#include "cardkeys.h"
+
 #include <QCoreApplication>
 
 namespace cp::views {
@@ -12,26 +14,26 @@ QString tr(const char *text)
     return QCoreApplication::translate("PlanConnect", text);
 }
 
-/** The group or storage index a key names, or -1. */
-int indexOf(const QString &key, const QString &prefix)
+/** The connection flag of the group or storage that `key` names, or null for other cards;
+ * const or not as the plan is, so the read-only checks need no copy of the plan. */
+template<typename PlanT>
+auto flagOf(PlanT &plan, const QString &key) -> decltype(&plan.nodeGroups[0].onFabric)
 {
-    if (!key.startsWith(prefix))
-        return -1;
-    bool ok = false;
-    const int index = key.mid(prefix.size()).toInt(&ok);
-    return ok ? index : -1;
+    if (const auto g = groupIndex(key); g && *g < static_cast<int>(plan.nodeGroups.size()))
+        return &plan.nodeGroups[static_cast<std::size_t>(*g)].onFabric;
+    if (const auto s = storageIndex(key); s && *s < static_cast<int>(plan.storage.size()))
+        return &plan.storage[static_cast<std::size_t>(*s)].onFabric;
+    return nullptr;
 }
 
 QString cardName(const model::Plan &plan, const QString &key)
 {
-    if (const int g = indexOf(key, QStringLiteral("group:"));
-        g >= 0 && g < static_cast<int>(plan.nodeGroups.size()))
-        return QString::fromStdString(plan.nodeGroups[static_cast<std::size_t>(g)].name.empty()
-                                          ? plan.nodeGroups[static_cast<std::size_t>(g)].nodeId
-                                          : plan.nodeGroups[static_cast<std::size_t>(g)].name);
-    if (const int s = indexOf(key, QStringLiteral("storage:"));
-        s >= 0 && s < static_cast<int>(plan.storage.size()))
-        return QString::fromStdString(plan.storage[static_cast<std::size_t>(s)].storageId);
+    if (const auto g = groupIndex(key); g && *g < static_cast<int>(plan.nodeGroups.size())) {
+        const model::NodeGroup &group = plan.nodeGroups[static_cast<std::size_t>(*g)];
+        return QString::fromStdString(group.name.empty() ? group.nodeId : group.name);
+    }
+    if (const auto s = storageIndex(key); s && *s < static_cast<int>(plan.storage.size()))
+        return QString::fromStdString(plan.storage[static_cast<std::size_t>(*s)].storageId);
     if (key == QStringLiteral("workload"))
         return tr("the workload");
     if (key == QStringLiteral("facility"))
@@ -39,23 +41,11 @@ QString cardName(const model::Plan &plan, const QString &key)
     return key;
 }
 
-bool *flagOf(model::Plan &plan, const QString &key)
-{
-    const int g = indexOf(key, QStringLiteral("group:"));
-    if (g >= 0 && g < static_cast<int>(plan.nodeGroups.size()))
-        return &plan.nodeGroups[static_cast<std::size_t>(g)].onFabric;
-    const int s = indexOf(key, QStringLiteral("storage:"));
-    if (s >= 0 && s < static_cast<int>(plan.storage.size()))
-        return &plan.storage[static_cast<std::size_t>(s)].onFabric;
-    return nullptr;
-}
-
 } // namespace
 
 bool isOnFabric(const model::Plan &plan, const QString &key)
 {
-    model::Plan copy = plan;
-    const bool *flag = flagOf(copy, key);
+    const bool *flag = flagOf(plan, key);
     return flag && *flag;
 }
 
@@ -83,8 +73,7 @@ DropOutcome setOnFabric(const model::Plan &plan, const QString &key, bool onFabr
 
 DropOutcome applyConnection(const model::Plan &plan, const QString &fromKey, const QString &toKey)
 {
-    model::Plan copy = plan;
-    if (!flagOf(copy, fromKey)) {
+    if (!flagOf(plan, fromKey)) {
         DropOutcome refused;
         refused.description = tr("Only server groups and storage have ports to connect");
         return refused;

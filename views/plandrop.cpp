@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plandrop.h"
 
+#include "cardkeys.h"
+
 #include "model/fabricscaleout.h"
 #include "model/inferencesetup.h"
 
@@ -11,15 +13,6 @@ namespace {
 bool compatible(const model::NicSpec &nic, const model::SwitchSpec &sw)
 {
     return model::switchSpeaksNicProtocol(sw, nic);
-}
-
-std::optional<int> groupIndex(const QString &key)
-{
-    if (!key.startsWith(QStringLiteral("group:")))
-        return std::nullopt;
-    bool ok = false;
-    const int index = key.mid(6).toInt(&ok);
-    return ok ? std::optional<int>(index) : std::nullopt;
 }
 
 /** The NIC the fabric uses: the plan's, or the first group's node type's. */

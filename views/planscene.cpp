@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "planscene.h"
 
+#include "cardkeys.h"
+
 #include "fabricitem.h"
 #include "nodegroupitem.h"
 #include "plancarditem.h"
@@ -30,16 +32,6 @@ namespace cp::views {
 namespace {
 
 constexpr const char *groupsMimeType = "application/x-clusterplanner-node-groups";
-
-QString groupKey(std::size_t index)
-{
-    return QStringLiteral("group:%1").arg(index);
-}
-
-QString storageKey(std::size_t index)
-{
-    return QStringLiteral("storage:%1").arg(index);
-}
 
 /** Servers per rack: the plan's, else as many as fit by rack units and power. */
 int nodesPerRack(const model::NodeGroup &group, const model::Catalog &catalog)
@@ -403,10 +395,10 @@ void PlanScene::deleteSelection()
         if (!card)
             continue;
         const QString key = card->key();
-        if (key.startsWith(QStringLiteral("group:")))
-            groups.push_back(key.mid(6).toInt());
-        else if (key.startsWith(QStringLiteral("storage:")))
-            storage.push_back(key.mid(8).toInt());
+        if (const auto g = groupIndex(key))
+            groups.push_back(*g);
+        else if (const auto s = storageIndex(key))
+            storage.push_back(*s);
         else if (key == QStringLiteral("fabric"))
             plan.fabric.topology = "none";
         else if (key == QStringLiteral("workload"))
@@ -455,9 +447,10 @@ void PlanScene::copySelection()
     QJsonArray groups;
     for (QGraphicsItem *item : selectedItems()) {
         auto *card = dynamic_cast<PlanCardItem *>(item);
-        if (!card || !card->key().startsWith(QStringLiteral("group:")))
+        const auto index = card ? groupIndex(card->key()) : std::nullopt;
+        if (!index)
             continue;
-        const model::NodeGroup &g = m_document->plan().nodeGroups.at(card->key().mid(6).toInt());
+        const model::NodeGroup &g = m_document->plan().nodeGroups.at(*index);
         groups.append(QJsonObject {{QStringLiteral("name"), QString::fromStdString(g.name)},
                                    {QStringLiteral("node"), QString::fromStdString(g.nodeId)},
                                    {QStringLiteral("count"), g.count},
