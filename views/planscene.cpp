@@ -118,12 +118,10 @@ void PlanScene::rebuild()
                                   f->switchId.empty() ? tr("none fits")
                                                       : QString::fromStdString(f->switchId));
                 const model::FabricGraph graph = model::generateFabric(f->design);
-                std::map<int, int> perTier;
-                for (model::FabricVertexId v = 0; v < graph.vertexCount(); ++v)
-                    if (graph.vertex(v).role == model::FabricVertexRole::Switch)
-                        ++perTier[graph.vertex(v).tier];
+                // The same count the plan estimate's bill of materials uses.
+                const model::FabricMetrics counts = model::countFabric(graph, {});
                 const char *names[] = {"", "leaf", "spine", "core"};
-                for (const auto &[tier, count] : perTier)
+                for (const auto &[tier, count] : counts.switchesPerTier)
                     tiers.push_back({plan.fabric.topology == "dragonfly"
                                          ? tr("routers")
                                          : QString::fromLatin1(tier <= 3 ? names[tier] : "tier"),
