@@ -91,19 +91,39 @@ std::optional<int> ParsedArguments::integer(const std::string &name, int min, in
     return static_cast<int>(number);
 }
 
+namespace {
+/** One finite number, the whole of `text`; a UsageError naming the option otherwise. */
+double parseNumber(const std::string &name, const std::string &text)
+{
+    char *end = nullptr;
+    const double number = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(number))
+        throw UsageError("option '--" + name + "': expected a number, found '" + text + "'");
+    return number;
+}
+} // namespace
+
 std::optional<double> ParsedArguments::number(const std::string &name, double min, double max) const
 {
     auto text = value(name);
     if (!text)
         return std::nullopt;
-    char *end = nullptr;
-    const double number = std::strtod(text->c_str(), &end);
-    if (text->empty() || *end != '\0' || !std::isfinite(number))
-        throw UsageError("option '--" + name + "': expected a number, found '" + *text + "'");
+    const double number = parseNumber(name, *text);
     if (number < min || number > max)
         throw UsageError("option '--" + name + "': must be between " + std::to_string(min) + " and "
                          + std::to_string(max) + ", found " + *text);
     return number;
+}
+
+std::optional<std::vector<double>> ParsedArguments::numberList(const std::string &name) const
+{
+    auto text = value(name);
+    if (!text)
+        return std::nullopt;
+    std::vector<double> numbers;
+    for (const std::string &part : splitList(*text, ','))
+        numbers.push_back(parseNumber(name, part));
+    return numbers;
 }
 
 std::optional<double> ParsedArguments::count(const std::string &name) const

@@ -33,6 +33,8 @@ public:
     std::string required(const std::string &name) const;
     std::optional<int> integer(const std::string &name, int min, int max) const;
     std::optional<double> number(const std::string &name, double min, double max) const;
+    /** Numbers separated by commas ("1,2.5,4"), each checked as number() checks one. */
+    std::optional<std::vector<double>> numberList(const std::string &name) const;
     /** A count that may carry a suffix: 2e12, 2T, 300B, 1.5M. */
     std::optional<double> count(const std::string &name) const;
     std::optional<std::string> choice(const std::string &name,

@@ -125,21 +125,8 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     if (a.has("peak-hour") && !a.has("diurnal-trough"))
         throw UsageError("--peak-hour shapes --diurnal-trough's day");
     try {
-        if (auto values = a.value("diurnal")) {
-            std::vector<double> rates;
-            for (const std::string &v : splitList(*values, ',')) {
-                std::size_t used = 0;
-                double rate = 0;
-                try {
-                    rate = std::stod(v, &used);
-                } catch (const std::exception &) {
-                    used = 0;
-                }
-                if (used != v.size() || v.empty())
-                    throw UsageError("option '--diurnal': '" + v + "' is not a number");
-                rates.push_back(rate);
-            }
-            diurnal = model::diurnalProfileFromHourlyRates(rates, "--diurnal");
+        if (auto rates = a.numberList("diurnal")) {
+            diurnal = model::diurnalProfileFromHourlyRates(*rates, "--diurnal");
         } else if (auto trough = a.number("diurnal-trough", 0.0, 1.0)) {
             diurnal
                 = model::cosineDiurnalProfile(*trough, a.integer("peak-hour", 0, 23).value_or(14));
