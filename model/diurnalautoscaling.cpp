@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 
 namespace cp::model {
@@ -62,7 +63,18 @@ AutoscalingEstimate estimateDiurnalAutoscaling(const InferenceJob &peakJob,
     minReplicas = std::max(0, minReplicas);
     const int replicaGpus = peakJob.gpusPerReplica; // all stages' GPUs
     const double usdPerReplicaHour = cost.usdPerGpuHour() * replicaGpus;
-    const InferenceEstimate atPeak = InferenceEstimator(peakJob, hardware, cost).estimate();
+    // Hours at the same rate (the peak among them) are sized once.
+    std::map<double, InferenceEstimate> byRate;
+    const auto sizedFor = [&](double rate) -> const InferenceEstimate & {
+        auto it = byRate.find(rate);
+        if (it == byRate.end()) {
+            InferenceJob job = peakJob;
+            job.ratePerSecond = rate;
+            it = byRate.emplace(rate, InferenceEstimator(job, hardware, cost).estimate()).first;
+        }
+        return it->second;
+    };
+    const InferenceEstimate &atPeak = sizedFor(*peakJob.ratePerSecond);
     if (!atPeak.fits || !atPeak.meetsTargets) {
         result.feasible = false;
         result.reason = atPeak.reason;
@@ -75,9 +87,7 @@ AutoscalingEstimate estimateDiurnalAutoscaling(const InferenceJob &peakJob,
         int replicas = minReplicas;
         double prefillShare = atPeak.prefillCostShare; // an idle hour: the peak's split
         if (rate > 0) {
-            InferenceJob job = peakJob;
-            job.ratePerSecond = rate;
-            const InferenceEstimate e = InferenceEstimator(job, hardware, cost).estimate();
+            const InferenceEstimate &e = sizedFor(rate);
             if (!e.fits || !e.meetsTargets) {
                 result.feasible = false;
                 result.reason = e.reason;
