@@ -133,11 +133,10 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
             [this](int index) { m_comparisonView->setHighlight(index + 1); });
     connect(&m_exportWatcher, &QFutureWatcher<QString>::finished, this, [this] {
         const QString message = m_exportWatcher.result();
-        m_exportProgress->hide();
         const bool ok = !message.startsWith(QLatin1Char('!'));
         const QString text = ok ? message : message.mid(1);
+        endPdfExport();
         statusBar()->showMessage(text, 10000);
-        m_pdfExportPending = false;
         emit exportFinished(ok, text);
     });
     m_exportProgress = new QProgressBar(this);
@@ -421,12 +420,8 @@ void MainWindow::exportPdf(const QString &path)
             input = views::preparePlanReport(m_document->documentPlan(), comparison, m_catalog,
                                              m_document->filePath());
         } catch (const std::exception &error) {
-            m_pdfExportPending = false;
-            m_exportProgress->hide();
-            const QString message = tr("Export failed, nothing was written: %1")
-                                        .arg(QString::fromStdString(error.what()));
-            statusBar()->showMessage(message, 10000);
-            emit exportFinished(false, message);
+            endPdfExport();
+            reportExportFailure(nothingWritten(error));
             return;
         }
         statusBar()->showMessage(tr("Writing %1…").arg(path));
@@ -435,9 +430,7 @@ void MainWindow::exportPdf(const QString &path)
                 const int pages = views::writePlanReportPdf(input, path);
                 return tr("Exported %1 (%n page(s))", nullptr, pages).arg(path);
             } catch (const std::exception &error) {
-                return QLatin1Char('!')
-                    + tr("Export failed, nothing was written: %1")
-                          .arg(QString::fromStdString(error.what()));
+                return QLatin1Char('!') + nothingWritten(error);
             }
         }));
     });
@@ -451,10 +444,7 @@ void MainWindow::writeCsvExport(const QString &path,
         statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
         emit exportFinished(true, path);
     } catch (const std::exception &error) {
-        const QString message = tr("Export failed, nothing was written: %1")
-                                    .arg(QString::fromStdString(error.what()));
-        statusBar()->showMessage(message, 10000);
-        emit exportFinished(false, message);
+        reportExportFailure(nothingWritten(error));
     }
 }
 
@@ -472,9 +462,7 @@ void MainWindow::exportBillOfMaterialsCsv(const QString &path)
         const auto &scenarios = comparison.scenarios;
         if (active >= static_cast<int>(scenarios.size())
             || !scenarios[static_cast<std::size_t>(active)].ok) {
-            const QString message = tr("Export failed: this variant has no estimate");
-            statusBar()->showMessage(message, 10000);
-            emit exportFinished(false, message);
+            reportExportFailure(tr("Export failed: this variant has no estimate"));
             return;
         }
         writeCsvExport(
@@ -483,14 +471,29 @@ void MainWindow::exportBillOfMaterialsCsv(const QString &path)
     });
 }
 
+QString MainWindow::nothingWritten(const std::exception &error)
+{
+    return tr("Export failed, nothing was written: %1").arg(QString::fromStdString(error.what()));
+}
+
+void MainWindow::reportExportFailure(const QString &message)
+{
+    statusBar()->showMessage(message, 10000);
+    emit exportFinished(false, message);
+}
+
+void MainWindow::endPdfExport()
+{
+    m_pdfExportPending = false;
+    m_exportProgress->hide();
+}
+
 void MainWindow::abandonWaitingExports(const QString &why)
 {
     const std::size_t waiting = m_waitingForComparison.size();
     m_waitingForComparison.clear();
-    if (m_pdfExportPending && !m_exportWatcher.isRunning()) {
-        m_pdfExportPending = false;
-        m_exportProgress->hide();
-    }
+    if (m_pdfExportPending && !m_exportWatcher.isRunning())
+        endPdfExport();
     for (std::size_t i = 0; i < waiting; ++i)
         emit exportFinished(false, why);
 }

@@ -97,6 +97,12 @@ protected:
 private:
     /** Exports waiting for a comparison that failed or was cancelled: each reports `why`. */
     void abandonWaitingExports(const QString &why);
+    /** "Export failed, nothing was written: <why>". */
+    static QString nothingWritten(const std::exception &error);
+    /** Shows `message` in the status bar and emits exportFinished(false, message). */
+    void reportExportFailure(const QString &message);
+    /** The PDF export is over (written, failed or abandoned): no longer pending, no progress. */
+    void endPdfExport();
     /** Writes `cells` as RFC 4180 CSV atomically and reports the outcome (exportFinished). */
     void writeCsvExport(const QString &path, const std::vector<std::vector<std::string>> &cells);
     void createActions();
