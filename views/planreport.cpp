@@ -352,8 +352,7 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
     PlanDocument document;
     document.reset(documentPlan, QString());
     PlanScene scene(&document);
-    scene.setCatalog(catalog);
-    document.reset(documentPlan, QString()); // rebuild with the catalog
+    scene.setCatalog(catalog); // builds the cards from the document's plan
     scene.clearSelection();
     const QRectF bounds = scene.itemsBoundingRect().adjusted(-20, -20, 20, 20);
     input.topologySize = bounds.size();
