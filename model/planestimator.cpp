@@ -95,7 +95,6 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
 
     // --- Nodes, GPUs, racks ------------------------------------------------------------------
     long long nicPorts = 0;
-    std::string firstGpu;
     bool mixedGpus = false;
     const NodeSpec *firstNode = nullptr;
     // A training job runs on the groups cabled to the fabric (all of them when the plan has no
@@ -106,10 +105,8 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     for (const NodeGroup &group : plan.nodeGroups) {
         const NodeSpec &node = catalog.node(group.nodeId);
         const GpuSpec &gpu = catalog.gpu(node.gpuId);
-        if (!firstNode) {
+        if (!firstNode)
             firstNode = &node;
-            firstGpu = gpu.id;
-        }
         const bool joinsJob = group.onFabric || !hasFabric;
         if (joinsJob) {
             if (!trainingNode)
@@ -179,8 +176,8 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
         }
     }
     if (firstNode) {
-        result.gpuId = firstGpu;
-        result.gpuName = catalog.gpu(firstGpu).name;
+        result.gpuId = firstNode->gpuId;
+        result.gpuName = catalog.gpu(firstNode->gpuId).name;
     }
 
     // --- Fabric: counted on the generated graph, the same graph the canvas draws -------------
