@@ -31,12 +31,20 @@ std::vector<OptionSpec> trainOptions()
         {"vocab", true, "vocabulary size"},
         {"experts", true, "experts per MoE layer (default 1: dense)"},
         {"top-k", true, "experts per token"},
+        {"shared-experts", true, "MoE experts every token passes (default 0)"},
+        {"head-dim", true, "attention head dimension (default: hidden / heads)"},
         {"gated-mlp", false, "custom model uses a gated (SwiGLU) MLP"},
         {"seq-len", true, "sequence length in tokens"},
         {"global-batch", true, "sequences per optimizer step"},
         {"tokens", true, "tokens to train on (2e12 or 2T)"},
         {"precision", true, "bf16|fp16|fp8 (default bf16)"},
-        {"attention", true, "flash|unfused (default flash)"},
+        {"framework", true,
+         "training software profile (default megatron-core-2024; "
+         "megatron-lm-2021, megatron-lm-2022 for older runs)"},
+        {"attention", true, "flash|unfused (default: the framework's)"},
+        {"explain", false, "list every operation of the step with its FLOPs, bytes and time"},
+        {"moe-capacity-factor", true,
+         "tokens an expert is sized for, relative to a balanced share (default 1)"},
         {"tp", true, "tensor-parallel size (searched when absent)"},
         {"pp", true, "pipeline-parallel size"},
         {"dp", true, "data-parallel size"},
@@ -62,7 +70,9 @@ std::vector<OptionSpec> trainOptions()
         {"lifetime-years", true, "amortisation period of the hardware (default 4)"},
         {"hourly-price", true, "USD per GPU-hour (cloud); replaces capital and energy"},
         {"dp-overlap", true,
-         "share of the backward pass that can hide gradient sync, 0..1 (default 1)"},
+         "share of the backward pass that can hide gradient sync, 0..1 (default: the "
+         "framework's)"},
+        {"no-tp-comm-overlap", false, "tensor-parallel collectives not overlapped with GEMMs"},
         {"allow-tp-across-nodes", false, "allow tensor parallelism beyond the NVLink domain"},
         {"no-sequence-parallel", false,
          "tensor parallelism without sequence parallelism (Megatron before 2022)"},
@@ -73,8 +83,8 @@ std::vector<OptionSpec> trainOptions()
 model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catalog &catalog)
 {
     if (auto id = a.value("model")) {
-        for (const char *shape :
-             {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "experts", "top-k"}) {
+        for (const char *shape : {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab",
+                                  "experts", "top-k", "shared-experts", "head-dim"}) {
             if (a.has(shape))
                 throw UsageError(std::string("give either --model or the model shape (--") + shape
                                  + "), not both");
@@ -97,9 +107,13 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
     spec.ffn = a.integer("ffn", 1, 1 << 24).value_or(4 * spec.hidden);
     spec.experts = a.integer("experts", 1, 4096).value_or(1);
     spec.topK = a.integer("top-k", 1, 4096).value_or(spec.experts > 1 ? 2 : 1);
+    spec.sharedExperts = a.integer("shared-experts", 0, 4096).value_or(0);
+    spec.explicitHeadDim = a.integer("head-dim", 1, 1 << 16).value_or(0);
     spec.gatedMlp = a.has("gated-mlp");
-    if (spec.hidden % spec.heads != 0)
-        throw UsageError("--hidden must be divisible by --heads");
+    if (spec.explicitHeadDim == 0 && spec.hidden % spec.heads != 0)
+        throw UsageError("--hidden must be divisible by --heads (or give --head-dim)");
+    if (spec.sharedExperts > 0 && spec.experts == 1)
+        throw UsageError("--shared-experts needs --experts above 1");
     if (spec.heads % spec.kvHeads != 0)
         throw UsageError("--heads must be divisible by --kv-heads");
     if (spec.topK > spec.experts)
@@ -168,12 +182,20 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     job.tokens = a.count("tokens").value_or(0.0);
     job.precision = *model::precisionFromName(
         a.choice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
-    job.attention = a.choice("attention", {"flash", "unfused"}).value_or("flash") == "flash"
-        ? model::AttentionKernel::Flash
-        : model::AttentionKernel::Unfused;
-    job.dpOverlapFraction = a.number("dp-overlap", 0.0, 1.0).value_or(1.0);
+    if (auto id = a.choice("framework", model::trainingFrameworkIdList()))
+        job.framework = *model::findTrainingFramework(*id);
+    model::TrainingFramework &framework = job.framework;
+    if (auto attention = a.choice("attention", {"flash", "unfused"}))
+        framework.attention = *attention == "flash" ? model::AttentionKernel::Flash
+                                                    : model::AttentionKernel::Unfused;
+    framework.dpOverlapFraction
+        = a.number("dp-overlap", 0.0, 1.0).value_or(framework.dpOverlapFraction);
+    if (a.has("no-sequence-parallel"))
+        framework.sequenceParallel = false;
+    if (a.has("no-tp-comm-overlap"))
+        framework.tpCommOverlap = false;
+    job.moeCapacityFactor = a.number("moe-capacity-factor", 1.0, 16.0).value_or(1.0);
     job.allowTpAcrossNodes = a.has("allow-tp-across-nodes");
-    job.sequenceParallel = !a.has("no-sequence-parallel");
     model::ParallelismConstraints &k = job.constraints;
     k.tp = a.integer("tp", 1, 1 << 20);
     k.pp = a.integer("pp", 1, 1 << 20);
@@ -236,6 +258,7 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         json["gpu"] = cluster.gpu.id;
         json["gpus"] = gpus;
         json["model"] = job.model.id;
+        json["framework"] = job.framework.id;
         json["fabric"] = cluster.fabricName;
         json["fabric_model"] = fabricNote;
         json["configurations_evaluated"] = result.evaluated;
@@ -252,9 +275,12 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     }
     out << "Training " << job.model.name << " on " << gpus << " x " << cluster.gpu.name << " ("
         << cluster.gpusPerNode << " per node), " << cluster.fabricName << "\n"
+        << "Software: " << job.framework.name << "\n"
         << fabricNote << "\n";
     out << "Searched " << result.evaluated << " layouts; the fastest that fits:\n\n";
     out << renderTrainingEstimate(result.best);
+    if (a.has("explain"))
+        out << "\n" << renderTrainingOperations(result.best) << "\n";
     out << "Largest microbatch that fits with this layout: " << result.largestFittingMicrobatch
         << "\n\n";
     out << renderTrainingRun(run, setup);

@@ -52,9 +52,9 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e)
                   format("%.1f", e.memory.activationsBytes / units::gibi) + " / "
                       + format("%.1f GiB", e.memory.reservedBytes / units::gibi)});
     if (e.trainingSeconds > 0) {
-        table.addRow(
-            {"training time", format("%.1f days", e.trainingSeconds / units::secondsPerDay)});
-        table.addRow({"GPU-hours", format("%.4g", e.gpuHours)});
+        table.addRow({"training time (no failures)",
+                      format("%.1f days", e.trainingSeconds / units::secondsPerDay)});
+        table.addRow({"GPU-hours (no failures)", format("%.4g", e.gpuHours)});
     }
     table.addRow({"bottleneck", e.bottleneck});
     std::string text = table.render();
@@ -77,6 +77,22 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e)
     row("optimizer", b.optimizerSeconds);
     text += breakdown.render();
     return text;
+}
+
+std::string renderTrainingOperations(const model::TrainingEstimate &e)
+{
+    Table table(
+        {"operation", "kind", "TFLOP", "GB moved", "kernels", "ms per step", "share", "hidden ms"});
+    for (const model::StepOperation &op : e.operations) {
+        table.addRow({op.name, model::operationKindName(op.kind),
+                      op.flops > 0 ? format("%.4g", op.flops / units::tera) : "",
+                      op.bytes > 0 ? format("%.4g", op.bytes / units::giga) : "",
+                      op.kernels > 0 ? format("%.0f", op.kernels) : "",
+                      format("%.2f", op.seconds * 1e3),
+                      format("%.1f%%", 100 * op.seconds / e.stepSeconds),
+                      op.hiddenSeconds > 0 ? format("%.2f", op.hiddenSeconds * 1e3) : ""});
+    }
+    return "Where the step time goes (busiest pipeline stage, one GPU):\n" + table.render();
 }
 
 std::string renderTrainingAlternatives(const std::vector<model::TrainingEstimate> &top)
@@ -127,7 +143,10 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                       + format(" of %.0f GB/s storage read",
                                setup.storage.readBytesPerSecond / units::giga)});
     if (o.wallSeconds > 0) {
-        table.addRow({"wall time", format("%.1f days", o.wallSeconds / units::secondsPerDay)});
+        table.addRow({"wall time (expected)",
+                      format("%.1f days", o.wallSeconds / units::secondsPerDay)
+                          + " with failures, restarts and checkpoints"});
+        table.addRow({"GPU-hours (expected)", format("%.4g", o.wallGpuHours)});
         table.addRow({"energy",
                       format("%.1f MWh", o.energyMegawattHours)
                           + format(", $%.0f electricity", o.electricityUsd)

@@ -11,6 +11,8 @@ namespace cp::cli {
 
 /** The human-readable block for one training estimate, shared by `train` and `plan estimate`. */
 std::string renderTrainingEstimate(const model::TrainingEstimate &estimate);
+/** Every operation of the step with its FLOPs, bytes, kernels and time (`train --explain`). */
+std::string renderTrainingOperations(const model::TrainingEstimate &estimate);
 /** Table of alternative layouts (the search's top list). */
 std::string renderTrainingAlternatives(const std::vector<model::TrainingEstimate> &top);
 /** Power, energy, cost and failures of the run. */

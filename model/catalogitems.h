@@ -49,9 +49,18 @@ struct GpuSpec : CatalogEntry
     double gemmHalfPerformanceDim = 256; ///< Hockney n_1/2 of GEMM efficiency vs size
     double memoryAchievableFraction = 0.8; ///< of HBM bandwidth reached by streaming kernels
     double scaleUpBusBytesPerSecond = 0; ///< measured NCCL all-reduce busbw on the scale-up domain
+    double attentionPeakFraction = 0.5; ///< fused (flash) attention, of the 16-bit dense peak
+    double fp8GemmPeakFraction = 0; ///< large FP8 GEMMs, of the FP8 peak (0: gemmPeakFraction)
+    double kernelOverheadSeconds = 4e-6; ///< fixed cost of one kernel: launch, ramp-up and tail
     std::string calibrationSource;
 
     double peakFlopsPerSecond(Precision precision) const;
+    /** The large-GEMM fraction of peak for this precision. */
+    double gemmPeakFractionFor(Precision precision) const
+    {
+        return precision == Precision::FP8 && fp8GemmPeakFraction > 0 ? fp8GemmPeakFraction
+                                                                      : gemmPeakFraction;
+    }
     bool supports(Precision precision) const;
 };
 
@@ -140,12 +149,14 @@ struct ModelSpec : CatalogEntry
     int vocab = 0;
     int experts = 1; ///< 1 for a dense model
     int topK = 1;
+    int sharedExperts = 0; ///< experts every token passes through besides its top-k
+    int explicitHeadDim = 0; ///< 0: hidden / heads
     bool gatedMlp = false; ///< SwiGLU-style MLP with three weight matrices
     bool tiedEmbeddings = false; ///< output projection shares the input embedding
     int maxSeqLen = 0;
     double publishedParameters = 0; ///< as the model card states it, for cross-checking
 
-    int headDim() const { return hidden / heads; }
+    int headDim() const { return explicitHeadDim > 0 ? explicitHeadDim : hidden / heads; }
     bool isMoe() const { return experts > 1; }
 };
 

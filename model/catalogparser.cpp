@@ -75,7 +75,16 @@ GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std
     if (!gpu.supports(Precision::FP16) && !gpu.supports(Precision::BF16))
         reader.fail("dense_tflops", "needs at least an fp16 or bf16 figure");
 
-    gpu.memoryBytes = units::gbToBytes(reader.number("memory_gb", positive));
+    // Memory in MiB as the driver reports it (nvidia-smi's total): "80 GB" on a datasheet is
+    // 81,920 MiB on an A100 but 81,559 MiB on an H100, so no decimal or binary reading of the
+    // marketing figure is right for every part. `memory_gb` (decimal) is read from older files.
+    if (reader.has("memory_mib") == reader.has("memory_gb"))
+        reader.fail("memory_mib",
+                    "give the memory as memory_mib (the driver's total, MiB) or, in "
+                    "older files, as memory_gb (decimal gigabytes), not both");
+    gpu.memoryBytes = reader.has("memory_mib")
+        ? reader.number("memory_mib", positive) * units::mebi
+        : units::gbToBytes(reader.number("memory_gb", positive));
     gpu.memoryBytesPerSecond
         = units::gbToBytes(reader.number("memory_bandwidth_gb_per_s", positive));
 
@@ -104,6 +113,16 @@ GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std
     gpu.memoryAchievableFraction = calibration.number("memory_achievable_fraction", fraction);
     gpu.scaleUpBusBytesPerSecond
         = units::gbToBytes(calibration.number("scale_up_busbw_gb_per_s", positive));
+    // Entries written before these factors existed get the GpuSpec defaults (the lower end of
+    // FlashAttention-2's measured range, and a typical kernel launch cost).
+    gpu.attentionPeakFraction = calibration.optionalNumber("attention_peak_fraction", fraction)
+                                    .value_or(gpu.attentionPeakFraction);
+    gpu.fp8GemmPeakFraction
+        = calibration.optionalNumber("fp8_gemm_peak_fraction", fraction).value_or(0.0);
+    gpu.kernelOverheadSeconds
+        = calibration.optionalNumber("kernel_overhead_us", {0.0, 1000.0, false})
+              .value_or(gpu.kernelOverheadSeconds * 1e6)
+        * 1e-6;
     gpu.calibrationSource = calibration.string("source");
     calibration.finish();
     if (gpu.scaleUpBusBytesPerSecond > gpu.scaleUpBytesPerSecond * 1.2)
@@ -239,17 +258,21 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
     model.vocab = reader.integer("vocab", 1, 1 << 24);
     model.experts = reader.optionalInteger("experts", 1, 4096).value_or(1);
     model.topK = reader.optionalInteger("top_k", 1, 4096).value_or(1);
+    model.sharedExperts = reader.optionalInteger("shared_experts", 0, 4096).value_or(0);
+    model.explicitHeadDim = reader.optionalInteger("head_dim", 1, 1 << 16).value_or(0);
     model.gatedMlp = reader.optionalBool("gated_mlp").value_or(false);
     model.tiedEmbeddings = reader.optionalBool("tied_embeddings").value_or(false);
     model.maxSeqLen = reader.integer("max_seq_len", 1, 1 << 24);
     model.publishedParameters = reader.number("params_b", positive) * units::giga;
-    if (model.hidden % model.heads != 0)
+    if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("heads",
                     "hidden (" + std::to_string(model.hidden) + ") must be divisible by heads");
     if (model.heads % model.kvHeads != 0)
         reader.fail("kv_heads", "heads must be divisible by kv_heads");
     if (model.topK > model.experts)
         reader.fail("top_k", "cannot exceed experts");
+    if (model.sharedExperts > 0 && model.experts == 1)
+        reader.fail("shared_experts", "needs a mixture-of-experts model (experts > 1)");
     reader.finish();
     return model;
 }

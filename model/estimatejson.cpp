@@ -57,6 +57,17 @@ nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
           {"dp_comm_exposed", b.dpCommExposedSeconds},
           {"optimizer", b.optimizerSeconds}}},
     });
+    nlohmann::json operations = nlohmann::json::array();
+    for (const StepOperation &op : e.operations)
+        operations.push_back({{"name", op.name},
+                              {"kind", operationKindName(op.kind)},
+                              {"flops", op.flops},
+                              {"bytes", op.bytes},
+                              {"kernels", op.kernels},
+                              {"seconds", op.seconds},
+                              {"hidden_seconds", op.hiddenSeconds}});
+    json["operations"] = std::move(operations);
+    json["usable_memory_gib"] = e.usableMemoryBytes / units::gibi;
     if (!e.reason.empty())
         json["reason"] = e.reason;
     return json;

@@ -185,7 +185,7 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     const double prefillFlops = I * linearFlopsPerToken
         + shape.layers * 2.0 * I * I * h /* causal: half of 4·I²·h */
         + shape.logitFlopsPerToken();
-    const double prefillEff = gemmEfficiency(gpu, I, h, shape.ffn / t);
+    const double prefillEff = gemmEfficiency(gpu, Precision::BF16, I, h, shape.ffn / t);
     const double prefillCompute = prefillFlops / (t * peak * prefillEff);
     const double prefillMemory = e.weightsBytesPerGpu * p / hbm;
     const double prefillComm
@@ -210,8 +210,8 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     const double decodeFlops = b
         * (linearFlopsPerToken + shape.layers * 4.0 * context * h + shape.logitFlopsPerToken())
         / (t * p);
-    e.decodeComputeSeconds
-        = p * decodeFlops / (peak * gemmEfficiency(gpu, std::max(1.0, b), h, shape.ffn / t));
+    e.decodeComputeSeconds = p * decodeFlops
+        / (peak * gemmEfficiency(gpu, Precision::BF16, std::max(1.0, b), h, shape.ffn / t));
     e.decodeCommSeconds
         = (tp > 1 ? 2.0 * shape.layers * allReduceSeconds(b * h * 2.0, tp, link) : 0.0)
         + (stages > 1 ? p * pointToPointSeconds(b * h * 2.0, stageLink) : 0.0);

@@ -104,6 +104,7 @@ OperationsEstimate estimateOperations(const OperationsInputs &in)
     e.storageWatts = in.storageWatts;
     e.facilityWatts = e.itWatts() * in.facility.pue;
     e.wallSeconds = in.goodput > 0 ? in.runSeconds / in.goodput : 0.0;
+    e.wallGpuHours = e.wallSeconds * in.gpus / units::secondsPerHour;
     const double kwh = e.facilityWatts / 1e3 * e.wallSeconds / units::secondsPerHour;
     e.energyMegawattHours = kwh / 1e3;
     e.electricityUsd = kwh * in.facility.electricityUsdPerKwh;

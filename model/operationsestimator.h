@@ -129,6 +129,7 @@ struct OperationsEstimate
     double itWatts() const { return gpusWatts + nodesWatts + networkWatts + storageWatts; }
     double facilityWatts = 0; ///< IT x PUE
     double wallSeconds = 0; ///< run time / goodput
+    double wallGpuHours = 0; ///< GPU-hours of the wall time: what a run is billed for
     double energyMegawattHours = 0; ///< facility energy over the wall time
     double electricityUsd = 0;
     double carbonTonnes = 0;

@@ -50,12 +50,21 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     job.tokens = w.optionalNumber("tokens", positive).value_or(0.0);
     job.precision = *precisionFromName(
         w.optionalChoice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
-    job.attention = w.optionalChoice("attention", {"flash", "unfused"}).value_or("flash") == "flash"
-        ? AttentionKernel::Flash
-        : AttentionKernel::Unfused;
-    job.dpOverlapFraction = w.optionalNumber("dp_overlap", {0.0, 1.0, false}).value_or(1.0);
+    if (auto id = w.optionalChoice("framework", trainingFrameworkIdList()))
+        job.framework = *findTrainingFramework(*id);
+    // Overrides of single settings of the framework profile.
+    TrainingFramework &framework = job.framework;
+    if (auto attention = w.optionalChoice("attention", {"flash", "unfused"}))
+        framework.attention
+            = *attention == "flash" ? AttentionKernel::Flash : AttentionKernel::Unfused;
+    framework.dpOverlapFraction
+        = w.optionalNumber("dp_overlap", {0.0, 1.0, false}).value_or(framework.dpOverlapFraction);
+    framework.sequenceParallel
+        = w.optionalBool("sequence_parallel").value_or(framework.sequenceParallel);
+    framework.tpCommOverlap = w.optionalBool("tp_comm_overlap").value_or(framework.tpCommOverlap);
     job.allowTpAcrossNodes = w.optionalBool("allow_tp_across_nodes").value_or(false);
-    job.sequenceParallel = w.optionalBool("sequence_parallel").value_or(true);
+    job.moeCapacityFactor
+        = w.optionalNumber("moe_capacity_factor", {1.0, 16.0, false}).value_or(1.0);
     ParallelismConstraints &k = job.constraints;
     k.tp = w.optionalInteger("tp", 1, 1 << 20);
     k.pp = w.optionalInteger("pp", 1, 1 << 20);
@@ -301,20 +310,30 @@ nlohmann::json planToJson(const Plan &plan)
     }
     if (plan.workloadType == WorkloadType::Training) {
         const TrainingJob &job = plan.training;
-        nlohmann::json w
-            = {{"type", "training"},
-               {"model", plan.trainingModelId},
-               {"seq_len", job.seqLen},
-               {"global_batch", job.globalBatch},
-               {"precision", precisionName(job.precision)},
-               {"attention", job.attention == AttentionKernel::Flash ? "flash" : "unfused"},
-               {"dp_overlap", job.dpOverlapFraction}};
+        nlohmann::json w = {{"type", "training"},
+                            {"model", plan.trainingModelId},
+                            {"seq_len", job.seqLen},
+                            {"global_batch", job.globalBatch},
+                            {"precision", precisionName(job.precision)},
+                            {"framework", job.framework.id}};
+        // Only the settings that differ from the named profile are written as overrides.
+        const TrainingFramework *profile = findTrainingFramework(job.framework.id);
+        const TrainingFramework &base = profile ? *profile : defaultTrainingFramework();
+        if (job.framework.attention != base.attention)
+            w["attention"]
+                = job.framework.attention == AttentionKernel::Flash ? "flash" : "unfused";
+        if (job.framework.dpOverlapFraction != base.dpOverlapFraction)
+            w["dp_overlap"] = job.framework.dpOverlapFraction;
+        if (job.framework.sequenceParallel != base.sequenceParallel)
+            w["sequence_parallel"] = job.framework.sequenceParallel;
+        if (job.framework.tpCommOverlap != base.tpCommOverlap)
+            w["tp_comm_overlap"] = job.framework.tpCommOverlap;
+        if (job.moeCapacityFactor != 1.0)
+            w["moe_capacity_factor"] = job.moeCapacityFactor;
         if (job.tokens > 0)
             w["tokens"] = job.tokens;
         if (job.allowTpAcrossNodes)
             w["allow_tp_across_nodes"] = true;
-        if (!job.sequenceParallel)
-            w["sequence_parallel"] = false;
         const ParallelismConstraints &k = job.constraints;
         auto put = [&](const char *key, const std::optional<int> &value) {
             if (value)

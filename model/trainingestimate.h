@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/catalogitems.h"
+#include "model/trainingframework.h"
 
 #include <optional>
 #include <string>
@@ -10,8 +11,6 @@
 namespace cp::model {
 
 enum class Recompute { None, Selective, Full };
-/** Flash attention never materialises the s x s score matrix; the unfused kernels of 2021 did. */
-enum class AttentionKernel { Flash, Unfused };
 
 std::string recomputeName(Recompute recompute);
 std::optional<Recompute> recomputeFromName(const std::string &name);
@@ -31,6 +30,17 @@ struct ParallelConfig
     bool sequenceParallel = true; ///< Korthikanti et al. 2022 sequence parallelism with TP
 };
 
+/**
+ * Tensor parallelism of the expert MLPs. Megatron-Core's MoE parallel folding lets EP span the
+ * TP ranks too: when EP does not divide DP x CP, the experts are not split over TP (ETP = 1)
+ * and EP is carved out of TP x DP x CP (Liu et al., "MoE Parallel Folding", 2025,
+ * https://arxiv.org/abs/2504.14960).
+ */
+inline int expertTensorParallel(const ParallelConfig &config)
+{
+    return (config.dp * config.cp) % config.ep == 0 ? config.tp : 1;
+}
+
 /** What the user fixed; anything left empty is searched. */
 struct ParallelismConstraints
 {
@@ -45,14 +55,12 @@ struct TrainingJob
     int globalBatch = 512; ///< sequences per optimizer step
     double tokens = 0; ///< tokens to train on (0: no total time)
     Precision precision = Precision::BF16;
-    AttentionKernel attention = AttentionKernel::Flash;
-    /** Share of the last microbatch's backward pass that hides the data-parallel gradient sync. */
-    double dpOverlapFraction = 1.0;
+    /** The software: kernels, overlap and per-GPU reserves (trainingframework.h). The CLI's and
+     * the plan's overrides (--attention, --dp-overlap, ...) change fields of this copy. */
+    TrainingFramework framework = defaultTrainingFramework();
     bool allowTpAcrossNodes = false;
-    /** Sequence parallelism with TP (Korthikanti et al. 2022); Megatron before 2022 had none. */
-    bool sequenceParallel = true;
-    /** CUDA context, NCCL buffers and allocator slack kept free on each GPU. */
-    double reservedBytesPerGpu = 2.0e9;
+    /** Tokens an expert is sized for, relative to a perfectly balanced share (GShard, Switch). */
+    double moeCapacityFactor = 1.0;
     ParallelismConstraints constraints;
 };
 
@@ -88,6 +96,53 @@ struct StepBreakdown
     }
 };
 
+/** What kind of work an operation is, for the step breakdown and the explanation table. */
+enum class OperationKind {
+    Gemm, ///< dense matrix multiply on the tensor cores
+    Attention, ///< attention scores and weighted values
+    MemoryBound, ///< elementwise and normalisation kernels: bytes over HBM bandwidth
+    TensorParallel, ///< TP all-reduce / all-gather / reduce-scatter
+    ContextParallel, ///< ring exchange of K and V blocks
+    ExpertParallel, ///< MoE dispatch and combine all-to-all
+    PipelineSend, ///< activations and gradients between stages
+    PipelineBubble, ///< fill and drain of the pipeline schedule
+    DataParallel, ///< gradient reduction and parameter gathers
+    Optimizer, ///< the Adam update
+};
+
+std::string operationKindName(OperationKind kind);
+
+/**
+ * One named operation of a training step on the busiest pipeline stage, with what it does per
+ * step and the time it costs there. Seconds are what it puts on the critical path; hidden
+ * seconds are the part of a collective that ran behind compute.
+ */
+struct StepOperation
+{
+    const char *name = ""; ///< static text: the search builds millions of these
+    OperationKind kind = OperationKind::Gemm;
+    double flops = 0; ///< per step on one GPU, executed (recompute included)
+    double bytes = 0; ///< HBM bytes or bytes on the wire, per step on one GPU
+    double kernels = 0; ///< kernel launches or collective calls per step
+    double seconds = 0; ///< on the critical path, per step
+    double hiddenSeconds = 0; ///< overlapped with compute, per step
+};
+
+/** The operations of one step, in the order a layer runs them (fixed capacity, no allocation). */
+struct StepOperations
+{
+    static constexpr int capacity = 40;
+    StepOperation items[capacity];
+    int count = 0;
+    void add(const StepOperation &operation)
+    {
+        if (count < capacity)
+            items[count++] = operation;
+    }
+    const StepOperation *begin() const { return items; }
+    const StepOperation *end() const { return items + count; }
+};
+
 struct TrainingEstimate
 {
     ParallelConfig config;
@@ -106,6 +161,8 @@ struct TrainingEstimate
     MemoryBreakdown memory;
     double memoryCapacityBytes = 0;
     StepBreakdown breakdown;
+    StepOperations operations; ///< where every second of the step goes
+    double usableMemoryBytes = 0; ///< capacity less the CUDA context and NCCL buffers
     double trainingSeconds = 0;
     double gpuHours = 0;
     std::string bottleneck; ///< compute, memory-bandwidth, tensor-parallel, ..., memory

@@ -2,6 +2,7 @@
 #include "model/trainingestimator.h"
 
 #include "model/gemmefficiency.h"
+#include "model/trainingstep.h"
 #include "model/transformershape.h"
 #include "model/units.h"
 
@@ -14,8 +15,6 @@ namespace cp::model {
 
 namespace {
 
-/** Bytes of one activation element: Megatron keeps activations in 16-bit even with FP8 GEMMs. */
-constexpr double activationBytes = 2.0;
 /**
  * Bytes per parameter held for mixed-precision Adam: 2 (16-bit weights) + 2 (16-bit gradients)
  * + 12 (fp32 master weights, momentum, variance). Rajbhandari et al., "ZeRO", SC20, §3.1 (K = 12).
@@ -23,11 +22,6 @@ constexpr double activationBytes = 2.0;
 constexpr double weightBytesPerParameter = 2.0;
 constexpr double gradientBytesPerParameter = 2.0;
 constexpr double optimizerBytesPerParameter = 12.0;
-/**
- * Bytes the Adam update streams per parameter it owns: reads fp32 master, m, v and the 16-bit
- * gradient (14 B), writes master, m, v and the 16-bit weight (14 B).
- */
-constexpr double optimizerTrafficBytesPerParameter = 28.0;
 
 std::string percent(double fraction)
 {
@@ -68,6 +62,33 @@ std::string recomputeName(Recompute recompute)
     return "none";
 }
 
+std::string operationKindName(OperationKind kind)
+{
+    switch (kind) {
+    case OperationKind::Gemm:
+        return "GEMM";
+    case OperationKind::Attention:
+        return "attention";
+    case OperationKind::MemoryBound:
+        return "memory-bound";
+    case OperationKind::TensorParallel:
+        return "tensor-parallel";
+    case OperationKind::ContextParallel:
+        return "context-parallel";
+    case OperationKind::ExpertParallel:
+        return "expert-parallel";
+    case OperationKind::PipelineSend:
+        return "pipeline send";
+    case OperationKind::PipelineBubble:
+        return "pipeline bubble";
+    case OperationKind::DataParallel:
+        return "data-parallel";
+    case OperationKind::Optimizer:
+        return "optimizer";
+    }
+    return "GEMM";
+}
+
 std::optional<Recompute> recomputeFromName(const std::string &name)
 {
     if (name == "none")
@@ -87,7 +108,7 @@ TrainingEstimator::TrainingEstimator(const TrainingJob &job, const ClusterDescri
 
 double TrainingEstimator::gemmEfficiency(double m, double n, double k) const
 {
-    return model::gemmEfficiency(m_cluster.gpu, m, n, k);
+    return model::gemmEfficiency(m_cluster.gpu, m_job.precision, m, n, k);
 }
 
 std::string TrainingEstimator::validate(const ParallelConfig &c) const
@@ -139,9 +160,9 @@ std::string TrainingEstimator::validate(const ParallelConfig &c) const
         if (model.experts % c.ep != 0)
             return std::to_string(model.experts)
                 + " experts are not divisible by EP=" + std::to_string(c.ep);
-        if ((c.dp * c.cp) % c.ep != 0)
+        if ((1LL * c.dp * c.cp * c.tp) % c.ep != 0)
             return "EP=" + std::to_string(c.ep)
-                + " must divide DP x CP = " + std::to_string(c.dp * c.cp);
+                + " must divide TP x DP x CP = " + std::to_string(1LL * c.dp * c.cp * c.tp);
     }
     return {};
 }
@@ -151,199 +172,55 @@ TrainingEstimate TrainingEstimator::estimate(const ParallelConfig &config) const
     return evaluate(config, true);
 }
 
-TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withExplanation) const
+/**
+ * Memory per GPU on the first pipeline stage (the one with the most activations in flight).
+ * Model states follow ZeRO (Rajbhandari et al. SC20 §5), activations Korthikanti et al. 2022
+ * eq. (1)-(5) generalised to GQA, gated MLPs and MoE; the framework adds its CUDA context, NCCL
+ * buffers and the caching allocator's fragmentation of the activation memory.
+ */
+MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
 {
-    TrainingEstimate result;
-    result.config = c;
-    result.memoryCapacityBytes = m_cluster.gpu.memoryBytes;
-    result.reason = validate(c);
-    if (!result.reason.empty()) {
-        result.valid = false;
-        result.fits = false;
-        return result;
-    }
-
     const TransformerShape shape = TransformerShape::fromModel(m_job.model);
-    const GpuSpec &gpu = m_cluster.gpu;
-    const double t = c.tp, p = c.pp, d = c.dp, cpDeg = c.cp, e = c.ep, v = c.interleave;
+    const double t = c.tp, p = c.pp, v = c.interleave;
     const double s = m_job.seqLen;
     const double h = shape.hidden;
-    const double tokens = c.microbatch * s / cpDeg; // tokens per microbatch on one rank
-    // Layers need not divide evenly (Llama 3 405B: 126 layers on 16 stages); the stage with the
-    // most layers sets the pipeline's pace and holds the most activations.
+    const double tokens = c.microbatch * s / c.cp;
     const double layersPerStage = std::ceil(shape.layers / (p * v)) * v;
-    const double microbatches = static_cast<double>(m_job.globalBatch) / (d * c.microbatch);
-    const bool unfused = m_job.attention == AttentionKernel::Unfused;
+    const double microbatches = static_cast<double>(m_job.globalBatch) / (c.dp * c.microbatch);
+    const TrainingFramework &framework = m_job.framework;
+    const bool unfused = framework.attention == AttentionKernel::Unfused;
     const double spDivisor = (c.sequenceParallel && c.tp > 1) ? t : 1.0;
-    const double hbm = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
-    const double peak = m_peakFlopsPerSecond;
 
-    // --- Compute: forward time of one layer for one microbatch -------------------------------
-    const double expertTokens = tokens * shape.topK * e / shape.experts; // per local expert
-    const double qkvFlops = 2.0 * tokens * h * shape.qkvWidth() / t;
-    const double projFlops = 2.0 * tokens * h * h / t;
-    const double mlpFlops = shape.topK * 2.0 * tokens * h * shape.ffn * shape.mlpMatrices() / t;
-    const double routerFlops = shape.experts > 1 ? 2.0 * tokens * h * shape.experts : 0.0;
-    const double attnFlops = shape.attentionCoreFlopsPerToken(s) * tokens / t;
-    const double logitFlops = shape.logitFlopsPerToken() * tokens / t;
-
-    const double gemmFwd = qkvFlops / (peak * gemmEfficiency(tokens, shape.qkvWidth() / t, h))
-        + projFlops / (peak * gemmEfficiency(tokens, h, h / t))
-        + mlpFlops / (peak * gemmEfficiency(expertTokens, shape.ffn / t, h))
-        + (routerFlops > 0 ? routerFlops / (peak * gemmEfficiency(tokens, shape.experts, h)) : 0.0);
-    const double attnFwd = attnFlops / (peak * gemmEfficiency(s / cpDeg, s, shape.headDim));
-    const double logitFwd = logitFlops / (peak * gemmEfficiency(tokens, shape.vocab / t, h));
-
-    // Backward costs two forward passes (gradients of inputs and of weights); recomputation
-    // repeats the forward (full) or only the attention core (selective).
-    const double recomputeGemm = c.recompute == Recompute::Full ? 1.0 : 0.0;
-    const double recomputeAttn = c.recompute == Recompute::None ? 0.0 : 1.0;
-    const double layerComputeFwd = gemmFwd + attnFwd;
-    const double layerComputeBwd
-        = 2.0 * (gemmFwd + attnFwd) + recomputeGemm * gemmFwd + recomputeAttn * attnFwd;
-
-    // --- Memory-bound kernels: elements read + written per layer and microbatch -----------------
-    // Norms (2 x read+write h), two bias-dropout-residual adds (read x and residual, write out,
-    // write a 1-byte mask: 3.5 h each): 11 h per token, replicated across TP ranks unless
-    // sequence parallel. QKV split/rotary: read+write the QKV width; activation function on the
-    // MLP hidden (gated: read 2f, write f; else read and write f). Unfused attention: scale-mask-
-    // softmax (read+write a·s) and dropout (read, write, 1-byte mask: 2.5 a·s).
-    const double replicatedElems = tokens * 11.0 * h / spDivisor;
-    const double shardedElems = tokens * 2.0 * shape.qkvWidth() / t
-        + tokens * shape.topK * (shape.gatedMlp ? 3.0 : 2.0) * shape.ffn / t;
-    const double softmaxElems = unfused ? tokens * 4.5 * shape.heads * s / t : 0.0;
-    const double fwdMemBytes = (replicatedElems + shardedElems + softmaxElems) * activationBytes;
-    const double softmaxBytes = softmaxElems * activationBytes;
-    // Backward reads the saved tensors and the incoming gradient and writes the outgoing one:
-    // about twice the forward traffic.
-    const double layerMemFwd = fwdMemBytes / hbm;
-    const double layerMemBwd = (2.0 * fwdMemBytes + recomputeGemm * fwdMemBytes
-                                + (c.recompute == Recompute::Selective ? softmaxBytes : 0.0))
-        / hbm;
-    // Cross-entropy over fp32 logits: written and read in forward, read and written in backward.
-    const double lossMem = 4.0 * tokens * shape.vocab / t * 4.0 / hbm;
-
-    // --- Tensor-parallel collectives -----------------------------------------------------------
-    const bool tpInDomain = c.tp <= m_cluster.scaleUpDomainGpus;
-    const LinkLevel tpLink = tpInDomain
-        ? m_cluster.scaleUpLink()
-        : m_cluster.scaleOutLink((c.tp + m_cluster.gpusPerNode - 1) / m_cluster.gpusPerNode);
-    const double tpMessage = tokens * h * activationBytes;
-    const double tpOne = c.tp > 1 ? allReduceSeconds(tpMessage, c.tp, tpLink) : 0.0;
-    // Two all-reduces (or reduce-scatter + all-gather with SP, the same volume) per layer in
-    // forward, two in backward, two more when the forward is recomputed (Narayanan et al. §3.2).
-    const double layerTpFwd = 2.0 * tpOne;
-    const double layerTpBwd = (2.0 + 2.0 * recomputeGemm) * tpOne;
-
-    // --- Context parallel: ring exchange of K and V, overlapped with attention -----------------
-    double layerCpExposed = 0.0;
-    if (c.cp > 1) {
-        const int tpCp = c.tp * c.cp;
-        const LinkLevel link = tpCp <= m_cluster.scaleUpDomainGpus
-            ? m_cluster.scaleUpLink()
-            : m_cluster.scaleOutLink((tpCp + m_cluster.gpusPerNode - 1) / m_cluster.gpusPerNode);
-        const double kvBytes
-            = 2.0 * c.microbatch * s * shape.kvHeads * shape.headDim / t * activationBytes;
-        const double gather = allGatherSeconds(kvBytes, c.cp, link);
-        layerCpExposed = std::max(0.0, gather - attnFwd)
-            + std::max(0.0, 2.0 * gather - 2.0 * attnFwd)
-            + recomputeAttn * std::max(0.0, gather - attnFwd);
-    }
-
-    // --- Expert parallel: dispatch and combine all-to-all --------------------------------------
-    double layerEp = 0.0;
-    if (shape.experts > 1 && c.ep > 1) {
-        const int stride = c.tp * c.cp;
-        const int localRanks = std::clamp(m_cluster.gpusPerNode / stride, 1, c.ep);
-        const LinkLevel link = (c.ep <= localRanks && stride * c.ep <= m_cluster.scaleUpDomainGpus)
-            ? m_cluster.scaleUpLink()
-            : m_cluster.scaleOutLink(c.ep / localRanks);
-        const double bytes = tokens * shape.topK * h * activationBytes / spDivisor;
-        layerEp = (4.0 + 2.0 * recomputeGemm) * allToAllSeconds(bytes, c.ep, link);
-    }
-
-    // --- Pipeline point-to-point ----------------------------------------------------------------
-    double p2pPerMicrobatch = 0.0;
-    if (c.pp > 1) {
-        const int stride = c.tp * c.cp * c.dp;
-        const LinkLevel link
-            = stride < m_cluster.gpusPerNode && stride * 2 <= m_cluster.scaleUpDomainGpus
-            ? m_cluster.scaleUpLink()
-            : m_cluster.scaleOutLink(2);
-        // Scatter/gather optimisation: each TP rank sends 1/t of the activation (SC21 §4.1).
-        const double bytes = tokens * h * activationBytes / t;
-        p2pPerMicrobatch = 2.0 * v * pointToPointSeconds(bytes, link);
-    }
-
-    // --- Stage time per microbatch (the last stage also runs the logits and the loss) ---------
-    const double layerFwd = layerComputeFwd + layerMemFwd + layerTpFwd;
-    const double layerBwd = layerComputeBwd + layerMemBwd + layerTpBwd;
-    const double logitCompute = 3.0 * logitFwd;
-    const double stageFwd = layersPerStage * layerFwd + logitFwd;
-    const double stageBwd = layersPerStage * layerBwd + 2.0 * logitFwd;
-    const double stageMicro = stageFwd + stageBwd + layersPerStage * (layerCpExposed + layerEp)
-        + lossMem + p2pPerMicrobatch;
-    const double bubble = (p - 1.0) / v * stageMicro;
-
-    // --- Parameters on the busiest stage -------------------------------------------------------
     const double denseLayer = shape.attentionParametersPerLayer() + 2.0 * h
-        + (shape.experts > 1 ? h * shape.experts : 0.0);
+        + (shape.experts > 1 ? h * shape.experts : 0.0)
+        + shape.sharedExperts * shape.expertParameters();
+    // A dense model's MLP counts as its one expert (EP = 1), sharded like the dense weights.
     const double expertLayer = shape.experts * shape.expertParameters();
     const double embedding = (c.pp == 1 ? shape.embeddingParameters() : shape.vocab * h) / t;
-    const double denseParams = denseLayer * layersPerStage / t + embedding;
-    const double expertParams = expertLayer * layersPerStage / (t * e);
-    const double paramsPerGpu = denseParams + expertParams;
+    const double dense = denseLayer * layersPerStage / t + embedding;
+    const int expertTp = expertTensorParallel(c);
+    const double expertParams = expertLayer * layersPerStage / (expertTp * c.ep);
+    const double paramsPerGpu = dense + expertParams;
 
-    // --- Data-parallel gradient synchronisation
-    // ---------------------------------------------------
-    const int dpGroup = c.dp * c.cp; // gradients are reduced over data- and context-parallel ranks
-    auto dpSync = [&](double bytes, int group) {
-        if (group <= 1 || bytes <= 0)
-            return 0.0;
-        const int local = std::clamp(m_cluster.gpusPerNode / (c.tp), 1, group);
-        const int nodes = std::max(1, group / local);
-        return hierarchicalAllReduceSeconds(bytes, local, nodes, m_cluster.scaleUpLink(),
-                                            m_cluster.scaleOutLink(nodes));
-    };
-    const double dpSeconds = dpSync(denseParams * gradientBytesPerParameter, dpGroup)
-        + dpSync(expertParams * gradientBytesPerParameter, dpGroup / c.ep);
-    double dpExposed = 0.0;
-    double dpTotal = dpSeconds;
-    if (c.zero < 3) {
-        // Bucketed gradient reduction runs during the last microbatch's backward pass.
-        dpExposed = std::max(0.0, dpSeconds - m_job.dpOverlapFraction * stageBwd);
-    } else {
-        // ZeRO-3 / FSDP gathers the weights before forward and backward of every microbatch and
-        // reduce-scatters the gradients: 1.5x the volume of an all-reduce, per microbatch, hidden
-        // behind that microbatch's compute where it can be.
-        const double perMicrobatch = 1.5 * dpSeconds * (1.0 + 0.5 * recomputeGemm);
-        dpTotal = perMicrobatch * microbatches;
-        dpExposed = microbatches
-            * std::max(0.0, perMicrobatch - m_job.dpOverlapFraction * (stageFwd + stageBwd));
-    }
-
-    // --- Optimizer step ----------------------------------------------------------------------
-    const double optimizerShard = c.zero >= 1 ? dpGroup : 1.0;
-    const double optimizerSeconds
-        = paramsPerGpu / optimizerShard * optimizerTrafficBytesPerParameter / hbm;
-
-    // --- Memory per GPU ------------------------------------------------------------------------
-    MemoryBreakdown &mem = result.memory;
-    const double shardDense = dpGroup, shardExpert = std::max(1, dpGroup / c.ep);
+    MemoryBreakdown mem;
+    const double dpGroup = c.dp * c.cp;
+    const double shardExpert = std::max(1, (c.dp * c.cp * c.tp) / (c.ep * expertTp));
     auto sharded = [&](double bytesPerParameter, bool shard) {
         return bytesPerParameter
-            * (shard ? denseParams / shardDense + expertParams / shardExpert : paramsPerGpu);
+            * (shard ? dense / dpGroup + expertParams / shardExpert : paramsPerGpu);
     };
     mem.weightsBytes = sharded(weightBytesPerParameter, c.zero >= 3);
     mem.gradientsBytes = sharded(gradientBytesPerParameter, c.zero >= 2);
     mem.optimizerBytes = sharded(optimizerBytesPerParameter, c.zero >= 1);
-    // Activations, Korthikanti et al. 2022 eq. (1)-(5), generalised: per layer and microbatch,
-    // 10·sbh replicated (norm inputs, block inputs, dropout masks; /t with SP), 2sbh (Q) +
-    // 4·sb·kv·d (K, V) + 2sbh (projection input) + the MLP hidden (4sbf, gated 6sbf, times top-k)
-    // sharded, and 5·a·s²·b for the unfused score matrix.
+
+    // Per layer and microbatch: 10·sbh replicated (norm inputs, block inputs, dropout masks; /t
+    // with SP), 2sbh (Q) + 4·sb·kv·d (K, V) + 2sbh (projection input) + the MLP hidden (4sbf,
+    // gated 6sbf, per expert a token passes) sharded, and 5·a·s²·b for the unfused score matrix.
     const double actReplicated = 10.0 * tokens * h / spDivisor;
-    const double actSharded = (4.0 * tokens * h + 4.0 * tokens * shape.kvHeads * shape.headDim
-                               + shape.topK * (shape.gatedMlp ? 6.0 : 4.0) * tokens * shape.ffn)
+    const double actSharded
+        = (4.0 * tokens * h + 4.0 * tokens * shape.kvHeads * shape.headDim
+           + shape.expertsPerToken() * (shape.gatedMlp ? 6.0 : 4.0) * tokens * shape.ffn
+               * (shape.experts > 1 ? m_job.moeCapacityFactor : 1.0))
         / t;
     const double actScores = unfused ? 5.0 * shape.heads * s * tokens / t : 0.0;
     const double actFullLayer = actReplicated + actSharded + actScores;
@@ -362,34 +239,47 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
     const double logitsBytes = 4.0 * tokens * shape.vocab / t; // fp32 logits for the loss
     mem.activationsBytes
         = layersPerStage * inFlight * interleaveFactor * actPerLayer + actWorkingSet + logitsBytes;
-    mem.reservedBytes = m_job.reservedBytesPerGpu;
-    result.fits = mem.totalBytes() <= gpu.memoryBytes;
+    mem.reservedBytes = framework.cudaContextBytes + framework.ncclBufferBytes
+        + framework.allocatorFragmentationFraction * mem.activationsBytes;
+    if (c.zero >= 3) // the gathered weights of the layer in use and of the one prefetched
+        mem.reservedBytes += 2.0 * weightBytesPerParameter * paramsPerGpu / layersPerStage;
+    return mem;
+}
+
+TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withExplanation) const
+{
+    TrainingEstimate result;
+    result.config = c;
+    result.memoryCapacityBytes = m_cluster.gpu.memoryBytes;
+    result.usableMemoryBytes = m_cluster.gpu.memoryBytes - m_job.framework.cudaContextBytes
+        - m_job.framework.ncclBufferBytes;
+    result.reason = validate(c);
+    if (!result.reason.empty()) {
+        result.valid = false;
+        result.fits = false;
+        return result;
+    }
+
+    result.memory = estimateMemory(c);
+    result.fits = result.memory.totalBytes() <= m_cluster.gpu.memoryBytes;
     if (!result.fits)
-        result.reason = "needs " + formatNumber("%.1f", mem.totalBytes() / units::gibi)
-            + " GiB per GPU but " + gpu.name + " has "
-            + formatNumber("%.1f", gpu.memoryBytes / units::gibi) + " GiB";
+        result.reason = "needs " + formatNumber("%.1f", result.memory.totalBytes() / units::gibi)
+            + " GiB per GPU but " + m_cluster.gpu.name + " has "
+            + formatNumber("%.1f", m_cluster.gpu.memoryBytes / units::gibi) + " GiB";
 
-    // --- Step time and its breakdown -----------------------------------------------------------
-    StepBreakdown &b = result.breakdown;
-    const double m = microbatches;
-    b.computeSeconds = m * (layersPerStage * (layerComputeFwd + layerComputeBwd) + logitCompute);
-    b.memoryBoundSeconds = m * (layersPerStage * (layerMemFwd + layerMemBwd) + lossMem);
-    b.tpCommSeconds = m * layersPerStage * (layerTpFwd + layerTpBwd);
-    b.cpCommSeconds = m * layersPerStage * layerCpExposed;
-    b.epCommSeconds = m * layersPerStage * layerEp;
-    b.ppCommSeconds = m * p2pPerMicrobatch;
-    b.bubbleSeconds = bubble;
-    b.dpCommExposedSeconds = dpExposed;
-    b.optimizerSeconds = optimizerSeconds;
-    result.dpCommTotalSeconds = dpTotal;
+    estimateTrainingStep(m_job, m_cluster, c, result);
+    const StepBreakdown &b = result.breakdown;
+    const TransformerShape shape = TransformerShape::fromModel(m_job.model);
+    const double s = m_job.seqLen;
+    const double microbatches = static_cast<double>(m_job.globalBatch) / (c.dp * c.microbatch);
     result.microbatchesPerStep = static_cast<int>(microbatches);
-
-    result.stepSeconds = b.total();
     const double tokensPerStep = static_cast<double>(m_job.globalBatch) * s;
     result.tokensPerSecond = tokensPerStep / result.stepSeconds;
 
     // FLOPs per token, conventional counting (Megatron SC21): 3 passes of every layer and the
     // logits; recomputation adds what it repeats.
+    const double recomputeGemm = c.recompute == Recompute::Full ? 1.0 : 0.0;
+    const double recomputeAttn = c.recompute == Recompute::None ? 0.0 : 1.0;
     const double layerFwdPerToken
         = shape.layerGemmFlopsPerToken() + shape.attentionCoreFlopsPerToken(s);
     const double modelFlopsPerToken
@@ -402,11 +292,11 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
         = tokensPerStep * modelFlopsPerToken / (result.stepSeconds * gpus);
     result.hardwareFlopsPerSecondPerGpu = tokensPerStep
         * (modelFlopsPerToken + recomputeFlopsPerToken) / (result.stepSeconds * gpus);
-    result.mfu = result.modelFlopsPerSecondPerGpu / peak;
+    result.mfu = result.modelFlopsPerSecondPerGpu / m_peakFlopsPerSecond;
     result.commExposedFraction = (b.tpCommSeconds + b.cpCommSeconds + b.epCommSeconds
                                   + b.ppCommSeconds + b.dpCommExposedSeconds)
         / result.stepSeconds;
-    result.bubbleFraction = (p - 1.0) / (v * m);
+    result.bubbleFraction = (c.pp - 1.0) / (c.interleave * microbatches);
     if (m_job.tokens > 0) {
         result.trainingSeconds = m_job.tokens / result.tokensPerSecond;
         result.gpuHours = result.trainingSeconds * gpus / units::secondsPerHour;
@@ -559,10 +449,15 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
                 std::vector<int> microbatches;
                 for (int mb : divisorsOf(m_job.globalBatch / dp, 64))
                     microbatches.push_back(mb);
+                // Any number of virtual stages that splits the stage's layers evenly (Megatron
+                // needs layers / PP divisible by the interleave), not only up to 8.
                 std::vector<int> interleaves = {1};
                 if (pp > 1) {
-                    for (int v = 2; v <= 8 && pp * v <= model.layers; ++v)
-                        interleaves.push_back(v);
+                    const int layersPerStage = (model.layers + pp - 1) / pp;
+                    for (int v = 2; v <= layersPerStage; ++v) {
+                        if (layersPerStage % v == 0)
+                            interleaves.push_back(v);
+                    }
                 }
                 for (int ep : options(k.ep, eps)) {
                     for (int mb : options(k.microbatch, microbatches)) {
@@ -579,7 +474,7 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
                                     config.interleave = v;
                                     config.recompute = recompute;
                                     config.zero = zero;
-                                    config.sequenceParallel = m_job.sequenceParallel;
+                                    config.sequenceParallel = m_job.framework.sequenceParallel;
                                     consider(config);
                                 }
                             }

@@ -42,6 +42,7 @@ public:
 private:
     TrainingEstimate evaluate(const ParallelConfig &config, bool withExplanation) const;
     void explain(TrainingEstimate &estimate) const;
+    MemoryBreakdown estimateMemory(const ParallelConfig &config) const;
 
     TrainingJob m_job;
     ClusterDescription m_cluster;

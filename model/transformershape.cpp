@@ -9,12 +9,13 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
     shape.hidden = model.hidden;
     shape.heads = model.heads;
     shape.kvHeads = model.kvHeads;
-    shape.headDim = static_cast<double>(model.hidden) / model.heads;
+    shape.headDim = model.headDim();
     shape.ffn = model.ffn;
     shape.vocab = model.vocab;
     shape.layers = model.layers;
     shape.experts = model.experts;
     shape.topK = model.topK;
+    shape.sharedExperts = model.sharedExperts;
     shape.gatedMlp = model.gatedMlp;
     shape.tiedEmbeddings = model.tiedEmbeddings;
     return shape;
@@ -22,8 +23,9 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
 
 double TransformerShape::attentionParametersPerLayer() const
 {
-    // QKV projection h x (h + 2·kv·d) and output projection h x h; biases and norms are O(h).
-    return hidden * qkvWidth() + hidden * hidden;
+    // QKV projection h x (a·d + 2·kv·d) and output projection a·d x h (a·d = h unless the model
+    // sets its own head dimension); biases and norms are O(h).
+    return hidden * qkvWidth() + queryWidth() * hidden;
 }
 
 double TransformerShape::expertParameters() const
@@ -34,7 +36,7 @@ double TransformerShape::expertParameters() const
 double TransformerShape::mlpParametersPerLayer() const
 {
     const double router = experts > 1 ? hidden * experts : 0.0;
-    return experts * expertParameters() + router;
+    return (experts + sharedExperts) * expertParameters() + router;
 }
 
 double TransformerShape::parametersPerLayer() const
@@ -56,14 +58,14 @@ double TransformerShape::totalParameters() const
 double TransformerShape::activeParameters() const
 {
     const double perLayer
-        = attentionParametersPerLayer() + topK * expertParameters() + 2.0 * hidden;
+        = attentionParametersPerLayer() + expertsPerToken() * expertParameters() + 2.0 * hidden;
     return layers * perLayer + embeddingParameters() + hidden;
 }
 
 double TransformerShape::layerGemmFlopsPerToken() const
 {
     const double router = experts > 1 ? 2.0 * hidden * experts : 0.0;
-    return 2.0 * (attentionParametersPerLayer() + topK * expertParameters()) + router;
+    return 2.0 * (attentionParametersPerLayer() + expertsPerToken() * expertParameters()) + router;
 }
 
 double TransformerShape::attentionCoreFlopsPerToken(double contextLen) const
@@ -71,7 +73,7 @@ double TransformerShape::attentionCoreFlopsPerToken(double contextLen) const
     // Q·K^T and softmax·V: 2 matmuls of (1 x d) by (d x context) per head, 2 FLOPs per MAC.
     // Counted over the full context (not halved for causal masking), the convention of Megatron's
     // and PaLM's MFU accounting.
-    return 4.0 * contextLen * hidden;
+    return 4.0 * contextLen * queryWidth();
 }
 
 } // namespace cp::model

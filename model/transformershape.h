@@ -22,13 +22,18 @@ struct TransformerShape
     double layers = 0;
     double experts = 1;
     double topK = 1;
+    double sharedExperts = 0; ///< expert MLPs every token passes through (DeepSeek-MoE)
     bool gatedMlp = false;
     bool tiedEmbeddings = false;
 
     static TransformerShape fromModel(const ModelSpec &model);
 
-    /** Width of the fused QKV projection output: h + 2·kvHeads·headDim. */
-    double qkvWidth() const { return hidden + 2.0 * kvHeads * headDim; }
+    /** Width of the query projection: heads·headDim (h unless the model sets its head dim). */
+    double queryWidth() const { return heads * headDim; }
+    /** Width of the fused QKV projection output: heads·headDim + 2·kvHeads·headDim. */
+    double qkvWidth() const { return queryWidth() + 2.0 * kvHeads * headDim; }
+    /** Expert MLPs one token passes through: its top-k plus the shared experts. */
+    double expertsPerToken() const { return topK + sharedExperts; }
     /** Weight matrices in one expert's MLP: 3 for gated (SwiGLU), 2 otherwise. */
     double mlpMatrices() const { return gatedMlp ? 3.0 : 2.0; }
 

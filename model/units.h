@@ -14,6 +14,7 @@ inline constexpr double tera = 1e12;
 inline constexpr double peta = 1e15;
 
 // Binary prefix for memory-fit reporting (nvidia-smi shows GiB).
+inline constexpr double mebi = 1024.0 * 1024.0;
 inline constexpr double gibi = 1024.0 * 1024.0 * 1024.0;
 
 inline constexpr double bitsPerByte = 8.0;

@@ -88,12 +88,23 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                 .arg(e.inference.replicas)
                 .arg(number(e.inference.ttftSeconds * 1e3, 0))
                 .arg(number(e.inference.costPerMillionOutputTokensUsd, 3)));
+    else if (e.hasTraining && e.training.found && e.hasTrainingRun
+             && e.trainingRun.operations.wallSeconds > 0)
+        // The days a run is expected to take include failures, restarts and checkpoints.
+        m_headline->setText(
+            tr("%1: %2 x %3, %4 days to train (%5 without failures), MFU %6%, bottleneck: %7")
+                .arg(QString::fromStdString(e.planName))
+                .arg(e.gpus)
+                .arg(QString::fromStdString(e.gpuName))
+                .arg(number(e.trainingRun.operations.wallSeconds / units::secondsPerDay, 1))
+                .arg(number(training.trainingSeconds / units::secondsPerDay, 1))
+                .arg(number(100 * training.mfu, 1))
+                .arg(QString::fromStdString(training.bottleneck)));
     else if (e.hasTraining && e.training.found)
-        m_headline->setText(tr("%1: %2 x %3, %4 days to train, MFU %5%, bottleneck: %6")
+        m_headline->setText(tr("%1: %2 x %3, MFU %4%, bottleneck: %5")
                                 .arg(QString::fromStdString(e.planName))
                                 .arg(e.gpus)
                                 .arg(QString::fromStdString(e.gpuName))
-                                .arg(number(training.trainingSeconds / units::secondsPerDay, 1))
                                 .arg(number(100 * training.mfu, 1))
                                 .arg(QString::fromStdString(training.bottleneck)));
     else
@@ -163,10 +174,20 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                        .arg(number(training.memory.totalBytes() / units::gibi, 1),
                             number(training.memoryCapacityBytes / units::gibi, 1)));
             if (training.trainingSeconds > 0) {
-                addRow(
-                    section, tr("Training time"),
-                    tr("%1 days").arg(number(training.trainingSeconds / units::secondsPerDay, 1)));
-                addRow(section, tr("GPU-hours"), number(training.gpuHours, 0));
+                const bool expected = e.hasTrainingRun && e.trainingRun.operations.wallSeconds > 0;
+                const model::OperationsEstimate &o = e.trainingRun.operations;
+                addRow(section, tr("Training time"),
+                       expected
+                           ? tr("%1 days expected, %2 days without failures, restarts and "
+                                "checkpoints")
+                                 .arg(number(o.wallSeconds / units::secondsPerDay, 1),
+                                      number(training.trainingSeconds / units::secondsPerDay, 1))
+                           : tr("%1 days without failures")
+                                 .arg(number(training.trainingSeconds / units::secondsPerDay, 1)));
+                addRow(section, tr("GPU-hours"),
+                       expected ? tr("%1 expected, %2 without failures")
+                                      .arg(number(o.wallGpuHours, 0), number(training.gpuHours, 0))
+                                : number(training.gpuHours, 0));
             }
             addRow(section, tr("Bottleneck"),
                    QString::fromStdString(training.bottleneckExplanation));
@@ -214,6 +235,17 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                     breakdown, name,
                     tr("%1 s (%2%)")
                         .arg(number(seconds, 3), number(100 * seconds / training.stepSeconds, 1)));
+            // Where every millisecond comes from: the operations of the step (train --explain).
+            auto *operations = addRow(section, tr("Operations of one step"),
+                                      tr("%1 on the busiest stage").arg(training.operations.count));
+            for (const model::StepOperation &op : training.operations) {
+                QString detail = tr("%1 ms (%2%)")
+                                     .arg(number(op.seconds * 1e3, 1),
+                                          number(100 * op.seconds / training.stepSeconds, 1));
+                if (op.hiddenSeconds > 0)
+                    detail += tr(", %1 ms hidden").arg(number(op.hiddenSeconds * 1e3, 1));
+                addRow(operations, QString::fromLatin1(op.name), detail);
+            }
         }
     }
     if (e.hasInference) {

@@ -529,6 +529,35 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
             page.table(header, rows, weights, right, fills, textRows, sectionRows);
         }
 
+        // The baseline's training step, operation by operation (train --explain).
+        if (baseline && baseline->ok && baseline->estimate.hasTraining
+            && baseline->estimate.training.found) {
+            const model::TrainingEstimate &t = baseline->estimate.training.best;
+            page.newPage();
+            page.heading(QObject::tr("Where the training step goes (baseline)"));
+            page.paragraph(
+                QObject::tr(
+                    "One step of %1 s on the busiest pipeline stage of one GPU. Hidden time "
+                    "is communication overlapped with compute; the compute it overlaps "
+                    "is slowed by the framework's overlap penalty.")
+                    .arg(fixed(t.stepSeconds, 3)),
+                9);
+            QList<QStringList> rows;
+            for (const model::StepOperation &op : t.operations)
+                rows << QStringList {QString::fromLatin1(op.name),
+                                     QString::fromStdString(model::operationKindName(op.kind)),
+                                     op.flops > 0 ? fixed(op.flops / units::tera, 1) : QString(),
+                                     op.bytes > 0 ? fixed(op.bytes / units::giga, 1) : QString(),
+                                     fixed(op.seconds * 1e3, 1),
+                                     fixed(100 * op.seconds / t.stepSeconds, 1),
+                                     op.hiddenSeconds > 0 ? fixed(op.hiddenSeconds * 1e3, 1)
+                                                          : QString()};
+            page.table({QObject::tr("Operation"), QObject::tr("Kind"), QObject::tr("TFLOP"),
+                        QObject::tr("GB moved"), QObject::tr("ms per step"), QObject::tr("Share %"),
+                        QObject::tr("Hidden ms")},
+                       rows, {3.6, 1.6, 1, 1.1, 1.2, 1, 1.1}, {2, 3, 4, 5, 6});
+        }
+
         // Charts, two to a page.
         for (int i = 0; i < input.charts.size(); ++i) {
             if (i % 2 == 0) {

@@ -352,7 +352,7 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(shown.out).object().value(QStringLiteral("id")).toString(),
                  QStringLiteral("my-gpu"));
 
-        custom.remove(QStringLiteral("memory_gb"));
+        custom.remove(QStringLiteral("tdp_w"));
         QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
         out.write(QJsonDocument(QJsonObject {{"format", "clusterplanner-catalog"},
                                              {"version", 1},
@@ -361,11 +361,10 @@ private slots:
         out.close();
         const Result broken = run({"catalog", "import", importPath});
         QCOMPARE(broken.status, 1);
-        QVERIFY2(
-            broken.err.contains(
-                (importPath + QStringLiteral(": /gpus/0/memory_gb: required number is missing"))
-                    .toUtf8()),
-            broken.err.constData());
+        QVERIFY2(broken.err.contains(
+                     (importPath + QStringLiteral(": /gpus/0/tdp_w: required number is missing"))
+                         .toUtf8()),
+                 broken.err.constData());
     }
 
     void inferDiurnalAutoscaling()

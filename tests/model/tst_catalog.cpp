@@ -18,7 +18,7 @@ nlohmann::json validGpu()
     return nlohmann::json::parse(R"({
       "id": "test-gpu", "name": "Test GPU", "vendor": "Test", "source": "unit test",
       "dense_tflops": {"fp16": 100, "bf16": 100},
-      "memory_gb": 16, "memory_bandwidth_gb_per_s": 1000,
+      "memory_mib": 16384, "memory_bandwidth_gb_per_s": 1000,
       "scale_up": {"kind": "nvlink", "name": "NVLink", "gb_per_s_per_direction": 100},
       "tdp_w": 300, "price_usd": 1000,
       "calibration": {"gemm_peak_fraction": 0.8, "gemm_half_performance_dim": 256,
@@ -84,7 +84,13 @@ private slots:
         QCOMPARE(catalog.gpu("h100-sxm5-80gb").peakFlopsPerSecond(Precision::FP8), 1978.9e12);
         // NVLink 4 is 900 GB/s bidirectional: 450 GB/s per direction.
         QCOMPARE(catalog.gpu("h100-sxm5-80gb").scaleUpBytesPerSecond, 450e9);
-        QCOMPARE(catalog.gpu("h200-sxm-141gb").memoryBytes, 141e9);
+        // Memory as the driver reports it (nvidia-smi totals): A100 80GB 81,920 MiB, H100 SXM5
+        // 80GB 81,559 MiB (NVIDIA/nccl issue 1264), H200 143,771 MiB (NVIDIA/cuda-samples 311).
+        QCOMPARE(catalog.gpu("a100-sxm4-80gb").memoryBytes, 81920.0 * 1024 * 1024);
+        QCOMPARE(catalog.gpu("h100-sxm5-80gb").memoryBytes, 81559.0 * 1024 * 1024);
+        QCOMPARE(catalog.gpu("h200-sxm-141gb").memoryBytes, 143771.0 * 1024 * 1024);
+        // "80 GB" is 80 GiB on the A100 but 79.6 GiB on the H100.
+        QCOMPARE(catalog.gpu("a100-sxm4-80gb").memoryBytes / (1024.0 * 1024 * 1024), 80.0);
         QCOMPARE(catalog.nic("ib-ndr-400").bytesPerSecond, 50e9);
         QVERIFY(!catalog.gpu("a100-sxm4-80gb").supports(Precision::FP8));
         for (const auto &[id, gpu] : catalog.gpus())
@@ -98,12 +104,15 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("replacement");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("missing number") << "memory_gb"
+        QTest::newRow("missing memory") << "memory_mib"
                                         << "<remove>"
-                                        << "/gpus/0/memory_gb: required number is missing";
-        QTest::newRow("wrong type") << "memory_gb"
+                                        << "/gpus/0/memory_mib: give the memory as memory_mib";
+        QTest::newRow("wrong type") << "memory_mib"
                                     << "\"eighty\""
-                                    << "/gpus/0/memory_gb: expected a number, found a string";
+                                    << "/gpus/0/memory_mib: expected a number, found a string";
+        QTest::newRow("missing number") << "tdp_w"
+                                        << "<remove>"
+                                        << "/gpus/0/tdp_w: required number is missing";
         QTest::newRow("negative") << "tdp_w"
                                   << "-5"
                                   << "/gpus/0/tdp_w: must be greater than 0";

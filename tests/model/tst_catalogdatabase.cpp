@@ -108,11 +108,12 @@ private slots:
         // A hand-edited database: the row's JSON says the T4 has -1 GB of memory.
         sqlite3 *db = nullptr;
         QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        QCOMPARE(sqlite3_exec(db,
-                              "UPDATE catalog_entries SET json = json_set(json, '$.memory_gb', -1) "
-                              "WHERE id = 't4'",
-                              nullptr, nullptr, nullptr),
-                 SQLITE_OK);
+        QCOMPARE(
+            sqlite3_exec(db,
+                         "UPDATE catalog_entries SET json = json_set(json, '$.memory_mib', -1) "
+                         "WHERE id = 't4'",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
         sqlite3_close(db);
         CatalogDatabase database(path);
         try {
@@ -121,7 +122,7 @@ private slots:
         } catch (const InputError &error) {
             const std::string message = error.what();
             QVERIFY2(message.find("(entry 't4')") != std::string::npos, message.c_str());
-            QVERIFY2(message.find("/memory_gb: must be greater than 0") != std::string::npos,
+            QVERIFY2(message.find("/memory_mib: must be greater than 0") != std::string::npos,
                      message.c_str());
         }
     }

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+/** Flash attention never materialises the s x s score matrix; the unfused kernels of 2021 did. */
+enum class AttentionKernel { Flash, Unfused };
+
+/**
+ * The software a training run uses, as far as it changes the step time and the memory: which
+ * attention kernel, whether activations are sequence-parallel, which collectives overlap which
+ * compute, and what the process keeps for itself on every GPU. A published run is reproduced
+ * with the profile of the software it used; new plans default to the newest profile.
+ */
+struct TrainingFramework
+{
+    std::string id; ///< "megatron-core-2024"
+    std::string name; ///< "Megatron-Core (2024)"
+    std::string source; ///< where each setting comes from
+    AttentionKernel attention = AttentionKernel::Flash;
+    bool sequenceParallel = true;
+    /** Tensor-parallel all-gather/reduce-scatter split into chunks pipelined with the GEMM
+     * that consumes or produces them (Transformer Engine userbuffers). Needs SP. */
+    bool tpCommOverlap = false;
+    /** Share of the last microbatch's backward pass that hides the gradient reduction: 0 when
+     * the reduction runs after the backward pass, 1 when buckets are reduced as they fill. */
+    double dpOverlapFraction = 0.0;
+    /** The distributed optimizer's parameter all-gather runs behind the next forward pass. */
+    bool overlapParamGather = false;
+    /** Parameters per gradient bucket; the last bucket's reduction is never hidden. */
+    double gradientBucketParameters = 40e6;
+    /** Compute slows while a collective runs beside it (NCCL's SMs, HBM traffic): the extra
+     * time, as a share of the overlapped time. */
+    double overlapComputeSlowdown = 0;
+    /** CUDA context and the framework's own kernels' modules, per GPU. */
+    double cudaContextBytes = 0;
+    /** NCCL communicator buffers, per GPU. */
+    double ncclBufferBytes = 0;
+    /** Caching-allocator fragmentation, as a share of the activation memory. */
+    double allocatorFragmentationFraction = 0;
+};
+
+/** The profiles ClusterPlanner knows, oldest first. */
+const std::vector<TrainingFramework> &trainingFrameworks();
+/** The profile with this id, or null. */
+const TrainingFramework *findTrainingFramework(const std::string &id);
+/** The profile new plans and the CLI use when none is named: the newest. */
+const TrainingFramework &defaultTrainingFramework();
+/** "megatron-lm-2021, megatron-lm-2022, megatron-core-2024", for usage texts and errors. */
+std::string trainingFrameworkIds();
+/** The ids as a list, for choice() readers. */
+std::vector<std::string> trainingFrameworkIdList();
+
+} // namespace cp::model
