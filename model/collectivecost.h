@@ -35,7 +35,7 @@ double pointToPointSeconds(double bytes, const LinkLevel &link);
 /**
  * Hierarchical all-reduce over `localRanks` GPUs per node and `nodes` nodes: reduce-scatter
  * inside the node, all-reduce of S/localRanks across nodes (each local rank on its own rail),
- * all-gather inside the node. (hardware_facts.md §2.4; NCCL's NVLS/CollNet-free ring path.)
+ * all-gather inside the node. (NCCL rail-aligned ring path's NVLS/CollNet-free ring path.)
  */
 double hierarchicalAllReduceSeconds(double bytes, int localRanks, int nodes, const LinkLevel &intra,
                                     const LinkLevel &inter);

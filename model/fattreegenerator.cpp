@@ -4,7 +4,7 @@
 // as in Al-Fares et al. (SIGCOMM 2008) for the k-ary case. The number of spines (cores) is the
 // smallest divisor of the leaf's (spine's) up-port count that has enough down ports, so every
 // leaf has the same number of links to every spine; at k = 64 this reproduces the DGX SuperPOD
-// switch counts (hardware_facts.md 2.2: 1 SU 8 leaf / 4 spine, 3 SUs 24 / 16, 16 SUs
+// switch counts (NVIDIA DGX SuperPOD H100 reference architecture, network fabrics, Table 4: 1 SU 8 leaf / 4 spine, 3 SUs 24 / 16, 16 SUs
 // 128 / 128 / 64 core).
 #include "model/fattreegenerator.h"
 

@@ -10,6 +10,8 @@
 
 #include <QTest>
 
+#include <cmath>
+
 using namespace cp::model;
 
 namespace {
@@ -320,8 +322,8 @@ private slots:
         QVERIFY(qAbs(flops / seconds / 253.7e12 - 1.0) < 0.04);
         // The 1024^3 point (119.4 TFLOP/s measured = 18.0 us) is dominated by the fixed cost:
         // 2.147e9 / (312e12 x 0.82 x 1024/1397) + 3.5 us = 11.5 + 3.5 = 15.0 us, 17% short.
-        const double small = gemmSeconds(gpu, Precision::FP16, 2.0 * 1024 * 1024 * 1024, 1024,
-                                         1024, 1024, 1);
+        const double small
+            = gemmSeconds(gpu, Precision::FP16, 2.0 * 1024 * 1024 * 1024, 1024, 1024, 1024, 1);
         QVERIFY2(small > 14.5e-6 && small < 15.5e-6, qPrintable(QString::number(small)));
     }
 
@@ -432,9 +434,9 @@ private slots:
         const TrainingEstimate e = TrainingEstimator(job, dgxH100(1024)).estimate(config);
         QCOMPARE(e.memoryCapacityBytes, 81559.0 * 1024 * 1024);
         QCOMPARE(e.usableMemoryBytes, 80023.0 * 1024 * 1024);
-        QVERIFY(qAbs(e.memory.reservedBytes
-                     - (1536.0 * 1024 * 1024 + 0.15 * e.memory.activationsBytes))
-                < 1.0);
+        QVERIFY(
+            qAbs(e.memory.reservedBytes - (1536.0 * 1024 * 1024 + 0.15 * e.memory.activationsBytes))
+            < 1.0);
     }
 
     void fp8IsFarFromTwiceAsFast()
@@ -480,15 +482,38 @@ private slots:
 
     void publishedRunsSuite()
     {
-        // tests/data/training_validation.json: published runs, each with its source and layout
-        // (docs/validation-training.md is generated from it). Gates: see the targets.
+        // tests/data/training_validation.json: 44 published runs, each with its source and the
+        // layout it used (docs/validation-training.md is generated from the same rows). Nothing
+        // in the catalog is fitted to them; these checks measure.
         const std::string file = CP_TEST_DATA_DIR "/training_validation.json";
         const auto rows = runTrainingValidation(readJsonFile(file), catalog(), file);
         QVERIFY(rows.size() >= 25);
-        const ValidationSummary summary = summarizeValidation(rows);
-        qInfo("%s",
-              trainingValidationMarkdown(rows, "tests/data/training_validation.json").c_str());
-        QVERIFY2(summary.maxAbsoluteError < 1.0, "placeholder");
+        std::vector<TrainingValidationRow> a100, h100;
+        int moe = 0;
+        for (const TrainingValidationRow &row : rows) {
+            QVERIFY2(std::isfinite(row.predicted) && row.predicted > 0, row.id.c_str());
+            (row.gpuName.find("A100") != std::string::npos ? a100 : h100).push_back(row);
+            moe += row.moe ? 1 : 0;
+        }
+        QVERIFY(a100.size() >= 10 && h100.size() >= 10 && moe >= 3);
+        // A100 (2021-2022 Megatron-LM, BLOOM): within the targets for median and worst row.
+        const ValidationSummary onA100 = summarizeValidation(a100);
+        QVERIFY2(onA100.medianAbsoluteError <= 0.05,
+                 qPrintable(QString::number(onA100.medianAbsoluteError)));
+        QVERIFY2(onA100.maxAbsoluteError <= 0.15,
+                 qPrintable(QString::number(onA100.maxAbsoluteError)));
+        // Guard against getting worse than the state documented in docs/validation-training.md.
+        const ValidationSummary all = summarizeValidation(rows);
+        QVERIFY2(all.medianAbsoluteError <= 0.12,
+                 qPrintable(QString::number(all.medianAbsoluteError)));
+        QVERIFY2(std::abs(all.meanSignedError) <= 0.12,
+                 qPrintable(QString::number(all.meanSignedError)));
+        // The targets for the whole suite are not met yet: H100 runs on Megatron-Core are
+        // predicted too fast (docs/validation-training.md). When they are, these become passes.
+        QEXPECT_FAIL("", "H100 rows are optimistic; see docs/validation-training.md", Continue);
+        QVERIFY(all.medianAbsoluteError <= 0.05);
+        QEXPECT_FAIL("", "H100 rows are optimistic; see docs/validation-training.md", Continue);
+        QVERIFY(std::abs(all.meanSignedError) <= 0.03);
     }
 };
 
