@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commands.h"
+#include "modelarguments.h"
 #include "servingreport.h"
 #include "table.h"
 
@@ -19,14 +20,13 @@ namespace {
 
 std::vector<OptionSpec> inferOptions()
 {
-    return withCommonOptions({
+    std::vector<OptionSpec> specs = {
         {"gpu", true, "GPU id, or 'all' to compare every GPU and precision and pick the cheapest"},
         {"node", true, "node id (default: the catalog node that carries --gpu)"},
         {"gpus-per-replica", true,
          "GPUs per model replica (default 1): tensor parallel in the scale-up domain, and "
          "pipeline stages across nodes beyond it (16 on 8-GPU servers: TP 8 x PP 2)"},
         {"pp", true, "pipeline stages across nodes (default: as --gpus-per-replica needs)"},
-        {"model", true, "model id"},
         {"precision", true, "weights: fp16|bf16|fp8|int8|int4"},
         {"kv-precision", true, "KV cache: fp16|bf16|fp8|int8 (default fp16)"},
         {"input-tokens", true, "prompt tokens per request"},
@@ -44,7 +44,11 @@ std::vector<OptionSpec> inferOptions()
          "a raised-cosine day whose quietest hour is this fraction of --rate (e.g. 0.3)"},
         {"peak-hour", true, "with --diurnal-trough: the busiest hour, 0-23 (default 14)"},
         {"min-replicas", true, "replicas an autoscaler keeps even at no traffic (default 1)"},
-    });
+        {"explain", false, "list every operation of a prefill and a decode step with its time"},
+    };
+    for (const OptionSpec &spec : modelShapeOptions())
+        specs.push_back(spec);
+    return withCommonOptions(std::move(specs));
 }
 
 std::string renderInference(const model::InferenceEstimate &e, const std::string &title)
@@ -100,6 +104,25 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
         {"cost per million input tokens", format("%.3f USD", e.costPerMillionInputTokensUsd)});
     table.addRow({"bottleneck", e.bottleneck});
     return title + "\n" + table.render() + "  " + e.bottleneckExplanation + "\n";
+}
+
+std::string renderOperations(const model::StepOperations &operations, double stages,
+                             const char *title)
+{
+    namespace units = model::units;
+    double total = 0;
+    for (const model::StepOperation &op : operations)
+        total += op.seconds;
+    Table table({"operation", "kind", "GFLOP", "MB moved", "kernels", "ms", "share"});
+    for (const model::StepOperation &op : operations)
+        table.addRow({op.name, model::operationKindName(op.kind),
+                      op.flops > 0 ? format("%.4g", op.flops / units::giga) : "",
+                      op.bytes > 0 ? format("%.4g", op.bytes / units::mega) : "",
+                      format("%.0f", op.kernels), format("%.3f", op.seconds * 1e3),
+                      format("%.1f%%", 100 * op.seconds / total)});
+    std::string text = std::string(title)
+        + (stages > 1 ? format(" (one of %.0f pipeline stages)", stages) : std::string()) + ":\n";
+    return text + table.render();
 }
 
 } // namespace
@@ -163,12 +186,11 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     const double lifetime = a.number("lifetime-years", 0.1, 50).value_or(4.0);
     const std::optional<double> hourly = a.number("hourly-price", 0.0, 1e6);
     const std::string gpuId = a.required("gpu");
-    const std::string modelId = a.required("model");
     if (precision.empty() && gpuId != "all")
         throw UsageError("missing required option '--precision'");
 
     const model::Catalog &catalog = context.catalog();
-    job.model = catalog.llm(modelId);
+    job.model = modelFromArguments(a, catalog);
     const std::string facility = a.value("facility").value_or("dc-industry-average");
     catalog.facility(facility);
 
@@ -274,6 +296,16 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     } else {
         out << renderInference(
             e, "Serving " + job.model.name + " (" + precision + ") on " + setup.hardware.gpu.name);
+        if (a.has("explain")) {
+            out << "\n"
+                << renderOperations(e.prefillOperations, e.pipelineStages,
+                                    "Prefill of one prompt, per GPU")
+                << "\n"
+                << renderOperations(e.decodeOperations, e.pipelineStages,
+                                    ("Decode step of " + std::to_string(e.batch / e.pipelineStages)
+                                     + " sequences, per GPU")
+                                        .c_str());
+        }
         if (autoscaling) {
             Table day({"diurnal traffic", "value"});
             addAutoscalingRows(day, *autoscaling);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commands.h"
+#include "modelarguments.h"
 #include "trainingreport.h"
 
 #include "model/catalogparser.h"
@@ -18,22 +19,10 @@ namespace {
 
 std::vector<OptionSpec> trainOptions()
 {
-    return withCommonOptions({
+    std::vector<OptionSpec> specs = {
         {"gpu", true, "GPU id (catalog list gpus)"},
         {"gpus", true, "number of GPUs"},
         {"node", true, "node id (default: the catalog node that carries --gpu)"},
-        {"model", true, "model id (catalog list models), or give the shape below"},
-        {"layers", true, "layers of a custom model"},
-        {"hidden", true, "hidden size"},
-        {"heads", true, "attention heads"},
-        {"kv-heads", true, "key/value heads (default: heads)"},
-        {"ffn", true, "MLP hidden size (default: 4 x hidden)"},
-        {"vocab", true, "vocabulary size"},
-        {"experts", true, "experts per MoE layer (default 1: dense)"},
-        {"top-k", true, "experts per token"},
-        {"shared-experts", true, "MoE experts every token passes (default 0)"},
-        {"head-dim", true, "attention head dimension (default: hidden / heads)"},
-        {"gated-mlp", false, "custom model uses a gated (SwiGLU) MLP"},
         {"seq-len", true, "sequence length in tokens"},
         {"global-batch", true, "sequences per optimizer step"},
         {"tokens", true, "tokens to train on (2e12 or 2T)"},
@@ -77,48 +66,10 @@ std::vector<OptionSpec> trainOptions()
         {"no-sequence-parallel", false,
          "tensor parallelism without sequence parallelism (Megatron before 2022)"},
         {"top", true, "how many alternative layouts to list (default 5, at most 10)"},
-    });
-}
-
-model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catalog &catalog)
-{
-    if (auto id = a.value("model")) {
-        for (const char *shape : {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab",
-                                  "experts", "top-k", "shared-experts", "head-dim"}) {
-            if (a.has(shape))
-                throw UsageError(std::string("give either --model or the model shape (--") + shape
-                                 + "), not both");
-        }
-        return catalog.llm(*id);
-    }
-    if (!a.has("layers"))
-        throw UsageError(
-            "missing required option '--model' (or --layers --hidden --heads --vocab)");
-    model::ModelSpec spec;
-    spec.id = "custom";
-    spec.name = "custom model";
-    spec.layers = *a.integer("layers", 1, 100000);
-    spec.hidden = a.integer("hidden", 1, 1 << 20).value_or(0);
-    spec.heads = a.integer("heads", 1, 1 << 16).value_or(0);
-    if (!spec.hidden || !spec.heads || !a.has("vocab"))
-        throw UsageError("a custom model needs --layers, --hidden, --heads and --vocab");
-    spec.vocab = *a.integer("vocab", 1, 1 << 24);
-    spec.kvHeads = a.integer("kv-heads", 1, 1 << 16).value_or(spec.heads);
-    spec.ffn = a.integer("ffn", 1, 1 << 24).value_or(4 * spec.hidden);
-    spec.experts = a.integer("experts", 1, 4096).value_or(1);
-    spec.topK = a.integer("top-k", 1, 4096).value_or(spec.experts > 1 ? 2 : 1);
-    spec.sharedExperts = a.integer("shared-experts", 0, 4096).value_or(0);
-    spec.explicitHeadDim = a.integer("head-dim", 1, 1 << 16).value_or(0);
-    spec.gatedMlp = a.has("gated-mlp");
-    if (spec.explicitHeadDim == 0 && spec.hidden % spec.heads != 0)
-        throw UsageError("--hidden must be divisible by --heads (or give --head-dim)");
-    if (spec.sharedExperts > 0 && spec.experts == 1)
-        throw UsageError("--shared-experts needs --experts above 1");
-    if (spec.heads % spec.kvHeads != 0)
-        throw UsageError("--heads must be divisible by --kv-heads");
-    if (spec.topK > spec.experts)
-        throw UsageError("--top-k cannot exceed --experts");
-    return spec;
+    };
+    for (const OptionSpec &spec : modelShapeOptions())
+        specs.push_back(spec);
+    return withCommonOptions(std::move(specs));
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // training estimator and prints the markdown report committed as docs/validation-training.md.
 #include "model/catalogdatabase.h"
 #include "model/catalogpaths.h"
+#include "model/inferencevalidation.h"
 #include "model/jsonfieldreader.h"
 #include "model/trainingvalidation.h"
 
@@ -12,13 +13,19 @@ int main(int argc, char **argv)
 {
     if (argc != 2) {
         std::cerr << "usage: clusterplanner-validate TABLE.json   (e.g. "
-                     "tests/data/training_validation.json)\n";
+                     "tests/data/training_validation.json or inference_validation.json)\n";
         return 2;
     }
     try {
         const cp::model::Catalog catalog
             = cp::model::loadCatalogDirectory(cp::model::shippedCatalogDirectory());
         const nlohmann::json table = cp::model::readJsonFile(argv[1]);
+        // The table's format says which estimator it validates.
+        if (table.value("format", std::string()) == "clusterplanner-inference-validation") {
+            const auto rows = cp::model::runInferenceValidation(table, catalog, argv[1]);
+            std::cout << cp::model::inferenceValidationMarkdown(rows, argv[1]);
+            return 0;
+        }
         const auto rows = cp::model::runTrainingValidation(table, catalog, argv[1]);
         std::cout << cp::model::trainingValidationMarkdown(rows, argv[1]);
         return 0;

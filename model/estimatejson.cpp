@@ -19,6 +19,20 @@ nlohmann::json parallelConfigToJson(const ParallelConfig &c)
             {"sequence_parallel", c.sequenceParallel}};
 }
 
+nlohmann::json stepOperationsToJson(const StepOperations &operations)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const StepOperation &op : operations)
+        list.push_back({{"name", op.name},
+                        {"kind", operationKindName(op.kind)},
+                        {"flops", op.flops},
+                        {"bytes", op.bytes},
+                        {"kernels", op.kernels},
+                        {"seconds", op.seconds},
+                        {"hidden_seconds", op.hiddenSeconds}});
+    return list;
+}
+
 nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
 {
     const StepBreakdown &b = e.breakdown;
@@ -57,16 +71,7 @@ nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
           {"dp_comm_exposed", b.dpCommExposedSeconds},
           {"optimizer", b.optimizerSeconds}}},
     });
-    nlohmann::json operations = nlohmann::json::array();
-    for (const StepOperation &op : e.operations)
-        operations.push_back({{"name", op.name},
-                              {"kind", operationKindName(op.kind)},
-                              {"flops", op.flops},
-                              {"bytes", op.bytes},
-                              {"kernels", op.kernels},
-                              {"seconds", op.seconds},
-                              {"hidden_seconds", op.hiddenSeconds}});
-    json["operations"] = std::move(operations);
+    json["operations"] = stepOperationsToJson(e.operations);
     json["usable_memory_gib"] = e.usableMemoryBytes / units::gibi;
     if (!e.reason.empty())
         json["reason"] = e.reason;
@@ -113,6 +118,9 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"tpot_ms", e.tpotSeconds * 1e3},
         {"prefill_ms", e.prefillSeconds * 1e3},
         {"decode_step_ms", e.decodeStepSeconds * 1e3},
+        {"batched_prefill_ms", e.batchedPrefillSeconds * 1e3},
+        {"prefill_operations", stepOperationsToJson(e.prefillOperations)},
+        {"decode_operations", stepOperationsToJson(e.decodeOperations)},
         {"decode_roofline_ms",
          {{"memory", e.decodeMemorySeconds * 1e3},
           {"compute", e.decodeComputeSeconds * 1e3},

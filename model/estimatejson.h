@@ -16,6 +16,8 @@
 namespace cp::model {
 
 nlohmann::json parallelConfigToJson(const ParallelConfig &config);
+/** A step's operations: name, kind, flops, bytes, kernels, seconds, hidden_seconds. */
+nlohmann::json stepOperationsToJson(const StepOperations &operations);
 nlohmann::json trainingEstimateToJson(const TrainingEstimate &estimate);
 nlohmann::json inferenceEstimateToJson(const InferenceEstimate &estimate);
 /** Keys: replicas_per_hour (24), static_replicas, replica_hours_per_day, saving_fraction, ... */

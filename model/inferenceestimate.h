@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/catalogitems.h"
+#include "model/stepoperation.h"
 
 #include <optional>
 #include <string>
@@ -62,6 +63,9 @@ struct InferenceEstimate
     double memoryBytesPerGpu = 0; ///< weights + KV + workspace + reserved
     double memoryCapacityBytes = 0;
     double prefillSeconds = 0; ///< one request's prompt
+    double batchedPrefillSeconds = 0; ///< the batch's prompts in one batched prefill
+    StepOperations prefillOperations; ///< one prompt through one stage
+    StepOperations decodeOperations; ///< one decode step of a micro-batch through one stage
     double decodeStepSeconds = 0; ///< one token for the whole batch
     double decodeMemorySeconds = 0; ///< roofline terms of one decode step
     double decodeComputeSeconds = 0;

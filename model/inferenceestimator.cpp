@@ -3,6 +3,7 @@
 
 #include "model/collectivecost.h"
 #include "model/gemmefficiency.h"
+#include "model/inferencestep.h"
 #include "model/transformershape.h"
 #include "model/units.h"
 
@@ -181,21 +182,27 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     const double linearFlopsPerToken
         = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
 
-    // --- Prefill: one prompt, compute-bound, through the stages in turn --------------------------
-    const double prefillFlops = I * linearFlopsPerToken
-        + shape.layers * 2.0 * I * I * h /* causal: half of 4·I²·h */
-        + shape.logitFlopsPerToken();
-    const double prefillEff = gemmEfficiency(gpu, Precision::BF16, I, h, shape.ffn / t);
-    const double prefillCompute = prefillFlops / (t * peak * prefillEff);
-    const double prefillMemory = e.weightsBytesPerGpu * p / hbm;
-    const double prefillComm
-        = tp > 1 ? 2.0 * shape.layers * allReduceSeconds(I * h * 2.0, tp, link) : 0.0;
-    const double prefillSends
-        = stages > 1 ? (p - 1) * pointToPointSeconds(I * h * 2.0, stageLink) : 0.0;
-    e.prefillSeconds = std::max(prefillCompute, prefillMemory) + prefillComm + prefillSends;
+    // --- The replica as the step model sees it (inferencestep.h) --------------------------------
+    ServingReplica replica;
+    replica.shape = shape;
+    replica.gpu = gpu;
+    replica.weightPrecision = m_job.weightPrecision;
+    replica.kvPrecision = m_job.kvPrecision;
+    replica.tensorParallel = tp;
+    replica.pipelineStages = stages;
+    replica.tensorParallelLink = link;
+    replica.stageLink = stageLink;
+
+    // --- Prefill: one prompt through the stages in turn (TTFT), and the batch's prompts as one
+    // batched prefill (GEMMs of B x I rows that read the weights once) for the throughput.
+    e.prefillOperations = prefillStageOperations(replica, 1, I);
+    e.prefillSeconds = p * totalSeconds(e.prefillOperations);
+    e.batchedPrefillSeconds = p * totalSeconds(prefillStageOperations(replica, B, I));
 
     // --- Decode: one step for the whole batch, P rounds of one stage per micro-batch -------------
     const double context = I + O / 2.0; // mean context over the generation
+    e.decodeOperations = decodeStageOperations(replica, std::max(1.0, b), context);
+    // The roofline terms, for the explanation: all bytes read and all FLOPs of one step.
     double weightBytesRead = e.weightsBytesPerGpu;
     if (shape.experts > 1) {
         // Experts a micro-batch of b tokens touches per layer: E·(1 - (1 - k/E)^b) in expectation.
@@ -212,16 +219,19 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
         / (t * p);
     e.decodeComputeSeconds = p * decodeFlops
         / (peak * gemmEfficiency(gpu, Precision::BF16, std::max(1.0, b), h, shape.ffn / t));
-    e.decodeCommSeconds
-        = (tp > 1 ? 2.0 * shape.layers * allReduceSeconds(b * h * 2.0, tp, link) : 0.0)
-        + (stages > 1 ? p * pointToPointSeconds(b * h * 2.0, stageLink) : 0.0);
-    e.decodeStepSeconds
-        = std::max(e.decodeMemorySeconds, e.decodeComputeSeconds) + e.decodeCommSeconds;
+    e.decodeCommSeconds = 0;
+    for (const StepOperation &op : e.decodeOperations) {
+        if (op.kind == OperationKind::TensorParallel || op.kind == OperationKind::PipelineSend)
+            e.decodeCommSeconds += p * op.seconds;
+    }
+    // Each operation is the slower of its bytes and its FLOPs plus its kernel cost, so the step
+    // is at least the roofline of the whole and at most the sum of both.
+    e.decodeStepSeconds = p * totalSeconds(e.decodeOperations);
 
     // --- Serving
     // ----------------------------------------------------------------------------------- Over the
     // O steps in which a batch turns over, B prompts are prefilled, each stalling the batch.
-    const double cycle = O * e.decodeStepSeconds + B * e.prefillSeconds;
+    const double cycle = O * e.decodeStepSeconds + e.batchedPrefillSeconds;
     e.requestsPerSecondPerReplica = B / cycle;
     e.outputTokensPerSecondPerReplica = e.requestsPerSecondPerReplica * O;
     e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / (t * p);
@@ -269,8 +279,8 @@ void InferenceEstimator::finishCosts(InferenceEstimate &e) const
     if (requests <= 0)
         return;
     // Split the cost by where the GPU time goes: prompts (prefill) vs generated tokens (decode).
-    const double cycle = m_job.outputTokens * e.decodeStepSeconds + e.batch * e.prefillSeconds;
-    const double prefillShare = e.batch * e.prefillSeconds / cycle;
+    const double cycle = m_job.outputTokens * e.decodeStepSeconds + e.batchedPrefillSeconds;
+    const double prefillShare = e.batchedPrefillSeconds / cycle;
     e.prefillCostShare = prefillShare;
     const double usdPerSecond = e.usdPerHour / units::secondsPerHour;
     e.costPerMillionOutputTokensUsd

@@ -279,6 +279,21 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
         addRow(section, tr("Cost per million input tokens"),
                tr("%1 USD").arg(number(inf.costPerMillionInputTokensUsd, 3)));
         addRow(section, tr("Bottleneck"), QString::fromStdString(inf.bottleneckExplanation));
+        // Where the milliseconds of a prompt and of a decode step go (infer --explain).
+        const auto addOperations = [&](const QString &title, const model::StepOperations &ops) {
+            double total = 0;
+            for (const model::StepOperation &op : ops)
+                total += op.seconds;
+            auto *parent = addRow(section, title,
+                                  tr("%1 ms per pipeline stage").arg(number(total * 1e3, 2)));
+            for (const model::StepOperation &op : ops)
+                addRow(parent, QString::fromLatin1(op.name),
+                       tr("%1 ms (%2%)")
+                           .arg(number(op.seconds * 1e3, 3),
+                                number(total > 0 ? 100 * op.seconds / total : 0, 1)));
+        };
+        addOperations(tr("Operations of one prompt's prefill"), inf.prefillOperations);
+        addOperations(tr("Operations of one decode step"), inf.decodeOperations);
         if (e.autoscaling && e.autoscaling->feasible) {
             const model::AutoscalingEstimate &a = *e.autoscaling;
             const auto [low, high] = std::minmax_element(a.replicas.begin(), a.replicas.end());

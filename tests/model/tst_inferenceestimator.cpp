@@ -2,9 +2,14 @@
 #include "model/catalogdatabase.h"
 #include "model/inferenceestimator.h"
 #include "model/inferencesetup.h"
+#include "model/inferencestep.h"
+#include "model/inferencevalidation.h"
+#include "model/jsonfieldreader.h"
 #include "model/transformershape.h"
 
 #include <QTest>
+
+#include <cmath>
 
 using namespace cp::model;
 
@@ -28,6 +33,14 @@ InferenceEstimator estimator(const std::string &gpu, const std::string &model, P
     const InferenceSetup setup
         = inferenceSetupFromCatalog(catalog(), "", gpu, "dc-industry-average", 4.0, std::nullopt);
     return InferenceEstimator(job, setup.hardware, setup.cost);
+}
+const StepOperation *findOperation(const StepOperations &operations, const std::string &name)
+{
+    for (const StepOperation &op : operations) {
+        if (name == op.name)
+            return &op;
+    }
+    return nullptr;
 }
 } // namespace
 
@@ -199,6 +212,107 @@ private slots:
         QVERIFY(!e.fits);
         QCOMPARE(e.maxBatch, 0);
         QVERIFY2(e.reason.find("weights 128.5") != std::string::npos, e.reason.c_str());
+    }
+
+    void batchedPrefillReadsTheWeightsOnce()
+    {
+        // Static batch of 64 prompts of 128 tokens (Llama 2 7B FP16, one H100): one batched
+        // prefill runs GEMMs of 8,192 rows and reads the 13.5 GB of weights once; 64 separate
+        // prefills would read them 64 times (64 x 4.5 ms = 0.29 s of weight traffic alone at
+        // 2,982 GB/s), so the batch must cost well under 64 single prompts.
+        const InferenceEstimate e
+            = estimator("h100-sxm5-80gb", "llama-2-7b", Precision::FP16, 1, 128, 128, 64)
+                  .estimate();
+        QVERIFY2(e.fits, e.reason.c_str());
+        QVERIFY(e.batchedPrefillSeconds > e.prefillSeconds);
+        QVERIFY2(e.batchedPrefillSeconds < 64 * 13.4e9 / (3350e9 * 0.89),
+                 qPrintable(QString::number(e.batchedPrefillSeconds)));
+        QVERIFY(64 * e.prefillSeconds > 64 * 13.4e9 / (3350e9 * 0.89));
+        // Its FLOPs bound it from below: 64 x 128 tokens x 2 x 6.5e9 weights = 106 TFLOP at
+        // 989 TFLOP/s is 0.108 s at peak; the estimate is slower than peak.
+        QVERIFY(e.batchedPrefillSeconds > 64 * 128 * 2.0 * 6.5e9 / 989.4e12);
+    }
+
+    void shortPromptsHaveALatencyFloor()
+    {
+        // A 16-token prompt on Llama 2 7B: 32 layers, each with at least the norms (4 kernels),
+        // three GEMMs of the attention block, the attention and two or three MLP kernels, each
+        // with the GPU's 3.5 us launch cost: no prefill can be faster than 32 x 9 x 3.5 us =
+        // 1.0 ms, whatever its FLOPs (16 tokens x 13 GFLOP = 0.2 TFLOP, 0.2 ms at peak), and it
+        // must read every weight once: 13.5 GB / 2,982 GB/s = 4.5 ms.
+        const InferenceEstimate e
+            = estimator("h100-sxm5-80gb", "llama-2-7b", Precision::FP16, 1, 16, 16, 1).estimate();
+        double kernels = 0;
+        for (const StepOperation &op : e.prefillOperations)
+            kernels += op.kernels;
+        QVERIFY(kernels >= 32 * 9);
+        QVERIFY(e.prefillSeconds > 32 * 9 * 3.5e-6);
+        QVERIFY(e.prefillSeconds > 13.4e9 / (3350e9 * 0.89));
+    }
+
+    void decodeAttentionReadsEachKvHeadOnce()
+    {
+        // Llama 2 70B (GQA, 8 KV heads of 128) on 8 H100s: one KV head per rank. 64 sequences
+        // at a mean context of 2048 + 2048/2 = 3072 tokens read 64 x 3072 x 2 (K, V) x 128 x 2 B
+        // = 100.7 MB per layer, 8.05 GB over 80 layers.
+        const InferenceEstimate e
+            = estimator("h100-sxm5-80gb", "llama-2-70b", Precision::FP16, 8, 2048, 2048, 64)
+                  .estimate();
+        const StepOperation *attention
+            = findOperation(e.decodeOperations, "decode attention (reads the K/V cache)");
+        QVERIFY(attention);
+        QVERIFY(qAbs(attention->bytes - 80 * 64 * 3072.0 * 2 * 128 * 2) < 1.0);
+        QVERIFY(attention->seconds >= attention->bytes / (3350e9 * 0.89));
+        // The step is at least the whole roofline and the operations add up to it.
+        double sum = 0;
+        for (const StepOperation &op : e.decodeOperations)
+            sum += op.seconds;
+        QVERIFY(qAbs(sum - e.decodeStepSeconds) < 1e-12);
+        QVERIFY(e.decodeStepSeconds >= e.decodeMemorySeconds);
+    }
+
+    void groupedExpertGemmsRunAtTheirGroupSize()
+    {
+        // Mixtral 8x7B decode at batch 8: 16 routed tokens over (almost) all 8 experts is about
+        // two rows per expert GEMM, far less efficient than one 16-row GEMM would be; the expert
+        // GEMMs are bound by reading the touched experts' weights.
+        const InferenceEstimate e
+            = estimator("h100-sxm5-80gb", "mixtral-8x7b", Precision::FP16, 2, 512, 128, 8)
+                  .estimate();
+        const StepOperation *up = findOperation(e.decodeOperations, "expert MLP up (grouped GEMM)");
+        QVERIFY(up);
+        // Experts touched by 8 tokens with top-2 of 8: 8 x (1 - 0.75^8) = 7.2. Each one's gate and
+        // up weights on a TP-2 rank: 4096 x 2 x 14336 / 2 x 2 B = 117.4 MB; x 7.2 x 32 layers
+        // = 27.05 GB (the 16 routed rows' activations add 19 MB).
+        QVERIFY2(qAbs(up->bytes / 27.07e9 - 1.0) < 0.005, qPrintable(QString::number(up->bytes)));
+        QVERIFY(up->seconds >= up->bytes / (3350e9 * 0.89));
+    }
+
+    void publishedServingSuite()
+    {
+        // tests/data/inference_validation.json: published serving measurements with their
+        // workloads (docs/validation-inference.md is generated from it). Measured, not fitted.
+        const std::string file = CP_TEST_DATA_DIR "/inference_validation.json";
+        const auto rows = runInferenceValidation(readJsonFile(file), catalog(), file);
+        std::vector<InferenceValidationRow> throughput, latency;
+        for (const InferenceValidationRow &row : rows) {
+            if (!row.notEstimated.empty())
+                continue;
+            QVERIFY2(std::isfinite(row.predicted) && row.predicted > 0, row.id.c_str());
+            (row.latency ? latency : throughput).push_back(row);
+        }
+        QVERIFY(throughput.size() >= 20 && latency.size() >= 15);
+        const ValidationSummary t = summarizeInferenceValidation(throughput);
+        const ValidationSummary l = summarizeInferenceValidation(latency);
+        // Guard against getting worse than the state docs/validation-inference.md records.
+        QVERIFY2(t.medianAbsoluteError <= 0.15, qPrintable(QString::number(t.medianAbsoluteError)));
+        QVERIFY2(l.medianAbsoluteError <= 0.15, qPrintable(QString::number(l.medianAbsoluteError)));
+        // The targets are not met yet: both are optimistic on average (engine overheads and
+        // decode GEMV efficiency are not modelled); when they are, these become passes.
+        QEXPECT_FAIL("", "serving estimates are optimistic on average", Continue);
+        QVERIFY(std::abs(t.meanSignedError) <= 0.05);
+        QEXPECT_FAIL("", "serving estimates are optimistic on average", Continue);
+        QVERIFY(std::abs(l.meanSignedError) <= 0.05);
     }
 };
 
