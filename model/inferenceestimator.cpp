@@ -375,7 +375,28 @@ InferenceEstimate InferenceEstimator::estimate() const
         e.bottleneckExplanation = why;
         return e;
     }
+    explainBatchLimit(*best);
     return *best;
+}
+
+void InferenceEstimator::explainBatchLimit(InferenceEstimate &e) const
+{
+    // Under a TPOT target a decode step may read at most TPOT x bandwidth bytes: the weights
+    // take a fixed share and the rest is what the batch's K/V caches may use. That is why a GPU
+    // with k times the bandwidth can carry far more than k times the batch, and the tokens per
+    // second per GPU follow the batch.
+    if (!m_job.tpotP95Seconds || e.batch >= e.maxBatch || e.decodeStepSeconds <= 0)
+        return;
+    const double hbm = m_hw.gpu.memoryBytesPerSecond * m_hw.gpu.memoryAchievableFraction;
+    const double budget = *m_job.tpotP95Seconds * hbm;
+    e.bottleneckExplanation += "; the batch (" + std::to_string(e.batch) + " of "
+        + std::to_string(e.maxBatch) + " that fit) is held by the TPOT target";
+    if (e.bottleneck != "memory-bandwidth")
+        return;
+    e.bottleneckExplanation += ": a "
+        + text("%.0f ms", *m_job.tpotP95Seconds * 1e3) + " step reads at most "
+        + text("%.1f GB", budget / units::giga) + " at " + text("%.0f GB/s", hbm / units::giga)
+        + ", of which the weights take " + text("%.1f GB", e.weightsBytesPerGpu / units::giga);
 }
 
 } // namespace cp::model

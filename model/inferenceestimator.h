@@ -52,6 +52,8 @@ public:
 
 private:
     void finishCosts(InferenceEstimate &estimate) const;
+    /** Adds to the explanation why a TPOT target holds the batch below what memory allows. */
+    void explainBatchLimit(InferenceEstimate &estimate) const;
 
     InferenceJob m_job;
     ClusterDescription m_hw;

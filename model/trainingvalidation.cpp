@@ -149,6 +149,10 @@ std::string summaryLine(const char *label, const std::vector<TrainingValidationR
 {
     const ValidationSummary s = summarizeValidation(rows);
     char text[256];
+    if (s.rows == 0) {
+        std::snprintf(text, sizeof text, "| %s | 0 | — | — | — |\n", label);
+        return text;
+    }
     std::snprintf(text, sizeof text, "| %s | %d | %+.1f%% | %.1f%% | %.1f%% |\n", label, s.rows,
                   100 * s.meanSignedError, 100 * s.medianAbsoluteError, 100 * s.maxAbsoluteError);
     return text;

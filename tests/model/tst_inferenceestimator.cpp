@@ -314,6 +314,33 @@ private slots:
         QEXPECT_FAIL("", "serving estimates are optimistic on average", Continue);
         QVERIFY(std::abs(l.meanSignedError) <= 0.05);
     }
+
+    void tpotTargetExplainsTheBatch()
+    {
+        // Llama 3 8B FP8 on one L4 at 50 requests/s with a 50 ms p95 TPOT: a step may read
+        // 0.05 s x 300 GB/s x 0.8 = 12.0 GB; the FP8 weights take 8.0 GB, so only about 4 GB is
+        // left for the batch's K/V caches, far below what the 24 GB card could hold. The
+        // explanation must say so, with those figures.
+        InferenceJob job;
+        job.model = catalog().llm("llama-3-8b");
+        job.weightPrecision = Precision::FP8;
+        job.kvPrecision = Precision::FP8;
+        job.inputTokens = 1024;
+        job.outputTokens = 256;
+        job.ratePerSecond = 50;
+        job.ttftP95Seconds = 0.5;
+        job.tpotP95Seconds = 0.05;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            catalog(), "", "l4", "dc-industry-average", 4.0, std::nullopt);
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(e.meetsTargets, e.reason.c_str());
+        QVERIFY(e.batch < e.maxBatch);
+        QVERIFY2(
+            e.bottleneckExplanation.find("held by the TPOT target: a 50 ms step reads at most "
+                                         "12.0 GB at 240 GB/s, of which the weights take 8.0 GB")
+                != std::string::npos,
+            e.bottleneckExplanation.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestInferenceEstimator)
