@@ -109,6 +109,65 @@ private slots:
         QCOMPARE(r.err.count('\n'), 1); // one line
     }
 
+    void explainListsTheOperations()
+    {
+        // train --explain prints the per-operation table; the same list is in the JSON.
+        const Result train
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "64", "--model", "llama-2-7b",
+                   "--seq-len", "4096", "--global-batch", "256", "--tp", "2", "--explain"});
+        QCOMPARE(train.status, 0);
+        for (const char *text : {"Where the step time goes", "QKV projection",
+                                 "attention (fused, causal)", "TP collectives, MLP block",
+                                 "data-parallel gradient sync", "Software: Megatron-Core (2024)"})
+            QVERIFY2(train.out.contains(text), text);
+        // The 2021 profile has the unfused softmax and no overlap.
+        const Result old = run({"train", "--gpu", "a100-sxm4-80gb", "--gpus", "64", "--model",
+                                "llama-2-7b", "--seq-len", "2048", "--global-batch", "256",
+                                "--framework", "megatron-lm-2021", "--tp", "2", "--explain"});
+        QCOMPARE(old.status, 0);
+        QVERIFY(old.out.contains("softmax and dropout on the scores"));
+        const Result bad
+            = run({"train", "--gpu", "a100-sxm4-80gb", "--gpus", "64", "--model", "llama-2-7b",
+                   "--seq-len", "2048", "--global-batch", "256", "--framework", "megatron-1999"});
+        QCOMPARE(bad.status, 2);
+        // infer --explain, for a model given by its shape rather than a catalog id.
+        const Result infer = run({"infer",
+                                  "--gpu",
+                                  "h100-sxm5-80gb",
+                                  "--layers",
+                                  "32",
+                                  "--hidden",
+                                  "4096",
+                                  "--heads",
+                                  "32",
+                                  "--kv-heads",
+                                  "8",
+                                  "--ffn",
+                                  "14336",
+                                  "--vocab",
+                                  "128256",
+                                  "--gated-mlp",
+                                  "--precision",
+                                  "fp8",
+                                  "--input-tokens",
+                                  "512",
+                                  "--output-tokens",
+                                  "128",
+                                  "--batch",
+                                  "16",
+                                  "--explain"});
+        QCOMPARE(infer.status, 0);
+        for (const char *text : {"Prefill of one prompt", "Decode step of 16 sequences",
+                                 "decode attention (reads the K/V cache)", "sampler"})
+            QVERIFY2(infer.out.contains(text), text);
+        const Result json = run({"infer", "--gpu", "h100-sxm5-80gb", "--model", "llama-3-8b",
+                                 "--precision", "fp8", "--input-tokens", "512", "--output-tokens",
+                                 "128", "--batch", "16", "--json"});
+        QCOMPARE(json.status, 0);
+        const QJsonObject object = QJsonDocument::fromJson(json.out).object();
+        QVERIFY(object.value(QStringLiteral("decode_operations")).toArray().size() >= 8);
+    }
+
     void trainJsonHasDocumentedKeys()
     {
         const Result r
