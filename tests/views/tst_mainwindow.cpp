@@ -60,6 +60,42 @@ private slots:
         QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/mainwindow-h100.png")));
     }
 
+    void estimatePanelShowsTheOperations()
+    {
+        // Every operation of the training step is a row of the Estimate panel with the model's
+        // time and share, at both window sizes architects use.
+        app::MainWindow window(m_catalog);
+        window.show();
+        const QString path
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(window.openPlan(path));
+        QVERIFY(ready.wait(60000));
+        const model::PlanEstimate expected
+            = model::estimatePlan(model::loadPlan(path.toStdString(), m_catalog.get()), *m_catalog);
+        const model::TrainingEstimate &t = expected.training.best;
+        QTreeWidget *tree = window.summaryView()->tree();
+        QVERIFY(t.operations.count > 10);
+        for (const model::StepOperation &op : t.operations) {
+            const QString shown = findValue(tree, QString::fromLatin1(op.name));
+            QVERIFY2(shown.startsWith(QLocale().toString(op.seconds * 1e3, 'f', 1)),
+                     qPrintable(QString::fromLatin1(op.name) + QStringLiteral(": ") + shown));
+        }
+        const auto items = tree->findItems(QStringLiteral("Operations of one step"),
+                                           Qt::MatchExactly | Qt::MatchRecursive, 0);
+        QCOMPARE(items.size(), 1);
+        items.first()->setExpanded(true);
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        for (const QSize size : {QSize(1920, 1080), QSize(1366, 768)}) {
+            window.resize(size);
+            QCoreApplication::processEvents();
+            tree->scrollToItem(items.first(), QAbstractItemView::PositionAtTop);
+            QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/operations-%1x%2.png")
+                                           .arg(size.width())
+                                           .arg(size.height())));
+        }
+    }
+
     void everySampleOpens()
     {
         app::MainWindow window(m_catalog);
