@@ -45,6 +45,11 @@ std::vector<OptionSpec> inferOptions()
         {"peak-hour", true, "with --diurnal-trough: the busiest hour, 0-23 (default 14)"},
         {"min-replicas", true, "replicas an autoscaler keeps even at no traffic (default 1)"},
         {"explain", false, "list every operation of a prefill and a decode step with its time"},
+        {"engine", true, "serving engine profile: vllm-0.6 (default) | tensorrt-llm-0.12"},
+        {"speculative", true,
+         "speculative decoding with a draft model id, or 'ngram' (prompt lookup, no draft cost)"},
+        {"draft-tokens", true, "tokens the draft proposes per step (default 4)"},
+        {"acceptance-rate", true, "probability a draft token is accepted, 0..1 (measured)"},
     };
     for (const OptionSpec &spec : modelShapeOptions())
         specs.push_back(spec);
@@ -70,6 +75,10 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       + (e.fits ? "" : " DOES NOT FIT")});
     table.addRow({"KV cache per token", format("%.0f KiB", e.kvBytesPerToken / 1024)});
     table.addRow({"prefill (one prompt)", format("%.1f ms", e.prefillSeconds * 1e3)});
+    if (e.tokensPerDecodeStep > 1)
+        table.addRow({"speculative decoding",
+                      format("%.2f tokens per verify step", e.tokensPerDecodeStep)
+                          + format(", draft %.2f ms per round", e.draftSeconds * 1e3)});
     table.addRow({"decode step",
                   format("%.2f ms", e.decodeStepSeconds * 1e3)
                       + format(" (memory %.2f", e.decodeMemorySeconds * 1e3)
@@ -167,6 +176,20 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         a.choice("kv-precision", {"fp16", "bf16", "fp8", "int8"}).value_or("fp16"));
     job.gpusPerReplica = a.integer("gpus-per-replica", 1, 1 << 16).value_or(1);
     job.pipelineStages = a.integer("pp", 1, 1024);
+    if (auto engine = a.choice("engine", model::servingEngineIdList()))
+        job.engine = *model::findServingEngine(*engine);
+    if (a.has("speculative")) {
+        job.speculative.enabled = true;
+        job.speculative.draftTokens = a.integer("draft-tokens", 1, 64).value_or(4);
+        if (!a.has("acceptance-rate"))
+            throw UsageError("--speculative needs --acceptance-rate (measure it on your traffic)");
+        job.speculative.acceptanceRate = *a.number("acceptance-rate", 0.0, 1.0);
+        const std::string draft = *a.value("speculative");
+        if (draft != "ngram")
+            job.speculative.draftModelId = draft;
+    } else if (a.has("draft-tokens") || a.has("acceptance-rate")) {
+        throw UsageError("--draft-tokens and --acceptance-rate need --speculative");
+    }
     if (!a.has("input-tokens"))
         throw UsageError("missing required option '--input-tokens'");
     if (!a.has("output-tokens"))
@@ -191,6 +214,8 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
 
     const model::Catalog &catalog = context.catalog();
     job.model = modelFromArguments(a, catalog);
+    if (!job.speculative.draftModelId.empty())
+        job.draftModel = catalog.llm(job.speculative.draftModelId);
     const std::string facility = a.value("facility").value_or("dc-industry-average");
     catalog.facility(facility);
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/catalogitems.h"
+#include "model/servingengine.h"
 #include "model/stepoperation.h"
 
 #include <optional>
@@ -29,8 +30,14 @@ struct InferenceJob
         ratePerSecond; ///< requests per second to serve (with SLOs: size replicas)
     std::optional<double> ttftP95Seconds;
     std::optional<double> tpotP95Seconds;
-    /** CUDA context, runtime and allocator slack kept free on each GPU. */
+    /** CUDA context, runtime and allocator slack kept free on each GPU (engines that size
+     * the K/V cache from the free memory). */
     double reservedBytesPerGpu = 2.0e9;
+    /** The serving software (servingengine.h); the newest profile unless the workload names one. */
+    ServingEngine engine = defaultServingEngine();
+    SpeculativeDecoding speculative;
+    /** The draft model when speculative decoding uses one (resolved from the catalog). */
+    std::optional<ModelSpec> draftModel;
 };
 
 /** What a GPU-hour costs: capital amortised over a lifetime, plus energy at the facility. */
@@ -66,7 +73,9 @@ struct InferenceEstimate
     double batchedPrefillSeconds = 0; ///< the batch's prompts in one batched prefill
     StepOperations prefillOperations; ///< one prompt through one stage
     StepOperations decodeOperations; ///< one decode step of a micro-batch through one stage
-    double decodeStepSeconds = 0; ///< one token for the whole batch
+    double decodeStepSeconds = 0; ///< one step for the whole batch (a verify round if speculative)
+    double tokensPerDecodeStep = 1; ///< per sequence: 1, or the expected accepted tokens + 1
+    double draftSeconds = 0; ///< the draft model's share of a speculative round
     double decodeMemorySeconds = 0; ///< roofline terms of one decode step
     double decodeComputeSeconds = 0;
     double decodeCommSeconds = 0;

@@ -121,7 +121,7 @@ int InferenceEstimator::maxBatch() const
     if (!one.fits)
         return 0;
     const double free = one.memoryCapacityBytes - one.weightsBytesPerGpu - one.workspaceBytesPerGpu
-        - m_job.reservedBytesPerGpu;
+        - engineReserveBytes(one.weightsBytesPerGpu, one.workspaceBytesPerGpu);
     const double perSequence = one.kvBytesPerGpu; // batch 1
     return static_cast<int>(std::floor(free / perSequence));
 }
@@ -148,17 +148,27 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     // --- Memory ----------------------------------------------------------------------------------
     e.weightsBytesPerGpu
         = shape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
+    const bool speculative = m_job.speculative.enabled;
+    const bool draft = speculative && m_job.draftModel.has_value();
+    const TransformerShape draftShape
+        = draft ? TransformerShape::fromModel(*m_job.draftModel) : TransformerShape {};
+    if (draft) // the draft model lives beside the target on the same GPUs
+        e.weightsBytesPerGpu
+            += draftShape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
     // KV cache: layers x 2 (K and V) x KV heads x head dim x bytes, per token. KV heads are split
     // over TP ranks; with fewer KV heads than ranks each rank keeps a copy of one. A stage keeps
     // the cache of its own layers.
     e.kvBytesPerToken
         = shape.layers * 2.0 * shape.kvHeads * shape.headDim * bytesPerElement(m_job.kvPrecision);
+    if (draft)
+        e.kvBytesPerToken += draftShape.layers * 2.0 * draftShape.kvHeads * draftShape.headDim
+            * bytesPerElement(m_job.kvPrecision);
     const double kvShare = std::max(1.0, shape.kvHeads / t) / shape.kvHeads / p;
     e.kvBytesPerGpu = B * (I + O) * e.kvBytesPerToken * kvShare;
     // Prefill workspace for one prompt: hidden states, QKV and the MLP intermediate, 16-bit.
     e.workspaceBytesPerGpu = I * (4.0 * h + 2.0 * shape.ffn * shape.topK) * 2.0 / t;
     e.memoryBytesPerGpu = e.weightsBytesPerGpu + e.kvBytesPerGpu + e.workspaceBytesPerGpu
-        + m_job.reservedBytesPerGpu;
+        + engineReserveBytes(e.weightsBytesPerGpu, e.workspaceBytesPerGpu);
     e.fits = e.memoryBytesPerGpu <= gpu.memoryBytes;
     if (!e.fits)
         e.reason = "needs " + text("%.1f", e.memoryBytesPerGpu / units::gibi)
@@ -227,15 +237,41 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     // Each operation is the slower of its bytes and its FLOPs plus its kernel cost, so the step
     // is at least the roofline of the whole and at most the sum of both.
     e.decodeStepSeconds = p * totalSeconds(e.decodeOperations);
+    if (speculative) {
+        // A round: gamma draft steps (none for n-gram drafting), then one target step that
+        // verifies gamma + 1 tokens per sequence and yields E of them on average.
+        const int gamma = m_job.speculative.draftTokens;
+        e.decodeOperations = decodeStageOperations(replica, std::max(1.0, b), context, gamma + 1.0);
+        e.decodeStepSeconds = p * totalSeconds(e.decodeOperations);
+        if (draft) {
+            ServingReplica drafter = replica;
+            drafter.shape = draftShape;
+            e.draftSeconds = gamma * p
+                * totalSeconds(decodeStageOperations(drafter, std::max(1.0, b), context));
+        }
+        e.tokensPerDecodeStep
+            = expectedTokensPerVerifyStep(m_job.speculative.acceptanceRate, gamma);
+    }
 
-    // --- Serving
-    // ----------------------------------------------------------------------------------- Over the
-    // O steps in which a batch turns over, B prompts are prefilled, each stalling the batch.
-    const double cycle = O * e.decodeStepSeconds + e.batchedPrefillSeconds;
+    // --- Serving ---------------------------------------------------------------------------------
+    // Over the O tokens in which a batch turns over, its B prompts are prefilled as one batch.
+    const double decodeRounds = O / e.tokensPerDecodeStep;
+    const double cycle
+        = decodeRounds * (e.decodeStepSeconds + e.draftSeconds) + e.batchedPrefillSeconds;
     e.requestsPerSecondPerReplica = B / cycle;
     e.outputTokensPerSecondPerReplica = e.requestsPerSecondPerReplica * O;
     e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / (t * p);
     e.tpotSeconds = cycle / O;
+    if (m_job.engine.chunkedPrefill) {
+        // Sarathi-Serve / vLLM chunked prefill: each step carries the running decodes and a chunk
+        // of the prompt filling the rest of the step's token budget, so the prompt takes
+        // ceil(I / chunk) steps, each as long as a decode step plus the chunk's prefill.
+        const double chunk = std::max(1.0, m_job.engine.tokensPerStep - std::max(0.0, b - 1.0));
+        const double steps = std::ceil(I / chunk);
+        const double chunkSeconds
+            = p * totalSeconds(prefillStageOperations(replica, 1, std::min(I, chunk)));
+        e.prefillSeconds = steps * (chunkSeconds + (B > 1 ? e.decodeStepSeconds : 0.0));
+    }
     e.ttftSeconds = e.prefillSeconds;
     e.ttftP50Seconds = e.prefillSeconds; // no queue without a request rate
     e.ttftP99Seconds = e.prefillSeconds;
@@ -279,8 +315,9 @@ void InferenceEstimator::finishCosts(InferenceEstimate &e) const
     if (requests <= 0)
         return;
     // Split the cost by where the GPU time goes: prompts (prefill) vs generated tokens (decode).
-    const double cycle = m_job.outputTokens * e.decodeStepSeconds + e.batchedPrefillSeconds;
-    const double prefillShare = e.batchedPrefillSeconds / cycle;
+    const double decodeSeconds
+        = m_job.outputTokens / e.tokensPerDecodeStep * (e.decodeStepSeconds + e.draftSeconds);
+    const double prefillShare = e.batchedPrefillSeconds / (decodeSeconds + e.batchedPrefillSeconds);
     e.prefillCostShare = prefillShare;
     const double usdPerSecond = e.usdPerHour / units::secondsPerHour;
     e.costPerMillionOutputTokensUsd
@@ -379,6 +416,18 @@ InferenceEstimate InferenceEstimator::estimate() const
     return *best;
 }
 
+double InferenceEstimator::engineReserveBytes(double weightsBytes, double workspaceBytes) const
+{
+    const double capacity = m_hw.gpu.memoryBytes;
+    const ServingEngine &engine = m_job.engine;
+    if (!engine.shareOfFreeMemory) // vLLM: the engine uses its share of the whole GPU
+        return (1.0 - engine.memoryUtilization) * capacity;
+    // TensorRT-LLM: the runtime's buffers, then its share of what the weights leave.
+    const double free
+        = std::max(0.0, capacity - weightsBytes - workspaceBytes - m_job.reservedBytesPerGpu);
+    return m_job.reservedBytesPerGpu + (1.0 - engine.memoryUtilization) * free;
+}
+
 void InferenceEstimator::explainBatchLimit(InferenceEstimate &e) const
 {
     // Under a TPOT target a decode step may read at most TPOT x bandwidth bytes: the weights
@@ -393,10 +442,10 @@ void InferenceEstimator::explainBatchLimit(InferenceEstimate &e) const
         + std::to_string(e.maxBatch) + " that fit) is held by the TPOT target";
     if (e.bottleneck != "memory-bandwidth")
         return;
-    e.bottleneckExplanation += ": a "
-        + text("%.0f ms", *m_job.tpotP95Seconds * 1e3) + " step reads at most "
-        + text("%.1f GB", budget / units::giga) + " at " + text("%.0f GB/s", hbm / units::giga)
-        + ", of which the weights take " + text("%.1f GB", e.weightsBytesPerGpu / units::giga);
+    e.bottleneckExplanation += ": a " + text("%.0f ms", *m_job.tpotP95Seconds * 1e3)
+        + " step reads at most " + text("%.1f GB", budget / units::giga) + " at "
+        + text("%.0f GB/s", hbm / units::giga) + ", of which the weights take "
+        + text("%.1f GB", e.weightsBytesPerGpu / units::giga);
 }
 
 } // namespace cp::model

@@ -52,6 +52,8 @@ public:
 
 private:
     void finishCosts(InferenceEstimate &estimate) const;
+    /** GPU memory the engine keeps out of the K/V cache (servingengine.h). */
+    double engineReserveBytes(double weightsBytes, double workspaceBytes) const;
     /** Adds to the explanation why a TPOT target holds the batch below what memory allows. */
     void explainBatchLimit(InferenceEstimate &estimate) const;
 

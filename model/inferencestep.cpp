@@ -220,9 +220,10 @@ double expertsTouched(const TransformerShape &shape, double tokens)
 
 } // namespace
 
-StepOperations decodeStageOperations(const ServingReplica &replica, double tokens, double context)
+StepOperations decodeStageOperations(const ServingReplica &replica, double tokens, double context,
+                                     double tokensPerSequence)
 {
-    StageBuilder stage(replica, tokens);
+    StageBuilder stage(replica, tokens * tokensPerSequence);
     const TransformerShape &shape = replica.shape;
     const double t = replica.tensorParallel;
     stage.addNormsAndResiduals();
@@ -232,12 +233,12 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
     const double kvHeadsPerRank = std::max(1.0, shape.kvHeads / t);
     const double kvBytes = tokens * context * 2.0 * kvHeadsPerRank * shape.headDim
         * bytesPerElement(replica.kvPrecision);
-    const double flops = 4.0 * tokens * context * shape.queryWidth() / t;
+    const double flops = 4.0 * tokens * tokensPerSequence * context * shape.queryWidth() / t;
     stage.addAttention("decode attention (reads the K/V cache)", flops, kvBytes, context);
     stage.addOutputProjection();
-    stage.addMlp(expertsTouched(shape, tokens));
+    stage.addMlp(expertsTouched(shape, tokens * tokensPerSequence));
     stage.addTensorParallel();
-    stage.addLogitsAndSampler(tokens);
+    stage.addLogitsAndSampler(tokens * tokensPerSequence);
     stage.addStageSend();
     return stage.operations();
 }

@@ -28,9 +28,12 @@ struct ServingReplica
  * GEMM efficiency and reading its weights at achievable HBM bandwidth, plus the GPU's fixed
  * kernel cost), the decode attention reading every sequence's K/V cache once per KV head
  * (FlashAttention/FlashInfer-style GQA kernels), the TP all-reduces; then the logits and the
- * sampler on the last stage and the send to the next stage. Times are per stage pass.
+ * sampler on the last stage and the send to the next stage. Times are per stage pass. With
+ * `tokensPerSequence` > 1 (a speculative verify step) every sequence feeds that many tokens:
+ * the GEMMs get that many rows, the K/V cache is still read once per sequence.
  */
-StepOperations decodeStageOperations(const ServingReplica &replica, double tokens, double context);
+StepOperations decodeStageOperations(const ServingReplica &replica, double tokens, double context,
+                                     double tokensPerSequence = 1.0);
 
 /**
  * One batched prefill of `prompts` prompts of `promptTokens` tokens through one stage: the same

@@ -119,6 +119,11 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
     row.accept("kv_precision");
     if (job.kvPrecision == Precision::INT4)
         row.fail("kv_precision", "an INT4 K/V cache is not modelled");
+    // vLLM rows run on the vLLM profile; TensorRT-LLM, NIM (built on it), MLPerf's NVIDIA
+    // submissions and LMDeploy's TurboMind schedule prompts unchunked and size the K/V cache from
+    // the memory the weights leave, as the TensorRT-LLM profile does.
+    job.engine = *findServingEngine(out.engine.rfind("vllm", 0) == 0 ? "vllm-0.6"
+                                                                       : "tensorrt-llm-0.12");
     job.gpusPerReplica = tp * pp;
     job.pipelineStages = pp;
     auto nullable = [](const nlohmann::json &object, JsonFieldReader &reader,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/catalogitems.h"
+#include "model/servingengine.h"
 #include "model/trainingestimate.h"
 
 #include <nlohmann/json.hpp>
@@ -71,6 +72,8 @@ struct InferenceWorkload
     std::optional<double> tpotP95Ms;
     std::optional<int> gpusPerReplica;
     std::optional<int> pipelineStages; ///< across nodes; see InferenceJob::pipelineStages
+    std::string engineId; ///< serving engine profile (servingengine.h); empty: the newest
+    SpeculativeDecoding speculative;
     /** Traffic of each hour of the day, any unit; the busiest hour runs at rate_per_s. Empty:
      * static traffic. See diurnalautoscaling.h. */
     std::vector<double> diurnalRates;

@@ -313,6 +313,11 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
         job.pipelineStages = w.pipelineStages;
         job.batch = w.batch;
         job.ratePerSecond = w.ratePerSecond;
+        if (!w.engineId.empty())
+            job.engine = *findServingEngine(w.engineId);
+        job.speculative = w.speculative;
+        if (!w.speculative.draftModelId.empty())
+            job.draftModel = catalog.llm(w.speculative.draftModelId);
         if (w.ttftP95Ms)
             job.ttftP95Seconds = *w.ttftP95Ms / 1e3;
         if (w.tpotP95Ms)

@@ -95,6 +95,18 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     inf.tpotP95Ms = w.optionalNumber("tpot_p95_ms", positive);
     inf.gpusPerReplica = w.optionalInteger("gpus_per_replica", 1, 1 << 16);
     inf.pipelineStages = w.optionalInteger("pipeline_stages", 1, 1024);
+    inf.engineId = w.optionalChoice("engine", servingEngineIdList()).value_or("");
+    if (const nlohmann::json *speculative = w.optionalObject("speculative")) {
+        JsonFieldReader spec(*speculative, w.file(), w.childPointer("speculative"));
+        inf.speculative.enabled = true;
+        inf.speculative.draftTokens = spec.integer("draft_tokens", 1, 64);
+        inf.speculative.acceptanceRate = spec.number("acceptance_rate", {0.0, 1.0, false});
+        inf.speculative.draftModelId = spec.optionalString("draft_model").value_or("");
+        if (!inf.speculative.draftModelId.empty())
+            checkReference(catalog, spec, "draft_model", inf.speculative.draftModelId,
+                           CatalogKind::Model);
+        spec.finish();
+    }
     if (inf.batch && inf.ratePerSecond)
         w.fail("batch", "give either batch or rate_per_s, not both");
     if (const nlohmann::json *diurnal = w.optionalArray("diurnal")) {
@@ -370,6 +382,15 @@ nlohmann::json planToJson(const Plan &plan)
             w["gpus_per_replica"] = *inf.gpusPerReplica;
         if (inf.pipelineStages)
             w["pipeline_stages"] = *inf.pipelineStages;
+        if (!inf.engineId.empty())
+            w["engine"] = inf.engineId;
+        if (inf.speculative.enabled) {
+            nlohmann::json spec = {{"draft_tokens", inf.speculative.draftTokens},
+                                   {"acceptance_rate", inf.speculative.acceptanceRate}};
+            if (!inf.speculative.draftModelId.empty())
+                spec["draft_model"] = inf.speculative.draftModelId;
+            w["speculative"] = std::move(spec);
+        }
         if (!inf.diurnalRates.empty())
             w["diurnal"] = inf.diurnalRates;
         doc["workload"] = std::move(w);

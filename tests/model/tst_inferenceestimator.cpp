@@ -5,6 +5,8 @@
 #include "model/inferencestep.h"
 #include "model/inferencevalidation.h"
 #include "model/jsonfieldreader.h"
+#include "model/planio.h"
+#include "model/servingengine.h"
 #include "model/transformershape.h"
 
 #include <QTest>
@@ -340,6 +342,110 @@ private slots:
                                          "12.0 GB at 240 GB/s, of which the weights take 8.0 GB")
                 != std::string::npos,
             e.bottleneckExplanation.c_str());
+    }
+
+    void speculativeDecodingFollowsLeviathan()
+    {
+        // Leviathan et al. 2023, eq. 1: E = (1 - a^(g+1)) / (1 - a). a = 0.6, g = 3:
+        // (1 - 0.1296) / 0.4 = 2.176; every token accepted: g + 1; none: 1.
+        QVERIFY(qAbs(expectedTokensPerVerifyStep(0.6, 3) - 2.176) < 1e-12);
+        QCOMPARE(expectedTokensPerVerifyStep(1.0, 4), 5.0);
+        QCOMPARE(expectedTokensPerVerifyStep(0.0, 4), 1.0);
+        // With n-gram drafting (no draft cost) a verify round of 4 tokens per sequence yields
+        // 2.176 of them, so the time per output token is the round over 2.176, plus the batch's
+        // prefill spread over the output.
+        InferenceJob job;
+        job.model = catalog().llm("llama-3-70b");
+        job.weightPrecision = Precision::FP8;
+        job.gpusPerReplica = 4;
+        job.inputTokens = 2048;
+        job.outputTokens = 512;
+        job.batch = 32;
+        job.speculative.enabled = true;
+        job.speculative.draftTokens = 3;
+        job.speculative.acceptanceRate = 0.6;
+        const InferenceSetup setup = inferenceSetupFromCatalog(catalog(), "", "h100-sxm5-80gb",
+                                                               "dc-industry-average", 4.0, 2.0);
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(e.fits, e.reason.c_str());
+        QVERIFY(qAbs(e.tokensPerDecodeStep - 2.176) < 1e-12);
+        QCOMPARE(e.draftSeconds, 0.0);
+        QVERIFY(qAbs(e.tpotSeconds - (e.decodeStepSeconds / 2.176 + e.batchedPrefillSeconds / 512))
+                < 1e-12);
+        job.speculative.enabled = false;
+        const InferenceEstimate plain
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(e.tpotSeconds < plain.tpotSeconds);
+        // A draft model costs its own decode steps: g of them per round.
+        job.speculative.enabled = true;
+        job.draftModel = catalog().llm("llama-3-8b");
+        const InferenceEstimate drafted
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(drafted.draftSeconds > 0);
+        QVERIFY(drafted.weightsBytesPerGpu > e.weightsBytesPerGpu);
+    }
+
+    void enginesScheduleAndSizeDifferently()
+    {
+        InferenceJob job;
+        job.model = catalog().llm("llama-3-8b");
+        job.weightPrecision = Precision::FP16;
+        job.inputTokens = 2048;
+        job.outputTokens = 128;
+        job.batch = 1;
+        const InferenceSetup setup = inferenceSetupFromCatalog(catalog(), "", "h100-sxm5-80gb",
+                                                               "dc-industry-average", 4.0, 2.0);
+        job.engine = *findServingEngine("vllm-0.6");
+        const InferenceEstimate chunked
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        job.engine = *findServingEngine("tensorrt-llm-0.12");
+        job.inputTokens = 512;
+        const InferenceEstimate oneChunk
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        // vLLM's 512-token step budget: a lone 2048-token prompt is prefilled in 4 chunks of 512.
+        QVERIFY(qAbs(chunked.ttftSeconds - 4 * oneChunk.ttftSeconds) < 1e-12);
+        // Memory: vLLM lets weights and cache use 90% of the GPU; TensorRT-LLM 90% of what the
+        // weights and its 2 GB of runtime buffers leave. H100: 81,559 MiB = 85.52 GB.
+        const double capacity = 81559.0 * 1024 * 1024;
+        job.inputTokens = 2048;
+        const InferenceEstimator trt(job, setup.hardware, setup.cost);
+        job.engine = *findServingEngine("vllm-0.6");
+        const InferenceEstimator vllm(job, setup.hardware, setup.cost);
+        const InferenceEstimate one = vllm.estimateAtBatch(1);
+        const double kvPerSequence = (2048 + 128) * 32 * 2.0 * 8 * 128 * 2; // GQA, FP16
+        const double weights = one.weightsBytesPerGpu, workspace = one.workspaceBytesPerGpu;
+        QCOMPARE(vllm.maxBatch(),
+                 static_cast<int>((0.9 * capacity - weights - workspace) / kvPerSequence));
+        QCOMPARE(trt.maxBatch(),
+                 static_cast<int>(0.9 * (capacity - weights - workspace - 2e9) / kvPerSequence));
+        QCOMPARE(defaultServingEngine().id, std::string("vllm-0.6"));
+    }
+
+    void planNamesEngineAndSpeculation()
+    {
+        // The workload's engine and speculative settings survive a save and a reload, and an
+        // unknown engine is refused with its pointer.
+        Plan plan = loadPlan(CP_SOURCE_DIR "/samples/l4-inference-fleet.json", &catalog());
+        plan.inference.engineId = "tensorrt-llm-0.12";
+        plan.inference.speculative.enabled = true;
+        plan.inference.speculative.draftTokens = 5;
+        plan.inference.speculative.acceptanceRate = 0.65;
+        plan.inference.speculative.draftModelId = "llama-3-8b";
+        nlohmann::json json = planToJson(plan);
+        const Plan back = parsePlan(json, "plan.json", &catalog());
+        QCOMPARE(back.inference.engineId, std::string("tensorrt-llm-0.12"));
+        QVERIFY(back.inference.speculative.enabled);
+        QCOMPARE(back.inference.speculative.draftTokens, 5);
+        QCOMPARE(back.inference.speculative.acceptanceRate, 0.65);
+        QCOMPARE(back.inference.speculative.draftModelId, std::string("llama-3-8b"));
+        json["workload"]["engine"] = "vllm-0.1";
+        try {
+            parsePlan(json, "plan.json", &catalog());
+            QFAIL("an unknown engine was accepted");
+        } catch (const std::exception &error) {
+            QVERIFY2(std::string(error.what()).find("/workload/engine") != std::string::npos,
+                     error.what());
+        }
     }
 };
 
