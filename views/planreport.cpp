@@ -558,6 +558,41 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
                        rows, {3.6, 1.6, 1, 1.1, 1.2, 1, 1.1}, {2, 3, 4, 5, 6});
         }
 
+        // The baseline's serving steps, operation by operation (infer --explain).
+        if (baseline && baseline->ok && baseline->estimate.hasInference) {
+            const model::InferenceEstimate &inf = baseline->estimate.inference;
+            page.newPage();
+            page.heading(QObject::tr("Where the serving time goes (baseline)"));
+            page.paragraph(
+                QObject::tr("One prompt's prefill and one decode step of %1 sequences through one "
+                            "pipeline stage of one GPU. An engine with chunked prefill runs the "
+                            "prompt's operations in chunks of its step budget beside the decodes, "
+                            "so its TTFT (%2 ms) differs from the prefill shown here.")
+                    .arg(inf.batch / std::max(1, inf.pipelineStages))
+                    .arg(fixed(inf.ttftSeconds * 1e3, 1)),
+                9);
+            for (const auto &[title, operations] :
+                 {std::pair {QObject::tr("Prefill"), &inf.prefillOperations},
+                  std::pair {QObject::tr("Decode step"), &inf.decodeOperations}}) {
+                double total = 0;
+                for (const model::StepOperation &op : *operations)
+                    total += op.seconds;
+                QList<QStringList> rows;
+                for (const model::StepOperation &op : *operations)
+                    rows << QStringList {QString::fromLatin1(op.name),
+                                         QString::fromStdString(model::operationKindName(op.kind)),
+                                         op.bytes > 0 ? fixed(op.bytes / units::giga, 2)
+                                                      : QString(),
+                                         fixed(op.seconds * 1e3, 3),
+                                         fixed(total > 0 ? 100 * op.seconds / total : 0, 1)};
+                page.paragraph(QObject::tr("%1: %2 ms").arg(title, fixed(total * 1e3, 2)), 11, true,
+                               4);
+                page.table({QObject::tr("Operation"), QObject::tr("Kind"), QObject::tr("GB moved"),
+                            QObject::tr("ms"), QObject::tr("Share %")},
+                           rows, {3.6, 1.6, 1.1, 1.1, 1}, {2, 3, 4});
+            }
+        }
+
         // Charts, two to a page.
         for (int i = 0; i < input.charts.size(); ++i) {
             if (i % 2 == 0) {
