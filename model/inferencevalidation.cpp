@@ -122,8 +122,8 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
     // vLLM rows run on the vLLM profile; TensorRT-LLM, NIM (built on it), MLPerf's NVIDIA
     // submissions and LMDeploy's TurboMind schedule prompts unchunked and size the K/V cache from
     // the memory the weights leave, as the TensorRT-LLM profile does.
-    job.engine = *findServingEngine(out.engine.rfind("vllm", 0) == 0 ? "vllm-0.6"
-                                                                       : "tensorrt-llm-0.12");
+    job.engine
+        = *findServingEngine(out.engine.rfind("vllm", 0) == 0 ? "vllm-0.6" : "tensorrt-llm-0.12");
     job.gpusPerReplica = tp * pp;
     job.pipelineStages = pp;
     auto nullable = [](const nlohmann::json &object, JsonFieldReader &reader,
@@ -208,15 +208,7 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
 
 std::string summaryLine(const char *label, const std::vector<InferenceValidationRow> &rows)
 {
-    const ValidationSummary s = summarizeInferenceValidation(rows);
-    char text[256];
-    if (s.rows == 0) {
-        std::snprintf(text, sizeof text, "| %s | 0 | — | — | — |\n", label);
-        return text;
-    }
-    std::snprintf(text, sizeof text, "| %s | %d | %+.1f%% | %.1f%% | %.1f%% |\n", label, s.rows,
-                  100 * s.meanSignedError, 100 * s.medianAbsoluteError, 100 * s.maxAbsoluteError);
-    return text;
+    return validationSummaryRow(label, summarizeInferenceValidation(rows));
 }
 
 template<typename Predicate>
@@ -250,25 +242,12 @@ runInferenceValidation(const nlohmann::json &table, const Catalog &catalog, cons
 
 ValidationSummary summarizeInferenceValidation(const std::vector<InferenceValidationRow> &all)
 {
-    const std::vector<InferenceValidationRow> rows
-        = select(all, [](const auto &row) { return row.notEstimated.empty(); });
-    ValidationSummary summary;
-    summary.rows = static_cast<int>(rows.size());
-    if (rows.empty())
-        return summary;
-    std::vector<double> absolute;
-    double sum = 0;
-    for (const InferenceValidationRow &row : rows) {
-        sum += row.signedError();
-        absolute.push_back(std::abs(row.signedError()));
+    std::vector<double> errors;
+    for (const InferenceValidationRow &row : all) {
+        if (row.notEstimated.empty()) // rows that could not be estimated are not in the figures
+            errors.push_back(row.signedError());
     }
-    std::sort(absolute.begin(), absolute.end());
-    const std::size_t n = absolute.size();
-    summary.meanSignedError = sum / n;
-    summary.medianAbsoluteError
-        = n % 2 ? absolute[n / 2] : 0.5 * (absolute[n / 2 - 1] + absolute[n / 2]);
-    summary.maxAbsoluteError = absolute.back();
-    return summary;
+    return summarizeSignedErrors(errors);
 }
 
 std::string inferenceValidationMarkdown(const std::vector<InferenceValidationRow> &rows,

@@ -191,16 +191,10 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
     const bool unfused = framework.attention == AttentionKernel::Unfused;
     const double spDivisor = (c.sequenceParallel && c.tp > 1) ? t : 1.0;
 
-    const double denseLayer = shape.attentionParametersPerLayer() + 2.0 * h
-        + (shape.experts > 1 ? h * shape.experts : 0.0)
-        + shape.sharedExperts * shape.expertParameters();
-    // A dense model's MLP counts as its one expert (EP = 1), sharded like the dense weights.
-    const double expertLayer = shape.experts * shape.expertParameters();
-    const double embedding = (c.pp == 1 ? shape.embeddingParameters() : shape.vocab * h) / t;
-    const double dense = denseLayer * layersPerStage / t + embedding;
+    const StageParameters parameters = stageParameters(m_job.model, c);
+    const double dense = parameters.dense, expertParams = parameters.expert;
+    const double paramsPerGpu = parameters.total();
     const int expertTp = expertTensorParallel(c);
-    const double expertParams = expertLayer * layersPerStage / (expertTp * c.ep);
-    const double paramsPerGpu = dense + expertParams;
 
     MemoryBreakdown mem;
     const double dpGroup = c.dp * c.cp;

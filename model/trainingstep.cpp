@@ -481,17 +481,10 @@ void StepBuilder::addDataParallel(TrainingEstimate &result, double stageForward,
                                   double stageBackward)
 {
     const ParallelConfig &c = m_config;
-    const double e = c.ep;
-    const double denseLayer = m_shape.attentionParametersPerLayer() + 2.0 * h
-        + (m_shape.experts > 1 ? h * m_shape.experts : 0.0)
-        + m_shape.sharedExperts * m_shape.expertParameters();
-    const double expertLayer = m_shape.experts * m_shape.expertParameters();
-    const double embedding = (c.pp == 1 ? m_shape.embeddingParameters() : m_shape.vocab * h) / t;
-    const double denseParams = denseLayer * layersPerStage / t + embedding;
-    // A dense model's MLP counts as its one expert (EP = 1).
+    const StageParameters parameters = stageParameters(m_job.model, c);
+    const double denseParams = parameters.dense, expertParams = parameters.expert;
+    const double paramsPerGpu = parameters.total();
     const int expertTp = expertTensorParallel(c);
-    const double expertParams = expertLayer * layersPerStage / (expertTp * e);
-    const double paramsPerGpu = denseParams + expertParams;
 
     const int dpGroup = c.dp * c.cp; // gradients are reduced over data- and context-parallel ranks
     auto allReduce = [&](double bytes, int group) {
@@ -552,6 +545,22 @@ void StepBuilder::addDataParallel(TrainingEstimate &result, double stageForward,
 }
 
 } // namespace
+
+StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &c)
+{
+    const TransformerShape shape = TransformerShape::fromModel(model);
+    const double t = c.tp, h = shape.hidden;
+    const double layersPerStage = std::ceil(shape.layers / (c.pp * c.interleave)) * c.interleave;
+    const double denseLayer = shape.attentionParametersPerLayer() + 2.0 * h
+        + (shape.experts > 1 ? h * shape.experts : 0.0)
+        + shape.sharedExperts * shape.expertParameters();
+    const double expertLayer = shape.experts * shape.expertParameters();
+    const double embedding = (c.pp == 1 ? shape.embeddingParameters() : shape.vocab * h) / t;
+    StageParameters parameters;
+    parameters.dense = denseLayer * layersPerStage / t + embedding;
+    parameters.expert = expertLayer * layersPerStage / (expertTensorParallel(c) * c.ep);
+    return parameters;
+}
 
 double gemmSeconds(const GpuSpec &gpu, Precision precision, double flops, double m, double n,
                    double k, double kernels)

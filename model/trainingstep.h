@@ -18,6 +18,22 @@ namespace cp::model {
 void estimateTrainingStep(const TrainingJob &job, const ClusterDescription &cluster,
                           const ParallelConfig &config, TrainingEstimate &result);
 
+/** Parameters one GPU of the busiest pipeline stage holds, by how they are sharded. */
+struct StageParameters
+{
+    double dense = 0; ///< attention, norms, router, shared experts, embedding: split over TP
+    double expert = 0; ///< the MLPs (a dense model's MLP is its one expert): over ETP x EP
+    double total() const { return dense + expert; }
+};
+
+/**
+ * The busiest stage's parameters on one GPU: its ceil(L / (PP x v)) x v layers (uneven stages
+ * allowed), the embedding (and the output projection on one stage when PP = 1, else the
+ * vocabulary matrix of the first or last stage), divided by TP and, for experts, by expert
+ * tensor parallelism x EP (expertTensorParallel).
+ */
+StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &config);
+
 /**
  * Time a GEMM of M x N x K on `gpu` at `precision` takes, with `kernels` launches: FLOPs over
  * the peak times the size-dependent efficiency (gemmefficiency.h), plus the fixed kernel cost.

@@ -147,15 +147,7 @@ std::string percentText(double fraction)
 
 std::string summaryLine(const char *label, const std::vector<TrainingValidationRow> &rows)
 {
-    const ValidationSummary s = summarizeValidation(rows);
-    char text[256];
-    if (s.rows == 0) {
-        std::snprintf(text, sizeof text, "| %s | 0 | — | — | — |\n", label);
-        return text;
-    }
-    std::snprintf(text, sizeof text, "| %s | %d | %+.1f%% | %.1f%% | %.1f%% |\n", label, s.rows,
-                  100 * s.meanSignedError, 100 * s.medianAbsoluteError, 100 * s.maxAbsoluteError);
-    return text;
+    return validationSummaryRow(label, summarizeValidation(rows));
 }
 
 } // namespace
@@ -180,23 +172,10 @@ runTrainingValidation(const nlohmann::json &table, const Catalog &catalog, const
 
 ValidationSummary summarizeValidation(const std::vector<TrainingValidationRow> &rows)
 {
-    ValidationSummary summary;
-    summary.rows = static_cast<int>(rows.size());
-    if (rows.empty())
-        return summary;
-    std::vector<double> absolute;
-    double sum = 0;
-    for (const TrainingValidationRow &row : rows) {
-        sum += row.signedError();
-        absolute.push_back(std::abs(row.signedError()));
-    }
-    std::sort(absolute.begin(), absolute.end());
-    const std::size_t n = absolute.size();
-    summary.meanSignedError = sum / n;
-    summary.medianAbsoluteError
-        = n % 2 ? absolute[n / 2] : 0.5 * (absolute[n / 2 - 1] + absolute[n / 2]);
-    summary.maxAbsoluteError = absolute.back();
-    return summary;
+    std::vector<double> errors;
+    for (const TrainingValidationRow &row : rows)
+        errors.push_back(row.signedError());
+    return summarizeSignedErrors(errors);
 }
 
 std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> &rows,

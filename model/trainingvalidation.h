@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/trainingestimate.h"
+#include "model/validationsummary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,15 +28,6 @@ struct TrainingValidationRow
     TrainingEstimate estimate;
     /** predicted / measured - 1: positive means the estimator is optimistic (too fast). */
     double signedError() const { return predicted / measured - 1.0; }
-};
-
-/** Mean signed, median and largest absolute error of a set of rows. */
-struct ValidationSummary
-{
-    int rows = 0;
-    double meanSignedError = 0;
-    double medianAbsoluteError = 0;
-    double maxAbsoluteError = 0;
 };
 
 /**

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+/** Mean signed, median and largest absolute error of a set of validation rows. */
+struct ValidationSummary
+{
+    int rows = 0;
+    double meanSignedError = 0;
+    double medianAbsoluteError = 0;
+    double maxAbsoluteError = 0;
+};
+
+/** The summary of signed relative errors (positive: the estimator is optimistic). */
+ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors);
+
+/** One markdown table row: | label | rows | mean signed | median absolute | largest absolute |. */
+std::string validationSummaryRow(const std::string &label, const ValidationSummary &summary);
+
+} // namespace cp::model
