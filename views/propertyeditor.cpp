@@ -4,6 +4,8 @@
 #include "plandocument.h"
 
 #include "model/fabricdesign.h"
+#include "model/servingengine.h"
+#include "model/trainingframework.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -309,6 +311,22 @@ void PropertyEditor::buildWorkload()
                   [&](model::Plan &p) { p.training.tokens = tokens->value() * 1e9; });
         });
         m_layout->addRow(tr("Tokens"), tokens);
+        // The training software decides kernels and overlap (trainingframework.h).
+        auto *framework = new QComboBox(m_form);
+        for (const model::TrainingFramework &profile : model::trainingFrameworks())
+            framework->addItem(QString::fromStdString(profile.name),
+                               QString::fromStdString(profile.id));
+        framework->setCurrentIndex(
+            framework->findData(QString::fromStdString(plan.training.framework.id)));
+        framework->setToolTip(QString::fromStdString(plan.training.framework.source));
+        connect(framework, &QComboBox::currentIndexChanged, this, [this, framework] {
+            const std::string id = framework->currentData().toString().toStdString();
+            apply(tr("Change training software"), [&](model::Plan &p) {
+                if (const model::TrainingFramework *profile = model::findTrainingFramework(id))
+                    p.training.framework = *profile;
+            });
+        });
+        m_layout->addRow(tr("Software"), framework);
     } else if (plan.workloadType == model::WorkloadType::Inference) {
         auto *modelCombo = idCombo(*m_catalog, model::CatalogKind::Model, plan.inference.modelId,
                                    QString(), m_form);
@@ -318,6 +336,21 @@ void PropertyEditor::buildWorkload()
             });
         });
         m_layout->addRow(tr("Model"), modelCombo);
+        // The serving engine decides prompt scheduling and the K/V cache's memory
+        // (servingengine.h).
+        auto *engine = new QComboBox(m_form);
+        for (const model::ServingEngine &profile : model::servingEngines())
+            engine->addItem(QString::fromStdString(profile.name),
+                            QString::fromStdString(profile.id));
+        const std::string engineId = plan.inference.engineId.empty()
+            ? model::defaultServingEngine().id
+            : plan.inference.engineId;
+        engine->setCurrentIndex(engine->findData(QString::fromStdString(engineId)));
+        connect(engine, &QComboBox::currentIndexChanged, this, [this, engine] {
+            const std::string id = engine->currentData().toString().toStdString();
+            apply(tr("Change serving engine"), [&](model::Plan &p) { p.inference.engineId = id; });
+        });
+        m_layout->addRow(tr("Engine"), engine);
     }
 }
 

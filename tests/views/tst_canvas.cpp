@@ -158,6 +158,28 @@ private slots:
         QCOMPARE(window.plan().nodeGroups.front().count, 128);
     }
 
+    void workloadSoftwareIsEditable()
+    {
+        // The training software is a Properties choice, an undoable edit that changes the plan
+        // file and the estimate's profile.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        window.propertyEditor()->setKey(QStringLiteral("workload"));
+        QComboBox *software = nullptr;
+        for (QComboBox *combo : window.propertyEditor()->findChildren<QComboBox *>())
+            if (combo->findData(QStringLiteral("megatron-lm-2021")) >= 0)
+                software = combo;
+        QVERIFY(software);
+        QCOMPARE(software->currentData().toString(), QStringLiteral("megatron-core-2024"));
+        software->setCurrentIndex(software->findData(QStringLiteral("megatron-lm-2021")));
+        QCOMPARE(window.plan().training.framework.id, std::string("megatron-lm-2021"));
+        QCOMPARE(model::planToJson(window.plan())["workload"]["framework"].get<std::string>(),
+                 std::string("megatron-lm-2021"));
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().training.framework.id, std::string("megatron-core-2024"));
+    }
+
     void generateFatTreeOntoTheCanvas()
     {
         app::MainWindow window(m_catalog);
