@@ -323,6 +323,10 @@ void PlanScene::mousePressEvent(QGraphicsSceneMouseEvent *event)
                 event->accept();
                 return;
             }
+    // Where every card stands before the press: only a card that then moves is a move.
+    m_pressPositions.clear();
+    for (auto it = m_cards.cbegin(); it != m_cards.cend(); ++it)
+        m_pressPositions.insert(it.key(), it.value()->pos());
     QGraphicsScene::mousePressEvent(event);
 }
 
@@ -353,14 +357,17 @@ void PlanScene::mouseReleaseEvent(QGraphicsSceneMouseEvent *event)
         return;
     }
     QGraphicsScene::mouseReleaseEvent(event);
-    // Moves become one undoable edit of the plan's layout.
+    // Moves become one undoable edit of the plan's layout. A card counts as moved when it stands
+    // elsewhere than at the press (a plain click moves nothing, even for a card that has no
+    // stored position yet and sits where the automatic layout put it).
+    const QHash<QString, QPointF> before = std::exchange(m_pressPositions, {});
     model::Plan plan = m_document->plan();
     bool moved = false;
     for (auto it = m_cards.cbegin(); it != m_cards.cend(); ++it) {
         const QPointF pos = it.value()->pos();
-        const QPointF stored = storedPosition(it.key(), QPointF(qQNaN(), qQNaN()));
-        if (!(std::abs(pos.x() - stored.x()) < 0.5 && std::abs(pos.y() - stored.y()) < 0.5)
-            && it.value()->isSelected()) {
+        const QPointF start = before.value(it.key(), pos);
+        if (it.value()->isSelected()
+            && !(std::abs(pos.x() - start.x()) < 0.5 && std::abs(pos.y() - start.y()) < 0.5)) {
             plan.layout["items"][it.key().toStdString()] = {pos.x(), pos.y()};
             moved = true;
         }

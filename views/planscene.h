@@ -61,6 +61,7 @@ private:
     PlanDocument *m_document;
     std::shared_ptr<const model::Catalog> m_catalog;
     QHash<QString, PlanCardItem *> m_cards;
+    QHash<QString, QPointF> m_pressPositions; ///< card positions at the last mouse press
     QList<QGraphicsLineItem *> m_links;
     bool m_rebuilding = false;
     /** While a link is dragged from a port: the card it starts at and the rubber line. */

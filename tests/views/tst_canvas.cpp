@@ -139,6 +139,35 @@ private slots:
         QVERIFY(!window.document()->isModified());
     }
 
+    void aPlainClickIsNotAMove()
+    {
+        // Clicking a card selects it and changes nothing: no undo entry, no modified plan, the
+        // card stays where it is. Dragging it is one "Move".
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        views::PlanCardItem *card = window.scene()->cardForKey(QStringLiteral("fabric"));
+        QVERIFY(card);
+        const QPointF before = card->pos();
+        const int undoCount = window.document()->undoStack()->count();
+        QWidget *viewport = window.canvas()->viewport();
+        const QPoint centre
+            = window.canvas()->mapFromScene(card->sceneBoundingRect().center() + QPointF(0, 8));
+        QTest::mouseClick(viewport, Qt::LeftButton, {}, centre);
+        QCOMPARE(window.document()->undoStack()->count(), undoCount);
+        QVERIFY(!window.document()->isModified());
+        QVERIFY(window.scene()->cardForKey(QStringLiteral("fabric"))->isSelected());
+        QCOMPARE(window.scene()->cardForKey(QStringLiteral("fabric"))->pos(), before);
+        // A drag is a move.
+        QTest::mousePress(viewport, Qt::LeftButton, {}, centre);
+        QTest::mouseMove(viewport, centre + QPoint(30, 0));
+        QTest::mouseMove(viewport, centre + QPoint(60, 0));
+        QTest::mouseRelease(viewport, Qt::LeftButton, {}, centre + QPoint(60, 0));
+        QCOMPARE(window.document()->undoStack()->count(), undoCount + 1);
+        QCOMPARE(window.document()->undoStack()->undoText(), QStringLiteral("Move"));
+    }
+
     void propertyEditorEditsAreUndoable()
     {
         app::MainWindow window(m_catalog);
