@@ -64,9 +64,31 @@ void PlanCanvasView::fitAll()
 {
     if (!scene())
         return;
+    if (!isVisible()) {
+        // Before the first show the viewport has a placeholder size: fitting now would leave
+        // the plan a speck once the window opens at its real size.
+        m_fitPending = true;
+        return;
+    }
+    m_fitPending = false;
     const QRectF bounds = scene()->itemsBoundingRect().adjusted(-40, -40, 40, 40);
     if (!bounds.isEmpty())
         fitInView(bounds, Qt::KeepAspectRatio);
+}
+
+void PlanCanvasView::showEvent(QShowEvent *event)
+{
+    QGraphicsView::showEvent(event);
+    if (m_fitPending)
+        fitAll();
+}
+
+void PlanCanvasView::resizeEvent(QResizeEvent *event)
+{
+    QGraphicsView::resizeEvent(event);
+    // The window's layout may size the view after it is shown: fit to the final size.
+    if (m_fitPending && isVisible())
+        fitAll();
 }
 
 void PlanCanvasView::wheelEvent(QWheelEvent *event)

@@ -23,9 +23,14 @@ public:
 protected:
     void wheelEvent(QWheelEvent *event) override;
     void drawForeground(QPainter *painter, const QRectF &rect) override;
+    void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     QString m_hint;
+    /** fitAll() was asked for before the view had its real size (a plan opened before the
+     * window is shown); it fits once the view is shown at its size. */
+    bool m_fitPending = false;
 };
 
 } // namespace cp::views

@@ -139,6 +139,27 @@ private slots:
         QVERIFY(!window.document()->isModified());
     }
 
+    void aPlanOpenedBeforeShowFitsTheWindow()
+    {
+        // As `clusterplanner PLAN.json` does: open the plan, then show the window. The cards must
+        // fill the canvas (their bounds span most of its width or height), not a speck.
+        app::MainWindow window(m_catalog);
+        QVERIFY(window.openPlan(m_sample));
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCoreApplication::processEvents();
+        const QRectF bounds = window.scene()->itemsBoundingRect();
+        const QRect shown = window.canvas()->mapFromScene(bounds).boundingRect();
+        const QSize viewport = window.canvas()->viewport()->size();
+        QVERIFY2(shown.width() > 0.6 * viewport.width() || shown.height() > 0.6 * viewport.height(),
+                 qPrintable(QStringLiteral("%1 x %2 in %3 x %4")
+                                .arg(shown.width())
+                                .arg(shown.height())
+                                .arg(viewport.width())
+                                .arg(viewport.height())));
+    }
+
     void aPlainClickIsNotAMove()
     {
         // Clicking a card selects it and changes nothing: no undo entry, no modified plan, the
