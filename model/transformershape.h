@@ -45,6 +45,12 @@ struct TransformerShape
     double totalParameters() const;
     /** Parameters one token passes through (top-k experts only), the N of 6·N·D for MoE. */
     double activeParameters() const;
+    /**
+     * A compute-optimal token budget: 20 tokens per parameter (Hoffmann et al., "Training
+     * Compute-Optimal Large Language Models", 2022, Table 3: 1.4 T tokens for 70 B parameters),
+     * counting the parameters a token passes through, so that an MoE gets its compute's worth.
+     */
+    double computeOptimalTrainingTokens() const { return 20.0 * activeParameters(); }
 
     /** Forward FLOPs of the dense GEMMs of one layer, per token (no attention-score work). */
     double layerGemmFlopsPerToken() const;

@@ -5,6 +5,7 @@
 
 #include "model/fabricscaleout.h"
 #include "model/inferencesetup.h"
+#include "model/transformershape.h"
 
 namespace cp::views {
 
@@ -127,6 +128,10 @@ DropOutcome applyDrop(const model::Plan &plan, const model::Catalog &catalog,
                 p.training.seqLen = 4096;
             if (p.training.globalBatch <= 0)
                 p.training.globalBatch = 1024;
+            // A new workload trains on a compute-optimal budget rather than on nothing.
+            if (p.training.tokens <= 0)
+                p.training.tokens = model::TransformerShape::fromModel(catalog.llm(drop.id))
+                                        .computeOptimalTrainingTokens();
         }
         out.description = QObject::tr("Workload model %1").arg(name);
         break;

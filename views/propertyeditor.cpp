@@ -6,6 +6,7 @@
 #include "model/fabricdesign.h"
 #include "model/servingengine.h"
 #include "model/trainingframework.h"
+#include "model/transformershape.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -284,6 +285,10 @@ void PropertyEditor::buildWorkload()
                 p.training.seqLen = 4096;
                 p.training.globalBatch = 1024;
             }
+            if (p.workloadType == model::WorkloadType::Training && p.training.tokens <= 0)
+                p.training.tokens
+                    = model::TransformerShape::fromModel(m_catalog->llm(p.trainingModelId))
+                          .computeOptimalTrainingTokens();
             if (p.workloadType == model::WorkloadType::Inference && p.inference.modelId.empty()) {
                 p.inference.modelId = "llama-3-70b";
                 p.inference.inputTokens = 1024;

@@ -160,6 +160,22 @@ private slots:
                                 .arg(viewport.height())));
     }
 
+    void aDroppedModelTrainsOnAComputeOptimalBudget()
+    {
+        // A model dropped on a plan without a workload trains on 20 tokens per parameter
+        // (Hoffmann et al. 2022): Llama 3 8B has about 8.0 B parameters, so about 160 B tokens,
+        // not the "0.0 days to train" of no tokens at all.
+        app::MainWindow window(m_catalog);
+        window.show();
+        model::Plan plan;
+        plan.name = "empty";
+        window.document()->reset(plan, QString());
+        dropOnCanvas(window, {model::CatalogKind::Model, "llama-3-8b", 1}, emptyPoint(window));
+        QCOMPARE(window.plan().workloadType, model::WorkloadType::Training);
+        QVERIFY2(qAbs(window.plan().training.tokens / 160.6e9 - 1.0) < 0.01,
+                 qPrintable(QString::number(window.plan().training.tokens)));
+    }
+
     void aPlainClickIsNotAMove()
     {
         // Clicking a card selects it and changes nothing: no undo entry, no modified plan, the
