@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "planscene.h"
 
+#include "humannumbers.h"
+
 #include "cardkeys.h"
 
 #include "fabricitem.h"
@@ -197,15 +199,23 @@ void PlanScene::rebuild()
     {
         QStringList lines;
         QString title = tr("Workload: none");
+        // People read the catalog's name, not its id.
+        const auto modelName = [this](const std::string &id) {
+            try {
+                return QString::fromStdString(m_catalog->entryJson(id).value("name", id));
+            } catch (const std::exception &) {
+                return QString::fromStdString(id); // not in the catalog: the id is all there is
+            }
+        };
         if (plan.workloadType == model::WorkloadType::Training) {
-            title = tr("Training %1").arg(QString::fromStdString(plan.trainingModelId));
+            title = tr("Training %1").arg(modelName(plan.trainingModelId));
             lines << tr("sequence %1, global batch %2")
                          .arg(plan.training.seqLen)
                          .arg(plan.training.globalBatch);
             if (plan.training.tokens > 0)
-                lines << tr("%1 B tokens").arg(plan.training.tokens / 1e9, 0, 'f', 0);
+                lines << tr("%1 tokens").arg(humanCount(plan.training.tokens));
         } else if (plan.workloadType == model::WorkloadType::Inference) {
-            title = tr("Serving %1").arg(QString::fromStdString(plan.inference.modelId));
+            title = tr("Serving %1").arg(modelName(plan.inference.modelId));
             lines << tr("%1 in / %2 out tokens")
                          .arg(plan.inference.inputTokens)
                          .arg(plan.inference.outputTokens);

@@ -5,6 +5,7 @@
 #include "catalogpalette.h"
 #include "estimatesummaryview.h"
 #include "fabricgeneratordialog.h"
+#include "humannumbers.h"
 #include "mainwindow.h"
 #include "plancanvasview.h"
 #include "plancarditem.h"
@@ -174,6 +175,24 @@ private slots:
         QCOMPARE(window.plan().workloadType, model::WorkloadType::Training);
         QVERIFY2(qAbs(window.plan().training.tokens / 160.6e9 - 1.0) < 0.01,
                  qPrintable(QString::number(window.plan().training.tokens)));
+    }
+
+    void workloadCardReadsAsPeopleSpeak()
+    {
+        // The workload card names the model as the catalog does and the budget in human units:
+        // the sample trains Llama 3 70B on 2e12 tokens, "2 T tokens", not "2000 B tokens".
+        QCOMPARE(views::humanCount(2e12), QStringLiteral("2 T"));
+        QCOMPARE(views::humanCount(160.6e9), QStringLiteral("160.6 B"));
+        QCOMPARE(views::humanCount(1.25e12), QStringLiteral("1.25 T"));
+        QCOMPARE(views::humanCount(512e6), QStringLiteral("512 M"));
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        views::PlanCardItem *card = window.scene()->cardForKey(QStringLiteral("workload"));
+        QVERIFY(card);
+        QCOMPARE(card->title(), QStringLiteral("Training Llama 3 70B"));
+        QVERIFY2(card->lines().contains(QStringLiteral("2 T tokens")),
+                 qPrintable(card->lines().join(QStringLiteral(" | "))));
     }
 
     void aPlainClickIsNotAMove()

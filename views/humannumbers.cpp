@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "humannumbers.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+namespace cp::views {
+
+QString humanCount(double count)
+{
+    struct Scale
+    {
+        double factor;
+        const char *suffix;
+    };
+    static constexpr Scale scales[] = {{1e12, " T"}, {1e9, " B"}, {1e6, " M"}};
+    for (const Scale &scale : scales) {
+        if (std::abs(count) >= scale.factor) {
+            const double value = count / scale.factor;
+            // One decimal from 10 of the unit up (160.6 B), two below (1.25 T); trailing zeros
+            // dropped, so a round budget reads "2 T".
+            const int decimals = std::abs(value) >= 10 ? 1 : 2;
+            QString text = QLocale().toString(value, 'f', decimals);
+            if (text.contains(QLocale().decimalPoint())) {
+                while (text.endsWith(QLatin1Char('0')))
+                    text.chop(1);
+                if (text.endsWith(QLocale().decimalPoint()))
+                    text.chop(1);
+            }
+            return text + QLatin1String(scale.suffix);
+        }
+    }
+    return QLocale().toString(count, 'f', 0);
+}
+
+} // namespace cp::views
