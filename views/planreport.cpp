@@ -2,11 +2,13 @@
 #include "planreport.h"
 
 #include "comparisoncharts.h"
+#include "humannumbers.h"
 #include "plandocument.h"
 #include "planscene.h"
 #include "scenariocomparisonview.h"
 
 #include "model/plansources.h"
+#include "model/servingengine.h"
 #include "model/units.h"
 
 #include <QChart>
@@ -292,45 +294,69 @@ QStringList keyFigures(const model::PlanEstimate &e)
     return lines;
 }
 
-QStringList planSummary(const model::Plan &plan)
+QStringList planSummary(const model::Plan &plan, const model::Catalog *catalog,
+                        const model::PlanEstimate *estimate)
 {
+    // People read catalog names, not ids.
+    const auto name = [catalog](const std::string &id) {
+        if (!catalog || id.empty())
+            return QString::fromStdString(id);
+        try {
+            return QString::fromStdString(catalog->entryJson(id).value("name", id));
+        } catch (const std::exception &) {
+            return QString::fromStdString(id);
+        }
+    };
     QStringList lines;
     for (const model::NodeGroup &g : plan.nodeGroups)
         lines << QObject::tr("Servers \"%1\": %2 x %3%4")
                      .arg(QString::fromStdString(g.name))
                      .arg(g.count)
-                     .arg(QString::fromStdString(g.nodeId))
-                     .arg(g.rackId.empty()
-                              ? QString()
-                              : QObject::tr(" in %1 racks").arg(QString::fromStdString(g.rackId)));
+                     .arg(name(g.nodeId))
+                     .arg(g.rackId.empty() ? QString()
+                                           : QObject::tr(" in %1 racks").arg(name(g.rackId)));
     const model::FabricPlan &f = plan.fabric;
-    lines << QObject::tr("Fabric: %1, NIC %2, switch %3, %4 tiers, oversubscription %5:1")
-                 .arg(
-                     QString::fromStdString(f.topology),
-                     QString::fromStdString(f.nicId.empty() ? "the server's" : f.nicId),
-                     QString::fromStdString(f.switchId.empty() ? "chosen for the NIC" : f.switchId))
-                 .arg(f.tiers)
+    // The tiers the generator built (the plan may ask for "the fewest"), counted on its graph.
+    QString tiers
+        = f.tiers > 0 ? QObject::tr("%1 tiers").arg(f.tiers) : QObject::tr("fewest tiers");
+    if (estimate && estimate->fabric.endpoints > 0) {
+        const model::FabricCounts &c = estimate->fabric;
+        const int built = c.coreSwitches > 0 ? 3
+            : c.spineSwitches > 0            ? 2
+            : c.leafSwitches > 0             ? 1
+                                             : 0;
+        tiers = built == 1 ? QObject::tr("1 switch tier")
+            : built > 1    ? QObject::tr("%1 switch tiers").arg(built)
+                           : QObject::tr("no switches (direct links)");
+    }
+    lines << QObject::tr("Fabric: %1, NIC %2, switch %3, %4, oversubscription %5:1")
+                 .arg(QString::fromStdString(f.topology),
+                      f.nicId.empty() ? QObject::tr("the servers' own") : name(f.nicId),
+                      f.switchId.empty() ? QObject::tr("the catalog's first for the NIC")
+                                         : name(f.switchId),
+                      tiers)
                  .arg(fixed(f.oversubscription, 2));
     for (const model::StoragePlan &s : plan.storage)
-        lines << QObject::tr("Storage: %1 x %2")
-                     .arg(s.count)
-                     .arg(QString::fromStdString(s.storageId));
+        lines << QObject::tr("Storage: %1 x %2").arg(s.count).arg(name(s.storageId));
     if (!plan.facility.facilityId.empty())
-        lines << QObject::tr("Facility: %1").arg(QString::fromStdString(plan.facility.facilityId));
+        lines << QObject::tr("Facility: %1").arg(name(plan.facility.facilityId));
     if (plan.workloadType == model::WorkloadType::Training)
-        lines << QObject::tr("Workload: train %1, sequence %2, global batch %3, %4 tokens, %5")
-                     .arg(QString::fromStdString(plan.trainingModelId))
+        lines << QObject::tr(
+                     "Workload: train %1 with %2, sequence %3, global batch %4, %5 tokens, %6")
+                     .arg(name(plan.trainingModelId),
+                          QString::fromStdString(plan.training.framework.name))
                      .arg(plan.training.seqLen)
                      .arg(plan.training.globalBatch)
-                     .arg(plan.training.tokens >= 1e12
-                              ? QObject::tr("%1 T").arg(
-                                  QLocale().toString(plan.training.tokens / 1e12, 'g', 4))
-                              : QLocale().toString(plan.training.tokens, 'f', 0),
+                     .arg(humanCount(plan.training.tokens),
                           QString::fromStdString(model::precisionName(plan.training.precision)));
     else if (plan.workloadType == model::WorkloadType::Inference)
-        lines << QObject::tr("Workload: serve %1 in %2, %3 input and %4 output tokens")
-                     .arg(QString::fromStdString(plan.inference.modelId),
-                          QString::fromStdString(model::precisionName(plan.inference.precision)))
+        lines << QObject::tr("Workload: serve %1 in %2 on %3, %4 input and %5 output tokens")
+                     .arg(name(plan.inference.modelId),
+                          QString::fromStdString(model::precisionName(plan.inference.precision)),
+                          QString::fromStdString(
+                              plan.inference.engineId.empty()
+                                  ? model::defaultServingEngine().name
+                                  : model::findServingEngine(plan.inference.engineId)->name))
                      .arg(plan.inference.inputTokens)
                      .arg(plan.inference.outputTokens);
     return lines;
@@ -426,7 +452,9 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
         // Plan summary.
         page.newPage();
         page.heading(QObject::tr("Plan summary"));
-        for (const QString &line : planSummary(plan))
+        for (const QString &line :
+             planSummary(plan, input.catalog.get(),
+                         baseline && baseline->ok ? &baseline->estimate : nullptr))
             page.paragraph(QStringLiteral("• ") + line, 10, false, 4);
         if (baseline && baseline->ok) {
             const model::PlanEstimate &e = baseline->estimate;

@@ -218,9 +218,12 @@ void PropertyEditor::buildFabric()
     });
     m_layout->addRow(tr("Switch"), sw);
     auto *tiers = new QSpinBox(m_form);
-    tiers->setRange(1, 3);
+    // The plan format's tiers: 0 for the fewest that hold the NICs, 1 a single switch, 2 or 3.
+    tiers->setRange(0, 3);
+    tiers->setSpecialValueText(tr("fewest"));
     tiers->setValue(f.tiers);
-    tiers->setToolTip(tr("Fat-tree tiers; 1 lets the generator pick the fewest that fit"));
+    tiers->setToolTip(tr("Fat-tree tiers: \"fewest\" lets the generator pick the fewest that "
+                         "hold every NIC; 1 is a single switch"));
     connect(tiers, &QSpinBox::editingFinished, this, [this, tiers] {
         if (tiers->value() != m_document->plan().fabric.tiers)
             apply(tr("Change tiers"), [&](model::Plan &p) { p.fabric.tiers = tiers->value(); });

@@ -195,6 +195,26 @@ private slots:
                  qPrintable(card->lines().join(QStringLiteral(" | "))));
     }
 
+    void tiersReadAsThePlanMeansThem()
+    {
+        // A plan that asks for the fewest tiers (0): Properties says so instead of showing 1,
+        // which in the plan format means a single switch.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        model::Plan fewest = window.plan();
+        fewest.fabric.tiers = 0;
+        window.document()->edit(fewest, QStringLiteral("Fewest tiers"));
+        window.scene()->selectKey(QStringLiteral("fabric"));
+        QSpinBox *tiers = nullptr;
+        for (QSpinBox *box : window.propertyEditor()->findChildren<QSpinBox *>())
+            if (box->maximum() == 3)
+                tiers = box;
+        QVERIFY(tiers);
+        QCOMPARE(tiers->value(), 0);
+        QCOMPARE(tiers->text(), QStringLiteral("fewest"));
+    }
+
     void aPlainClickIsNotAMove()
     {
         // Clicking a card selects it and changes nothing: no undo entry, no modified plan, the

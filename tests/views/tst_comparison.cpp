@@ -250,7 +250,12 @@ private slots:
               QStringLiteral("53,312,800 USD"), QStringLiteral("2:1 oversubscribed"),
               QStringLiteral("NIC roce-400g"), QStringLiteral("Scenario comparison"),
               QStringLiteral("Step time breakdown"), QStringLiteral("Assumptions"),
-              QStringLiteral("Catalog entries and their sources")})
+              QStringLiteral("Catalog entries and their sources"),
+              // The summary names catalog entries and the tiers the generator built; the step
+              // is broken down operation by operation.
+              QStringLiteral("NVIDIA DGX H100"), QStringLiteral("2 switch tiers"),
+              QStringLiteral("train Llama 3 70B with Megatron-Core (2024)"),
+              QStringLiteral("Where the training step goes"), QStringLiteral("QKV projection")})
             QVERIFY2(text.contains(expected), qPrintable(expected));
         // The training time the estimator gives is in the report.
         const model::PlanEstimate e = model::estimatePlan(
