@@ -30,6 +30,20 @@ Statement prepare(sqlite3 *db, const std::string &path, const char *sql)
     return Statement(statement);
 }
 
+/**
+ * A text column of the current row. A hand-edited database can hold NULL (or a blob) where the
+ * schema means text; that is reported with the file and the row instead of reaching
+ * std::string's constructor with a null pointer.
+ */
+std::string columnText(sqlite3_stmt *statement, int column, const std::string &where,
+                       const char *name)
+{
+    const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(statement, column));
+    if (sqlite3_column_type(statement, column) == SQLITE_NULL || !text)
+        throw InputError(where, "", std::string("the column '") + name + "' is NULL");
+    return {text, static_cast<std::size_t>(sqlite3_column_bytes(statement, column))};
+}
+
 const char *originName(CatalogDatabase::Origin origin)
 {
     return origin == CatalogDatabase::Origin::Shipped ? "shipped" : "user";
@@ -84,8 +98,7 @@ CatalogDatabase::CatalogDatabase(const std::string &path)
     Statement version
         = prepare(m_db, m_path, "SELECT value FROM meta WHERE key = 'schema_version'");
     if (sqlite3_step(version.get()) == SQLITE_ROW) {
-        const int stored
-            = std::atoi(reinterpret_cast<const char *>(sqlite3_column_text(version.get(), 0)));
+        const int stored = sqlite3_column_int(version.get(), 0);
         if (stored > schemaVersion)
             throw InputError(path, "",
                              "the catalog database was written by a newer version (schema "
@@ -108,6 +121,15 @@ void CatalogDatabase::execute(const char *sql) const
         sqlite3_free(message);
         throw InputError(m_path, "", "SQLite: " + reason);
     }
+}
+
+void CatalogDatabase::rollBackIfOpen() const
+{
+    // Some errors (a full disk, a trigger's RAISE(ROLLBACK)) end the transaction themselves; a
+    // second ROLLBACK would then fail with "no transaction is active" and replace the error that
+    // matters. Its own failure is ignored for the same reason: the caller rethrows the original.
+    if (!sqlite3_get_autocommit(m_db))
+        sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
 void CatalogDatabase::upsert(CatalogKind kind, const std::string &id, const std::string &json,
@@ -147,7 +169,7 @@ void CatalogDatabase::seed(const Catalog &shipped)
         }
         execute("COMMIT");
     } catch (...) {
-        execute("ROLLBACK");
+        rollBackIfOpen();
         throw;
     }
 }
@@ -174,7 +196,7 @@ int CatalogDatabase::importDocument(const nlohmann::json &document, const std::s
         }
         execute("COMMIT");
     } catch (...) {
-        execute("ROLLBACK");
+        rollBackIfOpen();
         throw;
     }
     return count;
@@ -204,7 +226,7 @@ CatalogDatabase::Origin CatalogDatabase::origin(const std::string &id) const
     if (sqlite3_step(statement.get()) != SQLITE_ROW)
         throw UnknownCatalogIdError("unknown catalog id '" + id + "'");
     const std::string value
-        = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 0));
+        = columnText(statement.get(), 0, m_path + " (entry '" + id + "')", "origin");
     return value == "user" ? Origin::User : Origin::Shipped;
 }
 
@@ -212,16 +234,15 @@ Catalog CatalogDatabase::load() const
 {
     Catalog catalog;
     Statement statement
-        = prepare(m_db, m_path, "SELECT id, kind, json FROM catalog_entries ORDER BY id");
+        = prepare(m_db, m_path, "SELECT id, kind, json, rowid FROM catalog_entries ORDER BY id");
     int rc;
     while ((rc = sqlite3_step(statement.get())) == SQLITE_ROW) {
-        const std::string id
-            = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 0));
-        const std::string kindKey
-            = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 1));
-        const std::string text
-            = reinterpret_cast<const char *>(sqlite3_column_text(statement.get(), 2));
+        const std::string row
+            = m_path + " (row " + std::to_string(sqlite3_column_int64(statement.get(), 3)) + ")";
+        const std::string id = columnText(statement.get(), 0, row, "id");
         const std::string where = m_path + " (entry '" + id + "')";
+        const std::string kindKey = columnText(statement.get(), 1, where, "kind");
+        const std::string text = columnText(statement.get(), 2, where, "json");
         const auto kind = catalogKindFromKey(kindKey);
         if (!kind)
             throw InputError(where, "/kind", "unknown kind '" + kindKey + "'");

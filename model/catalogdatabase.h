@@ -48,6 +48,7 @@ public:
 
 private:
     void execute(const char *sql) const;
+    void rollBackIfOpen() const;
     void upsert(CatalogKind kind, const std::string &id, const std::string &json, Origin origin,
                 bool keepUserEntries);
 

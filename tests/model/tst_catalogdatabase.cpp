@@ -20,6 +20,29 @@ private:
     }
     static std::string shipped() { return CP_SOURCE_DIR "/catalogs"; }
 
+    /** Runs SQL on the database file directly, as a hand edit or another program would. */
+    static void rawSql(const std::string &path, const char *sql)
+    {
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        char *message = nullptr;
+        const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &message);
+        const std::string reason = message ? message : "";
+        sqlite3_free(message);
+        sqlite3_close(db);
+        QVERIFY2(rc == SQLITE_OK, reason.c_str());
+    }
+
+    /** A valid document of two new nodes, "my-node-1" then "my-node-2". */
+    static nlohmann::json twoNodes()
+    {
+        nlohmann::json first = loadCatalogDirectory(shipped()).entryJson("dgx-h100");
+        first["id"] = "my-node-1";
+        nlohmann::json second = first;
+        second["id"] = "my-node-2";
+        return {{"format", "clusterplanner-catalog"}, {"version", 1}, {"nodes", {first, second}}};
+    }
+
 private slots:
     void seedAndLoadRoundTrip()
     {
@@ -124,6 +147,115 @@ private slots:
             QVERIFY2(message.find("(entry 't4')") != std::string::npos, message.c_str());
             QVERIFY2(message.find("/memory_mib: must be greater than 0") != std::string::npos,
                      message.c_str());
+        }
+    }
+
+    void importFailingMidTransactionRollsBack()
+    {
+        // The document is valid, so validation passes and the transaction starts; a trigger then
+        // refuses the second row after the first was written. The first must be rolled back.
+        const std::string path = databasePath("midimport.sqlite");
+        {
+            CatalogDatabase database(path);
+            database.seedFromDirectory(shipped());
+        }
+        rawSql(path,
+               "CREATE TRIGGER refuse BEFORE INSERT ON catalog_entries"
+               " WHEN NEW.id = 'my-node-2' BEGIN SELECT RAISE(ABORT, 'refused by trigger'); END");
+        CatalogDatabase database(path);
+        const std::size_t before = database.load().size();
+        try {
+            database.importDocument(twoNodes(), "mine.json");
+            QFAIL("the trigger must make the import fail");
+        } catch (const InputError &error) {
+            QCOMPARE(std::string(error.what()), path + ": SQLite: refused by trigger");
+        }
+        QCOMPARE(database.load().size(), before);
+        QVERIFY_THROWS_EXCEPTION(UnknownCatalogIdError, database.origin("my-node-1"));
+    }
+
+    void errorThatEndsTheTransactionIsKept()
+    {
+        // RAISE(ROLLBACK) ends the transaction itself, as a full disk does: the error reported
+        // must be the trigger's, not "cannot rollback - no transaction is active".
+        const std::string path = databasePath("rolledback.sqlite");
+        {
+            CatalogDatabase database(path);
+            database.seedFromDirectory(shipped());
+        }
+        rawSql(path,
+               "CREATE TRIGGER refuse BEFORE INSERT ON catalog_entries"
+               " WHEN NEW.id = 'my-node-2' BEGIN SELECT RAISE(ROLLBACK, 'disk full, say'); END");
+        CatalogDatabase database(path);
+        const std::size_t before = database.load().size();
+        try {
+            database.importDocument(twoNodes(), "mine.json");
+            QFAIL("the trigger must make the import fail");
+        } catch (const InputError &error) {
+            QCOMPARE(std::string(error.what()), path + ": SQLite: disk full, say");
+        }
+        QCOMPARE(database.load().size(), before);
+
+        // Seeding a fresh database the same way: the trigger refuses the shipped 'l4'.
+        const std::string fresh = databasePath("rolledback-seed.sqlite");
+        {
+            CatalogDatabase created(fresh);
+        }
+        rawSql(fresh,
+               "CREATE TRIGGER refuse BEFORE INSERT ON catalog_entries"
+               " WHEN NEW.id = 'l4' BEGIN SELECT RAISE(ROLLBACK, 'no room for l4'); END");
+        CatalogDatabase seeded(fresh);
+        try {
+            seeded.seedFromDirectory(shipped());
+            QFAIL("the trigger must make seeding fail");
+        } catch (const InputError &error) {
+            QCOMPARE(std::string(error.what()), fresh + ": SQLite: no room for l4");
+        }
+        QCOMPARE(seeded.load().size(), std::size_t(0));
+    }
+
+    void nullColumnIsReported()
+    {
+        const std::string path = databasePath("null.sqlite");
+        std::size_t shippedEntries = 0;
+        {
+            CatalogDatabase database(path);
+            database.seedFromDirectory(shipped());
+            shippedEntries = database.load().size();
+        }
+        // Seeding wrote rows 1..N; the hand-added row is N + 1. SQLite allows a NULL in a TEXT
+        // PRIMARY KEY column.
+        rawSql(path,
+               "INSERT INTO catalog_entries (id, kind, origin, json)"
+               " VALUES (NULL, 'gpus', 'user', '{}')");
+        CatalogDatabase database(path);
+        try {
+            database.load();
+            QFAIL("a NULL id must be reported");
+        } catch (const InputError &error) {
+            QCOMPARE(std::string(error.what()),
+                     path + " (row " + std::to_string(shippedEntries + 1)
+                         + "): the column 'id' is NULL");
+        }
+    }
+
+    void numberOverflowInARowIsReported()
+    {
+        const std::string path = databasePath("overflow.sqlite");
+        {
+            CatalogDatabase database(path);
+            database.seedFromDirectory(shipped());
+        }
+        rawSql(path,
+               "UPDATE catalog_entries SET json = '{\"id\": \"t4\", \"memory_mib\": 1e400}'"
+               " WHERE id = 't4'");
+        CatalogDatabase database(path);
+        try {
+            database.load();
+            QFAIL("1e400 in a row must be reported");
+        } catch (const InputError &error) {
+            QCOMPARE(error.file(), path + " (entry 't4')");
+            QCOMPARE(error.pointer(), std::string("/memory_mib"));
         }
     }
 };
