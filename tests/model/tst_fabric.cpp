@@ -284,6 +284,27 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateDragonfly(p));
         DragonflyParameters none;
         QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateDragonfly(none));
+        // Values whose products wrapped an int or a long long were refused with a negative a, or
+        // passed the size check: refused before any arithmetic.
+        const auto messageOf = [](const DragonflyParameters &parameters) {
+            try {
+                generateDragonfly(parameters);
+            } catch (const FabricParameterError &error) {
+                return std::string(error.what());
+            }
+            return std::string("accepted");
+        };
+        DragonflyParameters wide;
+        wide.p = 1 << 30;
+        QCOMPARE(messageOf(wide),
+                 std::string("p, a and h must be at most 4096 (p = 1073741824, a = 0, h = 0)"));
+        DragonflyParameters global;
+        global.a = 4096;
+        global.p = 4096;
+        global.h = 268435456;
+        QCOMPARE(
+            messageOf(global),
+            std::string("p, a and h must be at most 4096 (p = 4096, a = 4096, h = 268435456)"));
         // From a target size: the smallest balanced design, then the fewest groups.
         DragonflyParameters target;
         target.endpoints = 1000;
