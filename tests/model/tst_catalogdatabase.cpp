@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/catalogdatabase.h"
+#include "model/catalogpaths.h"
 #include "model/inputerror.h"
 
 #include <QTemporaryDir>
@@ -257,6 +258,91 @@ private slots:
             QCOMPARE(error.file(), path + " (entry 't4')");
             QCOMPARE(error.pointer(), std::string("/memory_mib"));
         }
+    }
+
+    void reseedOfTheSameCatalogWritesNothing()
+    {
+        const std::string path = databasePath("reseed.sqlite");
+        const Catalog shippedCatalog = loadCatalogDirectory(shipped());
+        {
+            CatalogDatabase database(path);
+            QVERIFY(database.seed(shippedCatalog));
+            QCOMPARE(database.storedShippedHash(), CatalogDatabase::shippedHash(shippedCatalog));
+        }
+        // Any write to the entries now fails: a second seed of the same catalog must not try.
+        rawSql(path,
+               "CREATE TRIGGER no_insert BEFORE INSERT ON catalog_entries"
+               " BEGIN SELECT RAISE(ABORT, 'written'); END;"
+               "CREATE TRIGGER no_update BEFORE UPDATE ON catalog_entries"
+               " BEGIN SELECT RAISE(ABORT, 'written'); END");
+        CatalogDatabase database(path);
+        QVERIFY(!database.seed(shippedCatalog));
+        // A changed shipped catalog (a new release) is written: the trigger shows it tried.
+        Catalog newRelease = shippedCatalog;
+        nlohmann::json l4 = newRelease.entryJson("l4");
+        l4["price_usd"] = 1;
+        newRelease.addEntry(CatalogKind::Gpu, l4, "new.json", "/gpus/0");
+        QVERIFY(CatalogDatabase::shippedHash(newRelease)
+                != CatalogDatabase::shippedHash(shippedCatalog));
+        QVERIFY_THROWS_EXCEPTION(InputError, database.seed(newRelease));
+    }
+
+    void removedShippedEntryComesBackAtTheNextSeed()
+    {
+        CatalogDatabase database(databasePath("removed.sqlite"));
+        const Catalog shippedCatalog = loadCatalogDirectory(shipped());
+        database.seed(shippedCatalog);
+        QVERIFY(database.removeEntry("l4"));
+        QVERIFY(!database.load().contains("l4"));
+        QVERIFY(database.seed(shippedCatalog));
+        QVERIFY(database.load().contains("l4"));
+    }
+
+    void readingCommandsNeedNoWriteLock()
+    {
+        const std::string path = databasePath("readonly.sqlite");
+        const Catalog first = openUserCatalog(path, shipped());
+        // Another program holds the write lock (a RESERVED lock: readers may still read).
+        sqlite3 *other = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &other), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+        // Seeded with this catalog already, so it is only read: no wait, no error, no notice.
+        std::string notice;
+        const Catalog again = openUserCatalog(path, shipped(), &notice);
+        QCOMPARE(again.size(), first.size());
+        QCOMPARE(notice, std::string());
+
+        // A database that needs seeding while locked: after the 2 s timeout the shipped catalog
+        // is used, and the notice says why.
+        const std::string stale = databasePath("locked.sqlite");
+        {
+            Catalog oldRelease = loadCatalogDirectory(shipped());
+            nlohmann::json l4 = oldRelease.entryJson("l4");
+            l4["price_usd"] = 1;
+            oldRelease.addEntry(CatalogKind::Gpu, l4, "old.json", "/gpus/0");
+            CatalogDatabase database(stale);
+            database.seed(oldRelease);
+        }
+        sqlite3 *locker = nullptr;
+        QCOMPARE(sqlite3_open(stale.c_str(), &locker), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(locker, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+        const Catalog fallback = openUserCatalog(stale, shipped(), &notice);
+        QCOMPARE(fallback.gpu("l4").priceUsd, loadCatalogDirectory(shipped()).gpu("l4").priceUsd);
+        QVERIFY2(notice.find("the catalog database is locked by another program (waited 2 s)")
+                     != std::string::npos,
+                 notice.c_str());
+        QVERIFY2(notice.find("using the shipped catalog") != std::string::npos, notice.c_str());
+        // Without a notice to fill, the lock is an error naming the file.
+        try {
+            openUserCatalog(stale, shipped());
+            QFAIL("a locked database must be reported");
+        } catch (const InputError &error) {
+            QCOMPARE(error.file(), stale);
+        }
+        sqlite3_exec(locker, "ROLLBACK", nullptr, nullptr, nullptr);
+        sqlite3_close(locker);
+        sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+        sqlite3_close(other);
     }
 };
 
