@@ -80,7 +80,10 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
               + ": not every pair of groups can have a global link (p = " + std::to_string(p)
               + ", a = " + std::to_string(a) + ", h = " + std::to_string(h) + " holds at most "
               + std::to_string(maxGroups * perGroup) + " endpoints)");
-    check(groups * perGroup <= (1 << 24), "at most 16,777,216 endpoints");
+    check(groups * perGroup <= maxFabricEndpoints,
+          "at most " + std::to_string(maxFabricEndpoints)
+              + " endpoints (a larger Dragonfly takes over 10 s to build and analyse), not "
+              + std::to_string(groups * perGroup));
     if (in.endpoints > 0 && in.groups > 0)
         check(groups * perGroup >= in.endpoints,
               std::to_string(groups) + " groups of " + std::to_string(perGroup)
