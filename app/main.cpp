@@ -39,9 +39,11 @@ int main(int argc, char **argv)
     parser.process(app);
 
     std::shared_ptr<const cp::model::Catalog> catalog;
+    std::string catalogNotice;
     try {
-        catalog = std::make_shared<const cp::model::Catalog>(cp::model::openUserCatalog(
-            cp::model::defaultDatabasePath(), cp::model::shippedCatalogDirectory()));
+        catalog = std::make_shared<const cp::model::Catalog>(
+            cp::model::openUserCatalog(cp::model::defaultDatabasePath(),
+                                       cp::model::shippedCatalogDirectory(), &catalogNotice));
     } catch (const std::exception &error) {
         QMessageBox::critical(
             nullptr, QStringLiteral("ClusterPlanner"),
@@ -52,6 +54,11 @@ int main(int argc, char **argv)
                      QString::fromStdString(cp::model::shippedCatalogDirectory())));
         return 1;
     }
+
+    // The user's database could not be opened: the program runs on the shipped catalog.
+    if (!catalogNotice.empty() && !parser.isSet(screenshot))
+        QMessageBox::warning(nullptr, QStringLiteral("ClusterPlanner"),
+                             QString::fromStdString(catalogNotice));
 
     cp::app::MainWindow window(catalog);
     QString plan = parser.positionalArguments().value(0);

@@ -201,7 +201,9 @@ int runCatalogCommand(CliContext &context, const std::vector<std::string> &args,
             table.addRow({header[i], row[i]});
         table.addRow({"kind", model::catalogKindKey(kind)});
         table.addRow({"source", catalog.entryJson(id).value("source", "")});
-        model::CatalogDatabase database(context.databasePath);
+        // Reading the origin needs no write: read-only, so a locked database is not waited for.
+        model::CatalogDatabase database(context.databasePath,
+                                        model::CatalogDatabase::Access::ReadOnly);
         table.addRow(
             {"origin",
              database.origin(id) == model::CatalogDatabase::Origin::User ? "user" : "shipped"});

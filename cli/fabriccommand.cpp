@@ -151,9 +151,10 @@ int runFabricCommand(CliContext &context, const std::vector<std::string> &args, 
             p.nodesPerScalableUnit = a.integer("su-nodes", -big, big).value_or(32);
             if (p.gpusPerNode < 1)
                 throw model::FabricParameterError("--gpus-per-node must be positive");
-            p.nodes
-                = a.integer("nodes", -big, big)
-                      .value_or(endpoints ? (*endpoints + p.gpusPerNode - 1) / p.gpusPerNode : 32);
+            p.nodes = a.integer("nodes", -big, big)
+                          .value_or(endpoints ? static_cast<int>(
+                                        (1LL * *endpoints + p.gpusPerNode - 1) / p.gpusPerNode)
+                                              : 32);
             p.tiers = tiers.value_or(0);
             p.leafOversubscription = oversubscription.value_or(1.0);
             p.spineOversubscription = spineOversubscription.value_or(1.0);

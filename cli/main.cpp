@@ -12,9 +12,13 @@ namespace cp::cli {
 
 const model::Catalog &CliContext::catalog()
 {
-    if (!m_catalog)
+    if (!m_catalog) {
+        std::string notice;
         m_catalog = std::make_unique<model::Catalog>(
-            model::openUserCatalog(databasePath, catalogDirectory));
+            model::openUserCatalog(databasePath, catalogDirectory, &notice));
+        if (!notice.empty())
+            std::cerr << "note: " << notice << "\n";
+    }
     return *m_catalog;
 }
 

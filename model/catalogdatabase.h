@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/catalog.h"
+#include "model/inputerror.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,9 +23,14 @@ class CatalogDatabase
 {
 public:
     enum class Origin { Shipped, User };
+    /** ReadOnly neither creates the file nor writes; for commands that only read the catalog. */
+    enum class Access { ReadWrite, ReadOnly };
 
-    /** Opens (creating if needed) the database at `path`; throws InputError on failure. */
-    explicit CatalogDatabase(const std::string &path);
+    /**
+     * Opens (with ReadWrite creating if needed) the database at `path`; throws InputError on
+     * failure. A statement waits up to 2 s for another program's lock, then reports it as such.
+     */
+    explicit CatalogDatabase(const std::string &path, Access access = Access::ReadWrite);
     ~CatalogDatabase();
     CatalogDatabase(const CatalogDatabase &) = delete;
     CatalogDatabase &operator=(const CatalogDatabase &) = delete;
@@ -32,9 +38,16 @@ public:
     const std::string &path() const { return m_path; }
 
     /** Seeds from every *.json catalog document in `directory` (validated as a whole first). */
-    void seedFromDirectory(const std::string &directory);
-    /** Seeds from one already validated catalog. */
-    void seed(const Catalog &shipped);
+    bool seedFromDirectory(const std::string &directory);
+    /**
+     * Seeds from one already validated catalog, unless the database was last seeded from the
+     * same one (its shippedHash is kept in the meta table): returns whether it wrote anything.
+     */
+    bool seed(const Catalog &shipped);
+    /** The hash of the shipped catalog last seeded; empty if never seeded (or after a removal). */
+    std::string storedShippedHash() const;
+    /** A stable hash of a catalog's canonical JSON (FNV-1a 64, as 16 hex digits). */
+    static std::string shippedHash(const Catalog &shipped);
     /** Stores every entry of a validated catalog document as a user entry (import). */
     int importDocument(const nlohmann::json &document, const std::string &file);
     /** Stores one entry as a user entry, replacing any entry with that id. */
@@ -48,6 +61,10 @@ public:
 
 private:
     void execute(const char *sql) const;
+    void rollBackIfOpen() const;
+    std::string metaValue(const char *key) const;
+    /** The error of a failed statement; a lock held too long is said to be one. */
+    InputError sqliteError(int rc) const;
     void upsert(CatalogKind kind, const std::string &id, const std::string &json, Origin origin,
                 bool keepUserEntries);
 

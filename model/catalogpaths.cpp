@@ -2,9 +2,11 @@
 #include "model/catalogpaths.h"
 
 #include "model/catalogdatabase.h"
+#include "model/inputerror.h"
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 #ifndef CP_SOURCE_DATA_DIR
 #define CP_SOURCE_DATA_DIR "."
@@ -69,11 +71,42 @@ std::string defaultDatabasePath()
     return (fs::path(userDataDirectory()) / "catalog.sqlite").string();
 }
 
-Catalog openUserCatalog(const std::string &databasePath, const std::string &shippedDirectory)
+Catalog openUserCatalog(const std::string &databasePath, const std::string &shippedDirectory,
+                        std::string *notice)
 {
-    CatalogDatabase database(databasePath);
-    database.seedFromDirectory(shippedDirectory);
-    Catalog catalog = database.load();
+    // The shipped files are read first: an error in them is the installation's, never hidden.
+    Catalog shipped = loadCatalogDirectory(shippedDirectory);
+    std::unique_ptr<CatalogDatabase> database;
+    try {
+        // Most commands only read: when the database already holds this release's shipped
+        // catalog, it is opened read-only and nothing is locked for writing.
+        std::error_code error;
+        if (fs::exists(databasePath, error)) {
+            try {
+                database = std::make_unique<CatalogDatabase>(databasePath,
+                                                             CatalogDatabase::Access::ReadOnly);
+                if (database->storedShippedHash() != CatalogDatabase::shippedHash(shipped))
+                    database.reset();
+            } catch (const InputError &) {
+                // An empty file or an older database without the hash: opened for writing below,
+                // which creates what is missing or reports the real problem.
+                database.reset();
+            }
+        }
+        if (!database) {
+            database = std::make_unique<CatalogDatabase>(databasePath);
+            database->seed(shipped);
+        }
+    } catch (const InputError &error) {
+        if (!notice)
+            throw;
+        // A locked, read-only or unreadable database must not stop the program: it runs on the
+        // shipped catalog, without the user's entries, and says so.
+        *notice = std::string(error.what())
+            + "; using the shipped catalog (read-only, without your own entries)";
+        return shipped;
+    }
+    Catalog catalog = database->load();
     catalog.validateReferences();
     return catalog;
 }

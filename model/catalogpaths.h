@@ -22,7 +22,14 @@ std::string defaultDatabasePath();
 /** The user's data directory (autosaves, recovery, the catalog database). */
 std::string userDataDirectory();
 
-/** Opens the user's catalog database, seeds it from the shipped catalogs and loads it. */
-Catalog openUserCatalog(const std::string &databasePath, const std::string &shippedDirectory);
+/**
+ * Opens the user's catalog database and loads it, seeding it first only when the shipped catalog
+ * differs from the one it was last seeded from (otherwise it is opened read-only). When the
+ * database cannot be opened or seeded (locked past the timeout, read-only file system, not a
+ * database) and `notice` is given, returns the shipped catalog and sets `notice` to say why;
+ * without `notice` that is an InputError. Invalid rows are always an error.
+ */
+Catalog openUserCatalog(const std::string &databasePath, const std::string &shippedDirectory,
+                        std::string *notice = nullptr);
 
 } // namespace cp::model

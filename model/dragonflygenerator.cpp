@@ -28,6 +28,17 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
     check(in.p >= 0 && in.a >= 0 && in.h >= 0 && in.groups >= 0 && in.endpoints >= 0
               && in.radix >= 0,
           "Dragonfly parameters must not be negative");
+    // Bounds before any arithmetic: p = 2^30 made a = 2p wrap negative, and a = p = 4096 with
+    // h = 2^28 made groups x endpoints-per-group wrap past the size check below. With p, a and h
+    // at most 4096 (a filled in as 2p: 8192), a*h + 1 groups of a*p endpoints stay below 2^51.
+    constexpr int maxRouterParameter = 4096;
+    check(in.p <= maxRouterParameter && in.a <= maxRouterParameter && in.h <= maxRouterParameter,
+          "p, a and h must be at most " + std::to_string(maxRouterParameter)
+              + " (p = " + std::to_string(in.p) + ", a = " + std::to_string(in.a)
+              + ", h = " + std::to_string(in.h) + ")");
+    check(in.radix <= 4 * maxRouterParameter,
+          "radix " + std::to_string(in.radix) + " exceeds " + std::to_string(4 * maxRouterParameter)
+              + " ports");
     int p = in.p;
     int a = in.a;
     int h = in.h;
@@ -69,7 +80,10 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
               + ": not every pair of groups can have a global link (p = " + std::to_string(p)
               + ", a = " + std::to_string(a) + ", h = " + std::to_string(h) + " holds at most "
               + std::to_string(maxGroups * perGroup) + " endpoints)");
-    check(groups * perGroup <= (1 << 24), "at most 16,777,216 endpoints");
+    check(groups * perGroup <= maxFabricEndpoints,
+          "at most " + std::to_string(maxFabricEndpoints)
+              + " endpoints (a larger Dragonfly takes over 10 s to build and analyse), not "
+              + std::to_string(groups * perGroup));
     if (in.endpoints > 0 && in.groups > 0)
         check(groups * perGroup >= in.endpoints,
               std::to_string(groups) + " groups of " + std::to_string(perGroup)

@@ -75,6 +75,15 @@ struct FabricLink
 };
 
 /**
+ * The most endpoints (chips, for a torus) a generated fabric may have, checked before anything is
+ * allocated. Measured on the 2-core development machine (docs/reliability.md): 524,288 endpoints
+ * take 1.6 s and 0.55 GB as a torus, 7.9 s and 0.55 GB as a Dragonfly, 8.9 s and 0.59 GB as a
+ * three-tier fat tree, generated and analysed; the old limit of 16,777,216 ran a 4096x4096 torus
+ * for 54 s and 9 GB into bad_alloc. Twice as many (a 1024x1024 torus) already took 9.3 s.
+ */
+inline constexpr long long maxFabricEndpoints = 1 << 19;
+
+/**
  * An undirected multigraph (parallel links between two switches are separate edges, as they
  * are separate cables). Vertex and edge descriptors are indices because the storage is vecS.
  */

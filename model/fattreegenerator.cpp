@@ -221,8 +221,10 @@ FabricGraph generateFatTree(const FatTreeParameters &p)
             = p.radix - upPortsForOversubscription(p.radix, p.spineOversubscription);
         endpoints = maxLeaves(tiers, p.radix, spineDown) * down;
     }
-    if (endpoints > (1 << 24))
-        throw FabricParameterError("at most 16,777,216 endpoints, not "
+    if (endpoints > maxFabricEndpoints)
+        throw FabricParameterError("at most " + std::to_string(maxFabricEndpoints)
+                                   + " endpoints (a larger fat tree takes over 10 s to build and "
+                                     "analyse), not "
                                    + std::to_string(endpoints));
     const long long leafCount = ceilDiv(endpoints, down);
     const ClosShape shape
@@ -286,6 +288,11 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
             + " up ports at " + ratioText(p.leafOversubscription, 1) + ", more than radix "
             + std::to_string(p.radix)
             + ": use fewer nodes per scalable unit, more oversubscription or a larger radix");
+    if (1LL * p.nodes * p.gpusPerNode > maxFabricEndpoints)
+        throw FabricParameterError("at most " + std::to_string(maxFabricEndpoints)
+                                   + " GPUs on a rail fat tree (a larger one takes over 10 s to "
+                                     "build and analyse), not "
+                                   + std::to_string(1LL * p.nodes * p.gpusPerNode));
     const int units = static_cast<int>(ceilDiv(p.nodes, p.nodesPerScalableUnit));
     const long long leafCount = static_cast<long long>(units) * p.gpusPerNode;
     const ClosShape shape

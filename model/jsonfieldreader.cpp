@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 namespace cp::model {
 
@@ -38,19 +39,180 @@ std::string jsonTypeName(const nlohmann::json &value)
     return "an object";
 }
 
-nlohmann::json parseJsonText(const std::string &text, const std::string &file)
+namespace {
+
+/**
+ * 1-based byte offset of the bracket that opens nesting level `limit + 1`, or 0 when the text
+ * stays within the limit. Brackets inside strings do not count. Runs before the parser, so a
+ * document too deep for the recursive copies and dumps done later is never built at all.
+ */
+std::size_t tooDeepAt(const std::string &text, int limit)
 {
-    try {
-        return nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error &error) {
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i; // the escaped character cannot end the string
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit)
+                return i + 1;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return 0;
+}
+
+/**
+ * nlohmann's DOM builder, with the JSON pointer of the value being read tracked alongside, so that
+ * a value the library cannot represent (a number like 1e400) is reported with its field and byte
+ * offset instead of escaping as a bare "[json.exception.out_of_range.406]".
+ */
+class LocatingDomParser
+{
+public:
+    using json = nlohmann::json;
+
+    LocatingDomParser(json &result, const std::string &file)
+        : m_dom(result, true)
+        , m_file(file)
+    { }
+
+    bool null()
+    {
+        valueRead();
+        return m_dom.null();
+    }
+    bool boolean(bool value)
+    {
+        valueRead();
+        return m_dom.boolean(value);
+    }
+    bool number_integer(json::number_integer_t value)
+    {
+        valueRead();
+        return m_dom.number_integer(value);
+    }
+    bool number_unsigned(json::number_unsigned_t value)
+    {
+        valueRead();
+        return m_dom.number_unsigned(value);
+    }
+    bool number_float(json::number_float_t value, const json::string_t &text)
+    {
+        valueRead();
+        return m_dom.number_float(value, text);
+    }
+    bool string(json::string_t &value)
+    {
+        valueRead();
+        return m_dom.string(value);
+    }
+    bool binary(json::binary_t &value)
+    {
+        valueRead();
+        return m_dom.binary(value);
+    }
+    bool start_object(std::size_t elements)
+    {
+        m_frames.push_back({true, {}, 0});
+        return m_dom.start_object(elements);
+    }
+    bool key(json::string_t &key)
+    {
+        m_frames.back().key = key;
+        return m_dom.key(key);
+    }
+    bool end_object()
+    {
+        m_frames.pop_back();
+        valueRead();
+        return m_dom.end_object();
+    }
+    bool start_array(std::size_t elements)
+    {
+        m_frames.push_back({false, {}, 0});
+        return m_dom.start_array(elements);
+    }
+    bool end_array()
+    {
+        m_frames.pop_back();
+        valueRead();
+        return m_dom.end_array();
+    }
+
+    template<class Exception>
+    bool parse_error(std::size_t position, const std::string &token, const Exception &error)
+    {
+        if constexpr (std::is_same_v<Exception, json::out_of_range>) {
+            // `position` is the last byte read, the token's last character: name its first.
+            const std::size_t first = position >= token.size() ? position - token.size() + 1 : 1;
+            throw InputError(m_file, pointer(),
+                             "the number " + token + " (byte " + std::to_string(first)
+                                 + ") is beyond what a double can hold");
+        }
         std::string what = error.what();
         // nlohmann's message starts with "[json.exception.parse_error.101] "; the rest is useful.
         const auto bracket = what.find("] ");
         if (bracket != std::string::npos)
             what = what.substr(bracket + 2);
-        throw InputError(file, "",
-                         "not valid JSON (byte " + std::to_string(error.byte) + "): " + what);
+        throw InputError(m_file, "",
+                         "not valid JSON (byte " + std::to_string(position) + "): " + what);
     }
+
+private:
+    struct Frame
+    {
+        bool object;
+        std::string key;
+        std::size_t index;
+    };
+
+    // A value in an array is done: the next one has the next index.
+    void valueRead()
+    {
+        if (!m_frames.empty() && !m_frames.back().object)
+            ++m_frames.back().index;
+    }
+
+    std::string pointer() const
+    {
+        std::string result;
+        for (const Frame &frame : m_frames)
+            result += "/"
+                + (frame.object ? escapeJsonPointerToken(frame.key) : std::to_string(frame.index));
+        return result;
+    }
+
+    nlohmann::detail::json_sax_dom_parser<json> m_dom;
+    const std::string &m_file;
+    std::vector<Frame> m_frames;
+};
+
+} // namespace
+
+nlohmann::json parseJsonText(const std::string &text, const std::string &file)
+{
+    if (const std::size_t at = tooDeepAt(text, maxJsonNestingDepth))
+        throw InputError(file, "",
+                         "nests arrays and objects deeper than "
+                             + std::to_string(maxJsonNestingDepth) + " levels (byte "
+                             + std::to_string(at) + ")");
+    nlohmann::json result;
+    LocatingDomParser parser(result, file);
+    try {
+        nlohmann::json::sax_parse(text, &parser);
+    } catch (const nlohmann::json::exception &error) {
+        // Anything else the library throws still names the file, never a bare library message.
+        throw InputError(file, "", std::string("cannot read the JSON: ") + error.what());
+    }
+    return result;
 }
 
 nlohmann::json readJsonFile(const std::string &path)

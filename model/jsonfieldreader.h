@@ -11,16 +11,25 @@
 
 namespace cp::model {
 
+/**
+ * Largest figure any field may give unless it sets a tighter range. Unit conversions multiply by
+ * up to 1e12 (TFLOP/s to FLOP/s) and estimates multiply by counts, so figures near 1e300 became
+ * inf and printed "inf GiB" or "-nan USD". No datasheet or plan quantity comes near 1e15 (the
+ * largest are token counts, around 1e13), and 1e15 x 1e12 x 2^31 is still far below a double's
+ * limit.
+ */
+inline constexpr double maxJsonFigure = 1e15;
+
 /** Allowed range of a numeric field; `exclusiveMin` is for sizes that must be strictly positive. */
 struct NumberRange
 {
     double min = 0.0;
-    double max = 1e300;
+    double max = maxJsonFigure;
     bool exclusiveMin = false;
 };
 
-inline constexpr NumberRange positive {0.0, 1e300, true};
-inline constexpr NumberRange nonNegative {0.0, 1e300, false};
+inline constexpr NumberRange positive {0.0, maxJsonFigure, true};
+inline constexpr NumberRange nonNegative {0.0, maxJsonFigure, false};
 inline constexpr NumberRange fraction {0.0, 1.0, true};
 
 /**
@@ -72,7 +81,18 @@ private:
 /** Escapes a key for use in a JSON pointer (RFC 6901: '~' -> "~0", '/' -> "~1"). */
 std::string escapeJsonPointerToken(std::string_view token);
 
-/** Parses text as JSON, turning a syntax error into an InputError with the byte offset. */
+/**
+ * Deepest nesting of arrays and objects a document may have. Copies, dumps and merge patches of a
+ * JSON value recurse once per level, so a 400 KB file nesting 200,000 levels overflowed the stack;
+ * no catalog or plan needs more than a dozen levels.
+ */
+inline constexpr int maxJsonNestingDepth = 256;
+
+/**
+ * Parses text as JSON. A syntax error, a document nesting deeper than maxJsonNestingDepth, or a
+ * number beyond a double's range is an InputError naming the file and the byte offset (and, for a
+ * number, its JSON pointer).
+ */
 nlohmann::json parseJsonText(const std::string &text, const std::string &file);
 /** Reads and parses a JSON file; a missing or unreadable file is an InputError too. */
 nlohmann::json readJsonFile(const std::string &path);

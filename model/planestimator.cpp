@@ -12,6 +12,7 @@
 #include "model/inferenceestimator.h"
 #include "model/inferencesetup.h"
 #include "model/plan.h"
+#include "model/planio.h"
 #include "model/trainingestimator.h"
 #include "model/units.h"
 
@@ -65,6 +66,7 @@ std::string fabricCountsSummary(const FabricCounts &c)
 
 PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::atomic<bool> *cancel)
 {
+    checkPlanSize(plan, catalog, "plan '" + plan.name + "'");
     PlanEstimate result;
     result.planName = plan.name;
 

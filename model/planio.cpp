@@ -8,14 +8,39 @@
 #include "model/jsonfieldreader.h"
 #include "model/scenarios.h"
 
+#include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace cp::model {
 
 int Plan::totalNodes() const
 {
-    return std::accumulate(nodeGroups.begin(), nodeGroups.end(), 0,
-                           [](int sum, const NodeGroup &group) { return sum + group.count; });
+    // 64-bit sum: a plan may hold more groups than an int of nodes can count; checkPlanSize
+    // refuses those, and this saturates rather than wrapping for an unchecked plan.
+    const long long total
+        = std::accumulate(nodeGroups.begin(), nodeGroups.end(), 0LL,
+                          [](long long sum, const NodeGroup &group) { return sum + group.count; });
+    return static_cast<int>(std::min<long long>(total, std::numeric_limits<int>::max()));
+}
+
+void checkPlanSize(const Plan &plan, const Catalog &catalog, const std::string &file)
+{
+    // Estimates count nodes and GPUs in int (64 groups of 4,194,304 eight-GPU servers printed
+    // "GPUs -2147483648"): sum in 64 bits and refuse what an int cannot hold.
+    constexpr long long limit = std::numeric_limits<int>::max();
+    long long nodes = 0;
+    long long gpus = 0;
+    for (const NodeGroup &group : plan.nodeGroups) {
+        nodes += group.count;
+        if (catalog.kindOf(group.nodeId) == CatalogKind::Node)
+            gpus += 1LL * group.count * catalog.node(group.nodeId).gpusPerNode;
+    }
+    if (nodes > limit || gpus > limit)
+        throw InputError(file, "/nodes",
+                         "the plan holds " + std::to_string(nodes) + " servers with "
+                             + std::to_string(gpus) + " GPUs, more than the "
+                             + std::to_string(limit) + " an estimate can count");
 }
 
 namespace {
@@ -246,6 +271,8 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
         }
     }
     root.finish();
+    if (catalog)
+        checkPlanSize(plan, *catalog, file);
     // Build every scenario now, so a patch that makes an invalid plan is reported when the file
     // is read, with its pointer inside /scenarios/N/changes, not later in the comparison.
     for (std::size_t i = 0; i < plan.scenarios.size(); ++i)

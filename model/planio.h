@@ -18,6 +18,12 @@ class Catalog;
 Plan parsePlan(const nlohmann::json &document, const std::string &file, const Catalog *catalog);
 Plan loadPlan(const std::string &path, const Catalog *catalog);
 
+/**
+ * Refuses a plan whose servers or GPUs, summed over all groups, exceed what an int counts
+ * (2,147,483,647): an InputError at /nodes of `file`. parsePlan calls it when given a catalog.
+ */
+void checkPlanSize(const Plan &plan, const Catalog &catalog, const std::string &file);
+
 nlohmann::json planToJson(const Plan &plan);
 /** Writes the plan atomically (temporary file, then rename): a failed save keeps the old file. */
 void savePlan(const Plan &plan, const std::string &path);

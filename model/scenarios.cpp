@@ -9,7 +9,9 @@
 
 #include <cctype>
 #include <cmath>
+#include <iomanip>
 #include <set>
+#include <sstream>
 
 namespace cp::model {
 
@@ -55,7 +57,11 @@ void describeInto(const nlohmann::json &patch, const std::string &prefix,
     throw InputError("sweep", sweepAxisName(axis) + "=" + value, reason);
 }
 
-double sweepNumber(SweepAxis axis, const std::string &value, double min)
+/**
+ * A sweep value as a number in [min, max]. The bounds are what the plan itself accepts, so that the
+ * value can be stored as an int without an out-of-range cast (1e30 used to become INT_MIN).
+ */
+double sweepNumber(SweepAxis axis, const std::string &value, double min, double max)
 {
     std::size_t used = 0;
     double number = 0;
@@ -64,16 +70,26 @@ double sweepNumber(SweepAxis axis, const std::string &value, double min)
     } catch (const std::exception &) {
         used = 0;
     }
-    if (used != value.size() || !std::isfinite(number) || number < min)
-        sweepError(axis, value, "expected a number of at least " + std::to_string(min));
+    if (used != value.size() || !std::isfinite(number) || number < min || number > max) {
+        std::ostringstream reason;
+        reason << std::setprecision(12) << "expected a number of at least " << min
+               << " and at most " << max;
+        sweepError(axis, value, reason.str());
+    }
     return number;
 }
+
+// The largest values the plan format accepts (model/planio.cpp).
+constexpr double maxSweepGpus = 1 << 30;
+constexpr int maxNodeGroupCount = 1 << 22;
+constexpr double maxTrainingBatch = 1 << 24;
+constexpr double maxInferenceBatch = 1 << 20;
 
 void applySweepValue(Plan &p, SweepAxis axis, const std::string &value, const Catalog &catalog)
 {
     switch (axis) {
     case SweepAxis::GpuCount: {
-        const double gpus = sweepNumber(axis, value, 1);
+        const double gpus = sweepNumber(axis, value, 1, maxSweepGpus);
         if (p.nodeGroups.size() != 1)
             sweepError(axis, value,
                        "a GPU-count sweep resizes the plan's server group; this plan has "
@@ -83,6 +99,10 @@ void applySweepValue(Plan &p, SweepAxis axis, const std::string &value, const Ca
         if (std::fmod(gpus, perNode) != 0)
             sweepError(axis, value,
                        "not a whole number of " + std::to_string(perNode) + "-GPU servers");
+        if (gpus / perNode > maxNodeGroupCount)
+            sweepError(axis, value,
+                       "needs more than " + std::to_string(maxNodeGroupCount)
+                           + " servers, the most one server group may hold");
         p.nodeGroups[0].count = static_cast<int>(gpus / perNode);
         break;
     }
@@ -122,7 +142,7 @@ void applySweepValue(Plan &p, SweepAxis axis, const std::string &value, const Ca
         break;
     }
     case SweepAxis::Oversubscription:
-        p.fabric.oversubscription = sweepNumber(axis, value, 1);
+        p.fabric.oversubscription = sweepNumber(axis, value, 1, 64);
         break;
     case SweepAxis::Precision: {
         const auto precision = precisionFromName(value);
@@ -141,7 +161,9 @@ void applySweepValue(Plan &p, SweepAxis axis, const std::string &value, const Ca
         break;
     }
     case SweepAxis::Batch: {
-        const double batch = sweepNumber(axis, value, 1);
+        const double batch = sweepNumber(
+            axis, value, 1,
+            p.workloadType == WorkloadType::Inference ? maxInferenceBatch : maxTrainingBatch);
         if (batch != std::floor(batch))
             sweepError(axis, value, "a batch is a whole number of sequences");
         if (p.workloadType == WorkloadType::Training) {

@@ -39,8 +39,10 @@ FabricGraph generateTorus(const TorusParameters &p)
             throw FabricParameterError("each torus dimension must be 2 to 4096 chips, not "
                                        + std::to_string(k));
         total *= k;
-        if (total > (1 << 24))
-            throw FabricParameterError("at most 16,777,216 chips in a torus");
+        if (total > maxFabricEndpoints)
+            throw FabricParameterError("at most " + std::to_string(maxFabricEndpoints)
+                                       + " chips in a torus (a larger one takes over 10 s to build"
+                                         " and analyse)");
     }
     if (p.cubeEdge < 1)
         throw FabricParameterError("the cube edge must be positive");

@@ -133,6 +133,19 @@ private slots:
             << "calibration"
             << R"({"gemm_peak_fraction": 1.5, "gemm_half_performance_dim": 256, "memory_achievable_fraction": 0.8, "scale_up_busbw_gb_per_s": 80, "source": "x"})"
             << "/gpus/0/calibration/gemm_peak_fraction: must be at most 1";
+        // Figures that fit a double but overflow once converted (x 1048576 MiB to bytes, x 1e12
+        // TFLOP/s to FLOP/s) or once multiplied by a count: refused at the 1e15 cap.
+        QTest::newRow("memory beyond a double once in bytes")
+            << "memory_mib"
+            << "1e300"
+            << "/gpus/0/memory_mib: must be at most 1e+15, found 1e+300";
+        QTest::newRow("tflops beyond a double once in FLOP/s")
+            << "dense_tflops"
+            << R"({"bf16": 1e300})"
+            << "/gpus/0/dense_tflops/bf16: must be at most 1e+15, found 1e+300";
+        QTest::newRow("price that overflows a bill") << "price_usd"
+                                                     << "1e300"
+                                                     << "/gpus/0/price_usd: must be at most 1e+15";
     }
 
     void brokenEntries()
@@ -148,6 +161,21 @@ private slots:
         const std::string message = errorOf(documentWith(gpu));
         QVERIFY2(message.find("broken.json") == 0, message.c_str());
         QVERIFY2(message.find(expected.toStdString()) != std::string::npos, message.c_str());
+    }
+
+    void overflowingNumberInAFileNamesFileAndField()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("import.json")).toStdString();
+        std::ofstream(path) << R"({"format": "clusterplanner-catalog", "version": 1,
+                                   "gpus": [{"id": "x", "tdp_w": 1e400}]})";
+        try {
+            readJsonFile(path);
+            QFAIL("1e400 must be refused");
+        } catch (const InputError &error) {
+            QCOMPARE(error.file(), path);
+            QCOMPARE(error.pointer(), std::string("/gpus/0/tdp_w"));
+        }
     }
 
     void documentErrors()

@@ -102,6 +102,41 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateFatTree(tooMany));
     }
 
+    void sizeLimitIsCheckedBeforeAllocating()
+    {
+        // 524,288 = 2^19 endpoints at most (fabricgraph.h): each refusal below is immediate.
+        const auto messageOf = [](auto generate) {
+            try {
+                generate();
+            } catch (const FabricParameterError &error) {
+                return std::string(error.what());
+            }
+            return std::string("accepted");
+        };
+        TorusParameters torus; // 1024 x 1024 = 1,048,576 chips
+        torus.dims = {1024, 1024};
+        QCOMPARE(messageOf([&] { generateTorus(torus); }),
+                 std::string("at most 524288 chips in a torus (a larger one takes over 10 s to "
+                             "build and analyse)"));
+        FatTreeParameters fat; // radix 256, three tiers: 256^3 / 4 = 4,194,304 hosts by default
+        fat.radix = 256;
+        fat.tiers = 3;
+        QCOMPARE(messageOf([&] { generateFatTree(fat); }),
+                 std::string("at most 524288 endpoints (a larger fat tree takes over 10 s to "
+                             "build and analyse), not 4194304"));
+        RailFatTreeParameters rail; // 65,537 eight-GPU servers: 524,296 GPUs
+        rail.nodes = 65537;
+        QCOMPARE(messageOf([&] { generateRailFatTree(rail); }),
+                 std::string("at most 524288 GPUs on a rail fat tree (a larger one takes over 10 "
+                             "s to build and analyse), not 524296"));
+        // p = h = 20, a = 40: a h + 1 = 801 groups of a p = 800 endpoints, 640,800.
+        DragonflyParameters dragonfly;
+        dragonfly.p = 20;
+        QCOMPARE(messageOf([&] { generateDragonfly(dragonfly); }),
+                 std::string("at most 524288 endpoints (a larger Dragonfly takes over 10 s to "
+                             "build and analyse), not 640800"));
+    }
+
     void twoTierLeafSpine()
     {
         // k^2/2 = 2,048 endpoints, 64 leaves and 32 spines at k = 64.
@@ -284,6 +319,27 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateDragonfly(p));
         DragonflyParameters none;
         QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateDragonfly(none));
+        // Values whose products wrapped an int or a long long were refused with a negative a, or
+        // passed the size check: refused before any arithmetic.
+        const auto messageOf = [](const DragonflyParameters &parameters) {
+            try {
+                generateDragonfly(parameters);
+            } catch (const FabricParameterError &error) {
+                return std::string(error.what());
+            }
+            return std::string("accepted");
+        };
+        DragonflyParameters wide;
+        wide.p = 1 << 30;
+        QCOMPARE(messageOf(wide),
+                 std::string("p, a and h must be at most 4096 (p = 1073741824, a = 0, h = 0)"));
+        DragonflyParameters global;
+        global.a = 4096;
+        global.p = 4096;
+        global.h = 268435456;
+        QCOMPARE(
+            messageOf(global),
+            std::string("p, a and h must be at most 4096 (p = 4096, a = 4096, h = 268435456)"));
         // From a target size: the smallest balanced design, then the fewest groups.
         DragonflyParameters target;
         target.endpoints = 1000;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/catalogdatabase.h"
+#include "model/inputerror.h"
 #include "model/planestimator.h"
 #include "model/planio.h"
 
@@ -24,6 +25,39 @@ class TestPlanEstimator : public QObject
     Q_OBJECT
 
 private slots:
+    void gpuCountBeyondAnIntIsRefused()
+    {
+        // 64 groups x 4,194,304 DGX H100 x 8 GPUs = 2^6 x 2^22 x 2^3 = 2^31 = 2,147,483,648 GPUs,
+        // one more than an int holds; 268,435,456 servers.
+        nlohmann::json doc = {{"format", Plan::formatName},
+                              {"version", Plan::formatVersion},
+                              {"name", "huge"},
+                              {"nodes", nlohmann::json::array()}};
+        for (int i = 0; i < 64; ++i)
+            doc["nodes"].push_back({{"node", "dgx-h100"}, {"count", 4194304}});
+        const std::string expected = "the plan holds 268435456 servers with 2147483648 GPUs, "
+                                     "more than the 2147483647 an estimate can count";
+        try {
+            parsePlan(doc, "huge.json", &catalog());
+            QFAIL("2^31 GPUs must be refused");
+        } catch (const InputError &error) {
+            QCOMPARE(error.file(), std::string("huge.json"));
+            QCOMPARE(error.pointer(), std::string("/nodes"));
+            QCOMPARE(error.reason(), expected);
+        }
+        // A plan built in memory (the desktop program's) is refused by the estimate itself.
+        const Plan plan = parsePlan(doc, "huge.json", nullptr);
+        try {
+            estimatePlan(plan, catalog());
+            QFAIL("2^31 GPUs must be refused");
+        } catch (const InputError &error) {
+            QCOMPARE(error.reason(), expected);
+        }
+        // One group fewer, 63 x 2^25 = 2,113,929,216 GPUs, still fits.
+        doc["nodes"].erase(doc["nodes"].size() - 1);
+        QCOMPARE(parsePlan(doc, "big.json", &catalog()).totalNodes(), 63 * 4194304);
+    }
+
     void twoTierCountsMatchSuperPod()
     {
         // DGX SuperPOD H100 RA, Table 4: 4 SUs (127 nodes x 8 rails = 1016 ports + UFM) -> 32

@@ -8,8 +8,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 using namespace cp::model;
 
@@ -23,6 +27,33 @@ const Catalog &shippedCatalog()
 nlohmann::json sample()
 {
     return readJsonFile(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+}
+
+void writeText(const std::string &path, const std::string &text)
+{
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string readText(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+int entriesIn(const QString &directory)
+{
+    int entries = 0;
+    for ([[maybe_unused]] const auto &entry :
+         std::filesystem::directory_iterator(directory.toStdString()))
+        ++entries;
+    return entries;
+}
+
+int modeOf(const std::string &path)
+{
+    struct stat info = {};
+    ::stat(path.c_str(), &info);
+    return static_cast<int>(info.st_mode & 07777);
 }
 
 std::string errorOf(const nlohmann::json &document)
@@ -234,30 +265,172 @@ private slots:
         QTemporaryDir dir;
         const Plan plan = parsePlan(sample(), "sample", &shippedCatalog());
         const std::string path = dir.filePath(QStringLiteral("plan.json")).toStdString();
-        savePlan(plan, path);
-        std::ifstream before(path);
-        const std::string original((std::istreambuf_iterator<char>(before)),
-                                   std::istreambuf_iterator<char>());
+        // Old contents that differ from what the failing save writes: a save that wrongly went
+        // through would show.
+        writeText(path, "old contents\n");
 
-        // A directory where the temporary file would go cannot be written: nothing may change.
-        QVERIFY_THROWS_EXCEPTION(
-            InputError,
-            savePlan(plan, dir.filePath(QStringLiteral("missing/plan.json")).toStdString()));
+        // The save of plan.json itself fails while writing: a file-size limit of 64 bytes makes
+        // write(2) fail with EFBIG (the test runs as root too, so permissions cannot be used).
+        {
+            const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+            rlimit previous = {};
+            QCOMPARE(::getrlimit(RLIMIT_FSIZE, &previous), 0);
+            rlimit limited = previous;
+            limited.rlim_cur = 64;
+            QCOMPARE(::setrlimit(RLIMIT_FSIZE, &limited), 0);
+            std::string message;
+            try {
+                savePlan(plan, path);
+            } catch (const InputError &error) {
+                message = error.what();
+            }
+            ::setrlimit(RLIMIT_FSIZE, &previous);
+            std::signal(SIGXFSZ, previousHandler);
+            QVERIFY2(message.find("plan.json: write failed") != std::string::npos, message.c_str());
+        }
+        QCOMPARE(readText(path), std::string("old contents\n"));
+        QCOMPARE(entriesIn(dir.path()), 1); // plan.json only, the temporary was removed
+
         // Renaming over a directory fails after the temporary file was written: it must be cleaned
-        // up.
+        // up and the directory left as it was.
         const std::string directoryTarget = dir.filePath(QStringLiteral("occupied")).toStdString();
         std::filesystem::create_directory(directoryTarget);
-        QVERIFY_THROWS_EXCEPTION(InputError, savePlan(plan, directoryTarget));
+        try {
+            savePlan(plan, directoryTarget);
+            QFAIL("renaming a file over a directory must fail");
+        } catch (const InputError &error) {
+            QVERIFY2(std::string(error.what()).find("rename failed") != std::string::npos,
+                     error.what());
+        }
         QVERIFY(std::filesystem::is_directory(directoryTarget));
-        int files = 0;
-        for ([[maybe_unused]] const auto &entry :
-             std::filesystem::directory_iterator(dir.path().toStdString()))
-            ++files;
-        QCOMPARE(files, 2); // plan.json and the directory, no temporary left behind
-        std::ifstream after(path);
-        const std::string unchanged((std::istreambuf_iterator<char>(after)),
-                                    std::istreambuf_iterator<char>());
-        QCOMPARE(unchanged, original);
+        QCOMPARE(entriesIn(dir.path()), 2); // plan.json and the directory, no temporary
+        QCOMPARE(readText(path), std::string("old contents\n"));
+    }
+
+    void saveKeepsTheFileMode()
+    {
+        QTemporaryDir dir;
+        const Plan plan = parsePlan(sample(), "sample", &shippedCatalog());
+        const std::string path = dir.filePath(QStringLiteral("private.json")).toStdString();
+        writeText(path, "{}\n");
+        std::filesystem::permissions(
+            path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+        savePlan(plan, path);
+        QCOMPARE(modeOf(path), 0600);
+
+        // A new file gets 0666 less the umask: 0666 & ~027 = 0640.
+        const mode_t previous = ::umask(027);
+        const std::string fresh = dir.filePath(QStringLiteral("fresh.json")).toStdString();
+        savePlan(plan, fresh);
+        ::umask(previous);
+        QCOMPARE(modeOf(fresh), 0640);
+    }
+
+    void saveThroughSymlinkWritesTheTarget()
+    {
+        QTemporaryDir dir;
+        const Plan plan = parsePlan(sample(), "sample", &shippedCatalog());
+        const std::string target = dir.filePath(QStringLiteral("real.json")).toStdString();
+        const std::string link = dir.filePath(QStringLiteral("link.json")).toStdString();
+        writeText(target, "old contents\n");
+        std::filesystem::create_symlink("real.json", link); // relative, as `ln -s` makes it
+        savePlan(plan, link);
+        QVERIFY(std::filesystem::is_symlink(link));
+        QCOMPARE(readText(target), planToJson(plan).dump(2) + "\n");
+        QCOMPARE(entriesIn(dir.path()), 2);
+    }
+
+    void saveRemovesStaleTemporaries()
+    {
+        QTemporaryDir dir;
+        const Plan plan = parsePlan(sample(), "sample", &shippedCatalog());
+        const std::string path = dir.filePath(QStringLiteral("plan.json")).toStdString();
+        const auto file = [&](const char *name) {
+            return dir.filePath(QString::fromLatin1(name)).toStdString();
+        };
+        const auto twoHoursAgo
+            = std::filesystem::file_time_type::clock::now() - std::chrono::hours(2);
+        // Left by a save killed two hours ago: ours by name and old, so it goes.
+        writeText(file(".plan.json.Ab12Cd"), "{\"partial");
+        std::filesystem::last_write_time(file(".plan.json.Ab12Cd"), twoHoursAgo);
+        // Just created: may be a save under way in another process, so it stays.
+        writeText(file(".plan.json.Zz99zz"), "{\"partial");
+        // Old, but not of our naming (seven characters after the name), or of another file.
+        writeText(file(".plan.json.backup1"), "keep");
+        std::filesystem::last_write_time(file(".plan.json.backup1"), twoHoursAgo);
+        writeText(file(".other.json.Ab12Cd"), "keep");
+        std::filesystem::last_write_time(file(".other.json.Ab12Cd"), twoHoursAgo);
+        savePlan(plan, path);
+        QVERIFY(!std::filesystem::exists(file(".plan.json.Ab12Cd")));
+        QVERIFY(std::filesystem::exists(file(".plan.json.Zz99zz")));
+        QVERIFY(std::filesystem::exists(file(".plan.json.backup1")));
+        QVERIFY(std::filesystem::exists(file(".other.json.Ab12Cd")));
+        QCOMPARE(entriesIn(dir.path()), 4);
+    }
+
+    void deepNestingIsRejected()
+    {
+        // 256 levels are allowed; the 257th bracket, byte 257 of "[[[...", is refused.
+        const std::string allowed = std::string(256, '[') + std::string(256, ']');
+        QCOMPARE(parseJsonText(allowed, "ok.json").dump().size(), allowed.size());
+        try {
+            parseJsonText(std::string(257, '[') + std::string(257, ']'), "deep.json");
+            QFAIL("257 levels must be refused");
+        } catch (const InputError &error) {
+            QCOMPARE(std::string(error.what()),
+                     std::string("deep.json: nests arrays and objects deeper than 256 levels "
+                                 "(byte 257)"));
+        }
+        // Brackets in strings do not nest.
+        QCOMPARE(parseJsonText("[\"" + std::string(1000, '[') + "\\\"\"]", "s.json").size(),
+                 std::size_t(1));
+
+        // The reported crash: a 1 MB plan whose layout nests 200,000 objects. The root object is
+        // level 1 at byte 1; `{"layout":` is 10 bytes, so level k >= 2 opens at byte
+        // 11 + 5 (k - 2), and level 257 at 11 + 5 x 255 = 1286.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("deep-plan.json")).toStdString();
+        std::string text = "{\"layout\":";
+        for (int i = 0; i < 200000; ++i)
+            text += "{\"a\":";
+        text += "0" + std::string(200000, '}') + "}";
+        writeText(path, text);
+        try {
+            loadPlan(path, &shippedCatalog());
+            QFAIL("a plan nesting 200,000 levels must be refused");
+        } catch (const InputError &error) {
+            QCOMPARE(error.file(), path);
+            QCOMPARE(error.reason(),
+                     std::string("nests arrays and objects deeper than 256 levels (byte 1286)"));
+        }
+    }
+
+    void numberOverflowNamesFileAndField()
+    {
+        // `{"nodes": [{"count": 1e400}]}`: the number starts at byte 22.
+        try {
+            parseJsonText(R"({"nodes": [{"count": 1e400}]})", "plan.json");
+            QFAIL("1e400 must be refused");
+        } catch (const InputError &error) {
+            QCOMPARE(error.file(), std::string("plan.json"));
+            QCOMPARE(error.pointer(), std::string("/nodes/0/count"));
+            QCOMPARE(error.reason(),
+                     std::string("the number 1e400 (byte 22) is beyond what a double can hold"));
+        }
+        // In an array the pointer is the element's index; the parser reads on after escaped keys.
+        try {
+            parseJsonText(R"({"a/b": [1, 2, -1e999]})", "x.json");
+            QFAIL("-1e999 must be refused");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/a~1b/2"));
+        }
+        // A syntax error keeps its byte offset: `{"a": }` fails at the '}', byte 7.
+        try {
+            parseJsonText(R"({"a": })", "y.json");
+            QFAIL("a syntax error must be reported");
+        } catch (const InputError &error) {
+            QVERIFY2(error.reason().find("not valid JSON (byte 7)") == 0, error.what());
+        }
     }
 };
 

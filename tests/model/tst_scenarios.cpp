@@ -210,6 +210,13 @@ private slots:
         expectError(SweepAxis::Nic, "h100-sxm5-80gb", "not a NIC id");
         expectError(SweepAxis::Oversubscription, "0.5", "at least 1");
         expectError(SweepAxis::GpuType, "qm9700", "not a GPU or server id");
+        // Values an int cannot hold were cast anyway (1e30 became INT_MIN servers).
+        expectError(SweepAxis::GpuCount, "1e30", "at least 1 and at most 1073741824");
+        expectError(SweepAxis::GpuCount, "3e9", "at least 1 and at most 1073741824");
+        // 40,000,000 GPUs are 5,000,000 eight-GPU servers, over the 4,194,304 of a group.
+        expectError(SweepAxis::GpuCount, "40000000", "needs more than 4194304 servers");
+        expectError(SweepAxis::Batch, "3e9", "at least 1 and at most 16777216");
+        expectError(SweepAxis::Oversubscription, "100", "at least 1 and at most 64");
     }
 
     void describeChangesReadsLikeSentences()

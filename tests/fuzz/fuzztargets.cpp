@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fuzztargets.h"
+
+#include "model/catalog.h"
+#include "model/catalogdatabase.h"
+#include "model/inputerror.h"
+#include "model/jsonfieldreader.h"
+#include "model/planestimator.h"
+#include "model/planio.h"
+#include "model/scenarios.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+namespace cp::fuzz {
+
+namespace {
+
+const model::Catalog &shippedCatalog()
+{
+    static const model::Catalog catalog = model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+    return catalog;
+}
+
+const model::Plan &samplePlan()
+{
+    static const model::Plan plan = model::loadPlan(
+        CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", &shippedCatalog());
+    return plan;
+}
+
+std::string text(const std::uint8_t *data, std::size_t size)
+{
+    return {reinterpret_cast<const char *>(data), size};
+}
+
+void requireFinite(double value, const std::string &what)
+{
+    if (!std::isfinite(value))
+        fail("accepted a figure that is not finite after conversion: " + what);
+}
+
+/**
+ * Estimates that are pure arithmetic (no fabric to generate, no workload to search) are cheap
+ * enough to run on every input: the counts must not wrap and the totals must be finite.
+ */
+void checkCheapEstimate(const model::Plan &plan)
+{
+    if (plan.fabric.topology != "none" || plan.workloadType != model::WorkloadType::None)
+        return;
+    const model::PlanEstimate estimate = model::estimatePlan(plan, shippedCatalog());
+    if (estimate.gpus < 0 || estimate.nodes < 0)
+        fail("negative GPU or server count");
+    requireFinite(estimate.capitalCostUsd, "capital cost");
+    requireFinite(estimate.gpuMemoryBytes, "GPU memory");
+    requireFinite(estimate.peakDenseFlopsPerSecond, "peak FLOP/s");
+}
+
+template<class Body> void guarded(Body body)
+{
+    try {
+        body();
+    } catch (const model::InputError &) {
+        // Reported to the user with file, pointer and reason: the expected way to refuse input.
+    } catch (const std::exception &error) {
+        fail(std::string("escaped exception: ") + error.what());
+    }
+}
+
+} // namespace
+
+void fail(const std::string &what)
+{
+    std::fprintf(stderr, "fuzz finding: %s\n", what.c_str());
+    std::abort();
+}
+
+void planLoader(const std::uint8_t *data, std::size_t size)
+{
+    guarded([&] {
+        const model::Plan plan = model::parsePlan(model::parseJsonText(text(data, size), "fuzz"),
+                                                  "fuzz", &shippedCatalog());
+        // What savePlan writes; the file itself is skipped to keep executions fast.
+        const std::string saved = model::planToJson(plan).dump(2) + "\n";
+        model::Plan reloaded;
+        try {
+            reloaded = model::parsePlan(model::parseJsonText(saved, "saved"), "saved",
+                                        &shippedCatalog());
+        } catch (const model::InputError &error) {
+            fail(std::string("a saved plan does not load again: ") + error.what());
+        }
+        if (model::planToJson(reloaded).dump(2) + "\n" != saved)
+            fail("save -> reload -> save changed the file");
+        checkCheapEstimate(plan);
+    });
+}
+
+void catalogImport(const std::uint8_t *data, std::size_t size)
+{
+    guarded([&] {
+        const nlohmann::json document = model::parseJsonText(text(data, size), "fuzz");
+        model::Catalog catalog;
+        catalog.addDocument(document, "fuzz");
+        catalog.validateReferences();
+        for (const std::string &id : catalog.ids(model::CatalogKind::Gpu)) {
+            const model::GpuSpec &gpu = catalog.gpu(id);
+            requireFinite(gpu.memoryBytes, id + " memory");
+            requireFinite(gpu.memoryBytesPerSecond, id + " memory bandwidth");
+            requireFinite(gpu.scaleUpBytesPerSecond, id + " scale-up bandwidth");
+            for (const auto &[precision, flops] : gpu.denseFlopsPerSecond)
+                requireFinite(flops, id + " FLOP/s");
+        }
+        // The same document through the database: import, then load every row back.
+        model::CatalogDatabase database(":memory:");
+        database.importDocument(document, "fuzz");
+        if (database.load().size() != catalog.size())
+            fail("the database holds a different number of entries than the document");
+    });
+}
+
+void scenarioPatch(const std::uint8_t *data, std::size_t size)
+{
+    guarded([&] {
+        model::Plan plan = samplePlan();
+        model::Scenario scenario;
+        scenario.name = "fuzz";
+        scenario.changes = model::parseJsonText(text(data, size), "fuzz");
+        if (!scenario.changes.is_object())
+            return; // parsePlan requires an object; a non-object never reaches the merge
+        plan.scenarios = {scenario};
+        // Through the file format, as a saved plan with this scenario would be read.
+        const model::Plan loaded
+            = model::parsePlan(model::planToJson(plan), "fuzz", &shippedCatalog());
+        const model::Plan variant = model::scenarioPlan(loaded, 0, &shippedCatalog(), "fuzz");
+        model::describeChanges(model::scenarioChanges(loaded, variant));
+        checkCheapEstimate(variant);
+    });
+}
+
+} // namespace cp::fuzz
