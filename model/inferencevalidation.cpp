@@ -225,13 +225,8 @@ std::vector<InferenceValidationRow> select(const std::vector<InferenceValidation
 std::vector<InferenceValidationRow>
 runInferenceValidation(const nlohmann::json &table, const Catalog &catalog, const std::string &file)
 {
-    JsonFieldReader root(table, file, "");
-    if (root.string("format") != "clusterplanner-inference-validation")
-        root.fail("format", "expected \"clusterplanner-inference-validation\"");
-    root.integer("version", 1, 1);
-    root.accept("description");
-    const nlohmann::json &rows = root.array("rows");
-    root.finish();
+    const nlohmann::json &rows
+        = validationTableRows(table, file, "clusterplanner-inference-validation");
     std::vector<InferenceValidationRow> result;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         JsonFieldReader row(rows[i], file, "/rows/" + std::to_string(i));

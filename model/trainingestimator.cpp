@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/trainingestimator.h"
 
-#include "model/gemmefficiency.h"
 #include "model/trainingstep.h"
 #include "model/transformershape.h"
 #include "model/units.h"
@@ -105,11 +104,6 @@ TrainingEstimator::TrainingEstimator(const TrainingJob &job, const ClusterDescri
     , m_cluster(cluster)
     , m_peakFlopsPerSecond(cluster.gpu.peakFlopsPerSecond(job.precision))
 { }
-
-double TrainingEstimator::gemmEfficiency(double m, double n, double k) const
-{
-    return model::gemmEfficiency(m_cluster.gpu, m_job.precision, m, n, k);
-}
 
 std::string TrainingEstimator::validate(const ParallelConfig &c) const
 {

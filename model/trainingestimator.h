@@ -36,9 +36,6 @@ public:
     /** Why this layout is impossible, or empty. */
     std::string validate(const ParallelConfig &config) const;
 
-    /** GEMM efficiency (fraction of dense peak) for an M x N x K product on this GPU. */
-    double gemmEfficiency(double m, double n, double k) const;
-
 private:
     TrainingEstimate evaluate(const ParallelConfig &config, bool withExplanation) const;
     void explain(TrainingEstimate &estimate) const;

@@ -155,13 +155,8 @@ std::string summaryLine(const char *label, const std::vector<TrainingValidationR
 std::vector<TrainingValidationRow>
 runTrainingValidation(const nlohmann::json &table, const Catalog &catalog, const std::string &file)
 {
-    JsonFieldReader root(table, file, "");
-    if (root.string("format") != "clusterplanner-training-validation")
-        root.fail("format", "expected \"clusterplanner-training-validation\"");
-    root.integer("version", 1, 1);
-    root.accept("description");
-    const nlohmann::json &rows = root.array("rows");
-    root.finish();
+    const nlohmann::json &rows
+        = validationTableRows(table, file, "clusterplanner-training-validation");
     std::vector<TrainingValidationRow> result;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         JsonFieldReader row(rows[i], file, "/rows/" + std::to_string(i));

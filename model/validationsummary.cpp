@@ -1,11 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/validationsummary.h"
 
+#include "model/jsonfieldreader.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace cp::model {
+
+const nlohmann::json &validationTableRows(const nlohmann::json &table, const std::string &file,
+                                          const std::string &format)
+{
+    JsonFieldReader root(table, file, "");
+    if (root.string("format") != format)
+        root.fail("format", "expected \"" + format + "\"");
+    root.integer("version", 1, 1);
+    root.accept("description");
+    const nlohmann::json &rows = root.array("rows");
+    root.finish();
+    return rows;
+}
 
 ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors)
 {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -14,6 +16,13 @@ struct ValidationSummary
     double medianAbsoluteError = 0;
     double maxAbsoluteError = 0;
 };
+
+/**
+ * The rows of a validation table, after checking its `format` (e.g.
+ * "clusterplanner-training-validation") and version 1; throws InputError naming the file.
+ */
+const nlohmann::json &validationTableRows(const nlohmann::json &table, const std::string &file,
+                                          const std::string &format);
 
 /** The summary of signed relative errors (positive: the estimator is optimistic). */
 ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors);
