@@ -30,7 +30,9 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
     summary.addRow(
         {"peak dense BF16/FP16", format("%.2f PFLOP/s", e.peakDenseFlopsPerSecond / units::peta)});
     summary.addRow({"GPU memory", format("%.2f TB", e.gpuMemoryBytes / units::tera)});
-    if (e.fabric.endpoints > 0)
+    if (!e.fabricError.empty())
+        summary.addRow({"fabric (" + e.fabric.topology + ")", "cannot be built: " + e.fabricError});
+    else if (e.fabric.endpoints > 0)
         summary.addRow(
             {"fabric (" + e.fabric.topology + ")", model::fabricCountsSummary(e.fabric)});
     summary.addRow({"IT power",

@@ -43,19 +43,23 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
     int a = in.a;
     int h = in.h;
     if (p == 0 && a == 0 && h == 0) {
-        if (in.radix > 0) {
-            p = (in.radix + 1) / 4; // balanced: k = 4p - 1
-            check(p >= 1,
-                  "radix " + std::to_string(in.radix)
-                      + " is too small for a Dragonfly (it needs at least 3 ports)");
-        } else if (in.endpoints > 0) {
+        if (in.endpoints > 0) {
+            // The smallest balanced design (g = a*h + 1 groups of a*p) that holds the target,
+            // capped by the radix: a 64-port switch need not be a 63-port router for 16 NICs.
             p = 1;
             while (2.0 * p * p * (2.0 * p * p + 1) < in.endpoints)
                 ++p;
+            if (in.radix > 0)
+                p = std::min(p, (in.radix + 1) / 4);
+        } else if (in.radix > 0) {
+            p = (in.radix + 1) / 4; // balanced: k = 4p - 1
         } else {
             throw FabricParameterError("a Dragonfly needs p, a and h, a radix, or a target "
                                        "endpoint count");
         }
+        check(p >= 1,
+              "radix " + std::to_string(in.radix)
+                  + " is too small for a Dragonfly (it needs at least 3 ports)");
     }
     // Fill what is missing from the balanced relations a = 2p = 2h.
     const int base = p > 0 ? p : (a > 0 ? std::max(1, a / 2) : h);

@@ -9,8 +9,9 @@ namespace cp::model {
  * Dragonfly (Kim, Dally, Scott and Abts, ISCA 2008): g groups of a routers, each with p
  * endpoints and h global links; routers of a group are joined all-to-all, groups by global
  * links. Router radix k = p + (a - 1) + h; at most g = a*h + 1 groups. Zero fields are derived:
- * the balanced design a = 2p = 2h (p = (k + 1) / 4 from a radix), and the fewest groups that hold
- * `endpoints` (or the maximum a*h + 1).
+ * the balanced design a = 2p = 2h with the smallest p whose largest network holds `endpoints`
+ * (never above (radix + 1) / 4), else p = (radix + 1) / 4 from the radix alone; then the fewest
+ * groups that hold `endpoints` (or the maximum a*h + 1).
  */
 struct DragonflyParameters
 {

@@ -197,6 +197,11 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
         {"capital_cost_usd", e.capitalCostUsd},
         {"warnings", e.warnings},
     };
+    if (!e.fabricError.empty()) {
+        // Unknown, not zero: a consumer must not read an unbuildable fabric as a free one.
+        json["fabric"] = {{"topology", e.fabric.topology}, {"error", e.fabricError}};
+        json["capital_cost_usd"] = nullptr;
+    }
     if (e.hasTraining) {
         if (e.training.found) {
             nlohmann::json training = trainingEstimateToJson(e.training.best);

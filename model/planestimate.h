@@ -75,6 +75,12 @@ struct PlanEstimate
     double capitalCostUsd = 0;
     double electricityUsdPerKwh = 0;
     std::vector<std::string> warnings;
+    /**
+     * Why the plan's fabric cannot be built (too few endpoints, no switch for the NIC, an
+     * impossible parameter); empty when it can. With an error the fabric's counts, power and
+     * cost are unknown, never zero, and no training job is estimated on it.
+     */
+    std::string fabricError;
 
     bool hasTraining = false;
     TrainingSearchResult training; ///< `best` holds the estimate when found

@@ -191,12 +191,9 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     if (plan.fabric.topology != "none" && firstNode) {
         try {
             const std::optional<PlanFabric> f = planFabric(plan, catalog);
-            if (f && f->switchId.empty() && plan.fabric.topology != "torus") {
-                result.warnings.push_back("no catalog switch carries " + f->nicId
-                                          + ": switches, optics and their power are not counted");
-            } else if (f) {
+            if (f) {
                 const NicSpec &nic = catalog.nic(f->nicId);
-                fabricGraph = generateFabric(f->design);
+                fabricGraph = generatePlanFabric(*f);
                 const FabricHardware hardware = f->switchId.empty()
                     ? FabricHardware {}
                     : fabricHardware(catalog.networkSwitch(f->switchId), nic,
@@ -227,9 +224,9 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
             }
         } catch (const std::exception &error) {
             fabricGraph.reset();
-            result.warnings.push_back("the fabric cannot be built as set: "
-                                      + std::string(error.what())
-                                      + "; switches and optics are not counted");
+            result.fabricError = error.what();
+            result.warnings.push_back("the fabric cannot be built as set: " + result.fabricError
+                                      + "; its switches, cables, power and cost are unknown");
         }
     }
 
@@ -249,7 +246,9 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     // --- Workload -----------------------------------------------------------------------------
     if (plan.workloadType == WorkloadType::Training && firstNode) {
         result.hasTraining = true;
-        if (!trainingNode) {
+        if (!result.fabricError.empty()) {
+            result.trainingError = "the fabric cannot be built: " + result.fabricError;
+        } else if (!trainingNode) {
             result.trainingError = "no server group is connected to the fabric: drag a group's "
                                    "port onto the fabric card";
         } else if (mixedGpus) {

@@ -4,6 +4,7 @@
 #include "model/catalog.h"
 #include "model/fabricscaleout.h"
 #include "model/plan.h"
+#include "model/torusgenerator.h"
 
 namespace cp::model {
 
@@ -37,7 +38,7 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
         d.setLinks(nic, sw, catalog.gpu(node.gpuId).scaleUpBytesPerSecond);
         d.fatTree.radix = sw.ports;
         d.railFatTree.radix = sw.ports;
-        d.dragonfly.radix = 0;
+        d.dragonfly.radix = sw.ports; // routers may not use more ports than the switch has
     }
     d.fatTree.endpoints = static_cast<int>(f.endpoints);
     d.fatTree.tiers = plan.fabric.tiers; // 1: one switch, when the endpoints fit its ports
@@ -52,9 +53,35 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
     d.dragonfly.h = plan.fabric.dragonflyH;
     d.dragonfly.groups = plan.fabric.dragonflyGroups;
     d.dragonfly.endpoints = static_cast<int>(f.endpoints);
-    if (!plan.fabric.torusDims.empty())
-        d.torus.dims = parseTorusDims(plan.fabric.torusDims);
+    // Without dimensions the torus is sized from the plan: one chip per NIC.
+    d.torus.dims = plan.fabric.torusDims.empty() ? torusDimsFor(f.endpoints)
+                                                 : parseTorusDims(plan.fabric.torusDims);
     return f;
+}
+
+FabricGraph generatePlanFabric(const PlanFabric &fabric)
+{
+    const FabricTopology topology = fabric.design.topology;
+    if (fabric.switchId.empty() && topology != FabricTopology::Torus)
+        throw FabricParameterError("no catalog switch carries the NIC " + fabric.nicId
+                                   + ": choose a switch for this fabric");
+    FabricGraph graph = generateFabric(fabric.design);
+    const auto built = static_cast<long long>(graph.endpoints().size());
+    if (built >= fabric.endpoints)
+        return graph;
+    const std::string name = topology == FabricTopology::Torus
+        ? "the " + torusDimsText(fabric.design.torus.dims) + " torus"
+        : topology == FabricTopology::Dragonfly ? std::string("the Dragonfly")
+                                                : std::string("the fabric");
+    std::string reason = name + " has " + std::to_string(built) + " endpoints, fewer than the "
+        + std::to_string(fabric.endpoints) + " NICs of the plan's servers";
+    if (topology == FabricTopology::Torus)
+        reason += ": a torus needs a chip per NIC, for example "
+            + torusDimsText(torusDimsFor(fabric.endpoints));
+    else if (topology == FabricTopology::Dragonfly)
+        reason += ": raise the groups, routers per group (a) or endpoints per router (p), or"
+                  " leave them derived";
+    throw FabricParameterError(reason);
 }
 
 } // namespace cp::model

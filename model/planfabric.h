@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/fabricdesign.h"
+#include "model/fabricgraph.h"
 
 #include <optional>
 #include <string>
@@ -28,5 +29,13 @@ struct PlanFabric
  * on the fabric.
  */
 std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog);
+
+/**
+ * generateFabric(fabric.design), refused when the result cannot carry the plan: a fabric with
+ * fewer endpoints (torus chips, Dragonfly terminals) than the plan's NICs, or a switched fabric
+ * with no switch in the catalog for the NIC. Throws FabricParameterError with the reason and a
+ * size that would work, so that no caller counts an unbuildable fabric as zero switches.
+ */
+FabricGraph generatePlanFabric(const PlanFabric &fabric);
 
 } // namespace cp::model

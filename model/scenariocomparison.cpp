@@ -46,6 +46,12 @@ Value ifRun(const PlanEstimate &e, double value)
     return trainingFound(e) && e.hasTrainingRun ? Value(value) : std::nullopt;
 }
 
+/** Figures that include the fabric are unknown, not zero, when it cannot be built. */
+Value ifFabricBuilt(const PlanEstimate &e, double value)
+{
+    return e.fabricError.empty() ? Value(value) : std::nullopt;
+}
+
 Value ifInference(const PlanEstimate &e, double value)
 {
     return inferenceWorks(e) ? Value(value) : std::nullopt;
@@ -73,23 +79,23 @@ const std::vector<RowSpec> &numericRows()
          }},
         {"switches", "Network", "Switches", "count", P::Lower,
          [](const PlanEstimate &e) {
-             return Value(static_cast<double>(e.fabric.switches()));
+             return ifFabricBuilt(e, static_cast<double>(e.fabric.switches()));
          }},
         {"cables", "Network", "Cables", "count", P::Lower,
          [](const PlanEstimate &e) {
-             return Value(static_cast<double>(e.fabric.cables));
+             return ifFabricBuilt(e, static_cast<double>(e.fabric.cables));
          }},
         {"it_power_kw", "Power and cost", "IT power at full load", "kW", P::Lower,
          [](const PlanEstimate &e) {
-             return Value(e.power.itWatts() / units::kilo);
+             return ifFabricBuilt(e, e.power.itWatts() / units::kilo);
          }},
         {"facility_power_kw", "Power and cost", "Facility power (x PUE)", "kW", P::Lower,
          [](const PlanEstimate &e) {
-             return Value(e.power.facilityWatts() / units::kilo);
+             return ifFabricBuilt(e, e.power.facilityWatts() / units::kilo);
          }},
         {"capital_usd", "Power and cost", "Capital cost", "USD", P::Lower,
          [](const PlanEstimate &e) {
-             return Value(e.capitalCostUsd);
+             return ifFabricBuilt(e, e.capitalCostUsd);
          }},
         {"step_s", "Training", "Step time", "s", P::Lower,
          [](const PlanEstimate &e) {
@@ -289,6 +295,8 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
     textRow("topology", "Network", "Fabric", [](const ScenarioResult &s) {
         return s.ok ? s.estimate.fabric.topology : std::string();
     });
+    textRow("fabric_error", "Network", "Fabric cannot be built",
+            [](const ScenarioResult &s) { return s.ok ? s.estimate.fabricError : std::string(); });
     for (const RowSpec &spec : numericRows()) {
         ComparisonRow row {spec.key, spec.section, spec.label, spec.unit, spec.preference, {}, {}};
         for (const ScenarioResult &s : scenarios)

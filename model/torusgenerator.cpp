@@ -29,6 +29,40 @@ std::vector<int> parseTorusDims(const std::string &text)
     return dims;
 }
 
+std::vector<int> torusDimsFor(long long chips)
+{
+    if (chips > maxFabricEndpoints)
+        throw FabricParameterError("at most " + std::to_string(maxFabricEndpoints)
+                                   + " chips in a torus, not " + std::to_string(chips));
+    const long long wanted = std::max(8LL, chips); // 2x2x2 is the smallest 3-D torus
+    std::vector<int> best;
+    long long bestProduct = 0;
+    double bestRatio = 0;
+    // a <= b <= c with a*b*c >= wanted; a <= cbrt(wanted) + 1 and b <= sqrt(wanted / a) + 1
+    // keep the search to a few thousand candidates at the 524,288-chip limit.
+    for (long long a = 2; a * a * a <= 2 * wanted; ++a)
+        for (long long b = a; a * b * b <= 2 * wanted; ++b) {
+            const long long c = std::max(b, (wanted + a * b - 1) / (a * b));
+            const long long product = a * b * c;
+            const double ratio = static_cast<double>(c) / static_cast<double>(a);
+            if (best.empty() || product < bestProduct
+                || (product == bestProduct && ratio < bestRatio)) {
+                best = {static_cast<int>(a), static_cast<int>(b), static_cast<int>(c)};
+                bestProduct = product;
+                bestRatio = ratio;
+            }
+        }
+    return best;
+}
+
+std::string torusDimsText(const std::vector<int> &dims)
+{
+    std::string text;
+    for (std::size_t d = 0; d < dims.size(); ++d)
+        text += (d ? "x" : "") + std::to_string(dims[d]);
+    return text;
+}
+
 FabricGraph generateTorus(const TorusParameters &p)
 {
     if (p.dims.empty() || p.dims.size() > 8)
@@ -51,9 +85,7 @@ FabricGraph generateTorus(const TorusParameters &p)
         = static_cast<int>(std::max_element(p.dims.begin(), p.dims.end()) - p.dims.begin());
     FabricGraph graph("torus");
     std::vector<int> coord(n, 0);
-    std::string dimsText;
-    for (int d = 0; d < n; ++d)
-        dimsText += (d ? "x" : "") + std::to_string(p.dims[d]);
+    const std::string dimsText = torusDimsText(p.dims);
     for (long long i = 0; i < total; ++i) {
         long long rest = i;
         std::string label = "chip";

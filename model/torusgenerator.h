@@ -25,6 +25,17 @@ struct TorusParameters
 /** "4x4x4" to {4, 4, 4}; throws FabricParameterError for anything else. */
 std::vector<int> parseTorusDims(const std::string &text);
 
+/**
+ * The most cube-like three-dimensional torus with at least `chips` chips: the smallest product,
+ * then the smallest ratio of longest to shortest side (a cube has the shortest diameter for its
+ * size, Dally and Towles ch. 5). Sides are 2 or more; 1,024 chips give 8x8x16, 64 give 4x4x4.
+ * Throws FabricParameterError above maxFabricEndpoints.
+ */
+std::vector<int> torusDimsFor(long long chips);
+
+/** "8x8x16". */
+std::string torusDimsText(const std::vector<int> &dims);
+
 /** Builds the torus; throws FabricParameterError naming the parameter at fault. */
 FabricGraph generateTorus(const TorusParameters &parameters);
 

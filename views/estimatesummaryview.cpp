@@ -79,7 +79,12 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
         return;
     }
     const auto &training = e.training.best;
-    if (e.hasInference)
+    if (!e.fabricError.empty())
+        m_headline->setText(
+            tr("%1: the fabric cannot be built: %2. Its switches, power and cost "
+               "are unknown, and no training job is estimated on it.")
+                .arg(QString::fromStdString(e.planName), QString::fromStdString(e.fabricError)));
+    else if (e.hasInference)
         m_headline->setText(
             tr("%1: %2 x %3, %4 replicas, TTFT p95 %5 ms, %6 USD per million output tokens")
                 .arg(QString::fromStdString(e.planName))
@@ -121,7 +126,10 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
     addRow(hardware, tr("Peak dense BF16/FP16"),
            tr("%1 PFLOP/s").arg(number(e.peakDenseFlopsPerSecond / units::peta, 1)));
     addRow(hardware, tr("GPU memory"), tr("%1 TB").arg(number(e.gpuMemoryBytes / units::tera, 2)));
-    if (e.fabric.endpoints > 0)
+    if (!e.fabricError.empty())
+        addRow(hardware, tr("Fabric (%1)").arg(QString::fromStdString(e.fabric.topology)),
+               tr("cannot be built: %1").arg(QString::fromStdString(e.fabricError)));
+    else if (e.fabric.endpoints > 0)
         addRow(hardware, tr("Fabric (%1)").arg(QString::fromStdString(e.fabric.topology)),
                QString::fromStdString(model::fabricCountsSummary(e.fabric)));
 

@@ -4,6 +4,7 @@
 #include "model/estimatejson.h"
 #include "model/fabricanalysis.h"
 #include "model/planfabric.h"
+#include "model/torusgenerator.h"
 #include "model/units.h"
 
 #include <QComboBox>
@@ -12,6 +13,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -21,44 +23,91 @@ namespace cp::views {
 
 namespace {
 
-QString analyse(const model::Plan &plan, std::shared_ptr<const model::Catalog> catalog)
+QString thousands(long long value)
 {
-    try {
-        const auto f = model::planFabric(plan, *catalog);
-        if (!f)
-            return QObject::tr("Add servers first: the fabric connects their NICs.");
-        const model::FabricGraph graph = model::generateFabric(f->design);
-        model::FabricHardware hardware;
-        if (!f->switchId.empty())
-            hardware
-                = model::fabricHardware(catalog->networkSwitch(f->switchId), catalog->nic(f->nicId),
-                                        plan.fabric.topology == "torus" ? 0 : graph.radix);
-        const model::FabricMetrics m = model::analyseFabric(graph, hardware);
-        QString tiers;
-        for (const auto &[tier, count] : m.switchesPerTier)
-            tiers += QObject::tr("%1 tier-%2 ").arg(count).arg(tier);
-        return QObject::tr("%1\n%2 endpoints, %3 switches (%4), %5 cables (%6 optical)\n"
-                           "diameter %7 links, average %8 hops\n"
-                           "bisection %9 Tb/s = %10 of injection\npower %11 kW, cost $%12")
-            .arg(QString::fromStdString(m.description))
-            .arg(m.endpoints)
-            .arg(m.switches)
-            .arg(tiers.trimmed())
-            .arg(m.links)
-            .arg(m.opticalCables)
-            .arg(m.diameter)
-            .arg(m.averageHops, 0, 'f', 2)
-            .arg(m.bisectionBytesPerSecond * 8 / 1e12, 0, 'f', 1)
-            .arg(m.bisectionRatio, 0, 'f', 2)
-            .arg(m.powerWatts() / 1e3, 0, 'f', 1)
-            .arg(m.costUsd(), 0, 'f', 0);
-    } catch (const std::exception &error) {
-        return QObject::tr("Cannot build this fabric: %1")
-            .arg(QString::fromStdString(error.what()));
-    }
+    return QLocale(QLocale::English).toString(value);
+}
+
+QString tierText(const model::FabricMetrics &metrics, bool dragonfly)
+{
+    static const char *const names[] = {"", "leaf", "spine", "core"};
+    QStringList parts;
+    for (const auto &[tier, count] : metrics.switchesPerTier)
+        parts << QStringLiteral("%1 %2").arg(thousands(count),
+                                             dragonfly ? QStringLiteral("routers")
+                                                 : tier >= 1 && tier <= 3
+                                                 ? QString::fromLatin1(names[tier])
+                                                 : QStringLiteral("tier %1").arg(tier));
+    return parts.join(QStringLiteral(" + "));
+}
+
+/** Why a derived Dragonfly's routers use fewer ports than the switch has. */
+QString dragonflyPortNote(const model::FabricGraph &graph, const model::PlanFabric &fabric,
+                          const model::Catalog &catalog)
+{
+    const int ports = catalog.networkSwitch(fabric.switchId).ports;
+    const auto &d = fabric.design.dragonfly;
+    if (d.p > 0 || d.a > 0 || d.h > 0)
+        return {};
+    int routerPorts = 0;
+    for (model::FabricVertexId v = 0; v < graph.vertexCount(); ++v)
+        if (graph.vertex(v).role == model::FabricVertexRole::Switch) {
+            routerPorts = static_cast<int>(boost::degree(v, graph.storage()));
+            break;
+        }
+    if (routerPorts >= ports - 1)
+        return {};
+    return QObject::tr("each router uses %1 of the %2's %3 ports: the smallest balanced Dragonfly "
+                       "(a = 2p = 2h) that holds %4 endpoints; set p, a and h to use more")
+        .arg(routerPorts)
+        .arg(QString::fromStdString(catalog.networkSwitch(fabric.switchId).name))
+        .arg(ports)
+        .arg(thousands(fabric.endpoints));
 }
 
 } // namespace
+
+FabricPreview analyseFabricForPlan(const model::Plan &plan, const model::Catalog &catalog)
+{
+    try {
+        const auto f = model::planFabric(plan, catalog);
+        if (!f)
+            return {QObject::tr("Add servers first: the fabric connects their NICs."), false};
+        const model::FabricGraph graph = model::generatePlanFabric(*f);
+        const bool torus = plan.fabric.topology == "torus";
+        const model::FabricHardware hardware = f->switchId.empty()
+            ? model::FabricHardware {}
+            : model::fabricHardware(catalog.networkSwitch(f->switchId), catalog.nic(f->nicId),
+                                    torus ? 0 : graph.radix);
+        const model::FabricMetrics m = model::analyseFabric(graph, hardware);
+        QString text = QString::fromStdString(m.description) + QLatin1Char('\n');
+        text += QObject::tr("%1 endpoints for %2 NICs, %3, %4 cables (%5 optical)\n")
+                    .arg(thousands(m.endpoints), thousands(f->endpoints),
+                         torus ? QObject::tr("no switches (the chips route)")
+                               : QObject::tr("%1 switches (%2)")
+                                     .arg(thousands(m.switches),
+                                          tierText(m, plan.fabric.topology == "dragonfly")),
+                         thousands(m.links), thousands(m.opticalCables));
+        text += QObject::tr("diameter %1 links, average %2 hops\n"
+                            "bisection %3 Tb/s = %4 of injection\npower %5 kW, cost $%6")
+                    .arg(m.diameter)
+                    .arg(m.averageHops, 0, 'f', 2)
+                    .arg(m.bisectionBytesPerSecond * 8 / 1e12, 0, 'f', 1)
+                    .arg(m.bisectionRatio, 0, 'f', 2)
+                    .arg(m.powerWatts() / 1e3, 0, 'f', 1)
+                    .arg(QLocale(QLocale::English).toString(m.costUsd(), 'f', 0));
+        if (plan.fabric.topology == "dragonfly") {
+            const QString note = dragonflyPortNote(graph, *f, catalog);
+            if (!note.isEmpty())
+                text += QLatin1Char('\n') + note;
+        }
+        return {text, true};
+    } catch (const std::exception &error) {
+        return {
+            QObject::tr("Cannot build this fabric: %1").arg(QString::fromStdString(error.what())),
+            false};
+    }
+}
 
 FabricGeneratorDialog::FabricGeneratorDialog(const model::Plan &plan,
                                              std::shared_ptr<const model::Catalog> catalog,
@@ -78,6 +127,16 @@ FabricGeneratorDialog::FabricGeneratorDialog(const model::Plan &plan,
     , m_preview(new QLabel(this))
 {
     setWindowTitle(tr("Generate topology"));
+    // Names for tests and accessibility tools.
+    m_topology->setObjectName(QStringLiteral("topology"));
+    m_tiers->setObjectName(QStringLiteral("tiers"));
+    m_oversubscription->setObjectName(QStringLiteral("oversubscription"));
+    m_suNodes->setObjectName(QStringLiteral("serversPerScalableUnit"));
+    m_a->setObjectName(QStringLiteral("dragonflyA"));
+    m_p->setObjectName(QStringLiteral("dragonflyP"));
+    m_h->setObjectName(QStringLiteral("dragonflyH"));
+    m_groups->setObjectName(QStringLiteral("dragonflyGroups"));
+    m_dims->setObjectName(QStringLiteral("torusDims"));
     for (const char *t : {"fat-tree", "rail-fat-tree", "dragonfly", "torus"})
         m_topology->addItem(QString::fromLatin1(t));
     const model::FabricPlan &f = plan.fabric;
@@ -99,45 +158,97 @@ FabricGeneratorDialog::FabricGeneratorDialog(const model::Plan &plan,
     m_p->setValue(f.dragonflyP);
     m_h->setValue(f.dragonflyH);
     m_groups->setValue(f.dragonflyGroups);
-    m_dims->setText(f.torusDims.empty() ? QStringLiteral("4x4x4")
+    m_dims->setText(f.torusDims.empty() ? defaultTorusDims(plan)
                                         : QString::fromStdString(f.torusDims));
     m_preview->setWordWrap(true);
     m_preview->setMinimumHeight(110);
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto *form = new QFormLayout;
-    form->addRow(tr("Topology"), m_topology);
-    form->addRow(tr("Fat-tree tiers"), m_tiers);
-    form->addRow(tr("Leaf oversubscription"), m_oversubscription);
-    form->addRow(tr("Rail: servers per scalable unit"), m_suNodes);
-    form->addRow(tr("Dragonfly a (routers/group)"), m_a);
-    form->addRow(tr("Dragonfly p (endpoints/router)"), m_p);
-    form->addRow(tr("Dragonfly h (global links/router)"), m_h);
-    form->addRow(tr("Dragonfly groups"), m_groups);
-    form->addRow(tr("Torus dimensions"), m_dims);
+    m_form = new QFormLayout;
+    m_form->addRow(tr("Topology"), m_topology);
+    m_form->addRow(tr("Tiers"), m_tiers);
+    m_form->addRow(tr("Leaf oversubscription"), m_oversubscription);
+    m_form->addRow(tr("Servers per scalable unit"), m_suNodes);
+    m_form->addRow(tr("Routers per group (a)"), m_a);
+    m_form->addRow(tr("Endpoints per router (p)"), m_p);
+    m_form->addRow(tr("Global links per router (h)"), m_h);
+    m_form->addRow(tr("Groups"), m_groups);
+    m_form->addRow(tr("Dimensions"), m_dims);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Generate"));
+    m_generate = buttons->button(QDialogButtonBox::Ok);
+    m_generate->setText(tr("Generate"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addLayout(m_form);
     layout->addWidget(m_preview);
     layout->addWidget(buttons);
 
-    connect(m_topology, &QComboBox::currentTextChanged, this,
-            &FabricGeneratorDialog::schedulePreview);
+    connect(m_topology, &QComboBox::currentTextChanged, this, [this] {
+        showTopologyFields();
+        schedulePreview();
+    });
     for (QSpinBox *box : {m_tiers, m_suNodes, m_a, m_p, m_h, m_groups})
         connect(box, &QSpinBox::valueChanged, this, &FabricGeneratorDialog::schedulePreview);
     connect(m_oversubscription, &QDoubleSpinBox::valueChanged, this,
             &FabricGeneratorDialog::schedulePreview);
     connect(m_dims, &QLineEdit::editingFinished, this, &FabricGeneratorDialog::schedulePreview);
-    connect(&m_watcher, &QFutureWatcher<QString>::finished, this, [this] {
-        if (m_watcher.property("generation").toULongLong() == m_generation)
-            m_preview->setText(m_watcher.result());
-        else
+    connect(&m_watcher, &QFutureWatcher<FabricPreview>::finished, this, [this] {
+        if (m_watcher.property("generation").toULongLong() != m_generation) {
             schedulePreview(); // parameters changed while it ran: the result is stale
+            return;
+        }
+        const FabricPreview preview = m_watcher.result();
+        m_preview->setText(preview.text);
+        m_generate->setEnabled(preview.buildable);
+        m_generate->setToolTip(preview.buildable ? QString() : preview.text);
     });
+    showTopologyFields();
     schedulePreview();
+}
+
+QString FabricGeneratorDialog::defaultTorusDims(const model::Plan &plan) const
+{
+    // One chip per NIC of the plan's servers; 4x4x4 (a TPU v4 cube) when there are none yet.
+    model::Plan sized = plan;
+    sized.fabric.topology = "torus";
+    sized.fabric.torusDims.clear();
+    try {
+        if (const auto f = model::planFabric(sized, *m_catalog))
+            return QString::fromStdString(model::torusDimsText(f->design.torus.dims));
+    } catch (const std::exception &) { }
+    return QStringLiteral("4x4x4");
+}
+
+void FabricGeneratorDialog::showTopologyFields()
+{
+    const QString topology = m_topology->currentText();
+    const bool fatTree = topology == QLatin1String("fat-tree");
+    const bool rail = topology == QLatin1String("rail-fat-tree");
+    const bool dragonfly = topology == QLatin1String("dragonfly");
+    const bool torus = topology == QLatin1String("torus");
+    m_form->setRowVisible(m_tiers, fatTree || rail);
+    m_form->setRowVisible(m_oversubscription, fatTree || rail);
+    m_form->setRowVisible(m_suNodes, rail);
+    for (QSpinBox *box : {m_a, m_p, m_h, m_groups})
+        m_form->setRowVisible(box, dragonfly);
+    m_form->setRowVisible(m_dims, torus);
+}
+
+bool FabricGeneratorDialog::isFieldShown(QWidget *field) const
+{
+    return m_form->isRowVisible(field);
+}
+
+void FabricGeneratorDialog::accept()
+{
+    if (canGenerate())
+        QDialog::accept();
+}
+
+bool FabricGeneratorDialog::canGenerate() const
+{
+    return m_generate->isEnabled();
 }
 
 FabricGeneratorDialog::~FabricGeneratorDialog()
@@ -178,6 +289,7 @@ void FabricGeneratorDialog::schedulePreview()
 {
     ++m_generation;
     m_preview->setText(tr("Analysing…"));
+    m_generate->setEnabled(false); // until this fabric is known to carry the plan
     // A running analysis cannot be interrupted; when it finishes its result is dropped and the
     // newest parameters are analysed, so the GUI thread never waits.
     if (m_watcher.isRunning())
@@ -185,7 +297,8 @@ void FabricGeneratorDialog::schedulePreview()
     const model::Plan plan = result();
     auto catalog = m_catalog;
     m_watcher.setProperty("generation", QVariant::fromValue(m_generation));
-    m_watcher.setFuture(QtConcurrent::run([plan, catalog] { return analyse(plan, catalog); }));
+    m_watcher.setFuture(
+        QtConcurrent::run([plan, catalog] { return analyseFabricForPlan(plan, *catalog); }));
 }
 
 } // namespace cp::views

@@ -10,12 +10,27 @@
 #include <memory>
 
 class QComboBox;
+class QFormLayout;
+class QPushButton;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
 
 namespace cp::views {
+
+/** What the generator dialog shows for a fabric, and whether it can carry the plan. */
+struct FabricPreview
+{
+    QString text;
+    bool buildable = false;
+};
+
+/**
+ * Generates and analyses the plan's fabric (model::generatePlanFabric): counts, diameter,
+ * bisection, power and cost, or the reason it cannot carry the plan. Safe off the GUI thread.
+ */
+FabricPreview analyseFabricForPlan(const model::Plan &plan, const model::Catalog &catalog);
 
 /**
  * Pick Fat-Tree, rail-optimised Fat-Tree, Dragonfly or Torus and its parameters for the plan's
@@ -35,9 +50,17 @@ public:
     QString previewText() const;
     /** Waits for the preview (tests only). */
     void waitForPreview();
+    /** False while the previewed fabric cannot carry the plan (or is still being analysed). */
+    bool canGenerate() const;
+    /** Whether the form row of `field` is shown for the selected topology. */
+    bool isFieldShown(QWidget *field) const;
+    /** Refused while the fabric cannot carry the plan (Enter must not bypass the button). */
+    void accept() override;
 
 private:
     void schedulePreview();
+    void showTopologyFields();
+    QString defaultTorusDims(const model::Plan &plan) const;
 
     model::Plan m_plan;
     std::shared_ptr<const model::Catalog> m_catalog;
@@ -51,7 +74,9 @@ private:
     QSpinBox *m_groups;
     QLineEdit *m_dims;
     QLabel *m_preview;
-    QFutureWatcher<QString> m_watcher;
+    QFormLayout *m_form = nullptr;
+    QPushButton *m_generate = nullptr;
+    QFutureWatcher<FabricPreview> m_watcher;
     quint64 m_generation = 0;
 };
 

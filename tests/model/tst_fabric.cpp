@@ -306,6 +306,47 @@ private slots:
         QCOMPARE(m.copperCables, 33 * 28);
     }
 
+    void derivedDragonflyIsTheSmallestThatHoldsTheEndpoints()
+    {
+        // 1,024 endpoints: the balanced design a = 2p = 2h holds at most a*p*(a*h + 1) =
+        // 2p^2(2p^2 + 1) endpoints: 342 for p = 3, 1,056 for p = 4. So p = 4, a = 8, h = 4:
+        // routers of 4 + 7 + 4 = 15 ports, 1,024 / 32 = 32 groups, 256 routers, even when the
+        // switch has 64 ports (the radix only caps the design).
+        DragonflyParameters p;
+        p.endpoints = 1024;
+        p.radix = 64;
+        const FabricGraph graph = generateDragonfly(p);
+        QCOMPARE(graph.endpoints().size(), std::size_t(1024));
+        int routers = 0;
+        for (FabricVertexId v = 0; v < graph.vertexCount(); ++v)
+            routers += graph.vertex(v).role == FabricVertexRole::Switch;
+        QCOMPARE(routers, 256);
+        // A radix of 11 caps p at (11 + 1) / 4 = 3: a = 6, h = 3 hold at most 18 * 19 = 342
+        // endpoints in 19 groups, too few for 1,024.
+        p.radix = 11;
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateDragonfly(p));
+    }
+
+    void torusIsSizedFromTheChips_data()
+    {
+        QTest::addColumn<long long>("chips");
+        QTest::addColumn<QString>("dims");
+        // The smallest product first, then the most cube-like: 4^3 = 64; 1,024 = 8x8x16 (ratio
+        // 2) beats 4x16x16 (ratio 4); 10^3 = 1,000; 5 chips get the smallest torus, 2x2x2.
+        QTest::newRow("64") << 64LL << QStringLiteral("4x4x4");
+        QTest::newRow("1024") << 1024LL << QStringLiteral("8x8x16");
+        QTest::newRow("1000") << 1000LL << QStringLiteral("10x10x10");
+        QTest::newRow("5") << 5LL << QStringLiteral("2x2x2");
+    }
+
+    void torusIsSizedFromTheChips()
+    {
+        QFETCH(long long, chips);
+        QFETCH(QString, dims);
+        QCOMPARE(QString::fromStdString(torusDimsText(torusDimsFor(chips))), dims);
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, torusDimsFor(maxFabricEndpoints + 1));
+    }
+
     void dragonflyParametersAreChecked()
     {
         DragonflyParameters p;

@@ -270,6 +270,30 @@ private slots:
                  c.scenarios[0].estimate.trainingRun.operations.costUsd / 1e6);
     }
 
+    void unbuildableFabricIsAnErrorNotZero()
+    {
+        // 2,048 DGX H100 keep the sample's "tiers: 2": 16,384 servers x 8 NICs = 131,072
+        // endpoints, but two tiers of 64-port switches join at most 64 leaves of 32 down-ports
+        // (2,048 endpoints). The scenario's network is unknown, never "0 switches, best of row".
+        const Plan plan = withScenario(
+            "16k",
+            {{"nodes", {{{"name", "compute"}, {"node", "dgx-h100"}, {"count", 2048}}}},
+             {"fabric", {{"topology", "fat-tree"}, {"tiers", 2}}}});
+        const ScenarioComparison c = compareScenarios(plan, m_catalog);
+        QVERIFY(c.scenarios[1].ok);
+        QVERIFY2(c.scenarios[1].estimate.fabricError.find("tiers") != std::string::npos,
+                 c.scenarios[1].estimate.fabricError.c_str());
+        for (const char *key : {"switches", "cables", "it_power_kw", "capital_usd"}) {
+            QVERIFY2(!row(c, key).values[1].has_value(), key);
+            QVERIFY2(row(c, key).bestIndex != 1, key);
+        }
+        QVERIFY(!row(c, "fabric_error").text[1].empty());
+        QVERIFY(row(c, "fabric_error").text[0].empty());
+        // No training step is estimated on a fabric that does not exist.
+        QVERIFY(!row(c, "step_s").values[1].has_value());
+        QVERIFY(row(c, "layout").text[1].find("fabric cannot be built") != std::string::npos);
+    }
+
     void bestMarksSingleOutOneOption()
     {
         std::vector<ScenarioResult> results(3);

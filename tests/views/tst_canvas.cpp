@@ -24,6 +24,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDropEvent>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -295,7 +296,8 @@ private slots:
         topology->setCurrentText(QStringLiteral("fat-tree"));
         dialog.waitForPreview();
         // 128 nodes x 8 NICs = 1,024 endpoints on radix-64 switches, 2 tiers: 32 leaves, 16 spines.
-        QVERIFY2(dialog.previewText().contains(QStringLiteral("1024 endpoints, 48 switches")),
+        QVERIFY2(dialog.previewText().contains(
+                     QStringLiteral("1,024 endpoints for 1,024 NICs, 48 switches")),
                  qPrintable(dialog.previewText()));
         window.document()->edit(dialog.result(), QStringLiteral("Generate fat-tree"));
         QCOMPARE(window.plan().fabric.topology, std::string("fat-tree"));
@@ -313,6 +315,66 @@ private slots:
         QCOMPARE(window.scene()->cards().size(), 5);
         window.document()->undoStack()->undo();
         QCOMPARE(window.plan().fabric.topology, std::string("rail-fat-tree"));
+    }
+
+    void generatorRefusesAFabricThatCannotCarryThePlan()
+    {
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        views::FabricGeneratorDialog dialog(window.plan(), m_catalog);
+        auto *topology = dialog.findChildren<QComboBox *>().front();
+        topology->setCurrentText(QStringLiteral("torus"));
+        dialog.waitForPreview();
+        // The default is sized from the plan: 128 servers x 8 NICs = 1,024 chips = 8x8x16.
+        auto *dims = dialog.findChild<QLineEdit *>(QStringLiteral("torusDims"));
+        QCOMPARE(dims->text(), QStringLiteral("8x8x16"));
+        QVERIFY2(dialog.previewText().contains(QStringLiteral("1,024 endpoints for 1,024 NICs")),
+                 qPrintable(dialog.previewText()));
+        QVERIFY(dialog.canGenerate());
+        // 4x4x4 has 64 chips for 1,024 NICs: refused with the reason and a size that works.
+        dims->setText(QStringLiteral("4x4x4"));
+        emit dims->editingFinished();
+        dialog.waitForPreview();
+        QVERIFY2(dialog.previewText().contains(QStringLiteral("64 endpoints, fewer than the 1024")),
+                 qPrintable(dialog.previewText()));
+        QVERIFY(dialog.previewText().contains(QStringLiteral("8x8x16")));
+        QVERIFY(!dialog.canGenerate());
+        dialog.accept(); // Enter or a script: still refused
+        QCOMPARE(dialog.QDialog::result(), int(QDialog::Rejected));
+        QCOMPARE(window.plan().fabric.topology, std::string("rail-fat-tree"));
+    }
+
+    void generatorShowsOnlyTheSelectedTopologysFields()
+    {
+        views::FabricGeneratorDialog dialog(
+            model::loadPlan(m_sample.toStdString(), m_catalog.get()), m_catalog);
+        auto *topology = dialog.findChildren<QComboBox *>().front();
+        auto *dims = dialog.findChild<QLineEdit *>(QStringLiteral("torusDims"));
+        QList<QSpinBox *> boxes;
+        for (const char *name : {"tiers", "serversPerScalableUnit", "dragonflyA", "dragonflyP",
+                                 "dragonflyH", "dragonflyGroups"})
+            boxes << dialog.findChild<QSpinBox *>(QLatin1String(name));
+        QVERIFY(!boxes.contains(nullptr));
+        topology->setCurrentText(QStringLiteral("rail-fat-tree"));
+        QVERIFY(dialog.isFieldShown(boxes[0]) && dialog.isFieldShown(boxes[1]));
+        for (int i = 2; i < 6; ++i)
+            QVERIFY(!dialog.isFieldShown(boxes[i]));
+        QVERIFY(!dialog.isFieldShown(dims));
+        topology->setCurrentText(QStringLiteral("dragonfly"));
+        QVERIFY(!dialog.isFieldShown(boxes[0]) && !dialog.isFieldShown(boxes[1]));
+        for (int i = 2; i < 6; ++i)
+            QVERIFY(dialog.isFieldShown(boxes[i]));
+        dialog.waitForPreview();
+        // Derived for 1,024 endpoints: p = 4, a = 8, h = 4, routers of 15 ports (see
+        // tst_fabric derivedDragonflyIsTheSmallestThatHoldsTheEndpoints); the preview says why
+        // the 64-port switch is not used whole.
+        QVERIFY2(dialog.previewText().contains(QStringLiteral("uses 15 of the")),
+                 qPrintable(dialog.previewText()));
+        topology->setCurrentText(QStringLiteral("torus"));
+        QVERIFY(dialog.isFieldShown(dims));
+        QVERIFY(!dialog.isFieldShown(boxes[0]));
+        dialog.waitForPreview();
     }
 
     void copyPasteDelete()
