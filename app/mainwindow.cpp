@@ -171,14 +171,16 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     m_estimateTimer.setInterval(150);
     connect(&m_estimateTimer, &QTimer::timeout, this,
             [this] { m_controller->requestEstimate(plan()); });
-    connect(m_document, &views::PlanDocument::planChanged, this, [this] {
+    connect(m_document, &views::PlanDocument::planChanged, this, [this](views::PlanParts parts) {
+        updateTitle();
+        if (views::onlyLayoutChanged(parts))
+            return; // card positions change no figure
         m_summary->showPending(tr("Estimating %1…").arg(QString::fromStdString(plan().name)));
         m_estimateTimer.start();
         m_comparisonCurrent = false;
         m_comparisonView->markStale();
         if (m_comparisonDock->isVisible() || !m_waitingForComparison.empty())
             m_comparisonTimer.start();
-        updateTitle();
         m_canvas->setHint(plan().nodeGroups.empty()
                               ? tr("Start by dragging a server from Catalog > Servers onto the "
                                    "canvas (set Add per drop for many), or open a ready plan with "

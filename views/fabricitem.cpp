@@ -15,6 +15,13 @@ FabricItem::FabricItem(QString title, QStringList lines, std::vector<Tier> tiers
     setBodyHeight(m_tiers.empty() ? 0 : 22.0 * m_tiers.size() + 6);
 }
 
+void FabricItem::setTiers(std::vector<Tier> tiers)
+{
+    m_tiers = std::move(tiers);
+    setBodyHeight(m_tiers.empty() ? 0 : 22.0 * m_tiers.size() + 6);
+    update();
+}
+
 void FabricItem::paintBody(QPainter *painter, const QRectF &area, double levelOfDetail)
 {
     // Top tier first, as a fat-tree is drawn.

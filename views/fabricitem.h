@@ -17,6 +17,8 @@ public:
         int switches = 0;
     };
     FabricItem(QString title, QStringList lines, std::vector<Tier> tiers);
+    void setTiers(std::vector<Tier> tiers);
+    const std::vector<Tier> &tiers() const { return m_tiers; }
 
 protected:
     void paintBody(QPainter *painter, const QRectF &area, double levelOfDetail) override;

@@ -32,6 +32,14 @@ void PlanCardItem::setWarning(const QString &warning)
                + (m_warning.isEmpty() ? QString() : QLatin1Char('\n') + m_warning));
 }
 
+void PlanCardItem::setLines(const QStringList &lines)
+{
+    prepareGeometryChange();
+    m_lines = lines;
+    setToolTip(m_title + QLatin1Char('\n') + m_lines.join(QLatin1Char('\n'))
+               + (m_warning.isEmpty() ? QString() : QLatin1Char('\n') + m_warning));
+}
+
 void PlanCardItem::setBodyHeight(double height)
 {
     prepareGeometryChange();

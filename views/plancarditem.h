@@ -23,6 +23,8 @@ public:
     const QString &title() const { return m_title; }
     const QStringList &lines() const { return m_lines; }
     void setWarning(const QString &warning);
+    /** New figures for the same part (a background count arrived); the card keeps its place. */
+    void setLines(const QStringList &lines);
     /** Called while the card is dragged, so the scene can keep its links attached. */
     void setMovedCallback(std::function<void()> callback) { m_moved = std::move(callback); }
     const QString &warning() const { return m_warning; }

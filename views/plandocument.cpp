@@ -7,6 +7,8 @@
 
 #include "model/planio.h"
 
+#include <algorithm>
+
 namespace cp::views {
 
 PlanDocument::PlanDocument(QObject *parent)
@@ -24,7 +26,7 @@ void PlanDocument::reset(const model::Plan &plan, const QString &filePath)
     m_filePath = filePath;
     m_undoStack.setClean();
     emit activeScenarioChanged(m_activeScenario);
-    emit planChanged();
+    emit planChanged(allPlanParts);
     emit fileChanged();
 }
 
@@ -35,9 +37,10 @@ void PlanDocument::setActiveScenario(int index)
     if (index == m_activeScenario)
         return;
     m_activeScenario = index;
+    const model::Plan shown = m_effective;
     rebuildEffective();
     emit activeScenarioChanged(m_activeScenario);
-    emit planChanged();
+    emit planChanged(changedPlanParts(shown, m_effective) | PlanPart::ActiveScenario);
 }
 
 void PlanDocument::edit(const model::Plan &changed, const QString &text, int mergeKey)
@@ -88,11 +91,25 @@ void PlanDocument::save(const QString &path)
 void PlanDocument::setPlan(const model::Plan &plan)
 {
     const int active = m_activeScenario;
+    const model::Plan shown = m_effective;
+    PlanParts parts;
+    const auto sameScenarios = [](const model::Plan &a, const model::Plan &b) {
+        return std::equal(a.scenarios.begin(), a.scenarios.end(), b.scenarios.begin(),
+                          b.scenarios.end(),
+                          [](const model::Scenario &x, const model::Scenario &y) {
+                              return x.name == y.name && x.changes == y.changes;
+                          });
+    };
+    if (!sameScenarios(m_plan, plan))
+        parts |= PlanPart::Scenarios;
     m_plan = plan;
     rebuildEffective();
-    if (active != m_activeScenario)
+    parts |= changedPlanParts(shown, m_effective);
+    if (active != m_activeScenario) {
+        parts |= PlanPart::ActiveScenario;
         emit activeScenarioChanged(m_activeScenario);
-    emit planChanged();
+    }
+    emit planChanged(parts);
 }
 
 } // namespace cp::views

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "planchange.h"
+
 #include "model/plan.h"
 
 #include <QObject>
@@ -11,9 +13,9 @@ namespace cp::views {
 
 /**
  * The plan being edited: the one place that holds it. Every change goes through an undo command
- * (PlanEditCommand) that calls setPlan, which emits planChanged; the canvas, the property editor
- * and the estimate all observe that signal and keep no state of their own (Tiled's
- * document/scene split).
+ * (PlanEditCommand) that calls setPlan, which emits planChanged with the parts that changed; the
+ * canvas, the property editor and the estimate observe that signal, redo only what depends on
+ * those parts and keep no state of their own (Tiled's document/scene split).
  */
 class PlanDocument : public QObject
 {
@@ -51,7 +53,8 @@ public:
     void setPlan(const model::Plan &plan);
 
 signals:
-    void planChanged();
+    /** `parts`: what differs from the plan shown before (allPlanParts on reset). */
+    void planChanged(cp::views::PlanParts parts);
     void activeScenarioChanged(int index);
     void fileChanged();
 

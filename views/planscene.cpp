@@ -5,6 +5,7 @@
 
 #include "cardkeys.h"
 
+#include "fabriccardsummary.h"
 #include "fabricitem.h"
 #include "nodegroupitem.h"
 #include "plancarditem.h"
@@ -56,8 +57,14 @@ int nodesPerRack(const model::NodeGroup &group, const model::Catalog &catalog)
 PlanScene::PlanScene(PlanDocument *document, QObject *parent)
     : QGraphicsScene(parent)
     , m_document(document)
+    , m_fabricRunner(this, [this](const KeyedFabricSummary &result) { showFabricSummary(result); })
 {
-    connect(m_document, &PlanDocument::planChanged, this, &PlanScene::rebuild);
+    connect(m_document, &PlanDocument::planChanged, this, [this](PlanParts parts) {
+        if (onlyLayoutChanged(parts))
+            applyLayout(); // a move: the cards stay, only their places change
+        else
+            rebuild();
+    });
     connect(this, &QGraphicsScene::selectionChanged, this, [this] {
         if (!m_rebuilding)
             emit selectedKeyChanged(selectedKey());
@@ -74,6 +81,8 @@ PlanScene::~PlanScene()
 void PlanScene::setCatalog(std::shared_ptr<const model::Catalog> catalog)
 {
     m_catalog = std::move(catalog);
+    m_fabricSummary = {}; // counted with the old catalog's switches
+    m_fabricPending.clear();
     rebuild();
 }
 
@@ -106,44 +115,20 @@ void PlanScene::rebuild()
         m_cards.insert(card->key(), card);
     };
 
-    // Fabric: switch tiers counted on the generated graph.
+    // Fabric: switch tiers counted on the generated graph, which a worker thread builds (up to
+    // seconds at the size limit); until it reports, the card says so.
     const bool hasFabric = plan.fabric.topology != "none";
     if (hasFabric) {
-        QStringList lines;
-        std::vector<FabricItem::Tier> tiers;
-        QString warning;
-        try {
-            if (const auto f = model::planFabric(plan, *m_catalog)) {
-                lines << tr("%1 endpoints (%2), switch %3")
-                             .arg(f->endpoints)
-                             .arg(QString::fromStdString(f->nicId),
-                                  f->switchId.empty() ? tr("none fits")
-                                                      : QString::fromStdString(f->switchId));
-                const model::FabricGraph graph = model::generateFabric(f->design);
-                // The same count the plan estimate's bill of materials uses.
-                const model::FabricMetrics counts = model::countFabric(graph, {});
-                const char *names[] = {"", "leaf", "spine", "core"};
-                for (const auto &[tier, count] : counts.switchesPerTier)
-                    tiers.push_back({plan.fabric.topology == "dragonfly"
-                                         ? tr("routers")
-                                         : QString::fromLatin1(tier <= 3 ? names[tier] : "tier"),
-                                     count});
-                lines << QString::fromStdString(graph.description);
-                if (plan.fabric.topology == "torus")
-                    lines << tr("chips route: no switches");
-            } else if (plan.nodeGroups.empty()) {
-                lines << tr("no servers to connect yet");
-            } else {
-                lines << tr("no server group connected: drag a group's port here");
-            }
-        } catch (const std::exception &error) {
-            warning = QString::fromStdString(error.what());
-        }
+        const QString key = fabricCardKey(plan);
         auto *fabric = new FabricItem(
-            tr("Fabric: %1").arg(QString::fromStdString(plan.fabric.topology)), lines, tiers);
-        if (!warning.isEmpty())
-            fabric->setWarning(warning);
+            tr("Fabric: %1").arg(QString::fromStdString(plan.fabric.topology)), {}, {});
         add(fabric, QPointF(0, 0));
+        if (key == m_fabricSummary.key) {
+            applyFabricSummary(fabric, m_fabricSummary.summary);
+        } else {
+            fabric->setLines({tr("counting switches and cables…")});
+            requestFabricSummary(plan, key);
+        }
     }
 
     for (std::size_t i = 0; i < plan.nodeGroups.size(); ++i) {
@@ -241,6 +226,69 @@ void PlanScene::rebuild()
     m_rebuilding = false;
     if (selectedKey() != selected)
         emit selectedKeyChanged(selectedKey());
+}
+
+void PlanScene::requestFabricSummary(const model::Plan &plan, const QString &key)
+{
+    if (key == m_fabricPending)
+        return; // already being counted
+    m_fabricPending = key;
+    const std::shared_ptr<const model::Catalog> catalog = m_catalog;
+    m_fabricRunner.request([plan, key, catalog](const std::atomic<bool> *) {
+        return KeyedFabricSummary {key, summariseFabric(plan, *catalog)};
+    });
+}
+
+void PlanScene::showFabricSummary(const KeyedFabricSummary &result)
+{
+    m_fabricPending.clear();
+    m_fabricSummary = result;
+    auto *fabric = dynamic_cast<FabricItem *>(m_cards.value(QStringLiteral("fabric")));
+    // A count for a fabric the plan no longer has stays in the cache only.
+    if (fabric && fabricCardKey(m_document->plan()) == result.key) {
+        applyFabricSummary(fabric, result.summary);
+        updateLinks();
+    }
+    emit fabricSummaryShown();
+}
+
+void PlanScene::applyFabricSummary(FabricItem *fabric, const FabricCardSummary &summary)
+{
+    fabric->setLines(summary.lines);
+    fabric->setTiers(summary.tiers);
+    fabric->setWarning(summary.warning);
+}
+
+bool PlanScene::isCountingFabric() const
+{
+    return !m_fabricPending.isEmpty();
+}
+
+void PlanScene::waitForFabricSummary()
+{
+    // The result arrives through the event loop after the job ends.
+    while (isCountingFabric()) {
+        m_fabricRunner.waitForIdle();
+        QCoreApplication::processEvents();
+    }
+}
+
+void PlanScene::applyLayout()
+{
+    // A card without a stored place goes back to its default one, which rebuild() knows.
+    const nlohmann::json &layout = m_document->plan().layout;
+    const auto items = layout.find("items");
+    for (PlanCardItem *card : std::as_const(m_cards))
+        if (items == layout.end() || !items->is_object()
+            || !items->contains(card->key().toStdString())) {
+            rebuild();
+            return;
+        }
+    m_rebuilding = true;
+    for (PlanCardItem *card : std::as_const(m_cards))
+        card->setPos(storedPosition(card->key(), card->pos()));
+    m_rebuilding = false;
+    updateLinks();
 }
 
 void PlanScene::updateLinks()

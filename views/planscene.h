@@ -2,6 +2,8 @@
 #pragma once
 
 #include "catalogpalette.h"
+#include "fabriccardsummary.h"
+#include "latestjobrunner.h"
 
 #include "model/catalog.h"
 
@@ -12,12 +14,15 @@
 
 namespace cp::views {
 
+class FabricItem;
 class PlanCardItem;
 class PlanDocument;
 
 /**
  * The canvas's scene: it observes the PlanDocument (planChanged) and rebuilds its cards from the
- * plan, so it never holds state the document does not (positions live in the plan's layout).
+ * plan, or only moves them when only the layout changed, so it never holds state the document
+ * does not (positions live in the plan's layout). The fabric card's counts come from a worker
+ * thread (the graph can take seconds to build), cached by the fabric's settings.
  * Drops, moves, deletes and pastes become document edits (undo commands).
  */
 class PlanScene : public QGraphicsScene
@@ -39,10 +44,16 @@ public:
     void selectKey(const QString &key);
     PlanCardItem *cardForKey(const QString &key) const;
     QList<PlanCardItem *> cards() const;
+    /** True while the fabric card's counts are being computed. */
+    bool isCountingFabric() const;
+    /** Blocks until the fabric count is in (tests only, never the GUI). */
+    void waitForFabricSummary();
 
 signals:
     void message(const QString &text);
     void selectedKeyChanged(const QString &key);
+    /** The fabric card's counts arrived from the worker thread. */
+    void fabricSummaryShown();
 
 protected:
     void dragEnterEvent(QGraphicsSceneDragDropEvent *event) override;
@@ -53,7 +64,17 @@ protected:
     void mouseReleaseEvent(QGraphicsSceneMouseEvent *event) override;
 
 private:
+    struct KeyedFabricSummary
+    {
+        QString key; ///< fabricCardKey of the plan it was counted for
+        FabricCardSummary summary;
+    };
+
     void rebuild();
+    void applyLayout();
+    void requestFabricSummary(const model::Plan &plan, const QString &key);
+    void showFabricSummary(const KeyedFabricSummary &result);
+    static void applyFabricSummary(FabricItem *fabric, const FabricCardSummary &summary);
     void updateLinks();
     QPointF storedPosition(const QString &key, const QPointF &fallback) const;
     QString keyAt(const QPointF &scenePos) const;
@@ -67,6 +88,9 @@ private:
     /** While a link is dragged from a port: the card it starts at and the rubber line. */
     QString m_connectFrom;
     QGraphicsLineItem *m_connectLine = nullptr;
+    KeyedFabricSummary m_fabricSummary; ///< the newest count, for the fabric it names
+    QString m_fabricPending; ///< the key being counted, if any
+    LatestJobRunner<KeyedFabricSummary> m_fabricRunner; ///< last: destroyed (joined) first
 };
 
 } // namespace cp::views

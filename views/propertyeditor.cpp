@@ -49,8 +49,9 @@ PropertyEditor::PropertyEditor(PlanDocument *document, QWidget *parent)
     m_title->setFont(bold);
     layout->addWidget(m_title);
     layout->addStretch(1);
-    connect(m_document, &PlanDocument::planChanged, this, [this] {
-        if (!m_applying)
+    connect(m_document, &PlanDocument::planChanged, this, [this](PlanParts parts) {
+        // A card moved: no field of any form changed.
+        if (!m_applying && !onlyLayoutChanged(parts))
             rebuild();
     });
 }

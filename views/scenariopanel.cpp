@@ -50,7 +50,10 @@ ScenarioPanel::ScenarioPanel(PlanDocument *document, QWidget *parent)
         if (!m_rebuilding && row >= 0)
             m_document->setActiveScenario(row - 1);
     });
-    connect(m_document, &PlanDocument::planChanged, this, &ScenarioPanel::rebuild);
+    connect(m_document, &PlanDocument::planChanged, this, [this](PlanParts parts) {
+        if (!onlyLayoutChanged(parts))
+            rebuild();
+    });
     connect(m_document, &PlanDocument::activeScenarioChanged, this, &ScenarioPanel::rebuild);
     rebuild();
 }

@@ -5,6 +5,7 @@
 #include "catalogpalette.h"
 #include "estimatesummaryview.h"
 #include "fabricgeneratordialog.h"
+#include "fabricitem.h"
 #include "humannumbers.h"
 #include "mainwindow.h"
 #include "plancanvasview.h"
@@ -245,6 +246,47 @@ private slots:
         QCOMPARE(window.document()->undoStack()->undoText(), QStringLiteral("Move"));
     }
 
+    void documentSaysWhatChanged()
+    {
+        // One typed change signal: a move is Layout only, so the cards stay (same objects, no
+        // rebuild) and no estimate is started; a server count is Servers, and rebuilds.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        window.finishEstimate();
+        window.scene()->waitForFabricSummary();
+        QSignalSpy changes(window.document(), &views::PlanDocument::planChanged);
+        QSignalSpy estimates(window.controller(), &views::PlanEstimateController::estimateStarted);
+        views::PlanCardItem *fabric = window.scene()->cardForKey(QStringLiteral("fabric"));
+        model::Plan moved = window.plan();
+        moved.layout["items"]["fabric"] = {500.0, -200.0};
+        window.document()->edit(moved, QStringLiteral("Move"));
+        QCOMPARE(changes.size(), 1);
+        QCOMPARE(changes[0][0].value<views::PlanParts>(),
+                 views::PlanParts(views::PlanPart::Layout));
+        QCOMPARE(window.scene()->cardForKey(QStringLiteral("fabric")), fabric);
+        QCOMPARE(fabric->pos(), QPointF(500, -200));
+        QTest::qWait(300); // longer than the 150 ms the estimate waits for more edits
+        QCOMPARE(estimates.size(), 0);
+        QVERIFY(!window.scene()->isCountingFabric());
+
+        model::Plan bigger = window.plan();
+        bigger.nodeGroups[0].count = 64;
+        window.document()->edit(bigger, QStringLiteral("Servers"));
+        QCOMPARE(changes.size(), 2);
+        const auto parts = changes[1][0].value<views::PlanParts>();
+        QVERIFY(parts.testFlag(views::PlanPart::Servers));
+        QVERIFY(!parts.testFlag(views::PlanPart::Layout)
+                && !parts.testFlag(views::PlanPart::Fabric));
+        QTRY_COMPARE(estimates.size(), 1);
+        // Undo restores the layout as a Layout-only change too.
+        window.document()->undoStack()->undo();
+        window.document()->undoStack()->undo();
+        QCOMPARE(changes[3][0].value<views::PlanParts>(),
+                 views::PlanParts(views::PlanPart::Layout));
+        QVERIFY(window.scene()->cardForKey(QStringLiteral("fabric"))->pos() != QPointF(500, -200));
+    }
+
     void propertyEditorEditsAreUndoable()
     {
         app::MainWindow window(m_catalog);
@@ -307,10 +349,26 @@ private slots:
         for (model::FabricVertexId v = 0; v < graph.vertexCount(); ++v)
             switches += graph.vertex(v).role == model::FabricVertexRole::Switch;
         QCOMPARE(switches, 48);
-        views::PlanCardItem *fabric = window.scene()->cardForKey(QStringLiteral("fabric"));
+        // The graph is built on a worker thread; the card says so until the count is in.
+        auto *fabric = dynamic_cast<views::FabricItem *>(
+            window.scene()->cardForKey(QStringLiteral("fabric")));
         QVERIFY(fabric);
         QVERIFY(fabric->title().contains(QStringLiteral("fat-tree")));
-        QVERIFY(fabric->lines().join(QLatin1Char(' ')).contains(QStringLiteral("1024 endpoints")));
+        // (delivered through the event loop, which has not run since the edit)
+        QVERIFY(fabric->lines().join(QLatin1Char(' ')).contains(QStringLiteral("counting")));
+        window.scene()->waitForFabricSummary();
+        fabric = dynamic_cast<views::FabricItem *>(
+            window.scene()->cardForKey(QStringLiteral("fabric")));
+        // Catalog names, not ids: "1,024 x <NIC name>", the switch's name.
+        const QString text = fabric->lines().join(QLatin1Char(' '));
+        const QString nicName = QString::fromStdString(m_catalog->nic("ib-ndr-400").name);
+        const QString switchName = QString::fromStdString(m_catalog->networkSwitch("qm9700").name);
+        QVERIFY2(text.contains(QStringLiteral("1,024 x ") + nicName), qPrintable(text));
+        QVERIFY2(text.contains(switchName), qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("ib-ndr-400"))
+                && !text.contains(QStringLiteral("qm9700")));
+        QCOMPARE(fabric->tiers().size(), std::size_t(2));
+        QCOMPARE(fabric->tiers()[0].switches + fabric->tiers()[1].switches, 48);
         // Cards: workload, facility, fabric, one server group, one storage.
         QCOMPARE(window.scene()->cards().size(), 5);
         window.document()->undoStack()->undo();
