@@ -109,7 +109,9 @@ void PlanScene::rebuild()
     m_cards.clear();
     m_links.clear();
     const model::Plan &plan = m_document->plan();
+    m_defaultPositions.clear();
     const auto add = [this](PlanCardItem *card, const QPointF &fallback) {
+        m_defaultPositions.insert(card->key(), fallback); // where it goes without a stored place
         card->setPos(storedPosition(card->key(), fallback));
         addItem(card);
         m_cards.insert(card->key(), card);
@@ -275,18 +277,9 @@ void PlanScene::waitForFabricSummary()
 
 void PlanScene::applyLayout()
 {
-    // A card without a stored place goes back to its default one, which rebuild() knows.
-    const nlohmann::json &layout = m_document->plan().layout;
-    const auto items = layout.find("items");
-    for (PlanCardItem *card : std::as_const(m_cards))
-        if (items == layout.end() || !items->is_object()
-            || !items->contains(card->key().toStdString())) {
-            rebuild();
-            return;
-        }
     m_rebuilding = true;
     for (PlanCardItem *card : std::as_const(m_cards))
-        card->setPos(storedPosition(card->key(), card->pos()));
+        card->setPos(storedPosition(card->key(), m_defaultPositions.value(card->key())));
     m_rebuilding = false;
     updateLinks();
 }

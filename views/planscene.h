@@ -82,6 +82,7 @@ private:
     PlanDocument *m_document;
     std::shared_ptr<const model::Catalog> m_catalog;
     QHash<QString, PlanCardItem *> m_cards;
+    QHash<QString, QPointF> m_defaultPositions; ///< each card's place when the layout has none
     QHash<QString, QPointF> m_pressPositions; ///< card positions at the last mouse press
     QList<QGraphicsLineItem *> m_links;
     bool m_rebuilding = false;
