@@ -5,6 +5,7 @@
 #include "estimatesummaryview.h"
 #include "plancanvasview.h"
 #include "planestimatecontroller.h"
+#include "planscene.h"
 
 #include "model/catalogpaths.h"
 
@@ -80,6 +81,8 @@ int main(int argc, char **argv)
             window.canvas()->fitAll();
             QApplication::processEvents();
             window.finishEstimate();
+            window.scene()->waitForFabricSummary();
+            QApplication::processEvents();
             const bool saved = window.grab().save(file);
             QApplication::exit(saved ? 0 : 1);
         });

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimatesummaryview.h"
 
+#include "stepbreakdownbar.h"
+
 #include "model/planestimator.h"
 #include "model/units.h"
 
@@ -31,6 +33,8 @@ QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &name, const QStr
 EstimateSummaryView::EstimateSummaryView(QWidget *parent)
     : QWidget(parent)
     , m_headline(new QLabel(this))
+    , m_diagnosis(new QLabel(this))
+    , m_stepBar(new StepBreakdownBar(this))
     , m_tree(new QTreeWidget(this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -44,33 +48,84 @@ EstimateSummaryView::EstimateSummaryView(QWidget *parent)
     m_tree->setHeaderLabels({tr("Figure"), tr("Value")});
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_tree->setAlternatingRowColors(true);
+    m_diagnosis->setWordWrap(true);
+    m_diagnosis->setTextFormat(Qt::PlainText);
+    m_diagnosis->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_headline);
+    layout->addWidget(m_diagnosis);
+    layout->addWidget(m_stepBar);
     layout->addWidget(m_tree, 1);
     showPending(tr("Open a plan to see its estimate."));
 }
 
 QString EstimateSummaryView::headline() const
 {
-    return m_headline->text();
+    return m_diagnosis->text().isEmpty()
+        ? m_headline->text()
+        : m_headline->text() + QLatin1Char('\n') + m_diagnosis->text();
+}
+
+QString EstimateSummaryView::diagnosis() const
+{
+    return m_diagnosis->text();
 }
 
 void EstimateSummaryView::showPending(const QString &message)
 {
     m_headline->setText(message);
+    // The last figures stay readable, greyed, until the new ones are in.
     m_tree->setEnabled(false);
+    m_diagnosis->setEnabled(false);
+    m_stepBar->setEnabled(false);
 }
 
 void EstimateSummaryView::showError(const QString &message)
 {
     m_headline->setText(tr("Cannot estimate: %1").arg(message));
+    m_diagnosis->clear();
+    m_stepBar->clear();
+    m_stepBar->hide();
     m_tree->clear();
     m_tree->setEnabled(false);
+}
+
+void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
+{
+    m_diagnosis->setEnabled(true);
+    m_stepBar->setEnabled(true);
+    const auto sentence = [](const std::string &text) {
+        QString s = QString::fromStdString(text);
+        if (!s.isEmpty())
+            s[0] = s[0].toUpper();
+        return s;
+    };
+    if (e.hasTraining && e.training.found) {
+        m_diagnosis->setText(
+            tr("Bottleneck: %1.").arg(sentence(e.training.best.bottleneckExplanation)));
+        m_stepBar->setBreakdown(e.training.best.breakdown);
+        m_stepBar->show();
+        return;
+    }
+    m_stepBar->clear();
+    m_stepBar->hide();
+    if (e.hasTraining)
+        m_diagnosis->setText(tr("No training layout works: %1").arg(sentence(e.trainingError)));
+    else if (e.hasInference && e.inference.fits && e.inference.meetsTargets)
+        m_diagnosis->setText(
+            tr("Bottleneck: %1.").arg(sentence(e.inference.bottleneckExplanation)));
+    else if (e.hasInference)
+        m_diagnosis->setText(tr("Not served as asked: %1").arg(sentence(e.inference.reason)));
+    else
+        m_diagnosis->clear();
 }
 
 void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
 {
     m_tree->clear();
     m_tree->setEnabled(true);
+    showDiagnosis(e);
+    if (e.nodes == 0 || !e.fabricError.empty())
+        m_diagnosis->clear(); // the headline says all there is
     if (e.nodes == 0) {
         // Nothing to estimate yet: say what to do rather than show a page of zeros.
         m_headline->setText(tr("%1: no servers yet. Drag a server onto the canvas and its "
@@ -97,21 +152,19 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
              && e.trainingRun.operations.wallSeconds > 0)
         // The days a run is expected to take include failures, restarts and checkpoints.
         m_headline->setText(
-            tr("%1: %2 x %3, %4 days to train (%5 without failures), MFU %6%, bottleneck: %7")
+            tr("%1: %2 x %3, %4 days to train (%5 without failures), MFU %6%")
                 .arg(QString::fromStdString(e.planName))
                 .arg(e.gpus)
                 .arg(QString::fromStdString(e.gpuName))
                 .arg(number(e.trainingRun.operations.wallSeconds / units::secondsPerDay, 1))
                 .arg(number(training.trainingSeconds / units::secondsPerDay, 1))
-                .arg(number(100 * training.mfu, 1))
-                .arg(QString::fromStdString(training.bottleneck)));
+                .arg(number(100 * training.mfu, 1)));
     else if (e.hasTraining && e.training.found)
-        m_headline->setText(tr("%1: %2 x %3, MFU %4%, bottleneck: %5")
+        m_headline->setText(tr("%1: %2 x %3, MFU %4%")
                                 .arg(QString::fromStdString(e.planName))
                                 .arg(e.gpus)
                                 .arg(QString::fromStdString(e.gpuName))
-                                .arg(number(100 * training.mfu, 1))
-                                .arg(QString::fromStdString(training.bottleneck)));
+                                .arg(number(100 * training.mfu, 1)));
     else
         m_headline->setText(tr("%1: %2 x %3, %4 kW facility power, %5 M USD")
                                 .arg(QString::fromStdString(e.planName))

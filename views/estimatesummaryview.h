@@ -10,6 +10,8 @@ class QTreeWidget;
 
 namespace cp::views {
 
+class StepBreakdownBar;
+
 /**
  * Shows a plan's estimate: hardware totals, power, cost, the training estimate with its step
  * breakdown and bottleneck, the bill of materials and warnings. Every number comes from
@@ -28,10 +30,17 @@ public:
     void showError(const QString &message);
 
     QTreeWidget *tree() const { return m_tree; }
+    /** The headline and, under it, the one-sentence diagnosis of the bottleneck. */
     QString headline() const;
+    QString diagnosis() const;
+    StepBreakdownBar *stepBar() const { return m_stepBar; }
 
 private:
+    void showDiagnosis(const model::PlanEstimate &estimate);
+
     QLabel *m_headline = nullptr;
+    QLabel *m_diagnosis = nullptr;
+    StepBreakdownBar *m_stepBar = nullptr;
     QTreeWidget *m_tree = nullptr;
 };
 

@@ -5,6 +5,7 @@
 #include "estimatesummaryview.h"
 #include "mainwindow.h"
 #include "planestimatecontroller.h"
+#include "stepbreakdownbar.h"
 #include "userguidedialog.h"
 
 #include "model/catalogdatabase.h"
@@ -58,6 +59,43 @@ private slots:
 
         QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
         QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/mainwindow-h100.png")));
+    }
+
+    void headlineSaysWhereTheStepGoes()
+    {
+        // The one-sentence diagnosis sits under the headline, above the tree, and a bar shows
+        // the step's parts with the model's seconds.
+        app::MainWindow window(m_catalog);
+        window.resize(1366, 768);
+        window.show();
+        const QString path
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(window.openPlan(path));
+        QVERIFY(ready.wait(60000));
+        const model::PlanEstimate expected
+            = model::estimatePlan(model::loadPlan(path.toStdString(), m_catalog.get()), *m_catalog);
+        const model::TrainingEstimate &t = expected.training.best;
+        views::EstimateSummaryView *summary = window.summaryView();
+        QString sentence = QString::fromStdString(t.bottleneckExplanation);
+        sentence[0] = sentence[0].toUpper();
+        QCOMPARE(summary->diagnosis(), QStringLiteral("Bottleneck: %1.").arg(sentence));
+        QVERIFY(summary->headline().contains(sentence));
+        const views::StepBreakdownBar *bar = summary->stepBar();
+        QVERIFY(bar->isVisible());
+        double total = 0;
+        for (const auto &segment : bar->segments())
+            total += segment.seconds;
+        QVERIFY(std::abs(total - t.breakdown.total()) <= 1e-9 * t.breakdown.total());
+        QCOMPARE(bar->segments().front().name, QStringLiteral("compute"));
+        QCOMPARE(bar->segments().front().seconds, t.breakdown.computeSeconds);
+        // The legend's compute share is the model's, rounded.
+        QVERIFY2(bar->legendText().contains(
+                     QStringLiteral("compute %1%")
+                         .arg(std::lround(100 * t.breakdown.computeSeconds / t.breakdown.total()))),
+                 qPrintable(bar->legendText()));
+        // Above the tree, not a row inside it.
+        QVERIFY(bar->geometry().bottom() <= summary->tree()->geometry().top());
     }
 
     void estimatePanelShowsTheOperations()
