@@ -12,9 +12,13 @@
 #include "model/inferencesetup.h"
 #include "model/planestimator.h"
 #include "model/planio.h"
+#include "model/planworstfailure.h"
 #include "model/scenariocomparison.h"
 #include "model/trainingestimator.h"
 
+#include "fabriccanvas.h"
+#include "fabricdrawing.h"
+#include "fabricview.h"
 #include "plandocument.h"
 #include "planreport.h"
 #include "planscene.h"
@@ -29,6 +33,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace {
@@ -43,6 +48,23 @@ double medianSeconds(int runs, const std::function<void()> &work)
     }
     std::sort(times.begin(), times.end());
     return times[times.size() / 2];
+}
+
+/** Median, minimum and maximum of `runs` timings, in milliseconds, as one line's tail. */
+std::string millisecondStats(int runs, const std::function<void()> &work)
+{
+    std::vector<double> times;
+    for (int i = 0; i < runs; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        work();
+        times.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() * 1e3);
+    }
+    std::sort(times.begin(), times.end());
+    char text[128];
+    std::snprintf(text, sizeof text, "median %.1f ms (min %.1f, max %.1f, %d runs)",
+                  times[times.size() / 2], times.front(), times.back(), runs);
+    return text;
 }
 } // namespace
 
@@ -206,6 +228,41 @@ int main(int argc, char **argv)
     });
     std::printf("draw one 1400 x 900 frame of the whole scene:             median %.2f ms\n",
                 draw * 1e3);
+
+    // The Fabric view of the 16,384-GPU plan: its graph generated and laid out (what the worker
+    // thread does), and one 1920 x 1080 frame fitted (bundles) and at scale 1 (switches).
+    std::size_t drawnSwitches = 0;
+    const std::string buildStats = millisecondStats(5, [&] {
+        drawnSwitches = cp::views::buildPlanFabricDrawing(large, catalog).switches.size();
+    });
+    std::printf("fabric view build (%zu switches, graph and layout):      %s\n", drawnSwitches,
+                buildStats.c_str());
+    cp::views::FabricView fabricView(&document);
+    fabricView.resize(1920, 1080);
+    fabricView.show();
+    document.reset(large, QString());
+    fabricView.setCatalog(shared);
+    fabricView.waitForIdle();
+    QCoreApplication::processEvents();
+    QImage screen(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+    const auto frameStats = [&] {
+        return millisecondStats(21, [&] {
+            screen.fill(Qt::white);
+            QPainter painter(&screen);
+            painter.setRenderHint(QPainter::Antialiasing);
+            fabricView.canvas()->render(&painter);
+        });
+    };
+    fabricView.canvas()->fitAll();
+    std::printf("fabric view frame (1920 x 1080, fitted: bundles):        %s\n",
+                frameStats().c_str());
+    fabricView.canvas()->setZoom(1.0);
+    std::printf("fabric view frame (1920 x 1080, scale 1: switches):      %s\n",
+                frameStats().c_str());
+    const std::string worstStats
+        = millisecondStats(3, [&] { (void)planWorstFailure(large, catalog); });
+    std::printf("worst single failure of the 16,384-GPU plan:             %s\n",
+                worstStats.c_str());
 
     // The PDF report of the shipped H100 sample (three variants).
     const Plan sample
