@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <numbers>
 #include <unordered_map>
@@ -44,6 +45,18 @@ private:
     std::vector<FabricDrawing::Line> &m_lines;
     std::map<std::pair<long long, long long>, std::size_t> m_index;
 };
+
+/** Adds one link to a merged line: its cables, rate and (with loads) its heat. */
+void addLinkTo(FabricDrawing::Line &line, const model::FabricLink &link,
+               const model::FabricLinkLoads *loads)
+{
+    ++line.cables;
+    line.bytesPerSecond += link.bytesPerSecond;
+    if (loads && link.id < loads->utilisation.size()) {
+        line.utilisation = std::max(line.utilisation, loads->utilisation[link.id]);
+        line.flows = std::max(line.flows, loads->flows[link.id]);
+    }
+}
 
 int numberAfter(const std::string &text, const std::string &prefix)
 {
@@ -175,7 +188,7 @@ void placeServerGroups(const FabricGraph &graph, FabricDrawing &d, const std::ve
 
 /** One detail line per switch pair (or switch and server group), one bundle per block pair. */
 void mergeTierLinks(const FabricGraph &graph, FabricDrawing &d, const std::vector<int> &switchOf,
-                    const std::vector<int> &serverOf)
+                    const std::vector<int> &serverOf, const model::FabricLinkLoads *loads)
 {
     const auto &g = graph.storage();
     LineMerger detail(d.links);
@@ -207,8 +220,7 @@ void mergeTierLinks(const FabricGraph &graph, FabricDrawing &d, const std::vecto
             line.colour = sa.colour;
             line.linkClass = link.linkClass;
         }
-        ++line.cables;
-        line.bytesPerSecond += link.bytesPerSecond;
+        addLinkTo(line, link, loads);
         const int blockA = sa.block;
         const int blockB = toServers ? -1 - b : d.switches[static_cast<std::size_t>(b)].block;
         FabricDrawing::Line &group = bundle.at(blockA, blockB, &created);
@@ -219,8 +231,7 @@ void mergeTierLinks(const FabricGraph &graph, FabricDrawing &d, const std::vecto
                      bb.y + bb.height / 2};
             group.linkClass = link.linkClass;
         }
-        ++group.cables;
-        group.bytesPerSecond += link.bytesPerSecond;
+        addLinkTo(group, link, loads);
     }
 }
 
@@ -273,7 +284,7 @@ void layoutDragonfly(const FabricGraph &graph, FabricDrawing &d, std::vector<int
 /** Router pairs for detail; global links per group pair for the overview (local ones stay inside
  * the group's box). */
 void mergeDragonflyLinks(const FabricGraph &graph, FabricDrawing &d,
-                         const std::vector<int> &switchOf)
+                         const std::vector<int> &switchOf, const model::FabricLinkLoads *loads)
 {
     const auto &g = graph.storage();
     LineMerger detail(d.links);
@@ -293,8 +304,7 @@ void mergeDragonflyLinks(const FabricGraph &graph, FabricDrawing &d,
             line.b = b;
             line.linkClass = g[*it].linkClass;
         }
-        ++line.cables;
-        line.bytesPerSecond += g[*it].bytesPerSecond;
+        addLinkTo(line, g[*it], loads);
         if (sa.block == sb.block)
             continue;
         FabricDrawing::Line &group = bundle.at(sa.block, sb.block, &created);
@@ -305,8 +315,7 @@ void mergeDragonflyLinks(const FabricGraph &graph, FabricDrawing &d,
                      bb.y + bb.height / 2};
             group.linkClass = LinkClass::Global;
         }
-        ++group.cables;
-        group.bytesPerSecond += g[*it].bytesPerSecond;
+        addLinkTo(group, g[*it], loads);
     }
 }
 
@@ -325,7 +334,8 @@ std::vector<int> chipCoordinates(const std::string &label)
  * One plane of the torus (third coordinate = `plane`) as a grid; wrap-around links are drawn
  * as stubs leaving the grid at both ends (curved = true), links to other planes are not drawn.
  */
-void layoutTorus(const FabricGraph &graph, FabricDrawing &d, int plane)
+void layoutTorus(const FabricGraph &graph, FabricDrawing &d, int plane,
+                 const model::FabricLinkLoads *loads)
 {
     const auto &g = graph.storage();
     std::vector<std::vector<int>> coords(graph.vertexCount());
@@ -363,30 +373,30 @@ void layoutTorus(const FabricGraph &graph, FabricDrawing &d, int plane)
             line.curved = std::abs(coords[u][0] - coords[v][0]) > 1
                 || std::abs(coords[u][1] - coords[v][1]) > 1;
         }
-        ++line.cables;
-        line.bytesPerSecond += g[*it].bytesPerSecond;
+        addLinkTo(line, g[*it], loads);
     }
     d.bundles = d.links; // a plane is small enough to draw whole at any zoom
 }
 
 } // namespace
 
-FabricDrawing buildFabricDrawing(const model::FabricGraph &graph, int torusPlane)
+FabricDrawing buildFabricDrawing(const model::FabricGraph &graph, int torusPlane,
+                                 const model::FabricLinkLoads *loads)
 {
     FabricDrawing d;
     d.topology = graph.topologyName();
     d.description = graph.description;
     std::vector<int> switchOf(graph.vertexCount(), -1);
     if (d.topology == "torus") {
-        layoutTorus(graph, d, torusPlane);
+        layoutTorus(graph, d, torusPlane, loads);
     } else if (d.topology == "dragonfly") {
         layoutDragonfly(graph, d, switchOf);
-        mergeDragonflyLinks(graph, d, switchOf);
+        mergeDragonflyLinks(graph, d, switchOf, loads);
     } else {
         std::vector<int> serverOf(graph.vertexCount(), -1);
         placeTierSwitches(graph, d, switchOf);
         placeServerGroups(graph, d, switchOf, serverOf);
-        mergeTierLinks(graph, d, switchOf, serverOf);
+        mergeTierLinks(graph, d, switchOf, serverOf, loads);
     }
     return d;
 }
@@ -402,7 +412,20 @@ FabricDrawing buildPlanFabricDrawing(const model::Plan &plan, const model::Catal
                          "connect a server group to it.";
             return none;
         }
-        return buildFabricDrawing(model::generatePlanFabric(*fabric), torusPlane);
+        const model::FabricGraph graph = model::generatePlanFabric(*fabric);
+        const model::FabricLinkLoads loads = model::planFabricLinkLoads(plan, catalog, graph);
+        FabricDrawing d
+            = buildFabricDrawing(graph, torusPlane, loads.utilisation.empty() ? nullptr : &loads);
+        if (!loads.utilisation.empty()) {
+            char text[256];
+            std::snprintf(text, sizeof text,
+                          "heat: the training layout's data-parallel rings over %d nodes, all at "
+                          "once, %.0f Gb/s per flow; bottleneck %s",
+                          loads.ringNodes, loads.bytesPerSecondPerFlow * 8 / 1e9,
+                          loads.bottleneckLink.c_str());
+            d.loadNote = text;
+        }
+        return d;
     } catch (const std::exception &error) {
         none.error = std::string("The fabric cannot be built: ") + error.what();
         return none;

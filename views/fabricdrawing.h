@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/fabricgraph.h"
+#include "model/fabriclinkload.h"
 
 #include <memory>
 #include <string>
@@ -52,6 +53,9 @@ struct FabricDrawing
         int colour = -1; ///< rail index, or -1
         int a = -1, b = -1; ///< switch indices at the ends, -1 for a server group
         model::LinkClass linkClass = model::LinkClass::Fabric;
+        /** Heat map: the busiest merged link's utilisation and flows (-1: no loads). */
+        double utilisation = -1;
+        double flows = 0;
     };
 
     std::string topology;
@@ -72,10 +76,16 @@ struct FabricDrawing
     int torusPlanes = 0; ///< 3-D torus: planes along the third dimension; one is drawn
     int torusPlane = 0;
     int rails = 0; ///< rail fat-tree: rails (colours)
+    /** What the heat map shows: "data-parallel rings over 16 nodes ..."; empty without loads. */
+    std::string loadNote;
 };
 
-/** Lays out `graph`: tiers for fat-trees, a circle of groups for Dragonfly, a grid for a torus. */
-FabricDrawing buildFabricDrawing(const model::FabricGraph &graph, int torusPlane = 0);
+/**
+ * Lays out `graph`: tiers for fat-trees, a circle of groups for Dragonfly, a grid for a torus.
+ * With `loads`, every line carries the utilisation of the busiest link it stands for.
+ */
+FabricDrawing buildFabricDrawing(const model::FabricGraph &graph, int torusPlane = 0,
+                                 const model::FabricLinkLoads *loads = nullptr);
 
 /** The plan's generated fabric, laid out; error set when it has none or it cannot be built. */
 FabricDrawing buildPlanFabricDrawing(const model::Plan &plan, const model::Catalog &catalog,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fabricdrawingitem.h"
 
+#include <QGraphicsSceneHoverEvent>
+#include <QGraphicsView>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
@@ -105,6 +107,78 @@ FabricDrawingItem::FabricDrawingItem(std::shared_ptr<const FabricDrawing> drawin
     : m_drawing(std::move(drawing))
 {
     setFlag(ItemUsesExtendedStyleOption); // exposedRect: draw only what is on screen
+    setAcceptHoverEvents(true);
+}
+
+void FabricDrawingItem::setHeatMap(bool on)
+{
+    m_heatMap = on;
+    update();
+}
+
+QColor FabricDrawingItem::heatColour(double utilisation)
+{
+    // Blue -> yellow -> red: hue 240 to 0 degrees as the link fills.
+    const double u = std::clamp(utilisation, 0.0, 1.0);
+    return QColor::fromHsvF(static_cast<float>((1.0 - u) * 240.0 / 360.0), 0.85f, 0.9f);
+}
+
+QColor FabricDrawingItem::colourOf(const FabricDrawing::Line &line) const
+{
+    if (m_heatMap && line.utilisation >= 0)
+        return heatColour(line.utilisation);
+    return lineColour(line);
+}
+
+namespace {
+double distanceToSegment(const QPointF &p, const FabricDrawing::Line &line)
+{
+    const QPointF a(line.x1, line.y1);
+    const QPointF ab = QPointF(line.x2, line.y2) - a;
+    const double length2 = QPointF::dotProduct(ab, ab);
+    const double t
+        = length2 > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / length2, 0.0, 1.0) : 0.0;
+    const QPointF d = p - (a + t * ab);
+    return std::hypot(d.x(), d.y());
+}
+} // namespace
+
+QString FabricDrawingItem::lineToolTip(const QPointF &scenePoint, double radius,
+                                       double levelOfDetail) const
+{
+    const QPointF p = mapFromScene(scenePoint);
+    const auto &lines = showsBundles(levelOfDetail) ? m_drawing->bundles : m_drawing->links;
+    const FabricDrawing::Line *nearest = nullptr;
+    double best = radius;
+    for (const FabricDrawing::Line &line : lines) {
+        const double d = distanceToSegment(p, line);
+        if (d <= best) {
+            best = d;
+            nearest = &line;
+        }
+    }
+    if (!nearest)
+        return {};
+    const auto end = [&](int index) {
+        return index >= 0
+            ? QString::fromStdString(m_drawing->switches[static_cast<std::size_t>(index)].name)
+            : QObject::tr("servers");
+    };
+    QString text = nearest->a >= 0 ? QObject::tr("%1 – %2: ").arg(end(nearest->a), end(nearest->b))
+                                   : QString();
+    text += QObject::tr("%1 cable(s), %2").arg(nearest->cables).arg(bundleText(*nearest));
+    if (nearest->utilisation >= 0)
+        text += QObject::tr("\nbusiest link: %1% of its capacity, %2 flows per direction")
+                    .arg(100.0 * nearest->utilisation, 0, 'f', 0)
+                    .arg(nearest->flows, 0, 'f', 2);
+    return text;
+}
+
+void FabricDrawingItem::hoverMoveEvent(QGraphicsSceneHoverEvent *event)
+{
+    const QList<QGraphicsView *> views = scene() ? scene()->views() : QList<QGraphicsView *>();
+    const double lod = views.isEmpty() ? 1.0 : views.first()->transform().m11();
+    setToolTip(lineToolTip(event->scenePos(), 6.0 / std::max(lod, 1e-6), lod));
 }
 
 QRectF FabricDrawingItem::boundingRect() const
@@ -150,7 +224,7 @@ void FabricDrawingItem::paintLines(QPainter *painter, const std::vector<FabricDr
         if (labels) {
             // Bundles are few: each gets its own width, growing with the log of its cables so
             // that 1 and 4,096 stay readable.
-            QPen pen(lineColour(line));
+            QPen pen(colourOf(line));
             pen.setCosmetic(true);
             pen.setWidthF(1.0 + std::log2(static_cast<double>(line.cables)) * 0.6);
             painter->setPen(pen);
@@ -158,7 +232,7 @@ void FabricDrawingItem::paintLines(QPainter *painter, const std::vector<FabricDr
             texts.push_back({(a + b) / 2, bundleText(line)});
             continue;
         }
-        QColor colour = lineColour(line);
+        QColor colour = colourOf(line);
         // Thousands of crossing lines read as a haze, not a solid block, when translucent.
         if (many)
             colour.setAlpha(70);

@@ -38,8 +38,20 @@ public:
     void setFailedLabels(std::set<std::string> labels);
     /** Whether a view at `levelOfDetail` (scale) draws bundles rather than switches. */
     bool showsBundles(double levelOfDetail) const;
+    /** Colour links by their load (the drawing's utilisation) instead of by rail and class. */
+    void setHeatMap(bool on);
+    bool heatMap() const { return m_heatMap; }
+    /** Blue (idle) through yellow to red (a saturated link) for a utilisation in [0, 1]. */
+    static QColor heatColour(double utilisation);
+    /** The colour a line is drawn in, before translucency: heat or rail/class colour. */
+    QColor colourOf(const FabricDrawing::Line &line) const;
+    /** The tooltip for the line nearest `scenePoint` within `radius`; empty when none. */
+    QString lineToolTip(const QPointF &scenePoint, double radius, double levelOfDetail) const;
     /** The last painted level of detail (tests, the status line). */
     bool lastPaintShowedBundles() const { return m_lastBundles; }
+
+protected:
+    void hoverMoveEvent(QGraphicsSceneHoverEvent *event) override;
 
 private:
     void paintBundles(QPainter *painter, const QRectF &exposed, double lod) const;
@@ -53,6 +65,7 @@ private:
     int m_selected = -1;
     std::set<std::string> m_failed;
     bool m_lastBundles = true;
+    bool m_heatMap = false;
 };
 
 } // namespace cp::views

@@ -8,6 +8,7 @@
 
 #include "model/catalog.h"
 #include "model/plan.h"
+#include "model/planio.h"
 #include "model/planworstfailure.h"
 
 #include <QAction>
@@ -40,6 +41,11 @@ FabricView::FabricView(PlanDocument *document, QWidget *parent)
     m_worstAction
         = bar->addAction(tr("&Worst Single Failure"), this, [this] { findWorstFailure(); });
     m_worstAction->setToolTip(tr("Find the switch whose loss slows the training step most"));
+    m_heatAction = bar->addAction(tr("&Heat Map"), this, [this](bool on) { setHeatMap(on); });
+    m_heatAction->setCheckable(true);
+    m_heatAction->setToolTip(tr("Colour links by the load the training layout's data-parallel "
+                                "rings put on them, blue idle to red saturated; hover a link "
+                                "for its figures"));
     bar->addSeparator();
     bar->addAction(tr("Fit"), m_canvas, &FabricCanvas::fitAll);
     bar->addWidget(new QLabel(tr("  Torus plane "), bar));
@@ -81,11 +87,12 @@ void FabricView::requestDrawing()
 {
     if (!m_catalog)
         return;
-    // Failures do not move anything: they are painted on the drawing, never rebuild it.
-    model::Plan plan = m_document->plan();
-    plan.fabric.failedSwitches.clear();
+    // The heat map depends on the workload's layout and the failed switches as well.
+    const model::Plan plan = m_document->plan();
     const int plane = m_plane->value();
-    const QString key = fabricCardKey(plan) + QString::number(plane);
+    const QString key = fabricCardKey(plan)
+        + QString::fromStdString(model::planToJson(plan).value("workload", nlohmann::json()).dump())
+        + QString::number(plane);
     if (key == m_drawnKey)
         return;
     m_drawnKey = key;
@@ -101,6 +108,7 @@ void FabricView::showDrawing(const std::shared_ptr<const FabricDrawing> &drawing
         : std::string();
     m_scene->clear();
     m_item = new FabricDrawingItem(drawing);
+    m_item->setHeatMap(m_heatAction->isChecked());
     m_scene->addItem(m_item);
     m_scene->setSceneRect(m_item->boundingRect());
     m_plane->blockSignals(true);
@@ -116,6 +124,14 @@ void FabricView::showDrawing(const std::shared_ptr<const FabricDrawing> &drawing
     m_drawnTopology = drawing->topology;
     syncFailures();
     emit drawingReady();
+}
+
+void FabricView::setHeatMap(bool on)
+{
+    m_heatAction->setChecked(on);
+    if (m_item)
+        m_item->setHeatMap(on);
+    updateStatus();
 }
 
 void FabricView::syncFailures()
@@ -226,6 +242,9 @@ void FabricView::updateStatus()
             parts << (m_item->showsBundles(m_canvas->zoom())
                           ? tr("overview: links bundled per block, zoom in for switches")
                           : tr("detail: every switch; click one to select it"));
+        if (m_item->heatMap())
+            parts << (d.loadNote.empty() ? tr("heat: no training layout to load the links")
+                                         : QString::fromStdString(d.loadNote));
         if (m_item->selectedSwitch() >= 0)
             parts << tr("selected: %1")
                          .arg(QString::fromStdString(

@@ -49,6 +49,8 @@ public:
     /** Fails the selected switch (one undo step); false when none is selected or it failed. */
     bool failSelectedSwitch();
     void findWorstFailure();
+    /** Colours links by the training layout's load on them. */
+    void setHeatMap(bool on);
     const model::WorstFailure &worstFailure() const { return m_worst; }
     QString statusText() const;
     /** Blocks until the drawing and the worst-failure search are done (tests only). */
@@ -76,6 +78,7 @@ private:
     QSlider *m_plane;
     QAction *m_fail;
     QAction *m_worstAction;
+    QAction *m_heatAction;
     QString m_drawnKey;
     QString m_worstText;
     std::string m_drawnTopology;

@@ -2,6 +2,7 @@
 #include "model/catalogdatabase.h"
 #include "model/estimatejson.h"
 #include "model/fabricfailure.h"
+#include "model/fabriclinkload.h"
 #include "model/inputerror.h"
 #include "model/planestimator.h"
 #include "model/planio.h"
@@ -220,6 +221,34 @@ private slots:
         QCOMPARE(estimate.failedSwitches.size(), std::size_t(1));
         const Plan reread = parsePlan(planToJson(plan), "round-trip.json", &catalog());
         QCOMPARE(reread.fabric.failedSwitches, plan.fabric.failedSwitches);
+    }
+
+    void twoToOneUplinkIsTheHotLink()
+    {
+        // 2 leaves x 2 hosts, one spine, 2:1 at each leaf. The ring h0 -> h2 -> h1 -> h3 -> h0
+        // alternates leaves, so every flow crosses the spine: leaf 0's uplink carries h0 -> h2
+        // and h1 -> h3 upwards (2 flows) and h2 -> h1, h3 -> h0 downwards (2). Each flow gets
+        // 50 / 2 = 25 GB/s; an uplink runs 2 x 25 = 50 GB/s (utilisation 1), an access link one
+        // flow each way, 25 of 50 GB/s (0.5).
+        const FabricGraph graph = leafSpine(2, 2, 1);
+        const auto host = [&](int h) {
+            return findVertex(graph, "host-" + std::to_string(h));
+        };
+        const FabricLinkLoads loads
+            = fabricLinkLoads(graph, {{host(0), host(2), host(1), host(3)}});
+        QCOMPARE(loads.bytesPerSecondPerFlow, 25e9);
+        const std::size_t uplink = findLink(graph, "leaf-0", "spine-0");
+        const std::size_t access = findLink(graph, "host-0", "leaf-0");
+        QCOMPARE(loads.utilisation[uplink], 1.0);
+        QCOMPARE(loads.flows[uplink], 2.0);
+        QCOMPARE(loads.utilisation[access], 0.5);
+        QCOMPARE(loads.flows[access], 1.0);
+        // Contiguous h0 -> h1 -> h2 -> h3: one flow each way on the uplink, all at 50 GB/s, so
+        // the uplink and the access links h1 and h2 use (and h0, h3 too: h3 -> h0) all of theirs.
+        const FabricLinkLoads contiguous = fabricLinkLoads(graph, rankRings(graph, 1, 4));
+        QCOMPARE(contiguous.bytesPerSecondPerFlow, 50e9);
+        QCOMPARE(contiguous.utilisation[uplink], 1.0);
+        QCOMPARE(contiguous.flows[uplink], 1.0);
     }
 
     void badFailedSwitchNamesItsPointer()

@@ -11,6 +11,7 @@
 #include "planestimatecontroller.h"
 
 #include "model/catalogdatabase.h"
+#include "model/fabriclinkload.h"
 #include "model/planestimator.h"
 #include "model/planfabric.h"
 #include "model/planio.h"
@@ -224,6 +225,86 @@ private slots:
         QVERIFY(window.document()->plan().fabric.failedSwitches.empty());
         QVERIFY(estimated.wait(60000));
         QCOMPARE(stepShown(window), stepText(intact.training.best.stepSeconds));
+    }
+
+    void heatMapColoursAreTheModelsLoads()
+    {
+        // 2 leaves x 2 hosts under one spine, 2:1 at each leaf, all links 50 GB/s; the ring
+        // h0 -> h2 -> h1 -> h3 alternates leaves, so each uplink carries 2 flows each way at
+        // 25 GB/s (utilisation 1, red) and each access link 1 flow each way (0.5, the middle of
+        // the scale). The drawing merges each leaf's two host cables into one line to its
+        // server group: still 0.5, its busiest link's.
+        model::FabricGraph graph;
+        const model::FabricLink access {model::LinkClass::Access, model::LinkMedium::Optical, 50e9,
+                                        0, 0};
+        const model::FabricLink uplink {model::LinkClass::Fabric, model::LinkMedium::Optical, 50e9,
+                                        0, 0};
+        const auto spine = graph.addVertex({model::FabricVertexRole::Switch, 2, -1, "spine-0"});
+        std::vector<model::FabricVertexId> hosts;
+        for (int l = 0; l < 2; ++l) {
+            const auto leaf = graph.addVertex(
+                {model::FabricVertexRole::Switch, 1, l, "leaf-" + std::to_string(l)});
+            graph.addLink(leaf, spine, uplink);
+            for (int h = 0; h < 2; ++h) {
+                hosts.push_back(graph.addVertex({model::FabricVertexRole::Endpoint, 0, l,
+                                                 "host-" + std::to_string(2 * l + h)}));
+                graph.addLink(hosts.back(), leaf, access);
+            }
+        }
+        const model::FabricLinkLoads loads
+            = model::fabricLinkLoads(graph, {{hosts[0], hosts[2], hosts[1], hosts[3]}});
+        const auto drawing = std::make_shared<const views::FabricDrawing>(
+            views::buildFabricDrawing(graph, 0, &loads));
+        views::FabricDrawingItem item(drawing);
+        item.setHeatMap(true);
+        int uplinks = 0;
+        int accessLines = 0;
+        for (const auto &line : drawing->links) {
+            if (line.linkClass == model::LinkClass::Fabric) {
+                ++uplinks;
+                QCOMPARE(line.utilisation, 1.0);
+                QCOMPARE(item.colourOf(line), views::FabricDrawingItem::heatColour(1.0));
+            } else {
+                ++accessLines;
+                QCOMPARE(line.cables, 2LL);
+                QCOMPARE(line.utilisation, 0.5);
+                QCOMPARE(item.colourOf(line), views::FabricDrawingItem::heatColour(0.5));
+            }
+        }
+        QCOMPARE(uplinks, 2);
+        QCOMPARE(accessLines, 2);
+        QVERIFY(views::FabricDrawingItem::heatColour(1.0)
+                != views::FabricDrawingItem::heatColour(0.5));
+        // Hovering the middle of leaf 0's uplink shows its figures.
+        const auto &up
+            = *std::find_if(drawing->links.begin(), drawing->links.end(),
+                            [](const auto &l) { return l.linkClass == model::LinkClass::Fabric; });
+        const QString tip
+            = item.lineToolTip(QPointF((up.x1 + up.x2) / 2, (up.y1 + up.y2) / 2), 5, 4.0);
+        QVERIFY2(tip.contains(QStringLiteral("100% of its capacity, 2.00 flows")), qPrintable(tip));
+        item.setHeatMap(false);
+        QVERIFY(item.colourOf(up) != views::FabricDrawingItem::heatColour(1.0));
+    }
+
+    void heatMapOfThePlan()
+    {
+        // The sample's layout on its non-blocking rail fabric: some link is the rings'
+        // bottleneck (utilisation 1) and every line has a load.
+        auto shown = show(sample());
+        shown->view.setHeatMap(true);
+        const views::FabricDrawing &d = shown->view.drawingItem()->drawing();
+        QVERIFY(!d.loadNote.empty());
+        double hottest = 0;
+        for (const auto &line : d.links) {
+            QVERIFY(line.utilisation >= 0);
+            hottest = std::max(hottest, line.utilisation);
+        }
+        QCOMPARE(hottest, 1.0);
+        QVERIFY(shown->view.statusText().contains(QStringLiteral("heat:")));
+        shown->view.canvas()->fitAll();
+        saveShot(&shown->view, QStringLiteral("fabric-heat-overview.png"));
+        shown->view.canvas()->setZoom(2.0);
+        saveShot(&shown->view, QStringLiteral("fabric-heat-detail.png"));
     }
 
     void worstSingleFailureSelectsTheModelsSwitch()
