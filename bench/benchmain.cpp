@@ -229,13 +229,14 @@ int main(int argc, char **argv)
     std::printf("draw one 1400 x 900 frame of the whole scene:             median %.2f ms\n",
                 draw * 1e3);
 
-    // The Fabric view of the 16,384-GPU plan: its graph generated and laid out (what the worker
-    // thread does), and one 1920 x 1080 frame fitted (bundles) and at scale 1 (switches).
+    // The Fabric view of the 16,384-GPU plan: its graph generated, the layout's ring loads
+    // measured for the heat map and everything laid out (what the worker thread does), and one 1920
+    // x 1080 frame fitted (bundles) and at scale 1 (switches).
     std::size_t drawnSwitches = 0;
     const std::string buildStats = millisecondStats(5, [&] {
         drawnSwitches = cp::views::buildPlanFabricDrawing(large, catalog).switches.size();
     });
-    std::printf("fabric view build (%zu switches, graph and layout):      %s\n", drawnSwitches,
+    std::printf("fabric view build (%zu switches, graph, heat, layout):   %s\n", drawnSwitches,
                 buildStats.c_str());
     cp::views::FabricView fabricView(&document);
     fabricView.resize(1920, 1080);
