@@ -324,6 +324,17 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
                 cluster = applyFabricFailures(result, job, cluster, *fabricGraph, failures);
             if (cluster.gpus >= 1)
                 result.training = TrainingEstimator(job, cluster).search(cancel);
+            if (!result.failedSwitches.empty() && result.training.found
+                && result.intactStepSeconds > 0) {
+                const double step = result.training.best.stepSeconds;
+                char text[160];
+                std::snprintf(text, sizeof text,
+                              "failure what-if: step %.3f s against %.3f s on the intact fabric "
+                              "(%+.1f%%)",
+                              step, result.intactStepSeconds,
+                              100.0 * (step / result.intactStepSeconds - 1.0));
+                result.warnings.push_back(text);
+            }
             if (cluster.gpus < 1) {
                 result.trainingError = "the failed switches cut off every training node, or split "
                                        "the rest so that no job spans them";
