@@ -6,6 +6,7 @@
 #include "model/fabricfailure.h"
 #include "model/fabricscaleout.h"
 #include "model/planfabric.h"
+#include "model/planworstfailure.h"
 #include "model/trainingrun.h"
 
 #include "model/catalog.h"
@@ -322,8 +323,18 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
                 plan.fabric.oversubscription, plan.fabric.topology == "rail-fat-tree", switchPorts);
             if (!failures.empty() && fabricGraph)
                 cluster = applyFabricFailures(result, job, cluster, *fabricGraph, failures);
-            if (cluster.gpus >= 1)
+            if (cluster.gpus >= 1 && failures.empty()) {
                 result.training = TrainingEstimator(job, cluster).search(cancel);
+            } else if (cluster.gpus >= 1) {
+                int gpusUsed = cluster.gpus;
+                result.training = searchSurvivingCluster(job, cluster, cancel, &gpusUsed);
+                if (result.training.found && gpusUsed < cluster.gpus)
+                    result.warnings.push_back("failure what-if: the job restarts on "
+                                              + std::to_string(gpusUsed) + " of the "
+                                              + std::to_string(cluster.gpus)
+                                              + " surviving GPUs, a count its layout divides");
+                cluster.gpus = gpusUsed;
+            }
             if (!result.failedSwitches.empty() && result.training.found
                 && result.intactStepSeconds > 0) {
                 const double step = result.training.best.stepSeconds;

@@ -25,10 +25,38 @@ std::optional<double> trainingStepAfterFailure(const TrainingJob &job,
     const ClusterDescription after = clusterAfterFailure(cluster, impact);
     if (after.gpus < 1)
         return std::nullopt;
-    const TrainingSearchResult result = TrainingEstimator(job, after).search();
+    const TrainingSearchResult result = searchSurvivingCluster(job, after);
     if (!result.found)
         return std::nullopt;
     return result.best.stepSeconds;
+}
+
+TrainingSearchResult searchSurvivingCluster(const TrainingJob &job,
+                                            const ClusterDescription &cluster,
+                                            const std::atomic<bool> *cancel, int *gpusUsed)
+{
+    TrainingSearchResult best;
+    best.reason = "no layout fits the GPUs the failure leaves";
+    const int perNode = std::max(1, cluster.gpusPerNode);
+    const int nodes = cluster.nodes();
+    int previousGpus = -1;
+    for (int multiple = 1; multiple <= 512 && multiple <= nodes; multiple *= 2) {
+        const long long roundedNodes = 1LL * (nodes / multiple) * multiple;
+        const int gpus
+            = static_cast<int>(std::min<long long>(cluster.gpus, roundedNodes * perNode));
+        if (gpus < 1 || gpus == previousGpus)
+            continue;
+        previousGpus = gpus;
+        ClusterDescription candidate = cluster;
+        candidate.gpus = gpus;
+        TrainingSearchResult result = TrainingEstimator(job, candidate).search(cancel);
+        if (result.found && (!best.found || result.best.stepSeconds < best.best.stepSeconds)) {
+            best = std::move(result);
+            if (gpusUsed)
+                *gpusUsed = gpus;
+        }
+    }
+    return best;
 }
 
 std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catalog &catalog)

@@ -5,6 +5,7 @@
 #include "model/fabricfailure.h"
 #include "model/trainingestimate.h"
 
+#include <atomic>
 #include <optional>
 
 namespace cp::model {
@@ -20,6 +21,19 @@ struct Plan;
 std::optional<double> trainingStepAfterFailure(const TrainingJob &job,
                                                const ClusterDescription &cluster,
                                                const FabricFailureImpact &impact);
+
+/**
+ * The layout search on what a failure leaves: `cluster` already reduced (clusterAfterFailure).
+ * An odd surviving node count (2,016 of 2,048, 1,052 of 1,056) often has no layout the batch
+ * and model divide, or only a slow one, and an operator restarting the job would drop to a
+ * rounder count; so the search also runs on the survivors rounded down to a multiple of 2, 4,
+ * ..., 512 nodes (distinct counts only) and keeps the fastest step; `gpusUsed` receives the GPU count it ran on. Not
+ * found when none of them has a layout.
+ */
+TrainingSearchResult searchSurvivingCluster(const TrainingJob &job,
+                                            const ClusterDescription &cluster,
+                                            const std::atomic<bool> *cancel = nullptr,
+                                            int *gpusUsed = nullptr);
 
 /** What a plan's training job needs to be re-estimated on a damaged fabric. */
 struct PlanTrainingSetup
