@@ -7,6 +7,7 @@
 #include "model/planestimator.h"
 #include "model/planio.h"
 #include "model/planworstfailure.h"
+#include "model/scenariocomparison.h"
 
 #include <QTest>
 
@@ -249,6 +250,24 @@ private slots:
         QCOMPARE(contiguous.bytesPerSecondPerFlow, 50e9);
         QCOMPARE(contiguous.utilisation[uplink], 1.0);
         QCOMPARE(contiguous.flows[uplink], 1.0);
+    }
+
+    void aFailureIsAScenarioLikeAnyOther()
+    {
+        // A scenario that fails spine 0 of the sample compares beside the baseline: its step is
+        // the plan estimate's with that switch failed, and the changes list names the key.
+        Plan plan = samplePlan();
+        plan.scenarios = {{"spine 0 down", {{"fabric", {{"failed_switches", {"spine-0"}}}}}}};
+        const ScenarioComparison comparison = compareScenarios(plan, catalog());
+        QCOMPARE(comparison.scenarios.size(), std::size_t(2));
+        const ScenarioResult &down = comparison.scenarios[1];
+        QVERIFY(down.ok);
+        Plan failed = samplePlan();
+        failed.fabric.failedSwitches = {"spine-0"};
+        QCOMPARE(down.estimate.training.best.stepSeconds,
+                 estimatePlan(failed, catalog()).training.best.stepSeconds);
+        QCOMPARE(down.estimate.failedSwitches, std::vector<std::string> {"spine 0"});
+        QVERIFY(!down.changes.empty());
     }
 
     void badFailedSwitchNamesItsPointer()
