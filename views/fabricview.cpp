@@ -38,6 +38,8 @@ FabricView::FabricView(PlanDocument *document, QWidget *parent)
     m_fail = bar->addAction(tr("&Fail Switch"), this, [this] { failSelectedSwitch(); });
     m_fail->setToolTip(tr("Take the selected switch out of the plan (Delete; undoable): the "
                           "estimate runs on the fabric without it"));
+    m_restore = bar->addAction(tr("&Restore Switches"), this, [this] { restoreAllSwitches(); });
+    m_restore->setToolTip(tr("Bring every failed switch back (undoable)"));
     m_worstAction
         = bar->addAction(tr("&Worst Single Failure"), this, [this] { findWorstFailure(); });
     m_worstAction->setToolTip(tr("Find the switch whose loss slows the training step most"));
@@ -180,6 +182,16 @@ bool FabricView::failSelectedSwitch()
     return true;
 }
 
+bool FabricView::restoreAllSwitches()
+{
+    model::Plan plan = m_document->plan();
+    if (plan.fabric.failedSwitches.empty())
+        return false;
+    plan.fabric.failedSwitches.clear();
+    m_document->edit(plan, tr("Restore Failed Switches"));
+    return true;
+}
+
 void FabricView::findWorstFailure()
 {
     if (!m_catalog)
@@ -257,6 +269,7 @@ void FabricView::updateStatus()
         parts << m_worstText;
     m_status->setText(parts.join(QStringLiteral(" · ")));
     m_fail->setEnabled(m_item && m_item->selectedSwitch() >= 0);
+    m_restore->setEnabled(!m_document->plan().fabric.failedSwitches.empty());
 }
 
 void FabricView::waitForIdle()

@@ -48,6 +48,11 @@ public:
     bool selectSwitch(const std::string &label);
     /** Fails the selected switch (one undo step); false when none is selected or it failed. */
     bool failSelectedSwitch();
+    /**
+     * Brings every failed switch back (one undo step); false when none failed. Also the way out
+     * when the topology changed under a failure and its switch no longer exists.
+     */
+    bool restoreAllSwitches();
     void findWorstFailure();
     /** Colours links by the training layout's load on them. */
     void setHeatMap(bool on);
@@ -77,6 +82,7 @@ private:
     QLabel *m_status;
     QSlider *m_plane;
     QAction *m_fail;
+    QAction *m_restore;
     QAction *m_worstAction;
     QAction *m_heatAction;
     QString m_drawnKey;

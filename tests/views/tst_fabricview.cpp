@@ -225,6 +225,16 @@ private slots:
         QVERIFY(window.document()->plan().fabric.failedSwitches.empty());
         QVERIFY(estimated.wait(60000));
         QCOMPARE(stepShown(window), stepText(intact.training.best.stepSeconds));
+
+        // Redo fails it again; Restore Switches brings it back as one more undo step.
+        window.document()->undoStack()->redo();
+        QCOMPARE(window.document()->plan().fabric.failedSwitches.size(), std::size_t(1));
+        QVERIFY(view->restoreAllSwitches());
+        QVERIFY(window.document()->plan().fabric.failedSwitches.empty());
+        QVERIFY(!view->restoreAllSwitches());
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.document()->plan().fabric.failedSwitches,
+                 std::vector<std::string> {"leaf-su0-rail0"});
     }
 
     void heatMapColoursAreTheModelsLoads()
