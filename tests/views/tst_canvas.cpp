@@ -24,6 +24,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QDropEvent>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -304,6 +305,88 @@ private slots:
         QCOMPARE(window.plan().nodeGroups.front().count, 64);
         window.document()->undoStack()->undo();
         QCOMPARE(window.plan().nodeGroups.front().count, 128);
+    }
+
+    void everyWorkloadAndFacilityFieldIsEditable()
+    {
+        // Training: sequence length, a parallel dimension fixed and back to searched, undo; a
+        // token count that is not one is refused with the reason and changes nothing.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        views::PropertyEditor *editor = window.propertyEditor();
+        editor->setKey(QStringLiteral("workload"));
+        auto *seq = editor->findChild<QSpinBox *>(QStringLiteral("Sequence length"));
+        QVERIFY(seq);
+        seq->setValue(4096);
+        emit seq->editingFinished();
+        QCOMPARE(window.plan().training.seqLen, 4096);
+        auto *tp = editor->findChild<QSpinBox *>(QStringLiteral("Tensor parallel"));
+        QVERIFY(tp);
+        QCOMPARE(tp->text(), QStringLiteral("searched"));
+        tp->setValue(8);
+        emit tp->editingFinished();
+        QCOMPARE(window.plan().training.constraints.tp, std::optional<int>(8));
+        QCOMPARE(model::planToJson(window.plan())["workload"]["tp"].get<int>(), 8);
+        window.document()->undoStack()->undo();
+        QVERIFY(!window.plan().training.constraints.tp);
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().training.seqLen, 8192);
+        for (const char *name :
+             {"Global batch", "Precision", "Attention", "Sequence parallel", "TP comm overlap",
+              "DP overlap", "Pipeline parallel", "Data parallel", "Context parallel",
+              "Expert parallel", "Microbatch", "Interleave", "Recompute", "ZeRO stage"})
+            QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
+        const int undoCount = window.document()->undoStack()->count();
+        auto *tokens = editor->findChild<QLineEdit *>(QStringLiteral("Tokens"));
+        QVERIFY(tokens);
+        QCOMPARE(tokens->text(), QStringLiteral("2 T"));
+        tokens->setText(QStringLiteral("lots"));
+        emit tokens->editingFinished();
+        QVERIFY2(editor->lastError().contains(QStringLiteral("Tokens")),
+                 qPrintable(editor->lastError()));
+        QCOMPARE(window.document()->undoStack()->count(), undoCount);
+        QCOMPARE(window.plan().training.tokens, 2e12);
+        tokens = editor->findChild<QLineEdit *>(QStringLiteral("Tokens"));
+        tokens->setText(QStringLiteral("300B"));
+        emit tokens->editingFinished();
+        QCOMPARE(window.plan().training.tokens, 300e9);
+        QVERIFY(editor->lastError().isEmpty());
+
+        // Facility: the preset's PUE until overridden.
+        editor->setKey(QStringLiteral("facility"));
+        auto *pue = editor->findChild<QDoubleSpinBox *>(QStringLiteral("PUE"));
+        QVERIFY(pue);
+        QVERIFY(pue->text().startsWith(QStringLiteral("preset's")));
+        pue->setValue(1.25);
+        emit pue->editingFinished();
+        QCOMPARE(window.plan().facility.pue, std::optional<double>(1.25));
+        QVERIFY(editor->findChild<QDoubleSpinBox *>(QStringLiteral("Electricity")));
+        QVERIFY(editor->findChild<QDoubleSpinBox *>(QStringLiteral("Carbon")));
+
+        // Inference: the hourly profile goes through the loader's check (24 hours).
+        model::Plan serving = window.plan();
+        serving.workloadType = model::WorkloadType::Inference;
+        serving.inference.modelId = "llama-3-70b";
+        serving.inference.inputTokens = 1024;
+        serving.inference.outputTokens = 256;
+        window.document()->edit(serving, QStringLiteral("Serve"));
+        editor->setKey(QStringLiteral("workload"));
+        for (const char *name : {"Weights", "K/V cache", "Prompt tokens", "Output tokens",
+                                 "Requests", "TTFT p95 target", "TPOT p95 target", "Batch",
+                                 "GPUs per replica", "Pipeline stages", "Engine"})
+            QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
+        auto *rate = editor->findChild<QDoubleSpinBox *>(QStringLiteral("Requests"));
+        rate->setValue(50);
+        emit rate->editingFinished();
+        QCOMPARE(window.plan().inference.ratePerSecond, std::optional<double>(50));
+        auto *hours = editor->findChild<QLineEdit *>(QStringLiteral("Hourly traffic"));
+        QVERIFY(hours);
+        hours->setText(QStringLiteral("1, 2, 3"));
+        emit hours->editingFinished();
+        QVERIFY2(editor->lastError().contains(QStringLiteral("/workload/diurnal")),
+                 qPrintable(editor->lastError()));
+        QVERIFY(window.plan().inference.diurnalRates.empty());
     }
 
     void workloadSoftwareIsEditable()
