@@ -291,6 +291,7 @@ void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
     json["goodput"] = r.goodput;
     json["interruptions_per_day"] = r.interruptionsPerDay;
     json["checkpoint_interval_min"] = r.checkpointIntervalSeconds / 60.0;
+    json["checkpoints_writable"] = r.checkpointsWritable;
     json["operations"] = {
         {"gpu_busy_fraction", run.gpuBusyFraction},
         {"gpus_kw", o.gpusWatts / 1e3},

@@ -264,13 +264,22 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                        tr("%1 interruptions per day (job MTBF %2 h)")
                            .arg(number(r.interruptionsPerDay, 2),
                                 number(r.mtbfSeconds / units::secondsPerHour, 1)));
-                addRow(section, tr("Checkpoints"),
-                       tr("%1 GB, %2 s to write, every %3 min (Young)")
-                           .arg(number(run.checkpointBytes / units::giga, 0),
-                                number(r.checkpointWriteSeconds, 0),
-                                number(r.checkpointIntervalSeconds / 60, 0)));
+                if (r.checkpointsWritable)
+                    addRow(section, tr("Checkpoints"),
+                           tr("%1 GB, %2 s to write, every %3 min (Young)")
+                               .arg(number(run.checkpointBytes / units::giga, 0),
+                                    number(r.checkpointWriteSeconds, 0),
+                                    number(r.checkpointIntervalSeconds / 60, 0)));
+                else
+                    addRow(section, tr("Checkpoints"),
+                           tr("%1 GB cannot be written: no storage on the fabric, so every "
+                              "failure restarts the run from its start")
+                               .arg(number(run.checkpointBytes / units::giga, 0)));
                 addRow(section, tr("Goodput"),
-                       tr("%1% of wall time is useful work").arg(number(100 * r.goodput, 1)));
+                       r.goodput > 0 || r.checkpointsWritable
+                           ? tr("%1% of wall time is useful work")
+                                 .arg(QLocale().toString(100 * r.goodput, 'g', 3))
+                           : tr("none: without checkpoints the run practically never finishes"));
                 if (run.operations.wallSeconds > 0)
                     addRow(section, tr("Run energy and cost"),
                            tr("%1 days wall, %2 MWh, $%3")

@@ -268,9 +268,15 @@ QStringList keyFigures(const model::PlanEstimate &e)
         if (e.hasTrainingRun && e.trainingRun.operations.wallSeconds > 0)
             lines << QObject::tr("With failures: %1 days wall, goodput %2%, %3 MWh, run cost %4")
                          .arg(fixed(e.trainingRun.operations.wallSeconds / units::secondsPerDay, 1),
-                              fixed(100 * e.trainingRun.reliability.goodput, 1),
+                              QString::number(100 * e.trainingRun.reliability.goodput, 'g', 3),
                               fixed(e.trainingRun.operations.energyMegawattHours, 0),
                               money(e.trainingRun.operations.costUsd));
+        if (e.hasTrainingRun && !e.trainingRun.reliability.checkpointsWritable)
+            lines << QObject::tr("No storage: checkpoints cannot be written, so every failure "
+                                 "restarts the run from its start%1")
+                         .arg(e.trainingRun.reliability.goodput > 0
+                                  ? QString()
+                                  : QObject::tr(", and the run practically never finishes"));
         lines << QObject::tr("Bottleneck: %1").arg(QString::fromStdString(t.bottleneckExplanation));
     } else if (e.hasTraining) {
         lines << QObject::tr("Training not possible: %1")

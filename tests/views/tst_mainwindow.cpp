@@ -4,6 +4,7 @@
 #include "applicationicon.h"
 #include "estimatesummaryview.h"
 #include "mainwindow.h"
+#include "plandocument.h"
 #include "planestimatecontroller.h"
 #include "stepbreakdownbar.h"
 #include "userguidedialog.h"
@@ -96,6 +97,30 @@ private slots:
                  qPrintable(bar->legendText()));
         // Above the tree, not a row inside it.
         QVERIFY(bar->geometry().bottom() <= summary->tree()->geometry().top());
+    }
+
+    void checkpointsWithoutStorageAreSaidToBeImpossible()
+    {
+        // The sample without its storage: no "0 s to write, every 0 min" and a 99% goodput, but
+        // the reason, and the goodput of a run that restarts from scratch on every failure: 16.4
+        // days of work at 0.55 interruptions a day is T/MTBF = 9.0, so goodput is about
+        // 9.0 / (e^9.0 - 1) = 0.11%.
+        app::MainWindow window(m_catalog);
+        window.show();
+        const QString path
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+        QVERIFY(window.openPlan(path));
+        model::Plan plan = window.plan();
+        plan.storage.clear();
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        window.document()->edit(plan, QStringLiteral("Remove storage"));
+        QVERIFY(ready.wait(60000));
+        const QString checkpoints
+            = findValue(window.summaryView()->tree(), QStringLiteral("Checkpoints"));
+        QVERIFY2(checkpoints.contains(QStringLiteral("cannot be written")),
+                 qPrintable(checkpoints));
+        const QString goodput = findValue(window.summaryView()->tree(), QStringLiteral("Goodput"));
+        QVERIFY2(goodput.startsWith(QStringLiteral("0.1")), qPrintable(goodput));
     }
 
     void estimatePanelShowsTheOperations()
