@@ -40,6 +40,7 @@ struct RackUsage
 {
     std::string groupName;
     std::string rackId;
+    std::string rackName; ///< the catalog's name, for people
     int nodesPerRack = 0;
     int racks = 0;
     double wattsPerRack = 0;

@@ -471,7 +471,7 @@ std::vector<std::vector<std::string>> comparisonTableCells(const ScenarioCompari
         std::vector<std::string> line = {row.section, row.label, row.unit};
         for (std::size_t i = 0; i < row.values.size(); ++i)
             line.push_back(row.isText() ? row.text[i]
-                                        : (row.values[i] ? csvNumber(*row.values[i]) : ""));
+                                        : (row.values[i] ? csvFigure(*row.values[i]) : ""));
         cells.push_back(std::move(line));
     }
     return cells;
@@ -484,10 +484,10 @@ std::vector<std::vector<std::string>> billOfMaterialsCells(const PlanEstimate &e
     double total = 0;
     for (const BillOfMaterialsLine &line : estimate.billOfMaterials) {
         cells.push_back({line.category, line.itemId, line.name, std::to_string(line.count),
-                         csvNumber(line.unitPriceUsd), csvNumber(line.totalUsd())});
+                         csvFigure(line.unitPriceUsd), csvFigure(line.totalUsd())});
         total += line.totalUsd();
     }
-    cells.push_back({"Total", "", "", "", "", csvNumber(total)});
+    cells.push_back({"Total", "", "", "", "", csvFigure(total)});
     return cells;
 }
 

@@ -468,7 +468,7 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
                 QList<QStringList> rows;
                 for (const model::RackUsage &r : e.racks)
                     rows << QStringList {QString::fromStdString(r.groupName),
-                                         QString::fromStdString(r.rackId),
+                                         QString::fromStdString(r.rackName),
                                          QString::number(r.racks),
                                          QString::number(r.nodesPerRack),
                                          fixed(r.wattsPerRack / units::kilo, 1),

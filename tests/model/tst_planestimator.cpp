@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/catalogdatabase.h"
+#include "model/humantext.h"
 #include "model/inputerror.h"
 #include "model/planestimator.h"
 #include "model/planio.h"
@@ -89,8 +90,11 @@ private slots:
         QCOMPARE(h100.fabric.cables, closed.cables);
         QCOMPARE(h100.fabric.optics, 2 * closed.cables); // NDR links are optical
         QCOMPARE(fabricCountsSummary(h100.fabric),
-                 std::string("1024 ports, 32 leaf + 16 spine switches, 2048 cables (4096 "
+                 std::string("1,024 ports, 32 leaf + 16 spine switches, 2,048 cables (4,096 "
                              "transceivers)"));
+        QCOMPARE(groupedCount(0), std::string("0"));
+        QCOMPARE(groupedCount(999), std::string("999"));
+        QCOMPARE(groupedCount(-1234567), std::string("-1,234,567"));
 
         // 16,384 GPUs need a third tier: 2,048 DGX H100 x 8 rails of 64-port switches, as in
         // the SuperPOD reference (8 SUs per spine group, core above). The bill of materials
