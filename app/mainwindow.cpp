@@ -469,7 +469,8 @@ void MainWindow::exportBillOfMaterialsCsv(const QString &path)
         }
         writeCsvExport(
             path,
-            model::billOfMaterialsCells(scenarios[static_cast<std::size_t>(active)].estimate));
+            model::billOfMaterialsCells(scenarios[static_cast<std::size_t>(active)].estimate,
+                                        scenarios[static_cast<std::size_t>(active)].name));
     });
 }
 

@@ -477,17 +477,19 @@ std::vector<std::vector<std::string>> comparisonTableCells(const ScenarioCompari
     return cells;
 }
 
-std::vector<std::vector<std::string>> billOfMaterialsCells(const PlanEstimate &estimate)
+std::vector<std::vector<std::string>> billOfMaterialsCells(const PlanEstimate &estimate,
+                                                           const std::string &scenarioName)
 {
     std::vector<std::vector<std::string>> cells
-        = {{"Category", "Item", "Name", "Count", "Unit price (USD)", "Total (USD)"}};
+        = {{"Scenario", "Category", "Item", "Name", "Count", "Unit price (USD)", "Total (USD)"}};
     double total = 0;
     for (const BillOfMaterialsLine &line : estimate.billOfMaterials) {
-        cells.push_back({line.category, line.itemId, line.name, std::to_string(line.count),
-                         csvFigure(line.unitPriceUsd), csvFigure(line.totalUsd())});
+        cells.push_back({scenarioName, line.category, line.itemId, line.name,
+                         std::to_string(line.count), csvFigure(line.unitPriceUsd),
+                         csvFigure(line.totalUsd())});
         total += line.totalUsd();
     }
-    cells.push_back({"Total", "", "", "", "", csvFigure(total)});
+    cells.push_back({scenarioName, "Total", "", "", "", "", csvFigure(total)});
     return cells;
 }
 

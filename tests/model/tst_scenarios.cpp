@@ -401,13 +401,15 @@ private slots:
         QCOMPARE(csvFigure(0.1), std::string("0.1"));
         QCOMPARE(csvFigure(std::numeric_limits<double>::infinity()), std::string());
 
-        const CsvRows bom = billOfMaterialsCells(c.scenarios[0].estimate);
-        QCOMPARE(bom.back()[0], std::string("Total"));
-        QCOMPARE(std::stod(bom.back()[5]), c.scenarios[0].estimate.capitalCostUsd);
-        // 1024 H100 at the catalog's 30,000 USD.
+        const CsvRows bom = billOfMaterialsCells(c.scenarios[1].estimate, c.scenarios[1].name);
+        QCOMPARE(bom.back()[1], std::string("Total"));
+        QCOMPARE(std::stod(bom.back()[6]), c.scenarios[1].estimate.capitalCostUsd);
+        // 1024 H100 at the catalog's 30,000 USD; every line says which scenario it prices.
         QCOMPARE(bom[1],
-                 std::vector<std::string>({"GPUs", "h100-sxm5-80gb", "NVIDIA H100 SXM5 80GB",
+                 std::vector<std::string>({"fp8", "GPUs", "h100-sxm5-80gb", "NVIDIA H100 SXM5 80GB",
                                            "1024", "30000", "30720000"}));
+        for (std::size_t i = 1; i < bom.size(); ++i)
+            QCOMPARE(bom[i][0], std::string("fp8"));
     }
 
     void sourcesListEveryCatalogEntryUsed()

@@ -226,11 +226,21 @@ private slots:
         QVERIFY(bomFile.open(QIODevice::ReadOnly));
         const model::CsvRows bomRows = model::parseCsv(bomFile.readAll().toStdString());
         QCOMPARE(bomRows.back().back(), std::string("53312800")); // the sample's capital cost
+        QCOMPARE(bomRows.front().front(), std::string("Scenario"));
+        QCOMPARE(bomRows.back().front(), std::string("Baseline"));
+        // With a scenario selected, its lines name it.
+        window.document()->setActiveScenario(0);
+        window.exportBillOfMaterialsCsv(bom);
+        window.finishBackgroundWork();
+        QFile scenarioFile(bom);
+        QVERIFY(scenarioFile.open(QIODevice::ReadOnly));
+        const model::CsvRows scenarioRows = model::parseCsv(scenarioFile.readAll().toStdString());
+        QCOMPARE(scenarioRows.back().front(), window.document()->documentPlan().scenarios[0].name);
 
         const QString pdf = m_out.filePath(QStringLiteral("report.pdf"));
         window.exportPdf(pdf);
         window.finishBackgroundWork();
-        QCOMPARE(finished.count(), 3);
+        QCOMPARE(finished.count(), 4); // comparison, two bills of materials, the report
         QVERIFY2(finished.last().at(0).toBool(), qPrintable(finished.last().at(1).toString()));
         const QRegularExpression pagesWritten(QStringLiteral("\\((\\d+) page"));
         const auto match = pagesWritten.match(finished.last().at(1).toString());
