@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/scenariocomparison.h"
 
+#include "model/planio.h"
+
 #include "model/catalog.h"
 #include "model/csvtable.h"
 #include "model/planestimator.h"
@@ -375,6 +377,7 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
 {
     ScenarioComparison comparison;
     const std::vector<Plan> plans = allScenarioPlans(plan, &catalog);
+    const nlohmann::json baselineJson = planToJson(plan);
     const int total = static_cast<int>(plans.size() + options.scalingGpuCounts.size());
     int done = 0;
     const auto cancelled = [&] {
@@ -389,7 +392,7 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
         result.name = plans[i].name;
         result.plan = plans[i];
         if (i > 0)
-            result.changes = describeChanges(plan.scenarios[i - 1].changes);
+            result.changes = describeChanges(plan.scenarios[i - 1].changes, baselineJson, &catalog);
         try {
             result.estimate = estimatePlan(plans[i], catalog, cancel);
             result.ok = true;

@@ -221,13 +221,24 @@ private slots:
 
     void describeChangesReadsLikeSentences()
     {
-        const auto lines
-            = describeChanges({{"fabric", {{"nic", "roce-400g"}, {"nics_per_node", nullptr}}},
-                               {"nodes", {{{"node", "dgx-h100"}, {"count", 256}}}}});
-        QCOMPARE(lines.size(), std::size_t(3));
-        QCOMPARE(lines[0], std::string("fabric.nic = roce-400g"));
-        QCOMPARE(lines[1], std::string("fabric.nics_per_node back to its default"));
-        QCOMPARE(lines[2], std::string("nodes = 256 x dgx-h100"));
+        const nlohmann::json changes = {
+            {"fabric", {{"nic", "roce-400g"}, {"nics_per_node", nullptr}, {"oversubscription", 2}}},
+            {"nodes", {{{"node", "dgx-h100"}, {"count", 2048}}}}};
+        // Without a catalog or a baseline: the ids, no "instead of".
+        const auto bare = describeChanges(changes);
+        QCOMPARE(bare.size(), std::size_t(4));
+        QCOMPARE(bare[0], std::string("NIC: roce-400g"));
+        QCOMPARE(bare[1], std::string("NICs per server: back to its default"));
+        QCOMPARE(bare[2], std::string("Oversubscription: 2:1"));
+        QCOMPARE(bare[3], std::string("Servers: 2,048 x dgx-h100"));
+        // With the sample as baseline and the catalog: names, and what each replaces.
+        const auto lines = describeChanges(changes, planToJson(m_sample), &m_catalog);
+        const std::string roce = m_catalog.nic("roce-400g").name;
+        const std::string ndr = m_catalog.nic("ib-ndr-400").name;
+        const std::string dgx = m_catalog.node("dgx-h100").name;
+        QCOMPARE(lines[0], "NIC: " + roce + " instead of " + ndr);
+        QCOMPARE(lines[2], std::string("Oversubscription: 2:1 instead of 1:1"));
+        QCOMPARE(lines[3], "Servers: 2,048 x " + dgx + " instead of 128 x " + dgx);
     }
 
     void comparisonMatchesTheEstimator()
