@@ -3,6 +3,7 @@
 // undoable edits, editing a scenario records only its changes, the comparison table's values
 // against the estimator's, charts, CSV parsed back, the PDF's pages and text (pdfinfo,
 // pdftotext), failed exports leaving nothing behind, cancel. Screenshots into the build tree.
+#include "comparisoncharts.h"
 #include "comparisoncontroller.h"
 #include "mainwindow.h"
 #include "plandocument.h"
@@ -16,6 +17,7 @@
 #include "model/scenarios.h"
 #include "model/units.h"
 
+#include <QChart>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -23,12 +25,14 @@
 #include <QListWidget>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 
 using namespace cp;
 
@@ -200,6 +204,52 @@ private slots:
             QVERIFY(view->grab().save(
                 QStringLiteral(CP_SCREENSHOT_DIR "/comparison-chart-%1.png").arg(i)));
         }
+    }
+
+    void paretoChartTellsOptionsApart()
+    {
+        // Axis labels: as many decimals as the tick step needs. 0.005 apart needs 3 (21.145,
+        // 21.150), 0.25 needs 2, 5 none.
+        QCOMPARE(views::axisLabelDecimals(0.005), 3);
+        QCOMPARE(views::axisLabelDecimals(0.25), 2);
+        QCOMPARE(views::axisLabelDecimals(5), 0);
+        QCOMPARE(views::axisLabelDecimals(0), 0);
+        // Three options, two dominated: each its own colour in legend and point, the dominated
+        // faded (the same hue, transparent fill), the front opaque.
+        model::ScenarioComparison c;
+        for (const char *name : {"Baseline", "A", "B"}) {
+            model::ScenarioResult result;
+            result.name = name;
+            result.ok = true;
+            c.scenarios.push_back(result);
+        }
+        c.paretoPoints
+            = {std::pair(21.151, 0.70), std::pair(21.149, 0.69), std::pair(21.152, 0.71)};
+        c.dominated = model::paretoDominated(c.paretoPoints);
+        QCOMPARE(c.dominated, std::vector<bool>({true, false, true}));
+        const QList<QChart *> charts = views::comparisonCharts(c);
+        QChart *pareto = nullptr;
+        for (QChart *chart : charts)
+            if (chart->title().startsWith(QStringLiteral("Pareto")))
+                pareto = chart;
+        QVERIFY(pareto);
+        QList<QColor> borders;
+        for (QAbstractSeries *series : pareto->series())
+            if (auto *scatter = qobject_cast<QScatterSeries *>(series)) {
+                borders << scatter->borderColor();
+                const bool dominated = scatter->name().contains(QStringLiteral("dominated"));
+                QCOMPARE(scatter->color().alpha() < 255, dominated);
+                QCOMPARE(scatter->color().rgb(), scatter->borderColor().rgb()); // same hue
+            }
+        QCOMPARE(borders.size(), 3);
+        QVERIFY(borders[0] != borders[1] && borders[1] != borders[2] && borders[0] != borders[2]);
+        // Distinct x labels for options 0.003 days apart.
+        auto *x = qobject_cast<QValueAxis *>(pareto->axes(Qt::Horizontal).front());
+        const double step = (x->max() - x->min()) / (x->tickCount() - 1);
+        QString format = x->labelFormat();
+        QVERIFY(QString::asprintf(qPrintable(format), x->min())
+                != QString::asprintf(qPrintable(format), x->min() + step));
+        qDeleteAll(charts);
     }
 
     void csvAndPdfExports()
