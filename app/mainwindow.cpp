@@ -30,6 +30,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
@@ -83,7 +84,13 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
         return d;
     };
     QDockWidget *paletteDock = dock(m_palette, tr("Catalog"), Qt::LeftDockWidgetArea);
-    QDockWidget *propertiesDock = dock(m_properties, tr("Properties"), Qt::RightDockWidgetArea);
+    // The forms (a training workload has two dozen fields) scroll rather than clip on a
+    // 768-pixel screen.
+    auto *propertiesScroll = new QScrollArea;
+    propertiesScroll->setWidget(m_properties);
+    propertiesScroll->setWidgetResizable(true);
+    propertiesScroll->setFrameShape(QFrame::NoFrame);
+    QDockWidget *propertiesDock = dock(propertiesScroll, tr("Properties"), Qt::RightDockWidgetArea);
     QDockWidget *summaryDock = dock(m_summary, tr("Estimate"), Qt::BottomDockWidgetArea);
     QDockWidget *scenariosDock = dock(m_scenarios, tr("Scenarios"), Qt::RightDockWidgetArea);
     m_comparisonDock = dock(m_comparisonView, tr("Comparison"), Qt::BottomDockWidgetArea);
@@ -200,6 +207,7 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     // without clipped fields, and room for the canvas; restoreState below overrides them.
     resizeDocks({paletteDock, propertiesDock}, {360, 330}, Qt::Horizontal);
     resizeDocks({summaryDock}, {300}, Qt::Vertical);
+    resizeDocks({propertiesDock, scenariosDock}, {420, 220}, Qt::Vertical);
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
