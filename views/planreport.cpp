@@ -686,6 +686,10 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
             if (plans.empty())
                 plans.push_back(plan);
             page.heading(QObject::tr("Catalog entries and their sources"));
+            page.paragraph(QObject::tr("[U] marks an unsourced figure: no datasheet or published "
+                                       "measurement gives it, so the catalog holds an "
+                                       "order-of-magnitude value with its basis stated."),
+                           9);
             QList<QStringList> rows;
             for (const model::CatalogSourceLine &line :
                  model::catalogSourcesForPlans(plans, *input.catalog))

@@ -18,6 +18,7 @@
 
 #include "model/catalogdatabase.h"
 #include "model/fabricgraph.h"
+#include "model/inferencesetup.h"
 #include "model/planfabric.h"
 #include "model/planio.h"
 
@@ -97,6 +98,8 @@ private slots:
         QCOMPARE(window.plan().nodeGroups.size(), groups + 1);
         QCOMPARE(window.plan().nodeGroups.back().nodeId, std::string("dgx-b200"));
         QCOMPARE(window.plan().nodeGroups.back().count, 32);
+        // Named with the catalog's name, not "dgx-b200 2".
+        QCOMPARE(window.plan().nodeGroups.back().name, m_catalog->node("dgx-b200").name);
         QVERIFY(window.document()->isModified());
         QVERIFY(window.scene()->cardForKey(QStringLiteral("group:%1").arg(groups)));
         window.document()->undoStack()->undo();
@@ -131,7 +134,12 @@ private slots:
         QVERIFY2(window.statusBar()->currentMessage().contains(
                      QStringLiteral("A GPU goes into a server")),
                  qPrintable(window.statusBar()->currentMessage()));
-        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("dgx-h100")));
+        // The server that carries it, by name (the catalog's first node with this GPU).
+        const std::string carrier = model::nodeForGpu(*m_catalog, "h100-sxm5-80gb");
+        QVERIFY2(window.statusBar()->currentMessage().contains(
+                     QString::fromStdString(m_catalog->node(carrier).name)),
+                 qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY(!window.statusBar()->currentMessage().contains(QString::fromStdString(carrier)));
         // An Ethernet switch cannot carry the plan's InfiniBand NDR links.
         dropOnCanvas(window, {model::CatalogKind::Switch, "leaf-100g", 1},
                      viewportPointOf(window, QStringLiteral("fabric")));
