@@ -210,7 +210,8 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     resizeDocks({propertiesDock, scenariosDock}, {420, 220}, Qt::Vertical);
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_firstRunLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_summaryDock = summaryDock;
     m_document->reset(emptyPlan(), QString());
 }
 
@@ -628,6 +629,17 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue(QStringLiteral("window/state"), saveState());
     QFile::remove(autosavePath()); // a clean exit leaves nothing to recover
     event->accept();
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_firstRunLayout)
+        return;
+    // First run: the estimate gets about two fifths of the window's height, whatever the
+    // screen (300 px left a three-row tree at 1920x1080).
+    m_firstRunLayout = false;
+    resizeDocks({m_summaryDock}, {std::max(260, height() * 2 / 5)}, Qt::Vertical);
 }
 
 void MainWindow::generateFabric()

@@ -202,7 +202,7 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
         addRow(power, tr("Racks: %1").arg(QString::fromStdString(rack.groupName)),
                tr("%1 x %2, %3 nodes each, %4 of %5 kW")
                    .arg(rack.racks)
-                   .arg(QString::fromStdString(rack.rackId))
+                   .arg(QString::fromStdString(rack.rackName))
                    .arg(rack.nodesPerRack)
                    .arg(number(rack.wattsPerRack / units::kilo, 1),
                         number(rack.rackLimitWatts / units::kilo, 1)));

@@ -95,6 +95,10 @@ private slots:
                      QStringLiteral("compute %1%")
                          .arg(std::lround(100 * t.breakdown.computeSeconds / t.breakdown.total()))),
                  qPrintable(bar->legendText()));
+        // Catalog names in the tree, not ids.
+        const QString racks = findValue(summary->tree(), QStringLiteral("Racks: compute"));
+        QVERIFY2(racks.contains(QString::fromStdString(m_catalog->rack("rack-air-40kw").name)),
+                 qPrintable(racks));
         // Above the tree, not a row inside it.
         QVERIFY(bar->geometry().bottom() <= summary->tree()->geometry().top());
     }
