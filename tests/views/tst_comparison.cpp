@@ -357,6 +357,14 @@ private slots:
               QStringLiteral("Oversubscription: 2:1 instead of 1:1"),
               QStringLiteral("[U] marks an unsourced")})
             QVERIFY2(text.contains(expected), qPrintable(expected));
+        // Page 1 is not half empty: the plan summary follows the key figures on it.
+        const QString first
+            = runTool(QStringLiteral("pdftotext"),
+                      {QStringLiteral("-f"), QStringLiteral("1"), QStringLiteral("-l"),
+                       QStringLiteral("1"), pdf, QStringLiteral("-")});
+        QVERIFY(first.contains(
+            QStringLiteral("(baseline)"))); // "Key figures", whose "fi" is a ligature
+        QVERIFY(first.contains(QStringLiteral("Plan summary")));
         // The training time the estimator gives is in the report.
         const model::PlanEstimate e = model::estimatePlan(
             model::scenarioPlan(window.document()->documentPlan(), -1, m_catalog.get()),
