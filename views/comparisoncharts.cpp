@@ -222,8 +222,17 @@ QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
     all.prepend(frontLine);
     if (xMin > xMax) // no scenario has a point
         xMin = xMax = yMin = yMax = 0;
-    QValueAxis *x = fittedAxis(QString::fromStdString(c.paretoTimeLabel), xMin, xMax);
-    QValueAxis *y = fittedAxis(QString::fromStdString(c.paretoCostLabel), yMin, yMax);
+    // Short axis titles (the chart title has the long ones): a vertical title longer than a
+    // 1366x768 chart is tall gets elided.
+    const auto shortTitle = [](const std::string &label) {
+        QString text = QString::fromStdString(label);
+        text.replace(QStringLiteral("Cost per million output tokens (USD)"),
+                     QStringLiteral("USD / M output tokens"));
+        text.replace(QStringLiteral("(million USD)"), QStringLiteral("(M USD)"));
+        return text;
+    };
+    QValueAxis *x = fittedAxis(shortTitle(c.paretoTimeLabel), xMin, xMax);
+    QValueAxis *y = fittedAxis(shortTitle(c.paretoCostLabel), yMin, yMax);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries *series : all) {

@@ -236,6 +236,12 @@ private slots:
         QVERIFY2(chart->height() >= 220, qPrintable(QString::number(chart->height())));
         QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
         QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/comparison-1366x768.png")));
+        for (int i = 0; i < view->chartTabs()->count(); ++i) {
+            view->chartTabs()->setCurrentIndex(i);
+            QTest::qWait(20);
+            QVERIFY(view->chartTabs()->currentWidget()->grab().save(
+                QStringLiteral(CP_SCREENSHOT_DIR "/comparison-1366-chart-%1.png").arg(i)));
+        }
         // The Properties hint: its text fits its label.
         for (QLabel *label : window.propertyEditor()->findChildren<QLabel *>())
             if (label->wordWrap() && label->isVisible() && !label->text().isEmpty())
