@@ -90,6 +90,7 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     propertiesScroll->setWidget(m_properties);
     propertiesScroll->setWidgetResizable(true);
     propertiesScroll->setFrameShape(QFrame::NoFrame);
+    propertiesScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     QDockWidget *propertiesDock = dock(propertiesScroll, tr("Properties"), Qt::RightDockWidgetArea);
     QDockWidget *summaryDock = dock(m_summary, tr("Estimate"), Qt::BottomDockWidgetArea);
     QDockWidget *scenariosDock = dock(m_scenarios, tr("Scenarios"), Qt::RightDockWidgetArea);
@@ -207,11 +208,12 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     // without clipped fields, and room for the canvas; restoreState below overrides them.
     resizeDocks({paletteDock, propertiesDock}, {360, 330}, Qt::Horizontal);
     resizeDocks({summaryDock}, {300}, Qt::Vertical);
-    resizeDocks({propertiesDock, scenariosDock}, {420, 220}, Qt::Vertical);
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_firstRunLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_summaryDock = summaryDock;
+    m_propertiesDock = propertiesDock;
+    m_scenariosDock = scenariosDock;
     m_document->reset(emptyPlan(), QString());
 }
 
@@ -640,6 +642,16 @@ void MainWindow::showEvent(QShowEvent *event)
     // screen (300 px left a three-row tree at 1920x1080).
     m_firstRunLayout = false;
     resizeDocks({m_summaryDock}, {std::max(260, height() * 2 / 5)}, Qt::Vertical);
+    if (height() < 900) {
+        // A 768-pixel screen leaves the right column about 400 pixels: Properties (two dozen
+        // fields for a training workload) and Scenarios share it as tabs rather than each
+        // getting a sliver.
+        tabifyDockWidget(m_propertiesDock, m_scenariosDock);
+        m_propertiesDock->raise();
+    } else {
+        resizeDocks({m_propertiesDock, m_scenariosDock}, {height() * 2 / 5, height() / 5},
+                    Qt::Vertical);
+    }
 }
 
 void MainWindow::generateFabric()

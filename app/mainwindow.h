@@ -131,6 +131,8 @@ private:
     views::ScenarioComparisonView *m_comparisonView;
     views::ComparisonController *m_comparison;
     QDockWidget *m_summaryDock = nullptr;
+    QDockWidget *m_propertiesDock = nullptr;
+    QDockWidget *m_scenariosDock = nullptr;
     bool m_firstRunLayout = false; ///< no saved window state: size the docks on first show
     QDockWidget *m_comparisonDock = nullptr;
     bool m_comparisonCurrent = false;

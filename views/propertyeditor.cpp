@@ -29,6 +29,8 @@ QComboBox *idCombo(const model::Catalog &catalog, model::CatalogKind kind,
                    const std::string &current, const QString &noneText, QWidget *parent)
 {
     auto *combo = new QComboBox(parent);
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(8);
     if (!noneText.isEmpty())
         combo->addItem(noneText, QString());
     for (const std::string &id : catalog.ids(kind))
@@ -140,6 +142,8 @@ void PropertyEditor::rebuild()
         buildFacility();
     else
         buildPlan();
+    // Rows at their natural height: the Properties dock scrolls rather than squeezing them.
+    m_form->setMinimumHeight(m_form->sizeHint().height());
 }
 
 void PropertyEditor::buildPlan()

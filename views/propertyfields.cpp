@@ -78,6 +78,9 @@ QComboBox *PropertyFields::addChoice(const QString &label,
                                      std::function<void(model::Plan &, const QString &)> set)
 {
     auto *combo = new QComboBox(m_parent);
+    // Long names shrink to the form's width instead of widening the dock.
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(8);
     for (const auto &[text, value] : choices)
         combo->addItem(text, value);
     combo->setCurrentIndex(std::max(0, combo->findData(current)));

@@ -320,10 +320,15 @@ private slots:
         // Training: sequence length, a parallel dimension fixed and back to searched, undo; a
         // token count that is not one is refused with the reason and changes nothing.
         app::MainWindow window(m_catalog);
+        window.resize(1366, 768);
         window.show();
         QVERIFY(window.openPlan(m_sample));
         views::PropertyEditor *editor = window.propertyEditor();
         editor->setKey(QStringLiteral("workload"));
+        QTest::qWait(20);
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QVERIFY(window.grab().save(
+            QStringLiteral(CP_SCREENSHOT_DIR "/properties-training-1366x768.png")));
         auto *seq = editor->findChild<QSpinBox *>(QStringLiteral("Sequence length"));
         QVERIFY(seq);
         seq->setValue(4096);
