@@ -37,6 +37,18 @@ private:
         return items.isEmpty() ? QString() : items.first()->text(1);
     }
 
+    /** Opens the H100 sample, waits for its estimate and returns the model's own estimate. */
+    model::PlanEstimate openSample(app::MainWindow &window) const
+    {
+        const QString path
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        if (!window.openPlan(path) || !ready.wait(60000))
+            return {};
+        return model::estimatePlan(model::loadPlan(path.toStdString(), m_catalog.get()),
+                                   *m_catalog);
+    }
+
 private slots:
     void opensSampleAndShowsModelFigures()
     {
@@ -69,13 +81,8 @@ private slots:
         app::MainWindow window(m_catalog);
         window.resize(1366, 768);
         window.show();
-        const QString path
-            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
-        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
-        QVERIFY(window.openPlan(path));
-        QVERIFY(ready.wait(60000));
-        const model::PlanEstimate expected
-            = model::estimatePlan(model::loadPlan(path.toStdString(), m_catalog.get()), *m_catalog);
+        const model::PlanEstimate expected = openSample(window);
+        QVERIFY(expected.training.found);
         const model::TrainingEstimate &t = expected.training.best;
         views::EstimateSummaryView *summary = window.summaryView();
         QString sentence = QString::fromStdString(t.bottleneckExplanation);
@@ -133,13 +140,8 @@ private slots:
         // time and share, at both window sizes architects use.
         app::MainWindow window(m_catalog);
         window.show();
-        const QString path
-            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
-        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
-        QVERIFY(window.openPlan(path));
-        QVERIFY(ready.wait(60000));
-        const model::PlanEstimate expected
-            = model::estimatePlan(model::loadPlan(path.toStdString(), m_catalog.get()), *m_catalog);
+        const model::PlanEstimate expected = openSample(window);
+        QVERIFY(expected.training.found);
         const model::TrainingEstimate &t = expected.training.best;
         QTreeWidget *tree = window.summaryView()->tree();
         QVERIFY(t.operations.count > 10);
