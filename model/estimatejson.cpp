@@ -197,6 +197,10 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
         {"capital_cost_usd", e.capitalCostUsd},
         {"warnings", e.warnings},
     };
+    if (e.facilityPowerLimitWatts) {
+        json["power_kw"]["facility_limit"] = *e.facilityPowerLimitWatts / units::kilo;
+        json["power_kw"]["over_budget"] = e.overPowerBudget();
+    }
     if (!e.fabricError.empty()) {
         // Unknown, not zero: a consumer must not read an unbuildable fabric as a free one.
         json["fabric"] = {{"topology", e.fabric.topology}, {"error", e.fabricError}};

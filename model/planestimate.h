@@ -82,6 +82,12 @@ struct PlanEstimate
      * cost are unknown, never zero, and no training job is estimated on it.
      */
     std::string fabricError;
+    /** The facility's power budget (IT x PUE at full load), when the plan sets one. */
+    std::optional<double> facilityPowerLimitWatts;
+    bool overPowerBudget() const
+    {
+        return facilityPowerLimitWatts && power.facilityWatts() > *facilityPowerLimitWatts;
+    }
 
     bool hasTraining = false;
     TrainingSearchResult training; ///< `best` holds the estimate when found

@@ -69,6 +69,15 @@ std::string fabricCountsSummary(const FabricCounts &c)
     return text;
 }
 
+namespace {
+std::string formatMegawatts(double watts)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MW", watts / 1e6);
+    return text;
+}
+} // namespace
+
 PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::atomic<bool> *cancel)
 {
     checkPlanSize(plan, catalog, "plan '" + plan.name + "'");
@@ -248,6 +257,13 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     }
     for (const BillOfMaterialsLine &line : result.billOfMaterials)
         result.capitalCostUsd += line.totalUsd();
+    // The hall's budget, checked at full load: what the feeds and chillers must carry.
+    result.facilityPowerLimitWatts = plan.facility.powerLimitWatts;
+    if (result.overPowerBudget())
+        result.warnings.push_back("the cluster draws "
+                                  + formatMegawatts(result.power.facilityWatts())
+                                  + " at full load (IT x PUE), over the facility's budget of "
+                                  + formatMegawatts(*result.facilityPowerLimitWatts));
 
     // --- Workload -----------------------------------------------------------------------------
     if (plan.workloadType == WorkloadType::Training && firstNode) {

@@ -49,6 +49,7 @@ std::string fieldLabel(const std::string &path)
         {"facility.pue", "PUE"},
         {"facility.electricity_usd_per_kwh", "Electricity (USD/kWh)"},
         {"facility.carbon_kg_per_kwh", "Carbon (kg/kWh)"},
+        {"facility.power_limit_kw", "Facility power budget (kW)"},
         {"workload.model", "Model"},
         {"workload.precision", "Precision"},
         {"workload.kv_precision", "K/V cache precision"},

@@ -126,6 +126,13 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
     showDiagnosis(e);
     if (e.nodes == 0 || !e.fabricError.empty())
         m_diagnosis->clear(); // the headline says all there is
+    else if (e.overPowerBudget())
+        // The first thing to fix: a hall cannot feed what it has no power for.
+        m_diagnosis->setText(tr("Over the facility's power budget: %1 MW at full load (IT x PUE) "
+                                "for %2 MW. ")
+                                 .arg(number(e.power.facilityWatts() / 1e6, 1),
+                                      number(*e.facilityPowerLimitWatts / 1e6, 1))
+                             + m_diagnosis->text());
     if (e.nodes == 0) {
         // Nothing to estimate yet: say what to do rather than show a page of zeros.
         m_headline->setText(tr("%1: no servers yet. Drag a server onto the canvas and its "
@@ -187,6 +194,11 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                QString::fromStdString(model::fabricCountsSummary(e.fabric)));
 
     auto *power = new QTreeWidgetItem(m_tree, {tr("Power and cost")});
+    if (e.facilityPowerLimitWatts)
+        addRow(power, tr("Facility power budget"),
+               tr("%1 MW: %2")
+                   .arg(number(*e.facilityPowerLimitWatts / 1e6, 1),
+                        e.overPowerBudget() ? tr("exceeded") : tr("within")));
     addRow(power, tr("IT power"), tr("%1 kW").arg(number(e.power.itWatts() / units::kilo, 1)));
     addRow(power, tr("  GPUs / nodes / network / storage"),
            tr("%1 / %2 / %3 / %4 kW")

@@ -587,6 +587,16 @@ void PropertyEditor::buildFacility()
         tr("Carbon"), f.carbonKgPerKwh, 0, 10, 3, tr(" kg CO2/kWh"),
         tr("preset's (%1 kg/kWh)").arg(preset.carbonKgPerKwh),
         [](model::Plan &p, std::optional<double> v) { p.facility.carbonKgPerKwh = v; });
+    fields
+        .addNumber(tr("Power budget"),
+                   f.powerLimitWatts ? std::optional(*f.powerLimitWatts / 1e6) : std::nullopt, 0,
+                   1e4, 2, tr(" MW"), tr("none"),
+                   [](model::Plan &p, std::optional<double> megawatts) {
+                       p.facility.powerLimitWatts
+                           = megawatts ? std::optional(*megawatts * 1e6) : std::nullopt;
+                   })
+        ->setToolTip(tr("What the hall can deliver to this cluster, facility side (IT x PUE); "
+                        "the estimate warns when full load exceeds it"));
 }
 
 } // namespace cp::views

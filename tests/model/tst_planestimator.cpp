@@ -7,6 +7,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace cp::model;
 
 namespace {
@@ -213,6 +215,37 @@ private slots:
             flagged = flagged
                 || warning.find("rack over its power limit: 4 x 10.2 kW = 40.8 kW > 40.0 kW") == 0;
         QVERIFY(flagged);
+    }
+
+    void facilityPowerBudgetIsChecked()
+    {
+        // The H100 sample at full load: IT 1,390.5 kW = GPUs 1,024 x 700 W = 716.8 kW + nodes
+        // 128 x 4.6 kW = 588.8 kW + network 72.9 kW + storage 4 x 3 kW = 12 kW; x PUE 1.58 =
+        // 2,196.9 kW. A 2 MW budget is exceeded, a 2.5 MW one is not.
+        Plan plan = sample("h100-1024-ndr-rail-fat-tree.json");
+        plan.facility.powerLimitWatts = 2.0e6;
+        const PlanEstimate over = estimatePlan(plan, catalog());
+        QVERIFY(std::abs(over.power.facilityWatts() - 2196.9e3) < 0.1e3);
+        QVERIFY(over.overPowerBudget());
+        QVERIFY(std::any_of(over.warnings.begin(), over.warnings.end(), [](const std::string &w) {
+            return w.find("2.2 MW at full load (IT x PUE), over the facility's budget of 2.0 MW")
+                != std::string::npos;
+        }));
+        plan.facility.powerLimitWatts = 2.5e6;
+        QVERIFY(!estimatePlan(plan, catalog()).overPowerBudget());
+        // Saved as kW, read back; a negative budget is refused by its pointer.
+        nlohmann::json json = planToJson(plan);
+        QCOMPARE(json["facility"]["power_limit_kw"].get<double>(), 2500.0);
+        QCOMPARE(*parsePlan(json, "budget.json", &catalog()).facility.powerLimitWatts, 2.5e6);
+        json["facility"]["power_limit_kw"] = -1;
+        try {
+            parsePlan(json, "budget.json", &catalog());
+            QFAIL("a negative budget was accepted");
+        } catch (const InputError &error) {
+            QVERIFY2(std::string(error.what()).find("/facility/power_limit_kw")
+                         != std::string::npos,
+                     error.what());
+        }
     }
 
     void everySampleEstimates()

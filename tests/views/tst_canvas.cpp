@@ -376,6 +376,18 @@ private slots:
         QCOMPARE(window.plan().facility.pue, std::optional<double>(1.25));
         QVERIFY(editor->findChild<QDoubleSpinBox *>(QStringLiteral("Electricity")));
         QVERIFY(editor->findChild<QDoubleSpinBox *>(QStringLiteral("Carbon")));
+        // A power budget below the full-load draw: IT 1,390.5 kW x PUE 1.25 = 1,738 kW, over
+        // 1.5 MW; the diagnosis leads with it.
+        auto *budget = editor->findChild<QDoubleSpinBox *>(QStringLiteral("Power budget"));
+        QVERIFY(budget);
+        QCOMPARE(budget->text(), QStringLiteral("none"));
+        budget->setValue(1.5);
+        emit budget->editingFinished();
+        QCOMPARE(window.plan().facility.powerLimitWatts, std::optional<double>(1.5e6));
+        window.finishEstimate();
+        QVERIFY2(window.summaryView()->diagnosis().startsWith(
+                     QStringLiteral("Over the facility's power budget: 1.7 MW")),
+                 qPrintable(window.summaryView()->diagnosis()));
 
         // Inference: the hourly profile goes through the loader's check (24 hours).
         model::Plan serving = window.plan();
