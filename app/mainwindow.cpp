@@ -31,6 +31,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -93,7 +94,14 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
         return d;
     };
     QDockWidget *paletteDock = dock(m_palette, tr("Catalog"), Qt::LeftDockWidgetArea);
-    QDockWidget *propertiesDock = dock(m_properties, tr("Properties"), Qt::RightDockWidgetArea);
+    // The forms (a training workload has two dozen fields) scroll rather than clip on a
+    // 768-pixel screen.
+    auto *propertiesScroll = new QScrollArea;
+    propertiesScroll->setWidget(m_properties);
+    propertiesScroll->setWidgetResizable(true);
+    propertiesScroll->setFrameShape(QFrame::NoFrame);
+    propertiesScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    QDockWidget *propertiesDock = dock(propertiesScroll, tr("Properties"), Qt::RightDockWidgetArea);
     QDockWidget *summaryDock = dock(m_summary, tr("Estimate"), Qt::BottomDockWidgetArea);
     QDockWidget *scenariosDock = dock(m_scenarios, tr("Scenarios"), Qt::RightDockWidgetArea);
     m_comparisonDock = dock(m_comparisonView, tr("Comparison"), Qt::BottomDockWidgetArea);
@@ -212,7 +220,10 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     resizeDocks({summaryDock}, {300}, Qt::Vertical);
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_firstRunLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_summaryDock = summaryDock;
+    m_propertiesDock = propertiesDock;
+    m_scenariosDock = scenariosDock;
     m_document->reset(emptyPlan(), QString());
 }
 
@@ -479,7 +490,8 @@ void MainWindow::exportBillOfMaterialsCsv(const QString &path)
         }
         writeCsvExport(
             path,
-            model::billOfMaterialsCells(scenarios[static_cast<std::size_t>(active)].estimate));
+            model::billOfMaterialsCells(scenarios[static_cast<std::size_t>(active)].estimate,
+                                        scenarios[static_cast<std::size_t>(active)].name));
     });
 }
 
@@ -629,6 +641,27 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue(QStringLiteral("window/state"), saveState());
     QFile::remove(autosavePath()); // a clean exit leaves nothing to recover
     event->accept();
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_firstRunLayout)
+        return;
+    // First run: the estimate gets about two fifths of the window's height, whatever the
+    // screen (300 px left a three-row tree at 1920x1080).
+    m_firstRunLayout = false;
+    resizeDocks({m_summaryDock}, {std::max(260, height() * 2 / 5)}, Qt::Vertical);
+    if (height() < 900) {
+        // A 768-pixel screen leaves the right column about 400 pixels: Properties (two dozen
+        // fields for a training workload) and Scenarios share it as tabs rather than each
+        // getting a sliver.
+        tabifyDockWidget(m_propertiesDock, m_scenariosDock);
+        m_propertiesDock->raise();
+    } else {
+        resizeDocks({m_propertiesDock, m_scenariosDock}, {height() * 2 / 5, height() / 5},
+                    Qt::Vertical);
+    }
 }
 
 void MainWindow::generateFabric()

@@ -93,6 +93,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     /** Exports waiting for a comparison that failed or was cancelled: each reports `why`. */
@@ -129,6 +130,10 @@ private:
     views::ScenarioPanel *m_scenarios;
     views::ScenarioComparisonView *m_comparisonView;
     views::ComparisonController *m_comparison;
+    QDockWidget *m_summaryDock = nullptr;
+    QDockWidget *m_propertiesDock = nullptr;
+    QDockWidget *m_scenariosDock = nullptr;
+    bool m_firstRunLayout = false; ///< no saved window state: size the docks on first show
     QDockWidget *m_comparisonDock = nullptr;
     bool m_comparisonCurrent = false;
     std::vector<std::function<void(const model::ScenarioComparison &)>> m_waitingForComparison;

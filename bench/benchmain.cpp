@@ -31,12 +31,26 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
+
+/** The spread of the last measurement, printed under its figure. */
+struct Timing
+{
+    double minSeconds = 0;
+    double medianSeconds = 0;
+    double maxSeconds = 0;
+    int runs = 0;
+};
+Timing lastTiming;
+double referenceSeconds = 0; ///< the fixed reference computation's median, this run
+
 double medianSeconds(int runs, const std::function<void()> &work)
 {
     std::vector<double> times;
@@ -47,25 +61,58 @@ double medianSeconds(int runs, const std::function<void()> &work)
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
+    lastTiming = {times.front(), times[times.size() / 2], times.back(), runs};
+    return lastTiming.medianSeconds;
 }
 
-/** Median, minimum and maximum of `runs` timings, in milliseconds, as one line's tail. */
-std::string millisecondStats(int runs, const std::function<void()> &work)
+/**
+ * "    min 0.41, max 0.52 ms over 11 runs; 3.1 x reference": the spread of the figure just
+ * printed, and its median against the reference computation of the same run, which is what
+ * compares across machines (the absolute figures moved by 70% between runs on a shared host).
+ */
+void printSpread(double scale, const char *unit)
 {
-    std::vector<double> times;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        work();
-        times.push_back(
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() * 1e3);
-    }
-    std::sort(times.begin(), times.end());
-    char text[128];
-    std::snprintf(text, sizeof text, "median %.1f ms (min %.1f, max %.1f, %d runs)",
-                  times[times.size() / 2], times.front(), times.back(), runs);
-    return text;
+    std::printf("    min %.3g, max %.3g %s over %d runs; %.3g x reference\n",
+                lastTiming.minSeconds * scale, lastTiming.maxSeconds * scale, unit, lastTiming.runs,
+                referenceSeconds > 0 ? lastTiming.medianSeconds / referenceSeconds : 0.0);
 }
+
+/** The CPU, as /proc/cpuinfo names it. */
+std::string cpuName()
+{
+    std::FILE *file = std::fopen("/proc/cpuinfo", "r");
+    if (!file)
+        return "unknown CPU";
+    char line[512];
+    std::string name = "unknown CPU";
+    while (std::fgets(line, sizeof line, file)) {
+        const std::string text(line);
+        if (text.rfind("model name", 0) == 0) {
+            const auto colon = text.find(':');
+            name = text.substr(colon + 2, text.size() - colon - 3);
+            break;
+        }
+    }
+    std::fclose(file);
+    return name;
+}
+
+/**
+ * A fixed computation that depends on nothing in the program: 4,000,000 steps of a 64-bit
+ * linear congruential generator (Knuth's MMIX constants) summed in doubles. The ratio of each
+ * figure to it cancels most of the machine's speed.
+ */
+double referenceComputation()
+{
+    std::uint64_t state = 1;
+    double sum = 0;
+    for (int i = 0; i < 4000000; ++i) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        sum += static_cast<double>(state >> 11);
+    }
+    return sum;
+}
+
 } // namespace
 
 /**
@@ -95,6 +142,13 @@ nlohmann::json largePlanJson()
 int main(int argc, char **argv)
 {
     using namespace cp::model;
+    volatile double sink = 0;
+    referenceSeconds = medianSeconds(21, [&] { sink = sink + referenceComputation(); });
+    std::printf("CPU: %s, %u hardware threads\n", cpuName().c_str(),
+                std::thread::hardware_concurrency());
+    std::printf("reference computation (4 M LCG steps):                 median %.2f ms\n",
+                referenceSeconds * 1e3);
+    printSpread(1e3, "ms");
     const Catalog catalog = loadCatalogDirectory(shippedCatalogDirectory());
 
     TrainingJob job;
@@ -110,12 +164,15 @@ int main(int argc, char **argv)
     fixed.dp = 32;
     fixed.recompute = Recompute::Full;
     const double one = medianSeconds(2001, [&] { (void)estimator.estimate(fixed); });
-    long long evaluated = 0;
-    const double search = medianSeconds(11, [&] { evaluated = estimator.search().evaluated; });
     std::printf("training estimate, one layout (GPT-3 175B, 4096 H100):   median %.2f us\n",
                 one * 1e6);
-    std::printf("training search, all layouts (%lld evaluated):        median %.1f ms\n", evaluated,
-                search * 1e3);
+    printSpread(1e6, "us");
+    long long evaluated = 0;
+    const double search = medianSeconds(11, [&] { evaluated = estimator.search().evaluated; });
+    std::printf("training search, all layouts (%lld evaluated):        median %.1f ms "
+                "(%.2f M layouts/s)\n",
+                evaluated, search * 1e3, evaluated / search / 1e6);
+    printSpread(1e3, "ms");
 
     InferenceJob inference;
     inference.model = catalog.llm("llama-3-70b");
@@ -132,6 +189,7 @@ int main(int argc, char **argv)
     const double slo = medianSeconds(101, [&] { (void)inferenceEstimator.estimate(); });
     std::printf("inference estimate with SLO search (Llama 3 70B, H100): median %.1f us\n",
                 slo * 1e6);
+    printSpread(1e6, "us");
 
     // Fabric engine: generate, analyse (counts, exact hop statistics by symmetry, max-flow
     // bisection) and run every rank ring at once, as `clusterplanner-cli fabric` does.
@@ -158,6 +216,7 @@ int main(int argc, char **argv)
     std::printf("fat-tree k=64, 3 tiers, 65,536 endpoints, generate+analyse+rings: median %.2f s "
                 "(last run: generate %.2f, analyse %.2f, rings %.2f)\n",
                 fatTreeTotal, generateSeconds, analyseSeconds, ringSeconds);
+    printSpread(1, "s");
     DragonflyParameters dragonfly;
     dragonfly.p = 16;
     dragonfly.a = 32;
@@ -170,6 +229,7 @@ int main(int argc, char **argv)
     });
     std::printf("Dragonfly p=16 a=32 h=16 g=128, 65,536 endpoints, same work:      median %.2f s\n",
                 dragonflyTotal);
+    printSpread(1, "s");
 
     // The 16,384-GPU plan: read and validate it from a file, estimate it (layout search, fabric
     // graph, power, failures), compare its scenarios, and build and draw its canvas scene.
@@ -181,9 +241,11 @@ int main(int argc, char **argv)
     const double load = medianSeconds(21, [&] { large = loadPlan(planPath, &catalog); });
     std::printf("load the 16,384-GPU plan (parse, validate, 2 scenarios):  median %.2f ms\n",
                 load * 1e3);
+    printSpread(1e3, "ms");
     const double estimate = medianSeconds(5, [&] { (void)estimatePlan(large, catalog); });
     std::printf("estimate the 16,384-GPU plan (search, fabric, power):    median %.0f ms\n",
                 estimate * 1e3);
+    printSpread(1e3, "ms");
     const double compare = medianSeconds(3, [&] {
         ComparisonOptions options;
         options.scalingGpuCounts = defaultScalingGpuCounts(large, catalog);
@@ -191,6 +253,7 @@ int main(int argc, char **argv)
     });
     std::printf("compare its 3 variants with the scaling curve:           median %.0f ms\n",
                 compare * 1e3);
+    printSpread(1e3, "ms");
 
     // The scene and PDF benchmarks need a QApplication; without a display, render offscreen.
     // It is made only now: QGuiApplication's start-up leaves the upper halves of the AVX
@@ -210,6 +273,7 @@ int main(int argc, char **argv)
     });
     std::printf("build its canvas scene (%lld items):                       median %.2f ms\n",
                 static_cast<long long>(scene.items().size()), build * 1e3);
+    printSpread(1e3, "ms");
     int count = 2048;
     const double editRebuild = medianSeconds(21, [&] {
         Plan changed = document.plan();
@@ -219,6 +283,7 @@ int main(int argc, char **argv)
     });
     std::printf("an edit and the scene update it causes:                   median %.2f ms\n",
                 editRebuild * 1e3);
+    printSpread(1e3, "ms");
     QImage frame(1400, 900, QImage::Format_ARGB32_Premultiplied);
     const double draw = medianSeconds(21, [&] {
         frame.fill(Qt::white);
@@ -228,16 +293,18 @@ int main(int argc, char **argv)
     });
     std::printf("draw one 1400 x 900 frame of the whole scene:             median %.2f ms\n",
                 draw * 1e3);
+    printSpread(1e3, "ms");
 
     // The Fabric view of the 16,384-GPU plan: its graph generated, the layout's ring loads
     // measured for the heat map and everything laid out (what the worker thread does), and one 1920
     // x 1080 frame fitted (bundles) and at scale 1 (switches).
     std::size_t drawnSwitches = 0;
-    const std::string buildStats = millisecondStats(5, [&] {
+    const double fabricBuild = medianSeconds(5, [&] {
         drawnSwitches = cp::views::buildPlanFabricDrawing(large, catalog).switches.size();
     });
-    std::printf("fabric view build (%zu switches, graph, heat, layout):   %s\n", drawnSwitches,
-                buildStats.c_str());
+    std::printf("fabric view build (%zu switches, graph, heat, layout):   median %.1f ms\n",
+                drawnSwitches, fabricBuild * 1e3);
+    printSpread(1e3, "ms");
     cp::views::FabricView fabricView(&document);
     fabricView.resize(1920, 1080);
     fabricView.show();
@@ -246,8 +313,8 @@ int main(int argc, char **argv)
     fabricView.waitForIdle();
     QCoreApplication::processEvents();
     QImage screen(1920, 1080, QImage::Format_ARGB32_Premultiplied);
-    const auto frameStats = [&] {
-        return millisecondStats(21, [&] {
+    const auto frameSeconds = [&] {
+        return medianSeconds(21, [&] {
             screen.fill(Qt::white);
             QPainter painter(&screen);
             painter.setRenderHint(QPainter::Antialiasing);
@@ -255,15 +322,17 @@ int main(int argc, char **argv)
         });
     };
     fabricView.canvas()->fitAll();
-    std::printf("fabric view frame (1920 x 1080, fitted: bundles):        %s\n",
-                frameStats().c_str());
+    std::printf("fabric view frame (1920 x 1080, fitted: bundles):        median %.1f ms\n",
+                frameSeconds() * 1e3);
+    printSpread(1e3, "ms");
     fabricView.canvas()->setZoom(1.0);
-    std::printf("fabric view frame (1920 x 1080, scale 1: switches):      %s\n",
-                frameStats().c_str());
-    const std::string worstStats
-        = millisecondStats(3, [&] { (void)planWorstFailure(large, catalog); });
-    std::printf("worst single failure of the 16,384-GPU plan:             %s\n",
-                worstStats.c_str());
+    std::printf("fabric view frame (1920 x 1080, scale 1: switches):      median %.1f ms\n",
+                frameSeconds() * 1e3);
+    printSpread(1e3, "ms");
+    const double worst = medianSeconds(3, [&] { (void)planWorstFailure(large, catalog); });
+    std::printf("worst single failure of the 16,384-GPU plan:             median %.0f ms\n",
+                worst * 1e3);
+    printSpread(1e3, "ms");
 
     // The PDF report of the shipped H100 sample (three variants).
     const Plan sample
@@ -280,5 +349,6 @@ int main(int argc, char **argv)
     });
     std::printf("PDF report of the H100 sample (%d pages):                  median %.0f ms\n",
                 pages, report * 1e3);
+    printSpread(1e3, "ms");
     return 0;
 }

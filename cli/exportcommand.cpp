@@ -53,8 +53,8 @@ int runExportCommand(CliContext &context, const std::vector<std::string> &args, 
         const model::ScenarioResult &baseline = comparison.scenarios.front();
         if (!baseline.ok)
             throw InfeasibleError("the baseline could not be estimated: " + baseline.error);
-        model::writeFileAtomically(*bom,
-                                   model::toCsv(model::billOfMaterialsCells(baseline.estimate)));
+        model::writeFileAtomically(
+            *bom, model::toCsv(model::billOfMaterialsCells(baseline.estimate, baseline.name)));
         out << "wrote " << *bom << " (" << baseline.estimate.billOfMaterials.size() << " lines)\n";
     }
     if (auto pdf = a.value("pdf")) {

@@ -49,7 +49,7 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
     summary.addRow({"capital cost", format("%.0f USD", e.capitalCostUsd)});
     for (const model::RackUsage &rack : e.racks)
         summary.addRow({"racks: " + rack.groupName,
-                        std::to_string(rack.racks) + " x " + rack.rackId + ", "
+                        std::to_string(rack.racks) + " x " + rack.rackName + ", "
                             + std::to_string(rack.nodesPerRack) + " nodes each, "
                             + format("%.1f kW", rack.wattsPerRack / units::kilo)
                             + format(" of %.1f kW", rack.rackLimitWatts / units::kilo)});

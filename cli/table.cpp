@@ -2,7 +2,10 @@
 #include "table.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace cp::cli {
 
@@ -45,11 +48,54 @@ std::string Table::render() const
     return text;
 }
 
+namespace {
+
+/** "878519200" to "878,519,200" from `start`, for the run of digits there. */
+void groupThousands(std::string &text, std::size_t start)
+{
+    std::size_t end = start;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])))
+        ++end;
+    for (std::size_t digits = end - start; digits > 3; digits -= 3)
+        text.insert(start + digits - 3, 1, ',');
+}
+
+} // namespace
+
 std::string format(const char *pattern, double value)
 {
-    char text[128];
-    std::snprintf(text, sizeof text, pattern, value);
-    return text;
+    const std::string spec(pattern);
+    const std::size_t percent = spec.find('%');
+    const std::size_t conversion = spec.find_first_of("fgeE", percent);
+    if (percent == std::string::npos || conversion == std::string::npos)
+        return spec;
+    const auto literal = [](std::string text) {
+        for (std::size_t at = text.find("%%"); at != std::string::npos;
+             at = text.find("%%", at + 1))
+            text.erase(at, 1);
+        return text;
+    };
+    const std::string prefix = literal(spec.substr(0, percent));
+    const std::string suffix = literal(spec.substr(conversion + 1));
+    // Never "inf" or "nan" in front of a person.
+    if (!std::isfinite(value))
+        return prefix + "unknown" + suffix;
+    std::string number(128, '\0');
+    const bool general = spec[conversion] == 'g';
+    if (general && std::abs(value) >= 1e4) {
+        // %.4g of 2535913 is "2.536e+06": the same digits, written out with separators.
+        const int significant = std::max(1, std::atoi(spec.c_str() + percent + 2));
+        const double scale
+            = std::pow(10.0, std::floor(std::log10(std::abs(value))) + 1 - significant);
+        number.resize(
+            std::snprintf(number.data(), number.size(), "%.0f", std::round(value / scale) * scale));
+    } else {
+        const std::string one = spec.substr(percent, conversion - percent + 1);
+        number.resize(std::snprintf(number.data(), number.size(), one.c_str(), value));
+    }
+    if (number.find_first_of("eE") == std::string::npos)
+        groupThousands(number, number[0] == '-' ? 1 : 0);
+    return prefix + number + suffix;
 }
 
 } // namespace cp::cli

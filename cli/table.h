@@ -18,7 +18,12 @@ private:
     std::vector<std::vector<std::string>> m_rows;
 };
 
-/** printf-style formatting into a std::string. */
+/**
+ * One printf-style number with text around it, for people: thousands separators ("878,519,200
+ * USD"), %g of large values written out to the same significant digits ("2,536,000 tokens/s",
+ * not "2.536e+06"), and "unknown" for inf or nan. Patterns with %% before the number are not
+ * supported. JSON output never goes through this.
+ */
 std::string format(const char *pattern, double value);
 
 } // namespace cp::cli

@@ -127,17 +127,27 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
     table.addRow({"failures",
                   format("%.2f interruptions per day", r.interruptionsPerDay)
                       + format(", job MTBF %.1f h", r.mtbfSeconds / units::secondsPerHour)});
-    table.addRow({"checkpoint",
-                  format("%.0f GB", run.checkpointBytes / units::giga)
-                      + format(", write %.0f s", r.checkpointWriteSeconds) + " to "
-                      + setup.storage.id
-                      + format(", every %.0f min (Young)", r.checkpointIntervalSeconds / 60)});
+    if (r.checkpointsWritable)
+        table.addRow({"checkpoint",
+                      format("%.0f GB", run.checkpointBytes / units::giga)
+                          + format(", write %.0f s", r.checkpointWriteSeconds) + " to "
+                          + setup.storage.name
+                          + format(", every %.0f min (Young)", r.checkpointIntervalSeconds / 60)});
+    else
+        table.addRow({"checkpoint",
+                      format("%.0f GB", run.checkpointBytes / units::giga)
+                          + " cannot be written: no storage; every failure "
+                            "restarts the run from its start"});
     table.addRow({"restart",
                   format("%.1f min", r.restartSeconds / 60)
                       + (r.sparesCoverFailures ? " (" + std::to_string(r.spareNodes)
                                  + " spare nodes cover the failed ones)"
                                                : " (includes waiting for a node replacement)")});
-    table.addRow({"goodput", format("%.1f%% of wall time is useful work", 100 * r.goodput)});
+    table.addRow({"goodput",
+                  r.goodput > 0 || r.checkpointsWritable
+                      ? format("%.3g%% of wall time is useful work", 100 * r.goodput)
+                      : std::string("none: without checkpoints the run practically "
+                                    "never finishes")});
     table.addRow({"data feed",
                   format("%.2f GB/s", run.dataFeedBytesPerSecond / units::giga)
                       + format(" of %.0f GB/s storage read",

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/csvtable.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "model/inputerror.h"
 
 #include <charconv>
@@ -119,6 +122,18 @@ std::string csvNumber(double value)
         = std::to_chars(buffer, buffer + sizeof buffer, value,
                         plain ? std::chars_format::fixed : std::chars_format::general);
     return std::string(buffer, result.ptr);
+}
+
+std::string csvFigure(double value)
+{
+    if (!std::isfinite(value))
+        return {};
+    if (std::abs(value) >= 1000)
+        return csvNumber(std::round(value));
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.4g", value);
+    // Read back and write the shortest form, so 0.1 stays "0.1" and no exponent appears.
+    return csvNumber(std::strtod(buffer, nullptr));
 }
 
 } // namespace cp::model

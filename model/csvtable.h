@@ -20,4 +20,11 @@ CsvRows parseCsv(const std::string &text, const std::string &file = "csv");
 /** A number as a CSV cell: the shortest text that reads back to the same double. */
 std::string csvNumber(double value);
 
+/**
+ * A figure as a spreadsheet reader wants it: whole numbers from 1,000 up (53312800, 2197),
+ * four significant digits below (0.5487, 16.39, 2.971), no separators (they would split cells in
+ * some locales); empty for inf or nan. The JSON output keeps the full precision.
+ */
+std::string csvFigure(double value);
+
 } // namespace cp::model

@@ -199,6 +199,10 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
         {"capital_cost_usd", e.capitalCostUsd},
         {"warnings", e.warnings},
     };
+    if (e.facilityPowerLimitWatts) {
+        json["power_kw"]["facility_limit"] = *e.facilityPowerLimitWatts / units::kilo;
+        json["power_kw"]["over_budget"] = e.overPowerBudget();
+    }
     if (!e.fabricError.empty()) {
         // Unknown, not zero: a consumer must not read an unbuildable fabric as a free one.
         json["fabric"] = {{"topology", e.fabric.topology}, {"error", e.fabricError}};
@@ -298,6 +302,7 @@ void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
     json["goodput"] = r.goodput;
     json["interruptions_per_day"] = r.interruptionsPerDay;
     json["checkpoint_interval_min"] = r.checkpointIntervalSeconds / 60.0;
+    json["checkpoints_writable"] = r.checkpointsWritable;
     json["operations"] = {
         {"gpu_busy_fraction", run.gpuBusyFraction},
         {"gpus_kw", o.gpusWatts / 1e3},

@@ -26,6 +26,17 @@ double checkpointGoodput(double checkpointSeconds, double intervalSeconds, doubl
     return std::clamp(1.0 - checkpointCost - failureCost, 0.0, 1.0);
 }
 
+double noCheckpointGoodput(double runSeconds, double restartSeconds, double mtbfSeconds)
+{
+    if (!(runSeconds > 0) || !(mtbfSeconds > 0) || std::isinf(mtbfSeconds))
+        return 1.0;
+    const double failuresExpected = runSeconds / mtbfSeconds;
+    if (failuresExpected > 50)
+        return 0.0;
+    const double wallSeconds = (mtbfSeconds + restartSeconds) * std::expm1(failuresExpected);
+    return std::clamp(runSeconds / wallSeconds, 0.0, 1.0);
+}
+
 double gpuAverageWatts(const GpuSpec &gpu, double busyFraction)
 {
     const double u = std::clamp(busyFraction, 0.0, 1.0);
@@ -55,8 +66,7 @@ ReliabilityEstimate estimateReliability(const ReliabilityInputs &in)
             r.checkpointWriteSeconds = in.checkpointBytes / in.storageWriteBytesPerSecond;
         if (in.storageReadBytesPerSecond > 0)
             r.checkpointReadSeconds = in.checkpointBytes / in.storageReadBytesPerSecond;
-        if (in.storageWriteBytesPerSecond <= 0)
-            r.notes.push_back("no storage write bandwidth: checkpoint time not estimated");
+        r.checkpointsWritable = in.storageWriteBytesPerSecond > 0;
     }
     const double nodesDownAtOnce = nodeRatePerSecond * in.nodeReplacementSeconds;
     r.nodesDownAtOnce = nodesDownAtOnce;
@@ -69,6 +79,22 @@ ReliabilityEstimate estimateReliability(const ReliabilityInputs &in)
                           + " expected to be down at once");
     r.restartSeconds = in.restartOverheadSeconds + r.checkpointReadSeconds
         + (r.sparesCoverFailures ? 0.0 : in.nodeReplacementSeconds);
+    if (!r.checkpointsWritable) {
+        r.goodput = noCheckpointGoodput(in.runSeconds, r.restartSeconds, r.mtbfSeconds);
+        if (!(in.runSeconds > 0))
+            r.notes.push_back("no storage to write checkpoints to: every failure restarts the "
+                              "run from its start (the goodput needs the run's length: give a "
+                              "token count)");
+        else if (r.goodput <= 0)
+            r.notes.push_back("no storage to write checkpoints to: every failure restarts the "
+                              "run from its start, and a run of "
+                              + std::to_string(std::lround(in.runSeconds / r.mtbfSeconds))
+                              + " MTBFs practically never finishes");
+        else
+            r.notes.push_back("no storage to write checkpoints to: every failure restarts the "
+                              "run from its start");
+        return r;
+    }
     r.checkpointIntervalSeconds
         = youngCheckpointIntervalSeconds(r.checkpointWriteSeconds, r.mtbfSeconds);
     r.goodput = checkpointGoodput(r.checkpointWriteSeconds, r.checkpointIntervalSeconds,

@@ -58,6 +58,8 @@ struct ReliabilityInputs
     /** Time to swap or repair a failed node when no spare is ready. */
     double nodeReplacementSeconds = 4 * 3600;
     double nodes = 0;
+    /** The run's length without failures; needed only when no checkpoint can be written. */
+    double runSeconds = 0;
 };
 
 struct ReliabilityEstimate
@@ -72,6 +74,8 @@ struct ReliabilityEstimate
     int spareNodes = 0; ///< used: given, or sized to cover the nodes down at once
     double nodesDownAtOnce = 0; ///< node failure rate x replacement time
     double goodput = 1.0;
+    /** False without storage write bandwidth: every failure restarts the run from its start. */
+    bool checkpointsWritable = true;
     std::vector<std::string> notes; ///< parts without an MTBF, spares that run out
 };
 
@@ -83,6 +87,17 @@ struct ReliabilityEstimate
  * of nodes down at once (node failure rate x replacement time), rounded up.
  */
 ReliabilityEstimate estimateReliability(const ReliabilityInputs &inputs);
+
+/**
+ * Goodput of a run of `runSeconds` of work that cannot checkpoint: each failure (rate 1/MTBF)
+ * loses everything done so far and costs `restartSeconds`. The expected wall time is
+ * (MTBF + R)(e^(T/MTBF) - 1) (Duda, "The effects of checkpointing on program execution time",
+ * Information Processing Letters 16(5), 1983, the no-checkpoint case; also Daly, "A higher
+ * order estimate of the optimum checkpoint interval for restart dumps", FGCS 22(3), 2006, eq. 1
+ * with one segment), so goodput = T / that. 0 when the run would need more than e^50 times its
+ * length (it practically never finishes); 1 without failures.
+ */
+double noCheckpointGoodput(double runSeconds, double restartSeconds, double mtbfSeconds);
 
 /** A serving fleet's failures: each takes one replica down while it restarts. */
 struct ServingReliability

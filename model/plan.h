@@ -62,6 +62,8 @@ struct FacilityPlan
     std::optional<double> pue;
     std::optional<double> electricityUsdPerKwh;
     std::optional<double> carbonKgPerKwh;
+    /** What the hall can deliver to the cluster, facility side (IT x PUE); none: unchecked. */
+    std::optional<double> powerLimitWatts;
 };
 
 struct InferenceWorkload

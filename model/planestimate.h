@@ -40,6 +40,7 @@ struct RackUsage
 {
     std::string groupName;
     std::string rackId;
+    std::string rackName; ///< the catalog's name, for people
     int nodesPerRack = 0;
     int racks = 0;
     double wattsPerRack = 0;
@@ -81,6 +82,12 @@ struct PlanEstimate
      * cost are unknown, never zero, and no training job is estimated on it.
      */
     std::string fabricError;
+    /** The facility's power budget (IT x PUE at full load), when the plan sets one. */
+    std::optional<double> facilityPowerLimitWatts;
+    bool overPowerBudget() const
+    {
+        return facilityPowerLimitWatts && power.facilityWatts() > *facilityPowerLimitWatts;
+    }
 
     /**
      * The failure what-if (plan.fabric.failedSwitches): the failed switches by display name, the

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/planestimator.h"
 
+#include "model/humantext.h"
+
 #include "model/fabricanalysis.h"
 #include "model/fabricdesign.h"
 #include "model/fabricfailure.h"
@@ -47,22 +49,25 @@ FabricCounts twoTierFabricCounts(long long endpoints, int ports, double oversubs
 
 std::string fabricCountsSummary(const FabricCounts &c)
 {
-    std::string text = std::to_string(c.endpoints) + " ports, ";
+    const auto count = [](long long value) {
+        return groupedCount(value);
+    };
+    std::string text = count(c.endpoints) + " ports, ";
     if (c.switches() == 0) {
         text += c.topology == "torus" ? "no switches (the chips route)" : "no switches";
     } else if (c.topology == "dragonfly") {
-        text += std::to_string(c.switches()) + " routers";
+        text += count(c.switches()) + " routers";
     } else {
-        text += std::to_string(c.leafSwitches) + " leaf";
+        text += count(c.leafSwitches) + " leaf";
         if (c.spineSwitches > 0)
-            text += " + " + std::to_string(c.spineSwitches) + " spine";
+            text += " + " + count(c.spineSwitches) + " spine";
         if (c.coreSwitches > 0)
-            text += " + " + std::to_string(c.coreSwitches) + " core";
+            text += " + " + count(c.coreSwitches) + " core";
         text += c.switches() == 1 ? " switch" : " switches";
     }
-    text += ", " + std::to_string(c.cables) + " cables";
+    text += ", " + count(c.cables) + " cables";
     if (c.optics > 0)
-        text += " (" + std::to_string(c.optics) + " transceivers)";
+        text += " (" + count(c.optics) + " transceivers)";
     return text;
 }
 
@@ -117,6 +122,12 @@ ClusterDescription applyFabricFailures(PlanEstimate &result, const TrainingJob &
     return after;
 }
 
+std::string formatMegawatts(double watts)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MW", watts / 1e6);
+    return text;
+}
 } // namespace
 
 PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::atomic<bool> *cancel)
@@ -203,6 +214,7 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
             RackUsage usage;
             usage.groupName = group.name.empty() ? node.name : group.name;
             usage.rackId = rack.id;
+            usage.rackName = rack.name;
             usage.rackLimitWatts = rack.powerLimitWatts;
             const int bySpace = rack.rackUnits / node.rackUnits;
             const int byPower = static_cast<int>(rack.powerLimitWatts / nodeWatts);
@@ -301,6 +313,13 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     }
     for (const BillOfMaterialsLine &line : result.billOfMaterials)
         result.capitalCostUsd += line.totalUsd();
+    // The hall's budget, checked at full load: what the feeds and chillers must carry.
+    result.facilityPowerLimitWatts = plan.facility.powerLimitWatts;
+    if (result.overPowerBudget())
+        result.warnings.push_back("the cluster draws "
+                                  + formatMegawatts(result.power.facilityWatts())
+                                  + " at full load (IT x PUE), over the facility's budget of "
+                                  + formatMegawatts(*result.facilityPowerLimitWatts));
 
     // --- Workload -----------------------------------------------------------------------------
     if (plan.workloadType == WorkloadType::Training && firstNode) {

@@ -274,6 +274,8 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
         plan.facility.electricityUsdPerKwh
             = f.optionalNumber("electricity_usd_per_kwh", nonNegative);
         plan.facility.carbonKgPerKwh = f.optionalNumber("carbon_kg_per_kwh", nonNegative);
+        if (const auto kw = f.optionalNumber("power_limit_kw", positive))
+            plan.facility.powerLimitWatts = *kw * 1e3;
         f.finish();
     }
 
@@ -382,6 +384,8 @@ nlohmann::json planToJson(const Plan &plan)
             f["electricity_usd_per_kwh"] = *plan.facility.electricityUsdPerKwh;
         if (plan.facility.carbonKgPerKwh)
             f["carbon_kg_per_kwh"] = *plan.facility.carbonKgPerKwh;
+        if (plan.facility.powerLimitWatts)
+            f["power_limit_kw"] = *plan.facility.powerLimitWatts / 1e3;
         doc["facility"] = std::move(f);
     }
     if (plan.workloadType == WorkloadType::Training) {

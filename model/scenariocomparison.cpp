@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/scenariocomparison.h"
 
+#include "model/planio.h"
+
 #include "model/catalog.h"
 #include "model/csvtable.h"
 #include "model/planestimator.h"
@@ -375,6 +377,7 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
 {
     ScenarioComparison comparison;
     const std::vector<Plan> plans = allScenarioPlans(plan, &catalog);
+    const nlohmann::json baselineJson = planToJson(plan);
     const int total = static_cast<int>(plans.size() + options.scalingGpuCounts.size());
     int done = 0;
     const auto cancelled = [&] {
@@ -389,7 +392,7 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
         result.name = plans[i].name;
         result.plan = plans[i];
         if (i > 0)
-            result.changes = describeChanges(plan.scenarios[i - 1].changes);
+            result.changes = describeChanges(plan.scenarios[i - 1].changes, baselineJson, &catalog);
         try {
             result.estimate = estimatePlan(plans[i], catalog, cancel);
             result.ok = true;
@@ -471,23 +474,25 @@ std::vector<std::vector<std::string>> comparisonTableCells(const ScenarioCompari
         std::vector<std::string> line = {row.section, row.label, row.unit};
         for (std::size_t i = 0; i < row.values.size(); ++i)
             line.push_back(row.isText() ? row.text[i]
-                                        : (row.values[i] ? csvNumber(*row.values[i]) : ""));
+                                        : (row.values[i] ? csvFigure(*row.values[i]) : ""));
         cells.push_back(std::move(line));
     }
     return cells;
 }
 
-std::vector<std::vector<std::string>> billOfMaterialsCells(const PlanEstimate &estimate)
+std::vector<std::vector<std::string>> billOfMaterialsCells(const PlanEstimate &estimate,
+                                                           const std::string &scenarioName)
 {
     std::vector<std::vector<std::string>> cells
-        = {{"Category", "Item", "Name", "Count", "Unit price (USD)", "Total (USD)"}};
+        = {{"Scenario", "Category", "Item", "Name", "Count", "Unit price (USD)", "Total (USD)"}};
     double total = 0;
     for (const BillOfMaterialsLine &line : estimate.billOfMaterials) {
-        cells.push_back({line.category, line.itemId, line.name, std::to_string(line.count),
-                         csvNumber(line.unitPriceUsd), csvNumber(line.totalUsd())});
+        cells.push_back({scenarioName, line.category, line.itemId, line.name,
+                         std::to_string(line.count), csvFigure(line.unitPriceUsd),
+                         csvFigure(line.totalUsd())});
         total += line.totalUsd();
     }
-    cells.push_back({"Total", "", "", "", "", csvNumber(total)});
+    cells.push_back({scenarioName, "Total", "", "", "", "", csvFigure(total)});
     return cells;
 }
 

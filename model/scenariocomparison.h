@@ -118,7 +118,12 @@ paretoDominated(const std::vector<std::optional<std::pair<double, double>>> &poi
 /** The comparison as cells, header first: Section, Figure, Unit, then one column per scenario. */
 std::vector<std::vector<std::string>> comparisonTableCells(const ScenarioComparison &comparison);
 
-/** A bill of materials as cells: Category, Item, Name, Count, Unit price (USD), Total (USD). */
-std::vector<std::vector<std::string>> billOfMaterialsCells(const PlanEstimate &estimate);
+/**
+ * A bill of materials as cells: Scenario, Category, Item, Name, Count, Unit price (USD), Total
+ * (USD); every line names the scenario it was estimated for ("Baseline" or the scenario's
+ * name), so a file read later, or pasted beside another, says what it prices.
+ */
+std::vector<std::vector<std::string>> billOfMaterialsCells(const PlanEstimate &estimate,
+                                                           const std::string &scenarioName);
 
 } // namespace cp::model

@@ -3,13 +3,17 @@
 
 #include "model/catalog.h"
 #include "model/fabricscaleout.h"
+#include "model/humantext.h"
 #include "model/inferencesetup.h"
 #include "model/inputerror.h"
 #include "model/planio.h"
+#include "model/servingengine.h"
+#include "model/trainingframework.h"
 
 #include <cctype>
 #include <cmath>
 #include <iomanip>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -27,28 +31,113 @@ nlohmann::json baselineJson(const Plan &plan)
     return doc;
 }
 
-void describeInto(const nlohmann::json &patch, const std::string &prefix,
-                  std::vector<std::string> &out)
+/** The words for a plan field's path; the path itself for fields not listed. */
+std::string fieldLabel(const std::string &path)
+{
+    static const std::map<std::string, std::string> labels = {
+        {"nodes", "Servers"},
+        {"storage", "Storage"},
+        {"fabric.topology", "Topology"},
+        {"fabric.nic", "NIC"},
+        {"fabric.nics_per_node", "NICs per server"},
+        {"fabric.switch", "Switch"},
+        {"fabric.tiers", "Fabric tiers"},
+        {"fabric.oversubscription", "Oversubscription"},
+        {"fabric.torus_dims", "Torus dimensions"},
+        {"fabric.nodes_per_scalable_unit", "Servers per scalable unit"},
+        {"facility.facility", "Facility"},
+        {"facility.pue", "PUE"},
+        {"facility.electricity_usd_per_kwh", "Electricity (USD/kWh)"},
+        {"facility.carbon_kg_per_kwh", "Carbon (kg/kWh)"},
+        {"facility.power_limit_kw", "Facility power budget (kW)"},
+        {"workload.model", "Model"},
+        {"workload.precision", "Precision"},
+        {"workload.kv_precision", "K/V cache precision"},
+        {"workload.seq_len", "Sequence length"},
+        {"workload.global_batch", "Global batch"},
+        {"workload.tokens", "Tokens"},
+        {"workload.framework", "Training software"},
+        {"workload.engine", "Serving engine"},
+        {"workload.input_tokens", "Prompt tokens"},
+        {"workload.output_tokens", "Output tokens"},
+        {"workload.rate_per_s", "Requests per second"},
+        {"workload.ttft_p95_ms", "TTFT p95 target (ms)"},
+        {"workload.tpot_p95_ms", "TPOT p95 target (ms)"},
+        {"workload.gpus_per_replica", "GPUs per replica"},
+        {"workload.tp", "Tensor parallel"},
+        {"workload.pp", "Pipeline parallel"},
+        {"workload.dp", "Data parallel"},
+        {"workload.cp", "Context parallel"},
+        {"workload.ep", "Expert parallel"},
+        {"workload.microbatch", "Microbatch"},
+        {"workload.recompute", "Recompute"},
+        {"workload.zero", "ZeRO stage"},
+    };
+    const auto it = labels.find(path);
+    return it == labels.end() ? path : it->second;
+}
+
+/** A value as people read it: catalog names for ids, grouped integers, "2:1" oversubscription. */
+std::string describeValue(const std::string &path, const nlohmann::json &value,
+                          const Catalog *catalog)
+{
+    const auto name = [catalog](const std::string &id) {
+        if (catalog && catalog->kindOf(id))
+            return catalog->entryJson(id).value("name", id);
+        if (const TrainingFramework *framework = findTrainingFramework(id))
+            return framework->name;
+        if (const ServingEngine *engine = findServingEngine(id))
+            return engine->name;
+        return id;
+    };
+    if (value.is_array() && (path == "nodes" || path == "storage")) {
+        std::string groups;
+        for (const nlohmann::json &group : value) {
+            if (!group.is_object())
+                continue;
+            const nlohmann::json id
+                = group.value(path == "nodes" ? "node" : "storage", nlohmann::json("?"));
+            const nlohmann::json count = group.value("count", nlohmann::json(1));
+            groups += (groups.empty() ? "" : ", ")
+                + (count.is_number_integer() ? groupedCount(count.get<long long>()) : count.dump())
+                + " x " + (id.is_string() ? name(id.get<std::string>()) : id.dump());
+        }
+        return groups;
+    }
+    if (value.is_string())
+        return name(value.get<std::string>());
+    if (path == "fabric.oversubscription" && value.is_number())
+        return describeValue("", value, catalog) + ":1";
+    if (value.is_number_integer())
+        return groupedCount(value.get<long long>());
+    if (value.is_number_float()) {
+        std::ostringstream text;
+        text << std::setprecision(4) << value.get<double>();
+        return text.str();
+    }
+    return value.dump();
+}
+
+void describeInto(const nlohmann::json &patch, const nlohmann::json &baseline,
+                  const std::string &prefix, const Catalog *catalog, std::vector<std::string> &out)
 {
     for (const auto &[key, value] : patch.items()) {
         const std::string path = prefix.empty() ? key : prefix + "." + key;
+        const nlohmann::json *before
+            = baseline.is_object() && baseline.contains(key) ? &baseline.at(key) : nullptr;
         if (value.is_object() && !value.empty()) {
-            describeInto(value, path, out);
-        } else if (value.is_null()) {
-            out.push_back(path + " back to its default");
-        } else if (value.is_array() && (key == "nodes" || key == "storage")) {
-            // Groups read as "128 x dgx-h100" rather than as JSON.
-            std::string groups;
-            for (const nlohmann::json &group : value) {
-                const std::string id
-                    = group.value(key == "nodes" ? "node" : "storage", std::string("?"));
-                groups += (groups.empty() ? "" : ", ") + std::to_string(group.value("count", 1))
-                    + " x " + id;
-            }
-            out.push_back(path + " = " + groups);
-        } else
-            out.push_back(path + " = "
-                          + (value.is_string() ? value.get<std::string>() : value.dump()));
+            describeInto(value, before ? *before : nlohmann::json(), path, catalog, out);
+            continue;
+        }
+        std::string line = fieldLabel(path) + ": ";
+        if (value.is_null()) {
+            line += "back to its default";
+        } else {
+            line += describeValue(path, value, catalog);
+            if (before && !before->is_object())
+                line += " instead of " + describeValue(path, *before, catalog);
+        }
+        out.push_back(std::move(line));
     }
 }
 
@@ -245,10 +334,11 @@ nlohmann::json scenarioChanges(const Plan &baseline, const Plan &variant)
     return mergePatchBetween(from, to);
 }
 
-std::vector<std::string> describeChanges(const nlohmann::json &changes)
+std::vector<std::string> describeChanges(const nlohmann::json &changes,
+                                         const nlohmann::json &baseline, const Catalog *catalog)
 {
     std::vector<std::string> lines;
-    describeInto(changes, "", lines);
+    describeInto(changes, baseline, "", catalog, lines);
     return lines;
 }
 

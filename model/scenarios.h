@@ -41,8 +41,15 @@ nlohmann::json mergePatchBetween(const nlohmann::json &from, const nlohmann::jso
  */
 nlohmann::json scenarioChanges(const Plan &baseline, const Plan &variant);
 
-/** "fabric.nic = roce-400g"-style lines for a patch, for tables and reports. */
-std::vector<std::string> describeChanges(const nlohmann::json &changes);
+/**
+ * What a patch changes, in words, for tables and reports: "NIC: RoCE 400G instead of InfiniBand
+ * NDR 400", "Servers: 256 x NVIDIA DGX H100 instead of 128 x NVIDIA DGX H100". Catalog ids become
+ * catalog names when `catalog` is given; "instead of" the value in `baseline` (the plan's JSON)
+ * when it has one. Unknown keys read as their path.
+ */
+std::vector<std::string> describeChanges(const nlohmann::json &changes,
+                                         const nlohmann::json &baseline = nlohmann::json(),
+                                         const Catalog *catalog = nullptr);
 
 /** Why `name` cannot name a scenario of `plan` (empty, reserved, taken), or empty if it can. */
 std::string scenarioNameProblem(const Plan &plan, const std::string &name, int ignoreIndex);

@@ -105,65 +105,105 @@ TrainingEstimator::TrainingEstimator(const TrainingJob &job, const ClusterDescri
     , m_peakFlopsPerSecond(cluster.gpu.peakFlopsPerSecond(job.precision))
 { }
 
-std::string TrainingEstimator::validate(const ParallelConfig &c) const
+std::string TrainingEstimator::validate(const ParallelConfig &c, bool withReason) const
 {
+    // The search rejects most layouts it tries; it needs no sentence for them, and building
+    // one (to_string and concatenation) took more time than the arithmetic of a valid layout.
+    const auto reject = [withReason](const auto &message) {
+        return withReason ? std::string(message()) : std::string("rejected");
+    };
     const ModelSpec &model = m_job.model;
     if (m_peakFlopsPerSecond <= 0)
-        return m_cluster.gpu.name + " has no " + precisionName(m_job.precision)
-            + " tensor throughput";
+        return reject([&] {
+            return std::string(m_cluster.gpu.name + " has no " + precisionName(m_job.precision)
+                               + " tensor throughput");
+        });
     if (c.tp < 1 || c.pp < 1 || c.dp < 1 || c.cp < 1 || c.ep < 1 || c.microbatch < 1
         || c.interleave < 1)
-        return "every parallel degree and the microbatch must be at least 1";
+        return reject([&] {
+            return std::string("every parallel degree and the microbatch must be at least 1");
+        });
     if (c.zero < 0 || c.zero > 3)
-        return "ZeRO stage must be 0, 1, 2 or 3";
+        return reject([&] { return std::string("ZeRO stage must be 0, 1, 2 or 3"); });
     const long long product = 1LL * c.tp * c.pp * c.dp * c.cp;
     if (product != m_cluster.gpus)
-        return "TP x PP x DP x CP = " + std::to_string(c.tp) + " x " + std::to_string(c.pp) + " x "
-            + std::to_string(c.dp) + " x " + std::to_string(c.cp) + " = " + std::to_string(product)
-            + ", but the cluster has " + std::to_string(m_cluster.gpus) + " GPUs";
+        return reject([&] {
+            return std::string("TP x PP x DP x CP = " + std::to_string(c.tp) + " x "
+                               + std::to_string(c.pp) + " x " + std::to_string(c.dp) + " x "
+                               + std::to_string(c.cp) + " = " + std::to_string(product)
+                               + ", but the cluster has " + std::to_string(m_cluster.gpus)
+                               + " GPUs");
+        });
     if (model.heads % c.tp != 0)
-        return "the model's " + std::to_string(model.heads)
-            + " attention heads are not divisible by TP=" + std::to_string(c.tp);
+        return reject([&] {
+            return std::string("the model's " + std::to_string(model.heads)
+                               + " attention heads are not divisible by TP="
+                               + std::to_string(c.tp));
+        });
     if (model.kvHeads % c.tp != 0 && c.tp % model.kvHeads != 0)
-        return "the model's " + std::to_string(model.kvHeads)
-            + " KV heads cannot be split over TP=" + std::to_string(c.tp);
+        return reject([&] {
+            return std::string("the model's " + std::to_string(model.kvHeads)
+                               + " KV heads cannot be split over TP=" + std::to_string(c.tp));
+        });
     if (c.tp > m_cluster.scaleUpDomainGpus && !m_job.allowTpAcrossNodes)
-        return "TP=" + std::to_string(c.tp) + " exceeds the "
-            + std::to_string(m_cluster.scaleUpDomainGpus)
-            + "-GPU scale-up (NVLink/PCIe) domain; tensor parallelism across the network is not "
-              "allowed";
+        return reject([&] {
+            return std::string("TP=" + std::to_string(c.tp) + " exceeds the "
+                               + std::to_string(m_cluster.scaleUpDomainGpus)
+                               + "-GPU scale-up (NVLink/PCIe) domain; tensor parallelism across "
+                                 "the network is not "
+                                 "allowed");
+        });
     if (model.layers < c.pp * c.interleave)
-        return std::to_string(model.layers) + " layers cannot fill PP=" + std::to_string(c.pp)
-            + (c.interleave > 1 ? " x " + std::to_string(c.interleave) + " virtual" : std::string())
-            + " stages";
+        return reject([&] {
+            return std::string(
+                std::to_string(model.layers) + " layers cannot fill PP=" + std::to_string(c.pp)
+                + (c.interleave > 1 ? " x " + std::to_string(c.interleave) + " virtual"
+                                    : std::string())
+                + " stages");
+        });
     if (c.interleave > 1 && c.pp == 1)
-        return "an interleaved schedule needs pipeline parallelism (PP > 1)";
+        return reject([&] {
+            return std::string("an interleaved schedule needs pipeline parallelism (PP > 1)");
+        });
     if (m_job.globalBatch % (c.dp * c.microbatch) != 0)
-        return "global batch " + std::to_string(m_job.globalBatch)
-            + " is not divisible by DP x microbatch = " + std::to_string(c.dp * c.microbatch);
+        return reject([&] {
+            return std::string("global batch " + std::to_string(m_job.globalBatch)
+                               + " is not divisible by DP x microbatch = "
+                               + std::to_string(c.dp * c.microbatch));
+        });
     const int microbatches = m_job.globalBatch / (c.dp * c.microbatch);
     if (c.interleave > 1 && microbatches % c.pp != 0)
-        return "the interleaved schedule needs the number of microbatches ("
-            + std::to_string(microbatches) + ") to be a multiple of PP=" + std::to_string(c.pp);
+        return reject([&] {
+            return std::string("the interleaved schedule needs the number of microbatches ("
+                               + std::to_string(microbatches)
+                               + ") to be a multiple of PP=" + std::to_string(c.pp));
+        });
     if (c.cp > 1 && m_job.seqLen % (2 * c.cp) != 0)
-        return "sequence length " + std::to_string(m_job.seqLen)
-            + " is not divisible by 2 x CP (load-balanced context parallelism)";
+        return reject([&] {
+            return std::string("sequence length " + std::to_string(m_job.seqLen)
+                               + " is not divisible by 2 x CP (load-balanced context parallelism)");
+        });
     if (c.ep > 1) {
         if (!model.isMoe())
-            return "expert parallelism needs a mixture-of-experts model";
+            return reject(
+                [&] { return std::string("expert parallelism needs a mixture-of-experts model"); });
         if (model.experts % c.ep != 0)
-            return std::to_string(model.experts)
-                + " experts are not divisible by EP=" + std::to_string(c.ep);
+            return reject([&] {
+                return std::string(std::to_string(model.experts)
+                                   + " experts are not divisible by EP=" + std::to_string(c.ep));
+            });
         if ((1LL * c.dp * c.cp * c.tp) % c.ep != 0)
-            return "EP=" + std::to_string(c.ep)
-                + " must divide TP x DP x CP = " + std::to_string(1LL * c.dp * c.cp * c.tp);
+            return reject([&] {
+                return std::string("EP=" + std::to_string(c.ep) + " must divide TP x DP x CP = "
+                                   + std::to_string(1LL * c.dp * c.cp * c.tp));
+            });
     }
     return {};
 }
 
 TrainingEstimate TrainingEstimator::estimate(const ParallelConfig &config) const
 {
-    return evaluate(config, true);
+    return evaluate(config, EvaluateMode::Explained);
 }
 
 /**
@@ -234,14 +274,14 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
     return mem;
 }
 
-TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withExplanation) const
+TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, EvaluateMode mode) const
 {
     TrainingEstimate result;
     result.config = c;
     result.memoryCapacityBytes = m_cluster.gpu.memoryBytes;
     result.usableMemoryBytes = m_cluster.gpu.memoryBytes - m_job.framework.cudaContextBytes
         - m_job.framework.ncclBufferBytes;
-    result.reason = validate(c);
+    result.reason = validate(c, mode != EvaluateMode::Search);
     if (!result.reason.empty()) {
         result.valid = false;
         result.fits = false;
@@ -250,6 +290,9 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
 
     result.memory = estimateMemory(c);
     result.fits = result.memory.totalBytes() <= m_cluster.gpu.memoryBytes;
+    // The search only needs the memory of a layout that does not fit.
+    if (!result.fits && mode == EvaluateMode::Search)
+        return result;
     if (!result.fits)
         result.reason = "needs " + formatNumber("%.1f", result.memory.totalBytes() / units::gibi)
             + " GiB per GPU but " + m_cluster.gpu.name + " has "
@@ -289,7 +332,7 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, bool withE
         result.trainingSeconds = m_job.tokens / result.tokensPerSecond;
         result.gpuHours = result.trainingSeconds * gpus / units::secondsPerHour;
     }
-    if (withExplanation)
+    if (mode == EvaluateMode::Explained)
         explain(result);
     return result;
 }
@@ -394,13 +437,13 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
     const std::vector<int> zeroOptions = options(k.zero, {0, 1, 2, 3});
 
     double smallestMemory = 1e300;
-    std::string firstInvalidReason;
+    std::optional<ParallelConfig> firstInvalid;
     auto consider = [&](const ParallelConfig &config) {
         ++result.evaluated;
-        TrainingEstimate estimate = evaluate(config, false);
+        TrainingEstimate estimate = evaluate(config, EvaluateMode::Search);
         if (!estimate.valid) {
-            if (firstInvalidReason.empty())
-                firstInvalidReason = estimate.reason;
+            if (!firstInvalid)
+                firstInvalid = config; // its reason is written only if nothing is found
             return;
         }
         if (!estimate.fits) {
@@ -483,7 +526,7 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
         const int perReplica = m_job.globalBatch / probe.dp;
         for (int mb : divisorsOf(perReplica, perReplica)) {
             probe.microbatch = mb;
-            const TrainingEstimate e = evaluate(probe, false);
+            const TrainingEstimate e = evaluate(probe, EvaluateMode::Search);
             if (e.valid && e.fits)
                 result.largestFittingMicrobatch = mb;
         }
@@ -494,8 +537,8 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
             + formatNumber("%.1f", m_cluster.gpu.memoryBytes / units::gibi) + " GiB";
     } else {
         result.reason = "no valid layout: "
-            + (firstInvalidReason.empty() ? std::string("the constraints leave no combination")
-                                          : firstInvalidReason);
+            + (firstInvalid ? validate(*firstInvalid, true)
+                            : std::string("the constraints leave no combination"));
     }
     return result;
 }

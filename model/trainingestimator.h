@@ -34,10 +34,13 @@ public:
     TrainingSearchResult search(const std::atomic<bool> *cancel = nullptr) const;
 
     /** Why this layout is impossible, or empty. */
-    std::string validate(const ParallelConfig &config) const;
+    /** Why `config` cannot run, empty when it can; a placeholder when !withReason. */
+    std::string validate(const ParallelConfig &config, bool withReason = true) const;
+    /** Search: no reason texts, no step for a layout that does not fit; Explained: bottleneck. */
+    enum class EvaluateMode { Search, Explained };
 
 private:
-    TrainingEstimate evaluate(const ParallelConfig &config, bool withExplanation) const;
+    TrainingEstimate evaluate(const ParallelConfig &config, EvaluateMode mode) const;
     void explain(TrainingEstimate &estimate) const;
     MemoryBreakdown estimateMemory(const ParallelConfig &config) const;
 

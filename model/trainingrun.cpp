@@ -47,7 +47,7 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
     run.checkpointBytes = 14.0 * TransformerShape::fromModel(model).totalParameters();
     run.dataFeedBytesPerSecond = estimate.tokensPerSecond * setup.bytesPerToken;
     if (setup.storage.readBytesPerSecond <= 0)
-        run.notes.push_back("no storage: checkpoint and data-feed figures need one");
+        run.notes.push_back("no storage: the data loader has nothing to read training data from");
     else if (run.dataFeedBytesPerSecond > setup.storage.readBytesPerSecond)
         run.notes.push_back("the data loader needs more than " + setup.storage.name
                             + " can read: storage is the bottleneck");
@@ -64,6 +64,7 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
     r.spareNodes = setup.spareNodes;
     r.nodeReplacementSeconds = setup.nodeReplacementSeconds;
     r.nodes = static_cast<double>(run.nodes);
+    r.runSeconds = estimate.trainingSeconds;
     run.reliability = estimateReliability(r);
     run.notes.insert(run.notes.end(), run.reliability.notes.begin(), run.reliability.notes.end());
     // Spares are bought with their GPUs; they idle, so their power is left out.

@@ -76,6 +76,14 @@ QString kindTitle(model::CatalogKind kind)
     return {};
 }
 
+/** What "[U]" in a catalog source means, for the tooltips and the report. */
+QString unsourcedNote()
+{
+    return QObject::tr("[U]: unsourced, a figure no datasheet or published measurement gives; "
+                       "an order-of-magnitude value with its basis stated, to be replaced when "
+                       "a source appears.");
+}
+
 QString details(const model::Catalog &catalog, model::CatalogKind kind, const std::string &id)
 {
     switch (kind) {
@@ -85,7 +93,9 @@ QString details(const model::Catalog &catalog, model::CatalogKind kind, const st
     }
     case model::CatalogKind::Node: {
         const auto &n = catalog.node(id);
-        return QObject::tr("%1 x %2").arg(n.gpusPerNode).arg(QString::fromStdString(n.gpuId));
+        return QObject::tr("%1 x %2")
+            .arg(n.gpusPerNode)
+            .arg(QString::fromStdString(catalog.gpu(n.gpuId).name));
     }
     case model::CatalogKind::Nic:
         return QObject::tr("%1 Gb/s").arg(catalog.nic(id).bytesPerSecond * 8 / 1e9, 0, 'f', 0);
@@ -199,8 +209,11 @@ void CatalogPalette::rebuild()
             auto *item = new QTreeWidgetItem(group, {name, details(*m_catalog, kind, id)});
             item->setData(0, kindRole, static_cast<int>(kind));
             item->setData(0, idRole, QString::fromStdString(id));
-            const QString tip = name + QLatin1Char('\n') + item->text(1) + QLatin1Char('\n')
-                + QString::fromStdString(m_catalog->entryJson(id).value("source", ""));
+            const QString source
+                = QString::fromStdString(m_catalog->entryJson(id).value("source", ""));
+            QString tip = name + QLatin1Char('\n') + item->text(1) + QLatin1Char('\n') + source;
+            if (source.contains(QLatin1String("[U]")))
+                tip += QLatin1Char('\n') + unsourcedNote();
             item->setToolTip(0, tip);
             item->setToolTip(1, tip);
             item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled);

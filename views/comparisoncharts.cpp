@@ -14,11 +14,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace cp::views {
 
 namespace units = model::units;
+
+int axisLabelDecimals(double tickStep)
+{
+    if (!(tickStep > 0) || !std::isfinite(tickStep))
+        return 0;
+    // Enough digits that two ticks a step apart differ: 0.005 needs 3, 0.25 needs 2, 5 none.
+    int decimals = 0;
+    double scaled = tickStep;
+    while (decimals < 9 && std::abs(scaled - std::round(scaled)) > 1e-6 * std::max(1.0, scaled)) {
+        scaled *= 10;
+        ++decimals;
+    }
+    return decimals;
+}
 
 namespace {
 
@@ -60,8 +75,23 @@ QValueAxis *fittedAxis(const QString &title, double low, double high)
     const double margin = span > 0 ? span * 0.15 : std::max(std::abs(high) * 0.05, 1e-9);
     axis->setRange(std::max(0.0, low - margin), high + margin);
     axis->applyNiceNumbers();
-    axis->setLabelFormat(QStringLiteral("%.4g"));
+    // As many decimals as the tick step needs, so near-equal options get distinct labels
+    // (21.145, 21.150, 21.155 rather than "21.15" three times).
+    const double step = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(axisLabelDecimals(step)));
     return axis;
+}
+
+/** One colour per scenario, the same in the legend and on the point. */
+QColor scenarioColour(int index)
+{
+    static const QColor colours[] = {
+        QColor(0x1f, 0x6f, 0xeb), QColor(0xef, 0x6c, 0x00), QColor(0x2e, 0x7d, 0x32),
+        QColor(0x8e, 0x24, 0xaa), QColor(0xc6, 0x28, 0x28), QColor(0x00, 0x83, 0x8f),
+        QColor(0x6d, 0x4c, 0x41), QColor(0xad, 0x14, 0x57), QColor(0x55, 0x8b, 0x2f),
+        QColor(0x45, 0x5a, 0x64),
+    };
+    return colours[index % std::size(colours)];
 }
 
 /** Bars of stacked parts per scenario; `parts` are (legend, value per scenario). */
@@ -143,7 +173,7 @@ QChart *barAndLineChart(const model::ScenarioComparison &c, int highlight, const
 
 QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
 {
-    QChart *chart = newChart(QObject::tr("Pareto front: %1 against %2<br>(dominated options grey; "
+    QChart *chart = newChart(QObject::tr("Pareto front: %1 against %2<br>(dominated options faded; "
                                          "axes fitted to the options)")
                                  .arg(QString::fromStdString(c.paretoCostLabel),
                                       QString::fromStdString(c.paretoTimeLabel)));
@@ -158,13 +188,22 @@ QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
             continue;
         const auto [x, y] = *c.paretoPoints[i];
         auto *point = new QScatterSeries;
-        point->setName(scenarioLabel(c, static_cast<int>(i), highlight));
         point->append(x, y);
         point->setMarkerSize(static_cast<int>(i) == highlight ? 16 : 12);
-        if (c.dominated[i])
-            point->setColor(QColor(0xb0, 0xb0, 0xb0));
-        else
+        // Each option its own colour; a dominated one is a faded ring of it, so the options
+        // stay apart and the front stands out.
+        const QColor colour = scenarioColour(static_cast<int>(i));
+        QColor fill = colour;
+        if (c.dominated[i]) {
+            fill.setAlpha(60);
+            point->setName(scenarioLabel(c, static_cast<int>(i), highlight)
+                           + QObject::tr(" (dominated)"));
+        } else {
+            point->setName(scenarioLabel(c, static_cast<int>(i), highlight));
             front.append({x, y});
+        }
+        point->setColor(fill);
+        point->setBorderColor(colour);
         xMin = std::min(xMin, x);
         yMin = std::min(yMin, y);
         xMax = std::max(xMax, x);
@@ -176,12 +215,24 @@ QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
     auto *frontLine = new QLineSeries;
     frontLine->setName(QObject::tr("Pareto front"));
     frontLine->append(front);
-    frontLine->setColor(QColor(0x1f, 0x6f, 0xeb));
+    QPen frontPen(QColor(0x60, 0x60, 0x60));
+    frontPen.setStyle(Qt::DashLine);
+    frontPen.setWidthF(1.5);
+    frontLine->setPen(frontPen);
     all.prepend(frontLine);
     if (xMin > xMax) // no scenario has a point
         xMin = xMax = yMin = yMax = 0;
-    QValueAxis *x = fittedAxis(QString::fromStdString(c.paretoTimeLabel), xMin, xMax);
-    QValueAxis *y = fittedAxis(QString::fromStdString(c.paretoCostLabel), yMin, yMax);
+    // Short axis titles (the chart title has the long ones): a vertical title longer than a
+    // 1366x768 chart is tall gets elided.
+    const auto shortTitle = [](const std::string &label) {
+        QString text = QString::fromStdString(label);
+        text.replace(QStringLiteral("Cost per million output tokens (USD)"),
+                     QStringLiteral("USD / M output tokens"));
+        text.replace(QStringLiteral("(million USD)"), QStringLiteral("(M USD)"));
+        return text;
+    };
+    QValueAxis *x = fittedAxis(shortTitle(c.paretoTimeLabel), xMin, xMax);
+    QValueAxis *y = fittedAxis(shortTitle(c.paretoCostLabel), yMin, yMax);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries *series : all) {

@@ -17,6 +17,9 @@ namespace cp::views {
  * `highlight` (a scenario index, -1 none) is marked "▶" in categories and legends, so the charts
  * follow the scenario selected in the table or the scenario list. The caller owns the charts.
  */
+/** Decimals an axis needs so that labels one `tickStep` apart read differently. */
+int axisLabelDecimals(double tickStep);
+
 QList<QChart *> comparisonCharts(const model::ScenarioComparison &comparison, int highlight = -1);
 
 } // namespace cp::views

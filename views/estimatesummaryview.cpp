@@ -126,6 +126,13 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
     showDiagnosis(e);
     if (e.nodes == 0 || !e.fabricError.empty())
         m_diagnosis->clear(); // the headline says all there is
+    else if (e.overPowerBudget())
+        // The first thing to fix: a hall cannot feed what it has no power for.
+        m_diagnosis->setText(tr("Over the facility's power budget: %1 MW at full load (IT x PUE) "
+                                "for %2 MW. ")
+                                 .arg(number(e.power.facilityWatts() / 1e6, 1),
+                                      number(*e.facilityPowerLimitWatts / 1e6, 1))
+                             + m_diagnosis->text());
     if (e.nodes == 0) {
         // Nothing to estimate yet: say what to do rather than show a page of zeros.
         m_headline->setText(tr("%1: no servers yet. Drag a server onto the canvas and its "
@@ -187,6 +194,11 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                QString::fromStdString(model::fabricCountsSummary(e.fabric)));
 
     auto *power = new QTreeWidgetItem(m_tree, {tr("Power and cost")});
+    if (e.facilityPowerLimitWatts)
+        addRow(power, tr("Facility power budget"),
+               tr("%1 MW: %2")
+                   .arg(number(*e.facilityPowerLimitWatts / 1e6, 1),
+                        e.overPowerBudget() ? tr("exceeded") : tr("within")));
     addRow(power, tr("IT power"), tr("%1 kW").arg(number(e.power.itWatts() / units::kilo, 1)));
     addRow(power, tr("  GPUs / nodes / network / storage"),
            tr("%1 / %2 / %3 / %4 kW")
@@ -202,7 +214,7 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
         addRow(power, tr("Racks: %1").arg(QString::fromStdString(rack.groupName)),
                tr("%1 x %2, %3 nodes each, %4 of %5 kW")
                    .arg(rack.racks)
-                   .arg(QString::fromStdString(rack.rackId))
+                   .arg(QString::fromStdString(rack.rackName))
                    .arg(rack.nodesPerRack)
                    .arg(number(rack.wattsPerRack / units::kilo, 1),
                         number(rack.rackLimitWatts / units::kilo, 1)));
@@ -264,13 +276,22 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                        tr("%1 interruptions per day (job MTBF %2 h)")
                            .arg(number(r.interruptionsPerDay, 2),
                                 number(r.mtbfSeconds / units::secondsPerHour, 1)));
-                addRow(section, tr("Checkpoints"),
-                       tr("%1 GB, %2 s to write, every %3 min (Young)")
-                           .arg(number(run.checkpointBytes / units::giga, 0),
-                                number(r.checkpointWriteSeconds, 0),
-                                number(r.checkpointIntervalSeconds / 60, 0)));
+                if (r.checkpointsWritable)
+                    addRow(section, tr("Checkpoints"),
+                           tr("%1 GB, %2 s to write, every %3 min (Young)")
+                               .arg(number(run.checkpointBytes / units::giga, 0),
+                                    number(r.checkpointWriteSeconds, 0),
+                                    number(r.checkpointIntervalSeconds / 60, 0)));
+                else
+                    addRow(section, tr("Checkpoints"),
+                           tr("%1 GB cannot be written: no storage on the fabric, so every "
+                              "failure restarts the run from its start")
+                               .arg(number(run.checkpointBytes / units::giga, 0)));
                 addRow(section, tr("Goodput"),
-                       tr("%1% of wall time is useful work").arg(number(100 * r.goodput, 1)));
+                       r.goodput > 0 || r.checkpointsWritable
+                           ? tr("%1% of wall time is useful work")
+                                 .arg(QLocale().toString(100 * r.goodput, 'g', 3))
+                           : tr("none: without checkpoints the run practically never finishes"));
                 if (run.operations.wallSeconds > 0)
                     addRow(section, tr("Run energy and cost"),
                            tr("%1 days wall, %2 MWh, $%3")

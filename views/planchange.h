@@ -31,6 +31,14 @@ inline constexpr PlanParts allPlanParts = PlanParts(0x1ffu);
 /** The parts in which `after` differs from `before`, compared as the plan file writes them. */
 PlanParts changedPlanParts(const model::Plan &before, const model::Plan &after);
 
+/** Whether the shown plan's hardware or workload changed: what its cards and estimate show. */
+inline bool changesShownDesign(PlanParts parts)
+{
+    return parts
+        & (PlanParts(PlanPart::Servers) | PlanPart::Fabric | PlanPart::Storage | PlanPart::Facility
+           | PlanPart::Workload | PlanPart::ActiveScenario);
+}
+
 /** True when only card positions changed: nothing an estimate or a form depends on. */
 inline bool onlyLayoutChanged(PlanParts parts)
 {

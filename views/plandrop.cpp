@@ -7,6 +7,8 @@
 #include "model/inferencesetup.h"
 #include "model/transformershape.h"
 
+#include <algorithm>
+
 namespace cp::views {
 
 namespace {
@@ -40,10 +42,11 @@ DropOutcome applyDrop(const model::Plan &plan, const model::Catalog &catalog,
     switch (drop.kind) {
     case model::CatalogKind::Gpu: {
         const std::string node = model::nodeForGpu(catalog, drop.id);
-        out.description = QObject::tr("A GPU goes into a server: drop a server type instead%1.")
-                              .arg(node.empty() ? QString()
-                                                : QObject::tr(" (%1 carries this GPU)")
-                                                      .arg(QString::fromStdString(node)));
+        out.description
+            = QObject::tr("A GPU goes into a server: drop a server type instead%1.")
+                  .arg(node.empty() ? QString()
+                                    : QObject::tr(" (%1 carries this GPU)")
+                                          .arg(QString::fromStdString(catalog.node(node).name)));
         return out;
     }
     case model::CatalogKind::Node:
@@ -56,7 +59,14 @@ DropOutcome applyDrop(const model::Plan &plan, const model::Catalog &catalog,
             model::NodeGroup g;
             g.nodeId = drop.id;
             g.count = drop.count;
-            g.name = drop.id + " " + std::to_string(p.nodeGroups.size() + 1);
+            // Named for people: the server's catalog name, numbered when it repeats.
+            const std::string base = name.toStdString();
+            g.name = base;
+            for (int n = 2;
+                 std::any_of(p.nodeGroups.begin(), p.nodeGroups.end(),
+                             [&](const model::NodeGroup &other) { return other.name == g.name; });
+                 ++n)
+                g.name = base + " (" + std::to_string(n) + ")";
             if (validGroup)
                 g.rackId = p.nodeGroups[*group].rackId;
             p.nodeGroups.push_back(g);

@@ -71,11 +71,15 @@ public:
     double width() const { return m_area.width(); }
     double remaining() const { return m_area.bottom() - m_y; }
 
-    void newPage()
+    /** The next page, portrait unless asked (a wide canvas reads better on a landscape page). */
+    void newPage(QPageLayout::Orientation orientation = QPageLayout::Portrait)
     {
         drawFooter();
+        m_writer.setPageOrientation(orientation);
         if (!m_writer.newPage())
             throw ReportError("cannot add a page to the PDF");
+        const QRect paint = m_writer.pageLayout().paintRectPixels(dotsPerInch);
+        m_area = QRectF(0, 0, paint.width(), paint.height() - 40);
         ++m_page;
         m_y = 0;
     }
@@ -219,6 +223,30 @@ public:
 
     void space(double h) { m_y += h; }
 
+    /** Starts a new page unless `h` fits on this one; a block taller than a page just flows. */
+    void keepTogether(double h)
+    {
+        if (h > remaining() && h <= m_area.height())
+            newPage();
+    }
+
+    /** The height table() will take for these rows (at its 8.5 pt font). */
+    double tableHeight(const QStringList &header, const QList<QStringList> &rows,
+                       const QList<double> &weights)
+    {
+        const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+        double h = 12;
+        for (int r = -1; r < rows.size(); ++r) {
+            const QStringList &cells = r < 0 ? header : rows[r];
+            setFont(8.5, r < 0);
+            double row = 0;
+            for (int c = 0; c < cells.size() && c < weights.size(); ++c)
+                row = std::max(row, textHeight(cells[c], width() * weights[c] / total - 8));
+            h += row + 8;
+        }
+        return h;
+    }
+
 private:
     void drawHeader(const QStringList &header, const QList<double> &,
                     const std::function<double(const QStringList &)> &)
@@ -273,9 +301,15 @@ QStringList keyFigures(const model::PlanEstimate &e)
         if (e.hasTrainingRun && e.trainingRun.operations.wallSeconds > 0)
             lines << QObject::tr("With failures: %1 days wall, goodput %2%, %3 MWh, run cost %4")
                          .arg(fixed(e.trainingRun.operations.wallSeconds / units::secondsPerDay, 1),
-                              fixed(100 * e.trainingRun.reliability.goodput, 1),
+                              QString::number(100 * e.trainingRun.reliability.goodput, 'g', 3),
                               fixed(e.trainingRun.operations.energyMegawattHours, 0),
                               money(e.trainingRun.operations.costUsd));
+        if (e.hasTrainingRun && !e.trainingRun.reliability.checkpointsWritable)
+            lines << QObject::tr("No storage: checkpoints cannot be written, so every failure "
+                                 "restarts the run from its start%1")
+                         .arg(e.trainingRun.reliability.goodput > 0
+                                  ? QString()
+                                  : QObject::tr(", and the run practically never finishes"));
         lines << QObject::tr("Bottleneck: %1").arg(QString::fromStdString(t.bottleneckExplanation));
     } else if (e.hasTraining) {
         lines << QObject::tr("Training not possible: %1")
@@ -436,6 +470,9 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
     document.reset(documentPlan, QString());
     PlanScene scene(&document);
     scene.setCatalog(catalog); // builds the cards from the document's plan
+    // The fabric card's counts come from a worker thread; the picture needs them. (Bounded by
+    // the fabric size limit: seconds at 524,288 endpoints, milliseconds for the samples.)
+    scene.waitForFabricSummary();
     scene.clearSelection();
     const QRectF bounds = scene.itemsBoundingRect().adjusted(-20, -20, 20, 20);
     input.topologySize = bounds.size();
@@ -521,8 +558,8 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
             }
         }
 
-        // Plan summary.
-        page.newPage();
+        // Plan summary: on the first page when it has room (heading() breaks the page if not).
+        page.space(12);
         page.heading(QObject::tr("Plan summary"));
         for (const QString &line :
              planSummary(plan, input.catalog.get(),
@@ -534,7 +571,7 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
                 QList<QStringList> rows;
                 for (const model::RackUsage &r : e.racks)
                     rows << QStringList {QString::fromStdString(r.groupName),
-                                         QString::fromStdString(r.rackId),
+                                         QString::fromStdString(r.rackName),
                                          QString::number(r.racks),
                                          QString::number(r.nodesPerRack),
                                          fixed(r.wattsPerRack / units::kilo, 1),
@@ -549,7 +586,6 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
                 page.paragraph(QObject::tr("Warning: %1").arg(QString::fromStdString(warning)), 10,
                                true, 4);
 
-            page.heading(QObject::tr("Bill of materials (baseline)"));
             QList<QStringList> rows;
             for (const model::BillOfMaterialsLine &line : e.billOfMaterials)
                 rows << QStringList {QString::fromStdString(line.category),
@@ -558,13 +594,18 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
                                      money(line.totalUsd())};
             rows << QStringList {QObject::tr("Total"), QString(), QString(), QString(),
                                  money(e.capitalCostUsd)};
-            page.table({QObject::tr("Category"), QObject::tr("Item"), QObject::tr("Count"),
-                        QObject::tr("Unit price"), QObject::tr("Total")},
-                       rows, {1.3, 4, 1, 1.6, 1.8}, {2, 3, 4});
+            const QStringList header
+                = {QObject::tr("Category"), QObject::tr("Item"), QObject::tr("Count"),
+                   QObject::tr("Unit price"), QObject::tr("Total")};
+            const QList<double> weights = {1.3, 4, 1, 1.6, 1.8};
+            // The heading and its table on one page: a total alone on the next reads badly.
+            page.keepTogether(60 + page.tableHeight(header, rows, weights));
+            page.heading(QObject::tr("Bill of materials (baseline)"));
+            page.table(header, rows, weights, {2, 3, 4});
         }
 
-        // Topology.
-        page.newPage();
+        // Topology: the canvas is wider than tall, so it gets a landscape page.
+        page.newPage(QPageLayout::Landscape);
         page.heading(QObject::tr("Topology (canvas of the baseline)"));
         if (!input.topologySize.isEmpty())
             page.picture(input.topology, input.topologySize,
@@ -721,6 +762,10 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
             if (plans.empty())
                 plans.push_back(plan);
             page.heading(QObject::tr("Catalog entries and their sources"));
+            page.paragraph(QObject::tr("[U] marks an unsourced figure: no datasheet or published "
+                                       "measurement gives it, so the catalog holds an "
+                                       "order-of-magnitude value with its basis stated."),
+                           9);
             QList<QStringList> rows;
             for (const model::CatalogSourceLine &line :
                  model::catalogSourcesForPlans(plans, *input.catalog))

@@ -60,10 +60,11 @@ PlanScene::PlanScene(PlanDocument *document, QObject *parent)
     , m_fabricRunner(this, [this](const KeyedFabricSummary &result) { showFabricSummary(result); })
 {
     connect(m_document, &PlanDocument::planChanged, this, [this](PlanParts parts) {
-        if (onlyLayoutChanged(parts))
-            applyLayout(); // a move: the cards stay, only their places change
-        else
+        if (changesShownDesign(parts))
             rebuild();
+        else if (parts.testFlag(PlanPart::Layout))
+            applyLayout(); // a move: the cards stay, only their places change
+        // A renamed plan or scenario changes no card.
     });
     connect(this, &QGraphicsScene::selectionChanged, this, [this] {
         if (!m_rebuilding)

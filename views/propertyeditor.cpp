@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "propertyeditor.h"
 
+#include "humannumbers.h"
 #include "plandocument.h"
+#include "propertyfields.h"
 
 #include "model/fabricdesign.h"
+#include "model/planio.h"
 #include "model/servingengine.h"
 #include "model/trainingframework.h"
 #include "model/transformershape.h"
@@ -26,6 +29,8 @@ QComboBox *idCombo(const model::Catalog &catalog, model::CatalogKind kind,
                    const std::string &current, const QString &noneText, QWidget *parent)
 {
     auto *combo = new QComboBox(parent);
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(8);
     if (!noneText.isEmpty())
         combo->addItem(noneText, QString());
     for (const std::string &id : catalog.ids(kind))
@@ -42,6 +47,7 @@ PropertyEditor::PropertyEditor(PlanDocument *document, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
     , m_title(new QLabel(this))
+    , m_error(new QLabel(this))
 {
     auto *layout = new QVBoxLayout(this);
     QFont bold = m_title->font();
@@ -49,6 +55,10 @@ PropertyEditor::PropertyEditor(PlanDocument *document, QWidget *parent)
     m_title->setFont(bold);
     layout->addWidget(m_title);
     layout->addStretch(1);
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #c62828"));
+    m_error->hide();
+    layout->addWidget(m_error);
     connect(m_document, &PlanDocument::planChanged, this, [this](PlanParts parts) {
         // A card moved: no field of any form changed.
         if (!m_applying && !onlyLayoutChanged(parts))
@@ -77,9 +87,41 @@ template<typename Change> void PropertyEditor::apply(const QString &text, Change
     m_applying = false;
 }
 
+void PropertyEditor::applyChecked(const QString &text,
+                                  const std::function<void(model::Plan &)> &change)
+{
+    try {
+        model::Plan changed = m_document->plan();
+        change(changed);
+        // The loader's checks and messages, on the plan as a file would hold it.
+        const model::Plan checked
+            = model::parsePlan(model::planToJson(changed), "Properties", m_catalog.get());
+        m_error->hide();
+        m_error->clear();
+        m_applying = true;
+        m_document->edit(checked, text);
+        m_applying = false;
+        rebuild(); // dependent fields (a framework's defaults) show the new values
+    } catch (const std::exception &error) {
+        m_error->setText(tr("Not changed: %1").arg(QString::fromStdString(error.what())));
+        m_error->show();
+        rebuild(); // the form shows the plan as it still is
+    }
+}
+
+QString PropertyEditor::lastError() const
+{
+    return m_error->text();
+}
+
 void PropertyEditor::rebuild()
 {
-    delete m_form;
+    if (m_form) {
+        // Later, not now: the rebuild may run inside a signal of one of the form's own widgets.
+        m_form->hide();
+        m_form->setParent(nullptr);
+        m_form->deleteLater();
+    }
     m_form = new QWidget(this);
     m_layout = new QFormLayout(m_form);
     static_cast<QVBoxLayout *>(layout())->insertWidget(1, m_form);
@@ -100,6 +142,8 @@ void PropertyEditor::rebuild()
         buildFacility();
     else
         buildPlan();
+    // Rows at their natural height: the Properties dock scrolls rather than squeezing them.
+    m_form->setMinimumHeight(m_form->sizeHint().height());
 }
 
 void PropertyEditor::buildPlan()
@@ -301,73 +345,224 @@ void PropertyEditor::buildWorkload()
         });
     });
     m_layout->addRow(tr("Kind"), type);
-    if (plan.workloadType == model::WorkloadType::Training) {
-        auto *modelCombo = idCombo(*m_catalog, model::CatalogKind::Model, plan.trainingModelId,
-                                   QString(), m_form);
-        connect(modelCombo, &QComboBox::currentIndexChanged, this, [this, modelCombo] {
-            apply(tr("Change model"), [&](model::Plan &p) {
-                p.trainingModelId = modelCombo->currentData().toString().toStdString();
-            });
+    if (plan.workloadType == model::WorkloadType::Training)
+        buildTraining();
+    else if (plan.workloadType == model::WorkloadType::Inference)
+        buildInference();
+}
+
+void PropertyEditor::buildTraining()
+{
+    const model::Plan &plan = m_document->plan();
+    const model::TrainingJob &job = plan.training;
+    PropertyFields fields(m_layout, m_form, [this](const QString &text, const auto &change) {
+        applyChecked(text, change);
+    });
+    auto *modelCombo
+        = idCombo(*m_catalog, model::CatalogKind::Model, plan.trainingModelId, QString(), m_form);
+    connect(modelCombo, &QComboBox::currentIndexChanged, this, [this, modelCombo] {
+        applyChecked(tr("Change model"), [&](model::Plan &p) {
+            p.trainingModelId = modelCombo->currentData().toString().toStdString();
         });
-        m_layout->addRow(tr("Model"), modelCombo);
-        auto *tokens = new QDoubleSpinBox(m_form);
-        tokens->setRange(0, 1e6);
-        tokens->setDecimals(0);
-        tokens->setSuffix(tr(" B tokens"));
-        tokens->setValue(plan.training.tokens / 1e9);
-        connect(tokens, &QDoubleSpinBox::editingFinished, this, [this, tokens] {
-            apply(tr("Change token count"),
-                  [&](model::Plan &p) { p.training.tokens = tokens->value() * 1e9; });
+    });
+    m_layout->addRow(tr("Model"), modelCombo);
+    auto *tokens = fields.addText(tr("Tokens"), job.tokens > 0 ? humanCount(job.tokens) : QString(),
+                                  tr("e.g. 2T or 300B"), [](model::Plan &p, const QString &text) {
+                                      const std::optional<double> count = parseHumanCount(text);
+                                      if (!text.trimmed().isEmpty() && (!count || *count <= 0))
+                                          throw std::invalid_argument(
+                                              "Tokens: expected a count such as 2T, 300B or 2e12, "
+                                              "found '"
+                                              + text.toStdString() + "'");
+                                      p.training.tokens = text.trimmed().isEmpty() ? 0.0 : *count;
+                                  });
+    tokens->setToolTip(tr("Tokens to train on: 2T, 300B, 2e12"));
+    fields.addInteger(tr("Sequence length"), job.seqLen, 1, 1 << 24, QString(),
+                      [](model::Plan &p, std::optional<int> v) { p.training.seqLen = *v; });
+    fields.addInteger(tr("Global batch"), job.globalBatch, 1, 1 << 24, QString(),
+                      [](model::Plan &p, std::optional<int> v) { p.training.globalBatch = *v; });
+    fields.addChoice(tr("Precision"),
+                     {{QStringLiteral("BF16"), QStringLiteral("bf16")},
+                      {QStringLiteral("FP16"), QStringLiteral("fp16")},
+                      {QStringLiteral("FP8"), QStringLiteral("fp8")}},
+                     QString::fromStdString(model::precisionName(job.precision)),
+                     [](model::Plan &p, const QString &v) {
+                         p.training.precision = *model::precisionFromName(v.toStdString());
+                     });
+    // The training software decides kernels and overlap (trainingframework.h).
+    std::vector<std::pair<QString, QString>> frameworks;
+    for (const model::TrainingFramework &profile : model::trainingFrameworks())
+        frameworks.emplace_back(QString::fromStdString(profile.name),
+                                QString::fromStdString(profile.id));
+    fields
+        .addChoice(tr("Software"), frameworks, QString::fromStdString(job.framework.id),
+                   [](model::Plan &p, const QString &id) {
+                       if (const auto *profile = model::findTrainingFramework(id.toStdString()))
+                           p.training.framework = *profile;
+                   })
+        ->setToolTip(QString::fromStdString(job.framework.source));
+    const model::TrainingFramework *profile = model::findTrainingFramework(job.framework.id);
+    const model::TrainingFramework &base = profile ? *profile : model::defaultTrainingFramework();
+    const auto onOff = [](bool on) {
+        return on ? tr("on") : tr("off");
+    };
+    fields.addChoice(tr("Attention"),
+                     {{tr("fused (FlashAttention)"), QStringLiteral("flash")},
+                      {tr("unfused"), QStringLiteral("unfused")}},
+                     job.framework.attention == model::AttentionKernel::Flash
+                         ? QStringLiteral("flash")
+                         : QStringLiteral("unfused"),
+                     [](model::Plan &p, const QString &v) {
+                         p.training.framework.attention = v == QLatin1String("flash")
+                             ? model::AttentionKernel::Flash
+                             : model::AttentionKernel::Unfused;
+                     });
+    fields.addChoice(tr("Sequence parallel"),
+                     {{onOff(true), QStringLiteral("on")}, {onOff(false), QStringLiteral("off")}},
+                     job.framework.sequenceParallel ? QStringLiteral("on") : QStringLiteral("off"),
+                     [](model::Plan &p, const QString &v) {
+                         p.training.framework.sequenceParallel = v == QLatin1String("on");
+                     });
+    fields.addChoice(tr("TP comm overlap"),
+                     {{onOff(true), QStringLiteral("on")}, {onOff(false), QStringLiteral("off")}},
+                     job.framework.tpCommOverlap ? QStringLiteral("on") : QStringLiteral("off"),
+                     [](model::Plan &p, const QString &v) {
+                         p.training.framework.tpCommOverlap = v == QLatin1String("on");
+                     });
+    fields
+        .addNumber(tr("DP overlap"), job.framework.dpOverlapFraction, 0, 1, 2, QString(), QString(),
+                   [](model::Plan &p, std::optional<double> v) {
+                       p.training.framework.dpOverlapFraction = *v;
+                   })
+        ->setToolTip(tr("Share of the backward pass that can hide the gradient sync; %1 for "
+                        "this software")
+                         .arg(base.dpOverlapFraction));
+    // Each parallel dimension is fixed or left to the search.
+    const model::ParallelismConstraints &k = job.constraints;
+    const QString searched = tr("searched");
+    const auto dimension = [&](const QString &label, std::optional<int> value, int maximum,
+                               std::optional<int> model::ParallelismConstraints::*member) {
+        fields.addInteger(
+            label, value, 1, maximum, searched,
+            [member](model::Plan &p, std::optional<int> v) { p.training.constraints.*member = v; });
+    };
+    dimension(tr("Tensor parallel"), k.tp, 1 << 20, &model::ParallelismConstraints::tp);
+    dimension(tr("Pipeline parallel"), k.pp, 1 << 20, &model::ParallelismConstraints::pp);
+    dimension(tr("Data parallel"), k.dp, 1 << 24, &model::ParallelismConstraints::dp);
+    dimension(tr("Context parallel"), k.cp, 1 << 20, &model::ParallelismConstraints::cp);
+    dimension(tr("Expert parallel"), k.ep, 1 << 20, &model::ParallelismConstraints::ep);
+    dimension(tr("Microbatch"), k.microbatch, 1 << 20, &model::ParallelismConstraints::microbatch);
+    dimension(tr("Interleave"), k.interleave, 1 << 10, &model::ParallelismConstraints::interleave);
+    fields.addChoice(
+        tr("Recompute"),
+        {{searched, QString()},
+         {tr("none"), QStringLiteral("none")},
+         {tr("selective"), QStringLiteral("selective")},
+         {tr("full"), QStringLiteral("full")}},
+        k.recompute ? QString::fromStdString(model::recomputeName(*k.recompute)) : QString(),
+        [](model::Plan &p, const QString &v) {
+            p.training.constraints.recompute
+                = v.isEmpty() ? std::nullopt : model::recomputeFromName(v.toStdString());
         });
-        m_layout->addRow(tr("Tokens"), tokens);
-        // The training software decides kernels and overlap (trainingframework.h).
-        auto *framework = new QComboBox(m_form);
-        for (const model::TrainingFramework &profile : model::trainingFrameworks())
-            framework->addItem(QString::fromStdString(profile.name),
-                               QString::fromStdString(profile.id));
-        framework->setCurrentIndex(
-            framework->findData(QString::fromStdString(plan.training.framework.id)));
-        framework->setToolTip(QString::fromStdString(plan.training.framework.source));
-        connect(framework, &QComboBox::currentIndexChanged, this, [this, framework] {
-            const std::string id = framework->currentData().toString().toStdString();
-            apply(tr("Change training software"), [&](model::Plan &p) {
-                if (const model::TrainingFramework *profile = model::findTrainingFramework(id))
-                    p.training.framework = *profile;
-            });
+    fields.addChoice(
+        tr("ZeRO stage"),
+        {{searched, QString()},
+         {QStringLiteral("0"), QStringLiteral("0")},
+         {QStringLiteral("1"), QStringLiteral("1")},
+         {QStringLiteral("2"), QStringLiteral("2")},
+         {QStringLiteral("3"), QStringLiteral("3")}},
+        k.zero ? QString::number(*k.zero) : QString(), [](model::Plan &p, const QString &v) {
+            p.training.constraints.zero = v.isEmpty() ? std::nullopt : std::optional(v.toInt());
         });
-        m_layout->addRow(tr("Software"), framework);
-    } else if (plan.workloadType == model::WorkloadType::Inference) {
-        auto *modelCombo = idCombo(*m_catalog, model::CatalogKind::Model, plan.inference.modelId,
-                                   QString(), m_form);
-        connect(modelCombo, &QComboBox::currentIndexChanged, this, [this, modelCombo] {
-            apply(tr("Change model"), [&](model::Plan &p) {
-                p.inference.modelId = modelCombo->currentData().toString().toStdString();
-            });
+    fields.addNumber(
+        tr("MoE capacity factor"), job.moeCapacityFactor, 1, 16, 2, QString(), QString(),
+        [](model::Plan &p, std::optional<double> v) { p.training.moeCapacityFactor = *v; });
+}
+
+void PropertyEditor::buildInference()
+{
+    const model::Plan &plan = m_document->plan();
+    const model::InferenceWorkload &w = plan.inference;
+    PropertyFields fields(m_layout, m_form, [this](const QString &text, const auto &change) {
+        applyChecked(text, change);
+    });
+    auto *modelCombo = idCombo(*m_catalog, model::CatalogKind::Model, w.modelId, QString(), m_form);
+    connect(modelCombo, &QComboBox::currentIndexChanged, this, [this, modelCombo] {
+        applyChecked(tr("Change model"), [&](model::Plan &p) {
+            p.inference.modelId = modelCombo->currentData().toString().toStdString();
         });
-        m_layout->addRow(tr("Model"), modelCombo);
-        // The serving engine decides prompt scheduling and the K/V cache's memory
-        // (servingengine.h).
-        auto *engine = new QComboBox(m_form);
-        for (const model::ServingEngine &profile : model::servingEngines())
-            engine->addItem(QString::fromStdString(profile.name),
-                            QString::fromStdString(profile.id));
-        const std::string engineId = plan.inference.engineId.empty()
-            ? model::defaultServingEngine().id
-            : plan.inference.engineId;
-        engine->setCurrentIndex(engine->findData(QString::fromStdString(engineId)));
-        connect(engine, &QComboBox::currentIndexChanged, this, [this, engine] {
-            const std::string id = engine->currentData().toString().toStdString();
-            apply(tr("Change serving engine"), [&](model::Plan &p) { p.inference.engineId = id; });
-        });
-        m_layout->addRow(tr("Engine"), engine);
-    }
+    });
+    m_layout->addRow(tr("Model"), modelCombo);
+    const auto precisions = [](std::initializer_list<const char *> names) {
+        std::vector<std::pair<QString, QString>> choices;
+        for (const char *name : names)
+            choices.emplace_back(QString::fromLatin1(name).toUpper(), QString::fromLatin1(name));
+        return choices;
+    };
+    fields.addChoice(tr("Weights"), precisions({"fp16", "bf16", "fp8", "int8", "int4"}),
+                     QString::fromStdString(model::precisionName(w.precision)),
+                     [](model::Plan &p, const QString &v) {
+                         p.inference.precision = *model::precisionFromName(v.toStdString());
+                     });
+    fields.addChoice(tr("K/V cache"), precisions({"fp16", "bf16", "fp8", "int8"}),
+                     QString::fromStdString(model::precisionName(w.kvPrecision)),
+                     [](model::Plan &p, const QString &v) {
+                         p.inference.kvPrecision = *model::precisionFromName(v.toStdString());
+                     });
+    fields.addInteger(tr("Prompt tokens"), w.inputTokens, 1, 1 << 24, QString(),
+                      [](model::Plan &p, std::optional<int> v) { p.inference.inputTokens = *v; });
+    fields.addInteger(tr("Output tokens"), w.outputTokens, 1, 1 << 24, QString(),
+                      [](model::Plan &p, std::optional<int> v) { p.inference.outputTokens = *v; });
+    fields.addNumber(
+        tr("Requests"), w.ratePerSecond, 0, 1e9, 2, tr(" /s"), tr("not set"),
+        [](model::Plan &p, std::optional<double> v) { p.inference.ratePerSecond = v; });
+    fields.addNumber(tr("TTFT p95 target"), w.ttftP95Ms, 0, 1e9, 0, tr(" ms"), tr("none"),
+                     [](model::Plan &p, std::optional<double> v) { p.inference.ttftP95Ms = v; });
+    fields.addNumber(tr("TPOT p95 target"), w.tpotP95Ms, 0, 1e9, 1, tr(" ms"), tr("none"),
+                     [](model::Plan &p, std::optional<double> v) { p.inference.tpotP95Ms = v; });
+    fields.addInteger(tr("Batch"), w.batch, 1, 1 << 20, tr("largest that meets the targets"),
+                      [](model::Plan &p, std::optional<int> v) { p.inference.batch = v; });
+    fields.addInteger(tr("GPUs per replica"), w.gpusPerReplica, 1, 1 << 16, tr("1"),
+                      [](model::Plan &p, std::optional<int> v) { p.inference.gpusPerReplica = v; });
+    fields.addInteger(tr("Pipeline stages"), w.pipelineStages, 1, 1024, tr("within a server"),
+                      [](model::Plan &p, std::optional<int> v) { p.inference.pipelineStages = v; });
+    // The serving engine decides prompt scheduling and the K/V cache's memory (servingengine.h).
+    std::vector<std::pair<QString, QString>> engines;
+    for (const model::ServingEngine &profile : model::servingEngines())
+        engines.emplace_back(QString::fromStdString(profile.name),
+                             QString::fromStdString(profile.id));
+    fields.addChoice(
+        tr("Engine"), engines,
+        QString::fromStdString(w.engineId.empty() ? model::defaultServingEngine().id : w.engineId),
+        [](model::Plan &p, const QString &id) { p.inference.engineId = id.toStdString(); });
+    QStringList hours;
+    for (double rate : w.diurnalRates)
+        hours << QString::number(rate);
+    fields
+        .addText(tr("Hourly traffic"), hours.join(QStringLiteral(", ")),
+                 tr("24 numbers, or empty for steady traffic"),
+                 [](model::Plan &p, const QString &text) {
+                     p.inference.diurnalRates.clear();
+                     for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                         bool ok = false;
+                         const double rate = part.trimmed().toDouble(&ok);
+                         if (!ok)
+                             throw std::invalid_argument("Hourly traffic: '"
+                                                         + part.trimmed().toStdString()
+                                                         + "' is not a number");
+                         p.inference.diurnalRates.push_back(rate);
+                     }
+                 })
+        ->setToolTip(tr("Traffic of each hour of the day (any unit; the busiest hour runs at the "
+                        "request rate): replicas then follow it hour by hour"));
 }
 
 void PropertyEditor::buildFacility()
 {
     m_title->setText(tr("Facility"));
-    auto *facility = idCombo(*m_catalog, model::CatalogKind::Facility,
-                             m_document->plan().facility.facilityId, tr("(none: PUE 1.0)"), m_form);
+    const model::FacilityPlan &f = m_document->plan().facility;
+    auto *facility = idCombo(*m_catalog, model::CatalogKind::Facility, f.facilityId,
+                             tr("(none: PUE 1.0)"), m_form);
     connect(facility, &QComboBox::currentIndexChanged, this, [this, facility] {
         apply(tr("Change facility"), [&](model::Plan &p) {
             p.facility = {};
@@ -375,6 +570,33 @@ void PropertyEditor::buildFacility()
         });
     });
     m_layout->addRow(tr("Facility"), facility);
+    if (f.facilityId.empty())
+        return;
+    // The preset's figures unless the plan overrides them.
+    const model::FacilitySpec &preset = m_catalog->facility(f.facilityId);
+    PropertyFields fields(m_layout, m_form, [this](const QString &text, const auto &change) {
+        applyChecked(text, change);
+    });
+    fields.addNumber(tr("PUE"), f.pue, 1, 5, 2, QString(), tr("preset's (%1)").arg(preset.pue),
+                     [](model::Plan &p, std::optional<double> v) { p.facility.pue = v; });
+    fields.addNumber(
+        tr("Electricity"), f.electricityUsdPerKwh, 0, 100, 3, tr(" USD/kWh"),
+        tr("preset's (%1 USD/kWh)").arg(preset.electricityUsdPerKwh),
+        [](model::Plan &p, std::optional<double> v) { p.facility.electricityUsdPerKwh = v; });
+    fields.addNumber(
+        tr("Carbon"), f.carbonKgPerKwh, 0, 10, 3, tr(" kg CO2/kWh"),
+        tr("preset's (%1 kg/kWh)").arg(preset.carbonKgPerKwh),
+        [](model::Plan &p, std::optional<double> v) { p.facility.carbonKgPerKwh = v; });
+    fields
+        .addNumber(tr("Power budget"),
+                   f.powerLimitWatts ? std::optional(*f.powerLimitWatts / 1e6) : std::nullopt, 0,
+                   1e4, 2, tr(" MW"), tr("none"),
+                   [](model::Plan &p, std::optional<double> megawatts) {
+                       p.facility.powerLimitWatts
+                           = megawatts ? std::optional(*megawatts * 1e6) : std::nullopt;
+                   })
+        ->setToolTip(tr("What the hall can deliver to this cluster, facility side (IT x PUE); "
+                        "the estimate warns when full load exceeds it"));
 }
 
 } // namespace cp::views

@@ -2,8 +2,11 @@
 #pragma once
 
 #include "model/catalog.h"
+#include "model/plan.h"
 
 #include <QWidget>
+
+#include <functional>
 
 #include <memory>
 
@@ -40,12 +43,26 @@ private:
     void buildStorage(int index);
     void buildWorkload();
     void buildFacility();
+    void buildTraining();
+    void buildInference();
     template<typename Change> void apply(const QString &text, Change change);
+    /**
+     * Applies `change` only if the plan it makes passes the plan loader's checks (written and
+     * read back as a file would be), so a form accepts exactly what a file may hold and refuses
+     * the rest with the loader's message.
+     */
+    void applyChecked(const QString &text, const std::function<void(model::Plan &)> &change);
 
+public:
+    /** The loader's message for the last refused edit; empty after an accepted one. */
+    QString lastError() const;
+
+private:
     PlanDocument *m_document;
     std::shared_ptr<const model::Catalog> m_catalog;
     QString m_key;
     QLabel *m_title;
+    QLabel *m_error;
     QWidget *m_form = nullptr;
     QFormLayout *m_layout = nullptr;
     bool m_applying = false;

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -45,13 +46,13 @@ ScenarioComparisonView::ScenarioComparisonView(QWidget *parent)
     bar->addWidget(m_progress);
     bar->addWidget(m_cancel);
     layout->addLayout(bar);
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_table);
-    splitter->addWidget(m_charts);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({560, 520}); // proportions: the charts need room to be read
-    layout->addWidget(splitter, 1);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(m_charts);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({560, 520}); // until a table is in; then fitSplitterToTable()
+    layout->addWidget(m_splitter, 1);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectColumns);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -171,7 +172,10 @@ void ScenarioComparisonView::rebuildTable()
     const QColor best(0xd4, 0xf5, 0xd4);
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         const model::ComparisonRow &row = rows[static_cast<std::size_t>(r)];
-        auto *label = new QTableWidgetItem(QString::fromStdString(row.section + ": " + row.label));
+        // The label alone keeps the header narrow; rows are grouped by section, which the
+        // tooltip names.
+        auto *label = new QTableWidgetItem(QString::fromStdString(row.label));
+        label->setToolTip(QString::fromStdString(row.section + ": " + row.label));
         m_table->setVerticalHeaderItem(r, label);
         m_table->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.unit)));
         for (int c = 0; c < static_cast<int>(row.values.size()); ++c) {
@@ -200,8 +204,32 @@ void ScenarioComparisonView::rebuildTable()
         }
     }
     m_table->resizeColumnsToContents();
+    // Narrow scenario columns with wrapped text, so a baseline and three scenarios fit beside
+    // the charts on a 1366-pixel screen.
     for (int c = 1; c < m_table->columnCount(); ++c)
-        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 260));
+        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 150));
+    m_table->setWordWrap(true);
+    m_table->resizeRowsToContents();
+    fitSplitterToTable();
+}
+
+void ScenarioComparisonView::fitSplitterToTable()
+{
+    int needed = m_table->verticalHeader()->sizeHint().width() + 2 * m_table->frameWidth()
+        + m_table->verticalScrollBar()->sizeHint().width() + 4; // the grid line
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        needed += m_table->columnWidth(c);
+    const int total = std::max(1, m_splitter->width());
+    // The table gets what it needs while the charts keep at least 45% to stay readable.
+    const int table = std::min(needed, static_cast<int>(total * 0.55));
+    m_splitter->setSizes({table, total - table});
+}
+
+void ScenarioComparisonView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (m_table->columnCount() > 0)
+        fitSplitterToTable();
 }
 
 void ScenarioComparisonView::rebuildCharts()

@@ -10,6 +10,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
+class QSplitter;
 class QTableWidget;
 
 namespace cp::views {
@@ -47,7 +48,11 @@ signals:
     /** The user picked a scenario's column: -1 the baseline, else the scenario's index. */
     void scenarioActivated(int scenarioIndex);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitSplitterToTable();
     void rebuildTable();
     void rebuildCharts();
 
@@ -55,6 +60,7 @@ private:
     QProgressBar *m_progress;
     QPushButton *m_cancel;
     QTableWidget *m_table;
+    QSplitter *m_splitter = nullptr;
     QTabWidget *m_charts;
     model::ScenarioComparison m_comparison;
     int m_highlight = 0;

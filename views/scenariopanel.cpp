@@ -5,6 +5,8 @@
 #include "sweepdialog.h"
 
 #include "model/inputerror.h"
+#include "model/planio.h"
+#include "model/scenarios.h"
 
 #include <QGridLayout>
 #include <QInputDialog>
@@ -85,7 +87,8 @@ void ScenarioPanel::rebuild()
     } else {
         QStringList lines;
         for (const std::string &line :
-             model::describeChanges(plan.scenarios[static_cast<std::size_t>(active)].changes))
+             model::describeChanges(plan.scenarios[static_cast<std::size_t>(active)].changes,
+                                    model::planToJson(plan), m_catalog.get()))
             lines << QString::fromStdString(line);
         m_changes->setText(
             lines.isEmpty()

@@ -397,6 +397,9 @@ private slots:
                                   QStringLiteral(CP_SOURCE_DIR "/samples/") + QLatin1String(name)});
             QVERIFY2(r.status == 0, r.err.constData());
             QVERIFY(r.out.contains("Bill of materials"));
+            // Numbers for people: grouped thousands, no exponents, no inf or nan.
+            QVERIFY2(!r.out.contains("e+0") && !r.out.contains("inf ") && !r.out.contains("nan"),
+                     r.out.constData());
             const Result json
                 = run({"plan", "estimate",
                        QStringLiteral(CP_SOURCE_DIR "/samples/") + QLatin1String(name), "--json"});
@@ -404,6 +407,21 @@ private slots:
             QVERIFY(QJsonDocument::fromJson(json.out).object().value(QStringLiteral("gpus")).toInt()
                     > 0);
         }
+    }
+
+    void humanNumbersInTables()
+    {
+        // The H100 sample's capital cost: 1,024 x 30,000 + 128 x 120,000 + 43 x 12,000 +
+        // 48 x 30,000 + 4,096 x 800 + 4 x 500,000 = 53,312,800 USD (its bill of materials).
+        const Result r
+            = run({"plan", "estimate",
+                   QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json")});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.out.contains("53,312,800 USD"), r.out.constData());
+        QVERIFY(!r.out.contains("53312800"));
+        // The training throughput is written out, not as 1.412e+06.
+        QVERIFY(r.out.contains("tokens/s"));
+        QVERIFY(!r.out.contains("e+06 tokens/s"));
     }
 
     void brokenPlanNamesFileAndField()

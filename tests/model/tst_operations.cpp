@@ -69,6 +69,37 @@ private slots:
         QVERIFY(spares.goodput > none.goodput);
     }
 
+    void withoutCheckpointsEveryFailureStartsOver()
+    {
+        // T = 10 h of work, MTBF 10 h, no restart cost: E = 10 h x (e - 1) = 17.183 h, goodput
+        // 1 / (e - 1) = 0.581977. With a 1 h restart: E = 11 h x (e - 1) = 18.901 h, goodput
+        // 10 / 18.901 = 0.529070.
+        QVERIFY(close(noCheckpointGoodput(36000, 0, 36000), 1 / (std::exp(1.0) - 1), 1e-12));
+        QVERIFY(close(noCheckpointGoodput(36000, 3600, 36000), 0.529070, 1e-5));
+        // A short job barely notices: T = MTBF / 1000 gives about 1 - T / (2 MTBF) = 0.9995.
+        QVERIFY(close(noCheckpointGoodput(36, 0, 36000), 0.9995, 1e-4));
+        // 100 MTBFs of work would need e^100 times its length: it never finishes (0, not inf).
+        QCOMPARE(noCheckpointGoodput(3.6e6, 600, 36000), 0.0);
+        QCOMPARE(noCheckpointGoodput(3.6e6, 600, std::numeric_limits<double>::infinity()), 1.0);
+
+        // In the reliability estimate: no storage write bandwidth means no checkpoints, not
+        // "0 s to write every 0 min" with a 99% goodput.
+        ReliabilityInputs in;
+        in.parts = {{"GPUs", 1000, 50000}}; // 0.48 interruptions a day: MTBF 50 h
+        in.checkpointBytes = 600e9;
+        in.spareNodes = 1;
+        in.runSeconds = 50 * 3600.0; // one MTBF of work
+        const ReliabilityEstimate r = estimateReliability(in);
+        QVERIFY(!r.checkpointsWritable);
+        QCOMPARE(r.checkpointIntervalSeconds, 0.0);
+        // Restart 600 s (spares cover): E = (180,000 + 600) x (e - 1) s; goodput 0.57973.
+        QVERIFY(close(r.goodput, 180000 / (180600 * (std::exp(1.0) - 1)), 1e-9));
+        QVERIFY(!r.notes.empty() && r.notes.back().find("from its start") != std::string::npos);
+        in.storageWriteBytesPerSecond = 10e9;
+        QVERIFY(estimateReliability(in).checkpointsWritable);
+        QVERIFY(estimateReliability(in).goodput > 0.9);
+    }
+
     void powerEnergyAndCost()
     {
         GpuSpec gpu;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/catalogdatabase.h"
+#include "model/humantext.h"
 #include "model/inputerror.h"
 #include "model/planestimator.h"
 #include "model/planio.h"
 
 #include <QTest>
+
+#include <algorithm>
 
 using namespace cp::model;
 
@@ -89,8 +92,11 @@ private slots:
         QCOMPARE(h100.fabric.cables, closed.cables);
         QCOMPARE(h100.fabric.optics, 2 * closed.cables); // NDR links are optical
         QCOMPARE(fabricCountsSummary(h100.fabric),
-                 std::string("1024 ports, 32 leaf + 16 spine switches, 2048 cables (4096 "
+                 std::string("1,024 ports, 32 leaf + 16 spine switches, 2,048 cables (4,096 "
                              "transceivers)"));
+        QCOMPARE(groupedCount(0), std::string("0"));
+        QCOMPARE(groupedCount(999), std::string("999"));
+        QCOMPARE(groupedCount(-1234567), std::string("-1,234,567"));
 
         // 16,384 GPUs need a third tier: 2,048 DGX H100 x 8 rails of 64-port switches, as in
         // the SuperPOD reference (8 SUs per spine group, core above). The bill of materials
@@ -209,6 +215,37 @@ private slots:
             flagged = flagged
                 || warning.find("rack over its power limit: 4 x 10.2 kW = 40.8 kW > 40.0 kW") == 0;
         QVERIFY(flagged);
+    }
+
+    void facilityPowerBudgetIsChecked()
+    {
+        // The H100 sample at full load: IT 1,390.5 kW = GPUs 1,024 x 700 W = 716.8 kW + nodes
+        // 128 x 4.6 kW = 588.8 kW + network 72.9 kW + storage 4 x 3 kW = 12 kW; x PUE 1.58 =
+        // 2,196.9 kW. A 2 MW budget is exceeded, a 2.5 MW one is not.
+        Plan plan = sample("h100-1024-ndr-rail-fat-tree.json");
+        plan.facility.powerLimitWatts = 2.0e6;
+        const PlanEstimate over = estimatePlan(plan, catalog());
+        QVERIFY(std::abs(over.power.facilityWatts() - 2196.9e3) < 0.1e3);
+        QVERIFY(over.overPowerBudget());
+        QVERIFY(std::any_of(over.warnings.begin(), over.warnings.end(), [](const std::string &w) {
+            return w.find("2.2 MW at full load (IT x PUE), over the facility's budget of 2.0 MW")
+                != std::string::npos;
+        }));
+        plan.facility.powerLimitWatts = 2.5e6;
+        QVERIFY(!estimatePlan(plan, catalog()).overPowerBudget());
+        // Saved as kW, read back; a negative budget is refused by its pointer.
+        nlohmann::json json = planToJson(plan);
+        QCOMPARE(json["facility"]["power_limit_kw"].get<double>(), 2500.0);
+        QCOMPARE(*parsePlan(json, "budget.json", &catalog()).facility.powerLimitWatts, 2.5e6);
+        json["facility"]["power_limit_kw"] = -1;
+        try {
+            parsePlan(json, "budget.json", &catalog());
+            QFAIL("a negative budget was accepted");
+        } catch (const InputError &error) {
+            QVERIFY2(std::string(error.what()).find("/facility/power_limit_kw")
+                         != std::string::npos,
+                     error.what());
+        }
     }
 
     void everySampleEstimates()

@@ -221,13 +221,24 @@ private slots:
 
     void describeChangesReadsLikeSentences()
     {
-        const auto lines
-            = describeChanges({{"fabric", {{"nic", "roce-400g"}, {"nics_per_node", nullptr}}},
-                               {"nodes", {{{"node", "dgx-h100"}, {"count", 256}}}}});
-        QCOMPARE(lines.size(), std::size_t(3));
-        QCOMPARE(lines[0], std::string("fabric.nic = roce-400g"));
-        QCOMPARE(lines[1], std::string("fabric.nics_per_node back to its default"));
-        QCOMPARE(lines[2], std::string("nodes = 256 x dgx-h100"));
+        const nlohmann::json changes = {
+            {"fabric", {{"nic", "roce-400g"}, {"nics_per_node", nullptr}, {"oversubscription", 2}}},
+            {"nodes", {{{"node", "dgx-h100"}, {"count", 2048}}}}};
+        // Without a catalog or a baseline: the ids, no "instead of".
+        const auto bare = describeChanges(changes);
+        QCOMPARE(bare.size(), std::size_t(4));
+        QCOMPARE(bare[0], std::string("NIC: roce-400g"));
+        QCOMPARE(bare[1], std::string("NICs per server: back to its default"));
+        QCOMPARE(bare[2], std::string("Oversubscription: 2:1"));
+        QCOMPARE(bare[3], std::string("Servers: 2,048 x dgx-h100"));
+        // With the sample as baseline and the catalog: names, and what each replaces.
+        const auto lines = describeChanges(changes, planToJson(m_sample), &m_catalog);
+        const std::string roce = m_catalog.nic("roce-400g").name;
+        const std::string ndr = m_catalog.nic("ib-ndr-400").name;
+        const std::string dgx = m_catalog.node("dgx-h100").name;
+        QCOMPARE(lines[0], "NIC: " + roce + " instead of " + ndr);
+        QCOMPARE(lines[2], std::string("Oversubscription: 2:1 instead of 1:1"));
+        QCOMPARE(lines[3], "Servers: 2,048 x " + dgx + " instead of 128 x " + dgx);
     }
 
     void comparisonMatchesTheEstimator()
@@ -389,16 +400,27 @@ private slots:
             return r[1] == "Training time (no failures)";
         });
         QVERIFY(days != cells.end());
-        QCOMPARE(std::stod((*days)[4]),
-                 c.scenarios[1].estimate.training.best.trainingSeconds / units::secondsPerDay);
+        // Four significant digits: what the figure means, not the double's noise.
+        const double exactDays
+            = c.scenarios[1].estimate.training.best.trainingSeconds / units::secondsPerDay;
+        QVERIFY(std::abs(std::stod((*days)[4]) - exactDays) <= 5e-4 * exactDays);
+        QVERIFY((*days)[4].size() <= 6);
+        QCOMPARE(csvFigure(0.5487360000000001), std::string("0.5487"));
+        QCOMPARE(csvFigure(16.3912), std::string("16.39"));
+        QCOMPARE(csvFigure(2197.4), std::string("2197"));
+        QCOMPARE(csvFigure(53312800.0000001), std::string("53312800"));
+        QCOMPARE(csvFigure(0.1), std::string("0.1"));
+        QCOMPARE(csvFigure(std::numeric_limits<double>::infinity()), std::string());
 
-        const CsvRows bom = billOfMaterialsCells(c.scenarios[0].estimate);
-        QCOMPARE(bom.back()[0], std::string("Total"));
-        QCOMPARE(std::stod(bom.back()[5]), c.scenarios[0].estimate.capitalCostUsd);
-        // 1024 H100 at the catalog's 30,000 USD.
+        const CsvRows bom = billOfMaterialsCells(c.scenarios[1].estimate, c.scenarios[1].name);
+        QCOMPARE(bom.back()[1], std::string("Total"));
+        QCOMPARE(std::stod(bom.back()[6]), c.scenarios[1].estimate.capitalCostUsd);
+        // 1024 H100 at the catalog's 30,000 USD; every line says which scenario it prices.
         QCOMPARE(bom[1],
-                 std::vector<std::string>({"GPUs", "h100-sxm5-80gb", "NVIDIA H100 SXM5 80GB",
+                 std::vector<std::string>({"fp8", "GPUs", "h100-sxm5-80gb", "NVIDIA H100 SXM5 80GB",
                                            "1024", "30000", "30720000"}));
+        for (std::size_t i = 1; i < bom.size(); ++i)
+            QCOMPARE(bom[i][0], std::string("fp8"));
     }
 
     void sourcesListEveryCatalogEntryUsed()

@@ -18,12 +18,14 @@
 
 #include "model/catalogdatabase.h"
 #include "model/fabricgraph.h"
+#include "model/inferencesetup.h"
 #include "model/planfabric.h"
 #include "model/planio.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QDropEvent>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -96,6 +98,8 @@ private slots:
         QCOMPARE(window.plan().nodeGroups.size(), groups + 1);
         QCOMPARE(window.plan().nodeGroups.back().nodeId, std::string("dgx-b200"));
         QCOMPARE(window.plan().nodeGroups.back().count, 32);
+        // Named with the catalog's name, not "dgx-b200 2".
+        QCOMPARE(window.plan().nodeGroups.back().name, m_catalog->node("dgx-b200").name);
         QVERIFY(window.document()->isModified());
         QVERIFY(window.scene()->cardForKey(QStringLiteral("group:%1").arg(groups)));
         window.document()->undoStack()->undo();
@@ -130,7 +134,12 @@ private slots:
         QVERIFY2(window.statusBar()->currentMessage().contains(
                      QStringLiteral("A GPU goes into a server")),
                  qPrintable(window.statusBar()->currentMessage()));
-        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("dgx-h100")));
+        // The server that carries it, by name (the catalog's first node with this GPU).
+        const std::string carrier = model::nodeForGpu(*m_catalog, "h100-sxm5-80gb");
+        QVERIFY2(window.statusBar()->currentMessage().contains(
+                     QString::fromStdString(m_catalog->node(carrier).name)),
+                 qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY(!window.statusBar()->currentMessage().contains(QString::fromStdString(carrier)));
         // An Ethernet switch cannot carry the plan's InfiniBand NDR links.
         dropOnCanvas(window, {model::CatalogKind::Switch, "leaf-100g", 1},
                      viewportPointOf(window, QStringLiteral("fabric")));
@@ -269,12 +278,22 @@ private slots:
         QTest::qWait(300); // longer than the 150 ms the estimate waits for more edits
         QCOMPARE(estimates.size(), 0);
         QVERIFY(!window.scene()->isCountingFabric());
+        // A rename is Name only: no card is rebuilt.
+        model::Plan renamed = window.plan();
+        renamed.name = "renamed";
+        window.document()->edit(renamed, QStringLiteral("Rename"));
+        QCOMPARE(changes.last()[0].value<views::PlanParts>(),
+                 views::PlanParts(views::PlanPart::Name));
+        QCOMPARE(window.scene()->cardForKey(QStringLiteral("fabric")), fabric);
+        window.document()->undoStack()->undo();
+        QCOMPARE(changes.size(), 3);
+        changes.clear();
 
         model::Plan bigger = window.plan();
         bigger.nodeGroups[0].count = 64;
         window.document()->edit(bigger, QStringLiteral("Servers"));
-        QCOMPARE(changes.size(), 2);
-        const auto parts = changes[1][0].value<views::PlanParts>();
+        QCOMPARE(changes.size(), 1);
+        const auto parts = changes[0][0].value<views::PlanParts>();
         QVERIFY(parts.testFlag(views::PlanPart::Servers));
         QVERIFY(!parts.testFlag(views::PlanPart::Layout)
                 && !parts.testFlag(views::PlanPart::Fabric));
@@ -282,7 +301,8 @@ private slots:
         // Undo restores the layout as a Layout-only change too.
         window.document()->undoStack()->undo();
         window.document()->undoStack()->undo();
-        QCOMPARE(changes[3][0].value<views::PlanParts>(),
+        QCOMPARE(changes.size(), 3);
+        QCOMPARE(changes[2][0].value<views::PlanParts>(),
                  views::PlanParts(views::PlanPart::Layout));
         QVERIFY(window.scene()->cardForKey(QStringLiteral("fabric"))->pos() != QPointF(500, -200));
     }
@@ -304,6 +324,105 @@ private slots:
         QCOMPARE(window.plan().nodeGroups.front().count, 64);
         window.document()->undoStack()->undo();
         QCOMPARE(window.plan().nodeGroups.front().count, 128);
+    }
+
+    void everyWorkloadAndFacilityFieldIsEditable()
+    {
+        // Training: sequence length, a parallel dimension fixed and back to searched, undo; a
+        // token count that is not one is refused with the reason and changes nothing.
+        app::MainWindow window(m_catalog);
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        views::PropertyEditor *editor = window.propertyEditor();
+        editor->setKey(QStringLiteral("workload"));
+        QTest::qWait(20);
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QVERIFY(window.grab().save(
+            QStringLiteral(CP_SCREENSHOT_DIR "/properties-training-1366x768.png")));
+        auto *seq = editor->findChild<QSpinBox *>(QStringLiteral("Sequence length"));
+        QVERIFY(seq);
+        seq->setValue(4096);
+        emit seq->editingFinished();
+        QCOMPARE(window.plan().training.seqLen, 4096);
+        auto *tp = editor->findChild<QSpinBox *>(QStringLiteral("Tensor parallel"));
+        QVERIFY(tp);
+        QCOMPARE(tp->text(), QStringLiteral("searched"));
+        tp->setValue(8);
+        emit tp->editingFinished();
+        QCOMPARE(window.plan().training.constraints.tp, std::optional<int>(8));
+        QCOMPARE(model::planToJson(window.plan())["workload"]["tp"].get<int>(), 8);
+        window.document()->undoStack()->undo();
+        QVERIFY(!window.plan().training.constraints.tp);
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().training.seqLen, 8192);
+        for (const char *name :
+             {"Global batch", "Precision", "Attention", "Sequence parallel", "TP comm overlap",
+              "DP overlap", "Pipeline parallel", "Data parallel", "Context parallel",
+              "Expert parallel", "Microbatch", "Interleave", "Recompute", "ZeRO stage"})
+            QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
+        const int undoCount = window.document()->undoStack()->count();
+        auto *tokens = editor->findChild<QLineEdit *>(QStringLiteral("Tokens"));
+        QVERIFY(tokens);
+        QCOMPARE(tokens->text(), QStringLiteral("2 T"));
+        tokens->setText(QStringLiteral("lots"));
+        emit tokens->editingFinished();
+        QVERIFY2(editor->lastError().contains(QStringLiteral("Tokens")),
+                 qPrintable(editor->lastError()));
+        QCOMPARE(window.document()->undoStack()->count(), undoCount);
+        QCOMPARE(window.plan().training.tokens, 2e12);
+        tokens = editor->findChild<QLineEdit *>(QStringLiteral("Tokens"));
+        tokens->setText(QStringLiteral("300B"));
+        emit tokens->editingFinished();
+        QCOMPARE(window.plan().training.tokens, 300e9);
+        QVERIFY(editor->lastError().isEmpty());
+
+        // Facility: the preset's PUE until overridden.
+        editor->setKey(QStringLiteral("facility"));
+        auto *pue = editor->findChild<QDoubleSpinBox *>(QStringLiteral("PUE"));
+        QVERIFY(pue);
+        QVERIFY(pue->text().startsWith(QStringLiteral("preset's")));
+        pue->setValue(1.25);
+        emit pue->editingFinished();
+        QCOMPARE(window.plan().facility.pue, std::optional<double>(1.25));
+        QVERIFY(editor->findChild<QDoubleSpinBox *>(QStringLiteral("Electricity")));
+        QVERIFY(editor->findChild<QDoubleSpinBox *>(QStringLiteral("Carbon")));
+        // A power budget below the full-load draw: IT 1,390.5 kW x PUE 1.25 = 1,738 kW, over
+        // 1.5 MW; the diagnosis leads with it.
+        auto *budget = editor->findChild<QDoubleSpinBox *>(QStringLiteral("Power budget"));
+        QVERIFY(budget);
+        QCOMPARE(budget->text(), QStringLiteral("none"));
+        budget->setValue(1.5);
+        emit budget->editingFinished();
+        QCOMPARE(window.plan().facility.powerLimitWatts, std::optional<double>(1.5e6));
+        window.finishEstimate();
+        QVERIFY2(window.summaryView()->diagnosis().startsWith(
+                     QStringLiteral("Over the facility's power budget: 1.7 MW")),
+                 qPrintable(window.summaryView()->diagnosis()));
+
+        // Inference: the hourly profile goes through the loader's check (24 hours).
+        model::Plan serving = window.plan();
+        serving.workloadType = model::WorkloadType::Inference;
+        serving.inference.modelId = "llama-3-70b";
+        serving.inference.inputTokens = 1024;
+        serving.inference.outputTokens = 256;
+        window.document()->edit(serving, QStringLiteral("Serve"));
+        editor->setKey(QStringLiteral("workload"));
+        for (const char *name : {"Weights", "K/V cache", "Prompt tokens", "Output tokens",
+                                 "Requests", "TTFT p95 target", "TPOT p95 target", "Batch",
+                                 "GPUs per replica", "Pipeline stages", "Engine"})
+            QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
+        auto *rate = editor->findChild<QDoubleSpinBox *>(QStringLiteral("Requests"));
+        rate->setValue(50);
+        emit rate->editingFinished();
+        QCOMPARE(window.plan().inference.ratePerSecond, std::optional<double>(50));
+        auto *hours = editor->findChild<QLineEdit *>(QStringLiteral("Hourly traffic"));
+        QVERIFY(hours);
+        hours->setText(QStringLiteral("1, 2, 3"));
+        emit hours->editingFinished();
+        QVERIFY2(editor->lastError().contains(QStringLiteral("/workload/diurnal")),
+                 qPrintable(editor->lastError()));
+        QVERIFY(window.plan().inference.diurnalRates.empty());
     }
 
     void workloadSoftwareIsEditable()

@@ -3,9 +3,11 @@
 // undoable edits, editing a scenario records only its changes, the comparison table's values
 // against the estimator's, charts, CSV parsed back, the PDF's pages and text (pdfinfo,
 // pdftotext), failed exports leaving nothing behind, cancel. Screenshots into the build tree.
+#include "comparisoncharts.h"
 #include "comparisoncontroller.h"
 #include "mainwindow.h"
 #include "plandocument.h"
+#include "propertyeditor.h"
 #include "scenariocomparisonview.h"
 #include "scenariopanel.h"
 
@@ -17,19 +19,23 @@
 #include "model/scenarios.h"
 #include "model/units.h"
 
+#include <QChart>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
+#include <QLabel>
 #include <QListWidget>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 
 using namespace cp;
 
@@ -153,7 +159,7 @@ private slots:
             true);
         // Each cell is the estimator's figure for that variant.
         const model::Plan document = window.document()->documentPlan();
-        const int daysRow = rowOf(table, QStringLiteral("Training: Training time (no failures)"));
+        const int daysRow = rowOf(table, QStringLiteral("Training time (no failures)"));
         QVERIFY(daysRow >= 0);
         for (int i = -1; i < 2; ++i) {
             const model::PlanEstimate e = model::estimatePlan(
@@ -203,6 +209,93 @@ private slots:
         }
     }
 
+    void comparisonIsUsableAt1366x768()
+    {
+        // The smallest screen architects use: every scenario's column readable without
+        // scrolling, charts tall enough to read, the Properties hint not clipped.
+        app::MainWindow window(m_catalog);
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        openWithScenarios(window);
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->text() == QStringLiteral("&Compare Now"))
+                action->trigger();
+        window.finishBackgroundWork();
+        QTest::qWait(50);
+        views::ScenarioComparisonView *view = window.comparisonView();
+        QTableWidget *table = view->table();
+        const int columns = table->columnCount();
+        QCOMPARE(columns, 3 + 1); // unit column + baseline + 2 scenarios
+        const int lastRight
+            = table->columnViewportPosition(columns - 1) + table->columnWidth(columns - 1);
+        QVERIFY2(lastRight <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("last column ends at %1 of %2")
+                                .arg(lastRight)
+                                .arg(table->viewport()->width())));
+        QWidget *chart = view->chartTabs()->currentWidget();
+        QVERIFY2(chart->height() >= 220, qPrintable(QString::number(chart->height())));
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/comparison-1366x768.png")));
+        for (int i = 0; i < view->chartTabs()->count(); ++i) {
+            view->chartTabs()->setCurrentIndex(i);
+            QTest::qWait(20);
+            QVERIFY(view->chartTabs()->currentWidget()->grab().save(
+                QStringLiteral(CP_SCREENSHOT_DIR "/comparison-1366-chart-%1.png").arg(i)));
+        }
+        // The Properties hint: its text fits its label.
+        for (QLabel *label : window.propertyEditor()->findChildren<QLabel *>())
+            if (label->wordWrap() && label->isVisible() && !label->text().isEmpty())
+                QVERIFY2(label->heightForWidth(label->width()) <= label->height() + 1,
+                         qPrintable(label->text()));
+    }
+
+    void paretoChartTellsOptionsApart()
+    {
+        // Axis labels: as many decimals as the tick step needs. 0.005 apart needs 3 (21.145,
+        // 21.150), 0.25 needs 2, 5 none.
+        QCOMPARE(views::axisLabelDecimals(0.005), 3);
+        QCOMPARE(views::axisLabelDecimals(0.25), 2);
+        QCOMPARE(views::axisLabelDecimals(5), 0);
+        QCOMPARE(views::axisLabelDecimals(0), 0);
+        // Three options, two dominated: each its own colour in legend and point, the dominated
+        // faded (the same hue, transparent fill), the front opaque.
+        model::ScenarioComparison c;
+        for (const char *name : {"Baseline", "A", "B"}) {
+            model::ScenarioResult result;
+            result.name = name;
+            result.ok = true;
+            c.scenarios.push_back(result);
+        }
+        c.paretoPoints
+            = {std::pair(21.151, 0.70), std::pair(21.149, 0.69), std::pair(21.152, 0.71)};
+        c.dominated = model::paretoDominated(c.paretoPoints);
+        QCOMPARE(c.dominated, std::vector<bool>({true, false, true}));
+        const QList<QChart *> charts = views::comparisonCharts(c);
+        QChart *pareto = nullptr;
+        for (QChart *chart : charts)
+            if (chart->title().startsWith(QStringLiteral("Pareto")))
+                pareto = chart;
+        QVERIFY(pareto);
+        QList<QColor> borders;
+        for (QAbstractSeries *series : pareto->series())
+            if (auto *scatter = qobject_cast<QScatterSeries *>(series)) {
+                borders << scatter->borderColor();
+                const bool dominated = scatter->name().contains(QStringLiteral("dominated"));
+                QCOMPARE(scatter->color().alpha() < 255, dominated);
+                QCOMPARE(scatter->color().rgb(), scatter->borderColor().rgb()); // same hue
+            }
+        QCOMPARE(borders.size(), 3);
+        QVERIFY(borders[0] != borders[1] && borders[1] != borders[2] && borders[0] != borders[2]);
+        // Distinct x labels for options 0.003 days apart.
+        auto *x = qobject_cast<QValueAxis *>(pareto->axes(Qt::Horizontal).front());
+        const double step = (x->max() - x->min()) / (x->tickCount() - 1);
+        QString format = x->labelFormat();
+        QVERIFY(QString::asprintf(qPrintable(format), x->min())
+                != QString::asprintf(qPrintable(format), x->min() + step));
+        qDeleteAll(charts);
+    }
+
     void csvAndPdfExports()
     {
         app::MainWindow window(m_catalog);
@@ -227,11 +320,21 @@ private slots:
         QVERIFY(bomFile.open(QIODevice::ReadOnly));
         const model::CsvRows bomRows = model::parseCsv(bomFile.readAll().toStdString());
         QCOMPARE(bomRows.back().back(), std::string("53312800")); // the sample's capital cost
+        QCOMPARE(bomRows.front().front(), std::string("Scenario"));
+        QCOMPARE(bomRows.back().front(), std::string("Baseline"));
+        // With a scenario selected, its lines name it.
+        window.document()->setActiveScenario(0);
+        window.exportBillOfMaterialsCsv(bom);
+        window.finishBackgroundWork();
+        QFile scenarioFile(bom);
+        QVERIFY(scenarioFile.open(QIODevice::ReadOnly));
+        const model::CsvRows scenarioRows = model::parseCsv(scenarioFile.readAll().toStdString());
+        QCOMPARE(scenarioRows.back().front(), window.document()->documentPlan().scenarios[0].name);
 
         const QString pdf = m_out.filePath(QStringLiteral("report.pdf"));
         window.exportPdf(pdf);
         window.finishBackgroundWork();
-        QCOMPARE(finished.count(), 3);
+        QCOMPARE(finished.count(), 4); // comparison, two bills of materials, the report
         QVERIFY2(finished.last().at(0).toBool(), qPrintable(finished.last().at(1).toString()));
         const QRegularExpression pagesWritten(QStringLiteral("\\((\\d+) page"));
         const auto match = pagesWritten.match(finished.last().at(1).toString());
@@ -256,8 +359,19 @@ private slots:
               // is broken down operation by operation.
               QStringLiteral("NVIDIA DGX H100"), QStringLiteral("2 switch tiers"),
               QStringLiteral("train Llama 3 70B with Megatron-Core (2024)"),
-              QStringLiteral("Where the training step goes"), QStringLiteral("QKV projection")})
+              QStringLiteral("Where the training step goes"), QStringLiteral("QKV projection"),
+              // Changes in words with catalog names; "[U]" explained where sources are listed.
+              QStringLiteral("Oversubscription: 2:1 instead of 1:1"),
+              QStringLiteral("[U] marks an unsourced")})
             QVERIFY2(text.contains(expected), qPrintable(expected));
+        // Page 1 is not half empty: the plan summary follows the key figures on it.
+        const QString first
+            = runTool(QStringLiteral("pdftotext"),
+                      {QStringLiteral("-f"), QStringLiteral("1"), QStringLiteral("-l"),
+                       QStringLiteral("1"), pdf, QStringLiteral("-")});
+        QVERIFY(first.contains(
+            QStringLiteral("(baseline)"))); // "Key figures", whose "fi" is a ligature
+        QVERIFY(first.contains(QStringLiteral("Plan summary")));
         // The training time the estimator gives is in the report.
         const model::PlanEstimate e = model::estimatePlan(
             model::scenarioPlan(window.document()->documentPlan(), -1, m_catalog.get()),

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "propertyfields.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QSpinBox>
+
+#include <cmath>
+
+namespace cp::views {
+
+PropertyFields::PropertyFields(QFormLayout *layout, QWidget *parent, Commit commit)
+    : m_layout(layout)
+    , m_parent(parent)
+    , m_commit(std::move(commit))
+{ }
+
+QSpinBox *PropertyFields::addInteger(const QString &label, std::optional<int> value, int minimum,
+                                     int maximum, const QString &unsetText,
+                                     std::function<void(model::Plan &, std::optional<int>)> set)
+{
+    auto *box = new QSpinBox(m_parent);
+    const bool unsettable = !unsetText.isEmpty();
+    const int unset = minimum - 1;
+    box->setRange(unsettable ? unset : minimum, maximum);
+    if (unsettable)
+        box->setSpecialValueText(unsetText);
+    box->setValue(value.value_or(unsettable ? unset : minimum));
+    const int shown = box->value();
+    QObject::connect(box, &QSpinBox::editingFinished, box, [=, commit = m_commit] {
+        if (box->value() == shown)
+            return; // focus left without a change
+        const std::optional<int> chosen
+            = unsettable && box->value() == unset ? std::nullopt : std::optional(box->value());
+        commit(QObject::tr("Change %1").arg(label.toLower()),
+               [&](model::Plan &plan) { set(plan, chosen); });
+    });
+    box->setObjectName(label); // found by its label in tests and accessibility tools
+    m_layout->addRow(label, box);
+    return box;
+}
+
+QDoubleSpinBox *
+PropertyFields::addNumber(const QString &label, std::optional<double> value, double minimum,
+                          double maximum, int decimals, const QString &suffix,
+                          const QString &unsetText,
+                          std::function<void(model::Plan &, std::optional<double>)> set)
+{
+    auto *box = new QDoubleSpinBox(m_parent);
+    const bool unsettable = !unsetText.isEmpty();
+    box->setDecimals(decimals);
+    box->setRange(unsettable ? 0.0 : minimum, maximum);
+    if (unsettable)
+        box->setSpecialValueText(unsetText);
+    box->setSuffix(suffix);
+    box->setValue(value.value_or(unsettable ? 0.0 : minimum));
+    const double shown = box->value();
+    QObject::connect(box, &QDoubleSpinBox::editingFinished, box, [=, commit = m_commit] {
+        if (box->value() == shown)
+            return;
+        std::optional<double> chosen = box->value();
+        if (unsettable && box->value() == 0.0)
+            chosen.reset();
+        commit(QObject::tr("Change %1").arg(label.toLower()),
+               [&](model::Plan &plan) { set(plan, chosen); });
+    });
+    box->setObjectName(label); // found by its label in tests and accessibility tools
+    m_layout->addRow(label, box);
+    return box;
+}
+
+QComboBox *PropertyFields::addChoice(const QString &label,
+                                     const std::vector<std::pair<QString, QString>> &choices,
+                                     const QString &current,
+                                     std::function<void(model::Plan &, const QString &)> set)
+{
+    auto *combo = new QComboBox(m_parent);
+    // Long names shrink to the form's width instead of widening the dock.
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(8);
+    for (const auto &[text, value] : choices)
+        combo->addItem(text, value);
+    combo->setCurrentIndex(std::max(0, combo->findData(current)));
+    QObject::connect(combo, &QComboBox::currentIndexChanged, combo, [=, commit = m_commit] {
+        const QString chosen = combo->currentData().toString();
+        commit(QObject::tr("Change %1").arg(label.toLower()),
+               [&](model::Plan &plan) { set(plan, chosen); });
+    });
+    combo->setObjectName(label);
+    m_layout->addRow(label, combo);
+    return combo;
+}
+
+QLineEdit *PropertyFields::addText(const QString &label, const QString &value,
+                                   const QString &placeholder,
+                                   std::function<void(model::Plan &, const QString &)> set)
+{
+    auto *edit = new QLineEdit(value, m_parent);
+    edit->setPlaceholderText(placeholder);
+    edit->setCursorPosition(0);
+    QObject::connect(edit, &QLineEdit::editingFinished, edit, [=, commit = m_commit] {
+        if (edit->text() == value)
+            return;
+        const QString chosen = edit->text();
+        commit(QObject::tr("Change %1").arg(label.toLower()),
+               [&](model::Plan &plan) { set(plan, chosen); });
+    });
+    edit->setObjectName(label);
+    m_layout->addRow(label, edit);
+    return edit;
+}
+
+std::optional<double> parseHumanCount(const QString &text)
+{
+    static const QRegularExpression pattern(
+        QStringLiteral("^\\s*([0-9]*\\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\\s*([kKMBGT]?)\\s*$"));
+    const QRegularExpressionMatch match = pattern.match(text);
+    if (!match.hasMatch())
+        return std::nullopt;
+    double value = match.captured(1).toDouble();
+    const QString suffix = match.captured(2);
+    if (suffix.compare(QLatin1String("k"), Qt::CaseInsensitive) == 0)
+        value *= 1e3;
+    else if (suffix == QLatin1String("M"))
+        value *= 1e6;
+    else if (suffix == QLatin1String("B") || suffix == QLatin1String("G"))
+        value *= 1e9;
+    else if (suffix == QLatin1String("T"))
+        value *= 1e12;
+    if (!std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+} // namespace cp::views
