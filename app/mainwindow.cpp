@@ -5,6 +5,7 @@
 #include "comparisoncontroller.h"
 #include "estimatesummaryview.h"
 #include "fabricgeneratordialog.h"
+#include "fabricview.h"
 #include "plancanvasview.h"
 #include "plandocument.h"
 #include "planestimatecontroller.h"
@@ -33,6 +34,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QtConcurrent>
@@ -68,7 +70,15 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
 {
     setObjectName(QStringLiteral("MainWindow"));
     m_canvas->setScene(m_scene);
-    setCentralWidget(m_canvas);
+    // The Fabric view draws the same document's generated fabric, beside the canvas.
+    auto *tabs = new QTabWidget(this);
+    tabs->setObjectName(QStringLiteral("centralTabs"));
+    tabs->setDocumentMode(true);
+    tabs->addTab(m_canvas, tr("Canvas"));
+    auto *fabricView = new views::FabricView(m_document, tabs);
+    tabs->addTab(fabricView, tr("Fabric"));
+    setCentralWidget(tabs);
+    fabricView->setCatalog(m_catalog);
     m_scene->setCatalog(m_catalog);
     m_palette->setCatalog(m_catalog);
     m_properties->setCatalog(m_catalog);

@@ -12,9 +12,13 @@
 #include "model/inferencesetup.h"
 #include "model/planestimator.h"
 #include "model/planio.h"
+#include "model/planworstfailure.h"
 #include "model/scenariocomparison.h"
 #include "model/trainingestimator.h"
 
+#include "fabriccanvas.h"
+#include "fabricdrawing.h"
+#include "fabricview.h"
 #include "plandocument.h"
 #include "planreport.h"
 #include "planscene.h"
@@ -289,6 +293,45 @@ int main(int argc, char **argv)
     });
     std::printf("draw one 1400 x 900 frame of the whole scene:             median %.2f ms\n",
                 draw * 1e3);
+    printSpread(1e3, "ms");
+
+    // The Fabric view of the 16,384-GPU plan: its graph generated, the layout's ring loads
+    // measured for the heat map and everything laid out (what the worker thread does), and one 1920
+    // x 1080 frame fitted (bundles) and at scale 1 (switches).
+    std::size_t drawnSwitches = 0;
+    const double fabricBuild = medianSeconds(5, [&] {
+        drawnSwitches = cp::views::buildPlanFabricDrawing(large, catalog).switches.size();
+    });
+    std::printf("fabric view build (%zu switches, graph, heat, layout):   median %.1f ms\n",
+                drawnSwitches, fabricBuild * 1e3);
+    printSpread(1e3, "ms");
+    cp::views::FabricView fabricView(&document);
+    fabricView.resize(1920, 1080);
+    fabricView.show();
+    document.reset(large, QString());
+    fabricView.setCatalog(shared);
+    fabricView.waitForIdle();
+    QCoreApplication::processEvents();
+    QImage screen(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+    const auto frameSeconds = [&] {
+        return medianSeconds(21, [&] {
+            screen.fill(Qt::white);
+            QPainter painter(&screen);
+            painter.setRenderHint(QPainter::Antialiasing);
+            fabricView.canvas()->render(&painter);
+        });
+    };
+    fabricView.canvas()->fitAll();
+    std::printf("fabric view frame (1920 x 1080, fitted: bundles):        median %.1f ms\n",
+                frameSeconds() * 1e3);
+    printSpread(1e3, "ms");
+    fabricView.canvas()->setZoom(1.0);
+    std::printf("fabric view frame (1920 x 1080, scale 1: switches):      median %.1f ms\n",
+                frameSeconds() * 1e3);
+    printSpread(1e3, "ms");
+    const double worst = medianSeconds(3, [&] { (void)planWorstFailure(large, catalog); });
+    std::printf("worst single failure of the 16,384-GPU plan:             median %.0f ms\n",
+                worst * 1e3);
     printSpread(1e3, "ms");
 
     // The PDF report of the shipped H100 sample (three variants).

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commands.h"
 #include "table.h"
+#include "worstfailurereport.h"
 
 #include "model/estimatejson.h"
 #include "model/fabricanalysis.h"
 #include "model/fabriccollective.h"
 #include "model/fabricdesign.h"
 #include "model/fabricscaleout.h"
+#include "model/planworstfailure.h"
 #include "model/units.h"
 
 #include <ostream>
@@ -83,6 +85,37 @@ std::string renderMetrics(const model::FabricMetrics &m, const model::RingRate &
     return text;
 }
 
+/**
+ * The worst single switch failure for a training job on the fabric: `--model` on `--node`
+ * servers, one per fabric node, the job's defaults otherwise (TrainingJob), the fabric's NIC and
+ * oversubscription, on top of the --fail-switch/--fail-link failures.
+ */
+model::WorstFailure fabricWorstFailure(const model::Catalog &catalog, const ParsedArguments &a,
+                                       const model::FabricGraph &graph,
+                                       const model::FabricDesign &design, const model::NicSpec &nic,
+                                       const model::FabricFailures &failures)
+{
+    const int perNode = design.endpointsPerNode();
+    const long long nodes = static_cast<long long>(graph.endpoints().size()) / perNode;
+    const model::NodeSpec &node = catalog.node(a.value("node").value_or("dgx-h100"));
+    const long long gpus = nodes * node.gpusPerNode; // nodes <= 2^19, so no overflow
+    if (gpus > std::numeric_limits<int>::max())
+        throw UsageError("--worst-failure: too many GPUs for one job");
+    model::TrainingJob job;
+    job.model = catalog.llm(a.value("model").value_or("llama-3-70b"));
+    const bool rail = design.topology == model::FabricTopology::RailFatTree;
+    const double oversubscription
+        = rail ? design.railFatTree.leafOversubscription : design.fatTree.leafOversubscription;
+    const model::ClusterDescription cluster = model::ClusterDescription::fromCatalog(
+        catalog, node.id, static_cast<int>(gpus), nic.id, perNode, oversubscription, rail,
+        graph.radix > 0 ? graph.radix : 64);
+    const auto step = [&](const model::FabricFailureImpact &impact) {
+        return model::trainingStepAfterFailure(job, cluster, impact);
+    };
+    return model::findWorstSingleFailure(graph, perNode, nodes, step,
+                                         model::ringSizesForCluster(cluster), failures);
+}
+
 } // namespace
 
 int runFabricCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
@@ -107,6 +140,10 @@ int runFabricCommand(CliContext &context, const std::vector<std::string> &args, 
         {"ring-nodes", true, "nodes per all-reduce ring for the collective figure (default all)"},
         {"fail-switch", true, "labels of switches to remove, comma-separated (e.g. spine-0)"},
         {"fail-link", true, "links to remove as A:B label pairs, comma-separated"},
+        {"worst-failure", false,
+         "find the switch whose loss slows a training step most (job: --model, --node)"},
+        {"model", true, "worst-failure: catalog model to train (default llama-3-70b)"},
+        {"node", true, "worst-failure: server type of the nodes (default dgx-h100)"},
     });
     const ParsedArguments a = parseArguments(args, specs, "fabric");
     if (a.has("help")) {
@@ -205,8 +242,13 @@ int runFabricCommand(CliContext &context, const std::vector<std::string> &args, 
             ringBefore = model::concurrentRingRate(graph, rings, switchLatency);
         }
 
+        std::optional<model::WorstFailure> worst;
+        if (a.has("worst-failure"))
+            worst = fabricWorstFailure(catalog, a, graph, design, nic, failures);
         if (a.has("json")) {
             nlohmann::json json = model::fabricMetricsToJson(metrics);
+            if (worst)
+                json["worst_failure"] = model::worstFailureToJson(*worst);
             json["switch"] = sw.id;
             json["link"] = nic.id;
             json["ring"] = model::ringRateToJson(ring);
@@ -228,6 +270,8 @@ int runFabricCommand(CliContext &context, const std::vector<std::string> &args, 
                 << format("%.0f Gb/s", gbps(before->bisectionBytesPerSecond)) << ", ring "
                 << format("%.0f Gb/s per flow", gbps(ringBefore->bytesPerSecondPerFlow))
                 << ", diameter " << before->diameter << "\n";
+        if (worst)
+            out << renderWorstFailure(*worst);
         return ExitOk;
     } catch (const model::FabricParameterError &error) {
         throw InfeasibleError(std::string("invalid fabric: ") + error.what());

@@ -3,6 +3,7 @@
 #include "servingreport.h"
 #include "table.h"
 #include "trainingreport.h"
+#include "worstfailurereport.h"
 
 #include "model/atomicfile.h"
 #include "model/csvtable.h"
@@ -10,6 +11,7 @@
 #include "model/inputerror.h"
 #include "model/planestimator.h"
 #include "model/planio.h"
+#include "model/planworstfailure.h"
 #include "model/scenariocomparison.h"
 #include "model/scenarios.h"
 #include "model/units.h"
@@ -208,6 +210,8 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
         {"axis", true, "sweep: gpu-count|gpu-type|nic|oversubscription|precision|batch"},
         {"values", true, "sweep: comma-separated values, e.g. 2048,4096"},
         {"out", true, "sweep: write the plan with the new scenarios to FILE (default: stdout)"},
+        {"worst-failure", false,
+         "estimate: also find the switch whose loss slows the training step most"},
     });
     const ParsedArguments a = parseArguments(args, specs, "plan");
     const std::string synopsis = "clusterplanner-cli plan estimate|compare PLAN.json\n"
@@ -230,10 +234,19 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
     const model::Plan plan = model::loadPlan(path, &catalog);
     if (sub == "estimate") {
         const model::PlanEstimate estimate = model::estimatePlan(plan, catalog);
-        if (a.has("json"))
-            out << model::planEstimateToJson(estimate).dump(2) << "\n";
-        else
+        std::optional<model::WorstFailure> worst;
+        if (a.has("worst-failure"))
+            worst = model::planWorstFailure(plan, catalog);
+        if (a.has("json")) {
+            nlohmann::json json = model::planEstimateToJson(estimate);
+            if (worst)
+                json["worst_failure"] = model::worstFailureToJson(*worst);
+            out << json.dump(2) << "\n";
+        } else {
             out << renderPlanEstimate(estimate);
+            if (worst)
+                out << "\n" << renderWorstFailure(*worst);
+        }
         return ExitOk;
     }
     if (sub == "compare") {

@@ -3,6 +3,8 @@
 
 #include "model/units.h"
 
+#include <cmath>
+
 namespace cp::model {
 
 nlohmann::json parallelConfigToJson(const ParallelConfig &c)
@@ -211,10 +213,15 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
             nlohmann::json training = trainingEstimateToJson(e.training.best);
             training["configurations_evaluated"] = e.training.evaluated;
             json["training"] = std::move(training);
+            if (!e.failedSwitches.empty())
+                json["training"]["intact_step_time_s"] = e.intactStepSeconds;
         } else {
             json["training"] = {{"error", e.trainingError}};
         }
     }
+    if (!e.failedSwitches.empty())
+        json["fabric"]["failed_switches"]
+            = {{"switches", e.failedSwitches}, {"nodes_cut_off", e.nodesCutOffByFailures}};
     if (e.hasInference)
         json["inference"] = inferenceEstimateToJson(e.inference);
     if (e.autoscaling)
@@ -317,6 +324,28 @@ void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
         {"data_feed_gb_per_s", run.dataFeedBytesPerSecond / units::giga},
         {"notes", run.notes},
     };
+}
+
+nlohmann::json worstFailureToJson(const WorstFailure &worst)
+{
+    if (!worst.found)
+        return {{"error", worst.reason}};
+    nlohmann::json json = {
+        {"switch", worst.switchName},
+        {"switch_label", worst.switchLabel},
+        {"intact_step_time_s", worst.intactStepSeconds},
+        {"nodes_cut_off", worst.impact.nodesCutOff},
+        {"candidates_evaluated", worst.candidatesEvaluated},
+        {"switches", worst.switches},
+    };
+    // JSON has no infinity: a failure no layout survives is null, with the reason beside it.
+    if (std::isfinite(worst.stepSeconds)) {
+        json["step_time_s"] = worst.stepSeconds;
+    } else {
+        json["step_time_s"] = nullptr;
+        json["error"] = "the job cannot run without this switch";
+    }
+    return json;
 }
 
 } // namespace cp::model

@@ -6,6 +6,7 @@
 #include "model/diurnalautoscaling.h"
 #include "model/fabricanalysis.h"
 #include "model/fabriccollective.h"
+#include "model/fabricfailure.h"
 #include "model/inferenceestimate.h"
 #include "model/planestimate.h"
 #include "model/trainingestimate.h"
@@ -26,6 +27,11 @@ nlohmann::json planEstimateToJson(const PlanEstimate &estimate);
 /** Fabric metrics with the keys the CLI documents (Gb/s for bandwidth, W, USD). */
 nlohmann::json fabricMetricsToJson(const FabricMetrics &metrics);
 nlohmann::json ringRateToJson(const RingRate &rate);
+/**
+ * Keys: switch (display name), switch_label, step_time_s (null when the job cannot run without
+ * the switch), intact_step_time_s, nodes_cut_off, candidates_evaluated, switches; or error.
+ */
+nlohmann::json worstFailureToJson(const WorstFailure &worst);
 /** Adds the run keys (power_kw, facility_power_kw, energy_mwh, cost_usd, goodput,
  * interruptions_per_day, checkpoint_interval_min) and an "operations" object with the rest. */
 void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run);

@@ -149,7 +149,8 @@ int addFlowLoad(const FabricGraph &graph, const FabricLiveness &alive, FabricVer
 
 RingRate concurrentRingRate(const FabricGraph &graph,
                             const std::vector<std::vector<FabricVertexId>> &rings,
-                            double switchLatencySeconds, const FabricFailures &failures)
+                            double switchLatencySeconds, const FabricFailures &failures,
+                            std::vector<double> *arcLoads)
 {
     const auto &g = graph.storage();
     const FabricLiveness alive = fabricLiveness(graph, failures);
@@ -190,6 +191,8 @@ RingRate concurrentRingRate(const FabricGraph &graph,
             result.pathLatencySeconds = std::max(result.pathLatencySeconds, latency);
         }
     }
+    if (arcLoads)
+        *arcLoads = load;
     if (unroutable) {
         result.bytesPerSecondPerFlow = 0;
         result.bottleneckLink = "a ring member cannot be reached";

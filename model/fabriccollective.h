@@ -30,11 +30,13 @@ struct RingRate
  * all-reduce advances in lock step, so every ring runs at the rate of the worst link any flow
  * uses (Patarasuk and Yuan 2009 for the ring's bus bandwidth equalling one link's rate). The
  * search from each member stops at its neighbour's distance, so rings of nearby members cost
- * little even on 65,536-endpoint fabrics.
+ * little even on 65,536-endpoint fabrics. `arcLoads`, when given, receives the ECMP-weighted
+ * flows on each link direction: index 2 x link id for the lower vertex to the higher, + 1 back.
  */
 RingRate concurrentRingRate(const FabricGraph &graph,
                             const std::vector<std::vector<FabricVertexId>> &rings,
-                            double switchLatencySeconds, const FabricFailures &failures = {});
+                            double switchLatencySeconds, const FabricFailures &failures = {},
+                            std::vector<double> *arcLoads = nullptr);
 
 /** How a scheduler placed a job's ranks on the nodes. */
 enum class NodePlacement {

@@ -42,6 +42,11 @@ struct FabricPlan
     int dragonflyGroups = 0;
     std::string torusDims; ///< "4x4x4"; empty for other topologies
     int nodesPerScalableUnit = 32; ///< rail-fat-tree
+    /**
+     * Switches taken out for a failure what-if, by their generated label ("spine-5",
+     * "leaf-su3-rail2"); the estimate runs on the fabric without them.
+     */
+    std::vector<std::string> failedSwitches;
 };
 
 struct StoragePlan

@@ -89,6 +89,15 @@ struct PlanEstimate
         return facilityPowerLimitWatts && power.facilityWatts() > *facilityPowerLimitWatts;
     }
 
+    /**
+     * The failure what-if (plan.fabric.failedSwitches): the failed switches by display name, the
+     * training nodes they cut off (they leave the job), and the step on the intact fabric to
+     * compare with; empty and 0 when nothing failed.
+     */
+    std::vector<std::string> failedSwitches;
+    long long nodesCutOffByFailures = 0;
+    double intactStepSeconds = 0;
+
     bool hasTraining = false;
     TrainingSearchResult training; ///< `best` holds the estimate when found
     std::string trainingError;

@@ -5,8 +5,10 @@
 
 #include "model/fabricanalysis.h"
 #include "model/fabricdesign.h"
+#include "model/fabricfailure.h"
 #include "model/fabricscaleout.h"
 #include "model/planfabric.h"
+#include "model/planworstfailure.h"
 #include "model/trainingrun.h"
 
 #include "model/catalog.h"
@@ -70,6 +72,56 @@ std::string fabricCountsSummary(const FabricCounts &c)
 }
 
 namespace {
+
+/** The plan's failed switches on its generated graph; an unknown label names its JSON pointer. */
+FabricFailures planFabricFailures(const Plan &plan, const FabricGraph &graph)
+{
+    FabricFailures failures;
+    for (std::size_t i = 0; i < plan.fabric.failedSwitches.size(); ++i) {
+        const std::string &label = plan.fabric.failedSwitches[i];
+        try {
+            const FabricVertexId v = findVertex(graph, label);
+            if (graph.vertex(v).role != FabricVertexRole::Switch)
+                throw FabricParameterError(label + " is not a switch");
+        } catch (const FabricParameterError &) {
+            throw FabricParameterError("/fabric/failed_switches/" + std::to_string(i) + ": " + label
+                                       + " is not a switch of this fabric (" + graph.description
+                                       + ")");
+        }
+        failures.vertices.push_back(findVertex(graph, label));
+    }
+    return failures;
+}
+
+/**
+ * The training cluster without what the failed switches cut off, its rings re-measured on the
+ * damaged graph (fabricfailure.h); the intact step is kept for comparison.
+ */
+ClusterDescription applyFabricFailures(PlanEstimate &result, const TrainingJob &job,
+                                       const ClusterDescription &cluster, const FabricGraph &graph,
+                                       const FabricFailures &failures)
+{
+    const TrainingSearchResult intact = TrainingEstimator(job, cluster).search();
+    result.intactStepSeconds = intact.found ? intact.best.stepSeconds : 0;
+    const FabricFailureImpact impact
+        = measureFabricFailure(graph, std::max(1, cluster.nicsPerNode), cluster.nodes(), failures,
+                               ringSizesForCluster(cluster));
+    result.nodesCutOffByFailures = impact.nodesCutOff;
+    ClusterDescription after = clusterAfterFailure(cluster, impact);
+    for (const auto &[nodes, fraction] : impact.ringRateFraction)
+        if (fraction <= 0 && impact.survivingNodes() >= 2)
+            after.gpus = 0; // the survivors are split: no one job spans them
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "failure what-if: %zu switch(es) failed, %lld of %lld training nodes cut off; "
+                  "rings over all nodes keep %.0f%% of their intact rate",
+                  failures.vertices.size(), impact.nodesCutOff, impact.nodes,
+                  impact.ringRateFraction.empty() ? 100.0
+                                                  : 100.0 * impact.ringRateFraction.back().second);
+    result.warnings.push_back(text);
+    return after;
+}
+
 std::string formatMegawatts(double watts)
 {
     char text[32];
@@ -203,12 +255,16 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     // against in tests.
     result.fabric.topology = plan.fabric.topology;
     std::optional<FabricGraph> fabricGraph;
+    FabricFailures failures;
     if (plan.fabric.topology != "none" && firstNode) {
         try {
             const std::optional<PlanFabric> f = planFabric(plan, catalog);
             if (f) {
                 const NicSpec &nic = catalog.nic(f->nicId);
                 fabricGraph = generatePlanFabric(*f);
+                failures = planFabricFailures(plan, *fabricGraph);
+                for (FabricVertexId v : failures.vertices)
+                    result.failedSwitches.push_back(switchDisplayName(*fabricGraph, v));
                 const FabricHardware hardware = f->switchId.empty()
                     ? FabricHardware {}
                     : fabricHardware(catalog.networkSwitch(f->switchId), nic,
@@ -281,12 +337,38 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
             int switchPorts = 64;
             if (!plan.fabric.switchId.empty())
                 switchPorts = catalog.networkSwitch(plan.fabric.switchId).ports;
-            const ClusterDescription cluster = ClusterDescription::fromCatalog(
+            ClusterDescription cluster = ClusterDescription::fromCatalog(
                 catalog, trainingNode->id, trainingGpus, plan.fabric.nicId, plan.fabric.nicsPerNode,
                 plan.fabric.oversubscription, plan.fabric.topology == "rail-fat-tree", switchPorts);
-            const TrainingEstimator estimator(job, cluster);
-            result.training = estimator.search(cancel);
-            if (!result.training.found) {
+            if (!failures.empty() && fabricGraph)
+                cluster = applyFabricFailures(result, job, cluster, *fabricGraph, failures);
+            if (cluster.gpus >= 1 && failures.empty()) {
+                result.training = TrainingEstimator(job, cluster).search(cancel);
+            } else if (cluster.gpus >= 1) {
+                int gpusUsed = cluster.gpus;
+                result.training = searchSurvivingCluster(job, cluster, cancel, &gpusUsed);
+                if (result.training.found && gpusUsed < cluster.gpus)
+                    result.warnings.push_back("failure what-if: the job restarts on "
+                                              + std::to_string(gpusUsed) + " of the "
+                                              + std::to_string(cluster.gpus)
+                                              + " surviving GPUs, a count its layout divides");
+                cluster.gpus = gpusUsed;
+            }
+            if (!result.failedSwitches.empty() && result.training.found
+                && result.intactStepSeconds > 0) {
+                const double step = result.training.best.stepSeconds;
+                char text[160];
+                std::snprintf(text, sizeof text,
+                              "failure what-if: step %.3f s against %.3f s on the intact fabric "
+                              "(%+.1f%%)",
+                              step, result.intactStepSeconds,
+                              100.0 * (step / result.intactStepSeconds - 1.0));
+                result.warnings.push_back(text);
+            }
+            if (cluster.gpus < 1) {
+                result.trainingError = "the failed switches cut off every training node, or split "
+                                       "the rest so that no job spans them";
+            } else if (!result.training.found) {
                 result.trainingError = result.training.reason;
             } else {
                 // Power at the run's utilisation, energy, cost and failures (#8).

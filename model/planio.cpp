@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <regex>
 
 namespace cp::model {
 
@@ -152,6 +153,39 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     }
 }
 
+/**
+ * fabric.failed_switches: the failure what-if, as generated switch labels. Only their form is
+ * checked here (the plan file is read without generating its fabric); whether the fabric has the
+ * switch is checked where it is generated, and that error names the same JSON pointer.
+ */
+std::vector<std::string> readFailedSwitches(JsonFieldReader &f)
+{
+    const nlohmann::json *list = f.optionalArray("failed_switches");
+    if (!list)
+        return {};
+    static const std::regex label("leaf-[0-9]+|leaf-su[0-9]+-rail[0-9]+|spine-[0-9]+|core-[0-9]+"
+                                  "|router-g[0-9]+-r[0-9]+");
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        const std::string pointer = f.childPointer("failed_switches") + "/" + std::to_string(i);
+        const nlohmann::json &item = (*list)[i];
+        if (!item.is_string())
+            throw InputError(f.file(), pointer,
+                             "expected a switch label such as \"spine-0\", not "
+                                 + jsonTypeName(item));
+        const std::string text = item.get<std::string>();
+        if (!std::regex_match(text, label))
+            throw InputError(f.file(), pointer,
+                             "\"" + text
+                                 + "\" is not a switch label (leaf-N, leaf-suN-railM, spine-N, "
+                                   "core-N or router-gN-rM)");
+        if (std::find(labels.begin(), labels.end(), text) != labels.end())
+            throw InputError(f.file(), pointer, "switch \"" + text + "\" is listed twice");
+        labels.push_back(text);
+    }
+    return labels;
+}
+
 } // namespace
 
 Plan parsePlan(const nlohmann::json &document, const std::string &file, const Catalog *catalog)
@@ -213,6 +247,7 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
             = f.optionalInteger("nodes_per_scalable_unit", 1, 4096).value_or(32);
         plan.fabric.oversubscription
             = f.optionalNumber("oversubscription", {1.0, 64.0, false}).value_or(1.0);
+        plan.fabric.failedSwitches = readFailedSwitches(f);
         f.finish();
     } else {
         plan.fabric.topology = "none";
@@ -327,6 +362,8 @@ nlohmann::json planToJson(const Plan &plan)
             f["torus_dims"] = plan.fabric.torusDims;
         if (plan.fabric.nodesPerScalableUnit != 32)
             f["nodes_per_scalable_unit"] = plan.fabric.nodesPerScalableUnit;
+        if (!plan.fabric.failedSwitches.empty())
+            f["failed_switches"] = plan.fabric.failedSwitches;
         doc["fabric"] = std::move(f);
     }
     if (!plan.storage.empty()) {

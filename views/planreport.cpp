@@ -2,12 +2,16 @@
 #include "planreport.h"
 
 #include "comparisoncharts.h"
+#include "fabricdrawing.h"
+#include "fabricdrawingitem.h"
 #include "humannumbers.h"
 #include "plandocument.h"
 #include "planscene.h"
 #include "scenariocomparisonview.h"
 
 #include "model/plansources.h"
+#include "model/planworstfailure.h"
+#include "model/scenarios.h"
 #include "model/servingengine.h"
 #include "model/units.h"
 
@@ -21,6 +25,7 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <cmath>
 
 namespace cp::views {
 
@@ -396,6 +401,58 @@ QStringList planSummary(const model::Plan &plan, const model::Catalog *catalog,
     return lines;
 }
 
+/**
+ * The fabric page: the drawing (links coloured by the training layout's load), the switch tiers
+ * and cables, and the worst single switch failure, searched here on the writer's thread.
+ */
+void writeFabricPage(ReportLayout &page, const model::Plan &documentPlan,
+                     const model::Catalog &catalog, const PlanReportInput &input,
+                     const model::PlanEstimate *estimate)
+{
+    page.newPage();
+    page.heading(QObject::tr("Fabric (generated graph of the baseline)"));
+    page.picture(input.fabric, input.fabricSize,
+                 QObject::tr("Switch tiers and server groups; links coloured by the load of the "
+                             "training layout's data-parallel rings, blue idle to red saturated"),
+                 page.remaining() * 0.6);
+    if (estimate && estimate->fabricError.empty()) {
+        const model::FabricCounts &f = estimate->fabric;
+        QList<QStringList> rows;
+        const auto row = [&](const QString &name, long long count) {
+            if (count > 0)
+                rows << QStringList {name, QLocale().toString(count)};
+        };
+        row(f.topology == "dragonfly" ? QObject::tr("Routers") : QObject::tr("Leaf switches"),
+            f.leafSwitches);
+        row(QObject::tr("Spine switches"), f.spineSwitches);
+        row(QObject::tr("Core switches"), f.coreSwitches);
+        row(QObject::tr("Cables"), f.cables);
+        row(QObject::tr("Transceivers"), f.optics);
+        page.space(8);
+        page.table({QObject::tr("Tier"), QObject::tr("Count")}, rows, {3, 1}, {1});
+    }
+    const model::WorstFailure worst
+        = model::planWorstFailure(model::scenarioPlan(documentPlan, -1, nullptr), catalog);
+    QString text;
+    if (!worst.found)
+        text = QObject::tr("Worst single failure: none (%1).")
+                   .arg(QString::fromStdString(worst.reason));
+    else if (std::isfinite(worst.stepSeconds))
+        text = QObject::tr("Worst single failure: %1 (%2). The training step takes %3 s without "
+                           "it instead of %4 s; it cuts off %5 of %6 nodes.")
+                   .arg(QString::fromStdString(worst.switchName),
+                        QString::fromStdString(worst.switchLabel), fixed(worst.stepSeconds, 3),
+                        fixed(worst.intactStepSeconds, 3))
+                   .arg(worst.impact.nodesCutOff)
+                   .arg(worst.impact.nodes);
+    else
+        text = QObject::tr("Worst single failure: %1 (%2): the job cannot run without it.")
+                   .arg(QString::fromStdString(worst.switchName),
+                        QString::fromStdString(worst.switchLabel));
+    page.space(8);
+    page.paragraph(text, 10.5, true, 4);
+}
+
 } // namespace
 
 PlanReportInput preparePlanReport(const model::Plan &documentPlan,
@@ -420,6 +477,21 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
     const QRectF bounds = scene.itemsBoundingRect().adjusted(-20, -20, 20, 20);
     input.topologySize = bounds.size();
     input.topology = record(scene, bounds, bounds.size());
+
+    // The fabric as the Fabric view draws it, recorded at a page's width: a large fabric's
+    // bundles, a small one's switches (the same level-of-detail rule as on screen).
+    const model::Plan baseline = model::scenarioPlan(documentPlan, -1, nullptr);
+    auto drawing
+        = std::make_shared<const FabricDrawing>(buildPlanFabricDrawing(baseline, *catalog));
+    if (drawing->error.empty() && drawing->width > 0) {
+        QGraphicsScene fabricScene;
+        auto *item = new FabricDrawingItem(drawing); // the scene owns it
+        item->setHeatMap(!drawing->loadNote.empty());
+        fabricScene.addItem(item);
+        const QRectF fabricBounds = item->boundingRect();
+        input.fabricSize = QSizeF(1000, 1000 * fabricBounds.height() / fabricBounds.width());
+        input.fabric = record(fabricScene, fabricBounds, input.fabricSize);
+    }
 
     for (QChart *chart : comparisonCharts(comparison)) {
         QGraphicsScene chartScene;
@@ -540,6 +612,10 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
                          QObject::tr("Server groups with their racks, the fabric's switch tiers, "
                                      "storage, workload and facility"),
                          page.remaining() - 40);
+
+        if (!input.fabricSize.isEmpty())
+            writeFabricPage(page, plan, *input.catalog, input,
+                            baseline && baseline->ok ? &baseline->estimate : nullptr);
 
         // Comparison table, four scenarios per block so the columns stay readable.
         page.newPage();

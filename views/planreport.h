@@ -35,6 +35,8 @@ struct PlanReportInput
     QString sourceName; ///< the plan file, for the title page
     QPicture topology;
     QSizeF topologySize;
+    QPicture fabric; ///< the Fabric view's drawing of the baseline's generated fabric
+    QSizeF fabricSize; ///< empty when the baseline has no fabric to draw
     QList<QPicture> charts;
     QStringList chartTitles;
 };
@@ -47,9 +49,10 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
 
 /**
  * Writes the PDF: title page with key figures, plan summary, bill of materials, topology
- * picture, comparison table, charts, assumptions and catalog sources. Written to a QSaveFile,
- * so a failed export leaves no half-written file and an existing file untouched. Returns the
- * number of pages; throws ReportError.
+ * picture, fabric page (drawing, tier table, worst single failure), comparison table, charts,
+ * assumptions and catalog sources. Written to a QSaveFile, so a failed export leaves no
+ * half-written file and an existing file untouched. Returns the number of pages; throws
+ * ReportError.
  */
 int writePlanReportPdf(const PlanReportInput &input, const QString &path);
 

@@ -277,6 +277,40 @@ private slots:
                  text.out.constData());
     }
 
+    void worstFailureJson()
+    {
+        // k = 4 three-tier fat-tree: 16 hosts, 2 per leaf, each leaf cabled to both spines of its
+        // pod, non-blocking. A leaf takes its 2 hosts (2 of 16 nodes) out of the job; a spine or
+        // core leaves every host connected, and with a non-blocking fabric the contiguous rings
+        // (one flow each way per leaf uplink pair) keep their rate: a leaf is the worst switch.
+        const Result fabric = run({"fabric", "--topology", "fat-tree", "--radix", "4", "--tiers",
+                                   "3", "--worst-failure", "--json"});
+        QVERIFY2(fabric.status == 0, fabric.err.constData());
+        const QJsonObject worst = QJsonDocument::fromJson(fabric.out)
+                                      .object()
+                                      .value(QStringLiteral("worst_failure"))
+                                      .toObject();
+        QVERIFY(worst.value(QStringLiteral("switch")).toString().startsWith(QLatin1String("leaf")));
+        QCOMPARE(worst.value(QStringLiteral("nodes_cut_off")).toInt(), 2);
+        QVERIFY(worst.value(QStringLiteral("step_time_s")).toDouble()
+                > worst.value(QStringLiteral("intact_step_time_s")).toDouble());
+
+        const QString plan
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+        const Result estimate = run({"plan", "estimate", plan, "--worst-failure", "--json"});
+        QVERIFY2(estimate.status == 0, estimate.err.constData());
+        const QJsonObject json = QJsonDocument::fromJson(estimate.out).object();
+        const QJsonObject w = json.value(QStringLiteral("worst_failure")).toObject();
+        QCOMPARE(w.value(QStringLiteral("intact_step_time_s")).toDouble(),
+                 json.value(QStringLiteral("training"))
+                     .toObject()
+                     .value(QStringLiteral("step_time_s"))
+                     .toDouble());
+        QVERIFY(w.contains(QStringLiteral("switch")) && w.contains(QStringLiteral("step_time_s")));
+        const Result text = run({"plan", "estimate", plan, "--worst-failure"});
+        QVERIFY2(text.out.contains("worst single failure: rail "), text.out.constData());
+    }
+
     void invalidFabricExitsThree_data()
     {
         QTest::addColumn<QStringList>("arguments");

@@ -15,6 +15,7 @@
 #include "model/csvtable.h"
 #include "model/planestimator.h"
 #include "model/planio.h"
+#include "model/planworstfailure.h"
 #include "model/scenarios.h"
 #include "model/units.h"
 
@@ -378,6 +379,15 @@ private slots:
         const QString days = QLocale().toString(
             e.training.best.trainingSeconds / model::units::secondsPerDay, 'f', 1);
         QVERIFY2(text.contains(QStringLiteral("Training: %1 days").arg(days)), qPrintable(days));
+        // The fabric page names the model's worst single failure (any rail leaf of the sample
+        // cuts off its 32-node scalable unit; the first is found first).
+        const model::WorstFailure worst = model::planWorstFailure(
+            model::scenarioPlan(window.document()->documentPlan(), -1, m_catalog.get()),
+            *m_catalog);
+        QVERIFY(text.contains(QStringLiteral("Fabric (generated graph of the baseline)")));
+        QVERIFY2(text.contains(QStringLiteral("Worst single failure: %1")
+                                   .arg(QString::fromStdString(worst.switchName))),
+                 qPrintable(text));
 
         // A failed export says why and leaves nothing behind.
         const QString nowhere = m_out.filePath(QStringLiteral("no-such-dir/report.pdf"));

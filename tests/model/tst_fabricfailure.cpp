@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/catalogdatabase.h"
+#include "model/estimatejson.h"
+#include "model/fabricfailure.h"
+#include "model/fabriclinkload.h"
+#include "model/inputerror.h"
+#include "model/planestimator.h"
+#include "model/planio.h"
+#include "model/planworstfailure.h"
+#include "model/scenariocomparison.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace cp::model;
+
+namespace {
+
+constexpr double linkBytesPerSecond = 50e9;
+
+/**
+ * `leaves` leaves of `hostsPerLeaf` hosts (one endpoint each, hosts numbered leaf by leaf),
+ * every leaf cabled once to each of `spines` spines, all links 50 GB/s.
+ */
+FabricGraph leafSpine(int leaves, int hostsPerLeaf, int spines)
+{
+    FabricGraph graph;
+    std::vector<FabricVertexId> spineIds;
+    for (int s = 0; s < spines; ++s)
+        spineIds.push_back(
+            graph.addVertex({FabricVertexRole::Switch, 2, -1, "spine-" + std::to_string(s)}));
+    FabricLink access {LinkClass::Access, LinkMedium::Optical, linkBytesPerSecond, 0, 0};
+    FabricLink fabric {LinkClass::Fabric, LinkMedium::Optical, linkBytesPerSecond, 0, 0};
+    for (int l = 0; l < leaves; ++l) {
+        const FabricVertexId leaf
+            = graph.addVertex({FabricVertexRole::Switch, 1, l, "leaf-" + std::to_string(l)});
+        for (FabricVertexId spine : spineIds)
+            graph.addLink(leaf, spine, fabric);
+        for (int h = 0; h < hostsPerLeaf; ++h) {
+            const FabricVertexId host = graph.addVertex(
+                {FabricVertexRole::Endpoint, 0, l, "host-" + std::to_string(l * hostsPerLeaf + h)});
+            graph.addLink(host, leaf, access);
+        }
+    }
+    return graph;
+}
+
+double fractionAt(const FabricFailureImpact &impact, long long nodes)
+{
+    for (const auto &[n, fraction] : impact.ringRateFraction)
+        if (n == nodes)
+            return fraction;
+    return -1;
+}
+
+const Catalog &catalog()
+{
+    static const Catalog shipped = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+    return shipped;
+}
+
+Plan samplePlan()
+{
+    return loadPlan(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", &catalog());
+}
+
+} // namespace
+
+class TestFabricFailure : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void losingTheOnlySpineSplitsTheLeaves()
+    {
+        // 2 leaves x 2 hosts, one spine: each leaf has 2 ports down and 1 up (2:1). Rings of 2
+        // nodes are {h0,h1} and {h2,h3}, each under one leaf, so they never touch the spine; the
+        // ring of 4 nodes has the flow h1 -> h2 through the spine, which without it has no path:
+        // its rate falls to 0. No host loses its leaf, so no node is cut off.
+        const FabricGraph graph = leafSpine(2, 2, 1);
+        const FabricFailureImpact impact
+            = measureFabricFailure(graph, 1, 0, {{findVertex(graph, "spine-0")}, {}}, {2});
+        QCOMPARE(impact.nodes, 4LL);
+        QCOMPARE(impact.nodesCutOff, 0LL);
+        QCOMPARE(fractionAt(impact, 2), 1.0);
+        QCOMPARE(fractionAt(impact, 4), 0.0);
+    }
+
+    void losingALeafCutsOffItsHosts()
+    {
+        // Same fabric, leaf 1 lost: h2 and h3 have no live link left, so nodes 2 and 3 leave the
+        // job. The survivors h0, h1 form the ring of "4" (all that is left) under leaf 0 at the
+        // full 50 GB/s; intact, the 4-ring runs at 50 GB/s too (every directed link carries one
+        // flow: h1 -> h2 goes up leaf 0, h3 -> h0 comes down into it), so the fraction is 1.
+        const FabricGraph graph = leafSpine(2, 2, 1);
+        const FabricFailureImpact impact
+            = measureFabricFailure(graph, 1, 0, {{findVertex(graph, "leaf-1")}, {}}, {2});
+        QCOMPARE(impact.nodesCutOff, 2LL);
+        QCOMPARE(impact.survivingNodes(), 2LL);
+        QCOMPARE(fractionAt(impact, 2), 1.0);
+        QCOMPARE(fractionAt(impact, 4), 1.0);
+    }
+
+    void worstFailureOfOneSpineIsTheSpine()
+    {
+        // With a step of 10 s x nodes / surviving nodes that cannot run when rings fail: intact
+        // 10 s; leaf 0 or leaf 1 lost: 10 x 4 / 2 = 20 s; spine lost: the 4-ring has no path, so
+        // no step (infinite). The spine is the worst single failure.
+        const FabricGraph graph = leafSpine(2, 2, 1);
+        const auto step = [](const FabricFailureImpact &impact) -> std::optional<double> {
+            for (const auto &[n, fraction] : impact.ringRateFraction)
+                if (fraction <= 0)
+                    return std::nullopt;
+            return 10.0 * static_cast<double>(impact.nodes)
+                / static_cast<double>(impact.survivingNodes());
+        };
+        const WorstFailure worst = findWorstSingleFailure(graph, 1, 0, step, {2});
+        QVERIFY(worst.found);
+        QCOMPARE(worst.switchLabel, std::string("spine-0"));
+        QCOMPARE(worst.switchName, std::string("spine 0"));
+        QCOMPARE(worst.intactStepSeconds, 10.0);
+        QVERIFY(std::isinf(worst.stepSeconds));
+        QCOMPARE(worst.switches, 3);
+        QCOMPARE(worst.candidatesEvaluated, 3);
+        QVERIFY(worstFailureToJson(worst)["step_time_s"].is_null());
+    }
+
+    void aSecondSpineMakesTheLeafTheWorst()
+    {
+        // 2 leaves x 4 hosts, 2 spines: 4 down, 2 up per leaf (2:1). The 8-ring crosses leaves
+        // only at h3 -> h4 and h7 -> h0, one flow each way per leaf, split over both spines
+        // (0.5 each); losing spine 0 puts the whole flow on spine 1 (load 1, rate 50 GB/s, the
+        // same as the access links'), so the fraction stays 1 and the step stays 10 s. Losing a
+        // leaf cuts off 4 of 8 nodes: 10 x 8 / 4 = 20 s. Worst: leaf 0, the first of the two.
+        const FabricGraph graph = leafSpine(2, 4, 2);
+        const auto step = [](const FabricFailureImpact &impact) -> std::optional<double> {
+            return 10.0 * static_cast<double>(impact.nodes)
+                / static_cast<double>(impact.survivingNodes());
+        };
+        const FabricFailureImpact spine
+            = measureFabricFailure(graph, 1, 0, {{findVertex(graph, "spine-0")}, {}}, {2, 4});
+        QCOMPARE(fractionAt(spine, 8), 1.0);
+        QCOMPARE(spine.nodesCutOff, 0LL);
+        const WorstFailure worst = findWorstSingleFailure(graph, 1, 0, step, {2, 4});
+        QCOMPARE(worst.switchLabel, std::string("leaf-0"));
+        QCOMPARE(worst.stepSeconds, 20.0);
+        QCOMPARE(worst.intactStepSeconds, 10.0);
+        QCOMPARE(worst.impact.nodesCutOff, 4LL);
+    }
+
+    void symmetricSwitchesAreEvaluatedOnce()
+    {
+        // 40 leaves x 2 hosts and 30 spines: 70 switches, over the exhaustive limit of 64. All
+        // leaves look alike (2 endpoint links, 30 spine links), all spines too (40 leaf links):
+        // two classes, represented by the first spine and the first leaf in graph order.
+        const FabricGraph graph = leafSpine(40, 2, 30);
+        const std::vector<FabricVertexId> classes = failureCandidates(graph);
+        QCOMPARE(classes.size(), std::size_t(2));
+        QCOMPARE(graph.vertex(classes[0]).label, std::string("spine-0"));
+        QCOMPARE(graph.vertex(classes[1]).label, std::string("leaf-0"));
+        QCOMPARE(failureCandidates(graph, true).size(), std::size_t(70));
+    }
+
+    void clusterAfterFailureScalesTheClosedForm()
+    {
+        // 8 nodes x 8 GPUs, one 50 GB/s NIC per node at 90% achievable, 4 nodes per leaf, 2:1.
+        // Closed form per GPU: 50e9 x 0.9 / 8 = 5.625e9 within a leaf (<= 4 nodes), 2.8125e9
+        // beyond. Impact: 4 nodes cut off, rings of 4 keep half their rate. Measured entries
+        // store line rate (the 0.9 divided out): 6.25e9 x 1 at 2; 6.25e9 x 0.5 = 3.125e9 at 4;
+        // 3.125e9 x 1 at 8. Read back at span 3 (entry 4): 3.125e9 x 0.9 = 2.8125e9.
+        ClusterDescription cluster;
+        cluster.gpus = 64;
+        cluster.gpusPerNode = 8;
+        cluster.nicsPerNode = 1;
+        cluster.nicBytesPerSecond = 50e9;
+        cluster.nicAchievableFraction = 0.9;
+        cluster.nodesPerLeaf = 4;
+        cluster.oversubscription = 2;
+        FabricFailureImpact impact;
+        impact.nodes = 8;
+        impact.nodesCutOff = 4;
+        impact.ringRateFraction = {{2, 1.0}, {4, 0.5}, {8, 1.0}};
+        const ClusterDescription after = clusterAfterFailure(cluster, impact);
+        QCOMPARE(after.gpus, 32);
+        QCOMPARE(after.fabricRingBytesPerSecond.size(), std::size_t(3));
+        QVERIFY(std::abs(after.fabricRingBytesPerSecond[0].second - 6.25e9) < 1);
+        QVERIFY(std::abs(after.fabricRingBytesPerSecond[1].second - 3.125e9) < 1);
+        QVERIFY(std::abs(after.fabricRingBytesPerSecond[2].second - 3.125e9) < 1);
+        QVERIFY(std::abs(after.scaleOutLink(3).busBytesPerSecond - 2.8125e9) < 1);
+    }
+
+    void nothingFailedReproducesThePlanEstimate()
+    {
+        // No failure means fraction 1 at every ring size and no node lost, and the ring sizes
+        // include the nodes per leaf where the closed form steps: the re-estimated intact step
+        // must be the plan estimate's step exactly, or every comparison would be skewed.
+        const Plan plan = samplePlan();
+        const PlanEstimate estimate = estimatePlan(plan, catalog());
+        QVERIFY(estimate.training.found);
+        const WorstFailure worst = planWorstFailure(plan, catalog());
+        QVERIFY(worst.found);
+        QCOMPARE(worst.intactStepSeconds, estimate.training.best.stepSeconds);
+        // The sample is 128 DGX H100 on a 2-tier rail fabric: every rail leaf serves one
+        // scalable unit of 32 nodes, so any leaf cuts off 32 nodes; no spine cuts off any.
+        QCOMPARE(worst.impact.nodesCutOff, 32LL);
+        QVERIFY(worst.stepSeconds > worst.intactStepSeconds);
+    }
+
+    void failedSwitchInThePlanChangesTheEstimate()
+    {
+        // The worst switch failed in the plan: the estimate's step is the worst failure's step,
+        // the intact step is kept beside it, and the file round-trips the key.
+        Plan plan = samplePlan();
+        const WorstFailure worst = planWorstFailure(plan, catalog());
+        plan.fabric.failedSwitches = {worst.switchLabel};
+        const PlanEstimate estimate = estimatePlan(plan, catalog());
+        QVERIFY(estimate.training.found);
+        QCOMPARE(estimate.training.best.stepSeconds, worst.stepSeconds);
+        QCOMPARE(estimate.intactStepSeconds, worst.intactStepSeconds);
+        QCOMPARE(estimate.nodesCutOffByFailures, 32LL);
+        QCOMPARE(estimate.failedSwitches.size(), std::size_t(1));
+        const Plan reread = parsePlan(planToJson(plan), "round-trip.json", &catalog());
+        QCOMPARE(reread.fabric.failedSwitches, plan.fabric.failedSwitches);
+    }
+
+    void twoToOneUplinkIsTheHotLink()
+    {
+        // 2 leaves x 2 hosts, one spine, 2:1 at each leaf. The ring h0 -> h2 -> h1 -> h3 -> h0
+        // alternates leaves, so every flow crosses the spine: leaf 0's uplink carries h0 -> h2
+        // and h1 -> h3 upwards (2 flows) and h2 -> h1, h3 -> h0 downwards (2). Each flow gets
+        // 50 / 2 = 25 GB/s; an uplink runs 2 x 25 = 50 GB/s (utilisation 1), an access link one
+        // flow each way, 25 of 50 GB/s (0.5).
+        const FabricGraph graph = leafSpine(2, 2, 1);
+        const auto host = [&](int h) {
+            return findVertex(graph, "host-" + std::to_string(h));
+        };
+        const FabricLinkLoads loads
+            = fabricLinkLoads(graph, {{host(0), host(2), host(1), host(3)}});
+        QCOMPARE(loads.bytesPerSecondPerFlow, 25e9);
+        const std::size_t uplink = findLink(graph, "leaf-0", "spine-0");
+        const std::size_t access = findLink(graph, "host-0", "leaf-0");
+        QCOMPARE(loads.utilisation[uplink], 1.0);
+        QCOMPARE(loads.flows[uplink], 2.0);
+        QCOMPARE(loads.utilisation[access], 0.5);
+        QCOMPARE(loads.flows[access], 1.0);
+        // Contiguous h0 -> h1 -> h2 -> h3: one flow each way on the uplink, all at 50 GB/s, so
+        // the uplink and the access links h1 and h2 use (and h0, h3 too: h3 -> h0) all of theirs.
+        const FabricLinkLoads contiguous = fabricLinkLoads(graph, rankRings(graph, 1, 4));
+        QCOMPARE(contiguous.bytesPerSecondPerFlow, 50e9);
+        QCOMPARE(contiguous.utilisation[uplink], 1.0);
+        QCOMPARE(contiguous.flows[uplink], 1.0);
+    }
+
+    void aFailureIsAScenarioLikeAnyOther()
+    {
+        // A scenario that fails spine 0 of the sample compares beside the baseline: its step is
+        // the plan estimate's with that switch failed, and the changes list names the key.
+        Plan plan = samplePlan();
+        plan.scenarios = {{"spine 0 down", {{"fabric", {{"failed_switches", {"spine-0"}}}}}}};
+        const ScenarioComparison comparison = compareScenarios(plan, catalog());
+        QCOMPARE(comparison.scenarios.size(), std::size_t(2));
+        const ScenarioResult &down = comparison.scenarios[1];
+        QVERIFY(down.ok);
+        Plan failed = samplePlan();
+        failed.fabric.failedSwitches = {"spine-0"};
+        QCOMPARE(down.estimate.training.best.stepSeconds,
+                 estimatePlan(failed, catalog()).training.best.stepSeconds);
+        QCOMPARE(down.estimate.failedSwitches, std::vector<std::string> {"spine 0"});
+        QVERIFY(!down.changes.empty());
+    }
+
+    void badFailedSwitchNamesItsPointer()
+    {
+        nlohmann::json doc = planToJson(samplePlan());
+        doc["fabric"]["failed_switches"] = {"spine-0", 7};
+        try {
+            (void)parsePlan(doc, "bad.json", &catalog());
+            QFAIL("a number in failed_switches was accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(error.file(), std::string("bad.json"));
+            QCOMPARE(error.pointer(), std::string("/fabric/failed_switches/1"));
+        }
+        doc["fabric"]["failed_switches"] = {"spine-0", "spine-0"};
+        QVERIFY_THROWS_EXCEPTION(InputError, (void)parsePlan(doc, "bad.json", &catalog()));
+        // Well formed but not in this fabric: the estimate says which entry.
+        doc["fabric"]["failed_switches"] = {"spine-999"};
+        const PlanEstimate estimate
+            = estimatePlan(parsePlan(doc, "bad.json", &catalog()), catalog());
+        QVERIFY(estimate.fabricError.find("/fabric/failed_switches/0") != std::string::npos);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFabricFailure)
+#include "tst_fabricfailure.moc"

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Fabric view offscreen: each topology drawn from the plan's generated graph, bundles at
+// overview and switches zoomed in, failing a switch by clicking it and pressing Delete, undo, and
+// the worst single failure; screenshots go to the build tree (docs/images holds copies).
+#include "estimatesummaryview.h"
+#include "fabriccanvas.h"
+#include "fabricdrawingitem.h"
+#include "fabricview.h"
+#include "mainwindow.h"
+#include "plandocument.h"
+#include "planestimatecontroller.h"
+
+#include "model/catalogdatabase.h"
+#include "model/fabriclinkload.h"
+#include "model/planestimator.h"
+#include "model/planfabric.h"
+#include "model/planio.h"
+#include "model/planworstfailure.h"
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <chrono>
+
+using namespace cp;
+
+namespace {
+
+const char *samplePath = CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json";
+
+/** Switches (tier >= 1, not NVSwitches) of the plan's generated fabric, counted on the model. */
+std::size_t modelSwitches(const model::Plan &plan, const model::Catalog &catalog)
+{
+    const model::FabricGraph graph = model::generatePlanFabric(*model::planFabric(plan, catalog));
+    std::size_t count = 0;
+    for (model::FabricVertexId v = 0; v < graph.vertexCount(); ++v)
+        count += graph.vertex(v).role == model::FabricVertexRole::Switch ? 1 : 0;
+    return count;
+}
+
+void saveShot(QWidget *widget, const QString &name)
+{
+    QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+    QVERIFY(widget->grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/") + name));
+}
+
+QString stepShown(app::MainWindow &window)
+{
+    const auto items = window.summaryView()->tree()->findItems(
+        QStringLiteral("Step time"), Qt::MatchExactly | Qt::MatchRecursive, 0);
+    return items.isEmpty() ? QString() : items.first()->text(1);
+}
+
+QString stepText(double seconds)
+{
+    return QStringLiteral("%1 s").arg(QLocale().toString(seconds, 'f', 3));
+}
+
+} // namespace
+
+class TestFabricView : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::shared_ptr<const model::Catalog> m_catalog = std::make_shared<const model::Catalog>(
+        model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs"));
+
+    model::Plan sample() const { return model::loadPlan(samplePath, m_catalog.get()); }
+
+    /** A document and a 1920 x 1080 Fabric view showing `plan`, its drawing delivered. */
+    struct Shown
+    {
+        views::PlanDocument document;
+        views::FabricView view {&document};
+    };
+    std::unique_ptr<Shown> show(const model::Plan &plan)
+    {
+        auto shown = std::make_unique<Shown>();
+        shown->view.resize(1920, 1080);
+        shown->view.show();
+        QSignalSpy ready(&shown->view, &views::FabricView::drawingReady);
+        shown->view.setCatalog(m_catalog);
+        shown->document.reset(plan, QString());
+        shown->view.waitForIdle();
+        if (ready.isEmpty())
+            ready.wait(20000);
+        return shown;
+    }
+
+private slots:
+    void drawsEachTopology_data()
+    {
+        QTest::addColumn<QString>("topology");
+        QTest::newRow("rail-fat-tree") << QStringLiteral("rail-fat-tree");
+        QTest::newRow("fat-tree") << QStringLiteral("fat-tree");
+        QTest::newRow("dragonfly") << QStringLiteral("dragonfly");
+        QTest::newRow("torus") << QStringLiteral("torus");
+    }
+
+    void drawsEachTopology()
+    {
+        QFETCH(QString, topology);
+        model::Plan plan = sample();
+        plan.fabric.topology = topology.toStdString();
+        auto shown = show(plan);
+        views::FabricDrawingItem *item = shown->view.drawingItem();
+        QVERIFY(item);
+        const views::FabricDrawing &d = item->drawing();
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.topology, topology.toStdString());
+        // Every switch of the model's graph is drawn once.
+        QCOMPARE(d.switches.size(), modelSwitches(plan, *m_catalog));
+        QVERIFY(!d.links.empty());
+        if (topology == QLatin1String("torus")) {
+            // 1,024 NICs: an 8 x 8 x 16 torus, drawn one 8 x 8 plane at a time with its
+            // 8 x 8 x 2 = 128 in-plane links (a ring of 8 has 8 links, 16 rings), 16 of them
+            // (one per ring) wrapping around.
+            QCOMPARE(d.torusPlanes, 16);
+            QCOMPARE(d.servers.size(), std::size_t(64));
+            QCOMPARE(d.links.size(), std::size_t(128));
+            QCOMPARE(std::count_if(d.links.begin(), d.links.end(),
+                                   [](const auto &line) { return line.curved; }),
+                     16L);
+        } else {
+            QVERIFY(!d.bundles.empty());
+            // Bundles carry every cable of the detail lines, none lost or counted twice.
+            long long detail = 0;
+            long long bundled = 0;
+            for (const auto &line : d.links)
+                detail += line.cables;
+            for (const auto &line : d.bundles)
+                bundled += line.cables;
+            if (topology == QLatin1String("dragonfly")) {
+                for (const auto &line : d.links)
+                    detail -= line.linkClass == model::LinkClass::Global ? 0 : line.cables;
+            }
+            QCOMPARE(bundled, detail);
+        }
+        shown->view.canvas()->fitAll();
+        saveShot(&shown->view, QStringLiteral("fabric-%1-overview.png").arg(topology));
+        shown->view.canvas()->setZoom(2.0);
+        const auto &first = d.switches.empty() ? views::FabricDrawing::Switch {} : d.switches[0];
+        shown->view.canvas()->centerOn(first.x + 300, first.y + 200);
+        saveShot(&shown->view, QStringLiteral("fabric-%1-detail.png").arg(topology));
+        QVERIFY(!item->lastPaintShowedBundles());
+    }
+
+    void levelOfDetailSwitchesToBundles()
+    {
+        // 16,384 GPUs: 2,048 DGX H100 on a 3-tier rail fabric, 64 scalable units x 8 rails = 512
+        // leaves in a row. Fitted into 1,920 pixels a leaf gets under 4 px: bundles. At scale 1
+        // the leaves are 24 px apart: switches.
+        model::Plan plan = sample();
+        plan.nodeGroups.front().count = 2048;
+        plan.fabric.tiers = 3;
+        const auto started = std::chrono::steady_clock::now();
+        auto shown = show(plan);
+        const double buildSeconds
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        QVERIFY2(buildSeconds < 20, "the 16,384-GPU fabric took too long to draw");
+        views::FabricDrawingItem *item = shown->view.drawingItem();
+        QVERIFY(item);
+        shown->view.canvas()->fitAll();
+        QVERIFY(item->showsBundles(shown->view.canvas()->zoom()));
+        saveShot(&shown->view, QStringLiteral("fabric-16k-overview.png"));
+        QVERIFY(item->lastPaintShowedBundles());
+        QVERIFY(shown->view.statusText().contains(QStringLiteral("overview")));
+        shown->view.canvas()->setZoom(1.0);
+        saveShot(&shown->view, QStringLiteral("fabric-16k-detail.png"));
+        QVERIFY(!item->lastPaintShowedBundles());
+        QVERIFY(shown->view.statusText().contains(QStringLiteral("detail")));
+    }
+
+    void failingASelectedSwitchChangesTheEstimateAndUndoRestoresIt()
+    {
+        app::MainWindow window(m_catalog);
+        window.resize(1920, 1080);
+        window.show();
+        QSignalSpy estimated(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(window.openPlan(QString::fromLatin1(samplePath)));
+        QVERIFY(estimated.wait(60000));
+        auto *view = window.findChild<views::FabricView *>();
+        QVERIFY(view);
+        view->waitForIdle();
+        QVERIFY(view->drawingItem());
+        const model::Plan plan = sample();
+        const model::PlanEstimate intact = model::estimatePlan(plan, *m_catalog);
+        QCOMPARE(stepShown(window), stepText(intact.training.best.stepSeconds));
+
+        // Click the first rail leaf at scale 2, then press Delete.
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("centralTabs"));
+        tabs->setCurrentWidget(view);
+        views::FabricCanvas *canvas = view->canvas();
+        canvas->setZoom(2.0);
+        const auto &switches = view->drawingItem()->drawing().switches;
+        const auto leaf = std::find_if(switches.begin(), switches.end(),
+                                       [](const auto &s) { return s.label == "leaf-su0-rail0"; });
+        QVERIFY(leaf != switches.end());
+        canvas->centerOn(leaf->x, leaf->y);
+        QTest::mouseClick(canvas->viewport(), Qt::LeftButton, {},
+                          canvas->mapFromScene(QPointF(leaf->x, leaf->y)));
+        QCOMPARE(view->drawingItem()->selectedSwitch(), static_cast<int>(leaf - switches.begin()));
+        saveShot(view, QStringLiteral("fabric-selected.png"));
+        estimated.clear();
+        canvas->setFocus();
+        QTest::keyClick(canvas, Qt::Key_Delete);
+        QCOMPARE(window.document()->plan().fabric.failedSwitches,
+                 std::vector<std::string> {"leaf-su0-rail0"});
+        QVERIFY(estimated.wait(60000));
+
+        // The estimate shown is the model's on the failed plan: 32 of 128 nodes gone.
+        model::Plan failed = plan;
+        failed.fabric.failedSwitches = {"leaf-su0-rail0"};
+        const model::PlanEstimate after = model::estimatePlan(failed, *m_catalog);
+        QCOMPARE(after.nodesCutOffByFailures, 32LL);
+        QVERIFY(after.training.best.stepSeconds > intact.training.best.stepSeconds);
+        QCOMPARE(stepShown(window), stepText(after.training.best.stepSeconds));
+        saveShot(&window, QStringLiteral("fabric-failed-mainwindow.png"));
+
+        estimated.clear();
+        window.document()->undoStack()->undo();
+        QVERIFY(window.document()->plan().fabric.failedSwitches.empty());
+        QVERIFY(estimated.wait(60000));
+        QCOMPARE(stepShown(window), stepText(intact.training.best.stepSeconds));
+
+        // Redo fails it again; Restore Switches brings it back as one more undo step.
+        window.document()->undoStack()->redo();
+        QCOMPARE(window.document()->plan().fabric.failedSwitches.size(), std::size_t(1));
+        QVERIFY(view->restoreAllSwitches());
+        QVERIFY(window.document()->plan().fabric.failedSwitches.empty());
+        QVERIFY(!view->restoreAllSwitches());
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.document()->plan().fabric.failedSwitches,
+                 std::vector<std::string> {"leaf-su0-rail0"});
+    }
+
+    void heatMapColoursAreTheModelsLoads()
+    {
+        // 2 leaves x 2 hosts under one spine, 2:1 at each leaf, all links 50 GB/s; the ring
+        // h0 -> h2 -> h1 -> h3 alternates leaves, so each uplink carries 2 flows each way at
+        // 25 GB/s (utilisation 1, red) and each access link 1 flow each way (0.5, the middle of
+        // the scale). The drawing merges each leaf's two host cables into one line to its
+        // server group: still 0.5, its busiest link's.
+        model::FabricGraph graph;
+        const model::FabricLink access {model::LinkClass::Access, model::LinkMedium::Optical, 50e9,
+                                        0, 0};
+        const model::FabricLink uplink {model::LinkClass::Fabric, model::LinkMedium::Optical, 50e9,
+                                        0, 0};
+        const auto spine = graph.addVertex({model::FabricVertexRole::Switch, 2, -1, "spine-0"});
+        std::vector<model::FabricVertexId> hosts;
+        for (int l = 0; l < 2; ++l) {
+            const auto leaf = graph.addVertex(
+                {model::FabricVertexRole::Switch, 1, l, "leaf-" + std::to_string(l)});
+            graph.addLink(leaf, spine, uplink);
+            for (int h = 0; h < 2; ++h) {
+                hosts.push_back(graph.addVertex({model::FabricVertexRole::Endpoint, 0, l,
+                                                 "host-" + std::to_string(2 * l + h)}));
+                graph.addLink(hosts.back(), leaf, access);
+            }
+        }
+        const model::FabricLinkLoads loads
+            = model::fabricLinkLoads(graph, {{hosts[0], hosts[2], hosts[1], hosts[3]}});
+        const auto drawing = std::make_shared<const views::FabricDrawing>(
+            views::buildFabricDrawing(graph, 0, &loads));
+        views::FabricDrawingItem item(drawing);
+        item.setHeatMap(true);
+        int uplinks = 0;
+        int accessLines = 0;
+        for (const auto &line : drawing->links) {
+            if (line.linkClass == model::LinkClass::Fabric) {
+                ++uplinks;
+                QCOMPARE(line.utilisation, 1.0);
+                QCOMPARE(item.colourOf(line), views::FabricDrawingItem::heatColour(1.0));
+            } else {
+                ++accessLines;
+                QCOMPARE(line.cables, 2LL);
+                QCOMPARE(line.utilisation, 0.5);
+                QCOMPARE(item.colourOf(line), views::FabricDrawingItem::heatColour(0.5));
+            }
+        }
+        QCOMPARE(uplinks, 2);
+        QCOMPARE(accessLines, 2);
+        QVERIFY(views::FabricDrawingItem::heatColour(1.0)
+                != views::FabricDrawingItem::heatColour(0.5));
+        // Hovering the middle of leaf 0's uplink shows its figures.
+        const auto &up
+            = *std::find_if(drawing->links.begin(), drawing->links.end(),
+                            [](const auto &l) { return l.linkClass == model::LinkClass::Fabric; });
+        const QString tip
+            = item.lineToolTip(QPointF((up.x1 + up.x2) / 2, (up.y1 + up.y2) / 2), 5, 4.0);
+        QVERIFY2(tip.contains(QStringLiteral("100% of its capacity, 2.00 flows")), qPrintable(tip));
+        item.setHeatMap(false);
+        QVERIFY(item.colourOf(up) != views::FabricDrawingItem::heatColour(1.0));
+    }
+
+    void heatMapOfThePlan()
+    {
+        // The sample's layout on its non-blocking rail fabric: some link is the rings'
+        // bottleneck (utilisation 1) and every line has a load.
+        auto shown = show(sample());
+        shown->view.setHeatMap(true);
+        const views::FabricDrawing &d = shown->view.drawingItem()->drawing();
+        QVERIFY(!d.loadNote.empty());
+        double hottest = 0;
+        for (const auto &line : d.links) {
+            QVERIFY(line.utilisation >= 0);
+            hottest = std::max(hottest, line.utilisation);
+        }
+        QCOMPARE(hottest, 1.0);
+        QVERIFY(shown->view.statusText().contains(QStringLiteral("heat:")));
+        shown->view.canvas()->fitAll();
+        saveShot(&shown->view, QStringLiteral("fabric-heat-overview.png"));
+        shown->view.canvas()->setZoom(2.0);
+        saveShot(&shown->view, QStringLiteral("fabric-heat-detail.png"));
+    }
+
+    void worstSingleFailureSelectsTheModelsSwitch()
+    {
+        auto shown = show(sample());
+        QSignalSpy found(&shown->view, &views::FabricView::worstFailureReady);
+        shown->view.findWorstFailure();
+        QVERIFY(found.wait(60000));
+        const model::WorstFailure expected = model::planWorstFailure(sample(), *m_catalog);
+        QCOMPARE(shown->view.worstFailure().switchLabel, expected.switchLabel);
+        const auto &selected = shown->view.drawingItem()->drawing().switches.at(
+            static_cast<std::size_t>(shown->view.drawingItem()->selectedSwitch()));
+        QCOMPARE(selected.label, expected.switchLabel);
+        QVERIFY(shown->view.statusText().contains(QStringLiteral("Worst single failure")));
+    }
+};
+
+QTEST_MAIN(TestFabricView)
+#include "tst_fabricview.moc"

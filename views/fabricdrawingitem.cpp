@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fabricdrawingitem.h"
+
+#include <QGraphicsSceneHoverEvent>
+#include <QGraphicsView>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace cp::views {
+
+namespace {
+
+/** Eight rails, eight colours that stay apart for the common colour blindnesses (Okabe-Ito). */
+QColor railColour(int rail)
+{
+    static const QColor colours[]
+        = {QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9), QColor(0x00, 0x9E, 0x73),
+           QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x72, 0xB2), QColor(0xCC, 0x79, 0xA7),
+           QColor(0x8C, 0x6D, 0x31), QColor(0x44, 0x44, 0x44)};
+    return colours[rail % 8];
+}
+
+QColor tierColour(int tier)
+{
+    switch (tier) {
+    case 3:
+        return QColor(0x5B, 0x3F, 0x8C);
+    case 2:
+        return QColor(0x2F, 0x5D, 0x8A);
+    default:
+        return QColor(0x3C, 0x7A, 0x5A);
+    }
+}
+
+QColor lineColour(const FabricDrawing::Line &line)
+{
+    if (line.colour >= 0)
+        return railColour(line.colour);
+    if (line.linkClass == model::LinkClass::Global)
+        return QColor(0xC0, 0x50, 0x20);
+    if (line.linkClass == model::LinkClass::Access)
+        return QColor(0x88, 0x88, 0x88);
+    return QColor(0x4A, 0x6A, 0x90);
+}
+
+/** "400 Gb/s", "25.6 Tb/s": a link or bundle rate per direction. */
+QString bitRate(double bytesPerSecond)
+{
+    const double gbps = bytesPerSecond * 8 / 1e9;
+    if (gbps >= 1000)
+        return QStringLiteral("%1 Tb/s").arg(gbps / 1000, 0, 'f', gbps >= 100000 ? 0 : 1);
+    return QStringLiteral("%1 Gb/s").arg(gbps, 0, 'f', 0);
+}
+
+QString bundleText(const FabricDrawing::Line &line)
+{
+    return QStringLiteral("%1 × %2 = %3")
+        .arg(line.cables)
+        .arg(bitRate(line.bytesPerSecond / static_cast<double>(line.cables)),
+             bitRate(line.bytesPerSecond));
+}
+
+/** Text drawn at a fixed pixel size wherever the zoom is: collected, then drawn untransformed. */
+struct ScreenLabel
+{
+    QPointF at;
+    QString text;
+};
+
+void drawScreenLabels(QPainter *painter, const std::vector<ScreenLabel> &labels, int pixelSize)
+{
+    if (labels.empty())
+        return;
+    painter->save();
+    const QTransform world = painter->worldTransform();
+    painter->resetTransform();
+    QFont font = painter->font();
+    font.setPixelSize(pixelSize);
+    painter->setFont(font);
+    const QFontMetrics metrics(font);
+    // A label that would cover one already drawn is left out: the first of a crowd is enough,
+    // its neighbours read the same or show when zoomed in.
+    std::vector<QRectF> drawn;
+    for (const ScreenLabel &label : labels) {
+        const QPointF p = world.map(label.at);
+        QRectF box = metrics.boundingRect(label.text);
+        box.moveCenter(p);
+        box.adjust(-3, -1, 3, 1);
+        if (std::any_of(drawn.begin(), drawn.end(),
+                        [&](const QRectF &other) { return other.intersects(box); }))
+            continue;
+        drawn.push_back(box);
+        painter->fillRect(box, QColor(255, 255, 255, 220));
+        painter->setPen(QColor(0x20, 0x20, 0x20));
+        painter->drawText(box, Qt::AlignCenter, label.text);
+    }
+    painter->restore();
+}
+
+} // namespace
+
+FabricDrawingItem::FabricDrawingItem(std::shared_ptr<const FabricDrawing> drawing)
+    : m_drawing(std::move(drawing))
+{
+    setFlag(ItemUsesExtendedStyleOption); // exposedRect: draw only what is on screen
+    setAcceptHoverEvents(true);
+}
+
+void FabricDrawingItem::setHeatMap(bool on)
+{
+    m_heatMap = on;
+    update();
+}
+
+QColor FabricDrawingItem::heatColour(double utilisation)
+{
+    // Blue -> yellow -> red: hue 240 to 0 degrees as the link fills.
+    const double u = std::clamp(utilisation, 0.0, 1.0);
+    return QColor::fromHsvF(static_cast<float>((1.0 - u) * 240.0 / 360.0), 0.85f, 0.9f);
+}
+
+QColor FabricDrawingItem::colourOf(const FabricDrawing::Line &line) const
+{
+    if (m_heatMap && line.utilisation >= 0)
+        return heatColour(line.utilisation);
+    return lineColour(line);
+}
+
+namespace {
+double distanceToSegment(const QPointF &p, const FabricDrawing::Line &line)
+{
+    const QPointF a(line.x1, line.y1);
+    const QPointF ab = QPointF(line.x2, line.y2) - a;
+    const double length2 = QPointF::dotProduct(ab, ab);
+    const double t
+        = length2 > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / length2, 0.0, 1.0) : 0.0;
+    const QPointF d = p - (a + t * ab);
+    return std::hypot(d.x(), d.y());
+}
+} // namespace
+
+QString FabricDrawingItem::lineToolTip(const QPointF &scenePoint, double radius,
+                                       double levelOfDetail) const
+{
+    const QPointF p = mapFromScene(scenePoint);
+    const auto &lines = showsBundles(levelOfDetail) ? m_drawing->bundles : m_drawing->links;
+    const FabricDrawing::Line *nearest = nullptr;
+    double best = radius;
+    for (const FabricDrawing::Line &line : lines) {
+        const double d = distanceToSegment(p, line);
+        if (d <= best) {
+            best = d;
+            nearest = &line;
+        }
+    }
+    if (!nearest)
+        return {};
+    const auto end = [&](int index) {
+        return index >= 0
+            ? QString::fromStdString(m_drawing->switches[static_cast<std::size_t>(index)].name)
+            : QObject::tr("servers");
+    };
+    QString text = nearest->a >= 0 ? QObject::tr("%1 – %2: ").arg(end(nearest->a), end(nearest->b))
+                                   : QString();
+    text += QObject::tr("%1 cable(s), %2").arg(nearest->cables).arg(bundleText(*nearest));
+    if (nearest->utilisation >= 0)
+        text += QObject::tr("\nbusiest link: %1% of its capacity, %2 flows per direction")
+                    .arg(100.0 * nearest->utilisation, 0, 'f', 0)
+                    .arg(nearest->flows, 0, 'f', 2);
+    return text;
+}
+
+void FabricDrawingItem::hoverMoveEvent(QGraphicsSceneHoverEvent *event)
+{
+    const QList<QGraphicsView *> views = scene() ? scene()->views() : QList<QGraphicsView *>();
+    const double lod = views.isEmpty() ? 1.0 : views.first()->transform().m11();
+    setToolTip(lineToolTip(event->scenePos(), 6.0 / std::max(lod, 1e-6), lod));
+}
+
+QRectF FabricDrawingItem::boundingRect() const
+{
+    return QRectF(-40, -40, m_drawing->width + 80, m_drawing->height + 80);
+}
+
+bool FabricDrawingItem::showsBundles(double levelOfDetail) const
+{
+    // Switches closer than 16 px on screen cannot be told apart or picked: draw bundles instead.
+    return !m_drawing->bundles.empty() && m_drawing->switchSpacing * levelOfDetail < 16.0
+        && m_drawing->topology != "torus";
+}
+
+void FabricDrawingItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    const double lod
+        = QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
+    const QRectF exposed = option->exposedRect.isEmpty() ? boundingRect() : option->exposedRect;
+    m_lastBundles = showsBundles(lod);
+    if (m_lastBundles)
+        paintBundles(painter, exposed, lod);
+    else
+        paintDetail(painter, exposed, lod);
+}
+
+void FabricDrawingItem::paintLines(QPainter *painter, const std::vector<FabricDrawing::Line> &lines,
+                                   const QRectF &exposed, bool labels) const
+{
+    // Lines are batched per colour and drawn with one drawLines call each: a 16,384-GPU fabric
+    // zoomed in has some 30,000 visible lines, and a pen change per line doubled the frame.
+    std::map<QRgb, std::vector<QLineF>> solid;
+    std::map<QRgb, std::vector<QLineF>> wraps;
+    std::vector<ScreenLabel> texts;
+    const bool many = lines.size() > 2000;
+    for (const FabricDrawing::Line &line : lines) {
+        const QRectF extent
+            = QRectF(QPointF(line.x1, line.y1), QPointF(line.x2, line.y2)).normalized();
+        if (!extent.adjusted(-60, -60, 60, 60).intersects(exposed))
+            continue;
+        const QPointF a(line.x1, line.y1);
+        const QPointF b(line.x2, line.y2);
+        if (labels) {
+            // Bundles are few: each gets its own width, growing with the log of its cables so
+            // that 1 and 4,096 stay readable.
+            QPen pen(colourOf(line));
+            pen.setCosmetic(true);
+            pen.setWidthF(1.0 + std::log2(static_cast<double>(line.cables)) * 0.6);
+            painter->setPen(pen);
+            painter->drawLine(a, b);
+            texts.push_back({(a + b) / 2, bundleText(line)});
+            continue;
+        }
+        QColor colour = colourOf(line);
+        // Thousands of crossing lines read as a haze, not a solid block, when translucent.
+        if (many)
+            colour.setAlpha(70);
+        if (line.curved) {
+            // Torus wrap-around: a stub leaving the grid at each end.
+            const QPointF out = (a - b) / std::max(1.0, std::hypot((a - b).x(), (a - b).y())) * 26;
+            wraps[colour.rgba()].push_back(QLineF(a, a + out));
+            wraps[colour.rgba()].push_back(QLineF(b, b - out));
+        } else {
+            solid[colour.rgba()].push_back(QLineF(a, b));
+        }
+    }
+    painter->save();
+    if (many)
+        painter->setRenderHint(QPainter::Antialiasing, false); // hairlines: no visible loss
+    for (const auto *batches : {&solid, &wraps})
+        for (const auto &[rgba, batch] : *batches) {
+            QPen pen(QColor::fromRgba(rgba));
+            pen.setCosmetic(true);
+            pen.setWidthF(1.0);
+            if (batches == &wraps)
+                pen.setStyle(Qt::DashLine);
+            painter->setPen(pen);
+            painter->drawLines(batch.data(), static_cast<int>(batch.size()));
+        }
+    painter->restore();
+    drawScreenLabels(painter, texts, 11);
+}
+
+void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDrawing::Box> &boxes,
+                                   const QRectF &exposed, const QColor &fill, double lod) const
+{
+    std::vector<ScreenLabel> texts;
+    painter->setPen(QPen(fill.darker(160), 0));
+    painter->setBrush(fill);
+    for (const FabricDrawing::Box &box : boxes) {
+        const QRectF rect(box.x, box.y, box.width, box.height);
+        if (!rect.intersects(exposed))
+            continue;
+        painter->drawRect(rect);
+        // A label only where the box is wide enough on screen to hold it.
+        if (!box.text.empty() && box.width * lod > 7.0 * static_cast<double>(box.text.size()))
+            texts.push_back({rect.center(), QString::fromStdString(box.text)});
+    }
+    drawScreenLabels(painter, texts, 11);
+}
+
+void FabricDrawingItem::paintBundles(QPainter *painter, const QRectF &exposed, double lod) const
+{
+    const FabricDrawing &d = *m_drawing;
+    paintLines(painter, d.bundles, exposed, true);
+    paintBoxes(painter, d.blocks, exposed, QColor(0xDD, 0xE6, 0xF0), lod);
+    paintBoxes(painter, d.servers, exposed, QColor(0xEE, 0xEE, 0xEE), lod);
+    // Failed switches stay visible at overview as red marks on their block.
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(QColor(0xD0, 0x20, 0x20));
+    const double mark = 5 / std::max(lod, 1e-6);
+    for (const FabricDrawing::Switch &s : d.switches)
+        if (m_failed.count(s.label))
+            painter->drawEllipse(QPointF(s.x, s.y), mark, mark);
+}
+
+void FabricDrawingItem::paintDetail(QPainter *painter, const QRectF &exposed, double lod) const
+{
+    const FabricDrawing &d = *m_drawing;
+    paintLines(painter, d.links, exposed, false);
+    paintBoxes(painter, d.servers, exposed, QColor(0xEE, 0xEE, 0xEE), lod);
+    std::vector<ScreenLabel> names;
+    const bool named = d.switchSpacing * lod > 90;
+    const double w = d.switchWidth;
+    const double h = d.switchHeight;
+    for (std::size_t i = 0; i < d.switches.size(); ++i) {
+        const FabricDrawing::Switch &s = d.switches[i];
+        const QRectF rect(s.x - w / 2, s.y - h / 2, w, h);
+        if (!rect.intersects(exposed))
+            continue;
+        const bool failed = m_failed.count(s.label) > 0;
+        const QColor fill = failed ? QColor(0xD0, 0x20, 0x20)
+                                   : (s.colour >= 0 ? railColour(s.colour) : tierColour(s.tier));
+        const bool selected = static_cast<int>(i) == m_selected;
+        QPen outline(selected ? QColor(0xFF, 0x8C, 0x00) : fill.darker(150));
+        outline.setCosmetic(true);
+        outline.setWidthF(selected ? 3 : 1);
+        painter->setPen(outline);
+        painter->setBrush(fill);
+        painter->drawRect(rect);
+        if (failed) {
+            QPen cross(Qt::white);
+            cross.setCosmetic(true);
+            painter->setPen(cross);
+            painter->drawLine(rect.topLeft(), rect.bottomRight());
+            painter->drawLine(rect.topRight(), rect.bottomLeft());
+        }
+        if (named || selected)
+            names.push_back({QPointF(s.x, s.y - h - 6 / lod), QString::fromStdString(s.name)});
+    }
+    drawScreenLabels(painter, names, 10);
+}
+
+int FabricDrawingItem::switchAt(const QPointF &scenePoint, double radius) const
+{
+    const QPointF p = mapFromScene(scenePoint);
+    int best = -1;
+    double bestDistance = radius;
+    for (std::size_t i = 0; i < m_drawing->switches.size(); ++i) {
+        const auto &s = m_drawing->switches[i];
+        const double distance = std::hypot(s.x - p.x(), s.y - p.y());
+        if (distance <= bestDistance) {
+            bestDistance = distance;
+            best = static_cast<int>(i);
+        }
+    }
+    return best;
+}
+
+void FabricDrawingItem::setSelectedSwitch(int index)
+{
+    m_selected = index;
+    update();
+}
+
+void FabricDrawingItem::setFailedLabels(std::set<std::string> labels)
+{
+    m_failed = std::move(labels);
+    update();
+}
+
+} // namespace cp::views

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fabricdrawing.h"
+
+#include <QGraphicsItem>
+
+#include <memory>
+#include <set>
+#include <string>
+
+namespace cp::views {
+
+/**
+ * The whole fabric as one item that paints many lines: at overview zoom the bundles and blocks,
+ * zoomed in the switches and their links, switching where neighbouring switches come closer
+ * than a few pixels on screen (QStyleOptionGraphicsItem::levelOfDetailFromTransform). One item
+ * instead of 50,000 keeps a 16,384-GPU fabric's scene cheap to build and to pan; only what lies
+ * in the exposed rectangle is drawn.
+ */
+class FabricDrawingItem : public QGraphicsItem
+{
+public:
+    enum { Type = UserType + 40 };
+
+    explicit FabricDrawingItem(std::shared_ptr<const FabricDrawing> drawing);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+    const FabricDrawing &drawing() const { return *m_drawing; }
+    /** Switch index (in drawing().switches) nearest to `scenePoint` within `radius`, or -1. */
+    int switchAt(const QPointF &scenePoint, double radius) const;
+    void setSelectedSwitch(int index);
+    int selectedSwitch() const { return m_selected; }
+    /** Failed switches by graph label, drawn crossed out in red. */
+    void setFailedLabels(std::set<std::string> labels);
+    /** Whether a view at `levelOfDetail` (scale) draws bundles rather than switches. */
+    bool showsBundles(double levelOfDetail) const;
+    /** Colour links by their load (the drawing's utilisation) instead of by rail and class. */
+    void setHeatMap(bool on);
+    bool heatMap() const { return m_heatMap; }
+    /** Blue (idle) through yellow to red (a saturated link) for a utilisation in [0, 1]. */
+    static QColor heatColour(double utilisation);
+    /** The colour a line is drawn in, before translucency: heat or rail/class colour. */
+    QColor colourOf(const FabricDrawing::Line &line) const;
+    /** The tooltip for the line nearest `scenePoint` within `radius`; empty when none. */
+    QString lineToolTip(const QPointF &scenePoint, double radius, double levelOfDetail) const;
+    /** The last painted level of detail (tests, the status line). */
+    bool lastPaintShowedBundles() const { return m_lastBundles; }
+
+protected:
+    void hoverMoveEvent(QGraphicsSceneHoverEvent *event) override;
+
+private:
+    void paintBundles(QPainter *painter, const QRectF &exposed, double lod) const;
+    void paintDetail(QPainter *painter, const QRectF &exposed, double lod) const;
+    void paintLines(QPainter *painter, const std::vector<FabricDrawing::Line> &lines,
+                    const QRectF &exposed, bool labels) const;
+    void paintBoxes(QPainter *painter, const std::vector<FabricDrawing::Box> &boxes,
+                    const QRectF &exposed, const QColor &fill, double lod) const;
+
+    std::shared_ptr<const FabricDrawing> m_drawing;
+    int m_selected = -1;
+    std::set<std::string> m_failed;
+    bool m_lastBundles = true;
+    bool m_heatMap = false;
+};
+
+} // namespace cp::views

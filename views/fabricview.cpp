@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fabricview.h"
+
+#include "fabriccanvas.h"
+#include "fabriccardsummary.h"
+#include "fabricdrawingitem.h"
+#include "plandocument.h"
+
+#include "model/catalog.h"
+#include "model/plan.h"
+#include "model/planio.h"
+#include "model/planworstfailure.h"
+
+#include <QAction>
+#include <QGraphicsScene>
+#include <QLabel>
+#include <QSlider>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace cp::views {
+
+FabricView::FabricView(PlanDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_canvas(new FabricCanvas(this))
+    , m_scene(new QGraphicsScene(this))
+    , m_status(new QLabel(this))
+    , m_plane(new QSlider(Qt::Horizontal, this))
+    , m_drawingRunner(this, [this](const auto &drawing) { showDrawing(drawing); })
+    , m_worstRunner(this, [this](const model::WorstFailure &worst) { showWorstFailure(worst); })
+{
+    setObjectName(QStringLiteral("FabricView"));
+    m_canvas->setScene(m_scene);
+    auto *bar = new QToolBar(this);
+    m_fail = bar->addAction(tr("&Fail Switch"), this, [this] { failSelectedSwitch(); });
+    m_fail->setToolTip(tr("Take the selected switch out of the plan (Delete; undoable): the "
+                          "estimate runs on the fabric without it"));
+    m_restore = bar->addAction(tr("&Restore Switches"), this, [this] { restoreAllSwitches(); });
+    m_restore->setToolTip(tr("Bring every failed switch back (undoable)"));
+    m_worstAction
+        = bar->addAction(tr("&Worst Single Failure"), this, [this] { findWorstFailure(); });
+    m_worstAction->setToolTip(tr("Find the switch whose loss slows the training step most"));
+    m_heatAction = bar->addAction(tr("&Heat Map"), this, [this](bool on) { setHeatMap(on); });
+    m_heatAction->setCheckable(true);
+    m_heatAction->setToolTip(tr("Colour links by the load the training layout's data-parallel "
+                                "rings put on them, blue idle to red saturated; hover a link "
+                                "for its figures"));
+    bar->addSeparator();
+    bar->addAction(tr("Fit"), m_canvas, &FabricCanvas::fitAll);
+    bar->addWidget(new QLabel(tr("  Torus plane "), bar));
+    m_plane->setObjectName(QStringLiteral("torusPlane"));
+    m_plane->setMaximumWidth(200);
+    bar->addWidget(m_plane);
+    m_status->setObjectName(QStringLiteral("fabricStatus"));
+    m_status->setWordWrap(true);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(bar);
+    layout->addWidget(m_canvas, 1);
+    layout->addWidget(m_status);
+    connect(m_document, &PlanDocument::planChanged, this, &FabricView::onPlanChanged);
+    connect(m_canvas, &FabricCanvas::clicked, this, &FabricView::onClicked);
+    connect(m_canvas, &FabricCanvas::deletePressed, this, [this] { failSelectedSwitch(); });
+    connect(m_canvas, &FabricCanvas::zoomChanged, this, [this] { updateStatus(); });
+    connect(m_plane, &QSlider::valueChanged, this, [this] { requestDrawing(); });
+    updateStatus();
+}
+
+void FabricView::setCatalog(std::shared_ptr<const model::Catalog> catalog)
+{
+    m_catalog = std::move(catalog);
+    m_drawnKey.clear();
+    requestDrawing();
+}
+
+void FabricView::onPlanChanged(PlanParts parts)
+{
+    if (onlyLayoutChanged(parts))
+        return;
+    m_worstText.clear(); // a result for another plan would mislead
+    requestDrawing();
+    syncFailures();
+}
+
+void FabricView::requestDrawing()
+{
+    if (!m_catalog)
+        return;
+    // The heat map depends on the workload's layout and the failed switches as well.
+    const model::Plan plan = m_document->plan();
+    const int plane = m_plane->value();
+    const QString key = fabricCardKey(plan)
+        + QString::fromStdString(model::planToJson(plan).value("workload", nlohmann::json()).dump())
+        + QString::number(plane);
+    if (key == m_drawnKey)
+        return;
+    m_drawnKey = key;
+    m_drawingRunner.request([plan, plane, catalog = m_catalog](const std::atomic<bool> *) {
+        return std::make_shared<const FabricDrawing>(buildPlanFabricDrawing(plan, *catalog, plane));
+    });
+}
+
+void FabricView::showDrawing(const std::shared_ptr<const FabricDrawing> &drawing)
+{
+    const std::string selected = m_item && m_item->selectedSwitch() >= 0
+        ? m_item->drawing().switches[static_cast<std::size_t>(m_item->selectedSwitch())].label
+        : std::string();
+    m_scene->clear();
+    m_item = new FabricDrawingItem(drawing);
+    m_item->setHeatMap(m_heatAction->isChecked());
+    m_scene->addItem(m_item);
+    m_scene->setSceneRect(m_item->boundingRect());
+    m_plane->blockSignals(true);
+    m_plane->setRange(0, std::max(0, drawing->torusPlanes - 1));
+    m_plane->setValue(drawing->torusPlane);
+    m_plane->setEnabled(drawing->torusPlanes > 1);
+    m_plane->blockSignals(false);
+    if (!selected.empty())
+        selectSwitch(selected);
+    // A new topology starts at its overview; the same one keeps the architect's zoom.
+    if (drawing->topology != m_drawnTopology)
+        m_canvas->fitAll();
+    m_drawnTopology = drawing->topology;
+    syncFailures();
+    emit drawingReady();
+}
+
+void FabricView::setHeatMap(bool on)
+{
+    m_heatAction->setChecked(on);
+    if (m_item)
+        m_item->setHeatMap(on);
+    updateStatus();
+}
+
+void FabricView::syncFailures()
+{
+    if (!m_item)
+        return;
+    const auto &labels = m_document->plan().fabric.failedSwitches;
+    m_item->setFailedLabels(std::set<std::string>(labels.begin(), labels.end()));
+    updateStatus();
+}
+
+void FabricView::onClicked(QPointF scenePoint, double sceneRadius)
+{
+    if (!m_item)
+        return;
+    m_item->setSelectedSwitch(m_item->switchAt(scenePoint, sceneRadius));
+    updateStatus();
+}
+
+bool FabricView::selectSwitch(const std::string &label)
+{
+    if (!m_item)
+        return false;
+    const auto &switches = m_item->drawing().switches;
+    for (std::size_t i = 0; i < switches.size(); ++i)
+        if (switches[i].label == label) {
+            m_item->setSelectedSwitch(static_cast<int>(i));
+            updateStatus();
+            return true;
+        }
+    return false;
+}
+
+bool FabricView::failSelectedSwitch()
+{
+    if (!m_item || m_item->selectedSwitch() < 0)
+        return false;
+    const FabricDrawing::Switch &s
+        = m_item->drawing().switches[static_cast<std::size_t>(m_item->selectedSwitch())];
+    model::Plan plan = m_document->plan();
+    auto &failed = plan.fabric.failedSwitches;
+    if (std::find(failed.begin(), failed.end(), s.label) != failed.end())
+        return false;
+    failed.push_back(s.label);
+    m_document->edit(plan, tr("Fail %1").arg(QString::fromStdString(s.name)));
+    return true;
+}
+
+bool FabricView::restoreAllSwitches()
+{
+    model::Plan plan = m_document->plan();
+    if (plan.fabric.failedSwitches.empty())
+        return false;
+    plan.fabric.failedSwitches.clear();
+    m_document->edit(plan, tr("Restore Failed Switches"));
+    return true;
+}
+
+void FabricView::findWorstFailure()
+{
+    if (!m_catalog)
+        return;
+    m_worstText = tr("Searching for the worst single failure…");
+    updateStatus();
+    m_worstRunner.request(
+        [plan = m_document->plan(), catalog = m_catalog](const std::atomic<bool> *) {
+            return model::planWorstFailure(plan, *catalog);
+        });
+}
+
+void FabricView::showWorstFailure(const model::WorstFailure &worst)
+{
+    m_worst = worst;
+    if (!worst.found) {
+        m_worstText
+            = tr("Worst single failure: none (%1)").arg(QString::fromStdString(worst.reason));
+    } else {
+        const QString name = QString::fromStdString(worst.switchName);
+        m_worstText = std::isfinite(worst.stepSeconds)
+            ? tr("Worst single failure: %1, step %2 s instead of %3 s (%4%5%)")
+                  .arg(name)
+                  .arg(worst.stepSeconds, 0, 'f', 3)
+                  .arg(worst.intactStepSeconds, 0, 'f', 3)
+                  .arg(worst.stepSeconds >= worst.intactStepSeconds ? QStringLiteral("+")
+                                                                    : QString())
+                  .arg(100.0 * (worst.stepSeconds / worst.intactStepSeconds - 1.0), 0, 'f', 1)
+            : tr("Worst single failure: %1, the job cannot run without it").arg(name);
+        if (selectSwitch(worst.switchLabel)) {
+            const auto &s
+                = m_item->drawing().switches[static_cast<std::size_t>(m_item->selectedSwitch())];
+            m_canvas->centerOn(s.x, s.y);
+        }
+    }
+    updateStatus();
+    emit worstFailureReady();
+}
+
+QString FabricView::statusText() const
+{
+    return m_status->text();
+}
+
+void FabricView::updateStatus()
+{
+    QStringList parts;
+    if (!m_item) {
+        parts << tr("Building the fabric…");
+    } else if (!m_item->drawing().error.empty()) {
+        parts << QString::fromStdString(m_item->drawing().error);
+    } else {
+        const FabricDrawing &d = m_item->drawing();
+        parts << QString::fromStdString(d.description);
+        if (d.torusPlanes > 0)
+            parts << tr("plane %1 of %2 along the third dimension (the slider picks it)")
+                         .arg(d.torusPlane)
+                         .arg(d.torusPlanes);
+        else
+            parts << (m_item->showsBundles(m_canvas->zoom())
+                          ? tr("overview: links bundled per block, zoom in for switches")
+                          : tr("detail: every switch; click one to select it"));
+        if (m_item->heatMap())
+            parts << (d.loadNote.empty() ? tr("heat: no training layout to load the links")
+                                         : QString::fromStdString(d.loadNote));
+        if (m_item->selectedSwitch() >= 0)
+            parts << tr("selected: %1")
+                         .arg(QString::fromStdString(
+                             d.switches[static_cast<std::size_t>(m_item->selectedSwitch())].name));
+        const auto failed = m_document->plan().fabric.failedSwitches.size();
+        if (failed > 0)
+            parts << tr("%n switch(es) failed", nullptr, static_cast<int>(failed));
+    }
+    if (!m_worstText.isEmpty())
+        parts << m_worstText;
+    m_status->setText(parts.join(QStringLiteral(" · ")));
+    m_fail->setEnabled(m_item && m_item->selectedSwitch() >= 0);
+    m_restore->setEnabled(!m_document->plan().fabric.failedSwitches.empty());
+}
+
+void FabricView::waitForIdle()
+{
+    m_drawingRunner.waitForIdle();
+    m_worstRunner.waitForIdle();
+}
+
+} // namespace cp::views

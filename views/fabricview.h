@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "fabricdrawing.h"
+#include "latestjobrunner.h"
+#include "planchange.h"
+
+#include "model/fabricfailure.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QAction;
+class QGraphicsScene;
+class QLabel;
+class QSlider;
+
+namespace cp::model {
+class Catalog;
+}
+
+namespace cp::views {
+
+class FabricCanvas;
+class FabricDrawingItem;
+class PlanDocument;
+
+/**
+ * The plan's generated fabric drawn as itself (fat-tree tiers, Dragonfly groups on a circle, a
+ * torus plane), beside the canvas on the same document: select a switch and press Fail (Delete)
+ * to take it out of the plan through the undo stack, or let "Worst Single Failure" find the one
+ * whose loss slows the training step most. The drawing and the search run on worker threads.
+ */
+class FabricView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit FabricView(PlanDocument *document, QWidget *parent = nullptr);
+
+    void setCatalog(std::shared_ptr<const model::Catalog> catalog);
+
+    FabricCanvas *canvas() const { return m_canvas; }
+    /** The drawn fabric, or null before the first drawing arrives. */
+    FabricDrawingItem *drawingItem() const { return m_item; }
+    /** Selects the switch with graph label `label`; false when the drawing has none. */
+    bool selectSwitch(const std::string &label);
+    /** Fails the selected switch (one undo step); false when none is selected or it failed. */
+    bool failSelectedSwitch();
+    /**
+     * Brings every failed switch back (one undo step); false when none failed. Also the way out
+     * when the topology changed under a failure and its switch no longer exists.
+     */
+    bool restoreAllSwitches();
+    void findWorstFailure();
+    /** Colours links by the training layout's load on them. */
+    void setHeatMap(bool on);
+    const model::WorstFailure &worstFailure() const { return m_worst; }
+    QString statusText() const;
+    /** Blocks until the drawing and the worst-failure search are done (tests only). */
+    void waitForIdle();
+
+signals:
+    void drawingReady();
+    void worstFailureReady();
+
+private:
+    void onPlanChanged(PlanParts parts);
+    void requestDrawing();
+    void showDrawing(const std::shared_ptr<const FabricDrawing> &drawing);
+    void showWorstFailure(const model::WorstFailure &worst);
+    void onClicked(QPointF scenePoint, double sceneRadius);
+    void syncFailures();
+    void updateStatus();
+
+    PlanDocument *m_document;
+    std::shared_ptr<const model::Catalog> m_catalog;
+    FabricCanvas *m_canvas;
+    QGraphicsScene *m_scene;
+    FabricDrawingItem *m_item = nullptr;
+    QLabel *m_status;
+    QSlider *m_plane;
+    QAction *m_fail;
+    QAction *m_restore;
+    QAction *m_worstAction;
+    QAction *m_heatAction;
+    QString m_drawnKey;
+    QString m_worstText;
+    std::string m_drawnTopology;
+    model::WorstFailure m_worst;
+    LatestJobRunner<std::shared_ptr<const FabricDrawing>> m_drawingRunner;
+    LatestJobRunner<model::WorstFailure> m_worstRunner;
+};
+
+} // namespace cp::views
