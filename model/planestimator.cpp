@@ -332,14 +332,11 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
         } else if (mixedGpus) {
             result.trainingError = "the plan mixes GPU types; a training job runs on one GPU type";
         } else {
-            TrainingJob job = plan.training;
-            job.model = catalog.llm(plan.trainingModelId);
-            int switchPorts = 64;
-            if (!plan.fabric.switchId.empty())
-                switchPorts = catalog.networkSwitch(plan.fabric.switchId).ports;
-            ClusterDescription cluster = ClusterDescription::fromCatalog(
-                catalog, trainingNode->id, trainingGpus, plan.fabric.nicId, plan.fabric.nicsPerNode,
-                plan.fabric.oversubscription, plan.fabric.topology == "rail-fat-tree", switchPorts);
+            // One description of the job and its cluster, shared with the failure what-ifs.
+            const PlanTrainingSetup training = *planTrainingSetup(plan, catalog);
+            const TrainingJob &job = training.job;
+            ClusterDescription cluster = training.cluster;
+            const int switchPorts = cluster.switchPorts;
             if (!failures.empty() && fabricGraph)
                 cluster = applyFabricFailures(result, job, cluster, *fabricGraph, failures);
             if (cluster.gpus >= 1 && failures.empty()) {
