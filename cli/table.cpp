@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "table.h"
 
+#include "model/humantext.h"
+
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -48,20 +49,6 @@ std::string Table::render() const
     return text;
 }
 
-namespace {
-
-/** "878519200" to "878,519,200" from `start`, for the run of digits there. */
-void groupThousands(std::string &text, std::size_t start)
-{
-    std::size_t end = start;
-    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])))
-        ++end;
-    for (std::size_t digits = end - start; digits > 3; digits -= 3)
-        text.insert(start + digits - 3, 1, ',');
-}
-
-} // namespace
-
 std::string format(const char *pattern, double value)
 {
     const std::string spec(pattern);
@@ -94,7 +81,7 @@ std::string format(const char *pattern, double value)
         number.resize(std::snprintf(number.data(), number.size(), one.c_str(), value));
     }
     if (number.find_first_of("eE") == std::string::npos)
-        groupThousands(number, number[0] == '-' ? 1 : 0);
+        number = model::groupThousands(number);
     return prefix + number + suffix;
 }
 

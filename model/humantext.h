@@ -8,4 +8,10 @@ namespace cp::model {
 /** A count as people read it: 1024 as "1,024", -2048000 as "-2,048,000". */
 std::string groupedCount(long long value);
 
+/**
+ * `number` (a printed number: "-1390.5", "878519200") with its integer digits grouped in
+ * thousands: "-1,390.5", "878,519,200". Text that does not start with digits is returned as is.
+ */
+std::string groupThousands(std::string number);
+
 } // namespace cp::model
