@@ -41,13 +41,9 @@ FabricCardSummary summariseFabric(const model::Plan &plan, const model::Catalog 
         const model::FabricGraph graph = model::generatePlanFabric(*fabric);
         // The same count the plan estimate's bill of materials uses.
         const model::FabricMetrics counts = model::countFabric(graph, {});
-        static const char *const names[] = {"", "leaf", "spine", "core"};
         for (const auto &[tier, count] : counts.switchesPerTier)
             summary.tiers.push_back(
-                {plan.fabric.topology == "dragonfly"
-                     ? tr("routers")
-                     : QString::fromLatin1(tier >= 1 && tier <= 3 ? names[tier] : "tier"),
-                 count});
+                {fabricTierName(tier, plan.fabric.topology == "dragonfly"), count});
         summary.lines << QString::fromStdString(graph.description);
         if (plan.fabric.topology == "torus")
             summary.lines << tr("chips route: no switches");
@@ -55,6 +51,14 @@ FabricCardSummary summariseFabric(const model::Plan &plan, const model::Catalog 
         summary.warning = tr("cannot be built: %1").arg(QString::fromStdString(error.what()));
     }
     return summary;
+}
+
+QString fabricTierName(int tier, bool dragonfly)
+{
+    static const char *const names[] = {"", "leaf", "spine", "core"};
+    if (dragonfly)
+        return tr("routers");
+    return tier >= 1 && tier <= 3 ? tr(names[tier]) : tr("tier %1").arg(tier);
 }
 
 QString fabricCardKey(const model::Plan &plan)

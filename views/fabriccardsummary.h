@@ -28,6 +28,9 @@ struct FabricCardSummary
  */
 FabricCardSummary summariseFabric(const model::Plan &plan, const model::Catalog &catalog);
 
+/** A switch tier as people name it: "leaf", "spine", "core" ("routers" in a Dragonfly). */
+QString fabricTierName(int tier, bool dragonfly);
+
 /** The parts of the plan the fabric card depends on, as text: equal text, equal card. */
 QString fabricCardKey(const model::Plan &plan);
 

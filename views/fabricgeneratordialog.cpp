@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fabricgeneratordialog.h"
 
+#include "fabriccardsummary.h"
+
 #include "model/estimatejson.h"
 #include "model/fabricanalysis.h"
 #include "model/planfabric.h"
@@ -30,14 +32,9 @@ QString thousands(long long value)
 
 QString tierText(const model::FabricMetrics &metrics, bool dragonfly)
 {
-    static const char *const names[] = {"", "leaf", "spine", "core"};
     QStringList parts;
     for (const auto &[tier, count] : metrics.switchesPerTier)
-        parts << QStringLiteral("%1 %2").arg(thousands(count),
-                                             dragonfly ? QStringLiteral("routers")
-                                                 : tier >= 1 && tier <= 3
-                                                 ? QString::fromLatin1(names[tier])
-                                                 : QStringLiteral("tier %1").arg(tier));
+        parts << QStringLiteral("%1 %2").arg(thousands(count), fabricTierName(tier, dragonfly));
     return parts.join(QStringLiteral(" + "));
 }
 
