@@ -193,8 +193,12 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
         updateTitle();
         if (views::onlyLayoutChanged(parts))
             return; // card positions change no figure
-        m_summary->showPending(tr("Estimating %1…").arg(QString::fromStdString(plan().name)));
-        m_estimateTimer.start();
+        // The shown plan's estimate depends on its design and (in the headline) its name; a
+        // change of other scenarios only makes the comparison stale.
+        if (views::changesShownDesign(parts) || parts.testFlag(views::PlanPart::Name)) {
+            m_summary->showPending(tr("Estimating %1…").arg(QString::fromStdString(plan().name)));
+            m_estimateTimer.start();
+        }
         m_comparisonCurrent = false;
         m_comparisonView->markStale();
         if (m_comparisonDock->isVisible() || !m_waitingForComparison.empty())
