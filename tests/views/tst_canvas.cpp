@@ -287,6 +287,19 @@ private slots:
         QCOMPARE(window.scene()->cardForKey(QStringLiteral("fabric")), fabric);
         window.document()->undoStack()->undo();
         QCOMPARE(changes.size(), 3);
+        // A new scenario changes no figure of the baseline shown: no estimate either. (The
+        // rename above re-estimates: the name is in the headline.)
+        QTRY_COMPARE(estimates.size(), 1);
+        window.finishEstimate();
+        estimates.clear();
+        model::Plan withScenario = window.document()->documentPlan();
+        withScenario.scenarios.push_back({"copy", nlohmann::json::object()});
+        window.document()->editDocument(withScenario, QStringLiteral("Add scenario"));
+        QCOMPARE(changes.last()[0].value<views::PlanParts>(),
+                 views::PlanParts(views::PlanPart::Scenarios));
+        QTest::qWait(300);
+        QCOMPARE(estimates.size(), 0);
+        window.document()->undoStack()->undo();
         changes.clear();
 
         model::Plan bigger = window.plan();
