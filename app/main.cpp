@@ -7,7 +7,7 @@
 #include "planestimatecontroller.h"
 #include "planscene.h"
 
-#include "model/catalogpaths.h"
+#include "model/catalog/catalogpaths.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

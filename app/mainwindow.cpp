@@ -16,11 +16,11 @@
 #include "scenariopanel.h"
 #include "userguidedialog.h"
 
-#include "model/atomicfile.h"
-#include "model/csvtable.h"
+#include "model/core/atomicfile.h"
+#include "model/core/csvtable.h"
 
-#include "model/catalogpaths.h"
-#include "model/planio.h"
+#include "model/catalog/catalogpaths.h"
+#include "model/plan/planio.h"
 
 #include <QApplication>
 #include <QCloseEvent>

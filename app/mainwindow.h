@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "model/catalog.h"
-#include "model/plan.h"
-#include "model/scenariocomparison.h"
+#include "model/catalog/catalog.h"
+#include "model/plan/plan.h"
+#include "model/planning/scenariocomparison.h"
 
 #include <functional>
 

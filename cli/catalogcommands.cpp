@@ -2,11 +2,11 @@
 #include "commands.h"
 #include "table.h"
 
-#include "model/atomicfile.h"
-#include "model/catalogdatabase.h"
-#include "model/catalogparser.h"
-#include "model/jsonfieldreader.h"
-#include "model/units.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/catalog/catalogparser.h"
+#include "model/core/atomicfile.h"
+#include "model/core/jsonfieldreader.h"
+#include "model/core/units.h"
 
 #include <iostream>
 

@@ -3,7 +3,7 @@
 
 #include "argumentparser.h"
 
-#include "model/catalog.h"
+#include "model/catalog/catalog.h"
 
 #include <iosfwd>
 #include <memory>

@@ -6,10 +6,10 @@
 
 #include "planreport.h"
 
-#include "model/atomicfile.h"
-#include "model/csvtable.h"
-#include "model/planio.h"
-#include "model/scenariocomparison.h"
+#include "model/core/atomicfile.h"
+#include "model/core/csvtable.h"
+#include "model/plan/planio.h"
+#include "model/planning/scenariocomparison.h"
 
 #include <QApplication>
 

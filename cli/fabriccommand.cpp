@@ -3,13 +3,13 @@
 #include "table.h"
 #include "worstfailurereport.h"
 
-#include "model/estimatejson.h"
-#include "model/fabricanalysis.h"
-#include "model/fabriccollective.h"
-#include "model/fabricdesign.h"
-#include "model/fabricscaleout.h"
-#include "model/planworstfailure.h"
-#include "model/units.h"
+#include "model/core/units.h"
+#include "model/fabric/fabricanalysis.h"
+#include "model/fabric/fabriccollective.h"
+#include "model/fabric/fabricdesign.h"
+#include "model/fabric/fabricscaleout.h"
+#include "model/planning/estimatejson.h"
+#include "model/planning/planworstfailure.h"
 
 #include <ostream>
 #include <sstream>

@@ -4,13 +4,13 @@
 #include "servingreport.h"
 #include "table.h"
 
-#include "model/diurnalautoscaling.h"
-#include "model/estimatejson.h"
-#include "model/inferenceestimator.h"
-#include "model/inferencesetup.h"
-#include "model/inputerror.h"
-#include "model/operationsestimator.h"
-#include "model/units.h"
+#include "model/core/inputerror.h"
+#include "model/core/units.h"
+#include "model/inference/diurnalautoscaling.h"
+#include "model/inference/inferenceestimator.h"
+#include "model/inference/inferencesetup.h"
+#include "model/operations/operationsestimator.h"
+#include "model/planning/estimatejson.h"
 
 #include <ostream>
 

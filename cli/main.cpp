@@ -2,9 +2,9 @@
 // clusterplanner-cli: the command-line front end. It uses only the model library.
 #include "commands.h"
 
-#include "model/catalogdatabase.h"
-#include "model/catalogpaths.h"
-#include "model/inputerror.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/catalog/catalogpaths.h"
+#include "model/core/inputerror.h"
 
 #include <iostream>
 

@@ -5,16 +5,16 @@
 #include "trainingreport.h"
 #include "worstfailurereport.h"
 
-#include "model/atomicfile.h"
-#include "model/csvtable.h"
-#include "model/estimatejson.h"
-#include "model/inputerror.h"
-#include "model/planestimator.h"
-#include "model/planio.h"
-#include "model/planworstfailure.h"
-#include "model/scenariocomparison.h"
-#include "model/scenarios.h"
-#include "model/units.h"
+#include "model/core/atomicfile.h"
+#include "model/core/csvtable.h"
+#include "model/core/inputerror.h"
+#include "model/core/units.h"
+#include "model/plan/planio.h"
+#include "model/plan/scenarios.h"
+#include "model/planning/estimatejson.h"
+#include "model/planning/planestimator.h"
+#include "model/planning/planworstfailure.h"
+#include "model/planning/scenariocomparison.h"
 
 #include <cmath>
 #include <ostream>

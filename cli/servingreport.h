@@ -3,7 +3,7 @@
 
 #include "table.h"
 
-#include "model/diurnalautoscaling.h"
+#include "model/inference/diurnalautoscaling.h"
 
 namespace cp::cli {
 

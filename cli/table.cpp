@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "table.h"
 
-#include "model/humantext.h"
+#include "model/core/humantext.h"
 
 #include <algorithm>
 #include <cmath>

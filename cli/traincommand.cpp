@@ -3,13 +3,13 @@
 #include "modelarguments.h"
 #include "trainingreport.h"
 
-#include "model/catalogparser.h"
-#include "model/clusterdescription.h"
-#include "model/estimatejson.h"
-#include "model/fabricscaleout.h"
-#include "model/inferencesetup.h"
-#include "model/trainingestimator.h"
-#include "model/units.h"
+#include "model/catalog/catalogparser.h"
+#include "model/cluster/clusterdescription.h"
+#include "model/core/units.h"
+#include "model/fabric/fabricscaleout.h"
+#include "model/inference/inferencesetup.h"
+#include "model/planning/estimatejson.h"
+#include "model/training/trainingestimator.h"
 
 #include <ostream>
 

@@ -2,7 +2,7 @@
 #include "trainingreport.h"
 #include "table.h"
 
-#include "model/units.h"
+#include "model/core/units.h"
 
 namespace cp::cli {
 

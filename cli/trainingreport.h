@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "model/trainingestimate.h"
-#include "model/trainingrun.h"
+#include "model/planning/trainingrun.h"
+#include "model/training/trainingestimate.h"
 
 #include <string>
 #include <vector>

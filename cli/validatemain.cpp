@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // clusterplanner-validate: runs the published training runs of a validation table through the
 // training estimator and prints the markdown report committed as docs/validation-training.md.
-#include "model/catalogdatabase.h"
-#include "model/catalogpaths.h"
-#include "model/inferencevalidation.h"
-#include "model/jsonfieldreader.h"
-#include "model/trainingvalidation.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/catalog/catalogpaths.h"
+#include "model/core/jsonfieldreader.h"
+#include "model/validation/inferencevalidation.h"
+#include "model/validation/trainingvalidation.h"
 
 #include <iostream>
 

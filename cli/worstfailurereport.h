@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "model/fabricfailure.h"
+#include "model/fabric/fabricfailure.h"
 
 #include <string>
 

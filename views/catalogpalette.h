@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "model/catalog.h"
+#include "model/catalog/catalog.h"
 
 #include <QMimeData>
 #include <QWidget>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparisoncharts.h"
 
-#include "model/units.h"
+#include "model/core/units.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "model/scenariocomparison.h"
+#include "model/planning/scenariocomparison.h"
 
 #include <QList>
 
@@ -10,7 +10,7 @@ class QChart;
 namespace cp::views {
 
 /**
- * The comparison's charts, built from model figures only (model/scenariocomparison.h): for
+ * The comparison's charts, built from model figures only (model/planning/scenariocomparison.h): for
  * training plans the step-time breakdown (compute / exposed communication / bubble), wall time
  * and run cost, power breakdown, scaling curve and the cost-versus-time Pareto chart; for
  * inference the cost per million tokens with TTFT, power, and cost-versus-latency Pareto chart.

@@ -3,9 +3,9 @@
 
 #include "latestjobrunner.h"
 
-#include "model/catalog.h"
-#include "model/plan.h"
-#include "model/scenariocomparison.h"
+#include "model/catalog/catalog.h"
+#include "model/plan/plan.h"
+#include "model/planning/scenariocomparison.h"
 
 #include <QObject>
 

@@ -3,8 +3,8 @@
 
 #include "stepbreakdownbar.h"
 
-#include "model/planestimator.h"
-#include "model/units.h"
+#include "model/core/units.h"
+#include "model/planning/planestimator.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -3,9 +3,9 @@
 
 #include "humannumbers.h"
 
-#include "model/fabricanalysis.h"
-#include "model/planfabric.h"
-#include "model/planio.h"
+#include "model/fabric/fabricanalysis.h"
+#include "model/plan/planio.h"
+#include "model/planning/planfabric.h"
 
 #include <QCoreApplication>
 

@@ -3,8 +3,8 @@
 
 #include "fabricitem.h"
 
-#include "model/catalog.h"
-#include "model/plan.h"
+#include "model/catalog/catalog.h"
+#include "model/plan/plan.h"
 
 #include <QString>
 #include <QStringList>

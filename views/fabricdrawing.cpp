@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fabricdrawing.h"
 
-#include "model/catalog.h"
-#include "model/fabricfailure.h"
-#include "model/plan.h"
-#include "model/planfabric.h"
+#include "model/catalog/catalog.h"
+#include "model/fabric/fabricfailure.h"
+#include "model/plan/plan.h"
+#include "model/planning/planfabric.h"
 
 #include <algorithm>
 #include <cmath>

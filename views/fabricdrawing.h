@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "model/fabricgraph.h"
-#include "model/fabriclinkload.h"
+#include "model/fabric/fabricgraph.h"
+#include "model/planning/fabriclinkload.h"
 
 #include <memory>
 #include <string>

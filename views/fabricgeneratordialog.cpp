@@ -3,11 +3,11 @@
 
 #include "fabriccardsummary.h"
 
-#include "model/estimatejson.h"
-#include "model/fabricanalysis.h"
-#include "model/planfabric.h"
-#include "model/torusgenerator.h"
-#include "model/units.h"
+#include "model/core/units.h"
+#include "model/fabric/fabricanalysis.h"
+#include "model/fabric/torusgenerator.h"
+#include "model/planning/estimatejson.h"
+#include "model/planning/planfabric.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -6,10 +6,10 @@
 #include "fabricdrawingitem.h"
 #include "plandocument.h"
 
-#include "model/catalog.h"
-#include "model/plan.h"
-#include "model/planio.h"
-#include "model/planworstfailure.h"
+#include "model/catalog/catalog.h"
+#include "model/plan/plan.h"
+#include "model/plan/planio.h"
+#include "model/planning/planworstfailure.h"
 
 #include <QAction>
 #include <QGraphicsScene>

@@ -5,7 +5,7 @@
 #include "latestjobrunner.h"
 #include "planchange.h"
 
-#include "model/fabricfailure.h"
+#include "model/fabric/fabricfailure.h"
 
 #include <QWidget>
 

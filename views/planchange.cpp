@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "planchange.h"
 
-#include "model/planio.h"
+#include "model/plan/planio.h"
 
 namespace cp::views {
 

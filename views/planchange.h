@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "model/plan.h"
+#include "model/plan/plan.h"
 
 #include <QFlags>
 

@@ -3,7 +3,7 @@
 
 #include "plandrop.h"
 
-#include "model/plan.h"
+#include "model/plan/plan.h"
 
 #include <QString>
 

@@ -3,9 +3,9 @@
 
 #include "planeditcommand.h"
 
-#include "model/scenarios.h"
+#include "model/plan/scenarios.h"
 
-#include "model/planio.h"
+#include "model/plan/planio.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 
 #include "planchange.h"
 
-#include "model/plan.h"
+#include "model/plan/plan.h"
 
 #include <QObject>
 #include <QString>

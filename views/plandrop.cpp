@@ -3,9 +3,9 @@
 
 #include "cardkeys.h"
 
-#include "model/fabricscaleout.h"
-#include "model/inferencesetup.h"
-#include "model/transformershape.h"
+#include "model/fabric/fabricscaleout.h"
+#include "model/inference/inferencesetup.h"
+#include "model/training/transformershape.h"
 
 #include <algorithm>
 

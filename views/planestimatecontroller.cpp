@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "planestimatecontroller.h"
 
-#include "model/planestimator.h"
+#include "model/planning/planestimator.h"
 
 namespace cp::views {
 

@@ -9,11 +9,11 @@
 #include "planscene.h"
 #include "scenariocomparisonview.h"
 
-#include "model/plansources.h"
-#include "model/planworstfailure.h"
-#include "model/scenarios.h"
-#include "model/servingengine.h"
-#include "model/units.h"
+#include "model/core/units.h"
+#include "model/inference/servingengine.h"
+#include "model/plan/plansources.h"
+#include "model/plan/scenarios.h"
+#include "model/planning/planworstfailure.h"
 
 #include <QChart>
 #include <QDateTime>

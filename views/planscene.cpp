@@ -14,9 +14,9 @@
 #include "plandrop.h"
 #include "portitem.h"
 
-#include "model/fabricanalysis.h"
-#include "model/planfabric.h"
-#include "model/planio.h"
+#include "model/fabric/fabricanalysis.h"
+#include "model/plan/planio.h"
+#include "model/planning/planfabric.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -5,7 +5,7 @@
 #include "fabriccardsummary.h"
 #include "latestjobrunner.h"
 
-#include "model/catalog.h"
+#include "model/catalog/catalog.h"
 
 #include <QGraphicsScene>
 #include <QHash>

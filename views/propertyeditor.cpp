@@ -5,11 +5,11 @@
 #include "plandocument.h"
 #include "propertyfields.h"
 
-#include "model/fabricdesign.h"
-#include "model/planio.h"
-#include "model/servingengine.h"
-#include "model/trainingframework.h"
-#include "model/transformershape.h"
+#include "model/fabric/fabricdesign.h"
+#include "model/inference/servingengine.h"
+#include "model/plan/planio.h"
+#include "model/training/trainingframework.h"
+#include "model/training/transformershape.h"
 
 #include <QCheckBox>
 #include <QComboBox>

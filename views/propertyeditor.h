@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "model/catalog.h"
-#include "model/plan.h"
+#include "model/catalog/catalog.h"
+#include "model/plan/plan.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "model/scenariocomparison.h"
+#include "model/planning/scenariocomparison.h"
 
 #include <QWidget>
 

@@ -4,9 +4,9 @@
 #include "plandocument.h"
 #include "sweepdialog.h"
 
-#include "model/inputerror.h"
-#include "model/planio.h"
-#include "model/scenarios.h"
+#include "model/core/inputerror.h"
+#include "model/plan/planio.h"
+#include "model/plan/scenarios.h"
 
 #include <QGridLayout>
 #include <QInputDialog>

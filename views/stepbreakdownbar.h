@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "model/trainingestimate.h"
+#include "model/training/trainingestimate.h"
 
 #include <QColor>
 #include <QString>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fuzztargets.h"
 
-#include "model/catalog.h"
-#include "model/catalogdatabase.h"
-#include "model/inputerror.h"
-#include "model/jsonfieldreader.h"
-#include "model/planestimator.h"
-#include "model/planio.h"
-#include "model/scenarios.h"
+#include "model/catalog/catalog.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/core/inputerror.h"
+#include "model/core/jsonfieldreader.h"
+#include "model/plan/planio.h"
+#include "model/plan/scenarios.h"
+#include "model/planning/planestimator.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/catalog.h"
-#include "model/catalogdatabase.h"
-#include "model/inputerror.h"
-#include "model/jsonfieldreader.h"
-#include "model/units.h"
+#include "model/catalog/catalog.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/core/inputerror.h"
+#include "model/core/jsonfieldreader.h"
+#include "model/core/units.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/catalogdatabase.h"
-#include "model/catalogpaths.h"
-#include "model/inputerror.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/catalog/catalogpaths.h"
+#include "model/core/inputerror.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Expected values worked out by hand from the formulas in collectivecost.h.
-#include "model/collectivecost.h"
+#include "model/cluster/collectivecost.h"
 
 #include <QTest>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hourly autoscaling against static provisioning for the peak, with hand-computed replica counts.
-#include "model/catalogdatabase.h"
-#include "model/diurnalautoscaling.h"
-#include "model/inferenceestimator.h"
-#include "model/inferencesetup.h"
-#include "model/inputerror.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/core/inputerror.h"
+#include "model/inference/diurnalautoscaling.h"
+#include "model/inference/inferenceestimator.h"
+#include "model/inference/inferencesetup.h"
 
 #include <QTest>
 

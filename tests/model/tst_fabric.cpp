@@ -2,13 +2,13 @@
 // The fabric engine against closed-form results: Al-Fares et al. 2008 (k-ary fat-tree), the DGX
 // SuperPOD reference architectures (hardware_facts.md 2.2), Kim et al. 2008 (Dragonfly), Dally
 // and Towles (k-ary n-cube). Expected values are worked out in the comments.
-#include "model/dragonflygenerator.h"
-#include "model/fabricanalysis.h"
-#include "model/fabriccollective.h"
-#include "model/fabricdesign.h"
-#include "model/fabricscaleout.h"
-#include "model/fattreegenerator.h"
-#include "model/torusgenerator.h"
+#include "model/fabric/dragonflygenerator.h"
+#include "model/fabric/fabricanalysis.h"
+#include "model/fabric/fabriccollective.h"
+#include "model/fabric/fabricdesign.h"
+#include "model/fabric/fabricscaleout.h"
+#include "model/fabric/fattreegenerator.h"
+#include "model/fabric/torusgenerator.h"
 
 #include <QTest>
 

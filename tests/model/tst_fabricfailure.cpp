@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/catalogdatabase.h"
-#include "model/estimatejson.h"
-#include "model/fabricfailure.h"
-#include "model/fabriclinkload.h"
-#include "model/inputerror.h"
-#include "model/planestimator.h"
-#include "model/planio.h"
-#include "model/planworstfailure.h"
-#include "model/scenariocomparison.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/core/inputerror.h"
+#include "model/fabric/fabricfailure.h"
+#include "model/plan/planio.h"
+#include "model/planning/estimatejson.h"
+#include "model/planning/fabriclinkload.h"
+#include "model/planning/planestimator.h"
+#include "model/planning/planworstfailure.h"
+#include "model/planning/scenariocomparison.h"
 
 #include <QTest>
 

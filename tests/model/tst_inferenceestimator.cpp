@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/catalogdatabase.h"
-#include "model/inferenceestimator.h"
-#include "model/inferencesetup.h"
-#include "model/inferencestep.h"
-#include "model/inferencevalidation.h"
-#include "model/jsonfieldreader.h"
-#include "model/planio.h"
-#include "model/servingengine.h"
-#include "model/transformershape.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/core/jsonfieldreader.h"
+#include "model/inference/inferenceestimator.h"
+#include "model/inference/inferencesetup.h"
+#include "model/inference/inferencestep.h"
+#include "model/inference/servingengine.h"
+#include "model/plan/planio.h"
+#include "model/training/transformershape.h"
+#include "model/validation/inferencevalidation.h"
 
 #include <QTest>
 

@@ -3,11 +3,11 @@
 // count of Llama 3 405B's published run (Dubey et al. 2024, "The Llama 3 Herd of Models",
 // section 3.3.4: 16,384 H100, a 54-day snapshot, 466 interruptions of which 419 unexpected,
 // more than 90% effective training time).
-#include "model/catalog.h"
-#include "model/catalogdatabase.h"
-#include "model/fabricanalysis.h"
-#include "model/fattreegenerator.h"
-#include "model/operationsestimator.h"
+#include "model/catalog/catalog.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/fabric/fabricanalysis.h"
+#include "model/fabric/fattreegenerator.h"
+#include "model/operations/operationsestimator.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/catalogdatabase.h"
-#include "model/humantext.h"
-#include "model/inputerror.h"
-#include "model/planestimator.h"
-#include "model/planio.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/core/humantext.h"
+#include "model/core/inputerror.h"
+#include "model/plan/planio.h"
+#include "model/planning/planestimator.h"
 
 #include <QTest>
 

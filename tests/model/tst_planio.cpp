@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/catalogdatabase.h"
-#include "model/inputerror.h"
-#include "model/jsonfieldreader.h"
-#include "model/planio.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/core/inputerror.h"
+#include "model/core/jsonfieldreader.h"
+#include "model/plan/planio.h"
 
 #include <QDir>
 #include <QTemporaryDir>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Scenarios (merge patches over the baseline), sweeps, the comparison table, the Pareto front
 // and RFC 4180 CSV, with expected values worked out by hand or taken from the estimator itself.
-#include "model/catalogdatabase.h"
-#include "model/csvtable.h"
-#include "model/inputerror.h"
-#include "model/planestimator.h"
-#include "model/planio.h"
-#include "model/plansources.h"
-#include "model/scenariocomparison.h"
-#include "model/scenarios.h"
-#include "model/units.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/core/csvtable.h"
+#include "model/core/inputerror.h"
+#include "model/core/units.h"
+#include "model/plan/planio.h"
+#include "model/plan/plansources.h"
+#include "model/plan/scenarios.h"
+#include "model/planning/planestimator.h"
+#include "model/planning/scenariocomparison.h"
 
 #include <QTest>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/catalogdatabase.h"
-#include "model/clusterdescription.h"
-#include "model/jsonfieldreader.h"
-#include "model/trainingestimator.h"
-#include "model/trainingframework.h"
-#include "model/trainingstep.h"
-#include "model/trainingvalidation.h"
-#include "model/units.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/cluster/clusterdescription.h"
+#include "model/core/jsonfieldreader.h"
+#include "model/core/units.h"
+#include "model/training/trainingestimator.h"
+#include "model/training/trainingframework.h"
+#include "model/training/trainingstep.h"
+#include "model/validation/trainingvalidation.h"
 
 #include <QTest>
 

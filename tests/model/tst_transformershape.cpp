@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/catalogdatabase.h"
-#include "model/transformershape.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/training/transformershape.h"
 
 #include <QTest>
 

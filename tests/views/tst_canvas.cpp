@@ -16,11 +16,11 @@
 #include "portitem.h"
 #include "propertyeditor.h"
 
-#include "model/catalogdatabase.h"
-#include "model/fabricgraph.h"
-#include "model/inferencesetup.h"
-#include "model/planfabric.h"
-#include "model/planio.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/fabric/fabricgraph.h"
+#include "model/inference/inferencesetup.h"
+#include "model/plan/planio.h"
+#include "model/planning/planfabric.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -11,13 +11,13 @@
 #include "scenariocomparisonview.h"
 #include "scenariopanel.h"
 
-#include "model/catalogdatabase.h"
-#include "model/csvtable.h"
-#include "model/planestimator.h"
-#include "model/planio.h"
-#include "model/planworstfailure.h"
-#include "model/scenarios.h"
-#include "model/units.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/core/csvtable.h"
+#include "model/core/units.h"
+#include "model/plan/planio.h"
+#include "model/plan/scenarios.h"
+#include "model/planning/planestimator.h"
+#include "model/planning/planworstfailure.h"
 
 #include <QChart>
 #include <QDir>

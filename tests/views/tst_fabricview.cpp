@@ -10,12 +10,12 @@
 #include "plandocument.h"
 #include "planestimatecontroller.h"
 
-#include "model/catalogdatabase.h"
-#include "model/fabriclinkload.h"
-#include "model/planestimator.h"
-#include "model/planfabric.h"
-#include "model/planio.h"
-#include "model/planworstfailure.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/plan/planio.h"
+#include "model/planning/fabriclinkload.h"
+#include "model/planning/planestimator.h"
+#include "model/planning/planfabric.h"
+#include "model/planning/planworstfailure.h"
 
 #include <QDir>
 #include <QSignalSpy>

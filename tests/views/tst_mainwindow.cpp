@@ -9,10 +9,10 @@
 #include "stepbreakdownbar.h"
 #include "userguidedialog.h"
 
-#include "model/catalogdatabase.h"
-#include "model/planestimator.h"
-#include "model/planio.h"
-#include "model/units.h"
+#include "model/catalog/catalogdatabase.h"
+#include "model/core/units.h"
+#include "model/plan/planio.h"
+#include "model/planning/planestimator.h"
 
 #include <QDir>
 #include <QSignalSpy>

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/catalog/catalogitems.h"
+
+namespace cp::model {
+
+namespace {
+const std::vector<std::pair<Precision, std::string>> &precisionNames()
+{
+    static const std::vector<std::pair<Precision, std::string>> names = {
+        {Precision::FP32, "fp32"}, {Precision::TF32, "tf32"}, {Precision::FP16, "fp16"},
+        {Precision::BF16, "bf16"}, {Precision::FP8, "fp8"},   {Precision::INT8, "int8"},
+        {Precision::INT4, "int4"},
+    };
+    return names;
+}
+} // namespace
+
+std::string precisionName(Precision precision)
+{
+    for (const auto &[value, name] : precisionNames()) {
+        if (value == precision)
+            return name;
+    }
+    return "unknown";
+}
+
+std::optional<Precision> precisionFromName(const std::string &name)
+{
+    for (const auto &[value, candidate] : precisionNames()) {
+        if (candidate == name)
+            return value;
+    }
+    return std::nullopt;
+}
+
+double bytesPerElement(Precision precision)
+{
+    switch (precision) {
+    case Precision::FP32:
+    case Precision::TF32:
+        return 4.0;
+    case Precision::FP16:
+    case Precision::BF16:
+        return 2.0;
+    case Precision::FP8:
+    case Precision::INT8:
+        return 1.0;
+    case Precision::INT4:
+        return 0.5;
+    }
+    return 2.0;
+}
+
+double GpuSpec::peakFlopsPerSecond(Precision precision) const
+{
+    const auto it = denseFlopsPerSecond.find(precision);
+    return it == denseFlopsPerSecond.end() ? 0.0 : it->second;
+}
+
+bool GpuSpec::supports(Precision precision) const
+{
+    return peakFlopsPerSecond(precision) > 0.0;
+}
+
+const std::vector<CatalogKind> &allCatalogKinds()
+{
+    static const std::vector<CatalogKind> kinds = {
+        CatalogKind::Gpu,     CatalogKind::Node, CatalogKind::Nic,      CatalogKind::Switch,
+        CatalogKind::Storage, CatalogKind::Rack, CatalogKind::Facility, CatalogKind::Model,
+    };
+    return kinds;
+}
+
+std::string catalogKindKey(CatalogKind kind)
+{
+    switch (kind) {
+    case CatalogKind::Gpu:
+        return "gpus";
+    case CatalogKind::Node:
+        return "nodes";
+    case CatalogKind::Nic:
+        return "nics";
+    case CatalogKind::Switch:
+        return "switches";
+    case CatalogKind::Storage:
+        return "storage";
+    case CatalogKind::Rack:
+        return "racks";
+    case CatalogKind::Facility:
+        return "facilities";
+    case CatalogKind::Model:
+        return "models";
+    }
+    return "unknown";
+}
+
+std::optional<CatalogKind> catalogKindFromKey(const std::string &key)
+{
+    for (CatalogKind kind : allCatalogKinds()) {
+        if (catalogKindKey(kind) == key)
+            return kind;
+    }
+    return std::nullopt;
+}
+
+} // namespace cp::model

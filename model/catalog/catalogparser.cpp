@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/catalog/catalogparser.h"
+
+#include "model/core/jsonfieldreader.h"
+#include "model/core/units.h"
+
+#include <cctype>
+
+namespace cp::model {
+
+namespace {
+
+void readCommon(JsonFieldReader &reader, CatalogEntry &entry)
+{
+    entry.id = reader.string("id");
+    for (char c : entry.id) {
+        if (!(std::islower(static_cast<unsigned char>(c))
+              || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_'))
+            reader.fail("id",
+                        "'" + entry.id
+                            + "' may use only lower-case letters, digits, '-', '.' and '_'");
+    }
+    entry.name = reader.string("name");
+    // Every figure must be traceable: an entry without a source is rejected.
+    entry.source = reader.string("source");
+}
+
+LinkProtocol readProtocol(JsonFieldReader &reader, bool allowNvlink)
+{
+    std::vector<std::string> allowed = {"ethernet", "roce", "infiniband"};
+    if (allowNvlink)
+        allowed.push_back("nvlink");
+    const std::string name = reader.choice("protocol", allowed);
+    if (name == "roce")
+        return LinkProtocol::RoCE;
+    if (name == "infiniband")
+        return LinkProtocol::InfiniBand;
+    if (name == "nvlink")
+        return LinkProtocol::NVLink;
+    return LinkProtocol::Ethernet;
+}
+
+} // namespace
+
+std::string linkProtocolName(LinkProtocol protocol)
+{
+    switch (protocol) {
+    case LinkProtocol::Ethernet:
+        return "ethernet";
+    case LinkProtocol::RoCE:
+        return "roce";
+    case LinkProtocol::InfiniBand:
+        return "infiniband";
+    case LinkProtocol::NVLink:
+        return "nvlink";
+    }
+    return "unknown";
+}
+
+GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std::string &pointer)
+{
+    JsonFieldReader reader(entry, file, pointer);
+    GpuSpec gpu;
+    readCommon(reader, gpu);
+    gpu.vendor = reader.string("vendor");
+
+    JsonFieldReader tflops(reader.object("dense_tflops"), file,
+                           reader.childPointer("dense_tflops"));
+    for (Precision precision : {Precision::FP32, Precision::TF32, Precision::FP16, Precision::BF16,
+                                Precision::FP8, Precision::INT8, Precision::INT4}) {
+        if (auto value = tflops.optionalNumber(precisionName(precision), positive))
+            gpu.denseFlopsPerSecond[precision] = units::tflopsToFlopsPerSecond(*value);
+    }
+    tflops.finish();
+    if (!gpu.supports(Precision::FP16) && !gpu.supports(Precision::BF16))
+        reader.fail("dense_tflops", "needs at least an fp16 or bf16 figure");
+
+    // Memory in MiB as the driver reports it (nvidia-smi's total): "80 GB" on a datasheet is
+    // 81,920 MiB on an A100 but 81,559 MiB on an H100, so no decimal or binary reading of the
+    // marketing figure is right for every part. `memory_gb` (decimal) is read from older files.
+    if (reader.has("memory_mib") == reader.has("memory_gb"))
+        reader.fail("memory_mib",
+                    "give the memory as memory_mib (the driver's total, MiB) or, in "
+                    "older files, as memory_gb (decimal gigabytes), not both");
+    gpu.memoryBytes = reader.has("memory_mib")
+        ? reader.number("memory_mib", positive) * units::mebi
+        : units::gbToBytes(reader.number("memory_gb", positive));
+    gpu.memoryBytesPerSecond
+        = units::gbToBytes(reader.number("memory_bandwidth_gb_per_s", positive));
+
+    JsonFieldReader scaleUp(reader.object("scale_up"), file, reader.childPointer("scale_up"));
+    const std::string kind = scaleUp.choice("kind", {"nvlink", "pcie", "infinity-fabric"});
+    gpu.scaleUpKind = kind == "nvlink" ? ScaleUpKind::NVLink
+        : kind == "pcie"               ? ScaleUpKind::PCIe
+                                       : ScaleUpKind::InfinityFabric;
+    gpu.scaleUpName = scaleUp.string("name");
+    gpu.scaleUpBytesPerSecond
+        = units::gbToBytes(scaleUp.number("gb_per_s_per_direction", positive));
+    scaleUp.finish();
+
+    gpu.tdpWatts = reader.number("tdp_w", positive);
+    gpu.idleWatts = reader.optionalNumber("idle_w", nonNegative).value_or(0.0);
+    if (gpu.idleWatts >= gpu.tdpWatts)
+        reader.fail("idle_w", "must be below tdp_w");
+    gpu.priceUsd = reader.number("price_usd", nonNegative);
+    gpu.priceDate = reader.optionalString("price_date").value_or("");
+    gpu.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);
+
+    JsonFieldReader calibration(reader.object("calibration"), file,
+                                reader.childPointer("calibration"));
+    gpu.gemmPeakFraction = calibration.number("gemm_peak_fraction", fraction);
+    gpu.gemmHalfPerformanceDim = calibration.number("gemm_half_performance_dim", positive);
+    gpu.memoryAchievableFraction = calibration.number("memory_achievable_fraction", fraction);
+    gpu.scaleUpBusBytesPerSecond
+        = units::gbToBytes(calibration.number("scale_up_busbw_gb_per_s", positive));
+    // Entries written before these factors existed get the GpuSpec defaults (the lower end of
+    // FlashAttention-2's measured range, and a typical kernel launch cost).
+    gpu.attentionPeakFraction = calibration.optionalNumber("attention_peak_fraction", fraction)
+                                    .value_or(gpu.attentionPeakFraction);
+    gpu.fp8GemmPeakFraction
+        = calibration.optionalNumber("fp8_gemm_peak_fraction", fraction).value_or(0.0);
+    gpu.kernelOverheadSeconds
+        = calibration.optionalNumber("kernel_overhead_us", {0.0, 1000.0, false})
+              .value_or(gpu.kernelOverheadSeconds * 1e6)
+        * 1e-6;
+    gpu.calibrationSource = calibration.string("source");
+    calibration.finish();
+    if (gpu.scaleUpBusBytesPerSecond > gpu.scaleUpBytesPerSecond * 1.2)
+        calibration.fail("scale_up_busbw_gb_per_s",
+                         "exceeds the per-direction scale-up link rate by more than 20%");
+
+    reader.finish();
+    return gpu;
+}
+
+NodeSpec parseNode(const nlohmann::json &entry, const std::string &file, const std::string &pointer)
+{
+    JsonFieldReader reader(entry, file, pointer);
+    NodeSpec node;
+    readCommon(reader, node);
+    node.gpuId = reader.string("gpu");
+    node.gpusPerNode = reader.integer("gpus_per_node", 1, 1024);
+    const std::string domain = reader.choice(
+        "scale_up_domain", {"nvswitch", "nvlink-bridge", "pcie", "infinity-fabric"});
+    node.scaleUpDomain = domain == "nvswitch" ? ScaleUpDomain::NVSwitch
+        : domain == "nvlink-bridge"           ? ScaleUpDomain::NVLinkBridge
+        : domain == "pcie"                    ? ScaleUpDomain::PCIe
+                                              : ScaleUpDomain::InfinityFabric;
+    node.scaleUpDomainGpus = reader.integer("scale_up_domain_gpus", 1, 1024);
+    if (node.scaleUpDomainGpus > node.gpusPerNode)
+        reader.fail("scale_up_domain_gpus", "cannot exceed gpus_per_node");
+    node.cpuCores = reader.integer("cpu_cores", 1, 100000);
+    node.hostMemoryBytes = units::gbToBytes(reader.number("host_memory_gb", positive));
+    node.nicsPerNode = reader.integer("nics_per_node", 0, 1024);
+    node.nicId = reader.string("nic");
+    node.powerWithoutGpusWatts = reader.number("power_without_gpus_w", positive);
+    node.rackUnits = reader.integer("rack_units", 1, 60);
+    node.priceWithoutGpusUsd = reader.number("price_without_gpus_usd", nonNegative);
+    node.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);
+    reader.finish();
+    return node;
+}
+
+NicSpec parseNic(const nlohmann::json &entry, const std::string &file, const std::string &pointer)
+{
+    JsonFieldReader reader(entry, file, pointer);
+    NicSpec nic;
+    readCommon(reader, nic);
+    nic.protocol = readProtocol(reader, false);
+    nic.bytesPerSecond
+        = units::gbitPerSecondToBytesPerSecond(reader.number("gbit_per_s", positive));
+    nic.achievableFraction = reader.number("achievable_fraction", fraction);
+    nic.latencySeconds = reader.number("latency_us", positive) * 1e-6;
+    nic.powerWatts = reader.number("power_w", nonNegative);
+    nic.priceUsd = reader.number("price_usd", nonNegative);
+    nic.opticPowerWatts = reader.number("optic_power_w", nonNegative);
+    nic.opticPriceUsd = reader.number("optic_price_usd", nonNegative);
+    nic.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);
+    reader.finish();
+    return nic;
+}
+
+SwitchSpec parseSwitch(const nlohmann::json &entry, const std::string &file,
+                       const std::string &pointer)
+{
+    JsonFieldReader reader(entry, file, pointer);
+    SwitchSpec sw;
+    readCommon(reader, sw);
+    sw.protocol = readProtocol(reader, true);
+    sw.ports = reader.integer("ports", 2, 4096);
+    sw.portBytesPerSecond
+        = units::gbitPerSecondToBytesPerSecond(reader.number("port_gbit_per_s", positive));
+    sw.latencySeconds = reader.number("latency_ns", positive) * 1e-9;
+    sw.powerWatts = reader.number("power_w", positive);
+    sw.priceUsd = reader.number("price_usd", nonNegative);
+    sw.rackUnits = reader.integer("rack_units", 1, 60);
+    sw.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);
+    reader.finish();
+    return sw;
+}
+
+StorageSpec parseStorage(const nlohmann::json &entry, const std::string &file,
+                         const std::string &pointer)
+{
+    JsonFieldReader reader(entry, file, pointer);
+    StorageSpec storage;
+    readCommon(reader, storage);
+    storage.kind = reader.choice("kind", {"nfs", "lustre", "parallel-flash"});
+    storage.readBytesPerSecond = units::gbToBytes(reader.number("read_gb_per_s", positive));
+    storage.writeBytesPerSecond = units::gbToBytes(reader.number("write_gb_per_s", positive));
+    storage.iops = reader.number("iops", positive);
+    storage.capacityBytes = reader.number("capacity_tb", positive) * units::tera;
+    storage.powerWatts = reader.number("power_w", positive);
+    storage.priceUsd = reader.number("price_usd", nonNegative);
+    storage.rackUnits = reader.integer("rack_units", 1, 1000);
+    reader.finish();
+    return storage;
+}
+
+RackSpec parseRack(const nlohmann::json &entry, const std::string &file, const std::string &pointer)
+{
+    JsonFieldReader reader(entry, file, pointer);
+    RackSpec rack;
+    readCommon(reader, rack);
+    rack.cooling
+        = reader.choice("cooling", {"air", "liquid"}) == "air" ? Cooling::Air : Cooling::Liquid;
+    rack.powerLimitWatts = reader.number("power_limit_kw", positive) * units::kilo;
+    rack.rackUnits = reader.integer("rack_units", 1, 60);
+    rack.priceUsd = reader.number("price_usd", nonNegative);
+    reader.finish();
+    return rack;
+}
+
+FacilitySpec parseFacility(const nlohmann::json &entry, const std::string &file,
+                           const std::string &pointer)
+{
+    JsonFieldReader reader(entry, file, pointer);
+    FacilitySpec facility;
+    readCommon(reader, facility);
+    facility.pue = reader.number("pue", {1.0, 5.0, false});
+    facility.electricityUsdPerKwh = reader.number("electricity_usd_per_kwh", nonNegative);
+    facility.carbonKgPerKwh = reader.number("carbon_kg_per_kwh", nonNegative);
+    reader.finish();
+    return facility;
+}
+
+ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
+                     const std::string &pointer)
+{
+    JsonFieldReader reader(entry, file, pointer);
+    ModelSpec model;
+    readCommon(reader, model);
+    model.layers = reader.integer("layers", 1, 100000);
+    model.hidden = reader.integer("hidden", 1, 1 << 20);
+    model.heads = reader.integer("heads", 1, 1 << 16);
+    model.kvHeads = reader.optionalInteger("kv_heads", 1, 1 << 16).value_or(model.heads);
+    model.ffn = reader.integer("ffn", 1, 1 << 22);
+    model.vocab = reader.integer("vocab", 1, 1 << 24);
+    model.experts = reader.optionalInteger("experts", 1, 4096).value_or(1);
+    model.topK = reader.optionalInteger("top_k", 1, 4096).value_or(1);
+    model.sharedExperts = reader.optionalInteger("shared_experts", 0, 4096).value_or(0);
+    model.explicitHeadDim = reader.optionalInteger("head_dim", 1, 1 << 16).value_or(0);
+    model.gatedMlp = reader.optionalBool("gated_mlp").value_or(false);
+    model.tiedEmbeddings = reader.optionalBool("tied_embeddings").value_or(false);
+    model.maxSeqLen = reader.integer("max_seq_len", 1, 1 << 24);
+    model.publishedParameters = reader.number("params_b", positive) * units::giga;
+    if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
+        reader.fail("heads",
+                    "hidden (" + std::to_string(model.hidden) + ") must be divisible by heads");
+    if (model.heads % model.kvHeads != 0)
+        reader.fail("kv_heads", "heads must be divisible by kv_heads");
+    if (model.topK > model.experts)
+        reader.fail("top_k", "cannot exceed experts");
+    if (model.sharedExperts > 0 && model.experts == 1)
+        reader.fail("shared_experts", "needs a mixture-of-experts model (experts > 1)");
+    reader.finish();
+    return model;
+}
+
+} // namespace cp::model

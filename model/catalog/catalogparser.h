@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Field-by-field validation of catalog entries: the JSON units are the datasheet's (GB, GB/s,
+// Gb/s, TFLOP/s, W, USD) and every field name says its unit. This is the catalog's schema: each
+// reader lists the fields it accepts, with their types and ranges, and rejects any other.
+#pragma once
+
+#include "model/catalog/catalogitems.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace cp::model {
+
+GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std::string &pointer);
+NodeSpec parseNode(const nlohmann::json &entry, const std::string &file,
+                   const std::string &pointer);
+NicSpec parseNic(const nlohmann::json &entry, const std::string &file, const std::string &pointer);
+SwitchSpec parseSwitch(const nlohmann::json &entry, const std::string &file,
+                       const std::string &pointer);
+StorageSpec parseStorage(const nlohmann::json &entry, const std::string &file,
+                         const std::string &pointer);
+RackSpec parseRack(const nlohmann::json &entry, const std::string &file,
+                   const std::string &pointer);
+FacilitySpec parseFacility(const nlohmann::json &entry, const std::string &file,
+                           const std::string &pointer);
+ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
+                     const std::string &pointer);
+
+std::string linkProtocolName(LinkProtocol protocol);
+
+} // namespace cp::model

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/cluster/clusterdescription.h"
+
+#include "model/catalog/catalog.h"
+
+#include <algorithm>
+
+namespace cp::model {
+
+LinkLevel ClusterDescription::scaleUpLink() const
+{
+    return LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkStepLatencySeconds};
+}
+
+double ClusterDescription::nodeScaleOutBytesPerSecond() const
+{
+    return nicsPerNode * nicBytesPerSecond * nicAchievableFraction;
+}
+
+LinkLevel ClusterDescription::scaleOutLink(int nodesSpanned) const
+{
+    if (!fabricRingBytesPerSecond.empty()) {
+        auto it = std::find_if(fabricRingBytesPerSecond.begin(), fabricRingBytesPerSecond.end(),
+                               [&](const auto &entry) { return entry.first >= nodesSpanned; });
+        if (it == fabricRingBytesPerSecond.end())
+            --it;
+        return LinkLevel {it->second * nicAchievableFraction,
+                          networkStepLatencySeconds + networkLatencySeconds};
+    }
+    double perGpu = nodeScaleOutBytesPerSecond() / std::max(1, gpusPerNode);
+    // Only rings that leave one leaf (one rail group) cross the oversubscribed uplinks.
+    if (nodesSpanned > nodesPerLeaf && oversubscription > 1.0)
+        perGpu /= oversubscription;
+    return LinkLevel {perGpu, networkStepLatencySeconds + networkLatencySeconds};
+}
+
+ClusterDescription ClusterDescription::fromCatalog(const Catalog &catalog,
+                                                   const std::string &nodeId, int gpus,
+                                                   const std::string &nicId, int nicsPerNode,
+                                                   double oversubscription, bool railOptimised,
+                                                   int switchPorts)
+{
+    const NodeSpec &node = catalog.node(nodeId);
+    const NicSpec &nic = catalog.nic(nicId.empty() ? node.nicId : nicId);
+    ClusterDescription cluster;
+    cluster.gpu = catalog.gpu(node.gpuId);
+    cluster.gpus = gpus;
+    cluster.gpusPerNode = node.gpusPerNode;
+    cluster.scaleUpDomainGpus = node.scaleUpDomainGpus;
+    cluster.nicName = nic.name;
+    cluster.nicsPerNode = nicsPerNode > 0 ? nicsPerNode : node.nicsPerNode;
+    cluster.nicBytesPerSecond = nic.bytesPerSecond;
+    cluster.nicAchievableFraction = nic.achievableFraction;
+    cluster.networkLatencySeconds = nic.latencySeconds;
+    cluster.oversubscription = oversubscription;
+    cluster.railOptimised = railOptimised;
+    cluster.switchPorts = switchPorts;
+    // A leaf with P ports and r:1 oversubscription has P·r/(r+1) ports down. Rail-optimised:
+    // each node puts one NIC on each rail leaf, so a rail leaf serves that many nodes; otherwise
+    // all of a node's NICs land on one leaf.
+    const int ports = std::max(2, switchPorts);
+    const int downPorts = static_cast<int>(ports * oversubscription / (oversubscription + 1.0));
+    cluster.nodesPerLeaf
+        = railOptimised ? downPorts : std::max(1, downPorts / std::max(1, cluster.nicsPerNode));
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%g:1", oversubscription);
+    cluster.fabricName = (oversubscription > 1.0 ? std::string(ratio) + " oversubscribed "
+                                                 : std::string("non-blocking "))
+        + nic.name + (railOptimised ? " rail-optimised fabric" : " fabric");
+    return cluster;
+}
+
+} // namespace cp::model

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/catalog/catalogitems.h"
+#include "model/cluster/collectivecost.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cp::model {
+
+class Catalog;
+
+/**
+ * What the estimators need to know about the hardware: the GPU, how many there are, how they
+ * are grouped into nodes and NVLink domains, and what the scale-out network gives each node.
+ * Built from catalog entries (fromCatalog) or by hand in tests.
+ */
+struct ClusterDescription
+{
+    GpuSpec gpu;
+    int gpus = 0;
+    int gpusPerNode = 1;
+    int scaleUpDomainGpus = 1; ///< GPUs that reach each other over NVLink/NVSwitch
+    std::string nicName;
+    int nicsPerNode = 0;
+    double nicBytesPerSecond = 0; ///< line rate per NIC, per direction
+    double nicAchievableFraction = 0.9;
+    double networkLatencySeconds = 5e-6;
+    /** Down:up bandwidth ratio at the first tier whose uplinks rings must cross (1 = non-blocking).
+     */
+    double oversubscription = 1.0;
+    /** Nodes whose same-rank GPUs meet at one leaf switch (a rail-optimised scalable unit). */
+    int nodesPerLeaf = 32;
+    /** Where it came from, for explanations: "2:1 oversubscribed RoCE fabric", say. */
+    std::string fabricName;
+    bool railOptimised = false;
+    int switchPorts = 64;
+    /**
+     * Per-GPU scale-out bandwidth at line rate measured on the fabric graph (fabricscaleout.h)
+     * for rings over N consecutive nodes with every such ring running at once, ascending N. When
+     * empty, scaleOutLink uses the closed form: the node's NIC share, divided by the
+     * oversubscription for rings that leave a leaf.
+     */
+    std::vector<std::pair<int, double>> fabricRingBytesPerSecond;
+
+    int nodes() const { return (gpus + gpusPerNode - 1) / gpusPerNode; }
+    /** NVLink (or PCIe) level: NCCL's measured bus bandwidth and ring-Simple step latency. */
+    LinkLevel scaleUpLink() const;
+    /**
+     * Scale-out level as seen by one GPU when every GPU of the node talks at once (the node's
+     * NIC bandwidth shared by its GPUs). `nodesSpanned` decides whether traffic leaves the leaf
+     * and so pays the oversubscription.
+     */
+    LinkLevel scaleOutLink(int nodesSpanned) const;
+    double nodeScaleOutBytesPerSecond() const;
+
+    /**
+     * From catalog ids: a node type (its GPU, GPUs per node, NVLink domain, default NIC), the GPU
+     * count, optionally another NIC and NIC count, the oversubscription and whether the fabric is
+     * rail-optimised. Throws UnknownCatalogIdError for unknown ids.
+     */
+    static ClusterDescription fromCatalog(const Catalog &catalog, const std::string &nodeId,
+                                          int gpus, const std::string &nicId, int nicsPerNode,
+                                          double oversubscription, bool railOptimised,
+                                          int switchPorts);
+};
+
+/** Latency of one NCCL ring step over NVLink, Simple protocol (NCCL src/graph/tuning.cc). */
+inline constexpr double nvlinkStepLatencySeconds = 3.4e-6;
+/** Latency of one NCCL ring step over the network, Simple protocol (same table), plus the NIC. */
+inline constexpr double networkStepLatencySeconds = 9.6e-6;
+
+} // namespace cp::model

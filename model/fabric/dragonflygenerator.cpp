@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Global links use a circulant arrangement: global port t = r*h + j of a group goes to the group
+// `offset(t) = t mod (g - 1) + 1` further on, and meets the port with the opposite offset there.
+// Turning every group index by one is then an automorphism of the graph, so the routers of group
+// 0 represent all routers and shortest-path statistics from them are exact. At g = a*h + 1 each
+// group pair has exactly one global link (Kim et al. 2008, section 3.1); with fewer groups pairs
+// get several, and ports whose offset class cannot be paired are left unused (reported).
+#include "model/fabric/dragonflygenerator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace cp::model {
+
+namespace {
+
+void check(bool ok, const std::string &reason)
+{
+    if (!ok)
+        throw FabricParameterError(reason);
+}
+
+} // namespace
+
+FabricGraph generateDragonfly(const DragonflyParameters &in)
+{
+    check(in.p >= 0 && in.a >= 0 && in.h >= 0 && in.groups >= 0 && in.endpoints >= 0
+              && in.radix >= 0,
+          "Dragonfly parameters must not be negative");
+    // Bounds before any arithmetic: p = 2^30 made a = 2p wrap negative, and a = p = 4096 with
+    // h = 2^28 made groups x endpoints-per-group wrap past the size check below. With p, a and h
+    // at most 4096 (a filled in as 2p: 8192), a*h + 1 groups of a*p endpoints stay below 2^51.
+    constexpr int maxRouterParameter = 4096;
+    check(in.p <= maxRouterParameter && in.a <= maxRouterParameter && in.h <= maxRouterParameter,
+          "p, a and h must be at most " + std::to_string(maxRouterParameter)
+              + " (p = " + std::to_string(in.p) + ", a = " + std::to_string(in.a)
+              + ", h = " + std::to_string(in.h) + ")");
+    check(in.radix <= 4 * maxRouterParameter,
+          "radix " + std::to_string(in.radix) + " exceeds " + std::to_string(4 * maxRouterParameter)
+              + " ports");
+    int p = in.p;
+    int a = in.a;
+    int h = in.h;
+    if (p == 0 && a == 0 && h == 0) {
+        if (in.endpoints > 0) {
+            // The smallest balanced design (g = a*h + 1 groups of a*p) that holds the target,
+            // capped by the radix: a 64-port switch need not be a 63-port router for 16 NICs.
+            p = 1;
+            while (2.0 * p * p * (2.0 * p * p + 1) < in.endpoints)
+                ++p;
+            if (in.radix > 0)
+                p = std::min(p, (in.radix + 1) / 4);
+        } else if (in.radix > 0) {
+            p = (in.radix + 1) / 4; // balanced: k = 4p - 1
+        } else {
+            throw FabricParameterError("a Dragonfly needs p, a and h, a radix, or a target "
+                                       "endpoint count");
+        }
+        check(p >= 1,
+              "radix " + std::to_string(in.radix)
+                  + " is too small for a Dragonfly (it needs at least 3 ports)");
+    }
+    // Fill what is missing from the balanced relations a = 2p = 2h.
+    const int base = p > 0 ? p : (a > 0 ? std::max(1, a / 2) : h);
+    p = p > 0 ? p : base;
+    a = a > 0 ? a : 2 * base;
+    h = h > 0 ? h : base;
+    check(a >= 2, "a Dragonfly group needs at least 2 routers (a = " + std::to_string(a) + ")");
+    const int routerRadix = p + (a - 1) + h;
+    if (in.radix > 0)
+        check(routerRadix <= in.radix,
+              "p + (a - 1) + h = " + std::to_string(routerRadix) + " ports exceeds radix "
+                  + std::to_string(in.radix));
+    const long long maxGroups = static_cast<long long>(a) * h + 1;
+    const long long perGroup = static_cast<long long>(a) * p;
+    long long groups = in.groups;
+    if (groups == 0)
+        groups = in.endpoints > 0 ? std::max<long long>(2, (in.endpoints + perGroup - 1) / perGroup)
+                                  : maxGroups;
+    check(groups >= 2, "a Dragonfly needs at least 2 groups");
+    check(groups <= maxGroups,
+          std::to_string(groups) + " groups exceed a*h + 1 = " + std::to_string(maxGroups)
+              + ": not every pair of groups can have a global link (p = " + std::to_string(p)
+              + ", a = " + std::to_string(a) + ", h = " + std::to_string(h) + " holds at most "
+              + std::to_string(maxGroups * perGroup) + " endpoints)");
+    check(groups * perGroup <= maxFabricEndpoints,
+          "at most " + std::to_string(maxFabricEndpoints)
+              + " endpoints (a larger Dragonfly takes over 10 s to build and analyse), not "
+              + std::to_string(groups * perGroup));
+    if (in.endpoints > 0 && in.groups > 0)
+        check(groups * perGroup >= in.endpoints,
+              std::to_string(groups) + " groups of " + std::to_string(perGroup)
+                  + " endpoints hold fewer than the " + std::to_string(in.endpoints)
+                  + " asked for");
+
+    const int g = static_cast<int>(groups);
+    FabricGraph graph("dragonfly");
+    graph.radix = in.radix > 0 ? in.radix : routerRadix;
+    std::vector<FabricVertexId> routers;
+    routers.reserve(static_cast<std::size_t>(g) * a);
+    for (int group = 0; group < g; ++group)
+        for (int r = 0; r < a; ++r) {
+            FabricVertex router;
+            router.role = FabricVertexRole::Switch;
+            router.tier = 1;
+            router.group = group;
+            router.label = "router-g" + std::to_string(group) + "-r" + std::to_string(r);
+            routers.push_back(graph.addVertex(std::move(router)));
+        }
+    const auto router = [&](int group, int r) {
+        return routers[static_cast<std::size_t>(group) * a + r];
+    };
+    FabricLink access;
+    access.linkClass = LinkClass::Access;
+    access.medium = in.rates.accessMedium;
+    access.bytesPerSecond = in.rates.accessBytesPerSecond;
+    access.latencySeconds = in.rates.linkLatencySeconds;
+    for (int group = 0; group < g; ++group)
+        for (int r = 0; r < a; ++r)
+            for (int e = 0; e < p; ++e) {
+                FabricVertex endpoint;
+                endpoint.role = FabricVertexRole::Endpoint;
+                endpoint.group = group;
+                endpoint.label = "ep-g" + std::to_string(group) + "-r" + std::to_string(r) + "-"
+                    + std::to_string(e);
+                const FabricVertexId id = graph.addVertex(std::move(endpoint));
+                graph.addLink(id, router(group, r), access);
+                graph.naturalHalf.push_back(group < g / 2 ? 0 : 1);
+                if (group == 0 && e == 0)
+                    graph.symmetryRepresentatives.push_back(id);
+            }
+    // Local links: electrical, inside a group's cabinets (Kim et al. 2008, section 3.2).
+    FabricLink local;
+    local.linkClass = LinkClass::Fabric;
+    local.medium = LinkMedium::Copper;
+    local.bytesPerSecond = in.rates.fabricBytesPerSecond;
+    local.latencySeconds = in.rates.linkLatencySeconds;
+    for (int group = 0; group < g; ++group)
+        for (int r = 0; r < a; ++r)
+            for (int s = r + 1; s < a; ++s)
+                graph.addLink(router(group, r), router(group, s), local);
+    FabricLink global = local;
+    global.linkClass = LinkClass::Global;
+    global.medium = LinkMedium::Optical;
+    global.latencySeconds = 10 * in.rates.linkLatencySeconds; // long runs between cabinets
+    std::vector<std::vector<int>> portsByOffset(static_cast<std::size_t>(g));
+    for (int t = 0; t < a * h; ++t)
+        portsByOffset[static_cast<std::size_t>(t % (g - 1) + 1)].push_back(t);
+    int unusedPerGroup = 0;
+    for (int offset = 1; offset < g; ++offset) {
+        const int back = g - offset;
+        const auto &mine = portsByOffset[static_cast<std::size_t>(offset)];
+        const auto &theirs = portsByOffset[static_cast<std::size_t>(back)];
+        if (offset > back)
+            continue;
+        const std::size_t pairs = std::min(mine.size(), theirs.size());
+        if (offset != back)
+            unusedPerGroup += static_cast<int>(mine.size() + theirs.size() - 2 * pairs);
+        for (int group = 0; group < g; ++group) {
+            const int other = (group + offset) % g;
+            if (offset == back && group >= other)
+                continue; // the pair is added from the lower-numbered group
+            for (std::size_t k = 0; k < pairs; ++k)
+                graph.addLink(router(group, mine[k] / h), router(other, theirs[k] / h), global);
+        }
+    }
+    graph.description = "Dragonfly, p = " + std::to_string(p) + ", a = " + std::to_string(a)
+        + ", h = " + std::to_string(h) + ", " + std::to_string(g) + " groups ("
+        + std::to_string(g * perGroup) + " endpoints, router radix " + std::to_string(routerRadix)
+        + ")";
+    if (unusedPerGroup > 0)
+        graph.description
+            += ", " + std::to_string(unusedPerGroup) + " global ports per group unused";
+    return graph;
+}
+
+} // namespace cp::model

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/fabric/fabricanalysis.h"
+#include "model/fabric/fabricgraph.h"
+
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+/** What concurrent rings get from a fabric: the rate of their slowest flow and its path. */
+struct RingRate
+{
+    /** Each ring flow's rate, per direction, when all flows of all rings run at once. */
+    double bytesPerSecondPerFlow = 0;
+    /** Longest flow path, in links, and its latency (cables plus switches on the way). */
+    int maxHops = 0;
+    double pathLatencySeconds = 0;
+    /** ECMP-weighted flows on the most loaded link relative to its capacity. */
+    double bottleneckLoad = 0;
+    std::string bottleneckLink; ///< "leaf-3 -> spine-1"
+    int flows = 0;
+};
+
+/**
+ * Ring collectives over the graph (NCCL ring: member i sends to member i + 1). Each flow is
+ * split evenly over all its shortest paths (ideal ECMP / adaptive routing); a link carrying
+ * flows of total weight w out of capacity C limits every flow through it to C / w, and a ring
+ * all-reduce advances in lock step, so every ring runs at the rate of the worst link any flow
+ * uses (Patarasuk and Yuan 2009 for the ring's bus bandwidth equalling one link's rate). The
+ * search from each member stops at its neighbour's distance, so rings of nearby members cost
+ * little even on 65,536-endpoint fabrics. `arcLoads`, when given, receives the ECMP-weighted
+ * flows on each link direction: index 2 x link id for the lower vertex to the higher, + 1 back.
+ */
+RingRate concurrentRingRate(const FabricGraph &graph,
+                            const std::vector<std::vector<FabricVertexId>> &rings,
+                            double switchLatencySeconds, const FabricFailures &failures = {},
+                            std::vector<double> *arcLoads = nullptr);
+
+/** How a scheduler placed a job's ranks on the nodes. */
+enum class NodePlacement {
+    Contiguous, ///< rank order follows the fabric: ring neighbours share leaves
+    Scattered, ///< nodes handed out without regard to the fabric (a fragmented cluster)
+};
+
+/**
+ * The rings of the scale-out stage of a hierarchical all-reduce: endpoints are grouped in nodes
+ * of `endpointsPerNode` consecutive endpoints; local rank r of `ringNodes` nodes that follow each
+ * other in the job's node order form one ring, for every rank and every block of nodes (all
+ * data-parallel groups at once). Scattered placement orders nodes by a stride near 0.618 N that
+ * is coprime to N, so ring neighbours land on different leaves: deterministic, and as bad as a
+ * random placement for oversubscribed uplinks.
+ */
+std::vector<std::vector<FabricVertexId>>
+rankRings(const FabricGraph &graph, int endpointsPerNode, int ringNodes,
+          NodePlacement placement = NodePlacement::Contiguous);
+
+} // namespace cp::model

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/fabric/fabricdesign.h"
+
+#include "model/catalog/catalogitems.h"
+
+namespace cp::model {
+
+std::string fabricTopologyName(FabricTopology topology)
+{
+    switch (topology) {
+    case FabricTopology::FatTree:
+        return "fat-tree";
+    case FabricTopology::RailFatTree:
+        return "rail-fat-tree";
+    case FabricTopology::Dragonfly:
+        return "dragonfly";
+    case FabricTopology::Torus:
+        return "torus";
+    }
+    return "?";
+}
+
+std::optional<FabricTopology> fabricTopologyFromName(const std::string &name)
+{
+    for (FabricTopology t : {FabricTopology::FatTree, FabricTopology::RailFatTree,
+                             FabricTopology::Dragonfly, FabricTopology::Torus})
+        if (fabricTopologyName(t) == name)
+            return t;
+    return std::nullopt;
+}
+
+void FabricDesign::setLinks(const NicSpec &nic, const SwitchSpec &sw, double scaleUpBytesPerSecond)
+{
+    FabricLinkRates rates;
+    rates.accessBytesPerSecond = nic.bytesPerSecond;
+    // A switch-to-switch link runs at the slower of the two ends' rates.
+    rates.fabricBytesPerSecond = std::min(nic.bytesPerSecond, sw.portBytesPerSecond);
+    rates.scaleUpBytesPerSecond = scaleUpBytesPerSecond;
+    // NICs without a transceiver (RJ45, DAC-only parts) are cabled in copper.
+    rates.accessMedium = nic.opticPowerWatts > 0 ? LinkMedium::Optical : LinkMedium::Copper;
+    fatTree.rates = rates;
+    railFatTree.rates = rates;
+    dragonfly.rates = rates;
+    torus.rates = rates;
+}
+
+int FabricDesign::endpointsPerNode() const
+{
+    return topology == FabricTopology::RailFatTree ? railFatTree.gpusPerNode : 1;
+}
+
+FabricGraph generateFabric(const FabricDesign &design)
+{
+    switch (design.topology) {
+    case FabricTopology::FatTree:
+        return generateFatTree(design.fatTree);
+    case FabricTopology::RailFatTree:
+        return generateRailFatTree(design.railFatTree);
+    case FabricTopology::Dragonfly:
+        return generateDragonfly(design.dragonfly);
+    case FabricTopology::Torus:
+        return generateTorus(design.torus);
+    }
+    throw FabricParameterError("unknown topology");
+}
+
+} // namespace cp::model

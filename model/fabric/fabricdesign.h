@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/fabric/dragonflygenerator.h"
+#include "model/fabric/fattreegenerator.h"
+#include "model/fabric/torusgenerator.h"
+
+#include <optional>
+#include <string>
+
+namespace cp::model {
+
+enum class FabricTopology { FatTree, RailFatTree, Dragonfly, Torus };
+
+std::string fabricTopologyName(FabricTopology topology);
+std::optional<FabricTopology> fabricTopologyFromName(const std::string &name);
+
+struct NicSpec;
+struct SwitchSpec;
+
+/** Which generator to run with which parameters: what the CLI and the generator dialog fill in. */
+struct FabricDesign
+{
+    FabricTopology topology = FabricTopology::FatTree;
+    FatTreeParameters fatTree;
+    RailFatTreeParameters railFatTree;
+    DragonflyParameters dragonfly;
+    TorusParameters torus;
+
+    /** Sets every generator's link rates from a NIC (endpoints) and a switch (switch ports). */
+    void setLinks(const NicSpec &nic, const SwitchSpec &sw, double scaleUpBytesPerSecond);
+    /** Endpoints that form one node (a GPU server's rails) for the collective rings. */
+    int endpointsPerNode() const;
+};
+
+FabricGraph generateFabric(const FabricDesign &design);
+
+} // namespace cp::model

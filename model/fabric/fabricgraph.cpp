@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/fabric/fabricgraph.h"
+
+#include <stdexcept>
+
+namespace cp::model {
+
+FabricGraph::FabricGraph(std::string topologyName)
+    : m_topologyName(std::move(topologyName))
+{ }
+
+FabricVertexId FabricGraph::addVertex(FabricVertex vertex)
+{
+    const bool endpoint = vertex.isEndpoint();
+    const FabricVertexId id = boost::add_vertex(std::move(vertex), m_graph);
+    if (endpoint)
+        m_endpoints.push_back(id);
+    return id;
+}
+
+void FabricGraph::addLink(FabricVertexId a, FabricVertexId b, const FabricLink &link)
+{
+    if (a == b || a >= vertexCount() || b >= vertexCount())
+        throw std::invalid_argument("fabric link must join two different existing vertices");
+    if (!(link.bytesPerSecond > 0))
+        throw std::invalid_argument("fabric link bandwidth must be positive");
+    FabricLink stored = link;
+    stored.id = linkCount();
+    boost::add_edge(a, b, stored, m_graph);
+}
+
+std::string linkMediumName(LinkMedium medium)
+{
+    switch (medium) {
+    case LinkMedium::Copper:
+        return "copper";
+    case LinkMedium::Optical:
+        return "optical";
+    case LinkMedium::Internal:
+        return "internal";
+    }
+    return "?";
+}
+
+std::string linkClassName(LinkClass linkClass)
+{
+    switch (linkClass) {
+    case LinkClass::ScaleUp:
+        return "scale-up";
+    case LinkClass::Access:
+        return "access";
+    case LinkClass::Fabric:
+        return "fabric";
+    case LinkClass::Global:
+        return "global";
+    }
+    return "?";
+}
+
+} // namespace cp::model

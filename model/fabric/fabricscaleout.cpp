@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/fabric/fabricscaleout.h"
+
+#include "model/catalog/catalog.h"
+#include "model/fabric/fabriccollective.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cp::model {
+
+FabricDesign fabricDesignForCluster(const ClusterDescription &cluster)
+{
+    FabricDesign design;
+    const int nics = std::max(1, cluster.nicsPerNode);
+    FabricLinkRates rates;
+    rates.accessBytesPerSecond = cluster.nicBytesPerSecond;
+    rates.fabricBytesPerSecond = cluster.nicBytesPerSecond;
+    if (cluster.railOptimised) {
+        design.topology = FabricTopology::RailFatTree;
+        auto &p = design.railFatTree;
+        p.nodes = cluster.nodes();
+        p.gpusPerNode = nics;
+        p.radix = cluster.switchPorts;
+        p.nodesPerScalableUnit = cluster.switchPorts
+            - upPortsForOversubscription(cluster.switchPorts, cluster.oversubscription);
+        p.leafOversubscription = cluster.oversubscription;
+        p.rates = rates;
+    } else {
+        design.topology = FabricTopology::FatTree;
+        auto &p = design.fatTree;
+        p.endpoints = cluster.nodes() * nics;
+        p.radix = cluster.switchPorts;
+        p.leafOversubscription = cluster.oversubscription;
+        p.rates = rates;
+    }
+    return design;
+}
+
+std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement placement,
+                                    FabricGraph *graphOut)
+{
+    const int nodes = cluster.nodes();
+    if (nodes < 2)
+        return "one node: no scale-out traffic";
+    FabricGraph graph;
+    try {
+        graph = generateFabric(fabricDesignForCluster(cluster));
+    } catch (const FabricParameterError &error) {
+        return std::string("closed-form scale-out model: ") + error.what();
+    }
+    const int nics = std::max(1, cluster.nicsPerNode);
+    std::vector<int> sizes;
+    for (int n = 2; n < nodes; n *= 2)
+        sizes.push_back(n);
+    sizes.push_back(nodes);
+    cluster.fabricRingBytesPerSecond.clear();
+    std::string bottleneck;
+    for (int n : sizes) {
+        const RingRate rate = concurrentRingRate(graph, rankRings(graph, nics, n, placement), 0.0);
+        const double perGpu = rate.bytesPerSecondPerFlow * nics / std::max(1, cluster.gpusPerNode);
+        cluster.fabricRingBytesPerSecond.emplace_back(n, perGpu);
+        // Name the bottleneck of the largest rings when they run below the NIC rate.
+        bottleneck = rate.bytesPerSecondPerFlow < 0.999 * cluster.nicBytesPerSecond
+            ? rate.bottleneckLink
+            : std::string();
+    }
+    if (graphOut)
+        *graphOut = graph;
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "scale-out measured on the %s graph, %s placement: rings over all %d nodes get "
+                  "%.0f%% of the NIC rate%s%s",
+                  fabricTopologyName(fabricDesignForCluster(cluster).topology).c_str(),
+                  placement == NodePlacement::Scattered ? "scattered" : "contiguous", nodes,
+                  100.0 * cluster.fabricRingBytesPerSecond.back().second
+                      * std::max(1, cluster.gpusPerNode) / nics / cluster.nicBytesPerSecond,
+                  bottleneck.empty() ? "" : "; bottleneck ", bottleneck.c_str());
+    return text;
+}
+
+bool switchSpeaksNicProtocol(const SwitchSpec &sw, const NicSpec &nic)
+{
+    // RoCE is RDMA over Ethernet: any Ethernet switch carries it (IBTA RoCEv2 annex A17).
+    const auto ethernetFamily = [](LinkProtocol p) {
+        return p == LinkProtocol::Ethernet || p == LinkProtocol::RoCE;
+    };
+    return sw.protocol == nic.protocol
+        || (ethernetFamily(sw.protocol) && ethernetFamily(nic.protocol));
+}
+
+bool switchCarriesNic(const SwitchSpec &sw, const NicSpec &nic)
+{
+    return switchSpeaksNicProtocol(sw, nic) && sw.portBytesPerSecond + 1 >= nic.bytesPerSecond;
+}
+
+std::string catalogSwitchForNic(const Catalog &catalog, const NicSpec &nic,
+                                std::optional<int> radix)
+{
+    const SwitchSpec *best = nullptr;
+    for (const std::string &id : catalog.ids(CatalogKind::Switch)) {
+        const SwitchSpec &sw = catalog.networkSwitch(id);
+        if (!switchCarriesNic(sw, nic))
+            continue;
+        const auto preferred = [&](const SwitchSpec *s) {
+            return radix && s->ports == *radix;
+        };
+        if (!best || (preferred(&sw) && !preferred(best))
+            || (preferred(&sw) == preferred(best)
+                && sw.portBytesPerSecond < best->portBytesPerSecond))
+            best = &sw;
+    }
+    return best ? best->id : std::string();
+}
+
+} // namespace cp::model

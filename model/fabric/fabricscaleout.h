@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/cluster/clusterdescription.h"
+#include "model/fabric/fabriccollective.h"
+#include "model/fabric/fabricdesign.h"
+
+#include <optional>
+#include <string>
+
+namespace cp::model {
+
+/**
+ * The fabric a cluster description implies: a rail-optimised fat-tree with one rail per NIC and
+ * as many nodes per scalable unit as a leaf has down ports, or a fat-tree whose endpoints are the
+ * NICs (a node's NICs side by side under one leaf), at the cluster's oversubscription.
+ */
+FabricDesign fabricDesignForCluster(const ClusterDescription &cluster);
+
+/**
+ * Replaces the closed-form scale-out share of `cluster` by rates measured on its fabric graph:
+ * for rings over 1, 2, 4, ... and all nodes, every rank ring (NIC i of consecutive nodes, as
+ * Megatron orders data-parallel ranks after tensor-parallel ones) runs at once and the slowest
+ * flow sets the rate (fabriccollective.h). Returns a sentence for the explanation, or the reason
+ * the closed form stays (a fabric too large for the switch radix, a single node).
+ */
+std::string measureScaleOutOnFabric(ClusterDescription &cluster,
+                                    NodePlacement placement = NodePlacement::Contiguous,
+                                    FabricGraph *graphOut = nullptr);
+
+class Catalog;
+
+/** Whether `sw` speaks the NIC's protocol (InfiniBand with InfiniBand, Ethernet with RoCE). */
+bool switchSpeaksNicProtocol(const SwitchSpec &sw, const NicSpec &nic);
+/** ... and has ports at least as fast as the NIC. */
+bool switchCarriesNic(const SwitchSpec &sw, const NicSpec &nic);
+
+/**
+ * The catalog switch a fabric of `nic` links is built from: one of the same protocol family whose
+ * ports are at least as fast, preferring `radix` ports, then the slowest adequate port speed.
+ * Empty when none fits.
+ */
+std::string catalogSwitchForNic(const Catalog &catalog, const NicSpec &nic,
+                                std::optional<int> radix);
+
+} // namespace cp::model

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Folded-Clos construction. Each leaf spreads its up ports round-robin over the spines of its
+// pod, each spine its up ports over its core group (spine s of every pod joins core group s),
+// as in Al-Fares et al. (SIGCOMM 2008) for the k-ary case. The number of spines (cores) is the
+// smallest divisor of the leaf's (spine's) up-port count that has enough down ports, so every
+// leaf has the same number of links to every spine; at k = 64 this reproduces the DGX SuperPOD
+// switch counts (NVIDIA DGX SuperPOD H100 reference architecture, network fabrics, Table 4: 1 SU 8
+// leaf / 4 spine, 3 SUs 24 / 16, 16 SUs 128 / 128 / 64 core).
+#include "model/fabric/fattreegenerator.h"
+
+#include <cmath>
+#include <string>
+
+namespace cp::model {
+
+namespace {
+
+int smallestDivisorAtLeast(int n, long long lower)
+{
+    for (int d = 1; d <= n; ++d)
+        if (n % d == 0 && d >= lower)
+            return d;
+    return 0;
+}
+
+long long ceilDiv(long long a, long long b)
+{
+    return (a + b - 1) / b;
+}
+
+void checkOversubscription(double ratio, const char *name)
+{
+    if (!(ratio >= 1.0) || ratio > 64.0)
+        throw FabricParameterError(std::string(name)
+                                   + " must be between 1 (non-blocking) and 64, not "
+                                   + std::to_string(ratio));
+}
+
+void checkRadix(int radix)
+{
+    if (radix < 4 || radix > 4096)
+        throw FabricParameterError("radix must be between 4 and 4096 ports, not "
+                                   + std::to_string(radix));
+}
+
+FabricVertexId addSwitch(FabricGraph &graph, int tier, int group, const std::string &label)
+{
+    FabricVertex v;
+    v.role = FabricVertexRole::Switch;
+    v.tier = tier;
+    v.group = group;
+    v.label = label;
+    return graph.addVertex(std::move(v));
+}
+
+FabricLink fabricLink(const FabricLinkRates &rates)
+{
+    FabricLink link;
+    link.linkClass = LinkClass::Fabric;
+    link.medium = LinkMedium::Optical;
+    link.bytesPerSecond = rates.fabricBytesPerSecond;
+    link.latencySeconds = rates.linkLatencySeconds;
+    return link;
+}
+
+/** How the tiers above the leaves are sized; see the file comment. */
+struct ClosShape
+{
+    int tiers = 2;
+    int leafUpPorts = 0;
+    int leavesPerPod = 0; ///< 3 tiers: leaves under one pod's spines
+    int spinesPerPod = 0; ///< 2 tiers: all the spines
+    int spineUpPorts = 0; ///< 3 tiers
+    int coresPerGroup = 0; ///< 3 tiers
+    int pods = 1;
+};
+
+/** Largest leaf count `tiers` tiers of radix-k switches can join, with these up ports. */
+long long maxLeaves(int tiers, int radix, int spineDown)
+{
+    return tiers == 2 ? radix : static_cast<long long>(radix) * spineDown;
+}
+
+ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
+                   double spineOversubscription, const std::string &endpointWord,
+                   int endpointsPerLeaf)
+{
+    ClosShape shape;
+    shape.leafUpPorts = leafUp;
+    const int spineUp = upPortsForOversubscription(radix, spineOversubscription);
+    const int spineDown = radix - spineUp;
+    if (requestedTiers != 0 && requestedTiers != 2 && requestedTiers != 3)
+        throw FabricParameterError("tiers must be 1, 2 or 3, not "
+                                   + std::to_string(requestedTiers));
+    shape.tiers = requestedTiers != 0              ? requestedTiers
+        : leaves <= maxLeaves(2, radix, spineDown) ? 2
+                                                   : 3;
+    const long long most = maxLeaves(shape.tiers, radix, spineDown);
+    if (leaves > most)
+        throw FabricParameterError(
+            std::to_string(shape.tiers) + " tiers of radix-" + std::to_string(radix)
+            + " switches join at most " + std::to_string(most) + " leaves ("
+            + std::to_string(most * endpointsPerLeaf) + " " + endpointWord + "); "
+            + std::to_string(leaves) + " leaves are needed"
+            + (shape.tiers == 2 ? ": use 3 tiers or a larger radix" : ": use a larger radix"));
+    if (shape.tiers == 2) {
+        shape.spinesPerPod = smallestDivisorAtLeast(leafUp, ceilDiv(leaves * leafUp, radix));
+        shape.leavesPerPod = static_cast<int>(leaves);
+        return shape;
+    }
+    shape.spineUpPorts = spineUp;
+    shape.leavesPerPod = spineDown;
+    shape.spinesPerPod = smallestDivisorAtLeast(
+        leafUp, ceilDiv(static_cast<long long>(shape.leavesPerPod) * leafUp, spineDown));
+    shape.pods = static_cast<int>(ceilDiv(leaves, shape.leavesPerPod));
+    shape.coresPerGroup = smallestDivisorAtLeast(
+        spineUp, ceilDiv(static_cast<long long>(shape.pods) * spineUp, radix));
+    return shape;
+}
+
+/** Adds spines (and cores) above `leaves` and wires them. */
+void buildUpperTiers(FabricGraph &graph, const std::vector<FabricVertexId> &leaves,
+                     const ClosShape &shape, const FabricLinkRates &rates)
+{
+    const FabricLink link = fabricLink(rates);
+    std::vector<FabricVertexId> spines;
+    const int spinesPerPod = shape.spinesPerPod;
+    for (int pod = 0; pod < shape.pods; ++pod)
+        for (int s = 0; s < spinesPerPod; ++s)
+            spines.push_back(addSwitch(graph, 2, shape.tiers == 3 ? pod : -1,
+                                       "spine-" + std::to_string(pod * spinesPerPod + s)));
+    for (std::size_t l = 0; l < leaves.size(); ++l) {
+        const int pod = static_cast<int>(l) / shape.leavesPerPod;
+        for (int j = 0; j < shape.leafUpPorts; ++j)
+            graph.addLink(leaves[l], spines[pod * spinesPerPod + j % spinesPerPod], link);
+    }
+    if (shape.tiers == 2)
+        return;
+    std::vector<FabricVertexId> cores;
+    for (int group = 0; group < spinesPerPod; ++group)
+        for (int c = 0; c < shape.coresPerGroup; ++c)
+            cores.push_back(
+                addSwitch(graph, 3, -1, "core-" + std::to_string(group * shape.coresPerGroup + c)));
+    for (int pod = 0; pod < shape.pods; ++pod)
+        for (int s = 0; s < spinesPerPod; ++s)
+            for (int j = 0; j < shape.spineUpPorts; ++j)
+                graph.addLink(spines[pod * spinesPerPod + s],
+                              cores[s * shape.coresPerGroup + j % shape.coresPerGroup], link);
+}
+
+std::string ratioText(double down, double up)
+{
+    const double ratio = down / up;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g:1", ratio);
+    return text;
+}
+
+} // namespace
+
+int upPortsForOversubscription(int radix, double oversubscription)
+{
+    return static_cast<int>(std::floor(radix / (oversubscription + 1.0) + 1e-9));
+}
+
+/**
+ * One switch with every endpoint on it: what a cluster that fits one switch is built as (a rack's
+ * top-of-rack switch). No uplinks, so no oversubscription; every pair is two links apart.
+ */
+FabricGraph singleSwitchFabric(const FatTreeParameters &p)
+{
+    const int endpoints = p.endpoints == 0 ? p.radix : p.endpoints;
+    if (endpoints > p.radix)
+        throw FabricParameterError("1 tier: one radix-" + std::to_string(p.radix)
+                                   + " switch holds at most " + std::to_string(p.radix)
+                                   + " endpoints, " + std::to_string(endpoints)
+                                   + " are needed: use 2 tiers");
+    FabricGraph graph("fat-tree");
+    graph.radix = p.radix;
+    const FabricVertexId leaf = addSwitch(graph, 1, 0, "leaf-0");
+    FabricLink access;
+    access.linkClass = LinkClass::Access;
+    access.medium = p.rates.accessMedium;
+    access.bytesPerSecond = p.rates.accessBytesPerSecond;
+    access.latencySeconds = p.rates.linkLatencySeconds;
+    for (int e = 0; e < endpoints; ++e) {
+        FabricVertex host;
+        host.role = FabricVertexRole::Endpoint;
+        host.group = 0;
+        host.label = "host-" + std::to_string(e);
+        const FabricVertexId id = graph.addVertex(std::move(host));
+        graph.addLink(id, leaf, access);
+        graph.naturalHalf.push_back(e < endpoints / 2 ? 0 : 1);
+    }
+    graph.symmetryRepresentatives.push_back(graph.endpoints().front());
+    graph.description = "1 switch, radix " + std::to_string(p.radix) + ", "
+        + std::to_string(endpoints) + " endpoints";
+    return graph;
+}
+
+FabricGraph generateFatTree(const FatTreeParameters &p)
+{
+    checkRadix(p.radix);
+    checkOversubscription(p.leafOversubscription, "leaf oversubscription");
+    checkOversubscription(p.spineOversubscription, "spine oversubscription");
+    if (p.endpoints < 0)
+        throw FabricParameterError("endpoints must be positive");
+    if (p.tiers == 1 || (p.tiers == 0 && p.endpoints > 0 && p.endpoints <= p.radix))
+        return singleSwitchFabric(p);
+    const int up = upPortsForOversubscription(p.radix, p.leafOversubscription);
+    const int down = p.radix - up;
+    if (up < 1)
+        throw FabricParameterError("leaf oversubscription leaves no up port on a radix-"
+                                   + std::to_string(p.radix) + " switch");
+    if (p.endpoints < 0)
+        throw FabricParameterError("endpoints must be positive");
+    long long endpoints = p.endpoints;
+    if (endpoints == 0) {
+        const int tiers = p.tiers == 0 ? 3 : p.tiers;
+        const int spineDown
+            = p.radix - upPortsForOversubscription(p.radix, p.spineOversubscription);
+        endpoints = maxLeaves(tiers, p.radix, spineDown) * down;
+    }
+    if (endpoints > maxFabricEndpoints)
+        throw FabricParameterError("at most " + std::to_string(maxFabricEndpoints)
+                                   + " endpoints (a larger fat tree takes over 10 s to build and "
+                                     "analyse), not "
+                                   + std::to_string(endpoints));
+    const long long leafCount = ceilDiv(endpoints, down);
+    const ClosShape shape
+        = shapeFor(leafCount, p.tiers, p.radix, up, p.spineOversubscription, "endpoints", down);
+
+    FabricGraph graph("fat-tree");
+    graph.radix = p.radix;
+    std::vector<FabricVertexId> leaves;
+    for (long long l = 0; l < leafCount; ++l)
+        leaves.push_back(addSwitch(graph, 1, static_cast<int>(l) / shape.leavesPerPod,
+                                   "leaf-" + std::to_string(l)));
+    FabricLink access;
+    access.linkClass = LinkClass::Access;
+    access.medium = p.rates.accessMedium;
+    access.bytesPerSecond = p.rates.accessBytesPerSecond;
+    access.latencySeconds = p.rates.linkLatencySeconds;
+    for (long long e = 0; e < endpoints; ++e) {
+        FabricVertex host;
+        host.role = FabricVertexRole::Endpoint;
+        host.group = static_cast<int>(e / down) / shape.leavesPerPod;
+        host.label = "host-" + std::to_string(e);
+        const FabricVertexId id = graph.addVertex(std::move(host));
+        graph.addLink(id, leaves[e / down], access);
+        graph.naturalHalf.push_back(e < endpoints / 2 ? 0 : 1);
+    }
+    buildUpperTiers(graph, leaves, shape, p.rates);
+
+    // Every host is equivalent when every leaf is full and (3 tiers) every pod is full: then one
+    // BFS gives exact all-pairs statistics.
+    const bool full
+        = endpoints % down == 0 && (shape.tiers == 2 || leafCount % shape.leavesPerPod == 0);
+    if (full)
+        graph.symmetryRepresentatives.push_back(graph.endpoints().front());
+    graph.description = std::to_string(shape.tiers) + "-tier fat-tree, radix "
+        + std::to_string(p.radix) + ", " + std::to_string(endpoints) + " endpoints, leaf "
+        + ratioText(down, up)
+        + (shape.tiers == 3
+               ? ", spine " + ratioText(p.radix - shape.spineUpPorts, shape.spineUpPorts)
+               : std::string());
+    return graph;
+}
+
+FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
+{
+    checkRadix(p.radix);
+    checkOversubscription(p.leafOversubscription, "leaf oversubscription");
+    checkOversubscription(p.spineOversubscription, "spine oversubscription");
+    if (p.nodes < 1 || p.nodes > (1 << 20))
+        throw FabricParameterError("nodes must be between 1 and 1,048,576, not "
+                                   + std::to_string(p.nodes));
+    if (p.gpusPerNode < 1 || p.gpusPerNode > 576)
+        throw FabricParameterError("GPUs per node (rails) must be between 1 and 576, not "
+                                   + std::to_string(p.gpusPerNode));
+    if (p.nodesPerScalableUnit < 1)
+        throw FabricParameterError("nodes per scalable unit must be positive");
+    const int down = p.nodesPerScalableUnit;
+    const int up = static_cast<int>(std::ceil(down / p.leafOversubscription - 1e-9));
+    if (down + up > p.radix)
+        throw FabricParameterError(
+            "a rail leaf needs " + std::to_string(down) + " down and " + std::to_string(up)
+            + " up ports at " + ratioText(p.leafOversubscription, 1) + ", more than radix "
+            + std::to_string(p.radix)
+            + ": use fewer nodes per scalable unit, more oversubscription or a larger radix");
+    if (1LL * p.nodes * p.gpusPerNode > maxFabricEndpoints)
+        throw FabricParameterError("at most " + std::to_string(maxFabricEndpoints)
+                                   + " GPUs on a rail fat tree (a larger one takes over 10 s to "
+                                     "build and analyse), not "
+                                   + std::to_string(1LL * p.nodes * p.gpusPerNode));
+    const int units = static_cast<int>(ceilDiv(p.nodes, p.nodesPerScalableUnit));
+    const long long leafCount = static_cast<long long>(units) * p.gpusPerNode;
+    const ClosShape shape
+        = shapeFor(leafCount, p.tiers, p.radix, up, p.spineOversubscription, "GPUs", down);
+
+    FabricGraph graph("rail-fat-tree");
+    graph.radix = p.radix;
+    std::vector<FabricVertexId> leaves;
+    for (long long l = 0; l < leafCount; ++l) {
+        const int unit = static_cast<int>(l / p.gpusPerNode);
+        const int rail = static_cast<int>(l % p.gpusPerNode);
+        leaves.push_back(addSwitch(
+            graph, 1, unit, "leaf-su" + std::to_string(unit) + "-rail" + std::to_string(rail)));
+    }
+    FabricLink access;
+    access.linkClass = LinkClass::Access;
+    access.medium = p.rates.accessMedium;
+    access.bytesPerSecond = p.rates.accessBytesPerSecond;
+    access.latencySeconds = p.rates.linkLatencySeconds;
+    FabricLink nvlink;
+    nvlink.linkClass = LinkClass::ScaleUp;
+    nvlink.medium = LinkMedium::Internal;
+    nvlink.bytesPerSecond = p.rates.scaleUpBytesPerSecond;
+    for (int n = 0; n < p.nodes; ++n) {
+        const int unit = n / p.nodesPerScalableUnit;
+        FabricVertexId nvswitch = 0;
+        if (p.gpusPerNode > 1) {
+            FabricVertex sw;
+            sw.role = FabricVertexRole::ScaleUpSwitch;
+            sw.group = unit;
+            sw.label = "nvswitch-n" + std::to_string(n);
+            nvswitch = graph.addVertex(std::move(sw));
+        }
+        for (int g = 0; g < p.gpusPerNode; ++g) {
+            FabricVertex gpu;
+            gpu.role = FabricVertexRole::Endpoint;
+            gpu.group = unit;
+            gpu.label = "gpu-n" + std::to_string(n) + "-" + std::to_string(g);
+            const FabricVertexId id = graph.addVertex(std::move(gpu));
+            graph.addLink(id, leaves[static_cast<std::size_t>(unit) * p.gpusPerNode + g], access);
+            if (p.gpusPerNode > 1)
+                graph.addLink(id, nvswitch, nvlink);
+            graph.naturalHalf.push_back(n < p.nodes / 2 ? 0 : 1);
+        }
+    }
+    buildUpperTiers(graph, leaves, shape, p.rates);
+    const bool full = p.nodes % p.nodesPerScalableUnit == 0
+        && (shape.tiers == 2 || leafCount % shape.leavesPerPod == 0);
+    if (full)
+        graph.symmetryRepresentatives.push_back(graph.endpoints().front());
+    graph.description = std::to_string(shape.tiers) + "-tier rail-optimised fat-tree, radix "
+        + std::to_string(p.radix) + ", " + std::to_string(p.nodes) + " nodes x "
+        + std::to_string(p.gpusPerNode) + " GPUs in " + std::to_string(units)
+        + " scalable units of " + std::to_string(p.nodesPerScalableUnit) + ", leaf "
+        + ratioText(down, up);
+    return graph;
+}
+
+} // namespace cp::model

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/fabric/fabricgraph.h"
+
+namespace cp::model {
+
+/**
+ * A folded-Clos (fat-tree) of radix-k switches with 2 or 3 tiers (Leiserson 1985; Al-Fares,
+ * Loukissas and Vahdat, SIGCOMM 2008). Each tier's oversubscription is its down:up port ratio.
+ */
+struct FatTreeParameters
+{
+    int radix = 64;
+    /** 0: the largest fabric the radix and tiers allow (k^2/2 for 2 tiers, k^3/4 for 3 at 1:1). */
+    int endpoints = 0;
+    /** 0: the fewest tiers that hold `endpoints`; 1 is a single switch (no uplinks). */
+    int tiers = 0;
+    double leafOversubscription = 1.0; ///< leaf down:up ports
+    double spineOversubscription = 1.0; ///< spine down:up ports, 3 tiers only
+    FabricLinkRates rates;
+};
+
+/**
+ * Rail-optimised fat-tree as in the DGX SuperPOD reference architectures: nodes are grouped in
+ * scalable units (SUs); NIC (rail) i of every node in an SU goes to the SU's leaf i, so
+ * same-rank GPUs meet one switch hop apart, and leaves join spines (and cores above 8 SUs of
+ * 32 nodes at k = 64) as in a fat-tree. GPUs inside a node share an NVSwitch.
+ */
+struct RailFatTreeParameters
+{
+    int nodes = 32;
+    int gpusPerNode = 8; ///< one NIC (rail) per GPU
+    int nodesPerScalableUnit = 32;
+    int radix = 64;
+    int tiers = 0; ///< 0: the fewest that hold the nodes
+    double leafOversubscription = 1.0;
+    double spineOversubscription = 1.0;
+    FabricLinkRates rates;
+};
+
+/** Builds the fat-tree; throws FabricParameterError naming the parameter at fault. */
+FabricGraph generateFatTree(const FatTreeParameters &parameters);
+FabricGraph generateRailFatTree(const RailFatTreeParameters &parameters);
+
+/** Up ports a switch of `radix` gets at `oversubscription` down:up: floor(k / (r + 1)). */
+int upPortsForOversubscription(int radix, double oversubscription);
+
+} // namespace cp::model

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/catalog/catalogitems.h"
+#include "model/inference/servingengine.h"
+#include "model/training/stepoperation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+struct InferenceJob
+{
+    ModelSpec model;
+    Precision weightPrecision = Precision::FP16;
+    Precision kvPrecision = Precision::FP16;
+    int inputTokens = 1024;
+    int outputTokens = 256;
+    int gpusPerReplica = 1; ///< tensor parallel x pipeline stages
+    /**
+     * Pipeline stages across nodes, each a tensor-parallel group of gpusPerReplica / stages GPUs in
+     * one scale-up domain. Unset: 1 when gpusPerReplica fits the scale-up domain, otherwise
+     * gpusPerReplica / domain (e.g. 16 GPUs of 8-GPU HGX servers: TP 8 x PP 2).
+     */
+    std::optional<int> pipelineStages;
+    std::optional<int> batch; ///< fixed concurrent sequences per replica
+    std::optional<double>
+        ratePerSecond; ///< requests per second to serve (with SLOs: size replicas)
+    std::optional<double> ttftP95Seconds;
+    std::optional<double> tpotP95Seconds;
+    /** CUDA context, runtime and allocator slack kept free on each GPU (engines that size
+     * the K/V cache from the free memory). */
+    double reservedBytesPerGpu = 2.0e9;
+    /** The serving software (servingengine.h); the newest profile unless the workload names one. */
+    ServingEngine engine = defaultServingEngine();
+    SpeculativeDecoding speculative;
+    /** The draft model when speculative decoding uses one (resolved from the catalog). */
+    std::optional<ModelSpec> draftModel;
+};
+
+/** What a GPU-hour costs: capital amortised over a lifetime, plus energy at the facility. */
+struct ServingCostModel
+{
+    double capitalUsdPerGpu = 0; ///< GPU plus its share of the server
+    double lifetimeYears = 4.0; ///< straight-line amortisation (a common 4-year depreciation)
+    double wattsPerGpu = 0; ///< GPU at TDP plus its share of the server
+    double pue = 1.0;
+    double electricityUsdPerKwh = 0;
+    std::optional<double> hourlyUsdPerGpu; ///< a cloud price replaces capital + energy when given
+
+    double usdPerGpuHour() const;
+};
+
+struct InferenceEstimate
+{
+    bool fits = true; ///< weights, KV cache and workspace fit in GPU memory
+    bool meetsTargets = true; ///< the latency targets can be met at some batch
+    std::string reason;
+    int gpusPerReplica = 1; ///< tensorParallel x pipelineStages
+    int tensorParallel = 1;
+    int pipelineStages = 1;
+    int batch = 1;
+    int maxBatch = 0;
+    double weightsBytesPerGpu = 0;
+    double kvBytesPerToken = 0; ///< whole model, all layers (per GPU: divide by the KV split)
+    double kvBytesPerGpu = 0; ///< at the chosen batch and full context
+    double workspaceBytesPerGpu = 0;
+    double memoryBytesPerGpu = 0; ///< weights + KV + workspace + reserved
+    double memoryCapacityBytes = 0;
+    double prefillSeconds = 0; ///< one request's prompt
+    double batchedPrefillSeconds = 0; ///< the batch's prompts in one batched prefill
+    StepOperations prefillOperations; ///< one prompt through one stage
+    StepOperations decodeOperations; ///< one decode step of a micro-batch through one stage
+    double decodeStepSeconds = 0; ///< one step for the whole batch (a verify round if speculative)
+    double tokensPerDecodeStep = 1; ///< per sequence: 1, or the expected accepted tokens + 1
+    double draftSeconds = 0; ///< the draft model's share of a speculative round
+    double decodeMemorySeconds = 0; ///< roofline terms of one decode step
+    double decodeComputeSeconds = 0;
+    double decodeCommSeconds = 0;
+    double ttftSeconds = 0; ///< p95 when a rate is given, else unloaded
+    double ttftP50Seconds = 0; ///< median under the rate (Erlang C), else unloaded
+    double ttftP99Seconds = 0;
+    double tpotSeconds = 0;
+    double endToEndSeconds = 0; ///< p95: TTFT p95 + output tokens x TPOT
+    double endToEndP50Seconds() const { return endToEndSeconds - ttftSeconds + ttftP50Seconds; }
+    double endToEndP99Seconds() const { return endToEndSeconds - ttftSeconds + ttftP99Seconds; }
+    double requestsPerSecondPerReplica = 0; ///< capacity at this batch
+    double outputTokensPerSecondPerReplica = 0;
+    double outputTokensPerSecondPerGpu = 0;
+    double utilisation = 0; ///< offered load / capacity
+    int replicas = 1;
+    double powerWatts = 0; ///< all replicas
+    double usdPerHour = 0; ///< all replicas
+    double costPerMillionOutputTokensUsd = 0;
+    double costPerMillionInputTokensUsd = 0;
+    /** Fraction of the GPU time (and so of the cost) spent on prompts rather than on decode. */
+    double prefillCostShare = 0;
+    std::string bottleneck;
+    std::string bottleneckExplanation;
+};
+
+} // namespace cp::model

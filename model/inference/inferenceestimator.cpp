@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/inference/inferenceestimator.h"
+
+#include "model/cluster/collectivecost.h"
+#include "model/core/units.h"
+#include "model/inference/inferencestep.h"
+#include "model/training/gemmefficiency.h"
+#include "model/training/transformershape.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace cp::model {
+
+namespace {
+
+/** Compute precision for a weight format: weight-only INT4 kernels (AWQ/GPTQ) dequantise to FP16.
+ */
+double computePeak(const GpuSpec &gpu, Precision weights)
+{
+    if (weights == Precision::INT4 && !gpu.supports(Precision::INT4))
+        weights = Precision::FP16;
+    if ((weights == Precision::FP8 || weights == Precision::INT8) && !gpu.supports(weights))
+        weights = Precision::FP16;
+    double peak = gpu.peakFlopsPerSecond(weights);
+    if (peak <= 0)
+        peak = std::max(gpu.peakFlopsPerSecond(Precision::FP16),
+                        gpu.peakFlopsPerSecond(Precision::BF16));
+    return peak;
+}
+
+std::string text(const char *format, double value)
+{
+    char buffer[96];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
+}
+
+} // namespace
+
+double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRate, int slots,
+                                  double quantile)
+{
+    const double offered = arrivalsPerSecond / slotServiceRate; // a = lambda / mu, in Erlangs
+    const double rho = offered / slots;
+    if (rho >= 1.0)
+        return std::numeric_limits<double>::infinity();
+    // Erlang B by the stable recursion B(k) = a·B(k-1) / (k + a·B(k-1)), then Erlang C.
+    double erlangB = 1.0;
+    for (int k = 1; k <= slots; ++k)
+        erlangB = offered * erlangB / (k + offered * erlangB);
+    const double probabilityOfWaiting = erlangB / (1.0 - rho * (1.0 - erlangB));
+    const double tail = 1.0 - quantile;
+    if (probabilityOfWaiting <= tail)
+        return 0.0;
+    // P(W > t) = C · exp(-(c·mu - lambda)·t) = 1 - q
+    return std::log(probabilityOfWaiting / tail) / (slots * slotServiceRate - arrivalsPerSecond);
+}
+
+double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, int slots)
+{
+    return erlangCWaitQuantileSeconds(arrivalsPerSecond, slotServiceRate, slots, 0.95);
+}
+
+double ServingCostModel::usdPerGpuHour() const
+{
+    if (hourlyUsdPerGpu)
+        return *hourlyUsdPerGpu;
+    const double capital = capitalUsdPerGpu / (lifetimeYears * units::hoursPerYear);
+    const double energy = wattsPerGpu / units::kilo * pue * electricityUsdPerKwh;
+    return capital + energy;
+}
+
+InferenceEstimator::InferenceEstimator(const InferenceJob &job, const ClusterDescription &hardware,
+                                       const ServingCostModel &cost)
+    : m_job(job)
+    , m_hw(hardware)
+    , m_cost(cost)
+{ }
+
+int InferenceEstimator::pipelineStages() const
+{
+    if (m_job.pipelineStages)
+        return std::max(1, *m_job.pipelineStages);
+    const int domain = std::max(1, m_hw.scaleUpDomainGpus);
+    if (m_job.gpusPerReplica <= domain || m_job.gpusPerReplica % domain != 0)
+        return 1;
+    return m_job.gpusPerReplica / domain;
+}
+
+int InferenceEstimator::tensorParallel() const
+{
+    return std::max(1, m_job.gpusPerReplica / pipelineStages());
+}
+
+std::string InferenceEstimator::layoutProblem() const
+{
+    const int stages = pipelineStages();
+    const int layers = m_job.model.layers;
+    if (m_job.gpusPerReplica % stages != 0)
+        return std::to_string(stages) + " pipeline stages do not divide "
+            + std::to_string(m_job.gpusPerReplica) + " GPUs per replica";
+    if (stages > layers)
+        return std::to_string(stages) + " pipeline stages exceed the model's "
+            + std::to_string(layers) + " layers";
+    if (tensorParallel() > m_hw.scaleUpDomainGpus)
+        return std::to_string(tensorParallel()) + " tensor-parallel GPUs per stage exceed the "
+            + std::to_string(m_hw.scaleUpDomainGpus) + "-GPU scale-up domain of " + m_hw.gpu.name
+            + (stages == 1 && m_job.gpusPerReplica % std::max(1, m_hw.scaleUpDomainGpus) != 0
+                   ? " (for pipeline stages across nodes use a multiple of "
+                       + std::to_string(m_hw.scaleUpDomainGpus) + " GPUs)"
+                   : "");
+    return {};
+}
+
+int InferenceEstimator::maxBatch() const
+{
+    const InferenceEstimate one = estimateAtBatch(1);
+    if (!one.fits)
+        return 0;
+    const double free = one.memoryCapacityBytes - one.weightsBytesPerGpu - one.workspaceBytesPerGpu
+        - engineReserveBytes(one.weightsBytesPerGpu, one.workspaceBytesPerGpu);
+    const double perSequence = one.kvBytesPerGpu; // batch 1
+    return static_cast<int>(std::floor(free / perSequence));
+}
+
+InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
+{
+    InferenceEstimate e;
+    const TransformerShape shape = TransformerShape::fromModel(m_job.model);
+    const GpuSpec &gpu = m_hw.gpu;
+    const int tp = tensorParallel();
+    const int stages = pipelineStages();
+    const double t = tp;
+    const double p = stages;
+    const double B = batch;
+    const double b = B / p; // sequences per micro-batch in flight
+    const double I = m_job.inputTokens, O = m_job.outputTokens;
+    const double h = shape.hidden;
+    e.gpusPerReplica = m_job.gpusPerReplica;
+    e.tensorParallel = tp;
+    e.pipelineStages = stages;
+    e.batch = batch;
+    e.memoryCapacityBytes = gpu.memoryBytes;
+
+    // --- Memory ----------------------------------------------------------------------------------
+    e.weightsBytesPerGpu
+        = shape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
+    const bool speculative = m_job.speculative.enabled;
+    const bool draft = speculative && m_job.draftModel.has_value();
+    const TransformerShape draftShape
+        = draft ? TransformerShape::fromModel(*m_job.draftModel) : TransformerShape {};
+    if (draft) // the draft model lives beside the target on the same GPUs
+        e.weightsBytesPerGpu
+            += draftShape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
+    // KV cache: layers x 2 (K and V) x KV heads x head dim x bytes, per token. KV heads are split
+    // over TP ranks; with fewer KV heads than ranks each rank keeps a copy of one. A stage keeps
+    // the cache of its own layers.
+    e.kvBytesPerToken
+        = shape.layers * 2.0 * shape.kvHeads * shape.headDim * bytesPerElement(m_job.kvPrecision);
+    if (draft)
+        e.kvBytesPerToken += draftShape.layers * 2.0 * draftShape.kvHeads * draftShape.headDim
+            * bytesPerElement(m_job.kvPrecision);
+    const double kvShare = std::max(1.0, shape.kvHeads / t) / shape.kvHeads / p;
+    e.kvBytesPerGpu = B * (I + O) * e.kvBytesPerToken * kvShare;
+    // Prefill workspace for one prompt: hidden states, QKV and the MLP intermediate, 16-bit.
+    e.workspaceBytesPerGpu = I * (4.0 * h + 2.0 * shape.ffn * shape.topK) * 2.0 / t;
+    e.memoryBytesPerGpu = e.weightsBytesPerGpu + e.kvBytesPerGpu + e.workspaceBytesPerGpu
+        + engineReserveBytes(e.weightsBytesPerGpu, e.workspaceBytesPerGpu);
+    e.fits = e.memoryBytesPerGpu <= gpu.memoryBytes;
+    if (!e.fits)
+        e.reason = "needs " + text("%.1f", e.memoryBytesPerGpu / units::gibi)
+            + " GiB per GPU (weights " + text("%.1f", e.weightsBytesPerGpu / units::gibi)
+            + ", KV cache " + text("%.1f", e.kvBytesPerGpu / units::gibi) + " GiB) but " + gpu.name
+            + " has " + text("%.1f", gpu.memoryBytes / units::gibi) + " GiB";
+    const std::string layout = layoutProblem();
+    if (!layout.empty()) {
+        e.fits = false;
+        e.reason = layout;
+    }
+
+    const double peak = computePeak(gpu, m_job.weightPrecision);
+    const double hbm = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
+    const LinkLevel link = tp <= m_hw.scaleUpDomainGpus
+        ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkLowLatencyStepSeconds}
+        : m_hw.scaleOutLink(2);
+    // Stages hand 16-bit hidden states to the next node over the scale-out network.
+    const LinkLevel stageLink = stages > 1 ? m_hw.scaleOutLink(2) : LinkLevel {};
+    // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs below.
+    const double linearFlopsPerToken
+        = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
+
+    // --- The replica as the step model sees it (inferencestep.h) --------------------------------
+    ServingReplica replica;
+    replica.shape = shape;
+    replica.gpu = gpu;
+    replica.weightPrecision = m_job.weightPrecision;
+    replica.kvPrecision = m_job.kvPrecision;
+    replica.tensorParallel = tp;
+    replica.pipelineStages = stages;
+    replica.tensorParallelLink = link;
+    replica.stageLink = stageLink;
+
+    // --- Prefill: one prompt through the stages in turn (TTFT), and the batch's prompts as one
+    // batched prefill (GEMMs of B x I rows that read the weights once) for the throughput.
+    e.prefillOperations = prefillStageOperations(replica, 1, I);
+    e.prefillSeconds = p * totalSeconds(e.prefillOperations);
+    e.batchedPrefillSeconds = p * totalSeconds(prefillStageOperations(replica, B, I));
+
+    // --- Decode: one step for the whole batch, P rounds of one stage per micro-batch -------------
+    const double context = I + O / 2.0; // mean context over the generation
+    e.decodeOperations = decodeStageOperations(replica, std::max(1.0, b), context);
+    // The roofline terms, for the explanation: all bytes read and all FLOPs of one step.
+    double weightBytesRead = e.weightsBytesPerGpu;
+    if (shape.experts > 1) {
+        // Experts a micro-batch of b tokens touches per layer: E·(1 - (1 - k/E)^b) in expectation.
+        const double touched
+            = shape.experts * (1.0 - std::pow(1.0 - shape.topK / shape.experts, b));
+        const double expertBytes = shape.layers * shape.expertParameters()
+            * bytesPerElement(m_job.weightPrecision) / (t * p);
+        weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
+    }
+    const double kvRead = b * context * e.kvBytesPerToken * kvShare;
+    e.decodeMemorySeconds = p * (weightBytesRead + kvRead) / hbm;
+    const double decodeFlops = b
+        * (linearFlopsPerToken + shape.layers * 4.0 * context * h + shape.logitFlopsPerToken())
+        / (t * p);
+    e.decodeComputeSeconds = p * decodeFlops
+        / (peak * gemmEfficiency(gpu, Precision::BF16, std::max(1.0, b), h, shape.ffn / t));
+    e.decodeCommSeconds = 0;
+    for (const StepOperation &op : e.decodeOperations) {
+        if (op.kind == OperationKind::TensorParallel || op.kind == OperationKind::PipelineSend)
+            e.decodeCommSeconds += p * op.seconds;
+    }
+    // Each operation is the slower of its bytes and its FLOPs plus its kernel cost, so the step
+    // is at least the roofline of the whole and at most the sum of both.
+    e.decodeStepSeconds = p * totalSeconds(e.decodeOperations);
+    if (speculative) {
+        // A round: gamma draft steps (none for n-gram drafting), then one target step that
+        // verifies gamma + 1 tokens per sequence and yields E of them on average.
+        const int gamma = m_job.speculative.draftTokens;
+        e.decodeOperations = decodeStageOperations(replica, std::max(1.0, b), context, gamma + 1.0);
+        e.decodeStepSeconds = p * totalSeconds(e.decodeOperations);
+        if (draft) {
+            ServingReplica drafter = replica;
+            drafter.shape = draftShape;
+            e.draftSeconds = gamma * p
+                * totalSeconds(decodeStageOperations(drafter, std::max(1.0, b), context));
+        }
+        e.tokensPerDecodeStep
+            = expectedTokensPerVerifyStep(m_job.speculative.acceptanceRate, gamma);
+    }
+
+    // --- Serving ---------------------------------------------------------------------------------
+    // Over the O tokens in which a batch turns over, its B prompts are prefilled as one batch.
+    const double decodeRounds = O / e.tokensPerDecodeStep;
+    const double cycle
+        = decodeRounds * (e.decodeStepSeconds + e.draftSeconds) + e.batchedPrefillSeconds;
+    e.requestsPerSecondPerReplica = B / cycle;
+    e.outputTokensPerSecondPerReplica = e.requestsPerSecondPerReplica * O;
+    e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / (t * p);
+    e.tpotSeconds = cycle / O;
+    if (m_job.engine.chunkedPrefill) {
+        // Sarathi-Serve / vLLM chunked prefill: each step carries the running decodes and a chunk
+        // of the prompt filling the rest of the step's token budget, so the prompt takes
+        // ceil(I / chunk) steps, each as long as a decode step plus the chunk's prefill.
+        const double chunk = std::max(1.0, m_job.engine.tokensPerStep - std::max(0.0, b - 1.0));
+        const double steps = std::ceil(I / chunk);
+        const double chunkSeconds
+            = p * totalSeconds(prefillStageOperations(replica, 1, std::min(I, chunk)));
+        e.prefillSeconds = steps * (chunkSeconds + (B > 1 ? e.decodeStepSeconds : 0.0));
+    }
+    e.ttftSeconds = e.prefillSeconds;
+    e.ttftP50Seconds = e.prefillSeconds; // no queue without a request rate
+    e.ttftP99Seconds = e.prefillSeconds;
+    e.endToEndSeconds = e.ttftSeconds + O * e.tpotSeconds;
+    e.replicas = 1;
+
+    if (!layout.empty()) {
+        e.bottleneck = "layout";
+        e.bottleneckExplanation = e.reason;
+    } else if (!e.fits) {
+        e.bottleneck = "memory-capacity";
+        e.bottleneckExplanation = "does not fit: " + e.reason;
+    } else if (e.decodeCommSeconds > 0.3 * e.decodeStepSeconds) {
+        e.bottleneck = "interconnect";
+        e.bottleneckExplanation = std::string(p > 1 ? "stage sends and " : "")
+            + "tensor-parallel all-reduces take "
+            + text("%.0f%%", 100 * e.decodeCommSeconds / e.decodeStepSeconds)
+            + " of each decode step";
+    } else if (e.decodeMemorySeconds >= e.decodeComputeSeconds) {
+        e.bottleneck = "memory-bandwidth";
+        e.bottleneckExplanation = "decode is memory-bound: each step reads "
+            + text("%.1f", (weightBytesRead + kvRead) / units::giga)
+            + " GB per GPU (weights and KV cache) at " + text("%.0f", hbm / units::giga) + " GB/s";
+    } else {
+        e.bottleneck = "compute";
+        e.bottleneckExplanation = "decode is compute-bound at batch " + std::to_string(batch)
+            + "; a larger batch will not add throughput";
+    }
+    finishCosts(e);
+    return e;
+}
+
+void InferenceEstimator::finishCosts(InferenceEstimate &e) const
+{
+    const double gpus = static_cast<double>(e.replicas) * e.gpusPerReplica;
+    e.powerWatts = gpus * m_cost.wattsPerGpu;
+    e.usdPerHour = gpus * m_cost.usdPerGpuHour();
+    // Served load: the offered rate when given, else the replica's capacity.
+    const double requests
+        = m_job.ratePerSecond ? *m_job.ratePerSecond : e.requestsPerSecondPerReplica * e.replicas;
+    if (requests <= 0)
+        return;
+    // Split the cost by where the GPU time goes: prompts (prefill) vs generated tokens (decode).
+    const double decodeSeconds
+        = m_job.outputTokens / e.tokensPerDecodeStep * (e.decodeStepSeconds + e.draftSeconds);
+    const double prefillShare = e.batchedPrefillSeconds / (decodeSeconds + e.batchedPrefillSeconds);
+    e.prefillCostShare = prefillShare;
+    const double usdPerSecond = e.usdPerHour / units::secondsPerHour;
+    e.costPerMillionOutputTokensUsd
+        = usdPerSecond * (1.0 - prefillShare) / (requests * m_job.outputTokens) * 1e6;
+    e.costPerMillionInputTokensUsd
+        = usdPerSecond * prefillShare / (requests * m_job.inputTokens) * 1e6;
+}
+
+InferenceEstimate InferenceEstimator::estimate() const
+{
+    const int limit = maxBatch();
+    if (limit < 1) {
+        InferenceEstimate e = estimateAtBatch(1);
+        e.maxBatch = 0;
+        return e;
+    }
+    if (m_job.batch) {
+        InferenceEstimate e = estimateAtBatch(*m_job.batch);
+        e.maxBatch = limit;
+        if (*m_job.batch > limit) {
+            e.fits = false;
+            e.reason = "batch " + std::to_string(*m_job.batch) + " needs "
+                + text("%.1f", e.memoryBytesPerGpu / units::gibi)
+                + " GiB per GPU; the KV cache leaves room for at most " + std::to_string(limit)
+                + " sequences";
+            e.bottleneck = "memory-capacity";
+            e.bottleneckExplanation = "does not fit: " + e.reason;
+        }
+        return e;
+    }
+    std::vector<int> batches;
+    for (int b = 1; b < limit; b *= 2)
+        batches.push_back(b);
+    batches.push_back(limit);
+
+    if (!m_job.ratePerSecond) {
+        InferenceEstimate e = estimateAtBatch(limit);
+        e.maxBatch = limit;
+        return e;
+    }
+    const double rate = *m_job.ratePerSecond;
+    std::optional<InferenceEstimate> best;
+    std::string why = "no batch size meets the latency targets";
+    for (int b : batches) {
+        InferenceEstimate e = estimateAtBatch(b);
+        e.maxBatch = limit;
+        if (m_job.tpotP95Seconds && e.tpotSeconds > *m_job.tpotP95Seconds) {
+            why = "even at batch 1 the time per output token is "
+                + text("%.1f ms", 1e3 * estimateAtBatch(1).tpotSeconds) + ", above the target";
+            continue;
+        }
+        if (m_job.ttftP95Seconds && e.prefillSeconds >= *m_job.ttftP95Seconds) {
+            why = "the prompt's prefill alone takes " + text("%.1f ms", 1e3 * e.prefillSeconds)
+                + ", above the TTFT target";
+            continue;
+        }
+        const double mu = e.requestsPerSecondPerReplica;
+        int replicas = std::max(1, static_cast<int>(std::ceil(rate / mu * 1.0000001)));
+        for (;; ++replicas) {
+            const double rho = rate / replicas / mu;
+            if (rho >= 1.0)
+                continue;
+            const double ttft
+                = e.prefillSeconds + erlangCWaitP95Seconds(rate / replicas, mu / b, b);
+            if (!m_job.ttftP95Seconds || ttft <= *m_job.ttftP95Seconds) {
+                e.replicas = replicas;
+                e.utilisation = rho;
+                e.ttftSeconds = ttft;
+                e.endToEndSeconds = ttft + m_job.outputTokens * e.tpotSeconds;
+                // The other percentiles of the same queue; decode is a steady O·TPOT here, so
+                // only the wait before prefill spreads the end-to-end latency.
+                e.ttftP50Seconds = e.prefillSeconds
+                    + erlangCWaitQuantileSeconds(rate / replicas, mu / b, b, 0.50);
+                e.ttftP99Seconds = e.prefillSeconds
+                    + erlangCWaitQuantileSeconds(rate / replicas, mu / b, b, 0.99);
+                break;
+            }
+            if (replicas > 1000000)
+                break;
+        }
+        finishCosts(e);
+        if (!best || e.replicas < best->replicas
+            || (e.replicas == best->replicas && e.endToEndSeconds < best->endToEndSeconds))
+            best = e;
+    }
+    if (!best) {
+        InferenceEstimate e = estimateAtBatch(1);
+        e.maxBatch = limit;
+        e.meetsTargets = false;
+        e.reason = why;
+        e.bottleneck = "latency";
+        e.bottleneckExplanation = why;
+        return e;
+    }
+    explainBatchLimit(*best);
+    return *best;
+}
+
+double InferenceEstimator::engineReserveBytes(double weightsBytes, double workspaceBytes) const
+{
+    const double capacity = m_hw.gpu.memoryBytes;
+    const ServingEngine &engine = m_job.engine;
+    if (!engine.shareOfFreeMemory) // vLLM: the engine uses its share of the whole GPU
+        return (1.0 - engine.memoryUtilization) * capacity;
+    // TensorRT-LLM: the runtime's buffers, then its share of what the weights leave.
+    const double free
+        = std::max(0.0, capacity - weightsBytes - workspaceBytes - m_job.reservedBytesPerGpu);
+    return m_job.reservedBytesPerGpu + (1.0 - engine.memoryUtilization) * free;
+}
+
+void InferenceEstimator::explainBatchLimit(InferenceEstimate &e) const
+{
+    // Under a TPOT target a decode step may read at most TPOT x bandwidth bytes: the weights
+    // take a fixed share and the rest is what the batch's K/V caches may use. That is why a GPU
+    // with k times the bandwidth can carry far more than k times the batch, and the tokens per
+    // second per GPU follow the batch.
+    if (!m_job.tpotP95Seconds || e.batch >= e.maxBatch || e.decodeStepSeconds <= 0)
+        return;
+    const double hbm = m_hw.gpu.memoryBytesPerSecond * m_hw.gpu.memoryAchievableFraction;
+    const double budget = *m_job.tpotP95Seconds * hbm;
+    e.bottleneckExplanation += "; the batch (" + std::to_string(e.batch) + " of "
+        + std::to_string(e.maxBatch) + " that fit) is held by the TPOT target";
+    if (e.bottleneck != "memory-bandwidth")
+        return;
+    e.bottleneckExplanation += ": a " + text("%.0f ms", *m_job.tpotP95Seconds * 1e3)
+        + " step reads at most " + text("%.1f GB", budget / units::giga) + " at "
+        + text("%.0f GB/s", hbm / units::giga) + ", of which the weights take "
+        + text("%.1f GB", e.weightsBytesPerGpu / units::giga);
+}
+
+} // namespace cp::model

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/cluster/clusterdescription.h"
+#include "model/inference/inferenceestimate.h"
+
+namespace cp::model {
+
+/**
+ * Roofline estimate of LLM serving with continuous batching.
+ *
+ * Prefill is compute-bound: FLOPs of the prompt (2·N per token plus causal attention) over the
+ * GPU's peak times its GEMM efficiency. Decode is a roofline per step: max(bytes read / achievable
+ * HBM bandwidth, FLOPs / achievable compute), where the bytes are the weights (for MoE, the experts
+ * a batch touches) plus every sequence's KV cache (Pope et al., "Efficiently Scaling Transformer
+ * Inference", MLSys 2023; Kwon et al., "vLLM/PagedAttention", SOSP 2023 for KV sizing). Tensor
+ * parallelism adds two all-reduces per layer on the scale-up link, latency-bound at small batch.
+ * Pipeline parallelism across nodes splits the layers into P stages and the batch into P
+ * micro-batches in flight (as vLLM's pipeline-parallel engine does): every stage works on one
+ * micro-batch of B/P sequences at a time, a micro-batch's token takes a round of P stage times
+ * plus P activation sends over the scale-out link, so a decode step is P·(stage time + send).
+ * At the memory-bound end this equals reading all weights once per step, like a P-times-larger
+ * TP group without its all-reduces; at the compute-bound end every stage is busy. A prompt's
+ * prefill passes the stages one after another.
+ * Queueing: a replica with B batch slots is an M/M/B queue (Poisson arrivals, every slot serving
+ * one request in O·t_decode + B·t_prefill); the p95 wait before prefill follows from Erlang C
+ * (Kleinrock, "Queueing Systems", vol. 1, §3.5): P(W > t) = C(B, a)·exp(-(B·mu - lambda)·t).
+ */
+class InferenceEstimator
+{
+public:
+    InferenceEstimator(const InferenceJob &job, const ClusterDescription &hardware,
+                       const ServingCostModel &cost);
+
+    /** The estimate at one batch size (no queueing unless a rate is set, one replica). */
+    InferenceEstimate estimateAtBatch(int batch) const;
+    /**
+     * Batch given: that batch. Rate given: the batch and replica count that meet the SLOs with
+     * the fewest GPUs. Neither: the largest batch that fits (maximum throughput).
+     */
+    InferenceEstimate estimate() const;
+    /** Largest batch whose KV cache fits beside the weights; 0 when the weights alone do not fit.
+     */
+    int maxBatch() const;
+
+    /** Pipeline stages and tensor-parallel GPUs per stage for the job on this hardware. */
+    int pipelineStages() const;
+    int tensorParallel() const;
+    /** Why the replica's layout cannot work (empty when it can): stages that do not divide the
+     * GPUs, a tensor-parallel group larger than the scale-up domain, more stages than layers. */
+    std::string layoutProblem() const;
+
+private:
+    void finishCosts(InferenceEstimate &estimate) const;
+    /** GPU memory the engine keeps out of the K/V cache (servingengine.h). */
+    double engineReserveBytes(double weightsBytes, double workspaceBytes) const;
+    /** Adds to the explanation why a TPOT target holds the batch below what memory allows. */
+    void explainBatchLimit(InferenceEstimate &estimate) const;
+
+    InferenceJob m_job;
+    ClusterDescription m_hw;
+    ServingCostModel m_cost;
+};
+
+/**
+ * p95 of the waiting time in an M/M/c queue: arrivals per second, service rate of one slot, c
+ * slots. Zero when fewer than 5% of arrivals wait; infinite when the queue is unstable.
+ */
+double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, int slots);
+/** The `quantile` (0.5, 0.99, ...) of the same waiting time: ln(C / (1 - q)) / (c·mu - lambda). */
+double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRate, int slots,
+                                  double quantile);
+
+/** Latency of one NCCL LL-protocol step over NVLink, the small-message path (NCCL tuning.cc). */
+inline constexpr double nvlinkLowLatencyStepSeconds = 0.6e-6;
+
+} // namespace cp::model

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/inference/inferencestep.h"
+
+#include "model/training/gemmefficiency.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cp::model {
+
+namespace {
+
+constexpr double activationBytes = 2.0; ///< 16-bit hidden states
+constexpr double logitBytes = 4.0; ///< fp32 logits for the sampler
+/** A causal prompt attends to half of the I x I score matrix. */
+constexpr double causalWorkShare = 0.5;
+
+/**
+ * Compute format of a weight format: weight-only INT4 (AWQ/GPTQ) and INT8 kernels dequantise to
+ * 16-bit and run 16-bit tensor cores unless the GPU has a peak for the format; FP8 runs on FP8
+ * tensor cores where the GPU has them.
+ */
+Precision computePrecision(const GpuSpec &gpu, Precision weights)
+{
+    if (weights == Precision::INT4 || !gpu.supports(weights))
+        return gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
+    return weights;
+}
+
+class StageBuilder
+{
+public:
+    StageBuilder(const ServingReplica &replica, double rows)
+        : m_replica(replica)
+        , m_gpu(replica.gpu)
+        , m_rows(rows)
+        , m_compute(computePrecision(replica.gpu, replica.weightPrecision))
+        , m_hbm(replica.gpu.memoryBytesPerSecond * replica.gpu.memoryAchievableFraction)
+        , m_layers(std::ceil(replica.shape.layers / replica.pipelineStages))
+    { }
+
+    /**
+     * A weight GEMM of `rows` x n x k on the stage's layers. A grouped expert GEMM is as many
+     * GEMMs as experts it reads, each of `groupRows` rows: its efficiency is that of one group.
+     */
+    void addGemm(const char *name, double n, double k, double weightElements, double groupRows = 0)
+    {
+        const double flops = 2.0 * m_rows * n * k;
+        const double efficiency
+            = gemmEfficiency(m_gpu, m_compute, groupRows > 0 ? groupRows : m_rows, n, k);
+        const double computeSeconds = flops / (m_gpu.peakFlopsPerSecond(m_compute) * efficiency);
+        const double bytes = weightElements * bytesPerElement(m_replica.weightPrecision)
+            + m_rows * (k + n) * activationBytes;
+        const double memorySeconds = bytes / m_hbm;
+        StepOperation op {name, OperationKind::Gemm};
+        op.flops = m_layers * flops;
+        op.bytes = m_layers * bytes;
+        op.kernels = m_layers;
+        op.seconds
+            = m_layers * (std::max(computeSeconds, memorySeconds) + m_gpu.kernelOverheadSeconds);
+        m_computeSeconds += m_layers * computeSeconds;
+        m_memorySeconds += m_layers * memorySeconds;
+        m_operations.add(op);
+    }
+
+    void addMemoryBound(const char *name, double bytesPerLayer, double kernelsPerLayer,
+                        double flopsPerLayer = 0, double layers = -1)
+    {
+        const double count = layers < 0 ? m_layers : layers;
+        StepOperation op {name, OperationKind::MemoryBound};
+        op.flops = count * flopsPerLayer;
+        op.bytes = count * bytesPerLayer;
+        op.kernels = count * kernelsPerLayer;
+        op.seconds = op.bytes / m_hbm + op.kernels * m_gpu.kernelOverheadSeconds;
+        m_memorySeconds += op.bytes / m_hbm;
+        m_operations.add(op);
+    }
+
+    void addAttention(const char *name, double flopsPerLayer, double bytesPerLayer,
+                      double keysPerKernel)
+    {
+        // Whichever limits the fused kernel: the K/V bytes at streaming bandwidth, or the score
+        // FLOPs at the GPU's fused-attention share of the 16-bit peak.
+        const Precision sixteen
+            = m_gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
+        const double efficiency = m_gpu.attentionPeakFraction * keysPerKernel
+            / (keysPerKernel + m_gpu.gemmHalfPerformanceDim);
+        const double computeSeconds
+            = flopsPerLayer / (m_gpu.peakFlopsPerSecond(sixteen) * efficiency);
+        const double memorySeconds = bytesPerLayer / m_hbm;
+        StepOperation op {name, OperationKind::Attention};
+        op.flops = m_layers * flopsPerLayer;
+        op.bytes = m_layers * bytesPerLayer;
+        op.kernels = m_layers;
+        op.seconds
+            = m_layers * (std::max(computeSeconds, memorySeconds) + m_gpu.kernelOverheadSeconds);
+        m_computeSeconds += m_layers * computeSeconds;
+        m_memorySeconds += m_layers * memorySeconds;
+        m_operations.add(op);
+    }
+
+    void addTensorParallel()
+    {
+        if (m_replica.tensorParallel <= 1)
+            return;
+        // Two all-reduces of the hidden states per layer (Shoeybi et al. 2019 §3).
+        const double message = m_rows * m_replica.shape.hidden * activationBytes;
+        StepOperation op {"TP all-reduces", OperationKind::TensorParallel};
+        op.bytes = m_layers * 2.0 * message;
+        op.kernels = m_layers * 2.0;
+        op.seconds = m_layers * 2.0
+            * allReduceSeconds(message, m_replica.tensorParallel, m_replica.tensorParallelLink);
+        m_operations.add(op);
+    }
+
+    void addStageSend()
+    {
+        if (m_replica.pipelineStages <= 1)
+            return;
+        const double bytes = m_rows * m_replica.shape.hidden * activationBytes;
+        StepOperation op {"pipeline send to the next stage", OperationKind::PipelineSend};
+        op.bytes = bytes;
+        op.kernels = 1;
+        op.seconds = pointToPointSeconds(bytes, m_replica.stageLink);
+        m_operations.add(op);
+    }
+
+    void addQkv()
+    {
+        const TransformerShape &shape = m_replica.shape;
+        const double t = m_replica.tensorParallel;
+        addGemm("QKV projection", shape.qkvWidth() / t, shape.hidden,
+                shape.hidden * shape.qkvWidth() / t);
+    }
+
+    void addOutputProjection()
+    {
+        const TransformerShape &shape = m_replica.shape;
+        const double t = m_replica.tensorParallel;
+        addGemm("attention output projection", shape.hidden, shape.queryWidth() / t,
+                shape.queryWidth() * shape.hidden / t);
+    }
+
+    /** The MLP, or for MoE the router and the `expertsRead` experts of each layer. */
+    void addMlp(double expertsRead)
+    {
+        const TransformerShape &shape = m_replica.shape;
+        const double t = m_replica.tensorParallel;
+        const double h = shape.hidden;
+        const double ffn = shape.ffn / t;
+        const double up = (shape.gatedMlp ? 2.0 : 1.0) * ffn;
+        if (shape.experts <= 1) {
+            addGemm("MLP up (gate and up)", up, h, h * up);
+            addMemoryBound(shape.gatedMlp ? "SwiGLU activation" : "GeLU activation",
+                           m_rows * (shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1);
+            addGemm("MLP down", h, ffn, ffn * h);
+            return;
+        }
+        // MoE: each row passes its top-k (and the shared) experts; the grouped GEMMs read the
+        // weights of every expert the batch touches.
+        addGemm("MoE router", shape.experts, h, h * shape.experts);
+        const double savedRows = m_rows;
+        m_rows = savedRows * shape.expertsPerToken();
+        const double perExpert = std::max(1.0, m_rows / expertsRead);
+        addGemm("expert MLP up (grouped GEMM)", up, h, expertsRead * h * up, perExpert);
+        addMemoryBound("expert activation",
+                       m_rows * (shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1);
+        addGemm("expert MLP down (grouped GEMM)", h, ffn, expertsRead * ffn * h, perExpert);
+        m_rows = savedRows;
+    }
+
+    void addNormsAndResiduals()
+    {
+        const double h = m_replica.shape.hidden;
+        addMemoryBound("layer norms and residual adds", 4.0 * 2.0 * m_rows * h * activationBytes,
+                       4);
+    }
+
+    void addLogitsAndSampler(double sequences)
+    {
+        // The last stage projects to the vocabulary and samples once per sequence.
+        const TransformerShape &shape = m_replica.shape;
+        const double t = m_replica.tensorParallel;
+        const double savedLayers = m_layers, savedRows = m_rows;
+        m_layers = 1;
+        m_rows = sequences;
+        addGemm("output projection (logits)", shape.vocab / t, shape.hidden,
+                shape.vocab * shape.hidden / t);
+        addMemoryBound("sampler (softmax, top-p)", 2.0 * sequences * shape.vocab * logitBytes, 2, 0,
+                       1);
+        m_layers = savedLayers;
+        m_rows = savedRows;
+    }
+
+    StepOperations &operations() { return m_operations; }
+    double computeSeconds() const { return m_computeSeconds; }
+    double memorySeconds() const { return m_memorySeconds; }
+    double layers() const { return m_layers; }
+    double rows() const { return m_rows; }
+
+private:
+    const ServingReplica &m_replica;
+    const GpuSpec &m_gpu;
+    double m_rows;
+    Precision m_compute;
+    double m_hbm;
+    double m_layers;
+    double m_computeSeconds = 0, m_memorySeconds = 0;
+    StepOperations m_operations;
+};
+
+/** Experts of one MoE layer that a batch of `tokens` touches: E·(1 - (1 - k/E)^tokens). */
+double expertsTouched(const TransformerShape &shape, double tokens)
+{
+    if (shape.experts <= 1)
+        return 1.0;
+    return shape.experts * (1.0 - std::pow(1.0 - shape.topK / shape.experts, tokens))
+        + shape.sharedExperts;
+}
+
+} // namespace
+
+StepOperations decodeStageOperations(const ServingReplica &replica, double tokens, double context,
+                                     double tokensPerSequence)
+{
+    StageBuilder stage(replica, tokens * tokensPerSequence);
+    const TransformerShape &shape = replica.shape;
+    const double t = replica.tensorParallel;
+    stage.addNormsAndResiduals();
+    stage.addQkv();
+    // Decode attention: every sequence reads its whole K/V cache once per KV head its rank holds
+    // (fewer KV heads than ranks: each rank keeps one).
+    const double kvHeadsPerRank = std::max(1.0, shape.kvHeads / t);
+    const double kvBytes = tokens * context * 2.0 * kvHeadsPerRank * shape.headDim
+        * bytesPerElement(replica.kvPrecision);
+    const double flops = 4.0 * tokens * tokensPerSequence * context * shape.queryWidth() / t;
+    stage.addAttention("decode attention (reads the K/V cache)", flops, kvBytes, context);
+    stage.addOutputProjection();
+    stage.addMlp(expertsTouched(shape, tokens * tokensPerSequence));
+    stage.addTensorParallel();
+    stage.addLogitsAndSampler(tokens * tokensPerSequence);
+    stage.addStageSend();
+    return stage.operations();
+}
+
+StepOperations prefillStageOperations(const ServingReplica &replica, double prompts,
+                                      double promptTokens)
+{
+    const double rows = prompts * promptTokens;
+    StageBuilder stage(replica, rows);
+    const TransformerShape &shape = replica.shape;
+    const double t = replica.tensorParallel;
+    stage.addNormsAndResiduals();
+    stage.addQkv();
+    const double flops
+        = causalWorkShare * 4.0 * prompts * promptTokens * promptTokens * shape.queryWidth() / t;
+    const double kvWrite = rows * 2.0 * std::max(1.0, shape.kvHeads / t) * shape.headDim
+        * bytesPerElement(replica.kvPrecision);
+    stage.addAttention("prefill attention (causal, fused)", flops, kvWrite, promptTokens);
+    stage.addOutputProjection();
+    stage.addMlp(expertsTouched(shape, rows));
+    stage.addTensorParallel();
+    // Only each prompt's last position goes through the logits to sample its first token.
+    stage.addLogitsAndSampler(prompts);
+    stage.addStageSend();
+    return stage.operations();
+}
+
+double totalSeconds(const StepOperations &operations)
+{
+    double seconds = 0;
+    for (const StepOperation &op : operations)
+        seconds += op.seconds;
+    return seconds;
+}
+
+} // namespace cp::model

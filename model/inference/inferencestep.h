@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/catalog/catalogitems.h"
+#include "model/cluster/collectivecost.h"
+#include "model/training/stepoperation.h"
+#include "model/training/transformershape.h"
+
+namespace cp::model {
+
+/** What the serving step model needs to know about one replica. */
+struct ServingReplica
+{
+    TransformerShape shape;
+    GpuSpec gpu;
+    Precision weightPrecision = Precision::FP16;
+    Precision kvPrecision = Precision::FP16;
+    int tensorParallel = 1;
+    int pipelineStages = 1;
+    LinkLevel tensorParallelLink; ///< the scale-up link at the small-message latency
+    LinkLevel stageLink; ///< scale-out link between pipeline stages
+};
+
+/**
+ * One decode step of `tokens` sequences (a micro-batch, one new token each) at a mean context
+ * of `context` tokens, through one pipeline stage of the replica, as named operations: per layer
+ * the norms, the QKV, output and MLP GEMMs (each the slower of its FLOPs at the size-dependent
+ * GEMM efficiency and reading its weights at achievable HBM bandwidth, plus the GPU's fixed
+ * kernel cost), the decode attention reading every sequence's K/V cache once per KV head
+ * (FlashAttention/FlashInfer-style GQA kernels), the TP all-reduces; then the logits and the
+ * sampler on the last stage and the send to the next stage. Times are per stage pass. With
+ * `tokensPerSequence` > 1 (a speculative verify step) every sequence feeds that many tokens:
+ * the GEMMs get that many rows, the K/V cache is still read once per sequence.
+ */
+StepOperations decodeStageOperations(const ServingReplica &replica, double tokens, double context,
+                                     double tokensPerSequence = 1.0);
+
+/**
+ * One batched prefill of `prompts` prompts of `promptTokens` tokens through one stage: the same
+ * operations with M = prompts x promptTokens rows in every GEMM (weights are read once for the
+ * whole batch), causal attention over each prompt, and the fixed per-kernel costs that set the
+ * latency floor of short prompts.
+ */
+StepOperations prefillStageOperations(const ServingReplica &replica, double prompts,
+                                      double promptTokens);
+
+double totalSeconds(const StepOperations &operations);
+
+} // namespace cp::model

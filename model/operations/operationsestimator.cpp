@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/operations/operationsestimator.h"
+
+#include "model/core/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace cp::model {
+
+double youngCheckpointIntervalSeconds(double checkpointSeconds, double mtbfSeconds)
+{
+    if (!(checkpointSeconds > 0) || !(mtbfSeconds > 0))
+        return 0.0;
+    return std::sqrt(2.0 * checkpointSeconds * mtbfSeconds);
+}
+
+double checkpointGoodput(double checkpointSeconds, double intervalSeconds, double restartSeconds,
+                         double mtbfSeconds)
+{
+    if (!(mtbfSeconds > 0) || std::isinf(mtbfSeconds))
+        return 1.0;
+    const double checkpointCost = intervalSeconds > 0 ? checkpointSeconds / intervalSeconds : 0.0;
+    const double failureCost = (intervalSeconds / 2.0 + restartSeconds) / mtbfSeconds;
+    return std::clamp(1.0 - checkpointCost - failureCost, 0.0, 1.0);
+}
+
+double noCheckpointGoodput(double runSeconds, double restartSeconds, double mtbfSeconds)
+{
+    if (!(runSeconds > 0) || !(mtbfSeconds > 0) || std::isinf(mtbfSeconds))
+        return 1.0;
+    const double failuresExpected = runSeconds / mtbfSeconds;
+    if (failuresExpected > 50)
+        return 0.0;
+    const double wallSeconds = (mtbfSeconds + restartSeconds) * std::expm1(failuresExpected);
+    return std::clamp(runSeconds / wallSeconds, 0.0, 1.0);
+}
+
+double gpuAverageWatts(const GpuSpec &gpu, double busyFraction)
+{
+    const double u = std::clamp(busyFraction, 0.0, 1.0);
+    return gpu.idleWatts + u * (gpu.tdpWatts - gpu.idleWatts);
+}
+
+ReliabilityEstimate estimateReliability(const ReliabilityInputs &in)
+{
+    ReliabilityEstimate r;
+    double nodeRatePerSecond = 0;
+    for (const FailureExposure &part : in.parts) {
+        if (part.count <= 0)
+            continue;
+        if (part.mtbfHours <= 0) {
+            r.notes.push_back("the catalog gives no MTBF for the " + part.part
+                              + ": their failures are not counted");
+            continue;
+        }
+        r.interruptionsPerDay += part.interruptionsPerDay();
+        // Any failure of a node's parts takes the node out until it is replaced.
+        nodeRatePerSecond += part.interruptionsPerDay() / units::secondsPerDay;
+    }
+    r.mtbfSeconds = r.interruptionsPerDay > 0 ? units::secondsPerDay / r.interruptionsPerDay
+                                              : std::numeric_limits<double>::infinity();
+    if (in.checkpointBytes > 0) {
+        if (in.storageWriteBytesPerSecond > 0)
+            r.checkpointWriteSeconds = in.checkpointBytes / in.storageWriteBytesPerSecond;
+        if (in.storageReadBytesPerSecond > 0)
+            r.checkpointReadSeconds = in.checkpointBytes / in.storageReadBytesPerSecond;
+        r.checkpointsWritable = in.storageWriteBytesPerSecond > 0;
+    }
+    const double nodesDownAtOnce = nodeRatePerSecond * in.nodeReplacementSeconds;
+    r.nodesDownAtOnce = nodesDownAtOnce;
+    const int needed = static_cast<int>(std::ceil(nodesDownAtOnce - 1e-9));
+    r.spareNodes = in.spareNodes >= 0 ? in.spareNodes : needed;
+    r.sparesCoverFailures = r.spareNodes > 0 && r.spareNodes >= needed;
+    if (r.spareNodes > 0 && !r.sparesCoverFailures)
+        r.notes.push_back(std::to_string(r.spareNodes) + " spare node(s) are fewer than the "
+                          + std::to_string(static_cast<int>(std::ceil(nodesDownAtOnce)))
+                          + " expected to be down at once");
+    r.restartSeconds = in.restartOverheadSeconds + r.checkpointReadSeconds
+        + (r.sparesCoverFailures ? 0.0 : in.nodeReplacementSeconds);
+    if (!r.checkpointsWritable) {
+        r.goodput = noCheckpointGoodput(in.runSeconds, r.restartSeconds, r.mtbfSeconds);
+        if (!(in.runSeconds > 0))
+            r.notes.push_back("no storage to write checkpoints to: every failure restarts the "
+                              "run from its start (the goodput needs the run's length: give a "
+                              "token count)");
+        else if (r.goodput <= 0)
+            r.notes.push_back("no storage to write checkpoints to: every failure restarts the "
+                              "run from its start, and a run of "
+                              + std::to_string(std::lround(in.runSeconds / r.mtbfSeconds))
+                              + " MTBFs practically never finishes");
+        else
+            r.notes.push_back("no storage to write checkpoints to: every failure restarts the "
+                              "run from its start");
+        return r;
+    }
+    r.checkpointIntervalSeconds
+        = youngCheckpointIntervalSeconds(r.checkpointWriteSeconds, r.mtbfSeconds);
+    r.goodput = checkpointGoodput(r.checkpointWriteSeconds, r.checkpointIntervalSeconds,
+                                  r.restartSeconds, r.mtbfSeconds);
+    return r;
+}
+
+ServingReliability estimateServingReliability(const GpuSpec &gpu, const NodeSpec &node,
+                                              int replicas, int gpusPerReplica,
+                                              double restartOverheadSeconds)
+{
+    ServingReliability r;
+    const long long gpus = static_cast<long long>(replicas) * gpusPerReplica;
+    const long long nodes = (gpus + node.gpusPerNode - 1) / std::max(1, node.gpusPerNode);
+    const FailureExposure parts[]
+        = {{"GPUs", gpus, gpu.mtbfHours}, {"nodes (without GPUs)", nodes, node.mtbfHours}};
+    for (const FailureExposure &part : parts)
+        r.interruptionsPerDay += part.interruptionsPerDay();
+    r.restartSeconds = restartOverheadSeconds;
+    if (replicas > 0)
+        r.availability = std::clamp(
+            1.0 - r.interruptionsPerDay * r.restartSeconds / (replicas * units::secondsPerDay), 0.0,
+            1.0);
+    return r;
+}
+
+OperationsEstimate estimateOperations(const OperationsInputs &in)
+{
+    OperationsEstimate e;
+    e.gpusWatts = in.gpus * gpuAverageWatts(in.gpu, in.gpuBusyFraction);
+    e.nodesWatts = in.nodes * in.node.powerWithoutGpusWatts;
+    e.networkWatts = in.networkWatts;
+    e.storageWatts = in.storageWatts;
+    e.facilityWatts = e.itWatts() * in.facility.pue;
+    e.wallSeconds = in.goodput > 0 ? in.runSeconds / in.goodput : 0.0;
+    e.wallGpuHours = e.wallSeconds * in.gpus / units::secondsPerHour;
+    const double kwh = e.facilityWatts / 1e3 * e.wallSeconds / units::secondsPerHour;
+    e.energyMegawattHours = kwh / 1e3;
+    e.electricityUsd = kwh * in.facility.electricityUsdPerKwh;
+    e.carbonTonnes = kwh * in.facility.carbonKgPerKwh / 1e3;
+    if (in.hourlyUsdPerGpu) {
+        e.costPerGpuHourUsd = *in.hourlyUsdPerGpu;
+    } else if (in.gpus > 0) {
+        const double lifetimeHours = in.lifetimeYears * units::hoursPerYear;
+        e.costPerGpuHourUsd = in.capitalUsd / (in.gpus * lifetimeHours)
+            + e.facilityWatts / in.gpus / 1e3 * in.facility.electricityUsdPerKwh;
+    }
+    e.costUsd = e.costPerGpuHourUsd * in.gpus * e.wallSeconds / units::secondsPerHour;
+    return e;
+}
+
+} // namespace cp::model

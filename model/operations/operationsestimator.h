@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a cluster draws, costs and loses to failures while it runs a job.
+#pragma once
+
+#include "model/catalog/catalogitems.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+/**
+ * Optimal checkpoint interval, first order (Young, "A first order approximation to the optimum
+ * checkpoint interval", CACM 1974): tau = sqrt(2 C M) for checkpoint time C and system MTBF M.
+ */
+double youngCheckpointIntervalSeconds(double checkpointSeconds, double mtbfSeconds);
+
+/**
+ * Fraction of wall time spent on useful work with a checkpoint every `interval`: each interval
+ * pays C to write, each failure loses on average half an interval of work plus the restart R
+ * (Daly, "A higher order estimate of the optimum checkpoint interval", FGCS 2006, first-order
+ * terms): goodput = 1 - C / tau - (tau / 2 + R) / M, floored at 0.
+ */
+double checkpointGoodput(double checkpointSeconds, double intervalSeconds, double restartSeconds,
+                         double mtbfSeconds);
+
+/**
+ * Average GPU draw at a busy fraction u: idle + u (TDP - idle). Tensor-core kernels run GPUs at
+ * their power limit, so the draw follows the fraction of the step the GPU computes, not MFU.
+ */
+double gpuAverageWatts(const GpuSpec &gpu, double busyFraction);
+
+/** How many of each failing part a job spans, and their MTBFs from the catalog (0: unknown). */
+struct FailureExposure
+{
+    std::string part; ///< "GPUs", "nodes (without GPUs)", "NICs and their optics", "switches"
+    long long count = 0;
+    double mtbfHours = 0;
+    double interruptionsPerDay() const
+    {
+        return mtbfHours > 0 ? static_cast<double>(count) * 24.0 / mtbfHours : 0.0;
+    }
+};
+
+struct ReliabilityInputs
+{
+    std::vector<FailureExposure> parts;
+    /** Weights, FP32 master copy and Adam moments: 2 + 4 + 4 + 4 bytes per parameter. */
+    double checkpointBytes = 0;
+    double storageWriteBytesPerSecond = 0;
+    double storageReadBytesPerSecond = 0;
+    /** Detect, tear down, reschedule and initialise the job, before reading the checkpoint. */
+    double restartOverheadSeconds = 600;
+    /** Hot spares; -1: as many as cover the failures in flight (sparesNeeded), the usual practice.
+     */
+    int spareNodes = -1;
+    /** Time to swap or repair a failed node when no spare is ready. */
+    double nodeReplacementSeconds = 4 * 3600;
+    double nodes = 0;
+    /** The run's length without failures; needed only when no checkpoint can be written. */
+    double runSeconds = 0;
+};
+
+struct ReliabilityEstimate
+{
+    double interruptionsPerDay = 0;
+    double mtbfSeconds = 0; ///< of the whole job: 1 / the sum of failure rates
+    double checkpointWriteSeconds = 0;
+    double checkpointReadSeconds = 0;
+    double checkpointIntervalSeconds = 0; ///< Young's optimum
+    double restartSeconds = 0;
+    bool sparesCoverFailures = false;
+    int spareNodes = 0; ///< used: given, or sized to cover the nodes down at once
+    double nodesDownAtOnce = 0; ///< node failure rate x replacement time
+    double goodput = 1.0;
+    /** False without storage write bandwidth: every failure restarts the run from its start. */
+    bool checkpointsWritable = true;
+    std::vector<std::string> notes; ///< parts without an MTBF, spares that run out
+};
+
+/**
+ * Expected interruptions (every part failing independently at a constant rate: a job stops when
+ * any of its GPUs, nodes, NICs or switches fails), Young's interval and the goodput. Restart =
+ * overhead + checkpoint read + (when spares cannot absorb the failures in flight) the node
+ * replacement time. Spares absorb failures when there are at least as many as the expected number
+ * of nodes down at once (node failure rate x replacement time), rounded up.
+ */
+ReliabilityEstimate estimateReliability(const ReliabilityInputs &inputs);
+
+/**
+ * Goodput of a run of `runSeconds` of work that cannot checkpoint: each failure (rate 1/MTBF)
+ * loses everything done so far and costs `restartSeconds`. The expected wall time is
+ * (MTBF + R)(e^(T/MTBF) - 1) (Duda, "The effects of checkpointing on program execution time",
+ * Information Processing Letters 16(5), 1983, the no-checkpoint case; also Daly, "A higher
+ * order estimate of the optimum checkpoint interval for restart dumps", FGCS 22(3), 2006, eq. 1
+ * with one segment), so goodput = T / that. 0 when the run would need more than e^50 times its
+ * length (it practically never finishes); 1 without failures.
+ */
+double noCheckpointGoodput(double runSeconds, double restartSeconds, double mtbfSeconds);
+
+/** A serving fleet's failures: each takes one replica down while it restarts. */
+struct ServingReliability
+{
+    double interruptionsPerDay = 0;
+    double restartSeconds = 0;
+    /** Fraction of replica-time up: 1 - interruptions x restart / (replicas x one day). */
+    double availability = 1.0;
+};
+
+/**
+ * `replicas` of `gpusPerReplica` GPUs on nodes of `node`: GPU and host failures (NICs do not stop
+ * a replica that serves from one node). Restart = `restartOverheadSeconds` (reschedule, load the
+ * weights, warm up).
+ */
+ServingReliability estimateServingReliability(const GpuSpec &gpu, const NodeSpec &node,
+                                              int replicas, int gpusPerReplica,
+                                              double restartOverheadSeconds);
+
+/** Power, energy and money for a job of `runSeconds` of useful work. */
+struct OperationsInputs
+{
+    GpuSpec gpu;
+    NodeSpec node;
+    int gpus = 0;
+    int nodes = 0;
+    double gpuBusyFraction = 1.0;
+    double networkWatts = 0; ///< switches and optics
+    double storageWatts = 0;
+    double capitalUsd = 0; ///< GPUs, nodes, network, storage, racks
+    FacilitySpec facility;
+    double lifetimeYears = 4;
+    std::optional<double> hourlyUsdPerGpu; ///< a cloud price replaces capital and energy
+    double runSeconds = 0; ///< useful work; wall time divides it by the goodput
+    double goodput = 1.0;
+};
+
+struct OperationsEstimate
+{
+    double gpusWatts = 0; ///< average draw at the busy fraction
+    double nodesWatts = 0;
+    double networkWatts = 0;
+    double storageWatts = 0;
+    double itWatts() const { return gpusWatts + nodesWatts + networkWatts + storageWatts; }
+    double facilityWatts = 0; ///< IT x PUE
+    double wallSeconds = 0; ///< run time / goodput
+    double wallGpuHours = 0; ///< GPU-hours of the wall time: what a run is billed for
+    double energyMegawattHours = 0; ///< facility energy over the wall time
+    double electricityUsd = 0;
+    double carbonTonnes = 0;
+    double costPerGpuHourUsd = 0; ///< amortised capital + electricity, or the cloud price
+    double costUsd = 0; ///< GPU-hours of wall time x cost per GPU-hour
+};
+
+/**
+ * Energy = facility power x wall time; electricity = energy x price; carbon = energy x the grid's
+ * intensity. Owned hardware: cost per GPU-hour = capital / (GPUs x lifetime hours) + facility
+ * power per GPU x electricity price (straight-line amortisation, hardware busy all its life).
+ */
+OperationsEstimate estimateOperations(const OperationsInputs &inputs);
+
+} // namespace cp::model

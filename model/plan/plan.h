@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/catalog/catalogitems.h"
+#include "model/inference/servingengine.h"
+#include "model/training/trainingestimate.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+/** A number of identical nodes (servers), and the racks they go in. */
+struct NodeGroup
+{
+    std::string name;
+    std::string nodeId;
+    int count = 0;
+    std::string rackId; ///< empty: not placed in racks
+    int nodesPerRack = 0; ///< 0: as many as fit by power and rack units
+    /** Its NICs are cabled to the plan's fabric. A group off the fabric still draws power and
+     * costs money, but adds no fabric ports and cannot join a multi-node training job. */
+    bool onFabric = true;
+};
+
+struct FabricPlan
+{
+    std::string topology = "fat-tree"; ///< fat-tree, rail-fat-tree, dragonfly, torus, none
+    std::string nicId; ///< empty: the node type's NIC
+    int nicsPerNode = 0; ///< 0: the node type's NIC count
+    std::string switchId;
+    int tiers = 0; ///< 0: the fewest that fit; 1: one switch (fat-tree); 2 or 3
+    double oversubscription = 1.0;
+    /** Dragonfly a (routers per group), p (endpoints per router), h (global links per router),
+     * groups; 0 = derived (fabricdesign.h). */
+    int dragonflyA = 0;
+    int dragonflyP = 0;
+    int dragonflyH = 0;
+    int dragonflyGroups = 0;
+    std::string torusDims; ///< "4x4x4"; empty for other topologies
+    int nodesPerScalableUnit = 32; ///< rail-fat-tree
+    /**
+     * Switches taken out for a failure what-if, by their generated label ("spine-5",
+     * "leaf-su3-rail2"); the estimate runs on the fabric without them.
+     */
+    std::vector<std::string> failedSwitches;
+};
+
+struct StoragePlan
+{
+    std::string storageId;
+    int count = 1;
+    bool onFabric = true; ///< reachable from the servers; off it, no checkpoint or data feed
+};
+
+struct FacilityPlan
+{
+    std::string facilityId;
+    std::optional<double> pue;
+    std::optional<double> electricityUsdPerKwh;
+    std::optional<double> carbonKgPerKwh;
+    /** What the hall can deliver to the cluster, facility side (IT x PUE); none: unchecked. */
+    std::optional<double> powerLimitWatts;
+};
+
+struct InferenceWorkload
+{
+    std::string modelId;
+    Precision precision = Precision::FP16;
+    Precision kvPrecision = Precision::FP16;
+    int inputTokens = 0;
+    int outputTokens = 0;
+    std::optional<int> batch;
+    std::optional<double> ratePerSecond;
+    std::optional<double> ttftP95Ms;
+    std::optional<double> tpotP95Ms;
+    std::optional<int> gpusPerReplica;
+    std::optional<int> pipelineStages; ///< across nodes; see InferenceJob::pipelineStages
+    std::string engineId; ///< serving engine profile (servingengine.h); empty: the newest
+    SpeculativeDecoding speculative;
+    /** Traffic of each hour of the day, any unit; the busiest hour runs at rate_per_s. Empty:
+     * static traffic. See diurnalautoscaling.h. */
+    std::vector<double> diurnalRates;
+};
+
+enum class WorkloadType { None, Training, Inference };
+
+/**
+ * A named what-if variant of the plan: `changes` is a JSON merge patch (RFC 7396) over the
+ * baseline plan's JSON, e.g. {"fabric": {"nic": "roce-400g", "oversubscription": 2}}, so a
+ * scenario records only what differs and follows later edits of everything else
+ * (scenarios.h builds the plan it describes).
+ */
+struct Scenario
+{
+    std::string name;
+    nlohmann::json changes = nlohmann::json::object();
+};
+
+/**
+ * The design a user builds: nodes and racks, fabric, storage, facility, and the workload it is
+ * for. Saved as versioned JSON (planio.h). `layout` carries the canvas's item positions opaquely
+ * so the model round-trips what the editor stores without knowing about it.
+ */
+struct Plan
+{
+    static constexpr const char *formatName = "clusterplanner-plan";
+    static constexpr int formatVersion = 1;
+
+    std::string name;
+    std::string description;
+    std::vector<NodeGroup> nodeGroups;
+    FabricPlan fabric;
+    std::vector<StoragePlan> storage;
+    FacilityPlan facility;
+    WorkloadType workloadType = WorkloadType::None;
+    std::string trainingModelId;
+    TrainingJob training; ///< training.model is filled from the catalog when estimating
+    InferenceWorkload inference;
+    nlohmann::json layout = nlohmann::json::object();
+    std::vector<Scenario> scenarios; ///< what-if variants besides this baseline
+
+    int totalNodes() const;
+};
+
+} // namespace cp::model

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/plan/planio.h"
+
+#include "model/catalog/catalog.h"
+#include "model/core/atomicfile.h"
+#include "model/core/inputerror.h"
+#include "model/core/jsonfieldreader.h"
+#include "model/inference/diurnalautoscaling.h"
+#include "model/plan/scenarios.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <regex>
+
+namespace cp::model {
+
+int Plan::totalNodes() const
+{
+    // 64-bit sum: a plan may hold more groups than an int of nodes can count; checkPlanSize
+    // refuses those, and this saturates rather than wrapping for an unchecked plan.
+    const long long total
+        = std::accumulate(nodeGroups.begin(), nodeGroups.end(), 0LL,
+                          [](long long sum, const NodeGroup &group) { return sum + group.count; });
+    return static_cast<int>(std::min<long long>(total, std::numeric_limits<int>::max()));
+}
+
+void checkPlanSize(const Plan &plan, const Catalog &catalog, const std::string &file)
+{
+    // Estimates count nodes and GPUs in int (64 groups of 4,194,304 eight-GPU servers printed
+    // "GPUs -2147483648"): sum in 64 bits and refuse what an int cannot hold.
+    constexpr long long limit = std::numeric_limits<int>::max();
+    long long nodes = 0;
+    long long gpus = 0;
+    for (const NodeGroup &group : plan.nodeGroups) {
+        nodes += group.count;
+        if (catalog.kindOf(group.nodeId) == CatalogKind::Node)
+            gpus += 1LL * group.count * catalog.node(group.nodeId).gpusPerNode;
+    }
+    if (nodes > limit || gpus > limit)
+        throw InputError(file, "/nodes",
+                         "the plan holds " + std::to_string(nodes) + " servers with "
+                             + std::to_string(gpus) + " GPUs, more than the "
+                             + std::to_string(limit) + " an estimate can count");
+}
+
+namespace {
+
+const std::vector<std::string> topologies
+    = {"fat-tree", "rail-fat-tree", "dragonfly", "torus", "none"};
+const std::vector<std::string> precisions = {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"};
+
+void checkReference(const Catalog *catalog, JsonFieldReader &reader, const char *key,
+                    const std::string &id, CatalogKind kind)
+{
+    if (!catalog || id.empty())
+        return;
+    const auto found = catalog->kindOf(id);
+    if (!found)
+        reader.fail(key,
+                    "unknown " + catalogKindKey(kind) + " id '" + id + "' (see 'catalog list "
+                        + catalogKindKey(kind) + "')");
+    if (*found != kind)
+        reader.fail(key,
+                    "'" + id + "' is in " + catalogKindKey(*found) + ", expected an entry of "
+                        + catalogKindKey(kind));
+}
+
+void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
+{
+    plan.trainingModelId = w.string("model");
+    checkReference(catalog, w, "model", plan.trainingModelId, CatalogKind::Model);
+    TrainingJob &job = plan.training;
+    job.seqLen = w.integer("seq_len", 1, 1 << 24);
+    job.globalBatch = w.integer("global_batch", 1, 1 << 24);
+    job.tokens = w.optionalNumber("tokens", positive).value_or(0.0);
+    job.precision = *precisionFromName(
+        w.optionalChoice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
+    if (auto id = w.optionalChoice("framework", trainingFrameworkIdList()))
+        job.framework = *findTrainingFramework(*id);
+    // Overrides of single settings of the framework profile.
+    TrainingFramework &framework = job.framework;
+    if (auto attention = w.optionalChoice("attention", {"flash", "unfused"}))
+        framework.attention
+            = *attention == "flash" ? AttentionKernel::Flash : AttentionKernel::Unfused;
+    framework.dpOverlapFraction
+        = w.optionalNumber("dp_overlap", {0.0, 1.0, false}).value_or(framework.dpOverlapFraction);
+    framework.sequenceParallel
+        = w.optionalBool("sequence_parallel").value_or(framework.sequenceParallel);
+    framework.tpCommOverlap = w.optionalBool("tp_comm_overlap").value_or(framework.tpCommOverlap);
+    job.allowTpAcrossNodes = w.optionalBool("allow_tp_across_nodes").value_or(false);
+    job.moeCapacityFactor
+        = w.optionalNumber("moe_capacity_factor", {1.0, 16.0, false}).value_or(1.0);
+    ParallelismConstraints &k = job.constraints;
+    k.tp = w.optionalInteger("tp", 1, 1 << 20);
+    k.pp = w.optionalInteger("pp", 1, 1 << 20);
+    k.dp = w.optionalInteger("dp", 1, 1 << 24);
+    k.cp = w.optionalInteger("cp", 1, 1 << 20);
+    k.ep = w.optionalInteger("ep", 1, 1 << 20);
+    k.microbatch = w.optionalInteger("microbatch", 1, 1 << 20);
+    k.interleave = w.optionalInteger("interleave", 1, 1 << 10);
+    k.zero = w.optionalInteger("zero", 0, 3);
+    if (auto recompute = w.optionalChoice("recompute", {"none", "selective", "full"}))
+        k.recompute = recomputeFromName(*recompute);
+}
+
+void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
+{
+    InferenceWorkload &inf = plan.inference;
+    inf.modelId = w.string("model");
+    checkReference(catalog, w, "model", inf.modelId, CatalogKind::Model);
+    inf.precision
+        = *precisionFromName(w.choice("precision", {"fp16", "bf16", "fp8", "int8", "int4"}));
+    inf.kvPrecision = *precisionFromName(
+        w.optionalChoice("kv_precision", {"fp16", "bf16", "fp8", "int8"}).value_or("fp16"));
+    inf.inputTokens = w.integer("input_tokens", 1, 1 << 24);
+    inf.outputTokens = w.integer("output_tokens", 1, 1 << 24);
+    inf.batch = w.optionalInteger("batch", 1, 1 << 20);
+    inf.ratePerSecond = w.optionalNumber("rate_per_s", positive);
+    inf.ttftP95Ms = w.optionalNumber("ttft_p95_ms", positive);
+    inf.tpotP95Ms = w.optionalNumber("tpot_p95_ms", positive);
+    inf.gpusPerReplica = w.optionalInteger("gpus_per_replica", 1, 1 << 16);
+    inf.pipelineStages = w.optionalInteger("pipeline_stages", 1, 1024);
+    inf.engineId = w.optionalChoice("engine", servingEngineIdList()).value_or("");
+    if (const nlohmann::json *speculative = w.optionalObject("speculative")) {
+        JsonFieldReader spec(*speculative, w.file(), w.childPointer("speculative"));
+        inf.speculative.enabled = true;
+        inf.speculative.draftTokens = spec.integer("draft_tokens", 1, 64);
+        inf.speculative.acceptanceRate = spec.number("acceptance_rate", {0.0, 1.0, false});
+        inf.speculative.draftModelId = spec.optionalString("draft_model").value_or("");
+        if (!inf.speculative.draftModelId.empty())
+            checkReference(catalog, spec, "draft_model", inf.speculative.draftModelId,
+                           CatalogKind::Model);
+        spec.finish();
+    }
+    if (inf.batch && inf.ratePerSecond)
+        w.fail("batch", "give either batch or rate_per_s, not both");
+    if (const nlohmann::json *diurnal = w.optionalArray("diurnal")) {
+        if (!inf.ratePerSecond)
+            w.fail("diurnal", "a diurnal profile scales rate_per_s, the peak hour's rate: set it");
+        inf.diurnalRates.clear();
+        for (std::size_t h = 0; h < diurnal->size(); ++h) {
+            if (!(*diurnal)[h].is_number())
+                throw InputError(w.file(), w.childPointer("diurnal") + "/" + std::to_string(h),
+                                 "an hourly rate must be a number");
+            inf.diurnalRates.push_back((*diurnal)[h].get<double>());
+        }
+        try {
+            diurnalProfileFromHourlyRates(inf.diurnalRates, w.file());
+        } catch (const InputError &error) {
+            throw InputError(w.file(), w.childPointer("diurnal") + error.pointer(), error.reason());
+        }
+    }
+}
+
+/**
+ * fabric.failed_switches: the failure what-if, as generated switch labels. Only their form is
+ * checked here (the plan file is read without generating its fabric); whether the fabric has the
+ * switch is checked where it is generated, and that error names the same JSON pointer.
+ */
+std::vector<std::string> readFailedSwitches(JsonFieldReader &f)
+{
+    const nlohmann::json *list = f.optionalArray("failed_switches");
+    if (!list)
+        return {};
+    static const std::regex label("leaf-[0-9]+|leaf-su[0-9]+-rail[0-9]+|spine-[0-9]+|core-[0-9]+"
+                                  "|router-g[0-9]+-r[0-9]+");
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        const std::string pointer = f.childPointer("failed_switches") + "/" + std::to_string(i);
+        const nlohmann::json &item = (*list)[i];
+        if (!item.is_string())
+            throw InputError(f.file(), pointer,
+                             "expected a switch label such as \"spine-0\", not "
+                                 + jsonTypeName(item));
+        const std::string text = item.get<std::string>();
+        if (!std::regex_match(text, label))
+            throw InputError(f.file(), pointer,
+                             "\"" + text
+                                 + "\" is not a switch label (leaf-N, leaf-suN-railM, spine-N, "
+                                   "core-N or router-gN-rM)");
+        if (std::find(labels.begin(), labels.end(), text) != labels.end())
+            throw InputError(f.file(), pointer, "switch \"" + text + "\" is listed twice");
+        labels.push_back(text);
+    }
+    return labels;
+}
+
+} // namespace
+
+Plan parsePlan(const nlohmann::json &document, const std::string &file, const Catalog *catalog)
+{
+    JsonFieldReader root(document, file, "");
+    const std::string format = root.string("format");
+    if (format != Plan::formatName)
+        root.fail("format",
+                  std::string("must be \"") + Plan::formatName + "\", found \"" + format + "\"");
+    const int version = root.integer("version", 1, 1 << 20);
+    if (version != Plan::formatVersion)
+        root.fail("version",
+                  "plan format version " + std::to_string(version)
+                      + " is not supported (this program reads version "
+                      + std::to_string(Plan::formatVersion) + ")");
+    Plan plan;
+    plan.name = root.string("name");
+    plan.description = root.optionalString("description").value_or("");
+
+    // A plan may have no servers yet: the desktop program starts from one and saves it.
+    const nlohmann::json &nodes = root.array("nodes");
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        JsonFieldReader g(nodes[i], file, "/nodes/" + std::to_string(i));
+        NodeGroup group;
+        group.name = g.optionalString("name").value_or("");
+        group.nodeId = g.string("node");
+        checkReference(catalog, g, "node", group.nodeId, CatalogKind::Node);
+        group.count = g.integer("count", 1, 1 << 22);
+        group.rackId = g.optionalString("rack").value_or("");
+        checkReference(catalog, g, "rack", group.rackId, CatalogKind::Rack);
+        group.nodesPerRack = g.optionalInteger("nodes_per_rack", 1, 256).value_or(0);
+        if (group.nodesPerRack > 0 && group.rackId.empty())
+            g.fail("nodes_per_rack", "needs a rack");
+        group.onFabric = g.optionalBool("on_fabric").value_or(true);
+        g.finish();
+        plan.nodeGroups.push_back(std::move(group));
+    }
+
+    if (const nlohmann::json *fabric = root.optionalObject("fabric")) {
+        JsonFieldReader f(*fabric, file, "/fabric");
+        plan.fabric.topology = f.choice("topology", topologies);
+        plan.fabric.nicId = f.optionalString("nic").value_or("");
+        checkReference(catalog, f, "nic", plan.fabric.nicId, CatalogKind::Nic);
+        plan.fabric.nicsPerNode = f.optionalInteger("nics_per_node", 1, 64).value_or(0);
+        plan.fabric.switchId = f.optionalString("switch").value_or("");
+        checkReference(catalog, f, "switch", plan.fabric.switchId, CatalogKind::Switch);
+        // 0 (or absent): the fewest tiers that hold the NICs; 1: one switch; 2 or 3 as given.
+        plan.fabric.tiers = f.optionalInteger("tiers", 0, 3).value_or(0);
+        if (const nlohmann::json *d = f.optionalObject("dragonfly")) {
+            JsonFieldReader r(*d, file, "/fabric/dragonfly");
+            plan.fabric.dragonflyA = r.optionalInteger("a", 0, 4096).value_or(0);
+            plan.fabric.dragonflyP = r.optionalInteger("p", 0, 4096).value_or(0);
+            plan.fabric.dragonflyH = r.optionalInteger("h", 0, 4096).value_or(0);
+            plan.fabric.dragonflyGroups = r.optionalInteger("groups", 0, 1 << 20).value_or(0);
+            r.finish();
+        }
+        plan.fabric.torusDims = f.optionalString("torus_dims").value_or("");
+        plan.fabric.nodesPerScalableUnit
+            = f.optionalInteger("nodes_per_scalable_unit", 1, 4096).value_or(32);
+        plan.fabric.oversubscription
+            = f.optionalNumber("oversubscription", {1.0, 64.0, false}).value_or(1.0);
+        plan.fabric.failedSwitches = readFailedSwitches(f);
+        f.finish();
+    } else {
+        plan.fabric.topology = "none";
+    }
+
+    if (const nlohmann::json *storage = root.optionalArray("storage")) {
+        for (std::size_t i = 0; i < storage->size(); ++i) {
+            JsonFieldReader s((*storage)[i], file, "/storage/" + std::to_string(i));
+            StoragePlan item;
+            item.storageId = s.string("storage");
+            checkReference(catalog, s, "storage", item.storageId, CatalogKind::Storage);
+            item.count = s.integer("count", 1, 100000);
+            item.onFabric = s.optionalBool("on_fabric").value_or(true);
+            s.finish();
+            plan.storage.push_back(item);
+        }
+    }
+
+    if (const nlohmann::json *facility = root.optionalObject("facility")) {
+        JsonFieldReader f(*facility, file, "/facility");
+        plan.facility.facilityId = f.string("facility");
+        checkReference(catalog, f, "facility", plan.facility.facilityId, CatalogKind::Facility);
+        plan.facility.pue = f.optionalNumber("pue", {1.0, 5.0, false});
+        plan.facility.electricityUsdPerKwh
+            = f.optionalNumber("electricity_usd_per_kwh", nonNegative);
+        plan.facility.carbonKgPerKwh = f.optionalNumber("carbon_kg_per_kwh", nonNegative);
+        if (const auto kw = f.optionalNumber("power_limit_kw", positive))
+            plan.facility.powerLimitWatts = *kw * 1e3;
+        f.finish();
+    }
+
+    if (const nlohmann::json *workload = root.optionalObject("workload")) {
+        JsonFieldReader w(*workload, file, "/workload");
+        const std::string type = w.choice("type", {"training", "inference"});
+        if (type == "training") {
+            plan.workloadType = WorkloadType::Training;
+            readTraining(w, plan, catalog);
+        } else {
+            plan.workloadType = WorkloadType::Inference;
+            readInference(w, plan, catalog);
+        }
+        w.finish();
+    }
+
+    if (const nlohmann::json *layout = root.optionalObject("layout"))
+        plan.layout = *layout;
+    if (const nlohmann::json *scenarios = root.optionalArray("scenarios")) {
+        for (std::size_t i = 0; i < scenarios->size(); ++i) {
+            JsonFieldReader s((*scenarios)[i], file, "/scenarios/" + std::to_string(i));
+            Scenario scenario;
+            scenario.name = s.string("name");
+            if (const std::string problem = scenarioNameProblem(plan, scenario.name, -1);
+                !problem.empty())
+                s.fail("name", problem);
+            scenario.changes = s.object("changes");
+            s.finish();
+            plan.scenarios.push_back(std::move(scenario));
+        }
+    }
+    root.finish();
+    if (catalog)
+        checkPlanSize(plan, *catalog, file);
+    // Build every scenario now, so a patch that makes an invalid plan is reported when the file
+    // is read, with its pointer inside /scenarios/N/changes, not later in the comparison.
+    for (std::size_t i = 0; i < plan.scenarios.size(); ++i)
+        scenarioPlan(plan, static_cast<int>(i), catalog, file);
+    return plan;
+}
+
+Plan loadPlan(const std::string &path, const Catalog *catalog)
+{
+    return parsePlan(readJsonFile(path), path, catalog);
+}
+
+nlohmann::json planToJson(const Plan &plan)
+{
+    nlohmann::json doc
+        = {{"format", Plan::formatName}, {"version", Plan::formatVersion}, {"name", plan.name}};
+    if (!plan.description.empty())
+        doc["description"] = plan.description;
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const NodeGroup &group : plan.nodeGroups) {
+        nlohmann::json g = {{"node", group.nodeId}, {"count", group.count}};
+        if (!group.name.empty())
+            g["name"] = group.name;
+        if (!group.rackId.empty())
+            g["rack"] = group.rackId;
+        if (group.nodesPerRack > 0)
+            g["nodes_per_rack"] = group.nodesPerRack;
+        if (!group.onFabric)
+            g["on_fabric"] = false;
+        nodes.push_back(std::move(g));
+    }
+    doc["nodes"] = std::move(nodes);
+    if (plan.fabric.topology != "none" || !plan.fabric.nicId.empty()) {
+        nlohmann::json f = {{"topology", plan.fabric.topology},
+                            {"tiers", plan.fabric.tiers},
+                            {"oversubscription", plan.fabric.oversubscription}};
+        if (!plan.fabric.nicId.empty())
+            f["nic"] = plan.fabric.nicId;
+        if (plan.fabric.nicsPerNode > 0)
+            f["nics_per_node"] = plan.fabric.nicsPerNode;
+        if (!plan.fabric.switchId.empty())
+            f["switch"] = plan.fabric.switchId;
+        if (plan.fabric.dragonflyA || plan.fabric.dragonflyP || plan.fabric.dragonflyH
+            || plan.fabric.dragonflyGroups)
+            f["dragonfly"] = {{"a", plan.fabric.dragonflyA},
+                              {"p", plan.fabric.dragonflyP},
+                              {"h", plan.fabric.dragonflyH},
+                              {"groups", plan.fabric.dragonflyGroups}};
+        if (!plan.fabric.torusDims.empty())
+            f["torus_dims"] = plan.fabric.torusDims;
+        if (plan.fabric.nodesPerScalableUnit != 32)
+            f["nodes_per_scalable_unit"] = plan.fabric.nodesPerScalableUnit;
+        if (!plan.fabric.failedSwitches.empty())
+            f["failed_switches"] = plan.fabric.failedSwitches;
+        doc["fabric"] = std::move(f);
+    }
+    if (!plan.storage.empty()) {
+        nlohmann::json storage = nlohmann::json::array();
+        for (const StoragePlan &item : plan.storage) {
+            nlohmann::json entry = {{"storage", item.storageId}, {"count", item.count}};
+            if (!item.onFabric)
+                entry["on_fabric"] = false;
+            storage.push_back(std::move(entry));
+        }
+        doc["storage"] = std::move(storage);
+    }
+    if (!plan.facility.facilityId.empty()) {
+        nlohmann::json f = {{"facility", plan.facility.facilityId}};
+        if (plan.facility.pue)
+            f["pue"] = *plan.facility.pue;
+        if (plan.facility.electricityUsdPerKwh)
+            f["electricity_usd_per_kwh"] = *plan.facility.electricityUsdPerKwh;
+        if (plan.facility.carbonKgPerKwh)
+            f["carbon_kg_per_kwh"] = *plan.facility.carbonKgPerKwh;
+        if (plan.facility.powerLimitWatts)
+            f["power_limit_kw"] = *plan.facility.powerLimitWatts / 1e3;
+        doc["facility"] = std::move(f);
+    }
+    if (plan.workloadType == WorkloadType::Training) {
+        const TrainingJob &job = plan.training;
+        nlohmann::json w = {{"type", "training"},
+                            {"model", plan.trainingModelId},
+                            {"seq_len", job.seqLen},
+                            {"global_batch", job.globalBatch},
+                            {"precision", precisionName(job.precision)},
+                            {"framework", job.framework.id}};
+        // Only the settings that differ from the named profile are written as overrides.
+        const TrainingFramework *profile = findTrainingFramework(job.framework.id);
+        const TrainingFramework &base = profile ? *profile : defaultTrainingFramework();
+        if (job.framework.attention != base.attention)
+            w["attention"]
+                = job.framework.attention == AttentionKernel::Flash ? "flash" : "unfused";
+        if (job.framework.dpOverlapFraction != base.dpOverlapFraction)
+            w["dp_overlap"] = job.framework.dpOverlapFraction;
+        if (job.framework.sequenceParallel != base.sequenceParallel)
+            w["sequence_parallel"] = job.framework.sequenceParallel;
+        if (job.framework.tpCommOverlap != base.tpCommOverlap)
+            w["tp_comm_overlap"] = job.framework.tpCommOverlap;
+        if (job.moeCapacityFactor != 1.0)
+            w["moe_capacity_factor"] = job.moeCapacityFactor;
+        if (job.tokens > 0)
+            w["tokens"] = job.tokens;
+        if (job.allowTpAcrossNodes)
+            w["allow_tp_across_nodes"] = true;
+        const ParallelismConstraints &k = job.constraints;
+        auto put = [&](const char *key, const std::optional<int> &value) {
+            if (value)
+                w[key] = *value;
+        };
+        put("tp", k.tp);
+        put("pp", k.pp);
+        put("dp", k.dp);
+        put("cp", k.cp);
+        put("ep", k.ep);
+        put("microbatch", k.microbatch);
+        put("interleave", k.interleave);
+        put("zero", k.zero);
+        if (k.recompute)
+            w["recompute"] = recomputeName(*k.recompute);
+        doc["workload"] = std::move(w);
+    } else if (plan.workloadType == WorkloadType::Inference) {
+        const InferenceWorkload &inf = plan.inference;
+        nlohmann::json w = {{"type", "inference"},
+                            {"model", inf.modelId},
+                            {"precision", precisionName(inf.precision)},
+                            {"kv_precision", precisionName(inf.kvPrecision)},
+                            {"input_tokens", inf.inputTokens},
+                            {"output_tokens", inf.outputTokens}};
+        if (inf.batch)
+            w["batch"] = *inf.batch;
+        if (inf.ratePerSecond)
+            w["rate_per_s"] = *inf.ratePerSecond;
+        if (inf.ttftP95Ms)
+            w["ttft_p95_ms"] = *inf.ttftP95Ms;
+        if (inf.tpotP95Ms)
+            w["tpot_p95_ms"] = *inf.tpotP95Ms;
+        if (inf.gpusPerReplica)
+            w["gpus_per_replica"] = *inf.gpusPerReplica;
+        if (inf.pipelineStages)
+            w["pipeline_stages"] = *inf.pipelineStages;
+        if (!inf.engineId.empty())
+            w["engine"] = inf.engineId;
+        if (inf.speculative.enabled) {
+            nlohmann::json spec = {{"draft_tokens", inf.speculative.draftTokens},
+                                   {"acceptance_rate", inf.speculative.acceptanceRate}};
+            if (!inf.speculative.draftModelId.empty())
+                spec["draft_model"] = inf.speculative.draftModelId;
+            w["speculative"] = std::move(spec);
+        }
+        if (!inf.diurnalRates.empty())
+            w["diurnal"] = inf.diurnalRates;
+        doc["workload"] = std::move(w);
+    }
+    if (!plan.layout.empty())
+        doc["layout"] = plan.layout;
+    if (!plan.scenarios.empty()) {
+        nlohmann::json scenarios = nlohmann::json::array();
+        for (const Scenario &scenario : plan.scenarios)
+            scenarios.push_back({{"name", scenario.name}, {"changes", scenario.changes}});
+        doc["scenarios"] = std::move(scenarios);
+    }
+    return doc;
+}
+
+void savePlan(const Plan &plan, const std::string &path)
+{
+    writeFileAtomically(path, planToJson(plan).dump(2) + "\n");
+}
+
+} // namespace cp::model

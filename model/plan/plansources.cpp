@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/plan/plansources.h"
+
+#include "model/catalog/catalog.h"
+#include "model/plan/plan.h"
+
+#include <algorithm>
+#include <set>
+
+namespace cp::model {
+
+std::vector<CatalogSourceLine> catalogSourcesForPlans(const std::vector<Plan> &plans,
+                                                      const Catalog &catalog)
+{
+    std::set<std::string> ids;
+    for (const Plan &plan : plans) {
+        for (const NodeGroup &group : plan.nodeGroups) {
+            ids.insert(group.nodeId);
+            ids.insert(group.rackId);
+            if (catalog.kindOf(group.nodeId) == CatalogKind::Node) {
+                ids.insert(catalog.node(group.nodeId).gpuId);
+                ids.insert(catalog.node(group.nodeId).nicId);
+            }
+        }
+        ids.insert(plan.fabric.nicId);
+        ids.insert(plan.fabric.switchId);
+        for (const StoragePlan &storage : plan.storage)
+            ids.insert(storage.storageId);
+        ids.insert(plan.facility.facilityId);
+        ids.insert(plan.trainingModelId);
+        ids.insert(plan.inference.modelId);
+    }
+    std::vector<CatalogSourceLine> lines;
+    for (CatalogKind kind : allCatalogKinds()) {
+        for (const std::string &id : ids) {
+            if (id.empty() || catalog.kindOf(id) != kind)
+                continue;
+            const nlohmann::json &entry = catalog.entryJson(id);
+            lines.push_back({catalogKindKey(kind), id, entry.value("name", id),
+                             entry.value("source", std::string())});
+        }
+    }
+    return lines;
+}
+
+std::vector<std::string> estimateAssumptions()
+{
+    return {
+        "Training FLOPs: three passes of the layers' GEMMs, attention and logits as in Narayanan "
+        "et al., SC21 (72·B·s·l·h²(1 + s/6h + V/12lh) for GPT), used for MFU.",
+        "Training step: a list of named operations per layer (GEMMs at the catalog's "
+        "size-dependent GEMM efficiency from published cuBLAS sweeps, fused attention, "
+        "memory-bound kernels over achievable HBM bandwidth, a fixed cost per kernel, TP, CP, EP, "
+        "pipeline and data-parallel collectives with the overlap of the named training software, "
+        "Megatron-Core 2024 by default); docs/training-model.md, validated against 44 published "
+        "runs in docs/validation-training.md.",
+        "Training days and GPU-hours: the step time x steps without failures, and the expected "
+        "wall time with failures, restarts and checkpoints (goodput below).",
+        "Memory: ZeRO model states of 2+2+12 bytes per parameter sharded by stage (Rajbhandari "
+        "et al., SC20); activations after Korthikanti et al. 2022, generalised to GQA and MoE.",
+        "Pipeline: 1F1B or interleaved, a step of (m + (p-1)/v) stage times (Narayanan et al., "
+        "SC21).",
+        "Collectives: ring and hierarchical all-reduce at NCCL bus bandwidth from the catalog "
+        "(nccl-tests PERFORMANCE.md); the scale-out rate is measured on the generated fabric "
+        "graph (docs/fabric-model.md).",
+        "Fabric switch counts: folded Clos (Al-Fares et al., SIGCOMM 2008) and the NVIDIA DGX "
+        "SuperPOD reference architecture for rail-optimised designs.",
+        "Power: GPUs at utilisation-dependent draw between idle and TDP, servers, switches and "
+        "optics at datasheet power; facility power = IT x PUE (The Green Grid, 2012).",
+        "Failures: catalog MTBFs summed into a job MTBF; checkpoint every sqrt(2·C·MTBF) (Young, "
+        "CACM 1974), goodput after Daly (FGCS 2006); compared with the Llama 3 405B run in "
+        "docs/reliability-validation.md.",
+        "Inference: a prompt's prefill, a batched prefill and a decode step as named operations "
+        "(each GEMM the slower of its FLOPs and its weight reads, decode attention reading the "
+        "K/V cache once per KV head, a fixed cost per kernel), the serving engine's scheduling "
+        "(vLLM 0.6 chunked prefill by default) and memory share; a replica with B batch slots is "
+        "an M/M/B queue under Poisson arrivals; validated in docs/validation-inference.md.",
+        "Cost: list prices amortised straight-line over the lifetime plus energy at the "
+        "facility's electricity price; an hourly price replaces both when given.",
+    };
+}
+
+} // namespace cp::model

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/plan/scenarios.h"
+
+#include "model/catalog/catalog.h"
+#include "model/core/humantext.h"
+#include "model/core/inputerror.h"
+#include "model/fabric/fabricscaleout.h"
+#include "model/inference/inferencesetup.h"
+#include "model/inference/servingengine.h"
+#include "model/plan/planio.h"
+#include "model/training/trainingframework.h"
+
+#include <cctype>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace cp::model {
+
+namespace {
+
+/** Plan keys a scenario may not change: they belong to the file, not to a variant. */
+const std::set<std::string> fileOnlyKeys = {"format", "version", "name", "layout", "scenarios"};
+
+nlohmann::json baselineJson(const Plan &plan)
+{
+    nlohmann::json doc = planToJson(plan);
+    doc.erase("scenarios");
+    return doc;
+}
+
+/** The words for a plan field's path; the path itself for fields not listed. */
+std::string fieldLabel(const std::string &path)
+{
+    static const std::map<std::string, std::string> labels = {
+        {"nodes", "Servers"},
+        {"storage", "Storage"},
+        {"fabric.topology", "Topology"},
+        {"fabric.nic", "NIC"},
+        {"fabric.nics_per_node", "NICs per server"},
+        {"fabric.switch", "Switch"},
+        {"fabric.tiers", "Fabric tiers"},
+        {"fabric.oversubscription", "Oversubscription"},
+        {"fabric.torus_dims", "Torus dimensions"},
+        {"fabric.nodes_per_scalable_unit", "Servers per scalable unit"},
+        {"facility.facility", "Facility"},
+        {"facility.pue", "PUE"},
+        {"facility.electricity_usd_per_kwh", "Electricity (USD/kWh)"},
+        {"facility.carbon_kg_per_kwh", "Carbon (kg/kWh)"},
+        {"facility.power_limit_kw", "Facility power budget (kW)"},
+        {"workload.model", "Model"},
+        {"workload.precision", "Precision"},
+        {"workload.kv_precision", "K/V cache precision"},
+        {"workload.seq_len", "Sequence length"},
+        {"workload.global_batch", "Global batch"},
+        {"workload.tokens", "Tokens"},
+        {"workload.framework", "Training software"},
+        {"workload.engine", "Serving engine"},
+        {"workload.input_tokens", "Prompt tokens"},
+        {"workload.output_tokens", "Output tokens"},
+        {"workload.rate_per_s", "Requests per second"},
+        {"workload.ttft_p95_ms", "TTFT p95 target (ms)"},
+        {"workload.tpot_p95_ms", "TPOT p95 target (ms)"},
+        {"workload.gpus_per_replica", "GPUs per replica"},
+        {"workload.tp", "Tensor parallel"},
+        {"workload.pp", "Pipeline parallel"},
+        {"workload.dp", "Data parallel"},
+        {"workload.cp", "Context parallel"},
+        {"workload.ep", "Expert parallel"},
+        {"workload.microbatch", "Microbatch"},
+        {"workload.recompute", "Recompute"},
+        {"workload.zero", "ZeRO stage"},
+    };
+    const auto it = labels.find(path);
+    return it == labels.end() ? path : it->second;
+}
+
+/** A value as people read it: catalog names for ids, grouped integers, "2:1" oversubscription. */
+std::string describeValue(const std::string &path, const nlohmann::json &value,
+                          const Catalog *catalog)
+{
+    const auto name = [catalog](const std::string &id) {
+        if (catalog && catalog->kindOf(id))
+            return catalog->entryJson(id).value("name", id);
+        if (const TrainingFramework *framework = findTrainingFramework(id))
+            return framework->name;
+        if (const ServingEngine *engine = findServingEngine(id))
+            return engine->name;
+        return id;
+    };
+    if (value.is_array() && (path == "nodes" || path == "storage")) {
+        std::string groups;
+        for (const nlohmann::json &group : value) {
+            if (!group.is_object())
+                continue;
+            const nlohmann::json id
+                = group.value(path == "nodes" ? "node" : "storage", nlohmann::json("?"));
+            const nlohmann::json count = group.value("count", nlohmann::json(1));
+            groups += (groups.empty() ? "" : ", ")
+                + (count.is_number_integer() ? groupedCount(count.get<long long>()) : count.dump())
+                + " x " + (id.is_string() ? name(id.get<std::string>()) : id.dump());
+        }
+        return groups;
+    }
+    if (value.is_string())
+        return name(value.get<std::string>());
+    if (path == "fabric.oversubscription" && value.is_number())
+        return describeValue("", value, catalog) + ":1";
+    if (value.is_number_integer())
+        return groupedCount(value.get<long long>());
+    if (value.is_number_float()) {
+        std::ostringstream text;
+        text << std::setprecision(4) << value.get<double>();
+        return text.str();
+    }
+    return value.dump();
+}
+
+void describeInto(const nlohmann::json &patch, const nlohmann::json &baseline,
+                  const std::string &prefix, const Catalog *catalog, std::vector<std::string> &out)
+{
+    for (const auto &[key, value] : patch.items()) {
+        const std::string path = prefix.empty() ? key : prefix + "." + key;
+        const nlohmann::json *before
+            = baseline.is_object() && baseline.contains(key) ? &baseline.at(key) : nullptr;
+        if (value.is_object() && !value.empty()) {
+            describeInto(value, before ? *before : nlohmann::json(), path, catalog, out);
+            continue;
+        }
+        std::string line = fieldLabel(path) + ": ";
+        if (value.is_null()) {
+            line += "back to its default";
+        } else {
+            line += describeValue(path, value, catalog);
+            if (before && !before->is_object())
+                line += " instead of " + describeValue(path, *before, catalog);
+        }
+        out.push_back(std::move(line));
+    }
+}
+
+[[noreturn]] void sweepError(SweepAxis axis, const std::string &value, const std::string &reason)
+{
+    throw InputError("sweep", sweepAxisName(axis) + "=" + value, reason);
+}
+
+/**
+ * A sweep value as a number in [min, max]. The bounds are what the plan itself accepts, so that the
+ * value can be stored as an int without an out-of-range cast (1e30 used to become INT_MIN).
+ */
+double sweepNumber(SweepAxis axis, const std::string &value, double min, double max)
+{
+    std::size_t used = 0;
+    double number = 0;
+    try {
+        number = std::stod(value, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used != value.size() || !std::isfinite(number) || number < min || number > max) {
+        std::ostringstream reason;
+        reason << std::setprecision(12) << "expected a number of at least " << min
+               << " and at most " << max;
+        sweepError(axis, value, reason.str());
+    }
+    return number;
+}
+
+// The largest values the plan format accepts (model/plan/planio.cpp).
+constexpr double maxSweepGpus = 1 << 30;
+constexpr int maxNodeGroupCount = 1 << 22;
+constexpr double maxTrainingBatch = 1 << 24;
+constexpr double maxInferenceBatch = 1 << 20;
+
+void applySweepValue(Plan &p, SweepAxis axis, const std::string &value, const Catalog &catalog)
+{
+    switch (axis) {
+    case SweepAxis::GpuCount: {
+        const double gpus = sweepNumber(axis, value, 1, maxSweepGpus);
+        if (p.nodeGroups.size() != 1)
+            sweepError(axis, value,
+                       "a GPU-count sweep resizes the plan's server group; this plan has "
+                           + std::to_string(p.nodeGroups.size())
+                           + " groups (sweep a plan with one group, or edit the count)");
+        const int perNode = catalog.node(p.nodeGroups[0].nodeId).gpusPerNode;
+        if (std::fmod(gpus, perNode) != 0)
+            sweepError(axis, value,
+                       "not a whole number of " + std::to_string(perNode) + "-GPU servers");
+        if (gpus / perNode > maxNodeGroupCount)
+            sweepError(axis, value,
+                       "needs more than " + std::to_string(maxNodeGroupCount)
+                           + " servers, the most one server group may hold");
+        p.nodeGroups[0].count = static_cast<int>(gpus / perNode);
+        break;
+    }
+    case SweepAxis::GpuType: {
+        const auto kind = catalog.kindOf(value);
+        std::string nodeId = value;
+        if (kind == CatalogKind::Gpu) {
+            nodeId = nodeForGpu(catalog, value);
+            if (nodeId.empty())
+                sweepError(axis, value, "no catalog server carries this GPU");
+        } else if (kind != CatalogKind::Node) {
+            sweepError(axis, value, "not a GPU or server id (see 'catalog list gpus')");
+        }
+        const NodeSpec &node = catalog.node(nodeId);
+        for (NodeGroup &group : p.nodeGroups) {
+            const int gpus = group.count * catalog.node(group.nodeId).gpusPerNode;
+            group.nodeId = nodeId;
+            group.count = (gpus + node.gpusPerNode - 1) / node.gpusPerNode;
+            group.nodesPerRack = 0; // the new server's power and height decide the packing
+        }
+        // The NIC and count were the old server's; the new one brings its own.
+        p.fabric.nicId.clear();
+        p.fabric.nicsPerNode = 0;
+        break;
+    }
+    case SweepAxis::Nic: {
+        if (catalog.kindOf(value) != CatalogKind::Nic)
+            sweepError(axis, value, "not a NIC id (see 'catalog list nics')");
+        const NicSpec &nic = catalog.nic(value);
+        p.fabric.nicId = value;
+        if (!p.fabric.switchId.empty()
+            && !switchCarriesNic(catalog.networkSwitch(p.fabric.switchId), nic)) {
+            p.fabric.switchId = catalogSwitchForNic(catalog, nic, std::nullopt);
+            if (p.fabric.switchId.empty())
+                sweepError(axis, value, "no catalog switch carries this NIC's links");
+        }
+        break;
+    }
+    case SweepAxis::Oversubscription:
+        p.fabric.oversubscription = sweepNumber(axis, value, 1, 64);
+        break;
+    case SweepAxis::Precision: {
+        const auto precision = precisionFromName(value);
+        if (!precision)
+            sweepError(axis, value, "not a precision (bf16, fp16, fp8, int8, int4)");
+        if (p.workloadType == WorkloadType::Training) {
+            if (*precision != Precision::BF16 && *precision != Precision::FP16
+                && *precision != Precision::FP8)
+                sweepError(axis, value, "training runs in bf16, fp16 or fp8");
+            p.training.precision = *precision;
+        } else if (p.workloadType == WorkloadType::Inference) {
+            p.inference.precision = *precision;
+        } else {
+            sweepError(axis, value, "the plan has no workload whose precision could change");
+        }
+        break;
+    }
+    case SweepAxis::Batch: {
+        const double batch = sweepNumber(
+            axis, value, 1,
+            p.workloadType == WorkloadType::Inference ? maxInferenceBatch : maxTrainingBatch);
+        if (batch != std::floor(batch))
+            sweepError(axis, value, "a batch is a whole number of sequences");
+        if (p.workloadType == WorkloadType::Training) {
+            p.training.globalBatch = static_cast<int>(batch);
+        } else if (p.workloadType == WorkloadType::Inference) {
+            p.inference.batch = static_cast<int>(batch);
+            p.inference.ratePerSecond.reset(); // a fixed batch replaces the rate search
+        } else {
+            sweepError(axis, value, "the plan has no workload whose batch could change");
+        }
+        break;
+    }
+    }
+}
+
+} // namespace
+
+Plan scenarioPlan(const Plan &plan, int index, const Catalog *catalog, const std::string &file)
+{
+    if (index < 0) {
+        Plan baseline = plan;
+        baseline.scenarios.clear();
+        return baseline;
+    }
+    const Scenario &scenario = plan.scenarios.at(static_cast<std::size_t>(index));
+    const std::string pointer = "/scenarios/" + std::to_string(index) + "/changes";
+    for (const auto &[key, value] : scenario.changes.items())
+        if (fileOnlyKeys.count(key))
+            throw InputError(file, pointer + "/" + key,
+                             "a scenario cannot change '" + key
+                                 + "': it belongs to the plan file, not to a variant");
+    nlohmann::json merged = baselineJson(plan);
+    merged.merge_patch(scenario.changes);
+    merged["name"] = scenario.name;
+    try {
+        return parsePlan(merged, file, catalog);
+    } catch (const InputError &error) {
+        throw InputError(error.file(), pointer + error.pointer(),
+                         "scenario '" + scenario.name + "': " + error.reason());
+    }
+}
+
+std::vector<Plan> allScenarioPlans(const Plan &plan, const Catalog *catalog,
+                                   const std::string &file)
+{
+    std::vector<Plan> plans;
+    plans.push_back(scenarioPlan(plan, -1, catalog, file));
+    plans.front().name = baselineScenarioName;
+    for (std::size_t i = 0; i < plan.scenarios.size(); ++i)
+        plans.push_back(scenarioPlan(plan, static_cast<int>(i), catalog, file));
+    return plans;
+}
+
+nlohmann::json mergePatchBetween(const nlohmann::json &from, const nlohmann::json &to)
+{
+    if (!from.is_object() || !to.is_object())
+        return to;
+    nlohmann::json patch = nlohmann::json::object();
+    for (const auto &[key, value] : from.items()) {
+        if (!to.contains(key))
+            patch[key] = nullptr;
+        else if (to[key] != value)
+            patch[key] = mergePatchBetween(value, to[key]);
+    }
+    for (const auto &[key, value] : to.items())
+        if (!from.contains(key))
+            patch[key] = value;
+    return patch;
+}
+
+nlohmann::json scenarioChanges(const Plan &baseline, const Plan &variant)
+{
+    nlohmann::json from = baselineJson(baseline);
+    nlohmann::json to = baselineJson(variant);
+    for (const std::string &key : fileOnlyKeys) {
+        from.erase(key);
+        to.erase(key);
+    }
+    return mergePatchBetween(from, to);
+}
+
+std::vector<std::string> describeChanges(const nlohmann::json &changes,
+                                         const nlohmann::json &baseline, const Catalog *catalog)
+{
+    std::vector<std::string> lines;
+    describeInto(changes, baseline, "", catalog, lines);
+    return lines;
+}
+
+std::string scenarioNameProblem(const Plan &plan, const std::string &name, int ignoreIndex)
+{
+    if (name.empty())
+        return "a scenario needs a name";
+    if (name == baselineScenarioName)
+        return std::string("'") + baselineScenarioName + "' names the plan itself";
+    for (std::size_t i = 0; i < plan.scenarios.size(); ++i)
+        if (static_cast<int>(i) != ignoreIndex && plan.scenarios[i].name == name)
+            return "another scenario is already called '" + name + "'";
+    return {};
+}
+
+std::string uniqueScenarioName(const Plan &plan, const std::string &base)
+{
+    if (scenarioNameProblem(plan, base, -1).empty())
+        return base;
+    for (int n = 2;; ++n) {
+        const std::string candidate = base + " (" + std::to_string(n) + ")";
+        if (scenarioNameProblem(plan, candidate, -1).empty())
+            return candidate;
+    }
+}
+
+std::string sweepAxisName(SweepAxis axis)
+{
+    switch (axis) {
+    case SweepAxis::GpuCount:
+        return "gpu-count";
+    case SweepAxis::GpuType:
+        return "gpu-type";
+    case SweepAxis::Nic:
+        return "nic";
+    case SweepAxis::Oversubscription:
+        return "oversubscription";
+    case SweepAxis::Precision:
+        return "precision";
+    case SweepAxis::Batch:
+        return "batch";
+    }
+    return {};
+}
+
+std::vector<SweepAxis> allSweepAxes()
+{
+    return {SweepAxis::GpuCount,         SweepAxis::GpuType,   SweepAxis::Nic,
+            SweepAxis::Oversubscription, SweepAxis::Precision, SweepAxis::Batch};
+}
+
+std::string sweepScenarioName(SweepAxis axis, const std::string &value)
+{
+    switch (axis) {
+    case SweepAxis::GpuCount:
+        return value + " GPUs";
+    case SweepAxis::GpuType:
+        return value;
+    case SweepAxis::Nic:
+        return "NIC " + value;
+    case SweepAxis::Oversubscription:
+        return value + ":1 oversubscribed";
+    case SweepAxis::Precision: {
+        std::string upper = value;
+        for (char &c : upper)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        return upper;
+    }
+    case SweepAxis::Batch:
+        return "batch " + value;
+    }
+    return sweepAxisName(axis) + " " + value;
+}
+
+std::vector<Scenario> sweepScenarios(const Plan &baseline, SweepAxis axis,
+                                     const std::vector<std::string> &values, const Catalog &catalog)
+{
+    if (values.empty())
+        throw InputError("sweep", sweepAxisName(axis), "give at least one value to sweep over");
+    const Plan base = scenarioPlan(baseline, -1, &catalog);
+    Plan named = baseline; // collects the names given so far, so each is unique
+    std::vector<Scenario> scenarios;
+    for (const std::string &value : values) {
+        Plan variant = base;
+        applySweepValue(variant, axis, value, catalog);
+        Scenario scenario;
+        scenario.name = uniqueScenarioName(named, sweepScenarioName(axis, value));
+        scenario.changes = scenarioChanges(base, variant);
+        Plan check = base;
+        check.scenarios = {scenario};
+        try {
+            scenarioPlan(check, 0, &catalog, "sweep");
+        } catch (const InputError &error) {
+            sweepError(axis, value, error.reason() + " (" + error.pointer() + ")");
+        }
+        named.scenarios.push_back(scenario);
+        scenarios.push_back(std::move(scenario));
+    }
+    return scenarios;
+}
+
+} // namespace cp::model

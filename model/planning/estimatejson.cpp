@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planning/estimatejson.h"
+
+#include "model/core/units.h"
+
+#include <cmath>
+
+namespace cp::model {
+
+nlohmann::json parallelConfigToJson(const ParallelConfig &c)
+{
+    return {{"tp", c.tp},
+            {"pp", c.pp},
+            {"dp", c.dp},
+            {"cp", c.cp},
+            {"ep", c.ep},
+            {"microbatch", c.microbatch},
+            {"interleave", c.interleave},
+            {"recompute", recomputeName(c.recompute)},
+            {"zero", c.zero},
+            {"sequence_parallel", c.sequenceParallel}};
+}
+
+nlohmann::json stepOperationsToJson(const StepOperations &operations)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const StepOperation &op : operations)
+        list.push_back({{"name", op.name},
+                        {"kind", operationKindName(op.kind)},
+                        {"flops", op.flops},
+                        {"bytes", op.bytes},
+                        {"kernels", op.kernels},
+                        {"seconds", op.seconds},
+                        {"hidden_seconds", op.hiddenSeconds}});
+    return list;
+}
+
+nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
+{
+    const StepBreakdown &b = e.breakdown;
+    nlohmann::json json = parallelConfigToJson(e.config);
+    json.update({
+        {"valid", e.valid},
+        {"fits", e.fits},
+        {"step_time_s", e.stepSeconds},
+        {"tokens_per_s", e.tokensPerSecond},
+        {"microbatches_per_step", e.microbatchesPerStep},
+        {"model_tflops_per_gpu", e.modelFlopsPerSecondPerGpu / units::tera},
+        {"hw_tflops_per_gpu", e.hardwareFlopsPerSecondPerGpu / units::tera},
+        {"mfu", e.mfu},
+        {"comm_exposed_fraction", e.commExposedFraction},
+        {"bubble_fraction", e.bubbleFraction},
+        {"memory_gib_per_gpu", e.memory.totalBytes() / units::gibi},
+        {"memory_capacity_gib", e.memoryCapacityBytes / units::gibi},
+        {"memory_breakdown_gib",
+         {{"weights", e.memory.weightsBytes / units::gibi},
+          {"gradients", e.memory.gradientsBytes / units::gibi},
+          {"optimizer", e.memory.optimizerBytes / units::gibi},
+          {"activations", e.memory.activationsBytes / units::gibi},
+          {"reserved", e.memory.reservedBytes / units::gibi}}},
+        {"training_days", e.trainingSeconds / units::secondsPerDay},
+        {"gpu_hours", e.gpuHours},
+        {"bottleneck", e.bottleneck},
+        {"bottleneck_explanation", e.bottleneckExplanation},
+        {"breakdown",
+         {{"compute", b.computeSeconds},
+          {"memory_bound", b.memoryBoundSeconds},
+          {"tp_comm", b.tpCommSeconds},
+          {"cp_comm", b.cpCommSeconds},
+          {"ep_comm", b.epCommSeconds},
+          {"pp_comm", b.ppCommSeconds},
+          {"bubble", b.bubbleSeconds},
+          {"dp_comm_exposed", b.dpCommExposedSeconds},
+          {"optimizer", b.optimizerSeconds}}},
+    });
+    json["operations"] = stepOperationsToJson(e.operations);
+    json["usable_memory_gib"] = e.usableMemoryBytes / units::gibi;
+    if (!e.reason.empty())
+        json["reason"] = e.reason;
+    return json;
+}
+
+nlohmann::json autoscalingEstimateToJson(const AutoscalingEstimate &a)
+{
+    nlohmann::json json = {{"feasible", a.feasible}};
+    if (!a.feasible) {
+        json["reason"] = a.reason;
+        return json;
+    }
+    json["requests_per_s_per_hour"] = a.requestsPerSecond;
+    json["replicas_per_hour"] = a.replicas;
+    json["static_replicas"] = a.staticReplicas;
+    json["replica_hours_per_day"] = a.replicaHoursPerDay;
+    json["static_replica_hours_per_day"] = a.staticReplicaHoursPerDay;
+    json["gpu_hours_per_day"] = a.gpuHoursPerDay;
+    json["cost_usd_per_day"] = a.usdPerDay;
+    json["static_cost_usd_per_day"] = a.staticUsdPerDay;
+    json["saving_fraction"] = a.savingFraction;
+    json["output_tokens_per_day"] = a.outputTokensPerDay;
+    json["cost_per_million_output_tokens_usd"] = a.costPerMillionOutputTokensUsd;
+    json["cost_per_million_input_tokens_usd"] = a.costPerMillionInputTokensUsd;
+    return json;
+}
+
+nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
+{
+    return {
+        {"fits", e.fits},
+        {"meets_targets", e.meetsTargets},
+        {"reason", e.reason},
+        {"gpus_per_replica", e.gpusPerReplica},
+        {"tensor_parallel", e.tensorParallel},
+        {"pipeline_stages", e.pipelineStages},
+        {"batch", e.batch},
+        {"max_batch", e.maxBatch},
+        {"ttft_ms", e.ttftSeconds * 1e3},
+        {"ttft_p50_ms", e.ttftP50Seconds * 1e3},
+        {"ttft_p95_ms", e.ttftSeconds * 1e3},
+        {"ttft_p99_ms", e.ttftP99Seconds * 1e3},
+        {"tpot_ms", e.tpotSeconds * 1e3},
+        {"prefill_ms", e.prefillSeconds * 1e3},
+        {"decode_step_ms", e.decodeStepSeconds * 1e3},
+        {"batched_prefill_ms", e.batchedPrefillSeconds * 1e3},
+        {"prefill_operations", stepOperationsToJson(e.prefillOperations)},
+        {"decode_operations", stepOperationsToJson(e.decodeOperations)},
+        {"decode_roofline_ms",
+         {{"memory", e.decodeMemorySeconds * 1e3},
+          {"compute", e.decodeComputeSeconds * 1e3},
+          {"comm", e.decodeCommSeconds * 1e3}}},
+        {"end_to_end_ms", e.endToEndSeconds * 1e3},
+        {"end_to_end_p50_ms", e.endToEndP50Seconds() * 1e3},
+        {"end_to_end_p95_ms", e.endToEndSeconds * 1e3},
+        {"end_to_end_p99_ms", e.endToEndP99Seconds() * 1e3},
+        {"requests_per_s_per_replica", e.requestsPerSecondPerReplica},
+        {"tokens_per_s_per_replica", e.outputTokensPerSecondPerReplica},
+        {"tokens_per_s_per_gpu", e.outputTokensPerSecondPerGpu},
+        {"utilisation", e.utilisation},
+        {"memory_gib_per_gpu", e.memoryBytesPerGpu / units::gibi},
+        {"memory_breakdown_gib",
+         {{"weights", e.weightsBytesPerGpu / units::gibi},
+          {"kv_cache", e.kvBytesPerGpu / units::gibi},
+          {"workspace", e.workspaceBytesPerGpu / units::gibi}}},
+        {"kv_bytes_per_token", e.kvBytesPerToken},
+        {"replicas", e.replicas},
+        {"gpus", e.replicas * e.gpusPerReplica},
+        {"power_w", e.powerWatts},
+        {"usd_per_hour", e.usdPerHour},
+        {"cost_per_million_output_tokens_usd", e.costPerMillionOutputTokensUsd},
+        {"cost_per_million_input_tokens_usd", e.costPerMillionInputTokensUsd},
+        {"bottleneck", e.bottleneck},
+        {"bottleneck_explanation", e.bottleneckExplanation},
+    };
+}
+
+nlohmann::json planEstimateToJson(const PlanEstimate &e)
+{
+    nlohmann::json bom = nlohmann::json::array();
+    for (const BillOfMaterialsLine &line : e.billOfMaterials)
+        bom.push_back({{"category", line.category},
+                       {"id", line.itemId},
+                       {"name", line.name},
+                       {"count", line.count},
+                       {"unit_price_usd", line.unitPriceUsd},
+                       {"total_usd", line.totalUsd()}});
+    nlohmann::json racks = nlohmann::json::array();
+    for (const RackUsage &rack : e.racks)
+        racks.push_back({{"group", rack.groupName},
+                         {"rack", rack.rackId},
+                         {"nodes_per_rack", rack.nodesPerRack},
+                         {"racks", rack.racks},
+                         {"kw_per_rack", rack.wattsPerRack / units::kilo},
+                         {"rack_limit_kw", rack.rackLimitWatts / units::kilo}});
+    nlohmann::json json = {
+        {"plan", e.planName},
+        {"gpu", e.gpuId},
+        {"gpus", e.gpus},
+        {"nodes", e.nodes},
+        {"peak_dense_pflops", e.peakDenseFlopsPerSecond / units::peta},
+        {"gpu_memory_tb", e.gpuMemoryBytes / units::tera},
+        {"fabric",
+         {{"topology", e.fabric.topology},
+          {"endpoints", e.fabric.endpoints},
+          {"leaf_switches", e.fabric.leafSwitches},
+          {"spine_switches", e.fabric.spineSwitches},
+          {"core_switches", e.fabric.coreSwitches},
+          {"switches", e.fabric.switches()},
+          {"cables", e.fabric.cables},
+          {"optics", e.fabric.optics}}},
+        {"power_kw",
+         {{"gpus", e.power.gpusWatts / units::kilo},
+          {"nodes", e.power.nodesWatts / units::kilo},
+          {"network", e.power.networkWatts / units::kilo},
+          {"storage", e.power.storageWatts / units::kilo},
+          {"it", e.power.itWatts() / units::kilo},
+          {"facility", e.power.facilityWatts() / units::kilo},
+          {"pue", e.power.pue}}},
+        {"racks", racks},
+        {"bill_of_materials", bom},
+        {"capital_cost_usd", e.capitalCostUsd},
+        {"warnings", e.warnings},
+    };
+    if (e.facilityPowerLimitWatts) {
+        json["power_kw"]["facility_limit"] = *e.facilityPowerLimitWatts / units::kilo;
+        json["power_kw"]["over_budget"] = e.overPowerBudget();
+    }
+    if (!e.fabricError.empty()) {
+        // Unknown, not zero: a consumer must not read an unbuildable fabric as a free one.
+        json["fabric"] = {{"topology", e.fabric.topology}, {"error", e.fabricError}};
+        json["capital_cost_usd"] = nullptr;
+    }
+    if (e.hasTraining) {
+        if (e.training.found) {
+            nlohmann::json training = trainingEstimateToJson(e.training.best);
+            training["configurations_evaluated"] = e.training.evaluated;
+            json["training"] = std::move(training);
+            if (!e.failedSwitches.empty())
+                json["training"]["intact_step_time_s"] = e.intactStepSeconds;
+        } else {
+            json["training"] = {{"error", e.trainingError}};
+        }
+    }
+    if (!e.failedSwitches.empty())
+        json["fabric"]["failed_switches"]
+            = {{"switches", e.failedSwitches}, {"nodes_cut_off", e.nodesCutOffByFailures}};
+    if (e.hasInference)
+        json["inference"] = inferenceEstimateToJson(e.inference);
+    if (e.autoscaling)
+        json["autoscaling"] = autoscalingEstimateToJson(*e.autoscaling);
+    if (!e.workloadNote.empty())
+        json["note"] = e.workloadNote;
+    return json;
+}
+
+namespace {
+double gbitPerSecond(double bytesPerSecond)
+{
+    return bytesPerSecond * units::bitsPerByte / units::giga;
+}
+} // namespace
+
+nlohmann::json fabricMetricsToJson(const FabricMetrics &m)
+{
+    nlohmann::json tiers = nlohmann::json::object();
+    const char *tierNames[] = {"endpoint", "leaf", "spine", "core"};
+    for (const auto &[tier, count] : m.switchesPerTier)
+        tiers[tier >= 0 && tier <= 3 ? tierNames[tier] : std::to_string(tier)] = count;
+    return {
+        {"topology", m.topology},
+        {"description", m.description},
+        {"endpoints", m.endpoints},
+        {"switches", m.switches},
+        {"switches_per_tier", tiers},
+        {"scale_up_switches", m.scaleUpSwitches},
+        {"links", m.links},
+        {"links_per_class", m.linksPerClass},
+        {"copper_cables", m.copperCables},
+        {"optical_cables", m.opticalCables},
+        {"transceivers", m.transceivers},
+        {"diameter", m.diameter},
+        {"switch_diameter", m.switchDiameter},
+        {"avg_hops", m.averageHops},
+        {"mean_shortest_paths", m.meanShortestPaths},
+        {"min_shortest_paths", m.minShortestPaths},
+        {"path_statistics_exact", m.pathStatisticsExact},
+        {"path_method", m.pathMethod},
+        {"injection_gbps", gbitPerSecond(m.injectionBytesPerSecond)},
+        {"bisection_gbps", gbitPerSecond(m.bisectionBytesPerSecond)},
+        {"bisection_ratio", m.bisectionRatio},
+        {"bisection_method", m.bisectionMethod},
+        {"connected", m.connected},
+        {"unreachable_endpoints", m.unreachableEndpoints},
+        {"failed_switches", m.failedSwitches},
+        {"failed_links", m.failedLinks},
+        {"power_w", m.powerWatts()},
+        {"switch_power_w", m.switchWatts},
+        {"optics_power_w", m.opticsWatts},
+        {"cost_usd", m.costUsd()},
+        {"switch_cost_usd", m.switchCostUsd},
+        {"optics_cost_usd", m.opticsCostUsd},
+        {"notes", m.notes},
+    };
+}
+
+nlohmann::json ringRateToJson(const RingRate &r)
+{
+    return {{"flows", r.flows},
+            {"gbps_per_flow", gbitPerSecond(r.bytesPerSecondPerFlow)},
+            {"max_hops", r.maxHops},
+            {"path_latency_us", r.pathLatencySeconds * 1e6},
+            {"bottleneck_link", r.bottleneckLink},
+            {"bottleneck_load", r.bottleneckLoad}};
+}
+
+void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
+{
+    const OperationsEstimate &o = run.operations;
+    const ReliabilityEstimate &r = run.reliability;
+    json["power_kw"] = o.itWatts() / 1e3;
+    json["facility_power_kw"] = o.facilityWatts / 1e3;
+    json["energy_mwh"] = o.energyMegawattHours;
+    json["cost_usd"] = o.costUsd;
+    json["goodput"] = r.goodput;
+    json["interruptions_per_day"] = r.interruptionsPerDay;
+    json["checkpoint_interval_min"] = r.checkpointIntervalSeconds / 60.0;
+    json["checkpoints_writable"] = r.checkpointsWritable;
+    json["operations"] = {
+        {"gpu_busy_fraction", run.gpuBusyFraction},
+        {"gpus_kw", o.gpusWatts / 1e3},
+        {"nodes_kw", o.nodesWatts / 1e3},
+        {"network_kw", o.networkWatts / 1e3},
+        {"storage_kw", o.storageWatts / 1e3},
+        {"wall_days", o.wallSeconds / units::secondsPerDay},
+        {"electricity_usd", o.electricityUsd},
+        {"carbon_t", o.carbonTonnes},
+        {"cost_per_gpu_hour_usd", o.costPerGpuHourUsd},
+        {"capital_usd", run.capitalUsd},
+        {"switches", run.switches},
+        {"transceivers", run.transceivers},
+        {"checkpoint_gb", run.checkpointBytes / units::giga},
+        {"checkpoint_write_s", r.checkpointWriteSeconds},
+        {"restart_min", r.restartSeconds / 60.0},
+        {"job_mtbf_h", r.mtbfSeconds / units::secondsPerHour},
+        {"spares_cover_failures", r.sparesCoverFailures},
+        {"data_feed_gb_per_s", run.dataFeedBytesPerSecond / units::giga},
+        {"notes", run.notes},
+    };
+}
+
+nlohmann::json worstFailureToJson(const WorstFailure &worst)
+{
+    if (!worst.found)
+        return {{"error", worst.reason}};
+    nlohmann::json json = {
+        {"switch", worst.switchName},
+        {"switch_label", worst.switchLabel},
+        {"intact_step_time_s", worst.intactStepSeconds},
+        {"nodes_cut_off", worst.impact.nodesCutOff},
+        {"candidates_evaluated", worst.candidatesEvaluated},
+        {"switches", worst.switches},
+    };
+    // JSON has no infinity: a failure no layout survives is null, with the reason beside it.
+    if (std::isfinite(worst.stepSeconds)) {
+        json["step_time_s"] = worst.stepSeconds;
+    } else {
+        json["step_time_s"] = nullptr;
+        json["error"] = "the job cannot run without this switch";
+    }
+    return json;
+}
+
+} // namespace cp::model

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/inference/diurnalautoscaling.h"
+#include "model/inference/inferenceestimate.h"
+#include "model/planning/trainingrun.h"
+#include "model/training/trainingestimate.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+struct BillOfMaterialsLine
+{
+    std::string category; ///< GPUs, Nodes, NICs, Switches, Optics, Cables, Storage, Racks
+    std::string itemId;
+    std::string name;
+    long long count = 0;
+    double unitPriceUsd = 0;
+    double totalUsd() const { return static_cast<double>(count) * unitPriceUsd; }
+};
+
+/** IT power at full load, by part of the cluster. */
+struct PowerBreakdown
+{
+    double gpusWatts = 0;
+    double nodesWatts = 0; ///< CPUs, memory, fans, NICs (everything in a node but its GPUs)
+    double networkWatts = 0; ///< switches and optics
+    double storageWatts = 0;
+    double pue = 1.0;
+    double itWatts() const { return gpusWatts + nodesWatts + networkWatts + storageWatts; }
+    /** Facility power: IT power times PUE (The Green Grid, "PUE: a comprehensive examination",
+     * 2012). */
+    double facilityWatts() const { return itWatts() * pue; }
+};
+
+struct RackUsage
+{
+    std::string groupName;
+    std::string rackId;
+    std::string rackName; ///< the catalog's name, for people
+    int nodesPerRack = 0;
+    int racks = 0;
+    double wattsPerRack = 0;
+    double rackLimitWatts = 0;
+};
+
+struct FabricCounts
+{
+    std::string topology;
+    long long endpoints = 0;
+    long long leafSwitches = 0; ///< tier 1: leaf switches, Dragonfly routers
+    long long spineSwitches = 0;
+    long long coreSwitches = 0;
+    long long cables = 0;
+    long long optics = 0; ///< transceivers, two per optical cable
+    long long switches() const { return leafSwitches + spineSwitches + coreSwitches; }
+};
+
+/** Everything `plan estimate` reports for a plan. */
+struct PlanEstimate
+{
+    std::string planName;
+    std::string gpuId;
+    std::string gpuName;
+    int gpus = 0;
+    int nodes = 0;
+    double peakDenseFlopsPerSecond = 0; ///< BF16/FP16, whole cluster
+    double gpuMemoryBytes = 0; ///< whole cluster
+    FabricCounts fabric;
+    PowerBreakdown power;
+    std::vector<RackUsage> racks;
+    std::vector<BillOfMaterialsLine> billOfMaterials;
+    double capitalCostUsd = 0;
+    double electricityUsdPerKwh = 0;
+    std::vector<std::string> warnings;
+    /**
+     * Why the plan's fabric cannot be built (too few endpoints, no switch for the NIC, an
+     * impossible parameter); empty when it can. With an error the fabric's counts, power and
+     * cost are unknown, never zero, and no training job is estimated on it.
+     */
+    std::string fabricError;
+    /** The facility's power budget (IT x PUE at full load), when the plan sets one. */
+    std::optional<double> facilityPowerLimitWatts;
+    bool overPowerBudget() const
+    {
+        return facilityPowerLimitWatts && power.facilityWatts() > *facilityPowerLimitWatts;
+    }
+
+    /**
+     * The failure what-if (plan.fabric.failedSwitches): the failed switches by display name, the
+     * training nodes they cut off (they leave the job), and the step on the intact fabric to
+     * compare with; empty and 0 when nothing failed.
+     */
+    std::vector<std::string> failedSwitches;
+    long long nodesCutOffByFailures = 0;
+    double intactStepSeconds = 0;
+
+    bool hasTraining = false;
+    TrainingSearchResult training; ///< `best` holds the estimate when found
+    std::string trainingError;
+    bool hasTrainingRun = false;
+    TrainingRunEstimate trainingRun; ///< power at utilisation, energy, cost, failures
+
+    bool hasInference = false;
+    InferenceEstimate inference;
+    /** With a diurnal profile: replica-hours when the fleet follows each hour's traffic. */
+    std::optional<AutoscalingEstimate> autoscaling;
+    std::string workloadNote; ///< what was not estimated, and why
+};
+
+} // namespace cp::model

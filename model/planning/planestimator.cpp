@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planning/planestimator.h"
+
+#include "model/core/humantext.h"
+
+#include "model/fabric/fabricanalysis.h"
+#include "model/fabric/fabricdesign.h"
+#include "model/fabric/fabricfailure.h"
+#include "model/fabric/fabricscaleout.h"
+#include "model/planning/planfabric.h"
+#include "model/planning/planworstfailure.h"
+#include "model/planning/trainingrun.h"
+
+#include "model/catalog/catalog.h"
+#include "model/cluster/clusterdescription.h"
+#include "model/core/units.h"
+#include "model/inference/inferenceestimator.h"
+#include "model/inference/inferencesetup.h"
+#include "model/plan/plan.h"
+#include "model/plan/planio.h"
+#include "model/training/trainingestimator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cp::model {
+
+FabricCounts twoTierFabricCounts(long long endpoints, int ports, double oversubscription)
+{
+    FabricCounts counts;
+    counts.endpoints = endpoints;
+    if (endpoints <= 0 || ports < 2)
+        return counts;
+    if (endpoints <= ports) {
+        counts.leafSwitches = 1;
+        counts.cables = endpoints;
+        return counts;
+    }
+    const long long down = std::max<long long>(
+        1, static_cast<long long>(std::floor(ports * oversubscription / (oversubscription + 1.0))));
+    const long long up = ports - down;
+    counts.leafSwitches = (endpoints + down - 1) / down;
+    const long long uplinks = counts.leafSwitches * up;
+    counts.spineSwitches = (uplinks + ports - 1) / ports;
+    counts.cables = endpoints + uplinks;
+    return counts;
+}
+
+std::string fabricCountsSummary(const FabricCounts &c)
+{
+    const auto count = [](long long value) {
+        return groupedCount(value);
+    };
+    std::string text = count(c.endpoints) + " ports, ";
+    if (c.switches() == 0) {
+        text += c.topology == "torus" ? "no switches (the chips route)" : "no switches";
+    } else if (c.topology == "dragonfly") {
+        text += count(c.switches()) + " routers";
+    } else {
+        text += count(c.leafSwitches) + " leaf";
+        if (c.spineSwitches > 0)
+            text += " + " + count(c.spineSwitches) + " spine";
+        if (c.coreSwitches > 0)
+            text += " + " + count(c.coreSwitches) + " core";
+        text += c.switches() == 1 ? " switch" : " switches";
+    }
+    text += ", " + count(c.cables) + " cables";
+    if (c.optics > 0)
+        text += " (" + count(c.optics) + " transceivers)";
+    return text;
+}
+
+namespace {
+
+/** The plan's failed switches on its generated graph; an unknown label names its JSON pointer. */
+FabricFailures planFabricFailures(const Plan &plan, const FabricGraph &graph)
+{
+    FabricFailures failures;
+    for (std::size_t i = 0; i < plan.fabric.failedSwitches.size(); ++i) {
+        const std::string &label = plan.fabric.failedSwitches[i];
+        try {
+            const FabricVertexId v = findVertex(graph, label);
+            if (graph.vertex(v).role != FabricVertexRole::Switch)
+                throw FabricParameterError(label + " is not a switch");
+        } catch (const FabricParameterError &) {
+            throw FabricParameterError("/fabric/failed_switches/" + std::to_string(i) + ": " + label
+                                       + " is not a switch of this fabric (" + graph.description
+                                       + ")");
+        }
+        failures.vertices.push_back(findVertex(graph, label));
+    }
+    return failures;
+}
+
+/**
+ * The training cluster without what the failed switches cut off, its rings re-measured on the
+ * damaged graph (fabricfailure.h); the intact step is kept for comparison.
+ */
+ClusterDescription applyFabricFailures(PlanEstimate &result, const TrainingJob &job,
+                                       const ClusterDescription &cluster, const FabricGraph &graph,
+                                       const FabricFailures &failures)
+{
+    const TrainingSearchResult intact = TrainingEstimator(job, cluster).search();
+    result.intactStepSeconds = intact.found ? intact.best.stepSeconds : 0;
+    const FabricFailureImpact impact
+        = measureFabricFailure(graph, std::max(1, cluster.nicsPerNode), cluster.nodes(), failures,
+                               ringSizesForCluster(cluster));
+    result.nodesCutOffByFailures = impact.nodesCutOff;
+    ClusterDescription after = clusterAfterFailure(cluster, impact);
+    for (const auto &[nodes, fraction] : impact.ringRateFraction)
+        if (fraction <= 0 && impact.survivingNodes() >= 2)
+            after.gpus = 0; // the survivors are split: no one job spans them
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "failure what-if: %zu switch(es) failed, %lld of %lld training nodes cut off; "
+                  "rings over all nodes keep %.0f%% of their intact rate",
+                  failures.vertices.size(), impact.nodesCutOff, impact.nodes,
+                  impact.ringRateFraction.empty() ? 100.0
+                                                  : 100.0 * impact.ringRateFraction.back().second);
+    result.warnings.push_back(text);
+    return after;
+}
+
+std::string formatMegawatts(double watts)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MW", watts / 1e6);
+    return text;
+}
+} // namespace
+
+PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::atomic<bool> *cancel)
+{
+    checkPlanSize(plan, catalog, "plan '" + plan.name + "'");
+    PlanEstimate result;
+    result.planName = plan.name;
+
+    // --- Facility ----------------------------------------------------------------------------
+    double pue = 1.0;
+    if (!plan.facility.facilityId.empty()) {
+        const FacilitySpec &facility = catalog.facility(plan.facility.facilityId);
+        pue = plan.facility.pue.value_or(facility.pue);
+        result.electricityUsdPerKwh
+            = plan.facility.electricityUsdPerKwh.value_or(facility.electricityUsdPerKwh);
+    } else {
+        result.warnings.push_back("no facility chosen: PUE 1.0 and no electricity price assumed");
+    }
+    result.power.pue = pue;
+
+    auto addLine = [&](const std::string &category, const std::string &id, const std::string &name,
+                       long long count, double unitPrice) {
+        if (count <= 0)
+            return;
+        for (BillOfMaterialsLine &line : result.billOfMaterials) {
+            if (line.category == category && line.itemId == id) {
+                line.count += count;
+                return;
+            }
+        }
+        result.billOfMaterials.push_back({category, id, name, count, unitPrice});
+    };
+
+    // --- Nodes, GPUs, racks ------------------------------------------------------------------
+    long long nicPorts = 0;
+    bool mixedGpus = false;
+    const NodeSpec *firstNode = nullptr;
+    // A training job runs on the groups cabled to the fabric (all of them when the plan has no
+    // fabric: then it is one node or nothing).
+    const bool hasFabric = plan.fabric.topology != "none";
+    int trainingGpus = 0;
+    const NodeSpec *trainingNode = nullptr;
+    for (const NodeGroup &group : plan.nodeGroups) {
+        const NodeSpec &node = catalog.node(group.nodeId);
+        const GpuSpec &gpu = catalog.gpu(node.gpuId);
+        if (!firstNode)
+            firstNode = &node;
+        const bool joinsJob = group.onFabric || !hasFabric;
+        if (joinsJob) {
+            if (!trainingNode)
+                trainingNode = &node;
+            else if (trainingNode->gpuId != gpu.id)
+                mixedGpus = true;
+            trainingGpus += group.count * node.gpusPerNode;
+        }
+        const long long gpus = 1LL * group.count * node.gpusPerNode;
+        if (hasFabric && !group.onFabric)
+            result.warnings.push_back(
+                "server group '" + (group.name.empty() ? node.name : group.name)
+                + "' is not connected to the fabric: its NICs are unused and its "
+                + std::to_string(gpus) + " GPUs cannot join a multi-node training job");
+        result.gpus += static_cast<int>(gpus);
+        result.nodes += group.count;
+        result.peakDenseFlopsPerSecond += gpus
+            * std::max(gpu.peakFlopsPerSecond(Precision::BF16),
+                       gpu.peakFlopsPerSecond(Precision::FP16));
+        result.gpuMemoryBytes += gpus * gpu.memoryBytes;
+        result.power.gpusWatts += gpus * gpu.tdpWatts;
+        result.power.nodesWatts += group.count * node.powerWithoutGpusWatts;
+        addLine("GPUs", gpu.id, gpu.name, gpus, gpu.priceUsd);
+        addLine("Nodes", node.id, node.name + " (without GPUs)", group.count,
+                node.priceWithoutGpusUsd);
+        const int nics = plan.fabric.nicsPerNode > 0 ? plan.fabric.nicsPerNode : node.nicsPerNode;
+        if (group.onFabric)
+            nicPorts += 1LL * group.count * nics;
+        if (group.onFabric && !plan.fabric.nicId.empty() && plan.fabric.nicId != node.nicId) {
+            const NicSpec &nic = catalog.nic(plan.fabric.nicId);
+            addLine("NICs", nic.id, nic.name, 1LL * group.count * nics, nic.priceUsd);
+        }
+
+        if (!group.rackId.empty()) {
+            const RackSpec &rack = catalog.rack(group.rackId);
+            const double nodeWatts = node.powerWithoutGpusWatts + node.gpusPerNode * gpu.tdpWatts;
+            RackUsage usage;
+            usage.groupName = group.name.empty() ? node.name : group.name;
+            usage.rackId = rack.id;
+            usage.rackName = rack.name;
+            usage.rackLimitWatts = rack.powerLimitWatts;
+            const int bySpace = rack.rackUnits / node.rackUnits;
+            const int byPower = static_cast<int>(rack.powerLimitWatts / nodeWatts);
+            usage.nodesPerRack
+                = group.nodesPerRack > 0 ? group.nodesPerRack : std::min(bySpace, byPower);
+            if (usage.nodesPerRack < 1) {
+                result.warnings.push_back("a " + node.name + " ("
+                                          + std::to_string(static_cast<int>(nodeWatts))
+                                          + " W) does not fit in a " + rack.name);
+                usage.nodesPerRack = 1;
+            }
+            usage.racks = (group.count + usage.nodesPerRack - 1) / usage.nodesPerRack;
+            usage.wattsPerRack = usage.nodesPerRack * nodeWatts;
+            if (usage.wattsPerRack > rack.powerLimitWatts) {
+                char text[256];
+                std::snprintf(text, sizeof text,
+                              "rack over its power limit: %d x %.1f kW = %.1f kW > %.1f kW (%s)",
+                              usage.nodesPerRack, nodeWatts / 1e3, usage.wattsPerRack / 1e3,
+                              rack.powerLimitWatts / 1e3, rack.name.c_str());
+                result.warnings.push_back(text);
+            }
+            if (usage.nodesPerRack * node.rackUnits > rack.rackUnits)
+                result.warnings.push_back(
+                    std::to_string(usage.nodesPerRack) + " x " + std::to_string(node.rackUnits)
+                    + "U nodes do not fit in a " + std::to_string(rack.rackUnits) + "U rack");
+            addLine("Racks", rack.id, rack.name, usage.racks, rack.priceUsd);
+            result.racks.push_back(usage);
+        }
+    }
+    if (firstNode) {
+        result.gpuId = firstNode->gpuId;
+        result.gpuName = catalog.gpu(firstNode->gpuId).name;
+    }
+
+    // --- Fabric: counted on the generated graph, the same graph the canvas draws -------------
+    // (fabricanalysis.h countFabric), so the bill of materials, network power and the canvas
+    // agree for every topology; twoTierFabricCounts above is the closed form it is checked
+    // against in tests.
+    result.fabric.topology = plan.fabric.topology;
+    std::optional<FabricGraph> fabricGraph;
+    FabricFailures failures;
+    if (plan.fabric.topology != "none" && firstNode) {
+        try {
+            const std::optional<PlanFabric> f = planFabric(plan, catalog);
+            if (f) {
+                const NicSpec &nic = catalog.nic(f->nicId);
+                fabricGraph = generatePlanFabric(*f);
+                failures = planFabricFailures(plan, *fabricGraph);
+                for (FabricVertexId v : failures.vertices)
+                    result.failedSwitches.push_back(switchDisplayName(*fabricGraph, v));
+                const FabricHardware hardware = f->switchId.empty()
+                    ? FabricHardware {}
+                    : fabricHardware(catalog.networkSwitch(f->switchId), nic,
+                                     plan.fabric.topology == "torus" ? 0 : fabricGraph->radix);
+                const FabricMetrics m = countFabric(*fabricGraph, hardware);
+                FabricCounts counts;
+                counts.topology = plan.fabric.topology;
+                counts.endpoints = f->endpoints;
+                const auto tier = [&](int t) {
+                    const auto it = m.switchesPerTier.find(t);
+                    return it == m.switchesPerTier.end() ? 0LL : static_cast<long long>(it->second);
+                };
+                counts.leafSwitches = tier(1);
+                counts.spineSwitches = tier(2);
+                counts.coreSwitches = m.switches - counts.leafSwitches - counts.spineSwitches;
+                counts.cables = m.links;
+                counts.optics = m.transceivers;
+                result.fabric = counts;
+                if (m.switches > 0) {
+                    const SwitchSpec &sw = catalog.networkSwitch(f->switchId);
+                    addLine("Switches", sw.id, sw.name, m.switches, hardware.switchPriceUsd);
+                }
+                addLine("Optics", nic.id + "-optic", nic.name + " transceiver", m.transceivers,
+                        hardware.transceiverPriceUsd);
+                result.power.networkWatts += m.powerWatts();
+                if (!hardware.note.empty()) // the switch prices were scaled per port
+                    result.warnings.push_back("fabric: " + hardware.note);
+            }
+        } catch (const std::exception &error) {
+            fabricGraph.reset();
+            result.fabricError = error.what();
+            result.warnings.push_back("the fabric cannot be built as set: " + result.fabricError
+                                      + "; its switches, cables, power and cost are unknown");
+        }
+    }
+
+    // --- Storage ------------------------------------------------------------------------------
+    for (const StoragePlan &item : plan.storage) {
+        const StorageSpec &storage = catalog.storage(item.storageId);
+        if (hasFabric && !item.onFabric)
+            result.warnings.push_back(storage.name
+                                      + " is not connected to the fabric: the servers cannot "
+                                        "checkpoint to it or read training data from it");
+        result.power.storageWatts += item.count * storage.powerWatts;
+        addLine("Storage", storage.id, storage.name, item.count, storage.priceUsd);
+    }
+    for (const BillOfMaterialsLine &line : result.billOfMaterials)
+        result.capitalCostUsd += line.totalUsd();
+    // The hall's budget, checked at full load: what the feeds and chillers must carry.
+    result.facilityPowerLimitWatts = plan.facility.powerLimitWatts;
+    if (result.overPowerBudget())
+        result.warnings.push_back("the cluster draws "
+                                  + formatMegawatts(result.power.facilityWatts())
+                                  + " at full load (IT x PUE), over the facility's budget of "
+                                  + formatMegawatts(*result.facilityPowerLimitWatts));
+
+    // --- Workload -----------------------------------------------------------------------------
+    if (plan.workloadType == WorkloadType::Training && firstNode) {
+        result.hasTraining = true;
+        if (!result.fabricError.empty()) {
+            result.trainingError = "the fabric cannot be built: " + result.fabricError;
+        } else if (!trainingNode) {
+            result.trainingError = "no server group is connected to the fabric: drag a group's "
+                                   "port onto the fabric card";
+        } else if (mixedGpus) {
+            result.trainingError = "the plan mixes GPU types; a training job runs on one GPU type";
+        } else {
+            // One description of the job and its cluster, shared with the failure what-ifs.
+            const PlanTrainingSetup training = *planTrainingSetup(plan, catalog);
+            const TrainingJob &job = training.job;
+            ClusterDescription cluster = training.cluster;
+            const int switchPorts = cluster.switchPorts;
+            if (!failures.empty() && fabricGraph)
+                cluster = applyFabricFailures(result, job, cluster, *fabricGraph, failures);
+            if (cluster.gpus >= 1 && failures.empty()) {
+                result.training = TrainingEstimator(job, cluster).search(cancel);
+            } else if (cluster.gpus >= 1) {
+                int gpusUsed = cluster.gpus;
+                result.training = searchSurvivingCluster(job, cluster, cancel, &gpusUsed);
+                if (result.training.found && gpusUsed < cluster.gpus)
+                    result.warnings.push_back("failure what-if: the job restarts on "
+                                              + std::to_string(gpusUsed) + " of the "
+                                              + std::to_string(cluster.gpus)
+                                              + " surviving GPUs, a count its layout divides");
+                cluster.gpus = gpusUsed;
+            }
+            if (!result.failedSwitches.empty() && result.training.found
+                && result.intactStepSeconds > 0) {
+                const double step = result.training.best.stepSeconds;
+                char text[160];
+                std::snprintf(text, sizeof text,
+                              "failure what-if: step %.3f s against %.3f s on the intact fabric "
+                              "(%+.1f%%)",
+                              step, result.intactStepSeconds,
+                              100.0 * (step / result.intactStepSeconds - 1.0));
+                result.warnings.push_back(text);
+            }
+            if (cluster.gpus < 1) {
+                result.trainingError = "the failed switches cut off every training node, or split "
+                                       "the rest so that no job spans them";
+            } else if (!result.training.found) {
+                result.trainingError = result.training.reason;
+            } else {
+                // Power at the run's utilisation, energy, cost and failures (#8).
+                TrainingRunSetup setup;
+                setup.node = *trainingNode;
+                setup.nic = catalog.nic(plan.fabric.nicId.empty() ? trainingNode->nicId
+                                                                  : plan.fabric.nicId);
+                const std::string switchId = plan.fabric.switchId.empty()
+                    ? catalogSwitchForNic(catalog, setup.nic, switchPorts)
+                    : plan.fabric.switchId;
+                if (!switchId.empty())
+                    setup.networkSwitch = catalog.networkSwitch(switchId);
+                double storageWrite = 0;
+                double storageRead = 0;
+                for (const StoragePlan &item : plan.storage) {
+                    if (hasFabric && !item.onFabric)
+                        continue; // the servers cannot reach it
+                    const StorageSpec &storage = catalog.storage(item.storageId);
+                    setup.storage.name = storage.name;
+                    storageWrite += item.count * storage.writeBytesPerSecond;
+                    storageRead += item.count * storage.readBytesPerSecond;
+                    setup.storage.powerWatts += item.count * storage.powerWatts;
+                    setup.storage.priceUsd += item.count * storage.priceUsd;
+                }
+                setup.storage.writeBytesPerSecond = storageWrite;
+                setup.storage.readBytesPerSecond = storageRead;
+                setup.facility.pue = pue;
+                setup.facility.electricityUsdPerKwh = result.electricityUsdPerKwh;
+                if (!plan.facility.facilityId.empty())
+                    setup.facility.carbonKgPerKwh = plan.facility.carbonKgPerKwh.value_or(
+                        catalog.facility(plan.facility.facilityId).carbonKgPerKwh);
+                result.trainingRun
+                    = estimateTrainingRun(cluster, job.model, result.training.best, setup,
+                                          fabricGraph ? &*fabricGraph : nullptr);
+                result.hasTrainingRun = true;
+            }
+        }
+    } else if (plan.workloadType == WorkloadType::Inference && firstNode) {
+        const InferenceWorkload &w = plan.inference;
+        InferenceJob job;
+        job.model = catalog.llm(w.modelId);
+        job.weightPrecision = w.precision;
+        job.kvPrecision = w.kvPrecision;
+        job.inputTokens = w.inputTokens;
+        job.outputTokens = w.outputTokens;
+        job.gpusPerReplica = w.gpusPerReplica.value_or(1);
+        job.pipelineStages = w.pipelineStages;
+        job.batch = w.batch;
+        job.ratePerSecond = w.ratePerSecond;
+        if (!w.engineId.empty())
+            job.engine = *findServingEngine(w.engineId);
+        job.speculative = w.speculative;
+        if (!w.speculative.draftModelId.empty())
+            job.draftModel = catalog.llm(w.speculative.draftModelId);
+        if (w.ttftP95Ms)
+            job.ttftP95Seconds = *w.ttftP95Ms / 1e3;
+        if (w.tpotP95Ms)
+            job.tpotP95Seconds = *w.tpotP95Ms / 1e3;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            catalog, firstNode->id, "", plan.facility.facilityId, 4.0, std::nullopt);
+        result.hasInference = true;
+        result.inference = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        if (!w.diurnalRates.empty() && result.inference.fits && result.inference.meetsTargets)
+            result.autoscaling = estimateDiurnalAutoscaling(
+                job, setup.hardware, setup.cost,
+                diurnalProfileFromHourlyRates(w.diurnalRates, "workload.diurnal"));
+        if (result.inference.replicas * job.gpusPerReplica > result.gpus)
+            result.warnings.push_back(
+                "the workload needs "
+                + std::to_string(result.inference.replicas * job.gpusPerReplica)
+                + " GPUs but the plan has " + std::to_string(result.gpus));
+    }
+    return result;
+}
+
+} // namespace cp::model

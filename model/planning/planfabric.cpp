@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planning/planfabric.h"
+
+#include "model/catalog/catalog.h"
+#include "model/fabric/fabricscaleout.h"
+#include "model/fabric/torusgenerator.h"
+#include "model/plan/plan.h"
+
+namespace cp::model {
+
+std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
+{
+    const auto topology = fabricTopologyFromName(plan.fabric.topology);
+    // Only the groups cabled to the fabric are its endpoints.
+    const NodeGroup *first = nullptr;
+    int nodes = 0;
+    for (const NodeGroup &group : plan.nodeGroups)
+        if (group.onFabric) {
+            if (!first)
+                first = &group;
+            nodes += group.count;
+        }
+    if (!topology || !first)
+        return std::nullopt;
+    PlanFabric f;
+    const NodeSpec &node = catalog.node(first->nodeId);
+    f.nicId = plan.fabric.nicId.empty() ? node.nicId : plan.fabric.nicId;
+    const NicSpec &nic = catalog.nic(f.nicId);
+    const int nicsPerNode
+        = plan.fabric.nicsPerNode > 0 ? plan.fabric.nicsPerNode : node.nicsPerNode;
+    f.switchId = plan.fabric.switchId.empty() ? catalogSwitchForNic(catalog, nic, std::nullopt)
+                                              : plan.fabric.switchId;
+    f.endpoints = static_cast<long long>(nodes) * std::max(1, nicsPerNode);
+    FabricDesign &d = f.design;
+    d.topology = *topology;
+    if (!f.switchId.empty()) {
+        const SwitchSpec &sw = catalog.networkSwitch(f.switchId);
+        d.setLinks(nic, sw, catalog.gpu(node.gpuId).scaleUpBytesPerSecond);
+        d.fatTree.radix = sw.ports;
+        d.railFatTree.radix = sw.ports;
+        d.dragonfly.radix = sw.ports; // routers may not use more ports than the switch has
+    }
+    d.fatTree.endpoints = static_cast<int>(f.endpoints);
+    d.fatTree.tiers = plan.fabric.tiers; // 1: one switch, when the endpoints fit its ports
+    d.fatTree.leafOversubscription = plan.fabric.oversubscription;
+    d.railFatTree.nodes = nodes;
+    d.railFatTree.gpusPerNode = std::max(1, nicsPerNode);
+    d.railFatTree.nodesPerScalableUnit = plan.fabric.nodesPerScalableUnit;
+    d.railFatTree.tiers = plan.fabric.tiers >= 2 ? plan.fabric.tiers : 0; // a rail per leaf
+    d.railFatTree.leafOversubscription = plan.fabric.oversubscription;
+    d.dragonfly.a = plan.fabric.dragonflyA;
+    d.dragonfly.p = plan.fabric.dragonflyP;
+    d.dragonfly.h = plan.fabric.dragonflyH;
+    d.dragonfly.groups = plan.fabric.dragonflyGroups;
+    d.dragonfly.endpoints = static_cast<int>(f.endpoints);
+    // Without dimensions the torus is sized from the plan: one chip per NIC.
+    d.torus.dims = plan.fabric.torusDims.empty() ? torusDimsFor(f.endpoints)
+                                                 : parseTorusDims(plan.fabric.torusDims);
+    return f;
+}
+
+FabricGraph generatePlanFabric(const PlanFabric &fabric)
+{
+    const FabricTopology topology = fabric.design.topology;
+    if (fabric.switchId.empty() && topology != FabricTopology::Torus)
+        throw FabricParameterError("no catalog switch carries the NIC " + fabric.nicId
+                                   + ": choose a switch for this fabric");
+    FabricGraph graph = generateFabric(fabric.design);
+    const auto built = static_cast<long long>(graph.endpoints().size());
+    if (built >= fabric.endpoints)
+        return graph;
+    const std::string name = topology == FabricTopology::Torus
+        ? "the " + torusDimsText(fabric.design.torus.dims) + " torus"
+        : topology == FabricTopology::Dragonfly ? std::string("the Dragonfly")
+                                                : std::string("the fabric");
+    std::string reason = name + " has " + std::to_string(built) + " endpoints, fewer than the "
+        + std::to_string(fabric.endpoints) + " NICs of the plan's servers";
+    if (topology == FabricTopology::Torus)
+        reason += ": a torus needs a chip per NIC, for example "
+            + torusDimsText(torusDimsFor(fabric.endpoints));
+    else if (topology == FabricTopology::Dragonfly)
+        reason += ": raise the groups, routers per group (a) or endpoints per router (p), or"
+                  " leave them derived";
+    throw FabricParameterError(reason);
+}
+
+} // namespace cp::model

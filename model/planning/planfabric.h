@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/fabric/fabricdesign.h"
+#include "model/fabric/fabricgraph.h"
+
+#include <optional>
+#include <string>
+
+namespace cp::model {
+
+class Catalog;
+struct Plan;
+
+/** The fabric a plan describes, ready for generateFabric: endpoints are the plan's NICs. */
+struct PlanFabric
+{
+    FabricDesign design;
+    std::string nicId;
+    std::string switchId; ///< empty when no catalog switch fits the NIC
+    long long endpoints = 0;
+};
+
+/**
+ * From the plan's fabric settings and the node groups on the fabric (NodeGroup::onFabric): NIC
+ * (the plan's or the first such node type's),
+ * NICs per node, switch (the plan's or the catalog one for the NIC), radix, tiers (0 = fewest),
+ * oversubscription, Dragonfly and torus parameters. Empty for topology "none" or when no group is
+ * on the fabric.
+ */
+std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog);
+
+/**
+ * generateFabric(fabric.design), refused when the result cannot carry the plan: a fabric with
+ * fewer endpoints (torus chips, Dragonfly terminals) than the plan's NICs, or a switched fabric
+ * with no switch in the catalog for the NIC. Throws FabricParameterError with the reason and a
+ * size that would work, so that no caller counts an unbuildable fabric as zero switches.
+ */
+FabricGraph generatePlanFabric(const PlanFabric &fabric);
+
+} // namespace cp::model

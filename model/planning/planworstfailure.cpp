@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planning/planworstfailure.h"
+
+#include "model/catalog/catalog.h"
+#include "model/plan/plan.h"
+#include "model/planning/planfabric.h"
+#include "model/training/trainingestimator.h"
+
+#include <algorithm>
+
+namespace cp::model {
+
+std::optional<double> trainingStepAfterFailure(const TrainingJob &job,
+                                               const ClusterDescription &cluster,
+                                               const FabricFailureImpact &impact)
+{
+    if (impact.survivingNodes() < 1)
+        return std::nullopt;
+    // A zero rate means the surviving nodes no longer reach each other: one job cannot span
+    // them (a single surviving node needs no fabric).
+    if (impact.survivingNodes() >= 2)
+        for (const auto &[nodes, fraction] : impact.ringRateFraction)
+            if (fraction <= 0)
+                return std::nullopt;
+    const ClusterDescription after = clusterAfterFailure(cluster, impact);
+    if (after.gpus < 1)
+        return std::nullopt;
+    const TrainingSearchResult result = searchSurvivingCluster(job, after);
+    if (!result.found)
+        return std::nullopt;
+    return result.best.stepSeconds;
+}
+
+TrainingSearchResult searchSurvivingCluster(const TrainingJob &job,
+                                            const ClusterDescription &cluster,
+                                            const std::atomic<bool> *cancel, int *gpusUsed)
+{
+    TrainingSearchResult best;
+    best.reason = "no layout fits the GPUs the failure leaves";
+    const int perNode = std::max(1, cluster.gpusPerNode);
+    const int nodes = cluster.nodes();
+    int previousGpus = -1;
+    for (int multiple = 1; multiple <= 512 && multiple <= nodes; multiple *= 2) {
+        const long long roundedNodes = 1LL * (nodes / multiple) * multiple;
+        const int gpus
+            = static_cast<int>(std::min<long long>(cluster.gpus, roundedNodes * perNode));
+        if (gpus < 1 || gpus == previousGpus)
+            continue;
+        previousGpus = gpus;
+        ClusterDescription candidate = cluster;
+        candidate.gpus = gpus;
+        TrainingSearchResult result = TrainingEstimator(job, candidate).search(cancel);
+        if (result.found && (!best.found || result.best.stepSeconds < best.best.stepSeconds)) {
+            best = std::move(result);
+            if (gpusUsed)
+                *gpusUsed = gpus;
+        }
+    }
+    return best;
+}
+
+std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catalog &catalog)
+{
+    if (plan.workloadType != WorkloadType::Training)
+        return std::nullopt;
+    // As estimatePlan: the job runs on the groups cabled to the fabric (all of them without one).
+    const bool hasFabric = plan.fabric.topology != "none";
+    const NodeSpec *trainingNode = nullptr;
+    long long gpus = 0;
+    for (const NodeGroup &group : plan.nodeGroups) {
+        if (hasFabric && !group.onFabric)
+            continue;
+        const NodeSpec &node = catalog.node(group.nodeId);
+        if (!trainingNode)
+            trainingNode = &node;
+        gpus += 1LL * group.count * node.gpusPerNode;
+    }
+    if (!trainingNode || gpus > std::numeric_limits<int>::max())
+        return std::nullopt;
+    PlanTrainingSetup setup;
+    setup.job = plan.training;
+    setup.job.model = catalog.llm(plan.trainingModelId);
+    const int switchPorts
+        = plan.fabric.switchId.empty() ? 64 : catalog.networkSwitch(plan.fabric.switchId).ports;
+    setup.cluster = ClusterDescription::fromCatalog(
+        catalog, trainingNode->id, static_cast<int>(gpus), plan.fabric.nicId,
+        plan.fabric.nicsPerNode, plan.fabric.oversubscription,
+        plan.fabric.topology == "rail-fat-tree", switchPorts);
+    setup.nicsPerNode = std::max(1, setup.cluster.nicsPerNode);
+    return setup;
+}
+
+WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog)
+{
+    WorstFailure none;
+    const std::optional<PlanTrainingSetup> setup = planTrainingSetup(plan, catalog);
+    if (!setup) {
+        none.reason = "the plan has no training job on a fabric";
+        return none;
+    }
+    const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
+    if (!fabric) {
+        none.reason = "the plan has no fabric";
+        return none;
+    }
+    FabricGraph graph;
+    try {
+        graph = generatePlanFabric(*fabric);
+    } catch (const FabricParameterError &error) {
+        none.reason = std::string("the fabric cannot be built: ") + error.what();
+        return none;
+    }
+    FabricFailures failed;
+    for (const std::string &label : plan.fabric.failedSwitches)
+        failed.vertices.push_back(findVertex(graph, label));
+    const auto step = [&](const FabricFailureImpact &impact) {
+        return trainingStepAfterFailure(setup->job, setup->cluster, impact);
+    };
+    return findWorstSingleFailure(graph, setup->nicsPerNode, setup->cluster.nodes(), step,
+                                  ringSizesForCluster(setup->cluster), failed);
+}
+
+} // namespace cp::model

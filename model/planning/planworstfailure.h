@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The worst single switch failure of a plan: its generated fabric, its training job.
+#pragma once
+
+#include "model/fabric/fabricfailure.h"
+#include "model/training/trainingestimate.h"
+
+#include <atomic>
+#include <optional>
+
+namespace cp::model {
+
+class Catalog;
+struct Plan;
+
+/**
+ * The fastest step of `job` on `cluster` after `impact` (layouts searched again, since fewer GPUs
+ * or a slower fabric can change the best one); nullopt when no layout runs: no node left, the
+ * surviving nodes split apart, or the model no longer fits.
+ */
+std::optional<double> trainingStepAfterFailure(const TrainingJob &job,
+                                               const ClusterDescription &cluster,
+                                               const FabricFailureImpact &impact);
+
+/**
+ * The layout search on what a failure leaves: `cluster` already reduced (clusterAfterFailure).
+ * An odd surviving node count (2,016 of 2,048, 1,052 of 1,056) often has no layout the batch
+ * and model divide, or only a slow one, and an operator restarting the job would drop to a
+ * rounder count; so the search also runs on the survivors rounded down to a multiple of 2, 4,
+ * ..., 512 nodes (distinct counts only) and keeps the fastest step; `gpusUsed` receives the GPU
+ * count it ran on. Not found when none of them has a layout.
+ */
+TrainingSearchResult searchSurvivingCluster(const TrainingJob &job,
+                                            const ClusterDescription &cluster,
+                                            const std::atomic<bool> *cancel = nullptr,
+                                            int *gpusUsed = nullptr);
+
+/** What a plan's training job needs to be re-estimated on a damaged fabric. */
+struct PlanTrainingSetup
+{
+    TrainingJob job;
+    ClusterDescription cluster; ///< the training nodes (those on the fabric), closed form
+    int nicsPerNode = 1; ///< fabric endpoints per node
+};
+
+/**
+ * The job and cluster estimatePlan builds for a training plan; nullopt when the plan has no
+ * training workload or no server group on the fabric. Throws UnknownCatalogIdError for ids the
+ * catalog does not have.
+ */
+std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catalog &catalog);
+
+/**
+ * findWorstSingleFailure on the plan's generated fabric for its training job, on top of the
+ * plan's own failed switches. Not found, with the reason, for plans without training, without a
+ * buildable fabric, or with a torus (no switches).
+ */
+WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog);
+
+} // namespace cp::model

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planning/scenariocomparison.h"
+
+#include "model/plan/planio.h"
+
+#include "model/catalog/catalog.h"
+#include "model/core/csvtable.h"
+#include "model/core/units.h"
+#include "model/plan/scenarios.h"
+#include "model/planning/planestimator.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cp::model {
+
+namespace {
+
+using Value = std::optional<double>;
+
+struct RowSpec
+{
+    const char *key;
+    const char *section;
+    const char *label;
+    const char *unit;
+    Preference preference;
+    std::function<Value(const PlanEstimate &)> value;
+};
+
+bool trainingFound(const PlanEstimate &e)
+{
+    return e.hasTraining && e.training.found;
+}
+
+bool inferenceWorks(const PlanEstimate &e)
+{
+    return e.hasInference && e.inference.fits && e.inference.meetsTargets;
+}
+
+Value ifTraining(const PlanEstimate &e, double value)
+{
+    return trainingFound(e) ? Value(value) : std::nullopt;
+}
+
+Value ifRun(const PlanEstimate &e, double value)
+{
+    return trainingFound(e) && e.hasTrainingRun ? Value(value) : std::nullopt;
+}
+
+/** Figures that include the fabric are unknown, not zero, when it cannot be built. */
+Value ifFabricBuilt(const PlanEstimate &e, double value)
+{
+    return e.fabricError.empty() ? Value(value) : std::nullopt;
+}
+
+Value ifInference(const PlanEstimate &e, double value)
+{
+    return inferenceWorks(e) ? Value(value) : std::nullopt;
+}
+
+const std::vector<RowSpec> &numericRows()
+{
+    using P = Preference;
+    static const std::vector<RowSpec> rows = {
+        {"gpus", "Hardware", "GPUs", "count", P::None,
+         [](const PlanEstimate &e) {
+             return Value(e.gpus);
+         }},
+        {"nodes", "Hardware", "Servers", "count", P::None,
+         [](const PlanEstimate &e) {
+             return Value(e.nodes);
+         }},
+        {"peak_pflops", "Hardware", "Peak dense BF16/FP16", "PFLOP/s", P::Higher,
+         [](const PlanEstimate &e) {
+             return Value(e.peakDenseFlopsPerSecond / units::peta);
+         }},
+        {"gpu_memory_tb", "Hardware", "GPU memory", "TB", P::Higher,
+         [](const PlanEstimate &e) {
+             return Value(e.gpuMemoryBytes / units::tera);
+         }},
+        {"switches", "Network", "Switches", "count", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifFabricBuilt(e, static_cast<double>(e.fabric.switches()));
+         }},
+        {"cables", "Network", "Cables", "count", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifFabricBuilt(e, static_cast<double>(e.fabric.cables));
+         }},
+        {"it_power_kw", "Power and cost", "IT power at full load", "kW", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifFabricBuilt(e, e.power.itWatts() / units::kilo);
+         }},
+        {"facility_power_kw", "Power and cost", "Facility power (x PUE)", "kW", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifFabricBuilt(e, e.power.facilityWatts() / units::kilo);
+         }},
+        {"capital_usd", "Power and cost", "Capital cost", "USD", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifFabricBuilt(e, e.capitalCostUsd);
+         }},
+        {"step_s", "Training", "Step time", "s", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifTraining(e, e.training.best.stepSeconds);
+         }},
+        {"step_compute_s", "Training", "  compute", "s", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifTraining(e, stepTimeShares(e.training.best.breakdown).computeSeconds);
+         }},
+        {"step_comm_s", "Training", "  exposed communication", "s", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifTraining(e, stepTimeShares(e.training.best.breakdown).communicationSeconds);
+         }},
+        {"step_bubble_s", "Training", "  pipeline bubble", "s", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifTraining(e, stepTimeShares(e.training.best.breakdown).bubbleSeconds);
+         }},
+        {"tokens_per_s", "Training", "Throughput", "tokens/s", P::Higher,
+         [](const PlanEstimate &e) {
+             return ifTraining(e, e.training.best.tokensPerSecond);
+         }},
+        {"mfu_pct", "Training", "MFU", "%", P::Higher,
+         [](const PlanEstimate &e) {
+             return ifTraining(e, 100 * e.training.best.mfu);
+         }},
+        {"training_days", "Training", "Training time (no failures)", "days", P::Lower,
+         [](const PlanEstimate &e) {
+             return e.training.best.trainingSeconds > 0
+                 ? ifTraining(e, e.training.best.trainingSeconds / units::secondsPerDay)
+                 : std::nullopt;
+         }},
+        {"gpu_hours", "Training", "GPU-hours", "GPU-h", P::Lower,
+         [](const PlanEstimate &e) {
+             return e.training.best.gpuHours > 0 ? ifTraining(e, e.training.best.gpuHours)
+                                                 : std::nullopt;
+         }},
+        {"interruptions_per_day", "Training", "Interruptions", "per day", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifRun(e, e.trainingRun.reliability.interruptionsPerDay);
+         }},
+        {"goodput_pct", "Training", "Goodput", "%", P::Higher,
+         [](const PlanEstimate &e) {
+             return ifRun(e, 100 * e.trainingRun.reliability.goodput);
+         }},
+        {"wall_days", "Training", "Wall time with failures", "days", P::Lower,
+         [](const PlanEstimate &e) {
+             return e.trainingRun.operations.wallSeconds > 0
+                 ? ifRun(e, e.trainingRun.operations.wallSeconds / units::secondsPerDay)
+                 : std::nullopt;
+         }},
+        {"run_power_kw", "Training", "Average facility power", "kW", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifRun(e, e.trainingRun.operations.facilityWatts / units::kilo);
+         }},
+        {"energy_mwh", "Training", "Run energy", "MWh", P::Lower,
+         [](const PlanEstimate &e) {
+             return e.trainingRun.operations.wallSeconds > 0
+                 ? ifRun(e, e.trainingRun.operations.energyMegawattHours)
+                 : std::nullopt;
+         }},
+        {"run_cost_usd", "Training", "Run cost", "USD", P::Lower,
+         [](const PlanEstimate &e) {
+             return e.trainingRun.operations.wallSeconds > 0
+                 ? ifRun(e, e.trainingRun.operations.costUsd)
+                 : std::nullopt;
+         }},
+        {"ttft_ms", "Inference", "TTFT (p95 under load)", "ms", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifInference(e, e.inference.ttftSeconds * 1e3);
+         }},
+        {"tpot_ms", "Inference", "Time per output token", "ms", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifInference(e, e.inference.tpotSeconds * 1e3);
+         }},
+        {"tokens_per_s_per_gpu", "Inference", "Output tokens/s per GPU", "tokens/s", P::Higher,
+         [](const PlanEstimate &e) {
+             return ifInference(e, e.inference.outputTokensPerSecondPerGpu);
+         }},
+        {"max_batch", "Inference", "Largest batch that fits", "sequences", P::Higher,
+         [](const PlanEstimate &e) {
+             return e.hasInference ? Value(e.inference.maxBatch) : std::nullopt;
+         }},
+        {"replicas", "Inference", "Replicas", "count", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifInference(e, e.inference.replicas);
+         }},
+        {"serving_power_kw", "Inference", "Serving power (all replicas)", "kW", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifInference(e, e.inference.powerWatts / units::kilo);
+         }},
+        {"cost_per_m_output_usd", "Inference", "Cost per million output tokens", "USD", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifInference(e, e.inference.costPerMillionOutputTokensUsd);
+         }},
+        {"autoscaled_replica_hours", "Inference", "Replica-hours per day (autoscaled)", "replica-h",
+         P::Lower,
+         [](const PlanEstimate &e) {
+             return e.autoscaling && e.autoscaling->feasible
+                 ? Value(e.autoscaling->replicaHoursPerDay)
+                 : std::nullopt;
+         }},
+        {"autoscaling_saving", "Inference", "Saving against static provisioning", "%", P::Higher,
+         [](const PlanEstimate &e) {
+             return e.autoscaling && e.autoscaling->feasible
+                 ? Value(100 * e.autoscaling->savingFraction)
+                 : std::nullopt;
+         }},
+    };
+    return rows;
+}
+
+void markBest(ComparisonRow &row)
+{
+    std::vector<double> present;
+    for (const Value &v : row.values)
+        if (v)
+            present.push_back(*v);
+    row.differs = false;
+    for (std::size_t i = 1; i < row.values.size(); ++i)
+        row.differs = row.differs || row.values[i] != row.values[0];
+    if (row.preference == Preference::None || present.size() < 2 || !row.differs)
+        return;
+    const double best = row.preference == Preference::Lower
+        ? *std::min_element(present.begin(), present.end())
+        : *std::max_element(present.begin(), present.end());
+    // A tie for best marks none: the mark is meant to single one option out, and figures within
+    // 0.1% of each other are the same to the precision of any estimate here.
+    const auto near = [best](double v) {
+        return std::abs(v - best) <= 1e-3 * std::max(std::abs(best), 1e-12);
+    };
+    if (std::count_if(present.begin(), present.end(), near) > 1)
+        return;
+    for (std::size_t i = 0; i < row.values.size(); ++i)
+        if (row.values[i] && *row.values[i] == best)
+            row.bestIndex = static_cast<int>(i);
+}
+
+std::string layoutText(const PlanEstimate &e)
+{
+    if (!trainingFound(e))
+        return e.hasTraining ? "not possible: " + e.trainingError : std::string();
+    const ParallelConfig &c = e.training.best.config;
+    return "TP " + std::to_string(c.tp) + " x PP " + std::to_string(c.pp) + " x DP "
+        + std::to_string(c.dp) + " x CP " + std::to_string(c.cp) + ", microbatch "
+        + std::to_string(c.microbatch);
+}
+
+} // namespace
+
+StepTimeShares stepTimeShares(const StepBreakdown &b)
+{
+    StepTimeShares shares;
+    shares.computeSeconds = b.computeSeconds + b.memoryBoundSeconds + b.optimizerSeconds;
+    shares.communicationSeconds = b.tpCommSeconds + b.cpCommSeconds + b.epCommSeconds
+        + b.ppCommSeconds + b.dpCommExposedSeconds;
+    shares.bubbleSeconds = b.bubbleSeconds;
+    return shares;
+}
+
+PowerShares powerShares(const PowerBreakdown &power)
+{
+    PowerShares shares;
+    shares.gpusWatts = power.gpusWatts;
+    shares.serversWatts = power.nodesWatts;
+    shares.networkWatts = power.networkWatts;
+    shares.storageWatts = power.storageWatts;
+    shares.coolingWatts = power.facilityWatts() - power.itWatts();
+    return shares;
+}
+
+std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &scenarios)
+{
+    std::vector<ComparisonRow> rows;
+    const auto textRow = [&](const char *key, const char *section, const char *label,
+                             const std::function<std::string(const ScenarioResult &)> &text) {
+        ComparisonRow row {key, section, label, "", Preference::None, {}, {}};
+        for (const ScenarioResult &s : scenarios) {
+            row.values.push_back(std::nullopt);
+            row.text.push_back(text(s));
+        }
+        for (std::size_t i = 1; i < row.text.size(); ++i)
+            row.differs = row.differs || row.text[i] != row.text[0];
+        if (std::any_of(row.text.begin(), row.text.end(),
+                        [](const std::string &t) { return !t.empty(); }))
+            rows.push_back(std::move(row));
+    };
+    textRow("changes", "Scenario", "Changes from the baseline", [](const ScenarioResult &s) {
+        std::string joined;
+        for (const std::string &line : s.changes)
+            joined += (joined.empty() ? "" : "; ") + line;
+        return joined;
+    });
+    textRow("error", "Scenario", "Could not estimate",
+            [](const ScenarioResult &s) { return s.ok ? std::string() : s.error; });
+    textRow("gpu", "Hardware", "GPU type",
+            [](const ScenarioResult &s) { return s.ok ? s.estimate.gpuName : std::string(); });
+    textRow("topology", "Network", "Fabric", [](const ScenarioResult &s) {
+        return s.ok ? s.estimate.fabric.topology : std::string();
+    });
+    textRow("fabric_error", "Network", "Fabric cannot be built",
+            [](const ScenarioResult &s) { return s.ok ? s.estimate.fabricError : std::string(); });
+    for (const RowSpec &spec : numericRows()) {
+        ComparisonRow row {spec.key, spec.section, spec.label, spec.unit, spec.preference, {}, {}};
+        for (const ScenarioResult &s : scenarios)
+            row.values.push_back(s.ok ? spec.value(s.estimate) : std::nullopt);
+        if (std::none_of(row.values.begin(), row.values.end(),
+                         [](const Value &v) { return v.has_value(); }))
+            continue;
+        markBest(row);
+        rows.push_back(std::move(row));
+    }
+    textRow("layout", "Training", "Parallel layout",
+            [](const ScenarioResult &s) { return s.ok ? layoutText(s.estimate) : std::string(); });
+    // Group by section in reading order; within a section, text rows first as built above.
+    static const std::vector<std::string> sections
+        = {"Scenario", "Hardware", "Network", "Power and cost", "Training", "Inference"};
+    const auto rank = [](const ComparisonRow &row) {
+        const auto it = std::find(sections.begin(), sections.end(), row.section);
+        return static_cast<int>(it - sections.begin());
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const ComparisonRow &a, const ComparisonRow &b) {
+        return rank(a) < rank(b);
+    });
+    textRow("bottleneck", "Bottleneck", "Bottleneck", [](const ScenarioResult &s) {
+        if (!s.ok)
+            return std::string();
+        if (trainingFound(s.estimate))
+            return s.estimate.training.best.bottleneckExplanation;
+        if (s.estimate.hasInference)
+            return s.estimate.inference.fits && s.estimate.inference.meetsTargets
+                ? s.estimate.inference.bottleneckExplanation
+                : s.estimate.inference.reason;
+        return std::string();
+    });
+    return rows;
+}
+
+std::vector<bool>
+paretoDominated(const std::vector<std::optional<std::pair<double, double>>> &points)
+{
+    std::vector<bool> dominated(points.size(), false);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (!points[i]) {
+            dominated[i] = true;
+            continue;
+        }
+        for (std::size_t j = 0; j < points.size() && !dominated[i]; ++j) {
+            if (i == j || !points[j])
+                continue;
+            const auto &[ti, ci] = *points[i];
+            const auto &[tj, cj] = *points[j];
+            dominated[i] = tj <= ti && cj <= ci && (tj < ti || cj < ci);
+        }
+    }
+    return dominated;
+}
+
+std::vector<int> defaultScalingGpuCounts(const Plan &plan, const Catalog &catalog)
+{
+    if (plan.nodeGroups.size() != 1 || plan.workloadType != WorkloadType::Training)
+        return {};
+    const NodeGroup &group = plan.nodeGroups.front();
+    const int perNode = catalog.node(group.nodeId).gpusPerNode;
+    std::vector<int> counts;
+    for (double factor : {0.125, 0.25, 0.5, 1.0, 2.0}) {
+        const int nodes = static_cast<int>(std::lround(group.count * factor));
+        if (nodes >= 1 && (counts.empty() || counts.back() != nodes * perNode))
+            counts.push_back(nodes * perNode);
+    }
+    return counts;
+}
+
+ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
+                                    const ComparisonOptions &options,
+                                    const std::atomic<bool> *cancel,
+                                    const std::function<void(int, int)> &progress)
+{
+    ScenarioComparison comparison;
+    const std::vector<Plan> plans = allScenarioPlans(plan, &catalog);
+    const nlohmann::json baselineJson = planToJson(plan);
+    const int total = static_cast<int>(plans.size() + options.scalingGpuCounts.size());
+    int done = 0;
+    const auto cancelled = [&] {
+        return cancel && cancel->load();
+    };
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        if (cancelled()) {
+            comparison.cancelled = true;
+            return comparison;
+        }
+        ScenarioResult result;
+        result.name = plans[i].name;
+        result.plan = plans[i];
+        if (i > 0)
+            result.changes = describeChanges(plan.scenarios[i - 1].changes, baselineJson, &catalog);
+        try {
+            result.estimate = estimatePlan(plans[i], catalog, cancel);
+            result.ok = true;
+        } catch (const std::exception &error) {
+            result.error = error.what();
+        }
+        comparison.scenarios.push_back(std::move(result));
+        if (progress)
+            progress(++done, total);
+    }
+    if (cancelled()) {
+        comparison.cancelled = true;
+        return comparison;
+    }
+    comparison.rows = comparisonRows(comparison.scenarios);
+
+    const bool training = plan.workloadType == WorkloadType::Training;
+    comparison.paretoTimeLabel = training ? "Wall time to train (days)" : "TTFT p95 (ms)";
+    comparison.paretoCostLabel
+        = training ? "Run cost (million USD)" : "Cost per million output tokens (USD)";
+    for (const ScenarioResult &s : comparison.scenarios) {
+        std::optional<std::pair<double, double>> point;
+        const PlanEstimate &e = s.estimate;
+        if (s.ok && training && trainingFound(e) && e.hasTrainingRun
+            && e.trainingRun.operations.wallSeconds > 0)
+            point = std::pair(e.trainingRun.operations.wallSeconds / units::secondsPerDay,
+                              e.trainingRun.operations.costUsd / units::mega);
+        else if (s.ok && !training && inferenceWorks(e))
+            point = std::pair(e.inference.ttftSeconds * 1e3,
+                              e.inference.costPerMillionOutputTokensUsd);
+        comparison.paretoPoints.push_back(point);
+    }
+    comparison.dominated = paretoDominated(comparison.paretoPoints);
+
+    const Plan baseline = plans.front();
+    for (int gpus : options.scalingGpuCounts) {
+        if (cancelled()) {
+            comparison.cancelled = true;
+            return comparison;
+        }
+        ScalingPoint point;
+        point.gpus = gpus;
+        try {
+            const std::vector<Scenario> sweep
+                = sweepScenarios(baseline, SweepAxis::GpuCount, {std::to_string(gpus)}, catalog);
+            Plan variant = baseline;
+            variant.scenarios = sweep;
+            const PlanEstimate e
+                = estimatePlan(scenarioPlan(variant, 0, &catalog), catalog, cancel);
+            if (trainingFound(e)) {
+                point.ok = true;
+                point.tokensPerSecond = e.training.best.tokensPerSecond;
+            }
+        } catch (const std::exception &) {
+            point.ok = false; // shown as a gap in the curve: this count has no valid layout
+        }
+        comparison.scaling.push_back(point);
+        if (progress)
+            progress(++done, total);
+    }
+    const auto first = std::find_if(comparison.scaling.begin(), comparison.scaling.end(),
+                                    [](const ScalingPoint &p) { return p.ok; });
+    if (first != comparison.scaling.end())
+        for (ScalingPoint &p : comparison.scaling)
+            if (p.ok)
+                p.efficiency
+                    = (p.tokensPerSecond / p.gpus) / (first->tokensPerSecond / first->gpus);
+    return comparison;
+}
+
+std::vector<std::vector<std::string>> comparisonTableCells(const ScenarioComparison &comparison)
+{
+    std::vector<std::vector<std::string>> cells;
+    std::vector<std::string> header = {"Section", "Figure", "Unit"};
+    for (const ScenarioResult &s : comparison.scenarios)
+        header.push_back(s.name);
+    cells.push_back(std::move(header));
+    for (const ComparisonRow &row : comparison.rows) {
+        std::vector<std::string> line = {row.section, row.label, row.unit};
+        for (std::size_t i = 0; i < row.values.size(); ++i)
+            line.push_back(row.isText() ? row.text[i]
+                                        : (row.values[i] ? csvFigure(*row.values[i]) : ""));
+        cells.push_back(std::move(line));
+    }
+    return cells;
+}
+
+std::vector<std::vector<std::string>> billOfMaterialsCells(const PlanEstimate &estimate,
+                                                           const std::string &scenarioName)
+{
+    std::vector<std::vector<std::string>> cells
+        = {{"Scenario", "Category", "Item", "Name", "Count", "Unit price (USD)", "Total (USD)"}};
+    double total = 0;
+    for (const BillOfMaterialsLine &line : estimate.billOfMaterials) {
+        cells.push_back({scenarioName, line.category, line.itemId, line.name,
+                         std::to_string(line.count), csvFigure(line.unitPriceUsd),
+                         csvFigure(line.totalUsd())});
+        total += line.totalUsd();
+    }
+    cells.push_back({scenarioName, "Total", "", "", "", "", csvFigure(total)});
+    return cells;
+}
+
+} // namespace cp::model

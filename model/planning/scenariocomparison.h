@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/plan/plan.h"
+#include "model/planning/planestimate.h"
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+class Catalog;
+
+/** One variant of the plan with its estimate (or why it could not be estimated). */
+struct ScenarioResult
+{
+    std::string name;
+    std::vector<std::string> changes; ///< describeChanges of its patch; empty for the baseline
+    Plan plan;
+    bool ok = false;
+    std::string error;
+    PlanEstimate estimate;
+};
+
+enum class Preference { None, Lower, Higher };
+
+/**
+ * One figure across the scenarios, in the unit `unit` names (the table is a presentation of the
+ * SI estimates; this is where they are converted). A value is missing where a scenario has no
+ * such figure (an inference plan has no step time) or failed; `text` holds non-numeric figures.
+ */
+struct ComparisonRow
+{
+    std::string key; ///< stable id, e.g. "training_days"
+    std::string section;
+    std::string label;
+    std::string unit;
+    Preference preference = Preference::None;
+    std::vector<std::optional<double>> values;
+    std::vector<std::string> text; ///< same size as values; used when the row is textual
+    int bestIndex = -1; ///< the best scenario by `preference`, -1 when none or tied throughout
+    bool differs = false; ///< not every scenario has the same value
+    bool isText() const { return !text.empty(); }
+};
+
+/** Step time split as in the comparison chart: compute / exposed communication / bubble. */
+struct StepTimeShares
+{
+    double computeSeconds = 0; ///< GEMMs, memory-bound kernels and the optimizer
+    double communicationSeconds = 0; ///< TP, CP, EP, PP and exposed DP communication
+    double bubbleSeconds = 0;
+};
+StepTimeShares stepTimeShares(const StepBreakdown &step);
+
+/** Where a cluster's facility power goes: IT parts at full load, then cooling and losses. */
+struct PowerShares
+{
+    double gpusWatts = 0;
+    double serversWatts = 0;
+    double networkWatts = 0;
+    double storageWatts = 0;
+    double coolingWatts = 0; ///< IT x (PUE - 1)
+};
+PowerShares powerShares(const PowerBreakdown &power);
+
+struct ScalingPoint
+{
+    int gpus = 0;
+    bool ok = false;
+    double tokensPerSecond = 0;
+    /** Per-GPU throughput relative to the smallest count's (weak-scaling efficiency). */
+    double efficiency = 0;
+};
+
+struct ScenarioComparison
+{
+    std::vector<ScenarioResult> scenarios; ///< baseline first
+    std::vector<ComparisonRow> rows;
+    /** Pareto front over (time or latency, cost), both minimised: true where another
+     * scenario is no worse in both and better in one. */
+    std::vector<bool> dominated;
+    std::string paretoTimeLabel; ///< "Time to train (days)" or "TTFT p95 (ms)"
+    std::string paretoCostLabel;
+    std::vector<std::optional<std::pair<double, double>>> paretoPoints; ///< (time, cost)
+    std::vector<ScalingPoint> scaling; ///< the baseline at other GPU counts
+    bool cancelled = false;
+};
+
+struct ComparisonOptions
+{
+    /** Estimate the baseline at these GPU counts for the scaling curve; empty: none. */
+    std::vector<int> scalingGpuCounts;
+};
+
+/** GPU counts for the scaling curve: 1/8 to 2x the baseline's, whole servers, one group. */
+std::vector<int> defaultScalingGpuCounts(const Plan &plan, const Catalog &catalog);
+
+/**
+ * Estimates the baseline and every scenario (estimatePlan each), builds the comparison rows,
+ * the Pareto front and the scaling curve. `progress(done, total)` is called after each estimate;
+ * `cancel` stops between and inside estimates (the result is then marked cancelled).
+ */
+ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
+                                    const ComparisonOptions &options = {},
+                                    const std::atomic<bool> *cancel = nullptr,
+                                    const std::function<void(int, int)> &progress = {});
+
+/** The rows for already estimated scenarios (compareScenarios uses this). */
+std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &scenarios);
+
+/** Which points are dominated (minimising both coordinates); a missing point is dominated. */
+std::vector<bool>
+paretoDominated(const std::vector<std::optional<std::pair<double, double>>> &points);
+
+/** The comparison as cells, header first: Section, Figure, Unit, then one column per scenario. */
+std::vector<std::vector<std::string>> comparisonTableCells(const ScenarioComparison &comparison);
+
+/**
+ * A bill of materials as cells: Scenario, Category, Item, Name, Count, Unit price (USD), Total
+ * (USD); every line names the scenario it was estimated for ("Baseline" or the scenario's
+ * name), so a file read later, or pasted beside another, says what it prices.
+ */
+std::vector<std::vector<std::string>> billOfMaterialsCells(const PlanEstimate &estimate,
+                                                           const std::string &scenarioName);
+
+} // namespace cp::model

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planning/trainingrun.h"
+
+#include "model/core/units.h"
+#include "model/fabric/fabricgraph.h"
+#include "model/planning/planestimator.h"
+#include "model/training/transformershape.h"
+
+#include <algorithm>
+
+namespace cp::model {
+
+TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const ModelSpec &model,
+                                        const TrainingEstimate &estimate,
+                                        const TrainingRunSetup &setup, const FabricGraph *fabric)
+{
+    TrainingRunEstimate run;
+    run.nodes = cluster.nodes();
+    run.nics = run.nodes * std::max(1, cluster.nicsPerNode);
+    if (fabric) {
+        long long optical = 0;
+        for (FabricVertexId v = 0; v < fabric->vertexCount(); ++v)
+            if (fabric->vertex(v).role == FabricVertexRole::Switch)
+                ++run.switches;
+        const auto &g = fabric->storage();
+        for (auto [it, end] = boost::edges(g); it != end; ++it)
+            if (g[*it].medium == LinkMedium::Optical)
+                ++optical;
+        run.transceivers = 2 * optical;
+    } else if (run.nodes > 1) {
+        const FabricCounts counts
+            = twoTierFabricCounts(run.nics, setup.networkSwitch.ports, cluster.oversubscription);
+        run.switches = counts.leafSwitches + counts.spineSwitches;
+        run.transceivers = setup.nic.opticPowerWatts > 0 ? 2 * counts.cables : 0;
+    }
+    const double networkWatts = run.switches * setup.networkSwitch.powerWatts
+        + run.transceivers * setup.nic.opticPowerWatts;
+    run.capitalUsd = cluster.gpus * cluster.gpu.priceUsd
+        + run.nodes * setup.node.priceWithoutGpusUsd + run.nics * setup.nic.priceUsd
+        + run.switches * setup.networkSwitch.priceUsd + run.transceivers * setup.nic.opticPriceUsd
+        + setup.storage.priceUsd;
+
+    const StepBreakdown &b = estimate.breakdown;
+    run.gpuBusyFraction = estimate.stepSeconds > 0
+        ? (b.computeSeconds + b.memoryBoundSeconds + b.optimizerSeconds) / estimate.stepSeconds
+        : 0.0;
+    run.checkpointBytes = 14.0 * TransformerShape::fromModel(model).totalParameters();
+    run.dataFeedBytesPerSecond = estimate.tokensPerSecond * setup.bytesPerToken;
+    if (setup.storage.readBytesPerSecond <= 0)
+        run.notes.push_back("no storage: the data loader has nothing to read training data from");
+    else if (run.dataFeedBytesPerSecond > setup.storage.readBytesPerSecond)
+        run.notes.push_back("the data loader needs more than " + setup.storage.name
+                            + " can read: storage is the bottleneck");
+
+    ReliabilityInputs r;
+    r.parts = {{"GPUs", cluster.gpus, cluster.gpu.mtbfHours},
+               {"nodes (without GPUs)", run.nodes, setup.node.mtbfHours},
+               {"NICs and their optics", run.nics, setup.nic.mtbfHours},
+               {"switches", run.switches, setup.networkSwitch.mtbfHours}};
+    r.checkpointBytes = run.checkpointBytes;
+    r.storageWriteBytesPerSecond = setup.storage.writeBytesPerSecond;
+    r.storageReadBytesPerSecond = setup.storage.readBytesPerSecond;
+    r.restartOverheadSeconds = setup.restartOverheadSeconds;
+    r.spareNodes = setup.spareNodes;
+    r.nodeReplacementSeconds = setup.nodeReplacementSeconds;
+    r.nodes = static_cast<double>(run.nodes);
+    r.runSeconds = estimate.trainingSeconds;
+    run.reliability = estimateReliability(r);
+    run.notes.insert(run.notes.end(), run.reliability.notes.begin(), run.reliability.notes.end());
+    // Spares are bought with their GPUs; they idle, so their power is left out.
+    run.capitalUsd += run.reliability.spareNodes
+        * (setup.node.priceWithoutGpusUsd + cluster.gpusPerNode * cluster.gpu.priceUsd);
+
+    OperationsInputs o;
+    o.gpu = cluster.gpu;
+    o.node = setup.node;
+    o.gpus = cluster.gpus;
+    o.nodes = static_cast<int>(run.nodes);
+    o.gpuBusyFraction = run.gpuBusyFraction;
+    o.networkWatts = networkWatts;
+    o.storageWatts = setup.storage.powerWatts;
+    o.capitalUsd = run.capitalUsd;
+    o.facility = setup.facility;
+    o.lifetimeYears = setup.lifetimeYears;
+    o.hourlyUsdPerGpu = setup.hourlyUsdPerGpu;
+    o.runSeconds = estimate.trainingSeconds;
+    o.goodput = run.reliability.goodput;
+    run.operations = estimateOperations(o);
+    if (estimate.trainingSeconds <= 0)
+        run.notes.push_back("no token count: energy and run cost need --tokens");
+    return run;
+}
+
+} // namespace cp::model

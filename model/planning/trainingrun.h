@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/catalog/catalogitems.h"
+#include "model/cluster/clusterdescription.h"
+#include "model/operations/operationsestimator.h"
+#include "model/training/trainingestimate.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+class FabricGraph;
+
+/** The parts and prices a training run is costed with (all from the catalog). */
+struct TrainingRunSetup
+{
+    NodeSpec node;
+    NicSpec nic;
+    SwitchSpec networkSwitch;
+    StorageSpec storage;
+    FacilitySpec facility;
+    int spareNodes = -1; ///< -1: enough to cover failed nodes in flight
+    double restartOverheadSeconds = 600;
+    double nodeReplacementSeconds = 4 * 3600;
+    double lifetimeYears = 4;
+    std::optional<double> hourlyUsdPerGpu;
+    /** Token ids as the data loader reads them: int32 (Megatron's indexed dataset for vocabularies
+     * above 65,536; uint16 below). */
+    double bytesPerToken = 4;
+};
+
+/** Power, energy, money and failures of one training run, with the counts behind them. */
+struct TrainingRunEstimate
+{
+    long long nodes = 0;
+    long long nics = 0;
+    long long switches = 0;
+    long long transceivers = 0;
+    double capitalUsd = 0;
+    double checkpointBytes = 0;
+    double gpuBusyFraction = 0;
+    double dataFeedBytesPerSecond = 0; ///< tokens/s x bytes per token, read from storage
+    ReliabilityEstimate reliability;
+    OperationsEstimate operations;
+    std::vector<std::string> notes;
+};
+
+/**
+ * Costs `estimate` on `cluster`: the fabric's switches and optics are counted on `fabric` (the
+ * graph the scale-out rates were measured on; the closed-form two-tier count when null); GPUs are
+ * busy for compute, memory-bound kernels and the optimizer, idle-ish in exposed communication
+ * and bubbles; checkpoints hold 14 bytes per parameter (BF16 weights, FP32 master weights and two
+ * Adam moments; Rajbhandari et al., ZeRO, SC20).
+ */
+TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const ModelSpec &model,
+                                        const TrainingEstimate &estimate,
+                                        const TrainingRunSetup &setup, const FabricGraph *fabric);
+
+} // namespace cp::model

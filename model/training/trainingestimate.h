@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/catalog/catalogitems.h"
+#include "model/training/stepoperation.h"
+#include "model/training/trainingframework.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+enum class Recompute { None, Selective, Full };
+
+std::string recomputeName(Recompute recompute);
+std::optional<Recompute> recomputeFromName(const std::string &name);
+
+/** One concrete way to lay a training job out over the GPUs. */
+struct ParallelConfig
+{
+    int tp = 1; ///< tensor parallel
+    int pp = 1; ///< pipeline parallel
+    int dp = 1; ///< data parallel
+    int cp = 1; ///< context parallel
+    int ep = 1; ///< expert parallel (carved out of dp)
+    int microbatch = 1; ///< sequences per microbatch
+    int interleave = 1; ///< virtual pipeline stages per GPU (1 = plain 1F1B)
+    Recompute recompute = Recompute::None;
+    int zero = 1; ///< ZeRO stage 0..3 (1 = distributed optimizer)
+    bool sequenceParallel = true; ///< Korthikanti et al. 2022 sequence parallelism with TP
+};
+
+/**
+ * Tensor parallelism of the expert MLPs. Megatron-Core's MoE parallel folding lets EP span the
+ * TP ranks too: when EP does not divide DP x CP, the experts are not split over TP (ETP = 1)
+ * and EP is carved out of TP x DP x CP (Liu et al., "MoE Parallel Folding", 2025,
+ * https://arxiv.org/abs/2504.14960).
+ */
+inline int expertTensorParallel(const ParallelConfig &config)
+{
+    return (config.dp * config.cp) % config.ep == 0 ? config.tp : 1;
+}
+
+/** What the user fixed; anything left empty is searched. */
+struct ParallelismConstraints
+{
+    std::optional<int> tp, pp, dp, cp, ep, microbatch, interleave, zero;
+    std::optional<Recompute> recompute;
+};
+
+struct TrainingJob
+{
+    ModelSpec model;
+    int seqLen = 2048;
+    int globalBatch = 512; ///< sequences per optimizer step
+    double tokens = 0; ///< tokens to train on (0: no total time)
+    Precision precision = Precision::BF16;
+    /** The software: kernels, overlap and per-GPU reserves (trainingframework.h). The CLI's and
+     * the plan's overrides (--attention, --dp-overlap, ...) change fields of this copy. */
+    TrainingFramework framework = defaultTrainingFramework();
+    bool allowTpAcrossNodes = false;
+    /** Tokens an expert is sized for, relative to a perfectly balanced share (GShard, Switch). */
+    double moeCapacityFactor = 1.0;
+    ParallelismConstraints constraints;
+};
+
+struct MemoryBreakdown
+{
+    double weightsBytes = 0;
+    double gradientsBytes = 0;
+    double optimizerBytes = 0;
+    double activationsBytes = 0;
+    double reservedBytes = 0;
+    double totalBytes() const
+    {
+        return weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + reservedBytes;
+    }
+};
+
+/** Seconds per optimizer step, by cause; they add up to the step time. */
+struct StepBreakdown
+{
+    double computeSeconds = 0; ///< GEMMs and attention at achievable throughput
+    double memoryBoundSeconds = 0; ///< norms, activations, softmax, dropout: bytes over HBM
+    double tpCommSeconds = 0; ///< tensor-parallel collectives (not overlapped)
+    double cpCommSeconds = 0; ///< exposed context-parallel KV exchange
+    double epCommSeconds = 0; ///< expert-parallel all-to-all
+    double ppCommSeconds = 0; ///< pipeline point-to-point sends on the critical path
+    double bubbleSeconds = 0; ///< pipeline fill and drain
+    double dpCommExposedSeconds = 0; ///< data-parallel gradient sync not hidden by backward
+    double optimizerSeconds = 0; ///< Adam update, memory-bound
+    double total() const
+    {
+        return computeSeconds + memoryBoundSeconds + tpCommSeconds + cpCommSeconds + epCommSeconds
+            + ppCommSeconds + bubbleSeconds + dpCommExposedSeconds + optimizerSeconds;
+    }
+};
+
+struct TrainingEstimate
+{
+    ParallelConfig config;
+    bool valid = true; ///< false: the layout is impossible (reason says why)
+    bool fits = true; ///< memory fits on each GPU
+    std::string reason; ///< why invalid or not fitting
+    int microbatchesPerStep = 0;
+    double stepSeconds = 0;
+    double tokensPerSecond = 0;
+    double modelFlopsPerSecondPerGpu = 0; ///< model FLOPs (no recompute) / step / GPU
+    double hardwareFlopsPerSecondPerGpu = 0; ///< FLOPs executed, recompute included
+    double mfu = 0;
+    double commExposedFraction = 0;
+    double bubbleFraction = 0;
+    double dpCommTotalSeconds = 0; ///< before overlap, for explanations
+    MemoryBreakdown memory;
+    double memoryCapacityBytes = 0;
+    StepBreakdown breakdown;
+    StepOperations operations; ///< where every second of the step goes
+    double usableMemoryBytes = 0; ///< capacity less the CUDA context and NCCL buffers
+    double trainingSeconds = 0;
+    double gpuHours = 0;
+    std::string bottleneck; ///< compute, memory-bandwidth, tensor-parallel, ..., memory
+    std::string bottleneckExplanation;
+};
+
+struct TrainingSearchResult
+{
+    TrainingEstimate best; ///< valid and fits, when found
+    int largestFittingMicrobatch
+        = 0; ///< with best's other settings, the largest microbatch that fits
+    bool found = false;
+    std::vector<TrainingEstimate> top; ///< up to 10, fastest first
+    long long evaluated = 0; ///< configurations evaluated
+    std::string reason; ///< why nothing was found
+};
+
+} // namespace cp::model

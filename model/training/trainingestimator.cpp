@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/training/trainingestimator.h"
+
+#include "model/core/units.h"
+#include "model/training/trainingstep.h"
+#include "model/training/transformershape.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+namespace cp::model {
+
+namespace {
+
+/**
+ * Bytes per parameter held for mixed-precision Adam: 2 (16-bit weights) + 2 (16-bit gradients)
+ * + 12 (fp32 master weights, momentum, variance). Rajbhandari et al., "ZeRO", SC20, §3.1 (K = 12).
+ */
+constexpr double weightBytesPerParameter = 2.0;
+constexpr double gradientBytesPerParameter = 2.0;
+constexpr double optimizerBytesPerParameter = 12.0;
+
+std::string percent(double fraction)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f%%", 100.0 * fraction);
+    return text;
+}
+
+std::string formatNumber(const char *format, double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
+std::vector<int> divisorsOf(int n, int limit)
+{
+    std::vector<int> result;
+    for (int d = 1; d <= std::min(n, limit); ++d) {
+        if (n % d == 0)
+            result.push_back(d);
+    }
+    return result;
+}
+
+} // namespace
+
+std::string recomputeName(Recompute recompute)
+{
+    switch (recompute) {
+    case Recompute::None:
+        return "none";
+    case Recompute::Selective:
+        return "selective";
+    case Recompute::Full:
+        return "full";
+    }
+    return "none";
+}
+
+std::string operationKindName(OperationKind kind)
+{
+    switch (kind) {
+    case OperationKind::Gemm:
+        return "GEMM";
+    case OperationKind::Attention:
+        return "attention";
+    case OperationKind::MemoryBound:
+        return "memory-bound";
+    case OperationKind::TensorParallel:
+        return "tensor-parallel";
+    case OperationKind::ContextParallel:
+        return "context-parallel";
+    case OperationKind::ExpertParallel:
+        return "expert-parallel";
+    case OperationKind::PipelineSend:
+        return "pipeline send";
+    case OperationKind::PipelineBubble:
+        return "pipeline bubble";
+    case OperationKind::DataParallel:
+        return "data-parallel";
+    case OperationKind::Optimizer:
+        return "optimizer";
+    }
+    return "GEMM";
+}
+
+std::optional<Recompute> recomputeFromName(const std::string &name)
+{
+    if (name == "none")
+        return Recompute::None;
+    if (name == "selective")
+        return Recompute::Selective;
+    if (name == "full")
+        return Recompute::Full;
+    return std::nullopt;
+}
+
+TrainingEstimator::TrainingEstimator(const TrainingJob &job, const ClusterDescription &cluster)
+    : m_job(job)
+    , m_cluster(cluster)
+    , m_peakFlopsPerSecond(cluster.gpu.peakFlopsPerSecond(job.precision))
+{ }
+
+std::string TrainingEstimator::validate(const ParallelConfig &c, bool withReason) const
+{
+    // The search rejects most layouts it tries; it needs no sentence for them, and building
+    // one (to_string and concatenation) took more time than the arithmetic of a valid layout.
+    const auto reject = [withReason](const auto &message) {
+        return withReason ? std::string(message()) : std::string("rejected");
+    };
+    const ModelSpec &model = m_job.model;
+    if (m_peakFlopsPerSecond <= 0)
+        return reject([&] {
+            return std::string(m_cluster.gpu.name + " has no " + precisionName(m_job.precision)
+                               + " tensor throughput");
+        });
+    if (c.tp < 1 || c.pp < 1 || c.dp < 1 || c.cp < 1 || c.ep < 1 || c.microbatch < 1
+        || c.interleave < 1)
+        return reject([&] {
+            return std::string("every parallel degree and the microbatch must be at least 1");
+        });
+    if (c.zero < 0 || c.zero > 3)
+        return reject([&] { return std::string("ZeRO stage must be 0, 1, 2 or 3"); });
+    const long long product = 1LL * c.tp * c.pp * c.dp * c.cp;
+    if (product != m_cluster.gpus)
+        return reject([&] {
+            return std::string("TP x PP x DP x CP = " + std::to_string(c.tp) + " x "
+                               + std::to_string(c.pp) + " x " + std::to_string(c.dp) + " x "
+                               + std::to_string(c.cp) + " = " + std::to_string(product)
+                               + ", but the cluster has " + std::to_string(m_cluster.gpus)
+                               + " GPUs");
+        });
+    if (model.heads % c.tp != 0)
+        return reject([&] {
+            return std::string("the model's " + std::to_string(model.heads)
+                               + " attention heads are not divisible by TP="
+                               + std::to_string(c.tp));
+        });
+    if (model.kvHeads % c.tp != 0 && c.tp % model.kvHeads != 0)
+        return reject([&] {
+            return std::string("the model's " + std::to_string(model.kvHeads)
+                               + " KV heads cannot be split over TP=" + std::to_string(c.tp));
+        });
+    if (c.tp > m_cluster.scaleUpDomainGpus && !m_job.allowTpAcrossNodes)
+        return reject([&] {
+            return std::string("TP=" + std::to_string(c.tp) + " exceeds the "
+                               + std::to_string(m_cluster.scaleUpDomainGpus)
+                               + "-GPU scale-up (NVLink/PCIe) domain; tensor parallelism across "
+                                 "the network is not "
+                                 "allowed");
+        });
+    if (model.layers < c.pp * c.interleave)
+        return reject([&] {
+            return std::string(
+                std::to_string(model.layers) + " layers cannot fill PP=" + std::to_string(c.pp)
+                + (c.interleave > 1 ? " x " + std::to_string(c.interleave) + " virtual"
+                                    : std::string())
+                + " stages");
+        });
+    if (c.interleave > 1 && c.pp == 1)
+        return reject([&] {
+            return std::string("an interleaved schedule needs pipeline parallelism (PP > 1)");
+        });
+    if (m_job.globalBatch % (c.dp * c.microbatch) != 0)
+        return reject([&] {
+            return std::string("global batch " + std::to_string(m_job.globalBatch)
+                               + " is not divisible by DP x microbatch = "
+                               + std::to_string(c.dp * c.microbatch));
+        });
+    const int microbatches = m_job.globalBatch / (c.dp * c.microbatch);
+    if (c.interleave > 1 && microbatches % c.pp != 0)
+        return reject([&] {
+            return std::string("the interleaved schedule needs the number of microbatches ("
+                               + std::to_string(microbatches)
+                               + ") to be a multiple of PP=" + std::to_string(c.pp));
+        });
+    if (c.cp > 1 && m_job.seqLen % (2 * c.cp) != 0)
+        return reject([&] {
+            return std::string("sequence length " + std::to_string(m_job.seqLen)
+                               + " is not divisible by 2 x CP (load-balanced context parallelism)");
+        });
+    if (c.ep > 1) {
+        if (!model.isMoe())
+            return reject(
+                [&] { return std::string("expert parallelism needs a mixture-of-experts model"); });
+        if (model.experts % c.ep != 0)
+            return reject([&] {
+                return std::string(std::to_string(model.experts)
+                                   + " experts are not divisible by EP=" + std::to_string(c.ep));
+            });
+        if ((1LL * c.dp * c.cp * c.tp) % c.ep != 0)
+            return reject([&] {
+                return std::string("EP=" + std::to_string(c.ep) + " must divide TP x DP x CP = "
+                                   + std::to_string(1LL * c.dp * c.cp * c.tp));
+            });
+    }
+    return {};
+}
+
+TrainingEstimate TrainingEstimator::estimate(const ParallelConfig &config) const
+{
+    return evaluate(config, EvaluateMode::Explained);
+}
+
+/**
+ * Memory per GPU on the first pipeline stage (the one with the most activations in flight).
+ * Model states follow ZeRO (Rajbhandari et al. SC20 §5), activations Korthikanti et al. 2022
+ * eq. (1)-(5) generalised to GQA, gated MLPs and MoE; the framework adds its CUDA context, NCCL
+ * buffers and the caching allocator's fragmentation of the activation memory.
+ */
+MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
+{
+    const TransformerShape shape = TransformerShape::fromModel(m_job.model);
+    const double t = c.tp, p = c.pp, v = c.interleave;
+    const double s = m_job.seqLen;
+    const double h = shape.hidden;
+    const double tokens = c.microbatch * s / c.cp;
+    const double layersPerStage = std::ceil(shape.layers / (p * v)) * v;
+    const double microbatches = static_cast<double>(m_job.globalBatch) / (c.dp * c.microbatch);
+    const TrainingFramework &framework = m_job.framework;
+    const bool unfused = framework.attention == AttentionKernel::Unfused;
+    const double spDivisor = (c.sequenceParallel && c.tp > 1) ? t : 1.0;
+
+    const StageParameters parameters = stageParameters(m_job.model, c);
+    const double dense = parameters.dense, expertParams = parameters.expert;
+    const double paramsPerGpu = parameters.total();
+    const int expertTp = expertTensorParallel(c);
+
+    MemoryBreakdown mem;
+    const double dpGroup = c.dp * c.cp;
+    const double shardExpert = std::max(1, (c.dp * c.cp * c.tp) / (c.ep * expertTp));
+    auto sharded = [&](double bytesPerParameter, bool shard) {
+        return bytesPerParameter
+            * (shard ? dense / dpGroup + expertParams / shardExpert : paramsPerGpu);
+    };
+    mem.weightsBytes = sharded(weightBytesPerParameter, c.zero >= 3);
+    mem.gradientsBytes = sharded(gradientBytesPerParameter, c.zero >= 2);
+    mem.optimizerBytes = sharded(optimizerBytesPerParameter, c.zero >= 1);
+
+    // Per layer and microbatch: 10·sbh replicated (norm inputs, block inputs, dropout masks; /t
+    // with SP), 2sbh (Q) + 4·sb·kv·d (K, V) + 2sbh (projection input) + the MLP hidden (4sbf,
+    // gated 6sbf, per expert a token passes) sharded, and 5·a·s²·b for the unfused score matrix.
+    const double actReplicated = 10.0 * tokens * h / spDivisor;
+    const double actSharded
+        = (4.0 * tokens * h + 4.0 * tokens * shape.kvHeads * shape.headDim
+           + shape.expertsPerToken() * (shape.gatedMlp ? 6.0 : 4.0) * tokens * shape.ffn
+               * (shape.experts > 1 ? m_job.moeCapacityFactor : 1.0))
+        / t;
+    const double actScores = unfused ? 5.0 * shape.heads * s * tokens / t : 0.0;
+    const double actFullLayer = actReplicated + actSharded + actScores;
+    double actPerLayer = actFullLayer;
+    double actWorkingSet = 0.0;
+    if (c.recompute == Recompute::Selective)
+        actPerLayer = actReplicated + actSharded;
+    else if (c.recompute == Recompute::Full) {
+        actPerLayer = 2.0 * tokens * h / spDivisor; // only the layer input is kept
+        actWorkingSet = actFullLayer; // one layer rebuilt at a time in backward
+    }
+    // 1F1B: the first stage holds min(p, m) microbatches of its L/p layers; interleaving adds
+    // a factor 1 + (p-1)/(p·v) (Korthikanti et al. §4.2.3).
+    const double inFlight = std::min(p, microbatches);
+    const double interleaveFactor = c.interleave > 1 ? 1.0 + (p - 1.0) / (p * v) : 1.0;
+    const double logitsBytes = 4.0 * tokens * shape.vocab / t; // fp32 logits for the loss
+    mem.activationsBytes
+        = layersPerStage * inFlight * interleaveFactor * actPerLayer + actWorkingSet + logitsBytes;
+    mem.reservedBytes = framework.cudaContextBytes + framework.ncclBufferBytes
+        + framework.allocatorFragmentationFraction * mem.activationsBytes;
+    if (c.zero >= 3) // the gathered weights of the layer in use and of the one prefetched
+        mem.reservedBytes += 2.0 * weightBytesPerParameter * paramsPerGpu / layersPerStage;
+    return mem;
+}
+
+TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, EvaluateMode mode) const
+{
+    TrainingEstimate result;
+    result.config = c;
+    result.memoryCapacityBytes = m_cluster.gpu.memoryBytes;
+    result.usableMemoryBytes = m_cluster.gpu.memoryBytes - m_job.framework.cudaContextBytes
+        - m_job.framework.ncclBufferBytes;
+    result.reason = validate(c, mode != EvaluateMode::Search);
+    if (!result.reason.empty()) {
+        result.valid = false;
+        result.fits = false;
+        return result;
+    }
+
+    result.memory = estimateMemory(c);
+    result.fits = result.memory.totalBytes() <= m_cluster.gpu.memoryBytes;
+    // The search only needs the memory of a layout that does not fit.
+    if (!result.fits && mode == EvaluateMode::Search)
+        return result;
+    if (!result.fits)
+        result.reason = "needs " + formatNumber("%.1f", result.memory.totalBytes() / units::gibi)
+            + " GiB per GPU but " + m_cluster.gpu.name + " has "
+            + formatNumber("%.1f", m_cluster.gpu.memoryBytes / units::gibi) + " GiB";
+
+    estimateTrainingStep(m_job, m_cluster, c, result);
+    const StepBreakdown &b = result.breakdown;
+    const TransformerShape shape = TransformerShape::fromModel(m_job.model);
+    const double s = m_job.seqLen;
+    const double microbatches = static_cast<double>(m_job.globalBatch) / (c.dp * c.microbatch);
+    result.microbatchesPerStep = static_cast<int>(microbatches);
+    const double tokensPerStep = static_cast<double>(m_job.globalBatch) * s;
+    result.tokensPerSecond = tokensPerStep / result.stepSeconds;
+
+    // FLOPs per token, conventional counting (Megatron SC21): 3 passes of every layer and the
+    // logits; recomputation adds what it repeats.
+    const double recomputeGemm = c.recompute == Recompute::Full ? 1.0 : 0.0;
+    const double recomputeAttn = c.recompute == Recompute::None ? 0.0 : 1.0;
+    const double layerFwdPerToken
+        = shape.layerGemmFlopsPerToken() + shape.attentionCoreFlopsPerToken(s);
+    const double modelFlopsPerToken
+        = 3.0 * (shape.layers * layerFwdPerToken + shape.logitFlopsPerToken());
+    const double recomputeFlopsPerToken = shape.layers
+        * (recomputeGemm * shape.layerGemmFlopsPerToken()
+           + recomputeAttn * shape.attentionCoreFlopsPerToken(s));
+    const double gpus = m_cluster.gpus;
+    result.modelFlopsPerSecondPerGpu
+        = tokensPerStep * modelFlopsPerToken / (result.stepSeconds * gpus);
+    result.hardwareFlopsPerSecondPerGpu = tokensPerStep
+        * (modelFlopsPerToken + recomputeFlopsPerToken) / (result.stepSeconds * gpus);
+    result.mfu = result.modelFlopsPerSecondPerGpu / m_peakFlopsPerSecond;
+    result.commExposedFraction = (b.tpCommSeconds + b.cpCommSeconds + b.epCommSeconds
+                                  + b.ppCommSeconds + b.dpCommExposedSeconds)
+        / result.stepSeconds;
+    result.bubbleFraction = (c.pp - 1.0) / (c.interleave * microbatches);
+    if (m_job.tokens > 0) {
+        result.trainingSeconds = m_job.tokens / result.tokensPerSecond;
+        result.gpuHours = result.trainingSeconds * gpus / units::secondsPerHour;
+    }
+    if (mode == EvaluateMode::Explained)
+        explain(result);
+    return result;
+}
+
+void TrainingEstimator::explain(TrainingEstimate &r) const
+{
+    if (!r.fits) {
+        r.bottleneck = "memory-capacity";
+        r.bottleneckExplanation = "does not fit: " + r.reason
+            + "; more model parallelism, ZeRO sharding or recomputation is needed";
+        return;
+    }
+    const StepBreakdown &b = r.breakdown;
+    const double step = r.stepSeconds;
+    struct Candidate
+    {
+        const char *key;
+        double seconds;
+    };
+    const Candidate overheads[] = {
+        {"data-parallel", b.dpCommExposedSeconds},  {"tensor-parallel", b.tpCommSeconds},
+        {"pipeline-bubble", b.bubbleSeconds},       {"pipeline-p2p", b.ppCommSeconds},
+        {"memory-bandwidth", b.memoryBoundSeconds}, {"expert-parallel", b.epCommSeconds},
+        {"context-parallel", b.cpCommSeconds},      {"optimizer", b.optimizerSeconds},
+    };
+    const Candidate *worst = &overheads[0];
+    for (const Candidate &candidate : overheads) {
+        if (candidate.seconds > worst->seconds)
+            worst = &candidate;
+    }
+    const double share = worst->seconds / step;
+    // An overhead is "the bottleneck" once it costs more than a sixth of the step; below that the
+    // GEMMs themselves dominate and faster compute is what would help.
+    if (share < 1.0 / 6.0) {
+        r.bottleneck = "compute";
+        r.bottleneckExplanation = "compute-bound: GEMMs and attention take "
+            + percent(b.computeSeconds / step) + " of each step at an MFU of " + percent(r.mfu)
+            + "; exposed communication is " + percent(r.commExposedFraction);
+        return;
+    }
+    r.bottleneck = worst->key;
+    const std::string key = worst->key;
+    const std::string pct = percent(share);
+    if (key == "data-parallel")
+        r.bottleneckExplanation = "exposed data-parallel gradient sync on the "
+            + m_cluster.fabricName + " takes " + pct + " of each step ("
+            + formatNumber("%.3g", r.dpCommTotalSeconds)
+            + " s of collectives, DP=" + std::to_string(r.config.dp) + ")";
+    else if (key == "tensor-parallel")
+        r.bottleneckExplanation = "tensor-parallel all-reduces (TP=" + std::to_string(r.config.tp)
+            + ") over "
+            + (r.config.tp <= m_cluster.scaleUpDomainGpus ? m_cluster.gpu.scaleUpName
+                                                          : m_cluster.nicName)
+            + " take " + pct + " of each step";
+    else if (key == "pipeline-bubble")
+        r.bottleneckExplanation = "the pipeline bubble (p-1)/(v*m) = "
+            + formatNumber("%.2f", r.bubbleFraction) + " takes " + pct
+            + " of each step; more microbatches or an interleaved " + "schedule would shrink it";
+    else if (key == "pipeline-p2p")
+        r.bottleneckExplanation = "pipeline point-to-point sends take " + pct + " of each step";
+    else if (key == "memory-bandwidth")
+        r.bottleneckExplanation = "memory-bound kernels (norms, activations, softmax) take " + pct
+            + " of each step: HBM bandwidth, not tensor throughput, limits them";
+    else if (key == "expert-parallel")
+        r.bottleneckExplanation = "expert-parallel all-to-all (EP=" + std::to_string(r.config.ep)
+            + ") takes " + pct + " of each step";
+    else if (key == "context-parallel")
+        r.bottleneckExplanation
+            = "context-parallel KV exchange not hidden by attention takes " + pct + " of each step";
+    else
+        r.bottleneckExplanation
+            = "the optimizer update (memory-bound Adam) takes " + pct + " of each step";
+}
+
+TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) const
+{
+    TrainingSearchResult result;
+    const ParallelismConstraints &k = m_job.constraints;
+    const ModelSpec &model = m_job.model;
+    const int gpus = m_cluster.gpus;
+
+    auto options = [](const std::optional<int> &fixed, std::vector<int> all) {
+        return fixed ? std::vector<int> {*fixed} : all;
+    };
+    const int tpLimit = m_job.allowTpAcrossNodes ? gpus : m_cluster.scaleUpDomainGpus;
+    std::vector<int> tps;
+    for (int tp : divisorsOf(gpus, std::min(tpLimit, model.heads))) {
+        if (model.heads % tp == 0)
+            tps.push_back(tp);
+    }
+    const std::vector<int> tpOptions = options(k.tp, tps);
+    std::vector<int> cps = {1};
+    for (int cp = 2; cp <= 32; cp *= 2) {
+        if (m_job.seqLen % (2 * cp) == 0 && m_job.seqLen / cp >= 1024)
+            cps.push_back(cp);
+    }
+    const std::vector<int> cpOptions = options(k.cp, cps);
+    const std::vector<int> ppOptions = options(k.pp, divisorsOf(gpus, model.layers));
+    const std::vector<Recompute> recomputeOptions = k.recompute
+        ? std::vector<Recompute> {*k.recompute}
+        : std::vector<Recompute> {Recompute::None, Recompute::Selective, Recompute::Full};
+    const std::vector<int> zeroOptions = options(k.zero, {0, 1, 2, 3});
+
+    double smallestMemory = 1e300;
+    std::optional<ParallelConfig> firstInvalid;
+    auto consider = [&](const ParallelConfig &config) {
+        ++result.evaluated;
+        TrainingEstimate estimate = evaluate(config, EvaluateMode::Search);
+        if (!estimate.valid) {
+            if (!firstInvalid)
+                firstInvalid = config; // its reason is written only if nothing is found
+            return;
+        }
+        if (!estimate.fits) {
+            smallestMemory = std::min(smallestMemory, estimate.memory.totalBytes());
+            return;
+        }
+        auto position = std::upper_bound(result.top.begin(), result.top.end(), estimate,
+                                         [](const TrainingEstimate &a, const TrainingEstimate &b) {
+                                             return a.stepSeconds < b.stepSeconds;
+                                         });
+        if (position - result.top.begin() < 10) {
+            result.top.insert(position, std::move(estimate));
+            if (result.top.size() > 10)
+                result.top.pop_back();
+        }
+    };
+
+    for (int tp : tpOptions) {
+        for (int cp : cpOptions) {
+            for (int pp : ppOptions) {
+                if (cancel && cancel->load())
+                    break;
+                const long long modelParallel = 1LL * tp * cp * pp;
+                if (gpus % modelParallel != 0)
+                    continue;
+                const int dp = static_cast<int>(gpus / modelParallel);
+                if (k.dp && *k.dp != dp)
+                    continue;
+                if (m_job.globalBatch % dp != 0)
+                    continue;
+                std::vector<int> eps = {1};
+                if (model.isMoe())
+                    eps = divisorsOf(std::gcd(model.experts, dp * cp), model.experts);
+                std::vector<int> microbatches;
+                for (int mb : divisorsOf(m_job.globalBatch / dp, 64))
+                    microbatches.push_back(mb);
+                // Any number of virtual stages that splits the stage's layers evenly (Megatron
+                // needs layers / PP divisible by the interleave), not only up to 8.
+                std::vector<int> interleaves = {1};
+                if (pp > 1) {
+                    const int layersPerStage = (model.layers + pp - 1) / pp;
+                    for (int v = 2; v <= layersPerStage; ++v) {
+                        if (layersPerStage % v == 0)
+                            interleaves.push_back(v);
+                    }
+                }
+                for (int ep : options(k.ep, eps)) {
+                    for (int mb : options(k.microbatch, microbatches)) {
+                        for (int v : options(k.interleave, interleaves)) {
+                            for (Recompute recompute : recomputeOptions) {
+                                for (int zero : zeroOptions) {
+                                    ParallelConfig config;
+                                    config.tp = tp;
+                                    config.pp = pp;
+                                    config.dp = dp;
+                                    config.cp = cp;
+                                    config.ep = ep;
+                                    config.microbatch = mb;
+                                    config.interleave = v;
+                                    config.recompute = recompute;
+                                    config.zero = zero;
+                                    config.sequenceParallel = m_job.framework.sequenceParallel;
+                                    consider(config);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    for (TrainingEstimate &estimate : result.top)
+        explain(estimate);
+    if (!result.top.empty()) {
+        result.found = true;
+        result.best = result.top.front();
+        // Memory headroom as a user sees it: how far the microbatch could grow with this layout.
+        ParallelConfig probe = result.best.config;
+        const int perReplica = m_job.globalBatch / probe.dp;
+        for (int mb : divisorsOf(perReplica, perReplica)) {
+            probe.microbatch = mb;
+            const TrainingEstimate e = evaluate(probe, EvaluateMode::Search);
+            if (e.valid && e.fits)
+                result.largestFittingMicrobatch = mb;
+        }
+    } else if (smallestMemory < 1e300) {
+        result.reason = "no layout fits in memory: the smallest needs "
+            + formatNumber("%.1f", smallestMemory / units::gibi) + " GiB per GPU but "
+            + m_cluster.gpu.name + " has "
+            + formatNumber("%.1f", m_cluster.gpu.memoryBytes / units::gibi) + " GiB";
+    } else {
+        result.reason = "no valid layout: "
+            + (firstInvalid ? validate(*firstInvalid, true)
+                            : std::string("the constraints leave no combination"));
+    }
+    return result;
+}
+
+} // namespace cp::model

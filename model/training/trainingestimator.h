@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/cluster/clusterdescription.h"
+#include "model/training/trainingestimate.h"
+
+#include <atomic>
+
+namespace cp::model {
+
+/**
+ * Analytic estimate of one training step of a dense or MoE transformer on a cluster.
+ *
+ * Compute: per-layer FLOPs (transformershape.h) at the GPU's dense peak times a size-dependent
+ * GEMM efficiency (gemmefficiency.h, Hockney's half-performance model).
+ * Memory-bound kernels: bytes moved by norms, activations, dropout and (unfused) softmax over
+ * achievable HBM bandwidth. Communication: alpha-beta collectives (collectivecost.h) on NVLink
+ * or the scale-out network. Pipeline: 1F1B / interleaved bubble (p-1)/(v·m) (Narayanan et al.
+ * SC21). Memory: ZeRO (Rajbhandari et al. SC20) for model states, Korthikanti et al. 2022
+ * ("Reducing Activation Recomputation in Large Transformer Models") for activations.
+ */
+class TrainingEstimator
+{
+public:
+    TrainingEstimator(const TrainingJob &job, const ClusterDescription &cluster);
+
+    /** Evaluates one layout; invalid layouts come back with valid = false and a reason. */
+    TrainingEstimate estimate(const ParallelConfig &config) const;
+
+    /**
+     * Searches every layout the constraints allow and returns the fastest that fits, with the
+     * ten fastest. `cancel` is polled so a GUI can stop a long search.
+     */
+    TrainingSearchResult search(const std::atomic<bool> *cancel = nullptr) const;
+
+    /** Why this layout is impossible, or empty. */
+    /** Why `config` cannot run, empty when it can; a placeholder when !withReason. */
+    std::string validate(const ParallelConfig &config, bool withReason = true) const;
+    /** Search: no reason texts, no step for a layout that does not fit; Explained: bottleneck. */
+    enum class EvaluateMode { Search, Explained };
+
+private:
+    TrainingEstimate evaluate(const ParallelConfig &config, EvaluateMode mode) const;
+    void explain(TrainingEstimate &estimate) const;
+    MemoryBreakdown estimateMemory(const ParallelConfig &config) const;
+
+    TrainingJob m_job;
+    ClusterDescription m_cluster;
+    double m_peakFlopsPerSecond = 0;
+};
+
+} // namespace cp::model

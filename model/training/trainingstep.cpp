@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/training/trainingstep.h"
+
+#include "model/training/gemmefficiency.h"
+#include "model/training/transformershape.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cp::model {
+
+namespace {
+
+/** Bytes of one activation element: Megatron keeps activations in 16-bit even with FP8 GEMMs. */
+constexpr double activationBytes = 2.0;
+/** Bytes of a 16-bit gradient as the data-parallel reduction sends it. */
+constexpr double gradientBytesPerParameter = 2.0;
+/**
+ * Bytes the Adam update streams per parameter it owns: reads fp32 master, m, v and the 16-bit
+ * gradient (14 B), writes master, m, v and the 16-bit weight (14 B); the gradient-norm clip
+ * reads the gradient once more (2 B).
+ */
+constexpr double optimizerTrafficBytesPerParameter = 30.0;
+/**
+ * FlashAttention-2's backward pass runs five matrix multiplies against the forward's two
+ * (Dao, "FlashAttention-2", 2023, https://arxiv.org/abs/2307.08691, Algorithm 2: it recomputes
+ * the scores): 2.5 forward passes of work, where MFU accounting counts 2.
+ */
+constexpr double flashBackwardWork = 2.5;
+/** A causal kernel skips the blocks above the diagonal: half the full s x s work. */
+constexpr double causalWorkShare = 0.5;
+
+/** One operation of one layer for one microbatch: its forward, backward and recompute cost. */
+struct LayerOperation
+{
+    const char *name;
+    OperationKind kind;
+    double flops = 0; ///< forward
+    double bytes = 0; ///< forward
+    double kernels = 0; ///< forward
+    double forwardSeconds = 0;
+    double backwardSeconds = 0;
+    double backwardFlops = 0;
+    double backwardBytes = 0;
+    double backwardKernels = 0;
+    double hiddenSeconds = 0; ///< forward + backward, overlapped
+    bool repeatedByFullRecompute = true;
+    bool repeatedBySelectiveRecompute = false;
+};
+
+/** Everything the operations of one layout share. */
+class StepBuilder
+{
+public:
+    StepBuilder(const TrainingJob &job, const ClusterDescription &cluster,
+                const ParallelConfig &config)
+        : m_job(job)
+        , m_cluster(cluster)
+        , m_config(config)
+        , m_gpu(cluster.gpu)
+        , m_shape(TransformerShape::fromModel(job.model))
+    {
+        t = config.tp;
+        s = job.seqLen;
+        h = m_shape.hidden;
+        tokens = config.microbatch * s / config.cp;
+        // Layers need not divide evenly (Llama 3 405B: 126 layers on 16 stages); the stage with
+        // the most layers sets the pipeline's pace.
+        layersPerStage
+            = std::ceil(m_shape.layers / (config.pp * config.interleave)) * config.interleave;
+        microbatches = static_cast<double>(job.globalBatch) / (config.dp * config.microbatch);
+        spDivisor = (config.sequenceParallel && config.tp > 1) ? t : 1.0;
+        hbm = m_gpu.memoryBytesPerSecond * m_gpu.memoryAchievableFraction;
+        sixteenBit = m_gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
+        gemmPrecision = job.precision;
+        fullRecompute = config.recompute == Recompute::Full;
+        anyRecompute = config.recompute != Recompute::None;
+    }
+
+    void build(TrainingEstimate &result);
+
+private:
+    double gemm(double flops, double m, double n, double k, double kernels) const
+    {
+        return gemmSeconds(m_gpu, gemmPrecision, flops, m, n, k, kernels);
+    }
+    double memoryBound(double bytes, double kernels) const
+    {
+        return bytes / hbm + kernels * m_gpu.kernelOverheadSeconds;
+    }
+    /** Forward one GEMM kernel; backward the data- and weight-gradient GEMMs. */
+    LayerOperation gemmOperation(const char *name, double flops, double m, double n, double k);
+    LayerOperation memoryOperation(const char *name, double bytes, double kernels);
+    LayerOperation tensorParallelOperation(const LayerOperation &before,
+                                           const LayerOperation &after, const char *name);
+    void addAttention();
+    void addMixtureOfExperts(double expertTokens);
+    void addContextParallel(double attentionForwardSeconds);
+    LinkLevel linkFor(int ranks) const;
+    double stageMicrobatchSeconds() const;
+    void addStepOperations(TrainingEstimate &result, double stageMicro);
+    void addDataParallel(TrainingEstimate &result, double stageForward, double stageBackward);
+
+    const TrainingJob &m_job;
+    const ClusterDescription &m_cluster;
+    const ParallelConfig &m_config;
+    const GpuSpec &m_gpu;
+    const TransformerShape m_shape;
+    double t, s, h, tokens, layersPerStage, microbatches, spDivisor, hbm;
+    Precision sixteenBit, gemmPrecision;
+    bool fullRecompute, anyRecompute;
+
+    LayerOperation m_layer[24];
+    int m_layerCount = 0;
+    double m_logitForwardSeconds = 0, m_lossSeconds = 0, m_p2pSeconds = 0;
+    void addLayer(const LayerOperation &operation)
+    {
+        if (m_layerCount < 24)
+            m_layer[m_layerCount++] = operation;
+    }
+};
+
+LayerOperation StepBuilder::gemmOperation(const char *name, double flops, double m, double n,
+                                          double k)
+{
+    LayerOperation op {name, OperationKind::Gemm};
+    op.flops = flops;
+    op.kernels = 1;
+    op.forwardSeconds = gemm(flops, m, n, k, 1);
+    op.backwardFlops = 2.0 * flops;
+    op.backwardKernels = 2;
+    op.backwardSeconds = 2.0 * op.forwardSeconds;
+    return op;
+}
+
+LayerOperation StepBuilder::memoryOperation(const char *name, double bytes, double kernels)
+{
+    // Backward reads the saved tensors and the incoming gradient and writes the outgoing one:
+    // about twice the forward traffic, in as many kernels.
+    LayerOperation op {name, OperationKind::MemoryBound};
+    op.bytes = bytes;
+    op.kernels = kernels;
+    op.forwardSeconds = memoryBound(bytes, kernels);
+    op.backwardBytes = 2.0 * bytes;
+    op.backwardKernels = kernels;
+    op.backwardSeconds = memoryBound(2.0 * bytes, kernels);
+    return op;
+}
+
+LinkLevel StepBuilder::linkFor(int ranks) const
+{
+    if (ranks <= m_cluster.scaleUpDomainGpus)
+        return m_cluster.scaleUpLink();
+    return m_cluster.scaleOutLink((ranks + m_cluster.gpusPerNode - 1) / m_cluster.gpusPerNode);
+}
+
+/**
+ * The two collectives around one TP block (attention or MLP). Without sequence parallelism an
+ * all-reduce of the block's output, on the critical path (Shoeybi et al. 2019, Megatron-LM §3).
+ * With it, an all-gather before the first GEMM and a reduce-scatter after the last (Korthikanti
+ * et al. 2022 §4.2.2); with --tp-comm-overlap each is split into TP chunks pipelined with its
+ * GEMM, so only the first chunk and whatever the GEMM cannot cover stay exposed (Wang et al.,
+ * ASPLOS 2023): max(0, comm - gemm) + min(comm, gemm) / TP.
+ */
+LayerOperation StepBuilder::tensorParallelOperation(const LayerOperation &before,
+                                                    const LayerOperation &after, const char *name)
+{
+    LayerOperation op {name, OperationKind::TensorParallel};
+    if (m_config.tp <= 1)
+        return op;
+    const LinkLevel link = linkFor(m_config.tp);
+    const double message = tokens * h * activationBytes;
+    op.bytes = 2.0 * message * (t - 1.0) / t;
+    op.backwardBytes = op.bytes;
+    if (!m_config.sequenceParallel) {
+        const double allReduce = allReduceSeconds(message, m_config.tp, link);
+        op.kernels = 1;
+        op.forwardSeconds = allReduce;
+        op.backwardKernels = 1;
+        op.backwardSeconds = allReduce;
+        op.bytes = op.backwardBytes = message * 2.0 * (t - 1.0) / t;
+        return op;
+    }
+    const double gather = allGatherSeconds(message, m_config.tp, link);
+    const double scatter = reduceScatterSeconds(message, m_config.tp, link);
+    op.kernels = 2;
+    op.backwardKernels = 2;
+    if (!m_job.framework.tpCommOverlap) {
+        op.forwardSeconds = gather + scatter;
+        op.backwardSeconds = gather + scatter;
+        return op;
+    }
+    auto exposed = [&](double comm, double gemmSeconds) {
+        return std::max(0.0, comm - gemmSeconds) + std::min(comm, gemmSeconds) / t;
+    };
+    // Forward: gather overlaps the first GEMM, scatter the last. Backward: the data-gradient
+    // GEMMs (half of each GEMM's backward) take the same roles in reverse.
+    op.forwardSeconds
+        = exposed(gather, before.forwardSeconds) + exposed(scatter, after.forwardSeconds);
+    op.backwardSeconds = exposed(scatter, 0.5 * before.backwardSeconds)
+        + exposed(gather, 0.5 * after.backwardSeconds);
+    op.hiddenSeconds = 2.0 * (gather + scatter) - op.forwardSeconds - op.backwardSeconds;
+    return op;
+}
+
+void StepBuilder::addAttention()
+{
+    const double queryWidth = m_shape.queryWidth() / t;
+    const double fullFlops = 2.0 * 2.0 * tokens * s * queryWidth; // QK^T and PV over the context
+    const double keysPerKernel = s / m_config.cp;
+    double forwardSeconds = 0;
+    if (m_job.framework.attention == AttentionKernel::Flash) {
+        // One fused kernel per K/V block (CP splits the context into CP blocks per rank); the
+        // kernel runs at the GPU's measured fused-attention share of the 16-bit peak, shrinking
+        // for short blocks by the same half-performance size as the GEMMs.
+        const double efficiency = m_gpu.attentionPeakFraction * keysPerKernel
+            / (keysPerKernel + m_gpu.gemmHalfPerformanceDim);
+        const double executed = causalWorkShare * fullFlops;
+        const double seconds = executed / (m_gpu.peakFlopsPerSecond(sixteenBit) * efficiency);
+        LayerOperation op {"attention (fused, causal)", OperationKind::Attention};
+        op.flops = executed;
+        op.kernels = m_config.cp;
+        op.forwardSeconds = seconds + op.kernels * m_gpu.kernelOverheadSeconds;
+        op.backwardFlops = flashBackwardWork * executed;
+        op.backwardKernels = 2.0 * m_config.cp; // the dO·O preprocessing kernel and the backward
+        op.backwardSeconds
+            = flashBackwardWork * seconds + op.backwardKernels * m_gpu.kernelOverheadSeconds;
+        op.repeatedBySelectiveRecompute = true;
+        forwardSeconds = op.forwardSeconds;
+        addLayer(op);
+    } else {
+        // 2021 kernels: batched GEMMs over the full (masked) score matrix, a fused
+        // scale-mask-softmax and a dropout on the scores (Narayanan et al. SC21 §4).
+        const double scoreElements = tokens * m_shape.heads / t * s;
+        LayerOperation scores = gemmOperation("attention scores QK^T and PV (batched GEMM)",
+                                              fullFlops, keysPerKernel, s, m_shape.headDim);
+        scores.kind = OperationKind::Attention;
+        scores.kernels = 2;
+        scores.forwardSeconds += m_gpu.kernelOverheadSeconds;
+        scores.backwardKernels = 4;
+        scores.backwardSeconds += 2.0 * m_gpu.kernelOverheadSeconds;
+        scores.repeatedBySelectiveRecompute = true;
+        // Softmax reads and writes the scores; dropout reads them, writes them and a 1-byte mask.
+        LayerOperation softmax = memoryOperation("softmax and dropout on the scores",
+                                                 4.5 * scoreElements * activationBytes, 2);
+        softmax.repeatedBySelectiveRecompute = true;
+        forwardSeconds = scores.forwardSeconds + softmax.forwardSeconds;
+        addLayer(scores);
+        addLayer(softmax);
+    }
+    if (m_config.cp > 1)
+        addContextParallel(forwardSeconds);
+}
+
+/**
+ * Ring attention (Liu et al. 2023; Megatron-Core context parallelism): each of the CP-1 steps
+ * sends the local K/V block to the next rank while the attention of the block in hand runs;
+ * backward sends K/V and their gradients. What a step's transfer does not cover is exposed, and
+ * every step merges its partial output into the running softmax (one memory-bound pass).
+ */
+void StepBuilder::addContextParallel(double attentionForwardSeconds)
+{
+    const double steps = m_config.cp - 1.0;
+    const LinkLevel link = linkFor(m_config.tp * m_config.cp);
+    const double blockBytes
+        = 2.0 * tokens * m_shape.kvHeads * m_shape.headDim / t * activationBytes;
+    const double send = pointToPointSeconds(blockBytes, link);
+    const double computePerBlock = attentionForwardSeconds / m_config.cp;
+    LayerOperation op {"context-parallel K/V ring", OperationKind::ContextParallel};
+    op.bytes = steps * blockBytes;
+    op.kernels = steps;
+    op.forwardSeconds = steps * std::max(0.0, send - computePerBlock);
+    op.backwardBytes = 2.0 * steps * blockBytes;
+    op.backwardKernels = steps;
+    op.backwardSeconds = steps * std::max(0.0, 2.0 * send - flashBackwardWork * computePerBlock);
+    op.hiddenSeconds = steps * 3.0 * send - op.forwardSeconds - op.backwardSeconds;
+    op.repeatedBySelectiveRecompute = true;
+    addLayer(op);
+    LayerOperation merge
+        = memoryOperation("context-parallel output merge",
+                          steps * 3.0 * tokens * m_shape.queryWidth() / t * activationBytes, steps);
+    merge.repeatedBySelectiveRecompute = true;
+    addLayer(merge);
+}
+
+/**
+ * Router, token permutation, dispatch and combine all-to-all, and the expert GEMMs (grouped
+ * GEMMs over the local experts, each sized for capacity-factor x its balanced share of tokens;
+ * Lepikhin et al., GShard, 2020; Fedus et al., Switch Transformers, 2021 §2.1). The all-to-all
+ * is not overlapped in Megatron-Core 2024 (its MoE overlap arrived in 2025).
+ */
+void StepBuilder::addMixtureOfExperts(double expertTokens)
+{
+    // Each rank dispatches its sequence-parallel share of the tokens; the experts' weights are
+    // split over TP, so every TP rank multiplies all of the routed tokens by 1/TP of each expert.
+    const double routedTokens = tokens * m_shape.topK / spDivisor * m_job.moeCapacityFactor;
+    const double computedTokens = tokens * m_shape.topK * m_job.moeCapacityFactor;
+    addLayer(gemmOperation("MoE router", 2.0 * tokens / spDivisor * h * m_shape.experts,
+                           tokens / spDivisor, m_shape.experts, h));
+    addLayer(memoryOperation("MoE token permute and unpermute",
+                             4.0 * routedTokens * h * activationBytes, 2));
+    if (m_config.ep > 1) {
+        const int stride = m_config.tp * m_config.cp;
+        const int localRanks = std::clamp(m_cluster.gpusPerNode / stride, 1, m_config.ep);
+        const LinkLevel link
+            = (m_config.ep <= localRanks && stride * m_config.ep <= m_cluster.scaleUpDomainGpus)
+            ? m_cluster.scaleUpLink()
+            : m_cluster.scaleOutLink(m_config.ep / localRanks);
+        const double bytes = routedTokens * h * activationBytes;
+        const double allToAll = allToAllSeconds(bytes, m_config.ep, link);
+        LayerOperation op {"MoE dispatch and combine all-to-all", OperationKind::ExpertParallel};
+        op.bytes = 2.0 * bytes;
+        op.kernels = 2;
+        op.forwardSeconds = 2.0 * allToAll;
+        op.backwardBytes = 2.0 * bytes;
+        op.backwardKernels = 2;
+        op.backwardSeconds = 2.0 * allToAll;
+        addLayer(op);
+    }
+    const double ffn = m_shape.ffn / t;
+    const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
+    const double capacityTokens = expertTokens * m_job.moeCapacityFactor;
+    addLayer(gemmOperation("expert MLP up (grouped GEMM)", 2.0 * computedTokens * h * upWidth,
+                           capacityTokens, upWidth, h));
+    addLayer(memoryOperation(
+        "expert activation",
+        computedTokens * (m_shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1));
+    addLayer(gemmOperation("expert MLP down (grouped GEMM)", 2.0 * computedTokens * ffn * h,
+                           capacityTokens, h, ffn));
+}
+
+double StepBuilder::stageMicrobatchSeconds() const
+{
+    double seconds = 0;
+    for (int i = 0; i < m_layerCount; ++i) {
+        const LayerOperation &op = m_layer[i];
+        const bool repeated = (fullRecompute && op.repeatedByFullRecompute)
+            || (anyRecompute && op.repeatedBySelectiveRecompute);
+        seconds += op.forwardSeconds + op.backwardSeconds + (repeated ? op.forwardSeconds : 0.0);
+    }
+    return layersPerStage * seconds + 3.0 * m_logitForwardSeconds + m_lossSeconds + m_p2pSeconds;
+}
+
+void StepBuilder::build(TrainingEstimate &result)
+{
+    const double queryWidth = m_shape.queryWidth() / t;
+    const double qkvWidth = m_shape.qkvWidth() / t;
+    const double replicatedTokens = tokens / spDivisor;
+
+    // Norms: read and write h per token, twice per layer; bias-dropout-residual: read the
+    // input and the residual, write the output and a 1-byte mask (3.5 h), twice per layer.
+    addLayer(memoryOperation("layer norms", 2.0 * 2.0 * replicatedTokens * h * activationBytes, 2));
+    const LayerOperation qkv
+        = gemmOperation("QKV projection", 2.0 * tokens * h * qkvWidth, tokens, qkvWidth, h);
+    const LayerOperation projection = gemmOperation(
+        "attention output projection", 2.0 * tokens * queryWidth * h, tokens, h, queryWidth);
+    addLayer(tensorParallelOperation(qkv, projection, "TP collectives, attention block"));
+    addLayer(qkv);
+    addLayer(memoryOperation("rotary embedding and QKV split",
+                             2.0 * tokens * qkvWidth * activationBytes, 1));
+    addAttention();
+    addLayer(projection);
+    addLayer(memoryOperation("bias, dropout and residual adds",
+                             2.0 * 3.5 * replicatedTokens * h * activationBytes, 2));
+
+    const double dense = m_shape.experts > 1 ? m_shape.sharedExperts : 1.0;
+    const double ffn = m_shape.ffn / t;
+    const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
+    if (dense > 0) {
+        const LayerOperation up
+            = gemmOperation(m_shape.experts > 1 ? "shared expert MLP up" : "MLP up (gate and up)",
+                            dense * 2.0 * tokens * h * upWidth, tokens, dense * upWidth, h);
+        const LayerOperation down
+            = gemmOperation(m_shape.experts > 1 ? "shared expert MLP down" : "MLP down",
+                            dense * 2.0 * tokens * ffn * h, tokens, h, dense * ffn);
+        addLayer(tensorParallelOperation(up, down, "TP collectives, MLP block"));
+        addLayer(up);
+        addLayer(memoryOperation(
+            m_shape.gatedMlp ? "SwiGLU activation" : "GeLU activation",
+            dense * tokens * (m_shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1));
+        addLayer(down);
+    } else if (m_config.tp > 1) {
+        // The expert block still gathers and scatters the sequence-parallel activations.
+        addLayer(tensorParallelOperation(LayerOperation {}, LayerOperation {},
+                                         "TP collectives, MoE block"));
+    }
+    if (m_shape.experts > 1)
+        addMixtureOfExperts(tokens * m_shape.topK * m_config.ep / m_shape.experts);
+
+    if (gemmPrecision == Precision::FP8) {
+        // Transformer Engine's delayed-scaling recipe casts each GEMM input to FP8 (read 2 B,
+        // write 1 B): the norm-fused GEMMs get FP8 from the norm, the projection and the MLP
+        // down GEMM cast their inputs; backward casts the incoming gradient of all four.
+        LayerOperation casts
+            = memoryOperation("FP8 casts", (tokens * queryWidth + tokens * ffn) * 3.0, 2);
+        casts.backwardBytes = (2.0 * tokens * h + tokens * queryWidth + tokens * upWidth) * 3.0;
+        casts.backwardKernels = 4;
+        casts.backwardSeconds = memoryBound(casts.backwardBytes, 4);
+        addLayer(casts);
+    }
+
+    // The last stage runs the output projection (16-bit, as Transformer Engine keeps it) and the
+    // fused vocabulary-parallel cross-entropy over fp32 logits (written, read, read, written).
+    const double vocab = m_shape.vocab / t;
+    m_logitForwardSeconds
+        = gemmSeconds(m_gpu, sixteenBit, 2.0 * tokens * h * vocab, tokens, vocab, h, 1);
+    m_lossSeconds = memoryBound(4.0 * tokens * vocab * 4.0, 4);
+    if (m_config.pp > 1) {
+        const int stride = m_config.tp * m_config.cp * m_config.dp;
+        const LinkLevel link
+            = stride < m_cluster.gpusPerNode && stride * 2 <= m_cluster.scaleUpDomainGpus
+            ? m_cluster.scaleUpLink()
+            : m_cluster.scaleOutLink(2);
+        // Scatter/gather optimisation: each TP rank sends 1/t of the activation (SC21 §4.1);
+        // one send forward and one backward per virtual stage.
+        m_p2pSeconds = 2.0 * m_config.interleave
+            * pointToPointSeconds(tokens * h * activationBytes / t, link);
+    }
+    addStepOperations(result, stageMicrobatchSeconds());
+}
+
+void StepBuilder::addStepOperations(TrainingEstimate &result, double stageMicro)
+{
+    const double m = microbatches;
+    double stageForward = 0, stageBackward = 0;
+    for (int i = 0; i < m_layerCount; ++i) {
+        const LayerOperation &op = m_layer[i];
+        const bool repeated = (fullRecompute && op.repeatedByFullRecompute)
+            || (anyRecompute && op.repeatedBySelectiveRecompute);
+        const double count = layersPerStage * m;
+        StepOperation out;
+        out.name = op.name;
+        out.kind = op.kind;
+        out.flops = count * (op.flops * (repeated ? 2.0 : 1.0) + op.backwardFlops);
+        out.bytes = count * (op.bytes * (repeated ? 2.0 : 1.0) + op.backwardBytes);
+        out.kernels = count * (op.kernels * (repeated ? 2.0 : 1.0) + op.backwardKernels);
+        out.seconds = count * (op.forwardSeconds * (repeated ? 2.0 : 1.0) + op.backwardSeconds);
+        out.hiddenSeconds = count * op.hiddenSeconds;
+        if (out.seconds > 0 || out.hiddenSeconds > 0)
+            result.operations.add(out);
+        stageForward += layersPerStage * op.forwardSeconds;
+        stageBackward
+            += layersPerStage * (op.backwardSeconds + (repeated ? op.forwardSeconds : 0.0));
+    }
+    const double vocab = m_shape.vocab / t;
+    StepOperation logits {"output projection (logits)", OperationKind::Gemm};
+    logits.flops = m * 3.0 * 2.0 * tokens * h * vocab;
+    logits.kernels = m * 3.0;
+    logits.seconds = m * 3.0 * m_logitForwardSeconds;
+    result.operations.add(logits);
+    StepOperation loss {"cross-entropy loss", OperationKind::MemoryBound};
+    loss.bytes = m * 16.0 * tokens * vocab;
+    loss.kernels = m * 4.0;
+    loss.seconds = m * m_lossSeconds;
+    result.operations.add(loss);
+    stageForward += m_logitForwardSeconds;
+    stageBackward += 2.0 * m_logitForwardSeconds + m_lossSeconds;
+    if (m_config.pp > 1) {
+        StepOperation sends {"pipeline sends", OperationKind::PipelineSend};
+        sends.bytes = m * 2.0 * m_config.interleave * tokens * h * activationBytes / t;
+        sends.kernels = m * 2.0 * m_config.interleave;
+        sends.seconds = m * m_p2pSeconds;
+        result.operations.add(sends);
+        StepOperation bubble {"pipeline bubble", OperationKind::PipelineBubble};
+        bubble.seconds = (m_config.pp - 1.0) / m_config.interleave * stageMicro;
+        result.operations.add(bubble);
+    }
+    addDataParallel(result, stageForward, stageBackward);
+}
+
+/**
+ * Gradient reduction and, for ZeRO, parameter gathers (Rajbhandari et al., ZeRO, SC20 §5; Zhao
+ * et al., PyTorch FSDP, VLDB 2023 §3). Reduce-scatter and all-gather each move half an
+ * all-reduce. The gradient reduction hides behind the last microbatch's backward pass (as far
+ * as the framework overlaps it) except the last bucket; the distributed optimizer's parameter
+ * all-gather behind the next step's first forward pass. ZeRO-3 gathers the parameters before
+ * every microbatch's forward and backward (the backward gather also serves recomputation, as
+ * FSDP reuses it) and reduce-scatters the gradients: 1.5 all-reduce volumes per microbatch.
+ */
+void StepBuilder::addDataParallel(TrainingEstimate &result, double stageForward,
+                                  double stageBackward)
+{
+    const ParallelConfig &c = m_config;
+    const StageParameters parameters = stageParameters(m_job.model, c);
+    const double denseParams = parameters.dense, expertParams = parameters.expert;
+    const double paramsPerGpu = parameters.total();
+    const int expertTp = expertTensorParallel(c);
+
+    const int dpGroup = c.dp * c.cp; // gradients are reduced over data- and context-parallel ranks
+    auto allReduce = [&](double bytes, int group) {
+        if (group <= 1 || bytes <= 0)
+            return 0.0;
+        const int local = std::clamp(m_cluster.gpusPerNode / c.tp, 1, group);
+        const int nodes = std::max(1, group / local);
+        return hierarchicalAllReduceSeconds(bytes, local, nodes, m_cluster.scaleUpLink(),
+                                            m_cluster.scaleOutLink(nodes));
+    };
+    const double syncSeconds = allReduce(denseParams * gradientBytesPerParameter, dpGroup)
+        + allReduce(expertParams * gradientBytesPerParameter,
+                    std::max(1, dpGroup * c.tp / (c.ep * expertTp)));
+    const TrainingFramework &framework = m_job.framework;
+    const double overlap = framework.dpOverlapFraction;
+    // Megatron-Core sizes buckets max(40M, 1M x DP) parameters; the one filled last is reduced
+    // after the backward pass ends.
+    const double bucket = std::max(framework.gradientBucketParameters, 1e6 * c.dp);
+    const double lastBucketShare
+        = overlap > 0 && paramsPerGpu > 0 ? std::min(1.0, bucket / paramsPerGpu) : 0.0;
+
+    double total = syncSeconds;
+    double exposed = 0;
+    if (c.zero == 0) {
+        exposed
+            = std::max(0.0, syncSeconds - overlap * stageBackward) + lastBucketShare * syncSeconds;
+    } else if (c.zero < 3) {
+        const double half = 0.5 * syncSeconds;
+        exposed = std::max(0.0, half - overlap * stageBackward) + lastBucketShare * half
+            + (framework.overlapParamGather ? std::max(0.0, half - stageForward) : half);
+    } else {
+        const double half = 0.5 * syncSeconds;
+        total = 3.0 * half * microbatches;
+        exposed = microbatches
+                * (std::max(0.0, half - overlap * stageForward)
+                   + std::max(0.0, 2.0 * half - overlap * stageBackward))
+            + lastBucketShare * half;
+    }
+    exposed = std::min(exposed, total);
+    StepOperation dp {c.zero >= 3 ? "ZeRO-3 gathers and gradient reduce-scatter"
+                                  : "data-parallel gradient sync",
+                      OperationKind::DataParallel};
+    const double volume = paramsPerGpu * gradientBytesPerParameter * 2.0;
+    dp.bytes = c.zero >= 3 ? 1.5 * volume * microbatches : volume;
+    dp.kernels = c.zero >= 3 ? 3.0 * microbatches : 2.0;
+    dp.seconds = dpGroup > 1 ? exposed : 0.0;
+    dp.hiddenSeconds = dpGroup > 1 ? total - exposed : 0.0;
+    if (dpGroup > 1)
+        result.operations.add(dp);
+    result.dpCommTotalSeconds = dpGroup > 1 ? total : 0.0;
+
+    const double optimizerShard = c.zero >= 1 ? dpGroup : 1.0;
+    StepOperation optimizer {"optimizer step (Adam, grad-norm clip)", OperationKind::Optimizer};
+    optimizer.bytes = paramsPerGpu / optimizerShard * optimizerTrafficBytesPerParameter;
+    optimizer.kernels = 4;
+    optimizer.seconds = memoryBound(optimizer.bytes, optimizer.kernels);
+    result.operations.add(optimizer);
+}
+
+} // namespace
+
+StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &c)
+{
+    const TransformerShape shape = TransformerShape::fromModel(model);
+    const double t = c.tp, h = shape.hidden;
+    const double layersPerStage = std::ceil(shape.layers / (c.pp * c.interleave)) * c.interleave;
+    const double denseLayer = shape.attentionParametersPerLayer() + 2.0 * h
+        + (shape.experts > 1 ? h * shape.experts : 0.0)
+        + shape.sharedExperts * shape.expertParameters();
+    const double expertLayer = shape.experts * shape.expertParameters();
+    const double embedding = (c.pp == 1 ? shape.embeddingParameters() : shape.vocab * h) / t;
+    StageParameters parameters;
+    parameters.dense = denseLayer * layersPerStage / t + embedding;
+    parameters.expert = expertLayer * layersPerStage / (expertTensorParallel(c) * c.ep);
+    return parameters;
+}
+
+double gemmSeconds(const GpuSpec &gpu, Precision precision, double flops, double m, double n,
+                   double k, double kernels)
+{
+    if (flops <= 0)
+        return 0.0;
+    const double efficiency = gemmEfficiency(gpu, precision, m, n, k);
+    return flops / (gpu.peakFlopsPerSecond(precision) * efficiency)
+        + kernels * gpu.kernelOverheadSeconds;
+}
+
+void estimateTrainingStep(const TrainingJob &job, const ClusterDescription &cluster,
+                          const ParallelConfig &config, TrainingEstimate &result)
+{
+    StepBuilder builder(job, cluster, config);
+    result.operations.count = 0;
+    builder.build(result);
+    // What a collective hides behind compute still slows that compute down.
+    for (int i = 0; i < result.operations.count; ++i) {
+        StepOperation &op = result.operations.items[i];
+        op.seconds += job.framework.overlapComputeSlowdown * op.hiddenSeconds;
+    }
+    StepBreakdown &b = result.breakdown;
+    b = StepBreakdown {};
+    for (const StepOperation &op : result.operations) {
+        switch (op.kind) {
+        case OperationKind::Gemm:
+        case OperationKind::Attention:
+            b.computeSeconds += op.seconds;
+            break;
+        case OperationKind::MemoryBound:
+            b.memoryBoundSeconds += op.seconds;
+            break;
+        case OperationKind::TensorParallel:
+            b.tpCommSeconds += op.seconds;
+            break;
+        case OperationKind::ContextParallel:
+            b.cpCommSeconds += op.seconds;
+            break;
+        case OperationKind::ExpertParallel:
+            b.epCommSeconds += op.seconds;
+            break;
+        case OperationKind::PipelineSend:
+            b.ppCommSeconds += op.seconds;
+            break;
+        case OperationKind::PipelineBubble:
+            b.bubbleSeconds += op.seconds;
+            break;
+        case OperationKind::DataParallel:
+            b.dpCommExposedSeconds += op.seconds;
+            break;
+        case OperationKind::Optimizer:
+            b.optimizerSeconds += op.seconds;
+            break;
+        }
+    }
+    result.stepSeconds = b.total();
+}
+
+} // namespace cp::model

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/training/transformershape.h"
+
+namespace cp::model {
+
+TransformerShape TransformerShape::fromModel(const ModelSpec &model)
+{
+    TransformerShape shape;
+    shape.hidden = model.hidden;
+    shape.heads = model.heads;
+    shape.kvHeads = model.kvHeads;
+    shape.headDim = model.headDim();
+    shape.ffn = model.ffn;
+    shape.vocab = model.vocab;
+    shape.layers = model.layers;
+    shape.experts = model.experts;
+    shape.topK = model.topK;
+    shape.sharedExperts = model.sharedExperts;
+    shape.gatedMlp = model.gatedMlp;
+    shape.tiedEmbeddings = model.tiedEmbeddings;
+    return shape;
+}
+
+double TransformerShape::attentionParametersPerLayer() const
+{
+    // QKV projection h x (a·d + 2·kv·d) and output projection a·d x h (a·d = h unless the model
+    // sets its own head dimension); biases and norms are O(h).
+    return hidden * qkvWidth() + queryWidth() * hidden;
+}
+
+double TransformerShape::expertParameters() const
+{
+    return mlpMatrices() * hidden * ffn;
+}
+
+double TransformerShape::mlpParametersPerLayer() const
+{
+    const double router = experts > 1 ? hidden * experts : 0.0;
+    return (experts + sharedExperts) * expertParameters() + router;
+}
+
+double TransformerShape::parametersPerLayer() const
+{
+    const double norms = 2.0 * hidden;
+    return attentionParametersPerLayer() + mlpParametersPerLayer() + norms;
+}
+
+double TransformerShape::embeddingParameters() const
+{
+    return (tiedEmbeddings ? 1.0 : 2.0) * vocab * hidden;
+}
+
+double TransformerShape::totalParameters() const
+{
+    return layers * parametersPerLayer() + embeddingParameters() + hidden /* final norm */;
+}
+
+double TransformerShape::activeParameters() const
+{
+    const double perLayer
+        = attentionParametersPerLayer() + expertsPerToken() * expertParameters() + 2.0 * hidden;
+    return layers * perLayer + embeddingParameters() + hidden;
+}
+
+double TransformerShape::layerGemmFlopsPerToken() const
+{
+    const double router = experts > 1 ? 2.0 * hidden * experts : 0.0;
+    return 2.0 * (attentionParametersPerLayer() + expertsPerToken() * expertParameters()) + router;
+}
+
+double TransformerShape::attentionCoreFlopsPerToken(double contextLen) const
+{
+    // Q·K^T and softmax·V: 2 matmuls of (1 x d) by (d x context) per head, 2 FLOPs per MAC.
+    // Counted over the full context (not halved for causal masking), the convention of Megatron's
+    // and PaLM's MFU accounting.
+    return 4.0 * contextLen * queryWidth();
+}
+
+} // namespace cp::model

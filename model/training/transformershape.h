@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Parameter and FLOP counts of a decoder-only transformer, shared by the training and inference
+// estimators. Counts follow Narayanan et al., SC21 ("Efficient Large-Scale Language Model Training
+// on GPU Clusters Using Megatron-LM", appendix: 24·B·s·h² + 4·B·s²·h forward FLOPs per layer for
+// a standard MLP of 4h) generalised to grouped-query attention (Ainslie et al. 2023), gated MLPs
+// (Shazeer 2020, three weight matrices) and top-k mixture-of-experts layers (Fedus et al. 2021).
+// A multiply-add counts two FLOPs.
+#pragma once
+
+#include "model/catalog/catalogitems.h"
+
+namespace cp::model {
+
+struct TransformerShape
+{
+    double hidden = 0;
+    double heads = 0;
+    double kvHeads = 0;
+    double headDim = 0;
+    double ffn = 0;
+    double vocab = 0;
+    double layers = 0;
+    double experts = 1;
+    double topK = 1;
+    double sharedExperts = 0; ///< expert MLPs every token passes through (DeepSeek-MoE)
+    bool gatedMlp = false;
+    bool tiedEmbeddings = false;
+
+    static TransformerShape fromModel(const ModelSpec &model);
+
+    /** Width of the query projection: heads·headDim (h unless the model sets its head dim). */
+    double queryWidth() const { return heads * headDim; }
+    /** Width of the fused QKV projection output: heads·headDim + 2·kvHeads·headDim. */
+    double qkvWidth() const { return queryWidth() + 2.0 * kvHeads * headDim; }
+    /** Expert MLPs one token passes through: its top-k plus the shared experts. */
+    double expertsPerToken() const { return topK + sharedExperts; }
+    /** Weight matrices in one expert's MLP: 3 for gated (SwiGLU), 2 otherwise. */
+    double mlpMatrices() const { return gatedMlp ? 3.0 : 2.0; }
+
+    double attentionParametersPerLayer() const;
+    double expertParameters() const; ///< one expert's MLP
+    double mlpParametersPerLayer() const; ///< all experts plus the router
+    double parametersPerLayer() const;
+    double embeddingParameters() const; ///< input embedding plus untied output projection
+    double totalParameters() const;
+    /** Parameters one token passes through (top-k experts only), the N of 6·N·D for MoE. */
+    double activeParameters() const;
+    /**
+     * A compute-optimal token budget: 20 tokens per parameter (Hoffmann et al., "Training
+     * Compute-Optimal Large Language Models", 2022, Table 3: 1.4 T tokens for 70 B parameters),
+     * counting the parameters a token passes through, so that an MoE gets its compute's worth.
+     */
+    double computeOptimalTrainingTokens() const { return 20.0 * activeParameters(); }
+
+    /** Forward FLOPs of the dense GEMMs of one layer, per token (no attention-score work). */
+    double layerGemmFlopsPerToken() const;
+    /** Forward FLOPs of attention scores and weighted values per token at context `contextLen`. */
+    double attentionCoreFlopsPerToken(double contextLen) const;
+    /** Forward FLOPs of the output (logit) projection per token. */
+    double logitFlopsPerToken() const { return 2.0 * hidden * vocab; }
+};
+
+} // namespace cp::model

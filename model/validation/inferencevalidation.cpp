@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/validation/inferencevalidation.h"
+
+#include "model/catalog/catalog.h"
+#include "model/core/jsonfieldreader.h"
+#include "model/core/units.h"
+#include "model/inference/inferenceestimator.h"
+#include "model/inference/inferencesetup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cp::model {
+
+namespace {
+
+ModelSpec modelOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalog &catalog)
+{
+    const auto it = raw.find("model");
+    if (it == raw.end() || !it->is_object())
+        return catalog.llm(row.string("model")); // a catalog id
+    JsonFieldReader reader(row.object("model"), row.file(), row.childPointer("model"));
+    ModelSpec model;
+    model.id = "validation";
+    model.name = reader.string("name");
+    model.layers = reader.integer("layers", 1, 100000);
+    model.hidden = reader.integer("hidden", 1, 1 << 20);
+    model.heads = reader.integer("heads", 1, 1 << 16);
+    model.kvHeads = reader.optionalInteger("kv_heads", 1, 1 << 16).value_or(model.heads);
+    model.ffn = reader.integer("ffn", 1, 1 << 22);
+    model.vocab = reader.integer("vocab", 1, 1 << 24);
+    model.gatedMlp = reader.optionalBool("gated_mlp").value_or(false);
+    model.experts = reader.optionalInteger("experts", 1, 4096).value_or(1);
+    model.topK = reader.optionalInteger("top_k", 1, 4096).value_or(1);
+    model.explicitHeadDim = reader.optionalInteger("head_dim", 0, 1 << 16).value_or(0);
+    reader.accept("params_b");
+    reader.accept("source");
+    reader.finish();
+    if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
+        reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");
+    return model;
+}
+
+Precision precisionOf(JsonFieldReader &row, const char *key, const char *fallback)
+{
+    const std::string name
+        = row.optionalChoice(key, {"fp16", "bf16", "fp8", "int8", "int4", "int4-awq"})
+              .value_or(fallback);
+    if (name == "int4-awq")
+        return Precision::INT4;
+    return *precisionFromName(name);
+}
+
+struct Metric
+{
+    const char *name;
+    bool latency;
+};
+
+constexpr Metric metrics[] = {
+    {"output_tokens_per_second_per_gpu", false},
+    {"output_tokens_per_second_total", false},
+    {"total_tokens_per_second_total", false},
+    {"requests_per_second", false},
+    {"ttft_ms", true},
+    {"tpot_ms", true},
+    {"e2e_latency_ms", true},
+};
+
+double predictedValue(const std::string &metric, const InferenceEstimate &e, int gpus,
+                      double inputTokens, double outputTokens)
+{
+    const double outputTotal = e.outputTokensPerSecondPerGpu * gpus;
+    if (metric == "output_tokens_per_second_per_gpu")
+        return e.outputTokensPerSecondPerGpu;
+    if (metric == "output_tokens_per_second_total")
+        return outputTotal;
+    if (metric == "total_tokens_per_second_total")
+        return outputTotal * (inputTokens + outputTokens) / outputTokens;
+    if (metric == "requests_per_second")
+        return outputTotal / outputTokens;
+    if (metric == "ttft_ms")
+        return e.ttftSeconds * 1e3;
+    if (metric == "tpot_ms")
+        return e.tpotSeconds * 1e3;
+    return e.endToEndSeconds * 1e3; // e2e_latency_ms
+}
+
+/** True when `object` holds `key` as JSON null (the table's "not stated"). */
+bool isNull(const nlohmann::json &object, const char *key)
+{
+    const auto it = object.find(key);
+    return it == object.end() || it->is_null();
+}
+
+InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
+                              const Catalog &catalog)
+{
+    InferenceValidationRow out;
+    out.id = row.string("id");
+    row.string("source");
+    out.engine = row.optionalString("engine").value_or("");
+    const std::string gpuId = row.string("gpu");
+    out.gpuName = catalog.gpu(gpuId).name;
+    const int gpus = row.integer("gpus", 1, 1 << 20);
+    const int tp = isNull(raw, "tp") ? 1 : row.integer("tp", 1, 1024);
+    const int pp = isNull(raw, "pp") ? 1 : row.integer("pp", 1, 1024);
+    row.accept("tp");
+    row.accept("pp");
+
+    InferenceJob job;
+    job.model = modelOf(raw, row, catalog);
+    out.modelName = job.model.name;
+    out.moe = job.model.isMoe();
+    job.weightPrecision = precisionOf(row, "precision", "fp16");
+    job.kvPrecision
+        = isNull(raw, "kv_precision") ? Precision::FP16 : precisionOf(row, "kv_precision", "fp16");
+    row.accept("kv_precision");
+    if (job.kvPrecision == Precision::INT4)
+        row.fail("kv_precision", "an INT4 K/V cache is not modelled");
+    // vLLM rows run on the vLLM profile; TensorRT-LLM, NIM (built on it), MLPerf's NVIDIA
+    // submissions and LMDeploy's TurboMind schedule prompts unchunked and size the K/V cache from
+    // the memory the weights leave, as the TensorRT-LLM profile does.
+    job.engine
+        = *findServingEngine(out.engine.rfind("vllm", 0) == 0 ? "vllm-0.6" : "tensorrt-llm-0.12");
+    job.gpusPerReplica = tp * pp;
+    job.pipelineStages = pp;
+    auto nullable = [](const nlohmann::json &object, JsonFieldReader &reader,
+                       const char *key) -> std::optional<double> {
+        if (isNull(object, key)) {
+            reader.accept(key);
+            return std::nullopt;
+        }
+        return reader.number(key, positive);
+    };
+    std::optional<double> inputTokens = nullable(raw, row, "input_tokens");
+    std::optional<double> outputTokens = nullable(raw, row, "output_tokens");
+    if (!isNull(raw, "token_distribution")) {
+        // The dataset's mean lengths describe the workload better than a nominal length.
+        const nlohmann::json &distribution = row.object("token_distribution");
+        JsonFieldReader d(distribution, row.file(), row.childPointer("token_distribution"));
+        if (auto mean = nullable(distribution, d, "input_mean"))
+            inputTokens = mean;
+        if (auto mean = nullable(distribution, d, "output_mean"))
+            outputTokens = mean;
+        for (const char *key : {"source", "input_median", "output_median", "output_reference_mean",
+                                "max_input", "samples"})
+            d.accept(key);
+        d.finish();
+    } else {
+        row.accept("token_distribution");
+    }
+    if (!inputTokens || !outputTokens)
+        out.notEstimated = "the workload's mean prompt or output length is not published";
+    if (!inputTokens)
+        inputTokens = 1;
+    if (!outputTokens)
+        outputTokens = 1;
+    job.inputTokens = static_cast<int>(std::lround(*inputTokens));
+    job.outputTokens = static_cast<int>(std::lround(*outputTokens));
+    std::optional<int> batch;
+    row.accept("batch");
+    row.accept("concurrency");
+    if (!isNull(raw, "batch"))
+        batch = row.integer("batch", 1, 1 << 20);
+    if (!isNull(raw, "concurrency")) {
+        // Concurrent requests spread over the replicas: each replica runs its share at once.
+        const int concurrency = row.integer("concurrency", 1, 1 << 20);
+        const int replicas = std::max(1, gpus / job.gpusPerReplica);
+        batch = std::max(1, concurrency / replicas);
+    }
+    row.accept("request_rate");
+    job.batch = batch;
+
+    JsonFieldReader measured(row.object("measured"), row.file(), row.childPointer("measured"));
+    std::vector<std::string> names;
+    for (const Metric &metric : metrics)
+        names.push_back(metric.name);
+    out.metric = measured.choice("metric", names);
+    for (const Metric &metric : metrics)
+        if (out.metric == metric.name)
+            out.latency = metric.latency;
+    out.measured = measured.number("value", positive);
+    measured.accept("statistic");
+    measured.finish();
+    row.accept("notes");
+    row.finish();
+    if (!out.notEstimated.empty())
+        return out;
+
+    const std::string nodeId = nodeForGpu(catalog, gpuId);
+    if (nodeId.empty())
+        row.fail("gpu", "no catalog node carries '" + gpuId + "'");
+    const InferenceSetup setup
+        = inferenceSetupFromCatalog(catalog, nodeId, gpuId, "dc-industry-average", 4.0, 2.0);
+    const InferenceEstimator estimator(job, setup.hardware, setup.cost);
+    out.estimate = estimator.estimate();
+    if (!out.estimate.fits) {
+        out.notEstimated
+            = "the estimator cannot run the published workload: " + out.estimate.reason;
+        return out;
+    }
+    out.predicted
+        = predictedValue(out.metric, out.estimate, gpus, job.inputTokens, job.outputTokens);
+    return out;
+}
+
+std::string summaryLine(const char *label, const std::vector<InferenceValidationRow> &rows)
+{
+    return validationSummaryRow(label, summarizeInferenceValidation(rows));
+}
+
+template<typename Predicate>
+std::vector<InferenceValidationRow> select(const std::vector<InferenceValidationRow> &rows,
+                                           Predicate keep)
+{
+    std::vector<InferenceValidationRow> subset;
+    std::copy_if(rows.begin(), rows.end(), std::back_inserter(subset), keep);
+    return subset;
+}
+
+} // namespace
+
+std::vector<InferenceValidationRow>
+runInferenceValidation(const nlohmann::json &table, const Catalog &catalog, const std::string &file)
+{
+    const nlohmann::json &rows
+        = validationTableRows(table, file, "clusterplanner-inference-validation");
+    std::vector<InferenceValidationRow> result;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        JsonFieldReader row(rows[i], file, "/rows/" + std::to_string(i));
+        result.push_back(runRow(rows[i], row, catalog));
+    }
+    return result;
+}
+
+ValidationSummary summarizeInferenceValidation(const std::vector<InferenceValidationRow> &all)
+{
+    std::vector<double> errors;
+    for (const InferenceValidationRow &row : all) {
+        if (row.notEstimated.empty()) // rows that could not be estimated are not in the figures
+            errors.push_back(row.signedError());
+    }
+    return summarizeSignedErrors(errors);
+}
+
+std::string inferenceValidationMarkdown(const std::vector<InferenceValidationRow> &rows,
+                                        const std::string &tableFile)
+{
+    std::string text = "# Validation: inference estimator against published serving runs\n\n";
+    text += "Generated by `clusterplanner-validate " + tableFile
+        + "` from the shipped catalog; do not edit by hand. Each row is a published measurement "
+          "(its source and workload are in the table file) estimated for the workload it "
+          "describes; nothing is fitted to these rows. A positive error means the estimator is "
+          "optimistic: a throughput predicted too high or a latency predicted too low.\n\n";
+    text += "| | rows | mean signed error | median absolute error | largest absolute error |\n";
+    text += "| --- | --- | --- | --- | --- |\n";
+    text += summaryLine("throughput", select(rows, [](const auto &r) { return !r.latency; }));
+    text += summaryLine("latency (TTFT, TPOT, end to end)",
+                        select(rows, [](const auto &r) { return r.latency; }));
+    std::vector<std::string> gpus;
+    for (const InferenceValidationRow &row : rows)
+        if (std::find(gpus.begin(), gpus.end(), row.gpuName) == gpus.end())
+            gpus.push_back(row.gpuName);
+    for (const std::string &gpu : gpus)
+        text += summaryLine(gpu.c_str(),
+                            select(rows, [&](const auto &r) { return r.gpuName == gpu; }));
+    text += "\n| run | GPU | model | engine | metric | batch | published | predicted | error | "
+            "bottleneck |\n";
+    text += "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    for (const InferenceValidationRow &row : rows) {
+        char line[768];
+        if (!row.notEstimated.empty()) {
+            std::snprintf(
+                line, sizeof line, "| %s | %s | %s | %s | %s | | %.4g | not estimated: %s | | |\n",
+                row.id.c_str(), row.gpuName.c_str(), row.modelName.c_str(), row.engine.c_str(),
+                row.metric.c_str(), row.measured, row.notEstimated.c_str());
+            text += line;
+            continue;
+        }
+        std::snprintf(line, sizeof line,
+                      "| %s | %s | %s | %s | %s | %d | %.4g | %.4g | %+.1f%% | %s |\n",
+                      row.id.c_str(), row.gpuName.c_str(), row.modelName.c_str(),
+                      row.engine.c_str(), row.metric.c_str(), row.estimate.batch, row.measured,
+                      row.predicted, 100 * row.signedError(), row.estimate.bottleneck.c_str());
+        text += line;
+    }
+    return text;
+}
+
+} // namespace cp::model

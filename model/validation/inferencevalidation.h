@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/inference/inferenceestimate.h"
+#include "model/validation/trainingvalidation.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+class Catalog;
+
+/** One published serving measurement and the estimator's figure for the same workload. */
+struct InferenceValidationRow
+{
+    std::string id;
+    std::string gpuName;
+    std::string modelName;
+    std::string engine;
+    std::string metric; ///< output_tokens_per_second_per_gpu, ttft_ms, tpot_ms, ...
+    bool latency = false; ///< a latency (lower is better) rather than a throughput
+    bool moe = false;
+    double measured = 0;
+    double predicted = 0;
+    InferenceEstimate estimate;
+    /** Empty when estimated; otherwise why the row cannot be (it is left out of the summaries). */
+    std::string notEstimated;
+    /**
+     * Positive means optimistic: a throughput predicted too high or a latency predicted too
+     * low (measured / predicted - 1 for latencies), so the sign reads the same for both.
+     */
+    double signedError() const
+    {
+        return latency ? measured / predicted - 1.0 : predicted / measured - 1.0;
+    }
+};
+
+/**
+ * Runs every row of a `clusterplanner-inference-validation` table (tests/data/
+ * inference_validation.json) through the inference estimator with the workload it describes:
+ * the GPU's node, GPUs per replica (TP x PP), weight and KV precision, prompt and output
+ * lengths (the dataset's mean where a distribution is given), and the fixed batch or
+ * concurrency, or the largest batch that fits for offline throughput. Nothing is fitted.
+ */
+std::vector<InferenceValidationRow> runInferenceValidation(const nlohmann::json &table,
+                                                           const Catalog &catalog,
+                                                           const std::string &file);
+
+ValidationSummary summarizeInferenceValidation(const std::vector<InferenceValidationRow> &rows);
+
+/** docs/inference-validation-suite.md: rows and summaries for throughput and latency apart. */
+std::string inferenceValidationMarkdown(const std::vector<InferenceValidationRow> &rows,
+                                        const std::string &tableFile);
+
+} // namespace cp::model

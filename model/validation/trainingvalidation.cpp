@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/validation/trainingvalidation.h"
+
+#include "model/catalog/catalog.h"
+#include "model/cluster/clusterdescription.h"
+#include "model/core/jsonfieldreader.h"
+#include "model/core/units.h"
+#include "model/training/trainingestimator.h"
+#include "model/training/trainingframework.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cp::model {
+
+namespace {
+
+std::string nodeFor(const Catalog &catalog, const std::string &gpuId, JsonFieldReader &row)
+{
+    for (const auto &[id, node] : catalog.nodes()) {
+        if (node.gpuId == gpuId && node.scaleUpDomain == ScaleUpDomain::NVSwitch)
+            return id;
+    }
+    row.fail("gpu", "no NVSwitch node in the catalog carries '" + gpuId + "'");
+}
+
+ModelSpec readModel(JsonFieldReader &reader)
+{
+    ModelSpec model;
+    model.id = "validation";
+    model.name = reader.string("name");
+    model.layers = reader.integer("layers", 1, 100000);
+    model.hidden = reader.integer("hidden", 1, 1 << 20);
+    model.heads = reader.integer("heads", 1, 1 << 16);
+    model.kvHeads = reader.integer("kv_heads", 1, 1 << 16);
+    model.ffn = reader.integer("ffn", 1, 1 << 22);
+    model.vocab = reader.integer("vocab", 1, 1 << 24);
+    model.gatedMlp = reader.optionalBool("gated_mlp").value_or(false);
+    model.experts = reader.optionalInteger("experts", 1, 4096).value_or(1);
+    model.topK = reader.optionalInteger("top_k", 1, 4096).value_or(1);
+    model.explicitHeadDim = reader.optionalInteger("head_dim", 0, 1 << 16).value_or(0);
+    model.publishedParameters = reader.number("params_b", positive) * units::giga;
+    if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
+        reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");
+    reader.finish();
+    return model;
+}
+
+/**
+ * The profile of the row's era: "megatron-lm-2021" and "megatron-lm-2022" rows and the 2022
+ * BigScience Megatron-DeepSpeed fork use the 2021-2022 kernels and schedules; later software
+ * (Megatron-Core, NeMo, Megatron-Bridge, Meta's Llama 3 stack) the 2024 profile.
+ */
+const TrainingFramework &frameworkFor(const std::string &text)
+{
+    if (text.rfind("megatron-lm-2021", 0) == 0)
+        return *findTrainingFramework("megatron-lm-2021");
+    if (text.rfind("megatron-lm-2022", 0) == 0 || text.rfind("megatron-deepspeed", 0) == 0)
+        return *findTrainingFramework("megatron-lm-2022");
+    return *findTrainingFramework("megatron-core-2024");
+}
+
+double predictedValue(const std::string &metric, const TrainingEstimate &e, int gpus,
+                      double bf16Peak)
+{
+    if (metric == "hardware_tflops_per_gpu")
+        return e.hardwareFlopsPerSecondPerGpu / units::tera;
+    if (metric == "model_tflops_per_gpu")
+        return e.modelFlopsPerSecondPerGpu / units::tera;
+    if (metric == "mfu") // published MFUs are against the 16-bit dense peak
+        return e.modelFlopsPerSecondPerGpu / bf16Peak;
+    return e.tokensPerSecond / gpus; // tokens_per_second_per_gpu
+}
+
+TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
+{
+    TrainingValidationRow out;
+    out.id = row.string("id");
+    out.source = row.string("source");
+    const std::string gpuId = row.string("gpu");
+    const GpuSpec &gpu = catalog.gpu(gpuId);
+    out.gpuName = gpu.name;
+    const int gpus = row.integer("gpus", 1, 1 << 24);
+
+    TrainingJob job;
+    JsonFieldReader modelReader(row.object("model"), row.file(), row.childPointer("model"));
+    job.model = readModel(modelReader);
+    out.modelName = job.model.name;
+    out.moe = job.model.isMoe();
+    job.seqLen = row.integer("seq_len", 1, 1 << 24);
+    job.globalBatch = row.integer("global_batch", 1, 1 << 24);
+    job.precision = *precisionFromName(row.choice("precision", {"bf16", "fp16", "fp8"}));
+    const std::string frameworkText = row.string("framework");
+    job.framework = frameworkFor(frameworkText);
+    out.framework = job.framework.id;
+    job.framework.attention = row.optionalBool("flash_attention").value_or(true)
+        ? AttentionKernel::Flash
+        : AttentionKernel::Unfused;
+    job.framework.sequenceParallel = row.optionalBool("sequence_parallel").value_or(true);
+    const bool modernStack = job.framework.id == "megatron-core-2024";
+
+    ParallelConfig config;
+    config.tp = row.integer("tp", 1, 1024);
+    config.pp = row.integer("pp", 1, 4096);
+    config.cp = row.integer("cp", 1, 1024);
+    config.ep = row.integer("ep", 1, 4096);
+    config.microbatch = row.integer("microbatch", 1, 1 << 20);
+    config.interleave = row.integer("interleave", 1, 1024);
+    config.recompute = *recomputeFromName(row.choice("recompute", {"none", "selective", "full"}));
+    config.zero = modernStack ? 1 : 0;
+    config.sequenceParallel = job.framework.sequenceParallel;
+    const long long modelParallel = 1LL * config.tp * config.pp * config.cp;
+    if (gpus % modelParallel != 0)
+        row.fail("gpus", "not divisible by TP x PP x CP");
+    config.dp = static_cast<int>(gpus / modelParallel);
+
+    JsonFieldReader measured(row.object("measured"), row.file(), row.childPointer("measured"));
+    out.metric = measured.choice(
+        "metric",
+        {"model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu", "tokens_per_second_per_gpu"});
+    out.measured = measured.number("value", positive);
+    measured.finish();
+    row.accept("notes");
+    row.finish();
+
+    const std::string nodeId = nodeFor(catalog, gpuId, row);
+    const ClusterDescription cluster
+        = ClusterDescription::fromCatalog(catalog, nodeId, gpus, "", 0, 1.0, true, 64);
+    const TrainingEstimator estimator(job, cluster);
+    out.estimate = estimator.estimate(config);
+    if (!out.estimate.valid)
+        row.fail("", "the estimator rejects the published layout: " + out.estimate.reason);
+    const double sixteenBitPeak = gpu.supports(Precision::BF16)
+        ? gpu.peakFlopsPerSecond(Precision::BF16)
+        : gpu.peakFlopsPerSecond(Precision::FP16);
+    out.predicted = predictedValue(out.metric, out.estimate, gpus, sixteenBitPeak);
+    return out;
+}
+
+std::string percentText(double fraction)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%+.1f%%", 100 * fraction);
+    return text;
+}
+
+std::string summaryLine(const char *label, const std::vector<TrainingValidationRow> &rows)
+{
+    return validationSummaryRow(label, summarizeValidation(rows));
+}
+
+} // namespace
+
+std::vector<TrainingValidationRow>
+runTrainingValidation(const nlohmann::json &table, const Catalog &catalog, const std::string &file)
+{
+    const nlohmann::json &rows
+        = validationTableRows(table, file, "clusterplanner-training-validation");
+    std::vector<TrainingValidationRow> result;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        JsonFieldReader row(rows[i], file, "/rows/" + std::to_string(i));
+        result.push_back(runRow(row, catalog));
+    }
+    return result;
+}
+
+ValidationSummary summarizeValidation(const std::vector<TrainingValidationRow> &rows)
+{
+    std::vector<double> errors;
+    for (const TrainingValidationRow &row : rows)
+        errors.push_back(row.signedError());
+    return summarizeSignedErrors(errors);
+}
+
+std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> &rows,
+                                       const std::string &tableFile)
+{
+    std::string text = "# Validation: training estimator against published runs\n\n";
+    text += "Generated by `clusterplanner-validate " + tableFile
+        + "` from the shipped catalog; do not edit by hand. Each row is a published measurement "
+          "(its source is in the table file) estimated with the layout the run used and the "
+          "framework profile of its era; nothing is searched and no constant is fitted to these "
+          "rows. A positive error means the estimator is optimistic (predicts a faster run).\n\n";
+    text += "| | rows | mean signed error | median absolute error | largest absolute error |\n";
+    text += "| --- | --- | --- | --- | --- |\n";
+    text += summaryLine("all", rows);
+    std::vector<std::string> gpus;
+    for (const TrainingValidationRow &row : rows) {
+        if (std::find(gpus.begin(), gpus.end(), row.gpuName) == gpus.end())
+            gpus.push_back(row.gpuName);
+    }
+    for (const std::string &gpu : gpus) {
+        std::vector<TrainingValidationRow> subset;
+        std::copy_if(rows.begin(), rows.end(), std::back_inserter(subset),
+                     [&](const TrainingValidationRow &row) { return row.gpuName == gpu; });
+        text += summaryLine(gpu.c_str(), subset);
+    }
+    for (bool moe : {false, true}) {
+        std::vector<TrainingValidationRow> subset;
+        std::copy_if(rows.begin(), rows.end(), std::back_inserter(subset),
+                     [&](const TrainingValidationRow &row) { return row.moe == moe; });
+        if (!subset.empty())
+            text += summaryLine(moe ? "mixture of experts" : "dense", subset);
+    }
+    text += "\n| run | GPU | GPUs | layout | framework | metric | published | predicted | error "
+            "| bottleneck |\n";
+    text += "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    for (const TrainingValidationRow &row : rows) {
+        const ParallelConfig &c = row.estimate.config;
+        char layout[160];
+        std::snprintf(layout, sizeof layout, "TP%d PP%d CP%d EP%d DP%d mb%d v%d %s%s", c.tp, c.pp,
+                      c.cp, c.ep, c.dp, c.microbatch, c.interleave,
+                      recomputeName(c.recompute).c_str(),
+                      row.estimate.fits ? "" : " (estimated not to fit)");
+        char line[768];
+        std::snprintf(line, sizeof line,
+                      "| %s | %s | %d | %s | %s | %s | %.4g | %.4g | %s | %s |\n", row.id.c_str(),
+                      row.gpuName.c_str(), c.tp * c.pp * c.cp * c.dp, layout, row.framework.c_str(),
+                      row.metric.c_str(), row.measured, row.predicted,
+                      percentText(row.signedError()).c_str(), row.estimate.bottleneck.c_str());
+        text += line;
+    }
+    return text;
+}
+
+} // namespace cp::model

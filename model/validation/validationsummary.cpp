@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/validation/validationsummary.h"
+
+#include "model/core/jsonfieldreader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cp::model {
+
+const nlohmann::json &validationTableRows(const nlohmann::json &table, const std::string &file,
+                                          const std::string &format)
+{
+    JsonFieldReader root(table, file, "");
+    if (root.string("format") != format)
+        root.fail("format", "expected \"" + format + "\"");
+    root.integer("version", 1, 1);
+    root.accept("description");
+    const nlohmann::json &rows = root.array("rows");
+    root.finish();
+    return rows;
+}
+
+ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors)
+{
+    ValidationSummary summary;
+    summary.rows = static_cast<int>(signedErrors.size());
+    if (signedErrors.empty())
+        return summary;
+    std::vector<double> absolute;
+    double sum = 0;
+    for (double error : signedErrors) {
+        sum += error;
+        absolute.push_back(std::abs(error));
+    }
+    std::sort(absolute.begin(), absolute.end());
+    const std::size_t n = absolute.size();
+    summary.meanSignedError = sum / n;
+    summary.medianAbsoluteError
+        = n % 2 ? absolute[n / 2] : 0.5 * (absolute[n / 2 - 1] + absolute[n / 2]);
+    summary.maxAbsoluteError = absolute.back();
+    return summary;
+}
+
+std::string validationSummaryRow(const std::string &label, const ValidationSummary &s)
+{
+    char text[256];
+    if (s.rows == 0)
+        std::snprintf(text, sizeof text, "| %s | 0 | — | — | — |\n", label.c_str());
+    else
+        std::snprintf(text, sizeof text, "| %s | %d | %+.1f%% | %.1f%% | %.1f%% |\n", label.c_str(),
+                      s.rows, 100 * s.meanSignedError, 100 * s.medianAbsoluteError,
+                      100 * s.maxAbsoluteError);
+    return text;
+}
+
+} // namespace cp::model
