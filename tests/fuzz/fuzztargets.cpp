@@ -8,6 +8,7 @@
 #include "model/plan/planio.h"
 #include "model/plan/scenarios.h"
 #include "model/planning/planestimator.h"
+#include "testsupport.h"
 
 #include <cmath>
 #include <cstdio>
@@ -18,16 +19,11 @@ namespace cp::fuzz {
 
 namespace {
 
-const model::Catalog &shippedCatalog()
-{
-    static const model::Catalog catalog = model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
-    return catalog;
-}
+using cp::test::shippedCatalog;
 
 const model::Plan &samplePlan()
 {
-    static const model::Plan plan = model::loadPlan(
-        CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", &shippedCatalog());
+    static const model::Plan plan = cp::test::loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
     return plan;
 }
 

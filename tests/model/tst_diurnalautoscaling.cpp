@@ -5,6 +5,7 @@
 #include "model/inference/diurnalautoscaling.h"
 #include "model/inference/inferenceestimator.h"
 #include "model/inference/inferencesetup.h"
+#include "testsupport.h"
 
 #include <QTest>
 
@@ -12,12 +13,14 @@
 
 using namespace cp::model;
 
+using cp::test::shippedCatalog;
+
 class TestDiurnalAutoscaling : public QObject
 {
     Q_OBJECT
 
 private:
-    Catalog m_catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+    Catalog m_catalog = shippedCatalog();
     InferenceSetup m_setup = inferenceSetupFromCatalog(m_catalog, "", "h100-sxm5-80gb",
                                                        "dc-industry-average", 4.0, std::nullopt);
 

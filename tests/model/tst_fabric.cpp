@@ -9,12 +9,14 @@
 #include "model/fabric/fabricscaleout.h"
 #include "model/fabric/fattreegenerator.h"
 #include "model/fabric/torusgenerator.h"
+#include "testsupport.h"
 
 #include <QTest>
 
 using namespace cp::model;
 
 namespace {
+using cp::test::closeRelative;
 constexpr double B = 50e9; // 400 Gb/s per direction, the generators' default link
 
 FabricMetrics analyse(const FabricGraph &graph, const FabricFailures &failures = {})
@@ -37,10 +39,6 @@ FabricGraph fatTree(int k, int tiers, double leafOversubscription = 1.0, int end
     return generateFatTree(p);
 }
 
-bool close(double a, double b, double relative = 1e-9)
-{
-    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
-}
 } // namespace
 
 class TestFabric : public QObject
@@ -76,18 +74,19 @@ private slots:
         const double sameLeaf = k / 2 - 1;
         const double samePod = k * k / 4.0 - k / 2.0;
         const double otherPods = hosts - k * k / 4.0;
-        QVERIFY(close(m.averageHops, (2 * sameLeaf + 4 * samePod + 6 * otherPods) / (hosts - 1)));
+        QVERIFY(closeRelative(m.averageHops,
+                              (2 * sameLeaf + 4 * samePod + 6 * otherPods) / (hosts - 1)));
         // Shortest paths: 1 under a leaf, k/2 aggregation switches in a pod, (k/2)^2 cores.
-        QVERIFY(close(m.meanShortestPaths,
-                      (sameLeaf + samePod * k / 2 + otherPods * k * k / 4) / (hosts - 1)));
+        QVERIFY(closeRelative(m.meanShortestPaths,
+                              (sameLeaf + samePod * k / 2 + otherPods * k * k / 4) / (hosts - 1)));
         // Full bisection N B / 2 at 1:1.
-        QVERIFY(close(m.bisectionBytesPerSecond, hosts * B / 2));
-        QVERIFY(close(m.bisectionRatio, 1.0));
-        QVERIFY(close(m.injectionBytesPerSecond, B));
+        QVERIFY(closeRelative(m.bisectionBytesPerSecond, hosts * B / 2));
+        QVERIFY(closeRelative(m.bisectionRatio, 1.0));
+        QVERIFY(closeRelative(m.injectionBytesPerSecond, B));
         // Every cable optical: two transceivers each; power and cost add up per part.
         QCOMPARE(m.transceivers, 2 * m.links);
-        QVERIFY(close(m.powerWatts(), m.switches * 750.0 + m.transceivers * 9.0));
-        QVERIFY(close(m.costUsd(), m.switches * 30000.0 + m.transceivers * 800.0));
+        QVERIFY(closeRelative(m.powerWatts(), m.switches * 750.0 + m.transceivers * 9.0));
+        QVERIFY(closeRelative(m.costUsd(), m.switches * 30000.0 + m.transceivers * 800.0));
     }
 
     void k64ThreeTierIsTheLargestThreeTierFabric()
@@ -145,7 +144,7 @@ private slots:
         QCOMPARE(m.switchesPerTier.at(1), 64);
         QCOMPARE(m.switchesPerTier.at(2), 32);
         QCOMPARE(m.diameter, 4);
-        QVERIFY(close(m.bisectionRatio, 1.0));
+        QVERIFY(closeRelative(m.bisectionRatio, 1.0));
         // Fewest tiers chosen automatically: 2,049 endpoints need a third tier.
         FatTreeParameters p;
         p.radix = 64;
@@ -167,7 +166,7 @@ private slots:
         QCOMPARE(m.switchesPerTier.at(1), 1);
         QCOMPARE(m.links, 32);
         QCOMPARE(m.diameter, 2);
-        QVERIFY(close(m.bisectionRatio, 1.0));
+        QVERIFY(closeRelative(m.bisectionRatio, 1.0));
         // Asked for 2 tiers, the same endpoints get them: 24 down per leaf, 2 leaves, 1 spine.
         p.tiers = 2;
         const FabricMetrics two = analyse(generateFatTree(p));
@@ -191,12 +190,12 @@ private slots:
         // Radix 12, 2 tiers. 1:1: 6 down / 6 up per leaf, 72 hosts, full bisection.
         const FabricMetrics full = analyse(fatTree(12, 2, 1.0));
         QCOMPARE(full.endpoints, 72);
-        QVERIFY(close(full.bisectionRatio, 1.0));
+        QVERIFY(closeRelative(full.bisectionRatio, 1.0));
         // 2:1: 8 down / 4 up, 96 hosts; each half (6 leaves) has 24 uplinks for 48 hosts.
         const FabricMetrics half = analyse(fatTree(12, 2, 2.0));
         QCOMPARE(half.endpoints, 96);
-        QVERIFY(close(half.bisectionBytesPerSecond, 24 * B));
-        QVERIFY(close(half.bisectionRatio, 0.5));
+        QVERIFY(closeRelative(half.bisectionBytesPerSecond, 24 * B));
+        QVERIFY(closeRelative(half.bisectionRatio, 0.5));
         // 2:1 at the spines of a 3-tier tree: each pod (8 leaves x 6 hosts) has 6 spines x 4
         // core links = 24 for 48 hosts.
         FatTreeParameters p;
@@ -205,7 +204,7 @@ private slots:
         p.spineOversubscription = 2.0;
         const FabricMetrics spine = analyse(generateFatTree(p));
         QCOMPARE(spine.endpoints, 12 * 8 * 6);
-        QVERIFY(close(spine.bisectionRatio, 0.5));
+        QVERIFY(closeRelative(spine.bisectionRatio, 0.5));
     }
 
     void concurrentRingsFeelOversubscription()
@@ -214,16 +213,16 @@ private slots:
         // uplinks at 2:1, so every flow gets B / 2. A ring of neighbours stays under its leaf.
         const FabricGraph graph = fatTree(12, 2, 2.0);
         const RingRate across = concurrentRingRate(graph, rankRings(graph, 8, 12), 100e-9);
-        QVERIFY(close(across.bytesPerSecondPerFlow, B / 2));
+        QVERIFY(closeRelative(across.bytesPerSecondPerFlow, B / 2));
         QCOMPARE(across.maxHops, 4);
         QCOMPARE(across.flows, 96);
         const RingRate along = concurrentRingRate(graph, rankRings(graph, 1, 96), 100e-9);
-        QVERIFY(close(along.bytesPerSecondPerFlow, B));
+        QVERIFY(closeRelative(along.bytesPerSecondPerFlow, B));
         // Non-blocking: the same rank rings run at the full link rate.
         const FabricGraph nonBlocking = fatTree(12, 2, 1.0);
-        QVERIFY(close(concurrentRingRate(nonBlocking, rankRings(nonBlocking, 6, 12), 100e-9)
-                          .bytesPerSecondPerFlow,
-                      B));
+        QVERIFY(closeRelative(concurrentRingRate(nonBlocking, rankRings(nonBlocking, 6, 12), 100e-9)
+                                  .bytesPerSecondPerFlow,
+                              B));
     }
 
     void railFatTreeMatchesSuperPodTables_data()
@@ -275,11 +274,11 @@ private slots:
         QCOMPARE(concurrentRingRate(graph, {{gpu("gpu-n0-0"), gpu("gpu-n0-5")}}, 0).maxHops, 2);
         // Data-parallel rings per rail across both SUs run at the full NIC rate.
         const RingRate ring = concurrentRingRate(graph, rankRings(graph, 8, 64), 130e-9);
-        QVERIFY(close(ring.bytesPerSecondPerFlow, B));
+        QVERIFY(closeRelative(ring.bytesPerSecondPerFlow, B));
         QCOMPARE(ring.maxHops, 4);
         const FabricMetrics m = analyse(graph);
-        QVERIFY(close(m.bisectionRatio, 1.0));
-        QVERIFY(close(m.injectionBytesPerSecond, B)); // NVLink is not scale-out injection
+        QVERIFY(closeRelative(m.bisectionRatio, 1.0));
+        QVERIFY(closeRelative(m.injectionBytesPerSecond, B)); // NVLink is not scale-out injection
     }
 
     void dragonflyMatchesKimEtAl()
@@ -299,8 +298,8 @@ private slots:
         QCOMPARE(m.diameter, 5);
         QVERIFY(m.pathStatisticsExact);
         // 16 groups against 17: 16 x 17 global links cross (about g^2/4); 512 endpoints inject.
-        QVERIFY(close(m.bisectionBytesPerSecond, 16 * 17 * B));
-        QVERIFY(close(m.bisectionRatio, 16 * 17 / 512.0));
+        QVERIFY(closeRelative(m.bisectionBytesPerSecond, 16 * 17 * B));
+        QVERIFY(closeRelative(m.bisectionRatio, 16 * 17 / 512.0));
         // Local links copper, global optical.
         QCOMPARE(m.opticalCables, 528 + 1056);
         QCOMPARE(m.copperCables, 33 * 28);
@@ -416,8 +415,8 @@ private slots:
         QCOMPARE(m.diameter, diameter);
         QCOMPARE(m.switchDiameter, diameter); // the chips are the routers
         QCOMPARE(m.switches, 0);
-        QVERIFY(close(m.bisectionBytesPerSecond, bisectionLinks * B));
-        QVERIFY(close(m.averageHops, averageHops));
+        QVERIFY(closeRelative(m.bisectionBytesPerSecond, bisectionLinks * B));
+        QVERIFY(closeRelative(m.averageHops, averageHops));
         QCOMPARE(m.links, m.endpoints * static_cast<int>(p.dims.size()));
     }
 
@@ -444,8 +443,8 @@ private slots:
         failures.vertices.push_back(findVertex(graph, "core-0"));
         const FabricMetrics m = analyse(graph, failures);
         QVERIFY(m.connected);
-        QVERIFY(close(m.bisectionBytesPerSecond, 6 * B));
-        QVERIFY(close(m.bisectionRatio, 0.75));
+        QVERIFY(closeRelative(m.bisectionBytesPerSecond, 6 * B));
+        QVERIFY(closeRelative(m.bisectionRatio, 0.75));
         QVERIFY(!m.pathStatisticsExact || m.pathMethod.find("every endpoint") != std::string::npos);
         QCOMPARE(m.diameter, 6);
         // Losing a leaf cuts its two hosts off.
@@ -473,7 +472,7 @@ private slots:
         FabricFailures failures;
         failures.links.push_back(findLink(graph, "leaf-0", "spine-0"));
         const RingRate ring = concurrentRingRate(graph, rankRings(graph, 6, 12), 0, failures);
-        QVERIFY(close(ring.bytesPerSecondPerFlow, B * 5 / 6));
+        QVERIFY(closeRelative(ring.bytesPerSecondPerFlow, B * 5 / 6));
         QVERIFY(ring.bottleneckLink.find("leaf-0") != std::string::npos);
     }
 
@@ -512,24 +511,24 @@ private slots:
         const std::string contiguousNote = measureScaleOutOnFabric(cluster);
         QVERIFY2(contiguousNote.find("100% of the NIC rate") != std::string::npos,
                  contiguousNote.c_str());
-        QVERIFY(close(cluster.scaleOutLink(128).busBytesPerSecond, B * 0.9));
+        QVERIFY(closeRelative(cluster.scaleOutLink(128).busBytesPerSecond, B * 0.9));
         const std::string scatteredNote
             = measureScaleOutOnFabric(scattered, NodePlacement::Scattered);
         QVERIFY2(scatteredNote.find("23% of the NIC rate") != std::string::npos,
                  scatteredNote.c_str());
-        QVERIFY(close(scattered.scaleOutLink(128).busBytesPerSecond, B * 12 / 52 * 0.9));
+        QVERIFY(closeRelative(scattered.scaleOutLink(128).busBytesPerSecond, B * 12 / 52 * 0.9));
         // The closed form divides by the nominal ratio for any ring that leaves a leaf.
         ClusterDescription closedForm = cluster;
         closedForm.fabricRingBytesPerSecond.clear();
         closedForm.nodesPerLeaf = 6;
-        QVERIFY(close(closedForm.scaleOutLink(128).busBytesPerSecond, B * 0.9 / 4));
+        QVERIFY(closeRelative(closedForm.scaleOutLink(128).busBytesPerSecond, B * 0.9 / 4));
         // A rail-optimised 1:1 fabric: rings per rail at the NIC rate.
         ClusterDescription rail = cluster;
         rail.fabricRingBytesPerSecond.clear();
         rail.oversubscription = 1.0;
         rail.railOptimised = true;
         measureScaleOutOnFabric(rail, NodePlacement::Scattered);
-        QVERIFY(close(rail.scaleOutLink(128).busBytesPerSecond, B * 0.9));
+        QVERIFY(closeRelative(rail.scaleOutLink(128).busBytesPerSecond, B * 0.9));
     }
 
     void handMadeGraphIsAnalysedByTheSameCode()
@@ -555,9 +554,9 @@ private slots:
         const FabricMetrics m = analyse(graph);
         QCOMPARE(m.endpoints, 4);
         QCOMPARE(m.diameter, 3);
-        QVERIFY(close(m.averageHops, (2 + 3 + 3) / 3.0));
-        QVERIFY(close(m.meanShortestPaths, (1 + 2 + 2) / 3.0)); // two parallel cables
-        QVERIFY(close(m.bisectionBytesPerSecond, 2 * B));
+        QVERIFY(closeRelative(m.averageHops, (2 + 3 + 3) / 3.0));
+        QVERIFY(closeRelative(m.meanShortestPaths, (1 + 2 + 2) / 3.0)); // two parallel cables
+        QVERIFY(closeRelative(m.bisectionBytesPerSecond, 2 * B));
         QVERIFY(m.pathStatisticsExact);
         QVERIFY(m.bisectionMethod.find("endpoint list") != std::string::npos);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, graph.addLink(a, a, link));

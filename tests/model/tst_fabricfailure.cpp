@@ -8,6 +8,7 @@
 #include "model/planning/planestimator.h"
 #include "model/planning/planworstfailure.h"
 #include "model/planning/scenariocomparison.h"
+#include "testsupport.h"
 
 #include <QTest>
 
@@ -16,6 +17,8 @@
 using namespace cp::model;
 
 namespace {
+using cp::test::loadSamplePlan;
+using cp::test::shippedCatalog;
 
 constexpr double linkBytesPerSecond = 50e9;
 
@@ -54,15 +57,9 @@ double fractionAt(const FabricFailureImpact &impact, long long nodes)
     return -1;
 }
 
-const Catalog &catalog()
-{
-    static const Catalog shipped = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
-    return shipped;
-}
-
 Plan samplePlan()
 {
-    return loadPlan(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", &catalog());
+    return loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
 }
 
 } // namespace
@@ -196,9 +193,9 @@ private slots:
         // include the nodes per leaf where the closed form steps: the re-estimated intact step
         // must be the plan estimate's step exactly, or every comparison would be skewed.
         const Plan plan = samplePlan();
-        const PlanEstimate estimate = estimatePlan(plan, catalog());
+        const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
         QVERIFY(estimate.training.found);
-        const WorstFailure worst = planWorstFailure(plan, catalog());
+        const WorstFailure worst = planWorstFailure(plan, shippedCatalog());
         QVERIFY(worst.found);
         QCOMPARE(worst.intactStepSeconds, estimate.training.best.stepSeconds);
         // The sample is 128 DGX H100 on a 2-tier rail fabric: every rail leaf serves one
@@ -212,15 +209,15 @@ private slots:
         // The worst switch failed in the plan: the estimate's step is the worst failure's step,
         // the intact step is kept beside it, and the file round-trips the key.
         Plan plan = samplePlan();
-        const WorstFailure worst = planWorstFailure(plan, catalog());
+        const WorstFailure worst = planWorstFailure(plan, shippedCatalog());
         plan.fabric.failedSwitches = {worst.switchLabel};
-        const PlanEstimate estimate = estimatePlan(plan, catalog());
+        const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
         QVERIFY(estimate.training.found);
         QCOMPARE(estimate.training.best.stepSeconds, worst.stepSeconds);
         QCOMPARE(estimate.intactStepSeconds, worst.intactStepSeconds);
         QCOMPARE(estimate.nodesCutOffByFailures, 32LL);
         QCOMPARE(estimate.failedSwitches.size(), std::size_t(1));
-        const Plan reread = parsePlan(planToJson(plan), "round-trip.json", &catalog());
+        const Plan reread = parsePlan(planToJson(plan), "round-trip.json", &shippedCatalog());
         QCOMPARE(reread.fabric.failedSwitches, plan.fabric.failedSwitches);
     }
 
@@ -258,14 +255,14 @@ private slots:
         // the plan estimate's with that switch failed, and the changes list names the key.
         Plan plan = samplePlan();
         plan.scenarios = {{"spine 0 down", {{"fabric", {{"failed_switches", {"spine-0"}}}}}}};
-        const ScenarioComparison comparison = compareScenarios(plan, catalog());
+        const ScenarioComparison comparison = compareScenarios(plan, shippedCatalog());
         QCOMPARE(comparison.scenarios.size(), std::size_t(2));
         const ScenarioResult &down = comparison.scenarios[1];
         QVERIFY(down.ok);
         Plan failed = samplePlan();
         failed.fabric.failedSwitches = {"spine-0"};
         QCOMPARE(down.estimate.training.best.stepSeconds,
-                 estimatePlan(failed, catalog()).training.best.stepSeconds);
+                 estimatePlan(failed, shippedCatalog()).training.best.stepSeconds);
         QCOMPARE(down.estimate.failedSwitches, std::vector<std::string> {"spine 0"});
         QVERIFY(!down.changes.empty());
     }
@@ -275,18 +272,18 @@ private slots:
         nlohmann::json doc = planToJson(samplePlan());
         doc["fabric"]["failed_switches"] = {"spine-0", 7};
         try {
-            (void)parsePlan(doc, "bad.json", &catalog());
+            (void)parsePlan(doc, "bad.json", &shippedCatalog());
             QFAIL("a number in failed_switches was accepted");
         } catch (const InputError &error) {
             QCOMPARE(error.file(), std::string("bad.json"));
             QCOMPARE(error.pointer(), std::string("/fabric/failed_switches/1"));
         }
         doc["fabric"]["failed_switches"] = {"spine-0", "spine-0"};
-        QVERIFY_THROWS_EXCEPTION(InputError, (void)parsePlan(doc, "bad.json", &catalog()));
+        QVERIFY_THROWS_EXCEPTION(InputError, (void)parsePlan(doc, "bad.json", &shippedCatalog()));
         // Well formed but not in this fabric: the estimate says which entry.
         doc["fabric"]["failed_switches"] = {"spine-999"};
         const PlanEstimate estimate
-            = estimatePlan(parsePlan(doc, "bad.json", &catalog()), catalog());
+            = estimatePlan(parsePlan(doc, "bad.json", &shippedCatalog()), shippedCatalog());
         QVERIFY(estimate.fabricError.find("/fabric/failed_switches/0") != std::string::npos);
     }
 };

@@ -8,6 +8,7 @@
 #include "model/plan/planio.h"
 #include "model/training/transformershape.h"
 #include "model/validation/inferencevalidation.h"
+#include "testsupport.h"
 
 #include <QTest>
 
@@ -16,24 +17,20 @@
 using namespace cp::model;
 
 namespace {
-const Catalog &catalog()
-{
-    static const Catalog shipped = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
-    return shipped;
-}
-
+using cp::test::loadSamplePlan;
+using cp::test::shippedCatalog;
 InferenceEstimator estimator(const std::string &gpu, const std::string &model, Precision precision,
                              int tp, int input, int output, std::optional<int> batch)
 {
     InferenceJob job;
-    job.model = catalog().llm(model);
+    job.model = shippedCatalog().llm(model);
     job.weightPrecision = precision;
     job.gpusPerReplica = tp;
     job.inputTokens = input;
     job.outputTokens = output;
     job.batch = batch;
-    const InferenceSetup setup
-        = inferenceSetupFromCatalog(catalog(), "", gpu, "dc-industry-average", 4.0, std::nullopt);
+    const InferenceSetup setup = inferenceSetupFromCatalog(
+        shippedCatalog(), "", gpu, "dc-industry-average", 4.0, std::nullopt);
     return InferenceEstimator(job, setup.hardware, setup.cost);
 }
 const StepOperation *findOperation(const StepOperations &operations, const std::string &name)
@@ -61,7 +58,8 @@ private slots:
             = estimator("h100-sxm5-80gb", "llama-2-70b", Precision::FP16, 8, 1024, 256, 1)
                   .estimate();
         const double weights
-            = TransformerShape::fromModel(catalog().llm("llama-2-70b")).totalParameters() * 2.0;
+            = TransformerShape::fromModel(shippedCatalog().llm("llama-2-70b")).totalParameters()
+            * 2.0;
         QVERIFY(qAbs(weights / 1e9 - 138.0) < 1.0);
         QCOMPARE(e.weightsBytesPerGpu, weights / 8);
         // KV per token: 80 layers x 2 x 8 KV heads x 128 x 2 bytes = 327,680 bytes.
@@ -103,7 +101,7 @@ private slots:
     void replicasForRateAndTargets()
     {
         InferenceJob job;
-        job.model = catalog().llm("llama-3-8b");
+        job.model = shippedCatalog().llm("llama-3-8b");
         job.weightPrecision = Precision::FP8;
         job.inputTokens = 1024;
         job.outputTokens = 256;
@@ -111,7 +109,7 @@ private slots:
         job.ttftP95Seconds = 0.5;
         job.tpotP95Seconds = 0.05;
         const InferenceSetup setup = inferenceSetupFromCatalog(
-            catalog(), "", "l4", "dc-industry-average", 4.0, std::nullopt);
+            shippedCatalog(), "", "l4", "dc-industry-average", 4.0, std::nullopt);
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY2(e.meetsTargets, e.reason.c_str());
         QVERIFY(e.ttftSeconds <= 0.5);
@@ -156,7 +154,7 @@ private slots:
         // H100 SXM: 30,000 USD + 120,000 / 8 of a DGX over 4 years (35,064 h) = 1.283 USD/h; power
         // (700 + 4600/8) W x 1.58 x 0.10 USD/kWh = 0.2015 USD/h.
         const InferenceSetup setup = inferenceSetupFromCatalog(
-            catalog(), "", "h100-sxm5-80gb", "dc-industry-average", 4.0, std::nullopt);
+            shippedCatalog(), "", "h100-sxm5-80gb", "dc-industry-average", 4.0, std::nullopt);
         const double expected = 45000.0 / (4 * 8766) + 1.275 * 1.58 * 0.10;
         QVERIFY(qAbs(setup.cost.usdPerGpuHour() - expected) < 1e-9);
         ServingCostModel cloud = setup.cost;
@@ -169,7 +167,8 @@ private slots:
         // Llama 3 405B in FP16 (2 x 405.8e9 = 812 GB) cannot fit one 8 x H100 server (640 GB);
         // 16 GPUs on 8-GPU servers are TP 8 x PP 2, each GPU holding 1/16 of the weights.
         const double weights
-            = TransformerShape::fromModel(catalog().llm("llama-3-405b")).totalParameters() * 2.0;
+            = TransformerShape::fromModel(shippedCatalog().llm("llama-3-405b")).totalParameters()
+            * 2.0;
         QVERIFY(!estimator("h100-sxm5-80gb", "llama-3-405b", Precision::FP16, 8, 1024, 256, 2)
                      .estimate()
                      .fits);
@@ -295,7 +294,7 @@ private slots:
         // tests/data/inference_validation.json: published serving measurements with their
         // workloads (docs/validation-inference.md is generated from it). Measured, not fitted.
         const std::string file = CP_TEST_DATA_DIR "/inference_validation.json";
-        const auto rows = runInferenceValidation(readJsonFile(file), catalog(), file);
+        const auto rows = runInferenceValidation(readJsonFile(file), shippedCatalog(), file);
         std::vector<InferenceValidationRow> throughput, latency;
         for (const InferenceValidationRow &row : rows) {
             if (!row.notEstimated.empty())
@@ -324,7 +323,7 @@ private slots:
         // left for the batch's K/V caches, far below what the 24 GB card could hold. The
         // explanation must say so, with those figures.
         InferenceJob job;
-        job.model = catalog().llm("llama-3-8b");
+        job.model = shippedCatalog().llm("llama-3-8b");
         job.weightPrecision = Precision::FP8;
         job.kvPrecision = Precision::FP8;
         job.inputTokens = 1024;
@@ -333,7 +332,7 @@ private slots:
         job.ttftP95Seconds = 0.5;
         job.tpotP95Seconds = 0.05;
         const InferenceSetup setup = inferenceSetupFromCatalog(
-            catalog(), "", "l4", "dc-industry-average", 4.0, std::nullopt);
+            shippedCatalog(), "", "l4", "dc-industry-average", 4.0, std::nullopt);
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY2(e.meetsTargets, e.reason.c_str());
         QVERIFY(e.batch < e.maxBatch);
@@ -355,7 +354,7 @@ private slots:
         // 2.176 of them, so the time per output token is the round over 2.176, plus the batch's
         // prefill spread over the output.
         InferenceJob job;
-        job.model = catalog().llm("llama-3-70b");
+        job.model = shippedCatalog().llm("llama-3-70b");
         job.weightPrecision = Precision::FP8;
         job.gpusPerReplica = 4;
         job.inputTokens = 2048;
@@ -364,8 +363,8 @@ private slots:
         job.speculative.enabled = true;
         job.speculative.draftTokens = 3;
         job.speculative.acceptanceRate = 0.6;
-        const InferenceSetup setup = inferenceSetupFromCatalog(catalog(), "", "h100-sxm5-80gb",
-                                                               "dc-industry-average", 4.0, 2.0);
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), "", "h100-sxm5-80gb", "dc-industry-average", 4.0, 2.0);
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY2(e.fits, e.reason.c_str());
         QVERIFY(qAbs(e.tokensPerDecodeStep - 2.176) < 1e-12);
@@ -378,7 +377,7 @@ private slots:
         QVERIFY(e.tpotSeconds < plain.tpotSeconds);
         // A draft model costs its own decode steps: g of them per round.
         job.speculative.enabled = true;
-        job.draftModel = catalog().llm("llama-3-8b");
+        job.draftModel = shippedCatalog().llm("llama-3-8b");
         const InferenceEstimate drafted
             = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY(drafted.draftSeconds > 0);
@@ -388,13 +387,13 @@ private slots:
     void enginesScheduleAndSizeDifferently()
     {
         InferenceJob job;
-        job.model = catalog().llm("llama-3-8b");
+        job.model = shippedCatalog().llm("llama-3-8b");
         job.weightPrecision = Precision::FP16;
         job.inputTokens = 2048;
         job.outputTokens = 128;
         job.batch = 1;
-        const InferenceSetup setup = inferenceSetupFromCatalog(catalog(), "", "h100-sxm5-80gb",
-                                                               "dc-industry-average", 4.0, 2.0);
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), "", "h100-sxm5-80gb", "dc-industry-average", 4.0, 2.0);
         job.engine = *findServingEngine("vllm-0.6");
         const InferenceEstimate chunked
             = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
@@ -425,14 +424,14 @@ private slots:
     {
         // The workload's engine and speculative settings survive a save and a reload, and an
         // unknown engine is refused with its pointer.
-        Plan plan = loadPlan(CP_SOURCE_DIR "/samples/l4-inference-fleet.json", &catalog());
+        Plan plan = loadSamplePlan("l4-inference-fleet.json");
         plan.inference.engineId = "tensorrt-llm-0.12";
         plan.inference.speculative.enabled = true;
         plan.inference.speculative.draftTokens = 5;
         plan.inference.speculative.acceptanceRate = 0.65;
         plan.inference.speculative.draftModelId = "llama-3-8b";
         nlohmann::json json = planToJson(plan);
-        const Plan back = parsePlan(json, "plan.json", &catalog());
+        const Plan back = parsePlan(json, "plan.json", &shippedCatalog());
         QCOMPARE(back.inference.engineId, std::string("tensorrt-llm-0.12"));
         QVERIFY(back.inference.speculative.enabled);
         QCOMPARE(back.inference.speculative.draftTokens, 5);
@@ -440,7 +439,7 @@ private slots:
         QCOMPARE(back.inference.speculative.draftModelId, std::string("llama-3-8b"));
         json["workload"]["engine"] = "vllm-0.1";
         try {
-            parsePlan(json, "plan.json", &catalog());
+            parsePlan(json, "plan.json", &shippedCatalog());
             QFAIL("an unknown engine was accepted");
         } catch (const std::exception &error) {
             QVERIFY2(std::string(error.what()).find("/workload/engine") != std::string::npos,

@@ -8,6 +8,7 @@
 #include "model/fabric/fabricanalysis.h"
 #include "model/fabric/fattreegenerator.h"
 #include "model/operations/operationsestimator.h"
+#include "testsupport.h"
 
 #include <QTest>
 
@@ -16,10 +17,8 @@
 using namespace cp::model;
 
 namespace {
-bool close(double a, double b, double relative = 1e-9)
-{
-    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
-}
+using cp::test::closeRelative;
+using cp::test::shippedCatalog;
 } // namespace
 
 class TestOperations : public QObject
@@ -30,11 +29,11 @@ private slots:
     void youngInterval()
     {
         // C = 60 s, M = 10 h: sqrt(2 x 60 x 36000) = sqrt(4.32e6) = 2078.46 s.
-        QVERIFY(close(youngCheckpointIntervalSeconds(60, 36000), std::sqrt(4.32e6)));
+        QVERIFY(closeRelative(youngCheckpointIntervalSeconds(60, 36000), std::sqrt(4.32e6)));
         QCOMPARE(youngCheckpointIntervalSeconds(0, 36000), 0.0);
         // Goodput = 1 - 60/2078.46 - (1039.23 + 600)/36000 = 1 - 0.028868 - 0.045534 = 0.925598.
         const double tau = std::sqrt(4.32e6);
-        QVERIFY(close(checkpointGoodput(60, tau, 600, 36000), 0.925598, 1e-5));
+        QVERIFY(closeRelative(checkpointGoodput(60, tau, 600, 36000), 0.925598, 1e-5));
         // No failures: nothing lost. Failures faster than restarts: nothing done.
         QCOMPARE(checkpointGoodput(60, tau, 600, std::numeric_limits<double>::infinity()), 1.0);
         QCOMPARE(checkpointGoodput(60, 100, 7200, 3600), 0.0);
@@ -52,10 +51,10 @@ private slots:
         in.restartOverheadSeconds = 600;
         in.spareNodes = 0;
         const ReliabilityEstimate none = estimateReliability(in);
-        QVERIFY(close(none.interruptionsPerDay, 0.51));
-        QVERIFY(close(none.mtbfSeconds, 86400 / 0.51));
+        QVERIFY(closeRelative(none.interruptionsPerDay, 0.51));
+        QVERIFY(closeRelative(none.mtbfSeconds, 86400 / 0.51));
         QCOMPARE(none.checkpointWriteSeconds, 60.0);
-        QVERIFY(close(none.checkpointIntervalSeconds, std::sqrt(2 * 60 * 86400 / 0.51)));
+        QVERIFY(closeRelative(none.checkpointIntervalSeconds, std::sqrt(2 * 60 * 86400 / 0.51)));
         // Without spares the job waits for the 4 h replacement.
         QCOMPARE(none.restartSeconds, 600 + 30 + 4 * 3600.0);
         QVERIFY(!none.sparesCoverFailures);
@@ -74,10 +73,11 @@ private slots:
         // T = 10 h of work, MTBF 10 h, no restart cost: E = 10 h x (e - 1) = 17.183 h, goodput
         // 1 / (e - 1) = 0.581977. With a 1 h restart: E = 11 h x (e - 1) = 18.901 h, goodput
         // 10 / 18.901 = 0.529070.
-        QVERIFY(close(noCheckpointGoodput(36000, 0, 36000), 1 / (std::exp(1.0) - 1), 1e-12));
-        QVERIFY(close(noCheckpointGoodput(36000, 3600, 36000), 0.529070, 1e-5));
+        QVERIFY(
+            closeRelative(noCheckpointGoodput(36000, 0, 36000), 1 / (std::exp(1.0) - 1), 1e-12));
+        QVERIFY(closeRelative(noCheckpointGoodput(36000, 3600, 36000), 0.529070, 1e-5));
         // A short job barely notices: T = MTBF / 1000 gives about 1 - T / (2 MTBF) = 0.9995.
-        QVERIFY(close(noCheckpointGoodput(36, 0, 36000), 0.9995, 1e-4));
+        QVERIFY(closeRelative(noCheckpointGoodput(36, 0, 36000), 0.9995, 1e-4));
         // 100 MTBFs of work would need e^100 times its length: it never finishes (0, not inf).
         QCOMPARE(noCheckpointGoodput(3.6e6, 600, 36000), 0.0);
         QCOMPARE(noCheckpointGoodput(3.6e6, 600, std::numeric_limits<double>::infinity()), 1.0);
@@ -93,7 +93,7 @@ private slots:
         QVERIFY(!r.checkpointsWritable);
         QCOMPARE(r.checkpointIntervalSeconds, 0.0);
         // Restart 600 s (spares cover): E = (180,000 + 600) x (e - 1) s; goodput 0.57973.
-        QVERIFY(close(r.goodput, 180000 / (180600 * (std::exp(1.0) - 1)), 1e-9));
+        QVERIFY(closeRelative(r.goodput, 180000 / (180600 * (std::exp(1.0) - 1)), 1e-9));
         QVERIFY(!r.notes.empty() && r.notes.back().find("from its start") != std::string::npos);
         in.storageWriteBytesPerSecond = 10e9;
         QVERIFY(estimateReliability(in).checkpointsWritable);
@@ -125,17 +125,17 @@ private slots:
         const OperationsEstimate e = estimateOperations(in);
         // IT: 55 kW GPUs + 20 kW nodes + 5 kW network = 80 kW; facility 80 x 1.58 = 126.4 kW.
         QCOMPARE(e.itWatts(), 80000.0);
-        QVERIFY(close(e.facilityWatts, 126400));
+        QVERIFY(closeRelative(e.facilityWatts, 126400));
         // 9 days of work at 90% goodput: 10 days of wall time; 126.4 kW x 240 h = 30,336 kWh.
-        QVERIFY(close(e.wallSeconds, 10 * 86400));
-        QVERIFY(close(e.energyMegawattHours, 30.336));
-        QVERIFY(close(e.electricityUsd, 3033.6));
-        QVERIFY(close(e.carbonTonnes, 30.336 * 0.37));
+        QVERIFY(closeRelative(e.wallSeconds, 10 * 86400));
+        QVERIFY(closeRelative(e.energyMegawattHours, 30.336));
+        QVERIFY(closeRelative(e.electricityUsd, 3033.6));
+        QVERIFY(closeRelative(e.carbonTonnes, 30.336 * 0.37));
         // $3M over 100 GPUs and 4 x 8766 h = 8.5558/GPU-h, plus 1.264 kW x $0.1 = 0.1264.
-        QVERIFY(close(e.costPerGpuHourUsd, 3e6 / (100 * 4 * 8766.0) + 0.1264));
-        QVERIFY(close(e.costUsd, e.costPerGpuHourUsd * 100 * 240));
+        QVERIFY(closeRelative(e.costPerGpuHourUsd, 3e6 / (100 * 4 * 8766.0) + 0.1264));
+        QVERIFY(closeRelative(e.costUsd, e.costPerGpuHourUsd * 100 * 240));
         in.hourlyUsdPerGpu = 2.5;
-        QVERIFY(close(estimateOperations(in).costUsd, 2.5 * 100 * 240));
+        QVERIFY(closeRelative(estimateOperations(in).costUsd, 2.5 * 100 * 240));
     }
 
     void servingAvailability()
@@ -147,8 +147,8 @@ private slots:
         node.mtbfHours = 100000;
         // 10 replicas of 8 GPUs: 80 x 24/50000 + 10 x 24/100000 = 0.0384 + 0.0024 per day.
         const ServingReliability r = estimateServingReliability(gpu, node, 10, 8, 300);
-        QVERIFY(close(r.interruptionsPerDay, 0.0408));
-        QVERIFY(close(r.availability, 1 - 0.0408 * 300 / (10 * 86400.0)));
+        QVERIFY(closeRelative(r.interruptionsPerDay, 0.0408));
+        QVERIFY(closeRelative(r.availability, 1 - 0.0408 * 300 / (10 * 86400.0)));
     }
 
     void llama3InterruptionsFromCatalogMtbf()
@@ -157,7 +157,7 @@ private slots:
         // H100 in 2,048 DGX H100-class nodes, one 400G NIC per GPU, and the 1,280 switches of a
         // 64-SU rail-optimised fabric: 7.86 + 0.49 + 0.39 + 0.06 = 8.81 interruptions a day,
         // 476 in 54 days against 466 published (419 unexpected).
-        const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        const Catalog catalog = shippedCatalog();
         RailFatTreeParameters rail;
         rail.nodes = 2048;
         const FabricMetrics fabric = analyseFabric(generateRailFatTree(rail), FabricHardware {});

@@ -4,6 +4,7 @@
 #include "model/core/inputerror.h"
 #include "model/plan/planio.h"
 #include "model/planning/planestimator.h"
+#include "testsupport.h"
 
 #include <QTest>
 
@@ -12,15 +13,8 @@
 using namespace cp::model;
 
 namespace {
-const Catalog &catalog()
-{
-    static const Catalog shipped = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
-    return shipped;
-}
-Plan sample(const char *name)
-{
-    return loadPlan(std::string(CP_SOURCE_DIR "/samples/") + name, &catalog());
-}
+using cp::test::loadSamplePlan;
+using cp::test::shippedCatalog;
 } // namespace
 
 class TestPlanEstimator : public QObject
@@ -41,7 +35,7 @@ private slots:
         const std::string expected = "the plan holds 268435456 servers with 2147483648 GPUs, "
                                      "more than the 2147483647 an estimate can count";
         try {
-            parsePlan(doc, "huge.json", &catalog());
+            parsePlan(doc, "huge.json", &shippedCatalog());
             QFAIL("2^31 GPUs must be refused");
         } catch (const InputError &error) {
             QCOMPARE(error.file(), std::string("huge.json"));
@@ -51,14 +45,14 @@ private slots:
         // A plan built in memory (the desktop program's) is refused by the estimate itself.
         const Plan plan = parsePlan(doc, "huge.json", nullptr);
         try {
-            estimatePlan(plan, catalog());
+            estimatePlan(plan, shippedCatalog());
             QFAIL("2^31 GPUs must be refused");
         } catch (const InputError &error) {
             QCOMPARE(error.reason(), expected);
         }
         // One group fewer, 63 x 2^25 = 2,113,929,216 GPUs, still fits.
         doc["nodes"].erase(doc["nodes"].size() - 1);
-        QCOMPARE(parsePlan(doc, "big.json", &catalog()).totalNodes(), 63 * 4194304);
+        QCOMPARE(parsePlan(doc, "big.json", &shippedCatalog()).totalNodes(), 63 * 4194304);
     }
 
     void twoTierCountsMatchSuperPod()
@@ -84,7 +78,7 @@ private slots:
     {
         // The H100 sample's 2-tier rail fabric: the graph's counts equal the SuperPOD closed form.
         const PlanEstimate h100
-            = estimatePlan(sample("h100-1024-ndr-rail-fat-tree.json"), catalog());
+            = estimatePlan(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
         const FabricCounts closed = twoTierFabricCounts(1024, 64, 1.0);
         QCOMPARE(h100.fabric.leafSwitches, closed.leafSwitches);
         QCOMPARE(h100.fabric.spineSwitches, closed.spineSwitches);
@@ -101,11 +95,11 @@ private slots:
         // 16,384 GPUs need a third tier: 2,048 DGX H100 x 8 rails of 64-port switches, as in
         // the SuperPOD reference (8 SUs per spine group, core above). The bill of materials
         // counts every switch the graph has.
-        Plan large = sample("h100-1024-ndr-rail-fat-tree.json");
+        Plan large = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         large.scenarios.clear();
         large.nodeGroups[0].count = 2048;
         large.fabric.tiers = 3;
-        const PlanEstimate e = estimatePlan(large, catalog());
+        const PlanEstimate e = estimatePlan(large, shippedCatalog());
         QVERIFY(e.fabric.coreSwitches > 0);
         QCOMPARE(e.fabric.endpoints, 16384LL);
         long long billed = 0;
@@ -122,7 +116,8 @@ private slots:
         QCOMPARE(e.fabric.cables, 3 * 16384LL);
 
         // A small cluster on one switch: the a100 sample's 16 NICs on a 32-port switch.
-        const PlanEstimate small = estimatePlan(sample("a100-pcie-64-100gbe.json"), catalog());
+        const PlanEstimate small
+            = estimatePlan(loadSamplePlan("a100-pcie-64-100gbe.json"), shippedCatalog());
         QCOMPARE(small.fabric.switches(), 1LL);
         QCOMPARE(small.fabric.cables, 16LL);
     }
@@ -130,14 +125,14 @@ private slots:
     void groupsOffTheFabricAreLeftOut()
     {
         // Two groups of 64 DGX H100; the second is not cabled to the fabric.
-        Plan plan = sample("h100-1024-ndr-rail-fat-tree.json");
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         plan.scenarios.clear();
         plan.nodeGroups[0].count = 64;
         NodeGroup spare = plan.nodeGroups[0];
         spare.name = "spare";
         spare.onFabric = false;
         plan.nodeGroups.push_back(spare);
-        const PlanEstimate e = estimatePlan(plan, catalog());
+        const PlanEstimate e = estimatePlan(plan, shippedCatalog());
         QCOMPARE(e.gpus, 1024); // both groups draw power and cost money
         QCOMPARE(e.fabric.endpoints, 512LL); // only the connected group's 64 x 8 NICs
         QVERIFY(e.training.found);
@@ -152,16 +147,16 @@ private slots:
 
         // Nothing connected: no fabric ports and a training error that says what to do.
         plan.nodeGroups[0].onFabric = false;
-        const PlanEstimate none = estimatePlan(plan, catalog());
+        const PlanEstimate none = estimatePlan(plan, shippedCatalog());
         QCOMPARE(none.fabric.endpoints, 0LL);
         QVERIFY(!none.training.found);
         QVERIFY2(none.trainingError.find("no server group is connected") != std::string::npos,
                  none.trainingError.c_str());
 
         // Storage off the fabric cannot take checkpoints: the run sees no storage.
-        Plan storageOff = sample("h100-1024-ndr-rail-fat-tree.json");
+        Plan storageOff = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         storageOff.storage[0].onFabric = false;
-        const PlanEstimate s = estimatePlan(storageOff, catalog());
+        const PlanEstimate s = estimatePlan(storageOff, shippedCatalog());
         QVERIFY(s.hasTrainingRun);
         bool noted = false;
         for (const std::string &n : s.trainingRun.notes)
@@ -171,7 +166,8 @@ private slots:
 
     void h100PlanTotals()
     {
-        const PlanEstimate e = estimatePlan(sample("h100-1024-ndr-rail-fat-tree.json"), catalog());
+        const PlanEstimate e
+            = estimatePlan(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
         QCOMPARE(e.gpus, 1024);
         QCOMPARE(e.nodes, 128);
         QCOMPARE(e.peakDenseFlopsPerSecond, 1024 * 989.4e12);
@@ -207,9 +203,9 @@ private slots:
 
     void rackOverItsLimitIsFlagged()
     {
-        Plan plan = sample("h100-1024-ndr-rail-fat-tree.json");
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         plan.nodeGroups[0].nodesPerRack = 4; // 4 x 10.2 kW = 40.8 kW in a 40 kW rack
-        const PlanEstimate e = estimatePlan(plan, catalog());
+        const PlanEstimate e = estimatePlan(plan, shippedCatalog());
         bool flagged = false;
         for (const std::string &warning : e.warnings)
             flagged = flagged
@@ -222,9 +218,9 @@ private slots:
         // The H100 sample at full load: IT 1,390.5 kW = GPUs 1,024 x 700 W = 716.8 kW + nodes
         // 128 x 4.6 kW = 588.8 kW + network 72.9 kW + storage 4 x 3 kW = 12 kW; x PUE 1.58 =
         // 2,196.9 kW. A 2 MW budget is exceeded, a 2.5 MW one is not.
-        Plan plan = sample("h100-1024-ndr-rail-fat-tree.json");
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         plan.facility.powerLimitWatts = 2.0e6;
-        const PlanEstimate over = estimatePlan(plan, catalog());
+        const PlanEstimate over = estimatePlan(plan, shippedCatalog());
         QVERIFY(std::abs(over.power.facilityWatts() - 2196.9e3) < 0.1e3);
         QVERIFY(over.overPowerBudget());
         QVERIFY(std::any_of(over.warnings.begin(), over.warnings.end(), [](const std::string &w) {
@@ -232,14 +228,15 @@ private slots:
                 != std::string::npos;
         }));
         plan.facility.powerLimitWatts = 2.5e6;
-        QVERIFY(!estimatePlan(plan, catalog()).overPowerBudget());
+        QVERIFY(!estimatePlan(plan, shippedCatalog()).overPowerBudget());
         // Saved as kW, read back; a negative budget is refused by its pointer.
         nlohmann::json json = planToJson(plan);
         QCOMPARE(json["facility"]["power_limit_kw"].get<double>(), 2500.0);
-        QCOMPARE(*parsePlan(json, "budget.json", &catalog()).facility.powerLimitWatts, 2.5e6);
+        QCOMPARE(*parsePlan(json, "budget.json", &shippedCatalog()).facility.powerLimitWatts,
+                 2.5e6);
         json["facility"]["power_limit_kw"] = -1;
         try {
-            parsePlan(json, "budget.json", &catalog());
+            parsePlan(json, "budget.json", &shippedCatalog());
             QFAIL("a negative budget was accepted");
         } catch (const InputError &error) {
             QVERIFY2(std::string(error.what()).find("/facility/power_limit_kw")
@@ -252,7 +249,7 @@ private slots:
     {
         for (const char *name : {"h100-1024-ndr-rail-fat-tree.json", "a100-pcie-64-100gbe.json",
                                  "l4-inference-fleet.json"}) {
-            const PlanEstimate e = estimatePlan(sample(name), catalog());
+            const PlanEstimate e = estimatePlan(loadSamplePlan(name), shippedCatalog());
             QVERIFY(e.gpus > 0);
             QVERIFY(e.capitalCostUsd > 0);
             QVERIFY(e.power.itWatts() > 0);

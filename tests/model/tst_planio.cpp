@@ -3,6 +3,7 @@
 #include "model/core/inputerror.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/plan/planio.h"
+#include "testsupport.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -18,11 +19,7 @@
 using namespace cp::model;
 
 namespace {
-const Catalog &shippedCatalog()
-{
-    static const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
-    return catalog;
-}
+using cp::test::shippedCatalog;
 
 nlohmann::json sample()
 {

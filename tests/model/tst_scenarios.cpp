@@ -10,17 +10,20 @@
 #include "model/plan/scenarios.h"
 #include "model/planning/planestimator.h"
 #include "model/planning/scenariocomparison.h"
+#include "testsupport.h"
 
 #include <QTest>
 
 using namespace cp::model;
+
+using cp::test::shippedCatalog;
 
 class TestScenarios : public QObject
 {
     Q_OBJECT
 
 private:
-    Catalog m_catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+    Catalog m_catalog = shippedCatalog();
     // The sample without the scenarios it ships with, so each test adds its own.
     Plan m_sample = [this] {
         Plan plan = loadPlan(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json", &m_catalog);

@@ -7,6 +7,7 @@
 #include "model/training/trainingframework.h"
 #include "model/training/trainingstep.h"
 #include "model/validation/trainingvalidation.h"
+#include "testsupport.h"
 
 #include <QTest>
 
@@ -15,12 +16,7 @@
 using namespace cp::model;
 
 namespace {
-
-const Catalog &catalog()
-{
-    static const Catalog shipped = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
-    return shipped;
-}
+using cp::test::shippedCatalog;
 
 /** A tiny dense model whose sizes are easy to work out by hand. */
 ModelSpec tinyModel()
@@ -39,12 +35,14 @@ ModelSpec tinyModel()
 
 ClusterDescription dgxA100(int gpus)
 {
-    return ClusterDescription::fromCatalog(catalog(), "dgx-a100", gpus, "", 0, 1.0, true, 40);
+    return ClusterDescription::fromCatalog(shippedCatalog(), "dgx-a100", gpus, "", 0, 1.0, true,
+                                           40);
 }
 
 ClusterDescription dgxH100(int gpus)
 {
-    return ClusterDescription::fromCatalog(catalog(), "dgx-h100", gpus, "", 0, 1.0, true, 64);
+    return ClusterDescription::fromCatalog(shippedCatalog(), "dgx-h100", gpus, "", 0, 1.0, true,
+                                           64);
 }
 
 const StepOperation *findOperation(const TrainingEstimate &e, const std::string &name)
@@ -60,7 +58,7 @@ const StepOperation *findOperation(const TrainingEstimate &e, const std::string 
 TrainingJob llama70b(int seqLen)
 {
     TrainingJob job;
-    job.model = catalog().llm("llama-3-70b");
+    job.model = shippedCatalog().llm("llama-3-70b");
     job.seqLen = seqLen;
     job.globalBatch = 512;
     return job;
@@ -137,7 +135,7 @@ private slots:
     {
         // (p - 1) / (v·m): p = 4, m = 8 -> 0.375; interleaved v = 2 -> 0.1875 (SC21 §2.2).
         TrainingJob job;
-        job.model = catalog().llm("llama-2-7b");
+        job.model = shippedCatalog().llm("llama-2-7b");
         job.seqLen = 4096;
         job.globalBatch = 16;
         ParallelConfig config;
@@ -165,7 +163,7 @@ private slots:
     void breakdownAddsUpAndFlopsAreConsistent()
     {
         TrainingJob job;
-        job.model = catalog().llm("gpt-3-175b");
+        job.model = shippedCatalog().llm("gpt-3-175b");
         job.seqLen = 2048;
         job.globalBatch = 1536;
         job.tokens = 300e9;
@@ -197,7 +195,7 @@ private slots:
     void invalidLayoutsAreExplained()
     {
         TrainingJob job;
-        job.model = catalog().llm("llama-2-7b");
+        job.model = shippedCatalog().llm("llama-2-7b");
         job.seqLen = 4096;
         job.globalBatch = 64;
         const TrainingEstimator estimator(job, dgxA100(64));
@@ -235,7 +233,7 @@ private slots:
     {
         // 175B parameters x 16 bytes on 8 GPUs without sharding cannot fit in 80 GB.
         TrainingJob job;
-        job.model = catalog().llm("gpt-3-175b");
+        job.model = shippedCatalog().llm("gpt-3-175b");
         job.seqLen = 2048;
         job.globalBatch = 8;
         job.constraints.tp = 8;
@@ -249,7 +247,7 @@ private slots:
     void searchFindsFastestFittingLayout()
     {
         TrainingJob job;
-        job.model = catalog().llm("gpt-3-175b");
+        job.model = shippedCatalog().llm("gpt-3-175b");
         job.seqLen = 2048;
         job.globalBatch = 1536;
         const ClusterDescription cluster = dgxA100(1024);
@@ -291,7 +289,7 @@ private slots:
         // The same job on a 4:1 oversubscribed fabric: the exposed gradient sync must grow, and
         // the bottleneck text must say so once it dominates.
         TrainingJob job;
-        job.model = catalog().llm("llama-2-7b");
+        job.model = shippedCatalog().llm("llama-2-7b");
         job.seqLen = 4096;
         job.globalBatch = 256;
         job.framework.dpOverlapFraction = 0.0;
@@ -299,9 +297,9 @@ private slots:
         config.dp = 256;
         config.microbatch = 1;
         const ClusterDescription fast = ClusterDescription::fromCatalog(
-            catalog(), "dgx-a100", 256, "eth-10g", 1, 1.0, false, 32);
+            shippedCatalog(), "dgx-a100", 256, "eth-10g", 1, 1.0, false, 32);
         const ClusterDescription slow = ClusterDescription::fromCatalog(
-            catalog(), "dgx-a100", 256, "eth-10g", 1, 4.0, false, 32);
+            shippedCatalog(), "dgx-a100", 256, "eth-10g", 1, 4.0, false, 32);
         const TrainingEstimate a = TrainingEstimator(job, fast).estimate(config);
         const TrainingEstimate b = TrainingEstimator(job, slow).estimate(config);
         QVERIFY(b.breakdown.dpCommExposedSeconds > 3.0 * a.breakdown.dpCommExposedSeconds);
@@ -315,7 +313,7 @@ private slots:
         // An 8192^3 FP16 GEMM on A100 SXM4 80GB: 2 x 8192^3 = 1.0995e12 FLOP at 312e12 x 0.82 x
         // 8192 / (8192 + 373) = 244.7 TFLOP/s is 4.493 ms, plus one 3.5 us kernel = 4.497 ms.
         // The Azure ND A100 v4 sweep measured 253.7 TFLOP/s (4.334 ms): within 4%.
-        const GpuSpec &gpu = catalog().gpu("a100-sxm4-80gb");
+        const GpuSpec &gpu = shippedCatalog().gpu("a100-sxm4-80gb");
         const double flops = 2.0 * 8192.0 * 8192.0 * 8192.0;
         const double seconds = gemmSeconds(gpu, Precision::FP16, flops, 8192, 8192, 8192, 1);
         QVERIFY2(qAbs(seconds - 4.497e-3) < 0.005e-3, qPrintable(QString::number(seconds)));
@@ -463,7 +461,7 @@ private slots:
         // 96 layers on PP 8 leave 12 per stage: interleave 1, 2, 3, 4, 6 and 12 split them evenly
         // (the search used to stop at 8). Everything else is fixed, so exactly six layouts.
         TrainingJob job;
-        job.model = catalog().llm("gpt-3-175b");
+        job.model = shippedCatalog().llm("gpt-3-175b");
         job.seqLen = 2048;
         job.globalBatch = 1536;
         job.constraints.tp = 8;
@@ -486,7 +484,7 @@ private slots:
         // layout it used (docs/validation-training.md is generated from the same rows). Nothing
         // in the catalog is fitted to them; these checks measure.
         const std::string file = CP_TEST_DATA_DIR "/training_validation.json";
-        const auto rows = runTrainingValidation(readJsonFile(file), catalog(), file);
+        const auto rows = runTrainingValidation(readJsonFile(file), shippedCatalog(), file);
         QVERIFY(rows.size() >= 25);
         std::vector<TrainingValidationRow> a100, h100;
         int moe = 0;

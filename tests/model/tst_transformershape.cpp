@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/catalog/catalogdatabase.h"
 #include "model/training/transformershape.h"
+#include "testsupport.h"
 
 #include <QTest>
 
 using namespace cp::model;
+
+using cp::test::shippedCatalog;
 
 class TestTransformerShape : public QObject
 {
@@ -31,7 +34,7 @@ private slots:
     {
         QFETCH(QString, id);
         QFETCH(double, tolerance);
-        static const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        static const Catalog catalog = shippedCatalog();
         const ModelSpec &model = catalog.llm(id.toStdString());
         const double counted = TransformerShape::fromModel(model).totalParameters();
         const double error = counted / model.publishedParameters - 1.0;
@@ -46,7 +49,7 @@ private slots:
     {
         // 32 x (4 x 4096^2 + 3 x 4096 x 11008 + 2 x 4096) + 2 x 32000 x 4096 + 4096 = 6,738,415,616
         // (the Hugging Face parameter count of meta-llama/Llama-2-7b-hf).
-        static const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        static const Catalog catalog = shippedCatalog();
         QCOMPARE(TransformerShape::fromModel(catalog.llm("llama-2-7b")).totalParameters(),
                  6738415616.0);
     }
@@ -54,7 +57,7 @@ private slots:
     void mixtralActiveParameters()
     {
         // Mixtral paper: 12.9B active parameters per token (2 of 8 experts).
-        static const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        static const Catalog catalog = shippedCatalog();
         const double active
             = TransformerShape::fromModel(catalog.llm("mixtral-8x7b")).activeParameters();
         QVERIFY2(qAbs(active / 12.9e9 - 1.0) < 0.01, qPrintable(QString::number(active)));

@@ -15,6 +15,7 @@
 #include "planscene.h"
 #include "portitem.h"
 #include "propertyeditor.h"
+#include "testsupport.h"
 
 #include "model/catalog/catalogdatabase.h"
 #include "model/fabric/fabricgraph.h"
@@ -44,8 +45,7 @@ class TestCanvas : public QObject
     Q_OBJECT
 
 private:
-    std::shared_ptr<const model::Catalog> m_catalog = std::make_shared<const model::Catalog>(
-        model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs"));
+    std::shared_ptr<const model::Catalog> m_catalog = cp::test::shippedCatalogPointer();
     QTemporaryDir m_data;
     const QString m_sample
         = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");

@@ -10,6 +10,7 @@
 #include "propertyeditor.h"
 #include "scenariocomparisonview.h"
 #include "scenariopanel.h"
+#include "testsupport.h"
 
 #include "model/catalog/catalogdatabase.h"
 #include "model/core/csvtable.h"
@@ -44,8 +45,7 @@ class TestComparison : public QObject
     Q_OBJECT
 
 private:
-    std::shared_ptr<const model::Catalog> m_catalog = std::make_shared<const model::Catalog>(
-        model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs"));
+    std::shared_ptr<const model::Catalog> m_catalog = cp::test::shippedCatalogPointer();
     QTemporaryDir m_data;
     QTemporaryDir m_out;
     QString m_sample; // the H100 sample without its shipped scenarios; see initTestCase

@@ -9,6 +9,7 @@
 #include "mainwindow.h"
 #include "plandocument.h"
 #include "planestimatecontroller.h"
+#include "testsupport.h"
 
 #include "model/catalog/catalogdatabase.h"
 #include "model/plan/planio.h"
@@ -65,8 +66,7 @@ class TestFabricView : public QObject
     Q_OBJECT
 
 private:
-    std::shared_ptr<const model::Catalog> m_catalog = std::make_shared<const model::Catalog>(
-        model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs"));
+    std::shared_ptr<const model::Catalog> m_catalog = cp::test::shippedCatalogPointer();
 
     model::Plan sample() const { return model::loadPlan(samplePath, m_catalog.get()); }
 

@@ -7,6 +7,7 @@
 #include "plandocument.h"
 #include "planestimatecontroller.h"
 #include "stepbreakdownbar.h"
+#include "testsupport.h"
 #include "userguidedialog.h"
 
 #include "model/catalog/catalogdatabase.h"
@@ -28,8 +29,7 @@ class TestMainWindow : public QObject
     Q_OBJECT
 
 private:
-    std::shared_ptr<const model::Catalog> m_catalog = std::make_shared<const model::Catalog>(
-        model::loadCatalogDirectory(CP_SOURCE_DIR "/catalogs"));
+    std::shared_ptr<const model::Catalog> m_catalog = cp::test::shippedCatalogPointer();
 
     static QString findValue(QTreeWidget *tree, const QString &name)
     {
