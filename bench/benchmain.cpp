@@ -155,8 +155,10 @@ int main(int argc, char **argv)
     job.model = catalog.llm("gpt-3-175b");
     job.seqLen = 2048;
     job.globalBatch = 1536;
-    const ClusterDescription cluster
-        = ClusterDescription::fromCatalog(catalog, "dgx-h100", 4096, "", 0, 1.0, true, 64);
+    ClusterFromCatalogOptions clusterOptions; // non-blocking rail fabric of 64-port leaves
+    clusterOptions.nodeId = "dgx-h100";
+    clusterOptions.gpus = 4096;
+    const ClusterDescription cluster = ClusterDescription::fromCatalog(catalog, clusterOptions);
     const TrainingEstimator estimator(job, cluster);
     ParallelConfig fixed;
     fixed.tp = 8;

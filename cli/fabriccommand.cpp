@@ -106,9 +106,16 @@ model::WorstFailure fabricWorstFailure(const model::Catalog &catalog, const Pars
     const bool rail = design.topology == model::FabricTopology::RailFatTree;
     const double oversubscription
         = rail ? design.railFatTree.leafOversubscription : design.fatTree.leafOversubscription;
-    const model::ClusterDescription cluster = model::ClusterDescription::fromCatalog(
-        catalog, node.id, static_cast<int>(gpus), nic.id, perNode, oversubscription, rail,
-        graph.radix > 0 ? graph.radix : 64);
+    model::ClusterFromCatalogOptions options;
+    options.nodeId = node.id;
+    options.gpus = static_cast<int>(gpus);
+    options.nicId = nic.id;
+    options.nicsPerNode = perNode;
+    options.oversubscription = oversubscription;
+    options.railOptimised = rail;
+    options.switchPorts = graph.radix > 0 ? graph.radix : 64;
+    const model::ClusterDescription cluster
+        = model::ClusterDescription::fromCatalog(catalog, options);
     const auto step = [&](const model::FabricFailureImpact &impact) {
         return model::trainingStepAfterFailure(job, cluster, impact);
     };

@@ -100,10 +100,15 @@ model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
     const std::string nicId = a.value("nic").value_or("");
     if (!nicId.empty())
         catalog.nic(nicId);
-    return model::ClusterDescription::fromCatalog(
-        catalog, nodeId, gpus, nicId, a.integer("nics-per-node", 1, 64).value_or(0),
-        a.number("oversubscription", 1.0, 64.0).value_or(1.0), a.has("rail-optimised"),
-        a.integer("switch-ports", 2, 4096).value_or(64));
+    model::ClusterFromCatalogOptions options;
+    options.nodeId = nodeId;
+    options.gpus = gpus;
+    options.nicId = nicId;
+    options.nicsPerNode = a.integer("nics-per-node", 1, 64).value_or(0);
+    options.oversubscription = a.number("oversubscription", 1.0, 64.0).value_or(1.0);
+    options.railOptimised = a.has("rail-optimised");
+    options.switchPorts = a.integer("switch-ports", 2, 4096).value_or(64);
+    return model::ClusterDescription::fromCatalog(catalog, options);
 }
 
 int runTrainCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)

@@ -35,16 +35,17 @@ LinkLevel ClusterDescription::scaleOutLink(int nodesSpanned) const
 }
 
 ClusterDescription ClusterDescription::fromCatalog(const Catalog &catalog,
-                                                   const std::string &nodeId, int gpus,
-                                                   const std::string &nicId, int nicsPerNode,
-                                                   double oversubscription, bool railOptimised,
-                                                   int switchPorts)
+                                                   const ClusterFromCatalogOptions &options)
 {
-    const NodeSpec &node = catalog.node(nodeId);
-    const NicSpec &nic = catalog.nic(nicId.empty() ? node.nicId : nicId);
+    const NodeSpec &node = catalog.node(options.nodeId);
+    const NicSpec &nic = catalog.nic(options.nicId.empty() ? node.nicId : options.nicId);
+    const double oversubscription = options.oversubscription;
+    const bool railOptimised = options.railOptimised;
+    const int nicsPerNode = options.nicsPerNode;
+    const int switchPorts = options.switchPorts;
     ClusterDescription cluster;
     cluster.gpu = catalog.gpu(node.gpuId);
-    cluster.gpus = gpus;
+    cluster.gpus = options.gpus;
     cluster.gpusPerNode = node.gpusPerNode;
     cluster.scaleUpDomainGpus = node.scaleUpDomainGpus;
     cluster.nicName = nic.name;

@@ -17,6 +17,18 @@ class Catalog;
  * are grouped into nodes and NVLink domains, and what the scale-out network gives each node.
  * Built from catalog entries (fromCatalog) or by hand in tests.
  */
+/** What ClusterDescription::fromCatalog builds a cluster from: catalog ids and fabric choices. */
+struct ClusterFromCatalogOptions
+{
+    std::string nodeId; ///< the node type: its GPU, GPUs per node, NVLink domain, NIC
+    int gpus = 0; ///< GPUs in the cluster
+    std::string nicId; ///< another scale-out NIC than the node's own; empty: the node's
+    int nicsPerNode = 0; ///< NICs per node; 0: the node's own count
+    double oversubscription = 1.0; ///< leaf down:up bandwidth, 1 = non-blocking
+    bool railOptimised = true; ///< one leaf per rail (each node's NIC i on rail leaf i)
+    int switchPorts = 64; ///< leaf switch radix
+};
+
 struct ClusterDescription
 {
     GpuSpec gpu;
@@ -58,13 +70,11 @@ struct ClusterDescription
 
     /**
      * From catalog ids: a node type (its GPU, GPUs per node, NVLink domain, default NIC), the GPU
-     * count, optionally another NIC and NIC count, the oversubscription and whether the fabric is
-     * rail-optimised. Throws UnknownCatalogIdError for unknown ids.
+     * count, optionally another NIC and NIC count, the oversubscription, whether the fabric is
+     * rail-optimised and the leaf radix. Throws UnknownCatalogIdError for unknown ids.
      */
-    static ClusterDescription fromCatalog(const Catalog &catalog, const std::string &nodeId,
-                                          int gpus, const std::string &nicId, int nicsPerNode,
-                                          double oversubscription, bool railOptimised,
-                                          int switchPorts);
+    static ClusterDescription fromCatalog(const Catalog &catalog,
+                                          const ClusterFromCatalogOptions &options);
 };
 
 /** Latency of one NCCL ring step over NVLink, Simple protocol (NCCL src/graph/tuning.cc). */

@@ -34,8 +34,11 @@ InferenceSetup inferenceSetupFromCatalog(const Catalog &catalog, const std::stri
     const NodeSpec &spec = catalog.node(node);
     InferenceSetup setup;
     setup.node = spec;
-    setup.hardware
-        = ClusterDescription::fromCatalog(catalog, node, spec.gpusPerNode, "", 0, 1.0, false, 64);
+    ClusterFromCatalogOptions oneNode; // one replica's node; its fabric does not matter here
+    oneNode.nodeId = node;
+    oneNode.gpus = spec.gpusPerNode;
+    oneNode.railOptimised = false;
+    setup.hardware = ClusterDescription::fromCatalog(catalog, oneNode);
     const GpuSpec &gpu = setup.hardware.gpu;
     setup.cost.capitalUsdPerGpu = gpu.priceUsd + spec.priceWithoutGpusUsd / spec.gpusPerNode;
     setup.cost.wattsPerGpu = gpu.tdpWatts + spec.powerWithoutGpusWatts / spec.gpusPerNode;

@@ -82,10 +82,15 @@ std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catal
     setup.job.model = catalog.llm(plan.trainingModelId);
     const int switchPorts
         = plan.fabric.switchId.empty() ? 64 : catalog.networkSwitch(plan.fabric.switchId).ports;
-    setup.cluster = ClusterDescription::fromCatalog(
-        catalog, trainingNode->id, static_cast<int>(gpus), plan.fabric.nicId,
-        plan.fabric.nicsPerNode, plan.fabric.oversubscription,
-        plan.fabric.topology == "rail-fat-tree", switchPorts);
+    ClusterFromCatalogOptions options;
+    options.nodeId = trainingNode->id;
+    options.gpus = static_cast<int>(gpus);
+    options.nicId = plan.fabric.nicId;
+    options.nicsPerNode = plan.fabric.nicsPerNode;
+    options.oversubscription = plan.fabric.oversubscription;
+    options.railOptimised = plan.fabric.topology == "rail-fat-tree";
+    options.switchPorts = switchPorts;
+    setup.cluster = ClusterDescription::fromCatalog(catalog, options);
     setup.nicsPerNode = std::max(1, setup.cluster.nicsPerNode);
     return setup;
 }

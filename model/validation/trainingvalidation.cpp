@@ -125,8 +125,10 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     row.finish();
 
     const std::string nodeId = nodeFor(catalog, gpuId, row);
-    const ClusterDescription cluster
-        = ClusterDescription::fromCatalog(catalog, nodeId, gpus, "", 0, 1.0, true, 64);
+    ClusterFromCatalogOptions options; // the published runs' non-blocking rail fabrics
+    options.nodeId = nodeId;
+    options.gpus = gpus;
+    const ClusterDescription cluster = ClusterDescription::fromCatalog(catalog, options);
     const TrainingEstimator estimator(job, cluster);
     out.estimate = estimator.estimate(config);
     if (!out.estimate.valid)

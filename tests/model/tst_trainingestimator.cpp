@@ -35,14 +35,20 @@ ModelSpec tinyModel()
 
 ClusterDescription dgxA100(int gpus)
 {
-    return ClusterDescription::fromCatalog(shippedCatalog(), "dgx-a100", gpus, "", 0, 1.0, true,
-                                           40);
+    // A DGX A100 SuperPOD-style rail fabric of 40-port HDR leaves, non-blocking.
+    ClusterFromCatalogOptions options;
+    options.nodeId = "dgx-a100";
+    options.gpus = gpus;
+    options.switchPorts = 40;
+    return ClusterDescription::fromCatalog(shippedCatalog(), options);
 }
 
 ClusterDescription dgxH100(int gpus)
 {
-    return ClusterDescription::fromCatalog(shippedCatalog(), "dgx-h100", gpus, "", 0, 1.0, true,
-                                           64);
+    ClusterFromCatalogOptions options; // non-blocking rail fabric of 64-port NDR leaves
+    options.nodeId = "dgx-h100";
+    options.gpus = gpus;
+    return ClusterDescription::fromCatalog(shippedCatalog(), options);
 }
 
 const StepOperation *findOperation(const TrainingEstimate &e, const std::string &name)
@@ -296,10 +302,18 @@ private slots:
         ParallelConfig config;
         config.dp = 256;
         config.microbatch = 1;
-        const ClusterDescription fast = ClusterDescription::fromCatalog(
-            shippedCatalog(), "dgx-a100", 256, "eth-10g", 1, 1.0, false, 32);
-        const ClusterDescription slow = ClusterDescription::fromCatalog(
-            shippedCatalog(), "dgx-a100", 256, "eth-10g", 1, 4.0, false, 32);
+        ClusterFromCatalogOptions tenGigabit; // one 10 GbE NIC per node on 32-port leaves
+        tenGigabit.nodeId = "dgx-a100";
+        tenGigabit.gpus = 256;
+        tenGigabit.nicId = "eth-10g";
+        tenGigabit.nicsPerNode = 1;
+        tenGigabit.railOptimised = false;
+        tenGigabit.switchPorts = 32;
+        const ClusterDescription fast
+            = ClusterDescription::fromCatalog(shippedCatalog(), tenGigabit);
+        tenGigabit.oversubscription = 4.0;
+        const ClusterDescription slow
+            = ClusterDescription::fromCatalog(shippedCatalog(), tenGigabit);
         const TrainingEstimate a = TrainingEstimator(job, fast).estimate(config);
         const TrainingEstimate b = TrainingEstimator(job, slow).estimate(config);
         QVERIFY(b.breakdown.dpCommExposedSeconds > 3.0 * a.breakdown.dpCommExposedSeconds);
