@@ -155,8 +155,8 @@ private slots:
     {
         // The catalog's MTBFs (order-of-magnitude figures, not fitted to this run) for 16,384
         // H100 in 2,048 DGX H100-class nodes, one 400G NIC per GPU, and the 1,280 switches of a
-        // 64-SU rail-optimised fabric: 7.86 + 0.49 + 0.39 + 0.06 = 8.81 interruptions a day,
-        // 476 in 54 days against 466 published (419 unexpected).
+        // 64-SU rail-optimised fabric: 476 interruptions in 54 days (derived below) against the
+        // 419 unexpected ones Meta published.
         const Catalog catalog = shippedCatalog();
         RailFatTreeParameters rail;
         rail.nodes = 2048;
@@ -173,8 +173,19 @@ private slots:
         in.storageReadBytesPerSecond = 7e12;
         const ReliabilityEstimate r = estimateReliability(in);
         const double in54Days = r.interruptionsPerDay * 54;
-        QVERIFY2(std::abs(in54Days / 466 - 1) < 0.05, qPrintable(QString::number(in54Days)));
-        QVERIFY2(in54Days / 419 - 1 < 0.2, qPrintable(QString::number(in54Days)));
+        // By hand, interruptions a day = sum of count x 24 h / MTBF:
+        //   GPUs     16,384 x 24 /    50,000 = 7.86432
+        //   nodes     2,048 x 24 /   100,000 = 0.49152
+        //   NICs     16,384 x 24 / 1,000,000 = 0.39322
+        //   switches  1,280 x 24 /   500,000 = 0.06144
+        // 8.81050 a day, 475.77 in 54 days.
+        QVERIFY2(closeRelative(in54Days, 475.77, 1e-4), qPrintable(QString::number(in54Days)));
+        // Published (Dubey et al., "The Llama 3 Herd of Models", arXiv 2407.21783, Table 5):
+        // 466 interruptions in 54 days, of which 47 were planned maintenance and 419 unexpected.
+        // The model predicts failures, so the 419 unexpected ones are the reference; the catalog's
+        // order-of-magnitude MTBFs give +13.5% (more interruptions than Meta saw: pessimistic for
+        // goodput). Within 20% either way.
+        QVERIFY2(std::abs(in54Days / 419 - 1) < 0.2, qPrintable(QString::number(in54Days)));
         // Goodput above the published "more than 90%" with 10-minute restarts.
         QVERIFY2(r.goodput > 0.9 && r.goodput < 0.95, qPrintable(QString::number(r.goodput)));
     }
