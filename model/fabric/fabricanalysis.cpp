@@ -373,13 +373,23 @@ FabricVertexId findVertex(const FabricGraph &graph, const std::string &label)
 
 std::size_t findLink(const FabricGraph &graph, const std::string &a, const std::string &b)
 {
+    return findLinks(graph, a, b).front();
+}
+
+std::vector<std::size_t> findLinks(const FabricGraph &graph, const std::string &a,
+                                   const std::string &b)
+{
     const FabricVertexId u = findVertex(graph, a);
     const FabricVertexId v = findVertex(graph, b);
     const auto &g = graph.storage();
+    std::vector<std::size_t> ids;
     for (auto [it, end] = boost::out_edges(u, g); it != end; ++it)
         if (boost::target(*it, g) == v)
-            return g[*it].id;
-    throw FabricParameterError("no link joins \"" + a + "\" and \"" + b + "\"");
+            ids.push_back(g[*it].id);
+    if (ids.empty())
+        throw FabricParameterError("no link joins \"" + a + "\" and \"" + b + "\"");
+    std::sort(ids.begin(), ids.end());
+    return ids;
 }
 
 } // namespace cp::model

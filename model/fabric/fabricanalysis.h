@@ -111,8 +111,14 @@ FabricMetrics countFabric(const FabricGraph &graph, const FabricHardware &hardwa
 FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hardware,
                             const FabricFailures &failures = {});
 
-/** Index of the `which`-th link joining vertices labelled `a` and `b`, for failure what-ifs. */
+/** Id of the first link joining the vertices labelled `a` and `b`, for failure what-ifs. */
 std::size_t findLink(const FabricGraph &graph, const std::string &a, const std::string &b);
+/**
+ * Ids of every link (parallel cables are separate links) joining the vertices labelled `a` and
+ * `b`, in the order they were added; throws FabricParameterError when there is none.
+ */
+std::vector<std::size_t> findLinks(const FabricGraph &graph, const std::string &a,
+                                   const std::string &b);
 /** Vertex labelled `label`; throws FabricParameterError when there is none. */
 FabricVertexId findVertex(const FabricGraph &graph, const std::string &label);
 

@@ -3,9 +3,14 @@
 
 #include "model/fabric/fabriccollective.h"
 
+#include <boost/graph/connected_components.hpp>
+#include <boost/graph/filtered_graph.hpp>
+
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace cp::model {
@@ -22,25 +27,81 @@ long long checkedMultiply(long long a, long long b)
 }
 
 /**
+ * Connected components of the scale-out network that survives (NVLink links left out: they
+ * join a node's own GPUs, not the fabric); failed vertices get no component.
+ */
+std::vector<std::size_t> scaleOutComponents(const FabricGraph &graph, const FabricLiveness &alive)
+{
+    const auto &g = graph.storage();
+    const auto liveLink = [&](FabricEdge e) {
+        return alive.link[g[e].id] && g[e].linkClass != LinkClass::ScaleUp;
+    };
+    const auto liveVertex = [&](FabricVertexId v) {
+        return alive.vertex[v] != 0;
+    };
+    const boost::filtered_graph<FabricGraphStorage, std::function<bool(FabricEdge)>,
+                                std::function<bool(FabricVertexId)>>
+        live(g, liveLink, liveVertex);
+    std::vector<std::size_t> component(graph.vertexCount(),
+                                       std::numeric_limits<std::size_t>::max());
+    boost::connected_components(live, component.data());
+    return component;
+}
+
+/** Whether endpoint `v` keeps a live link into the scale-out network (not NVLink). */
+bool reachesFabric(const FabricGraph &graph, const FabricLiveness &alive, FabricVertexId v)
+{
+    const auto &g = graph.storage();
+    if (g[v].role == FabricVertexRole::RoutingEndpoint)
+        return true;
+    for (auto [it, end] = boost::out_edges(v, g); it != end; ++it)
+        if (alive.link[g[*it].id] && g[*it].linkClass != LinkClass::ScaleUp)
+            return true;
+    return false;
+}
+
+/**
+ * The component holding a strict majority of the job's live endpoints, or none when the
+ * failures split the fabric without one (the job then spans no part: its rings get no rate).
+ */
+std::optional<std::size_t> majorityComponent(const std::vector<std::size_t> &component,
+                                             const std::vector<FabricVertexId> &endpoints)
+{
+    std::map<std::size_t, long long> endpointsIn;
+    for (FabricVertexId v : endpoints)
+        if (component[v] != std::numeric_limits<std::size_t>::max())
+            ++endpointsIn[component[v]];
+    long long live = 0;
+    for (const auto &entry : endpointsIn)
+        live += entry.second;
+    for (const auto &[id, count] : endpointsIn)
+        if (2 * count > live)
+            return id;
+    return std::nullopt;
+}
+
+/**
  * A node is cut off when any of its endpoints failed or lost every live link to the scale-out
- * network. NCCL aborts on a dead NIC, so such a node cannot stay in the job, even in a rail
- * fabric where its other NICs still work; the job restarts without it.
+ * network, or sits on an island apart from the part of the fabric that holds most of the job's
+ * endpoints (a leaf whose every uplink failed). NCCL aborts on a NIC it cannot use, so such a
+ * node cannot stay in the job, even in a rail fabric where its other NICs still work (PXN
+ * rerouting through NVLink to another rail is not modelled); the job restarts without it.
  */
 std::vector<char> nodesCutOff(const FabricGraph &graph, const FabricLiveness &alive,
                               int endpointsPerNode, long long jobNodes)
 {
-    const auto &g = graph.storage();
+    std::vector<FabricVertexId> jobEndpoints;
+    for (long long i = 0; i < checkedMultiply(jobNodes, endpointsPerNode); ++i)
+        jobEndpoints.push_back(graph.endpoints()[static_cast<std::size_t>(i)]);
+    const std::vector<std::size_t> component = scaleOutComponents(graph, alive);
+    const std::optional<std::size_t> main = majorityComponent(component, jobEndpoints);
     std::vector<char> cut(static_cast<std::size_t>(jobNodes), 0);
-    for (long long n = 0; n < jobNodes; ++n)
-        for (int e = 0; e < endpointsPerNode; ++e) {
-            const FabricVertexId v = graph.endpoints()[static_cast<std::size_t>(
-                checkedMultiply(n, endpointsPerNode) + e)];
-            bool reachesFabric = g[v].role == FabricVertexRole::RoutingEndpoint;
-            for (auto [it, end] = boost::out_edges(v, g); it != end && !reachesFabric; ++it)
-                reachesFabric = alive.link[g[*it].id] && g[*it].linkClass != LinkClass::ScaleUp;
-            if (!alive.vertex[v] || !reachesFabric)
-                cut[static_cast<std::size_t>(n)] = 1;
-        }
+    for (std::size_t i = 0; i < jobEndpoints.size(); ++i) {
+        const FabricVertexId v = jobEndpoints[i];
+        const bool island = main && component[v] != *main;
+        if (!alive.vertex[v] || !reachesFabric(graph, alive, v) || island)
+            cut[i / static_cast<std::size_t>(endpointsPerNode)] = 1;
+    }
     return cut;
 }
 

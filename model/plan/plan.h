@@ -47,6 +47,11 @@ struct FabricPlan
      * "leaf-su3-rail2"); the estimate runs on the fabric without them.
      */
     std::vector<std::string> failedSwitches;
+    /**
+     * Cables taken out, each as "A:B" with the generated labels of its two ends
+     * ("leaf-su0-rail3:spine-7"); a pair listed k times loses k of its parallel cables.
+     */
+    std::vector<std::string> failedLinks;
 };
 
 struct StoragePlan

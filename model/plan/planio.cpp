@@ -186,6 +186,49 @@ std::vector<std::string> readFailedSwitches(JsonFieldReader &f)
     return labels;
 }
 
+/**
+ * `fabric.failed_links`: cables as "A:B" label pairs. The shape is checked here; whether the
+ * fabric has such a cable (and as many as listed) is checked where it is generated, under the
+ * same JSON pointer.
+ */
+std::vector<std::string> readFailedLinks(JsonFieldReader &f)
+{
+    const nlohmann::json *list = f.optionalArray("failed_links");
+    if (!list)
+        return {};
+    // More cables than the largest fabric has would only be a typo or a hostile file.
+    constexpr std::size_t maxFailedLinks = 1 << 20;
+    if (list->size() > maxFailedLinks)
+        throw InputError(f.file(), f.childPointer("failed_links"),
+                         std::to_string(list->size()) + " failed cables: at most "
+                             + std::to_string(maxFailedLinks) + " may be listed");
+    static const std::regex end("[a-z]+(-[a-z]*[0-9]+)+");
+    std::vector<std::string> links;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        const std::string pointer = f.childPointer("failed_links") + "/" + std::to_string(i);
+        const nlohmann::json &item = (*list)[i];
+        if (!item.is_string())
+            throw InputError(f.file(), pointer,
+                             "expected a cable as \"A:B\" such as \"leaf-0:spine-1\", not "
+                                 + jsonTypeName(item));
+        const std::string text = item.get<std::string>();
+        const std::size_t colon = text.find(':');
+        const bool wellFormed = colon != std::string::npos
+            && std::regex_match(text.substr(0, colon), end)
+            && std::regex_match(text.substr(colon + 1), end);
+        if (!wellFormed)
+            throw InputError(f.file(), pointer,
+                             "\"" + text
+                                 + "\" is not a cable: give the labels of its two ends as "
+                                   "\"A:B\", e.g. \"leaf-0:spine-1\"");
+        if (text.substr(0, colon) == text.substr(colon + 1))
+            throw InputError(f.file(), pointer,
+                             "\"" + text + "\" joins a vertex to itself: no cable does");
+        links.push_back(text);
+    }
+    return links;
+}
+
 } // namespace
 
 Plan parsePlan(const nlohmann::json &document, const std::string &file, const Catalog *catalog)
@@ -248,6 +291,7 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
         plan.fabric.oversubscription
             = f.optionalNumber("oversubscription", {1.0, 64.0, false}).value_or(1.0);
         plan.fabric.failedSwitches = readFailedSwitches(f);
+        plan.fabric.failedLinks = readFailedLinks(f);
         f.finish();
     } else {
         plan.fabric.topology = "none";
@@ -364,6 +408,8 @@ nlohmann::json planToJson(const Plan &plan)
             f["nodes_per_scalable_unit"] = plan.fabric.nodesPerScalableUnit;
         if (!plan.fabric.failedSwitches.empty())
             f["failed_switches"] = plan.fabric.failedSwitches;
+        if (!plan.fabric.failedLinks.empty())
+            f["failed_links"] = plan.fabric.failedLinks;
         doc["fabric"] = std::move(f);
     }
     if (!plan.storage.empty()) {

@@ -213,7 +213,7 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
             nlohmann::json training = trainingEstimateToJson(e.training.best);
             training["configurations_evaluated"] = e.training.evaluated;
             json["training"] = std::move(training);
-            if (!e.failedSwitches.empty())
+            if (!e.failedSwitches.empty() || !e.failedLinks.empty())
                 json["training"]["intact_step_time_s"] = e.intactStepSeconds;
         } else {
             json["training"] = {{"error", e.trainingError}};
@@ -222,6 +222,9 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
     if (!e.failedSwitches.empty())
         json["fabric"]["failed_switches"]
             = {{"switches", e.failedSwitches}, {"nodes_cut_off", e.nodesCutOffByFailures}};
+    if (!e.failedLinks.empty())
+        json["fabric"]["failed_links"]
+            = {{"links", e.failedLinks}, {"nodes_cut_off", e.nodesCutOffByFailures}};
     if (e.hasInference)
         json["inference"] = inferenceEstimateToJson(e.inference);
     if (e.autoscaling)

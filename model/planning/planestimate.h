@@ -90,11 +90,13 @@ struct PlanEstimate
     }
 
     /**
-     * The failure what-if (plan.fabric.failedSwitches): the failed switches by display name, the
-     * training nodes they cut off (they leave the job), and the step on the intact fabric to
-     * compare with; empty and 0 when nothing failed.
+     * The failure what-if (plan.fabric.failedSwitches and failedLinks): what failed by display
+     * name, the training nodes they cut off (they leave the job), and the step on the intact fabric
+     * to compare with; empty and 0 when nothing failed.
      */
     std::vector<std::string> failedSwitches;
+    /** plan.fabric.failedLinks per switch pair: "spine 3 – leaf 1: 1 of 2 cables". */
+    std::vector<std::string> failedLinks;
     long long nodesCutOffByFailures = 0;
     double intactStepSeconds = 0;
 

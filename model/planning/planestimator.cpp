@@ -8,6 +8,7 @@
 #include "model/fabric/fabricfailure.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/planning/planfabric.h"
+#include "model/planning/planfabricfailures.h"
 #include "model/planning/planworstfailure.h"
 #include "model/planning/trainingrun.h"
 
@@ -73,24 +74,18 @@ std::string fabricCountsSummary(const FabricCounts &c)
 
 namespace {
 
-/** The plan's failed switches on its generated graph; an unknown label names its JSON pointer. */
-FabricFailures planFabricFailures(const Plan &plan, const FabricGraph &graph)
+/** "1 switch", "2 cables", "1 switch and 3 cables". */
+std::string failedCountText(const FabricFailures &failures)
 {
-    FabricFailures failures;
-    for (std::size_t i = 0; i < plan.fabric.failedSwitches.size(); ++i) {
-        const std::string &label = plan.fabric.failedSwitches[i];
-        try {
-            const FabricVertexId v = findVertex(graph, label);
-            if (graph.vertex(v).role != FabricVertexRole::Switch)
-                throw FabricParameterError(label + " is not a switch");
-        } catch (const FabricParameterError &) {
-            throw FabricParameterError("/fabric/failed_switches/" + std::to_string(i) + ": " + label
-                                       + " is not a switch of this fabric (" + graph.description
-                                       + ")");
-        }
-        failures.vertices.push_back(findVertex(graph, label));
-    }
-    return failures;
+    const auto count = [](std::size_t n, const char *one, const char *many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    std::string text;
+    if (!failures.vertices.empty())
+        text = count(failures.vertices.size(), "switch", "switches");
+    if (!failures.links.empty())
+        text += (text.empty() ? "" : " and ") + count(failures.links.size(), "cable", "cables");
+    return text;
 }
 
 /**
@@ -113,9 +108,9 @@ ClusterDescription applyFabricFailures(PlanEstimate &result, const TrainingJob &
             after.gpus = 0; // the survivors are split: no one job spans them
     char text[256];
     std::snprintf(text, sizeof text,
-                  "failure what-if: %zu switch(es) failed, %lld of %lld training nodes cut off; "
-                  "rings over all nodes keep %.0f%% of their intact rate",
-                  failures.vertices.size(), impact.nodesCutOff, impact.nodes,
+                  "failure what-if: %s failed, %lld of %lld training nodes cut off; rings over "
+                  "all nodes keep %.0f%% of their intact rate",
+                  failedCountText(failures).c_str(), impact.nodesCutOff, impact.nodes,
                   impact.ringRateFraction.empty() ? 100.0
                                                   : 100.0 * impact.ringRateFraction.back().second);
     result.warnings.push_back(text);
@@ -265,6 +260,7 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
                 failures = planFabricFailures(plan, *fabricGraph);
                 for (FabricVertexId v : failures.vertices)
                     result.failedSwitches.push_back(switchDisplayName(*fabricGraph, v));
+                result.failedLinks = failedLinkDisplayNames(plan, *fabricGraph);
                 const FabricHardware hardware = f->switchId.empty()
                     ? FabricHardware {}
                     : fabricHardware(catalog.networkSwitch(f->switchId), nic,
@@ -351,8 +347,7 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
                                               + " surviving GPUs, a count its layout divides");
                 cluster.gpus = gpusUsed;
             }
-            if (!result.failedSwitches.empty() && result.training.found
-                && result.intactStepSeconds > 0) {
+            if (!failures.empty() && result.training.found && result.intactStepSeconds > 0) {
                 const double step = result.training.best.stepSeconds;
                 char text[160];
                 std::snprintf(text, sizeof text,
@@ -363,12 +358,13 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
                 result.warnings.push_back(text);
             }
             if (cluster.gpus < 1) {
-                result.trainingError = "the failed switches cut off every training node, or split "
-                                       "the rest so that no job spans them";
+                result.trainingError
+                    = "the failed switches and cables cut off every training node, "
+                      "or split the rest so that no job spans them";
             } else if (!result.training.found) {
                 result.trainingError = result.training.reason;
             } else {
-                // Power at the run's utilisation, energy, cost and failures (#8).
+                // Power at the run's utilisation, energy, cost and failures (trainingrun.h).
                 TrainingRunSetup setup;
                 setup.node = *trainingNode;
                 setup.nic = catalog.nic(plan.fabric.nicId.empty() ? trainingNode->nicId

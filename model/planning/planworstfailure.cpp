@@ -4,6 +4,7 @@
 #include "model/catalog/catalog.h"
 #include "model/plan/plan.h"
 #include "model/planning/planfabric.h"
+#include "model/planning/planfabricfailures.h"
 #include "model/training/trainingestimator.h"
 
 #include <algorithm>
@@ -116,8 +117,12 @@ WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog)
         return none;
     }
     FabricFailures failed;
-    for (const std::string &label : plan.fabric.failedSwitches)
-        failed.vertices.push_back(findVertex(graph, label));
+    try {
+        failed = planFabricFailures(plan, graph);
+    } catch (const FabricParameterError &error) {
+        none.reason = error.what();
+        return none;
+    }
     const auto step = [&](const FabricFailureImpact &impact) {
         return trainingStepAfterFailure(setup->job, setup->cluster, impact);
     };

@@ -6,13 +6,17 @@
 #include "model/planning/estimatejson.h"
 #include "model/planning/fabriclinkload.h"
 #include "model/planning/planestimator.h"
+#include "model/planning/planfabric.h"
+#include "model/planning/planfabricfailures.h"
 #include "model/planning/planworstfailure.h"
 #include "model/planning/scenariocomparison.h"
 #include "testsupport.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 using namespace cp::model;
 
@@ -285,6 +289,140 @@ private slots:
         const PlanEstimate estimate
             = estimatePlan(parsePlan(doc, "bad.json", &shippedCatalog()), shippedCatalog());
         QVERIFY(estimate.fabricError.find("/fabric/failed_switches/0") != std::string::npos);
+    }
+
+    void failedCablesAreTakenFromTheNamedPair()
+    {
+        // The sample's 2-tier rail fabric: 32 rail leaves (4 scalable units x 8 rails) with 32
+        // node ports and 32 uplinks each on 64-port switches; 32 x 32 = 1,024 uplinks over
+        // 64-port spines is 16 spines, so each leaf has 32 / 16 = 2 parallel cables to each spine.
+        const Plan sample = samplePlan();
+        const auto fabric = planFabric(sample, shippedCatalog());
+        QVERIFY(fabric);
+        const FabricGraph graph = generatePlanFabric(*fabric);
+        QCOMPARE(findLinks(graph, "leaf-su0-rail0", "spine-0").size(), std::size_t(2));
+
+        // Listed twice (once each way round): both parallel cables, distinct links.
+        Plan plan = sample;
+        plan.fabric.failedLinks = {"leaf-su0-rail0:spine-0", "spine-0:leaf-su0-rail0"};
+        const FabricFailures failures = planFabricFailures(plan, graph);
+        QCOMPARE(failures.links.size(), std::size_t(2));
+        QVERIFY(failures.links[0] != failures.links[1]);
+        const auto &g = graph.storage();
+        for (auto [it, end] = boost::edges(g); it != end; ++it)
+            if (g[*it].id == failures.links[0] || g[*it].id == failures.links[1]) {
+                const std::set<std::string> ends {graph.vertex(boost::source(*it, g)).label,
+                                                  graph.vertex(boost::target(*it, g)).label};
+                QCOMPARE(ends, (std::set<std::string> {"leaf-su0-rail0", "spine-0"}));
+            }
+        QCOMPARE(
+            failedLinkDisplayNames(plan, graph),
+            std::vector<std::string> {"rail 0 leaf of scalable unit 0 – spine 0: 2 of 2 cables"});
+
+        // A third time: there is no third cable, and the message names the entry.
+        plan.fabric.failedLinks.push_back("leaf-su0-rail0:spine-0");
+        try {
+            (void)planFabricFailures(plan, graph);
+            QFAIL("a third cable of a 2-cable pair was accepted");
+        } catch (const FabricParameterError &error) {
+            const std::string message = error.what();
+            QVERIFY2(message.rfind("/fabric/failed_links/2: ", 0) == 0, error.what());
+            QVERIFY2(message.find("only 2 cables") != std::string::npos, error.what());
+        }
+        // An end the fabric does not have (the sample has 4 scalable units, 0 to 3).
+        plan.fabric.failedLinks = {"leaf-su0-rail0:spine-0", "leaf-su9-rail0:spine-0"};
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, (void)planFabricFailures(plan, graph));
+        // Two switches without a cable between them (leaves are cabled to spines only).
+        plan.fabric.failedLinks = {"leaf-su0-rail0:leaf-su0-rail1"};
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, (void)planFabricFailures(plan, graph));
+    }
+
+    void oneFailedUplinkCostsANonBlockingRailFabricNothing()
+    {
+        // Megatron's rank order puts consecutive nodes in one data-parallel ring; on rail r the
+        // ring's flows stay under that rail's leaf of the scalable unit except at the unit's
+        // boundary (node 31 -> 32 ...): one flow each way leaves a leaf over its 32 uplinks.
+        // With one of them cut, 31 remain for that flow (ECMP spreads it), so every flow keeps
+        // its full 400 Gb/s: no node is cut off and the step is the intact step.
+        Plan plan = samplePlan();
+        plan.fabric.failedLinks = {"leaf-su0-rail0:spine-0"};
+        const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
+        QVERIFY2(estimate.fabricError.empty(), estimate.fabricError.c_str());
+        QVERIFY(estimate.training.found);
+        QCOMPARE(estimate.nodesCutOffByFailures, 0LL);
+        QCOMPARE(estimate.training.best.stepSeconds, estimate.intactStepSeconds);
+        QCOMPARE(
+            estimate.failedLinks,
+            std::vector<std::string> {"rail 0 leaf of scalable unit 0 – spine 0: 1 of 2 cables"});
+        const bool said = std::any_of(
+            estimate.warnings.begin(), estimate.warnings.end(), [](const std::string &warning) {
+                return warning.find("1 cable failed") != std::string::npos;
+            });
+        QVERIFY(said);
+        const nlohmann::json json = planEstimateToJson(estimate);
+        QCOMPARE(json["fabric"]["failed_links"]["links"].size(), std::size_t(1));
+        QCOMPARE(json["training"]["intact_step_time_s"].get<double>(), estimate.intactStepSeconds);
+        // The plan file keeps the failure.
+        const Plan reread = parsePlan(planToJson(plan), "round-trip.json", &shippedCatalog());
+        QCOMPARE(reread.fabric.failedLinks, plan.fabric.failedLinks);
+    }
+
+    void aLeafCutOffFromTheSpinesIsAnIsland()
+    {
+        // 3 leaves x 1 host, one spine: with leaf 0's only uplink cut, host 0 still has its
+        // access cable but reaches neither other host. The other two (2 of 3, a majority) keep
+        // the job; host 0 leaves it like a host whose leaf died, and the 2-node ring over the
+        // survivors h1 -> h2 crosses the spine at the full 50 GB/s (fraction 1).
+        const FabricGraph graph = leafSpine(3, 1, 1);
+        const FabricFailureImpact impact
+            = measureFabricFailure(graph, 1, 0, {{}, {findLink(graph, "leaf-0", "spine-0")}}, {3});
+        QCOMPARE(impact.nodesCutOff, 1LL);
+        QCOMPARE(fractionAt(impact, 3), 1.0);
+    }
+
+    void cuttingALeafsUplinksCostsItsScalableUnit()
+    {
+        // All 32 uplinks of rail 0's leaf in scalable unit 0 (2 cables to each of 16 spines):
+        // its 32 nodes still reach that leaf, but not rail 0 of the other 96 nodes (PXN
+        // rerouting over NVLink to another rail is not modelled). For the job this is the same
+        // as losing the leaf itself: the same 32 nodes leave, so the step is the step with
+        // leaf-su0-rail0 failed.
+        Plan plan = samplePlan();
+        for (int spine = 0; spine < 16; ++spine)
+            for (int cable = 0; cable < 2; ++cable)
+                plan.fabric.failedLinks.push_back("leaf-su0-rail0:spine-" + std::to_string(spine));
+        const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
+        QVERIFY2(estimate.fabricError.empty(), estimate.fabricError.c_str());
+        QVERIFY(estimate.training.found);
+        QCOMPARE(estimate.nodesCutOffByFailures, 32LL);
+        Plan leafDown = samplePlan();
+        leafDown.fabric.failedSwitches = {"leaf-su0-rail0"};
+        QCOMPARE(estimate.training.best.stepSeconds,
+                 estimatePlan(leafDown, shippedCatalog()).training.best.stepSeconds);
+        QVERIFY(estimate.training.best.stepSeconds > estimate.intactStepSeconds);
+    }
+
+    void badFailedLinkNamesItsPointer()
+    {
+        nlohmann::json doc = planToJson(samplePlan());
+        for (const nlohmann::json &bad :
+             {nlohmann::json(7), nlohmann::json("leaf-0"), nlohmann::json("leaf-0:leaf-0"),
+              nlohmann::json("leaf 0:spine-1")}) {
+            doc["fabric"]["failed_links"] = {"leaf-su0-rail0:spine-0", bad};
+            try {
+                (void)parsePlan(doc, "bad.json", &shippedCatalog());
+                QFAIL(qPrintable("accepted " + QString::fromStdString(bad.dump())));
+            } catch (const InputError &error) {
+                QCOMPARE(error.file(), std::string("bad.json"));
+                QCOMPARE(error.pointer(), std::string("/fabric/failed_links/1"));
+            }
+        }
+        // Well formed but not in this fabric: the estimate says which entry.
+        doc["fabric"]["failed_links"] = {"leaf-su0-rail0:spine-0", "leaf-su0-rail0:spine-99"};
+        const PlanEstimate estimate
+            = estimatePlan(parsePlan(doc, "bad.json", &shippedCatalog()), shippedCatalog());
+        QVERIFY2(estimate.fabricError.find("/fabric/failed_links/1") != std::string::npos,
+                 estimate.fabricError.c_str());
     }
 };
 
