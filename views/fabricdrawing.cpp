@@ -219,6 +219,10 @@ void mergeTierLinks(const FabricGraph &graph, FabricDrawing &d, const std::vecto
             line.b = toServers ? -1 : b;
             line.colour = sa.colour;
             line.linkClass = link.linkClass;
+            if (!toServers) {
+                line.endA = sa.label;
+                line.endB = d.switches[static_cast<std::size_t>(b)].label;
+            }
         }
         addLinkTo(line, link, loads);
         const int blockA = sa.block;
@@ -303,6 +307,8 @@ void mergeDragonflyLinks(const FabricGraph &graph, FabricDrawing &d,
             line.a = a;
             line.b = b;
             line.linkClass = g[*it].linkClass;
+            line.endA = sa.label;
+            line.endB = sb.label;
         }
         addLinkTo(line, g[*it], loads);
         if (sa.block == sb.block)
@@ -372,6 +378,8 @@ void layoutTorus(const FabricGraph &graph, FabricDrawing &d, int plane,
             line = {at(u, 0), at(u, 1), at(v, 0), at(v, 1)};
             line.curved = std::abs(coords[u][0] - coords[v][0]) > 1
                 || std::abs(coords[u][1] - coords[v][1]) > 1;
+            line.endA = graph.vertex(u).label;
+            line.endB = graph.vertex(v).label;
         }
         addLinkTo(line, g[*it], loads);
     }

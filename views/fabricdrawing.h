@@ -53,6 +53,12 @@ struct FabricDrawing
         int colour = -1; ///< rail index, or -1
         int a = -1, b = -1; ///< switch indices at the ends, -1 for a server group
         model::LinkClass linkClass = model::LinkClass::Fabric;
+        /**
+         * Graph labels of the two ends when the line stands for the cables between two
+         * vertices (a switch pair, two torus chips): what a fabric.failed_links entry names.
+         * Empty for bundles and for a switch's line to a server group.
+         */
+        std::string endA, endB;
         /** Heat map: the busiest merged link's utilisation and flows (-1: no loads). */
         double utilisation = -1;
         double flows = 0;

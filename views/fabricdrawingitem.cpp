@@ -167,6 +167,8 @@ QString FabricDrawingItem::lineToolTip(const QPointF &scenePoint, double radius,
     QString text = nearest->a >= 0 ? QObject::tr("%1 – %2: ").arg(end(nearest->a), end(nearest->b))
                                    : QString();
     text += QObject::tr("%1 cable(s), %2").arg(nearest->cables).arg(bundleText(*nearest));
+    if (const int failed = failedCables(*nearest); failed > 0)
+        text += QObject::tr(", %1 failed").arg(failed);
     if (nearest->utilisation >= 0)
         text += QObject::tr("\nbusiest link: %1% of its capacity, %2 flows per direction")
                     .arg(100.0 * nearest->utilisation, 0, 'f', 0)
@@ -299,6 +301,7 @@ void FabricDrawingItem::paintDetail(QPainter *painter, const QRectF &exposed, do
 {
     const FabricDrawing &d = *m_drawing;
     paintLines(painter, d.links, exposed, false);
+    paintLinkMarks(painter);
     paintBoxes(painter, d.servers, exposed, QColor(0xEE, 0xEE, 0xEE), lod);
     std::vector<ScreenLabel> names;
     const bool named = d.switchSpacing * lod > 90;
@@ -351,7 +354,85 @@ int FabricDrawingItem::switchAt(const QPointF &scenePoint, double radius) const
 void FabricDrawingItem::setSelectedSwitch(int index)
 {
     m_selected = index;
+    if (index >= 0)
+        m_selectedLink = -1;
     update();
+}
+
+int FabricDrawingItem::linkAt(const QPointF &scenePoint, double radius, double levelOfDetail) const
+{
+    if (showsBundles(levelOfDetail))
+        return -1;
+    const QPointF p = mapFromScene(scenePoint);
+    int best = -1;
+    double bestDistance = radius;
+    for (std::size_t i = 0; i < m_drawing->links.size(); ++i) {
+        const FabricDrawing::Line &line = m_drawing->links[i];
+        if (line.endA.empty())
+            continue;
+        const double distance = distanceToSegment(p, line);
+        if (distance <= bestDistance) {
+            bestDistance = distance;
+            best = static_cast<int>(i);
+        }
+    }
+    return best;
+}
+
+void FabricDrawingItem::setSelectedLink(int index)
+{
+    m_selectedLink = index;
+    if (index >= 0)
+        m_selected = -1;
+    update();
+}
+
+void FabricDrawingItem::setFailedLinks(
+    std::map<std::pair<std::string, std::string>, int> cablesPerPair)
+{
+    m_failedLinks = std::move(cablesPerPair);
+    // Resolved to line indices once: painting looks them up every frame.
+    m_failedLines.clear();
+    if (!m_failedLinks.empty())
+        for (std::size_t i = 0; i < m_drawing->links.size(); ++i)
+            if (const int failed = failedCables(m_drawing->links[i]); failed > 0)
+                m_failedLines.emplace_back(i, failed);
+    update();
+}
+
+int FabricDrawingItem::failedCables(const FabricDrawing::Line &line) const
+{
+    if (line.endA.empty() || m_failedLinks.empty())
+        return 0;
+    int failed = 0;
+    for (const auto &key :
+         {std::make_pair(line.endA, line.endB), std::make_pair(line.endB, line.endA)})
+        if (const auto it = m_failedLinks.find(key); it != m_failedLinks.end())
+            failed += it->second;
+    return failed;
+}
+
+void FabricDrawingItem::paintLinkMarks(QPainter *painter) const
+{
+    // The selected line in a wide selection-orange halo, so it reads against any heat colour;
+    // failed cables dashed red on top (thick when all of the pair's cables failed).
+    painter->save();
+    if (m_selectedLink >= 0 && m_selectedLink < static_cast<int>(m_drawing->links.size())) {
+        const FabricDrawing::Line &line
+            = m_drawing->links[static_cast<std::size_t>(m_selectedLink)];
+        QPen pen(QColor(0xFF, 0x8C, 0x00), 6.0);
+        pen.setCosmetic(true);
+        painter->setPen(pen);
+        painter->drawLine(QPointF(line.x1, line.y1), QPointF(line.x2, line.y2));
+    }
+    for (const auto &[index, failed] : m_failedLines) {
+        const FabricDrawing::Line &line = m_drawing->links[index];
+        QPen pen(QColor(0xD0, 0x20, 0x20), failed >= line.cables ? 3.0 : 2.0, Qt::DashLine);
+        pen.setCosmetic(true);
+        painter->setPen(pen);
+        painter->drawLine(QPointF(line.x1, line.y1), QPointF(line.x2, line.y2));
+    }
+    painter->restore();
 }
 
 void FabricDrawingItem::setFailedLabels(std::set<std::string> labels)

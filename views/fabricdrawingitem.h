@@ -5,9 +5,12 @@
 
 #include <QGraphicsItem>
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cp::views {
 
@@ -34,8 +37,20 @@ public:
     int switchAt(const QPointF &scenePoint, double radius) const;
     void setSelectedSwitch(int index);
     int selectedSwitch() const { return m_selected; }
+    /**
+     * Detail line (index in drawing().links) nearest `scenePoint` within `radius` that stands
+     * for the cables between two vertices (Line::endA, endB), or -1; none at overview zoom.
+     */
+    int linkAt(const QPointF &scenePoint, double radius, double levelOfDetail) const;
+    /** Selects a detail line (-1: none); selecting a line clears the selected switch. */
+    void setSelectedLink(int index);
+    int selectedLink() const { return m_selectedLink; }
     /** Failed switches by graph label, drawn crossed out in red. */
     void setFailedLabels(std::set<std::string> labels);
+    /** Failed cables per switch pair, as {endA, endB} in either order: drawn dashed red. */
+    void setFailedLinks(std::map<std::pair<std::string, std::string>, int> cablesPerPair);
+    /** Failed cables of a drawn line (0 when none). */
+    int failedCables(const FabricDrawing::Line &line) const;
     /** Whether a view at `levelOfDetail` (scale) draws bundles rather than switches. */
     bool showsBundles(double levelOfDetail) const;
     /** Colour links by their load (the drawing's utilisation) instead of by rail and class. */
@@ -58,12 +73,16 @@ private:
     void paintDetail(QPainter *painter, const QRectF &exposed, double lod) const;
     void paintLines(QPainter *painter, const std::vector<FabricDrawing::Line> &lines,
                     const QRectF &exposed, bool labels) const;
+    void paintLinkMarks(QPainter *painter) const;
     void paintBoxes(QPainter *painter, const std::vector<FabricDrawing::Box> &boxes,
                     const QRectF &exposed, const QColor &fill, double lod) const;
 
     std::shared_ptr<const FabricDrawing> m_drawing;
     int m_selected = -1;
+    int m_selectedLink = -1;
     std::set<std::string> m_failed;
+    std::map<std::pair<std::string, std::string>, int> m_failedLinks;
+    std::vector<std::pair<std::size_t, int>> m_failedLines; ///< line index, failed cables
     bool m_lastBundles = true;
     bool m_heatMap = false;
 };

@@ -35,11 +35,12 @@ FabricView::FabricView(PlanDocument *document, QWidget *parent)
     setObjectName(QStringLiteral("FabricView"));
     m_canvas->setScene(m_scene);
     auto *bar = new QToolBar(this);
-    m_fail = bar->addAction(tr("&Fail Switch"), this, [this] { failSelectedSwitch(); });
-    m_fail->setToolTip(tr("Take the selected switch out of the plan (Delete; undoable): the "
-                          "estimate runs on the fabric without it"));
-    m_restore = bar->addAction(tr("&Restore Switches"), this, [this] { restoreAllSwitches(); });
-    m_restore->setToolTip(tr("Bring every failed switch back (undoable)"));
+    m_fail = bar->addAction(tr("&Fail"), this, [this] { failSelection(); });
+    m_fail->setToolTip(tr("Take the selected switch, or one cable of the selected link, out of "
+                          "the plan (Delete; undoable): the estimate runs on the fabric without "
+                          "it"));
+    m_restore = bar->addAction(tr("&Restore All"), this, [this] { restoreAllFailures(); });
+    m_restore->setToolTip(tr("Bring every failed switch and cable back (undoable)"));
     m_worstAction
         = bar->addAction(tr("&Worst Single Failure"), this, [this] { findWorstFailure(); });
     m_worstAction->setToolTip(tr("Find the switch whose loss slows the training step most"));
@@ -63,7 +64,7 @@ FabricView::FabricView(PlanDocument *document, QWidget *parent)
     layout->addWidget(m_status);
     connect(m_document, &PlanDocument::planChanged, this, &FabricView::onPlanChanged);
     connect(m_canvas, &FabricCanvas::clicked, this, &FabricView::onClicked);
-    connect(m_canvas, &FabricCanvas::deletePressed, this, [this] { failSelectedSwitch(); });
+    connect(m_canvas, &FabricCanvas::deletePressed, this, [this] { failSelection(); });
     connect(m_canvas, &FabricCanvas::zoomChanged, this, [this] { updateStatus(); });
     connect(m_plane, &QSlider::valueChanged, this, [this] { requestDrawing(); });
     updateStatus();
@@ -108,6 +109,12 @@ void FabricView::showDrawing(const std::shared_ptr<const FabricDrawing> &drawing
     const std::string selected = m_item && m_item->selectedSwitch() >= 0
         ? m_item->drawing().switches[static_cast<std::size_t>(m_item->selectedSwitch())].label
         : std::string();
+    std::pair<std::string, std::string> selectedLine;
+    if (m_item && m_item->selectedLink() >= 0) {
+        const auto &line
+            = m_item->drawing().links[static_cast<std::size_t>(m_item->selectedLink())];
+        selectedLine = {line.endA, line.endB};
+    }
     m_scene->clear();
     m_item = new FabricDrawingItem(drawing);
     m_item->setHeatMap(m_heatAction->isChecked());
@@ -120,6 +127,8 @@ void FabricView::showDrawing(const std::shared_ptr<const FabricDrawing> &drawing
     m_plane->blockSignals(false);
     if (!selected.empty())
         selectSwitch(selected);
+    else if (!selectedLine.first.empty())
+        selectLink(selectedLine.first, selectedLine.second);
     // A new topology starts at its overview; the same one keeps the architect's zoom.
     if (drawing->topology != m_drawnTopology)
         m_canvas->fitAll();
@@ -140,8 +149,15 @@ void FabricView::syncFailures()
 {
     if (!m_item)
         return;
-    const auto &labels = m_document->plan().fabric.failedSwitches;
-    m_item->setFailedLabels(std::set<std::string>(labels.begin(), labels.end()));
+    const model::FabricPlan &fabric = m_document->plan().fabric;
+    m_item->setFailedLabels(
+        std::set<std::string>(fabric.failedSwitches.begin(), fabric.failedSwitches.end()));
+    std::map<std::pair<std::string, std::string>, int> cables;
+    for (const std::string &entry : fabric.failedLinks) {
+        const std::size_t colon = entry.find(':');
+        ++cables[{entry.substr(0, colon), entry.substr(colon + 1)}];
+    }
+    m_item->setFailedLinks(std::move(cables));
     updateStatus();
 }
 
@@ -149,7 +165,10 @@ void FabricView::onClicked(QPointF scenePoint, double sceneRadius)
 {
     if (!m_item)
         return;
-    m_item->setSelectedSwitch(m_item->switchAt(scenePoint, sceneRadius));
+    const int clickedSwitch = m_item->switchAt(scenePoint, sceneRadius);
+    m_item->setSelectedSwitch(clickedSwitch);
+    m_item->setSelectedLink(
+        clickedSwitch >= 0 ? -1 : m_item->linkAt(scenePoint, sceneRadius, m_canvas->zoom()));
     updateStatus();
 }
 
@@ -182,13 +201,60 @@ bool FabricView::failSelectedSwitch()
     return true;
 }
 
-bool FabricView::restoreAllSwitches()
+bool FabricView::selectLink(const std::string &endA, const std::string &endB)
+{
+    if (!m_item)
+        return false;
+    const auto &links = m_item->drawing().links;
+    for (std::size_t i = 0; i < links.size(); ++i)
+        if ((links[i].endA == endA && links[i].endB == endB)
+            || (links[i].endA == endB && links[i].endB == endA)) {
+            m_item->setSelectedLink(static_cast<int>(i));
+            updateStatus();
+            return true;
+        }
+    return false;
+}
+
+QString FabricView::lineName(const FabricDrawing::Line &line) const
+{
+    const auto end = [&](int index, const std::string &label) {
+        return index >= 0 ? QString::fromStdString(
+                   m_item->drawing().switches[static_cast<std::size_t>(index)].name)
+                          : QString::fromStdString(label);
+    };
+    return tr("%1 – %2").arg(end(line.a, line.endA), end(line.b, line.endB));
+}
+
+bool FabricView::failSelectedLink()
+{
+    if (!m_item || m_item->selectedLink() < 0)
+        return false;
+    const FabricDrawing::Line &line
+        = m_item->drawing().links[static_cast<std::size_t>(m_item->selectedLink())];
+    if (m_item->failedCables(line) >= line.cables)
+        return false;
+    model::Plan plan = m_document->plan();
+    plan.fabric.failedLinks.push_back(line.endA + ":" + line.endB);
+    m_document->edit(plan,
+                     line.cables > 1 ? tr("Fail a Cable of %1").arg(lineName(line))
+                                     : tr("Fail %1").arg(lineName(line)));
+    return true;
+}
+
+bool FabricView::failSelection()
+{
+    return failSelectedSwitch() || failSelectedLink();
+}
+
+bool FabricView::restoreAllFailures()
 {
     model::Plan plan = m_document->plan();
-    if (plan.fabric.failedSwitches.empty())
+    if (plan.fabric.failedSwitches.empty() && plan.fabric.failedLinks.empty())
         return false;
     plan.fabric.failedSwitches.clear();
-    m_document->edit(plan, tr("Restore Failed Switches"));
+    plan.fabric.failedLinks.clear();
+    m_document->edit(plan, tr("Restore Failed Switches and Cables"));
     return true;
 }
 
@@ -253,7 +319,7 @@ void FabricView::updateStatus()
         else
             parts << (m_item->showsBundles(m_canvas->zoom())
                           ? tr("overview: links bundled per block, zoom in for switches")
-                          : tr("detail: every switch; click one to select it"));
+                          : tr("detail: every switch; click a switch or a link to select it"));
         if (m_item->heatMap())
             parts << (d.loadNote.empty() ? tr("heat: no training layout to load the links")
                                          : QString::fromStdString(d.loadNote));
@@ -261,15 +327,33 @@ void FabricView::updateStatus()
             parts << tr("selected: %1")
                          .arg(QString::fromStdString(
                              d.switches[static_cast<std::size_t>(m_item->selectedSwitch())].name));
-        const auto failed = m_document->plan().fabric.failedSwitches.size();
-        if (failed > 0)
-            parts << tr("%n switch(es) failed", nullptr, static_cast<int>(failed));
+        if (m_item->selectedLink() >= 0) {
+            const auto &line = d.links[static_cast<std::size_t>(m_item->selectedLink())];
+            const int failed = m_item->failedCables(line);
+            parts << (failed > 0
+                          ? tr("selected: %1, %2 cable(s), %3 failed")
+                                .arg(lineName(line))
+                                .arg(line.cables)
+                                .arg(failed)
+                          : tr("selected: %1, %2 cable(s)").arg(lineName(line)).arg(line.cables));
+        }
+        const model::FabricPlan &fabric = m_document->plan().fabric;
+        if (!fabric.failedSwitches.empty())
+            parts << tr("%n switch(es) failed", nullptr,
+                        static_cast<int>(fabric.failedSwitches.size()));
+        if (!fabric.failedLinks.empty())
+            parts << tr("%n cable(s) failed", nullptr, static_cast<int>(fabric.failedLinks.size()));
     }
     if (!m_worstText.isEmpty())
         parts << m_worstText;
     m_status->setText(parts.join(QStringLiteral(" · ")));
-    m_fail->setEnabled(m_item && m_item->selectedSwitch() >= 0);
-    m_restore->setEnabled(!m_document->plan().fabric.failedSwitches.empty());
+    const bool linkLeft = m_item && m_item->selectedLink() >= 0
+        && m_item->failedCables(
+               m_item->drawing().links[static_cast<std::size_t>(m_item->selectedLink())])
+            < m_item->drawing().links[static_cast<std::size_t>(m_item->selectedLink())].cables;
+    m_fail->setEnabled(m_item && (m_item->selectedSwitch() >= 0 || linkLeft));
+    const model::FabricPlan &fabric = m_document->plan().fabric;
+    m_restore->setEnabled(!fabric.failedSwitches.empty() || !fabric.failedLinks.empty());
 }
 
 void FabricView::waitForIdle()

@@ -46,18 +46,29 @@ public:
     FabricDrawingItem *drawingItem() const { return m_item; }
     /** Selects the switch with graph label `label`; false when the drawing has none. */
     bool selectSwitch(const std::string &label);
+    /** Selects the line joining the vertices labelled `endA` and `endB` (either order). */
+    bool selectLink(const std::string &endA, const std::string &endB);
     /** Fails the selected switch (one undo step); false when none is selected or it failed. */
     bool failSelectedSwitch();
     /**
-     * Brings every failed switch back (one undo step); false when none failed. Also the way out
-     * when the topology changed under a failure and its switch no longer exists.
+     * Fails one more cable of the selected line (one undo step: fabric.failed_links gains an
+     * "A:B" entry); false when no line is selected or all its cables already failed.
      */
-    bool restoreAllSwitches();
+    bool failSelectedLink();
+    /** Fails whatever is selected: the switch, or one cable of the line (Delete). */
+    bool failSelection();
+    /**
+     * Brings every failed switch and cable back (one undo step); false when none failed. Also
+     * the way out when the topology changed under a failure and its switch no longer exists.
+     */
+    bool restoreAllFailures();
     void findWorstFailure();
     /** Colours links by the training layout's load on them. */
     void setHeatMap(bool on);
     const model::WorstFailure &worstFailure() const { return m_worst; }
     QString statusText() const;
+    /** "rail 0 leaf of scalable unit 0 – spine 3" for a detail line. */
+    QString lineName(const FabricDrawing::Line &line) const;
     /** Blocks until the drawing and the worst-failure search are done (tests only). */
     void waitForIdle();
 

@@ -24,6 +24,7 @@
 #include <QTreeWidget>
 
 #include <chrono>
+#include <set>
 
 using namespace cp;
 
@@ -226,15 +227,85 @@ private slots:
         QVERIFY(estimated.wait(60000));
         QCOMPARE(stepShown(window), stepText(intact.training.best.stepSeconds));
 
-        // Redo fails it again; Restore Switches brings it back as one more undo step.
+        // Redo fails it again; Restore All brings it back as one more undo step.
         window.document()->undoStack()->redo();
         QCOMPARE(window.document()->plan().fabric.failedSwitches.size(), std::size_t(1));
-        QVERIFY(view->restoreAllSwitches());
+        QVERIFY(view->restoreAllFailures());
         QVERIFY(window.document()->plan().fabric.failedSwitches.empty());
-        QVERIFY(!view->restoreAllSwitches());
+        QVERIFY(!view->restoreAllFailures());
         window.document()->undoStack()->undo();
         QCOMPARE(window.document()->plan().fabric.failedSwitches,
                  std::vector<std::string> {"leaf-su0-rail0"});
+    }
+
+    void failingTheCablesOfASelectedLinkChangesTheEstimate()
+    {
+        app::MainWindow window(m_catalog);
+        window.resize(1920, 1080);
+        window.show();
+        QSignalSpy estimated(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(window.openPlan(QString::fromLatin1(samplePath)));
+        QVERIFY(estimated.wait(60000));
+        auto *view = window.findChild<views::FabricView *>();
+        view->waitForIdle();
+        const model::PlanEstimate intact = model::estimatePlan(sample(), *m_catalog);
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("centralTabs"));
+        tabs->setCurrentWidget(view);
+
+        // Click the middle of the line from rail 0's leaf of unit 0 to spine 0 (2 cables: 32
+        // uplinks over 16 spines), far from both switches, and press Delete: one cable fails.
+        views::FabricCanvas *canvas = view->canvas();
+        canvas->setZoom(2.0);
+        const auto &links = view->drawingItem()->drawing().links;
+        const auto line = std::find_if(links.begin(), links.end(), [](const auto &l) {
+            return std::set<std::string> {l.endA, l.endB}
+            == std::set<std::string> {"leaf-su0-rail0", "spine-0"};
+        });
+        QVERIFY(line != links.end());
+        QCOMPARE(line->cables, 2LL);
+        const QPointF middle((line->x1 + line->x2) / 2, (line->y1 + line->y2) / 2);
+        canvas->centerOn(middle);
+        QTest::mouseClick(canvas->viewport(), Qt::LeftButton, {}, canvas->mapFromScene(middle));
+        QCOMPARE(view->drawingItem()->selectedLink(), static_cast<int>(line - links.begin()));
+        QCOMPARE(view->drawingItem()->selectedSwitch(), -1);
+        canvas->setFocus();
+        estimated.clear();
+        QTest::keyClick(canvas, Qt::Key_Delete);
+        const auto &failed = window.document()->plan().fabric.failedLinks;
+        QCOMPARE(failed.size(), std::size_t(1));
+        QCOMPARE(failed[0], line->endA + ":" + line->endB);
+        QVERIFY(estimated.wait(60000));
+        QVERIFY(view->statusText().contains(QStringLiteral("1 cable(s) failed")));
+        // The second Delete takes the pair's other cable; a third finds none left.
+        QVERIFY(view->failSelection());
+        QVERIFY(!view->failSelection());
+        QCOMPARE(window.document()->plan().fabric.failedLinks.size(), std::size_t(2));
+        saveShot(view, QStringLiteral("fabric-failed-link.png"));
+
+        // Every uplink of that leaf (2 cables to each of the 16 spines) makes it an island: its
+        // 32 nodes leave the job, as when the leaf itself fails (the model test derives it).
+        for (int spine = 1; spine < 16; ++spine) {
+            QVERIFY(view->selectLink("leaf-su0-rail0", "spine-" + std::to_string(spine)));
+            QVERIFY(view->failSelection());
+            QVERIFY(view->failSelection());
+        }
+        QVERIFY(estimated.wait(60000));
+        while (estimated.wait(2000)) { } // the last of the 32 edits' estimates
+        model::Plan leafDown = sample();
+        leafDown.fabric.failedSwitches = {"leaf-su0-rail0"};
+        const model::PlanEstimate island = model::estimatePlan(leafDown, *m_catalog);
+        QCOMPARE(stepShown(window), stepText(island.training.best.stepSeconds));
+
+        // Undo one cable: that one uplink carries the unit's single boundary flow each way (ring
+        // neighbours are consecutive nodes; only node 31 -> 32 and the closing flow leave the
+        // unit on a rail) at its full rate, so the intact step returns.
+        estimated.clear();
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.document()->plan().fabric.failedLinks.size(), std::size_t(31));
+        QVERIFY(estimated.wait(60000));
+        QCOMPARE(stepShown(window), stepText(intact.training.best.stepSeconds));
+        QVERIFY(view->restoreAllFailures());
+        QVERIFY(window.document()->plan().fabric.failedLinks.empty());
     }
 
     void heatMapColoursAreTheModelsLoads()
