@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "cardkeys.h"
 #include "catalogpalette.h"
 #include "comparisoncontroller.h"
 #include "estimatesummaryview.h"
@@ -167,6 +168,22 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
             [this](const QString &text) { statusBar()->showMessage(text, 8000); });
     connect(m_scene, &views::PlanScene::selectedKeyChanged, m_properties,
             &views::PropertyEditor::setKey);
+    // One selection across the canvas and the Fabric view: a server group selected on the
+    // canvas lights up its leaves and cables there, a switch picked there selects its groups.
+    connect(m_scene, &views::PlanScene::selectedKeyChanged, fabricView, [this, fabricView] {
+        std::vector<int> groups;
+        for (const QString &key : m_scene->selectedKeys())
+            if (const auto index = views::groupIndex(key))
+                groups.push_back(*index);
+        fabricView->highlightGroups(groups);
+    });
+    connect(fabricView, &views::FabricView::groupsSelected, this,
+            [this](const std::vector<int> &groups) {
+                QStringList keys;
+                for (int index : groups)
+                    keys << views::groupKey(static_cast<std::size_t>(index));
+                m_scene->selectKeys(keys);
+            });
     connect(m_properties, &views::PropertyEditor::generateFabricRequested, this,
             &MainWindow::generateFabric);
     connect(m_controller, &views::PlanEstimateController::estimateStarted, this, [this] {

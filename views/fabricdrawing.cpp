@@ -217,6 +217,7 @@ void mergeTierLinks(const FabricGraph &graph, FabricDrawing &d, const std::vecto
             line = {sa.x, sa.y, bx, by};
             line.a = a;
             line.b = toServers ? -1 : b;
+            line.server = toServers ? b : -1;
             line.colour = sa.colour;
             line.linkClass = link.linkClass;
             if (!toServers) {
@@ -409,6 +410,49 @@ FabricDrawing buildFabricDrawing(const model::FabricGraph &graph, int torusPlane
     return d;
 }
 
+namespace {
+
+void addGroup(std::vector<int> &groups, int group)
+{
+    const auto at = std::lower_bound(groups.begin(), groups.end(), group);
+    if (at == groups.end() || *at != group)
+        groups.insert(at, group);
+}
+
+} // namespace
+
+void assignNodeGroups(FabricDrawing &drawing, const model::FabricGraph &graph,
+                      const std::vector<int> &nodeGroups, int endpointsPerNode)
+{
+    const auto &g = graph.storage();
+    std::vector<int> switchOf(graph.vertexCount(), -1);
+    for (std::size_t i = 0; i < drawing.switches.size(); ++i)
+        switchOf[drawing.switches[i].vertex] = static_cast<int>(i);
+    std::map<std::string, std::size_t> chipBox; // torus: a box per chip, named by its label
+    for (std::size_t i = 0; i < drawing.servers.size(); ++i)
+        chipBox.emplace(drawing.servers[i].text, i);
+    const auto &endpoints = graph.endpoints();
+    const std::size_t perNode = static_cast<std::size_t>(std::max(1, endpointsPerNode));
+    for (std::size_t position = 0; position < endpoints.size(); ++position) {
+        const std::size_t node = position / perNode;
+        if (node >= nodeGroups.size())
+            break; // endpoints beyond the plan's NICs (a torus or Dragonfly sized up)
+        const int group = nodeGroups[node];
+        const model::FabricVertexId endpoint = endpoints[position];
+        for (auto [it, end] = boost::out_edges(endpoint, g); it != end; ++it)
+            if (g[*it].linkClass == LinkClass::Access)
+                if (const int s = switchOf[boost::target(*it, g)]; s >= 0)
+                    addGroup(drawing.switches[static_cast<std::size_t>(s)].groups, group);
+        if (const auto box = chipBox.find(graph.vertex(endpoint).label); box != chipBox.end())
+            addGroup(drawing.servers[box->second].groups, group);
+    }
+    // A server box under the leaves holds the servers of the switches cabled to it.
+    for (const FabricDrawing::Line &line : drawing.links)
+        if (line.server >= 0 && line.a >= 0)
+            for (int group : drawing.switches[static_cast<std::size_t>(line.a)].groups)
+                addGroup(drawing.servers[static_cast<std::size_t>(line.server)].groups, group);
+}
+
 FabricDrawing buildPlanFabricDrawing(const model::Plan &plan, const model::Catalog &catalog,
                                      int torusPlane)
 {
@@ -424,6 +468,8 @@ FabricDrawing buildPlanFabricDrawing(const model::Plan &plan, const model::Catal
         const model::FabricLinkLoads loads = model::planFabricLinkLoads(plan, catalog, graph);
         FabricDrawing d
             = buildFabricDrawing(graph, torusPlane, loads.utilisation.empty() ? nullptr : &loads);
+        assignNodeGroups(d, graph, model::fabricNodeGroups(plan),
+                         fabric->design.endpointsPerNode());
         if (!loads.utilisation.empty()) {
             char text[256];
             std::snprintf(text, sizeof text,

@@ -33,6 +33,8 @@ struct FabricDrawing
         model::FabricVertexId vertex = 0;
         std::string label; ///< the graph's label, the plan file's failed_switches entry
         std::string name; ///< "rail 2 leaf of scalable unit 3"
+        /** Plan node groups (Plan::nodeGroups indices) with a NIC cabled to it, sorted. */
+        std::vector<int> groups {};
     };
     struct Box
     {
@@ -42,6 +44,8 @@ struct FabricDrawing
         double height = 0;
         std::string text;
         int colour = -1;
+        /** Plan node groups whose servers (chips, for a torus) the box stands for, sorted. */
+        std::vector<int> groups {};
     };
     struct Line
     {
@@ -52,13 +56,14 @@ struct FabricDrawing
         double bytesPerSecond = 0; ///< aggregate, per direction
         int colour = -1; ///< rail index, or -1
         int a = -1, b = -1; ///< switch indices at the ends, -1 for a server group
+        int server = -1; ///< the server group (index in servers) of a switch's access line
         model::LinkClass linkClass = model::LinkClass::Fabric;
         /**
          * Graph labels of the two ends when the line stands for the cables between two
          * vertices (a switch pair, two torus chips): what a fabric.failed_links entry names.
          * Empty for bundles and for a switch's line to a server group.
          */
-        std::string endA, endB;
+        std::string endA {}, endB {};
         /** Heat map: the busiest merged link's utilisation and flows (-1: no loads). */
         double utilisation = -1;
         double flows = 0;
@@ -92,6 +97,14 @@ struct FabricDrawing
  */
 FabricDrawing buildFabricDrawing(const model::FabricGraph &graph, int torusPlane = 0,
                                  const model::FabricLinkLoads *loads = nullptr);
+
+/**
+ * Fills Switch::groups and Box::groups: which plan node group each switch serves and each
+ * server box stands for. `nodeGroups` is model::fabricNodeGroups (group of each fabric node);
+ * node n owns endpoints n x endpointsPerNode onwards of the graph.
+ */
+void assignNodeGroups(FabricDrawing &drawing, const model::FabricGraph &graph,
+                      const std::vector<int> &nodeGroups, int endpointsPerNode);
 
 /** The plan's generated fabric, laid out; error set when it has none or it cannot be built. */
 FabricDrawing buildPlanFabricDrawing(const model::Plan &plan, const model::Catalog &catalog,

@@ -205,6 +205,7 @@ void FabricDrawingItem::paint(QPainter *painter, const QStyleOptionGraphicsItem 
         paintBundles(painter, exposed, lod);
     else
         paintDetail(painter, exposed, lod);
+    paintHighlights(painter, exposed, lod);
 }
 
 void FabricDrawingItem::paintLines(QPainter *painter, const std::vector<FabricDrawing::Line> &lines,
@@ -432,6 +433,82 @@ void FabricDrawingItem::paintLinkMarks(QPainter *painter) const
         painter->setPen(pen);
         painter->drawLine(QPointF(line.x1, line.y1), QPointF(line.x2, line.y2));
     }
+    painter->restore();
+}
+
+namespace {
+bool intersects(const std::vector<int> &sortedA, const std::vector<int> &sortedB)
+{
+    auto a = sortedA.begin();
+    auto b = sortedB.begin();
+    while (a != sortedA.end() && b != sortedB.end()) {
+        if (*a == *b)
+            return true;
+        if (*a < *b)
+            ++a;
+        else
+            ++b;
+    }
+    return false;
+}
+
+/** The canvas's selection colour family: a cyan that reads against rails, tiers and heat. */
+const QColor highlightColour(0x00, 0xB8, 0xD4);
+} // namespace
+
+void FabricDrawingItem::setHighlightedGroups(std::vector<int> groups)
+{
+    std::sort(groups.begin(), groups.end());
+    groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+    m_highlightedGroups = std::move(groups);
+    update();
+}
+
+bool FabricDrawingItem::isHighlighted(const FabricDrawing::Switch &s) const
+{
+    return intersects(s.groups, m_highlightedGroups);
+}
+
+bool FabricDrawingItem::isHighlighted(const FabricDrawing::Box &box) const
+{
+    return intersects(box.groups, m_highlightedGroups);
+}
+
+int FabricDrawingItem::serverBoxAt(const QPointF &scenePoint) const
+{
+    const QPointF p = mapFromScene(scenePoint);
+    for (std::size_t i = 0; i < m_drawing->servers.size(); ++i) {
+        const FabricDrawing::Box &box = m_drawing->servers[i];
+        if (QRectF(box.x, box.y, box.width, box.height).contains(p))
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+void FabricDrawingItem::paintHighlights(QPainter *painter, const QRectF &exposed, double lod) const
+{
+    if (m_highlightedGroups.empty())
+        return;
+    const FabricDrawing &d = *m_drawing;
+    painter->save();
+    QPen pen(highlightColour, 3.0);
+    pen.setCosmetic(true);
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    if (!m_lastBundles) // the access cables of the groups, zoomed in
+        for (const FabricDrawing::Line &line : d.links)
+            if (line.server >= 0 && line.a >= 0
+                && isHighlighted(d.switches[static_cast<std::size_t>(line.a)])
+                && isHighlighted(d.servers[static_cast<std::size_t>(line.server)]))
+                painter->drawLine(QPointF(line.x1, line.y1), QPointF(line.x2, line.y2));
+    for (const FabricDrawing::Box &box : d.servers)
+        if (isHighlighted(box) && QRectF(box.x, box.y, box.width, box.height).intersects(exposed))
+            painter->drawRect(QRectF(box.x, box.y, box.width, box.height).adjusted(-2, -2, 2, 2));
+    // Switches: a ring around each, sized in pixels so it shows at any zoom.
+    const double ring = std::max(d.switchWidth * 0.8, 7 / std::max(lod, 1e-6));
+    for (const FabricDrawing::Switch &s : d.switches)
+        if (isHighlighted(s) && exposed.contains(QPointF(s.x, s.y)))
+            painter->drawEllipse(QPointF(s.x, s.y), ring, ring);
     painter->restore();
 }
 

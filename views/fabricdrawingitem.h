@@ -45,6 +45,17 @@ public:
     /** Selects a detail line (-1: none); selecting a line clears the selected switch. */
     void setSelectedLink(int index);
     int selectedLink() const { return m_selectedLink; }
+    /**
+     * Plan node groups selected on the canvas: the switches they are cabled to, their server
+     * boxes and access lines are drawn highlighted.
+     */
+    void setHighlightedGroups(std::vector<int> groups);
+    const std::vector<int> &highlightedGroups() const { return m_highlightedGroups; }
+    /** Whether the switch or box serves one of the highlighted groups. */
+    bool isHighlighted(const FabricDrawing::Switch &s) const;
+    bool isHighlighted(const FabricDrawing::Box &box) const;
+    /** Server box (index in drawing().servers) under `scenePoint`, or -1. */
+    int serverBoxAt(const QPointF &scenePoint) const;
     /** Failed switches by graph label, drawn crossed out in red. */
     void setFailedLabels(std::set<std::string> labels);
     /** Failed cables per switch pair, as {endA, endB} in either order: drawn dashed red. */
@@ -74,12 +85,14 @@ private:
     void paintLines(QPainter *painter, const std::vector<FabricDrawing::Line> &lines,
                     const QRectF &exposed, bool labels) const;
     void paintLinkMarks(QPainter *painter) const;
+    void paintHighlights(QPainter *painter, const QRectF &exposed, double lod) const;
     void paintBoxes(QPainter *painter, const std::vector<FabricDrawing::Box> &boxes,
                     const QRectF &exposed, const QColor &fill, double lod) const;
 
     std::shared_ptr<const FabricDrawing> m_drawing;
     int m_selected = -1;
     int m_selectedLink = -1;
+    std::vector<int> m_highlightedGroups; ///< sorted
     std::set<std::string> m_failed;
     std::map<std::pair<std::string, std::string>, int> m_failedLinks;
     std::vector<std::pair<std::size_t, int>> m_failedLines; ///< line index, failed cables

@@ -18,6 +18,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cp::views {
@@ -118,6 +119,7 @@ void FabricView::showDrawing(const std::shared_ptr<const FabricDrawing> &drawing
     m_scene->clear();
     m_item = new FabricDrawingItem(drawing);
     m_item->setHeatMap(m_heatAction->isChecked());
+    m_item->setHighlightedGroups(m_highlightedGroups);
     m_scene->addItem(m_item);
     m_scene->setSceneRect(m_item->boundingRect());
     m_plane->blockSignals(true);
@@ -135,6 +137,14 @@ void FabricView::showDrawing(const std::shared_ptr<const FabricDrawing> &drawing
     m_drawnTopology = drawing->topology;
     syncFailures();
     emit drawingReady();
+}
+
+void FabricView::highlightGroups(const std::vector<int> &groups)
+{
+    m_highlightedGroups = groups;
+    if (m_item)
+        m_item->setHighlightedGroups(groups);
+    updateStatus();
 }
 
 void FabricView::setHeatMap(bool on)
@@ -169,6 +179,14 @@ void FabricView::onClicked(QPointF scenePoint, double sceneRadius)
     m_item->setSelectedSwitch(clickedSwitch);
     m_item->setSelectedLink(
         clickedSwitch >= 0 ? -1 : m_item->linkAt(scenePoint, sceneRadius, m_canvas->zoom()));
+    // The canvas follows: the server groups cabled to the switch, or the clicked server box.
+    const FabricDrawing &d = m_item->drawing();
+    const int box
+        = clickedSwitch < 0 && m_item->selectedLink() < 0 ? m_item->serverBoxAt(scenePoint) : -1;
+    if (clickedSwitch >= 0)
+        emit groupsSelected(d.switches[static_cast<std::size_t>(clickedSwitch)].groups);
+    else if (box >= 0)
+        emit groupsSelected(d.servers[static_cast<std::size_t>(box)].groups);
     updateStatus();
 }
 
@@ -336,6 +354,13 @@ void FabricView::updateStatus()
                                 .arg(line.cables)
                                 .arg(failed)
                           : tr("selected: %1, %2 cable(s)").arg(lineName(line)).arg(line.cables));
+        }
+        if (!m_item->highlightedGroups().empty()) {
+            const auto switches
+                = std::count_if(d.switches.begin(), d.switches.end(),
+                                [&](const auto &s) { return m_item->isHighlighted(s); });
+            parts << tr("canvas selection: cabled to %n switch(es)", nullptr,
+                        static_cast<int>(switches));
         }
         const model::FabricPlan &fabric = m_document->plan().fabric;
         if (!fabric.failedSwitches.empty())

@@ -63,6 +63,11 @@ public:
      */
     bool restoreAllFailures();
     void findWorstFailure();
+    /**
+     * Highlights the switches, server boxes and access cables of these plan node groups (the
+     * canvas's selection); an empty list clears it.
+     */
+    void highlightGroups(const std::vector<int> &groups);
     /** Colours links by the training layout's load on them. */
     void setHeatMap(bool on);
     const model::WorstFailure &worstFailure() const { return m_worst; }
@@ -74,6 +79,11 @@ public:
 
 signals:
     void drawingReady();
+    /**
+     * The user picked a switch or a server box: the plan node groups cabled to it, for the canvas
+     * to select (empty when it serves none, e.g. a spine).
+     */
+    void groupsSelected(const std::vector<int> &groups);
     void worstFailureReady();
 
 private:
@@ -99,6 +109,7 @@ private:
     QString m_drawnKey;
     QString m_worstText;
     std::string m_drawnTopology;
+    std::vector<int> m_highlightedGroups;
     model::WorstFailure m_worst;
     LatestJobRunner<std::shared_ptr<const FabricDrawing>> m_drawingRunner;
     LatestJobRunner<model::WorstFailure> m_worstRunner;

@@ -27,6 +27,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMimeData>
+#include <QSignalBlocker>
 
 #include <cmath>
 
@@ -571,6 +572,28 @@ void PlanScene::selectKey(const QString &key)
     clearSelection();
     if (PlanCardItem *card = m_cards.value(key))
         card->setSelected(true);
+}
+
+void PlanScene::selectKeys(const QStringList &keys)
+{
+    // One selectionChanged for the whole pick, not one per card.
+    {
+        const QSignalBlocker blocker(this);
+        clearSelection();
+        for (const QString &key : keys)
+            if (PlanCardItem *card = m_cards.value(key))
+                card->setSelected(true);
+    }
+    emit selectionChanged();
+}
+
+QStringList PlanScene::selectedKeys() const
+{
+    QStringList keys;
+    for (QGraphicsItem *item : selectedItems())
+        if (auto *card = dynamic_cast<PlanCardItem *>(item))
+            keys << card->key();
+    return keys;
 }
 
 PlanCardItem *PlanScene::cardForKey(const QString &key) const

@@ -42,6 +42,10 @@ public:
 
     QString selectedKey() const;
     void selectKey(const QString &key);
+    /** Selects exactly these cards (the Fabric view picks the groups cabled to a switch). */
+    void selectKeys(const QStringList &keys);
+    /** Keys of every selected card, in no particular order. */
+    QStringList selectedKeys() const;
     PlanCardItem *cardForKey(const QString &key) const;
     QList<PlanCardItem *> cards() const;
     /** True while the fabric card's counts are being computed. */

@@ -84,4 +84,15 @@ FabricGraph generatePlanFabric(const PlanFabric &fabric)
     throw FabricParameterError(reason);
 }
 
+std::vector<int> fabricNodeGroups(const Plan &plan)
+{
+    std::vector<int> groups;
+    for (std::size_t i = 0; i < plan.nodeGroups.size(); ++i)
+        if (plan.nodeGroups[i].onFabric)
+            groups.insert(groups.end(),
+                          static_cast<std::size_t>(std::max(0, plan.nodeGroups[i].count)),
+                          static_cast<int>(i));
+    return groups;
+}
+
 } // namespace cp::model

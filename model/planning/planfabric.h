@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cp::model {
 
@@ -37,5 +38,13 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog);
  * size that would work, so that no caller counts an unbuildable fabric as zero switches.
  */
 FabricGraph generatePlanFabric(const PlanFabric &fabric);
+
+/**
+ * The plan's node-group index (into Plan::nodeGroups) of each node on the fabric, in the order
+ * the generated fabric lists them: the groups cabled to it, in plan order, each its count of
+ * nodes (planFabric counts its endpoints the same way). Node n owns the endpoints
+ * n x endpointsPerNode to (n + 1) x endpointsPerNode - 1 of FabricGraph::endpoints().
+ */
+std::vector<int> fabricNodeGroups(const Plan &plan);
 
 } // namespace cp::model

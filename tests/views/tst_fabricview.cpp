@@ -2,6 +2,7 @@
 // The Fabric view offscreen: each topology drawn from the plan's generated graph, bundles at
 // overview and switches zoomed in, failing a switch by clicking it and pressing Delete, undo, and
 // the worst single failure; screenshots go to the build tree (docs/images holds copies).
+#include "cardkeys.h"
 #include "estimatesummaryview.h"
 #include "fabriccanvas.h"
 #include "fabricdrawingitem.h"
@@ -9,6 +10,7 @@
 #include "mainwindow.h"
 #include "plandocument.h"
 #include "planestimatecontroller.h"
+#include "planscene.h"
 #include "testsupport.h"
 
 #include "model/catalog/catalogdatabase.h"
@@ -20,6 +22,7 @@
 
 #include <QDir>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -306,6 +309,77 @@ private slots:
         QCOMPARE(stepShown(window), stepText(intact.training.best.stepSeconds));
         QVERIFY(view->restoreAllFailures());
         QVERIFY(window.document()->plan().fabric.failedLinks.empty());
+    }
+
+    void selectionIsSharedWithTheCanvas()
+    {
+        // The sample's 128 nodes as two groups of 64. The rail fabric puts 32 consecutive nodes
+        // in a scalable unit, one leaf per rail (8 rails): group 0 is units 0-1 and group 1
+        // units 2-3, so each group is cabled to 2 x 8 = 16 rail leaves and to no spine.
+        model::Plan plan = sample();
+        QCOMPARE(plan.nodeGroups.size(), std::size_t(1));
+        QCOMPARE(plan.nodeGroups[0].count, 128);
+        plan.nodeGroups[0].count = 64;
+        plan.nodeGroups.push_back(plan.nodeGroups[0]);
+        plan.nodeGroups[1].name += " (second half)";
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("two-groups.json"));
+        model::savePlan(plan, path.toStdString());
+
+        app::MainWindow window(m_catalog);
+        window.resize(1920, 1080);
+        window.show();
+        QVERIFY(window.openPlan(path));
+        auto *view = window.findChild<views::FabricView *>();
+        view->waitForIdle();
+        QVERIFY(view->drawingItem());
+        const auto highlighted = [&] {
+            std::set<std::string> labels;
+            for (const auto &s : view->drawingItem()->drawing().switches)
+                if (view->drawingItem()->isHighlighted(s))
+                    labels.insert(s.label);
+            return labels;
+        };
+        std::set<std::string> groupOneLeaves;
+        for (int unit : {2, 3})
+            for (int rail = 0; rail < 8; ++rail)
+                groupOneLeaves.insert("leaf-su" + std::to_string(unit) + "-rail"
+                                      + std::to_string(rail));
+
+        // Canvas -> Fabric view.
+        window.scene()->selectKey(views::groupKey(1));
+        QCOMPARE(highlighted(), groupOneLeaves);
+        QVERIFY(view->statusText().contains(QStringLiteral("cabled to 16 switch(es)")));
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("centralTabs"));
+        tabs->setCurrentWidget(view);
+        view->canvas()->setZoom(1.0);
+        saveShot(view, QStringLiteral("fabric-shared-selection.png"));
+        window.scene()->clearSelection();
+        QVERIFY(highlighted().empty());
+
+        // Fabric view -> canvas: clicking rail 5's leaf of unit 0 selects group 0 there.
+        views::FabricCanvas *canvas = view->canvas();
+        canvas->setZoom(2.0);
+        const auto &switches = view->drawingItem()->drawing().switches;
+        const auto leaf = std::find_if(switches.begin(), switches.end(),
+                                       [](const auto &s) { return s.label == "leaf-su0-rail5"; });
+        QVERIFY(leaf != switches.end());
+        canvas->centerOn(leaf->x, leaf->y);
+        QTest::mouseClick(canvas->viewport(), Qt::LeftButton, {},
+                          canvas->mapFromScene(QPointF(leaf->x, leaf->y)));
+        QCOMPARE(window.scene()->selectedKeys(), QStringList {views::groupKey(0)});
+        // ... and the Fabric view lights up group 0's leaves: units 0-1.
+        QCOMPARE(highlighted().size(), std::size_t(16));
+        QVERIFY(highlighted().count("leaf-su1-rail7"));
+        QVERIFY(!highlighted().count("leaf-su2-rail0"));
+        // A spine serves no group: picking it clears the canvas selection.
+        const auto spine = std::find_if(switches.begin(), switches.end(),
+                                        [](const auto &s) { return s.label == "spine-3"; });
+        canvas->centerOn(spine->x, spine->y);
+        QTest::mouseClick(canvas->viewport(), Qt::LeftButton, {},
+                          canvas->mapFromScene(QPointF(spine->x, spine->y)));
+        QVERIFY(window.scene()->selectedKeys().isEmpty());
+        QVERIFY(highlighted().empty());
     }
 
     void heatMapColoursAreTheModelsLoads()
