@@ -303,7 +303,7 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         json["gpu"] = setup.hardware.gpu.id;
         json["model"] = job.model.id;
         json["precision"] = precision;
-        // The fleet's draw and what it costs per day (#8 keys; energy and cost are per day).
+        // The fleet's draw and what it costs per day (the same keys as the training run; energy and cost are per day).
         const model::ServingReliability reliability = model::estimateServingReliability(
             setup.hardware.gpu, setup.node, e.replicas, e.gpusPerReplica, 300.0);
         json["power_kw"] = e.powerWatts / 1e3;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The fabric engine against closed-form results: Al-Fares et al. 2008 (k-ary fat-tree), the DGX
-// SuperPOD reference architectures (hardware_facts.md 2.2), Kim et al. 2008 (Dragonfly), Dally
+// SuperPOD reference architectures (DGX SuperPOD H100 RA, Table 4, and B200 RA, https://docs.nvidia.com/dgx-superpod/),
+// Kim et al. 2008 (Dragonfly), Dally
 // and Towles (k-ary n-cube). Expected values are worked out in the comments.
 #include "model/fabric/dragonflygenerator.h"
 #include "model/fabric/fabricanalysis.h"
@@ -91,7 +92,8 @@ private slots:
 
     void k64ThreeTierIsTheLargestThreeTierFabric()
     {
-        // k = 64: 65,536 hosts and 5,120 switches (hardware_facts.md 2.1).
+        // k = 64: k^3/4 = 65,536 hosts and 5k^2/4 = 5,120 switches (Al-Fares et al., "A Scalable,
+        // Commodity Data Center Network Architecture", SIGCOMM 2008, section 3).
         const FabricGraph graph = fatTree(64, 3);
         QCOMPARE(graph.endpoints().size(), std::size_t(65536));
         FatTreeParameters tooMany;

@@ -109,7 +109,8 @@ private slots:
         QCOMPARE(billed, e.fabric.switches());
         // DGX SuperPOD B200 RA (same NDR QM9700 fabric), 64 SUs, 16,384 GPUs: 512 leaf, 512
         // spine, 256 core switches, 16,384 cables at each of the three levels
-        // (hardware_facts.md 2.2).
+        // (DGX SuperPOD B200 reference architecture, compute fabric table,
+        // https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200/latest/dgx-superpod-architecture.html).
         QCOMPARE(e.fabric.leafSwitches, 512LL);
         QCOMPARE(e.fabric.spineSwitches, 512LL);
         QCOMPARE(e.fabric.coreSwitches, 256LL);
