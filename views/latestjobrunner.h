@@ -19,6 +19,12 @@ namespace cp::views {
  * while a job runs sets the running job's cancel flag and waits its turn (only the newest waiting
  * request is kept), and only the newest request's result is delivered. What the estimate and the
  * comparison controllers share; each keeps its own signals.
+ *
+ * Every job gets a watcher of its own, and the next job starts only from the previous one's
+ * finished signal: one watcher re-pointed from job to job keeps the finished event an earlier job
+ * posted (QFutureWatcher::setFuture does not remove it), and a request started between a job's
+ * end and that event left an older waiting request to be delivered as the newest (the Fabric view
+ * then showed the empty plan's "no fabric" after a plan was opened).
  */
 template<typename Result> class LatestJobRunner
 {
@@ -29,18 +35,18 @@ public:
     using Deliver = std::function<void(const Result &)>;
 
     LatestJobRunner(QObject *owner, Deliver deliver)
-        : m_deliver(std::move(deliver))
+        : m_owner(owner)
+        , m_deliver(std::move(deliver))
     {
         m_pool.setMaxThreadCount(1);
-        QObject::connect(&m_watcher, &QFutureWatcher<Result>::finished, owner,
-                         [this] { onFinished(); });
     }
 
     ~LatestJobRunner()
     {
         if (m_cancel)
             m_cancel->store(true);
-        m_watcher.waitForFinished();
+        m_pool.waitForDone();
+        delete m_watcher; // never delivers now: its events go with it
     }
 
     LatestJobRunner(const LatestJobRunner &) = delete;
@@ -49,7 +55,10 @@ public:
     void request(Job job)
     {
         ++m_generation;
-        if (m_watcher.isRunning()) {
+        // A job that has ended but whose finished signal is still on its way counts as
+        // running: starting past it would leave an older waiting request behind, which
+        // onFinished would later start and deliver as the newest.
+        if (m_watcher) {
             if (m_cancel)
                 m_cancel->store(true);
             m_queued = std::move(job);
@@ -67,14 +76,18 @@ public:
             m_cancel->store(true);
     }
 
-    bool isRunning() const { return m_watcher.isRunning() || m_queued.has_value(); }
+    /** A job runs, waits, or has finished without its result handled yet. */
+    bool isRunning() const { return m_watcher != nullptr || m_queued.has_value(); }
 
     /** Blocks until nothing runs or waits (tests, exports and shutdown only, never the GUI). */
     void waitForIdle()
     {
+        // The finished signal arrives as an event posted after the job ends, so the loop runs
+        // until onFinished has handled the last job, not merely until it has ended.
         while (isRunning()) {
-            m_watcher.waitForFinished();
-            QCoreApplication::processEvents();
+            if (m_watcher)
+                m_watcher->waitForFinished();
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
         }
     }
 
@@ -86,28 +99,37 @@ private:
     {
         auto cancel = std::make_shared<std::atomic<bool>>(false);
         m_cancel = cancel;
-        m_running = m_generation;
-        m_watcher.setFuture(QtConcurrent::run(
+        const quint64 generation = m_generation;
+        auto *watcher = new QFutureWatcher<Result>();
+        m_watcher = watcher;
+        QObject::connect(watcher, &QFutureWatcher<Result>::finished, m_owner,
+                         [this, watcher, generation] { onFinished(watcher, generation); });
+        watcher->setFuture(QtConcurrent::run(
             &m_pool, [job = std::move(job), cancel]() { return job(cancel.get()); }));
     }
 
-    void onFinished()
+    void onFinished(QFutureWatcher<Result> *watcher, quint64 generation)
     {
+        if (watcher != m_watcher)
+            return; // cannot happen: each watcher is deleted once handled
+        m_watcher = nullptr;
+        const Result result = watcher->result();
+        watcher->deleteLater();
         if (m_queued) {
             Job next = std::move(*m_queued);
             m_queued.reset();
             start(std::move(next));
             return;
         }
-        if (m_running == m_generation)
-            m_deliver(m_watcher.result());
+        if (generation == m_generation)
+            m_deliver(result);
     }
 
+    QObject *m_owner;
     Deliver m_deliver;
     QThreadPool m_pool;
-    QFutureWatcher<Result> m_watcher;
+    QFutureWatcher<Result> *m_watcher = nullptr; ///< the running or unhandled job's
     quint64 m_generation = 0;
-    quint64 m_running = 0;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::optional<Job> m_queued;
 };
