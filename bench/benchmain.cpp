@@ -307,6 +307,15 @@ int main(int argc, char **argv)
     std::printf("fabric view build (%zu switches, graph, heat, layout):   median %.1f ms\n",
                 drawnSwitches, fabricBuild * 1e3);
     printSpread(1e3, "ms");
+    for (const auto traffic : {cp::model::FabricTraffic::Pipeline, cp::model::FabricTraffic::All}) {
+        const double seconds = medianSeconds(3, [&] {
+            drawnSwitches
+                = cp::views::buildPlanFabricDrawing(large, catalog, 0, traffic).switches.size();
+        });
+        std::printf("fabric view build, heat of %-22s median %.1f ms\n",
+                    (cp::model::fabricTrafficName(traffic) + ":").c_str(), seconds * 1e3);
+        printSpread(1e3, "ms");
+    }
     cp::views::FabricView fabricView(&document);
     fabricView.resize(1920, 1080);
     fabricView.show();

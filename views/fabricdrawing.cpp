@@ -55,6 +55,8 @@ void addLinkTo(FabricDrawing::Line &line, const model::FabricLink &link,
     if (loads && link.id < loads->utilisation.size()) {
         line.utilisation = std::max(line.utilisation, loads->utilisation[link.id]);
         line.flows = std::max(line.flows, loads->flows[link.id]);
+        if (link.id < loads->bytesPerStep.size())
+            line.bytesPerStep = std::max(line.bytesPerStep, loads->bytesPerStep[link.id]);
     }
 }
 
@@ -453,8 +455,51 @@ void assignNodeGroups(FabricDrawing &drawing, const model::FabricGraph &graph,
                 addGroup(drawing.servers[static_cast<std::size_t>(line.server)].groups, group);
 }
 
+namespace {
+
+/** The status line's account of what the heat map shows. */
+std::string loadNoteOf(const model::FabricLinkLoads &loads)
+{
+    char text[320];
+    if (loads.utilisation.empty()) {
+        std::snprintf(text, sizeof text, "heat (%s): nothing to show, %s",
+                      model::fabricTrafficName(loads.traffic).c_str(), loads.emptyReason.c_str());
+        return text;
+    }
+    const std::string bottleneck = loads.bottleneckLink.empty() ? "none" : loads.bottleneckLink;
+    switch (loads.traffic) {
+    case model::FabricTraffic::DataParallel:
+        std::snprintf(text, sizeof text,
+                      "heat: the training layout's data-parallel rings over %d nodes, all at "
+                      "once, %.0f Gb/s per flow; bottleneck %s",
+                      loads.ringNodes, loads.bytesPerSecondPerFlow * 8 / 1e9, bottleneck.c_str());
+        break;
+    case model::FabricTraffic::Pipeline:
+        std::snprintf(text, sizeof text,
+                      "heat: pipeline sends between consecutive stages, all at once, %.0f Gb/s "
+                      "per GPU pair; bottleneck %s",
+                      loads.bytesPerSecondPerFlow * 8 / 1e9, bottleneck.c_str());
+        break;
+    case model::FabricTraffic::ExpertParallel:
+        std::snprintf(text, sizeof text,
+                      "heat: expert all-to-all, every node pair of a group on every rail, %.0f "
+                      "Gb/s per flow; bottleneck %s",
+                      loads.bytesPerSecondPerFlow * 8 / 1e9, bottleneck.c_str());
+        break;
+    case model::FabricTraffic::All:
+        std::snprintf(text, sizeof text,
+                      "heat: all scale-out bytes of one %.2f s step over what each link carries "
+                      "in it; busiest %s",
+                      loads.stepSeconds, bottleneck.c_str());
+        break;
+    }
+    return text;
+}
+
+} // namespace
+
 FabricDrawing buildPlanFabricDrawing(const model::Plan &plan, const model::Catalog &catalog,
-                                     int torusPlane)
+                                     int torusPlane, model::FabricTraffic traffic)
 {
     FabricDrawing none;
     try {
@@ -465,20 +510,14 @@ FabricDrawing buildPlanFabricDrawing(const model::Plan &plan, const model::Catal
             return none;
         }
         const model::FabricGraph graph = model::generatePlanFabric(*fabric);
-        const model::FabricLinkLoads loads = model::planFabricLinkLoads(plan, catalog, graph);
+        const model::FabricLinkLoads loads
+            = model::planFabricLinkLoads(plan, catalog, graph, traffic);
         FabricDrawing d
             = buildFabricDrawing(graph, torusPlane, loads.utilisation.empty() ? nullptr : &loads);
         assignNodeGroups(d, graph, model::fabricNodeGroups(plan),
                          fabric->design.endpointsPerNode());
-        if (!loads.utilisation.empty()) {
-            char text[256];
-            std::snprintf(text, sizeof text,
-                          "heat: the training layout's data-parallel rings over %d nodes, all at "
-                          "once, %.0f Gb/s per flow; bottleneck %s",
-                          loads.ringNodes, loads.bytesPerSecondPerFlow * 8 / 1e9,
-                          loads.bottleneckLink.c_str());
-            d.loadNote = text;
-        }
+        d.loadNote = loadNoteOf(loads);
+        d.hasLoads = !loads.utilisation.empty();
         return d;
     } catch (const std::exception &error) {
         none.error = std::string("The fabric cannot be built: ") + error.what();

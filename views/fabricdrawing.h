@@ -67,6 +67,7 @@ struct FabricDrawing
         /** Heat map: the busiest merged link's utilisation and flows (-1: no loads). */
         double utilisation = -1;
         double flows = 0;
+        double bytesPerStep = 0; ///< the busiest merged link's bytes per training step
     };
 
     std::string topology;
@@ -89,6 +90,7 @@ struct FabricDrawing
     int rails = 0; ///< rail fat-tree: rails (colours)
     /** What the heat map shows: "data-parallel rings over 16 nodes ..."; empty without loads. */
     std::string loadNote;
+    bool hasLoads = false; ///< the lines carry a heat map (utilisation >= 0)
 };
 
 /**
@@ -107,7 +109,8 @@ void assignNodeGroups(FabricDrawing &drawing, const model::FabricGraph &graph,
                       const std::vector<int> &nodeGroups, int endpointsPerNode);
 
 /** The plan's generated fabric, laid out; error set when it has none or it cannot be built. */
-FabricDrawing buildPlanFabricDrawing(const model::Plan &plan, const model::Catalog &catalog,
-                                     int torusPlane = 0);
+FabricDrawing
+buildPlanFabricDrawing(const model::Plan &plan, const model::Catalog &catalog, int torusPlane = 0,
+                       model::FabricTraffic traffic = model::FabricTraffic::DataParallel);
 
 } // namespace cp::views

@@ -173,6 +173,9 @@ QString FabricDrawingItem::lineToolTip(const QPointF &scenePoint, double radius,
         text += QObject::tr("\nbusiest link: %1% of its capacity, %2 flows per direction")
                     .arg(100.0 * nearest->utilisation, 0, 'f', 0)
                     .arg(nearest->flows, 0, 'f', 2);
+    if (nearest->utilisation >= 0 && nearest->bytesPerStep > 0)
+        text += QObject::tr(", %1 GB per training step")
+                    .arg(QString::number(nearest->bytesPerStep / 1e9, 'g', 3));
     return text;
 }
 

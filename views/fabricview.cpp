@@ -12,6 +12,7 @@
 #include "model/planning/planworstfailure.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QGraphicsScene>
 #include <QLabel>
 #include <QSlider>
@@ -47,9 +48,20 @@ FabricView::FabricView(PlanDocument *document, QWidget *parent)
     m_worstAction->setToolTip(tr("Find the switch whose loss slows the training step most"));
     m_heatAction = bar->addAction(tr("&Heat Map"), this, [this](bool on) { setHeatMap(on); });
     m_heatAction->setCheckable(true);
-    m_heatAction->setToolTip(tr("Colour links by the load the training layout's data-parallel "
-                                "rings put on them, blue idle to red saturated; hover a link "
-                                "for its figures"));
+    m_heatAction->setToolTip(tr("Colour links by the load the training layout puts on them, "
+                                "blue idle to red saturated; hover a link for its figures"));
+    m_traffic = new QComboBox(bar);
+    m_traffic->setObjectName(QStringLiteral("heatTraffic"));
+    // Items in FabricTraffic's order: the index is the enum value.
+    m_traffic->addItem(tr("Data-parallel rings"));
+    m_traffic->addItem(tr("Pipeline sends"));
+    m_traffic->addItem(tr("Expert all-to-all"));
+    m_traffic->addItem(tr("All traffic per step"));
+    m_traffic->setToolTip(
+        tr("What the heat map shows: one class of the step's scale-out traffic with all its "
+           "flows at once (share of each link while they run), or all of it as bytes per step "
+           "against what each link carries in the step"));
+    bar->addWidget(m_traffic);
     bar->addSeparator();
     bar->addAction(tr("Fit"), m_canvas, &FabricCanvas::fitAll);
     bar->addWidget(new QLabel(tr("  Torus plane "), bar));
@@ -68,6 +80,11 @@ FabricView::FabricView(PlanDocument *document, QWidget *parent)
     connect(m_canvas, &FabricCanvas::deletePressed, this, [this] { failSelection(); });
     connect(m_canvas, &FabricCanvas::zoomChanged, this, [this] { updateStatus(); });
     connect(m_plane, &QSlider::valueChanged, this, [this] { requestDrawing(); });
+    connect(m_traffic, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_heatAction->isChecked())
+            setHeatMap(true);
+        requestDrawing();
+    });
     updateStatus();
 }
 
@@ -94,14 +111,16 @@ void FabricView::requestDrawing()
     // The heat map depends on the workload's layout and the failed switches as well.
     const model::Plan plan = m_document->plan();
     const int plane = m_plane->value();
+    const model::FabricTraffic traffic = heatTraffic();
     const QString key = fabricCardKey(plan)
         + QString::fromStdString(model::planToJson(plan).value("workload", nlohmann::json()).dump())
-        + QString::number(plane);
+        + QString::number(plane) + QLatin1Char('/') + QString::number(m_traffic->currentIndex());
     if (key == m_drawnKey)
         return;
     m_drawnKey = key;
-    m_drawingRunner.request([plan, plane, catalog = m_catalog](const std::atomic<bool> *) {
-        return std::make_shared<const FabricDrawing>(buildPlanFabricDrawing(plan, *catalog, plane));
+    m_drawingRunner.request([plan, plane, traffic, catalog = m_catalog](const std::atomic<bool> *) {
+        return std::make_shared<const FabricDrawing>(
+            buildPlanFabricDrawing(plan, *catalog, plane, traffic));
     });
 }
 
@@ -153,6 +172,16 @@ void FabricView::setHeatMap(bool on)
     if (m_item)
         m_item->setHeatMap(on);
     updateStatus();
+}
+
+model::FabricTraffic FabricView::heatTraffic() const
+{
+    return static_cast<model::FabricTraffic>(std::clamp(m_traffic->currentIndex(), 0, 3));
+}
+
+void FabricView::setHeatTraffic(model::FabricTraffic traffic)
+{
+    m_traffic->setCurrentIndex(static_cast<int>(traffic));
 }
 
 void FabricView::syncFailures()

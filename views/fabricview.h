@@ -12,6 +12,7 @@
 #include <memory>
 
 class QAction;
+class QComboBox;
 class QGraphicsScene;
 class QLabel;
 class QSlider;
@@ -70,6 +71,9 @@ public:
     void highlightGroups(const std::vector<int> &groups);
     /** Colours links by the training layout's load on them. */
     void setHeatMap(bool on);
+    /** Which traffic the heat map colours the links by (redraws off the GUI thread). */
+    void setHeatTraffic(model::FabricTraffic traffic);
+    model::FabricTraffic heatTraffic() const;
     const model::WorstFailure &worstFailure() const { return m_worst; }
     QString statusText() const;
     /** "rail 0 leaf of scalable unit 0 – spine 3" for a detail line. */
@@ -106,6 +110,7 @@ private:
     QAction *m_restore;
     QAction *m_worstAction;
     QAction *m_heatAction;
+    QComboBox *m_traffic;
     QString m_drawnKey;
     QString m_worstText;
     std::string m_drawnTopology;

@@ -411,10 +411,7 @@ void writeFabricPage(ReportLayout &page, const model::Plan &documentPlan,
 {
     page.newPage();
     page.heading(QObject::tr("Fabric (generated graph of the baseline)"));
-    page.picture(input.fabric, input.fabricSize,
-                 QObject::tr("Switch tiers and server groups; links coloured by the load of the "
-                             "training layout's data-parallel rings, blue idle to red saturated"),
-                 page.remaining() * 0.6);
+    page.picture(input.fabric, input.fabricSize, input.fabricCaption, page.remaining() * 0.6);
     if (estimate && estimate->fabricError.empty()) {
         const model::FabricCounts &f = estimate->fabric;
         QList<QStringList> rows;
@@ -486,7 +483,12 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
     if (drawing->error.empty() && drawing->width > 0) {
         QGraphicsScene fabricScene;
         auto *item = new FabricDrawingItem(drawing); // the scene owns it
-        item->setHeatMap(!drawing->loadNote.empty());
+        item->setHeatMap(drawing->hasLoads);
+        input.fabricCaption = drawing->hasLoads
+            ? QObject::tr("Switch tiers and server groups; links coloured by the load of the "
+                          "training layout's data-parallel rings, blue idle to red saturated")
+            : QObject::tr("Switch tiers and server groups; %1")
+                  .arg(QString::fromStdString(drawing->loadNote));
         fabricScene.addItem(item);
         const QRectF fabricBounds = item->boundingRect();
         input.fabricSize = QSizeF(1000, 1000 * fabricBounds.height() / fabricBounds.width());

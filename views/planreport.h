@@ -37,6 +37,7 @@ struct PlanReportInput
     QSizeF topologySize;
     QPicture fabric; ///< the Fabric view's drawing of the baseline's generated fabric
     QSizeF fabricSize; ///< empty when the baseline has no fabric to draw
+    QString fabricCaption; ///< what the drawing's colours mean, or why it has none
     QList<QPicture> charts;
     QStringList chartTitles;
 };

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <numeric>
 
 namespace cp::model {
@@ -47,7 +48,7 @@ std::size_t arcIndex(std::size_t linkId, FabricVertexId from, FabricVertexId to)
  */
 int addFlowLoad(const FabricGraph &graph, const FabricLiveness &alive, FabricVertexId s,
                 FabricVertexId t, unsigned current, SearchSide &from, SearchSide &to,
-                std::vector<double> &load, double &latency)
+                std::vector<double> &load, double weight, double &latency)
 {
     const auto &g = graph.storage();
     const auto start = [&](SearchSide &side, FabricVertexId root) {
@@ -112,7 +113,7 @@ int addFlowLoad(const FabricGraph &graph, const FabricLiveness &alive, FabricVer
         std::vector<FabricVertexId> level;
         for (FabricVertexId v : meeting) {
             side.backStamp[v] = current;
-            side.fraction[v] = from.sigma[v] * to.sigma[v] / paths;
+            side.fraction[v] = weight * from.sigma[v] * to.sigma[v] / paths;
             level.push_back(v);
         }
         std::vector<FabricVertexId> next;
@@ -145,58 +146,165 @@ int addFlowLoad(const FabricGraph &graph, const FabricLiveness &alive, FabricVer
     return from.dist[meeting.front()] + to.dist[meeting.front()];
 }
 
-} // namespace
+/**
+ * Where a non-forwarding endpoint meets the scale-out network when it has exactly one live
+ * scale-out link: every route from it to an endpoint outside its NVLink domain starts with that
+ * link (its other links lead to scale-up switches that only reach endpoints, which forward
+ * nothing). Flows between such endpoints are routed once per switch pair: the access links
+ * carry the flow whole, and the switch pair splits it over the same shortest paths.
+ */
+struct Attachment
+{
+    bool single = false;
+    FabricVertexId attachedSwitch = 0;
+    std::size_t linkId = 0;
+    double latencySeconds = 0;
+};
 
-RingRate concurrentRingRate(const FabricGraph &graph,
-                            const std::vector<std::vector<FabricVertexId>> &rings,
-                            double switchLatencySeconds, const FabricFailures &failures,
-                            std::vector<double> *arcLoads)
+std::vector<Attachment> attachmentsOf(const FabricGraph &graph, const FabricLiveness &alive)
 {
     const auto &g = graph.storage();
-    const FabricLiveness alive = fabricLiveness(graph, failures);
+    const auto scaleUpReachesOnlyEndpoints = [&](FabricVertexId sw) {
+        for (auto [it, end] = boost::out_edges(sw, g); it != end; ++it)
+            if (g[boost::target(*it, g)].forwards())
+                return false;
+        return true;
+    };
+    std::vector<Attachment> attachments(graph.vertexCount());
+    for (FabricVertexId v : graph.endpoints()) {
+        if (g[v].forwards() || !alive.vertex[v])
+            continue;
+        Attachment attachment;
+        int scaleOutLinks = 0;
+        bool closedScaleUp = true;
+        for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
+            if (!alive.link[g[*it].id])
+                continue;
+            const FabricVertexId w = boost::target(*it, g);
+            if (g[*it].linkClass == LinkClass::ScaleUp) {
+                closedScaleUp = closedScaleUp && scaleUpReachesOnlyEndpoints(w);
+                continue;
+            }
+            ++scaleOutLinks;
+            attachment.attachedSwitch = w;
+            attachment.linkId = g[*it].id;
+            attachment.latencySeconds = g[*it].latencySeconds;
+            attachment.single = g[w].forwards();
+        }
+        attachment.single = attachment.single && scaleOutLinks == 1 && closedScaleUp;
+        attachments[v] = attachment;
+    }
+    return attachments;
+}
+
+/** Whether s and t share a scale-up switch: their flow may take NVLink, never the fabric. */
+bool shareScaleUpDomain(const FabricGraph &graph, FabricVertexId s, FabricVertexId t)
+{
+    const auto &g = graph.storage();
+    for (auto [it, end] = boost::out_edges(s, g); it != end; ++it)
+        if (g[*it].linkClass == LinkClass::ScaleUp
+            && boost::edge(boost::target(*it, g), t, g).second)
+            return true;
+    return false;
+}
+
+} // namespace
+
+namespace {
+
+/**
+ * Adds flows' loads to the link directions: a flow between single-homed endpoints on two
+ * different switches is held back and routed once per switch pair, with the pair's summed
+ * weight, when finish() is called; every other flow is routed at once.
+ */
+class RingLoadAccumulator
+{
+public:
+    RingLoadAccumulator(const FabricGraph &graph, const FabricFailures &failures,
+                        double switchLatencySeconds)
+        : m_graph(graph)
+        , m_alive(fabricLiveness(graph, failures))
+        , m_attachments(attachmentsOf(graph, m_alive))
+        , m_from(graph.vertexCount())
+        , m_to(graph.vertexCount())
+        , m_switchLatencySeconds(switchLatencySeconds)
+    {
+        load.assign(2 * graph.linkCount(), 0.0);
+    }
+
+    void addFlow(FabricVertexId s, FabricVertexId t, double weight)
+    {
+        ++result.flows;
+        if (s == t)
+            return;
+        if (!m_alive.vertex[s] || !m_alive.vertex[t]) {
+            unroutable = true;
+            return;
+        }
+        const Attachment &up = m_attachments[s], &down = m_attachments[t];
+        if (up.single && down.single && !shareScaleUpDomain(m_graph, s, t)) {
+            load[arcIndex(up.linkId, s, up.attachedSwitch)] += weight;
+            load[arcIndex(down.linkId, down.attachedSwitch, t)] += weight;
+            const double accessLatency = up.latencySeconds + down.latencySeconds;
+            if (up.attachedSwitch == down.attachedSwitch) {
+                noteFlow(2, accessLatency);
+                return;
+            }
+            auto &pair = m_switchPairs[{up.attachedSwitch, down.attachedSwitch}];
+            pair.first += weight;
+            pair.second = std::max(pair.second, accessLatency);
+            return;
+        }
+        route(s, t, weight, 0.0, 0);
+    }
+
+    void finish()
+    {
+        for (const auto &[ends, pair] : m_switchPairs)
+            route(ends.first, ends.second, pair.first, pair.second, 2);
+        m_switchPairs.clear();
+    }
+
+    RingRate result;
+    bool unroutable = false;
+    std::vector<double> load;
+
+private:
+    void route(FabricVertexId s, FabricVertexId t, double weight, double latency, int extraHops)
+    {
+        const int hops
+            = addFlowLoad(m_graph, m_alive, s, t, ++m_current, m_from, m_to, load, weight, latency);
+        if (hops < 0)
+            unroutable = true;
+        else
+            noteFlow(hops + extraHops, latency);
+    }
+    void noteFlow(int hops, double latency)
+    {
+        latency += std::max(0, hops - 1) * m_switchLatencySeconds;
+        result.maxHops = std::max(result.maxHops, hops);
+        result.pathLatencySeconds = std::max(result.pathLatencySeconds, latency);
+    }
+
+    const FabricGraph &m_graph;
+    FabricLiveness m_alive;
+    std::vector<Attachment> m_attachments;
+    SearchSide m_from, m_to;
+    double m_switchLatencySeconds;
+    unsigned m_current = 0;
+    /** Held-back flows by switch pair: summed weight, slowest pair of access links. */
+    std::map<std::pair<FabricVertexId, FabricVertexId>, std::pair<double, double>> m_switchPairs;
+};
+
+/** The common rate: the most loaded link direction's capacity over its load. */
+void setBottleneck(const FabricGraph &graph, const std::vector<double> &load, RingRate &result)
+{
+    const auto &g = graph.storage();
     std::vector<double> capacity(graph.linkCount(), 0.0);
     std::vector<std::pair<FabricVertexId, FabricVertexId>> ends(graph.linkCount());
     for (auto [it, end] = boost::edges(g); it != end; ++it) {
         capacity[g[*it].id] = g[*it].bytesPerSecond;
         ends[g[*it].id] = {boost::source(*it, g), boost::target(*it, g)};
-    }
-    std::vector<double> load(2 * graph.linkCount(), 0.0);
-    SearchSide from(graph.vertexCount());
-    SearchSide to(graph.vertexCount());
-    unsigned current = 0;
-    RingRate result;
-    bool unroutable = false;
-
-    for (const auto &ring : rings) {
-        if (ring.size() < 2)
-            continue;
-        for (std::size_t i = 0; i < ring.size(); ++i) {
-            const FabricVertexId s = ring[i];
-            const FabricVertexId t = ring[(i + 1) % ring.size()];
-            ++result.flows;
-            if (s == t)
-                continue;
-            if (!alive.vertex[s] || !alive.vertex[t]) {
-                unroutable = true;
-                continue;
-            }
-            double latency = 0;
-            const int hops = addFlowLoad(graph, alive, s, t, ++current, from, to, load, latency);
-            if (hops < 0) {
-                unroutable = true;
-                continue;
-            }
-            latency += std::max(0, hops - 1) * switchLatencySeconds;
-            result.maxHops = std::max(result.maxHops, hops);
-            result.pathLatencySeconds = std::max(result.pathLatencySeconds, latency);
-        }
-    }
-    if (arcLoads)
-        *arcLoads = load;
-    if (unroutable) {
-        result.bytesPerSecondPerFlow = 0;
-        result.bottleneckLink = "a ring member cannot be reached";
-        return result;
     }
     double rate = std::numeric_limits<double>::infinity();
     std::size_t worst = 0;
@@ -210,13 +318,41 @@ RingRate concurrentRingRate(const FabricGraph &graph,
         }
     }
     if (result.flows == 0 || rate == std::numeric_limits<double>::infinity())
-        return result;
+        return;
     result.bytesPerSecondPerFlow = rate;
     result.bottleneckLoad = load[worst];
     auto [u, v] = ends[worst / 2];
     if (worst % 2 == 1 ? u < v : u > v)
         std::swap(u, v);
     result.bottleneckLink = g[u].label + " -> " + g[v].label;
+}
+
+} // namespace
+
+RingRate concurrentRingRate(const FabricGraph &graph,
+                            const std::vector<std::vector<FabricVertexId>> &rings,
+                            double switchLatencySeconds, const FabricFailures &failures,
+                            std::vector<double> *arcLoads, const std::vector<double> *ringWeights)
+{
+    RingLoadAccumulator flows(graph, failures, switchLatencySeconds);
+    for (std::size_t r = 0; r < rings.size(); ++r) {
+        const auto &ring = rings[r];
+        const double weight = ringWeights && r < ringWeights->size() ? (*ringWeights)[r] : 1.0;
+        if (ring.size() < 2 || weight <= 0)
+            continue;
+        for (std::size_t i = 0; i < ring.size(); ++i)
+            flows.addFlow(ring[i], ring[(i + 1) % ring.size()], weight);
+    }
+    flows.finish();
+    if (arcLoads)
+        *arcLoads = flows.load;
+    RingRate result = flows.result;
+    if (flows.unroutable) {
+        result.bytesPerSecondPerFlow = 0;
+        result.bottleneckLink = "a ring member cannot be reached";
+        return result;
+    }
+    setBottleneck(graph, flows.load, result);
     return result;
 }
 

@@ -32,11 +32,16 @@ struct RingRate
  * search from each member stops at its neighbour's distance, so rings of nearby members cost
  * little even on 65,536-endpoint fabrics. `arcLoads`, when given, receives the ECMP-weighted
  * flows on each link direction: index 2 x link id for the lower vertex to the higher, + 1 back.
+ * `ringWeights`, when given, counts ring r's flows ringWeights[r] times (k ranks sharing the
+ * same endpoints), so the rate is that of one unit of weight. A flow between two endpoints that
+ * each have one scale-out cable is its two access links plus one flow between their switches,
+ * and flows between the same switch pair are routed once, weighted: the same loads, found once.
  */
 RingRate concurrentRingRate(const FabricGraph &graph,
                             const std::vector<std::vector<FabricVertexId>> &rings,
                             double switchLatencySeconds, const FabricFailures &failures = {},
-                            std::vector<double> *arcLoads = nullptr);
+                            std::vector<double> *arcLoads = nullptr,
+                            const std::vector<double> *ringWeights = nullptr);
 
 /** How a scheduler placed a job's ranks on the nodes. */
 enum class NodePlacement {

@@ -80,6 +80,8 @@ std::optional<std::size_t> majorityComponent(const std::vector<std::size_t> &com
     return std::nullopt;
 }
 
+} // namespace
+
 /**
  * A node is cut off when any of its endpoints failed or lost every live link to the scale-out
  * network, or sits on an island apart from the part of the fabric that holds most of the job's
@@ -104,6 +106,8 @@ std::vector<char> nodesCutOff(const FabricGraph &graph, const FabricLiveness &al
     }
     return cut;
 }
+
+namespace {
 
 /** Rank rings (NIC i of `size` consecutive listed nodes) over the listed nodes only. */
 std::vector<std::vector<FabricVertexId>> ringsOver(const FabricGraph &graph, int endpointsPerNode,

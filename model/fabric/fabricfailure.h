@@ -44,6 +44,15 @@ FabricFailureImpact measureFabricFailure(const FabricGraph &graph, int endpoints
                                          std::vector<long long> ringSizes = {});
 
 /**
+ * Per node of the first `jobNodes` (endpoints in nodes of `endpointsPerNode`), 1 when the
+ * failures cut it off: an endpoint failed or lost every live scale-out link, or it sits on an
+ * island apart from the component holding most of the job's endpoints. NCCL aborts on a NIC it
+ * cannot use, so such a node leaves the job.
+ */
+std::vector<char> nodesCutOff(const FabricGraph &graph, const FabricLiveness &alive,
+                              int endpointsPerNode, long long jobNodes);
+
+/**
  * `cluster` after `impact`: its GPUs are those of the surviving nodes, and its scale-out rate
  * for each measured ring size is its own rate (closed form or already measured) times the
  * surviving fraction. The ring sizes include the cluster's nodes per leaf, where the closed

@@ -253,6 +253,197 @@ private slots:
         QCOMPARE(contiguous.flows[uplink], 1.0);
     }
 
+    /** The four hosts of leafSpine(2, 2, 1) as the job's nodes 0..3, one GPU and NIC each. */
+    static RankPlacement fourNodes()
+    {
+        RankPlacement placement;
+        placement.nodes = {0, 1, 2, 3};
+        return placement;
+    }
+
+    void pipelinePairsCrossTheSpineAtTwoToOne()
+    {
+        // Two stages of two GPUs on four one-GPU nodes: GPU 0 (host-0) sends to GPU 2 (host-2)
+        // and GPU 1 (host-1) to GPU 3 (host-3), gradients coming back. Both pairs cross the
+        // spine: leaf 0's uplink carries 2 flows each way, 50 / 2 = 25 GB/s per pair (the
+        // uplink saturated), and host-0's access link one flow each way, 25 of 50 GB/s.
+        const FabricGraph graph = leafSpine(2, 2, 1);
+        RankPlacement placement = fourNodes();
+        placement.stageGpus = 2;
+        placement.stages = 2;
+        const FabricTrafficFlows flows = pipelineStageFlows(graph, placement);
+        QCOMPARE(flows.rings.size(), std::size_t(2));
+        const FabricLinkLoads loads = fabricLinkLoads(graph, flows.rings, {}, flows.weights);
+        QCOMPARE(loads.bytesPerSecondPerFlow, 25e9);
+        const std::size_t uplink = findLink(graph, "leaf-0", "spine-0");
+        const std::size_t access = findLink(graph, "host-0", "leaf-0");
+        QCOMPARE(loads.flows[uplink], 2.0);
+        QCOMPARE(loads.utilisation[uplink], 1.0);
+        QCOMPARE(loads.flows[access], 1.0);
+        QCOMPARE(loads.utilisation[access], 0.5);
+    }
+
+    void gpusSharingANicPairAreWeightedFlows()
+    {
+        // Two GPUs per node, one NIC: stage 0 is GPUs 0-3 (nodes 0, 1), stage 1 GPUs 4-7
+        // (nodes 2, 3). GPUs 0 and 1 both send from host-0 to host-2, GPUs 2 and 3 from host-1
+        // to host-3: two pairs of weight 2. Leaf 0's uplink carries 4 GPU flows each way, 12.5
+        // GB/s each; host-0's access link 2 of them, 25 of 50 GB/s.
+        const FabricGraph graph = leafSpine(2, 2, 1);
+        RankPlacement placement = fourNodes();
+        placement.gpusPerNode = 2;
+        placement.stageGpus = 4;
+        placement.stages = 2;
+        const FabricTrafficFlows flows = pipelineStageFlows(graph, placement);
+        QCOMPARE(flows.weights, (std::vector<double> {2.0, 2.0}));
+        const FabricLinkLoads loads = fabricLinkLoads(graph, flows.rings, {}, flows.weights);
+        QCOMPARE(loads.bytesPerSecondPerFlow, 12.5e9);
+        QCOMPARE(loads.flows[findLink(graph, "leaf-0", "spine-0")], 4.0);
+        QCOMPARE(loads.utilisation[findLink(graph, "host-0", "leaf-0")], 0.5);
+
+        // An NVLink domain of 4 GPUs (nodes 0-1, nodes 2-3) with four stages of two GPUs: the
+        // sends 0->2, 1->3 and 4->6, 5->7 stay on NVLink; only 2->4 and 3->5 (host-1 to host-2)
+        // cross the fabric, one pair of weight 2.
+        placement.scaleUpDomainGpus = 4;
+        placement.stageGpus = 2;
+        placement.stages = 4;
+        const FabricTrafficFlows domain = pipelineStageFlows(graph, placement);
+        QCOMPARE(domain.rings.size(), std::size_t(1));
+        QCOMPARE(domain.weights, std::vector<double> {2.0});
+        const auto ends = std::set<FabricVertexId>(domain.rings[0].begin(), domain.rings[0].end());
+        QCOMPARE(
+            ends,
+            (std::set<FabricVertexId> {findVertex(graph, "host-1"), findVertex(graph, "host-2")}));
+    }
+
+    void expertAllToAllLoadsEveryNodePair()
+    {
+        // EP 4 over the four hosts: six node pairs, four of them across the spine (0-2, 0-3,
+        // 1-2, 1-3), so leaf 0's uplink carries 4 flows each way at 50 / 4 = 12.5 GB/s; host-0
+        // sends to three peers, 3 x 12.5 = 37.5 of its 50 GB/s (0.75).
+        const FabricGraph graph = leafSpine(2, 2, 1);
+        RankPlacement placement = fourNodes();
+        placement.expertParallel = 4;
+        placement.expertGroupGpus = 4;
+        placement.stageGpus = 4;
+        const FabricTrafficFlows flows = expertAllToAllFlows(graph, placement);
+        QCOMPARE(flows.rings.size(), std::size_t(6));
+        const FabricLinkLoads loads = fabricLinkLoads(graph, flows.rings);
+        QCOMPARE(loads.bytesPerSecondPerFlow, 12.5e9);
+        QCOMPARE(loads.flows[findLink(graph, "leaf-0", "spine-0")], 4.0);
+        QCOMPARE(loads.utilisation[findLink(graph, "host-0", "leaf-0")], 0.75);
+        // Groups of two GPUs inside an NVLink domain of two never reach the fabric.
+        placement.expertParallel = 2;
+        placement.expertGroupGpus = 2;
+        placement.scaleUpDomainGpus = 2;
+        QVERIFY(expertAllToAllFlows(graph, placement).rings.empty());
+    }
+
+    void allTrafficAddsBytesPerStep()
+    {
+        // Ring h0 -> h2 -> h1 -> h3 carrying 10 GB per flow, and h0 <-> h1 (same leaf) three
+        // times over at 5 GB each. Leaf 0's uplink: 2 ring flows each way, 20 GB per step, 0.4
+        // of the 50 GB it carries in a 1 s step. host-0's access link: one ring flow (10 GB)
+        // plus 3 x 5 GB each way, 25 GB, 0.5 of a second's worth; in a 0.4 s step it would need
+        // 125% of the link: shown saturated.
+        const FabricGraph graph = leafSpine(2, 2, 1);
+        const auto host = [&](int h) {
+            return findVertex(graph, "host-" + std::to_string(h));
+        };
+        FabricTrafficFlows ring;
+        ring.rings = {{host(0), host(2), host(1), host(3)}};
+        ring.bytesPerFlowPerStep = 10e9;
+        FabricTrafficFlows pair;
+        pair.rings = {{host(0), host(1)}};
+        pair.weights = {3.0};
+        pair.bytesPerFlowPerStep = 5e9;
+        const std::size_t uplink = findLink(graph, "leaf-0", "spine-0");
+        const std::size_t access = findLink(graph, "host-0", "leaf-0");
+        const FabricLinkLoads second = combinedLinkLoads(graph, {ring, pair}, 1.0);
+        QCOMPARE(second.bytesPerStep[uplink], 20e9);
+        QCOMPARE(second.utilisation[uplink], 0.4);
+        QCOMPARE(second.bytesPerStep[access], 25e9);
+        QCOMPARE(second.flows[access], 4.0);
+        QCOMPARE(second.utilisation[access], 0.5);
+        const FabricLinkLoads shortStep = combinedLinkLoads(graph, {ring, pair}, 0.4);
+        QCOMPARE(shortStep.utilisation[access], 1.0);
+        QCOMPARE(shortStep.utilisation[uplink], 1.0);
+    }
+
+    void theSamplesPipelineRunsOneFlowPerRail()
+    {
+        // The H100 sample trains TP 4 x PP 2 x DP 128 (interleave 10, microbatch 1) on 128
+        // nodes of 8 GPUs and 8 rail NICs: stage 0 is nodes 0-63, stage 1 nodes 64-127, and GPU
+        // i of node n exchanges with GPU i of node n + 64 on rail i. Every rail access link
+        // carries one flow each way, and the non-blocking rail fabric gives each flow a whole
+        // 400 Gb/s NIC: utilisation 1 on the access links.
+        const Plan plan = samplePlan();
+        const FabricGraph graph = generatePlanFabric(*planFabric(plan, shippedCatalog()));
+        const FabricLinkLoads loads
+            = planFabricLinkLoads(plan, shippedCatalog(), graph, FabricTraffic::Pipeline);
+        QVERIFY2(!loads.utilisation.empty(), loads.emptyReason.c_str());
+        QCOMPARE(loads.bytesPerSecondPerFlow, 50e9);
+        const auto &g = graph.storage();
+        int accessLinks = 0;
+        for (auto [it, end] = boost::edges(g); it != end; ++it)
+            if (g[*it].linkClass == LinkClass::Access) {
+                ++accessLinks;
+                QCOMPARE(loads.flows[g[*it].id], 1.0);
+                QCOMPARE(loads.utilisation[g[*it].id], 1.0);
+                // Megatron-Core sends a (sequence / TP, microbatch, hidden) BF16 tensor per
+                // microbatch and virtual stage each way (schedules.py, get_tensor_shapes with
+                // sequence parallelism): 8192 / 4 x 1 x 8192 x 2 B = 33.55 MB, times 512 / 128
+                // = 4 microbatches x 10 virtual stages = 1.342 GB per step each way.
+                QCOMPARE(loads.bytesPerStep[g[*it].id], 8192.0 / 4 * 8192 * 2 * 4 * 10);
+            }
+        QCOMPARE(accessLinks, 1024);
+        // The sample has no experts.
+        const FabricLinkLoads experts
+            = planFabricLinkLoads(plan, shippedCatalog(), graph, FabricTraffic::ExpertParallel);
+        QVERIFY(experts.utilisation.empty());
+        QVERIFY2(experts.emptyReason.find("EP 1") != std::string::npos,
+                 experts.emptyReason.c_str());
+        // All traffic: a rail access link carries its data-parallel ring flow and its pipeline
+        // flow, and over the step it is busy that share of the time.
+        const FabricLinkLoads rings
+            = planFabricLinkLoads(plan, shippedCatalog(), graph, FabricTraffic::DataParallel);
+        const FabricLinkLoads all
+            = planFabricLinkLoads(plan, shippedCatalog(), graph, FabricTraffic::All);
+        // Node 0's rail 0 NIC has one cable, to its rail leaf.
+        const std::size_t access = g[*boost::out_edges(graph.endpoints()[0], g).first].id;
+        QVERIFY(rings.bytesPerStep[access] > 0);
+        QCOMPARE(all.bytesPerStep[access], rings.bytesPerStep[access] + loads.bytesPerStep[access]);
+        QCOMPARE(all.utilisation[access], all.bytesPerStep[access] / (50e9 * all.stepSeconds));
+        QVERIFY(all.utilisation[access] < 1.0);
+    }
+
+    void anExpertGroupOfTwoNodesPairsThemOnEveryRail()
+    {
+        // Mixtral 8x7B with TP 2 and EP 8 on the H100 sample: an expert group spans 8 x 2 = 16
+        // GPUs, two nodes (0-1, 2-3, ...), so each node exchanges with exactly one peer node on
+        // each of its 8 rails. Both nodes of a pair hang off the same rail leaves, so the flow
+        // gets the whole 400 Gb/s NIC: one flow each way, utilisation 1, on every access link.
+        Plan plan = samplePlan();
+        nlohmann::json doc = planToJson(plan);
+        doc["workload"]["model"] = "mixtral-8x7b";
+        doc["workload"]["tp"] = 2;
+        doc["workload"]["ep"] = 8;
+        plan = parsePlan(doc, "mixtral.json", &shippedCatalog());
+        const FabricGraph graph = generatePlanFabric(*planFabric(plan, shippedCatalog()));
+        const FabricLinkLoads loads
+            = planFabricLinkLoads(plan, shippedCatalog(), graph, FabricTraffic::ExpertParallel);
+        QVERIFY2(!loads.utilisation.empty(), loads.emptyReason.c_str());
+        QCOMPARE(loads.bytesPerSecondPerFlow, 50e9);
+        const auto &g = graph.storage();
+        for (auto [it, end] = boost::edges(g); it != end; ++it)
+            if (g[*it].linkClass == LinkClass::Access) {
+                QCOMPARE(loads.flows[g[*it].id], 1.0);
+                QCOMPARE(loads.utilisation[g[*it].id], 1.0);
+            } else if (g[*it].linkClass == LinkClass::Fabric) {
+                QCOMPARE(loads.flows[g[*it].id], 0.0);
+            }
+    }
+
     void aFailureIsAScenarioLikeAnyOther()
     {
         // A scenario that fails spine 0 of the sample compares beside the baseline: its step is

@@ -264,7 +264,12 @@ private slots:
             return std::set<std::string> {l.endA, l.endB}
             == std::set<std::string> {"leaf-su0-rail0", "spine-0"};
         });
-        QVERIFY(line != links.end());
+        QVERIFY2(
+            line != links.end(),
+            qPrintable(QStringLiteral("%1 lines; %2 %3")
+                           .arg(links.size())
+                           .arg(QString::fromStdString(view->drawingItem()->drawing().description),
+                                QString::fromStdString(view->drawingItem()->drawing().error))));
         QCOMPARE(line->cables, 2LL);
         const QPointF middle((line->x1 + line->x2) / 2, (line->y1 + line->y2) / 2);
         canvas->centerOn(middle);
@@ -460,6 +465,60 @@ private slots:
         saveShot(&shown->view, QStringLiteral("fabric-heat-overview.png"));
         shown->view.canvas()->setZoom(2.0);
         saveShot(&shown->view, QStringLiteral("fabric-heat-detail.png"));
+    }
+
+    void heatTrafficSelectorShowsEachClass()
+    {
+        // The sample trains with PP 2 over nodes 0-63 and 64-127: GPU i of node n exchanges
+        // with GPU i of node n + 64 on rail i, one flow each way on every rail access link, and
+        // the non-blocking rail fabric gives each a whole NIC (utilisation 1).
+        auto shown = show(sample());
+        QSignalSpy ready(&shown->view, &views::FabricView::drawingReady);
+        shown->view.setHeatTraffic(model::FabricTraffic::Pipeline);
+        QVERIFY(ready.wait(20000));
+        QVERIFY(shown->view.drawingItem()->heatMap()); // choosing a class turns the map on
+        const views::FabricDrawing &pipeline = shown->view.drawingItem()->drawing();
+        QVERIFY2(shown->view.statusText().contains(QStringLiteral("pipeline sends")),
+                 qPrintable(shown->view.statusText()));
+        int accessLines = 0;
+        for (const auto &line : pipeline.links)
+            if (line.linkClass == model::LinkClass::Access) {
+                ++accessLines;
+                QCOMPARE(line.utilisation, 1.0);
+                QVERIFY(line.bytesPerStep > 0);
+            }
+        QVERIFY(accessLines > 0);
+        shown->view.canvas()->setZoom(2.0);
+        saveShot(&shown->view, QStringLiteral("fabric-heat-pipeline.png"));
+
+        // No experts in a dense model: the status says why the map is empty.
+        ready.clear();
+        shown->view.setHeatTraffic(model::FabricTraffic::ExpertParallel);
+        QVERIFY(ready.wait(20000));
+        QVERIFY2(shown->view.statusText().contains(QStringLiteral("EP 1")),
+                 qPrintable(shown->view.statusText()));
+        for (const auto &line : shown->view.drawingItem()->drawing().links)
+            QCOMPARE(line.utilisation, -1.0);
+
+        // All traffic: bytes per step against the step, below saturation on the access links
+        // (the step also computes), and the hover names the bytes.
+        ready.clear();
+        shown->view.setHeatTraffic(model::FabricTraffic::All);
+        QVERIFY(ready.wait(20000));
+        QVERIFY(shown->view.statusText().contains(QStringLiteral("bytes of one")));
+        const views::FabricDrawing &all = shown->view.drawingItem()->drawing();
+        for (const auto &line : all.links)
+            if (line.linkClass == model::LinkClass::Access) {
+                QVERIFY(line.utilisation > 0 && line.utilisation < 1.0);
+                const QPointF middle((line.x1 + line.x2) / 2, (line.y1 + line.y2) / 2);
+                const QString tip = shown->view.drawingItem()->lineToolTip(middle, 1.0, 2.0);
+                QVERIFY2(tip.contains(QStringLiteral("GB per training step")), qPrintable(tip));
+                break;
+            }
+        saveShot(&shown->view, QStringLiteral("fabric-heat-all.png"));
+        shown->view.resize(1366, 768);
+        QCoreApplication::processEvents();
+        saveShot(&shown->view, QStringLiteral("fabric-heat-all-1366.png"));
     }
 
     void worstSingleFailureSelectsTheModelsSwitch()
