@@ -173,6 +173,8 @@ private slots:
         job.seqLen = 2048;
         job.globalBatch = 1536;
         job.tokens = 300e9;
+        // The 2021 paper's software: no TP overlap, the era's kernels (trainingframework.h).
+        job.framework = *findTrainingFramework("megatron-lm-2021");
         ParallelConfig config;
         config.tp = 8;
         config.pp = 16;
@@ -191,11 +193,12 @@ private slots:
         QCOMPARE(e.trainingSeconds, 300e9 / e.tokensPerSecond);
         QCOMPARE(e.gpuHours, e.trainingSeconds * 1024 / 3600);
         QCOMPARE(e.mfu, e.modelFlopsPerSecondPerGpu / 312e12);
-        // The paper's end-to-end estimate 8·T·P/(n·X): 300B tokens, 175B, 1024 GPUs at 140 TFLOP/s
-        // is about 34 days. At our predicted rate the same formula must agree with our time.
-        const double days = 8.0 * 300e9 * 175e9 / (1024 * e.hardwareFlopsPerSecondPerGpu) / 86400;
-        QVERIFY2(qAbs(days / (e.trainingSeconds / 86400) - 1.0) < 0.05,
-                 qPrintable(QString::number(days)));
+        // Narayanan et al. (SC21 §5.1) put this run, 300 B tokens of GPT-3 175B on 1,024 A100
+        // at their measured 140 TFLOP/s per GPU with full recomputation, at 34 days. The
+        // estimate must land within 15% of the published figure (the A100 validation rows are
+        // 0-11% optimistic, docs/validation-training.md, so a few days fewer is expected).
+        const double days = e.trainingSeconds / 86400;
+        QVERIFY2(days > 34 * 0.85 && days < 34 * 1.15, qPrintable(QString::number(days)));
     }
 
     void invalidLayoutsAreExplained()

@@ -319,7 +319,12 @@ private slots:
         QFile bomFile(bom);
         QVERIFY(bomFile.open(QIODevice::ReadOnly));
         const model::CsvRows bomRows = model::parseCsv(bomFile.readAll().toStdString());
-        QCOMPARE(bomRows.back().back(), std::string("53312800")); // the sample's capital cost
+        // The sample's capital cost from the catalog's prices: 1,024 H100 x $30,000 = $30.72 M;
+        // 128 DGX H100 chassis x $120,000 = $15.36 M; 43 racks (40 kW / 10.2 kW = 3 DGX each)
+        // x $12,000 = $0.516 M; 48 QM9700 (32 rail leaves + 16 spines) x $30,000 = $1.44 M;
+        // 4,096 NDR transceivers (both ends of 1,024 NIC cables and 1,024 leaf-spine cables)
+        // x $800 = $3.2768 M; 4 AI400X2 x $500,000 = $2 M; total $53,312,800.
+        QCOMPARE(bomRows.back().back(), std::string("53312800"));
         QCOMPARE(bomRows.front().front(), std::string("Scenario"));
         QCOMPARE(bomRows.back().front(), std::string("Baseline"));
         // With a scenario selected, its lines name it.
