@@ -515,7 +515,7 @@ FabricDrawing buildPlanFabricDrawing(const model::Plan &plan, const model::Catal
         FabricDrawing d
             = buildFabricDrawing(graph, torusPlane, loads.utilisation.empty() ? nullptr : &loads);
         assignNodeGroups(d, graph, model::fabricNodeGroups(plan),
-                         fabric->design.endpointsPerNode());
+                         model::planEndpointsPerNode(plan, *fabric));
         d.loadNote = loadNoteOf(loads);
         d.hasLoads = !loads.utilisation.empty();
         return d;

@@ -21,4 +21,19 @@ std::string groupThousands(std::string number)
     return number;
 }
 
+std::string slugOf(const std::string &text)
+{
+    std::string slug;
+    for (char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u))
+            slug += static_cast<char>(std::tolower(u));
+        else if (!slug.empty() && slug.back() != '-')
+            slug += '-';
+    }
+    while (!slug.empty() && slug.back() == '-')
+        slug.pop_back();
+    return slug.empty() ? "item" : slug;
+}
+
 } // namespace cp::model

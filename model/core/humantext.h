@@ -14,4 +14,8 @@ std::string groupedCount(long long value);
  */
 std::string groupThousands(std::string number);
 
+/** A name as an identifier: lower-case letters and digits, other runs as one dash ("NVIDIA DGX
+ * H100" -> "nvidia-dgx-h100"); "item" when nothing is left. NetBox slugs, device names. */
+std::string slugOf(const std::string &text);
+
 } // namespace cp::model

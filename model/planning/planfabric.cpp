@@ -6,6 +6,8 @@
 #include "model/fabric/torusgenerator.h"
 #include "model/plan/plan.h"
 
+#include <algorithm>
+
 namespace cp::model {
 
 std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
@@ -82,6 +84,12 @@ FabricGraph generatePlanFabric(const PlanFabric &fabric)
         reason += ": raise the groups, routers per group (a) or endpoints per router (p), or"
                   " leave them derived";
     throw FabricParameterError(reason);
+}
+
+int planEndpointsPerNode(const Plan &plan, const PlanFabric &fabric)
+{
+    const auto nodes = static_cast<long long>(fabricNodeGroups(plan).size());
+    return nodes > 0 ? static_cast<int>(std::max(1LL, fabric.endpoints / nodes)) : 1;
 }
 
 std::vector<int> fabricNodeGroups(const Plan &plan)

@@ -47,4 +47,11 @@ FabricGraph generatePlanFabric(const PlanFabric &fabric);
  */
 std::vector<int> fabricNodeGroups(const Plan &plan);
 
+/**
+ * The endpoints each node on the fabric owns: the plan's NICs per node (PlanFabric::endpoints
+ * over the nodes cabled to it). FabricDesign::endpointsPerNode is 1 for every topology but the
+ * rail fat-tree, whose generator knows nodes; the others list a node's NICs side by side.
+ */
+int planEndpointsPerNode(const Plan &plan, const PlanFabric &fabric);
+
 } // namespace cp::model

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Drives the real clusterplanner-cli executable: exit statuses, messages, JSON output.
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -635,6 +636,26 @@ private slots:
         const Result failed = run({"export", sample, "--pdf", missingDir});
         QCOMPARE(failed.status, 1);
         QVERIFY(!QFileInfo::exists(missingDir));
+    }
+
+    void exportCableScheduleAndNetbox()
+    {
+        // The H100 sample's 1,024 NIC cables and 1,024 leaf-spine cables, one schedule row each
+        // after the header; the NetBox directory is created with its eight numbered files.
+        const QString sample
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+        const QString schedule = m_dir.filePath(QStringLiteral("cables.csv"));
+        const QString netbox = m_dir.filePath(QStringLiteral("netbox/hall-a"));
+        const Result r = run({"export", sample, "--cable-schedule", schedule, "--netbox", netbox});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QVERIFY2(r.out.contains("2048 cables"), r.out.constData());
+        QFile file(schedule);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count('\n'), 2049);
+        const QStringList files = QDir(netbox).entryList(QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 8);
+        QCOMPARE(files.front(), QStringLiteral("01-sites.csv"));
+        QCOMPARE(files.back(), QStringLiteral("08-cables.csv"));
     }
 };
 

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planning/datahall.h"
+
+#include "model/catalog/catalog.h"
+#include "model/core/humantext.h"
+#include "model/fabric/fabricgraph.h"
+#include "model/plan/plan.h"
+#include "model/planning/planestimator.h"
+#include "model/planning/planfabric.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace cp::model {
+
+namespace {
+
+/** One rack unit, 1.75 in (EIA-310). */
+constexpr double metersPerRackUnit = 0.04445;
+
+std::string numbered(const std::string &prefix, long long value, int digits)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%0*lld", digits, value);
+    return prefix + text;
+}
+
+/** "R03-C07": room row 3, compute cabinet 7. */
+std::string rackName(int row, int column)
+{
+    return numbered("R", row + 1, 2) + numbered("-C", column + 1, 2);
+}
+
+/** Where the compute cabinets go: rows of `perRow`, the spine row (if any) in the middle. */
+struct RowPlan
+{
+    int perRow = 10;
+    int computeRows = 1;
+    bool spineRow = false;
+    int spineRowIndex() const { return computeRows / 2; }
+    /** A compute row's position in the room: the spine row pushes the later rows back one. */
+    int roomRow(int computeRow) const
+    {
+        return spineRow && computeRow >= spineRowIndex() ? computeRow + 1 : computeRow;
+    }
+};
+
+/** Adds `device` to the first cabinet of `role` in `row` with room for it, or a new one. */
+void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::string &role,
+                        int firstColumn, int rackUnits)
+{
+    int column = firstColumn;
+    for (std::size_t r = 0; r < hall.racks.size(); ++r) {
+        HallRack &rack = hall.racks[r];
+        if (rack.role != role || rack.row != row)
+            continue;
+        column = std::max(column, rack.column + 1);
+        if (rack.usedUnits + device.heightUnits <= rack.rackUnits) {
+            device.rack = static_cast<int>(r);
+            device.position = rack.usedUnits + 1;
+            rack.usedUnits += device.heightUnits;
+            hall.devices.push_back(std::move(device));
+            return;
+        }
+    }
+    HallRack rack;
+    rack.role = role;
+    rack.row = row;
+    rack.column = column;
+    rack.rackUnits = rackUnits;
+    rack.name = numbered("R", row + 1, 2) + (role == "spine" ? "-S" : "-N")
+        + std::to_string(column - firstColumn + 1);
+    rack.usedUnits = device.heightUnits;
+    device.rack = static_cast<int>(hall.racks.size());
+    device.position = 1;
+    hall.racks.push_back(rack);
+    hall.devices.push_back(std::move(device));
+}
+
+/**
+ * The servers of every group on the fabric, in the fabric's node order, in compute cabinets;
+ * returns each fabric node's device index.
+ */
+std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &catalog,
+                              const PlanEstimate &estimate, const RowPlan &rows)
+{
+    std::vector<int> serverOfNode;
+    int nextRack = 0;
+    long long serial = 0;
+    for (const NodeGroup &group : plan.nodeGroups) {
+        const NodeSpec &node = catalog.node(group.nodeId);
+        const auto usage
+            = std::find_if(estimate.racks.begin(), estimate.racks.end(),
+                           [&](const RackUsage &u) { return u.groupName == group.name; });
+        const bool racked = usage != estimate.racks.end() && usage->nodesPerRack > 0;
+        if (!racked)
+            hall.notes.push_back("group " + group.name + " is not placed in racks: its "
+                                 + std::to_string(group.count) + " servers have no position");
+        const int rackUnits = racked ? catalog.rack(usage->rackId).rackUnits : 0;
+        for (int i = 0; i < group.count; ++i) {
+            HallDevice server;
+            server.name = slugOf(group.name) + numbered("-", ++serial, 4);
+            server.role = "GPU server";
+            server.typeName = node.name;
+            server.heightUnits = std::max(1, node.rackUnits);
+            if (racked) {
+                if (i % usage->nodesPerRack == 0) {
+                    const int computeRow = nextRack / rows.perRow;
+                    HallRack rack;
+                    rack.role = "compute";
+                    rack.row = rows.roomRow(computeRow);
+                    rack.column = nextRack % rows.perRow;
+                    rack.rackUnits = rackUnits;
+                    rack.name = rackName(rack.row, rack.column);
+                    hall.racks.push_back(rack);
+                    ++nextRack;
+                }
+                HallRack &rack = hall.racks.back();
+                server.rack = static_cast<int>(hall.racks.size()) - 1;
+                server.position = rack.usedUnits + 1;
+                rack.usedUnits += server.heightUnits;
+            }
+            if (group.onFabric)
+                serverOfNode.push_back(static_cast<int>(hall.devices.size()));
+            hall.devices.push_back(std::move(server));
+        }
+    }
+    return serverOfNode;
+}
+
+/** The row a leaf's servers mostly sit in (ties: the nearer the front). */
+int rowOfMostServers(const DataHall &hall, const FabricGraph &graph, FabricVertexId leaf,
+                     const std::vector<int> &deviceOfVertex)
+{
+    std::map<int, int> servers;
+    const auto &g = graph.storage();
+    for (auto [it, end] = boost::out_edges(leaf, g); it != end; ++it) {
+        const int device = deviceOfVertex[boost::target(*it, g)];
+        if (device >= 0 && hall.devices[static_cast<std::size_t>(device)].rack >= 0
+            && hall.devices[static_cast<std::size_t>(device)].role == "GPU server")
+            ++servers[hall.racks[static_cast<std::size_t>(
+                                     hall.devices[static_cast<std::size_t>(device)].rack)]
+                          .row];
+    }
+    int best = 0, count = -1;
+    for (const auto &[row, n] : servers)
+        if (n > count) {
+            best = row;
+            count = n;
+        }
+    return best;
+}
+
+/** The fabric's switches in network cabinets (leaves by their servers' row, the rest in the
+ * spine row); fills deviceOfVertex for them. */
+void placeSwitches(DataHall &hall, const FabricGraph &graph, const RowPlan &rows,
+                   const std::string &switchName, int switchUnits, int rackUnits,
+                   std::vector<int> &deviceOfVertex)
+{
+    const auto &g = graph.storage();
+    for (FabricVertexId v = 0; v < graph.vertexCount(); ++v) {
+        if (g[v].role != FabricVertexRole::Switch)
+            continue;
+        HallDevice device;
+        device.name = g[v].label;
+        device.role = g[v].tier <= 1 ? "leaf switch"
+            : g[v].tier == 2         ? "spine switch"
+                                     : "core switch";
+        device.typeName = switchName;
+        device.heightUnits = std::max(1, switchUnits);
+        deviceOfVertex[v] = static_cast<int>(hall.devices.size());
+        if (g[v].tier <= 1)
+            mountInNetworkRack(hall, device, rowOfMostServers(hall, graph, v, deviceOfVertex),
+                               "network", rows.perRow, rackUnits);
+        else
+            mountInNetworkRack(hall, device, rows.spineRowIndex(), "spine", 0, rackUnits);
+    }
+}
+
+double deviceHeightMeters(const HallDevice &device)
+{
+    return (device.position - 1 + device.heightUnits / 2.0) * metersPerRackUnit;
+}
+
+/** NetBox's interface type for the fabric's ports. */
+std::string interfaceTypeFor(LinkProtocol protocol, double bitsPerSecond, bool twistedPair)
+{
+    const double gbps = bitsPerSecond / 1e9;
+    if (protocol == LinkProtocol::InfiniBand)
+        return gbps >= 800 ? "infiniband-xdr"
+            : gbps >= 400  ? "infiniband-ndr"
+            : gbps >= 200  ? "infiniband-hdr"
+                           : "infiniband-edr";
+    if (twistedPair)
+        return gbps >= 10 ? "10gbase-t" : "1000base-t";
+    if (gbps >= 800)
+        return "800gbase-x-osfp";
+    if (gbps >= 400)
+        return "400gbase-x-osfp";
+    if (gbps >= 200)
+        return "200gbase-x-qsfp56";
+    if (gbps >= 100)
+        return "100gbase-x-qsfp28";
+    if (gbps >= 25)
+        return "25gbase-x-sfp28";
+    return "10gbase-x-sfpp";
+}
+
+/** Every scale-out cable of the graph between two placed devices, numbered in graph order. */
+void addCables(DataHall &hall, const FabricGraph &graph, const std::vector<int> &deviceOfVertex,
+               int endpointsPerNode, const DataHallOptions &options)
+{
+    const auto &g = graph.storage();
+    std::vector<int> nextPort(hall.devices.size(), 0);
+    std::vector<int> endpointIndex(graph.vertexCount(), -1);
+    for (std::size_t i = 0; i < graph.endpoints().size(); ++i)
+        endpointIndex[graph.endpoints()[i]] = static_cast<int>(i);
+    const auto portOf = [&](FabricVertexId v, int device) {
+        if (endpointIndex[v] >= 0 && !g[v].forwards())
+            return "nic" + std::to_string(endpointIndex[v] % endpointsPerNode + 1);
+        return "p" + std::to_string(++nextPort[static_cast<std::size_t>(device)]);
+    };
+    long long outOfReach = 0, insideServers = 0;
+    for (auto [it, end] = boost::edges(g); it != end; ++it) {
+        const FabricLink &link = g[*it];
+        const FabricVertexId a = boost::source(*it, g), b = boost::target(*it, g);
+        if (link.linkClass == LinkClass::ScaleUp || deviceOfVertex[a] < 0 || deviceOfVertex[b] < 0)
+            continue;
+        if (deviceOfVertex[a] == deviceOfVertex[b]) {
+            ++insideServers; // torus chips of one server: wired on its board, not in the room
+            continue;
+        }
+        HallCable cable;
+        cable.deviceA = deviceOfVertex[a];
+        cable.deviceB = deviceOfVertex[b];
+        cable.portA = portOf(a, cable.deviceA);
+        cable.portB = portOf(b, cable.deviceB);
+        cable.bitsPerSecond = link.bytesPerSecond * 8;
+        cable.positioned = hall.devices[static_cast<std::size_t>(cable.deviceA)].rack >= 0
+            && hall.devices[static_cast<std::size_t>(cable.deviceB)].rack >= 0;
+        const double run = cableRunMeters(hall, cable.deviceA, cable.deviceB, options);
+        cable.lengthMeters = std::ceil(run * 2.0) / 2.0;
+        const bool twistedPair = link.medium == LinkMedium::Copper && cable.bitsPerSecond <= 10e9;
+        cable.medium = cableMediumFor(cable.lengthMeters, cable.bitsPerSecond, twistedPair);
+        outOfReach += cable.positioned && cable.medium == CableMedium::OutOfReach ? 1 : 0;
+        cable.label = numbered("C", static_cast<long long>(hall.cables.size()) + 1, 5);
+        hall.cables.push_back(std::move(cable));
+    }
+    if (insideServers > 0)
+        hall.notes.push_back(std::to_string(insideServers)
+                             + " links join chips inside one server: no cable in the room");
+    if (outOfReach > 0)
+        hall.notes.push_back(std::to_string(outOfReach)
+                             + " cables are longer than any medium reaches at their rate "
+                               "(500 m of single-mode fibre): shorten the rows or add rows");
+}
+
+} // namespace
+
+double cableRunMeters(const DataHall &hall, int deviceA, int deviceB,
+                      const DataHallOptions &options)
+{
+    const HallDevice &a = hall.devices[static_cast<std::size_t>(deviceA)];
+    const HallDevice &b = hall.devices[static_cast<std::size_t>(deviceB)];
+    if (a.rack < 0 || b.rack < 0)
+        return 0;
+    const double heightA = deviceHeightMeters(a), heightB = deviceHeightMeters(b);
+    if (a.rack == b.rack)
+        return std::abs(heightA - heightB) + options.slackMeters;
+    const HallRack &rackA = hall.racks[static_cast<std::size_t>(a.rack)];
+    const HallRack &rackB = hall.racks[static_cast<std::size_t>(b.rack)];
+    const double climb = (rackA.rackUnits * metersPerRackUnit - heightA)
+        + (rackB.rackUnits * metersPerRackUnit - heightB) + 2 * options.trayAboveRackMeters;
+    const double tray = std::abs(rackA.column - rackB.column) * options.rackWidthMeters
+        + std::abs(rackA.row - rackB.row) * options.rowPitchMeters;
+    return climb + tray + options.slackMeters;
+}
+
+DataHall layoutDataHall(const Plan &plan, const Catalog &catalog, const DataHallOptions &options)
+{
+    DataHall hall;
+    const PlanEstimate estimate = estimatePlan(plan, catalog);
+    const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
+    RowPlan rows;
+    rows.perRow = std::max(1, options.computeRacksPerRow);
+    int computeRacks = 0;
+    for (const RackUsage &usage : estimate.racks)
+        computeRacks += usage.racks;
+    rows.computeRows = std::max(1, (computeRacks + rows.perRow - 1) / rows.perRow);
+    std::optional<FabricGraph> graph;
+    if (fabric) {
+        graph = generatePlanFabric(*fabric);
+        const auto &g = graph->storage();
+        for (FabricVertexId v = 0; v < graph->vertexCount(); ++v)
+            rows.spineRow
+                = rows.spineRow || (g[v].role == FabricVertexRole::Switch && g[v].tier >= 2);
+    }
+    const std::vector<int> serverOfNode = placeServers(hall, plan, catalog, estimate, rows);
+    if (!graph)
+        return hall;
+    const int endpointsPerNode = planEndpointsPerNode(plan, *fabric);
+    std::vector<int> deviceOfVertex(graph->vertexCount(), -1);
+    for (std::size_t i = 0; i < graph->endpoints().size(); ++i) {
+        const std::size_t node = i / static_cast<std::size_t>(endpointsPerNode);
+        if (node < serverOfNode.size())
+            deviceOfVertex[graph->endpoints()[i]] = serverOfNode[node];
+    }
+    const NicSpec &nic = catalog.nic(fabric->nicId);
+    const SwitchSpec *sw
+        = fabric->switchId.empty() ? nullptr : &catalog.networkSwitch(fabric->switchId);
+    const int rackUnits = hall.racks.empty() ? 42 : hall.racks.front().rackUnits;
+    placeSwitches(hall, *graph, rows, sw ? sw->name : "switch", sw ? sw->rackUnits : 1, rackUnits,
+                  deviceOfVertex);
+    hall.interfaceType
+        = interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
+                           nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);
+    addCables(hall, *graph, deviceOfVertex, endpointsPerNode, options);
+    return hall;
+}
+
+} // namespace cp::model

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The room: racks in rows, servers and switches at U positions, and every fabric cable with its
+// two ends, its length from the positions and the medium that length needs.
+#pragma once
+
+#include "model/planning/cablemedium.h"
+
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+class Catalog;
+struct Plan;
+
+/** The room's named dimensions (metres). */
+struct DataHallOptions
+{
+    /** Compute cabinets per row; each row ends in its network cabinet(s). */
+    int computeRacksPerRow = 10;
+    /** A 600 mm cabinet, the common width for 19-inch (EIA-310) racks. */
+    double rackWidthMeters = 0.6;
+    /** One cabinet depth (1.2 m, deep GPU cabinets) plus one aisle of 1.2 m, the minimum aisle
+     * width ANSI/TIA-942 recommends between hot and cold aisles. */
+    double rowPitchMeters = 2.4;
+    /** From a cabinet's top to the overhead cable tray. */
+    double trayAboveRackMeters = 0.3;
+    /** Service loops, both ends together. */
+    double slackMeters = 1.0;
+};
+
+struct HallRack
+{
+    std::string name; ///< "R01-C03" (row 1, cabinet 3), "R01-N1" (row 1's network cabinet)
+    std::string role; ///< "compute", "network", "spine"
+    int row = 0; ///< position along the room, in row pitches (the spine row included)
+    int column = 0; ///< position along the row, in cabinet widths
+    int rackUnits = 42;
+    int usedUnits = 0;
+};
+
+struct HallDevice
+{
+    std::string name; ///< "compute-0001", "leaf-su0-rail3"
+    std::string role; ///< "GPU server", "leaf switch", "spine switch", "core switch"
+    std::string typeName; ///< the catalog name of the node or switch
+    int rack = -1; ///< index into DataHall::racks; -1 when its group is not placed in racks
+    int position = 0; ///< lowest U it occupies, from 1
+    int heightUnits = 1;
+};
+
+struct HallCable
+{
+    std::string label; ///< "C00001"
+    int deviceA = -1, deviceB = -1; ///< indices into DataHall::devices
+    std::string portA, portB; ///< "nic3", "p17"
+    double lengthMeters = 0; ///< ordered length: the run rounded up to 0.5 m
+    bool positioned = true; ///< false when an end's group is not placed in racks: no length
+    double bitsPerSecond = 0;
+    CableMedium medium = CableMedium::PassiveCopper;
+};
+
+struct DataHall
+{
+    std::vector<HallRack> racks;
+    std::vector<HallDevice> devices;
+    std::vector<HallCable> cables;
+    /** NetBox's InterfaceTypeChoices slug for the fabric ports ("infiniband-ndr"). */
+    std::string interfaceType = "other";
+    std::vector<std::string> notes; ///< groups without racks, cables out of reach
+};
+
+/**
+ * Lays the plan out in its room: each server group's racks (as many servers per rack as the
+ * estimate's rack usage allows) fill rows of `computeRacksPerRow` cabinets, servers stacked from
+ * U1; each leaf or Dragonfly router goes to the network cabinet at the end of the row holding
+ * most of its servers; spine and core switches to a spine row in the middle of the room. Every
+ * cable of the generated fabric except NVLink becomes a run between two ports whose length is
+ * the vertical climb to the tray at each end, the tray run along and across rows, and the
+ * slack (the difference in height alone inside one rack), and whose medium follows from that
+ * length and the port rate (cablemedium.h). Throws what planFabric and estimatePlan throw for a
+ * plan the catalog cannot resolve.
+ */
+DataHall layoutDataHall(const Plan &plan, const Catalog &catalog,
+                        const DataHallOptions &options = {});
+
+/** The cable run between two placed devices, before rounding (metres; see layoutDataHall). */
+double cableRunMeters(const DataHall &hall, int deviceA, int deviceB,
+                      const DataHallOptions &options);
+
+} // namespace cp::model

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The data hall: cable media by reach, rack placement, cable lengths and the NetBox imports.
+#include "model/planning/cablemedium.h"
+#include "model/planning/datahall.h"
+#include "model/planning/netboxexport.h"
+#include "model/planning/planestimator.h"
+#include "testsupport.h"
+
+#include <QTest>
+
+#include <map>
+#include <set>
+
+using namespace cp::model;
+using cp::test::loadSamplePlan;
+using cp::test::shippedCatalog;
+
+namespace {
+
+/** The column index of `name` in a CSV header row. */
+std::size_t column(const CsvRows &rows, const std::string &name)
+{
+    const auto &header = rows.front();
+    const auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? header.size() : static_cast<std::size_t>(it - header.begin());
+}
+
+std::set<std::string> columnValues(const CsvRows &rows, const std::string &name)
+{
+    std::set<std::string> values;
+    const std::size_t c = column(rows, name);
+    for (std::size_t r = 1; r < rows.size(); ++r)
+        values.insert(rows[r][c]);
+    return values;
+}
+
+const NetboxImportFile &fileFor(const std::vector<NetboxImportFile> &files,
+                                const std::string &object)
+{
+    for (const NetboxImportFile &file : files)
+        if (file.netboxObject == object)
+            return file;
+    throw std::runtime_error("no file for " + object);
+}
+
+} // namespace
+
+class TestDataHall : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void mediaFollowTheLinkXReachLimits()
+    {
+        // 400 Gb/s ports (100G-PAM4 lanes): DAC to 3 m, linear active copper to 5 m, multimode
+        // to 50 m, single-mode DR to 500 m (NVIDIA LinkX and structured-cabling guides).
+        QCOMPARE(cableMediumFor(3.0, 400e9, false), CableMedium::PassiveCopper);
+        QCOMPARE(cableMediumFor(3.5, 400e9, false), CableMedium::ActiveCopper);
+        QCOMPARE(cableMediumFor(5.0, 400e9, false), CableMedium::ActiveCopper);
+        QCOMPARE(cableMediumFor(5.5, 400e9, false), CableMedium::Multimode);
+        QCOMPARE(cableMediumFor(50.0, 400e9, false), CableMedium::Multimode);
+        QCOMPARE(cableMediumFor(50.5, 400e9, false), CableMedium::SingleMode);
+        QCOMPARE(cableMediumFor(500.0, 400e9, false), CableMedium::SingleMode);
+        QCOMPARE(cableMediumFor(500.5, 400e9, false), CableMedium::OutOfReach);
+        // 100 Gb/s (25G-NRZ lanes): DAC to 5 m, multimode to 100 m.
+        QCOMPARE(cableMediumFor(5.0, 100e9, false), CableMedium::PassiveCopper);
+        QCOMPARE(cableMediumFor(100.0, 100e9, false), CableMedium::Multimode);
+        // RJ45: a 100 m channel (IEEE 802.3an).
+        QCOMPARE(cableMediumFor(100.0, 10e9, true), CableMedium::TwistedPair);
+        QCOMPARE(cableMediumFor(100.5, 10e9, true), CableMedium::OutOfReach);
+        QCOMPARE(netboxCableType(CableMedium::Multimode), std::string("mmf-om4"));
+    }
+
+    void theSampleFillsRowsOfRacksAndCablesItsFabric()
+    {
+        // 128 DGX H100 at 10.2 kW in 40 kW racks: 3 per rack, 43 compute racks, rows of 10, so
+        // 5 compute rows; the rail fabric's 16 spines get the spine row in the middle (room row
+        // 3). 128 servers + 32 rail leaves + 16 spines; 1,024 NIC cables and 32 x 32 uplinks.
+        const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        const DataHall hall = layoutDataHall(plan, shippedCatalog());
+        int compute = 0;
+        for (const HallRack &rack : hall.racks)
+            compute += rack.role == "compute" ? 1 : 0;
+        QCOMPARE(compute, 43);
+        QCOMPARE(hall.devices.size(), std::size_t(128 + 32 + 16));
+        QCOMPARE(hall.cables.size(), std::size_t(2048));
+        QCOMPARE(hall.cables.size(),
+                 static_cast<std::size_t>(estimatePlan(plan, shippedCatalog()).fabric.cables));
+        QCOMPARE(hall.interfaceType, std::string("infiniband-ndr"));
+        QVERIFY(hall.notes.empty());
+        // No two devices share a U, and every one fits its rack.
+        std::map<int, std::vector<bool>> used;
+        for (const HallDevice &device : hall.devices) {
+            QVERIFY(device.rack >= 0);
+            const HallRack &rack = hall.racks[static_cast<std::size_t>(device.rack)];
+            auto &units = used[device.rack];
+            units.resize(static_cast<std::size_t>(rack.rackUnits) + 1, false);
+            QVERIFY2(device.position + device.heightUnits - 1 <= rack.rackUnits,
+                     device.name.c_str());
+            for (int u = device.position; u < device.position + device.heightUnits; ++u) {
+                QVERIFY2(!units[static_cast<std::size_t>(u)], device.name.c_str());
+                units[static_cast<std::size_t>(u)] = true;
+            }
+        }
+        // The first server's first NIC to rail 0's leaf of unit 0. The DGX (8U) sits at U1-8,
+        // its middle 4 x 44.45 mm = 0.178 m up a 42U (1.867 m) cabinet; the 1U leaf sits at U1 of
+        // the row's network cabinet, 10 cabinets (6.0 m) along, its middle 0.022 m up. Climbs
+        // 1.689 + 1.845 m, 2 x 0.3 m to the tray, 6.0 m along it, 1.0 m slack: 11.13 m, ordered
+        // as 11.5 m, beyond copper's 5 m: multimode optics.
+        const auto first
+            = std::find_if(hall.cables.begin(), hall.cables.end(), [&](const HallCable &c) {
+                  return hall.devices[static_cast<std::size_t>(c.deviceA)].name == "compute-0001"
+                      && c.portA == "nic1";
+              });
+        QVERIFY(first != hall.cables.end());
+        QCOMPARE(hall.devices[static_cast<std::size_t>(first->deviceB)].name,
+                 std::string("leaf-su0-rail0"));
+        QVERIFY(qAbs(cableRunMeters(hall, first->deviceA, first->deviceB, {}) - 11.134) < 0.001);
+        QCOMPARE(first->lengthMeters, 11.5);
+        QCOMPARE(first->medium, CableMedium::Multimode);
+        QCOMPARE(first->bitsPerSecond, 400e9);
+    }
+
+    void everyNicOfAFatTreeNodeIsCabled()
+    {
+        // The A100 sample: 8 PCIe servers with 2 NICs each on one 100 GbE leaf. A fat-tree lists
+        // a node's NICs side by side, so endpoints 2n and 2n + 1 are server n's nic1 and nic2:
+        // 16 cables, two per server.
+        const DataHall hall
+            = layoutDataHall(loadSamplePlan("a100-pcie-64-100gbe.json"), shippedCatalog());
+        QCOMPARE(hall.cables.size(), std::size_t(16));
+        std::map<std::string, std::set<std::string>> ports;
+        for (const HallCable &cable : hall.cables)
+            ports[hall.devices[static_cast<std::size_t>(cable.deviceA)].name].insert(cable.portA);
+        QCOMPARE(ports.size(), std::size_t(8));
+        for (const auto &[server, nics] : ports)
+            QCOMPARE(nics, (std::set<std::string> {"nic1", "nic2"}));
+    }
+
+    void netboxImportsReferToWhatTheyDefine()
+    {
+        // NetBox resolves every name against what the earlier files created, and refuses an
+        // interface that is already cabled: check both, and the columns its forms name.
+        const DataHall hall
+            = layoutDataHall(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
+        const std::vector<NetboxImportFile> files = netboxImportFiles(hall, "Hall A");
+        QCOMPARE(files.size(), std::size_t(8));
+        const CsvRows &devices = fileFor(files, "dcim.device").rows;
+        QCOMPARE(devices.front(),
+                 (std::vector<std::string> {"name", "role", "manufacturer", "device_type", "status",
+                                            "site", "rack", "position", "face"}));
+        const CsvRows &cables = fileFor(files, "dcim.cable").rows;
+        QCOMPARE(cables.front(),
+                 (std::vector<std::string> {"side_a_device", "side_a_type", "side_a_name",
+                                            "side_b_device", "side_b_type", "side_b_name", "type",
+                                            "status", "label", "length", "length_unit"}));
+        QCOMPARE(devices.size(), hall.devices.size() + 1);
+        QCOMPARE(cables.size(), hall.cables.size() + 1);
+        const auto names = [&](const std::string &object, const std::string &field) {
+            return columnValues(fileFor(files, object).rows, field);
+        };
+        for (const std::string &rack : names("dcim.device", "rack"))
+            QVERIFY2(names("dcim.rack", "name").count(rack), rack.c_str());
+        for (const std::string &type : names("dcim.device", "device_type"))
+            QVERIFY2(names("dcim.devicetype", "model").count(type), type.c_str());
+        for (const std::string &role : names("dcim.device", "role"))
+            QVERIFY2(names("dcim.devicerole", "name").count(role), role.c_str());
+        for (const std::string &maker : names("dcim.devicetype", "manufacturer"))
+            QVERIFY2(names("dcim.manufacturer", "name").count(maker), maker.c_str());
+        QCOMPARE(names("dcim.device", "site"), std::set<std::string> {"Hall A"});
+        QCOMPARE(names("dcim.site", "name"), std::set<std::string> {"Hall A"});
+        // Every cable end is a listed interface of a listed device, and none is used twice.
+        const CsvRows &interfaces = fileFor(files, "dcim.interface").rows;
+        std::set<std::pair<std::string, std::string>> listed;
+        for (std::size_t r = 1; r < interfaces.size(); ++r)
+            listed.emplace(interfaces[r][0], interfaces[r][1]);
+        const std::set<std::string> deviceNames = names("dcim.device", "name");
+        std::set<std::pair<std::string, std::string>> cabled;
+        for (std::size_t r = 1; r < cables.size(); ++r)
+            for (const auto &[device, port] :
+                 {std::pair {cables[r][0], cables[r][2]}, std::pair {cables[r][3], cables[r][5]}}) {
+                QVERIFY(deviceNames.count(device));
+                QVERIFY(listed.count({device, port}));
+                QVERIFY2(cabled.emplace(device, port).second, (device + " " + port).c_str());
+            }
+        QCOMPARE(cabled.size(), listed.size());
+        // The schedule has one row per cable, lengths in metres and the medium by name.
+        const CsvRows schedule = cableScheduleRows(hall);
+        QCOMPARE(schedule.size(), hall.cables.size() + 1);
+        QCOMPARE(schedule[1][column(schedule, "medium")],
+                 cableMediumName(hall.cables.front().medium));
+    }
+
+    void aGroupWithoutRacksHasNoPositionsAndSaysSo()
+    {
+        // The sample with its group's rack taken away: its servers get no
+        // rack and no U, the hall says why, and cables to them carry no length.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.nodeGroups[0].rackId.clear();
+        const DataHall hall = layoutDataHall(plan, shippedCatalog());
+        QCOMPARE(hall.notes.size(), std::size_t(1));
+        QVERIFY2(hall.notes[0].find("not placed in racks") != std::string::npos,
+                 hall.notes[0].c_str());
+        QVERIFY(hall.devices.front().rack < 0);
+        QVERIFY(!hall.cables.front().positioned);
+        const CsvRows schedule = cableScheduleRows(hall);
+        QCOMPARE(schedule[1][column(schedule, "length_m")], std::string());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDataHall)
+#include "tst_datahall.moc"
