@@ -6,6 +6,7 @@
 #include "comparisoncontroller.h"
 #include "estimatesummaryview.h"
 #include "fabricgeneratordialog.h"
+#include "datahallview.h"
 #include "fabricview.h"
 #include "plancanvasview.h"
 #include "plandocument.h"
@@ -78,6 +79,9 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     tabs->addTab(m_canvas, tr("Canvas"));
     auto *fabricView = new views::FabricView(m_document, tabs);
     tabs->addTab(fabricView, tr("Fabric"));
+    auto *dataHallView = new views::DataHallView(m_document, tabs);
+    tabs->addTab(dataHallView, tr("Data Hall"));
+    dataHallView->setCatalog(m_catalog);
     setCentralWidget(tabs);
     fabricView->setCatalog(m_catalog);
     m_scene->setCatalog(m_catalog);

@@ -49,7 +49,7 @@ struct RowPlan
 
 /** Adds `device` to the first cabinet of `role` in `row` with room for it, or a new one. */
 void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::string &role,
-                        int firstColumn, int rackUnits)
+                        int firstColumn, const HallRack &cabinet)
 {
     int column = firstColumn;
     for (std::size_t r = 0; r < hall.racks.size(); ++r) {
@@ -61,6 +61,7 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
             device.rack = static_cast<int>(r);
             device.position = rack.usedUnits + 1;
             rack.usedUnits += device.heightUnits;
+            rack.watts += device.watts;
             hall.devices.push_back(std::move(device));
             return;
         }
@@ -69,7 +70,9 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
     rack.role = role;
     rack.row = row;
     rack.column = column;
-    rack.rackUnits = rackUnits;
+    rack.rackUnits = cabinet.rackUnits;
+    rack.limitWatts = cabinet.limitWatts;
+    rack.watts = device.watts;
     rack.name = numbered("R", row + 1, 2) + (role == "spine" ? "-S" : "-N")
         + std::to_string(column - firstColumn + 1);
     rack.usedUnits = device.heightUnits;
@@ -88,7 +91,7 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
 {
     std::vector<int> serverOfNode;
     int nextRack = 0;
-    long long serial = 0;
+    long long serial = 0, unpositioned = 0;
     for (const NodeGroup &group : plan.nodeGroups) {
         const NodeSpec &node = catalog.node(group.nodeId);
         const auto usage
@@ -98,13 +101,16 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
         if (!racked)
             hall.notes.push_back("group " + group.name + " is not placed in racks: its "
                                  + std::to_string(group.count) + " servers have no position");
-        const int rackUnits = racked ? catalog.rack(usage->rackId).rackUnits : 0;
+        const RackSpec *cabinet = racked ? &catalog.rack(usage->rackId) : nullptr;
+        const double nodeWatts
+            = node.powerWithoutGpusWatts + node.gpusPerNode * catalog.gpu(node.gpuId).tdpWatts;
         for (int i = 0; i < group.count; ++i) {
             HallDevice server;
             server.name = slugOf(group.name) + numbered("-", ++serial, 4);
             server.role = "GPU server";
             server.typeName = node.name;
             server.heightUnits = std::max(1, node.rackUnits);
+            server.watts = nodeWatts;
             if (racked) {
                 if (i % usage->nodesPerRack == 0) {
                     const int computeRow = nextRack / rows.perRow;
@@ -112,21 +118,32 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
                     rack.role = "compute";
                     rack.row = rows.roomRow(computeRow);
                     rack.column = nextRack % rows.perRow;
-                    rack.rackUnits = rackUnits;
+                    rack.rackUnits = cabinet->rackUnits;
+                    rack.limitWatts = cabinet->powerLimitWatts;
                     rack.name = rackName(rack.row, rack.column);
                     hall.racks.push_back(rack);
                     ++nextRack;
                 }
                 HallRack &rack = hall.racks.back();
                 server.rack = static_cast<int>(hall.racks.size()) - 1;
-                server.position = rack.usedUnits + 1;
-                rack.usedUnits += server.heightUnits;
+                rack.watts += server.watts;
+                // More servers than the cabinet has units for (a plan's nodes_per_rack): the
+                // estimate warns; here they have no U.
+                if (rack.usedUnits + server.heightUnits <= rack.rackUnits) {
+                    server.position = rack.usedUnits + 1;
+                    rack.usedUnits += server.heightUnits;
+                } else {
+                    ++unpositioned;
+                }
             }
             if (group.onFabric)
                 serverOfNode.push_back(static_cast<int>(hall.devices.size()));
             hall.devices.push_back(std::move(server));
         }
     }
+    if (unpositioned > 0)
+        hall.notes.push_back(std::to_string(unpositioned)
+                             + " servers do not fit their cabinet's rack units: no U position");
     return serverOfNode;
 }
 
@@ -156,8 +173,7 @@ int rowOfMostServers(const DataHall &hall, const FabricGraph &graph, FabricVerte
 /** The fabric's switches in network cabinets (leaves by their servers' row, the rest in the
  * spine row); fills deviceOfVertex for them. */
 void placeSwitches(DataHall &hall, const FabricGraph &graph, const RowPlan &rows,
-                   const std::string &switchName, int switchUnits, int rackUnits,
-                   std::vector<int> &deviceOfVertex)
+                   const SwitchSpec *sw, const HallRack &cabinet, std::vector<int> &deviceOfVertex)
 {
     const auto &g = graph.storage();
     for (FabricVertexId v = 0; v < graph.vertexCount(); ++v) {
@@ -168,14 +184,15 @@ void placeSwitches(DataHall &hall, const FabricGraph &graph, const RowPlan &rows
         device.role = g[v].tier <= 1 ? "leaf switch"
             : g[v].tier == 2         ? "spine switch"
                                      : "core switch";
-        device.typeName = switchName;
-        device.heightUnits = std::max(1, switchUnits);
+        device.typeName = sw ? sw->name : "switch";
+        device.heightUnits = sw ? std::max(1, sw->rackUnits) : 1;
+        device.watts = sw ? sw->powerWatts : 0;
         deviceOfVertex[v] = static_cast<int>(hall.devices.size());
         if (g[v].tier <= 1)
             mountInNetworkRack(hall, device, rowOfMostServers(hall, graph, v, deviceOfVertex),
-                               "network", rows.perRow, rackUnits);
+                               "network", rows.perRow, cabinet);
         else
-            mountInNetworkRack(hall, device, rows.spineRowIndex(), "spine", 0, rackUnits);
+            mountInNetworkRack(hall, device, rows.spineRowIndex(), "spine", 0, cabinet);
     }
 }
 
@@ -238,8 +255,8 @@ void addCables(DataHall &hall, const FabricGraph &graph, const std::vector<int> 
         cable.portA = portOf(a, cable.deviceA);
         cable.portB = portOf(b, cable.deviceB);
         cable.bitsPerSecond = link.bytesPerSecond * 8;
-        cable.positioned = hall.devices[static_cast<std::size_t>(cable.deviceA)].rack >= 0
-            && hall.devices[static_cast<std::size_t>(cable.deviceB)].rack >= 0;
+        cable.positioned = hall.devices[static_cast<std::size_t>(cable.deviceA)].position > 0
+            && hall.devices[static_cast<std::size_t>(cable.deviceB)].position > 0;
         const double run = cableRunMeters(hall, cable.deviceA, cable.deviceB, options);
         cable.lengthMeters = std::ceil(run * 2.0) / 2.0;
         const bool twistedPair = link.medium == LinkMedium::Copper && cable.bitsPerSecond <= 10e9;
@@ -264,7 +281,7 @@ double cableRunMeters(const DataHall &hall, int deviceA, int deviceB,
 {
     const HallDevice &a = hall.devices[static_cast<std::size_t>(deviceA)];
     const HallDevice &b = hall.devices[static_cast<std::size_t>(deviceB)];
-    if (a.rack < 0 || b.rack < 0)
+    if (a.rack < 0 || b.rack < 0 || a.position < 1 || b.position < 1)
         return 0;
     const double heightA = deviceHeightMeters(a), heightB = deviceHeightMeters(b);
     if (a.rack == b.rack)
@@ -310,9 +327,13 @@ DataHall layoutDataHall(const Plan &plan, const Catalog &catalog, const DataHall
     const NicSpec &nic = catalog.nic(fabric->nicId);
     const SwitchSpec *sw
         = fabric->switchId.empty() ? nullptr : &catalog.networkSwitch(fabric->switchId);
-    const int rackUnits = hall.racks.empty() ? 42 : hall.racks.front().rackUnits;
-    placeSwitches(hall, *graph, rows, sw ? sw->name : "switch", sw ? sw->rackUnits : 1, rackUnits,
-                  deviceOfVertex);
+    // Network cabinets are the first compute cabinet's kind (42U, no power limit known without).
+    HallRack cabinet;
+    if (!hall.racks.empty()) {
+        cabinet.rackUnits = hall.racks.front().rackUnits;
+        cabinet.limitWatts = hall.racks.front().limitWatts;
+    }
+    placeSwitches(hall, *graph, rows, sw, cabinet, deviceOfVertex);
     hall.interfaceType
         = interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
                            nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);

@@ -37,6 +37,9 @@ struct HallRack
     int column = 0; ///< position along the row, in cabinet widths
     int rackUnits = 42;
     int usedUnits = 0;
+    double watts = 0; ///< nameplate draw of what it holds at full load
+    double limitWatts = 0; ///< the cabinet's power and cooling limit (0: unknown)
+    double powerFraction() const { return limitWatts > 0 ? watts / limitWatts : 0.0; }
 };
 
 struct HallDevice
@@ -45,8 +48,9 @@ struct HallDevice
     std::string role; ///< "GPU server", "leaf switch", "spine switch", "core switch"
     std::string typeName; ///< the catalog name of the node or switch
     int rack = -1; ///< index into DataHall::racks; -1 when its group is not placed in racks
-    int position = 0; ///< lowest U it occupies, from 1
+    int position = 0; ///< lowest U it occupies, from 1; 0 when it has no U
     int heightUnits = 1;
+    double watts = 0; ///< at full load
 };
 
 struct HallCable

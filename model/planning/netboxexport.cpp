@@ -53,7 +53,7 @@ NetboxImportFile devicesFile(const DataHall &hall, const std::string &site)
                            {{"name", "role", "manufacturer", "device_type", "status", "site",
                              "rack", "position", "face"}}};
     for (const HallDevice &device : hall.devices) {
-        const bool racked = device.rack >= 0;
+        const bool racked = device.rack >= 0 && device.position > 0;
         file.rows.push_back({device.name, device.role, manufacturerOf(device.typeName),
                              device.typeName, "planned", site, rackOf(hall, device),
                              racked ? std::to_string(device.position) : "", racked ? "front" : ""});
@@ -95,7 +95,7 @@ CsvRows cableScheduleRows(const DataHall &hall)
     CsvRows rows {{"label", "a_device", "a_rack", "a_position", "a_port", "b_device", "b_rack",
                    "b_position", "b_port", "medium", "length_m", "speed_gbps"}};
     const auto position = [](const HallDevice &device) {
-        return device.rack >= 0 ? "U" + std::to_string(device.position) : std::string();
+        return device.position > 0 ? "U" + std::to_string(device.position) : std::string();
     };
     for (const HallCable &cable : hall.cables) {
         const HallDevice &a = hall.devices[static_cast<std::size_t>(cable.deviceA)];

@@ -87,6 +87,13 @@ private slots:
         QCOMPARE(hall.cables.size(),
                  static_cast<std::size_t>(estimatePlan(plan, shippedCatalog()).fabric.cables));
         QCOMPARE(hall.interfaceType, std::string("infiniband-ndr"));
+        // A full cabinet: 3 x (4.6 kW without GPUs + 8 x 700 W) = 30.6 kW of its 40 kW; the
+        // last one holds the 128th and 127th servers, 20.4 kW.
+        QCOMPARE(hall.racks.front().watts, 30600.0);
+        QCOMPARE(hall.racks.front().powerFraction(), 30600.0 / 40000.0);
+        const auto last = std::find_if(hall.racks.rbegin(), hall.racks.rend(),
+                                       [](const HallRack &r) { return r.role == "compute"; });
+        QCOMPARE(last->watts, 20400.0);
         QVERIFY(hall.notes.empty());
         // No two devices share a U, and every one fits its rack.
         std::map<int, std::vector<bool>> used;

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Data hall view: the floor plan's cabinets, their capacity colours and a rack's elevation.
+#include "datahallview.h"
+#include "fabriccanvas.h"
+#include "mainwindow.h"
+#include "plandocument.h"
+#include "rackelevationwidget.h"
+#include "testsupport.h"
+
+#include "model/plan/planio.h"
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace cp;
+
+namespace {
+
+const char *samplePath = CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json";
+
+void saveShot(QWidget *widget, const QString &name)
+{
+    QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+    QVERIFY(widget->grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/") + name));
+}
+
+int rackNamed(const views::DataHallFloorItem &item, const std::string &name)
+{
+    for (std::size_t r = 0; r < item.hall().racks.size(); ++r)
+        if (item.hall().racks[r].name == name)
+            return static_cast<int>(r);
+    return -1;
+}
+
+} // namespace
+
+class TestDataHallView : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::shared_ptr<const model::Catalog> m_catalog = cp::test::shippedCatalogPointer();
+
+    struct Shown
+    {
+        views::PlanDocument document;
+        views::DataHallView view {&document};
+    };
+    std::unique_ptr<Shown> show(const model::Plan &plan)
+    {
+        auto shown = std::make_unique<Shown>();
+        shown->view.resize(1920, 1080);
+        shown->view.show();
+        QSignalSpy ready(&shown->view, &views::DataHallView::hallReady);
+        shown->view.setCatalog(m_catalog);
+        shown->document.reset(plan, QString());
+        shown->view.waitForIdle();
+        if (!shown->view.floorItem())
+            ready.wait(20000);
+        return shown;
+    }
+
+private slots:
+    void cabinetsAreColouredByHowFullTheyAre()
+    {
+        // The sample: 43 compute cabinets of 3 DGX H100, 30.6 of 40 kW (77%, green) and 24 of
+        // 42 U (57%); with 4 per cabinet they draw 40.8 kW, over the limit (red).
+        auto shown = show(model::loadPlan(samplePath, m_catalog.get()));
+        views::DataHallFloorItem *item = shown->view.floorItem();
+        QVERIFY(item);
+        const int first = rackNamed(*item, "R01-C01");
+        QVERIFY(first >= 0);
+        QVERIFY(qAbs(item->fillOf(first) - 30.6 / 40.0) < 1e-12);
+        QCOMPARE(item->colourOf(first), views::DataHallFloorItem::capacityColour(0.5));
+        QVERIFY2(shown->view.statusText().contains(QStringLiteral("0 over the limit")),
+                 qPrintable(shown->view.statusText()));
+        shown->view.setCapacity(views::RackCapacity::Space);
+        QVERIFY(qAbs(item->fillOf(first) - 24.0 / 42.0) < 1e-12);
+        QVERIFY(views::DataHallFloorItem::capacityColour(0.85)
+                != views::DataHallFloorItem::capacityColour(0.5));
+        QVERIFY(views::DataHallFloorItem::capacityColour(1.02)
+                != views::DataHallFloorItem::capacityColour(0.85));
+
+        model::Plan dense = model::loadPlan(samplePath, m_catalog.get());
+        dense.nodeGroups[0].nodesPerRack = 4;
+        QSignalSpy ready(&shown->view, &views::DataHallView::hallReady);
+        shown->document.reset(dense, QString());
+        shown->view.waitForIdle();
+        shown->view.setCapacity(views::RackCapacity::Power);
+        item = shown->view.floorItem();
+        const int crowded = rackNamed(*item, "R01-C01");
+        QCOMPARE(item->fillOf(crowded), 40800.0 / 40000.0);
+        QCOMPARE(item->colourOf(crowded), views::DataHallFloorItem::capacityColour(1.02));
+        QVERIFY2(shown->view.statusText().contains(QStringLiteral("32 over the limit")),
+                 qPrintable(shown->view.statusText()));
+    }
+
+    void clickingACabinetShowsItsElevation()
+    {
+        auto shown = show(model::loadPlan(samplePath, m_catalog.get()));
+        views::DataHallFloorItem *item = shown->view.floorItem();
+        const int first = rackNamed(*item, "R01-C01");
+        views::FabricCanvas *canvas = shown->view.canvas();
+        canvas->setZoom(2.0);
+        const QPointF centre = item->rackRect(first).center();
+        canvas->centerOn(centre);
+        QTest::mouseClick(canvas->viewport(), Qt::LeftButton, {}, canvas->mapFromScene(centre));
+        QCOMPARE(item->selectedRack(), first);
+        QCOMPARE(shown->view.elevation()->deviceNames(),
+                 (QStringList {QStringLiteral("compute-0001"), QStringLiteral("compute-0002"),
+                               QStringLiteral("compute-0003")}));
+        QVERIFY(shown->view.statusText().contains(QStringLiteral("selected: R01-C01")));
+        saveShot(&shown->view, QStringLiteral("datahall-selected.png"));
+        // The row's network cabinet holds its rail leaves, 1U each from U1.
+        QVERIFY(shown->view.selectRack("R01-N1"));
+        const QStringList leaves = shown->view.elevation()->deviceNames();
+        QVERIFY(!leaves.isEmpty());
+        QVERIFY2(leaves.front().startsWith(QStringLiteral("leaf-")), qPrintable(leaves.front()));
+        shown->view.canvas()->fitAll();
+        saveShot(&shown->view, QStringLiteral("datahall-overview.png"));
+        shown->view.resize(1366, 768);
+        QCoreApplication::processEvents();
+        saveShot(&shown->view, QStringLiteral("datahall-1366.png"));
+    }
+
+    void theMainWindowHasADataHallTab()
+    {
+        app::MainWindow window(m_catalog);
+        window.resize(1920, 1080);
+        window.show();
+        QVERIFY(window.openPlan(QString::fromLatin1(samplePath)));
+        auto *view = window.findChild<views::DataHallView *>();
+        QVERIFY(view);
+        view->waitForIdle();
+        QVERIFY(view->floorItem());
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("centralTabs"));
+        tabs->setCurrentWidget(view);
+        view->selectRack("R01-C01");
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        // Laid out while its tab was hidden, the floor is fitted when the tab is shown: the
+        // whole room in view, not a speck in its corner.
+        const QRectF shown
+            = view->canvas()->mapToScene(view->canvas()->viewport()->rect()).boundingRect();
+        const QRectF room = view->floorItem()->boundingRect();
+        QVERIFY(shown.contains(room));
+        QVERIFY2(room.width() > 0.5 * shown.width() || room.height() > 0.5 * shown.height(),
+                 qPrintable(QStringLiteral("%1 x %2 in %3 x %4")
+                                .arg(room.width())
+                                .arg(room.height())
+                                .arg(shown.width())
+                                .arg(shown.height())));
+        saveShot(&window, QStringLiteral("datahall-mainwindow.png"));
+    }
+};
+
+QTEST_MAIN(TestDataHallView)
+#include "tst_datahallview.moc"

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "datahallflooritem.h"
+
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <algorithm>
+
+namespace cp::views {
+
+DataHallFloorItem::DataHallFloorItem(std::shared_ptr<const model::DataHall> hall)
+    : m_hall(std::move(hall))
+{
+    for (std::size_t r = 0; r < m_hall->racks.size(); ++r)
+        m_bounds |= rackRect(static_cast<int>(r));
+    m_bounds.adjust(-cabinetWidth, -cabinetWidth, cabinetWidth, cabinetWidth);
+}
+
+QRectF DataHallFloorItem::boundingRect() const
+{
+    return m_bounds;
+}
+
+QRectF DataHallFloorItem::rackRect(int rack) const
+{
+    const model::HallRack &r = m_hall->racks[static_cast<std::size_t>(rack)];
+    return {r.column * cabinetWidth, r.row * rowPitch, cabinetWidth - 2, cabinetDepth};
+}
+
+int DataHallFloorItem::rackAt(QPointF scenePoint) const
+{
+    for (std::size_t r = 0; r < m_hall->racks.size(); ++r)
+        if (rackRect(static_cast<int>(r)).contains(scenePoint))
+            return static_cast<int>(r);
+    return -1;
+}
+
+void DataHallFloorItem::setSelectedRack(int rack)
+{
+    m_selected = rack;
+    update();
+}
+
+void DataHallFloorItem::setCapacity(RackCapacity capacity)
+{
+    m_capacity = capacity;
+    update();
+}
+
+double DataHallFloorItem::fillOf(int rack) const
+{
+    const model::HallRack &r = m_hall->racks[static_cast<std::size_t>(rack)];
+    if (m_capacity == RackCapacity::Space)
+        return r.rackUnits > 0 ? static_cast<double>(r.usedUnits) / r.rackUnits : 0.0;
+    return r.powerFraction();
+}
+
+QColor DataHallFloorItem::capacityColour(double fraction)
+{
+    if (fraction > 1.0)
+        return {211, 47, 47}; // over the limit
+    if (fraction >= 0.8)
+        return {245, 166, 35}; // within 20% of it
+    return {76, 175, 80};
+}
+
+QColor DataHallFloorItem::colourOf(int rack) const
+{
+    return capacityColour(fillOf(rack));
+}
+
+void DataHallFloorItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    QFont font = painter->font();
+    font.setPixelSize(7);
+    painter->setFont(font);
+    for (std::size_t i = 0; i < m_hall->racks.size(); ++i) {
+        const int rack = static_cast<int>(i);
+        const QRectF rect = rackRect(rack);
+        if (!rect.intersects(option->exposedRect))
+            continue;
+        const model::HallRack &r = m_hall->racks[i];
+        QColor fill = colourOf(rack);
+        fill.setAlpha(r.role == "compute" ? 255 : 200);
+        painter->setBrush(fill);
+        const bool network = r.role != "compute";
+        painter->setPen(QPen(network ? QColor(40, 40, 90) : QColor(60, 60, 60), network ? 2 : 1));
+        painter->drawRect(rect);
+        if (rack == m_selected) {
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(QPen(QColor(0, 188, 212), 3));
+            painter->drawRect(rect.adjusted(-3, -3, 3, 3));
+        }
+        // Names once a cabinet is a few dozen pixels tall.
+        if (lod * cabinetDepth > 60) {
+            painter->setPen(Qt::black);
+            painter->save();
+            painter->translate(rect.center());
+            painter->rotate(-90);
+            painter->drawText(
+                QRectF(-cabinetDepth / 2, -cabinetWidth / 2, cabinetDepth, cabinetWidth),
+                Qt::AlignCenter, QString::fromStdString(r.name));
+            painter->restore();
+        }
+    }
+}
+
+} // namespace cp::views

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/planning/datahall.h"
+
+#include <QGraphicsItem>
+
+#include <memory>
+
+namespace cp::views {
+
+/** What the floor plan colours the cabinets by. */
+enum class RackCapacity { Power, Space };
+
+/**
+ * The data hall from above: each cabinet a rectangle at its row and position, coloured by how
+ * full it is against its limit (power and cooling, or rack units), green below 80%, amber to
+ * 100%, red beyond; network and spine cabinets outlined darker. One item paints them all.
+ */
+class DataHallFloorItem : public QGraphicsItem
+{
+public:
+    static constexpr double cabinetWidth = 24; ///< scene units per 0.6 m cabinet
+    static constexpr double cabinetDepth = 48; ///< per 1.2 m of depth
+    static constexpr double rowPitch = 96; ///< per 2.4 m row pitch
+
+    explicit DataHallFloorItem(std::shared_ptr<const model::DataHall> hall);
+
+    const model::DataHall &hall() const { return *m_hall; }
+    QRectF boundingRect() const override;
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+    QRectF rackRect(int rack) const;
+    /** The cabinet under a scene point, or -1. */
+    int rackAt(QPointF scenePoint) const;
+    void setSelectedRack(int rack);
+    int selectedRack() const { return m_selected; }
+    void setCapacity(RackCapacity capacity);
+    RackCapacity capacity() const { return m_capacity; }
+    /** How full a cabinet is by the chosen measure: 0.77 for 30.6 of 40 kW. */
+    double fillOf(int rack) const;
+    QColor colourOf(int rack) const;
+    /** The capacity scale: green below 0.8, amber to 1.0, red above. */
+    static QColor capacityColour(double fraction);
+
+private:
+    std::shared_ptr<const model::DataHall> m_hall;
+    QRectF m_bounds;
+    int m_selected = -1;
+    RackCapacity m_capacity = RackCapacity::Power;
+};
+
+} // namespace cp::views

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "datahallview.h"
+
+#include "fabriccanvas.h"
+#include "plandocument.h"
+#include "rackelevationwidget.h"
+
+#include "model/catalog/catalog.h"
+#include "model/plan/plan.h"
+#include "model/plan/scenarios.h"
+
+#include <QComboBox>
+#include <QGraphicsScene>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace cp::views {
+
+DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_canvas(new FabricCanvas(this))
+    , m_scene(new QGraphicsScene(this))
+    , m_elevation(new RackElevationWidget(this))
+    , m_capacity(new QComboBox(this))
+    , m_status(new QLabel(this))
+    , m_runner(this, [this](const auto &hall) { showHall(hall); })
+{
+    setObjectName(QStringLiteral("DataHallView"));
+    m_canvas->setScene(m_scene);
+    auto *bar = new QToolBar(this);
+    bar->addAction(tr("Fit"), m_canvas, &FabricCanvas::fitAll);
+    bar->addWidget(new QLabel(tr("  Colour cabinets by "), bar));
+    m_capacity->setObjectName(QStringLiteral("rackCapacity"));
+    // In RackCapacity's order: the index is the enum value.
+    m_capacity->addItem(tr("power and cooling"));
+    m_capacity->addItem(tr("rack units"));
+    m_capacity->setToolTip(tr("Green below 80% of the cabinet's limit, amber to 100%, red over"));
+    bar->addWidget(m_capacity);
+    m_status->setObjectName(QStringLiteral("dataHallStatus"));
+    m_status->setWordWrap(true);
+    auto *body = new QHBoxLayout;
+    body->addWidget(m_canvas, 1);
+    body->addWidget(m_elevation);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(bar);
+    layout->addLayout(body, 1);
+    layout->addWidget(m_status);
+    connect(m_document, &PlanDocument::planChanged, this, &DataHallView::onPlanChanged);
+    connect(m_canvas, &FabricCanvas::clicked, this,
+            [this](QPointF scenePoint, double) { onClicked(scenePoint); });
+    connect(m_capacity, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setCapacity(static_cast<RackCapacity>(index)); });
+    updateStatus();
+}
+
+void DataHallView::setCatalog(std::shared_ptr<const model::Catalog> catalog)
+{
+    m_catalog = std::move(catalog);
+    requestLayout();
+}
+
+void DataHallView::onPlanChanged(PlanParts parts)
+{
+    if (!onlyLayoutChanged(parts))
+        requestLayout();
+}
+
+void DataHallView::requestLayout()
+{
+    if (!m_catalog)
+        return;
+    const model::Plan plan = model::scenarioPlan(m_document->plan(), -1, nullptr);
+    m_runner.request([plan, catalog = m_catalog](const std::atomic<bool> *) {
+        try {
+            return std::make_shared<const model::DataHall>(model::layoutDataHall(plan, *catalog));
+        } catch (const std::exception &error) {
+            auto failed = std::make_shared<model::DataHall>();
+            failed->notes.push_back(std::string("The room cannot be laid out: ") + error.what());
+            return std::shared_ptr<const model::DataHall>(failed);
+        }
+    });
+}
+
+void DataHallView::showHall(const std::shared_ptr<const model::DataHall> &hall)
+{
+    const std::string selected = m_item && m_item->selectedRack() >= 0
+        ? m_hall->racks[static_cast<std::size_t>(m_item->selectedRack())].name
+        : std::string();
+    const bool firstLayout = m_item == nullptr;
+    m_hall = hall;
+    m_scene->clear();
+    m_item = new DataHallFloorItem(hall);
+    m_item->setCapacity(static_cast<RackCapacity>(m_capacity->currentIndex()));
+    m_scene->addItem(m_item);
+    m_scene->setSceneRect(m_item->boundingRect());
+    m_elevation->setRack(hall, -1);
+    if (!selected.empty())
+        selectRack(selected);
+    if (firstLayout && isVisible())
+        m_canvas->fitAll();
+    else if (firstLayout)
+        m_fitPending = true;
+    updateStatus();
+    emit hallReady();
+}
+
+bool DataHallView::selectRack(const std::string &name)
+{
+    if (!m_item)
+        return false;
+    for (std::size_t r = 0; r < m_hall->racks.size(); ++r)
+        if (m_hall->racks[r].name == name) {
+            m_item->setSelectedRack(static_cast<int>(r));
+            m_elevation->setRack(m_hall, static_cast<int>(r));
+            updateStatus();
+            return true;
+        }
+    return false;
+}
+
+void DataHallView::setCapacity(RackCapacity capacity)
+{
+    if (m_capacity->currentIndex() != static_cast<int>(capacity))
+        m_capacity->setCurrentIndex(static_cast<int>(capacity));
+    if (m_item)
+        m_item->setCapacity(capacity);
+    updateStatus();
+}
+
+void DataHallView::onClicked(QPointF scenePoint)
+{
+    if (!m_item)
+        return;
+    const int rack = m_item->rackAt(scenePoint);
+    m_item->setSelectedRack(rack);
+    m_elevation->setRack(m_hall, rack);
+    updateStatus();
+}
+
+QString DataHallView::statusText() const
+{
+    return m_status->text();
+}
+
+void DataHallView::updateStatus()
+{
+    if (!m_hall) {
+        m_status->setText(tr("Laying out the room…"));
+        return;
+    }
+    int over = 0, near = 0;
+    for (std::size_t r = 0; r < m_hall->racks.size(); ++r) {
+        const double fill = m_item->fillOf(static_cast<int>(r));
+        over += fill > 1.0 ? 1 : 0;
+        near += fill >= 0.8 && fill <= 1.0 ? 1 : 0;
+    }
+    QStringList parts;
+    parts << tr("%1 cabinets, %2 devices, %3 cables")
+                 .arg(m_hall->racks.size())
+                 .arg(m_hall->devices.size())
+                 .arg(m_hall->cables.size());
+    parts << tr("%1 over the limit, %2 within 20% of it (by %3; green under 80%, amber to "
+                "100%, red over)")
+                 .arg(over)
+                 .arg(near)
+                 .arg(m_capacity->currentText());
+    for (const std::string &note : m_hall->notes)
+        parts << QString::fromStdString(note);
+    if (m_item && m_item->selectedRack() >= 0)
+        parts << tr("selected: %1")
+                     .arg(QString::fromStdString(
+                         m_hall->racks[static_cast<std::size_t>(m_item->selectedRack())].name));
+    else
+        parts << tr("click a cabinet for its elevation");
+    m_status->setText(parts.join(QStringLiteral(" · ")));
+}
+
+void DataHallView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_fitPending) {
+        m_fitPending = false;
+        QTimer::singleShot(0, m_canvas, &FabricCanvas::fitAll);
+    }
+}
+
+void DataHallView::waitForIdle()
+{
+    m_runner.waitForIdle();
+}
+
+} // namespace cp::views

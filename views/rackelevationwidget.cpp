@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "rackelevationwidget.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace cp::views {
+
+RackElevationWidget::RackElevationWidget(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("rackElevation"));
+    setMinimumWidth(220);
+}
+
+void RackElevationWidget::setRack(std::shared_ptr<const model::DataHall> hall, int rack)
+{
+    m_hall = std::move(hall);
+    m_rack = m_hall && rack >= 0 && rack < static_cast<int>(m_hall->racks.size()) ? rack : -1;
+    update();
+}
+
+QStringList RackElevationWidget::deviceNames() const
+{
+    QStringList names;
+    if (m_rack < 0)
+        return names;
+    std::vector<const model::HallDevice *> devices;
+    for (const model::HallDevice &device : m_hall->devices)
+        if (device.rack == m_rack)
+            devices.push_back(&device);
+    std::sort(devices.begin(), devices.end(),
+              [](const auto *a, const auto *b) { return a->position < b->position; });
+    for (const model::HallDevice *device : devices)
+        names << QString::fromStdString(device->name);
+    return names;
+}
+
+void RackElevationWidget::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.fillRect(rect(), palette().window());
+    if (m_rack < 0) {
+        painter.drawText(rect().adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap,
+                         tr("Click a cabinet on the floor plan to see it from the front."));
+        return;
+    }
+    const model::HallRack &rack = m_hall->racks[static_cast<std::size_t>(m_rack)];
+    const int footer = 44, margin = 8, numbers = 24;
+    const double unit
+        = std::max(4.0, (height() - footer - 2.0 * margin - 20) / std::max(1, rack.rackUnits));
+    const QRectF frame(margin + numbers, margin + 20, width() - 2 * margin - numbers,
+                       unit * rack.rackUnits);
+    painter.drawText(QRectF(margin, margin, width() - 2 * margin, 18), Qt::AlignLeft,
+                     tr("%1 (%2 cabinet, %3U)")
+                         .arg(QString::fromStdString(rack.name), QString::fromStdString(rack.role))
+                         .arg(rack.rackUnits));
+    painter.setPen(QColor(90, 90, 90));
+    painter.setBrush(QColor(245, 245, 245));
+    painter.drawRect(frame);
+    QFont font = painter.font();
+    font.setPixelSize(std::clamp(static_cast<int>(unit * 0.8), 7, 11));
+    painter.setFont(font);
+    // Unit numbers every 5 U, from the bottom as racks are numbered (EIA-310).
+    for (int u = 1; u <= rack.rackUnits; u += (u == 1 ? 4 : 5))
+        painter.drawText(QRectF(margin, frame.bottom() - u * unit, numbers - 4, unit),
+                         Qt::AlignRight | Qt::AlignVCenter, QString::number(u));
+    for (const model::HallDevice &device : m_hall->devices) {
+        if (device.rack != m_rack || device.position < 1)
+            continue;
+        const QRectF box(frame.left() + 2,
+                         frame.bottom() - (device.position - 1 + device.heightUnits) * unit,
+                         frame.width() - 4, device.heightUnits * unit - 1);
+        painter.setPen(QColor(60, 60, 60));
+        painter.setBrush(device.role == "GPU server" ? QColor(200, 230, 201)
+                                                     : QColor(187, 222, 251));
+        painter.drawRect(box);
+        painter.setPen(Qt::black);
+        painter.drawText(
+            box.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+            QStringLiteral("U%1 %2").arg(device.position).arg(QString::fromStdString(device.name)));
+    }
+    painter.setPen(palette().windowText().color());
+    const QString power = rack.limitWatts > 0
+        ? tr("%1 kW of %2 kW (%3%)")
+              .arg(rack.watts / 1e3, 0, 'f', 1)
+              .arg(rack.limitWatts / 1e3, 0, 'f', 1)
+              .arg(100.0 * rack.powerFraction(), 0, 'f', 0)
+        : tr("%1 kW (no limit known)").arg(rack.watts / 1e3, 0, 'f', 1);
+    painter.drawText(QRectF(margin, frame.bottom() + 4, width() - 2 * margin, footer - 4),
+                     Qt::AlignLeft | Qt::TextWordWrap,
+                     tr("power at full load: %1\nspace: %2 of %3 U")
+                         .arg(power)
+                         .arg(rack.usedUnits)
+                         .arg(rack.rackUnits));
+}
+
+} // namespace cp::views
