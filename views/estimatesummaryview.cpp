@@ -140,6 +140,25 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                                 .arg(QString::fromStdString(e.planName)));
         return;
     }
+    showHeadline(e);
+    addHardwareRows(m_tree, e);
+    addPowerRows(m_tree, e);
+    if (e.hasTraining)
+        addTrainingRows(m_tree, e);
+    if (e.hasInference)
+        addInferenceRows(m_tree, e);
+    if (!e.workloadNote.empty())
+        addRow(new QTreeWidgetItem(m_tree, {tr("Workload")}), tr("Note"),
+               QString::fromStdString(e.workloadNote));
+
+    QTreeWidgetItem *bom = addBillAndWarnings(m_tree, e);
+    m_tree->expandAll();
+    bom->setExpanded(false);
+}
+
+/** The one line that answers the plan's question: days to train, cost per token, or power. */
+void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
+{
     const auto &training = e.training.best;
     if (!e.fabricError.empty())
         m_headline->setText(
@@ -179,8 +198,11 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                                 .arg(QString::fromStdString(e.gpuName))
                                 .arg(number(e.power.facilityWatts() / units::kilo, 0))
                                 .arg(number(e.capitalCostUsd / units::mega, 2)));
+}
 
-    auto *hardware = new QTreeWidgetItem(m_tree, {tr("Hardware")});
+void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEstimate &e)
+{
+    auto *hardware = new QTreeWidgetItem(tree, {tr("Hardware")});
     addRow(hardware, tr("GPUs"), tr("%1 x %2").arg(e.gpus).arg(QString::fromStdString(e.gpuName)));
     addRow(hardware, tr("Nodes"), QString::number(e.nodes));
     addRow(hardware, tr("Peak dense BF16/FP16"),
@@ -192,8 +214,11 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
     else if (e.fabric.endpoints > 0)
         addRow(hardware, tr("Fabric (%1)").arg(QString::fromStdString(e.fabric.topology)),
                QString::fromStdString(model::fabricCountsSummary(e.fabric)));
+}
 
-    auto *power = new QTreeWidgetItem(m_tree, {tr("Power and cost")});
+void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstimate &e)
+{
+    auto *power = new QTreeWidgetItem(tree, {tr("Power and cost")});
     if (e.facilityPowerLimitWatts)
         addRow(power, tr("Facility power budget"),
                tr("%1 MW: %2")
@@ -218,196 +243,212 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
                    .arg(rack.nodesPerRack)
                    .arg(number(rack.wattsPerRack / units::kilo, 1),
                         number(rack.rackLimitWatts / units::kilo, 1)));
+}
 
-    if (e.hasTraining) {
-        auto *section = new QTreeWidgetItem(m_tree, {tr("Training")});
-        if (!e.training.found) {
-            addRow(section, tr("Not possible"), QString::fromStdString(e.trainingError));
-        } else {
-            const auto &c = training.config;
-            addRow(section, tr("Layout"),
-                   tr("TP %1 x PP %2 x DP %3 x CP %4, microbatch %5, recompute %6, ZeRO-%7")
-                       .arg(c.tp)
-                       .arg(c.pp)
-                       .arg(c.dp)
-                       .arg(c.cp)
-                       .arg(c.microbatch)
-                       .arg(QString::fromStdString(model::recomputeName(c.recompute)))
-                       .arg(c.zero));
-            addRow(section, tr("Step time"), tr("%1 s").arg(number(training.stepSeconds, 3)));
-            addRow(section, tr("Throughput"),
-                   tr("%1 tokens/s").arg(number(training.tokensPerSecond, 0)));
-            addRow(
-                section, tr("Model / hardware TFLOP/s per GPU"),
-                tr("%1 / %2").arg(number(training.modelFlopsPerSecondPerGpu / units::tera, 1),
-                                  number(training.hardwareFlopsPerSecondPerGpu / units::tera, 1)));
-            addRow(section, tr("MFU"), tr("%1%").arg(number(100 * training.mfu, 1)));
-            addRow(section, tr("Memory per GPU"),
-                   tr("%1 of %2 GiB")
-                       .arg(number(training.memory.totalBytes() / units::gibi, 1),
-                            number(training.memoryCapacityBytes / units::gibi, 1)));
-            if (training.trainingSeconds > 0) {
-                const bool expected = e.hasTrainingRun && e.trainingRun.operations.wallSeconds > 0;
-                const model::OperationsEstimate &o = e.trainingRun.operations;
-                addRow(section, tr("Training time"),
-                       expected
-                           ? tr("%1 days expected, %2 days without failures, restarts and "
-                                "checkpoints")
-                                 .arg(number(o.wallSeconds / units::secondsPerDay, 1),
-                                      number(training.trainingSeconds / units::secondsPerDay, 1))
-                           : tr("%1 days without failures")
-                                 .arg(number(training.trainingSeconds / units::secondsPerDay, 1)));
-                addRow(section, tr("GPU-hours"),
-                       expected ? tr("%1 expected, %2 without failures")
-                                      .arg(number(o.wallGpuHours, 0), number(training.gpuHours, 0))
-                                : number(training.gpuHours, 0));
-            }
-            addRow(section, tr("Bottleneck"),
-                   QString::fromStdString(training.bottleneckExplanation));
-            if (e.hasTrainingRun) {
-                const model::TrainingRunEstimate &run = e.trainingRun;
-                const model::ReliabilityEstimate &r = run.reliability;
-                addRow(section, tr("Average power"),
-                       tr("%1 kW IT, %2 kW facility (GPUs %3% busy)")
-                           .arg(number(run.operations.itWatts() / 1e3, 1),
-                                number(run.operations.facilityWatts / 1e3, 1),
-                                number(100 * run.gpuBusyFraction, 0)));
-                addRow(section, tr("Failures"),
-                       tr("%1 interruptions per day (job MTBF %2 h)")
-                           .arg(number(r.interruptionsPerDay, 2),
-                                number(r.mtbfSeconds / units::secondsPerHour, 1)));
-                if (r.checkpointsWritable)
-                    addRow(section, tr("Checkpoints"),
-                           tr("%1 GB, %2 s to write, every %3 min (Young)")
-                               .arg(number(run.checkpointBytes / units::giga, 0),
-                                    number(r.checkpointWriteSeconds, 0),
-                                    number(r.checkpointIntervalSeconds / 60, 0)));
-                else
-                    addRow(section, tr("Checkpoints"),
-                           tr("%1 GB cannot be written: no storage on the fabric, so every "
-                              "failure restarts the run from its start")
-                               .arg(number(run.checkpointBytes / units::giga, 0)));
-                addRow(section, tr("Goodput"),
-                       r.goodput > 0 || r.checkpointsWritable
-                           ? tr("%1% of wall time is useful work")
-                                 .arg(QLocale().toString(100 * r.goodput, 'g', 3))
-                           : tr("none: without checkpoints the run practically never finishes"));
-                if (run.operations.wallSeconds > 0)
-                    addRow(section, tr("Run energy and cost"),
-                           tr("%1 days wall, %2 MWh, $%3")
-                               .arg(number(run.operations.wallSeconds / units::secondsPerDay, 1),
-                                    number(run.operations.energyMegawattHours, 0),
-                                    number(run.operations.costUsd, 0)));
-            }
-            auto *breakdown = addRow(section, tr("Step breakdown"), QString());
-            const model::StepBreakdown &b = training.breakdown;
-            const std::pair<QString, double> parts[] = {
-                {tr("Compute"), b.computeSeconds},
-                {tr("Memory-bound kernels"), b.memoryBoundSeconds},
-                {tr("Tensor-parallel comm"), b.tpCommSeconds},
-                {tr("Context-parallel comm"), b.cpCommSeconds},
-                {tr("Expert-parallel comm"), b.epCommSeconds},
-                {tr("Pipeline p2p"), b.ppCommSeconds},
-                {tr("Pipeline bubble"), b.bubbleSeconds},
-                {tr("Data-parallel comm (exposed)"), b.dpCommExposedSeconds},
-                {tr("Optimizer"), b.optimizerSeconds},
-            };
-            for (const auto &[name, seconds] : parts)
-                addRow(
-                    breakdown, name,
-                    tr("%1 s (%2%)")
-                        .arg(number(seconds, 3), number(100 * seconds / training.stepSeconds, 1)));
-            // Where every millisecond comes from: the operations of the step (train --explain).
-            auto *operations = addRow(section, tr("Operations of one step"),
-                                      tr("%1 on the busiest stage").arg(training.operations.count));
-            for (const model::StepOperation &op : training.operations) {
-                QString detail = tr("%1 ms (%2%)")
-                                     .arg(number(op.seconds * 1e3, 1),
-                                          number(100 * op.seconds / training.stepSeconds, 1));
-                if (op.hiddenSeconds > 0)
-                    detail += tr(", %1 ms hidden").arg(number(op.hiddenSeconds * 1e3, 1));
-                addRow(operations, QString::fromLatin1(op.name), detail);
-            }
-        }
-    }
-    if (e.hasInference) {
-        const model::InferenceEstimate &inf = e.inference;
-        auto *section = new QTreeWidgetItem(m_tree, {tr("Inference")});
-        if (!inf.fits || !inf.meetsTargets)
-            addRow(section, tr("Not possible"), QString::fromStdString(inf.reason));
-        addRow(section, tr("Replica"),
-               tr("%1 GPU(s), batch %2 (at most %3 by memory)")
-                   .arg(inf.gpusPerReplica)
-                   .arg(inf.batch)
-                   .arg(inf.maxBatch));
+void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEstimate &e)
+{
+    const auto &training = e.training.best;
+    auto *section = new QTreeWidgetItem(tree, {tr("Training")});
+    if (!e.training.found) {
+        addRow(section, tr("Not possible"), QString::fromStdString(e.trainingError));
+    } else {
+        const auto &c = training.config;
+        addRow(section, tr("Layout"),
+               tr("TP %1 x PP %2 x DP %3 x CP %4, microbatch %5, recompute %6, ZeRO-%7")
+                   .arg(c.tp)
+                   .arg(c.pp)
+                   .arg(c.dp)
+                   .arg(c.cp)
+                   .arg(c.microbatch)
+                   .arg(QString::fromStdString(model::recomputeName(c.recompute)))
+                   .arg(c.zero));
+        addRow(section, tr("Step time"), tr("%1 s").arg(number(training.stepSeconds, 3)));
+        addRow(section, tr("Throughput"),
+               tr("%1 tokens/s").arg(number(training.tokensPerSecond, 0)));
+        addRow(section, tr("Model / hardware TFLOP/s per GPU"),
+               tr("%1 / %2").arg(number(training.modelFlopsPerSecondPerGpu / units::tera, 1),
+                                 number(training.hardwareFlopsPerSecondPerGpu / units::tera, 1)));
+        addRow(section, tr("MFU"), tr("%1%").arg(number(100 * training.mfu, 1)));
         addRow(section, tr("Memory per GPU"),
-               tr("%1 of %2 GiB (weights %3, KV cache %4)")
-                   .arg(number(inf.memoryBytesPerGpu / units::gibi, 1),
-                        number(inf.memoryCapacityBytes / units::gibi, 1),
-                        number(inf.weightsBytesPerGpu / units::gibi, 1),
-                        number(inf.kvBytesPerGpu / units::gibi, 1)));
-        addRow(section, tr("TTFT p50 / p95 / p99"),
-               tr("%1 / %2 / %3 ms")
-                   .arg(number(inf.ttftP50Seconds * 1e3, 1), number(inf.ttftSeconds * 1e3, 1),
-                        number(inf.ttftP99Seconds * 1e3, 1)));
-        addRow(section, tr("Time per output token"),
-               tr("%1 ms").arg(number(inf.tpotSeconds * 1e3, 2)));
-        addRow(section, tr("Throughput per GPU"),
-               tr("%1 output tokens/s").arg(number(inf.outputTokensPerSecondPerGpu, 0)));
-        addRow(section, tr("Replicas needed"),
-               tr("%1 (%2 GPUs)").arg(inf.replicas).arg(inf.replicas * inf.gpusPerReplica));
-        addRow(section, tr("Cost per million output tokens"),
-               tr("%1 USD").arg(number(inf.costPerMillionOutputTokensUsd, 3)));
-        addRow(section, tr("Cost per million input tokens"),
-               tr("%1 USD").arg(number(inf.costPerMillionInputTokensUsd, 3)));
-        addRow(section, tr("Bottleneck"), QString::fromStdString(inf.bottleneckExplanation));
-        // Where the milliseconds of a prompt and of a decode step go (infer --explain).
-        const auto addOperations = [&](const QString &title, const model::StepOperations &ops) {
-            double total = 0;
-            for (const model::StepOperation &op : ops)
-                total += op.seconds;
-            auto *parent = addRow(section, title,
-                                  tr("%1 ms per pipeline stage").arg(number(total * 1e3, 2)));
-            for (const model::StepOperation &op : ops)
-                addRow(parent, QString::fromLatin1(op.name),
-                       tr("%1 ms (%2%)")
-                           .arg(number(op.seconds * 1e3, 3),
-                                number(total > 0 ? 100 * op.seconds / total : 0, 1)));
-        };
-        addOperations(tr("Operations of one prompt's prefill"), inf.prefillOperations);
-        addOperations(tr("Operations of one decode step"), inf.decodeOperations);
-        if (e.autoscaling && e.autoscaling->feasible) {
-            const model::AutoscalingEstimate &a = *e.autoscaling;
-            const auto [low, high] = std::minmax_element(a.replicas.begin(), a.replicas.end());
-            addRow(section, tr("Autoscaled day (diurnal traffic)"),
-                   tr("%1 to %2 replicas, %3 replica-hours against %4 static: %5% saved")
-                       .arg(*low)
-                       .arg(*high)
-                       .arg(number(a.replicaHoursPerDay, 0), number(a.staticReplicaHoursPerDay, 0),
-                            number(100 * a.savingFraction, 1)));
-            addRow(section, tr("Cost per day, autoscaled / static"),
-                   tr("%1 / %2 USD").arg(number(a.usdPerDay, 0), number(a.staticUsdPerDay, 0)));
-        } else if (e.autoscaling) {
-            addRow(section, tr("Autoscaling"), QString::fromStdString(e.autoscaling->reason));
+               tr("%1 of %2 GiB")
+                   .arg(number(training.memory.totalBytes() / units::gibi, 1),
+                        number(training.memoryCapacityBytes / units::gibi, 1)));
+        if (training.trainingSeconds > 0) {
+            const bool expected = e.hasTrainingRun && e.trainingRun.operations.wallSeconds > 0;
+            const model::OperationsEstimate &o = e.trainingRun.operations;
+            addRow(section, tr("Training time"),
+                   expected ? tr("%1 days expected, %2 days without failures, restarts and "
+                                 "checkpoints")
+                                  .arg(number(o.wallSeconds / units::secondsPerDay, 1),
+                                       number(training.trainingSeconds / units::secondsPerDay, 1))
+                            : tr("%1 days without failures")
+                                  .arg(number(training.trainingSeconds / units::secondsPerDay, 1)));
+            addRow(section, tr("GPU-hours"),
+                   expected ? tr("%1 expected, %2 without failures")
+                                  .arg(number(o.wallGpuHours, 0), number(training.gpuHours, 0))
+                            : number(training.gpuHours, 0));
         }
+        addRow(section, tr("Bottleneck"), QString::fromStdString(training.bottleneckExplanation));
+        if (e.hasTrainingRun)
+            addTrainingRunRows(section, e);
+        addStepRows(section, training);
     }
-    if (!e.workloadNote.empty())
-        addRow(new QTreeWidgetItem(m_tree, {tr("Workload")}), tr("Note"),
-               QString::fromStdString(e.workloadNote));
+}
 
-    auto *bom = new QTreeWidgetItem(m_tree, {tr("Bill of materials")});
+/** Power, failures, checkpoints, goodput and the run's energy and cost. */
+void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const model::PlanEstimate &e)
+{
+    const model::TrainingRunEstimate &run = e.trainingRun;
+    const model::ReliabilityEstimate &r = run.reliability;
+    addRow(section, tr("Average power"),
+           tr("%1 kW IT, %2 kW facility (GPUs %3% busy)")
+               .arg(number(run.operations.itWatts() / 1e3, 1),
+                    number(run.operations.facilityWatts / 1e3, 1),
+                    number(100 * run.gpuBusyFraction, 0)));
+    addRow(section, tr("Failures"),
+           tr("%1 interruptions per day (job MTBF %2 h)")
+               .arg(number(r.interruptionsPerDay, 2),
+                    number(r.mtbfSeconds / units::secondsPerHour, 1)));
+    if (r.checkpointsWritable)
+        addRow(section, tr("Checkpoints"),
+               tr("%1 GB, %2 s to write, every %3 min (Young)")
+                   .arg(number(run.checkpointBytes / units::giga, 0),
+                        number(r.checkpointWriteSeconds, 0),
+                        number(r.checkpointIntervalSeconds / 60, 0)));
+    else
+        addRow(section, tr("Checkpoints"),
+               tr("%1 GB cannot be written: no storage on the fabric, so every "
+                  "failure restarts the run from its start")
+                   .arg(number(run.checkpointBytes / units::giga, 0)));
+    addRow(
+        section, tr("Goodput"),
+        r.goodput > 0 || r.checkpointsWritable
+            ? tr("%1% of wall time is useful work").arg(QLocale().toString(100 * r.goodput, 'g', 3))
+            : tr("none: without checkpoints the run practically never finishes"));
+    if (run.operations.wallSeconds > 0)
+        addRow(section, tr("Run energy and cost"),
+               tr("%1 days wall, %2 MWh, $%3")
+                   .arg(number(run.operations.wallSeconds / units::secondsPerDay, 1),
+                        number(run.operations.energyMegawattHours, 0),
+                        number(run.operations.costUsd, 0)));
+}
+
+/** The step by cause and by operation (train --explain). */
+void EstimateSummaryView::addStepRows(QTreeWidgetItem *section,
+                                      const model::TrainingEstimate &training)
+{
+    auto *breakdown = addRow(section, tr("Step breakdown"), QString());
+    const model::StepBreakdown &b = training.breakdown;
+    const std::pair<QString, double> parts[] = {
+        {tr("Compute"), b.computeSeconds},
+        {tr("Memory-bound kernels"), b.memoryBoundSeconds},
+        {tr("Tensor-parallel comm"), b.tpCommSeconds},
+        {tr("Context-parallel comm"), b.cpCommSeconds},
+        {tr("Expert-parallel comm"), b.epCommSeconds},
+        {tr("Pipeline p2p"), b.ppCommSeconds},
+        {tr("Pipeline bubble"), b.bubbleSeconds},
+        {tr("Data-parallel comm (exposed)"), b.dpCommExposedSeconds},
+        {tr("Optimizer"), b.optimizerSeconds},
+    };
+    for (const auto &[name, seconds] : parts)
+        addRow(breakdown, name,
+               tr("%1 s (%2%)")
+                   .arg(number(seconds, 3), number(100 * seconds / training.stepSeconds, 1)));
+    // Where every millisecond comes from: the operations of the step (train --explain).
+    auto *operations = addRow(section, tr("Operations of one step"),
+                              tr("%1 on the busiest stage").arg(training.operations.count));
+    for (const model::StepOperation &op : training.operations) {
+        QString detail = tr("%1 ms (%2%)")
+                             .arg(number(op.seconds * 1e3, 1),
+                                  number(100 * op.seconds / training.stepSeconds, 1));
+        if (op.hiddenSeconds > 0)
+            detail += tr(", %1 ms hidden").arg(number(op.hiddenSeconds * 1e3, 1));
+        addRow(operations, QString::fromLatin1(op.name), detail);
+    }
+}
+
+void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanEstimate &e)
+{
+    const model::InferenceEstimate &inf = e.inference;
+    auto *section = new QTreeWidgetItem(tree, {tr("Inference")});
+    if (!inf.fits || !inf.meetsTargets)
+        addRow(section, tr("Not possible"), QString::fromStdString(inf.reason));
+    addRow(section, tr("Replica"),
+           tr("%1 GPU(s), batch %2 (at most %3 by memory)")
+               .arg(inf.gpusPerReplica)
+               .arg(inf.batch)
+               .arg(inf.maxBatch));
+    addRow(section, tr("Memory per GPU"),
+           tr("%1 of %2 GiB (weights %3, KV cache %4)")
+               .arg(number(inf.memoryBytesPerGpu / units::gibi, 1),
+                    number(inf.memoryCapacityBytes / units::gibi, 1),
+                    number(inf.weightsBytesPerGpu / units::gibi, 1),
+                    number(inf.kvBytesPerGpu / units::gibi, 1)));
+    addRow(section, tr("TTFT p50 / p95 / p99"),
+           tr("%1 / %2 / %3 ms")
+               .arg(number(inf.ttftP50Seconds * 1e3, 1), number(inf.ttftSeconds * 1e3, 1),
+                    number(inf.ttftP99Seconds * 1e3, 1)));
+    addRow(section, tr("Time per output token"), tr("%1 ms").arg(number(inf.tpotSeconds * 1e3, 2)));
+    addRow(section, tr("Throughput per GPU"),
+           tr("%1 output tokens/s").arg(number(inf.outputTokensPerSecondPerGpu, 0)));
+    addRow(section, tr("Replicas needed"),
+           tr("%1 (%2 GPUs)").arg(inf.replicas).arg(inf.replicas * inf.gpusPerReplica));
+    addRow(section, tr("Cost per million output tokens"),
+           tr("%1 USD").arg(number(inf.costPerMillionOutputTokensUsd, 3)));
+    addRow(section, tr("Cost per million input tokens"),
+           tr("%1 USD").arg(number(inf.costPerMillionInputTokensUsd, 3)));
+    addRow(section, tr("Bottleneck"), QString::fromStdString(inf.bottleneckExplanation));
+    // Where the milliseconds of a prompt and of a decode step go (infer --explain).
+    const auto addOperations = [&](const QString &title, const model::StepOperations &ops) {
+        double total = 0;
+        for (const model::StepOperation &op : ops)
+            total += op.seconds;
+        auto *parent
+            = addRow(section, title, tr("%1 ms per pipeline stage").arg(number(total * 1e3, 2)));
+        for (const model::StepOperation &op : ops)
+            addRow(parent, QString::fromLatin1(op.name),
+                   tr("%1 ms (%2%)")
+                       .arg(number(op.seconds * 1e3, 3),
+                            number(total > 0 ? 100 * op.seconds / total : 0, 1)));
+    };
+    addOperations(tr("Operations of one prompt's prefill"), inf.prefillOperations);
+    addOperations(tr("Operations of one decode step"), inf.decodeOperations);
+    addAutoscalingRows(section, e);
+}
+
+void EstimateSummaryView::addAutoscalingRows(QTreeWidgetItem *section, const model::PlanEstimate &e)
+{
+    if (e.autoscaling && e.autoscaling->feasible) {
+        const model::AutoscalingEstimate &a = *e.autoscaling;
+        const auto [low, high] = std::minmax_element(a.replicas.begin(), a.replicas.end());
+        addRow(section, tr("Autoscaled day (diurnal traffic)"),
+               tr("%1 to %2 replicas, %3 replica-hours against %4 static: %5% saved")
+                   .arg(*low)
+                   .arg(*high)
+                   .arg(number(a.replicaHoursPerDay, 0), number(a.staticReplicaHoursPerDay, 0),
+                        number(100 * a.savingFraction, 1)));
+        addRow(section, tr("Cost per day, autoscaled / static"),
+               tr("%1 / %2 USD").arg(number(a.usdPerDay, 0), number(a.staticUsdPerDay, 0)));
+    } else if (e.autoscaling) {
+        addRow(section, tr("Autoscaling"), QString::fromStdString(e.autoscaling->reason));
+    }
+}
+
+QTreeWidgetItem *EstimateSummaryView::addBillAndWarnings(QTreeWidget *tree,
+                                                         const model::PlanEstimate &e)
+{
+    auto *bom = new QTreeWidgetItem(tree, {tr("Bill of materials")});
     for (const model::BillOfMaterialsLine &line : e.billOfMaterials)
         addRow(bom, QString::fromStdString(line.name),
                tr("%1 x %2 USD = %3 USD")
                    .arg(line.count)
                    .arg(number(line.unitPriceUsd, 0), number(line.totalUsd(), 0)));
     if (!e.warnings.empty()) {
-        auto *warnings = new QTreeWidgetItem(m_tree, {tr("Warnings")});
+        auto *warnings = new QTreeWidgetItem(tree, {tr("Warnings")});
         for (const std::string &warning : e.warnings)
             addRow(warnings, tr("Warning"), QString::fromStdString(warning));
     }
-    m_tree->expandAll();
-    bom->setExpanded(false);
+    return bom;
 }
 
 } // namespace cp::views

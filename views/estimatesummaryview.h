@@ -7,6 +7,7 @@
 
 class QLabel;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 namespace cp::views {
 
@@ -37,6 +38,16 @@ public:
 
 private:
     void showDiagnosis(const model::PlanEstimate &estimate);
+    void showHeadline(const model::PlanEstimate &estimate);
+    static void addHardwareRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
+    static void addPowerRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
+    static void addTrainingRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
+    static void addTrainingRunRows(QTreeWidgetItem *section, const model::PlanEstimate &estimate);
+    static void addStepRows(QTreeWidgetItem *section, const model::TrainingEstimate &training);
+    static void addInferenceRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
+    static void addAutoscalingRows(QTreeWidgetItem *section, const model::PlanEstimate &estimate);
+    /** The bill of materials (returned: shown collapsed) and the warnings. */
+    static QTreeWidgetItem *addBillAndWarnings(QTreeWidget *tree, const model::PlanEstimate &e);
 
     QLabel *m_headline = nullptr;
     QLabel *m_diagnosis = nullptr;
