@@ -506,6 +506,264 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
     return input;
 }
 
+namespace {
+
+/** The title page: the plan, its key figures and the scenarios compared. */
+void writeTitlePage(ReportLayout &page, const PlanReportInput &input)
+{
+    const model::Plan &plan = input.documentPlan;
+    const QString planName = QString::fromStdString(plan.name);
+    const auto &scenarios = input.comparison.scenarios;
+    const model::ScenarioResult *baseline = scenarios.empty() ? nullptr : &scenarios.front();
+    page.space(120);
+    page.paragraph(QObject::tr("ClusterPlanner plan report"), 26, true, 20);
+    page.paragraph(planName, 18, false, 12);
+    if (!plan.description.empty())
+        page.paragraph(QString::fromStdString(plan.description), 11);
+    page.paragraph(QObject::tr("Generated %1 from %2")
+                       .arg(QLocale().toString(QDateTime::currentDateTime(), QLocale::LongFormat),
+                            input.sourceName.isEmpty() ? QObject::tr("an unsaved plan")
+                                                       : QFileInfo(input.sourceName).fileName()),
+                   9, false, 30);
+    page.paragraph(QObject::tr("Key figures (baseline)"), 13, true, 6);
+    if (baseline && baseline->ok)
+        for (const QString &line : keyFigures(baseline->estimate))
+            page.paragraph(QStringLiteral("• ") + line, 10.5, false, 4);
+    else if (baseline)
+        page.paragraph(QObject::tr("The baseline could not be estimated: %1")
+                           .arg(QString::fromStdString(baseline->error)));
+    if (scenarios.size() > 1) {
+        page.space(16);
+        page.paragraph(QObject::tr("Scenarios compared"), 13, true, 6);
+        for (std::size_t i = 1; i < scenarios.size(); ++i) {
+            QStringList changes;
+            for (const std::string &c : scenarios[i].changes)
+                changes << QString::fromStdString(c);
+            page.paragraph(QStringLiteral("• %1: %2")
+                               .arg(QString::fromStdString(scenarios[i].name),
+                                    changes.isEmpty() ? QObject::tr("same as the baseline")
+                                                      : changes.join(QStringLiteral("; "))),
+                           10, false, 4);
+        }
+    }
+}
+
+/** The baseline's bill of materials, its heading kept with its table. */
+void writeBillOfMaterials(ReportLayout &page, const model::PlanEstimate &e)
+{
+    QList<QStringList> rows;
+    for (const model::BillOfMaterialsLine &line : e.billOfMaterials)
+        rows << QStringList {QString::fromStdString(line.category),
+                             QString::fromStdString(line.name), QLocale().toString(line.count),
+                             money(line.unitPriceUsd), money(line.totalUsd())};
+    rows << QStringList {QObject::tr("Total"), QString(), QString(), QString(),
+                         money(e.capitalCostUsd)};
+    const QStringList header = {QObject::tr("Category"), QObject::tr("Item"), QObject::tr("Count"),
+                                QObject::tr("Unit price"), QObject::tr("Total")};
+    const QList<double> weights = {1.3, 4, 1, 1.6, 1.8};
+    // The heading and its table on one page: a total alone on the next reads badly.
+    page.keepTogether(60 + page.tableHeight(header, rows, weights));
+    page.heading(QObject::tr("Bill of materials (baseline)"));
+    page.table(header, rows, weights, {2, 3, 4});
+}
+
+/** Plan summary, racks, warnings and the bill of materials: on the first page when they fit. */
+void writePlanSummary(ReportLayout &page, const PlanReportInput &input)
+{
+    const model::Plan &plan = input.documentPlan;
+    const auto &scenarios = input.comparison.scenarios;
+    const model::ScenarioResult *baseline = scenarios.empty() ? nullptr : &scenarios.front();
+    page.space(12);
+    page.heading(QObject::tr("Plan summary"));
+    for (const QString &line : planSummary(
+             plan, input.catalog.get(), baseline && baseline->ok ? &baseline->estimate : nullptr))
+        page.paragraph(QStringLiteral("• ") + line, 10, false, 4);
+    if (baseline && baseline->ok) {
+        const model::PlanEstimate &e = baseline->estimate;
+        if (!e.racks.empty()) {
+            QList<QStringList> rows;
+            for (const model::RackUsage &r : e.racks)
+                rows << QStringList {QString::fromStdString(r.groupName),
+                                     QString::fromStdString(r.rackName),
+                                     QString::number(r.racks),
+                                     QString::number(r.nodesPerRack),
+                                     fixed(r.wattsPerRack / units::kilo, 1),
+                                     fixed(r.rackLimitWatts / units::kilo, 1)};
+            page.space(8);
+            page.table({QObject::tr("Servers"), QObject::tr("Rack"), QObject::tr("Racks"),
+                        QObject::tr("Servers per rack"), QObject::tr("kW per rack"),
+                        QObject::tr("Rack limit (kW)")},
+                       rows, {2, 3, 1, 1.4, 1.3, 1.4}, {2, 3, 4, 5});
+        }
+        for (const std::string &warning : e.warnings)
+            page.paragraph(QObject::tr("Warning: %1").arg(QString::fromStdString(warning)), 10,
+                           true, 4);
+
+        writeBillOfMaterials(page, e);
+    }
+}
+
+/** The comparison table, four scenarios per block so the columns stay readable. */
+void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
+{
+    const auto &scenarios = input.comparison.scenarios;
+    page.newPage();
+    page.heading(QObject::tr("Scenario comparison"));
+    page.paragraph(QObject::tr("★ marks the best value of a row; tinted cells differ between "
+                               "scenarios; — means the figure does not apply or could not be "
+                               "estimated."),
+                   9);
+    constexpr std::size_t perBlock = 4;
+    for (std::size_t first = 0; first < scenarios.size(); first += perBlock) {
+        const std::size_t last = std::min(scenarios.size(), first + perBlock);
+        QStringList header = {QObject::tr("Figure"), QObject::tr("Unit")};
+        QList<double> weights = {3.2, 1.1};
+        QList<int> right;
+        for (std::size_t i = first; i < last; ++i) {
+            header << QString::fromStdString(scenarios[i].name);
+            weights << 2.0;
+            right << static_cast<int>(i - first) + 2;
+        }
+        QList<QStringList> rows;
+        QList<QList<QColor>> fills;
+        QList<bool> textRows;
+        QList<bool> sectionRows;
+        std::string section;
+        for (const model::ComparisonRow &row : input.comparison.rows) {
+            if (row.section != section) {
+                section = row.section;
+                rows << QStringList {QString::fromStdString(section)};
+                fills << QList<QColor>();
+                textRows << false;
+                sectionRows << true;
+            }
+            textRows << row.isText();
+            sectionRows << false;
+            QStringList cells
+                = {QString::fromStdString(row.label), QString::fromStdString(row.unit)};
+            QList<QColor> fill = {QColor(), QColor()};
+            for (std::size_t i = first; i < last; ++i) {
+                // One change per line reads better than a wrapped "; " list.
+                QString text = row.isText()
+                    ? QString::fromStdString(row.text[i])
+                    : (row.values[i] ? comparisonNumber(*row.values[i], row.unit)
+                                     : QStringLiteral("—"));
+                if (row.key == "changes")
+                    text.replace(QStringLiteral("; "), QStringLiteral("\n"));
+                if (static_cast<int>(i) == row.bestIndex)
+                    text.prepend(QStringLiteral("★ "));
+                cells << text;
+                fill << (static_cast<int>(i) == row.bestIndex ? QColor(0xd4, 0xf5, 0xd4)
+                             : row.differs                    ? QColor(0xff, 0xf6, 0xd5)
+                                                              : QColor());
+            }
+            rows << cells;
+            fills << fill;
+        }
+        page.table(header, rows, weights, right, fills, textRows, sectionRows);
+    }
+}
+
+/** The baseline's training step, operation by operation (train --explain). */
+void writeTrainingOperations(ReportLayout &page, const model::ScenarioResult *baseline)
+{
+    if (baseline && baseline->ok && baseline->estimate.hasTraining
+        && baseline->estimate.training.found) {
+        const model::TrainingEstimate &t = baseline->estimate.training.best;
+        page.newPage();
+        page.heading(QObject::tr("Where the training step goes (baseline)"));
+        page.paragraph(
+            QObject::tr("One step of %1 s on the busiest pipeline stage of one GPU. Hidden time "
+                        "is communication overlapped with compute; the compute it overlaps "
+                        "is slowed by the framework's overlap penalty.")
+                .arg(fixed(t.stepSeconds, 3)),
+            9);
+        QList<QStringList> rows;
+        for (const model::StepOperation &op : t.operations)
+            rows << QStringList {QString::fromLatin1(op.name),
+                                 QString::fromStdString(model::operationKindName(op.kind)),
+                                 op.flops > 0 ? fixed(op.flops / units::tera, 1) : QString(),
+                                 op.bytes > 0 ? fixed(op.bytes / units::giga, 1) : QString(),
+                                 fixed(op.seconds * 1e3, 1),
+                                 fixed(100 * op.seconds / t.stepSeconds, 1),
+                                 op.hiddenSeconds > 0 ? fixed(op.hiddenSeconds * 1e3, 1)
+                                                      : QString()};
+        page.table({QObject::tr("Operation"), QObject::tr("Kind"), QObject::tr("TFLOP"),
+                    QObject::tr("GB moved"), QObject::tr("ms per step"), QObject::tr("Share %"),
+                    QObject::tr("Hidden ms")},
+                   rows, {3.6, 1.6, 1, 1.1, 1.2, 1, 1.1}, {2, 3, 4, 5, 6});
+    }
+}
+
+/** The baseline's serving steps, operation by operation (infer --explain). */
+void writeServingOperations(ReportLayout &page, const model::ScenarioResult *baseline)
+{
+    if (baseline && baseline->ok && baseline->estimate.hasInference) {
+        const model::InferenceEstimate &inf = baseline->estimate.inference;
+        page.newPage();
+        page.heading(QObject::tr("Where the serving time goes (baseline)"));
+        page.paragraph(
+            QObject::tr("One prompt's prefill and one decode step of %1 sequences through one "
+                        "pipeline stage of one GPU. An engine with chunked prefill runs the "
+                        "prompt's operations in chunks of its step budget beside the decodes, "
+                        "so its TTFT (%2 ms) differs from the prefill shown here.")
+                .arg(inf.batch / std::max(1, inf.pipelineStages))
+                .arg(fixed(inf.ttftSeconds * 1e3, 1)),
+            9);
+        for (const auto &[title, operations] :
+             {std::pair {QObject::tr("Prefill"), &inf.prefillOperations},
+              std::pair {QObject::tr("Decode step"), &inf.decodeOperations}}) {
+            double total = 0;
+            for (const model::StepOperation &op : *operations)
+                total += op.seconds;
+            QList<QStringList> rows;
+            for (const model::StepOperation &op : *operations)
+                rows << QStringList {QString::fromLatin1(op.name),
+                                     QString::fromStdString(model::operationKindName(op.kind)),
+                                     op.bytes > 0 ? fixed(op.bytes / units::giga, 2) : QString(),
+                                     fixed(op.seconds * 1e3, 3),
+                                     fixed(total > 0 ? 100 * op.seconds / total : 0, 1)};
+            page.paragraph(QObject::tr("%1: %2 ms").arg(title, fixed(total * 1e3, 2)), 11, true, 4);
+            page.table({QObject::tr("Operation"), QObject::tr("Kind"), QObject::tr("GB moved"),
+                        QObject::tr("ms"), QObject::tr("Share %")},
+                       rows, {3.6, 1.6, 1.1, 1.1, 1}, {2, 3, 4});
+        }
+    }
+}
+
+/** Assumptions and the sources of every catalog entry the scenarios use. */
+void writeAssumptionsAndSources(ReportLayout &page, const PlanReportInput &input)
+{
+    const model::Plan &plan = input.documentPlan;
+    const auto &scenarios = input.comparison.scenarios;
+    page.newPage();
+    page.heading(QObject::tr("Assumptions"));
+    for (const std::string &line : model::estimateAssumptions())
+        page.paragraph(QStringLiteral("• ") + QString::fromStdString(line), 9.5, false, 4);
+    if (input.catalog) {
+        std::vector<model::Plan> plans;
+        for (const model::ScenarioResult &s : scenarios)
+            plans.push_back(s.plan);
+        if (plans.empty())
+            plans.push_back(plan);
+        page.heading(QObject::tr("Catalog entries and their sources"));
+        page.paragraph(QObject::tr("[U] marks an unsourced figure: no datasheet or published "
+                                   "measurement gives it, so the catalog holds an "
+                                   "order-of-magnitude value with its basis stated."),
+                       9);
+        QList<QStringList> rows;
+        for (const model::CatalogSourceLine &line :
+             model::catalogSourcesForPlans(plans, *input.catalog))
+            rows << QStringList {QString::fromStdString(line.kind),
+                                 QString::fromStdString(line.name),
+                                 QString::fromStdString(line.source)};
+        page.table({QObject::tr("Kind"), QObject::tr("Entry"), QObject::tr("Source")}, rows,
+                   {1, 2.5, 5});
+    }
+}
+
+} // namespace
+
 int writePlanReportPdf(const PlanReportInput &input, const QString &path)
 {
     QSaveFile file(path);
@@ -526,87 +784,8 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
         const auto &scenarios = input.comparison.scenarios;
         const model::ScenarioResult *baseline = scenarios.empty() ? nullptr : &scenarios.front();
 
-        // Title page.
-        page.space(120);
-        page.paragraph(QObject::tr("ClusterPlanner plan report"), 26, true, 20);
-        page.paragraph(planName, 18, false, 12);
-        if (!plan.description.empty())
-            page.paragraph(QString::fromStdString(plan.description), 11);
-        page.paragraph(
-            QObject::tr("Generated %1 from %2")
-                .arg(QLocale().toString(QDateTime::currentDateTime(), QLocale::LongFormat),
-                     input.sourceName.isEmpty() ? QObject::tr("an unsaved plan")
-                                                : QFileInfo(input.sourceName).fileName()),
-            9, false, 30);
-        page.paragraph(QObject::tr("Key figures (baseline)"), 13, true, 6);
-        if (baseline && baseline->ok)
-            for (const QString &line : keyFigures(baseline->estimate))
-                page.paragraph(QStringLiteral("• ") + line, 10.5, false, 4);
-        else if (baseline)
-            page.paragraph(QObject::tr("The baseline could not be estimated: %1")
-                               .arg(QString::fromStdString(baseline->error)));
-        if (scenarios.size() > 1) {
-            page.space(16);
-            page.paragraph(QObject::tr("Scenarios compared"), 13, true, 6);
-            for (std::size_t i = 1; i < scenarios.size(); ++i) {
-                QStringList changes;
-                for (const std::string &c : scenarios[i].changes)
-                    changes << QString::fromStdString(c);
-                page.paragraph(QStringLiteral("• %1: %2")
-                                   .arg(QString::fromStdString(scenarios[i].name),
-                                        changes.isEmpty() ? QObject::tr("same as the baseline")
-                                                          : changes.join(QStringLiteral("; "))),
-                               10, false, 4);
-            }
-        }
-
-        // Plan summary: on the first page when it has room (heading() breaks the page if not).
-        page.space(12);
-        page.heading(QObject::tr("Plan summary"));
-        for (const QString &line :
-             planSummary(plan, input.catalog.get(),
-                         baseline && baseline->ok ? &baseline->estimate : nullptr))
-            page.paragraph(QStringLiteral("• ") + line, 10, false, 4);
-        if (baseline && baseline->ok) {
-            const model::PlanEstimate &e = baseline->estimate;
-            if (!e.racks.empty()) {
-                QList<QStringList> rows;
-                for (const model::RackUsage &r : e.racks)
-                    rows << QStringList {QString::fromStdString(r.groupName),
-                                         QString::fromStdString(r.rackName),
-                                         QString::number(r.racks),
-                                         QString::number(r.nodesPerRack),
-                                         fixed(r.wattsPerRack / units::kilo, 1),
-                                         fixed(r.rackLimitWatts / units::kilo, 1)};
-                page.space(8);
-                page.table({QObject::tr("Servers"), QObject::tr("Rack"), QObject::tr("Racks"),
-                            QObject::tr("Servers per rack"), QObject::tr("kW per rack"),
-                            QObject::tr("Rack limit (kW)")},
-                           rows, {2, 3, 1, 1.4, 1.3, 1.4}, {2, 3, 4, 5});
-            }
-            for (const std::string &warning : e.warnings)
-                page.paragraph(QObject::tr("Warning: %1").arg(QString::fromStdString(warning)), 10,
-                               true, 4);
-
-            QList<QStringList> rows;
-            for (const model::BillOfMaterialsLine &line : e.billOfMaterials)
-                rows << QStringList {QString::fromStdString(line.category),
-                                     QString::fromStdString(line.name),
-                                     QLocale().toString(line.count), money(line.unitPriceUsd),
-                                     money(line.totalUsd())};
-            rows << QStringList {QObject::tr("Total"), QString(), QString(), QString(),
-                                 money(e.capitalCostUsd)};
-            const QStringList header
-                = {QObject::tr("Category"), QObject::tr("Item"), QObject::tr("Count"),
-                   QObject::tr("Unit price"), QObject::tr("Total")};
-            const QList<double> weights = {1.3, 4, 1, 1.6, 1.8};
-            // The heading and its table on one page: a total alone on the next reads badly.
-            page.keepTogether(60 + page.tableHeight(header, rows, weights));
-            page.heading(QObject::tr("Bill of materials (baseline)"));
-            page.table(header, rows, weights, {2, 3, 4});
-        }
-
-        // Topology: the canvas is wider than tall, so it gets a landscape page.
+        writeTitlePage(page, input);
+        writePlanSummary(page, input);
         page.newPage(QPageLayout::Landscape);
         page.heading(QObject::tr("Topology (canvas of the baseline)"));
         if (!input.topologySize.isEmpty())
@@ -614,131 +793,13 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
                          QObject::tr("Server groups with their racks, the fabric's switch tiers, "
                                      "storage, workload and facility"),
                          page.remaining() - 40);
-
         if (!input.fabricSize.isEmpty())
             writeFabricPage(page, plan, *input.catalog, input,
                             baseline && baseline->ok ? &baseline->estimate : nullptr);
 
-        // Comparison table, four scenarios per block so the columns stay readable.
-        page.newPage();
-        page.heading(QObject::tr("Scenario comparison"));
-        page.paragraph(QObject::tr("★ marks the best value of a row; tinted cells differ between "
-                                   "scenarios; — means the figure does not apply or could not be "
-                                   "estimated."),
-                       9);
-        constexpr std::size_t perBlock = 4;
-        for (std::size_t first = 0; first < scenarios.size(); first += perBlock) {
-            const std::size_t last = std::min(scenarios.size(), first + perBlock);
-            QStringList header = {QObject::tr("Figure"), QObject::tr("Unit")};
-            QList<double> weights = {3.2, 1.1};
-            QList<int> right;
-            for (std::size_t i = first; i < last; ++i) {
-                header << QString::fromStdString(scenarios[i].name);
-                weights << 2.0;
-                right << static_cast<int>(i - first) + 2;
-            }
-            QList<QStringList> rows;
-            QList<QList<QColor>> fills;
-            QList<bool> textRows;
-            QList<bool> sectionRows;
-            std::string section;
-            for (const model::ComparisonRow &row : input.comparison.rows) {
-                if (row.section != section) {
-                    section = row.section;
-                    rows << QStringList {QString::fromStdString(section)};
-                    fills << QList<QColor>();
-                    textRows << false;
-                    sectionRows << true;
-                }
-                textRows << row.isText();
-                sectionRows << false;
-                QStringList cells
-                    = {QString::fromStdString(row.label), QString::fromStdString(row.unit)};
-                QList<QColor> fill = {QColor(), QColor()};
-                for (std::size_t i = first; i < last; ++i) {
-                    // One change per line reads better than a wrapped "; " list.
-                    QString text = row.isText()
-                        ? QString::fromStdString(row.text[i])
-                        : (row.values[i] ? comparisonNumber(*row.values[i], row.unit)
-                                         : QStringLiteral("—"));
-                    if (row.key == "changes")
-                        text.replace(QStringLiteral("; "), QStringLiteral("\n"));
-                    if (static_cast<int>(i) == row.bestIndex)
-                        text.prepend(QStringLiteral("★ "));
-                    cells << text;
-                    fill << (static_cast<int>(i) == row.bestIndex ? QColor(0xd4, 0xf5, 0xd4)
-                                 : row.differs                    ? QColor(0xff, 0xf6, 0xd5)
-                                                                  : QColor());
-                }
-                rows << cells;
-                fills << fill;
-            }
-            page.table(header, rows, weights, right, fills, textRows, sectionRows);
-        }
-
-        // The baseline's training step, operation by operation (train --explain).
-        if (baseline && baseline->ok && baseline->estimate.hasTraining
-            && baseline->estimate.training.found) {
-            const model::TrainingEstimate &t = baseline->estimate.training.best;
-            page.newPage();
-            page.heading(QObject::tr("Where the training step goes (baseline)"));
-            page.paragraph(
-                QObject::tr(
-                    "One step of %1 s on the busiest pipeline stage of one GPU. Hidden time "
-                    "is communication overlapped with compute; the compute it overlaps "
-                    "is slowed by the framework's overlap penalty.")
-                    .arg(fixed(t.stepSeconds, 3)),
-                9);
-            QList<QStringList> rows;
-            for (const model::StepOperation &op : t.operations)
-                rows << QStringList {QString::fromLatin1(op.name),
-                                     QString::fromStdString(model::operationKindName(op.kind)),
-                                     op.flops > 0 ? fixed(op.flops / units::tera, 1) : QString(),
-                                     op.bytes > 0 ? fixed(op.bytes / units::giga, 1) : QString(),
-                                     fixed(op.seconds * 1e3, 1),
-                                     fixed(100 * op.seconds / t.stepSeconds, 1),
-                                     op.hiddenSeconds > 0 ? fixed(op.hiddenSeconds * 1e3, 1)
-                                                          : QString()};
-            page.table({QObject::tr("Operation"), QObject::tr("Kind"), QObject::tr("TFLOP"),
-                        QObject::tr("GB moved"), QObject::tr("ms per step"), QObject::tr("Share %"),
-                        QObject::tr("Hidden ms")},
-                       rows, {3.6, 1.6, 1, 1.1, 1.2, 1, 1.1}, {2, 3, 4, 5, 6});
-        }
-
-        // The baseline's serving steps, operation by operation (infer --explain).
-        if (baseline && baseline->ok && baseline->estimate.hasInference) {
-            const model::InferenceEstimate &inf = baseline->estimate.inference;
-            page.newPage();
-            page.heading(QObject::tr("Where the serving time goes (baseline)"));
-            page.paragraph(
-                QObject::tr("One prompt's prefill and one decode step of %1 sequences through one "
-                            "pipeline stage of one GPU. An engine with chunked prefill runs the "
-                            "prompt's operations in chunks of its step budget beside the decodes, "
-                            "so its TTFT (%2 ms) differs from the prefill shown here.")
-                    .arg(inf.batch / std::max(1, inf.pipelineStages))
-                    .arg(fixed(inf.ttftSeconds * 1e3, 1)),
-                9);
-            for (const auto &[title, operations] :
-                 {std::pair {QObject::tr("Prefill"), &inf.prefillOperations},
-                  std::pair {QObject::tr("Decode step"), &inf.decodeOperations}}) {
-                double total = 0;
-                for (const model::StepOperation &op : *operations)
-                    total += op.seconds;
-                QList<QStringList> rows;
-                for (const model::StepOperation &op : *operations)
-                    rows << QStringList {QString::fromLatin1(op.name),
-                                         QString::fromStdString(model::operationKindName(op.kind)),
-                                         op.bytes > 0 ? fixed(op.bytes / units::giga, 2)
-                                                      : QString(),
-                                         fixed(op.seconds * 1e3, 3),
-                                         fixed(total > 0 ? 100 * op.seconds / total : 0, 1)};
-                page.paragraph(QObject::tr("%1: %2 ms").arg(title, fixed(total * 1e3, 2)), 11, true,
-                               4);
-                page.table({QObject::tr("Operation"), QObject::tr("Kind"), QObject::tr("GB moved"),
-                            QObject::tr("ms"), QObject::tr("Share %")},
-                           rows, {3.6, 1.6, 1.1, 1.1, 1}, {2, 3, 4});
-            }
-        }
+        writeComparisonPages(page, input);
+        writeTrainingOperations(page, baseline);
+        writeServingOperations(page, baseline);
 
         // Charts, two to a page.
         for (int i = 0; i < input.charts.size(); ++i) {
@@ -753,30 +814,7 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
         }
 
         // Assumptions and sources.
-        page.newPage();
-        page.heading(QObject::tr("Assumptions"));
-        for (const std::string &line : model::estimateAssumptions())
-            page.paragraph(QStringLiteral("• ") + QString::fromStdString(line), 9.5, false, 4);
-        if (input.catalog) {
-            std::vector<model::Plan> plans;
-            for (const model::ScenarioResult &s : scenarios)
-                plans.push_back(s.plan);
-            if (plans.empty())
-                plans.push_back(plan);
-            page.heading(QObject::tr("Catalog entries and their sources"));
-            page.paragraph(QObject::tr("[U] marks an unsourced figure: no datasheet or published "
-                                       "measurement gives it, so the catalog holds an "
-                                       "order-of-magnitude value with its basis stated."),
-                           9);
-            QList<QStringList> rows;
-            for (const model::CatalogSourceLine &line :
-                 model::catalogSourcesForPlans(plans, *input.catalog))
-                rows << QStringList {QString::fromStdString(line.kind),
-                                     QString::fromStdString(line.name),
-                                     QString::fromStdString(line.source)};
-            page.table({QObject::tr("Kind"), QObject::tr("Entry"), QObject::tr("Source")}, rows,
-                       {1, 2.5, 5});
-        }
+        writeAssumptionsAndSources(page, input);
         pages = page.finish();
     } catch (const ReportError &error) {
         file.cancelWriting();
