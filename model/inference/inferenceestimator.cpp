@@ -126,47 +126,77 @@ int InferenceEstimator::maxBatch() const
     return static_cast<int>(std::floor(free / perSequence));
 }
 
-InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
+/** What every stage of estimateAtBatch reads: the shapes, the layout and the batch. */
+struct InferenceEstimator::BatchSetup
 {
-    InferenceEstimate e;
-    const TransformerShape shape = TransformerShape::fromModel(m_job.model);
+    TransformerShape shape;
+    bool draft = false; ///< speculative decoding with a draft model beside the target
+    TransformerShape draftShape;
+    double tensorParallel = 1, stages = 1;
+    double batch = 1; ///< sequences per replica
+    double microBatch = 1; ///< sequences per micro-batch in flight (batch / stages)
+    double inputTokens = 0, outputTokens = 0;
+    double meanContext = 0; ///< mean context over the generation: I + O / 2
+    double kvShare = 1; ///< this GPU's share of a token's K/V (its KV heads, its stage)
+    double hbmBytesPerSecond = 0; ///< achievable
+    ServingReplica replica;
+};
+
+InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
+{
+    BatchSetup s;
+    s.shape = TransformerShape::fromModel(m_job.model);
+    s.draft = m_job.speculative.enabled && m_job.draftModel.has_value();
+    if (s.draft)
+        s.draftShape = TransformerShape::fromModel(*m_job.draftModel);
     const GpuSpec &gpu = m_hw.gpu;
     const int tp = tensorParallel();
     const int stages = pipelineStages();
-    const double t = tp;
-    const double p = stages;
-    const double B = batch;
-    const double b = B / p; // sequences per micro-batch in flight
-    const double I = m_job.inputTokens, O = m_job.outputTokens;
-    const double h = shape.hidden;
-    e.gpusPerReplica = m_job.gpusPerReplica;
-    e.tensorParallel = tp;
-    e.pipelineStages = stages;
-    e.batch = batch;
-    e.memoryCapacityBytes = gpu.memoryBytes;
+    s.tensorParallel = tp;
+    s.stages = stages;
+    s.batch = batch;
+    s.microBatch = s.batch / s.stages;
+    s.inputTokens = m_job.inputTokens;
+    s.outputTokens = m_job.outputTokens;
+    s.meanContext = s.inputTokens + s.outputTokens / 2.0;
+    // KV heads are split over TP ranks; with fewer KV heads than ranks each rank keeps a copy of
+    // one. A stage keeps the cache of its own layers.
+    s.kvShare = std::max(1.0, s.shape.kvHeads / s.tensorParallel) / s.shape.kvHeads / s.stages;
+    s.hbmBytesPerSecond = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
+    ServingReplica &replica = s.replica;
+    replica.shape = s.shape;
+    replica.gpu = gpu;
+    replica.weightPrecision = m_job.weightPrecision;
+    replica.kvPrecision = m_job.kvPrecision;
+    replica.tensorParallel = tp;
+    replica.pipelineStages = stages;
+    replica.tensorParallelLink = tp <= m_hw.scaleUpDomainGpus
+        ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkLowLatencyStepSeconds}
+        : m_hw.scaleOutLink(2);
+    // Stages hand 16-bit hidden states to the next node over the scale-out network.
+    replica.stageLink = stages > 1 ? m_hw.scaleOutLink(2) : LinkLevel {};
+    return s;
+}
 
-    // --- Memory ----------------------------------------------------------------------------------
+void InferenceEstimator::estimateMemory(InferenceEstimate &e, const BatchSetup &s) const
+{
+    const GpuSpec &gpu = m_hw.gpu;
+    const double t = s.tensorParallel, p = s.stages;
     e.weightsBytesPerGpu
-        = shape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
-    const bool speculative = m_job.speculative.enabled;
-    const bool draft = speculative && m_job.draftModel.has_value();
-    const TransformerShape draftShape
-        = draft ? TransformerShape::fromModel(*m_job.draftModel) : TransformerShape {};
-    if (draft) // the draft model lives beside the target on the same GPUs
+        = s.shape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
+    if (s.draft) // the draft model lives beside the target on the same GPUs
         e.weightsBytesPerGpu
-            += draftShape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
-    // KV cache: layers x 2 (K and V) x KV heads x head dim x bytes, per token. KV heads are split
-    // over TP ranks; with fewer KV heads than ranks each rank keeps a copy of one. A stage keeps
-    // the cache of its own layers.
-    e.kvBytesPerToken
-        = shape.layers * 2.0 * shape.kvHeads * shape.headDim * bytesPerElement(m_job.kvPrecision);
-    if (draft)
-        e.kvBytesPerToken += draftShape.layers * 2.0 * draftShape.kvHeads * draftShape.headDim
+            += s.draftShape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
+    // KV cache: layers x 2 (K and V) x KV heads x head dim x bytes, per token.
+    e.kvBytesPerToken = s.shape.layers * 2.0 * s.shape.kvHeads * s.shape.headDim
+        * bytesPerElement(m_job.kvPrecision);
+    if (s.draft)
+        e.kvBytesPerToken += s.draftShape.layers * 2.0 * s.draftShape.kvHeads * s.draftShape.headDim
             * bytesPerElement(m_job.kvPrecision);
-    const double kvShare = std::max(1.0, shape.kvHeads / t) / shape.kvHeads / p;
-    e.kvBytesPerGpu = B * (I + O) * e.kvBytesPerToken * kvShare;
+    e.kvBytesPerGpu = s.batch * (s.inputTokens + s.outputTokens) * e.kvBytesPerToken * s.kvShare;
     // Prefill workspace for one prompt: hidden states, QKV and the MLP intermediate, 16-bit.
-    e.workspaceBytesPerGpu = I * (4.0 * h + 2.0 * shape.ffn * shape.topK) * 2.0 / t;
+    e.workspaceBytesPerGpu
+        = s.inputTokens * (4.0 * s.shape.hidden + 2.0 * s.shape.ffn * s.shape.topK) * 2.0 / t;
     e.memoryBytesPerGpu = e.weightsBytesPerGpu + e.kvBytesPerGpu + e.workspaceBytesPerGpu
         + engineReserveBytes(e.weightsBytesPerGpu, e.workspaceBytesPerGpu);
     e.fits = e.memoryBytesPerGpu <= gpu.memoryBytes;
@@ -175,43 +205,15 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
             + " GiB per GPU (weights " + text("%.1f", e.weightsBytesPerGpu / units::gibi)
             + ", KV cache " + text("%.1f", e.kvBytesPerGpu / units::gibi) + " GiB) but " + gpu.name
             + " has " + text("%.1f", gpu.memoryBytes / units::gibi) + " GiB";
-    const std::string layout = layoutProblem();
-    if (!layout.empty()) {
-        e.fits = false;
-        e.reason = layout;
-    }
+}
 
-    const double peak = computePeak(gpu, m_job.weightPrecision);
-    const double hbm = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
-    const LinkLevel link = tp <= m_hw.scaleUpDomainGpus
-        ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkLowLatencyStepSeconds}
-        : m_hw.scaleOutLink(2);
-    // Stages hand 16-bit hidden states to the next node over the scale-out network.
-    const LinkLevel stageLink = stages > 1 ? m_hw.scaleOutLink(2) : LinkLevel {};
-    // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs below.
-    const double linearFlopsPerToken
-        = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
-
-    // --- The replica as the step model sees it (inferencestep.h) --------------------------------
-    ServingReplica replica;
-    replica.shape = shape;
-    replica.gpu = gpu;
-    replica.weightPrecision = m_job.weightPrecision;
-    replica.kvPrecision = m_job.kvPrecision;
-    replica.tensorParallel = tp;
-    replica.pipelineStages = stages;
-    replica.tensorParallelLink = link;
-    replica.stageLink = stageLink;
-
-    // --- Prefill: one prompt through the stages in turn (TTFT), and the batch's prompts as one
-    // batched prefill (GEMMs of B x I rows that read the weights once) for the throughput.
-    e.prefillOperations = prefillStageOperations(replica, 1, I);
-    e.prefillSeconds = p * totalSeconds(e.prefillOperations);
-    e.batchedPrefillSeconds = p * totalSeconds(prefillStageOperations(replica, B, I));
-
-    // --- Decode: one step for the whole batch, P rounds of one stage per micro-batch -------------
-    const double context = I + O / 2.0; // mean context over the generation
-    e.decodeOperations = decodeStageOperations(replica, std::max(1.0, b), context);
+double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup &s) const
+{
+    const GpuSpec &gpu = m_hw.gpu;
+    const TransformerShape &shape = s.shape;
+    const double t = s.tensorParallel, p = s.stages, b = s.microBatch;
+    const double context = s.meanContext;
+    e.decodeOperations = decodeStageOperations(s.replica, std::max(1.0, b), context);
     // The roofline terms, for the explanation: all bytes read and all FLOPs of one step.
     double weightBytesRead = e.weightsBytesPerGpu;
     if (shape.experts > 1) {
@@ -222,13 +224,18 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
             * bytesPerElement(m_job.weightPrecision) / (t * p);
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
-    const double kvRead = b * context * e.kvBytesPerToken * kvShare;
-    e.decodeMemorySeconds = p * (weightBytesRead + kvRead) / hbm;
+    const double kvRead = b * context * e.kvBytesPerToken * s.kvShare;
+    e.decodeMemorySeconds = p * (weightBytesRead + kvRead) / s.hbmBytesPerSecond;
+    // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs.
+    const double linearFlopsPerToken
+        = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
     const double decodeFlops = b
-        * (linearFlopsPerToken + shape.layers * 4.0 * context * h + shape.logitFlopsPerToken())
+        * (linearFlopsPerToken + shape.layers * 4.0 * context * shape.hidden
+           + shape.logitFlopsPerToken())
         / (t * p);
     e.decodeComputeSeconds = p * decodeFlops
-        / (peak * gemmEfficiency(gpu, Precision::BF16, std::max(1.0, b), h, shape.ffn / t));
+        / (computePeak(gpu, m_job.weightPrecision)
+           * gemmEfficiency(gpu, Precision::BF16, std::max(1.0, b), shape.hidden, shape.ffn / t));
     e.decodeCommSeconds = 0;
     for (const StepOperation &op : e.decodeOperations) {
         if (op.kind == OperationKind::TensorParallel || op.kind == OperationKind::PipelineSend)
@@ -237,39 +244,47 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     // Each operation is the slower of its bytes and its FLOPs plus its kernel cost, so the step
     // is at least the roofline of the whole and at most the sum of both.
     e.decodeStepSeconds = p * totalSeconds(e.decodeOperations);
-    if (speculative) {
-        // A round: gamma draft steps (none for n-gram drafting), then one target step that
-        // verifies gamma + 1 tokens per sequence and yields E of them on average.
-        const int gamma = m_job.speculative.draftTokens;
-        e.decodeOperations = decodeStageOperations(replica, std::max(1.0, b), context, gamma + 1.0);
-        e.decodeStepSeconds = p * totalSeconds(e.decodeOperations);
-        if (draft) {
-            ServingReplica drafter = replica;
-            drafter.shape = draftShape;
-            e.draftSeconds = gamma * p
-                * totalSeconds(decodeStageOperations(drafter, std::max(1.0, b), context));
-        }
-        e.tokensPerDecodeStep
-            = expectedTokensPerVerifyStep(m_job.speculative.acceptanceRate, gamma);
-    }
+    if (m_job.speculative.enabled)
+        estimateSpeculativeDecode(e, s);
+    return weightBytesRead + kvRead;
+}
 
-    // --- Serving ---------------------------------------------------------------------------------
+void InferenceEstimator::estimateSpeculativeDecode(InferenceEstimate &e, const BatchSetup &s) const
+{
+    // A round: gamma draft steps (none for n-gram drafting), then one target step that verifies
+    // gamma + 1 tokens per sequence and yields E of them on average.
+    const double b = std::max(1.0, s.microBatch), p = s.stages;
+    const int gamma = m_job.speculative.draftTokens;
+    e.decodeOperations = decodeStageOperations(s.replica, b, s.meanContext, gamma + 1.0);
+    e.decodeStepSeconds = p * totalSeconds(e.decodeOperations);
+    if (s.draft) {
+        ServingReplica drafter = s.replica;
+        drafter.shape = s.draftShape;
+        e.draftSeconds = gamma * p * totalSeconds(decodeStageOperations(drafter, b, s.meanContext));
+    }
+    e.tokensPerDecodeStep = expectedTokensPerVerifyStep(m_job.speculative.acceptanceRate, gamma);
+}
+
+void InferenceEstimator::estimateServing(InferenceEstimate &e, const BatchSetup &s) const
+{
+    const double B = s.batch, O = s.outputTokens, I = s.inputTokens, p = s.stages;
     // Over the O tokens in which a batch turns over, its B prompts are prefilled as one batch.
     const double decodeRounds = O / e.tokensPerDecodeStep;
     const double cycle
         = decodeRounds * (e.decodeStepSeconds + e.draftSeconds) + e.batchedPrefillSeconds;
     e.requestsPerSecondPerReplica = B / cycle;
     e.outputTokensPerSecondPerReplica = e.requestsPerSecondPerReplica * O;
-    e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / (t * p);
+    e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / (s.tensorParallel * p);
     e.tpotSeconds = cycle / O;
     if (m_job.engine.chunkedPrefill) {
         // Sarathi-Serve / vLLM chunked prefill: each step carries the running decodes and a chunk
         // of the prompt filling the rest of the step's token budget, so the prompt takes
         // ceil(I / chunk) steps, each as long as a decode step plus the chunk's prefill.
-        const double chunk = std::max(1.0, m_job.engine.tokensPerStep - std::max(0.0, b - 1.0));
+        const double chunk
+            = std::max(1.0, m_job.engine.tokensPerStep - std::max(0.0, s.microBatch - 1.0));
         const double steps = std::ceil(I / chunk);
         const double chunkSeconds
-            = p * totalSeconds(prefillStageOperations(replica, 1, std::min(I, chunk)));
+            = p * totalSeconds(prefillStageOperations(s.replica, 1, std::min(I, chunk)));
         e.prefillSeconds = steps * (chunkSeconds + (B > 1 ? e.decodeStepSeconds : 0.0));
     }
     e.ttftSeconds = e.prefillSeconds;
@@ -277,7 +292,11 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     e.ttftP99Seconds = e.prefillSeconds;
     e.endToEndSeconds = e.ttftSeconds + O * e.tpotSeconds;
     e.replicas = 1;
+}
 
+void InferenceEstimator::explainBottleneck(InferenceEstimate &e, const std::string &layout,
+                                           double decodeBytesRead, int batch) const
+{
     if (!layout.empty()) {
         e.bottleneck = "layout";
         e.bottleneckExplanation = e.reason;
@@ -286,20 +305,49 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
         e.bottleneckExplanation = "does not fit: " + e.reason;
     } else if (e.decodeCommSeconds > 0.3 * e.decodeStepSeconds) {
         e.bottleneck = "interconnect";
-        e.bottleneckExplanation = std::string(p > 1 ? "stage sends and " : "")
+        e.bottleneckExplanation = std::string(e.pipelineStages > 1 ? "stage sends and " : "")
             + "tensor-parallel all-reduces take "
             + text("%.0f%%", 100 * e.decodeCommSeconds / e.decodeStepSeconds)
             + " of each decode step";
     } else if (e.decodeMemorySeconds >= e.decodeComputeSeconds) {
+        const GpuSpec &gpu = m_hw.gpu;
         e.bottleneck = "memory-bandwidth";
         e.bottleneckExplanation = "decode is memory-bound: each step reads "
-            + text("%.1f", (weightBytesRead + kvRead) / units::giga)
-            + " GB per GPU (weights and KV cache) at " + text("%.0f", hbm / units::giga) + " GB/s";
+            + text("%.1f", decodeBytesRead / units::giga) + " GB per GPU (weights and KV cache) at "
+            + text("%.0f", gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction / units::giga)
+            + " GB/s";
     } else {
         e.bottleneck = "compute";
         e.bottleneckExplanation = "decode is compute-bound at batch " + std::to_string(batch)
             + "; a larger batch will not add throughput";
     }
+}
+
+InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
+{
+    InferenceEstimate e;
+    const BatchSetup s = batchSetup(batch);
+    e.gpusPerReplica = m_job.gpusPerReplica;
+    e.tensorParallel = static_cast<int>(s.tensorParallel);
+    e.pipelineStages = static_cast<int>(s.stages);
+    e.batch = batch;
+    e.memoryCapacityBytes = m_hw.gpu.memoryBytes;
+    estimateMemory(e, s);
+    const std::string layout = layoutProblem();
+    if (!layout.empty()) {
+        e.fits = false;
+        e.reason = layout;
+    }
+    // Prefill: one prompt through the stages in turn (TTFT), and the batch's prompts as one
+    // batched prefill (GEMMs of B x I rows that read the weights once) for the throughput.
+    e.prefillOperations = prefillStageOperations(s.replica, 1, s.inputTokens);
+    e.prefillSeconds = s.stages * totalSeconds(e.prefillOperations);
+    e.batchedPrefillSeconds
+        = s.stages * totalSeconds(prefillStageOperations(s.replica, s.batch, s.inputTokens));
+    // Decode: one step for the whole batch, P rounds of one stage per micro-batch.
+    const double decodeBytesRead = estimateDecode(e, s);
+    estimateServing(e, s);
+    explainBottleneck(e, layout, decodeBytesRead, batch);
     finishCosts(e);
     return e;
 }

@@ -51,6 +51,17 @@ public:
     std::string layoutProblem() const;
 
 private:
+    struct BatchSetup;
+    BatchSetup batchSetup(int batch) const;
+    /** Weights, K/V cache, workspace and reserve per GPU; whether they fit. */
+    void estimateMemory(InferenceEstimate &estimate, const BatchSetup &setup) const;
+    /** The decode step's operations and roofline terms; returns the bytes one step reads. */
+    double estimateDecode(InferenceEstimate &estimate, const BatchSetup &setup) const;
+    void estimateSpeculativeDecode(InferenceEstimate &estimate, const BatchSetup &setup) const;
+    /** Throughput, TPOT and TTFT from the prefill and decode steps (one replica, no queue). */
+    void estimateServing(InferenceEstimate &estimate, const BatchSetup &setup) const;
+    void explainBottleneck(InferenceEstimate &estimate, const std::string &layout,
+                           double decodeBytesRead, int batch) const;
     void finishCosts(InferenceEstimate &estimate) const;
     /** GPU memory the engine keeps out of the K/V cache (servingengine.h). */
     double engineReserveBytes(double weightsBytes, double workspaceBytes) const;
