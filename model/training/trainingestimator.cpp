@@ -407,115 +407,125 @@ void TrainingEstimator::explain(TrainingEstimate &r) const
             = "the optimizer update (memory-bound Adam) takes " + pct + " of each step";
 }
 
-TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) const
+/** The values the search tries for each dimension the user did not fix. */
+struct TrainingEstimator::SearchSpace
+{
+    std::vector<int> tensorParallel, contextParallel, pipelineStages, zeroStages;
+    std::vector<Recompute> recompute;
+};
+
+/** The ten fastest layouts that fit, and what to say when none does. */
+struct TrainingEstimator::LayoutRanking
 {
     TrainingSearchResult result;
+    double smallestMemoryBytes = 1e300; ///< of the layouts that do not fit
+    std::optional<ParallelConfig> firstInvalid; ///< its reason is written only if nothing fits
+};
+
+namespace {
+
+std::vector<int> fixedOr(const std::optional<int> &fixed, std::vector<int> all)
+{
+    return fixed ? std::vector<int> {*fixed} : all;
+}
+
+} // namespace
+
+TrainingEstimator::SearchSpace TrainingEstimator::searchSpace() const
+{
     const ParallelismConstraints &k = m_job.constraints;
     const ModelSpec &model = m_job.model;
     const int gpus = m_cluster.gpus;
-
-    auto options = [](const std::optional<int> &fixed, std::vector<int> all) {
-        return fixed ? std::vector<int> {*fixed} : all;
-    };
+    SearchSpace space;
     const int tpLimit = m_job.allowTpAcrossNodes ? gpus : m_cluster.scaleUpDomainGpus;
     std::vector<int> tps;
     for (int tp : divisorsOf(gpus, std::min(tpLimit, model.heads))) {
         if (model.heads % tp == 0)
             tps.push_back(tp);
     }
-    const std::vector<int> tpOptions = options(k.tp, tps);
+    space.tensorParallel = fixedOr(k.tp, tps);
     std::vector<int> cps = {1};
     for (int cp = 2; cp <= 32; cp *= 2) {
         if (m_job.seqLen % (2 * cp) == 0 && m_job.seqLen / cp >= 1024)
             cps.push_back(cp);
     }
-    const std::vector<int> cpOptions = options(k.cp, cps);
-    const std::vector<int> ppOptions = options(k.pp, divisorsOf(gpus, model.layers));
-    const std::vector<Recompute> recomputeOptions = k.recompute
+    space.contextParallel = fixedOr(k.cp, cps);
+    space.pipelineStages = fixedOr(k.pp, divisorsOf(gpus, model.layers));
+    space.recompute = k.recompute
         ? std::vector<Recompute> {*k.recompute}
         : std::vector<Recompute> {Recompute::None, Recompute::Selective, Recompute::Full};
-    const std::vector<int> zeroOptions = options(k.zero, {0, 1, 2, 3});
+    space.zeroStages = fixedOr(k.zero, {0, 1, 2, 3});
+    return space;
+}
 
-    double smallestMemory = 1e300;
-    std::optional<ParallelConfig> firstInvalid;
-    auto consider = [&](const ParallelConfig &config) {
-        ++result.evaluated;
-        TrainingEstimate estimate = evaluate(config, EvaluateMode::Search);
-        if (!estimate.valid) {
-            if (!firstInvalid)
-                firstInvalid = config; // its reason is written only if nothing is found
-            return;
-        }
-        if (!estimate.fits) {
-            smallestMemory = std::min(smallestMemory, estimate.memory.totalBytes());
-            return;
-        }
-        auto position = std::upper_bound(result.top.begin(), result.top.end(), estimate,
-                                         [](const TrainingEstimate &a, const TrainingEstimate &b) {
-                                             return a.stepSeconds < b.stepSeconds;
-                                         });
-        if (position - result.top.begin() < 10) {
-            result.top.insert(position, std::move(estimate));
-            if (result.top.size() > 10)
-                result.top.pop_back();
-        }
-    };
+void TrainingEstimator::consider(const ParallelConfig &config, LayoutRanking &ranking) const
+{
+    TrainingSearchResult &result = ranking.result;
+    ++result.evaluated;
+    TrainingEstimate estimate = evaluate(config, EvaluateMode::Search);
+    if (!estimate.valid) {
+        if (!ranking.firstInvalid)
+            ranking.firstInvalid = config;
+        return;
+    }
+    if (!estimate.fits) {
+        ranking.smallestMemoryBytes
+            = std::min(ranking.smallestMemoryBytes, estimate.memory.totalBytes());
+        return;
+    }
+    auto position = std::upper_bound(result.top.begin(), result.top.end(), estimate,
+                                     [](const TrainingEstimate &a, const TrainingEstimate &b) {
+                                         return a.stepSeconds < b.stepSeconds;
+                                     });
+    if (position - result.top.begin() < 10) {
+        result.top.insert(position, std::move(estimate));
+        if (result.top.size() > 10)
+            result.top.pop_back();
+    }
+}
 
-    for (int tp : tpOptions) {
-        for (int cp : cpOptions) {
-            for (int pp : ppOptions) {
-                if (cancel && cancel->load())
-                    break;
-                const long long modelParallel = 1LL * tp * cp * pp;
-                if (gpus % modelParallel != 0)
-                    continue;
-                const int dp = static_cast<int>(gpus / modelParallel);
-                if (k.dp && *k.dp != dp)
-                    continue;
-                if (m_job.globalBatch % dp != 0)
-                    continue;
-                std::vector<int> eps = {1};
-                if (model.isMoe())
-                    eps = divisorsOf(std::gcd(model.experts, dp * cp), model.experts);
-                std::vector<int> microbatches;
-                for (int mb : divisorsOf(m_job.globalBatch / dp, 64))
-                    microbatches.push_back(mb);
-                // Any number of virtual stages that splits the stage's layers evenly (Megatron
-                // needs layers / PP divisible by the interleave), not only up to 8.
-                std::vector<int> interleaves = {1};
-                if (pp > 1) {
-                    const int layersPerStage = (model.layers + pp - 1) / pp;
-                    for (int v = 2; v <= layersPerStage; ++v) {
-                        if (layersPerStage % v == 0)
-                            interleaves.push_back(v);
-                    }
-                }
-                for (int ep : options(k.ep, eps)) {
-                    for (int mb : options(k.microbatch, microbatches)) {
-                        for (int v : options(k.interleave, interleaves)) {
-                            for (Recompute recompute : recomputeOptions) {
-                                for (int zero : zeroOptions) {
-                                    ParallelConfig config;
-                                    config.tp = tp;
-                                    config.pp = pp;
-                                    config.dp = dp;
-                                    config.cp = cp;
-                                    config.ep = ep;
-                                    config.microbatch = mb;
-                                    config.interleave = v;
-                                    config.recompute = recompute;
-                                    config.zero = zero;
-                                    config.sequenceParallel = m_job.framework.sequenceParallel;
-                                    consider(config);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+void TrainingEstimator::searchLayoutsOfShape(int tp, int cp, int pp, int dp,
+                                             const SearchSpace &space, LayoutRanking &ranking) const
+{
+    const ParallelismConstraints &k = m_job.constraints;
+    const ModelSpec &model = m_job.model;
+    std::vector<int> eps = {1};
+    if (model.isMoe())
+        eps = divisorsOf(std::gcd(model.experts, dp * cp), model.experts);
+    const std::vector<int> microbatches = divisorsOf(m_job.globalBatch / dp, 64);
+    // Any number of virtual stages that splits the stage's layers evenly (Megatron needs layers /
+    // PP divisible by the interleave), not only up to 8.
+    std::vector<int> interleaves = {1};
+    if (pp > 1) {
+        const int layersPerStage = (model.layers + pp - 1) / pp;
+        for (int v = 2; v <= layersPerStage; ++v) {
+            if (layersPerStage % v == 0)
+                interleaves.push_back(v);
         }
     }
+    ParallelConfig config;
+    config.tp = tp;
+    config.pp = pp;
+    config.dp = dp;
+    config.cp = cp;
+    config.sequenceParallel = m_job.framework.sequenceParallel;
+    for (int ep : fixedOr(k.ep, eps))
+        for (int mb : fixedOr(k.microbatch, microbatches))
+            for (int v : fixedOr(k.interleave, interleaves))
+                for (Recompute recompute : space.recompute)
+                    for (int zero : space.zeroStages) {
+                        config.ep = ep;
+                        config.microbatch = mb;
+                        config.interleave = v;
+                        config.recompute = recompute;
+                        config.zero = zero;
+                        consider(config, ranking);
+                    }
+}
 
+void TrainingEstimator::finishSearch(LayoutRanking &ranking) const
+{
+    TrainingSearchResult &result = ranking.result;
     for (TrainingEstimate &estimate : result.top)
         explain(estimate);
     if (!result.top.empty()) {
@@ -530,17 +540,39 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
             if (e.valid && e.fits)
                 result.largestFittingMicrobatch = mb;
         }
-    } else if (smallestMemory < 1e300) {
+    } else if (ranking.smallestMemoryBytes < 1e300) {
         result.reason = "no layout fits in memory: the smallest needs "
-            + formatNumber("%.1f", smallestMemory / units::gibi) + " GiB per GPU but "
+            + formatNumber("%.1f", ranking.smallestMemoryBytes / units::gibi) + " GiB per GPU but "
             + m_cluster.gpu.name + " has "
             + formatNumber("%.1f", m_cluster.gpu.memoryBytes / units::gibi) + " GiB";
     } else {
         result.reason = "no valid layout: "
-            + (firstInvalid ? validate(*firstInvalid, true)
-                            : std::string("the constraints leave no combination"));
+            + (ranking.firstInvalid ? validate(*ranking.firstInvalid, true)
+                                    : std::string("the constraints leave no combination"));
     }
-    return result;
+}
+
+TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) const
+{
+    const ParallelismConstraints &k = m_job.constraints;
+    const int gpus = m_cluster.gpus;
+    const SearchSpace space = searchSpace();
+    LayoutRanking ranking;
+    for (int tp : space.tensorParallel)
+        for (int cp : space.contextParallel)
+            for (int pp : space.pipelineStages) {
+                if (cancel && cancel->load())
+                    break;
+                const long long modelParallel = 1LL * tp * cp * pp;
+                if (gpus % modelParallel != 0)
+                    continue;
+                const int dp = static_cast<int>(gpus / modelParallel);
+                if ((k.dp && *k.dp != dp) || m_job.globalBatch % dp != 0)
+                    continue;
+                searchLayoutsOfShape(tp, cp, pp, dp, space, ranking);
+            }
+    finishSearch(ranking);
+    return std::move(ranking.result);
 }
 
 } // namespace cp::model

@@ -40,6 +40,16 @@ public:
     enum class EvaluateMode { Search, Explained };
 
 private:
+    struct SearchSpace;
+    struct LayoutRanking;
+    SearchSpace searchSpace() const;
+    /** Every expert, microbatch, interleave, recompute and ZeRO choice for one TP x CP x PP x DP
+     * shape, in a fixed order (the ranking keeps the first of equal step times). */
+    void searchLayoutsOfShape(int tp, int cp, int pp, int dp, const SearchSpace &space,
+                              LayoutRanking &ranking) const;
+    void consider(const ParallelConfig &config, LayoutRanking &ranking) const;
+    /** Explanations of the ten best, the microbatch headroom, or why nothing fits. */
+    void finishSearch(LayoutRanking &ranking) const;
     TrainingEstimate evaluate(const ParallelConfig &config, EvaluateMode mode) const;
     void explain(TrainingEstimate &estimate) const;
     MemoryBreakdown estimateMemory(const ParallelConfig &config) const;
