@@ -231,9 +231,11 @@ std::vector<std::string> readFailedLinks(JsonFieldReader &f)
 
 } // namespace
 
-Plan parsePlan(const nlohmann::json &document, const std::string &file, const Catalog *catalog)
+namespace {
+
+/** Refuses a file of another format or version before reading anything else. */
+void checkFormatAndVersion(JsonFieldReader &root)
 {
-    JsonFieldReader root(document, file, "");
     const std::string format = root.string("format");
     if (format != Plan::formatName)
         root.fail("format",
@@ -244,10 +246,11 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
                   "plan format version " + std::to_string(version)
                       + " is not supported (this program reads version "
                       + std::to_string(Plan::formatVersion) + ")");
-    Plan plan;
-    plan.name = root.string("name");
-    plan.description = root.optionalString("description").value_or("");
+}
 
+void readNodeGroups(JsonFieldReader &root, const std::string &file, const Catalog *catalog,
+                    Plan &plan)
+{
     // A plan may have no servers yet: the desktop program starts from one and saves it.
     const nlohmann::json &nodes = root.array("nodes");
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -266,7 +269,10 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
         g.finish();
         plan.nodeGroups.push_back(std::move(group));
     }
+}
 
+void readFabric(JsonFieldReader &root, const std::string &file, const Catalog *catalog, Plan &plan)
+{
     if (const nlohmann::json *fabric = root.optionalObject("fabric")) {
         JsonFieldReader f(*fabric, file, "/fabric");
         plan.fabric.topology = f.choice("topology", topologies);
@@ -296,7 +302,10 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
     } else {
         plan.fabric.topology = "none";
     }
+}
 
+void readStorage(JsonFieldReader &root, const std::string &file, const Catalog *catalog, Plan &plan)
+{
     if (const nlohmann::json *storage = root.optionalArray("storage")) {
         for (std::size_t i = 0; i < storage->size(); ++i) {
             JsonFieldReader s((*storage)[i], file, "/storage/" + std::to_string(i));
@@ -309,7 +318,11 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
             plan.storage.push_back(item);
         }
     }
+}
 
+void readFacility(JsonFieldReader &root, const std::string &file, const Catalog *catalog,
+                  Plan &plan)
+{
     if (const nlohmann::json *facility = root.optionalObject("facility")) {
         JsonFieldReader f(*facility, file, "/facility");
         plan.facility.facilityId = f.string("facility");
@@ -322,7 +335,11 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
             plan.facility.powerLimitWatts = *kw * 1e3;
         f.finish();
     }
+}
 
+void readWorkload(JsonFieldReader &root, const std::string &file, const Catalog *catalog,
+                  Plan &plan)
+{
     if (const nlohmann::json *workload = root.optionalObject("workload")) {
         JsonFieldReader w(*workload, file, "/workload");
         const std::string type = w.choice("type", {"training", "inference"});
@@ -335,9 +352,10 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
         }
         w.finish();
     }
+}
 
-    if (const nlohmann::json *layout = root.optionalObject("layout"))
-        plan.layout = *layout;
+void readScenarios(JsonFieldReader &root, const std::string &file, Plan &plan)
+{
     if (const nlohmann::json *scenarios = root.optionalArray("scenarios")) {
         for (std::size_t i = 0; i < scenarios->size(); ++i) {
             JsonFieldReader s((*scenarios)[i], file, "/scenarios/" + std::to_string(i));
@@ -351,6 +369,26 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
             plan.scenarios.push_back(std::move(scenario));
         }
     }
+}
+
+} // namespace
+
+Plan parsePlan(const nlohmann::json &document, const std::string &file, const Catalog *catalog)
+{
+    JsonFieldReader root(document, file, "");
+    checkFormatAndVersion(root);
+    Plan plan;
+    plan.name = root.string("name");
+    plan.description = root.optionalString("description").value_or("");
+
+    readNodeGroups(root, file, catalog, plan);
+    readFabric(root, file, catalog, plan);
+    readStorage(root, file, catalog, plan);
+    readFacility(root, file, catalog, plan);
+    readWorkload(root, file, catalog, plan);
+    if (const nlohmann::json *layout = root.optionalObject("layout"))
+        plan.layout = *layout;
+    readScenarios(root, file, plan);
     root.finish();
     if (catalog)
         checkPlanSize(plan, *catalog, file);
@@ -366,12 +404,10 @@ Plan loadPlan(const std::string &path, const Catalog *catalog)
     return parsePlan(readJsonFile(path), path, catalog);
 }
 
-nlohmann::json planToJson(const Plan &plan)
+namespace {
+
+nlohmann::json nodeGroupsToJson(const Plan &plan)
 {
-    nlohmann::json doc
-        = {{"format", Plan::formatName}, {"version", Plan::formatVersion}, {"name", plan.name}};
-    if (!plan.description.empty())
-        doc["description"] = plan.description;
     nlohmann::json nodes = nlohmann::json::array();
     for (const NodeGroup &group : plan.nodeGroups) {
         nlohmann::json g = {{"node", group.nodeId}, {"count", group.count}};
@@ -385,130 +421,160 @@ nlohmann::json planToJson(const Plan &plan)
             g["on_fabric"] = false;
         nodes.push_back(std::move(g));
     }
-    doc["nodes"] = std::move(nodes);
-    if (plan.fabric.topology != "none" || !plan.fabric.nicId.empty()) {
-        nlohmann::json f = {{"topology", plan.fabric.topology},
-                            {"tiers", plan.fabric.tiers},
-                            {"oversubscription", plan.fabric.oversubscription}};
-        if (!plan.fabric.nicId.empty())
-            f["nic"] = plan.fabric.nicId;
-        if (plan.fabric.nicsPerNode > 0)
-            f["nics_per_node"] = plan.fabric.nicsPerNode;
-        if (!plan.fabric.switchId.empty())
-            f["switch"] = plan.fabric.switchId;
-        if (plan.fabric.dragonflyA || plan.fabric.dragonflyP || plan.fabric.dragonflyH
-            || plan.fabric.dragonflyGroups)
-            f["dragonfly"] = {{"a", plan.fabric.dragonflyA},
-                              {"p", plan.fabric.dragonflyP},
-                              {"h", plan.fabric.dragonflyH},
-                              {"groups", plan.fabric.dragonflyGroups}};
-        if (!plan.fabric.torusDims.empty())
-            f["torus_dims"] = plan.fabric.torusDims;
-        if (plan.fabric.nodesPerScalableUnit != 32)
-            f["nodes_per_scalable_unit"] = plan.fabric.nodesPerScalableUnit;
-        if (!plan.fabric.failedSwitches.empty())
-            f["failed_switches"] = plan.fabric.failedSwitches;
-        if (!plan.fabric.failedLinks.empty())
-            f["failed_links"] = plan.fabric.failedLinks;
-        doc["fabric"] = std::move(f);
+    return nodes;
+}
+
+nlohmann::json fabricToJson(const FabricPlan &fabric)
+{
+    nlohmann::json f = {{"topology", fabric.topology},
+                        {"tiers", fabric.tiers},
+                        {"oversubscription", fabric.oversubscription}};
+    if (!fabric.nicId.empty())
+        f["nic"] = fabric.nicId;
+    if (fabric.nicsPerNode > 0)
+        f["nics_per_node"] = fabric.nicsPerNode;
+    if (!fabric.switchId.empty())
+        f["switch"] = fabric.switchId;
+    if (fabric.dragonflyA || fabric.dragonflyP || fabric.dragonflyH || fabric.dragonflyGroups)
+        f["dragonfly"] = {{"a", fabric.dragonflyA},
+                          {"p", fabric.dragonflyP},
+                          {"h", fabric.dragonflyH},
+                          {"groups", fabric.dragonflyGroups}};
+    if (!fabric.torusDims.empty())
+        f["torus_dims"] = fabric.torusDims;
+    if (fabric.nodesPerScalableUnit != 32)
+        f["nodes_per_scalable_unit"] = fabric.nodesPerScalableUnit;
+    if (!fabric.failedSwitches.empty())
+        f["failed_switches"] = fabric.failedSwitches;
+    if (!fabric.failedLinks.empty())
+        f["failed_links"] = fabric.failedLinks;
+    return f;
+}
+
+nlohmann::json storageToJson(const Plan &plan)
+{
+    nlohmann::json storage = nlohmann::json::array();
+    for (const StoragePlan &item : plan.storage) {
+        nlohmann::json entry = {{"storage", item.storageId}, {"count", item.count}};
+        if (!item.onFabric)
+            entry["on_fabric"] = false;
+        storage.push_back(std::move(entry));
     }
-    if (!plan.storage.empty()) {
-        nlohmann::json storage = nlohmann::json::array();
-        for (const StoragePlan &item : plan.storage) {
-            nlohmann::json entry = {{"storage", item.storageId}, {"count", item.count}};
-            if (!item.onFabric)
-                entry["on_fabric"] = false;
-            storage.push_back(std::move(entry));
-        }
-        doc["storage"] = std::move(storage);
+    return storage;
+}
+
+nlohmann::json facilityToJson(const FacilityPlan &facility)
+{
+    nlohmann::json f = {{"facility", facility.facilityId}};
+    if (facility.pue)
+        f["pue"] = *facility.pue;
+    if (facility.electricityUsdPerKwh)
+        f["electricity_usd_per_kwh"] = *facility.electricityUsdPerKwh;
+    if (facility.carbonKgPerKwh)
+        f["carbon_kg_per_kwh"] = *facility.carbonKgPerKwh;
+    if (facility.powerLimitWatts)
+        f["power_limit_kw"] = *facility.powerLimitWatts / 1e3;
+    return f;
+}
+
+/** The training workload; only framework settings that differ from the named profile. */
+nlohmann::json trainingWorkloadToJson(const Plan &plan)
+{
+    const TrainingJob &job = plan.training;
+    nlohmann::json w = {{"type", "training"},
+                        {"model", plan.trainingModelId},
+                        {"seq_len", job.seqLen},
+                        {"global_batch", job.globalBatch},
+                        {"precision", precisionName(job.precision)},
+                        {"framework", job.framework.id}};
+    // Only the settings that differ from the named profile are written as overrides.
+    const TrainingFramework *profile = findTrainingFramework(job.framework.id);
+    const TrainingFramework &base = profile ? *profile : defaultTrainingFramework();
+    if (job.framework.attention != base.attention)
+        w["attention"] = job.framework.attention == AttentionKernel::Flash ? "flash" : "unfused";
+    if (job.framework.dpOverlapFraction != base.dpOverlapFraction)
+        w["dp_overlap"] = job.framework.dpOverlapFraction;
+    if (job.framework.sequenceParallel != base.sequenceParallel)
+        w["sequence_parallel"] = job.framework.sequenceParallel;
+    if (job.framework.tpCommOverlap != base.tpCommOverlap)
+        w["tp_comm_overlap"] = job.framework.tpCommOverlap;
+    if (job.moeCapacityFactor != 1.0)
+        w["moe_capacity_factor"] = job.moeCapacityFactor;
+    if (job.tokens > 0)
+        w["tokens"] = job.tokens;
+    if (job.allowTpAcrossNodes)
+        w["allow_tp_across_nodes"] = true;
+    const ParallelismConstraints &k = job.constraints;
+    auto put = [&](const char *key, const std::optional<int> &value) {
+        if (value)
+            w[key] = *value;
+    };
+    put("tp", k.tp);
+    put("pp", k.pp);
+    put("dp", k.dp);
+    put("cp", k.cp);
+    put("ep", k.ep);
+    put("microbatch", k.microbatch);
+    put("interleave", k.interleave);
+    put("zero", k.zero);
+    if (k.recompute)
+        w["recompute"] = recomputeName(*k.recompute);
+    return w;
+}
+
+nlohmann::json inferenceWorkloadToJson(const InferenceWorkload &inf)
+{
+    nlohmann::json w = {{"type", "inference"},
+                        {"model", inf.modelId},
+                        {"precision", precisionName(inf.precision)},
+                        {"kv_precision", precisionName(inf.kvPrecision)},
+                        {"input_tokens", inf.inputTokens},
+                        {"output_tokens", inf.outputTokens}};
+    if (inf.batch)
+        w["batch"] = *inf.batch;
+    if (inf.ratePerSecond)
+        w["rate_per_s"] = *inf.ratePerSecond;
+    if (inf.ttftP95Ms)
+        w["ttft_p95_ms"] = *inf.ttftP95Ms;
+    if (inf.tpotP95Ms)
+        w["tpot_p95_ms"] = *inf.tpotP95Ms;
+    if (inf.gpusPerReplica)
+        w["gpus_per_replica"] = *inf.gpusPerReplica;
+    if (inf.pipelineStages)
+        w["pipeline_stages"] = *inf.pipelineStages;
+    if (!inf.engineId.empty())
+        w["engine"] = inf.engineId;
+    if (inf.speculative.enabled) {
+        nlohmann::json spec = {{"draft_tokens", inf.speculative.draftTokens},
+                               {"acceptance_rate", inf.speculative.acceptanceRate}};
+        if (!inf.speculative.draftModelId.empty())
+            spec["draft_model"] = inf.speculative.draftModelId;
+        w["speculative"] = std::move(spec);
     }
-    if (!plan.facility.facilityId.empty()) {
-        nlohmann::json f = {{"facility", plan.facility.facilityId}};
-        if (plan.facility.pue)
-            f["pue"] = *plan.facility.pue;
-        if (plan.facility.electricityUsdPerKwh)
-            f["electricity_usd_per_kwh"] = *plan.facility.electricityUsdPerKwh;
-        if (plan.facility.carbonKgPerKwh)
-            f["carbon_kg_per_kwh"] = *plan.facility.carbonKgPerKwh;
-        if (plan.facility.powerLimitWatts)
-            f["power_limit_kw"] = *plan.facility.powerLimitWatts / 1e3;
-        doc["facility"] = std::move(f);
-    }
-    if (plan.workloadType == WorkloadType::Training) {
-        const TrainingJob &job = plan.training;
-        nlohmann::json w = {{"type", "training"},
-                            {"model", plan.trainingModelId},
-                            {"seq_len", job.seqLen},
-                            {"global_batch", job.globalBatch},
-                            {"precision", precisionName(job.precision)},
-                            {"framework", job.framework.id}};
-        // Only the settings that differ from the named profile are written as overrides.
-        const TrainingFramework *profile = findTrainingFramework(job.framework.id);
-        const TrainingFramework &base = profile ? *profile : defaultTrainingFramework();
-        if (job.framework.attention != base.attention)
-            w["attention"]
-                = job.framework.attention == AttentionKernel::Flash ? "flash" : "unfused";
-        if (job.framework.dpOverlapFraction != base.dpOverlapFraction)
-            w["dp_overlap"] = job.framework.dpOverlapFraction;
-        if (job.framework.sequenceParallel != base.sequenceParallel)
-            w["sequence_parallel"] = job.framework.sequenceParallel;
-        if (job.framework.tpCommOverlap != base.tpCommOverlap)
-            w["tp_comm_overlap"] = job.framework.tpCommOverlap;
-        if (job.moeCapacityFactor != 1.0)
-            w["moe_capacity_factor"] = job.moeCapacityFactor;
-        if (job.tokens > 0)
-            w["tokens"] = job.tokens;
-        if (job.allowTpAcrossNodes)
-            w["allow_tp_across_nodes"] = true;
-        const ParallelismConstraints &k = job.constraints;
-        auto put = [&](const char *key, const std::optional<int> &value) {
-            if (value)
-                w[key] = *value;
-        };
-        put("tp", k.tp);
-        put("pp", k.pp);
-        put("dp", k.dp);
-        put("cp", k.cp);
-        put("ep", k.ep);
-        put("microbatch", k.microbatch);
-        put("interleave", k.interleave);
-        put("zero", k.zero);
-        if (k.recompute)
-            w["recompute"] = recomputeName(*k.recompute);
-        doc["workload"] = std::move(w);
-    } else if (plan.workloadType == WorkloadType::Inference) {
-        const InferenceWorkload &inf = plan.inference;
-        nlohmann::json w = {{"type", "inference"},
-                            {"model", inf.modelId},
-                            {"precision", precisionName(inf.precision)},
-                            {"kv_precision", precisionName(inf.kvPrecision)},
-                            {"input_tokens", inf.inputTokens},
-                            {"output_tokens", inf.outputTokens}};
-        if (inf.batch)
-            w["batch"] = *inf.batch;
-        if (inf.ratePerSecond)
-            w["rate_per_s"] = *inf.ratePerSecond;
-        if (inf.ttftP95Ms)
-            w["ttft_p95_ms"] = *inf.ttftP95Ms;
-        if (inf.tpotP95Ms)
-            w["tpot_p95_ms"] = *inf.tpotP95Ms;
-        if (inf.gpusPerReplica)
-            w["gpus_per_replica"] = *inf.gpusPerReplica;
-        if (inf.pipelineStages)
-            w["pipeline_stages"] = *inf.pipelineStages;
-        if (!inf.engineId.empty())
-            w["engine"] = inf.engineId;
-        if (inf.speculative.enabled) {
-            nlohmann::json spec = {{"draft_tokens", inf.speculative.draftTokens},
-                                   {"acceptance_rate", inf.speculative.acceptanceRate}};
-            if (!inf.speculative.draftModelId.empty())
-                spec["draft_model"] = inf.speculative.draftModelId;
-            w["speculative"] = std::move(spec);
-        }
-        if (!inf.diurnalRates.empty())
-            w["diurnal"] = inf.diurnalRates;
-        doc["workload"] = std::move(w);
-    }
+    if (!inf.diurnalRates.empty())
+        w["diurnal"] = inf.diurnalRates;
+    return w;
+}
+
+} // namespace
+
+nlohmann::json planToJson(const Plan &plan)
+{
+    nlohmann::json doc
+        = {{"format", Plan::formatName}, {"version", Plan::formatVersion}, {"name", plan.name}};
+    if (!plan.description.empty())
+        doc["description"] = plan.description;
+    doc["nodes"] = nodeGroupsToJson(plan);
+    if (plan.fabric.topology != "none" || !plan.fabric.nicId.empty())
+        doc["fabric"] = fabricToJson(plan.fabric);
+    if (!plan.storage.empty())
+        doc["storage"] = storageToJson(plan);
+    if (!plan.facility.facilityId.empty())
+        doc["facility"] = facilityToJson(plan.facility);
+    if (plan.workloadType == WorkloadType::Training)
+        doc["workload"] = trainingWorkloadToJson(plan);
+    else if (plan.workloadType == WorkloadType::Inference)
+        doc["workload"] = inferenceWorkloadToJson(plan.inference);
     if (!plan.layout.empty())
         doc["layout"] = plan.layout;
     if (!plan.scenarios.empty()) {
