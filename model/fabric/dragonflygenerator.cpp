@@ -23,7 +23,19 @@ void check(bool ok, const std::string &reason)
 
 } // namespace
 
-FabricGraph generateDragonfly(const DragonflyParameters &in)
+namespace {
+
+/** p, a and h, and the number of groups, once the user's figures are filled in and checked. */
+struct DragonflyShape
+{
+    int p = 0, a = 0, h = 0;
+    long long groups = 0;
+    int routerRadix() const { return p + (a - 1) + h; }
+    long long endpointsPerGroup() const { return static_cast<long long>(a) * p; }
+};
+
+/** Bounds before any arithmetic, so that nothing below can overflow. */
+void checkDragonflyBounds(const DragonflyParameters &in)
 {
     check(in.p >= 0 && in.a >= 0 && in.h >= 0 && in.groups >= 0 && in.endpoints >= 0
               && in.radix >= 0,
@@ -39,6 +51,11 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
     check(in.radix <= 4 * maxRouterParameter,
           "radix " + std::to_string(in.radix) + " exceeds " + std::to_string(4 * maxRouterParameter)
               + " ports");
+}
+
+/** p, a and h from the user's figures, the balanced relations a = 2p = 2h filling the rest. */
+DragonflyShape dragonflyRouters(const DragonflyParameters &in)
+{
     int p = in.p;
     int a = in.a;
     int h = in.h;
@@ -72,6 +89,18 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
         check(routerRadix <= in.radix,
               "p + (a - 1) + h = " + std::to_string(routerRadix) + " ports exceeds radix "
                   + std::to_string(in.radix));
+    DragonflyShape shape;
+    shape.p = p;
+    shape.a = a;
+    shape.h = h;
+    return shape;
+}
+
+/** The group count: given, or enough for the endpoints, at most a*h + 1 (one global link per pair).
+ */
+long long dragonflyGroups(const DragonflyParameters &in, const DragonflyShape &shape)
+{
+    const int p = shape.p, a = shape.a, h = shape.h;
     const long long maxGroups = static_cast<long long>(a) * h + 1;
     const long long perGroup = static_cast<long long>(a) * p;
     long long groups = in.groups;
@@ -93,10 +122,14 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
               std::to_string(groups) + " groups of " + std::to_string(perGroup)
                   + " endpoints hold fewer than the " + std::to_string(in.endpoints)
                   + " asked for");
+    return groups;
+}
 
-    const int g = static_cast<int>(groups);
-    FabricGraph graph("dragonfly");
-    graph.radix = in.radix > 0 ? in.radix : routerRadix;
+/** Routers and their endpoints; returns the routers, group-major. */
+std::vector<FabricVertexId> addGroups(FabricGraph &graph, const DragonflyShape &shape,
+                                      const FabricLinkRates &rates)
+{
+    const int g = static_cast<int>(shape.groups), a = shape.a, p = shape.p;
     std::vector<FabricVertexId> routers;
     routers.reserve(static_cast<std::size_t>(g) * a);
     for (int group = 0; group < g; ++group)
@@ -113,9 +146,9 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
     };
     FabricLink access;
     access.linkClass = LinkClass::Access;
-    access.medium = in.rates.accessMedium;
-    access.bytesPerSecond = in.rates.accessBytesPerSecond;
-    access.latencySeconds = in.rates.linkLatencySeconds;
+    access.medium = rates.accessMedium;
+    access.bytesPerSecond = rates.accessBytesPerSecond;
+    access.latencySeconds = rates.linkLatencySeconds;
     for (int group = 0; group < g; ++group)
         for (int r = 0; r < a; ++r)
             for (int e = 0; e < p; ++e) {
@@ -130,12 +163,24 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
                 if (group == 0 && e == 0)
                     graph.symmetryRepresentatives.push_back(id);
             }
+    return routers;
+}
+
+/** The all-to-all inside each group (local links) and the links between groups (global). Returns
+ * the global ports per group left unused. */
+int addGroupLinks(FabricGraph &graph, const DragonflyShape &shape,
+                  const std::vector<FabricVertexId> &routers, const FabricLinkRates &rates)
+{
+    const int g = static_cast<int>(shape.groups), a = shape.a, h = shape.h;
+    const auto router = [&](int group, int r) {
+        return routers[static_cast<std::size_t>(group) * a + r];
+    };
     // Local links: electrical, inside a group's cabinets (Kim et al. 2008, section 3.2).
     FabricLink local;
     local.linkClass = LinkClass::Fabric;
     local.medium = LinkMedium::Copper;
-    local.bytesPerSecond = in.rates.fabricBytesPerSecond;
-    local.latencySeconds = in.rates.linkLatencySeconds;
+    local.bytesPerSecond = rates.fabricBytesPerSecond;
+    local.latencySeconds = rates.linkLatencySeconds;
     for (int group = 0; group < g; ++group)
         for (int r = 0; r < a; ++r)
             for (int s = r + 1; s < a; ++s)
@@ -143,7 +188,7 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
     FabricLink global = local;
     global.linkClass = LinkClass::Global;
     global.medium = LinkMedium::Optical;
-    global.latencySeconds = 10 * in.rates.linkLatencySeconds; // long runs between cabinets
+    global.latencySeconds = 10 * rates.linkLatencySeconds; // long runs between cabinets
     std::vector<std::vector<int>> portsByOffset(static_cast<std::size_t>(g));
     for (int t = 0; t < a * h; ++t)
         portsByOffset[static_cast<std::size_t>(t % (g - 1) + 1)].push_back(t);
@@ -165,6 +210,23 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
                 graph.addLink(router(group, mine[k] / h), router(other, theirs[k] / h), global);
         }
     }
+    return unusedPerGroup;
+}
+
+} // namespace
+
+FabricGraph generateDragonfly(const DragonflyParameters &in)
+{
+    checkDragonflyBounds(in);
+    DragonflyShape shape = dragonflyRouters(in);
+    shape.groups = dragonflyGroups(in, shape);
+    const int p = shape.p, a = shape.a, h = shape.h, g = static_cast<int>(shape.groups);
+    const int routerRadix = shape.routerRadix();
+    const long long perGroup = shape.endpointsPerGroup();
+    FabricGraph graph("dragonfly");
+    graph.radix = in.radix > 0 ? in.radix : routerRadix;
+    const std::vector<FabricVertexId> routers = addGroups(graph, shape, in.rates);
+    const int unusedPerGroup = addGroupLinks(graph, shape, routers, in.rates);
     graph.description = "Dragonfly, p = " + std::to_string(p) + ", a = " + std::to_string(a)
         + ", h = " + std::to_string(h) + ", " + std::to_string(g) + " groups ("
         + std::to_string(g * perGroup) + " endpoints, router radix " + std::to_string(routerRadix)
