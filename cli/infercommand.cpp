@@ -136,19 +136,11 @@ std::string renderOperations(const model::StepOperations &operations, double sta
 
 } // namespace
 
-int runInferCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
+namespace {
+
+/** --diurnal or --diurnal-trough as a day's profile; nothing when neither is given. */
+std::optional<model::DiurnalProfile> diurnalFromArguments(const ParsedArguments &a)
 {
-    const auto specs = inferOptions();
-    const ParsedArguments a = parseArguments(args, specs, "infer");
-    if (a.has("help")) {
-        out << usageText("clusterplanner-cli infer --gpu ID --model ID --precision P "
-                         "--input-tokens I --output-tokens O "
-                         "[--batch B | --rate R --ttft-p95-ms X --tpot-p95-ms Y]",
-                         specs);
-        return ExitOk;
-    }
-    if (!a.positional.empty())
-        throw UsageError("unexpected argument '" + a.positional[0] + "'");
     std::optional<model::DiurnalProfile> diurnal;
     if (a.has("diurnal") && a.has("diurnal-trough"))
         throw UsageError("give either --diurnal or --diurnal-trough, not both");
@@ -168,10 +160,13 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
                          + (error.pointer().empty() ? "" : " value " + error.pointer()) + ": "
                          + error.reason());
     }
-    const int minReplicas = a.integer("min-replicas", 0, 1 << 20).value_or(1);
+    return diurnal;
+}
+
+/** The serving job the options describe, without its model and weight precision. */
+model::InferenceJob inferenceJobFromArguments(const ParsedArguments &a)
+{
     model::InferenceJob job;
-    const std::string precision
-        = a.choice("precision", {"fp16", "bf16", "fp8", "int8", "int4"}).value_or("");
     job.kvPrecision = *model::precisionFromName(
         a.choice("kv-precision", {"fp16", "bf16", "fp8", "int8"}).value_or("fp16"));
     job.gpusPerReplica = a.integer("gpus-per-replica", 1, 1 << 16).value_or(1);
@@ -206,6 +201,169 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         job.tpotP95Seconds = *tpot / 1e3;
     if ((job.ttftP95Seconds || job.tpotP95Seconds) && !job.ratePerSecond)
         throw UsageError("latency targets need a request rate (--rate)");
+    return job;
+}
+
+/** Where the replicas run and what they cost: the same for every GPU tried. */
+struct ServingSite
+{
+    const model::Catalog &catalog;
+    std::string facility;
+    double lifetimeYears = 4;
+    std::optional<double> hourlyPrice;
+    std::pair<model::InferenceSetup, model::InferenceEstimate>
+    estimate(const model::InferenceJob &job, const std::string &gpu, const std::string &node,
+             model::Precision weights) const
+    {
+        model::InferenceJob j = job;
+        j.weightPrecision = weights;
+        const model::InferenceSetup setup = model::inferenceSetupFromCatalog(
+            catalog, node, gpu, facility, lifetimeYears, hourlyPrice);
+        const model::InferenceEstimator estimator(j, setup.hardware, setup.cost);
+        return std::make_pair(setup, estimator.estimate());
+    }
+};
+
+/** --gpu all: every GPU with a node type and every precision it computes in, cheapest first. */
+int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
+                    const std::string &precision, const ServingSite &site, std::ostream &out)
+{
+    const model::Catalog &catalog = site.catalog;
+    const auto run
+        = [&](const std::string &gpu, const std::string &node, model::Precision weights) {
+              return site.estimate(job, gpu, node, weights);
+          };
+    // Every GPU with a node type, every precision it computes in: the cheapest that fits and
+    // meets the targets.
+    struct Option
+    {
+        std::string gpu;
+        std::string precision;
+        model::InferenceEstimate estimate;
+    };
+    std::vector<Option> options;
+    const std::vector<std::string> precisions = precision.empty()
+        ? std::vector<std::string> {"fp16", "fp8", "int8", "int4"}
+        : std::vector<std::string> {precision};
+    for (const auto &[id, spec] : catalog.gpus()) {
+        const std::string node = model::nodeForGpu(catalog, id);
+        if (node.empty())
+            continue;
+        for (const std::string &p : precisions) {
+            const model::Precision weights = *model::precisionFromName(p);
+            if ((weights == model::Precision::FP8 || weights == model::Precision::INT8)
+                && !spec.supports(weights))
+                continue;
+            const auto [setup, e] = run(id, node, weights);
+            if (e.fits && e.meetsTargets) // a layout the server cannot hold does not fit
+                options.push_back({id, p, e});
+        }
+    }
+    std::sort(options.begin(), options.end(), [](const Option &x, const Option &y) {
+        return x.estimate.usdPerHour < y.estimate.usdPerHour; // cheapest way to serve the load
+    });
+    if (options.empty())
+        throw InfeasibleError(
+            "no GPU and precision in the catalog fits the model and meets the targets");
+    if (a.has("json")) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const Option &o : options) {
+            nlohmann::json item = model::inferenceEstimateToJson(o.estimate);
+            item["gpu"] = o.gpu;
+            item["precision"] = o.precision;
+            list.push_back(std::move(item));
+        }
+        out << nlohmann::json {{"cheapest", list.front()}, {"options", list}}.dump(2) << "\n";
+        return ExitOk;
+    }
+    Table table({"GPU", "precision", "GPUs", "batch", "TTFT ms", "TPOT ms", "USD/hour",
+                 "USD / M out", "USD / M in", "bottleneck"});
+    for (const Option &o : options)
+        table.addRow(
+            {o.gpu, o.precision, std::to_string(o.estimate.replicas * o.estimate.gpusPerReplica),
+             std::to_string(o.estimate.batch), format("%.1f", o.estimate.ttftSeconds * 1e3),
+             format("%.2f", o.estimate.tpotSeconds * 1e3), format("%.2f", o.estimate.usdPerHour),
+             format("%.3f", o.estimate.costPerMillionOutputTokensUsd),
+             format("%.3f", o.estimate.costPerMillionInputTokensUsd), o.estimate.bottleneck});
+    out << "Serving " << job.model.name << ", cheapest first:\n" << table.render();
+    return ExitOk;
+}
+
+/** One serving estimate as JSON, with the fleet's power, energy, cost and availability per day. */
+void printServingJson(const model::InferenceEstimate &e, const model::InferenceSetup &setup,
+                      const model::InferenceJob &job, const std::string &precision,
+                      const std::optional<model::AutoscalingEstimate> &autoscaling,
+                      std::ostream &out)
+{
+    nlohmann::json json = model::inferenceEstimateToJson(e);
+    if (autoscaling)
+        json["autoscaling"] = model::autoscalingEstimateToJson(*autoscaling);
+    json["gpu"] = setup.hardware.gpu.id;
+    json["model"] = job.model.id;
+    json["precision"] = precision;
+    // The fleet's draw and what it costs per day (the same keys as the training run; energy and
+    // cost are per day).
+    const model::ServingReliability reliability = model::estimateServingReliability(
+        setup.hardware.gpu, setup.node, e.replicas, e.gpusPerReplica, 300.0);
+    json["power_kw"] = e.powerWatts / 1e3;
+    json["facility_power_kw"] = e.powerWatts * setup.cost.pue / 1e3;
+    json["energy_mwh"] = e.powerWatts * setup.cost.pue * 24.0 / 1e6;
+    json["energy_period"] = "day";
+    json["cost_usd"] = e.usdPerHour * 24.0;
+    json["cost_period"] = "day";
+    json["goodput"] = reliability.availability;
+    json["interruptions_per_day"] = reliability.interruptionsPerDay;
+    json["checkpoint_interval_min"] = nullptr; // serving keeps no training state
+    json["carbon_t_per_day"]
+        = e.powerWatts * setup.cost.pue * 24.0 / 1e6 * setup.facility.carbonKgPerKwh;
+    out << json.dump(2) << "\n";
+}
+
+void printServingText(const ParsedArguments &a, const model::InferenceEstimate &e,
+                      const model::InferenceSetup &setup, const model::InferenceJob &job,
+                      const std::string &precision,
+                      const std::optional<model::AutoscalingEstimate> &autoscaling,
+                      std::ostream &out)
+{
+    out << renderInference(
+        e, "Serving " + job.model.name + " (" + precision + ") on " + setup.hardware.gpu.name);
+    if (a.has("explain")) {
+        out << "\n"
+            << renderOperations(e.prefillOperations, e.pipelineStages,
+                                "Prefill of one prompt, per GPU")
+            << "\n"
+            << renderOperations(e.decodeOperations, e.pipelineStages,
+                                ("Decode step of " + std::to_string(e.batch / e.pipelineStages)
+                                 + " sequences, per GPU")
+                                    .c_str());
+    }
+    if (autoscaling) {
+        Table day({"diurnal traffic", "value"});
+        addAutoscalingRows(day, *autoscaling);
+        out << "\n" << day.render();
+    }
+}
+
+} // namespace
+
+int runInferCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
+{
+    const auto specs = inferOptions();
+    const ParsedArguments a = parseArguments(args, specs, "infer");
+    if (a.has("help")) {
+        out << usageText("clusterplanner-cli infer --gpu ID --model ID --precision P "
+                         "--input-tokens I --output-tokens O "
+                         "[--batch B | --rate R --ttft-p95-ms X --tpot-p95-ms Y]",
+                         specs);
+        return ExitOk;
+    }
+    if (!a.positional.empty())
+        throw UsageError("unexpected argument '" + a.positional[0] + "'");
+    const std::optional<model::DiurnalProfile> diurnal = diurnalFromArguments(a);
+    const int minReplicas = a.integer("min-replicas", 0, 1 << 20).value_or(1);
+    const std::string precision
+        = a.choice("precision", {"fp16", "bf16", "fp8", "int8", "int4"}).value_or("");
+    model::InferenceJob job = inferenceJobFromArguments(a);
     const double lifetime = a.number("lifetime-years", 0.1, 50).value_or(4.0);
     const std::optional<double> hourly = a.number("hourly-price", 0.0, 1e6);
     const std::string gpuId = a.required("gpu");
@@ -219,76 +377,12 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     const std::string facility = a.value("facility").value_or("dc-industry-average");
     catalog.facility(facility);
 
-    auto run = [&](const std::string &gpu, const std::string &node, model::Precision weights) {
-        model::InferenceJob j = job;
-        j.weightPrecision = weights;
-        const model::InferenceSetup setup
-            = model::inferenceSetupFromCatalog(catalog, node, gpu, facility, lifetime, hourly);
-        const model::InferenceEstimator estimator(j, setup.hardware, setup.cost);
-        return std::make_pair(setup, estimator.estimate());
-    };
+    const ServingSite site {catalog, facility, lifetime, hourly};
+    if (gpuId == "all")
+        return compareEveryGpu(a, job, precision, site, out);
 
-    if (gpuId == "all") {
-        // Every GPU with a node type, every precision it computes in: the cheapest that fits and
-        // meets the targets.
-        struct Option
-        {
-            std::string gpu;
-            std::string precision;
-            model::InferenceEstimate estimate;
-        };
-        std::vector<Option> options;
-        const std::vector<std::string> precisions = precision.empty()
-            ? std::vector<std::string> {"fp16", "fp8", "int8", "int4"}
-            : std::vector<std::string> {precision};
-        for (const auto &[id, spec] : catalog.gpus()) {
-            const std::string node = model::nodeForGpu(catalog, id);
-            if (node.empty())
-                continue;
-            for (const std::string &p : precisions) {
-                const model::Precision weights = *model::precisionFromName(p);
-                if ((weights == model::Precision::FP8 || weights == model::Precision::INT8)
-                    && !spec.supports(weights))
-                    continue;
-                const auto [setup, e] = run(id, node, weights);
-                if (e.fits && e.meetsTargets) // a layout the server cannot hold does not fit
-                    options.push_back({id, p, e});
-            }
-        }
-        std::sort(options.begin(), options.end(), [](const Option &x, const Option &y) {
-            return x.estimate.usdPerHour < y.estimate.usdPerHour; // cheapest way to serve the load
-        });
-        if (options.empty())
-            throw InfeasibleError(
-                "no GPU and precision in the catalog fits the model and meets the targets");
-        if (a.has("json")) {
-            nlohmann::json list = nlohmann::json::array();
-            for (const Option &o : options) {
-                nlohmann::json item = model::inferenceEstimateToJson(o.estimate);
-                item["gpu"] = o.gpu;
-                item["precision"] = o.precision;
-                list.push_back(std::move(item));
-            }
-            out << nlohmann::json {{"cheapest", list.front()}, {"options", list}}.dump(2) << "\n";
-            return ExitOk;
-        }
-        Table table({"GPU", "precision", "GPUs", "batch", "TTFT ms", "TPOT ms", "USD/hour",
-                     "USD / M out", "USD / M in", "bottleneck"});
-        for (const Option &o : options)
-            table.addRow(
-                {o.gpu, o.precision,
-                 std::to_string(o.estimate.replicas * o.estimate.gpusPerReplica),
-                 std::to_string(o.estimate.batch), format("%.1f", o.estimate.ttftSeconds * 1e3),
-                 format("%.2f", o.estimate.tpotSeconds * 1e3),
-                 format("%.2f", o.estimate.usdPerHour),
-                 format("%.3f", o.estimate.costPerMillionOutputTokensUsd),
-                 format("%.3f", o.estimate.costPerMillionInputTokensUsd), o.estimate.bottleneck});
-        out << "Serving " << job.model.name << ", cheapest first:\n" << table.render();
-        return ExitOk;
-    }
-
-    const auto [setup, e]
-        = run(gpuId, a.value("node").value_or(""), *model::precisionFromName(precision));
+    const auto [setup, e] = site.estimate(job, gpuId, a.value("node").value_or(""),
+                                          *model::precisionFromName(precision));
     std::optional<model::AutoscalingEstimate> autoscaling;
     if (diurnal && e.fits && e.meetsTargets) {
         model::InferenceJob peak = job;
@@ -296,47 +390,10 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         autoscaling = model::estimateDiurnalAutoscaling(peak, setup.hardware, setup.cost, *diurnal,
                                                         minReplicas);
     }
-    if (a.has("json")) {
-        nlohmann::json json = model::inferenceEstimateToJson(e);
-        if (autoscaling)
-            json["autoscaling"] = model::autoscalingEstimateToJson(*autoscaling);
-        json["gpu"] = setup.hardware.gpu.id;
-        json["model"] = job.model.id;
-        json["precision"] = precision;
-        // The fleet's draw and what it costs per day (the same keys as the training run; energy and cost are per day).
-        const model::ServingReliability reliability = model::estimateServingReliability(
-            setup.hardware.gpu, setup.node, e.replicas, e.gpusPerReplica, 300.0);
-        json["power_kw"] = e.powerWatts / 1e3;
-        json["facility_power_kw"] = e.powerWatts * setup.cost.pue / 1e3;
-        json["energy_mwh"] = e.powerWatts * setup.cost.pue * 24.0 / 1e6;
-        json["energy_period"] = "day";
-        json["cost_usd"] = e.usdPerHour * 24.0;
-        json["cost_period"] = "day";
-        json["goodput"] = reliability.availability;
-        json["interruptions_per_day"] = reliability.interruptionsPerDay;
-        json["checkpoint_interval_min"] = nullptr; // serving keeps no training state
-        json["carbon_t_per_day"]
-            = e.powerWatts * setup.cost.pue * 24.0 / 1e6 * setup.facility.carbonKgPerKwh;
-        out << json.dump(2) << "\n";
-    } else {
-        out << renderInference(
-            e, "Serving " + job.model.name + " (" + precision + ") on " + setup.hardware.gpu.name);
-        if (a.has("explain")) {
-            out << "\n"
-                << renderOperations(e.prefillOperations, e.pipelineStages,
-                                    "Prefill of one prompt, per GPU")
-                << "\n"
-                << renderOperations(e.decodeOperations, e.pipelineStages,
-                                    ("Decode step of " + std::to_string(e.batch / e.pipelineStages)
-                                     + " sequences, per GPU")
-                                        .c_str());
-        }
-        if (autoscaling) {
-            Table day({"diurnal traffic", "value"});
-            addAutoscalingRows(day, *autoscaling);
-            out << "\n" << day.render();
-        }
-    }
+    if (a.has("json"))
+        printServingJson(e, setup, job, precision, autoscaling, out);
+    else
+        printServingText(a, e, setup, job, precision, autoscaling, out);
     if (!e.fits)
         throw InfeasibleError(e.reason);
     if (!e.meetsTargets)
