@@ -125,9 +125,11 @@ model::WorstFailure fabricWorstFailure(const model::Catalog &catalog, const Pars
 
 } // namespace
 
-int runFabricCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
+namespace {
+
+std::vector<OptionSpec> fabricOptions()
 {
-    const auto specs = withCommonOptions({
+    return withCommonOptions({
         {"topology", true, "fat-tree|rail-fat-tree|dragonfly|torus"},
         {"endpoints", true, "endpoint count (fat-tree, dragonfly; rail: GPUs)"},
         {"radix", true, "switch ports (default: the switch's)"},
@@ -152,6 +154,144 @@ int runFabricCommand(CliContext &context, const std::vector<std::string> &args, 
         {"model", true, "worst-failure: catalog model to train (default llama-3-70b)"},
         {"node", true, "worst-failure: server type of the nodes (default dgx-h100)"},
     });
+}
+
+/** What the analysis found: the fabric with its failures, and without them when any failed. */
+struct FabricAnalysis
+{
+    model::FabricMetrics metrics;
+    model::RingRate ring;
+    int ringNodes = 0;
+    std::optional<model::FabricMetrics> before;
+    std::optional<model::RingRate> ringBefore;
+};
+
+/** The topology's parameters from the options; the generators check their real limits. */
+void setDesignParameters(model::FabricDesign &design, const ParsedArguments &a,
+                         const model::SwitchSpec &sw, std::optional<int> endpoints,
+                         std::optional<int> radix, std::optional<int> tiers,
+                         std::optional<double> oversubscription,
+                         std::optional<double> spineOversubscription)
+{
+    constexpr int big = 1 << 30;
+    switch (design.topology) {
+    case model::FabricTopology::FatTree: {
+        auto &p = design.fatTree;
+        p.radix = radix.value_or(sw.ports);
+        p.endpoints = endpoints.value_or(0);
+        p.tiers = tiers.value_or(0);
+        p.leafOversubscription = oversubscription.value_or(1.0);
+        p.spineOversubscription = spineOversubscription.value_or(1.0);
+        break;
+    }
+    case model::FabricTopology::RailFatTree: {
+        auto &p = design.railFatTree;
+        p.radix = radix.value_or(sw.ports);
+        p.gpusPerNode = a.integer("gpus-per-node", -big, big).value_or(8);
+        p.nodesPerScalableUnit = a.integer("su-nodes", -big, big).value_or(32);
+        if (p.gpusPerNode < 1)
+            throw model::FabricParameterError("--gpus-per-node must be positive");
+        p.nodes = a.integer("nodes", -big, big)
+                      .value_or(endpoints ? static_cast<int>((1LL * *endpoints + p.gpusPerNode - 1)
+                                                             / p.gpusPerNode)
+                                          : 32);
+        p.tiers = tiers.value_or(0);
+        p.leafOversubscription = oversubscription.value_or(1.0);
+        p.spineOversubscription = spineOversubscription.value_or(1.0);
+        break;
+    }
+    case model::FabricTopology::Dragonfly: {
+        auto &p = design.dragonfly;
+        p.a = a.integer("a", -big, big).value_or(0);
+        p.p = a.integer("p", -big, big).value_or(0);
+        p.h = a.integer("h", -big, big).value_or(0);
+        p.groups = a.integer("groups", -big, big).value_or(0);
+        p.endpoints = endpoints.value_or(0);
+        p.radix = radix.value_or(0);
+        break;
+    }
+    case model::FabricTopology::Torus:
+        design.torus.dims = model::parseTorusDims(a.value("dims").value_or("4x4x4"));
+        break;
+    }
+}
+
+/** --fail-switch and --fail-link on the generated graph. */
+model::FabricFailures failuresFromArguments(const ParsedArguments &a,
+                                            const model::FabricGraph &graph)
+{
+    model::FabricFailures failures;
+    if (auto list = a.value("fail-switch"))
+        for (const std::string &label : splitList(*list, ','))
+            failures.vertices.push_back(model::findVertex(graph, label));
+    if (auto list = a.value("fail-link"))
+        for (const std::string &pair : splitList(*list, ',')) {
+            const auto ends = splitList(pair, ':');
+            if (ends.size() != 2)
+                throw UsageError("--fail-link takes A:B label pairs, not \"" + pair + "\"");
+            failures.links.push_back(model::findLink(graph, ends[0], ends[1]));
+        }
+
+    return failures;
+}
+
+FabricAnalysis analyse(const ParsedArguments &a, const model::FabricGraph &graph,
+                       const model::FabricDesign &design, const model::FabricHardware &hardware,
+                       const model::FabricFailures &failures, double switchLatency)
+{
+    constexpr int big = 1 << 30;
+    FabricAnalysis result;
+    const int perNode = design.endpointsPerNode();
+    const int nodes = static_cast<int>(graph.endpoints().size()) / perNode;
+    result.ringNodes = a.integer("ring-nodes", 1, big).value_or(nodes);
+    const auto rings = model::rankRings(graph, perNode, result.ringNodes);
+    result.metrics = model::analyseFabric(graph, hardware, failures);
+    result.ring = model::concurrentRingRate(graph, rings, switchLatency, failures);
+    if (!failures.empty()) {
+        result.before = model::analyseFabric(graph, hardware);
+        result.ringBefore = model::concurrentRingRate(graph, rings, switchLatency);
+    }
+    return result;
+}
+
+void printFabricJson(const FabricAnalysis &r, const std::optional<model::WorstFailure> &worst,
+                     const model::SwitchSpec &sw, const model::NicSpec &nic, std::ostream &out)
+{
+    nlohmann::json json = model::fabricMetricsToJson(r.metrics);
+    if (worst)
+        json["worst_failure"] = model::worstFailureToJson(*worst);
+    json["switch"] = sw.id;
+    json["link"] = nic.id;
+    json["ring"] = model::ringRateToJson(r.ring);
+    json["ring"]["nodes_per_ring"] = r.ringNodes;
+    if (r.before) {
+        json["before_failure"] = {{"bisection_gbps", gbps(r.before->bisectionBytesPerSecond)},
+                                  {"bisection_ratio", r.before->bisectionRatio},
+                                  {"ring_gbps_per_flow", gbps(r.ringBefore->bytesPerSecondPerFlow)},
+                                  {"diameter", r.before->diameter},
+                                  {"avg_hops", r.before->averageHops}};
+    }
+    out << json.dump(2) << "\n";
+}
+
+void printFabricText(const FabricAnalysis &r, const std::optional<model::WorstFailure> &worst,
+                     std::ostream &out)
+{
+    out << renderMetrics(r.metrics, r.ring, r.ringNodes);
+    if (r.before)
+        out << "before the failure: bisection "
+            << format("%.0f Gb/s", gbps(r.before->bisectionBytesPerSecond)) << ", ring "
+            << format("%.0f Gb/s per flow", gbps(r.ringBefore->bytesPerSecondPerFlow))
+            << ", diameter " << r.before->diameter << "\n";
+    if (worst)
+        out << renderWorstFailure(*worst);
+}
+
+} // namespace
+
+int runFabricCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
+{
+    const auto specs = fabricOptions();
     const ParsedArguments a = parseArguments(args, specs, "fabric");
     if (a.has("help")) {
         out << usageText("clusterplanner-cli fabric --topology T [options]", specs);
@@ -178,107 +318,22 @@ int runFabricCommand(CliContext &context, const std::vector<std::string> &args, 
     design.topology = *model::fabricTopologyFromName(topologyName);
     design.setLinks(nic, sw, 450e9);
     try {
-        switch (design.topology) {
-        case model::FabricTopology::FatTree: {
-            auto &p = design.fatTree;
-            p.radix = radix.value_or(sw.ports);
-            p.endpoints = endpoints.value_or(0);
-            p.tiers = tiers.value_or(0);
-            p.leafOversubscription = oversubscription.value_or(1.0);
-            p.spineOversubscription = spineOversubscription.value_or(1.0);
-            break;
-        }
-        case model::FabricTopology::RailFatTree: {
-            auto &p = design.railFatTree;
-            p.radix = radix.value_or(sw.ports);
-            p.gpusPerNode = a.integer("gpus-per-node", -big, big).value_or(8);
-            p.nodesPerScalableUnit = a.integer("su-nodes", -big, big).value_or(32);
-            if (p.gpusPerNode < 1)
-                throw model::FabricParameterError("--gpus-per-node must be positive");
-            p.nodes = a.integer("nodes", -big, big)
-                          .value_or(endpoints ? static_cast<int>(
-                                        (1LL * *endpoints + p.gpusPerNode - 1) / p.gpusPerNode)
-                                              : 32);
-            p.tiers = tiers.value_or(0);
-            p.leafOversubscription = oversubscription.value_or(1.0);
-            p.spineOversubscription = spineOversubscription.value_or(1.0);
-            break;
-        }
-        case model::FabricTopology::Dragonfly: {
-            auto &p = design.dragonfly;
-            p.a = a.integer("a", -big, big).value_or(0);
-            p.p = a.integer("p", -big, big).value_or(0);
-            p.h = a.integer("h", -big, big).value_or(0);
-            p.groups = a.integer("groups", -big, big).value_or(0);
-            p.endpoints = endpoints.value_or(0);
-            p.radix = radix.value_or(0);
-            break;
-        }
-        case model::FabricTopology::Torus:
-            design.torus.dims = model::parseTorusDims(a.value("dims").value_or("4x4x4"));
-            break;
-        }
+        setDesignParameters(design, a, sw, endpoints, radix, tiers, oversubscription,
+                            spineOversubscription);
         const model::FabricGraph graph = model::generateFabric(design);
         const model::FabricHardware hardware = model::fabricHardware(
             sw, nic, design.topology == model::FabricTopology::Torus ? 0 : graph.radix);
 
-        model::FabricFailures failures;
-        if (auto list = a.value("fail-switch"))
-            for (const std::string &label : splitList(*list, ','))
-                failures.vertices.push_back(model::findVertex(graph, label));
-        if (auto list = a.value("fail-link"))
-            for (const std::string &pair : splitList(*list, ',')) {
-                const auto ends = splitList(pair, ':');
-                if (ends.size() != 2)
-                    throw UsageError("--fail-link takes A:B label pairs, not \"" + pair + "\"");
-                failures.links.push_back(model::findLink(graph, ends[0], ends[1]));
-            }
-
-        const int perNode = design.endpointsPerNode();
-        const int nodes = static_cast<int>(graph.endpoints().size()) / perNode;
-        const int ringNodes = a.integer("ring-nodes", 1, big).value_or(nodes);
-        const auto rings = model::rankRings(graph, perNode, ringNodes);
-        const double switchLatency = sw.latencySeconds;
-        const model::FabricMetrics metrics = model::analyseFabric(graph, hardware, failures);
-        const model::RingRate ring
-            = model::concurrentRingRate(graph, rings, switchLatency, failures);
-        std::optional<model::FabricMetrics> before;
-        std::optional<model::RingRate> ringBefore;
-        if (!failures.empty()) {
-            before = model::analyseFabric(graph, hardware);
-            ringBefore = model::concurrentRingRate(graph, rings, switchLatency);
-        }
-
+        const model::FabricFailures failures = failuresFromArguments(a, graph);
+        const FabricAnalysis analysis
+            = analyse(a, graph, design, hardware, failures, sw.latencySeconds);
         std::optional<model::WorstFailure> worst;
         if (a.has("worst-failure"))
             worst = fabricWorstFailure(catalog, a, graph, design, nic, failures);
-        if (a.has("json")) {
-            nlohmann::json json = model::fabricMetricsToJson(metrics);
-            if (worst)
-                json["worst_failure"] = model::worstFailureToJson(*worst);
-            json["switch"] = sw.id;
-            json["link"] = nic.id;
-            json["ring"] = model::ringRateToJson(ring);
-            json["ring"]["nodes_per_ring"] = ringNodes;
-            if (before) {
-                json["before_failure"]
-                    = {{"bisection_gbps", gbps(before->bisectionBytesPerSecond)},
-                       {"bisection_ratio", before->bisectionRatio},
-                       {"ring_gbps_per_flow", gbps(ringBefore->bytesPerSecondPerFlow)},
-                       {"diameter", before->diameter},
-                       {"avg_hops", before->averageHops}};
-            }
-            out << json.dump(2) << "\n";
-            return ExitOk;
-        }
-        out << renderMetrics(metrics, ring, ringNodes);
-        if (before)
-            out << "before the failure: bisection "
-                << format("%.0f Gb/s", gbps(before->bisectionBytesPerSecond)) << ", ring "
-                << format("%.0f Gb/s per flow", gbps(ringBefore->bytesPerSecondPerFlow))
-                << ", diameter " << before->diameter << "\n";
-        if (worst)
-            out << renderWorstFailure(*worst);
+        if (a.has("json"))
+            printFabricJson(analysis, worst, sw, nic, out);
+        else
+            printFabricText(analysis, worst, out);
         return ExitOk;
     } catch (const model::FabricParameterError &error) {
         throw InfeasibleError(std::string("invalid fabric: ") + error.what());
