@@ -111,27 +111,11 @@ model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
     return model::ClusterDescription::fromCatalog(catalog, options);
 }
 
-int runTrainCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
-{
-    const auto specs = trainOptions();
-    const ParsedArguments a = parseArguments(args, specs, "train");
-    if (a.has("help")) {
-        out << usageText("clusterplanner-cli train --gpu ID --gpus N --model ID --seq-len S "
-                         "--global-batch B [options]",
-                         specs);
-        return ExitOk;
-    }
-    if (!a.positional.empty())
-        throw UsageError("unexpected argument '" + a.positional[0] + "'");
-    // Check every option's syntax before touching the catalog, so usage errors come first.
-    if (!a.has("gpus"))
-        throw UsageError("missing required option '--gpus'");
-    const int gpus = *a.integer("gpus", 1, 10000000);
-    if (!a.has("seq-len"))
-        throw UsageError("missing required option '--seq-len'");
-    if (!a.has("global-batch"))
-        throw UsageError("missing required option '--global-batch'");
+namespace {
 
+/** The training job the options describe, without its model. */
+model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
+{
     model::TrainingJob job;
     job.seqLen = *a.integer("seq-len", 1, 1 << 24);
     job.globalBatch = *a.integer("global-batch", 1, 1 << 24);
@@ -163,8 +147,111 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     k.zero = a.integer("zero", 0, 3);
     if (auto recompute = a.choice("recompute", {"none", "selective", "full"}))
         k.recompute = model::recomputeFromName(*recompute);
-    const int topCount = a.integer("top", 0, 10).value_or(5);
+    return job;
+}
 
+/** The hardware around the run for its power, cost and failures. */
+model::TrainingRunSetup runSetupFromArguments(const ParsedArguments &a,
+                                              const model::Catalog &catalog,
+                                              const model::ClusterDescription &cluster)
+{
+    model::TrainingRunSetup setup;
+    setup.node = catalog.node(nodeIdFromArguments(a, catalog));
+    setup.nic = catalog.nic(a.value("nic").value_or(setup.node.nicId));
+    const std::string switchId
+        = model::catalogSwitchForNic(catalog, setup.nic, cluster.switchPorts);
+    if (switchId.empty())
+        throw UsageError("no catalog switch carries " + setup.nic.id + " links");
+    setup.networkSwitch = catalog.networkSwitch(switchId);
+    setup.storage = catalog.storage(a.value("storage").value_or("lustre-exascaler"));
+    setup.facility = catalog.facility(a.value("facility").value_or("dc-industry-average"));
+    setup.spareNodes = a.integer("spare-nodes", 0, 1 << 20).value_or(-1);
+    setup.restartOverheadSeconds = a.number("restart-min", 0.0, 1e6).value_or(10.0) * 60.0;
+    setup.lifetimeYears = a.number("lifetime-years", 0.1, 50.0).value_or(4.0);
+    setup.hourlyUsdPerGpu = a.number("hourly-price", 0.0, 1e6);
+    return setup;
+}
+
+/** What `train --json` prints for the fastest layout: the estimate, the run and the alternatives.
+ */
+void printTrainingJson(const model::TrainingSearchResult &result,
+                       const model::TrainingRunEstimate &run, const model::TrainingRunSetup &setup,
+                       const model::ClusterDescription &cluster, const model::TrainingJob &job,
+                       int gpus, const std::string &fabricNote, std::ostream &out)
+{
+    nlohmann::json json = model::trainingEstimateToJson(result.best);
+    model::addTrainingRunToJson(json, run);
+    json["storage"] = setup.storage.id;
+    json["facility"] = setup.facility.id;
+    json["switch"] = setup.networkSwitch.id;
+    json["gpu"] = cluster.gpu.id;
+    json["gpus"] = gpus;
+    json["model"] = job.model.id;
+    json["framework"] = job.framework.id;
+    json["fabric"] = cluster.fabricName;
+    json["fabric_model"] = fabricNote;
+    json["configurations_evaluated"] = result.evaluated;
+    json["largest_fitting_microbatch"] = result.largestFittingMicrobatch;
+    json["memory_headroom_gib"]
+        = (result.best.memoryCapacityBytes - result.best.memory.totalBytes()) / model::units::gibi;
+    nlohmann::json alternatives = nlohmann::json::array();
+    for (std::size_t i = 1; i < result.top.size(); ++i)
+        alternatives.push_back(model::trainingEstimateToJson(result.top[i]));
+    json["alternatives"] = std::move(alternatives);
+    out << json.dump(2) << "\n";
+}
+
+void printTrainingText(const ParsedArguments &a, const model::TrainingSearchResult &result,
+                       const model::TrainingRunEstimate &run, const model::TrainingRunSetup &setup,
+                       const model::ClusterDescription &cluster, const model::TrainingJob &job,
+                       int gpus, const std::string &fabricNote, std::ostream &out)
+{
+    const int topCount = a.integer("top", 0, 10).value_or(5);
+    out << "Training " << job.model.name << " on " << gpus << " x " << cluster.gpu.name << " ("
+        << cluster.gpusPerNode << " per node), " << cluster.fabricName << "\n"
+        << "Software: " << job.framework.name << "\n"
+        << fabricNote << "\n";
+    out << "Searched " << result.evaluated << " layouts; the fastest that fits:\n\n";
+    out << renderTrainingEstimate(result.best);
+    if (a.has("explain"))
+        out << "\n" << renderTrainingOperations(result.best) << "\n";
+    out << "Largest microbatch that fits with this layout: " << result.largestFittingMicrobatch
+        << "\n\n";
+    out << renderTrainingRun(run, setup);
+    if (topCount > 0 && result.top.size() > 1) {
+        out << "\nFastest layouts:\n";
+        std::vector<model::TrainingEstimate> top(
+            result.top.begin(),
+            result.top.begin() + std::min<std::size_t>(topCount, result.top.size()));
+        out << renderTrainingAlternatives(top);
+    }
+}
+
+} // namespace
+
+int runTrainCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
+{
+    const auto specs = trainOptions();
+    const ParsedArguments a = parseArguments(args, specs, "train");
+    if (a.has("help")) {
+        out << usageText("clusterplanner-cli train --gpu ID --gpus N --model ID --seq-len S "
+                         "--global-batch B [options]",
+                         specs);
+        return ExitOk;
+    }
+    if (!a.positional.empty())
+        throw UsageError("unexpected argument '" + a.positional[0] + "'");
+    // Check every option's syntax before touching the catalog, so usage errors come first.
+    if (!a.has("gpus"))
+        throw UsageError("missing required option '--gpus'");
+    const int gpus = *a.integer("gpus", 1, 10000000);
+    if (!a.has("seq-len"))
+        throw UsageError("missing required option '--seq-len'");
+    if (!a.has("global-batch"))
+        throw UsageError("missing required option '--global-batch'");
+
+    model::TrainingJob job = trainingJobFromArguments(a);
+    a.integer("top", 0, 10); // checked with the other options, before the catalog
     const model::Catalog &catalog = context.catalog();
     job.model = modelFromArguments(a, catalog);
     model::ClusterDescription cluster = clusterFromArguments(a, catalog, gpus);
@@ -187,66 +274,15 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         throw InfeasibleError(result.reason);
     }
 
-    model::TrainingRunSetup setup;
-    setup.node = catalog.node(nodeIdFromArguments(a, catalog));
-    setup.nic = catalog.nic(a.value("nic").value_or(setup.node.nicId));
-    const std::string switchId
-        = model::catalogSwitchForNic(catalog, setup.nic, cluster.switchPorts);
-    if (switchId.empty())
-        throw UsageError("no catalog switch carries " + setup.nic.id + " links");
-    setup.networkSwitch = catalog.networkSwitch(switchId);
-    setup.storage = catalog.storage(a.value("storage").value_or("lustre-exascaler"));
-    setup.facility = catalog.facility(a.value("facility").value_or("dc-industry-average"));
-    setup.spareNodes = a.integer("spare-nodes", 0, 1 << 20).value_or(-1);
-    setup.restartOverheadSeconds = a.number("restart-min", 0.0, 1e6).value_or(10.0) * 60.0;
-    setup.lifetimeYears = a.number("lifetime-years", 0.1, 50.0).value_or(4.0);
-    setup.hourlyUsdPerGpu = a.number("hourly-price", 0.0, 1e6);
+    const model::TrainingRunSetup setup = runSetupFromArguments(a, catalog, cluster);
     const model::TrainingRunEstimate run
         = model::estimateTrainingRun(cluster, job.model, result.best, setup,
                                      fabricGraph.vertexCount() > 0 ? &fabricGraph : nullptr);
 
-    if (a.has("json")) {
-        nlohmann::json json = model::trainingEstimateToJson(result.best);
-        model::addTrainingRunToJson(json, run);
-        json["storage"] = setup.storage.id;
-        json["facility"] = setup.facility.id;
-        json["switch"] = setup.networkSwitch.id;
-        json["gpu"] = cluster.gpu.id;
-        json["gpus"] = gpus;
-        json["model"] = job.model.id;
-        json["framework"] = job.framework.id;
-        json["fabric"] = cluster.fabricName;
-        json["fabric_model"] = fabricNote;
-        json["configurations_evaluated"] = result.evaluated;
-        json["largest_fitting_microbatch"] = result.largestFittingMicrobatch;
-        json["memory_headroom_gib"]
-            = (result.best.memoryCapacityBytes - result.best.memory.totalBytes())
-            / model::units::gibi;
-        nlohmann::json alternatives = nlohmann::json::array();
-        for (std::size_t i = 1; i < result.top.size(); ++i)
-            alternatives.push_back(model::trainingEstimateToJson(result.top[i]));
-        json["alternatives"] = std::move(alternatives);
-        out << json.dump(2) << "\n";
-        return ExitOk;
-    }
-    out << "Training " << job.model.name << " on " << gpus << " x " << cluster.gpu.name << " ("
-        << cluster.gpusPerNode << " per node), " << cluster.fabricName << "\n"
-        << "Software: " << job.framework.name << "\n"
-        << fabricNote << "\n";
-    out << "Searched " << result.evaluated << " layouts; the fastest that fits:\n\n";
-    out << renderTrainingEstimate(result.best);
-    if (a.has("explain"))
-        out << "\n" << renderTrainingOperations(result.best) << "\n";
-    out << "Largest microbatch that fits with this layout: " << result.largestFittingMicrobatch
-        << "\n\n";
-    out << renderTrainingRun(run, setup);
-    if (topCount > 0 && result.top.size() > 1) {
-        out << "\nFastest layouts:\n";
-        std::vector<model::TrainingEstimate> top(
-            result.top.begin(),
-            result.top.begin() + std::min<std::size_t>(topCount, result.top.size()));
-        out << renderTrainingAlternatives(top);
-    }
+    if (a.has("json"))
+        printTrainingJson(result, run, setup, cluster, job, gpus, fabricNote, out);
+    else
+        printTrainingText(a, result, run, setup, cluster, job, gpus, fabricNote, out);
     return ExitOk;
 }
 
