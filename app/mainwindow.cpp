@@ -4,9 +4,9 @@
 #include "cardkeys.h"
 #include "catalogpalette.h"
 #include "comparisoncontroller.h"
+#include "datahallview.h"
 #include "estimatesummaryview.h"
 #include "fabricgeneratordialog.h"
-#include "datahallview.h"
 #include "fabricview.h"
 #include "plancanvasview.h"
 #include "plandocument.h"
@@ -72,6 +72,28 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
 {
     setObjectName(QStringLiteral("MainWindow"));
     m_canvas->setScene(m_scene);
+    views::FabricView *fabricView = createCentralTabs();
+    createDocks();
+    connectComparison();
+    connectExport();
+    connectSelection(fabricView);
+    connectEstimate();
+    connectDocument();
+    createActions();
+    resize(1400, 900);
+    // First-run proportions: names and details readable in the palette, the property forms
+    // without clipped fields, and room for the canvas; restoreState below overrides them.
+    resizeDocks({m_paletteDock, m_propertiesDock}, {360, 330}, Qt::Horizontal);
+    resizeDocks({m_summaryDock}, {300}, Qt::Vertical);
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    m_firstRunLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_document->reset(emptyPlan(), QString());
+}
+
+/** The canvas, the Fabric view and the Data Hall view: three tabs on one document. */
+views::FabricView *MainWindow::createCentralTabs()
+{
     // The Fabric view draws the same document's generated fabric, beside the canvas.
     auto *tabs = new QTabWidget(this);
     tabs->setObjectName(QStringLiteral("centralTabs"));
@@ -90,7 +112,12 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     m_controller->setCatalog(m_catalog);
     m_scenarios->setCatalog(m_catalog);
     m_comparison->setCatalog(m_catalog);
+    return fabricView;
+}
 
+/** Catalog, properties, scenarios, estimate and comparison as docks around the tabs. */
+void MainWindow::createDocks()
+{
     const auto dock = [this](QWidget *widget, const QString &title, Qt::DockWidgetArea area) {
         auto *d = new QDockWidget(title, this);
         d->setObjectName(title);
@@ -98,7 +125,7 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
         addDockWidget(area, d);
         return d;
     };
-    QDockWidget *paletteDock = dock(m_palette, tr("Catalog"), Qt::LeftDockWidgetArea);
+    m_paletteDock = dock(m_palette, tr("Catalog"), Qt::LeftDockWidgetArea);
     // The forms (a training workload has two dozen fields) scroll rather than clip on a
     // 768-pixel screen.
     auto *propertiesScroll = new QScrollArea;
@@ -106,14 +133,17 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     propertiesScroll->setWidgetResizable(true);
     propertiesScroll->setFrameShape(QFrame::NoFrame);
     propertiesScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    QDockWidget *propertiesDock = dock(propertiesScroll, tr("Properties"), Qt::RightDockWidgetArea);
-    QDockWidget *summaryDock = dock(m_summary, tr("Estimate"), Qt::BottomDockWidgetArea);
-    QDockWidget *scenariosDock = dock(m_scenarios, tr("Scenarios"), Qt::RightDockWidgetArea);
+    m_propertiesDock = dock(propertiesScroll, tr("Properties"), Qt::RightDockWidgetArea);
+    m_summaryDock = dock(m_summary, tr("Estimate"), Qt::BottomDockWidgetArea);
+    m_scenariosDock = dock(m_scenarios, tr("Scenarios"), Qt::RightDockWidgetArea);
     m_comparisonDock = dock(m_comparisonView, tr("Comparison"), Qt::BottomDockWidgetArea);
-    tabifyDockWidget(summaryDock, m_comparisonDock);
-    summaryDock->raise();
-    splitDockWidget(propertiesDock, scenariosDock, Qt::Vertical);
+    tabifyDockWidget(m_summaryDock, m_comparisonDock);
+    m_summaryDock->raise();
+    splitDockWidget(m_propertiesDock, m_scenariosDock, Qt::Vertical);
+}
 
+void MainWindow::connectComparison()
+{
     // The comparison re-runs in the background after edits (a little later than the single
     // estimate: it estimates every scenario and the scaling curve), and only while it is shown.
     m_comparisonTimer.setSingleShot(true);
@@ -154,6 +184,11 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
             &views::PlanDocument::setActiveScenario);
     connect(m_document, &views::PlanDocument::activeScenarioChanged, this,
             [this](int index) { m_comparisonView->setHighlight(index + 1); });
+}
+
+/** The PDF export's worker and its progress in the status bar. */
+void MainWindow::connectExport()
+{
     connect(&m_exportWatcher, &QFutureWatcher<QString>::finished, this, [this] {
         const QString message = m_exportWatcher.result();
         const bool ok = !message.startsWith(QLatin1Char('!'));
@@ -167,7 +202,11 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     m_exportProgress->setMaximumWidth(140);
     m_exportProgress->hide();
     statusBar()->addPermanentWidget(m_exportProgress);
+}
 
+/** Messages from the canvas and the one selection shared with the Fabric view. */
+void MainWindow::connectSelection(views::FabricView *fabricView)
+{
     connect(m_scene, &views::PlanScene::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 8000); });
     connect(m_scene, &views::PlanScene::selectedKeyChanged, m_properties,
@@ -190,6 +229,10 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
             });
     connect(m_properties, &views::PropertyEditor::generateFabricRequested, this,
             &MainWindow::generateFabric);
+}
+
+void MainWindow::connectEstimate()
+{
     connect(m_controller, &views::PlanEstimateController::estimateStarted, this, [this] {
         m_summary->showPending(tr("Estimating %1…").arg(QString::fromStdString(plan().name)));
         statusBar()->showMessage(tr("Estimating…"));
@@ -210,6 +253,11 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     m_estimateTimer.setInterval(150);
     connect(&m_estimateTimer, &QTimer::timeout, this,
             [this] { m_controller->requestEstimate(plan()); });
+}
+
+/** Every edit: the title, a fresh estimate shortly after, a stale comparison; autosave. */
+void MainWindow::connectDocument()
+{
     connect(m_document, &views::PlanDocument::planChanged, this, [this](views::PlanParts parts) {
         updateTitle();
         if (views::onlyLayoutChanged(parts))
@@ -236,20 +284,6 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget *p
     m_autosaveTimer.setInterval(30000);
     connect(&m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
     m_autosaveTimer.start();
-
-    createActions();
-    resize(1400, 900);
-    // First-run proportions: names and details readable in the palette, the property forms
-    // without clipped fields, and room for the canvas; restoreState below overrides them.
-    resizeDocks({paletteDock, propertiesDock}, {360, 330}, Qt::Horizontal);
-    resizeDocks({summaryDock}, {300}, Qt::Vertical);
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    m_firstRunLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    m_summaryDock = summaryDock;
-    m_propertiesDock = propertiesDock;
-    m_scenariosDock = scenariosDock;
-    m_document->reset(emptyPlan(), QString());
 }
 
 MainWindow::~MainWindow()

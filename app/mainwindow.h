@@ -21,6 +21,7 @@ namespace cp::views {
 class CatalogPalette;
 class ComparisonController;
 class EstimateSummaryView;
+class FabricView;
 class PlanCanvasView;
 class PlanDocument;
 class PlanEstimateController;
@@ -106,6 +107,13 @@ private:
     void endPdfExport();
     /** Writes `cells` as RFC 4180 CSV atomically and reports the outcome (exportFinished). */
     void writeCsvExport(const QString &path, const std::vector<std::vector<std::string>> &cells);
+    views::FabricView *createCentralTabs();
+    void createDocks();
+    void connectComparison();
+    void connectExport();
+    void connectSelection(views::FabricView *fabricView);
+    void connectEstimate();
+    void connectDocument();
     void createActions();
     void openPlanDialog();
     bool saveAs();
@@ -130,6 +138,7 @@ private:
     views::ScenarioPanel *m_scenarios;
     views::ScenarioComparisonView *m_comparisonView;
     views::ComparisonController *m_comparison;
+    QDockWidget *m_paletteDock = nullptr;
     QDockWidget *m_summaryDock = nullptr;
     QDockWidget *m_propertiesDock = nullptr;
     QDockWidget *m_scenariosDock = nullptr;
