@@ -300,18 +300,9 @@ const model::Plan &MainWindow::plan() const
     return m_document->plan();
 }
 
-void MainWindow::createActions()
+/** One action per shipped sample, named by the plan's own name (the file's if it does not load). */
+void MainWindow::addSampleActions(QMenu *samples)
 {
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    QToolBar *tools = addToolBar(tr("Main"));
-    tools->setObjectName(QStringLiteral("MainToolBar"));
-    QAction *newAction = file->addAction(tr("&New"), QKeySequence::New, this, [this] {
-        if (maybeSave())
-            newPlan();
-    });
-    QAction *open
-        = file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openPlanDialog);
-    QMenu *samples = file->addMenu(tr("Open &Sample"));
     const QDir dir(QString::fromStdString(model::shippedSamplesDirectory()));
     for (const QFileInfo &info :
          dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
@@ -332,14 +323,11 @@ void MainWindow::createActions()
         action->setStatusTip(description);
         action->setToolTip(description);
     }
-    samples->setToolTipsVisible(true);
-    samples->setEnabled(!samples->isEmpty());
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    rebuildRecentMenu();
-    QAction *saveAction = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
-    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
-    file->addSeparator();
-    QMenu *exportMenu = file->addMenu(tr("&Export"));
+}
+
+/** File > Export: the PDF report (returned, for the toolbar) and the two CSV tables. */
+QAction *MainWindow::addExportActions(QMenu *exportMenu)
+{
     QAction *exportPdfAction = exportMenu->addAction(
         tr("&PDF Report…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] {
             const QString path
@@ -359,6 +347,55 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             exportBillOfMaterialsCsv(path);
     });
+    return exportPdfAction;
+}
+
+void MainWindow::addUndoButtons(QToolBar *tools, QAction *remove)
+{
+    // The toolbar says just Undo/Redo (the menu items carry the command's name, which would make
+    // the buttons as wide as "Undo Disconnect compute from the fabric"); the tooltip names it.
+    QUndoStack *stack = m_document->undoStack();
+    auto *undoButton = new QAction(tr("Undo"), this);
+    auto *redoButton = new QAction(tr("Redo"), this);
+    connect(undoButton, &QAction::triggered, stack, &QUndoStack::undo);
+    connect(redoButton, &QAction::triggered, stack, &QUndoStack::redo);
+    const auto syncButtons = [stack, undoButton, redoButton] {
+        undoButton->setEnabled(stack->canUndo());
+        redoButton->setEnabled(stack->canRedo());
+        undoButton->setToolTip(stack->canUndo() ? tr("Undo %1").arg(stack->undoText())
+                                                : tr("Nothing to undo"));
+        redoButton->setToolTip(stack->canRedo() ? tr("Redo %1").arg(stack->redoText())
+                                                : tr("Nothing to redo"));
+    };
+    connect(stack, &QUndoStack::indexChanged, this, syncButtons);
+    connect(stack, &QUndoStack::cleanChanged, this, syncButtons);
+    syncButtons();
+    for (QAction *a : {undoButton, redoButton, remove})
+        tools->addAction(a);
+}
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QToolBar *tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("MainToolBar"));
+    QAction *newAction = file->addAction(tr("&New"), QKeySequence::New, this, [this] {
+        if (maybeSave())
+            newPlan();
+    });
+    QAction *open
+        = file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openPlanDialog);
+    QMenu *samples = file->addMenu(tr("Open &Sample"));
+    addSampleActions(samples);
+    samples->setToolTipsVisible(true);
+    samples->setEnabled(!samples->isEmpty());
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    QAction *saveAction = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    file->addSeparator();
+    QMenu *exportMenu = file->addMenu(tr("&Export"));
+    QAction *exportPdfAction = addExportActions(exportMenu);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -419,26 +456,7 @@ void MainWindow::createActions()
     for (QAction *a : {newAction, open, saveAction})
         tools->addAction(a);
     tools->addSeparator();
-    // The toolbar says just Undo/Redo (the menu items carry the command's name, which would make
-    // the buttons as wide as "Undo Disconnect compute from the fabric"); the tooltip names it.
-    QUndoStack *stack = m_document->undoStack();
-    auto *undoButton = new QAction(tr("Undo"), this);
-    auto *redoButton = new QAction(tr("Redo"), this);
-    connect(undoButton, &QAction::triggered, stack, &QUndoStack::undo);
-    connect(redoButton, &QAction::triggered, stack, &QUndoStack::redo);
-    const auto syncButtons = [stack, undoButton, redoButton] {
-        undoButton->setEnabled(stack->canUndo());
-        redoButton->setEnabled(stack->canRedo());
-        undoButton->setToolTip(stack->canUndo() ? tr("Undo %1").arg(stack->undoText())
-                                                : tr("Nothing to undo"));
-        redoButton->setToolTip(stack->canRedo() ? tr("Redo %1").arg(stack->redoText())
-                                                : tr("Nothing to redo"));
-    };
-    connect(stack, &QUndoStack::indexChanged, this, syncButtons);
-    connect(stack, &QUndoStack::cleanChanged, this, syncButtons);
-    syncButtons();
-    for (QAction *a : {undoButton, redoButton, remove})
-        tools->addAction(a);
+    addUndoButtons(tools, remove);
     tools->addSeparator();
     for (QAction *a : {zoomIn, zoomOut, fit, generate})
         tools->addAction(a);

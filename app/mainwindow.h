@@ -16,6 +16,7 @@
 class QDockWidget;
 class QMenu;
 class QProgressBar;
+class QToolBar;
 
 namespace cp::views {
 class CatalogPalette;
@@ -115,6 +116,9 @@ private:
     void connectEstimate();
     void connectDocument();
     void createActions();
+    void addSampleActions(QMenu *samples);
+    QAction *addExportActions(QMenu *exportMenu);
+    void addUndoButtons(QToolBar *tools, QAction *remove);
     void openPlanDialog();
     bool saveAs();
     bool save();
