@@ -11,6 +11,7 @@
 #include "model/inference/inferenceestimator.h"
 #include "model/inference/inferencesetup.h"
 #include "model/plan/planio.h"
+#include "model/planning/datahall.h"
 #include "model/planning/planestimator.h"
 #include "model/planning/planworstfailure.h"
 #include "model/planning/scenariocomparison.h"
@@ -316,6 +317,13 @@ int main(int argc, char **argv)
                     (cp::model::fabricTrafficName(traffic) + ":").c_str(), seconds * 1e3);
         printSpread(1e3, "ms");
     }
+    // The Data Hall view's worker: the room laid out and every cable measured.
+    std::size_t hallCables = 0;
+    const double hall = medianSeconds(
+        5, [&] { hallCables = cp::model::layoutDataHall(large, catalog).cables.size(); });
+    std::printf("data hall layout (racks, U positions, %zu cables):    median %.1f ms\n",
+                hallCables, hall * 1e3);
+    printSpread(1e3, "ms");
     cp::views::FabricView fabricView(&document);
     fabricView.resize(1920, 1080);
     fabricView.show();
