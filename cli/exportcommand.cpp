@@ -8,6 +8,7 @@
 
 #include "model/core/atomicfile.h"
 #include "model/core/csvtable.h"
+#include "model/fabric/fabricgraph.h"
 #include "model/plan/planio.h"
 #include "model/plan/scenarios.h"
 #include "model/planning/datahall.h"
@@ -30,7 +31,14 @@ void writeDataHallFiles(const model::Plan &plan, const model::Catalog &catalog,
                         const std::optional<std::string> &netboxDirectory, std::ostream &out)
 {
     const model::Plan baseline = model::scenarioPlan(plan, -1, nullptr);
-    const model::DataHall hall = model::layoutDataHall(baseline, catalog);
+    model::DataHall hall;
+    try {
+        hall = model::layoutDataHall(baseline, catalog);
+    } catch (const model::FabricParameterError &error) {
+        throw InfeasibleError("the baseline's fabric cannot be built, so its cables cannot be "
+                              "laid out: "
+                              + std::string(error.what()));
+    }
     for (const std::string &note : hall.notes)
         out << "note: " << note << "\n";
     if (schedule) {

@@ -656,6 +656,26 @@ private slots:
         QCOMPARE(files.size(), 8);
         QCOMPARE(files.front(), QStringLiteral("01-sites.csv"));
         QCOMPARE(files.back(), QStringLiteral("08-cables.csv"));
+
+        // A fabric one 64-port switch cannot build for 1,024 NICs has no cables to lay out:
+        // exit 3 with the generator's reason, and no schedule written.
+        QFile source(sample);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QJsonObject plan = QJsonDocument::fromJson(source.readAll()).object();
+        QJsonObject fabric = plan.value(QStringLiteral("fabric")).toObject();
+        fabric.insert(QStringLiteral("topology"), QStringLiteral("fat-tree"));
+        fabric.insert(QStringLiteral("tiers"), 1);
+        plan.insert(QStringLiteral("fabric"), fabric);
+        const QString oneSwitch = m_dir.filePath(QStringLiteral("one-switch.json"));
+        QFile out(oneSwitch);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(plan).toJson());
+        out.close();
+        const QString none = m_dir.filePath(QStringLiteral("one-switch-cables.csv"));
+        const Result failed = run({"export", oneSwitch, "--cable-schedule", none});
+        QCOMPARE(failed.status, 3);
+        QVERIFY2(failed.err.contains("cannot be built"), failed.err.constData());
+        QVERIFY(!QFileInfo::exists(none));
     }
 };
 
