@@ -243,6 +243,11 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
                    .arg(rack.nodesPerRack)
                    .arg(number(rack.wattsPerRack / units::kilo, 1),
                         number(rack.rackLimitWatts / units::kilo, 1)));
+    if (e.networkCabinets > 0)
+        addRow(power, tr("Racks: network"),
+               tr("%1 for the fabric's switches (one per row for its leaves, a spine row; Data "
+                  "Hall tab)")
+                   .arg(e.networkCabinets));
 }
 
 void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEstimate &e)

@@ -589,6 +589,13 @@ void writePlanSummary(ReportLayout &page, const PlanReportInput &input)
                                      QString::number(r.nodesPerRack),
                                      fixed(r.wattsPerRack / units::kilo, 1),
                                      fixed(r.rackLimitWatts / units::kilo, 1)};
+            if (e.networkCabinets > 0)
+                rows << QStringList {QObject::tr("Network switches"),
+                                     QString::fromStdString(e.racks.front().rackName),
+                                     QString::number(e.networkCabinets),
+                                     QStringLiteral("—"),
+                                     QStringLiteral("—"),
+                                     fixed(e.racks.front().rackLimitWatts / units::kilo, 1)};
             page.space(8);
             page.table({QObject::tr("Servers"), QObject::tr("Rack"), QObject::tr("Racks"),
                         QObject::tr("Servers per rack"), QObject::tr("kW per rack"),

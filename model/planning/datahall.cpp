@@ -87,7 +87,7 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
  * returns each fabric node's device index.
  */
 std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &catalog,
-                              const PlanEstimate &estimate, const RowPlan &rows)
+                              const std::vector<RackUsage> &rackUsage, const RowPlan &rows)
 {
     std::vector<int> serverOfNode;
     int nextRack = 0;
@@ -95,9 +95,9 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
     for (const NodeGroup &group : plan.nodeGroups) {
         const NodeSpec &node = catalog.node(group.nodeId);
         const auto usage
-            = std::find_if(estimate.racks.begin(), estimate.racks.end(),
+            = std::find_if(rackUsage.begin(), rackUsage.end(),
                            [&](const RackUsage &u) { return u.groupName == group.name; });
-        const bool racked = usage != estimate.racks.end() && usage->nodesPerRack > 0;
+        const bool racked = usage != rackUsage.end() && usage->nodesPerRack > 0;
         if (!racked)
             hall.notes.push_back("group " + group.name + " is not placed in racks: its "
                                  + std::to_string(group.count) + " servers have no position");
@@ -297,47 +297,59 @@ double cableRunMeters(const DataHall &hall, int deviceA, int deviceB,
 
 DataHall layoutDataHall(const Plan &plan, const Catalog &catalog, const DataHallOptions &options)
 {
-    DataHall hall;
     const PlanEstimate estimate = estimatePlan(plan, catalog);
     const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
+    std::optional<FabricGraph> graph;
+    if (fabric)
+        graph = generatePlanFabric(*fabric);
+    DataHallInputs inputs {plan, catalog, estimate.racks};
+    inputs.fabric = fabric ? &*fabric : nullptr;
+    inputs.graph = graph ? &*graph : nullptr;
+    return layoutDataHall(inputs, options);
+}
+
+DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options)
+{
+    DataHall hall;
     RowPlan rows;
     rows.perRow = std::max(1, options.computeRacksPerRow);
     int computeRacks = 0;
-    for (const RackUsage &usage : estimate.racks)
+    for (const RackUsage &usage : in.racks)
         computeRacks += usage.racks;
     rows.computeRows = std::max(1, (computeRacks + rows.perRow - 1) / rows.perRow);
-    std::optional<FabricGraph> graph;
-    if (fabric) {
-        graph = generatePlanFabric(*fabric);
-        const auto &g = graph->storage();
-        for (FabricVertexId v = 0; v < graph->vertexCount(); ++v)
+    if (in.graph) {
+        const auto &g = in.graph->storage();
+        for (FabricVertexId v = 0; v < in.graph->vertexCount(); ++v)
             rows.spineRow
                 = rows.spineRow || (g[v].role == FabricVertexRole::Switch && g[v].tier >= 2);
     }
-    const std::vector<int> serverOfNode = placeServers(hall, plan, catalog, estimate, rows);
-    if (!graph)
+    const std::vector<int> serverOfNode = placeServers(hall, in.plan, in.catalog, in.racks, rows);
+    if (!in.graph || !in.fabric)
         return hall;
-    const int endpointsPerNode = planEndpointsPerNode(plan, *fabric);
-    std::vector<int> deviceOfVertex(graph->vertexCount(), -1);
-    for (std::size_t i = 0; i < graph->endpoints().size(); ++i) {
+    const FabricGraph &graph = *in.graph;
+    const PlanFabric &fabric = *in.fabric;
+    const int endpointsPerNode = planEndpointsPerNode(in.plan, fabric);
+    std::vector<int> deviceOfVertex(graph.vertexCount(), -1);
+    for (std::size_t i = 0; i < graph.endpoints().size(); ++i) {
         const std::size_t node = i / static_cast<std::size_t>(endpointsPerNode);
         if (node < serverOfNode.size())
-            deviceOfVertex[graph->endpoints()[i]] = serverOfNode[node];
+            deviceOfVertex[graph.endpoints()[i]] = serverOfNode[node];
     }
-    const NicSpec &nic = catalog.nic(fabric->nicId);
+    const NicSpec &nic = in.catalog.nic(fabric.nicId);
     const SwitchSpec *sw
-        = fabric->switchId.empty() ? nullptr : &catalog.networkSwitch(fabric->switchId);
+        = fabric.switchId.empty() ? nullptr : &in.catalog.networkSwitch(fabric.switchId);
     // Network cabinets are the first compute cabinet's kind (42U, no power limit known without).
     HallRack cabinet;
     if (!hall.racks.empty()) {
         cabinet.rackUnits = hall.racks.front().rackUnits;
         cabinet.limitWatts = hall.racks.front().limitWatts;
     }
-    placeSwitches(hall, *graph, rows, sw, cabinet, deviceOfVertex);
+    placeSwitches(hall, graph, rows, sw, cabinet, deviceOfVertex);
     hall.interfaceType
         = interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
                            nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);
-    addCables(hall, *graph, deviceOfVertex, endpointsPerNode, options);
+    if (in.withCables)
+        addCables(hall, graph, deviceOfVertex, endpointsPerNode, options);
     return hall;
 }
 

@@ -3,7 +3,10 @@
 // two ends, its length from the positions and the medium that length needs.
 #pragma once
 
+#include "model/fabric/fabricgraph.h"
 #include "model/planning/cablemedium.h"
+#include "model/planning/planestimate.h"
+#include "model/planning/planfabric.h"
 
 #include <string>
 #include <vector>
@@ -87,6 +90,20 @@ struct DataHall
  */
 DataHall layoutDataHall(const Plan &plan, const Catalog &catalog,
                         const DataHallOptions &options = {});
+
+/** What a layout needs when the estimate is being built: its rack usage and its fabric. */
+struct DataHallInputs
+{
+    const Plan &plan;
+    const Catalog &catalog;
+    const std::vector<RackUsage> &racks; ///< the estimate's, per server group
+    const FabricGraph *graph = nullptr; ///< the plan's generated fabric, if it has one
+    const PlanFabric *fabric = nullptr;
+    bool withCables = true; ///< false: cabinets and positions only (the estimate's count)
+};
+
+/** The same layout from the estimate's parts (layoutDataHall above runs the estimate first). */
+DataHall layoutDataHall(const DataHallInputs &inputs, const DataHallOptions &options = {});
 
 /** The cable run between two placed devices, before rounding (metres; see layoutDataHall). */
 double cableRunMeters(const DataHall &hall, int deviceA, int deviceB,

@@ -195,6 +195,7 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
           {"facility", e.power.facilityWatts() / units::kilo},
           {"pue", e.power.pue}}},
         {"racks", racks},
+        {"network_racks", e.networkCabinets},
         {"bill_of_materials", bom},
         {"capital_cost_usd", e.capitalCostUsd},
         {"warnings", e.warnings},

@@ -72,6 +72,9 @@ struct PlanEstimate
     FabricCounts fabric;
     PowerBreakdown power;
     std::vector<RackUsage> racks;
+    /** Cabinets for the fabric's switches beyond the servers' (datahall.h: one at the end of each
+     * row for its leaves, a spine row in the middle), priced as the first group's cabinet. */
+    long long networkCabinets = 0;
     std::vector<BillOfMaterialsLine> billOfMaterials;
     double capitalCostUsd = 0;
     double electricityUsdPerKwh = 0;

@@ -7,6 +7,7 @@
 #include "model/fabric/fabricdesign.h"
 #include "model/fabric/fabricfailure.h"
 #include "model/fabric/fabricscaleout.h"
+#include "model/planning/datahall.h"
 #include "model/planning/planfabric.h"
 #include "model/planning/planfabricfailures.h"
 #include "model/planning/planworstfailure.h"
@@ -141,6 +142,7 @@ struct PlanEstimateBuild
     const NodeSpec *trainingNode = nullptr;
     bool mixedGpus = false;
     std::optional<FabricGraph> fabricGraph {};
+    std::optional<PlanFabric> planFabric {};
     FabricFailures failures {};
 };
 
@@ -328,14 +330,36 @@ void estimateFabric(PlanEstimateBuild &build)
     if (build.plan.fabric.topology == "none" || !build.firstNode)
         return;
     try {
-        if (const std::optional<PlanFabric> fabric = planFabric(build.plan, build.catalog))
-            countPlanFabric(build, *fabric);
+        build.planFabric = planFabric(build.plan, build.catalog);
+        if (build.planFabric)
+            countPlanFabric(build, *build.planFabric);
     } catch (const std::exception &error) {
         build.fabricGraph.reset();
+        build.planFabric.reset();
         result.fabricError = error.what();
         result.warnings.push_back("the fabric cannot be built as set: " + result.fabricError
                                   + "; its switches, cables, power and cost are unknown");
     }
+}
+
+/**
+ * The cabinets the fabric's switches need beyond the servers': the data hall's network cabinet
+ * at the end of each row and its spine row (datahall.h), priced as the first group's cabinet.
+ */
+void estimateNetworkCabinets(PlanEstimateBuild &build)
+{
+    PlanEstimate &result = build.result;
+    if (!build.fabricGraph || !build.planFabric || result.racks.empty())
+        return;
+    DataHallInputs inputs {build.plan, build.catalog, result.racks};
+    inputs.graph = &*build.fabricGraph;
+    inputs.fabric = &*build.planFabric;
+    inputs.withCables = false;
+    const DataHall hall = layoutDataHall(inputs);
+    result.networkCabinets = std::count_if(hall.racks.begin(), hall.racks.end(),
+                                           [](const HallRack &r) { return r.role != "compute"; });
+    const RackSpec &rack = build.catalog.rack(result.racks.front().rackId);
+    addBillLine(result, "Racks", rack.id, rack.name, result.networkCabinets, rack.priceUsd);
 }
 
 /** Storage power and price, the capital total, and the facility's power budget. */
@@ -518,6 +542,7 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::a
     estimateFacility(build);
     estimateNodes(build);
     estimateFabric(build);
+    estimateNetworkCabinets(build);
     estimateStorageAndTotals(build);
     if (plan.workloadType == WorkloadType::Training && build.firstNode)
         estimateTraining(build, cancel);

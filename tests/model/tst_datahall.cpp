@@ -128,6 +128,25 @@ private slots:
         QCOMPARE(first->bitsPerSecond, 400e9);
     }
 
+    void networkCabinetsAreInTheBillOfMaterials()
+    {
+        // The sample's four scalable units of 32 DGX fill cabinets 1-11, 11-22, 22-32 and 33-43
+        // at 3 per cabinet; with 10 to a row, most of unit 0's servers are in row 1, unit 1's in
+        // row 2, unit 2's in row 4 and unit 3's in row 5 (the spine row is row 3). Each of those
+        // rows gets one network cabinet for its unit's 8 rail leaves (8U), the spine row one for
+        // the 16 spines: 5 network cabinets, 48 in the room and in the bill of materials.
+        const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
+        QCOMPARE(estimate.networkCabinets, 5LL);
+        const auto racks = std::find_if(estimate.billOfMaterials.begin(),
+                                        estimate.billOfMaterials.end(),
+                                        [](const auto &line) { return line.category == "Racks"; });
+        QVERIFY(racks != estimate.billOfMaterials.end());
+        QCOMPARE(racks->count, 48LL);
+        QCOMPARE(static_cast<long long>(layoutDataHall(plan, shippedCatalog()).racks.size()),
+                 racks->count);
+    }
+
     void everyNicOfAFatTreeNodeIsCabled()
     {
         // The A100 sample: 8 PCIe servers with 2 NICs each on one 100 GbE leaf. A fat-tree lists
