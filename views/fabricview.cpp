@@ -64,10 +64,13 @@ FabricView::FabricView(PlanDocument *document, QWidget *parent)
     bar->addWidget(m_traffic);
     bar->addSeparator();
     bar->addAction(tr("Fit"), m_canvas, &FabricCanvas::fitAll);
-    bar->addWidget(new QLabel(tr("  Torus plane "), bar));
+    m_planeLabelAction = bar->addWidget(new QLabel(tr("  Torus plane "), bar));
     m_plane->setObjectName(QStringLiteral("torusPlane"));
     m_plane->setMaximumWidth(200);
-    bar->addWidget(m_plane);
+    m_planeAction = bar->addWidget(m_plane);
+    // Only a 3-D torus has planes to pick; the slider appears with one.
+    m_planeLabelAction->setVisible(false);
+    m_planeAction->setVisible(false);
     m_status->setObjectName(QStringLiteral("fabricStatus"));
     m_status->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);
@@ -145,6 +148,8 @@ void FabricView::showDrawing(const std::shared_ptr<const FabricDrawing> &drawing
     m_plane->setRange(0, std::max(0, drawing->torusPlanes - 1));
     m_plane->setValue(drawing->torusPlane);
     m_plane->setEnabled(drawing->torusPlanes > 1);
+    m_planeLabelAction->setVisible(drawing->torusPlanes > 1);
+    m_planeAction->setVisible(drawing->torusPlanes > 1);
     m_plane->blockSignals(false);
     if (!selected.empty())
         selectSwitch(selected);

@@ -106,6 +106,8 @@ private:
     FabricDrawingItem *m_item = nullptr;
     QLabel *m_status;
     QSlider *m_plane;
+    QAction *m_planeLabelAction = nullptr; ///< the toolbar's "Torus plane" label and slider
+    QAction *m_planeAction = nullptr;
     QAction *m_fail;
     QAction *m_restore;
     QAction *m_worstAction;

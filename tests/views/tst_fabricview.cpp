@@ -22,6 +22,7 @@
 
 #include <QDir>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -123,12 +124,15 @@ private slots:
             // 8 x 8 x 2 = 128 in-plane links (a ring of 8 has 8 links, 16 rings), 16 of them
             // (one per ring) wrapping around.
             QCOMPARE(d.torusPlanes, 16);
+            QVERIFY(shown->view.findChild<QSlider *>(QStringLiteral("torusPlane"))->isVisible());
             QCOMPARE(d.servers.size(), std::size_t(64));
             QCOMPARE(d.links.size(), std::size_t(128));
             QCOMPARE(std::count_if(d.links.begin(), d.links.end(),
                                    [](const auto &line) { return line.curved; }),
                      16L);
         } else {
+            // No planes to pick: the toolbar has no slider for them.
+            QVERIFY(!shown->view.findChild<QSlider *>(QStringLiteral("torusPlane"))->isVisible());
             QVERIFY(!d.bundles.empty());
             // Bundles carry every cable of the detail lines, none lost or counted twice.
             long long detail = 0;
