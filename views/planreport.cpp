@@ -2,6 +2,7 @@
 #include "planreport.h"
 
 #include "comparisoncharts.h"
+#include "datahallflooritem.h"
 #include "fabricdrawing.h"
 #include "fabricdrawingitem.h"
 #include "humannumbers.h"
@@ -401,6 +402,44 @@ QStringList planSummary(const model::Plan &plan, const model::Catalog *catalog,
     return lines;
 }
 
+/** The data hall page: the floor plan and the cabinets by role with their power. */
+void writeDataHallPage(ReportLayout &page, const PlanReportInput &input)
+{
+    const model::DataHall &hall = *input.hall;
+    page.newPage();
+    page.heading(QObject::tr("Data hall (baseline)"));
+    page.picture(input.dataHall, input.dataHallSize,
+                 QObject::tr("Cabinets in rows, coloured by their power at full load against the "
+                             "cabinet's limit: green under 80%, amber to 100%, red over"),
+                 page.remaining() * 0.55);
+    QList<QStringList> rows;
+    for (const char *role : {"compute", "network", "spine"}) {
+        int count = 0, over = 0;
+        double watts = 0;
+        for (const model::HallRack &rack : hall.racks)
+            if (rack.role == role) {
+                ++count;
+                over += rack.powerFraction() > 1.0 ? 1 : 0;
+                watts = std::max(watts, rack.watts);
+            }
+        if (count > 0)
+            rows << QStringList {QString::fromLatin1(role), QString::number(count),
+                                 fixed(watts / units::kilo, 1), QString::number(over)};
+    }
+    page.space(8);
+    page.table({QObject::tr("Cabinets"), QObject::tr("Count"), QObject::tr("Most kW in one"),
+                QObject::tr("Over the limit")},
+               rows, {2, 1, 1.4, 1.4}, {1, 2, 3});
+    page.paragraph(QObject::tr("%1 devices and %2 fabric cables; clusterplanner-cli export "
+                               "--cable-schedule and --netbox write them with their positions, "
+                               "lengths and media.")
+                       .arg(hall.devices.size())
+                       .arg(hall.cables.size()),
+                   9);
+    for (const std::string &note : hall.notes)
+        page.paragraph(QObject::tr("Note: %1").arg(QString::fromStdString(note)), 9);
+}
+
 /**
  * The fabric page: the drawing (links coloured by the training layout's load), the switch tiers
  * and cables, and the worst single switch failure, searched here on the writer's thread.
@@ -493,6 +532,22 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
         const QRectF fabricBounds = item->boundingRect();
         input.fabricSize = QSizeF(1000, 1000 * fabricBounds.height() / fabricBounds.width());
         input.fabric = record(fabricScene, fabricBounds, input.fabricSize);
+    }
+
+    // The room as the Data Hall view draws it, coloured by power against each cabinet's limit.
+    try {
+        input.hall
+            = std::make_shared<const model::DataHall>(model::layoutDataHall(baseline, *catalog));
+    } catch (const std::exception &) {
+        input.hall.reset(); // an unbuildable fabric: the fabric page already says why
+    }
+    if (input.hall && !input.hall->racks.empty()) {
+        QGraphicsScene hallScene;
+        auto *floor = new DataHallFloorItem(input.hall); // the scene owns it
+        hallScene.addItem(floor);
+        const QRectF hallBounds = floor->boundingRect();
+        input.dataHallSize = QSizeF(1000, 1000 * hallBounds.height() / hallBounds.width());
+        input.dataHall = record(hallScene, hallBounds, input.dataHallSize);
     }
 
     for (QChart *chart : comparisonCharts(comparison)) {
@@ -803,6 +858,8 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
         if (!input.fabricSize.isEmpty())
             writeFabricPage(page, plan, *input.catalog, input,
                             baseline && baseline->ok ? &baseline->estimate : nullptr);
+        if (!input.dataHallSize.isEmpty())
+            writeDataHallPage(page, input);
 
         writeComparisonPages(page, input);
         writeTrainingOperations(page, baseline);

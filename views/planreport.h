@@ -7,6 +7,8 @@
 
 #include <QList>
 #include <QPicture>
+
+#include "model/planning/datahall.h"
 #include <QString>
 
 #include <memory>
@@ -38,6 +40,9 @@ struct PlanReportInput
     QPicture fabric; ///< the Fabric view's drawing of the baseline's generated fabric
     QSizeF fabricSize; ///< empty when the baseline has no fabric to draw
     QString fabricCaption; ///< what the drawing's colours mean, or why it has none
+    QPicture dataHall; ///< the Data Hall view's floor plan of the baseline, coloured by power
+    QSizeF dataHallSize; ///< empty when the baseline has no cabinets
+    std::shared_ptr<const model::DataHall> hall; ///< its cabinets, for the page's table
     QList<QPicture> charts;
     QStringList chartTitles;
 };

@@ -361,6 +361,7 @@ private slots:
               QStringLiteral("NIC roce-400g"), QStringLiteral("Scenario comparison"),
               QStringLiteral("Step time breakdown"), QStringLiteral("Assumptions"),
               QStringLiteral("Catalog entries and their sources"),
+              QStringLiteral("Data hall (baseline)"),
               // The summary names catalog entries and the tiers the generator built; the step
               // is broken down operation by operation.
               QStringLiteral("NVIDIA DGX H100"), QStringLiteral("2 switch tiers"),
