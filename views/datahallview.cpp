@@ -13,6 +13,8 @@
 #include <QGraphicsScene>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -26,6 +28,7 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
     , m_scene(new QGraphicsScene(this))
     , m_elevation(new RackElevationWidget(this))
     , m_capacity(new QComboBox(this))
+    , m_perRow(new QSpinBox(this))
     , m_status(new QLabel(this))
     , m_runner(this, [this](const auto &hall) { showHall(hall); })
 {
@@ -40,6 +43,13 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
     m_capacity->addItem(tr("rack units"));
     m_capacity->setToolTip(tr("Green below 80% of the cabinet's limit, amber to 100%, red over"));
     bar->addWidget(m_capacity);
+    bar->addWidget(new QLabel(tr("  Cabinets per row "), bar));
+    m_perRow->setObjectName(QStringLiteral("cabinetsPerRow"));
+    m_perRow->setRange(1, 1000);
+    m_perRow->setValue(model::HallPlan {}.cabinetsPerRow);
+    m_perRow->setToolTip(tr("Compute cabinets in a row before its network cabinet (undoable, "
+                            "saved in the plan): rows set the cable lengths"));
+    bar->addWidget(m_perRow);
     m_status->setObjectName(QStringLiteral("dataHallStatus"));
     m_status->setWordWrap(true);
     auto *body = new QHBoxLayout;
@@ -53,6 +63,8 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
     connect(m_document, &PlanDocument::planChanged, this, &DataHallView::onPlanChanged);
     connect(m_canvas, &FabricCanvas::clicked, this,
             [this](QPointF scenePoint, double) { onClicked(scenePoint); });
+    connect(m_perRow, &QSpinBox::valueChanged, this,
+            [this](int cabinets) { setCabinetsPerRow(cabinets); });
     connect(m_capacity, &QComboBox::currentIndexChanged, this,
             [this](int index) { setCapacity(static_cast<RackCapacity>(index)); });
     updateStatus();
@@ -66,6 +78,8 @@ void DataHallView::setCatalog(std::shared_ptr<const model::Catalog> catalog)
 
 void DataHallView::onPlanChanged(PlanParts parts)
 {
+    const QSignalBlocker quiet(m_perRow);
+    m_perRow->setValue(m_document->plan().hall.cabinetsPerRow);
     if (!onlyLayoutChanged(parts))
         requestLayout();
 }
@@ -121,6 +135,19 @@ bool DataHallView::selectRack(const std::string &name)
             return true;
         }
     return false;
+}
+
+void DataHallView::setCabinetsPerRow(int cabinets)
+{
+    if (m_perRow->value() != cabinets) {
+        const QSignalBlocker quiet(m_perRow);
+        m_perRow->setValue(cabinets);
+    }
+    if (m_document->plan().hall.cabinetsPerRow == cabinets)
+        return;
+    model::Plan changed = m_document->plan();
+    changed.hall.cabinetsPerRow = cabinets;
+    m_document->edit(changed, tr("Set %1 cabinets per row").arg(cabinets));
 }
 
 void DataHallView::setCapacity(RackCapacity capacity)

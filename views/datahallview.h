@@ -10,6 +10,7 @@
 #include <memory>
 
 class QComboBox;
+class QSpinBox;
 class QGraphicsScene;
 class QLabel;
 
@@ -44,6 +45,9 @@ public:
     /** Selects the cabinet called `name`; false when the hall has none. */
     bool selectRack(const std::string &name);
     void setCapacity(RackCapacity capacity);
+    /** Sets the plan's cabinets per row through the undo stack (saved in the plan's hall). */
+    void setCabinetsPerRow(int cabinets);
+    QSpinBox *cabinetsPerRowBox() const { return m_perRow; }
     QString statusText() const;
     void waitForIdle();
 
@@ -68,6 +72,7 @@ private:
     DataHallFloorItem *m_item = nullptr;
     RackElevationWidget *m_elevation;
     QComboBox *m_capacity;
+    QSpinBox *m_perRow;
     QLabel *m_status;
     bool m_fitPending = false;
     std::shared_ptr<const model::DataHall> m_hall;

@@ -91,6 +91,15 @@ struct InferenceWorkload
     std::vector<double> diurnalRates;
 };
 
+/** The room's named dimensions (datahall.h): how the data hall is laid out and cables measured. */
+struct HallPlan
+{
+    int cabinetsPerRow = 10; ///< compute cabinets per row; each row ends in its network cabinet
+    double rowPitchMeters = 2.4; ///< one 1.2 m cabinet depth plus one 1.2 m aisle
+    double cabinetWidthMeters = 0.6;
+    bool operator==(const HallPlan &) const = default;
+};
+
 enum class WorkloadType { None, Training, Inference };
 
 /**
@@ -121,6 +130,7 @@ struct Plan
     FabricPlan fabric;
     std::vector<StoragePlan> storage;
     FacilityPlan facility;
+    HallPlan hall;
     WorkloadType workloadType = WorkloadType::None;
     std::string trainingModelId;
     TrainingJob training; ///< training.model is filled from the catalog when estimating

@@ -337,6 +337,20 @@ void readFacility(JsonFieldReader &root, const std::string &file, const Catalog 
     }
 }
 
+/** The room's dimensions; absent keys keep the defaults (HallPlan). */
+void readHall(JsonFieldReader &root, const std::string &file, Plan &plan)
+{
+    const nlohmann::json *hall = root.optionalObject("hall");
+    if (!hall)
+        return;
+    JsonFieldReader h(*hall, file, "/hall");
+    plan.hall.cabinetsPerRow = h.optionalInteger("cabinets_per_row", 1, 1000).value_or(10);
+    plan.hall.rowPitchMeters = h.optionalNumber("row_pitch_m", {0.5, 20.0, false}).value_or(2.4);
+    plan.hall.cabinetWidthMeters
+        = h.optionalNumber("cabinet_width_m", {0.3, 1.5, false}).value_or(0.6);
+    h.finish();
+}
+
 void readWorkload(JsonFieldReader &root, const std::string &file, const Catalog *catalog,
                   Plan &plan)
 {
@@ -385,6 +399,7 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
     readFabric(root, file, catalog, plan);
     readStorage(root, file, catalog, plan);
     readFacility(root, file, catalog, plan);
+    readHall(root, file, plan);
     readWorkload(root, file, catalog, plan);
     if (const nlohmann::json *layout = root.optionalObject("layout"))
         plan.layout = *layout;
@@ -571,6 +586,10 @@ nlohmann::json planToJson(const Plan &plan)
         doc["storage"] = storageToJson(plan);
     if (!plan.facility.facilityId.empty())
         doc["facility"] = facilityToJson(plan.facility);
+    if (!(plan.hall == HallPlan {}))
+        doc["hall"] = {{"cabinets_per_row", plan.hall.cabinetsPerRow},
+                       {"row_pitch_m", plan.hall.rowPitchMeters},
+                       {"cabinet_width_m", plan.hall.cabinetWidthMeters}};
     if (plan.workloadType == WorkloadType::Training)
         doc["workload"] = trainingWorkloadToJson(plan);
     else if (plan.workloadType == WorkloadType::Inference)

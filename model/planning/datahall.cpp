@@ -295,8 +295,18 @@ double cableRunMeters(const DataHall &hall, int deviceA, int deviceB,
     return climb + tray + options.slackMeters;
 }
 
-DataHall layoutDataHall(const Plan &plan, const Catalog &catalog, const DataHallOptions &options)
+DataHallOptions hallOptionsOf(const Plan &plan)
 {
+    DataHallOptions options;
+    options.computeRacksPerRow = plan.hall.cabinetsPerRow;
+    options.rowPitchMeters = plan.hall.rowPitchMeters;
+    options.rackWidthMeters = plan.hall.cabinetWidthMeters;
+    return options;
+}
+
+DataHall layoutDataHall(const Plan &plan, const Catalog &catalog)
+{
+    const DataHallOptions options = hallOptionsOf(plan);
     const PlanEstimate estimate = estimatePlan(plan, catalog);
     const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
     std::optional<FabricGraph> graph;

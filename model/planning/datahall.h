@@ -88,8 +88,10 @@ struct DataHall
  * length and the port rate (cablemedium.h). Throws what planFabric and estimatePlan throw for a
  * plan the catalog cannot resolve.
  */
-DataHall layoutDataHall(const Plan &plan, const Catalog &catalog,
-                        const DataHallOptions &options = {});
+DataHall layoutDataHall(const Plan &plan, const Catalog &catalog);
+
+/** The plan's room dimensions (Plan::hall) as the layout's options. */
+DataHallOptions hallOptionsOf(const Plan &plan);
 
 /** What a layout needs when the estimate is being built: its rack usage and its fabric. */
 struct DataHallInputs

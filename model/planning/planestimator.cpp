@@ -355,7 +355,7 @@ void estimateNetworkCabinets(PlanEstimateBuild &build)
     inputs.graph = &*build.fabricGraph;
     inputs.fabric = &*build.planFabric;
     inputs.withCables = false;
-    const DataHall hall = layoutDataHall(inputs);
+    const DataHall hall = layoutDataHall(inputs, hallOptionsOf(build.plan));
     result.networkCabinets = std::count_if(hall.racks.begin(), hall.racks.end(),
                                            [](const HallRack &r) { return r.role != "compute"; });
     const RackSpec &rack = build.catalog.rack(result.racks.front().rackId);

@@ -126,6 +126,19 @@ private slots:
         QCOMPARE(first->lengthMeters, 11.5);
         QCOMPARE(first->medium, CableMedium::Multimode);
         QCOMPARE(first->bitsPerSecond, 400e9);
+
+        // Five cabinets to a row: the network cabinet stands 5 cabinets (3.0 m) along instead
+        // of 10, so the same cable runs 11.134 - 3.0 = 8.134 m, ordered as 8.5 m.
+        Plan shortRows = plan;
+        shortRows.hall.cabinetsPerRow = 5;
+        const DataHall shorter = layoutDataHall(shortRows, shippedCatalog());
+        const auto again
+            = std::find_if(shorter.cables.begin(), shorter.cables.end(), [&](const HallCable &c) {
+                  return shorter.devices[static_cast<std::size_t>(c.deviceA)].name == "compute-0001"
+                      && c.portA == "nic1";
+              });
+        QVERIFY(again != shorter.cables.end());
+        QCOMPARE(again->lengthMeters, 8.5);
     }
 
     void networkCabinetsAreInTheBillOfMaterials()
@@ -138,9 +151,9 @@ private slots:
         const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
         QCOMPARE(estimate.networkCabinets, 5LL);
-        const auto racks = std::find_if(estimate.billOfMaterials.begin(),
-                                        estimate.billOfMaterials.end(),
-                                        [](const auto &line) { return line.category == "Racks"; });
+        const auto racks
+            = std::find_if(estimate.billOfMaterials.begin(), estimate.billOfMaterials.end(),
+                           [](const auto &line) { return line.category == "Racks"; });
         QVERIFY(racks != estimate.billOfMaterials.end());
         QCOMPARE(racks->count, 48LL);
         QCOMPARE(static_cast<long long>(layoutDataHall(plan, shippedCatalog()).racks.size()),

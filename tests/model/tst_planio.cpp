@@ -168,6 +168,31 @@ private slots:
         QTest::newRow("facility") << "/facility/pue"
                                   << "0.9"
                                   << "plan.json: /facility/pue: must be at least 1";
+        QTest::newRow("cabinets per row")
+            << "/hall/cabinets_per_row"
+            << "0"
+            << "plan.json: /hall/cabinets_per_row: must be between 1 and 1000";
+        QTest::newRow("row pitch") << "/hall/row_pitch_m"
+                                   << "0.1"
+                                   << "plan.json: /hall/row_pitch_m: must be at least 0.5";
+        QTest::newRow("hall field") << "/hall/rows"
+                                    << "3"
+                                    << "plan.json: /hall/rows: unknown field";
+    }
+
+    void hallDimensionsRoundTripAndDefaultsStayOut()
+    {
+        // The room is written only when it differs from the defaults, and read back as written.
+        Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
+        QVERIFY(!planToJson(plan).contains("hall"));
+        plan.hall.cabinetsPerRow = 7;
+        plan.hall.rowPitchMeters = 3.0;
+        const nlohmann::json written = planToJson(plan);
+        QCOMPARE(written["hall"]["cabinets_per_row"].get<int>(), 7);
+        const Plan reread = parsePlan(written, "plan.json", &shippedCatalog());
+        QCOMPARE(reread.hall.cabinetsPerRow, 7);
+        QCOMPARE(reread.hall.rowPitchMeters, 3.0);
+        QCOMPARE(reread.hall.cabinetWidthMeters, 0.6);
     }
 
     void errors()

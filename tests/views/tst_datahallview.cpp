@@ -11,8 +11,10 @@
 
 #include <QDir>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTest>
+#include <QUndoStack>
 
 using namespace cp;
 
@@ -123,6 +125,26 @@ private slots:
         shown->view.resize(1366, 768);
         QCoreApplication::processEvents();
         saveShot(&shown->view, QStringLiteral("datahall-1366.png"));
+    }
+
+    void cabinetsPerRowIsAnUndoableEdit()
+    {
+        // Five cabinets to a row: 43 compute cabinets need 9 rows; the edit is saved in the
+        // plan's hall and undo brings back the sample's 10.
+        auto shown = show(model::loadPlan(samplePath, m_catalog.get()));
+        QSignalSpy ready(&shown->view, &views::DataHallView::hallReady);
+        shown->view.cabinetsPerRowBox()->setValue(5);
+        QCOMPARE(shown->document.plan().hall.cabinetsPerRow, 5);
+        shown->view.waitForIdle();
+        const auto &racks = shown->view.floorItem()->hall().racks;
+        int lastComputeColumn = 0;
+        for (const auto &rack : racks)
+            if (rack.role == "compute")
+                lastComputeColumn = std::max(lastComputeColumn, rack.column);
+        QCOMPARE(lastComputeColumn, 4);
+        shown->document.undoStack()->undo();
+        QCOMPARE(shown->document.plan().hall.cabinetsPerRow, 10);
+        QCOMPARE(shown->view.cabinetsPerRowBox()->value(), 10);
     }
 
     void theMainWindowHasADataHallTab()
