@@ -52,6 +52,8 @@ double DataHallFloorItem::fillOf(int rack) const
     const model::HallRack &r = m_hall->racks[static_cast<std::size_t>(rack)];
     if (m_capacity == RackCapacity::Space)
         return r.rackUnits > 0 ? static_cast<double>(r.usedUnits) / r.rackUnits : 0.0;
+    if (m_capacity == RackCapacity::RunPower)
+        return r.limitWatts > 0 ? r.runWatts / r.limitWatts : 0.0;
     return r.powerFraction();
 }
 

@@ -10,7 +10,11 @@
 namespace cp::views {
 
 /** What the floor plan colours the cabinets by. */
-enum class RackCapacity { Power, Space };
+enum class RackCapacity {
+    Power, ///< nameplate power at full load against the cabinet's limit
+    Space, ///< rack units used
+    RunPower, ///< power (heat) at the training job's load
+};
 
 /**
  * The data hall from above: each cabinet a rectangle at its row and position, coloured by how

@@ -41,6 +41,7 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
     // In RackCapacity's order: the index is the enum value.
     m_capacity->addItem(tr("power and cooling"));
     m_capacity->addItem(tr("rack units"));
+    m_capacity->addItem(tr("heat at the training job's load"));
     m_capacity->setToolTip(tr("Green below 80% of the cabinet's limit, amber to 100%, red over"));
     bar->addWidget(m_capacity);
     bar->addWidget(new QLabel(tr("  Cabinets per row "), bar));

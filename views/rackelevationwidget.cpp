@@ -90,8 +90,11 @@ void RackElevationWidget::paintEvent(QPaintEvent *)
         : tr("%1 kW (no limit known)").arg(rack.watts / 1e3, 0, 'f', 1);
     painter.drawText(QRectF(margin, frame.bottom() + 4, width() - 2 * margin, footer - 4),
                      Qt::AlignLeft | Qt::TextWordWrap,
-                     tr("power at full load: %1\nspace: %2 of %3 U")
-                         .arg(power)
+                     tr("power at full load: %1%2\nspace: %3 of %4 U")
+                         .arg(power,
+                              rack.runWatts > 0 ? tr("; %1 kW of heat at the training job's load")
+                                                      .arg(rack.runWatts / 1e3, 0, 'f', 1)
+                                                : QString())
                          .arg(rack.usedUnits)
                          .arg(rack.rackUnits));
 }

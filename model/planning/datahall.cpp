@@ -4,6 +4,7 @@
 #include "model/catalog/catalog.h"
 #include "model/core/humantext.h"
 #include "model/fabric/fabricgraph.h"
+#include "model/operations/operationsestimator.h"
 #include "model/plan/plan.h"
 #include "model/planning/planestimator.h"
 #include "model/planning/planfabric.h"
@@ -87,7 +88,8 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
  * returns each fabric node's device index.
  */
 std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &catalog,
-                              const std::vector<RackUsage> &rackUsage, const RowPlan &rows)
+                              const std::vector<RackUsage> &rackUsage, const RowPlan &rows,
+                              double gpuBusyFraction)
 {
     std::vector<int> serverOfNode;
     int nextRack = 0;
@@ -102,8 +104,13 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
             hall.notes.push_back("group " + group.name + " is not placed in racks: its "
                                  + std::to_string(group.count) + " servers have no position");
         const RackSpec *cabinet = racked ? &catalog.rack(usage->rackId) : nullptr;
-        const double nodeWatts
-            = node.powerWithoutGpusWatts + node.gpusPerNode * catalog.gpu(node.gpuId).tdpWatts;
+        const GpuSpec &gpu = catalog.gpu(node.gpuId);
+        const double nodeWatts = node.powerWithoutGpusWatts + node.gpusPerNode * gpu.tdpWatts;
+        // At the job's utilisation: the GPUs between idle and TDP (operationsestimator.h), the
+        // rest of the server at its full-load figure.
+        const double runWatts = gpuBusyFraction > 0
+            ? node.powerWithoutGpusWatts + node.gpusPerNode * gpuAverageWatts(gpu, gpuBusyFraction)
+            : 0.0;
         for (int i = 0; i < group.count; ++i) {
             HallDevice server;
             server.name = slugOf(group.name) + numbered("-", ++serial, 4);
@@ -127,6 +134,7 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
                 HallRack &rack = hall.racks.back();
                 server.rack = static_cast<int>(hall.racks.size()) - 1;
                 rack.watts += server.watts;
+                rack.runWatts += runWatts;
                 // More servers than the cabinet has units for (a plan's nodes_per_rack): the
                 // estimate warns; here they have no U.
                 if (rack.usedUnits + server.heightUnits <= rack.rackUnits) {
@@ -313,6 +321,8 @@ DataHall layoutDataHall(const Plan &plan, const Catalog &catalog)
     if (fabric)
         graph = generatePlanFabric(*fabric);
     DataHallInputs inputs {plan, catalog, estimate.racks};
+    if (estimate.hasTrainingRun)
+        inputs.gpuBusyFraction = estimate.trainingRun.gpuBusyFraction;
     inputs.fabric = fabric ? &*fabric : nullptr;
     inputs.graph = graph ? &*graph : nullptr;
     return layoutDataHall(inputs, options);
@@ -333,7 +343,8 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
             rows.spineRow
                 = rows.spineRow || (g[v].role == FabricVertexRole::Switch && g[v].tier >= 2);
     }
-    const std::vector<int> serverOfNode = placeServers(hall, in.plan, in.catalog, in.racks, rows);
+    const std::vector<int> serverOfNode
+        = placeServers(hall, in.plan, in.catalog, in.racks, rows, in.gpuBusyFraction);
     if (!in.graph || !in.fabric)
         return hall;
     const FabricGraph &graph = *in.graph;

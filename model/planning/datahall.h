@@ -41,6 +41,8 @@ struct HallRack
     int rackUnits = 42;
     int usedUnits = 0;
     double watts = 0; ///< nameplate draw of what it holds at full load
+    /** The same at the training job's GPU utilisation (trainingrun.h); 0 without a run. */
+    double runWatts = 0;
     double limitWatts = 0; ///< the cabinet's power and cooling limit (0: unknown)
     double powerFraction() const { return limitWatts > 0 ? watts / limitWatts : 0.0; }
 };
@@ -99,6 +101,8 @@ struct DataHallInputs
     const Plan &plan;
     const Catalog &catalog;
     const std::vector<RackUsage> &racks; ///< the estimate's, per server group
+    /** The training run's share of time the GPUs compute (0: no run; cabinets show nameplate). */
+    double gpuBusyFraction = 0;
     const FabricGraph *graph = nullptr; ///< the plan's generated fabric, if it has one
     const PlanFabric *fabric = nullptr;
     bool withCables = true; ///< false: cabinets and positions only (the estimate's count)

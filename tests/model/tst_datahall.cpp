@@ -160,6 +160,24 @@ private slots:
                  racks->count);
     }
 
+    void cabinetsAtTheJobsLoadAddUpToTheRunsServers()
+    {
+        // The heat a cabinet gives off while the sample trains: its servers at the run's GPU
+        // utilisation. Over all cabinets it is the training run's average server draw (its GPUs
+        // plus the rest of its 128 servers), and a full cabinet sits below its nameplate.
+        const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
+        QVERIFY(estimate.hasTrainingRun);
+        const DataHall hall = layoutDataHall(plan, shippedCatalog());
+        double runWatts = 0;
+        for (const HallRack &rack : hall.racks)
+            runWatts += rack.runWatts;
+        const OperationsEstimate &run = estimate.trainingRun.operations;
+        QVERIFY(qAbs(runWatts / (run.gpusWatts + run.nodesWatts) - 1) < 1e-9);
+        QVERIFY(hall.racks.front().runWatts > 0);
+        QVERIFY(hall.racks.front().runWatts < hall.racks.front().watts);
+    }
+
     void everyNicOfAFatTreeNodeIsCabled()
     {
         // The A100 sample: 8 PCIe servers with 2 NICs each on one 100 GbE leaf. A fat-tree lists

@@ -80,6 +80,9 @@ private slots:
                  qPrintable(shown->view.statusText()));
         shown->view.setCapacity(views::RackCapacity::Space);
         QVERIFY(qAbs(item->fillOf(first) - 24.0 / 42.0) < 1e-12);
+        // At the training job's load the GPUs draw less than their TDP: below the nameplate.
+        shown->view.setCapacity(views::RackCapacity::RunPower);
+        QVERIFY(item->fillOf(first) > 0 && item->fillOf(first) < 30.6 / 40.0);
         QVERIFY(views::DataHallFloorItem::capacityColour(0.85)
                 != views::DataHallFloorItem::capacityColour(0.5));
         QVERIFY(views::DataHallFloorItem::capacityColour(1.02)
