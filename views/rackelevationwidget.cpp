@@ -47,7 +47,7 @@ void RackElevationWidget::paintEvent(QPaintEvent *)
         return;
     }
     const model::HallRack &rack = m_hall->racks[static_cast<std::size_t>(m_rack)];
-    const int footer = 44, margin = 8, numbers = 24;
+    const int footer = 64, margin = 8, numbers = 24;
     const double unit
         = std::max(4.0, (height() - footer - 2.0 * margin - 20) / std::max(1, rack.rackUnits));
     const QRectF frame(margin + numbers, margin + 20, width() - 2 * margin - numbers,
@@ -82,21 +82,19 @@ void RackElevationWidget::paintEvent(QPaintEvent *)
             QStringLiteral("U%1 %2").arg(device.position).arg(QString::fromStdString(device.name)));
     }
     painter.setPen(palette().windowText().color());
-    const QString power = rack.limitWatts > 0
-        ? tr("%1 kW of %2 kW (%3%)")
-              .arg(rack.watts / 1e3, 0, 'f', 1)
-              .arg(rack.limitWatts / 1e3, 0, 'f', 1)
-              .arg(100.0 * rack.powerFraction(), 0, 'f', 0)
-        : tr("%1 kW (no limit known)").arg(rack.watts / 1e3, 0, 'f', 1);
+    QStringList lines;
+    lines << (rack.limitWatts > 0
+                  ? tr("nameplate: %1 of %2 kW (%3%)")
+                        .arg(rack.watts / 1e3, 0, 'f', 1)
+                        .arg(rack.limitWatts / 1e3, 0, 'f', 1)
+                        .arg(100.0 * rack.powerFraction(), 0, 'f', 0)
+                  : tr("nameplate: %1 kW (no limit known)").arg(rack.watts / 1e3, 0, 'f', 1));
+    if (rack.runWatts > 0)
+        lines
+            << tr("at the training job's load: %1 kW of heat").arg(rack.runWatts / 1e3, 0, 'f', 1);
+    lines << tr("space: %1 of %2 U").arg(rack.usedUnits).arg(rack.rackUnits);
     painter.drawText(QRectF(margin, frame.bottom() + 4, width() - 2 * margin, footer - 4),
-                     Qt::AlignLeft | Qt::TextWordWrap,
-                     tr("power at full load: %1%2\nspace: %3 of %4 U")
-                         .arg(power,
-                              rack.runWatts > 0 ? tr("; %1 kW of heat at the training job's load")
-                                                      .arg(rack.runWatts / 1e3, 0, 'f', 1)
-                                                : QString())
-                         .arg(rack.usedUnits)
-                         .arg(rack.rackUnits));
+                     Qt::AlignLeft | Qt::TextWordWrap, lines.join(QLatin1Char('\n')));
 }
 
 } // namespace cp::views
