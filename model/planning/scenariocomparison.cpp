@@ -71,6 +71,13 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              return Value(e.nodes);
          }},
+        {"cabinets", "Hardware", "Cabinets", "count", P::Lower,
+         [](const PlanEstimate &e) {
+             long long cabinets = e.networkCabinets;
+             for (const RackUsage &usage : e.racks)
+                 cabinets += usage.racks;
+             return cabinets > 0 ? Value(static_cast<double>(cabinets)) : Value();
+         }},
         {"peak_pflops", "Hardware", "Peak dense BF16/FP16", "PFLOP/s", P::Higher,
          [](const PlanEstimate &e) {
              return Value(e.peakDenseFlopsPerSecond / units::peta);

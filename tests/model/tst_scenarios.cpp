@@ -308,6 +308,22 @@ private slots:
         QVERIFY(row(c, "layout").text[1].find("fabric cannot be built") != std::string::npos);
     }
 
+    void cabinetsCountServersAndNetwork()
+    {
+        // The sample's 43 server cabinets and 5 network cabinets (derived in tst_datahall); a
+        // scenario of 4 DGX per cabinet needs 32 (128 / 4) server cabinets for the same network.
+        const Plan plan = withScenario("dense",
+                                       {{"nodes",
+                                         {{{"name", "compute"},
+                                           {"node", "dgx-h100"},
+                                           {"count", 128},
+                                           {"rack", "rack-air-40kw"},
+                                           {"nodes_per_rack", 4}}}}});
+        const ScenarioComparison c = compareScenarios(plan, m_catalog);
+        QCOMPARE(*row(c, "cabinets").values[0], 48.0);
+        QCOMPARE(*row(c, "cabinets").values[1] - c.scenarios[1].estimate.networkCabinets, 32.0);
+    }
+
     void bestMarksSingleOutOneOption()
     {
         std::vector<ScenarioResult> results(3);
