@@ -7,6 +7,7 @@
 
 #include "model/core/atomicfile.h"
 #include "model/core/csvtable.h"
+#include "model/core/humantext.h"
 #include "model/core/inputerror.h"
 #include "model/core/units.h"
 #include "model/plan/planio.h"
@@ -37,6 +38,17 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
     else if (e.fabric.endpoints > 0)
         summary.addRow(
             {"fabric (" + e.fabric.topology + ")", model::fabricCountsSummary(e.fabric)});
+    if (!e.cablesByMedium.empty()) {
+        std::string media;
+        for (const auto &[medium, count] : e.cablesByMedium)
+            media += (media.empty() ? "" : ", ") + model::groupedCount(count) + " " + medium;
+        summary.addRow(
+            {"cables by medium", media + format("; longest %.1f m", e.longestCableMeters)});
+    }
+    if (e.networkCabinets > 0)
+        summary.addRow(
+            {"network racks",
+             std::to_string(e.networkCabinets) + " (the leaves of each row, the spine row)"});
     summary.addRow({"IT power",
                     format("%.1f kW", e.power.itWatts() / units::kilo)
                         + format(" (GPUs %.1f", e.power.gpusWatts / units::kilo)

@@ -214,6 +214,14 @@ void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEs
     else if (e.fabric.endpoints > 0)
         addRow(hardware, tr("Fabric (%1)").arg(QString::fromStdString(e.fabric.topology)),
                QString::fromStdString(model::fabricCountsSummary(e.fabric)));
+    if (!e.cablesByMedium.empty()) {
+        QStringList media;
+        for (const auto &[medium, count] : e.cablesByMedium)
+            media << tr("%1 %2").arg(QLocale().toString(count), QString::fromStdString(medium));
+        addRow(hardware, tr("Cables by medium"),
+               tr("%1; longest %2 m (Data Hall tab)")
+                   .arg(media.join(QStringLiteral(", ")), number(e.longestCableMeters, 1)));
+    }
 }
 
 void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstimate &e)

@@ -11,9 +11,9 @@ std::string cableMediumName(CableMedium medium)
     case CableMedium::ActiveCopper:
         return "active copper (ACC)";
     case CableMedium::Multimode:
-        return "multimode optics, OM4 fibre";
+        return "multimode optics on OM4 fibre";
     case CableMedium::SingleMode:
-        return "single-mode optics, OS2 fibre";
+        return "single-mode optics on OS2 fibre";
     case CableMedium::TwistedPair:
         return "Cat 6A twisted pair";
     case CableMedium::OutOfReach:

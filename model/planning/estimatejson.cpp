@@ -152,6 +152,18 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
     };
 }
 
+namespace {
+
+nlohmann::json cablesByMediumJson(const PlanEstimate &e)
+{
+    nlohmann::json media = nlohmann::json::object();
+    for (const auto &[medium, count] : e.cablesByMedium)
+        media[medium] = count;
+    return media;
+}
+
+} // namespace
+
 nlohmann::json planEstimateToJson(const PlanEstimate &e)
 {
     nlohmann::json bom = nlohmann::json::array();
@@ -196,6 +208,8 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
           {"pue", e.power.pue}}},
         {"racks", racks},
         {"network_racks", e.networkCabinets},
+        {"cables_by_medium", cablesByMediumJson(e)},
+        {"longest_cable_m", e.longestCableMeters},
         {"bill_of_materials", bom},
         {"capital_cost_usd", e.capitalCostUsd},
         {"warnings", e.warnings},

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 namespace cp::model {
 
@@ -354,8 +355,15 @@ void estimateNetworkCabinets(PlanEstimateBuild &build)
     DataHallInputs inputs {build.plan, build.catalog, result.racks};
     inputs.graph = &*build.fabricGraph;
     inputs.fabric = &*build.planFabric;
-    inputs.withCables = false;
     const DataHall hall = layoutDataHall(inputs, hallOptionsOf(build.plan));
+    std::map<CableMedium, long long> media;
+    for (const HallCable &cable : hall.cables)
+        if (cable.positioned) {
+            ++media[cable.medium];
+            result.longestCableMeters = std::max(result.longestCableMeters, cable.lengthMeters);
+        }
+    for (const auto &[medium, count] : media)
+        result.cablesByMedium.emplace_back(cableMediumName(medium), count);
     result.networkCabinets = std::count_if(hall.racks.begin(), hall.racks.end(),
                                            [](const HallRack &r) { return r.role != "compute"; });
     const RackSpec &rack = build.catalog.rack(result.racks.front().rackId);

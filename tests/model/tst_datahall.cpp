@@ -178,6 +178,22 @@ private slots:
         QVERIFY(hall.racks.front().runWatts < hall.racks.front().watts);
     }
 
+    void theEstimateCountsCablesByMedium()
+    {
+        // Of the sample's 2,048 cables only seven per row run 5 m or less: from the top DGX
+        // (U17-24, its middle 0.89 m up, 0.98 m below the cabinet top) of the row's tenth
+        // cabinet to the rail leaves at U2-U8 of the network cabinet beside it (1.80 to 1.53 m
+        // to climb), 0.6 m of tray across, 2 x 0.3 m up to the tray and 1 m slack: 4.98 m and
+        // less, active copper. Rail 0's leaf at U1 needs 5.02 m, past copper's 5 m. Four rows
+        // with leaves: 28 active copper cables, the other 2,020 multimode.
+        const PlanEstimate e
+            = estimatePlan(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
+        const std::vector<std::pair<std::string, long long>> expected
+            = {{cableMediumName(CableMedium::ActiveCopper), 28},
+               {cableMediumName(CableMedium::Multimode), 2020}};
+        QCOMPARE(e.cablesByMedium, expected);
+    }
+
     void everyNicOfAFatTreeNodeIsCabled()
     {
         // The A100 sample: 8 PCIe servers with 2 NICs each on one 100 GbE leaf. A fat-tree lists
