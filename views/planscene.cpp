@@ -101,75 +101,68 @@ QPointF PlanScene::storedPosition(const QString &key, const QPointF &fallback) c
     return {(*it)[0].get<double>(), (*it)[1].get<double>()};
 }
 
-void PlanScene::rebuild()
+void PlanScene::addCard(PlanCardItem *card, const QPointF &fallback)
 {
-    if (!m_catalog)
-        return;
-    const QString selected = selectedKey();
-    m_rebuilding = true;
-    clear();
-    m_cards.clear();
-    m_links.clear();
-    const model::Plan &plan = m_document->plan();
-    m_defaultPositions.clear();
-    const auto add = [this](PlanCardItem *card, const QPointF &fallback) {
-        m_defaultPositions.insert(card->key(), fallback); // where it goes without a stored place
-        card->setPos(storedPosition(card->key(), fallback));
-        addItem(card);
-        m_cards.insert(card->key(), card);
-    };
+    m_defaultPositions.insert(card->key(), fallback); // where it goes without a stored place
+    card->setPos(storedPosition(card->key(), fallback));
+    addItem(card);
+    m_cards.insert(card->key(), card);
+}
 
-    // Fabric: switch tiers counted on the generated graph, which a worker thread builds (up to
-    // seconds at the size limit); until it reports, the card says so.
-    const bool hasFabric = plan.fabric.topology != "none";
-    if (hasFabric) {
-        const QString key = fabricCardKey(plan);
-        auto *fabric = new FabricItem(
-            tr("Fabric: %1").arg(QString::fromStdString(plan.fabric.topology)), {}, {});
-        add(fabric, QPointF(0, 0));
-        if (key == m_fabricSummary.key) {
-            applyFabricSummary(fabric, m_fabricSummary.summary);
-        } else {
-            fabric->setLines({tr("counting switches and cables…")});
-            requestFabricSummary(plan, key);
-        }
+/** The fabric card: switch tiers counted on the generated graph, which a worker thread builds (up
+ * to seconds at the size limit); until it reports, the card says so. */
+void PlanScene::addFabricCard(const model::Plan &plan)
+{
+    const QString key = fabricCardKey(plan);
+    auto *fabric = new FabricItem(
+        tr("Fabric: %1").arg(QString::fromStdString(plan.fabric.topology)), {}, {});
+    addCard(fabric, QPointF(0, 0));
+    if (key == m_fabricSummary.key) {
+        applyFabricSummary(fabric, m_fabricSummary.summary);
+    } else {
+        fabric->setLines({tr("counting switches and cables…")});
+        requestFabricSummary(plan, key);
     }
+}
 
-    for (std::size_t i = 0; i < plan.nodeGroups.size(); ++i) {
-        const model::NodeGroup &group = plan.nodeGroups[i];
-        const model::NodeSpec &node = m_catalog->node(group.nodeId);
-        const model::GpuSpec &gpu = m_catalog->gpu(node.gpuId);
-        const int perRack = nodesPerRack(group, *m_catalog);
-        const int racks = perRack > 0 ? (group.count + perRack - 1) / perRack : 0;
-        QStringList lines;
-        lines << tr("%1 x %2").arg(group.count).arg(QString::fromStdString(node.name));
-        lines << tr("%1 GPUs (%2)")
-                     .arg(group.count * node.gpusPerNode)
-                     .arg(QString::fromStdString(gpu.name));
-        const model::RackSpec *rack
-            = group.rackId.empty() ? nullptr : &m_catalog->rack(group.rackId);
-        lines << (rack ? tr("in %1").arg(QString::fromStdString(rack->name))
-                       : tr("not in racks: drop a rack onto this group"));
-        auto *item
-            = new NodeGroupItem(groupKey(i), QString::fromStdString(group.name), lines, racks,
-                                perRack, group.count, rack ? rack->rackUnits : 42, node.rackUnits);
-        const double watts = node.powerWithoutGpusWatts + node.gpusPerNode * gpu.tdpWatts;
-        if (rack && perRack * watts > rack->powerLimitWatts)
-            item->setWarning(tr("rack over its power limit: %1 of %2 kW")
-                                 .arg(perRack * watts / 1e3, 0, 'f', 1)
-                                 .arg(rack->powerLimitWatts / 1e3, 0, 'f', 1));
-        else if (rack && node.rackUnits * perRack > rack->rackUnits)
-            item->setWarning(tr("more servers than the rack has units"));
-        else if (!hasFabric && plan.totalNodes() > 1)
-            item->setWarning(tr("not connected: drop a NIC or switch to add a fabric"));
-        else if (hasFabric && !group.onFabric)
-            item->setWarning(tr("not connected to the fabric: drag its port onto the fabric"));
-        if (hasFabric)
-            new PortItem(groupKey(i), group.onFabric, item);
-        add(item,
+/** One server group's card: servers, GPUs, racks and what is wrong with them. */
+void PlanScene::addNodeGroupCard(const model::Plan &plan, std::size_t i, bool hasFabric)
+{
+    const model::NodeGroup &group = plan.nodeGroups[i];
+    const model::NodeSpec &node = m_catalog->node(group.nodeId);
+    const model::GpuSpec &gpu = m_catalog->gpu(node.gpuId);
+    const int perRack = nodesPerRack(group, *m_catalog);
+    const int racks = perRack > 0 ? (group.count + perRack - 1) / perRack : 0;
+    QStringList lines;
+    lines << tr("%1 x %2").arg(group.count).arg(QString::fromStdString(node.name));
+    lines << tr("%1 GPUs (%2)")
+                 .arg(group.count * node.gpusPerNode)
+                 .arg(QString::fromStdString(gpu.name));
+    const model::RackSpec *rack = group.rackId.empty() ? nullptr : &m_catalog->rack(group.rackId);
+    lines << (rack ? tr("in %1").arg(QString::fromStdString(rack->name))
+                   : tr("not in racks: drop a rack onto this group"));
+    auto *item
+        = new NodeGroupItem(groupKey(i), QString::fromStdString(group.name), lines, racks, perRack,
+                            group.count, rack ? rack->rackUnits : 42, node.rackUnits);
+    const double watts = node.powerWithoutGpusWatts + node.gpusPerNode * gpu.tdpWatts;
+    if (rack && perRack * watts > rack->powerLimitWatts)
+        item->setWarning(tr("rack over its power limit: %1 of %2 kW")
+                             .arg(perRack * watts / 1e3, 0, 'f', 1)
+                             .arg(rack->powerLimitWatts / 1e3, 0, 'f', 1));
+    else if (rack && node.rackUnits * perRack > rack->rackUnits)
+        item->setWarning(tr("more servers than the rack has units"));
+    else if (!hasFabric && plan.totalNodes() > 1)
+        item->setWarning(tr("not connected: drop a NIC or switch to add a fabric"));
+    else if (hasFabric && !group.onFabric)
+        item->setWarning(tr("not connected to the fabric: drag its port onto the fabric"));
+    if (hasFabric)
+        new PortItem(groupKey(i), group.onFabric, item);
+    addCard(item,
             QPointF(static_cast<double>(i % 4) * 330, 260 + static_cast<double>(i / 4) * 260));
-    }
+}
 
+void PlanScene::addStorageCards(const model::Plan &plan, bool hasFabric)
+{
     for (std::size_t i = 0; i < plan.storage.size(); ++i) {
         const model::StoragePlan &s = plan.storage[i];
         const model::StorageSpec &spec = m_catalog->storage(s.storageId);
@@ -183,45 +176,67 @@ void PlanScene::rebuild()
             card->setWarning(tr("not connected to the fabric: drag its port onto the fabric"));
         if (hasFabric)
             new PortItem(storageKey(i), s.onFabric, card);
-        add(card, QPointF(340, static_cast<double>(i) * 90));
+        addCard(card, QPointF(340, static_cast<double>(i) * 90));
     }
-    {
-        QStringList lines;
-        QString title = tr("Workload: none");
-        // People read the catalog's name, not its id.
-        const auto modelName = [this](const std::string &id) {
-            try {
-                return QString::fromStdString(m_catalog->entryJson(id).value("name", id));
-            } catch (const std::exception &) {
-                return QString::fromStdString(id); // not in the catalog: the id is all there is
-            }
-        };
-        if (plan.workloadType == model::WorkloadType::Training) {
-            title = tr("Training %1").arg(modelName(plan.trainingModelId));
-            lines << tr("sequence %1, global batch %2")
-                         .arg(plan.training.seqLen)
-                         .arg(plan.training.globalBatch);
-            if (plan.training.tokens > 0)
-                lines << tr("%1 tokens").arg(humanCount(plan.training.tokens));
-        } else if (plan.workloadType == model::WorkloadType::Inference) {
-            title = tr("Serving %1").arg(modelName(plan.inference.modelId));
-            lines << tr("%1 in / %2 out tokens")
-                         .arg(plan.inference.inputTokens)
-                         .arg(plan.inference.outputTokens);
-            if (plan.inference.ratePerSecond)
-                lines << tr("%1 requests/s").arg(*plan.inference.ratePerSecond);
-        } else {
-            lines << tr("drop a model from the palette");
+}
+
+void PlanScene::addWorkloadAndFacilityCards(const model::Plan &plan)
+{
+    QStringList lines;
+    QString title = tr("Workload: none");
+    // People read the catalog's name, not its id.
+    const auto modelName = [this](const std::string &id) {
+        try {
+            return QString::fromStdString(m_catalog->entryJson(id).value("name", id));
+        } catch (const std::exception &) {
+            return QString::fromStdString(id); // not in the catalog: the id is all there is
         }
-        add(new PlanCardItem(QStringLiteral("workload"), title, lines, QColor(0xef, 0x6c, 0x00)),
+    };
+    if (plan.workloadType == model::WorkloadType::Training) {
+        title = tr("Training %1").arg(modelName(plan.trainingModelId));
+        lines << tr("sequence %1, global batch %2")
+                     .arg(plan.training.seqLen)
+                     .arg(plan.training.globalBatch);
+        if (plan.training.tokens > 0)
+            lines << tr("%1 tokens").arg(humanCount(plan.training.tokens));
+    } else if (plan.workloadType == model::WorkloadType::Inference) {
+        title = tr("Serving %1").arg(modelName(plan.inference.modelId));
+        lines << tr("%1 in / %2 out tokens")
+                     .arg(plan.inference.inputTokens)
+                     .arg(plan.inference.outputTokens);
+        if (plan.inference.ratePerSecond)
+            lines << tr("%1 requests/s").arg(*plan.inference.ratePerSecond);
+    } else {
+        lines << tr("drop a model from the palette");
+    }
+    addCard(new PlanCardItem(QStringLiteral("workload"), title, lines, QColor(0xef, 0x6c, 0x00)),
             QPointF(-340, 0));
-        const QString facility = plan.facility.facilityId.empty()
-            ? tr("no facility: PUE 1.0 assumed")
-            : QString::fromStdString(m_catalog->facility(plan.facility.facilityId).name);
-        add(new PlanCardItem(QStringLiteral("facility"), tr("Facility"), {facility},
+    const QString facility = plan.facility.facilityId.empty()
+        ? tr("no facility: PUE 1.0 assumed")
+        : QString::fromStdString(m_catalog->facility(plan.facility.facilityId).name);
+    addCard(new PlanCardItem(QStringLiteral("facility"), tr("Facility"), {facility},
                              QColor(0x54, 0x6e, 0x7a)),
             QPointF(-340, 110));
-    }
+}
+
+void PlanScene::rebuild()
+{
+    if (!m_catalog)
+        return;
+    const QString selected = selectedKey();
+    m_rebuilding = true;
+    clear();
+    m_cards.clear();
+    m_links.clear();
+    const model::Plan &plan = m_document->plan();
+    m_defaultPositions.clear();
+    const bool hasFabric = plan.fabric.topology != "none";
+    if (hasFabric)
+        addFabricCard(plan);
+    for (std::size_t i = 0; i < plan.nodeGroups.size(); ++i)
+        addNodeGroupCard(plan, i, hasFabric);
+    addStorageCards(plan, hasFabric);
+    addWorkloadAndFacilityCards(plan);
     for (PlanCardItem *card : std::as_const(m_cards))
         card->setMovedCallback([this] { updateLinks(); });
     updateLinks();

@@ -75,6 +75,11 @@ private:
     };
 
     void rebuild();
+    void addCard(PlanCardItem *card, const QPointF &fallback);
+    void addFabricCard(const model::Plan &plan);
+    void addNodeGroupCard(const model::Plan &plan, std::size_t index, bool hasFabric);
+    void addStorageCards(const model::Plan &plan, bool hasFabric);
+    void addWorkloadAndFacilityCards(const model::Plan &plan);
     void applyLayout();
     void requestFabricSummary(const model::Plan &plan, const QString &key);
     void showFabricSummary(const KeyedFabricSummary &result);
