@@ -43,6 +43,16 @@ const NetboxImportFile &fileFor(const std::vector<NetboxImportFile> &files,
     throw std::runtime_error("no file for " + object);
 }
 
+/** The cable leaving `device`'s port `port` (its A end), or null. */
+const HallCable *cableFrom(const DataHall &hall, const std::string &device, const std::string &port)
+{
+    for (const HallCable &cable : hall.cables)
+        if (hall.devices[static_cast<std::size_t>(cable.deviceA)].name == device
+            && cable.portA == port)
+            return &cable;
+    return nullptr;
+}
+
 } // namespace
 
 class TestDataHall : public QObject
@@ -114,12 +124,8 @@ private slots:
         // the row's network cabinet, 10 cabinets (6.0 m) along, its middle 0.022 m up. Climbs
         // 1.689 + 1.845 m, 2 x 0.3 m to the tray, 6.0 m along it, 1.0 m slack: 11.13 m, ordered
         // as 11.5 m, beyond copper's 5 m: multimode optics.
-        const auto first
-            = std::find_if(hall.cables.begin(), hall.cables.end(), [&](const HallCable &c) {
-                  return hall.devices[static_cast<std::size_t>(c.deviceA)].name == "compute-0001"
-                      && c.portA == "nic1";
-              });
-        QVERIFY(first != hall.cables.end());
+        const HallCable *first = cableFrom(hall, "compute-0001", "nic1");
+        QVERIFY(first);
         QCOMPARE(hall.devices[static_cast<std::size_t>(first->deviceB)].name,
                  std::string("leaf-su0-rail0"));
         QVERIFY(qAbs(cableRunMeters(hall, first->deviceA, first->deviceB, {}) - 11.134) < 0.001);
@@ -132,12 +138,8 @@ private slots:
         Plan shortRows = plan;
         shortRows.hall.cabinetsPerRow = 5;
         const DataHall shorter = layoutDataHall(shortRows, shippedCatalog());
-        const auto again
-            = std::find_if(shorter.cables.begin(), shorter.cables.end(), [&](const HallCable &c) {
-                  return shorter.devices[static_cast<std::size_t>(c.deviceA)].name == "compute-0001"
-                      && c.portA == "nic1";
-              });
-        QVERIFY(again != shorter.cables.end());
+        const HallCable *again = cableFrom(shorter, "compute-0001", "nic1");
+        QVERIFY(again);
         QCOMPARE(again->lengthMeters, 8.5);
     }
 
