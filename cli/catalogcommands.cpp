@@ -5,6 +5,7 @@
 #include "model/catalog/catalogdatabase.h"
 #include "model/catalog/catalogparser.h"
 #include "model/core/atomicfile.h"
+#include "model/core/humantext.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
 
@@ -38,6 +39,15 @@ std::vector<std::string> summaryHeader(CatalogKind kind)
     case CatalogKind::Model:
         return {"id",       "name", "params B", "layers", "hidden",
                 "heads/kv", "ffn",  "vocab",    "experts"};
+    case CatalogKind::Dataset:
+        return {"id",
+                "name",
+                "kind",
+                "samples",
+                "kB per sample",
+                "samples per file",
+                "decode core-ms",
+                "epochs"};
     }
     return {};
 }
@@ -123,6 +133,17 @@ std::vector<std::string> summaryRow(const model::Catalog &catalog, CatalogKind k
                 std::to_string(m.ffn),
                 std::to_string(m.vocab),
                 m.experts > 1 ? std::to_string(m.experts) + " top-" + std::to_string(m.topK) : "-"};
+    }
+    case CatalogKind::Dataset: {
+        const model::DatasetSpec &d = catalog.dataset(id);
+        return {id,
+                d.name,
+                d.kind,
+                model::groupThousands(format("%.0f", d.samples)),
+                format("%.3g", d.bytesPerSample / units::kilo),
+                format("%.0f", d.samplesPerFile),
+                format("%.3g", d.decodeCoreSecondsPerSample * 1e3),
+                format("%.0f", d.epochs)};
     }
     }
     return {};

@@ -52,6 +52,9 @@ std::vector<OptionSpec> trainOptions()
          "graph (rings measured on the generated fat-tree, default) | closed-form"},
         {"placement", true, "contiguous (default) | scattered: how the scheduler placed nodes"},
         {"storage", true, "storage id for checkpoints and data (default lustre-exascaler)"},
+        {"storage-systems", true, "how many of --storage the data is striped over (default 1)"},
+        {"dataset", true,
+         "dataset id the data loader reads (catalog list datasets; default: packed text tokens)"},
         {"facility", true,
          "facility id for PUE, electricity and carbon (default dc-industry-average)"},
         {"spare-nodes", true, "hot spare nodes (default: enough for the nodes down at once)"},
@@ -153,7 +156,8 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
 /** The hardware around the run for its power, cost and failures. */
 model::TrainingRunSetup runSetupFromArguments(const ParsedArguments &a,
                                               const model::Catalog &catalog,
-                                              const model::ClusterDescription &cluster)
+                                              const model::ClusterDescription &cluster,
+                                              const model::TrainingJob &job)
 {
     model::TrainingRunSetup setup;
     setup.node = catalog.node(nodeIdFromArguments(a, catalog));
@@ -163,7 +167,14 @@ model::TrainingRunSetup runSetupFromArguments(const ParsedArguments &a,
     if (switchId.empty())
         throw UsageError("no catalog switch carries " + setup.nic.id + " links");
     setup.networkSwitch = catalog.networkSwitch(switchId);
-    setup.storage = catalog.storage(a.value("storage").value_or("lustre-exascaler"));
+    const model::StorageSpec &storage
+        = catalog.storage(a.value("storage").value_or("lustre-exascaler"));
+    setup.storageSystems = a.integer("storage-systems", 1, 100000).value_or(1);
+    model::addStorageSystems(setup.storage, storage, setup.storageSystems);
+    if (auto dataset = a.value("dataset"))
+        setup.dataset = catalog.dataset(*dataset);
+    setup.sequenceTokens = job.seqLen;
+    setup.trainingTokens = job.tokens;
     setup.facility = catalog.facility(a.value("facility").value_or("dc-industry-average"));
     setup.spareNodes = a.integer("spare-nodes", 0, 1 << 20).value_or(-1);
     setup.restartOverheadSeconds = a.number("restart-min", 0.0, 1e6).value_or(10.0) * 60.0;
@@ -274,7 +285,7 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         throw InfeasibleError(result.reason);
     }
 
-    const model::TrainingRunSetup setup = runSetupFromArguments(a, catalog, cluster);
+    const model::TrainingRunSetup setup = runSetupFromArguments(a, catalog, cluster, job);
     const model::TrainingRunEstimate run
         = model::estimateTrainingRun(cluster, job.model, result.best, setup,
                                      fabricGraph.vertexCount() > 0 ? &fabricGraph : nullptr);

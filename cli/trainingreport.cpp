@@ -2,6 +2,7 @@
 #include "trainingreport.h"
 #include "table.h"
 
+#include "model/core/humantext.h"
 #include "model/core/units.h"
 
 namespace cp::cli {
@@ -107,6 +108,54 @@ std::string renderTrainingAlternatives(const std::vector<model::TrainingEstimate
     return table.render();
 }
 
+namespace {
+
+std::string humanCount(double value)
+{
+    return model::groupThousands(format("%.0f", value));
+}
+
+std::string stageUtilisations(const model::DataPathPhase &phase)
+{
+    std::string text;
+    for (const model::DataPathStage &stage : phase.stages)
+        text += (text.empty() ? "" : ", ") + stage.name
+            + format(" %.0f%%", 100 * stage.utilisation());
+    return text;
+}
+
+/** The data loader's pipeline: what each stage carries against what it can, and the stall. */
+void addDataPathRows(Table &table, const model::DataPathEstimate &path)
+{
+    namespace units = model::units;
+    table.addRow({"dataset",
+                  path.dataset + ": " + humanCount(path.samplesPerSecond) + " samples/s, "
+                      + format("%.3g GB/s", path.requiredReadBytesPerSecond / units::giga) + ", "
+                      + humanCount(path.requiredIops) + " IOPS, "
+                      + humanCount(path.requiredMetadataOpsPerSecond) + " metadata ops/s"});
+    table.addRow(
+        {"data path, first epoch",
+         stageUtilisations(path.firstEpoch)
+             + (path.firstEpoch.stallFraction > 0 ? " busy; limited by " : " busy; busiest: ")
+             + path.firstEpoch.limitingStage});
+    if (path.cacheHitRatio > 0)
+        table.addRow(
+            {"data path, warm cache",
+             stageUtilisations(path.warm)
+                 + format(" busy (%.0f%% of reads from local NVMe)", 100 * path.cacheHitRatio)});
+    table.addRow({"data stall",
+                  path.stallFraction > 0
+                      ? format("GPUs wait for data %.1f%% of the run", 100 * path.stallFraction)
+                          + format(" (first epoch %.0f%%", 100 * path.firstEpoch.stallFraction)
+                          + format(", later epochs %.0f%%); ", 100 * path.warm.stallFraction)
+                          + path.advice
+                      : std::string("none: every stage keeps up with the GPUs")});
+    table.addRow({"CPU cores needed",
+                  format("%.0f per node (decode and one per GPU)", path.cpuCoresNeededPerNode)});
+}
+
+} // namespace
+
 std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                               const model::TrainingRunSetup &setup)
 {
@@ -130,7 +179,8 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
     if (r.checkpointsWritable)
         table.addRow({"checkpoint",
                       format("%.0f GB", run.checkpointBytes / units::giga)
-                          + format(", write %.0f s", r.checkpointWriteSeconds) + " to "
+                          + format(", write %.0f s", r.checkpointWriteSeconds)
+                          + format(" (restore %.0f s)", r.checkpointReadSeconds) + " to "
                           + setup.storage.name
                           + format(", every %.0f min (Young)", r.checkpointIntervalSeconds / 60)});
     else
@@ -152,6 +202,8 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                   format("%.2f GB/s", run.dataFeedBytesPerSecond / units::giga)
                       + format(" of %.0f GB/s storage read",
                                setup.storage.readBytesPerSecond / units::giga)});
+    if (run.dataPath.present)
+        addDataPathRows(table, run.dataPath);
     if (o.wallSeconds > 0) {
         table.addRow({"wall time (expected)",
                       format("%.1f days", o.wallSeconds / units::secondsPerDay)

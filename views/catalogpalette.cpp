@@ -72,6 +72,8 @@ QString kindTitle(model::CatalogKind kind)
         return QObject::tr("Facilities");
     case model::CatalogKind::Model:
         return QObject::tr("Models (workload)");
+    case model::CatalogKind::Dataset:
+        return QObject::tr("Datasets (training data)");
     }
     return {};
 }
@@ -113,6 +115,12 @@ QString details(const model::Catalog &catalog, model::CatalogKind kind, const st
         return QObject::tr("PUE %1").arg(catalog.facility(id).pue);
     case model::CatalogKind::Model:
         return QObject::tr("%1 layers").arg(catalog.llm(id).layers);
+    case model::CatalogKind::Dataset: {
+        const auto &d = catalog.dataset(id);
+        return QObject::tr("%1, %2 kB per sample")
+            .arg(QString::fromStdString(d.kind))
+            .arg(d.bytesPerSample / 1e3, 0, 'g', 3);
+    }
     }
     return {};
 }

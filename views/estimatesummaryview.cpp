@@ -324,9 +324,10 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
                     number(r.mtbfSeconds / units::secondsPerHour, 1)));
     if (r.checkpointsWritable)
         addRow(section, tr("Checkpoints"),
-               tr("%1 GB, %2 s to write, every %3 min (Young)")
+               tr("%1 GB, %2 s to write (all nodes at once), %3 s to restore, every %4 min "
+                  "(Young)")
                    .arg(number(run.checkpointBytes / units::giga, 0),
-                        number(r.checkpointWriteSeconds, 0),
+                        number(r.checkpointWriteSeconds, 0), number(r.checkpointReadSeconds, 0),
                         number(r.checkpointIntervalSeconds / 60, 0)));
     else
         addRow(section, tr("Checkpoints"),
@@ -338,12 +339,48 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
         r.goodput > 0 || r.checkpointsWritable
             ? tr("%1% of wall time is useful work").arg(QLocale().toString(100 * r.goodput, 'g', 3))
             : tr("none: without checkpoints the run practically never finishes"));
+    if (run.dataPath.present)
+        addDataPathRows(section, run.dataPath);
     if (run.operations.wallSeconds > 0)
         addRow(section, tr("Run energy and cost"),
                tr("%1 days wall, %2 MWh, $%3")
                    .arg(number(run.operations.wallSeconds / units::secondsPerDay, 1),
                         number(run.operations.energyMegawattHours, 0),
                         number(run.operations.costUsd, 0)));
+}
+
+/** The data loader's stages, first epoch and warm cache, and the stall they cause. */
+void EstimateSummaryView::addDataPathRows(QTreeWidgetItem *section,
+                                          const model::DataPathEstimate &path)
+{
+    auto *dataPath
+        = addRow(section, tr("Data path"),
+                 tr("%1: %2 samples/s, %3 GB/s")
+                     .arg(QString::fromStdString(path.dataset), number(path.samplesPerSecond, 0),
+                          number(path.requiredReadBytesPerSecond / units::giga, 2)));
+    for (std::size_t i = 0; i < path.firstEpoch.stages.size(); ++i) {
+        const model::DataPathStage &first = path.firstEpoch.stages[i];
+        const model::DataPathStage &warm = path.warm.stages[i];
+        addRow(dataPath, QString::fromStdString(first.name),
+               path.cacheHitRatio > 0 ? tr("%1% busy in the first epoch, %2% with the cache warm")
+                                            .arg(number(100 * first.utilisation(), 0),
+                                                 number(100 * warm.utilisation(), 0))
+                                      : tr("%1% busy").arg(number(100 * first.utilisation(), 0)));
+    }
+    addRow(dataPath, tr("CPU cores needed"),
+           tr("%1 per node").arg(number(path.cpuCoresNeededPerNode, 0)));
+    dataPath->setExpanded(true);
+    addRow(section, tr("Data stall"),
+           path.stallFraction > 0
+               ? tr("GPUs wait for data %1% of the run (first epoch %2%): %3 limits; %4")
+                     .arg(number(100 * path.stallFraction, 1),
+                          number(100 * path.firstEpoch.stallFraction, 0),
+                          QString::fromStdString(path.firstEpoch.stallFraction
+                                                         >= path.warm.stallFraction
+                                                     ? path.firstEpoch.limitingStage
+                                                     : path.warm.limitingStage),
+                          QString::fromStdString(path.advice))
+               : tr("none: every stage keeps up with the GPUs"));
 }
 
 /** The step by cause and by operation (train --explain). */

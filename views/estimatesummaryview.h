@@ -43,6 +43,7 @@ private:
     static void addPowerRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
     static void addTrainingRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
     static void addTrainingRunRows(QTreeWidgetItem *section, const model::PlanEstimate &estimate);
+    static void addDataPathRows(QTreeWidgetItem *section, const model::DataPathEstimate &path);
     static void addStepRows(QTreeWidgetItem *section, const model::TrainingEstimate &training);
     static void addInferenceRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
     static void addAutoscalingRows(QTreeWidgetItem *section, const model::PlanEstimate &estimate);

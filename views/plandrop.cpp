@@ -145,6 +145,15 @@ DropOutcome applyDrop(const model::Plan &plan, const model::Catalog &catalog,
         }
         out.description = QObject::tr("Workload model %1").arg(name);
         break;
+    case model::CatalogKind::Dataset:
+        if (p.workloadType != model::WorkloadType::Training) {
+            out.description = QObject::tr("A dataset feeds a training workload: drop a model "
+                                          "first.");
+            return out;
+        }
+        p.trainingDatasetId = drop.id;
+        out.description = QObject::tr("Train on %1").arg(name);
+        break;
     }
     Q_UNUSED(id);
     out.plan = std::move(p);

@@ -46,7 +46,7 @@ void checkCatalogHeader(const nlohmann::json &document, const std::string &file)
         if (!catalogKindFromKey(it.key()))
             throw InputError(file, "/" + escapeJsonPointerToken(it.key()),
                              "unknown section (expected gpus, nodes, nics, switches, storage, "
-                             "racks, facilities or models)");
+                             "racks, facilities, models or datasets)");
         if (!it->is_array())
             throw InputError(file, "/" + it.key(), "expected an array of entries");
     }
@@ -127,6 +127,12 @@ void Catalog::addEntry(CatalogKind kind, const nlohmann::json &entry, const std:
         m_models[id] = std::move(spec);
         break;
     }
+    case CatalogKind::Dataset: {
+        DatasetSpec spec = parseDataset(entry, file, pointer);
+        id = spec.id;
+        m_datasets[id] = std::move(spec);
+        break;
+    }
     }
     const auto existing = m_entries.find(id);
     if (existing != m_entries.end() && existing->second.kind != kind)
@@ -182,6 +188,10 @@ const FacilitySpec &Catalog::facility(const std::string &id) const
 const ModelSpec &Catalog::llm(const std::string &id) const
 {
     return lookup(m_models, id, "model", "models");
+}
+const DatasetSpec &Catalog::dataset(const std::string &id) const
+{
+    return lookup(m_datasets, id, "dataset", "datasets");
 }
 
 std::optional<CatalogKind> Catalog::kindOf(const std::string &id) const

@@ -48,6 +48,7 @@ public:
     const RackSpec &rack(const std::string &id) const;
     const FacilitySpec &facility(const std::string &id) const;
     const ModelSpec &llm(const std::string &id) const;
+    const DatasetSpec &dataset(const std::string &id) const;
 
     bool contains(const std::string &id) const { return m_entries.contains(id); }
     std::optional<CatalogKind> kindOf(const std::string &id) const;
@@ -81,6 +82,7 @@ private:
     std::map<std::string, RackSpec> m_racks;
     std::map<std::string, FacilitySpec> m_facilities;
     std::map<std::string, ModelSpec> m_models;
+    std::map<std::string, DatasetSpec> m_datasets;
 };
 
 /** Checks the format header of a catalog document and returns the kinds it holds. */

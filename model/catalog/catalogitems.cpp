@@ -65,8 +65,9 @@ bool GpuSpec::supports(Precision precision) const
 const std::vector<CatalogKind> &allCatalogKinds()
 {
     static const std::vector<CatalogKind> kinds = {
-        CatalogKind::Gpu,     CatalogKind::Node, CatalogKind::Nic,      CatalogKind::Switch,
-        CatalogKind::Storage, CatalogKind::Rack, CatalogKind::Facility, CatalogKind::Model,
+        CatalogKind::Gpu,      CatalogKind::Node,    CatalogKind::Nic,
+        CatalogKind::Switch,   CatalogKind::Storage, CatalogKind::Rack,
+        CatalogKind::Facility, CatalogKind::Model,   CatalogKind::Dataset,
     };
     return kinds;
 }
@@ -90,6 +91,8 @@ std::string catalogKindKey(CatalogKind kind)
         return "facilities";
     case CatalogKind::Model:
         return "models";
+    case CatalogKind::Dataset:
+        return "datasets";
     }
     return "unknown";
 }

@@ -81,6 +81,11 @@ struct NodeSpec : CatalogEntry
     int rackUnits = 0;
     double priceWithoutGpusUsd = 0;
     double mtbfHours = 0;
+    /** Node-local NVMe the data loader can cache a dataset on (0: none known). */
+    double localNvmeBytes = 0;
+    /** A storage (north-south) network of its own, per node and direction; 0: storage traffic
+     * shares the compute NICs and fabric. */
+    double storageNetworkBytesPerSecond = 0;
 };
 
 enum class LinkProtocol { Ethernet, RoCE, InfiniBand, NVLink };
@@ -115,11 +120,39 @@ struct StorageSpec : CatalogEntry
     std::string kind; ///< nfs, lustre, parallel-flash
     double readBytesPerSecond = 0;
     double writeBytesPerSecond = 0;
-    double iops = 0;
+    double iops = 0; ///< read requests per second (data, not metadata)
+    /** File opens, stats and lookups per second the metadata service answers (mdtest-style). */
+    double metadataOpsPerSecond = 0;
+    /** Metadata operations one open-read-close of a file costs on this protocol. */
+    double metadataOpsPerFileOpen = 1;
+    /** What one client node reads or writes at most (one NFS mount's TCP connections, a Lustre
+     * client's RPCs in flight). */
+    double clientBytesPerSecond = 0;
     double capacityBytes = 0;
     double powerWatts = 0;
     double priceUsd = 0;
     int rackUnits = 0;
+};
+
+/**
+ * A training dataset as the data loader reads it: how big a sample is, how samples are packed in
+ * files, and what the CPU spends to turn one into a tensor.
+ */
+struct DatasetSpec : CatalogEntry
+{
+    std::string kind; ///< tokens, images, video, multimodal
+    double samples = 0; ///< in the whole dataset; for token shards, tokens / 1
+    /** Bytes of one sample on storage; for token shards, of one token (the sample is a sequence
+     * of the run's length). */
+    double bytesPerSample = 0;
+    double bytesPerSampleStddev = 0;
+    double filesPerSample = 1; ///< files opened for one sample (1 for a JPEG, 0 for shards)
+    double samplesPerFile = 1; ///< samples packed in one file (shards: thousands)
+    /** Model input positions one sample becomes (patches of an image); 0 for token shards. */
+    double tokensPerSample = 0;
+    double decodeCoreSecondsPerSample = 0; ///< CPU decode and augmentation, one core
+    double epochs = 1; ///< passes over the dataset a run makes
+    bool tokenShards() const { return kind == "tokens"; }
 };
 
 enum class Cooling { Air, Liquid };
@@ -161,7 +194,7 @@ struct ModelSpec : CatalogEntry
 };
 
 /** The kinds of catalog entries, in the order `catalog list` shows them. */
-enum class CatalogKind { Gpu, Node, Nic, Switch, Storage, Rack, Facility, Model };
+enum class CatalogKind { Gpu, Node, Nic, Switch, Storage, Rack, Facility, Model, Dataset };
 
 const std::vector<CatalogKind> &allCatalogKinds();
 /** Plural JSON key and CLI word: "gpus", "nodes", ... */

@@ -157,6 +157,10 @@ NodeSpec parseNode(const nlohmann::json &entry, const std::string &file, const s
     node.rackUnits = reader.integer("rack_units", 1, 60);
     node.priceWithoutGpusUsd = reader.number("price_without_gpus_usd", nonNegative);
     node.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);
+    node.localNvmeBytes
+        = reader.optionalNumber("local_nvme_tb", nonNegative).value_or(0.0) * units::tera;
+    node.storageNetworkBytesPerSecond = units::gbToBytes(
+        reader.optionalNumber("storage_network_gb_per_s", nonNegative).value_or(0.0));
     reader.finish();
     return node;
 }
@@ -213,8 +217,48 @@ StorageSpec parseStorage(const nlohmann::json &entry, const std::string &file,
     storage.powerWatts = reader.number("power_w", positive);
     storage.priceUsd = reader.number("price_usd", nonNegative);
     storage.rackUnits = reader.integer("rack_units", 1, 1000);
+    // Older catalogs lack the data-path fields: the metadata service then shares the IOPS budget
+    // and a client may read at the whole system's rate (no per-client limit).
+    storage.metadataOpsPerSecond
+        = reader.optionalNumber("metadata_ops_per_s", positive).value_or(storage.iops);
+    storage.metadataOpsPerFileOpen
+        = reader.optionalNumber("metadata_ops_per_file_open", {1.0, 100.0, false}).value_or(1.0);
+    storage.clientBytesPerSecond
+        = units::gbToBytes(reader.optionalNumber("client_gb_per_s", positive)
+                               .value_or(storage.readBytesPerSecond / units::giga));
     reader.finish();
     return storage;
+}
+
+DatasetSpec parseDataset(const nlohmann::json &entry, const std::string &file,
+                         const std::string &pointer)
+{
+    JsonFieldReader reader(entry, file, pointer);
+    DatasetSpec dataset;
+    readCommon(reader, dataset);
+    dataset.kind = reader.choice("kind", {"tokens", "images", "video", "multimodal", "audio"});
+    dataset.samples = reader.number("samples", {1.0, 1e16, false});
+    dataset.bytesPerSample = reader.number("bytes_per_sample", {1.0, 1e12, false});
+    dataset.bytesPerSampleStddev
+        = reader.optionalNumber("bytes_per_sample_stddev", {0.0, 1e12, false}).value_or(0.0);
+    dataset.filesPerSample = reader.number("files_per_sample", {0.0, 1e6, false});
+    dataset.samplesPerFile = reader.number("samples_per_file", {1.0, 1e12, false});
+    dataset.tokensPerSample = reader.number("tokens_per_sample", {0.0, 1e9, false});
+    dataset.decodeCoreSecondsPerSample
+        = reader.number("decode_core_ms_per_sample", {0.0, 1e7, false}) / 1000.0;
+    dataset.epochs = reader.number("epochs", {1.0, 1e6, false});
+    if (dataset.filesPerSample > 0 && dataset.samplesPerFile > 1)
+        reader.fail("files_per_sample",
+                    "a sample either has files of its own (samples_per_file 1) or is packed in "
+                    "shards (files_per_sample 0)");
+    if (dataset.filesPerSample == 0 && dataset.samplesPerFile <= 1)
+        reader.fail("samples_per_file", "shards (files_per_sample 0) hold more than one sample");
+    if (dataset.tokenShards() != (dataset.tokensPerSample == 0))
+        reader.fail("tokens_per_sample",
+                    "token shards take the run's sequence length (0); other kinds say how many "
+                    "model positions one sample becomes");
+    reader.finish();
+    return dataset;
 }
 
 RackSpec parseRack(const nlohmann::json &entry, const std::string &file, const std::string &pointer)

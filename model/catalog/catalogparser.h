@@ -24,6 +24,8 @@ RackSpec parseRack(const nlohmann::json &entry, const std::string &file,
                    const std::string &pointer);
 FacilitySpec parseFacility(const nlohmann::json &entry, const std::string &file,
                            const std::string &pointer);
+DatasetSpec parseDataset(const nlohmann::json &entry, const std::string &file,
+                         const std::string &pointer);
 ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
                      const std::string &pointer);
 

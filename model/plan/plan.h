@@ -133,6 +133,8 @@ struct Plan
     HallPlan hall;
     WorkloadType workloadType = WorkloadType::None;
     std::string trainingModelId;
+    /** What the training data loader reads (catalog datasets); empty: packed text tokens. */
+    std::string trainingDatasetId;
     TrainingJob training; ///< training.model is filled from the catalog when estimating
     InferenceWorkload inference;
     nlohmann::json layout = nlohmann::json::object();

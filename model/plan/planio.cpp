@@ -70,6 +70,9 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
 {
     plan.trainingModelId = w.string("model");
     checkReference(catalog, w, "model", plan.trainingModelId, CatalogKind::Model);
+    plan.trainingDatasetId = w.optionalString("dataset").value_or("");
+    if (!plan.trainingDatasetId.empty())
+        checkReference(catalog, w, "dataset", plan.trainingDatasetId, CatalogKind::Dataset);
     TrainingJob &job = plan.training;
     job.seqLen = w.integer("seq_len", 1, 1 << 24);
     job.globalBatch = w.integer("global_batch", 1, 1 << 24);
@@ -517,6 +520,8 @@ nlohmann::json trainingWorkloadToJson(const Plan &plan)
         w["moe_capacity_factor"] = job.moeCapacityFactor;
     if (job.tokens > 0)
         w["tokens"] = job.tokens;
+    if (!plan.trainingDatasetId.empty())
+        w["dataset"] = plan.trainingDatasetId;
     if (job.allowTpAcrossNodes)
         w["allow_tp_across_nodes"] = true;
     const ParallelismConstraints &k = job.constraints;

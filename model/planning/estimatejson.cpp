@@ -309,6 +309,43 @@ nlohmann::json ringRateToJson(const RingRate &r)
             {"bottleneck_load", r.bottleneckLoad}};
 }
 
+namespace {
+
+nlohmann::json stageUtilisationToJson(const DataPathPhase &phase)
+{
+    nlohmann::json stages = nlohmann::json::object();
+    for (const DataPathStage &stage : phase.stages)
+        stages[stage.name] = stage.utilisation();
+    return stages;
+}
+
+/** The data loader's path (train --json's data_feed); null without a dataset. */
+nlohmann::json dataPathToJson(const DataPathEstimate &path)
+{
+    if (!path.present)
+        return nullptr;
+    const DataPathPhase &worse
+        = path.firstEpoch.stallFraction >= path.warm.stallFraction ? path.firstEpoch : path.warm;
+    return {{"dataset", path.dataset},
+            {"samples_per_s", path.samplesPerSecond},
+            {"bytes_per_sample", path.bytesPerSample},
+            {"required_read_gb_per_s", path.requiredReadBytesPerSecond / units::giga},
+            {"required_iops", path.requiredIops},
+            {"required_metadata_ops_per_s", path.requiredMetadataOpsPerSecond},
+            {"limiting_stage", worse.limitingStage},
+            {"stage_utilisation", stageUtilisationToJson(path.firstEpoch)},
+            {"warm_stage_utilisation", stageUtilisationToJson(path.warm)},
+            {"cache_hit_ratio", path.cacheHitRatio},
+            {"first_epoch_stall_fraction", path.firstEpoch.stallFraction},
+            {"warm_stall_fraction", path.warm.stallFraction},
+            {"stall_fraction", path.stallFraction},
+            {"cpu_cores_needed_per_node", path.cpuCoresNeededPerNode},
+            {"storage_systems_needed", path.storageSystemsNeeded},
+            {"advice", path.advice}};
+}
+
+} // namespace
+
 void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
 {
     const OperationsEstimate &o = run.operations;
@@ -321,6 +358,10 @@ void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
     json["interruptions_per_day"] = r.interruptionsPerDay;
     json["checkpoint_interval_min"] = r.checkpointIntervalSeconds / 60.0;
     json["checkpoints_writable"] = r.checkpointsWritable;
+    json["checkpoint_burst_s"] = r.checkpointWriteSeconds;
+    json["restore_s"] = r.checkpointReadSeconds;
+    json["data_feed"] = dataPathToJson(run.dataPath);
+    json["training_days_with_data_stall"] = run.trainingSecondsWithStall / units::secondsPerDay;
     json["operations"] = {
         {"gpu_busy_fraction", run.gpuBusyFraction},
         {"gpus_kw", o.gpusWatts / 1e3},

@@ -443,16 +443,19 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
         : plan.fabric.switchId;
     if (!switchId.empty())
         setup.networkSwitch = catalog.networkSwitch(switchId);
+    setup.storageSystems = 0;
     for (const StoragePlan &item : plan.storage) {
         if (build.hasFabric && !item.onFabric)
             continue; // the servers cannot reach it
         const StorageSpec &storage = catalog.storage(item.storageId);
-        setup.storage.name = storage.name;
-        setup.storage.writeBytesPerSecond += item.count * storage.writeBytesPerSecond;
-        setup.storage.readBytesPerSecond += item.count * storage.readBytesPerSecond;
-        setup.storage.powerWatts += item.count * storage.powerWatts;
-        setup.storage.priceUsd += item.count * storage.priceUsd;
+        addStorageSystems(setup.storage, storage, item.count);
+        setup.storageSystems += item.count;
     }
+    setup.storageSystems = std::max(1, setup.storageSystems);
+    if (!plan.trainingDatasetId.empty())
+        setup.dataset = catalog.dataset(plan.trainingDatasetId);
+    setup.sequenceTokens = plan.training.seqLen;
+    setup.trainingTokens = plan.training.tokens;
     setup.facility.pue = build.result.power.pue;
     setup.facility.electricityUsdPerKwh = build.result.electricityUsdPerKwh;
     if (!plan.facility.facilityId.empty())

@@ -7,8 +7,64 @@
 #include "model/training/transformershape.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace cp::model {
+
+namespace {
+
+/**
+ * What one node's path to storage carries: its own storage network, or else its compute NICs
+ * (storage on the fabric) divided by the fabric's oversubscription, capped by what one client of
+ * the storage reads.
+ */
+double nodeStoragePathBytesPerSecond(const ClusterDescription &cluster,
+                                     const TrainingRunSetup &setup)
+{
+    const double network = setup.node.storageNetworkBytesPerSecond > 0
+        ? setup.node.storageNetworkBytesPerSecond
+        : std::max(1, cluster.nicsPerNode) * cluster.nicBytesPerSecond
+            / std::max(1.0, cluster.oversubscription);
+    return setup.storage.clientBytesPerSecond > 0
+        ? std::min(network, setup.storage.clientBytesPerSecond)
+        : network;
+}
+
+DataPathInputs dataPathInputs(const ClusterDescription &cluster, const TrainingEstimate &estimate,
+                              const TrainingRunSetup &setup)
+{
+    DataPathInputs in;
+    in.dataset = *setup.dataset;
+    in.storage = setup.storage;
+    in.storageSystems = setup.storageSystems;
+    in.nodes = cluster.nodes();
+    in.gpusPerNode = cluster.gpusPerNode;
+    in.cpuCoresPerNode = setup.node.cpuCores;
+    in.localCacheBytesPerNode = setup.node.localNvmeBytes;
+    in.nodeNetworkBytesPerSecond = nodeStoragePathBytesPerSecond(cluster, setup);
+    in.sequenceTokens = setup.sequenceTokens;
+    const double positionsPerSample = in.dataset.tokenShards()
+        ? static_cast<double>(setup.sequenceTokens)
+        : in.dataset.tokensPerSample;
+    const double datasetPositions
+        = in.dataset.samples * (in.dataset.tokenShards() ? 1.0 : positionsPerSample);
+    if (setup.trainingTokens > 0 && datasetPositions > 0)
+        in.epochs = setup.trainingTokens / datasetPositions;
+    in.tokensPerSecond = estimate.tokensPerSecond;
+    return in;
+}
+
+std::string dataStallNote(const DataPathEstimate &path)
+{
+    const DataPathPhase &worse
+        = path.firstEpoch.stallFraction >= path.warm.stallFraction ? path.firstEpoch : path.warm;
+    char share[32];
+    std::snprintf(share, sizeof share, "%.0f%%", 100.0 * path.stallFraction);
+    return std::string("the GPUs wait for data ") + share + " of the run: " + worse.limitingStage
+        + " limits the data loader (" + path.dataset + "); " + path.advice;
+}
+
+} // namespace
 
 TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const ModelSpec &model,
                                         const TrainingEstimate &estimate,
@@ -46,8 +102,19 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
         : 0.0;
     run.checkpointBytes = 14.0 * TransformerShape::fromModel(model).totalParameters();
     run.dataFeedBytesPerSecond = estimate.tokensPerSecond * setup.bytesPerToken;
+    const double nodeStorageBytesPerSecond = nodeStoragePathBytesPerSecond(cluster, setup);
+    if (setup.dataset) {
+        run.dataPath = estimateDataPath(dataPathInputs(cluster, estimate, setup));
+        if (run.dataPath.present)
+            run.dataFeedBytesPerSecond = run.dataPath.requiredReadBytesPerSecond;
+    }
+    run.trainingSecondsWithStall = run.dataPath.stallFraction < 1
+        ? estimate.trainingSeconds / (1.0 - run.dataPath.stallFraction)
+        : estimate.trainingSeconds;
     if (setup.storage.readBytesPerSecond <= 0)
         run.notes.push_back("no storage: the data loader has nothing to read training data from");
+    else if (run.dataPath.stallFraction > 0)
+        run.notes.push_back(dataStallNote(run.dataPath));
     else if (run.dataFeedBytesPerSecond > setup.storage.readBytesPerSecond)
         run.notes.push_back("the data loader needs more than " + setup.storage.name
                             + " can read: storage is the bottleneck");
@@ -58,13 +125,19 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
                {"NICs and their optics", run.nics, setup.nic.mtbfHours},
                {"switches", run.switches, setup.networkSwitch.mtbfHours}};
     r.checkpointBytes = run.checkpointBytes;
-    r.storageWriteBytesPerSecond = setup.storage.writeBytesPerSecond;
-    r.storageReadBytesPerSecond = setup.storage.readBytesPerSecond;
+    // Every node writes its shard of the checkpoint at once (Megatron's distributed checkpoint),
+    // so the burst is the slower of the storage and the nodes' paths to it.
+    const double clientPathBytesPerSecond
+        = static_cast<double>(run.nodes) * nodeStorageBytesPerSecond;
+    r.storageWriteBytesPerSecond
+        = std::min(setup.storage.writeBytesPerSecond, clientPathBytesPerSecond);
+    r.storageReadBytesPerSecond
+        = std::min(setup.storage.readBytesPerSecond, clientPathBytesPerSecond);
     r.restartOverheadSeconds = setup.restartOverheadSeconds;
     r.spareNodes = setup.spareNodes;
     r.nodeReplacementSeconds = setup.nodeReplacementSeconds;
     r.nodes = static_cast<double>(run.nodes);
-    r.runSeconds = estimate.trainingSeconds;
+    r.runSeconds = run.trainingSecondsWithStall;
     run.reliability = estimateReliability(r);
     run.notes.insert(run.notes.end(), run.reliability.notes.begin(), run.reliability.notes.end());
     // Spares are bought with their GPUs; they idle, so their power is left out.
@@ -83,7 +156,7 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
     o.facility = setup.facility;
     o.lifetimeYears = setup.lifetimeYears;
     o.hourlyUsdPerGpu = setup.hourlyUsdPerGpu;
-    o.runSeconds = estimate.trainingSeconds;
+    o.runSeconds = run.trainingSecondsWithStall;
     o.goodput = run.reliability.goodput;
     run.operations = estimateOperations(o);
     if (estimate.trainingSeconds <= 0)

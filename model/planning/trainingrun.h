@@ -4,6 +4,7 @@
 #include "model/catalog/catalogitems.h"
 #include "model/cluster/clusterdescription.h"
 #include "model/operations/operationsestimator.h"
+#include "model/storage/datapath.h"
 #include "model/training/trainingestimate.h"
 
 #include <optional>
@@ -30,6 +31,11 @@ struct TrainingRunSetup
     /** Token ids as the data loader reads them: int32 (Megatron's indexed dataset for vocabularies
      * above 65,536; uint16 below). */
     double bytesPerToken = 4;
+    /** What the data loader reads (none: the text token feed above, never a bottleneck). */
+    std::optional<DatasetSpec> dataset;
+    int sequenceTokens = 0; ///< the run's sequence length
+    double trainingTokens = 0; ///< the run's token budget (0: the dataset's epochs)
+    int storageSystems = 1; ///< systems `storage` sums
 };
 
 /** Power, energy, money and failures of one training run, with the counts behind them. */
@@ -43,6 +49,10 @@ struct TrainingRunEstimate
     double checkpointBytes = 0;
     double gpuBusyFraction = 0;
     double dataFeedBytesPerSecond = 0; ///< tokens/s x bytes per token, read from storage
+    /** The data loader's pipeline when the run names a dataset (datapath.h). */
+    DataPathEstimate dataPath;
+    /** Training time with the GPUs waiting for data: in-run time / (1 - stall). */
+    double trainingSecondsWithStall = 0;
     ReliabilityEstimate reliability;
     OperationsEstimate operations;
     std::vector<std::string> notes;

@@ -236,6 +236,100 @@ private slots:
                 < 1e-9);
     }
 
+    /**
+     * A ViT-H/14-style run (32 layers of 1280, 256 patches per image, 1,000 classes) on 1,024
+     * H100 reading ImageNet JPEGs. The catalog gives, per first epoch:
+     *   NFS server: 5 GB/s / 115,440 B = 43,313 images/s of read bandwidth; 200,000 NFS ops/s
+     *   / (1 READ + 3 to open) = 50,000 images/s.
+     *   Lustre appliance: 90 GB/s / 115,440 B = 779,626 images/s; 3 M reads/s; its metadata
+     *   service's 500,000 ops/s / 2 per open = 250,000 images/s.
+     * The GPUs' demand comes from the estimate (its images/s), so each utilisation is that demand
+     * over the capacity above.
+     */
+    void visionRunIsStorageBoundOnNfsOnly()
+    {
+        const QStringList run1024 = {"train",     "--gpu",     "h100-sxm5-80gb",
+                                     "--gpus",    "1024",      "--layers",
+                                     "32",        "--hidden",  "1280",
+                                     "--heads",   "16",        "--ffn",
+                                     "5120",      "--vocab",   "1000",
+                                     "--seq-len", "256",       "--global-batch",
+                                     "4096",      "--dataset", "imagenet-1k-jpeg",
+                                     "--json",    "--top",     "0"};
+        const Result nfs = run(run1024 + QStringList {"--storage", "nfs-server"});
+        QCOMPARE(nfs.status, 0);
+        const QJsonObject feed = QJsonDocument::fromJson(nfs.out).object()["data_feed"].toObject();
+        const double demand = feed["samples_per_s"].toDouble();
+        QVERIFY2(demand > 50000, "the GPUs must want more than the NFS server gives");
+        const QJsonObject stages = feed["stage_utilisation"].toObject();
+        QVERIFY(qAbs(stages["storage read bandwidth"].toDouble() / (demand / (5e9 / 115440)) - 1)
+                < 1e-9);
+        QVERIFY(qAbs(stages["storage IOPS"].toDouble() / (demand / 50000.0) - 1) < 1e-9);
+        QCOMPARE(feed["limiting_stage"].toString(), QStringLiteral("storage read bandwidth"));
+        // The first epoch is fed at 43,313 images/s; the stall is the rest of the demand.
+        QVERIFY(qAbs(feed["first_epoch_stall_fraction"].toDouble() - (1 - (5e9 / 115440) / demand))
+                < 1e-9);
+        QVERIFY(feed["advice"].toString().contains(QStringLiteral("add storage systems")));
+        // 148 GB of JPEGs fit each DGX H100's 30.72 TB of NVMe: later epochs read nothing.
+        QCOMPARE(feed["cache_hit_ratio"].toDouble(), 1.0);
+        QCOMPARE(feed["warm_stall_fraction"].toDouble(), 0.0);
+        for (const char *key :
+             {"dataset", "required_read_gb_per_s", "required_iops", "limiting_stage",
+              "stage_utilisation", "stall_fraction", "cpu_cores_needed_per_node"})
+            QVERIFY2(feed.contains(QLatin1String(key)), key);
+        QVERIFY(qAbs(feed["required_read_gb_per_s"].toDouble() - demand * 115440 / 1e9) < 1e-6);
+        // Decode: 2.75 core-ms per image over 128 nodes, plus one core per GPU.
+        QVERIFY(qAbs(feed["cpu_cores_needed_per_node"].toDouble() - (demand / 128 * 2.75e-3 + 8))
+                < 1e-9);
+
+        const Result lustre = run(run1024 + QStringList {"--storage", "lustre-exascaler"});
+        QCOMPARE(lustre.status, 0);
+        const QJsonObject lustreFeed
+            = QJsonDocument::fromJson(lustre.out).object()["data_feed"].toObject();
+        QCOMPARE(lustreFeed["stall_fraction"].toDouble(), 0.0);
+        QVERIFY(qAbs(lustreFeed["stage_utilisation"].toObject()["metadata"].toDouble()
+                         / (demand / 250000.0)
+                     - 1)
+                < 1e-9);
+    }
+
+    /**
+     * Llama 2 7B on 16 H100 (2 DGX nodes) with its packed text tokens on the NFS server: 4 bytes a
+     * token is a trickle, never a stall. The checkpoint (14 bytes per parameter) is written by
+     * both nodes at once, each through one NFS mount of 1.28 GB/s: 2.56 GB/s, below the server's
+     * 3 GB/s write and 5 GB/s read, so the burst and the restore both take bytes / 2.56 GB/s.
+     */
+    void textRunOnNfsIsNotStorageBoundAndCheckpointsAtTheClientsRate()
+    {
+        const Result r
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "16", "--model", "llama-2-7b",
+                   "--seq-len", "4096", "--global-batch", "256", "--dataset", "text-token-shards",
+                   "--storage", "nfs-server", "--json", "--top", "0"});
+        QCOMPARE(r.status, 0);
+        const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject feed = json["data_feed"].toObject();
+        QCOMPARE(feed["stall_fraction"].toDouble(), 0.0);
+        QVERIFY(qAbs(feed["required_read_gb_per_s"].toDouble()
+                     - json["tokens_per_s"].toDouble() * 4 / 1e9)
+                < 1e-9);
+        const double checkpointBytes
+            = json["operations"].toObject()["checkpoint_gb"].toDouble() * 1e9;
+        QVERIFY(qAbs(json["checkpoint_burst_s"].toDouble() / (checkpointBytes / 2.56e9) - 1)
+                < 1e-9);
+        QVERIFY(qAbs(json["restore_s"].toDouble() / (checkpointBytes / 2.56e9) - 1) < 1e-9);
+        // Without a dataset the key is there, empty.
+        const Result plain
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "16", "--model", "llama-2-7b",
+                   "--seq-len", "4096", "--global-batch", "256", "--json", "--top", "0"});
+        QVERIFY(QJsonDocument::fromJson(plain.out).object()["data_feed"].isNull());
+        // An unknown dataset names the known ones.
+        const Result bad
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "16", "--model", "llama-2-7b",
+                   "--seq-len", "4096", "--global-batch", "256", "--dataset", "no-such-set"});
+        QVERIFY(bad.status != 0);
+        QVERIFY2(bad.err.contains("imagenet-1k-jpeg"), bad.err.constData());
+    }
+
     void infeasibleExitsThree()
     {
         const Result r

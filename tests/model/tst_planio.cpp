@@ -149,6 +149,14 @@ private slots:
         QTest::newRow("model") << "/workload/model"
                                << "\"gpt-5\""
                                << "plan.json: /workload/model: unknown models id 'gpt-5'";
+        QTest::newRow("dataset") << "/workload/dataset"
+                                 << "\"gpt-5\""
+                                 << "plan.json: /workload/dataset: unknown datasets id 'gpt-5'";
+        QTest::newRow("dataset of another kind")
+            << "/workload/dataset"
+            << "\"nfs-server\""
+            << "plan.json: /workload/dataset: 'nfs-server' is in storage, expected an entry of "
+               "datasets";
         QTest::newRow("seq len")
             << "/workload/seq_len"
             << "\"long\""
@@ -193,6 +201,18 @@ private slots:
         QCOMPARE(reread.hall.cabinetsPerRow, 7);
         QCOMPARE(reread.hall.rowPitchMeters, 3.0);
         QCOMPARE(reread.hall.cabinetWidthMeters, 0.6);
+    }
+
+    void datasetRoundTripsAndStaysOutWhenUnset()
+    {
+        Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
+        QVERIFY(!planToJson(plan)["workload"].contains("dataset"));
+        plan.trainingDatasetId = "imagenet-1k-jpeg";
+        const nlohmann::json written = planToJson(plan);
+        QCOMPARE(written["workload"]["dataset"].get<std::string>(),
+                 std::string("imagenet-1k-jpeg"));
+        QCOMPARE(parsePlan(written, "plan.json", &shippedCatalog()).trainingDatasetId,
+                 std::string("imagenet-1k-jpeg"));
     }
 
     void errors()

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The data loader's path from storage to the GPUs as a pipeline of stages (docs/storage-model.md).
+#pragma once
+
+#include "model/catalog/catalogitems.h"
+
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+/** What the data path is built from and what the training step asks of it. */
+struct DataPathInputs
+{
+    DatasetSpec dataset;
+    /** The storage the nodes read from, all systems together (rates summed). */
+    StorageSpec storage;
+    int storageSystems = 1;
+    long long nodes = 0;
+    int gpusPerNode = 0;
+    int cpuCoresPerNode = 0;
+    double localCacheBytesPerNode = 0;
+    /** What one node's path to storage carries: its storage NICs, or its compute NICs when the
+     * storage shares the fabric. */
+    double nodeNetworkBytesPerSecond = 0;
+    /** Storage traffic that shares the compute fabric climbs its oversubscribed uplinks. */
+    double pathOversubscription = 1;
+    int sequenceTokens = 0; ///< the run's sequence length: one sample of a token dataset
+    /** Model positions per second the GPUs consume at the estimated step time. */
+    double tokensPerSecond = 0;
+    /** Passes over the dataset the run makes; 0: the dataset's own figure. A token budget sets
+     * it: budget / (samples x positions per sample). */
+    double epochs = 0;
+    /** Largest read one request carries: NFS's rsize limit and Lustre's default RPC (1 MiB). */
+    double readRequestBytes = 1024.0 * 1024.0;
+};
+
+/** One stage of the path in one phase (first epoch, or warm cache). */
+struct DataPathStage
+{
+    std::string name; ///< "storage read bandwidth", "storage IOPS", "metadata", ...
+    double capacitySamplesPerSecond = 0; ///< what the stage sustains, whole cluster
+    double demandSamplesPerSecond = 0; ///< what the GPUs consume through it
+    double utilisation() const
+    {
+        return capacitySamplesPerSecond > 0 ? demandSamplesPerSecond / capacitySamplesPerSecond
+                                            : 0.0;
+    }
+};
+
+/** The data path of one phase: its stages, the slowest one and the stall it causes. */
+struct DataPathPhase
+{
+    std::vector<DataPathStage> stages;
+    std::string limitingStage; ///< the stage with the highest utilisation
+    double feedSamplesPerSecond = 0; ///< the slowest stage's capacity
+    /** Share of the step the GPUs wait for data: 1 - feed / demand when the feed is short. */
+    double stallFraction = 0;
+};
+
+struct DataPathEstimate
+{
+    bool present = false; ///< false when no dataset or no storage was given
+    std::string dataset;
+    double bytesPerSample = 0;
+    double samplesPerSecond = 0; ///< demand at the estimated step time
+    double requiredReadBytesPerSecond = 0; ///< first epoch (cold cache)
+    double requiredIops = 0;
+    double requiredMetadataOpsPerSecond = 0;
+    double epochs = 1; ///< passes over the dataset the stall is averaged over
+    double cacheHitRatio = 0; ///< after the first epoch
+    DataPathPhase firstEpoch;
+    DataPathPhase warm; ///< epochs 2..n; equal to firstEpoch for a single pass
+    /** Time-weighted over the run's epochs. */
+    double stallFraction = 0;
+    double cpuCoresNeededPerNode = 0; ///< decode plus one core per training process
+    /** Storage systems of this kind that keep the first epoch fed (read, IOPS, metadata). */
+    long long storageSystemsNeeded = 0;
+    std::string advice; ///< what to add when the path stalls
+};
+
+/**
+ * The data path of a training run: storage read bandwidth, storage IOPS, metadata operations,
+ * the storage network and CPU decode, each with its capacity in samples per second; the slowest
+ * sets the feed and, below the GPUs' demand, the step stalls by the difference (the loader's
+ * prefetch queue, two batches per worker in PyTorch's DataLoader, only hides variance, not a
+ * shortfall). After the first epoch the node-local cache serves a fraction of the reads.
+ */
+DataPathEstimate estimateDataPath(const DataPathInputs &inputs);
+
+/**
+ * Adds `count` systems of `storage` to the aggregate a run reads from: rates and budgets add up
+ * (the data is striped over them); a client mounts each, so its limit adds up too; the metadata
+ * cost of one open is the worst of the kinds.
+ */
+void addStorageSystems(StorageSpec &aggregate, const StorageSpec &storage, int count);
+
+/** Bytes of the whole dataset on storage. */
+double datasetBytes(const DatasetSpec &dataset);
+
+} // namespace cp::model

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The data loader's path (model/storage/datapath.h) on small hand-built cases: every expected
+// figure is derived in the comment beside it from the inputs, not from the code.
+#include "model/catalog/catalog.h"
+#include "model/core/inputerror.h"
+#include "model/storage/datapath.h"
+#include "testsupport.h"
+
+#include <QTest>
+
+using namespace cp::model;
+
+namespace {
+using cp::test::closeRelative;
+
+/** 100 kB images, one file each, 256 patches, 2 core-ms to decode, 10 passes over 1 M images. */
+DatasetSpec smallImages()
+{
+    DatasetSpec d;
+    d.id = "test-images";
+    d.name = "test images";
+    d.kind = "images";
+    d.samples = 1e6;
+    d.bytesPerSample = 1e5;
+    d.filesPerSample = 1;
+    d.samplesPerFile = 1;
+    d.tokensPerSample = 256;
+    d.decodeCoreSecondsPerSample = 0.002;
+    d.epochs = 10;
+    return d;
+}
+
+/** An NFS server: 5 GB/s, 160,000 ops/s, 3 ops to open a file, 1.25 GB/s per client. */
+StorageSpec smallNfs()
+{
+    StorageSpec s;
+    s.id = "test-nfs";
+    s.name = "test NFS";
+    s.kind = "nfs";
+    s.readBytesPerSecond = 5e9;
+    s.iops = 160000;
+    s.metadataOpsPerSecond = 160000;
+    s.metadataOpsPerFileOpen = 3;
+    s.clientBytesPerSecond = 1.25e9;
+    return s;
+}
+
+/** 10 nodes of 8 GPUs and 48 cores, no local cache, GPUs eating 100,000 images/s. */
+DataPathInputs smallCluster()
+{
+    DataPathInputs in;
+    in.dataset = smallImages();
+    in.storage = smallNfs();
+    in.nodes = 10;
+    in.gpusPerNode = 8;
+    in.cpuCoresPerNode = 48;
+    in.nodeNetworkBytesPerSecond = 50e9;
+    in.tokensPerSecond = 100000.0 * 256; // 100,000 images of 256 patches
+    return in;
+}
+
+const DataPathStage &stage(const DataPathPhase &phase, const std::string &name)
+{
+    for (const DataPathStage &s : phase.stages)
+        if (s.name == name)
+            return s;
+    qFatal("no stage %s", name.c_str());
+}
+
+} // namespace
+
+class TestDataPath : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void nfsSmallFilesAreBoundByOperations()
+    {
+        const DataPathEstimate e = estimateDataPath(smallCluster());
+        QVERIFY(e.present);
+        QVERIFY(closeRelative(e.samplesPerSecond, 100000));
+        // Read bandwidth: 5e9 / 1e5 = 50,000 images/s -> 2.0 busy.
+        QVERIFY(closeRelative(stage(e.firstEpoch, "storage read bandwidth").utilisation(), 2.0));
+        // NFS ops: one READ (100 kB < 1 MiB) + 3 to open = 4 per image; 160,000 / 4 = 40,000/s
+        // -> 2.5 busy, the slowest stage.
+        QVERIFY(closeRelative(stage(e.firstEpoch, "storage IOPS").utilisation(), 2.5));
+        // Network: 10 nodes x min(50, 1.25 GB/s per client) = 12.5 GB/s = 125,000/s -> 0.8.
+        QVERIFY(closeRelative(stage(e.firstEpoch, "storage network").utilisation(), 0.8));
+        // CPU: 10 x (48 - 8) cores / 2 ms = 200,000/s -> 0.5.
+        QVERIFY(closeRelative(stage(e.firstEpoch, "CPU decode").utilisation(), 0.5));
+        QCOMPARE(e.firstEpoch.limitingStage, std::string("storage IOPS"));
+        // Fed at 40,000 of 100,000: the GPUs wait 1 - 1/2.5 = 60% of the time, every epoch
+        // (no local cache).
+        QVERIFY(closeRelative(e.firstEpoch.feedSamplesPerSecond, 40000));
+        QVERIFY(closeRelative(e.firstEpoch.stallFraction, 0.6));
+        QVERIFY(closeRelative(e.stallFraction, 0.6));
+        // 100,000 / 10 nodes x 2 ms = 20 cores of decode + 8 training processes.
+        QVERIFY(closeRelative(e.cpuCoresNeededPerNode, 28));
+        // ceil(2.5 x 1 system) = 3 systems keep the first epoch fed.
+        QCOMPARE(e.storageSystemsNeeded, 3LL);
+        QVERIFY(e.advice.find("3 instead of 1") != std::string::npos);
+        QVERIFY(closeRelative(e.requiredIops, 100000));
+        QVERIFY(closeRelative(e.requiredMetadataOpsPerSecond, 300000));
+    }
+
+    void localCacheServesLaterEpochs()
+    {
+        DataPathInputs in = smallCluster();
+        // The 1e6 x 1e5 = 100 GB dataset fits a 1 PB cache: the 9 later epochs read nothing
+        // from storage and only decode (0.5 busy, no stall). Slowdown over 10 epochs:
+        // (2.5 + 9 x 1) / 10 = 1.15, so the run waits 1 - 1/1.15 = 13.04% of its time.
+        in.localCacheBytesPerNode = 1e15;
+        DataPathEstimate e = estimateDataPath(in);
+        QCOMPARE(e.cacheHitRatio, 1.0);
+        QCOMPARE(e.warm.stallFraction, 0.0);
+        QCOMPARE(e.warm.limitingStage, std::string("CPU decode"));
+        QVERIFY(closeRelative(e.stallFraction, 1.0 - 1.0 / 1.15));
+        // A 25 GB cache holds a quarter: later epochs read 75% from storage, so the ops stage
+        // runs 2.5 x 0.75 = 1.875 busy and they wait 1 - 1/1.875 = 46.67%.
+        in.localCacheBytesPerNode = 25e9;
+        e = estimateDataPath(in);
+        QVERIFY(closeRelative(e.cacheHitRatio, 0.25));
+        QVERIFY(closeRelative(e.warm.stallFraction, 1.0 - 1.0 / 1.875));
+        // A token budget of 1.5 passes (1e6 x 256 x 1.5 positions) replaces the dataset's 10:
+        // slowdown (2.5 + 0.5 x 1.875) / 1.5 = 2.29167, wait 1 - 1/2.29167 = 56.36%.
+        in.epochs = 1.5;
+        e = estimateDataPath(in);
+        QVERIFY(closeRelative(e.stallFraction, 1.0 - 1.5 / (2.5 + 0.5 * 1.875)));
+    }
+
+    void parallelFileSystemHasAMetadataServiceApart()
+    {
+        DataPathInputs in = smallCluster();
+        in.storage.kind = "lustre";
+        in.storage.readBytesPerSecond = 20e9;
+        in.storage.metadataOpsPerSecond = 300000;
+        in.storage.metadataOpsPerFileOpen = 2;
+        in.storage.clientBytesPerSecond = 10e9;
+        const DataPathEstimate e = estimateDataPath(in);
+        // Data reads: 160,000 / 1 = 160,000/s -> 0.625; opens: 300,000 / 2 = 150,000/s -> 0.667;
+        // read bandwidth 20e9 / 1e5 = 200,000/s -> 0.5. Nothing over 1: no stall.
+        QVERIFY(closeRelative(stage(e.firstEpoch, "storage IOPS").utilisation(), 0.625));
+        QVERIFY(closeRelative(stage(e.firstEpoch, "metadata").utilisation(), 100000.0 / 150000));
+        QCOMPARE(e.firstEpoch.limitingStage, std::string("metadata"));
+        QCOMPARE(e.stallFraction, 0.0);
+        QVERIFY(e.advice.empty());
+    }
+
+    void shardsNeedFewOperationsButTheSameBytes()
+    {
+        DataPathInputs in = smallCluster();
+        in.dataset.filesPerSample = 0;
+        in.dataset.samplesPerFile = 10000;
+        const DataPathEstimate e = estimateDataPath(in);
+        // Streamed in 1 MiB requests: 1e5 / 1,048,576 = 0.095367 reads and 3 / 10,000 open ops
+        // per image: 100,000 x 0.095667 / 160,000 = 0.05979 busy. Bytes are unchanged (2.0).
+        QVERIFY(closeRelative(stage(e.firstEpoch, "storage IOPS").utilisation(),
+                              100000.0 * (1e5 / 1048576.0 + 3e-4) / 160000.0));
+        QCOMPARE(e.firstEpoch.limitingStage, std::string("storage read bandwidth"));
+        QVERIFY(closeRelative(e.firstEpoch.stallFraction, 0.5));
+    }
+
+    void tokenShardsReadTheSequence()
+    {
+        DataPathInputs in = smallCluster();
+        in.dataset.kind = "tokens";
+        in.dataset.bytesPerSample = 4; // int32 token ids
+        in.dataset.tokensPerSample = 0;
+        in.dataset.filesPerSample = 0;
+        in.dataset.samplesPerFile = 2.5e8;
+        in.dataset.decodeCoreSecondsPerSample = 0;
+        in.sequenceTokens = 4096;
+        in.tokensPerSecond = 1e6;
+        const DataPathEstimate e = estimateDataPath(in);
+        // 1e6 / 4096 = 244.14 sequences/s of 16,384 bytes = 4 MB/s: nothing is busy.
+        QVERIFY(closeRelative(e.samplesPerSecond, 1e6 / 4096));
+        QVERIFY(closeRelative(e.requiredReadBytesPerSecond, 4e6));
+        QCOMPARE(e.stallFraction, 0.0);
+        // No decode stage: only the training processes need cores.
+        QVERIFY(closeRelative(e.cpuCoresNeededPerNode, 8));
+    }
+
+    void nothingToEstimateWithoutDatasetOrStorage()
+    {
+        DataPathInputs in = smallCluster();
+        in.storage.readBytesPerSecond = 0;
+        QVERIFY(!estimateDataPath(in).present);
+        in = smallCluster();
+        in.dataset.id.clear();
+        QVERIFY(!estimateDataPath(in).present);
+    }
+
+    void catalogRejectsAnImpossibleDataset()
+    {
+        const nlohmann::json entry = {{"id", "bad"},
+                                      {"name", "bad"},
+                                      {"source", "test"},
+                                      {"kind", "images"},
+                                      {"samples", 10},
+                                      {"bytes_per_sample", 1000},
+                                      {"files_per_sample", 1},
+                                      {"samples_per_file", 100},
+                                      {"tokens_per_sample", 256},
+                                      {"decode_core_ms_per_sample", 1},
+                                      {"epochs", 1}};
+        Catalog catalog;
+        try {
+            catalog.addEntry(CatalogKind::Dataset, entry, "datasets.json", "/datasets/0");
+            QFAIL("a sample in its own file and packed 100 to a file was accepted");
+        } catch (const InputError &error) {
+            const std::string text = error.what();
+            QVERIFY2(text.find("datasets.json") != std::string::npos, text.c_str());
+            QVERIFY2(text.find("/datasets/0/files_per_sample") != std::string::npos, text.c_str());
+        }
+        nlohmann::json images = entry;
+        images["samples_per_file"] = 1;
+        images["tokens_per_sample"] = 0; // images must say how many positions they become
+        try {
+            catalog.addEntry(CatalogKind::Dataset, images, "datasets.json", "/datasets/0");
+            QFAIL("an image dataset without positions per sample was accepted");
+        } catch (const InputError &error) {
+            QVERIFY(std::string(error.what()).find("/datasets/0/tokens_per_sample")
+                    != std::string::npos);
+        }
+        images["tokens_per_sample"] = 256;
+        catalog.addEntry(CatalogKind::Dataset, images, "datasets.json", "/datasets/0");
+        QCOMPARE(catalog.dataset("bad").decodeCoreSecondsPerSample, 0.001);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDataPath)
+#include "tst_datapath.moc"
