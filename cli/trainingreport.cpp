@@ -204,6 +204,11 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                                setup.storage.readBytesPerSecond / units::giga)});
     if (run.dataPath.present)
         addDataPathRows(table, run.dataPath);
+    table.addRow({"storage needed",
+                  format("%.3g TB", run.storedBytes / units::tera)
+                      + format(" (data and %.0f checkpoints): ", setup.retainedCheckpoints)
+                      + humanCount(static_cast<double>(run.storageSystemsNeeded)) + " x "
+                      + setup.storage.name + " for its capacity and feed"});
     if (o.wallSeconds > 0) {
         table.addRow({"wall time (expected)",
                       format("%.1f days", o.wallSeconds / units::secondsPerDay)

@@ -5,6 +5,7 @@
 #include "model/catalog/catalogpaths.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/validation/inferencevalidation.h"
+#include "model/validation/storagevalidation.h"
 #include "model/validation/trainingvalidation.h"
 
 #include <iostream>
@@ -13,7 +14,7 @@ int main(int argc, char **argv)
 {
     if (argc != 2) {
         std::cerr << "usage: clusterplanner-validate TABLE.json   (e.g. "
-                     "tests/data/training_validation.json or inference_validation.json)\n";
+                     "tests/data/training_validation.json, inference_validation.json or storage_validation.json)\n";
         return 2;
     }
     try {
@@ -24,6 +25,11 @@ int main(int argc, char **argv)
         if (table.value("format", std::string()) == "clusterplanner-inference-validation") {
             const auto rows = cp::model::runInferenceValidation(table, catalog, argv[1]);
             std::cout << cp::model::inferenceValidationMarkdown(rows, argv[1]);
+            return 0;
+        }
+        if (table.value("format", std::string()) == "clusterplanner-storage-validation") {
+            const auto rows = cp::model::runStorageValidation(table, catalog, argv[1]);
+            std::cout << cp::model::storageValidationMarkdown(rows, argv[1]);
             return 0;
         }
         const auto rows = cp::model::runTrainingValidation(table, catalog, argv[1]);

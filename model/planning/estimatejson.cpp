@@ -361,6 +361,8 @@ void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
     json["checkpoint_burst_s"] = r.checkpointWriteSeconds;
     json["restore_s"] = r.checkpointReadSeconds;
     json["data_feed"] = dataPathToJson(run.dataPath);
+    json["stored_tb"] = run.storedBytes / units::tera;
+    json["storage_systems_needed"] = run.storageSystemsNeeded;
     json["training_days_with_data_stall"] = run.trainingSecondsWithStall / units::secondsPerDay;
     json["operations"] = {
         {"gpu_busy_fraction", run.gpuBusyFraction},

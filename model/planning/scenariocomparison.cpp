@@ -155,6 +155,16 @@ const std::vector<RowSpec> &numericRows()
                  ? ifRun(e, e.trainingRun.operations.wallSeconds / units::secondsPerDay)
                  : std::nullopt;
          }},
+        {"data_stall_pct", "Training", "GPUs waiting for data", "%", P::Lower,
+         [](const PlanEstimate &e) {
+             return e.trainingRun.dataPath.present
+                 ? ifRun(e, 100 * e.trainingRun.dataPath.stallFraction)
+                 : std::nullopt;
+         }},
+        {"storage_systems_needed", "Training", "Storage systems needed", "count", P::Lower,
+         [](const PlanEstimate &e) {
+             return ifRun(e, static_cast<double>(e.trainingRun.storageSystemsNeeded));
+         }},
         {"run_power_kw", "Training", "Average facility power", "kW", P::Lower,
          [](const PlanEstimate &e) {
              return ifRun(e, e.trainingRun.operations.facilityWatts / units::kilo);

@@ -7,6 +7,7 @@
 #include "model/training/transformershape.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace cp::model {
@@ -54,6 +55,13 @@ DataPathInputs dataPathInputs(const ClusterDescription &cluster, const TrainingE
     return in;
 }
 
+std::string formatTerabytes(double bytes)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g TB", bytes / 1e12);
+    return text;
+}
+
 std::string dataStallNote(const DataPathEstimate &path)
 {
     const DataPathPhase &worse
@@ -62,6 +70,29 @@ std::string dataStallNote(const DataPathEstimate &path)
     std::snprintf(share, sizeof share, "%.0f%%", 100.0 * path.stallFraction);
     return std::string("the GPUs wait for data ") + share + " of the run: " + worse.limitingStage
         + " limits the data loader (" + path.dataset + "); " + path.advice;
+}
+
+/**
+ * What the storage must hold (the dataset, or the token budget's ids without one, and the
+ * retained checkpoints) and how many systems of its kind feed and hold that.
+ */
+void sizeStorage(TrainingRunEstimate &run, const TrainingRunSetup &setup)
+{
+    const double dataBytes
+        = setup.dataset ? datasetBytes(*setup.dataset) : setup.trainingTokens * setup.bytesPerToken;
+    run.storedBytes = dataBytes + setup.retainedCheckpoints * run.checkpointBytes;
+    const double perSystemBytes = setup.storage.capacityBytes / std::max(1, setup.storageSystems);
+    const long long forCapacity = perSystemBytes > 0
+        ? static_cast<long long>(std::ceil(run.storedBytes / perSystemBytes - 1e-9))
+        : 0;
+    run.storageSystemsNeeded = std::max(
+        {1LL, forCapacity, run.dataPath.present ? run.dataPath.storageSystemsNeeded : 0});
+    if (setup.storage.capacityBytes > 0 && run.storedBytes > setup.storage.capacityBytes)
+        run.notes.push_back(setup.storage.name + " holds "
+                            + formatTerabytes(setup.storage.capacityBytes) + ", the run stores "
+                            + formatTerabytes(run.storedBytes) + " (data and "
+                            + std::to_string(setup.retainedCheckpoints) + " checkpoints): "
+                            + std::to_string(run.storageSystemsNeeded) + " systems needed");
 }
 
 } // namespace
@@ -108,6 +139,7 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
         if (run.dataPath.present)
             run.dataFeedBytesPerSecond = run.dataPath.requiredReadBytesPerSecond;
     }
+    sizeStorage(run, setup);
     run.trainingSecondsWithStall = run.dataPath.stallFraction < 1
         ? estimate.trainingSeconds / (1.0 - run.dataPath.stallFraction)
         : estimate.trainingSeconds;

@@ -36,6 +36,9 @@ struct TrainingRunSetup
     int sequenceTokens = 0; ///< the run's sequence length
     double trainingTokens = 0; ///< the run's token budget (0: the dataset's epochs)
     int storageSystems = 1; ///< systems `storage` sums
+    /** Checkpoints kept at once: the newest and the one before it, so that a failure while the
+     * newest is written still leaves a whole one to restart from. */
+    int retainedCheckpoints = 2;
 };
 
 /** Power, energy, money and failures of one training run, with the counts behind them. */
@@ -51,6 +54,10 @@ struct TrainingRunEstimate
     double dataFeedBytesPerSecond = 0; ///< tokens/s x bytes per token, read from storage
     /** The data loader's pipeline when the run names a dataset (datapath.h). */
     DataPathEstimate dataPath;
+    /** Bytes the storage holds for the run: the dataset and the retained checkpoints. */
+    double storedBytes = 0;
+    /** Systems of the run's storage kind that feed the first epoch and hold storedBytes. */
+    long long storageSystemsNeeded = 0;
     /** Training time with the GPUs waiting for data: in-run time / (1 - stall). */
     double trainingSecondsWithStall = 0;
     ReliabilityEstimate reliability;

@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 namespace {
 struct Result
 {
@@ -280,6 +282,16 @@ private slots:
         QVERIFY(qAbs(feed["required_read_gb_per_s"].toDouble() - demand * 115440 / 1e9) < 1e-6);
         // Decode: 2.75 core-ms per image over 128 nodes, plus one core per GPU.
         QVERIFY(qAbs(feed["cpu_cores_needed_per_node"].toDouble() - (demand / 128 * 2.75e-3 + 8))
+                < 1e-9);
+
+        // Capacity is no limit (148 GB of images and two checkpoints in 500 TB); the feed needs
+        // ceil(demand / 43,313) NFS servers.
+        const QJsonObject nfsJson = QJsonDocument::fromJson(nfs.out).object();
+        QCOMPARE(nfsJson["storage_systems_needed"].toInt(),
+                 static_cast<int>(std::ceil(demand / (5e9 / 115440))));
+        const double checkpointGb = nfsJson["operations"].toObject()["checkpoint_gb"].toDouble();
+        QVERIFY(qAbs(nfsJson["stored_tb"].toDouble()
+                     - (1281167.0 * 115440 / 1e12 + 2 * checkpointGb / 1e3))
                 < 1e-9);
 
         const Result lustre = run(run1024 + QStringList {"--storage", "lustre-exascaler"});
