@@ -281,6 +281,11 @@ QString money(double usd)
     return QObject::tr("%1 USD").arg(QLocale().toString(usd, 'f', 0));
 }
 
+QString humanCount(double value)
+{
+    return QLocale().toString(value, 'f', 0);
+}
+
 QString fixed(double value, int decimals)
 {
     return QLocale().toString(value, 'f', decimals);
@@ -757,6 +762,66 @@ void writeTrainingOperations(ReportLayout &page, const model::ScenarioResult *ba
     }
 }
 
+/** The baseline's data path stage by stage, its stall, and what the storage must hold. */
+void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
+{
+    if (!baseline || !baseline->ok || !baseline->estimate.hasTrainingRun
+        || !baseline->estimate.training.found)
+        return;
+    const model::TrainingRunEstimate &run = baseline->estimate.trainingRun;
+    const model::ReliabilityEstimate &r = run.reliability;
+    page.newPage();
+    page.heading(QObject::tr("Storage and the data path (baseline)"));
+    if (run.dataPath.present) {
+        const model::DataPathEstimate &path = run.dataPath;
+        page.paragraph(
+            QObject::tr("The GPUs consume %1 samples/s of %2 (%3 GB/s). Each stage's load "
+                        "against what it sustains, in the first epoch and once the dataset is "
+                        "cached on the nodes' NVMe (%4% of reads). The slowest stage sets the "
+                        "feed; below the demand, the GPUs wait.")
+                .arg(humanCount(path.samplesPerSecond), QString::fromStdString(path.dataset),
+                     fixed(path.requiredReadBytesPerSecond / units::giga, 2),
+                     fixed(100 * path.cacheHitRatio, 0)),
+            9);
+        QList<QStringList> rows;
+        for (std::size_t i = 0; i < path.firstEpoch.stages.size(); ++i) {
+            const model::DataPathStage &first = path.firstEpoch.stages[i];
+            rows << QStringList {QString::fromStdString(first.name),
+                                 humanCount(first.capacitySamplesPerSecond),
+                                 fixed(100 * first.utilisation(), 0),
+                                 fixed(100 * path.warm.stages[i].utilisation(), 0)};
+        }
+        page.table({QObject::tr("Stage"), QObject::tr("Sustains (samples/s)"),
+                    QObject::tr("Busy, first epoch %"), QObject::tr("Busy, cache warm %")},
+                   rows, {2.6, 1.6, 1.4, 1.4}, {1, 2, 3});
+        page.paragraph(
+            path.stallFraction > 0
+                ? QObject::tr("The GPUs wait for data %1% of the run (first epoch %2%, later "
+                              "epochs %3%): %4.")
+                      .arg(fixed(100 * path.stallFraction, 1),
+                           fixed(100 * path.firstEpoch.stallFraction, 0),
+                           fixed(100 * path.warm.stallFraction, 0),
+                           QString::fromStdString(path.advice))
+                : QObject::tr("Every stage keeps up with the GPUs: no data stall."),
+            9);
+    } else {
+        page.paragraph(QObject::tr("The workload names no dataset: packed text tokens, a few "
+                                   "bytes per token, never a bottleneck."),
+                       9);
+    }
+    const QList<QStringList> rows
+        = {{QObject::tr("Checkpoint"),
+            QObject::tr("%1 GB").arg(fixed(run.checkpointBytes / units::giga, 0))},
+           {QObject::tr("Burst (all nodes write at once)"),
+            QObject::tr("%1 s").arg(fixed(r.checkpointWriteSeconds, 0))},
+           {QObject::tr("Restore at restart"),
+            QObject::tr("%1 s").arg(fixed(r.checkpointReadSeconds, 0))},
+           {QObject::tr("Stored (data and two checkpoints)"),
+            QObject::tr("%1 TB").arg(fixed(run.storedBytes / units::tera, 1))},
+           {QObject::tr("Storage systems needed"), QString::number(run.storageSystemsNeeded)}};
+    page.table({QObject::tr("Storage"), QObject::tr("Value")}, rows, {3, 2}, {1});
+}
+
 /** The baseline's serving steps, operation by operation (infer --explain). */
 void writeServingOperations(ReportLayout &page, const model::ScenarioResult *baseline)
 {
@@ -863,6 +928,7 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
 
         writeComparisonPages(page, input);
         writeTrainingOperations(page, baseline);
+        writeDataPath(page, baseline);
         writeServingOperations(page, baseline);
 
         // Charts, two to a page.

@@ -170,7 +170,10 @@ void PlanScene::addStorageCards(const model::Plan &plan, bool hasFabric)
                                       {tr("%1 systems").arg(s.count),
                                        tr("%1 GB/s read, %2 GB/s write")
                                            .arg(s.count * spec.readBytesPerSecond / 1e9)
-                                           .arg(s.count * spec.writeBytesPerSecond / 1e9)},
+                                           .arg(s.count * spec.writeBytesPerSecond / 1e9),
+                                       tr("%1 IOPS, %2 TB")
+                                           .arg(humanCount(s.count * spec.iops))
+                                           .arg(s.count * spec.capacityBytes / 1e12)},
                                       QColor(0x6a, 0x1b, 0x9a));
         if (hasFabric && !s.onFabric)
             card->setWarning(tr("not connected to the fabric: drag its port onto the fabric"));
@@ -199,6 +202,8 @@ void PlanScene::addWorkloadAndFacilityCards(const model::Plan &plan)
                      .arg(plan.training.globalBatch);
         if (plan.training.tokens > 0)
             lines << tr("%1 tokens").arg(humanCount(plan.training.tokens));
+        if (!plan.trainingDatasetId.empty())
+            lines << tr("reads %1").arg(modelName(plan.trainingDatasetId));
     } else if (plan.workloadType == model::WorkloadType::Inference) {
         title = tr("Serving %1").arg(modelName(plan.inference.modelId));
         lines << tr("%1 in / %2 out tokens")

@@ -366,6 +366,16 @@ void PropertyEditor::buildTraining()
         });
     });
     m_layout->addRow(tr("Model"), modelCombo);
+    auto *dataset = idCombo(*m_catalog, model::CatalogKind::Dataset, plan.trainingDatasetId,
+                            tr("(packed text tokens)"), m_form);
+    dataset->setToolTip(tr("What the data loader reads: its files, sizes and decode cost set "
+                           "the storage the run needs"));
+    connect(dataset, &QComboBox::currentIndexChanged, this, [this, dataset] {
+        applyChecked(tr("Change dataset"), [&](model::Plan &p) {
+            p.trainingDatasetId = dataset->currentData().toString().toStdString();
+        });
+    });
+    m_layout->addRow(tr("Dataset"), dataset);
     auto *tokens = fields.addText(tr("Tokens"), job.tokens > 0 ? humanCount(job.tokens) : QString(),
                                   tr("e.g. 2T or 300B"), [](model::Plan &p, const QString &text) {
                                       const std::optional<double> count = parseHumanCount(text);

@@ -11,6 +11,7 @@
 #include "plancanvasview.h"
 #include "plancarditem.h"
 #include "plandocument.h"
+#include "plandrop.h"
 #include "planestimatecontroller.h"
 #include "planscene.h"
 #include "portitem.h"
@@ -123,6 +124,25 @@ private slots:
         window.document()->undoStack()->setClean(); // no save prompt on close
     }
 
+    void datasetDropFeedsTheTrainingWorkloadWithUndo()
+    {
+        // The H100 sample trains Llama 3 70B on packed tokens; dropping a dataset makes the run
+        // read it, one undoable edit, and the workload card names it.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        QVERIFY(window.plan().trainingDatasetId.empty());
+        dropOnCanvas(window, {model::CatalogKind::Dataset, "imagenet-1k-webdataset", 1},
+                     emptyPoint(window));
+        QCOMPARE(window.plan().trainingDatasetId, std::string("imagenet-1k-webdataset"));
+        const QStringList lines = window.scene()->cardForKey(QStringLiteral("workload"))->lines();
+        QVERIFY2(lines.contains(QStringLiteral("reads ImageNet-1k in WebDataset tar shards")),
+                 qPrintable(lines.join(QLatin1Char('|'))));
+        window.document()->undoStack()->undo();
+        QVERIFY(window.plan().trainingDatasetId.empty());
+        QVERIFY(!window.document()->isModified());
+    }
+
     void invalidDropsAreRefusedWithARemedy()
     {
         app::MainWindow window(m_catalog);
@@ -140,6 +160,15 @@ private slots:
                      QString::fromStdString(m_catalog->node(carrier).name)),
                  qPrintable(window.statusBar()->currentMessage()));
         QVERIFY(!window.statusBar()->currentMessage().contains(QString::fromStdString(carrier)));
+        // A dataset without a training workload has nothing to feed.
+        model::Plan serving = window.plan();
+        serving.workloadType = model::WorkloadType::Inference;
+        serving.inference.modelId = "llama-3-8b";
+        const views::DropOutcome refused = views::applyDrop(
+            serving, *m_catalog, {model::CatalogKind::Dataset, "imagenet-1k-jpeg", 1}, QString());
+        QVERIFY(!refused.plan);
+        QVERIFY2(refused.description.contains(QStringLiteral("drop a model first")),
+                 qPrintable(refused.description));
         // An Ethernet switch cannot carry the plan's InfiniBand NDR links.
         dropOnCanvas(window, {model::CatalogKind::Switch, "leaf-100g", 1},
                      viewportPointOf(window, QStringLiteral("fabric")));

@@ -165,6 +165,47 @@ private slots:
         }
     }
 
+    void estimatePanelShowsTheDataPath()
+    {
+        // The ViT sample reads ImageNet JPEGs from one NFS server: every stage of the data path
+        // is a row with the model's first-epoch and warm utilisation, and the stall is named.
+        app::MainWindow window(m_catalog);
+        window.show();
+        const QString path
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-128-vit-imagenet-nfs.json");
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(window.openPlan(path));
+        QVERIFY(ready.wait(60000));
+        const model::PlanEstimate expected
+            = model::estimatePlan(model::loadPlan(path.toStdString(), m_catalog.get()), *m_catalog);
+        const model::DataPathEstimate &dataPath = expected.trainingRun.dataPath;
+        QVERIFY(dataPath.present);
+        QVERIFY(dataPath.firstEpoch.stallFraction > 0);
+        QTreeWidget *tree = window.summaryView()->tree();
+        for (std::size_t i = 0; i < dataPath.firstEpoch.stages.size(); ++i) {
+            const model::DataPathStage &stage = dataPath.firstEpoch.stages[i];
+            const QString shown = findValue(tree, QString::fromStdString(stage.name));
+            QVERIFY2(shown.startsWith(QLocale().toString(100 * stage.utilisation(), 'f', 0)
+                                      + QStringLiteral("% busy in the first epoch")),
+                     qPrintable(shown));
+        }
+        const QString stall = findValue(tree, QStringLiteral("Data stall"));
+        QVERIFY2(stall.contains(QString::fromStdString(dataPath.firstEpoch.limitingStage)),
+                 qPrintable(stall));
+        const auto items = tree->findItems(QStringLiteral("Data path"),
+                                           Qt::MatchExactly | Qt::MatchRecursive, 0);
+        QCOMPARE(items.size(), 1);
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        for (const QSize size : {QSize(1920, 1080), QSize(1366, 768)}) {
+            window.resize(size);
+            QCoreApplication::processEvents();
+            tree->scrollToItem(items.first(), QAbstractItemView::PositionAtTop);
+            QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/datapath-%1x%2.png")
+                                           .arg(size.width())
+                                           .arg(size.height())));
+        }
+    }
+
     void everySampleOpens()
     {
         app::MainWindow window(m_catalog);
