@@ -53,6 +53,8 @@ std::vector<OptionSpec> trainOptions()
         {"placement", true, "contiguous (default) | scattered: how the scheduler placed nodes"},
         {"storage", true, "storage id for checkpoints and data (default lustre-exascaler)"},
         {"storage-systems", true, "how many of --storage the data is striped over (default 1)"},
+        {"async-checkpoint", false,
+         "copy checkpoints to host memory and write them in the background"},
         {"dataset", true,
          "dataset id the data loader reads (catalog list datasets; default: packed text tokens)"},
         {"facility", true,
@@ -175,6 +177,7 @@ model::TrainingRunSetup runSetupFromArguments(const ParsedArguments &a,
         setup.dataset = catalog.dataset(*dataset);
     setup.sequenceTokens = job.seqLen;
     setup.trainingTokens = job.tokens;
+    setup.asyncCheckpoints = a.has("async-checkpoint");
     setup.facility = catalog.facility(a.value("facility").value_or("dc-industry-average"));
     setup.spareNodes = a.integer("spare-nodes", 0, 1 << 20).value_or(-1);
     setup.restartOverheadSeconds = a.number("restart-min", 0.0, 1e6).value_or(10.0) * 60.0;

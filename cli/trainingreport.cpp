@@ -182,6 +182,11 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                           + format(", write %.0f s", r.checkpointWriteSeconds)
                           + format(" (restore %.0f s)", r.checkpointReadSeconds) + " to "
                           + setup.storage.name
+                          + (r.asyncCheckpoints ? format(" in the background after a %.2f s copy",
+                                                         r.checkpointBlockedSeconds)
+                                     + format(" to host memory (%.0f GB per node)",
+                                              run.checkpointHostBytesPerNode / units::giga)
+                                                : std::string())
                           + format(", every %.0f min (Young)", r.checkpointIntervalSeconds / 60)});
     else
         table.addRow({"checkpoint",

@@ -322,7 +322,16 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
            tr("%1 interruptions per day (job MTBF %2 h)")
                .arg(number(r.interruptionsPerDay, 2),
                     number(r.mtbfSeconds / units::secondsPerHour, 1)));
-    if (r.checkpointsWritable)
+    if (r.checkpointsWritable && r.asyncCheckpoints)
+        addRow(section, tr("Checkpoints"),
+               tr("%1 GB, copied to host memory in %2 s (%3 GB per node), written in %4 s in the "
+                  "background, %5 s to restore, every %6 min")
+                   .arg(number(run.checkpointBytes / units::giga, 0),
+                        number(r.checkpointBlockedSeconds, 2),
+                        number(run.checkpointHostBytesPerNode / units::giga, 0),
+                        number(r.checkpointWriteSeconds, 0), number(r.checkpointReadSeconds, 0),
+                        number(r.checkpointIntervalSeconds / 60, 0)));
+    else if (r.checkpointsWritable)
         addRow(section, tr("Checkpoints"),
                tr("%1 GB, %2 s to write (all nodes at once), %3 s to restore, every %4 min "
                   "(Young)")

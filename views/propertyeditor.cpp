@@ -376,6 +376,15 @@ void PropertyEditor::buildTraining()
         });
     });
     m_layout->addRow(tr("Dataset"), dataset);
+    auto *asyncCheckpoints = new QCheckBox(tr("Asynchronous"), m_form);
+    asyncCheckpoints->setChecked(plan.asyncCheckpoints);
+    asyncCheckpoints->setToolTip(tr("Copy each checkpoint to host memory and write it to storage "
+                                    "in the background: training stops only for the copy"));
+    connect(asyncCheckpoints, &QCheckBox::toggled, this, [this](bool on) {
+        applyChecked(on ? tr("Checkpoint asynchronously") : tr("Checkpoint synchronously"),
+                     [&](model::Plan &p) { p.asyncCheckpoints = on; });
+    });
+    m_layout->addRow(tr("Checkpoints"), asyncCheckpoints);
     auto *tokens = fields.addText(tr("Tokens"), job.tokens > 0 ? humanCount(job.tokens) : QString(),
                                   tr("e.g. 2T or 300B"), [](model::Plan &p, const QString &text) {
                                       const std::optional<double> count = parseHumanCount(text);

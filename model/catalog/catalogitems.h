@@ -38,6 +38,8 @@ struct GpuSpec : CatalogEntry
     ScaleUpKind scaleUpKind = ScaleUpKind::PCIe;
     std::string scaleUpName; ///< e.g. "NVLink 4", "PCIe Gen4 x16"
     double scaleUpBytesPerSecond = 0; ///< per GPU, per direction (NCCL convention)
+    /** The GPU's link to its host's memory, per direction (PCIe, NVLink-C2C); 0: unknown. */
+    double hostLinkBytesPerSecond = 0;
     double tdpWatts = 0;
     double idleWatts = 0;
     double priceUsd = 0;

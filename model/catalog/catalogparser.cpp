@@ -97,6 +97,8 @@ GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std
     gpu.scaleUpBytesPerSecond
         = units::gbToBytes(scaleUp.number("gb_per_s_per_direction", positive));
     scaleUp.finish();
+    gpu.hostLinkBytesPerSecond
+        = units::gbToBytes(reader.optionalNumber("host_link_gb_per_s", positive).value_or(0.0));
 
     gpu.tdpWatts = reader.number("tdp_w", positive);
     gpu.idleWatts = reader.optionalNumber("idle_w", nonNegative).value_or(0.0);

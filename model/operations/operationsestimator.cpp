@@ -95,11 +95,26 @@ ReliabilityEstimate estimateReliability(const ReliabilityInputs &in)
                               "run from its start");
         return r;
     }
+    if (in.asyncCopySeconds) {
+        r.asyncCheckpoints = true;
+        r.checkpointBlockedSeconds = *in.asyncCopySeconds;
+        r.checkpointIntervalSeconds = asyncCheckpointIntervalSeconds(
+            r.checkpointBlockedSeconds, r.checkpointWriteSeconds, r.mtbfSeconds);
+        r.goodput = checkpointGoodput(r.checkpointBlockedSeconds, r.checkpointIntervalSeconds,
+                                      r.restartSeconds + r.checkpointWriteSeconds, r.mtbfSeconds);
+        return r;
+    }
+    r.checkpointBlockedSeconds = r.checkpointWriteSeconds;
     r.checkpointIntervalSeconds
         = youngCheckpointIntervalSeconds(r.checkpointWriteSeconds, r.mtbfSeconds);
     r.goodput = checkpointGoodput(r.checkpointWriteSeconds, r.checkpointIntervalSeconds,
                                   r.restartSeconds, r.mtbfSeconds);
     return r;
+}
+
+double asyncCheckpointIntervalSeconds(double copySeconds, double drainSeconds, double mtbfSeconds)
+{
+    return std::max(youngCheckpointIntervalSeconds(copySeconds, mtbfSeconds), drainSeconds);
 }
 
 ServingReliability estimateServingReliability(const GpuSpec &gpu, const NodeSpec &node,

@@ -60,6 +60,12 @@ struct ReliabilityInputs
     double nodes = 0;
     /** The run's length without failures; needed only when no checkpoint can be written. */
     double runSeconds = 0;
+    /**
+     * Asynchronous checkpoints: training stops only to copy each GPU's shard to host memory
+     * (these seconds); the write to storage drains in the background. None: synchronous, the
+     * step waits for the whole write.
+     */
+    std::optional<double> asyncCopySeconds;
 };
 
 struct ReliabilityEstimate
@@ -69,6 +75,9 @@ struct ReliabilityEstimate
     double checkpointWriteSeconds = 0;
     double checkpointReadSeconds = 0;
     double checkpointIntervalSeconds = 0; ///< Young's optimum
+    /** Training stopped per checkpoint: the write (synchronous) or the copy to host memory. */
+    double checkpointBlockedSeconds = 0;
+    bool asyncCheckpoints = false;
     double restartSeconds = 0;
     bool sparesCoverFailures = false;
     int spareNodes = 0; ///< used: given, or sized to cover the nodes down at once
@@ -78,6 +87,16 @@ struct ReliabilityEstimate
     bool checkpointsWritable = true;
     std::vector<std::string> notes; ///< parts without an MTBF, spares that run out
 };
+
+/**
+ * Checkpoint interval and goodput of asynchronous checkpoints (Nicolae et al., "DeepFreeze:
+ * Towards Scalable Asynchronous Checkpointing of Deep Learning Models", CCGrid 2020; PyTorch
+ * Distributed Checkpoint's async_save): each checkpoint stops training for `copySeconds`, and
+ * is durable only after its `drainSeconds` write, which must end before the next one starts.
+ * Young's interval on the copy, at least the drain; a failure loses half an interval plus the
+ * drain in flight: goodput = 1 - copy / tau - (tau / 2 + drain + R) / M.
+ */
+double asyncCheckpointIntervalSeconds(double copySeconds, double drainSeconds, double mtbfSeconds);
 
 /**
  * Expected interruptions (every part failing independently at a constant rate: a job stops when

@@ -135,6 +135,8 @@ struct Plan
     std::string trainingModelId;
     /** What the training data loader reads (catalog datasets); empty: packed text tokens. */
     std::string trainingDatasetId;
+    /** Checkpoints copied to host memory and written in the background (trainingrun.h). */
+    bool asyncCheckpoints = false;
     TrainingJob training; ///< training.model is filled from the catalog when estimating
     InferenceWorkload inference;
     nlohmann::json layout = nlohmann::json::object();

@@ -92,6 +92,7 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
         = w.optionalBool("sequence_parallel").value_or(framework.sequenceParallel);
     framework.tpCommOverlap = w.optionalBool("tp_comm_overlap").value_or(framework.tpCommOverlap);
     job.allowTpAcrossNodes = w.optionalBool("allow_tp_across_nodes").value_or(false);
+    plan.asyncCheckpoints = w.optionalBool("async_checkpoint").value_or(false);
     job.moeCapacityFactor
         = w.optionalNumber("moe_capacity_factor", {1.0, 16.0, false}).value_or(1.0);
     ParallelismConstraints &k = job.constraints;
@@ -522,6 +523,8 @@ nlohmann::json trainingWorkloadToJson(const Plan &plan)
         w["tokens"] = job.tokens;
     if (!plan.trainingDatasetId.empty())
         w["dataset"] = plan.trainingDatasetId;
+    if (plan.asyncCheckpoints)
+        w["async_checkpoint"] = true;
     if (job.allowTpAcrossNodes)
         w["allow_tp_across_nodes"] = true;
     const ParallelismConstraints &k = job.constraints;

@@ -359,6 +359,9 @@ void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
     json["checkpoint_interval_min"] = r.checkpointIntervalSeconds / 60.0;
     json["checkpoints_writable"] = r.checkpointsWritable;
     json["checkpoint_burst_s"] = r.checkpointWriteSeconds;
+    json["checkpoint_mode"] = r.asyncCheckpoints ? "async" : "sync";
+    json["checkpoint_blocked_s"] = r.checkpointBlockedSeconds;
+    json["checkpoint_host_gb_per_node"] = run.checkpointHostBytesPerNode / units::giga;
     json["restore_s"] = r.checkpointReadSeconds;
     json["data_feed"] = dataPathToJson(run.dataPath);
     json["stored_tb"] = run.storedBytes / units::tera;

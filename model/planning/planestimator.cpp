@@ -456,6 +456,7 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
         setup.dataset = catalog.dataset(plan.trainingDatasetId);
     setup.sequenceTokens = plan.training.seqLen;
     setup.trainingTokens = plan.training.tokens;
+    setup.asyncCheckpoints = plan.asyncCheckpoints;
     setup.facility.pue = build.result.power.pue;
     setup.facility.electricityUsdPerKwh = build.result.electricityUsdPerKwh;
     if (!plan.facility.facilityId.empty())

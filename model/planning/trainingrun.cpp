@@ -95,6 +95,32 @@ void sizeStorage(TrainingRunEstimate &run, const TrainingRunSetup &setup)
                             + std::to_string(run.storageSystemsNeeded) + " systems needed");
 }
 
+/**
+ * Seconds each checkpoint stops training when it is asynchronous: every GPU copies its shard of
+ * the checkpoint to pinned host memory over its host link. None (a note says why) when the link
+ * is unknown or the node's shard would take more than half its host memory, which the job needs.
+ */
+std::optional<double> asyncCopySeconds(TrainingRunEstimate &run, const ClusterDescription &cluster,
+                                       const TrainingRunSetup &setup)
+{
+    if (cluster.gpu.hostLinkBytesPerSecond <= 0) {
+        run.notes.push_back("asynchronous checkpoints need the GPU's host link rate, which the "
+                            "catalog does not give for "
+                            + cluster.gpu.name + ": checkpoints stay synchronous");
+        return std::nullopt;
+    }
+    const double bytesPerNode = run.checkpointBytes / static_cast<double>(std::max(1LL, run.nodes));
+    if (setup.node.hostMemoryBytes > 0 && bytesPerNode > 0.5 * setup.node.hostMemoryBytes) {
+        run.notes.push_back("an asynchronous checkpoint stages " + formatTerabytes(bytesPerNode)
+                            + " per node, more than half of " + setup.node.name
+                            + "'s host memory: checkpoints stay synchronous");
+        return std::nullopt;
+    }
+    run.checkpointHostBytesPerNode = bytesPerNode;
+    return run.checkpointBytes / static_cast<double>(std::max(1, cluster.gpus))
+        / cluster.gpu.hostLinkBytesPerSecond;
+}
+
 } // namespace
 
 TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const ModelSpec &model,
@@ -170,6 +196,8 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
     r.nodeReplacementSeconds = setup.nodeReplacementSeconds;
     r.nodes = static_cast<double>(run.nodes);
     r.runSeconds = run.trainingSecondsWithStall;
+    if (setup.asyncCheckpoints)
+        r.asyncCopySeconds = asyncCopySeconds(run, cluster, setup);
     run.reliability = estimateReliability(r);
     run.notes.insert(run.notes.end(), run.reliability.notes.begin(), run.reliability.notes.end());
     // Spares are bought with their GPUs; they idle, so their power is left out.

@@ -39,6 +39,9 @@ struct TrainingRunSetup
     /** Checkpoints kept at once: the newest and the one before it, so that a failure while the
      * newest is written still leaves a whole one to restart from. */
     int retainedCheckpoints = 2;
+    /** Copy checkpoints to host memory and write them in the background (asyncCopySeconds in
+     * operationsestimator.h) instead of stopping training for the write. */
+    bool asyncCheckpoints = false;
 };
 
 /** Power, energy, money and failures of one training run, with the counts behind them. */
@@ -54,6 +57,8 @@ struct TrainingRunEstimate
     double dataFeedBytesPerSecond = 0; ///< tokens/s x bytes per token, read from storage
     /** The data loader's pipeline when the run names a dataset (datapath.h). */
     DataPathEstimate dataPath;
+    /** Pinned host memory an asynchronous checkpoint stages on each node (0: synchronous). */
+    double checkpointHostBytesPerNode = 0;
     /** Bytes the storage holds for the run: the dataset and the retained checkpoints. */
     double storedBytes = 0;
     /** Systems of the run's storage kind that feed the first epoch and hold storedBytes. */

@@ -329,6 +329,23 @@ private slots:
         QVERIFY(qAbs(json["checkpoint_burst_s"].toDouble() / (checkpointBytes / 2.56e9) - 1)
                 < 1e-9);
         QVERIFY(qAbs(json["restore_s"].toDouble() / (checkpointBytes / 2.56e9) - 1) < 1e-9);
+        QCOMPARE(json["checkpoint_mode"].toString(), QStringLiteral("sync"));
+        // Asynchronous: each of the 16 GPUs copies 1/16 of the checkpoint over its 64 GB/s
+        // PCIe Gen5 link, each node stages half; the write itself is unchanged.
+        const Result async
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "16", "--model", "llama-2-7b",
+                   "--seq-len", "4096", "--global-batch", "256", "--storage", "nfs-server",
+                   "--async-checkpoint", "--json", "--top", "0"});
+        QCOMPARE(async.status, 0);
+        const QJsonObject asyncJson = QJsonDocument::fromJson(async.out).object();
+        QCOMPARE(asyncJson["checkpoint_mode"].toString(), QStringLiteral("async"));
+        QVERIFY(
+            qAbs(asyncJson["checkpoint_blocked_s"].toDouble() / (checkpointBytes / 16 / 64e9) - 1)
+            < 1e-9);
+        QVERIFY(
+            qAbs(asyncJson["checkpoint_host_gb_per_node"].toDouble() - checkpointBytes / 2 / 1e9)
+            < 1e-6);
+        QVERIFY(asyncJson["goodput"].toDouble() > json["goodput"].toDouble());
         // Without a dataset the key is there, empty.
         const Result plain
             = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "16", "--model", "llama-2-7b",

@@ -2,13 +2,18 @@
 // The data loader's path (model/storage/datapath.h) on small hand-built cases: every expected
 // figure is derived in the comment beside it from the inputs, not from the code.
 #include "model/catalog/catalog.h"
+#include "model/cluster/clusterdescription.h"
 #include "model/core/inputerror.h"
 #include "model/core/jsonfieldreader.h"
+#include "model/planning/trainingrun.h"
 #include "model/storage/datapath.h"
+#include "model/training/trainingestimator.h"
 #include "model/validation/storagevalidation.h"
 #include "testsupport.h"
 
 #include <QTest>
+
+#include <algorithm>
 
 using namespace cp::model;
 
@@ -214,6 +219,44 @@ private slots:
             else
                 QVERIFY2(row.signedError() <= 2.67, row.id.c_str());
         }
+    }
+
+    void asynchronousCheckpointsNeedHostMemory()
+    {
+        // Llama 2 7B on two DGX H100 nodes: its 14-byte-per-parameter checkpoint is copied by
+        // 16 GPUs over 64 GB/s PCIe Gen5 links, half of it staged on each node.
+        const Catalog &catalog = cp::test::shippedCatalog();
+        TrainingJob job;
+        job.model = catalog.llm("llama-2-7b");
+        job.seqLen = 4096;
+        job.globalBatch = 256;
+        ClusterFromCatalogOptions options;
+        options.nodeId = "dgx-h100";
+        options.gpus = 16;
+        const ClusterDescription cluster = ClusterDescription::fromCatalog(catalog, options);
+        const TrainingSearchResult found = TrainingEstimator(job, cluster).search();
+        QVERIFY(found.found);
+        TrainingRunSetup setup;
+        setup.node = catalog.node("dgx-h100");
+        setup.storage = catalog.storage("lustre-exascaler");
+        setup.asyncCheckpoints = true;
+        TrainingRunEstimate run
+            = estimateTrainingRun(cluster, job.model, found.best, setup, nullptr);
+        QVERIFY(run.reliability.asyncCheckpoints);
+        QVERIFY(closeRelative(run.reliability.checkpointBlockedSeconds,
+                              run.checkpointBytes / 16 / 64e9));
+        QVERIFY(closeRelative(run.checkpointHostBytesPerNode, run.checkpointBytes / 2));
+        // 6.74 B parameters x 14 bytes = 94 GB, 47 GB per node: a node with 80 GB of host
+        // memory cannot stage it in the half the job leaves free, so the checkpoints stay
+        // synchronous and a note says why.
+        QVERIFY(run.checkpointHostBytesPerNode > 40e9);
+        setup.node.hostMemoryBytes = 80e9;
+        run = estimateTrainingRun(cluster, job.model, found.best, setup, nullptr);
+        QVERIFY(!run.reliability.asyncCheckpoints);
+        QCOMPARE(run.checkpointHostBytesPerNode, 0.0);
+        QVERIFY(std::any_of(run.notes.begin(), run.notes.end(), [](const std::string &note) {
+            return note.find("checkpoints stay synchronous") != std::string::npos;
+        }));
     }
 
     void catalogRejectsAnImpossibleDataset()

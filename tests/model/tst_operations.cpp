@@ -26,6 +26,36 @@ class TestOperations : public QObject
     Q_OBJECT
 
 private slots:
+    void asynchronousCheckpoints()
+    {
+        // 1,000 GPUs of 10,000 h MTBF: 2.4 interruptions a day, M = 36,000 s. A 1 TB checkpoint
+        // drains at 1e12 / 300 B/s in 300 s and is read back in 100 s; restarts take 600 s plus
+        // that read (the one spare covers the 0.4 nodes down at once).
+        ReliabilityInputs in;
+        in.parts = {{"GPUs", 1000, 10000}};
+        in.checkpointBytes = 1e12;
+        in.storageWriteBytesPerSecond = 1e12 / 300;
+        in.storageReadBytesPerSecond = 1e10;
+        in.restartOverheadSeconds = 600;
+        in.nodes = 125;
+        const ReliabilityEstimate sync = estimateReliability(in);
+        // Synchronous: tau = sqrt(2 x 300 x 36,000) = 4,647.58 s;
+        // goodput = 1 - 300/4,647.58 - (2,323.79 + 700)/36,000 = 0.851456.
+        QVERIFY(closeRelative(sync.checkpointIntervalSeconds, std::sqrt(2.0 * 300 * 36000)));
+        QVERIFY(closeRelative(sync.goodput, 0.851456, 1e-5));
+        QCOMPARE(sync.checkpointBlockedSeconds, 300.0);
+        // Asynchronous with a 2 s copy: tau = sqrt(2 x 2 x 36,000) = 379.47 s (longer than the
+        // 300 s drain); goodput = 1 - 2/379.47 - (189.74 + 300 + 700)/36,000 = 0.961682.
+        in.asyncCopySeconds = 2.0;
+        const ReliabilityEstimate async = estimateReliability(in);
+        QVERIFY(async.asyncCheckpoints);
+        QVERIFY(closeRelative(async.checkpointIntervalSeconds, std::sqrt(2.0 * 2 * 36000)));
+        QVERIFY(closeRelative(async.goodput, 0.961682, 1e-5));
+        QCOMPARE(async.checkpointBlockedSeconds, 2.0);
+        // A drain longer than Young's interval sets it: the next copy waits for the last write.
+        QCOMPARE(asyncCheckpointIntervalSeconds(2.0, 600.0, 36000), 600.0);
+    }
+
     void youngInterval()
     {
         // C = 60 s, M = 10 h: sqrt(2 x 60 x 36000) = sqrt(4.32e6) = 2078.46 s.

@@ -208,7 +208,11 @@ private slots:
         Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
         QVERIFY(!planToJson(plan)["workload"].contains("dataset"));
         plan.trainingDatasetId = "imagenet-1k-jpeg";
+        QVERIFY(!planToJson(plan)["workload"].contains("async_checkpoint"));
+        plan.asyncCheckpoints = true;
         const nlohmann::json written = planToJson(plan);
+        QCOMPARE(written["workload"]["async_checkpoint"].get<bool>(), true);
+        QVERIFY(parsePlan(written, "plan.json", &shippedCatalog()).asyncCheckpoints);
         QCOMPARE(written["workload"]["dataset"].get<std::string>(),
                  std::string("imagenet-1k-jpeg"));
         QCOMPARE(parsePlan(written, "plan.json", &shippedCatalog()).trainingDatasetId,
