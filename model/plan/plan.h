@@ -34,6 +34,12 @@ struct FabricPlan
     std::string switchId;
     int tiers = 0; ///< 0: the fewest that fit; 1: one switch (fat-tree); 2 or 3
     double oversubscription = 1.0;
+    /**
+     * Each server's path to storage, per direction: a storage network of its own at this rate,
+     * 0 for storage on the compute fabric (its NICs, its oversubscription); none: the server
+     * type's own (the catalog's storage_network_gb_per_s).
+     */
+    std::optional<double> storageNetworkBytesPerSecond;
     /** Dragonfly a (routers per group), p (endpoints per router), h (global links per router),
      * groups; 0 = derived (fabricdesign.h). */
     int dragonflyA = 0;

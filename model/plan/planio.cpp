@@ -5,6 +5,7 @@
 #include "model/core/atomicfile.h"
 #include "model/core/inputerror.h"
 #include "model/core/jsonfieldreader.h"
+#include "model/core/units.h"
 #include "model/inference/diurnalautoscaling.h"
 #include "model/plan/scenarios.h"
 
@@ -300,6 +301,8 @@ void readFabric(JsonFieldReader &root, const std::string &file, const Catalog *c
             = f.optionalInteger("nodes_per_scalable_unit", 1, 4096).value_or(32);
         plan.fabric.oversubscription
             = f.optionalNumber("oversubscription", {1.0, 64.0, false}).value_or(1.0);
+        if (auto rate = f.optionalNumber("storage_network_gb_per_s", {0.0, 1e6, false}))
+            plan.fabric.storageNetworkBytesPerSecond = units::gbToBytes(*rate);
         plan.fabric.failedSwitches = readFailedSwitches(f);
         plan.fabric.failedLinks = readFailedLinks(f);
         f.finish();
@@ -463,6 +466,8 @@ nlohmann::json fabricToJson(const FabricPlan &fabric)
         f["torus_dims"] = fabric.torusDims;
     if (fabric.nodesPerScalableUnit != 32)
         f["nodes_per_scalable_unit"] = fabric.nodesPerScalableUnit;
+    if (fabric.storageNetworkBytesPerSecond)
+        f["storage_network_gb_per_s"] = *fabric.storageNetworkBytesPerSecond / units::giga;
     if (!fabric.failedSwitches.empty())
         f["failed_switches"] = fabric.failedSwitches;
     if (!fabric.failedLinks.empty())

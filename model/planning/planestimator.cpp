@@ -457,6 +457,8 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
     setup.sequenceTokens = plan.training.seqLen;
     setup.trainingTokens = plan.training.tokens;
     setup.asyncCheckpoints = plan.asyncCheckpoints;
+    if (plan.fabric.storageNetworkBytesPerSecond)
+        setup.node.storageNetworkBytesPerSecond = *plan.fabric.storageNetworkBytesPerSecond;
     setup.facility.pue = build.result.power.pue;
     setup.facility.electricityUsdPerKwh = build.result.electricityUsdPerKwh;
     if (!plan.facility.facilityId.empty())

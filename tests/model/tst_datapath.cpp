@@ -5,6 +5,8 @@
 #include "model/cluster/clusterdescription.h"
 #include "model/core/inputerror.h"
 #include "model/core/jsonfieldreader.h"
+#include "model/plan/planio.h"
+#include "model/planning/planestimator.h"
 #include "model/planning/trainingrun.h"
 #include "model/storage/datapath.h"
 #include "model/training/trainingestimator.h"
@@ -14,6 +16,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <tuple>
 
 using namespace cp::model;
 
@@ -257,6 +260,45 @@ private slots:
         QVERIFY(std::any_of(run.notes.begin(), run.notes.end(), [](const std::string &note) {
             return note.find("checkpoints stay synchronous") != std::string::npos;
         }));
+    }
+
+    void planSetsTheStorageNetwork()
+    {
+        // The ViT sample on the Lustre appliance (no per-client limit): its 16 DGX H100 reach
+        // storage through their own 50 GB/s storage network. A plan that gives each server
+        // 1 GB/s to storage feeds 16 x 1e9 / 115,440 B = 138,600 images/s; one that puts storage
+        // on the non-blocking compute fabric gives each server its 8 x 50 GB/s NICs, of which one
+        // client of the appliance reads at most the appliance's 90 GB/s.
+        const std::string path = CP_SOURCE_DIR "/samples/h100-128-vit-imagenet-nfs.json";
+        Plan plan = loadPlan(path, &cp::test::shippedCatalog());
+        plan.storage = {{"lustre-exascaler", 1}};
+        const auto networkUtilisation = [&](std::optional<double> rate) {
+            plan.fabric.storageNetworkBytesPerSecond = rate;
+            const PlanEstimate e = estimatePlan(plan, cp::test::shippedCatalog());
+            const DataPathEstimate &dataPath = e.trainingRun.dataPath;
+            return std::pair {dataPath.samplesPerSecond,
+                              stage(dataPath.firstEpoch, "storage network").utilisation()};
+        };
+        auto [demand, utilisation] = networkUtilisation(1e9);
+        QVERIFY(closeRelative(utilisation, demand / (16 * 1e9 / 115440)));
+        std::tie(demand, utilisation) = networkUtilisation(0.0);
+        QVERIFY(closeRelative(utilisation, demand / (16 * 90e9 / 115440)));
+        // One NIC per server on an 8:1 oversubscribed fabric: 50 / 8 = 6.25 GB/s each.
+        const FabricPlan fabric = plan.fabric;
+        plan.fabric.nicsPerNode = 1;
+        plan.fabric.oversubscription = 8;
+        std::tie(demand, utilisation) = networkUtilisation(0.0);
+        QVERIFY(closeRelative(utilisation, demand / (16 * 6.25e9 / 115440)));
+        plan.fabric = fabric;
+        std::tie(demand, utilisation) = networkUtilisation(std::nullopt);
+        QVERIFY(closeRelative(utilisation, demand / (16 * 50e9 / 115440)));
+        // Written only when set, read back as written.
+        plan.fabric.storageNetworkBytesPerSecond = 12.5e9;
+        const nlohmann::json written = planToJson(plan);
+        QCOMPARE(written["fabric"]["storage_network_gb_per_s"].get<double>(), 12.5);
+        QCOMPARE(*parsePlan(written, "plan.json", &cp::test::shippedCatalog())
+                      .fabric.storageNetworkBytesPerSecond,
+                 12.5e9);
     }
 
     void catalogRejectsAnImpossibleDataset()
