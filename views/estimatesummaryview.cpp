@@ -100,8 +100,19 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
         return s;
     };
     if (e.hasTraining && e.training.found) {
-        m_diagnosis->setText(
-            tr("Bottleneck: %1.").arg(sentence(e.training.best.bottleneckExplanation)));
+        QString text = tr("Bottleneck: %1.").arg(sentence(e.training.best.bottleneckExplanation));
+        // The step's own bottleneck says nothing of the GPUs waiting for data between steps.
+        const model::DataPathEstimate &path = e.trainingRun.dataPath;
+        if (e.hasTrainingRun && path.present && path.stallFraction > 0)
+            text += QLatin1Char(' ')
+                + tr("Data: the GPUs wait for data %1% of the run (first epoch %2%, later epochs "
+                     "%3%): %4 limits the data loader; %5.")
+                      .arg(number(100 * path.stallFraction, 1),
+                           number(100 * path.firstEpoch.stallFraction, 0),
+                           number(100 * path.warm.stallFraction, 0),
+                           QString::fromStdString(path.worsePhase().limitingStage),
+                           QString::fromStdString(path.advice));
+        m_diagnosis->setText(text);
         m_stepBar->setBreakdown(e.training.best.breakdown);
         m_stepBar->show();
         return;
@@ -384,10 +395,7 @@ void EstimateSummaryView::addDataPathRows(QTreeWidgetItem *section,
                ? tr("GPUs wait for data %1% of the run (first epoch %2%): %3 limits; %4")
                      .arg(number(100 * path.stallFraction, 1),
                           number(100 * path.firstEpoch.stallFraction, 0),
-                          QString::fromStdString(path.firstEpoch.stallFraction
-                                                         >= path.warm.stallFraction
-                                                     ? path.firstEpoch.limitingStage
-                                                     : path.warm.limitingStage),
+                          QString::fromStdString(path.worsePhase().limitingStage),
                           QString::fromStdString(path.advice))
                : tr("none: every stage keeps up with the GPUs"));
 }

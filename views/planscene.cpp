@@ -17,6 +17,7 @@
 #include "model/fabric/fabricanalysis.h"
 #include "model/plan/planio.h"
 #include "model/planning/planfabric.h"
+#include "model/storage/datapath.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -163,23 +164,35 @@ void PlanScene::addNodeGroupCard(const model::Plan &plan, std::size_t i, bool ha
 
 void PlanScene::addStorageCards(const model::Plan &plan, bool hasFabric)
 {
+    // With a dataset to read, each card says how fast it alone can feed it.
+    std::optional<model::DatasetSpec> dataset;
+    if (plan.workloadType == model::WorkloadType::Training && !plan.trainingDatasetId.empty()
+        && m_catalog->kindOf(plan.trainingDatasetId) == model::CatalogKind::Dataset)
+        dataset = m_catalog->dataset(plan.trainingDatasetId);
+    double top = 0;
     for (std::size_t i = 0; i < plan.storage.size(); ++i) {
         const model::StoragePlan &s = plan.storage[i];
         const model::StorageSpec &spec = m_catalog->storage(s.storageId);
-        auto *card = new PlanCardItem(storageKey(i), QString::fromStdString(spec.name),
-                                      {tr("%1 systems").arg(s.count),
-                                       tr("%1 GB/s read, %2 GB/s write")
-                                           .arg(s.count * spec.readBytesPerSecond / 1e9)
-                                           .arg(s.count * spec.writeBytesPerSecond / 1e9),
-                                       tr("%1 IOPS, %2 TB")
-                                           .arg(humanCount(s.count * spec.iops))
-                                           .arg(s.count * spec.capacityBytes / 1e12)},
+        QStringList lines = {tr("%1 systems").arg(s.count),
+                             tr("%1 GB/s read, %2 GB/s write")
+                                 .arg(s.count * spec.readBytesPerSecond / 1e9)
+                                 .arg(s.count * spec.writeBytesPerSecond / 1e9),
+                             tr("%1 IOPS, %2 TB")
+                                 .arg(humanCount(s.count * spec.iops))
+                                 .arg(s.count * spec.capacityBytes / 1e12)};
+        if (dataset)
+            lines << tr("feeds %1 samples/s")
+                         .arg(QLocale().toString(model::storageFeedSamplesPerSecond(
+                                                     spec, s.count, *dataset, plan.training.seqLen),
+                                                 'f', 0));
+        auto *card = new PlanCardItem(storageKey(i), QString::fromStdString(spec.name), lines,
                                       QColor(0x6a, 0x1b, 0x9a));
         if (hasFabric && !s.onFabric)
             card->setWarning(tr("not connected to the fabric: drag its port onto the fabric"));
         if (hasFabric)
             new PortItem(storageKey(i), s.onFabric, card);
-        addCard(card, QPointF(340, static_cast<double>(i) * 90));
+        addCard(card, QPointF(340, top));
+        top += card->boundingRect().height() + 10;
     }
 }
 

@@ -324,8 +324,7 @@ nlohmann::json dataPathToJson(const DataPathEstimate &path)
 {
     if (!path.present)
         return nullptr;
-    const DataPathPhase &worse
-        = path.firstEpoch.stallFraction >= path.warm.stallFraction ? path.firstEpoch : path.warm;
+    const DataPathPhase &worse = path.worsePhase();
     return {{"dataset", path.dataset},
             {"samples_per_s", path.samplesPerSecond},
             {"bytes_per_sample", path.bytesPerSample},

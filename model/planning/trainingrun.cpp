@@ -64,8 +64,7 @@ std::string formatTerabytes(double bytes)
 
 std::string dataStallNote(const DataPathEstimate &path)
 {
-    const DataPathPhase &worse
-        = path.firstEpoch.stallFraction >= path.warm.stallFraction ? path.firstEpoch : path.warm;
+    const DataPathPhase &worse = path.worsePhase();
     char share[32];
     std::snprintf(share, sizeof share, "%.0f%%", 100.0 * path.stallFraction);
     return std::string("the GPUs wait for data ") + share + " of the run: " + worse.limitingStage

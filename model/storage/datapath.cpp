@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cp::model {
 
@@ -138,6 +139,22 @@ void addStorageSystems(StorageSpec &aggregate, const StorageSpec &storage, int c
     aggregate.priceUsd += count * storage.priceUsd;
 }
 
+double storageFeedSamplesPerSecond(const StorageSpec &storage, int count,
+                                   const DatasetSpec &dataset, int sequenceTokens)
+{
+    DataPathInputs in;
+    in.dataset = dataset;
+    addStorageSystems(in.storage, storage, count);
+    in.sequenceTokens = sequenceTokens;
+    if (dataset.tokenShards() && sequenceTokens <= 0)
+        return 0.0;
+    double feed = std::numeric_limits<double>::infinity();
+    for (const DataPathStage &stage : stageCapacities(in, sampleCost(in)))
+        if (stage.name != "storage network" && readsStorage(stage.name))
+            feed = std::min(feed, stage.capacitySamplesPerSecond);
+    return std::isfinite(feed) ? feed : 0.0;
+}
+
 double datasetBytes(const DatasetSpec &dataset)
 {
     // Token shards count tokens as samples, so bytes per sample are per token there too.
@@ -186,9 +203,7 @@ DataPathEstimate estimateDataPath(const DataPathInputs &in)
             storageUtilisation = std::max(storageUtilisation, stage.utilisation());
     result.storageSystemsNeeded = std::max<long long>(
         1, static_cast<long long>(std::ceil(in.storageSystems * storageUtilisation - 1e-9)));
-    const DataPathPhase &worse = result.firstEpoch.stallFraction >= result.warm.stallFraction
-        ? result.firstEpoch
-        : result.warm;
+    const DataPathPhase &worse = result.worsePhase();
     if (worse.stallFraction > 0)
         result.advice
             = adviceFor(worse.limitingStage, result.storageSystemsNeeded, in.storageSystems);

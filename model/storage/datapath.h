@@ -76,7 +76,12 @@ struct DataPathEstimate
     double cpuCoresNeededPerNode = 0; ///< decode plus one core per training process
     /** Storage systems of this kind that keep the first epoch fed (read, IOPS, metadata). */
     long long storageSystemsNeeded = 0;
-    std::string advice; ///< what to add when the path stalls
+    std::string advice; ///< what to add when the path stalls (in the worse phase)
+    /** The phase that stalls more: the first epoch, or the later ones when decode limits. */
+    const DataPathPhase &worsePhase() const
+    {
+        return firstEpoch.stallFraction >= warm.stallFraction ? firstEpoch : warm;
+    }
 };
 
 /**
@@ -94,6 +99,14 @@ DataPathEstimate estimateDataPath(const DataPathInputs &inputs);
  * cost of one open is the worst of the kinds.
  */
 void addStorageSystems(StorageSpec &aggregate, const StorageSpec &storage, int count);
+
+/**
+ * Samples per second `count` systems of `storage` deliver of `dataset` on their own (read
+ * bandwidth, IOPS, metadata: the storage's side of the path, whatever the servers), for a run of
+ * `sequenceTokens` (token shards). 0 without a dataset.
+ */
+double storageFeedSamplesPerSecond(const StorageSpec &storage, int count,
+                                   const DatasetSpec &dataset, int sequenceTokens);
 
 /** Bytes of the whole dataset on storage. */
 double datasetBytes(const DatasetSpec &dataset);

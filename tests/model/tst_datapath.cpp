@@ -190,6 +190,18 @@ private slots:
         QVERIFY(closeRelative(e.cpuCoresNeededPerNode, 8));
     }
 
+    void storageAloneFeeds()
+    {
+        // The NFS server alone: min(5e9 / 1e5 = 50,000 reads of bandwidth, 160,000 / 4 ops =
+        // 40,000) = 40,000 images/s; two of them 80,000. Nodes and cores do not enter.
+        QVERIFY(closeRelative(storageFeedSamplesPerSecond(smallNfs(), 1, smallImages(), 0), 40000));
+        QVERIFY(closeRelative(storageFeedSamplesPerSecond(smallNfs(), 2, smallImages(), 0), 80000));
+        // Token shards need the run's sequence to size a sample.
+        DatasetSpec tokens = smallImages();
+        tokens.kind = "tokens";
+        QCOMPARE(storageFeedSamplesPerSecond(smallNfs(), 1, tokens, 0), 0.0);
+    }
+
     void nothingToEstimateWithoutDatasetOrStorage()
     {
         DataPathInputs in = smallCluster();
