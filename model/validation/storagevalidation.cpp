@@ -99,10 +99,7 @@ runStorageValidation(const nlohmann::json &table, const Catalog &catalog, const 
 
 ValidationSummary summarizeStorageValidation(const std::vector<StorageValidationRow> &rows)
 {
-    std::vector<double> errors;
-    for (const StorageValidationRow &row : rows)
-        errors.push_back(row.signedError());
-    return summarizeSignedErrors(errors);
+    return summarizeRows(rows);
 }
 
 std::string storageValidationMarkdown(const std::vector<StorageValidationRow> &rows,

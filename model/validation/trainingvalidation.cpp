@@ -169,10 +169,7 @@ runTrainingValidation(const nlohmann::json &table, const Catalog &catalog, const
 
 ValidationSummary summarizeValidation(const std::vector<TrainingValidationRow> &rows)
 {
-    std::vector<double> errors;
-    for (const TrainingValidationRow &row : rows)
-        errors.push_back(row.signedError());
-    return summarizeSignedErrors(errors);
+    return summarizeRows(rows);
 }
 
 std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> &rows,

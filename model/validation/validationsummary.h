@@ -27,6 +27,17 @@ const nlohmann::json &validationTableRows(const nlohmann::json &table, const std
 /** The summary of signed relative errors (positive: the estimator is optimistic). */
 ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors);
 
+/** The summary of a table's rows, each with its signedError(). */
+template<typename Row>
+ValidationSummary summarizeRows(const std::vector<Row> &rows)
+{
+    std::vector<double> errors;
+    errors.reserve(rows.size());
+    for (const Row &row : rows)
+        errors.push_back(row.signedError());
+    return summarizeSignedErrors(errors);
+}
+
 /** One markdown table row: | label | rows | mean signed | median absolute | largest absolute |. */
 std::string validationSummaryRow(const std::string &label, const ValidationSummary &summary);
 
