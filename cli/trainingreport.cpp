@@ -133,11 +133,11 @@ void addDataPathRows(Table &table, const model::DataPathEstimate &path)
                       + format("%.3g GB/s", path.requiredReadBytesPerSecond / units::giga) + ", "
                       + humanCount(path.requiredIops) + " IOPS, "
                       + humanCount(path.requiredMetadataOpsPerSecond) + " metadata ops/s"});
-    table.addRow(
-        {"data path, first epoch",
-         stageUtilisations(path.firstEpoch)
-             + (path.firstEpoch.stallFraction > 0 ? " busy; limited by " : " busy; busiest: ")
-             + path.firstEpoch.limitingStage});
+    table.addRow({"data path, first epoch",
+                  stageUtilisations(path.firstEpoch) + " busy"
+                      + (path.firstEpoch.stallFraction > 0
+                             ? "; " + model::starvingStagesText(path.firstEpoch) + " cannot keep up"
+                             : "; busiest: " + path.firstEpoch.limitingStage)});
     if (path.cacheHitRatio > 0)
         table.addRow(
             {"data path, warm cache",

@@ -106,11 +106,11 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
         if (e.hasTrainingRun && path.present && path.stallFraction > 0)
             text += QLatin1Char(' ')
                 + tr("Data: the GPUs wait for data %1% of the run (first epoch %2%, later epochs "
-                     "%3%): %4 limits the data loader; %5.")
+                     "%3%): %4 cannot keep up; %5.")
                       .arg(number(100 * path.stallFraction, 1),
                            number(100 * path.firstEpoch.stallFraction, 0),
                            number(100 * path.warm.stallFraction, 0),
-                           QString::fromStdString(path.worsePhase().limitingStage),
+                           QString::fromStdString(model::starvingStagesText(path.worsePhase())),
                            QString::fromStdString(path.advice));
         m_diagnosis->setText(text);
         m_stepBar->setBreakdown(e.training.best.breakdown);
@@ -392,10 +392,10 @@ void EstimateSummaryView::addDataPathRows(QTreeWidgetItem *section,
     dataPath->setExpanded(true);
     addRow(section, tr("Data stall"),
            path.stallFraction > 0
-               ? tr("GPUs wait for data %1% of the run (first epoch %2%): %3 limits; %4")
+               ? tr("GPUs wait for data %1% of the run (first epoch %2%): %3 cannot keep up; %4")
                      .arg(number(100 * path.stallFraction, 1),
                           number(100 * path.firstEpoch.stallFraction, 0),
-                          QString::fromStdString(path.worsePhase().limitingStage),
+                          QString::fromStdString(model::starvingStagesText(path.worsePhase())),
                           QString::fromStdString(path.advice))
                : tr("none: every stage keeps up with the GPUs"));
 }

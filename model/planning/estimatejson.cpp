@@ -227,6 +227,12 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
         if (e.training.found) {
             nlohmann::json training = trainingEstimateToJson(e.training.best);
             training["configurations_evaluated"] = e.training.evaluated;
+            if (e.hasTrainingRun) {
+                // The run around the step: power, failures, checkpoints, the data path, storage.
+                nlohmann::json run = nlohmann::json::object();
+                addTrainingRunToJson(run, e.trainingRun);
+                training["run"] = std::move(run);
+            }
             json["training"] = std::move(training);
             if (!e.failedSwitches.empty() || !e.failedLinks.empty())
                 json["training"]["intact_step_time_s"] = e.intactStepSeconds;
@@ -332,6 +338,7 @@ nlohmann::json dataPathToJson(const DataPathEstimate &path)
             {"required_iops", path.requiredIops},
             {"required_metadata_ops_per_s", path.requiredMetadataOpsPerSecond},
             {"limiting_stage", worse.limitingStage},
+            {"starving_stages", starvingStagesText(worse)},
             {"stage_utilisation", stageUtilisationToJson(path.firstEpoch)},
             {"warm_stage_utilisation", stageUtilisationToJson(path.warm)},
             {"cache_hit_ratio", path.cacheHitRatio},

@@ -64,11 +64,10 @@ std::string formatTerabytes(double bytes)
 
 std::string dataStallNote(const DataPathEstimate &path)
 {
-    const DataPathPhase &worse = path.worsePhase();
     char share[32];
-    std::snprintf(share, sizeof share, "%.0f%%", 100.0 * path.stallFraction);
-    return std::string("the GPUs wait for data ") + share + " of the run: " + worse.limitingStage
-        + " limits the data loader (" + path.dataset + "); " + path.advice;
+    std::snprintf(share, sizeof share, "%.1f%%", 100.0 * path.stallFraction);
+    return std::string("the GPUs wait for data ") + share + " of the run (" + path.dataset
+        + "): " + starvingStagesText(path.worsePhase()) + " cannot keep up; " + path.advice;
 }
 
 /**

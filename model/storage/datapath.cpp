@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace cp::model {
@@ -137,6 +138,24 @@ void addStorageSystems(StorageSpec &aggregate, const StorageSpec &storage, int c
     aggregate.capacityBytes += count * storage.capacityBytes;
     aggregate.powerWatts += count * storage.powerWatts;
     aggregate.priceUsd += count * storage.priceUsd;
+}
+
+std::string starvingStagesText(const DataPathPhase &phase)
+{
+    std::vector<const DataPathStage *> over;
+    for (const DataPathStage &stage : phase.stages)
+        if (stage.utilisation() > 1)
+            over.push_back(&stage);
+    std::sort(over.begin(), over.end(), [](const DataPathStage *a, const DataPathStage *b) {
+        return a->utilisation() > b->utilisation();
+    });
+    std::string text;
+    for (std::size_t i = 0; i < over.size(); ++i) {
+        char share[32];
+        std::snprintf(share, sizeof share, " (%.0f%%)", 100 * over[i]->utilisation());
+        text += (i == 0 ? "" : i + 1 == over.size() ? " and " : ", ") + over[i]->name + share;
+    }
+    return text;
 }
 
 double storageFeedSamplesPerSecond(const StorageSpec &storage, int count,

@@ -101,6 +101,12 @@ DataPathEstimate estimateDataPath(const DataPathInputs &inputs);
 void addStorageSystems(StorageSpec &aggregate, const StorageSpec &storage, int count);
 
 /**
+ * The stages that cannot keep up in `phase`, slowest first, with how far over they are:
+ * "storage read bandwidth (134%) and storage IOPS (116%)"; empty when none is.
+ */
+std::string starvingStagesText(const DataPathPhase &phase);
+
+/**
  * Samples per second `count` systems of `storage` deliver of `dataset` on their own (read
  * bandwidth, IOPS, metadata: the storage's side of the path, whatever the servers), for a run of
  * `sequenceTokens` (token shards). 0 without a dataset.

@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -268,6 +269,10 @@ private slots:
                 < 1e-9);
         QVERIFY(qAbs(stages["storage IOPS"].toDouble() / (demand / 50000.0) - 1) < 1e-9);
         QCOMPARE(feed["limiting_stage"].toString(), QStringLiteral("storage read bandwidth"));
+        // Both the bytes and the NFS operations are over what the server sustains, slowest first.
+        QVERIFY2(feed["starving_stages"].toString().contains(QRegularExpression(QStringLiteral(
+                     "^storage read bandwidth \\(\\d+%\\) and storage IOPS \\(\\d+%\\)$"))),
+                 qPrintable(feed["starving_stages"].toString()));
         // The first epoch is fed at 43,313 images/s; the stall is the rest of the demand.
         QVERIFY(qAbs(feed["first_epoch_stall_fraction"].toDouble() - (1 - (5e9 / 115440) / demand))
                 < 1e-9);
@@ -293,6 +298,23 @@ private slots:
         QVERIFY(qAbs(nfsJson["stored_tb"].toDouble()
                      - (1281167.0 * 115440 / 1e12 + 2 * checkpointGb / 1e3))
                 < 1e-9);
+
+        // The plan estimate carries the same run for the sample plan (128 GPUs on the NFS
+        // server): its storage systems follow from its own demand.
+        const Result planResult = run(
+            {"plan", "estimate",
+             QStringLiteral(CP_SOURCE_DIR "/samples/h100-128-vit-imagenet-nfs.json"), "--json"});
+        QCOMPARE(planResult.status, 0);
+        const QJsonObject planRun = QJsonDocument::fromJson(planResult.out)
+                                        .object()["training"]
+                                        .toObject()["run"]
+                                        .toObject();
+        const QJsonObject planFeed = planRun["data_feed"].toObject();
+        QCOMPARE(planFeed["dataset"].toString(),
+                 QStringLiteral("ImageNet-1k, one JPEG file per image"));
+        QCOMPARE(
+            planRun["storage_systems_needed"].toInt(),
+            static_cast<int>(std::ceil(planFeed["samples_per_s"].toDouble() / (5e9 / 115440))));
 
         const Result lustre = run(run1024 + QStringList {"--storage", "lustre-exascaler"});
         QCOMPARE(lustre.status, 0);
