@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/scheduling/clusterscheduler.h"
+
+#include <algorithm>
+
+namespace cp::model {
+
+ServerPool::ServerPool(const SchedulerCluster &cluster, bool topologyAware)
+    : m_gpus(cluster.gpusPerServer)
+    , m_free(cluster.gpusPerServer)
+    , m_up(cluster.gpusPerServer.size(), true)
+    , m_serversPerLeaf(std::max(1, cluster.serversPerLeaf))
+    , m_topologyAware(topologyAware)
+{
+    m_wholeFreeByLeaf.resize((m_gpus.size() + m_serversPerLeaf - 1) / m_serversPerLeaf);
+    for (int server = 0; server < servers(); ++server) {
+        m_maxGpusPerServer = std::max(m_maxGpusPerServer, m_gpus[server]);
+        m_total += m_gpus[server];
+        m_wholeFreeByLeaf[leafOf(server)].insert(server);
+        ++m_wholeFreeCount;
+    }
+    m_freeTotal = m_total;
+    m_upTotal = m_total;
+}
+
+int ServerPool::wholeServersFor(int gpus) const
+{
+    if (gpus <= m_maxGpusPerServer)
+        return 0;
+    return (gpus + m_maxGpusPerServer - 1) / m_maxGpusPerServer;
+}
+
+std::optional<Allocation> ServerPool::place(int gpus) const
+{
+    const int whole = wholeServersFor(gpus);
+    if (whole == 0) {
+        // Best fit among partly used servers, else a whole free one.
+        const auto it = m_partlyFree.lower_bound({gpus, -1});
+        if (it != m_partlyFree.end())
+            return Allocation {{it->second, gpus}};
+        for (const std::set<int> &leaf : m_wholeFreeByLeaf)
+            for (int server : leaf)
+                if (m_gpus[server] >= gpus)
+                    return Allocation {{server, gpus}};
+        return std::nullopt;
+    }
+    if (whole > m_wholeFreeCount)
+        return std::nullopt;
+    std::vector<int> leaves(m_wholeFreeByLeaf.size());
+    for (std::size_t i = 0; i < leaves.size(); ++i)
+        leaves[i] = static_cast<int>(i);
+    if (m_topologyAware) {
+        // One leaf that holds the job with the least to spare, else the fullest leaves first.
+        int bestLeaf = -1;
+        for (int leaf : leaves) {
+            const int free = static_cast<int>(m_wholeFreeByLeaf[leaf].size());
+            if (free >= whole
+                && (bestLeaf < 0 || free < static_cast<int>(m_wholeFreeByLeaf[bestLeaf].size())))
+                bestLeaf = leaf;
+        }
+        if (bestLeaf >= 0)
+            leaves = {bestLeaf};
+        else
+            std::stable_sort(leaves.begin(), leaves.end(), [this](int a, int b) {
+                return m_wholeFreeByLeaf[a].size() > m_wholeFreeByLeaf[b].size();
+            });
+    }
+    Allocation allocation;
+    for (int leaf : leaves)
+        for (int server : m_wholeFreeByLeaf[leaf]) {
+            if (static_cast<int>(allocation.size()) == whole)
+                return allocation;
+            allocation.push_back({server, m_gpus[server]});
+        }
+    if (static_cast<int>(allocation.size()) == whole)
+        return allocation;
+    return std::nullopt;
+}
+
+void ServerPool::setFree(int server, int free)
+{
+    const int before = m_free[server];
+    if (m_up[server]) {
+        if (before == m_gpus[server]) {
+            m_wholeFreeByLeaf[leafOf(server)].erase(server);
+            --m_wholeFreeCount;
+        } else if (before > 0) {
+            m_partlyFree.erase({before, server});
+        }
+        if (free == m_gpus[server]) {
+            m_wholeFreeByLeaf[leafOf(server)].insert(server);
+            ++m_wholeFreeCount;
+        } else if (free > 0) {
+            m_partlyFree.insert({free, server});
+        }
+        m_freeTotal += free - before;
+    }
+    m_free[server] = free;
+}
+
+void ServerPool::take(const Allocation &allocation)
+{
+    for (const auto &[server, gpus] : allocation)
+        setFree(server, m_free[server] - gpus);
+}
+
+void ServerPool::give(const Allocation &allocation)
+{
+    for (const auto &[server, gpus] : allocation)
+        setFree(server, m_free[server] + gpus);
+}
+
+void ServerPool::setUp(int server, bool up)
+{
+    if (m_up[server] == up)
+        return;
+    if (!up) {
+        // Out of the free lists first, while it still counts as up.
+        const int free = m_free[server];
+        setFree(server, 0);
+        m_free[server] = free;
+        m_up[server] = false;
+        m_upTotal -= m_gpus[server];
+        return;
+    }
+    m_up[server] = true;
+    m_upTotal += m_gpus[server];
+    const int free = m_free[server];
+    m_free[server] = 0;
+    setFree(server, free);
+}
+
+} // namespace cp::model

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/scheduling/schedulersimulation.h"
+
+#include "model/scheduling/clusterscheduler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <random>
+#include <set>
+#include <tuple>
+
+namespace cp::model {
+
+namespace {
+
+enum class EventKind { Arrival, Completion, Failure, Repair, BackfillTick };
+
+struct Event
+{
+    double time;
+    EventKind kind;
+    int index; ///< class (arrival), job (completion), server (repair), trace job (arrival)
+    long long generation; ///< a completion is void if its job was stopped since
+    bool fromTrace = false;
+    bool operator>(const Event &other) const { return time > other.time; }
+};
+
+struct Job
+{
+    int classIndex = 0;
+    int gpus = 1;
+    int priority = 0;
+    double submitSeconds = 0;
+    double remainingSeconds = 0; ///< work left, restarts included
+    double checkpointIntervalSeconds = 0;
+    double firstStartSeconds = -1;
+    long long generation = 0;
+};
+
+struct RunningJob
+{
+    bool running = false;
+    Allocation allocation; ///< kept between runs of the id, so its storage is reused
+    double startSeconds = 0;
+    double endSeconds = 0;
+};
+
+/** Draws a runtime of mean `mean` and coefficient of variation `cv` (runtimeCv). */
+double drawRuntime(std::mt19937_64 &random, double mean, double cv)
+{
+    if (cv <= 0)
+        return mean;
+    if (std::abs(cv - 1.0) < 1e-12)
+        return std::exponential_distribution<double>(1.0 / mean)(random);
+    const double sigma = std::sqrt(std::log1p(cv * cv));
+    return std::lognormal_distribution<double>(std::log(mean) - 0.5 * sigma * sigma, sigma)(random);
+}
+
+double quantile(std::vector<double> values, double q)
+{
+    if (values.empty())
+        return 0;
+    const std::size_t k = std::min(
+        values.size() - 1, static_cast<std::size_t>(q * static_cast<double>(values.size())));
+    std::nth_element(values.begin(), values.begin() + static_cast<long>(k), values.end());
+    return values[k];
+}
+
+/** The whole simulation's state, advanced event by event. */
+class Simulation
+{
+public:
+    Simulation(const SchedulerCluster &cluster, const std::vector<JobClass> &classes,
+               const std::vector<TraceJob> &trace, const SimulationOptions &options)
+        : m_cluster(cluster)
+        , m_classes(classes)
+        , m_trace(trace)
+        , m_options(options)
+        , m_pool(cluster, options.topologyAware)
+        , m_random(options.seed)
+        , m_jobsOnServer(cluster.gpusPerServer.size())
+        , m_waits(std::max<std::size_t>(1, classes.size()))
+        , m_submittedByClass(m_waits.size(), 0)
+    { }
+
+    SimulationResult run(const std::function<void(double)> &progress,
+                         const std::atomic<bool> *cancel);
+
+private:
+    void seedEvents();
+    void advanceTo(double time);
+    void arrive(const Event &event);
+    void complete(const Event &event);
+    void fail();
+    void schedule();
+    void start(int jobId, Allocation allocation); ///< a queued job
+    void launch(int jobId, Allocation allocation); ///< onto its servers
+    void stop(int jobId, double until);
+    void backfill(int headId);
+    SimulationResult results() const;
+
+    const SchedulerCluster &m_cluster;
+    const std::vector<JobClass> &m_classes;
+    const std::vector<TraceJob> &m_trace;
+    const SimulationOptions &m_options;
+    ServerPool m_pool;
+    std::mt19937_64 m_random;
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
+    std::vector<Job> m_jobs;
+    /** Waiting jobs in start order: (-priority, submit, id). */
+    std::set<std::tuple<int, double, int>> m_queue;
+    std::vector<RunningJob> m_running; ///< by job id
+    std::set<std::pair<double, int>> m_runningByEnd;
+    std::vector<std::vector<int>> m_jobsOnServer;
+    std::vector<std::vector<double>> m_waits;
+    std::vector<long long> m_submittedByClass;
+    std::vector<int> m_freeIds;
+    double m_now = 0;
+    double m_allocatedGpuSeconds = 0;
+    double m_lostGpuSeconds = 0;
+    double m_fragmentedGpuSeconds = 0;
+    double m_offeredGpuSeconds = 0;
+    long long m_interruptions = 0;
+    long long m_completed = 0;
+    long long m_eventCount = 0;
+    long long m_submitted = 0;
+    double m_lastBackfill = -std::numeric_limits<double>::infinity();
+    bool m_backfillTickPending = false;
+};
+
+void Simulation::seedEvents()
+{
+    for (std::size_t c = 0; c < m_classes.size(); ++c)
+        if (m_classes[c].arrivalsPerSecond > 0)
+            m_events.push(
+                {std::exponential_distribution<double>(m_classes[c].arrivalsPerSecond)(m_random),
+                 EventKind::Arrival, static_cast<int>(c), 0});
+    for (std::size_t i = 0; i < m_trace.size(); ++i)
+        m_events.push({m_trace[i].submitSeconds, EventKind::Arrival, static_cast<int>(i), 0, true});
+    const double serverFailuresPerSecond = m_cluster.serverMtbfSeconds > 0
+        ? static_cast<double>(m_pool.servers()) / m_cluster.serverMtbfSeconds
+        : 0.0;
+    if (serverFailuresPerSecond > 0)
+        m_events.push({std::exponential_distribution<double>(serverFailuresPerSecond)(m_random),
+                       EventKind::Failure, 0, 0});
+}
+
+void Simulation::advanceTo(double time)
+{
+    const double dt = time - m_now;
+    // The first queued job could not start at the last event: the free GPUs idle for it.
+    if (dt > 0 && !m_queue.empty())
+        m_fragmentedGpuSeconds += static_cast<double>(m_pool.freeGpus()) * dt;
+    m_now = time;
+}
+
+void Simulation::arrive(const Event &event)
+{
+    Job job;
+    if (event.fromTrace) {
+        const TraceJob &t = m_trace[event.index];
+        job.classIndex = std::clamp(t.classIndex, 0, static_cast<int>(m_waits.size()) - 1);
+        job.gpus = t.gpus;
+        job.remainingSeconds = t.runtimeSeconds;
+        if (job.classIndex < static_cast<int>(m_classes.size())) {
+            job.priority = m_classes[job.classIndex].priority;
+            job.checkpointIntervalSeconds = m_classes[job.classIndex].checkpointIntervalSeconds;
+        }
+    } else {
+        const JobClass &c = m_classes[event.index];
+        job.classIndex = event.index;
+        job.gpus = c.gpus;
+        job.priority = c.priority;
+        job.checkpointIntervalSeconds = c.checkpointIntervalSeconds;
+        job.remainingSeconds = drawRuntime(m_random, c.meanRuntimeSeconds, c.runtimeCv);
+        m_events.push({m_now + std::exponential_distribution<double>(c.arrivalsPerSecond)(m_random),
+                       EventKind::Arrival, event.index, 0});
+    }
+    job.submitSeconds = m_now;
+    m_offeredGpuSeconds += job.remainingSeconds * job.gpus;
+    // A job bigger than the whole cluster can never start: it is counted, never queued.
+    if (job.gpus > m_pool.totalGpus() || job.gpus < 1)
+        return;
+    // Ids of finished jobs are reused: a year of millions of jobs keeps only those in flight.
+    int id = 0;
+    if (!m_freeIds.empty()) {
+        id = m_freeIds.back();
+        m_freeIds.pop_back();
+        job.generation = m_jobs[id].generation + 1;
+        m_jobs[id] = job;
+    } else {
+        id = static_cast<int>(m_jobs.size());
+        m_jobs.push_back(job);
+    }
+    if (job.submitSeconds >= m_options.warmupSeconds) {
+        ++m_submitted;
+        ++m_submittedByClass[job.classIndex];
+    }
+    // With nobody queued ahead, a job that fits starts at once (the scheduler's pass would pick
+    // it first anyway), without a round trip through the queue.
+    if (m_queue.empty())
+        if (std::optional<Allocation> allocation = m_pool.place(job.gpus)) {
+            launch(id, std::move(*allocation));
+            return;
+        }
+    m_queue.insert({-job.priority, job.submitSeconds, id});
+}
+
+void Simulation::start(int jobId, Allocation allocation)
+{
+    const Job &job = m_jobs[jobId];
+    m_queue.erase({-job.priority, job.submitSeconds, jobId});
+    launch(jobId, std::move(allocation));
+}
+
+void Simulation::launch(int jobId, Allocation allocation)
+{
+    Job &job = m_jobs[jobId];
+    if (job.firstStartSeconds < 0) {
+        job.firstStartSeconds = m_now;
+        if (job.submitSeconds >= m_options.warmupSeconds)
+            m_waits[job.classIndex].push_back(m_now - job.submitSeconds);
+    }
+    m_pool.take(allocation);
+    for (const auto &[server, gpus] : allocation)
+        m_jobsOnServer[server].push_back(jobId);
+    const double end = m_now + job.remainingSeconds;
+    if (m_running.size() <= static_cast<std::size_t>(jobId))
+        m_running.resize(jobId + 1);
+    RunningJob &running = m_running[jobId];
+    running.running = true;
+    running.allocation.assign(allocation.begin(), allocation.end());
+    running.startSeconds = m_now;
+    running.endSeconds = end;
+    m_runningByEnd.insert({end, jobId});
+    m_events.push({end, EventKind::Completion, jobId, job.generation});
+}
+
+/** Takes a running job off its servers, counting its GPU-time up to `until`. */
+void Simulation::stop(int jobId, double until)
+{
+    RunningJob &running = m_running[jobId];
+    Job &job = m_jobs[jobId];
+    m_allocatedGpuSeconds += job.gpus * (until - running.startSeconds);
+    m_pool.give(running.allocation);
+    for (const auto &[server, gpus] : running.allocation) {
+        std::vector<int> &jobs = m_jobsOnServer[server];
+        jobs.erase(std::find(jobs.begin(), jobs.end(), jobId));
+    }
+    m_runningByEnd.erase({running.endSeconds, jobId});
+    running.running = false;
+    ++job.generation;
+}
+
+void Simulation::complete(const Event &event)
+{
+    if (event.generation != m_jobs[event.index].generation || !m_running[event.index].running)
+        return; // stopped by a failure since
+    stop(event.index, m_now);
+    ++m_completed;
+    m_freeIds.push_back(event.index);
+}
+
+void Simulation::fail()
+{
+    const int server = std::uniform_int_distribution<int>(0, m_pool.servers() - 1)(m_random);
+    // Every server fails at the same rate while up (a down one drawn here is thinned away).
+    if (m_pool.isUp(server)) {
+        const std::vector<int> stopped = m_jobsOnServer[server];
+        for (int jobId : stopped) {
+            Job &job = m_jobs[jobId];
+            const double elapsed = m_now - m_running[jobId].startSeconds;
+            const double kept = job.checkpointIntervalSeconds > 0
+                ? std::floor(elapsed / job.checkpointIntervalSeconds)
+                    * job.checkpointIntervalSeconds
+                : 0.0;
+            stop(jobId, m_now);
+            job.remainingSeconds += m_cluster.restartSeconds - kept;
+            m_lostGpuSeconds += job.gpus * (elapsed - kept + m_cluster.restartSeconds);
+            m_queue.insert({-job.priority, job.submitSeconds, jobId});
+            ++m_interruptions;
+        }
+        m_pool.setUp(server, false);
+        m_events.push({m_now + m_cluster.repairSeconds, EventKind::Repair, server, 0});
+    }
+    m_events.push(
+        {m_now
+             + std::exponential_distribution<double>(static_cast<double>(m_pool.servers())
+                                                     / m_cluster.serverMtbfSeconds)(m_random),
+         EventKind::Failure, 0, 0});
+}
+
+void Simulation::schedule()
+{
+    while (!m_queue.empty() && m_pool.freeGpus() > 0) {
+        const int head = std::get<2>(*m_queue.begin());
+        std::optional<Allocation> allocation = m_pool.place(m_jobs[head].gpus);
+        if (!allocation) {
+            if (m_options.policy != SchedulingPolicy::EasyBackfill)
+                return;
+            if (m_now - m_lastBackfill >= m_options.backfillIntervalSeconds) {
+                m_lastBackfill = m_now;
+                backfill(head);
+            } else if (!m_backfillTickPending) {
+                m_backfillTickPending = true;
+                m_events.push({m_lastBackfill + m_options.backfillIntervalSeconds,
+                               EventKind::BackfillTick, 0, 0});
+            }
+            return;
+        }
+        start(head, std::move(*allocation));
+    }
+}
+
+/**
+ * EASY: the head's reservation is the earliest end of running jobs by which enough GPUs are free
+ * (counted as GPUs; where they lie is checked when it starts); a later job starts now if it fits
+ * and ends by then, or needs no more than the GPUs the reservation leaves over.
+ */
+void Simulation::backfill(int headId)
+{
+    // The reservation is worked out only once a later job could start at all: most passes end
+    // before (nothing else fits in the free GPUs).
+    double shadow = 0;
+    long long extra = 0;
+    bool reserved = false;
+    const auto reserve = [&] {
+        const long long need = m_jobs[headId].gpus;
+        long long available = m_pool.freeGpus();
+        shadow = std::numeric_limits<double>::infinity();
+        for (const auto &[end, jobId] : m_runningByEnd) {
+            available += m_jobs[jobId].gpus;
+            if (available >= need) {
+                shadow = end;
+                break;
+            }
+        }
+        extra = std::isfinite(shadow) ? available - need : 0;
+        reserved = true;
+    };
+    const auto tryStart = [&](int jobId) {
+        const Job &job = m_jobs[jobId];
+        if (job.gpus > m_pool.freeGpus())
+            return;
+        if (!reserved)
+            reserve();
+        const bool endsInTime = m_now + job.remainingSeconds <= shadow;
+        if (!endsInTime && job.gpus > extra)
+            return;
+        std::optional<Allocation> allocation = m_pool.place(job.gpus);
+        if (!allocation)
+            return;
+        if (!endsInTime)
+            extra -= job.gpus;
+        start(jobId, std::move(*allocation));
+    };
+    int looked = 0;
+    for (auto it = std::next(m_queue.begin());
+         it != m_queue.end() && looked < m_options.backfillDepth && m_pool.freeGpus() > 0;) {
+        const int jobId = std::get<2>(*it);
+        ++it; // start() erases the entry
+        ++looked;
+        tryStart(jobId);
+    }
+}
+
+SimulationResult Simulation::run(const std::function<void(double)> &progress,
+                                 const std::atomic<bool> *cancel)
+{
+    seedEvents();
+    const double horizon = m_options.horizonSeconds;
+    double reported = 0;
+    while (!m_events.empty() && m_events.top().time <= horizon) {
+        const Event event = m_events.top();
+        m_events.pop();
+        advanceTo(event.time);
+        ++m_eventCount;
+        switch (event.kind) {
+        case EventKind::Arrival:
+            arrive(event);
+            break;
+        case EventKind::Completion:
+            complete(event);
+            break;
+        case EventKind::Failure:
+            fail();
+            break;
+        case EventKind::Repair:
+            m_pool.setUp(event.index, true);
+            break;
+        case EventKind::BackfillTick:
+            m_backfillTickPending = false;
+            break;
+        }
+        schedule();
+        if ((m_eventCount & 0xfff) == 0) {
+            if (cancel && cancel->load())
+                break;
+            if (progress && m_now / horizon - reported >= 0.01) {
+                reported = m_now / horizon;
+                progress(reported);
+            }
+        }
+    }
+    advanceTo(std::max(m_now, horizon));
+    for (std::size_t jobId = 0; jobId < m_running.size(); ++jobId)
+        if (m_running[jobId].running)
+            m_allocatedGpuSeconds += m_jobs[jobId].gpus * (m_now - m_running[jobId].startSeconds);
+    return results();
+}
+
+SimulationResult Simulation::results() const
+{
+    SimulationResult r;
+    const double capacity = static_cast<double>(m_pool.totalGpus()) * m_now;
+    if (capacity > 0) {
+        r.utilisation = m_allocatedGpuSeconds / capacity;
+        r.usefulUtilisation = std::max(0.0, m_allocatedGpuSeconds - m_lostGpuSeconds) / capacity;
+        r.fragmentation = m_fragmentedGpuSeconds / capacity;
+        r.offeredLoad = m_offeredGpuSeconds / capacity;
+    }
+    r.gpuHoursLostToFailures = m_lostGpuSeconds / 3600.0;
+    r.interruptions = m_interruptions;
+    r.jobsSubmitted = m_submitted;
+    r.jobsCompleted = m_completed;
+    r.jobsQueuedAtEnd = static_cast<long long>(m_queue.size());
+    r.events = m_eventCount;
+    for (std::size_t c = 0; c < m_waits.size(); ++c) {
+        ClassResult cr;
+        cr.name = c < m_classes.size() ? m_classes[c].name : "trace";
+        const std::vector<double> &waits = m_waits[c];
+        cr.started = static_cast<long long>(waits.size());
+        double sum = 0;
+        for (double w : waits)
+            sum += w;
+        cr.meanWaitSeconds = waits.empty() ? 0 : sum / static_cast<double>(waits.size());
+        cr.waitP50Seconds = quantile(waits, 0.50);
+        cr.waitP95Seconds = quantile(waits, 0.95);
+        cr.waitP99Seconds = quantile(waits, 0.99);
+        r.classes.push_back(cr);
+    }
+    for (std::size_t c = 0; c < r.classes.size(); ++c)
+        r.classes[c].submitted = m_submittedByClass[c];
+    return r;
+}
+
+} // namespace
+
+SimulationResult
+simulateScheduler(const SchedulerCluster &cluster, const std::vector<JobClass> &classes,
+                  const std::vector<TraceJob> &trace, const SimulationOptions &options,
+                  const std::function<void(double)> &progress, const std::atomic<bool> *cancel)
+{
+    Simulation simulation(cluster, classes, trace, options);
+    return simulation.run(progress, cancel);
+}
+
+double erlangCMeanWaitSeconds(int servers, double arrivalsPerSecond, double serviceSeconds)
+{
+    const double offered = arrivalsPerSecond * serviceSeconds; // a = lambda / mu
+    if (servers < 1 || offered >= servers)
+        return std::numeric_limits<double>::infinity();
+    // Erlang B by its recurrence, then C = B / (1 - rho (1 - B)).
+    double erlangB = 1.0;
+    for (int k = 1; k <= servers; ++k)
+        erlangB = offered * erlangB / (k + offered * erlangB);
+    const double rho = offered / servers;
+    const double erlangC = erlangB / (1.0 - rho * (1.0 - erlangB));
+    return erlangC * serviceSeconds / (servers - offered);
+}
+
+} // namespace cp::model

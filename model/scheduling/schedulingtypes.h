@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the scheduler simulation takes and gives (schedulersimulation.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+/** One kind of job a cluster runs: its size, how long it runs and how often it comes. */
+struct JobClass
+{
+    std::string name;
+    int gpus = 8; ///< GPUs each job takes (whole servers beyond one server's GPUs)
+    double meanRuntimeSeconds = 3600;
+    /** Spread of the runtimes: 1 is exponential; other values a log-normal of this coefficient of
+     * variation (standard deviation / mean); 0 a fixed runtime. */
+    double runtimeCv = 1;
+    double arrivalsPerSecond = 0;
+    int priority = 0; ///< higher starts first
+    /** A failure loses the work since the last checkpoint; 0: since the job's start. */
+    double checkpointIntervalSeconds = 0;
+};
+
+/** One job of a replayed trace (workloadtrace.h): when it came, how long it ran, how big. */
+struct TraceJob
+{
+    double submitSeconds = 0;
+    double runtimeSeconds = 0;
+    int gpus = 1;
+    int classIndex = 0; ///< into the classes the results are reported by
+};
+
+/** The machine as the scheduler sees it: servers under leaf switches. */
+struct SchedulerCluster
+{
+    std::vector<int> gpusPerServer; ///< one entry per server
+    int serversPerLeaf = 32; ///< servers that share a leaf switch (Slurm's lowest switch)
+    /** Mean time between failures that take a server down (its GPUs, host, NICs); 0: none. */
+    double serverMtbfSeconds = 0;
+    double repairSeconds = 4 * 3600; ///< a failed server is back after this
+    double restartSeconds = 600; ///< a failed job's detect, requeue and restart cost
+};
+
+enum class SchedulingPolicy { Fifo, EasyBackfill };
+
+struct SimulationOptions
+{
+    double horizonSeconds = 365 * 86400.0;
+    std::uint64_t seed = 1;
+    SchedulingPolicy policy = SchedulingPolicy::EasyBackfill;
+    /** Place multi-server jobs under as few leaf switches as possible (Slurm's topology/tree
+     * plugin); off: the first free servers in index order. */
+    bool topologyAware = true;
+    /** Queued jobs the backfill pass looks at: Slurm's bf_max_job_test default (slurm.conf(5)). */
+    int backfillDepth = 500;
+    /** Seconds between backfill passes: Slurm's bf_interval default (slurm.conf(5)); the plain
+     * priority-order pass runs at every event. */
+    double backfillIntervalSeconds = 30;
+    /** Jobs submitted before this are simulated but not counted (the empty start). */
+    double warmupSeconds = 0;
+};
+
+struct ClassResult
+{
+    std::string name;
+    long long submitted = 0; ///< counted jobs (after the warm-up)
+    long long started = 0; ///< of those, started before the horizon
+    double meanWaitSeconds = 0;
+    double waitP50Seconds = 0;
+    double waitP95Seconds = 0;
+    double waitP99Seconds = 0;
+};
+
+struct SimulationResult
+{
+    /** GPU-time allocated to jobs over GPU-time in service. */
+    double utilisation = 0;
+    /** Allocated GPU-time that was kept: less the work failures threw away and the restarts. */
+    double usefulUtilisation = 0;
+    /** GPU-time free while the first queued job could not start anyway (its size, its servers),
+     * over all GPU-time: capacity the queue cannot use. */
+    double fragmentation = 0;
+    double gpuHoursLostToFailures = 0; ///< lost work and restarts
+    long long interruptions = 0;
+    long long jobsSubmitted = 0;
+    long long jobsCompleted = 0;
+    long long jobsQueuedAtEnd = 0;
+    /** Offered GPU-time per second over the GPUs: above 1 the queue grows without bound. */
+    double offeredLoad = 0;
+    std::vector<ClassResult> classes;
+    long long events = 0;
+};
+
+} // namespace cp::model

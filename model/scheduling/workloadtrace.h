@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/scheduling/schedulingtypes.h"
+
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+/** A replayable trace: its jobs and what was left out of it. */
+struct WorkloadTrace
+{
+    std::vector<TraceJob> jobs;
+    long long skippedLines = 0; ///< jobs without a run time or a processor count (SWF's -1)
+};
+
+/**
+ * Reads the Standard Workload Format of the Parallel Workloads Archive (Feitelson, Tsafrir and
+ * Krakov, "Experience with using the Parallel Workloads Archive", JPDC 74(10), 2014; field list
+ * at https://www.cs.huji.ac.il/labs/parallel/workload/swf.html): one job per line, 18
+ * whitespace-separated fields, ';' comment lines. A job is submitted at field 2 (seconds), runs
+ * field 4 (seconds) on field 5 processors (field 8, the request, when 5 is unknown); each
+ * processor is taken as one GPU. Submit times are shifted so the first job comes at 0. A
+ * malformed line throws InputError naming `file` and the line.
+ */
+WorkloadTrace parseStandardWorkloadFormat(const std::string &text, const std::string &file);
+
+} // namespace cp::model

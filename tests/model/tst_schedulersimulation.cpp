@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The scheduler simulation against closed forms and hand-worked schedules: an M/M/c queue
+// (Erlang C), a four-job EASY backfill example, leaf-aware placement and failure losses.
+#include "model/core/inputerror.h"
+#include "model/scheduling/clusterscheduler.h"
+#include "model/scheduling/schedulersimulation.h"
+#include "model/scheduling/workloadtrace.h"
+#include "testsupport.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace cp::model;
+
+namespace {
+using cp::test::closeRelative;
+
+constexpr double hour = 3600;
+
+SchedulerCluster servers(int count, int gpusEach, int perLeaf)
+{
+    SchedulerCluster cluster;
+    cluster.gpusPerServer.assign(count, gpusEach);
+    cluster.serversPerLeaf = perLeaf;
+    return cluster;
+}
+
+/** Four jobs, one class each, on 4 servers of 8 GPUs (see easyBackfillByHand). */
+std::vector<JobClass> fourClasses()
+{
+    std::vector<JobClass> classes(4);
+    const char *names[] = {"A", "B", "C", "D"};
+    for (int i = 0; i < 4; ++i)
+        classes[i].name = names[i];
+    return classes;
+}
+
+std::vector<TraceJob> fourJobs()
+{
+    return {{0 * hour, 10 * hour, 24, 0},
+            {1 * hour, 5 * hour, 32, 1},
+            {2 * hour, 4 * hour, 8, 2},
+            {3 * hour, 20 * hour, 8, 3}};
+}
+
+} // namespace
+
+class TestSchedulerSimulation : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void erlangCByHand()
+    {
+        // Two servers, a = lambda/mu = 1: B(1) = 1/2, B(2) = (1 x 1/2)/(2 + 1/2) = 0.2,
+        // rho = 0.5, C = 0.2 / (1 - 0.5 x 0.8) = 1/3, Wq = C / (c mu - lambda) = (1/3) / (2 - 1)
+        // service times.
+        QVERIFY(closeRelative(erlangCMeanWaitSeconds(2, 1.0 / 3600, 3600), 3600.0 / 3));
+        QVERIFY(std::isinf(erlangCMeanWaitSeconds(2, 2.0 / 3600, 3600)));
+    }
+
+    void fifoOfSingleServerJobsIsAnMmcQueue()
+    {
+        // 16 servers, one-server jobs of exponential 1 h runtimes arriving at 12.8 per hour:
+        // an M/M/16 queue at 80% load. Erlang C gives the mean wait; 20,000 simulated hours
+        // (about 256,000 jobs) must land within 5% of it.
+        SchedulerCluster cluster = servers(16, 8, 16);
+        JobClass job;
+        job.name = "one server";
+        job.gpus = 8;
+        job.meanRuntimeSeconds = hour;
+        job.runtimeCv = 1;
+        job.arrivalsPerSecond = 12.8 / hour;
+        SimulationOptions options;
+        options.policy = SchedulingPolicy::Fifo;
+        options.horizonSeconds = 20000 * hour;
+        options.warmupSeconds = 100 * hour;
+        options.seed = 7;
+        const SimulationResult r = simulateScheduler(cluster, {job}, {}, options);
+        const double expected = erlangCMeanWaitSeconds(16, job.arrivalsPerSecond, hour);
+        QVERIFY2(std::abs(r.classes[0].meanWaitSeconds / expected - 1) < 0.05,
+                 qPrintable(QStringLiteral("simulated %1 s, Erlang C %2 s")
+                                .arg(r.classes[0].meanWaitSeconds)
+                                .arg(expected)));
+        // Busy servers: the offered load, 12.8 / 16 = 0.8 (within 2%).
+        QVERIFY(std::abs(r.utilisation / 0.8 - 1) < 0.02);
+        QCOMPARE(r.usefulUtilisation, r.utilisation);
+        QCOMPARE(r.interruptions, 0LL);
+    }
+
+    void easyBackfillByHand()
+    {
+        // 4 servers x 8 GPUs. A (24 GPUs, 10 h) starts at 0. B (32 GPUs, 5 h) comes at 1 h and
+        // must wait for A: its reservation is A's end at 10 h, with 8 + 24 - 32 = 0 GPUs to
+        // spare. C (8 GPUs, 4 h) comes at 2 h and ends at 6 h, before 10 h: backfilled at once.
+        // D (8 GPUs, 20 h) comes at 3 h: it would end after 10 h and the reservation spares
+        // nothing, so it waits; B runs 10-15 h, D 15-35 h.
+        // Waits: A 0, B 9 h, C 0, D 12 h. Strict FIFO holds C behind B: C waits 13 h.
+        SimulationOptions options;
+        options.horizonSeconds = 40 * hour;
+        const SimulationResult easy
+            = simulateScheduler(servers(4, 8, 4), fourClasses(), fourJobs(), options);
+        QCOMPARE(easy.classes[0].meanWaitSeconds, 0.0);
+        QCOMPARE(easy.classes[1].meanWaitSeconds, 9 * hour);
+        QCOMPARE(easy.classes[2].meanWaitSeconds, 0.0);
+        QCOMPARE(easy.classes[3].meanWaitSeconds, 12 * hour);
+        // 24 x 10 + 32 x 5 + 8 x 4 + 8 x 20 = 592 GPU-hours of 32 x 40 = 1,280.
+        QVERIFY(closeRelative(easy.utilisation, 592.0 / 1280));
+        QCOMPARE(easy.jobsCompleted, 4LL);
+        options.policy = SchedulingPolicy::Fifo;
+        const SimulationResult fifo
+            = simulateScheduler(servers(4, 8, 4), fourClasses(), fourJobs(), options);
+        QCOMPARE(fifo.classes[1].meanWaitSeconds, 9 * hour);
+        QCOMPARE(fifo.classes[2].meanWaitSeconds, 13 * hour);
+        QCOMPARE(fifo.classes[3].meanWaitSeconds, 12 * hour);
+        // While B waits (1-10 h) the free server idles for it: 8 GPUs x 9 h under FIFO; under
+        // EASY C uses it 2-6 h, so 8 x (1 + 4) = 40 GPU-hours idle (D cannot start either).
+        QVERIFY(closeRelative(fifo.fragmentation, 8 * 9 / 1280.0));
+        QVERIFY(closeRelative(easy.fragmentation, 8 * 5 / 1280.0));
+    }
+
+    void multiServerJobsStayUnderOneLeaf()
+    {
+        // Two leaves of two servers; a small job takes server 0. A two-server job then fits
+        // under leaf 1 alone (servers 2 and 3); placed by index it would span both leaves.
+        SchedulerCluster cluster = servers(4, 8, 2);
+        ServerPool aware(cluster, true);
+        aware.take(*aware.place(1));
+        QCOMPARE(*aware.place(16), (Allocation {{2, 8}, {3, 8}}));
+        ServerPool byIndex(cluster, false);
+        byIndex.take(*byIndex.place(1));
+        QCOMPARE(*byIndex.place(16), (Allocation {{1, 8}, {2, 8}}));
+        // Small jobs fill the used server first (best fit) and leave whole servers whole.
+        QCOMPARE(*aware.place(4), (Allocation {{0, 4}}));
+        // A down server takes no job; back up, it does.
+        ServerPool pool(cluster, true);
+        for (int server : {0, 1, 2})
+            pool.setUp(server, false);
+        QVERIFY(!pool.place(16));
+        QCOMPARE(pool.freeGpus(), 8LL);
+        pool.setUp(2, true);
+        QCOMPARE(*pool.place(16), (Allocation {{2, 8}, {3, 8}}));
+    }
+
+    void failuresLoseTheWorkSinceTheLastCheckpoint()
+    {
+        // 100 one-server jobs that never end (10^6 h), checkpointing every hour, on 100 servers
+        // failing at a 1,000 h MTBF and repaired in 1 h. Over 10,000 h: about 100 x 10,000 /
+        // 1,000 = 1,000 failures, each stopping one job that loses on average half a
+        // checkpoint interval plus the 10-minute restart: 8 GPUs x (0.5 + 1/6) h = 5.33
+        // GPU-hours. Checked to 10% (the count is Poisson, +-3%).
+        SchedulerCluster cluster = servers(100, 8, 100);
+        cluster.serverMtbfSeconds = 1000 * hour;
+        cluster.repairSeconds = hour;
+        cluster.restartSeconds = hour / 6;
+        std::vector<JobClass> classes(1);
+        classes[0].name = "long";
+        classes[0].checkpointIntervalSeconds = hour;
+        std::vector<TraceJob> jobs(100, TraceJob {0, 1e6 * hour, 8, 0});
+        SimulationOptions options;
+        options.horizonSeconds = 10000 * hour;
+        options.seed = 3;
+        const SimulationResult r = simulateScheduler(cluster, classes, jobs, options);
+        QVERIFY2(std::abs(r.interruptions / 1000.0 - 1) < 0.1,
+                 qPrintable(QString::number(r.interruptions)));
+        const double perFailure = r.gpuHoursLostToFailures / r.interruptions;
+        QVERIFY2(std::abs(perFailure / (8 * (0.5 + 1.0 / 6)) - 1) < 0.1,
+                 qPrintable(QString::number(perFailure)));
+        QVERIFY(r.usefulUtilisation < r.utilisation);
+    }
+
+    void standardWorkloadFormatTrace()
+    {
+        // Two jobs and a comment; a job with run time -1 (unknown) is skipped; submit times
+        // start at 0; field 8 (requested processors) stands in for an unknown field 5.
+        const std::string swf = "; Version: 2.2\n"
+                                "1 100 5 3600 16 -1 -1 16 7200 -1 1 1 1 1 1 1 -1 -1\n"
+                                "2 160 0 -1 8 -1 -1 8 7200 -1 0 1 1 1 1 1 -1 -1\n"
+                                "3 400 0 60 -1 -1 -1 4 7200 -1 1 1 1 1 1 1 -1 -1\n";
+        const WorkloadTrace trace = parseStandardWorkloadFormat(swf, "log.swf");
+        QCOMPARE(trace.jobs.size(), std::size_t(2));
+        QCOMPARE(trace.skippedLines, 1LL);
+        QCOMPARE(trace.jobs[0].submitSeconds, 0.0);
+        QCOMPARE(trace.jobs[0].runtimeSeconds, 3600.0);
+        QCOMPARE(trace.jobs[0].gpus, 16);
+        QCOMPARE(trace.jobs[1].submitSeconds, 300.0);
+        QCOMPARE(trace.jobs[1].gpus, 4);
+        try {
+            parseStandardWorkloadFormat("1 2 3\n", "short.swf");
+            QFAIL("a line of 3 fields was accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(std::string(error.what()),
+                     std::string("short.swf: line 1: expected 18 fields of the Standard "
+                                 "Workload Format, found 3"));
+        }
+        try {
+            parseStandardWorkloadFormat("1 x 5 3600 16 -1 -1 16 7200 -1 1 1 1 1 1 1 -1 -1\n",
+                                        "bad.swf");
+            QFAIL("a non-number was accepted");
+        } catch (const InputError &error) {
+            QVERIFY(std::string(error.what()).find("field 2 is not a number") != std::string::npos);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSchedulerSimulation)
+#include "tst_schedulersimulation.moc"
