@@ -14,6 +14,7 @@
 #include "model/planning/datahall.h"
 #include "model/planning/planestimator.h"
 #include "model/planning/planworstfailure.h"
+#include "model/planning/portfoliosimulation.h"
 #include "model/planning/scenariocomparison.h"
 #include "model/training/trainingestimator.h"
 
@@ -324,6 +325,21 @@ int main(int argc, char **argv)
     std::printf("data hall layout (racks, U positions, %zu cables):    median %.1f ms\n",
                 hallCables, hall * 1e3);
     printSpread(1e3, "ms");
+    // A year of 10,000 jobs a day on the 16,384 GPUs: interactive, fine-tuning, training and
+    // pretraining classes at 87% of the GPUs, EASY backfill, server failures.
+    cp::model::Plan shared16k = large;
+    shared16k.portfolio.classes = {{"interactive", 1, 3600, 1, 7000.0 / 86400, 0, 0},
+                                   {"fine-tuning", 8, 4 * 3600, 1.5, 2900.0 / 86400, 5, 1800},
+                                   {"training", 128, 12 * 3600, 1, 90.0 / 86400, 8, 1800},
+                                   {"pretraining", 1024, 10 * 3600, 0.5, 10.0 / 86400, 10, 1800}};
+    long long simulatedJobs = 0;
+    const double year = medianSeconds(3, [&] {
+        simulatedJobs
+            = cp::model::simulatePlanPortfolio(shared16k, catalog, {}).result.jobsSubmitted;
+    });
+    std::printf("scheduler, a year of 10,000 jobs/day on 16,384 GPUs (%lld jobs): median %.2f s\n",
+                simulatedJobs, year);
+    printSpread(1, "s");
     cp::views::FabricView fabricView(&document);
     fabricView.resize(1920, 1080);
     fabricView.show();

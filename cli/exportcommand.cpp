@@ -14,6 +14,7 @@
 #include "model/planning/datahall.h"
 #include "model/planning/netboxexport.h"
 #include "model/planning/scenariocomparison.h"
+#include "simulatecommand.h"
 
 #include <QApplication>
 
@@ -98,26 +99,33 @@ int runExportCommand(CliContext &context, const std::vector<std::string> &args, 
         {"netbox", true,
          "write the baseline's racks, devices, interfaces and cables as NetBox CSV bulk "
          "imports into directory DIR (created if missing)"},
+        {"slurm", true,
+         "write slurm.conf node and partition lines and topology.conf for the baseline into "
+         "directory DIR (created if missing)"},
         {"no-scaling", false, "skip the baseline's scaling curve"},
     });
     const ParsedArguments a = parseArguments(args, specs, "export");
     if (a.has("help")) {
         out << usageText("clusterplanner-cli export PLAN.json [--pdf FILE] [--csv FILE] "
-                         "[--bom-csv FILE] [--cable-schedule FILE] [--netbox DIR]",
+                         "[--bom-csv FILE] [--cable-schedule FILE] [--netbox DIR] [--slurm DIR]",
                          specs);
         return ExitOk;
     }
     if (a.positional.size() != 1)
         throw UsageError("usage: export PLAN.json [--pdf FILE] [--csv FILE] [--bom-csv FILE]");
     if (!a.has("pdf") && !a.has("csv") && !a.has("bom-csv") && !a.has("cable-schedule")
-        && !a.has("netbox"))
+        && !a.has("netbox") && !a.has("slurm"))
         throw UsageError("nothing to export: give --pdf FILE, --csv FILE, --bom-csv FILE, "
-                         "--cable-schedule FILE and/or --netbox DIR");
+                         "--cable-schedule FILE, --netbox DIR and/or --slurm DIR");
     const std::string &path = a.positional[0];
     const model::Catalog &catalog = context.catalog();
     const model::Plan plan = model::loadPlan(path, &catalog);
     if (a.has("cable-schedule") || a.has("netbox"))
         writeDataHallFiles(plan, catalog, a.value("cable-schedule"), a.value("netbox"), out);
+    if (auto directory = a.value("slurm"))
+        writeSlurmConfiguration(plan, catalog, *directory, out);
+    if (!a.has("pdf") && !a.has("csv") && !a.has("bom-csv"))
+        return ExitOk; // the files above need no comparison
     model::ComparisonOptions options;
     if (!a.has("no-scaling"))
         options.scalingGpuCounts = model::defaultScalingGpuCounts(plan, catalog);

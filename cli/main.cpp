@@ -40,16 +40,18 @@ namespace {
 const char *topUsage = R"(usage: clusterplanner-cli COMMAND [ARGS] [--json]
 
 Commands:
-  catalog list [gpus|nodes|nics|switches|storage|racks|facilities|models]
+  catalog list [gpus|nodes|nics|switches|storage|racks|facilities|models|datasets]
   catalog show ID
   catalog import FILE.json      add or replace entries (validated) in your catalog
   catalog export FILE.json      write your whole catalog as one document
   plan estimate PLAN.json       every estimate for a plan, with its bill of materials
   plan compare PLAN.json        the baseline and its scenarios side by side [--csv FILE]
+  plan simulate PLAN.json       a year of the plan's job portfolio through its scheduler
+                                [--years Y] [--seed N] [--policy fifo|backfill] [--trace F.swf]
   plan sweep PLAN.json --axis A --values V1,V2 [--out FILE]
                                 add one scenario per value (gpu-count, gpu-type, nic,
                                 oversubscription, precision, batch)
-  export PLAN.json [--pdf FILE] [--csv FILE] [--bom-csv FILE]
+  export PLAN.json [--pdf FILE] [--csv FILE] [--bom-csv FILE] [--slurm DIR]
                                 PDF report, comparison and bill-of-materials CSV (headless)
   train ...                     training time, communication, memory, MFU (train --help)
   infer ...                     inference latency, throughput and cost (infer --help)

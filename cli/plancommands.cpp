@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commands.h"
 #include "servingreport.h"
+#include "simulatecommand.h"
 #include "table.h"
 #include "trainingreport.h"
 #include "worstfailurereport.h"
@@ -224,9 +225,14 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
         {"out", true, "sweep: write the plan with the new scenarios to FILE (default: stdout)"},
         {"worst-failure", false,
          "estimate: also find the switch whose loss slows the training step most"},
+        {"years", true, "simulate: simulated years (default 1)"},
+        {"seed", true, "simulate: random seed (default 1); the same seed gives the same run"},
+        {"policy", true, "simulate: fifo|backfill (default: the plan's portfolio, backfill)"},
+        {"trace", true,
+         "simulate: replay FILE in the Standard Workload Format instead of the portfolio"},
     });
     const ParsedArguments a = parseArguments(args, specs, "plan");
-    const std::string synopsis = "clusterplanner-cli plan estimate|compare PLAN.json\n"
+    const std::string synopsis = "clusterplanner-cli plan estimate|compare|simulate PLAN.json\n"
                                  "       clusterplanner-cli plan sweep PLAN.json --axis AXIS "
                                  "--values V1,V2,... [--out FILE]";
     if (a.has("help")) {
@@ -234,16 +240,18 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
         return ExitOk;
     }
     if (a.positional.empty())
-        throw UsageError("missing subcommand: plan estimate|compare|sweep PLAN.json");
+        throw UsageError("missing subcommand: plan estimate|compare|simulate|sweep PLAN.json");
     const std::string sub = a.positional[0];
-    if (sub != "estimate" && sub != "compare" && sub != "sweep")
+    if (sub != "estimate" && sub != "compare" && sub != "simulate" && sub != "sweep")
         throw UsageError("unknown subcommand 'plan " + sub
-                         + "' (expected: plan estimate|compare|sweep PLAN.json)");
+                         + "' (expected: plan estimate|compare|simulate|sweep PLAN.json)");
     if (a.positional.size() != 2)
         throw UsageError("usage: plan " + sub + " PLAN.json");
     const model::Catalog &catalog = context.catalog();
     const std::string &path = a.positional[1];
     const model::Plan plan = model::loadPlan(path, &catalog);
+    if (sub == "simulate")
+        return runPlanSimulate(a, plan, catalog, out);
     if (sub == "estimate") {
         const model::PlanEstimate estimate = model::estimatePlan(plan, catalog);
         std::optional<model::WorstFailure> worst;

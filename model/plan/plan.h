@@ -3,6 +3,7 @@
 
 #include "model/catalog/catalogitems.h"
 #include "model/inference/servingengine.h"
+#include "model/scheduling/schedulingtypes.h"
 #include "model/training/trainingestimate.h"
 
 #include <nlohmann/json.hpp>
@@ -97,6 +98,18 @@ struct InferenceWorkload
     std::vector<double> diurnalRates;
 };
 
+/**
+ * The jobs the cluster runs besides (or instead of) the plan's one workload, and the scheduler
+ * they go through (schedulersimulation.h): `plan simulate` and the comparison's queue rows.
+ */
+struct PortfolioPlan
+{
+    std::vector<JobClass> classes;
+    SchedulingPolicy policy = SchedulingPolicy::EasyBackfill;
+    bool topologyAware = true;
+    bool operator==(const PortfolioPlan &) const = default;
+};
+
 /** The room's named dimensions (datahall.h): how the data hall is laid out and cables measured. */
 struct HallPlan
 {
@@ -137,6 +150,7 @@ struct Plan
     std::vector<StoragePlan> storage;
     FacilityPlan facility;
     HallPlan hall;
+    PortfolioPlan portfolio; ///< empty: no queue is simulated
     WorkloadType workloadType = WorkloadType::None;
     std::string trainingModelId;
     /** What the training data loader reads (catalog datasets); empty: packed text tokens. */

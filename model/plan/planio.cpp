@@ -358,6 +358,71 @@ void readHall(JsonFieldReader &root, const std::string &file, Plan &plan)
     h.finish();
 }
 
+/** One job class of the portfolio; sizes beyond the cluster are refused when simulating. */
+JobClass readJobClass(JsonFieldReader &c)
+{
+    JobClass job;
+    job.name = c.string("name");
+    if (job.name.empty())
+        c.fail("name", "a job class needs a name");
+    job.gpus = c.integer("gpus", 1, 1 << 24);
+    job.meanRuntimeSeconds = c.number("runtime_h", {1.0 / 3600, 1e5, false}) * 3600.0;
+    job.runtimeCv = c.optionalNumber("runtime_cv", {0.0, 20.0, false}).value_or(1.0);
+    job.arrivalsPerSecond = c.number("per_day", {0.0, 1e7, false}) / 86400.0;
+    job.priority = c.optionalInteger("priority", -1000000, 1000000).value_or(0);
+    job.checkpointIntervalSeconds
+        = c.optionalNumber("checkpoint_min", {0.0, 1e7, false}).value_or(0.0) * 60.0;
+    return job;
+}
+
+void readPortfolio(JsonFieldReader &root, const std::string &file, Plan &plan)
+{
+    const nlohmann::json *portfolio = root.optionalObject("portfolio");
+    if (!portfolio)
+        return;
+    JsonFieldReader p(*portfolio, file, "/portfolio");
+    plan.portfolio.policy
+        = p.optionalChoice("policy", {"backfill", "fifo"}).value_or("backfill") == "fifo"
+        ? SchedulingPolicy::Fifo
+        : SchedulingPolicy::EasyBackfill;
+    plan.portfolio.topologyAware = p.optionalBool("topology_aware").value_or(true);
+    const nlohmann::json &classes = p.array("classes");
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+        JsonFieldReader c(classes[i], file, "/portfolio/classes/" + std::to_string(i));
+        JobClass job = readJobClass(c);
+        for (const JobClass &other : plan.portfolio.classes)
+            if (other.name == job.name)
+                c.fail("name", "'" + job.name + "' names another class too");
+        c.finish();
+        plan.portfolio.classes.push_back(std::move(job));
+    }
+    p.finish();
+}
+
+nlohmann::json portfolioToJson(const PortfolioPlan &portfolio)
+{
+    nlohmann::json classes = nlohmann::json::array();
+    for (const JobClass &job : portfolio.classes) {
+        nlohmann::json c = {{"name", job.name},
+                            {"gpus", job.gpus},
+                            {"runtime_h", job.meanRuntimeSeconds / 3600.0},
+                            {"per_day", job.arrivalsPerSecond * 86400.0}};
+        if (job.runtimeCv != 1.0)
+            c["runtime_cv"] = job.runtimeCv;
+        if (job.priority != 0)
+            c["priority"] = job.priority;
+        if (job.checkpointIntervalSeconds > 0)
+            c["checkpoint_min"] = job.checkpointIntervalSeconds / 60.0;
+        classes.push_back(std::move(c));
+    }
+    nlohmann::json json = {{"classes", std::move(classes)}};
+    if (portfolio.policy == SchedulingPolicy::Fifo)
+        json["policy"] = "fifo";
+    if (!portfolio.topologyAware)
+        json["topology_aware"] = false;
+    return json;
+}
+
 void readWorkload(JsonFieldReader &root, const std::string &file, const Catalog *catalog,
                   Plan &plan)
 {
@@ -408,6 +473,7 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
     readFacility(root, file, catalog, plan);
     readHall(root, file, plan);
     readWorkload(root, file, catalog, plan);
+    readPortfolio(root, file, plan);
     if (const nlohmann::json *layout = root.optionalObject("layout"))
         plan.layout = *layout;
     readScenarios(root, file, plan);
@@ -607,6 +673,8 @@ nlohmann::json planToJson(const Plan &plan)
         doc["workload"] = trainingWorkloadToJson(plan);
     else if (plan.workloadType == WorkloadType::Inference)
         doc["workload"] = inferenceWorkloadToJson(plan.inference);
+    if (!plan.portfolio.classes.empty())
+        doc["portfolio"] = portfolioToJson(plan.portfolio);
     if (!plan.layout.empty())
         doc["layout"] = plan.layout;
     if (!plan.scenarios.empty()) {

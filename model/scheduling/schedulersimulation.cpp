@@ -300,7 +300,8 @@ void Simulation::schedule()
         if (!allocation) {
             if (m_options.policy != SchedulingPolicy::EasyBackfill)
                 return;
-            if (m_now - m_lastBackfill >= m_options.backfillIntervalSeconds) {
+            // The same sum the tick was scheduled at: now - last can round below the interval.
+            if (m_now >= m_lastBackfill + m_options.backfillIntervalSeconds) {
                 m_lastBackfill = m_now;
                 backfill(head);
             } else if (!m_backfillTickPending) {

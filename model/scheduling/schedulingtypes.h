@@ -21,6 +21,7 @@ struct JobClass
     int priority = 0; ///< higher starts first
     /** A failure loses the work since the last checkpoint; 0: since the job's start. */
     double checkpointIntervalSeconds = 0;
+    bool operator==(const JobClass &) const = default;
 };
 
 /** One job of a replayed trace (workloadtrace.h): when it came, how long it ran, how big. */

@@ -381,6 +381,122 @@ private slots:
         QVERIFY2(bad.err.contains("imagenet-1k-jpeg"), bad.err.constData());
     }
 
+    void planSimulateSharedCluster()
+    {
+        // A tenth of a year of the shared-cluster sample: the documented keys, the same figures
+        // for the same seed, other figures for another, and strict FIFO no better than backfill.
+        const QString sample
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json");
+        const QStringList args = {"plan", "simulate", sample, "--years", "0.1", "--json"};
+        const Result first = run(args + QStringList {"--seed", "5"});
+        QCOMPARE(first.status, 0);
+        const QJsonObject json = QJsonDocument::fromJson(first.out).object();
+        for (const char *key : {"utilisation", "useful_utilisation", "wait_p95_h", "fragmentation",
+                                "slo_attainment", "offered_load", "classes", "interruptions"})
+            QVERIFY2(json.contains(QLatin1String(key)), key);
+        QCOMPARE(json["gpus"].toInt(), 2048);
+        // A rail fabric's scalable unit of 32 servers is the lowest switch group.
+        QCOMPARE(json["servers_per_leaf"].toInt(), 32);
+        QCOMPARE(json["wait_p95_h"].toObject().size(), 5);
+        QVERIFY(json["useful_utilisation"].toDouble() <= json["utilisation"].toDouble());
+        QVERIFY(json["slo_attainment"].isNull());
+        const Result again = run(args + QStringList {"--seed", "5"});
+        QJsonObject a = QJsonDocument::fromJson(again.out).object();
+        QJsonObject b = json;
+        a.remove(QStringLiteral("seconds"));
+        b.remove(QStringLiteral("seconds"));
+        QCOMPARE(a, b);
+        const Result other = run(args + QStringList {"--seed", "6"});
+        QVERIFY(QJsonDocument::fromJson(other.out).object()["utilisation"] != json["utilisation"]);
+        const Result fifo = run(args + QStringList {"--seed", "5", "--policy", "fifo"});
+        QCOMPARE(QJsonDocument::fromJson(fifo.out).object()["policy"].toString(),
+                 QStringLiteral("fifo"));
+        // A portfolio of 10 million jobs a day would take minutes a year: refused with the
+        // limit, not started.
+        QTemporaryDir dir;
+        const QString flood = dir.filePath(QStringLiteral("flood.json"));
+        QFile floodFile(flood);
+        QVERIFY(floodFile.open(QIODevice::WriteOnly));
+        floodFile.write(R"({"format": "clusterplanner-plan", "version": 1, "name": "flood",
+            "nodes": [{"name": "gpu", "node": "dgx-h100", "count": 4}],
+            "fabric": {"topology": "none"},
+            "portfolio": {"classes": [{"name": "tiny", "gpus": 1, "runtime_h": 0.01,
+                                        "per_day": 10000000}]}})");
+        floodFile.close();
+        const Result refused = run({"plan", "simulate", flood});
+        QCOMPARE(refused.status, 3);
+        QVERIFY2(refused.err.contains("at most 20,000,000 are simulated"), refused.err.constData());
+        // A plan without a portfolio has nothing to simulate: exit 3 with the reason.
+        const Result none
+            = run({"plan", "simulate",
+                   QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json")});
+        QCOMPARE(none.status, 3);
+        QVERIFY2(none.err.contains("no portfolio"), none.err.constData());
+    }
+
+    void planSimulateReplaysATrace()
+    {
+        // Four jobs in the Standard Workload Format on 4 DGX H100 (32 GPUs), EASY backfill:
+        // A (24 GPUs, 10 h) at 0, B (32, 5 h) at 1 h waits 9 h for A, C (8, 4 h) at 2 h
+        // backfills at once, D (8, 20 h) at 3 h waits for B, 12 h: mean wait (9 + 12) / 4 =
+        // 5.25 h (the hand schedule of tst_schedulersimulation).
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("four.json"));
+        QFile planFile(plan);
+        QVERIFY(planFile.open(QIODevice::WriteOnly));
+        planFile.write(R"({"format": "clusterplanner-plan", "version": 1, "name": "four",
+            "nodes": [{"name": "gpu", "node": "dgx-h100", "count": 4}],
+            "fabric": {"topology": "none"}})");
+        planFile.close();
+        const QString trace = dir.filePath(QStringLiteral("four.swf"));
+        QFile traceFile(trace);
+        QVERIFY(traceFile.open(QIODevice::WriteOnly));
+        traceFile.write("; four jobs\n"
+                        "1 0 0 36000 24 -1 -1 24 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                        "2 3600 0 18000 32 -1 -1 32 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                        "3 7200 0 14400 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                        "4 10800 0 72000 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1\n");
+        traceFile.close();
+        const Result r
+            = run({"plan", "simulate", plan, "--trace", trace, "--years", "0.01", "--json"});
+        QCOMPARE(r.status, 0);
+        const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject replay = json["classes"].toArray().at(0).toObject();
+        QCOMPARE(replay["started"].toInt(), 4);
+        QVERIFY(qAbs(replay["mean_wait_h"].toDouble() - 5.25) < 1e-9);
+        // A malformed trace names its file and line.
+        QVERIFY(traceFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        traceFile.write("1 0 0\n");
+        traceFile.close();
+        const Result bad = run({"plan", "simulate", plan, "--trace", trace});
+        QVERIFY(bad.status != 0);
+        QVERIFY2(bad.err.contains("four.swf: line 1: expected 18 fields"), bad.err.constData());
+    }
+
+    void exportSlurmConfiguration()
+    {
+        // The shared-cluster sample: 256 DGX H100 (112 cores, 2,048 GB = 1,953,125 MiB, 8 GPUs)
+        // in 8 scalable units of 32 under one spine level.
+        QTemporaryDir dir;
+        const Result r
+            = run({"export", QStringLiteral(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json"),
+                   "--slurm", dir.path()});
+        QCOMPARE(r.status, 0);
+        QFile slurm(dir.filePath(QStringLiteral("slurm.conf")));
+        QVERIFY(slurm.open(QIODevice::ReadOnly));
+        const QByteArray conf = slurm.readAll();
+        QVERIFY2(conf.contains("NodeName=compute-[0001-0256] CPUs=112 RealMemory=1953125 "
+                               "Gres=gpu:8"),
+                 conf.constData());
+        QVERIFY(conf.contains("PartitionName=gpu Nodes=compute-[0001-0256]"));
+        QFile topology(dir.filePath(QStringLiteral("topology.conf")));
+        QVERIFY(topology.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = topology.readAll().split('\n');
+        QVERIFY(lines.contains("SwitchName=su0 Nodes=compute-[0001-0032]"));
+        QVERIFY(lines.contains("SwitchName=su7 Nodes=compute-[0225-0256]"));
+        QVERIFY(lines.contains("SwitchName=spine Switches=su0,su1,su2,su3,su4,su5,su6,su7"));
+    }
+
     void infeasibleExitsThree()
     {
         const Result r

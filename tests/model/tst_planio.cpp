@@ -3,6 +3,7 @@
 #include "model/core/inputerror.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/plan/planio.h"
+#include "model/plan/scenarios.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -157,6 +158,19 @@ private slots:
             << "\"nfs-server\""
             << "plan.json: /workload/dataset: 'nfs-server' is in storage, expected an entry of "
                "datasets";
+        QTest::newRow("portfolio class")
+            << "/portfolio"
+            << "{\"classes\": [{\"name\": \"a\", \"gpus\": 8, \"runtime_h\": 1, \"per_day\": -1}]}"
+            << "plan.json: /portfolio/classes/0/per_day: must be at least 0";
+        QTest::newRow("portfolio duplicate")
+            << "/portfolio"
+            << "{\"classes\": [{\"name\": \"a\", \"gpus\": 8, \"runtime_h\": 1, \"per_day\": 1}, "
+               "{\"name\": \"a\", \"gpus\": 1, \"runtime_h\": 1, \"per_day\": 1}]}"
+            << "plan.json: /portfolio/classes/1/name: 'a' names another class too";
+        QTest::newRow("portfolio policy")
+            << "/portfolio"
+            << "{\"policy\": \"lottery\", \"classes\": []}"
+            << "plan.json: /portfolio/policy: 'lottery' is not one of";
         QTest::newRow("seq len")
             << "/workload/seq_len"
             << "\"long\""
@@ -217,6 +231,28 @@ private slots:
                  std::string("imagenet-1k-jpeg"));
         QCOMPARE(parsePlan(written, "plan.json", &shippedCatalog()).trainingDatasetId,
                  std::string("imagenet-1k-jpeg"));
+    }
+
+    void portfolioRoundTrips()
+    {
+        const Plan plan
+            = loadPlan(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json", &shippedCatalog());
+        QCOMPARE(plan.portfolio.classes.size(), std::size_t(5));
+        // 0.25 a day, 48 h mean, checkpoints every 30 min; the defaults (cv 1, priority 0) stay
+        // out of the file.
+        const JobClass &pretraining = plan.portfolio.classes[0];
+        QCOMPARE(pretraining.gpus, 1024);
+        QVERIFY(qAbs(pretraining.arrivalsPerSecond * 86400 - 0.25) < 1e-12);
+        QCOMPARE(pretraining.meanRuntimeSeconds, 48 * 3600.0);
+        QCOMPARE(pretraining.checkpointIntervalSeconds, 1800.0);
+        const nlohmann::json written = planToJson(plan);
+        QVERIFY(!written["portfolio"]["classes"][4].contains("runtime_cv"));
+        QVERIFY(!written["portfolio"].contains("policy"));
+        QCOMPARE(parsePlan(written, "plan.json", &shippedCatalog()).portfolio, plan.portfolio);
+        // The FIFO scenario patches only the policy: the classes follow the baseline.
+        const Plan fifo = scenarioPlan(plan, 1, &shippedCatalog(), "plan.json");
+        QCOMPARE(fifo.portfolio.policy, SchedulingPolicy::Fifo);
+        QCOMPARE(fifo.portfolio.classes, plan.portfolio.classes);
     }
 
     void errors()

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `plan simulate`: the plan's job portfolio through its scheduler for a simulated period.
+#include "simulatecommand.h"
+
+#include "table.h"
+
+#include "model/core/atomicfile.h"
+#include "model/core/humantext.h"
+#include "model/planning/portfoliosimulation.h"
+#include "model/scheduling/workloadtrace.h"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+namespace cp::cli {
+
+namespace {
+
+constexpr double hour = 3600.0;
+
+std::string policyName(model::SchedulingPolicy policy)
+{
+    return policy == model::SchedulingPolicy::Fifo ? "fifo" : "backfill";
+}
+
+nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
+                                const model::Plan &plan, const model::SimulationOptions &options,
+                                double seconds)
+{
+    const model::SimulationResult &r = simulation.result;
+    long long gpus = 0;
+    for (int g : simulation.cluster.gpusPerServer)
+        gpus += g;
+    nlohmann::json waitP95 = nlohmann::json::object();
+    nlohmann::json classes = nlohmann::json::array();
+    for (const model::ClassResult &c : r.classes) {
+        waitP95[c.name] = c.waitP95Seconds / hour;
+        classes.push_back({{"name", c.name},
+                           {"submitted", c.submitted},
+                           {"started", c.started},
+                           {"mean_wait_h", c.meanWaitSeconds / hour},
+                           {"wait_p50_h", c.waitP50Seconds / hour},
+                           {"wait_p95_h", c.waitP95Seconds / hour},
+                           {"wait_p99_h", c.waitP99Seconds / hour}});
+    }
+    return {{"policy", policyName(plan.portfolio.policy)},
+            {"topology_aware", plan.portfolio.topologyAware},
+            {"years", options.horizonSeconds / (365.0 * 86400.0)},
+            {"seed", options.seed},
+            {"servers", simulation.cluster.gpusPerServer.size()},
+            {"gpus", gpus},
+            {"servers_per_leaf", simulation.cluster.serversPerLeaf},
+            {"server_mtbf_h", simulation.cluster.serverMtbfSeconds / hour},
+            {"offered_load", r.offeredLoad},
+            {"utilisation", r.utilisation},
+            {"useful_utilisation", r.usefulUtilisation},
+            {"fragmentation", r.fragmentation},
+            {"gpu_hours_lost_to_failures", r.gpuHoursLostToFailures},
+            {"interruptions", r.interruptions},
+            {"jobs_submitted", r.jobsSubmitted},
+            {"jobs_completed", r.jobsCompleted},
+            {"jobs_queued_at_end", r.jobsQueuedAtEnd},
+            {"wait_p95_h", std::move(waitP95)},
+            {"classes", std::move(classes)},
+            // Inference services with SLOs are sized by `infer`/the plan estimate, not queued.
+            {"slo_attainment", nullptr},
+            {"events", r.events},
+            {"seconds", seconds}};
+}
+
+std::string hours(double seconds)
+{
+    return format("%.2f h", seconds / hour);
+}
+
+void printSimulationText(const model::PortfolioSimulation &simulation, const model::Plan &plan,
+                         const model::SimulationOptions &options, std::ostream &out)
+{
+    const model::SimulationResult &r = simulation.result;
+    long long gpus = 0;
+    for (int g : simulation.cluster.gpusPerServer)
+        gpus += g;
+    out << "Simulated " << format("%.3g", options.horizonSeconds / (365.0 * 86400.0))
+        << " year(s) of " << plan.name << ": " << model::groupedCount(gpus) << " GPUs in "
+        << simulation.cluster.gpusPerServer.size() << " servers, "
+        << simulation.cluster.serversPerLeaf << " under each leaf, "
+        << (plan.portfolio.policy == model::SchedulingPolicy::Fifo ? "priority FIFO"
+                                                                   : "EASY backfill")
+        << (plan.portfolio.topologyAware ? ", leaf-aware placement" : "") << ", seed "
+        << options.seed << "\n\n";
+    Table summary({"figure", "value"});
+    summary.addRow({"offered load", format("%.1f%% of the GPUs", 100 * r.offeredLoad)});
+    summary.addRow({"utilisation (allocated)", format("%.1f%%", 100 * r.utilisation)});
+    summary.addRow({"useful utilisation",
+                    format("%.1f%%", 100 * r.usefulUtilisation)
+                        + " (less work lost to failures and restarts)"});
+    summary.addRow({"fragmentation",
+                    format("%.1f%%", 100 * r.fragmentation)
+                        + " of GPU-time free but unusable by the first queued job"});
+    summary.addRow({"failures",
+                    model::groupedCount(r.interruptions) + " jobs stopped, "
+                        + model::groupThousands(format("%.0f", r.gpuHoursLostToFailures))
+                        + " GPU-hours lost"});
+    summary.addRow({"jobs",
+                    model::groupedCount(r.jobsSubmitted) + " submitted, "
+                        + model::groupedCount(r.jobsCompleted) + " completed, "
+                        + model::groupedCount(r.jobsQueuedAtEnd) + " still queued"});
+    out << summary.render() << "\n";
+    Table classes({"class", "submitted", "started", "mean wait", "p50", "p95", "p99"});
+    for (const model::ClassResult &c : r.classes)
+        classes.addRow({c.name, model::groupedCount(c.submitted), model::groupedCount(c.started),
+                        hours(c.meanWaitSeconds), hours(c.waitP50Seconds), hours(c.waitP95Seconds),
+                        hours(c.waitP99Seconds)});
+    out << classes.render();
+    if (r.offeredLoad > 1)
+        out << "note: the jobs offered need " << format("%.0f%%", 100 * r.offeredLoad)
+            << " of the GPUs: the queue grows without bound and its waits grow with the "
+               "simulated time\n";
+}
+
+std::vector<model::TraceJob> readTrace(const std::string &file)
+{
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw UsageError("--trace: cannot read '" + file + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return model::parseStandardWorkloadFormat(text.str(), file).jobs;
+}
+
+} // namespace
+
+int runPlanSimulate(const ParsedArguments &a, const model::Plan &plan,
+                    const model::Catalog &catalog, std::ostream &out)
+{
+    model::SimulationOptions options;
+    options.horizonSeconds = a.number("years", 1e-4, 10.0).value_or(1.0) * 365.0 * 86400.0;
+    options.seed = static_cast<std::uint64_t>(a.integer("seed", 0, 1 << 30).value_or(1));
+    model::Plan simulated = plan;
+    if (auto policy = a.choice("policy", {"fifo", "backfill"}))
+        simulated.portfolio.policy = *policy == "fifo" ? model::SchedulingPolicy::Fifo
+                                                       : model::SchedulingPolicy::EasyBackfill;
+    std::vector<model::TraceJob> trace;
+    if (auto file = a.value("trace"))
+        trace = readTrace(*file);
+    const auto started = std::chrono::steady_clock::now();
+    const model::PortfolioSimulation simulation
+        = model::simulatePlanPortfolio(simulated, catalog, options, trace);
+    const double seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (!simulation.ok())
+        throw InfeasibleError(simulation.error);
+    if (a.has("json"))
+        out << simulationToJson(simulation, simulated, options, seconds).dump(2) << "\n";
+    else
+        printSimulationText(simulation, simulated, options, out);
+    return ExitOk;
+}
+
+void writeSlurmConfiguration(const model::Plan &plan, const model::Catalog &catalog,
+                             const std::string &directory, std::ostream &out)
+{
+    std::error_code error;
+    std::filesystem::create_directories(directory, error);
+    if (error)
+        throw std::runtime_error(directory + ": " + error.message());
+    const model::SlurmConfiguration conf = model::slurmConfiguration(plan, catalog);
+    model::writeFileAtomically((std::filesystem::path(directory) / "slurm.conf").string(),
+                               conf.slurmConf);
+    model::writeFileAtomically((std::filesystem::path(directory) / "topology.conf").string(),
+                               conf.topologyConf);
+    out << "wrote " << directory << " (slurm.conf node and partition lines, topology.conf)\n";
+}
+
+} // namespace cp::cli

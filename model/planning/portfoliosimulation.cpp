@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planning/portfoliosimulation.h"
+
+#include "model/catalog/catalog.h"
+#include "model/core/humantext.h"
+#include "model/core/units.h"
+#include "model/fabric/fabricdesign.h"
+#include "model/operations/operationsestimator.h"
+#include "model/plan/plan.h"
+#include "model/planning/planfabric.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace cp::model {
+
+namespace {
+
+std::string serverName(const std::string &group, long long serial)
+{
+    char digits[24];
+    std::snprintf(digits, sizeof digits, "-%04lld", serial);
+    return slugOf(group) + digits;
+}
+
+/** The switch an endpoint is cabled to (its leaf, router or first switch). */
+FabricVertexId switchOf(const FabricGraph &graph, FabricVertexId endpoint)
+{
+    const auto &g = graph.storage();
+    for (auto [it, end] = boost::out_edges(endpoint, g); it != end; ++it) {
+        const FabricVertexId other = boost::target(*it, g);
+        if (g[other].role == FabricVertexRole::Switch)
+            return other;
+    }
+    return endpoint;
+}
+
+/** Groups the fabric's servers by their lowest switch (scalable unit for a rail fabric). */
+void groupByLeaf(SchedulerTopology &topology, const Plan &plan, const Catalog &catalog,
+                 const std::vector<int> &fabricServers)
+{
+    const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
+    if (!fabric)
+        return;
+    FabricGraph graph;
+    try {
+        graph = generatePlanFabric(*fabric);
+    } catch (const std::exception &) {
+        return; // an unbuildable fabric has no leaves; the estimate reports why
+    }
+    const bool rail = fabric->design.topology == FabricTopology::RailFatTree;
+    const int endpointsPerNode = planEndpointsPerNode(plan, *fabric);
+    std::map<std::string, int> leafIndex;
+    std::map<std::string, int> podIndex;
+    for (std::size_t n = 0; n < fabricServers.size(); ++n) {
+        const std::size_t endpoint = n * static_cast<std::size_t>(endpointsPerNode);
+        if (endpoint >= graph.endpoints().size())
+            break;
+        const FabricVertex &leaf = graph.vertex(switchOf(graph, graph.endpoints()[endpoint]));
+        const std::string leafName = rail ? "su" + std::to_string(leaf.group) : leaf.label;
+        const std::string podName
+            = leaf.group >= 0 && !rail ? "pod" + std::to_string(leaf.group) : std::string("all");
+        auto [pod, newPod] = podIndex.emplace(podName, static_cast<int>(podIndex.size()));
+        if (newPod)
+            topology.podNames.push_back(podName);
+        auto [it, inserted] = leafIndex.emplace(leafName, static_cast<int>(leafIndex.size()));
+        if (inserted) {
+            topology.leafNames.push_back(leafName);
+            topology.podOfLeaf.push_back(pod->second);
+        }
+        topology.leafOfServer[fabricServers[n]] = it->second;
+    }
+    int tiers = 0;
+    for (FabricVertexId v = 0; v < graph.vertexCount(); ++v)
+        tiers = std::max(tiers, graph.vertex(v).tier);
+    topology.topName = tiers >= 3 ? "core" : "spine";
+}
+
+} // namespace
+
+SchedulerTopology schedulerTopology(const Plan &plan, const Catalog &catalog)
+{
+    SchedulerTopology topology;
+    topology.topName = "spine";
+    std::vector<int> fabricServers;
+    long long serial = 0;
+    for (const NodeGroup &group : plan.nodeGroups) {
+        const NodeSpec &node = catalog.node(group.nodeId);
+        for (int i = 0; i < group.count; ++i) {
+            if (group.onFabric && plan.fabric.topology != "none")
+                fabricServers.push_back(static_cast<int>(topology.serverNames.size()));
+            topology.serverNames.push_back(serverName(group.name, ++serial));
+            topology.gpusPerServer.push_back(node.gpusPerNode);
+            topology.cpusPerServer.push_back(node.cpuCores);
+            topology.memoryBytesPerServer.push_back(node.hostMemoryBytes);
+        }
+    }
+    topology.leafOfServer.assign(topology.serverNames.size(), -1);
+    groupByLeaf(topology, plan, catalog, fabricServers);
+    const auto first = std::find(topology.leafOfServer.begin(), topology.leafOfServer.end(), 0);
+    topology.serversPerLeaf = first == topology.leafOfServer.end()
+        ? std::max<int>(1, static_cast<int>(topology.serverNames.size()))
+        : static_cast<int>(
+            std::count(topology.leafOfServer.begin(), topology.leafOfServer.end(), 0));
+    return topology;
+}
+
+SchedulerCluster schedulerCluster(const Plan &plan, const Catalog &catalog,
+                                  const SchedulerTopology &topology)
+{
+    SchedulerCluster cluster;
+    cluster.gpusPerServer = topology.gpusPerServer;
+    cluster.serversPerLeaf = topology.serversPerLeaf;
+    // The servers' failure rate, weighted by how many of each type there are.
+    double failuresPerSecond = 0;
+    long long servers = 0;
+    for (const NodeGroup &group : plan.nodeGroups) {
+        const NodeSpec &node = catalog.node(group.nodeId);
+        const GpuSpec &gpu = catalog.gpu(node.gpuId);
+        const std::string nicId = plan.fabric.nicId.empty() ? node.nicId : plan.fabric.nicId;
+        const int nics = plan.fabric.nicsPerNode > 0 ? plan.fabric.nicsPerNode : node.nicsPerNode;
+        const FailureExposure parts[] = {{"GPUs", node.gpusPerNode, gpu.mtbfHours},
+                                         {"host", 1, node.mtbfHours},
+                                         {"NICs", nics, catalog.nic(nicId).mtbfHours}};
+        double perDay = 0;
+        for (const FailureExposure &part : parts)
+            perDay += part.interruptionsPerDay();
+        failuresPerSecond += group.count * perDay / units::secondsPerDay;
+        servers += group.count;
+    }
+    cluster.serverMtbfSeconds
+        = failuresPerSecond > 0 ? static_cast<double>(servers) / failuresPerSecond : 0.0;
+    return cluster;
+}
+
+PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catalog,
+                                          SimulationOptions options,
+                                          const std::vector<TraceJob> &trace,
+                                          const std::function<void(double)> &progress,
+                                          const std::atomic<bool> *cancel)
+{
+    PortfolioSimulation simulation;
+    if (plan.portfolio.classes.empty() && trace.empty()) {
+        simulation.error = "the plan has no portfolio: add job classes under \"portfolio\"";
+        return simulation;
+    }
+    const SchedulerTopology topology = schedulerTopology(plan, catalog);
+    simulation.cluster = schedulerCluster(plan, catalog, topology);
+    long long gpus = 0;
+    for (int g : simulation.cluster.gpusPerServer)
+        gpus += g;
+    if (gpus == 0) {
+        simulation.error = "the plan has no servers to run jobs on";
+        return simulation;
+    }
+    for (const JobClass &job : plan.portfolio.classes)
+        if (job.gpus > gpus) {
+            simulation.error = "job class '" + job.name + "' needs " + std::to_string(job.gpus)
+                + " GPUs; the plan has " + std::to_string(gpus);
+            return simulation;
+        }
+    // Keep a run within seconds: a year of 10,000 jobs a day (3.65 M) takes about two.
+    double expectedJobs = static_cast<double>(trace.size());
+    for (const JobClass &job : plan.portfolio.classes)
+        expectedJobs += job.arrivalsPerSecond * options.horizonSeconds;
+    if (expectedJobs > maxSimulatedJobs) {
+        simulation.error = "the portfolio brings about "
+            + groupThousands(std::to_string(static_cast<long long>(expectedJobs)))
+            + " jobs in the simulated period; at most "
+            + groupThousands(std::to_string(static_cast<long long>(maxSimulatedJobs)))
+            + " are simulated: shorten the period";
+        return simulation;
+    }
+    options.policy = plan.portfolio.policy;
+    options.topologyAware = plan.portfolio.topologyAware;
+    simulation.result = simulateScheduler(simulation.cluster, plan.portfolio.classes, trace,
+                                          options, progress, cancel);
+    return simulation;
+}
+
+std::string slurmHostList(const std::vector<std::string> &names)
+{
+    // Runs of prefix-NNNN with consecutive numbers collapse to prefix-[a-b].
+    std::string text;
+    std::size_t i = 0;
+    while (i < names.size()) {
+        const std::string &name = names[i];
+        const std::size_t dash = name.find_last_of('-');
+        const bool numberedName = dash != std::string::npos && dash + 1 < name.size()
+            && name.find_first_not_of("0123456789", dash + 1) == std::string::npos;
+        if (!numberedName) {
+            text += (text.empty() ? "" : ",") + name;
+            ++i;
+            continue;
+        }
+        const std::string prefix = name.substr(0, dash + 1);
+        const std::size_t width = name.size() - dash - 1;
+        const long long first = std::stoll(name.substr(dash + 1));
+        std::size_t j = i + 1;
+        while (j < names.size() && names[j].size() == name.size()
+               && names[j].compare(0, prefix.size(), prefix) == 0
+               && std::stoll(names[j].substr(dash + 1)) == first + static_cast<long long>(j - i))
+            ++j;
+        if (j - i == 1) {
+            text += (text.empty() ? "" : ",") + name;
+        } else {
+            char range[64];
+            std::snprintf(range, sizeof range, "[%0*lld-%0*lld]", static_cast<int>(width), first,
+                          static_cast<int>(width), first + static_cast<long long>(j - i - 1));
+            text += (text.empty() ? "" : ",") + prefix + range;
+        }
+        i = j;
+    }
+    return text;
+}
+
+SlurmConfiguration slurmConfiguration(const Plan &plan, const Catalog &catalog)
+{
+    const SchedulerTopology topology = schedulerTopology(plan, catalog);
+    SlurmConfiguration conf;
+    std::ostringstream slurm;
+    slurm << "# Generated by ClusterPlanner from plan '" << plan.name << "'\n"
+          << "TopologyPlugin=topology/tree\n"
+          << "GresTypes=gpu\n";
+    // One NodeName line per run of identical servers.
+    std::size_t i = 0;
+    while (i < topology.serverNames.size()) {
+        std::size_t j = i + 1;
+        while (j < topology.serverNames.size()
+               && topology.gpusPerServer[j] == topology.gpusPerServer[i]
+               && topology.cpusPerServer[j] == topology.cpusPerServer[i]
+               && topology.memoryBytesPerServer[j] == topology.memoryBytesPerServer[i])
+            ++j;
+        const std::vector<std::string> names(topology.serverNames.begin() + static_cast<long>(i),
+                                             topology.serverNames.begin() + static_cast<long>(j));
+        slurm << "NodeName=" << slurmHostList(names) << " CPUs=" << topology.cpusPerServer[i]
+              << " RealMemory="
+              << static_cast<long long>(topology.memoryBytesPerServer[i] / (1024.0 * 1024.0))
+              << " Gres=gpu:" << topology.gpusPerServer[i] << " State=UNKNOWN\n";
+        i = j;
+    }
+    slurm << "PartitionName=gpu Nodes=" << slurmHostList(topology.serverNames)
+          << " Default=YES MaxTime=INFINITE State=UP\n";
+    conf.slurmConf = slurm.str();
+
+    std::ostringstream tree;
+    tree << "# Generated by ClusterPlanner from plan '" << plan.name << "'\n";
+    std::vector<std::vector<std::string>> leafServers(topology.leafNames.size());
+    std::vector<std::string> unswitched;
+    for (std::size_t s = 0; s < topology.serverNames.size(); ++s)
+        if (topology.leafOfServer[s] >= 0)
+            leafServers[topology.leafOfServer[s]].push_back(topology.serverNames[s]);
+        else
+            unswitched.push_back(topology.serverNames[s]);
+    for (std::size_t l = 0; l < leafServers.size(); ++l)
+        tree << "SwitchName=" << topology.leafNames[l] << " Nodes=" << slurmHostList(leafServers[l])
+             << "\n";
+    if (!unswitched.empty())
+        tree << "SwitchName=unswitched Nodes=" << slurmHostList(unswitched) << "\n";
+    std::vector<std::string> tops;
+    if (topology.podNames.size() > 1) {
+        for (std::size_t p = 0; p < topology.podNames.size(); ++p) {
+            std::string leaves;
+            for (std::size_t l = 0; l < topology.leafNames.size(); ++l)
+                if (topology.podOfLeaf[l] == static_cast<int>(p))
+                    leaves += (leaves.empty() ? "" : ",") + topology.leafNames[l];
+            tree << "SwitchName=" << topology.podNames[p] << " Switches=" << leaves << "\n";
+            tops.push_back(topology.podNames[p]);
+        }
+    } else {
+        tops = topology.leafNames;
+    }
+    if (!unswitched.empty())
+        tops.push_back("unswitched");
+    if (tops.size() > 1) {
+        std::string below;
+        for (const std::string &name : tops)
+            below += (below.empty() ? "" : ",") + name;
+        tree << "SwitchName=" << topology.topName << " Switches=" << below << "\n";
+    }
+    conf.topologyConf = tree.str();
+    return conf;
+}
+
+} // namespace cp::model

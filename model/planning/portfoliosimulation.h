@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The plan's job portfolio through its scheduler (schedulersimulation.h), and the plan as Slurm
+// sees it (slurm.conf and topology.conf).
+#pragma once
+
+#include "model/scheduling/schedulersimulation.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+class Catalog;
+struct Plan;
+
+/** The plan's servers grouped the way Slurm's topology/tree plugin sees switches. */
+struct SchedulerTopology
+{
+    std::vector<std::string> serverNames; ///< "compute-0001", as the data hall names them
+    std::vector<int> gpusPerServer;
+    std::vector<int> cpusPerServer;
+    std::vector<double> memoryBytesPerServer;
+    /** Each server's lowest switch group: its leaf, or for a rail-optimised fabric its scalable
+     * unit (its NICs reach one leaf per rail, all of that unit). -1: not on the fabric. */
+    std::vector<int> leafOfServer;
+    std::vector<std::string> leafNames;
+    std::vector<int> podOfLeaf; ///< the group above the leaf (a pod of a three-tier fat-tree)
+    std::vector<std::string> podNames;
+    std::string topName; ///< the switch level that joins all pods ("spine", "core")
+    int serversPerLeaf = 1; ///< of the first leaf group; the simulator's block size
+};
+
+/** Servers in plan order, grouped under the generated fabric's leaves (no fabric: one group). */
+SchedulerTopology schedulerTopology(const Plan &plan, const Catalog &catalog);
+
+/**
+ * The cluster the scheduler runs on: the plan's servers, their leaf blocks, and their failure
+ * rate from the catalog (each server fails when a GPU, its host or one of its NICs does: the
+ * reliability model's parts, operationsestimator.h), repaired in 4 hours, 10 minutes to
+ * restart a stopped job.
+ */
+SchedulerCluster schedulerCluster(const Plan &plan, const Catalog &catalog,
+                                  const SchedulerTopology &topology);
+
+struct PortfolioSimulation
+{
+    std::string error; ///< why nothing was simulated (no portfolio, no servers, a job too big)
+    SchedulerCluster cluster;
+    SimulationResult result;
+    bool ok() const { return error.empty(); }
+};
+
+/** The most jobs one simulation takes on: about ten seconds on this project's machines. */
+inline constexpr double maxSimulatedJobs = 20e6;
+
+/**
+ * Simulates the plan's portfolio (or, when `trace` has jobs, that trace) for
+ * `options.horizonSeconds` on the plan's servers under its policy; `options` gives the seed.
+ */
+PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catalog,
+                                          SimulationOptions options,
+                                          const std::vector<TraceJob> &trace = {},
+                                          const std::function<void(double)> &progress = {},
+                                          const std::atomic<bool> *cancel = nullptr);
+
+/** slurm.conf node and partition lines and the matching topology.conf. */
+struct SlurmConfiguration
+{
+    std::string slurmConf;
+    std::string topologyConf;
+};
+
+/**
+ * The plan's servers as Slurm nodes (CPUs, memory and GPUs from the catalog; Gres=gpu:N) in one
+ * partition, and topology.conf for the tree plugin: a switch per leaf group listing its nodes,
+ * one per pod listing its leaves, and a top switch (Slurm's topology.conf(5)).
+ */
+SlurmConfiguration slurmConfiguration(const Plan &plan, const Catalog &catalog);
+
+/** Slurm's hostlist form of consecutive names: compute-[0001-0032,0040]. */
+std::string slurmHostList(const std::vector<std::string> &names);
+
+} // namespace cp::model
