@@ -285,6 +285,46 @@ PowerShares powerShares(const PowerBreakdown &power)
     return shares;
 }
 
+/**
+ * The queue of each variant's portfolio: how busy, how much lost, and each class's p95 wait (the
+ * classes of all variants, in order of first appearance).
+ */
+void addQueueRows(std::vector<ComparisonRow> &rows, const std::vector<ScenarioResult> &scenarios)
+{
+    const auto queueRow = [&](const std::string &key, const std::string &label, const char *unit,
+                              Preference preference,
+                              const std::function<Value(const SimulationResult &)> &value) {
+        ComparisonRow row {key, "Queue", label, unit, preference, {}, {}};
+        for (const ScenarioResult &s : scenarios)
+            row.values.push_back(s.queue && s.queue->ok() ? value(s.queue->result) : std::nullopt);
+        if (std::none_of(row.values.begin(), row.values.end(),
+                         [](const Value &v) { return v.has_value(); }))
+            return;
+        markBest(row);
+        rows.push_back(std::move(row));
+    };
+    queueRow("queue_utilisation_pct", "GPU utilisation (portfolio)", "%", Preference::Higher,
+             [](const SimulationResult &r) { return Value(100 * r.utilisation); });
+    queueRow("queue_useful_pct", "Useful after failures", "%", Preference::Higher,
+             [](const SimulationResult &r) { return Value(100 * r.usefulUtilisation); });
+    queueRow("queue_fragmentation_pct", "Free but unusable (fragmentation)", "%", Preference::Lower,
+             [](const SimulationResult &r) { return Value(100 * r.fragmentation); });
+    std::vector<std::string> classes;
+    for (const ScenarioResult &s : scenarios)
+        if (s.queue && s.queue->ok())
+            for (const ClassResult &c : s.queue->result.classes)
+                if (std::find(classes.begin(), classes.end(), c.name) == classes.end())
+                    classes.push_back(c.name);
+    for (const std::string &name : classes)
+        queueRow("queue_wait_p95_h:" + name, "p95 wait: " + name, "h", Preference::Lower,
+                 [name](const SimulationResult &r) -> Value {
+                     for (const ClassResult &c : r.classes)
+                         if (c.name == name && c.started > 0)
+                             return c.waitP95Seconds / 3600.0;
+                     return std::nullopt;
+                 });
+}
+
 std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &scenarios)
 {
     std::vector<ComparisonRow> rows;
@@ -326,11 +366,12 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
         markBest(row);
         rows.push_back(std::move(row));
     }
+    addQueueRows(rows, scenarios);
     textRow("layout", "Training", "Parallel layout",
             [](const ScenarioResult &s) { return s.ok ? layoutText(s.estimate) : std::string(); });
     // Group by section in reading order; within a section, text rows first as built above.
     static const std::vector<std::string> sections
-        = {"Scenario", "Hardware", "Network", "Power and cost", "Training", "Inference"};
+        = {"Scenario", "Hardware", "Network", "Power and cost", "Training", "Inference", "Queue"};
     const auto rank = [](const ComparisonRow &row) {
         const auto it = std::find(sections.begin(), sections.end(), row.section);
         return static_cast<int>(it - sections.begin());
@@ -413,6 +454,11 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
         try {
             result.estimate = estimatePlan(plans[i], catalog, cancel);
             result.ok = true;
+            if (!plans[i].portfolio.classes.empty() && options.queueSeconds > 0) {
+                SimulationOptions queue;
+                queue.horizonSeconds = options.queueSeconds;
+                result.queue = simulatePlanPortfolio(plans[i], catalog, queue, {}, {}, cancel);
+            }
         } catch (const std::exception &error) {
             result.error = error.what();
         }

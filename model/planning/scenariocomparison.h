@@ -3,6 +3,7 @@
 
 #include "model/plan/plan.h"
 #include "model/planning/planestimate.h"
+#include "model/planning/portfoliosimulation.h"
 
 #include <atomic>
 #include <functional>
@@ -23,6 +24,8 @@ struct ScenarioResult
     bool ok = false;
     std::string error;
     PlanEstimate estimate;
+    /** Its portfolio through its scheduler (portfoliosimulation.h), when it has one. */
+    std::optional<PortfolioSimulation> queue;
 };
 
 enum class Preference { None, Lower, Higher };
@@ -93,6 +96,9 @@ struct ComparisonOptions
 {
     /** Estimate the baseline at these GPU counts for the scaling curve; empty: none. */
     std::vector<int> scalingGpuCounts;
+    /** Simulated period of each variant's job portfolio for the queue rows; 0: none. Shorter
+     * than `plan simulate`'s year so that a comparison stays interactive. */
+    double queueSeconds = 90 * 86400.0;
 };
 
 /** GPU counts for the scaling curve: 1/8 to 2x the baseline's, whole servers, one group. */

@@ -2,6 +2,8 @@
 // The scheduler simulation against closed forms and hand-worked schedules: an M/M/c queue
 // (Erlang C), a four-job EASY backfill example, leaf-aware placement and failure losses.
 #include "model/core/inputerror.h"
+#include "model/plan/planio.h"
+#include "model/planning/scenariocomparison.h"
 #include "model/scheduling/clusterscheduler.h"
 #include "model/scheduling/schedulersimulation.h"
 #include "model/scheduling/workloadtrace.h"
@@ -168,6 +170,35 @@ private slots:
         QVERIFY2(std::abs(perFailure / (8 * (0.5 + 1.0 / 6)) - 1) < 0.1,
                  qPrintable(QString::number(perFailure)));
         QVERIFY(r.usefulUtilisation < r.utilisation);
+    }
+
+    void comparisonHasQueueRows()
+    {
+        // The shared-cluster sample at 2,048 and 4,096 GPUs: with twice the GPUs for the same
+        // jobs, no class waits longer at the 95th percentile and the GPUs are less busy (the
+        // same GPU-hours over twice the GPUs); a plan without a portfolio has no queue rows.
+        const Plan plan = loadPlan(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json",
+                                   &cp::test::shippedCatalog());
+        ComparisonOptions options;
+        options.queueSeconds = 30 * 86400.0;
+        const ScenarioComparison comparison
+            = compareScenarios(plan, cp::test::shippedCatalog(), options);
+        int waitRows = 0;
+        for (const ComparisonRow &row : comparison.rows) {
+            if (row.key.rfind("queue_wait_p95_h:", 0) == 0) {
+                ++waitRows;
+                QVERIFY2(row.values[1] <= row.values[0], row.key.c_str());
+            }
+            if (row.key == "queue_utilisation_pct")
+                QVERIFY(*row.values[1] < *row.values[0]);
+        }
+        QCOMPARE(waitRows, 5);
+        const Plan single = loadPlan(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json",
+                                     &cp::test::shippedCatalog());
+        ComparisonOptions none;
+        for (const ComparisonRow &row :
+             compareScenarios(single, cp::test::shippedCatalog(), none).rows)
+            QVERIFY2(row.section != "Queue", row.key.c_str());
     }
 
     void standardWorkloadFormatTrace()
