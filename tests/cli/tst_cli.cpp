@@ -43,6 +43,14 @@ private:
                 process.readAllStandardError()};
     }
 
+    /** Writes `content` to `path`; false when it cannot. */
+    static bool writeText(const QString &path, const QByteArray &content)
+    {
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+            && file.write(content) == content.size();
+    }
+
 private slots:
     void catalogListGpusJson()
     {
@@ -415,14 +423,11 @@ private slots:
         // limit, not started.
         QTemporaryDir dir;
         const QString flood = dir.filePath(QStringLiteral("flood.json"));
-        QFile floodFile(flood);
-        QVERIFY(floodFile.open(QIODevice::WriteOnly));
-        floodFile.write(R"({"format": "clusterplanner-plan", "version": 1, "name": "flood",
+        QVERIFY(writeText(flood, R"({"format": "clusterplanner-plan", "version": 1, "name": "flood",
             "nodes": [{"name": "gpu", "node": "dgx-h100", "count": 4}],
             "fabric": {"topology": "none"},
             "portfolio": {"classes": [{"name": "tiny", "gpus": 1, "runtime_h": 0.01,
-                                        "per_day": 10000000}]}})");
-        floodFile.close();
+                                        "per_day": 10000000}]}})"));
         const Result refused = run({"plan", "simulate", flood});
         QCOMPARE(refused.status, 3);
         QVERIFY2(refused.err.contains("at most 20,000,000 are simulated"), refused.err.constData());
@@ -442,21 +447,16 @@ private slots:
         // 5.25 h (the hand schedule of tst_schedulersimulation).
         QTemporaryDir dir;
         const QString plan = dir.filePath(QStringLiteral("four.json"));
-        QFile planFile(plan);
-        QVERIFY(planFile.open(QIODevice::WriteOnly));
-        planFile.write(R"({"format": "clusterplanner-plan", "version": 1, "name": "four",
+        QVERIFY(writeText(plan, R"({"format": "clusterplanner-plan", "version": 1, "name": "four",
             "nodes": [{"name": "gpu", "node": "dgx-h100", "count": 4}],
-            "fabric": {"topology": "none"}})");
-        planFile.close();
+            "fabric": {"topology": "none"}})"));
         const QString trace = dir.filePath(QStringLiteral("four.swf"));
-        QFile traceFile(trace);
-        QVERIFY(traceFile.open(QIODevice::WriteOnly));
-        traceFile.write("; four jobs\n"
-                        "1 0 0 36000 24 -1 -1 24 -1 -1 1 1 1 1 1 1 -1 -1\n"
-                        "2 3600 0 18000 32 -1 -1 32 -1 -1 1 1 1 1 1 1 -1 -1\n"
-                        "3 7200 0 14400 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1\n"
-                        "4 10800 0 72000 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1\n");
-        traceFile.close();
+        QVERIFY(writeText(trace,
+                          "; four jobs\n"
+                          "1 0 0 36000 24 -1 -1 24 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                          "2 3600 0 18000 32 -1 -1 32 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                          "3 7200 0 14400 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                          "4 10800 0 72000 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1\n"));
         const Result r
             = run({"plan", "simulate", plan, "--trace", trace, "--years", "0.01", "--json"});
         QCOMPARE(r.status, 0);
@@ -465,9 +465,7 @@ private slots:
         QCOMPARE(replay["started"].toInt(), 4);
         QVERIFY(qAbs(replay["mean_wait_h"].toDouble() - 5.25) < 1e-9);
         // A malformed trace names its file and line.
-        QVERIFY(traceFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        traceFile.write("1 0 0\n");
-        traceFile.close();
+        QVERIFY(writeText(trace, "1 0 0\n"));
         const Result bad = run({"plan", "simulate", plan, "--trace", trace});
         QVERIFY(bad.status != 0);
         QVERIFY2(bad.err.contains("four.swf: line 1: expected 18 fields"), bad.err.constData());
