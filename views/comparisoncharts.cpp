@@ -171,6 +171,41 @@ QChart *barAndLineChart(const model::ScenarioComparison &c, int highlight, const
     return chart;
 }
 
+/** Grouped bars: each job class's p95 queue wait, one bar per scenario (the queue rows). */
+QChart *queueWaitChart(const model::ScenarioComparison &c, int highlight)
+{
+    const std::string prefix = "queue_wait_p95_h:";
+    std::vector<const model::ComparisonRow *> rows;
+    for (const model::ComparisonRow &row : c.rows)
+        if (row.key.rfind(prefix, 0) == 0)
+            rows.push_back(&row);
+    if (rows.empty())
+        return nullptr;
+    QChart *chart = newChart(QObject::tr("Queue: 95th-percentile wait per job class"));
+    auto *series = new QBarSeries;
+    double maximum = 0;
+    for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
+        auto *set = new QBarSet(scenarioLabel(c, static_cast<int>(i), highlight));
+        set->setColor(scenarioColour(static_cast<int>(i)));
+        for (const model::ComparisonRow *row : rows) {
+            const double hours = i < row->values.size() && row->values[i] ? *row->values[i] : 0.0;
+            *set << hours;
+            maximum = std::max(maximum, hours);
+        }
+        series->append(set);
+    }
+    chart->addSeries(series);
+    auto *categories = new QBarCategoryAxis;
+    for (const model::ComparisonRow *row : rows)
+        categories->append(QString::fromStdString(row->key.substr(prefix.size())));
+    chart->addAxis(categories, Qt::AlignBottom);
+    series->attachAxis(categories);
+    QValueAxis *axis = valueAxis(QObject::tr("Hours"), maximum);
+    chart->addAxis(axis, Qt::AlignLeft);
+    series->attachAxis(axis);
+    return chart;
+}
+
 QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
 {
     QChart *chart = newChart(QObject::tr("Pareto front: %1 against %2<br>(dominated options faded; "
@@ -343,6 +378,8 @@ QList<QChart *> comparisonCharts(const model::ScenarioComparison &c, int highlig
         powerColors));
     if (training && !c.scaling.empty())
         charts.append(scalingChart(c));
+    if (QChart *queue = queueWaitChart(c, highlight))
+        charts.append(queue);
     if (std::any_of(c.paretoPoints.begin(), c.paretoPoints.end(),
                     [](const auto &p) { return p.has_value(); }))
         charts.append(paretoChart(c, highlight));

@@ -20,6 +20,9 @@
 #include "model/planning/planestimator.h"
 #include "model/planning/planworstfailure.h"
 
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QDir>
 #include <QDockWidget>
@@ -294,6 +297,60 @@ private slots:
         QVERIFY(QString::asprintf(qPrintable(format), x->min())
                 != QString::asprintf(qPrintable(format), x->min() + step));
         qDeleteAll(charts);
+    }
+
+    void queueWaitChart()
+    {
+        // Two scenarios, two job classes: one bar set per scenario, one category per class,
+        // the heights the rows' hours (missing: 0).
+        model::ScenarioComparison c;
+        for (const char *name : {"Baseline", "Bigger"}) {
+            model::ScenarioResult result;
+            result.name = name;
+            result.ok = true;
+            c.scenarios.push_back(result);
+        }
+        c.rows.push_back({"queue_wait_p95_h:training",
+                          "Queue",
+                          "p95 wait: training",
+                          "h",
+                          model::Preference::Lower,
+                          {12.0, 3.0},
+                          {},
+                          -1,
+                          true});
+        c.rows.push_back({"queue_wait_p95_h:interactive",
+                          "Queue",
+                          "p95 wait: interactive",
+                          "h",
+                          model::Preference::Lower,
+                          {0.5, std::nullopt},
+                          {},
+                          -1,
+                          true});
+        const QList<QChart *> charts = views::comparisonCharts(c);
+        QChart *queue = nullptr;
+        for (QChart *chart : charts)
+            if (chart->title().startsWith(QStringLiteral("Queue")))
+                queue = chart;
+        QVERIFY(queue);
+        auto *bars = qobject_cast<QBarSeries *>(queue->series().front());
+        QVERIFY(bars);
+        QCOMPARE(bars->count(), 2);
+        QCOMPARE(bars->barSets()[0]->at(0), 12.0);
+        QCOMPARE(bars->barSets()[1]->at(0), 3.0);
+        QCOMPARE(bars->barSets()[0]->at(1), 0.5);
+        QCOMPARE(bars->barSets()[1]->at(1), 0.0);
+        auto *categories = qobject_cast<QBarCategoryAxis *>(queue->axes(Qt::Horizontal).front());
+        QCOMPARE(categories->categories(),
+                 QStringList({QStringLiteral("training"), QStringLiteral("interactive")}));
+        qDeleteAll(charts);
+        // No queue rows, no queue chart.
+        c.rows.clear();
+        const QList<QChart *> none = views::comparisonCharts(c);
+        for (QChart *chart : none)
+            QVERIFY(!chart->title().startsWith(QStringLiteral("Queue")));
+        qDeleteAll(none);
     }
 
     void csvAndPdfExports()
