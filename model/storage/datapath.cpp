@@ -46,9 +46,11 @@ std::vector<DataPathStage> stageCapacities(const DataPathInputs &in, const Sampl
 {
     const StorageSpec &s = in.storage;
     const double nodes = static_cast<double>(in.nodes);
-    const double clientBytesPerSecond
-        = std::min(in.nodeNetworkBytesPerSecond, s.clientBytesPerSecond)
-        / std::max(1.0, in.pathOversubscription);
+    // The storage's per-client limit, when it has one, caps the node's path; a path of unknown
+    // rate (no NIC described) leaves the stage out rather than reading as infinitely slow.
+    const double clientBytesPerSecond = s.clientBytesPerSecond > 0
+        ? std::min(in.nodeNetworkBytesPerSecond, s.clientBytesPerSecond)
+        : in.nodeNetworkBytesPerSecond;
     std::vector<DataPathStage> stages;
     stages.push_back({"storage read bandwidth", s.readBytesPerSecond / cost.bytes, 0});
     const double metadataOps = cost.fileOpens * s.metadataOpsPerFileOpen;
@@ -62,7 +64,8 @@ std::vector<DataPathStage> stageCapacities(const DataPathInputs &in, const Sampl
         if (metadataOps > 0)
             stages.push_back({"metadata", s.metadataOpsPerSecond / metadataOps, 0});
     }
-    stages.push_back({"storage network", nodes * clientBytesPerSecond / cost.bytes, 0});
+    if (clientBytesPerSecond > 0)
+        stages.push_back({"storage network", nodes * clientBytesPerSecond / cost.bytes, 0});
     if (cost.decodeCoreSeconds > 0) {
         // Loader workers run on the cores no training process is pinned to (one per GPU); a
         // node with no core to spare still time-shares one.

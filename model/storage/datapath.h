@@ -20,11 +20,10 @@ struct DataPathInputs
     int gpusPerNode = 0;
     int cpuCoresPerNode = 0;
     double localCacheBytesPerNode = 0;
-    /** What one node's path to storage carries: its storage NICs, or its compute NICs when the
-     * storage shares the fabric. */
+    /** What one node's path to storage carries: its storage NICs, or its compute NICs over the
+     * fabric's oversubscription when the storage shares the fabric (its uplinks); 0: unknown,
+     * no storage-network stage. */
     double nodeNetworkBytesPerSecond = 0;
-    /** Storage traffic that shares the compute fabric climbs its oversubscribed uplinks. */
-    double pathOversubscription = 1;
     int sequenceTokens = 0; ///< the run's sequence length: one sample of a token dataset
     /** Model positions per second the GPUs consume at the estimated step time. */
     double tokensPerSecond = 0;

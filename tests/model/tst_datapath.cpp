@@ -202,6 +202,24 @@ private slots:
         QCOMPARE(storageFeedSamplesPerSecond(smallNfs(), 1, tokens, 0), 0.0);
     }
 
+    void unknownNodePathLeavesTheNetworkStageOut()
+    {
+        // No NIC described: the storage network is not a stage (it would otherwise read as 0%
+        // busy or as no capacity at all); the other stages stay as derived above.
+        DataPathInputs in = smallCluster();
+        in.nodeNetworkBytesPerSecond = 0;
+        const DataPathEstimate e = estimateDataPath(in);
+        for (const DataPathStage &s : e.firstEpoch.stages)
+            QVERIFY(s.name != "storage network");
+        QVERIFY(closeRelative(e.firstEpoch.stallFraction, 0.6));
+        // Without a per-client limit the node's own path is the limit: 10 x 50 GB/s / 100 kB.
+        in = smallCluster();
+        in.storage.clientBytesPerSecond = 0;
+        QVERIFY(closeRelative(
+            stage(estimateDataPath(in).firstEpoch, "storage network").capacitySamplesPerSecond,
+            10 * 50e9 / 1e5));
+    }
+
     void nothingToEstimateWithoutDatasetOrStorage()
     {
         DataPathInputs in = smallCluster();
