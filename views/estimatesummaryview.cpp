@@ -363,9 +363,14 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
         addDataPathRows(section, run.dataPath);
     if (run.operations.wallSeconds > 0)
         addRow(section, tr("Run energy and cost"),
-               tr("%1 days wall, %2 MWh, $%3")
-                   .arg(number(run.operations.wallSeconds / units::secondsPerDay, 1),
-                        number(run.operations.energyMegawattHours, 0),
+               tr("%1 wall, %2 MWh, $%3")
+                   .arg(run.operations.wallSeconds < units::secondsPerDay
+                            // A run of hours reads in hours, not as "0.1 days".
+                            ? tr("%1 hours").arg(number(run.operations.wallSeconds / 3600.0, 1))
+                            : tr("%1 days").arg(
+                                number(run.operations.wallSeconds / units::secondsPerDay, 1)),
+                        number(run.operations.energyMegawattHours,
+                               run.operations.energyMegawattHours < 10 ? 2 : 0),
                         number(run.operations.costUsd, 0)));
 }
 
@@ -378,26 +383,37 @@ void EstimateSummaryView::addDataPathRows(QTreeWidgetItem *section,
                  tr("%1: %2 samples/s, %3 GB/s")
                      .arg(QString::fromStdString(path.dataset), number(path.samplesPerSecond, 0),
                           number(path.requiredReadBytesPerSecond / units::giga, 2)));
+    // Demand over what each stage sustains: above 100% the stage starves the GPUs.
     for (std::size_t i = 0; i < path.firstEpoch.stages.size(); ++i) {
         const model::DataPathStage &first = path.firstEpoch.stages[i];
         const model::DataPathStage &warm = path.warm.stages[i];
         addRow(dataPath, QString::fromStdString(first.name),
-               path.cacheHitRatio > 0 ? tr("%1% busy in the first epoch, %2% with the cache warm")
-                                            .arg(number(100 * first.utilisation(), 0),
-                                                 number(100 * warm.utilisation(), 0))
-                                      : tr("%1% busy").arg(number(100 * first.utilisation(), 0)));
+               path.cacheHitRatio > 0
+                   ? tr("needs %1% of its capacity in the first epoch, %2% once cached")
+                         .arg(number(100 * first.utilisation(), 0),
+                              number(100 * warm.utilisation(), 0))
+                   : tr("needs %1% of its capacity").arg(number(100 * first.utilisation(), 0)));
     }
-    addRow(dataPath, tr("CPU cores needed"),
-           tr("%1 per node").arg(number(path.cpuCoresNeededPerNode, 0)));
+    addRow(dataPath, tr("CPU cores"),
+           tr("%1 of %2 per node (%3 for the training processes)")
+               .arg(number(path.cpuCoresNeededPerNode, 0))
+               .arg(path.cpuCoresPerNode)
+               .arg(path.trainingProcessesPerNode));
     dataPath->setExpanded(true);
-    addRow(section, tr("Data stall"),
-           path.stallFraction > 0
-               ? tr("GPUs wait for data %1% of the run (first epoch %2%): %3 cannot keep up; %4")
-                     .arg(number(100 * path.stallFraction, 1),
-                          number(100 * path.firstEpoch.stallFraction, 0),
-                          QString::fromStdString(model::starvingStagesText(path.worsePhase())),
-                          QString::fromStdString(path.advice))
-               : tr("none: every stage keeps up with the GPUs"));
+    if (path.stallFraction <= 0) {
+        addRow(section, tr("Data stall"), tr("none: every stage keeps up with the GPUs"));
+        return;
+    }
+    auto *stall = addRow(section, tr("Data stall"),
+                         tr("the GPUs wait for data %1% of the run (first epoch %2%, later "
+                            "epochs %3%)")
+                             .arg(number(100 * path.stallFraction, 1),
+                                  number(100 * path.firstEpoch.stallFraction, 0),
+                                  number(100 * path.warm.stallFraction, 0)));
+    addRow(stall, tr("Cannot keep up"),
+           QString::fromStdString(model::starvingStagesText(path.worsePhase())));
+    addRow(stall, tr("What to add"), QString::fromStdString(path.advice));
+    stall->setExpanded(true);
 }
 
 /** The step by cause and by operation (train --explain). */

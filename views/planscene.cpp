@@ -173,7 +173,7 @@ void PlanScene::addStorageCards(const model::Plan &plan, bool hasFabric)
     for (std::size_t i = 0; i < plan.storage.size(); ++i) {
         const model::StoragePlan &s = plan.storage[i];
         const model::StorageSpec &spec = m_catalog->storage(s.storageId);
-        QStringList lines = {tr("%1 systems").arg(s.count),
+        QStringList lines = {s.count == 1 ? tr("1 system") : tr("%1 systems").arg(s.count),
                              tr("%1 GB/s read, %2 GB/s write")
                                  .arg(s.count * spec.readBytesPerSecond / 1e9)
                                  .arg(s.count * spec.writeBytesPerSecond / 1e9),
@@ -224,6 +224,16 @@ void PlanScene::addWorkloadAndFacilityCards(const model::Plan &plan)
                      .arg(plan.inference.outputTokens);
         if (plan.inference.ratePerSecond)
             lines << tr("%1 requests/s").arg(*plan.inference.ratePerSecond);
+    } else if (!plan.portfolio.classes.empty()) {
+        // A cluster planned for its queue: the portfolio is its workload (plan simulate).
+        title = tr("Portfolio of %n job class(es)", nullptr,
+                   static_cast<int>(plan.portfolio.classes.size()));
+        double jobsPerDay = 0;
+        for (const model::JobClass &job : plan.portfolio.classes)
+            jobsPerDay += job.arrivalsPerSecond * 86400.0;
+        lines << tr("%1 jobs a day").arg(humanCount(jobsPerDay))
+              << (plan.portfolio.policy == model::SchedulingPolicy::Fifo ? tr("priority FIFO")
+                                                                         : tr("EASY backfill"));
     } else {
         lines << tr("drop a model from the palette");
     }

@@ -16,9 +16,20 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cp::views {
+
+namespace {
+
+bool hasParetoFront(const model::ScenarioComparison &comparison)
+{
+    return std::any_of(comparison.paretoPoints.begin(), comparison.paretoPoints.end(),
+                       [](const auto &point) { return point.has_value(); });
+}
+
+} // namespace
 
 QString comparisonNumber(double value, const std::string &unit)
 {
@@ -126,9 +137,10 @@ void ScenarioComparisonView::showComparison(const model::ScenarioComparison &com
     const int dominated = static_cast<int>(
         std::count(comparison.dominated.begin(), comparison.dominated.end(), true));
     const int count = static_cast<int>(comparison.scenarios.size());
-    const QString front = comparison.paretoPoints.empty()
-        ? QString()
-        : tr("%1 on the cost/time Pareto front.").arg(count - dominated);
+    // A plan with no training time or serving cost (a portfolio alone) has no front at all.
+    const QString front = hasParetoFront(comparison)
+        ? tr("%1 on the cost/time Pareto front.").arg(count - dominated)
+        : QString();
     m_status->setText(
         tr("%n variant(s) compared; ★ marks the best of each row, tinted rows differ.", nullptr,
            count)
@@ -162,7 +174,7 @@ void ScenarioComparisonView::rebuildTable()
         QString name = QString::fromStdString(scenarios[i].name);
         if (static_cast<int>(i) == m_highlight)
             name.prepend(QStringLiteral("▶ "));
-        if (i < m_comparison.dominated.size() && !m_comparison.paretoPoints.empty()
+        if (i < m_comparison.dominated.size() && hasParetoFront(m_comparison)
             && m_comparison.dominated[i])
             name += tr(" (dominated)");
         headers << name;

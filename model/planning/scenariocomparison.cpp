@@ -303,11 +303,11 @@ void addQueueRows(std::vector<ComparisonRow> &rows, const std::vector<ScenarioRe
         markBest(row);
         rows.push_back(std::move(row));
     };
-    queueRow("queue_utilisation_pct", "GPU utilisation (portfolio)", "%", Preference::Higher,
+    queueRow("queue_utilisation_pct", "Portfolio: GPUs busy", "%", Preference::Higher,
              [](const SimulationResult &r) { return Value(100 * r.utilisation); });
-    queueRow("queue_useful_pct", "Useful after failures", "%", Preference::Higher,
+    queueRow("queue_useful_pct", "Portfolio: busy less failure losses", "%", Preference::Higher,
              [](const SimulationResult &r) { return Value(100 * r.usefulUtilisation); });
-    queueRow("queue_fragmentation_pct", "Free but unusable (fragmentation)", "%", Preference::Lower,
+    queueRow("queue_fragmentation_pct", "Portfolio: idle while jobs wait", "%", Preference::Lower,
              [](const SimulationResult &r) { return Value(100 * r.fragmentation); });
     std::vector<std::string> classes;
     for (const ScenarioResult &s : scenarios)
@@ -316,7 +316,7 @@ void addQueueRows(std::vector<ComparisonRow> &rows, const std::vector<ScenarioRe
                 if (std::find(classes.begin(), classes.end(), c.name) == classes.end())
                     classes.push_back(c.name);
     for (const std::string &name : classes)
-        queueRow("queue_wait_p95_h:" + name, "p95 wait: " + name, "h", Preference::Lower,
+        queueRow("queue_wait_p95_h:" + name, "Queue wait p95: " + name, "h", Preference::Lower,
                  [name](const SimulationResult &r) -> Value {
                      for (const ClassResult &c : r.classes)
                          if (c.name == name && c.started > 0)

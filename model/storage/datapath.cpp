@@ -215,6 +215,8 @@ DataPathEstimate estimateDataPath(const DataPathInputs &in)
         ? phase(capacities, result.samplesPerSecond, 1.0 - result.cacheHitRatio)
         : result.firstEpoch;
     result.stallFraction = averageStall(result.firstEpoch, result.warm, result.epochs);
+    result.cpuCoresPerNode = in.cpuCoresPerNode;
+    result.trainingProcessesPerNode = in.gpusPerNode;
     result.cpuCoresNeededPerNode
         = result.samplesPerSecond / static_cast<double>(in.nodes) * cost.decodeCoreSeconds
         + in.gpusPerNode;

@@ -73,6 +73,8 @@ struct DataPathEstimate
     /** Time-weighted over the run's epochs. */
     double stallFraction = 0;
     double cpuCoresNeededPerNode = 0; ///< decode plus one core per training process
+    int cpuCoresPerNode = 0; ///< what a node has
+    int trainingProcessesPerNode = 0; ///< one per GPU, each pinned to a core
     /** Storage systems of this kind that keep the first epoch fed (read, IOPS, metadata). */
     long long storageSystemsNeeded = 0;
     std::string advice; ///< what to add when the path stalls (in the worse phase)

@@ -185,13 +185,16 @@ private slots:
         for (std::size_t i = 0; i < dataPath.firstEpoch.stages.size(); ++i) {
             const model::DataPathStage &stage = dataPath.firstEpoch.stages[i];
             const QString shown = findValue(tree, QString::fromStdString(stage.name));
-            QVERIFY2(shown.startsWith(QLocale().toString(100 * stage.utilisation(), 'f', 0)
-                                      + QStringLiteral("% busy in the first epoch")),
+            QVERIFY2(shown.startsWith(QStringLiteral("needs ")
+                                      + QLocale().toString(100 * stage.utilisation(), 'f', 0)
+                                      + QStringLiteral("% of its capacity in the first epoch")),
                      qPrintable(shown));
         }
-        const QString stall = findValue(tree, QStringLiteral("Data stall"));
-        QVERIFY2(stall.contains(QString::fromStdString(dataPath.firstEpoch.limitingStage)),
+        const QString stall = findValue(tree, QStringLiteral("Cannot keep up"));
+        QVERIFY2(stall.startsWith(QString::fromStdString(dataPath.firstEpoch.limitingStage)),
                  qPrintable(stall));
+        QCOMPARE(findValue(tree, QStringLiteral("What to add")),
+                 QString::fromStdString(dataPath.advice));
         const auto items = tree->findItems(QStringLiteral("Data path"),
                                            Qt::MatchExactly | Qt::MatchRecursive, 0);
         QCOMPARE(items.size(), 1);
