@@ -15,14 +15,15 @@ namespace cp::model {
 
 namespace {
 
-enum class EventKind { Arrival, Completion, Failure, Repair, BackfillTick };
+enum class EventKind : std::uint8_t { Arrival, Completion, Failure, Repair, BackfillTick };
 
+/** 24 bytes: the heap of pending events moves these on every push and pop. */
 struct Event
 {
     double time;
     EventKind kind;
     int index; ///< class (arrival), job (completion), server (repair), trace job (arrival)
-    long long generation; ///< a completion is void if its job was stopped since
+    std::uint32_t generation; ///< a completion is void if its job was stopped since
     bool fromTrace = false;
     bool operator>(const Event &other) const { return time > other.time; }
 };
@@ -36,7 +37,7 @@ struct Job
     double remainingSeconds = 0; ///< work left, restarts included
     double checkpointIntervalSeconds = 0;
     double firstStartSeconds = -1;
-    long long generation = 0;
+    std::uint32_t generation = 0;
 };
 
 struct RunningJob
