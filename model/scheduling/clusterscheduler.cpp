@@ -21,6 +21,25 @@ ServerPool::ServerPool(const SchedulerCluster &cluster, bool topologyAware)
     }
     m_freeTotal = m_total;
     m_upTotal = m_total;
+    m_partlyFree.resize(static_cast<std::size_t>(m_maxGpusPerServer) + 1);
+    m_slot.assign(m_gpus.size(), -1);
+}
+
+void ServerPool::addPartly(int server, int free)
+{
+    std::vector<int> &bucket = m_partlyFree[static_cast<std::size_t>(free)];
+    m_slot[server] = static_cast<int>(bucket.size());
+    bucket.push_back(server);
+}
+
+void ServerPool::removePartly(int server, int free)
+{
+    std::vector<int> &bucket = m_partlyFree[static_cast<std::size_t>(free)];
+    const int slot = m_slot[server];
+    bucket[static_cast<std::size_t>(slot)] = bucket.back();
+    m_slot[bucket.back()] = slot;
+    bucket.pop_back();
+    m_slot[server] = -1;
 }
 
 int ServerPool::wholeServersFor(int gpus) const
@@ -35,9 +54,9 @@ std::optional<Allocation> ServerPool::place(int gpus) const
     const int whole = wholeServersFor(gpus);
     if (whole == 0) {
         // Best fit among partly used servers, else a whole free one.
-        const auto it = m_partlyFree.lower_bound({gpus, -1});
-        if (it != m_partlyFree.end())
-            return Allocation {{it->second, gpus}};
+        for (int free = gpus; free < static_cast<int>(m_partlyFree.size()); ++free)
+            if (!m_partlyFree[static_cast<std::size_t>(free)].empty())
+                return Allocation {{m_partlyFree[static_cast<std::size_t>(free)].back(), gpus}};
         for (const std::set<int> &leaf : m_wholeFreeByLeaf)
             for (int server : leaf)
                 if (m_gpus[server] >= gpus)
@@ -85,13 +104,13 @@ void ServerPool::setFree(int server, int free)
             m_wholeFreeByLeaf[leafOf(server)].erase(server);
             --m_wholeFreeCount;
         } else if (before > 0) {
-            m_partlyFree.erase({before, server});
+            removePartly(server, before);
         }
         if (free == m_gpus[server]) {
             m_wholeFreeByLeaf[leafOf(server)].insert(server);
             ++m_wholeFreeCount;
         } else if (free > 0) {
-            m_partlyFree.insert({free, server});
+            addPartly(server, free);
         }
         m_freeTotal += free - before;
     }

@@ -44,6 +44,8 @@ public:
 
 private:
     void setFree(int server, int free);
+    void addPartly(int server, int free);
+    void removePartly(int server, int free);
     int leafOf(int server) const { return server / m_serversPerLeaf; }
 
     std::vector<int> m_gpus;
@@ -56,8 +58,10 @@ private:
     long long m_upTotal = 0;
     long long m_total = 0;
     int m_wholeFreeCount = 0;
-    /** Up servers by free GPUs (partly used ones), for best fit: (free, server). */
-    std::set<std::pair<int, int>> m_partlyFree;
+    /** Up servers partly in use, by their free GPUs (best fit scans upwards from the job's
+     * size); m_slot is each one's place in its bucket, for removal in constant time. */
+    std::vector<std::vector<int>> m_partlyFree;
+    std::vector<int> m_slot;
     /** Up servers with every GPU free, per leaf. */
     std::vector<std::set<int>> m_wholeFreeByLeaf;
 };
