@@ -24,6 +24,17 @@ std::string policyName(model::SchedulingPolicy policy)
     return policy == model::SchedulingPolicy::Fifo ? "fifo" : "backfill";
 }
 
+nlohmann::json servicesToJson(const model::SimulationResult &r)
+{
+    nlohmann::json services = nlohmann::json::array();
+    for (const model::ServiceResult &s : r.services)
+        services.push_back({{"name", s.name},
+                            {"demanded_replica_hours", s.demandedReplicaHours},
+                            {"served_replica_hours", s.servedReplicaHours},
+                            {"attainment", s.attainment()}});
+    return services;
+}
+
 nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
                                 const model::Plan &plan, const model::SimulationOptions &options,
                                 double seconds)
@@ -63,8 +74,10 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
             {"jobs_queued_at_end", r.jobsQueuedAtEnd},
             {"wait_p95_h", std::move(waitP95)},
             {"classes", std::move(classes)},
-            // Inference services with SLOs are sized by `infer`/the plan estimate, not queued.
-            {"slo_attainment", nullptr},
+            // Replica-time served over asked for, all services; null without services.
+            {"slo_attainment",
+             r.services.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.serviceAttainment)},
+            {"services", servicesToJson(r)},
             {"events", r.events},
             {"seconds", seconds}};
 }
@@ -113,6 +126,14 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
                         hours(c.meanWaitSeconds), hours(c.waitP50Seconds), hours(c.waitP95Seconds),
                         hours(c.waitP99Seconds)});
     out << classes.render();
+    if (!r.services.empty()) {
+        Table services({"service", "replica-hours asked", "served", "attained"});
+        for (const model::ServiceResult &s : r.services)
+            services.addRow({s.name, model::groupThousands(format("%.0f", s.demandedReplicaHours)),
+                             model::groupThousands(format("%.0f", s.servedReplicaHours)),
+                             format("%.1f%%", 100 * s.attainment())});
+        out << "\n" << services.render();
+    }
     if (r.offeredLoad > 1)
         out << "note: the jobs offered need " << format("%.0f%%", 100 * r.offeredLoad)
             << " of the GPUs: the queue grows without bound and its waits grow with the "

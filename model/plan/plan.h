@@ -105,6 +105,7 @@ struct InferenceWorkload
 struct PortfolioPlan
 {
     std::vector<JobClass> classes;
+    std::vector<ServiceClass> services; ///< serving fleets kept up hour by hour
     SchedulingPolicy policy = SchedulingPolicy::EasyBackfill;
     bool topologyAware = true;
     bool operator==(const PortfolioPlan &) const = default;

@@ -375,6 +375,35 @@ JobClass readJobClass(JsonFieldReader &c)
     return job;
 }
 
+/** A serving fleet: `replicas` all day, or `replicas_by_hour` (24 counts, hour 0 first). */
+ServiceClass readServiceClass(JsonFieldReader &v)
+{
+    ServiceClass service;
+    service.name = v.string("name");
+    if (service.name.empty())
+        v.fail("name", "a service needs a name");
+    service.gpusPerReplica = v.integer("gpus_per_replica", 1, 1 << 20);
+    if (const nlohmann::json *hours = v.optionalArray("replicas_by_hour")) {
+        if (hours->size() != 24)
+            v.fail("replicas_by_hour",
+                   "needs 24 counts (hour 0 to 23), found " + std::to_string(hours->size()));
+        for (std::size_t h = 0; h < hours->size(); ++h) {
+            const nlohmann::json &count = (*hours)[h];
+            if (!count.is_number_integer() || count.get<long long>() < 0
+                || count.get<long long>() > 1000000)
+                throw InputError(v.file(),
+                                 v.childPointer("replicas_by_hour") + "/" + std::to_string(h),
+                                 "expected a replica count from 0 to 1,000,000");
+            service.replicasByHour.push_back(count.get<int>());
+        }
+        if (v.optionalInteger("replicas", 0, 1000000))
+            v.fail("replicas", "give replicas or replicas_by_hour, not both");
+    } else {
+        service.replicasByHour.assign(24, v.integer("replicas", 0, 1000000));
+    }
+    return service;
+}
+
 void readPortfolio(JsonFieldReader &root, const std::string &file, Plan &plan)
 {
     const nlohmann::json *portfolio = root.optionalObject("portfolio");
@@ -386,6 +415,12 @@ void readPortfolio(JsonFieldReader &root, const std::string &file, Plan &plan)
         ? SchedulingPolicy::Fifo
         : SchedulingPolicy::EasyBackfill;
     plan.portfolio.topologyAware = p.optionalBool("topology_aware").value_or(true);
+    if (const nlohmann::json *services = p.optionalArray("services"))
+        for (std::size_t i = 0; i < services->size(); ++i) {
+            JsonFieldReader v((*services)[i], file, "/portfolio/services/" + std::to_string(i));
+            plan.portfolio.services.push_back(readServiceClass(v));
+            v.finish();
+        }
     const nlohmann::json &classes = p.array("classes");
     for (std::size_t i = 0; i < classes.size(); ++i) {
         JsonFieldReader c(classes[i], file, "/portfolio/classes/" + std::to_string(i));
@@ -416,6 +451,22 @@ nlohmann::json portfolioToJson(const PortfolioPlan &portfolio)
         classes.push_back(std::move(c));
     }
     nlohmann::json json = {{"classes", std::move(classes)}};
+    if (!portfolio.services.empty()) {
+        nlohmann::json services = nlohmann::json::array();
+        for (const ServiceClass &service : portfolio.services) {
+            nlohmann::json v
+                = {{"name", service.name}, {"gpus_per_replica", service.gpusPerReplica}};
+            const bool flat
+                = std::all_of(service.replicasByHour.begin(), service.replicasByHour.end(),
+                              [&](int count) { return count == service.replicasByHour.front(); });
+            if (flat && !service.replicasByHour.empty())
+                v["replicas"] = service.replicasByHour.front();
+            else
+                v["replicas_by_hour"] = service.replicasByHour;
+            services.push_back(std::move(v));
+        }
+        json["services"] = std::move(services);
+    }
     if (portfolio.policy == SchedulingPolicy::Fifo)
         json["policy"] = "fifo";
     if (!portfolio.topologyAware)
@@ -673,7 +724,7 @@ nlohmann::json planToJson(const Plan &plan)
         doc["workload"] = trainingWorkloadToJson(plan);
     else if (plan.workloadType == WorkloadType::Inference)
         doc["workload"] = inferenceWorkloadToJson(plan.inference);
-    if (!plan.portfolio.classes.empty())
+    if (!plan.portfolio.classes.empty() || !plan.portfolio.services.empty())
         doc["portfolio"] = portfolioToJson(plan.portfolio);
     if (!plan.layout.empty())
         doc["layout"] = plan.layout;

@@ -150,7 +150,7 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catal
                                           const std::atomic<bool> *cancel)
 {
     PortfolioSimulation simulation;
-    if (plan.portfolio.classes.empty() && trace.empty()) {
+    if (plan.portfolio.classes.empty() && plan.portfolio.services.empty() && trace.empty()) {
         simulation.error = "the plan has no portfolio: add job classes under \"portfolio\"";
         return simulation;
     }
@@ -181,10 +181,18 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catal
             + " are simulated: shorten the period";
         return simulation;
     }
+    for (const ServiceClass &service : plan.portfolio.services)
+        if (service.gpusPerReplica > gpus) {
+            simulation.error = "service '" + service.name + "' needs "
+                + std::to_string(service.gpusPerReplica) + " GPUs a replica; the plan has "
+                + std::to_string(gpus);
+            return simulation;
+        }
     options.policy = plan.portfolio.policy;
     options.topologyAware = plan.portfolio.topologyAware;
-    simulation.result = simulateScheduler(simulation.cluster, plan.portfolio.classes, trace,
-                                          options, progress, cancel);
+    simulation.result = simulateWorkload(simulation.cluster,
+                                         {plan.portfolio.classes, plan.portfolio.services, trace},
+                                         options, progress, cancel);
     return simulation;
 }
 

@@ -307,6 +307,10 @@ void addQueueRows(std::vector<ComparisonRow> &rows, const std::vector<ScenarioRe
              [](const SimulationResult &r) { return Value(100 * r.utilisation); });
     queueRow("queue_useful_pct", "Portfolio: busy less failure losses", "%", Preference::Higher,
              [](const SimulationResult &r) { return Value(100 * r.usefulUtilisation); });
+    queueRow("queue_service_attainment_pct", "Portfolio: service replica-hours served", "%",
+             Preference::Higher, [](const SimulationResult &r) -> Value {
+                 return r.services.empty() ? std::nullopt : Value(100 * r.serviceAttainment);
+             });
     queueRow("queue_fragmentation_pct", "Portfolio: idle while jobs wait", "%", Preference::Lower,
              [](const SimulationResult &r) { return Value(100 * r.fragmentation); });
     std::vector<std::string> classes;
@@ -454,7 +458,8 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
         try {
             result.estimate = estimatePlan(plans[i], catalog, cancel);
             result.ok = true;
-            if (!plans[i].portfolio.classes.empty() && options.queueSeconds > 0) {
+            if ((!plans[i].portfolio.classes.empty() || !plans[i].portfolio.services.empty())
+                && options.queueSeconds > 0) {
                 SimulationOptions queue;
                 queue.horizonSeconds = options.queueSeconds;
                 result.queue = simulatePlanPortfolio(plans[i], catalog, queue, {}, {}, cancel);

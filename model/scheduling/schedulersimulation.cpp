@@ -15,7 +15,14 @@ namespace cp::model {
 
 namespace {
 
-enum class EventKind : std::uint8_t { Arrival, Completion, Failure, Repair, BackfillTick };
+enum class EventKind : std::uint8_t {
+    Arrival,
+    Completion,
+    Failure,
+    Repair,
+    BackfillTick,
+    ServiceScale
+};
 
 /** 24 bytes: the heap of pending events moves these on every push and pop. */
 struct Event
@@ -38,7 +45,11 @@ struct Job
     double checkpointIntervalSeconds = 0;
     double firstStartSeconds = -1;
     std::uint32_t generation = 0;
+    int serviceIndex = -1; ///< a replica of this service; -1 for a batch job
 };
+
+/** A service replica runs until the service scales down: it never ends on its own. */
+constexpr double replicaSeconds = std::numeric_limits<double>::infinity();
 
 struct RunningJob
 {
@@ -73,17 +84,23 @@ double quantile(std::vector<double> values, double q)
 class Simulation
 {
 public:
-    Simulation(const SchedulerCluster &cluster, const std::vector<JobClass> &classes,
-               const std::vector<TraceJob> &trace, const SimulationOptions &options)
+    Simulation(const SchedulerCluster &cluster, const SchedulerWorkload &workload,
+               const SimulationOptions &options)
         : m_cluster(cluster)
-        , m_classes(classes)
-        , m_trace(trace)
+        , m_classes(workload.classes)
+        , m_services(workload.services)
+        , m_trace(workload.trace)
         , m_options(options)
         , m_pool(cluster, options.topologyAware)
         , m_random(options.seed)
         , m_jobsOnServer(cluster.gpusPerServer.size())
-        , m_waits(std::max<std::size_t>(1, classes.size()))
+        , m_waits(std::max<std::size_t>(1, workload.classes.size()))
         , m_submittedByClass(m_waits.size(), 0)
+        , m_serviceMembers(workload.services.size())
+        , m_serviceRunning(workload.services.size(), 0)
+        , m_serviceTarget(workload.services.size(), 0)
+        , m_serviceServedSeconds(workload.services.size(), 0.0)
+        , m_serviceDemandedSeconds(workload.services.size(), 0.0)
     { }
 
     SimulationResult run(const std::function<void(double)> &progress,
@@ -100,10 +117,14 @@ private:
     void launch(int jobId, Allocation allocation); ///< onto its servers
     void stop(int jobId, double until);
     void backfill(int headId);
+    void scaleServices(int hour);
+    int newJobId(const Job &job);
+    void enqueue(int jobId);
     SimulationResult results() const;
 
     const SchedulerCluster &m_cluster;
     const std::vector<JobClass> &m_classes;
+    const std::vector<ServiceClass> &m_services;
     const std::vector<TraceJob> &m_trace;
     const SimulationOptions &m_options;
     ServerPool m_pool;
@@ -129,6 +150,13 @@ private:
     long long m_submitted = 0;
     double m_lastBackfill = -std::numeric_limits<double>::infinity();
     bool m_backfillTickPending = false;
+    /** Per service: its replicas (queued or running), how many run, how many it wants now,
+     * and the replica-time served and asked for. */
+    std::vector<std::vector<int>> m_serviceMembers;
+    std::vector<int> m_serviceRunning;
+    std::vector<int> m_serviceTarget;
+    std::vector<double> m_serviceServedSeconds;
+    std::vector<double> m_serviceDemandedSeconds;
 };
 
 void Simulation::seedEvents()
@@ -140,6 +168,8 @@ void Simulation::seedEvents()
                  EventKind::Arrival, static_cast<int>(c), 0});
     for (std::size_t i = 0; i < m_trace.size(); ++i)
         m_events.push({m_trace[i].submitSeconds, EventKind::Arrival, static_cast<int>(i), 0, true});
+    if (!m_services.empty())
+        m_events.push({0.0, EventKind::ServiceScale, 0, 0});
     const double serverFailuresPerSecond = m_cluster.serverMtbfSeconds > 0
         ? static_cast<double>(m_pool.servers()) / m_cluster.serverMtbfSeconds
         : 0.0;
@@ -154,6 +184,10 @@ void Simulation::advanceTo(double time)
     // The first queued job could not start at the last event: the free GPUs idle for it.
     if (dt > 0 && !m_queue.empty())
         m_fragmentedGpuSeconds += static_cast<double>(m_pool.freeGpus()) * dt;
+    for (std::size_t s = 0; s < m_services.size() && dt > 0; ++s) {
+        m_serviceServedSeconds[s] += m_serviceRunning[s] * dt;
+        m_serviceDemandedSeconds[s] += m_serviceTarget[s] * dt;
+    }
     m_now = time;
 }
 
@@ -184,29 +218,87 @@ void Simulation::arrive(const Event &event)
     // A job bigger than the whole cluster can never start: it is counted, never queued.
     if (job.gpus > m_pool.totalGpus() || job.gpus < 1)
         return;
-    // Ids of finished jobs are reused: a year of millions of jobs keeps only those in flight.
-    int id = 0;
-    if (!m_freeIds.empty()) {
-        id = m_freeIds.back();
-        m_freeIds.pop_back();
-        job.generation = m_jobs[id].generation + 1;
-        m_jobs[id] = job;
-    } else {
-        id = static_cast<int>(m_jobs.size());
-        m_jobs.push_back(job);
-    }
+    const int id = newJobId(job);
     if (job.submitSeconds >= m_options.warmupSeconds) {
         ++m_submitted;
         ++m_submittedByClass[job.classIndex];
     }
+    enqueue(id);
+}
+
+/** Ids of finished jobs are reused: a year of millions of jobs keeps only those in flight. */
+int Simulation::newJobId(const Job &job)
+{
+    if (m_freeIds.empty()) {
+        m_jobs.push_back(job);
+        return static_cast<int>(m_jobs.size()) - 1;
+    }
+    const int id = m_freeIds.back();
+    m_freeIds.pop_back();
+    const std::uint32_t generation = m_jobs[id].generation + 1;
+    m_jobs[id] = job;
+    m_jobs[id].generation = generation;
+    return id;
+}
+
+void Simulation::enqueue(int jobId)
+{
+    const Job &job = m_jobs[jobId];
     // With nobody queued ahead, a job that fits starts at once (the scheduler's pass would pick
     // it first anyway), without a round trip through the queue.
     if (m_queue.empty())
         if (std::optional<Allocation> allocation = m_pool.place(job.gpus)) {
-            launch(id, std::move(*allocation));
+            launch(jobId, std::move(*allocation));
             return;
         }
-    m_queue.insert({-job.priority, job.submitSeconds, id});
+    m_queue.insert({-job.priority, job.submitSeconds, jobId});
+}
+
+/**
+ * The services' replicas for `hour` of the run: new ones queue first in line (the highest
+ * priority), surplus ones leave, queued ones before running ones.
+ */
+void Simulation::scaleServices(int hour)
+{
+    for (std::size_t s = 0; s < m_services.size(); ++s) {
+        const ServiceClass &service = m_services[s];
+        const int target = service.replicasByHour.empty()
+            ? 0
+            : service
+                  .replicasByHour[static_cast<std::size_t>(hour) % service.replicasByHour.size()];
+        m_serviceTarget[s] = target;
+        std::vector<int> &members = m_serviceMembers[s];
+        while (static_cast<int>(members.size()) < target) {
+            Job replica;
+            replica.gpus = service.gpusPerReplica;
+            replica.priority = std::numeric_limits<int>::max();
+            replica.submitSeconds = m_now;
+            replica.remainingSeconds = replicaSeconds;
+            replica.serviceIndex = static_cast<int>(s);
+            const int id = newJobId(replica);
+            members.push_back(id);
+            enqueue(id);
+        }
+        while (static_cast<int>(members.size()) > target) {
+            // Prefer a replica still waiting; else the newest running one.
+            auto victim = std::find_if(members.rbegin(), members.rend(), [this](int id) {
+                return static_cast<std::size_t>(id) >= m_running.size() || !m_running[id].running;
+            });
+            if (victim == members.rend())
+                victim = members.rbegin();
+            const int id = *victim;
+            members.erase(std::next(victim).base());
+            if (static_cast<std::size_t>(id) < m_running.size() && m_running[id].running) {
+                stop(id, m_now);
+            } else {
+                const Job &job = m_jobs[id];
+                m_queue.erase({-job.priority, job.submitSeconds, id});
+                ++m_jobs[id].generation;
+            }
+            m_freeIds.push_back(id);
+        }
+    }
+    m_events.push({(hour + 1) * 3600.0, EventKind::ServiceScale, hour + 1, 0});
 }
 
 void Simulation::start(int jobId, Allocation allocation)
@@ -219,7 +311,9 @@ void Simulation::start(int jobId, Allocation allocation)
 void Simulation::launch(int jobId, Allocation allocation)
 {
     Job &job = m_jobs[jobId];
-    if (job.firstStartSeconds < 0) {
+    if (job.serviceIndex >= 0) {
+        ++m_serviceRunning[job.serviceIndex];
+    } else if (job.firstStartSeconds < 0) {
         job.firstStartSeconds = m_now;
         if (job.submitSeconds >= m_options.warmupSeconds)
             m_waits[job.classIndex].push_back(m_now - job.submitSeconds);
@@ -227,7 +321,7 @@ void Simulation::launch(int jobId, Allocation allocation)
     m_pool.take(allocation);
     for (const auto &[server, gpus] : allocation)
         m_jobsOnServer[server].push_back(jobId);
-    const double end = m_now + job.remainingSeconds;
+    const double end = job.serviceIndex >= 0 ? replicaSeconds : m_now + job.remainingSeconds;
     if (m_running.size() <= static_cast<std::size_t>(jobId))
         m_running.resize(jobId + 1);
     RunningJob &running = m_running[jobId];
@@ -236,7 +330,8 @@ void Simulation::launch(int jobId, Allocation allocation)
     running.startSeconds = m_now;
     running.endSeconds = end;
     m_runningByEnd.insert({end, jobId});
-    m_events.push({end, EventKind::Completion, jobId, job.generation});
+    if (job.serviceIndex < 0)
+        m_events.push({end, EventKind::Completion, jobId, job.generation});
 }
 
 /** Takes a running job off its servers, counting its GPU-time up to `until`. */
@@ -252,6 +347,8 @@ void Simulation::stop(int jobId, double until)
     }
     m_runningByEnd.erase({running.endSeconds, jobId});
     running.running = false;
+    if (job.serviceIndex >= 0)
+        --m_serviceRunning[job.serviceIndex];
     ++job.generation;
 }
 
@@ -278,8 +375,11 @@ void Simulation::fail()
                     * job.checkpointIntervalSeconds
                 : 0.0;
             stop(jobId, m_now);
-            job.remainingSeconds += m_cluster.restartSeconds - kept;
-            m_lostGpuSeconds += job.gpus * (elapsed - kept + m_cluster.restartSeconds);
+            // A service replica holds no work to lose: it is only down until placed again.
+            if (job.serviceIndex < 0) {
+                job.remainingSeconds += m_cluster.restartSeconds - kept;
+                m_lostGpuSeconds += job.gpus * (elapsed - kept + m_cluster.restartSeconds);
+            }
             m_queue.insert({-job.priority, job.submitSeconds, jobId});
             ++m_interruptions;
         }
@@ -395,6 +495,9 @@ SimulationResult Simulation::run(const std::function<void(double)> &progress,
         case EventKind::BackfillTick:
             m_backfillTickPending = false;
             break;
+        case EventKind::ServiceScale:
+            scaleServices(event.index);
+            break;
         }
         schedule();
         if ((m_eventCount & 0xfff) == 0) {
@@ -421,7 +524,10 @@ SimulationResult Simulation::results() const
         r.utilisation = m_allocatedGpuSeconds / capacity;
         r.usefulUtilisation = std::max(0.0, m_allocatedGpuSeconds - m_lostGpuSeconds) / capacity;
         r.fragmentation = m_fragmentedGpuSeconds / capacity;
-        r.offeredLoad = m_offeredGpuSeconds / capacity;
+        double serviceGpuSeconds = 0;
+        for (std::size_t s = 0; s < m_services.size(); ++s)
+            serviceGpuSeconds += m_serviceDemandedSeconds[s] * m_services[s].gpusPerReplica;
+        r.offeredLoad = (m_offeredGpuSeconds + serviceGpuSeconds) / capacity;
     }
     r.gpuHoursLostToFailures = m_lostGpuSeconds / 3600.0;
     r.interruptions = m_interruptions;
@@ -445,18 +551,35 @@ SimulationResult Simulation::results() const
     }
     for (std::size_t c = 0; c < r.classes.size(); ++c)
         r.classes[c].submitted = m_submittedByClass[c];
+    double served = 0, demanded = 0;
+    for (std::size_t s = 0; s < m_services.size(); ++s) {
+        r.services.push_back({m_services[s].name, m_serviceDemandedSeconds[s] / 3600.0,
+                              m_serviceServedSeconds[s] / 3600.0});
+        served += m_serviceServedSeconds[s];
+        demanded += m_serviceDemandedSeconds[s];
+    }
+    r.serviceAttainment = demanded > 0 ? served / demanded : 1.0;
     return r;
 }
 
 } // namespace
+
+SimulationResult simulateWorkload(const SchedulerCluster &cluster,
+                                  const SchedulerWorkload &workload,
+                                  const SimulationOptions &options,
+                                  const std::function<void(double)> &progress,
+                                  const std::atomic<bool> *cancel)
+{
+    Simulation simulation(cluster, workload, options);
+    return simulation.run(progress, cancel);
+}
 
 SimulationResult
 simulateScheduler(const SchedulerCluster &cluster, const std::vector<JobClass> &classes,
                   const std::vector<TraceJob> &trace, const SimulationOptions &options,
                   const std::function<void(double)> &progress, const std::atomic<bool> *cancel)
 {
-    Simulation simulation(cluster, classes, trace, options);
-    return simulation.run(progress, cancel);
+    return simulateWorkload(cluster, {classes, {}, trace}, options, progress, cancel);
 }
 
 double erlangCMeanWaitSeconds(int servers, double arrivalsPerSecond, double serviceSeconds)

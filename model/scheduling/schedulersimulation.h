@@ -30,6 +30,26 @@ SimulationResult simulateScheduler(const SchedulerCluster &cluster,
                                    const std::function<void(double)> &progress = {},
                                    const std::atomic<bool> *cancel = nullptr);
 
+/** Everything the cluster is asked to run. */
+struct SchedulerWorkload
+{
+    std::vector<JobClass> classes;
+    std::vector<ServiceClass> services;
+    std::vector<TraceJob> trace;
+};
+
+/**
+ * simulateScheduler with serving fleets too: each service's replicas are scaled at every hour
+ * of the run to its replicasByHour, ahead of every batch job in the queue (they take the next
+ * free GPUs; running batch jobs are not preempted). SimulationResult::services gives the
+ * replica-time each got against what it asked for.
+ */
+SimulationResult simulateWorkload(const SchedulerCluster &cluster,
+                                  const SchedulerWorkload &workload,
+                                  const SimulationOptions &options,
+                                  const std::function<void(double)> &progress = {},
+                                  const std::atomic<bool> *cancel = nullptr);
+
 /**
  * Mean wait in queue of an M/M/c system (Erlang's C formula): `servers` identical servers,
  * Poisson arrivals at `arrivalsPerSecond`, exponential service of mean `serviceSeconds`.

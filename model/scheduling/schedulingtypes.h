@@ -24,6 +24,19 @@ struct JobClass
     bool operator==(const JobClass &) const = default;
 };
 
+/**
+ * A serving fleet the cluster keeps up: replicas of `gpusPerReplica` GPUs, as many in each hour
+ * of the day as `replicasByHour` says (an autoscaled service, diurnalautoscaling.h). Replicas
+ * go first in the queue; one that cannot be placed misses its hour's service level.
+ */
+struct ServiceClass
+{
+    std::string name;
+    int gpusPerReplica = 8;
+    std::vector<int> replicasByHour; ///< 24 entries, hour 0 first
+    bool operator==(const ServiceClass &) const = default;
+};
+
 /** One job of a replayed trace (workloadtrace.h): when it came, how long it ran, how big. */
 struct TraceJob
 {
@@ -74,6 +87,18 @@ struct ClassResult
     double waitP99Seconds = 0;
 };
 
+struct ServiceResult
+{
+    std::string name;
+    double demandedReplicaHours = 0;
+    double servedReplicaHours = 0;
+    /** Served over demanded replica-time: 1 when every replica ran when asked for. */
+    double attainment() const
+    {
+        return demandedReplicaHours > 0 ? servedReplicaHours / demandedReplicaHours : 1.0;
+    }
+};
+
 struct SimulationResult
 {
     /** GPU-time allocated to jobs over GPU-time in service. */
@@ -91,6 +116,9 @@ struct SimulationResult
     /** Offered GPU-time per second over the GPUs: above 1 the queue grows without bound. */
     double offeredLoad = 0;
     std::vector<ClassResult> classes;
+    std::vector<ServiceResult> services;
+    /** Replica-time served over replica-time asked for, all services; 1 without services. */
+    double serviceAttainment = 1;
     long long events = 0;
 };
 

@@ -407,7 +407,15 @@ private slots:
         QCOMPARE(json["servers_per_leaf"].toInt(), 32);
         QCOMPARE(json["wait_p95_h"].toObject().size(), 5);
         QVERIFY(json["useful_utilisation"].toDouble() <= json["utilisation"].toDouble());
-        QVERIFY(json["slo_attainment"].isNull());
+        // The sample's chat service: replica-hours served over asked for, a fraction.
+        const double attainment = json["slo_attainment"].toDouble(-1);
+        QVERIFY2(attainment > 0 && attainment <= 1, qPrintable(QString::number(attainment)));
+        const QJsonObject chat = json["services"].toArray().at(0).toObject();
+        QCOMPARE(chat["name"].toString(), QStringLiteral("chat assistant"));
+        QVERIFY(
+            qAbs(chat["served_replica_hours"].toDouble() / chat["demanded_replica_hours"].toDouble()
+                 - chat["attainment"].toDouble())
+            < 1e-12);
         const Result again = run(args + QStringList {"--seed", "5"});
         QJsonObject a = QJsonDocument::fromJson(again.out).object();
         QJsonObject b = json;

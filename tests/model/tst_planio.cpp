@@ -167,6 +167,16 @@ private slots:
             << "{\"classes\": [{\"name\": \"a\", \"gpus\": 8, \"runtime_h\": 1, \"per_day\": 1}, "
                "{\"name\": \"a\", \"gpus\": 1, \"runtime_h\": 1, \"per_day\": 1}]}"
             << "plan.json: /portfolio/classes/1/name: 'a' names another class too";
+        QTest::newRow("service hours")
+            << "/portfolio"
+            << "{\"classes\": [], \"services\": [{\"name\": \"s\", \"gpus_per_replica\": 8, "
+               "\"replicas_by_hour\": [1, 2]}]}"
+            << "plan.json: /portfolio/services/0/replicas_by_hour: needs 24 counts";
+        QTest::newRow("service hour count")
+            << "/portfolio"
+            << "{\"classes\": [], \"services\": [{\"name\": \"s\", \"gpus_per_replica\": 8, "
+               "\"replicas_by_hour\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,-2]}]}"
+            << "plan.json: /portfolio/services/0/replicas_by_hour/23: expected a replica count";
         QTest::newRow("portfolio policy")
             << "/portfolio"
             << "{\"policy\": \"lottery\", \"classes\": []}"
@@ -238,6 +248,11 @@ private slots:
         const Plan plan
             = loadPlan(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json", &shippedCatalog());
         QCOMPARE(plan.portfolio.classes.size(), std::size_t(5));
+        // The chat service: 4 replicas at night, 16 by day, 8 in the evening.
+        QCOMPARE(plan.portfolio.services.size(), std::size_t(1));
+        QCOMPARE(plan.portfolio.services[0].replicasByHour[0], 4);
+        QCOMPARE(plan.portfolio.services[0].replicasByHour[12], 16);
+        QCOMPARE(plan.portfolio.services[0].replicasByHour[23], 8);
         // 0.25 a day, 48 h mean, checkpoints every 30 min; the defaults (cv 1, priority 0) stay
         // out of the file.
         const JobClass &pretraining = plan.portfolio.classes[0];

@@ -11,6 +11,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace cp::model;
@@ -170,6 +171,37 @@ private slots:
         QVERIFY2(std::abs(perFailure / (8 * (0.5 + 1.0 / 6)) - 1) < 0.1,
                  qPrintable(QString::number(perFailure)));
         QVERIFY(r.usefulUtilisation < r.utilisation);
+    }
+
+    void servicesGetTheirReplicaHours()
+    {
+        // Two servers of 8 GPUs, a day. A 16-GPU batch job (both servers) comes at 0 and runs
+        // 14 h. A service wants no replica in hours 0-11 and two 8-GPU replicas in hours
+        // 12-23: it asks for 2 x 12 = 24 replica-hours, and gets both servers only when the
+        // job ends at 14 h (running jobs are not preempted): 2 x 10 = 20, attainment 5/6.
+        ServiceClass service;
+        service.name = "chat";
+        service.gpusPerReplica = 8;
+        service.replicasByHour.assign(24, 0);
+        std::fill(service.replicasByHour.begin() + 12, service.replicasByHour.end(), 2);
+        std::vector<JobClass> classes(1);
+        classes[0].name = "batch";
+        SimulationOptions options;
+        options.horizonSeconds = 24 * hour;
+        const SimulationResult r = simulateWorkload(
+            servers(2, 8, 2), {classes, {service}, {{0, 14 * hour, 16, 0}}}, options);
+        QCOMPARE(r.services.size(), std::size_t(1));
+        QVERIFY(closeRelative(r.services[0].demandedReplicaHours, 24));
+        QVERIFY(closeRelative(r.services[0].servedReplicaHours, 20));
+        QVERIFY(closeRelative(r.serviceAttainment, 20.0 / 24));
+        // GPU-hours: the job's 16 x 14 and the replicas' 8 x 2 x 10 = 384 of 16 x 24.
+        QVERIFY(closeRelative(r.utilisation, 384.0 / 384));
+        // Back to no replicas by hour 0 of the next day: scaling down frees the servers.
+        options.horizonSeconds = 36 * hour;
+        const SimulationResult longer = simulateWorkload(
+            servers(2, 8, 2), {classes, {service}, {{0, 14 * hour, 16, 0}}}, options);
+        QVERIFY(closeRelative(longer.services[0].servedReplicaHours, 20));
+        QVERIFY(closeRelative(longer.utilisation, 384.0 / (16 * 36)));
     }
 
     void comparisonHasQueueRows()
