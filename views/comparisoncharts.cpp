@@ -206,6 +206,44 @@ QChart *queueWaitChart(const model::ScenarioComparison &c, int highlight)
     return chart;
 }
 
+/** One line per scenario: the share of its GPUs its portfolio keeps busy, day by day. */
+QChart *queueUtilisationChart(const model::ScenarioComparison &c, int highlight)
+{
+    const bool any = std::any_of(c.scenarios.begin(), c.scenarios.end(), [](const auto &s) {
+        return s.queue && s.queue->ok() && !s.queue->result.dailyUtilisation.empty();
+    });
+    if (!any)
+        return nullptr;
+    QChart *chart = newChart(QObject::tr("Queue: GPUs busy, day by day"));
+    auto *days = new QValueAxis;
+    days->setTitleText(QObject::tr("Day of the simulated period"));
+    days->setLabelFormat(QStringLiteral("%d"));
+    auto *share = new QValueAxis;
+    share->setTitleText(QObject::tr("GPUs busy (%)"));
+    share->setRange(0, 100);
+    share->setLabelFormat(QStringLiteral("%d"));
+    chart->addAxis(days, Qt::AlignBottom);
+    chart->addAxis(share, Qt::AlignLeft);
+    double lastDay = 1;
+    for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
+        const auto &queue = c.scenarios[i].queue;
+        if (!queue || !queue->ok())
+            continue;
+        auto *line = new QLineSeries;
+        line->setName(scenarioLabel(c, static_cast<int>(i), highlight));
+        line->setColor(scenarioColour(static_cast<int>(i)));
+        const std::vector<double> &daily = queue->result.dailyUtilisation;
+        for (std::size_t day = 0; day < daily.size(); ++day)
+            line->append(static_cast<double>(day), 100 * daily[day]);
+        lastDay = std::max(lastDay, static_cast<double>(daily.size()) - 1);
+        chart->addSeries(line);
+        line->attachAxis(days);
+        line->attachAxis(share);
+    }
+    days->setRange(0, lastDay);
+    return chart;
+}
+
 QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
 {
     QChart *chart = newChart(QObject::tr("Pareto front: %1 against %2<br>(dominated options faded; "
@@ -380,6 +418,8 @@ QList<QChart *> comparisonCharts(const model::ScenarioComparison &c, int highlig
         charts.append(scalingChart(c));
     if (QChart *queue = queueWaitChart(c, highlight))
         charts.append(queue);
+    if (QChart *busy = queueUtilisationChart(c, highlight))
+        charts.append(busy);
     if (std::any_of(c.paretoPoints.begin(), c.paretoPoints.end(),
                     [](const auto &p) { return p.has_value(); }))
         charts.append(paretoChart(c, highlight));

@@ -108,6 +108,7 @@ public:
 
 private:
     void seedEvents();
+    void addBusyTime(double from, double to);
     void advanceTo(double time);
     void arrive(const Event &event);
     void complete(const Event &event);
@@ -157,6 +158,7 @@ private:
     std::vector<int> m_serviceTarget;
     std::vector<double> m_serviceServedSeconds;
     std::vector<double> m_serviceDemandedSeconds;
+    std::vector<double> m_busyGpuSecondsByDay;
 };
 
 void Simulation::seedEvents()
@@ -178,12 +180,28 @@ void Simulation::seedEvents()
                        EventKind::Failure, 0, 0});
 }
 
+/** The GPUs allocated from `from` to `to`, split over the days they fall in. */
+void Simulation::addBusyTime(double from, double to)
+{
+    const double busy = static_cast<double>(m_pool.upGpus() - m_pool.freeGpus());
+    while (to > from) {
+        const std::size_t day = static_cast<std::size_t>(from / 86400.0);
+        const double dayEnd = (static_cast<double>(day) + 1) * 86400.0;
+        const double until = std::min(to, dayEnd);
+        if (m_busyGpuSecondsByDay.size() <= day)
+            m_busyGpuSecondsByDay.resize(day + 1, 0.0);
+        m_busyGpuSecondsByDay[day] += busy * (until - from);
+        from = until;
+    }
+}
+
 void Simulation::advanceTo(double time)
 {
     const double dt = time - m_now;
     // The first queued job could not start at the last event: the free GPUs idle for it.
     if (dt > 0 && !m_queue.empty())
         m_fragmentedGpuSeconds += static_cast<double>(m_pool.freeGpus()) * dt;
+    addBusyTime(m_now, time);
     for (std::size_t s = 0; s < m_services.size() && dt > 0; ++s) {
         m_serviceServedSeconds[s] += m_serviceRunning[s] * dt;
         m_serviceDemandedSeconds[s] += m_serviceTarget[s] * dt;
@@ -559,6 +577,13 @@ SimulationResult Simulation::results() const
         demanded += m_serviceDemandedSeconds[s];
     }
     r.serviceAttainment = demanded > 0 ? served / demanded : 1.0;
+    const double gpuDay = static_cast<double>(m_pool.totalGpus()) * 86400.0;
+    for (std::size_t day = 0; day < m_busyGpuSecondsByDay.size(); ++day) {
+        // The last day may be cut short by the horizon.
+        const double length = std::min(86400.0, m_now - static_cast<double>(day) * 86400.0);
+        r.dailyUtilisation.push_back(
+            length > 0 ? m_busyGpuSecondsByDay[day] / (gpuDay * length / 86400.0) : 0.0);
+    }
     return r;
 }
 

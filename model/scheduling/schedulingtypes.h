@@ -117,6 +117,8 @@ struct SimulationResult
     double offeredLoad = 0;
     std::vector<ClassResult> classes;
     std::vector<ServiceResult> services;
+    /** Share of the GPUs allocated, day by day of the simulated period. */
+    std::vector<double> dailyUtilisation;
     /** Replica-time served over replica-time asked for, all services; 1 without services. */
     double serviceAttainment = 1;
     long long events = 0;

@@ -202,6 +202,10 @@ private slots:
             servers(2, 8, 2), {classes, {service}, {{0, 14 * hour, 16, 0}}}, options);
         QVERIFY(closeRelative(longer.services[0].servedReplicaHours, 20));
         QVERIFY(closeRelative(longer.utilisation, 384.0 / (16 * 36)));
+        // Day by day: the first day fully busy, the 12 hours of the second idle.
+        QCOMPARE(longer.dailyUtilisation.size(), std::size_t(2));
+        QVERIFY(closeRelative(longer.dailyUtilisation[0], 1.0));
+        QCOMPARE(longer.dailyUtilisation[1], 0.0);
     }
 
     void comparisonHasQueueRows()

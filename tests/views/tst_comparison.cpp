@@ -29,6 +29,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineSeries>
 #include <QListWidget>
 #include <QProcess>
 #include <QRegularExpression>
@@ -345,6 +346,23 @@ private slots:
         QCOMPARE(categories->categories(),
                  QStringList({QStringLiteral("training"), QStringLiteral("interactive")}));
         qDeleteAll(charts);
+        // A scenario's daily utilisation is a line of percentages, one point a day.
+        model::PortfolioSimulation simulated;
+        simulated.result.dailyUtilisation = {0.5, 0.75, 1.0};
+        c.scenarios[1].queue = simulated;
+        const QList<QChart *> withDays = views::comparisonCharts(c);
+        QChart *busy = nullptr;
+        for (QChart *chart : withDays)
+            if (chart->title().startsWith(QStringLiteral("Queue: GPUs busy")))
+                busy = chart;
+        QVERIFY(busy);
+        auto *line = qobject_cast<QLineSeries *>(busy->series().front());
+        QVERIFY(line);
+        QCOMPARE(line->count(), 3);
+        QCOMPARE(line->at(1), QPointF(1, 75));
+        QCOMPARE(line->name(), QStringLiteral("Bigger"));
+        qDeleteAll(withDays);
+        c.scenarios[1].queue.reset();
         // No queue rows, no queue chart.
         c.rows.clear();
         const QList<QChart *> none = views::comparisonCharts(c);
