@@ -227,7 +227,7 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
          "estimate: also find the switch whose loss slows the training step most"},
         {"years", true, "simulate: simulated years (default 1)"},
         {"seed", true, "simulate: random seed (default 1); the same seed gives the same run"},
-        {"policy", true, "simulate: fifo|backfill (default: the plan's portfolio, backfill)"},
+        {"policy", true, "simulate: fifo|backfill|kueue (default: the plan's portfolio, backfill)"},
         {"trace", true,
          "simulate: replay FILE in the Standard Workload Format instead of the portfolio"},
     });

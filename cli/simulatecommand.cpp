@@ -21,7 +21,28 @@ constexpr double hour = 3600.0;
 
 std::string policyName(model::SchedulingPolicy policy)
 {
-    return policy == model::SchedulingPolicy::Fifo ? "fifo" : "backfill";
+    switch (policy) {
+    case model::SchedulingPolicy::Fifo:
+        return "fifo";
+    case model::SchedulingPolicy::BestEffortFifo:
+        return "kueue";
+    case model::SchedulingPolicy::EasyBackfill:
+        break;
+    }
+    return "backfill";
+}
+
+std::string policyTitle(model::SchedulingPolicy policy)
+{
+    switch (policy) {
+    case model::SchedulingPolicy::Fifo:
+        return "priority FIFO";
+    case model::SchedulingPolicy::BestEffortFifo:
+        return "Kueue best-effort FIFO (whole jobs, no reservation)";
+    case model::SchedulingPolicy::EasyBackfill:
+        break;
+    }
+    return "EASY backfill";
 }
 
 nlohmann::json servicesToJson(const model::SimulationResult &r)
@@ -57,6 +78,7 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
     }
     return {{"policy", policyName(plan.portfolio.policy)},
             {"topology_aware", plan.portfolio.topologyAware},
+            {"placement", plan.portfolio.spread ? "spread" : "binpack"},
             {"years", options.horizonSeconds / (365.0 * 86400.0)},
             {"seed", options.seed},
             {"servers", simulation.cluster.gpusPerServer.size()},
@@ -98,10 +120,10 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
         << " year(s) of " << plan.name << ": " << model::groupedCount(gpus) << " GPUs in "
         << simulation.cluster.gpusPerServer.size() << " servers, "
         << simulation.cluster.serversPerLeaf << " under each leaf, "
-        << (plan.portfolio.policy == model::SchedulingPolicy::Fifo ? "priority FIFO"
-                                                                   : "EASY backfill")
-        << (plan.portfolio.topologyAware ? ", leaf-aware placement" : "") << ", seed "
-        << options.seed << "\n\n";
+        << policyTitle(plan.portfolio.policy)
+        << (plan.portfolio.topologyAware ? ", leaf-aware placement" : "")
+        << (plan.portfolio.spread ? ", small jobs spread" : "") << ", seed " << options.seed
+        << "\n\n";
     Table summary({"figure", "value"});
     summary.addRow({"offered load", format("%.1f%% of the GPUs", 100 * r.offeredLoad)});
     summary.addRow({"utilisation (allocated)", format("%.1f%%", 100 * r.utilisation)});
@@ -159,8 +181,9 @@ int runPlanSimulate(const ParsedArguments &a, const model::Plan &plan,
     options.horizonSeconds = a.number("years", 1e-4, 10.0).value_or(1.0) * 365.0 * 86400.0;
     options.seed = static_cast<std::uint64_t>(a.integer("seed", 0, 1 << 30).value_or(1));
     model::Plan simulated = plan;
-    if (auto policy = a.choice("policy", {"fifo", "backfill"}))
+    if (auto policy = a.choice("policy", {"fifo", "backfill", "kueue"}))
         simulated.portfolio.policy = *policy == "fifo" ? model::SchedulingPolicy::Fifo
+            : *policy == "kueue"                       ? model::SchedulingPolicy::BestEffortFifo
                                                        : model::SchedulingPolicy::EasyBackfill;
     std::vector<model::TraceJob> trace;
     if (auto file = a.value("trace"))

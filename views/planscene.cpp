@@ -233,7 +233,9 @@ void PlanScene::addWorkloadAndFacilityCards(const model::Plan &plan)
             jobsPerDay += job.arrivalsPerSecond * 86400.0;
         lines << tr("%1 jobs a day").arg(humanCount(jobsPerDay))
               << (plan.portfolio.policy == model::SchedulingPolicy::Fifo ? tr("priority FIFO")
-                                                                         : tr("EASY backfill"));
+                      : plan.portfolio.policy == model::SchedulingPolicy::BestEffortFifo
+                      ? tr("Kueue best-effort FIFO")
+                      : tr("EASY backfill"));
     } else {
         lines << tr("drop a model from the palette");
     }

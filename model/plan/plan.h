@@ -108,6 +108,7 @@ struct PortfolioPlan
     std::vector<ServiceClass> services; ///< serving fleets kept up hour by hour
     SchedulingPolicy policy = SchedulingPolicy::EasyBackfill;
     bool topologyAware = true;
+    bool spread = false; ///< small jobs on the emptiest server (Kubernetes' default scoring)
     bool operator==(const PortfolioPlan &) const = default;
 };
 

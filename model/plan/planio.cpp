@@ -410,10 +410,13 @@ void readPortfolio(JsonFieldReader &root, const std::string &file, Plan &plan)
     if (!portfolio)
         return;
     JsonFieldReader p(*portfolio, file, "/portfolio");
-    plan.portfolio.policy
-        = p.optionalChoice("policy", {"backfill", "fifo"}).value_or("backfill") == "fifo"
-        ? SchedulingPolicy::Fifo
-        : SchedulingPolicy::EasyBackfill;
+    const std::string policy
+        = p.optionalChoice("policy", {"backfill", "fifo", "kueue"}).value_or("backfill");
+    plan.portfolio.policy = policy == "fifo" ? SchedulingPolicy::Fifo
+        : policy == "kueue"                  ? SchedulingPolicy::BestEffortFifo
+                                             : SchedulingPolicy::EasyBackfill;
+    plan.portfolio.spread
+        = p.optionalChoice("placement", {"binpack", "spread"}).value_or("binpack") == "spread";
     plan.portfolio.topologyAware = p.optionalBool("topology_aware").value_or(true);
     if (const nlohmann::json *services = p.optionalArray("services"))
         for (std::size_t i = 0; i < services->size(); ++i) {
@@ -469,6 +472,10 @@ nlohmann::json portfolioToJson(const PortfolioPlan &portfolio)
     }
     if (portfolio.policy == SchedulingPolicy::Fifo)
         json["policy"] = "fifo";
+    if (portfolio.policy == SchedulingPolicy::BestEffortFifo)
+        json["policy"] = "kueue";
+    if (portfolio.spread)
+        json["placement"] = "spread";
     if (!portfolio.topologyAware)
         json["topology_aware"] = false;
     return json;

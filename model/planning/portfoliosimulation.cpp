@@ -190,6 +190,7 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catal
         }
     options.policy = plan.portfolio.policy;
     options.topologyAware = plan.portfolio.topologyAware;
+    options.spread = plan.portfolio.spread;
     simulation.result = simulateWorkload(simulation.cluster,
                                          {plan.portfolio.classes, plan.portfolio.services, trace},
                                          options, progress, cancel);

@@ -5,12 +5,13 @@
 
 namespace cp::model {
 
-ServerPool::ServerPool(const SchedulerCluster &cluster, bool topologyAware)
+ServerPool::ServerPool(const SchedulerCluster &cluster, bool topologyAware, bool spread)
     : m_gpus(cluster.gpusPerServer)
     , m_free(cluster.gpusPerServer)
     , m_up(cluster.gpusPerServer.size(), true)
     , m_serversPerLeaf(std::max(1, cluster.serversPerLeaf))
     , m_topologyAware(topologyAware)
+    , m_spread(spread)
 {
     m_wholeFreeByLeaf.resize((m_gpus.size() + m_serversPerLeaf - 1) / m_serversPerLeaf);
     for (int server = 0; server < servers(); ++server) {
@@ -53,6 +54,17 @@ std::optional<Allocation> ServerPool::place(int gpus) const
 {
     const int whole = wholeServersFor(gpus);
     if (whole == 0) {
+        if (m_spread) {
+            // The emptiest server: a whole free one, else the partly used one with most free.
+            for (const std::set<int> &leaf : m_wholeFreeByLeaf)
+                for (int server : leaf)
+                    if (m_gpus[server] >= gpus)
+                        return Allocation {{server, gpus}};
+            for (int free = static_cast<int>(m_partlyFree.size()) - 1; free >= gpus; --free)
+                if (!m_partlyFree[static_cast<std::size_t>(free)].empty())
+                    return Allocation {{m_partlyFree[static_cast<std::size_t>(free)].back(), gpus}};
+            return std::nullopt;
+        }
         // Best fit among partly used servers, else a whole free one.
         for (int free = gpus; free < static_cast<int>(m_partlyFree.size()); ++free)
             if (!m_partlyFree[static_cast<std::size_t>(free)].empty())

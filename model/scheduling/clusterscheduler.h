@@ -23,7 +23,7 @@ using Allocation = std::vector<std::pair<int, int>>;
 class ServerPool
 {
 public:
-    ServerPool(const SchedulerCluster &cluster, bool topologyAware);
+    ServerPool(const SchedulerCluster &cluster, bool topologyAware, bool spread = false);
 
     std::optional<Allocation> place(int gpus) const;
     void take(const Allocation &allocation);
@@ -53,6 +53,7 @@ private:
     std::vector<bool> m_up;
     int m_serversPerLeaf;
     bool m_topologyAware;
+    bool m_spread;
     int m_maxGpusPerServer = 0;
     long long m_freeTotal = 0;
     long long m_upTotal = 0;

@@ -91,7 +91,7 @@ public:
         , m_services(workload.services)
         , m_trace(workload.trace)
         , m_options(options)
-        , m_pool(cluster, options.topologyAware)
+        , m_pool(cluster, options.topologyAware, options.spread)
         , m_random(options.seed)
         , m_jobsOnServer(cluster.gpusPerServer.size())
         , m_waits(std::max<std::size_t>(1, workload.classes.size()))
@@ -118,6 +118,7 @@ private:
     void launch(int jobId, Allocation allocation); ///< onto its servers
     void stop(int jobId, double until);
     void backfill(int headId);
+    void admitWhatFits(int headId);
     void scaleServices(int hour);
     int newJobId(const Job &job);
     void enqueue(int jobId);
@@ -417,6 +418,10 @@ void Simulation::schedule()
         const int head = std::get<2>(*m_queue.begin());
         std::optional<Allocation> allocation = m_pool.place(m_jobs[head].gpus);
         if (!allocation) {
+            if (m_options.policy == SchedulingPolicy::BestEffortFifo) {
+                admitWhatFits(head);
+                return;
+            }
             if (m_options.policy != SchedulingPolicy::EasyBackfill)
                 return;
             // The same sum the tick was scheduled at: now - last can round below the interval.
@@ -483,6 +488,24 @@ void Simulation::backfill(int headId)
         ++it; // start() erases the entry
         ++looked;
         tryStart(jobId);
+    }
+}
+
+/** BestEffortFIFO: every later job that fits now starts, in queue order; no reservation. */
+void Simulation::admitWhatFits(int headId)
+{
+    int looked = 0;
+    for (auto it = m_queue.begin();
+         it != m_queue.end() && looked < m_options.backfillDepth && m_pool.freeGpus() > 0;) {
+        const int jobId = std::get<2>(*it);
+        ++it; // start() erases the entry
+        if (jobId == headId)
+            continue;
+        ++looked;
+        if (m_jobs[jobId].gpus > m_pool.freeGpus())
+            continue;
+        if (std::optional<Allocation> allocation = m_pool.place(m_jobs[jobId].gpus))
+            start(jobId, std::move(*allocation));
     }
 }
 

@@ -57,7 +57,13 @@ struct SchedulerCluster
     double restartSeconds = 600; ///< a failed job's detect, requeue and restart cost
 };
 
-enum class SchedulingPolicy { Fifo, EasyBackfill };
+/**
+ * Fifo: Slurm without backfill, the first job that does not fit stops the queue. EasyBackfill:
+ * Slurm's sched/backfill (a reservation for the first job). BestEffortFifo: Kueue's
+ * BestEffortFIFO queueing on Kubernetes, whole jobs admitted at once (gang) in priority order,
+ * any that fits going ahead of one that does not, without a reservation.
+ */
+enum class SchedulingPolicy { Fifo, EasyBackfill, BestEffortFifo };
 
 struct SimulationOptions
 {
@@ -67,6 +73,9 @@ struct SimulationOptions
     /** Place multi-server jobs under as few leaf switches as possible (Slurm's topology/tree
      * plugin); off: the first free servers in index order. */
     bool topologyAware = true;
+    /** Small jobs on the emptiest server (Kubernetes' LeastAllocated scoring) rather than the
+     * fullest that holds them (best fit, bin packing). */
+    bool spread = false;
     /** Queued jobs the backfill pass looks at: Slurm's bf_max_job_test default (slurm.conf(5)). */
     int backfillDepth = 500;
     /** Seconds between backfill passes: Slurm's bf_interval default (slurm.conf(5)); the plain

@@ -123,6 +123,38 @@ private slots:
         QVERIFY(closeRelative(easy.fragmentation, 8 * 5 / 1280.0));
     }
 
+    void kueueBestEffortAdmitsWhatFitsByHand()
+    {
+        // The four jobs of easyBackfillByHand under Kueue's BestEffortFIFO: no reservation for
+        // B, so C (2 h) starts on the free server at once and, when it ends at 6 h, D takes
+        // the server; B needs all four servers and starts only when D ends at 26 h.
+        // Waits: A 0, B 25 h, C 0, D 3 h.
+        SimulationOptions options;
+        options.horizonSeconds = 40 * hour;
+        options.policy = SchedulingPolicy::BestEffortFifo;
+        const SimulationResult r
+            = simulateScheduler(servers(4, 8, 4), fourClasses(), fourJobs(), options);
+        QCOMPARE(r.classes[1].meanWaitSeconds, 25 * hour);
+        QCOMPARE(r.classes[2].meanWaitSeconds, 0.0);
+        QCOMPARE(r.classes[3].meanWaitSeconds, 3 * hour);
+    }
+
+    void spreadingPutsSmallJobsOnEmptyServers()
+    {
+        // Kubernetes' LeastAllocated: a second one-GPU job goes to another empty server, where
+        // best fit would pack it beside the first.
+        ServerPool spread(servers(4, 8, 4), true, true);
+        spread.take(*spread.place(1));
+        QCOMPARE(*spread.place(1), (Allocation {{1, 1}}));
+        ServerPool packed(servers(4, 8, 4), true, false);
+        packed.take(*packed.place(1));
+        QCOMPARE(*packed.place(1), (Allocation {{0, 1}}));
+        // With every server partly used, spreading picks the one with most free GPUs.
+        for (int s = 1; s < 4; ++s)
+            spread.take({{s, 4}});
+        QCOMPARE(*spread.place(2), (Allocation {{0, 2}}));
+    }
+
     void multiServerJobsStayUnderOneLeaf()
     {
         // Two leaves of two servers; a small job takes server 0. A two-server job then fits
