@@ -228,6 +228,8 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
         {"years", true, "simulate: simulated years (default 1)"},
         {"seed", true, "simulate: random seed (default 1); the same seed gives the same run"},
         {"policy", true, "simulate: fifo|backfill|kueue (default: the plan's portfolio, backfill)"},
+        {"trace-out", true,
+         "simulate: also write the jobs as they ran to FILE (Standard Workload Format)"},
         {"trace", true,
          "simulate: replay FILE in the Standard Workload Format instead of the portfolio"},
     });

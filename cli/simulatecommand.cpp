@@ -188,6 +188,7 @@ int runPlanSimulate(const ParsedArguments &a, const model::Plan &plan,
     std::vector<model::TraceJob> trace;
     if (auto file = a.value("trace"))
         trace = readTrace(*file);
+    options.recordJobs = a.has("trace-out");
     const auto started = std::chrono::steady_clock::now();
     const model::PortfolioSimulation simulation
         = model::simulatePlanPortfolio(simulated, catalog, options, trace);
@@ -195,6 +196,9 @@ int runPlanSimulate(const ParsedArguments &a, const model::Plan &plan,
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (!simulation.ok())
         throw InfeasibleError(simulation.error);
+    if (auto file = a.value("trace-out"))
+        model::writeFileAtomically(
+            *file, model::writeStandardWorkloadFormat(simulation.result.jobs, plan.name));
     if (a.has("json"))
         out << simulationToJson(simulation, simulated, options, seconds).dump(2) << "\n";
     else

@@ -46,6 +46,7 @@ struct Job
     double firstStartSeconds = -1;
     std::uint32_t generation = 0;
     int serviceIndex = -1; ///< a replica of this service; -1 for a batch job
+    double runtimeSeconds = 0; ///< the work asked for, before any restart
 };
 
 /** A service replica runs until the service scales down: it never ends on its own. */
@@ -160,6 +161,7 @@ private:
     std::vector<double> m_serviceServedSeconds;
     std::vector<double> m_serviceDemandedSeconds;
     std::vector<double> m_busyGpuSecondsByDay;
+    std::vector<RecordedJob> m_recorded;
 };
 
 void Simulation::seedEvents()
@@ -233,6 +235,7 @@ void Simulation::arrive(const Event &event)
                        EventKind::Arrival, event.index, 0});
     }
     job.submitSeconds = m_now;
+    job.runtimeSeconds = job.remainingSeconds;
     m_offeredGpuSeconds += job.remainingSeconds * job.gpus;
     // A job bigger than the whole cluster can never start: it is counted, never queued.
     if (job.gpus > m_pool.totalGpus() || job.gpus < 1)
@@ -336,6 +339,9 @@ void Simulation::launch(int jobId, Allocation allocation)
         job.firstStartSeconds = m_now;
         if (job.submitSeconds >= m_options.warmupSeconds)
             m_waits[job.classIndex].push_back(m_now - job.submitSeconds);
+        if (m_options.recordJobs)
+            m_recorded.push_back({job.submitSeconds, m_now - job.submitSeconds, job.runtimeSeconds,
+                                  job.gpus, job.classIndex});
     }
     m_pool.take(allocation);
     for (const auto &[server, gpus] : allocation)
@@ -600,6 +606,10 @@ SimulationResult Simulation::results() const
         demanded += m_serviceDemandedSeconds[s];
     }
     r.serviceAttainment = demanded > 0 ? served / demanded : 1.0;
+    r.jobs = m_recorded;
+    std::stable_sort(r.jobs.begin(), r.jobs.end(), [](const RecordedJob &a, const RecordedJob &b) {
+        return a.submitSeconds < b.submitSeconds;
+    });
     const double gpuDay = static_cast<double>(m_pool.totalGpus()) * 86400.0;
     for (std::size_t day = 0; day < m_busyGpuSecondsByDay.size(); ++day) {
         // The last day may be cut short by the horizon.

@@ -83,6 +83,18 @@ struct SimulationOptions
     double backfillIntervalSeconds = 30;
     /** Jobs submitted before this are simulated but not counted (the empty start). */
     double warmupSeconds = 0;
+    /** Keep every started batch job (SimulationResult::jobs), for a trace of the run. */
+    bool recordJobs = false;
+};
+
+/** A batch job as it ran: what a Standard Workload Format line records. */
+struct RecordedJob
+{
+    double submitSeconds = 0;
+    double waitSeconds = 0;
+    double runtimeSeconds = 0; ///< the work it asked for, without restarts
+    int gpus = 1;
+    int classIndex = 0;
 };
 
 struct ClassResult
@@ -126,6 +138,8 @@ struct SimulationResult
     double offeredLoad = 0;
     std::vector<ClassResult> classes;
     std::vector<ServiceResult> services;
+    /** With SimulationOptions::recordJobs: the batch jobs that started, by submit time. */
+    std::vector<RecordedJob> jobs;
     /** Share of the GPUs allocated, day by day of the simulated period. */
     std::vector<double> dailyUtilisation;
     /** Replica-time served over replica-time asked for, all services; 1 without services. */

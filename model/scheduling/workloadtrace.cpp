@@ -77,4 +77,22 @@ WorkloadTrace parseStandardWorkloadFormat(const std::string &text, const std::st
     return trace;
 }
 
+std::string writeStandardWorkloadFormat(const std::vector<RecordedJob> &jobs,
+                                        const std::string &comment)
+{
+    std::ostringstream out;
+    out << "; Version: 2.2\n; Computer: " << comment << "\n; Note: written by ClusterPlanner's "
+        << "scheduler simulation; processors are GPUs\n";
+    long long number = 0;
+    for (const RecordedJob &job : jobs) {
+        const auto whole = [](double seconds) {
+            return std::llround(seconds);
+        };
+        out << ++number << ' ' << whole(job.submitSeconds) << ' ' << whole(job.waitSeconds) << ' '
+            << whole(job.runtimeSeconds) << ' ' << job.gpus << " -1 -1 " << job.gpus
+            << " -1 -1 1 -1 -1 -1 " << job.classIndex + 1 << " -1 -1 -1\n";
+    }
+    return out.str();
+}
+
 } // namespace cp::model

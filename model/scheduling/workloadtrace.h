@@ -26,4 +26,13 @@ struct WorkloadTrace
  */
 WorkloadTrace parseStandardWorkloadFormat(const std::string &text, const std::string &file);
 
+/**
+ * The jobs of a simulated run as a Standard Workload Format log: job number, submit, wait and
+ * run time in whole seconds (rounded), GPUs as allocated and requested processors, status 1
+ * (completed), the job class as the queue number (from 1), -1 for the fields not simulated.
+ * parseStandardWorkloadFormat reads it back.
+ */
+std::string writeStandardWorkloadFormat(const std::vector<RecordedJob> &jobs,
+                                        const std::string &comment);
+
 } // namespace cp::model

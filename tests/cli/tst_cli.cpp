@@ -465,13 +465,20 @@ private slots:
                           "2 3600 0 18000 32 -1 -1 32 -1 -1 1 1 1 1 1 1 -1 -1\n"
                           "3 7200 0 14400 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1\n"
                           "4 10800 0 72000 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1\n"));
-        const Result r
-            = run({"plan", "simulate", plan, "--trace", trace, "--years", "0.01", "--json"});
+        const QString replayed = dir.filePath(QStringLiteral("replayed.swf"));
+        const Result r = run({"plan", "simulate", plan, "--trace", trace, "--years", "0.01",
+                              "--trace-out", replayed, "--json"});
         QCOMPARE(r.status, 0);
         const QJsonObject json = QJsonDocument::fromJson(r.out).object();
         const QJsonObject replay = json["classes"].toArray().at(0).toObject();
         QCOMPARE(replay["started"].toInt(), 4);
         QVERIFY(qAbs(replay["mean_wait_h"].toDouble() - 5.25) < 1e-9);
+        // The jobs as they ran, in SWF: B waited 9 h (32,400 s), D 12 h (43,200 s).
+        QFile out(replayed);
+        QVERIFY(out.open(QIODevice::ReadOnly));
+        const QByteArray swf = out.readAll();
+        QVERIFY2(swf.contains("\n2 3600 32400 18000 32 "), swf.constData());
+        QVERIFY2(swf.contains("\n4 10800 43200 72000 8 "), swf.constData());
         // A malformed trace names its file and line.
         QVERIFY(writeText(trace, "1 0 0\n"));
         const Result bad = run({"plan", "simulate", plan, "--trace", trace});

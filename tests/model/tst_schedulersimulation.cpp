@@ -285,6 +285,28 @@ private slots:
         QCOMPARE(trace.jobs[0].gpus, 16);
         QCOMPARE(trace.jobs[1].submitSeconds, 300.0);
         QCOMPARE(trace.jobs[1].gpus, 4);
+        // A simulated run written back as SWF reads as the same jobs, with their waits: the
+        // four-job schedule (waits 0, 9, 0 and 12 h under EASY backfill).
+        const std::string four = "1 0 0 36000 24 -1 -1 24 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                                 "2 3600 0 18000 32 -1 -1 32 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                                 "3 7200 0 14400 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                                 "4 10800 0 72000 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1\n";
+        const WorkloadTrace original = parseStandardWorkloadFormat(four, "four.swf");
+        SimulationOptions options;
+        options.horizonSeconds = 40 * hour;
+        options.recordJobs = true;
+        const SimulationResult run
+            = simulateScheduler(servers(4, 8, 4), {}, original.jobs, options);
+        const std::string written = writeStandardWorkloadFormat(run.jobs, "four servers");
+        const WorkloadTrace again = parseStandardWorkloadFormat(written, "again.swf");
+        QCOMPARE(again.jobs.size(), original.jobs.size());
+        for (std::size_t i = 0; i < again.jobs.size(); ++i) {
+            QCOMPARE(again.jobs[i].submitSeconds, original.jobs[i].submitSeconds);
+            QCOMPARE(again.jobs[i].runtimeSeconds, original.jobs[i].runtimeSeconds);
+            QCOMPARE(again.jobs[i].gpus, original.jobs[i].gpus);
+        }
+        QVERIFY(written.find("\n2 3600 32400 18000 32 ") != std::string::npos);
+        QVERIFY(written.find("\n4 10800 43200 72000 8 ") != std::string::npos);
         try {
             parseStandardWorkloadFormat("1 2 3\n", "short.swf");
             QFAIL("a line of 3 fields was accepted");
