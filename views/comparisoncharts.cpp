@@ -181,7 +181,7 @@ QChart *queueWaitChart(const model::ScenarioComparison &c, int highlight)
             rows.push_back(&row);
     if (rows.empty())
         return nullptr;
-    QChart *chart = newChart(QObject::tr("Queue: 95th-percentile wait per job class"));
+    QChart *chart = newChart(QObject::tr("Queue waits: the 95th percentile of each job class"));
     auto *series = new QBarSeries;
     double maximum = 0;
     for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
@@ -214,7 +214,8 @@ QChart *queueUtilisationChart(const model::ScenarioComparison &c, int highlight)
     });
     if (!any)
         return nullptr;
-    QChart *chart = newChart(QObject::tr("Queue: GPUs busy, day by day"));
+    QChart *chart
+        = newChart(QObject::tr("GPUs busy: the portfolio's share of the GPUs, day by day"));
     auto *days = new QValueAxis;
     days->setTitleText(QObject::tr("Day of the simulated period"));
     days->setLabelFormat(QStringLiteral("%d"));

@@ -300,6 +300,49 @@ private slots:
         qDeleteAll(charts);
     }
 
+    void sharedClusterComparesQueues()
+    {
+        // The shared-cluster sample in the window at 1920 x 1080: Compare Now fills the Queue
+        // rows and both queue charts for its four variants (Slurm, bigger, FIFO, Kueue).
+        app::MainWindow window(m_catalog);
+        window.resize(1920, 1080);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openPlan(
+            QStringLiteral(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json")));
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->text() == QStringLiteral("&Compare Now"))
+                action->trigger();
+        window.finishBackgroundWork();
+        QTest::qWait(50);
+        views::ScenarioComparisonView *view = window.comparisonView();
+        QTableWidget *table = view->table();
+        QCOMPARE(table->columnCount(), 1 + 4);
+        QStringList labels;
+        for (int r = 0; r < table->rowCount(); ++r)
+            labels << table->verticalHeaderItem(r)->text();
+        QVERIFY2(labels.contains(QStringLiteral("Queue wait p95: research")),
+                 qPrintable(labels.join(QLatin1Char('|'))));
+        QVERIFY(labels.contains(QStringLiteral("Portfolio: service replica-hours served")));
+        QStringList charts;
+        for (int i = 0; i < view->chartTabs()->count(); ++i)
+            charts << view->chartTabs()->tabText(i);
+        QVERIFY2(charts.contains(QStringLiteral("Queue waits"))
+                     && charts.contains(QStringLiteral("GPUs busy")),
+                 qPrintable(charts.join(QLatin1Char('|'))));
+        // The table scrolled to the queue rows and the day-by-day chart, for the user guide.
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->verticalHeaderItem(r)->text().startsWith(QStringLiteral("Portfolio")))
+                table->scrollToItem(table->item(r, 0), QAbstractItemView::PositionAtTop);
+        for (int i = 0; i < view->chartTabs()->count(); ++i)
+            if (view->chartTabs()->tabText(i) == QStringLiteral("GPUs busy"))
+                view->chartTabs()->setCurrentIndex(i);
+        QTest::qWait(20);
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QVERIFY(window.grab().save(
+            QStringLiteral(CP_SCREENSHOT_DIR "/comparison-queues-1920x1080.png")));
+    }
+
     void queueWaitChart()
     {
         // Two scenarios, two job classes: one bar set per scenario, one category per class,
@@ -332,7 +375,7 @@ private slots:
         const QList<QChart *> charts = views::comparisonCharts(c);
         QChart *queue = nullptr;
         for (QChart *chart : charts)
-            if (chart->title().startsWith(QStringLiteral("Queue")))
+            if (chart->title().startsWith(QStringLiteral("Queue waits:")))
                 queue = chart;
         QVERIFY(queue);
         auto *bars = qobject_cast<QBarSeries *>(queue->series().front());
@@ -353,7 +396,7 @@ private slots:
         const QList<QChart *> withDays = views::comparisonCharts(c);
         QChart *busy = nullptr;
         for (QChart *chart : withDays)
-            if (chart->title().startsWith(QStringLiteral("Queue: GPUs busy")))
+            if (chart->title().startsWith(QStringLiteral("GPUs busy:")))
                 busy = chart;
         QVERIFY(busy);
         auto *line = qobject_cast<QLineSeries *>(busy->series().front());
@@ -367,7 +410,7 @@ private slots:
         c.rows.clear();
         const QList<QChart *> none = views::comparisonCharts(c);
         for (QChart *chart : none)
-            QVERIFY(!chart->title().startsWith(QStringLiteral("Queue")));
+            QVERIFY(!chart->title().startsWith(QStringLiteral("Queue waits:")));
         qDeleteAll(none);
     }
 
