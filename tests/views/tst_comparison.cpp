@@ -83,6 +83,15 @@ private:
         QCOMPARE(window.document()->documentPlan().scenarios.size(), std::size_t(2));
     }
 
+    /** The first chart whose title starts with `prefix`; null when none. */
+    static QChart *chartTitled(const QList<QChart *> &charts, const QString &prefix)
+    {
+        for (QChart *chart : charts)
+            if (chart->title().startsWith(prefix))
+                return chart;
+        return nullptr;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -276,10 +285,7 @@ private slots:
         c.dominated = model::paretoDominated(c.paretoPoints);
         QCOMPARE(c.dominated, std::vector<bool>({true, false, true}));
         const QList<QChart *> charts = views::comparisonCharts(c);
-        QChart *pareto = nullptr;
-        for (QChart *chart : charts)
-            if (chart->title().startsWith(QStringLiteral("Pareto")))
-                pareto = chart;
+        QChart *pareto = chartTitled(charts, QStringLiteral("Pareto"));
         QVERIFY(pareto);
         QList<QColor> borders;
         for (QAbstractSeries *series : pareto->series())
@@ -373,10 +379,7 @@ private slots:
                           -1,
                           true});
         const QList<QChart *> charts = views::comparisonCharts(c);
-        QChart *queue = nullptr;
-        for (QChart *chart : charts)
-            if (chart->title().startsWith(QStringLiteral("Queue waits:")))
-                queue = chart;
+        QChart *queue = chartTitled(charts, QStringLiteral("Queue waits:"));
         QVERIFY(queue);
         auto *bars = qobject_cast<QBarSeries *>(queue->series().front());
         QVERIFY(bars);
@@ -394,10 +397,7 @@ private slots:
         simulated.result.dailyUtilisation = {0.5, 0.75, 1.0};
         c.scenarios[1].queue = simulated;
         const QList<QChart *> withDays = views::comparisonCharts(c);
-        QChart *busy = nullptr;
-        for (QChart *chart : withDays)
-            if (chart->title().startsWith(QStringLiteral("GPUs busy:")))
-                busy = chart;
+        QChart *busy = chartTitled(withDays, QStringLiteral("GPUs busy:"));
         QVERIFY(busy);
         auto *line = qobject_cast<QLineSeries *>(busy->series().front());
         QVERIFY(line);
@@ -409,8 +409,7 @@ private slots:
         // No queue rows, no queue chart.
         c.rows.clear();
         const QList<QChart *> none = views::comparisonCharts(c);
-        for (QChart *chart : none)
-            QVERIFY(!chart->title().startsWith(QStringLiteral("Queue waits:")));
+        QVERIFY(!chartTitled(none, QStringLiteral("Queue waits:")));
         qDeleteAll(none);
     }
 
