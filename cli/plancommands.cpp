@@ -231,7 +231,8 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
         {"trace-out", true,
          "simulate: also write the jobs as they ran to FILE (Standard Workload Format)"},
         {"trace", true,
-         "simulate: replay FILE in the Standard Workload Format instead of the portfolio"},
+         "simulate: replay FILE (Standard Workload Format, or sacct --parsable2 with JobID, "
+         "Submit, Start, End and AllocTRES) instead of the portfolio"},
     });
     const ParsedArguments a = parseArguments(args, specs, "plan");
     const std::string synopsis = "clusterplanner-cli plan estimate|compare|simulate PLAN.json\n"

@@ -169,7 +169,12 @@ std::vector<model::TraceJob> readTrace(const std::string &file)
         throw UsageError("--trace: cannot read '" + file + "'");
     std::ostringstream text;
     text << in.rdbuf();
-    return model::parseStandardWorkloadFormat(text.str(), file).jobs;
+    // Slurm accounting (sacct --parsable2) separates its fields with '|'; SWF with blanks.
+    const std::string content = text.str();
+    const auto firstLine = content.substr(0, content.find('\n'));
+    if (firstLine.find('|') != std::string::npos)
+        return model::parseSlurmAccounting(content, file).jobs;
+    return model::parseStandardWorkloadFormat(content, file).jobs;
 }
 
 } // namespace

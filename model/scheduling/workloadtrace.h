@@ -27,6 +27,17 @@ struct WorkloadTrace
 WorkloadTrace parseStandardWorkloadFormat(const std::string &text, const std::string &file);
 
 /**
+ * Reads Slurm accounting as `sacct --allocations --parsable2 --format=JobID,Submit,Start,End,
+ * AllocTRES` prints it (sacct(1)): a header line naming the fields (in any order; others are
+ * ignored), then one job per line, '|' between fields. A job is submitted at Submit and runs
+ * from Start to End (ISO 8601 times, UTC) on the GPUs of AllocTRES's gres/gpu=N; jobs that
+ * never started or hold no GPU are skipped, job steps ("123.batch") too. Submit times are
+ * shifted so the first job comes at 0. A malformed line throws InputError naming `file` and
+ * the line.
+ */
+WorkloadTrace parseSlurmAccounting(const std::string &text, const std::string &file);
+
+/**
  * The jobs of a simulated run as a Standard Workload Format log: job number, submit, wait and
  * run time in whole seconds (rounded), GPUs as allocated and requested processors, status 1
  * (completed), the job class as the queue number (from 1), -1 for the fields not simulated.

@@ -473,6 +473,26 @@ private slots:
         const QJsonObject replay = json["classes"].toArray().at(0).toObject();
         QCOMPARE(replay["started"].toInt(), 4);
         QVERIFY(qAbs(replay["mean_wait_h"].toDouble() - 5.25) < 1e-9);
+        // The same jobs from Slurm accounting (sacct --parsable2) give the same waits.
+        const QString sacct = dir.filePath(QStringLiteral("four.sacct"));
+        QVERIFY(writeText(
+            sacct,
+            "JobID|Submit|Start|End|AllocTRES\n"
+            "1|2024-05-01T00:00:00|2024-05-01T00:00:00|2024-05-01T10:00:00|gres/gpu=24\n"
+            "2|2024-05-01T01:00:00|2024-05-01T10:00:00|2024-05-01T15:00:00|gres/gpu=32\n"
+            "3|2024-05-01T02:00:00|2024-05-01T02:00:00|2024-05-01T06:00:00|gres/gpu=8\n"
+            "4|2024-05-01T03:00:00|2024-05-01T15:00:00|2024-05-02T11:00:00|gres/gpu=8\n"));
+        const Result fromSlurm
+            = run({"plan", "simulate", plan, "--trace", sacct, "--years", "0.01", "--json"});
+        QCOMPARE(fromSlurm.status, 0);
+        QVERIFY(qAbs(QJsonDocument::fromJson(fromSlurm.out)
+                         .object()["classes"]
+                         .toArray()
+                         .at(0)
+                         .toObject()["mean_wait_h"]
+                         .toDouble()
+                     - 5.25)
+                < 1e-9);
         // The jobs as they ran, in SWF: B waited 9 h (32,400 s), D 12 h (43,200 s).
         QFile out(replayed);
         QVERIFY(out.open(QIODevice::ReadOnly));

@@ -269,6 +269,48 @@ private slots:
             QVERIFY2(row.section != "Queue", row.key.c_str());
     }
 
+    void slurmAccountingTrace()
+    {
+        // sacct --parsable2: the four jobs of easyBackfillByHand as Slurm would account them
+        // (10, 5, 4 and 20 h on 24, 32, 8 and 8 GPUs, submitted an hour apart), a job step
+        // (skipped: its job is counted) and a job cancelled before it started (skipped).
+        const std::string sacct
+            = "JobID|JobName|Submit|Start|End|AllocTRES\n"
+              "100|train|2024-05-01T00:00:00|2024-05-01T00:00:00|2024-05-01T10:00:00|"
+              "billing=64,cpu=64,gres/gpu=24,node=3\n"
+              "100.batch|batch|2024-05-01T00:00:00|2024-05-01T00:00:00|2024-05-01T10:00:00|"
+              "cpu=64,gres/gpu=24\n"
+              "101|big|2024-05-01T01:00:00|2024-05-01T10:00:00|2024-05-01T15:00:00|gres/gpu=32\n"
+              "102|small|2024-05-01T02:00:00|2024-05-01T02:00:00|2024-05-01T06:00:00|gres/gpu=8\n"
+              "103|long|2024-05-01T03:00:00|2024-05-01T15:00:00|2024-05-02T11:00:00|gres/gpu=8\n"
+              "104|cancelled|2024-05-01T04:00:00|Unknown|Unknown|\n";
+        const WorkloadTrace trace = parseSlurmAccounting(sacct, "sacct.txt");
+        QCOMPARE(trace.skippedLines, 1LL);
+        QCOMPARE(trace.jobs.size(), std::size_t(4));
+        const std::vector<TraceJob> expected = fourJobs();
+        for (std::size_t i = 0; i < 4; ++i) {
+            QCOMPARE(trace.jobs[i].submitSeconds, expected[i].submitSeconds);
+            QCOMPARE(trace.jobs[i].runtimeSeconds, expected[i].runtimeSeconds);
+            QCOMPARE(trace.jobs[i].gpus, expected[i].gpus);
+        }
+        try {
+            parseSlurmAccounting("JobID|Submit|Start|End\n", "short.txt");
+            QFAIL("a header without AllocTRES was accepted");
+        } catch (const InputError &error) {
+            QVERIFY(std::string(error.what())
+                        .find("short.txt: line 1: the header names no "
+                              "AllocTRES field")
+                    == 0);
+        }
+        try {
+            parseSlurmAccounting("JobID|Submit|Start|End|AllocTRES\n1|May 1st|x|y|gres/gpu=1\n",
+                                 "bad.txt");
+            QFAIL("a Submit that is not a time was accepted");
+        } catch (const InputError &error) {
+            QVERIFY(std::string(error.what()).find("bad.txt: line 2: Submit is not a time") == 0);
+        }
+    }
+
     void standardWorkloadFormatTrace()
     {
         // Two jobs and a comment; a job with run time -1 (unknown) is skipped; submit times
