@@ -228,6 +228,9 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
         {"years", true, "simulate: simulated years (default 1)"},
         {"seed", true, "simulate: random seed (default 1); the same seed gives the same run"},
         {"policy", true, "simulate: fifo|backfill|kueue (default: the plan's portfolio, backfill)"},
+        {"target-wait", true,
+         "simulate: CLASS=HOURS, the fewest servers of the first group at which CLASS's p95 "
+         "wait stays within HOURS"},
         {"trace-out", true,
          "simulate: also write the jobs as they ran to FILE (Standard Workload Format)"},
         {"trace", true,

@@ -177,6 +177,52 @@ std::vector<model::TraceJob> readTrace(const std::string &file)
     return model::parseStandardWorkloadFormat(content, file).jobs;
 }
 
+/**
+ * `--target-wait CLASS=HOURS`: the fewest servers of the plan's first group at which CLASS's
+ * p95 wait stays within HOURS (a quarter of a year simulated per step unless --years says).
+ */
+int runTargetWait(const std::string &target, const ParsedArguments &a, const model::Plan &plan,
+                  const model::Catalog &catalog, model::SimulationOptions options,
+                  std::ostream &out)
+{
+    const auto equals = target.rfind('=');
+    double hours = 0;
+    try {
+        hours = equals == std::string::npos ? -1 : std::stod(target.substr(equals + 1));
+    } catch (const std::exception &) {
+        hours = -1;
+    }
+    if (equals == std::string::npos || equals == 0 || !(hours > 0) || hours > 1e5)
+        throw UsageError("--target-wait: expected CLASS=HOURS (e.g. research=24), found '" + target
+                         + "'");
+    const std::string className = target.substr(0, equals);
+    if (!a.has("years"))
+        options.horizonSeconds = 0.25 * 365.0 * 86400.0;
+    const model::TargetWaitSizing sizing
+        = model::serversForTargetWait(plan, catalog, className, hours * hour, options);
+    if (!sizing.error.empty())
+        throw InfeasibleError(sizing.error);
+    if (a.has("json")) {
+        out << nlohmann::json {{"class", className},
+                               {"target_wait_p95_h", hours},
+                               {"servers", sizing.servers},
+                               {"gpus", sizing.gpus},
+                               {"wait_p95_h", sizing.waitP95Seconds / hour},
+                               {"simulations", sizing.simulations},
+                               {"years", options.horizonSeconds / (365.0 * 86400.0)}}
+                   .dump(2)
+            << "\n";
+        return ExitOk;
+    }
+    out << className << ": a p95 wait within " << format("%.3g h", hours) << " needs "
+        << model::groupedCount(sizing.servers) << " servers of " << plan.nodeGroups.front().name
+        << " (" << model::groupedCount(sizing.gpus) << " GPUs; p95 "
+        << format("%.2f h", sizing.waitP95Seconds / hour) << " there, " << sizing.simulations
+        << " simulations of " << format("%.3g", options.horizonSeconds / (365.0 * 86400.0))
+        << " year(s))\n";
+    return ExitOk;
+}
+
 } // namespace
 
 int runPlanSimulate(const ParsedArguments &a, const model::Plan &plan,
@@ -193,6 +239,8 @@ int runPlanSimulate(const ParsedArguments &a, const model::Plan &plan,
     std::vector<model::TraceJob> trace;
     if (auto file = a.value("trace"))
         trace = readTrace(*file);
+    if (auto target = a.value("target-wait"))
+        return runTargetWait(*target, a, simulated, catalog, options, out);
     options.recordJobs = a.has("trace-out");
     const auto started = std::chrono::steady_clock::now();
     const model::PortfolioSimulation simulation

@@ -10,7 +10,9 @@
 #include "model/planning/planfabric.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -195,6 +197,60 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catal
                                          {plan.portfolio.classes, plan.portfolio.services, trace},
                                          options, progress, cancel);
     return simulation;
+}
+
+TargetWaitSizing serversForTargetWait(const Plan &plan, const Catalog &catalog,
+                                      const std::string &className, double targetSeconds,
+                                      const SimulationOptions &options)
+{
+    TargetWaitSizing sizing;
+    const auto cls = std::find_if(plan.portfolio.classes.begin(), plan.portfolio.classes.end(),
+                                  [&](const JobClass &c) { return c.name == className; });
+    if (cls == plan.portfolio.classes.end() || plan.nodeGroups.empty()) {
+        sizing.error = "the portfolio has no job class '" + className + "'";
+        return sizing;
+    }
+    const std::size_t index = static_cast<std::size_t>(cls - plan.portfolio.classes.begin());
+    // The class's p95 wait with `servers` in the first group; infinity when it cannot run.
+    const auto waitWith = [&](int servers, long long &gpus) {
+        Plan sized = plan;
+        sized.nodeGroups.front().count = servers;
+        const PortfolioSimulation run = simulatePlanPortfolio(sized, catalog, options);
+        ++sizing.simulations;
+        gpus = 0;
+        for (int g : run.cluster.gpusPerServer)
+            gpus += g;
+        // Jobs still queued at the end have no wait yet: a size that leaves more than 5% of
+        // the class unstarted misses any target.
+        const ClassResult &result = run.result.classes[index];
+        const bool started = run.ok() && result.started > 0
+            && static_cast<double>(result.started) >= 0.95 * static_cast<double>(result.submitted);
+        return started ? result.waitP95Seconds : std::numeric_limits<double>::infinity();
+    };
+    int low = 0; // misses the target (or cannot run)
+    int high = std::max(1, plan.nodeGroups.front().count) * 16;
+    long long gpus = 0;
+    double wait = waitWith(high, gpus);
+    if (wait > targetSeconds) {
+        sizing.error = "even " + std::to_string(high) + " servers leave a p95 wait of "
+            + (std::isfinite(wait) ? std::to_string(std::lround(wait / 3600.0)) + " h"
+                                   : std::string("without end"));
+        return sizing;
+    }
+    sizing = {{}, high, gpus, wait, sizing.simulations};
+    while (high - low > 1) {
+        const int middle = low + (high - low) / 2;
+        wait = waitWith(middle, gpus);
+        if (wait <= targetSeconds) {
+            high = middle;
+            sizing.servers = middle;
+            sizing.gpus = gpus;
+            sizing.waitP95Seconds = wait;
+        } else {
+            low = middle;
+        }
+    }
+    return sizing;
 }
 
 std::string slurmHostList(const std::vector<std::string> &names)

@@ -65,6 +65,26 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catal
                                           const std::function<void(double)> &progress = {},
                                           const std::atomic<bool> *cancel = nullptr);
 
+/** How many servers a job class's p95 wait needs (serversForTargetWait). */
+struct TargetWaitSizing
+{
+    std::string error; ///< no such class, or the largest size tried still misses the target
+    int servers = 0; ///< of the plan's first server group
+    long long gpus = 0; ///< the plan's GPUs at that size
+    double waitP95Seconds = 0; ///< the class's p95 wait at that size
+    int simulations = 0;
+};
+
+/**
+ * The fewest servers of the plan's first group at which `className` waits at most
+ * `targetSeconds` at the 95th percentile over `options.horizonSeconds`: bisection between one
+ * server and 16 x the plan's count, one simulation per step (the wait falls as servers are added;
+ * the simulation's noise can move the answer by a server or two).
+ */
+TargetWaitSizing serversForTargetWait(const Plan &plan, const Catalog &catalog,
+                                      const std::string &className, double targetSeconds,
+                                      const SimulationOptions &options);
+
 /** slurm.conf node and partition lines and the matching topology.conf. */
 struct SlurmConfiguration
 {

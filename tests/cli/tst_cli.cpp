@@ -427,6 +427,18 @@ private slots:
         const Result fifo = run(args + QStringList {"--seed", "5", "--policy", "fifo"});
         QCOMPARE(QJsonDocument::fromJson(fifo.out).object()["policy"].toString(),
                  QStringLiteral("fifo"));
+        // The servers a class's p95 wait target needs: within the bisection's range, at the
+        // target there; CLASS=HOURS is checked before anything runs.
+        const Result sized = run({"plan", "simulate", sample, "--target-wait", "research=24",
+                                  "--years", "0.05", "--json"});
+        QCOMPARE(sized.status, 0);
+        const QJsonObject sizing = QJsonDocument::fromJson(sized.out).object();
+        QVERIFY(sizing["servers"].toInt() >= 1 && sizing["servers"].toInt() <= 256 * 16);
+        QCOMPARE(sizing["gpus"].toInt(), 8 * sizing["servers"].toInt());
+        QVERIFY(sizing["wait_p95_h"].toDouble() <= 24);
+        const Result noHours = run({"plan", "simulate", sample, "--target-wait", "research"});
+        QCOMPARE(noHours.status, 2);
+        QVERIFY2(noHours.err.contains("expected CLASS=HOURS"), noHours.err.constData());
         // A portfolio of 10 million jobs a day would take minutes a year: refused with the
         // limit, not started.
         QTemporaryDir dir;

@@ -3,6 +3,7 @@
 // (Erlang C), a four-job EASY backfill example, leaf-aware placement and failure losses.
 #include "model/core/inputerror.h"
 #include "model/plan/planio.h"
+#include "model/planning/portfoliosimulation.h"
 #include "model/planning/scenariocomparison.h"
 #include "model/scheduling/clusterscheduler.h"
 #include "model/scheduling/schedulersimulation.h"
@@ -238,6 +239,47 @@ private slots:
         QCOMPARE(longer.dailyUtilisation.size(), std::size_t(2));
         QVERIFY(closeRelative(longer.dailyUtilisation[0], 1.0));
         QCOMPARE(longer.dailyUtilisation[1], 0.0);
+    }
+
+    void serversForATargetWaitMatchErlangC()
+    {
+        // One-server jobs of exponential 1 h runtimes at 12.8 an hour. In an M/M/c queue a job
+        // waits longer than t with probability C e^-(c - a) t (t in hours, a = 12.8), so the p95
+        // wait is ln(C / 0.05) / (c - a) when C > 0.05. The fewest servers keeping it within
+        // half an hour, by that formula, against the bisection over simulations (2,000 h each;
+        // failures of the DGX servers and the noise allow one server either way).
+        const double arrivals = 12.8 / hour;
+        int expected = 13;
+        for (;; ++expected) {
+            const double meanWaitHours = erlangCMeanWaitSeconds(expected, arrivals, hour) / hour;
+            const double c = meanWaitHours * (expected - 12.8); // Erlang C, from Wq = C / (c - a)
+            const double p95 = c > 0.05 ? std::log(c / 0.05) / (expected - 12.8) : 0.0;
+            if (p95 <= 0.5)
+                break;
+        }
+        const Plan plan = parsePlan(nlohmann::json::parse(R"({
+            "format": "clusterplanner-plan", "version": 1, "name": "mmc",
+            "nodes": [{"name": "gpu", "node": "dgx-h100", "count": 16}],
+            "fabric": {"topology": "none"},
+            "portfolio": {"policy": "fifo", "classes": [
+                {"name": "one server", "gpus": 8, "runtime_h": 1, "per_day": 307.2}]}})"),
+                                    "mmc.json", &cp::test::shippedCatalog());
+        SimulationOptions options;
+        options.horizonSeconds = 2000 * hour;
+        options.warmupSeconds = 50 * hour;
+        const TargetWaitSizing sizing = serversForTargetWait(plan, cp::test::shippedCatalog(),
+                                                             "one server", 0.5 * hour, options);
+        QVERIFY2(sizing.error.empty(), sizing.error.c_str());
+        QVERIFY2(
+            std::abs(sizing.servers - expected) <= 1,
+            qPrintable(
+                QStringLiteral("bisection %1, Erlang C %2").arg(sizing.servers).arg(expected)));
+        QCOMPARE(sizing.gpus, 8LL * sizing.servers);
+        QVERIFY(sizing.waitP95Seconds <= 0.5 * hour);
+        // A class the portfolio does not have is named in the error.
+        QVERIFY(serversForTargetWait(plan, cp::test::shippedCatalog(), "nobody", hour, options)
+                    .error.find("no job class 'nobody'")
+                != std::string::npos);
     }
 
     void comparisonHasQueueRows()
