@@ -91,6 +91,8 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
             {"fragmentation", r.fragmentation},
             {"gpu_hours_lost_to_failures", r.gpuHoursLostToFailures},
             {"interruptions", r.interruptions},
+            {"preemptions", r.preemptions},
+            {"gpu_hours_lost_to_preemption", r.gpuHoursLostToPreemption},
             {"jobs_submitted", r.jobsSubmitted},
             {"jobs_completed", r.jobsCompleted},
             {"jobs_queued_at_end", r.jobsQueuedAtEnd},
@@ -129,14 +131,20 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
     summary.addRow({"utilisation (allocated)", format("%.1f%%", 100 * r.utilisation)});
     summary.addRow({"useful utilisation",
                     format("%.1f%%", 100 * r.usefulUtilisation)
-                        + " (less work lost to failures and restarts)"});
+                        + " (less work lost to failures, preemptions and restarts)"});
     summary.addRow({"fragmentation",
                     format("%.1f%%", 100 * r.fragmentation)
                         + " of GPU-time free but unusable by the first queued job"});
     summary.addRow({"failures",
-                    model::groupedCount(r.interruptions) + " jobs stopped, "
+                    model::groupedCount(r.interruptions) + " jobs stopped by server failures, "
                         + model::groupThousands(format("%.0f", r.gpuHoursLostToFailures))
                         + " GPU-hours lost"});
+    if (r.preemptions > 0)
+        summary.addRow({"preemptions",
+                        model::groupedCount(r.preemptions)
+                            + " batch jobs stopped for service replicas, "
+                            + model::groupThousands(format("%.0f", r.gpuHoursLostToPreemption))
+                            + " GPU-hours lost"});
     summary.addRow({"jobs",
                     model::groupedCount(r.jobsSubmitted) + " submitted, "
                         + model::groupedCount(r.jobsCompleted) + " completed, "

@@ -109,6 +109,7 @@ struct PortfolioPlan
     SchedulingPolicy policy = SchedulingPolicy::EasyBackfill;
     bool topologyAware = true;
     bool spread = false; ///< small jobs on the emptiest server (Kubernetes' default scoring)
+    bool servicesPreempt = false; ///< service replicas stop lower-priority batch jobs
     bool operator==(const PortfolioPlan &) const = default;
 };
 

@@ -418,6 +418,7 @@ void readPortfolio(JsonFieldReader &root, const std::string &file, Plan &plan)
     plan.portfolio.spread
         = p.optionalChoice("placement", {"binpack", "spread"}).value_or("binpack") == "spread";
     plan.portfolio.topologyAware = p.optionalBool("topology_aware").value_or(true);
+    plan.portfolio.servicesPreempt = p.optionalBool("services_preempt").value_or(false);
     if (const nlohmann::json *services = p.optionalArray("services"))
         for (std::size_t i = 0; i < services->size(); ++i) {
             JsonFieldReader v((*services)[i], file, "/portfolio/services/" + std::to_string(i));
@@ -476,6 +477,8 @@ nlohmann::json portfolioToJson(const PortfolioPlan &portfolio)
         json["policy"] = "kueue";
     if (portfolio.spread)
         json["placement"] = "spread";
+    if (portfolio.servicesPreempt)
+        json["services_preempt"] = true;
     if (!portfolio.topologyAware)
         json["topology_aware"] = false;
     return json;

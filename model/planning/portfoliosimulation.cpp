@@ -193,6 +193,7 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catal
     options.policy = plan.portfolio.policy;
     options.topologyAware = plan.portfolio.topologyAware;
     options.spread = plan.portfolio.spread;
+    options.servicesPreempt = plan.portfolio.servicesPreempt;
     simulation.result = simulateWorkload(simulation.cluster,
                                          {plan.portfolio.classes, plan.portfolio.services, trace},
                                          options, progress, cancel);

@@ -120,6 +120,8 @@ private:
     void stop(int jobId, double until);
     void backfill(int headId);
     void admitWhatFits(int headId);
+    void interrupt(int jobId, double &lostGpuSeconds);
+    std::optional<Allocation> preemptFor(int replicaId);
     void scaleServices(int hour);
     int newJobId(const Job &job);
     void enqueue(int jobId);
@@ -148,6 +150,8 @@ private:
     double m_fragmentedGpuSeconds = 0;
     double m_offeredGpuSeconds = 0;
     long long m_interruptions = 0;
+    long long m_preemptions = 0;
+    double m_preemptedGpuSeconds = 0; ///< work lost by jobs stopped for services
     long long m_completed = 0;
     long long m_eventCount = 0;
     long long m_submitted = 0;
@@ -386,6 +390,60 @@ void Simulation::complete(const Event &event)
     m_freeIds.push_back(event.index);
 }
 
+/**
+ * Stops a running job and puts it back in its place in the queue: a batch job loses the work
+ * since its last checkpoint and pays a restart; a service replica just waits to be placed.
+ */
+void Simulation::interrupt(int jobId, double &lostGpuSeconds)
+{
+    Job &job = m_jobs[jobId];
+    const double elapsed = m_now - m_running[jobId].startSeconds;
+    const double kept = job.checkpointIntervalSeconds > 0
+        ? std::floor(elapsed / job.checkpointIntervalSeconds) * job.checkpointIntervalSeconds
+        : 0.0;
+    stop(jobId, m_now);
+    if (job.serviceIndex < 0) {
+        job.remainingSeconds += m_cluster.restartSeconds - kept;
+        lostGpuSeconds += job.gpus * (elapsed - kept + m_cluster.restartSeconds);
+    }
+    m_queue.insert({-job.priority, job.submitSeconds, jobId});
+}
+
+/**
+ * Room for a service replica that does not fit: the running batch jobs of lowest priority (the
+ * latest started first) are stopped and requeued until it fits, as Slurm's QoS preemption in
+ * REQUEUE mode or Kubernetes' PriorityClass preemption do. Nothing is stopped when even all
+ * batch jobs would not make room.
+ */
+std::optional<Allocation> Simulation::preemptFor(int replicaId)
+{
+    const int need = m_jobs[replicaId].gpus;
+    long long batchGpus = 0;
+    for (std::size_t id = 0; id < m_running.size(); ++id)
+        if (m_running[id].running && m_jobs[id].serviceIndex < 0)
+            batchGpus += m_jobs[id].gpus;
+    if (m_pool.freeGpus() + batchGpus < need)
+        return std::nullopt;
+    for (;;) {
+        int victim = -1;
+        for (std::size_t id = 0; id < m_running.size(); ++id) {
+            if (!m_running[id].running || m_jobs[id].serviceIndex >= 0)
+                continue;
+            const auto rank = [this](std::size_t job) {
+                return std::pair(m_jobs[job].priority, -m_running[job].startSeconds);
+            };
+            if (victim < 0 || rank(id) < rank(static_cast<std::size_t>(victim)))
+                victim = static_cast<int>(id);
+        }
+        if (victim < 0)
+            return std::nullopt;
+        interrupt(victim, m_preemptedGpuSeconds);
+        ++m_preemptions;
+        if (std::optional<Allocation> allocation = m_pool.place(need))
+            return allocation;
+    }
+}
+
 void Simulation::fail()
 {
     const int server = std::uniform_int_distribution<int>(0, m_pool.servers() - 1)(m_random);
@@ -393,19 +451,7 @@ void Simulation::fail()
     if (m_pool.isUp(server)) {
         const std::vector<int> stopped = m_jobsOnServer[server];
         for (int jobId : stopped) {
-            Job &job = m_jobs[jobId];
-            const double elapsed = m_now - m_running[jobId].startSeconds;
-            const double kept = job.checkpointIntervalSeconds > 0
-                ? std::floor(elapsed / job.checkpointIntervalSeconds)
-                    * job.checkpointIntervalSeconds
-                : 0.0;
-            stop(jobId, m_now);
-            // A service replica holds no work to lose: it is only down until placed again.
-            if (job.serviceIndex < 0) {
-                job.remainingSeconds += m_cluster.restartSeconds - kept;
-                m_lostGpuSeconds += job.gpus * (elapsed - kept + m_cluster.restartSeconds);
-            }
-            m_queue.insert({-job.priority, job.submitSeconds, jobId});
+            interrupt(jobId, m_lostGpuSeconds);
             ++m_interruptions;
         }
         m_pool.setUp(server, false);
@@ -420,9 +466,14 @@ void Simulation::fail()
 
 void Simulation::schedule()
 {
-    while (!m_queue.empty() && m_pool.freeGpus() > 0) {
+    while (!m_queue.empty()) {
         const int head = std::get<2>(*m_queue.begin());
+        const bool preempting = m_options.servicesPreempt && m_jobs[head].serviceIndex >= 0;
+        if (m_pool.freeGpus() == 0 && !preempting)
+            return;
         std::optional<Allocation> allocation = m_pool.place(m_jobs[head].gpus);
+        if (!allocation && preempting)
+            allocation = preemptFor(head);
         if (!allocation) {
             if (m_options.policy == SchedulingPolicy::BestEffortFifo) {
                 admitWhatFits(head);
@@ -569,7 +620,9 @@ SimulationResult Simulation::results() const
     const double capacity = static_cast<double>(m_pool.totalGpus()) * m_now;
     if (capacity > 0) {
         r.utilisation = m_allocatedGpuSeconds / capacity;
-        r.usefulUtilisation = std::max(0.0, m_allocatedGpuSeconds - m_lostGpuSeconds) / capacity;
+        r.usefulUtilisation
+            = std::max(0.0, m_allocatedGpuSeconds - m_lostGpuSeconds - m_preemptedGpuSeconds)
+            / capacity;
         r.fragmentation = m_fragmentedGpuSeconds / capacity;
         double serviceGpuSeconds = 0;
         for (std::size_t s = 0; s < m_services.size(); ++s)
@@ -577,7 +630,9 @@ SimulationResult Simulation::results() const
         r.offeredLoad = (m_offeredGpuSeconds + serviceGpuSeconds) / capacity;
     }
     r.gpuHoursLostToFailures = m_lostGpuSeconds / 3600.0;
+    r.gpuHoursLostToPreemption = m_preemptedGpuSeconds / 3600.0;
     r.interruptions = m_interruptions;
+    r.preemptions = m_preemptions;
     r.jobsSubmitted = m_submitted;
     r.jobsCompleted = m_completed;
     r.jobsQueuedAtEnd = static_cast<long long>(m_queue.size());

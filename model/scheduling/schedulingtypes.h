@@ -76,6 +76,9 @@ struct SimulationOptions
     /** Small jobs on the emptiest server (Kubernetes' LeastAllocated scoring) rather than the
      * fullest that holds them (best fit, bin packing). */
     bool spread = false;
+    /** A service replica that does not fit stops batch jobs of lower priority to make room
+     * (Slurm QoS preemption, PreemptMode=REQUEUE); off: it waits for free GPUs. */
+    bool servicesPreempt = false;
     /** Queued jobs the backfill pass looks at: Slurm's bf_max_job_test default (slurm.conf(5)). */
     int backfillDepth = 500;
     /** Seconds between backfill passes: Slurm's bf_interval default (slurm.conf(5)); the plain
@@ -130,7 +133,9 @@ struct SimulationResult
      * over all GPU-time: capacity the queue cannot use. */
     double fragmentation = 0;
     double gpuHoursLostToFailures = 0; ///< lost work and restarts
-    long long interruptions = 0;
+    double gpuHoursLostToPreemption = 0; ///< the same for jobs stopped for service replicas
+    long long interruptions = 0; ///< jobs stopped by server failures
+    long long preemptions = 0; ///< batch jobs stopped to make room for service replicas
     long long jobsSubmitted = 0;
     long long jobsCompleted = 0;
     long long jobsQueuedAtEnd = 0;

@@ -239,6 +239,20 @@ private slots:
         QCOMPARE(longer.dailyUtilisation.size(), std::size_t(2));
         QVERIFY(closeRelative(longer.dailyUtilisation[0], 1.0));
         QCOMPARE(longer.dailyUtilisation[1], 0.0);
+        // With preemption the replicas stop the job at 12 h and get all 24 replica-hours. The
+        // job (no checkpoints) loses its 12 h on 16 GPUs and pays a 10-minute restart; it starts
+        // again when the service scales to zero at 24 h and runs past a 35 h horizon (at 36 h
+        // the service would take the servers again).
+        options.servicesPreempt = true;
+        options.horizonSeconds = 35 * hour;
+        const SimulationResult preempted = simulateWorkload(
+            servers(2, 8, 2), {classes, {service}, {{0, 14 * hour, 16, 0}}}, options);
+        QVERIFY(closeRelative(preempted.services[0].servedReplicaHours, 24));
+        QCOMPARE(preempted.preemptions, 1LL);
+        QVERIFY(closeRelative(preempted.gpuHoursLostToPreemption, 16 * 12 + 16.0 / 6));
+        QCOMPARE(preempted.gpuHoursLostToFailures, 0.0);
+        // Busy all 35 h: the job 0-12 h, the replicas 12-24 h, the job again 24-35 h.
+        QVERIFY(closeRelative(preempted.utilisation, 1.0));
     }
 
     void serversForATargetWaitMatchErlangC()
