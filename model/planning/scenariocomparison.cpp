@@ -305,7 +305,7 @@ void addQueueRows(std::vector<ComparisonRow> &rows, const std::vector<ScenarioRe
     };
     queueRow("queue_utilisation_pct", "Portfolio: GPUs busy", "%", Preference::Higher,
              [](const SimulationResult &r) { return Value(100 * r.utilisation); });
-    queueRow("queue_useful_pct", "Portfolio: busy less failure losses", "%", Preference::Higher,
+    queueRow("queue_useful_pct", "Portfolio: busy less lost work", "%", Preference::Higher,
              [](const SimulationResult &r) { return Value(100 * r.usefulUtilisation); });
     queueRow("queue_service_attainment_pct", "Portfolio: service replica-hours served", "%",
              Preference::Higher, [](const SimulationResult &r) -> Value {
