@@ -44,13 +44,9 @@ DataPathInputs dataPathInputs(const ClusterDescription &cluster, const TrainingE
     in.localCacheBytesPerNode = setup.node.localNvmeBytes;
     in.nodeNetworkBytesPerSecond = nodeStoragePathBytesPerSecond(cluster, setup);
     in.sequenceTokens = setup.sequenceTokens;
-    const double positionsPerSample = in.dataset.tokenShards()
-        ? static_cast<double>(setup.sequenceTokens)
-        : in.dataset.tokensPerSample;
-    const double datasetPositions
-        = in.dataset.samples * (in.dataset.tokenShards() ? 1.0 : positionsPerSample);
-    if (setup.trainingTokens > 0 && datasetPositions > 0)
-        in.epochs = setup.trainingTokens / datasetPositions;
+    const double positions = datasetPositions(in.dataset);
+    if (setup.trainingTokens > 0 && positions > 0)
+        in.epochs = setup.trainingTokens / positions;
     in.tokensPerSecond = estimate.tokensPerSecond;
     return in;
 }

@@ -177,6 +177,12 @@ double storageFeedSamplesPerSecond(const StorageSpec &storage, int count,
     return std::isfinite(feed) ? feed : 0.0;
 }
 
+double datasetPositions(const DatasetSpec &dataset)
+{
+    // Token shards count tokens as samples.
+    return dataset.samples * (dataset.tokenShards() ? 1.0 : dataset.tokensPerSample);
+}
+
 double datasetBytes(const DatasetSpec &dataset)
 {
     // Token shards count tokens as samples, so bytes per sample are per token there too.

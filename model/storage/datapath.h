@@ -115,6 +115,9 @@ std::string starvingStagesText(const DataPathPhase &phase);
 double storageFeedSamplesPerSecond(const StorageSpec &storage, int count,
                                    const DatasetSpec &dataset, int sequenceTokens);
 
+/** Model positions in the whole dataset: tokens of token shards, samples x positions else. */
+double datasetPositions(const DatasetSpec &dataset);
+
 /** Bytes of the whole dataset on storage. */
 double datasetBytes(const DatasetSpec &dataset);
 

@@ -316,9 +316,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.openPlan(
             QStringLiteral(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json")));
-        for (QAction *action : window.findChildren<QAction *>())
-            if (action->text() == QStringLiteral("&Compare Now"))
-                action->trigger();
+        window.compareNow();
         window.finishBackgroundWork();
         QTest::qWait(50);
         views::ScenarioComparisonView *view = window.comparisonView();
