@@ -9,7 +9,8 @@ namespace cp::model {
 
 LinkLevel ClusterDescription::scaleUpLink() const
 {
-    return LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkStepLatencySeconds};
+    return LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkStepLatencySeconds,
+                      ncclSimpleLaunchSeconds};
 }
 
 double ClusterDescription::nodeScaleOutBytesPerSecond() const
@@ -25,13 +26,15 @@ LinkLevel ClusterDescription::scaleOutLink(int nodesSpanned) const
         if (it == fabricRingBytesPerSecond.end())
             --it;
         return LinkLevel {it->second * nicAchievableFraction,
-                          networkStepLatencySeconds + networkLatencySeconds};
+                          networkStepLatencySeconds + networkLatencySeconds,
+                          ncclSimpleLaunchSeconds};
     }
     double perGpu = nodeScaleOutBytesPerSecond() / std::max(1, gpusPerNode);
     // Only rings that leave one leaf (one rail group) cross the oversubscribed uplinks.
     if (nodesSpanned > nodesPerLeaf && oversubscription > 1.0)
         perGpu /= oversubscription;
-    return LinkLevel {perGpu, networkStepLatencySeconds + networkLatencySeconds};
+    return LinkLevel {perGpu, networkStepLatencySeconds + networkLatencySeconds,
+                      ncclSimpleLaunchSeconds};
 }
 
 ClusterDescription ClusterDescription::fromCatalog(const Catalog &catalog,

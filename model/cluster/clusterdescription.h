@@ -81,5 +81,12 @@ struct ClusterDescription
 inline constexpr double nvlinkStepLatencySeconds = 3.4e-6;
 /** Latency of one NCCL ring step over the network, Simple protocol (same table), plus the NIC. */
 inline constexpr double networkStepLatencySeconds = 9.6e-6;
+/** Fixed cost of one NCCL collective call, ring algorithm, Simple protocol (the bulk-transfer
+ * protocol training's gradients and activations use): NCCL src/graph/tuning.cc,
+ * ncclTunerConstantsDefaults.baseLatencies (https://github.com/NVIDIA/nccl). */
+inline constexpr double ncclSimpleLaunchSeconds = 8.4e-6;
+/** The same for the low-latency LL protocol NCCL picks for small messages (decode's all-reduces
+ * of a few hidden vectors): 6.6 us, same table. */
+inline constexpr double ncclLowLatencyLaunchSeconds = 6.6e-6;
 
 } // namespace cp::model

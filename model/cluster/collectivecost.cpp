@@ -6,35 +6,67 @@
 
 namespace cp::model {
 
-double ringAllReduceSeconds(double bytes, int ranks, const LinkLevel &link)
+namespace {
+
+// The step terms of each algorithm, without the call's fixed launch cost.
+
+double ringAllReduceStepsSeconds(double bytes, int ranks, const LinkLevel &link)
+{
+    const double n = ranks;
+    return 2.0 * (n - 1.0) * link.latencySeconds
+        + 2.0 * (n - 1.0) / n * bytes / link.busBytesPerSecond;
+}
+
+double treeAllReduceStepsSeconds(double bytes, int ranks, const LinkLevel &link)
+{
+    return 2.0 * std::log2(static_cast<double>(ranks)) * link.latencySeconds
+        + 2.0 * bytes / link.busBytesPerSecond;
+}
+
+double allReduceStepsSeconds(double bytes, int ranks, const LinkLevel &link)
+{
+    if (ranks <= 1 || bytes <= 0)
+        return 0.0;
+    return std::min(ringAllReduceStepsSeconds(bytes, ranks, link),
+                    treeAllReduceStepsSeconds(bytes, ranks, link));
+}
+
+double reduceScatterStepsSeconds(double bytes, int ranks, const LinkLevel &link)
 {
     if (ranks <= 1 || bytes <= 0)
         return 0.0;
     const double n = ranks;
-    return 2.0 * (n - 1.0) * link.latencySeconds
-        + 2.0 * (n - 1.0) / n * bytes / link.busBytesPerSecond;
+    return (n - 1.0) * link.latencySeconds + (n - 1.0) / n * bytes / link.busBytesPerSecond;
+}
+
+} // namespace
+
+double ringAllReduceSeconds(double bytes, int ranks, const LinkLevel &link)
+{
+    if (ranks <= 1 || bytes <= 0)
+        return 0.0;
+    return link.launchSeconds + ringAllReduceStepsSeconds(bytes, ranks, link);
 }
 
 double treeAllReduceSeconds(double bytes, int ranks, const LinkLevel &link)
 {
     if (ranks <= 1 || bytes <= 0)
         return 0.0;
-    return 2.0 * std::log2(static_cast<double>(ranks)) * link.latencySeconds
-        + 2.0 * bytes / link.busBytesPerSecond;
+    return link.launchSeconds + treeAllReduceStepsSeconds(bytes, ranks, link);
 }
 
 double allReduceSeconds(double bytes, int ranks, const LinkLevel &link)
 {
-    return std::min(ringAllReduceSeconds(bytes, ranks, link),
-                    treeAllReduceSeconds(bytes, ranks, link));
+    if (ranks <= 1 || bytes <= 0)
+        return 0.0;
+    return link.launchSeconds + allReduceStepsSeconds(bytes, ranks, link);
 }
 
 double reduceScatterSeconds(double bytes, int ranks, const LinkLevel &link)
 {
     if (ranks <= 1 || bytes <= 0)
         return 0.0;
-    const double n = ranks;
-    return (n - 1.0) * link.latencySeconds + (n - 1.0) / n * bytes / link.busBytesPerSecond;
+    return link.launchSeconds + reduceScatterStepsSeconds(bytes, ranks, link);
 }
 
 double allGatherSeconds(double bytes, int ranks, const LinkLevel &link)
@@ -51,7 +83,7 @@ double pointToPointSeconds(double bytes, const LinkLevel &link)
 {
     if (bytes <= 0)
         return 0.0;
-    return link.latencySeconds + bytes / link.busBytesPerSecond;
+    return link.launchSeconds + link.latencySeconds + bytes / link.busBytesPerSecond;
 }
 
 double hierarchicalAllReduceSeconds(double bytes, int localRanks, int nodes, const LinkLevel &intra,
@@ -59,9 +91,12 @@ double hierarchicalAllReduceSeconds(double bytes, int localRanks, int nodes, con
 {
     if (nodes <= 1)
         return allReduceSeconds(bytes, localRanks, intra);
+    if (bytes <= 0)
+        return 0.0;
     const double perRail = bytes / std::max(1, localRanks);
-    return reduceScatterSeconds(bytes, localRanks, intra) + allReduceSeconds(perRail, nodes, inter)
-        + allGatherSeconds(bytes, localRanks, intra);
+    return intra.launchSeconds + reduceScatterStepsSeconds(bytes, localRanks, intra)
+        + allReduceStepsSeconds(perRail, nodes, inter)
+        + reduceScatterStepsSeconds(bytes, localRanks, intra);
 }
 
 } // namespace cp::model

@@ -15,11 +15,16 @@ struct LinkLevel
 {
     double busBytesPerSecond = 0; ///< achievable per-rank bandwidth, per direction
     double latencySeconds = 0; ///< alpha: cost of one algorithm step
+    /** Fixed cost of one collective call, whatever its steps: NCCL's own tuning model adds a
+     * base latency per algorithm and protocol (ring: LL 6.6 us, Simple 8.4 us; NCCL
+     * src/graph/tuning.cc, ncclTunerConstantsDefaults.baseLatencies). Zero for a bare link. */
+    double launchSeconds = 0;
 };
 
-/** Ring all-reduce: 2(n-1)·alpha + 2(n-1)/n · S/B. */
+/** Ring all-reduce: base + 2(n-1)·alpha + 2(n-1)/n · S/B (every call below adds the link's
+ * launchSeconds once). */
 double ringAllReduceSeconds(double bytes, int ranks, const LinkLevel &link);
-/** Double-binary-tree all-reduce (NCCL): 2·log2(n)·alpha + 2·S/B. */
+/** Double-binary-tree all-reduce (NCCL): base + 2·log2(n)·alpha + 2·S/B. */
 double treeAllReduceSeconds(double bytes, int ranks, const LinkLevel &link);
 /** The faster of ring and tree, as NCCL's tuner picks. */
 double allReduceSeconds(double bytes, int ranks, const LinkLevel &link);
@@ -35,7 +40,8 @@ double pointToPointSeconds(double bytes, const LinkLevel &link);
 /**
  * Hierarchical all-reduce over `localRanks` GPUs per node and `nodes` nodes: reduce-scatter
  * inside the node, all-reduce of S/localRanks across nodes (each local rank on its own rail),
- * all-gather inside the node. (NCCL rail-aligned ring path's NVLS/CollNet-free ring path.)
+ * all-gather inside the node. (NCCL rail-aligned ring path's NVLS/CollNet-free ring path.) One
+ * call: the intra-node link's launch cost is paid once.
  */
 double hierarchicalAllReduceSeconds(double bytes, int localRanks, int nodes, const LinkLevel &intra,
                                     const LinkLevel &inter);

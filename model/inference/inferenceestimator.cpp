@@ -171,7 +171,8 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     replica.tensorParallel = tp;
     replica.pipelineStages = stages;
     replica.tensorParallelLink = tp <= m_hw.scaleUpDomainGpus
-        ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkLowLatencyStepSeconds}
+        ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkLowLatencyStepSeconds,
+                     ncclLowLatencyLaunchSeconds}
         : m_hw.scaleOutLink(2);
     // Stages hand 16-bit hidden states to the next node over the scale-out network.
     replica.stageLink = stages > 1 ? m_hw.scaleOutLink(2) : LinkLevel {};

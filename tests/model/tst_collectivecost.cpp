@@ -57,6 +57,31 @@ private slots:
         QCOMPARE(hierarchicalAllReduceSeconds(1e9, 8, 1, nvlink, nic),
                  allReduceSeconds(1e9, 8, nvlink));
     }
+
+    void everyCallPaysItsLaunchOnce()
+    {
+        // NCCL's tuning model adds a base latency per call (ring LL 6.6 us). A 16 KiB all-reduce
+        // over 4 ranks at 100 GB/s with 1 us steps: ring = 6.6 + 2*3*1 + 2*3/4*16384/1e11 s =
+        // 12.6 us + 0.24576 us; tree = 6.6 + 2*2*1 + 2*16384/1e11 = 10.6 us + 0.32768 us. The
+        // tree wins: 10.92768 us.
+        const LinkLevel link {100e9, 1e-6, 6.6e-6};
+        QVERIFY(qAbs(ringAllReduceSeconds(16384, 4, link) - 12.84576e-6) < 1e-12);
+        QVERIFY(qAbs(allReduceSeconds(16384, 4, link) - 10.92768e-6) < 1e-12);
+        // Reduce-scatter 6.6 + 3*1 + 3/4*16384/1e11 = 9.6 us + 0.12288 us; send 6.6 + 1 + 0.16384.
+        QVERIFY(qAbs(reduceScatterSeconds(16384, 4, link) - 9.72288e-6) < 1e-12);
+        QVERIFY(qAbs(pointToPointSeconds(16384, link) - 7.76384e-6) < 1e-12);
+        // Nothing to send costs nothing, launch included.
+        QCOMPARE(allReduceSeconds(0, 4, link), 0.0);
+        QCOMPARE(allReduceSeconds(16384, 1, link), 0.0);
+        // A hierarchical all-reduce is one NCCL call: the 8.4 us launch once, not three times.
+        // 8 MB over 2 nodes x 8 GPUs, NVLink 400 GB/s with 3.4 us steps, NIC 50 GB/s with
+        // 10 us steps: reduce-scatter 7*3.4 + 7/8*8e6/4e11 = 23.8 + 17.5 us; inter all-reduce of
+        // 1 MB over 2 ranks (ring 2*10 + 2*1/2*1e6/5e10 = 40 us beats tree 2*1*10 + 2*1e6/5e10 =
+        // 60 us), all-gather as the reduce-scatter: 8.4 + 41.3 + 40 + 41.3 = 131 us.
+        const LinkLevel nvlink {400e9, 3.4e-6, 8.4e-6};
+        const LinkLevel nic {50e9, 10e-6, 8.4e-6};
+        QVERIFY(qAbs(hierarchicalAllReduceSeconds(8e6, 8, 2, nvlink, nic) - 131e-6) < 1e-11);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCollectiveCost)

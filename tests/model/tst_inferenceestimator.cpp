@@ -276,6 +276,23 @@ private slots:
         QVERIFY(e.decodeStepSeconds >= e.decodeMemorySeconds);
     }
 
+    void decodeAllReducesPayNcclsLaunchLatency()
+    {
+        // Llama 2 70B, TP 4 on A100 (NVLink busbw 235 GB/s), batch 1: each layer all-reduces one
+        // 8192-wide fp16 hidden vector (16,384 B) twice. NCCL's LL protocol: launch 6.6 us plus
+        // 0.6 us per step (NCCL src/graph/tuning.cc). Tree over 4 ranks: 2*2*0.6 = 2.4 us +
+        // 2*16384/235e9 = 0.139 us beats ring (3.6 + 0.105 us): 6.6 + 2.539 = 9.139 us each;
+        // 80 layers x 2 = 160 calls = 1.462 ms per decode step.
+        const InferenceEstimate e
+            = estimator("a100-sxm4-80gb", "llama-2-70b", Precision::FP16, 4, 128, 2048, 1)
+                  .estimate();
+        const StepOperation *allReduces = findOperation(e.decodeOperations, "TP all-reduces");
+        QVERIFY(allReduces);
+        QCOMPARE(allReduces->kernels, 160.0);
+        QVERIFY2(qAbs(allReduces->seconds - 1.4622e-3) < 1e-6,
+                 qPrintable(QString::number(allReduces->seconds)));
+    }
+
     void groupedExpertGemmsRunAtTheirGroupSize()
     {
         // Mixtral 8x7B decode at batch 8: 16 routed tokens over (almost) all 8 experts is about
@@ -310,8 +327,8 @@ private slots:
         const ValidationSummary t = summarizeInferenceValidation(throughput);
         const ValidationSummary l = summarizeInferenceValidation(latency);
         // Guard against getting worse than the state docs/validation-inference.md records.
-        QVERIFY2(t.medianAbsoluteError <= 0.15, qPrintable(QString::number(t.medianAbsoluteError)));
-        QVERIFY2(l.medianAbsoluteError <= 0.15, qPrintable(QString::number(l.medianAbsoluteError)));
+        QVERIFY2(t.medianAbsoluteError <= 0.13, qPrintable(QString::number(t.medianAbsoluteError)));
+        QVERIFY2(l.medianAbsoluteError <= 0.12, qPrintable(QString::number(l.medianAbsoluteError)));
         // The targets are not met yet: both are optimistic on average (engine overheads and
         // decode GEMV efficiency are not modelled); when they are, these become passes.
         QEXPECT_FAIL("", "serving estimates are optimistic on average", Continue);

@@ -342,6 +342,23 @@ private slots:
         QVERIFY2(small > 14.5e-6 && small < 15.5e-6, qPrintable(QString::number(small)));
     }
 
+    void h100GemmRunsAtItsSustainedClock()
+    {
+        // A training step runs the H100 at its 700 W limit, warm. Hugging Face's gpu-fryer
+        // sustains cuBLAS BF16 8192^2 matmuls at about 730 TFLOP/s for 60 s; short bursts reach
+        // 797.5 (PyTorch sweep) and 794.5 (Bekman's maximum achievable matmul). An 8192^3 BF16
+        // GEMM is 1.0995e12 FLOP: 1.506 ms at 730 TFLOP/s, 1.379 ms at 797.5.
+        const GpuSpec &gpu = shippedCatalog().gpu("h100-sxm5-80gb");
+        const double flops = 2.0 * 8192.0 * 8192.0 * 8192.0;
+        const double seconds = gemmSeconds(gpu, Precision::BF16, flops, 8192, 8192, 8192, 1);
+        QVERIFY2(qAbs(flops / seconds / 730e12 - 1.0) < 0.02,
+                 qPrintable(QString::number(flops / seconds / 1e12)));
+        QVERIFY(seconds > 1.0995e12 / 797.5e12 * 1.05);
+        // The H200 is the same GH100 at the same 700 W: the same sustained rate.
+        const GpuSpec &h200 = shippedCatalog().gpu("h200-sxm-141gb");
+        QCOMPARE(gemmSeconds(h200, Precision::BF16, flops, 8192, 8192, 8192, 1), seconds);
+    }
+
     void operationsAddUpToTheStep()
     {
         TrainingJob job = llama70b(8192);
@@ -458,7 +475,8 @@ private slots:
     {
         // FP8 doubles the tensor peak, but attention, the logits and every memory-bound kernel
         // stay 16-bit, the casts add traffic, and large FP8 GEMMs reach 70% of the FP8 peak
-        // against 86% for BF16 (catalog sources): published end-to-end speed-ups are 1.3-1.5x.
+        // against 78% for BF16 at the sustained clock (catalog sources): published end-to-end
+        // speed-ups are 1.3-1.5x.
         TrainingJob job = llama70b(8192);
         ParallelConfig config;
         config.tp = 4;
@@ -519,9 +537,9 @@ private slots:
                  qPrintable(QString::number(onA100.maxAbsoluteError)));
         // Guard against getting worse than the state documented in docs/validation-training.md.
         const ValidationSummary all = summarizeValidation(rows);
-        QVERIFY2(all.medianAbsoluteError <= 0.12,
+        QVERIFY2(all.medianAbsoluteError <= 0.10,
                  qPrintable(QString::number(all.medianAbsoluteError)));
-        QVERIFY2(std::abs(all.meanSignedError) <= 0.12,
+        QVERIFY2(std::abs(all.meanSignedError) <= 0.09,
                  qPrintable(QString::number(all.meanSignedError)));
         // The targets for the whole suite are not met yet: H100 runs on Megatron-Core are
         // predicted too fast (docs/validation-training.md). When they are, these become passes.

@@ -113,9 +113,9 @@ private slots:
     void checkpointsWithoutStorageAreSaidToBeImpossible()
     {
         // The sample without its storage: no "0 s to write, every 0 min" and a 99% goodput, but
-        // the reason, and the goodput of a run that restarts from scratch on every failure: 16.4
-        // days of work at 0.55 interruptions a day is T/MTBF = 9.0, so goodput is about
-        // 9.0 / (e^9.0 - 1) = 0.11%.
+        // the reason, and the goodput of a run that restarts from scratch on every failure: 17.7
+        // days of work at 0.55 interruptions a day is T/MTBF = 9.74, so goodput is about
+        // 9.74 / (e^9.74 - 1) = 0.058%.
         app::MainWindow window(m_catalog);
         window.show();
         const QString path
@@ -131,7 +131,7 @@ private slots:
         QVERIFY2(checkpoints.contains(QStringLiteral("cannot be written")),
                  qPrintable(checkpoints));
         const QString goodput = findValue(window.summaryView()->tree(), QStringLiteral("Goodput"));
-        QVERIFY2(goodput.startsWith(QStringLiteral("0.1")), qPrintable(goodput));
+        QVERIFY2(goodput.startsWith(QStringLiteral("0.05")), qPrintable(goodput));
     }
 
     void estimatePanelShowsTheOperations()
