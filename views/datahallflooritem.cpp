@@ -11,9 +11,12 @@ namespace cp::views {
 DataHallFloorItem::DataHallFloorItem(std::shared_ptr<const model::DataHall> hall)
     : m_hall(std::move(hall))
 {
-    for (std::size_t r = 0; r < m_hall->racks.size(); ++r)
+    for (std::size_t r = 0; r < m_hall->racks.size(); ++r) {
         m_bounds |= rackRect(static_cast<int>(r));
-    m_bounds.adjust(-cabinetWidth, -cabinetWidth, cabinetWidth, cabinetWidth);
+        m_rows = std::max(m_rows, m_hall->racks[r].row + 1);
+    }
+    // Room on the left for the row names.
+    m_bounds.adjust(-3 * cabinetWidth, -cabinetWidth, cabinetWidth, cabinetWidth);
 }
 
 QRectF DataHallFloorItem::boundingRect() const
@@ -75,6 +78,23 @@ void DataHallFloorItem::paint(QPainter *painter, const QStyleOptionGraphicsItem 
 {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     QFont font = painter->font();
+    // Every row of the room, empty ones too (a drag's targets), named as its cabinets are.
+    font.setPixelSize(10);
+    painter->setFont(font);
+    const double rowLength = m_bounds.right() - cabinetWidth;
+    for (int row = 0; row < m_rows; ++row) {
+        const QRectF band(0, row * rowPitch, rowLength, cabinetDepth);
+        if (!band.adjusted(-3 * cabinetWidth, 0, 0, 0).intersects(option->exposedRect))
+            continue;
+        painter->setPen(QPen(QColor(200, 200, 200), 1, Qt::DotLine));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(band.adjusted(-2, -2, 2, 2));
+        painter->setPen(QColor(90, 90, 90));
+        painter->drawText(
+            QRectF(-3 * cabinetWidth, row * rowPitch, 2.5 * cabinetWidth, cabinetDepth),
+            Qt::AlignRight | Qt::AlignVCenter,
+            QStringLiteral("R%1").arg(row + 1, 2, 10, QLatin1Char('0')));
+    }
     font.setPixelSize(7);
     painter->setFont(font);
     for (std::size_t i = 0; i < m_hall->racks.size(); ++i) {

@@ -50,6 +50,7 @@ public:
 private:
     std::shared_ptr<const model::DataHall> m_hall;
     QRectF m_bounds;
+    int m_rows = 0; ///< room rows, the spine row and empty rows included
     int m_selected = -1;
     RackCapacity m_capacity = RackCapacity::Power;
 };

@@ -10,14 +10,19 @@
 #include "model/plan/scenarios.h"
 
 #include <QComboBox>
+#include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace cp::views {
 
@@ -64,6 +69,7 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
     connect(m_document, &PlanDocument::planChanged, this, &DataHallView::onPlanChanged);
     connect(m_canvas, &FabricCanvas::clicked, this,
             [this](QPointF scenePoint, double) { onClicked(scenePoint); });
+    m_canvas->viewport()->installEventFilter(this);
     connect(m_perRow, &QSpinBox::valueChanged, this,
             [this](int cabinets) { setCabinetsPerRow(cabinets); });
     connect(m_capacity, &QComboBox::currentIndexChanged, this,
@@ -107,6 +113,7 @@ void DataHallView::showHall(const std::shared_ptr<const model::DataHall> &hall)
         ? m_hall->racks[static_cast<std::size_t>(m_item->selectedRack())].name
         : std::string();
     const bool firstLayout = m_item == nullptr;
+    endDrag();
     m_hall = hall;
     m_scene->clear();
     m_item = new DataHallFloorItem(hall);
@@ -149,6 +156,104 @@ void DataHallView::setCabinetsPerRow(int cabinets)
     model::Plan changed = m_document->plan();
     changed.hall.cabinetsPerRow = cabinets;
     m_document->edit(changed, tr("Set %1 cabinets per row").arg(cabinets));
+}
+
+bool DataHallView::moveGroupToRow(int rack, int roomRow)
+{
+    if (!m_hall || rack < 0 || rack >= static_cast<int>(m_hall->racks.size()) || roomRow < 0)
+        return false;
+    const model::HallRack &cabinet = m_hall->racks[static_cast<std::size_t>(rack)];
+    model::Plan changed = m_document->plan();
+    const auto group
+        = std::find_if(changed.nodeGroups.begin(), changed.nodeGroups.end(),
+                       [&](const model::NodeGroup &g) { return g.name == cabinet.group; });
+    if (cabinet.role != "compute" || group == changed.nodeGroups.end())
+        return false;
+    // The row its first cabinet stands in now: dropping there changes nothing.
+    int firstRow = cabinet.row;
+    for (const model::HallRack &r : m_hall->racks)
+        if (r.group == cabinet.group) {
+            firstRow = r.row;
+            break;
+        }
+    const int computeRow = m_hall->computeRowOf(roomRow);
+    if (group->hallRow == computeRow || (group->hallRow < 0 && roomRow == firstRow))
+        return false;
+    group->hallRow = computeRow;
+    m_document->edit(
+        changed,
+        tr("Move %1 to row %2").arg(QString::fromStdString(group->name)).arg(computeRow + 1));
+    return true;
+}
+
+int DataHallView::roomRowAt(QPointF scenePoint) const
+{
+    return std::max(0, static_cast<int>(std::floor(scenePoint.y() / DataHallFloorItem::rowPitch)));
+}
+
+void DataHallView::showDragGhost(QPointF scenePoint)
+{
+    if (!m_dragGhost) {
+        m_dragGhost = new QGraphicsRectItem;
+        m_dragGhost->setPen(QPen(QColor(0, 188, 212), 2, Qt::DashLine));
+        m_dragGhost->setBrush(QColor(0, 188, 212, 60));
+        m_dragGhost->setZValue(10);
+        m_scene->addItem(m_dragGhost);
+    }
+    // The group's first cabinet, at the start of the row under the cursor.
+    const int row = roomRowAt(scenePoint);
+    m_dragGhost->setRect(0, row * DataHallFloorItem::rowPitch, DataHallFloorItem::cabinetWidth * 3,
+                         DataHallFloorItem::cabinetDepth);
+}
+
+void DataHallView::endDrag()
+{
+    m_dragRack = -1;
+    m_dragMoved = false;
+    if (m_dragGhost) {
+        m_scene->removeItem(m_dragGhost);
+        delete m_dragGhost;
+        m_dragGhost = nullptr;
+    }
+    m_canvas->viewport()->unsetCursor();
+}
+
+bool DataHallView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_canvas->viewport() || !m_item)
+        return QWidget::eventFilter(watched, event);
+    auto *mouse = dynamic_cast<QMouseEvent *>(event);
+    if (!mouse)
+        return QWidget::eventFilter(watched, event);
+    const QPointF scenePoint = m_canvas->mapToScene(mouse->position().toPoint());
+    if (event->type() == QEvent::MouseButtonPress && mouse->button() == Qt::LeftButton) {
+        const int rack = m_item->rackAt(scenePoint);
+        if (rack < 0 || m_hall->racks[static_cast<std::size_t>(rack)].role != "compute")
+            return false; // the floor pans
+        m_dragRack = rack;
+        m_dragPressedAt = mouse->position().toPoint();
+        m_dragMoved = false;
+        return true;
+    }
+    if (event->type() == QEvent::MouseMove && m_dragRack >= 0) {
+        if ((mouse->position().toPoint() - m_dragPressedAt).manhattanLength() >= 4) {
+            m_dragMoved = true;
+            m_canvas->viewport()->setCursor(Qt::ClosedHandCursor);
+            showDragGhost(scenePoint);
+        }
+        return true;
+    }
+    if (event->type() == QEvent::MouseButtonRelease && m_dragRack >= 0) {
+        const int rack = m_dragRack;
+        const bool moved = m_dragMoved;
+        endDrag();
+        if (moved)
+            moveGroupToRow(rack, roomRowAt(scenePoint));
+        else
+            onClicked(scenePoint);
+        return true;
+    }
+    return false;
 }
 
 void DataHallView::setCapacity(RackCapacity capacity)
@@ -204,7 +309,7 @@ void DataHallView::updateStatus()
                      .arg(QString::fromStdString(
                          m_hall->racks[static_cast<std::size_t>(m_item->selectedRack())].name));
     else
-        parts << tr("click a cabinet for its elevation");
+        parts << tr("click a cabinet for its elevation, drag it to move its group to another row");
     m_status->setText(parts.join(QStringLiteral(" · ")));
 }
 

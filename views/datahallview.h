@@ -10,6 +10,7 @@
 #include <memory>
 
 class QComboBox;
+class QGraphicsRectItem;
 class QSpinBox;
 class QGraphicsScene;
 class QLabel;
@@ -47,6 +48,12 @@ public:
     void setCapacity(RackCapacity capacity);
     /** Sets the plan's cabinets per row through the undo stack (saved in the plan's hall). */
     void setCabinetsPerRow(int cabinets);
+    /**
+     * Moves the server group of compute cabinet `rack` so that its cabinets start in room row
+     * `roomRow` (NodeGroup::hallRow, through the undo stack); false for a cabinet that is not a
+     * compute cabinet or a row the group already starts in. Dragging a cabinet does this.
+     */
+    bool moveGroupToRow(int rack, int roomRow);
     QSpinBox *cabinetsPerRowBox() const { return m_perRow; }
     QString statusText() const;
     void waitForIdle();
@@ -57,6 +64,8 @@ signals:
 protected:
     /** The first layout fits the floor to the view once the view has its size. */
     void showEvent(QShowEvent *event) override;
+    /** A press on a compute cabinet drags its group to another row instead of panning. */
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void onPlanChanged(PlanParts parts);
@@ -64,6 +73,9 @@ private:
     void showHall(const std::shared_ptr<const model::DataHall> &hall);
     void onClicked(QPointF scenePoint);
     void updateStatus();
+    int roomRowAt(QPointF scenePoint) const;
+    void showDragGhost(QPointF scenePoint);
+    void endDrag();
 
     PlanDocument *m_document;
     std::shared_ptr<const model::Catalog> m_catalog;
@@ -75,6 +87,10 @@ private:
     QSpinBox *m_perRow;
     QLabel *m_status;
     bool m_fitPending = false;
+    int m_dragRack = -1; ///< the compute cabinet pressed, while a drag may start
+    QPoint m_dragPressedAt;
+    bool m_dragMoved = false;
+    QGraphicsRectItem *m_dragGhost = nullptr;
     std::shared_ptr<const model::DataHall> m_hall;
     LatestJobRunner<std::shared_ptr<const model::DataHall>> m_runner;
 };

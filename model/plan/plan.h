@@ -25,6 +25,10 @@ struct NodeGroup
     /** Its NICs are cabled to the plan's fabric. A group off the fabric still draws power and
      * costs money, but adds no fabric ports and cannot join a multi-node training job. */
     bool onFabric = true;
+    /** The compute row of the data hall its first cabinet stands in (a drag in the Data hall
+     * view sets it); -1: right after the group before it. Rows count compute rows only, front
+     * to back, from 0. */
+    int hallRow = -1;
 };
 
 struct FabricPlan

@@ -238,6 +238,10 @@ std::vector<std::string> readFailedLinks(JsonFieldReader &f)
 
 namespace {
 
+/** A room of 10,000 rows (24 km at a 2.4 m pitch) is beyond any data hall; the layout sizes its
+ * row table by the highest row a group asks for. */
+constexpr int maxHallRow = 9999;
+
 /** Refuses a file of another format or version before reading anything else. */
 void checkFormatAndVersion(JsonFieldReader &root)
 {
@@ -271,6 +275,9 @@ void readNodeGroups(JsonFieldReader &root, const std::string &file, const Catalo
         if (group.nodesPerRack > 0 && group.rackId.empty())
             g.fail("nodes_per_rack", "needs a rack");
         group.onFabric = g.optionalBool("on_fabric").value_or(true);
+        group.hallRow = g.optionalInteger("hall_row", 0, maxHallRow).value_or(-1);
+        if (group.hallRow >= 0 && group.rackId.empty())
+            g.fail("hall_row", "needs a rack");
         g.finish();
         plan.nodeGroups.push_back(std::move(group));
     }
@@ -568,6 +575,8 @@ nlohmann::json nodeGroupsToJson(const Plan &plan)
             g["nodes_per_rack"] = group.nodesPerRack;
         if (!group.onFabric)
             g["on_fabric"] = false;
+        if (group.hallRow >= 0)
+            g["hall_row"] = group.hallRow;
         nodes.push_back(std::move(g));
     }
     return nodes;

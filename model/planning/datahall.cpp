@@ -83,27 +83,87 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
     hall.devices.push_back(std::move(device));
 }
 
+/** The usage of `group` when it is placed in racks, or null. */
+const RackUsage *rackedUsage(const NodeGroup &group, const std::vector<RackUsage> &rackUsage)
+{
+    const auto usage = std::find_if(rackUsage.begin(), rackUsage.end(),
+                                    [&](const RackUsage &u) { return u.groupName == group.name; });
+    return usage != rackUsage.end() && usage->nodesPerRack > 0 ? &*usage : nullptr;
+}
+
 /**
- * The servers of every group on the fabric, in the fabric's node order, in compute cabinets;
- * returns each fabric node's device index.
+ * Where each group's compute cabinets stand, as cells (compute row x perRow + column), in plan
+ * order: first the groups that name a row (in plan order), each from the start of its row, then
+ * the others in order from the front; each takes the next free cells, so two groups never share
+ * a cabinet position and a plan without rows fills the room front to back as before.
+ */
+std::vector<std::vector<long long>>
+cabinetCells(const Plan &plan, const std::vector<RackUsage> &rackUsage, int perRow)
+{
+    std::vector<long long> cabinets(plan.nodeGroups.size(), 0);
+    long long total = 0, highestStart = 0;
+    for (std::size_t g = 0; g < plan.nodeGroups.size(); ++g) {
+        const NodeGroup &group = plan.nodeGroups[g];
+        if (const RackUsage *usage = rackedUsage(group, rackUsage)) {
+            cabinets[g] = (group.count + usage->nodesPerRack - 1) / usage->nodesPerRack;
+            total += cabinets[g];
+            if (group.hallRow >= 0)
+                highestStart
+                    = std::max(highestStart, static_cast<long long>(group.hallRow) * perRow);
+        }
+    }
+    // Every cabinet fits below the highest named row plus all cabinets.
+    std::vector<char> taken(static_cast<std::size_t>(highestStart + total + 1), 0);
+    std::vector<std::vector<long long>> cells(plan.nodeGroups.size());
+    auto take = [&](std::size_t g, long long from) {
+        long long cell = from;
+        for (long long c = 0; c < cabinets[g]; ++c) {
+            while (taken[static_cast<std::size_t>(cell)])
+                ++cell;
+            taken[static_cast<std::size_t>(cell)] = 1;
+            cells[g].push_back(cell);
+        }
+        return cell;
+    };
+    for (std::size_t g = 0; g < plan.nodeGroups.size(); ++g)
+        if (cabinets[g] > 0 && plan.nodeGroups[g].hallRow >= 0)
+            take(g, static_cast<long long>(plan.nodeGroups[g].hallRow) * perRow);
+    long long next = 0;
+    for (std::size_t g = 0; g < plan.nodeGroups.size(); ++g)
+        if (cabinets[g] > 0 && plan.nodeGroups[g].hallRow < 0)
+            next = take(g, next);
+    return cells;
+}
+
+/** Compute rows the cells reach (at least one). */
+int computeRowsOf(const std::vector<std::vector<long long>> &cells, int perRow)
+{
+    long long last = 0;
+    for (const auto &group : cells)
+        for (long long cell : group)
+            last = std::max(last, cell);
+    return static_cast<int>(last / perRow) + 1;
+}
+
+/**
+ * The servers of every group on the fabric, in the fabric's node order, in compute cabinets at
+ * their cells; returns each fabric node's device index.
  */
 std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &catalog,
                               const std::vector<RackUsage> &rackUsage, const RowPlan &rows,
+                              const std::vector<std::vector<long long>> &cells,
                               double gpuBusyFraction)
 {
     std::vector<int> serverOfNode;
-    int nextRack = 0;
     long long serial = 0, unpositioned = 0;
-    for (const NodeGroup &group : plan.nodeGroups) {
+    for (std::size_t g = 0; g < plan.nodeGroups.size(); ++g) {
+        const NodeGroup &group = plan.nodeGroups[g];
         const NodeSpec &node = catalog.node(group.nodeId);
-        const auto usage
-            = std::find_if(rackUsage.begin(), rackUsage.end(),
-                           [&](const RackUsage &u) { return u.groupName == group.name; });
-        const bool racked = usage != rackUsage.end() && usage->nodesPerRack > 0;
-        if (!racked)
+        const RackUsage *usage = rackedUsage(group, rackUsage);
+        if (!usage)
             hall.notes.push_back("group " + group.name + " is not placed in racks: its "
                                  + std::to_string(group.count) + " servers have no position");
-        const RackSpec *cabinet = racked ? &catalog.rack(usage->rackId) : nullptr;
+        const RackSpec *cabinet = usage ? &catalog.rack(usage->rackId) : nullptr;
         const GpuSpec &gpu = catalog.gpu(node.gpuId);
         const double nodeWatts = node.powerWithoutGpusWatts + node.gpusPerNode * gpu.tdpWatts;
         // At the job's utilisation: the GPUs between idle and TDP (operationsestimator.h), the
@@ -118,18 +178,20 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
             server.typeName = node.name;
             server.heightUnits = std::max(1, node.rackUnits);
             server.watts = nodeWatts;
-            if (racked) {
+            if (usage) {
                 if (i % usage->nodesPerRack == 0) {
-                    const int computeRow = nextRack / rows.perRow;
+                    const long long cell
+                        = cells[g][static_cast<std::size_t>(i / usage->nodesPerRack)];
                     HallRack rack;
                     rack.role = "compute";
-                    rack.row = rows.roomRow(computeRow);
-                    rack.column = nextRack % rows.perRow;
+                    rack.group = group.name;
+                    rack.groupIndex = static_cast<int>(g);
+                    rack.row = rows.roomRow(static_cast<int>(cell / rows.perRow));
+                    rack.column = static_cast<int>(cell % rows.perRow);
                     rack.rackUnits = cabinet->rackUnits;
                     rack.limitWatts = cabinet->powerLimitWatts;
                     rack.name = rackName(rack.row, rack.column);
                     hall.racks.push_back(rack);
-                    ++nextRack;
                 }
                 HallRack &rack = hall.racks.back();
                 server.rack = static_cast<int>(hall.racks.size()) - 1;
@@ -333,18 +395,18 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
     DataHall hall;
     RowPlan rows;
     rows.perRow = std::max(1, options.computeRacksPerRow);
-    int computeRacks = 0;
-    for (const RackUsage &usage : in.racks)
-        computeRacks += usage.racks;
-    rows.computeRows = std::max(1, (computeRacks + rows.perRow - 1) / rows.perRow);
+    const std::vector<std::vector<long long>> cells = cabinetCells(in.plan, in.racks, rows.perRow);
+    rows.computeRows = computeRowsOf(cells, rows.perRow);
     if (in.graph) {
         const auto &g = in.graph->storage();
         for (FabricVertexId v = 0; v < in.graph->vertexCount(); ++v)
             rows.spineRow
                 = rows.spineRow || (g[v].role == FabricVertexRole::Switch && g[v].tier >= 2);
     }
+    hall.computeRacksPerRow = rows.perRow;
+    hall.spineRoomRow = rows.spineRow ? rows.spineRowIndex() : -1;
     const std::vector<int> serverOfNode
-        = placeServers(hall, in.plan, in.catalog, in.racks, rows, in.gpuBusyFraction);
+        = placeServers(hall, in.plan, in.catalog, in.racks, rows, cells, in.gpuBusyFraction);
     if (!in.graph || !in.fabric)
         return hall;
     const FabricGraph &graph = *in.graph;

@@ -36,6 +36,9 @@ struct HallRack
 {
     std::string name; ///< "R01-C03" (row 1, cabinet 3), "R01-N1" (row 1's network cabinet)
     std::string role; ///< "compute", "network", "spine"
+    /** A compute cabinet's server group (Plan::nodeGroups[groupIndex].name); empty otherwise. */
+    std::string group;
+    int groupIndex = -1;
     int row = 0; ///< position along the room, in row pitches (the spine row included)
     int column = 0; ///< position along the row, in cabinet widths
     int rackUnits = 42;
@@ -77,18 +80,28 @@ struct DataHall
     /** NetBox's InterfaceTypeChoices slug for the fabric ports ("infiniband-ndr"). */
     std::string interfaceType = "other";
     std::vector<std::string> notes; ///< groups without racks, cables out of reach
+    int computeRacksPerRow = 10;
+    /** The room row of the spine cabinets (between the compute rows), -1 without one. */
+    int spineRoomRow = -1;
+    /** The compute row (NodeGroup::hallRow) of a room row: rows behind the spine row count one
+     * less; the spine row itself is the compute row that follows it. */
+    int computeRowOf(int roomRow) const
+    {
+        return spineRoomRow >= 0 && roomRow > spineRoomRow ? roomRow - 1 : roomRow;
+    }
 };
 
 /**
  * Lays the plan out in its room: each server group's racks (as many servers per rack as the
  * estimate's rack usage allows) fill rows of `computeRacksPerRow` cabinets, servers stacked from
- * U1; each leaf or Dragonfly router goes to the network cabinet at the end of the row holding
- * most of its servers; spine and core switches to a spine row in the middle of the room. Every
- * cable of the generated fabric except NVLink becomes a run between two ports whose length is
- * the vertical climb to the tray at each end, the tray run along and across rows, and the
- * slack (the difference in height alone inside one rack), and whose medium follows from that
- * length and the port rate (cablemedium.h). Throws what planFabric and estimatePlan throw for a
- * plan the catalog cannot resolve.
+ * U1, from the row the group names (NodeGroup::hallRow) or after the group before it; each leaf or
+ * Dragonfly router goes to the network cabinet at the end of the row holding most of its servers;
+ * spine and core switches to a spine row in the middle of the room. Every cable of the generated
+ * fabric except NVLink becomes a run between two ports whose length is the vertical climb to the
+ * tray at each end, the tray run along and across rows, and the slack (the difference in height
+ * alone inside one rack), and whose medium follows from that length and the port rate
+ * (cablemedium.h). Throws what planFabric and estimatePlan throw for a plan the catalog cannot
+ * resolve.
  */
 DataHall layoutDataHall(const Plan &plan, const Catalog &catalog);
 

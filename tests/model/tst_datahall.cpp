@@ -266,6 +266,66 @@ private slots:
                  cableMediumName(hall.cables.front().medium));
     }
 
+    void aGroupDraggedToARowStartsThere()
+    {
+        // Two groups of DGX H100 in 40 kW cabinets, three servers each (the sample's rack
+        // usage): A with 30 servers fills 10 cabinets, B with 12 fills 4; ten per row.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        NodeGroup a = plan.nodeGroups[0];
+        a.name = "A";
+        a.count = 30;
+        NodeGroup b = a;
+        b.name = "B";
+        b.count = 12;
+        plan.nodeGroups = {a, b};
+        auto cabinetsOf = [](const DataHall &hall, const std::string &group) {
+            std::vector<std::pair<int, int>> cells; // (room row, column)
+            for (const HallRack &rack : hall.racks)
+                if (rack.group == group)
+                    cells.emplace_back(rack.row, rack.column);
+            return cells;
+        };
+        using Cells = std::vector<std::pair<int, int>>;
+        // Unpinned: A takes compute row 0, B the first four places of compute row 1. 336 NICs
+        // need two tiers of 64-port switches, so the spine row stands at compute row 2 / 2 = 1
+        // and pushes B to room row 2.
+        DataHall hall = layoutDataHall(plan, shippedCatalog());
+        QCOMPARE(hall.spineRoomRow, 1);
+        QCOMPARE(cabinetsOf(hall, "A"),
+                 (Cells {{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}, {0, 6}, {0, 7}, {0, 8},
+                         {0, 9}}));
+        QCOMPARE(cabinetsOf(hall, "B"), (Cells {{2, 0}, {2, 1}, {2, 2}, {2, 3}}));
+        // B dragged to compute row 3: four compute rows, the spine row at 4 / 2 = 2, so B stands
+        // in room row 4 and rows 1 and 2 of compute cabinets are empty.
+        plan.nodeGroups[1].hallRow = 3;
+        hall = layoutDataHall(plan, shippedCatalog());
+        QCOMPARE(hall.spineRoomRow, 2);
+        QCOMPARE(cabinetsOf(hall, "B"), (Cells {{4, 0}, {4, 1}, {4, 2}, {4, 3}}));
+        QCOMPARE(cabinetsOf(hall, "A").front(), (std::pair<int, int> {0, 0}));
+        QCOMPARE(hall.computeRowOf(4), 3);
+        QCOMPARE(hall.computeRowOf(0), 0);
+        // B dragged to the front row: it takes its first four places and A flows around it,
+        // the rest of row 0 and the start of compute row 1 (room row 2 behind the spine row).
+        plan.nodeGroups[1].hallRow = 0;
+        hall = layoutDataHall(plan, shippedCatalog());
+        QCOMPARE(cabinetsOf(hall, "B"), (Cells {{0, 0}, {0, 1}, {0, 2}, {0, 3}}));
+        QCOMPARE(cabinetsOf(hall, "A"),
+                 (Cells {{0, 4}, {0, 5}, {0, 6}, {0, 7}, {0, 8}, {0, 9}, {2, 0}, {2, 1}, {2, 2},
+                         {2, 3}}));
+        // Both asking for row 0: the first in the plan gets it, the second the next free places.
+        plan.nodeGroups[0].hallRow = 0;
+        hall = layoutDataHall(plan, shippedCatalog());
+        QCOMPARE(cabinetsOf(hall, "A").front(), (std::pair<int, int> {0, 0}));
+        QCOMPARE(cabinetsOf(hall, "B"), (Cells {{2, 0}, {2, 1}, {2, 2}, {2, 3}}));
+        // No two cabinets share a place, and every server still has one.
+        std::set<std::pair<int, int>> places;
+        for (const HallRack &rack : hall.racks)
+            QVERIFY(places.insert({rack.row * 1000 + rack.column, rack.role == "compute"}).second);
+        for (const HallDevice &device : hall.devices)
+            if (device.role == "GPU server")
+                QVERIFY(device.rack >= 0 && device.position >= 1);
+    }
+
     void aGroupWithoutRacksHasNoPositionsAndSaysSo()
     {
         // The sample with its group's rack taken away: its servers get no

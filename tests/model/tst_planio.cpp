@@ -124,6 +124,12 @@ private slots:
         QTest::newRow("on_fabric") << "/nodes/0/on_fabric"
                                    << "\"yes\""
                                    << "plan.json: /nodes/0/on_fabric: expected";
+        QTest::newRow("hall row negative") << "/nodes/0/hall_row"
+                                           << "-1"
+                                           << "plan.json: /nodes/0/hall_row: must be between 0 and 9999";
+        QTest::newRow("hall row too far") << "/nodes/0/hall_row"
+                                          << "10000"
+                                          << "plan.json: /nodes/0/hall_row: must be between 0 and 9999";
         QTest::newRow("unknown node") << "/nodes/0/node"
                                       << "\"dgx-h1000\""
                                       << "plan.json: /nodes/0/node: unknown nodes id 'dgx-h1000'";
@@ -299,6 +305,16 @@ private slots:
         QVERIFY(!planToJson(off)["nodes"][0].contains("on_fabric"));
         off.nodeGroups[0].onFabric = false;
         off.storage[0].onFabric = false;
+        // A group dragged to a row of the data hall keeps it; one without a rack cannot have one.
+        QVERIFY(!planToJson(off)["nodes"][0].contains("hall_row"));
+        off.nodeGroups[0].hallRow = 7;
+        QCOMPARE(parsePlan(planToJson(off), "again", &shippedCatalog()).nodeGroups[0].hallRow, 7);
+        nlohmann::json rackless = planToJson(off);
+        rackless["nodes"][0].erase("rack");
+        rackless["nodes"][0].erase("nodes_per_rack");
+        QVERIFY2(errorOf(rackless).find("/nodes/0/hall_row: needs a rack") != std::string::npos,
+                 errorOf(rackless).c_str());
+        off.nodeGroups[0].hallRow = -1;
         const nlohmann::json written = planToJson(off);
         QVERIFY(written["nodes"][0]["on_fabric"] == false);
         const Plan back = parsePlan(written, "back", &shippedCatalog());

@@ -150,6 +150,66 @@ private slots:
         QCOMPARE(shown->view.cabinetsPerRowBox()->value(), 10);
     }
 
+    void draggingACabinetMovesItsGroupAndUndoes()
+    {
+        // Two groups in the sample's cabinets (three DGX H100 each, ten to a row): A's 30
+        // servers fill compute row 0, B's 12 the first four places of compute row 1, which
+        // stands behind the spine row in room row 2 (tst_datahall derives the same rows).
+        model::Plan plan = model::loadPlan(samplePath, m_catalog.get());
+        model::NodeGroup a = plan.nodeGroups[0];
+        a.name = "A";
+        a.count = 30;
+        model::NodeGroup b = a;
+        b.name = "B";
+        b.count = 12;
+        plan.nodeGroups = {a, b};
+        auto shown = show(plan);
+        views::DataHallFloorItem *item = shown->view.floorItem();
+        const int first = rackNamed(*item, "R03-C01");
+        QVERIFY(first >= 0);
+        QCOMPARE(item->hall().racks[static_cast<std::size_t>(first)].group, std::string("B"));
+        views::FabricCanvas *canvas = shown->view.canvas();
+        canvas->fitAll();
+        // Drag B's first cabinet down to room row 4: compute row 3 (the spine row is room row 1).
+        const QPoint from = canvas->mapFromScene(item->rackRect(first).center());
+        const QPoint to = canvas->mapFromScene(QPointF(
+            item->rackRect(first).center().x(),
+            4 * views::DataHallFloorItem::rowPitch + views::DataHallFloorItem::cabinetDepth / 2));
+        QSignalSpy ready(&shown->view, &views::DataHallView::hallReady);
+        QTest::mousePress(canvas->viewport(), Qt::LeftButton, {}, from);
+        QTest::mouseMove(canvas->viewport(), (from + to) / 2);
+        QTest::mouseMove(canvas->viewport(), to);
+        QTest::mouseRelease(canvas->viewport(), Qt::LeftButton, {}, to);
+        QCOMPARE(shown->document.plan().nodeGroups[1].hallRow, 3);
+        QCOMPARE(shown->document.plan().nodeGroups[0].hallRow, -1);
+        shown->view.waitForIdle();
+        if (ready.isEmpty())
+            QVERIFY(ready.wait(20000));
+        // Four compute rows now: the spine row moves to room row 2 and B stands in room row 4.
+        item = shown->view.floorItem();
+        const int moved = rackNamed(*item, "R05-C01");
+        QVERIFY(moved >= 0);
+        QCOMPARE(item->hall().racks[static_cast<std::size_t>(moved)].group, std::string("B"));
+        QCOMPARE(rackNamed(*item, "R03-C01"), -1);
+        canvas->fitAll();
+        saveShot(&shown->view, QStringLiteral("datahall-dragged.png"));
+        // The drag is one undoable edit, named for what it did; undo puts B back.
+        QCOMPARE(shown->document.undoStack()->undoText(), QStringLiteral("Move B to row 4"));
+        shown->document.undoStack()->undo();
+        QCOMPARE(shown->document.plan().nodeGroups[1].hallRow, -1);
+        shown->view.waitForIdle();
+        QCoreApplication::processEvents();
+        item = shown->view.floorItem();
+        QCOMPARE(item->hall().racks[static_cast<std::size_t>(rackNamed(*item, "R03-C01"))].group,
+                 std::string("B"));
+        // A press and release in place still selects, and a press on the floor does not drag.
+        const int back = rackNamed(*item, "R03-C01");
+        const QPoint at = canvas->mapFromScene(item->rackRect(back).center());
+        QTest::mouseClick(canvas->viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(item->selectedRack(), back);
+        QCOMPARE(shown->document.undoStack()->count(), 1);
+    }
+
     void theMainWindowHasADataHallTab()
     {
         app::MainWindow window(m_catalog);
