@@ -57,11 +57,15 @@ double DataHallFloorItem::fillOf(int rack) const
         return r.rackUnits > 0 ? static_cast<double>(r.usedUnits) / r.rackUnits : 0.0;
     if (m_capacity == RackCapacity::RunPower)
         return r.limitWatts > 0 ? r.runWatts / r.limitWatts : 0.0;
+    if (m_capacity == RackCapacity::Ports)
+        return r.ports > 0 ? static_cast<double>(r.portsUsed) / r.ports : -1.0;
     return r.powerFraction();
 }
 
 QColor DataHallFloorItem::capacityColour(double fraction)
 {
+    if (fraction < 0)
+        return {189, 189, 189}; // not applicable
     if (fraction > 1.0)
         return {211, 47, 47}; // over the limit
     if (fraction >= 0.8)

@@ -14,6 +14,7 @@ enum class RackCapacity {
     Power, ///< nameplate power at full load against the cabinet's limit
     Space, ///< rack units used
     RunPower, ///< power (heat) at the training job's load
+    Ports, ///< switch ports with a cable against the switches' ports (network cabinets)
 };
 
 /**
@@ -41,10 +42,12 @@ public:
     int selectedRack() const { return m_selected; }
     void setCapacity(RackCapacity capacity);
     RackCapacity capacity() const { return m_capacity; }
-    /** How full a cabinet is by the chosen measure: 0.77 for 30.6 of 40 kW. */
+    /** How full a cabinet is by the chosen measure: 0.77 for 30.6 of 40 kW; negative where
+     * the measure does not apply (ports of a cabinet without switches). */
     double fillOf(int rack) const;
     QColor colourOf(int rack) const;
-    /** The capacity scale: green below 0.8, amber to 1.0, red above. */
+    /** The capacity scale: green below 0.8, amber to 1.0, red above; grey where it does not
+     * apply (a negative fraction). */
     static QColor capacityColour(double fraction);
 
 private:

@@ -47,7 +47,10 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
     m_capacity->addItem(tr("power and cooling"));
     m_capacity->addItem(tr("rack units"));
     m_capacity->addItem(tr("heat at the training job's load"));
-    m_capacity->setToolTip(tr("Green below 80% of the cabinet's limit, amber to 100%, red over"));
+    m_capacity->addItem(tr("switch ports"));
+    m_capacity->setToolTip(tr("Green below 80% of the cabinet's limit, amber to 100%, red over; "
+                              "grey where the measure does not apply (ports of a cabinet "
+                              "without switches)"));
     bar->addWidget(m_capacity);
     bar->addWidget(new QLabel(tr("  Cabinets per row "), bar));
     m_perRow->setObjectName(QStringLiteral("cabinetsPerRow"));
@@ -286,11 +289,12 @@ void DataHallView::updateStatus()
         m_status->setText(tr("Laying out the room…"));
         return;
     }
-    int over = 0, near = 0;
+    int over = 0, near = 0, notApplicable = 0;
     for (std::size_t r = 0; r < m_hall->racks.size(); ++r) {
         const double fill = m_item->fillOf(static_cast<int>(r));
         over += fill > 1.0 ? 1 : 0;
         near += fill >= 0.8 && fill <= 1.0 ? 1 : 0;
+        notApplicable += fill < 0 ? 1 : 0;
     }
     QStringList parts;
     parts << tr("%1 cabinets, %2 devices, %3 cables")
@@ -302,6 +306,10 @@ void DataHallView::updateStatus()
                  .arg(over)
                  .arg(near)
                  .arg(m_capacity->currentText());
+    if (notApplicable > 0)
+        parts << tr("%1 cabinets grey: %2 does not apply to them")
+                     .arg(notApplicable)
+                     .arg(m_capacity->currentText());
     for (const std::string &note : m_hall->notes)
         parts << QString::fromStdString(note);
     if (m_item && m_item->selectedRack() >= 0)

@@ -93,6 +93,8 @@ void RackElevationWidget::paintEvent(QPaintEvent *)
         lines
             << tr("at the training job's load: %1 kW of heat").arg(rack.runWatts / 1e3, 0, 'f', 1);
     lines << tr("space: %1 of %2 U").arg(rack.usedUnits).arg(rack.rackUnits);
+    if (rack.ports > 0)
+        lines << tr("switch ports: %1 of %2 cabled").arg(rack.portsUsed).arg(rack.ports);
     painter.drawText(QRectF(margin, frame.bottom() + 4, width() - 2 * margin, footer - 4),
                      Qt::AlignLeft | Qt::TextWordWrap, lines.join(QLatin1Char('\n')));
 }

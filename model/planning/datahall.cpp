@@ -63,6 +63,8 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
             device.position = rack.usedUnits + 1;
             rack.usedUnits += device.heightUnits;
             rack.watts += device.watts;
+            rack.ports += device.ports;
+            rack.portsUsed += device.portsUsed;
             hall.devices.push_back(std::move(device));
             return;
         }
@@ -74,6 +76,8 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
     rack.rackUnits = cabinet.rackUnits;
     rack.limitWatts = cabinet.limitWatts;
     rack.watts = device.watts;
+    rack.ports = device.ports;
+    rack.portsUsed = device.portsUsed;
     rack.name = numbered("R", row + 1, 2) + (role == "spine" ? "-S" : "-N")
         + std::to_string(column - firstColumn + 1);
     rack.usedUnits = device.heightUnits;
@@ -240,6 +244,16 @@ int rowOfMostServers(const DataHall &hall, const FabricGraph &graph, FabricVerte
     return best;
 }
 
+/** Ports of `v` with a cable in the room: every link but NVLink is one cable on one port. */
+int cabledPorts(const FabricGraph &graph, FabricVertexId v)
+{
+    const auto &g = graph.storage();
+    int ports = 0;
+    for (auto [it, end] = boost::out_edges(v, g); it != end; ++it)
+        ports += g[*it].linkClass == LinkClass::ScaleUp ? 0 : 1;
+    return ports;
+}
+
 /** The fabric's switches in network cabinets (leaves by their servers' row, the rest in the
  * spine row); fills deviceOfVertex for them. */
 void placeSwitches(DataHall &hall, const FabricGraph &graph, const RowPlan &rows,
@@ -257,6 +271,8 @@ void placeSwitches(DataHall &hall, const FabricGraph &graph, const RowPlan &rows
         device.typeName = sw ? sw->name : "switch";
         device.heightUnits = sw ? std::max(1, sw->rackUnits) : 1;
         device.watts = sw ? sw->powerWatts : 0;
+        device.ports = sw ? sw->ports : 0;
+        device.portsUsed = cabledPorts(graph, v);
         deviceOfVertex[v] = static_cast<int>(hall.devices.size());
         if (g[v].tier <= 1)
             mountInNetworkRack(hall, device, rowOfMostServers(hall, graph, v, deviceOfVertex),

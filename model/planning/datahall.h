@@ -48,6 +48,9 @@ struct HallRack
     double runWatts = 0;
     double limitWatts = 0; ///< the cabinet's power and cooling limit (0: unknown)
     double powerFraction() const { return limitWatts > 0 ? watts / limitWatts : 0.0; }
+    /** Switch ports in the cabinet and how many carry a fabric cable (network cabinets). */
+    int ports = 0;
+    int portsUsed = 0;
 };
 
 struct HallDevice
@@ -59,6 +62,8 @@ struct HallDevice
     int position = 0; ///< lowest U it occupies, from 1; 0 when it has no U
     int heightUnits = 1;
     double watts = 0; ///< at full load
+    int ports = 0; ///< a switch's ports (its catalog radix); 0 for servers
+    int portsUsed = 0; ///< of them, those with a fabric cable
 };
 
 struct HallCable

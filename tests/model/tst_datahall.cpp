@@ -291,9 +291,10 @@ private slots:
         // and pushes B to room row 2.
         DataHall hall = layoutDataHall(plan, shippedCatalog());
         QCOMPARE(hall.spineRoomRow, 1);
-        QCOMPARE(cabinetsOf(hall, "A"),
-                 (Cells {{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}, {0, 6}, {0, 7}, {0, 8},
-                         {0, 9}}));
+        QCOMPARE(
+            cabinetsOf(hall, "A"),
+            (Cells {
+                {0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}, {0, 6}, {0, 7}, {0, 8}, {0, 9}}));
         QCOMPARE(cabinetsOf(hall, "B"), (Cells {{2, 0}, {2, 1}, {2, 2}, {2, 3}}));
         // B dragged to compute row 3: four compute rows, the spine row at 4 / 2 = 2, so B stands
         // in room row 4 and rows 1 and 2 of compute cabinets are empty.
@@ -309,9 +310,10 @@ private slots:
         plan.nodeGroups[1].hallRow = 0;
         hall = layoutDataHall(plan, shippedCatalog());
         QCOMPARE(cabinetsOf(hall, "B"), (Cells {{0, 0}, {0, 1}, {0, 2}, {0, 3}}));
-        QCOMPARE(cabinetsOf(hall, "A"),
-                 (Cells {{0, 4}, {0, 5}, {0, 6}, {0, 7}, {0, 8}, {0, 9}, {2, 0}, {2, 1}, {2, 2},
-                         {2, 3}}));
+        QCOMPARE(
+            cabinetsOf(hall, "A"),
+            (Cells {
+                {0, 4}, {0, 5}, {0, 6}, {0, 7}, {0, 8}, {0, 9}, {2, 0}, {2, 1}, {2, 2}, {2, 3}}));
         // Both asking for row 0: the first in the plan gets it, the second the next free places.
         plan.nodeGroups[0].hallRow = 0;
         hall = layoutDataHall(plan, shippedCatalog());
@@ -324,6 +326,42 @@ private slots:
         for (const HallDevice &device : hall.devices)
             if (device.role == "GPU server")
                 QVERIFY(device.rack >= 0 && device.position >= 1);
+    }
+
+    void networkCabinetsCountTheirCabledPorts()
+    {
+        // The sample's non-blocking rail fat-tree of 64-port switches: 128 servers x 8 rails =
+        // 1,024 NICs on 32 leaves, so each leaf has 32 ports down and 32 up to the 16 spines,
+        // each spine 32 x 32 / 16 = 64 down: every port of every switch carries a cable.
+        const DataHall hall
+            = layoutDataHall(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
+        int leaves = 0, spines = 0;
+        for (const HallDevice &device : hall.devices) {
+            if (device.role == "leaf switch" || device.role == "spine switch") {
+                QCOMPARE(device.ports, 64);
+                QCOMPARE(device.portsUsed, 64);
+                (device.role == "leaf switch" ? leaves : spines) += 1;
+            } else {
+                QCOMPARE(device.ports, 0);
+            }
+        }
+        QCOMPARE(leaves, 32);
+        QCOMPARE(spines, 16);
+        long long cabinetPorts = 0, cabinetUsed = 0;
+        for (const HallRack &rack : hall.racks) {
+            QCOMPARE(rack.ports == 0, rack.role == "compute");
+            cabinetPorts += rack.ports;
+            cabinetUsed += rack.portsUsed;
+        }
+        QCOMPARE(cabinetPorts, 48LL * 64);
+        QCOMPARE(cabinetUsed, 48LL * 64);
+        // Those cabled ports are the room's switch ends: each of the 1,024 server cables ends on
+        // one leaf port, each of the 1,024 leaf-spine cables on one leaf and one spine port.
+        long long switchEnds = 0;
+        for (const HallCable &cable : hall.cables)
+            for (int end : {cable.deviceA, cable.deviceB})
+                switchEnds += hall.devices[static_cast<std::size_t>(end)].ports > 0 ? 1 : 0;
+        QCOMPARE(switchEnds, 1024LL + 2 * 1024);
     }
 
     void aGroupWithoutRacksHasNoPositionsAndSaysSo()

@@ -87,6 +87,19 @@ private slots:
                 != views::DataHallFloorItem::capacityColour(0.5));
         QVERIFY(views::DataHallFloorItem::capacityColour(1.02)
                 != views::DataHallFloorItem::capacityColour(0.85));
+        // By switch ports: every port of the sample's non-blocking rail fabric is cabled (64 of
+        // 64 on each leaf, tst_datahall derives it), so the network cabinets are at 100%, amber;
+        // the 43 compute cabinets hold no switch and are grey, and the status says why.
+        shown->view.setCapacity(views::RackCapacity::Ports);
+        const int network = rackNamed(*item, "R01-N1");
+        QCOMPARE(item->fillOf(network), 1.0);
+        QCOMPARE(item->colourOf(network), views::DataHallFloorItem::capacityColour(0.85));
+        QVERIFY(item->fillOf(first) < 0);
+        QCOMPARE(item->colourOf(first), views::DataHallFloorItem::capacityColour(-1));
+        QVERIFY(views::DataHallFloorItem::capacityColour(-1)
+                != views::DataHallFloorItem::capacityColour(0.5));
+        QVERIFY2(shown->view.statusText().contains(QStringLiteral("43 cabinets grey")),
+                 qPrintable(shown->view.statusText()));
 
         model::Plan dense = model::loadPlan(samplePath, m_catalog.get());
         dense.nodeGroups[0].nodesPerRack = 4;
