@@ -59,6 +59,8 @@ double DataHallFloorItem::fillOf(int rack) const
         return r.limitWatts > 0 ? r.runWatts / r.limitWatts : 0.0;
     if (m_capacity == RackCapacity::Ports)
         return r.ports > 0 ? static_cast<double>(r.portsUsed) / r.ports : -1.0;
+    if (m_capacity == RackCapacity::Weight)
+        return r.weightFraction();
     return r.powerFraction();
 }
 

@@ -15,6 +15,7 @@ enum class RackCapacity {
     Space, ///< rack units used
     RunPower, ///< power (heat) at the training job's load
     Ports, ///< switch ports with a cable against the switches' ports (network cabinets)
+    Weight, ///< what the devices weigh against the cabinet's load rating
 };
 
 /**

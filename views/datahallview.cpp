@@ -48,9 +48,11 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
     m_capacity->addItem(tr("rack units"));
     m_capacity->addItem(tr("heat at the training job's load"));
     m_capacity->addItem(tr("switch ports"));
+    m_capacity->addItem(tr("weight"));
     m_capacity->setToolTip(tr("Green below 80% of the cabinet's limit, amber to 100%, red over; "
                               "grey where the measure does not apply (ports of a cabinet "
-                              "without switches)"));
+                              "without switches) or a figure is not in the catalog (a "
+                              "weight or load rating)"));
     bar->addWidget(m_capacity);
     bar->addWidget(new QLabel(tr("  Cabinets per row "), bar));
     m_perRow->setObjectName(QStringLiteral("cabinetsPerRow"));
@@ -307,7 +309,7 @@ void DataHallView::updateStatus()
                  .arg(near)
                  .arg(m_capacity->currentText());
     if (notApplicable > 0)
-        parts << tr("%1 cabinets grey: %2 does not apply to them")
+        parts << tr("%1 cabinets grey: %2 does not apply or is not known")
                      .arg(notApplicable)
                      .arg(m_capacity->currentText());
     for (const std::string &note : m_hall->notes)

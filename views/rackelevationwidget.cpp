@@ -47,7 +47,7 @@ void RackElevationWidget::paintEvent(QPaintEvent *)
         return;
     }
     const model::HallRack &rack = m_hall->racks[static_cast<std::size_t>(m_rack)];
-    const int footer = 64, margin = 8, numbers = 24;
+    const int footer = 5 * fontMetrics().lineSpacing() + 8, margin = 8, numbers = 24;
     const double unit
         = std::max(4.0, (height() - footer - 2.0 * margin - 20) / std::max(1, rack.rackUnits));
     const QRectF frame(margin + numbers, margin + 20, width() - 2 * margin - numbers,
@@ -95,6 +95,16 @@ void RackElevationWidget::paintEvent(QPaintEvent *)
     lines << tr("space: %1 of %2 U").arg(rack.usedUnits).arg(rack.rackUnits);
     if (rack.ports > 0)
         lines << tr("switch ports: %1 of %2 cabled").arg(rack.portsUsed).arg(rack.ports);
+    if (rack.weightFraction() >= 0)
+        lines << tr("weight: %1 of %2 kg (%3%)")
+                     .arg(rack.kilograms, 0, 'f', 0)
+                     .arg(rack.limitKilograms, 0, 'f', 0)
+                     .arg(100.0 * rack.weightFraction(), 0, 'f', 0);
+    else
+        lines << (rack.devicesOfUnknownWeight > 0
+                      ? tr("weight: not known for %n device(s)", nullptr,
+                           rack.devicesOfUnknownWeight)
+                      : tr("weight: %1 kg (no load rating known)").arg(rack.kilograms, 0, 'f', 0));
     painter.drawText(QRectF(margin, frame.bottom() + 4, width() - 2 * margin, footer - 4),
                      Qt::AlignLeft | Qt::TextWordWrap, lines.join(QLatin1Char('\n')));
 }

@@ -88,6 +88,8 @@ struct NodeSpec : CatalogEntry
     /** A storage (north-south) network of its own, per node and direction; 0: storage traffic
      * shares the compute NICs and fabric. */
     double storageNetworkBytesPerSecond = 0;
+    /** The server's weight as the vendor states it (0: not known). */
+    double weightKilograms = 0;
 };
 
 enum class LinkProtocol { Ethernet, RoCE, InfiniBand, NVLink };
@@ -115,6 +117,7 @@ struct SwitchSpec : CatalogEntry
     double priceUsd = 0;
     int rackUnits = 1;
     double mtbfHours = 0;
+    double weightKilograms = 0; ///< 0: not known
 };
 
 struct StorageSpec : CatalogEntry
@@ -165,6 +168,8 @@ struct RackSpec : CatalogEntry
     double powerLimitWatts = 0;
     int rackUnits = 42;
     double priceUsd = 0;
+    /** The equipment load the cabinet is rated for (0: not known). */
+    double maxLoadKilograms = 0;
 };
 
 struct FacilitySpec : CatalogEntry

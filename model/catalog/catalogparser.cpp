@@ -40,6 +40,14 @@ LinkProtocol readProtocol(JsonFieldReader &reader, bool allowNvlink)
     return LinkProtocol::Ethernet;
 }
 
+/** An optional weight in kilograms: positive, at most 100 t (a whole rack-scale system is about
+ * 1.4 t); 0 when the entry does not give one. */
+double readWeight(JsonFieldReader &reader, std::string_view key)
+{
+    constexpr NumberRange weightRange {0.0, 100000.0, true};
+    return reader.optionalNumber(key, weightRange).value_or(0.0);
+}
+
 } // namespace
 
 std::string linkProtocolName(LinkProtocol protocol)
@@ -163,6 +171,7 @@ NodeSpec parseNode(const nlohmann::json &entry, const std::string &file, const s
         = reader.optionalNumber("local_nvme_tb", nonNegative).value_or(0.0) * units::tera;
     node.storageNetworkBytesPerSecond = units::gbToBytes(
         reader.optionalNumber("storage_network_gb_per_s", nonNegative).value_or(0.0));
+    node.weightKilograms = readWeight(reader, "weight_kg");
     reader.finish();
     return node;
 }
@@ -201,6 +210,7 @@ SwitchSpec parseSwitch(const nlohmann::json &entry, const std::string &file,
     sw.priceUsd = reader.number("price_usd", nonNegative);
     sw.rackUnits = reader.integer("rack_units", 1, 60);
     sw.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);
+    sw.weightKilograms = readWeight(reader, "weight_kg");
     reader.finish();
     return sw;
 }
@@ -273,6 +283,7 @@ RackSpec parseRack(const nlohmann::json &entry, const std::string &file, const s
     rack.powerLimitWatts = reader.number("power_limit_kw", positive) * units::kilo;
     rack.rackUnits = reader.integer("rack_units", 1, 60);
     rack.priceUsd = reader.number("price_usd", nonNegative);
+    rack.maxLoadKilograms = readWeight(reader, "max_load_kg");
     reader.finish();
     return rack;
 }

@@ -48,6 +48,13 @@ struct RowPlan
     }
 };
 
+/** Counts a device's weight into its cabinet (or that the weight is not known). */
+void addWeight(HallRack &rack, const HallDevice &device)
+{
+    rack.kilograms += device.kilograms;
+    rack.devicesOfUnknownWeight += device.kilograms > 0 ? 0 : 1;
+}
+
 /** Adds `device` to the first cabinet of `role` in `row` with room for it, or a new one. */
 void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::string &role,
                         int firstColumn, const HallRack &cabinet)
@@ -65,6 +72,7 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
             rack.watts += device.watts;
             rack.ports += device.ports;
             rack.portsUsed += device.portsUsed;
+            addWeight(rack, device);
             hall.devices.push_back(std::move(device));
             return;
         }
@@ -78,6 +86,8 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
     rack.watts = device.watts;
     rack.ports = device.ports;
     rack.portsUsed = device.portsUsed;
+    rack.limitKilograms = cabinet.limitKilograms;
+    addWeight(rack, device);
     rack.name = numbered("R", row + 1, 2) + (role == "spine" ? "-S" : "-N")
         + std::to_string(column - firstColumn + 1);
     rack.usedUnits = device.heightUnits;
@@ -182,6 +192,7 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
             server.typeName = node.name;
             server.heightUnits = std::max(1, node.rackUnits);
             server.watts = nodeWatts;
+            server.kilograms = node.weightKilograms;
             if (usage) {
                 if (i % usage->nodesPerRack == 0) {
                     const long long cell
@@ -194,6 +205,7 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
                     rack.column = static_cast<int>(cell % rows.perRow);
                     rack.rackUnits = cabinet->rackUnits;
                     rack.limitWatts = cabinet->powerLimitWatts;
+                    rack.limitKilograms = cabinet->maxLoadKilograms;
                     rack.name = rackName(rack.row, rack.column);
                     hall.racks.push_back(rack);
                 }
@@ -201,6 +213,7 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
                 server.rack = static_cast<int>(hall.racks.size()) - 1;
                 rack.watts += server.watts;
                 rack.runWatts += runWatts;
+                addWeight(rack, server);
                 // More servers than the cabinet has units for (a plan's nodes_per_rack): the
                 // estimate warns; here they have no U.
                 if (rack.usedUnits + server.heightUnits <= rack.rackUnits) {
@@ -272,6 +285,7 @@ void placeSwitches(DataHall &hall, const FabricGraph &graph, const RowPlan &rows
         device.heightUnits = sw ? std::max(1, sw->rackUnits) : 1;
         device.watts = sw ? sw->powerWatts : 0;
         device.ports = sw ? sw->ports : 0;
+        device.kilograms = sw ? sw->weightKilograms : 0;
         device.portsUsed = cabledPorts(graph, v);
         deviceOfVertex[v] = static_cast<int>(hall.devices.size());
         if (g[v].tier <= 1)
@@ -442,6 +456,7 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
     if (!hall.racks.empty()) {
         cabinet.rackUnits = hall.racks.front().rackUnits;
         cabinet.limitWatts = hall.racks.front().limitWatts;
+        cabinet.limitKilograms = hall.racks.front().limitKilograms;
     }
     placeSwitches(hall, graph, rows, sw, cabinet, deviceOfVertex);
     hall.interfaceType

@@ -51,6 +51,15 @@ struct HallRack
     /** Switch ports in the cabinet and how many carry a fabric cable (network cabinets). */
     int ports = 0;
     int portsUsed = 0;
+    double kilograms = 0; ///< what its devices weigh, as far as the catalog knows
+    double limitKilograms = 0; ///< the equipment load the cabinet is rated for (0: unknown)
+    int devicesOfUnknownWeight = 0; ///< devices whose catalog entry gives no weight
+    /** Its load against its rating; negative when the rating or a device's weight is unknown. */
+    double weightFraction() const
+    {
+        return limitKilograms > 0 && devicesOfUnknownWeight == 0 ? kilograms / limitKilograms
+                                                                 : -1.0;
+    }
 };
 
 struct HallDevice
@@ -64,6 +73,7 @@ struct HallDevice
     double watts = 0; ///< at full load
     int ports = 0; ///< a switch's ports (its catalog radix); 0 for servers
     int portsUsed = 0; ///< of them, those with a fabric cable
+    double kilograms = 0; ///< the catalog's weight; 0: not known
 };
 
 struct HallCable

@@ -190,7 +190,13 @@ RackUsage rackUsageOf(PlanEstimate &result, const NodeGroup &group, const NodeSp
     usage.rackLimitWatts = rack.powerLimitWatts;
     const int bySpace = rack.rackUnits / node.rackUnits;
     const int byPower = static_cast<int>(rack.powerLimitWatts / nodeWatts);
-    usage.nodesPerRack = group.nodesPerRack > 0 ? group.nodesPerRack : std::min(bySpace, byPower);
+    // The cabinet's load rating, where the catalog knows it and the server's weight.
+    const bool weightKnown = rack.maxLoadKilograms > 0 && node.weightKilograms > 0;
+    const int byWeight = weightKnown
+        ? static_cast<int>(std::min(1e6, rack.maxLoadKilograms / node.weightKilograms))
+        : bySpace;
+    usage.nodesPerRack
+        = group.nodesPerRack > 0 ? group.nodesPerRack : std::min({bySpace, byPower, byWeight});
     if (usage.nodesPerRack < 1) {
         result.warnings.push_back("a " + node.name + " ("
                                   + std::to_string(static_cast<int>(nodeWatts))
@@ -205,6 +211,14 @@ RackUsage rackUsageOf(PlanEstimate &result, const NodeGroup &group, const NodeSp
                       "rack over its power limit: %d x %.1f kW = %.1f kW > %.1f kW (%s)",
                       usage.nodesPerRack, nodeWatts / 1e3, usage.wattsPerRack / 1e3,
                       rack.powerLimitWatts / 1e3, rack.name.c_str());
+        result.warnings.push_back(text);
+    }
+    if (weightKnown && usage.nodesPerRack * node.weightKilograms > rack.maxLoadKilograms) {
+        char text[256];
+        std::snprintf(
+            text, sizeof text, "rack over its load rating: %d x %.0f kg = %.0f kg > %.0f kg (%s)",
+            usage.nodesPerRack, node.weightKilograms, usage.nodesPerRack * node.weightKilograms,
+            rack.maxLoadKilograms, rack.name.c_str());
         result.warnings.push_back(text);
     }
     if (usage.nodesPerRack * node.rackUnits > rack.rackUnits)

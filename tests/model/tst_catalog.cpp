@@ -99,6 +99,38 @@ private slots:
 
     void validEntryLoads() { QCOMPARE(errorOf(documentWith(validGpu())), std::string()); }
 
+    void weightsAreReadWhereTheCatalogGivesThem()
+    {
+        // The vendors' figures: DGX H100 287.6 lb = 130.45 kg (user guide); a 42U 600 x 1200
+        // cabinet rated for 1,360 kg; a server without a published weight reads 0 (unknown).
+        const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        QCOMPARE(catalog.node("dgx-h100").weightKilograms, 130.45);
+        QCOMPARE(catalog.node("hgx-h200-8gpu").weightKilograms, 0.0);
+        QCOMPARE(catalog.networkSwitch("qm9700").weightKilograms, 14.8);
+        QCOMPARE(catalog.rack("rack-air-40kw").maxLoadKilograms, 1360.0);
+        // A weight must be positive and below 100 t.
+        const auto rackWith = [](const nlohmann::json &load) {
+            nlohmann::json rack = {{"id", "r"},
+                                   {"name", "R"},
+                                   {"source", "test"},
+                                   {"cooling", "air"},
+                                   {"rack_units", 42},
+                                   {"price_usd", 1},
+                                   {"power_limit_kw", 10},
+                                   {"max_load_kg", load}};
+            return nlohmann::json {{"format", "clusterplanner-catalog"},
+                                   {"version", 1},
+                                   {"racks", nlohmann::json::array({rack})}};
+        };
+        QCOMPARE(errorOf(rackWith(1360)), std::string());
+        QVERIFY2(errorOf(rackWith(-1)).find("/racks/0/max_load_kg: must be greater than 0")
+                     != std::string::npos,
+                 errorOf(rackWith(-1)).c_str());
+        QVERIFY2(errorOf(rackWith(1e6)).find("/racks/0/max_load_kg: must be at most")
+                     != std::string::npos,
+                 errorOf(rackWith(1e6)).c_str());
+    }
+
     void brokenEntries_data()
     {
         QTest::addColumn<QString>("field");

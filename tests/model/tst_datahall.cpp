@@ -364,6 +364,37 @@ private slots:
         QCOMPARE(switchEnds, 1024LL + 2 * 1024);
     }
 
+    void cabinetsWeighWhatTheyHold()
+    {
+        // The sample: three DGX H100 of 130.45 kg in a cabinet rated for 1,360 kg: 391.35 kg,
+        // 28.8%. Its first network cabinet holds QM9700 leaves of 14.8 kg each.
+        const DataHall hall
+            = layoutDataHall(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
+        const HallRack &first = hall.racks.front();
+        QCOMPARE(first.name, std::string("R01-C01"));
+        QVERIFY(qAbs(first.kilograms - 391.35) < 1e-9);
+        QCOMPARE(first.limitKilograms, 1360.0);
+        QVERIFY(qAbs(first.weightFraction() - 391.35 / 1360.0) < 1e-12);
+        for (const HallRack &rack : hall.racks) {
+            if (rack.name != "R01-N1")
+                continue;
+            int leaves = 0;
+            for (const HallDevice &device : hall.devices)
+                leaves += device.rack >= 0
+                    && hall.racks[static_cast<std::size_t>(device.rack)].name == "R01-N1";
+            QVERIFY(leaves > 0);
+            QVERIFY(qAbs(rack.kilograms - leaves * 14.8) < 1e-9);
+            QCOMPARE(rack.devicesOfUnknownWeight, 0);
+        }
+        // HGX H200 servers have no published weight in the catalog: their cabinets' weight is
+        // not known rather than a partial sum.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.nodeGroups[0].nodeId = "hgx-h200-8gpu";
+        const DataHall unknown = layoutDataHall(plan, shippedCatalog());
+        QVERIFY(unknown.racks.front().devicesOfUnknownWeight > 0);
+        QVERIFY(unknown.racks.front().weightFraction() < 0);
+    }
+
     void aGroupWithoutRacksHasNoPositionsAndSaysSo()
     {
         // The sample with its group's rack taken away: its servers get no

@@ -218,6 +218,44 @@ private slots:
         QVERIFY(flagged);
     }
 
+    void racksRespectTheirLoadRating()
+    {
+        // A 42U cabinet rated for 1,360 kg holds 1,360 / 130.45 = 10.4, so at most 10 DGX H100
+        // by weight; the sample's 40 kW cabinets are limited by power first (3 of 10.2 kW).
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        PlanEstimate e = estimatePlan(plan, shippedCatalog());
+        QCOMPARE(e.racks.front().nodesPerRack, 3);
+        // A 48U, 132 kW cabinet rated for only 700 kg: 48 / 8 = 6 by space, 132 / 10.2 = 12 by
+        // power, 700 / 130.45 = 5.4 by weight: 5 servers.
+        Catalog light = shippedCatalog();
+        light.addDocument({{"format", "clusterplanner-catalog"},
+                           {"version", 1},
+                           {"racks",
+                            {{{"id", "rack-light"},
+                              {"name", "Light rack"},
+                              {"source", "test"},
+                              {"cooling", "liquid"},
+                              {"power_limit_kw", 132},
+                              {"rack_units", 48},
+                              {"price_usd", 1},
+                              {"max_load_kg", 700}}}}},
+                          "light.json");
+        Plan onLight = plan;
+        onLight.nodeGroups[0].rackId = "rack-light";
+        QCOMPARE(estimatePlan(onLight, light).racks.front().nodesPerRack, 5);
+        // With 11 forced into the 1,360 kg cabinet: 11 x 130.45 = 1,435 kg, over its rating.
+        plan.nodeGroups[0].nodesPerRack = 11;
+        e = estimatePlan(plan, shippedCatalog());
+        QVERIFY(std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string &w) {
+            return w.find("rack over its load rating: 11 x 130 kg = 1435 kg > 1360 kg") == 0;
+        }));
+        plan.nodeGroups[0].nodesPerRack = 10;
+        e = estimatePlan(plan, shippedCatalog());
+        QVERIFY(std::none_of(e.warnings.begin(), e.warnings.end(), [](const std::string &w) {
+            return w.find("load rating") != std::string::npos;
+        }));
+    }
+
     void facilityPowerBudgetIsChecked()
     {
         // The H100 sample at full load: IT 1,390.5 kW = GPUs 1,024 x 700 W = 716.8 kW + nodes

@@ -100,6 +100,11 @@ private slots:
                 != views::DataHallFloorItem::capacityColour(0.5));
         QVERIFY2(shown->view.statusText().contains(QStringLiteral("43 cabinets grey")),
                  qPrintable(shown->view.statusText()));
+        // By weight: 3 x 130.45 kg of 1,360 kg is 28.8%, green; nothing is grey.
+        shown->view.setCapacity(views::RackCapacity::Weight);
+        QVERIFY(qAbs(item->fillOf(first) - 391.35 / 1360.0) < 1e-9);
+        QCOMPARE(item->colourOf(first), views::DataHallFloorItem::capacityColour(0.5));
+        QVERIFY(!shown->view.statusText().contains(QStringLiteral("grey")));
 
         model::Plan dense = model::loadPlan(samplePath, m_catalog.get());
         dense.nodeGroups[0].nodesPerRack = 4;
