@@ -50,6 +50,10 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
         summary.addRow(
             {"network racks",
              std::to_string(e.networkCabinets) + " (the leaves of each row, the spine row)"});
+    if (e.storageCabinets > 0)
+        summary.addRow(
+            {"storage racks",
+             std::to_string(e.storageCabinets) + " (the storage systems, beside the spine row)"});
     summary.addRow({"IT power",
                     format("%.1f kW", e.power.itWatts() / units::kilo)
                         + format(" (GPUs %.1f", e.power.gpusWatts / units::kilo)

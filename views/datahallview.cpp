@@ -309,9 +309,11 @@ void DataHallView::updateStatus()
                  .arg(near)
                  .arg(m_capacity->currentText());
     if (notApplicable > 0)
-        parts << tr("%1 cabinets grey: %2 does not apply or is not known")
-                     .arg(notApplicable)
-                     .arg(m_capacity->currentText());
+        parts << (notApplicable == 1 ? tr("1 cabinet grey: %1 does not apply or is not known")
+                                           .arg(m_capacity->currentText())
+                                     : tr("%1 cabinets grey: %2 does not apply or is not known")
+                                           .arg(notApplicable)
+                                           .arg(m_capacity->currentText()));
     for (const std::string &note : m_hall->notes)
         parts << QString::fromStdString(note);
     if (m_item && m_item->selectedRack() >= 0)

@@ -267,6 +267,10 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
                tr("%1 for the fabric's switches (one per row for its leaves, a spine row; Data "
                   "Hall tab)")
                    .arg(e.networkCabinets));
+    if (e.storageCabinets > 0)
+        addRow(power, tr("Racks: storage"),
+               tr("%1 for the storage systems (in the spine row, or behind the compute rows)")
+                   .arg(e.storageCabinets));
 }
 
 void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEstimate &e)

@@ -656,6 +656,13 @@ void writePlanSummary(ReportLayout &page, const PlanReportInput &input)
                                      QStringLiteral("—"),
                                      QStringLiteral("—"),
                                      fixed(e.racks.front().rackLimitWatts / units::kilo, 1)};
+            if (e.storageCabinets > 0)
+                rows << QStringList {QObject::tr("Storage systems"),
+                                     QString::fromStdString(e.racks.front().rackName),
+                                     QString::number(e.storageCabinets),
+                                     QStringLiteral("—"),
+                                     QStringLiteral("—"),
+                                     fixed(e.racks.front().rackLimitWatts / units::kilo, 1)};
             page.space(8);
             page.table({QObject::tr("Servers"), QObject::tr("Rack"), QObject::tr("Racks"),
                         QObject::tr("Servers per rack"), QObject::tr("kW per rack"),

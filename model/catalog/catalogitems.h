@@ -137,6 +137,7 @@ struct StorageSpec : CatalogEntry
     double powerWatts = 0;
     double priceUsd = 0;
     int rackUnits = 0;
+    double weightKilograms = 0; ///< 0: not known
 };
 
 /**

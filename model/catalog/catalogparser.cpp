@@ -229,6 +229,7 @@ StorageSpec parseStorage(const nlohmann::json &entry, const std::string &file,
     storage.powerWatts = reader.number("power_w", positive);
     storage.priceUsd = reader.number("price_usd", nonNegative);
     storage.rackUnits = reader.integer("rack_units", 1, 1000);
+    storage.weightKilograms = readWeight(reader, "weight_kg");
     // Older catalogs lack the data-path fields: the metadata service then shares the IOPS budget
     // and a client may read at the whole system's rate (no per-client limit).
     storage.metadataOpsPerSecond

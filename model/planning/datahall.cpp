@@ -88,7 +88,10 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
     rack.portsUsed = device.portsUsed;
     rack.limitKilograms = cabinet.limitKilograms;
     addWeight(rack, device);
-    rack.name = numbered("R", row + 1, 2) + (role == "spine" ? "-S" : "-N")
+    rack.name = numbered("R", row + 1, 2)
+        + (role == "spine"         ? "-S"
+               : role == "storage" ? "-ST"
+                                   : "-N")
         + std::to_string(column - firstColumn + 1);
     rack.usedUnits = device.heightUnits;
     device.rack = static_cast<int>(hall.racks.size());
@@ -296,6 +299,38 @@ void placeSwitches(DataHall &hall, const FabricGraph &graph, const RowPlan &rows
     }
 }
 
+/**
+ * The plan's storage systems in storage cabinets: in the spine row after its switches (the
+ * middle of the room, nearest every row), or in a row of their own behind the compute rows when
+ * the fabric has no spine.
+ */
+void placeStorage(DataHall &hall, const Plan &plan, const Catalog &catalog, const RowPlan &rows,
+                  const HallRack &cabinet)
+{
+    const int row = rows.spineRow ? rows.spineRowIndex() : rows.roomRow(rows.computeRows);
+    int firstColumn = 0;
+    for (const HallRack &rack : hall.racks)
+        if (rack.row == row)
+            firstColumn = std::max(firstColumn, rack.column + 1);
+    for (const StoragePlan &item : plan.storage) {
+        const StorageSpec &storage = catalog.storage(item.storageId);
+        if (storage.rackUnits > cabinet.rackUnits)
+            hall.notes.push_back(storage.name + " (" + std::to_string(storage.rackUnits)
+                                 + "U) is taller than a " + std::to_string(cabinet.rackUnits)
+                                 + "U cabinet: its cabinet is over its rack units");
+        for (int i = 0; i < item.count; ++i) {
+            HallDevice device;
+            device.name = slugOf(storage.name) + numbered("-", i + 1, 2);
+            device.role = "storage system";
+            device.typeName = storage.name;
+            device.heightUnits = std::max(1, storage.rackUnits);
+            device.watts = storage.powerWatts;
+            device.kilograms = storage.weightKilograms;
+            mountInNetworkRack(hall, std::move(device), row, "storage", firstColumn, cabinet);
+        }
+    }
+}
+
 double deviceHeightMeters(const HallDevice &device)
 {
     return (device.position - 1 + device.heightUnits / 2.0) * metersPerRackUnit;
@@ -437,8 +472,18 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
     hall.spineRoomRow = rows.spineRow ? rows.spineRowIndex() : -1;
     const std::vector<int> serverOfNode
         = placeServers(hall, in.plan, in.catalog, in.racks, rows, cells, in.gpuBusyFraction);
-    if (!in.graph || !in.fabric)
+    // Network and storage cabinets are the first compute cabinet's kind (42U, no limits known
+    // without one).
+    HallRack cabinet;
+    if (!hall.racks.empty()) {
+        cabinet.rackUnits = hall.racks.front().rackUnits;
+        cabinet.limitWatts = hall.racks.front().limitWatts;
+        cabinet.limitKilograms = hall.racks.front().limitKilograms;
+    }
+    if (!in.graph || !in.fabric) {
+        placeStorage(hall, in.plan, in.catalog, rows, cabinet);
         return hall;
+    }
     const FabricGraph &graph = *in.graph;
     const PlanFabric &fabric = *in.fabric;
     const int endpointsPerNode = planEndpointsPerNode(in.plan, fabric);
@@ -451,14 +496,8 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
     const NicSpec &nic = in.catalog.nic(fabric.nicId);
     const SwitchSpec *sw
         = fabric.switchId.empty() ? nullptr : &in.catalog.networkSwitch(fabric.switchId);
-    // Network cabinets are the first compute cabinet's kind (42U, no power limit known without).
-    HallRack cabinet;
-    if (!hall.racks.empty()) {
-        cabinet.rackUnits = hall.racks.front().rackUnits;
-        cabinet.limitWatts = hall.racks.front().limitWatts;
-        cabinet.limitKilograms = hall.racks.front().limitKilograms;
-    }
     placeSwitches(hall, graph, rows, sw, cabinet, deviceOfVertex);
+    placeStorage(hall, in.plan, in.catalog, rows, cabinet);
     hall.interfaceType
         = interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
                            nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);

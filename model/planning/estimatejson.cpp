@@ -208,6 +208,7 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
           {"pue", e.power.pue}}},
         {"racks", racks},
         {"network_racks", e.networkCabinets},
+        {"storage_racks", e.storageCabinets},
         {"cables_by_medium", cablesByMediumJson(e)},
         {"longest_cable_m", e.longestCableMeters},
         {"bill_of_materials", bom},

@@ -358,17 +358,19 @@ void estimateFabric(PlanEstimateBuild &build)
 }
 
 /**
- * The cabinets the fabric's switches need beyond the servers': the data hall's network cabinet
- * at the end of each row and its spine row (datahall.h), priced as the first group's cabinet.
+ * The cabinets beyond the servers': the data hall's network cabinet at the end of each row and
+ * its spine row, and the storage cabinets (datahall.h), priced as the first group's cabinet.
  */
 void estimateNetworkCabinets(PlanEstimateBuild &build)
 {
     PlanEstimate &result = build.result;
-    if (!build.fabricGraph || !build.planFabric || result.racks.empty())
+    if (result.racks.empty())
         return;
     DataHallInputs inputs {build.plan, build.catalog, result.racks};
-    inputs.graph = &*build.fabricGraph;
-    inputs.fabric = &*build.planFabric;
+    if (build.fabricGraph && build.planFabric) {
+        inputs.graph = &*build.fabricGraph;
+        inputs.fabric = &*build.planFabric;
+    }
     const DataHall hall = layoutDataHall(inputs, hallOptionsOf(build.plan));
     std::map<CableMedium, long long> media;
     for (const HallCable &cable : hall.cables)
@@ -378,10 +380,14 @@ void estimateNetworkCabinets(PlanEstimateBuild &build)
         }
     for (const auto &[medium, count] : media)
         result.cablesByMedium.emplace_back(cableMediumName(medium), count);
-    result.networkCabinets = std::count_if(hall.racks.begin(), hall.racks.end(),
-                                           [](const HallRack &r) { return r.role != "compute"; });
+    result.networkCabinets
+        = std::count_if(hall.racks.begin(), hall.racks.end(),
+                        [](const HallRack &r) { return r.role == "network" || r.role == "spine"; });
+    result.storageCabinets = std::count_if(hall.racks.begin(), hall.racks.end(),
+                                           [](const HallRack &r) { return r.role == "storage"; });
     const RackSpec &rack = build.catalog.rack(result.racks.front().rackId);
-    addBillLine(result, "Racks", rack.id, rack.name, result.networkCabinets, rack.priceUsd);
+    addBillLine(result, "Racks", rack.id, rack.name,
+                result.networkCabinets + result.storageCabinets, rack.priceUsd);
 }
 
 /** Storage power and price, the capital total, and the facility's power budget. */

@@ -73,7 +73,7 @@ const std::vector<RowSpec> &numericRows()
          }},
         {"cabinets", "Hardware", "Cabinets", "count", P::Lower,
          [](const PlanEstimate &e) {
-             long long cabinets = e.networkCabinets;
+             long long cabinets = e.networkCabinets + e.storageCabinets;
              for (const RackUsage &usage : e.racks)
                  cabinets += usage.racks;
              return cabinets > 0 ? Value(static_cast<double>(cabinets)) : Value();

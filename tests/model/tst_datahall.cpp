@@ -85,14 +85,15 @@ private slots:
     {
         // 128 DGX H100 at 10.2 kW in 40 kW racks: 3 per rack, 43 compute racks, rows of 10, so
         // 5 compute rows; the rail fabric's 16 spines get the spine row in the middle (room row
-        // 3). 128 servers + 32 rail leaves + 16 spines; 1,024 NIC cables and 32 x 32 uplinks.
+        // 3). 128 servers + 32 rail leaves + 16 spines + 4 AI400X2 storage appliances; 1,024
+        // NIC cables and 32 x 32 uplinks (storage is not a fabric endpoint).
         const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         const DataHall hall = layoutDataHall(plan, shippedCatalog());
         int compute = 0;
         for (const HallRack &rack : hall.racks)
             compute += rack.role == "compute" ? 1 : 0;
         QCOMPARE(compute, 43);
-        QCOMPARE(hall.devices.size(), std::size_t(128 + 32 + 16));
+        QCOMPARE(hall.devices.size(), std::size_t(128 + 32 + 16 + 4));
         QCOMPARE(hall.cables.size(), std::size_t(2048));
         QCOMPARE(hall.cables.size(),
                  static_cast<std::size_t>(estimatePlan(plan, shippedCatalog()).fabric.cables));
@@ -149,15 +150,17 @@ private slots:
         // at 3 per cabinet; with 10 to a row, most of unit 0's servers are in row 1, unit 1's in
         // row 2, unit 2's in row 4 and unit 3's in row 5 (the spine row is row 3). Each of those
         // rows gets one network cabinet for its unit's 8 rail leaves (8U), the spine row one for
-        // the 16 spines: 5 network cabinets, 48 in the room and in the bill of materials.
+        // the 16 spines: 5 network cabinets. The 4 AI400X2 (2U each) share one storage cabinet
+        // beside the spines: 43 + 5 + 1 = 49 in the room and in the bill of materials.
         const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
         QCOMPARE(estimate.networkCabinets, 5LL);
+        QCOMPARE(estimate.storageCabinets, 1LL);
         const auto racks
             = std::find_if(estimate.billOfMaterials.begin(), estimate.billOfMaterials.end(),
                            [](const auto &line) { return line.category == "Racks"; });
         QVERIFY(racks != estimate.billOfMaterials.end());
-        QCOMPARE(racks->count, 48LL);
+        QCOMPARE(racks->count, 49LL);
         QCOMPARE(static_cast<long long>(layoutDataHall(plan, shippedCatalog()).racks.size()),
                  racks->count);
     }
@@ -349,7 +352,7 @@ private slots:
         QCOMPARE(spines, 16);
         long long cabinetPorts = 0, cabinetUsed = 0;
         for (const HallRack &rack : hall.racks) {
-            QCOMPARE(rack.ports == 0, rack.role == "compute");
+            QCOMPARE(rack.ports == 0, rack.role == "compute" || rack.role == "storage");
             cabinetPorts += rack.ports;
             cabinetUsed += rack.portsUsed;
         }
@@ -393,6 +396,39 @@ private slots:
         const DataHall unknown = layoutDataHall(plan, shippedCatalog());
         QVERIFY(unknown.racks.front().devicesOfUnknownWeight > 0);
         QVERIFY(unknown.racks.front().weightFraction() < 0);
+    }
+
+    void storageStandsBesideTheSpinesOrBehindTheRows()
+    {
+        // The sample's 4 AI400X2 (2U each) fill 8U of one storage cabinet in the spine row (room
+        // row 3, R03), after the spine cabinet.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        DataHall hall = layoutDataHall(plan, shippedCatalog());
+        const auto storageRack = [](const DataHall &h) {
+            return std::find_if(h.racks.begin(), h.racks.end(),
+                                [](const HallRack &r) { return r.role == "storage"; });
+        };
+        auto rack = storageRack(hall);
+        QVERIFY(rack != hall.racks.end());
+        QCOMPARE(rack->name, std::string("R03-ST1"));
+        QCOMPARE(rack->usedUnits, 8);
+        QCOMPARE(rack->watts, 4 * shippedCatalog().storage("lustre-exascaler").powerWatts);
+        // Without a fabric there is no spine row: the storage gets a row of its own behind the
+        // five compute rows (room row 6).
+        plan.fabric.topology = "none";
+        hall = layoutDataHall(plan, shippedCatalog());
+        rack = storageRack(hall);
+        QVERIFY(rack != hall.racks.end());
+        QCOMPARE(rack->row, 5);
+        QCOMPARE(rack->name, std::string("R06-ST1"));
+        // Sixty of them need 120U: three 42U cabinets of 21 each (42 / 2), the third with 18.
+        plan.storage.front().count = 60;
+        hall = layoutDataHall(plan, shippedCatalog());
+        std::vector<int> units;
+        for (const HallRack &r : hall.racks)
+            if (r.role == "storage")
+                units.push_back(r.usedUnits);
+        QCOMPARE(units, (std::vector<int> {42, 42, 36}));
     }
 
     void aGroupWithoutRacksHasNoPositionsAndSaysSo()

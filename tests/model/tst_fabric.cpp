@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The fabric engine against closed-form results: Al-Fares et al. 2008 (k-ary fat-tree), the DGX
-// SuperPOD reference architectures (DGX SuperPOD H100 RA, Table 4, and B200 RA, https://docs.nvidia.com/dgx-superpod/),
-// Kim et al. 2008 (Dragonfly), Dally
-// and Towles (k-ary n-cube). Expected values are worked out in the comments.
+// SuperPOD reference architectures (DGX SuperPOD H100 RA, Table 4, and B200 RA,
+// https://docs.nvidia.com/dgx-superpod/), Kim et al. 2008 (Dragonfly), Dally and Towles (k-ary
+// n-cube). Expected values are worked out in the comments.
 #include "model/fabric/dragonflygenerator.h"
 #include "model/fabric/fabricanalysis.h"
 #include "model/fabric/fabriccollective.h"

@@ -124,12 +124,14 @@ private slots:
         QTest::newRow("on_fabric") << "/nodes/0/on_fabric"
                                    << "\"yes\""
                                    << "plan.json: /nodes/0/on_fabric: expected";
-        QTest::newRow("hall row negative") << "/nodes/0/hall_row"
-                                           << "-1"
-                                           << "plan.json: /nodes/0/hall_row: must be between 0 and 9999";
-        QTest::newRow("hall row too far") << "/nodes/0/hall_row"
-                                          << "10000"
-                                          << "plan.json: /nodes/0/hall_row: must be between 0 and 9999";
+        QTest::newRow("hall row negative")
+            << "/nodes/0/hall_row"
+            << "-1"
+            << "plan.json: /nodes/0/hall_row: must be between 0 and 9999";
+        QTest::newRow("hall row too far")
+            << "/nodes/0/hall_row"
+            << "10000"
+            << "plan.json: /nodes/0/hall_row: must be between 0 and 9999";
         QTest::newRow("unknown node") << "/nodes/0/node"
                                       << "\"dgx-h1000\""
                                       << "plan.json: /nodes/0/node: unknown nodes id 'dgx-h1000'";
