@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "datahallflooritem.h"
 
+#include <QObject>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
@@ -88,6 +89,21 @@ void DataHallFloorItem::paint(QPainter *painter, const QStyleOptionGraphicsItem 
     font.setPixelSize(10);
     painter->setFont(font);
     const double rowLength = m_bounds.right() - cabinetWidth;
+    // Aisles alternate between rows (ANSI/TIA-942's hot and cold aisles): cabinets of rows 1
+    // and 2 face each other across a cold aisle, rows 2 and 3 back onto a hot one, and so on.
+    for (int row = 0; row + 1 < m_rows; ++row) {
+        const QRectF aisle(0, row * rowPitch + cabinetDepth + 2, rowLength,
+                           rowPitch - cabinetDepth - 4);
+        if (!aisle.intersects(option->exposedRect))
+            continue;
+        const bool cold = row % 2 == 0;
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(cold ? QColor(227, 242, 253) : QColor(255, 235, 238));
+        painter->drawRect(aisle);
+        painter->setPen(cold ? QColor(30, 100, 170) : QColor(170, 50, 50));
+        painter->drawText(aisle, Qt::AlignCenter,
+                          cold ? QObject::tr("cold aisle") : QObject::tr("hot aisle"));
+    }
     for (int row = 0; row < m_rows; ++row) {
         const QRectF band(0, row * rowPitch, rowLength, cabinetDepth);
         if (!band.adjusted(-3 * cabinetWidth, 0, 0, 0).intersects(option->exposedRect))

@@ -54,6 +54,22 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
                               "without switches) or a figure is not in the catalog (a "
                               "weight or load rating)"));
     bar->addWidget(m_capacity);
+    // The colour scale, spelled out beside the choice it applies to.
+    auto *legend = new QLabel(bar);
+    legend->setObjectName(QStringLiteral("capacityLegend"));
+    QString legendText;
+    const auto swatch = [](double fraction, const QString &label) {
+        return QStringLiteral("&nbsp;&nbsp;<span style=\"background-color:%1\">&nbsp;&nbsp;&nbsp;"
+                              "&nbsp;</span>&nbsp;%2")
+            .arg(DataHallFloorItem::capacityColour(fraction).name(), label);
+    };
+    legendText += swatch(0.5, tr("under 80%"));
+    legendText += swatch(0.9, tr("80-100%"));
+    legendText += swatch(1.1, tr("over the limit"));
+    legendText += swatch(-1, tr("does not apply / not known"));
+    legend->setText(legendText);
+    legend->setTextFormat(Qt::RichText);
+    bar->addWidget(legend);
     bar->addWidget(new QLabel(tr("  Cabinets per row "), bar));
     m_perRow->setObjectName(QStringLiteral("cabinetsPerRow"));
     m_perRow->setRange(1, 1000);
