@@ -331,6 +331,63 @@ void placeStorage(DataHall &hall, const Plan &plan, const Catalog &catalog, cons
     }
 }
 
+/**
+ * The out-of-band management network as NVIDIA's SuperPOD reference architecture builds it
+ * (every server's BMC, every switch's and storage system's management port on a 1GbE port of an
+ * SN2201): the devices of each row share the management switches in that row's network cabinet,
+ * one switch per `ports` devices. Returns, for each device, its management switch and port.
+ */
+std::vector<std::pair<int, int>> placeManagementSwitches(DataHall &hall, const Catalog &catalog,
+                                                         const RowPlan &rows,
+                                                         const HallRack &cabinet)
+{
+    std::vector<std::pair<int, int>> portOf(hall.devices.size(), {-1, 0});
+    if (catalog.kindOf(managementSwitchId) != CatalogKind::Switch) {
+        hall.notes.push_back(std::string("no management switch (") + managementSwitchId
+                             + ") in the catalog: the management network is not counted");
+        return portOf;
+    }
+    const SwitchSpec &sw = catalog.networkSwitch(managementSwitchId);
+    std::map<int, std::vector<int>> devicesOfRow;
+    for (std::size_t d = 0; d < hall.devices.size(); ++d)
+        if (hall.devices[d].rack >= 0)
+            devicesOfRow[hall.racks[static_cast<std::size_t>(hall.devices[d].rack)].row].push_back(
+                static_cast<int>(d));
+    for (const auto &[row, devices] : devicesOfRow) {
+        // A row of compute cabinets keeps its network cabinet after them; other rows (the spine
+        // row) put it after whatever stands there.
+        bool computeRow = false;
+        int firstColumn = 0;
+        for (const HallRack &rack : hall.racks)
+            if (rack.row == row) {
+                computeRow = computeRow || rack.role == "compute";
+                if (rack.role != "network")
+                    firstColumn = std::max(firstColumn, rack.column + 1);
+            }
+        if (computeRow)
+            firstColumn = rows.perRow;
+        const int ports = std::max(1, sw.ports);
+        const int count = static_cast<int>(devices.size());
+        for (int k = 0; k * ports < count; ++k) {
+            HallDevice device;
+            device.name = numbered("mgmt-r", row + 1, 2) + "-" + std::to_string(k + 1);
+            device.role = "management switch";
+            device.typeName = sw.name;
+            device.heightUnits = std::max(1, sw.rackUnits);
+            device.watts = sw.powerWatts;
+            device.kilograms = sw.weightKilograms;
+            device.ports = sw.ports;
+            device.portsUsed = std::min(ports, count - k * ports);
+            const int index = static_cast<int>(hall.devices.size());
+            mountInNetworkRack(hall, std::move(device), row, "network", firstColumn, cabinet);
+            for (int j = k * ports; j < (k + 1) * ports && j < count; ++j)
+                portOf[static_cast<std::size_t>(devices[static_cast<std::size_t>(j)])]
+                    = {index, j - k * ports + 1};
+        }
+    }
+    return portOf;
+}
+
 double deviceHeightMeters(const HallDevice &device)
 {
     return (device.position - 1 + device.heightUnits / 2.0) * metersPerRackUnit;
@@ -409,6 +466,31 @@ void addCables(DataHall &hall, const FabricGraph &graph, const std::vector<int> 
                                "(500 m of single-mode fibre): shorten the rows or add rows");
 }
 
+/** Each device's cable to its management switch port (placeManagementSwitches), numbered after
+ * the fabric's. */
+void addManagementCables(DataHall &hall, const std::vector<std::pair<int, int>> &portOf,
+                         const DataHallOptions &options)
+{
+    for (std::size_t d = 0; d < portOf.size(); ++d) {
+        const auto [managementSwitch, port] = portOf[d];
+        if (managementSwitch < 0)
+            continue;
+        HallCable cable;
+        cable.management = true;
+        cable.deviceA = static_cast<int>(d);
+        cable.deviceB = managementSwitch;
+        cable.portA = hall.devices[d].role == "GPU server" ? "bmc" : "mgmt";
+        cable.portB = "p" + std::to_string(port);
+        cable.bitsPerSecond = 1e9;
+        cable.positioned = hall.devices[d].position > 0;
+        const double run = cableRunMeters(hall, cable.deviceA, cable.deviceB, options);
+        cable.lengthMeters = std::ceil(run * 2.0) / 2.0;
+        cable.medium = cableMediumFor(cable.lengthMeters, cable.bitsPerSecond, true);
+        cable.label = numbered("C", static_cast<long long>(hall.cables.size()) + 1, 5);
+        hall.cables.push_back(std::move(cable));
+    }
+}
+
 } // namespace
 
 double cableRunMeters(const DataHall &hall, int deviceA, int deviceB,
@@ -482,6 +564,9 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
     }
     if (!in.graph || !in.fabric) {
         placeStorage(hall, in.plan, in.catalog, rows, cabinet);
+        const auto managementPorts = placeManagementSwitches(hall, in.catalog, rows, cabinet);
+        if (in.withCables)
+            addManagementCables(hall, managementPorts, options);
         return hall;
     }
     const FabricGraph &graph = *in.graph;
@@ -498,11 +583,14 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
         = fabric.switchId.empty() ? nullptr : &in.catalog.networkSwitch(fabric.switchId);
     placeSwitches(hall, graph, rows, sw, cabinet, deviceOfVertex);
     placeStorage(hall, in.plan, in.catalog, rows, cabinet);
+    const auto managementPorts = placeManagementSwitches(hall, in.catalog, rows, cabinet);
     hall.interfaceType
         = interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
                            nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);
-    if (in.withCables)
+    if (in.withCables) {
         addCables(hall, graph, deviceOfVertex, endpointsPerNode, options);
+        addManagementCables(hall, managementPorts, options);
+    }
     return hall;
 }
 

@@ -16,6 +16,11 @@ namespace cp::model {
 class Catalog;
 struct Plan;
 
+/** The out-of-band management switch every row's devices are cabled to (catalogs/switches.json:
+ * the SN2201 of NVIDIA's SuperPOD reference architecture). A catalog without it gets no
+ * management network, with a note. */
+inline constexpr const char *managementSwitchId = "sn2201";
+
 /** The room's named dimensions (metres). */
 struct DataHallOptions
 {
@@ -85,6 +90,7 @@ struct HallCable
     bool positioned = true; ///< false when an end's group is not placed in racks: no length
     double bitsPerSecond = 0;
     CableMedium medium = CableMedium::PassiveCopper;
+    bool management = false; ///< on the out-of-band management network, not the fabric
 };
 
 struct DataHall
@@ -115,8 +121,9 @@ struct DataHall
  * fabric except NVLink becomes a run between two ports whose length is the vertical climb to the
  * tray at each end, the tray run along and across rows, and the slack (the difference in height
  * alone inside one rack), and whose medium follows from that length and the port rate
- * (cablemedium.h). Throws what planFabric and estimatePlan throw for a plan the catalog cannot
- * resolve.
+ * (cablemedium.h). Every device in a cabinet also gets a management port on the out-of-band
+ * network: the management switches of its row's network cabinet, one per 48 ports, over twisted
+ * pair. Throws what planFabric and estimatePlan throw for a plan the catalog cannot resolve.
  */
 DataHall layoutDataHall(const Plan &plan, const Catalog &catalog);
 

@@ -209,6 +209,8 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
         {"racks", racks},
         {"network_racks", e.networkCabinets},
         {"storage_racks", e.storageCabinets},
+        {"management_switches", e.managementSwitches},
+        {"management_cables", e.managementCables},
         {"cables_by_medium", cablesByMediumJson(e)},
         {"longest_cable_m", e.longestCableMeters},
         {"bill_of_materials", bom},

@@ -76,6 +76,9 @@ struct PlanEstimate
      * row for its leaves, a spine row in the middle), priced as the first group's cabinet. */
     long long networkCabinets = 0;
     long long storageCabinets = 0; ///< cabinets of the storage systems (datahall.h)
+    /** The out-of-band management network (datahall.h): its switches and cables. */
+    long long managementSwitches = 0;
+    long long managementCables = 0;
     /** The fabric's cables by the medium their length needs in the data hall (datahall.h), in
      * CableMedium order, with the longest run; empty without a fabric or racks. */
     std::vector<std::pair<std::string, long long>> cablesByMedium;

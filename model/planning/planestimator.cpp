@@ -359,7 +359,8 @@ void estimateFabric(PlanEstimateBuild &build)
 
 /**
  * The cabinets beyond the servers': the data hall's network cabinet at the end of each row and
- * its spine row, and the storage cabinets (datahall.h), priced as the first group's cabinet.
+ * its spine row, and the storage cabinets (datahall.h), priced as the first group's cabinet; and
+ * the management network's switches and cables in them.
  */
 void estimateNetworkCabinets(PlanEstimateBuild &build)
 {
@@ -373,11 +374,16 @@ void estimateNetworkCabinets(PlanEstimateBuild &build)
     }
     const DataHall hall = layoutDataHall(inputs, hallOptionsOf(build.plan));
     std::map<CableMedium, long long> media;
-    for (const HallCable &cable : hall.cables)
+    for (const HallCable &cable : hall.cables) {
+        if (cable.management) {
+            ++result.managementCables;
+            continue;
+        }
         if (cable.positioned) {
             ++media[cable.medium];
             result.longestCableMeters = std::max(result.longestCableMeters, cable.lengthMeters);
         }
+    }
     for (const auto &[medium, count] : media)
         result.cablesByMedium.emplace_back(cableMediumName(medium), count);
     result.networkCabinets
@@ -388,6 +394,16 @@ void estimateNetworkCabinets(PlanEstimateBuild &build)
     const RackSpec &rack = build.catalog.rack(result.racks.front().rackId);
     addBillLine(result, "Racks", rack.id, rack.name,
                 result.networkCabinets + result.storageCabinets, rack.priceUsd);
+    // The out-of-band management network: its switches draw and cost like the fabric's.
+    result.managementSwitches
+        = std::count_if(hall.devices.begin(), hall.devices.end(),
+                        [](const HallDevice &d) { return d.role == "management switch"; });
+    if (result.managementSwitches > 0) {
+        const SwitchSpec &management = build.catalog.networkSwitch(managementSwitchId);
+        result.power.networkWatts += result.managementSwitches * management.powerWatts;
+        addBillLine(result, "Management", management.id, management.name, result.managementSwitches,
+                    management.priceUsd);
+    }
 }
 
 /** Storage power and price, the capital total, and the facility's power budget. */

@@ -736,15 +736,15 @@ private slots:
 
     void humanNumbersInTables()
     {
-        // The H100 sample's capital cost: 1,024 x 30,000 + 128 x 120,000 + (43 + 5 + 1) x 12,000
-        // (server, network and storage racks) + 48 x 30,000 + 4,096 x 800 + 4 x 500,000 =
-        // 53,384,800 USD.
+        // The H100 sample's capital cost: 1,024 x 30,000 + 128 x 120,000 + (43 + 7 + 1) x 12,000
+        // (server, network and storage racks) + 48 x 30,000 + 4,096 x 800 + 6 x 5,000
+        // (management switches) + 4 x 500,000 = 53,438,800 USD.
         const Result r
             = run({"plan", "estimate",
                    QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json")});
         QCOMPARE(r.status, 0);
-        QVERIFY2(r.out.contains("53,384,800 USD"), r.out.constData());
-        QVERIFY(!r.out.contains("53384800"));
+        QVERIFY2(r.out.contains("53,438,800 USD"), r.out.constData());
+        QVERIFY(!r.out.contains("53438800"));
         // The training throughput is written out, not as 1.412e+06.
         QVERIFY(r.out.contains("tokens/s"));
         QVERIFY(!r.out.contains("e+06 tokens/s"));
@@ -952,18 +952,19 @@ private slots:
 
     void exportCableScheduleAndNetbox()
     {
-        // The H100 sample's 1,024 NIC cables and 1,024 leaf-spine cables, one schedule row each
-        // after the header; the NetBox directory is created with its eight numbered files.
+        // The H100 sample's 1,024 NIC cables and 1,024 leaf-spine cables and its 180 management
+        // cables (tst_datahall), one schedule row each after the header; the NetBox directory is
+        // created with its eight numbered files.
         const QString sample
             = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
         const QString schedule = m_dir.filePath(QStringLiteral("cables.csv"));
         const QString netbox = m_dir.filePath(QStringLiteral("netbox/hall-a"));
         const Result r = run({"export", sample, "--cable-schedule", schedule, "--netbox", netbox});
         QVERIFY2(r.status == 0, r.err.constData());
-        QVERIFY2(r.out.contains("2048 cables"), r.out.constData());
+        QVERIFY2(r.out.contains("2228 cables"), r.out.constData());
         QFile file(schedule);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(file.readAll().count('\n'), 2049);
+        QCOMPARE(file.readAll().count('\n'), 2229);
         const QStringList files = QDir(netbox).entryList(QDir::Files, QDir::Name);
         QCOMPARE(files.size(), 8);
         QCOMPARE(files.front(), QStringLiteral("01-sites.csv"));

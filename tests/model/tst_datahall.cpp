@@ -93,10 +93,15 @@ private slots:
         for (const HallRack &rack : hall.racks)
             compute += rack.role == "compute" ? 1 : 0;
         QCOMPARE(compute, 43);
-        QCOMPARE(hall.devices.size(), std::size_t(128 + 32 + 16 + 4));
-        QCOMPARE(hall.cables.size(), std::size_t(2048));
-        QCOMPARE(hall.cables.size(),
-                 static_cast<std::size_t>(estimatePlan(plan, shippedCatalog()).fabric.cables));
+        // The management network: one 48-port SN2201 per row for that row's devices (rows 1, 2,
+        // 4 and 5: 30 servers + 8 leaves; the spine row: 16 spines + 4 storage systems; row 6:
+        // the last 8 servers), 6 switches and one cable from each of the 180 other devices.
+        QCOMPARE(hall.devices.size(), std::size_t(128 + 32 + 16 + 4 + 6));
+        QCOMPARE(hall.cables.size(), std::size_t(2048 + 180));
+        const auto fabricCables = std::count_if(hall.cables.begin(), hall.cables.end(),
+                                                [](const HallCable &c) { return !c.management; });
+        QCOMPARE(static_cast<long long>(fabricCables),
+                 estimatePlan(plan, shippedCatalog()).fabric.cables);
         QCOMPARE(hall.interfaceType, std::string("infiniband-ndr"));
         // A full cabinet: 3 x (4.6 kW without GPUs + 8 x 700 W) = 30.6 kW of its 40 kW; the
         // last one holds the 128th and 127th servers, 20.4 kW.
@@ -150,17 +155,21 @@ private slots:
         // at 3 per cabinet; with 10 to a row, most of unit 0's servers are in row 1, unit 1's in
         // row 2, unit 2's in row 4 and unit 3's in row 5 (the spine row is row 3). Each of those
         // rows gets one network cabinet for its unit's 8 rail leaves (8U), the spine row one for
-        // the 16 spines: 5 network cabinets. The 4 AI400X2 (2U each) share one storage cabinet
-        // beside the spines: 43 + 5 + 1 = 49 in the room and in the bill of materials.
+        // the 16 spines: 5 network cabinets. The spine row's and row 6's management switches
+        // need a network cabinet each (rows 1, 2, 4 and 5 put theirs beside their leaves): 7.
+        // The 4 AI400X2 (2U each) share one storage cabinet beside the spines: 43 + 7 + 1 = 51
+        // in the room and in the bill of materials.
         const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
-        QCOMPARE(estimate.networkCabinets, 5LL);
+        QCOMPARE(estimate.networkCabinets, 7LL);
+        QCOMPARE(estimate.managementSwitches, 6LL);
+        QCOMPARE(estimate.managementCables, 180LL);
         QCOMPARE(estimate.storageCabinets, 1LL);
         const auto racks
             = std::find_if(estimate.billOfMaterials.begin(), estimate.billOfMaterials.end(),
                            [](const auto &line) { return line.category == "Racks"; });
         QVERIFY(racks != estimate.billOfMaterials.end());
-        QCOMPARE(racks->count, 49LL);
+        QCOMPARE(racks->count, 51LL);
         QCOMPARE(static_cast<long long>(layoutDataHall(plan, shippedCatalog()).racks.size()),
                  racks->count);
     }
@@ -206,10 +215,13 @@ private slots:
         // 16 cables, two per server.
         const DataHall hall
             = layoutDataHall(loadSamplePlan("a100-pcie-64-100gbe.json"), shippedCatalog());
-        QCOMPARE(hall.cables.size(), std::size_t(16));
+        // (and 10 management cables: the 8 servers' BMCs and the leaf's and the storage's ports)
+        QCOMPARE(hall.cables.size(), std::size_t(16 + 10));
         std::map<std::string, std::set<std::string>> ports;
         for (const HallCable &cable : hall.cables)
-            ports[hall.devices[static_cast<std::size_t>(cable.deviceA)].name].insert(cable.portA);
+            if (!cable.management)
+                ports[hall.devices[static_cast<std::size_t>(cable.deviceA)].name].insert(
+                    cable.portA);
         QCOMPARE(ports.size(), std::size_t(8));
         for (const auto &[server, nics] : ports)
             QCOMPARE(nics, (std::set<std::string> {"nic1", "nic2"}));
@@ -338,16 +350,22 @@ private slots:
         // each spine 32 x 32 / 16 = 64 down: every port of every switch carries a cable.
         const DataHall hall
             = layoutDataHall(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
-        int leaves = 0, spines = 0;
+        // The management network adds 6 SN2201 of 48 ports, one port for each of the 180 other
+        // devices (tst_datahall's row count above).
+        int leaves = 0, spines = 0, management = 0;
         for (const HallDevice &device : hall.devices) {
             if (device.role == "leaf switch" || device.role == "spine switch") {
                 QCOMPARE(device.ports, 64);
                 QCOMPARE(device.portsUsed, 64);
                 (device.role == "leaf switch" ? leaves : spines) += 1;
+            } else if (device.role == "management switch") {
+                QCOMPARE(device.ports, 48);
+                ++management;
             } else {
                 QCOMPARE(device.ports, 0);
             }
         }
+        QCOMPARE(management, 6);
         QCOMPARE(leaves, 32);
         QCOMPARE(spines, 16);
         long long cabinetPorts = 0, cabinetUsed = 0;
@@ -356,21 +374,24 @@ private slots:
             cabinetPorts += rack.ports;
             cabinetUsed += rack.portsUsed;
         }
-        QCOMPARE(cabinetPorts, 48LL * 64);
-        QCOMPARE(cabinetUsed, 48LL * 64);
+        QCOMPARE(cabinetPorts, 48LL * 64 + 6 * 48);
+        QCOMPARE(cabinetUsed, 48LL * 64 + 180);
         // Those cabled ports are the room's switch ends: each of the 1,024 server cables ends on
-        // one leaf port, each of the 1,024 leaf-spine cables on one leaf and one spine port.
+        // one leaf port, each of the 1,024 leaf-spine cables on one leaf and one spine port, and
+        // each management cable on one management port (the leaves' and spines' own management
+        // ports are on the switch end too: 48 more).
         long long switchEnds = 0;
         for (const HallCable &cable : hall.cables)
             for (int end : {cable.deviceA, cable.deviceB})
                 switchEnds += hall.devices[static_cast<std::size_t>(end)].ports > 0 ? 1 : 0;
-        QCOMPARE(switchEnds, 1024LL + 2 * 1024);
+        QCOMPARE(switchEnds, 1024LL + 2 * 1024 + 180 + 48);
     }
 
     void cabinetsWeighWhatTheyHold()
     {
         // The sample: three DGX H100 of 130.45 kg in a cabinet rated for 1,360 kg: 391.35 kg,
-        // 28.8%. Its first network cabinet holds QM9700 leaves of 14.8 kg each.
+        // 28.8%. Its first network cabinet holds QM9700 leaves of 14.8 kg each and the row's
+        // SN2201 management switch of 7.41 kg.
         const DataHall hall
             = layoutDataHall(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
         const HallRack &first = hall.racks.front();
@@ -383,10 +404,10 @@ private slots:
                 continue;
             int leaves = 0;
             for (const HallDevice &device : hall.devices)
-                leaves += device.rack >= 0
+                leaves += device.rack >= 0 && device.role == "leaf switch"
                     && hall.racks[static_cast<std::size_t>(device.rack)].name == "R01-N1";
-            QVERIFY(leaves > 0);
-            QVERIFY(qAbs(rack.kilograms - leaves * 14.8) < 1e-9);
+            QCOMPARE(leaves, 8);
+            QVERIFY(qAbs(rack.kilograms - (8 * 14.8 + 7.41)) < 1e-9);
             QCOMPARE(rack.devicesOfUnknownWeight, 0);
         }
         // HGX H200 servers have no published weight in the catalog: their cabinets' weight is
