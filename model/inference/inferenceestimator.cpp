@@ -383,30 +383,66 @@ InferenceEstimate InferenceEstimator::estimate() const
         e.maxBatch = 0;
         return e;
     }
-    if (m_job.batch) {
-        InferenceEstimate e = estimateAtBatch(*m_job.batch);
-        e.maxBatch = limit;
-        if (*m_job.batch > limit) {
-            e.fits = false;
-            e.reason = "batch " + std::to_string(*m_job.batch) + " needs "
-                + text("%.1f", e.memoryBytesPerGpu / units::gibi)
-                + " GiB per GPU; the KV cache leaves room for at most " + std::to_string(limit)
-                + " sequences";
-            e.bottleneck = "memory-capacity";
-            e.bottleneckExplanation = "does not fit: " + e.reason;
-        }
-        return e;
-    }
-    std::vector<int> batches;
-    for (int b = 1; b < limit; b *= 2)
-        batches.push_back(b);
-    batches.push_back(limit);
-
+    if (m_job.batch)
+        return estimateGivenBatch(*m_job.batch, limit);
     if (!m_job.ratePerSecond) {
         InferenceEstimate e = estimateAtBatch(limit);
         e.maxBatch = limit;
         return e;
     }
+    return cheapestBatchForRate(limit);
+}
+
+InferenceEstimate InferenceEstimator::estimateGivenBatch(int batch, int limit) const
+{
+    InferenceEstimate e = estimateAtBatch(batch);
+    e.maxBatch = limit;
+    if (batch > limit) {
+        e.fits = false;
+        e.reason = "batch " + std::to_string(batch) + " needs "
+            + text("%.1f", e.memoryBytesPerGpu / units::gibi)
+            + " GiB per GPU; the KV cache leaves room for at most " + std::to_string(limit)
+            + " sequences";
+        e.bottleneck = "memory-capacity";
+        e.bottleneckExplanation = "does not fit: " + e.reason;
+    }
+    return e;
+}
+
+void InferenceEstimator::provisionReplicas(InferenceEstimate &e, int batch, double rate) const
+{
+    const double mu = e.requestsPerSecondPerReplica;
+    int replicas = std::max(1, static_cast<int>(std::ceil(rate / mu * 1.0000001)));
+    for (;; ++replicas) {
+        const double rho = rate / replicas / mu;
+        if (rho >= 1.0)
+            continue;
+        const double ttft
+            = e.prefillSeconds + erlangCWaitP95Seconds(rate / replicas, mu / batch, batch);
+        if (!m_job.ttftP95Seconds || ttft <= *m_job.ttftP95Seconds) {
+            e.replicas = replicas;
+            e.utilisation = rho;
+            e.ttftSeconds = ttft;
+            e.endToEndSeconds = ttft + m_job.outputTokens * e.tpotSeconds;
+            // The other percentiles of the same queue; decode is a steady O·TPOT here, so only
+            // the wait before prefill spreads the end-to-end latency.
+            e.ttftP50Seconds = e.prefillSeconds
+                + erlangCWaitQuantileSeconds(rate / replicas, mu / batch, batch, 0.50);
+            e.ttftP99Seconds = e.prefillSeconds
+                + erlangCWaitQuantileSeconds(rate / replicas, mu / batch, batch, 0.99);
+            return;
+        }
+        if (replicas > 1000000)
+            return;
+    }
+}
+
+InferenceEstimate InferenceEstimator::cheapestBatchForRate(int limit) const
+{
+    std::vector<int> batches;
+    for (int b = 1; b < limit; b *= 2)
+        batches.push_back(b);
+    batches.push_back(limit);
     const double rate = *m_job.ratePerSecond;
     std::optional<InferenceEstimate> best;
     std::string why = "no batch size meets the latency targets";
@@ -423,30 +459,7 @@ InferenceEstimate InferenceEstimator::estimate() const
                 + ", above the TTFT target";
             continue;
         }
-        const double mu = e.requestsPerSecondPerReplica;
-        int replicas = std::max(1, static_cast<int>(std::ceil(rate / mu * 1.0000001)));
-        for (;; ++replicas) {
-            const double rho = rate / replicas / mu;
-            if (rho >= 1.0)
-                continue;
-            const double ttft
-                = e.prefillSeconds + erlangCWaitP95Seconds(rate / replicas, mu / b, b);
-            if (!m_job.ttftP95Seconds || ttft <= *m_job.ttftP95Seconds) {
-                e.replicas = replicas;
-                e.utilisation = rho;
-                e.ttftSeconds = ttft;
-                e.endToEndSeconds = ttft + m_job.outputTokens * e.tpotSeconds;
-                // The other percentiles of the same queue; decode is a steady O·TPOT here, so
-                // only the wait before prefill spreads the end-to-end latency.
-                e.ttftP50Seconds = e.prefillSeconds
-                    + erlangCWaitQuantileSeconds(rate / replicas, mu / b, b, 0.50);
-                e.ttftP99Seconds = e.prefillSeconds
-                    + erlangCWaitQuantileSeconds(rate / replicas, mu / b, b, 0.99);
-                break;
-            }
-            if (replicas > 1000000)
-                break;
-        }
+        provisionReplicas(e, b, rate);
         finishCosts(e);
         if (!best || e.replicas < best->replicas
             || (e.replicas == best->replicas && e.endToEndSeconds < best->endToEndSeconds))

@@ -67,6 +67,14 @@ private:
     double engineReserveBytes(double weightsBytes, double workspaceBytes) const;
     /** Adds to the explanation why a TPOT target holds the batch below what memory allows. */
     void explainBatchLimit(InferenceEstimate &estimate) const;
+    /** The workload's own batch, or why it does not fit in the `limit` memory allows. */
+    InferenceEstimate estimateGivenBatch(int batch, int limit) const;
+    /** The batch (powers of two up to `limit`) that serves the rate with the fewest replicas
+     * inside the latency targets, or the reason none does. */
+    InferenceEstimate cheapestBatchForRate(int limit) const;
+    /** The fewest replicas of `estimate` (at `batch`) whose p95 TTFT under `rate` requests/s
+     * (an M/M/c queue per replica) meets the target, with the queue's percentiles. */
+    void provisionReplicas(InferenceEstimate &estimate, int batch, double rate) const;
 
     InferenceJob m_job;
     ClusterDescription m_hw;

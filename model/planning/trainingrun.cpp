@@ -115,13 +115,11 @@ std::optional<double> asyncCopySeconds(TrainingRunEstimate &run, const ClusterDe
         / cluster.gpu.hostLinkBytesPerSecond;
 }
 
-} // namespace
-
-TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const ModelSpec &model,
-                                        const TrainingEstimate &estimate,
-                                        const TrainingRunSetup &setup, const FabricGraph *fabric)
+/** Switches and transceivers of the job's fabric (counted on `fabric`, or a two-tier closed
+ * form without one), and the capital of the hardware the run uses. */
+void countHardware(TrainingRunEstimate &run, const ClusterDescription &cluster,
+                   const TrainingRunSetup &setup, const FabricGraph *fabric)
 {
-    TrainingRunEstimate run;
     run.nodes = cluster.nodes();
     run.nics = run.nodes * std::max(1, cluster.nicsPerNode);
     if (fabric) {
@@ -140,20 +138,17 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
         run.switches = counts.leafSwitches + counts.spineSwitches;
         run.transceivers = setup.nic.opticPowerWatts > 0 ? 2 * counts.cables : 0;
     }
-    const double networkWatts = run.switches * setup.networkSwitch.powerWatts
-        + run.transceivers * setup.nic.opticPowerWatts;
     run.capitalUsd = cluster.gpus * cluster.gpu.priceUsd
         + run.nodes * setup.node.priceWithoutGpusUsd + run.nics * setup.nic.priceUsd
         + run.switches * setup.networkSwitch.priceUsd + run.transceivers * setup.nic.opticPriceUsd
         + setup.storage.priceUsd;
+}
 
-    const StepBreakdown &b = estimate.breakdown;
-    run.gpuBusyFraction = estimate.stepSeconds > 0
-        ? (b.computeSeconds + b.memoryBoundSeconds + b.optimizerSeconds) / estimate.stepSeconds
-        : 0.0;
-    run.checkpointBytes = 14.0 * TransformerShape::fromModel(model).totalParameters();
+/** The data loader's feed, the storage it needs and the stall that lengthens the run. */
+void estimateDataFeed(TrainingRunEstimate &run, const ClusterDescription &cluster,
+                      const TrainingEstimate &estimate, const TrainingRunSetup &setup)
+{
     run.dataFeedBytesPerSecond = estimate.tokensPerSecond * setup.bytesPerToken;
-    const double nodeStorageBytesPerSecond = nodeStoragePathBytesPerSecond(cluster, setup);
     if (setup.dataset) {
         run.dataPath = estimateDataPath(dataPathInputs(cluster, estimate, setup));
         if (run.dataPath.present)
@@ -170,7 +165,12 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
     else if (run.dataFeedBytesPerSecond > setup.storage.readBytesPerSecond)
         run.notes.push_back("the data loader needs more than " + setup.storage.name
                             + " can read: storage is the bottleneck");
+}
 
+/** Failures, checkpoints and restarts over the run (reliability.h); spares join the capital. */
+void estimateRunReliability(TrainingRunEstimate &run, const ClusterDescription &cluster,
+                            const TrainingRunSetup &setup)
+{
     ReliabilityInputs r;
     r.parts = {{"GPUs", cluster.gpus, cluster.gpu.mtbfHours},
                {"nodes (without GPUs)", run.nodes, setup.node.mtbfHours},
@@ -180,7 +180,7 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
     // Every node writes its shard of the checkpoint at once (Megatron's distributed checkpoint),
     // so the burst is the slower of the storage and the nodes' paths to it.
     const double clientPathBytesPerSecond
-        = static_cast<double>(run.nodes) * nodeStorageBytesPerSecond;
+        = static_cast<double>(run.nodes) * nodeStoragePathBytesPerSecond(cluster, setup);
     r.storageWriteBytesPerSecond
         = std::min(setup.storage.writeBytesPerSecond, clientPathBytesPerSecond);
     r.storageReadBytesPerSecond
@@ -197,14 +197,20 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
     // Spares are bought with their GPUs; they idle, so their power is left out.
     run.capitalUsd += run.reliability.spareNodes
         * (setup.node.priceWithoutGpusUsd + cluster.gpusPerNode * cluster.gpu.priceUsd);
+}
 
+/** Power, energy and cost of the run at its utilisation and goodput (operationsestimator.h). */
+void estimateRunOperations(TrainingRunEstimate &run, const ClusterDescription &cluster,
+                           const TrainingRunSetup &setup)
+{
     OperationsInputs o;
     o.gpu = cluster.gpu;
     o.node = setup.node;
     o.gpus = cluster.gpus;
     o.nodes = static_cast<int>(run.nodes);
     o.gpuBusyFraction = run.gpuBusyFraction;
-    o.networkWatts = networkWatts;
+    o.networkWatts = run.switches * setup.networkSwitch.powerWatts
+        + run.transceivers * setup.nic.opticPowerWatts;
     o.storageWatts = setup.storage.powerWatts;
     o.capitalUsd = run.capitalUsd;
     o.facility = setup.facility;
@@ -213,6 +219,24 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
     o.runSeconds = run.trainingSecondsWithStall;
     o.goodput = run.reliability.goodput;
     run.operations = estimateOperations(o);
+}
+
+} // namespace
+
+TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const ModelSpec &model,
+                                        const TrainingEstimate &estimate,
+                                        const TrainingRunSetup &setup, const FabricGraph *fabric)
+{
+    TrainingRunEstimate run;
+    countHardware(run, cluster, setup, fabric);
+    const StepBreakdown &b = estimate.breakdown;
+    run.gpuBusyFraction = estimate.stepSeconds > 0
+        ? (b.computeSeconds + b.memoryBoundSeconds + b.optimizerSeconds) / estimate.stepSeconds
+        : 0.0;
+    run.checkpointBytes = 14.0 * TransformerShape::fromModel(model).totalParameters();
+    estimateDataFeed(run, cluster, estimate, setup);
+    estimateRunReliability(run, cluster, setup);
+    estimateRunOperations(run, cluster, setup);
     if (estimate.trainingSeconds <= 0)
         run.notes.push_back("no token count: energy and run cost need --tokens");
     return run;

@@ -105,99 +105,135 @@ TrainingEstimator::TrainingEstimator(const TrainingJob &job, const ClusterDescri
     , m_peakFlopsPerSecond(cluster.gpu.peakFlopsPerSecond(job.precision))
 { }
 
+namespace {
+
+/**
+ * The reason a rule gives, or a placeholder: the search rejects most layouts it tries and needs
+ * no sentence for them, and building one (to_string and concatenation) took more time than the
+ * arithmetic of a valid layout.
+ */
+template<typename Message> std::string rejection(bool withReason, const Message &message)
+{
+    return withReason ? std::string(message()) : std::string("rejected");
+}
+
+} // namespace
+
 std::string TrainingEstimator::validate(const ParallelConfig &c, bool withReason) const
 {
-    // The search rejects most layouts it tries; it needs no sentence for them, and building
-    // one (to_string and concatenation) took more time than the arithmetic of a valid layout.
-    const auto reject = [withReason](const auto &message) {
-        return withReason ? std::string(message()) : std::string("rejected");
-    };
-    const ModelSpec &model = m_job.model;
     if (m_peakFlopsPerSecond <= 0)
-        return reject([&] {
+        return rejection(withReason, [&] {
             return std::string(m_cluster.gpu.name + " has no " + precisionName(m_job.precision)
                                + " tensor throughput");
         });
+    std::string reason = checkDegrees(c, withReason);
+    if (reason.empty())
+        reason = checkModelSplit(c, withReason);
+    if (reason.empty())
+        reason = checkSchedule(c, withReason);
+    if (reason.empty() && c.ep > 1)
+        reason = checkExperts(c, withReason);
+    return reason;
+}
+
+std::string TrainingEstimator::checkDegrees(const ParallelConfig &c, bool withReason) const
+{
     if (c.tp < 1 || c.pp < 1 || c.dp < 1 || c.cp < 1 || c.ep < 1 || c.microbatch < 1
         || c.interleave < 1)
-        return reject([&] {
+        return rejection(withReason, [&] {
             return std::string("every parallel degree and the microbatch must be at least 1");
         });
     if (c.zero < 0 || c.zero > 3)
-        return reject([&] { return std::string("ZeRO stage must be 0, 1, 2 or 3"); });
+        return rejection(withReason,
+                         [&] { return std::string("ZeRO stage must be 0, 1, 2 or 3"); });
     const long long product = 1LL * c.tp * c.pp * c.dp * c.cp;
     if (product != m_cluster.gpus)
-        return reject([&] {
+        return rejection(withReason, [&] {
             return std::string("TP x PP x DP x CP = " + std::to_string(c.tp) + " x "
                                + std::to_string(c.pp) + " x " + std::to_string(c.dp) + " x "
                                + std::to_string(c.cp) + " = " + std::to_string(product)
                                + ", but the cluster has " + std::to_string(m_cluster.gpus)
                                + " GPUs");
         });
+    return {};
+}
+
+std::string TrainingEstimator::checkModelSplit(const ParallelConfig &c, bool withReason) const
+{
+    const ModelSpec &model = m_job.model;
     if (model.heads % c.tp != 0)
-        return reject([&] {
+        return rejection(withReason, [&] {
             return std::string("the model's " + std::to_string(model.heads)
                                + " attention heads are not divisible by TP="
                                + std::to_string(c.tp));
         });
     if (model.kvHeads % c.tp != 0 && c.tp % model.kvHeads != 0)
-        return reject([&] {
+        return rejection(withReason, [&] {
             return std::string("the model's " + std::to_string(model.kvHeads)
                                + " KV heads cannot be split over TP=" + std::to_string(c.tp));
         });
     if (c.tp > m_cluster.scaleUpDomainGpus && !m_job.allowTpAcrossNodes)
-        return reject([&] {
+        return rejection(withReason, [&] {
             return std::string("TP=" + std::to_string(c.tp) + " exceeds the "
                                + std::to_string(m_cluster.scaleUpDomainGpus)
                                + "-GPU scale-up (NVLink/PCIe) domain; tensor parallelism across "
-                                 "the network is not "
-                                 "allowed");
+                                 "the network is not allowed");
         });
     if (model.layers < c.pp * c.interleave)
-        return reject([&] {
+        return rejection(withReason, [&] {
             return std::string(
                 std::to_string(model.layers) + " layers cannot fill PP=" + std::to_string(c.pp)
                 + (c.interleave > 1 ? " x " + std::to_string(c.interleave) + " virtual"
                                     : std::string())
                 + " stages");
         });
+    return {};
+}
+
+std::string TrainingEstimator::checkSchedule(const ParallelConfig &c, bool withReason) const
+{
     if (c.interleave > 1 && c.pp == 1)
-        return reject([&] {
+        return rejection(withReason, [&] {
             return std::string("an interleaved schedule needs pipeline parallelism (PP > 1)");
         });
     if (m_job.globalBatch % (c.dp * c.microbatch) != 0)
-        return reject([&] {
+        return rejection(withReason, [&] {
             return std::string("global batch " + std::to_string(m_job.globalBatch)
                                + " is not divisible by DP x microbatch = "
                                + std::to_string(c.dp * c.microbatch));
         });
     const int microbatches = m_job.globalBatch / (c.dp * c.microbatch);
     if (c.interleave > 1 && microbatches % c.pp != 0)
-        return reject([&] {
+        return rejection(withReason, [&] {
             return std::string("the interleaved schedule needs the number of microbatches ("
                                + std::to_string(microbatches)
                                + ") to be a multiple of PP=" + std::to_string(c.pp));
         });
     if (c.cp > 1 && m_job.seqLen % (2 * c.cp) != 0)
-        return reject([&] {
+        return rejection(withReason, [&] {
             return std::string("sequence length " + std::to_string(m_job.seqLen)
                                + " is not divisible by 2 x CP (load-balanced context parallelism)");
         });
-    if (c.ep > 1) {
-        if (!model.isMoe())
-            return reject(
-                [&] { return std::string("expert parallelism needs a mixture-of-experts model"); });
-        if (model.experts % c.ep != 0)
-            return reject([&] {
-                return std::string(std::to_string(model.experts)
-                                   + " experts are not divisible by EP=" + std::to_string(c.ep));
-            });
-        if ((1LL * c.dp * c.cp * c.tp) % c.ep != 0)
-            return reject([&] {
-                return std::string("EP=" + std::to_string(c.ep) + " must divide TP x DP x CP = "
-                                   + std::to_string(1LL * c.dp * c.cp * c.tp));
-            });
-    }
+    return {};
+}
+
+std::string TrainingEstimator::checkExperts(const ParallelConfig &c, bool withReason) const
+{
+    const ModelSpec &model = m_job.model;
+    if (!model.isMoe())
+        return rejection(withReason, [&] {
+            return std::string("expert parallelism needs a mixture-of-experts model");
+        });
+    if (model.experts % c.ep != 0)
+        return rejection(withReason, [&] {
+            return std::string(std::to_string(model.experts)
+                               + " experts are not divisible by EP=" + std::to_string(c.ep));
+        });
+    if ((1LL * c.dp * c.cp * c.tp) % c.ep != 0)
+        return rejection(withReason, [&] {
+            return std::string("EP=" + std::to_string(c.ep) + " must divide TP x DP x CP = "
+                               + std::to_string(1LL * c.dp * c.cp * c.tp));
+        });
     return {};
 }
 

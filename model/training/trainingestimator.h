@@ -33,7 +33,6 @@ public:
      */
     TrainingSearchResult search(const std::atomic<bool> *cancel = nullptr) const;
 
-    /** Why this layout is impossible, or empty. */
     /** Why `config` cannot run, empty when it can; a placeholder when !withReason. */
     std::string validate(const ParallelConfig &config, bool withReason = true) const;
     /** Search: no reason texts, no step for a layout that does not fit; Explained: bottleneck. */
@@ -48,6 +47,15 @@ private:
     void searchLayoutsOfShape(int tp, int cp, int pp, int dp, const SearchSpace &space,
                               LayoutRanking &ranking) const;
     void consider(const ParallelConfig &config, LayoutRanking &ranking) const;
+    // validate's rules, in the order it checks them; each returns the first broken one.
+    /** Degrees at least 1, ZeRO 0-3, and TP x PP x DP x CP the cluster's GPUs. */
+    std::string checkDegrees(const ParallelConfig &config, bool withReason) const;
+    /** Heads and KV heads over TP, TP inside the scale-up domain, layers over the stages. */
+    std::string checkModelSplit(const ParallelConfig &config, bool withReason) const;
+    /** The batch over DP x microbatch, the interleaved schedule, the sequence over CP. */
+    std::string checkSchedule(const ParallelConfig &config, bool withReason) const;
+    /** Expert parallelism: an MoE model whose experts and TP x DP x CP divide by EP. */
+    std::string checkExperts(const ParallelConfig &config, bool withReason) const;
     /** Explanations of the ten best, the microbatch headroom, or why nothing fits. */
     void finishSearch(LayoutRanking &ranking) const;
     TrainingEstimate evaluate(const ParallelConfig &config, EvaluateMode mode) const;
