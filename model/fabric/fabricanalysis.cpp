@@ -256,18 +256,18 @@ FabricMetrics countFabric(const FabricGraph &graph, const FabricHardware &hardwa
     return m;
 }
 
-FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hardware,
-                            const FabricFailures &failures)
+namespace {
+
+/**
+ * What each live endpoint can push into the network (NVLink included, for the max flow) into
+ * `endpointCapacity`; sets the mean scale-out injection; returns the live endpoints.
+ */
+int measureInjection(const FabricGraph &graph, const Liveness &alive, FabricMetrics &m,
+                     std::vector<double> &endpointCapacity)
 {
     const auto &g = graph.storage();
-    const Liveness alive = fabricLiveness(graph, failures);
-    FabricMetrics m = countFabric(graph, hardware);
-    m.failedSwitches = static_cast<int>(failures.vertices.size());
-    m.failedLinks = static_cast<int>(failures.links.size());
-
-    // Injection: what an endpoint can push into the scale-out network (NVLink excluded).
     const auto &endpoints = graph.endpoints();
-    std::vector<double> endpointCapacity(endpoints.size(), 0.0);
+    endpointCapacity.assign(endpoints.size(), 0.0);
     double injectionSum = 0;
     int liveEndpoints = 0;
     for (std::size_t i = 0; i < endpoints.size(); ++i) {
@@ -287,8 +287,15 @@ FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hard
         injectionSum += scaleOut;
     }
     m.injectionBytesPerSecond = liveEndpoints ? injectionSum / liveEndpoints : 0.0;
+    return liveEndpoints;
+}
 
-    // Shortest paths: see the header for when this is exact.
+/** The endpoints breadth-first searches start from: the symmetry's representatives, every
+ * endpoint while that stays cheap, or an even sample (see the header for when it is exact). */
+std::vector<FabricVertexId> pathSources(const FabricGraph &graph, const Liveness &alive,
+                                        const FabricFailures &failures, FabricMetrics &m)
+{
+    const auto &endpoints = graph.endpoints();
     std::vector<FabricVertexId> sources;
     const std::size_t work = endpoints.size() * (graph.vertexCount() + graph.linkCount());
     if (!graph.symmetryRepresentatives.empty() && failures.empty()) {
@@ -314,15 +321,20 @@ FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hard
             + " evenly spaced endpoints; the diameter is a lower bound";
     }
     m.pathSources = static_cast<int>(sources.size());
+    return sources;
+}
+
+/** Hops, shortest-path counts, diameter and reachability from `sources`. */
+void measurePaths(const FabricGraph &graph, const Liveness &alive,
+                  const std::vector<FabricVertexId> &sources, int liveEndpoints, FabricMetrics &m)
+{
     PathStatistics stats;
-    {
-        std::vector<int> dist(graph.vertexCount());
-        std::vector<double> sigma(graph.vertexCount());
-        std::vector<FabricVertexId> queue;
-        queue.reserve(graph.vertexCount());
-        for (FabricVertexId s : sources)
-            accumulateFrom(graph, alive, s, dist, sigma, queue, stats);
-    }
+    std::vector<int> dist(graph.vertexCount());
+    std::vector<double> sigma(graph.vertexCount());
+    std::vector<FabricVertexId> queue;
+    queue.reserve(graph.vertexCount());
+    for (FabricVertexId s : sources)
+        accumulateFrom(graph, alive, s, dist, sigma, queue, stats);
     m.unreachableEndpoints = endpointsOutsideLargestComponent(graph, alive);
     m.connected = liveEndpoints > 0 && m.unreachableEndpoints == 0;
     if (stats.pairs > 0) {
@@ -335,8 +347,13 @@ FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hard
     if (!m.connected)
         m.notes.push_back(std::to_string(m.unreachableEndpoints)
                           + " endpoints cannot be reached: the fabric is partitioned");
+}
 
-    // Bisection across the natural halving.
+/** The max flow across the topology's natural halving (or the endpoint list's halves). */
+void measureBisection(const FabricGraph &graph, const Liveness &alive,
+                      const std::vector<double> &endpointCapacity, FabricMetrics &m)
+{
+    const auto &endpoints = graph.endpoints();
     std::vector<std::uint8_t> half = graph.naturalHalf;
     if (half.size() == endpoints.size()) {
         m.bisectionMethod = "max flow between the two halves of the topology (half the "
@@ -359,7 +376,21 @@ FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hard
         const double demand = std::min(sideA, sideB) * m.injectionBytesPerSecond;
         m.bisectionRatio = demand > 0 ? m.bisectionBytesPerSecond / demand : 0.0;
     }
+}
 
+} // namespace
+
+FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hardware,
+                            const FabricFailures &failures)
+{
+    const Liveness alive = fabricLiveness(graph, failures);
+    FabricMetrics m = countFabric(graph, hardware);
+    m.failedSwitches = static_cast<int>(failures.vertices.size());
+    m.failedLinks = static_cast<int>(failures.links.size());
+    std::vector<double> endpointCapacity;
+    const int liveEndpoints = measureInjection(graph, alive, m, endpointCapacity);
+    measurePaths(graph, alive, pathSources(graph, alive, failures, m), liveEndpoints, m);
+    measureBisection(graph, alive, endpointCapacity, m);
     return m;
 }
 

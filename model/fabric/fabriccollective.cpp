@@ -40,15 +40,12 @@ std::size_t arcIndex(std::size_t linkId, FabricVertexId from, FabricVertexId to)
 }
 
 /**
- * Adds one flow's load, split over all shortest paths from s to t. The two searches grow from
- * both ends, the smaller frontier first; when a level meets the other side at depths a and b,
- * d = a + b and the vertices at exactly those depths form a cut every shortest path crosses once,
- * with sigma_s(v) * sigma_t(v) of the paths through v. Loads are pushed back from that layer to s
- * with sigma_s and forward to t with sigma_t. Returns the hop count, or -1 if t is unreachable.
+ * The two breadth-first searches of addFlowLoad, grown from both ends, the smaller frontier
+ * first, until a level meets the other side; returns that meeting layer (empty: t unreachable).
  */
-int addFlowLoad(const FabricGraph &graph, const FabricLiveness &alive, FabricVertexId s,
-                FabricVertexId t, unsigned current, SearchSide &from, SearchSide &to,
-                std::vector<double> &load, double weight, double &latency)
+std::vector<FabricVertexId> meetInTheMiddle(const FabricGraph &graph, const FabricLiveness &alive,
+                                            FabricVertexId s, FabricVertexId t, unsigned current,
+                                            SearchSide &from, SearchSide &to)
 {
     const auto &g = graph.storage();
     const auto start = [&](SearchSide &side, FabricVertexId root) {
@@ -70,7 +67,7 @@ int addFlowLoad(const FabricGraph &graph, const FabricLiveness &alive, FabricVer
         SearchSide &side = from.frontierSize() <= to.frontierSize() ? from : to;
         SearchSide &other = &side == &from ? to : from;
         if (side.frontierSize() == 0)
-            return -1;
+            return {};
         const std::size_t levelEnd = side.order.size();
         for (std::size_t k = side.levelBegin; k < levelEnd; ++k) {
             const FabricVertexId v = side.order[k];
@@ -105,44 +102,80 @@ int addFlowLoad(const FabricGraph &graph, const FabricLiveness &alive, FabricVer
                     meeting.push_back(v);
             }
     }
+    return meeting;
+}
+
+/** What one side of a flow adds to the arcs' loads and its latency: the flow pushed from the
+ * meeting layer towards that side's root, split by the side's shortest-path counts. */
+struct FlowSpread
+{
+    const std::vector<FabricVertexId> &meeting;
+    const SearchSide &from;
+    const SearchSide &to;
+    double weight = 0;
+    double paths = 0; ///< shortest paths from s to t
+    unsigned current = 0;
+};
+
+void spreadTowardsRoot(const FabricGraph &graph, const FabricLiveness &alive,
+                       const FlowSpread &flow, SearchSide &side, bool towardsRoot,
+                       std::vector<double> &load, double &latency)
+{
+    const auto &g = graph.storage();
+    const unsigned current = flow.current;
+    std::vector<FabricVertexId> level;
+    for (FabricVertexId v : flow.meeting) {
+        side.backStamp[v] = current;
+        side.fraction[v] = flow.weight * flow.from.sigma[v] * flow.to.sigma[v] / flow.paths;
+        level.push_back(v);
+    }
+    std::vector<FabricVertexId> next;
+    while (!level.empty() && side.dist[level.front()] > 0) {
+        next.clear();
+        double levelLatency = 0;
+        for (FabricVertexId w : level)
+            for (auto [it, end] = boost::out_edges(w, g); it != end; ++it) {
+                const std::size_t id = g[*it].id;
+                const FabricVertexId u = boost::target(*it, g);
+                if (!alive.link[id] || !side.seen(u, current) || side.dist[u] != side.dist[w] - 1
+                    || (u != side.root && !g[u].forwards()))
+                    continue;
+                const double share = side.fraction[w] * side.sigma[u] / side.sigma[w];
+                load[towardsRoot ? arcIndex(id, u, w) : arcIndex(id, w, u)] += share;
+                levelLatency = std::max(levelLatency, g[*it].latencySeconds);
+                if (side.backStamp[u] != current) {
+                    side.backStamp[u] = current;
+                    side.fraction[u] = 0;
+                    next.push_back(u);
+                }
+                side.fraction[u] += share;
+            }
+        latency += levelLatency;
+        level.swap(next);
+    }
+}
+
+/**
+ * Adds one flow's load, split over all shortest paths from s to t. The two searches grow from
+ * both ends, the smaller frontier first; when a level meets the other side at depths a and b,
+ * d = a + b and the vertices at exactly those depths form a cut every shortest path crosses once,
+ * with sigma_s(v) * sigma_t(v) of the paths through v. Loads are pushed back from that layer to s
+ * with sigma_s and forward to t with sigma_t. Returns the hop count, or -1 if t is unreachable.
+ */
+int addFlowLoad(const FabricGraph &graph, const FabricLiveness &alive, FabricVertexId s,
+                FabricVertexId t, unsigned current, SearchSide &from, SearchSide &to,
+                std::vector<double> &load, double weight, double &latency)
+{
+    const std::vector<FabricVertexId> meeting
+        = meetInTheMiddle(graph, alive, s, t, current, from, to);
+    if (meeting.empty())
+        return -1;
     double paths = 0;
     for (FabricVertexId v : meeting)
         paths += from.sigma[v] * to.sigma[v];
-    // Push the flow from the meeting layer towards one root, splitting by that side's sigma.
-    const auto spread = [&](SearchSide &side, bool towardsRoot) {
-        std::vector<FabricVertexId> level;
-        for (FabricVertexId v : meeting) {
-            side.backStamp[v] = current;
-            side.fraction[v] = weight * from.sigma[v] * to.sigma[v] / paths;
-            level.push_back(v);
-        }
-        std::vector<FabricVertexId> next;
-        while (!level.empty() && side.dist[level.front()] > 0) {
-            next.clear();
-            double levelLatency = 0;
-            for (FabricVertexId w : level)
-                for (auto [it, end] = boost::out_edges(w, g); it != end; ++it) {
-                    const std::size_t id = g[*it].id;
-                    const FabricVertexId u = boost::target(*it, g);
-                    if (!alive.link[id] || !side.seen(u, current)
-                        || side.dist[u] != side.dist[w] - 1 || (u != side.root && !g[u].forwards()))
-                        continue;
-                    const double share = side.fraction[w] * side.sigma[u] / side.sigma[w];
-                    load[towardsRoot ? arcIndex(id, u, w) : arcIndex(id, w, u)] += share;
-                    levelLatency = std::max(levelLatency, g[*it].latencySeconds);
-                    if (side.backStamp[u] != current) {
-                        side.backStamp[u] = current;
-                        side.fraction[u] = 0;
-                        next.push_back(u);
-                    }
-                    side.fraction[u] += share;
-                }
-            latency += levelLatency;
-            level.swap(next);
-        }
-    };
-    spread(from, true);
-    spread(to, false);
+    const FlowSpread flow {meeting, from, to, weight, paths, current};
+    spreadTowardsRoot(graph, alive, flow, from, true, load, latency);
+    spreadTowardsRoot(graph, alive, flow, to, false, load, latency);
     return from.dist[meeting.front()] + to.dist[meeting.front()];
 }
 
