@@ -276,10 +276,22 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         ? model::NodePlacement::Scattered
         : model::NodePlacement::Contiguous;
     model::FabricGraph fabricGraph;
-    const std::string fabricNote = fabricModel == "graph"
-        ? model::measureScaleOutOnFabric(cluster, placement, &fabricGraph)
-        : std::string("closed-form scale-out model: NIC share, divided by the oversubscription "
-                      "for rings that leave a leaf");
+    std::string fabricNote = "closed-form scale-out model: NIC share, divided by the "
+                             "oversubscription for rings that leave a leaf";
+    if (fabricModel == "graph") {
+        try {
+            fabricNote = model::measureScaleOutOnFabric(cluster, placement, &fabricGraph);
+        } catch (const model::FabricParameterError &error) {
+            // A fabric the switches cannot build gets no estimate, not a closed form for a
+            // cluster that cannot exist; the closed form stays available when asked for.
+            const std::string reason = std::string("the fabric cannot be built: ") + error.what()
+                + " (--switch-ports sets the radix; --fabric-model closed-form estimates on the "
+                  "NIC share without a fabric)";
+            if (a.has("json"))
+                out << nlohmann::json {{"fits", false}, {"reason", reason}}.dump(2) << "\n";
+            throw InfeasibleError(reason);
+        }
+    }
     const model::TrainingEstimator estimator(job, cluster);
     const model::TrainingSearchResult result = estimator.search();
     if (!result.found) {

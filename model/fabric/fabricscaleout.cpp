@@ -43,12 +43,7 @@ std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement p
     const int nodes = cluster.nodes();
     if (nodes < 2)
         return "one node: no scale-out traffic";
-    FabricGraph graph;
-    try {
-        graph = generateFabric(fabricDesignForCluster(cluster));
-    } catch (const FabricParameterError &error) {
-        return std::string("closed-form scale-out model: ") + error.what();
-    }
+    const FabricGraph graph = generateFabric(fabricDesignForCluster(cluster));
     const int nics = std::max(1, cluster.nicsPerNode);
     std::vector<int> sizes;
     for (int n = 2; n < nodes; n *= 2)

@@ -21,8 +21,9 @@ FabricDesign fabricDesignForCluster(const ClusterDescription &cluster);
  * Replaces the closed-form scale-out share of `cluster` by rates measured on its fabric graph:
  * for rings over 1, 2, 4, ... and all nodes, every rank ring (NIC i of consecutive nodes, as
  * Megatron orders data-parallel ranks after tensor-parallel ones) runs at once and the slowest
- * flow sets the rate (fabriccollective.h). Returns a sentence for the explanation, or the reason
- * the closed form stays (a fabric too large for the switch radix, a single node).
+ * flow sets the rate (fabriccollective.h). Returns a sentence for the explanation (a single node
+ * keeps the closed form and says so). Throws FabricParameterError, naming the limit, for a
+ * fabric the switch radix cannot build: no estimate on a fabric that cannot exist.
  */
 std::string measureScaleOutOnFabric(ClusterDescription &cluster,
                                     NodePlacement placement = NodePlacement::Contiguous,

@@ -558,6 +558,30 @@ private slots:
                  heads.err.constData());
     }
 
+    void trainRefusesAFabricItCannotBuild()
+    {
+        // 131,072 H100 on a rail-optimised fabric of 64-port switches: 16,384 DGX in scalable
+        // units of 32 (32 ports down, 32 up) are 512 units x 8 rails = 4,096 leaves, but three
+        // tiers of radix 64 join at most 64 x 32 = 2,048: no estimate on a fabric that cannot
+        // exist, and the reason names both numbers.
+        const QStringList job = {"train",  "--gpu",          "h100-sxm5-80gb", "--gpus",
+                                 "131072", "--model",        "gpt-3-175b",     "--seq-len",
+                                 "2048",   "--global-batch", "8192",           "--rail-optimised"};
+        const Result r = run(job);
+        QCOMPARE(r.status, 3);
+        QVERIFY2(r.err.contains("the fabric cannot be built: 3 tiers of radix-64 switches join "
+                                "at most 2048 leaves (65536 GPUs); 4096 leaves are needed"),
+                 r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        const Result json = run(job + QStringList {"--json"});
+        QCOMPARE(json.status, 3);
+        QCOMPARE(QJsonDocument::fromJson(json.out).object().value("fits").toBool(true), false);
+        // The closed form stays available when it is asked for by name.
+        const Result closedForm = run(job + QStringList {"--fabric-model", "closed-form"});
+        QCOMPARE(closedForm.status, 0);
+        QVERIFY(closedForm.out.contains("closed-form scale-out model"));
+    }
+
     void fabricJsonHasDocumentedKeys()
     {
         // k = 16 three-tier fat-tree: k^3/4 = 1,024 hosts, 5k^2/4 = 320 switches, 3 k^3/4 links.
