@@ -162,9 +162,7 @@ nlohmann::json cablesByMediumJson(const PlanEstimate &e)
     return media;
 }
 
-} // namespace
-
-nlohmann::json planEstimateToJson(const PlanEstimate &e)
+nlohmann::json billOfMaterialsJson(const PlanEstimate &e)
 {
     nlohmann::json bom = nlohmann::json::array();
     for (const BillOfMaterialsLine &line : e.billOfMaterials)
@@ -174,6 +172,11 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
                        {"count", line.count},
                        {"unit_price_usd", line.unitPriceUsd},
                        {"total_usd", line.totalUsd()}});
+    return bom;
+}
+
+nlohmann::json rackUsageJson(const PlanEstimate &e)
+{
     nlohmann::json racks = nlohmann::json::array();
     for (const RackUsage &rack : e.racks)
         racks.push_back({{"group", rack.groupName},
@@ -182,6 +185,62 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
                          {"racks", rack.racks},
                          {"kw_per_rack", rack.wattsPerRack / units::kilo},
                          {"rack_limit_kw", rack.rackLimitWatts / units::kilo}});
+    return racks;
+}
+
+nlohmann::json fabricCountsJson(const PlanEstimate &e)
+{
+    if (!e.fabricError.empty())
+        // Unknown, not zero: a consumer must not read an unbuildable fabric as a free one.
+        return {{"topology", e.fabric.topology}, {"error", e.fabricError}};
+    return {{"topology", e.fabric.topology},
+            {"endpoints", e.fabric.endpoints},
+            {"leaf_switches", e.fabric.leafSwitches},
+            {"spine_switches", e.fabric.spineSwitches},
+            {"core_switches", e.fabric.coreSwitches},
+            {"switches", e.fabric.switches()},
+            {"cables", e.fabric.cables},
+            {"optics", e.fabric.optics}};
+}
+
+nlohmann::json powerJson(const PlanEstimate &e)
+{
+    nlohmann::json power = {{"gpus", e.power.gpusWatts / units::kilo},
+                            {"nodes", e.power.nodesWatts / units::kilo},
+                            {"network", e.power.networkWatts / units::kilo},
+                            {"storage", e.power.storageWatts / units::kilo},
+                            {"it", e.power.itWatts() / units::kilo},
+                            {"facility", e.power.facilityWatts() / units::kilo},
+                            {"pue", e.power.pue}};
+    if (e.facilityPowerLimitWatts) {
+        power["facility_limit"] = *e.facilityPowerLimitWatts / units::kilo;
+        power["over_budget"] = e.overPowerBudget();
+    }
+    return power;
+}
+
+/** The training estimate with the run around its step (power, failures, checkpoints, the data
+ * path, storage), or why there is none. */
+nlohmann::json planTrainingJson(const PlanEstimate &e)
+{
+    if (!e.training.found)
+        return {{"error", e.trainingError}};
+    nlohmann::json training = trainingEstimateToJson(e.training.best);
+    training["configurations_evaluated"] = e.training.evaluated;
+    if (e.hasTrainingRun) {
+        nlohmann::json run = nlohmann::json::object();
+        addTrainingRunToJson(run, e.trainingRun);
+        training["run"] = std::move(run);
+    }
+    if (!e.failedSwitches.empty() || !e.failedLinks.empty())
+        training["intact_step_time_s"] = e.intactStepSeconds;
+    return training;
+}
+
+} // namespace
+
+nlohmann::json planEstimateToJson(const PlanEstimate &e)
+{
     nlohmann::json json = {
         {"plan", e.planName},
         {"gpu", e.gpuId},
@@ -189,60 +248,23 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
         {"nodes", e.nodes},
         {"peak_dense_pflops", e.peakDenseFlopsPerSecond / units::peta},
         {"gpu_memory_tb", e.gpuMemoryBytes / units::tera},
-        {"fabric",
-         {{"topology", e.fabric.topology},
-          {"endpoints", e.fabric.endpoints},
-          {"leaf_switches", e.fabric.leafSwitches},
-          {"spine_switches", e.fabric.spineSwitches},
-          {"core_switches", e.fabric.coreSwitches},
-          {"switches", e.fabric.switches()},
-          {"cables", e.fabric.cables},
-          {"optics", e.fabric.optics}}},
-        {"power_kw",
-         {{"gpus", e.power.gpusWatts / units::kilo},
-          {"nodes", e.power.nodesWatts / units::kilo},
-          {"network", e.power.networkWatts / units::kilo},
-          {"storage", e.power.storageWatts / units::kilo},
-          {"it", e.power.itWatts() / units::kilo},
-          {"facility", e.power.facilityWatts() / units::kilo},
-          {"pue", e.power.pue}}},
-        {"racks", racks},
+        {"fabric", fabricCountsJson(e)},
+        {"power_kw", powerJson(e)},
+        {"racks", rackUsageJson(e)},
         {"network_racks", e.networkCabinets},
         {"storage_racks", e.storageCabinets},
         {"management_switches", e.managementSwitches},
         {"management_cables", e.managementCables},
         {"cables_by_medium", cablesByMediumJson(e)},
         {"longest_cable_m", e.longestCableMeters},
-        {"bill_of_materials", bom},
+        {"bill_of_materials", billOfMaterialsJson(e)},
         {"capital_cost_usd", e.capitalCostUsd},
         {"warnings", e.warnings},
     };
-    if (e.facilityPowerLimitWatts) {
-        json["power_kw"]["facility_limit"] = *e.facilityPowerLimitWatts / units::kilo;
-        json["power_kw"]["over_budget"] = e.overPowerBudget();
-    }
-    if (!e.fabricError.empty()) {
-        // Unknown, not zero: a consumer must not read an unbuildable fabric as a free one.
-        json["fabric"] = {{"topology", e.fabric.topology}, {"error", e.fabricError}};
+    if (!e.fabricError.empty())
         json["capital_cost_usd"] = nullptr;
-    }
-    if (e.hasTraining) {
-        if (e.training.found) {
-            nlohmann::json training = trainingEstimateToJson(e.training.best);
-            training["configurations_evaluated"] = e.training.evaluated;
-            if (e.hasTrainingRun) {
-                // The run around the step: power, failures, checkpoints, the data path, storage.
-                nlohmann::json run = nlohmann::json::object();
-                addTrainingRunToJson(run, e.trainingRun);
-                training["run"] = std::move(run);
-            }
-            json["training"] = std::move(training);
-            if (!e.failedSwitches.empty() || !e.failedLinks.empty())
-                json["training"]["intact_step_time_s"] = e.intactStepSeconds;
-        } else {
-            json["training"] = {{"error", e.trainingError}};
-        }
-    }
+    if (e.hasTraining)
+        json["training"] = planTrainingJson(e);
     if (!e.failedSwitches.empty())
         json["fabric"]["failed_switches"]
             = {{"switches", e.failedSwitches}, {"nodes_cut_off", e.nodesCutOffByFailures}};

@@ -94,21 +94,83 @@ bool isNull(const nlohmann::json &object, const char *key)
     return it == object.end() || it->is_null();
 }
 
-InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
-                              const Catalog &catalog)
+/** A positive number the row may leave null (not published). */
+std::optional<double> nullableNumber(const nlohmann::json &object, JsonFieldReader &reader,
+                                     const char *key)
 {
-    InferenceValidationRow out;
-    out.id = row.string("id");
-    row.string("source");
-    out.engine = row.optionalString("engine").value_or("");
-    const std::string gpuId = row.string("gpu");
-    out.gpuName = catalog.gpu(gpuId).name;
-    const int gpus = row.integer("gpus", 1, 1 << 20);
+    if (isNull(object, key)) {
+        reader.accept(key);
+        return std::nullopt;
+    }
+    return reader.number(key, positive);
+}
+
+/** The workload's mean prompt and output lengths: the dataset's where the row gives its
+ * distribution (it describes the workload better than a nominal length), else the nominal. */
+std::pair<std::optional<double>, std::optional<double>> tokenLengthsOf(const nlohmann::json &raw,
+                                                                       JsonFieldReader &row)
+{
+    std::optional<double> inputTokens = nullableNumber(raw, row, "input_tokens");
+    std::optional<double> outputTokens = nullableNumber(raw, row, "output_tokens");
+    if (isNull(raw, "token_distribution")) {
+        row.accept("token_distribution");
+        return {inputTokens, outputTokens};
+    }
+    const nlohmann::json &distribution = row.object("token_distribution");
+    JsonFieldReader d(distribution, row.file(), row.childPointer("token_distribution"));
+    if (auto mean = nullableNumber(distribution, d, "input_mean"))
+        inputTokens = mean;
+    if (auto mean = nullableNumber(distribution, d, "output_mean"))
+        outputTokens = mean;
+    for (const char *key : {"source", "input_median", "output_median", "output_reference_mean",
+                            "max_input", "samples"})
+        d.accept(key);
+    d.finish();
+    return {inputTokens, outputTokens};
+}
+
+/** Sequences one replica runs at once: the row's batch, or its concurrent requests spread over
+ * the replicas (each runs its share at once); none for a rate-driven row. */
+std::optional<int> batchOf(const nlohmann::json &raw, JsonFieldReader &row, int gpus,
+                           int gpusPerReplica)
+{
+    std::optional<int> batch;
+    row.accept("batch");
+    row.accept("concurrency");
+    if (!isNull(raw, "batch"))
+        batch = row.integer("batch", 1, 1 << 20);
+    if (!isNull(raw, "concurrency")) {
+        const int concurrency = row.integer("concurrency", 1, 1 << 20);
+        const int replicas = std::max(1, gpus / gpusPerReplica);
+        batch = std::max(1, concurrency / replicas);
+    }
+    return batch;
+}
+
+/** The published figure and which metric (throughput or latency) it is. */
+void readMeasured(JsonFieldReader &row, InferenceValidationRow &out)
+{
+    JsonFieldReader measured(row.object("measured"), row.file(), row.childPointer("measured"));
+    std::vector<std::string> names;
+    for (const Metric &metric : metrics)
+        names.push_back(metric.name);
+    out.metric = measured.choice("metric", names);
+    for (const Metric &metric : metrics)
+        if (out.metric == metric.name)
+            out.latency = metric.latency;
+    out.measured = measured.number("value", positive);
+    measured.accept("statistic");
+    measured.finish();
+}
+
+/** The serving job the row describes (model, precisions, engine, layout, lengths, batch). */
+InferenceJob jobOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalog &catalog,
+                   InferenceValidationRow &out, int gpus)
+{
     const int tp = isNull(raw, "tp") ? 1 : row.integer("tp", 1, 1024);
     const int pp = isNull(raw, "pp") ? 1 : row.integer("pp", 1, 1024);
     row.accept("tp");
     row.accept("pp");
-
     InferenceJob job;
     job.model = modelOf(raw, row, catalog);
     out.modelName = job.model.name;
@@ -126,69 +188,33 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
         = *findServingEngine(out.engine.rfind("vllm", 0) == 0 ? "vllm-0.6" : "tensorrt-llm-0.12");
     job.gpusPerReplica = tp * pp;
     job.pipelineStages = pp;
-    auto nullable = [](const nlohmann::json &object, JsonFieldReader &reader,
-                       const char *key) -> std::optional<double> {
-        if (isNull(object, key)) {
-            reader.accept(key);
-            return std::nullopt;
-        }
-        return reader.number(key, positive);
-    };
-    std::optional<double> inputTokens = nullable(raw, row, "input_tokens");
-    std::optional<double> outputTokens = nullable(raw, row, "output_tokens");
-    if (!isNull(raw, "token_distribution")) {
-        // The dataset's mean lengths describe the workload better than a nominal length.
-        const nlohmann::json &distribution = row.object("token_distribution");
-        JsonFieldReader d(distribution, row.file(), row.childPointer("token_distribution"));
-        if (auto mean = nullable(distribution, d, "input_mean"))
-            inputTokens = mean;
-        if (auto mean = nullable(distribution, d, "output_mean"))
-            outputTokens = mean;
-        for (const char *key : {"source", "input_median", "output_median", "output_reference_mean",
-                                "max_input", "samples"})
-            d.accept(key);
-        d.finish();
-    } else {
-        row.accept("token_distribution");
-    }
+    const auto [inputTokens, outputTokens] = tokenLengthsOf(raw, row);
     if (!inputTokens || !outputTokens)
         out.notEstimated = "the workload's mean prompt or output length is not published";
-    if (!inputTokens)
-        inputTokens = 1;
-    if (!outputTokens)
-        outputTokens = 1;
-    job.inputTokens = static_cast<int>(std::lround(*inputTokens));
-    job.outputTokens = static_cast<int>(std::lround(*outputTokens));
-    std::optional<int> batch;
-    row.accept("batch");
-    row.accept("concurrency");
-    if (!isNull(raw, "batch"))
-        batch = row.integer("batch", 1, 1 << 20);
-    if (!isNull(raw, "concurrency")) {
-        // Concurrent requests spread over the replicas: each replica runs its share at once.
-        const int concurrency = row.integer("concurrency", 1, 1 << 20);
-        const int replicas = std::max(1, gpus / job.gpusPerReplica);
-        batch = std::max(1, concurrency / replicas);
-    }
-    job.batch = batch;
-    if (!isNull(raw, "request_rate") && !batch && out.notEstimated.empty())
+    job.inputTokens = static_cast<int>(std::lround(inputTokens.value_or(1)));
+    job.outputTokens = static_cast<int>(std::lround(outputTokens.value_or(1)));
+    job.batch = batchOf(raw, row, gpus, job.gpusPerReplica);
+    if (!isNull(raw, "request_rate") && !job.batch && out.notEstimated.empty())
         // MLPerf's server scenario: a fixed fleet at an offered rate. Its latencies come from the
         // in-flight batch the rate builds near saturation, which the estimator does not model
         // yet (it sizes replicas for targets instead); the offline rows test the same runs.
         out.notEstimated = "a fixed fleet at an offered rate (server scenario) is not modelled";
     row.accept("request_rate");
+    return job;
+}
 
-    JsonFieldReader measured(row.object("measured"), row.file(), row.childPointer("measured"));
-    std::vector<std::string> names;
-    for (const Metric &metric : metrics)
-        names.push_back(metric.name);
-    out.metric = measured.choice("metric", names);
-    for (const Metric &metric : metrics)
-        if (out.metric == metric.name)
-            out.latency = metric.latency;
-    out.measured = measured.number("value", positive);
-    measured.accept("statistic");
-    measured.finish();
+InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
+                              const Catalog &catalog)
+{
+    InferenceValidationRow out;
+    out.id = row.string("id");
+    row.string("source");
+    out.engine = row.optionalString("engine").value_or("");
+    const std::string gpuId = row.string("gpu");
+    out.gpuName = catalog.gpu(gpuId).name;
+    const int gpus = row.integer("gpus", 1, 1 << 20);
+    const InferenceJob job = jobOf(raw, row, catalog, out, gpus);
+    readMeasured(row, out);
     row.accept("notes");
     row.finish();
     if (!out.notEstimated.empty())
