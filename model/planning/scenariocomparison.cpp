@@ -432,52 +432,37 @@ std::vector<int> defaultScalingGpuCounts(const Plan &plan, const Catalog &catalo
     return counts;
 }
 
-ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
-                                    const ComparisonOptions &options,
-                                    const std::atomic<bool> *cancel,
-                                    const std::function<void(int, int)> &progress)
-{
-    ScenarioComparison comparison;
-    const std::vector<Plan> plans = allScenarioPlans(plan, &catalog);
-    const nlohmann::json baselineJson = planToJson(plan);
-    const int total = static_cast<int>(plans.size() + options.scalingGpuCounts.size());
-    int done = 0;
-    const auto cancelled = [&] {
-        return cancel && cancel->load();
-    };
-    for (std::size_t i = 0; i < plans.size(); ++i) {
-        if (cancelled()) {
-            comparison.cancelled = true;
-            return comparison;
-        }
-        ScenarioResult result;
-        result.name = plans[i].name;
-        result.plan = plans[i];
-        if (i > 0)
-            result.changes = describeChanges(plan.scenarios[i - 1].changes, baselineJson, &catalog);
-        try {
-            result.estimate = estimatePlan(plans[i], catalog, cancel);
-            result.ok = true;
-            if ((!plans[i].portfolio.classes.empty() || !plans[i].portfolio.services.empty())
-                && options.queueSeconds > 0) {
-                SimulationOptions queue;
-                queue.horizonSeconds = options.queueSeconds;
-                result.queue = simulatePlanPortfolio(plans[i], catalog, queue, {}, {}, cancel);
-            }
-        } catch (const std::exception &error) {
-            result.error = error.what();
-        }
-        comparison.scenarios.push_back(std::move(result));
-        if (progress)
-            progress(++done, total);
-    }
-    if (cancelled()) {
-        comparison.cancelled = true;
-        return comparison;
-    }
-    comparison.rows = comparisonRows(comparison.scenarios);
+namespace {
 
-    const bool training = plan.workloadType == WorkloadType::Training;
+/** One scenario's estimate (and its queues over the simulated days when it has a portfolio). */
+ScenarioResult estimateScenario(const Plan &plan, std::size_t index, const Plan &variant,
+                                const nlohmann::json &baselineJson, const Catalog &catalog,
+                                const ComparisonOptions &options, const std::atomic<bool> *cancel)
+{
+    ScenarioResult result;
+    result.name = variant.name;
+    result.plan = variant;
+    if (index > 0)
+        result.changes = describeChanges(plan.scenarios[index - 1].changes, baselineJson, &catalog);
+    try {
+        result.estimate = estimatePlan(variant, catalog, cancel);
+        result.ok = true;
+        if ((!variant.portfolio.classes.empty() || !variant.portfolio.services.empty())
+            && options.queueSeconds > 0) {
+            SimulationOptions queue;
+            queue.horizonSeconds = options.queueSeconds;
+            result.queue = simulatePlanPortfolio(variant, catalog, queue, {}, {}, cancel);
+        }
+    } catch (const std::exception &error) {
+        result.error = error.what();
+    }
+    return result;
+}
+
+/** Each scenario's point on the time-cost plane (training: days and run cost; serving: TTFT and
+ * cost per million tokens), and which points another beats on both. */
+void findParetoFront(ScenarioComparison &comparison, bool training)
+{
     comparison.paretoTimeLabel = training ? "Wall time to train (days)" : "TTFT p95 (ms)";
     comparison.paretoCostLabel
         = training ? "Run cost (million USD)" : "Cost per million output tokens (USD)";
@@ -494,40 +479,78 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
         comparison.paretoPoints.push_back(point);
     }
     comparison.dominated = paretoDominated(comparison.paretoPoints);
+}
 
-    const Plan baseline = plans.front();
-    for (int gpus : options.scalingGpuCounts) {
-        if (cancelled()) {
-            comparison.cancelled = true;
+/** The baseline's training throughput at another GPU count (a gap where no layout runs). */
+ScalingPoint scalingPointAt(const Plan &baseline, int gpus, const Catalog &catalog,
+                            const std::atomic<bool> *cancel)
+{
+    ScalingPoint point;
+    point.gpus = gpus;
+    try {
+        const std::vector<Scenario> sweep
+            = sweepScenarios(baseline, SweepAxis::GpuCount, {std::to_string(gpus)}, catalog);
+        Plan variant = baseline;
+        variant.scenarios = sweep;
+        const PlanEstimate e = estimatePlan(scenarioPlan(variant, 0, &catalog), catalog, cancel);
+        if (trainingFound(e)) {
+            point.ok = true;
+            point.tokensPerSecond = e.training.best.tokensPerSecond;
+        }
+    } catch (const std::exception &) {
+        point.ok = false; // shown as a gap in the curve: this count has no valid layout
+    }
+    return point;
+}
+
+/** Per-GPU throughput of each scaling point against the smallest count that runs. */
+void addScalingEfficiency(std::vector<ScalingPoint> &scaling)
+{
+    const auto first
+        = std::find_if(scaling.begin(), scaling.end(), [](const ScalingPoint &p) { return p.ok; });
+    if (first == scaling.end())
+        return;
+    for (ScalingPoint &p : scaling)
+        if (p.ok)
+            p.efficiency = (p.tokensPerSecond / p.gpus) / (first->tokensPerSecond / first->gpus);
+}
+
+} // namespace
+
+ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
+                                    const ComparisonOptions &options,
+                                    const std::atomic<bool> *cancel,
+                                    const std::function<void(int, int)> &progress)
+{
+    ScenarioComparison comparison;
+    const std::vector<Plan> plans = allScenarioPlans(plan, &catalog);
+    const nlohmann::json baselineJson = planToJson(plan);
+    const int total = static_cast<int>(plans.size() + options.scalingGpuCounts.size());
+    int done = 0;
+    const auto cancelled = [&] {
+        comparison.cancelled = cancel && cancel->load();
+        return comparison.cancelled;
+    };
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        if (cancelled())
             return comparison;
-        }
-        ScalingPoint point;
-        point.gpus = gpus;
-        try {
-            const std::vector<Scenario> sweep
-                = sweepScenarios(baseline, SweepAxis::GpuCount, {std::to_string(gpus)}, catalog);
-            Plan variant = baseline;
-            variant.scenarios = sweep;
-            const PlanEstimate e
-                = estimatePlan(scenarioPlan(variant, 0, &catalog), catalog, cancel);
-            if (trainingFound(e)) {
-                point.ok = true;
-                point.tokensPerSecond = e.training.best.tokensPerSecond;
-            }
-        } catch (const std::exception &) {
-            point.ok = false; // shown as a gap in the curve: this count has no valid layout
-        }
-        comparison.scaling.push_back(point);
+        comparison.scenarios.push_back(
+            estimateScenario(plan, i, plans[i], baselineJson, catalog, options, cancel));
         if (progress)
             progress(++done, total);
     }
-    const auto first = std::find_if(comparison.scaling.begin(), comparison.scaling.end(),
-                                    [](const ScalingPoint &p) { return p.ok; });
-    if (first != comparison.scaling.end())
-        for (ScalingPoint &p : comparison.scaling)
-            if (p.ok)
-                p.efficiency
-                    = (p.tokensPerSecond / p.gpus) / (first->tokensPerSecond / first->gpus);
+    if (cancelled())
+        return comparison;
+    comparison.rows = comparisonRows(comparison.scenarios);
+    findParetoFront(comparison, plan.workloadType == WorkloadType::Training);
+    for (int gpus : options.scalingGpuCounts) {
+        if (cancelled())
+            return comparison;
+        comparison.scaling.push_back(scalingPointAt(plans.front(), gpus, catalog, cancel));
+        if (progress)
+            progress(++done, total);
+    }
+    addScalingEfficiency(comparison.scaling);
     return comparison;
 }
 
