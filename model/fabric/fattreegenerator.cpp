@@ -267,7 +267,10 @@ FabricGraph generateFatTree(const FatTreeParameters &p)
     return graph;
 }
 
-FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
+namespace {
+
+/** Refuses rail parameters no fabric can be built from, naming the one at fault. */
+void checkRailParameters(const RailFatTreeParameters &p)
 {
     checkRadix(p.radix);
     checkOversubscription(p.leafOversubscription, "leaf oversubscription");
@@ -280,33 +283,18 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
                                    + std::to_string(p.gpusPerNode));
     if (p.nodesPerScalableUnit < 1)
         throw FabricParameterError("nodes per scalable unit must be positive");
-    const int down = p.nodesPerScalableUnit;
-    const int up = static_cast<int>(std::ceil(down / p.leafOversubscription - 1e-9));
-    if (down + up > p.radix)
-        throw FabricParameterError(
-            "a rail leaf needs " + std::to_string(down) + " down and " + std::to_string(up)
-            + " up ports at " + ratioText(p.leafOversubscription, 1) + ", more than radix "
-            + std::to_string(p.radix)
-            + ": use fewer nodes per scalable unit, more oversubscription or a larger radix");
     if (1LL * p.nodes * p.gpusPerNode > maxFabricEndpoints)
         throw FabricParameterError("at most " + std::to_string(maxFabricEndpoints)
                                    + " GPUs on a rail fat tree (a larger one takes over 10 s to "
                                      "build and analyse), not "
                                    + std::to_string(1LL * p.nodes * p.gpusPerNode));
-    const int units = static_cast<int>(ceilDiv(p.nodes, p.nodesPerScalableUnit));
-    const long long leafCount = static_cast<long long>(units) * p.gpusPerNode;
-    const ClosShape shape
-        = shapeFor(leafCount, p.tiers, p.radix, up, p.spineOversubscription, "GPUs", down);
+}
 
-    FabricGraph graph("rail-fat-tree");
-    graph.radix = p.radix;
-    std::vector<FabricVertexId> leaves;
-    for (long long l = 0; l < leafCount; ++l) {
-        const int unit = static_cast<int>(l / p.gpusPerNode);
-        const int rail = static_cast<int>(l % p.gpusPerNode);
-        leaves.push_back(addSwitch(
-            graph, 1, unit, "leaf-su" + std::to_string(unit) + "-rail" + std::to_string(rail)));
-    }
+/** Every node's GPUs, each on its scalable unit's leaf of its rail and on the node's NVLink
+ * switch. */
+void addRailNodes(FabricGraph &graph, const RailFatTreeParameters &p,
+                  const std::vector<FabricVertexId> &leaves)
+{
     FabricLink access;
     access.linkClass = LinkClass::Access;
     access.medium = p.rates.accessMedium;
@@ -338,6 +326,36 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
             graph.naturalHalf.push_back(n < p.nodes / 2 ? 0 : 1);
         }
     }
+}
+
+} // namespace
+
+FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
+{
+    checkRailParameters(p);
+    const int down = p.nodesPerScalableUnit;
+    const int up = static_cast<int>(std::ceil(down / p.leafOversubscription - 1e-9));
+    if (down + up > p.radix)
+        throw FabricParameterError(
+            "a rail leaf needs " + std::to_string(down) + " down and " + std::to_string(up)
+            + " up ports at " + ratioText(p.leafOversubscription, 1) + ", more than radix "
+            + std::to_string(p.radix)
+            + ": use fewer nodes per scalable unit, more oversubscription or a larger radix");
+    const int units = static_cast<int>(ceilDiv(p.nodes, p.nodesPerScalableUnit));
+    const long long leafCount = static_cast<long long>(units) * p.gpusPerNode;
+    const ClosShape shape
+        = shapeFor(leafCount, p.tiers, p.radix, up, p.spineOversubscription, "GPUs", down);
+
+    FabricGraph graph("rail-fat-tree");
+    graph.radix = p.radix;
+    std::vector<FabricVertexId> leaves;
+    for (long long l = 0; l < leafCount; ++l) {
+        const int unit = static_cast<int>(l / p.gpusPerNode);
+        const int rail = static_cast<int>(l % p.gpusPerNode);
+        leaves.push_back(addSwitch(
+            graph, 1, unit, "leaf-su" + std::to_string(unit) + "-rail" + std::to_string(rail)));
+    }
+    addRailNodes(graph, p, leaves);
     buildUpperTiers(graph, leaves, shape, p.rates);
     const bool full = p.nodes % p.nodesPerScalableUnit == 0
         && (shape.tiers == 2 || leafCount % shape.leavesPerPod == 0);
