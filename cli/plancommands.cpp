@@ -25,9 +25,37 @@ namespace cp::cli {
 
 namespace units = model::units;
 
-std::string renderPlanEstimate(const model::PlanEstimate &e)
+namespace {
+
+/** The room around the fabric: cable media, network, storage and management cabinets. */
+void addHallRows(Table &summary, const model::PlanEstimate &e)
 {
-    std::string text = "Plan: " + e.planName + "\n\n";
+    if (!e.cablesByMedium.empty()) {
+        std::string media;
+        for (const auto &[medium, count] : e.cablesByMedium)
+            media += (media.empty() ? "" : ", ") + model::groupedCount(count) + " " + medium;
+        summary.addRow(
+            {"cables by medium", media + format("; longest %.1f m", e.longestCableMeters)});
+    }
+    if (e.networkCabinets > 0)
+        summary.addRow({"network racks",
+                        std::to_string(e.networkCabinets)
+                            + " (the leaves and management switch of each "
+                              "row, the spine row)"});
+    if (e.storageCabinets > 0)
+        summary.addRow(
+            {"storage racks",
+             std::to_string(e.storageCabinets) + " (the storage systems, beside the spine row)"});
+    if (e.managementSwitches > 0)
+        summary.addRow({"management network",
+                        std::to_string(e.managementSwitches) + " switches, "
+                            + model::groupedCount(e.managementCables)
+                            + " cables (every BMC and management port)"});
+}
+
+/** Hardware, room, power, cost and cabinets per server group. */
+std::string planSummaryText(const model::PlanEstimate &e)
+{
     Table summary({"figure", "value"});
     summary.addRow({"GPUs", std::to_string(e.gpus) + " x " + e.gpuName});
     summary.addRow({"nodes", std::to_string(e.nodes)});
@@ -39,21 +67,7 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
     else if (e.fabric.endpoints > 0)
         summary.addRow(
             {"fabric (" + e.fabric.topology + ")", model::fabricCountsSummary(e.fabric)});
-    if (!e.cablesByMedium.empty()) {
-        std::string media;
-        for (const auto &[medium, count] : e.cablesByMedium)
-            media += (media.empty() ? "" : ", ") + model::groupedCount(count) + " " + medium;
-        summary.addRow(
-            {"cables by medium", media + format("; longest %.1f m", e.longestCableMeters)});
-    }
-    if (e.networkCabinets > 0)
-        summary.addRow(
-            {"network racks",
-             std::to_string(e.networkCabinets) + " (the leaves of each row, the spine row)"});
-    if (e.storageCabinets > 0)
-        summary.addRow(
-            {"storage racks",
-             std::to_string(e.storageCabinets) + " (the storage systems, beside the spine row)"});
+    addHallRows(summary, e);
     summary.addRow({"IT power",
                     format("%.1f kW", e.power.itWatts() / units::kilo)
                         + format(" (GPUs %.1f", e.power.gpusWatts / units::kilo)
@@ -70,16 +84,46 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
                             + std::to_string(rack.nodesPerRack) + " nodes each, "
                             + format("%.1f kW", rack.wattsPerRack / units::kilo)
                             + format(" of %.1f kW", rack.rackLimitWatts / units::kilo)});
-    text += summary.render();
+    return summary.render();
+}
 
-    text += "\nBill of materials:\n";
+std::string billOfMaterialsText(const model::PlanEstimate &e)
+{
     Table bom({"category", "item", "count", "unit USD", "total USD"});
     for (const model::BillOfMaterialsLine &line : e.billOfMaterials)
         bom.addRow({line.category, line.name, std::to_string(line.count),
                     format("%.0f", line.unitPriceUsd), format("%.0f", line.totalUsd())});
     bom.addRow({"total", "", "", "", format("%.0f", e.capitalCostUsd)});
-    text += bom.render();
+    return bom.render();
+}
 
+std::string planInferenceText(const model::PlanEstimate &e)
+{
+    const model::InferenceEstimate &i = e.inference;
+    Table table({"inference", "value"});
+    table.addRow({"replica",
+                  std::to_string(i.gpusPerReplica) + " GPU(s), batch " + std::to_string(i.batch)});
+    table.addRow({"TTFT p95", format("%.1f ms", i.ttftSeconds * 1e3)});
+    table.addRow({"time per output token", format("%.2f ms", i.tpotSeconds * 1e3)});
+    table.addRow({"replicas needed",
+                  std::to_string(i.replicas) + " (" + std::to_string(i.replicas * i.gpusPerReplica)
+                      + " GPUs)"});
+    table.addRow(
+        {"cost per million output tokens", format("%.3f USD", i.costPerMillionOutputTokensUsd)});
+    table.addRow({"bottleneck", i.bottleneckExplanation});
+    if (!i.fits || !i.meetsTargets)
+        table.addRow({"not possible", i.reason});
+    if (e.autoscaling)
+        addAutoscalingRows(table, *e.autoscaling);
+    return table.render();
+}
+
+} // namespace
+
+std::string renderPlanEstimate(const model::PlanEstimate &e)
+{
+    std::string text = "Plan: " + e.planName + "\n\n" + planSummaryText(e);
+    text += "\nBill of materials:\n" + billOfMaterialsText(e);
     for (const std::string &warning : e.warnings)
         text += "warning: " + warning + "\n";
     if (e.hasTraining) {
@@ -89,26 +133,8 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
         else
             text += "  not possible: " + e.trainingError + "\n";
     }
-    if (e.hasInference) {
-        const model::InferenceEstimate &i = e.inference;
-        Table table({"inference", "value"});
-        table.addRow(
-            {"replica",
-             std::to_string(i.gpusPerReplica) + " GPU(s), batch " + std::to_string(i.batch)});
-        table.addRow({"TTFT p95", format("%.1f ms", i.ttftSeconds * 1e3)});
-        table.addRow({"time per output token", format("%.2f ms", i.tpotSeconds * 1e3)});
-        table.addRow({"replicas needed",
-                      std::to_string(i.replicas) + " ("
-                          + std::to_string(i.replicas * i.gpusPerReplica) + " GPUs)"});
-        table.addRow({"cost per million output tokens",
-                      format("%.3f USD", i.costPerMillionOutputTokensUsd)});
-        table.addRow({"bottleneck", i.bottleneckExplanation});
-        if (!i.fits || !i.meetsTargets)
-            table.addRow({"not possible", i.reason});
-        if (e.autoscaling)
-            addAutoscalingRows(table, *e.autoscaling);
-        text += "\nInference estimate:\n" + table.render();
-    }
+    if (e.hasInference)
+        text += "\nInference estimate:\n" + planInferenceText(e);
     if (!e.workloadNote.empty())
         text += "\nnote: " + e.workloadNote + "\n";
     return text;
