@@ -418,7 +418,7 @@ void writeDataHallPage(ReportLayout &page, const PlanReportInput &input)
                              "cabinet's limit: green under 80%, amber to 100%, red over"),
                  page.remaining() * 0.55);
     QList<QStringList> rows;
-    for (const char *role : {"compute", "network", "spine"}) {
+    for (const char *role : {"compute", "network", "spine", "storage"}) {
         int count = 0, over = 0;
         double watts = 0;
         for (const model::HallRack &rack : hall.racks)
@@ -435,11 +435,15 @@ void writeDataHallPage(ReportLayout &page, const PlanReportInput &input)
     page.table({QObject::tr("Cabinets"), QObject::tr("Count"), QObject::tr("Most kW in one"),
                 QObject::tr("Over the limit")},
                rows, {2, 1, 1.4, 1.4}, {1, 2, 3});
-    page.paragraph(QObject::tr("%1 devices and %2 fabric cables; clusterplanner-cli export "
-                               "--cable-schedule and --netbox write them with their positions, "
-                               "lengths and media.")
+    const auto management = std::count_if(hall.cables.begin(), hall.cables.end(),
+                                          [](const model::HallCable &c) { return c.management; });
+    page.paragraph(QObject::tr("%1 devices, %2 fabric cables and %3 management cables (every "
+                               "BMC and management port to its row's management switch); "
+                               "clusterplanner-cli export --cable-schedule and --netbox write "
+                               "them with their positions, lengths and media.")
                        .arg(hall.devices.size())
-                       .arg(hall.cables.size()),
+                       .arg(static_cast<long long>(hall.cables.size()) - management)
+                       .arg(management),
                    9);
     for (const std::string &note : hall.notes)
         page.paragraph(QObject::tr("Note: %1").arg(QString::fromStdString(note)), 9);
@@ -649,20 +653,18 @@ void writePlanSummary(ReportLayout &page, const PlanReportInput &input)
                                      QString::number(r.nodesPerRack),
                                      fixed(r.wattsPerRack / units::kilo, 1),
                                      fixed(r.rackLimitWatts / units::kilo, 1)};
-            if (e.networkCabinets > 0)
-                rows << QStringList {QObject::tr("Network switches"),
-                                     QString::fromStdString(e.racks.front().rackName),
-                                     QString::number(e.networkCabinets),
-                                     QStringLiteral("—"),
-                                     QStringLiteral("—"),
-                                     fixed(e.racks.front().rackLimitWatts / units::kilo, 1)};
-            if (e.storageCabinets > 0)
-                rows << QStringList {QObject::tr("Storage systems"),
-                                     QString::fromStdString(e.racks.front().rackName),
-                                     QString::number(e.storageCabinets),
-                                     QStringLiteral("—"),
-                                     QStringLiteral("—"),
-                                     fixed(e.racks.front().rackLimitWatts / units::kilo, 1)};
+            // Network and storage cabinets are the first group's kind (datahall.h).
+            const auto addCabinets = [&](const QString &holding, long long cabinets) {
+                if (cabinets > 0)
+                    rows << QStringList {holding,
+                                         QString::fromStdString(e.racks.front().rackName),
+                                         QString::number(cabinets),
+                                         QStringLiteral("—"),
+                                         QStringLiteral("—"),
+                                         fixed(e.racks.front().rackLimitWatts / units::kilo, 1)};
+            };
+            addCabinets(QObject::tr("Network switches"), e.networkCabinets);
+            addCabinets(QObject::tr("Storage systems"), e.storageCabinets);
             page.space(8);
             page.table({QObject::tr("Servers"), QObject::tr("Rack"), QObject::tr("Racks"),
                         QObject::tr("Servers per rack"), QObject::tr("kW per rack"),
