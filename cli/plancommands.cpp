@@ -243,6 +243,70 @@ std::optional<model::SweepAxis> sweepAxisFromName(const std::string &name)
     return std::nullopt;
 }
 
+/** plan estimate: the estimate as a table or JSON, with the worst single failure if asked. */
+int runPlanEstimate(const ParsedArguments &a, const model::Plan &plan,
+                    const model::Catalog &catalog, std::ostream &out)
+{
+    const model::PlanEstimate estimate = model::estimatePlan(plan, catalog);
+    std::optional<model::WorstFailure> worst;
+    if (a.has("worst-failure"))
+        worst = model::planWorstFailure(plan, catalog);
+    if (a.has("json")) {
+        nlohmann::json json = model::planEstimateToJson(estimate);
+        if (worst)
+            json["worst_failure"] = model::worstFailureToJson(*worst);
+        out << json.dump(2) << "\n";
+    } else {
+        out << renderPlanEstimate(estimate);
+        if (worst)
+            out << "\n" << renderWorstFailure(*worst);
+    }
+    return ExitOk;
+}
+
+/** plan compare: the scenarios side by side (and as CSV), with the scaling curve. */
+int runPlanCompare(const ParsedArguments &a, const model::Plan &plan, const model::Catalog &catalog,
+                   std::ostream &out)
+{
+    model::ComparisonOptions options;
+    if (!a.has("no-scaling"))
+        options.scalingGpuCounts = model::defaultScalingGpuCounts(plan, catalog);
+    const model::ScenarioComparison comparison = model::compareScenarios(plan, catalog, options);
+    if (auto csv = a.value("csv"))
+        model::writeFileAtomically(*csv, model::toCsv(model::comparisonTableCells(comparison)));
+    if (a.has("json"))
+        out << comparisonToJson(comparison).dump(2) << "\n";
+    else
+        out << renderComparison(comparison);
+    return ExitOk;
+}
+
+/** plan sweep: one scenario per value of the axis, written to --out or printed. */
+int runPlanSweep(const ParsedArguments &a, const model::Plan &plan, const model::Catalog &catalog,
+                 std::ostream &out)
+{
+    const std::string axisName = a.required("axis");
+    const auto axis = sweepAxisFromName(axisName);
+    if (!axis)
+        throw UsageError("--axis: unknown axis '" + axisName
+                         + "' (gpu-count, gpu-type, nic, oversubscription, precision, batch)");
+    model::Plan swept = plan;
+    try {
+        for (model::Scenario &scenario :
+             model::sweepScenarios(plan, *axis, splitList(a.required("values"), ','), catalog))
+            swept.scenarios.push_back(std::move(scenario));
+    } catch (const model::InputError &error) {
+        throw UsageError("--values " + error.pointer() + ": " + error.reason());
+    }
+    if (auto file = a.value("out")) {
+        model::savePlan(swept, *file);
+        out << "wrote " << *file << " with " << swept.scenarios.size() << " scenario(s)\n";
+    } else {
+        out << model::planToJson(swept).dump(2) << "\n";
+    }
+    return ExitOk;
+}
+
 } // namespace
 
 int runPlanCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
@@ -288,57 +352,11 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
     const model::Plan plan = model::loadPlan(path, &catalog);
     if (sub == "simulate")
         return runPlanSimulate(a, plan, catalog, out);
-    if (sub == "estimate") {
-        const model::PlanEstimate estimate = model::estimatePlan(plan, catalog);
-        std::optional<model::WorstFailure> worst;
-        if (a.has("worst-failure"))
-            worst = model::planWorstFailure(plan, catalog);
-        if (a.has("json")) {
-            nlohmann::json json = model::planEstimateToJson(estimate);
-            if (worst)
-                json["worst_failure"] = model::worstFailureToJson(*worst);
-            out << json.dump(2) << "\n";
-        } else {
-            out << renderPlanEstimate(estimate);
-            if (worst)
-                out << "\n" << renderWorstFailure(*worst);
-        }
-        return ExitOk;
-    }
-    if (sub == "compare") {
-        model::ComparisonOptions options;
-        if (!a.has("no-scaling"))
-            options.scalingGpuCounts = model::defaultScalingGpuCounts(plan, catalog);
-        const model::ScenarioComparison comparison
-            = model::compareScenarios(plan, catalog, options);
-        if (auto csv = a.value("csv"))
-            model::writeFileAtomically(*csv, model::toCsv(model::comparisonTableCells(comparison)));
-        if (a.has("json"))
-            out << comparisonToJson(comparison).dump(2) << "\n";
-        else
-            out << renderComparison(comparison);
-        return ExitOk;
-    }
-    const std::string axisName = a.required("axis");
-    const auto axis = sweepAxisFromName(axisName);
-    if (!axis)
-        throw UsageError("--axis: unknown axis '" + axisName
-                         + "' (gpu-count, gpu-type, nic, oversubscription, precision, batch)");
-    model::Plan swept = plan;
-    try {
-        for (model::Scenario &scenario :
-             model::sweepScenarios(plan, *axis, splitList(a.required("values"), ','), catalog))
-            swept.scenarios.push_back(std::move(scenario));
-    } catch (const model::InputError &error) {
-        throw UsageError("--values " + error.pointer() + ": " + error.reason());
-    }
-    if (auto file = a.value("out")) {
-        model::savePlan(swept, *file);
-        out << "wrote " << *file << " with " << swept.scenarios.size() << " scenario(s)\n";
-    } else {
-        out << model::planToJson(swept).dump(2) << "\n";
-    }
-    return ExitOk;
+    if (sub == "estimate")
+        return runPlanEstimate(a, plan, catalog, out);
+    if (sub == "compare")
+        return runPlanCompare(a, plan, catalog, out);
+    return runPlanSweep(a, plan, catalog, out);
 }
 
 } // namespace cp::cli
