@@ -152,6 +152,110 @@ std::vector<std::string> summaryRow(const model::Catalog &catalog, CatalogKind k
 const char *catalogUsage
     = "catalog list [KIND] | catalog show ID | catalog import FILE.json | catalog export FILE.json";
 
+/** catalog list [KIND]: one table (or JSON array) per kind. */
+int runCatalogList(CliContext &context, const ParsedArguments &parsed, std::ostream &out)
+{
+    if (parsed.positional.size() > 2)
+        throw UsageError("catalog list takes at most one kind");
+    std::vector<CatalogKind> kinds = model::allCatalogKinds();
+    if (parsed.positional.size() == 2) {
+        const auto kind = model::catalogKindFromKey(parsed.positional[1]);
+        if (!kind) {
+            std::string known;
+            for (CatalogKind k : model::allCatalogKinds())
+                known += (known.empty() ? "" : ", ") + model::catalogKindKey(k);
+            throw UsageError("unknown kind '" + parsed.positional[1] + "' (expected " + known
+                             + ")");
+        }
+        kinds = {*kind};
+    }
+    const model::Catalog &catalog = context.catalog();
+    if (parsed.has("json")) {
+        nlohmann::json result = nlohmann::json::object();
+        for (CatalogKind kind : kinds) {
+            nlohmann::json section = nlohmann::json::array();
+            for (const std::string &id : catalog.ids(kind))
+                section.push_back(catalog.entryJson(id));
+            result[model::catalogKindKey(kind)] = std::move(section);
+        }
+        out << (kinds.size() == 1 ? result[model::catalogKindKey(kinds[0])] : result).dump(2)
+            << "\n";
+        return ExitOk;
+    }
+    for (CatalogKind kind : kinds) {
+        Table table(summaryHeader(kind));
+        for (const std::string &id : catalog.ids(kind))
+            table.addRow(summaryRow(catalog, kind, id));
+        if (kinds.size() > 1)
+            out << model::catalogKindKey(kind) << ":\n";
+        out << table.render() << (kinds.size() > 1 ? "\n" : "");
+    }
+    return ExitOk;
+}
+
+/** catalog show ID: the entry's summary fields, kind, source and origin (or its JSON). */
+int runCatalogShow(CliContext &context, const ParsedArguments &parsed, std::ostream &out)
+{
+    if (parsed.positional.size() != 2)
+        throw UsageError("usage: catalog show ID");
+    const model::Catalog &catalog = context.catalog();
+    const std::string &id = parsed.positional[1];
+    if (!catalog.contains(id))
+        throw model::UnknownCatalogIdError("unknown catalog id '" + id + "' (see 'catalog list')");
+    if (parsed.has("json")) {
+        out << catalog.entryJson(id).dump(2) << "\n";
+        return ExitOk;
+    }
+    const CatalogKind kind = *catalog.kindOf(id);
+    const auto header = summaryHeader(kind);
+    const auto row = summaryRow(catalog, kind, id);
+    Table table({"field", "value"});
+    for (std::size_t i = 0; i < header.size(); ++i)
+        table.addRow({header[i], row[i]});
+    table.addRow({"kind", model::catalogKindKey(kind)});
+    table.addRow({"source", catalog.entryJson(id).value("source", "")});
+    // Reading the origin needs no write: read-only, so a locked database is not waited for.
+    model::CatalogDatabase database(context.databasePath, model::CatalogDatabase::Access::ReadOnly);
+    table.addRow(
+        {"origin",
+         database.origin(id) == model::CatalogDatabase::Origin::User ? "user" : "shipped"});
+    out << table.render();
+    return ExitOk;
+}
+
+/** catalog import FILE: the document's entries into the user's database. */
+int runCatalogImport(CliContext &context, const ParsedArguments &parsed, std::ostream &out)
+{
+    if (parsed.positional.size() != 2)
+        throw UsageError("usage: catalog import FILE.json");
+    const std::string &file = parsed.positional[1];
+    model::CatalogDatabase database(context.databasePath);
+    database.seedFromDirectory(context.catalogDirectory);
+    const int count = database.importDocument(model::readJsonFile(file), file);
+    if (parsed.has("json"))
+        out << nlohmann::json {{"imported", count}, {"database", context.databasePath}}.dump(2)
+            << "\n";
+    else
+        out << "imported " << count << " entries from " << file << " into " << context.databasePath
+            << "\n";
+    return ExitOk;
+}
+
+/** catalog export FILE: every entry as one catalog document, written atomically. */
+int runCatalogExport(CliContext &context, const ParsedArguments &parsed, std::ostream &out)
+{
+    if (parsed.positional.size() != 2)
+        throw UsageError("usage: catalog export FILE.json");
+    const std::string &file = parsed.positional[1];
+    const model::Catalog &catalog = context.catalog();
+    model::writeFileAtomically(file, catalog.toDocument().dump(2) + "\n");
+    if (parsed.has("json"))
+        out << nlohmann::json {{"exported", catalog.size()}, {"file", file}}.dump(2) << "\n";
+    else
+        out << "exported " << catalog.size() << " entries to " << file << "\n";
+    return ExitOk;
+}
+
 } // namespace
 
 int runCatalogCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out)
@@ -165,99 +269,14 @@ int runCatalogCommand(CliContext &context, const std::vector<std::string> &args,
     if (parsed.positional.empty())
         throw UsageError(std::string("missing subcommand: ") + catalogUsage);
     const std::string sub = parsed.positional[0];
-    const bool json = parsed.has("json");
-
-    if (sub == "list") {
-        if (parsed.positional.size() > 2)
-            throw UsageError("catalog list takes at most one kind");
-        std::vector<CatalogKind> kinds = model::allCatalogKinds();
-        if (parsed.positional.size() == 2) {
-            const auto kind = model::catalogKindFromKey(parsed.positional[1]);
-            if (!kind)
-                throw UsageError("unknown kind '" + parsed.positional[1]
-                                 + "' (expected gpus, nodes, nics, switches, storage, racks, "
-                                   "facilities or models)");
-            kinds = {*kind};
-        }
-        const model::Catalog &catalog = context.catalog();
-        if (json) {
-            nlohmann::json result = nlohmann::json::object();
-            for (CatalogKind kind : kinds) {
-                nlohmann::json section = nlohmann::json::array();
-                for (const std::string &id : catalog.ids(kind))
-                    section.push_back(catalog.entryJson(id));
-                result[model::catalogKindKey(kind)] = std::move(section);
-            }
-            out << (kinds.size() == 1 ? result[model::catalogKindKey(kinds[0])] : result).dump(2)
-                << "\n";
-            return ExitOk;
-        }
-        for (CatalogKind kind : kinds) {
-            Table table(summaryHeader(kind));
-            for (const std::string &id : catalog.ids(kind))
-                table.addRow(summaryRow(catalog, kind, id));
-            if (kinds.size() > 1)
-                out << model::catalogKindKey(kind) << ":\n";
-            out << table.render() << (kinds.size() > 1 ? "\n" : "");
-        }
-        return ExitOk;
-    }
-    if (sub == "show") {
-        if (parsed.positional.size() != 2)
-            throw UsageError("usage: catalog show ID");
-        const model::Catalog &catalog = context.catalog();
-        const std::string &id = parsed.positional[1];
-        if (!catalog.contains(id))
-            throw model::UnknownCatalogIdError("unknown catalog id '" + id
-                                               + "' (see 'catalog list')");
-        if (json) {
-            out << catalog.entryJson(id).dump(2) << "\n";
-            return ExitOk;
-        }
-        const CatalogKind kind = *catalog.kindOf(id);
-        const auto header = summaryHeader(kind);
-        const auto row = summaryRow(catalog, kind, id);
-        Table table({"field", "value"});
-        for (std::size_t i = 0; i < header.size(); ++i)
-            table.addRow({header[i], row[i]});
-        table.addRow({"kind", model::catalogKindKey(kind)});
-        table.addRow({"source", catalog.entryJson(id).value("source", "")});
-        // Reading the origin needs no write: read-only, so a locked database is not waited for.
-        model::CatalogDatabase database(context.databasePath,
-                                        model::CatalogDatabase::Access::ReadOnly);
-        table.addRow(
-            {"origin",
-             database.origin(id) == model::CatalogDatabase::Origin::User ? "user" : "shipped"});
-        out << table.render();
-        return ExitOk;
-    }
-    if (sub == "import") {
-        if (parsed.positional.size() != 2)
-            throw UsageError("usage: catalog import FILE.json");
-        const std::string &file = parsed.positional[1];
-        model::CatalogDatabase database(context.databasePath);
-        database.seedFromDirectory(context.catalogDirectory);
-        const int count = database.importDocument(model::readJsonFile(file), file);
-        if (json)
-            out << nlohmann::json {{"imported", count}, {"database", context.databasePath}}.dump(2)
-                << "\n";
-        else
-            out << "imported " << count << " entries from " << file << " into "
-                << context.databasePath << "\n";
-        return ExitOk;
-    }
-    if (sub == "export") {
-        if (parsed.positional.size() != 2)
-            throw UsageError("usage: catalog export FILE.json");
-        const std::string &file = parsed.positional[1];
-        const model::Catalog &catalog = context.catalog();
-        model::writeFileAtomically(file, catalog.toDocument().dump(2) + "\n");
-        if (json)
-            out << nlohmann::json {{"exported", catalog.size()}, {"file", file}}.dump(2) << "\n";
-        else
-            out << "exported " << catalog.size() << " entries to " << file << "\n";
-        return ExitOk;
-    }
+    if (sub == "list")
+        return runCatalogList(context, parsed, out);
+    if (sub == "show")
+        return runCatalogShow(context, parsed, out);
+    if (sub == "import")
+        return runCatalogImport(context, parsed, out);
+    if (sub == "export")
+        return runCatalogExport(context, parsed, out);
     throw UsageError("unknown subcommand 'catalog " + sub + "': " + catalogUsage);
 }
 
