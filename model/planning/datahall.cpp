@@ -122,7 +122,7 @@ cabinetCells(const Plan &plan, const std::vector<RackUsage> &rackUsage, int perR
     for (std::size_t g = 0; g < plan.nodeGroups.size(); ++g) {
         const NodeGroup &group = plan.nodeGroups[g];
         if (const RackUsage *usage = rackedUsage(group, rackUsage)) {
-            cabinets[g] = (group.count + usage->nodesPerRack - 1) / usage->nodesPerRack;
+            cabinets[g] = usage->racks;
             total += cabinets[g];
             if (group.hallRow >= 0)
                 highestStart
@@ -471,6 +471,7 @@ void addCables(DataHall &hall, const FabricGraph &graph, const std::vector<int> 
 void addManagementCables(DataHall &hall, const std::vector<std::pair<int, int>> &portOf,
                          const DataHallOptions &options)
 {
+    long long outOfReach = 0;
     for (std::size_t d = 0; d < portOf.size(); ++d) {
         const auto [managementSwitch, port] = portOf[d];
         if (managementSwitch < 0)
@@ -486,9 +487,14 @@ void addManagementCables(DataHall &hall, const std::vector<std::pair<int, int>> 
         const double run = cableRunMeters(hall, cable.deviceA, cable.deviceB, options);
         cable.lengthMeters = std::ceil(run * 2.0) / 2.0;
         cable.medium = cableMediumFor(cable.lengthMeters, cable.bitsPerSecond, true);
+        outOfReach += cable.positioned && cable.medium == CableMedium::OutOfReach ? 1 : 0;
         cable.label = numbered("C", static_cast<long long>(hall.cables.size()) + 1, 5);
         hall.cables.push_back(std::move(cable));
     }
+    if (outOfReach > 0)
+        hall.notes.push_back(std::to_string(outOfReach)
+                             + " management cables are longer than twisted pair reaches (100 m): "
+                               "the management switches need to stand nearer");
 }
 
 } // namespace

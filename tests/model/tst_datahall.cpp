@@ -452,6 +452,25 @@ private slots:
         QCOMPARE(units, (std::vector<int> {42, 42, 36}));
     }
 
+    void managementCablesBeyondTwistedPairAreNoted()
+    {
+        // 300 cabinets to a row: the sample's 43 compute cabinets stand in columns 0-42 of one
+        // row and its network cabinet at column 300, at least 0.6 m x (300 - 42) = 154.8 m of
+        // tray away, beyond Cat 6A's 100 m: every one of the 128 BMC cables is out of reach. The
+        // spine row's devices sit beside their own management switch.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.hall.cabinetsPerRow = 300;
+        const DataHall hall = layoutDataHall(plan, shippedCatalog());
+        long long outOfReach = 0;
+        for (const HallCable &cable : hall.cables)
+            outOfReach += cable.management && cable.medium == CableMedium::OutOfReach ? 1 : 0;
+        QCOMPARE(outOfReach, 128LL);
+        QVERIFY(std::any_of(hall.notes.begin(), hall.notes.end(), [](const std::string &note) {
+            return note.find("128 management cables are longer than twisted pair reaches (100 m)")
+                == 0;
+        }));
+    }
+
     void aGroupWithoutRacksHasNoPositionsAndSaysSo()
     {
         // The sample with its group's rack taken away: its servers get no
