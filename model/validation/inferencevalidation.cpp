@@ -285,16 +285,11 @@ std::string inferenceValidationMarkdown(const std::vector<InferenceValidationRow
           "(its source and workload are in the table file) estimated for the workload it "
           "describes; nothing is fitted to these rows. A positive error means the estimator is "
           "optimistic: a throughput predicted too high or a latency predicted too low.\n\n";
-    text += "| | rows | mean signed error | median absolute error | largest absolute error |\n";
-    text += "| --- | --- | --- | --- | --- |\n";
+    text += validationSummaryHeader();
     text += summaryLine("throughput", select(rows, [](const auto &r) { return !r.latency; }));
     text += summaryLine("latency (TTFT, TPOT, end to end)",
                         select(rows, [](const auto &r) { return r.latency; }));
-    std::vector<std::string> gpus;
-    for (const InferenceValidationRow &row : rows)
-        if (std::find(gpus.begin(), gpus.end(), row.gpuName) == gpus.end())
-            gpus.push_back(row.gpuName);
-    for (const std::string &gpu : gpus)
+    for (const std::string &gpu : gpuNamesInOrder(rows))
         text += summaryLine(gpu.c_str(),
                             select(rows, [&](const auto &r) { return r.gpuName == gpu; }));
     text += "\n| run | GPU | model | engine | metric | batch | published | predicted | error | "

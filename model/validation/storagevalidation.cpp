@@ -113,8 +113,7 @@ std::string storageValidationMarkdown(const std::vector<StorageValidationRow> &r
           "with the benchmark's clients and their NICs; nothing is fitted to these rows. A "
           "positive error means the estimator is optimistic (more accelerators fed than the "
           "run sustained).\n\n";
-    text += "| | rows | mean signed error | median absolute error | largest absolute error |\n";
-    text += "| --- | --- | --- | --- | --- |\n";
+    text += validationSummaryHeader();
     text += validationSummaryRow("all", summarizeStorageValidation(rows));
     text += "\n| result | system as run | catalog entry | workload | clients | samples/s per "
             "accelerator | published | predicted | error | limited by |\n";

@@ -35,9 +35,8 @@ struct StorageValidationRow
  * au) samples per second; the data path (datapath.h) of the catalog's storage entry, with the
  * benchmark's clients and their NICs, feeds floor(capacity / that) of them. Nothing is fitted.
  */
-std::vector<StorageValidationRow> runStorageValidation(const nlohmann::json &table,
-                                                       const Catalog &catalog,
-                                                       const std::string &file);
+std::vector<StorageValidationRow>
+runStorageValidation(const nlohmann::json &table, const Catalog &catalog, const std::string &file);
 
 /** docs/validation-storage.md: the rows and their summary. */
 std::string storageValidationMarkdown(const std::vector<StorageValidationRow> &rows,

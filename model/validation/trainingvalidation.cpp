@@ -181,15 +181,9 @@ std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> 
           "(its source is in the table file) estimated with the layout the run used and the "
           "framework profile of its era; nothing is searched and no constant is fitted to these "
           "rows. A positive error means the estimator is optimistic (predicts a faster run).\n\n";
-    text += "| | rows | mean signed error | median absolute error | largest absolute error |\n";
-    text += "| --- | --- | --- | --- | --- |\n";
+    text += validationSummaryHeader();
     text += summaryLine("all", rows);
-    std::vector<std::string> gpus;
-    for (const TrainingValidationRow &row : rows) {
-        if (std::find(gpus.begin(), gpus.end(), row.gpuName) == gpus.end())
-            gpus.push_back(row.gpuName);
-    }
-    for (const std::string &gpu : gpus) {
+    for (const std::string &gpu : gpuNamesInOrder(rows)) {
         std::vector<TrainingValidationRow> subset;
         std::copy_if(rows.begin(), rows.end(), std::back_inserter(subset),
                      [&](const TrainingValidationRow &row) { return row.gpuName == gpu; });

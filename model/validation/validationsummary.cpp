@@ -55,4 +55,10 @@ std::string validationSummaryRow(const std::string &label, const ValidationSumma
     return text;
 }
 
+std::string validationSummaryHeader()
+{
+    return "| | rows | mean signed error | median absolute error | largest absolute error |\n"
+           "| --- | --- | --- | --- | --- |\n";
+}
+
 } // namespace cp::model

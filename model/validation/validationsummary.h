@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,7 @@ const nlohmann::json &validationTableRows(const nlohmann::json &table, const std
 ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors);
 
 /** The summary of a table's rows, each with its signedError(). */
-template<typename Row>
-ValidationSummary summarizeRows(const std::vector<Row> &rows)
+template<typename Row> ValidationSummary summarizeRows(const std::vector<Row> &rows)
 {
     std::vector<double> errors;
     errors.reserve(rows.size());
@@ -40,5 +40,18 @@ ValidationSummary summarizeRows(const std::vector<Row> &rows)
 
 /** One markdown table row: | label | rows | mean signed | median absolute | largest absolute |. */
 std::string validationSummaryRow(const std::string &label, const ValidationSummary &summary);
+
+/** The header of the table validationSummaryRow's rows go in. */
+std::string validationSummaryHeader();
+
+/** Each GPU the rows name, in the order they first name it (one summary row per GPU). */
+template<typename Row> std::vector<std::string> gpuNamesInOrder(const std::vector<Row> &rows)
+{
+    std::vector<std::string> gpus;
+    for (const Row &row : rows)
+        if (std::find(gpus.begin(), gpus.end(), row.gpuName) == gpus.end())
+            gpus.push_back(row.gpuName);
+    return gpus;
+}
 
 } // namespace cp::model
