@@ -39,34 +39,36 @@ double reduceScatterStepsSeconds(double bytes, int ranks, const LinkLevel &link)
     return (n - 1.0) * link.latencySeconds + (n - 1.0) / n * bytes / link.busBytesPerSecond;
 }
 
+/** One call: nothing when there is nothing to send or no one to send it to, else the call's
+ * launch and its algorithm's steps. */
+template<typename Steps>
+double callSeconds(double bytes, int ranks, const LinkLevel &link, Steps steps)
+{
+    if (ranks <= 1 || bytes <= 0)
+        return 0.0;
+    return link.launchSeconds + steps(bytes, ranks, link);
+}
+
 } // namespace
 
 double ringAllReduceSeconds(double bytes, int ranks, const LinkLevel &link)
 {
-    if (ranks <= 1 || bytes <= 0)
-        return 0.0;
-    return link.launchSeconds + ringAllReduceStepsSeconds(bytes, ranks, link);
+    return callSeconds(bytes, ranks, link, ringAllReduceStepsSeconds);
 }
 
 double treeAllReduceSeconds(double bytes, int ranks, const LinkLevel &link)
 {
-    if (ranks <= 1 || bytes <= 0)
-        return 0.0;
-    return link.launchSeconds + treeAllReduceStepsSeconds(bytes, ranks, link);
+    return callSeconds(bytes, ranks, link, treeAllReduceStepsSeconds);
 }
 
 double allReduceSeconds(double bytes, int ranks, const LinkLevel &link)
 {
-    if (ranks <= 1 || bytes <= 0)
-        return 0.0;
-    return link.launchSeconds + allReduceStepsSeconds(bytes, ranks, link);
+    return callSeconds(bytes, ranks, link, allReduceStepsSeconds);
 }
 
 double reduceScatterSeconds(double bytes, int ranks, const LinkLevel &link)
 {
-    if (ranks <= 1 || bytes <= 0)
-        return 0.0;
-    return link.launchSeconds + reduceScatterStepsSeconds(bytes, ranks, link);
+    return callSeconds(bytes, ranks, link, reduceScatterStepsSeconds);
 }
 
 double allGatherSeconds(double bytes, int ranks, const LinkLevel &link)
