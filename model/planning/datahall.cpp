@@ -417,6 +417,23 @@ std::string interfaceTypeFor(LinkProtocol protocol, double bitsPerSecond, bool t
     return "10gbase-x-sfpp";
 }
 
+/**
+ * Measures `cable` between its two ends (the run rounded up to 0.5 m), gives it the medium that
+ * length needs at its rate, numbers it and adds it; true when a placed cable is beyond every
+ * medium's reach.
+ */
+bool addMeasuredCable(DataHall &hall, HallCable cable, bool twistedPairPort,
+                      const DataHallOptions &options)
+{
+    const double run = cableRunMeters(hall, cable.deviceA, cable.deviceB, options);
+    cable.lengthMeters = std::ceil(run * 2.0) / 2.0;
+    cable.medium = cableMediumFor(cable.lengthMeters, cable.bitsPerSecond, twistedPairPort);
+    const bool outOfReach = cable.positioned && cable.medium == CableMedium::OutOfReach;
+    cable.label = numbered("C", static_cast<long long>(hall.cables.size()) + 1, 5);
+    hall.cables.push_back(std::move(cable));
+    return outOfReach;
+}
+
 /** Every scale-out cable of the graph between two placed devices, numbered in graph order. */
 void addCables(DataHall &hall, const FabricGraph &graph, const std::vector<int> &deviceOfVertex,
                int endpointsPerNode, const DataHallOptions &options)
@@ -449,13 +466,8 @@ void addCables(DataHall &hall, const FabricGraph &graph, const std::vector<int> 
         cable.bitsPerSecond = link.bytesPerSecond * 8;
         cable.positioned = hall.devices[static_cast<std::size_t>(cable.deviceA)].position > 0
             && hall.devices[static_cast<std::size_t>(cable.deviceB)].position > 0;
-        const double run = cableRunMeters(hall, cable.deviceA, cable.deviceB, options);
-        cable.lengthMeters = std::ceil(run * 2.0) / 2.0;
         const bool twistedPair = link.medium == LinkMedium::Copper && cable.bitsPerSecond <= 10e9;
-        cable.medium = cableMediumFor(cable.lengthMeters, cable.bitsPerSecond, twistedPair);
-        outOfReach += cable.positioned && cable.medium == CableMedium::OutOfReach ? 1 : 0;
-        cable.label = numbered("C", static_cast<long long>(hall.cables.size()) + 1, 5);
-        hall.cables.push_back(std::move(cable));
+        outOfReach += addMeasuredCable(hall, std::move(cable), twistedPair, options) ? 1 : 0;
     }
     if (insideServers > 0)
         hall.notes.push_back(std::to_string(insideServers)
@@ -484,12 +496,7 @@ void addManagementCables(DataHall &hall, const std::vector<std::pair<int, int>> 
         cable.portB = "p" + std::to_string(port);
         cable.bitsPerSecond = 1e9;
         cable.positioned = hall.devices[d].position > 0;
-        const double run = cableRunMeters(hall, cable.deviceA, cable.deviceB, options);
-        cable.lengthMeters = std::ceil(run * 2.0) / 2.0;
-        cable.medium = cableMediumFor(cable.lengthMeters, cable.bitsPerSecond, true);
-        outOfReach += cable.positioned && cable.medium == CableMedium::OutOfReach ? 1 : 0;
-        cable.label = numbered("C", static_cast<long long>(hall.cables.size()) + 1, 5);
-        hall.cables.push_back(std::move(cable));
+        outOfReach += addMeasuredCable(hall, std::move(cable), true, options) ? 1 : 0;
     }
     if (outOfReach > 0)
         hall.notes.push_back(std::to_string(outOfReach)
