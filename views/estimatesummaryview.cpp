@@ -264,13 +264,18 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
                         number(rack.rackLimitWatts / units::kilo, 1)));
     if (e.networkCabinets > 0)
         addRow(power, tr("Racks: network"),
-               tr("%1 for the fabric's switches (one per row for its leaves, a spine row; Data "
-                  "Hall tab)")
+               tr("%1 for the switches (one per row for its leaves and management switch, a "
+                  "spine row; Data Hall tab)")
                    .arg(e.networkCabinets));
     if (e.storageCabinets > 0)
         addRow(power, tr("Racks: storage"),
                tr("%1 for the storage systems (in the spine row, or behind the compute rows)")
                    .arg(e.storageCabinets));
+    if (e.managementSwitches > 0)
+        addRow(power, tr("Management network"),
+               tr("%1 switches, %2 cables (every BMC and management port, out of band)")
+                   .arg(e.managementSwitches)
+                   .arg(number(static_cast<double>(e.managementCables), 0)));
 }
 
 void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEstimate &e)

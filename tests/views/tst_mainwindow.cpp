@@ -106,6 +106,11 @@ private slots:
         const QString racks = findValue(summary->tree(), QStringLiteral("Racks: compute"));
         QVERIFY2(racks.contains(QString::fromStdString(m_catalog->rack("rack-air-40kw").name)),
                  qPrintable(racks));
+        // The room's management network: one SN2201 per row of the sample's six rows and a cable
+        // from each of its 180 other devices (tst_datahall derives both).
+        QCOMPARE(findValue(summary->tree(), QStringLiteral("Management network")),
+                 QStringLiteral("6 switches, 180 cables (every BMC and management port, out of "
+                                "band)"));
         // Above the tree, not a row inside it.
         QVERIFY(bar->geometry().bottom() <= summary->tree()->geometry().top());
     }
