@@ -353,11 +353,18 @@ void PropertyEditor::buildWorkload()
 
 void PropertyEditor::buildTraining()
 {
-    const model::Plan &plan = m_document->plan();
-    const model::TrainingJob &job = plan.training;
     PropertyFields fields(m_layout, m_form, [this](const QString &text, const auto &change) {
         applyChecked(text, change);
     });
+    addTrainingWorkloadRows(fields);
+    addTrainingSoftwareRows(fields);
+    addTrainingLayoutRows(fields);
+}
+
+void PropertyEditor::addTrainingWorkloadRows(PropertyFields &fields)
+{
+    const model::Plan &plan = m_document->plan();
+    const model::TrainingJob &job = plan.training;
     auto *modelCombo
         = idCombo(*m_catalog, model::CatalogKind::Model, plan.trainingModelId, QString(), m_form);
     connect(modelCombo, &QComboBox::currentIndexChanged, this, [this, modelCombo] {
@@ -408,6 +415,11 @@ void PropertyEditor::buildTraining()
                      [](model::Plan &p, const QString &v) {
                          p.training.precision = *model::precisionFromName(v.toStdString());
                      });
+}
+
+void PropertyEditor::addTrainingSoftwareRows(PropertyFields &fields)
+{
+    const model::TrainingJob &job = m_document->plan().training;
     // The training software decides kernels and overlap (trainingframework.h).
     std::vector<std::pair<QString, QString>> frameworks;
     for (const model::TrainingFramework &profile : model::trainingFrameworks())
@@ -456,6 +468,11 @@ void PropertyEditor::buildTraining()
         ->setToolTip(tr("Share of the backward pass that can hide the gradient sync; %1 for "
                         "this software")
                          .arg(base.dpOverlapFraction));
+}
+
+void PropertyEditor::addTrainingLayoutRows(PropertyFields &fields)
+{
+    const model::TrainingJob &job = m_document->plan().training;
     // Each parallel dimension is fixed or left to the search.
     const model::ParallelismConstraints &k = job.constraints;
     const QString searched = tr("searched");

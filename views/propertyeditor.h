@@ -16,6 +16,7 @@ class QLabel;
 namespace cp::views {
 
 class PlanDocument;
+class PropertyFields;
 
 /**
  * Edits the selected part of the plan (a server group, the fabric, storage, the workload, the
@@ -44,6 +45,11 @@ private:
     void buildWorkload();
     void buildFacility();
     void buildTraining();
+    /** The training rows: model, dataset, checkpoints, tokens, sequence, batch and precision;
+     * the software and its overlap settings; each parallel dimension, fixed or searched. */
+    void addTrainingWorkloadRows(PropertyFields &fields);
+    void addTrainingSoftwareRows(PropertyFields &fields);
+    void addTrainingLayoutRows(PropertyFields &fields);
     void buildInference();
     template<typename Change> void apply(const QString &text, Change change);
     /**
