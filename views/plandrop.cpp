@@ -28,135 +28,211 @@ const model::NicSpec *fabricNic(const model::Plan &plan, const model::Catalog &c
     return nullptr;
 }
 
+/** Everything a drop onto the plan needs to change it and say what it did. */
+struct DropContext
+{
+    model::Plan &plan;
+    const model::Catalog &catalog;
+    const CatalogDrop &drop;
+    QString name; ///< the entry's catalog name
+    std::optional<int> group; ///< the server group dropped on, when it is one of the plan's
+    QString description;
+};
+
+/** A server type: more of the group it is dropped on when it is the same type, else a new group
+ * (named for people, numbered when the name repeats) in the racks of the group under it. */
+bool dropNode(DropContext &c)
+{
+    model::Plan &p = c.plan;
+    if (c.group && p.nodeGroups[*c.group].nodeId == c.drop.id) {
+        p.nodeGroups[*c.group].count += c.drop.count;
+        c.description = QObject::tr("Add %1 x %2 to %3")
+                            .arg(c.drop.count)
+                            .arg(c.name, QString::fromStdString(p.nodeGroups[*c.group].name));
+        return true;
+    }
+    model::NodeGroup g;
+    g.nodeId = c.drop.id;
+    g.count = c.drop.count;
+    const std::string base = c.name.toStdString();
+    g.name = base;
+    for (int n = 2;
+         std::any_of(p.nodeGroups.begin(), p.nodeGroups.end(),
+                     [&](const model::NodeGroup &other) { return other.name == g.name; });
+         ++n)
+        g.name = base + " (" + std::to_string(n) + ")";
+    if (c.group)
+        g.rackId = p.nodeGroups[*c.group].rackId;
+    p.nodeGroups.push_back(g);
+    c.description = QObject::tr("Add %1 x %2").arg(c.drop.count).arg(c.name);
+    return true;
+}
+
+bool dropRack(DropContext &c)
+{
+    if (!c.group) {
+        c.description = QObject::tr("Drop a rack onto a server group to put its servers in racks "
+                                    "of that type.");
+        return false;
+    }
+    c.plan.nodeGroups[*c.group].rackId = c.drop.id;
+    c.description = QObject::tr("Rack %1 in %2")
+                        .arg(QString::fromStdString(c.plan.nodeGroups[*c.group].name), c.name);
+    return true;
+}
+
+/** A NIC for the fabric, if the fabric's switches speak its protocol. */
+bool dropNic(DropContext &c)
+{
+    model::Plan &p = c.plan;
+    const model::NicSpec &nic = c.catalog.nic(c.drop.id);
+    if (!p.fabric.switchId.empty()
+        && !compatible(nic, c.catalog.networkSwitch(p.fabric.switchId))) {
+        c.description = QObject::tr("%1 cannot connect to the fabric's %2 switches: choose a "
+                                    "switch of the same protocol first.")
+                            .arg(c.name, QString::fromStdString(p.fabric.switchId));
+        return false;
+    }
+    p.fabric.nicId = c.drop.id;
+    if (p.fabric.topology == "none")
+        p.fabric.topology = "fat-tree";
+    c.description = QObject::tr("Connect nodes with %1").arg(c.name);
+    return true;
+}
+
+/** A switch for the fabric, if it speaks the fabric NIC's protocol. */
+bool dropSwitch(DropContext &c)
+{
+    model::Plan &p = c.plan;
+    const model::SwitchSpec &sw = c.catalog.networkSwitch(c.drop.id);
+    if (const model::NicSpec *nic = fabricNic(p, c.catalog); nic && !compatible(*nic, sw)) {
+        c.description = QObject::tr("%1 switches cannot carry %2 links: drop a matching NIC first.")
+                            .arg(c.name, QString::fromStdString(nic->name));
+        return false;
+    }
+    p.fabric.switchId = c.drop.id;
+    if (p.fabric.topology == "none")
+        p.fabric.topology = "fat-tree";
+    c.description = QObject::tr("Build the fabric from %1").arg(c.name);
+    return true;
+}
+
+bool dropStorage(DropContext &c)
+{
+    bool found = false;
+    for (model::StoragePlan &s : c.plan.storage)
+        if (s.storageId == c.drop.id) {
+            s.count += c.drop.count;
+            found = true;
+        }
+    if (!found)
+        c.plan.storage.push_back({c.drop.id, c.drop.count});
+    c.description = QObject::tr("Add %1 x %2").arg(c.drop.count).arg(c.name);
+    return true;
+}
+
+/** A model: the serving workload's, or a training workload's (with a sequence, a batch and a
+ * compute-optimal token budget when it had none). */
+bool dropModel(DropContext &c)
+{
+    model::Plan &p = c.plan;
+    if (p.workloadType == model::WorkloadType::Inference) {
+        p.inference.modelId = c.drop.id;
+    } else {
+        p.workloadType = model::WorkloadType::Training;
+        p.trainingModelId = c.drop.id;
+        if (p.training.seqLen <= 0)
+            p.training.seqLen = 4096;
+        if (p.training.globalBatch <= 0)
+            p.training.globalBatch = 1024;
+        // A new workload trains on a compute-optimal budget rather than on nothing.
+        if (p.training.tokens <= 0)
+            p.training.tokens = model::TransformerShape::fromModel(c.catalog.llm(c.drop.id))
+                                    .computeOptimalTrainingTokens();
+    }
+    c.description = QObject::tr("Workload model %1").arg(c.name);
+    return true;
+}
+
+bool dropDataset(DropContext &c)
+{
+    if (c.plan.workloadType != model::WorkloadType::Training) {
+        c.description = QObject::tr("A dataset feeds a training workload: drop a model first.");
+        return false;
+    }
+    c.plan.trainingDatasetId = c.drop.id;
+    c.description = QObject::tr("Train on %1").arg(c.name);
+    return true;
+}
+
+/** A GPU alone changes nothing: it names the server type that carries it. */
+bool dropGpu(DropContext &c)
+{
+    const std::string node = model::nodeForGpu(c.catalog, c.drop.id);
+    c.description
+        = QObject::tr("A GPU goes into a server: drop a server type instead%1.")
+              .arg(node.empty() ? QString()
+                                : QObject::tr(" (%1 carries this GPU)")
+                                      .arg(QString::fromStdString(c.catalog.node(node).name)));
+    return false;
+}
+
+bool dropFacility(DropContext &c)
+{
+    c.plan.facility.facilityId = c.drop.id;
+    c.description = QObject::tr("Host the cluster in %1").arg(c.name);
+    return true;
+}
+
 } // namespace
 
 DropOutcome applyDrop(const model::Plan &plan, const model::Catalog &catalog,
                       const CatalogDrop &drop, const QString &targetKey)
 {
-    DropOutcome out;
     model::Plan p = plan;
-    const QString id = QString::fromStdString(drop.id);
-    const QString name = QString::fromStdString(catalog.entryJson(drop.id).value("name", drop.id));
-    const auto group = groupIndex(targetKey);
-    const bool validGroup = group && *group >= 0 && *group < static_cast<int>(p.nodeGroups.size());
+    const auto target = groupIndex(targetKey);
+    const bool validGroup
+        = target && *target >= 0 && *target < static_cast<int>(p.nodeGroups.size());
+    DropContext context {p,
+                         catalog,
+                         drop,
+                         QString::fromStdString(catalog.entryJson(drop.id).value("name", drop.id)),
+                         validGroup ? target : std::nullopt,
+                         QString()};
+    bool applied = false;
     switch (drop.kind) {
-    case model::CatalogKind::Gpu: {
-        const std::string node = model::nodeForGpu(catalog, drop.id);
-        out.description
-            = QObject::tr("A GPU goes into a server: drop a server type instead%1.")
-                  .arg(node.empty() ? QString()
-                                    : QObject::tr(" (%1 carries this GPU)")
-                                          .arg(QString::fromStdString(catalog.node(node).name)));
-        return out;
-    }
+    case model::CatalogKind::Gpu:
+        applied = dropGpu(context);
+        break;
     case model::CatalogKind::Node:
-        if (validGroup && p.nodeGroups[*group].nodeId == drop.id) {
-            p.nodeGroups[*group].count += drop.count;
-            out.description = QObject::tr("Add %1 x %2 to %3")
-                                  .arg(drop.count)
-                                  .arg(name, QString::fromStdString(p.nodeGroups[*group].name));
-        } else {
-            model::NodeGroup g;
-            g.nodeId = drop.id;
-            g.count = drop.count;
-            // Named for people: the server's catalog name, numbered when it repeats.
-            const std::string base = name.toStdString();
-            g.name = base;
-            for (int n = 2;
-                 std::any_of(p.nodeGroups.begin(), p.nodeGroups.end(),
-                             [&](const model::NodeGroup &other) { return other.name == g.name; });
-                 ++n)
-                g.name = base + " (" + std::to_string(n) + ")";
-            if (validGroup)
-                g.rackId = p.nodeGroups[*group].rackId;
-            p.nodeGroups.push_back(g);
-            out.description = QObject::tr("Add %1 x %2").arg(drop.count).arg(name);
-        }
+        applied = dropNode(context);
         break;
     case model::CatalogKind::Rack:
-        if (!validGroup) {
-            out.description = QObject::tr("Drop a rack onto a server group to put its servers "
-                                          "in racks of that type.");
-            return out;
-        }
-        p.nodeGroups[*group].rackId = drop.id;
-        out.description = QObject::tr("Rack %1 in %2")
-                              .arg(QString::fromStdString(p.nodeGroups[*group].name), name);
+        applied = dropRack(context);
         break;
-    case model::CatalogKind::Nic: {
-        const model::NicSpec &nic = catalog.nic(drop.id);
-        if (!p.fabric.switchId.empty()
-            && !compatible(nic, catalog.networkSwitch(p.fabric.switchId))) {
-            out.description = QObject::tr("%1 cannot connect to the fabric's %2 switches: choose "
-                                          "a switch of the same protocol first.")
-                                  .arg(name, QString::fromStdString(p.fabric.switchId));
-            return out;
-        }
-        p.fabric.nicId = drop.id;
-        if (p.fabric.topology == "none")
-            p.fabric.topology = "fat-tree";
-        out.description = QObject::tr("Connect nodes with %1").arg(name);
+    case model::CatalogKind::Nic:
+        applied = dropNic(context);
         break;
-    }
-    case model::CatalogKind::Switch: {
-        const model::SwitchSpec &sw = catalog.networkSwitch(drop.id);
-        if (const model::NicSpec *nic = fabricNic(p, catalog); nic && !compatible(*nic, sw)) {
-            out.description = QObject::tr("%1 switches cannot carry %2 links: drop a matching NIC "
-                                          "first.")
-                                  .arg(name, QString::fromStdString(nic->name));
-            return out;
-        }
-        p.fabric.switchId = drop.id;
-        if (p.fabric.topology == "none")
-            p.fabric.topology = "fat-tree";
-        out.description = QObject::tr("Build the fabric from %1").arg(name);
+    case model::CatalogKind::Switch:
+        applied = dropSwitch(context);
         break;
-    }
-    case model::CatalogKind::Storage: {
-        bool found = false;
-        for (model::StoragePlan &s : p.storage)
-            if (s.storageId == drop.id) {
-                s.count += drop.count;
-                found = true;
-            }
-        if (!found)
-            p.storage.push_back({drop.id, drop.count});
-        out.description = QObject::tr("Add %1 x %2").arg(drop.count).arg(name);
+    case model::CatalogKind::Storage:
+        applied = dropStorage(context);
         break;
-    }
     case model::CatalogKind::Facility:
-        p.facility.facilityId = drop.id;
-        out.description = QObject::tr("Host the cluster in %1").arg(name);
+        applied = dropFacility(context);
         break;
     case model::CatalogKind::Model:
-        if (p.workloadType == model::WorkloadType::Inference) {
-            p.inference.modelId = drop.id;
-        } else {
-            p.workloadType = model::WorkloadType::Training;
-            p.trainingModelId = drop.id;
-            if (p.training.seqLen <= 0)
-                p.training.seqLen = 4096;
-            if (p.training.globalBatch <= 0)
-                p.training.globalBatch = 1024;
-            // A new workload trains on a compute-optimal budget rather than on nothing.
-            if (p.training.tokens <= 0)
-                p.training.tokens = model::TransformerShape::fromModel(catalog.llm(drop.id))
-                                        .computeOptimalTrainingTokens();
-        }
-        out.description = QObject::tr("Workload model %1").arg(name);
+        applied = dropModel(context);
         break;
     case model::CatalogKind::Dataset:
-        if (p.workloadType != model::WorkloadType::Training) {
-            out.description = QObject::tr("A dataset feeds a training workload: drop a model "
-                                          "first.");
-            return out;
-        }
-        p.trainingDatasetId = drop.id;
-        out.description = QObject::tr("Train on %1").arg(name);
+        applied = dropDataset(context);
         break;
     }
-    Q_UNUSED(id);
-    out.plan = std::move(p);
+    DropOutcome out;
+    out.description = context.description;
+    if (applied)
+        out.plan = std::move(p);
     return out;
 }
 
