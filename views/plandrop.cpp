@@ -81,6 +81,13 @@ bool dropRack(DropContext &c)
     return true;
 }
 
+/** A NIC or switch dropped on a plan without a fabric gives it one: a fat-tree. */
+void giveFabric(model::Plan &p)
+{
+    if (p.fabric.topology == "none")
+        p.fabric.topology = "fat-tree";
+}
+
 /** A NIC for the fabric, if the fabric's switches speak its protocol. */
 bool dropNic(DropContext &c)
 {
@@ -94,8 +101,7 @@ bool dropNic(DropContext &c)
         return false;
     }
     p.fabric.nicId = c.drop.id;
-    if (p.fabric.topology == "none")
-        p.fabric.topology = "fat-tree";
+    giveFabric(p);
     c.description = QObject::tr("Connect nodes with %1").arg(c.name);
     return true;
 }
@@ -111,8 +117,7 @@ bool dropSwitch(DropContext &c)
         return false;
     }
     p.fabric.switchId = c.drop.id;
-    if (p.fabric.topology == "none")
-        p.fabric.topology = "fat-tree";
+    giveFabric(p);
     c.description = QObject::tr("Build the fabric from %1").arg(c.name);
     return true;
 }

@@ -203,7 +203,6 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
                     HallRack rack;
                     rack.role = "compute";
                     rack.group = group.name;
-                    rack.groupIndex = static_cast<int>(g);
                     rack.row = rows.roomRow(static_cast<int>(cell / rows.perRow));
                     rack.column = static_cast<int>(cell % rows.perRow);
                     rack.rackUnits = cabinet->rackUnits;
@@ -563,7 +562,6 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
             rows.spineRow
                 = rows.spineRow || (g[v].role == FabricVertexRole::Switch && g[v].tier >= 2);
     }
-    hall.computeRacksPerRow = rows.perRow;
     hall.spineRoomRow = rows.spineRow ? rows.spineRowIndex() : -1;
     const std::vector<int> serverOfNode
         = placeServers(hall, in.plan, in.catalog, in.racks, rows, cells, in.gpuBusyFraction);

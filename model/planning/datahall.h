@@ -40,10 +40,9 @@ struct DataHallOptions
 struct HallRack
 {
     std::string name; ///< "R01-C03" (row 1, cabinet 3), "R01-N1" (row 1's network cabinet)
-    std::string role; ///< "compute", "network", "spine"
-    /** A compute cabinet's server group (Plan::nodeGroups[groupIndex].name); empty otherwise. */
+    std::string role; ///< "compute", "network", "spine", "storage"
+    /** A compute cabinet's server group (its NodeGroup::name); empty otherwise. */
     std::string group;
-    int groupIndex = -1;
     int row = 0; ///< position along the room, in row pitches (the spine row included)
     int column = 0; ///< position along the row, in cabinet widths
     int rackUnits = 42;
@@ -101,7 +100,6 @@ struct DataHall
     /** NetBox's InterfaceTypeChoices slug for the fabric ports ("infiniband-ndr"). */
     std::string interfaceType = "other";
     std::vector<std::string> notes; ///< groups without racks, cables out of reach
-    int computeRacksPerRow = 10;
     /** The room row of the spine cabinets (between the compute rows), -1 without one. */
     int spineRoomRow = -1;
     /** The compute row (NodeGroup::hallRow) of a room row: rows behind the spine row count one
