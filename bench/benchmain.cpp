@@ -328,10 +328,22 @@ int main(int argc, char **argv)
     // A year of 10,000 jobs a day on the 16,384 GPUs: interactive, fine-tuning, training and
     // pretraining classes at 87% of the GPUs, EASY backfill, server failures.
     cp::model::Plan shared16k = large;
-    shared16k.portfolio.classes = {{"interactive", 1, 3600, 1, 7000.0 / 86400, 0, 0},
-                                   {"fine-tuning", 8, 4 * 3600, 1.5, 2900.0 / 86400, 5, 1800},
-                                   {"training", 128, 12 * 3600, 1, 90.0 / 86400, 8, 1800},
-                                   {"pretraining", 1024, 10 * 3600, 0.5, 10.0 / 86400, 10, 1800}};
+    const auto jobClass = [](const char *name, int gpus, double runtimeSeconds, double cv,
+                             double perDay, int priority, double checkpointSeconds) {
+        cp::model::JobClass job;
+        job.name = name;
+        job.gpus = gpus;
+        job.meanRuntimeSeconds = runtimeSeconds;
+        job.runtimeCv = cv;
+        job.arrivalsPerSecond = perDay / 86400;
+        job.priority = priority;
+        job.checkpointIntervalSeconds = checkpointSeconds;
+        return job;
+    };
+    shared16k.portfolio.classes = {jobClass("interactive", 1, 3600, 1, 7000, 0, 0),
+                                   jobClass("fine-tuning", 8, 4 * 3600, 1.5, 2900, 5, 1800),
+                                   jobClass("training", 128, 12 * 3600, 1, 90, 8, 1800),
+                                   jobClass("pretraining", 1024, 10 * 3600, 0.5, 10, 10, 1800)};
     long long simulatedJobs = 0;
     const double year = medianSeconds(3, [&] {
         simulatedJobs

@@ -66,15 +66,27 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
         gpus += g;
     nlohmann::json waitP95 = nlohmann::json::object();
     nlohmann::json classes = nlohmann::json::array();
-    for (const model::ClassResult &c : r.classes) {
+    for (std::size_t i = 0; i < r.classes.size(); ++i) {
+        const model::ClassResult &c = r.classes[i];
         waitP95[c.name] = c.waitP95Seconds / hour;
-        classes.push_back({{"name", c.name},
-                           {"submitted", c.submitted},
-                           {"started", c.started},
-                           {"mean_wait_h", c.meanWaitSeconds / hour},
-                           {"wait_p50_h", c.waitP50Seconds / hour},
-                           {"wait_p95_h", c.waitP95Seconds / hour},
-                           {"wait_p99_h", c.waitP99Seconds / hour}});
+        nlohmann::json row = {{"name", c.name},
+                              {"submitted", c.submitted},
+                              {"started", c.started},
+                              {"mean_wait_h", c.meanWaitSeconds / hour},
+                              {"wait_p50_h", c.waitP50Seconds / hour},
+                              {"wait_p95_h", c.waitP95Seconds / hour},
+                              {"wait_p99_h", c.waitP99Seconds / hour},
+                              {"scattered_starts", c.scatteredStarts},
+                              {"held_by_limit", c.heldByLimit}};
+        if (i < plan.portfolio.classes.size()) {
+            const model::JobClass &job = plan.portfolio.classes[i];
+            row["partition"]
+                = job.partition.empty() ? nlohmann::json(nullptr) : nlohmann::json(job.partition);
+            row["max_gpus"] = job.maxRunningGpus > 0 ? nlohmann::json(job.maxRunningGpus)
+                                                     : nlohmann::json(nullptr);
+            row["network_share"] = job.networkShare;
+        }
+        classes.push_back(std::move(row));
     }
     return {{"policy", policyName(plan.portfolio.policy)},
             {"topology_aware", plan.portfolio.topologyAware},
@@ -84,6 +96,7 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
             {"servers", simulation.cluster.gpusPerServer.size()},
             {"gpus", gpus},
             {"servers_per_leaf", simulation.cluster.serversPerLeaf},
+            {"leaf_down_up_ratio", simulation.cluster.leafDownUpRatio},
             {"server_mtbf_h", simulation.cluster.serverMtbfSeconds / hour},
             {"offered_load", r.offeredLoad},
             {"utilisation", r.utilisation},
@@ -93,6 +106,7 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
             {"interruptions", r.interruptions},
             {"preemptions", r.preemptions},
             {"gpu_hours_lost_to_preemption", r.gpuHoursLostToPreemption},
+            {"gpu_hours_lost_to_scatter", r.gpuHoursLostToScatter},
             {"jobs_submitted", r.jobsSubmitted},
             {"jobs_completed", r.jobsCompleted},
             {"jobs_queued_at_end", r.jobsQueuedAtEnd},
@@ -121,7 +135,8 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
     out << "Simulated " << format("%.3g", options.horizonSeconds / (365.0 * 86400.0))
         << " year(s) of " << plan.name << ": " << model::groupedCount(gpus) << " GPUs in "
         << simulation.cluster.gpusPerServer.size() << " servers, "
-        << simulation.cluster.serversPerLeaf << " under each leaf, "
+        << simulation.cluster.serversPerLeaf << " under each leaf (leaves "
+        << format("%.3g", simulation.cluster.leafDownUpRatio) << ":1 down:up), "
         << policyTitle(plan.portfolio.policy)
         << (plan.portfolio.topologyAware ? ", leaf-aware placement" : "")
         << (plan.portfolio.spread ? ", small jobs spread" : "") << ", seed " << options.seed
@@ -131,7 +146,8 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
     summary.addRow({"utilisation (allocated)", format("%.1f%%", 100 * r.utilisation)});
     summary.addRow({"useful utilisation",
                     format("%.1f%%", 100 * r.usefulUtilisation)
-                        + " (less work lost to failures, preemptions and restarts)"});
+                        + " (less work lost to failures, preemptions, restarts and scattered "
+                          "placements)"});
     summary.addRow({"fragmentation",
                     format("%.1f%%", 100 * r.fragmentation)
                         + " of GPU-time free but unusable by the first queued job"});
@@ -145,16 +161,32 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
                             + " batch jobs stopped for service replicas, "
                             + model::groupThousands(format("%.0f", r.gpuHoursLostToPreemption))
                             + " GPU-hours lost"});
+    if (r.gpuHoursLostToScatter > 0)
+        summary.addRow({"scattered placements",
+                        model::groupThousands(format("%.0f", r.gpuHoursLostToScatter))
+                            + " GPU-hours lost by jobs placed under more leaves than they need"});
     summary.addRow({"jobs",
                     model::groupedCount(r.jobsSubmitted) + " submitted, "
                         + model::groupedCount(r.jobsCompleted) + " completed, "
                         + model::groupedCount(r.jobsQueuedAtEnd) + " still queued"});
     out << summary.render() << "\n";
-    Table classes({"class", "submitted", "started", "mean wait", "p50", "p95", "p99"});
-    for (const model::ClassResult &c : r.classes)
-        classes.addRow({c.name, model::groupedCount(c.submitted), model::groupedCount(c.started),
-                        hours(c.meanWaitSeconds), hours(c.waitP50Seconds), hours(c.waitP95Seconds),
-                        hours(c.waitP99Seconds)});
+    Table classes({"class", "runs in", "submitted", "started", "mean wait", "p50", "p95", "p99",
+                   "scattered starts", "held by limit"});
+    for (std::size_t i = 0; i < r.classes.size(); ++i) {
+        const model::ClassResult &c = r.classes[i];
+        std::string where = "any server";
+        if (i < plan.portfolio.classes.size()) {
+            const model::JobClass &job = plan.portfolio.classes[i];
+            where = job.partition.empty() ? where : job.partition;
+            if (job.maxRunningGpus > 0)
+                where += ", at most " + model::groupedCount(job.maxRunningGpus) + " GPUs";
+        }
+        classes.addRow({c.name, where, model::groupedCount(c.submitted),
+                        model::groupedCount(c.started), hours(c.meanWaitSeconds),
+                        hours(c.waitP50Seconds), hours(c.waitP95Seconds), hours(c.waitP99Seconds),
+                        model::groupedCount(c.scatteredStarts),
+                        model::groupedCount(c.heldByLimit)});
+    }
     out << classes.render();
     if (!r.services.empty()) {
         Table services({"service", "replica-hours asked", "served", "attained"});

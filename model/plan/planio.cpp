@@ -379,6 +379,14 @@ JobClass readJobClass(JsonFieldReader &c)
     job.priority = c.optionalInteger("priority", -1000000, 1000000).value_or(0);
     job.checkpointIntervalSeconds
         = c.optionalNumber("checkpoint_min", {0.0, 1e7, false}).value_or(0.0) * 60.0;
+    job.partition = c.optionalString("partition").value_or("");
+    job.maxRunningGpus = c.optionalInteger("max_gpus", 1, 1 << 24).value_or(0);
+    if (job.maxRunningGpus > 0 && job.maxRunningGpus < job.gpus)
+        c.fail("max_gpus",
+               "a limit of " + std::to_string(job.maxRunningGpus) + " GPUs never lets a job of "
+                   + std::to_string(job.gpus) + " GPUs start");
+    // Up to 0.95: a job that only communicates has no runtime to slow down against.
+    job.networkShare = c.optionalNumber("network_share", {0.0, 0.95, false}).value_or(0.0);
     return job;
 }
 
@@ -439,6 +447,13 @@ void readPortfolio(JsonFieldReader &root, const std::string &file, Plan &plan)
         for (const JobClass &other : plan.portfolio.classes)
             if (other.name == job.name)
                 c.fail("name", "'" + job.name + "' names another class too");
+        const bool knownPartition = job.partition.empty()
+            || std::any_of(plan.nodeGroups.begin(), plan.nodeGroups.end(),
+                           [&](const NodeGroup &group) { return group.name == job.partition; });
+        if (!knownPartition)
+            c.fail("partition",
+                   "no server group is named '" + job.partition
+                       + "' (a partition is one of the plan's server groups)");
         c.finish();
         plan.portfolio.classes.push_back(std::move(job));
     }
@@ -459,6 +474,12 @@ nlohmann::json portfolioToJson(const PortfolioPlan &portfolio)
             c["priority"] = job.priority;
         if (job.checkpointIntervalSeconds > 0)
             c["checkpoint_min"] = job.checkpointIntervalSeconds / 60.0;
+        if (!job.partition.empty())
+            c["partition"] = job.partition;
+        if (job.maxRunningGpus > 0)
+            c["max_gpus"] = job.maxRunningGpus;
+        if (job.networkShare > 0)
+            c["network_share"] = job.networkShare;
         classes.push_back(std::move(c));
     }
     nlohmann::json json = {{"classes", std::move(classes)}};

@@ -47,6 +47,32 @@ FabricVertexId switchOf(const FabricGraph &graph, FabricVertexId endpoint)
     return endpoint;
 }
 
+/**
+ * The largest down:up bandwidth ratio of the switches endpoints are cabled to (a leaf without
+ * uplinks, a one-switch fabric, joins nothing and counts as 1).
+ */
+double leafDownUpRatio(const FabricGraph &graph)
+{
+    const auto &g = graph.storage();
+    double worst = 1;
+    for (FabricVertexId v = 0; v < graph.vertexCount(); ++v) {
+        if (g[v].role != FabricVertexRole::Switch)
+            continue;
+        double down = 0;
+        double up = 0;
+        for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
+            const FabricVertex &other = g[boost::target(*it, g)];
+            if (other.isEndpoint())
+                down += g[*it].bytesPerSecond;
+            else if (other.role == FabricVertexRole::Switch)
+                up += g[*it].bytesPerSecond;
+        }
+        if (down > 0 && up > 0)
+            worst = std::max(worst, down / up);
+    }
+    return worst;
+}
+
 /** Groups the fabric's servers by their lowest switch (scalable unit for a rail fabric). */
 void groupByLeaf(SchedulerTopology &topology, const Plan &plan, const Catalog &catalog,
                  const std::vector<int> &fabricServers)
@@ -86,6 +112,7 @@ void groupByLeaf(SchedulerTopology &topology, const Plan &plan, const Catalog &c
     for (FabricVertexId v = 0; v < graph.vertexCount(); ++v)
         tiers = std::max(tiers, graph.vertex(v).tier);
     topology.topName = tiers >= 3 ? "core" : "spine";
+    topology.leafDownUpRatio = leafDownUpRatio(graph);
 }
 
 } // namespace
@@ -98,6 +125,8 @@ SchedulerTopology schedulerTopology(const Plan &plan, const Catalog &catalog)
     long long serial = 0;
     for (const NodeGroup &group : plan.nodeGroups) {
         const NodeSpec &node = catalog.node(group.nodeId);
+        const int first = static_cast<int>(topology.serverNames.size());
+        topology.groups.push_back({group.name, first, first + group.count});
         for (int i = 0; i < group.count; ++i) {
             if (group.onFabric && plan.fabric.topology != "none")
                 fabricServers.push_back(static_cast<int>(topology.serverNames.size()));
@@ -123,6 +152,13 @@ SchedulerCluster schedulerCluster(const Plan &plan, const Catalog &catalog,
     SchedulerCluster cluster;
     cluster.gpusPerServer = topology.gpusPerServer;
     cluster.serversPerLeaf = topology.serversPerLeaf;
+    cluster.leafDownUpRatio = topology.leafDownUpRatio;
+    // Only the groups a class names become partitions: without any, the scheduler's queue
+    // needs no per-partition pass.
+    for (const ServerPartition &group : topology.groups)
+        if (std::any_of(plan.portfolio.classes.begin(), plan.portfolio.classes.end(),
+                        [&](const JobClass &job) { return job.partition == group.name; }))
+            cluster.partitions.push_back(group);
     // The servers' failure rate, weighted by how many of each type there are.
     double failuresPerSecond = 0;
     long long servers = 0;
@@ -165,12 +201,29 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catal
         simulation.error = "the plan has no servers to run jobs on";
         return simulation;
     }
-    for (const JobClass &job : plan.portfolio.classes)
-        if (job.gpus > gpus) {
+    for (const JobClass &job : plan.portfolio.classes) {
+        long long room = gpus;
+        std::string where = "the plan has ";
+        if (!job.partition.empty()) {
+            const auto group = std::find_if(
+                topology.groups.begin(), topology.groups.end(),
+                [&](const ServerPartition &partition) { return partition.name == job.partition; });
+            if (group == topology.groups.end()) {
+                simulation.error = "job class '" + job.name + "' runs in partition '"
+                    + job.partition + "', which is none of the plan's server groups";
+                return simulation;
+            }
+            room = 0;
+            for (int server = group->firstServer; server < group->endServer; ++server)
+                room += simulation.cluster.gpusPerServer[static_cast<std::size_t>(server)];
+            where = "partition '" + job.partition + "' has ";
+        }
+        if (job.gpus > room) {
             simulation.error = "job class '" + job.name + "' needs " + std::to_string(job.gpus)
-                + " GPUs; the plan has " + std::to_string(gpus);
+                + " GPUs; " + where + std::to_string(room);
             return simulation;
         }
+    }
     // Keep a run within seconds: a year of 10,000 jobs a day (3.65 M) takes about two.
     double expectedJobs = static_cast<double>(trace.size());
     for (const JobClass &job : plan.portfolio.classes)
@@ -319,6 +372,26 @@ std::string slurmConfText(const Plan &plan, const SchedulerTopology &topology)
     }
     slurm << "PartitionName=gpu Nodes=" << slurmHostList(topology.serverNames)
           << " Default=YES MaxTime=INFINITE State=UP\n";
+    // The server groups the portfolio's classes are confined to, as partitions of their own.
+    for (const ServerPartition &group : topology.groups) {
+        const bool named
+            = std::any_of(plan.portfolio.classes.begin(), plan.portfolio.classes.end(),
+                          [&](const JobClass &job) { return job.partition == group.name; });
+        if (!named || group.firstServer >= group.endServer)
+            continue;
+        const std::vector<std::string> names(topology.serverNames.begin() + group.firstServer,
+                                             topology.serverNames.begin() + group.endServer);
+        // "gpu" is the partition of every server already.
+        const std::string name = slugOf(group.name) == "gpu" ? "gpu-group" : slugOf(group.name);
+        slurm << "PartitionName=" << name << " Nodes=" << slurmHostList(names)
+              << " MaxTime=INFINITE State=UP\n";
+    }
+    // QoS limits live in Slurm's accounting database, not in slurm.conf: the commands that
+    // make them, for the classes that have one.
+    for (const JobClass &job : plan.portfolio.classes)
+        if (job.maxRunningGpus > 0)
+            slurm << "# QoS for class '" << job.name << "': sacctmgr add qos " << slugOf(job.name)
+                  << " GrpTRES=gres/gpu=" << job.maxRunningGpus << "\n";
     return slurm.str();
 }
 

@@ -30,16 +30,22 @@ struct SchedulerTopology
     std::vector<std::string> podNames;
     std::string topName; ///< the switch level that joins all pods ("spine", "core")
     int serversPerLeaf = 1; ///< of the first leaf group; the simulator's block size
+    /** The most oversubscribed leaf switch's bandwidth down to endpoints over its bandwidth up
+     * to other switches, summed over its cables in the generated graph; 1 without a fabric. */
+    double leafDownUpRatio = 1;
+    /** Each server group's servers [first, end) in plan order, named as the group. */
+    std::vector<ServerPartition> groups;
 };
 
 /** Servers in plan order, grouped under the generated fabric's leaves (no fabric: one group). */
 SchedulerTopology schedulerTopology(const Plan &plan, const Catalog &catalog);
 
 /**
- * The cluster the scheduler runs on: the plan's servers, their leaf blocks, and their failure
- * rate from the catalog (each server fails when a GPU, its host or one of its NICs does: the
- * reliability model's parts, operationsestimator.h), repaired in 4 hours, 10 minutes to
- * restart a stopped job.
+ * The cluster the scheduler runs on: the plan's servers, their leaf blocks and the leaves'
+ * oversubscription, the server groups the portfolio's classes name as partitions, and their
+ * failure rate from the catalog (each server fails when a GPU, its host or one of its NICs does:
+ * the reliability model's parts, operationsestimator.h), repaired in 4 hours, 10 minutes to restart
+ * a stopped job.
  */
 SchedulerCluster schedulerCluster(const Plan &plan, const Catalog &catalog,
                                   const SchedulerTopology &topology);

@@ -313,6 +313,9 @@ void addQueueRows(std::vector<ComparisonRow> &rows, const std::vector<ScenarioRe
              });
     queueRow("queue_fragmentation_pct", "Portfolio: idle while jobs wait", "%", Preference::Lower,
              [](const SimulationResult &r) { return Value(100 * r.fragmentation); });
+    queueRow("queue_scatter_gpu_hours", "Portfolio: GPU-hours lost to scattered jobs", "GPU-h",
+             Preference::Lower,
+             [](const SimulationResult &r) { return Value(r.gpuHoursLostToScatter); });
     std::vector<std::string> classes;
     for (const ScenarioResult &s : scenarios)
         if (s.queue && s.queue->ok())

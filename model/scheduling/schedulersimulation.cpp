@@ -48,6 +48,10 @@ struct Job
     std::uint32_t generation = 0;
     int serviceIndex = -1; ///< a replica of this service; -1 for a batch job
     double runtimeSeconds = 0; ///< the work asked for, before any restart
+    int partition = -1; ///< the servers it may run on (ServerPool's partitions); -1: any
+    /** Wall time per second of work on its current placement (scatteredSlowdown). */
+    double slowdown = 1;
+    bool held = false; ///< set aside once by its class's QoS limit
 };
 
 /** A service replica runs until the service scales down: it never ends on its own. */
@@ -103,7 +107,19 @@ public:
         , m_serviceTarget(workload.services.size(), 0)
         , m_serviceServedSeconds(workload.services.size(), 0.0)
         , m_serviceDemandedSeconds(workload.services.size(), 0.0)
-    { }
+        , m_runningGpusByClass(m_waits.size(), 0)
+        , m_heldByClass(m_waits.size())
+        , m_heldCountByClass(m_waits.size(), 0)
+        , m_scatteredByClass(m_waits.size(), 0)
+    {
+        for (const JobClass &job : m_classes) {
+            int partition = -1;
+            for (std::size_t p = 0; p < cluster.partitions.size(); ++p)
+                if (!job.partition.empty() && cluster.partitions[p].name == job.partition)
+                    partition = static_cast<int>(p);
+            m_classPartition.push_back(partition);
+        }
+    }
 
     SimulationResult run(const std::function<void(double)> &progress,
                          const std::atomic<bool> *cancel);
@@ -121,11 +137,19 @@ private:
     void stop(int jobId, double until);
     void backfill(int headId);
     void admitWhatFits(int headId);
+    void startInOtherPartitions(int headId);
     void interrupt(int jobId, double &lostGpuSeconds);
     std::optional<Allocation> preemptFor(int replicaId);
     void scaleServices(int hour);
     int newJobId(const Job &job);
     void enqueue(int jobId);
+    const JobClass *classOf(const Job &job) const;
+    bool overLimit(const Job &job) const;
+    void hold(int jobId);
+    void releaseHeld(int classIndex);
+    int extraLeaves(const Allocation &allocation) const;
+    double slowdownOn(const Job &job, const Allocation &allocation) const;
+    void addScatterLoss(const Job &job, double wallSeconds);
     SimulationResult results() const;
 
     const SchedulerCluster &m_cluster;
@@ -170,7 +194,89 @@ private:
     std::vector<double> m_serviceDemandedSeconds;
     std::vector<double> m_busyGpuSecondsByDay;
     std::vector<RecordedJob> m_recorded;
+    std::vector<int> m_classPartition; ///< each class's partition index; -1: any server
+    /** QoS: GPUs each class's running jobs hold, and its jobs set aside at the limit, in queue
+     * order, until enough of them end. */
+    std::vector<long long> m_runningGpusByClass;
+    std::vector<std::set<std::tuple<int, double, int>>> m_heldByClass;
+    std::vector<long long> m_heldCountByClass;
+    std::vector<long long> m_scatteredByClass;
+    double m_scatterGpuSeconds = 0;
 };
+
+/** The job's class when it names one of the portfolio's (a trace's classes may not). */
+const JobClass *Simulation::classOf(const Job &job) const
+{
+    if (job.serviceIndex >= 0 || job.classIndex < 0
+        || job.classIndex >= static_cast<int>(m_classes.size()))
+        return nullptr;
+    return &m_classes[static_cast<std::size_t>(job.classIndex)];
+}
+
+bool Simulation::overLimit(const Job &job) const
+{
+    const JobClass *c = classOf(job);
+    return c && c->maxRunningGpus > 0
+        && m_runningGpusByClass[job.classIndex] + job.gpus > c->maxRunningGpus;
+}
+
+/** Out of the queue until its class's running jobs leave it room (Slurm: QOSGrpGRES pending). */
+void Simulation::hold(int jobId)
+{
+    Job &job = m_jobs[jobId];
+    m_queue.erase({-job.priority, job.submitSeconds, jobId});
+    m_heldByClass[job.classIndex].insert({-job.priority, job.submitSeconds, jobId});
+    if (!job.held && job.submitSeconds >= m_options.warmupSeconds)
+        ++m_heldCountByClass[job.classIndex];
+    job.held = true;
+}
+
+/** Back into the queue: the held jobs, first first, that fit under the limit together. */
+void Simulation::releaseHeld(int classIndex)
+{
+    auto &held = m_heldByClass[classIndex];
+    long long room = m_classes[classIndex].maxRunningGpus - m_runningGpusByClass[classIndex];
+    while (!held.empty()) {
+        const auto entry = *held.begin();
+        const int gpus = m_jobs[std::get<2>(entry)].gpus;
+        if (gpus > room)
+            return;
+        room -= gpus;
+        held.erase(held.begin());
+        m_queue.insert(entry);
+    }
+}
+
+/** Leaf switches `allocation` spans beyond the fewest its servers could have taken. */
+int Simulation::extraLeaves(const Allocation &allocation) const
+{
+    // Placements list each leaf's servers together (ServerPool::place), so leaves are counted
+    // where the leaf changes.
+    int leaves = 1;
+    for (std::size_t i = 1; i < allocation.size(); ++i)
+        if (m_pool.leafOf(allocation[i].first) != m_pool.leafOf(allocation[i - 1].first))
+            ++leaves;
+    const int perLeaf = m_pool.serversPerLeaf();
+    return leaves - (static_cast<int>(allocation.size()) + perLeaf - 1) / perLeaf;
+}
+
+/** Its class's slowdown on `allocation`'s leaves against the fewest it could have had. */
+double Simulation::slowdownOn(const Job &job, const Allocation &allocation) const
+{
+    const JobClass *c = classOf(job);
+    if (!c || c->networkShare <= 0 || allocation.size() < 2)
+        return 1.0;
+    const int perLeaf = m_pool.serversPerLeaf();
+    const int fewest = (static_cast<int>(allocation.size()) + perLeaf - 1) / perLeaf;
+    return scatteredSlowdown(c->networkShare, m_cluster.leafDownUpRatio,
+                             fewest + extraLeaves(allocation), fewest);
+}
+
+/** GPU-time a scattered job spent beyond its work over `wallSeconds` of running. */
+void Simulation::addScatterLoss(const Job &job, double wallSeconds)
+{
+    m_scatterGpuSeconds += job.gpus * wallSeconds * (1.0 - 1.0 / job.slowdown);
+}
 
 void Simulation::seedEvents()
 {
@@ -244,9 +350,14 @@ void Simulation::arrive(const Event &event)
     }
     job.submitSeconds = m_now;
     job.runtimeSeconds = job.remainingSeconds;
+    if (job.classIndex < static_cast<int>(m_classPartition.size()))
+        job.partition = m_classPartition[static_cast<std::size_t>(job.classIndex)];
     m_offeredGpuSeconds += job.remainingSeconds * job.gpus;
-    // A job bigger than the whole cluster can never start: it is counted, never queued.
-    if (job.gpus > m_pool.totalGpus() || job.gpus < 1)
+    // A job bigger than its partition (or its class's QoS limit) can never start: it is
+    // counted, never queued.
+    const JobClass *c = classOf(job);
+    if (job.gpus > m_pool.totalGpus(job.partition) || job.gpus < 1
+        || (c && c->maxRunningGpus > 0 && job.gpus > c->maxRunningGpus))
         return;
     const int id = newJobId(job);
     if (job.submitSeconds >= m_options.warmupSeconds) {
@@ -274,10 +385,14 @@ int Simulation::newJobId(const Job &job)
 void Simulation::enqueue(int jobId)
 {
     const Job &job = m_jobs[jobId];
+    if (overLimit(job)) {
+        hold(jobId);
+        return;
+    }
     // With nobody queued ahead, a job that fits starts at once (the scheduler's pass would pick
     // it first anyway), without a round trip through the queue.
     if (m_queue.empty())
-        if (std::optional<Allocation> allocation = m_pool.place(job.gpus)) {
+        if (std::optional<Allocation> allocation = m_pool.place(job.gpus, job.partition)) {
             launch(jobId, std::move(*allocation));
             return;
         }
@@ -354,7 +469,15 @@ void Simulation::launch(int jobId, Allocation allocation)
     m_pool.take(allocation);
     for (const auto &[server, gpus] : allocation)
         m_jobsOnServer[server].push_back(jobId);
-    const double end = job.serviceIndex >= 0 ? replicaSeconds : m_now + job.remainingSeconds;
+    job.slowdown = slowdownOn(job, allocation);
+    if (job.serviceIndex < 0) {
+        m_runningGpusByClass[job.classIndex] += job.gpus;
+        if (allocation.size() > 1 && job.submitSeconds >= m_options.warmupSeconds
+            && extraLeaves(allocation) > 0)
+            ++m_scatteredByClass[job.classIndex];
+    }
+    const double end
+        = job.serviceIndex >= 0 ? replicaSeconds : m_now + job.remainingSeconds * job.slowdown;
     if (m_running.size() <= static_cast<std::size_t>(jobId))
         m_running.resize(jobId + 1);
     RunningJob &running = m_running[jobId];
@@ -380,15 +503,21 @@ void Simulation::stop(int jobId, double until)
     }
     m_runningByEnd.erase({running.endSeconds, jobId});
     running.running = false;
-    if (job.serviceIndex >= 0)
-        --m_serviceRunning[job.serviceIndex];
     ++job.generation;
+    if (job.serviceIndex >= 0) {
+        --m_serviceRunning[job.serviceIndex];
+        return;
+    }
+    m_runningGpusByClass[job.classIndex] -= job.gpus;
+    if (!m_heldByClass[job.classIndex].empty())
+        releaseHeld(job.classIndex);
 }
 
 void Simulation::complete(const Event &event)
 {
     if (event.generation != m_jobs[event.index].generation || !m_running[event.index].running)
         return; // stopped by a failure since
+    addScatterLoss(m_jobs[event.index], m_now - m_running[event.index].startSeconds);
     stop(event.index, m_now);
     ++m_completed;
     m_freeIds.push_back(event.index);
@@ -407,8 +536,10 @@ void Simulation::interrupt(int jobId, double &lostGpuSeconds)
         : 0.0;
     stop(jobId, m_now);
     if (job.serviceIndex < 0) {
-        job.remainingSeconds += m_cluster.restartSeconds - kept;
+        // Checkpoints come every interval of wall time; a scattered job did less work in it.
+        job.remainingSeconds += m_cluster.restartSeconds - kept / job.slowdown;
         lostGpuSeconds += job.gpus * (elapsed - kept + m_cluster.restartSeconds);
+        addScatterLoss(job, kept);
     }
     m_queue.insert({-job.priority, job.submitSeconds, jobId});
 }
@@ -475,7 +606,12 @@ void Simulation::schedule()
         const bool preempting = m_options.servicesPreempt && m_jobs[head].serviceIndex >= 0;
         if (m_pool.freeGpus() == 0 && !preempting)
             return;
-        std::optional<Allocation> allocation = m_pool.place(m_jobs[head].gpus);
+        if (overLimit(m_jobs[head])) {
+            hold(head); // it waits aside and holds up nobody
+            continue;
+        }
+        std::optional<Allocation> allocation
+            = m_pool.place(m_jobs[head].gpus, m_jobs[head].partition);
         if (!allocation && preempting)
             allocation = preemptFor(head);
         if (!allocation) {
@@ -483,6 +619,8 @@ void Simulation::schedule()
                 admitWhatFits(head);
                 return;
             }
+            if (!m_cluster.partitions.empty())
+                startInOtherPartitions(head);
             if (m_options.policy != SchedulingPolicy::EasyBackfill)
                 return;
             // The same sum the tick was scheduled at: now - last can round below the interval.
@@ -502,22 +640,33 @@ void Simulation::schedule()
 
 /**
  * EASY: the head's reservation is the earliest end of running jobs by which enough GPUs are free
- * (counted as GPUs; where they lie is checked when it starts); a later job starts now if it fits
- * and ends by then, or needs no more than the GPUs the reservation leaves over.
+ * in its partition (counted as GPUs; where they lie is checked when it starts); a later job
+ * starts now if it fits and ends by then, or needs no more than the GPUs the reservation leaves
+ * over. A job confined to another partition than the head's cannot touch its reservation.
  */
 void Simulation::backfill(int headId)
 {
+    const int headPartition = m_jobs[headId].partition;
     // The reservation is worked out only once a later job could start at all: most passes end
     // before (nothing else fits in the free GPUs).
     double shadow = 0;
     long long extra = 0;
     bool reserved = false;
+    const auto gpusInHeadPartition = [&](int jobId) -> long long {
+        if (headPartition < 0)
+            return m_jobs[jobId].gpus;
+        long long gpus = 0;
+        for (const auto &[server, used] : m_running[jobId].allocation)
+            if (m_pool.partitionOf(server) == headPartition)
+                gpus += used;
+        return gpus;
+    };
     const auto reserve = [&] {
         const long long need = m_jobs[headId].gpus;
-        long long available = m_pool.freeGpus();
+        long long available = m_pool.freeGpus(headPartition);
         shadow = std::numeric_limits<double>::infinity();
         for (const auto &[end, jobId] : m_runningByEnd) {
-            available += m_jobs[jobId].gpus;
+            available += gpusInHeadPartition(jobId);
             if (available >= need) {
                 shadow = end;
                 break;
@@ -528,18 +677,30 @@ void Simulation::backfill(int headId)
     };
     const auto tryStart = [&](int jobId) {
         const Job &job = m_jobs[jobId];
-        if (job.gpus > m_pool.freeGpus())
+        if (job.gpus > m_pool.freeGpus(job.partition))
             return;
-        if (!reserved)
+        if (overLimit(job)) {
+            hold(jobId);
+            return;
+        }
+        const bool elsewhere
+            = headPartition >= 0 && job.partition >= 0 && job.partition != headPartition;
+        if (!reserved && !elsewhere)
             reserve();
-        const bool endsInTime = m_now + job.remainingSeconds <= shadow;
-        if (!endsInTime && job.gpus > extra)
+        // The runtime on the placement it gets is known only once placed; the bare runtime is
+        // the least it can be.
+        if (!elsewhere && m_now + job.remainingSeconds > shadow && job.gpus > extra)
             return;
-        std::optional<Allocation> allocation = m_pool.place(job.gpus);
+        std::optional<Allocation> allocation = m_pool.place(job.gpus, job.partition);
         if (!allocation)
             return;
-        if (!endsInTime)
+        const bool endsInTime
+            = m_now + job.remainingSeconds * slowdownOn(job, *allocation) <= shadow;
+        if (!elsewhere && !endsInTime) {
+            if (job.gpus > extra)
+                return;
             extra -= job.gpus;
+        }
         start(jobId, std::move(*allocation));
     };
     int looked = 0;
@@ -549,6 +710,33 @@ void Simulation::backfill(int headId)
         ++it; // start() erases the entry
         ++looked;
         tryStart(jobId);
+    }
+}
+
+/**
+ * Slurm's main pass over several partitions: a job that cannot start holds up the later jobs of
+ * its own partition only (jobs of no partition are one more partition, the one of every server).
+ */
+void Simulation::startInOtherPartitions(int headId)
+{
+    std::vector<int> blocked {m_jobs[headId].partition};
+    int looked = 0;
+    for (auto it = std::next(m_queue.begin());
+         it != m_queue.end() && looked < m_options.backfillDepth && m_pool.freeGpus() > 0;) {
+        const int jobId = std::get<2>(*it);
+        ++it; // start() and hold() erase the entry
+        ++looked;
+        const Job &job = m_jobs[jobId];
+        if (std::find(blocked.begin(), blocked.end(), job.partition) != blocked.end())
+            continue;
+        if (overLimit(job)) {
+            hold(jobId);
+            continue;
+        }
+        if (std::optional<Allocation> allocation = m_pool.place(job.gpus, job.partition))
+            start(jobId, std::move(*allocation));
+        else
+            blocked.push_back(job.partition);
     }
 }
 
@@ -563,9 +751,14 @@ void Simulation::admitWhatFits(int headId)
         if (jobId == headId)
             continue;
         ++looked;
-        if (m_jobs[jobId].gpus > m_pool.freeGpus())
+        const Job &job = m_jobs[jobId];
+        if (job.gpus > m_pool.freeGpus(job.partition))
             continue;
-        if (std::optional<Allocation> allocation = m_pool.place(m_jobs[jobId].gpus))
+        if (overLimit(job)) {
+            hold(jobId);
+            continue;
+        }
+        if (std::optional<Allocation> allocation = m_pool.place(job.gpus, job.partition))
             start(jobId, std::move(*allocation));
     }
 }
@@ -613,8 +806,10 @@ SimulationResult Simulation::run(const std::function<void(double)> &progress,
     }
     advanceTo(std::max(m_now, horizon));
     for (std::size_t jobId = 0; jobId < m_running.size(); ++jobId)
-        if (m_running[jobId].running)
+        if (m_running[jobId].running) {
             m_allocatedGpuSeconds += m_jobs[jobId].gpus * (m_now - m_running[jobId].startSeconds);
+            addScatterLoss(m_jobs[jobId], m_now - m_running[jobId].startSeconds);
+        }
     return results();
 }
 
@@ -624,8 +819,9 @@ SimulationResult Simulation::results() const
     const double capacity = static_cast<double>(m_pool.totalGpus()) * m_now;
     if (capacity > 0) {
         r.utilisation = m_allocatedGpuSeconds / capacity;
-        r.usefulUtilisation
-            = std::max(0.0, m_allocatedGpuSeconds - m_lostGpuSeconds - m_preemptedGpuSeconds)
+        r.usefulUtilisation = std::max(0.0,
+                                       m_allocatedGpuSeconds - m_lostGpuSeconds
+                                           - m_preemptedGpuSeconds - m_scatterGpuSeconds)
             / capacity;
         r.fragmentation = m_fragmentedGpuSeconds / capacity;
         double serviceGpuSeconds = 0;
@@ -635,11 +831,14 @@ SimulationResult Simulation::results() const
     }
     r.gpuHoursLostToFailures = m_lostGpuSeconds / 3600.0;
     r.gpuHoursLostToPreemption = m_preemptedGpuSeconds / 3600.0;
+    r.gpuHoursLostToScatter = m_scatterGpuSeconds / 3600.0;
     r.interruptions = m_interruptions;
     r.preemptions = m_preemptions;
     r.jobsSubmitted = m_submitted;
     r.jobsCompleted = m_completed;
     r.jobsQueuedAtEnd = static_cast<long long>(m_queue.size());
+    for (const auto &held : m_heldByClass)
+        r.jobsQueuedAtEnd += static_cast<long long>(held.size());
     r.events = m_eventCount;
     for (std::size_t c = 0; c < m_waits.size(); ++c) {
         ClassResult cr;
@@ -653,6 +852,8 @@ SimulationResult Simulation::results() const
         cr.waitP50Seconds = quantile(waits, 0.50);
         cr.waitP95Seconds = quantile(waits, 0.95);
         cr.waitP99Seconds = quantile(waits, 0.99);
+        cr.scatteredStarts = m_scatteredByClass[c];
+        cr.heldByLimit = m_heldCountByClass[c];
         r.classes.push_back(cr);
     }
     for (std::size_t c = 0; c < r.classes.size(); ++c)

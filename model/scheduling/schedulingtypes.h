@@ -21,6 +21,14 @@ struct JobClass
     int priority = 0; ///< higher starts first
     /** A failure loses the work since the last checkpoint; 0: since the job's start. */
     double checkpointIntervalSeconds = 0;
+    /** The partition (SchedulerCluster::partitions) its jobs run in; empty: any server. */
+    std::string partition;
+    /** QoS limit: GPUs the class's running jobs may hold together (Slurm's GrpTRES=gres/gpu=N);
+     * a job over it waits aside without holding up others; 0: none. */
+    long long maxRunningGpus = 0;
+    /** Share of a job's runtime spent in scale-out communication when it runs under the fewest
+     * leaf switches it can: what a scattered placement slows (scatteredSlowdown). */
+    double networkShare = 0;
     bool operator==(const JobClass &) const = default;
 };
 
@@ -46,11 +54,23 @@ struct TraceJob
     int classIndex = 0; ///< into the classes the results are reported by
 };
 
+/** Servers [firstServer, endServer) that jobs can be confined to (a Slurm partition). */
+struct ServerPartition
+{
+    std::string name;
+    int firstServer = 0;
+    int endServer = 0;
+};
+
 /** The machine as the scheduler sees it: servers under leaf switches. */
 struct SchedulerCluster
 {
     std::vector<int> gpusPerServer; ///< one entry per server
     int serversPerLeaf = 32; ///< servers that share a leaf switch (Slurm's lowest switch)
+    /** A leaf's bandwidth down to its servers over its bandwidth up to the next tier (its
+     * oversubscription, measured on the fabric graph): what traffic between leaves shares. */
+    double leafDownUpRatio = 1;
+    std::vector<ServerPartition> partitions; ///< disjoint; a class names one or none
     /** Mean time between failures that take a server down (its GPUs, host, NICs); 0: none. */
     double serverMtbfSeconds = 0;
     double repairSeconds = 4 * 3600; ///< a failed server is back after this
@@ -109,6 +129,11 @@ struct ClassResult
     double waitP50Seconds = 0;
     double waitP95Seconds = 0;
     double waitP99Seconds = 0;
+    /** Starts of multi-server jobs under more leaf switches than they need: slower by
+     * scatteredSlowdown where the class has a network share and the leaves are oversubscribed. */
+    long long scatteredStarts = 0;
+    /** Jobs set aside at least once by the class's QoS limit (maxRunningGpus). */
+    long long heldByLimit = 0;
 };
 
 struct ServiceResult
@@ -127,13 +152,16 @@ struct SimulationResult
 {
     /** GPU-time allocated to jobs over GPU-time in service. */
     double utilisation = 0;
-    /** Allocated GPU-time that was kept: less the work failures threw away and the restarts. */
+    /** Allocated GPU-time that was kept: less the work failures and preemptions threw away, the
+     * restarts, and the time scattered jobs lost to shared leaf uplinks. */
     double usefulUtilisation = 0;
     /** GPU-time free while the first queued job could not start anyway (its size, its servers),
      * over all GPU-time: capacity the queue cannot use. */
     double fragmentation = 0;
     double gpuHoursLostToFailures = 0; ///< lost work and restarts
     double gpuHoursLostToPreemption = 0; ///< the same for jobs stopped for service replicas
+    /** GPU-time scattered jobs ran beyond what they would have under the fewest leaves. */
+    double gpuHoursLostToScatter = 0;
     long long interruptions = 0; ///< jobs stopped by server failures
     long long preemptions = 0; ///< batch jobs stopped to make room for service replicas
     long long jobsSubmitted = 0;

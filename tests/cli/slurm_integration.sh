@@ -61,11 +61,18 @@ if [ -z "$topology" ]; then
 fi
 echo "$topology"
 status=0
-for expected in "SwitchName=su0 .*Nodes=compute-\[0001-0032\]" "SwitchName=su7 .*Nodes=compute-\[0225-0256\]" \
+for expected in "SwitchName=su0 .*Nodes=compute-\[0001-0032\]" "SwitchName=su7 .*Nodes=dev-\[0225-0256\]" \
                 "SwitchName=spine .*Switches=su0,su1,su2,su3,su4,su5,su6,su7"; do
     if ! grep -Eq "$expected" <<< "$topology"; then
         echo "missing from scontrol show topology: $expected"
         status=1
     fi
 done
+# The partition the sample's interactive class is confined to.
+partition=$(SLURM_CONF="$dir/slurm.conf" timeout 5 "$SCONTROL" show partition dev 2>&1)
+echo "$partition"
+if ! grep -Eq "Nodes=dev-\[0225-0256\]" <<< "$partition"; then
+    echo "missing from scontrol show partition dev: Nodes=dev-[0225-0256]"
+    status=1
+fi
 exit $status

@@ -434,7 +434,8 @@ private slots:
         QCOMPARE(sized.status, 0);
         const QJsonObject sizing = QJsonDocument::fromJson(sized.out).object();
         QVERIFY(sizing["servers"].toInt() >= 1 && sizing["servers"].toInt() <= 256 * 16);
-        QCOMPARE(sizing["gpus"].toInt(), 8 * sizing["servers"].toInt());
+        // The first group ("compute") is sized; the 32 "dev" servers stay.
+        QCOMPARE(sizing["gpus"].toInt(), 8 * (sizing["servers"].toInt() + 32));
         QVERIFY(sizing["wait_p95_h"].toDouble() <= 24);
         const Result noHours = run({"plan", "simulate", sample, "--target-wait", "research"});
         QCOMPARE(noHours.status, 2);
@@ -521,7 +522,9 @@ private slots:
     void exportSlurmConfiguration()
     {
         // The shared-cluster sample: 256 DGX H100 (112 cores, 2,048 GB = 1,953,125 MiB, 8 GPUs)
-        // in 8 scalable units of 32 under one spine level.
+        // in 8 scalable units of 32 under one spine level: 224 "compute" servers, then the 32
+        // "dev" servers its interactive class is confined to (a partition of their own) in the
+        // last unit; its research class is held to 512 GPUs by a QoS limit.
         QTemporaryDir dir;
         const Result r
             = run({"export", QStringLiteral(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json"),
@@ -530,15 +533,18 @@ private slots:
         QFile slurm(dir.filePath(QStringLiteral("slurm.conf")));
         QVERIFY(slurm.open(QIODevice::ReadOnly));
         const QByteArray conf = slurm.readAll();
-        QVERIFY2(conf.contains("NodeName=compute-[0001-0256] CPUs=112 RealMemory=1953125 "
-                               "Gres=gpu:8"),
+        QVERIFY2(conf.contains("NodeName=compute-[0001-0224],dev-[0225-0256] CPUs=112 "
+                               "RealMemory=1953125 Gres=gpu:8"),
                  conf.constData());
-        QVERIFY(conf.contains("PartitionName=gpu Nodes=compute-[0001-0256]"));
+        QVERIFY(conf.contains("PartitionName=gpu Nodes=compute-[0001-0224],dev-[0225-0256] "
+                              "Default=YES"));
+        QVERIFY(conf.contains("\nPartitionName=dev Nodes=dev-[0225-0256] "));
+        QVERIFY(conf.contains("sacctmgr add qos research GrpTRES=gres/gpu=512\n"));
         QFile topology(dir.filePath(QStringLiteral("topology.conf")));
         QVERIFY(topology.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = topology.readAll().split('\n');
         QVERIFY(lines.contains("SwitchName=su0 Nodes=compute-[0001-0032]"));
-        QVERIFY(lines.contains("SwitchName=su7 Nodes=compute-[0225-0256]"));
+        QVERIFY(lines.contains("SwitchName=su7 Nodes=dev-[0225-0256]"));
         QVERIFY(lines.contains("SwitchName=spine Switches=su0,su1,su2,su3,su4,su5,su6,su7"));
     }
 

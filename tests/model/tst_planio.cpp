@@ -273,7 +273,7 @@ private slots:
         QVERIFY(!written["portfolio"].contains("policy"));
         QCOMPARE(parsePlan(written, "plan.json", &shippedCatalog()).portfolio, plan.portfolio);
         // The FIFO scenario patches only the policy: the classes follow the baseline.
-        const Plan fifo = scenarioPlan(plan, 1, &shippedCatalog(), "plan.json");
+        const Plan fifo = scenarioPlan(plan, 2, &shippedCatalog(), "plan.json");
         QCOMPARE(fifo.portfolio.policy, SchedulingPolicy::Fifo);
         QCOMPARE(fifo.portfolio.classes, plan.portfolio.classes);
     }

@@ -3,6 +3,7 @@
 // (Erlang C), a four-job EASY backfill example, leaf-aware placement and failure losses.
 #include "model/core/inputerror.h"
 #include "model/plan/planio.h"
+#include "model/plan/scenarios.h"
 #include "model/planning/portfoliosimulation.h"
 #include "model/planning/scenariocomparison.h"
 #include "model/scheduling/clusterscheduler.h"
@@ -177,6 +178,181 @@ private slots:
         QCOMPARE(pool.freeGpus(), 8LL);
         pool.setUp(2, true);
         QCOMPARE(*pool.place(16), (Allocation {{2, 8}, {3, 8}}));
+    }
+
+    void partitionsConfineTheirJobsByHand()
+    {
+        // Four servers of 8 GPUs; servers 0-1 are partition "a", 2-3 partition "b". Three
+        // one-server jobs of class "a" (1 h each) come at 0, 1 and 2 s: two start at once, the
+        // third waits for the first to end at 3,600 s (waits 0, 0, 3,598 s) although "b" idles.
+        // A "b" job at 3 s starts at once; a job of no partition at 4 s takes the last server.
+        SchedulerCluster cluster = servers(4, 8, 4);
+        cluster.partitions = {{"a", 0, 2}, {"b", 2, 4}};
+        std::vector<JobClass> classes(3);
+        classes[0].name = "a";
+        classes[0].partition = "a";
+        classes[1].name = "b";
+        classes[1].partition = "b";
+        classes[2].name = "any";
+        const std::vector<TraceJob> trace
+            = {{0, hour, 8, 0}, {1, hour, 8, 0}, {2, hour, 8, 0}, {3, hour, 8, 1}, {4, hour, 8, 2}};
+        SimulationOptions options;
+        options.horizonSeconds = 3 * hour;
+        options.policy = SchedulingPolicy::Fifo;
+        const SimulationResult r = simulateScheduler(cluster, classes, trace, options);
+        QCOMPARE(r.classes[0].started, 3LL);
+        QCOMPARE(r.classes[0].waitP99Seconds, hour - 2);
+        QCOMPARE(r.classes[1].meanWaitSeconds, 0.0);
+        QCOMPARE(r.classes[2].meanWaitSeconds, 0.0);
+        // The pool's own answer: a 16-GPU job fits in "a" only while both its servers are free.
+        ServerPool pool(cluster, true);
+        pool.take({{0, 8}});
+        QVERIFY(!pool.place(16, 0));
+        QCOMPARE(*pool.place(16, 1), (Allocation {{2, 8}, {3, 8}}));
+        QCOMPARE(pool.freeGpus(0), 8LL);
+        QCOMPARE(pool.freeGpus(1), 16LL);
+        // A one-GPU job of "b" goes to "b" even though server 1 of "a" is free too.
+        QCOMPARE(*pool.place(1, 1), (Allocation {{2, 1}}));
+    }
+
+    void qosLimitHoldsOnlyItsOwnClassByHand()
+    {
+        // Class "capped" may hold 8 GPUs at once (Slurm GrpTRES=gres/gpu=8); three of its
+        // one-server jobs of 1 h come at 0, 1 and 2 s on four free servers. They run one after
+        // another: starts at 0, 3,600 and 7,200 s, waits 0, 3,599 and 7,198 s (mean 3,599 s).
+        // Under strict FIFO a job of another class at 3 s still starts at once: a job held by
+        // its limit waits aside, it does not stop the queue.
+        std::vector<JobClass> classes(2);
+        classes[0].name = "capped";
+        classes[0].maxRunningGpus = 8;
+        classes[1].name = "free";
+        const std::vector<TraceJob> trace
+            = {{0, hour, 8, 0}, {1, hour, 8, 0}, {2, hour, 8, 0}, {3, hour, 8, 1}};
+        SimulationOptions options;
+        options.horizonSeconds = 4 * hour;
+        options.policy = SchedulingPolicy::Fifo;
+        const SimulationResult r = simulateScheduler(servers(4, 8, 4), classes, trace, options);
+        QCOMPARE(r.classes[0].started, 3LL);
+        QVERIFY(closeRelative(r.classes[0].meanWaitSeconds, (0 + 3599.0 + 7198.0) / 3));
+        QCOMPARE(r.classes[0].heldByLimit, 2LL);
+        QCOMPARE(r.classes[1].meanWaitSeconds, 0.0);
+        QCOMPARE(r.jobsCompleted, 4LL);
+        // Same under EASY backfill and under Kueue.
+        for (SchedulingPolicy policy :
+             {SchedulingPolicy::EasyBackfill, SchedulingPolicy::BestEffortFifo}) {
+            options.policy = policy;
+            const SimulationResult other
+                = simulateScheduler(servers(4, 8, 4), classes, trace, options);
+            QVERIFY(closeRelative(other.classes[0].meanWaitSeconds, (0 + 3599.0 + 7198.0) / 3));
+            QCOMPARE(other.classes[1].meanWaitSeconds, 0.0);
+        }
+    }
+
+    void scatteredSlowdownByHand()
+    {
+        // Half the runtime in communication (share 0.5) on leaves of 4:1 down:up bandwidth.
+        // Under one leaf the communication factor is max(1, 4 x 0) = 1; spread over two,
+        // max(1, 4 x 1/2) = 2: runtime 0.5 + 0.5 x 2 = 1.5 times the compact one. Over four,
+        // max(1, 4 x 3/4) = 3: 0.5 + 1.5 = 2 times. A job that needs two leaves anyway (factor
+        // 2) and gets four: 2 / 1.5 = 4/3.
+        QVERIFY(closeRelative(scatteredSlowdown(0.5, 4, 2, 1), 1.5));
+        QVERIFY(closeRelative(scatteredSlowdown(0.5, 4, 4, 1), 2.0));
+        QVERIFY(closeRelative(scatteredSlowdown(0.5, 4, 4, 2), 4.0 / 3));
+        // A non-blocking fabric (1:1): max(1, 1 x 1/2) = 1, no slowdown for two leaves; a 2:1
+        // fabric at two leaves is still injection-bound (2 x 1/2 = 1).
+        QCOMPARE(scatteredSlowdown(0.5, 1, 2, 1), 1.0);
+        QCOMPARE(scatteredSlowdown(0.5, 2, 2, 1), 1.0);
+        QCOMPARE(scatteredSlowdown(0, 4, 4, 1), 1.0);
+    }
+
+    void scatteredJobRunsLongerByHand()
+    {
+        // Four servers, two per leaf, leaves of 4:1. Three one-server jobs come at 0, 1 and 2 s
+        // and take servers 0, 1 and 2 (X on 0 runs 1 h; Y and Z 10 h). A two-server job W of
+        // 2 h (network share 0.5) comes at 3 s and waits for X: at 1 h it gets servers 0 and
+        // 3, under two leaves, so it runs 1.5 x 2 h = 3 h, to 4 h. It ran 3 h on 16 GPUs
+        // for 2 h of work: 16 x 1 h = 16 GPU-hours lost to the scattered placement.
+        SchedulerCluster cluster = servers(4, 8, 2);
+        cluster.leafDownUpRatio = 4;
+        std::vector<JobClass> classes(2);
+        classes[0].name = "small";
+        classes[1].name = "wide";
+        classes[1].networkShare = 0.5;
+        const std::vector<TraceJob> trace
+            = {{0, hour, 8, 0}, {1, 10 * hour, 8, 0}, {2, 10 * hour, 8, 0}, {3, 2 * hour, 16, 1}};
+        SimulationOptions options;
+        options.policy = SchedulingPolicy::Fifo;
+        options.horizonSeconds = 4 * hour - 1;
+        const SimulationResult before = simulateScheduler(cluster, classes, trace, options);
+        QCOMPARE(before.jobsCompleted, 1LL); // X only: W ends at 4 h, not 3 h
+        options.horizonSeconds = 4 * hour + 1;
+        const SimulationResult after = simulateScheduler(cluster, classes, trace, options);
+        QCOMPARE(after.jobsCompleted, 2LL);
+        QCOMPARE(after.classes[1].scatteredStarts, 1LL);
+        QVERIFY(closeRelative(after.gpuHoursLostToScatter, 16.0));
+        // On a non-blocking fabric the same placement costs nothing: W ends at 3 h.
+        cluster.leafDownUpRatio = 1;
+        options.horizonSeconds = 3 * hour + 1;
+        const SimulationResult flat = simulateScheduler(cluster, classes, trace, options);
+        QCOMPARE(flat.jobsCompleted, 2LL);
+        QCOMPARE(flat.gpuHoursLostToScatter, 0.0);
+    }
+
+    void planPartitionsLimitsAndLeavesFromThePlan()
+    {
+        // The shared-cluster sample names its "dev" server group as the interactive class's
+        // partition and holds research to 512 GPUs. Its rail leaves are 1:1; in the "Leaves 2:1"
+        // scenario a rail leaf has 32 links down (one per server of its unit) and
+        // ceil(32 / 2) = 16 up, all 400 Gb/s: 2:1 measured on the graph.
+        const Catalog &catalog = cp::test::shippedCatalog();
+        const std::string sample = CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json";
+        const Plan plan = loadPlan(sample, &catalog);
+        const SchedulerTopology topology = schedulerTopology(plan, catalog);
+        QCOMPARE(topology.leafDownUpRatio, 1.0);
+        const SchedulerCluster cluster = schedulerCluster(plan, catalog, topology);
+        QCOMPARE(cluster.partitions.size(), std::size_t(1));
+        QCOMPARE(cluster.partitions[0].name, std::string("dev"));
+        QCOMPARE(cluster.partitions[0].firstServer, 224);
+        QCOMPARE(cluster.partitions[0].endServer, 256);
+        const Plan oversubscribed = scenarioPlan(plan, 1, &catalog, sample);
+        QCOMPARE(schedulerTopology(oversubscribed, catalog).leafDownUpRatio, 2.0);
+        // The fields survive a save.
+        const Plan again = parsePlan(planToJson(plan), "again.json", &catalog);
+        QCOMPARE(again.portfolio, plan.portfolio);
+        // A partition that is no server group, and a limit below the class's own jobs, are
+        // refused with the field's pointer.
+        const auto refusal = [&](const char *classJson) -> std::string {
+            const std::string text = std::string(R"({
+                "format": "clusterplanner-plan", "version": 1, "name": "bad",
+                "nodes": [{"name": "gpu", "node": "dgx-h100", "count": 4}],
+                "fabric": {"topology": "none"},
+                "portfolio": {"classes": [)")
+                + classJson + "]}}";
+            try {
+                parsePlan(nlohmann::json::parse(text), "bad.json", &catalog);
+            } catch (const InputError &error) {
+                return error.what();
+            }
+            return "accepted";
+        };
+        QCOMPARE(refusal(R"({"name": "x", "gpus": 8, "runtime_h": 1, "per_day": 1,
+                              "partition": "cpu"})"),
+                 std::string("bad.json: /portfolio/classes/0/partition: no server group is named "
+                             "'cpu' (a partition is one of the plan's server groups)"));
+        QCOMPARE(refusal(R"({"name": "x", "gpus": 16, "runtime_h": 1, "per_day": 1,
+                              "max_gpus": 8})"),
+                 std::string("bad.json: /portfolio/classes/0/max_gpus: a limit of 8 GPUs never "
+                             "lets a job of 16 GPUs start"));
+        QVERIFY(refusal(R"({"name": "x", "gpus": 8, "runtime_h": 1, "per_day": 1,
+                            "network_share": 1.5})")
+                    .find("/portfolio/classes/0/network_share")
+                != std::string::npos);
+        // A class bigger than its partition cannot be simulated, and says why.
+        Plan tooBig = plan;
+        tooBig.portfolio.classes.back().gpus = 512;
+        tooBig.portfolio.classes.back().maxRunningGpus = 0;
+        QCOMPARE(simulatePlanPortfolio(tooBig, catalog, {}).error,
+                 std::string("job class 'interactive' needs 512 GPUs; partition 'dev' has 256"));
     }
 
     void failuresLoseTheWorkSinceTheLastCheckpoint()

@@ -309,7 +309,8 @@ private slots:
     void sharedClusterComparesQueues()
     {
         // The shared-cluster sample in the window at 1920 x 1080: Compare Now fills the Queue
-        // rows and both queue charts for its four variants (Slurm, bigger, FIFO, Kueue).
+        // rows and both queue charts for its five variants (Slurm, bigger, 2:1 leaves, FIFO,
+        // Kueue).
         app::MainWindow window(m_catalog);
         window.resize(1920, 1080);
         window.show();
@@ -321,7 +322,7 @@ private slots:
         QTest::qWait(50);
         views::ScenarioComparisonView *view = window.comparisonView();
         QTableWidget *table = view->table();
-        QCOMPARE(table->columnCount(), 1 + 4);
+        QCOMPARE(table->columnCount(), 1 + 5);
         QStringList labels;
         for (int r = 0; r < table->rowCount(); ++r)
             labels << table->verticalHeaderItem(r)->text();
