@@ -57,6 +57,39 @@ struct Job
 /** A service replica runs until the service scales down: it never ends on its own. */
 constexpr double replicaSeconds = std::numeric_limits<double>::infinity();
 
+/**
+ * A waiting job in start order (priority, then submit time, then id), with what the backfill
+ * pass checks first: its GPUs and the work it has left. The pass looks at up to 500 of these each
+ * time and turns most away on these two, without reading the job itself.
+ */
+struct QueueEntry
+{
+    int negativePriority;
+    double submitSeconds;
+    int jobId;
+    int gpus;
+    double remainingSeconds;
+    bool operator<(const QueueEntry &other) const
+    {
+        return std::tie(negativePriority, submitSeconds, jobId)
+            < std::tie(other.negativePriority, other.submitSeconds, other.jobId);
+    }
+};
+
+/** A running job by when it ends, with its GPUs: the backfill reservation walks these in end
+ * order and reads the GPUs here rather than from the job (a cache miss each). */
+struct RunningEnd
+{
+    double endSeconds;
+    int jobId;
+    int gpus;
+    bool operator<(const RunningEnd &other) const
+    {
+        return endSeconds < other.endSeconds
+            || (endSeconds == other.endSeconds && jobId < other.jobId);
+    }
+};
+
 struct RunningJob
 {
     bool running = false;
@@ -143,6 +176,11 @@ private:
     void scaleServices(int hour);
     int newJobId(const Job &job);
     void enqueue(int jobId);
+    QueueEntry queueEntry(int jobId) const
+    {
+        const Job &job = m_jobs[jobId];
+        return {-job.priority, job.submitSeconds, jobId, job.gpus, job.remainingSeconds};
+    }
     const JobClass *classOf(const Job &job) const;
     bool overLimit(const Job &job) const;
     void hold(int jobId);
@@ -165,9 +203,9 @@ private:
      * small nodes, which a pool serves faster than the general allocator. */
     std::pmr::unsynchronized_pool_resource m_setNodes;
     /** Waiting jobs in start order: (-priority, submit, id). */
-    std::pmr::set<std::tuple<int, double, int>> m_queue {&m_setNodes};
+    std::pmr::set<QueueEntry> m_queue {&m_setNodes};
     std::vector<RunningJob> m_running; ///< by job id
-    std::pmr::set<std::pair<double, int>> m_runningByEnd {&m_setNodes};
+    std::pmr::set<RunningEnd> m_runningByEnd {&m_setNodes};
     std::vector<std::vector<int>> m_jobsOnServer;
     std::vector<std::vector<double>> m_waits;
     std::vector<long long> m_submittedByClass;
@@ -198,7 +236,7 @@ private:
     /** QoS: GPUs each class's running jobs hold, and its jobs set aside at the limit, in queue
      * order, until enough of them end. */
     std::vector<long long> m_runningGpusByClass;
-    std::vector<std::set<std::tuple<int, double, int>>> m_heldByClass;
+    std::vector<std::set<QueueEntry>> m_heldByClass;
     std::vector<long long> m_heldCountByClass;
     std::vector<long long> m_scatteredByClass;
     double m_scatterGpuSeconds = 0;
@@ -224,8 +262,8 @@ bool Simulation::overLimit(const Job &job) const
 void Simulation::hold(int jobId)
 {
     Job &job = m_jobs[jobId];
-    m_queue.erase({-job.priority, job.submitSeconds, jobId});
-    m_heldByClass[job.classIndex].insert({-job.priority, job.submitSeconds, jobId});
+    m_queue.erase(queueEntry(jobId));
+    m_heldByClass[job.classIndex].insert(queueEntry(jobId));
     if (!job.held && job.submitSeconds >= m_options.warmupSeconds)
         ++m_heldCountByClass[job.classIndex];
     job.held = true;
@@ -238,7 +276,7 @@ void Simulation::releaseHeld(int classIndex)
     long long room = m_classes[classIndex].maxRunningGpus - m_runningGpusByClass[classIndex];
     while (!held.empty()) {
         const auto entry = *held.begin();
-        const int gpus = m_jobs[std::get<2>(entry)].gpus;
+        const int gpus = entry.gpus;
         if (gpus > room)
             return;
         room -= gpus;
@@ -396,7 +434,7 @@ void Simulation::enqueue(int jobId)
             launch(jobId, std::move(*allocation));
             return;
         }
-    m_queue.insert({-job.priority, job.submitSeconds, jobId});
+    m_queue.insert(queueEntry(jobId));
 }
 
 /**
@@ -436,8 +474,7 @@ void Simulation::scaleServices(int hour)
             if (static_cast<std::size_t>(id) < m_running.size() && m_running[id].running) {
                 stop(id, m_now);
             } else {
-                const Job &job = m_jobs[id];
-                m_queue.erase({-job.priority, job.submitSeconds, id});
+                m_queue.erase(queueEntry(id));
                 ++m_jobs[id].generation;
             }
             m_freeIds.push_back(id);
@@ -448,8 +485,7 @@ void Simulation::scaleServices(int hour)
 
 void Simulation::start(int jobId, Allocation allocation)
 {
-    const Job &job = m_jobs[jobId];
-    m_queue.erase({-job.priority, job.submitSeconds, jobId});
+    m_queue.erase(queueEntry(jobId));
     launch(jobId, std::move(allocation));
 }
 
@@ -485,7 +521,7 @@ void Simulation::launch(int jobId, Allocation allocation)
     running.allocation.assign(allocation.begin(), allocation.end());
     running.startSeconds = m_now;
     running.endSeconds = end;
-    m_runningByEnd.insert({end, jobId});
+    m_runningByEnd.insert({end, jobId, job.gpus});
     if (job.serviceIndex < 0)
         m_events.push({end, EventKind::Completion, jobId, job.generation});
 }
@@ -501,7 +537,7 @@ void Simulation::stop(int jobId, double until)
         std::vector<int> &jobs = m_jobsOnServer[server];
         jobs.erase(std::find(jobs.begin(), jobs.end(), jobId));
     }
-    m_runningByEnd.erase({running.endSeconds, jobId});
+    m_runningByEnd.erase({running.endSeconds, jobId, job.gpus});
     running.running = false;
     ++job.generation;
     if (job.serviceIndex >= 0) {
@@ -541,7 +577,7 @@ void Simulation::interrupt(int jobId, double &lostGpuSeconds)
         lostGpuSeconds += job.gpus * (elapsed - kept + m_cluster.restartSeconds);
         addScatterLoss(job, kept);
     }
-    m_queue.insert({-job.priority, job.submitSeconds, jobId});
+    m_queue.insert(queueEntry(jobId));
 }
 
 /**
@@ -602,7 +638,7 @@ void Simulation::fail()
 void Simulation::schedule()
 {
     while (!m_queue.empty()) {
-        const int head = std::get<2>(*m_queue.begin());
+        const int head = m_queue.begin()->jobId;
         const bool preempting = m_options.servicesPreempt && m_jobs[head].serviceIndex >= 0;
         if (m_pool.freeGpus() == 0 && !preempting)
             return;
@@ -665,8 +701,8 @@ void Simulation::backfill(int headId)
         const long long need = m_jobs[headId].gpus;
         long long available = m_pool.freeGpus(headPartition);
         shadow = std::numeric_limits<double>::infinity();
-        for (const auto &[end, jobId] : m_runningByEnd) {
-            available += gpusInHeadPartition(jobId);
+        for (const auto &[end, jobId, gpus] : m_runningByEnd) {
+            available += headPartition < 0 ? gpus : gpusInHeadPartition(jobId);
             if (available >= need) {
                 shadow = end;
                 break;
@@ -679,10 +715,6 @@ void Simulation::backfill(int headId)
         const Job &job = m_jobs[jobId];
         if (job.gpus > m_pool.freeGpus(job.partition))
             return;
-        if (overLimit(job)) {
-            hold(jobId);
-            return;
-        }
         const bool elsewhere
             = headPartition >= 0 && job.partition >= 0 && job.partition != headPartition;
         if (!reserved && !elsewhere)
@@ -691,6 +723,10 @@ void Simulation::backfill(int headId)
         // the least it can be.
         if (!elsewhere && m_now + job.remainingSeconds > shadow && job.gpus > extra)
             return;
+        if (overLimit(job)) {
+            hold(jobId);
+            return;
+        }
         std::optional<Allocation> allocation = m_pool.place(job.gpus, job.partition);
         if (!allocation)
             return;
@@ -706,10 +742,16 @@ void Simulation::backfill(int headId)
     int looked = 0;
     for (auto it = std::next(m_queue.begin());
          it != m_queue.end() && looked < m_options.backfillDepth && m_pool.freeGpus() > 0;) {
-        const int jobId = std::get<2>(*it);
-        ++it; // start() erases the entry
+        const QueueEntry entry = *it;
+        ++it; // start() and hold() erase the entry
         ++looked;
-        tryStart(jobId);
+        // tryStart's first two refusals, read off the queue entry (no partition: the same test).
+        if (entry.gpus > m_pool.freeGpus())
+            continue;
+        if (reserved && headPartition < 0 && m_now + entry.remainingSeconds > shadow
+            && entry.gpus > extra)
+            continue;
+        tryStart(entry.jobId);
     }
 }
 
@@ -723,7 +765,7 @@ void Simulation::startInOtherPartitions(int headId)
     int looked = 0;
     for (auto it = std::next(m_queue.begin());
          it != m_queue.end() && looked < m_options.backfillDepth && m_pool.freeGpus() > 0;) {
-        const int jobId = std::get<2>(*it);
+        const int jobId = it->jobId;
         ++it; // start() and hold() erase the entry
         ++looked;
         const Job &job = m_jobs[jobId];
@@ -746,7 +788,7 @@ void Simulation::admitWhatFits(int headId)
     int looked = 0;
     for (auto it = m_queue.begin();
          it != m_queue.end() && looked < m_options.backfillDepth && m_pool.freeGpus() > 0;) {
-        const int jobId = std::get<2>(*it);
+        const int jobId = it->jobId;
         ++it; // start() erases the entry
         if (jobId == headId)
             continue;
