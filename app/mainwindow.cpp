@@ -14,6 +14,7 @@
 #include "planreport.h"
 #include "planscene.h"
 #include "propertyeditor.h"
+#include "queuesimulationdialog.h"
 #include "scenariocomparisonview.h"
 #include "scenariopanel.h"
 #include "userguidedialog.h"
@@ -443,6 +444,8 @@ void MainWindow::createActions()
                   resizeDocks({m_comparisonDock}, {440}, Qt::Vertical);
               compareNow();
           });
+    scenarios->addAction(tr("Simulate &Queue…"), QKeySequence(Qt::Key_F6), this,
+                         &MainWindow::simulateQueue);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&User Guide"), QKeySequence::HelpContents, this,
@@ -463,6 +466,23 @@ void MainWindow::createActions()
     tools->addSeparator();
     for (QAction *a : {duplicate, compare, exportPdfAction})
         tools->addAction(a);
+}
+
+views::QueueSimulationDialog *MainWindow::queueSimulation() const
+{
+    return m_queueSimulation.data();
+}
+
+void MainWindow::simulateQueue()
+{
+    auto *dialog = new views::QueueSimulationDialog(plan(), m_catalog, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Room for the class table's ten columns, within a 1366 x 768 screen.
+    dialog->resize(std::min(1180, std::max(640, width() - 80)),
+                   std::min(760, std::max(480, height() - 40)));
+    m_queueSimulation = dialog;
+    dialog->show();
+    dialog->simulate();
 }
 
 void MainWindow::showUserGuide()

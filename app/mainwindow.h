@@ -9,6 +9,7 @@
 
 #include <QFutureWatcher>
 #include <QMainWindow>
+#include <QPointer>
 #include <QTimer>
 
 #include <memory>
@@ -31,6 +32,7 @@ class PropertyEditor;
 class ScenarioComparisonView;
 class ScenarioPanel;
 class UserGuideDialog;
+class QueueSimulationDialog;
 } // namespace cp::views
 
 namespace cp::app {
@@ -88,6 +90,14 @@ public:
     /** Help > User Guide: docs/user-guide.md in a window of its own. */
     void showUserGuide();
     views::UserGuideDialog *userGuide() const { return m_userGuide; }
+    /**
+     * Scenarios > Simulate Queue: the active scenario's job portfolio through its scheduler for
+     * a year, in a window of its own (a fresh one for each call, so two scenarios can be seen
+     * side by side); it starts at once.
+     */
+    void simulateQueue();
+    /** The newest queue simulation window, while it is open. */
+    views::QueueSimulationDialog *queueSimulation() const;
     const model::Plan &plan() const;
 
 signals:
@@ -152,6 +162,7 @@ private:
     std::vector<std::function<void(const model::ScenarioComparison &)>> m_waitingForComparison;
     QFutureWatcher<QString> m_exportWatcher;
     views::UserGuideDialog *m_userGuide = nullptr;
+    QPointer<views::QueueSimulationDialog> m_queueSimulation;
     /** A PDF export from the moment it is asked for until its exportFinished is emitted (it may
      * first wait for the comparison, then for the writer thread). */
     bool m_pdfExportPending = false;

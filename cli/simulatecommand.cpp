@@ -7,6 +7,7 @@
 #include "model/core/atomicfile.h"
 #include "model/core/humantext.h"
 #include "model/planning/portfoliosimulation.h"
+#include "model/planning/simulationsummary.h"
 #include "model/scheduling/workloadtrace.h"
 
 #include <chrono>
@@ -120,11 +121,6 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
             {"seconds", seconds}};
 }
 
-std::string hours(double seconds)
-{
-    return format("%.2f h", seconds / hour);
-}
-
 void printSimulationText(const model::PortfolioSimulation &simulation, const model::Plan &plan,
                          const model::SimulationOptions &options, std::ostream &out)
 {
@@ -142,51 +138,14 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
         << (plan.portfolio.spread ? ", small jobs spread" : "") << ", seed " << options.seed
         << "\n\n";
     Table summary({"figure", "value"});
-    summary.addRow({"offered load", format("%.1f%% of the GPUs", 100 * r.offeredLoad)});
-    summary.addRow({"utilisation (allocated)", format("%.1f%%", 100 * r.utilisation)});
-    summary.addRow({"useful utilisation",
-                    format("%.1f%%", 100 * r.usefulUtilisation)
-                        + " (less work lost to failures, preemptions, restarts and scattered "
-                          "placements)"});
-    summary.addRow({"fragmentation",
-                    format("%.1f%%", 100 * r.fragmentation)
-                        + " of GPU-time free but unusable by the first queued job"});
-    summary.addRow({"failures",
-                    model::groupedCount(r.interruptions) + " jobs stopped by server failures, "
-                        + model::groupThousands(format("%.0f", r.gpuHoursLostToFailures))
-                        + " GPU-hours lost"});
-    if (r.preemptions > 0)
-        summary.addRow({"preemptions",
-                        model::groupedCount(r.preemptions)
-                            + " batch jobs stopped for service replicas, "
-                            + model::groupThousands(format("%.0f", r.gpuHoursLostToPreemption))
-                            + " GPU-hours lost"});
-    if (r.gpuHoursLostToScatter > 0)
-        summary.addRow({"scattered placements",
-                        model::groupThousands(format("%.0f", r.gpuHoursLostToScatter))
-                            + " GPU-hours lost by jobs placed under more leaves than they need"});
-    summary.addRow({"jobs",
-                    model::groupedCount(r.jobsSubmitted) + " submitted, "
-                        + model::groupedCount(r.jobsCompleted) + " completed, "
-                        + model::groupedCount(r.jobsQueuedAtEnd) + " still queued"});
+    for (const model::SimulationFigure &figure : model::simulationFigures(r))
+        summary.addRow({figure.figure, figure.value});
     out << summary.render() << "\n";
     Table classes({"class", "runs in", "submitted", "started", "mean wait", "p50", "p95", "p99",
                    "scattered starts", "held by limit"});
-    for (std::size_t i = 0; i < r.classes.size(); ++i) {
-        const model::ClassResult &c = r.classes[i];
-        std::string where = "any server";
-        if (i < plan.portfolio.classes.size()) {
-            const model::JobClass &job = plan.portfolio.classes[i];
-            where = job.partition.empty() ? where : job.partition;
-            if (job.maxRunningGpus > 0)
-                where += ", at most " + model::groupedCount(job.maxRunningGpus) + " GPUs";
-        }
-        classes.addRow({c.name, where, model::groupedCount(c.submitted),
-                        model::groupedCount(c.started), hours(c.meanWaitSeconds),
-                        hours(c.waitP50Seconds), hours(c.waitP95Seconds), hours(c.waitP99Seconds),
-                        model::groupedCount(c.scatteredStarts),
-                        model::groupedCount(c.heldByLimit)});
-    }
+    for (const model::ClassWaitRow &row : model::classWaitRows(r, plan.portfolio))
+        classes.addRow({row.name, row.runsIn, row.submitted, row.started, row.meanWait, row.waitP50,
+                        row.waitP95, row.waitP99, row.scatteredStarts, row.heldByLimit});
     out << classes.render();
     if (!r.services.empty()) {
         Table services({"service", "replica-hours asked", "served", "attained"});
@@ -196,10 +155,6 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
                              format("%.1f%%", 100 * s.attainment())});
         out << "\n" << services.render();
     }
-    if (r.offeredLoad > 1)
-        out << "note: the jobs offered need " << format("%.0f%%", 100 * r.offeredLoad)
-            << " of the GPUs: the queue grows without bound and its waits grow with the "
-               "simulated time\n";
 }
 
 std::vector<model::TraceJob> readTrace(const std::string &file)

@@ -2,6 +2,8 @@
 #include "model/core/humantext.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 
 namespace cp::model {
 
@@ -34,6 +36,25 @@ std::string slugOf(const std::string &text)
     while (!slug.empty() && slug.back() == '-')
         slug.pop_back();
     return slug.empty() ? "item" : slug;
+}
+
+std::string humanWait(double seconds)
+{
+    if (!std::isfinite(seconds) || seconds < 0)
+        return "-";
+    char text[32];
+    const auto decimals = [](double value) {
+        return value < 9.95 ? 1 : 0;
+    };
+    if (seconds < 90)
+        std::snprintf(text, sizeof text, "%.0f s", seconds);
+    else if (seconds < 90 * 60)
+        std::snprintf(text, sizeof text, "%.0f min", seconds / 60);
+    else if (seconds < 48 * 3600)
+        std::snprintf(text, sizeof text, "%.*f h", decimals(seconds / 3600), seconds / 3600);
+    else
+        std::snprintf(text, sizeof text, "%.*f days", decimals(seconds / 86400), seconds / 86400);
+    return groupThousands(text);
 }
 
 } // namespace cp::model

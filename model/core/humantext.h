@@ -18,4 +18,11 @@ std::string groupThousands(std::string number);
  * H100" -> "nvidia-dgx-h100"); "item" when nothing is left. NetBox slugs, device names. */
 std::string slugOf(const std::string &text);
 
+/**
+ * A waiting time as people say it, to about three digits: "0 s", "45 s", "12 min", "5.3 h",
+ * "12.4 days" (minutes from 90 s, hours from 90 min, days from 48 h); "-" for a negative or
+ * non-finite time.
+ */
+std::string humanWait(double seconds);
+
 } // namespace cp::model

@@ -91,6 +91,18 @@ private slots:
         QCOMPARE(groupedCount(0), std::string("0"));
         QCOMPARE(groupedCount(999), std::string("999"));
         QCOMPARE(groupedCount(-1234567), std::string("-1,234,567"));
+        // Waits: 45 s; 89.6 s rounds to "90 s"; 0.07 h = 252 s = 4.2 min -> "4 min"; 5.3 h;
+        // 36 h; 100 h = 4.17 days -> "4.2 days"; 2,000 days grouped; never "nan" or "inf".
+        QCOMPARE(humanWait(0), std::string("0 s"));
+        QCOMPARE(humanWait(45), std::string("45 s"));
+        QCOMPARE(humanWait(89.6), std::string("90 s"));
+        QCOMPARE(humanWait(252), std::string("4 min"));
+        QCOMPARE(humanWait(5.3 * 3600), std::string("5.3 h"));
+        QCOMPARE(humanWait(36 * 3600), std::string("36 h"));
+        QCOMPARE(humanWait(100 * 3600), std::string("4.2 days"));
+        QCOMPARE(humanWait(2000 * 86400.0), std::string("2,000 days"));
+        QCOMPARE(humanWait(std::nan("")), std::string("-"));
+        QCOMPARE(humanWait(-1), std::string("-"));
 
         // 16,384 GPUs need a third tier: 2,048 DGX H100 x 8 rails of 64-port switches, as in
         // the SuperPOD reference (8 SUs per spine group, core above). The bill of materials

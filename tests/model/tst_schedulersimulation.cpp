@@ -2,10 +2,12 @@
 // The scheduler simulation against closed forms and hand-worked schedules: an M/M/c queue
 // (Erlang C), a four-job EASY backfill example, leaf-aware placement and failure losses.
 #include "model/core/inputerror.h"
+#include "model/plan/plan.h"
 #include "model/plan/planio.h"
 #include "model/plan/scenarios.h"
 #include "model/planning/portfoliosimulation.h"
 #include "model/planning/scenariocomparison.h"
+#include "model/planning/simulationsummary.h"
 #include "model/scheduling/clusterscheduler.h"
 #include "model/scheduling/schedulersimulation.h"
 #include "model/scheduling/workloadtrace.h"
@@ -290,6 +292,21 @@ private slots:
         QCOMPARE(after.jobsCompleted, 2LL);
         QCOMPARE(after.classes[1].scatteredStarts, 1LL);
         QVERIFY(closeRelative(after.gpuHoursLostToScatter, 16.0));
+        // As the summary says it: W waited 3,600 - 3 = 3,597 s, "60 min"; 16 GPU-hours lost.
+        PortfolioPlan portfolio;
+        portfolio.classes = classes;
+        const std::vector<ClassWaitRow> rows = classWaitRows(after, portfolio);
+        QCOMPARE(rows[1].meanWait, std::string("60 min"));
+        QCOMPARE(rows[1].scatteredStarts, std::string("1"));
+        QCOMPARE(rows[1].runsIn, std::string("any server"));
+        const std::vector<SimulationFigure> figures = simulationFigures(after);
+        const auto scattered
+            = std::find_if(figures.begin(), figures.end(), [](const SimulationFigure &f) {
+                  return f.figure == "scattered placements";
+              });
+        QVERIFY(scattered != figures.end());
+        QCOMPARE(scattered->value,
+                 std::string("16 GPU-hours lost by jobs placed under more leaves than they need"));
         // On a non-blocking fabric the same placement costs nothing: W ends at 3 h.
         cluster.leafDownUpRatio = 1;
         options.horizonSeconds = 3 * hour + 1;

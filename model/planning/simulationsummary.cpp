@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planning/simulationsummary.h"
+
+#include "model/core/humantext.h"
+#include "model/plan/plan.h"
+
+#include <cstdio>
+
+namespace cp::model {
+
+namespace {
+
+std::string percent(double fraction)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
+    return text;
+}
+
+std::string gpuHours(double hours)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.0f", hours);
+    return groupThousands(text) + " GPU-hours";
+}
+
+} // namespace
+
+std::vector<SimulationFigure> simulationFigures(const SimulationResult &r)
+{
+    std::vector<SimulationFigure> figures;
+    figures.push_back({"offered load",
+                       percent(r.offeredLoad) + " of the GPUs"
+                           + (r.offeredLoad > 1 ? " (more than the cluster: the queue grows "
+                                                  "without bound)"
+                                                : "")});
+    figures.push_back({"utilisation (allocated)", percent(r.utilisation)});
+    figures.push_back({"useful utilisation",
+                       percent(r.usefulUtilisation)
+                           + " (less work lost to failures, preemptions, restarts and "
+                             "scattered placements)"});
+    figures.push_back({"fragmentation",
+                       percent(r.fragmentation)
+                           + " of GPU-time free but unusable by the first "
+                             "queued job"});
+    figures.push_back({"failures",
+                       groupedCount(r.interruptions) + " jobs stopped by server failures, "
+                           + gpuHours(r.gpuHoursLostToFailures) + " lost"});
+    if (r.preemptions > 0)
+        figures.push_back({"preemptions",
+                           groupedCount(r.preemptions)
+                               + " batch jobs stopped for service replicas, "
+                               + gpuHours(r.gpuHoursLostToPreemption) + " lost"});
+    if (r.gpuHoursLostToScatter > 0)
+        figures.push_back({"scattered placements",
+                           gpuHours(r.gpuHoursLostToScatter)
+                               + " lost by jobs placed under more leaves than they need"});
+    if (!r.services.empty())
+        figures.push_back({"service replica-hours served", percent(r.serviceAttainment)});
+    figures.push_back({"jobs",
+                       groupedCount(r.jobsSubmitted) + " submitted, "
+                           + groupedCount(r.jobsCompleted) + " completed, "
+                           + groupedCount(r.jobsQueuedAtEnd) + " still queued"});
+    return figures;
+}
+
+std::vector<ClassWaitRow> classWaitRows(const SimulationResult &result,
+                                        const PortfolioPlan &portfolio)
+{
+    std::vector<ClassWaitRow> rows;
+    for (std::size_t i = 0; i < result.classes.size(); ++i) {
+        const ClassResult &c = result.classes[i];
+        std::string runsIn = "any server";
+        if (i < portfolio.classes.size()) {
+            const JobClass &job = portfolio.classes[i];
+            if (!job.partition.empty())
+                runsIn = "partition " + job.partition;
+            if (job.maxRunningGpus > 0)
+                runsIn += ", at most " + groupedCount(job.maxRunningGpus) + " GPUs";
+        }
+        // A class none of whose jobs started has no waits to show.
+        const auto wait = [&](double seconds) {
+            return c.started > 0 ? humanWait(seconds) : std::string("-");
+        };
+        rows.push_back({c.name, runsIn, groupedCount(c.submitted), groupedCount(c.started),
+                        wait(c.meanWaitSeconds), wait(c.waitP50Seconds), wait(c.waitP95Seconds),
+                        wait(c.waitP99Seconds), groupedCount(c.scatteredStarts),
+                        groupedCount(c.heldByLimit)});
+    }
+    return rows;
+}
+
+} // namespace cp::model

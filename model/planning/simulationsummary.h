@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A queue simulation's results as people read them: what `plan simulate` prints and the GUI's
+// queue simulation window shows, from one place.
+#pragma once
+
+#include "model/scheduling/schedulingtypes.h"
+
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+struct PortfolioPlan;
+
+/** One figure of the summary: its name and its value in words and human units. */
+struct SimulationFigure
+{
+    std::string figure;
+    std::string value;
+};
+
+/**
+ * Offered load, utilisation (allocated and useful), fragmentation, failures, preemptions and
+ * scattered placements where there were any, and the jobs submitted, completed and still queued.
+ */
+std::vector<SimulationFigure> simulationFigures(const SimulationResult &result);
+
+/** A job class's row of waits (humanWait) and counts, with where its jobs may run. */
+struct ClassWaitRow
+{
+    std::string name;
+    std::string runsIn; ///< "any server", its partition, and its QoS limit
+    std::string submitted;
+    std::string started;
+    std::string meanWait;
+    std::string waitP50;
+    std::string waitP95;
+    std::string waitP99;
+    std::string scatteredStarts;
+    std::string heldByLimit;
+};
+
+/** One row per class of `result`, described by `portfolio`'s classes of the same index. */
+std::vector<ClassWaitRow> classWaitRows(const SimulationResult &result,
+                                        const PortfolioPlan &portfolio);
+
+} // namespace cp::model
