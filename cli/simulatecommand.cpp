@@ -57,6 +57,25 @@ nlohmann::json servicesToJson(const model::SimulationResult &r)
     return services;
 }
 
+/** The training estimates behind model classes' runtimes. */
+nlohmann::json runtimesToJson(const model::PortfolioSimulation &simulation)
+{
+    nlohmann::json runtimes = nlohmann::json::array();
+    for (const model::ClassRuntimeEstimate &e : simulation.runtimes)
+        runtimes.push_back({{"class", e.className},
+                            {"model", e.modelName},
+                            {"gpu", e.gpuName},
+                            {"gpus", e.gpus},
+                            {"tokens", e.tokensPerJob},
+                            {"runtime_h", e.runtimeSeconds / hour},
+                            {"mfu", e.mfu},
+                            {"tp", e.tensorParallel},
+                            {"pp", e.pipelineParallel},
+                            {"dp", e.dataParallel},
+                            {"network_share", e.networkShare}});
+    return runtimes;
+}
+
 nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
                                 const model::Plan &plan, const model::SimulationOptions &options,
                                 double seconds)
@@ -79,13 +98,14 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
                               {"wait_p99_h", c.waitP99Seconds / hour},
                               {"scattered_starts", c.scatteredStarts},
                               {"held_by_limit", c.heldByLimit}};
-        if (i < plan.portfolio.classes.size()) {
-            const model::JobClass &job = plan.portfolio.classes[i];
+        if (i < simulation.classes.size()) {
+            const model::JobClass &job = simulation.classes[i];
+            row["runtime_h"] = job.meanRuntimeSeconds / hour;
             row["partition"]
                 = job.partition.empty() ? nlohmann::json(nullptr) : nlohmann::json(job.partition);
             row["max_gpus"] = job.maxRunningGpus > 0 ? nlohmann::json(job.maxRunningGpus)
                                                      : nlohmann::json(nullptr);
-            row["network_share"] = job.networkShare;
+            row["network_share"] = job.networkShare.value_or(0);
         }
         classes.push_back(std::move(row));
     }
@@ -117,6 +137,7 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
             {"slo_attainment",
              r.services.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.serviceAttainment)},
             {"services", servicesToJson(r)},
+            {"runtime_estimates", runtimesToJson(simulation)},
             {"events", r.events},
             {"seconds", seconds}};
 }
@@ -138,6 +159,8 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
         << (plan.portfolio.spread ? ", small jobs spread" : "") << ", seed " << options.seed
         << "\n\n";
     Table summary({"figure", "value"});
+    for (const model::SimulationFigure &figure : model::runtimeEstimateFigures(simulation))
+        summary.addRow({figure.figure, figure.value});
     for (const model::SimulationFigure &figure : model::simulationFigures(r))
         summary.addRow({figure.figure, figure.value});
     out << summary.render() << "\n";

@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -61,6 +62,17 @@ void addRow(QTableWidget *table, const std::vector<std::string> &cells)
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         table->setItem(row, static_cast<int>(column), item);
     }
+}
+
+/** No taller than its rows (and room for a horizontal scroll bar): the figures above get the
+ * rest of the height. */
+void fitHeightToRows(QTableWidget *table)
+{
+    int height = table->horizontalHeader()->height() + 2 * table->frameWidth()
+        + table->horizontalScrollBar()->sizeHint().height();
+    for (int row = 0; row < table->rowCount(); ++row)
+        height += table->rowHeight(row);
+    table->setMaximumHeight(height);
 }
 
 /** A chart view that owns `chart`, or a line saying there is nothing to draw. */
@@ -135,9 +147,11 @@ void QueueSimulationDialog::buildLayout()
         = newTable({tr("Service"), tr("Replica-hours asked"), tr("Served"), tr("Attained")}, 1);
     auto *summary = new QWidget;
     auto *summaryLayout = new QVBoxLayout(summary);
-    summaryLayout->addWidget(m_figures, 5);
-    summaryLayout->addWidget(m_classes, 4);
-    summaryLayout->addWidget(m_services, 2);
+    m_classes->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+    m_services->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+    summaryLayout->addWidget(m_figures, 1);
+    summaryLayout->addWidget(m_classes);
+    summaryLayout->addWidget(m_services);
     m_tabs = new QTabWidget;
     m_tabs->addTab(summary, tr("Summary"));
     m_tabs->addTab(new QLabel(tr("Simulate to see the GPUs busy day by day.")), tr("GPUs busy"));
@@ -232,6 +246,8 @@ void QueueSimulationDialog::showResult()
             .arg(m_last->cluster.serversPerLeaf)
             .arg(m_last->cluster.leafDownUpRatio, 0, 'g', 3)
             .arg(QString::fromStdString(model::groupedCount(result.events))));
+    for (const model::SimulationFigure &figure : model::runtimeEstimateFigures(*m_last))
+        addRow(m_figures, {figure.figure, figure.value});
     fillFigures(result);
     fillClasses(result);
     fillServices(result);
@@ -250,6 +266,7 @@ void QueueSimulationDialog::fillClasses(const model::SimulationResult &result)
         addRow(m_classes,
                {row.name, row.runsIn, row.submitted, row.started, row.meanWait, row.waitP50,
                 row.waitP95, row.waitP99, row.scatteredStarts, row.heldByLimit});
+    fitHeightToRows(m_classes);
 }
 
 void QueueSimulationDialog::fillServices(const model::SimulationResult &result)
@@ -262,6 +279,7 @@ void QueueSimulationDialog::fillServices(const model::SimulationResult &result)
                {service.name, model::groupedCount(std::llround(service.demandedReplicaHours)),
                 model::groupedCount(std::llround(service.servedReplicaHours)), attained});
     }
+    fitHeightToRows(m_services);
 }
 
 void QueueSimulationDialog::fillCharts(const model::SimulationResult &result)

@@ -366,14 +366,24 @@ void readHall(JsonFieldReader &root, const std::string &file, Plan &plan)
 }
 
 /** One job class of the portfolio; sizes beyond the cluster are refused when simulating. */
-JobClass readJobClass(JsonFieldReader &c)
+JobClass readJobClass(JsonFieldReader &c, const Catalog *catalog)
 {
     JobClass job;
     job.name = c.string("name");
     if (job.name.empty())
         c.fail("name", "a job class needs a name");
     job.gpus = c.integer("gpus", 1, 1 << 24);
-    job.meanRuntimeSeconds = c.number("runtime_h", {1.0 / 3600, 1e5, false}) * 3600.0;
+    // A runtime as given, or one the training estimator works out from a model and tokens.
+    if (const std::optional<std::string> model = c.optionalString("model")) {
+        job.modelId = *model;
+        checkReference(catalog, c, "model", job.modelId, CatalogKind::Model);
+        job.tokensPerJob = c.number("tokens", {1e6, 1e15, false});
+        if (c.optionalNumber("runtime_h", {0.0, 1e5, false}))
+            c.fail("runtime_h", "give runtime_h, or model and tokens, not both");
+        job.meanRuntimeSeconds = 0; // estimated when simulated
+    } else {
+        job.meanRuntimeSeconds = c.number("runtime_h", {1.0 / 3600, 1e5, false}) * 3600.0;
+    }
     job.runtimeCv = c.optionalNumber("runtime_cv", {0.0, 20.0, false}).value_or(1.0);
     job.arrivalsPerSecond = c.number("per_day", {0.0, 1e7, false}) / 86400.0;
     job.priority = c.optionalInteger("priority", -1000000, 1000000).value_or(0);
@@ -386,7 +396,7 @@ JobClass readJobClass(JsonFieldReader &c)
                "a limit of " + std::to_string(job.maxRunningGpus) + " GPUs never lets a job of "
                    + std::to_string(job.gpus) + " GPUs start");
     // Up to 0.95: a job that only communicates has no runtime to slow down against.
-    job.networkShare = c.optionalNumber("network_share", {0.0, 0.95, false}).value_or(0.0);
+    job.networkShare = c.optionalNumber("network_share", {0.0, 0.95, false});
     return job;
 }
 
@@ -419,7 +429,8 @@ ServiceClass readServiceClass(JsonFieldReader &v)
     return service;
 }
 
-void readPortfolio(JsonFieldReader &root, const std::string &file, Plan &plan)
+void readPortfolio(JsonFieldReader &root, const std::string &file, const Catalog *catalog,
+                   Plan &plan)
 {
     const nlohmann::json *portfolio = root.optionalObject("portfolio");
     if (!portfolio)
@@ -443,7 +454,7 @@ void readPortfolio(JsonFieldReader &root, const std::string &file, Plan &plan)
     const nlohmann::json &classes = p.array("classes");
     for (std::size_t i = 0; i < classes.size(); ++i) {
         JsonFieldReader c(classes[i], file, "/portfolio/classes/" + std::to_string(i));
-        JobClass job = readJobClass(c);
+        JobClass job = readJobClass(c, catalog);
         for (const JobClass &other : plan.portfolio.classes)
             if (other.name == job.name)
                 c.fail("name", "'" + job.name + "' names another class too");
@@ -478,8 +489,13 @@ nlohmann::json portfolioToJson(const PortfolioPlan &portfolio)
             c["partition"] = job.partition;
         if (job.maxRunningGpus > 0)
             c["max_gpus"] = job.maxRunningGpus;
-        if (job.networkShare > 0)
-            c["network_share"] = job.networkShare;
+        if (job.networkShare)
+            c["network_share"] = *job.networkShare;
+        if (!job.modelId.empty()) {
+            c["model"] = job.modelId;
+            c["tokens"] = job.tokensPerJob;
+            c.erase("runtime_h");
+        }
         classes.push_back(std::move(c));
     }
     nlohmann::json json = {{"classes", std::move(classes)}};
@@ -562,7 +578,7 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
     readFacility(root, file, catalog, plan);
     readHall(root, file, plan);
     readWorkload(root, file, catalog, plan);
-    readPortfolio(root, file, plan);
+    readPortfolio(root, file, catalog, plan);
     if (const nlohmann::json *layout = root.optionalObject("layout"))
         plan.layout = *layout;
     readScenarios(root, file, plan);

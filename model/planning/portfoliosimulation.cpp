@@ -8,6 +8,8 @@
 #include "model/operations/operationsestimator.h"
 #include "model/plan/plan.h"
 #include "model/planning/planfabric.h"
+#include "model/planning/planworstfailure.h"
+#include "model/training/trainingestimator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -181,6 +183,53 @@ SchedulerCluster schedulerCluster(const Plan &plan, const Catalog &catalog,
     return cluster;
 }
 
+namespace {
+
+/** The training estimate of a class that names a model, on its partition or the fabric servers. */
+std::string estimateClassRuntime(const Plan &plan, const Catalog &catalog, JobClass &job,
+                                 ClassRuntimeEstimate &estimate)
+{
+    Plan training = plan;
+    training.workloadType = WorkloadType::Training;
+    training.trainingModelId = job.modelId;
+    training.trainingDatasetId.clear();
+    training.training.tokens = job.tokensPerJob;
+    if (!job.partition.empty())
+        std::erase_if(training.nodeGroups,
+                      [&](const NodeGroup &group) { return group.name != job.partition; });
+    const std::optional<PlanTrainingSetup> setup = planTrainingSetup(training, catalog);
+    if (!setup)
+        return "job class '" + job.name + "' trains " + job.modelId
+            + ", but none of its servers is on the fabric";
+    ClusterDescription cluster = setup->cluster;
+    cluster.gpus = job.gpus;
+    const TrainingSearchResult search = TrainingEstimator(setup->job, cluster).search();
+    if (!search.found)
+        return "job class '" + job.name + "' cannot train " + setup->job.model.name + " on "
+            + std::to_string(job.gpus) + " GPUs: " + search.reason;
+    const TrainingEstimate &best = search.best;
+    const StepBreakdown &step = best.breakdown;
+    const double scaleOut
+        = step.dpCommExposedSeconds + step.ppCommSeconds + step.cpCommSeconds + step.epCommSeconds;
+    estimate = {job.name,
+                setup->job.model.name,
+                cluster.gpu.name,
+                job.gpus,
+                job.tokensPerJob,
+                job.tokensPerJob / best.tokensPerSecond,
+                best.stepSeconds > 0 ? scaleOut / best.stepSeconds : 0.0,
+                best.mfu,
+                best.config.tp,
+                best.config.pp,
+                best.config.dp};
+    job.meanRuntimeSeconds = estimate.runtimeSeconds;
+    if (!job.networkShare)
+        job.networkShare = std::min(0.95, estimate.networkShare);
+    return {};
+}
+
+} // namespace
+
 PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catalog,
                                           SimulationOptions options,
                                           const std::vector<TraceJob> &trace,
@@ -243,13 +292,23 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catal
                 + std::to_string(gpus);
             return simulation;
         }
+    simulation.classes = plan.portfolio.classes;
+    for (JobClass &job : simulation.classes) {
+        if (job.modelId.empty())
+            continue;
+        ClassRuntimeEstimate estimate;
+        simulation.error = estimateClassRuntime(plan, catalog, job, estimate);
+        if (!simulation.error.empty())
+            return simulation;
+        simulation.runtimes.push_back(estimate);
+    }
     options.policy = plan.portfolio.policy;
     options.topologyAware = plan.portfolio.topologyAware;
     options.spread = plan.portfolio.spread;
     options.servicesPreempt = plan.portfolio.servicesPreempt;
-    simulation.result = simulateWorkload(simulation.cluster,
-                                         {plan.portfolio.classes, plan.portfolio.services, trace},
-                                         options, progress, cancel);
+    simulation.result
+        = simulateWorkload(simulation.cluster, {simulation.classes, plan.portfolio.services, trace},
+                           options, progress, cancel);
     return simulation;
 }
 

@@ -50,10 +50,31 @@ SchedulerTopology schedulerTopology(const Plan &plan, const Catalog &catalog);
 SchedulerCluster schedulerCluster(const Plan &plan, const Catalog &catalog,
                                   const SchedulerTopology &topology);
 
+/** A job class's runtime from the training estimator (JobClass::modelId). */
+struct ClassRuntimeEstimate
+{
+    std::string className;
+    std::string modelName;
+    std::string gpuName;
+    int gpus = 0;
+    double tokensPerJob = 0;
+    double runtimeSeconds = 0; ///< the class's mean runtime: tokens over the estimate's rate
+    /** Exposed data-parallel, pipeline, context- and expert-parallel communication over the
+     * step: the class's network share unless the plan gives one. */
+    double networkShare = 0;
+    double mfu = 0;
+    int tensorParallel = 1;
+    int pipelineParallel = 1;
+    int dataParallel = 1;
+};
+
 struct PortfolioSimulation
 {
     std::string error; ///< why nothing was simulated (no portfolio, no servers, a job too big)
     SchedulerCluster cluster;
+    /** The classes as simulated: runtimes and network shares of model classes filled in. */
+    std::vector<JobClass> classes;
+    std::vector<ClassRuntimeEstimate> runtimes; ///< one per class that names a model
     SimulationResult result;
     bool ok() const { return error.empty(); }
 };
@@ -64,6 +85,10 @@ inline constexpr double maxSimulatedJobs = 20e6;
 /**
  * Simulates the plan's portfolio (or, when `trace` has jobs, that trace) for
  * `options.horizonSeconds` on the plan's servers under its policy; `options` gives the seed.
+ * A class that names a model runs for its tokens at the rate of the best layout the training
+ * estimator finds for its GPUs (on its partition's servers, else the plan's fabric servers, with
+ * the plan's sequence length, batch and precision), and takes that layout's share of scale-out
+ * communication as its network share unless it gives one.
  */
 PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catalog,
                                           SimulationOptions options,

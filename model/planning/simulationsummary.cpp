@@ -3,6 +3,7 @@
 
 #include "model/core/humantext.h"
 #include "model/plan/plan.h"
+#include "model/planning/portfoliosimulation.h"
 
 #include <cstdio>
 
@@ -24,7 +25,41 @@ std::string gpuHours(double hours)
     return groupThousands(text) + " GPU-hours";
 }
 
+/** Tokens as people say them: 100 B, 2 T, 350 M (three digits). */
+std::string tokenCount(double tokens)
+{
+    const char *suffix = "";
+    double value = tokens;
+    for (const auto &[factor, name] : {std::pair {1e12, " T"}, {1e9, " B"}, {1e6, " M"}})
+        if (tokens >= factor) {
+            value = tokens / factor;
+            suffix = name;
+            break;
+        }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g%s", value, suffix);
+    return text;
+}
+
 } // namespace
+
+std::vector<SimulationFigure> runtimeEstimateFigures(const PortfolioSimulation &simulation)
+{
+    std::vector<SimulationFigure> figures;
+    for (const ClassRuntimeEstimate &e : simulation.runtimes) {
+        char rate[160];
+        std::snprintf(rate, sizeof rate, "(TP %d, PP %d, DP %s; MFU %.1f%%)", e.tensorParallel,
+                      e.pipelineParallel, groupedCount(e.dataParallel).c_str(), 100 * e.mfu);
+        char share[96];
+        std::snprintf(share, sizeof share, "; scale-out communication %.1f%% of the step",
+                      100 * e.networkShare);
+        figures.push_back({"runtime: " + e.className,
+                           e.modelName + ", " + tokenCount(e.tokensPerJob) + " tokens on "
+                               + groupedCount(e.gpus) + " " + e.gpuName + ": "
+                               + humanWait(e.runtimeSeconds) + " a job " + rate + share});
+    }
+    return figures;
+}
 
 std::vector<SimulationFigure> simulationFigures(const SimulationResult &r)
 {

@@ -11,6 +11,7 @@
 namespace cp::model {
 
 struct PortfolioPlan;
+struct PortfolioSimulation;
 
 /** One figure of the summary: its name and its value in words and human units. */
 struct SimulationFigure
@@ -24,6 +25,13 @@ struct SimulationFigure
  * scattered placements where there were any, and the jobs submitted, completed and still queued.
  */
 std::vector<SimulationFigure> simulationFigures(const SimulationResult &result);
+
+/**
+ * One figure per class whose runtime the training estimator gave: "runtime: pretraining" and
+ * "Llama 3 8B, 100 B tokens on 1,024 NVIDIA H100 SXM5 80GB: 12.3 h a job (TP 1, PP 1, DP 1,024;
+ * MFU 41.2%); scale-out communication 4.4% of the step".
+ */
+std::vector<SimulationFigure> runtimeEstimateFigures(const PortfolioSimulation &simulation);
 
 /** A job class's row of waits (humanWait) and counts, with where its jobs may run. */
 struct ClassWaitRow

@@ -302,11 +302,11 @@ int Simulation::extraLeaves(const Allocation &allocation) const
 double Simulation::slowdownOn(const Job &job, const Allocation &allocation) const
 {
     const JobClass *c = classOf(job);
-    if (!c || c->networkShare <= 0 || allocation.size() < 2)
+    if (!c || c->networkShare.value_or(0) <= 0 || allocation.size() < 2)
         return 1.0;
     const int perLeaf = m_pool.serversPerLeaf();
     const int fewest = (static_cast<int>(allocation.size()) + perLeaf - 1) / perLeaf;
-    return scatteredSlowdown(c->networkShare, m_cluster.leafDownUpRatio,
+    return scatteredSlowdown(*c->networkShare, m_cluster.leafDownUpRatio,
                              fewest + extraLeaves(allocation), fewest);
 }
 

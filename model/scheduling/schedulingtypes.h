@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,14 @@ struct JobClass
      * a job over it waits aside without holding up others; 0: none. */
     long long maxRunningGpus = 0;
     /** Share of a job's runtime spent in scale-out communication when it runs under the fewest
-     * leaf switches it can: what a scattered placement slows (scatteredSlowdown). */
-    double networkShare = 0;
+     * leaf switches it can: what a scattered placement slows (scatteredSlowdown). Unset: 0, or
+     * the training estimate's when the class names a model. */
+    std::optional<double> networkShare;
+    /** A catalog model each job trains on tokensPerJob tokens: its mean runtime (and, unless
+     * given, its network share) then come from the training estimator on the job's GPUs
+     * (simulatePlanPortfolio); empty: meanRuntimeSeconds as given. */
+    std::string modelId;
+    double tokensPerJob = 0;
     bool operator==(const JobClass &) const = default;
 };
 

@@ -261,13 +261,17 @@ private slots:
         QCOMPARE(plan.portfolio.services[0].replicasByHour[0], 4);
         QCOMPARE(plan.portfolio.services[0].replicasByHour[12], 16);
         QCOMPARE(plan.portfolio.services[0].replicasByHour[23], 8);
-        // 0.25 a day, 48 h mean, checkpoints every 30 min; the defaults (cv 1, priority 0) stay
-        // out of the file.
+        // 0.25 a day, Llama 3 70B on 150 B tokens (its runtime left to the estimator),
+        // checkpoints every 30 min; the defaults (cv 1, priority 0) stay out of the file.
         const JobClass &pretraining = plan.portfolio.classes[0];
         QCOMPARE(pretraining.gpus, 1024);
         QVERIFY(qAbs(pretraining.arrivalsPerSecond * 86400 - 0.25) < 1e-12);
-        QCOMPARE(pretraining.meanRuntimeSeconds, 48 * 3600.0);
+        QCOMPARE(pretraining.modelId, std::string("llama-3-70b"));
+        QCOMPARE(pretraining.tokensPerJob, 1.5e11);
+        QCOMPARE(pretraining.meanRuntimeSeconds, 0.0);
         QCOMPARE(pretraining.checkpointIntervalSeconds, 1800.0);
+        // Research runs 8 h as given.
+        QCOMPARE(plan.portfolio.classes[2].meanRuntimeSeconds, 8 * 3600.0);
         const nlohmann::json written = planToJson(plan);
         QVERIFY(!written["portfolio"]["classes"][4].contains("runtime_cv"));
         QVERIFY(!written["portfolio"].contains("policy"));

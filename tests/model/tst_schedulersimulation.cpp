@@ -360,6 +360,17 @@ private slots:
                               "max_gpus": 8})"),
                  std::string("bad.json: /portfolio/classes/0/max_gpus: a limit of 8 GPUs never "
                              "lets a job of 16 GPUs start"));
+        QCOMPARE(refusal(R"({"name": "x", "gpus": 8, "model": "llama-3-8b", "tokens": 1e9,
+                              "runtime_h": 1, "per_day": 1})"),
+                 std::string("bad.json: /portfolio/classes/0/runtime_h: give runtime_h, or model "
+                             "and tokens, not both"));
+        QVERIFY(refusal(R"({"name": "x", "gpus": 8, "model": "llama-9", "tokens": 1e9,
+                            "per_day": 1})")
+                    .find("/portfolio/classes/0/model")
+                != std::string::npos);
+        QVERIFY(refusal(R"({"name": "x", "gpus": 8, "model": "llama-3-8b", "per_day": 1})")
+                    .find("/portfolio/classes/0/tokens")
+                != std::string::npos);
         QVERIFY(refusal(R"({"name": "x", "gpus": 8, "runtime_h": 1, "per_day": 1,
                             "network_share": 1.5})")
                     .find("/portfolio/classes/0/network_share")
@@ -370,6 +381,48 @@ private slots:
         tooBig.portfolio.classes.back().maxRunningGpus = 0;
         QCOMPARE(simulatePlanPortfolio(tooBig, catalog, {}).error,
                  std::string("job class 'interactive' needs 512 GPUs; partition 'dev' has 256"));
+    }
+
+    void modelClassesTakeTheirRuntimeFromTheEstimator()
+    {
+        // The shared-cluster sample's training class trains Llama 3 8B (8.03 B parameters,
+        // Llama 3 paper Table 3) on 100 B tokens on 256 H100 (989.4 dense BF16 TFLOP/s, the
+        // datasheet). A run of D tokens does about 6 N D model FLOPs (Kaplan et al. 2020, eq.
+        // 2.1, attention aside), so at the estimate's MFU it takes
+        // 6 x 8.03e9 x 1e11 / (256 x 989.4e12 x MFU) seconds; the attention FLOPs the estimator
+        // also counts at 2,048 tokens add a few per cent, so within 8%.
+        const Catalog &catalog = cp::test::shippedCatalog();
+        Plan plan = loadPlan(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json", &catalog);
+        SimulationOptions options;
+        options.horizonSeconds = 2 * 86400;
+        const PortfolioSimulation run = simulatePlanPortfolio(plan, catalog, options);
+        QVERIFY2(run.ok(), run.error.c_str());
+        QCOMPARE(run.runtimes.size(), std::size_t(2));
+        const ClassRuntimeEstimate &training = run.runtimes[1];
+        QCOMPARE(training.className, std::string("training"));
+        QCOMPARE(training.gpus, 256);
+        const double byHand = 6 * 8.03e9 * 1e11 / (256 * 989.4e12 * training.mfu);
+        QVERIFY2(std::abs(training.runtimeSeconds / byHand - 1) < 0.08,
+                 qPrintable(QStringLiteral("%1 s against %2 s by hand")
+                                .arg(training.runtimeSeconds)
+                                .arg(byHand)));
+        QCOMPARE(run.classes[1].meanRuntimeSeconds, training.runtimeSeconds);
+        // Its network share is the estimate's, as none is given; a given one is kept.
+        QVERIFY(training.networkShare > 0 && training.networkShare < 0.5);
+        QCOMPARE(*run.classes[1].networkShare, training.networkShare);
+        // Twice the tokens, twice the time; a share given in the plan stays.
+        plan.portfolio.classes[1].tokensPerJob = 2e11;
+        plan.portfolio.classes[1].networkShare = 0.3;
+        const PortfolioSimulation twice = simulatePlanPortfolio(plan, catalog, options);
+        QVERIFY(closeRelative(twice.runtimes[1].runtimeSeconds, 2 * training.runtimeSeconds));
+        QCOMPARE(*twice.classes[1].networkShare, 0.3);
+        // A class that no layout can train says so instead of simulating.
+        plan.portfolio.classes[1].modelId = "llama-3-405b";
+        plan.portfolio.classes[1].gpus = 8;
+        const PortfolioSimulation impossible = simulatePlanPortfolio(plan, catalog, options);
+        QVERIFY2(impossible.error.find("job class 'training' cannot train Llama 3 405B on 8 GPUs")
+                     == 0,
+                 impossible.error.c_str());
     }
 
     void failuresLoseTheWorkSinceTheLastCheckpoint()
