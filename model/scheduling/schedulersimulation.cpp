@@ -25,14 +25,32 @@ enum class EventKind : std::uint8_t {
     ServiceScale
 };
 
-/** 24 bytes: the heap of pending events moves these on every push and pop. */
+/** A job's generation as an event carries it: its low 27 bits (a stale completion would need
+ * 2^27 stops of one job id while it waits to be mistaken for a live one). */
+constexpr std::uint32_t generationBits = 27;
+constexpr std::uint32_t eventGeneration(std::uint32_t generation)
+{
+    return generation & ((1u << generationBits) - 1);
+}
+
+/** 16 bytes: the heap of pending events moves these on every push and pop. */
 struct Event
 {
+    Event(double time, EventKind kind, int index, std::uint32_t generation,
+          bool fromTrace = false)
+        : time(time)
+        , index(index)
+        , generation(eventGeneration(generation))
+        , kindBits(static_cast<std::uint32_t>(kind))
+        , fromTrace(fromTrace ? 1u : 0u)
+    { }
+    EventKind kind() const { return static_cast<EventKind>(kindBits); }
+
     double time;
-    EventKind kind;
     int index; ///< class (arrival), job (completion), server (repair), trace job (arrival)
-    std::uint32_t generation; ///< a completion is void if its job was stopped since
-    bool fromTrace = false;
+    std::uint32_t generation : generationBits; ///< a completion is void if its job was stopped
+    std::uint32_t kindBits : 4;
+    std::uint32_t fromTrace : 1;
     bool operator>(const Event &other) const { return time > other.time; }
 };
 
@@ -62,6 +80,8 @@ constexpr double replicaSeconds = std::numeric_limits<double>::infinity();
  * pass checks first: its GPUs and the work it has left. The pass looks at up to 500 of these each
  * time and turns most away on these two, without reading the job itself.
  */
+static_assert(sizeof(Event) == 16);
+
 struct QueueEntry
 {
     int negativePriority;
@@ -159,6 +179,7 @@ public:
 
 private:
     void seedEvents();
+    Event nextEvent();
     void addBusyTime(double from, double to);
     void advanceTo(double time);
     void arrive(const Event &event);
@@ -197,7 +218,12 @@ private:
     const SimulationOptions &m_options;
     ServerPool m_pool;
     std::mt19937_64 m_random;
+    /** Everything but arrivals, which come from the two sources below: half of all events
+     * are arrivals, and each kept out of the heap saves a push and a pop. */
     std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
+    std::vector<double> m_nextArrivalSeconds; ///< each class's next arrival
+    std::vector<int> m_traceOrder; ///< trace jobs by submit time
+    std::size_t m_nextTraceJob = 0; ///< into m_traceOrder
     std::vector<Job> m_jobs;
     /** The nodes of the two ordered sets below: a year brings millions of inserts and erases of
      * small nodes, which a pool serves faster than the general allocator. */
@@ -318,13 +344,17 @@ void Simulation::addScatterLoss(const Job &job, double wallSeconds)
 
 void Simulation::seedEvents()
 {
+    m_nextArrivalSeconds.assign(m_classes.size(), std::numeric_limits<double>::infinity());
     for (std::size_t c = 0; c < m_classes.size(); ++c)
         if (m_classes[c].arrivalsPerSecond > 0)
-            m_events.push(
-                {std::exponential_distribution<double>(m_classes[c].arrivalsPerSecond)(m_random),
-                 EventKind::Arrival, static_cast<int>(c), 0});
+            m_nextArrivalSeconds[c]
+                = std::exponential_distribution<double>(m_classes[c].arrivalsPerSecond)(m_random);
+    m_traceOrder.resize(m_trace.size());
     for (std::size_t i = 0; i < m_trace.size(); ++i)
-        m_events.push({m_trace[i].submitSeconds, EventKind::Arrival, static_cast<int>(i), 0, true});
+        m_traceOrder[i] = static_cast<int>(i);
+    std::stable_sort(m_traceOrder.begin(), m_traceOrder.end(), [this](int a, int b) {
+        return m_trace[a].submitSeconds < m_trace[b].submitSeconds;
+    });
     if (!m_services.empty())
         m_events.push({0.0, EventKind::ServiceScale, 0, 0});
     const double serverFailuresPerSecond = m_cluster.serverMtbfSeconds > 0
@@ -333,6 +363,38 @@ void Simulation::seedEvents()
     if (serverFailuresPerSecond > 0)
         m_events.push({std::exponential_distribution<double>(serverFailuresPerSecond)(m_random),
                        EventKind::Failure, 0, 0});
+}
+
+/**
+ * The earliest of the heap's next event, the classes' next arrivals and the trace's next job
+ * (taken off its source); at equal times the heap's goes first (a completion before an arrival).
+ * Time infinity when nothing is left.
+ */
+Event Simulation::nextEvent()
+{
+    constexpr double never = std::numeric_limits<double>::infinity();
+    const double heapTime = m_events.empty() ? never : m_events.top().time;
+    std::size_t firstClass = 0;
+    for (std::size_t c = 1; c < m_nextArrivalSeconds.size(); ++c)
+        if (m_nextArrivalSeconds[c] < m_nextArrivalSeconds[firstClass])
+            firstClass = c;
+    const double classTime
+        = m_nextArrivalSeconds.empty() ? never : m_nextArrivalSeconds[firstClass];
+    const double traceTime = m_nextTraceJob < m_traceOrder.size()
+        ? m_trace[static_cast<std::size_t>(m_traceOrder[m_nextTraceJob])].submitSeconds
+        : never;
+    if (heapTime <= classTime && heapTime <= traceTime) {
+        if (m_events.empty())
+            return {never, EventKind::BackfillTick, 0, 0};
+        const Event event = m_events.top();
+        m_events.pop();
+        return event;
+    }
+    if (traceTime <= classTime)
+        return {traceTime, EventKind::Arrival, m_traceOrder[m_nextTraceJob++], 0, true};
+    // arrive() draws the class's next arrival.
+    m_nextArrivalSeconds[firstClass] = never;
+    return {classTime, EventKind::Arrival, static_cast<int>(firstClass), 0};
 }
 
 /** The GPUs allocated from `from` to `to`, split over the days they fall in. */
@@ -383,8 +445,8 @@ void Simulation::arrive(const Event &event)
         job.priority = c.priority;
         job.checkpointIntervalSeconds = c.checkpointIntervalSeconds;
         job.remainingSeconds = drawRuntime(m_random, c.meanRuntimeSeconds, c.runtimeCv);
-        m_events.push({m_now + std::exponential_distribution<double>(c.arrivalsPerSecond)(m_random),
-                       EventKind::Arrival, event.index, 0});
+        m_nextArrivalSeconds[static_cast<std::size_t>(event.index)]
+            = m_now + std::exponential_distribution<double>(c.arrivalsPerSecond)(m_random);
     }
     job.submitSeconds = m_now;
     job.runtimeSeconds = job.remainingSeconds;
@@ -551,7 +613,8 @@ void Simulation::stop(int jobId, double until)
 
 void Simulation::complete(const Event &event)
 {
-    if (event.generation != m_jobs[event.index].generation || !m_running[event.index].running)
+    if (event.generation != eventGeneration(m_jobs[event.index].generation)
+        || !m_running[event.index].running)
         return; // stopped by a failure since
     addScatterLoss(m_jobs[event.index], m_now - m_running[event.index].startSeconds);
     stop(event.index, m_now);
@@ -811,12 +874,13 @@ SimulationResult Simulation::run(const std::function<void(double)> &progress,
     seedEvents();
     const double horizon = m_options.horizonSeconds;
     double reported = 0;
-    while (!m_events.empty() && m_events.top().time <= horizon) {
-        const Event event = m_events.top();
-        m_events.pop();
+    for (;;) {
+        const Event event = nextEvent();
+        if (!(event.time <= horizon))
+            break;
         advanceTo(event.time);
         ++m_eventCount;
-        switch (event.kind) {
+        switch (event.kind()) {
         case EventKind::Arrival:
             arrive(event);
             break;
