@@ -375,11 +375,10 @@ void MainWindow::addUndoButtons(QToolBar *tools, QAction *remove)
         tools->addAction(a);
 }
 
-void MainWindow::createActions()
+/** File menu: new, open, samples, recent, save, export, quit; the toolbar's file buttons. */
+void MainWindow::createFileMenu(QToolBar *tools)
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QToolBar *tools = addToolBar(tr("Main"));
-    tools->setObjectName(QStringLiteral("MainToolBar"));
     QAction *newAction = file->addAction(tr("&New"), QKeySequence::New, this, [this] {
         if (maybeSave())
             newPlan();
@@ -396,10 +395,16 @@ void MainWindow::createActions()
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export"));
-    QAction *exportPdfAction = addExportActions(exportMenu);
+    m_exportPdfAction = addExportActions(exportMenu);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    for (QAction *a : {newAction, open, saveAction})
+        tools->addAction(a);
+}
 
+/** Edit menu (undo, redo, copy, paste, delete) and the toolbar's undo buttons. */
+void MainWindow::createEditMenu(QToolBar *tools)
+{
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
@@ -412,7 +417,13 @@ void MainWindow::createActions()
     edit->addAction(tr("&Paste"), QKeySequence::Paste, m_scene, &views::PlanScene::paste);
     QAction *remove = edit->addAction(tr("&Delete"), QKeySequence::Delete, m_scene,
                                       &views::PlanScene::deleteSelection);
+    tools->addSeparator();
+    addUndoButtons(tools, remove);
+}
 
+/** View and Fabric menus: zoom, fit, generate a topology; their toolbar buttons. */
+void MainWindow::createViewAndFabricMenus(QToolBar *tools)
+{
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, m_canvas,
                                       &views::PlanCanvasView::zoomIn);
@@ -420,12 +431,18 @@ void MainWindow::createActions()
                                        &views::PlanCanvasView::zoomOut);
     QAction *fit = view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), m_canvas,
                                    &views::PlanCanvasView::fitAll);
-
     QMenu *fabric = menuBar()->addMenu(tr("F&abric"));
     QAction *generate
         = fabric->addAction(tr("&Generate Topology…"), QKeySequence(Qt::CTRL | Qt::Key_G), this,
                             &MainWindow::generateFabric);
+    tools->addSeparator();
+    for (QAction *a : {zoomIn, zoomOut, fit, generate})
+        tools->addAction(a);
+}
 
+/** Scenarios menu: duplicate, sweep, delete, compare, simulate the queue; their buttons. */
+void MainWindow::createScenarioMenu(QToolBar *tools)
+{
     QMenu *scenarios = menuBar()->addMenu(tr("&Scenarios"));
     QAction *duplicate
         = scenarios->addAction(tr("&Duplicate Scenario"), QKeySequence(Qt::CTRL | Qt::Key_D),
@@ -446,7 +463,13 @@ void MainWindow::createActions()
           });
     scenarios->addAction(tr("Simulate &Queue…"), QKeySequence(Qt::Key_F6), this,
                          &MainWindow::simulateQueue);
+    tools->addSeparator();
+    for (QAction *a : {duplicate, compare, m_exportPdfAction})
+        tools->addAction(a);
+}
 
+void MainWindow::createHelpMenu()
+{
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&User Guide"), QKeySequence::HelpContents, this,
                     &MainWindow::showUserGuide);
@@ -455,17 +478,17 @@ void MainWindow::createActions()
                            tr("ClusterPlanner %1\nDesign GPU clusters and see what they will do.")
                                .arg(QApplication::applicationVersion()));
     });
+}
 
-    for (QAction *a : {newAction, open, saveAction})
-        tools->addAction(a);
-    tools->addSeparator();
-    addUndoButtons(tools, remove);
-    tools->addSeparator();
-    for (QAction *a : {zoomIn, zoomOut, fit, generate})
-        tools->addAction(a);
-    tools->addSeparator();
-    for (QAction *a : {duplicate, compare, exportPdfAction})
-        tools->addAction(a);
+void MainWindow::createActions()
+{
+    QToolBar *tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("MainToolBar"));
+    createFileMenu(tools);
+    createEditMenu(tools);
+    createViewAndFabricMenus(tools);
+    createScenarioMenu(tools);
+    createHelpMenu();
 }
 
 views::QueueSimulationDialog *MainWindow::queueSimulation() const

@@ -126,6 +126,11 @@ private:
     void connectEstimate();
     void connectDocument();
     void createActions();
+    void createFileMenu(QToolBar *tools);
+    void createEditMenu(QToolBar *tools);
+    void createViewAndFabricMenus(QToolBar *tools);
+    void createScenarioMenu(QToolBar *tools);
+    void createHelpMenu();
     void addSampleActions(QMenu *samples);
     QAction *addExportActions(QMenu *exportMenu);
     void addUndoButtons(QToolBar *tools, QAction *remove);
@@ -163,6 +168,7 @@ private:
     QFutureWatcher<QString> m_exportWatcher;
     views::UserGuideDialog *m_userGuide = nullptr;
     QPointer<views::QueueSimulationDialog> m_queueSimulation;
+    QAction *m_exportPdfAction = nullptr; ///< File > Export > PDF, also on the toolbar
     /** A PDF export from the moment it is asked for until its exportFinished is emitted (it may
      * first wait for the comparison, then for the writer thread). */
     bool m_pdfExportPending = false;

@@ -141,18 +141,10 @@ nlohmann::json largePlanJson()
     })json");
 }
 
-int main(int argc, char **argv)
+/** One training estimate and the full layout search: GPT-3 175B on 4,096 H100. */
+void benchTraining(const cp::model::Catalog &catalog)
 {
     using namespace cp::model;
-    volatile double sink = 0;
-    referenceSeconds = medianSeconds(21, [&] { sink = sink + referenceComputation(); });
-    std::printf("CPU: %s, %u hardware threads\n", cpuName().c_str(),
-                std::thread::hardware_concurrency());
-    std::printf("reference computation (4 M LCG steps):                 median %.2f ms\n",
-                referenceSeconds * 1e3);
-    printSpread(1e3, "ms");
-    const Catalog catalog = loadCatalogDirectory(shippedCatalogDirectory());
-
     TrainingJob job;
     job.model = catalog.llm("gpt-3-175b");
     job.seqLen = 2048;
@@ -177,7 +169,12 @@ int main(int argc, char **argv)
                 "(%.2f M layouts/s)\n",
                 evaluated, search * 1e3, evaluated / search / 1e6);
     printSpread(1e3, "ms");
+}
 
+/** Llama 3 70B served on H100 with the SLO search. */
+void benchInference(const cp::model::Catalog &catalog)
+{
+    using namespace cp::model;
     InferenceJob inference;
     inference.model = catalog.llm("llama-3-70b");
     inference.weightPrecision = Precision::FP8;
@@ -194,7 +191,12 @@ int main(int argc, char **argv)
     std::printf("inference estimate with SLO search (Llama 3 70B, H100): median %.1f us\n",
                 slo * 1e6);
     printSpread(1e6, "us");
+}
 
+/** The fabric engine on 65,536 endpoints: a k=64 fat tree and a Dragonfly. */
+void benchFabricEngine(const cp::model::Catalog &catalog)
+{
+    using namespace cp::model;
     // Fabric engine: generate, analyse (counts, exact hop statistics by symmetry, max-flow
     // bisection) and run every rank ring at once, as `clusterplanner-cli fabric` does.
     const FabricHardware hardware
@@ -234,10 +236,14 @@ int main(int argc, char **argv)
     std::printf("Dragonfly p=16 a=32 h=16 g=128, 65,536 endpoints, same work:      median %.2f s\n",
                 dragonflyTotal);
     printSpread(1, "s");
+}
 
+/** The 16,384-GPU plan written to `dir`, read back, estimated and compared; returns it. */
+cp::model::Plan benchLargePlan(const cp::model::Catalog &catalog, const QTemporaryDir &dir)
+{
+    using namespace cp::model;
     // The 16,384-GPU plan: read and validate it from a file, estimate it (layout search, fabric
     // graph, power, failures), compare its scenarios, and build and draw its canvas scene.
-    QTemporaryDir dir;
     const std::string planPath
         = QDir(dir.path()).filePath(QStringLiteral("large.json")).toStdString();
     writeFileAtomically(planPath, largePlanJson().dump(2));
@@ -259,18 +265,14 @@ int main(int argc, char **argv)
                 compare * 1e3);
     printSpread(1e3, "ms");
 
-    // The scene and PDF benchmarks need a QApplication; without a display, render offscreen.
-    // It is made only now: QGuiApplication's start-up leaves the upper halves of the AVX
-    // registers dirty on this thread, and the SSE-encoded model code then pays the SSE/AVX
-    // transition penalty (about 2x: 0.44 -> 1.0 us per training estimate; one vzeroupper
-    // restores it). Worker threads start clean, and that is where the desktop program estimates.
-    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    const auto shared = std::make_shared<const Catalog>(catalog);
-    cp::views::PlanDocument document;
-    cp::views::PlanScene scene(&document);
-    scene.setCatalog(shared);
+    return large;
+}
+
+/** The canvas scene of `large`: built, edited and drawn. */
+void benchCanvas(cp::views::PlanDocument &document, cp::views::PlanScene &scene,
+                 const cp::model::Plan &large)
+{
+    using namespace cp::model;
     const double build = medianSeconds(21, [&] {
         document.reset(large, QString());
         QCoreApplication::processEvents();
@@ -298,7 +300,11 @@ int main(int argc, char **argv)
     std::printf("draw one 1400 x 900 frame of the whole scene:             median %.2f ms\n",
                 draw * 1e3);
     printSpread(1e3, "ms");
+}
 
+/** The Fabric and Data Hall views' workers on `large`. */
+void benchFabricAndHallBuilds(const cp::model::Catalog &catalog, const cp::model::Plan &large)
+{
     // The Fabric view of the 16,384-GPU plan: its graph generated, the layout's ring loads
     // measured for the heat map and everything laid out (what the worker thread does), and one 1920
     // x 1080 frame fitted (bundles) and at scale 1 (switches).
@@ -325,6 +331,11 @@ int main(int argc, char **argv)
     std::printf("data hall layout (racks, U positions, %zu cables):    median %.1f ms\n",
                 hallCables, hall * 1e3);
     printSpread(1e3, "ms");
+}
+
+/** A year of a 10,000-jobs-a-day portfolio on `large`'s 16,384 GPUs. */
+void benchScheduler(const cp::model::Catalog &catalog, const cp::model::Plan &large)
+{
     // A year of 10,000 jobs a day on the 16,384 GPUs: interactive, fine-tuning, training and
     // pretraining classes at 87% of the GPUs, EASY backfill, server failures.
     cp::model::Plan shared16k = large;
@@ -352,6 +363,15 @@ int main(int argc, char **argv)
     std::printf("scheduler, a year of 10,000 jobs/day on 16,384 GPUs (%lld jobs): median %.2f s\n",
                 simulatedJobs, year);
     printSpread(1, "s");
+}
+
+/** Frames of the Fabric view at two zooms, and the worst single failure of `large`. */
+void benchFabricView(cp::views::PlanDocument &document,
+                     const std::shared_ptr<const cp::model::Catalog> &shared,
+                     const cp::model::Plan &large)
+{
+    using namespace cp::model;
+    const Catalog &catalog = *shared;
     cp::views::FabricView fabricView(&document);
     fabricView.resize(1920, 1080);
     fabricView.show();
@@ -380,7 +400,13 @@ int main(int argc, char **argv)
     std::printf("worst single failure of the 16,384-GPU plan:             median %.0f ms\n",
                 worst * 1e3);
     printSpread(1e3, "ms");
+}
 
+/** The PDF report of the shipped H100 sample, written into `dir`. */
+void benchReport(const std::shared_ptr<const cp::model::Catalog> &shared, const QTemporaryDir &dir)
+{
+    using namespace cp::model;
+    const Catalog &catalog = *shared;
     // The PDF report of the shipped H100 sample (three variants).
     const Plan sample
         = loadPlan(shippedSamplesDirectory() + "/h100-1024-ndr-rail-fat-tree.json", &catalog);
@@ -397,5 +423,41 @@ int main(int argc, char **argv)
     std::printf("PDF report of the H100 sample (%d pages):                  median %.0f ms\n",
                 pages, report * 1e3);
     printSpread(1e3, "ms");
+}
+
+int main(int argc, char **argv)
+{
+    using namespace cp::model;
+    volatile double sink = 0;
+    referenceSeconds = medianSeconds(21, [&] { sink = sink + referenceComputation(); });
+    std::printf("CPU: %s, %u hardware threads\n", cpuName().c_str(),
+                std::thread::hardware_concurrency());
+    std::printf("reference computation (4 M LCG steps):                 median %.2f ms\n",
+                referenceSeconds * 1e3);
+    printSpread(1e3, "ms");
+    const Catalog catalog = loadCatalogDirectory(shippedCatalogDirectory());
+    benchTraining(catalog);
+    benchInference(catalog);
+    benchFabricEngine(catalog);
+    QTemporaryDir dir;
+    const Plan large = benchLargePlan(catalog, dir);
+
+    // The scene and PDF benchmarks need a QApplication; without a display, render offscreen.
+    // It is made only now: QGuiApplication's start-up leaves the upper halves of the AVX
+    // registers dirty on this thread, and the SSE-encoded model code then pays the SSE/AVX
+    // transition penalty (about 2x: 0.44 -> 1.0 us per training estimate; one vzeroupper
+    // restores it). Worker threads start clean, and that is where the desktop program estimates.
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const auto shared = std::make_shared<const Catalog>(catalog);
+    cp::views::PlanDocument document;
+    cp::views::PlanScene scene(&document);
+    scene.setCatalog(shared);
+    benchCanvas(document, scene, large);
+    benchFabricAndHallBuilds(catalog, large);
+    benchScheduler(catalog, large);
+    benchFabricView(document, shared, large);
+    benchReport(shared, dir);
     return 0;
 }

@@ -124,6 +124,16 @@ FabricGeneratorDialog::FabricGeneratorDialog(const model::Plan &plan,
     , m_preview(new QLabel(this))
 {
     setWindowTitle(tr("Generate topology"));
+    setFieldsFrom(plan);
+    buildLayout();
+    connectPreview();
+    showTopologyFields();
+    schedulePreview();
+}
+
+/** The fields' ranges and names, filled from the plan's fabric. */
+void FabricGeneratorDialog::setFieldsFrom(const model::Plan &plan)
+{
     // Names for tests and accessibility tools.
     m_topology->setObjectName(QStringLiteral("topology"));
     m_tiers->setObjectName(QStringLiteral("tiers"));
@@ -160,7 +170,10 @@ FabricGeneratorDialog::FabricGeneratorDialog(const model::Plan &plan,
     m_preview->setWordWrap(true);
     m_preview->setMinimumHeight(110);
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
 
+void FabricGeneratorDialog::buildLayout()
+{
     m_form = new QFormLayout;
     m_form->addRow(tr("Topology"), m_topology);
     m_form->addRow(tr("Tiers"), m_tiers);
@@ -180,7 +193,12 @@ FabricGeneratorDialog::FabricGeneratorDialog(const model::Plan &plan,
     layout->addLayout(m_form);
     layout->addWidget(m_preview);
     layout->addWidget(buttons);
+}
 
+/** Any change of a field previews the fabric again in the background; a stale result is
+ * dropped and asked for again. */
+void FabricGeneratorDialog::connectPreview()
+{
     connect(m_topology, &QComboBox::currentTextChanged, this, [this] {
         showTopologyFields();
         schedulePreview();
@@ -200,8 +218,6 @@ FabricGeneratorDialog::FabricGeneratorDialog(const model::Plan &plan,
         m_generate->setEnabled(preview.buildable);
         m_generate->setToolTip(preview.buildable ? QString() : preview.text);
     });
-    showTopologyFields();
-    schedulePreview();
 }
 
 QString FabricGeneratorDialog::defaultTorusDims(const model::Plan &plan) const

@@ -60,6 +60,9 @@ public:
 private:
     void schedulePreview();
     void showTopologyFields();
+    void setFieldsFrom(const model::Plan &plan);
+    void buildLayout();
+    void connectPreview();
     QString defaultTorusDims(const model::Plan &plan) const;
 
     model::Plan m_plan;

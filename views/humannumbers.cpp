@@ -34,4 +34,15 @@ QString humanCount(double count)
     return QLocale().toString(count, 'f', 0);
 }
 
+QString comparisonNumber(double value, const std::string &unit)
+{
+    const double magnitude = std::abs(value);
+    const bool whole = unit == "count" || unit == "sequences";
+    const int decimals = whole || magnitude >= 1000 ? 0
+        : magnitude >= 100                          ? 1
+        : magnitude >= 1                            ? 2
+                                                    : 3;
+    return QLocale().toString(value, 'f', decimals);
+}
+
 } // namespace cp::views

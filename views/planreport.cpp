@@ -8,7 +8,6 @@
 #include "humannumbers.h"
 #include "plandocument.h"
 #include "planscene.h"
-#include "scenariocomparisonview.h"
 
 #include "model/core/units.h"
 #include "model/inference/servingengine.h"

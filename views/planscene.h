@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "catalogpalette.h"
+#include "catalogdrop.h"
 #include "fabriccardsummary.h"
 #include "latestjobrunner.h"
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenariocomparisonview.h"
 
+#include "humannumbers.h"
+
 #include "comparisoncharts.h"
 
 #include <QChart>
@@ -30,17 +32,6 @@ bool hasParetoFront(const model::ScenarioComparison &comparison)
 }
 
 } // namespace
-
-QString comparisonNumber(double value, const std::string &unit)
-{
-    const double magnitude = std::abs(value);
-    const bool whole = unit == "count" || unit == "sequences";
-    const int decimals = whole || magnitude >= 1000 ? 0
-        : magnitude >= 100                          ? 1
-        : magnitude >= 1                            ? 2
-                                                    : 3;
-    return QLocale().toString(value, 'f', decimals);
-}
 
 ScenarioComparisonView::ScenarioComparisonView(QWidget *parent)
     : QWidget(parent)

@@ -67,7 +67,4 @@ private:
     bool m_current = false;
 };
 
-/** A figure for a table cell: grouped thousands, decimals by magnitude, counts as integers. */
-QString comparisonNumber(double value, const std::string &unit = {});
-
 } // namespace cp::views

@@ -177,97 +177,127 @@ constexpr int maxNodeGroupCount = 1 << 22;
 constexpr double maxTrainingBatch = 1 << 24;
 constexpr double maxInferenceBatch = 1 << 20;
 
+/** The plan's one server group resized to `value` GPUs, whole servers only. */
+void sweepGpuCount(Plan &p, const std::string &value, const Catalog &catalog)
+{
+    constexpr SweepAxis axis = SweepAxis::GpuCount;
+    const double gpus = sweepNumber(axis, value, 1, maxSweepGpus);
+    if (p.nodeGroups.size() != 1)
+        sweepError(axis, value,
+                   "a GPU-count sweep resizes the plan's server group; this plan has "
+                       + std::to_string(p.nodeGroups.size())
+                       + " groups (sweep a plan with one group, or edit the count)");
+    const int perNode = catalog.node(p.nodeGroups[0].nodeId).gpusPerNode;
+    if (std::fmod(gpus, perNode) != 0)
+        sweepError(axis, value,
+                   "not a whole number of " + std::to_string(perNode) + "-GPU servers");
+    if (gpus / perNode > maxNodeGroupCount)
+        sweepError(axis, value,
+                   "needs more than " + std::to_string(maxNodeGroupCount)
+                       + " servers, the most one server group may hold");
+    p.nodeGroups[0].count = static_cast<int>(gpus / perNode);
+}
+
+/** Every server group on `value` (a GPU, by a catalog server that carries it, or a server),
+ * keeping each group's GPU count. */
+void sweepGpuType(Plan &p, const std::string &value, const Catalog &catalog)
+{
+    constexpr SweepAxis axis = SweepAxis::GpuType;
+    const auto kind = catalog.kindOf(value);
+    std::string nodeId = value;
+    if (kind == CatalogKind::Gpu) {
+        nodeId = nodeForGpu(catalog, value);
+        if (nodeId.empty())
+            sweepError(axis, value, "no catalog server carries this GPU");
+    } else if (kind != CatalogKind::Node) {
+        sweepError(axis, value, "not a GPU or server id (see 'catalog list gpus')");
+    }
+    const NodeSpec &node = catalog.node(nodeId);
+    for (NodeGroup &group : p.nodeGroups) {
+        const int gpus = group.count * catalog.node(group.nodeId).gpusPerNode;
+        group.nodeId = nodeId;
+        group.count = (gpus + node.gpusPerNode - 1) / node.gpusPerNode;
+        group.nodesPerRack = 0; // the new server's power and height decide the packing
+    }
+    // The NIC and count were the old server's; the new one brings its own.
+    p.fabric.nicId.clear();
+    p.fabric.nicsPerNode = 0;
+}
+
+/** The fabric's NIC, and a switch that carries its links when the plan's does not. */
+void sweepNic(Plan &p, const std::string &value, const Catalog &catalog)
+{
+    if (catalog.kindOf(value) != CatalogKind::Nic)
+        sweepError(SweepAxis::Nic, value, "not a NIC id (see 'catalog list nics')");
+    const NicSpec &nic = catalog.nic(value);
+    p.fabric.nicId = value;
+    if (!p.fabric.switchId.empty()
+        && !switchCarriesNic(catalog.networkSwitch(p.fabric.switchId), nic)) {
+        p.fabric.switchId = catalogSwitchForNic(catalog, nic, std::nullopt);
+        if (p.fabric.switchId.empty())
+            sweepError(SweepAxis::Nic, value, "no catalog switch carries this NIC's links");
+    }
+}
+
+/** The workload's precision: training in bf16, fp16 or fp8; serving in any. */
+void sweepPrecision(Plan &p, const std::string &value)
+{
+    constexpr SweepAxis axis = SweepAxis::Precision;
+    const auto precision = precisionFromName(value);
+    if (!precision)
+        sweepError(axis, value, "not a precision (bf16, fp16, fp8, int8, int4)");
+    if (p.workloadType == WorkloadType::Training) {
+        if (*precision != Precision::BF16 && *precision != Precision::FP16
+            && *precision != Precision::FP8)
+            sweepError(axis, value, "training runs in bf16, fp16 or fp8");
+        p.training.precision = *precision;
+    } else if (p.workloadType == WorkloadType::Inference) {
+        p.inference.precision = *precision;
+    } else {
+        sweepError(axis, value, "the plan has no workload whose precision could change");
+    }
+}
+
+/** The training job's global batch, or the serving batch (which replaces the rate search). */
+void sweepBatch(Plan &p, const std::string &value)
+{
+    constexpr SweepAxis axis = SweepAxis::Batch;
+    const double batch = sweepNumber(axis, value, 1,
+                                     p.workloadType == WorkloadType::Inference ? maxInferenceBatch
+                                                                               : maxTrainingBatch);
+    if (batch != std::floor(batch))
+        sweepError(axis, value, "a batch is a whole number of sequences");
+    if (p.workloadType == WorkloadType::Training) {
+        p.training.globalBatch = static_cast<int>(batch);
+    } else if (p.workloadType == WorkloadType::Inference) {
+        p.inference.batch = static_cast<int>(batch);
+        p.inference.ratePerSecond.reset(); // a fixed batch replaces the rate search
+    } else {
+        sweepError(axis, value, "the plan has no workload whose batch could change");
+    }
+}
+
 void applySweepValue(Plan &p, SweepAxis axis, const std::string &value, const Catalog &catalog)
 {
     switch (axis) {
-    case SweepAxis::GpuCount: {
-        const double gpus = sweepNumber(axis, value, 1, maxSweepGpus);
-        if (p.nodeGroups.size() != 1)
-            sweepError(axis, value,
-                       "a GPU-count sweep resizes the plan's server group; this plan has "
-                           + std::to_string(p.nodeGroups.size())
-                           + " groups (sweep a plan with one group, or edit the count)");
-        const int perNode = catalog.node(p.nodeGroups[0].nodeId).gpusPerNode;
-        if (std::fmod(gpus, perNode) != 0)
-            sweepError(axis, value,
-                       "not a whole number of " + std::to_string(perNode) + "-GPU servers");
-        if (gpus / perNode > maxNodeGroupCount)
-            sweepError(axis, value,
-                       "needs more than " + std::to_string(maxNodeGroupCount)
-                           + " servers, the most one server group may hold");
-        p.nodeGroups[0].count = static_cast<int>(gpus / perNode);
+    case SweepAxis::GpuCount:
+        sweepGpuCount(p, value, catalog);
         break;
-    }
-    case SweepAxis::GpuType: {
-        const auto kind = catalog.kindOf(value);
-        std::string nodeId = value;
-        if (kind == CatalogKind::Gpu) {
-            nodeId = nodeForGpu(catalog, value);
-            if (nodeId.empty())
-                sweepError(axis, value, "no catalog server carries this GPU");
-        } else if (kind != CatalogKind::Node) {
-            sweepError(axis, value, "not a GPU or server id (see 'catalog list gpus')");
-        }
-        const NodeSpec &node = catalog.node(nodeId);
-        for (NodeGroup &group : p.nodeGroups) {
-            const int gpus = group.count * catalog.node(group.nodeId).gpusPerNode;
-            group.nodeId = nodeId;
-            group.count = (gpus + node.gpusPerNode - 1) / node.gpusPerNode;
-            group.nodesPerRack = 0; // the new server's power and height decide the packing
-        }
-        // The NIC and count were the old server's; the new one brings its own.
-        p.fabric.nicId.clear();
-        p.fabric.nicsPerNode = 0;
+    case SweepAxis::GpuType:
+        sweepGpuType(p, value, catalog);
         break;
-    }
-    case SweepAxis::Nic: {
-        if (catalog.kindOf(value) != CatalogKind::Nic)
-            sweepError(axis, value, "not a NIC id (see 'catalog list nics')");
-        const NicSpec &nic = catalog.nic(value);
-        p.fabric.nicId = value;
-        if (!p.fabric.switchId.empty()
-            && !switchCarriesNic(catalog.networkSwitch(p.fabric.switchId), nic)) {
-            p.fabric.switchId = catalogSwitchForNic(catalog, nic, std::nullopt);
-            if (p.fabric.switchId.empty())
-                sweepError(axis, value, "no catalog switch carries this NIC's links");
-        }
+    case SweepAxis::Nic:
+        sweepNic(p, value, catalog);
         break;
-    }
     case SweepAxis::Oversubscription:
         p.fabric.oversubscription = sweepNumber(axis, value, 1, 64);
         break;
-    case SweepAxis::Precision: {
-        const auto precision = precisionFromName(value);
-        if (!precision)
-            sweepError(axis, value, "not a precision (bf16, fp16, fp8, int8, int4)");
-        if (p.workloadType == WorkloadType::Training) {
-            if (*precision != Precision::BF16 && *precision != Precision::FP16
-                && *precision != Precision::FP8)
-                sweepError(axis, value, "training runs in bf16, fp16 or fp8");
-            p.training.precision = *precision;
-        } else if (p.workloadType == WorkloadType::Inference) {
-            p.inference.precision = *precision;
-        } else {
-            sweepError(axis, value, "the plan has no workload whose precision could change");
-        }
+    case SweepAxis::Precision:
+        sweepPrecision(p, value);
         break;
-    }
-    case SweepAxis::Batch: {
-        const double batch = sweepNumber(
-            axis, value, 1,
-            p.workloadType == WorkloadType::Inference ? maxInferenceBatch : maxTrainingBatch);
-        if (batch != std::floor(batch))
-            sweepError(axis, value, "a batch is a whole number of sequences");
-        if (p.workloadType == WorkloadType::Training) {
-            p.training.globalBatch = static_cast<int>(batch);
-        } else if (p.workloadType == WorkloadType::Inference) {
-            p.inference.batch = static_cast<int>(batch);
-            p.inference.ratePerSecond.reset(); // a fixed batch replaces the rate search
-        } else {
-            sweepError(axis, value, "the plan has no workload whose batch could change");
-        }
+    case SweepAxis::Batch:
+        sweepBatch(p, value);
         break;
-    }
     }
 }
 

@@ -5,6 +5,7 @@
 // pdftotext), failed exports leaving nothing behind, cancel. Screenshots into the build tree.
 #include "comparisoncharts.h"
 #include "comparisoncontroller.h"
+#include "humannumbers.h"
 #include "mainwindow.h"
 #include "plandocument.h"
 #include "propertyeditor.h"
