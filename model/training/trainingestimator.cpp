@@ -310,6 +310,32 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
     return mem;
 }
 
+/** Tokens per second, model and hardware FLOP/s per GPU and MFU of `result`'s step. */
+void TrainingEstimator::addThroughput(const ParallelConfig &c, TrainingEstimate &result) const
+{
+    const TransformerShape shape = TransformerShape::fromModel(m_job.model);
+    const double s = m_job.seqLen;
+    const double tokensPerStep = static_cast<double>(m_job.globalBatch) * s;
+    result.tokensPerSecond = tokensPerStep / result.stepSeconds;
+    // FLOPs per token, conventional counting (Megatron SC21): 3 passes of every layer and the
+    // logits; recomputation adds what it repeats.
+    const double recomputeGemm = c.recompute == Recompute::Full ? 1.0 : 0.0;
+    const double recomputeAttn = c.recompute == Recompute::None ? 0.0 : 1.0;
+    const double layerFwdPerToken
+        = shape.layerGemmFlopsPerToken() + shape.attentionCoreFlopsPerToken(s);
+    const double modelFlopsPerToken
+        = 3.0 * (shape.layers * layerFwdPerToken + shape.logitFlopsPerToken());
+    const double recomputeFlopsPerToken = shape.layers
+        * (recomputeGemm * shape.layerGemmFlopsPerToken()
+           + recomputeAttn * shape.attentionCoreFlopsPerToken(s));
+    const double gpus = m_cluster.gpus;
+    result.modelFlopsPerSecondPerGpu
+        = tokensPerStep * modelFlopsPerToken / (result.stepSeconds * gpus);
+    result.hardwareFlopsPerSecondPerGpu = tokensPerStep
+        * (modelFlopsPerToken + recomputeFlopsPerToken) / (result.stepSeconds * gpus);
+    result.mfu = result.modelFlopsPerSecondPerGpu / m_peakFlopsPerSecond;
+}
+
 TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, EvaluateMode mode) const
 {
     TrainingEstimate result;
@@ -336,30 +362,10 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, EvaluateMo
 
     estimateTrainingStep(m_job, m_cluster, c, result);
     const StepBreakdown &b = result.breakdown;
-    const TransformerShape shape = TransformerShape::fromModel(m_job.model);
-    const double s = m_job.seqLen;
     const double microbatches = static_cast<double>(m_job.globalBatch) / (c.dp * c.microbatch);
     result.microbatchesPerStep = static_cast<int>(microbatches);
-    const double tokensPerStep = static_cast<double>(m_job.globalBatch) * s;
-    result.tokensPerSecond = tokensPerStep / result.stepSeconds;
-
-    // FLOPs per token, conventional counting (Megatron SC21): 3 passes of every layer and the
-    // logits; recomputation adds what it repeats.
-    const double recomputeGemm = c.recompute == Recompute::Full ? 1.0 : 0.0;
-    const double recomputeAttn = c.recompute == Recompute::None ? 0.0 : 1.0;
-    const double layerFwdPerToken
-        = shape.layerGemmFlopsPerToken() + shape.attentionCoreFlopsPerToken(s);
-    const double modelFlopsPerToken
-        = 3.0 * (shape.layers * layerFwdPerToken + shape.logitFlopsPerToken());
-    const double recomputeFlopsPerToken = shape.layers
-        * (recomputeGemm * shape.layerGemmFlopsPerToken()
-           + recomputeAttn * shape.attentionCoreFlopsPerToken(s));
+    addThroughput(c, result);
     const double gpus = m_cluster.gpus;
-    result.modelFlopsPerSecondPerGpu
-        = tokensPerStep * modelFlopsPerToken / (result.stepSeconds * gpus);
-    result.hardwareFlopsPerSecondPerGpu = tokensPerStep
-        * (modelFlopsPerToken + recomputeFlopsPerToken) / (result.stepSeconds * gpus);
-    result.mfu = result.modelFlopsPerSecondPerGpu / m_peakFlopsPerSecond;
     result.commExposedFraction = (b.tpCommSeconds + b.cpCommSeconds + b.epCommSeconds
                                   + b.ppCommSeconds + b.dpCommExposedSeconds)
         / result.stepSeconds;

@@ -60,6 +60,7 @@ private:
     void finishSearch(LayoutRanking &ranking) const;
     TrainingEstimate evaluate(const ParallelConfig &config, EvaluateMode mode) const;
     void explain(TrainingEstimate &estimate) const;
+    void addThroughput(const ParallelConfig &c, TrainingEstimate &result) const;
     MemoryBreakdown estimateMemory(const ParallelConfig &config) const;
 
     TrainingJob m_job;
