@@ -98,13 +98,16 @@ std::optional<Allocation> ServerPool::placeOnOneServer(int gpus, int first, int 
         return std::nullopt;
     };
     const auto wholeFree = [&]() -> std::optional<int> {
-        if (first >= end)
+        // A busy cluster often has no whole free server at all: no need to look in each leaf.
+        if (first >= end || m_wholeFreeCount == 0)
             return std::nullopt;
-        for (int leaf = leafOf(first); leaf <= leafOf(end - 1); ++leaf)
-            for (auto it = m_wholeFreeByLeaf[leaf].lower_bound(first);
-                 it != m_wholeFreeByLeaf[leaf].end() && *it < end; ++it)
+        for (int leaf = leafOf(first); leaf <= leafOf(end - 1); ++leaf) {
+            const std::set<int> &free = m_wholeFreeByLeaf[leaf];
+            for (auto it = everywhere ? free.begin() : free.lower_bound(first);
+                 it != free.end() && *it < end; ++it)
                 if (m_gpus[*it] >= gpus)
                     return *it;
+        }
         return std::nullopt;
     };
     if (m_spread) {
