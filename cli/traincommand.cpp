@@ -142,14 +142,8 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
     job.moeCapacityFactor = a.number("moe-capacity-factor", 1.0, 16.0).value_or(1.0);
     job.allowTpAcrossNodes = a.has("allow-tp-across-nodes");
     model::ParallelismConstraints &k = job.constraints;
-    k.tp = a.integer("tp", 1, 1 << 20);
-    k.pp = a.integer("pp", 1, 1 << 20);
-    k.dp = a.integer("dp", 1, 1 << 24);
-    k.cp = a.integer("cp", 1, 1 << 20);
-    k.ep = a.integer("ep", 1, 1 << 20);
-    k.microbatch = a.integer("microbatch", 1, 1 << 20);
-    k.interleave = a.integer("interleave", 1, 1024);
-    k.zero = a.integer("zero", 0, 3);
+    for (const model::ParallelismDimension &d : model::parallelismDimensions())
+        k.*d.member = a.integer(d.key, d.minimum, d.maximum);
     if (auto recompute = a.choice("recompute", {"none", "selective", "full"}))
         k.recompute = model::recomputeFromName(*recompute);
     return job;

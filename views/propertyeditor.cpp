@@ -21,6 +21,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <map>
+
 namespace cp::views {
 
 namespace {
@@ -184,16 +186,16 @@ void PropertyEditor::buildGroup(int index)
         });
     });
     m_layout->addRow(tr("Server type"), node);
-    auto *count = new QSpinBox(m_form);
-    count->setRange(1, 4194304);
-    count->setValue(g.count);
-    count->setSuffix(tr(" servers"));
-    connect(count, &QSpinBox::editingFinished, this, [this, count, index] {
-        if (count->value() != m_document->plan().nodeGroups[index].count)
-            apply(tr("Change server count"),
-                  [&](model::Plan &p) { p.nodeGroups[index].count = count->value(); });
+    PropertyFields fields(m_layout, m_form, [this](const QString &text, const auto &change) {
+        applyChecked(text, change);
     });
-    m_layout->addRow(tr("Count"), count);
+    // The plan loader's bounds: up to 2^22 servers a group, 256 a rack.
+    fields
+        .addInteger(tr("Server count"), g.count, 1, 4194304, {},
+                    [index](model::Plan &p, std::optional<int> v) {
+                        p.nodeGroups[index].count = v.value_or(1);
+                    })
+        ->setSuffix(tr(" servers"));
     auto *rack
         = idCombo(*m_catalog, model::CatalogKind::Rack, g.rackId, tr("(not racked)"), m_form);
     connect(rack, &QComboBox::currentIndexChanged, this, [this, rack, index] {
@@ -202,16 +204,11 @@ void PropertyEditor::buildGroup(int index)
         });
     });
     m_layout->addRow(tr("Rack"), rack);
-    auto *perRack = new QSpinBox(m_form);
-    perRack->setRange(0, 256);
-    perRack->setSpecialValueText(tr("as many as fit"));
-    perRack->setValue(g.nodesPerRack);
-    connect(perRack, &QSpinBox::editingFinished, this, [this, perRack, index] {
-        if (perRack->value() != m_document->plan().nodeGroups[index].nodesPerRack)
-            apply(tr("Change servers per rack"),
-                  [&](model::Plan &p) { p.nodeGroups[index].nodesPerRack = perRack->value(); });
-    });
-    m_layout->addRow(tr("Servers per rack"), perRack);
+    fields.addInteger(tr("Servers per rack"),
+                      g.nodesPerRack > 0 ? std::optional(g.nodesPerRack) : std::nullopt, 1, 256,
+                      tr("as many as fit"), [index](model::Plan &p, std::optional<int> v) {
+                          p.nodeGroups[index].nodesPerRack = v.value_or(0);
+                      });
     auto *onFabric = new QCheckBox(tr("Cabled to the fabric"), m_form);
     onFabric->setChecked(g.onFabric);
     onFabric->setToolTip(tr("Off the fabric, the group's NICs are unused and its GPUs cannot join "
@@ -244,16 +241,13 @@ void PropertyEditor::buildFabric()
         });
     });
     m_layout->addRow(tr("NIC"), nic);
-    auto *nics = new QSpinBox(m_form);
-    nics->setRange(0, 64);
-    nics->setSpecialValueText(tr("the server's count"));
-    nics->setValue(f.nicsPerNode);
-    connect(nics, &QSpinBox::editingFinished, this, [this, nics] {
-        if (nics->value() != m_document->plan().fabric.nicsPerNode)
-            apply(tr("Change NICs per server"),
-                  [&](model::Plan &p) { p.fabric.nicsPerNode = nics->value(); });
+    PropertyFields fields(m_layout, m_form, [this](const QString &text, const auto &change) {
+        applyChecked(text, change);
     });
-    m_layout->addRow(tr("NICs per server"), nics);
+    fields.addInteger(
+        tr("NICs per server"), f.nicsPerNode > 0 ? std::optional(f.nicsPerNode) : std::nullopt, 1,
+        64, tr("the server's count"),
+        [](model::Plan &p, std::optional<int> v) { p.fabric.nicsPerNode = v.value_or(0); });
     auto *sw = idCombo(*m_catalog, model::CatalogKind::Switch, f.switchId, tr("(matching the NIC)"),
                        m_form);
     connect(sw, &QComboBox::currentIndexChanged, this, [this, sw] {
@@ -262,29 +256,17 @@ void PropertyEditor::buildFabric()
         });
     });
     m_layout->addRow(tr("Switch"), sw);
-    auto *tiers = new QSpinBox(m_form);
     // The plan format's tiers: 0 for the fewest that hold the NICs, 1 a single switch, 2 or 3.
-    tiers->setRange(0, 3);
-    tiers->setSpecialValueText(tr("fewest"));
-    tiers->setValue(f.tiers);
-    tiers->setToolTip(tr("Fat-tree tiers: \"fewest\" lets the generator pick the fewest that "
-                         "hold every NIC; 1 is a single switch"));
-    connect(tiers, &QSpinBox::editingFinished, this, [this, tiers] {
-        if (tiers->value() != m_document->plan().fabric.tiers)
-            apply(tr("Change tiers"), [&](model::Plan &p) { p.fabric.tiers = tiers->value(); });
-    });
-    m_layout->addRow(tr("Tiers"), tiers);
-    auto *over = new QDoubleSpinBox(m_form);
-    over->setRange(1.0, 64.0);
-    over->setDecimals(2);
-    over->setSuffix(QStringLiteral(":1"));
-    over->setValue(f.oversubscription);
-    connect(over, &QDoubleSpinBox::editingFinished, this, [this, over] {
-        if (over->value() != m_document->plan().fabric.oversubscription)
-            apply(tr("Change oversubscription"),
-                  [&](model::Plan &p) { p.fabric.oversubscription = over->value(); });
-    });
-    m_layout->addRow(tr("Oversubscription"), over);
+    fields
+        .addInteger(tr("Tiers"), f.tiers > 0 ? std::optional(f.tiers) : std::nullopt, 1, 3,
+                    tr("fewest"),
+                    [](model::Plan &p, std::optional<int> v) { p.fabric.tiers = v.value_or(0); })
+        ->setToolTip(tr("Fat-tree tiers: \"fewest\" lets the generator pick the fewest that "
+                        "hold every NIC; 1 is a single switch"));
+    fields.addNumber(tr("Oversubscription"), f.oversubscription, 1.0, 64.0, 2, QStringLiteral(":1"),
+                     {}, [](model::Plan &p, std::optional<double> v) {
+                         p.fabric.oversubscription = v.value_or(1.0);
+                     });
     auto *generate = new QPushButton(tr("Generate topology…"), m_form);
     connect(generate, &QPushButton::clicked, this, &PropertyEditor::generateFabricRequested);
     m_layout->addRow(generate);
@@ -297,15 +279,12 @@ void PropertyEditor::buildStorage(int index)
     m_layout->addRow(
         tr("Type"),
         new QLabel(QString::fromStdString(m_catalog->storage(s.storageId).name), m_form));
-    auto *count = new QSpinBox(m_form);
-    count->setRange(1, 100000);
-    count->setValue(s.count);
-    connect(count, &QSpinBox::editingFinished, this, [this, count, index] {
-        if (count->value() != m_document->plan().storage[index].count)
-            apply(tr("Change storage count"),
-                  [&](model::Plan &p) { p.storage[index].count = count->value(); });
+    PropertyFields fields(m_layout, m_form, [this](const QString &text, const auto &change) {
+        applyChecked(text, change);
     });
-    m_layout->addRow(tr("Systems"), count);
+    fields.addInteger(
+        tr("Storage systems"), s.count, 1, 100000, {},
+        [index](model::Plan &p, std::optional<int> v) { p.storage[index].count = v.value_or(1); });
     auto *onFabric = new QCheckBox(tr("Cabled to the fabric"), m_form);
     onFabric->setChecked(s.onFabric);
     onFabric->setToolTip(tr("Off the fabric, the servers cannot checkpoint to it or read "
@@ -476,19 +455,21 @@ void PropertyEditor::addTrainingLayoutRows(PropertyFields &fields)
     // Each parallel dimension is fixed or left to the search.
     const model::ParallelismConstraints &k = job.constraints;
     const QString searched = tr("searched");
-    const auto dimension = [&](const QString &label, std::optional<int> value, int maximum,
-                               std::optional<int> model::ParallelismConstraints::*member) {
+    // The layout's dimensions with the bounds plans and the CLI accept (ZeRO is a choice below).
+    const std::map<std::string, QString> labels {
+        {"tp", tr("Tensor parallel")},   {"pp", tr("Pipeline parallel")},
+        {"dp", tr("Data parallel")},     {"cp", tr("Context parallel")},
+        {"ep", tr("Expert parallel")},   {"microbatch", tr("Microbatch")},
+        {"interleave", tr("Interleave")}};
+    for (const model::ParallelismDimension &d : model::parallelismDimensions()) {
+        const auto label = labels.find(d.key);
+        if (label == labels.end())
+            continue;
+        const auto member = d.member;
         fields.addInteger(
-            label, value, 1, maximum, searched,
+            label->second, k.*member, d.minimum, d.maximum, searched,
             [member](model::Plan &p, std::optional<int> v) { p.training.constraints.*member = v; });
-    };
-    dimension(tr("Tensor parallel"), k.tp, 1 << 20, &model::ParallelismConstraints::tp);
-    dimension(tr("Pipeline parallel"), k.pp, 1 << 20, &model::ParallelismConstraints::pp);
-    dimension(tr("Data parallel"), k.dp, 1 << 24, &model::ParallelismConstraints::dp);
-    dimension(tr("Context parallel"), k.cp, 1 << 20, &model::ParallelismConstraints::cp);
-    dimension(tr("Expert parallel"), k.ep, 1 << 20, &model::ParallelismConstraints::ep);
-    dimension(tr("Microbatch"), k.microbatch, 1 << 20, &model::ParallelismConstraints::microbatch);
-    dimension(tr("Interleave"), k.interleave, 1 << 10, &model::ParallelismConstraints::interleave);
+    }
     fields.addChoice(
         tr("Recompute"),
         {{searched, QString()},

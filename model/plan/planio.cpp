@@ -97,14 +97,8 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     job.moeCapacityFactor
         = w.optionalNumber("moe_capacity_factor", {1.0, 16.0, false}).value_or(1.0);
     ParallelismConstraints &k = job.constraints;
-    k.tp = w.optionalInteger("tp", 1, 1 << 20);
-    k.pp = w.optionalInteger("pp", 1, 1 << 20);
-    k.dp = w.optionalInteger("dp", 1, 1 << 24);
-    k.cp = w.optionalInteger("cp", 1, 1 << 20);
-    k.ep = w.optionalInteger("ep", 1, 1 << 20);
-    k.microbatch = w.optionalInteger("microbatch", 1, 1 << 20);
-    k.interleave = w.optionalInteger("interleave", 1, 1 << 10);
-    k.zero = w.optionalInteger("zero", 0, 3);
+    for (const ParallelismDimension &d : parallelismDimensions())
+        k.*d.member = w.optionalInteger(d.key, d.minimum, d.maximum);
     if (auto recompute = w.optionalChoice("recompute", {"none", "selective", "full"}))
         k.recompute = recomputeFromName(*recompute);
 }
@@ -706,18 +700,9 @@ nlohmann::json trainingWorkloadToJson(const Plan &plan)
     if (job.allowTpAcrossNodes)
         w["allow_tp_across_nodes"] = true;
     const ParallelismConstraints &k = job.constraints;
-    auto put = [&](const char *key, const std::optional<int> &value) {
-        if (value)
-            w[key] = *value;
-    };
-    put("tp", k.tp);
-    put("pp", k.pp);
-    put("dp", k.dp);
-    put("cp", k.cp);
-    put("ep", k.ep);
-    put("microbatch", k.microbatch);
-    put("interleave", k.interleave);
-    put("zero", k.zero);
+    for (const ParallelismDimension &d : parallelismDimensions())
+        if (k.*d.member)
+            w[d.key] = *(k.*d.member);
     if (k.recompute)
         w["recompute"] = recomputeName(*k.recompute);
     return w;

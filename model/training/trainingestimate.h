@@ -49,6 +49,20 @@ struct ParallelismConstraints
     std::optional<Recompute> recompute;
 };
 
+/** One dimension a plan, the CLI or the GUI may fix: its key (plan JSON and CLI option), the
+ * values accepted, and its field. */
+struct ParallelismDimension
+{
+    const char *key;
+    int minimum;
+    int maximum;
+    std::optional<int> ParallelismConstraints::*member;
+};
+
+/** tp, pp, dp, cp, ep, microbatch, interleave and zero, with the bounds every reader applies
+ * (dp to 2^24, interleave to 1,024 virtual stages, zero 0 to 3, the rest to 2^20). */
+const std::vector<ParallelismDimension> &parallelismDimensions();
+
 struct TrainingJob
 {
     ModelSpec model;

@@ -88,6 +88,22 @@ std::string operationKindName(OperationKind kind)
     return "GEMM";
 }
 
+const std::vector<ParallelismDimension> &parallelismDimensions()
+{
+    using C = ParallelismConstraints;
+    static const std::vector<ParallelismDimension> dimensions {
+        {"tp", 1, 1 << 20, &C::tp},
+        {"pp", 1, 1 << 20, &C::pp},
+        {"dp", 1, 1 << 24, &C::dp},
+        {"cp", 1, 1 << 20, &C::cp},
+        {"ep", 1, 1 << 20, &C::ep},
+        {"microbatch", 1, 1 << 20, &C::microbatch},
+        {"interleave", 1, 1 << 10, &C::interleave},
+        {"zero", 0, 3, &C::zero},
+    };
+    return dimensions;
+}
+
 std::optional<Recompute> recomputeFromName(const std::string &name)
 {
     if (name == "none")

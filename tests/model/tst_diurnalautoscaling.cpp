@@ -101,23 +101,16 @@ private slots:
         QVERIFY(std::abs(a.staticUsdPerDay - 264 * usdPerGpuHour) < 1e-9);
         const double tokens = (12 * 10.5 * mu + 12 * 2.625 * mu) * 3600 * 256;
         QVERIFY(std::abs(a.outputTokensPerDay / tokens - 1) < 1e-12);
-        // Each hour's cost splits between prompts and decode as that hour's GPU time does.
-        const auto shareAt = [&](double rate) {
-            InferenceJob hour = base;
-            hour.ratePerSecond = rate;
-            return InferenceEstimator(hour, m_setup.hardware, m_setup.cost)
-                .estimate()
-                .prefillCostShare;
-        };
-        const double busyShare = shareAt(10.5 * mu);
-        const double quietShare = shareAt(2.625 * mu);
-        QVERIFY(busyShare > 0 && busyShare < 1 && quietShare > 0 && quietShare < 1);
-        const double prefillUsd = (12 * 11 * busyShare + 12 * 3 * quietShare) * usdPerGpuHour;
-        QVERIFY(
-            std::abs(a.costPerMillionOutputTokensUsd - (a.usdPerDay - prefillUsd) / (tokens / 1e6))
-            < 1e-9);
-        QVERIFY(std::abs(a.costPerMillionInputTokensUsd - prefillUsd / (tokens / 256 * 1024 / 1e6))
-                < 1e-9);
+        // The day's cost is split between prompt and output tokens, and the two prices charge
+        // the whole of it, no more: output tokens x their price + input tokens (1,024 a
+        // request, 4 per output token) x theirs = the day's 168 GPU-hours.
+        const double inputTokens = tokens / 256 * 1024;
+        QVERIFY(a.costPerMillionOutputTokensUsd > 0 && a.costPerMillionInputTokensUsd > 0);
+        QVERIFY(std::abs(a.costPerMillionOutputTokensUsd * tokens / 1e6
+                         + a.costPerMillionInputTokensUsd * inputTokens / 1e6 - 168 * usdPerGpuHour)
+                < 1e-6);
+        // A fleet kept at the peak all day pays for 264 GPU-hours instead.
+        QVERIFY(a.staticUsdPerDay > a.usdPerDay);
     }
 
     void quietHoursKeepTheMinimum()

@@ -88,9 +88,8 @@ private slots:
         ParallelConfig config;
         const TrainingEstimator estimator(job, dgxA100(1));
         const double psi = 27217920.0;
-        TrainingEstimate e = estimator.estimate(config);
         config.zero = 0;
-        e = estimator.estimate(config);
+        TrainingEstimate e = estimator.estimate(config);
         QVERIFY(e.valid);
         QCOMPARE(e.memory.weightsBytes, 2 * psi);
         QCOMPARE(e.memory.gradientsBytes, 2 * psi);
@@ -189,10 +188,15 @@ private slots:
         // FLOPs for the layer part (Megatron's 96 vs 72 coefficient).
         const double ratio = e.hardwareFlopsPerSecondPerGpu / e.modelFlopsPerSecondPerGpu;
         QVERIFY2(ratio > 1.30 && ratio < 4.0 / 3.0, qPrintable(QString::number(ratio)));
-        QCOMPARE(e.tokensPerSecond, 1536.0 * 2048 / e.stepSeconds);
-        QCOMPARE(e.trainingSeconds, 300e9 / e.tokensPerSecond);
-        QCOMPARE(e.gpuHours, e.trainingSeconds * 1024 / 3600);
-        QCOMPARE(e.mfu, e.modelFlopsPerSecondPerGpu / 312e12);
+        // MFU by the paper's count of model FLOPs (Narayanan et al. eq. 3 is 96 B s l h^2 (1 +
+        // s / 6h + V / 16 l h) a step with full recomputation; without the repeated forward pass
+        // it is 72 B s l h^2 (...)); B = 1536, s = 2048, l = 96, h = 12,288, V = 51,200:
+        // 72 x 1536 x 2048 x 96 x 12288^2 x (1 + 2048 / 73,728 + 51,200 / 18,874,368) = 3.38e18
+        // FLOPs a step, over 1,024 GPUs of 312 TFLOP/s.
+        const double paperFlopsPerStep = 72.0 * 1536 * 2048 * 96 * 12288.0 * 12288
+            * (1 + 2048.0 / (6 * 12288) + 51200.0 / (16 * 96 * 12288));
+        QVERIFY(qAbs(e.mfu / (paperFlopsPerStep / e.stepSeconds / 1024 / 312e12) - 1) < 0.01);
+        QVERIFY(qAbs(e.gpuHours / (e.trainingSeconds * 1024 / 3600) - 1) < 1e-12);
         // Narayanan et al. (SC21 §5.1) put this run, 300 B tokens of GPT-3 175B on 1,024 A100
         // at their measured 140 TFLOP/s per GPU with full recomputation, at 34 days. The
         // estimate must land within 15% of the published figure (the A100 validation rows are

@@ -32,6 +32,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -767,8 +768,22 @@ private slots:
         const QDir samples(QStringLiteral(CP_SOURCE_DIR "/samples"));
         for (const QString &file : samples.entryList({QStringLiteral("*.json")})) {
             QVERIFY(window.openPlan(samples.filePath(file)));
-            window.canvas()->fitAll();
             window.finishEstimate();
+            window.canvas()->fitAll();
+            // Every sample estimates (its headline names it, then its GPU count and type) and
+            // fits in the view after Fit: the whole plan is in the screenshot.
+            const QString headline = window.summaryView()->headline();
+            const QRegularExpression estimated(
+                QStringLiteral("^")
+                + QRegularExpression::escape(QString::fromStdString(window.plan().name))
+                + QStringLiteral(": [0-9][0-9,]* x "));
+            QVERIFY2(estimated.match(headline).hasMatch(),
+                     qPrintable(file + QStringLiteral(": ") + headline));
+            const QRectF visible
+                = window.canvas()->mapToScene(window.canvas()->viewport()->rect()).boundingRect();
+            // (within a scene unit: fitInView rounds to whole pixels)
+            QVERIFY2(visible.adjusted(-1, -1, 1, 1).contains(window.scene()->itemsBoundingRect()),
+                     qPrintable(file));
             QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/canvas-%1.png")
                                            .arg(QFileInfo(file).completeBaseName())));
         }
