@@ -36,8 +36,7 @@ constexpr std::uint32_t eventGeneration(std::uint32_t generation)
 /** 16 bytes: the heap of pending events moves these on every push and pop. */
 struct Event
 {
-    Event(double time, EventKind kind, int index, std::uint32_t generation,
-          bool fromTrace = false)
+    Event(double time, EventKind kind, int index, std::uint32_t generation, bool fromTrace = false)
         : time(time)
         , index(index)
         , generation(eventGeneration(generation))
@@ -218,8 +217,9 @@ private:
     const SimulationOptions &m_options;
     ServerPool m_pool;
     std::mt19937_64 m_random;
-    /** Everything but arrivals, which come from the two sources below: half of all events
-     * are arrivals, and each kept out of the heap saves a push and a pop. */
+    /** Failures, repairs, backfill ticks and service scaling. Arrivals come from the two
+     * sources below and completions from m_runningByEnd: they are nearly all events, and each
+     * kept out of the heap saves a push and a pop. */
     std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
     std::vector<double> m_nextArrivalSeconds; ///< each class's next arrival
     std::vector<int> m_traceOrder; ///< trace jobs by submit time
@@ -366,9 +366,9 @@ void Simulation::seedEvents()
 }
 
 /**
- * The earliest of the heap's next event, the classes' next arrivals and the trace's next job
- * (taken off its source); at equal times the heap's goes first (a completion before an arrival).
- * Time infinity when nothing is left.
+ * The earliest of the heap's next event, the first end of a running job, the classes' next
+ * arrivals and the trace's next job (taken off its source); at equal times in that order (a
+ * completion before an arrival). Time infinity when nothing is left.
  */
 Event Simulation::nextEvent()
 {
@@ -383,12 +383,20 @@ Event Simulation::nextEvent()
     const double traceTime = m_nextTraceJob < m_traceOrder.size()
         ? m_trace[static_cast<std::size_t>(m_traceOrder[m_nextTraceJob])].submitSeconds
         : never;
-    if (heapTime <= classTime && heapTime <= traceTime) {
+    // The running job that ends first (a service replica never does): completions need no
+    // event of their own, the running jobs are kept in end order anyway.
+    const double endTime = m_runningByEnd.empty() ? never : m_runningByEnd.begin()->endSeconds;
+    const double arrivalTime = std::min(classTime, traceTime);
+    if (heapTime <= endTime && heapTime <= arrivalTime) {
         if (m_events.empty())
             return {never, EventKind::BackfillTick, 0, 0};
         const Event event = m_events.top();
         m_events.pop();
         return event;
+    }
+    if (endTime <= arrivalTime) {
+        const int jobId = m_runningByEnd.begin()->jobId;
+        return {endTime, EventKind::Completion, jobId, m_jobs[jobId].generation};
     }
     if (traceTime <= classTime)
         return {traceTime, EventKind::Arrival, m_traceOrder[m_nextTraceJob++], 0, true};
@@ -584,8 +592,6 @@ void Simulation::launch(int jobId, Allocation allocation)
     running.startSeconds = m_now;
     running.endSeconds = end;
     m_runningByEnd.insert({end, jobId, job.gpus});
-    if (job.serviceIndex < 0)
-        m_events.push({end, EventKind::Completion, jobId, job.generation});
 }
 
 /** Takes a running job off its servers, counting its GPU-time up to `until`. */
