@@ -493,6 +493,10 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
     setup.sequenceTokens = plan.training.seqLen;
     setup.trainingTokens = plan.training.tokens;
     setup.asyncCheckpoints = plan.asyncCheckpoints;
+    if (build.result.managementSwitches > 0) {
+        setup.managementSwitches = build.result.managementSwitches;
+        setup.managementSwitch = catalog.networkSwitch(managementSwitchId);
+    }
     if (plan.fabric.storageNetworkBytesPerSecond)
         setup.node.storageNetworkBytesPerSecond = *plan.fabric.storageNetworkBytesPerSecond;
     setup.facility.pue = build.result.power.pue;

@@ -141,7 +141,7 @@ void countHardware(TrainingRunEstimate &run, const ClusterDescription &cluster,
     run.capitalUsd = cluster.gpus * cluster.gpu.priceUsd
         + run.nodes * setup.node.priceWithoutGpusUsd + run.nics * setup.nic.priceUsd
         + run.switches * setup.networkSwitch.priceUsd + run.transceivers * setup.nic.opticPriceUsd
-        + setup.storage.priceUsd;
+        + setup.storage.priceUsd + setup.managementSwitches * setup.managementSwitch.priceUsd;
 }
 
 /** The data loader's feed, the storage it needs and the stall that lengthens the run. */
@@ -210,7 +210,8 @@ void estimateRunOperations(TrainingRunEstimate &run, const ClusterDescription &c
     o.nodes = static_cast<int>(run.nodes);
     o.gpuBusyFraction = run.gpuBusyFraction;
     o.networkWatts = run.switches * setup.networkSwitch.powerWatts
-        + run.transceivers * setup.nic.opticPowerWatts;
+        + run.transceivers * setup.nic.opticPowerWatts
+        + setup.managementSwitches * setup.managementSwitch.powerWatts;
     o.storageWatts = setup.storage.powerWatts;
     o.capitalUsd = run.capitalUsd;
     o.facility = setup.facility;

@@ -42,6 +42,10 @@ struct TrainingRunSetup
     /** Copy checkpoints to host memory and write them in the background (asyncCopySeconds in
      * operationsestimator.h) instead of stopping training for the write. */
     bool asyncCheckpoints = false;
+    /** The out-of-band management switches the run's servers are cabled to (the data hall's,
+     * estimatePlan): they draw their power the whole run and are bought with the cluster. */
+    long long managementSwitches = 0;
+    SwitchSpec managementSwitch;
 };
 
 /** Power, energy, money and failures of one training run, with the counts behind them. */

@@ -190,6 +190,10 @@ private slots:
         QCOMPARE(e.power.gpusWatts, 1024 * 700.0);
         QCOMPARE(e.power.nodesWatts, 128 * 4600.0);
         QCOMPARE(e.power.networkWatts, 48 * 750.0 + 4096 * 9.0 + 6 * 98.0);
+        // The training run's switches and optics draw the same the whole run, the management
+        // switches included.
+        QVERIFY(e.hasTrainingRun);
+        QCOMPARE(e.trainingRun.operations.networkWatts, 48 * 750.0 + 4096 * 9.0 + 6 * 98.0);
         QCOMPARE(e.power.storageWatts, 4 * 3000.0);
         QCOMPARE(e.power.facilityWatts(), e.power.itWatts() * 1.58);
         // Racks: 40 kW / 10.2 kW per DGX -> 3 per rack, 43 racks.
