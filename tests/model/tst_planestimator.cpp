@@ -4,6 +4,7 @@
 #include "model/core/inputerror.h"
 #include "model/plan/planio.h"
 #include "model/planning/planestimator.h"
+#include "model/planning/resolvedplan.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -175,6 +176,35 @@ private slots:
         for (const std::string &n : s.trainingRun.notes)
             noted = noted || n.find("no storage") != std::string::npos;
         QVERIFY(noted);
+    }
+
+    void resolvesThePlanOnce()
+    {
+        // The H100 sample names dgx-h100 in rack-air-40kw, 8 ib-ndr-400 NICs on qm9700
+        // switches, 4 lustre-exascaler systems and dc-industry-average: one value holds them all.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        const ResolvedPlan resolved = resolvePlan(plan, shippedCatalog());
+        QCOMPARE(resolved.groups.size(), std::size_t(1));
+        QCOMPARE(resolved.groups[0].node.id, std::string("dgx-h100"));
+        QCOMPARE(resolved.groups[0].gpu.id, std::string("h100-sxm5-80gb"));
+        QCOMPARE(resolved.groups[0].rack->id, std::string("rack-air-40kw"));
+        QCOMPARE(resolved.groups[0].fabricNic.id, std::string("ib-ndr-400"));
+        QCOMPARE(resolved.groups[0].nicsPerNode, 8);
+        QCOMPARE(resolved.fabricSwitch->id, std::string("qm9700"));
+        QCOMPARE(resolved.storage.size(), std::size_t(1));
+        QCOMPARE(resolved.storage[0].id, std::string("lustre-exascaler"));
+        QCOMPARE(resolved.facility->id, std::string("dc-industry-average"));
+        QCOMPARE(resolved.managementSwitch->id, std::string("sn2201"));
+        QVERIFY(!resolved.trainingDataset);
+        // An id the catalog lacks is named when the plan is resolved, not deep in a step.
+        plan.storage[0].storageId = "no-such-storage";
+        try {
+            (void)resolvePlan(plan, shippedCatalog());
+            QFAIL("resolved a plan naming unknown storage");
+        } catch (const UnknownCatalogIdError &error) {
+            QVERIFY2(std::string(error.what()).find("no-such-storage") != std::string::npos,
+                     error.what());
+        }
     }
 
     void h100PlanTotals()

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planning/planestimatesteps.h"
+
+#include "model/catalog/catalog.h"
+#include "model/fabric/fabricanalysis.h"
+#include "model/fabric/fabricdesign.h"
+#include "model/plan/plan.h"
+#include "model/planning/datahall.h"
+#include "model/planning/planfabricfailures.h"
+#include "model/planning/planworstfailure.h"
+
+#include <map>
+
+namespace cp::model::planestimate {
+
+namespace {
+
+/** Switches per tier, cables and optics of the counted graph, as the estimate reports them. */
+FabricCounts fabricCountsOf(const FabricMetrics &m, const PlanFabric &fabric,
+                            const std::string &topology)
+{
+    FabricCounts counts;
+    counts.topology = topology;
+    counts.endpoints = fabric.endpoints;
+    const auto tier = [&](int t) {
+        const auto it = m.switchesPerTier.find(t);
+        return it == m.switchesPerTier.end() ? 0LL : static_cast<long long>(it->second);
+    };
+    counts.leafSwitches = tier(1);
+    counts.spineSwitches = tier(2);
+    counts.coreSwitches = m.switches - counts.leafSwitches - counts.spineSwitches;
+    counts.cables = m.links;
+    counts.optics = m.transceivers;
+    return counts;
+}
+
+/** Generates the plan's fabric, its failures, and counts its switches, cables and power. */
+void countPlanFabric(PlanEstimateBuild &build, const PlanFabric &fabric)
+{
+    PlanEstimate &result = build.result;
+    const Plan &plan = build.plan;
+    const NicSpec &nic = build.catalog.nic(fabric.nicId);
+    build.fabricGraph = generatePlanFabric(fabric);
+    const FabricGraph &graph = *build.fabricGraph;
+    build.failures = planFabricFailures(plan, graph);
+    for (FabricVertexId v : build.failures.vertices)
+        result.failedSwitches.push_back(switchDisplayName(graph, v));
+    result.failedLinks = failedLinkDisplayNames(plan, graph);
+    const FabricHardware hardware = fabric.switchId.empty()
+        ? FabricHardware {}
+        : fabricHardware(build.catalog.networkSwitch(fabric.switchId), nic,
+                         plan.fabric.topology == "torus" ? 0 : graph.radix);
+    const FabricMetrics m = countFabric(graph, hardware);
+    result.fabric = fabricCountsOf(m, fabric, plan.fabric.topology);
+    if (m.switches > 0) {
+        const SwitchSpec &sw = build.catalog.networkSwitch(fabric.switchId);
+        addBillLine(result, "Switches", sw.id, sw.name, m.switches, hardware.switchPriceUsd);
+    }
+    addBillLine(result, "Optics", nic.id + "-optic", nic.name + " transceiver", m.transceivers,
+                hardware.transceiverPriceUsd);
+    result.power.networkWatts += m.powerWatts();
+    if (!hardware.note.empty()) // the switch prices were scaled per port
+        result.warnings.push_back("fabric: " + hardware.note);
+}
+
+} // namespace
+
+/**
+ * The fabric, counted on the generated graph, the same graph the canvas draws
+ * (fabricanalysis.h countFabric), so the bill of materials, network power and the canvas agree
+ * for every topology; twoTierFabricCounts above is the closed form it is checked against in
+ * tests. A fabric that cannot be built leaves its switches, cables, power and cost unknown.
+ */
+void estimateFabric(PlanEstimateBuild &build)
+{
+    PlanEstimate &result = build.result;
+    result.fabric.topology = build.plan.fabric.topology;
+    if (build.plan.fabric.topology == "none" || !build.firstGroup)
+        return;
+    try {
+        build.planFabric = planFabric(build.plan, build.catalog);
+        if (build.planFabric)
+            countPlanFabric(build, *build.planFabric);
+    } catch (const std::exception &error) {
+        build.fabricGraph.reset();
+        build.planFabric.reset();
+        result.fabricError = error.what();
+        result.warnings.push_back("the fabric cannot be built as set: " + result.fabricError
+                                  + "; its switches, cables, power and cost are unknown");
+    }
+}
+
+/**
+ * The cabinets beyond the servers': the data hall's network cabinet at the end of each row and
+ * its spine row, and the storage cabinets (datahall.h), priced as the first group's cabinet; and
+ * the management network's switches and cables in them.
+ */
+void estimateNetworkCabinets(PlanEstimateBuild &build)
+{
+    PlanEstimate &result = build.result;
+    if (result.racks.empty())
+        return;
+    DataHallInputs inputs {build.plan, build.catalog, result.racks};
+    if (build.fabricGraph && build.planFabric) {
+        inputs.graph = &*build.fabricGraph;
+        inputs.fabric = &*build.planFabric;
+    }
+    const DataHall hall = layoutDataHall(inputs, hallOptionsOf(build.plan));
+    std::map<CableMedium, long long> media;
+    for (const HallCable &cable : hall.cables) {
+        if (cable.management) {
+            ++result.managementCables;
+            continue;
+        }
+        if (cable.positioned) {
+            ++media[cable.medium];
+            result.longestCableMeters = std::max(result.longestCableMeters, cable.lengthMeters);
+        }
+    }
+    for (const auto &[medium, count] : media)
+        result.cablesByMedium.emplace_back(cableMediumName(medium), count);
+    result.networkCabinets
+        = std::count_if(hall.racks.begin(), hall.racks.end(),
+                        [](const HallRack &r) { return r.role == "network" || r.role == "spine"; });
+    result.storageCabinets = std::count_if(hall.racks.begin(), hall.racks.end(),
+                                           [](const HallRack &r) { return r.role == "storage"; });
+    // Priced as the first racked group's cabinet (result.racks lists the racked groups in order).
+    const auto racked = std::find_if(build.resolved.groups.begin(), build.resolved.groups.end(),
+                                     [](const ResolvedNodeGroup &g) { return g.rack.has_value(); });
+    const RackSpec &rack = *racked->rack;
+    addBillLine(result, "Racks", rack.id, rack.name,
+                result.networkCabinets + result.storageCabinets, rack.priceUsd);
+    // The out-of-band management network: its switches draw and cost like the fabric's.
+    result.managementSwitches
+        = std::count_if(hall.devices.begin(), hall.devices.end(),
+                        [](const HallDevice &d) { return d.role == "management switch"; });
+    if (result.managementSwitches > 0 && build.resolved.managementSwitch) {
+        const SwitchSpec &management = *build.resolved.managementSwitch;
+        result.power.networkWatts += result.managementSwitches * management.powerWatts;
+        addBillLine(result, "Management", management.id, management.name, result.managementSwitches,
+                    management.priceUsd);
+    }
+}
+
+} // namespace cp::model::planestimate

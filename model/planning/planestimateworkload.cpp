@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/planning/planestimatesteps.h"
+
+#include "model/catalog/catalog.h"
+#include "model/cluster/clusterdescription.h"
+#include "model/fabric/fabricscaleout.h"
+#include "model/inference/inferenceestimator.h"
+#include "model/inference/inferencesetup.h"
+#include "model/plan/plan.h"
+#include "model/planning/planworstfailure.h"
+#include "model/planning/trainingrun.h"
+#include "model/training/trainingestimator.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cp::model::planestimate {
+
+namespace {
+
+/** "1 switch", "2 cables", "1 switch and 3 cables". */
+std::string failedCountText(const FabricFailures &failures)
+{
+    const auto count = [](std::size_t n, const char *one, const char *many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    std::string text;
+    if (!failures.vertices.empty())
+        text = count(failures.vertices.size(), "switch", "switches");
+    if (!failures.links.empty())
+        text += (text.empty() ? "" : " and ") + count(failures.links.size(), "cable", "cables");
+    return text;
+}
+
+/**
+ * The training cluster without what the failed switches cut off, its rings re-measured on the
+ * damaged graph (fabricfailure.h); the intact step is kept for comparison.
+ */
+ClusterDescription applyFabricFailures(PlanEstimate &result, const TrainingJob &job,
+                                       const ClusterDescription &cluster, const FabricGraph &graph,
+                                       const FabricFailures &failures)
+{
+    const TrainingSearchResult intact = TrainingEstimator(job, cluster).search();
+    result.intactStepSeconds = intact.found ? intact.best.stepSeconds : 0;
+    const FabricFailureImpact impact
+        = measureFabricFailure(graph, std::max(1, cluster.nicsPerNode), cluster.nodes(), failures,
+                               ringSizesForCluster(cluster));
+    result.nodesCutOffByFailures = impact.nodesCutOff;
+    ClusterDescription after = clusterAfterFailure(cluster, impact);
+    for (const auto &[nodes, fraction] : impact.ringRateFraction)
+        if (fraction <= 0 && impact.survivingNodes() >= 2)
+            after.gpus = 0; // the survivors are split: no one job spans them
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "failure what-if: %s failed, %lld of %lld training nodes cut off; rings over "
+                  "all nodes keep %.0f%% of their intact rate",
+                  failedCountText(failures).c_str(), impact.nodesCutOff, impact.nodes,
+                  impact.ringRateFraction.empty() ? 100.0
+                                                  : 100.0 * impact.ringRateFraction.back().second);
+    result.warnings.push_back(text);
+    return after;
+}
+
+/**
+ * The layout search on the cluster the failures leave (the whole cluster when nothing failed),
+ * with the what-if's warnings; returns that cluster (gpus 0 when no job can run).
+ */
+ClusterDescription searchTrainingLayout(PlanEstimateBuild &build, const TrainingJob &job,
+                                        ClusterDescription cluster, const std::atomic<bool> *cancel)
+{
+    PlanEstimate &result = build.result;
+    const bool failed = !build.failures.empty() && build.fabricGraph;
+    if (failed)
+        cluster = applyFabricFailures(result, job, cluster, *build.fabricGraph, build.failures);
+    if (cluster.gpus >= 1 && !failed) {
+        result.training = TrainingEstimator(job, cluster).search(cancel);
+    } else if (cluster.gpus >= 1) {
+        int gpusUsed = cluster.gpus;
+        result.training = searchSurvivingCluster(job, cluster, cancel, &gpusUsed);
+        if (result.training.found && gpusUsed < cluster.gpus)
+            result.warnings.push_back(
+                "failure what-if: the job restarts on " + std::to_string(gpusUsed) + " of the "
+                + std::to_string(cluster.gpus) + " surviving GPUs, a count its layout divides");
+        cluster.gpus = gpusUsed;
+    }
+    if (failed && result.training.found && result.intactStepSeconds > 0) {
+        const double step = result.training.best.stepSeconds;
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "failure what-if: step %.3f s against %.3f s on the intact fabric (%+.1f%%)",
+                      step, result.intactStepSeconds,
+                      100.0 * (step / result.intactStepSeconds - 1.0));
+        result.warnings.push_back(text);
+    }
+    return cluster;
+}
+
+/** The hardware around the run (NIC, switch, reachable storage, facility) for its power, energy,
+ * cost and failures (trainingrun.h). */
+TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPorts)
+{
+    const Plan &plan = build.plan;
+    const ResolvedPlan &resolved = build.resolved;
+    TrainingRunSetup setup;
+    setup.node = build.trainingGroup->node;
+    setup.nic = build.trainingGroup->fabricNic;
+    if (resolved.fabricSwitch) {
+        setup.networkSwitch = *resolved.fabricSwitch;
+    } else {
+        // No switch named: the one the fabric is built of (planfabric.h chooses it the same way).
+        const std::string switchId = catalogSwitchForNic(build.catalog, setup.nic, switchPorts);
+        if (!switchId.empty())
+            setup.networkSwitch = build.catalog.networkSwitch(switchId);
+    }
+    setup.storageSystems = 0;
+    for (std::size_t i = 0; i < plan.storage.size(); ++i) {
+        const StoragePlan &item = plan.storage[i];
+        if (build.hasFabric && !item.onFabric)
+            continue; // the servers cannot reach it
+        addStorageSystems(setup.storage, resolved.storage[i], item.count);
+        setup.storageSystems += item.count;
+    }
+    setup.storageSystems = std::max(1, setup.storageSystems);
+    setup.dataset = resolved.trainingDataset;
+    setup.sequenceTokens = plan.training.seqLen;
+    setup.trainingTokens = plan.training.tokens;
+    setup.asyncCheckpoints = plan.asyncCheckpoints;
+    if (build.result.managementSwitches > 0 && resolved.managementSwitch) {
+        setup.managementSwitches = build.result.managementSwitches;
+        setup.managementSwitch = *resolved.managementSwitch;
+    }
+    if (plan.fabric.storageNetworkBytesPerSecond)
+        setup.node.storageNetworkBytesPerSecond = *plan.fabric.storageNetworkBytesPerSecond;
+    setup.facility.pue = build.result.power.pue;
+    setup.facility.electricityUsdPerKwh = build.result.electricityUsdPerKwh;
+    if (resolved.facility)
+        setup.facility.carbonKgPerKwh
+            = plan.facility.carbonKgPerKwh.value_or(resolved.facility->carbonKgPerKwh);
+    return setup;
+}
+
+} // namespace
+
+void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
+{
+    PlanEstimate &result = build.result;
+    result.hasTraining = true;
+    if (!result.fabricError.empty()) {
+        result.trainingError = "the fabric cannot be built: " + result.fabricError;
+        return;
+    }
+    if (!build.trainingGroup) {
+        result.trainingError = "no server group is connected to the fabric: drag a group's "
+                               "port onto the fabric card";
+        return;
+    }
+    if (build.mixedGpus) {
+        result.trainingError = "the plan mixes GPU types; a training job runs on one GPU type";
+        return;
+    }
+    // One description of the job and its cluster, shared with the failure what-ifs.
+    const PlanTrainingSetup training = *planTrainingSetup(build.plan, build.catalog);
+    const ClusterDescription cluster
+        = searchTrainingLayout(build, training.job, training.cluster, cancel);
+    if (cluster.gpus < 1) {
+        result.trainingError = "the failed switches and cables cut off every training node, "
+                               "or split the rest so that no job spans them";
+    } else if (!result.training.found) {
+        result.trainingError = result.training.reason;
+    } else {
+        result.trainingRun
+            = estimateTrainingRun(cluster, training.job.model, result.training.best,
+                                  trainingRunSetup(build, training.cluster.switchPorts),
+                                  build.fabricGraph ? &*build.fabricGraph : nullptr);
+        result.hasTrainingRun = true;
+    }
+}
+
+namespace {
+
+InferenceJob inferenceJobOf(const InferenceWorkload &w, const Catalog &catalog)
+{
+    InferenceJob job;
+    job.model = catalog.llm(w.modelId);
+    job.weightPrecision = w.precision;
+    job.kvPrecision = w.kvPrecision;
+    job.inputTokens = w.inputTokens;
+    job.outputTokens = w.outputTokens;
+    job.gpusPerReplica = w.gpusPerReplica.value_or(1);
+    job.pipelineStages = w.pipelineStages;
+    job.batch = w.batch;
+    job.ratePerSecond = w.ratePerSecond;
+    if (!w.engineId.empty())
+        job.engine = *findServingEngine(w.engineId);
+    job.speculative = w.speculative;
+    if (!w.speculative.draftModelId.empty())
+        job.draftModel = catalog.llm(w.speculative.draftModelId);
+    if (w.ttftP95Ms)
+        job.ttftP95Seconds = *w.ttftP95Ms / 1e3;
+    if (w.tpotP95Ms)
+        job.tpotP95Seconds = *w.tpotP95Ms / 1e3;
+    return job;
+}
+
+} // namespace
+
+void estimateInference(PlanEstimateBuild &build)
+{
+    PlanEstimate &result = build.result;
+    const InferenceWorkload &w = build.plan.inference;
+    const InferenceJob job = inferenceJobOf(w, build.catalog);
+    const InferenceSetup setup
+        = inferenceSetupFromCatalog(build.catalog, build.firstGroup->node.id, "",
+                                    build.plan.facility.facilityId, 4.0, std::nullopt);
+    result.hasInference = true;
+    result.inference = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+    if (!w.diurnalRates.empty() && result.inference.fits && result.inference.meetsTargets)
+        result.autoscaling = estimateDiurnalAutoscaling(
+            job, setup.hardware, setup.cost,
+            diurnalProfileFromHourlyRates(w.diurnalRates, "workload.diurnal"));
+    if (result.inference.replicas * job.gpusPerReplica > result.gpus)
+        result.warnings.push_back("the workload needs "
+                                  + std::to_string(result.inference.replicas * job.gpusPerReplica)
+                                  + " GPUs but the plan has " + std::to_string(result.gpus));
+}
+
+} // namespace cp::model::planestimate
