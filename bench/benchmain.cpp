@@ -184,8 +184,8 @@ void benchInference(const cp::model::Catalog &catalog)
     inference.ratePerSecond = 50;
     inference.ttftP95Seconds = 0.5;
     inference.tpotP95Seconds = 0.05;
-    const InferenceSetup setup = inferenceSetupFromCatalog(catalog, "", "h100-sxm5-80gb",
-                                                           "dc-industry-average", 4, std::nullopt);
+    const InferenceSetup setup = inferenceSetupFromCatalog(
+        catalog, {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
     const InferenceEstimator inferenceEstimator(inference, setup.hardware, setup.cost);
     const double slo = medianSeconds(101, [&] { (void)inferenceEstimator.estimate(); });
     std::printf("inference estimate with SLO search (Llama 3 70B, H100): median %.1f us\n",

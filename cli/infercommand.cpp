@@ -217,8 +217,13 @@ struct ServingSite
     {
         model::InferenceJob j = job;
         j.weightPrecision = weights;
-        const model::InferenceSetup setup = model::inferenceSetupFromCatalog(
-            catalog, node, gpu, facility, lifetimeYears, hourlyPrice);
+        const model::InferenceSetup setup
+            = model::inferenceSetupFromCatalog(catalog,
+                                               {.nodeId = node,
+                                                .gpuId = gpu,
+                                                .facilityId = facility,
+                                                .lifetimeYears = lifetimeYears,
+                                                .hourlyUsdPerGpu = hourlyPrice});
         const model::InferenceEstimator estimator(j, setup.hardware, setup.cost);
         return std::make_pair(setup, estimator.estimate());
     }

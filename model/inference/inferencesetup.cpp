@@ -18,11 +18,14 @@ std::string nodeForGpu(const Catalog &catalog, const std::string &gpuId)
     return best;
 }
 
-InferenceSetup inferenceSetupFromCatalog(const Catalog &catalog, const std::string &nodeId,
-                                         const std::string &gpuId, const std::string &facilityId,
-                                         double lifetimeYears,
-                                         std::optional<double> hourlyUsdPerGpu)
+InferenceSetup inferenceSetupFromCatalog(const Catalog &catalog,
+                                         const InferenceSetupOptions &options)
 {
+    const std::string &nodeId = options.nodeId;
+    const std::string &gpuId = options.gpuId;
+    const std::string &facilityId = options.facilityId;
+    const double lifetimeYears = options.lifetimeYears;
+    const std::optional<double> &hourlyUsdPerGpu = options.hourlyUsdPerGpu;
     std::string node = nodeId;
     if (node.empty()) {
         catalog.gpu(gpuId);

@@ -209,9 +209,9 @@ void estimateInference(PlanEstimateBuild &build)
     PlanEstimate &result = build.result;
     const InferenceWorkload &w = build.plan.inference;
     const InferenceJob job = inferenceJobOf(w, build.catalog);
-    const InferenceSetup setup
-        = inferenceSetupFromCatalog(build.catalog, build.firstGroup->node.id, "",
-                                    build.plan.facility.facilityId, 4.0, std::nullopt);
+    const InferenceSetup setup = inferenceSetupFromCatalog(
+        build.catalog,
+        {.nodeId = build.firstGroup->node.id, .facilityId = build.plan.facility.facilityId});
     result.hasInference = true;
     result.inference = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
     if (!w.diurnalRates.empty() && result.inference.fits && result.inference.meetsTargets)

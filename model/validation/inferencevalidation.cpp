@@ -223,8 +223,11 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
     const std::string nodeId = nodeForGpu(catalog, gpuId);
     if (nodeId.empty())
         row.fail("gpu", "no catalog node carries '" + gpuId + "'");
-    const InferenceSetup setup
-        = inferenceSetupFromCatalog(catalog, nodeId, gpuId, "dc-industry-average", 4.0, 2.0);
+    const InferenceSetup setup = inferenceSetupFromCatalog(catalog,
+                                                           {.nodeId = nodeId,
+                                                            .gpuId = gpuId,
+                                                            .facilityId = "dc-industry-average",
+                                                            .hourlyUsdPerGpu = 2.0});
     const InferenceEstimator estimator(job, setup.hardware, setup.cost);
     out.estimate = estimator.estimate();
     if (!out.estimate.fits) {

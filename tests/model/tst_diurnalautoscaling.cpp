@@ -21,8 +21,8 @@ class TestDiurnalAutoscaling : public QObject
 
 private:
     Catalog m_catalog = shippedCatalog();
-    InferenceSetup m_setup = inferenceSetupFromCatalog(m_catalog, "", "h100-sxm5-80gb",
-                                                       "dc-industry-average", 4.0, std::nullopt);
+    InferenceSetup m_setup = inferenceSetupFromCatalog(
+        m_catalog, {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
 
     InferenceJob job() const
     {

@@ -30,7 +30,7 @@ InferenceEstimator estimator(const std::string &gpu, const std::string &model, P
     job.outputTokens = output;
     job.batch = batch;
     const InferenceSetup setup = inferenceSetupFromCatalog(
-        shippedCatalog(), "", gpu, "dc-industry-average", 4.0, std::nullopt);
+        shippedCatalog(), {.gpuId = gpu, .facilityId = "dc-industry-average"});
     return InferenceEstimator(job, setup.hardware, setup.cost);
 }
 const StepOperation *findOperation(const StepOperations &operations, const std::string &name)
@@ -136,7 +136,7 @@ private slots:
         job.ttftP95Seconds = 0.5;
         job.tpotP95Seconds = 0.05;
         const InferenceSetup setup = inferenceSetupFromCatalog(
-            shippedCatalog(), "", "l4", "dc-industry-average", 4.0, std::nullopt);
+            shippedCatalog(), {.gpuId = "l4", .facilityId = "dc-industry-average"});
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY2(e.meetsTargets, e.reason.c_str());
         QVERIFY(e.ttftSeconds <= 0.5);
@@ -188,7 +188,7 @@ private slots:
         // H100 SXM: 30,000 USD + 120,000 / 8 of a DGX over 4 years (35,064 h) = 1.283 USD/h; power
         // (700 + 4600/8) W x 1.58 x 0.10 USD/kWh = 0.2015 USD/h.
         const InferenceSetup setup = inferenceSetupFromCatalog(
-            shippedCatalog(), "", "h100-sxm5-80gb", "dc-industry-average", 4.0, std::nullopt);
+            shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
         const double expected = 45000.0 / (4 * 8766) + 1.275 * 1.58 * 0.10;
         QVERIFY(qAbs(setup.cost.usdPerGpuHour() - expected) < 1e-9);
         // Rented instead (AWS capacity-block H100 price, 4.916 USD/h): the same tokens cost
@@ -396,7 +396,7 @@ private slots:
         job.ttftP95Seconds = 0.5;
         job.tpotP95Seconds = 0.05;
         const InferenceSetup setup = inferenceSetupFromCatalog(
-            shippedCatalog(), "", "l4", "dc-industry-average", 4.0, std::nullopt);
+            shippedCatalog(), {.gpuId = "l4", .facilityId = "dc-industry-average"});
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY2(e.meetsTargets, e.reason.c_str());
         QVERIFY(e.batch < e.maxBatch);
@@ -427,8 +427,10 @@ private slots:
         job.speculative.enabled = true;
         job.speculative.draftTokens = 3;
         job.speculative.acceptanceRate = 0.6;
-        const InferenceSetup setup = inferenceSetupFromCatalog(
-            shippedCatalog(), "", "h100-sxm5-80gb", "dc-industry-average", 4.0, 2.0);
+        const InferenceSetup setup = inferenceSetupFromCatalog(shippedCatalog(),
+                                                               {.gpuId = "h100-sxm5-80gb",
+                                                                .facilityId = "dc-industry-average",
+                                                                .hourlyUsdPerGpu = 2.0});
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY2(e.fits, e.reason.c_str());
         QVERIFY(qAbs(e.tokensPerDecodeStep - 2.176) < 1e-12);
@@ -456,8 +458,10 @@ private slots:
         job.inputTokens = 2048;
         job.outputTokens = 128;
         job.batch = 1;
-        const InferenceSetup setup = inferenceSetupFromCatalog(
-            shippedCatalog(), "", "h100-sxm5-80gb", "dc-industry-average", 4.0, 2.0);
+        const InferenceSetup setup = inferenceSetupFromCatalog(shippedCatalog(),
+                                                               {.gpuId = "h100-sxm5-80gb",
+                                                                .facilityId = "dc-industry-average",
+                                                                .hourlyUsdPerGpu = 2.0});
         job.engine = *findServingEngine("vllm-0.6");
         const InferenceEstimate chunked
             = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
