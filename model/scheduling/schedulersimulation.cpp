@@ -191,6 +191,7 @@ private:
     void backfill(int headId);
     void admitWhatFits(int headId);
     void startInOtherPartitions(int headId);
+    bool startIfItFits(int jobId);
     void interrupt(int jobId, double &lostGpuSeconds);
     std::optional<Allocation> preemptFor(int replicaId);
     void scaleServices(int hour);
@@ -837,18 +838,28 @@ void Simulation::startInOtherPartitions(int headId)
         const int jobId = it->jobId;
         ++it; // start() and hold() erase the entry
         ++looked;
-        const Job &job = m_jobs[jobId];
-        if (std::find(blocked.begin(), blocked.end(), job.partition) != blocked.end())
+        const int partition = m_jobs[jobId].partition;
+        if (std::find(blocked.begin(), blocked.end(), partition) != blocked.end())
             continue;
-        if (overLimit(job)) {
-            hold(jobId);
-            continue;
-        }
-        if (std::optional<Allocation> allocation = m_pool.place(job.gpus, job.partition))
-            start(jobId, std::move(*allocation));
-        else
-            blocked.push_back(job.partition);
+        if (!startIfItFits(jobId))
+            blocked.push_back(partition);
     }
+}
+
+/** Starts a queued job now where it fits, or sets it aside at its class's limit; false when
+ * it is left waiting for servers. */
+bool Simulation::startIfItFits(int jobId)
+{
+    const Job &job = m_jobs[jobId];
+    if (overLimit(job)) {
+        hold(jobId);
+        return true;
+    }
+    std::optional<Allocation> allocation = m_pool.place(job.gpus, job.partition);
+    if (!allocation)
+        return false;
+    start(jobId, std::move(*allocation));
+    return true;
 }
 
 /** BestEffortFIFO: every later job that fits now starts, in queue order; no reservation. */
@@ -863,14 +874,8 @@ void Simulation::admitWhatFits(int headId)
             continue;
         ++looked;
         const Job &job = m_jobs[jobId];
-        if (job.gpus > m_pool.freeGpus(job.partition))
-            continue;
-        if (overLimit(job)) {
-            hold(jobId);
-            continue;
-        }
-        if (std::optional<Allocation> allocation = m_pool.place(job.gpus, job.partition))
-            start(jobId, std::move(*allocation));
+        if (job.gpus <= m_pool.freeGpus(job.partition))
+            startIfItFits(jobId);
     }
 }
 
