@@ -57,24 +57,41 @@ std::string fabricCountsSummary(const FabricCounts &c)
     return text;
 }
 
-PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::atomic<bool> *cancel)
+namespace {
+
+PlanEstimate runEstimate(const Plan &plan, const Catalog &catalog, const std::atomic<bool> *cancel,
+                         bool dataHall)
 {
+    using namespace planestimate;
     checkPlanSize(plan, catalog, "plan '" + plan.name + "'");
     PlanEstimate result;
     result.planName = plan.name;
-    using namespace planestimate;
     // Every catalog entry the plan names, looked up once; the steps read them from here.
     PlanEstimateBuild build {plan, catalog, result, resolvePlan(plan, catalog)};
     estimateFacility(build);
     estimateNodes(build);
     estimateFabric(build);
-    estimateNetworkCabinets(build);
+    if (dataHall)
+        estimateNetworkCabinets(build);
     estimateStorageAndTotals(build);
     if (plan.workloadType == WorkloadType::Training && build.firstGroup)
         estimateTraining(build, cancel);
     else if (plan.workloadType == WorkloadType::Inference && build.firstGroup)
         estimateInference(build);
     return result;
+}
+
+} // namespace
+
+PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog, const std::atomic<bool> *cancel)
+{
+    return runEstimate(plan, catalog, cancel, true);
+}
+
+PlanEstimate estimatePlanThroughput(const Plan &plan, const Catalog &catalog,
+                                    const std::atomic<bool> *cancel)
+{
+    return runEstimate(plan, catalog, cancel, false);
 }
 
 } // namespace cp::model

@@ -20,6 +20,15 @@ PlanEstimate estimatePlan(const Plan &plan, const Catalog &catalog,
                           const std::atomic<bool> *cancel = nullptr);
 
 /**
+ * estimatePlan without the data hall (its cabinets, cables and management network): what a
+ * scaling curve needs, the workload's layout and throughput on the plan's fabric, in a fraction
+ * of the time at 16,384 GPUs (the hall measures every cable). The training run's power and cost
+ * then leave out the management switches.
+ */
+PlanEstimate estimatePlanThroughput(const Plan &plan, const Catalog &catalog,
+                                    const std::atomic<bool> *cancel = nullptr);
+
+/**
  * Two-tier leaf/spine switch count for `endpoints` ports on `ports`-port switches with r:1
  * oversubscription at the leaf: each leaf has floor(P·r/(r+1)) ports down and the rest up;
  * spines take all leaf uplinks (Al-Fares et al., SIGCOMM 2008, folded Clos). A single switch

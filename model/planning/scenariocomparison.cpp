@@ -495,7 +495,9 @@ ScalingPoint scalingPointAt(const Plan &baseline, int gpus, const Catalog &catal
             = sweepScenarios(baseline, SweepAxis::GpuCount, {std::to_string(gpus)}, catalog);
         Plan variant = baseline;
         variant.scenarios = sweep;
-        const PlanEstimate e = estimatePlan(scenarioPlan(variant, 0, &catalog), catalog, cancel);
+        // Only the throughput is read: no data hall to lay out.
+        const PlanEstimate e
+            = estimatePlanThroughput(scenarioPlan(variant, 0, &catalog), catalog, cancel);
         if (trainingFound(e)) {
             point.ok = true;
             point.tokensPerSecond = e.training.best.tokensPerSecond;

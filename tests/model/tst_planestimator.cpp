@@ -207,6 +207,22 @@ private slots:
         }
     }
 
+    void throughputEstimateSkipsOnlyTheDataHall()
+    {
+        // The scaling curve's estimate: the same layout and throughput, no data hall (the H100
+        // sample's hall has 7 network cabinets and 6 management switches; tst_datahall).
+        const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        const PlanEstimate full = estimatePlan(plan, shippedCatalog());
+        const PlanEstimate fast = estimatePlanThroughput(plan, shippedCatalog());
+        QCOMPARE(full.managementSwitches, 6LL);
+        QCOMPARE(fast.managementSwitches, 0LL);
+        QCOMPARE(fast.networkCabinets, 0LL);
+        QVERIFY(full.training.found && fast.training.found);
+        QCOMPARE(fast.training.best.tokensPerSecond, full.training.best.tokensPerSecond);
+        QCOMPARE(fast.training.best.config.tp, full.training.best.config.tp);
+        QCOMPARE(fast.gpus, full.gpus);
+    }
+
     void h100PlanTotals()
     {
         const PlanEstimate e
