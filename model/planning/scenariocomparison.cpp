@@ -11,6 +11,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 namespace cp::model {
 
@@ -522,6 +525,43 @@ void addScalingEfficiency(std::vector<ScalingPoint> &scaling)
 
 } // namespace
 
+namespace {
+
+/**
+ * Runs task(0) .. task(count - 1) on as many threads as the machine has (this one among them),
+ * in any order; the first exception a task throws is thrown here once all have ended. The
+ * estimates are pure functions of a plan and the (read-only) catalog, so they can run side by side.
+ */
+void runInParallel(std::size_t count, const std::function<void(std::size_t)> &task)
+{
+    std::atomic<std::size_t> next {0};
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+    const auto work = [&] {
+        for (std::size_t i = next++; i < count; i = next++) {
+            try {
+                task(i);
+            } catch (...) {
+                const std::lock_guard lock(failureMutex);
+                if (!failure)
+                    failure = std::current_exception();
+            }
+        }
+    };
+    const std::size_t threads
+        = std::min<std::size_t>(count, std::max(1U, std::thread::hardware_concurrency()));
+    std::vector<std::thread> helpers;
+    for (std::size_t t = 1; t < threads; ++t)
+        helpers.emplace_back(work);
+    work();
+    for (std::thread &helper : helpers)
+        helper.join();
+    if (failure)
+        std::rethrow_exception(failure);
+}
+
+} // namespace
+
 ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
                                     const ComparisonOptions &options,
                                     const std::atomic<bool> *cancel,
@@ -530,31 +570,34 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
     ScenarioComparison comparison;
     const std::vector<Plan> plans = allScenarioPlans(plan, &catalog);
     const nlohmann::json baselineJson = planToJson(plan);
-    const int total = static_cast<int>(plans.size() + options.scalingGpuCounts.size());
+    const std::size_t variants = plans.size();
+    const int total = static_cast<int>(variants + options.scalingGpuCounts.size());
+    std::vector<ScenarioResult> results(variants);
+    std::vector<ScalingPoint> scaling(options.scalingGpuCounts.size());
+    // The variants and the scaling curve's points side by side; progress one call at a time.
+    std::mutex progressMutex;
     int done = 0;
-    const auto cancelled = [&] {
-        comparison.cancelled = cancel && cancel->load();
-        return comparison.cancelled;
-    };
-    for (std::size_t i = 0; i < plans.size(); ++i) {
-        if (cancelled())
-            return comparison;
-        comparison.scenarios.push_back(
-            estimateScenario(plan, i, plans[i], baselineJson, catalog, options, cancel));
-        if (progress)
+    runInParallel(results.size() + scaling.size(), [&](std::size_t task) {
+        if (cancel && cancel->load())
+            return;
+        if (task < variants)
+            results[task]
+                = estimateScenario(plan, task, plans[task], baselineJson, catalog, options, cancel);
+        else
+            scaling[task - variants] = scalingPointAt(
+                plans.front(), options.scalingGpuCounts[task - variants], catalog, cancel);
+        if (progress) {
+            const std::lock_guard lock(progressMutex);
             progress(++done, total);
-    }
-    if (cancelled())
+        }
+    });
+    comparison.cancelled = cancel && cancel->load();
+    if (comparison.cancelled)
         return comparison;
+    comparison.scenarios = std::move(results);
     comparison.rows = comparisonRows(comparison.scenarios);
     findParetoFront(comparison, plan.workloadType == WorkloadType::Training);
-    for (int gpus : options.scalingGpuCounts) {
-        if (cancelled())
-            return comparison;
-        comparison.scaling.push_back(scalingPointAt(plans.front(), gpus, catalog, cancel));
-        if (progress)
-            progress(++done, total);
-    }
+    comparison.scaling = std::move(scaling);
     addScalingEfficiency(comparison.scaling);
     return comparison;
 }

@@ -106,8 +106,10 @@ std::vector<int> defaultScalingGpuCounts(const Plan &plan, const Catalog &catalo
 
 /**
  * Estimates the baseline and every scenario (estimatePlan each), builds the comparison rows,
- * the Pareto front and the scaling curve. `progress(done, total)` is called after each estimate;
- * `cancel` stops between and inside estimates (the result is then marked cancelled).
+ * the Pareto front and the scaling curve. The estimates run side by side on the machine's
+ * hardware threads. `progress(done, total)` is called after each estimate, one call at a time,
+ * from whichever thread finished it; `cancel` stops between and inside estimates (the result
+ * is then marked cancelled and holds no scenarios).
  */
 ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
                                     const ComparisonOptions &options = {},
