@@ -336,7 +336,14 @@ private slots:
         QVERIFY2(charts.contains(QStringLiteral("Queue waits"))
                      && charts.contains(QStringLiteral("GPUs busy")),
                  qPrintable(charts.join(QLatin1Char('|'))));
-        // The table scrolled to the queue rows and the day-by-day chart, for the user guide.
+        // The table scrolled to the queue rows and the day-by-day chart, for the user guide: the
+        // comparison's dock raised above the estimate's and given room, as Compare Now does.
+        for (QWidget *w = view; w; w = w->parentWidget())
+            if (auto *dock = qobject_cast<QDockWidget *>(w)) {
+                dock->show();
+                dock->raise();
+                window.resizeDocks({dock}, {560}, Qt::Vertical);
+            }
         for (int r = 0; r < table->rowCount(); ++r)
             if (table->verticalHeaderItem(r)->text().startsWith(QStringLiteral("Portfolio")))
                 table->scrollToItem(table->item(r, 0), QAbstractItemView::PositionAtTop);
