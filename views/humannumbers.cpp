@@ -36,6 +36,8 @@ QString humanCount(double count)
 
 QString comparisonNumber(double value, const std::string &unit)
 {
+    if (value == 0)
+        return QStringLiteral("0"); // none at all reads as such, not as "0.000"
     const double magnitude = std::abs(value);
     const bool whole = unit == "count" || unit == "sequences";
     const int decimals = whole || magnitude >= 1000 ? 0

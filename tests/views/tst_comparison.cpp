@@ -32,6 +32,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
+#include <QLocale>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QScatterSeries>
@@ -184,6 +185,10 @@ private slots:
                      views::comparisonNumber(
                          e.training.best.trainingSeconds / model::units::secondsPerDay, "days"));
         }
+        // Zero is "0", not "0.000"; small figures keep three decimals, larger ones fewer.
+        QCOMPARE(views::comparisonNumber(0.0, "GPU-h"), QStringLiteral("0"));
+        QCOMPARE(views::comparisonNumber(0.057, "h"), QLocale().toString(0.057, 'f', 3));
+        QCOMPARE(views::comparisonNumber(1.77, "h"), QLocale().toString(1.77, 'f', 2));
         // The fastest variant is marked in the days row.
         const int best = view->comparison().rows[static_cast<std::size_t>(daysRow)].bestIndex;
         if (best >= 0)
