@@ -25,31 +25,23 @@ enum class EventKind : std::uint8_t {
     ServiceScale
 };
 
-/** A job's generation as an event carries it: its low 27 bits (a stale completion would need
- * 2^27 stops of one job id while it waits to be mistaken for a live one). */
-constexpr std::uint32_t generationBits = 27;
-constexpr std::uint32_t eventGeneration(std::uint32_t generation)
-{
-    return generation & ((1u << generationBits) - 1);
-}
-
-/** 16 bytes: the heap of pending events moves these on every push and pop. */
+/**
+ * 16 bytes: the heap of pending events moves these on every push and pop. A completion is made
+ * from the running job that ends first when it is due (Simulation::nextEvent), so none is ever
+ * stale: a stopped job has left the running set.
+ */
 struct Event
 {
-    Event(double time, EventKind kind, int index, std::uint32_t generation, bool fromTrace = false)
+    Event(double time, EventKind kind, int index, bool fromTrace = false)
         : time(time)
         , index(index)
-        , generation(eventGeneration(generation))
-        , kindBits(static_cast<std::uint32_t>(kind))
-        , fromTrace(fromTrace ? 1u : 0u)
+        , kind(kind)
+        , fromTrace(fromTrace)
     { }
-    EventKind kind() const { return static_cast<EventKind>(kindBits); }
-
     double time;
     int index; ///< class (arrival), job (completion), server (repair), trace job (arrival)
-    std::uint32_t generation : generationBits; ///< a completion is void if its job was stopped
-    std::uint32_t kindBits : 4;
-    std::uint32_t fromTrace : 1;
+    EventKind kind;
+    bool fromTrace;
     bool operator>(const Event &other) const { return time > other.time; }
 };
 
@@ -62,7 +54,6 @@ struct Job
     double remainingSeconds = 0; ///< work left, restarts included
     double checkpointIntervalSeconds = 0;
     double firstStartSeconds = -1;
-    std::uint32_t generation = 0;
     int serviceIndex = -1; ///< a replica of this service; -1 for a batch job
     double runtimeSeconds = 0; ///< the work asked for, before any restart
     int partition = -1; ///< the servers it may run on (ServerPool's partitions); -1: any
@@ -357,13 +348,13 @@ void Simulation::seedEvents()
         return m_trace[a].submitSeconds < m_trace[b].submitSeconds;
     });
     if (!m_services.empty())
-        m_events.push({0.0, EventKind::ServiceScale, 0, 0});
+        m_events.push({0.0, EventKind::ServiceScale, 0});
     const double serverFailuresPerSecond = m_cluster.serverMtbfSeconds > 0
         ? static_cast<double>(m_pool.servers()) / m_cluster.serverMtbfSeconds
         : 0.0;
     if (serverFailuresPerSecond > 0)
         m_events.push({std::exponential_distribution<double>(serverFailuresPerSecond)(m_random),
-                       EventKind::Failure, 0, 0});
+                       EventKind::Failure, 0});
 }
 
 /**
@@ -390,20 +381,20 @@ Event Simulation::nextEvent()
     const double arrivalTime = std::min(classTime, traceTime);
     if (heapTime <= endTime && heapTime <= arrivalTime) {
         if (m_events.empty())
-            return {never, EventKind::BackfillTick, 0, 0};
+            return {never, EventKind::BackfillTick, 0};
         const Event event = m_events.top();
         m_events.pop();
         return event;
     }
     if (endTime <= arrivalTime) {
         const int jobId = m_runningByEnd.begin()->jobId;
-        return {endTime, EventKind::Completion, jobId, m_jobs[jobId].generation};
+        return {endTime, EventKind::Completion, jobId};
     }
     if (traceTime <= classTime)
-        return {traceTime, EventKind::Arrival, m_traceOrder[m_nextTraceJob++], 0, true};
+        return {traceTime, EventKind::Arrival, m_traceOrder[m_nextTraceJob++], true};
     // arrive() draws the class's next arrival.
     m_nextArrivalSeconds[firstClass] = never;
-    return {classTime, EventKind::Arrival, static_cast<int>(firstClass), 0};
+    return {classTime, EventKind::Arrival, static_cast<int>(firstClass)};
 }
 
 /** The GPUs allocated from `from` to `to`, split over the days they fall in. */
@@ -485,9 +476,7 @@ int Simulation::newJobId(const Job &job)
     }
     const int id = m_freeIds.back();
     m_freeIds.pop_back();
-    const std::uint32_t generation = m_jobs[id].generation + 1;
     m_jobs[id] = job;
-    m_jobs[id].generation = generation;
     return id;
 }
 
@@ -546,12 +535,11 @@ void Simulation::scaleServices(int hour)
                 stop(id, m_now);
             } else {
                 m_queue.erase(queueEntry(id));
-                ++m_jobs[id].generation;
             }
             m_freeIds.push_back(id);
         }
     }
-    m_events.push({(hour + 1) * 3600.0, EventKind::ServiceScale, hour + 1, 0});
+    m_events.push({(hour + 1) * 3600.0, EventKind::ServiceScale, hour + 1});
 }
 
 void Simulation::start(int jobId, Allocation allocation)
@@ -608,7 +596,6 @@ void Simulation::stop(int jobId, double until)
     }
     m_runningByEnd.erase({running.endSeconds, jobId, job.gpus});
     running.running = false;
-    ++job.generation;
     if (job.serviceIndex >= 0) {
         --m_serviceRunning[job.serviceIndex];
         return;
@@ -620,9 +607,6 @@ void Simulation::stop(int jobId, double until)
 
 void Simulation::complete(const Event &event)
 {
-    if (event.generation != eventGeneration(m_jobs[event.index].generation)
-        || !m_running[event.index].running)
-        return; // stopped by a failure since
     addScatterLoss(m_jobs[event.index], m_now - m_running[event.index].startSeconds);
     stop(event.index, m_now);
     ++m_completed;
@@ -696,13 +680,13 @@ void Simulation::fail()
             ++m_interruptions;
         }
         m_pool.setUp(server, false);
-        m_events.push({m_now + m_cluster.repairSeconds, EventKind::Repair, server, 0});
+        m_events.push({m_now + m_cluster.repairSeconds, EventKind::Repair, server});
     }
     m_events.push(
         {m_now
              + std::exponential_distribution<double>(static_cast<double>(m_pool.servers())
                                                      / m_cluster.serverMtbfSeconds)(m_random),
-         EventKind::Failure, 0, 0});
+         EventKind::Failure, 0});
 }
 
 void Simulation::schedule()
@@ -736,7 +720,7 @@ void Simulation::schedule()
             } else if (!m_backfillTickPending) {
                 m_backfillTickPending = true;
                 m_events.push({m_lastBackfill + m_options.backfillIntervalSeconds,
-                               EventKind::BackfillTick, 0, 0});
+                               EventKind::BackfillTick, 0});
             }
             return;
         }
@@ -891,7 +875,7 @@ SimulationResult Simulation::run(const std::function<void(double)> &progress,
             break;
         advanceTo(event.time);
         ++m_eventCount;
-        switch (event.kind()) {
+        switch (event.kind) {
         case EventKind::Arrival:
             arrive(event);
             break;
