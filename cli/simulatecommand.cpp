@@ -81,9 +81,7 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
                                 double seconds)
 {
     const model::SimulationResult &r = simulation.result;
-    long long gpus = 0;
-    for (int g : simulation.cluster.gpusPerServer)
-        gpus += g;
+    const long long gpus = simulation.cluster.totalGpus();
     nlohmann::json waitP95 = nlohmann::json::object();
     nlohmann::json classes = nlohmann::json::array();
     for (std::size_t i = 0; i < r.classes.size(); ++i) {
@@ -146,9 +144,7 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
                          const model::SimulationOptions &options, std::ostream &out)
 {
     const model::SimulationResult &r = simulation.result;
-    long long gpus = 0;
-    for (int g : simulation.cluster.gpusPerServer)
-        gpus += g;
+    const long long gpus = simulation.cluster.totalGpus();
     out << "Simulated " << format("%.3g", options.horizonSeconds / (365.0 * 86400.0))
         << " year(s) of " << plan.name << ": " << model::groupedCount(gpus) << " GPUs in "
         << simulation.cluster.gpusPerServer.size() << " servers, "
@@ -172,10 +168,9 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
     out << classes.render();
     if (!r.services.empty()) {
         Table services({"service", "replica-hours asked", "served", "attained"});
-        for (const model::ServiceResult &s : r.services)
-            services.addRow({s.name, model::groupThousands(format("%.0f", s.demandedReplicaHours)),
-                             model::groupThousands(format("%.0f", s.servedReplicaHours)),
-                             format("%.1f%%", 100 * s.attainment())});
+        for (const model::ServiceRow &row : model::serviceRows(r))
+            services.addRow(
+                {row.name, row.demandedReplicaHours, row.servedReplicaHours, row.attainment});
         out << "\n" << services.render();
     }
 }

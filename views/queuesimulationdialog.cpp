@@ -25,7 +25,6 @@
 #include <QtConcurrent>
 
 #include <cmath>
-#include <cstdio>
 
 namespace cp::views {
 
@@ -235,9 +234,7 @@ void QueueSimulationDialog::showResult()
     }
     m_progress->setValue(100);
     const model::SimulationResult &result = m_last->result;
-    long long gpus = 0;
-    for (int serverGpus : m_last->cluster.gpusPerServer)
-        gpus += serverGpus;
+    const long long gpus = m_last->cluster.totalGpus();
     m_status->setText(
         tr("%1 of %2 GPUs in %3 servers, %4 under each leaf (leaves %5:1 down:up); %6 events.")
             .arg(m_years->text(), QString::fromStdString(model::groupedCount(gpus)),
@@ -272,13 +269,9 @@ void QueueSimulationDialog::fillClasses(const model::SimulationResult &result)
 void QueueSimulationDialog::fillServices(const model::SimulationResult &result)
 {
     m_services->setVisible(!result.services.empty());
-    for (const model::ServiceResult &service : result.services) {
-        char attained[32];
-        std::snprintf(attained, sizeof attained, "%.1f%%", 100 * service.attainment());
+    for (const model::ServiceRow &row : model::serviceRows(result))
         addRow(m_services,
-               {service.name, model::groupedCount(std::llround(service.demandedReplicaHours)),
-                model::groupedCount(std::llround(service.servedReplicaHours)), attained});
-    }
+               {row.name, row.demandedReplicaHours, row.servedReplicaHours, row.attainment});
     fitHeightToRows(m_services);
 }
 

@@ -117,6 +117,17 @@ void groupByLeaf(SchedulerTopology &topology, const Plan &plan, const Catalog &c
     topology.leafDownUpRatio = leafDownUpRatio(graph);
 }
 
+/** The server groups the portfolio's classes are confined to: its partitions, in plan order. */
+std::vector<ServerPartition> partitionGroups(const Plan &plan, const SchedulerTopology &topology)
+{
+    std::vector<ServerPartition> partitions;
+    for (const ServerPartition &group : topology.groups)
+        if (std::any_of(plan.portfolio.classes.begin(), plan.portfolio.classes.end(),
+                        [&](const JobClass &job) { return job.partition == group.name; }))
+            partitions.push_back(group);
+    return partitions;
+}
+
 } // namespace
 
 SchedulerTopology schedulerTopology(const Plan &plan, const Catalog &catalog)
@@ -157,10 +168,7 @@ SchedulerCluster schedulerCluster(const Plan &plan, const Catalog &catalog,
     cluster.leafDownUpRatio = topology.leafDownUpRatio;
     // Only the groups a class names become partitions: without any, the scheduler's queue
     // needs no per-partition pass.
-    for (const ServerPartition &group : topology.groups)
-        if (std::any_of(plan.portfolio.classes.begin(), plan.portfolio.classes.end(),
-                        [&](const JobClass &job) { return job.partition == group.name; }))
-            cluster.partitions.push_back(group);
+    cluster.partitions = partitionGroups(plan, topology);
     // The servers' failure rate, weighted by how many of each type there are.
     double failuresPerSecond = 0;
     long long servers = 0;
@@ -243,9 +251,7 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catal
     }
     const SchedulerTopology topology = schedulerTopology(plan, catalog);
     simulation.cluster = schedulerCluster(plan, catalog, topology);
-    long long gpus = 0;
-    for (int g : simulation.cluster.gpusPerServer)
-        gpus += g;
+    const long long gpus = simulation.cluster.totalGpus();
     if (gpus == 0) {
         simulation.error = "the plan has no servers to run jobs on";
         return simulation;
@@ -330,9 +336,7 @@ TargetWaitSizing serversForTargetWait(const Plan &plan, const Catalog &catalog,
         sized.nodeGroups.front().count = servers;
         const PortfolioSimulation run = simulatePlanPortfolio(sized, catalog, options);
         ++sizing.simulations;
-        gpus = 0;
-        for (int g : run.cluster.gpusPerServer)
-            gpus += g;
+        gpus = run.cluster.totalGpus();
         // Jobs still queued at the end have no wait yet: a size that leaves more than 5% of
         // the class unstarted misses any target.
         const ClassResult &result = run.result.classes[index];
@@ -432,11 +436,8 @@ std::string slurmConfText(const Plan &plan, const SchedulerTopology &topology)
     slurm << "PartitionName=gpu Nodes=" << slurmHostList(topology.serverNames)
           << " Default=YES MaxTime=INFINITE State=UP\n";
     // The server groups the portfolio's classes are confined to, as partitions of their own.
-    for (const ServerPartition &group : topology.groups) {
-        const bool named
-            = std::any_of(plan.portfolio.classes.begin(), plan.portfolio.classes.end(),
-                          [&](const JobClass &job) { return job.partition == group.name; });
-        if (!named || group.firstServer >= group.endServer)
+    for (const ServerPartition &group : partitionGroups(plan, topology)) {
+        if (group.firstServer >= group.endServer)
             continue;
         const std::vector<std::string> names(topology.serverNames.begin() + group.firstServer,
                                              topology.serverNames.begin() + group.endServer);

@@ -99,6 +99,20 @@ std::vector<SimulationFigure> simulationFigures(const SimulationResult &r)
     return figures;
 }
 
+std::vector<ServiceRow> serviceRows(const SimulationResult &result)
+{
+    std::vector<ServiceRow> rows;
+    for (const ServiceResult &service : result.services) {
+        char demanded[48];
+        char served[48];
+        std::snprintf(demanded, sizeof demanded, "%.0f", service.demandedReplicaHours);
+        std::snprintf(served, sizeof served, "%.0f", service.servedReplicaHours);
+        rows.push_back({service.name, groupThousands(demanded), groupThousands(served),
+                        percent(service.attainment())});
+    }
+    return rows;
+}
+
 std::vector<ClassWaitRow> classWaitRows(const SimulationResult &result,
                                         const PortfolioPlan &portfolio)
 {

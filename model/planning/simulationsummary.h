@@ -48,6 +48,17 @@ struct ClassWaitRow
     std::string heldByLimit;
 };
 
+/** A serving fleet's replica-hours asked for and served, and the share served. */
+struct ServiceRow
+{
+    std::string name;
+    std::string demandedReplicaHours;
+    std::string servedReplicaHours;
+    std::string attainment;
+};
+
+std::vector<ServiceRow> serviceRows(const SimulationResult &result);
+
 /** One row per class of `result`, described by `portfolio`'s classes of the same index. */
 std::vector<ClassWaitRow> classWaitRows(const SimulationResult &result,
                                         const PortfolioPlan &portfolio);

@@ -78,6 +78,14 @@ struct SchedulerCluster
      * oversubscription, measured on the fabric graph): what traffic between leaves shares. */
     double leafDownUpRatio = 1;
     std::vector<ServerPartition> partitions; ///< disjoint; a class names one or none
+
+    long long totalGpus() const
+    {
+        long long gpus = 0;
+        for (int serverGpus : gpusPerServer)
+            gpus += serverGpus;
+        return gpus;
+    }
     /** Mean time between failures that take a server down (its GPUs, host, NICs); 0: none. */
     double serverMtbfSeconds = 0;
     double repairSeconds = 4 * 3600; ///< a failed server is back after this

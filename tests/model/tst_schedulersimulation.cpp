@@ -473,6 +473,12 @@ private slots:
         QVERIFY(closeRelative(r.services[0].demandedReplicaHours, 24));
         QVERIFY(closeRelative(r.services[0].servedReplicaHours, 20));
         QVERIFY(closeRelative(r.serviceAttainment, 20.0 / 24));
+        // As the summary writes it: 24 asked, 20 served, 5/6 = 83.3%.
+        const std::vector<ServiceRow> rows = serviceRows(r);
+        QCOMPARE(rows.size(), std::size_t(1));
+        QCOMPARE(rows[0].demandedReplicaHours, std::string("24"));
+        QCOMPARE(rows[0].servedReplicaHours, std::string("20"));
+        QCOMPARE(rows[0].attainment, std::string("83.3%"));
         // GPU-hours: the job's 16 x 14 and the replicas' 8 x 2 x 10 = 384 of 16 x 24.
         QVERIFY(closeRelative(r.utilisation, 384.0 / 384));
         // Back to no replicas by hour 0 of the next day: scaling down frees the servers.
