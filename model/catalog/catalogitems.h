@@ -94,6 +94,29 @@ struct NodeSpec : CatalogEntry
 
 enum class LinkProtocol { Ethernet, RoCE, InfiniBand, NVLink };
 
+/**
+ * What one cable of a port family costs and draws, by medium (the catalog's "cabling" block):
+ * a fixed part (connectors, assembly) plus a part per metre. Multimode runs use the NIC's own
+ * transceivers (NicSpec::opticPriceUsd); single-mode runs use `singleModeOptic*`. `known` is false
+ * for an entry without the block: its cables are counted but not priced.
+ */
+struct CablePrices
+{
+    bool known = false;
+    double dacPriceUsd = 0;
+    double dacPriceUsdPerMeter = 0;
+    double accPriceUsd = 0;
+    double accPriceUsdPerMeter = 0;
+    double accWattsPerEnd = 0; ///< the linear amplifier at each end of an active copper cable
+    double fibrePriceUsd = 0; ///< one fibre cable (MPO or LC, multimode or single-mode)
+    double fibrePriceUsdPerMeter = 0;
+    double singleModeOpticPriceUsd = 0; ///< one single-mode (DR) transceiver
+    double singleModeOpticWatts = 0;
+    double twistedPairPriceUsd = 0; ///< one Cat 6A patch cord (RJ45 ports)
+    double twistedPairPriceUsdPerMeter = 0;
+    std::string source;
+};
+
 struct NicSpec : CatalogEntry
 {
     LinkProtocol protocol = LinkProtocol::Ethernet;
@@ -105,6 +128,7 @@ struct NicSpec : CatalogEntry
     double opticPowerWatts = 0; ///< one transceiver at the NIC end
     double opticPriceUsd = 0;
     double mtbfHours = 0; ///< NIC, its transceiver and cable together; 0 when unknown
+    CablePrices cabling; ///< the cables of this port rate
 };
 
 struct SwitchSpec : CatalogEntry
@@ -118,6 +142,7 @@ struct SwitchSpec : CatalogEntry
     int rackUnits = 1;
     double mtbfHours = 0;
     double weightKilograms = 0; ///< 0: not known
+    CablePrices cabling; ///< the cables of its ports (a management switch's twisted pair)
 };
 
 struct StorageSpec : CatalogEntry

@@ -176,6 +176,38 @@ NodeSpec parseNode(const nlohmann::json &entry, const std::string &file, const s
     return node;
 }
 
+namespace {
+
+/** The optional "cabling" block: every price and power non-negative, a source required. */
+CablePrices readCablePrices(JsonFieldReader &reader)
+{
+    CablePrices prices;
+    const nlohmann::json *block = reader.optionalObject("cabling");
+    if (!block)
+        return prices;
+    JsonFieldReader cabling(*block, reader.file(), reader.childPointer("cabling"));
+    const auto amount = [&](std::string_view key) {
+        return cabling.optionalNumber(key, nonNegative).value_or(0.0);
+    };
+    prices.known = true;
+    prices.dacPriceUsd = amount("dac_price_usd");
+    prices.dacPriceUsdPerMeter = amount("dac_price_usd_per_m");
+    prices.accPriceUsd = amount("acc_price_usd");
+    prices.accPriceUsdPerMeter = amount("acc_price_usd_per_m");
+    prices.accWattsPerEnd = amount("acc_power_w_per_end");
+    prices.fibrePriceUsd = amount("fibre_price_usd");
+    prices.fibrePriceUsdPerMeter = amount("fibre_price_usd_per_m");
+    prices.singleModeOpticPriceUsd = amount("single_mode_optic_price_usd");
+    prices.singleModeOpticWatts = amount("single_mode_optic_power_w");
+    prices.twistedPairPriceUsd = amount("twisted_pair_price_usd");
+    prices.twistedPairPriceUsdPerMeter = amount("twisted_pair_price_usd_per_m");
+    prices.source = cabling.string("source");
+    cabling.finish();
+    return prices;
+}
+
+} // namespace
+
 NicSpec parseNic(const nlohmann::json &entry, const std::string &file, const std::string &pointer)
 {
     JsonFieldReader reader(entry, file, pointer);
@@ -191,6 +223,7 @@ NicSpec parseNic(const nlohmann::json &entry, const std::string &file, const std
     nic.opticPowerWatts = reader.number("optic_power_w", nonNegative);
     nic.opticPriceUsd = reader.number("optic_price_usd", nonNegative);
     nic.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);
+    nic.cabling = readCablePrices(reader);
     reader.finish();
     return nic;
 }
@@ -211,6 +244,7 @@ SwitchSpec parseSwitch(const nlohmann::json &entry, const std::string &file,
     sw.rackUnits = reader.integer("rack_units", 1, 60);
     sw.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);
     sw.weightKilograms = readWeight(reader, "weight_kg");
+    sw.cabling = readCablePrices(reader);
     reader.finish();
     return sw;
 }

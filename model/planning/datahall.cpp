@@ -465,6 +465,7 @@ void addCables(DataHall &hall, const FabricGraph &graph, const std::vector<int> 
         cable.bitsPerSecond = link.bytesPerSecond * 8;
         cable.positioned = hall.devices[static_cast<std::size_t>(cable.deviceA)].position > 0
             && hall.devices[static_cast<std::size_t>(cable.deviceB)].position > 0;
+        cable.opticalInFabric = link.medium == LinkMedium::Optical;
         const bool twistedPair = link.medium == LinkMedium::Copper && cable.bitsPerSecond <= 10e9;
         outOfReach += addMeasuredCable(hall, std::move(cable), twistedPair, options) ? 1 : 0;
     }

@@ -90,6 +90,9 @@ struct HallCable
     double bitsPerSecond = 0;
     CableMedium medium = CableMedium::PassiveCopper;
     bool management = false; ///< on the out-of-band management network, not the fabric
+    /** The fabric generator's medium for the link (its tier's), used where the cable has no
+     * length: an unplaced end. */
+    bool opticalInFabric = false;
 };
 
 struct DataHall

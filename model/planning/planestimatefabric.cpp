@@ -59,8 +59,40 @@ void countPlanFabric(PlanEstimateBuild &build, const PlanFabric &fabric)
     addBillLine(result, "Optics", nic.id + "-optic", nic.name + " transceiver", m.transceivers,
                 hardware.transceiverPriceUsd);
     result.power.networkWatts += m.powerWatts();
+    build.fabricOpticsWatts = m.opticsWatts;
     if (!hardware.note.empty()) // the switch prices were scaled per port
         result.warnings.push_back("fabric: " + hardware.note);
+}
+
+/**
+ * The hall's cables in the bill of materials (cablebill.h): cables by medium and order length,
+ * and the optics their lengths need, which replace the optics the fabric's link media counted
+ * (count, price and power).
+ */
+void priceHallCables(PlanEstimateBuild &build, const DataHall &hall)
+{
+    PlanEstimate &result = build.result;
+    // Without a fabric the hall has management cables only.
+    const NicSpec nic = build.planFabric ? build.catalog.nic(build.planFabric->nicId) : NicSpec {};
+    const SwitchSpec *management
+        = build.resolved.managementSwitch ? &*build.resolved.managementSwitch : nullptr;
+    CableBill bill = cableBillOf(hall, nic, management);
+    std::erase_if(result.billOfMaterials,
+                  [](const BillOfMaterialsLine &line) { return line.category == "Optics"; });
+    for (const BillOfMaterialsLine &line : bill.lines)
+        addBillLine(result, line.category, line.itemId, line.name, line.count, line.unitPriceUsd);
+    result.power.networkWatts += bill.watts - build.fabricOpticsWatts;
+    result.fabric.optics = bill.transceivers;
+    if (bill.unmeasuredCables > 0)
+        result.warnings.push_back(std::to_string(bill.unmeasuredCables)
+                                  + " fabric cables have an end outside any rack: no length, so "
+                                    "they are not priced (their optics are)");
+    if (bill.unpricedCables > 0)
+        result.warnings.push_back(std::to_string(bill.unpricedCables)
+                                  + " cables have no prices in the catalog (no \"cabling\" for "
+                                  + (nic.name.empty() ? "" : nic.name + " or ")
+                                  + "the management switch): counted, not priced");
+    build.cableBill = std::move(bill);
 }
 
 } // namespace
@@ -106,6 +138,7 @@ void estimateNetworkCabinets(PlanEstimateBuild &build)
         inputs.fabric = &*build.planFabric;
     }
     const DataHall hall = layoutDataHall(inputs, hallOptionsOf(build.plan));
+    priceHallCables(build, hall);
     std::map<CableMedium, long long> media;
     for (const HallCable &cable : hall.cables) {
         if (cable.management) {

@@ -7,6 +7,7 @@
 
 #include "model/fabric/fabricfailure.h"
 #include "model/fabric/fabricgraph.h"
+#include "model/planning/cablebill.h"
 #include "model/planning/planestimate.h"
 #include "model/planning/planfabric.h"
 #include "model/planning/resolvedplan.h"
@@ -39,6 +40,11 @@ struct PlanEstimateBuild
     std::optional<FabricGraph> fabricGraph {};
     std::optional<PlanFabric> planFabric {};
     FabricFailures failures {};
+    /** The fabric's optics as its generator's link media count them (countPlanFabric), replaced by
+     * the data hall's when the servers are in racks (estimateNetworkCabinets). */
+    double fabricOpticsWatts = 0;
+    /** The data hall's cables and optics, when it was laid out. */
+    std::optional<CableBill> cableBill {};
 };
 
 /** Adds `count` of an item to the bill of materials, merged with a line of the same item. */

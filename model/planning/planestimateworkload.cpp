@@ -129,6 +129,9 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
         setup.managementSwitches = build.result.managementSwitches;
         setup.managementSwitch = *resolved.managementSwitch;
     }
+    if (build.cableBill)
+        setup.hallCabling = TrainingRunSetup::HallCabling {
+            build.cableBill->transceivers, build.cableBill->watts, build.cableBill->costUsd};
     if (plan.fabric.storageNetworkBytesPerSecond)
         setup.node.storageNetworkBytesPerSecond = *plan.fabric.storageNetworkBytesPerSecond;
     setup.facility.pue = build.result.power.pue;

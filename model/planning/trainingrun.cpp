@@ -138,10 +138,15 @@ void countHardware(TrainingRunEstimate &run, const ClusterDescription &cluster,
         run.switches = counts.leafSwitches + counts.spineSwitches;
         run.transceivers = setup.nic.opticPowerWatts > 0 ? 2 * counts.cables : 0;
     }
+    double cablingUsd = run.transceivers * setup.nic.opticPriceUsd;
+    if (setup.hallCabling) {
+        run.transceivers = setup.hallCabling->transceivers;
+        cablingUsd = setup.hallCabling->costUsd;
+    }
     run.capitalUsd = cluster.gpus * cluster.gpu.priceUsd
         + run.nodes * setup.node.priceWithoutGpusUsd + run.nics * setup.nic.priceUsd
-        + run.switches * setup.networkSwitch.priceUsd + run.transceivers * setup.nic.opticPriceUsd
-        + setup.storage.priceUsd + setup.managementSwitches * setup.managementSwitch.priceUsd;
+        + run.switches * setup.networkSwitch.priceUsd + cablingUsd + setup.storage.priceUsd
+        + setup.managementSwitches * setup.managementSwitch.priceUsd;
 }
 
 /** The data loader's feed, the storage it needs and the stall that lengthens the run. */
@@ -209,8 +214,9 @@ void estimateRunOperations(TrainingRunEstimate &run, const ClusterDescription &c
     o.gpus = cluster.gpus;
     o.nodes = static_cast<int>(run.nodes);
     o.gpuBusyFraction = run.gpuBusyFraction;
-    o.networkWatts = run.switches * setup.networkSwitch.powerWatts
-        + run.transceivers * setup.nic.opticPowerWatts
+    const double cablingWatts = setup.hallCabling ? setup.hallCabling->watts
+                                                  : run.transceivers * setup.nic.opticPowerWatts;
+    o.networkWatts = run.switches * setup.networkSwitch.powerWatts + cablingWatts
         + setup.managementSwitches * setup.managementSwitch.powerWatts;
     o.storageWatts = setup.storage.powerWatts;
     o.capitalUsd = run.capitalUsd;

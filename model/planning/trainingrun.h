@@ -46,6 +46,15 @@ struct TrainingRunSetup
      * estimatePlan): they draw their power the whole run and are bought with the cluster. */
     long long managementSwitches = 0;
     SwitchSpec managementSwitch;
+    /** The data hall's cables (cablebill.h), when the plan's servers stand in racks: their
+     * transceivers, power and price replace the optics counted by the fabric's link media. */
+    struct HallCabling
+    {
+        long long transceivers = 0;
+        double watts = 0;
+        double costUsd = 0;
+    };
+    std::optional<HallCabling> hallCabling;
 };
 
 /** Power, energy, money and failures of one training run, with the counts behind them. */

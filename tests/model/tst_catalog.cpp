@@ -131,6 +131,47 @@ private slots:
                  errorOf(rackWith(1e6)).c_str());
     }
 
+    void cablePricesAreReadWithTheirSource()
+    {
+        // The NDR NIC's cabling block as the catalog states it; a NIC without one reads as not
+        // known; a negative price or a missing source is named by its pointer.
+        const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        const CablePrices &ndr = catalog.nic("ib-ndr-400").cabling;
+        QVERIFY(ndr.known);
+        QCOMPARE(ndr.accPriceUsd, 300.0);
+        QCOMPARE(ndr.accWattsPerEnd, 0.75);
+        QCOMPARE(ndr.fibrePriceUsdPerMeter, 3.0);
+        QVERIFY(catalog.networkSwitch("sn2201").cabling.known);
+        QVERIFY(!catalog.networkSwitch("qm9700").cabling.known);
+        const auto nicWith = [](const nlohmann::json &cabling) {
+            nlohmann::json nic = {{"id", "n"},
+                                  {"name", "N"},
+                                  {"source", "test"},
+                                  {"protocol", "ethernet"},
+                                  {"gbit_per_s", 100},
+                                  {"achievable_fraction", 0.9},
+                                  {"latency_us", 2},
+                                  {"power_w", 10},
+                                  {"price_usd", 1},
+                                  {"optic_power_w", 3},
+                                  {"optic_price_usd", 1},
+                                  {"cabling", cabling}};
+            return nlohmann::json {{"format", "clusterplanner-catalog"},
+                                   {"version", 1},
+                                   {"nics", nlohmann::json::array({nic})}};
+        };
+        QCOMPARE(errorOf(nicWith({{"dac_price_usd", 20}, {"source", "quote"}})), std::string());
+        const std::string negative
+            = errorOf(nicWith({{"dac_price_usd_per_m", -1}, {"source", "quote"}}));
+        QVERIFY2(negative.find("/nics/0/cabling/dac_price_usd_per_m: must be") != std::string::npos,
+                 negative.c_str());
+        const std::string unsourced = errorOf(nicWith({{"dac_price_usd", 20}}));
+        QVERIFY2(unsourced.find("/nics/0/cabling/source") != std::string::npos, unsourced.c_str());
+        const std::string unknown
+            = errorOf(nicWith({{"dac_price_usd", 20}, {"source", "q"}, {"gold", 1}}));
+        QVERIFY2(unknown.find("/nics/0/cabling/gold") != std::string::npos, unknown.c_str());
+    }
+
     void brokenEntries_data()
     {
         QTest::addColumn<QString>("field");

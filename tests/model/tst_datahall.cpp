@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The data hall: cable media by reach, rack placement, cable lengths and the NetBox imports.
+#include "model/planning/cablebill.h"
 #include "model/planning/cablemedium.h"
 #include "model/planning/datahall.h"
 #include "model/planning/netboxexport.h"
@@ -206,6 +207,83 @@ private slots:
             = {{cableMediumName(CableMedium::ActiveCopper), 28},
                {cableMediumName(CableMedium::Multimode), 2020}};
         QCOMPARE(e.cablesByMedium, expected);
+    }
+
+    void cablesAreOrderedInStockLengths()
+    {
+        // Copper keeps the hall's 0.5 m steps; fibre and patch cords take the next stock length.
+        QCOMPARE(orderLengthMeters(CableMedium::ActiveCopper, 4.5), 4.5);
+        QCOMPARE(orderLengthMeters(CableMedium::Multimode, 0.5), 1.0);
+        QCOMPARE(orderLengthMeters(CableMedium::Multimode, 11.5), 15.0);
+        QCOMPARE(orderLengthMeters(CableMedium::SingleMode, 30.5), 40.0);
+        QCOMPARE(orderLengthMeters(CableMedium::SingleMode, 100.0), 100.0);
+        QCOMPARE(orderLengthMeters(CableMedium::SingleMode, 101.0), 150.0);
+        QCOMPARE(orderLengthMeters(CableMedium::TwistedPair, 6.0), 7.0);
+    }
+
+    void theBillPricesEveryCableByMediumAndLength()
+    {
+        // The sample's hall (theEstimateCountsCablesByMedium): 28 active copper cables of 4.7 to
+        // 4.98 m, all ordered as 5 m at 300 + 5 x 40 = 500 USD (ib-ndr-400's cabling prices);
+        // 2,020 multimode runs, each an OM4 cable at 50 + 3 USD per metre of its stock length
+        // and two 800 USD transceivers; 180 management patch cords at 5 + 1 USD per metre (the
+        // SN2201's). The first server's first NIC cable (11.5 m) is one of the 15 m cables at
+        // 95 USD.
+        const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        const DataHall hall = layoutDataHall(plan, shippedCatalog());
+        const NicSpec &nic = shippedCatalog().nic("ib-ndr-400");
+        const SwitchSpec &management = shippedCatalog().networkSwitch(managementSwitchId);
+        const CableBill bill = cableBillOf(hall, nic, &management);
+        std::map<std::string, BillOfMaterialsLine> lines;
+        for (const BillOfMaterialsLine &line : bill.lines)
+            lines[line.name] = line;
+        QCOMPARE(lines.at("400 Gb/s active copper (ACC), 5 m").count, 28LL);
+        QCOMPARE(lines.at("400 Gb/s active copper (ACC), 5 m").unitPriceUsd, 500.0);
+        QCOMPARE(lines.at("multimode fibre (OM4), 15 m").unitPriceUsd, 95.0);
+        const BillOfMaterialsLine &optics = lines.at(nic.name + " multimode transceiver");
+        QCOMPARE(optics.count, 2 * 2020LL);
+        QCOMPARE(optics.unitPriceUsd, 800.0);
+        QCOMPARE(bill.transceivers, 4040LL);
+        // Power: 4,040 x 9 W optics and both 0.75 W ends of the 28 copper cables.
+        QCOMPARE(bill.watts, 4040 * 9.0 + 56 * 0.75);
+        // Every cable is in exactly one line, the management ones among the patch cords, and the
+        // total is each cable's price by the rule above, summed cable by cable.
+        long long fibre = 0, patchCords = 0;
+        double expectedUsd = 4040 * 800.0;
+        for (const HallCable &cable : hall.cables) {
+            if (cable.management) {
+                QCOMPARE(cable.medium, CableMedium::TwistedPair);
+                expectedUsd += 5 + orderLengthMeters(cable.medium, cable.lengthMeters);
+            } else if (cable.medium == CableMedium::Multimode) {
+                expectedUsd += 50 + 3 * orderLengthMeters(cable.medium, cable.lengthMeters);
+            } else {
+                expectedUsd += 500;
+            }
+        }
+        for (const BillOfMaterialsLine &line : bill.lines) {
+            fibre += line.name.starts_with("multimode fibre") ? line.count : 0;
+            patchCords += line.name.starts_with("Cat 6A") ? line.count : 0;
+        }
+        QCOMPARE(fibre, 2020LL);
+        QCOMPARE(patchCords, 180LL);
+        QVERIFY(qAbs(bill.costUsd - expectedUsd) < 1e-6);
+        QCOMPARE(bill.unmeasuredCables, 0LL);
+        QCOMPARE(bill.unpricedCables, 0LL);
+
+        // A NIC without cabling prices: the same cables and optics, the fabric's cables unpriced
+        // (and said so in the estimate's warnings), the management cords still priced.
+        nlohmann::json bare = shippedCatalog().entryJson("ib-ndr-400");
+        bare.erase("cabling");
+        Catalog catalog = shippedCatalog();
+        catalog.addEntry(CatalogKind::Nic, bare, "bare.json", "/nics/0");
+        const CableBill unpriced = cableBillOf(hall, catalog.nic("ib-ndr-400"), &management);
+        QCOMPARE(unpriced.unpricedCables, 2048LL);
+        QCOMPARE(unpriced.transceivers, 4040LL);
+        const PlanEstimate estimate = estimatePlan(plan, catalog);
+        QVERIFY(std::any_of(estimate.warnings.begin(), estimate.warnings.end(),
+                            [](const std::string &w) {
+                                return w.starts_with("2048 cables have no prices in the catalog");
+                            }));
     }
 
     void everyNicOfAFatTreeNodeIsCabled()
