@@ -51,6 +51,15 @@ void addHallRows(Table &summary, const model::PlanEstimate &e)
                         std::to_string(e.managementSwitches) + " switches, "
                             + model::groupedCount(e.managementCables)
                             + " cables (every BMC and management port)"});
+    if (e.pdus > 0 || e.patchPanels > 0)
+        summary.addRow({"cabinet fittings",
+                        model::groupedCount(e.pdus) + " zero-U PDUs (A and B feeds), "
+                            + model::groupedCount(e.patchPanels)
+                            + " patch panels for the fibre between rows"});
+    if (e.overLimitRacks > 0)
+        summary.addRow({"cabinets over a limit",
+                        model::groupedCount(e.overLimitRacks)
+                            + " (power, load, rack units or PDUs; see the Data Hall tab)"});
 }
 
 /** Hardware, room, power, cost and cabinets per server group. */

@@ -276,6 +276,15 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
                tr("%1 switches, %2 cables (every BMC and management port, out of band)")
                    .arg(e.managementSwitches)
                    .arg(number(static_cast<double>(e.managementCables), 0)));
+    if (e.pdus > 0 || e.patchPanels > 0)
+        addRow(power, tr("Cabinet fittings"),
+               tr("%1 zero-U PDUs (A and B feeds), %2 patch panels for the fibre between rows")
+                   .arg(number(static_cast<double>(e.pdus), 0),
+                        number(static_cast<double>(e.patchPanels), 0)));
+    if (e.overLimitRacks > 0)
+        addRow(power, tr("Cabinets over a limit"),
+               tr("%1 (power, load, rack units or PDUs; Data Hall tab)")
+                   .arg(number(static_cast<double>(e.overLimitRacks), 0)));
 }
 
 void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEstimate &e)

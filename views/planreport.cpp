@@ -19,6 +19,7 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QGraphicsScene>
+#include <QLocale>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
@@ -418,32 +419,38 @@ void writeDataHallPage(ReportLayout &page, const PlanReportInput &input)
                  page.remaining() * 0.55);
     QList<QStringList> rows;
     for (const char *role : {"compute", "network", "spine", "storage"}) {
-        int count = 0, over = 0;
+        int count = 0, over = 0, pdus = 0, panels = 0;
         double watts = 0;
         for (const model::HallRack &rack : hall.racks)
             if (rack.role == role) {
                 ++count;
-                over += rack.powerFraction() > 1.0 ? 1 : 0;
+                over += rack.overLimit() ? 1 : 0;
+                pdus += rack.pdus;
+                panels += rack.patchPanels;
                 watts = std::max(watts, rack.watts);
             }
         if (count > 0)
-            rows << QStringList {QString::fromLatin1(role), QString::number(count),
-                                 fixed(watts / units::kilo, 1), QString::number(over)};
+            rows << QStringList {QString::fromLatin1(role),     QString::number(count),
+                                 fixed(watts / units::kilo, 1), QString::number(pdus),
+                                 QString::number(panels),       QString::number(over)};
     }
     page.space(8);
     page.table({QObject::tr("Cabinets"), QObject::tr("Count"), QObject::tr("Most kW in one"),
-                QObject::tr("Over the limit")},
-               rows, {2, 1, 1.4, 1.4}, {1, 2, 3});
+                QObject::tr("PDUs"), QObject::tr("Patch panels"), QObject::tr("Over a limit")},
+               rows, {2, 1, 1.4, 1, 1.2, 1.2}, {1, 2, 3, 4, 5});
     const auto management = std::count_if(hall.cables.begin(), hall.cables.end(),
                                           [](const model::HallCable &c) { return c.management; });
-    page.paragraph(QObject::tr("%1 devices, %2 fabric cables and %3 management cables (every "
-                               "BMC and management port to its row's management switch); "
-                               "clusterplanner-cli export --cable-schedule and --netbox write "
-                               "them with their positions, lengths and media.")
-                       .arg(hall.devices.size())
-                       .arg(static_cast<long long>(hall.cables.size()) - management)
-                       .arg(management),
-                   9);
+    page.paragraph(
+        QObject::tr("%1 devices, %2 fabric cables and %3 management cables (every "
+                    "BMC, PDU and management port to its row's management switch); "
+                    "PDUs feed each cabinet from A and B, either side carrying it "
+                    "alone; fibre that leaves its row lands on patch panels; "
+                    "clusterplanner-cli export --cable-schedule and --netbox write "
+                    "them with their positions, lengths and media.")
+            .arg(QLocale().toString(static_cast<long long>(hall.devices.size())),
+                 QLocale().toString(static_cast<long long>(hall.cables.size()) - management),
+                 QLocale().toString(static_cast<long long>(management))),
+        9);
     for (const std::string &note : hall.notes)
         page.paragraph(QObject::tr("Note: %1").arg(QString::fromStdString(note)), 9);
 }

@@ -30,8 +30,11 @@ QStringList RackElevationWidget::deviceNames() const
     for (const model::HallDevice &device : m_hall->devices)
         if (device.rack == m_rack)
             devices.push_back(&device);
-    std::sort(devices.begin(), devices.end(),
-              [](const auto *a, const auto *b) { return a->position < b->position; });
+    // Bottom to top, then the zero-U PDUs (A feed, then B).
+    std::stable_sort(devices.begin(), devices.end(), [](const auto *a, const auto *b) {
+        const bool zeroA = a->heightUnits == 0, zeroB = b->heightUnits == 0;
+        return zeroA != zeroB ? zeroB : a->position < b->position;
+    });
     for (const model::HallDevice *device : devices)
         names << QString::fromStdString(device->name);
     return names;
@@ -47,11 +50,14 @@ void RackElevationWidget::paintEvent(QPaintEvent *)
         return;
     }
     const model::HallRack &rack = m_hall->racks[static_cast<std::size_t>(m_rack)];
-    const int footer = 5 * fontMetrics().lineSpacing() + 8, margin = 8, numbers = 24;
+    const int footer = 6 * fontMetrics().lineSpacing() + 8, margin = 8, numbers = 24;
     const double unit
         = std::max(4.0, (height() - footer - 2.0 * margin - 20) / std::max(1, rack.rackUnits));
     const QRectF frame(margin + numbers, margin + 20, width() - 2 * margin - numbers,
                        unit * rack.rackUnits);
+    // Zero-U PDUs stand at the sides of the mounting rails: the A feed left, the B feed right.
+    const double strip = rack.pdus > 0 ? 12.0 : 0.0;
+    const QRectF rails = frame.adjusted(strip, 0, -strip, 0);
     painter.drawText(QRectF(margin, margin, width() - 2 * margin, 18), Qt::AlignLeft,
                      tr("%1 (%2 cabinet, %3U)")
                          .arg(QString::fromStdString(rack.name), QString::fromStdString(rack.role))
@@ -66,15 +72,32 @@ void RackElevationWidget::paintEvent(QPaintEvent *)
     for (int u = 1; u <= rack.rackUnits; u += (u == 1 ? 4 : 5))
         painter.drawText(QRectF(margin, frame.bottom() - u * unit, numbers - 4, unit),
                          Qt::AlignRight | Qt::AlignVCenter, QString::number(u));
+    const int perFeed = rack.pdus / 2;
+    int pduIndex = 0;
+    for (const model::HallDevice &device : m_hall->devices) {
+        if (device.rack != m_rack || device.role != "PDU" || perFeed == 0)
+            continue;
+        const bool feedA = pduIndex < perFeed;
+        const double length = frame.height() / perFeed;
+        const QRectF box(feedA ? frame.left() + 1 : frame.right() - strip + 1,
+                         frame.top() + (pduIndex % perFeed) * length + 1, strip - 2, length - 2);
+        painter.setPen(QColor(60, 60, 60));
+        painter.setBrush(QColor(255, 204, 128));
+        painter.drawRect(box);
+        painter.setPen(Qt::black);
+        painter.drawText(box, Qt::AlignCenter, feedA ? QStringLiteral("A") : QStringLiteral("B"));
+        ++pduIndex;
+    }
     for (const model::HallDevice &device : m_hall->devices) {
         if (device.rack != m_rack || device.position < 1)
             continue;
-        const QRectF box(frame.left() + 2,
-                         frame.bottom() - (device.position - 1 + device.heightUnits) * unit,
-                         frame.width() - 4, device.heightUnits * unit - 1);
+        const QRectF box(rails.left() + 2,
+                         rails.bottom() - (device.position - 1 + device.heightUnits) * unit,
+                         rails.width() - 4, device.heightUnits * unit - 1);
         painter.setPen(QColor(60, 60, 60));
-        painter.setBrush(device.role == "GPU server" ? QColor(200, 230, 201)
-                                                     : QColor(187, 222, 251));
+        painter.setBrush(device.role == "GPU server"        ? QColor(200, 230, 201)
+                             : device.role == "patch panel" ? QColor(225, 225, 225)
+                                                            : QColor(187, 222, 251));
         painter.drawRect(box);
         painter.setPen(Qt::black);
         painter.drawText(
@@ -93,6 +116,10 @@ void RackElevationWidget::paintEvent(QPaintEvent *)
         lines
             << tr("at the training job's load: %1 kW of heat").arg(rack.runWatts / 1e3, 0, 'f', 1);
     lines << tr("space: %1 of %2 U").arg(rack.usedUnits).arg(rack.rackUnits);
+    if (rack.pdus > 0)
+        lines << tr("PDUs: %1 per feed (A and B), %2 kW a feed")
+                     .arg(rack.pdus / 2)
+                     .arg(rack.pduWatts / 1e3, 0, 'f', 1);
     if (rack.ports > 0)
         lines << tr("switch ports: %1 of %2 cabled").arg(rack.portsUsed).arg(rack.ports);
     if (rack.weightFraction() >= 0)

@@ -188,6 +188,24 @@ struct DatasetSpec : CatalogEntry
 
 enum class Cooling { Air, Liquid };
 
+/** The zero-U power distribution unit a cabinet is fed through (a rack entry's "pdu"). */
+struct PduSpec
+{
+    std::string name;
+    double watts = 0; ///< the continuous load one PDU carries
+    double priceUsd = 0;
+    std::string source;
+};
+
+/** The 1U fibre patch panel a cabinet terminates runs between rows on ("patch_panel"). */
+struct PatchPanelSpec
+{
+    std::string name;
+    int ports = 48;
+    double priceUsd = 0;
+    std::string source;
+};
+
 struct RackSpec : CatalogEntry
 {
     Cooling cooling = Cooling::Air;
@@ -196,6 +214,10 @@ struct RackSpec : CatalogEntry
     double priceUsd = 0;
     /** The equipment load the cabinet is rated for (0: not known). */
     double maxLoadKilograms = 0;
+    /** Its PDUs; none for a cabinet whose power comes otherwise (a liquid-cooled rack's power
+     * shelves and busbar). */
+    std::optional<PduSpec> pdu;
+    std::optional<PatchPanelSpec> patchPanel;
 };
 
 struct FacilitySpec : CatalogEntry

@@ -319,6 +319,19 @@ RackSpec parseRack(const nlohmann::json &entry, const std::string &file, const s
     rack.rackUnits = reader.integer("rack_units", 1, 60);
     rack.priceUsd = reader.number("price_usd", nonNegative);
     rack.maxLoadKilograms = readWeight(reader, "max_load_kg");
+    if (const nlohmann::json *block = reader.optionalObject("pdu")) {
+        JsonFieldReader pdu(*block, file, reader.childPointer("pdu"));
+        rack.pdu = PduSpec {pdu.string("name"), pdu.number("power_kw", positive) * units::kilo,
+                            pdu.number("price_usd", nonNegative), pdu.string("source")};
+        pdu.finish();
+    }
+    if (const nlohmann::json *block = reader.optionalObject("patch_panel")) {
+        JsonFieldReader panel(*block, file, reader.childPointer("patch_panel"));
+        rack.patchPanel
+            = PatchPanelSpec {panel.string("name"), panel.integer("ports", 1, 1000),
+                              panel.number("price_usd", nonNegative), panel.string("source")};
+        panel.finish();
+    }
     reader.finish();
     return rack;
 }

@@ -21,6 +21,13 @@ namespace {
 /** One rack unit, 1.75 in (EIA-310). */
 constexpr double metersPerRackUnit = 0.04445;
 
+std::string kilowattsText(double watts)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f kW", watts / 1e3);
+    return text;
+}
+
 std::string numbered(const std::string &prefix, long long value, int digits)
 {
     char text[32];
@@ -81,6 +88,7 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
     rack.role = role;
     rack.row = row;
     rack.column = column;
+    rack.rackId = cabinet.rackId;
     rack.rackUnits = cabinet.rackUnits;
     rack.limitWatts = cabinet.limitWatts;
     rack.watts = device.watts;
@@ -203,6 +211,7 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
                     HallRack rack;
                     rack.role = "compute";
                     rack.group = group.name;
+                    rack.rackId = usage->rackId;
                     rack.row = rows.roomRow(static_cast<int>(cell / rows.perRow));
                     rack.column = static_cast<int>(cell % rows.perRow);
                     rack.rackUnits = cabinet->rackUnits;
@@ -330,65 +339,234 @@ void placeStorage(DataHall &hall, const Plan &plan, const Catalog &catalog, cons
     }
 }
 
+/** The first column of a row's network cabinets: after the compute cabinets in a compute row,
+ * after whatever stands there in others (the spine row). */
+int networkColumnOf(const DataHall &hall, const RowPlan &rows, int row)
+{
+    bool computeRow = false;
+    int firstColumn = 0;
+    for (const HallRack &rack : hall.racks)
+        if (rack.row == row) {
+            computeRow = computeRow || rack.role == "compute";
+            if (rack.role != "network")
+                firstColumn = std::max(firstColumn, rack.column + 1);
+        }
+    return computeRow ? rows.perRow : firstColumn;
+}
+
+/** Wants a management port: every device in a cabinet but the management switches themselves
+ * and passive patch panels. */
+bool managed(const HallDevice &device)
+{
+    return device.rack >= 0 && device.role != "management switch" && device.role != "patch panel";
+}
+
 /**
  * The out-of-band management network as NVIDIA's SuperPOD reference architecture builds it
- * (every server's BMC, every switch's and storage system's management port on a 1GbE port of an
- * SN2201): the devices of each row share the management switches in that row's network cabinet,
- * one switch per `ports` devices. Returns, for each device, its management switch and port.
+ * (every server's BMC, every switch's, storage system's and PDU's management port on a 1GbE port
+ * of an SN2201): the devices of each row share the management switches in that row's network
+ * cabinet, one switch per `ports` devices. Connects every managed device `portOf` has no port for
+ * yet (portOf: for each device, its management switch and port), first to the free ports of its
+ * row's switches, then to new ones, so it can run again for devices added later (the PDUs).
  */
-std::vector<std::pair<int, int>> placeManagementSwitches(DataHall &hall, const Catalog &catalog,
-                                                         const RowPlan &rows,
-                                                         const HallRack &cabinet)
+void placeManagementSwitches(DataHall &hall, const SwitchSpec &sw, const RowPlan &rows,
+                             const HallRack &cabinet, std::vector<std::pair<int, int>> &portOf)
 {
-    std::vector<std::pair<int, int>> portOf(hall.devices.size(), {-1, 0});
-    if (catalog.kindOf(managementSwitchId) != CatalogKind::Switch) {
-        hall.notes.push_back(std::string("no management switch (") + managementSwitchId
-                             + ") in the catalog: the management network is not counted");
-        return portOf;
-    }
-    const SwitchSpec &sw = catalog.networkSwitch(managementSwitchId);
+    portOf.resize(hall.devices.size(), {-1, 0});
     std::map<int, std::vector<int>> devicesOfRow;
     for (std::size_t d = 0; d < hall.devices.size(); ++d)
-        if (hall.devices[d].rack >= 0)
+        if (managed(hall.devices[d]) && portOf[d].first < 0)
             devicesOfRow[hall.racks[static_cast<std::size_t>(hall.devices[d].rack)].row].push_back(
                 static_cast<int>(d));
+    const int ports = std::max(1, sw.ports);
     for (const auto &[row, devices] : devicesOfRow) {
-        // A row of compute cabinets keeps its network cabinet after them; other rows (the spine
-        // row) put it after whatever stands there.
-        bool computeRow = false;
-        int firstColumn = 0;
-        for (const HallRack &rack : hall.racks)
-            if (rack.row == row) {
-                computeRow = computeRow || rack.role == "compute";
-                if (rack.role != "network")
-                    firstColumn = std::max(firstColumn, rack.column + 1);
+        std::size_t next = 0;
+        // The row's switches with ports left, then new ones.
+        for (std::size_t s = 0; s < hall.devices.size() && next < devices.size(); ++s) {
+            HallDevice &existing = hall.devices[s];
+            if (existing.role != "management switch"
+                || hall.racks[static_cast<std::size_t>(existing.rack)].row != row)
+                continue;
+            while (existing.portsUsed < ports && next < devices.size()) {
+                portOf[static_cast<std::size_t>(devices[next++])]
+                    = {static_cast<int>(s), ++existing.portsUsed};
+                ++hall.racks[static_cast<std::size_t>(existing.rack)].portsUsed;
             }
-        if (computeRow)
-            firstColumn = rows.perRow;
-        const int ports = std::max(1, sw.ports);
-        const int count = static_cast<int>(devices.size());
-        for (int k = 0; k * ports < count; ++k) {
+        }
+        const int firstColumn = networkColumnOf(hall, rows, row);
+        int serial = 0;
+        for (const HallDevice &existing : hall.devices)
+            serial += existing.role == "management switch"
+                    && hall.racks[static_cast<std::size_t>(existing.rack)].row == row
+                ? 1
+                : 0;
+        while (next < devices.size()) {
             HallDevice device;
-            device.name = numbered("mgmt-r", row + 1, 2) + "-" + std::to_string(k + 1);
+            device.name = numbered("mgmt-r", row + 1, 2) + "-" + std::to_string(++serial);
             device.role = "management switch";
             device.typeName = sw.name;
             device.heightUnits = std::max(1, sw.rackUnits);
             device.watts = sw.powerWatts;
             device.kilograms = sw.weightKilograms;
             device.ports = sw.ports;
-            device.portsUsed = std::min(ports, count - k * ports);
             const int index = static_cast<int>(hall.devices.size());
+            const std::size_t last
+                = std::min(devices.size(), next + static_cast<std::size_t>(ports));
+            device.portsUsed = static_cast<int>(last - next);
             mountInNetworkRack(hall, std::move(device), row, "network", firstColumn, cabinet);
-            for (int j = k * ports; j < (k + 1) * ports && j < count; ++j)
-                portOf[static_cast<std::size_t>(devices[static_cast<std::size_t>(j)])]
-                    = {index, j - k * ports + 1};
+            portOf.resize(hall.devices.size(), {-1, 0});
+            for (int port = 1; next < last; ++port)
+                portOf[static_cast<std::size_t>(devices[next++])] = {index, port};
         }
     }
-    return portOf;
 }
 
-double deviceHeightMeters(const HallDevice &device)
+/**
+ * Zero-U PDUs in every cabinet whose catalog type names one (RackSpec::pdu), fed A and B (2N):
+ * each feed carries the cabinet's whole nameplate load alone, so each gets
+ * ceil(watts / one PDU's load) PDUs, at most `maxPdusPerFeed` (what fits the rear of a cabinet);
+ * a cabinet that needs more is noted.
+ */
+void placePowerDistribution(DataHall &hall, const Catalog &catalog)
 {
+    constexpr int maxPdusPerFeed = 4;
+    const std::size_t racks = hall.racks.size();
+    for (std::size_t r = 0; r < racks; ++r) {
+        HallRack &rack = hall.racks[r];
+        if (rack.rackId.empty() || rack.watts <= 0)
+            continue;
+        const RackSpec &spec = catalog.rack(rack.rackId);
+        if (!spec.pdu)
+            continue;
+        const double needed = std::ceil(rack.watts / spec.pdu->watts);
+        const int perFeed = static_cast<int>(std::min<double>(maxPdusPerFeed, needed));
+        if (needed > maxPdusPerFeed)
+            hall.notes.push_back(rack.name + " needs "
+                                 + std::to_string(static_cast<long long>(needed))
+                                 + " PDUs per feed for its " + kilowattsText(rack.watts)
+                                 + "; at most " + std::to_string(maxPdusPerFeed) + " fit");
+        rack.pdus = 2 * perFeed;
+        rack.pduWatts = perFeed * spec.pdu->watts;
+        for (int i = 0; i < rack.pdus; ++i) {
+            HallDevice pdu;
+            pdu.name
+                = rack.name + "-PDU-" + (i < perFeed ? "A" : "B") + std::to_string(i % perFeed + 1);
+            pdu.role = "PDU";
+            pdu.typeName = spec.pdu->name;
+            pdu.heightUnits = 0;
+            pdu.rack = static_cast<int>(r);
+            hall.devices.push_back(std::move(pdu));
+        }
+    }
+}
+
+/** Optical runs that leave their row, counted at each end's cabinet. */
+std::vector<int> runsLeavingTheRow(const DataHall &hall)
+{
+    std::vector<int> runs(hall.racks.size(), 0);
+    for (const HallCable &cable : hall.cables) {
+        if (cable.management || !cable.positioned
+            || (cable.medium != CableMedium::Multimode && cable.medium != CableMedium::SingleMode))
+            continue;
+        const int rackA = hall.devices[static_cast<std::size_t>(cable.deviceA)].rack;
+        const int rackB = hall.devices[static_cast<std::size_t>(cable.deviceB)].rack;
+        if (hall.racks[static_cast<std::size_t>(rackA)].row
+            == hall.racks[static_cast<std::size_t>(rackB)].row)
+            continue;
+        ++runs[static_cast<std::size_t>(rackA)];
+        ++runs[static_cast<std::size_t>(rackB)];
+    }
+    return runs;
+}
+
+/** A patching cabinet at the end of `row` (a network cabinet of `like`'s type). */
+int addPatchingCabinet(DataHall &hall, const HallRack &like, int row)
+{
+    HallRack rack;
+    rack.role = "network";
+    rack.rackId = like.rackId;
+    rack.row = row;
+    rack.rackUnits = like.rackUnits;
+    rack.limitWatts = like.limitWatts;
+    rack.limitKilograms = like.limitKilograms;
+    int patching = 1;
+    for (const HallRack &other : hall.racks)
+        if (other.row == row) {
+            rack.column = std::max(rack.column, other.column + 1);
+            patching += other.name.find("-P") != std::string::npos ? 1 : 0;
+        }
+    rack.name = numbered("R", row + 1, 2) + "-P" + std::to_string(patching);
+    hall.racks.push_back(rack);
+    return static_cast<int>(hall.racks.size()) - 1;
+}
+
+/**
+ * Fibre runs between rows are structured cabling (ANSI/TIA-942: trunks between distribution
+ * areas end on patch panels): each cabinet terminates the optical runs that leave its row on 1U
+ * panels of its catalog type (RackSpec::patchPanel), mounted from the top U down above what is
+ * stacked from U1. A switch cabinet without the units for all of them (a spine cabinet full of
+ * spines) gets a patching cabinet beside it at the end of its row for the rest; a compute
+ * cabinet without them is noted.
+ */
+void placePatchPanels(DataHall &hall, const Catalog &catalog)
+{
+    const std::vector<int> runs = runsLeavingTheRow(hall);
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        if (runs[r] == 0 || hall.racks[r].rackId.empty()
+            || !catalog.rack(hall.racks[r].rackId).patchPanel)
+            continue;
+        const PatchPanelSpec &spec = *catalog.rack(hall.racks[r].rackId).patchPanel;
+        const int panels = (runs[r] + spec.ports - 1) / spec.ports;
+        const int stacked = hall.racks[r].usedUnits;
+        int overflow = -1;
+        for (int i = 0; i < panels; ++i) {
+            int target = static_cast<int>(r), position = hall.racks[r].rackUnits - i;
+            if (position <= stacked) {
+                if (hall.racks[r].role == "compute") {
+                    hall.notes.push_back(hall.racks[r].name + " has no free U for "
+                                         + std::to_string(panels - i) + " of its "
+                                         + std::to_string(panels) + " patch panels");
+                    break;
+                }
+                if (overflow < 0
+                    || hall.racks[static_cast<std::size_t>(overflow)].usedUnits
+                        >= hall.racks[static_cast<std::size_t>(overflow)].rackUnits)
+                    overflow = addPatchingCabinet(hall, hall.racks[r], hall.racks[r].row);
+                target = overflow;
+                position = hall.racks[static_cast<std::size_t>(overflow)].usedUnits + 1;
+            }
+            HallRack &rack = hall.racks[static_cast<std::size_t>(target)];
+            HallDevice panel;
+            panel.name = hall.racks[r].name + "-PP" + std::to_string(i + 1);
+            panel.role = "patch panel";
+            panel.typeName = spec.name;
+            panel.rack = target;
+            panel.position = position;
+            panel.ports = spec.ports;
+            panel.portsUsed = std::min(spec.ports, runs[r] - i * spec.ports);
+            ++rack.usedUnits;
+            ++rack.patchPanels;
+            hall.devices.push_back(std::move(panel));
+        }
+    }
+}
+
+/** Cabinets whose nameplate draw is more than one feed's PDUs carry (after every device). */
+void notePdusOverloaded(DataHall &hall)
+{
+    for (const HallRack &rack : hall.racks)
+        if (rack.pdus > 0 && rack.watts > rack.pduWatts)
+            hall.notes.push_back(rack.name + " draws " + kilowattsText(rack.watts)
+                                 + ", more than one feed's PDUs carry ("
+                                 + kilowattsText(rack.pduWatts) + ")");
+}
+
+/** Where a device's ports are, above the floor of its cabinet: the middle of its units; a
+ * zero-U PDU's network port at its top, the cabinet's. */
+double deviceHeightMeters(const DataHall &hall, const HallDevice &device)
+{
+    if (device.heightUnits == 0)
+        return hall.racks[static_cast<std::size_t>(device.rack)].rackUnits * metersPerRackUnit;
     return (device.position - 1 + device.heightUnits / 2.0) * metersPerRackUnit;
 }
 
@@ -495,7 +673,7 @@ void addManagementCables(DataHall &hall, const std::vector<std::pair<int, int>> 
         cable.portA = hall.devices[d].role == "GPU server" ? "bmc" : "mgmt";
         cable.portB = "p" + std::to_string(port);
         cable.bitsPerSecond = 1e9;
-        cable.positioned = hall.devices[d].position > 0;
+        cable.positioned = hall.devices[d].placed();
         outOfReach += addMeasuredCable(hall, std::move(cable), true, options) ? 1 : 0;
     }
     if (outOfReach > 0)
@@ -511,9 +689,9 @@ double cableRunMeters(const DataHall &hall, int deviceA, int deviceB,
 {
     const HallDevice &a = hall.devices[static_cast<std::size_t>(deviceA)];
     const HallDevice &b = hall.devices[static_cast<std::size_t>(deviceB)];
-    if (a.rack < 0 || b.rack < 0 || a.position < 1 || b.position < 1)
+    if (!a.placed() || !b.placed())
         return 0;
-    const double heightA = deviceHeightMeters(a), heightB = deviceHeightMeters(b);
+    const double heightA = deviceHeightMeters(hall, a), heightB = deviceHeightMeters(hall, b);
     if (a.rack == b.rack)
         return std::abs(heightA - heightB) + options.slackMeters;
     const HallRack &rackA = hall.racks[static_cast<std::size_t>(a.rack)];
@@ -570,39 +748,53 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
     // without one).
     HallRack cabinet;
     if (!hall.racks.empty()) {
+        cabinet.rackId = hall.racks.front().rackId;
         cabinet.rackUnits = hall.racks.front().rackUnits;
         cabinet.limitWatts = hall.racks.front().limitWatts;
         cabinet.limitKilograms = hall.racks.front().limitKilograms;
     }
-    if (!in.graph || !in.fabric) {
-        placeStorage(hall, in.plan, in.catalog, rows, cabinet);
-        const auto managementPorts = placeManagementSwitches(hall, in.catalog, rows, cabinet);
-        if (in.withCables)
-            addManagementCables(hall, managementPorts, options);
-        return hall;
+    const bool withFabric = in.graph && in.fabric;
+    int endpointsPerNode = 1;
+    std::vector<int> deviceOfVertex;
+    if (withFabric) {
+        endpointsPerNode = planEndpointsPerNode(in.plan, *in.fabric);
+        deviceOfVertex.assign(in.graph->vertexCount(), -1);
+        for (std::size_t i = 0; i < in.graph->endpoints().size(); ++i) {
+            const std::size_t node = i / static_cast<std::size_t>(endpointsPerNode);
+            if (node < serverOfNode.size())
+                deviceOfVertex[in.graph->endpoints()[i]] = serverOfNode[node];
+        }
+        const NicSpec &nic = in.catalog.nic(in.fabric->nicId);
+        const SwitchSpec *sw = in.fabric->switchId.empty()
+            ? nullptr
+            : &in.catalog.networkSwitch(in.fabric->switchId);
+        placeSwitches(hall, *in.graph, rows, sw, cabinet, deviceOfVertex);
+        hall.interfaceType
+            = interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
+                               nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);
     }
-    const FabricGraph &graph = *in.graph;
-    const PlanFabric &fabric = *in.fabric;
-    const int endpointsPerNode = planEndpointsPerNode(in.plan, fabric);
-    std::vector<int> deviceOfVertex(graph.vertexCount(), -1);
-    for (std::size_t i = 0; i < graph.endpoints().size(); ++i) {
-        const std::size_t node = i / static_cast<std::size_t>(endpointsPerNode);
-        if (node < serverOfNode.size())
-            deviceOfVertex[graph.endpoints()[i]] = serverOfNode[node];
-    }
-    const NicSpec &nic = in.catalog.nic(fabric.nicId);
-    const SwitchSpec *sw
-        = fabric.switchId.empty() ? nullptr : &in.catalog.networkSwitch(fabric.switchId);
-    placeSwitches(hall, graph, rows, sw, cabinet, deviceOfVertex);
     placeStorage(hall, in.plan, in.catalog, rows, cabinet);
-    const auto managementPorts = placeManagementSwitches(hall, in.catalog, rows, cabinet);
-    hall.interfaceType
-        = interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
-                           nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);
+    // The management network for what stands in the cabinets, their PDUs sized for it, and the
+    // PDUs' own management ports.
+    const SwitchSpec *management = nullptr;
+    if (in.catalog.kindOf(managementSwitchId) == CatalogKind::Switch)
+        management = &in.catalog.networkSwitch(managementSwitchId);
+    else
+        hall.notes.push_back(std::string("no management switch (") + managementSwitchId
+                             + ") in the catalog: the management network is not counted");
+    std::vector<std::pair<int, int>> managementPorts;
+    if (management)
+        placeManagementSwitches(hall, *management, rows, cabinet, managementPorts);
+    placePowerDistribution(hall, in.catalog);
+    if (management)
+        placeManagementSwitches(hall, *management, rows, cabinet, managementPorts);
     if (in.withCables) {
-        addCables(hall, graph, deviceOfVertex, endpointsPerNode, options);
+        if (withFabric)
+            addCables(hall, *in.graph, deviceOfVertex, endpointsPerNode, options);
         addManagementCables(hall, managementPorts, options);
+        placePatchPanels(hall, in.catalog);
     }
+    notePdusOverloaded(hall);
     return hall;
 }
 

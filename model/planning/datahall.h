@@ -43,6 +43,9 @@ struct HallRack
     std::string role; ///< "compute", "network", "spine", "storage"
     /** A compute cabinet's server group (its NodeGroup::name); empty otherwise. */
     std::string group;
+    /** The catalog's cabinet type (RackSpec id); network cabinets take the first compute
+     * cabinet's. Empty when none is known. */
+    std::string rackId;
     int row = 0; ///< position along the room, in row pitches (the spine row included)
     int column = 0; ///< position along the row, in cabinet widths
     int rackUnits = 42;
@@ -58,6 +61,15 @@ struct HallRack
     double kilograms = 0; ///< what its devices weigh, as far as the catalog knows
     double limitKilograms = 0; ///< the equipment load the cabinet is rated for (0: unknown)
     int devicesOfUnknownWeight = 0; ///< devices whose catalog entry gives no weight
+    int pdus = 0; ///< zero-U PDUs, half on each of the A and B feeds
+    double pduWatts = 0; ///< what one feed's PDUs carry together (the cabinet's on one side)
+    int patchPanels = 0;
+    /** Over its power, load or space limit, or drawing more than one feed's PDUs carry. */
+    bool overLimit() const
+    {
+        return powerFraction() > 1.0 || weightFraction() > 1.0 || usedUnits > rackUnits
+            || (pdus > 0 && watts > pduWatts);
+    }
     /** Its load against its rating; negative when the rating or a device's weight is unknown. */
     double weightFraction() const
     {
@@ -69,11 +81,15 @@ struct HallRack
 struct HallDevice
 {
     std::string name; ///< "compute-0001", "leaf-su0-rail3"
-    std::string role; ///< "GPU server", "leaf switch", "spine switch", "core switch"
+    /** "GPU server", "leaf switch", "spine switch", "core switch", "storage system",
+     * "management switch", "PDU" (zero-U, on a side of the cabinet), "patch panel". */
+    std::string role;
     std::string typeName; ///< the catalog name of the node or switch
     int rack = -1; ///< index into DataHall::racks; -1 when its group is not placed in racks
-    int position = 0; ///< lowest U it occupies, from 1; 0 when it has no U
-    int heightUnits = 1;
+    int position = 0; ///< lowest U it occupies, from 1; 0 when it has no U (or is zero-U)
+    int heightUnits = 1; ///< 0 for a zero-U PDU
+    /** In a cabinet with a place: a U position, or zero-U (a PDU). */
+    bool placed() const { return rack >= 0 && (position > 0 || heightUnits == 0); }
     double watts = 0; ///< at full load
     int ports = 0; ///< a switch's ports (its catalog radix); 0 for servers
     int portsUsed = 0; ///< of them, those with a fabric cable

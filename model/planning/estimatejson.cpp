@@ -237,6 +237,20 @@ nlohmann::json planTrainingJson(const PlanEstimate &e)
     return training;
 }
 
+/** The data hall as a whole; null when the plan's servers are not in racks. */
+nlohmann::json hallJson(const PlanEstimate &e)
+{
+    if (e.hallRacks == 0)
+        return nullptr;
+    return {{"rows", e.hallRows},
+            {"racks", e.hallRacks},
+            {"over_limit_racks", e.overLimitRacks},
+            {"pdus", e.pdus},
+            {"patch_panels", e.patchPanels},
+            {"cables_by_medium", cablesByMediumJson(e)},
+            {"longest_cable_m", e.longestCableMeters}};
+}
+
 } // namespace
 
 nlohmann::json planEstimateToJson(const PlanEstimate &e)
@@ -257,6 +271,7 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
         {"management_cables", e.managementCables},
         {"cables_by_medium", cablesByMediumJson(e)},
         {"longest_cable_m", e.longestCableMeters},
+        {"hall", hallJson(e)},
         {"bill_of_materials", billOfMaterialsJson(e)},
         {"capital_cost_usd", e.capitalCostUsd},
         {"warnings", e.warnings},

@@ -79,6 +79,13 @@ struct PlanEstimate
     /** The out-of-band management network (datahall.h): its switches and cables. */
     long long managementSwitches = 0;
     long long managementCables = 0;
+    /** The data hall as a whole (datahall.h): rows in the room, cabinets of every kind, those over
+     * a limit, and the cabinets' PDUs and patch panels; 0 without racks. */
+    int hallRows = 0;
+    long long hallRacks = 0;
+    long long overLimitRacks = 0;
+    long long pdus = 0;
+    long long patchPanels = 0;
     /** The fabric's cables by the medium their length needs in the data hall (datahall.h), in
      * CableMedium order, with the longest run; empty without a fabric or racks. */
     std::vector<std::pair<std::string, long long>> cablesByMedium;

@@ -10,6 +10,7 @@
 #include "model/planning/planworstfailure.h"
 
 #include <map>
+#include <set>
 
 namespace cp::model::planestimate {
 
@@ -95,6 +96,31 @@ void priceHallCables(PlanEstimateBuild &build, const DataHall &hall)
     build.cableBill = std::move(bill);
 }
 
+/** The hall's summary figures, and its cabinets' PDUs and patch panels in the bill of materials
+ * (each at its cabinet type's catalog price). */
+void tallyCabinetFittings(PlanEstimateBuild &build, const DataHall &hall)
+{
+    PlanEstimate &result = build.result;
+    result.hallRacks = static_cast<long long>(hall.racks.size());
+    std::set<int> rows;
+    for (const HallRack &rack : hall.racks) {
+        rows.insert(rack.row);
+        result.overLimitRacks += rack.overLimit() ? 1 : 0;
+        result.pdus += rack.pdus;
+        result.patchPanels += rack.patchPanels;
+        if (rack.rackId.empty())
+            continue;
+        const RackSpec &spec = build.catalog.rack(rack.rackId);
+        if (spec.pdu)
+            addBillLine(result, "Power distribution", spec.id + "-pdu", spec.pdu->name, rack.pdus,
+                        spec.pdu->priceUsd);
+        if (spec.patchPanel)
+            addBillLine(result, "Patch panels", spec.id + "-patch-panel", spec.patchPanel->name,
+                        rack.patchPanels, spec.patchPanel->priceUsd);
+    }
+    result.hallRows = static_cast<int>(rows.size());
+}
+
 } // namespace
 
 /**
@@ -163,6 +189,7 @@ void estimateNetworkCabinets(PlanEstimateBuild &build)
     const RackSpec &rack = *racked->rack;
     addBillLine(result, "Racks", rack.id, rack.name,
                 result.networkCabinets + result.storageCabinets, rack.priceUsd);
+    tallyCabinetFittings(build, hall);
     // The out-of-band management network: its switches draw and cost like the fabric's.
     result.managementSwitches
         = std::count_if(hall.devices.begin(), hall.devices.end(),

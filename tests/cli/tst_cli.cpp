@@ -744,6 +744,46 @@ private slots:
                 > 3);
     }
 
+    void planEstimateJsonSumsUpTheHall()
+    {
+        // The sample's room (tst_datahall derives every figure): 6 rows, 51 cabinets, none over
+        // a limit, 188 PDUs, 56 patch panels.
+        const QString sample
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+        const Result r = run({"plan", "estimate", sample, "--json"});
+        QCOMPARE(r.status, 0);
+        QJsonObject hall = QJsonDocument::fromJson(r.out).object().value("hall").toObject();
+        QCOMPARE(hall.value("rows").toInt(), 6);
+        QCOMPARE(hall.value("racks").toInt(), 51);
+        QCOMPARE(hall.value("over_limit_racks").toInt(), 0);
+        QCOMPARE(hall.value("pdus").toInt(), 188);
+        QCOMPARE(hall.value("patch_panels").toInt(), 56);
+        QCOMPARE(hall.value("cables_by_medium").toObject().value("active copper (ACC)").toInt(),
+                 28);
+        // Five DGX H100 to a cabinet: 5 x 10.2 = 51 kW against the cabinet's 40 kW; 128 servers
+        // fill 25 such cabinets and a 26th with three (30.6 kW): 25 over the limit. (Their PDUs
+        // follow the load: 3 x 17.3 = 51.9 kW a feed, enough.)
+        QFile source(sample);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QJsonObject plan = QJsonDocument::fromJson(source.readAll()).object();
+        QJsonArray nodes = plan.value("nodes").toArray();
+        QJsonObject group = nodes.at(0).toObject();
+        group.insert("nodes_per_rack", 5);
+        nodes.replace(0, group);
+        plan.insert("nodes", nodes);
+        const QString dense = m_dir.filePath(QStringLiteral("dense.json"));
+        QFile out(dense);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(plan).toJson());
+        out.close();
+        const Result over = run({"plan", "estimate", dense, "--json"});
+        QCOMPARE(over.status, 0);
+        hall = QJsonDocument::fromJson(over.out).object().value("hall").toObject();
+        QCOMPARE(hall.value("over_limit_racks").toInt(), 25);
+        const Result text = run({"plan", "estimate", dense});
+        QVERIFY2(text.out.contains("cabinets over a limit"), text.out.constData());
+    }
+
     void planEstimateEverySample()
     {
         for (const char *name : {"h100-1024-ndr-rail-fat-tree.json", "a100-pcie-64-100gbe.json",
@@ -767,18 +807,20 @@ private slots:
     void humanNumbersInTables()
     {
         // The H100 sample's capital cost: 1,024 x 30,000 + 128 x 120,000 + (43 + 7 + 1) x 12,000
-        // (server, network and storage racks) + 48 x 30,000 + 6 x 5,000 (management switches)
-        // + 4 x 500,000 = 50,162,000 USD, and the cables with their optics: 4,040 x 800
+        // (server, network and storage racks) + 48 x 30,000 + 10 x 5,000 (management switches)
+        // + 4 x 500,000 = 50,182,000 USD; the cables with their optics: 4,040 x 800
         // (transceivers) + 28 x 500 (active copper) + 185,699 (2,020 OM4 cables at 50 + 3 USD
-        // per metre of their stock lengths, 7 to 20 m) + 2,349 (180 Cat 6A cords at 5 + 1 USD
-        // per metre), 3,434,048 USD (tst_datahall: theBillPricesEveryCableByMediumAndLength
-        // sums it cable by cable): 53,596,048 USD.
+        // per metre of their stock lengths, 7 to 20 m) + 4,681 (368 Cat 6A cords at 5 + 1 USD
+        // per metre, 2 to 15 m) = 3,436,380 USD (tst_datahall:
+        // theBillPricesEveryCableByMediumAndLength sums it cable by cable); and the cabinets'
+        // 188 PDUs x 2,500 + 56 patch panels x 1,000 = 526,000 USD (tst_datahall):
+        // 54,144,380 USD.
         const Result r
             = run({"plan", "estimate",
                    QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json")});
         QCOMPARE(r.status, 0);
-        QVERIFY2(r.out.contains("53,596,048 USD"), r.out.constData());
-        QVERIFY(!r.out.contains("53596048"));
+        QVERIFY2(r.out.contains("54,144,380 USD"), r.out.constData());
+        QVERIFY(!r.out.contains("54144380"));
         // The training throughput is written out, not as 1.412e+06.
         QVERIFY(r.out.contains("tokens/s"));
         QVERIFY(!r.out.contains("e+06 tokens/s"));
@@ -986,7 +1028,7 @@ private slots:
 
     void exportCableScheduleAndNetbox()
     {
-        // The H100 sample's 1,024 NIC cables and 1,024 leaf-spine cables and its 180 management
+        // The H100 sample's 1,024 NIC cables and 1,024 leaf-spine cables and its 368 management
         // cables (tst_datahall), one schedule row each after the header; the NetBox directory is
         // created with its eight numbered files.
         const QString sample
@@ -995,10 +1037,10 @@ private slots:
         const QString netbox = m_dir.filePath(QStringLiteral("netbox/hall-a"));
         const Result r = run({"export", sample, "--cable-schedule", schedule, "--netbox", netbox});
         QVERIFY2(r.status == 0, r.err.constData());
-        QVERIFY2(r.out.contains("2228 cables"), r.out.constData());
+        QVERIFY2(r.out.contains("2416 cables"), r.out.constData());
         QFile file(schedule);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(file.readAll().count('\n'), 2229);
+        QCOMPARE(file.readAll().count('\n'), 2417);
         const QStringList files = QDir(netbox).entryList(QDir::Files, QDir::Name);
         QCOMPARE(files.size(), 8);
         QCOMPARE(files.front(), QStringLiteral("01-sites.csv"));

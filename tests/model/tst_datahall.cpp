@@ -94,11 +94,38 @@ private slots:
         for (const HallRack &rack : hall.racks)
             compute += rack.role == "compute" ? 1 : 0;
         QCOMPARE(compute, 43);
-        // The management network: one 48-port SN2201 per row for that row's devices (rows 1, 2,
-        // 4 and 5: 30 servers + 8 leaves; the spine row: 16 spines + 4 storage systems; row 6:
-        // the last 8 servers), 6 switches and one cable from each of the 180 other devices.
-        QCOMPARE(hall.devices.size(), std::size_t(128 + 32 + 16 + 4 + 6));
-        QCOMPARE(hall.cables.size(), std::size_t(2048 + 180));
+        // PDUs, A and B feeds each carrying the cabinet alone on 17.3 kW PDUs: a compute cabinet
+        // (30.6 kW, or 20.4 kW for the last) needs 2 a feed, 4 in all: 43 x 4 = 172; the leaf
+        // cabinets of rows 1, 2, 4 and 5 (8 x 750 W leaves and their management switches), the
+        // spine cabinet (16 x 750 W = 12 kW), the storage cabinet (4 x 3 kW) and the management
+        // cabinets of rows 3 and 6 need 1 a feed: 8 x 2 = 16; 188 PDUs.
+        // The management network: 48-port SN2201s in each row for that row's devices and PDUs
+        // (rows 1, 2, 4 and 5: 30 servers + 8 leaves + 10 x 4 + 2 PDUs = 80, two switches each;
+        // the spine row: 16 spines + 4 storage systems + 3 x 2 PDUs = 26; row 6: the last 8
+        // servers + 3 x 4 + 2 PDUs = 22), 10 switches, one cable from each of the 368 devices.
+        // Patch panels (48 ports) where fibre leaves a row: the spine cabinet's 1,024 uplinks
+        // need 22; each leaf cabinet terminates its leaves' 256 uplinks and the cables of its
+        // unit's servers in another row (servers 31-32, 61-64, 91-96, 121-128: 16, 32, 48 and 64
+        // cables): 6, 6, 7 and 7 panels; the 8 compute cabinets holding those servers one each:
+        // 56 panels.
+        int pdus = 0, panels = 0, management = 0;
+        for (const HallDevice &device : hall.devices) {
+            pdus += device.role == "PDU" ? 1 : 0;
+            panels += device.role == "patch panel" ? 1 : 0;
+            management += device.role == "management switch" ? 1 : 0;
+        }
+        QCOMPARE(pdus, 188);
+        QCOMPARE(panels, 56);
+        QCOMPARE(management, 10);
+        QCOMPARE(hall.devices.size(), std::size_t(128 + 32 + 16 + 4 + 10 + 188 + 56));
+        QCOMPARE(hall.cables.size(), std::size_t(2048 + 368));
+        const auto spine = std::find_if(hall.racks.begin(), hall.racks.end(),
+                                        [](const HallRack &r) { return r.name == "R03-S1"; });
+        QVERIFY(spine != hall.racks.end());
+        QCOMPARE(spine->patchPanels, 22);
+        QCOMPARE(spine->usedUnits, 16 + 22);
+        QCOMPARE(hall.racks.front().pdus, 4);
+        QCOMPARE(hall.racks.front().pduWatts, 2 * 17300.0);
         const auto fabricCables = std::count_if(hall.cables.begin(), hall.cables.end(),
                                                 [](const HallCable &c) { return !c.management; });
         QCOMPARE(static_cast<long long>(fabricCables),
@@ -163,8 +190,24 @@ private slots:
         const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
         QCOMPARE(estimate.networkCabinets, 7LL);
-        QCOMPARE(estimate.managementSwitches, 6LL);
-        QCOMPARE(estimate.managementCables, 180LL);
+        QCOMPARE(estimate.managementSwitches, 10LL);
+        QCOMPARE(estimate.managementCables, 368LL);
+        // The hall's figures (theSampleFillsRowsOfRacksAndCablesItsFabric): 6 rows, 51
+        // cabinets, none over a limit, 188 PDUs and 56 patch panels, each in the bill at its
+        // cabinet type's price.
+        QCOMPARE(estimate.hallRows, 6);
+        QCOMPARE(estimate.hallRacks, 51LL);
+        QCOMPARE(estimate.overLimitRacks, 0LL);
+        QCOMPARE(estimate.pdus, 188LL);
+        QCOMPARE(estimate.patchPanels, 56LL);
+        const auto line = [&](const std::string &category) {
+            return *std::find_if(estimate.billOfMaterials.begin(), estimate.billOfMaterials.end(),
+                                 [&](const auto &l) { return l.category == category; });
+        };
+        QCOMPARE(line("Power distribution").count, 188LL);
+        QCOMPARE(line("Power distribution").unitPriceUsd, 2500.0);
+        QCOMPARE(line("Patch panels").count, 56LL);
+        QCOMPARE(line("Patch panels").unitPriceUsd, 1000.0);
         QCOMPARE(estimate.storageCabinets, 1LL);
         const auto racks
             = std::find_if(estimate.billOfMaterials.begin(), estimate.billOfMaterials.end(),
@@ -226,9 +269,10 @@ private slots:
         // The sample's hall (theEstimateCountsCablesByMedium): 28 active copper cables of 4.7 to
         // 4.98 m, all ordered as 5 m at 300 + 5 x 40 = 500 USD (ib-ndr-400's cabling prices);
         // 2,020 multimode runs, each an OM4 cable at 50 + 3 USD per metre of its stock length
-        // and two 800 USD transceivers; 180 management patch cords at 5 + 1 USD per metre (the
-        // SN2201's). The first server's first NIC cable (11.5 m) is one of the 15 m cables at
-        // 95 USD.
+        // and two 800 USD transceivers; 368 management patch cords at 5 + 1 USD per metre (the
+        // SN2201's) to the management ports of 368 devices (servers, switches, storage and
+        // PDUs: theSampleFillsRowsOfRacksAndCablesItsFabric). The first server's first NIC cable
+        // (11.5 m) is one of the 15 m cables at 95 USD.
         const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         const DataHall hall = layoutDataHall(plan, shippedCatalog());
         const NicSpec &nic = shippedCatalog().nic("ib-ndr-400");
@@ -265,7 +309,7 @@ private slots:
             patchCords += line.name.starts_with("Cat 6A") ? line.count : 0;
         }
         QCOMPARE(fibre, 2020LL);
-        QCOMPARE(patchCords, 180LL);
+        QCOMPARE(patchCords, 368LL);
         QVERIFY(qAbs(bill.costUsd - expectedUsd) < 1e-6);
         QCOMPARE(bill.unmeasuredCables, 0LL);
         QCOMPARE(bill.unpricedCables, 0LL);
@@ -286,6 +330,54 @@ private slots:
                             }));
     }
 
+    void aFullSpineCabinetPatchesInACabinetBesideIt()
+    {
+        // The shared-cluster sample: 256 DGX x 8 NICs on 64 leaves of 32 down and 32 up, 2,048
+        // uplinks to 32 spines, all of which leave the spine row: ceil(2,048 / 48) = 43 patch
+        // panels for the spine cabinet. Its 32 1U spines leave U33-U42 free for 10 of them; the
+        // other 33 go to a patching cabinet at the end of the spine row, stacked from U1.
+        const DataHall hall
+            = layoutDataHall(loadSamplePlan("h100-2048-shared-cluster.json"), shippedCatalog());
+        const auto named = [&](const std::string &name) {
+            return std::find_if(hall.racks.begin(), hall.racks.end(),
+                                [&](const HallRack &r) { return r.name == name; });
+        };
+        const auto spine = named("R05-S1");
+        const auto patching = named("R05-P1");
+        QVERIFY(spine != hall.racks.end() && patching != hall.racks.end());
+        QCOMPARE(spine->patchPanels, 10);
+        QCOMPARE(spine->usedUnits, 42);
+        QCOMPARE(patching->role, std::string("network"));
+        QCOMPARE(patching->patchPanels, 33);
+        QCOMPARE(patching->usedUnits, 33);
+        int columnsInRow = 0;
+        for (const HallRack &rack : hall.racks)
+            columnsInRow
+                = rack.row == spine->row ? std::max(columnsInRow, rack.column) : columnsInRow;
+        QCOMPARE(patching->column, columnsInRow); // the last of its row, on no other cabinet
+        QVERIFY(hall.notes.empty());
+    }
+
+    void pdusFollowTheLoadUpToWhatFits()
+    {
+        // Eight DGX H100 forced into a 40 kW cabinet: 8 x 10.2 = 81.6 kW needs ceil(81.6 / 17.3)
+        // = 5 PDUs a feed; four fit, carrying 69.2 kW: the cabinet is over its PDUs (and its
+        // power limit), and the hall says so.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.nodeGroups[0].nodesPerRack = 8;
+        const DataHall hall = layoutDataHall(plan, shippedCatalog());
+        const HallRack &first = hall.racks.front();
+        QCOMPARE(first.pdus, 8);
+        QCOMPARE(first.pduWatts, 4 * 17300.0);
+        QVERIFY(first.overLimit());
+        QVERIFY(std::any_of(hall.notes.begin(), hall.notes.end(), [](const std::string &note) {
+            return note == "R01-C01 needs 5 PDUs per feed for its 81.6 kW; at most 4 fit";
+        }));
+        QVERIFY(std::any_of(hall.notes.begin(), hall.notes.end(), [](const std::string &note) {
+            return note.starts_with("R01-C01 draws 81.6 kW, more than one feed's PDUs carry (69.2");
+        }));
+    }
+
     void everyNicOfAFatTreeNodeIsCabled()
     {
         // The A100 sample: 8 PCIe servers with 2 NICs each on one 100 GbE leaf. A fat-tree lists
@@ -293,8 +385,10 @@ private slots:
         // 16 cables, two per server.
         const DataHall hall
             = layoutDataHall(loadSamplePlan("a100-pcie-64-100gbe.json"), shippedCatalog());
-        // (and 10 management cables: the 8 servers' BMCs and the leaf's and the storage's ports)
-        QCOMPARE(hall.cables.size(), std::size_t(16 + 10));
+        // (and 22 management cables: the 8 servers' BMCs, the leaf's and the storage's ports,
+        // and the PDUs of the 6 cabinets, 3 compute, the leaf's, the storage's and row 2's
+        // management cabinet, each under its 15 kW limit so one 17.3 kW PDU a feed: 12)
+        QCOMPARE(hall.cables.size(), std::size_t(16 + 22));
         std::map<std::string, std::set<std::string>> ports;
         for (const HallCable &cable : hall.cables)
             if (!cable.management)
@@ -428,8 +522,9 @@ private slots:
         // each spine 32 x 32 / 16 = 64 down: every port of every switch carries a cable.
         const DataHall hall
             = layoutDataHall(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
-        // The management network adds 6 SN2201 of 48 ports, one port for each of the 180 other
-        // devices (tst_datahall's row count above).
+        // The management network adds 10 SN2201 of 48 ports, one port for each of the 368 other
+        // devices (tst_datahall's row count above). Patch panels have 48 ports each but are not
+        // switches: their ports are not the cabinet's.
         int leaves = 0, spines = 0, management = 0;
         for (const HallDevice &device : hall.devices) {
             if (device.role == "leaf switch" || device.role == "spine switch") {
@@ -439,11 +534,13 @@ private slots:
             } else if (device.role == "management switch") {
                 QCOMPARE(device.ports, 48);
                 ++management;
+            } else if (device.role == "patch panel") {
+                QCOMPARE(device.ports, 48);
             } else {
                 QCOMPARE(device.ports, 0);
             }
         }
-        QCOMPARE(management, 6);
+        QCOMPARE(management, 10);
         QCOMPARE(leaves, 32);
         QCOMPARE(spines, 16);
         long long cabinetPorts = 0, cabinetUsed = 0;
@@ -452,8 +549,8 @@ private slots:
             cabinetPorts += rack.ports;
             cabinetUsed += rack.portsUsed;
         }
-        QCOMPARE(cabinetPorts, 48LL * 64 + 6 * 48);
-        QCOMPARE(cabinetUsed, 48LL * 64 + 180);
+        QCOMPARE(cabinetPorts, 48LL * 64 + 10 * 48);
+        QCOMPARE(cabinetUsed, 48LL * 64 + 368);
         // Those cabled ports are the room's switch ends: each of the 1,024 server cables ends on
         // one leaf port, each of the 1,024 leaf-spine cables on one leaf and one spine port, and
         // each management cable on one management port (the leaves' and spines' own management
@@ -462,14 +559,15 @@ private slots:
         for (const HallCable &cable : hall.cables)
             for (int end : {cable.deviceA, cable.deviceB})
                 switchEnds += hall.devices[static_cast<std::size_t>(end)].ports > 0 ? 1 : 0;
-        QCOMPARE(switchEnds, 1024LL + 2 * 1024 + 180 + 48);
+        QCOMPARE(switchEnds, 1024LL + 2 * 1024 + 368 + 48);
     }
 
     void cabinetsWeighWhatTheyHold()
     {
         // The sample: three DGX H100 of 130.45 kg in a cabinet rated for 1,360 kg: 391.35 kg,
-        // 28.8%. Its first network cabinet holds QM9700 leaves of 14.8 kg each and the row's
-        // SN2201 management switch of 7.41 kg.
+        // 28.8%. Its first network cabinet holds QM9700 leaves of 14.8 kg each and the row's two
+        // SN2201 management switches of 7.41 kg (PDUs and patch panels, a few kilograms each,
+        // are not weighed).
         const DataHall hall
             = layoutDataHall(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
         const HallRack &first = hall.racks.front();
@@ -485,7 +583,7 @@ private slots:
                 leaves += device.rack >= 0 && device.role == "leaf switch"
                     && hall.racks[static_cast<std::size_t>(device.rack)].name == "R01-N1";
             QCOMPARE(leaves, 8);
-            QVERIFY(qAbs(rack.kilograms - (8 * 14.8 + 7.41)) < 1e-9);
+            QVERIFY(qAbs(rack.kilograms - (8 * 14.8 + 2 * 7.41)) < 1e-9);
             QCOMPARE(rack.devicesOfUnknownWeight, 0);
         }
         // HGX H200 servers have no published weight in the catalog: their cabinets' weight is
@@ -534,17 +632,18 @@ private slots:
     {
         // 300 cabinets to a row: the sample's 43 compute cabinets stand in columns 0-42 of one
         // row and its network cabinet at column 300, at least 0.6 m x (300 - 42) = 154.8 m of
-        // tray away, beyond Cat 6A's 100 m: every one of the 128 BMC cables is out of reach. The
-        // spine row's devices sit beside their own management switch.
+        // tray away, beyond Cat 6A's 100 m: every one of the 128 BMC cables and the cables of
+        // the compute cabinets' 43 x 4 PDUs (theSampleFillsRowsOfRacksAndCablesItsFabric) is out
+        // of reach, 300 in all. The spine row's devices sit beside their own management switch.
         Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         plan.hall.cabinetsPerRow = 300;
         const DataHall hall = layoutDataHall(plan, shippedCatalog());
         long long outOfReach = 0;
         for (const HallCable &cable : hall.cables)
             outOfReach += cable.management && cable.medium == CableMedium::OutOfReach ? 1 : 0;
-        QCOMPARE(outOfReach, 128LL);
+        QCOMPARE(outOfReach, 300LL);
         QVERIFY(std::any_of(hall.notes.begin(), hall.notes.end(), [](const std::string &note) {
-            return note.find("128 management cables are longer than twisted pair reaches (100 m)")
+            return note.find("300 management cables are longer than twisted pair reaches (100 m)")
                 == 0;
         }));
     }

@@ -213,11 +213,11 @@ private slots:
     void throughputEstimateSkipsOnlyTheDataHall()
     {
         // The scaling curve's estimate: the same layout and throughput, no data hall (the H100
-        // sample's hall has 7 network cabinets and 6 management switches; tst_datahall).
+        // sample's hall has 7 network cabinets and 10 management switches; tst_datahall).
         const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         const PlanEstimate full = estimatePlan(plan, shippedCatalog());
         const PlanEstimate fast = estimatePlanThroughput(plan, shippedCatalog());
-        QCOMPARE(full.managementSwitches, 6LL);
+        QCOMPARE(full.managementSwitches, 10LL);
         QCOMPARE(fast.managementSwitches, 0LL);
         QCOMPARE(fast.networkCabinets, 0LL);
         QVERIFY(full.training.found && fast.training.found);
@@ -236,9 +236,9 @@ private slots:
         // Power: 1024 x 700 W GPUs + 128 x 4.6 kW rest of node (DGX H100 10.2 kW max) + 48 switches
         // x 750 W + the optics of the 2,020 multimode runs (2 x 9 W each) + both 0.75 W ends of
         // the 28 active copper cables (NVIDIA LinkX: 1.5 W per twin-port 800G end; lengths in
-        // tst_datahall) + 6 management switches x 98 W (one per row of the data hall:
-        // tst_datahall) + 4 x 3 kW storage.
-        const double networkWatts = 48 * 750.0 + 2020 * 2 * 9.0 + 28 * 2 * 0.75 + 6 * 98.0;
+        // tst_datahall) + 10 management switches x 98 W (one or two per row of the data hall,
+        // for its servers, switches and PDUs: tst_datahall) + 4 x 3 kW storage.
+        const double networkWatts = 48 * 750.0 + 2020 * 2 * 9.0 + 28 * 2 * 0.75 + 10 * 98.0;
         QCOMPARE(e.power.gpusWatts, 1024 * 700.0);
         QCOMPARE(e.power.nodesWatts, 128 * 4600.0);
         QCOMPARE(e.power.networkWatts, networkWatts);
@@ -328,15 +328,15 @@ private slots:
 
     void facilityPowerBudgetIsChecked()
     {
-        // The H100 sample at full load: IT 1,390.6 kW = GPUs 1,024 x 700 W = 716.8 kW + nodes
+        // The H100 sample at full load: IT 1,391.0 kW = GPUs 1,024 x 700 W = 716.8 kW + nodes
         // 128 x 4.6 kW = 588.8 kW + network 72.4 kW (48 x 750 W switches, 4,040 x 9 W optics,
-        // 56 x 0.75 W copper ends: h100PlanTotals) + 0.6 kW (6 management switches) + storage
-        // 4 x 3 kW = 12 kW; x PUE 1.58 = 2,197.1 kW. A 2 MW budget is exceeded, a 2.5 MW one is
+        // 56 x 0.75 W copper ends: h100PlanTotals) + 0.98 kW (10 management switches) + storage
+        // 4 x 3 kW = 12 kW; x PUE 1.58 = 2,197.8 kW. A 2 MW budget is exceeded, a 2.5 MW one is
         // not.
         Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         plan.facility.powerLimitWatts = 2.0e6;
         const PlanEstimate over = estimatePlan(plan, shippedCatalog());
-        QVERIFY(std::abs(over.power.facilityWatts() - 2197.1e3) < 0.1e3);
+        QVERIFY(std::abs(over.power.facilityWatts() - 2197.8e3) < 0.1e3);
         QVERIFY(over.overPowerBudget());
         QVERIFY(std::any_of(over.warnings.begin(), over.warnings.end(), [](const std::string &w) {
             return w.find("2.2 MW at full load (IT x PUE), over the facility's budget of 2.0 MW")

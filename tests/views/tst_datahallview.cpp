@@ -88,13 +88,14 @@ private slots:
         QVERIFY(views::DataHallFloorItem::capacityColour(1.02)
                 != views::DataHallFloorItem::capacityColour(0.85));
         // By switch ports: every port of the sample's non-blocking rail fabric is cabled (64 of
-        // 64 on each leaf, tst_datahall derives it); with the row's 48-port management switch
-        // serving its 30 servers and 8 leaves, R01-N1 has 550 of 560 ports cabled, amber;
+        // 64 on each leaf, tst_datahall derives it); with the row's two 48-port management
+        // switches serving its 30 servers, 8 leaves and 42 PDUs, R01-N1 has 512 + 80 = 592 of
+        // 8 x 64 + 2 x 48 = 608 ports cabled, amber;
         // the 43 compute cabinets and the storage cabinet hold no switch and are grey, and the
         // status says why.
         shown->view.setCapacity(views::RackCapacity::Ports);
         const int network = rackNamed(*item, "R01-N1");
-        QCOMPARE(item->fillOf(network), 550.0 / 560.0);
+        QCOMPARE(item->fillOf(network), 592.0 / 608.0);
         QCOMPARE(item->colourOf(network), views::DataHallFloorItem::capacityColour(0.85));
         QVERIFY(item->fillOf(first) < 0);
         QCOMPARE(item->colourOf(first), views::DataHallFloorItem::capacityColour(-1));
@@ -136,9 +137,13 @@ private slots:
         canvas->centerOn(centre);
         QTest::mouseClick(canvas->viewport(), Qt::LeftButton, {}, canvas->mapFromScene(centre));
         QCOMPARE(item->selectedRack(), first);
+        // Its three servers bottom up, then its zero-U PDUs: 30.6 kW needs two 17.3 kW PDUs on
+        // each feed.
         QCOMPARE(shown->view.elevation()->deviceNames(),
                  (QStringList {QStringLiteral("compute-0001"), QStringLiteral("compute-0002"),
-                               QStringLiteral("compute-0003")}));
+                               QStringLiteral("compute-0003"), QStringLiteral("R01-C01-PDU-A1"),
+                               QStringLiteral("R01-C01-PDU-A2"), QStringLiteral("R01-C01-PDU-B1"),
+                               QStringLiteral("R01-C01-PDU-B2")}));
         QVERIFY(shown->view.statusText().contains(QStringLiteral("selected: R01-C01")));
         saveShot(&shown->view, QStringLiteral("datahall-selected.png"));
         // The row's network cabinet holds its rail leaves, 1U each from U1.
@@ -146,6 +151,12 @@ private slots:
         const QStringList leaves = shown->view.elevation()->deviceNames();
         QVERIFY(!leaves.isEmpty());
         QVERIFY2(leaves.front().startsWith(QStringLiteral("leaf-")), qPrintable(leaves.front()));
+        // ... its 6 patch panels from the top U down (256 uplinks and 16 server cables from row 2
+        // leave the row: tst_datahall), and its two PDUs, one a feed, last.
+        QVERIFY2(leaves.contains(QStringLiteral("R01-N1-PP6")), qPrintable(leaves.join(u' ')));
+        QVERIFY(!leaves.contains(QStringLiteral("R01-N1-PP7")));
+        QCOMPARE(leaves.back(), QStringLiteral("R01-N1-PDU-B1"));
+        saveShot(&shown->view, QStringLiteral("datahall-network-cabinet.png"));
         shown->view.canvas()->fitAll();
         saveShot(&shown->view, QStringLiteral("datahall-overview.png"));
         shown->view.resize(1366, 768);

@@ -106,11 +106,15 @@ private slots:
         const QString racks = findValue(summary->tree(), QStringLiteral("Racks: compute"));
         QVERIFY2(racks.contains(QString::fromStdString(m_catalog->rack("rack-air-40kw").name)),
                  qPrintable(racks));
-        // The room's management network: one SN2201 per row of the sample's six rows and a cable
-        // from each of its 180 other devices (tst_datahall derives both).
+        // The room's management network: one or two SN2201 in each of the sample's six rows and
+        // a cable from each of its 368 other devices, PDUs included (tst_datahall derives both),
+        // and the cabinets' 188 PDUs and 56 patch panels.
         QCOMPARE(findValue(summary->tree(), QStringLiteral("Management network")),
-                 QStringLiteral("6 switches, 180 cables (every BMC and management port, out of "
+                 QStringLiteral("10 switches, 368 cables (every BMC and management port, out of "
                                 "band)"));
+        QCOMPARE(findValue(summary->tree(), QStringLiteral("Cabinet fittings")),
+                 QStringLiteral("188 zero-U PDUs (A and B feeds), 56 patch panels for the fibre "
+                                "between rows"));
         // Above the tree, not a row inside it.
         QVERIFY(bar->geometry().bottom() <= summary->tree()->geometry().top());
     }
