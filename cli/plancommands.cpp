@@ -51,6 +51,13 @@ void addHallRows(Table &summary, const model::PlanEstimate &e)
                         std::to_string(e.managementSwitches) + " switches, "
                             + model::groupedCount(e.managementCables)
                             + " cables (every BMC and management port)"});
+    if (e.storageCables > 0)
+        summary.addRow({"storage network",
+                        e.storageSwitches > 0 ? model::groupedCount(e.storageSwitches)
+                                + " switches of its own, " + model::groupedCount(e.storageCables)
+                                + " cables (servers' storage ports and storage systems)"
+                                              : model::groupedCount(e.storageCables)
+                                + " cables from the storage systems to free fabric leaf ports"});
     if (e.pdus > 0 || e.patchPanels > 0)
         summary.addRow({"cabinet fittings",
                         model::groupedCount(e.pdus) + " zero-U PDUs (A and B feeds), "

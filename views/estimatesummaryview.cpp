@@ -276,6 +276,15 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
                tr("%1 switches, %2 cables (every BMC and management port, out of band)")
                    .arg(e.managementSwitches)
                    .arg(number(static_cast<double>(e.managementCables), 0)));
+    if (e.storageCables > 0)
+        addRow(power, tr("Storage network"),
+               e.storageSwitches > 0
+                   ? tr("%1 switches of its own, %2 cables (servers' storage ports and storage "
+                        "systems)")
+                         .arg(number(static_cast<double>(e.storageSwitches), 0),
+                              number(static_cast<double>(e.storageCables), 0))
+                   : tr("%1 cables from the storage systems to free fabric leaf ports")
+                         .arg(number(static_cast<double>(e.storageCables), 0)));
     if (e.pdus > 0 || e.patchPanels > 0)
         addRow(power, tr("Cabinet fittings"),
                tr("%1 zero-U PDUs (A and B feeds), %2 patch panels for the fibre between rows")

@@ -154,6 +154,18 @@ void Catalog::validateReferences() const
             throw InputError(file, pointer + "/gpu", "unknown GPU id '" + node.gpuId + "'");
         if (!m_nics.contains(node.nicId))
             throw InputError(file, pointer + "/nic", "unknown NIC id '" + node.nicId + "'");
+        if (!node.storageNicId.empty() && !m_nics.contains(node.storageNicId))
+            throw InputError(file, pointer + "/storage_nic",
+                             "unknown NIC id '" + node.storageNicId + "'");
+    }
+    for (const auto &[id, storage] : m_storage) {
+        if (storage.nicId.empty() || m_nics.contains(storage.nicId))
+            continue;
+        const std::string &origin = m_entries.at(id).origin;
+        const auto hash = origin.find('#');
+        throw InputError(origin.substr(0, hash),
+                         (hash == std::string::npos ? "" : origin.substr(hash + 1)) + "/nic",
+                         "unknown NIC id '" + storage.nicId + "'");
     }
 }
 

@@ -88,6 +88,9 @@ struct NodeSpec : CatalogEntry
     /** A storage (north-south) network of its own, per node and direction; 0: storage traffic
      * shares the compute NICs and fabric. */
     double storageNetworkBytesPerSecond = 0;
+    /** The NIC of its storage network ports (their rate and cables); empty: none known. The
+     * storage rate above over this NIC's rate is how many ports the server cables. */
+    std::string storageNicId;
     /** The server's weight as the vendor states it (0: not known). */
     double weightKilograms = 0;
 };
@@ -163,6 +166,9 @@ struct StorageSpec : CatalogEntry
     double priceUsd = 0;
     int rackUnits = 0;
     double weightKilograms = 0; ///< 0: not known
+    /** Its front-end network ports and their NIC (0 and empty: not known, not cabled). */
+    int networkPorts = 0;
+    std::string nicId;
 };
 
 /**

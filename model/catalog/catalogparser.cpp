@@ -171,6 +171,7 @@ NodeSpec parseNode(const nlohmann::json &entry, const std::string &file, const s
         = reader.optionalNumber("local_nvme_tb", nonNegative).value_or(0.0) * units::tera;
     node.storageNetworkBytesPerSecond = units::gbToBytes(
         reader.optionalNumber("storage_network_gb_per_s", nonNegative).value_or(0.0));
+    node.storageNicId = reader.optionalString("storage_nic").value_or("");
     node.weightKilograms = readWeight(reader, "weight_kg");
     reader.finish();
     return node;
@@ -264,6 +265,10 @@ StorageSpec parseStorage(const nlohmann::json &entry, const std::string &file,
     storage.priceUsd = reader.number("price_usd", nonNegative);
     storage.rackUnits = reader.integer("rack_units", 1, 1000);
     storage.weightKilograms = readWeight(reader, "weight_kg");
+    storage.networkPorts = reader.optionalInteger("network_ports", 1, 1024).value_or(0);
+    storage.nicId = reader.optionalString("nic").value_or("");
+    if (storage.networkPorts > 0 && storage.nicId.empty())
+        reader.fail("nic", "network_ports needs the NIC those ports are");
     // Older catalogs lack the data-path fields: the metadata service then shares the IOPS budget
     // and a client may read at the whole system's rate (no per-client limit).
     storage.metadataOpsPerSecond

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/planning/cablebill.h"
 
+#include "model/catalog/catalog.h"
 #include "model/planning/datahall.h"
 
 #include <array>
@@ -86,29 +87,38 @@ double cablePriceUsd(const CablePrices &prices, CableMedium medium, double meter
     return 0;
 }
 
+/** The transceivers and active copper ends one NIC's cables need. */
+struct OpticsTally
+{
+    const NicSpec *nic = nullptr;
+    long long multimode = 0;
+    long long singleMode = 0;
+    long long activeCopperEnds = 0;
+};
+
 /** Counts of what the cables need, before they become lines. */
 struct CableTally
 {
     std::map<CableKind, long long> cables;
     std::map<CableKind, double> unitPrices;
-    long long multimodeOptics = 0;
-    long long singleModeOptics = 0;
-    long long activeCopperEnds = 0;
+    std::map<std::string, OpticsTally> optics; ///< by NIC id, in id order
 };
 
-void tallyCable(CableTally &tally, CableBill &bill, const HallCable &cable,
+void tallyCable(CableTally &tally, CableBill &bill, const HallCable &cable, const NicSpec &nic,
                 const CablePrices *prices)
 {
+    OpticsTally &optics = tally.optics[nic.id];
+    optics.nic = &nic;
     if (!cable.positioned) {
         ++bill.unmeasuredCables;
-        tally.multimodeOptics += cable.opticalInFabric ? 2 : 0;
+        optics.multimode += cable.opticalInFabric ? 2 : 0;
         return;
     }
     if (cable.medium == CableMedium::OutOfReach)
         return;
-    tally.multimodeOptics += cable.medium == CableMedium::Multimode ? 2 : 0;
-    tally.singleModeOptics += cable.medium == CableMedium::SingleMode ? 2 : 0;
-    tally.activeCopperEnds += cable.medium == CableMedium::ActiveCopper ? 2 : 0;
+    optics.multimode += cable.medium == CableMedium::Multimode ? 2 : 0;
+    optics.singleMode += cable.medium == CableMedium::SingleMode ? 2 : 0;
+    optics.activeCopperEnds += cable.medium == CableMedium::ActiveCopper ? 2 : 0;
     if (!prices || !prices->known) {
         ++bill.unpricedCables;
         return;
@@ -120,6 +130,22 @@ void tallyCable(CableTally &tally, CableBill &bill, const HallCable &cable,
                           meters};
     ++tally.cables[kind];
     tally.unitPrices[kind] = cablePriceUsd(*prices, cable.medium, meters);
+}
+
+/** The optics lines of one NIC's cables, and their count and power into `bill`. */
+void addOptics(CableBill &bill, const OpticsTally &optics)
+{
+    const NicSpec &nic = *optics.nic;
+    if (optics.multimode > 0)
+        bill.lines.push_back({"Optics", nic.id + "-optic", nic.name + " multimode transceiver",
+                              optics.multimode, nic.opticPriceUsd});
+    if (optics.singleMode > 0)
+        bill.lines.push_back({"Optics", nic.id + "-optic-sm", nic.name + " single-mode transceiver",
+                              optics.singleMode, nic.cabling.singleModeOpticPriceUsd});
+    bill.transceivers += optics.multimode + optics.singleMode;
+    bill.watts += optics.multimode * nic.opticPowerWatts
+        + optics.singleMode * nic.cabling.singleModeOpticWatts
+        + optics.activeCopperEnds * nic.cabling.accWattsPerEnd;
 }
 
 } // namespace
@@ -138,29 +164,34 @@ double orderLengthMeters(CableMedium medium, double lengthMeters)
 }
 
 CableBill cableBillOf(const DataHall &hall, const NicSpec &fabricNic,
-                      const SwitchSpec *managementSwitch)
+                      const SwitchSpec *managementSwitch, const Catalog *catalog)
 {
     CableBill bill;
     CableTally tally;
-    for (const HallCable &cable : hall.cables)
-        tallyCable(tally, bill, cable,
-                   cable.management ? (managementSwitch ? &managementSwitch->cabling : nullptr)
-                                    : &fabricNic.cabling);
+    const NicSpec management; // twisted pair needs no optics
+    for (const HallCable &cable : hall.cables) {
+        if (cable.management) {
+            tallyCable(tally, bill, cable, management,
+                       managementSwitch ? &managementSwitch->cabling : nullptr);
+        } else if (cable.storage() && catalog && catalog->kindOf(cable.storageNicId)) {
+            const NicSpec &nic = catalog->nic(cable.storageNicId);
+            tallyCable(tally, bill, cable, nic, &nic.cabling);
+        } else {
+            tallyCable(tally, bill, cable, fabricNic,
+                       cable.storage() ? nullptr : &fabricNic.cabling);
+        }
+    }
     for (const auto &[kind, count] : tally.cables)
         bill.lines.push_back(
             {"Cables", cableId(kind), cableName(kind), count, tally.unitPrices.at(kind)});
-    if (tally.multimodeOptics > 0)
-        bill.lines.push_back({"Optics", fabricNic.id + "-optic",
-                              fabricNic.name + " multimode transceiver", tally.multimodeOptics,
-                              fabricNic.opticPriceUsd});
-    if (tally.singleModeOptics > 0)
-        bill.lines.push_back({"Optics", fabricNic.id + "-optic-sm",
-                              fabricNic.name + " single-mode transceiver", tally.singleModeOptics,
-                              fabricNic.cabling.singleModeOpticPriceUsd});
-    bill.transceivers = tally.multimodeOptics + tally.singleModeOptics;
-    bill.watts = tally.multimodeOptics * fabricNic.opticPowerWatts
-        + tally.singleModeOptics * fabricNic.cabling.singleModeOpticWatts
-        + tally.activeCopperEnds * fabricNic.cabling.accWattsPerEnd;
+    // The fabric NIC's optics first, then the storage network's.
+    if (const auto it = tally.optics.find(fabricNic.id); it != tally.optics.end()) {
+        addOptics(bill, it->second);
+        bill.fabricTransceivers = bill.transceivers;
+    }
+    for (const auto &[id, optics] : tally.optics)
+        if (id != fabricNic.id && !id.empty())
+            addOptics(bill, optics);
     for (const BillOfMaterialsLine &line : bill.lines)
         bill.costUsd += line.totalUsd();
     return bill;

@@ -10,6 +10,7 @@
 
 namespace cp::model {
 
+class Catalog;
 struct DataHall;
 
 /**
@@ -26,6 +27,7 @@ struct CableBill
     /** "Cables" by medium, rate and order length, then "Optics" by kind. */
     std::vector<BillOfMaterialsLine> lines;
     long long transceivers = 0; ///< two per optical cable
+    long long fabricTransceivers = 0; ///< of them, on the compute fabric's cables
     double watts = 0; ///< transceivers and the amplifiers of active copper cables
     double costUsd = 0; ///< every line together
     /** Fabric cables with an end outside any rack: no length, so the cable is not priced; their
@@ -36,13 +38,15 @@ struct CableBill
 };
 
 /**
- * Prices every cable of `hall`: a fabric cable by `fabricNic`'s cabling prices (DAC and active
+ * Prices every cable of `hall`: a storage-network cable by its NIC's (looked up in `catalog`;
+ * without one it is unpriced and its optics are the fabric NIC's), a fabric cable by
+ * `fabricNic`'s cabling prices (DAC and active
  * copper as fixed plus per-metre parts; fibre likewise plus two transceivers, the NIC's own
  * optic for multimode and its single-mode optic for single-mode runs), a management cable by
  * `managementSwitch`'s twisted-pair prices (none: unpriced). Cables out of reach are left out (the
  * hall notes them).
  */
 CableBill cableBillOf(const DataHall &hall, const NicSpec &fabricNic,
-                      const SwitchSpec *managementSwitch);
+                      const SwitchSpec *managementSwitch, const Catalog *catalog = nullptr);
 
 } // namespace cp::model

@@ -4,6 +4,7 @@
 #include "model/catalog/catalog.h"
 #include "model/core/humantext.h"
 #include "model/fabric/fabricgraph.h"
+#include "model/fabric/fabricscaleout.h"
 #include "model/operations/operationsestimator.h"
 #include "model/plan/plan.h"
 #include "model/planning/planestimator.h"
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace cp::model {
 
@@ -204,6 +206,7 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
             server.heightUnits = std::max(1, node.rackUnits);
             server.watts = nodeWatts;
             server.kilograms = node.weightKilograms;
+            server.catalogId = node.id;
             if (usage) {
                 if (i % usage->nodesPerRack == 0) {
                     const long long cell
@@ -312,9 +315,11 @@ void placeSwitches(DataHall &hall, const FabricGraph &graph, const RowPlan &rows
  * middle of the room, nearest every row), or in a row of their own behind the compute rows when
  * the fabric has no spine.
  */
-void placeStorage(DataHall &hall, const Plan &plan, const Catalog &catalog, const RowPlan &rows,
-                  const HallRack &cabinet)
+std::vector<int> placeStorage(DataHall &hall, const Plan &plan, const Catalog &catalog,
+                              const RowPlan &rows, const HallRack &cabinet)
 {
+    std::vector<int> networked;
+    const bool hasFabric = plan.fabric.topology != "none";
     const int row = rows.spineRow ? rows.spineRowIndex() : rows.roomRow(rows.computeRows);
     int firstColumn = 0;
     for (const HallRack &rack : hall.racks)
@@ -334,9 +339,13 @@ void placeStorage(DataHall &hall, const Plan &plan, const Catalog &catalog, cons
             device.heightUnits = std::max(1, storage.rackUnits);
             device.watts = storage.powerWatts;
             device.kilograms = storage.weightKilograms;
+            device.catalogId = storage.id;
+            if (item.onFabric || !hasFabric)
+                networked.push_back(static_cast<int>(hall.devices.size()));
             mountInNetworkRack(hall, std::move(device), row, "storage", firstColumn, cabinet);
         }
     }
+    return networked;
 }
 
 /** The first column of a row's network cabinets: after the compute cabinets in a compute row,
@@ -352,6 +361,266 @@ int networkColumnOf(const DataHall &hall, const RowPlan &rows, int row)
                 firstColumn = std::max(firstColumn, rack.column + 1);
         }
     return computeRow ? rows.perRow : firstColumn;
+}
+
+/** A storage-network link to lay once every device stands (addStorageCables). */
+struct StorageLink
+{
+    int deviceA = -1, deviceB = -1;
+    std::string portA, portB;
+    double bitsPerSecond = 0;
+    std::string nicId;
+};
+
+/** A device's ports on the storage network: a server's storage ports, a storage system's. */
+struct StorageEndpoint
+{
+    int device = -1;
+    int ports = 0;
+    std::string portPrefix; ///< "stor" on a server, "p" on a storage system
+    const NicSpec *nic = nullptr;
+};
+
+/** The servers' storage ports: the storage rate (the plan's, or the node's) over the rate of
+ * the node's storage NIC, rounded up. */
+std::vector<StorageEndpoint> serverStoragePorts(const DataHall &hall, const DataHallInputs &in)
+{
+    std::vector<StorageEndpoint> ports;
+    for (std::size_t d = 0; d < hall.devices.size(); ++d) {
+        const HallDevice &device = hall.devices[d];
+        if (device.role != "GPU server" || device.catalogId.empty())
+            continue;
+        const NodeSpec &node = in.catalog.node(device.catalogId);
+        const double bytesPerSecond = in.plan.fabric.storageNetworkBytesPerSecond.value_or(
+            node.storageNetworkBytesPerSecond);
+        if (node.storageNicId.empty() || bytesPerSecond <= 0)
+            continue;
+        const NicSpec &nic = in.catalog.nic(node.storageNicId);
+        const int count = static_cast<int>(
+            std::clamp(std::ceil(bytesPerSecond / nic.bytesPerSecond - 1e-9), 1.0, 64.0));
+        ports.push_back({static_cast<int>(d), count, "stor", &nic});
+    }
+    return ports;
+}
+
+/** Takes the next free port of `sw` (ports numbered after its fabric cables) for `endpoint`. */
+void cableToSwitch(DataHall &hall, std::vector<StorageLink> &links, int device,
+                   const std::string &port, int sw, const NicSpec &nic)
+{
+    HallDevice &target = hall.devices[static_cast<std::size_t>(sw)];
+    ++target.portsUsed;
+    ++hall.racks[static_cast<std::size_t>(target.rack)].portsUsed;
+    links.push_back(
+        {device, sw, port, "p" + std::to_string(target.portsUsed), nic.bytesPerSecond * 8, nic.id});
+}
+
+/**
+ * Storage without a storage network of the servers' own shares the compute fabric (the servers
+ * reach it through their compute NICs): each storage port takes a free port of a fabric leaf,
+ * first leaf first; ports that find none are noted.
+ */
+void attachStorageToLeaves(DataHall &hall, const std::vector<StorageEndpoint> &systems,
+                           std::vector<StorageLink> &links)
+{
+    std::size_t leaf = 0;
+    long long unattached = 0;
+    for (const StorageEndpoint &system : systems)
+        for (int port = 1; port <= system.ports; ++port) {
+            while (leaf < hall.devices.size()
+                   && (hall.devices[leaf].role != "leaf switch"
+                       || hall.devices[leaf].portsUsed >= hall.devices[leaf].ports
+                       || !hall.devices[leaf].placed()))
+                ++leaf;
+            if (leaf == hall.devices.size()) {
+                ++unattached;
+                continue;
+            }
+            cableToSwitch(hall, links, system.device, "p" + std::to_string(port),
+                          static_cast<int>(leaf), *system.nic);
+        }
+    if (unattached > 0)
+        hall.notes.push_back(std::to_string(unattached)
+                             + " storage ports find no free port on the fabric's leaves: they are "
+                               "not cabled (add a leaf, or give the servers a storage network)");
+}
+
+/** What a storage-network switch is in the room. */
+HallDevice storageSwitchDevice(const SwitchSpec &sw, std::string name)
+{
+    HallDevice device;
+    device.name = std::move(name);
+    device.role = "storage switch";
+    device.typeName = sw.name;
+    device.catalogId = sw.id;
+    device.heightUnits = std::max(1, sw.rackUnits);
+    device.watts = sw.powerWatts;
+    device.ports = sw.ports;
+    device.kilograms = sw.weightKilograms;
+    return device;
+}
+
+/** The room row of a placed device's cabinet. */
+int rowOf(const DataHall &hall, int device)
+{
+    return hall.racks[static_cast<std::size_t>(hall.devices[static_cast<std::size_t>(device)].rack)]
+        .row;
+}
+
+/** Where the storage systems stand: their row and first column. */
+std::pair<int, int> storagePlace(const DataHall &hall, const std::vector<StorageEndpoint> &systems)
+{
+    const HallRack &rack = hall.racks[static_cast<std::size_t>(
+        hall.devices[static_cast<std::size_t>(systems.front().device)].rack)];
+    return {rack.row, rack.column};
+}
+
+/**
+ * The storage network of servers with storage ports of their own (NVIDIA's DGX SuperPOD and
+ * BasePOD build one beside the compute fabric): switches of the catalog type that carries the
+ * servers' storage NIC. All ports on one switch when they fit its radix; otherwise a two-tier
+ * fat-tree, leaves with half their ports down: each row's servers on leaves in the row's network
+ * cabinet, the storage systems on leaves in the storage cabinet, the spines beside them, each
+ * leaf's uplinks spread over the spines in turn. Beyond two tiers (more leaves than a spine has
+ * ports) it is noted and not laid out.
+ */
+void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan &rows,
+                        const HallRack &cabinet, const std::vector<StorageEndpoint> &servers,
+                        const std::vector<StorageEndpoint> &systems,
+                        std::vector<StorageLink> &links)
+{
+    const NicSpec &nic = *servers.front().nic;
+    const std::string switchId = catalogSwitchForNic(in.catalog, nic, std::nullopt);
+    if (switchId.empty()) {
+        hall.notes.push_back("no catalog switch carries " + nic.name
+                             + ": the storage network is not laid out");
+        return;
+    }
+    const SwitchSpec &sw = in.catalog.networkSwitch(switchId);
+    std::set<std::string> foreign;
+    for (const StorageEndpoint &system : systems)
+        if (!switchSpeaksNicProtocol(sw, *system.nic))
+            foreign.insert(hall.devices[static_cast<std::size_t>(system.device)].typeName + " ("
+                           + system.nic->name + ")");
+    for (const std::string &name : foreign)
+        hall.notes.push_back(name + " does not speak the storage network's protocol (" + sw.name
+                             + "): cabled to it as if it did; a gateway or a storage system of the "
+                               "network's kind is needed");
+    long long total = 0;
+    for (const auto *group : {&servers, &systems})
+        for (const StorageEndpoint &endpoint : *group)
+            total += endpoint.ports;
+    const auto [storageRow, storageColumn] = storagePlace(hall, systems);
+    const auto mount = [&](std::string name, int row, const std::string &role, int column) {
+        const int index = static_cast<int>(hall.devices.size());
+        mountInNetworkRack(hall, storageSwitchDevice(sw, std::move(name)), row, role, column,
+                           cabinet);
+        return index;
+    };
+    const auto cableAll = [&](const StorageEndpoint &endpoint, const auto &switchFor) {
+        for (int port = 1; port <= endpoint.ports; ++port)
+            cableToSwitch(hall, links, endpoint.device, endpoint.portPrefix + std::to_string(port),
+                          switchFor(), *endpoint.nic);
+    };
+    hall.storageSwitchId = sw.id;
+    if (total <= sw.ports) {
+        const int single = mount("stor-sw-1", storageRow, "storage", storageColumn);
+        for (const auto *group : {&servers, &systems})
+            for (const StorageEndpoint &endpoint : *group)
+                cableAll(endpoint, [&] { return single; });
+        return;
+    }
+    const int down = sw.ports / 2, up = sw.ports - down;
+    // Leaves fill as their ports are taken: a row's (or the storage cabinet's) current leaf, a
+    // new one when it is full.
+    std::vector<int> leaves;
+    std::map<int, std::pair<int, int>> current; // row -> (leaf, ports taken)
+    const auto leafFor = [&](int row, bool storageSide) {
+        auto &[leaf, taken] = current.try_emplace(storageSide ? -1 : row, -1, down).first->second;
+        if (taken == down) {
+            const std::string name = storageSide
+                ? "stor-leaf-st-" + std::to_string(leaves.size() + 1)
+                : numbered("stor-leaf-r", row + 1, 2) + "-" + std::to_string(leaves.size() + 1);
+            leaf = storageSide ? mount(name, storageRow, "storage", storageColumn)
+                               : mount(name, row, "network", networkColumnOf(hall, rows, row));
+            leaves.push_back(leaf);
+            taken = 0;
+        }
+        ++taken;
+        return leaf;
+    };
+    // Two tiers reach as many leaves as a spine has ports.
+    std::map<int, long long> portsOfRow;
+    long long systemPorts = 0;
+    for (const StorageEndpoint &server : servers)
+        portsOfRow[rowOf(hall, server.device)] += server.ports;
+    for (const StorageEndpoint &system : systems)
+        systemPorts += system.ports;
+    long long leavesNeeded = (systemPorts + down - 1) / down;
+    for (const auto &[row, ports] : portsOfRow)
+        leavesNeeded += (ports + down - 1) / down;
+    if (leavesNeeded > sw.ports) {
+        hall.notes.push_back("the storage network needs " + std::to_string(leavesNeeded)
+                             + " leaves, more than two tiers of " + sw.name
+                             + " reach: it is not laid out");
+        return;
+    }
+    for (const StorageEndpoint &server : servers) {
+        const int row = rowOf(hall, server.device);
+        cableAll(server, [&] { return leafFor(row, false); });
+    }
+    for (const StorageEndpoint &system : systems)
+        cableAll(system, [&] { return leafFor(0, true); });
+    const long long uplinks = static_cast<long long>(leaves.size()) * up;
+    const int spines = static_cast<int>((uplinks + sw.ports - 1) / sw.ports);
+    std::vector<int> spineDevices;
+    for (int k = 0; k < spines; ++k)
+        spineDevices.push_back(
+            mount("stor-spine-" + std::to_string(k + 1), storageRow, "storage", storageColumn));
+    long long next = 0;
+    for (int leaf : leaves)
+        for (int k = 0; k < up; ++k) {
+            const int spine = spineDevices[static_cast<std::size_t>(next++ % spines)];
+            HallDevice &leafDevice = hall.devices[static_cast<std::size_t>(leaf)];
+            ++leafDevice.portsUsed;
+            ++hall.racks[static_cast<std::size_t>(leafDevice.rack)].portsUsed;
+            cableToSwitch(hall, links, leaf, "p" + std::to_string(leafDevice.portsUsed), spine,
+                          nic);
+        }
+}
+
+/**
+ * The storage systems' ports and the servers' storage ports on a network (storage systems are
+ * endpoints, each port a cable): a storage network of its own when the servers have storage
+ * ports, the compute fabric's free leaf ports otherwise. Returns the links to lay once every
+ * device stands.
+ */
+std::vector<StorageLink> placeStorageNetwork(DataHall &hall, const DataHallInputs &in,
+                                             const RowPlan &rows, const HallRack &cabinet,
+                                             const std::vector<int> &storageDevices)
+{
+    std::vector<StorageLink> links;
+    std::vector<StorageEndpoint> systems;
+    for (int device : storageDevices) {
+        const StorageSpec &spec
+            = in.catalog.storage(hall.devices[static_cast<std::size_t>(device)].catalogId);
+        if (spec.networkPorts > 0 && hall.devices[static_cast<std::size_t>(device)].placed())
+            systems.push_back({device, spec.networkPorts, "p", &in.catalog.nic(spec.nicId)});
+    }
+    if (systems.empty())
+        return links;
+    std::vector<StorageEndpoint> servers = serverStoragePorts(hall, in);
+    if (servers.empty()) {
+        if (in.graph)
+            attachStorageToLeaves(hall, systems, links);
+        return links;
+    }
+    // Servers without a place (their group has no rack: noted already) are left off.
+    std::erase_if(servers, [&](const StorageEndpoint &server) {
+        return !hall.devices[static_cast<std::size_t>(server.device)].placed();
+    });
+    if (!servers.empty())
+        buildStorageFabric(hall, in, rows, cabinet, servers, systems, links);
+    return links;
 }
 
 /** Wants a management port: every device in a cabinet but the management switches themselves
@@ -656,6 +925,34 @@ void addCables(DataHall &hall, const FabricGraph &graph, const std::vector<int> 
                                "(500 m of single-mode fibre): shorten the rows or add rows");
 }
 
+/** The storage network's links as cables, numbered after the fabric's. */
+void addStorageCables(DataHall &hall, const std::vector<StorageLink> &links, const Catalog &catalog,
+                      const DataHallOptions &options)
+{
+    long long outOfReach = 0;
+    for (const StorageLink &link : links) {
+        HallCable cable;
+        cable.deviceA = link.deviceA;
+        cable.deviceB = link.deviceB;
+        cable.portA = link.portA;
+        cable.portB = link.portB;
+        cable.bitsPerSecond = link.bitsPerSecond;
+        cable.storageNicId = link.nicId;
+        if (!hall.storageInterfaceTypes.contains(link.nicId)) {
+            const NicSpec &nic = catalog.nic(link.nicId);
+            hall.storageInterfaceTypes[link.nicId]
+                = interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
+                                   nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);
+        }
+        cable.positioned = hall.devices[static_cast<std::size_t>(link.deviceA)].placed()
+            && hall.devices[static_cast<std::size_t>(link.deviceB)].placed();
+        outOfReach += addMeasuredCable(hall, std::move(cable), false, options) ? 1 : 0;
+    }
+    if (outOfReach > 0)
+        hall.notes.push_back(std::to_string(outOfReach)
+                             + " storage cables are longer than any medium reaches at their rate");
+}
+
 /** Each device's cable to its management switch port (placeManagementSwitches), numbered after
  * the fabric's. */
 void addManagementCables(DataHall &hall, const std::vector<std::pair<int, int>> &portOf,
@@ -773,7 +1070,9 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
             = interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
                                nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);
     }
-    placeStorage(hall, in.plan, in.catalog, rows, cabinet);
+    const std::vector<int> storageDevices = placeStorage(hall, in.plan, in.catalog, rows, cabinet);
+    const std::vector<StorageLink> storageLinks
+        = placeStorageNetwork(hall, in, rows, cabinet, storageDevices);
     // The management network for what stands in the cabinets, their PDUs sized for it, and the
     // PDUs' own management ports.
     const SwitchSpec *management = nullptr;
@@ -791,6 +1090,7 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
     if (in.withCables) {
         if (withFabric)
             addCables(hall, *in.graph, deviceOfVertex, endpointsPerNode, options);
+        addStorageCables(hall, storageLinks, in.catalog, options);
         addManagementCables(hall, managementPorts, options);
         placePatchPanels(hall, in.catalog);
     }

@@ -8,6 +8,7 @@
 #include "model/planning/planestimate.h"
 #include "model/planning/planfabric.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,8 @@ struct HallDevice
     int ports = 0; ///< a switch's ports (its catalog radix); 0 for servers
     int portsUsed = 0; ///< of them, those with a fabric cable
     double kilograms = 0; ///< the catalog's weight; 0: not known
+    /** The catalog entry it is (a server's node, a storage system, a switch); may be empty. */
+    std::string catalogId;
 };
 
 struct HallCable
@@ -109,6 +112,10 @@ struct HallCable
     /** The fabric generator's medium for the link (its tier's), used where the cable has no
      * length: an unplaced end. */
     bool opticalInFabric = false;
+    /** On the storage network (a server's storage port or a storage system's port, and the
+     * storage switches between): the NIC whose rate and cables it uses. Empty otherwise. */
+    std::string storageNicId;
+    bool storage() const { return !storageNicId.empty(); }
 };
 
 struct DataHall
@@ -119,6 +126,10 @@ struct DataHall
     /** NetBox's InterfaceTypeChoices slug for the fabric ports ("infiniband-ndr"). */
     std::string interfaceType = "other";
     std::vector<std::string> notes; ///< groups without racks, cables out of reach
+    /** The storage network's switch type (catalog id), when it has switches of its own. */
+    std::string storageSwitchId;
+    /** NetBox's interface type of each storage NIC's ports, by NIC id. */
+    std::map<std::string, std::string> storageInterfaceTypes;
     /** The room row of the spine cabinets (between the compute rows), -1 without one. */
     int spineRoomRow = -1;
     /** The compute row (NodeGroup::hallRow) of a room row: rows behind the spine row count one

@@ -247,6 +247,8 @@ nlohmann::json hallJson(const PlanEstimate &e)
             {"over_limit_racks", e.overLimitRacks},
             {"pdus", e.pdus},
             {"patch_panels", e.patchPanels},
+            {"storage_switches", e.storageSwitches},
+            {"storage_cables", e.storageCables},
             {"cables_by_medium", cablesByMediumJson(e)},
             {"longest_cable_m", e.longestCableMeters}};
 }

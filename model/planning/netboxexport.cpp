@@ -61,6 +61,8 @@ NetboxImportFile devicesFile(const DataHall &hall, const std::string &site)
     return file;
 }
 
+const std::string managementInterfaceType = "1000base-t";
+
 NetboxImportFile interfacesAndCables(const DataHall &hall, NetboxImportFile &cables)
 {
     NetboxImportFile interfaces {
@@ -70,14 +72,19 @@ NetboxImportFile interfacesAndCables(const DataHall &hall, NetboxImportFile &cab
               {{"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type",
                 "side_b_name", "type", "status", "label", "length", "length_unit"}}};
     std::set<std::pair<int, std::string>> listed;
-    const auto listInterface = [&](int device, const std::string &port) {
+    const auto listInterface = [&](int device, const std::string &port, const std::string &type) {
         if (listed.emplace(device, port).second)
             interfaces.rows.push_back(
-                {hall.devices[static_cast<std::size_t>(device)].name, port, hall.interfaceType});
+                {hall.devices[static_cast<std::size_t>(device)].name, port, type});
     };
     for (const HallCable &cable : hall.cables) {
-        listInterface(cable.deviceA, cable.portA);
-        listInterface(cable.deviceB, cable.portB);
+        // Management ports are 1GbE RJ45 (the SN2201's); storage ports their NIC's kind.
+        const auto storageType = hall.storageInterfaceTypes.find(cable.storageNicId);
+        const std::string &type = cable.management            ? managementInterfaceType
+            : storageType != hall.storageInterfaceTypes.end() ? storageType->second
+                                                              : hall.interfaceType;
+        listInterface(cable.deviceA, cable.portA, type);
+        listInterface(cable.deviceB, cable.portB, type);
         cables.rows.push_back(
             {hall.devices[static_cast<std::size_t>(cable.deviceA)].name, "dcim.interface",
              cable.portA, hall.devices[static_cast<std::size_t>(cable.deviceB)].name,

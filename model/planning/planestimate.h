@@ -86,6 +86,10 @@ struct PlanEstimate
     long long overLimitRacks = 0;
     long long pdus = 0;
     long long patchPanels = 0;
+    /** The storage network (datahall.h): its own switches, and its cables (servers' storage ports
+     * and storage systems' ports, to those switches or to free fabric leaf ports). */
+    long long storageSwitches = 0;
+    long long storageCables = 0;
     /** The fabric's cables by the medium their length needs in the data hall (datahall.h), in
      * CableMedium order, with the longest run; empty without a fabric or racks. */
     std::vector<std::pair<std::string, long long>> cablesByMedium;

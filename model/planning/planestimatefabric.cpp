@@ -77,13 +77,13 @@ void priceHallCables(PlanEstimateBuild &build, const DataHall &hall)
     const NicSpec nic = build.planFabric ? build.catalog.nic(build.planFabric->nicId) : NicSpec {};
     const SwitchSpec *management
         = build.resolved.managementSwitch ? &*build.resolved.managementSwitch : nullptr;
-    CableBill bill = cableBillOf(hall, nic, management);
+    CableBill bill = cableBillOf(hall, nic, management, &build.catalog);
     std::erase_if(result.billOfMaterials,
                   [](const BillOfMaterialsLine &line) { return line.category == "Optics"; });
     for (const BillOfMaterialsLine &line : bill.lines)
         addBillLine(result, line.category, line.itemId, line.name, line.count, line.unitPriceUsd);
     result.power.networkWatts += bill.watts - build.fabricOpticsWatts;
-    result.fabric.optics = bill.transceivers;
+    result.fabric.optics = bill.fabricTransceivers;
     if (bill.unmeasuredCables > 0)
         result.warnings.push_back(std::to_string(bill.unmeasuredCables)
                                   + " fabric cables have an end outside any rack: no length, so "
@@ -119,6 +119,20 @@ void tallyCabinetFittings(PlanEstimateBuild &build, const DataHall &hall)
                         rack.patchPanels, spec.patchPanel->priceUsd);
     }
     result.hallRows = static_cast<int>(rows.size());
+    result.storageCables = std::count_if(hall.cables.begin(), hall.cables.end(),
+                                         [](const HallCable &c) { return c.storage(); });
+    result.storageSwitches
+        = std::count_if(hall.devices.begin(), hall.devices.end(),
+                        [](const HallDevice &d) { return d.role == "storage switch"; });
+    if (result.storageSwitches > 0) {
+        const SwitchSpec &sw = build.catalog.networkSwitch(hall.storageSwitchId);
+        addBillLine(result, "Storage network", sw.id, sw.name, result.storageSwitches, sw.priceUsd);
+        result.power.networkWatts += result.storageSwitches * sw.powerWatts;
+        if (build.cableBill) {
+            build.cableBill->watts += result.storageSwitches * sw.powerWatts;
+            build.cableBill->costUsd += result.storageSwitches * sw.priceUsd;
+        }
+    }
 }
 
 } // namespace

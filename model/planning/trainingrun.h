@@ -46,11 +46,12 @@ struct TrainingRunSetup
      * estimatePlan): they draw their power the whole run and are bought with the cluster. */
     long long managementSwitches = 0;
     SwitchSpec managementSwitch;
-    /** The data hall's cables (cablebill.h), when the plan's servers stand in racks: their
-     * transceivers, power and price replace the optics counted by the fabric's link media. */
+    /** The data hall's cables (cablebill.h) and its storage network's switches, when the plan's
+     * servers stand in racks: their transceivers, power and price replace the optics counted by
+     * the fabric's link media. */
     struct HallCabling
     {
-        long long transceivers = 0;
+        long long transceivers = 0; ///< the compute fabric's (the storage network's are in watts and costUsd)
         double watts = 0;
         double costUsd = 0;
     };

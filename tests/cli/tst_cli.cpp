@@ -747,7 +747,7 @@ private slots:
     void planEstimateJsonSumsUpTheHall()
     {
         // The sample's room (tst_datahall derives every figure): 6 rows, 51 cabinets, none over
-        // a limit, 188 PDUs, 56 patch panels.
+        // a limit, 188 PDUs, 68 patch panels, a storage network of 23 switches and 588 cables.
         const QString sample
             = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
         const Result r = run({"plan", "estimate", sample, "--json"});
@@ -757,9 +757,11 @@ private slots:
         QCOMPARE(hall.value("racks").toInt(), 51);
         QCOMPARE(hall.value("over_limit_racks").toInt(), 0);
         QCOMPARE(hall.value("pdus").toInt(), 188);
-        QCOMPARE(hall.value("patch_panels").toInt(), 56);
+        QCOMPARE(hall.value("patch_panels").toInt(), 68);
+        QCOMPARE(hall.value("storage_switches").toInt(), 23);
+        QCOMPARE(hall.value("storage_cables").toInt(), 588);
         QCOMPARE(hall.value("cables_by_medium").toObject().value("active copper (ACC)").toInt(),
-                 28);
+                 28 + 16);
         // Five DGX H100 to a cabinet: 5 x 10.2 = 51 kW against the cabinet's 40 kW; 128 servers
         // fill 25 such cabinets and a 26th with three (30.6 kW): 25 over the limit. (Their PDUs
         // follow the load: 3 x 17.3 = 51.9 kW a feed, enough.)
@@ -808,19 +810,19 @@ private slots:
     {
         // The H100 sample's capital cost: 1,024 x 30,000 + 128 x 120,000 + (43 + 7 + 1) x 12,000
         // (server, network and storage racks) + 48 x 30,000 + 10 x 5,000 (management switches)
-        // + 4 x 500,000 = 50,182,000 USD; the cables with their optics: 4,040 x 800
-        // (transceivers) + 28 x 500 (active copper) + 185,699 (2,020 OM4 cables at 50 + 3 USD
-        // per metre of their stock lengths, 7 to 20 m) + 4,681 (368 Cat 6A cords at 5 + 1 USD
-        // per metre, 2 to 15 m) = 3,436,380 USD (tst_datahall:
-        // theBillPricesEveryCableByMediumAndLength sums it cable by cable); and the cabinets'
-        // 188 PDUs x 2,500 + 56 patch panels x 1,000 = 526,000 USD (tst_datahall):
-        // 54,144,380 USD.
+        // + 4 x 500,000 = 50,182,000 USD; the storage network's 23 QM8790 x 15,000 = 345,000 USD;
+        // the cabinets' 188 PDUs x 2,500 + 68 patch panels x 1,000 = 538,000 USD
+        // (tst_datahall derives the counts); and the cables with the optics their lengths need:
+        // 4,040 x 800 + 1,000 x 400 (transceivers) + 28 x 500 + 16 x 400 + 72 x 145 (copper)
+        // + 2,520 OM4 cables at 50 + 3 USD per metre of their stock lengths + 391 Cat 6A cords
+        // at 5 + 1 USD per metre = 3,897,573 USD (tst_datahall:
+        // theBillPricesEveryCableByMediumAndLength sums them cable by cable): 54,962,573 USD.
         const Result r
             = run({"plan", "estimate",
                    QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json")});
         QCOMPARE(r.status, 0);
-        QVERIFY2(r.out.contains("54,144,380 USD"), r.out.constData());
-        QVERIFY(!r.out.contains("54144380"));
+        QVERIFY2(r.out.contains("54,962,573 USD"), r.out.constData());
+        QVERIFY(!r.out.contains("54962573"));
         // The training throughput is written out, not as 1.412e+06.
         QVERIFY(r.out.contains("tokens/s"));
         QVERIFY(!r.out.contains("e+06 tokens/s"));
@@ -1028,8 +1030,9 @@ private slots:
 
     void exportCableScheduleAndNetbox()
     {
-        // The H100 sample's 1,024 NIC cables and 1,024 leaf-spine cables and its 368 management
-        // cables (tst_datahall), one schedule row each after the header; the NetBox directory is
+        // The H100 sample's 1,024 NIC cables and 1,024 leaf-spine cables, its storage network's
+        // 588 and its 391 management cables (tst_datahall), one schedule row each after the
+        // header; the NetBox directory is
         // created with its eight numbered files.
         const QString sample
             = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
@@ -1037,10 +1040,10 @@ private slots:
         const QString netbox = m_dir.filePath(QStringLiteral("netbox/hall-a"));
         const Result r = run({"export", sample, "--cable-schedule", schedule, "--netbox", netbox});
         QVERIFY2(r.status == 0, r.err.constData());
-        QVERIFY2(r.out.contains("2416 cables"), r.out.constData());
+        QVERIFY2(r.out.contains("3027 cables"), r.out.constData());
         QFile file(schedule);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(file.readAll().count('\n'), 2417);
+        QCOMPARE(file.readAll().count('\n'), 3028);
         const QStringList files = QDir(netbox).entryList(QDir::Files, QDir::Name);
         QCOMPARE(files.size(), 8);
         QCOMPARE(files.front(), QStringLiteral("01-sites.csv"));

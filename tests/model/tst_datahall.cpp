@@ -87,7 +87,13 @@ private slots:
         // 128 DGX H100 at 10.2 kW in 40 kW racks: 3 per rack, 43 compute racks, rows of 10, so
         // 5 compute rows; the rail fabric's 16 spines get the spine row in the middle (room row
         // 3). 128 servers + 32 rail leaves + 16 spines + 4 AI400X2 storage appliances; 1,024
-        // NIC cables and 32 x 32 uplinks (storage is not a fabric endpoint).
+        // NIC cables and 32 x 32 uplinks.
+        // The storage network of the DGX's two 200 Gb/s storage ports (ib-hdr-200: 50 GB/s over
+        // 25 GB/s) and the AI400X2's eight: 256 + 32 = 288 ports, more than one 40-port QM8790
+        // (the catalog switch for HDR 200), so two tiers with 20 ports down and 20 up: rows 1, 2,
+        // 4 and 5 have 60 server ports (3 leaves each in their network cabinet), row 6 has 16
+        // (1 leaf), the storage cabinet 32 (2 leaves); 15 leaves x 20 uplinks = 300 over
+        // ceil(300 / 40) = 8 spines beside the storage: 23 switches, 288 + 300 = 588 cables.
         const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         const DataHall hall = layoutDataHall(plan, shippedCatalog());
         int compute = 0;
@@ -100,14 +106,17 @@ private slots:
         // spine cabinet (16 x 750 W = 12 kW), the storage cabinet (4 x 3 kW) and the management
         // cabinets of rows 3 and 6 need 1 a feed: 8 x 2 = 16; 188 PDUs.
         // The management network: 48-port SN2201s in each row for that row's devices and PDUs
-        // (rows 1, 2, 4 and 5: 30 servers + 8 leaves + 10 x 4 + 2 PDUs = 80, two switches each;
-        // the spine row: 16 spines + 4 storage systems + 3 x 2 PDUs = 26; row 6: the last 8
-        // servers + 3 x 4 + 2 PDUs = 22), 10 switches, one cable from each of the 368 devices.
+        // (rows 1, 2, 4 and 5: 30 servers + 8 leaves + 3 storage leaves + 10 x 4 + 2 PDUs = 83,
+        // two switches each; the spine row: 16 spines + 4 storage systems + 10 storage switches
+        // + 3 x 2 PDUs = 36; row 6: the last 8 servers + 1 storage leaf + 3 x 4 + 2 PDUs = 23),
+        // 10 switches, one cable from each of the 391 devices.
         // Patch panels (48 ports) where fibre leaves a row: the spine cabinet's 1,024 uplinks
         // need 22; each leaf cabinet terminates its leaves' 256 uplinks and the cables of its
         // unit's servers in another row (servers 31-32, 61-64, 91-96, 121-128: 16, 32, 48 and 64
-        // cables): 6, 6, 7 and 7 panels; the 8 compute cabinets holding those servers one each:
-        // 56 panels.
+        // cables) and its storage leaves' 60 uplinks to the storage spines: 332, 348, 364 and
+        // 380 runs, 7, 8, 8 and 8 panels; row 6's storage leaf's 20 uplinks, 1; the storage
+        // cabinet's spines end the 13 other leaves' 260 uplinks, 6; the 8 compute cabinets
+        // holding those servers one each: 68 panels.
         int pdus = 0, panels = 0, management = 0;
         for (const HallDevice &device : hall.devices) {
             pdus += device.role == "PDU" ? 1 : 0;
@@ -115,10 +124,14 @@ private slots:
             management += device.role == "management switch" ? 1 : 0;
         }
         QCOMPARE(pdus, 188);
-        QCOMPARE(panels, 56);
+        QCOMPARE(panels, 68);
         QCOMPARE(management, 10);
-        QCOMPARE(hall.devices.size(), std::size_t(128 + 32 + 16 + 4 + 10 + 188 + 56));
-        QCOMPARE(hall.cables.size(), std::size_t(2048 + 368));
+        QCOMPARE(hall.devices.size(), std::size_t(128 + 32 + 16 + 4 + 23 + 10 + 188 + 68));
+        QCOMPARE(hall.cables.size(), std::size_t(2048 + 588 + 391));
+        const auto storageCables = std::count_if(hall.cables.begin(), hall.cables.end(),
+                                                 [](const HallCable &c) { return c.storage(); });
+        QCOMPARE(static_cast<long long>(storageCables), 588LL);
+        QCOMPARE(hall.storageSwitchId, std::string("qm8790"));
         const auto spine = std::find_if(hall.racks.begin(), hall.racks.end(),
                                         [](const HallRack &r) { return r.name == "R03-S1"; });
         QVERIFY(spine != hall.racks.end());
@@ -126,8 +139,9 @@ private slots:
         QCOMPARE(spine->usedUnits, 16 + 22);
         QCOMPARE(hall.racks.front().pdus, 4);
         QCOMPARE(hall.racks.front().pduWatts, 2 * 17300.0);
-        const auto fabricCables = std::count_if(hall.cables.begin(), hall.cables.end(),
-                                                [](const HallCable &c) { return !c.management; });
+        const auto fabricCables
+            = std::count_if(hall.cables.begin(), hall.cables.end(),
+                            [](const HallCable &c) { return !c.management && !c.storage(); });
         QCOMPARE(static_cast<long long>(fabricCables),
                  estimatePlan(plan, shippedCatalog()).fabric.cables);
         QCOMPARE(hall.interfaceType, std::string("infiniband-ndr"));
@@ -191,22 +205,26 @@ private slots:
         const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
         QCOMPARE(estimate.networkCabinets, 7LL);
         QCOMPARE(estimate.managementSwitches, 10LL);
-        QCOMPARE(estimate.managementCables, 368LL);
+        QCOMPARE(estimate.managementCables, 391LL);
+        QCOMPARE(estimate.storageSwitches, 23LL);
+        QCOMPARE(estimate.storageCables, 588LL);
         // The hall's figures (theSampleFillsRowsOfRacksAndCablesItsFabric): 6 rows, 51
-        // cabinets, none over a limit, 188 PDUs and 56 patch panels, each in the bill at its
-        // cabinet type's price.
+        // cabinets, none over a limit, 188 PDUs and 68 patch panels, each in the bill at its
+        // cabinet type's price, and the 23 QM8790 of the storage network.
         QCOMPARE(estimate.hallRows, 6);
         QCOMPARE(estimate.hallRacks, 51LL);
         QCOMPARE(estimate.overLimitRacks, 0LL);
         QCOMPARE(estimate.pdus, 188LL);
-        QCOMPARE(estimate.patchPanels, 56LL);
+        QCOMPARE(estimate.patchPanels, 68LL);
         const auto line = [&](const std::string &category) {
             return *std::find_if(estimate.billOfMaterials.begin(), estimate.billOfMaterials.end(),
                                  [&](const auto &l) { return l.category == category; });
         };
         QCOMPARE(line("Power distribution").count, 188LL);
         QCOMPARE(line("Power distribution").unitPriceUsd, 2500.0);
-        QCOMPARE(line("Patch panels").count, 56LL);
+        QCOMPARE(line("Patch panels").count, 68LL);
+        QCOMPARE(line("Storage network").count, 23LL);
+        QCOMPARE(line("Storage network").unitPriceUsd, 15000.0);
         QCOMPARE(line("Patch panels").unitPriceUsd, 1000.0);
         QCOMPARE(estimate.storageCabinets, 1LL);
         const auto racks
@@ -244,11 +262,19 @@ private slots:
         // to climb), 0.6 m of tray across, 2 x 0.3 m up to the tray and 1 m slack: 4.98 m and
         // less, active copper. Rail 0's leaf at U1 needs 5.02 m, past copper's 5 m. Four rows
         // with leaves: 28 active copper cables, the other 2,020 multimode.
+        // The storage network's 588 (theSampleFillsRowsOfRacksAndCablesItsFabric): in the storage
+        // cabinet the AI400X2s (U1-8) reach their 2 leaves and the leaves their 8 spines (U9-18)
+        // within 0.8 m of height plus 1 m of slack: 32 + 40 = 72 passive copper. A row's third
+        // storage leaf (U11 of its network cabinet, middle 0.47 m up, 1.40 m to climb) serves its
+        // servers 21-30; the two in the tenth cabinet's U9-16 and U17-24 (1.33 and 0.98 m to
+        // climb) run 1.33 + 1.40 + 0.6 + 0.6 + 1.0 = 4.93 m and 4.58 m, active copper at 200 Gb/s
+        // (5 m), two ports each in four rows: 16; U1-8 needs 5.29 m. The other 500 multimode.
         const PlanEstimate e
             = estimatePlan(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
         const std::vector<std::pair<std::string, long long>> expected
-            = {{cableMediumName(CableMedium::ActiveCopper), 28},
-               {cableMediumName(CableMedium::Multimode), 2020}};
+            = {{cableMediumName(CableMedium::PassiveCopper), 72},
+               {cableMediumName(CableMedium::ActiveCopper), 28 + 16},
+               {cableMediumName(CableMedium::Multimode), 2020 + 500}};
         QCOMPARE(e.cablesByMedium, expected);
     }
 
@@ -269,37 +295,54 @@ private slots:
         // The sample's hall (theEstimateCountsCablesByMedium): 28 active copper cables of 4.7 to
         // 4.98 m, all ordered as 5 m at 300 + 5 x 40 = 500 USD (ib-ndr-400's cabling prices);
         // 2,020 multimode runs, each an OM4 cable at 50 + 3 USD per metre of its stock length
-        // and two 800 USD transceivers; 368 management patch cords at 5 + 1 USD per metre (the
-        // SN2201's) to the management ports of 368 devices (servers, switches, storage and
-        // PDUs: theSampleFillsRowsOfRacksAndCablesItsFabric). The first server's first NIC cable
-        // (11.5 m) is one of the 15 m cables at 95 USD.
+        // and two 800 USD transceivers; the storage network's 72 passive copper cables of 1.5 m
+        // at 100 + 1.5 x 30 = 145 USD, 16 active copper of 5 m at 250 + 5 x 30 = 400 USD and 500
+        // multimode runs with two 400 USD transceivers each (ib-hdr-200's prices); 391
+        // management patch cords at 5 + 1 USD per metre (the SN2201's) to the management ports
+        // of 391 devices (theSampleFillsRowsOfRacksAndCablesItsFabric). The first server's first
+        // NIC cable (11.5 m) is one of the 15 m cables at 95 USD.
         const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
-        const DataHall hall = layoutDataHall(plan, shippedCatalog());
-        const NicSpec &nic = shippedCatalog().nic("ib-ndr-400");
-        const SwitchSpec &management = shippedCatalog().networkSwitch(managementSwitchId);
-        const CableBill bill = cableBillOf(hall, nic, &management);
+        const Catalog &catalog = shippedCatalog();
+        const DataHall hall = layoutDataHall(plan, catalog);
+        const NicSpec &nic = catalog.nic("ib-ndr-400");
+        const NicSpec &storageNic = catalog.nic("ib-hdr-200");
+        const SwitchSpec &management = catalog.networkSwitch(managementSwitchId);
+        const CableBill bill = cableBillOf(hall, nic, &management, &catalog);
         std::map<std::string, BillOfMaterialsLine> lines;
         for (const BillOfMaterialsLine &line : bill.lines)
             lines[line.name] = line;
         QCOMPARE(lines.at("400 Gb/s active copper (ACC), 5 m").count, 28LL);
         QCOMPARE(lines.at("400 Gb/s active copper (ACC), 5 m").unitPriceUsd, 500.0);
+        QCOMPARE(lines.at("200 Gb/s passive copper (DAC), 1.5 m").count, 72LL);
+        QCOMPARE(lines.at("200 Gb/s passive copper (DAC), 1.5 m").unitPriceUsd, 145.0);
+        QCOMPARE(lines.at("200 Gb/s active copper (ACC), 5 m").count, 16LL);
+        QCOMPARE(lines.at("200 Gb/s active copper (ACC), 5 m").unitPriceUsd, 400.0);
         QCOMPARE(lines.at("multimode fibre (OM4), 15 m").unitPriceUsd, 95.0);
         const BillOfMaterialsLine &optics = lines.at(nic.name + " multimode transceiver");
         QCOMPARE(optics.count, 2 * 2020LL);
         QCOMPARE(optics.unitPriceUsd, 800.0);
-        QCOMPARE(bill.transceivers, 4040LL);
-        // Power: 4,040 x 9 W optics and both 0.75 W ends of the 28 copper cables.
-        QCOMPARE(bill.watts, 4040 * 9.0 + 56 * 0.75);
+        const BillOfMaterialsLine &storageOptics
+            = lines.at(storageNic.name + " multimode transceiver");
+        QCOMPARE(storageOptics.count, 2 * 500LL);
+        QCOMPARE(storageOptics.unitPriceUsd, 400.0);
+        QCOMPARE(bill.transceivers, 4040LL + 1000);
+        // Power: 4,040 x 9 W and 1,000 x 5 W optics, both 0.75 W ends of the 28 400 Gb/s copper
+        // cables and both 0.6 W ends of the 16 200 Gb/s ones.
+        QCOMPARE(bill.watts, 4040 * 9.0 + 56 * 0.75 + 1000 * 5.0 + 32 * 0.6);
         // Every cable is in exactly one line, the management ones among the patch cords, and the
-        // total is each cable's price by the rule above, summed cable by cable.
+        // total is each cable's price by the rules above, summed cable by cable.
         long long fibre = 0, patchCords = 0;
-        double expectedUsd = 4040 * 800.0;
+        double expectedUsd = 4040 * 800.0 + 1000 * 400.0;
         for (const HallCable &cable : hall.cables) {
+            const double meters = orderLengthMeters(cable.medium, cable.lengthMeters);
             if (cable.management) {
                 QCOMPARE(cable.medium, CableMedium::TwistedPair);
-                expectedUsd += 5 + orderLengthMeters(cable.medium, cable.lengthMeters);
+                expectedUsd += 5 + meters;
             } else if (cable.medium == CableMedium::Multimode) {
-                expectedUsd += 50 + 3 * orderLengthMeters(cable.medium, cable.lengthMeters);
+                expectedUsd += 50 + 3 * meters;
+            } else if (cable.storage()) {
+                expectedUsd
+                    += (cable.medium == CableMedium::PassiveCopper ? 100 : 250) + 30 * meters;
             } else {
                 expectedUsd += 500;
             }
@@ -308,22 +351,24 @@ private slots:
             fibre += line.name.starts_with("multimode fibre") ? line.count : 0;
             patchCords += line.name.starts_with("Cat 6A") ? line.count : 0;
         }
-        QCOMPARE(fibre, 2020LL);
-        QCOMPARE(patchCords, 368LL);
+        QCOMPARE(fibre, 2020LL + 500);
+        QCOMPARE(patchCords, 391LL);
         QVERIFY(qAbs(bill.costUsd - expectedUsd) < 1e-6);
         QCOMPARE(bill.unmeasuredCables, 0LL);
         QCOMPARE(bill.unpricedCables, 0LL);
 
         // A NIC without cabling prices: the same cables and optics, the fabric's cables unpriced
-        // (and said so in the estimate's warnings), the management cords still priced.
-        nlohmann::json bare = shippedCatalog().entryJson("ib-ndr-400");
+        // (and said so in the estimate's warnings), the storage network's and the management
+        // cords still priced.
+        nlohmann::json bare = catalog.entryJson("ib-ndr-400");
         bare.erase("cabling");
-        Catalog catalog = shippedCatalog();
-        catalog.addEntry(CatalogKind::Nic, bare, "bare.json", "/nics/0");
-        const CableBill unpriced = cableBillOf(hall, catalog.nic("ib-ndr-400"), &management);
+        Catalog withBareNic = catalog;
+        withBareNic.addEntry(CatalogKind::Nic, bare, "bare.json", "/nics/0");
+        const CableBill unpriced
+            = cableBillOf(hall, withBareNic.nic("ib-ndr-400"), &management, &withBareNic);
         QCOMPARE(unpriced.unpricedCables, 2048LL);
-        QCOMPARE(unpriced.transceivers, 4040LL);
-        const PlanEstimate estimate = estimatePlan(plan, catalog);
+        QCOMPARE(unpriced.transceivers, 5040LL);
+        const PlanEstimate estimate = estimatePlan(plan, withBareNic);
         QVERIFY(std::any_of(estimate.warnings.begin(), estimate.warnings.end(),
                             [](const std::string &w) {
                                 return w.starts_with("2048 cables have no prices in the catalog");
@@ -378,6 +423,30 @@ private slots:
         }));
     }
 
+    void theStorageNetworkSaysWhatItCannotBuild()
+    {
+        // The ViT sample's NFS server speaks 100 GbE Ethernet, the DGX's storage network HDR 200
+        // InfiniBand: cabled, with the mismatch noted.
+        const DataHall vit
+            = layoutDataHall(loadSamplePlan("h100-128-vit-imagenet-nfs.json"), shippedCatalog());
+        QVERIFY(std::any_of(vit.notes.begin(), vit.notes.end(), [](const std::string &note) {
+            return note.find("does not speak the storage network's protocol") != std::string::npos;
+        }));
+        // 400 DGX (no compute fabric, which two tiers of 64 ports cannot build for them): 800
+        // storage ports need 40 leaves of 20 down in the rows (3 per cabinet, 30 to a row: 13
+        // rows of 30 servers and one of 10, 13 x 3 + 1) and 2 for the storage, 42, more than the
+        // 40 a QM8790 spine reaches: not laid out, and said so.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.nodeGroups[0].count = 400;
+        plan.fabric.topology = "none";
+        const DataHall big = layoutDataHall(plan, shippedCatalog());
+        QVERIFY(std::none_of(big.cables.begin(), big.cables.end(),
+                             [](const HallCable &c) { return c.storage(); }));
+        QVERIFY(std::any_of(big.notes.begin(), big.notes.end(), [](const std::string &note) {
+            return note.starts_with("the storage network needs 42 leaves, more than two tiers");
+        }));
+    }
+
     void everyNicOfAFatTreeNodeIsCabled()
     {
         // The A100 sample: 8 PCIe servers with 2 NICs each on one 100 GbE leaf. A fat-tree lists
@@ -388,10 +457,18 @@ private slots:
         // (and 22 management cables: the 8 servers' BMCs, the leaf's and the storage's ports,
         // and the PDUs of the 6 cabinets, 3 compute, the leaf's, the storage's and row 2's
         // management cabinet, each under its 15 kW limit so one 17.3 kW PDU a feed: 12)
-        QCOMPARE(hall.cables.size(), std::size_t(16 + 22));
+        // The servers have no storage network: the NFS server's two 100 GbE ports take free
+        // ports of the 32-port leaf (16 used): p17 and p18.
+        QCOMPARE(hall.cables.size(), std::size_t(16 + 2 + 22));
+        std::vector<std::string> storagePorts;
+        for (const HallCable &cable : hall.cables)
+            if (cable.storage())
+                storagePorts.push_back(hall.devices[static_cast<std::size_t>(cable.deviceB)].name
+                                       + ":" + cable.portB);
+        QCOMPARE(storagePorts, (std::vector<std::string> {"leaf-0:p17", "leaf-0:p18"}));
         std::map<std::string, std::set<std::string>> ports;
         for (const HallCable &cable : hall.cables)
-            if (!cable.management)
+            if (!cable.management && !cable.storage())
                 ports[hall.devices[static_cast<std::size_t>(cable.deviceA)].name].insert(
                     cable.portA);
         QCOMPARE(ports.size(), std::size_t(8));
@@ -446,6 +523,16 @@ private slots:
                 QVERIFY2(cabled.emplace(device, port).second, (device + " " + port).c_str());
             }
         QCOMPARE(cabled.size(), listed.size());
+        // Interface types by what the port is: the fabric's NDR, the storage network's HDR 200
+        // (every port of the 23 storage switches' 888 cabled ends, and of the 256 server and 32
+        // storage-system ends: 1,176), 1GbE RJ45 on the management network (391 cables, 782
+        // ends).
+        std::map<std::string, long long> types;
+        for (std::size_t r = 1; r < interfaces.size(); ++r)
+            ++types[interfaces[r][2]];
+        QCOMPARE(types["infiniband-hdr"], 888LL + 256 + 32);
+        QCOMPARE(types["1000base-t"], 2 * 391LL);
+        QCOMPARE(types["infiniband-ndr"], 2 * 2048LL);
         // The schedule has one row per cable, lengths in metres and the medium by name.
         const CsvRows schedule = cableScheduleRows(hall);
         QCOMPARE(schedule.size(), hall.cables.size() + 1);
@@ -522,9 +609,10 @@ private slots:
         // each spine 32 x 32 / 16 = 64 down: every port of every switch carries a cable.
         const DataHall hall
             = layoutDataHall(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
-        // The management network adds 10 SN2201 of 48 ports, one port for each of the 368 other
+        // The management network adds 10 SN2201 of 48 ports, one port for each of the 391 other
         // devices (tst_datahall's row count above). Patch panels have 48 ports each but are not
-        // switches: their ports are not the cabinet's.
+        // switches: their ports are not the cabinet's. The storage network's 23 QM8790 have 40:
+        // its leaves use 288 down and 300 up, its spines 300.
         int leaves = 0, spines = 0, management = 0;
         for (const HallDevice &device : hall.devices) {
             if (device.role == "leaf switch" || device.role == "spine switch") {
@@ -536,6 +624,8 @@ private slots:
                 ++management;
             } else if (device.role == "patch panel") {
                 QCOMPARE(device.ports, 48);
+            } else if (device.role == "storage switch") {
+                QCOMPARE(device.ports, 40);
             } else {
                 QCOMPARE(device.ports, 0);
             }
@@ -545,29 +635,30 @@ private slots:
         QCOMPARE(spines, 16);
         long long cabinetPorts = 0, cabinetUsed = 0;
         for (const HallRack &rack : hall.racks) {
-            QCOMPARE(rack.ports == 0, rack.role == "compute" || rack.role == "storage");
+            QCOMPARE(rack.ports == 0, rack.role == "compute"); // storage: the storage network's
             cabinetPorts += rack.ports;
             cabinetUsed += rack.portsUsed;
         }
-        QCOMPARE(cabinetPorts, 48LL * 64 + 10 * 48);
-        QCOMPARE(cabinetUsed, 48LL * 64 + 368);
+        QCOMPARE(cabinetPorts, 48LL * 64 + 10 * 48 + 23 * 40);
+        QCOMPARE(cabinetUsed, 48LL * 64 + 391 + 288 + 2 * 300);
         // Those cabled ports are the room's switch ends: each of the 1,024 server cables ends on
         // one leaf port, each of the 1,024 leaf-spine cables on one leaf and one spine port, and
         // each management cable on one management port (the leaves' and spines' own management
-        // ports are on the switch end too: 48 more).
+        // ports are on the switch end too: 48 more, and the storage switches' 23); each storage
+        // port's cable on a storage leaf port (288) and each storage uplink on two (600).
         long long switchEnds = 0;
         for (const HallCable &cable : hall.cables)
             for (int end : {cable.deviceA, cable.deviceB})
                 switchEnds += hall.devices[static_cast<std::size_t>(end)].ports > 0 ? 1 : 0;
-        QCOMPARE(switchEnds, 1024LL + 2 * 1024 + 368 + 48);
+        QCOMPARE(switchEnds, 1024LL + 2 * 1024 + 391 + 48 + 23 + 288 + 600);
     }
 
     void cabinetsWeighWhatTheyHold()
     {
         // The sample: three DGX H100 of 130.45 kg in a cabinet rated for 1,360 kg: 391.35 kg,
-        // 28.8%. Its first network cabinet holds QM9700 leaves of 14.8 kg each and the row's two
-        // SN2201 management switches of 7.41 kg (PDUs and patch panels, a few kilograms each,
-        // are not weighed).
+        // 28.8%. Its first network cabinet holds QM9700 leaves of 14.8 kg each, three QM8790
+        // storage leaves of 11.4 kg and the row's two SN2201 management switches of 7.41 kg
+        // (PDUs and patch panels, a few kilograms each, are not weighed).
         const DataHall hall
             = layoutDataHall(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog());
         const HallRack &first = hall.racks.front();
@@ -583,7 +674,7 @@ private slots:
                 leaves += device.rack >= 0 && device.role == "leaf switch"
                     && hall.racks[static_cast<std::size_t>(device.rack)].name == "R01-N1";
             QCOMPARE(leaves, 8);
-            QVERIFY(qAbs(rack.kilograms - (8 * 14.8 + 2 * 7.41)) < 1e-9);
+            QVERIFY(qAbs(rack.kilograms - (8 * 14.8 + 3 * 11.4 + 2 * 7.41)) < 1e-9);
             QCOMPARE(rack.devicesOfUnknownWeight, 0);
         }
         // HGX H200 servers have no published weight in the catalog: their cabinets' weight is
@@ -598,7 +689,9 @@ private slots:
     void storageStandsBesideTheSpinesOrBehindTheRows()
     {
         // The sample's 4 AI400X2 (2U each) fill 8U of one storage cabinet in the spine row (room
-        // row 3, R03), after the spine cabinet.
+        // row 3, R03), after the spine cabinet; the storage network's 2 leaves and 8 spines (1U
+        // QM8790 of 250 W) and 6 patch panels stand above them
+        // (theSampleFillsRowsOfRacksAndCablesItsFabric): 24U.
         Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         DataHall hall = layoutDataHall(plan, shippedCatalog());
         const auto storageRack = [](const DataHall &h) {
@@ -608,11 +701,14 @@ private slots:
         auto rack = storageRack(hall);
         QVERIFY(rack != hall.racks.end());
         QCOMPARE(rack->name, std::string("R03-ST1"));
-        QCOMPARE(rack->usedUnits, 8);
-        QCOMPARE(rack->watts, 4 * shippedCatalog().storage("lustre-exascaler").powerWatts);
+        QCOMPARE(rack->usedUnits, 8 + 10 + 6);
+        QCOMPARE(rack->watts,
+                 4 * shippedCatalog().storage("lustre-exascaler").powerWatts + 10 * 250.0);
         // Without a fabric there is no spine row: the storage gets a row of its own behind the
-        // five compute rows (room row 6).
+        // five compute rows (room row 6). (Without the servers' storage network, so that the
+        // cabinets hold the storage systems alone.)
         plan.fabric.topology = "none";
+        plan.fabric.storageNetworkBytesPerSecond = 0.0;
         hall = layoutDataHall(plan, shippedCatalog());
         rack = storageRack(hall);
         QVERIFY(rack != hall.racks.end());
@@ -651,7 +747,9 @@ private slots:
     void aGroupWithoutRacksHasNoPositionsAndSaysSo()
     {
         // The sample with its group's rack taken away: its servers get no
-        // rack and no U, the hall says why, and cables to them carry no length.
+        // rack and no U, the hall says why, and cables to them carry no length. Their storage
+        // ports are left off the storage network (the storage systems' own ports have no
+        // switch to go to).
         Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         plan.nodeGroups[0].rackId.clear();
         const DataHall hall = layoutDataHall(plan, shippedCatalog());

@@ -453,10 +453,11 @@ private slots:
         // each), 7 network racks (the leaves of rows 1, 2, 4 and 5, the spines in row 3, the
         // management switches of rows 3 and 6: tst_datahall) and 1 storage rack x $12,000 =
         // $0.612 M; 48 QM9700 (32 rail leaves + 16 spines) x $30,000 = $1.44 M; 10 SN2201
-        // management switches x $5,000 = $50,000; 4 AI400X2 x $500,000 = $2 M; the cables and
-        // the 4,040 transceivers their lengths need, $3,436,380, and the cabinets' PDUs and patch
-        // panels, $526,000 (tst_cli: humanNumbersInTables); $54,144,380.
-        QCOMPARE(bomRows.back().back(), std::string("54144380"));
+        // management switches x $5,000 = $50,000; 4 AI400X2 x $500,000 = $2 M; the storage
+        // network's switches, $345,000, the cables and the transceivers their lengths need,
+        // $3,897,573, and the cabinets' PDUs and patch panels, $538,000 (tst_cli:
+        // humanNumbersInTables); $54,962,573.
+        QCOMPARE(bomRows.back().back(), std::string("54962573"));
         QCOMPARE(bomRows.front().front(), std::string("Scenario"));
         QCOMPARE(bomRows.back().front(), std::string("Baseline"));
         // With a scenario selected, its lines name it.
@@ -488,7 +489,7 @@ private slots:
              {QStringLiteral("ClusterPlanner plan report"),
               QStringLiteral("1024 x H100 on NDR rail-optimised fat-tree"),
               QStringLiteral("1024 x NVIDIA H100 SXM5 80GB"), QStringLiteral("Bill of materials"),
-              QStringLiteral("54,144,380 USD"), QStringLiteral("2:1 oversubscribed"),
+              QStringLiteral("54,962,573 USD"), QStringLiteral("2:1 oversubscribed"),
               QStringLiteral("NIC roce-400g"), QStringLiteral("Scenario comparison"),
               QStringLiteral("Step time breakdown"), QStringLiteral("Assumptions"),
               QStringLiteral("Catalog entries and their sources"),

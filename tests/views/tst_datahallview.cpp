@@ -88,20 +88,21 @@ private slots:
         QVERIFY(views::DataHallFloorItem::capacityColour(1.02)
                 != views::DataHallFloorItem::capacityColour(0.85));
         // By switch ports: every port of the sample's non-blocking rail fabric is cabled (64 of
-        // 64 on each leaf, tst_datahall derives it); with the row's two 48-port management
-        // switches serving its 30 servers, 8 leaves and 42 PDUs, R01-N1 has 512 + 80 = 592 of
-        // 8 x 64 + 2 x 48 = 608 ports cabled, amber;
-        // the 43 compute cabinets and the storage cabinet hold no switch and are grey, and the
-        // status says why.
+        // 64 on each leaf, tst_datahall derives it); with the row's three 40-port storage leaves
+        // (20 server ports down and 20 up each) and its two 48-port management switches serving
+        // its 30 servers, 8 leaves, 3 storage leaves and 42 PDUs, R01-N1 has 512 + 120 + 83 = 715
+        // of 8 x 64 + 3 x 40 + 2 x 48 = 728 ports cabled, amber;
+        // the 43 compute cabinets hold no switch and are grey (the storage cabinet holds the
+        // storage network's), and the status says why.
         shown->view.setCapacity(views::RackCapacity::Ports);
         const int network = rackNamed(*item, "R01-N1");
-        QCOMPARE(item->fillOf(network), 592.0 / 608.0);
+        QCOMPARE(item->fillOf(network), 715.0 / 728.0);
         QCOMPARE(item->colourOf(network), views::DataHallFloorItem::capacityColour(0.85));
         QVERIFY(item->fillOf(first) < 0);
         QCOMPARE(item->colourOf(first), views::DataHallFloorItem::capacityColour(-1));
         QVERIFY(views::DataHallFloorItem::capacityColour(-1)
                 != views::DataHallFloorItem::capacityColour(0.5));
-        QVERIFY2(shown->view.statusText().contains(QStringLiteral("44 cabinets grey")),
+        QVERIFY2(shown->view.statusText().contains(QStringLiteral("43 cabinets grey")),
                  qPrintable(shown->view.statusText()));
         // By weight: 3 x 130.45 kg of 1,360 kg is 28.8%, green; only the storage cabinet is grey,
         // as the catalog gives no weight for the AI400X2.
@@ -151,10 +152,10 @@ private slots:
         const QStringList leaves = shown->view.elevation()->deviceNames();
         QVERIFY(!leaves.isEmpty());
         QVERIFY2(leaves.front().startsWith(QStringLiteral("leaf-")), qPrintable(leaves.front()));
-        // ... its 6 patch panels from the top U down (256 uplinks and 16 server cables from row 2
-        // leave the row: tst_datahall), and its two PDUs, one a feed, last.
-        QVERIFY2(leaves.contains(QStringLiteral("R01-N1-PP6")), qPrintable(leaves.join(u' ')));
-        QVERIFY(!leaves.contains(QStringLiteral("R01-N1-PP7")));
+        // ... its 7 patch panels from the top U down (256 uplinks, 16 server cables from row 2 and
+        // 60 storage uplinks leave the row: tst_datahall), and its two PDUs, one a feed, last.
+        QVERIFY2(leaves.contains(QStringLiteral("R01-N1-PP7")), qPrintable(leaves.join(u' ')));
+        QVERIFY(!leaves.contains(QStringLiteral("R01-N1-PP8")));
         QCOMPARE(leaves.back(), QStringLiteral("R01-N1-PDU-B1"));
         saveShot(&shown->view, QStringLiteral("datahall-network-cabinet.png"));
         shown->view.canvas()->fitAll();

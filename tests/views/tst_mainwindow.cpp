@@ -107,13 +107,16 @@ private slots:
         QVERIFY2(racks.contains(QString::fromStdString(m_catalog->rack("rack-air-40kw").name)),
                  qPrintable(racks));
         // The room's management network: one or two SN2201 in each of the sample's six rows and
-        // a cable from each of its 368 other devices, PDUs included (tst_datahall derives both),
-        // and the cabinets' 188 PDUs and 56 patch panels.
+        // a cable from each of its 391 other devices, PDUs included (tst_datahall derives both),
+        // the storage network and the cabinets' 188 PDUs and 68 patch panels.
         QCOMPARE(findValue(summary->tree(), QStringLiteral("Management network")),
-                 QStringLiteral("10 switches, 368 cables (every BMC and management port, out of "
+                 QStringLiteral("10 switches, 391 cables (every BMC and management port, out of "
                                 "band)"));
+        QCOMPARE(findValue(summary->tree(), QStringLiteral("Storage network")),
+                 QStringLiteral("23 switches of its own, 588 cables (servers' storage ports and "
+                                "storage systems)"));
         QCOMPARE(findValue(summary->tree(), QStringLiteral("Cabinet fittings")),
-                 QStringLiteral("188 zero-U PDUs (A and B feeds), 56 patch panels for the fibre "
+                 QStringLiteral("188 zero-U PDUs (A and B feeds), 68 patch panels for the fibre "
                                 "between rows"));
         // Above the tree, not a row inside it.
         QVERIFY(bar->geometry().bottom() <= summary->tree()->geometry().top());
