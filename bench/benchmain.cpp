@@ -18,6 +18,7 @@
 #include "model/planning/scenariocomparison.h"
 #include "model/training/trainingestimator.h"
 
+#include "datahallview.h"
 #include "fabriccanvas.h"
 #include "fabricdrawing.h"
 #include "fabricview.h"
@@ -402,6 +403,43 @@ void benchFabricView(cp::views::PlanDocument &document,
     printSpread(1e3, "ms");
 }
 
+/** The Data hall view of `large`: from the plan to the laid-out floor, and frames at two zooms
+ * (the panning a user does redraws such frames). */
+void benchDataHallView(cp::views::PlanDocument &document,
+                       const std::shared_ptr<const cp::model::Catalog> &shared,
+                       const cp::model::Plan &large)
+{
+    cp::views::DataHallView hallView(&document);
+    hallView.resize(1920, 1080);
+    hallView.show();
+    hallView.setCatalog(shared);
+    const double build = medianSeconds(3, [&] {
+        document.reset(large, QString());
+        hallView.waitForIdle();
+        QCoreApplication::processEvents();
+    });
+    std::printf("data hall view, plan to laid-out floor (16,384 GPUs):    median %.0f ms\n",
+                build * 1e3);
+    printSpread(1e3, "ms");
+    QImage screen(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+    const auto frameSeconds = [&] {
+        return medianSeconds(21, [&] {
+            screen.fill(Qt::white);
+            QPainter painter(&screen);
+            painter.setRenderHint(QPainter::Antialiasing);
+            hallView.canvas()->render(&painter);
+        });
+    };
+    hallView.canvas()->fitAll();
+    std::printf("data hall view frame (1920 x 1080, fitted: every row):   median %.1f ms\n",
+                frameSeconds() * 1e3);
+    printSpread(1e3, "ms");
+    hallView.canvas()->setZoom(2.0);
+    std::printf("data hall view frame (1920 x 1080, zoom 2: cabinet names): median %.1f ms\n",
+                frameSeconds() * 1e3);
+    printSpread(1e3, "ms");
+}
+
 /** The PDF report of the shipped H100 sample, written into `dir`. */
 void benchReport(const std::shared_ptr<const cp::model::Catalog> &shared, const QTemporaryDir &dir)
 {
@@ -436,9 +474,14 @@ int main(int argc, char **argv)
                 referenceSeconds * 1e3);
     printSpread(1e3, "ms");
     const Catalog catalog = loadCatalogDirectory(shippedCatalogDirectory());
-    benchTraining(catalog);
-    benchInference(catalog);
-    benchFabricEngine(catalog);
+    // --views: only the views' benchmarks (canvas, fabric and data hall views, report), for
+    // profiling them.
+    const bool viewsOnly = argc > 1 && std::string(argv[1]) == "--views";
+    if (!viewsOnly) {
+        benchTraining(catalog);
+        benchInference(catalog);
+        benchFabricEngine(catalog);
+    }
     QTemporaryDir dir;
     const Plan large = benchLargePlan(catalog, dir);
 
@@ -455,9 +498,12 @@ int main(int argc, char **argv)
     cp::views::PlanScene scene(&document);
     scene.setCatalog(shared);
     benchCanvas(document, scene, large);
-    benchFabricAndHallBuilds(catalog, large);
-    benchScheduler(catalog, large);
+    if (!viewsOnly) {
+        benchFabricAndHallBuilds(catalog, large);
+        benchScheduler(catalog, large);
+    }
     benchFabricView(document, shared, large);
+    benchDataHallView(document, shared, large);
     benchReport(shared, dir);
     return 0;
 }

@@ -12,6 +12,8 @@ namespace cp::views {
 DataHallFloorItem::DataHallFloorItem(std::shared_ptr<const model::DataHall> hall)
     : m_hall(std::move(hall))
 {
+    // exposedRect: paint only the cabinets on screen (a 16,384-GPU room has thousands).
+    setFlag(ItemUsesExtendedStyleOption);
     for (std::size_t r = 0; r < m_hall->racks.size(); ++r) {
         m_bounds |= rackRect(static_cast<int>(r));
         m_rows = std::max(m_rows, m_hall->racks[r].row + 1);
@@ -84,6 +86,14 @@ QColor DataHallFloorItem::colourOf(int rack) const
 void DataHallFloorItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
 {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    // What is on screen: the exposed part, narrowed by the painter's clip where it has one
+    // (QGraphicsView::render() exposes the whole item but clips to its target).
+    QRectF visible = option->exposedRect;
+    if (painter->hasClipping())
+        visible &= painter->clipBoundingRect();
+    // Every shape here is an axis-aligned rectangle: without antialiasing they take the raster
+    // engine's rectangle fast path, with no visible loss (text keeps its own antialiasing).
+    painter->setRenderHint(QPainter::Antialiasing, false);
     QFont font = painter->font();
     // Every row of the room, empty ones too (a drag's targets), named as its cabinets are.
     font.setPixelSize(10);
@@ -94,7 +104,7 @@ void DataHallFloorItem::paint(QPainter *painter, const QStyleOptionGraphicsItem 
     for (int row = 0; row + 1 < m_rows; ++row) {
         const QRectF aisle(0, row * rowPitch + cabinetDepth + 2, rowLength,
                            rowPitch - cabinetDepth - 4);
-        if (!aisle.intersects(option->exposedRect))
+        if (!aisle.intersects(visible))
             continue;
         const bool cold = row % 2 == 0;
         painter->setPen(Qt::NoPen);
@@ -106,7 +116,7 @@ void DataHallFloorItem::paint(QPainter *painter, const QStyleOptionGraphicsItem 
     }
     for (int row = 0; row < m_rows; ++row) {
         const QRectF band(0, row * rowPitch, rowLength, cabinetDepth);
-        if (!band.adjusted(-3 * cabinetWidth, 0, 0, 0).intersects(option->exposedRect))
+        if (!band.adjusted(-3 * cabinetWidth, 0, 0, 0).intersects(visible))
             continue;
         painter->setPen(QPen(QColor(200, 200, 200), 1, Qt::DotLine));
         painter->setBrush(Qt::NoBrush);
@@ -122,7 +132,7 @@ void DataHallFloorItem::paint(QPainter *painter, const QStyleOptionGraphicsItem 
     for (std::size_t i = 0; i < m_hall->racks.size(); ++i) {
         const int rack = static_cast<int>(i);
         const QRectF rect = rackRect(rack);
-        if (!rect.intersects(option->exposedRect))
+        if (!rect.intersects(visible))
             continue;
         const model::HallRack &r = m_hall->racks[i];
         QColor fill = colourOf(rack);

@@ -23,6 +23,14 @@ namespace {
 /** One rack unit, 1.75 in (EIA-310). */
 constexpr double metersPerRackUnit = 0.04445;
 
+/** A note that the estimate repeats as a warning: something left out of the bill of materials,
+ * or a cabinet beyond what it can carry. */
+void warn(DataHall &hall, std::string text)
+{
+    hall.warnings.push_back(text);
+    hall.notes.push_back(std::move(text));
+}
+
 std::string kilowattsText(double watts)
 {
     char text[32];
@@ -439,7 +447,7 @@ void attachStorageToLeaves(DataHall &hall, const std::vector<StorageEndpoint> &s
                           static_cast<int>(leaf), *system.nic);
         }
     if (unattached > 0)
-        hall.notes.push_back(std::to_string(unattached)
+        warn(hall, std::to_string(unattached)
                              + " storage ports find no free port on the fabric's leaves: they are "
                                "not cabled (add a leaf, or give the servers a storage network)");
 }
@@ -491,7 +499,7 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
     const NicSpec &nic = *servers.front().nic;
     const std::string switchId = catalogSwitchForNic(in.catalog, nic, std::nullopt);
     if (switchId.empty()) {
-        hall.notes.push_back("no catalog switch carries " + nic.name
+        warn(hall, "no catalog switch carries " + nic.name
                              + ": the storage network is not laid out");
         return;
     }
@@ -502,7 +510,7 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
             foreign.insert(hall.devices[static_cast<std::size_t>(system.device)].typeName + " ("
                            + system.nic->name + ")");
     for (const std::string &name : foreign)
-        hall.notes.push_back(name + " does not speak the storage network's protocol (" + sw.name
+        warn(hall, name + " does not speak the storage network's protocol (" + sw.name
                              + "): cabled to it as if it did; a gateway or a storage system of the "
                                "network's kind is needed");
     long long total = 0;
@@ -559,7 +567,7 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
     for (const auto &[row, ports] : portsOfRow)
         leavesNeeded += (ports + down - 1) / down;
     if (leavesNeeded > sw.ports) {
-        hall.notes.push_back("the storage network needs " + std::to_string(leavesNeeded)
+        warn(hall, "the storage network needs " + std::to_string(leavesNeeded)
                              + " leaves, more than two tiers of " + sw.name
                              + " reach: it is not laid out");
         return;
@@ -710,7 +718,7 @@ void placePowerDistribution(DataHall &hall, const Catalog &catalog)
         const double needed = std::ceil(rack.watts / spec.pdu->watts);
         const int perFeed = static_cast<int>(std::min<double>(maxPdusPerFeed, needed));
         if (needed > maxPdusPerFeed)
-            hall.notes.push_back(rack.name + " needs "
+            warn(hall, rack.name + " needs "
                                  + std::to_string(static_cast<long long>(needed))
                                  + " PDUs per feed for its " + kilowattsText(rack.watts)
                                  + "; at most " + std::to_string(maxPdusPerFeed) + " fit");
@@ -792,7 +800,7 @@ void placePatchPanels(DataHall &hall, const Catalog &catalog)
             int target = static_cast<int>(r), position = hall.racks[r].rackUnits - i;
             if (position <= stacked) {
                 if (hall.racks[r].role == "compute") {
-                    hall.notes.push_back(hall.racks[r].name + " has no free U for "
+                    warn(hall, hall.racks[r].name + " has no free U for "
                                          + std::to_string(panels - i) + " of its "
                                          + std::to_string(panels) + " patch panels");
                     break;
@@ -825,7 +833,7 @@ void notePdusOverloaded(DataHall &hall)
 {
     for (const HallRack &rack : hall.racks)
         if (rack.pdus > 0 && rack.watts > rack.pduWatts)
-            hall.notes.push_back(rack.name + " draws " + kilowattsText(rack.watts)
+            warn(hall, rack.name + " draws " + kilowattsText(rack.watts)
                                  + ", more than one feed's PDUs carry ("
                                  + kilowattsText(rack.pduWatts) + ")");
 }

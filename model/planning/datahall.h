@@ -126,6 +126,10 @@ struct DataHall
     /** NetBox's InterfaceTypeChoices slug for the fabric ports ("infiniband-ndr"). */
     std::string interfaceType = "other";
     std::vector<std::string> notes; ///< groups without racks, cables out of reach
+    /** Of the notes, those the estimate repeats as warnings: what the bill of materials leaves
+     * out (a storage network not laid out, ports not cabled) and cabinets beyond their PDUs or
+     * units. */
+    std::vector<std::string> warnings;
     /** The storage network's switch type (catalog id), when it has switches of its own. */
     std::string storageSwitchId;
     /** NetBox's interface type of each storage NIC's ports, by NIC id. */

@@ -119,6 +119,8 @@ void tallyCabinetFittings(PlanEstimateBuild &build, const DataHall &hall)
                         rack.patchPanels, spec.patchPanel->priceUsd);
     }
     result.hallRows = static_cast<int>(rows.size());
+    for (const std::string &warning : hall.warnings)
+        result.warnings.push_back("data hall: " + warning);
     result.storageCables = std::count_if(hall.cables.begin(), hall.cables.end(),
                                          [](const HallCable &c) { return c.storage(); });
     result.storageSwitches
