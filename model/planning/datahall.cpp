@@ -411,15 +411,16 @@ std::vector<StorageEndpoint> serverStoragePorts(const DataHall &hall, const Data
     return ports;
 }
 
-/** Takes the next free port of `sw` (ports numbered after its fabric cables) for `endpoint`. */
+/** Takes the next free port of `sw` (ports numbered after its fabric cables) for `device`'s
+ * `port`: a cable of `nic`'s kind at `bytesPerSecond`. */
 void cableToSwitch(DataHall &hall, std::vector<StorageLink> &links, int device,
-                   const std::string &port, int sw, const NicSpec &nic)
+                   const std::string &port, int sw, const NicSpec &nic, double bytesPerSecond)
 {
     HallDevice &target = hall.devices[static_cast<std::size_t>(sw)];
     ++target.portsUsed;
     ++hall.racks[static_cast<std::size_t>(target.rack)].portsUsed;
     links.push_back(
-        {device, sw, port, "p" + std::to_string(target.portsUsed), nic.bytesPerSecond * 8, nic.id});
+        {device, sw, port, "p" + std::to_string(target.portsUsed), bytesPerSecond * 8, nic.id});
 }
 
 /**
@@ -444,12 +445,13 @@ void attachStorageToLeaves(DataHall &hall, const std::vector<StorageEndpoint> &s
                 continue;
             }
             cableToSwitch(hall, links, system.device, "p" + std::to_string(port),
-                          static_cast<int>(leaf), *system.nic);
+                          static_cast<int>(leaf), *system.nic, system.nic->bytesPerSecond);
         }
     if (unattached > 0)
-        warn(hall, std::to_string(unattached)
-                             + " storage ports find no free port on the fabric's leaves: they are "
-                               "not cabled (add a leaf, or give the servers a storage network)");
+        warn(hall,
+             std::to_string(unattached)
+                 + " storage ports find no free port on the fabric's leaves: they are "
+                   "not cabled (add a leaf, or give the servers a storage network)");
 }
 
 /** What a storage-network switch is in the room. */
@@ -496,11 +498,13 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
                         const std::vector<StorageEndpoint> &systems,
                         std::vector<StorageLink> &links)
 {
-    const NicSpec &nic = *servers.front().nic;
+    // The storage decides the network's kind; the servers' storage cards (VPI, as the DGX's
+    // ConnectX-7) run either InfiniBand or Ethernet, at most at their own rate.
+    const NicSpec &nic = *systems.front().nic;
     const std::string switchId = catalogSwitchForNic(in.catalog, nic, std::nullopt);
     if (switchId.empty()) {
-        warn(hall, "no catalog switch carries " + nic.name
-                             + ": the storage network is not laid out");
+        warn(hall,
+             "no catalog switch carries " + nic.name + ": the storage network is not laid out");
         return;
     }
     const SwitchSpec &sw = in.catalog.networkSwitch(switchId);
@@ -510,9 +514,10 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
             foreign.insert(hall.devices[static_cast<std::size_t>(system.device)].typeName + " ("
                            + system.nic->name + ")");
     for (const std::string &name : foreign)
-        warn(hall, name + " does not speak the storage network's protocol (" + sw.name
-                             + "): cabled to it as if it did; a gateway or a storage system of the "
-                               "network's kind is needed");
+        warn(hall,
+             name + " does not speak the storage network's protocol (" + sw.name
+                 + ", chosen for the first storage system): cabled to it as if it did; a "
+                   "gateway or storage of one kind is needed");
     long long total = 0;
     for (const auto *group : {&servers, &systems})
         for (const StorageEndpoint &endpoint : *group)
@@ -527,7 +532,8 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
     const auto cableAll = [&](const StorageEndpoint &endpoint, const auto &switchFor) {
         for (int port = 1; port <= endpoint.ports; ++port)
             cableToSwitch(hall, links, endpoint.device, endpoint.portPrefix + std::to_string(port),
-                          switchFor(), *endpoint.nic);
+                          switchFor(), nic,
+                          std::min(endpoint.nic->bytesPerSecond, nic.bytesPerSecond));
     };
     hall.storageSwitchId = sw.id;
     if (total <= sw.ports) {
@@ -567,9 +573,9 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
     for (const auto &[row, ports] : portsOfRow)
         leavesNeeded += (ports + down - 1) / down;
     if (leavesNeeded > sw.ports) {
-        warn(hall, "the storage network needs " + std::to_string(leavesNeeded)
-                             + " leaves, more than two tiers of " + sw.name
-                             + " reach: it is not laid out");
+        warn(hall,
+             "the storage network needs " + std::to_string(leavesNeeded)
+                 + " leaves, more than two tiers of " + sw.name + " reach: it is not laid out");
         return;
     }
     for (const StorageEndpoint &server : servers) {
@@ -591,8 +597,8 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
             HallDevice &leafDevice = hall.devices[static_cast<std::size_t>(leaf)];
             ++leafDevice.portsUsed;
             ++hall.racks[static_cast<std::size_t>(leafDevice.rack)].portsUsed;
-            cableToSwitch(hall, links, leaf, "p" + std::to_string(leafDevice.portsUsed), spine,
-                          nic);
+            cableToSwitch(hall, links, leaf, "p" + std::to_string(leafDevice.portsUsed), spine, nic,
+                          nic.bytesPerSecond);
         }
 }
 
@@ -718,10 +724,10 @@ void placePowerDistribution(DataHall &hall, const Catalog &catalog)
         const double needed = std::ceil(rack.watts / spec.pdu->watts);
         const int perFeed = static_cast<int>(std::min<double>(maxPdusPerFeed, needed));
         if (needed > maxPdusPerFeed)
-            warn(hall, rack.name + " needs "
-                                 + std::to_string(static_cast<long long>(needed))
-                                 + " PDUs per feed for its " + kilowattsText(rack.watts)
-                                 + "; at most " + std::to_string(maxPdusPerFeed) + " fit");
+            warn(hall,
+                 rack.name + " needs " + std::to_string(static_cast<long long>(needed))
+                     + " PDUs per feed for its " + kilowattsText(rack.watts) + "; at most "
+                     + std::to_string(maxPdusPerFeed) + " fit");
         rack.pdus = 2 * perFeed;
         rack.pduWatts = perFeed * spec.pdu->watts;
         for (int i = 0; i < rack.pdus; ++i) {
@@ -800,9 +806,9 @@ void placePatchPanels(DataHall &hall, const Catalog &catalog)
             int target = static_cast<int>(r), position = hall.racks[r].rackUnits - i;
             if (position <= stacked) {
                 if (hall.racks[r].role == "compute") {
-                    warn(hall, hall.racks[r].name + " has no free U for "
-                                         + std::to_string(panels - i) + " of its "
-                                         + std::to_string(panels) + " patch panels");
+                    warn(hall,
+                         hall.racks[r].name + " has no free U for " + std::to_string(panels - i)
+                             + " of its " + std::to_string(panels) + " patch panels");
                     break;
                 }
                 if (overflow < 0
@@ -833,9 +839,9 @@ void notePdusOverloaded(DataHall &hall)
 {
     for (const HallRack &rack : hall.racks)
         if (rack.pdus > 0 && rack.watts > rack.pduWatts)
-            warn(hall, rack.name + " draws " + kilowattsText(rack.watts)
-                                 + ", more than one feed's PDUs carry ("
-                                 + kilowattsText(rack.pduWatts) + ")");
+            warn(hall,
+                 rack.name + " draws " + kilowattsText(rack.watts)
+                     + ", more than one feed's PDUs carry (" + kilowattsText(rack.pduWatts) + ")");
 }
 
 /** Where a device's ports are, above the floor of its cabinet: the middle of its units; a

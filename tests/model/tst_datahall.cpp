@@ -425,13 +425,26 @@ private slots:
 
     void theStorageNetworkSaysWhatItCannotBuild()
     {
-        // The ViT sample's NFS server speaks 100 GbE Ethernet, the DGX's storage network HDR 200
-        // InfiniBand: cabled, with the mismatch noted.
-        const DataHall vit
-            = layoutDataHall(loadSamplePlan("h100-128-vit-imagenet-nfs.json"), shippedCatalog());
-        QVERIFY(std::any_of(vit.notes.begin(), vit.notes.end(), [](const std::string &note) {
-            return note.find("does not speak the storage network's protocol") != std::string::npos;
+        // The ViT sample's NFS server speaks 100 GbE Ethernet: its storage network is Ethernet
+        // (the DGX's storage cards run either). An AI400X2 added beside it speaks HDR 200
+        // InfiniBand: cabled, with the mismatch noted, and the estimate repeats it (its bill
+        // prices that storage network).
+        Plan mixed = loadSamplePlan("h100-128-vit-imagenet-nfs.json");
+        const DataHall vit = layoutDataHall(mixed, shippedCatalog());
+        QCOMPARE(vit.storageSwitchId, std::string("leaf-100g"));
+        QVERIFY(std::none_of(vit.notes.begin(), vit.notes.end(), [](const std::string &note) {
+            return note.find("does not speak") != std::string::npos;
         }));
+        StoragePlan lustre;
+        lustre.storageId = "lustre-exascaler";
+        lustre.count = 1;
+        mixed.storage.push_back(lustre);
+        const PlanEstimate estimate = estimatePlan(mixed, shippedCatalog());
+        QVERIFY(std::any_of(
+            estimate.warnings.begin(), estimate.warnings.end(), [](const std::string &w) {
+                return w.starts_with("data hall: DDN AI400X2")
+                    && w.find("does not speak the storage network's protocol") != std::string::npos;
+            }));
         // 400 DGX (no compute fabric, which two tiers of 64 ports cannot build for them): 800
         // storage ports need 40 leaves of 20 down in the rows (3 per cabinet, 30 to a row: 13
         // rows of 30 servers and one of 10, 13 x 3 + 1) and 2 for the storage, 42, more than the
