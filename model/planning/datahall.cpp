@@ -522,7 +522,9 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
     for (const auto *group : {&servers, &systems})
         for (const StorageEndpoint &endpoint : *group)
             total += endpoint.ports;
-    const auto [storageRow, storageColumn] = storagePlace(hall, systems);
+    // Plain variables, not a structured binding: lambdas below capture them (clang 14).
+    const std::pair<int, int> place = storagePlace(hall, systems);
+    const int storageRow = place.first, storageColumn = place.second;
     const auto mount = [&](std::string name, int row, const std::string &role, int column) {
         const int index = static_cast<int>(hall.devices.size());
         mountInNetworkRack(hall, storageSwitchDevice(sw, std::move(name)), row, role, column,
