@@ -366,6 +366,18 @@ void benchScheduler(const cp::model::Catalog &catalog, const cp::model::Plan &la
     printSpread(1, "s");
 }
 
+/** Median time to draw one 1920 x 1080 frame of `canvas` as it is zoomed now. */
+double frameSeconds(cp::views::FabricCanvas *canvas)
+{
+    QImage screen(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+    return medianSeconds(21, [&] {
+        screen.fill(Qt::white);
+        QPainter painter(&screen);
+        painter.setRenderHint(QPainter::Antialiasing);
+        canvas->render(&painter);
+    });
+}
+
 /** Frames of the Fabric view at two zooms, and the worst single failure of `large`. */
 void benchFabricView(cp::views::PlanDocument &document,
                      const std::shared_ptr<const cp::model::Catalog> &shared,
@@ -380,22 +392,13 @@ void benchFabricView(cp::views::PlanDocument &document,
     fabricView.setCatalog(shared);
     fabricView.waitForIdle();
     QCoreApplication::processEvents();
-    QImage screen(1920, 1080, QImage::Format_ARGB32_Premultiplied);
-    const auto frameSeconds = [&] {
-        return medianSeconds(21, [&] {
-            screen.fill(Qt::white);
-            QPainter painter(&screen);
-            painter.setRenderHint(QPainter::Antialiasing);
-            fabricView.canvas()->render(&painter);
-        });
-    };
     fabricView.canvas()->fitAll();
     std::printf("fabric view frame (1920 x 1080, fitted: bundles):        median %.1f ms\n",
-                frameSeconds() * 1e3);
+                frameSeconds(fabricView.canvas()) * 1e3);
     printSpread(1e3, "ms");
     fabricView.canvas()->setZoom(1.0);
     std::printf("fabric view frame (1920 x 1080, scale 1: switches):      median %.1f ms\n",
-                frameSeconds() * 1e3);
+                frameSeconds(fabricView.canvas()) * 1e3);
     printSpread(1e3, "ms");
     const double worst = medianSeconds(3, [&] { (void)planWorstFailure(large, catalog); });
     std::printf("worst single failure of the 16,384-GPU plan:             median %.0f ms\n",
@@ -421,22 +424,13 @@ void benchDataHallView(cp::views::PlanDocument &document,
     std::printf("data hall view, plan to laid-out floor (16,384 GPUs):    median %.0f ms\n",
                 build * 1e3);
     printSpread(1e3, "ms");
-    QImage screen(1920, 1080, QImage::Format_ARGB32_Premultiplied);
-    const auto frameSeconds = [&] {
-        return medianSeconds(21, [&] {
-            screen.fill(Qt::white);
-            QPainter painter(&screen);
-            painter.setRenderHint(QPainter::Antialiasing);
-            hallView.canvas()->render(&painter);
-        });
-    };
     hallView.canvas()->fitAll();
     std::printf("data hall view frame (1920 x 1080, fitted: every row):   median %.1f ms\n",
-                frameSeconds() * 1e3);
+                frameSeconds(hallView.canvas()) * 1e3);
     printSpread(1e3, "ms");
     hallView.canvas()->setZoom(2.0);
     std::printf("data hall view frame (1920 x 1080, zoom 2: cabinet names): median %.1f ms\n",
-                frameSeconds() * 1e3);
+                frameSeconds(hallView.canvas()) * 1e3);
     printSpread(1e3, "ms");
 }
 

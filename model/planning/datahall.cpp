@@ -72,6 +72,20 @@ void addWeight(HallRack &rack, const HallDevice &device)
     rack.devicesOfUnknownWeight += device.kilograms > 0 ? 0 : 1;
 }
 
+/** An empty cabinet of `like`'s type (units, limits) standing at `row`, `column`. */
+HallRack cabinetLike(const HallRack &like, const std::string &role, int row, int column)
+{
+    HallRack rack;
+    rack.role = role;
+    rack.row = row;
+    rack.column = column;
+    rack.rackId = like.rackId;
+    rack.rackUnits = like.rackUnits;
+    rack.limitWatts = like.limitWatts;
+    rack.limitKilograms = like.limitKilograms;
+    return rack;
+}
+
 /** Adds `device` to the first cabinet of `role` in `row` with room for it, or a new one. */
 void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::string &role,
                         int firstColumn, const HallRack &cabinet)
@@ -94,17 +108,10 @@ void mountInNetworkRack(DataHall &hall, HallDevice device, int row, const std::s
             return;
         }
     }
-    HallRack rack;
-    rack.role = role;
-    rack.row = row;
-    rack.column = column;
-    rack.rackId = cabinet.rackId;
-    rack.rackUnits = cabinet.rackUnits;
-    rack.limitWatts = cabinet.limitWatts;
+    HallRack rack = cabinetLike(cabinet, role, row, column);
     rack.watts = device.watts;
     rack.ports = device.ports;
     rack.portsUsed = device.portsUsed;
-    rack.limitKilograms = cabinet.limitKilograms;
     addWeight(rack, device);
     rack.name = numbered("R", row + 1, 2)
         + (role == "spine"         ? "-S"
@@ -767,19 +774,13 @@ std::vector<int> runsLeavingTheRow(const DataHall &hall)
 /** A patching cabinet at the end of `row` (a network cabinet of `like`'s type). */
 int addPatchingCabinet(DataHall &hall, const HallRack &like, int row)
 {
-    HallRack rack;
-    rack.role = "network";
-    rack.rackId = like.rackId;
-    rack.row = row;
-    rack.rackUnits = like.rackUnits;
-    rack.limitWatts = like.limitWatts;
-    rack.limitKilograms = like.limitKilograms;
-    int patching = 1;
+    int column = 0, patching = 1;
     for (const HallRack &other : hall.racks)
         if (other.row == row) {
-            rack.column = std::max(rack.column, other.column + 1);
+            column = std::max(column, other.column + 1);
             patching += other.name.find("-P") != std::string::npos ? 1 : 0;
         }
+    HallRack rack = cabinetLike(like, "network", row, column);
     rack.name = numbered("R", row + 1, 2) + "-P" + std::to_string(patching);
     hall.racks.push_back(rack);
     return static_cast<int>(hall.racks.size()) - 1;
