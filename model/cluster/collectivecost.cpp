@@ -81,6 +81,23 @@ double allToAllSeconds(double bytes, int ranks, const LinkLevel &link)
     return reduceScatterSeconds(bytes, ranks, link);
 }
 
+double hierarchicalAllToAllSeconds(double bytes, int localRanks, int nodes, const LinkLevel &intra,
+                                   const LinkLevel &inter)
+{
+    if (nodes <= 1)
+        return allToAllSeconds(bytes, localRanks, intra);
+    if (bytes <= 0)
+        return 0.0;
+    const double ranks = static_cast<double>(localRanks) * nodes;
+    const double localPeers = localRanks - 1.0, remotePeers = ranks - localRanks;
+    const double intraSeconds
+        = localPeers * intra.latencySeconds + localPeers / ranks * bytes / intra.busBytesPerSecond;
+    const double interSeconds = remotePeers * inter.latencySeconds
+        + remotePeers / ranks * bytes / inter.busBytesPerSecond;
+    return std::max(intra.launchSeconds, inter.launchSeconds)
+        + std::max(intraSeconds, interSeconds);
+}
+
 double pointToPointSeconds(double bytes, const LinkLevel &link)
 {
     if (bytes <= 0)

@@ -34,6 +34,14 @@ double allGatherSeconds(double bytes, int ranks, const LinkLevel &link);
 /** All-to-all where each rank holds S bytes, (n-1)/n of which leave it: (n-1)·alpha + (n-1)/n ·
  * S/B. */
 double allToAllSeconds(double bytes, int ranks, const LinkLevel &link);
+/**
+ * All-to-all over `nodes` nodes of `localRanks` each, each rank holding S bytes spread evenly over
+ * all ranks (NCCL's grouped send/receive): the share for peers in its node, (l-1)/n · S, goes over
+ * the intra-node link while the share for other nodes, (n-l)/n · S, leaves through the rank's share
+ * of the NIC, both at once; the call takes the slower. One node: allToAllSeconds.
+ */
+double hierarchicalAllToAllSeconds(double bytes, int localRanks, int nodes, const LinkLevel &intra,
+                                   const LinkLevel &inter);
 /** Point-to-point send: alpha + S/B. */
 double pointToPointSeconds(double bytes, const LinkLevel &link);
 

@@ -287,7 +287,8 @@ void StepBuilder::addContextParallel(double attentionForwardSeconds)
  * Router, token permutation, dispatch and combine all-to-all, and the expert GEMMs (grouped
  * GEMMs over the local experts, each sized for capacity-factor x its balanced share of tokens;
  * Lepikhin et al., GShard, 2020; Fedus et al., Switch Transformers, 2021 §2.1). The all-to-all
- * is not overlapped in Megatron-Core 2024 (its MoE overlap arrived in 2025).
+ * is not overlapped in Megatron-Core 2024 (its MoE overlap arrived in 2025); across nodes only
+ * the share for other nodes' experts crosses the NIC.
  */
 void StepBuilder::addMixtureOfExperts(double expertTokens)
 {
@@ -302,12 +303,17 @@ void StepBuilder::addMixtureOfExperts(double expertTokens)
     if (m_config.ep > 1) {
         const int stride = m_config.tp * m_config.cp;
         const int localRanks = std::clamp(m_cluster.gpusPerNode / stride, 1, m_config.ep);
-        const LinkLevel link
-            = (m_config.ep <= localRanks && stride * m_config.ep <= m_cluster.scaleUpDomainGpus)
-            ? m_cluster.scaleUpLink()
-            : m_cluster.scaleOutLink(m_config.ep / localRanks);
         const double bytes = routedTokens * h * activationBytes;
-        const double allToAll = allToAllSeconds(bytes, m_config.ep, link);
+        double allToAll = 0;
+        if (m_config.ep <= localRanks && stride * m_config.ep <= m_cluster.scaleUpDomainGpus) {
+            allToAll = allToAllSeconds(bytes, m_config.ep, m_cluster.scaleUpLink());
+        } else {
+            // Across nodes the peers in the node are reached over NVLink while the rest leaves
+            // through the NIC (collectivecost.h).
+            const int nodes = (m_config.ep + localRanks - 1) / localRanks;
+            allToAll = hierarchicalAllToAllSeconds(
+                bytes, localRanks, nodes, m_cluster.scaleUpLink(), m_cluster.scaleOutLink(nodes));
+        }
         LayerOperation op {"MoE dispatch and combine all-to-all", OperationKind::ExpertParallel};
         op.bytes = 2.0 * bytes;
         op.kernels = 2;

@@ -58,6 +58,28 @@ private slots:
                  allReduceSeconds(1e9, 8, nvlink));
     }
 
+    void allToAllAcrossNodesSendsOnlyTheRemoteShareThroughTheNic()
+    {
+        // Expert-parallel all-to-all over 2 nodes x 8 ranks, 134 MB per rank (4,096 tokens x
+        // top-8 x 2,048 x 2 bytes), NVLink 370 GB/s and a NIC share of 48 GB/s per rank, no step
+        // latency: 7/16 of it to the 7 peers in the node, 0.159 ms over NVLink; 8/16 to the 8
+        // peers in the other node over the NIC, 67.1 MB / 48 GB/s = 1.398 ms; the
+        // slower, 1.40 ms: half the 2.62 ms of a flat all-to-all with 15/16 over the NIC.
+        const LinkLevel nvlink {370e9, 0.0};
+        const LinkLevel nic {48e9, 0.0};
+        const double bytes = 4096.0 * 8 * 2048 * 2;
+        const double seconds = hierarchicalAllToAllSeconds(bytes, 8, 2, nvlink, nic);
+        const double intra = 7.0 / 16.0 * bytes / 370e9; // 0.159 ms
+        const double inter = 8.0 / 16.0 * bytes / 48e9; // 1.398 ms
+        QVERIFY(intra < inter);
+        QVERIFY(qAbs(seconds - inter) < 1e-12);
+        QVERIFY(qAbs(seconds - 1.398e-3) < 1e-6);
+        QVERIFY(qAbs(allToAllSeconds(bytes, 16, nic) - 2.621e-3) < 1e-6);
+        // One node: the flat all-to-all over NVLink.
+        QCOMPARE(hierarchicalAllToAllSeconds(bytes, 8, 1, nvlink, nic),
+                 allToAllSeconds(bytes, 8, nvlink));
+    }
+
     void everyCallPaysItsLaunchOnce()
     {
         // NCCL's tuning model adds a base latency per call (ring LL 6.6 us). A 16 KiB all-reduce
