@@ -67,6 +67,9 @@ std::vector<OptionSpec> trainOptions()
          "share of the backward pass that can hide gradient sync, 0..1 (default: the "
          "framework's)"},
         {"no-tp-comm-overlap", false, "tensor-parallel collectives not overlapped with GEMMs"},
+        {"moe-comm-overlap", false,
+         "MoE all-to-all behind another microbatch's compute (Megatron-Core "
+         "--overlap-moe-expert-parallel-comm)"},
         {"allow-tp-across-nodes", false, "allow tensor parallelism beyond the NVLink domain"},
         {"no-sequence-parallel", false,
          "tensor parallelism without sequence parallelism (Megatron before 2022)"},
@@ -139,6 +142,8 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
         framework.sequenceParallel = false;
     if (a.has("no-tp-comm-overlap"))
         framework.tpCommOverlap = false;
+    if (a.has("moe-comm-overlap"))
+        framework.moeCommOverlap = true;
     job.moeCapacityFactor = a.number("moe-capacity-factor", 1.0, 16.0).value_or(1.0);
     job.allowTpAcrossNodes = a.has("allow-tp-across-nodes");
     model::ParallelismConstraints &k = job.constraints;

@@ -30,6 +30,9 @@ struct TrainingFramework
     double dpOverlapFraction = 0.0;
     /** The distributed optimizer's parameter all-gather runs behind the next forward pass. */
     bool overlapParamGather = false;
+    /** MoE dispatch and combine run behind another microbatch's computation (Megatron-Core's
+     * --overlap-moe-expert-parallel-comm, after 2025; a recipe setting: off in every profile). */
+    bool moeCommOverlap = false;
     /** Parameters per gradient bucket; the last bucket's reduction is never hidden. */
     double gradientBucketParameters = 40e6;
     /** Compute slows while a collective runs beside it (NCCL's SMs, HBM traffic): the extra

@@ -96,6 +96,7 @@ private:
     void addAttention();
     void addMixtureOfExperts(double expertTokens);
     void addContextParallel(double attentionForwardSeconds);
+    void overlapExpertAllToAll();
     LinkLevel linkFor(int ranks) const;
     double stageMicrobatchSeconds() const;
     void addStepOperations(TrainingEstimate &result, double stageMicro);
@@ -335,6 +336,39 @@ void StepBuilder::addMixtureOfExperts(double expertTokens)
                            capacityTokens, h, ffn));
 }
 
+/**
+ * Megatron-Core's expert-parallel overlap (--overlap-moe-expert-parallel-comm; its MoE README,
+ * "EP A2A overlap", after DeepSeek-V3's DualPipe, arXiv:2412.19437 §3.2.1): in the steady state
+ * of the interleaved 1F1B schedule one microbatch's forward and another's backward run as one
+ * merged schedule, each one's dispatch and combine behind the other's computation. Per layer,
+ * the all-to-all hides behind at most the layer's own computation (GEMMs, attention and
+ * memory-bound kernels, forward and backward); the warm-up and cool-down of the pipeline are not
+ * told apart.
+ */
+void StepBuilder::overlapExpertAllToAll()
+{
+    double compute = 0;
+    LayerOperation *allToAll = nullptr;
+    for (int i = 0; i < m_layerCount; ++i) {
+        LayerOperation &op = m_layer[i];
+        if (op.kind == OperationKind::ExpertParallel)
+            allToAll = &op;
+        else if (op.kind == OperationKind::Gemm || op.kind == OperationKind::Attention
+                 || op.kind == OperationKind::MemoryBound)
+            compute += op.forwardSeconds + op.backwardSeconds;
+    }
+    if (!allToAll)
+        return;
+    const double total = allToAll->forwardSeconds + allToAll->backwardSeconds;
+    if (total <= 0)
+        return;
+    const double hidden = std::min(total, compute);
+    const double exposedShare = (total - hidden) / total;
+    allToAll->forwardSeconds *= exposedShare;
+    allToAll->backwardSeconds *= exposedShare;
+    allToAll->hiddenSeconds += hidden;
+}
+
 double StepBuilder::stageMicrobatchSeconds() const
 {
     double seconds = 0;
@@ -392,6 +426,9 @@ void StepBuilder::build(TrainingEstimate &result)
     }
     if (m_shape.experts > 1)
         addMixtureOfExperts(tokens * m_shape.topK * m_config.ep / m_shape.experts);
+
+    if (m_shape.experts > 1 && m_job.framework.moeCommOverlap)
+        overlapExpertAllToAll();
 
     if (gemmPrecision == Precision::FP8) {
         // Transformer Engine's delayed-scaling recipe casts each GEMM input to FP8 (read 2 B,

@@ -98,6 +98,7 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
         ? AttentionKernel::Flash
         : AttentionKernel::Unfused;
     job.framework.sequenceParallel = row.optionalBool("sequence_parallel").value_or(true);
+    job.framework.moeCommOverlap = row.optionalBool("moe_comm_overlap").value_or(false);
     const bool modernStack = job.framework.id == "megatron-core-2024";
 
     ParallelConfig config;

@@ -459,6 +459,65 @@ private slots:
         QVERIFY(findTrainingFramework("no-such-framework") == nullptr);
     }
 
+    void expertAllToAllOverlapHidesBehindTheLayersCompute()
+    {
+        // Mixtral 8x7B at TP 2 x EP 8 over two DGX H100 (4 EP ranks a node): a layer's compute
+        // (its GEMMs alone take over 1 s of the step, the all-to-all 0.42 s) covers the dispatch
+        // and combine, so with the overlap all of the all-to-all hides; what stays on the critical
+        // path is the profile's slowdown of the compute it runs beside.
+        TrainingJob job;
+        job.model = shippedCatalog().llm("mixtral-8x7b");
+        job.seqLen = 4096;
+        job.globalBatch = 64;
+        ParallelConfig config;
+        config.tp = 2;
+        config.ep = 8;
+        config.dp = 8;
+        const char *allToAllName = "MoE dispatch and combine all-to-all";
+        const auto estimate = [&](const ClusterDescription &cluster, bool overlap) {
+            job.framework.moeCommOverlap = overlap;
+            return TrainingEstimator(job, cluster).estimate(config);
+        };
+        const double slowdown = job.framework.overlapComputeSlowdown;
+        const TrainingEstimate plain = estimate(dgxH100(16), false);
+        QVERIFY2(plain.valid, plain.reason.c_str());
+        const TrainingEstimate overlapped = estimate(dgxH100(16), true);
+        const StepOperation *a2a = findOperation(plain, allToAllName);
+        const StepOperation *hidden = findOperation(overlapped, allToAllName);
+        QVERIFY(a2a && a2a->seconds > 0 && a2a->hiddenSeconds == 0);
+        QVERIFY(hidden && qAbs(hidden->hiddenSeconds - a2a->seconds) < 1e-9 * a2a->seconds);
+        QVERIFY(qAbs(hidden->seconds - slowdown * hidden->hiddenSeconds) < 1e-9 * a2a->seconds);
+        QVERIFY(overlapped.stepSeconds < plain.stepSeconds);
+
+        // One 10 GbE NIC per server: now the all-to-all outlasts the layer's compute, which is
+        // all it can hide behind; the rest stays exposed.
+        ClusterFromCatalogOptions tenGigabit;
+        tenGigabit.nodeId = "dgx-h100";
+        tenGigabit.gpus = 16;
+        tenGigabit.nicId = "eth-10g";
+        tenGigabit.nicsPerNode = 1;
+        tenGigabit.railOptimised = false;
+        tenGigabit.switchPorts = 32;
+        const ClusterDescription slowNetwork
+            = ClusterDescription::fromCatalog(shippedCatalog(), tenGigabit);
+        const TrainingEstimate slowPlain = estimate(slowNetwork, false);
+        const TrainingEstimate slowOverlapped = estimate(slowNetwork, true);
+        QVERIFY2(slowPlain.valid, slowPlain.reason.c_str());
+        const StepOperation *slowA2a = findOperation(slowPlain, allToAllName);
+        const StepOperation *partly = findOperation(slowOverlapped, allToAllName);
+        double layerCompute = 0;
+        for (const StepOperation &op : slowOverlapped.operations)
+            if ((op.kind == OperationKind::Gemm || op.kind == OperationKind::Attention
+                 || op.kind == OperationKind::MemoryBound)
+                && std::string(op.name) != "output projection (logits)"
+                && std::string(op.name) != "cross-entropy loss")
+                layerCompute += op.seconds;
+        QVERIFY(slowA2a && partly && slowA2a->seconds > layerCompute);
+        QVERIFY(qAbs(partly->hiddenSeconds - layerCompute) < 1e-9 * layerCompute);
+        QVERIFY(qAbs(partly->seconds - (slowA2a->seconds - layerCompute + slowdown * layerCompute))
+                < 1e-9 * slowA2a->seconds);
+    }
+
     void usableMemoryKeepsSourcedReserves()
     {
         // H100 SXM5: 81,559 MiB less the 512 MiB CUDA context and 1 GiB of NCCL buffers =
