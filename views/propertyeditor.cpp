@@ -439,6 +439,12 @@ void PropertyEditor::addTrainingSoftwareRows(PropertyFields &fields)
                      [](model::Plan &p, const QString &v) {
                          p.training.framework.tpCommOverlap = v == QLatin1String("on");
                      });
+    fields.addChoice(tr("MoE comm overlap"),
+                     {{onOff(true), QStringLiteral("on")}, {onOff(false), QStringLiteral("off")}},
+                     job.framework.moeCommOverlap ? QStringLiteral("on") : QStringLiteral("off"),
+                     [](model::Plan &p, const QString &v) {
+                         p.training.framework.moeCommOverlap = v == QLatin1String("on");
+                     });
     fields
         .addNumber(tr("DP overlap"), job.framework.dpOverlapFraction, 0, 1, 2, QString(), QString(),
                    [](model::Plan &p, std::optional<double> v) {

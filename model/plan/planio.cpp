@@ -92,6 +92,8 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     framework.sequenceParallel
         = w.optionalBool("sequence_parallel").value_or(framework.sequenceParallel);
     framework.tpCommOverlap = w.optionalBool("tp_comm_overlap").value_or(framework.tpCommOverlap);
+    framework.moeCommOverlap
+        = w.optionalBool("moe_comm_overlap").value_or(framework.moeCommOverlap);
     job.allowTpAcrossNodes = w.optionalBool("allow_tp_across_nodes").value_or(false);
     plan.asyncCheckpoints = w.optionalBool("async_checkpoint").value_or(false);
     job.moeCapacityFactor
@@ -689,6 +691,8 @@ nlohmann::json trainingWorkloadToJson(const Plan &plan)
         w["sequence_parallel"] = job.framework.sequenceParallel;
     if (job.framework.tpCommOverlap != base.tpCommOverlap)
         w["tp_comm_overlap"] = job.framework.tpCommOverlap;
+    if (job.framework.moeCommOverlap != base.moeCommOverlap)
+        w["moe_comm_overlap"] = job.framework.moeCommOverlap;
     if (job.moeCapacityFactor != 1.0)
         w["moe_capacity_factor"] = job.moeCapacityFactor;
     if (job.tokens > 0)

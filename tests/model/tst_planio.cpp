@@ -251,6 +251,18 @@ private slots:
                  std::string("imagenet-1k-jpeg"));
     }
 
+    void moeCommOverlapRoundTripsAndStaysOutWhenUnset()
+    {
+        // A framework setting is written only when it differs from the named profile's.
+        Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
+        QVERIFY(!planToJson(plan)["workload"].contains("moe_comm_overlap"));
+        plan.training.framework.moeCommOverlap = true;
+        const nlohmann::json written = planToJson(plan);
+        QCOMPARE(written["workload"]["moe_comm_overlap"].get<bool>(), true);
+        QVERIFY(
+            parsePlan(written, "plan.json", &shippedCatalog()).training.framework.moeCommOverlap);
+    }
+
     void portfolioRoundTrips()
     {
         const Plan plan

@@ -409,8 +409,9 @@ private slots:
         QCOMPARE(window.plan().training.seqLen, 8192);
         for (const char *name :
              {"Global batch", "Precision", "Attention", "Sequence parallel", "TP comm overlap",
-              "DP overlap", "Pipeline parallel", "Data parallel", "Context parallel",
-              "Expert parallel", "Microbatch", "Interleave", "Recompute", "ZeRO stage"})
+              "MoE comm overlap", "DP overlap", "Pipeline parallel", "Data parallel",
+              "Context parallel", "Expert parallel", "Microbatch", "Interleave", "Recompute",
+              "ZeRO stage"})
             QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
         const int undoCount = window.document()->undoStack()->count();
         auto *tokens = editor->findChild<QLineEdit *>(QStringLiteral("Tokens"));
