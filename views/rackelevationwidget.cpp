@@ -40,6 +40,59 @@ QStringList RackElevationWidget::deviceNames() const
     return names;
 }
 
+void RackElevationWidget::drawPdus(QPainter &painter, const QRectF &frame, double strip) const
+{
+    const model::HallRack &rack = m_hall->racks[static_cast<std::size_t>(m_rack)];
+    const int perFeed = rack.pdus / 2;
+    int pduIndex = 0;
+    for (const model::HallDevice &device : m_hall->devices) {
+        if (device.rack != m_rack || device.role != "PDU" || perFeed == 0)
+            continue;
+        const bool feedA = pduIndex < perFeed;
+        const double length = frame.height() / perFeed;
+        const QRectF box(feedA ? frame.left() + 1 : frame.right() - strip + 1,
+                         frame.top() + (pduIndex % perFeed) * length + 1, strip - 2, length - 2);
+        painter.setPen(QColor(60, 60, 60));
+        painter.setBrush(QColor(255, 204, 128));
+        painter.drawRect(box);
+        painter.setPen(Qt::black);
+        painter.drawText(box, Qt::AlignCenter, feedA ? QStringLiteral("A") : QStringLiteral("B"));
+        ++pduIndex;
+    }
+}
+
+QStringList RackElevationWidget::footerLines(const model::HallRack &rack) const
+{
+    QStringList lines;
+    lines << (rack.limitWatts > 0
+                  ? tr("nameplate: %1 of %2 kW (%3%)")
+                        .arg(rack.watts / 1e3, 0, 'f', 1)
+                        .arg(rack.limitWatts / 1e3, 0, 'f', 1)
+                        .arg(100.0 * rack.powerFraction(), 0, 'f', 0)
+                  : tr("nameplate: %1 kW (no limit known)").arg(rack.watts / 1e3, 0, 'f', 1));
+    if (rack.runWatts > 0)
+        lines
+            << tr("at the training job's load: %1 kW of heat").arg(rack.runWatts / 1e3, 0, 'f', 1);
+    lines << tr("space: %1 of %2 U").arg(rack.usedUnits).arg(rack.rackUnits);
+    if (rack.pdus > 0)
+        lines << tr("PDUs: %1 per feed (A and B), %2 kW a feed")
+                     .arg(rack.pdus / 2)
+                     .arg(rack.pduWatts / 1e3, 0, 'f', 1);
+    if (rack.ports > 0)
+        lines << tr("switch ports: %1 of %2 cabled").arg(rack.portsUsed).arg(rack.ports);
+    if (rack.weightFraction() >= 0)
+        lines << tr("weight: %1 of %2 kg (%3%)")
+                     .arg(rack.kilograms, 0, 'f', 0)
+                     .arg(rack.limitKilograms, 0, 'f', 0)
+                     .arg(100.0 * rack.weightFraction(), 0, 'f', 0);
+    else
+        lines << (rack.devicesOfUnknownWeight > 0
+                      ? tr("weight: not known for %n device(s)", nullptr,
+                           rack.devicesOfUnknownWeight)
+                      : tr("weight: %1 kg (no load rating known)").arg(rack.kilograms, 0, 'f', 0));
+    return lines;
+}
+
 void RackElevationWidget::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
@@ -72,22 +125,7 @@ void RackElevationWidget::paintEvent(QPaintEvent *)
     for (int u = 1; u <= rack.rackUnits; u += (u == 1 ? 4 : 5))
         painter.drawText(QRectF(margin, frame.bottom() - u * unit, numbers - 4, unit),
                          Qt::AlignRight | Qt::AlignVCenter, QString::number(u));
-    const int perFeed = rack.pdus / 2;
-    int pduIndex = 0;
-    for (const model::HallDevice &device : m_hall->devices) {
-        if (device.rack != m_rack || device.role != "PDU" || perFeed == 0)
-            continue;
-        const bool feedA = pduIndex < perFeed;
-        const double length = frame.height() / perFeed;
-        const QRectF box(feedA ? frame.left() + 1 : frame.right() - strip + 1,
-                         frame.top() + (pduIndex % perFeed) * length + 1, strip - 2, length - 2);
-        painter.setPen(QColor(60, 60, 60));
-        painter.setBrush(QColor(255, 204, 128));
-        painter.drawRect(box);
-        painter.setPen(Qt::black);
-        painter.drawText(box, Qt::AlignCenter, feedA ? QStringLiteral("A") : QStringLiteral("B"));
-        ++pduIndex;
-    }
+    drawPdus(painter, frame, strip);
     for (const model::HallDevice &device : m_hall->devices) {
         if (device.rack != m_rack || device.position < 1)
             continue;
@@ -105,33 +143,7 @@ void RackElevationWidget::paintEvent(QPaintEvent *)
             QStringLiteral("U%1 %2").arg(device.position).arg(QString::fromStdString(device.name)));
     }
     painter.setPen(palette().windowText().color());
-    QStringList lines;
-    lines << (rack.limitWatts > 0
-                  ? tr("nameplate: %1 of %2 kW (%3%)")
-                        .arg(rack.watts / 1e3, 0, 'f', 1)
-                        .arg(rack.limitWatts / 1e3, 0, 'f', 1)
-                        .arg(100.0 * rack.powerFraction(), 0, 'f', 0)
-                  : tr("nameplate: %1 kW (no limit known)").arg(rack.watts / 1e3, 0, 'f', 1));
-    if (rack.runWatts > 0)
-        lines
-            << tr("at the training job's load: %1 kW of heat").arg(rack.runWatts / 1e3, 0, 'f', 1);
-    lines << tr("space: %1 of %2 U").arg(rack.usedUnits).arg(rack.rackUnits);
-    if (rack.pdus > 0)
-        lines << tr("PDUs: %1 per feed (A and B), %2 kW a feed")
-                     .arg(rack.pdus / 2)
-                     .arg(rack.pduWatts / 1e3, 0, 'f', 1);
-    if (rack.ports > 0)
-        lines << tr("switch ports: %1 of %2 cabled").arg(rack.portsUsed).arg(rack.ports);
-    if (rack.weightFraction() >= 0)
-        lines << tr("weight: %1 of %2 kg (%3%)")
-                     .arg(rack.kilograms, 0, 'f', 0)
-                     .arg(rack.limitKilograms, 0, 'f', 0)
-                     .arg(100.0 * rack.weightFraction(), 0, 'f', 0);
-    else
-        lines << (rack.devicesOfUnknownWeight > 0
-                      ? tr("weight: not known for %n device(s)", nullptr,
-                           rack.devicesOfUnknownWeight)
-                      : tr("weight: %1 kg (no load rating known)").arg(rack.kilograms, 0, 'f', 0));
+    const QStringList lines = footerLines(rack);
     painter.drawText(QRectF(margin, frame.bottom() + 4, width() - 2 * margin, footer - 4),
                      Qt::AlignLeft | Qt::TextWordWrap, lines.join(QLatin1Char('\n')));
 }

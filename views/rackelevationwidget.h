@@ -3,9 +3,13 @@
 
 #include "model/planning/datahall.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
+
+class QPainter;
+class QRectF;
 
 namespace cp::views {
 
@@ -30,6 +34,11 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
+    /** The cabinet's zero-U PDUs in strips beside the rails: the A feed left, the B feed right. */
+    void drawPdus(QPainter &painter, const QRectF &frame, double strip) const;
+    /** Power, space, PDUs, ports and weight against the cabinet's limits. */
+    QStringList footerLines(const model::HallRack &rack) const;
+
     std::shared_ptr<const model::DataHall> m_hall;
     int m_rack = -1;
 };

@@ -491,30 +491,20 @@ std::pair<int, int> storagePlace(const DataHall &hall, const std::vector<Storage
     return {rack.row, rack.column};
 }
 
-/**
- * The storage network of servers with storage ports of their own (NVIDIA's DGX SuperPOD and
- * BasePOD build one beside the compute fabric): switches of the catalog type that carries the
- * servers' storage NIC. All ports on one switch when they fit its radix; otherwise a two-tier
- * fat-tree, leaves with half their ports down: each row's servers on leaves in the row's network
- * cabinet, the storage systems on leaves in the storage cabinet, the spines beside them, each
- * leaf's uplinks spread over the spines in turn. Beyond two tiers (more leaves than a spine has
- * ports) it is noted and not laid out.
- */
-void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan &rows,
-                        const HallRack &cabinet, const std::vector<StorageEndpoint> &servers,
-                        const std::vector<StorageEndpoint> &systems,
-                        std::vector<StorageLink> &links)
+/** The storage network's switch: the catalog type that carries the storage systems' NIC (the
+ * storage decides InfiniBand or Ethernet; the servers' storage cards, VPI as the DGX's ConnectX-7,
+ * run either), or null, noted; storage systems of another kind are noted too. */
+const SwitchSpec *storageSwitchFor(DataHall &hall, const Catalog &catalog,
+                                   const std::vector<StorageEndpoint> &systems)
 {
-    // The storage decides the network's kind; the servers' storage cards (VPI, as the DGX's
-    // ConnectX-7) run either InfiniBand or Ethernet, at most at their own rate.
     const NicSpec &nic = *systems.front().nic;
-    const std::string switchId = catalogSwitchForNic(in.catalog, nic, std::nullopt);
+    const std::string switchId = catalogSwitchForNic(catalog, nic, std::nullopt);
     if (switchId.empty()) {
         warn(hall,
              "no catalog switch carries " + nic.name + ": the storage network is not laid out");
-        return;
+        return nullptr;
     }
-    const SwitchSpec &sw = in.catalog.networkSwitch(switchId);
+    const SwitchSpec &sw = catalog.networkSwitch(switchId);
     std::set<std::string> foreign;
     for (const StorageEndpoint &system : systems)
         if (!switchSpeaksNicProtocol(sw, *system.nic))
@@ -525,90 +515,164 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
              name + " does not speak the storage network's protocol (" + sw.name
                  + ", chosen for the first storage system): cabled to it as if it did; a "
                    "gateway or storage of one kind is needed");
-    long long total = 0;
-    for (const auto *group : {&servers, &systems})
-        for (const StorageEndpoint &endpoint : *group)
-            total += endpoint.ports;
-    // Plain variables, not a structured binding: lambdas below capture them (clang 14).
-    const std::pair<int, int> place = storagePlace(hall, systems);
-    const int storageRow = place.first, storageColumn = place.second;
-    const auto mount = [&](std::string name, int row, const std::string &role, int column) {
-        const int index = static_cast<int>(hall.devices.size());
-        mountInNetworkRack(hall, storageSwitchDevice(sw, std::move(name)), row, role, column,
-                           cabinet);
-        return index;
-    };
-    const auto cableAll = [&](const StorageEndpoint &endpoint, const auto &switchFor) {
-        for (int port = 1; port <= endpoint.ports; ++port)
-            cableToSwitch(hall, links, endpoint.device, endpoint.portPrefix + std::to_string(port),
-                          switchFor(), nic,
-                          std::min(endpoint.nic->bytesPerSecond, nic.bytesPerSecond));
-    };
-    hall.storageSwitchId = sw.id;
-    if (total <= sw.ports) {
-        const int single = mount("stor-sw-1", storageRow, "storage", storageColumn);
-        for (const auto *group : {&servers, &systems})
-            for (const StorageEndpoint &endpoint : *group)
-                cableAll(endpoint, [&] { return single; });
-        return;
-    }
-    const int down = sw.ports / 2, up = sw.ports - down;
-    // Leaves fill as their ports are taken: a row's (or the storage cabinet's) current leaf, a
-    // new one when it is full.
-    std::vector<int> leaves;
-    std::map<int, std::pair<int, int>> current; // row -> (leaf, ports taken)
-    const auto leafFor = [&](int row, bool storageSide) {
-        auto &[leaf, taken] = current.try_emplace(storageSide ? -1 : row, -1, down).first->second;
-        if (taken == down) {
-            const std::string name = storageSide
-                ? "stor-leaf-st-" + std::to_string(leaves.size() + 1)
-                : numbered("stor-leaf-r", row + 1, 2) + "-" + std::to_string(leaves.size() + 1);
-            leaf = storageSide ? mount(name, storageRow, "storage", storageColumn)
-                               : mount(name, row, "network", networkColumnOf(hall, rows, row));
-            leaves.push_back(leaf);
-            taken = 0;
-        }
-        ++taken;
-        return leaf;
-    };
-    // Two tiers reach as many leaves as a spine has ports.
+    return &sw;
+}
+
+/** Leaves of `down` ports two tiers need: each row's server ports, and the storage's. */
+long long storageLeavesNeeded(const DataHall &hall, const std::vector<StorageEndpoint> &servers,
+                              const std::vector<StorageEndpoint> &systems, int down)
+{
     std::map<int, long long> portsOfRow;
     long long systemPorts = 0;
     for (const StorageEndpoint &server : servers)
         portsOfRow[rowOf(hall, server.device)] += server.ports;
     for (const StorageEndpoint &system : systems)
         systemPorts += system.ports;
-    long long leavesNeeded = (systemPorts + down - 1) / down;
+    long long leaves = (systemPorts + down - 1) / down;
     for (const auto &[row, ports] : portsOfRow)
-        leavesNeeded += (ports + down - 1) / down;
-    if (leavesNeeded > sw.ports) {
-        warn(hall,
-             "the storage network needs " + std::to_string(leavesNeeded)
-                 + " leaves, more than two tiers of " + sw.name + " reach: it is not laid out");
+        leaves += (ports + down - 1) / down;
+    return leaves;
+}
+
+/** Mounts the storage network's switches and lists its links (buildStorageFabric). */
+class StorageFabricBuilder
+{
+public:
+    StorageFabricBuilder(DataHall &hall, const RowPlan &rows, const HallRack &cabinet,
+                         const SwitchSpec &sw, const NicSpec &nic, std::vector<StorageLink> &links,
+                         std::pair<int, int> storagePlace)
+        : m_hall(hall)
+        , m_rows(rows)
+        , m_cabinet(cabinet)
+        , m_sw(sw)
+        , m_nic(nic)
+        , m_links(links)
+        , m_storageRow(storagePlace.first)
+        , m_storageColumn(storagePlace.second)
+    { }
+
+    /** Every port on one switch beside the storage. */
+    void singleSwitch(const std::vector<StorageEndpoint> &servers,
+                      const std::vector<StorageEndpoint> &systems)
+    {
+        const int single = mount("stor-sw-1", m_storageRow, "storage", m_storageColumn);
+        for (const auto *group : {&servers, &systems})
+            for (const StorageEndpoint &endpoint : *group)
+                cableAll(endpoint, [&] { return single; });
+    }
+
+    /** Each row's servers on leaves in its network cabinet, the storage on leaves beside it,
+     * half of each leaf's ports down; the spines beside the storage, each leaf's uplinks spread
+     * over them in turn. */
+    void twoTiers(const std::vector<StorageEndpoint> &servers,
+                  const std::vector<StorageEndpoint> &systems)
+    {
+        const int down = m_sw.ports / 2, up = m_sw.ports - down;
+        for (const StorageEndpoint &server : servers) {
+            const int row = rowOf(m_hall, server.device);
+            cableAll(server, [&] { return leafFor(row, false, down); });
+        }
+        for (const StorageEndpoint &system : systems)
+            cableAll(system, [&] { return leafFor(0, true, down); });
+        const long long uplinks = static_cast<long long>(m_leaves.size()) * up;
+        const int spines = static_cast<int>((uplinks + m_sw.ports - 1) / m_sw.ports);
+        std::vector<int> spineDevices;
+        for (int k = 0; k < spines; ++k)
+            spineDevices.push_back(mount("stor-spine-" + std::to_string(k + 1), m_storageRow,
+                                         "storage", m_storageColumn));
+        long long next = 0;
+        for (int leaf : m_leaves)
+            for (int k = 0; k < up; ++k) {
+                const int spine = spineDevices[static_cast<std::size_t>(next++ % spines)];
+                HallDevice &leafDevice = m_hall.devices[static_cast<std::size_t>(leaf)];
+                ++leafDevice.portsUsed;
+                ++m_hall.racks[static_cast<std::size_t>(leafDevice.rack)].portsUsed;
+                cableToSwitch(m_hall, m_links, leaf, "p" + std::to_string(leafDevice.portsUsed),
+                              spine, m_nic, m_nic.bytesPerSecond);
+            }
+    }
+
+private:
+    int mount(std::string name, int row, const std::string &role, int column)
+    {
+        const int index = static_cast<int>(m_hall.devices.size());
+        mountInNetworkRack(m_hall, storageSwitchDevice(m_sw, std::move(name)), row, role, column,
+                           m_cabinet);
+        return index;
+    }
+
+    /** Each of `endpoint`'s ports to the switch `switchFor` gives, at the slower of its rate
+     * and the network's. */
+    template<typename SwitchFor> void cableAll(const StorageEndpoint &endpoint, SwitchFor switchFor)
+    {
+        for (int port = 1; port <= endpoint.ports; ++port)
+            cableToSwitch(m_hall, m_links, endpoint.device,
+                          endpoint.portPrefix + std::to_string(port), switchFor(), m_nic,
+                          std::min(endpoint.nic->bytesPerSecond, m_nic.bytesPerSecond));
+    }
+
+    /** The current leaf of a row (or of the storage), a new one once its down ports are taken. */
+    int leafFor(int row, bool storageSide, int down)
+    {
+        auto &[leaf, taken] = m_current.try_emplace(storageSide ? -1 : row, -1, down).first->second;
+        if (taken == down) {
+            const std::string name = storageSide
+                ? "stor-leaf-st-" + std::to_string(m_leaves.size() + 1)
+                : numbered("stor-leaf-r", row + 1, 2) + "-" + std::to_string(m_leaves.size() + 1);
+            leaf = storageSide ? mount(name, m_storageRow, "storage", m_storageColumn)
+                               : mount(name, row, "network", networkColumnOf(m_hall, m_rows, row));
+            m_leaves.push_back(leaf);
+            taken = 0;
+        }
+        ++taken;
+        return leaf;
+    }
+
+    DataHall &m_hall;
+    const RowPlan &m_rows;
+    const HallRack &m_cabinet;
+    const SwitchSpec &m_sw;
+    const NicSpec &m_nic;
+    std::vector<StorageLink> &m_links;
+    int m_storageRow, m_storageColumn;
+    std::vector<int> m_leaves;
+    std::map<int, std::pair<int, int>> m_current; ///< row (-1: storage) -> (leaf, ports taken)
+};
+
+/**
+ * The storage network of servers with storage ports of their own (NVIDIA's DGX SuperPOD and
+ * BasePOD build one beside the compute fabric): all ports on one switch when they fit its radix;
+ * otherwise a two-tier fat-tree (StorageFabricBuilder::twoTiers). Beyond two tiers (more leaves
+ * than a spine has ports) it is noted and not laid out.
+ */
+void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan &rows,
+                        const HallRack &cabinet, const std::vector<StorageEndpoint> &servers,
+                        const std::vector<StorageEndpoint> &systems,
+                        std::vector<StorageLink> &links)
+{
+    const SwitchSpec *sw = storageSwitchFor(hall, in.catalog, systems);
+    if (!sw)
+        return;
+    long long total = 0;
+    for (const auto *group : {&servers, &systems})
+        for (const StorageEndpoint &endpoint : *group)
+            total += endpoint.ports;
+    StorageFabricBuilder builder(hall, rows, cabinet, *sw, *systems.front().nic, links,
+                                 storagePlace(hall, systems));
+    if (total <= sw->ports) {
+        hall.storageSwitchId = sw->id;
+        builder.singleSwitch(servers, systems);
         return;
     }
-    for (const StorageEndpoint &server : servers) {
-        const int row = rowOf(hall, server.device);
-        cableAll(server, [&] { return leafFor(row, false); });
+    const long long leavesNeeded = storageLeavesNeeded(hall, servers, systems, sw->ports / 2);
+    if (leavesNeeded > sw->ports) {
+        warn(hall,
+             "the storage network needs " + std::to_string(leavesNeeded)
+                 + " leaves, more than two tiers of " + sw->name + " reach: it is not laid out");
+        return;
     }
-    for (const StorageEndpoint &system : systems)
-        cableAll(system, [&] { return leafFor(0, true); });
-    const long long uplinks = static_cast<long long>(leaves.size()) * up;
-    const int spines = static_cast<int>((uplinks + sw.ports - 1) / sw.ports);
-    std::vector<int> spineDevices;
-    for (int k = 0; k < spines; ++k)
-        spineDevices.push_back(
-            mount("stor-spine-" + std::to_string(k + 1), storageRow, "storage", storageColumn));
-    long long next = 0;
-    for (int leaf : leaves)
-        for (int k = 0; k < up; ++k) {
-            const int spine = spineDevices[static_cast<std::size_t>(next++ % spines)];
-            HallDevice &leafDevice = hall.devices[static_cast<std::size_t>(leaf)];
-            ++leafDevice.portsUsed;
-            ++hall.racks[static_cast<std::size_t>(leafDevice.rack)].portsUsed;
-            cableToSwitch(hall, links, leaf, "p" + std::to_string(leafDevice.portsUsed), spine, nic,
-                          nic.bytesPerSecond);
-        }
+    hall.storageSwitchId = sw->id;
+    builder.twoTiers(servers, systems);
 }
 
 /**
