@@ -944,6 +944,13 @@ std::string interfaceTypeFor(LinkProtocol protocol, double bitsPerSecond, bool t
     return "10gbase-x-sfpp";
 }
 
+/** NetBox's interface type of `nic`'s ports (RJ45 for a 10 Gb/s-or-slower NIC without optics). */
+std::string interfaceTypeOf(const NicSpec &nic)
+{
+    return interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
+                            nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);
+}
+
 /**
  * Measures `cable` between its two ends (the run rounded up to 0.5 m), gives it the medium that
  * length needs at its rate, numbers it and adds it; true when a placed cable is beyond every
@@ -1019,12 +1026,8 @@ void addStorageCables(DataHall &hall, const std::vector<StorageLink> &links, con
         cable.portB = link.portB;
         cable.bitsPerSecond = link.bitsPerSecond;
         cable.storageNicId = link.nicId;
-        if (!hall.storageInterfaceTypes.contains(link.nicId)) {
-            const NicSpec &nic = catalog.nic(link.nicId);
-            hall.storageInterfaceTypes[link.nicId]
-                = interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
-                                   nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);
-        }
+        if (!hall.storageInterfaceTypes.contains(link.nicId))
+            hall.storageInterfaceTypes[link.nicId] = interfaceTypeOf(catalog.nic(link.nicId));
         cable.positioned = hall.devices[static_cast<std::size_t>(link.deviceA)].placed()
             && hall.devices[static_cast<std::size_t>(link.deviceB)].placed();
         outOfReach += addMeasuredCable(hall, std::move(cable), false, options) ? 1 : 0;
@@ -1147,9 +1150,7 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
             ? nullptr
             : &in.catalog.networkSwitch(in.fabric->switchId);
         placeSwitches(hall, *in.graph, rows, sw, cabinet, deviceOfVertex);
-        hall.interfaceType
-            = interfaceTypeFor(nic.protocol, nic.bytesPerSecond * 8,
-                               nic.opticPowerWatts <= 0 && nic.bytesPerSecond * 8 <= 10e9);
+        hall.interfaceType = interfaceTypeOf(nic);
     }
     const std::vector<int> storageDevices = placeStorage(hall, in.plan, in.catalog, rows, cabinet);
     const std::vector<StorageLink> storageLinks
