@@ -129,11 +129,9 @@ void tallyCabinetFittings(PlanEstimateBuild &build, const DataHall &hall)
     if (result.storageSwitches > 0) {
         const SwitchSpec &sw = build.catalog.networkSwitch(hall.storageSwitchId);
         addBillLine(result, "Storage network", sw.id, sw.name, result.storageSwitches, sw.priceUsd);
-        result.power.networkWatts += result.storageSwitches * sw.powerWatts;
-        if (build.cableBill) {
-            build.cableBill->watts += result.storageSwitches * sw.powerWatts;
-            build.cableBill->costUsd += result.storageSwitches * sw.priceUsd;
-        }
+        build.storageNetworkWatts = result.storageSwitches * sw.powerWatts;
+        build.storageNetworkUsd = result.storageSwitches * sw.priceUsd;
+        result.power.networkWatts += build.storageNetworkWatts;
     }
 }
 

@@ -45,6 +45,9 @@ struct PlanEstimateBuild
     double fabricOpticsWatts = 0;
     /** The data hall's cables and optics, when it was laid out. */
     std::optional<CableBill> cableBill {};
+    /** The data hall's storage network switches: their power and price. */
+    double storageNetworkWatts = 0;
+    double storageNetworkUsd = 0;
 };
 
 /** Adds `count` of an item to the bill of materials, merged with a line of the same item. */

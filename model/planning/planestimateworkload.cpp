@@ -131,7 +131,8 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
     }
     if (build.cableBill)
         setup.hallCabling = TrainingRunSetup::HallCabling {
-            build.cableBill->fabricTransceivers, build.cableBill->watts, build.cableBill->costUsd};
+            build.cableBill->fabricTransceivers, build.cableBill->watts + build.storageNetworkWatts,
+            build.cableBill->costUsd + build.storageNetworkUsd};
     if (plan.fabric.storageNetworkBytesPerSecond)
         setup.node.storageNetworkBytesPerSecond = *plan.fabric.storageNetworkBytesPerSecond;
     setup.facility.pue = build.result.power.pue;
