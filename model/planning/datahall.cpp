@@ -729,33 +729,32 @@ void placeManagementSwitches(DataHall &hall, const SwitchSpec &sw, const RowPlan
                              const HallRack &cabinet, std::vector<std::pair<int, int>> &portOf)
 {
     portOf.resize(hall.devices.size(), {-1, 0});
-    std::map<int, std::vector<int>> devicesOfRow;
-    for (std::size_t d = 0; d < hall.devices.size(); ++d)
-        if (managed(hall.devices[d]) && portOf[d].first < 0)
-            devicesOfRow[hall.racks[static_cast<std::size_t>(hall.devices[d].rack)].row].push_back(
-                static_cast<int>(d));
+    // One pass: each row's devices without a port, and the management switches it has already.
+    std::map<int, std::vector<int>> devicesOfRow, switchesOfRow;
+    for (std::size_t d = 0; d < hall.devices.size(); ++d) {
+        const HallDevice &device = hall.devices[d];
+        if (device.rack < 0)
+            continue;
+        const int row = hall.racks[static_cast<std::size_t>(device.rack)].row;
+        if (device.role == "management switch")
+            switchesOfRow[row].push_back(static_cast<int>(d));
+        else if (managed(device) && portOf[d].first < 0)
+            devicesOfRow[row].push_back(static_cast<int>(d));
+    }
     const int ports = std::max(1, sw.ports);
     for (const auto &[row, devices] : devicesOfRow) {
         std::size_t next = 0;
         // The row's switches with ports left, then new ones.
-        for (std::size_t s = 0; s < hall.devices.size() && next < devices.size(); ++s) {
-            HallDevice &existing = hall.devices[s];
-            if (existing.role != "management switch"
-                || hall.racks[static_cast<std::size_t>(existing.rack)].row != row)
-                continue;
+        const std::vector<int> &existingSwitches = switchesOfRow[row];
+        for (int s : existingSwitches) {
+            HallDevice &existing = hall.devices[static_cast<std::size_t>(s)];
             while (existing.portsUsed < ports && next < devices.size()) {
-                portOf[static_cast<std::size_t>(devices[next++])]
-                    = {static_cast<int>(s), ++existing.portsUsed};
+                portOf[static_cast<std::size_t>(devices[next++])] = {s, ++existing.portsUsed};
                 ++hall.racks[static_cast<std::size_t>(existing.rack)].portsUsed;
             }
         }
         const int firstColumn = networkColumnOf(hall, rows, row);
-        int serial = 0;
-        for (const HallDevice &existing : hall.devices)
-            serial += existing.role == "management switch"
-                    && hall.racks[static_cast<std::size_t>(existing.rack)].row == row
-                ? 1
-                : 0;
+        int serial = static_cast<int>(existingSwitches.size());
         while (next < devices.size()) {
             HallDevice device;
             device.name = numbered("mgmt-r", row + 1, 2) + "-" + std::to_string(++serial);
