@@ -904,7 +904,7 @@ void placePatchPanels(DataHall &hall, const Catalog &catalog)
 void notePdusOverloaded(DataHall &hall)
 {
     for (const HallRack &rack : hall.racks)
-        if (rack.pdus > 0 && rack.watts > rack.pduWatts)
+        if (rack.overItsPdus())
             warn(hall,
                  rack.name + " draws " + kilowattsText(rack.watts)
                      + ", more than one feed's PDUs carry (" + kilowattsText(rack.pduWatts) + ")");

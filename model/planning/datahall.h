@@ -65,11 +65,13 @@ struct HallRack
     int pdus = 0; ///< zero-U PDUs, half on each of the A and B feeds
     double pduWatts = 0; ///< what one feed's PDUs carry together (the cabinet's on one side)
     int patchPanels = 0;
-    /** Over its power, load or space limit, or drawing more than one feed's PDUs carry. */
+    /** Drawing more than one feed's PDUs carry (the other feed must carry it alone). */
+    bool overItsPdus() const { return pdus > 0 && watts > pduWatts; }
+    /** Over its power, load or space limit, or over its PDUs. */
     bool overLimit() const
     {
         return powerFraction() > 1.0 || weightFraction() > 1.0 || usedUnits > rackUnits
-            || (pdus > 0 && watts > pduWatts);
+            || overItsPdus();
     }
     /** Its load against its rating; negative when the rating or a device's weight is unknown. */
     double weightFraction() const
