@@ -174,6 +174,9 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
         ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkLowLatencyStepSeconds,
                      ncclLowLatencyLaunchSeconds}
         : m_hw.scaleOutLink(2);
+    replica.kvReadsPerKvHead = kvReadsPerKvHead(
+        m_job.engine, static_cast<int>(std::lround(s.shape.heads / s.shape.kvHeads)),
+        m_job.kvPrecision == Precision::INT8);
     // Stages hand 16-bit hidden states to the next node over the scale-out network.
     replica.stageLink = stages > 1 ? m_hw.scaleOutLink(2) : LinkLevel {};
     return s;
@@ -225,7 +228,7 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
             * bytesPerElement(m_job.weightPrecision) / (t * p);
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
-    const double kvRead = b * context * e.kvBytesPerToken * s.kvShare;
+    const double kvRead = b * context * e.kvBytesPerToken * s.kvShare * s.replica.kvReadsPerKvHead;
     e.decodeMemorySeconds = p * (weightBytesRead + kvRead) / s.hbmBytesPerSecond;
     // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs.
     const double linearFlopsPerToken

@@ -228,11 +228,12 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
     const double t = replica.tensorParallel;
     stage.addNormsAndResiduals();
     stage.addQkv();
-    // Decode attention: every sequence reads its whole K/V cache once per KV head its rank holds
-    // (fewer KV heads than ranks: each rank keeps one).
+    // Decode attention: every sequence reads its whole K/V cache for each KV head its rank holds
+    // (fewer KV heads than ranks: each rank keeps one), as often as the engine's kernel re-reads
+    // a head for the query heads of its group.
     const double kvHeadsPerRank = std::max(1.0, shape.kvHeads / t);
     const double kvBytes = tokens * context * 2.0 * kvHeadsPerRank * shape.headDim
-        * bytesPerElement(replica.kvPrecision);
+        * bytesPerElement(replica.kvPrecision) * replica.kvReadsPerKvHead;
     const double flops = 4.0 * tokens * tokensPerSequence * context * shape.queryWidth() / t;
     stage.addAttention("decode attention (reads the K/V cache)", flops, kvBytes, context);
     stage.addOutputProjection();

@@ -19,6 +19,8 @@ struct ServingReplica
     int pipelineStages = 1;
     LinkLevel tensorParallelLink; ///< the scale-up link at the small-message latency
     LinkLevel stageLink; ///< scale-out link between pipeline stages
+    /** Times a decode step reads each K/V head (the engine's attention kernel, servingengine.h). */
+    double kvReadsPerKvHead = 1.0;
 };
 
 /**
@@ -26,11 +28,11 @@ struct ServingReplica
  * of `context` tokens, through one pipeline stage of the replica, as named operations: per layer
  * the norms, the QKV, output and MLP GEMMs (each the slower of its FLOPs at the size-dependent
  * GEMM efficiency and reading its weights at achievable HBM bandwidth, plus the GPU's fixed
- * kernel cost), the decode attention reading every sequence's K/V cache once per KV head
- * (FlashAttention/FlashInfer-style GQA kernels), the TP all-reduces; then the logits and the
- * sampler on the last stage and the send to the next stage. Times are per stage pass. With
- * `tokensPerSequence` > 1 (a speculative verify step) every sequence feeds that many tokens:
- * the GEMMs get that many rows, the K/V cache is still read once per sequence.
+ * kernel cost), the decode attention reading every sequence's K/V cache `kvReadsPerKvHead` times
+ * per KV head (once for FlashAttention/FlashInfer/XQA-style GQA kernels), the TP all-reduces; then
+ * the logits and the sampler on the last stage and the send to the next stage. Times are per stage
+ * pass. With `tokensPerSequence` > 1 (a speculative verify step) every sequence feeds that many
+ * tokens: the GEMMs get that many rows, the K/V cache is still read once per sequence.
  */
 StepOperations decodeStageOperations(const ServingReplica &replica, double tokens, double context,
                                      double tokensPerSequence = 1.0);

@@ -17,7 +17,9 @@ std::vector<ServingEngine> makeEngines()
     trtllm.source
         = "NVIDIA TensorRT-LLM documentation (https://nvidia.github.io/TensorRT-LLM/): in-flight "
           "batching with chunked context off by default, max_num_tokens 8192, "
-          "kv_cache_free_gpu_mem_fraction 0.9 of the memory left after the engine's weights.";
+          "kv_cache_free_gpu_mem_fraction 0.9 of the memory left after the engine's weights. "
+          "Decode attention: the XQA kernel for grouped-query models, one K/V read per group "
+          "(docs/source/gpt_attention.md, 'XQA Optimization', on unless --disable_xqa).";
     trtllm.chunkedPrefill = false;
     trtllm.tokensPerStep = 8192;
     trtllm.memoryUtilization = 0.9;
@@ -39,6 +41,27 @@ std::vector<ServingEngine> makeEngines()
     vllm.memoryUtilization = 0.9;
     vllm.shareOfFreeMemory = false;
     engines.push_back(vllm);
+
+    ServingEngine turbomind;
+    turbomind.id = "lmdeploy-0.1";
+    turbomind.name = "LMDeploy 0.1 (TurboMind)";
+    turbomind.source
+        = "LMDeploy v0.1.0 (tag 477f2db8ab5770b30f44b0c7910953f44795366e), TurboMind decoder "
+          "attention, src/turbomind/kernels/decoder_multihead_attention/"
+          "decoder_multihead_attention.cu: one thread block serves 4, 2 or 1 query heads (the "
+          "largest that divides the group) from one read of their K/V head with a 16-bit cache, "
+          "and one query head with an int8 cache, so Llama 2 70B's groups of 8 read each K/V "
+          "head twice per step. Scheduling and memory as TensorRT-LLM's profile (prompts "
+          "unchunked, the K/V cache sized from the memory the weights leave), which TurboMind's "
+          "persistent batch follows; its memory share is not checked against the v0.1.0 "
+          "defaults.";
+    turbomind.chunkedPrefill = false;
+    turbomind.tokensPerStep = 8192;
+    turbomind.memoryUtilization = 0.9;
+    turbomind.shareOfFreeMemory = true;
+    turbomind.queryHeadsPerKvRead = 4;
+    turbomind.queryHeadsPerKvReadInt8 = 1;
+    engines.push_back(turbomind);
     return engines;
 }
 
@@ -61,7 +84,18 @@ const ServingEngine *findServingEngine(const std::string &id)
 
 const ServingEngine &defaultServingEngine()
 {
-    return servingEngines().back();
+    return *findServingEngine("vllm-0.6");
+}
+
+double kvReadsPerKvHead(const ServingEngine &engine, int groupSize, bool int8Cache)
+{
+    const int perRead = int8Cache ? engine.queryHeadsPerKvReadInt8 : engine.queryHeadsPerKvRead;
+    if (perRead <= 0 || groupSize <= 1)
+        return 1.0;
+    int served = 1;
+    while (served * 2 <= perRead && groupSize % (served * 2) == 0)
+        served *= 2;
+    return static_cast<double>(groupSize) / served;
 }
 
 std::vector<std::string> servingEngineIdList()

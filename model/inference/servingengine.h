@@ -27,9 +27,24 @@ struct ServingEngine
      * kv_cache_free_gpu_mem_fraction); false: of the whole memory (vLLM's
      * gpu_memory_utilization). */
     bool shareOfFreeMemory = false;
+    /**
+     * Query heads one decode-attention thread block serves from a single read of its K/V head,
+     * at most (it takes the largest power of two up to this that divides the group). 0: the
+     * kernel serves a whole grouped-query group from one read (FlashAttention/FlashInfer decode,
+     * TensorRT-LLM XQA); 1: every query head reads its K/V head itself (MHA-style kernels).
+     */
+    int queryHeadsPerKvRead = 0;
+    /** The same for a K/V cache quantised to 8 bits (kernels often lose the grouping there). */
+    int queryHeadsPerKvReadInt8 = 0;
 };
 
 const std::vector<ServingEngine> &servingEngines();
+/**
+ * Times a decode step reads each K/V head of the cache with `engine`'s attention kernel, for a
+ * model whose query heads share K/V heads in groups of `groupSize`: 1 for a kernel that serves the
+ * whole group, else the group divided by the heads one block serves.
+ */
+double kvReadsPerKvHead(const ServingEngine &engine, int groupSize, bool int8Cache);
 const ServingEngine *findServingEngine(const std::string &id);
 /** The newest profile: new plans and the CLI use it when none is named. */
 const ServingEngine &defaultServingEngine();

@@ -163,6 +163,17 @@ void readMeasured(JsonFieldReader &row, InferenceValidationRow &out)
     measured.finish();
 }
 
+/** The serving-engine profile of the engine a row names ("vllm-main-ci", "lmdeploy-0.1.0a1-...").
+ */
+const char *profileForEngine(const std::string &engine)
+{
+    if (engine.rfind("vllm", 0) == 0)
+        return "vllm-0.6";
+    if (engine.rfind("lmdeploy", 0) == 0)
+        return "lmdeploy-0.1";
+    return "tensorrt-llm-0.12";
+}
+
 /** The serving job the row describes (model, precisions, engine, layout, lengths, batch). */
 InferenceJob jobOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalog &catalog,
                    InferenceValidationRow &out, int gpus)
@@ -181,11 +192,9 @@ InferenceJob jobOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalo
     row.accept("kv_precision");
     if (job.kvPrecision == Precision::INT4)
         row.fail("kv_precision", "an INT4 K/V cache is not modelled");
-    // vLLM rows run on the vLLM profile; TensorRT-LLM, NIM (built on it), MLPerf's NVIDIA
-    // submissions and LMDeploy's TurboMind schedule prompts unchunked and size the K/V cache from
-    // the memory the weights leave, as the TensorRT-LLM profile does.
-    job.engine
-        = *findServingEngine(out.engine.rfind("vllm", 0) == 0 ? "vllm-0.6" : "tensorrt-llm-0.12");
+    // vLLM rows run on the vLLM profile and LMDeploy's on TurboMind's; TensorRT-LLM, NIM (built
+    // on it) and MLPerf's NVIDIA submissions on TensorRT-LLM's.
+    job.engine = *findServingEngine(profileForEngine(out.engine));
     job.gpusPerReplica = tp * pp;
     job.pipelineStages = pp;
     const auto [inputTokens, outputTokens] = tokenLengthsOf(raw, row);

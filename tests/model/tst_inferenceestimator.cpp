@@ -489,6 +489,49 @@ private slots:
         QCOMPARE(defaultServingEngine().id, std::string("vllm-0.6"));
     }
 
+    void attentionKernelsReadGroupedKvHeads()
+    {
+        // TurboMind 0.1's decoder attention serves 4, 2 or 1 query heads per block (the largest
+        // that divides the group) from one K/V read, and one with an int8 cache; TensorRT-LLM's
+        // XQA serves the whole group. Groups of 8 (Llama 2 70B): 8 / 4 = 2 reads; of 4 (Llama 3
+        // 8B): 1; of 6: 6 / 2 = 3; int8: 8; multi-head (group 1): 1.
+        const ServingEngine &turbomind = *findServingEngine("lmdeploy-0.1");
+        const ServingEngine &trtllm = *findServingEngine("tensorrt-llm-0.12");
+        QCOMPARE(kvReadsPerKvHead(turbomind, 8, false), 2.0);
+        QCOMPARE(kvReadsPerKvHead(turbomind, 4, false), 1.0);
+        QCOMPARE(kvReadsPerKvHead(turbomind, 6, false), 3.0);
+        QCOMPARE(kvReadsPerKvHead(turbomind, 8, true), 8.0);
+        QCOMPARE(kvReadsPerKvHead(turbomind, 1, true), 1.0);
+        QCOMPARE(kvReadsPerKvHead(trtllm, 8, true), 1.0);
+
+        // In the decode step: Llama 2 70B (80 layers, 8 K/V heads of 128) on 4 A100s, one
+        // sequence at a mean context of 128 + 2048 / 2 = 1,152 tokens. Each rank holds 2 K/V
+        // heads: 80 x 1,152 x 2 (K and V) x 2 heads x 128 x 2 bytes = 94,371,840 bytes per read,
+        // twice with TurboMind: 188,743,680 bytes.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-2-70b");
+        job.weightPrecision = Precision::FP16;
+        job.inputTokens = 128;
+        job.outputTokens = 2048;
+        job.batch = 1;
+        job.gpusPerReplica = 4;
+        const InferenceSetup setup = inferenceSetupFromCatalog(shippedCatalog(),
+                                                               {.gpuId = "a100-sxm4-80gb",
+                                                                .facilityId = "dc-industry-average",
+                                                                .hourlyUsdPerGpu = 2.0});
+        const auto attentionBytes = [&](const ServingEngine &engine) {
+            job.engine = engine;
+            const InferenceEstimate e
+                = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+            for (const StepOperation &op : e.decodeOperations)
+                if (op.kind == OperationKind::Attention)
+                    return op.bytes;
+            return -1.0;
+        };
+        QCOMPARE(attentionBytes(trtllm), 94371840.0);
+        QCOMPARE(attentionBytes(turbomind), 188743680.0);
+    }
+
     void planNamesEngineAndSpeculation()
     {
         // The workload's engine and speculative settings survive a save and a reload, and an
