@@ -3,8 +3,9 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
+#include <memory>
 #include <numeric>
+#include <tuple>
 
 namespace cp::model {
 
@@ -19,6 +20,16 @@ struct SearchSide
     std::vector<unsigned> backStamp;
     std::vector<double> fraction;
     std::vector<FabricVertexId> order;
+    /** Arcs of the shortest-path DAG by the child's depth: parent, child, link (recorded while
+     * the search grows, so pushing a flow back visits only these, not every link of a level). */
+    struct Arc
+    {
+        FabricVertexId parent;
+        FabricVertexId child;
+        std::size_t linkId;
+        double latencySeconds;
+    };
+    std::vector<std::vector<Arc>> arcsByDepth;
     std::size_t levelBegin = 0;
     int depth = 0;
     FabricVertexId root = 0;
@@ -56,6 +67,8 @@ std::vector<FabricVertexId> meetInTheMiddle(const FabricGraph &graph, const Fabr
         side.stamp[root] = current;
         side.dist[root] = 0;
         side.sigma[root] = 1;
+        for (auto &arcs : side.arcsByDepth)
+            arcs.clear();
     };
     start(from, s);
     start(to, t);
@@ -69,6 +82,9 @@ std::vector<FabricVertexId> meetInTheMiddle(const FabricGraph &graph, const Fabr
         if (side.frontierSize() == 0)
             return {};
         const std::size_t levelEnd = side.order.size();
+        if (side.arcsByDepth.size() < static_cast<std::size_t>(side.depth) + 2)
+            side.arcsByDepth.resize(side.depth + 2);
+        auto &arcs = side.arcsByDepth[side.depth + 1];
         for (std::size_t k = side.levelBegin; k < levelEnd; ++k) {
             const FabricVertexId v = side.order[k];
             if (v != side.root && !g[v].forwards())
@@ -83,8 +99,10 @@ std::vector<FabricVertexId> meetInTheMiddle(const FabricGraph &graph, const Fabr
                     side.sigma[w] = 0;
                     side.order.push_back(w);
                 }
-                if (side.dist[w] == side.dist[v] + 1)
+                if (side.dist[w] == side.dist[v] + 1) {
                     side.sigma[w] += side.sigma[v];
+                    arcs.push_back({v, w, g[*it].id, g[*it].latencySeconds});
+                }
             }
         }
         side.levelBegin = levelEnd;
@@ -117,41 +135,35 @@ struct FlowSpread
     unsigned current = 0;
 };
 
-void spreadTowardsRoot(const FabricGraph &graph, const FabricLiveness &alive,
-                       const FlowSpread &flow, SearchSide &side, bool towardsRoot,
+void spreadTowardsRoot(const FlowSpread &flow, SearchSide &side, bool towardsRoot,
                        std::vector<double> &load, double &latency)
 {
-    const auto &g = graph.storage();
     const unsigned current = flow.current;
-    std::vector<FabricVertexId> level;
     for (FabricVertexId v : flow.meeting) {
         side.backStamp[v] = current;
         side.fraction[v] = flow.weight * flow.from.sigma[v] * flow.to.sigma[v] / flow.paths;
-        level.push_back(v);
     }
-    std::vector<FabricVertexId> next;
-    while (!level.empty() && side.dist[level.front()] > 0) {
-        next.clear();
+    // Depth by depth from the meeting layer back to the root, along the recorded arcs whose
+    // child carries some of the flow: each parent gets the child's share in proportion to its
+    // own shortest-path count.
+    for (int depth = side.dist[flow.meeting.front()]; depth > 0; --depth) {
         double levelLatency = 0;
-        for (FabricVertexId w : level)
-            for (auto [it, end] = boost::out_edges(w, g); it != end; ++it) {
-                const std::size_t id = g[*it].id;
-                const FabricVertexId u = boost::target(*it, g);
-                if (!alive.link[id] || !side.seen(u, current) || side.dist[u] != side.dist[w] - 1
-                    || (u != side.root && !g[u].forwards()))
-                    continue;
-                const double share = side.fraction[w] * side.sigma[u] / side.sigma[w];
-                load[towardsRoot ? arcIndex(id, u, w) : arcIndex(id, w, u)] += share;
-                levelLatency = std::max(levelLatency, g[*it].latencySeconds);
-                if (side.backStamp[u] != current) {
-                    side.backStamp[u] = current;
-                    side.fraction[u] = 0;
-                    next.push_back(u);
-                }
-                side.fraction[u] += share;
+        for (const SearchSide::Arc &arc : side.arcsByDepth[depth]) {
+            if (side.backStamp[arc.child] != current)
+                continue;
+            const double share
+                = side.fraction[arc.child] * side.sigma[arc.parent] / side.sigma[arc.child];
+            load[towardsRoot ? arcIndex(arc.linkId, arc.parent, arc.child)
+                             : arcIndex(arc.linkId, arc.child, arc.parent)]
+                += share;
+            levelLatency = std::max(levelLatency, arc.latencySeconds);
+            if (side.backStamp[arc.parent] != current) {
+                side.backStamp[arc.parent] = current;
+                side.fraction[arc.parent] = 0;
             }
+            side.fraction[arc.parent] += share;
+        }
         latency += levelLatency;
-        level.swap(next);
     }
 }
 
@@ -174,8 +186,8 @@ int addFlowLoad(const FabricGraph &graph, const FabricLiveness &alive, FabricVer
     for (FabricVertexId v : meeting)
         paths += from.sigma[v] * to.sigma[v];
     const FlowSpread flow {meeting, from, to, weight, paths, current};
-    spreadTowardsRoot(graph, alive, flow, from, true, load, latency);
-    spreadTowardsRoot(graph, alive, flow, to, false, load, latency);
+    spreadTowardsRoot(flow, from, true, load, latency);
+    spreadTowardsRoot(flow, to, false, load, latency);
     return from.dist[meeting.front()] + to.dist[meeting.front()];
 }
 
@@ -243,6 +255,34 @@ bool shareScaleUpDomain(const FabricGraph &graph, FabricVertexId s, FabricVertex
 
 } // namespace
 
+/** What a meter prepares once per fabric: live links, attachments, search buffers, capacities. */
+struct RingRateMeter::Context
+{
+    Context(const FabricGraph &fabric, const FabricFailures &failures)
+        : graph(fabric)
+        , alive(fabricLiveness(fabric, failures))
+        , attachments(attachmentsOf(fabric, alive))
+        , from(fabric.vertexCount())
+        , to(fabric.vertexCount())
+        , capacity(fabric.linkCount(), 0.0)
+        , ends(fabric.linkCount())
+    {
+        const auto &g = fabric.storage();
+        for (auto [it, end] = boost::edges(g); it != end; ++it) {
+            capacity[g[*it].id] = g[*it].bytesPerSecond;
+            ends[g[*it].id] = {boost::source(*it, g), boost::target(*it, g)};
+        }
+    }
+
+    const FabricGraph &graph;
+    FabricLiveness alive;
+    std::vector<Attachment> attachments;
+    SearchSide from, to;
+    unsigned current = 0; ///< the stamp of the latest search
+    std::vector<double> capacity; ///< bytes per second of each link, by id
+    std::vector<std::pair<FabricVertexId, FabricVertexId>> ends; ///< each link's two vertices
+};
+
 namespace {
 
 /**
@@ -253,16 +293,11 @@ namespace {
 class RingLoadAccumulator
 {
 public:
-    RingLoadAccumulator(const FabricGraph &graph, const FabricFailures &failures,
-                        double switchLatencySeconds)
-        : m_graph(graph)
-        , m_alive(fabricLiveness(graph, failures))
-        , m_attachments(attachmentsOf(graph, m_alive))
-        , m_from(graph.vertexCount())
-        , m_to(graph.vertexCount())
+    RingLoadAccumulator(RingRateMeter::Context &context, double switchLatencySeconds)
+        : m_context(context)
         , m_switchLatencySeconds(switchLatencySeconds)
     {
-        load.assign(2 * graph.linkCount(), 0.0);
+        load.assign(2 * context.graph.linkCount(), 0.0);
     }
 
     void addFlow(FabricVertexId s, FabricVertexId t, double weight)
@@ -270,12 +305,12 @@ public:
         ++result.flows;
         if (s == t)
             return;
-        if (!m_alive.vertex[s] || !m_alive.vertex[t]) {
+        if (!m_context.alive.vertex[s] || !m_context.alive.vertex[t]) {
             unroutable = true;
             return;
         }
-        const Attachment &up = m_attachments[s], &down = m_attachments[t];
-        if (up.single && down.single && !shareScaleUpDomain(m_graph, s, t)) {
+        const Attachment &up = m_context.attachments[s], &down = m_context.attachments[t];
+        if (up.single && down.single && !shareScaleUpDomain(m_context.graph, s, t)) {
             load[arcIndex(up.linkId, s, up.attachedSwitch)] += weight;
             load[arcIndex(down.linkId, down.attachedSwitch, t)] += weight;
             const double accessLatency = up.latencySeconds + down.latencySeconds;
@@ -283,19 +318,34 @@ public:
                 noteFlow(2, accessLatency);
                 return;
             }
-            auto &pair = m_switchPairs[{up.attachedSwitch, down.attachedSwitch}];
-            pair.first += weight;
-            pair.second = std::max(pair.second, accessLatency);
+            m_heldBack.push_back({up.attachedSwitch, down.attachedSwitch, weight, accessLatency});
             return;
         }
         route(s, t, weight, 0.0, 0);
     }
 
+    /** Routes the held-back flows once per switch pair, in the pairs' order, each pair's
+     * weights summed in the order the flows came. */
     void finish()
     {
-        for (const auto &[ends, pair] : m_switchPairs)
-            route(ends.first, ends.second, pair.first, pair.second, 2);
-        m_switchPairs.clear();
+        std::stable_sort(m_heldBack.begin(), m_heldBack.end(),
+                         [](const HeldBack &a, const HeldBack &b) {
+                             return std::tie(a.from, a.to) < std::tie(b.from, b.to);
+                         });
+        for (std::size_t i = 0; i < m_heldBack.size();) {
+            const HeldBack &first = m_heldBack[i];
+            double weight = 0, latency = 0;
+            std::size_t j = i;
+            for (; j < m_heldBack.size() && m_heldBack[j].from == first.from
+                 && m_heldBack[j].to == first.to;
+                 ++j) {
+                weight += m_heldBack[j].weight;
+                latency = std::max(latency, m_heldBack[j].accessLatencySeconds);
+            }
+            route(first.from, first.to, weight, latency, 2);
+            i = j;
+        }
+        m_heldBack.clear();
     }
 
     RingRate result;
@@ -303,10 +353,20 @@ public:
     std::vector<double> load;
 
 private:
+    /** A flow between two switches' single-homed endpoints, routed in finish(). */
+    struct HeldBack
+    {
+        FabricVertexId from;
+        FabricVertexId to;
+        double weight;
+        double accessLatencySeconds;
+    };
+
     void route(FabricVertexId s, FabricVertexId t, double weight, double latency, int extraHops)
     {
+        Context &c = m_context;
         const int hops
-            = addFlowLoad(m_graph, m_alive, s, t, ++m_current, m_from, m_to, load, weight, latency);
+            = addFlowLoad(c.graph, c.alive, s, t, ++c.current, c.from, c.to, load, weight, latency);
         if (hops < 0)
             unroutable = true;
         else
@@ -319,32 +379,22 @@ private:
         result.pathLatencySeconds = std::max(result.pathLatencySeconds, latency);
     }
 
-    const FabricGraph &m_graph;
-    FabricLiveness m_alive;
-    std::vector<Attachment> m_attachments;
-    SearchSide m_from, m_to;
+    using Context = RingRateMeter::Context;
+    Context &m_context;
     double m_switchLatencySeconds;
-    unsigned m_current = 0;
-    /** Held-back flows by switch pair: summed weight, slowest pair of access links. */
-    std::map<std::pair<FabricVertexId, FabricVertexId>, std::pair<double, double>> m_switchPairs;
+    std::vector<HeldBack> m_heldBack;
 };
 
 /** The common rate: the most loaded link direction's capacity over its load. */
-void setBottleneck(const FabricGraph &graph, const std::vector<double> &load, RingRate &result)
+void setBottleneck(const RingRateMeter::Context &context, const std::vector<double> &load,
+                   RingRate &result)
 {
-    const auto &g = graph.storage();
-    std::vector<double> capacity(graph.linkCount(), 0.0);
-    std::vector<std::pair<FabricVertexId, FabricVertexId>> ends(graph.linkCount());
-    for (auto [it, end] = boost::edges(g); it != end; ++it) {
-        capacity[g[*it].id] = g[*it].bytesPerSecond;
-        ends[g[*it].id] = {boost::source(*it, g), boost::target(*it, g)};
-    }
     double rate = std::numeric_limits<double>::infinity();
     std::size_t worst = 0;
     for (std::size_t arc = 0; arc < load.size(); ++arc) {
         if (load[arc] <= 0)
             continue;
-        const double r = capacity[arc / 2] / load[arc];
+        const double r = context.capacity[arc / 2] / load[arc];
         if (r < rate) {
             rate = r;
             worst = arc;
@@ -354,20 +404,26 @@ void setBottleneck(const FabricGraph &graph, const std::vector<double> &load, Ri
         return;
     result.bytesPerSecondPerFlow = rate;
     result.bottleneckLoad = load[worst];
-    auto [u, v] = ends[worst / 2];
+    auto [u, v] = context.ends[worst / 2];
     if (worst % 2 == 1 ? u < v : u > v)
         std::swap(u, v);
+    const auto &g = context.graph.storage();
     result.bottleneckLink = g[u].label + " -> " + g[v].label;
 }
 
 } // namespace
 
-RingRate concurrentRingRate(const FabricGraph &graph,
-                            const std::vector<std::vector<FabricVertexId>> &rings,
-                            double switchLatencySeconds, const FabricFailures &failures,
-                            std::vector<double> *arcLoads, const std::vector<double> *ringWeights)
+RingRateMeter::RingRateMeter(const FabricGraph &graph, const FabricFailures &failures)
+    : m_context(std::make_unique<Context>(graph, failures))
+{ }
+
+RingRateMeter::~RingRateMeter() = default;
+
+RingRate RingRateMeter::rate(const std::vector<std::vector<FabricVertexId>> &rings,
+                             double switchLatencySeconds, std::vector<double> *arcLoads,
+                             const std::vector<double> *ringWeights)
 {
-    RingLoadAccumulator flows(graph, failures, switchLatencySeconds);
+    RingLoadAccumulator flows(*m_context, switchLatencySeconds);
     for (std::size_t r = 0; r < rings.size(); ++r) {
         const auto &ring = rings[r];
         const double weight = ringWeights && r < ringWeights->size() ? (*ringWeights)[r] : 1.0;
@@ -385,8 +441,16 @@ RingRate concurrentRingRate(const FabricGraph &graph,
         result.bottleneckLink = "a ring member cannot be reached";
         return result;
     }
-    setBottleneck(graph, flows.load, result);
+    setBottleneck(*m_context, flows.load, result);
     return result;
+}
+
+RingRate concurrentRingRate(const FabricGraph &graph,
+                            const std::vector<std::vector<FabricVertexId>> &rings,
+                            double switchLatencySeconds, const FabricFailures &failures,
+                            std::vector<double> *arcLoads, const std::vector<double> *ringWeights)
+{
+    return RingRateMeter(graph, failures).rate(rings, switchLatencySeconds, arcLoads, ringWeights);
 }
 
 std::vector<std::vector<FabricVertexId>> rankRings(const FabricGraph &graph, int endpointsPerNode,

@@ -4,6 +4,7 @@
 #include "model/fabric/fabricanalysis.h"
 #include "model/fabric/fabricgraph.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,30 @@ RingRate concurrentRingRate(const FabricGraph &graph,
                             double switchLatencySeconds, const FabricFailures &failures = {},
                             std::vector<double> *arcLoads = nullptr,
                             const std::vector<double> *ringWeights = nullptr);
+
+/**
+ * concurrentRingRate for many sets of rings on one fabric (the ring sizes of one cluster, say):
+ * what does not depend on the rings (which links are alive, where each endpoint attaches, the
+ * search buffers, the link capacities) is prepared once. Each rate() gives exactly what
+ * concurrentRingRate gives for the same rings.
+ */
+class RingRateMeter
+{
+public:
+    explicit RingRateMeter(const FabricGraph &graph, const FabricFailures &failures = {});
+    ~RingRateMeter();
+    RingRateMeter(const RingRateMeter &) = delete;
+    RingRateMeter &operator=(const RingRateMeter &) = delete;
+
+    RingRate rate(const std::vector<std::vector<FabricVertexId>> &rings,
+                  double switchLatencySeconds, std::vector<double> *arcLoads = nullptr,
+                  const std::vector<double> *ringWeights = nullptr);
+
+    struct Context;
+
+private:
+    std::unique_ptr<Context> m_context;
+};
 
 /** How a scheduler placed a job's ranks on the nodes. */
 enum class NodePlacement {

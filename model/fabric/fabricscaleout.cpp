@@ -51,8 +51,9 @@ std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement p
     sizes.push_back(nodes);
     cluster.fabricRingBytesPerSecond.clear();
     std::string bottleneck;
+    RingRateMeter meter(graph);
     for (int n : sizes) {
-        const RingRate rate = concurrentRingRate(graph, rankRings(graph, nics, n, placement), 0.0);
+        const RingRate rate = meter.rate(rankRings(graph, nics, n, placement), 0.0);
         const double perGpu = rate.bytesPerSecondPerFlow * nics / std::max(1, cluster.gpusPerNode);
         cluster.fabricRingBytesPerSecond.emplace_back(n, perGpu);
         // Name the bottleneck of the largest rings when they run below the NIC rate.
