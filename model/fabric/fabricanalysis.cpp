@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 
 namespace cp::model {
 
@@ -165,6 +166,29 @@ int endpointsOutsideLargestComponent(const FabricGraph &graph, const Liveness &a
     return liveEndpoints - largest;
 }
 
+/** The one live link of `endpoint` and the vertex at its other end, if it has exactly one. */
+std::optional<std::pair<FabricVertexId, std::int64_t>>
+singleLiveLink(const FabricGraph &graph, const Liveness &alive, FabricVertexId endpoint)
+{
+    const auto &g = graph.storage();
+    std::optional<std::pair<FabricVertexId, std::int64_t>> only;
+    for (auto [it, end] = boost::out_edges(endpoint, g); it != end; ++it) {
+        if (!alive.link[g[*it].id])
+            continue;
+        if (only)
+            return std::nullopt;
+        only = std::make_pair(boost::target(*it, g), flowUnits(g[*it].bytesPerSecond));
+    }
+    return only;
+}
+
+/**
+ * Max flow from one half's endpoints to the other's. An endpoint with a single live link (a GPU
+ * or host on one leaf port) is folded into the source or sink: its flow can only cross that
+ * link, so an arc of the smaller of its injection and link capacities from the source to its
+ * switch (or from the switch to the sink) carries exactly the same flow; folding the 65,536
+ * endpoints of a k = 64 fat-tree leaves a graph of its 5,120 switches.
+ */
 double maxFlowBetweenHalves(const FabricGraph &graph, const Liveness &alive,
                             const std::vector<std::uint8_t> &half,
                             const std::vector<double> &endpointCapacity)
@@ -174,21 +198,38 @@ double maxFlowBetweenHalves(const FabricGraph &graph, const Liveness &alive,
     FlowGraph flow(n + 2);
     const std::size_t source = n;
     const std::size_t sink = n + 1;
-    for (auto [it, end] = boost::edges(g); it != end; ++it) {
-        if (!alive.link[g[*it].id])
-            continue;
-        const std::int64_t c = flowUnits(g[*it].bytesPerSecond);
-        addArcPair(flow, boost::source(*it, g), boost::target(*it, g), c, c);
-    }
     const auto &endpoints = graph.endpoints();
+    std::vector<char> isEndpoint(n, 0), folded(n, 0);
+    for (FabricVertexId v : endpoints)
+        isEndpoint[v] = 1;
+    std::vector<std::int64_t> fromSource(n, 0), toSink(n, 0);
     for (std::size_t i = 0; i < endpoints.size(); ++i) {
         if (!alive.vertex[endpoints[i]])
             continue;
         const std::int64_t c = flowUnits(endpointCapacity[i]);
-        if (half[i] == 0)
+        // Only onto a vertex that is no endpoint, which is never folded itself.
+        if (const auto link = singleLiveLink(graph, alive, endpoints[i]);
+            link && !isEndpoint[link->first]) {
+            folded[endpoints[i]] = 1;
+            (half[i] == 0 ? fromSource : toSink)[link->first] += std::min(c, link->second);
+        } else if (half[i] == 0) {
             addArcPair(flow, source, endpoints[i], c, 0);
-        else
+        } else {
             addArcPair(flow, endpoints[i], sink, c, 0);
+        }
+    }
+    for (std::size_t v = 0; v < n; ++v) {
+        if (fromSource[v] > 0)
+            addArcPair(flow, source, v, fromSource[v], 0);
+        if (toSink[v] > 0)
+            addArcPair(flow, v, sink, toSink[v], 0);
+    }
+    for (auto [it, end] = boost::edges(g); it != end; ++it) {
+        const FabricVertexId u = boost::source(*it, g), v = boost::target(*it, g);
+        if (!alive.link[g[*it].id] || folded[u] || folded[v])
+            continue;
+        const std::int64_t c = flowUnits(g[*it].bytesPerSecond);
+        addArcPair(flow, u, v, c, c);
     }
     const std::int64_t value = boost::boykov_kolmogorov_max_flow(
         flow, boost::get(&FlowArc::capacity, flow), boost::get(&FlowArc::residual, flow),
