@@ -37,14 +37,32 @@ FabricDesign fabricDesignForCluster(const ClusterDescription &cluster)
     return design;
 }
 
-std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement placement,
-                                    FabricGraph *graphOut)
+bool closedFormScaleOutIsExact(const FabricDesign &design)
+{
+    switch (design.topology) {
+    case FabricTopology::FatTree:
+        return design.fatTree.leafOversubscription <= 1.0
+            && design.fatTree.spineOversubscription <= 1.0;
+    case FabricTopology::RailFatTree:
+        return design.railFatTree.leafOversubscription <= 1.0
+            && design.railFatTree.spineOversubscription <= 1.0;
+    case FabricTopology::Dragonfly:
+    case FabricTopology::Torus:
+        return false;
+    }
+    return false;
+}
+
+std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGraph &graph,
+                                   NodePlacement placement, const std::string &fabricName)
 {
     const int nodes = cluster.nodes();
     if (nodes < 2)
         return "one node: no scale-out traffic";
-    const FabricGraph graph = generateFabric(fabricDesignForCluster(cluster));
     const int nics = std::max(1, cluster.nicsPerNode);
+    if (graph.endpoints().size() != static_cast<std::size_t>(nodes) * nics)
+        return "scale-out closed form: the fabric graph's endpoints are not the cluster's "
+               "nodes' NICs";
     std::vector<int> sizes;
     for (int n = 2; n < nodes; n *= 2)
         sizes.push_back(n);
@@ -53,7 +71,8 @@ std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement p
     std::string bottleneck;
     RingRateMeter meter(graph);
     for (int n : sizes) {
-        const RingRate rate = meter.rate(rankRings(graph, nics, n, placement), 0.0);
+        const auto rings = rankRings(graph, nics, n, placement);
+        const RingRate rate = meter.rate(rings, 0.0);
         const double perGpu = rate.bytesPerSecondPerFlow * nics / std::max(1, cluster.gpusPerNode);
         cluster.fabricRingBytesPerSecond.emplace_back(n, perGpu);
         // Name the bottleneck of the largest rings when they run below the NIC rate.
@@ -61,18 +80,38 @@ std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement p
             ? rate.bottleneckLink
             : std::string();
     }
-    if (graphOut)
-        *graphOut = graph;
     char text[256];
     std::snprintf(text, sizeof text,
                   "scale-out measured on the %s graph, %s placement: rings over all %d nodes get "
                   "%.0f%% of the NIC rate%s%s",
-                  fabricTopologyName(fabricDesignForCluster(cluster).topology).c_str(),
+                  fabricName.c_str(),
                   placement == NodePlacement::Scattered ? "scattered" : "contiguous", nodes,
                   100.0 * cluster.fabricRingBytesPerSecond.back().second
                       * std::max(1, cluster.gpusPerNode) / nics / cluster.nicBytesPerSecond,
                   bottleneck.empty() ? "" : "; bottleneck ", bottleneck.c_str());
     return text;
+}
+
+std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement placement,
+                                    FabricGraph *graphOut)
+{
+    if (cluster.nodes() < 2)
+        return "one node: no scale-out traffic";
+    const FabricDesign design = fabricDesignForCluster(cluster);
+    FabricGraph graph = generateFabric(design);
+    std::string note;
+    if (closedFormScaleOutIsExact(design)) {
+        cluster.fabricRingBytesPerSecond.clear();
+        note = "scale-out on the non-blocking " + fabricTopologyName(design.topology)
+            + ": every ring gets its whole NIC at any size and placement (the closed form, "
+              "equal to the graph's measurement there)";
+    } else {
+        note = measureScaleOutOnGraph(cluster, graph, placement,
+                                      fabricTopologyName(design.topology));
+    }
+    if (graphOut)
+        *graphOut = std::move(graph);
+    return note;
 }
 
 bool switchSpeaksNicProtocol(const SwitchSpec &sw, const NicSpec &nic)

@@ -29,6 +29,23 @@ std::string measureScaleOutOnFabric(ClusterDescription &cluster,
                                     NodePlacement placement = NodePlacement::Contiguous,
                                     FabricGraph *graphOut = nullptr);
 
+/**
+ * The same measurement on a fabric graph that already exists (a plan's), whose first
+ * cluster.nodes() x NICs-per-node endpoints are the cluster's nodes in order.
+ */
+std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGraph &graph,
+                                   NodePlacement placement = NodePlacement::Contiguous,
+                                   const std::string &fabricName = "fabric");
+
+/**
+ * Whether the closed form (ClusterDescription::scaleOutLink without measured rates) gives what
+ * the graph measures, so the measurement can be skipped: fat-trees and rail-optimised fat-trees
+ * without oversubscription, where every ring flow gets its whole NIC at any ring size and either
+ * placement (tst_fabric compares both on full and partly built fabrics). Dragonflies, tori and
+ * oversubscribed fabrics are measured.
+ */
+bool closedFormScaleOutIsExact(const FabricDesign &design);
+
 class Catalog;
 
 /** Whether `sw` speaks the NIC's protocol (InfiniBand with InfiniBand, Ethernet with RoCE). */

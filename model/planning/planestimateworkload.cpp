@@ -162,8 +162,11 @@ void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
         result.trainingError = "the plan mixes GPU types; a training job runs on one GPU type";
         return;
     }
-    // One description of the job and its cluster, shared with the failure what-ifs.
-    const PlanTrainingSetup training = *planTrainingSetup(build.plan, build.catalog);
+    // One description of the job and its cluster, shared with the failure what-ifs; its rings
+    // measured on the plan's fabric graph where the closed form is not exact, as `train` does.
+    PlanTrainingSetup training = *planTrainingSetup(build.plan, build.catalog);
+    if (build.fabricGraph && build.planFabric)
+        measurePlanScaleOut(training.cluster, *build.fabricGraph, *build.planFabric);
     const ClusterDescription cluster
         = searchTrainingLayout(build, training.job, training.cluster, cancel);
     if (cluster.gpus < 1) {

@@ -2,6 +2,7 @@
 #include "model/planning/planworstfailure.h"
 
 #include "model/catalog/catalog.h"
+#include "model/fabric/fabricscaleout.h"
 #include "model/plan/plan.h"
 #include "model/planning/planfabric.h"
 #include "model/planning/planfabricfailures.h"
@@ -96,10 +97,18 @@ std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catal
     return setup;
 }
 
+void measurePlanScaleOut(ClusterDescription &cluster, const FabricGraph &graph,
+                         const PlanFabric &fabric)
+{
+    if (!closedFormScaleOutIsExact(fabric.design))
+        measureScaleOutOnGraph(cluster, graph, NodePlacement::Contiguous,
+                               fabricTopologyName(fabric.design.topology));
+}
+
 WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog)
 {
     WorstFailure none;
-    const std::optional<PlanTrainingSetup> setup = planTrainingSetup(plan, catalog);
+    std::optional<PlanTrainingSetup> setup = planTrainingSetup(plan, catalog);
     if (!setup) {
         none.reason = "the plan has no training job on a fabric";
         return none;
@@ -116,6 +125,7 @@ WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog)
         none.reason = std::string("the fabric cannot be built: ") + error.what();
         return none;
     }
+    measurePlanScaleOut(setup->cluster, graph, *fabric);
     FabricFailures failed;
     try {
         failed = planFabricFailures(plan, graph);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/fabric/fabricfailure.h"
+#include "model/planning/planfabric.h"
 #include "model/training/trainingestimate.h"
 
 #include <atomic>
@@ -49,6 +50,14 @@ struct PlanTrainingSetup
  * catalog does not have.
  */
 std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catalog &catalog);
+
+/**
+ * Replaces the closed-form scale-out of a plan's training cluster by rings measured on the
+ * plan's fabric graph, unless the closed form is exact there (closedFormScaleOutIsExact): the
+ * plan's estimate, its failure what-ifs and `train` then read the same rates.
+ */
+void measurePlanScaleOut(ClusterDescription &cluster, const FabricGraph &graph,
+                         const PlanFabric &fabric);
 
 /**
  * findWorstSingleFailure on the plan's generated fabric for its training job, on top of the

@@ -496,6 +496,49 @@ private slots:
         }
     }
 
+    void closedFormEqualsTheGraphWithoutOversubscription()
+    {
+        // Where closedFormScaleOutIsExact skips the measurement, the graph must give the same:
+        // every flow its whole NIC at every ring size, contiguous and scattered, on full and
+        // partly built 2- and 3-tier fat-trees and rail fabrics of radix 8 (4 ports down, 4 up;
+        // k^3/4 = 128 endpoints in 3 tiers), here with 4 NICs per node.
+        for (const bool rail : {false, true})
+            for (const int nodes : {3, 5, 8, 12, 20, 31, 32}) {
+                ClusterDescription cluster;
+                cluster.gpusPerNode = 4;
+                cluster.nicsPerNode = 4;
+                cluster.gpus = nodes * 4;
+                cluster.nicBytesPerSecond = B;
+                cluster.nicAchievableFraction = 0.9;
+                cluster.oversubscription = 1.0;
+                cluster.switchPorts = 8;
+                cluster.railOptimised = rail;
+                const FabricDesign design = fabricDesignForCluster(cluster);
+                QVERIFY(closedFormScaleOutIsExact(design));
+                const FabricGraph graph = generateFabric(design);
+                for (const NodePlacement placement :
+                     {NodePlacement::Contiguous, NodePlacement::Scattered}) {
+                    ClusterDescription measured = cluster;
+                    measureScaleOutOnGraph(measured, graph, placement);
+                    QVERIFY(!measured.fabricRingBytesPerSecond.empty());
+                    for (const auto &[ringNodes, perGpu] : measured.fabricRingBytesPerSecond)
+                        QVERIFY2(closeRelative(perGpu, B),
+                                 qPrintable(QStringLiteral("rail %1, %2 nodes, ring %3: %4")
+                                                .arg(rail)
+                                                .arg(nodes)
+                                                .arg(ringNodes)
+                                                .arg(perGpu / B)));
+                }
+            }
+        // Oversubscribed fabrics, Dragonflies and tori are measured.
+        FabricDesign oversubscribed;
+        oversubscribed.fatTree.leafOversubscription = 2.0;
+        QVERIFY(!closedFormScaleOutIsExact(oversubscribed));
+        FabricDesign torus;
+        torus.topology = FabricTopology::Torus;
+        QVERIFY(!closedFormScaleOutIsExact(torus));
+    }
+
     void estimatorsUseTheMeasuredScaleOut()
     {
         // 128 nodes x 8 NICs of 400 Gb/s on a radix-64 fat-tree at 4:1: a leaf has 52 ports

@@ -2,9 +2,12 @@
 #include "model/catalog/catalogdatabase.h"
 #include "model/core/humantext.h"
 #include "model/core/inputerror.h"
+#include "model/fabric/fabricscaleout.h"
 #include "model/plan/planio.h"
 #include "model/planning/planestimator.h"
+#include "model/planning/planworstfailure.h"
 #include "model/planning/resolvedplan.h"
+#include "model/training/trainingestimator.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -137,6 +140,33 @@ private slots:
             = estimatePlan(loadSamplePlan("a100-pcie-64-100gbe.json"), shippedCatalog());
         QCOMPARE(small.fabric.switches(), 1LL);
         QCOMPARE(small.fabric.cables, 16LL);
+    }
+
+    void oversubscribedPlanAgreesWithTrain()
+    {
+        // The H100 sample on a 3:1 rail fabric: a 64-port leaf keeps floor(64 / 4) = 16 ports up
+        // and 48 down, so a scalable unit is 32 servers behind 8 leaves (one per rail). A rank
+        // ring over all 128 servers (4 units) leaves each unit once and enters it once: 2 flows
+        // on a leaf's 16 uplinks, so every flow keeps its whole NIC, where the closed form would
+        // divide every ring that leaves a leaf by 3. The plan's estimate measures its graph as
+        // `train` does, so both give the same step for the same cluster.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.fabric.oversubscription = 3.0;
+        plan.scenarios.clear();
+        const PlanEstimate e = estimatePlan(plan, shippedCatalog());
+        QVERIFY(e.training.found);
+        const PlanTrainingSetup setup = *planTrainingSetup(plan, shippedCatalog());
+        ClusterDescription measured = setup.cluster;
+        const std::string note = measureScaleOutOnFabric(measured);
+        QVERIFY2(note.find("128 nodes get 100% of the NIC rate") != std::string::npos,
+                 note.c_str());
+        const TrainingSearchResult train = TrainingEstimator(setup.job, measured).search();
+        QVERIFY(train.found);
+        QCOMPARE(e.training.best.stepSeconds, train.best.stepSeconds);
+        // The closed form is slower: every ring over more than one unit at a third of the NIC.
+        const TrainingSearchResult closedForm
+            = TrainingEstimator(setup.job, setup.cluster).search();
+        QVERIFY(closedForm.best.stepSeconds > 1.01 * train.best.stepSeconds);
     }
 
     void groupsOffTheFabricAreLeftOut()
