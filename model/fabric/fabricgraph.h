@@ -85,10 +85,13 @@ inline constexpr long long maxFabricEndpoints = 1 << 19;
 
 /**
  * An undirected multigraph (parallel links between two switches are separate edges, as they
- * are separate cables). Vertex and edge descriptors are indices because the storage is vecS.
+ * are separate cables). Vertex and edge descriptors are indices because the storage is vecS;
+ * the edge list is a vector too (links are never removed: a failure marks them dead), which
+ * saves a node allocation per cable and walks the edges in order.
  */
-using FabricGraphStorage
-    = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, FabricVertex, FabricLink>;
+using FabricGraphStorage = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
+                                                 FabricVertex, FabricLink, boost::no_property,
+                                                 boost::vecS>;
 using FabricVertexId = FabricGraphStorage::vertex_descriptor;
 using FabricEdge = FabricGraphStorage::edge_descriptor;
 
