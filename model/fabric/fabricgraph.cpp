@@ -9,6 +9,13 @@ FabricGraph::FabricGraph(std::string topologyName)
     : m_topologyName(std::move(topologyName))
 { }
 
+void FabricGraph::reserve(std::size_t vertices, std::size_t links)
+{
+    // adjacency_list keeps its containers as (public) members and has no reserve of its own.
+    m_graph.m_vertices.reserve(vertices);
+    m_graph.m_edges.reserve(links);
+}
+
 FabricVertexId FabricGraph::addVertex(FabricVertex vertex)
 {
     const bool endpoint = vertex.isEndpoint();

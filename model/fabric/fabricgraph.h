@@ -89,9 +89,9 @@ inline constexpr long long maxFabricEndpoints = 1 << 19;
  * the edge list is a vector too (links are never removed: a failure marks them dead), which
  * saves a node allocation per cable and walks the edges in order.
  */
-using FabricGraphStorage = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
-                                                 FabricVertex, FabricLink, boost::no_property,
-                                                 boost::vecS>;
+using FabricGraphStorage
+    = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, FabricVertex, FabricLink,
+                            boost::no_property, boost::vecS>;
 using FabricVertexId = FabricGraphStorage::vertex_descriptor;
 using FabricEdge = FabricGraphStorage::edge_descriptor;
 
@@ -100,6 +100,9 @@ class FabricGraph
 public:
     explicit FabricGraph(std::string topologyName = "custom");
 
+    /** Room for this many vertices and links, so a generator that knows its counts builds
+     * without regrowing the storage. */
+    void reserve(std::size_t vertices, std::size_t links);
     FabricVertexId addVertex(FabricVertex vertex);
     void addLink(FabricVertexId a, FabricVertexId b, const FabricLink &link);
 

@@ -118,6 +118,21 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
     return shape;
 }
 
+/** Vertices and links a fat-tree of `shape` over `leaves` leaves has (buildUpperTiers' loops). */
+std::size_t fatTreeVertices(long long endpoints, long long leaves, const ClosShape &shape)
+{
+    const long long spines = 1LL * shape.pods * shape.spinesPerPod;
+    const long long cores = shape.tiers == 3 ? 1LL * shape.spinesPerPod * shape.coresPerGroup : 0;
+    return static_cast<std::size_t>(endpoints + leaves + spines + cores);
+}
+
+std::size_t fatTreeLinks(long long endpoints, long long leaves, const ClosShape &shape)
+{
+    const long long spineLinks
+        = shape.tiers == 3 ? 1LL * shape.pods * shape.spinesPerPod * shape.spineUpPorts : 0;
+    return static_cast<std::size_t>(endpoints + leaves * shape.leafUpPorts + spineLinks);
+}
+
 /** Adds spines (and cores) above `leaves` and wires them. */
 void buildUpperTiers(FabricGraph &graph, const std::vector<FabricVertexId> &leaves,
                      const ClosShape &shape, const FabricLinkRates &rates)
@@ -232,6 +247,8 @@ FabricGraph generateFatTree(const FatTreeParameters &p)
 
     FabricGraph graph("fat-tree");
     graph.radix = p.radix;
+    graph.reserve(fatTreeVertices(endpoints, leafCount, shape),
+                  fatTreeLinks(endpoints, leafCount, shape));
     std::vector<FabricVertexId> leaves;
     for (long long l = 0; l < leafCount; ++l)
         leaves.push_back(addSwitch(graph, 1, static_cast<int>(l) / shape.leavesPerPod,
@@ -348,6 +365,12 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
 
     FabricGraph graph("rail-fat-tree");
     graph.radix = p.radix;
+    // Each node: its GPUs, and with more than one an NVSwitch and a scale-up link per GPU.
+    const long long gpus = 1LL * p.nodes * p.gpusPerNode;
+    const long long scaleUpSwitches = p.gpusPerNode > 1 ? p.nodes : 0;
+    const long long scaleUpLinks = p.gpusPerNode > 1 ? gpus : 0;
+    graph.reserve(fatTreeVertices(gpus, leafCount, shape) + scaleUpSwitches,
+                  fatTreeLinks(gpus, leafCount, shape) + scaleUpLinks);
     std::vector<FabricVertexId> leaves;
     for (long long l = 0; l < leafCount; ++l) {
         const int unit = static_cast<int>(l / p.gpusPerNode);
