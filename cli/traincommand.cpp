@@ -274,12 +274,14 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         = a.choice("placement", {"contiguous", "scattered"}).value_or("contiguous") == "scattered"
         ? model::NodePlacement::Scattered
         : model::NodePlacement::Contiguous;
-    model::FabricGraph fabricGraph;
+    std::optional<model::FabricHardwareCount> fabricHardware;
     std::string fabricNote = "closed-form scale-out model: NIC share, divided by the "
                              "oversubscription for rings that leave a leaf";
     if (fabricModel == "graph") {
         try {
-            fabricNote = model::measureScaleOutOnFabric(cluster, placement, &fabricGraph);
+            model::FabricHardwareCount count;
+            fabricNote = model::measureScaleOutOnFabric(cluster, placement, &count);
+            fabricHardware = count;
         } catch (const model::FabricParameterError &error) {
             // A fabric the switches cannot build gets no estimate, not a closed form for a
             // cluster that cannot exist; the closed form stays available when asked for.
@@ -301,8 +303,7 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
 
     const model::TrainingRunSetup setup = runSetupFromArguments(a, catalog, cluster, job);
     const model::TrainingRunEstimate run
-        = model::estimateTrainingRun(cluster, job.model, result.best, setup,
-                                     fabricGraph.vertexCount() > 0 ? &fabricGraph : nullptr);
+        = model::estimateTrainingRun(cluster, job.model, result.best, setup, fabricHardware);
 
     if (a.has("json"))
         printTrainingJson(result, run, setup, cluster, job, gpus, fabricNote, out);

@@ -64,4 +64,31 @@ FabricGraph generateFabric(const FabricDesign &design)
     throw FabricParameterError("unknown topology");
 }
 
+FabricHardwareCount hardwareCountOf(const FabricGraph &graph)
+{
+    FabricHardwareCount count;
+    for (FabricVertexId v = 0; v < graph.vertexCount(); ++v)
+        if (graph.vertex(v).role == FabricVertexRole::Switch)
+            ++count.switches;
+    const auto &g = graph.storage();
+    for (auto [it, end] = boost::edges(g); it != end; ++it)
+        if (g[*it].medium == LinkMedium::Optical)
+            ++count.opticalLinks;
+    return count;
+}
+
+std::optional<FabricHardwareCount> fabricHardwareCount(const FabricDesign &design)
+{
+    switch (design.topology) {
+    case FabricTopology::FatTree:
+        return fabricHardwareCount(design.fatTree);
+    case FabricTopology::RailFatTree:
+        return fabricHardwareCount(design.railFatTree);
+    case FabricTopology::Dragonfly:
+    case FabricTopology::Torus:
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
 } // namespace cp::model

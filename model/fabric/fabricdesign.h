@@ -35,4 +35,14 @@ struct FabricDesign
 
 FabricGraph generateFabric(const FabricDesign &design);
 
+/** Switches and optical cables of a generated graph (the scale-out switches; NVSwitches are
+ * inside the servers). */
+FabricHardwareCount hardwareCountOf(const FabricGraph &graph);
+
+/**
+ * The same for the graph generateFabric would build, without building it: fat-trees and rail
+ * fabrics from their layouts; nullopt for Dragonflies and tori (generate those).
+ */
+std::optional<FabricHardwareCount> fabricHardwareCount(const FabricDesign &design);
+
 } // namespace cp::model

@@ -93,25 +93,26 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
 }
 
 std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement placement,
-                                    FabricGraph *graphOut)
+                                    FabricHardwareCount *hardwareOut)
 {
     if (cluster.nodes() < 2)
         return "one node: no scale-out traffic";
     const FabricDesign design = fabricDesignForCluster(cluster);
-    FabricGraph graph = generateFabric(design);
-    std::string note;
     if (closedFormScaleOutIsExact(design)) {
+        // Counted from the layout, which checks what the generator checks (the same errors).
+        if (const auto count = fabricHardwareCount(design); count && hardwareOut)
+            *hardwareOut = *count;
+        else if (!count && hardwareOut)
+            *hardwareOut = hardwareCountOf(generateFabric(design));
         cluster.fabricRingBytesPerSecond.clear();
-        note = "scale-out on the non-blocking " + fabricTopologyName(design.topology)
+        return "scale-out on the non-blocking " + fabricTopologyName(design.topology)
             + ": every ring gets its whole NIC at any size and placement (the closed form, "
               "equal to the graph's measurement there)";
-    } else {
-        note = measureScaleOutOnGraph(cluster, graph, placement,
-                                      fabricTopologyName(design.topology));
     }
-    if (graphOut)
-        *graphOut = std::move(graph);
-    return note;
+    const FabricGraph graph = generateFabric(design);
+    if (hardwareOut)
+        *hardwareOut = hardwareCountOf(graph);
+    return measureScaleOutOnGraph(cluster, graph, placement, fabricTopologyName(design.topology));
 }
 
 bool switchSpeaksNicProtocol(const SwitchSpec &sw, const NicSpec &nic)

@@ -21,13 +21,16 @@ FabricDesign fabricDesignForCluster(const ClusterDescription &cluster);
  * Replaces the closed-form scale-out share of `cluster` by rates measured on its fabric graph:
  * for rings over 1, 2, 4, ... and all nodes, every rank ring (NIC i of consecutive nodes, as
  * Megatron orders data-parallel ranks after tensor-parallel ones) runs at once and the slowest
- * flow sets the rate (fabriccollective.h). Returns a sentence for the explanation (a single node
- * keeps the closed form and says so). Throws FabricParameterError, naming the limit, for a
- * fabric the switch radix cannot build: no estimate on a fabric that cannot exist.
+ * flow sets the rate (fabriccollective.h). Where the closed form is exact
+ * (closedFormScaleOutIsExact) it is kept, and a fat-tree or rail fabric is not even built:
+ * `hardwareOut` gets its switches and optical cables from the layout. Returns a sentence for the
+ * explanation (a single node keeps the closed form and says so). Throws FabricParameterError,
+ * naming the limit, for a fabric the switch radix cannot build: no estimate on a fabric that cannot
+ * exist.
  */
 std::string measureScaleOutOnFabric(ClusterDescription &cluster,
                                     NodePlacement placement = NodePlacement::Contiguous,
-                                    FabricGraph *graphOut = nullptr);
+                                    FabricHardwareCount *hardwareOut = nullptr);
 
 /**
  * The same measurement on a fabric graph that already exists (a plan's), whose first

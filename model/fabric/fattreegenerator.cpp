@@ -184,12 +184,7 @@ int upPortsForOversubscription(int radix, double oversubscription)
  */
 FabricGraph singleSwitchFabric(const FatTreeParameters &p)
 {
-    const int endpoints = p.endpoints == 0 ? p.radix : p.endpoints;
-    if (endpoints > p.radix)
-        throw FabricParameterError("1 tier: one radix-" + std::to_string(p.radix)
-                                   + " switch holds at most " + std::to_string(p.radix)
-                                   + " endpoints, " + std::to_string(endpoints)
-                                   + " are needed: use 2 tiers");
+    const int endpoints = p.endpoints == 0 ? p.radix : p.endpoints; // at most the radix
     FabricGraph graph("fat-tree");
     graph.radix = p.radix;
     const FabricVertexId leaf = addSwitch(graph, 1, 0, "leaf-0");
@@ -213,22 +208,42 @@ FabricGraph singleSwitchFabric(const FatTreeParameters &p)
     return graph;
 }
 
-FabricGraph generateFatTree(const FatTreeParameters &p)
+namespace {
+
+/** The sizes a fat-tree's parameters give, checked: what generateFatTree builds and
+ * fabricHardwareCount counts. */
+struct FatTreeLayout
+{
+    bool singleSwitch = false;
+    long long endpoints = 0;
+    long long leafCount = 0;
+    int down = 0;
+    ClosShape shape;
+};
+
+FatTreeLayout fatTreeLayout(const FatTreeParameters &p)
 {
     checkRadix(p.radix);
     checkOversubscription(p.leafOversubscription, "leaf oversubscription");
     checkOversubscription(p.spineOversubscription, "spine oversubscription");
     if (p.endpoints < 0)
         throw FabricParameterError("endpoints must be positive");
-    if (p.tiers == 1 || (p.tiers == 0 && p.endpoints > 0 && p.endpoints <= p.radix))
-        return singleSwitchFabric(p);
+    FatTreeLayout layout;
+    if (p.tiers == 1 || (p.tiers == 0 && p.endpoints > 0 && p.endpoints <= p.radix)) {
+        layout.singleSwitch = true;
+        layout.endpoints = p.endpoints == 0 ? p.radix : p.endpoints;
+        if (layout.endpoints > p.radix)
+            throw FabricParameterError("1 tier: one radix-" + std::to_string(p.radix)
+                                       + " switch holds at most " + std::to_string(p.radix)
+                                       + " endpoints, " + std::to_string(layout.endpoints)
+                                       + " are needed: use 2 tiers");
+        return layout;
+    }
     const int up = upPortsForOversubscription(p.radix, p.leafOversubscription);
     const int down = p.radix - up;
     if (up < 1)
         throw FabricParameterError("leaf oversubscription leaves no up port on a radix-"
                                    + std::to_string(p.radix) + " switch");
-    if (p.endpoints < 0)
-        throw FabricParameterError("endpoints must be positive");
     long long endpoints = p.endpoints;
     if (endpoints == 0) {
         const int tiers = p.tiers == 0 ? 3 : p.tiers;
@@ -241,9 +256,26 @@ FabricGraph generateFatTree(const FatTreeParameters &p)
                                    + " endpoints (a larger fat tree takes over 10 s to build and "
                                      "analyse), not "
                                    + std::to_string(endpoints));
-    const long long leafCount = ceilDiv(endpoints, down);
-    const ClosShape shape
-        = shapeFor(leafCount, p.tiers, p.radix, up, p.spineOversubscription, "endpoints", down);
+    layout.endpoints = endpoints;
+    layout.down = down;
+    layout.leafCount = ceilDiv(endpoints, down);
+    layout.shape = shapeFor(layout.leafCount, p.tiers, p.radix, up, p.spineOversubscription,
+                            "endpoints", down);
+    return layout;
+}
+
+} // namespace
+
+FabricGraph generateFatTree(const FatTreeParameters &p)
+{
+    const FatTreeLayout layout = fatTreeLayout(p);
+    if (layout.singleSwitch)
+        return singleSwitchFabric(p);
+    const long long endpoints = layout.endpoints;
+    const long long leafCount = layout.leafCount;
+    const int down = layout.down;
+    const int up = layout.shape.leafUpPorts;
+    const ClosShape &shape = layout.shape;
 
     FabricGraph graph("fat-tree");
     graph.radix = p.radix;
@@ -347,21 +379,48 @@ void addRailNodes(FabricGraph &graph, const RailFatTreeParameters &p,
 
 } // namespace
 
-FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
+namespace {
+
+/** The sizes a rail fabric's parameters give, checked (generateRailFatTree, fabricHardwareCount).
+ */
+struct RailLayout
+{
+    int down = 0;
+    int up = 0;
+    int units = 0;
+    long long leafCount = 0;
+    ClosShape shape;
+};
+
+RailLayout railLayout(const RailFatTreeParameters &p)
 {
     checkRailParameters(p);
-    const int down = p.nodesPerScalableUnit;
-    const int up = static_cast<int>(std::ceil(down / p.leafOversubscription - 1e-9));
-    if (down + up > p.radix)
+    RailLayout layout;
+    layout.down = p.nodesPerScalableUnit;
+    layout.up = static_cast<int>(std::ceil(layout.down / p.leafOversubscription - 1e-9));
+    if (layout.down + layout.up > p.radix)
         throw FabricParameterError(
-            "a rail leaf needs " + std::to_string(down) + " down and " + std::to_string(up)
-            + " up ports at " + ratioText(p.leafOversubscription, 1) + ", more than radix "
-            + std::to_string(p.radix)
+            "a rail leaf needs " + std::to_string(layout.down) + " down and "
+            + std::to_string(layout.up) + " up ports at " + ratioText(p.leafOversubscription, 1)
+            + ", more than radix " + std::to_string(p.radix)
             + ": use fewer nodes per scalable unit, more oversubscription or a larger radix");
-    const int units = static_cast<int>(ceilDiv(p.nodes, p.nodesPerScalableUnit));
-    const long long leafCount = static_cast<long long>(units) * p.gpusPerNode;
-    const ClosShape shape
-        = shapeFor(leafCount, p.tiers, p.radix, up, p.spineOversubscription, "GPUs", down);
+    layout.units = static_cast<int>(ceilDiv(p.nodes, p.nodesPerScalableUnit));
+    layout.leafCount = static_cast<long long>(layout.units) * p.gpusPerNode;
+    layout.shape = shapeFor(layout.leafCount, p.tiers, p.radix, layout.up, p.spineOversubscription,
+                            "GPUs", layout.down);
+    return layout;
+}
+
+} // namespace
+
+FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
+{
+    const RailLayout layout = railLayout(p);
+    const int down = layout.down;
+    const int up = layout.up;
+    const int units = layout.units;
+    const long long leafCount = layout.leafCount;
+    const ClosShape &shape = layout.shape;
 
     FabricGraph graph("rail-fat-tree");
     graph.radix = p.radix;
@@ -390,6 +449,40 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
         + " scalable units of " + std::to_string(p.nodesPerScalableUnit) + ", leaf "
         + ratioText(down, up);
     return graph;
+}
+
+FabricHardwareCount fabricHardwareCount(const FatTreeParameters &p)
+{
+    const FatTreeLayout layout = fatTreeLayout(p);
+    FabricHardwareCount count;
+    const bool opticalAccess = p.rates.accessMedium == LinkMedium::Optical;
+    if (layout.singleSwitch) {
+        count.switches = 1;
+        count.opticalLinks = opticalAccess ? layout.endpoints : 0;
+        return count;
+    }
+    count.switches
+        = static_cast<long long>(fatTreeVertices(layout.endpoints, layout.leafCount, layout.shape))
+        - layout.endpoints;
+    const long long fabricLinks
+        = static_cast<long long>(fatTreeLinks(layout.endpoints, layout.leafCount, layout.shape))
+        - layout.endpoints;
+    count.opticalLinks = fabricLinks + (opticalAccess ? layout.endpoints : 0);
+    return count;
+}
+
+FabricHardwareCount fabricHardwareCount(const RailFatTreeParameters &p)
+{
+    const RailLayout layout = railLayout(p);
+    const long long gpus = 1LL * p.nodes * p.gpusPerNode;
+    FabricHardwareCount count;
+    // NVSwitches are scale-up switches inside the servers, not the fabric's.
+    count.switches
+        = static_cast<long long>(fatTreeVertices(gpus, layout.leafCount, layout.shape)) - gpus;
+    const long long fabricLinks
+        = static_cast<long long>(fatTreeLinks(gpus, layout.leafCount, layout.shape)) - gpus;
+    count.opticalLinks = fabricLinks + (p.rates.accessMedium == LinkMedium::Optical ? gpus : 0);
+    return count;
 }
 
 } // namespace cp::model

@@ -39,9 +39,22 @@ struct RailFatTreeParameters
     FabricLinkRates rates;
 };
 
+/** The fabric's switches and optical cables (each needs two transceivers), as the generated
+ * graph has them (FabricGraph::hardwareCount), counted without building it. */
+struct FabricHardwareCount
+{
+    long long switches = 0;
+    long long opticalLinks = 0;
+};
+
 /** Builds the fat-tree; throws FabricParameterError naming the parameter at fault. */
 FabricGraph generateFatTree(const FatTreeParameters &parameters);
 FabricGraph generateRailFatTree(const RailFatTreeParameters &parameters);
+
+/** What generateFatTree / generateRailFatTree would build, counted from their layouts (same
+ * checks, same errors). */
+FabricHardwareCount fabricHardwareCount(const FatTreeParameters &parameters);
+FabricHardwareCount fabricHardwareCount(const RailFatTreeParameters &parameters);
 
 /** Up ports a switch of `radix` gets at `oversubscription` down:up: floor(k / (r + 1)). */
 int upPortsForOversubscription(int radix, double oversubscription);

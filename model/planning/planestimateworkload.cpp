@@ -3,6 +3,7 @@
 
 #include "model/catalog/catalog.h"
 #include "model/cluster/clusterdescription.h"
+#include "model/fabric/fabricdesign.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/inference/inferenceestimator.h"
 #include "model/inference/inferencesetup.h"
@@ -175,10 +176,10 @@ void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
     } else if (!result.training.found) {
         result.trainingError = result.training.reason;
     } else {
-        result.trainingRun
-            = estimateTrainingRun(cluster, training.job.model, result.training.best,
-                                  trainingRunSetup(build, training.cluster.switchPorts),
-                                  build.fabricGraph ? &*build.fabricGraph : nullptr);
+        result.trainingRun = estimateTrainingRun(
+            cluster, training.job.model, result.training.best,
+            trainingRunSetup(build, training.cluster.switchPorts),
+            build.fabricGraph ? std::optional(hardwareCountOf(*build.fabricGraph)) : std::nullopt);
         result.hasTrainingRun = true;
     }
 }

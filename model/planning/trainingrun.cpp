@@ -115,23 +115,16 @@ std::optional<double> asyncCopySeconds(TrainingRunEstimate &run, const ClusterDe
         / cluster.gpu.hostLinkBytesPerSecond;
 }
 
-/** Switches and transceivers of the job's fabric (counted on `fabric`, or a two-tier closed
- * form without one), and the capital of the hardware the run uses. */
+/** Switches and transceivers of the job's fabric (`fabric`, or a two-tier closed form without
+ * one), and the capital of the hardware the run uses. */
 void countHardware(TrainingRunEstimate &run, const ClusterDescription &cluster,
-                   const TrainingRunSetup &setup, const FabricGraph *fabric)
+                   const TrainingRunSetup &setup, const std::optional<FabricHardwareCount> &fabric)
 {
     run.nodes = cluster.nodes();
     run.nics = run.nodes * std::max(1, cluster.nicsPerNode);
     if (fabric) {
-        long long optical = 0;
-        for (FabricVertexId v = 0; v < fabric->vertexCount(); ++v)
-            if (fabric->vertex(v).role == FabricVertexRole::Switch)
-                ++run.switches;
-        const auto &g = fabric->storage();
-        for (auto [it, end] = boost::edges(g); it != end; ++it)
-            if (g[*it].medium == LinkMedium::Optical)
-                ++optical;
-        run.transceivers = 2 * optical;
+        run.switches = fabric->switches;
+        run.transceivers = 2 * fabric->opticalLinks;
     } else if (run.nodes > 1) {
         const FabricCounts counts
             = twoTierFabricCounts(run.nics, setup.networkSwitch.ports, cluster.oversubscription);
@@ -232,7 +225,8 @@ void estimateRunOperations(TrainingRunEstimate &run, const ClusterDescription &c
 
 TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const ModelSpec &model,
                                         const TrainingEstimate &estimate,
-                                        const TrainingRunSetup &setup, const FabricGraph *fabric)
+                                        const TrainingRunSetup &setup,
+                                        const std::optional<FabricHardwareCount> &fabric)
 {
     TrainingRunEstimate run;
     countHardware(run, cluster, setup, fabric);

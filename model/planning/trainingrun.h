@@ -3,6 +3,7 @@
 
 #include "model/catalog/catalogitems.h"
 #include "model/cluster/clusterdescription.h"
+#include "model/fabric/fattreegenerator.h"
 #include "model/operations/operationsestimator.h"
 #include "model/storage/datapath.h"
 #include "model/training/trainingestimate.h"
@@ -51,7 +52,8 @@ struct TrainingRunSetup
      * the fabric's link media. */
     struct HallCabling
     {
-        long long transceivers = 0; ///< the compute fabric's (the storage network's are in watts and costUsd)
+        long long transceivers
+            = 0; ///< the compute fabric's (the storage network's are in watts and costUsd)
         double watts = 0;
         double costUsd = 0;
     };
@@ -85,14 +87,15 @@ struct TrainingRunEstimate
 };
 
 /**
- * Costs `estimate` on `cluster`: the fabric's switches and optics are counted on `fabric` (the
- * graph the scale-out rates were measured on; the closed-form two-tier count when null); GPUs are
+ * Costs `estimate` on `cluster`: the fabric's switches and optics are `fabric` (counted on the
+ * generated graph or from its layout; the closed-form two-tier count without one); GPUs are
  * busy for compute, memory-bound kernels and the optimizer, idle-ish in exposed communication
  * and bubbles; checkpoints hold 14 bytes per parameter (BF16 weights, FP32 master weights and two
  * Adam moments; Rajbhandari et al., ZeRO, SC20).
  */
 TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const ModelSpec &model,
                                         const TrainingEstimate &estimate,
-                                        const TrainingRunSetup &setup, const FabricGraph *fabric);
+                                        const TrainingRunSetup &setup,
+                                        const std::optional<FabricHardwareCount> &fabric);
 
 } // namespace cp::model

@@ -274,7 +274,7 @@ private slots:
         setup.storage = catalog.storage("lustre-exascaler");
         setup.asyncCheckpoints = true;
         TrainingRunEstimate run
-            = estimateTrainingRun(cluster, job.model, found.best, setup, nullptr);
+            = estimateTrainingRun(cluster, job.model, found.best, setup, std::nullopt);
         QVERIFY(run.reliability.asyncCheckpoints);
         QVERIFY(closeRelative(run.reliability.checkpointBlockedSeconds,
                               run.checkpointBytes / 16 / 64e9));
@@ -284,7 +284,7 @@ private slots:
         // synchronous and a note says why.
         QVERIFY(run.checkpointHostBytesPerNode > 40e9);
         setup.node.hostMemoryBytes = 80e9;
-        run = estimateTrainingRun(cluster, job.model, found.best, setup, nullptr);
+        run = estimateTrainingRun(cluster, job.model, found.best, setup, std::nullopt);
         QVERIFY(!run.reliability.asyncCheckpoints);
         QCOMPARE(run.checkpointHostBytesPerNode, 0.0);
         QVERIFY(std::any_of(run.notes.begin(), run.notes.end(), [](const std::string &note) {

@@ -539,6 +539,55 @@ private slots:
         QVERIFY(!closedFormScaleOutIsExact(torus));
     }
 
+    void hardwareCountedWithoutTheGraphMatchesIt()
+    {
+        // fabricHardwareCount (from the layout) against the generated graph's own count, over
+        // one to three tiers, oversubscribed leaves and spines, partly built fabrics, copper
+        // access cables and rail fabrics: the same switches and optical cables every time.
+        for (const int radix : {8, 12, 64})
+            for (const int tiers : {0, 1, 2, 3})
+                for (const double leaf : {1.0, 3.0})
+                    for (const long long endpoints : {5LL, 8LL, 40LL, 100LL, 1000LL, 20000LL}) {
+                        FatTreeParameters p;
+                        p.radix = radix;
+                        p.tiers = tiers;
+                        p.leafOversubscription = leaf;
+                        p.spineOversubscription = tiers == 3 ? 2.0 : 1.0;
+                        p.endpoints = static_cast<int>(endpoints);
+                        p.rates.accessMedium
+                            = endpoints % 2 ? LinkMedium::Copper : LinkMedium::Optical;
+                        std::optional<FabricGraph> graph;
+                        try {
+                            graph = generateFatTree(p);
+                        } catch (const FabricParameterError &) {
+                            // The count refuses what the generator refuses.
+                            QVERIFY_THROWS_EXCEPTION(FabricParameterError, fabricHardwareCount(p));
+                            continue;
+                        }
+                        const FabricHardwareCount built = hardwareCountOf(*graph);
+                        const FabricHardwareCount counted = fabricHardwareCount(p);
+                        QCOMPARE(counted.switches, built.switches);
+                        QCOMPARE(counted.opticalLinks, built.opticalLinks);
+                    }
+        for (const int nodes : {1, 7, 32, 33, 200})
+            for (const double leaf : {1.0, 2.0}) {
+                RailFatTreeParameters rail;
+                rail.nodes = nodes;
+                rail.nodesPerScalableUnit = leaf > 1 ? 40 : 32;
+                rail.leafOversubscription = leaf;
+                const FabricHardwareCount built = hardwareCountOf(generateRailFatTree(rail));
+                const FabricHardwareCount counted = fabricHardwareCount(rail);
+                QCOMPARE(counted.switches, built.switches);
+                QCOMPARE(counted.opticalLinks, built.opticalLinks);
+            }
+        // By hand: one SU of 32 DGX on a radix-64 rail fabric is 8 leaves and 4 spines (SuperPOD
+        // reference architecture, Table 4), 256 GPU cables and 8 x 32 leaf uplinks, all optical.
+        RailFatTreeParameters su;
+        const FabricHardwareCount one = fabricHardwareCount(su);
+        QCOMPARE(one.switches, 12LL);
+        QCOMPARE(one.opticalLinks, 256LL + 256LL);
+    }
+
     void estimatorsUseTheMeasuredScaleOut()
     {
         // 128 nodes x 8 NICs of 400 Gb/s on a radix-64 fat-tree at 4:1: a leaf has 52 ports
