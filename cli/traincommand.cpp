@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commands.h"
 #include "modelarguments.h"
+#include "table.h"
 #include "trainingreport.h"
 
 #include "model/catalog/catalogparser.h"
@@ -48,6 +49,16 @@ std::vector<OptionSpec> trainOptions()
         {"oversubscription", true, "fabric oversubscription ratio, e.g. 2 for 2:1 (default 1)"},
         {"rail-optimised", false, "rail-optimised fabric (one leaf per GPU index)"},
         {"switch-ports", true, "leaf switch radix (default 64)"},
+        {"buildings", true,
+         "buildings (halls) the GPUs are spread over, each with its own fabric, joined by a "
+         "data-centre interconnect (default 1)"},
+        {"interconnect-tbps", true,
+         "interconnect capacity out of each building, Tb/s per direction (with --buildings)"},
+        {"interconnect-km", true, "fibre distance between buildings (default 2 km: 9.8 us)"},
+        {"interconnect-usd-per-gbps", true,
+         "price of the interconnect per Gb/s of each building's capacity (default 0: unpriced)"},
+        {"interconnect-watts-per-gbps", true,
+         "power of the interconnect per Gb/s of each building's capacity (default 0)"},
         {"fabric-model", true,
          "graph (rings measured on the generated fat-tree, default) | closed-form"},
         {"placement", true, "contiguous (default) | scattered: how the scheduler placed nodes"},
@@ -120,6 +131,42 @@ model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
 }
 
 namespace {
+
+/** The interconnect's price and power, once its capacity is on the cluster. */
+struct Interconnect
+{
+    double usd = 0;
+    double watts = 0;
+};
+
+/**
+ * --buildings and the interconnect between them, onto `cluster`: the GPUs must split evenly
+ * into whole nodes per building, and more than one building needs a capacity.
+ */
+Interconnect interconnectFromArguments(const ParsedArguments &a, model::ClusterDescription &cluster)
+{
+    const int buildings = a.integer("buildings", 1, 1024).value_or(1);
+    const double tbps = a.number("interconnect-tbps", 1e-3, 1e6).value_or(0.0);
+    const double km = a.number("interconnect-km", 0.0, 20000.0).value_or(2.0);
+    const double usdPerGbps = a.number("interconnect-usd-per-gbps", 0.0, 1e6).value_or(0.0);
+    const double wattsPerGbps = a.number("interconnect-watts-per-gbps", 0.0, 1e3).value_or(0.0);
+    if (buildings == 1)
+        return {};
+    if (tbps <= 0)
+        throw UsageError("--buildings " + std::to_string(buildings)
+                         + " needs --interconnect-tbps, the capacity out of each building");
+    const long long perBuilding = cluster.gpus / buildings;
+    if (cluster.gpus % buildings != 0 || perBuilding % std::max(1, cluster.gpusPerNode) != 0)
+        throw UsageError(std::to_string(cluster.gpus) + " GPUs do not split into "
+                         + std::to_string(buildings) + " buildings of whole "
+                         + std::to_string(cluster.gpusPerNode) + "-GPU servers");
+    cluster.buildings = buildings;
+    cluster.interconnectBytesPerSecondPerBuilding = tbps * 1e12 / 8.0;
+    // Light in fibre: about 4.9 us per km (refractive index about 1.47).
+    cluster.interconnectLatencySeconds = km * 4.9e-6;
+    const double gbps = tbps * 1e3 * buildings;
+    return {gbps * usdPerGbps, gbps * wattsPerGbps};
+}
 
 /** The training job the options describe, without its model. */
 model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
@@ -203,6 +250,13 @@ void printTrainingJson(const model::TrainingSearchResult &result,
     json["framework"] = job.framework.id;
     json["fabric"] = cluster.fabricName;
     json["fabric_model"] = fabricNote;
+    json["buildings"] = cluster.buildings;
+    if (cluster.buildings > 1)
+        json["interconnect"]
+            = {{"tbps_per_building", cluster.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12},
+               {"latency_us", cluster.interconnectLatencySeconds * 1e6},
+               {"capital_usd", setup.interconnectUsd},
+               {"kw", setup.interconnectWatts / 1e3}};
     json["configurations_evaluated"] = result.evaluated;
     json["largest_fitting_microbatch"] = result.largestFittingMicrobatch;
     json["memory_headroom_gib"]
@@ -268,6 +322,7 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     const model::Catalog &catalog = context.catalog();
     job.model = modelFromArguments(a, catalog);
     model::ClusterDescription cluster = clusterFromArguments(a, catalog, gpus);
+    const Interconnect interconnect = interconnectFromArguments(a, cluster);
     const std::string fabricModel
         = a.choice("fabric-model", {"graph", "closed-form"}).value_or("graph");
     const auto placement
@@ -282,6 +337,13 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
             model::FabricHardwareCount count;
             fabricNote = model::measureScaleOutOnFabric(cluster, placement, &count);
             fabricHardware = count;
+            if (cluster.buildings > 1)
+                fabricNote += "; buildings joined by "
+                    + format("%.3g", cluster.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12)
+                    + " Tb/s each way, " + format("%.3g", cluster.interconnectLatencySeconds * 1e6)
+                    + " us apart"
+                    + (interconnect.usd > 0 ? std::string()
+                                            : " (unpriced: --interconnect-usd-per-gbps)");
         } catch (const model::FabricParameterError &error) {
             // A fabric the switches cannot build gets no estimate, not a closed form for a
             // cluster that cannot exist; the closed form stays available when asked for.
@@ -301,7 +363,9 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         throw InfeasibleError(result.reason);
     }
 
-    const model::TrainingRunSetup setup = runSetupFromArguments(a, catalog, cluster, job);
+    model::TrainingRunSetup setup = runSetupFromArguments(a, catalog, cluster, job);
+    setup.interconnectUsd = interconnect.usd;
+    setup.interconnectWatts = interconnect.watts;
     const model::TrainingRunEstimate run
         = model::estimateTrainingRun(cluster, job.model, result.best, setup, fabricHardware);
 

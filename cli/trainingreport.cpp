@@ -174,8 +174,8 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                       + format(" at PUE %.2f", setup.facility.pue) + " (" + setup.facility.id
                       + ")"});
     table.addRow({"failures",
-                  format("%.2f interruptions per day", r.interruptionsPerDay)
-                      + format(", job MTBF %.1f h", r.mtbfSeconds / units::secondsPerHour)});
+                  format("%.2f interruptions per day", r.interruptionsPerDay) + ", job MTBF "
+                      + model::humanWait(r.mtbfSeconds)});
     if (r.checkpointsWritable)
         table.addRow({"checkpoint",
                       format("%.0f GB", run.checkpointBytes / units::giga)

@@ -3,6 +3,7 @@
 
 #include "stepbreakdownbar.h"
 
+#include "model/core/humantext.h"
 #include "model/core/units.h"
 #include "model/planning/planestimator.h"
 
@@ -357,9 +358,9 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
                     number(run.operations.facilityWatts / 1e3, 1),
                     number(100 * run.gpuBusyFraction, 0)));
     addRow(section, tr("Failures"),
-           tr("%1 interruptions per day (job MTBF %2 h)")
+           tr("%1 interruptions per day (job MTBF %2)")
                .arg(number(r.interruptionsPerDay, 2),
-                    number(r.mtbfSeconds / units::secondsPerHour, 1)));
+                    QString::fromStdString(model::humanWait(r.mtbfSeconds))));
     if (r.checkpointsWritable && r.asyncCheckpoints)
         addRow(section, tr("Checkpoints"),
                tr("%1 GB, copied to host memory in %2 s (%3 GB per node), written in %4 s in the "

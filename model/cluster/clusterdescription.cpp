@@ -13,6 +13,15 @@ LinkLevel ClusterDescription::scaleUpLink() const
                       ncclSimpleLaunchSeconds};
 }
 
+LinkLevel ClusterDescription::interconnectLink(int senders) const
+{
+    const int sharing = senders > 0 ? senders : std::max(1, gpusPerBuilding());
+    const double perGpu = interconnectBytesPerSecondPerBuilding / sharing * nicAchievableFraction;
+    return LinkLevel {
+        perGpu, networkStepLatencySeconds + networkLatencySeconds + interconnectLatencySeconds,
+        ncclSimpleLaunchSeconds};
+}
+
 double ClusterDescription::nodeScaleOutBytesPerSecond() const
 {
     return nicsPerNode * nicBytesPerSecond * nicAchievableFraction;

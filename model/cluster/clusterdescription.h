@@ -56,8 +56,24 @@ struct ClusterDescription
      * oversubscription for rings that leave a leaf.
      */
     std::vector<std::pair<int, double>> fabricRingBytesPerSecond;
+    /**
+     * Buildings (or halls) the GPUs are spread over, each with a fabric of its own for
+     * gpus / buildings GPUs (the fabric fields above describe one of them), joined by a
+     * data-centre interconnect. 1: one fabric.
+     */
+    int buildings = 1;
+    /** What the interconnect carries out of one building, per direction. */
+    double interconnectBytesPerSecondPerBuilding = 0;
+    /** One-way latency between buildings (fibre at about 4.9 us per km). */
+    double interconnectLatencySeconds = 0;
 
     int nodes() const { return (gpus + gpusPerNode - 1) / gpusPerNode; }
+    int gpusPerBuilding() const { return gpus / std::max(1, buildings); }
+    /**
+     * The interconnect as one GPU sees it when `senders` GPUs of its building send across at
+     * once (all of them by default): the building's capacity divided among them.
+     */
+    LinkLevel interconnectLink(int senders = 0) const;
     /** NVLink (or PCIe) level: NCCL's measured bus bandwidth and ring-Simple step latency. */
     LinkLevel scaleUpLink() const;
     /**

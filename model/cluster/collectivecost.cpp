@@ -118,4 +118,16 @@ double hierarchicalAllReduceSeconds(double bytes, int localRanks, int nodes, con
         + reduceScatterStepsSeconds(bytes, localRanks, intra);
 }
 
+double campusAllReduceSeconds(double bytes, int localRanks, int nodesPerBuilding, int buildings,
+                              const LinkLevel &intra, const LinkLevel &inter,
+                              const LinkLevel &interconnect)
+{
+    const double inBuilding
+        = hierarchicalAllReduceSeconds(bytes, localRanks, nodesPerBuilding, intra, inter);
+    if (buildings <= 1 || bytes <= 0)
+        return inBuilding;
+    const double ranksPerBuilding = std::max(1, localRanks) * std::max(1, nodesPerBuilding);
+    return inBuilding + allReduceSeconds(bytes / ranksPerBuilding, buildings, interconnect);
+}
+
 } // namespace cp::model

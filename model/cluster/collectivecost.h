@@ -54,4 +54,16 @@ double pointToPointSeconds(double bytes, const LinkLevel &link);
 double hierarchicalAllReduceSeconds(double bytes, int localRanks, int nodes, const LinkLevel &intra,
                                     const LinkLevel &inter);
 
+/**
+ * One level more for a group spread over several buildings: each building all-reduces its part
+ * as hierarchicalAllReduceSeconds does (a ring all-reduce is a reduce-scatter and an all-gather,
+ * so this is both halves around the next step), and between them every rank all-reduces its
+ * 1 / (ranks in the building) shard with its counterparts in the other buildings over the
+ * interconnect (the hierarchical all-reduce of Jia et al., "Highly Scalable Deep Learning
+ * Training System with Mixed-Precision", 2018, section 4.3, with buildings as its outer level).
+ */
+double campusAllReduceSeconds(double bytes, int localRanks, int nodesPerBuilding, int buildings,
+                              const LinkLevel &intra, const LinkLevel &inter,
+                              const LinkLevel &interconnect);
+
 } // namespace cp::model

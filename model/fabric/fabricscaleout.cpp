@@ -95,6 +95,20 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
 std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement placement,
                                     FabricHardwareCount *hardwareOut)
 {
+    if (cluster.buildings > 1) {
+        // Every building has the same fabric for its share of the nodes: measure one (exactly
+        // what each of the others gives), count its hardware once per building.
+        ClusterDescription building = cluster;
+        building.buildings = 1;
+        building.gpus = cluster.gpusPerBuilding();
+        FabricHardwareCount one;
+        const std::string note = measureScaleOutOnFabric(building, placement, &one);
+        cluster.fabricRingBytesPerSecond = building.fabricRingBytesPerSecond;
+        if (hardwareOut)
+            *hardwareOut = {one.switches * cluster.buildings, one.opticalLinks * cluster.buildings};
+        return "each of " + std::to_string(cluster.buildings)
+            + " identical buildings (one measured, exact for all): " + note;
+    }
     if (cluster.nodes() < 2)
         return "one node: no scale-out traffic";
     const FabricDesign design = fabricDesignForCluster(cluster);

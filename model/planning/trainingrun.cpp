@@ -139,7 +139,7 @@ void countHardware(TrainingRunEstimate &run, const ClusterDescription &cluster,
     run.capitalUsd = cluster.gpus * cluster.gpu.priceUsd
         + run.nodes * setup.node.priceWithoutGpusUsd + run.nics * setup.nic.priceUsd
         + run.switches * setup.networkSwitch.priceUsd + cablingUsd + setup.storage.priceUsd
-        + setup.managementSwitches * setup.managementSwitch.priceUsd;
+        + setup.managementSwitches * setup.managementSwitch.priceUsd + setup.interconnectUsd;
 }
 
 /** The data loader's feed, the storage it needs and the stall that lengthens the run. */
@@ -210,7 +210,7 @@ void estimateRunOperations(TrainingRunEstimate &run, const ClusterDescription &c
     const double cablingWatts = setup.hallCabling ? setup.hallCabling->watts
                                                   : run.transceivers * setup.nic.opticPowerWatts;
     o.networkWatts = run.switches * setup.networkSwitch.powerWatts + cablingWatts
-        + setup.managementSwitches * setup.managementSwitch.powerWatts;
+        + setup.managementSwitches * setup.managementSwitch.powerWatts + setup.interconnectWatts;
     o.storageWatts = setup.storage.powerWatts;
     o.capitalUsd = run.capitalUsd;
     o.facility = setup.facility;

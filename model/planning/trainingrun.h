@@ -58,6 +58,10 @@ struct TrainingRunSetup
         double costUsd = 0;
     };
     std::optional<HallCabling> hallCabling;
+    /** The data-centre interconnect between buildings (ClusterDescription::buildings): its
+     * optics and line systems, bought with the cluster and powered the whole run. */
+    double interconnectUsd = 0;
+    double interconnectWatts = 0;
 };
 
 /** Power, energy, money and failures of one training run, with the counts behind them. */

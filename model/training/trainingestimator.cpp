@@ -171,6 +171,19 @@ std::string TrainingEstimator::checkDegrees(const ParallelConfig &c, bool withRe
                                + ", but the cluster has " + std::to_string(m_cluster.gpus)
                                + " GPUs");
         });
+    if (m_cluster.buildings > 1) {
+        // Stages are the outermost rank dimension: they must fill whole buildings, or a building
+        // hold whole stages, so that no group but data parallelism (and the pipeline sends)
+        // crosses the interconnect.
+        const long long stage = 1LL * c.tp * c.cp * c.dp;
+        const long long building = std::max(1, m_cluster.gpusPerBuilding());
+        if (stage % building != 0 && building % stage != 0)
+            return rejection(withReason, [&] {
+                return "a pipeline stage's " + std::to_string(stage)
+                    + " GPUs neither fill whole buildings of " + std::to_string(building)
+                    + " GPUs nor divide one";
+            });
+    }
     return {};
 }
 

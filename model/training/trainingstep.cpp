@@ -98,6 +98,7 @@ private:
     void addContextParallel(double attentionForwardSeconds);
     void overlapExpertAllToAll();
     LinkLevel linkFor(int ranks) const;
+    int buildingsPerStage() const;
     double stageMicrobatchSeconds() const;
     void addStepOperations(TrainingEstimate &result, double stageMicro);
     void addDataParallel(TrainingEstimate &result, double stageForward, double stageBackward);
@@ -146,6 +147,20 @@ LayerOperation StepBuilder::memoryOperation(const char *name, double bytes, doub
     op.backwardKernels = kernels;
     op.backwardSeconds = memoryBound(2.0 * bytes, kernels);
     return op;
+}
+
+/**
+ * Buildings one pipeline stage's GPUs fill: Megatron orders ranks TP, CP, DP and pipeline stages
+ * outermost, so a stage is tp x cp x dp consecutive GPUs, and its data-parallel groups cross
+ * the interconnect only when a stage is larger than a building (validate makes the two divide).
+ */
+int StepBuilder::buildingsPerStage() const
+{
+    const long long stageGpus = 1LL * m_config.tp * m_config.cp * m_config.dp;
+    const int perBuilding = std::max(1, m_cluster.gpusPerBuilding());
+    if (m_cluster.buildings <= 1 || stageGpus <= perBuilding)
+        return 1;
+    return static_cast<int>(stageGpus / perBuilding);
 }
 
 LinkLevel StepBuilder::linkFor(int ranks) const
@@ -456,8 +471,17 @@ void StepBuilder::build(TrainingEstimate &result)
             : m_cluster.scaleOutLink(2);
         // Scatter/gather optimisation: each TP rank sends 1/t of the activation (SC21 §4.1);
         // one send forward and one backward per virtual stage.
-        m_p2pSeconds = 2.0 * m_config.interleave
-            * pointToPointSeconds(tokens * h * activationBytes / t, link);
+        const double bytes = tokens * h * activationBytes / t;
+        double send = pointToPointSeconds(bytes, link);
+        if (m_cluster.buildings > 1) {
+            // Some stage boundary is a building boundary: there every GPU of the stage in that
+            // building sends across the interconnect at once, and the slowest boundary paces
+            // the pipeline.
+            const int senders = static_cast<int>(
+                std::min<long long>(stride, std::max(1, m_cluster.gpusPerBuilding())));
+            send = std::max(send, pointToPointSeconds(bytes, m_cluster.interconnectLink(senders)));
+        }
+        m_p2pSeconds = 2.0 * m_config.interleave * send;
     }
     addStepOperations(result, stageMicrobatchSeconds());
 }
@@ -530,11 +554,19 @@ void StepBuilder::addDataParallel(TrainingEstimate &result, double stageForward,
     const int expertTp = expertTensorParallel(c);
 
     const int dpGroup = c.dp * c.cp; // gradients are reduced over data- and context-parallel ranks
+    const int buildings = buildingsPerStage();
     auto allReduce = [&](double bytes, int group) {
         if (group <= 1 || bytes <= 0)
             return 0.0;
         const int local = std::clamp(m_cluster.gpusPerNode / c.tp, 1, group);
         const int nodes = std::max(1, group / local);
+        if (buildings > 1) {
+            // Over the interconnect: each building's share of the group, then across buildings.
+            const int nodesPerBuilding = std::max(1, nodes / buildings);
+            return campusAllReduceSeconds(
+                bytes, local, nodesPerBuilding, buildings, m_cluster.scaleUpLink(),
+                m_cluster.scaleOutLink(nodesPerBuilding), m_cluster.interconnectLink());
+        }
         return hierarchicalAllReduceSeconds(bytes, local, nodes, m_cluster.scaleUpLink(),
                                             m_cluster.scaleOutLink(nodes));
     };

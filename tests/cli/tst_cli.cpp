@@ -588,6 +588,63 @@ private slots:
         QVERIFY(closedForm.out.contains("closed-form scale-out model"));
     }
 
+    void trainSpansBuildings()
+    {
+        // 1,048,576 H100 in 8 buildings of 131,072, each on its own non-blocking fat-tree of
+        // 128-port switches: leaves of 64 ports down and 64 up, 2,048 leaves in 32 pods of 64,
+        // 64 spines per pod (2,048) and 64 groups of 16 cores (1,024): 5,120 switches a building,
+        // 40,960 in all. Optical cables per building: 131,072 to the GPUs, 131,072 leaf uplinks,
+        // 131,072 spine uplinks = 393,216, two transceivers each: 6,291,456 in all. The
+        // interconnect, 400 Tb/s out of each of 8 buildings at 10 USD per Gb/s: 32 M USD.
+        const QStringList job = {"train",
+                                 "--gpu",
+                                 "h100-sxm5-80gb",
+                                 "--gpus",
+                                 "1048576",
+                                 "--model",
+                                 "llama-3-405b",
+                                 "--seq-len",
+                                 "8192",
+                                 "--global-batch",
+                                 "16384",
+                                 "--switch-ports",
+                                 "128",
+                                 "--buildings",
+                                 "8",
+                                 "--interconnect-tbps",
+                                 "400",
+                                 "--interconnect-km",
+                                 "5",
+                                 "--interconnect-usd-per-gbps",
+                                 "10",
+                                 "--json"};
+        const Result r = run(job);
+        QCOMPARE(r.status, 0);
+        const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(json.value("buildings").toInt(), 8);
+        const QJsonObject operations = json.value("operations").toObject();
+        QCOMPARE(operations.value("switches").toDouble(), 40960.0);
+        QCOMPARE(operations.value("transceivers").toDouble(), 6291456.0);
+        const QJsonObject interconnect = json.value("interconnect").toObject();
+        QCOMPARE(interconnect.value("capital_usd").toDouble(), 32e6);
+        // 5 km of fibre at 4.9 us per km.
+        QVERIFY(qAbs(interconnect.value("latency_us").toDouble() - 24.5) < 1e-9);
+        QVERIFY2(json.value("fabric_model").toString().contains("8 identical buildings"),
+                 r.out.constData());
+        // Without the interconnect's capacity, or with GPUs that do not split: usage errors.
+        QStringList noCapacity = job;
+        noCapacity.removeAt(noCapacity.indexOf("--interconnect-tbps") + 1);
+        noCapacity.removeAll("--interconnect-tbps");
+        const Result missing = run(noCapacity);
+        QCOMPARE(missing.status, 2);
+        QVERIFY2(missing.err.contains("needs --interconnect-tbps"), missing.err.constData());
+        QStringList uneven = job;
+        uneven[uneven.indexOf("1048576")] = "1048584";
+        const Result split = run(uneven);
+        QCOMPARE(split.status, 2);
+        QVERIFY2(split.err.contains("do not split into 8 buildings"), split.err.constData());
+    }
+
     void fabricJsonHasDocumentedKeys()
     {
         // k = 16 three-tier fat-tree: k^3/4 = 1,024 hosts, 5k^2/4 = 320 switches, 3 k^3/4 links.

@@ -58,6 +58,24 @@ private slots:
                  allReduceSeconds(1e9, 8, nvlink));
     }
 
+    void campusAddsTheShardAcrossBuildings()
+    {
+        // 8 GB over 2 buildings of 4 nodes x 8 GPUs, bandwidth terms only (latencies 0):
+        // inside a building the hierarchical all-reduce, 2 x 7/8 x 8 GB / 400 GB/s = 35 ms over
+        // NVLink plus a ring of 4 nodes on 1 GB per rail, 2 x 3/4 x 1 GB / 50 GB/s = 30 ms; then
+        // each of the 32 ranks all-reduces its 8 GB / 32 = 250 MB shard with its counterpart in
+        // the other building, 2 x 1/2 x 0.25 GB / 5 GB/s = 50 ms (a ring of two; the tree's
+        // 2 x 0.25 / 5 = 100 ms is slower). 115 ms in all.
+        const LinkLevel nvlink {400e9, 0.0};
+        const LinkLevel nic {50e9, 0.0};
+        const LinkLevel interconnect {5e9, 0.0};
+        const double seconds = campusAllReduceSeconds(8e9, 8, 4, 2, nvlink, nic, interconnect);
+        QVERIFY(qAbs(seconds - 0.115) < 1e-12);
+        // One building: exactly the hierarchical all-reduce.
+        QCOMPARE(campusAllReduceSeconds(8e9, 8, 4, 1, nvlink, nic, interconnect),
+                 hierarchicalAllReduceSeconds(8e9, 8, 4, nvlink, nic));
+    }
+
     void allToAllAcrossNodesSendsOnlyTheRemoteShareThroughTheNic()
     {
         // Expert-parallel all-to-all over 2 nodes x 8 ranks, 134 MB per rank (4,096 tokens x

@@ -554,6 +554,61 @@ private slots:
         QVERIFY(findOperation(fp8, "FP8 casts") != nullptr);
     }
 
+    void buildingsKeepDataParallelInsideUnlessAStageSpansThem()
+    {
+        // 128 DGX H100 GPUs in 2 buildings of 8 servers, joined by 8 Tb/s (1 TB/s) each way,
+        // 5 km apart. Megatron puts pipeline stages outermost, so with PP 2 each building holds
+        // one stage: data parallelism stays inside a building (the same sync as on one fabric)
+        // and only the pipeline sends cross. With PP 1 a stage is both buildings and the
+        // gradients cross too.
+        TrainingJob job = llama70b(4096);
+        job.globalBatch = 64;
+        const ClusterDescription one = dgxH100(128);
+        ClusterDescription two = one;
+        two.buildings = 2;
+        two.interconnectBytesPerSecondPerBuilding = 1e12;
+        two.interconnectLatencySeconds = 5 * 4.9e-6;
+        ParallelConfig pp2;
+        pp2.tp = 8;
+        pp2.pp = 2;
+        pp2.dp = 8;
+        pp2.zero = 1;
+        const TrainingEstimate inside = TrainingEstimator(job, two).estimate(pp2);
+        const TrainingEstimate flat = TrainingEstimator(job, one).estimate(pp2);
+        QVERIFY(inside.valid && flat.valid);
+        QCOMPARE(inside.dpCommTotalSeconds, flat.dpCommTotalSeconds);
+        // The stage boundary is the building boundary: 64 GPUs share the 1 TB/s, 15.6 GB/s
+        // each before NCCL's share, under a third of a 50 GB/s NIC: the sends take longer.
+        QVERIFY(inside.breakdown.ppCommSeconds > flat.breakdown.ppCommSeconds);
+
+        ParallelConfig pp1 = pp2;
+        pp1.pp = 1;
+        pp1.dp = 16;
+        const TrainingEstimate across = TrainingEstimator(job, two).estimate(pp1);
+        const TrainingEstimate acrossFlat = TrainingEstimator(job, one).estimate(pp1);
+        QVERIFY(across.valid && acrossFlat.valid);
+        QVERIFY(across.dpCommTotalSeconds > acrossFlat.dpCommTotalSeconds);
+        // A narrower interconnect makes it slower still.
+        ClusterDescription narrow = two;
+        narrow.interconnectBytesPerSecondPerBuilding = 1e11;
+        QVERIFY(TrainingEstimator(job, narrow).estimate(pp1).dpCommTotalSeconds
+                > across.dpCommTotalSeconds);
+
+        // 96 GPUs in 2 buildings of 48: a stage of TP 8 x DP 4 = 32 GPUs neither fills whole
+        // buildings nor divides one (PP 3): refused, with why.
+        ClusterDescription four = dgxH100(96);
+        four.buildings = 2;
+        four.interconnectBytesPerSecondPerBuilding = 1e12;
+        ParallelConfig uneven;
+        uneven.tp = 8;
+        uneven.pp = 3;
+        uneven.dp = 4;
+        const TrainingEstimate refused = TrainingEstimator(job, four).estimate(uneven);
+        QVERIFY(!refused.valid);
+        QVERIFY2(refused.reason.find("buildings of 48 GPUs") != std::string::npos,
+                 refused.reason.c_str());
+    }
+
     void searchTriesEveryEvenInterleave()
     {
         // 96 layers on PP 8 leave 12 per stage: interleave 1, 2, 3, 4, 6 and 12 split them evenly
