@@ -99,6 +99,7 @@ private:
     void overlapExpertAllToAll();
     LinkLevel linkFor(int ranks) const;
     int buildingsPerStage() const;
+    double pipelineSendSeconds() const;
     double stageMicrobatchSeconds() const;
     void addStepOperations(TrainingEstimate &result, double stageMicro);
     void addDataParallel(TrainingEstimate &result, double stageForward, double stageBackward);
@@ -463,27 +464,33 @@ void StepBuilder::build(TrainingEstimate &result)
     m_logitForwardSeconds
         = gemmSeconds(m_gpu, sixteenBit, 2.0 * tokens * h * vocab, tokens, vocab, h, 1);
     m_lossSeconds = memoryBound(4.0 * tokens * vocab * 4.0, 4);
-    if (m_config.pp > 1) {
-        const int stride = m_config.tp * m_config.cp * m_config.dp;
-        const LinkLevel link
-            = stride < m_cluster.gpusPerNode && stride * 2 <= m_cluster.scaleUpDomainGpus
-            ? m_cluster.scaleUpLink()
-            : m_cluster.scaleOutLink(2);
-        // Scatter/gather optimisation: each TP rank sends 1/t of the activation (SC21 §4.1);
-        // one send forward and one backward per virtual stage.
-        const double bytes = tokens * h * activationBytes / t;
-        double send = pointToPointSeconds(bytes, link);
-        if (m_cluster.buildings > 1) {
-            // Some stage boundary is a building boundary: there every GPU of the stage in that
-            // building sends across the interconnect at once, and the slowest boundary paces
-            // the pipeline.
-            const int senders = static_cast<int>(
-                std::min<long long>(stride, std::max(1, m_cluster.gpusPerBuilding())));
-            send = std::max(send, pointToPointSeconds(bytes, m_cluster.interconnectLink(senders)));
-        }
-        m_p2pSeconds = 2.0 * m_config.interleave * send;
-    }
+    // One send forward and one backward per virtual stage.
+    if (m_config.pp > 1)
+        m_p2pSeconds = 2.0 * m_config.interleave * pipelineSendSeconds();
     addStepOperations(result, stageMicrobatchSeconds());
+}
+
+/**
+ * One pipeline send of a microbatch's activation to the next stage. Scatter/gather optimisation:
+ * each TP rank sends 1/t of it (SC21 §4.1). Where some stage boundary is a building boundary,
+ * every GPU of the stage in that building sends across the interconnect at once, and the
+ * slowest boundary paces the pipeline.
+ */
+double StepBuilder::pipelineSendSeconds() const
+{
+    const int stride = m_config.tp * m_config.cp * m_config.dp;
+    const LinkLevel link
+        = stride < m_cluster.gpusPerNode && stride * 2 <= m_cluster.scaleUpDomainGpus
+        ? m_cluster.scaleUpLink()
+        : m_cluster.scaleOutLink(2);
+    const double bytes = tokens * h * activationBytes / t;
+    double send = pointToPointSeconds(bytes, link);
+    if (m_cluster.buildings > 1) {
+        const int senders = static_cast<int>(
+            std::min<long long>(stride, std::max(1, m_cluster.gpusPerBuilding())));
+        send = std::max(send, pointToPointSeconds(bytes, m_cluster.interconnectLink(senders)));
+    }
+    return send;
 }
 
 void StepBuilder::addStepOperations(TrainingEstimate &result, double stageMicro)
