@@ -162,8 +162,7 @@ Interconnect interconnectFromArguments(const ParsedArguments &a, model::ClusterD
                          + std::to_string(cluster.gpusPerNode) + "-GPU servers");
     cluster.buildings = buildings;
     cluster.interconnectBytesPerSecondPerBuilding = tbps * 1e12 / 8.0;
-    // Light in fibre: about 4.9 us per km (refractive index about 1.47).
-    cluster.interconnectLatencySeconds = km * 4.9e-6;
+    cluster.interconnectLatencySeconds = km * model::fibreSecondsPerKm;
     const double gbps = tbps * 1e3 * buildings;
     return {gbps * usdPerGbps, gbps * wattsPerGbps};
 }

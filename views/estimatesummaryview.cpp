@@ -255,6 +255,14 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
            tr("%1 kW at PUE %2")
                .arg(number(e.power.facilityWatts() / units::kilo, 1), number(e.power.pue, 2)));
     addRow(power, tr("Capital cost"), tr("%1 USD").arg(number(e.capitalCostUsd, 0)));
+    if (e.campus)
+        addRow(power, tr("Campus of %1 buildings").arg(e.campus->buildings),
+               tr("%1 GPUs, %2 MW IT, %3 USD with the interconnect (%4 Tb/s out of each "
+                  "building, %5 USD)")
+                   .arg(QString::fromStdString(model::groupedCount(e.campus->gpus)),
+                        number(e.campus->itWatts / 1e6, 1), number(e.campus->capitalUsd, 0),
+                        number(e.campus->interconnectBytesPerSecondPerBuilding * 8.0 / 1e12, 1),
+                        number(e.campus->interconnectUsd, 0)));
     for (const model::RackUsage &rack : e.racks)
         addRow(power, tr("Racks: %1").arg(QString::fromStdString(rack.groupName)),
                tr("%1 x %2, %3 nodes each, %4 of %5 kW")

@@ -593,9 +593,15 @@ void PropertyEditor::buildFacility()
         });
     });
     m_layout->addRow(tr("Facility"), facility);
-    if (f.facilityId.empty())
-        return;
+    if (!f.facilityId.empty())
+        addFacilityPresetFields();
+    addCampusFields();
+}
+
+void PropertyEditor::addFacilityPresetFields()
+{
     // The preset's figures unless the plan overrides them.
+    const model::FacilityPlan &f = m_document->plan().facility;
     const model::FacilitySpec &preset = m_catalog->facility(f.facilityId);
     PropertyFields fields(m_layout, m_form, [this](const QString &text, const auto &change) {
         applyChecked(text, change);
@@ -620,6 +626,40 @@ void PropertyEditor::buildFacility()
                    })
         ->setToolTip(tr("What the hall can deliver to this cluster, facility side (IT x PUE); "
                         "the estimate warns when full load exceeds it"));
+}
+
+void PropertyEditor::addCampusFields()
+{
+    // The plan as drawn is one building; a campus copies it and joins the copies.
+    const model::CampusPlan &c = m_document->plan().campus;
+    PropertyFields fields(m_layout, m_form, [this](const QString &text, const auto &change) {
+        applyChecked(text, change);
+    });
+    fields
+        .addInteger(
+            tr("Buildings"), c.buildings, 1, 1024, QString(),
+            [](model::Plan &p, std::optional<int> v) { p.campus.buildings = v.value_or(1); })
+        ->setToolTip(tr("Identical buildings (halls) this plan is copied into, joined by the "
+                        "interconnect below; training spans all of them"));
+    fields.addNumber(tr("Interconnect"),
+                     c.interconnectBytesPerSecondPerBuilding > 0
+                         ? std::optional(c.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12)
+                         : std::nullopt,
+                     0, 1e6, 1, tr(" Tb/s per building"), tr("none"),
+                     [](model::Plan &p, std::optional<double> tbps) {
+                         p.campus.interconnectBytesPerSecondPerBuilding
+                             = tbps.value_or(0.0) * 1e12 / 8.0;
+                     });
+    fields.addNumber(
+        tr("Distance"), c.distanceKm, 0, 20000, 1, tr(" km"), QString(),
+        [](model::Plan &p, std::optional<double> km) { p.campus.distanceKm = km.value_or(2.0); });
+    fields.addNumber(
+        tr("Interconnect price"), c.usdPerGbps, 0, 1e6, 2, tr(" USD per Gb/s"), QString(),
+        [](model::Plan &p, std::optional<double> usd) { p.campus.usdPerGbps = usd.value_or(0.0); });
+    fields.addNumber(tr("Interconnect power"), c.wattsPerGbps, 0, 1e3, 3, tr(" W per Gb/s"),
+                     QString(), [](model::Plan &p, std::optional<double> watts) {
+                         p.campus.wattsPerGbps = watts.value_or(0.0);
+                     });
 }
 
 } // namespace cp::views

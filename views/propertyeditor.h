@@ -44,6 +44,8 @@ private:
     void buildStorage(int index);
     void buildWorkload();
     void buildFacility();
+    void addFacilityPresetFields();
+    void addCampusFields();
     void buildTraining();
     /** The training rows: model, dataset, checkpoints, tokens, sequence, batch and precision;
      * the software and its overlap settings; each parallel dimension, fixed or searched. */

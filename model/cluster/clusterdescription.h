@@ -93,6 +93,9 @@ struct ClusterDescription
                                           const ClusterFromCatalogOptions &options);
 };
 
+/** Light in single-mode fibre: about 4.9 us per km (group index about 1.47, ITU-T G.652). */
+inline constexpr double fibreSecondsPerKm = 4.9e-6;
+
 /** Latency of one NCCL ring step over NVLink, Simple protocol (NCCL src/graph/tuning.cc). */
 inline constexpr double nvlinkStepLatencySeconds = 3.4e-6;
 /** Latency of one NCCL ring step over the network, Simple protocol (same table), plus the NIC. */

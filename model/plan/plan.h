@@ -126,6 +126,21 @@ struct HallPlan
     bool operator==(const HallPlan &) const = default;
 };
 
+/**
+ * Identical buildings (or halls) the plan's servers, fabric, storage and racks are copies of,
+ * joined by a data-centre interconnect: the plan as drawn is one building. One building: no
+ * interconnect.
+ */
+struct CampusPlan
+{
+    int buildings = 1;
+    double interconnectBytesPerSecondPerBuilding = 0; ///< out of each building, per direction
+    double distanceKm = 2.0; ///< fibre between buildings, for the latency
+    double usdPerGbps = 0; ///< the interconnect's price per Gb/s of each building's capacity
+    double wattsPerGbps = 0; ///< and its power
+    bool operator==(const CampusPlan &) const = default;
+};
+
 enum class WorkloadType { None, Training, Inference };
 
 /**
@@ -157,6 +172,7 @@ struct Plan
     std::vector<StoragePlan> storage;
     FacilityPlan facility;
     HallPlan hall;
+    CampusPlan campus;
     PortfolioPlan portfolio; ///< empty: no queue is simulated
     WorkloadType workloadType = WorkloadType::None;
     std::string trainingModelId;

@@ -43,6 +43,13 @@ void checkPlanSize(const Plan &plan, const Catalog &catalog, const std::string &
                          "the plan holds " + std::to_string(nodes) + " servers with "
                              + std::to_string(gpus) + " GPUs, more than the "
                              + std::to_string(limit) + " an estimate can count");
+    const long long campusGpus = gpus * plan.campus.buildings;
+    if (campusGpus > limit)
+        throw InputError(file, "/campus/buildings",
+                         std::to_string(plan.campus.buildings) + " buildings of "
+                             + std::to_string(gpus) + " GPUs are " + std::to_string(campusGpus)
+                             + ", more than the " + std::to_string(limit)
+                             + " an estimate can count");
 }
 
 namespace {
@@ -361,6 +368,25 @@ void readHall(JsonFieldReader &root, const std::string &file, Plan &plan)
     h.finish();
 }
 
+/** The buildings the plan is copied into and their interconnect (CampusPlan). */
+void readCampus(JsonFieldReader &root, const std::string &file, Plan &plan)
+{
+    const nlohmann::json *campus = root.optionalObject("campus");
+    if (!campus)
+        return;
+    JsonFieldReader c(*campus, file, "/campus");
+    plan.campus.buildings = c.optionalInteger("buildings", 1, 1024).value_or(1);
+    const std::optional<double> tbps = c.optionalNumber("interconnect_tbps", positive);
+    if (plan.campus.buildings > 1 && !tbps)
+        c.fail("interconnect_tbps",
+               "more than one building needs the interconnect's capacity out of each building");
+    plan.campus.interconnectBytesPerSecondPerBuilding = tbps.value_or(0.0) * 1e12 / 8.0;
+    plan.campus.distanceKm = c.optionalNumber("distance_km", {0.0, 20000.0, false}).value_or(2.0);
+    plan.campus.usdPerGbps = c.optionalNumber("usd_per_gbps", nonNegative).value_or(0.0);
+    plan.campus.wattsPerGbps = c.optionalNumber("watts_per_gbps", nonNegative).value_or(0.0);
+    c.finish();
+}
+
 /** One job class of the portfolio; sizes beyond the cluster are refused when simulating. */
 JobClass readJobClass(JsonFieldReader &c, const Catalog *catalog)
 {
@@ -573,6 +599,7 @@ Plan parsePlan(const nlohmann::json &document, const std::string &file, const Ca
     readStorage(root, file, catalog, plan);
     readFacility(root, file, catalog, plan);
     readHall(root, file, plan);
+    readCampus(root, file, plan);
     readWorkload(root, file, catalog, plan);
     readPortfolio(root, file, catalog, plan);
     if (const nlohmann::json *layout = root.optionalObject("layout"))
@@ -765,6 +792,13 @@ nlohmann::json planToJson(const Plan &plan)
         doc["hall"] = {{"cabinets_per_row", plan.hall.cabinetsPerRow},
                        {"row_pitch_m", plan.hall.rowPitchMeters},
                        {"cabinet_width_m", plan.hall.cabinetWidthMeters}};
+    if (!(plan.campus == CampusPlan {}))
+        doc["campus"] = {
+            {"buildings", plan.campus.buildings},
+            {"interconnect_tbps", plan.campus.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12},
+            {"distance_km", plan.campus.distanceKm},
+            {"usd_per_gbps", plan.campus.usdPerGbps},
+            {"watts_per_gbps", plan.campus.wattsPerGbps}};
     if (plan.workloadType == WorkloadType::Training)
         doc["workload"] = trainingWorkloadToJson(plan);
     else if (plan.workloadType == WorkloadType::Inference)

@@ -280,6 +280,22 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
     };
     if (!e.fabricError.empty())
         json["capital_cost_usd"] = nullptr;
+    if (e.campus) {
+        const CampusTotals &c = *e.campus;
+        json["campus"] = {
+            {"buildings", c.buildings},
+            {"gpus", c.gpus},
+            {"nodes", c.nodes},
+            {"it_kw", c.itWatts / units::kilo},
+            {"facility_kw", c.facilityWatts / units::kilo},
+            {"capital_cost_usd", e.fabricError.empty() ? nlohmann::json(c.capitalUsd) : nullptr},
+            {"interconnect_tbps_per_building",
+             c.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12},
+            {"interconnect_latency_us", c.interconnectLatencySeconds * 1e6},
+            {"interconnect_usd", c.interconnectUsd},
+            {"interconnect_kw", c.interconnectWatts / units::kilo},
+        };
+    }
     if (e.hasTraining)
         json["training"] = planTrainingJson(e);
     if (!e.failedSwitches.empty())

@@ -59,6 +59,24 @@ struct FabricCounts
     long long switches() const { return leafSwitches + spineSwitches + coreSwitches; }
 };
 
+/**
+ * A campus of identical buildings (CampusPlan): the plan estimate's hardware figures are one
+ * building's; these are the whole campus's, with the interconnect between the buildings.
+ */
+struct CampusTotals
+{
+    int buildings = 1;
+    long long gpus = 0;
+    long long nodes = 0;
+    double itWatts = 0; ///< every building at full load, and the interconnect
+    double facilityWatts = 0; ///< the same times the PUE
+    double capitalUsd = 0; ///< every building's bill of materials, and the interconnect
+    double interconnectBytesPerSecondPerBuilding = 0;
+    double interconnectLatencySeconds = 0;
+    double interconnectUsd = 0;
+    double interconnectWatts = 0;
+};
+
 /** Everything `plan estimate` reports for a plan. */
 struct PlanEstimate
 {
@@ -104,6 +122,8 @@ struct PlanEstimate
      * cost are unknown, never zero, and no training job is estimated on it.
      */
     std::string fabricError;
+    /** Set for a plan of more than one building: its whole-campus totals. */
+    std::optional<CampusTotals> campus;
     /** The facility's power budget (IT x PUE at full load), when the plan sets one. */
     std::optional<double> facilityPowerLimitWatts;
     bool overPowerBudget() const

@@ -180,4 +180,28 @@ void estimateStorageAndTotals(PlanEstimateBuild &build)
                                   + formatMegawatts(*result.facilityPowerLimitWatts));
 }
 
+void estimateCampus(PlanEstimateBuild &build)
+{
+    const CampusPlan &plan = build.plan.campus;
+    if (plan.buildings <= 1)
+        return;
+    PlanEstimate &result = build.result;
+    CampusTotals campus;
+    campus.buildings = plan.buildings;
+    campus.gpus = 1LL * result.gpus * plan.buildings;
+    campus.nodes = 1LL * result.nodes * plan.buildings;
+    campus.interconnectBytesPerSecondPerBuilding = plan.interconnectBytesPerSecondPerBuilding;
+    campus.interconnectLatencySeconds = plan.distanceKm * fibreSecondsPerKm;
+    const double gbps = plan.interconnectBytesPerSecondPerBuilding * 8.0 / 1e9 * plan.buildings;
+    campus.interconnectUsd = gbps * plan.usdPerGbps;
+    campus.interconnectWatts = gbps * plan.wattsPerGbps;
+    campus.itWatts = result.power.itWatts() * plan.buildings + campus.interconnectWatts;
+    campus.facilityWatts = campus.itWatts * result.power.pue;
+    campus.capitalUsd = result.capitalCostUsd * plan.buildings + campus.interconnectUsd;
+    result.campus = campus;
+    if (plan.usdPerGbps <= 0)
+        result.warnings.push_back("the interconnect between the buildings is not priced "
+                                  "(campus usd_per_gbps)");
+}
+
 } // namespace cp::model::planestimate

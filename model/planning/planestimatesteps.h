@@ -61,6 +61,8 @@ void estimateNodes(PlanEstimateBuild &build);
 void estimateFabric(PlanEstimateBuild &build);
 void estimateNetworkCabinets(PlanEstimateBuild &build);
 void estimateStorageAndTotals(PlanEstimateBuild &build);
+/** A campus plan's whole-campus totals: every building's hardware and the interconnect. */
+void estimateCampus(PlanEstimateBuild &build);
 void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel);
 void estimateInference(PlanEstimateBuild &build);
 

@@ -70,7 +70,12 @@ ClusterDescription searchTrainingLayout(PlanEstimateBuild &build, const Training
                                         ClusterDescription cluster, const std::atomic<bool> *cancel)
 {
     PlanEstimate &result = build.result;
-    const bool failed = !build.failures.empty() && build.fabricGraph;
+    const bool campus = cluster.buildings > 1;
+    if (campus && !build.failures.empty())
+        result.warnings.push_back("failure what-if: not estimated for a campus of "
+                                  + std::to_string(cluster.buildings)
+                                  + " buildings yet; the failed switches and cables are ignored");
+    const bool failed = !build.failures.empty() && build.fabricGraph && !campus;
     if (failed)
         cluster = applyFabricFailures(result, job, cluster, *build.fabricGraph, build.failures);
     if (cluster.gpus >= 1 && !failed) {
@@ -96,6 +101,17 @@ ClusterDescription searchTrainingLayout(PlanEstimateBuild &build, const Training
     return cluster;
 }
 
+/** The fabric's switches and optics for the run: the plan's graph, once per building. */
+std::optional<FabricHardwareCount> campusHardware(const PlanEstimateBuild &build)
+{
+    if (!build.fabricGraph)
+        return std::nullopt;
+    FabricHardwareCount count = hardwareCountOf(*build.fabricGraph);
+    count.switches *= build.plan.campus.buildings;
+    count.opticalLinks *= build.plan.campus.buildings;
+    return count;
+}
+
 /** The hardware around the run (NIC, switch, reachable storage, facility) for its power, energy,
  * cost and failures (trainingrun.h). */
 TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPorts)
@@ -113,13 +129,15 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
         if (!switchId.empty())
             setup.networkSwitch = build.catalog.networkSwitch(switchId);
     }
+    // A campus has every building's copy of the storage, management network and cables.
+    const int buildings = plan.campus.buildings;
     setup.storageSystems = 0;
     for (std::size_t i = 0; i < plan.storage.size(); ++i) {
         const StoragePlan &item = plan.storage[i];
         if (build.hasFabric && !item.onFabric)
             continue; // the servers cannot reach it
-        addStorageSystems(setup.storage, resolved.storage[i], item.count);
-        setup.storageSystems += item.count;
+        addStorageSystems(setup.storage, resolved.storage[i], item.count * buildings);
+        setup.storageSystems += item.count * buildings;
     }
     setup.storageSystems = std::max(1, setup.storageSystems);
     setup.dataset = resolved.trainingDataset;
@@ -127,13 +145,18 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
     setup.trainingTokens = plan.training.tokens;
     setup.asyncCheckpoints = plan.asyncCheckpoints;
     if (build.result.managementSwitches > 0 && resolved.managementSwitch) {
-        setup.managementSwitches = build.result.managementSwitches;
+        setup.managementSwitches = build.result.managementSwitches * buildings;
         setup.managementSwitch = *resolved.managementSwitch;
     }
     if (build.cableBill)
         setup.hallCabling = TrainingRunSetup::HallCabling {
-            build.cableBill->fabricTransceivers, build.cableBill->watts + build.storageNetworkWatts,
-            build.cableBill->costUsd + build.storageNetworkUsd};
+            build.cableBill->fabricTransceivers * buildings,
+            (build.cableBill->watts + build.storageNetworkWatts) * buildings,
+            (build.cableBill->costUsd + build.storageNetworkUsd) * buildings};
+    if (build.result.campus) {
+        setup.interconnectUsd = build.result.campus->interconnectUsd;
+        setup.interconnectWatts = build.result.campus->interconnectWatts;
+    }
     if (plan.fabric.storageNetworkBytesPerSecond)
         setup.node.storageNetworkBytesPerSecond = *plan.fabric.storageNetworkBytesPerSecond;
     setup.facility.pue = build.result.power.pue;
@@ -178,8 +201,7 @@ void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
     } else {
         result.trainingRun = estimateTrainingRun(
             cluster, training.job.model, result.training.best,
-            trainingRunSetup(build, training.cluster.switchPorts),
-            build.fabricGraph ? std::optional(hardwareCountOf(*build.fabricGraph)) : std::nullopt);
+            trainingRunSetup(build, training.cluster.switchPorts), campusHardware(build));
         result.hasTrainingRun = true;
     }
 }

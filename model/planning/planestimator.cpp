@@ -74,6 +74,7 @@ PlanEstimate runEstimate(const Plan &plan, const Catalog &catalog, const std::at
     if (dataHall)
         estimateNetworkCabinets(build);
     estimateStorageAndTotals(build);
+    estimateCampus(build);
     if (plan.workloadType == WorkloadType::Training && build.firstGroup)
         estimateTraining(build, cancel);
     else if (plan.workloadType == WorkloadType::Inference && build.firstGroup)

@@ -77,6 +77,8 @@ std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catal
             trainingNode = &node;
         gpus += 1LL * group.count * node.gpusPerNode;
     }
+    // A campus trains on every building's copy of these servers.
+    gpus *= plan.campus.buildings;
     if (!trainingNode || gpus > std::numeric_limits<int>::max())
         return std::nullopt;
     PlanTrainingSetup setup;
@@ -93,6 +95,10 @@ std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catal
     options.railOptimised = plan.fabric.topology == "rail-fat-tree";
     options.switchPorts = switchPorts;
     setup.cluster = ClusterDescription::fromCatalog(catalog, options);
+    setup.cluster.buildings = plan.campus.buildings;
+    setup.cluster.interconnectBytesPerSecondPerBuilding
+        = plan.campus.interconnectBytesPerSecondPerBuilding;
+    setup.cluster.interconnectLatencySeconds = plan.campus.distanceKm * fibreSecondsPerKm;
     setup.nicsPerNode = std::max(1, setup.cluster.nicsPerNode);
     return setup;
 }
@@ -100,9 +106,15 @@ std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catal
 void measurePlanScaleOut(ClusterDescription &cluster, const FabricGraph &graph,
                          const PlanFabric &fabric)
 {
-    if (!closedFormScaleOutIsExact(fabric.design))
-        measureScaleOutOnGraph(cluster, graph, NodePlacement::Contiguous,
-                               fabricTopologyName(fabric.design.topology));
+    if (closedFormScaleOutIsExact(fabric.design))
+        return;
+    // The graph is one building's; every building of a campus is a copy of it.
+    ClusterDescription building = cluster;
+    building.buildings = 1;
+    building.gpus = cluster.gpusPerBuilding();
+    measureScaleOutOnGraph(building, graph, NodePlacement::Contiguous,
+                           fabricTopologyName(fabric.design.topology));
+    cluster.fabricRingBytesPerSecond = building.fabricRingBytesPerSecond;
 }
 
 WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog)
@@ -111,6 +123,11 @@ WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog)
     std::optional<PlanTrainingSetup> setup = planTrainingSetup(plan, catalog);
     if (!setup) {
         none.reason = "the plan has no training job on a fabric";
+        return none;
+    }
+    if (plan.campus.buildings > 1) {
+        none.reason = "the worst-failure search runs on one fabric; a campus of "
+            + std::to_string(plan.campus.buildings) + " buildings is not searched yet";
         return none;
     }
     const std::optional<PlanFabric> fabric = planFabric(plan, catalog);

@@ -169,6 +169,47 @@ private slots:
         QVERIFY(closedForm.best.stepSeconds > 1.01 * train.best.stepSeconds);
     }
 
+    void campusTotalsAndTrainingAcrossBuildings()
+    {
+        // The H100 sample as one of 4 buildings, 100 Tb/s out of each, 3 km apart, at 20 USD and
+        // 0.05 W per Gb/s: the interconnect is 4 x 100,000 Gb/s = 400,000 Gb/s, 8,000,000 USD
+        // and 20 kW. The campus is 4 x 1,024 GPUs, 4 x the building's IT power and capital plus
+        // the interconnect's; the fibre is 3 x 4.9 = 14.7 us.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.scenarios.clear();
+        const PlanEstimate one = estimatePlan(plan, shippedCatalog());
+        plan.campus.buildings = 4;
+        plan.campus.interconnectBytesPerSecondPerBuilding = 100e12 / 8;
+        plan.campus.distanceKm = 3;
+        plan.campus.usdPerGbps = 20;
+        plan.campus.wattsPerGbps = 0.05;
+        const PlanEstimate e = estimatePlan(plan, shippedCatalog());
+        QVERIFY(e.campus);
+        QCOMPARE(e.campus->gpus, 4096LL);
+        QVERIFY(qAbs(e.campus->interconnectUsd - 8e6) < 1e-3);
+        QVERIFY(qAbs(e.campus->interconnectWatts - 20e3) < 1e-6);
+        QVERIFY(qAbs(e.campus->capitalUsd - (4 * one.capitalCostUsd + 8e6)) < 1e-3);
+        QVERIFY(qAbs(e.campus->itWatts - (4 * one.power.itWatts() + 20e3)) < 1e-6);
+        QVERIFY(qAbs(e.campus->interconnectLatencySeconds - 14.7e-6) < 1e-12);
+        // One building's figures stay the building's.
+        QCOMPARE(e.gpus, one.gpus);
+        QCOMPARE(e.capitalCostUsd, one.capitalCostUsd);
+        // The job trains on all 4,096 GPUs, on the same cluster `train --buildings` describes.
+        QVERIFY(e.training.found);
+        QCOMPARE(static_cast<long long>(e.training.best.config.tp) * e.training.best.config.pp
+                     * e.training.best.config.dp * e.training.best.config.cp,
+                 4096LL);
+        const PlanTrainingSetup setup = *planTrainingSetup(plan, shippedCatalog());
+        QCOMPARE(setup.cluster.gpus, 4096);
+        QCOMPARE(setup.cluster.buildings, 4);
+        ClusterDescription measured = setup.cluster;
+        measureScaleOutOnFabric(measured);
+        QCOMPARE(e.training.best.stepSeconds,
+                 TrainingEstimator(setup.job, measured).search().best.stepSeconds);
+        // The run buys every building's fabric: 4 x (32 leaves + 16 spines).
+        QCOMPARE(e.trainingRun.switches, 4LL * 48);
+    }
+
     void groupsOffTheFabricAreLeftOut()
     {
         // Two groups of 64 DGX H100; the second is not cabled to the fabric.

@@ -235,6 +235,45 @@ private slots:
         QCOMPARE(reread.hall.cabinetWidthMeters, 0.6);
     }
 
+    void campusRoundTripsAndStaysOutWhenOneBuilding()
+    {
+        // One building (the default) writes no campus; four buildings and their interconnect
+        // are written and read back as given; more than one building needs the interconnect's
+        // capacity, and a campus an int cannot count is refused, each with its pointer.
+        Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
+        QVERIFY(!planToJson(plan).contains("campus"));
+        plan.campus.buildings = 4;
+        plan.campus.interconnectBytesPerSecondPerBuilding = 100e12 / 8;
+        plan.campus.distanceKm = 3;
+        plan.campus.usdPerGbps = 20;
+        const nlohmann::json written = planToJson(plan);
+        QCOMPARE(written["campus"]["buildings"].get<int>(), 4);
+        QCOMPARE(written["campus"]["interconnect_tbps"].get<double>(), 100.0);
+        const Plan reread = parsePlan(written, "plan.json", &shippedCatalog());
+        QVERIFY(reread.campus == plan.campus);
+
+        nlohmann::json noCapacity = written;
+        noCapacity["campus"].erase("interconnect_tbps");
+        QVERIFY2(errorOf(noCapacity)
+                         .find("plan.json: /campus/interconnect_tbps: more than one "
+                               "building needs the interconnect's capacity")
+                     == 0,
+                 errorOf(noCapacity).c_str());
+        nlohmann::json none = written;
+        none["campus"]["buildings"] = 0;
+        QVERIFY2(errorOf(none).find("plan.json: /campus/buildings: must be between 1 and 1024")
+                     == 0,
+                 errorOf(none).c_str());
+        // 128 DGX of 8 GPUs in 1,024 buildings is 1,048,576 GPUs: fine; 300,000 servers are
+        // 2,400,000 GPUs a building, 2,457,600,000 in 1,024 buildings: beyond an int.
+        nlohmann::json huge = written;
+        huge["campus"]["buildings"] = 1024;
+        huge["nodes"][0]["count"] = 300000;
+        QVERIFY2(errorOf(huge).find("plan.json: /campus/buildings: 1024 buildings of 2400000 GPUs")
+                     == 0,
+                 errorOf(huge).c_str());
+    }
+
     void datasetRoundTripsAndStaysOutWhenUnset()
     {
         Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
