@@ -168,6 +168,27 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
     bom->setExpanded(false);
 }
 
+namespace {
+
+/** The GPU count for the headline: a campus shows its buildings and the whole count. */
+QString fleetCount(const model::PlanEstimate &e)
+{
+    if (!e.campus)
+        return QString::number(e.gpus);
+    return EstimateSummaryView::tr("%1 buildings x %2 = %3")
+        .arg(e.campus->buildings)
+        .arg(e.gpus)
+        .arg(QString::fromStdString(model::groupedCount(e.campus->gpus)));
+}
+
+/** A section's title; a campus's hardware figures are each building's. */
+QString sectionTitle(const QString &title, const model::PlanEstimate &e)
+{
+    return e.campus ? EstimateSummaryView::tr("%1 (each building)").arg(title) : title;
+}
+
+} // namespace
+
 /** The one line that answers the plan's question: days to train, cost per token, or power. */
 void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
 {
@@ -181,7 +202,7 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
         m_headline->setText(
             tr("%1: %2 x %3, %4 replicas, TTFT p95 %5 ms, %6 USD per million output tokens")
                 .arg(QString::fromStdString(e.planName))
-                .arg(e.gpus)
+                .arg(fleetCount(e))
                 .arg(QString::fromStdString(e.gpuName))
                 .arg(e.inference.replicas)
                 .arg(number(e.inference.ttftSeconds * 1e3, 0))
@@ -192,7 +213,7 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
         m_headline->setText(
             tr("%1: %2 x %3, %4 days to train (%5 without failures), MFU %6%")
                 .arg(QString::fromStdString(e.planName))
-                .arg(e.gpus)
+                .arg(fleetCount(e))
                 .arg(QString::fromStdString(e.gpuName))
                 .arg(number(e.trainingRun.operations.wallSeconds / units::secondsPerDay, 1))
                 .arg(number(training.trainingSeconds / units::secondsPerDay, 1))
@@ -200,13 +221,13 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
     else if (e.hasTraining && e.training.found)
         m_headline->setText(tr("%1: %2 x %3, MFU %4%")
                                 .arg(QString::fromStdString(e.planName))
-                                .arg(e.gpus)
+                                .arg(fleetCount(e))
                                 .arg(QString::fromStdString(e.gpuName))
                                 .arg(number(100 * training.mfu, 1)));
     else
         m_headline->setText(tr("%1: %2 x %3, %4 kW facility power, %5 M USD")
                                 .arg(QString::fromStdString(e.planName))
-                                .arg(e.gpus)
+                                .arg(fleetCount(e))
                                 .arg(QString::fromStdString(e.gpuName))
                                 .arg(number(e.power.facilityWatts() / units::kilo, 0))
                                 .arg(number(e.capitalCostUsd / units::mega, 2)));
@@ -214,7 +235,7 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
 
 void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEstimate &e)
 {
-    auto *hardware = new QTreeWidgetItem(tree, {tr("Hardware")});
+    auto *hardware = new QTreeWidgetItem(tree, {sectionTitle(tr("Hardware"), e)});
     addRow(hardware, tr("GPUs"), tr("%1 x %2").arg(e.gpus).arg(QString::fromStdString(e.gpuName)));
     addRow(hardware, tr("Nodes"), QString::number(e.nodes));
     addRow(hardware, tr("Peak dense BF16/FP16"),
@@ -238,7 +259,7 @@ void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEs
 
 void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstimate &e)
 {
-    auto *power = new QTreeWidgetItem(tree, {tr("Power and cost")});
+    auto *power = new QTreeWidgetItem(tree, {sectionTitle(tr("Power and cost"), e)});
     if (e.facilityPowerLimitWatts)
         addRow(power, tr("Facility power budget"),
                tr("%1 MW: %2")

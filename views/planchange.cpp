@@ -22,10 +22,11 @@ PlanParts changedPlanParts(const model::Plan &before, const model::Plan &after)
     if (differs("name") || differs("description"))
         parts |= PlanPart::Name;
     const std::pair<const char *, PlanPart> keyed[] = {
-        {"nodes", PlanPart::Servers},   {"fabric", PlanPart::Fabric},
-        {"storage", PlanPart::Storage}, {"facility", PlanPart::Facility},
-        {"hall", PlanPart::Facility},   {"workload", PlanPart::Workload},
-        {"layout", PlanPart::Layout},   {"scenarios", PlanPart::Scenarios},
+        {"nodes", PlanPart::Servers},       {"fabric", PlanPart::Fabric},
+        {"storage", PlanPart::Storage},     {"facility", PlanPart::Facility},
+        {"hall", PlanPart::Facility},       {"campus", PlanPart::Facility},
+        {"workload", PlanPart::Workload},   {"layout", PlanPart::Layout},
+        {"scenarios", PlanPart::Scenarios},
     };
     for (const auto &[key, part] : keyed)
         if (differs(key))

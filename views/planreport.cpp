@@ -9,6 +9,7 @@
 #include "plandocument.h"
 #include "planscene.h"
 
+#include "model/core/humantext.h"
 #include "model/core/units.h"
 #include "model/inference/servingengine.h"
 #include "model/plan/plansources.h"
@@ -336,6 +337,14 @@ QStringList keyFigures(const model::PlanEstimate &e)
                  .arg(fixed(e.power.itWatts() / units::kilo, 1),
                       fixed(e.power.facilityWatts() / units::kilo, 1), fixed(e.power.pue, 2));
     lines << QObject::tr("Capital cost: %1").arg(money(e.capitalCostUsd));
+    if (e.campus)
+        lines << QObject::tr("Campus: %1 buildings like this one, %2 GPUs, %3 MW IT, %4 with "
+                             "the interconnect (%5 Tb/s out of each building, %6)")
+                     .arg(e.campus->buildings)
+                     .arg(QString::fromStdString(model::groupedCount(e.campus->gpus)))
+                     .arg(fixed(e.campus->itWatts / 1e6, 1), money(e.campus->capitalUsd),
+                          fixed(e.campus->interconnectBytesPerSecondPerBuilding * 8.0 / 1e12, 1),
+                          money(e.campus->interconnectUsd));
     return lines;
 }
 

@@ -39,6 +39,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
 
 using namespace cp;
 
@@ -451,6 +452,44 @@ private slots:
         QVERIFY2(window.summaryView()->diagnosis().startsWith(
                      QStringLiteral("Over the facility's power budget: 1.8 MW")),
                  qPrintable(window.summaryView()->diagnosis()));
+
+        // Campus: four buildings are refused until the interconnect has a capacity (the
+        // loader's rule, with its reason); with one, the Estimate panel gains the campus row.
+        auto *buildings = editor->findChild<QSpinBox *>(QStringLiteral("Buildings"));
+        auto *interconnect = editor->findChild<QDoubleSpinBox *>(QStringLiteral("Interconnect"));
+        QVERIFY(buildings && interconnect);
+        buildings->setValue(4);
+        emit buildings->editingFinished();
+        QCOMPARE(window.plan().campus.buildings, 1);
+        QVERIFY2(editor->lastError().contains(QStringLiteral("interconnect_tbps")),
+                 qPrintable(editor->lastError()));
+        interconnect = editor->findChild<QDoubleSpinBox *>(QStringLiteral("Interconnect"));
+        interconnect->setValue(100);
+        emit interconnect->editingFinished();
+        QCOMPARE(window.plan().campus.interconnectBytesPerSecondPerBuilding, 100e12 / 8);
+        buildings = editor->findChild<QSpinBox *>(QStringLiteral("Buildings"));
+        buildings->setValue(4);
+        emit buildings->editingFinished();
+        QCOMPARE(window.plan().campus.buildings, 4);
+        window.finishEstimate();
+        const auto campusRows = [&] {
+            return window.summaryView()
+                ->findChildren<QTreeWidget *>()
+                .front()
+                ->findItems(QStringLiteral("Campus of 4 buildings"),
+                            Qt::MatchRecursive | Qt::MatchExactly)
+                .size();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(campusRows(), 1, 10000);
+        QVERIFY(window.grab().save(
+            QStringLiteral(CP_SCREENSHOT_DIR "/properties-campus-1366x768.png")));
+        window.resize(1920, 1080);
+        QTest::qWait(20);
+        QVERIFY(window.grab().save(
+            QStringLiteral(CP_SCREENSHOT_DIR "/properties-campus-1920x1080.png")));
+        window.document()->undoStack()->undo();
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().campus.buildings, 1);
 
         // Inference: the hourly profile goes through the loader's check (24 hours).
         model::Plan serving = window.plan();
