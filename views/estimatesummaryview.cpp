@@ -177,7 +177,7 @@ QString fleetCount(const model::PlanEstimate &e)
         return QString::number(e.gpus);
     return EstimateSummaryView::tr("%1 buildings x %2 = %3")
         .arg(e.campus->buildings)
-        .arg(e.gpus)
+        .arg(QString::fromStdString(model::groupedCount(e.gpus)))
         .arg(QString::fromStdString(model::groupedCount(e.campus->gpus)));
 }
 
@@ -218,6 +218,20 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
                 .arg(number(e.trainingRun.operations.wallSeconds / units::secondsPerDay, 1))
                 .arg(number(training.trainingSeconds / units::secondsPerDay, 1))
                 .arg(number(100 * training.mfu, 1)));
+    else if (e.hasTraining && e.training.found && e.hasTrainingRun
+             && e.trainingRun.reliability.goodput <= 0 && training.trainingSeconds > 0)
+        // Failures come faster than the run can checkpoint and restart: it never finishes.
+        m_headline->setText(
+            tr("%1: %2 x %3, MFU %4%, but the run never finishes: a failure every %5 against "
+               "%6 to restart")
+                .arg(QString::fromStdString(e.planName))
+                .arg(fleetCount(e))
+                .arg(QString::fromStdString(e.gpuName))
+                .arg(number(100 * training.mfu, 1))
+                .arg(
+                    QString::fromStdString(model::humanWait(e.trainingRun.reliability.mtbfSeconds)),
+                    QString::fromStdString(
+                        model::humanWait(e.trainingRun.reliability.restartSeconds))));
     else if (e.hasTraining && e.training.found)
         m_headline->setText(tr("%1: %2 x %3, MFU %4%")
                                 .arg(QString::fromStdString(e.planName))

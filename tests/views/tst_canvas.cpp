@@ -810,13 +810,14 @@ private slots:
             QVERIFY(window.openPlan(samples.filePath(file)));
             window.finishEstimate();
             window.canvas()->fitAll();
-            // Every sample estimates (its headline names it, then its GPU count and type) and
-            // fits in the view after Fit: the whole plan is in the screenshot.
+            // Every sample estimates (its headline names it, then its GPU count and type, a
+            // campus's as "8 buildings x 131,072 = 1,048,576 x") and fits in the view after Fit:
+            // the whole plan is in the screenshot.
             const QString headline = window.summaryView()->headline();
             const QRegularExpression estimated(
                 QStringLiteral("^")
                 + QRegularExpression::escape(QString::fromStdString(window.plan().name))
-                + QStringLiteral(": [0-9][0-9,]* x "));
+                + QStringLiteral(": ([0-9]+ buildings x [0-9,]+ = )?[0-9][0-9,]* x "));
             QVERIFY2(estimated.match(headline).hasMatch(),
                      qPrintable(file + QStringLiteral(": ") + headline));
             const QRectF visible
