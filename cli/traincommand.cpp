@@ -48,6 +48,9 @@ std::vector<OptionSpec> trainOptions()
         {"nics-per-node", true, "NICs per node (default: the node's)"},
         {"oversubscription", true, "fabric oversubscription ratio, e.g. 2 for 2:1 (default 1)"},
         {"rail-optimised", false, "rail-optimised fabric (one leaf per GPU index)"},
+        {"multi-plane", false,
+         "rail-optimised with every rail a fat-tree of its own (a plane): 8 times the GPUs "
+         "the switches reach with shared spines"},
         {"switch-ports", true, "leaf switch radix (default 64)"},
         {"buildings", true,
          "buildings (halls) the GPUs are spread over, each with its own fabric, joined by a "
@@ -125,9 +128,11 @@ model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
     options.nicId = nicId;
     options.nicsPerNode = a.integer("nics-per-node", 1, 64).value_or(0);
     options.oversubscription = a.number("oversubscription", 1.0, 64.0).value_or(1.0);
-    options.railOptimised = a.has("rail-optimised");
+    options.railOptimised = a.has("rail-optimised") || a.has("multi-plane");
     options.switchPorts = a.integer("switch-ports", 2, 4096).value_or(64);
-    return model::ClusterDescription::fromCatalog(catalog, options);
+    model::ClusterDescription cluster = model::ClusterDescription::fromCatalog(catalog, options);
+    cluster.multiPlane = a.has("multi-plane");
+    return cluster;
 }
 
 namespace {

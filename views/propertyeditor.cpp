@@ -229,8 +229,12 @@ void PropertyEditor::buildFabric()
         topology->addItem(QString::fromLatin1(t));
     topology->setCurrentText(QString::fromStdString(f.topology));
     connect(topology, &QComboBox::currentTextChanged, this, [this](const QString &text) {
-        apply(tr("Change topology"),
-              [&](model::Plan &p) { p.fabric.topology = text.toStdString(); });
+        apply(tr("Change topology"), [&](model::Plan &p) {
+            p.fabric.topology = text.toStdString();
+            // Planes are a rail fabric's.
+            if (p.fabric.topology != "rail-fat-tree")
+                p.fabric.multiPlane = false;
+        });
     });
     m_layout->addRow(tr("Topology"), topology);
     auto *nic
@@ -267,6 +271,18 @@ void PropertyEditor::buildFabric()
                      {}, [](model::Plan &p, std::optional<double> v) {
                          p.fabric.oversubscription = v.value_or(1.0);
                      });
+    if (f.topology == "rail-fat-tree")
+        fields
+            .addChoice(tr("Planes"),
+                       {{tr("one fabric (rails share spines)"), QStringLiteral("shared")},
+                        {tr("one plane per rail"), QStringLiteral("multi")}},
+                       f.multiPlane ? QStringLiteral("multi") : QStringLiteral("shared"),
+                       [](model::Plan &p, const QString &value) {
+                           p.fabric.multiPlane = value == QStringLiteral("multi");
+                       })
+            ->setToolTip(tr("One plane per rail: every rail is a fat-tree of its own, so the "
+                            "same switches reach as many servers as a shared fabric reaches "
+                            "GPUs"));
     auto *generate = new QPushButton(tr("Generate topology…"), m_form);
     connect(generate, &QPushButton::clicked, this, &PropertyEditor::generateFabricRequested);
     m_layout->addRow(generate);

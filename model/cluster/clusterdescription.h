@@ -48,6 +48,8 @@ struct ClusterDescription
     /** Where it came from, for explanations: "2:1 oversubscribed RoCE fabric", say. */
     std::string fabricName;
     bool railOptimised = false;
+    /** Rail-optimised with every rail a fabric (plane) of its own (RailFatTreeParameters). */
+    bool multiPlane = false;
     int switchPorts = 64;
     /**
      * Per-GPU scale-out bandwidth at line rate measured on the fabric graph (fabricscaleout.h)

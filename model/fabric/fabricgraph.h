@@ -132,6 +132,11 @@ public:
     std::vector<std::uint8_t> naturalHalf;
     /** Switch radix the generator was given (0 for a torus or a hand-made fabric). */
     int radix = 0;
+    /**
+     * Planes that are copies of each other, rank r of every node on plane r (a multi-plane
+     * rail fabric): the rings of one rank measure all of them exactly. 1: one fabric.
+     */
+    int identicalPlanes = 1;
 
 private:
     std::string m_topologyName;

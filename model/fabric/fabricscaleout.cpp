@@ -25,6 +25,7 @@ FabricDesign fabricDesignForCluster(const ClusterDescription &cluster)
         p.nodesPerScalableUnit = cluster.switchPorts
             - upPortsForOversubscription(cluster.switchPorts, cluster.oversubscription);
         p.leafOversubscription = cluster.oversubscription;
+        p.multiPlane = cluster.multiPlane;
         p.rates = rates;
     } else {
         design.topology = FabricTopology::FatTree;
@@ -71,7 +72,15 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
     std::string bottleneck;
     RingRateMeter meter(graph);
     for (int n : sizes) {
-        const auto rings = rankRings(graph, nics, n, placement);
+        auto rings = rankRings(graph, nics, n, placement);
+        if (graph.identicalPlanes > 1 && graph.identicalPlanes == nics) {
+            // Rank r's rings stay on plane r and the planes are copies: rank 0's rings give
+            // every plane's rate exactly (rankRings lists each block's ranks in turn).
+            std::vector<std::vector<FabricVertexId>> rankZero;
+            for (std::size_t i = 0; i < rings.size(); i += static_cast<std::size_t>(nics))
+                rankZero.push_back(std::move(rings[i]));
+            rings = std::move(rankZero);
+        }
         const RingRate rate = meter.rate(rings, 0.0);
         const double perGpu = rate.bytesPerSecondPerFlow * nics / std::max(1, cluster.gpusPerNode);
         cluster.fabricRingBytesPerSecond.emplace_back(n, perGpu);

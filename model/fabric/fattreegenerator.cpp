@@ -133,17 +133,26 @@ std::size_t fatTreeLinks(long long endpoints, long long leaves, const ClosShape 
     return static_cast<std::size_t>(endpoints + leaves * shape.leafUpPorts + spineLinks);
 }
 
+/** Where buildUpperTiers' switches go: their label prefix ("plane3-") and first pod number. */
+struct UpperTierNames
+{
+    std::string prefix;
+    int firstPod = 0;
+};
+
 /** Adds spines (and cores) above `leaves` and wires them. */
 void buildUpperTiers(FabricGraph &graph, const std::vector<FabricVertexId> &leaves,
-                     const ClosShape &shape, const FabricLinkRates &rates)
+                     const ClosShape &shape, const FabricLinkRates &rates,
+                     const UpperTierNames &names = {})
 {
     const FabricLink link = fabricLink(rates);
     std::vector<FabricVertexId> spines;
     const int spinesPerPod = shape.spinesPerPod;
     for (int pod = 0; pod < shape.pods; ++pod)
         for (int s = 0; s < spinesPerPod; ++s)
-            spines.push_back(addSwitch(graph, 2, shape.tiers == 3 ? pod : -1,
-                                       "spine-" + std::to_string(pod * spinesPerPod + s)));
+            spines.push_back(
+                addSwitch(graph, 2, shape.tiers == 3 ? names.firstPod + pod : -1,
+                          names.prefix + "spine-" + std::to_string(pod * spinesPerPod + s)));
     for (std::size_t l = 0; l < leaves.size(); ++l) {
         const int pod = static_cast<int>(l) / shape.leavesPerPod;
         for (int j = 0; j < shape.leafUpPorts; ++j)
@@ -154,8 +163,9 @@ void buildUpperTiers(FabricGraph &graph, const std::vector<FabricVertexId> &leav
     std::vector<FabricVertexId> cores;
     for (int group = 0; group < spinesPerPod; ++group)
         for (int c = 0; c < shape.coresPerGroup; ++c)
-            cores.push_back(
-                addSwitch(graph, 3, -1, "core-" + std::to_string(group * shape.coresPerGroup + c)));
+            cores.push_back(addSwitch(graph, 3, -1,
+                                      names.prefix + "core-"
+                                          + std::to_string(group * shape.coresPerGroup + c)));
     for (int pod = 0; pod < shape.pods; ++pod)
         for (int s = 0; s < spinesPerPod; ++s)
             for (int j = 0; j < shape.spineUpPorts; ++j)
@@ -406,9 +416,25 @@ RailLayout railLayout(const RailFatTreeParameters &p)
             + ": use fewer nodes per scalable unit, more oversubscription or a larger radix");
     layout.units = static_cast<int>(ceilDiv(p.nodes, p.nodesPerScalableUnit));
     layout.leafCount = static_cast<long long>(layout.units) * p.gpusPerNode;
-    layout.shape = shapeFor(layout.leafCount, p.tiers, p.radix, layout.up, p.spineOversubscription,
-                            "GPUs", layout.down);
+    // Multi-plane: the tiers above the leaves are one plane's, over its `units` leaves.
+    layout.shape = p.multiPlane ? shapeFor(layout.units, p.tiers, p.radix, layout.up,
+                                           p.spineOversubscription, "nodes on a plane", layout.down)
+                                : shapeFor(layout.leafCount, p.tiers, p.radix, layout.up,
+                                           p.spineOversubscription, "GPUs", layout.down);
     return layout;
+}
+
+/** Vertices, and links, of the rail fabric's switch tiers and GPUs (not its NVSwitches). */
+std::pair<std::size_t, std::size_t> railFabricSize(const RailFatTreeParameters &p,
+                                                   const RailLayout &layout)
+{
+    const long long gpus = 1LL * p.nodes * p.gpusPerNode;
+    if (!p.multiPlane)
+        return {fatTreeVertices(gpus, layout.leafCount, layout.shape),
+                fatTreeLinks(gpus, layout.leafCount, layout.shape)};
+    const std::size_t planes = static_cast<std::size_t>(p.gpusPerNode);
+    return {planes * fatTreeVertices(p.nodes, layout.units, layout.shape),
+            planes * fatTreeLinks(p.nodes, layout.units, layout.shape)};
 }
 
 } // namespace
@@ -428,8 +454,8 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
     const long long gpus = 1LL * p.nodes * p.gpusPerNode;
     const long long scaleUpSwitches = p.gpusPerNode > 1 ? p.nodes : 0;
     const long long scaleUpLinks = p.gpusPerNode > 1 ? gpus : 0;
-    graph.reserve(fatTreeVertices(gpus, leafCount, shape) + scaleUpSwitches,
-                  fatTreeLinks(gpus, leafCount, shape) + scaleUpLinks);
+    const auto [fabricVertices, fabricLinks] = railFabricSize(p, layout);
+    graph.reserve(fabricVertices + scaleUpSwitches, fabricLinks + scaleUpLinks);
     std::vector<FabricVertexId> leaves;
     for (long long l = 0; l < leafCount; ++l) {
         const int unit = static_cast<int>(l / p.gpusPerNode);
@@ -438,13 +464,28 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
             graph, 1, unit, "leaf-su" + std::to_string(unit) + "-rail" + std::to_string(rail)));
     }
     addRailNodes(graph, p, leaves);
-    buildUpperTiers(graph, leaves, shape, p.rates);
+    if (p.multiPlane) {
+        // Plane r: rail r's leaf of every unit, under tiers of its own.
+        for (int rail = 0; rail < p.gpusPerNode; ++rail) {
+            std::vector<FabricVertexId> plane;
+            for (int unit = 0; unit < units; ++unit)
+                plane.push_back(leaves[static_cast<std::size_t>(unit) * p.gpusPerNode + rail]);
+            buildUpperTiers(graph, plane, shape, p.rates,
+                            {"plane" + std::to_string(rail) + "-", rail * shape.pods});
+        }
+        graph.identicalPlanes = p.gpusPerNode;
+    } else {
+        buildUpperTiers(graph, leaves, shape, p.rates);
+    }
+    const long long leavesUnderTiers = p.multiPlane ? units : leafCount;
     const bool full = p.nodes % p.nodesPerScalableUnit == 0
-        && (shape.tiers == 2 || leafCount % shape.leavesPerPod == 0);
+        && (shape.tiers == 2 || leavesUnderTiers % shape.leavesPerPod == 0);
     if (full)
         graph.symmetryRepresentatives.push_back(graph.endpoints().front());
-    graph.description = std::to_string(shape.tiers) + "-tier rail-optimised fat-tree, radix "
-        + std::to_string(p.radix) + ", " + std::to_string(p.nodes) + " nodes x "
+    graph.description = std::to_string(shape.tiers) + "-tier rail-optimised fat-tree"
+        + (p.multiPlane ? ", " + std::to_string(p.gpusPerNode) + " planes (one per rail)"
+                        : std::string())
+        + ", radix " + std::to_string(p.radix) + ", " + std::to_string(p.nodes) + " nodes x "
         + std::to_string(p.gpusPerNode) + " GPUs in " + std::to_string(units)
         + " scalable units of " + std::to_string(p.nodesPerScalableUnit) + ", leaf "
         + ratioText(down, up);
@@ -477,10 +518,9 @@ FabricHardwareCount fabricHardwareCount(const RailFatTreeParameters &p)
     const long long gpus = 1LL * p.nodes * p.gpusPerNode;
     FabricHardwareCount count;
     // NVSwitches are scale-up switches inside the servers, not the fabric's.
-    count.switches
-        = static_cast<long long>(fatTreeVertices(gpus, layout.leafCount, layout.shape)) - gpus;
-    const long long fabricLinks
-        = static_cast<long long>(fatTreeLinks(gpus, layout.leafCount, layout.shape)) - gpus;
+    const auto [vertices, links] = railFabricSize(p, layout);
+    count.switches = static_cast<long long>(vertices) - gpus;
+    const long long fabricLinks = static_cast<long long>(links) - gpus;
     count.opticalLinks = fabricLinks + (p.rates.accessMedium == LinkMedium::Optical ? gpus : 0);
     return count;
 }

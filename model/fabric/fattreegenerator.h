@@ -36,6 +36,14 @@ struct RailFatTreeParameters
     int tiers = 0; ///< 0: the fewest that hold the nodes
     double leafOversubscription = 1.0;
     double spineOversubscription = 1.0;
+    /**
+     * Multi-plane: every rail is a fat-tree of its own (a plane of the nodes' NIC r, up to
+     * `tiers` tiers), no spine or core joins two rails. A plane holds as many nodes as a
+     * shared-spine fabric holds GPUs, so radix-64 switches reach 524,288 GPUs on 8 planes
+     * where shared spines stop at 65,536; traffic between rails crosses NVLink inside the
+     * node (NCCL's PXN), as in a rail-optimised fabric.
+     */
+    bool multiPlane = false;
     FabricLinkRates rates;
 };
 

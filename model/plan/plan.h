@@ -53,6 +53,8 @@ struct FabricPlan
     int dragonflyGroups = 0;
     std::string torusDims; ///< "4x4x4"; empty for other topologies
     int nodesPerScalableUnit = 32; ///< rail-fat-tree
+    /** rail-fat-tree: every rail a fat-tree of its own (RailFatTreeParameters::multiPlane). */
+    bool multiPlane = false;
     /**
      * Switches taken out for a failure what-if, by their generated label ("spine-5",
      * "leaf-su3-rail2"); the estimate runs on the fabric without them.

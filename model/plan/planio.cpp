@@ -309,6 +309,9 @@ void readFabric(JsonFieldReader &root, const std::string &file, const Catalog *c
         plan.fabric.torusDims = f.optionalString("torus_dims").value_or("");
         plan.fabric.nodesPerScalableUnit
             = f.optionalInteger("nodes_per_scalable_unit", 1, 4096).value_or(32);
+        // A rail fabric's; kept for other topologies (a scenario may switch back to rails)
+        // and reported by the estimate there.
+        plan.fabric.multiPlane = f.optionalBool("multi_plane").value_or(false);
         plan.fabric.oversubscription
             = f.optionalNumber("oversubscription", {1.0, 64.0, false}).value_or(1.0);
         if (auto rate = f.optionalNumber("storage_network_gb_per_s", {0.0, 1e6, false}))
@@ -662,6 +665,8 @@ nlohmann::json fabricToJson(const FabricPlan &fabric)
         f["torus_dims"] = fabric.torusDims;
     if (fabric.nodesPerScalableUnit != 32)
         f["nodes_per_scalable_unit"] = fabric.nodesPerScalableUnit;
+    if (fabric.multiPlane)
+        f["multi_plane"] = true;
     if (fabric.storageNetworkBytesPerSecond)
         f["storage_network_gb_per_s"] = *fabric.storageNetworkBytesPerSecond / units::giga;
     if (!fabric.failedSwitches.empty())

@@ -149,6 +149,9 @@ void estimateFabric(PlanEstimateBuild &build)
     result.fabric.topology = build.plan.fabric.topology;
     if (build.plan.fabric.topology == "none" || !build.firstGroup)
         return;
+    if (build.plan.fabric.multiPlane && build.plan.fabric.topology != "rail-fat-tree")
+        result.warnings.push_back("one plane per rail is a rail-fat-tree's; the "
+                                  + build.plan.fabric.topology + " is built as one fabric");
     try {
         build.planFabric = planFabric(build.plan, build.catalog);
         if (build.planFabric)

@@ -48,6 +48,7 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
     d.railFatTree.nodes = nodes;
     d.railFatTree.gpusPerNode = std::max(1, nicsPerNode);
     d.railFatTree.nodesPerScalableUnit = plan.fabric.nodesPerScalableUnit;
+    d.railFatTree.multiPlane = plan.fabric.multiPlane;
     d.railFatTree.tiers = plan.fabric.tiers >= 2 ? plan.fabric.tiers : 0; // a rail per leaf
     d.railFatTree.leafOversubscription = plan.fabric.oversubscription;
     d.dragonfly.a = plan.fabric.dragonflyA;

@@ -95,6 +95,7 @@ std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catal
     options.railOptimised = plan.fabric.topology == "rail-fat-tree";
     options.switchPorts = switchPorts;
     setup.cluster = ClusterDescription::fromCatalog(catalog, options);
+    setup.cluster.multiPlane = plan.fabric.multiPlane;
     setup.cluster.buildings = plan.campus.buildings;
     setup.cluster.interconnectBytesPerSecondPerBuilding
         = plan.campus.interconnectBytesPerSecondPerBuilding;

@@ -588,6 +588,19 @@ private slots:
         QVERIFY(closedForm.out.contains("closed-form scale-out model"));
     }
 
+    void trainOnPlanesReachesWhatSharedSpinesCannot()
+    {
+        // The 131,072 H100 that shared radix-64 spines cannot join (trainRefusesAFabricItCannot
+        // Build) fit on one plane per rail: 8 planes of 16,384 servers, each 512 leaves, 512
+        // spines and 256 cores (tst_fabric): 10,240 switches.
+        const Result r
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "131072", "--model", "gpt-3-175b",
+                   "--seq-len", "2048", "--global-batch", "8192", "--multi-plane", "--json"});
+        QCOMPARE(r.status, 0);
+        const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(json.value("operations").toObject().value("switches").toDouble(), 10240.0);
+    }
+
     void trainSpansBuildings()
     {
         // 1,048,576 H100 in 8 buildings of 131,072, each on its own non-blocking fat-tree of

@@ -14,6 +14,8 @@
 
 #include <QTest>
 
+#include <set>
+
 using namespace cp::model;
 
 namespace {
@@ -586,6 +588,74 @@ private slots:
         const FabricHardwareCount one = fabricHardwareCount(su);
         QCOMPARE(one.switches, 12LL);
         QCOMPARE(one.opticalLinks, 256LL + 256LL);
+    }
+
+    void multiPlaneRailsShareNoSwitch()
+    {
+        // 16 servers of 4 GPUs on radix-8 switches, 4 servers per unit: each rail is a plane of
+        // its own: 16 / 4 = 4 leaves, two tiers, smallestDivisorAtLeast(4 up ports, 4 x 4 / 8 =
+        // 2) = 2 spines; 4 planes: 16 leaves + 8 spines = 24 switches, 64 GPU cables and
+        // 4 x 4 x 4 = 64 leaf uplinks. No spine has leaves of two rails.
+        RailFatTreeParameters p;
+        p.nodes = 16;
+        p.gpusPerNode = 4;
+        p.nodesPerScalableUnit = 4;
+        p.radix = 8;
+        p.multiPlane = true;
+        const FabricGraph graph = generateRailFatTree(p);
+        const FabricHardwareCount count = hardwareCountOf(graph);
+        QCOMPARE(count.switches, 24LL);
+        QCOMPARE(count.opticalLinks, 64LL + 64LL);
+        QCOMPARE(fabricHardwareCount(p).switches, count.switches);
+        QCOMPARE(fabricHardwareCount(p).opticalLinks, count.opticalLinks);
+        QCOMPARE(graph.identicalPlanes, 4);
+        const auto &g = graph.storage();
+        for (FabricVertexId v = 0; v < graph.vertexCount(); ++v) {
+            if (graph.vertex(v).tier != 2)
+                continue;
+            std::set<std::string> rails;
+            for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
+                const std::string &label = graph.vertex(boost::target(*it, g)).label;
+                rails.insert(label.substr(label.find("-rail")));
+            }
+            QVERIFY2(rails.size() == 1, graph.vertex(v).label.c_str());
+        }
+        // Radix 64 reaches 8 x 65,536 = 524,288 GPUs this way, where shared spines stop at
+        // 65,536: 16,384 DGX are 512 units, 512 leaves a plane, 16 pods of 32 leaves under
+        // 32 spines each, 32 core groups of 8: 1,280 switches a plane, 10,240 in all.
+        RailFatTreeParameters large;
+        large.nodes = 16384;
+        large.multiPlane = true;
+        QCOMPARE(fabricHardwareCount(large).switches, 10240LL);
+        large.multiPlane = false;
+        QVERIFY_THROWS_EXCEPTION(FabricParameterError, fabricHardwareCount(large));
+
+        // Oversubscribed (3:1 leaves): measuring rank 0's rings alone (the planes are copies)
+        // gives what every rank's rings give, at every ring size and both placements.
+        ClusterDescription cluster;
+        cluster.gpusPerNode = 4;
+        cluster.nicsPerNode = 4;
+        cluster.gpus = 64 * 4;
+        cluster.nicBytesPerSecond = B;
+        cluster.oversubscription = 3.0;
+        cluster.switchPorts = 8;
+        cluster.railOptimised = true;
+        cluster.multiPlane = true;
+        FabricGraph planes = generateFabric(fabricDesignForCluster(cluster));
+        QCOMPARE(planes.identicalPlanes, 4);
+        for (const NodePlacement placement :
+             {NodePlacement::Contiguous, NodePlacement::Scattered}) {
+            ClusterDescription oneRank = cluster, everyRank = cluster;
+            measureScaleOutOnGraph(oneRank, planes, placement);
+            planes.identicalPlanes = 1; // now every rank's rings are routed
+            measureScaleOutOnGraph(everyRank, planes, placement);
+            planes.identicalPlanes = 4;
+            QCOMPARE(oneRank.fabricRingBytesPerSecond, everyRank.fabricRingBytesPerSecond);
+            // Contiguous rings leave each 6-server unit once (full rate); scattered ones send
+            // every flow up the 2 uplinks of 6 down, so the comparison covers a measured loss.
+            if (placement == NodePlacement::Scattered)
+                QVERIFY(everyRank.fabricRingBytesPerSecond.back().second < B);
+        }
     }
 
     void estimatorsUseTheMeasuredScaleOut()

@@ -210,6 +210,28 @@ private slots:
         QCOMPARE(e.trainingRun.switches, 4LL * 48);
     }
 
+    void multiPlanePlanCountsEveryPlane()
+    {
+        // The H100 sample (128 DGX, 4 units of 32) with one plane per rail: each of the 8 planes
+        // has 4 leaves and smallestDivisorAtLeast(32 up ports, 4 x 32 / 64 = 2) = 2 spines,
+        // 48 switches in all, as the shared fabric's 32 leaves + 16 spines; the rings, all
+        // within a plane, train at the same step. On a fat-tree the flag does not apply, and the
+        // estimate says so.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.scenarios.clear();
+        const PlanEstimate shared = estimatePlan(plan, shippedCatalog());
+        plan.fabric.multiPlane = true;
+        const PlanEstimate planes = estimatePlan(plan, shippedCatalog());
+        QCOMPARE(planes.fabric.leafSwitches, 32LL);
+        QCOMPARE(planes.fabric.spineSwitches, 16LL);
+        QCOMPARE(planes.training.best.stepSeconds, shared.training.best.stepSeconds);
+        plan.fabric.topology = "fat-tree";
+        const PlanEstimate fatTree = estimatePlan(plan, shippedCatalog());
+        QVERIFY(std::any_of(fatTree.warnings.begin(), fatTree.warnings.end(), [](const auto &w) {
+            return w.find("one plane per rail is a rail-fat-tree's") != std::string::npos;
+        }));
+    }
+
     void groupsOffTheFabricAreLeftOut()
     {
         // Two groups of 64 DGX H100; the second is not cabled to the fabric.

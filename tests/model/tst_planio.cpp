@@ -274,6 +274,19 @@ private slots:
                  errorOf(huge).c_str());
     }
 
+    void multiPlaneRoundTrips()
+    {
+        // The sample is a rail fabric: one plane per rail is written only when set, and read
+        // back (its scenario that switches to a fat-tree inherits the flag; the estimate says
+        // it does not apply there, tst_planestimator).
+        Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
+        QVERIFY(!planToJson(plan)["fabric"].contains("multi_plane"));
+        plan.fabric.multiPlane = true;
+        const nlohmann::json written = planToJson(plan);
+        QVERIFY(written["fabric"]["multi_plane"].get<bool>());
+        QVERIFY(parsePlan(written, "plan.json", &shippedCatalog()).fabric.multiPlane);
+    }
+
     void datasetRoundTripsAndStaysOutWhenUnset()
     {
         Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
