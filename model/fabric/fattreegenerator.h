@@ -41,7 +41,9 @@ struct RailFatTreeParameters
      * `tiers` tiers), no spine or core joins two rails. A plane holds as many nodes as a
      * shared-spine fabric holds GPUs, so radix-64 switches reach 524,288 GPUs on 8 planes
      * where shared spines stop at 65,536; traffic between rails crosses NVLink inside the
-     * node (NCCL's PXN), as in a rail-optimised fabric.
+     * node (NCCL's PXN), as in a rail-optimised fabric. The Multi-Plane Fat-Tree of Zhao et
+     * al., "Insights into DeepSeek-V3: Scaling Challenges and Reflections on Hardware for AI
+     * Architectures", ISCA 2025 (arXiv:2505.09343), section 5.
      */
     bool multiPlane = false;
     FabricLinkRates rates;

@@ -623,6 +623,13 @@ private slots:
         // Radix 64 reaches 8 x 65,536 = 524,288 GPUs this way, where shared spines stop at
         // 65,536: 16,384 DGX are 512 units, 512 leaves a plane, 16 pods of 32 leaves under
         // 32 spines each, 32 core groups of 8: 1,280 switches a plane, 10,240 in all.
+        // DeepSeek's Multi-Plane Fat-Tree (Zhao et al., ISCA 2025, section 5): 8 two-tier planes
+        // of 64-port switches, 16,384 GPUs on 768 switches: 64 leaves + 32 spines a plane.
+        RailFatTreeParameters deepseek;
+        deepseek.nodes = 2048;
+        deepseek.multiPlane = true;
+        QCOMPARE(fabricHardwareCount(deepseek).switches, 768LL);
+        QCOMPARE(hardwareCountOf(generateRailFatTree(deepseek)).switches, 768LL);
         RailFatTreeParameters large;
         large.nodes = 16384;
         large.multiPlane = true;
