@@ -99,17 +99,22 @@ private slots:
     void drawsEachTopology_data()
     {
         QTest::addColumn<QString>("topology");
-        QTest::newRow("rail-fat-tree") << QStringLiteral("rail-fat-tree");
-        QTest::newRow("fat-tree") << QStringLiteral("fat-tree");
-        QTest::newRow("dragonfly") << QStringLiteral("dragonfly");
-        QTest::newRow("torus") << QStringLiteral("torus");
+        QTest::addColumn<bool>("multiPlane");
+        QTest::newRow("rail-fat-tree") << QStringLiteral("rail-fat-tree") << false;
+        QTest::newRow("multi-plane") << QStringLiteral("rail-fat-tree") << true;
+        QTest::newRow("fat-tree") << QStringLiteral("fat-tree") << false;
+        QTest::newRow("dragonfly") << QStringLiteral("dragonfly") << false;
+        QTest::newRow("torus") << QStringLiteral("torus") << false;
     }
 
     void drawsEachTopology()
     {
         QFETCH(QString, topology);
+        QFETCH(bool, multiPlane);
+        const QString shot = QString::fromLatin1(QTest::currentDataTag());
         model::Plan plan = sample();
         plan.fabric.topology = topology.toStdString();
+        plan.fabric.multiPlane = multiPlane;
         auto shown = show(plan);
         views::FabricDrawingItem *item = shown->view.drawingItem();
         QVERIFY(item);
@@ -148,11 +153,11 @@ private slots:
             QCOMPARE(bundled, detail);
         }
         shown->view.canvas()->fitAll();
-        saveShot(&shown->view, QStringLiteral("fabric-%1-overview.png").arg(topology));
+        saveShot(&shown->view, QStringLiteral("fabric-%1-overview.png").arg(shot));
         shown->view.canvas()->setZoom(2.0);
         const auto &first = d.switches.empty() ? views::FabricDrawing::Switch {} : d.switches[0];
         shown->view.canvas()->centerOn(first.x + 300, first.y + 200);
-        saveShot(&shown->view, QStringLiteral("fabric-%1-detail.png").arg(topology));
+        saveShot(&shown->view, QStringLiteral("fabric-%1-detail.png").arg(shot));
         QVERIFY(!item->lastPaintShowedBundles());
     }
 
