@@ -148,6 +148,30 @@ std::string planInferenceText(const model::PlanEstimate &e)
 
 } // namespace
 
+/** The run around the step: failures, restarts, checkpoints and the wall time they make. */
+std::string planRunText(const model::PlanEstimate &e)
+{
+    if (!e.hasTrainingRun)
+        return {};
+    const model::ReliabilityEstimate &r = e.trainingRun.reliability;
+    Table table({"run", "value"});
+    table.addRow({"failures",
+                  format("%.2f interruptions per day", r.interruptionsPerDay) + ", job MTBF "
+                      + model::humanWait(r.mtbfSeconds) + ", restart "
+                      + model::humanWait(r.restartSeconds)});
+    table.addRow({"goodput",
+                  r.goodput > 0
+                      ? format("%.3g%% of wall time is useful work", 100 * r.goodput)
+                      : std::string("0%: failures outpace checkpoints and restarts, the run never "
+                                    "finishes")});
+    const double wall = e.trainingRun.operations.wallSeconds;
+    if (wall > 0)
+        table.addRow({"wall time (expected)",
+                      format("%.1f days", wall / units::secondsPerDay)
+                          + " with failures, restarts and checkpoints"});
+    return "\n" + table.render();
+}
+
 std::string renderPlanEstimate(const model::PlanEstimate &e)
 {
     std::string text = "Plan: " + e.planName + "\n\n" + planSummaryText(e);
@@ -157,7 +181,7 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
     if (e.hasTraining) {
         text += "\nTraining estimate:\n";
         if (e.training.found)
-            text += renderTrainingEstimate(e.training.best);
+            text += renderTrainingEstimate(e.training.best) + planRunText(e);
         else
             text += "  not possible: " + e.trainingError + "\n";
     }

@@ -588,6 +588,24 @@ private slots:
         QVERIFY(closedForm.out.contains("closed-form scale-out model"));
     }
 
+    void planEstimateTextShowsTheRun()
+    {
+        // The run around the step in the text too: the sample's failures and expected wall
+        // time; a million GPUs fail every 3 min against a 10 min restart (a 50,000 h GPU MTBF
+        // over 1,048,576 GPUs is about 2.9 min before the nodes' and switches' own failures),
+        // so that run never finishes, and the text says so.
+        const Result sample
+            = run({"plan", "estimate", CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json"});
+        QCOMPARE(sample.status, 0);
+        QVERIFY2(sample.out.contains("wall time (expected)"), sample.out.constData());
+        QVERIFY(sample.out.contains("of wall time is useful work"));
+        const Result million
+            = run({"plan", "estimate", CP_SOURCE_DIR "/samples/h100-1m-8-buildings.json"});
+        QCOMPARE(million.status, 0);
+        QVERIFY2(million.out.contains("the run never finishes"), million.out.constData());
+        QVERIFY(million.out.contains("job MTBF 3 min"));
+    }
+
     void trainOnPlanesReachesWhatSharedSpinesCannot()
     {
         // The 131,072 H100 that shared radix-64 spines cannot join (trainRefusesAFabricItCannot
