@@ -172,6 +172,47 @@ Interconnect interconnectFromArguments(const ParsedArguments &a, model::ClusterD
     return {gbps * usdPerGbps, gbps * wattsPerGbps};
 }
 
+/**
+ * The scale-out rates of `cluster` (--fabric-model, --placement) and the fabric's hardware, with
+ * the sentence that says how they were found; a fabric the switches cannot build is refused
+ * (exit 3) rather than estimated on a closed form for a cluster that cannot exist.
+ */
+std::string measureFabric(const ParsedArguments &a, model::ClusterDescription &cluster,
+                          const Interconnect &interconnect,
+                          std::optional<model::FabricHardwareCount> &hardware, std::ostream &out)
+{
+    const std::string fabricModel
+        = a.choice("fabric-model", {"graph", "closed-form"}).value_or("graph");
+    const auto placement
+        = a.choice("placement", {"contiguous", "scattered"}).value_or("contiguous") == "scattered"
+        ? model::NodePlacement::Scattered
+        : model::NodePlacement::Contiguous;
+    if (fabricModel != "graph")
+        return "closed-form scale-out model: NIC share, divided by the oversubscription for "
+               "rings that leave a leaf";
+    try {
+        model::FabricHardwareCount count;
+        std::string note = model::measureScaleOutOnFabric(cluster, placement, &count);
+        hardware = count;
+        if (cluster.buildings > 1)
+            note += "; buildings joined by "
+                + format("%.3g", cluster.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12)
+                + " Tb/s each way, " + format("%.3g", cluster.interconnectLatencySeconds * 1e6)
+                + " us apart"
+                + (interconnect.usd > 0 ? std::string()
+                                        : " (unpriced: --interconnect-usd-per-gbps)");
+        return note;
+    } catch (const model::FabricParameterError &error) {
+        // The closed form stays available when asked for by name.
+        const std::string reason = std::string("the fabric cannot be built: ") + error.what()
+            + " (--switch-ports sets the radix; --fabric-model closed-form estimates on the "
+              "NIC share without a fabric)";
+        if (a.has("json"))
+            out << nlohmann::json {{"fits", false}, {"reason", reason}}.dump(2) << "\n";
+        throw InfeasibleError(reason);
+    }
+}
+
 /** The training job the options describe, without its model. */
 model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
 {
@@ -327,38 +368,8 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     job.model = modelFromArguments(a, catalog);
     model::ClusterDescription cluster = clusterFromArguments(a, catalog, gpus);
     const Interconnect interconnect = interconnectFromArguments(a, cluster);
-    const std::string fabricModel
-        = a.choice("fabric-model", {"graph", "closed-form"}).value_or("graph");
-    const auto placement
-        = a.choice("placement", {"contiguous", "scattered"}).value_or("contiguous") == "scattered"
-        ? model::NodePlacement::Scattered
-        : model::NodePlacement::Contiguous;
     std::optional<model::FabricHardwareCount> fabricHardware;
-    std::string fabricNote = "closed-form scale-out model: NIC share, divided by the "
-                             "oversubscription for rings that leave a leaf";
-    if (fabricModel == "graph") {
-        try {
-            model::FabricHardwareCount count;
-            fabricNote = model::measureScaleOutOnFabric(cluster, placement, &count);
-            fabricHardware = count;
-            if (cluster.buildings > 1)
-                fabricNote += "; buildings joined by "
-                    + format("%.3g", cluster.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12)
-                    + " Tb/s each way, " + format("%.3g", cluster.interconnectLatencySeconds * 1e6)
-                    + " us apart"
-                    + (interconnect.usd > 0 ? std::string()
-                                            : " (unpriced: --interconnect-usd-per-gbps)");
-        } catch (const model::FabricParameterError &error) {
-            // A fabric the switches cannot build gets no estimate, not a closed form for a
-            // cluster that cannot exist; the closed form stays available when asked for.
-            const std::string reason = std::string("the fabric cannot be built: ") + error.what()
-                + " (--switch-ports sets the radix; --fabric-model closed-form estimates on the "
-                  "NIC share without a fabric)";
-            if (a.has("json"))
-                out << nlohmann::json {{"fits", false}, {"reason", reason}}.dump(2) << "\n";
-            throw InfeasibleError(reason);
-        }
-    }
+    const std::string fabricNote = measureFabric(a, cluster, interconnect, fabricHardware, out);
     const model::TrainingEstimator estimator(job, cluster);
     const model::TrainingSearchResult result = estimator.search();
     if (!result.found) {

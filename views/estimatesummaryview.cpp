@@ -271,6 +271,17 @@ void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEs
     }
 }
 
+void EstimateSummaryView::addCampusRow(QTreeWidgetItem *section, const model::CampusTotals &campus)
+{
+    addRow(section, tr("Campus of %1 buildings").arg(campus.buildings),
+           tr("%1 GPUs, %2 MW IT, %3 USD with the interconnect (%4 Tb/s out of each "
+              "building, %5 USD)")
+               .arg(QString::fromStdString(model::groupedCount(campus.gpus)),
+                    number(campus.itWatts / 1e6, 1), number(campus.capitalUsd, 0),
+                    number(campus.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12, 1),
+                    number(campus.interconnectUsd, 0)));
+}
+
 void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstimate &e)
 {
     auto *power = new QTreeWidgetItem(tree, {sectionTitle(tr("Power and cost"), e)});
@@ -291,13 +302,7 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
                .arg(number(e.power.facilityWatts() / units::kilo, 1), number(e.power.pue, 2)));
     addRow(power, tr("Capital cost"), tr("%1 USD").arg(number(e.capitalCostUsd, 0)));
     if (e.campus)
-        addRow(power, tr("Campus of %1 buildings").arg(e.campus->buildings),
-               tr("%1 GPUs, %2 MW IT, %3 USD with the interconnect (%4 Tb/s out of each "
-                  "building, %5 USD)")
-                   .arg(QString::fromStdString(model::groupedCount(e.campus->gpus)),
-                        number(e.campus->itWatts / 1e6, 1), number(e.campus->capitalUsd, 0),
-                        number(e.campus->interconnectBytesPerSecondPerBuilding * 8.0 / 1e12, 1),
-                        number(e.campus->interconnectUsd, 0)));
+        addCampusRow(power, *e.campus);
     for (const model::RackUsage &rack : e.racks)
         addRow(power, tr("Racks: %1").arg(QString::fromStdString(rack.groupName)),
                tr("%1 x %2, %3 nodes each, %4 of %5 kW")

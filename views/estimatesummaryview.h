@@ -41,6 +41,7 @@ private:
     void showHeadline(const model::PlanEstimate &estimate);
     static void addHardwareRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
     static void addPowerRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
+    static void addCampusRow(QTreeWidgetItem *section, const model::CampusTotals &campus);
     static void addTrainingRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
     static void addTrainingRunRows(QTreeWidgetItem *section, const model::PlanEstimate &estimate);
     static void addDataPathRows(QTreeWidgetItem *section, const model::DataPathEstimate &path);

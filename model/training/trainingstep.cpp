@@ -100,6 +100,7 @@ private:
     LinkLevel linkFor(int ranks) const;
     int buildingsPerStage() const;
     double pipelineSendSeconds() const;
+    double gradientAllReduceSeconds(double bytes, int group) const;
     double stageMicrobatchSeconds() const;
     void addStepOperations(TrainingEstimate &result, double stageMicro);
     void addDataParallel(TrainingEstimate &result, double stageForward, double stageBackward);
@@ -543,6 +544,28 @@ void StepBuilder::addStepOperations(TrainingEstimate &result, double stageMicro)
 }
 
 /**
+ * One all-reduce of `bytes` of gradients over a data-parallel `group`: hierarchical (NVLink, then
+ * the fabric), with the interconnect as a third level when a pipeline stage spans buildings.
+ */
+double StepBuilder::gradientAllReduceSeconds(double bytes, int group) const
+{
+    if (group <= 1 || bytes <= 0)
+        return 0.0;
+    const int local = std::clamp(m_cluster.gpusPerNode / m_config.tp, 1, group);
+    const int nodes = std::max(1, group / local);
+    const int buildings = buildingsPerStage();
+    if (buildings > 1) {
+        // Over the interconnect: each building's share of the group, then across buildings.
+        const int nodesPerBuilding = std::max(1, nodes / buildings);
+        return campusAllReduceSeconds(
+            bytes, local, nodesPerBuilding, buildings, m_cluster.scaleUpLink(),
+            m_cluster.scaleOutLink(nodesPerBuilding), m_cluster.interconnectLink());
+    }
+    return hierarchicalAllReduceSeconds(bytes, local, nodes, m_cluster.scaleUpLink(),
+                                        m_cluster.scaleOutLink(nodes));
+}
+
+/**
  * Gradient reduction and, for ZeRO, parameter gathers (Rajbhandari et al., ZeRO, SC20 §5; Zhao
  * et al., PyTorch FSDP, VLDB 2023 §3). Reduce-scatter and all-gather each move half an
  * all-reduce. The gradient reduction hides behind the last microbatch's backward pass (as far
@@ -561,25 +584,10 @@ void StepBuilder::addDataParallel(TrainingEstimate &result, double stageForward,
     const int expertTp = expertTensorParallel(c);
 
     const int dpGroup = c.dp * c.cp; // gradients are reduced over data- and context-parallel ranks
-    const int buildings = buildingsPerStage();
-    auto allReduce = [&](double bytes, int group) {
-        if (group <= 1 || bytes <= 0)
-            return 0.0;
-        const int local = std::clamp(m_cluster.gpusPerNode / c.tp, 1, group);
-        const int nodes = std::max(1, group / local);
-        if (buildings > 1) {
-            // Over the interconnect: each building's share of the group, then across buildings.
-            const int nodesPerBuilding = std::max(1, nodes / buildings);
-            return campusAllReduceSeconds(
-                bytes, local, nodesPerBuilding, buildings, m_cluster.scaleUpLink(),
-                m_cluster.scaleOutLink(nodesPerBuilding), m_cluster.interconnectLink());
-        }
-        return hierarchicalAllReduceSeconds(bytes, local, nodes, m_cluster.scaleUpLink(),
-                                            m_cluster.scaleOutLink(nodes));
-    };
-    const double syncSeconds = allReduce(denseParams * gradientBytesPerParameter, dpGroup)
-        + allReduce(expertParams * gradientBytesPerParameter,
-                    std::max(1, dpGroup * c.tp / (c.ep * expertTp)));
+    const double syncSeconds
+        = gradientAllReduceSeconds(denseParams * gradientBytesPerParameter, dpGroup)
+        + gradientAllReduceSeconds(expertParams * gradientBytesPerParameter,
+                                   std::max(1, dpGroup * c.tp / (c.ep * expertTp)));
     const TrainingFramework &framework = m_job.framework;
     const double overlap = framework.dpOverlapFraction;
     // Megatron-Core sizes buckets max(40M, 1M x DP) parameters; the one filled last is reduced
