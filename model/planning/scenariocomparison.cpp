@@ -62,52 +62,62 @@ Value ifInference(const PlanEstimate &e, double value)
     return inferenceWorks(e) ? Value(value) : std::nullopt;
 }
 
+/** Buildings the estimate's hardware figures are copies of (1 unless a campus). */
+double buildingsOf(const PlanEstimate &e)
+{
+    return e.campus ? e.campus->buildings : 1.0;
+}
+
+/** The scenario's whole hardware: a campus counts every building and its interconnect, so
+ * changing the number of buildings shows in every row. */
 const std::vector<RowSpec> &numericRows()
 {
     using P = Preference;
     static const std::vector<RowSpec> rows = {
         {"gpus", "Hardware", "GPUs", "count", P::None,
          [](const PlanEstimate &e) {
-             return Value(e.gpus);
+             return Value(e.campus ? static_cast<double>(e.campus->gpus) : e.gpus);
          }},
         {"nodes", "Hardware", "Servers", "count", P::None,
          [](const PlanEstimate &e) {
-             return Value(e.nodes);
+             return Value(e.campus ? static_cast<double>(e.campus->nodes) : e.nodes);
          }},
         {"cabinets", "Hardware", "Cabinets", "count", P::Lower,
          [](const PlanEstimate &e) {
              long long cabinets = e.networkCabinets + e.storageCabinets;
              for (const RackUsage &usage : e.racks)
                  cabinets += usage.racks;
-             return cabinets > 0 ? Value(static_cast<double>(cabinets)) : Value();
+             return cabinets > 0 ? Value(static_cast<double>(cabinets) * buildingsOf(e)) : Value();
          }},
         {"peak_pflops", "Hardware", "Peak dense BF16/FP16", "PFLOP/s", P::Higher,
          [](const PlanEstimate &e) {
-             return Value(e.peakDenseFlopsPerSecond / units::peta);
+             return Value(e.peakDenseFlopsPerSecond / units::peta * buildingsOf(e));
          }},
         {"gpu_memory_tb", "Hardware", "GPU memory", "TB", P::Higher,
          [](const PlanEstimate &e) {
-             return Value(e.gpuMemoryBytes / units::tera);
+             return Value(e.gpuMemoryBytes / units::tera * buildingsOf(e));
          }},
         {"switches", "Network", "Switches", "count", P::Lower,
          [](const PlanEstimate &e) {
-             return ifFabricBuilt(e, static_cast<double>(e.fabric.switches()));
+             return ifFabricBuilt(e, static_cast<double>(e.fabric.switches()) * buildingsOf(e));
          }},
         {"cables", "Network", "Cables", "count", P::Lower,
          [](const PlanEstimate &e) {
-             return ifFabricBuilt(e, static_cast<double>(e.fabric.cables));
+             return ifFabricBuilt(e, static_cast<double>(e.fabric.cables) * buildingsOf(e));
          }},
         {"it_power_kw", "Power and cost", "IT power at full load", "kW", P::Lower,
          [](const PlanEstimate &e) {
-             return ifFabricBuilt(e, e.power.itWatts() / units::kilo);
+             return ifFabricBuilt(e,
+                                  (e.campus ? e.campus->itWatts : e.power.itWatts()) / units::kilo);
          }},
         {"facility_power_kw", "Power and cost", "Facility power (x PUE)", "kW", P::Lower,
          [](const PlanEstimate &e) {
-             return ifFabricBuilt(e, e.power.facilityWatts() / units::kilo);
+             return ifFabricBuilt(
+                 e, (e.campus ? e.campus->facilityWatts : e.power.facilityWatts()) / units::kilo);
          }},
         {"capital_usd", "Power and cost", "Capital cost", "USD", P::Lower,
          [](const PlanEstimate &e) {
-             return ifFabricBuilt(e, e.capitalCostUsd);
+             return ifFabricBuilt(e, e.campus ? e.campus->capitalUsd : e.capitalCostUsd);
          }},
         {"step_s", "Training", "Step time", "s", P::Lower,
          [](const PlanEstimate &e) {

@@ -284,6 +284,28 @@ private slots:
                  c.scenarios[0].estimate.trainingRun.operations.costUsd / 1e6);
     }
 
+    void campusScenariosCompareWholeCampuses()
+    {
+        // The sample as 4 buildings at 20 USD per Gb/s of 100 Tb/s each, against a scenario of
+        // 8: the comparison counts every building, so the GPUs double (4,096 -> 8,192), the
+        // switches double (4 and 8 x 48) and the capital is each scenario's campus total, the
+        // buildings' capital plus its interconnect (8 and 16 million USD).
+        Plan plan = m_sample;
+        plan.campus.buildings = 4;
+        plan.campus.interconnectBytesPerSecondPerBuilding = 100e12 / 8;
+        plan.campus.usdPerGbps = 20;
+        plan.scenarios.push_back({"8 buildings", {{"campus", {{"buildings", 8}}}}});
+        const ScenarioComparison c = compareScenarios(plan, m_catalog, {});
+        QVERIFY(c.scenarios[0].ok && c.scenarios[1].ok);
+        QCOMPARE(*row(c, "gpus").values[0], 4096.0);
+        QCOMPARE(*row(c, "gpus").values[1], 8192.0);
+        QCOMPARE(*row(c, "switches").values[0], 4.0 * 48);
+        QCOMPARE(*row(c, "switches").values[1], 8.0 * 48);
+        const double building = c.scenarios[0].estimate.capitalCostUsd;
+        QVERIFY(qAbs(*row(c, "capital_usd").values[0] - (4 * building + 8e6)) < 1e-3);
+        QVERIFY(qAbs(*row(c, "capital_usd").values[1] - (8 * building + 16e6)) < 1e-3);
+    }
+
     void unbuildableFabricIsAnErrorNotZero()
     {
         // 2,048 DGX H100 keep the sample's "tiers: 2": 16,384 servers x 8 NICs = 131,072
