@@ -797,13 +797,17 @@ nlohmann::json planToJson(const Plan &plan)
         doc["hall"] = {{"cabinets_per_row", plan.hall.cabinetsPerRow},
                        {"row_pitch_m", plan.hall.rowPitchMeters},
                        {"cabinet_width_m", plan.hall.cabinetWidthMeters}};
-    if (!(plan.campus == CampusPlan {}))
-        doc["campus"] = {
-            {"buildings", plan.campus.buildings},
-            {"interconnect_tbps", plan.campus.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12},
-            {"distance_km", plan.campus.distanceKm},
-            {"usd_per_gbps", plan.campus.usdPerGbps},
-            {"watts_per_gbps", plan.campus.wattsPerGbps}};
+    if (!(plan.campus == CampusPlan {})) {
+        nlohmann::json campus = {{"buildings", plan.campus.buildings},
+                                 {"distance_km", plan.campus.distanceKm},
+                                 {"usd_per_gbps", plan.campus.usdPerGbps},
+                                 {"watts_per_gbps", plan.campus.wattsPerGbps}};
+        // Absent, not 0, when unset: the loader takes only a positive capacity.
+        if (plan.campus.interconnectBytesPerSecondPerBuilding > 0)
+            campus["interconnect_tbps"]
+                = plan.campus.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12;
+        doc["campus"] = std::move(campus);
+    }
     if (plan.workloadType == WorkloadType::Training)
         doc["workload"] = trainingWorkloadToJson(plan);
     else if (plan.workloadType == WorkloadType::Inference)
