@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/training/trainingestimator.h"
 
+#include "model/core/humantext.h"
+
 #include "model/core/units.h"
 #include "model/training/trainingstep.h"
 #include "model/training/transformershape.h"
@@ -594,6 +596,29 @@ void TrainingEstimator::searchLayoutsOfShape(int tp, int cp, int pp, int dp,
                     }
 }
 
+/**
+ * Why no TP x PP x CP x DP shape was even tried: the GPU count must be that product, with DP
+ * dividing the global batch and the other degrees within what the model and the cluster allow.
+ */
+std::string TrainingEstimator::noShapeReason() const
+{
+    const SearchSpace space = searchSpace();
+    const auto largest = [](const std::vector<int> &values) {
+        return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+    };
+    const long long modelParallel = 1LL * largest(space.tensorParallel)
+        * largest(space.pipelineStages) * largest(space.contextParallel);
+    return groupedCount(m_cluster.gpus)
+        + " GPUs must be TP x PP x CP x DP with DP dividing the global batch of "
+        + groupedCount(m_job.globalBatch) + ", TP at most "
+        + std::to_string(largest(space.tensorParallel)) + ", PP at most "
+        + std::to_string(largest(space.pipelineStages)) + " and CP at most "
+        + std::to_string(largest(space.contextParallel)) + " (so at most "
+        + groupedCount(modelParallel) + " GPUs per replica), and no such product is "
+        + groupedCount(m_cluster.gpus)
+        + ": a larger global batch or a GPU count these divide would run";
+}
+
 void TrainingEstimator::finishSearch(LayoutRanking &ranking) const
 {
     TrainingSearchResult &result = ranking.result;
@@ -618,8 +643,7 @@ void TrainingEstimator::finishSearch(LayoutRanking &ranking) const
             + formatNumber("%.1f", m_cluster.gpu.memoryBytes / units::gibi) + " GiB";
     } else {
         result.reason = "no valid layout: "
-            + (ranking.firstInvalid ? validate(*ranking.firstInvalid, true)
-                                    : std::string("the constraints leave no combination"));
+            + (ranking.firstInvalid ? validate(*ranking.firstInvalid, true) : noShapeReason());
     }
 }
 

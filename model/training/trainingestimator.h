@@ -58,6 +58,7 @@ private:
     std::string checkExperts(const ParallelConfig &config, bool withReason) const;
     /** Explanations of the ten best, the microbatch headroom, or why nothing fits. */
     void finishSearch(LayoutRanking &ranking) const;
+    std::string noShapeReason() const;
     TrainingEstimate evaluate(const ParallelConfig &config, EvaluateMode mode) const;
     void explain(TrainingEstimate &estimate) const;
     void addThroughput(const ParallelConfig &c, TrainingEstimate &result) const;

@@ -609,6 +609,24 @@ private slots:
                  refused.reason.c_str());
     }
 
+    void noShapeNamesTheBatchAndTheLimits()
+    {
+        // 256 GPUs, the tiny model (2 layers, 16 heads) at 128 tokens and a global batch of 1:
+        // DP must divide 1, TP is at most 8 (the NVLink domain), PP at most 2 (the layers), CP
+        // only 1 (128 tokens are under the 1,024 a CP rank needs): at most 16 GPUs a replica,
+        // so no shape is tried, and the reason says why instead of "no combination".
+        TrainingJob job;
+        job.model = tinyModel();
+        job.seqLen = 128;
+        job.globalBatch = 1;
+        const TrainingSearchResult result = TrainingEstimator(job, dgxH100(256)).search();
+        QVERIFY(!result.found);
+        QVERIFY2(result.reason.find("global batch of 1, TP at most 8, PP at most 2 and CP at most "
+                                    "1 (so at most 16 GPUs per replica)")
+                     != std::string::npos,
+                 result.reason.c_str());
+    }
+
     void searchTriesEveryEvenInterleave()
     {
         // 96 layers on PP 8 leave 12 per stage: interleave 1, 2, 3, 4, 6 and 12 split them evenly
