@@ -71,6 +71,8 @@ struct ClusterDescription
 
     int nodes() const { return (gpus + gpusPerNode - 1) / gpusPerNode; }
     int gpusPerBuilding() const { return gpus / std::max(1, buildings); }
+    /** Nodes on one building's fabric (all of them with one building). */
+    int nodesPerBuilding() const { return nodes() / std::max(1, buildings); }
     /**
      * The interconnect as one GPU sees it when `senders` GPUs of its building send across at
      * once (all of them by default): the building's capacity divided among them.

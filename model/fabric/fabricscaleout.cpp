@@ -19,7 +19,7 @@ FabricDesign fabricDesignForCluster(const ClusterDescription &cluster)
     if (cluster.railOptimised) {
         design.topology = FabricTopology::RailFatTree;
         auto &p = design.railFatTree;
-        p.nodes = cluster.nodes();
+        p.nodes = cluster.nodesPerBuilding();
         p.gpusPerNode = nics;
         p.radix = cluster.switchPorts;
         p.nodesPerScalableUnit = cluster.switchPorts
@@ -30,7 +30,7 @@ FabricDesign fabricDesignForCluster(const ClusterDescription &cluster)
     } else {
         design.topology = FabricTopology::FatTree;
         auto &p = design.fatTree;
-        p.endpoints = cluster.nodes() * nics;
+        p.endpoints = cluster.nodesPerBuilding() * nics;
         p.radix = cluster.switchPorts;
         p.leafOversubscription = cluster.oversubscription;
         p.rates = rates;
@@ -57,7 +57,8 @@ bool closedFormScaleOutIsExact(const FabricDesign &design)
 std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGraph &graph,
                                    NodePlacement placement, const std::string &fabricName)
 {
-    const int nodes = cluster.nodes();
+    // The graph is one building's; a campus's other buildings are copies of it.
+    const int nodes = cluster.nodesPerBuilding();
     if (nodes < 2)
         return "one node: no scale-out traffic";
     const int nics = std::max(1, cluster.nicsPerNode);
@@ -104,38 +105,30 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
 std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement placement,
                                     FabricHardwareCount *hardwareOut)
 {
-    if (cluster.buildings > 1) {
-        // Every building has the same fabric for its share of the nodes: measure one (exactly
-        // what each of the others gives), count its hardware once per building.
-        ClusterDescription building = cluster;
-        building.buildings = 1;
-        building.gpus = cluster.gpusPerBuilding();
-        FabricHardwareCount one;
-        const std::string note = measureScaleOutOnFabric(building, placement, &one);
-        cluster.fabricRingBytesPerSecond = building.fabricRingBytesPerSecond;
-        if (hardwareOut)
-            *hardwareOut = {one.switches * cluster.buildings, one.opticalLinks * cluster.buildings};
-        return "each of " + std::to_string(cluster.buildings)
-            + " identical buildings (one measured, exact for all): " + note;
-    }
-    if (cluster.nodes() < 2)
-        return "one node: no scale-out traffic";
+    // One building's fabric, measured once: a campus's other buildings are copies of it.
+    const std::string campus = cluster.buildings > 1
+        ? "each of " + std::to_string(cluster.buildings)
+            + " identical buildings (one measured, exact for all): "
+        : std::string();
+    if (cluster.nodesPerBuilding() < 2)
+        return campus + "one node: no scale-out traffic";
     const FabricDesign design = fabricDesignForCluster(cluster);
     if (closedFormScaleOutIsExact(design)) {
-        // Counted from the layout, which checks what the generator checks (the same errors).
-        if (const auto count = fabricHardwareCount(design); count && hardwareOut)
-            *hardwareOut = *count;
-        else if (!count && hardwareOut)
-            *hardwareOut = hardwareCountOf(generateFabric(design));
+        // Counted from the layout, which checks what the generator checks (the same errors);
+        // the closed form is exact only for fat-trees and rail fabrics, which it counts.
+        const FabricHardwareCount count = *fabricHardwareCount(design);
+        if (hardwareOut)
+            *hardwareOut = count.times(cluster.buildings);
         cluster.fabricRingBytesPerSecond.clear();
-        return "scale-out on the non-blocking " + fabricTopologyName(design.topology)
+        return campus + "scale-out on the non-blocking " + fabricTopologyName(design.topology)
             + ": every ring gets its whole NIC at any size and placement (the closed form, "
               "equal to the graph's measurement there)";
     }
     const FabricGraph graph = generateFabric(design);
     if (hardwareOut)
-        *hardwareOut = hardwareCountOf(graph);
-    return measureScaleOutOnGraph(cluster, graph, placement, fabricTopologyName(design.topology));
+        *hardwareOut = hardwareCountOf(graph).times(cluster.buildings);
+    return campus
+        + measureScaleOutOnGraph(cluster, graph, placement, fabricTopologyName(design.topology));
 }
 
 bool switchSpeaksNicProtocol(const SwitchSpec &sw, const NicSpec &nic)

@@ -13,28 +13,31 @@ namespace cp::model {
 /**
  * The fabric a cluster description implies: a rail-optimised fat-tree with one rail per NIC and
  * as many nodes per scalable unit as a leaf has down ports, or a fat-tree whose endpoints are the
- * NICs (a node's NICs side by side under one leaf), at the cluster's oversubscription.
+ * NICs (a node's NICs side by side under one leaf), at the cluster's oversubscription; for a
+ * campus, one building's (its nodesPerBuilding()).
  */
 FabricDesign fabricDesignForCluster(const ClusterDescription &cluster);
 
 /**
- * Replaces the closed-form scale-out share of `cluster` by rates measured on its fabric graph:
+ * Replaces the closed-form scale-out share of `cluster` by rates measured on its fabric graph
+ * (one building's: fabricDesignForCluster is the fabric of cluster.nodesPerBuilding() nodes):
  * for rings over 1, 2, 4, ... and all nodes, every rank ring (NIC i of consecutive nodes, as
  * Megatron orders data-parallel ranks after tensor-parallel ones) runs at once and the slowest
  * flow sets the rate (fabriccollective.h). Where the closed form is exact
  * (closedFormScaleOutIsExact) it is kept, and a fat-tree or rail fabric is not even built:
- * `hardwareOut` gets its switches and optical cables from the layout. Returns a sentence for the
- * explanation (a single node keeps the closed form and says so). Throws FabricParameterError,
- * naming the limit, for a fabric the switch radix cannot build: no estimate on a fabric that cannot
- * exist.
+ * `hardwareOut` gets its switches and optical cables from the layout (every building's). Returns a
+ * sentence for the explanation (a single node keeps the closed form and says so). Throws
+ * FabricParameterError, naming the limit, for a fabric the switch radix cannot build: no estimate
+ * on a fabric that cannot exist.
  */
 std::string measureScaleOutOnFabric(ClusterDescription &cluster,
                                     NodePlacement placement = NodePlacement::Contiguous,
                                     FabricHardwareCount *hardwareOut = nullptr);
 
 /**
- * The same measurement on a fabric graph that already exists (a plan's), whose first
- * cluster.nodes() x NICs-per-node endpoints are the cluster's nodes in order.
+ * The same measurement on a fabric graph that already exists (a plan's): one building's, whose
+ * endpoints are its cluster.nodesPerBuilding() x NICs-per-node NICs in node order (a campus's
+ * other buildings are copies of it).
  */
 std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGraph &graph,
                                    NodePlacement placement = NodePlacement::Contiguous,

@@ -55,6 +55,11 @@ struct FabricHardwareCount
 {
     long long switches = 0;
     long long opticalLinks = 0;
+    /** The hardware of `copies` identical fabrics (a campus's buildings). */
+    FabricHardwareCount times(long long copies) const
+    {
+        return {switches * copies, opticalLinks * copies};
+    }
 };
 
 /** Builds the fat-tree; throws FabricParameterError naming the parameter at fault. */

@@ -106,10 +106,7 @@ std::optional<FabricHardwareCount> campusHardware(const PlanEstimateBuild &build
 {
     if (!build.fabricGraph)
         return std::nullopt;
-    FabricHardwareCount count = hardwareCountOf(*build.fabricGraph);
-    count.switches *= build.plan.campus.buildings;
-    count.opticalLinks *= build.plan.campus.buildings;
-    return count;
+    return hardwareCountOf(*build.fabricGraph).times(build.plan.campus.buildings);
 }
 
 /** The hardware around the run (NIC, switch, reachable storage, facility) for its power, energy,

@@ -107,15 +107,10 @@ std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catal
 void measurePlanScaleOut(ClusterDescription &cluster, const FabricGraph &graph,
                          const PlanFabric &fabric)
 {
-    if (closedFormScaleOutIsExact(fabric.design))
-        return;
-    // The graph is one building's; every building of a campus is a copy of it.
-    ClusterDescription building = cluster;
-    building.buildings = 1;
-    building.gpus = cluster.gpusPerBuilding();
-    measureScaleOutOnGraph(building, graph, NodePlacement::Contiguous,
-                           fabricTopologyName(fabric.design.topology));
-    cluster.fabricRingBytesPerSecond = building.fabricRingBytesPerSecond;
+    // The graph is one building's; measureScaleOutOnGraph reads a campus's rings on it.
+    if (!closedFormScaleOutIsExact(fabric.design))
+        measureScaleOutOnGraph(cluster, graph, NodePlacement::Contiguous,
+                               fabricTopologyName(fabric.design.topology));
 }
 
 WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog)
