@@ -254,7 +254,7 @@ RankPlacement placementOf(const PlanTrainingSetup &setup, const ParallelConfig &
     placement.endpointsPerNode = std::max(1, setup.nicsPerNode);
     placement.gpusPerNode = std::max(1, setup.cluster.gpusPerNode);
     placement.scaleUpDomainGpus = std::max(1, setup.cluster.scaleUpDomainGpus);
-    placement.stageGpus = 1LL * c.tp * c.cp * c.dp;
+    placement.stageGpus = pipelineStageGpus(c);
     placement.stages = c.pp;
     placement.expertGroupGpus = 1LL * c.ep * c.tp * c.cp;
     placement.expertParallel = c.ep;
@@ -264,7 +264,7 @@ RankPlacement placementOf(const PlanTrainingSetup &setup, const ParallelConfig &
     const std::vector<char> cut
         = nodesCutOff(graph, fabricLiveness(graph, failures), placement.endpointsPerNode, jobNodes);
     const long long usedNodes
-        = (1LL * c.tp * c.cp * c.dp * c.pp + placement.gpusPerNode - 1) / placement.gpusPerNode;
+        = (placement.stageGpus * c.pp + placement.gpusPerNode - 1) / placement.gpusPerNode;
     for (long long node = 0;
          node < jobNodes && static_cast<long long>(placement.nodes.size()) < usedNodes; ++node)
         if (!cut[static_cast<std::size_t>(node)])

@@ -32,6 +32,15 @@ struct ParallelConfig
 };
 
 /**
+ * GPUs of one pipeline stage: Megatron orders ranks TP, CP, DP and pipeline stages outermost, so
+ * a stage is tp x cp x dp consecutive GPUs.
+ */
+inline long long pipelineStageGpus(const ParallelConfig &config)
+{
+    return 1LL * config.tp * config.cp * config.dp;
+}
+
+/**
  * Tensor parallelism of the expert MLPs. Megatron-Core's MoE parallel folding lets EP span the
  * TP ranks too: when EP does not divide DP x CP, the experts are not split over TP (ETP = 1)
  * and EP is carved out of TP x DP x CP (Liu et al., "MoE Parallel Folding", 2025,

@@ -2,7 +2,6 @@
 #include "model/training/trainingestimator.h"
 
 #include "model/core/humantext.h"
-
 #include "model/core/units.h"
 #include "model/training/trainingstep.h"
 #include "model/training/transformershape.h"
@@ -177,7 +176,7 @@ std::string TrainingEstimator::checkDegrees(const ParallelConfig &c, bool withRe
         // Stages are the outermost rank dimension: they must fill whole buildings, or a building
         // hold whole stages, so that no group but data parallelism (and the pipeline sends)
         // crosses the interconnect.
-        const long long stage = 1LL * c.tp * c.cp * c.dp;
+        const long long stage = pipelineStageGpus(c);
         const long long building = std::max(1, m_cluster.gpusPerBuilding());
         if (stage % building != 0 && building % stage != 0)
             return rejection(withReason, [&] {

@@ -152,13 +152,12 @@ LayerOperation StepBuilder::memoryOperation(const char *name, double bytes, doub
 }
 
 /**
- * Buildings one pipeline stage's GPUs fill: Megatron orders ranks TP, CP, DP and pipeline stages
- * outermost, so a stage is tp x cp x dp consecutive GPUs, and its data-parallel groups cross
+ * Buildings one pipeline stage's GPUs fill (pipelineStageGpus): its data-parallel groups cross
  * the interconnect only when a stage is larger than a building (validate makes the two divide).
  */
 int StepBuilder::buildingsPerStage() const
 {
-    const long long stageGpus = 1LL * m_config.tp * m_config.cp * m_config.dp;
+    const long long stageGpus = pipelineStageGpus(m_config);
     const int perBuilding = std::max(1, m_cluster.gpusPerBuilding());
     if (m_cluster.buildings <= 1 || stageGpus <= perBuilding)
         return 1;
@@ -479,7 +478,7 @@ void StepBuilder::build(TrainingEstimate &result)
  */
 double StepBuilder::pipelineSendSeconds() const
 {
-    const int stride = m_config.tp * m_config.cp * m_config.dp;
+    const long long stride = pipelineStageGpus(m_config);
     const LinkLevel link
         = stride < m_cluster.gpusPerNode && stride * 2 <= m_cluster.scaleUpDomainGpus
         ? m_cluster.scaleUpLink()
