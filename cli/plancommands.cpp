@@ -95,17 +95,18 @@ std::string planSummaryText(const model::PlanEstimate &e)
                         + format(" at PUE %.2f", e.power.pue)});
     summary.addRow({"capital cost", format("%.0f USD", e.capitalCostUsd)});
     if (e.campus)
-        summary.addRow(
-            {"campus",
-             std::to_string(e.campus->buildings)
-                 + " buildings like this one: " + model::groupedCount(e.campus->gpus) + " GPUs, "
-                 + format("%.1f MW IT", e.campus->itWatts / 1e6)
-                 + format(" (%.1f MW facility), ", e.campus->facilityWatts / 1e6)
-                 + format("%.0f USD", e.campus->capitalUsd) + "; interconnect "
-                 + format("%.3g Tb/s", e.campus->interconnectBytesPerSecondPerBuilding * 8.0 / 1e12)
-                 + " out of each building, "
-                 + format("%.3g us", e.campus->interconnectLatencySeconds * 1e6) + ", "
-                 + format("%.0f USD", e.campus->interconnectUsd)});
+        summary.addRow({"campus",
+                        std::to_string(e.campus->buildings)
+                            + " buildings like this one: " + model::groupedCount(e.campus->gpus)
+                            + " GPUs, " + format("%.1f MW IT", e.campus->itWatts / 1e6)
+                            + format(" (%.1f MW facility), ", e.campus->facilityWatts / 1e6)
+                            + format("%.0f USD", e.campus->capitalUsd) + "; interconnect "
+                            + format("%.3g Tb/s",
+                                     units::bytesPerSecondToTbitPerSecond(
+                                         e.campus->interconnectBytesPerSecondPerBuilding))
+                            + " out of each building, "
+                            + format("%.3g us", e.campus->interconnectLatencySeconds * 1e6) + ", "
+                            + format("%.0f USD", e.campus->interconnectUsd)});
     for (const model::RackUsage &rack : e.racks)
         summary.addRow({"racks: " + rack.groupName,
                         std::to_string(rack.racks) + " x " + rack.rackName + ", "

@@ -9,7 +9,9 @@
 #include "model/core/units.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/inference/inferencesetup.h"
+#include "model/plan/plan.h"
 #include "model/planning/estimatejson.h"
+#include "model/planning/planworstfailure.h"
 #include "model/training/trainingestimator.h"
 
 #include <ostream>
@@ -137,39 +139,33 @@ model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
 
 namespace {
 
-/** The interconnect's price and power, once its capacity is on the cluster. */
-struct Interconnect
-{
-    double usd = 0;
-    double watts = 0;
-};
-
 /**
- * --buildings and the interconnect between them, onto `cluster`: the GPUs must split evenly
- * into whole nodes per building, and more than one building needs a capacity.
+ * --buildings and the interconnect between them, as a plan's campus, applied to `cluster`: the
+ * GPUs must split evenly into whole nodes per building, and more than one building needs a
+ * capacity.
  */
-Interconnect interconnectFromArguments(const ParsedArguments &a, model::ClusterDescription &cluster)
+model::CampusPlan campusFromArguments(const ParsedArguments &a, model::ClusterDescription &cluster)
 {
-    const int buildings = a.integer("buildings", 1, 1024).value_or(1);
+    model::CampusPlan campus;
+    campus.buildings = a.integer("buildings", 1, 1024).value_or(1);
     const double tbps = a.number("interconnect-tbps", 1e-3, 1e6).value_or(0.0);
-    const double km = a.number("interconnect-km", 0.0, 20000.0).value_or(2.0);
-    const double usdPerGbps = a.number("interconnect-usd-per-gbps", 0.0, 1e6).value_or(0.0);
-    const double wattsPerGbps = a.number("interconnect-watts-per-gbps", 0.0, 1e3).value_or(0.0);
-    if (buildings == 1)
+    campus.interconnectBytesPerSecondPerBuilding
+        = model::units::tbitPerSecondToBytesPerSecond(tbps);
+    campus.distanceKm = a.number("interconnect-km", 0.0, 20000.0).value_or(2.0);
+    campus.usdPerGbps = a.number("interconnect-usd-per-gbps", 0.0, 1e6).value_or(0.0);
+    campus.wattsPerGbps = a.number("interconnect-watts-per-gbps", 0.0, 1e3).value_or(0.0);
+    if (campus.buildings == 1)
         return {};
     if (tbps <= 0)
-        throw UsageError("--buildings " + std::to_string(buildings)
+        throw UsageError("--buildings " + std::to_string(campus.buildings)
                          + " needs --interconnect-tbps, the capacity out of each building");
-    const long long perBuilding = cluster.gpus / buildings;
-    if (cluster.gpus % buildings != 0 || perBuilding % std::max(1, cluster.gpusPerNode) != 0)
+    const long long perBuilding = cluster.gpus / campus.buildings;
+    if (cluster.gpus % campus.buildings != 0 || perBuilding % std::max(1, cluster.gpusPerNode) != 0)
         throw UsageError(std::to_string(cluster.gpus) + " GPUs do not split into "
-                         + std::to_string(buildings) + " buildings of whole "
+                         + std::to_string(campus.buildings) + " buildings of whole "
                          + std::to_string(cluster.gpusPerNode) + "-GPU servers");
-    cluster.buildings = buildings;
-    cluster.interconnectBytesPerSecondPerBuilding = tbps * 1e12 / 8.0;
-    cluster.interconnectLatencySeconds = km * model::fibreSecondsPerKm;
-    const double gbps = tbps * 1e3 * buildings;
-    return {gbps * usdPerGbps, gbps * wattsPerGbps};
+    model::applyCampus(cluster, campus);
+    return campus;
 }
 
 /**
@@ -178,7 +174,7 @@ Interconnect interconnectFromArguments(const ParsedArguments &a, model::ClusterD
  * (exit 3) rather than estimated on a closed form for a cluster that cannot exist.
  */
 std::string measureFabric(const ParsedArguments &a, model::ClusterDescription &cluster,
-                          const Interconnect &interconnect,
+                          const model::CampusPlan &campus,
                           std::optional<model::FabricHardwareCount> &hardware, std::ostream &out)
 {
     const std::string fabricModel
@@ -196,11 +192,13 @@ std::string measureFabric(const ParsedArguments &a, model::ClusterDescription &c
         hardware = count;
         if (cluster.buildings > 1)
             note += "; buildings joined by "
-                + format("%.3g", cluster.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12)
+                + format("%.3g",
+                         model::units::bytesPerSecondToTbitPerSecond(
+                             cluster.interconnectBytesPerSecondPerBuilding))
                 + " Tb/s each way, " + format("%.3g", cluster.interconnectLatencySeconds * 1e6)
                 + " us apart"
-                + (interconnect.usd > 0 ? std::string()
-                                        : " (unpriced: --interconnect-usd-per-gbps)");
+                + (campus.usdPerGbps > 0 ? std::string()
+                                         : " (unpriced: --interconnect-usd-per-gbps)");
         return note;
     } catch (const model::FabricParameterError &error) {
         // The closed form stays available when asked for by name.
@@ -297,11 +295,12 @@ void printTrainingJson(const model::TrainingSearchResult &result,
     json["fabric_model"] = fabricNote;
     json["buildings"] = cluster.buildings;
     if (cluster.buildings > 1)
-        json["interconnect"]
-            = {{"tbps_per_building", cluster.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12},
-               {"latency_us", cluster.interconnectLatencySeconds * 1e6},
-               {"capital_usd", setup.interconnectUsd},
-               {"kw", setup.interconnectWatts / 1e3}};
+        json["interconnect"] = {{"tbps_per_building",
+                                 model::units::bytesPerSecondToTbitPerSecond(
+                                     cluster.interconnectBytesPerSecondPerBuilding)},
+                                {"latency_us", cluster.interconnectLatencySeconds * 1e6},
+                                {"capital_usd", setup.interconnectUsd},
+                                {"kw", setup.interconnectWatts / 1e3}};
     json["configurations_evaluated"] = result.evaluated;
     json["largest_fitting_microbatch"] = result.largestFittingMicrobatch;
     json["memory_headroom_gib"]
@@ -367,9 +366,9 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     const model::Catalog &catalog = context.catalog();
     job.model = modelFromArguments(a, catalog);
     model::ClusterDescription cluster = clusterFromArguments(a, catalog, gpus);
-    const Interconnect interconnect = interconnectFromArguments(a, cluster);
+    const model::CampusPlan campus = campusFromArguments(a, cluster);
     std::optional<model::FabricHardwareCount> fabricHardware;
-    const std::string fabricNote = measureFabric(a, cluster, interconnect, fabricHardware, out);
+    const std::string fabricNote = measureFabric(a, cluster, campus, fabricHardware, out);
     const model::TrainingEstimator estimator(job, cluster);
     const model::TrainingSearchResult result = estimator.search();
     if (!result.found) {
@@ -379,8 +378,8 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     }
 
     model::TrainingRunSetup setup = runSetupFromArguments(a, catalog, cluster, job);
-    setup.interconnectUsd = interconnect.usd;
-    setup.interconnectWatts = interconnect.watts;
+    setup.interconnectUsd = campus.interconnectUsd();
+    setup.interconnectWatts = campus.interconnectWatts();
     const model::TrainingRunEstimate run
         = model::estimateTrainingRun(cluster, job.model, result.best, setup, fabricHardware);
 

@@ -278,7 +278,9 @@ void EstimateSummaryView::addCampusRow(QTreeWidgetItem *section, const model::Ca
               "building, %5 USD)")
                .arg(QString::fromStdString(model::groupedCount(campus.gpus)),
                     number(campus.itWatts / 1e6, 1), number(campus.capitalUsd, 0),
-                    number(campus.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12, 1),
+                    number(units::bytesPerSecondToTbitPerSecond(
+                               campus.interconnectBytesPerSecondPerBuilding),
+                           1),
                     number(campus.interconnectUsd, 0)));
 }
 

@@ -343,7 +343,9 @@ QStringList keyFigures(const model::PlanEstimate &e)
                      .arg(e.campus->buildings)
                      .arg(QString::fromStdString(model::groupedCount(e.campus->gpus)))
                      .arg(fixed(e.campus->itWatts / 1e6, 1), money(e.campus->capitalUsd),
-                          fixed(e.campus->interconnectBytesPerSecondPerBuilding * 8.0 / 1e12, 1),
+                          fixed(units::bytesPerSecondToTbitPerSecond(
+                                    e.campus->interconnectBytesPerSecondPerBuilding),
+                                1),
                           money(e.campus->interconnectUsd));
     return lines;
 }

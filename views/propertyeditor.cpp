@@ -5,6 +5,7 @@
 #include "plandocument.h"
 #include "propertyfields.h"
 
+#include "model/core/units.h"
 #include "model/fabric/fabricdesign.h"
 #include "model/inference/servingengine.h"
 #include "model/plan/planio.h"
@@ -659,12 +660,13 @@ void PropertyEditor::addCampusFields()
                         "interconnect below; training spans all of them"));
     fields.addNumber(tr("Interconnect"),
                      c.interconnectBytesPerSecondPerBuilding > 0
-                         ? std::optional(c.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12)
+                         ? std::optional(model::units::bytesPerSecondToTbitPerSecond(
+                             c.interconnectBytesPerSecondPerBuilding))
                          : std::nullopt,
                      0, 1e6, 1, tr(" Tb/s per building"), tr("none"),
                      [](model::Plan &p, std::optional<double> tbps) {
                          p.campus.interconnectBytesPerSecondPerBuilding
-                             = tbps.value_or(0.0) * 1e12 / 8.0;
+                             = model::units::tbitPerSecondToBytesPerSecond(tbps.value_or(0.0));
                      });
     fields.addNumber(
         tr("Distance"), c.distanceKm, 0, 20000, 1, tr(" km"), QString(),

@@ -30,6 +30,14 @@ inline constexpr double gbitPerSecondToBytesPerSecond(double gbit)
 {
     return gbit * giga / bitsPerByte;
 }
+inline constexpr double tbitPerSecondToBytesPerSecond(double tbit)
+{
+    return tbit * tera / bitsPerByte;
+}
+inline constexpr double bytesPerSecondToTbitPerSecond(double bytesPerSecond)
+{
+    return bytesPerSecond * bitsPerByte / tera;
+}
 inline constexpr double tflopsToFlopsPerSecond(double tflops)
 {
     return tflops * tera;

@@ -141,6 +141,15 @@ struct CampusPlan
     double usdPerGbps = 0; ///< the interconnect's price per Gb/s of each building's capacity
     double wattsPerGbps = 0; ///< and its power
     bool operator==(const CampusPlan &) const = default;
+
+    /** The interconnect's capacity out of every building together, in Gb/s (what its price and
+     * power are quoted per). */
+    double interconnectGbps() const
+    {
+        return interconnectBytesPerSecondPerBuilding * 8.0 / 1e9 * buildings;
+    }
+    double interconnectUsd() const { return interconnectGbps() * usdPerGbps; }
+    double interconnectWatts() const { return interconnectGbps() * wattsPerGbps; }
 };
 
 enum class WorkloadType { None, Training, Inference };

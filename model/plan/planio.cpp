@@ -383,7 +383,8 @@ void readCampus(JsonFieldReader &root, const std::string &file, Plan &plan)
     if (plan.campus.buildings > 1 && !tbps)
         c.fail("interconnect_tbps",
                "more than one building needs the interconnect's capacity out of each building");
-    plan.campus.interconnectBytesPerSecondPerBuilding = tbps.value_or(0.0) * 1e12 / 8.0;
+    plan.campus.interconnectBytesPerSecondPerBuilding
+        = units::tbitPerSecondToBytesPerSecond(tbps.value_or(0.0));
     plan.campus.distanceKm = c.optionalNumber("distance_km", {0.0, 20000.0, false}).value_or(2.0);
     plan.campus.usdPerGbps = c.optionalNumber("usd_per_gbps", nonNegative).value_or(0.0);
     plan.campus.wattsPerGbps = c.optionalNumber("watts_per_gbps", nonNegative).value_or(0.0);
@@ -804,8 +805,8 @@ nlohmann::json planToJson(const Plan &plan)
                                  {"watts_per_gbps", plan.campus.wattsPerGbps}};
         // Absent, not 0, when unset: the loader takes only a positive capacity.
         if (plan.campus.interconnectBytesPerSecondPerBuilding > 0)
-            campus["interconnect_tbps"]
-                = plan.campus.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12;
+            campus["interconnect_tbps"] = units::bytesPerSecondToTbitPerSecond(
+                plan.campus.interconnectBytesPerSecondPerBuilding);
         doc["campus"] = std::move(campus);
     }
     if (plan.workloadType == WorkloadType::Training)

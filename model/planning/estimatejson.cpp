@@ -290,7 +290,7 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
             {"facility_kw", c.facilityWatts / units::kilo},
             {"capital_cost_usd", e.fabricError.empty() ? nlohmann::json(c.capitalUsd) : nullptr},
             {"interconnect_tbps_per_building",
-             c.interconnectBytesPerSecondPerBuilding * 8.0 / 1e12},
+             units::bytesPerSecondToTbitPerSecond(c.interconnectBytesPerSecondPerBuilding)},
             {"interconnect_latency_us", c.interconnectLatencySeconds * 1e6},
             {"interconnect_usd", c.interconnectUsd},
             {"interconnect_kw", c.interconnectWatts / units::kilo},

@@ -192,9 +192,8 @@ void estimateCampus(PlanEstimateBuild &build)
     campus.nodes = 1LL * result.nodes * plan.buildings;
     campus.interconnectBytesPerSecondPerBuilding = plan.interconnectBytesPerSecondPerBuilding;
     campus.interconnectLatencySeconds = plan.distanceKm * fibreSecondsPerKm;
-    const double gbps = plan.interconnectBytesPerSecondPerBuilding * 8.0 / 1e9 * plan.buildings;
-    campus.interconnectUsd = gbps * plan.usdPerGbps;
-    campus.interconnectWatts = gbps * plan.wattsPerGbps;
+    campus.interconnectUsd = plan.interconnectUsd();
+    campus.interconnectWatts = plan.interconnectWatts();
     campus.itWatts = result.power.itWatts() * plan.buildings + campus.interconnectWatts;
     campus.facilityWatts = campus.itWatts * result.power.pue;
     campus.capitalUsd = result.capitalCostUsd * plan.buildings + campus.interconnectUsd;

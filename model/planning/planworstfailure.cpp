@@ -61,6 +61,13 @@ TrainingSearchResult searchSurvivingCluster(const TrainingJob &job,
     return best;
 }
 
+void applyCampus(ClusterDescription &cluster, const CampusPlan &campus)
+{
+    cluster.buildings = campus.buildings;
+    cluster.interconnectBytesPerSecondPerBuilding = campus.interconnectBytesPerSecondPerBuilding;
+    cluster.interconnectLatencySeconds = campus.distanceKm * fibreSecondsPerKm;
+}
+
 std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catalog &catalog)
 {
     if (plan.workloadType != WorkloadType::Training)
@@ -96,10 +103,7 @@ std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catal
     options.switchPorts = switchPorts;
     setup.cluster = ClusterDescription::fromCatalog(catalog, options);
     setup.cluster.multiPlane = plan.fabric.multiPlane;
-    setup.cluster.buildings = plan.campus.buildings;
-    setup.cluster.interconnectBytesPerSecondPerBuilding
-        = plan.campus.interconnectBytesPerSecondPerBuilding;
-    setup.cluster.interconnectLatencySeconds = plan.campus.distanceKm * fibreSecondsPerKm;
+    applyCampus(setup.cluster, plan.campus);
     setup.nicsPerNode = std::max(1, setup.cluster.nicsPerNode);
     return setup;
 }

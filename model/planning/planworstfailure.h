@@ -13,6 +13,7 @@ namespace cp::model {
 
 class Catalog;
 struct Plan;
+struct CampusPlan;
 
 /**
  * The fastest step of `job` on `cluster` after `impact` (layouts searched again, since fewer GPUs
@@ -43,6 +44,12 @@ struct PlanTrainingSetup
     ClusterDescription cluster; ///< the training nodes (those on the fabric), closed form
     int nicsPerNode = 1; ///< fabric endpoints per node
 };
+
+/**
+ * A campus's buildings and interconnect onto the cluster of all its GPUs (its gpus already the
+ * whole campus's): what planTrainingSetup and `train --buildings` both describe.
+ */
+void applyCampus(ClusterDescription &cluster, const CampusPlan &campus);
 
 /**
  * The job and cluster estimatePlan builds for a training plan; nullopt when the plan has no
