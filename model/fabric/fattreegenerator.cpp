@@ -118,19 +118,17 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
     return shape;
 }
 
-/** Vertices and links a fat-tree of `shape` over `leaves` leaves has (buildUpperTiers' loops). */
-std::size_t fatTreeVertices(long long endpoints, long long leaves, const ClosShape &shape)
+/**
+ * The leaves of a fat-tree of `shape` over `leaves` leaves and the tiers buildUpperTiers adds
+ * above them, and the cables between switches (all optical: fabricLink); the endpoints and their
+ * cables are not counted.
+ */
+FabricHardwareCount switchTiersOf(long long leaves, const ClosShape &shape)
 {
     const long long spines = 1LL * shape.pods * shape.spinesPerPod;
     const long long cores = shape.tiers == 3 ? 1LL * shape.spinesPerPod * shape.coresPerGroup : 0;
-    return static_cast<std::size_t>(endpoints + leaves + spines + cores);
-}
-
-std::size_t fatTreeLinks(long long endpoints, long long leaves, const ClosShape &shape)
-{
-    const long long spineLinks
-        = shape.tiers == 3 ? 1LL * shape.pods * shape.spinesPerPod * shape.spineUpPorts : 0;
-    return static_cast<std::size_t>(endpoints + leaves * shape.leafUpPorts + spineLinks);
+    const long long spineLinks = shape.tiers == 3 ? spines * shape.spineUpPorts : 0;
+    return {leaves + spines + cores, leaves * shape.leafUpPorts + spineLinks};
 }
 
 /** Where buildUpperTiers' switches go: their label prefix ("plane3-") and first pod number. */
@@ -289,8 +287,9 @@ FabricGraph generateFatTree(const FatTreeParameters &p)
 
     FabricGraph graph("fat-tree");
     graph.radix = p.radix;
-    graph.reserve(fatTreeVertices(endpoints, leafCount, shape),
-                  fatTreeLinks(endpoints, leafCount, shape));
+    const FabricHardwareCount tiers = switchTiersOf(leafCount, shape);
+    graph.reserve(static_cast<std::size_t>(endpoints + tiers.switches),
+                  static_cast<std::size_t>(endpoints + tiers.opticalLinks));
     std::vector<FabricVertexId> leaves;
     for (long long l = 0; l < leafCount; ++l)
         leaves.push_back(addSwitch(graph, 1, static_cast<int>(l) / shape.leavesPerPod,
@@ -424,17 +423,12 @@ RailLayout railLayout(const RailFatTreeParameters &p)
     return layout;
 }
 
-/** Vertices, and links, of the rail fabric's switch tiers and GPUs (not its NVSwitches). */
-std::pair<std::size_t, std::size_t> railFabricSize(const RailFatTreeParameters &p,
-                                                   const RailLayout &layout)
+/** The rail fabric's switches and switch-to-switch cables (switchTiersOf), every plane's. */
+FabricHardwareCount railSwitchTiers(const RailFatTreeParameters &p, const RailLayout &layout)
 {
-    const long long gpus = 1LL * p.nodes * p.gpusPerNode;
     if (!p.multiPlane)
-        return {fatTreeVertices(gpus, layout.leafCount, layout.shape),
-                fatTreeLinks(gpus, layout.leafCount, layout.shape)};
-    const std::size_t planes = static_cast<std::size_t>(p.gpusPerNode);
-    return {planes * fatTreeVertices(p.nodes, layout.units, layout.shape),
-            planes * fatTreeLinks(p.nodes, layout.units, layout.shape)};
+        return switchTiersOf(layout.leafCount, layout.shape);
+    return switchTiersOf(layout.units, layout.shape).times(p.gpusPerNode);
 }
 
 } // namespace
@@ -454,8 +448,9 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
     const long long gpus = 1LL * p.nodes * p.gpusPerNode;
     const long long scaleUpSwitches = p.gpusPerNode > 1 ? p.nodes : 0;
     const long long scaleUpLinks = p.gpusPerNode > 1 ? gpus : 0;
-    const auto [fabricVertices, fabricLinks] = railFabricSize(p, layout);
-    graph.reserve(fabricVertices + scaleUpSwitches, fabricLinks + scaleUpLinks);
+    const FabricHardwareCount tiers = railSwitchTiers(p, layout);
+    graph.reserve(static_cast<std::size_t>(gpus + tiers.switches + scaleUpSwitches),
+                  static_cast<std::size_t>(gpus + tiers.opticalLinks + scaleUpLinks));
     std::vector<FabricVertexId> leaves;
     for (long long l = 0; l < leafCount; ++l) {
         const int unit = static_cast<int>(l / p.gpusPerNode);
@@ -495,33 +490,22 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
 FabricHardwareCount fabricHardwareCount(const FatTreeParameters &p)
 {
     const FatTreeLayout layout = fatTreeLayout(p);
-    FabricHardwareCount count;
-    const bool opticalAccess = p.rates.accessMedium == LinkMedium::Optical;
-    if (layout.singleSwitch) {
-        count.switches = 1;
-        count.opticalLinks = opticalAccess ? layout.endpoints : 0;
-        return count;
-    }
-    count.switches
-        = static_cast<long long>(fatTreeVertices(layout.endpoints, layout.leafCount, layout.shape))
-        - layout.endpoints;
-    const long long fabricLinks
-        = static_cast<long long>(fatTreeLinks(layout.endpoints, layout.leafCount, layout.shape))
-        - layout.endpoints;
-    count.opticalLinks = fabricLinks + (opticalAccess ? layout.endpoints : 0);
+    const long long opticalAccess
+        = p.rates.accessMedium == LinkMedium::Optical ? layout.endpoints : 0;
+    if (layout.singleSwitch)
+        return {1, opticalAccess};
+    FabricHardwareCount count = switchTiersOf(layout.leafCount, layout.shape);
+    count.opticalLinks += opticalAccess;
     return count;
 }
 
 FabricHardwareCount fabricHardwareCount(const RailFatTreeParameters &p)
 {
     const RailLayout layout = railLayout(p);
-    const long long gpus = 1LL * p.nodes * p.gpusPerNode;
-    FabricHardwareCount count;
     // NVSwitches are scale-up switches inside the servers, not the fabric's.
-    const auto [vertices, links] = railFabricSize(p, layout);
-    count.switches = static_cast<long long>(vertices) - gpus;
-    const long long fabricLinks = static_cast<long long>(links) - gpus;
-    count.opticalLinks = fabricLinks + (p.rates.accessMedium == LinkMedium::Optical ? gpus : 0);
+    FabricHardwareCount count = railSwitchTiers(p, layout);
+    if (p.rates.accessMedium == LinkMedium::Optical)
+        count.opticalLinks += 1LL * p.nodes * p.gpusPerNode;
     return count;
 }
 

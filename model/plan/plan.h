@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/catalog/catalogitems.h"
+#include "model/core/units.h"
 #include "model/inference/servingengine.h"
 #include "model/scheduling/schedulingtypes.h"
 #include "model/training/trainingestimate.h"
@@ -146,7 +147,7 @@ struct CampusPlan
      * power are quoted per). */
     double interconnectGbps() const
     {
-        return interconnectBytesPerSecondPerBuilding * 8.0 / 1e9 * buildings;
+        return interconnectBytesPerSecondPerBuilding * units::bitsPerByte / units::giga * buildings;
     }
     double interconnectUsd() const { return interconnectGbps() * usdPerGbps; }
     double interconnectWatts() const { return interconnectGbps() * wattsPerGbps; }
