@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/catalog/catalogitems.h"
+#include "model/cluster/clusterdescription.h"
 #include "model/core/units.h"
 #include "model/inference/servingengine.h"
 #include "model/scheduling/schedulingtypes.h"
@@ -150,6 +151,7 @@ struct CampusPlan
         return interconnectBytesPerSecondPerBuilding * units::bitsPerByte / units::giga * buildings;
     }
     double interconnectUsd() const { return interconnectGbps() * usdPerGbps; }
+    double interconnectLatencySeconds() const { return distanceKm * fibreSecondsPerKm; }
     double interconnectWatts() const { return interconnectGbps() * wattsPerGbps; }
 };
 

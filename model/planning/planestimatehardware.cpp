@@ -191,7 +191,7 @@ void estimateCampus(PlanEstimateBuild &build)
     campus.gpus = 1LL * result.gpus * plan.buildings;
     campus.nodes = 1LL * result.nodes * plan.buildings;
     campus.interconnectBytesPerSecondPerBuilding = plan.interconnectBytesPerSecondPerBuilding;
-    campus.interconnectLatencySeconds = plan.distanceKm * fibreSecondsPerKm;
+    campus.interconnectLatencySeconds = plan.interconnectLatencySeconds();
     campus.interconnectUsd = plan.interconnectUsd();
     campus.interconnectWatts = plan.interconnectWatts();
     campus.itWatts = result.power.itWatts() * plan.buildings + campus.interconnectWatts;

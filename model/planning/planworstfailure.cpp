@@ -65,7 +65,7 @@ void applyCampus(ClusterDescription &cluster, const CampusPlan &campus)
 {
     cluster.buildings = campus.buildings;
     cluster.interconnectBytesPerSecondPerBuilding = campus.interconnectBytesPerSecondPerBuilding;
-    cluster.interconnectLatencySeconds = campus.distanceKm * fibreSecondsPerKm;
+    cluster.interconnectLatencySeconds = campus.interconnectLatencySeconds();
 }
 
 std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catalog &catalog)
