@@ -6,6 +6,7 @@
 
 #include "model/catalog/catalogparser.h"
 #include "model/cluster/clusterdescription.h"
+#include "model/core/humantext.h"
 #include "model/core/units.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/inference/inferencesetup.h"
@@ -302,6 +303,7 @@ void printTrainingJson(const model::TrainingSearchResult &result,
                                 {"capital_usd", setup.interconnectUsd},
                                 {"kw", setup.interconnectWatts / 1e3}};
     json["configurations_evaluated"] = result.evaluated;
+    json["configurations_pruned"] = result.pruned;
     json["largest_fitting_microbatch"] = result.largestFittingMicrobatch;
     json["memory_headroom_gib"]
         = (result.best.memoryCapacityBytes - result.best.memory.totalBytes()) / model::units::gibi;
@@ -322,7 +324,11 @@ void printTrainingText(const ParsedArguments &a, const model::TrainingSearchResu
         << cluster.gpusPerNode << " per node), " << cluster.fabricName << "\n"
         << "Software: " << job.framework.name << "\n"
         << fabricNote << "\n";
-    out << "Searched " << result.evaluated << " layouts; the fastest that fits:\n\n";
+    out << "Searched " << model::groupedCount(result.evaluated) << " layouts";
+    if (result.pruned > 0)
+        out << " (and skipped " << model::groupedCount(result.pruned)
+            << " interleaved schedules the pipeline cannot run)";
+    out << "; the fastest that fits:\n\n";
     out << renderTrainingEstimate(result.best);
     if (a.has("explain"))
         out << "\n" << renderTrainingOperations(result.best) << "\n";

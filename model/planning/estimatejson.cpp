@@ -227,6 +227,7 @@ nlohmann::json planTrainingJson(const PlanEstimate &e)
         return {{"error", e.trainingError}};
     nlohmann::json training = trainingEstimateToJson(e.training.best);
     training["configurations_evaluated"] = e.training.evaluated;
+    training["configurations_pruned"] = e.training.pruned;
     if (e.hasTrainingRun) {
         nlohmann::json run = nlohmann::json::object();
         addTrainingRunToJson(run, e.trainingRun);

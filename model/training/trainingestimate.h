@@ -153,7 +153,8 @@ struct TrainingSearchResult
         = 0; ///< with best's other settings, the largest microbatch that fits
     bool found = false;
     std::vector<TrainingEstimate> top; ///< up to 10, fastest first
-    long long evaluated = 0; ///< configurations evaluated
+    long long evaluated = 0; ///< layouts evaluated
+    long long pruned = 0; ///< layouts skipped unevaluated: interleaves the schedule cannot run
     std::string reason; ///< why nothing was found
 };
 

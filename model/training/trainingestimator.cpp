@@ -119,6 +119,7 @@ std::optional<Recompute> recomputeFromName(const std::string &name)
 TrainingEstimator::TrainingEstimator(const TrainingJob &job, const ClusterDescription &cluster)
     : m_job(job)
     , m_cluster(cluster)
+    , m_shape(TransformerShape::fromModel(job.model))
     , m_peakFlopsPerSecond(cluster.gpu.peakFlopsPerSecond(job.precision))
 { }
 
@@ -280,7 +281,7 @@ TrainingEstimate TrainingEstimator::estimate(const ParallelConfig &config) const
  */
 MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
 {
-    const TransformerShape shape = TransformerShape::fromModel(m_job.model);
+    const TransformerShape &shape = m_shape;
     const double t = c.tp, p = c.pp, v = c.interleave;
     const double s = m_job.seqLen;
     const double h = shape.hidden;
@@ -291,7 +292,7 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
     const bool unfused = framework.attention == AttentionKernel::Unfused;
     const double spDivisor = (c.sequenceParallel && c.tp > 1) ? t : 1.0;
 
-    const StageParameters parameters = stageParameters(m_job.model, c);
+    const StageParameters parameters = stageParameters(m_shape, c);
     const double dense = parameters.dense, expertParams = parameters.expert;
     const double paramsPerGpu = parameters.total();
     const int expertTp = expertTensorParallel(c);
@@ -343,7 +344,7 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
 /** Tokens per second, model and hardware FLOP/s per GPU and MFU of `result`'s step. */
 void TrainingEstimator::addThroughput(const ParallelConfig &c, TrainingEstimate &result) const
 {
-    const TransformerShape shape = TransformerShape::fromModel(m_job.model);
+    const TransformerShape &shape = m_shape;
     const double s = m_job.seqLen;
     const double tokensPerStep = static_cast<double>(m_job.globalBatch) * s;
     result.tokensPerSecond = tokensPerStep / result.stepSeconds;
@@ -369,7 +370,17 @@ void TrainingEstimator::addThroughput(const ParallelConfig &c, TrainingEstimate 
 TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, EvaluateMode mode) const
 {
     TrainingEstimate result;
+    evaluateInto(c, mode, nullptr, result);
+    return result;
+}
+
+void TrainingEstimator::evaluateInto(const ParallelConfig &c, EvaluateMode mode,
+                                     std::optional<MicrobatchLayerCosts> *costs,
+                                     TrainingEstimate &result) const
+{
     result.config = c;
+    result.valid = true;
+    result.fits = true;
     result.memoryCapacityBytes = m_cluster.gpu.memoryBytes;
     result.usableMemoryBytes = m_cluster.gpu.memoryBytes - m_job.framework.cudaContextBytes
         - m_job.framework.ncclBufferBytes;
@@ -377,20 +388,27 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, EvaluateMo
     if (!result.reason.empty()) {
         result.valid = false;
         result.fits = false;
-        return result;
+        return;
     }
 
     result.memory = estimateMemory(c);
     result.fits = result.memory.totalBytes() <= m_cluster.gpu.memoryBytes;
     // The search only needs the memory of a layout that does not fit.
     if (!result.fits && mode == EvaluateMode::Search)
-        return result;
+        return;
     if (!result.fits)
         result.reason = "needs " + formatNumber("%.1f", result.memory.totalBytes() / units::gibi)
             + " GiB per GPU but " + m_cluster.gpu.name + " has "
             + formatNumber("%.1f", m_cluster.gpu.memoryBytes / units::gibi) + " GiB";
 
-    estimateTrainingStep(m_job, m_cluster, c, result);
+    if (!costs) {
+        estimateTrainingStep(m_job, m_cluster, c, result);
+    } else {
+        // Built for the first layout of its microbatch that fits, then shared.
+        if (!*costs)
+            *costs = microbatchLayerCosts(m_job, m_cluster, c);
+        estimateTrainingStep(m_job, m_cluster, c, **costs, result);
+    }
     const StepBreakdown &b = result.breakdown;
     const double microbatches = static_cast<double>(m_job.globalBatch) / (c.dp * c.microbatch);
     result.microbatchesPerStep = static_cast<int>(microbatches);
@@ -406,7 +424,6 @@ TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, EvaluateMo
     }
     if (mode == EvaluateMode::Explained)
         explain(result);
-    return result;
 }
 
 void TrainingEstimator::explain(TrainingEstimate &r) const
@@ -492,6 +509,7 @@ struct TrainingEstimator::LayoutRanking
     TrainingSearchResult result;
     double smallestMemoryBytes = 1e300; ///< of the layouts that do not fit
     std::optional<ParallelConfig> firstInvalid; ///< its reason is written only if nothing fits
+    TrainingEstimate scratch; ///< the layout being ranked, copied into `top` if it gets there
 };
 
 namespace {
@@ -530,11 +548,14 @@ TrainingEstimator::SearchSpace TrainingEstimator::searchSpace() const
     return space;
 }
 
-void TrainingEstimator::consider(const ParallelConfig &config, LayoutRanking &ranking) const
+void TrainingEstimator::consider(const ParallelConfig &config,
+                                 std::optional<MicrobatchLayerCosts> &costs,
+                                 LayoutRanking &ranking) const
 {
     TrainingSearchResult &result = ranking.result;
     ++result.evaluated;
-    TrainingEstimate estimate = evaluate(config, EvaluateMode::Search);
+    TrainingEstimate &estimate = ranking.scratch;
+    evaluateInto(config, EvaluateMode::Search, &costs, estimate);
     if (!estimate.valid) {
         if (!ranking.firstInvalid)
             ranking.firstInvalid = config;
@@ -550,10 +571,24 @@ void TrainingEstimator::consider(const ParallelConfig &config, LayoutRanking &ra
                                          return a.stepSeconds < b.stepSeconds;
                                      });
     if (position - result.top.begin() < 10) {
-        result.top.insert(position, std::move(estimate));
+        result.top.insert(position, estimate);
         if (result.top.size() > 10)
             result.top.pop_back();
     }
+}
+
+/**
+ * Interleave choices the schedule cannot run are skipped without an evaluation: more virtual
+ * stages than layers, or microbatches that are no multiple of PP (Megatron's interleaved
+ * schedule needs both). The first is kept for the reason when nothing else runs.
+ */
+bool TrainingEstimator::interleaveRunnable(const ParallelConfig &config) const
+{
+    if (config.interleave <= 1)
+        return true;
+    const long long perStep = 1LL * config.dp * config.microbatch;
+    return m_job.model.layers >= 1LL * config.pp * config.interleave
+        && m_job.globalBatch % perStep == 0 && (m_job.globalBatch / perStep) % config.pp == 0;
 }
 
 void TrainingEstimator::searchLayoutsOfShape(int tp, int cp, int pp, int dp,
@@ -582,7 +617,9 @@ void TrainingEstimator::searchLayoutsOfShape(int tp, int cp, int pp, int dp,
     config.cp = cp;
     config.sequenceParallel = m_job.framework.sequenceParallel;
     for (int ep : fixedOr(k.ep, eps))
-        for (int mb : fixedOr(k.microbatch, microbatches))
+        for (int mb : fixedOr(k.microbatch, microbatches)) {
+            // Everything below shares this microbatch's layer costs (MicrobatchLayerCosts).
+            std::optional<MicrobatchLayerCosts> costs;
             for (int v : fixedOr(k.interleave, interleaves))
                 for (Recompute recompute : space.recompute)
                     for (int zero : space.zeroStages) {
@@ -591,8 +628,15 @@ void TrainingEstimator::searchLayoutsOfShape(int tp, int cp, int pp, int dp,
                         config.interleave = v;
                         config.recompute = recompute;
                         config.zero = zero;
-                        consider(config, ranking);
+                        if (!interleaveRunnable(config)) {
+                            ++ranking.result.pruned;
+                            if (!ranking.firstInvalid)
+                                ranking.firstInvalid = config;
+                            continue;
+                        }
+                        consider(config, costs, ranking);
                     }
+        }
 }
 
 /**

@@ -3,8 +3,11 @@
 
 #include "model/cluster/clusterdescription.h"
 #include "model/training/trainingestimate.h"
+#include "model/training/trainingstep.h"
+#include "model/training/transformershape.h"
 
 #include <atomic>
+#include <optional>
 
 namespace cp::model {
 
@@ -44,9 +47,12 @@ private:
     SearchSpace searchSpace() const;
     /** Every expert, microbatch, interleave, recompute and ZeRO choice for one TP x CP x PP x DP
      * shape, in a fixed order (the ranking keeps the first of equal step times). */
+    bool interleaveRunnable(const ParallelConfig &config) const;
     void searchLayoutsOfShape(int tp, int cp, int pp, int dp, const SearchSpace &space,
                               LayoutRanking &ranking) const;
-    void consider(const ParallelConfig &config, LayoutRanking &ranking) const;
+    /** Ranks one layout; `costs` are its microbatch's layer costs, built on first use. */
+    void consider(const ParallelConfig &config, std::optional<MicrobatchLayerCosts> &costs,
+                  LayoutRanking &ranking) const;
     // validate's rules, in the order it checks them; each returns the first broken one.
     /** Degrees at least 1, ZeRO 0-3, and TP x PP x DP x CP the cluster's GPUs. */
     std::string checkDegrees(const ParallelConfig &config, bool withReason) const;
@@ -60,12 +66,20 @@ private:
     void finishSearch(LayoutRanking &ranking) const;
     std::string noShapeReason() const;
     TrainingEstimate evaluate(const ParallelConfig &config, EvaluateMode mode) const;
+    /**
+     * evaluate into `result`, assigning every field a valid layout has (the search reuses one).
+     * `costs`, when given, holds the layer costs of the layout's microbatch (TP, CP, EP and the
+     * microbatch fixed): built on first use, then shared by every layout that keeps them.
+     */
+    void evaluateInto(const ParallelConfig &config, EvaluateMode mode,
+                      std::optional<MicrobatchLayerCosts> *costs, TrainingEstimate &result) const;
     void explain(TrainingEstimate &estimate) const;
     void addThroughput(const ParallelConfig &c, TrainingEstimate &result) const;
     MemoryBreakdown estimateMemory(const ParallelConfig &config) const;
 
     TrainingJob m_job;
     ClusterDescription m_cluster;
+    TransformerShape m_shape;
     double m_peakFlopsPerSecond = 0;
 };
 

@@ -30,54 +30,52 @@ constexpr double flashBackwardWork = 2.5;
 /** A causal kernel skips the blocks above the diagonal: half the full s x s work. */
 constexpr double causalWorkShare = 0.5;
 
-/** One operation of one layer for one microbatch: its forward, backward and recompute cost. */
-struct LayerOperation
+/** The sizes one layout's operations share: TP, tokens per microbatch, the sequence. */
+struct LayoutSizes
 {
-    const char *name;
-    OperationKind kind;
-    double flops = 0; ///< forward
-    double bytes = 0; ///< forward
-    double kernels = 0; ///< forward
-    double forwardSeconds = 0;
-    double backwardSeconds = 0;
-    double backwardFlops = 0;
-    double backwardBytes = 0;
-    double backwardKernels = 0;
-    double hiddenSeconds = 0; ///< forward + backward, overlapped
-    bool repeatedByFullRecompute = true;
-    bool repeatedBySelectiveRecompute = false;
+    LayoutSizes(const TrainingJob &job, const TransformerShape &shape, const ParallelConfig &config)
+        : t(config.tp)
+        , s(job.seqLen)
+        , h(shape.hidden)
+        , tokens(config.microbatch * s / config.cp)
+        , spDivisor((config.sequenceParallel && config.tp > 1) ? t : 1.0)
+    { }
+    double t, s, h, tokens, spDivisor;
 };
 
-/** Everything the operations of one layout share. */
-class StepBuilder
+double memoryBoundSeconds(const GpuSpec &gpu, double bytes, double kernels)
+{
+    return bytes / (gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction)
+        + kernels * gpu.kernelOverheadSeconds;
+}
+
+/**
+ * Builds what one microbatch costs in one layer and in the logits (MicrobatchLayerCosts): every
+ * operation here depends on TP, CP, EP, the microbatch and sequence parallelism only.
+ */
+class LayerCostBuilder
 {
 public:
-    StepBuilder(const TrainingJob &job, const ClusterDescription &cluster,
-                const ParallelConfig &config)
+    LayerCostBuilder(const TrainingJob &job, const ClusterDescription &cluster,
+                     const ParallelConfig &config, MicrobatchLayerCosts &costs)
         : m_job(job)
         , m_cluster(cluster)
         , m_config(config)
         , m_gpu(cluster.gpu)
         , m_shape(TransformerShape::fromModel(job.model))
+        , m_sizes(job, m_shape, config)
+        , m_costs(costs)
+        , t(m_sizes.t)
+        , s(m_sizes.s)
+        , h(m_sizes.h)
+        , tokens(m_sizes.tokens)
+        , spDivisor(m_sizes.spDivisor)
     {
-        t = config.tp;
-        s = job.seqLen;
-        h = m_shape.hidden;
-        tokens = config.microbatch * s / config.cp;
-        // Layers need not divide evenly (Llama 3 405B: 126 layers on 16 stages); the stage with
-        // the most layers sets the pipeline's pace.
-        layersPerStage
-            = std::ceil(m_shape.layers / (config.pp * config.interleave)) * config.interleave;
-        microbatches = static_cast<double>(job.globalBatch) / (config.dp * config.microbatch);
-        spDivisor = (config.sequenceParallel && config.tp > 1) ? t : 1.0;
-        hbm = m_gpu.memoryBytesPerSecond * m_gpu.memoryAchievableFraction;
         sixteenBit = m_gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
         gemmPrecision = job.precision;
-        fullRecompute = config.recompute == Recompute::Full;
-        anyRecompute = config.recompute != Recompute::None;
     }
 
-    void build(TrainingEstimate &result);
+    void build();
 
 private:
     double gemm(double flops, double m, double n, double k, double kernels) const
@@ -86,46 +84,89 @@ private:
     }
     double memoryBound(double bytes, double kernels) const
     {
-        return bytes / hbm + kernels * m_gpu.kernelOverheadSeconds;
+        return memoryBoundSeconds(m_gpu, bytes, kernels);
     }
     /** Forward one GEMM kernel; backward the data- and weight-gradient GEMMs. */
     LayerOperation gemmOperation(const char *name, double flops, double m, double n, double k);
     LayerOperation memoryOperation(const char *name, double bytes, double kernels);
     LayerOperation tensorParallelOperation(const LayerOperation &before,
                                            const LayerOperation &after, const char *name);
+    void addAttentionBlock();
+    void addMlpBlock();
     void addAttention();
     void addMixtureOfExperts(double expertTokens);
     void addContextParallel(double attentionForwardSeconds);
+    void addFp8Casts();
     void overlapExpertAllToAll();
     LinkLevel linkFor(int ranks) const;
-    int buildingsPerStage() const;
-    double pipelineSendSeconds() const;
-    double gradientAllReduceSeconds(double bytes, int group) const;
-    double stageMicrobatchSeconds() const;
-    void addStepOperations(TrainingEstimate &result, double stageMicro);
-    void addDataParallel(TrainingEstimate &result, double stageForward, double stageBackward);
+    void addLayer(const LayerOperation &operation) { m_costs.add(operation); }
 
     const TrainingJob &m_job;
     const ClusterDescription &m_cluster;
     const ParallelConfig &m_config;
     const GpuSpec &m_gpu;
     const TransformerShape m_shape;
-    double t, s, h, tokens, layersPerStage, microbatches, spDivisor, hbm;
+    const LayoutSizes m_sizes;
+    MicrobatchLayerCosts &m_costs;
+    const double t, s, h, tokens, spDivisor;
     Precision sixteenBit, gemmPrecision;
-    bool fullRecompute, anyRecompute;
-
-    LayerOperation m_layer[24];
-    int m_layerCount = 0;
-    double m_logitForwardSeconds = 0, m_lossSeconds = 0, m_p2pSeconds = 0;
-    void addLayer(const LayerOperation &operation)
-    {
-        if (m_layerCount < 24)
-            m_layer[m_layerCount++] = operation;
-    }
 };
 
-LayerOperation StepBuilder::gemmOperation(const char *name, double flops, double m, double n,
-                                          double k)
+/**
+ * Puts one layout's step together from its microbatch's layer costs: the busiest stage's
+ * layers, the recompute it repeats, the pipeline sends and bubble, the data-parallel gradient
+ * sync and the optimizer.
+ */
+class StepAssembler
+{
+public:
+    StepAssembler(const TrainingJob &job, const ClusterDescription &cluster,
+                  const ParallelConfig &config, const MicrobatchLayerCosts &costs)
+        : m_job(job)
+        , m_cluster(cluster)
+        , m_config(config)
+        , m_gpu(cluster.gpu)
+        , m_costs(costs)
+        , m_shape(TransformerShape::fromModel(job.model))
+        , m_sizes(job, m_shape, config)
+    {
+        // Layers need not divide evenly (Llama 3 405B: 126 layers on 16 stages); the stage with
+        // the most layers sets the pipeline's pace.
+        layersPerStage
+            = std::ceil(m_shape.layers / (config.pp * config.interleave)) * config.interleave;
+        microbatches = static_cast<double>(job.globalBatch) / (config.dp * config.microbatch);
+        fullRecompute = config.recompute == Recompute::Full;
+        anyRecompute = config.recompute != Recompute::None;
+    }
+
+    void assemble(TrainingEstimate &result);
+
+private:
+    bool repeated(const LayerOperation &op) const
+    {
+        return (fullRecompute && op.repeatedByFullRecompute)
+            || (anyRecompute && op.repeatedBySelectiveRecompute);
+    }
+    int buildingsPerStage() const;
+    double pipelineSendSeconds() const;
+    double gradientAllReduceSeconds(double bytes, int group) const;
+    double stageMicrobatchSeconds(double p2pSeconds) const;
+    void addStepOperations(TrainingEstimate &result, double p2pSeconds);
+    void addDataParallel(TrainingEstimate &result, double stageForward, double stageBackward);
+
+    const TrainingJob &m_job;
+    const ClusterDescription &m_cluster;
+    const ParallelConfig &m_config;
+    const GpuSpec &m_gpu;
+    const MicrobatchLayerCosts &m_costs;
+    const TransformerShape m_shape;
+    const LayoutSizes m_sizes;
+    double layersPerStage = 0, microbatches = 0;
+    bool fullRecompute = false, anyRecompute = false;
+};
+
+LayerOperation LayerCostBuilder::gemmOperation(const char *name, double flops, double m, double n,
+                                               double k)
 {
     LayerOperation op {name, OperationKind::Gemm};
     op.flops = flops;
@@ -137,7 +178,7 @@ LayerOperation StepBuilder::gemmOperation(const char *name, double flops, double
     return op;
 }
 
-LayerOperation StepBuilder::memoryOperation(const char *name, double bytes, double kernels)
+LayerOperation LayerCostBuilder::memoryOperation(const char *name, double bytes, double kernels)
 {
     // Backward reads the saved tensors and the incoming gradient and writes the outgoing one:
     // about twice the forward traffic, in as many kernels.
@@ -155,7 +196,7 @@ LayerOperation StepBuilder::memoryOperation(const char *name, double bytes, doub
  * Buildings one pipeline stage's GPUs fill (pipelineStageGpus): its data-parallel groups cross
  * the interconnect only when a stage is larger than a building (validate makes the two divide).
  */
-int StepBuilder::buildingsPerStage() const
+int StepAssembler::buildingsPerStage() const
 {
     const long long stageGpus = pipelineStageGpus(m_config);
     const int perBuilding = std::max(1, m_cluster.gpusPerBuilding());
@@ -164,7 +205,7 @@ int StepBuilder::buildingsPerStage() const
     return static_cast<int>(stageGpus / perBuilding);
 }
 
-LinkLevel StepBuilder::linkFor(int ranks) const
+LinkLevel LayerCostBuilder::linkFor(int ranks) const
 {
     if (ranks <= m_cluster.scaleUpDomainGpus)
         return m_cluster.scaleUpLink();
@@ -179,8 +220,9 @@ LinkLevel StepBuilder::linkFor(int ranks) const
  * GEMM, so only the first chunk and whatever the GEMM cannot cover stay exposed (Wang et al.,
  * ASPLOS 2023): max(0, comm - gemm) + min(comm, gemm) / TP.
  */
-LayerOperation StepBuilder::tensorParallelOperation(const LayerOperation &before,
-                                                    const LayerOperation &after, const char *name)
+LayerOperation LayerCostBuilder::tensorParallelOperation(const LayerOperation &before,
+                                                         const LayerOperation &after,
+                                                         const char *name)
 {
     LayerOperation op {name, OperationKind::TensorParallel};
     if (m_config.tp <= 1)
@@ -220,7 +262,7 @@ LayerOperation StepBuilder::tensorParallelOperation(const LayerOperation &before
     return op;
 }
 
-void StepBuilder::addAttention()
+void LayerCostBuilder::addAttention()
 {
     const double queryWidth = m_shape.queryWidth() / t;
     const double fullFlops = 2.0 * 2.0 * tokens * s * queryWidth; // QK^T and PV over the context
@@ -275,7 +317,7 @@ void StepBuilder::addAttention()
  * backward sends K/V and their gradients. What a step's transfer does not cover is exposed, and
  * every step merges its partial output into the running softmax (one memory-bound pass).
  */
-void StepBuilder::addContextParallel(double attentionForwardSeconds)
+void LayerCostBuilder::addContextParallel(double attentionForwardSeconds)
 {
     const double steps = m_config.cp - 1.0;
     const LinkLevel link = linkFor(m_config.tp * m_config.cp);
@@ -307,7 +349,7 @@ void StepBuilder::addContextParallel(double attentionForwardSeconds)
  * is not overlapped in Megatron-Core 2024 (its MoE overlap arrived in 2025); across nodes only
  * the share for other nodes' experts crosses the NIC.
  */
-void StepBuilder::addMixtureOfExperts(double expertTokens)
+void LayerCostBuilder::addMixtureOfExperts(double expertTokens)
 {
     // Each rank dispatches its sequence-parallel share of the tokens; the experts' weights are
     // split over TP, so every TP rank multiplies all of the routed tokens by 1/TP of each expert.
@@ -361,12 +403,12 @@ void StepBuilder::addMixtureOfExperts(double expertTokens)
  * memory-bound kernels, forward and backward); the warm-up and cool-down of the pipeline are not
  * told apart.
  */
-void StepBuilder::overlapExpertAllToAll()
+void LayerCostBuilder::overlapExpertAllToAll()
 {
     double compute = 0;
     LayerOperation *allToAll = nullptr;
-    for (int i = 0; i < m_layerCount; ++i) {
-        LayerOperation &op = m_layer[i];
+    for (int i = 0; i < m_costs.count; ++i) {
+        LayerOperation &op = m_costs.operations[i];
         if (op.kind == OperationKind::ExpertParallel)
             allToAll = &op;
         else if (op.kind == OperationKind::Gemm || op.kind == OperationKind::Attention
@@ -385,24 +427,27 @@ void StepBuilder::overlapExpertAllToAll()
     allToAll->hiddenSeconds += hidden;
 }
 
-double StepBuilder::stageMicrobatchSeconds() const
+/** One microbatch through the busiest stage, forward, backward and what recompute repeats. */
+double StepAssembler::stageMicrobatchSeconds(double p2pSeconds) const
 {
     double seconds = 0;
-    for (int i = 0; i < m_layerCount; ++i) {
-        const LayerOperation &op = m_layer[i];
-        const bool repeated = (fullRecompute && op.repeatedByFullRecompute)
-            || (anyRecompute && op.repeatedBySelectiveRecompute);
-        seconds += op.forwardSeconds + op.backwardSeconds + (repeated ? op.forwardSeconds : 0.0);
+    for (const LayerOperation &op : m_costs) {
+        seconds
+            += op.forwardSeconds + op.backwardSeconds + (repeated(op) ? op.forwardSeconds : 0.0);
     }
-    return layersPerStage * seconds + 3.0 * m_logitForwardSeconds + m_lossSeconds + m_p2pSeconds;
+    return layersPerStage * seconds + 3.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds
+        + p2pSeconds;
 }
 
-void StepBuilder::build(TrainingEstimate &result)
+/**
+ * The attention block: norms, the QKV projection, rotary embedding, the attention kernel, the
+ * output projection, residual adds and the TP collectives around it.
+ */
+void LayerCostBuilder::addAttentionBlock()
 {
     const double queryWidth = m_shape.queryWidth() / t;
     const double qkvWidth = m_shape.qkvWidth() / t;
     const double replicatedTokens = tokens / spDivisor;
-
     // Norms: read and write h per token, twice per layer; bias-dropout-residual: read the
     // input and the residual, write the output and a 1-byte mask (3.5 h), twice per layer.
     addLayer(memoryOperation("layer norms", 2.0 * 2.0 * replicatedTokens * h * activationBytes, 2));
@@ -418,7 +463,11 @@ void StepBuilder::build(TrainingEstimate &result)
     addLayer(projection);
     addLayer(memoryOperation("bias, dropout and residual adds",
                              2.0 * 3.5 * replicatedTokens * h * activationBytes, 2));
+}
 
+/** The dense MLP (or a MoE layer's shared experts) with its TP collectives, then the experts. */
+void LayerCostBuilder::addMlpBlock()
+{
     const double dense = m_shape.experts > 1 ? m_shape.sharedExperts : 1.0;
     const double ffn = m_shape.ffn / t;
     const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
@@ -442,32 +491,50 @@ void StepBuilder::build(TrainingEstimate &result)
     }
     if (m_shape.experts > 1)
         addMixtureOfExperts(tokens * m_shape.topK * m_config.ep / m_shape.experts);
-
     if (m_shape.experts > 1 && m_job.framework.moeCommOverlap)
         overlapExpertAllToAll();
+}
 
-    if (gemmPrecision == Precision::FP8) {
-        // Transformer Engine's delayed-scaling recipe casts each GEMM input to FP8 (read 2 B,
-        // write 1 B): the norm-fused GEMMs get FP8 from the norm, the projection and the MLP
-        // down GEMM cast their inputs; backward casts the incoming gradient of all four.
-        LayerOperation casts
-            = memoryOperation("FP8 casts", (tokens * queryWidth + tokens * ffn) * 3.0, 2);
-        casts.backwardBytes = (2.0 * tokens * h + tokens * queryWidth + tokens * upWidth) * 3.0;
-        casts.backwardKernels = 4;
-        casts.backwardSeconds = memoryBound(casts.backwardBytes, 4);
-        addLayer(casts);
-    }
+/**
+ * Transformer Engine's delayed-scaling recipe casts each GEMM input to FP8 (read 2 B, write
+ * 1 B): the norm-fused GEMMs get FP8 from the norm, the projection and the MLP down GEMM cast
+ * their inputs; backward casts the incoming gradient of all four.
+ */
+void LayerCostBuilder::addFp8Casts()
+{
+    const double queryWidth = m_shape.queryWidth() / t;
+    const double ffn = m_shape.ffn / t;
+    const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
+    LayerOperation casts
+        = memoryOperation("FP8 casts", (tokens * queryWidth + tokens * ffn) * 3.0, 2);
+    casts.backwardBytes = (2.0 * tokens * h + tokens * queryWidth + tokens * upWidth) * 3.0;
+    casts.backwardKernels = 4;
+    casts.backwardSeconds = memoryBound(casts.backwardBytes, 4);
+    addLayer(casts);
+}
 
+void LayerCostBuilder::build()
+{
+    m_costs.count = 0;
+    addAttentionBlock();
+    addMlpBlock();
+    if (gemmPrecision == Precision::FP8)
+        addFp8Casts();
     // The last stage runs the output projection (16-bit, as Transformer Engine keeps it) and the
     // fused vocabulary-parallel cross-entropy over fp32 logits (written, read, read, written).
     const double vocab = m_shape.vocab / t;
-    m_logitForwardSeconds
+    m_costs.logitForwardSeconds
         = gemmSeconds(m_gpu, sixteenBit, 2.0 * tokens * h * vocab, tokens, vocab, h, 1);
-    m_lossSeconds = memoryBound(4.0 * tokens * vocab * 4.0, 4);
+    m_costs.lossSeconds = memoryBound(4.0 * tokens * vocab * 4.0, 4);
+}
+
+void StepAssembler::assemble(TrainingEstimate &result)
+{
+    result.operations.count = 0;
     // One send forward and one backward per virtual stage.
-    if (m_config.pp > 1)
-        m_p2pSeconds = 2.0 * m_config.interleave * pipelineSendSeconds();
-    addStepOperations(result, stageMicrobatchSeconds());
+    const double p2pSeconds
+        = m_config.pp > 1 ? 2.0 * m_config.interleave * pipelineSendSeconds() : 0.0;
+    addStepOperations(result, p2pSeconds);
 }
 
 /**
@@ -476,14 +543,14 @@ void StepBuilder::build(TrainingEstimate &result)
  * every GPU of the stage in that building sends across the interconnect at once, and the
  * slowest boundary paces the pipeline.
  */
-double StepBuilder::pipelineSendSeconds() const
+double StepAssembler::pipelineSendSeconds() const
 {
     const long long stride = pipelineStageGpus(m_config);
     const LinkLevel link
         = stride < m_cluster.gpusPerNode && stride * 2 <= m_cluster.scaleUpDomainGpus
         ? m_cluster.scaleUpLink()
         : m_cluster.scaleOutLink(2);
-    const double bytes = tokens * h * activationBytes / t;
+    const double bytes = m_sizes.tokens * m_sizes.h * activationBytes / m_sizes.t;
     double send = pointToPointSeconds(bytes, link);
     if (m_cluster.buildings > 1) {
         const int senders = static_cast<int>(
@@ -493,50 +560,49 @@ double StepBuilder::pipelineSendSeconds() const
     return send;
 }
 
-void StepBuilder::addStepOperations(TrainingEstimate &result, double stageMicro)
+void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSeconds)
 {
     const double m = microbatches;
+    const double tokens = m_sizes.tokens, h = m_sizes.h, t = m_sizes.t;
     double stageForward = 0, stageBackward = 0;
-    for (int i = 0; i < m_layerCount; ++i) {
-        const LayerOperation &op = m_layer[i];
-        const bool repeated = (fullRecompute && op.repeatedByFullRecompute)
-            || (anyRecompute && op.repeatedBySelectiveRecompute);
+    for (const LayerOperation &op : m_costs) {
+        const bool again = repeated(op);
         const double count = layersPerStage * m;
         StepOperation out;
         out.name = op.name;
         out.kind = op.kind;
-        out.flops = count * (op.flops * (repeated ? 2.0 : 1.0) + op.backwardFlops);
-        out.bytes = count * (op.bytes * (repeated ? 2.0 : 1.0) + op.backwardBytes);
-        out.kernels = count * (op.kernels * (repeated ? 2.0 : 1.0) + op.backwardKernels);
-        out.seconds = count * (op.forwardSeconds * (repeated ? 2.0 : 1.0) + op.backwardSeconds);
+        out.flops = count * (op.flops * (again ? 2.0 : 1.0) + op.backwardFlops);
+        out.bytes = count * (op.bytes * (again ? 2.0 : 1.0) + op.backwardBytes);
+        out.kernels = count * (op.kernels * (again ? 2.0 : 1.0) + op.backwardKernels);
+        out.seconds = count * (op.forwardSeconds * (again ? 2.0 : 1.0) + op.backwardSeconds);
         out.hiddenSeconds = count * op.hiddenSeconds;
         if (out.seconds > 0 || out.hiddenSeconds > 0)
             result.operations.add(out);
         stageForward += layersPerStage * op.forwardSeconds;
-        stageBackward
-            += layersPerStage * (op.backwardSeconds + (repeated ? op.forwardSeconds : 0.0));
+        stageBackward += layersPerStage * (op.backwardSeconds + (again ? op.forwardSeconds : 0.0));
     }
     const double vocab = m_shape.vocab / t;
     StepOperation logits {"output projection (logits)", OperationKind::Gemm};
     logits.flops = m * 3.0 * 2.0 * tokens * h * vocab;
     logits.kernels = m * 3.0;
-    logits.seconds = m * 3.0 * m_logitForwardSeconds;
+    logits.seconds = m * 3.0 * m_costs.logitForwardSeconds;
     result.operations.add(logits);
     StepOperation loss {"cross-entropy loss", OperationKind::MemoryBound};
     loss.bytes = m * 16.0 * tokens * vocab;
     loss.kernels = m * 4.0;
-    loss.seconds = m * m_lossSeconds;
+    loss.seconds = m * m_costs.lossSeconds;
     result.operations.add(loss);
-    stageForward += m_logitForwardSeconds;
-    stageBackward += 2.0 * m_logitForwardSeconds + m_lossSeconds;
+    stageForward += m_costs.logitForwardSeconds;
+    stageBackward += 2.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds;
     if (m_config.pp > 1) {
         StepOperation sends {"pipeline sends", OperationKind::PipelineSend};
         sends.bytes = m * 2.0 * m_config.interleave * tokens * h * activationBytes / t;
         sends.kernels = m * 2.0 * m_config.interleave;
-        sends.seconds = m * m_p2pSeconds;
+        sends.seconds = m * p2pSeconds;
         result.operations.add(sends);
         StepOperation bubble {"pipeline bubble", OperationKind::PipelineBubble};
-        bubble.seconds = (m_config.pp - 1.0) / m_config.interleave * stageMicro;
+        bubble.seconds
+            = (m_config.pp - 1.0) / m_config.interleave * stageMicrobatchSeconds(p2pSeconds);
         result.operations.add(bubble);
     }
     addDataParallel(result, stageForward, stageBackward);
@@ -546,7 +612,7 @@ void StepBuilder::addStepOperations(TrainingEstimate &result, double stageMicro)
  * One all-reduce of `bytes` of gradients over a data-parallel `group`: hierarchical (NVLink, then
  * the fabric), with the interconnect as a third level when a pipeline stage spans buildings.
  */
-double StepBuilder::gradientAllReduceSeconds(double bytes, int group) const
+double StepAssembler::gradientAllReduceSeconds(double bytes, int group) const
 {
     if (group <= 1 || bytes <= 0)
         return 0.0;
@@ -573,11 +639,11 @@ double StepBuilder::gradientAllReduceSeconds(double bytes, int group) const
  * every microbatch's forward and backward (the backward gather also serves recomputation, as
  * FSDP reuses it) and reduce-scatters the gradients: 1.5 all-reduce volumes per microbatch.
  */
-void StepBuilder::addDataParallel(TrainingEstimate &result, double stageForward,
-                                  double stageBackward)
+void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForward,
+                                    double stageBackward)
 {
     const ParallelConfig &c = m_config;
-    const StageParameters parameters = stageParameters(m_job.model, c);
+    const StageParameters parameters = stageParameters(m_shape, c);
     const double denseParams = parameters.dense, expertParams = parameters.expert;
     const double paramsPerGpu = parameters.total();
     const int expertTp = expertTensorParallel(c);
@@ -629,15 +695,19 @@ void StepBuilder::addDataParallel(TrainingEstimate &result, double stageForward,
     StepOperation optimizer {"optimizer step (Adam, grad-norm clip)", OperationKind::Optimizer};
     optimizer.bytes = paramsPerGpu / optimizerShard * optimizerTrafficBytesPerParameter;
     optimizer.kernels = 4;
-    optimizer.seconds = memoryBound(optimizer.bytes, optimizer.kernels);
+    optimizer.seconds = memoryBoundSeconds(m_gpu, optimizer.bytes, optimizer.kernels);
     result.operations.add(optimizer);
 }
 
 } // namespace
 
-StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &c)
+StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &config)
 {
-    const TransformerShape shape = TransformerShape::fromModel(model);
+    return stageParameters(TransformerShape::fromModel(model), config);
+}
+
+StageParameters stageParameters(const TransformerShape &shape, const ParallelConfig &c)
+{
     const double t = c.tp, h = shape.hidden;
     const double layersPerStage = std::ceil(shape.layers / (c.pp * c.interleave)) * c.interleave;
     const double denseLayer = shape.attentionParametersPerLayer() + 2.0 * h
@@ -661,12 +731,31 @@ double gemmSeconds(const GpuSpec &gpu, Precision precision, double flops, double
         + kernels * gpu.kernelOverheadSeconds;
 }
 
+void MicrobatchLayerCosts::add(const LayerOperation &operation)
+{
+    if (count < capacity)
+        operations[count++] = operation;
+}
+
+MicrobatchLayerCosts microbatchLayerCosts(const TrainingJob &job, const ClusterDescription &cluster,
+                                          const ParallelConfig &config)
+{
+    MicrobatchLayerCosts costs;
+    LayerCostBuilder(job, cluster, config, costs).build();
+    return costs;
+}
+
 void estimateTrainingStep(const TrainingJob &job, const ClusterDescription &cluster,
                           const ParallelConfig &config, TrainingEstimate &result)
 {
-    StepBuilder builder(job, cluster, config);
-    result.operations.count = 0;
-    builder.build(result);
+    estimateTrainingStep(job, cluster, config, microbatchLayerCosts(job, cluster, config), result);
+}
+
+void estimateTrainingStep(const TrainingJob &job, const ClusterDescription &cluster,
+                          const ParallelConfig &config, const MicrobatchLayerCosts &costs,
+                          TrainingEstimate &result)
+{
+    StepAssembler(job, cluster, config, costs).assemble(result);
     // What a collective hides behind compute still slows that compute down.
     for (int i = 0; i < result.operations.count; ++i) {
         StepOperation &op = result.operations.items[i];

@@ -3,8 +3,50 @@
 
 #include "model/cluster/clusterdescription.h"
 #include "model/training/trainingestimate.h"
+#include "model/training/transformershape.h"
 
 namespace cp::model {
+
+/** One operation of one layer for one microbatch: its forward, backward and recompute cost. */
+struct LayerOperation
+{
+    const char *name = ""; ///< static text
+    OperationKind kind = OperationKind::Gemm;
+    double flops = 0; ///< forward
+    double bytes = 0; ///< forward
+    double kernels = 0; ///< forward
+    double forwardSeconds = 0;
+    double backwardSeconds = 0;
+    double backwardFlops = 0;
+    double backwardBytes = 0;
+    double backwardKernels = 0;
+    double hiddenSeconds = 0; ///< forward + backward, overlapped
+    bool repeatedByFullRecompute = true;
+    bool repeatedBySelectiveRecompute = false;
+};
+
+/**
+ * What one microbatch costs in one transformer layer, and in the output projection and loss.
+ * These depend on TP, CP, EP, the microbatch and sequence parallelism (with the job and the
+ * cluster), never on the pipeline stages, the interleave, recomputation or the ZeRO stage: the
+ * layout search builds them once for every choice of those (fixed capacity, no allocation).
+ */
+struct MicrobatchLayerCosts
+{
+    static constexpr int capacity = 24;
+    LayerOperation operations[capacity];
+    int count = 0;
+    double logitForwardSeconds = 0;
+    double lossSeconds = 0;
+    void add(const LayerOperation &operation);
+    const LayerOperation *begin() const { return operations; }
+    const LayerOperation *end() const { return operations + count; }
+};
+
+/** The layer costs of `config`'s microbatch: its GEMMs, attention, memory-bound kernels and TP,
+ * CP and EP collectives, each timed by its own roofline (see estimateTrainingStep). */
+MicrobatchLayerCosts microbatchLayerCosts(const TrainingJob &job, const ClusterDescription &cluster,
+                                          const ParallelConfig &config);
 
 /**
  * The step time of one valid layout as a list of named operations (trainingestimate.h
@@ -13,10 +55,15 @@ namespace cp::model {
  * HBM bandwidth, every kernel with the GPU's fixed per-kernel cost, collectives by the
  * alpha-beta models of collectivecost.h with the overlap the framework allows. Fills
  * `result.operations`, `result.breakdown`, `result.stepSeconds` and `result.dpCommTotalSeconds`;
- * the memory is estimated apart (trainingmemory.h).
+ * the memory is estimated apart (TrainingEstimator::estimateMemory).
  */
 void estimateTrainingStep(const TrainingJob &job, const ClusterDescription &cluster,
                           const ParallelConfig &config, TrainingEstimate &result);
+
+/** The same from `config`'s microbatch layer costs, built before (microbatchLayerCosts). */
+void estimateTrainingStep(const TrainingJob &job, const ClusterDescription &cluster,
+                          const ParallelConfig &config, const MicrobatchLayerCosts &costs,
+                          TrainingEstimate &result);
 
 /** Parameters one GPU of the busiest pipeline stage holds, by how they are sharded. */
 struct StageParameters
@@ -33,6 +80,7 @@ struct StageParameters
  * tensor parallelism x EP (expertTensorParallel).
  */
 StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &config);
+StageParameters stageParameters(const TransformerShape &shape, const ParallelConfig &config);
 
 /**
  * Time a GEMM of M x N x K on `gpu` at `precision` takes, with `kernels` launches: FLOPs over

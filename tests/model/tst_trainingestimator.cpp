@@ -271,8 +271,13 @@ private slots:
         QVERIFY(result.evaluated > 1000);
         for (std::size_t i = 1; i < result.top.size(); ++i)
             QVERIFY(result.top[i - 1].stepSeconds <= result.top[i].stepSeconds);
-        for (const TrainingEstimate &e : result.top)
+        for (const TrainingEstimate &e : result.top) {
             QVERIFY(e.fits && e.memory.totalBytes() <= cluster.gpu.memoryBytes);
+            // The search shares one microbatch's layer costs across interleaves, recompute and
+            // ZeRO stages; a layout estimated on its own must come out bit for bit the same.
+            QVERIFY(estimator.estimate(e.config).stepSeconds == e.stepSeconds);
+            QVERIFY(estimator.estimate(e.config).operations.count == e.operations.count);
+        }
         // The best found is no slower than the paper's hand-tuned layout (TP 8, PP 16, full
         // recompute).
         ParallelConfig paper;
@@ -625,6 +630,37 @@ private slots:
                                     "1 (so at most 16 GPUs per replica)")
                      != std::string::npos,
                  result.reason.c_str());
+    }
+
+    void searchSkipsInterleavesThePipelineCannotRun()
+    {
+        // GPT-3 175B on 1,024 GPUs at TP 8 x PP 8 leaves DP 16: a replica's 96 sequences of
+        // microbatch 32 are 3 microbatches, no multiple of PP 8, so Megatron's interleaved
+        // schedule cannot run and interleave 2, 3, 4, 6 and 12 are skipped unevaluated; only
+        // plain 1F1B (interleave 1) is evaluated.
+        TrainingJob job;
+        job.model = shippedCatalog().llm("gpt-3-175b");
+        job.seqLen = 2048;
+        job.globalBatch = 1536;
+        job.constraints.tp = 8;
+        job.constraints.pp = 8;
+        job.constraints.cp = 1;
+        job.constraints.microbatch = 32;
+        job.constraints.recompute = Recompute::Full;
+        job.constraints.zero = 3;
+        const TrainingSearchResult result = TrainingEstimator(job, dgxA100(1024)).search();
+        QCOMPARE(result.evaluated, 1LL);
+        QCOMPARE(result.pruned, 5LL);
+
+        // With the interleave fixed at 2 nothing is left to evaluate, and the reason is the
+        // schedule's rule, not a generic one.
+        job.constraints.interleave = 2;
+        const TrainingSearchResult none = TrainingEstimator(job, dgxA100(1024)).search();
+        QVERIFY(!none.found);
+        QCOMPARE(none.evaluated, 0LL);
+        QCOMPARE(none.pruned, 1LL);
+        QVERIFY2(none.reason.find("microbatches (3) to be a multiple of PP=8") != std::string::npos,
+                 none.reason.c_str());
     }
 
     void searchTriesEveryEvenInterleave()
