@@ -2,6 +2,7 @@
 #include "model/fabric/fabriccollective.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -51,14 +52,51 @@ std::size_t arcIndex(std::size_t linkId, FabricVertexId from, FabricVertexId to)
 }
 
 /**
+ * The live links of a fabric as compact arrays, each vertex's in the graph's own order (so the
+ * searches add path counts in the same order as over the graph): the breadth-first searches
+ * read 8 bytes per arc here instead of an edge record and a liveness flag elsewhere in memory.
+ */
+struct LiveAdjacency
+{
+    struct Arc
+    {
+        std::uint32_t target;
+        std::uint32_t linkId;
+    };
+    std::vector<std::uint32_t> begin; ///< vertex v's arcs are arcs[begin[v] .. begin[v + 1])
+    std::vector<Arc> arcs;
+    std::vector<char> forwards; ///< switches forward flows; endpoints do not
+    std::vector<double> latencySeconds; ///< by link id
+
+    LiveAdjacency(const FabricGraph &graph, const FabricLiveness &alive)
+        : begin(graph.vertexCount() + 1, 0)
+        , forwards(graph.vertexCount(), 0)
+        , latencySeconds(graph.linkCount(), 0.0)
+    {
+        const auto &g = graph.storage();
+        arcs.reserve(2 * graph.linkCount());
+        for (FabricVertexId v = 0; v < graph.vertexCount(); ++v) {
+            forwards[v] = g[v].forwards();
+            for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
+                const std::size_t id = g[*it].id;
+                latencySeconds[id] = g[*it].latencySeconds;
+                if (alive.link[id])
+                    arcs.push_back({static_cast<std::uint32_t>(boost::target(*it, g)),
+                                    static_cast<std::uint32_t>(id)});
+            }
+            begin[v + 1] = static_cast<std::uint32_t>(arcs.size());
+        }
+    }
+};
+
+/**
  * The two breadth-first searches of addFlowLoad, grown from both ends, the smaller frontier
  * first, until a level meets the other side; returns that meeting layer (empty: t unreachable).
  */
-std::vector<FabricVertexId> meetInTheMiddle(const FabricGraph &graph, const FabricLiveness &alive,
-                                            FabricVertexId s, FabricVertexId t, unsigned current,
-                                            SearchSide &from, SearchSide &to)
+std::vector<FabricVertexId> meetInTheMiddle(const LiveAdjacency &adjacency, FabricVertexId s,
+                                            FabricVertexId t, unsigned current, SearchSide &from,
+                                            SearchSide &to)
 {
-    const auto &g = graph.storage();
     const auto start = [&](SearchSide &side, FabricVertexId root) {
         side.root = root;
         side.order.assign(1, root);
@@ -74,7 +112,7 @@ std::vector<FabricVertexId> meetInTheMiddle(const FabricGraph &graph, const Fabr
     start(to, t);
     std::vector<FabricVertexId> meeting;
     const auto canMeet = [&](FabricVertexId v) {
-        return v == s || v == t || g[v].forwards();
+        return v == s || v == t || adjacency.forwards[v];
     };
     while (meeting.empty()) {
         SearchSide &side = from.frontierSize() <= to.frontierSize() ? from : to;
@@ -87,12 +125,16 @@ std::vector<FabricVertexId> meetInTheMiddle(const FabricGraph &graph, const Fabr
         auto &arcs = side.arcsByDepth[side.depth + 1];
         for (std::size_t k = side.levelBegin; k < levelEnd; ++k) {
             const FabricVertexId v = side.order[k];
-            if (v != side.root && !g[v].forwards())
+            if (v != side.root && !adjacency.forwards[v])
                 continue;
-            for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
-                if (!alive.link[g[*it].id])
+            const LiveAdjacency::Arc *arc = adjacency.arcs.data() + adjacency.begin[v];
+            const LiveAdjacency::Arc *end = adjacency.arcs.data() + adjacency.begin[v + 1];
+            for (; arc != end; ++arc) {
+                const FabricVertexId w = arc->target;
+                // An endpoint other than the two ends neither forwards nor meets: no shortest
+                // path between them passes it (a leaf's many hosts are skipped here).
+                if (!adjacency.forwards[w] && w != s && w != t)
                     continue;
-                const FabricVertexId w = boost::target(*it, g);
                 if (!side.seen(w, current)) {
                     side.stamp[w] = current;
                     side.dist[w] = side.dist[v] + 1;
@@ -101,7 +143,7 @@ std::vector<FabricVertexId> meetInTheMiddle(const FabricGraph &graph, const Fabr
                 }
                 if (side.dist[w] == side.dist[v] + 1) {
                     side.sigma[w] += side.sigma[v];
-                    arcs.push_back({v, w, g[*it].id, g[*it].latencySeconds});
+                    arcs.push_back({v, w, arc->linkId, adjacency.latencySeconds[arc->linkId]});
                 }
             }
         }
@@ -174,12 +216,11 @@ void spreadTowardsRoot(const FlowSpread &flow, SearchSide &side, bool towardsRoo
  * with sigma_s(v) * sigma_t(v) of the paths through v. Loads are pushed back from that layer to s
  * with sigma_s and forward to t with sigma_t. Returns the hop count, or -1 if t is unreachable.
  */
-int addFlowLoad(const FabricGraph &graph, const FabricLiveness &alive, FabricVertexId s,
-                FabricVertexId t, unsigned current, SearchSide &from, SearchSide &to,
-                std::vector<double> &load, double weight, double &latency)
+int addFlowLoad(const LiveAdjacency &adjacency, FabricVertexId s, FabricVertexId t,
+                unsigned current, SearchSide &from, SearchSide &to, std::vector<double> &load,
+                double weight, double &latency)
 {
-    const std::vector<FabricVertexId> meeting
-        = meetInTheMiddle(graph, alive, s, t, current, from, to);
+    const std::vector<FabricVertexId> meeting = meetInTheMiddle(adjacency, s, t, current, from, to);
     if (meeting.empty())
         return -1;
     double paths = 0;
@@ -204,6 +245,10 @@ struct Attachment
     FabricVertexId attachedSwitch = 0;
     std::size_t linkId = 0;
     double latencySeconds = 0;
+    /** Scale-up switches the endpoint has live links to; the one, when there is exactly one
+     * (two endpoints with one each share a scale-up domain exactly when it is the same). */
+    int scaleUpSwitches = 0;
+    FabricVertexId scaleUpSwitch = 0;
 };
 
 std::vector<Attachment> attachmentsOf(const FabricGraph &graph, const FabricLiveness &alive)
@@ -223,10 +268,16 @@ std::vector<Attachment> attachmentsOf(const FabricGraph &graph, const FabricLive
         int scaleOutLinks = 0;
         bool closedScaleUp = true;
         for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
+            const FabricVertexId w = boost::target(*it, g);
+            const bool scaleUp = g[*it].linkClass == LinkClass::ScaleUp;
+            if (scaleUp) {
+                // Sharing a domain is a matter of wiring, live or not (shareScaleUpDomain).
+                ++attachment.scaleUpSwitches;
+                attachment.scaleUpSwitch = w;
+            }
             if (!alive.link[g[*it].id])
                 continue;
-            const FabricVertexId w = boost::target(*it, g);
-            if (g[*it].linkClass == LinkClass::ScaleUp) {
+            if (scaleUp) {
                 closedScaleUp = closedScaleUp && scaleUpReachesOnlyEndpoints(w);
                 continue;
             }
@@ -262,6 +313,7 @@ struct RingRateMeter::Context
         : graph(fabric)
         , alive(fabricLiveness(fabric, failures))
         , attachments(attachmentsOf(fabric, alive))
+        , adjacency(fabric, alive)
         , from(fabric.vertexCount())
         , to(fabric.vertexCount())
         , capacity(fabric.linkCount(), 0.0)
@@ -277,6 +329,7 @@ struct RingRateMeter::Context
     const FabricGraph &graph;
     FabricLiveness alive;
     std::vector<Attachment> attachments;
+    LiveAdjacency adjacency;
     SearchSide from, to;
     unsigned current = 0; ///< the stamp of the latest search
     std::vector<double> capacity; ///< bytes per second of each link, by id
@@ -310,7 +363,7 @@ public:
             return;
         }
         const Attachment &up = m_context.attachments[s], &down = m_context.attachments[t];
-        if (up.single && down.single && !shareScaleUpDomain(m_context.graph, s, t)) {
+        if (up.single && down.single && !shareScaleUpDomain(s, t)) {
             load[arcIndex(up.linkId, s, up.attachedSwitch)] += weight;
             load[arcIndex(down.linkId, down.attachedSwitch, t)] += weight;
             const double accessLatency = up.latencySeconds + down.latencySeconds;
@@ -366,11 +419,22 @@ private:
     {
         Context &c = m_context;
         const int hops
-            = addFlowLoad(c.graph, c.alive, s, t, ++c.current, c.from, c.to, load, weight, latency);
+            = addFlowLoad(c.adjacency, s, t, ++c.current, c.from, c.to, load, weight, latency);
         if (hops < 0)
             unroutable = true;
         else
             noteFlow(hops + extraHops, latency);
+    }
+    /** Whether s and t share a scale-up switch, from their attachments where each has one
+     * (a cache-friendly compare instead of walking s's links for every flow). */
+    bool shareScaleUpDomain(FabricVertexId s, FabricVertexId t) const
+    {
+        const Attachment &a = m_context.attachments[s], &b = m_context.attachments[t];
+        if (a.scaleUpSwitches == 0 || b.scaleUpSwitches == 0)
+            return false;
+        if (a.scaleUpSwitches == 1 && b.scaleUpSwitches == 1)
+            return a.scaleUpSwitch == b.scaleUpSwitch;
+        return model::shareScaleUpDomain(m_context.graph, s, t);
     }
     void noteFlow(int hops, double latency)
     {

@@ -2,6 +2,7 @@
 #include "model/fabric/fabricscaleout.h"
 
 #include "model/catalog/catalog.h"
+#include "model/core/parallelrun.h"
 #include "model/fabric/fabriccollective.h"
 
 #include <algorithm>
@@ -54,6 +55,28 @@ bool closedFormScaleOutIsExact(const FabricDesign &design)
     return false;
 }
 
+namespace {
+
+/**
+ * The rings of `ringNodes` nodes to measure: every rank's (rankRings), or on a fabric of
+ * identical planes, one per rail, rank 0's alone: rank r's rings stay on plane r and the planes
+ * are copies, so rank 0's give every plane's rate exactly (rankRings lists each block's ranks in
+ * turn).
+ */
+std::vector<std::vector<FabricVertexId>> rankRingsToMeasure(const FabricGraph &graph, int nics,
+                                                            int ringNodes, NodePlacement placement)
+{
+    auto rings = rankRings(graph, nics, ringNodes, placement);
+    if (graph.identicalPlanes <= 1 || graph.identicalPlanes != nics)
+        return rings;
+    std::vector<std::vector<FabricVertexId>> rankZero;
+    for (std::size_t i = 0; i < rings.size(); i += static_cast<std::size_t>(nics))
+        rankZero.push_back(std::move(rings[i]));
+    return rankZero;
+}
+
+} // namespace
+
 std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGraph &graph,
                                    NodePlacement placement, const std::string &fabricName)
 {
@@ -69,22 +92,22 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
     for (int n = 2; n < nodes; n *= 2)
         sizes.push_back(n);
     sizes.push_back(nodes);
+    // Every ring size is measured on its own, so the sizes are shared out over the hardware
+    // threads, each with a meter of its own; each size's rate is the same whichever thread
+    // measures it.
+    std::vector<RingRate> rates(sizes.size());
+    const std::size_t workers = parallelWorkers(sizes.size());
+    runInParallel(workers, [&](std::size_t worker) {
+        RingRateMeter meter(graph);
+        for (std::size_t i = worker; i < sizes.size(); i += workers)
+            rates[i] = meter.rate(rankRingsToMeasure(graph, nics, sizes[i], placement), 0.0);
+    });
     cluster.fabricRingBytesPerSecond.clear();
     std::string bottleneck;
-    RingRateMeter meter(graph);
-    for (int n : sizes) {
-        auto rings = rankRings(graph, nics, n, placement);
-        if (graph.identicalPlanes > 1 && graph.identicalPlanes == nics) {
-            // Rank r's rings stay on plane r and the planes are copies: rank 0's rings give
-            // every plane's rate exactly (rankRings lists each block's ranks in turn).
-            std::vector<std::vector<FabricVertexId>> rankZero;
-            for (std::size_t i = 0; i < rings.size(); i += static_cast<std::size_t>(nics))
-                rankZero.push_back(std::move(rings[i]));
-            rings = std::move(rankZero);
-        }
-        const RingRate rate = meter.rate(rings, 0.0);
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        const RingRate &rate = rates[i];
         const double perGpu = rate.bytesPerSecondPerFlow * nics / std::max(1, cluster.gpusPerNode);
-        cluster.fabricRingBytesPerSecond.emplace_back(n, perGpu);
+        cluster.fabricRingBytesPerSecond.emplace_back(sizes[i], perGpu);
         // Name the bottleneck of the largest rings when they run below the NIC rate.
         bottleneck = rate.bytesPerSecondPerFlow < 0.999 * cluster.nicBytesPerSecond
             ? rate.bottleneckLink

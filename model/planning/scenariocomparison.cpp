@@ -5,6 +5,7 @@
 
 #include "model/catalog/catalog.h"
 #include "model/core/csvtable.h"
+#include "model/core/parallelrun.h"
 #include "model/core/units.h"
 #include "model/plan/scenarios.h"
 #include "model/planning/planestimator.h"
@@ -13,7 +14,6 @@
 #include <cmath>
 #include <exception>
 #include <mutex>
-#include <thread>
 
 namespace cp::model {
 
@@ -531,43 +531,6 @@ void addScalingEfficiency(std::vector<ScalingPoint> &scaling)
     for (ScalingPoint &p : scaling)
         if (p.ok)
             p.efficiency = (p.tokensPerSecond / p.gpus) / (first->tokensPerSecond / first->gpus);
-}
-
-} // namespace
-
-namespace {
-
-/**
- * Runs task(0) .. task(count - 1) on as many threads as the machine has (this one among them),
- * in any order; the first exception a task throws is thrown here once all have ended. The
- * estimates are pure functions of a plan and the (read-only) catalog, so they can run side by side.
- */
-void runInParallel(std::size_t count, const std::function<void(std::size_t)> &task)
-{
-    std::atomic<std::size_t> next {0};
-    std::exception_ptr failure;
-    std::mutex failureMutex;
-    const auto work = [&] {
-        for (std::size_t i = next++; i < count; i = next++) {
-            try {
-                task(i);
-            } catch (...) {
-                const std::lock_guard lock(failureMutex);
-                if (!failure)
-                    failure = std::current_exception();
-            }
-        }
-    };
-    const std::size_t threads
-        = std::min<std::size_t>(count, std::max(1U, std::thread::hardware_concurrency()));
-    std::vector<std::thread> helpers;
-    for (std::size_t t = 1; t < threads; ++t)
-        helpers.emplace_back(work);
-    work();
-    for (std::thread &helper : helpers)
-        helper.join();
-    if (failure)
-        std::rethrow_exception(failure);
 }
 
 } // namespace
