@@ -12,14 +12,14 @@ FabricGraph::FabricGraph(std::string topologyName)
 void FabricGraph::reserve(std::size_t vertices, std::size_t links)
 {
     // adjacency_list keeps its containers as (public) members and has no reserve of its own.
-    m_graph.m_vertices.reserve(vertices);
-    m_graph.m_edges.reserve(links);
+    (*m_graph).m_vertices.reserve(vertices);
+    (*m_graph).m_edges.reserve(links);
 }
 
 FabricVertexId FabricGraph::addVertex(FabricVertex vertex)
 {
     const bool endpoint = vertex.isEndpoint();
-    const FabricVertexId id = boost::add_vertex(std::move(vertex), m_graph);
+    const FabricVertexId id = boost::add_vertex(std::move(vertex), *m_graph);
     if (endpoint)
         m_endpoints.push_back(id);
     return id;
@@ -33,7 +33,7 @@ void FabricGraph::addLink(FabricVertexId a, FabricVertexId b, const FabricLink &
         throw std::invalid_argument("fabric link bandwidth must be positive");
     FabricLink stored = link;
     stored.id = linkCount();
-    boost::add_edge(a, b, stored, m_graph);
+    boost::add_edge(a, b, stored, *m_graph);
 }
 
 std::string linkMediumName(LinkMedium medium)

@@ -8,8 +8,10 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cp::model {
@@ -93,6 +95,44 @@ using FabricGraphStorage
     = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, FabricVertex, FabricLink,
                             boost::no_property, boost::vecS>;
 using FabricVertexId = FabricGraphStorage::vertex_descriptor;
+
+/**
+ * Owns the storage on the heap. adjacency_list cannot move (its out-edges point at its own edge
+ * vector, so it declares a copy and no move, and its swap copies): a FabricGraph returned by
+ * value where the compiler did not elide it was copied whole, doubling the peak memory and the
+ * time of a 65,536-endpoint fabric. The owner moves the pointer instead; a copy is deep.
+ */
+class FabricGraphStorageOwner
+{
+public:
+    FabricGraphStorageOwner()
+        : m_storage(std::make_unique<FabricGraphStorage>())
+    { }
+    FabricGraphStorageOwner(const FabricGraphStorageOwner &other)
+        : m_storage(std::make_unique<FabricGraphStorage>(*other.m_storage))
+    { }
+    FabricGraphStorageOwner &operator=(const FabricGraphStorageOwner &other)
+    {
+        if (this != &other)
+            m_storage = std::make_unique<FabricGraphStorage>(*other.m_storage);
+        return *this;
+    }
+    /** The moved-from owner keeps an empty graph, so it stays usable. */
+    FabricGraphStorageOwner(FabricGraphStorageOwner &&other)
+        : m_storage(std::exchange(other.m_storage, std::make_unique<FabricGraphStorage>()))
+    { }
+    FabricGraphStorageOwner &operator=(FabricGraphStorageOwner &&other)
+    {
+        if (this != &other)
+            m_storage = std::exchange(other.m_storage, std::make_unique<FabricGraphStorage>());
+        return *this;
+    }
+    FabricGraphStorage &operator*() { return *m_storage; }
+    const FabricGraphStorage &operator*() const { return *m_storage; }
+
+private:
+    std::unique_ptr<FabricGraphStorage> m_storage;
+};
 using FabricEdge = FabricGraphStorage::edge_descriptor;
 
 class FabricGraph
@@ -106,10 +146,10 @@ public:
     FabricVertexId addVertex(FabricVertex vertex);
     void addLink(FabricVertexId a, FabricVertexId b, const FabricLink &link);
 
-    const FabricGraphStorage &storage() const { return m_graph; }
-    std::size_t vertexCount() const { return boost::num_vertices(m_graph); }
-    std::size_t linkCount() const { return boost::num_edges(m_graph); }
-    const FabricVertex &vertex(FabricVertexId v) const { return m_graph[v]; }
+    const FabricGraphStorage &storage() const { return *m_graph; }
+    std::size_t vertexCount() const { return boost::num_vertices(*m_graph); }
+    std::size_t linkCount() const { return boost::num_edges(*m_graph); }
+    const FabricVertex &vertex(FabricVertexId v) const { return (*m_graph)[v]; }
     /** Endpoints in the order they were added (rank order for generated fabrics). */
     const std::vector<FabricVertexId> &endpoints() const { return m_endpoints; }
 
@@ -140,7 +180,7 @@ public:
 
 private:
     std::string m_topologyName;
-    FabricGraphStorage m_graph;
+    FabricGraphStorageOwner m_graph;
     std::vector<FabricVertexId> m_endpoints;
 };
 

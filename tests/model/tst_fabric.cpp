@@ -49,6 +49,38 @@ class TestFabric : public QObject
     Q_OBJECT
 
 private slots:
+    void graphMovesWithoutCopyingAndCopiesDeeply()
+    {
+        // A k = 4 two-tier fat-tree: 8 hosts on 4 leaves (2 down, 2 up each) and 2 spines, so
+        // 8 access links and 4 x 2 = 8 uplinks, 16 links on 14 vertices.
+        FabricGraph original = fatTree(4, 2);
+        QCOMPARE(original.vertexCount(), std::size_t(14));
+        QCOMPARE(original.linkCount(), std::size_t(16));
+        const FabricGraphStorage *storage = &original.storage();
+        FabricGraph moved = std::move(original);
+        // The links moved, not copied: the same storage now belongs to `moved`.
+        QCOMPARE(&moved.storage(), storage);
+        QCOMPARE(moved.linkCount(), std::size_t(16));
+        // The moved-from graph is empty and still usable.
+        QCOMPARE(original.vertexCount(), std::size_t(0)); // NOLINT(bugprone-use-after-move)
+        const FabricVertexId a = original.addVertex(FabricVertex {});
+        const FabricVertexId b = original.addVertex(FabricVertex {});
+        FabricLink cable;
+        cable.bytesPerSecond = 50e9;
+        original.addLink(a, b, cable);
+        QCOMPARE(original.linkCount(), std::size_t(1));
+        // A copy is deep: its own storage with the same links, whose out-edges are its own.
+        const FabricGraph copy = moved;
+        QVERIFY(&copy.storage() != &moved.storage());
+        QCOMPARE(copy.linkCount(), std::size_t(16));
+        const auto &g = copy.storage();
+        std::size_t arcs = 0;
+        for (FabricVertexId v = 0; v < copy.vertexCount(); ++v)
+            for (auto [it, end] = boost::out_edges(v, g); it != end; ++it)
+                arcs += g[*it].id < copy.linkCount() ? 1 : 0;
+        QCOMPARE(arcs, std::size_t(32));
+    }
+
     void kAryFatTreeMatchesClosedForm_data()
     {
         QTest::addColumn<int>("k");
