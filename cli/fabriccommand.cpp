@@ -41,10 +41,9 @@ std::string renderMetrics(const model::FabricMetrics &m, const model::RingRate &
     table.addRow({"fabric", m.description});
     table.addRow({"endpoints", std::to_string(m.endpoints)});
     std::string tiers;
-    const char *names[] = {"endpoint", "leaf", "spine", "core"};
     for (const auto &[tier, count] : m.switchesPerTier)
         tiers += (tiers.empty() ? "" : ", ") + std::to_string(count) + " "
-            + (tier >= 0 && tier <= 3 ? names[tier] : "tier " + std::to_string(tier));
+            + (tier == 0 ? std::string("endpoint") : model::fabricTierName(tier));
     table.addRow(
         {"switches", std::to_string(m.switches) + (tiers.empty() ? "" : " (" + tiers + ")")});
     table.addRow({"cables",
@@ -133,7 +132,7 @@ std::vector<OptionSpec> fabricOptions()
         {"topology", true, "fat-tree|rail-fat-tree|dragonfly|torus"},
         {"endpoints", true, "endpoint count (fat-tree, dragonfly; rail: GPUs)"},
         {"radix", true, "switch ports (default: the switch's)"},
-        {"tiers", true, "1|2|3 (fat-tree: 1 is one switch; default: the fewest that fit)"},
+        {"tiers", true, "1|2|3|4 (fat-tree: 1 is one switch; default: the fewest that fit)"},
         {"oversubscription", true, "leaf down:up ratio, e.g. 2 for 2:1 (default 1)"},
         {"spine-oversubscription", true, "spine down:up ratio, 3 tiers (default 1)"},
         {"nodes", true, "rail-fat-tree: GPU servers"},

@@ -92,10 +92,13 @@ std::string blockText(const FabricGraph &graph, int tier, int group)
                     : "pod " + std::to_string(group) + " leaves";
     if (tier == 2)
         return group < 0 ? std::string("spines") : "pod " + std::to_string(group) + " spines";
-    return "cores";
+    if (tier == 3)
+        return group < 0 ? std::string("cores") : "block " + std::to_string(group) + " cores";
+    return "super-spines";
 }
 
-/** Switch rows top to bottom (core, spine, leaf), blocks around each group's switches. */
+/** Switch rows top to bottom (super-spine, core, spine, leaf), blocks around each group's
+ * switches. */
 void placeTierSwitches(const FabricGraph &graph, FabricDrawing &d, std::vector<int> &switchOf)
 {
     std::map<int, std::vector<FabricVertexId>, std::greater<>> tiers;
@@ -123,7 +126,8 @@ void placeTierSwitches(const FabricGraph &graph, FabricDrawing &d, std::vector<i
             s.name = model::switchDisplayName(graph, list[i]);
             s.colour = numberAfter(vertex.label, "-rail");
             d.rails = std::max(d.rails, s.colour + 1);
-            const int group = tier == 3 ? -1 : vertex.group;
+            // Cores are one block (group -1) under 3 tiers, one per block of pods under 4.
+            const int group = vertex.group;
             s.block = blockFor(d, blocks, tier, group, blockText(graph, tier, group));
             FabricDrawing::Box &box = d.blocks[static_cast<std::size_t>(s.block)];
             box.x = std::min(box.x, s.x - d.switchWidth);

@@ -149,7 +149,7 @@ void FabricGeneratorDialog::setFieldsFrom(const model::Plan &plan)
     const model::FabricPlan &f = plan.fabric;
     if (f.topology != "none")
         m_topology->setCurrentText(QString::fromStdString(f.topology));
-    m_tiers->setRange(0, 3); // 0 reads "fewest that fit"
+    m_tiers->setRange(0, 4); // 0 reads "fewest that fit"
     m_tiers->setSpecialValueText(tr("fewest that fit"));
     m_tiers->setValue(f.tiers);
     m_oversubscription->setRange(1, 64);

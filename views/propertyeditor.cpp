@@ -261,9 +261,9 @@ void PropertyEditor::buildFabric()
         });
     });
     m_layout->addRow(tr("Switch"), sw);
-    // The plan format's tiers: 0 for the fewest that hold the NICs, 1 a single switch, 2 or 3.
+    // The plan format's tiers: 0 for the fewest that hold the NICs, 1 a single switch, 2 to 4.
     fields
-        .addInteger(tr("Tiers"), f.tiers > 0 ? std::optional(f.tiers) : std::nullopt, 1, 3,
+        .addInteger(tr("Tiers"), f.tiers > 0 ? std::optional(f.tiers) : std::nullopt, 1, 4,
                     tr("fewest"),
                     [](model::Plan &p, std::optional<int> v) { p.fabric.tiers = v.value_or(0); })
         ->setToolTip(tr("Fat-tree tiers: \"fewest\" lets the generator pick the fewest that "

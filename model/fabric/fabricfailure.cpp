@@ -289,6 +289,8 @@ std::string switchDisplayName(const FabricGraph &graph, FabricVertexId vertex)
         return "rail " + number("-rail", 0) + " leaf of scalable unit " + number("leaf-su", 0);
     if (label.rfind("router-g", 0) == 0)
         return "router " + number("-r", 8) + " of group " + number("router-g", 0);
+    if (label.rfind("super-", 0) == 0)
+        return "super-spine " + label.substr(6);
     for (const char *tier : {"leaf-", "spine-", "core-"})
         if (label.rfind(tier, 0) == 0)
             return std::string(tier, std::char_traits<char>::length(tier) - 1) + " "

@@ -36,6 +36,12 @@ void FabricGraph::addLink(FabricVertexId a, FabricVertexId b, const FabricLink &
     boost::add_edge(a, b, stored, *m_graph);
 }
 
+std::string fabricTierName(int tier)
+{
+    static const char *const names[] = {"", "leaf", "spine", "core", "super-spine"};
+    return tier >= 0 && tier <= 4 ? names[tier] : "tier " + std::to_string(tier);
+}
+
 std::string linkMediumName(LinkMedium medium)
 {
     switch (medium) {

@@ -185,6 +185,9 @@ private:
 };
 
 std::string linkMediumName(LinkMedium medium);
+/** A fat-tree's switch tier as people name it: 1 "leaf", 2 "spine", 3 "core", 4 "super-spine";
+ * "tier N" past that, empty for endpoints (tier 0). */
+std::string fabricTierName(int tier);
 std::string linkClassName(LinkClass linkClass);
 
 } // namespace cp::model

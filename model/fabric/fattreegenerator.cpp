@@ -8,6 +8,7 @@
 // leaf / 4 spine, 3 SUs 24 / 16, 16 SUs 128 / 128 / 64 core).
 #include "model/fabric/fattreegenerator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -63,22 +64,47 @@ FabricLink fabricLink(const FabricLinkRates &rates)
     return link;
 }
 
-/** How the tiers above the leaves are sized; see the file comment. */
+/**
+ * How the tiers above the leaves are sized; see the file comment. Four tiers repeat the third
+ * tier's step once more: the cores of a block of pods (core group s joins spine s of each pod of
+ * the block) spread their up ports over super-spine group (s, c), which joins core c of group s
+ * of every block. The cores run 1:1, half their ports up.
+ */
 struct ClosShape
 {
     int tiers = 2;
     int leafUpPorts = 0;
-    int leavesPerPod = 0; ///< 3 tiers: leaves under one pod's spines
+    int leavesPerPod = 0; ///< 3 and 4 tiers: leaves under one pod's spines
     int spinesPerPod = 0; ///< 2 tiers: all the spines
-    int spineUpPorts = 0; ///< 3 tiers
-    int coresPerGroup = 0; ///< 3 tiers
+    int spineUpPorts = 0; ///< 3 and 4 tiers
+    int coresPerGroup = 0; ///< 3 and 4 tiers: cores per spine index (per block with 4 tiers)
     int pods = 1;
+    int coreUpPorts = 0; ///< 4 tiers
+    int podsPerBlock = 0; ///< 4 tiers: pods under one block's cores
+    int blocks = 1; ///< 4 tiers
+    int supersPerGroup = 0; ///< 4 tiers: super-spines per (spine index, core) group
 };
 
-/** Largest leaf count `tiers` tiers of radix-k switches can join, with these up ports. */
-long long maxLeaves(int tiers, int radix, int spineDown)
+/** Largest leaf count `tiers` tiers of radix-k switches can join, with these down ports. */
+long long maxLeaves(int tiers, int radix, int spineDown, int coreDown)
 {
-    return tiers == 2 ? radix : static_cast<long long>(radix) * spineDown;
+    switch (tiers) {
+    case 2:
+        return radix;
+    case 3:
+        return static_cast<long long>(radix) * spineDown;
+    default:
+        return static_cast<long long>(radix) * coreDown * spineDown;
+    }
+}
+
+/** The fewest tiers (2 to 4) whose fabric joins `leaves`; 4 when none does (then refused). */
+int fewestTiers(long long leaves, int radix, int spineDown, int coreDown)
+{
+    for (int tiers = 2; tiers < 4; ++tiers)
+        if (leaves <= maxLeaves(tiers, radix, spineDown, coreDown))
+            return tiers;
+    return 4;
 }
 
 ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
@@ -89,20 +115,23 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
     shape.leafUpPorts = leafUp;
     const int spineUp = upPortsForOversubscription(radix, spineOversubscription);
     const int spineDown = radix - spineUp;
-    if (requestedTiers != 0 && requestedTiers != 2 && requestedTiers != 3)
-        throw FabricParameterError("tiers must be 1, 2 or 3, not "
+    const int coreUp = upPortsForOversubscription(radix, 1.0);
+    const int coreDown = radix - coreUp;
+    if (requestedTiers != 0 && (requestedTiers < 2 || requestedTiers > 4))
+        throw FabricParameterError("tiers must be 1, 2, 3 or 4, not "
                                    + std::to_string(requestedTiers));
-    shape.tiers = requestedTiers != 0              ? requestedTiers
-        : leaves <= maxLeaves(2, radix, spineDown) ? 2
-                                                   : 3;
-    const long long most = maxLeaves(shape.tiers, radix, spineDown);
+    shape.tiers
+        = requestedTiers != 0 ? requestedTiers : fewestTiers(leaves, radix, spineDown, coreDown);
+    const long long most = maxLeaves(shape.tiers, radix, spineDown, coreDown);
     if (leaves > most)
         throw FabricParameterError(
             std::to_string(shape.tiers) + " tiers of radix-" + std::to_string(radix)
             + " switches join at most " + std::to_string(most) + " leaves ("
             + std::to_string(most * endpointsPerLeaf) + " " + endpointWord + "); "
             + std::to_string(leaves) + " leaves are needed"
-            + (shape.tiers == 2 ? ": use 3 tiers or a larger radix" : ": use a larger radix"));
+            + (shape.tiers < 4
+                   ? ": use " + std::to_string(shape.tiers + 1) + " tiers or a larger radix"
+                   : std::string(": use a larger radix")));
     if (shape.tiers == 2) {
         shape.spinesPerPod = smallestDivisorAtLeast(leafUp, ceilDiv(leaves * leafUp, radix));
         shape.leavesPerPod = static_cast<int>(leaves);
@@ -113,8 +142,18 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
     shape.spinesPerPod = smallestDivisorAtLeast(
         leafUp, ceilDiv(static_cast<long long>(shape.leavesPerPod) * leafUp, spineDown));
     shape.pods = static_cast<int>(ceilDiv(leaves, shape.leavesPerPod));
+    if (shape.tiers == 3) {
+        shape.coresPerGroup = smallestDivisorAtLeast(
+            spineUp, ceilDiv(static_cast<long long>(shape.pods) * spineUp, radix));
+        return shape;
+    }
+    shape.coreUpPorts = coreUp;
+    shape.podsPerBlock = std::min(shape.pods, coreDown);
+    shape.blocks = static_cast<int>(ceilDiv(shape.pods, shape.podsPerBlock));
     shape.coresPerGroup = smallestDivisorAtLeast(
-        spineUp, ceilDiv(static_cast<long long>(shape.pods) * spineUp, radix));
+        spineUp, ceilDiv(static_cast<long long>(shape.podsPerBlock) * spineUp, coreDown));
+    shape.supersPerGroup = smallestDivisorAtLeast(
+        coreUp, ceilDiv(static_cast<long long>(shape.blocks) * coreUp, radix));
     return shape;
 }
 
@@ -126,9 +165,14 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
 FabricHardwareCount switchTiersOf(long long leaves, const ClosShape &shape)
 {
     const long long spines = 1LL * shape.pods * shape.spinesPerPod;
-    const long long cores = shape.tiers == 3 ? 1LL * shape.spinesPerPod * shape.coresPerGroup : 0;
-    const long long spineLinks = shape.tiers == 3 ? spines * shape.spineUpPorts : 0;
-    return {leaves + spines + cores, leaves * shape.leafUpPorts + spineLinks};
+    const long long cores
+        = shape.tiers >= 3 ? 1LL * shape.blocks * shape.spinesPerPod * shape.coresPerGroup : 0;
+    const long long supers = shape.tiers == 4
+        ? 1LL * shape.spinesPerPod * shape.coresPerGroup * shape.supersPerGroup
+        : 0;
+    const long long spineLinks = shape.tiers >= 3 ? spines * shape.spineUpPorts : 0;
+    const long long coreLinks = shape.tiers == 4 ? cores * shape.coreUpPorts : 0;
+    return {leaves + spines + cores + supers, leaves * shape.leafUpPorts + spineLinks + coreLinks};
 }
 
 /** Where buildUpperTiers' switches go: their label prefix ("plane3-") and first pod number. */
@@ -158,17 +202,53 @@ void buildUpperTiers(FabricGraph &graph, const std::vector<FabricVertexId> &leav
     }
     if (shape.tiers == 2)
         return;
+    // Cores by block, then spine index (group), then core: block b's group s joins spine s of
+    // each of its pods. With 3 tiers there is one block of every pod.
+    const int coresPerBlock = spinesPerPod * shape.coresPerGroup;
+    const int podsPerBlock = shape.tiers == 4 ? shape.podsPerBlock : shape.pods;
     std::vector<FabricVertexId> cores;
-    for (int group = 0; group < spinesPerPod; ++group)
-        for (int c = 0; c < shape.coresPerGroup; ++c)
-            cores.push_back(addSwitch(graph, 3, -1,
-                                      names.prefix + "core-"
-                                          + std::to_string(group * shape.coresPerGroup + c)));
-    for (int pod = 0; pod < shape.pods; ++pod)
+    for (int block = 0; block < shape.blocks; ++block)
+        for (int c = 0; c < coresPerBlock; ++c)
+            cores.push_back(
+                addSwitch(graph, 3, shape.tiers == 4 ? block : -1,
+                          names.prefix + "core-" + std::to_string(block * coresPerBlock + c)));
+    for (int pod = 0; pod < shape.pods; ++pod) {
+        const int firstCore = pod / podsPerBlock * coresPerBlock;
         for (int s = 0; s < spinesPerPod; ++s)
             for (int j = 0; j < shape.spineUpPorts; ++j)
                 graph.addLink(spines[pod * spinesPerPod + s],
-                              cores[s * shape.coresPerGroup + j % shape.coresPerGroup], link);
+                              cores[firstCore + s * shape.coresPerGroup + j % shape.coresPerGroup],
+                              link);
+    }
+    if (shape.tiers == 3)
+        return;
+    // Super-spine group g joins core g (same spine index, same core) of every block.
+    std::vector<FabricVertexId> supers;
+    for (int group = 0; group < coresPerBlock; ++group)
+        for (int u = 0; u < shape.supersPerGroup; ++u)
+            supers.push_back(addSwitch(graph, 4, -1,
+                                       names.prefix + "super-"
+                                           + std::to_string(group * shape.supersPerGroup + u)));
+    for (int block = 0; block < shape.blocks; ++block)
+        for (int group = 0; group < coresPerBlock; ++group)
+            for (int j = 0; j < shape.coreUpPorts; ++j)
+                graph.addLink(cores[block * coresPerBlock + group],
+                              supers[group * shape.supersPerGroup + j % shape.supersPerGroup],
+                              link);
+}
+
+/**
+ * Whether every pod (and, with 4 tiers, every block) under the leaves is full: then every
+ * endpoint is equivalent under the fabric's automorphisms and one search gives exact all-pairs
+ * statistics.
+ */
+bool fullPods(long long leaves, const ClosShape &shape)
+{
+    if (shape.tiers == 2)
+        return true;
+    if (leaves % shape.leavesPerPod != 0)
+        return false;
+    return shape.tiers == 3 || shape.pods % shape.podsPerBlock == 0;
 }
 
 std::string ratioText(double down, double up)
@@ -257,7 +337,8 @@ FatTreeLayout fatTreeLayout(const FatTreeParameters &p)
         const int tiers = p.tiers == 0 ? 3 : p.tiers;
         const int spineDown
             = p.radix - upPortsForOversubscription(p.radix, p.spineOversubscription);
-        endpoints = maxLeaves(tiers, p.radix, spineDown) * down;
+        const int coreDown = p.radix - upPortsForOversubscription(p.radix, 1.0);
+        endpoints = maxLeaves(tiers, p.radix, spineDown, coreDown) * down;
     }
     if (endpoints > maxFabricEndpoints)
         throw FabricParameterError("at most " + std::to_string(maxFabricEndpoints)
@@ -312,14 +393,13 @@ FabricGraph generateFatTree(const FatTreeParameters &p)
 
     // Every host is equivalent when every leaf is full and (3 tiers) every pod is full: then one
     // BFS gives exact all-pairs statistics.
-    const bool full
-        = endpoints % down == 0 && (shape.tiers == 2 || leafCount % shape.leavesPerPod == 0);
+    const bool full = endpoints % down == 0 && fullPods(leafCount, shape);
     if (full)
         graph.symmetryRepresentatives.push_back(graph.endpoints().front());
     graph.description = std::to_string(shape.tiers) + "-tier fat-tree, radix "
         + std::to_string(p.radix) + ", " + std::to_string(endpoints) + " endpoints, leaf "
         + ratioText(down, up)
-        + (shape.tiers == 3
+        + (shape.tiers >= 3
                ? ", spine " + ratioText(p.radix - shape.spineUpPorts, shape.spineUpPorts)
                : std::string());
     return graph;
@@ -473,8 +553,7 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
         buildUpperTiers(graph, leaves, shape, p.rates);
     }
     const long long leavesUnderTiers = p.multiPlane ? units : leafCount;
-    const bool full = p.nodes % p.nodesPerScalableUnit == 0
-        && (shape.tiers == 2 || leavesUnderTiers % shape.leavesPerPod == 0);
+    const bool full = p.nodes % p.nodesPerScalableUnit == 0 && fullPods(leavesUnderTiers, shape);
     if (full)
         graph.symmetryRepresentatives.push_back(graph.endpoints().front());
     graph.description = std::to_string(shape.tiers) + "-tier rail-optimised fat-tree"

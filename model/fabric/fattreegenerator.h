@@ -6,18 +6,23 @@
 namespace cp::model {
 
 /**
- * A folded-Clos (fat-tree) of radix-k switches with 2 or 3 tiers (Leiserson 1985; Al-Fares,
+ * A folded-Clos (fat-tree) of radix-k switches with 2, 3 or 4 tiers (Leiserson 1985; Al-Fares,
  * Loukissas and Vahdat, SIGCOMM 2008). Each tier's oversubscription is its down:up port ratio.
+ * The fourth tier (super-spines) joins blocks of pods, each block a 3-tier fabric whose cores
+ * give half their ports to it: 2 (k/2)^4 endpoints at 1:1, 2,097,152 at k = 64 (an n-tier
+ * k-ary fat-tree: Petrini and Vanneschi, "k-ary n-trees: High Performance Networks for
+ * Massively Parallel Architectures", IPPS 1997).
  */
 struct FatTreeParameters
 {
     int radix = 64;
-    /** 0: the largest fabric the radix and tiers allow (k^2/2 for 2 tiers, k^3/4 for 3 at 1:1). */
+    /** 0: the largest fabric the radix and tiers allow (k^2/2 for 2 tiers, k^3/4 for 3 at 1:1,
+     * k^4/8 for 4, which is past maxFabricEndpoints from k = 46). */
     int endpoints = 0;
     /** 0: the fewest tiers that hold `endpoints`; 1 is a single switch (no uplinks). */
     int tiers = 0;
     double leafOversubscription = 1.0; ///< leaf down:up ports
-    double spineOversubscription = 1.0; ///< spine down:up ports, 3 tiers only
+    double spineOversubscription = 1.0; ///< spine down:up ports, 3 and 4 tiers
     FabricLinkRates rates;
 };
 

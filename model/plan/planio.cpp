@@ -171,7 +171,8 @@ std::vector<std::string> readFailedSwitches(JsonFieldReader &f)
     const nlohmann::json *list = f.optionalArray("failed_switches");
     if (!list)
         return {};
-    static const std::regex label("leaf-[0-9]+|leaf-su[0-9]+-rail[0-9]+|spine-[0-9]+|core-[0-9]+"
+    static const std::regex label("leaf-[0-9]+|leaf-su[0-9]+-rail[0-9]+"
+                                  "|(plane[0-9]+-)?(spine|core|super)-[0-9]+"
                                   "|router-g[0-9]+-r[0-9]+");
     std::vector<std::string> labels;
     for (std::size_t i = 0; i < list->size(); ++i) {
@@ -186,7 +187,7 @@ std::vector<std::string> readFailedSwitches(JsonFieldReader &f)
             throw InputError(f.file(), pointer,
                              "\"" + text
                                  + "\" is not a switch label (leaf-N, leaf-suN-railM, spine-N, "
-                                   "core-N or router-gN-rM)");
+                                   "core-N, super-N, planeP-spine-N or router-gN-rM)");
         if (std::find(labels.begin(), labels.end(), text) != labels.end())
             throw InputError(f.file(), pointer, "switch \"" + text + "\" is listed twice");
         labels.push_back(text);
@@ -296,8 +297,8 @@ void readFabric(JsonFieldReader &root, const std::string &file, const Catalog *c
         plan.fabric.nicsPerNode = f.optionalInteger("nics_per_node", 1, 64).value_or(0);
         plan.fabric.switchId = f.optionalString("switch").value_or("");
         checkReference(catalog, f, "switch", plan.fabric.switchId, CatalogKind::Switch);
-        // 0 (or absent): the fewest tiers that hold the NICs; 1: one switch; 2 or 3 as given.
-        plan.fabric.tiers = f.optionalInteger("tiers", 0, 3).value_or(0);
+        // 0 (or absent): the fewest tiers that hold the NICs; 1: one switch; 2 to 4 as given.
+        plan.fabric.tiers = f.optionalInteger("tiers", 0, 4).value_or(0);
         if (const nlohmann::json *d = f.optionalObject("dragonfly")) {
             JsonFieldReader r(*d, file, "/fabric/dragonfly");
             plan.fabric.dragonflyA = r.optionalInteger("a", 0, 4096).value_or(0);

@@ -307,9 +307,7 @@ void placeSwitches(DataHall &hall, const FabricGraph &graph, const RowPlan &rows
             continue;
         HallDevice device;
         device.name = g[v].label;
-        device.role = g[v].tier <= 1 ? "leaf switch"
-            : g[v].tier == 2         ? "spine switch"
-                                     : "core switch";
+        device.role = fabricTierName(std::max(1, g[v].tier)) + " switch";
         device.typeName = sw ? sw->name : "switch";
         device.heightUnits = sw ? std::max(1, sw->rackUnits) : 1;
         device.watts = sw ? sw->powerWatts : 0;

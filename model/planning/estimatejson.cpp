@@ -324,9 +324,9 @@ double gbitPerSecond(double bytesPerSecond)
 nlohmann::json fabricMetricsToJson(const FabricMetrics &m)
 {
     nlohmann::json tiers = nlohmann::json::object();
-    const char *tierNames[] = {"endpoint", "leaf", "spine", "core"};
+    const char *tierNames[] = {"endpoint", "leaf", "spine", "core", "super_spine"};
     for (const auto &[tier, count] : m.switchesPerTier)
-        tiers[tier >= 0 && tier <= 3 ? tierNames[tier] : std::to_string(tier)] = count;
+        tiers[tier >= 0 && tier <= 4 ? tierNames[tier] : std::to_string(tier)] = count;
     return {
         {"topology", m.topology},
         {"description", m.description},

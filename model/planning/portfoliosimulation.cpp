@@ -113,7 +113,7 @@ void groupByLeaf(SchedulerTopology &topology, const Plan &plan, const Catalog &c
     int tiers = 0;
     for (FabricVertexId v = 0; v < graph.vertexCount(); ++v)
         tiers = std::max(tiers, graph.vertex(v).tier);
-    topology.topName = tiers >= 3 ? "core" : "spine";
+    topology.topName = fabricTierName(std::max(2, tiers));
     topology.leafDownUpRatio = leafDownUpRatio(graph);
 }
 

@@ -566,19 +566,26 @@ private slots:
 
     void trainRefusesAFabricItCannotBuild()
     {
-        // 131,072 H100 on a rail-optimised fabric of 64-port switches: 16,384 DGX in scalable
-        // units of 32 (32 ports down, 32 up) are 512 units x 8 rails = 4,096 leaves, but three
-        // tiers of radix 64 join at most 64 x 32 = 2,048: no estimate on a fabric that cannot
-        // exist, and the reason names both numbers.
-        const QStringList job = {"train",  "--gpu",          "h100-sxm5-80gb", "--gpus",
-                                 "131072", "--model",        "gpt-3-175b",     "--seq-len",
-                                 "2048",   "--global-batch", "8192",           "--rail-optimised"};
+        // 131,072 H100 on a rail-optimised fabric of 16-port switches: 16,384 DGX in scalable
+        // units of 8 (8 ports down, 8 up) are 2,048 units x 8 rails = 16,384 leaves, but even
+        // four tiers of radix 16 join at most 16 x 8 x 8 = 1,024: no estimate on a fabric that
+        // cannot exist, and the reason names both numbers.
+        const QStringList job = {"train",          "--gpu",     "h100-sxm5-80gb",
+                                 "--gpus",         "131072",    "--model",
+                                 "gpt-3-175b",     "--seq-len", "2048",
+                                 "--global-batch", "8192",      "--rail-optimised",
+                                 "--switch-ports", "16"};
         const Result r = run(job);
         QCOMPARE(r.status, 3);
-        QVERIFY2(r.err.contains("the fabric cannot be built: 3 tiers of radix-64 switches join "
-                                "at most 2048 leaves (65536 GPUs); 4096 leaves are needed"),
+        QVERIFY2(r.err.contains("the fabric cannot be built: 4 tiers of radix-16 switches join "
+                                "at most 1024 leaves (8192 GPUs); 16384 leaves are needed"),
                  r.err.constData());
         QVERIFY(r.out.isEmpty());
+        // On 64-port switches the same cluster takes a fourth tier (super-spines) and runs.
+        QStringList radix64 = job;
+        radix64.replace(radix64.size() - 1, QStringLiteral("64"));
+        const Result fourTiers = run(radix64);
+        QCOMPARE(fourTiers.status, 0);
         const Result json = run(job + QStringList {"--json"});
         QCOMPARE(json.status, 3);
         QCOMPARE(QJsonDocument::fromJson(json.out).object().value("fits").toBool(true), false);

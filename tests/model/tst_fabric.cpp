@@ -137,6 +137,93 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(FabricParameterError, generateFatTree(tooMany));
     }
 
+    void kAryFourTierFatTreeMatchesClosedForm_data()
+    {
+        QTest::addColumn<int>("k");
+        QTest::newRow("k=4") << 4;
+        QTest::newRow("k=8") << 8;
+    }
+
+    void kAryFourTierFatTreeMatchesClosedForm()
+    {
+        // A 4-level k-ary fat-tree of radix-k switches (Petrini and Vanneschi, "k-ary n-trees",
+        // IPPS 1997, with radix 2 x (k/2)): 2 (k/2)^4 hosts; 2 (k/2)^3 switches on each of the
+        // three lower tiers and (k/2)^3 super-spines; host links and the links between tiers,
+        // 2 (k/2)^4 each. k = 8: 512 hosts, 128 + 128 + 128 + 64 = 448 switches, 2,048 links.
+        QFETCH(int, k);
+        const int half = k / 2;
+        const int hosts = 2 * half * half * half * half;
+        const FabricMetrics m = analyse(fatTree(k, 4));
+        QCOMPARE(m.endpoints, hosts);
+        QCOMPARE(m.switchesPerTier.at(1), 2 * half * half * half);
+        QCOMPARE(m.switchesPerTier.at(2), 2 * half * half * half);
+        QCOMPARE(m.switchesPerTier.at(3), 2 * half * half * half);
+        QCOMPARE(m.switchesPerTier.at(4), half * half * half);
+        QCOMPARE(m.links, 4 * hosts);
+        // Up four links and down four: hosts in different blocks are 8 links apart.
+        QCOMPARE(m.diameter, 8);
+        QCOMPARE(m.switchDiameter, 6);
+        QVERIFY(m.pathStatisticsExact);
+        QVERIFY(m.connected);
+        // From one host: k/2 - 1 under its leaf (2 links), (k/2)^2 - k/2 in its pod (4), (k/2)^3
+        // - (k/2)^2 in its block (6), the rest 8; shortest paths 1, k/2, (k/2)^2 and (k/2)^3.
+        const double sameLeaf = half - 1;
+        const double samePod = half * half - half;
+        const double sameBlock = half * half * half - half * half;
+        const double otherBlocks = hosts - half * half * half;
+        QVERIFY(closeRelative(m.averageHops,
+                              (2 * sameLeaf + 4 * samePod + 6 * sameBlock + 8 * otherBlocks)
+                                  / (hosts - 1)));
+        QVERIFY(closeRelative(
+            m.meanShortestPaths,
+            (sameLeaf + samePod * half + sameBlock * half * half + otherBlocks * half * half * half)
+                / (hosts - 1)));
+        // Non-blocking: full bisection N B / 2.
+        QVERIFY(closeRelative(m.bisectionBytesPerSecond, hosts * B / 2));
+    }
+
+    void radix64ReachesPastThreeTiersWithAFourth()
+    {
+        const auto messageOf = [](auto generate) {
+            try {
+                generate();
+            } catch (const FabricParameterError &error) {
+                return std::string(error.what());
+            }
+            return std::string("accepted");
+        };
+        // Three tiers of radix 64 stop at 65,536 hosts (k^3/4); 131,072 take a fourth tier,
+        // chosen when the tiers are left open: 4,096 leaves of 32 hosts in 128 pods of 32 leaves
+        // (32 spines each), 4 blocks of 32 pods (32 x 32 = 1,024 cores each, half their ports
+        // up), and 1,024 super-spine groups of 2 (4 blocks x 32 up ports over 64 down ports).
+        FatTreeParameters p;
+        p.radix = 64;
+        p.endpoints = 131072;
+        const FabricHardwareCount count = fabricHardwareCount(p);
+        QCOMPARE(count.switches, 4096LL + 4096LL + 4096LL + 2048LL);
+        // Optical: every host cable and 3 x 131,072 between the tiers.
+        QCOMPARE(count.opticalLinks, 4 * 131072LL);
+        // Four tiers of radix 64 join 2 x 32^4 = 2,097,152 hosts, past the 524,288 the
+        // program builds; the refusal names the limit.
+        FatTreeParameters tooMany;
+        tooMany.radix = 64;
+        tooMany.tiers = 4;
+        QVERIFY(messageOf([&] { generateFatTree(tooMany); }).find("at most 524288")
+                != std::string::npos);
+        // Past four tiers: the reason names a larger radix, not a fifth tier.
+        FatTreeParameters small;
+        small.radix = 4;
+        small.endpoints = 33; // 2 x 2^4 = 32 hosts at most
+        QCOMPARE(messageOf([&] { fabricHardwareCount(small); }),
+                 std::string("4 tiers of radix-4 switches join at most 16 leaves (32 endpoints); "
+                             "17 leaves are needed: use a larger radix"));
+        FatTreeParameters five;
+        five.radix = 8;
+        five.tiers = 5;
+        QCOMPARE(messageOf([&] { generateFatTree(five); }),
+                 std::string("tiers must be 1, 2, 3 or 4, not 5"));
+    }
+
     void sizeLimitIsCheckedBeforeAllocating()
     {
         // 524,288 = 2^19 endpoints at most (fabricgraph.h): each refusal below is immediate.
@@ -534,10 +621,10 @@ private slots:
     {
         // Where closedFormScaleOutIsExact skips the measurement, the graph must give the same:
         // every flow its whole NIC at every ring size, contiguous and scattered, on full and
-        // partly built 2- and 3-tier fat-trees and rail fabrics of radix 8 (4 ports down, 4 up;
-        // k^3/4 = 128 endpoints in 3 tiers), here with 4 NICs per node.
+        // partly built 2-, 3- and 4-tier fat-trees and rail fabrics of radix 8 (4 ports down, 4
+        // up; k^3/4 = 128 endpoints in 3 tiers, k^4/8 = 512 in 4), here with 4 NICs per node.
         for (const bool rail : {false, true})
-            for (const int nodes : {3, 5, 8, 12, 20, 31, 32}) {
+            for (const int nodes : {3, 5, 8, 12, 20, 31, 32, 40, 64, 100, 128}) {
                 ClusterDescription cluster;
                 cluster.gpusPerNode = 4;
                 cluster.nicsPerNode = 4;
@@ -576,17 +663,17 @@ private slots:
     void hardwareCountedWithoutTheGraphMatchesIt()
     {
         // fabricHardwareCount (from the layout) against the generated graph's own count, over
-        // one to three tiers, oversubscribed leaves and spines, partly built fabrics, copper
+        // one to four tiers, oversubscribed leaves and spines, partly built fabrics, copper
         // access cables and rail fabrics: the same switches and optical cables every time.
         for (const int radix : {8, 12, 64})
-            for (const int tiers : {0, 1, 2, 3})
+            for (const int tiers : {0, 1, 2, 3, 4})
                 for (const double leaf : {1.0, 3.0})
                     for (const long long endpoints : {5LL, 8LL, 40LL, 100LL, 1000LL, 20000LL}) {
                         FatTreeParameters p;
                         p.radix = radix;
                         p.tiers = tiers;
                         p.leafOversubscription = leaf;
-                        p.spineOversubscription = tiers == 3 ? 2.0 : 1.0;
+                        p.spineOversubscription = tiers >= 3 ? 2.0 : 1.0;
                         p.endpoints = static_cast<int>(endpoints);
                         p.rates.accessMedium
                             = endpoints % 2 ? LinkMedium::Copper : LinkMedium::Optical;
@@ -666,8 +753,14 @@ private slots:
         large.nodes = 16384;
         large.multiPlane = true;
         QCOMPARE(fabricHardwareCount(large).switches, 10240LL);
+        // Shared spines: three tiers refuse it; a fourth tier of super-spines builds it from
+        // 4,096 leaves, 4,096 spines, 4,096 cores (4 blocks of 32 pods) and 2,048 super-spines,
+        // 14,336 switches where the planes need 10,240.
         large.multiPlane = false;
+        large.tiers = 3;
         QVERIFY_THROWS_EXCEPTION(FabricParameterError, fabricHardwareCount(large));
+        large.tiers = 0;
+        QCOMPARE(fabricHardwareCount(large).switches, 14336LL);
 
         // Oversubscribed (3:1 leaves): measuring rank 0's rings alone (the planes are copies)
         // gives what every rank's rings give, at every ring size and both placements.

@@ -258,9 +258,10 @@ private slots:
         window.scene()->selectKey(QStringLiteral("fabric"));
         QSpinBox *tiers = nullptr;
         for (QSpinBox *box : window.propertyEditor()->findChildren<QSpinBox *>())
-            if (box->maximum() == 3)
+            if (box->toolTip().startsWith(QStringLiteral("Fat-tree tiers")))
                 tiers = box;
         QVERIFY(tiers);
+        QCOMPARE(tiers->maximum(), 4); // up to four tiers (super-spines)
         QCOMPARE(tiers->value(), 0);
         QCOMPARE(tiers->text(), QStringLiteral("fewest"));
     }

@@ -26,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <map>
 
 #include <chrono>
 #include <set>
@@ -100,21 +101,25 @@ private slots:
     {
         QTest::addColumn<QString>("topology");
         QTest::addColumn<bool>("multiPlane");
-        QTest::newRow("rail-fat-tree") << QStringLiteral("rail-fat-tree") << false;
-        QTest::newRow("multi-plane") << QStringLiteral("rail-fat-tree") << true;
-        QTest::newRow("fat-tree") << QStringLiteral("fat-tree") << false;
-        QTest::newRow("dragonfly") << QStringLiteral("dragonfly") << false;
-        QTest::newRow("torus") << QStringLiteral("torus") << false;
+        QTest::addColumn<int>("tiers");
+        QTest::newRow("rail-fat-tree") << QStringLiteral("rail-fat-tree") << false << 0;
+        QTest::newRow("multi-plane") << QStringLiteral("rail-fat-tree") << true << 0;
+        QTest::newRow("fat-tree") << QStringLiteral("fat-tree") << false << 0;
+        QTest::newRow("four-tier") << QStringLiteral("fat-tree") << false << 4;
+        QTest::newRow("dragonfly") << QStringLiteral("dragonfly") << false << 0;
+        QTest::newRow("torus") << QStringLiteral("torus") << false << 0;
     }
 
     void drawsEachTopology()
     {
         QFETCH(QString, topology);
         QFETCH(bool, multiPlane);
+        QFETCH(int, tiers);
         const QString shot = QString::fromLatin1(QTest::currentDataTag());
         model::Plan plan = sample();
         plan.fabric.topology = topology.toStdString();
         plan.fabric.multiPlane = multiPlane;
+        plan.fabric.tiers = tiers;
         auto shown = show(plan);
         views::FabricDrawingItem *item = shown->view.drawingItem();
         QVERIFY(item);
@@ -123,6 +128,15 @@ private slots:
         QCOMPARE(d.topology, topology.toStdString());
         // Every switch of the model's graph is drawn once.
         QCOMPARE(d.switches.size(), modelSwitches(plan, *m_catalog));
+        if (tiers == 4) {
+            // 1,024 NICs on 64-port switches in four tiers: 32 leaves in one pod under 32
+            // spines, one block of 32 cores (one per spine) and 32 super-spines above them, a
+            // row each, top to bottom.
+            std::map<int, int> perTier;
+            for (const auto &s : d.switches)
+                ++perTier[s.tier];
+            QCOMPARE(perTier, (std::map<int, int> {{1, 32}, {2, 32}, {3, 32}, {4, 32}}));
+        }
         QVERIFY(!d.links.empty());
         if (topology == QLatin1String("torus")) {
             // 1,024 NICs: an 8 x 8 x 16 torus, drawn one 8 x 8 plane at a time with its
