@@ -209,8 +209,9 @@ FabricFailureImpact measureFabricFailure(const FabricGraph &graph, int endpoints
 
 std::vector<long long> ringSizesForCluster(const ClusterDescription &cluster)
 {
+    // A campus's failures are in one building's fabric, whose rings span at most its nodes.
     std::vector<long long> sizes;
-    for (long long n = 2; n < cluster.nodes(); n *= 2)
+    for (long long n = 2; n < cluster.nodesPerBuilding(); n *= 2)
         sizes.push_back(n);
     // The closed form steps after nodesPerLeaf, a measured profile at its own sizes.
     sizes.push_back(cluster.nodesPerLeaf);
@@ -223,7 +224,12 @@ ClusterDescription clusterAfterFailure(const ClusterDescription &cluster,
                                        const FabricFailureImpact &impact)
 {
     ClusterDescription after = cluster;
-    const long long lostNodes = std::min<long long>(impact.nodesCutOff, cluster.nodes());
+    // On a campus the impact is one building's (its fabric is the graph); the job keeps the same
+    // nodes in every building, so the stages still fill whole buildings, and the damaged
+    // building's rings pace the others' in the synchronous step.
+    const int buildingNodes = cluster.nodesPerBuilding();
+    const long long lostNodes = checkedMultiply(
+        std::min<long long>(impact.nodesCutOff, buildingNodes), std::max(1, cluster.buildings));
     const long long lostGpus = checkedMultiply(lostNodes, cluster.gpusPerNode);
     after.gpus = static_cast<int>(std::max<long long>(0, cluster.gpus - lostGpus));
     if (impact.ringRateFraction.empty())
@@ -232,7 +238,7 @@ ClusterDescription clusterAfterFailure(const ClusterDescription &cluster,
     // already includes it, so dividing it out keeps both readings of the base rate equal.
     std::vector<std::pair<int, double>> rates;
     for (const auto &[nodes, fraction] : impact.ringRateFraction) {
-        const int span = static_cast<int>(std::min<long long>(nodes, cluster.nodes()));
+        const int span = static_cast<int>(std::min<long long>(nodes, buildingNodes));
         const double base = cluster.scaleOutLink(span).busBytesPerSecond
             / std::max(1e-9, cluster.nicAchievableFraction);
         rates.emplace_back(span, base * fraction);

@@ -56,12 +56,15 @@ std::vector<char> nodesCutOff(const FabricGraph &graph, const FabricLiveness &al
  * `cluster` after `impact`: its GPUs are those of the surviving nodes, and its scale-out rate
  * for each measured ring size is its own rate (closed form or already measured) times the
  * surviving fraction. The ring sizes include the cluster's nodes per leaf, where the closed
- * form steps, so an impact of 1 everywhere leaves every rate as it was.
+ * form steps, so an impact of 1 everywhere leaves every rate as it was. On a campus the impact
+ * is one building's: every building gives up as many nodes as it cut off (identical buildings
+ * keep the layout's stages whole), and its rates pace the whole step.
  */
 ClusterDescription clusterAfterFailure(const ClusterDescription &cluster,
                                        const FabricFailureImpact &impact);
 
-/** The ring sizes clusterAfterFailure needs for `cluster`: 2, 4, 8, ..., its nodes per leaf. */
+/** The ring sizes clusterAfterFailure needs for `cluster`: 2, 4, 8, ... up to one building's
+ * nodes, and its nodes per leaf. */
 std::vector<long long> ringSizesForCluster(const ClusterDescription &cluster);
 
 /**

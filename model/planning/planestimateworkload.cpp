@@ -43,22 +43,28 @@ ClusterDescription applyFabricFailures(PlanEstimate &result, const TrainingJob &
 {
     const TrainingSearchResult intact = TrainingEstimator(job, cluster).search();
     result.intactStepSeconds = intact.found ? intact.best.stepSeconds : 0;
+    // The graph is one building's: on a campus the failures are in one of its buildings.
     const FabricFailureImpact impact
-        = measureFabricFailure(graph, std::max(1, cluster.nicsPerNode), cluster.nodes(), failures,
-                               ringSizesForCluster(cluster));
+        = measureFabricFailure(graph, std::max(1, cluster.nicsPerNode), cluster.nodesPerBuilding(),
+                               failures, ringSizesForCluster(cluster));
     result.nodesCutOffByFailures = impact.nodesCutOff;
     ClusterDescription after = clusterAfterFailure(cluster, impact);
     for (const auto &[nodes, fraction] : impact.ringRateFraction)
         if (fraction <= 0 && impact.survivingNodes() >= 2)
             after.gpus = 0; // the survivors are split: no one job spans them
-    char text[256];
+    char text[320];
     std::snprintf(text, sizeof text,
-                  "failure what-if: %s failed, %lld of %lld training nodes cut off; rings over "
+                  "failure what-if: %s failed%s, %lld of %lld training nodes cut off; rings over "
                   "all nodes keep %.0f%% of their intact rate",
-                  failedCountText(failures).c_str(), impact.nodesCutOff, impact.nodes,
+                  failedCountText(failures).c_str(),
+                  cluster.buildings > 1 ? " in one building" : "", impact.nodesCutOff, impact.nodes,
                   impact.ringRateFraction.empty() ? 100.0
                                                   : 100.0 * impact.ringRateFraction.back().second);
     result.warnings.push_back(text);
+    if (cluster.buildings > 1 && impact.nodesCutOff > 0)
+        result.warnings.push_back(
+            "failure what-if: every building runs the job on as many nodes as the damaged one "
+            "keeps, so the buildings stay identical and the layout's stages whole");
     return after;
 }
 
@@ -70,12 +76,7 @@ ClusterDescription searchTrainingLayout(PlanEstimateBuild &build, const Training
                                         ClusterDescription cluster, const std::atomic<bool> *cancel)
 {
     PlanEstimate &result = build.result;
-    const bool campus = cluster.buildings > 1;
-    if (campus && !build.failures.empty())
-        result.warnings.push_back("failure what-if: not estimated for a campus of "
-                                  + std::to_string(cluster.buildings)
-                                  + " buildings yet; the failed switches and cables are ignored");
-    const bool failed = !build.failures.empty() && build.fabricGraph && !campus;
+    const bool failed = !build.failures.empty() && build.fabricGraph;
     if (failed)
         cluster = applyFabricFailures(result, job, cluster, *build.fabricGraph, build.failures);
     if (cluster.gpus >= 1 && !failed) {

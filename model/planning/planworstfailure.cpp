@@ -40,10 +40,12 @@ TrainingSearchResult searchSurvivingCluster(const TrainingJob &job,
     TrainingSearchResult best;
     best.reason = "no layout fits the GPUs the failure leaves";
     const int perNode = std::max(1, cluster.gpusPerNode);
-    const int nodes = cluster.nodes();
+    // A campus rounds each building's nodes alike, so the buildings stay identical.
+    const int buildings = std::max(1, cluster.buildings);
+    const int nodes = cluster.nodes() / buildings;
     int previousGpus = -1;
-    for (int multiple = 1; multiple <= 512 && multiple <= nodes; multiple *= 2) {
-        const long long roundedNodes = 1LL * (nodes / multiple) * multiple;
+    for (int multiple = 1; multiple <= nodes; multiple *= 2) {
+        const long long roundedNodes = 1LL * (nodes / multiple) * multiple * buildings;
         const int gpus
             = static_cast<int>(std::min<long long>(cluster.gpus, roundedNodes * perNode));
         if (gpus < 1 || gpus == previousGpus)
@@ -125,11 +127,6 @@ WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog)
         none.reason = "the plan has no training job on a fabric";
         return none;
     }
-    if (plan.campus.buildings > 1) {
-        none.reason = "the worst-failure search runs on one fabric; a campus of "
-            + std::to_string(plan.campus.buildings) + " buildings is not searched yet";
-        return none;
-    }
     const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
     if (!fabric) {
         none.reason = "the plan has no fabric";
@@ -153,8 +150,9 @@ WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog)
     const auto step = [&](const FabricFailureImpact &impact) {
         return trainingStepAfterFailure(setup->job, setup->cluster, impact);
     };
-    return findWorstSingleFailure(graph, setup->nicsPerNode, setup->cluster.nodes(), step,
-                                  ringSizesForCluster(setup->cluster), failed);
+    // A campus's buildings are identical: the worst switch of one building is the worst of all.
+    return findWorstSingleFailure(graph, setup->nicsPerNode, setup->cluster.nodesPerBuilding(),
+                                  step, ringSizesForCluster(setup->cluster), failed);
 }
 
 } // namespace cp::model

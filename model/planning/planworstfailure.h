@@ -29,8 +29,10 @@ std::optional<double> trainingStepAfterFailure(const TrainingJob &job,
  * An odd surviving node count (2,016 of 2,048, 1,052 of 1,056) often has no layout the batch
  * and model divide, or only a slow one, and an operator restarting the job would drop to a
  * rounder count; so the search also runs on the survivors rounded down to a multiple of 2, 4,
- * ..., 512 nodes (distinct counts only) and keeps the fastest step; `gpusUsed` receives the GPU
- * count it ran on. Not found when none of them has a layout.
+ * 8, ... nodes, up to all of them (distinct counts only; 16,320 of 16,384 nodes find a layout
+ * only at a multiple of 4,096), and keeps the fastest step; on a campus each building's nodes
+ * are rounded alike. `gpusUsed` receives the GPU count it ran on. Not found when none of them
+ * has a layout.
  */
 TrainingSearchResult searchSurvivingCluster(const TrainingJob &job,
                                             const ClusterDescription &cluster,

@@ -225,6 +225,39 @@ private slots:
         QCOMPARE(reread.fabric.failedSwitches, plan.fabric.failedSwitches);
     }
 
+    void aCampusFailureIsOneBuildingsAndEveryBuildingMatchesIt()
+    {
+        // The sample (128 DGX H100, 4 units of 32 nodes) as one of 2 buildings. A rail leaf of
+        // unit 0 failed in one building cuts off its 32 nodes; the buildings stay identical, so
+        // each runs the job on 96 nodes: 2 x 96 x 8 = 1,536 of the 2,048 GPUs. The step is the
+        // one the same search gives on that cluster, and the worst-failure search (refused for a
+        // campus before) finds a leaf with the same 32 nodes cut off.
+        Plan plan = samplePlan();
+        plan.scenarios.clear();
+        plan.campus.buildings = 2;
+        plan.campus.interconnectBytesPerSecondPerBuilding = 100e12 / 8;
+        plan.fabric.failedSwitches = {"leaf-su0-rail0"};
+        const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
+        QVERIFY(estimate.training.found);
+        QCOMPARE(estimate.nodesCutOffByFailures, 32LL);
+        const ParallelConfig &layout = estimate.training.best.config;
+        QCOMPARE(1LL * layout.tp * layout.pp * layout.dp * layout.cp, 1536LL);
+        QVERIFY(std::any_of(estimate.warnings.begin(), estimate.warnings.end(), [](const auto &w) {
+            return w.find("failed in one building, 32 of 128 training nodes cut off")
+                != std::string::npos;
+        }));
+        QVERIFY(estimate.intactStepSeconds > 0);
+        QVERIFY(estimate.training.best.stepSeconds > estimate.intactStepSeconds);
+
+        plan.fabric.failedSwitches.clear();
+        const WorstFailure worst = planWorstFailure(plan, shippedCatalog());
+        QVERIFY2(worst.found, worst.reason.c_str());
+        QCOMPARE(worst.impact.nodesCutOff, 32LL);
+        const PlanEstimate intact = estimatePlan(plan, shippedCatalog());
+        QCOMPARE(worst.intactStepSeconds, intact.training.best.stepSeconds);
+        QCOMPARE(worst.stepSeconds, estimate.training.best.stepSeconds);
+    }
+
     void twoToOneUplinkIsTheHotLink()
     {
         // 2 leaves x 2 hosts, one spine, 2:1 at each leaf. The ring h0 -> h2 -> h1 -> h3 -> h0
