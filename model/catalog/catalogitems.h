@@ -53,6 +53,9 @@ struct GpuSpec : CatalogEntry
     double scaleUpBusBytesPerSecond = 0; ///< measured NCCL all-reduce busbw on the scale-up domain
     double attentionPeakFraction = 0.5; ///< fused (flash) attention, of the 16-bit dense peak
     double fp8GemmPeakFraction = 0; ///< large FP8 GEMMs, of the FP8 peak (0: gemmPeakFraction)
+    /** Of HBM bandwidth, reached by the FP8 cast-transpose kernels of a training step (0:
+     * memoryAchievableFraction, a streaming kernel's). */
+    double fp8CastMemoryFraction = 0;
     double kernelOverheadSeconds = 4e-6; ///< fixed cost of one kernel: launch, ramp-up and tail
     std::string calibrationSource;
 

@@ -129,6 +129,8 @@ GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std
                                     .value_or(gpu.attentionPeakFraction);
     gpu.fp8GemmPeakFraction
         = calibration.optionalNumber("fp8_gemm_peak_fraction", fraction).value_or(0.0);
+    gpu.fp8CastMemoryFraction
+        = calibration.optionalNumber("fp8_cast_memory_fraction", fraction).value_or(0.0);
     gpu.kernelOverheadSeconds
         = calibration.optionalNumber("kernel_overhead_us", {0.0, 1000.0, false})
               .value_or(gpu.kernelOverheadSeconds * 1e6)

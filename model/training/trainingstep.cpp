@@ -496,20 +496,34 @@ void LayerCostBuilder::addMlpBlock()
 }
 
 /**
- * Transformer Engine's delayed-scaling recipe casts each GEMM input to FP8 (read 2 B, write
- * 1 B): the norm-fused GEMMs get FP8 from the norm, the projection and the MLP down GEMM cast
- * their inputs; backward casts the incoming gradient of all four.
+ * Transformer Engine's delayed-scaling recipe casts each GEMM input to FP8: the norm-fused GEMMs
+ * get FP8 from the norm, the projection and the MLP down GEMM cast their inputs; backward casts
+ * the incoming gradient of all four. Each is a cast-transpose (Hopper's FP8 GEMMs take only the
+ * TN layout, so the weight-gradient GEMM needs the transposed copy): read 2 B, write 1 B twice
+ * (NVIDIA/TransformerEngine PR #101, "Use 4B vector loads/stores in cast-transpose kernel for
+ * small matrices"). Such a kernel reaches its own share of HBM bandwidth
+ * (GpuSpec::fp8CastMemoryFraction), well below a streaming kernel's.
  */
 void LayerCostBuilder::addFp8Casts()
 {
+    constexpr double castTransposeBytesPerElement = 4.0;
     const double queryWidth = m_shape.queryWidth() / t;
     const double ffn = m_shape.ffn / t;
     const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
-    LayerOperation casts
-        = memoryOperation("FP8 casts", (tokens * queryWidth + tokens * ffn) * 3.0, 2);
-    casts.backwardBytes = (2.0 * tokens * h + tokens * queryWidth + tokens * upWidth) * 3.0;
+    const double castFraction = m_gpu.fp8CastMemoryFraction > 0 ? m_gpu.fp8CastMemoryFraction
+                                                                : m_gpu.memoryAchievableFraction;
+    const auto castSeconds = [&](double bytes, double kernels) {
+        return bytes / (m_gpu.memoryBytesPerSecond * castFraction)
+            + kernels * m_gpu.kernelOverheadSeconds;
+    };
+    LayerOperation casts {"FP8 casts", OperationKind::MemoryBound};
+    casts.bytes = (tokens * queryWidth + tokens * ffn) * castTransposeBytesPerElement;
+    casts.kernels = 2;
+    casts.forwardSeconds = castSeconds(casts.bytes, casts.kernels);
+    casts.backwardBytes = (2.0 * tokens * h + tokens * queryWidth + tokens * upWidth)
+        * castTransposeBytesPerElement;
     casts.backwardKernels = 4;
-    casts.backwardSeconds = memoryBound(casts.backwardBytes, 4);
+    casts.backwardSeconds = castSeconds(casts.backwardBytes, casts.backwardKernels);
     addLayer(casts);
 }
 

@@ -206,6 +206,10 @@ private slots:
             << "calibration"
             << R"({"gemm_peak_fraction": 1.5, "gemm_half_performance_dim": 256, "memory_achievable_fraction": 0.8, "scale_up_busbw_gb_per_s": 80, "source": "x"})"
             << "/gpus/0/calibration/gemm_peak_fraction: must be at most 1";
+        QTest::newRow("cast fraction out of range")
+            << "calibration"
+            << R"({"gemm_peak_fraction": 0.8, "gemm_half_performance_dim": 256, "memory_achievable_fraction": 0.8, "scale_up_busbw_gb_per_s": 80, "fp8_cast_memory_fraction": 0, "source": "x"})"
+            << "/gpus/0/calibration/fp8_cast_memory_fraction: must be greater than 0";
         // Figures that fit a double but overflow once converted (x 1048576 MiB to bytes, x 1e12
         // TFLOP/s to FLOP/s) or once multiplied by a count: refused at the 1e15 cap.
         QTest::newRow("memory beyond a double once in bytes")

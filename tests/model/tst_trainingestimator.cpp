@@ -556,7 +556,21 @@ private slots:
         const TrainingEstimate fp8 = TrainingEstimator(job, dgxH100(1024)).estimate(config);
         const double speedup = bf16.stepSeconds / fp8.stepSeconds;
         QVERIFY2(speedup > 1.1 && speedup < 1.7, qPrintable(QString::number(speedup)));
-        QVERIFY(findOperation(fp8, "FP8 casts") != nullptr);
+        const StepOperation *casts = findOperation(fp8, "FP8 casts");
+        QVERIFY(casts != nullptr);
+        // The casts by hand, one layer and one microbatch of 8,192 tokens at TP 4: forward the
+        // projection's input (64 x 128 / 4 = 2,048 wide) and the MLP down GEMM's (28,672 / 4 =
+        // 7,168), backward the gradients into all four GEMMs (2 x 8,192 + 2,048 + 2 x 7,168),
+        // each cast-transposed at 4 bytes an element: 8,192 x 9,216 x 4 = 301,989,888 B and
+        // 8,192 x 32,768 x 4 = 1,073,741,824 B. At the H100's cast-transpose rate, 0.39 of
+        // 3.35 TB/s = 1.3065 TB/s, with 3.5 us for each of the 2 + 4 kernels: 231.14 + 7 +
+        // 821.85 + 14 = 1,073.99 us. The stage has ceil(80 / 20) x 5 = 20 layers, and the step
+        // 512 / 64 = 8 microbatches.
+        QCOMPARE(fp8.microbatchesPerStep, 8);
+        const double perLayerMicrobatch = casts->seconds / (20.0 * 8.0);
+        QVERIFY2(qAbs(perLayerMicrobatch - 1073.99e-6) < 0.02e-6,
+                 qPrintable(QString::number(perLayerMicrobatch * 1e6, 'f', 3)));
+        QCOMPARE(casts->bytes, 20.0 * 8.0 * (301989888.0 + 1073741824.0));
     }
 
     void buildingsKeepDataParallelInsideUnlessAStageSpansThem()
