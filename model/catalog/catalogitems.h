@@ -51,6 +51,8 @@ struct GpuSpec : CatalogEntry
     double gemmHalfPerformanceDim = 256; ///< Hockney n_1/2 of GEMM efficiency vs size
     double memoryAchievableFraction = 0.8; ///< of HBM bandwidth reached by streaming kernels
     double scaleUpBusBytesPerSecond = 0; ///< measured NCCL all-reduce busbw on the scale-up domain
+    /** NCCL's ceiling on its LL protocol's bus bandwidth for this architecture (0: none). */
+    double ncclLowLatencyBusCapBytesPerSecond = 0;
     double attentionPeakFraction = 0.5; ///< fused (flash) attention, of the 16-bit dense peak
     double fp8GemmPeakFraction = 0; ///< large FP8 GEMMs, of the FP8 peak (0: gemmPeakFraction)
     /** Of HBM bandwidth, reached by the FP8 cast-transpose kernels of a training step (0:

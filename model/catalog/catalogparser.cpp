@@ -129,6 +129,8 @@ GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std
                                     .value_or(gpu.attentionPeakFraction);
     gpu.fp8GemmPeakFraction
         = calibration.optionalNumber("fp8_gemm_peak_fraction", fraction).value_or(0.0);
+    gpu.ncclLowLatencyBusCapBytesPerSecond = units::gbToBytes(
+        calibration.optionalNumber("nccl_ll_busbw_cap_gb_per_s", positive).value_or(0.0));
     gpu.fp8CastMemoryFraction
         = calibration.optionalNumber("fp8_cast_memory_fraction", fraction).value_or(0.0);
     gpu.kernelOverheadSeconds

@@ -59,6 +59,14 @@ double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRa
     return std::log(probabilityOfWaiting / tail) / (slots * slotServiceRate - arrivalsPerSecond);
 }
 
+double ncclLowLatencyBusBytesPerSecond(const GpuSpec &gpu)
+{
+    const double half = 0.5 * gpu.scaleUpBusBytesPerSecond;
+    return gpu.ncclLowLatencyBusCapBytesPerSecond > 0
+        ? std::min(half, gpu.ncclLowLatencyBusCapBytesPerSecond)
+        : half;
+}
+
 double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, int slots)
 {
     return erlangCWaitQuantileSeconds(arrivalsPerSecond, slotServiceRate, slots, 0.95);
@@ -170,10 +178,17 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     replica.kvPrecision = m_job.kvPrecision;
     replica.tensorParallel = tp;
     replica.pipelineStages = stages;
+    // Inside the scale-up domain NCCL's tuner picks per message between its Simple and LL
+    // protocols (src/graph/tuning.cc): decode's all-reduces of a few hidden vectors take LL's
+    // shorter latency, at LL's bandwidth once the batch makes them megabytes.
     replica.tensorParallelLink = tp <= m_hw.scaleUpDomainGpus
-        ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkLowLatencyStepSeconds,
-                     ncclLowLatencyLaunchSeconds}
+        ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkStepLatencySeconds,
+                     ncclSimpleLaunchSeconds}
         : m_hw.scaleOutLink(2);
+    replica.tensorParallelLowLatencyLink = tp <= m_hw.scaleUpDomainGpus
+        ? LinkLevel {ncclLowLatencyBusBytesPerSecond(gpu), nvlinkLowLatencyStepSeconds,
+                     ncclLowLatencyLaunchSeconds}
+        : replica.tensorParallelLink;
     replica.kvReadsPerKvHead = kvReadsPerKvHead(
         m_job.engine, static_cast<int>(std::lround(s.shape.heads / s.shape.kvHeads)),
         m_job.kvPrecision == Precision::INT8);

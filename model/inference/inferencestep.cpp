@@ -108,8 +108,10 @@ public:
         StepOperation op {"TP all-reduces", OperationKind::TensorParallel};
         op.bytes = m_layers * 2.0 * message;
         op.kernels = m_layers * 2.0;
+        const int ranks = m_replica.tensorParallel;
         op.seconds = m_layers * 2.0
-            * allReduceSeconds(message, m_replica.tensorParallel, m_replica.tensorParallelLink);
+            * std::min(allReduceSeconds(message, ranks, m_replica.tensorParallelLink),
+                       allReduceSeconds(message, ranks, m_replica.tensorParallelLowLatencyLink));
         m_operations.add(op);
     }
 

@@ -322,18 +322,34 @@ private slots:
     void decodeAllReducesPayNcclsLaunchLatency()
     {
         // Llama 2 70B, TP 4 on A100 (NVLink busbw 235 GB/s), batch 1: each layer all-reduces one
-        // 8192-wide fp16 hidden vector (16,384 B) twice. NCCL's LL protocol: launch 6.6 us plus
-        // 0.6 us per step (NCCL src/graph/tuning.cc). Tree over 4 ranks: 2*2*0.6 = 2.4 us +
-        // 2*16384/235e9 = 0.139 us beats ring (3.6 + 0.105 us): 6.6 + 2.539 = 9.139 us each;
-        // 80 layers x 2 = 160 calls = 1.462 ms per decode step.
+        // 8192-wide fp16 hidden vector (16,384 B) twice. NCCL's tuner (src/graph/tuning.cc)
+        // picks its LL protocol for so small a message: launch 6.6 us plus 0.6 us per step, at
+        // half the bus bandwidth and at most Ampere's LL ceiling, min(117.5, 87.7) = 87.7 GB/s.
+        // Tree over 4 ranks: 2*2*0.6 = 2.4 us + 2*16384/87.7e9 = 0.374 us beats ring (3.6 +
+        // 0.280 us): 6.6 + 2.774 = 9.374 us each, where the Simple protocol would take 8.4 +
+        // 2*2*3.4 + 0.139 = 22.1 us; 80 layers x 2 = 160 calls = 1.4998 ms per decode step.
         const InferenceEstimate e
             = estimator("a100-sxm4-80gb", "llama-2-70b", Precision::FP16, 4, 128, 2048, 1)
                   .estimate();
         const StepOperation *allReduces = findOperation(e.decodeOperations, "TP all-reduces");
         QVERIFY(allReduces);
         QCOMPARE(allReduces->kernels, 160.0);
-        QVERIFY2(qAbs(allReduces->seconds - 1.4622e-3) < 1e-6,
+        QVERIFY2(qAbs(allReduces->seconds - 1.4998e-3) < 1e-6,
                  qPrintable(QString::number(allReduces->seconds)));
+
+        // Batch 64 on 8 H100s: 64 x 8192 x 2 B = 1 MiB a call. LL (Hopper: min(370 / 2, 141)
+        // = 141 GB/s), tree: 6.6 + 2*3*0.6 + 2*1,048,576/141e9 = 6.6 + 3.6 + 14.87 = 25.07 us;
+        // LL ring 6.6 + 8.4 + 1.75*1,048,576/141e9 = 28.01 us; Simple tree 8.4 + 2*3*3.4 +
+        // 2*1,048,576/370e9 = 34.47 us. 160 calls at 25.07 us = 4.012 ms: measured all-reduces
+        // of 1 MB on 8 H100s take 32-45 us (sglang pull request 2904; ByteDance-Seed
+        // Triton-distributed issue 57), where LL latency at the full bus bandwidth said 16 us.
+        const InferenceEstimate large
+            = estimator("h100-sxm5-80gb", "llama-2-70b", Precision::FP16, 8, 128, 2048, 64)
+                  .estimate();
+        const StepOperation *largeReduces = findOperation(large.decodeOperations, "TP all-reduces");
+        QVERIFY(largeReduces);
+        QVERIFY2(qAbs(largeReduces->seconds - 4.0117e-3) < 2e-6,
+                 qPrintable(QString::number(largeReduces->seconds)));
     }
 
     void groupedExpertGemmsRunAtTheirGroupSize()
