@@ -65,6 +65,41 @@ std::string linkProtocolName(LinkProtocol protocol)
     return "unknown";
 }
 
+namespace {
+
+/** The GPU's named calibration factors (catalogitems.h), each justified in its `source`. */
+void readGpuCalibration(JsonFieldReader &reader, GpuSpec &gpu)
+{
+    JsonFieldReader calibration(reader.object("calibration"), reader.file(),
+                                reader.childPointer("calibration"));
+    gpu.gemmPeakFraction = calibration.number("gemm_peak_fraction", fraction);
+    gpu.gemmHalfPerformanceDim = calibration.number("gemm_half_performance_dim", positive);
+    gpu.memoryAchievableFraction = calibration.number("memory_achievable_fraction", fraction);
+    gpu.scaleUpBusBytesPerSecond
+        = units::gbToBytes(calibration.number("scale_up_busbw_gb_per_s", positive));
+    // Entries written before these factors existed get the GpuSpec defaults (the lower end of
+    // FlashAttention-2's measured range, and a typical kernel launch cost).
+    gpu.attentionPeakFraction = calibration.optionalNumber("attention_peak_fraction", fraction)
+                                    .value_or(gpu.attentionPeakFraction);
+    gpu.fp8GemmPeakFraction
+        = calibration.optionalNumber("fp8_gemm_peak_fraction", fraction).value_or(0.0);
+    gpu.ncclLowLatencyBusCapBytesPerSecond = units::gbToBytes(
+        calibration.optionalNumber("nccl_ll_busbw_cap_gb_per_s", positive).value_or(0.0));
+    gpu.fp8CastMemoryFraction
+        = calibration.optionalNumber("fp8_cast_memory_fraction", fraction).value_or(0.0);
+    gpu.kernelOverheadSeconds
+        = calibration.optionalNumber("kernel_overhead_us", {0.0, 1000.0, false})
+              .value_or(gpu.kernelOverheadSeconds * 1e6)
+        * 1e-6;
+    gpu.calibrationSource = calibration.string("source");
+    calibration.finish();
+    if (gpu.scaleUpBusBytesPerSecond > gpu.scaleUpBytesPerSecond * 1.2)
+        calibration.fail("scale_up_busbw_gb_per_s",
+                         "exceeds the per-direction scale-up link rate by more than 20%");
+}
+
+} // namespace
+
 GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std::string &pointer)
 {
     JsonFieldReader reader(entry, file, pointer);
@@ -116,33 +151,7 @@ GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std
     gpu.priceDate = reader.optionalString("price_date").value_or("");
     gpu.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);
 
-    JsonFieldReader calibration(reader.object("calibration"), file,
-                                reader.childPointer("calibration"));
-    gpu.gemmPeakFraction = calibration.number("gemm_peak_fraction", fraction);
-    gpu.gemmHalfPerformanceDim = calibration.number("gemm_half_performance_dim", positive);
-    gpu.memoryAchievableFraction = calibration.number("memory_achievable_fraction", fraction);
-    gpu.scaleUpBusBytesPerSecond
-        = units::gbToBytes(calibration.number("scale_up_busbw_gb_per_s", positive));
-    // Entries written before these factors existed get the GpuSpec defaults (the lower end of
-    // FlashAttention-2's measured range, and a typical kernel launch cost).
-    gpu.attentionPeakFraction = calibration.optionalNumber("attention_peak_fraction", fraction)
-                                    .value_or(gpu.attentionPeakFraction);
-    gpu.fp8GemmPeakFraction
-        = calibration.optionalNumber("fp8_gemm_peak_fraction", fraction).value_or(0.0);
-    gpu.ncclLowLatencyBusCapBytesPerSecond = units::gbToBytes(
-        calibration.optionalNumber("nccl_ll_busbw_cap_gb_per_s", positive).value_or(0.0));
-    gpu.fp8CastMemoryFraction
-        = calibration.optionalNumber("fp8_cast_memory_fraction", fraction).value_or(0.0);
-    gpu.kernelOverheadSeconds
-        = calibration.optionalNumber("kernel_overhead_us", {0.0, 1000.0, false})
-              .value_or(gpu.kernelOverheadSeconds * 1e6)
-        * 1e-6;
-    gpu.calibrationSource = calibration.string("source");
-    calibration.finish();
-    if (gpu.scaleUpBusBytesPerSecond > gpu.scaleUpBytesPerSecond * 1.2)
-        calibration.fail("scale_up_busbw_gb_per_s",
-                         "exceeds the per-direction scale-up link rate by more than 20%");
-
+    readGpuCalibration(reader, gpu);
     reader.finish();
     return gpu;
 }

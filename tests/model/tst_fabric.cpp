@@ -42,6 +42,17 @@ FabricGraph fatTree(int k, int tiers, double leafOversubscription = 1.0, int end
     return generateFatTree(p);
 }
 
+/** The reason `generate` refuses its parameters, or "accepted". */
+template<typename Generate> std::string messageOf(Generate generate)
+{
+    try {
+        generate();
+    } catch (const FabricParameterError &error) {
+        return std::string(error.what());
+    }
+    return std::string("accepted");
+}
+
 } // namespace
 
 class TestFabric : public QObject
@@ -184,14 +195,6 @@ private slots:
 
     void radix64ReachesPastThreeTiersWithAFourth()
     {
-        const auto messageOf = [](auto generate) {
-            try {
-                generate();
-            } catch (const FabricParameterError &error) {
-                return std::string(error.what());
-            }
-            return std::string("accepted");
-        };
         // Three tiers of radix 64 stop at 65,536 hosts (k^3/4); 131,072 take a fourth tier,
         // chosen when the tiers are left open: 4,096 leaves of 32 hosts in 128 pods of 32 leaves
         // (32 spines each), 4 blocks of 32 pods (32 x 32 = 1,024 cores each, half their ports
@@ -227,14 +230,6 @@ private slots:
     void sizeLimitIsCheckedBeforeAllocating()
     {
         // 524,288 = 2^19 endpoints at most (fabricgraph.h): each refusal below is immediate.
-        const auto messageOf = [](auto generate) {
-            try {
-                generate();
-            } catch (const FabricParameterError &error) {
-                return std::string(error.what());
-            }
-            return std::string("accepted");
-        };
         TorusParameters torus; // 1024 x 1024 = 1,048,576 chips
         torus.dims = {1024, 1024};
         QCOMPARE(messageOf([&] { generateTorus(torus); }),

@@ -61,6 +61,23 @@ const StepOperation *findOperation(const TrainingEstimate &e, const std::string 
 }
 
 /** Llama 3 70B (Llama Team 2024, Table 3) at the 1,024-GPU sample's sizes. */
+/** GPT-3 175B as SC21 trains it (sequence 2048, batch 1536), pinned to TP 8 x PP 8 x CP 1 with
+ * full recomputation: only the microbatch, interleave and ZeRO stage are left to set. */
+TrainingJob gpt3OnEightByEight(int microbatch, int zero)
+{
+    TrainingJob job;
+    job.model = shippedCatalog().llm("gpt-3-175b");
+    job.seqLen = 2048;
+    job.globalBatch = 1536;
+    job.constraints.tp = 8;
+    job.constraints.pp = 8;
+    job.constraints.cp = 1;
+    job.constraints.microbatch = microbatch;
+    job.constraints.recompute = Recompute::Full;
+    job.constraints.zero = zero;
+    return job;
+}
+
 TrainingJob llama70b(int seqLen)
 {
     TrainingJob job;
@@ -652,16 +669,7 @@ private slots:
         // microbatch 32 are 3 microbatches, no multiple of PP 8, so Megatron's interleaved
         // schedule cannot run and interleave 2, 3, 4, 6 and 12 are skipped unevaluated; only
         // plain 1F1B (interleave 1) is evaluated.
-        TrainingJob job;
-        job.model = shippedCatalog().llm("gpt-3-175b");
-        job.seqLen = 2048;
-        job.globalBatch = 1536;
-        job.constraints.tp = 8;
-        job.constraints.pp = 8;
-        job.constraints.cp = 1;
-        job.constraints.microbatch = 32;
-        job.constraints.recompute = Recompute::Full;
-        job.constraints.zero = 3;
+        TrainingJob job = gpt3OnEightByEight(32, 3);
         const TrainingSearchResult result = TrainingEstimator(job, dgxA100(1024)).search();
         QCOMPARE(result.evaluated, 1LL);
         QCOMPARE(result.pruned, 5LL);
@@ -681,16 +689,7 @@ private slots:
     {
         // 96 layers on PP 8 leave 12 per stage: interleave 1, 2, 3, 4, 6 and 12 split them evenly
         // (the search used to stop at 8). Everything else is fixed, so exactly six layouts.
-        TrainingJob job;
-        job.model = shippedCatalog().llm("gpt-3-175b");
-        job.seqLen = 2048;
-        job.globalBatch = 1536;
-        job.constraints.tp = 8;
-        job.constraints.pp = 8;
-        job.constraints.cp = 1;
-        job.constraints.microbatch = 1;
-        job.constraints.recompute = Recompute::Full;
-        job.constraints.zero = 1;
+        const TrainingJob job = gpt3OnEightByEight(1, 1);
         const TrainingSearchResult result = TrainingEstimator(job, dgxA100(1024)).search();
         QCOMPARE(result.evaluated, 6LL);
         bool sawTwelve = false;
