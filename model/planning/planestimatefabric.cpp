@@ -2,6 +2,7 @@
 #include "model/planning/planestimatesteps.h"
 
 #include "model/catalog/catalog.h"
+#include "model/core/humantext.h"
 #include "model/fabric/fabricanalysis.h"
 #include "model/fabric/fabricdesign.h"
 #include "model/plan/plan.h"
@@ -135,6 +136,35 @@ void tallyCabinetFittings(PlanEstimateBuild &build, const DataHall &hall)
     }
 }
 
+/**
+ * A fat-tree given more tiers than its NICs need: the tiers above cost switches and optics and
+ * join nothing the fewest tiers would not. Said with the counts, since a designer may want the
+ * room to grow.
+ */
+void warnAboutExtraTiers(PlanEstimate &result, const Plan &plan, const PlanFabric &fabric)
+{
+    if (plan.fabric.tiers < 2)
+        return;
+    FabricDesign fewest = fabric.design;
+    fewest.fatTree.tiers = 0;
+    fewest.railFatTree.tiers = 0;
+    std::optional<FabricHardwareCount> asked, needed;
+    try {
+        asked = fabricHardwareCount(fabric.design);
+        needed = fabricHardwareCount(fewest);
+    } catch (const FabricParameterError &) {
+        return; // the fabric's own error is reported where it is built
+    }
+    if (!asked || !needed || asked->switches <= needed->switches)
+        return;
+    result.warnings.push_back(
+        std::to_string(plan.fabric.tiers) + " tiers: " + groupedCount(asked->switches)
+        + " switches where the fewest tiers that hold the " + groupedCount(fabric.endpoints)
+        + " NICs need " + groupedCount(needed->switches)
+        + "; the tiers above cost switches and optics and join nothing more (set the tiers to "
+          "the fewest unless the fabric must grow)");
+}
+
 } // namespace
 
 /**
@@ -154,8 +184,10 @@ void estimateFabric(PlanEstimateBuild &build)
                                   + build.plan.fabric.topology + " is built as one fabric");
     try {
         build.planFabric = planFabric(build.plan, build.catalog);
-        if (build.planFabric)
+        if (build.planFabric) {
             countPlanFabric(build, *build.planFabric);
+            warnAboutExtraTiers(result, build.plan, *build.planFabric);
+        }
     } catch (const std::exception &error) {
         build.fabricGraph.reset();
         build.planFabric.reset();

@@ -169,6 +169,34 @@ private slots:
         QVERIFY(closedForm.best.stepSeconds > 1.01 * train.best.stepSeconds);
     }
 
+    void tiersBeyondTheFewestAreCalledOut()
+    {
+        // The H100 sample's 1,024 NICs fit two tiers of 64-port switches: 32 rail leaves (32
+        // down, 32 up) and 16 spines, 48 switches. Three tiers put the 32 leaves in one pod under
+        // 32 spines and smallestDivisorAtLeast(32, ceil(1 x 32 / 64)) = 1 core per spine index,
+        // 32 cores: 96 switches that join nothing more. The estimate says so; at two tiers, or
+        // at "fewest", it says nothing.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.scenarios.clear();
+        const auto tierWarning = [](const PlanEstimate &e) {
+            for (const std::string &w : e.warnings)
+                if (w.find("tiers:") != std::string::npos)
+                    return w;
+            return std::string();
+        };
+        plan.fabric.tiers = 3;
+        const PlanEstimate three = estimatePlan(plan, shippedCatalog());
+        QCOMPARE(three.fabric.switches(), 96LL);
+        QVERIFY2(tierWarning(three).find("3 tiers: 96 switches where the fewest tiers that hold "
+                                         "the 1,024 NICs need 48")
+                     == 0,
+                 tierWarning(three).c_str());
+        plan.fabric.tiers = 2;
+        QCOMPARE(tierWarning(estimatePlan(plan, shippedCatalog())), std::string());
+        plan.fabric.tiers = 0;
+        QCOMPARE(tierWarning(estimatePlan(plan, shippedCatalog())), std::string());
+    }
+
     void campusTotalsAndTrainingAcrossBuildings()
     {
         // The H100 sample as one of 4 buildings, 100 Tb/s out of each, 3 km apart, at 20 USD and
