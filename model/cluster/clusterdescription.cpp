@@ -7,9 +7,16 @@
 
 namespace cp::model {
 
+double scaleUpStepLatencySeconds(const GpuSpec &gpu, bool lowLatency)
+{
+    if (gpu.scaleUpKind == ScaleUpKind::PCIe)
+        return lowLatency ? pcieLowLatencyStepSeconds : pcieStepLatencySeconds;
+    return lowLatency ? nvlinkLowLatencyStepSeconds : nvlinkStepLatencySeconds;
+}
+
 LinkLevel ClusterDescription::scaleUpLink() const
 {
-    return LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkStepLatencySeconds,
+    return LinkLevel {gpu.scaleUpBusBytesPerSecond, scaleUpStepLatencySeconds(gpu),
                       ncclSimpleLaunchSeconds};
 }
 

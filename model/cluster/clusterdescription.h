@@ -102,6 +102,19 @@ inline constexpr double fibreSecondsPerKm = 4.9e-6;
 
 /** Latency of one NCCL ring step over NVLink, Simple protocol (NCCL src/graph/tuning.cc). */
 inline constexpr double nvlinkStepLatencySeconds = 3.4e-6;
+/** The same over PCIe, Simple protocol (same table, its PCI row): 5.7 us. */
+inline constexpr double pcieStepLatencySeconds = 5.7e-6;
+/** One ring step of the LL protocol over NVLink and over PCIe (same table): 0.6 and 1.0 us. */
+inline constexpr double nvlinkLowLatencyStepSeconds = 0.6e-6;
+inline constexpr double pcieLowLatencyStepSeconds = 1.0e-6;
+
+/**
+ * NCCL's latency of one ring step on `gpu`'s scale-up link, for its Simple protocol or (with
+ * `lowLatency`) its LL protocol: PCIe's row of NCCL's table for GPUs that talk over PCIe, the
+ * NVLink row otherwise (AMD's Infinity Fabric is read as NVLink: RCCL's own table is not in the
+ * catalog's sources).
+ */
+double scaleUpStepLatencySeconds(const GpuSpec &gpu, bool lowLatency = false);
 /** Latency of one NCCL ring step over the network, Simple protocol (same table), plus the NIC. */
 inline constexpr double networkStepLatencySeconds = 9.6e-6;
 /** Fixed cost of one NCCL collective call, ring algorithm, Simple protocol (the bulk-transfer

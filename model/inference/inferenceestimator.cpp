@@ -182,11 +182,11 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     // protocols (src/graph/tuning.cc): decode's all-reduces of a few hidden vectors take LL's
     // shorter latency, at LL's bandwidth once the batch makes them megabytes.
     replica.tensorParallelLink = tp <= m_hw.scaleUpDomainGpus
-        ? LinkLevel {gpu.scaleUpBusBytesPerSecond, nvlinkStepLatencySeconds,
+        ? LinkLevel {gpu.scaleUpBusBytesPerSecond, scaleUpStepLatencySeconds(gpu),
                      ncclSimpleLaunchSeconds}
         : m_hw.scaleOutLink(2);
     replica.tensorParallelLowLatencyLink = tp <= m_hw.scaleUpDomainGpus
-        ? LinkLevel {ncclLowLatencyBusBytesPerSecond(gpu), nvlinkLowLatencyStepSeconds,
+        ? LinkLevel {ncclLowLatencyBusBytesPerSecond(gpu), scaleUpStepLatencySeconds(gpu, true),
                      ncclLowLatencyLaunchSeconds}
         : replica.tensorParallelLink;
     replica.kvReadsPerKvHead = kvReadsPerKvHead(

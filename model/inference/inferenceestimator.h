@@ -90,9 +90,6 @@ double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, i
 double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRate, int slots,
                                   double quantile);
 
-/** Latency of one NCCL LL-protocol step over NVLink, the small-message path (NCCL tuning.cc). */
-inline constexpr double nvlinkLowLatencyStepSeconds = 0.6e-6;
-
 /**
  * The bus bandwidth NCCL's LL protocol reaches on `gpu`'s scale-up link: half the link's (an LL
  * line carries a 4-byte flag beside every 4 bytes of data), at most the LL ceiling NCCL's tuner

@@ -352,6 +352,23 @@ private slots:
                  qPrintable(QString::number(largeReduces->seconds)));
     }
 
+    void pcieAllReducesPayPcieStepLatency()
+    {
+        // Llama 2 13B at TP 2 on L40S over PCIe (NCCL busbw 22 GB/s), batch 1: each layer
+        // all-reduces one 5120-wide fp16 hidden vector (10,240 B) twice. NCCL's table gives PCIe
+        // its own step latencies: LL 1.0 us, Simple 5.7 us (NVLink: 0.6 and 3.4). LL at half the
+        // bus bandwidth, 11 GB/s: ring 6.6 + 2 x 1.0 + 10,240 / 11e9 = 9.531 us; tree 6.6 + 2.0 +
+        // 2 x 10,240 / 11e9 = 10.462 us; Simple 8.4 + 2 x 5.7 + 0.465 = 20.27 us. 40 layers x 2 =
+        // 80 calls at 9.531 us = 762.5 us a step (698.5 us with NVLink's step latency).
+        const InferenceEstimate e
+            = estimator("l40s", "llama-2-13b", Precision::FP16, 2, 128, 128, 1).estimate();
+        const StepOperation *allReduces = findOperation(e.decodeOperations, "TP all-reduces");
+        QVERIFY(allReduces);
+        QCOMPARE(allReduces->kernels, 80.0);
+        QVERIFY2(qAbs(allReduces->seconds - 762.5e-6) < 0.2e-6,
+                 qPrintable(QString::number(allReduces->seconds * 1e6)));
+    }
+
     void groupedExpertGemmsRunAtTheirGroupSize()
     {
         // Mixtral 8x7B decode at batch 8: 16 routed tokens over (almost) all 8 experts is about
