@@ -318,11 +318,17 @@ struct RingRateMeter::Context
         , to(fabric.vertexCount())
         , capacity(fabric.linkCount(), 0.0)
         , ends(fabric.linkCount())
+        , aboveLeaves(fabric.linkCount(), 0)
     {
         const auto &g = fabric.storage();
+        const auto upper = [&](FabricVertexId v) {
+            return g[v].role == FabricVertexRole::Switch && g[v].tier >= 2;
+        };
         for (auto [it, end] = boost::edges(g); it != end; ++it) {
+            const FabricVertexId u = boost::source(*it, g), v = boost::target(*it, g);
             capacity[g[*it].id] = g[*it].bytesPerSecond;
-            ends[g[*it].id] = {boost::source(*it, g), boost::target(*it, g)};
+            ends[g[*it].id] = {u, v};
+            aboveLeaves[g[*it].id] = upper(u) && upper(v);
         }
     }
 
@@ -334,6 +340,8 @@ struct RingRateMeter::Context
     unsigned current = 0; ///< the stamp of the latest search
     std::vector<double> capacity; ///< bytes per second of each link, by id
     std::vector<std::pair<FabricVertexId, FabricVertexId>> ends; ///< each link's two vertices
+    /** By link id: both ends are switches above the leaves (spines, cores, super-spines). */
+    std::vector<char> aboveLeaves;
 };
 
 namespace {
@@ -449,25 +457,33 @@ private:
     std::vector<HeldBack> m_heldBack;
 };
 
-/** The common rate: the most loaded link direction's capacity over its load. */
+/**
+ * The common rate: the most loaded link direction's capacity over its load. With
+ * `sharedMultiplier` > 1 the links between switches above the leaves carry that many times the
+ * load given (the ranks of interchangeable rails).
+ */
 void setBottleneck(const RingRateMeter::Context &context, const std::vector<double> &load,
-                   RingRate &result)
+                   RingRate &result, double sharedMultiplier = 1.0)
 {
     double rate = std::numeric_limits<double>::infinity();
     std::size_t worst = 0;
+    double worstLoad = 0;
     for (std::size_t arc = 0; arc < load.size(); ++arc) {
         if (load[arc] <= 0)
             continue;
-        const double r = context.capacity[arc / 2] / load[arc];
+        const double carried
+            = context.aboveLeaves[arc / 2] ? sharedMultiplier * load[arc] : load[arc];
+        const double r = context.capacity[arc / 2] / carried;
         if (r < rate) {
             rate = r;
             worst = arc;
+            worstLoad = carried;
         }
     }
     if (result.flows == 0 || rate == std::numeric_limits<double>::infinity())
         return;
     result.bytesPerSecondPerFlow = rate;
-    result.bottleneckLoad = load[worst];
+    result.bottleneckLoad = worstLoad;
     auto [u, v] = context.ends[worst / 2];
     if (worst % 2 == 1 ? u < v : u > v)
         std::swap(u, v);
@@ -506,6 +522,29 @@ RingRate RingRateMeter::rate(const std::vector<std::vector<FabricVertexId>> &rin
         return result;
     }
     setBottleneck(*m_context, flows.load, result);
+    return result;
+}
+
+RingRate
+RingRateMeter::rateOfInterchangeableRails(const std::vector<std::vector<FabricVertexId>> &rankZero,
+                                          int rails, double switchLatencySeconds)
+{
+    RingLoadAccumulator flows(*m_context, switchLatencySeconds);
+    for (const auto &ring : rankZero) {
+        if (ring.size() < 2)
+            continue;
+        for (std::size_t i = 0; i < ring.size(); ++i)
+            flows.addFlow(ring[i], ring[(i + 1) % ring.size()], 1.0);
+    }
+    flows.finish();
+    RingRate result = flows.result;
+    result.flows *= rails;
+    if (flows.unroutable) {
+        result.bytesPerSecondPerFlow = 0;
+        result.bottleneckLink = "a ring member cannot be reached";
+        return result;
+    }
+    setBottleneck(*m_context, flows.load, result, rails);
     return result;
 }
 

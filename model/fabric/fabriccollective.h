@@ -61,6 +61,15 @@ public:
     RingRate rate(const std::vector<std::vector<FabricVertexId>> &rings,
                   double switchLatencySeconds, std::vector<double> *arcLoads = nullptr,
                   const std::vector<double> *ringWeights = nullptr);
+    /**
+     * rate() of every rank's rings on a fabric of `rails` interchangeable rails
+     * (FabricGraph::interchangeableRails), measured from rank 0's rings alone: the links between
+     * two switches above the leaves carry `rails` times rank 0's load, every other link rank
+     * 0's alone (rank r's sits on rail r's copy of it). Exact by the fabric's symmetry, so only
+     * for a fabric without failures.
+     */
+    RingRate rateOfInterchangeableRails(const std::vector<std::vector<FabricVertexId>> &rankZero,
+                                        int rails, double switchLatencySeconds);
 
     struct Context;
 

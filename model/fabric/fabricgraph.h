@@ -177,6 +177,14 @@ public:
      * rail fabric): the rings of one rank measure all of them exactly. 1: one fabric.
      */
     int identicalPlanes = 1;
+    /**
+     * Rails that can be swapped: in a rail fabric whose spines are shared and whose pods hold
+     * whole scalable units, exchanging rails r and r' in every unit (the leaves, and GPUs r and r'
+     * in every node) maps the fabric onto itself. Rank r's rings then load rail r's leaves as rank
+     * 0's load rail 0's, and every link between two switches above the leaves carries each rank's
+     * load alike. 1: no such symmetry.
+     */
+    int interchangeableRails = 1;
 
 private:
     std::string m_topologyName;

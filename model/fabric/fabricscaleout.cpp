@@ -23,8 +23,7 @@ FabricDesign fabricDesignForCluster(const ClusterDescription &cluster)
         p.nodes = cluster.nodesPerBuilding();
         p.gpusPerNode = nics;
         p.radix = cluster.switchPorts;
-        p.nodesPerScalableUnit = cluster.switchPorts
-            - upPortsForOversubscription(cluster.switchPorts, cluster.oversubscription);
+        p.nodesPerScalableUnit = railNodesPerLeaf(cluster.switchPorts, cluster.oversubscription);
         p.leafOversubscription = cluster.oversubscription;
         p.multiPlane = cluster.multiPlane;
         p.rates = rates;
@@ -58,16 +57,18 @@ bool closedFormScaleOutIsExact(const FabricDesign &design)
 namespace {
 
 /**
- * The rings of `ringNodes` nodes to measure: every rank's (rankRings), or on a fabric of
- * identical planes, one per rail, rank 0's alone: rank r's rings stay on plane r and the planes
- * are copies, so rank 0's give every plane's rate exactly (rankRings lists each block's ranks in
- * turn).
+ * The rings of `ringNodes` nodes to measure: every rank's (rankRings), or rank 0's alone where
+ * they tell every rank's loads: on identical planes (rank r's rings stay on plane r, a copy of
+ * plane 0) and on interchangeable rails (RingRateMeter::rateOfInterchangeableRails). rankRings
+ * lists each block's ranks in turn.
  */
 std::vector<std::vector<FabricVertexId>> rankRingsToMeasure(const FabricGraph &graph, int nics,
                                                             int ringNodes, NodePlacement placement)
 {
     auto rings = rankRings(graph, nics, ringNodes, placement);
-    if (graph.identicalPlanes <= 1 || graph.identicalPlanes != nics)
+    const bool onePlaneOrRail = (graph.identicalPlanes > 1 && graph.identicalPlanes == nics)
+        || (graph.interchangeableRails > 1 && graph.interchangeableRails == nics);
+    if (!onePlaneOrRail)
         return rings;
     std::vector<std::vector<FabricVertexId>> rankZero;
     for (std::size_t i = 0; i < rings.size(); i += static_cast<std::size_t>(nics))
@@ -97,10 +98,16 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
     // measures it.
     std::vector<RingRate> rates(sizes.size());
     const std::size_t workers = parallelWorkers(sizes.size());
+    // On interchangeable rails rank 0's rings give every rank's loads (fabricgraph.h).
+    const bool swappableRails = graph.interchangeableRails > 1 && graph.interchangeableRails == nics
+        && !(graph.identicalPlanes > 1);
     runInParallel(workers, [&](std::size_t worker) {
         RingRateMeter meter(graph);
-        for (std::size_t i = worker; i < sizes.size(); i += workers)
-            rates[i] = meter.rate(rankRingsToMeasure(graph, nics, sizes[i], placement), 0.0);
+        for (std::size_t i = worker; i < sizes.size(); i += workers) {
+            const auto rings = rankRingsToMeasure(graph, nics, sizes[i], placement);
+            rates[i] = swappableRails ? meter.rateOfInterchangeableRails(rings, nics, 0.0)
+                                      : meter.rate(rings, 0.0);
+        }
     });
     cluster.fabricRingBytesPerSecond.clear();
     std::string bottleneck;

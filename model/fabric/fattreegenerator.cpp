@@ -266,6 +266,24 @@ int upPortsForOversubscription(int radix, double oversubscription)
     return static_cast<int>(std::floor(radix / (oversubscription + 1.0) + 1e-9));
 }
 
+namespace {
+
+/** A rail leaf's up ports for `down` nodes at `oversubscription`, as railLayout sizes them. */
+int railLeafUpPorts(int down, double oversubscription)
+{
+    return static_cast<int>(std::ceil(down / oversubscription - 1e-9));
+}
+
+} // namespace
+
+int railNodesPerLeaf(int radix, double oversubscription)
+{
+    int down = radix - upPortsForOversubscription(radix, oversubscription);
+    while (down > 1 && down + railLeafUpPorts(down, oversubscription) > radix)
+        --down;
+    return down;
+}
+
 /**
  * One switch with every endpoint on it: what a cluster that fits one switch is built as (a rack's
  * top-of-rack switch). No uplinks, so no oversubscription; every pair is two links apart.
@@ -486,7 +504,7 @@ RailLayout railLayout(const RailFatTreeParameters &p)
     checkRailParameters(p);
     RailLayout layout;
     layout.down = p.nodesPerScalableUnit;
-    layout.up = static_cast<int>(std::ceil(layout.down / p.leafOversubscription - 1e-9));
+    layout.up = railLeafUpPorts(layout.down, p.leafOversubscription);
     if (layout.down + layout.up > p.radix)
         throw FabricParameterError(
             "a rail leaf needs " + std::to_string(layout.down) + " down and "
@@ -551,6 +569,10 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
         graph.identicalPlanes = p.gpusPerNode;
     } else {
         buildUpperTiers(graph, leaves, shape, p.rates);
+        // A unit's rail leaves share a pod, and every leaf's uplinks go to its pod's spines the
+        // same way whatever its rail: the rails can be swapped.
+        if (shape.leavesPerPod % p.gpusPerNode == 0)
+            graph.interchangeableRails = p.gpusPerNode;
     }
     const long long leavesUnderTiers = p.multiPlane ? units : leafCount;
     const bool full = p.nodes % p.nodesPerScalableUnit == 0 && fullPods(leavesUnderTiers, shape);

@@ -79,4 +79,11 @@ FabricHardwareCount fabricHardwareCount(const RailFatTreeParameters &parameters)
 /** Up ports a switch of `radix` gets at `oversubscription` down:up: floor(k / (r + 1)). */
 int upPortsForOversubscription(int radix, double oversubscription);
 
+/**
+ * The most nodes one rail leaf of `radix` ports serves at `oversubscription`: the largest d with
+ * d + ceil(d / r) <= k, the leaf's up ports as generateRailFatTree counts them (radix 64 at 2:1:
+ * 42 down and 21 up; 64 - floor(64 / 3) = 43 would need 22 up, 65 ports).
+ */
+int railNodesPerLeaf(int radix, double oversubscription);
+
 } // namespace cp::model

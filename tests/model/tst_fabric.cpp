@@ -785,6 +785,101 @@ private slots:
         }
     }
 
+    void railLeavesServeAsManyNodesAsTheirPortsAllow()
+    {
+        // A rail leaf of d nodes at r:1 needs ceil(d / r) up ports: radix 64 at 2:1 serves 42
+        // (42 + 21 = 63; 43 would need 22, 65 ports), radix 128 at 2:1 serves 85 (85 + 43),
+        // radix 64 at 3:1 48 (48 + 16) and at 1:1 32. The cluster's rail fabric is built with
+        // them, where 43 and 86 made `train --rail-optimised --oversubscription 2` refuse its
+        // own fabric.
+        QCOMPARE(railNodesPerLeaf(64, 2.0), 42);
+        QCOMPARE(railNodesPerLeaf(128, 2.0), 85);
+        QCOMPARE(railNodesPerLeaf(64, 3.0), 48);
+        QCOMPARE(railNodesPerLeaf(64, 1.0), 32);
+        ClusterDescription cluster;
+        cluster.gpusPerNode = 8;
+        cluster.nicsPerNode = 8;
+        cluster.gpus = 1024;
+        cluster.nicBytesPerSecond = B;
+        cluster.oversubscription = 2.0;
+        cluster.switchPorts = 64;
+        cluster.railOptimised = true;
+        const FabricDesign design = fabricDesignForCluster(cluster);
+        QCOMPARE(design.railFatTree.nodesPerScalableUnit, 42);
+        QCOMPARE(generateFabric(design).endpoints().size(), std::size_t(1024));
+    }
+
+    void interchangeableRailsAreMeasuredOnRankZero()
+    {
+        // A 3:1 rail fabric of radix 8 with shared spines (2 up and 6 down at a leaf): swapping
+        // rails r and r' in every unit maps it onto itself, so rank 0's rings, with the links
+        // above the leaves carrying 4 ranks' load, give what routing every rank's rings gives, at
+        // every ring size and both placements, on two tiers (12 nodes) and three (64). The
+        // scattered rings go up the oversubscribed leaves, so a measured loss is compared too.
+        for (const int nodes : {12, 64}) {
+            ClusterDescription cluster;
+            cluster.gpusPerNode = 4;
+            cluster.nicsPerNode = 4;
+            cluster.gpus = nodes * 4;
+            cluster.nicBytesPerSecond = B;
+            cluster.oversubscription = 3.0;
+            cluster.switchPorts = 8;
+            cluster.railOptimised = true;
+            FabricGraph rails = generateFabric(fabricDesignForCluster(cluster));
+            QCOMPARE(rails.interchangeableRails, 4);
+            QCOMPARE(rails.identicalPlanes, 1);
+            for (const NodePlacement placement :
+                 {NodePlacement::Contiguous, NodePlacement::Scattered}) {
+                ClusterDescription oneRank = cluster, everyRank = cluster;
+                measureScaleOutOnGraph(oneRank, rails, placement);
+                rails.interchangeableRails = 1; // now every rank's rings are routed
+                measureScaleOutOnGraph(everyRank, rails, placement);
+                rails.interchangeableRails = 4;
+                QCOMPARE(oneRank.fabricRingBytesPerSecond.size(),
+                         everyRank.fabricRingBytesPerSecond.size());
+                for (std::size_t i = 0; i < oneRank.fabricRingBytesPerSecond.size(); ++i) {
+                    QCOMPARE(oneRank.fabricRingBytesPerSecond[i].first,
+                             everyRank.fabricRingBytesPerSecond[i].first);
+                    QVERIFY(closeRelative(oneRank.fabricRingBytesPerSecond[i].second,
+                                          everyRank.fabricRingBytesPerSecond[i].second));
+                }
+                if (placement == NodePlacement::Scattered)
+                    QVERIFY(everyRank.fabricRingBytesPerSecond.back().second < 0.99 * B);
+            }
+        }
+
+        // Where the links above the leaves bind: radix 12, leaves 1:1 (6 nodes a unit, 6 up),
+        // spines 2:1 (8 down, 4 up), so a pod is 8 leaves, two whole units of 4 rails. Scattered
+        // rings leave their pods at every step and meet the spines' 2:1, where every rank's load
+        // counts.
+        RailFatTreeParameters p;
+        p.nodes = 96;
+        p.gpusPerNode = 4;
+        p.nodesPerScalableUnit = 6;
+        p.radix = 12;
+        p.tiers = 3;
+        p.spineOversubscription = 2.0;
+        FabricGraph rails = generateRailFatTree(p);
+        QCOMPARE(rails.interchangeableRails, 4);
+        ClusterDescription cluster;
+        cluster.gpusPerNode = 4;
+        cluster.nicsPerNode = 4;
+        cluster.gpus = 96 * 4;
+        cluster.nicBytesPerSecond = p.rates.accessBytesPerSecond;
+        ClusterDescription oneRank = cluster, everyRank = cluster;
+        measureScaleOutOnGraph(oneRank, rails, NodePlacement::Scattered);
+        rails.interchangeableRails = 1;
+        measureScaleOutOnGraph(everyRank, rails, NodePlacement::Scattered);
+        QCOMPARE(oneRank.fabricRingBytesPerSecond.size(),
+                 everyRank.fabricRingBytesPerSecond.size());
+        for (std::size_t i = 0; i < oneRank.fabricRingBytesPerSecond.size(); ++i)
+            QVERIFY(closeRelative(oneRank.fabricRingBytesPerSecond[i].second,
+                                  everyRank.fabricRingBytesPerSecond[i].second));
+        // The rings over all 96 nodes run below the NIC rate: the spines' uplinks bind.
+        QVERIFY(everyRank.fabricRingBytesPerSecond.back().second
+                < 0.99 * p.rates.accessBytesPerSecond);
+    }
+
     void estimatorsUseTheMeasuredScaleOut()
     {
         // 128 nodes x 8 NICs of 400 Gb/s on a radix-64 fat-tree at 4:1: a leaf has 52 ports
