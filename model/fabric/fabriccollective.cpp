@@ -557,7 +557,8 @@ RingRate concurrentRingRate(const FabricGraph &graph,
 }
 
 std::vector<std::vector<FabricVertexId>> rankRings(const FabricGraph &graph, int endpointsPerNode,
-                                                   int ringNodes, NodePlacement placement)
+                                                   int ringNodes, NodePlacement placement,
+                                                   int onlyRank)
 {
     if (endpointsPerNode < 1 || ringNodes < 1)
         throw FabricParameterError("rings need at least one endpoint per node and one node");
@@ -575,7 +576,10 @@ std::vector<std::vector<FabricVertexId>> rankRings(const FabricGraph &graph, int
     std::vector<std::vector<FabricVertexId>> rings;
     for (std::size_t first = 0; first < nodes; first += static_cast<std::size_t>(ringNodes))
         for (int rank = 0; rank < endpointsPerNode; ++rank) {
+            if (onlyRank >= 0 && rank != onlyRank)
+                continue;
             std::vector<FabricVertexId> ring;
+            ring.reserve(std::min(nodes - first, static_cast<std::size_t>(ringNodes)));
             for (std::size_t n = first; n < std::min(nodes, first + ringNodes); ++n)
                 ring.push_back(endpoints[nodeAt(n) * endpointsPerNode + rank]);
             rings.push_back(std::move(ring));

@@ -89,10 +89,10 @@ enum class NodePlacement {
  * other in the job's node order form one ring, for every rank and every block of nodes (all
  * data-parallel groups at once). Scattered placement orders nodes by a stride near 0.618 N that
  * is coprime to N, so ring neighbours land on different leaves: deterministic, and as bad as a
- * random placement for oversubscribed uplinks.
+ * random placement for oversubscribed uplinks. With `onlyRank` >= 0 only that rank's rings.
  */
 std::vector<std::vector<FabricVertexId>>
 rankRings(const FabricGraph &graph, int endpointsPerNode, int ringNodes,
-          NodePlacement placement = NodePlacement::Contiguous);
+          NodePlacement placement = NodePlacement::Contiguous, int onlyRank = -1);
 
 } // namespace cp::model

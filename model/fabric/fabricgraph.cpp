@@ -16,10 +16,12 @@ void FabricGraph::reserve(std::size_t vertices, std::size_t links)
     (*m_graph).m_edges.reserve(links);
 }
 
-FabricVertexId FabricGraph::addVertex(FabricVertex vertex)
+FabricVertexId FabricGraph::addVertex(FabricVertex vertex, std::size_t expectedLinks)
 {
     const bool endpoint = vertex.isEndpoint();
     const FabricVertexId id = boost::add_vertex(std::move(vertex), *m_graph);
+    if (expectedLinks > 0)
+        (*m_graph).m_vertices[id].m_out_edges.reserve(expectedLinks);
     if (endpoint)
         m_endpoints.push_back(id);
     return id;

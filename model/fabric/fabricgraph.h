@@ -143,7 +143,9 @@ public:
     /** Room for this many vertices and links, so a generator that knows its counts builds
      * without regrowing the storage. */
     void reserve(std::size_t vertices, std::size_t links);
-    FabricVertexId addVertex(FabricVertex vertex);
+    /** `expectedLinks`: room for that many links at the vertex, so wiring a switch does not
+     * regrow its link list port by port. */
+    FabricVertexId addVertex(FabricVertex vertex, std::size_t expectedLinks = 0);
     void addLink(FabricVertexId a, FabricVertexId b, const FabricLink &link);
 
     const FabricGraphStorage &storage() const { return *m_graph; }

@@ -59,21 +59,14 @@ namespace {
 /**
  * The rings of `ringNodes` nodes to measure: every rank's (rankRings), or rank 0's alone where
  * they tell every rank's loads: on identical planes (rank r's rings stay on plane r, a copy of
- * plane 0) and on interchangeable rails (RingRateMeter::rateOfInterchangeableRails). rankRings
- * lists each block's ranks in turn.
+ * plane 0) and on interchangeable rails (RingRateMeter::rateOfInterchangeableRails).
  */
 std::vector<std::vector<FabricVertexId>> rankRingsToMeasure(const FabricGraph &graph, int nics,
                                                             int ringNodes, NodePlacement placement)
 {
-    auto rings = rankRings(graph, nics, ringNodes, placement);
     const bool onePlaneOrRail = (graph.identicalPlanes > 1 && graph.identicalPlanes == nics)
         || (graph.interchangeableRails > 1 && graph.interchangeableRails == nics);
-    if (!onePlaneOrRail)
-        return rings;
-    std::vector<std::vector<FabricVertexId>> rankZero;
-    for (std::size_t i = 0; i < rings.size(); i += static_cast<std::size_t>(nics))
-        rankZero.push_back(std::move(rings[i]));
-    return rankZero;
+    return rankRings(graph, nics, ringNodes, placement, onePlaneOrRail ? 0 : -1);
 }
 
 } // namespace

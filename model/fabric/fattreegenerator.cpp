@@ -51,7 +51,7 @@ FabricVertexId addSwitch(FabricGraph &graph, int tier, int group, const std::str
     v.tier = tier;
     v.group = group;
     v.label = label;
-    return graph.addVertex(std::move(v));
+    return graph.addVertex(std::move(v), static_cast<std::size_t>(std::max(0, graph.radix)));
 }
 
 FabricLink fabricLink(const FabricLinkRates &rates)
@@ -468,14 +468,14 @@ void addRailNodes(FabricGraph &graph, const RailFatTreeParameters &p,
             sw.role = FabricVertexRole::ScaleUpSwitch;
             sw.group = unit;
             sw.label = "nvswitch-n" + std::to_string(n);
-            nvswitch = graph.addVertex(std::move(sw));
+            nvswitch = graph.addVertex(std::move(sw), static_cast<std::size_t>(p.gpusPerNode));
         }
         for (int g = 0; g < p.gpusPerNode; ++g) {
             FabricVertex gpu;
             gpu.role = FabricVertexRole::Endpoint;
             gpu.group = unit;
             gpu.label = "gpu-n" + std::to_string(n) + "-" + std::to_string(g);
-            const FabricVertexId id = graph.addVertex(std::move(gpu));
+            const FabricVertexId id = graph.addVertex(std::move(gpu), 2);
             graph.addLink(id, leaves[static_cast<std::size_t>(unit) * p.gpusPerNode + g], access);
             if (p.gpusPerNode > 1)
                 graph.addLink(id, nvswitch, nvlink);
