@@ -42,6 +42,38 @@ FabricGraph fatTree(int k, int tiers, double leafOversubscription = 1.0, int end
     return generateFatTree(p);
 }
 
+using RingTable = std::vector<std::pair<int, double>>;
+
+/**
+ * `cluster`'s ring rates measured on `graph` as it is (rank 0's rings where the symmetry allows)
+ * and with `symmetry` (FabricGraph::identicalPlanes or interchangeableRails) set to 1 for the
+ * second measurement, so every rank's rings are routed.
+ */
+std::pair<RingTable, RingTable> rankZeroAndEveryRank(FabricGraph &graph,
+                                                     const ClusterDescription &cluster,
+                                                     NodePlacement placement,
+                                                     int FabricGraph::*symmetry)
+{
+    ClusterDescription oneRank = cluster, everyRank = cluster;
+    measureScaleOutOnGraph(oneRank, graph, placement);
+    const int kept = graph.*symmetry;
+    graph.*symmetry = 1;
+    measureScaleOutOnGraph(everyRank, graph, placement);
+    graph.*symmetry = kept;
+    return {oneRank.fabricRingBytesPerSecond, everyRank.fabricRingBytesPerSecond};
+}
+
+/** Whether two ring tables have the same sizes and rates equal to rounding. */
+bool sameRates(const RingTable &a, const RingTable &b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].first != b[i].first || !closeRelative(a[i].second, b[i].second))
+            return false;
+    return true;
+}
+
 /** The reason `generate` refuses its parameters, or "accepted". */
 template<typename Generate> std::string messageOf(Generate generate)
 {
@@ -772,16 +804,13 @@ private slots:
         QCOMPARE(planes.identicalPlanes, 4);
         for (const NodePlacement placement :
              {NodePlacement::Contiguous, NodePlacement::Scattered}) {
-            ClusterDescription oneRank = cluster, everyRank = cluster;
-            measureScaleOutOnGraph(oneRank, planes, placement);
-            planes.identicalPlanes = 1; // now every rank's rings are routed
-            measureScaleOutOnGraph(everyRank, planes, placement);
-            planes.identicalPlanes = 4;
-            QCOMPARE(oneRank.fabricRingBytesPerSecond, everyRank.fabricRingBytesPerSecond);
+            const auto [oneRank, everyRank]
+                = rankZeroAndEveryRank(planes, cluster, placement, &FabricGraph::identicalPlanes);
+            QCOMPARE(oneRank, everyRank);
             // Contiguous rings leave each 6-server unit once (full rate); scattered ones send
             // every flow up the 2 uplinks of 6 down, so the comparison covers a measured loss.
             if (placement == NodePlacement::Scattered)
-                QVERIFY(everyRank.fabricRingBytesPerSecond.back().second < B);
+                QVERIFY(everyRank.back().second < B);
         }
     }
 
@@ -830,21 +859,11 @@ private slots:
             QCOMPARE(rails.identicalPlanes, 1);
             for (const NodePlacement placement :
                  {NodePlacement::Contiguous, NodePlacement::Scattered}) {
-                ClusterDescription oneRank = cluster, everyRank = cluster;
-                measureScaleOutOnGraph(oneRank, rails, placement);
-                rails.interchangeableRails = 1; // now every rank's rings are routed
-                measureScaleOutOnGraph(everyRank, rails, placement);
-                rails.interchangeableRails = 4;
-                QCOMPARE(oneRank.fabricRingBytesPerSecond.size(),
-                         everyRank.fabricRingBytesPerSecond.size());
-                for (std::size_t i = 0; i < oneRank.fabricRingBytesPerSecond.size(); ++i) {
-                    QCOMPARE(oneRank.fabricRingBytesPerSecond[i].first,
-                             everyRank.fabricRingBytesPerSecond[i].first);
-                    QVERIFY(closeRelative(oneRank.fabricRingBytesPerSecond[i].second,
-                                          everyRank.fabricRingBytesPerSecond[i].second));
-                }
+                const auto [oneRank, everyRank] = rankZeroAndEveryRank(
+                    rails, cluster, placement, &FabricGraph::interchangeableRails);
+                QVERIFY(sameRates(oneRank, everyRank));
                 if (placement == NodePlacement::Scattered)
-                    QVERIFY(everyRank.fabricRingBytesPerSecond.back().second < 0.99 * B);
+                    QVERIFY(everyRank.back().second < 0.99 * B);
             }
         }
 
@@ -866,18 +885,11 @@ private slots:
         cluster.nicsPerNode = 4;
         cluster.gpus = 96 * 4;
         cluster.nicBytesPerSecond = p.rates.accessBytesPerSecond;
-        ClusterDescription oneRank = cluster, everyRank = cluster;
-        measureScaleOutOnGraph(oneRank, rails, NodePlacement::Scattered);
-        rails.interchangeableRails = 1;
-        measureScaleOutOnGraph(everyRank, rails, NodePlacement::Scattered);
-        QCOMPARE(oneRank.fabricRingBytesPerSecond.size(),
-                 everyRank.fabricRingBytesPerSecond.size());
-        for (std::size_t i = 0; i < oneRank.fabricRingBytesPerSecond.size(); ++i)
-            QVERIFY(closeRelative(oneRank.fabricRingBytesPerSecond[i].second,
-                                  everyRank.fabricRingBytesPerSecond[i].second));
+        const auto [oneRank, everyRank] = rankZeroAndEveryRank(
+            rails, cluster, NodePlacement::Scattered, &FabricGraph::interchangeableRails);
+        QVERIFY(sameRates(oneRank, everyRank));
         // The rings over all 96 nodes run below the NIC rate: the spines' uplinks bind.
-        QVERIFY(everyRank.fabricRingBytesPerSecond.back().second
-                < 0.99 * p.rates.accessBytesPerSecond);
+        QVERIFY(everyRank.back().second < 0.99 * p.rates.accessBytesPerSecond);
     }
 
     void estimatorsUseTheMeasuredScaleOut()
