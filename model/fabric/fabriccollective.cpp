@@ -68,23 +68,40 @@ struct LiveAdjacency
     std::vector<char> forwards; ///< switches forward flows; endpoints do not
     std::vector<double> latencySeconds; ///< by link id
 
+    /**
+     * Built from the edge list, which is in link-id order, in two sequential passes (degrees,
+     * then arcs): every vertex's arcs come out in the order its links were added, the order of
+     * its out-edges, without a cache miss on each out-edge's record (most of building a meter on
+     * a 131,072-GPU fabric before).
+     */
     LiveAdjacency(const FabricGraph &graph, const FabricLiveness &alive)
         : begin(graph.vertexCount() + 1, 0)
         , forwards(graph.vertexCount(), 0)
         , latencySeconds(graph.linkCount(), 0.0)
     {
         const auto &g = graph.storage();
-        arcs.reserve(2 * graph.linkCount());
-        for (FabricVertexId v = 0; v < graph.vertexCount(); ++v) {
+        for (FabricVertexId v = 0; v < graph.vertexCount(); ++v)
             forwards[v] = g[v].forwards();
-            for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
-                const std::size_t id = g[*it].id;
-                latencySeconds[id] = g[*it].latencySeconds;
-                if (alive.link[id])
-                    arcs.push_back({static_cast<std::uint32_t>(boost::target(*it, g)),
-                                    static_cast<std::uint32_t>(id)});
-            }
-            begin[v + 1] = static_cast<std::uint32_t>(arcs.size());
+        for (auto [it, end] = boost::edges(g); it != end; ++it) {
+            const std::size_t id = g[*it].id;
+            latencySeconds[id] = g[*it].latencySeconds;
+            if (!alive.link[id])
+                continue;
+            ++begin[boost::source(*it, g) + 1];
+            ++begin[boost::target(*it, g) + 1];
+        }
+        for (std::size_t v = 0; v < graph.vertexCount(); ++v)
+            begin[v + 1] += begin[v];
+        arcs.resize(begin.back());
+        std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
+        for (auto [it, end] = boost::edges(g); it != end; ++it) {
+            const std::size_t id = g[*it].id;
+            if (!alive.link[id])
+                continue;
+            const auto u = static_cast<std::uint32_t>(boost::source(*it, g));
+            const auto w = static_cast<std::uint32_t>(boost::target(*it, g));
+            arcs[next[u]++] = {w, static_cast<std::uint32_t>(id)};
+            arcs[next[w]++] = {u, static_cast<std::uint32_t>(id)};
         }
     }
 };
