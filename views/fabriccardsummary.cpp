@@ -55,10 +55,10 @@ FabricCardSummary summariseFabric(const model::Plan &plan, const model::Catalog 
 
 QString fabricTierName(int tier, bool dragonfly)
 {
-    static const char *const names[] = {"", "leaf", "spine", "core", "super-spine"};
     if (dragonfly)
         return tr("routers");
-    return tier >= 1 && tier <= 4 ? tr(names[tier]) : tr("tier %1").arg(tier);
+    return tier >= 1 ? QString::fromStdString(model::fabricTierName(tier))
+                     : tr("tier %1").arg(tier);
 }
 
 QString fabricCardKey(const model::Plan &plan)

@@ -7,6 +7,14 @@
 
 namespace cp::model {
 
+namespace {
+
+/**
+ * NCCL's latency of one ring step on `gpu`'s scale-up link, for its Simple protocol or (with
+ * `lowLatency`) its LL protocol: PCIe's row of NCCL's table for GPUs that talk over PCIe, the
+ * NVLink row otherwise (AMD's Infinity Fabric is read as NVLink: RCCL's own table is not in the
+ * catalog's sources).
+ */
 double scaleUpStepLatencySeconds(const GpuSpec &gpu, bool lowLatency)
 {
     if (gpu.scaleUpKind == ScaleUpKind::PCIe)
@@ -14,10 +22,22 @@ double scaleUpStepLatencySeconds(const GpuSpec &gpu, bool lowLatency)
     return lowLatency ? nvlinkLowLatencyStepSeconds : nvlinkStepLatencySeconds;
 }
 
+} // namespace
+
 LinkLevel ClusterDescription::scaleUpLink() const
 {
-    return LinkLevel {gpu.scaleUpBusBytesPerSecond, scaleUpStepLatencySeconds(gpu),
+    return LinkLevel {gpu.scaleUpBusBytesPerSecond, scaleUpStepLatencySeconds(gpu, false),
                       ncclSimpleLaunchSeconds};
+}
+
+LinkLevel ClusterDescription::scaleUpLowLatencyLink() const
+{
+    const double half = 0.5 * gpu.scaleUpBusBytesPerSecond;
+    const double busBytesPerSecond = gpu.ncclLowLatencyBusCapBytesPerSecond > 0
+        ? std::min(half, gpu.ncclLowLatencyBusCapBytesPerSecond)
+        : half;
+    return LinkLevel {busBytesPerSecond, scaleUpStepLatencySeconds(gpu, true),
+                      ncclLowLatencyLaunchSeconds};
 }
 
 LinkLevel ClusterDescription::interconnectLink(int senders) const

@@ -81,6 +81,14 @@ struct ClusterDescription
     /** NVLink (or PCIe) level: NCCL's measured bus bandwidth and ring-Simple step latency. */
     LinkLevel scaleUpLink() const;
     /**
+     * The same link with NCCL's low-latency LL protocol, which its tuner picks for small
+     * messages: 6.6 us a call and LL's step latency, at half the bus bandwidth (an LL line
+     * carries a 4-byte flag beside every 4 bytes of data) and at most the LL ceiling NCCL has for
+     * the GPU's architecture (`nccl_ll_busbw_cap_gb_per_s`: 87.7 GB/s Ampere, 141 Hopper;
+     * NVIDIA/nccl src/graph/tuning.cc, ring LL `busBw = min(llMaxBw, busBw * .5)`, `llMaxBws`).
+     */
+    LinkLevel scaleUpLowLatencyLink() const;
+    /**
      * Scale-out level as seen by one GPU when every GPU of the node talks at once (the node's
      * NIC bandwidth shared by its GPUs). `nodesSpanned` decides whether traffic leaves the leaf
      * and so pays the oversubscription.
@@ -108,13 +116,6 @@ inline constexpr double pcieStepLatencySeconds = 5.7e-6;
 inline constexpr double nvlinkLowLatencyStepSeconds = 0.6e-6;
 inline constexpr double pcieLowLatencyStepSeconds = 1.0e-6;
 
-/**
- * NCCL's latency of one ring step on `gpu`'s scale-up link, for its Simple protocol or (with
- * `lowLatency`) its LL protocol: PCIe's row of NCCL's table for GPUs that talk over PCIe, the
- * NVLink row otherwise (AMD's Infinity Fabric is read as NVLink: RCCL's own table is not in the
- * catalog's sources).
- */
-double scaleUpStepLatencySeconds(const GpuSpec &gpu, bool lowLatency = false);
 /** Latency of one NCCL ring step over the network, Simple protocol (same table), plus the NIC. */
 inline constexpr double networkStepLatencySeconds = 9.6e-6;
 /** Fixed cost of one NCCL collective call, ring algorithm, Simple protocol (the bulk-transfer

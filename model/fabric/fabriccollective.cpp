@@ -520,6 +520,22 @@ RingRate RingRateMeter::rate(const std::vector<std::vector<FabricVertexId>> &rin
                              double switchLatencySeconds, std::vector<double> *arcLoads,
                              const std::vector<double> *ringWeights)
 {
+    return measure(rings, switchLatencySeconds, arcLoads, ringWeights, 1);
+}
+
+RingRate
+RingRateMeter::rateOfInterchangeableRails(const std::vector<std::vector<FabricVertexId>> &rankZero,
+                                          int rails, double switchLatencySeconds)
+{
+    RingRate result = measure(rankZero, switchLatencySeconds, nullptr, nullptr, rails);
+    result.flows *= rails;
+    return result;
+}
+
+RingRate RingRateMeter::measure(const std::vector<std::vector<FabricVertexId>> &rings,
+                                double switchLatencySeconds, std::vector<double> *arcLoads,
+                                const std::vector<double> *ringWeights, int sharedMultiplier)
+{
     RingLoadAccumulator flows(*m_context, switchLatencySeconds);
     for (std::size_t r = 0; r < rings.size(); ++r) {
         const auto &ring = rings[r];
@@ -538,30 +554,7 @@ RingRate RingRateMeter::rate(const std::vector<std::vector<FabricVertexId>> &rin
         result.bottleneckLink = "a ring member cannot be reached";
         return result;
     }
-    setBottleneck(*m_context, flows.load, result);
-    return result;
-}
-
-RingRate
-RingRateMeter::rateOfInterchangeableRails(const std::vector<std::vector<FabricVertexId>> &rankZero,
-                                          int rails, double switchLatencySeconds)
-{
-    RingLoadAccumulator flows(*m_context, switchLatencySeconds);
-    for (const auto &ring : rankZero) {
-        if (ring.size() < 2)
-            continue;
-        for (std::size_t i = 0; i < ring.size(); ++i)
-            flows.addFlow(ring[i], ring[(i + 1) % ring.size()], 1.0);
-    }
-    flows.finish();
-    RingRate result = flows.result;
-    result.flows *= rails;
-    if (flows.unroutable) {
-        result.bytesPerSecondPerFlow = 0;
-        result.bottleneckLink = "a ring member cannot be reached";
-        return result;
-    }
-    setBottleneck(*m_context, flows.load, result, rails);
+    setBottleneck(*m_context, flows.load, result, sharedMultiplier);
     return result;
 }
 

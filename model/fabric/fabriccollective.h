@@ -74,6 +74,12 @@ public:
     struct Context;
 
 private:
+    /** rate() with the links above the leaves carrying `sharedMultiplier` times the loads the
+     * rings put on them. */
+    RingRate measure(const std::vector<std::vector<FabricVertexId>> &rings,
+                     double switchLatencySeconds, std::vector<double> *arcLoads,
+                     const std::vector<double> *ringWeights, int sharedMultiplier);
+
     std::unique_ptr<Context> m_context;
 };
 

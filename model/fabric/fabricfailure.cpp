@@ -295,12 +295,13 @@ std::string switchDisplayName(const FabricGraph &graph, FabricVertexId vertex)
         return "rail " + number("-rail", 0) + " leaf of scalable unit " + number("leaf-su", 0);
     if (label.rfind("router-g", 0) == 0)
         return "router " + number("-r", 8) + " of group " + number("router-g", 0);
-    if (label.rfind("super-", 0) == 0)
-        return "super-spine " + label.substr(6);
-    for (const char *tier : {"leaf-", "spine-", "core-"})
-        if (label.rfind(tier, 0) == 0)
-            return std::string(tier, std::char_traits<char>::length(tier) - 1) + " "
-                + label.substr(std::char_traits<char>::length(tier));
+    // A fat-tree's switches by the label prefix its generator gives each tier.
+    static const char *const prefixes[] = {"", "leaf-", "spine-", "core-", "super-"};
+    for (int tier = 1; tier <= 4; ++tier) {
+        const std::string prefix = prefixes[tier];
+        if (label.rfind(prefix, 0) == 0)
+            return fabricTierName(tier) + " " + label.substr(prefix.size());
+    }
     return label;
 }
 

@@ -54,23 +54,6 @@ bool closedFormScaleOutIsExact(const FabricDesign &design)
     return false;
 }
 
-namespace {
-
-/**
- * The rings of `ringNodes` nodes to measure: every rank's (rankRings), or rank 0's alone where
- * they tell every rank's loads: on identical planes (rank r's rings stay on plane r, a copy of
- * plane 0) and on interchangeable rails (RingRateMeter::rateOfInterchangeableRails).
- */
-std::vector<std::vector<FabricVertexId>> rankRingsToMeasure(const FabricGraph &graph, int nics,
-                                                            int ringNodes, NodePlacement placement)
-{
-    const bool onePlaneOrRail = (graph.identicalPlanes > 1 && graph.identicalPlanes == nics)
-        || (graph.interchangeableRails > 1 && graph.interchangeableRails == nics);
-    return rankRings(graph, nics, ringNodes, placement, onePlaneOrRail ? 0 : -1);
-}
-
-} // namespace
-
 std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGraph &graph,
                                    NodePlacement placement, const std::string &fabricName)
 {
@@ -91,13 +74,17 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
     // measures it.
     std::vector<RingRate> rates(sizes.size());
     const std::size_t workers = parallelWorkers(sizes.size());
-    // On interchangeable rails rank 0's rings give every rank's loads (fabricgraph.h).
-    const bool swappableRails = graph.interchangeableRails > 1 && graph.interchangeableRails == nics
-        && !(graph.identicalPlanes > 1);
+    // Rank 0's rings alone tell every rank's loads on identical planes (rank r's rings stay on
+    // plane r, a copy of plane 0) and on interchangeable rails (fabricgraph.h); rankRings lists
+    // each block's ranks in turn.
+    const bool identicalPlanes = graph.identicalPlanes > 1 && graph.identicalPlanes == nics;
+    const bool swappableRails
+        = graph.interchangeableRails > 1 && graph.interchangeableRails == nics;
+    const int onlyRank = identicalPlanes || swappableRails ? 0 : -1;
     runInParallel(workers, [&](std::size_t worker) {
         RingRateMeter meter(graph);
         for (std::size_t i = worker; i < sizes.size(); i += workers) {
-            const auto rings = rankRingsToMeasure(graph, nics, sizes[i], placement);
+            const auto rings = rankRings(graph, nics, sizes[i], placement, onlyRank);
             rates[i] = swappableRails ? meter.rateOfInterchangeableRails(rings, nics, 0.0)
                                       : meter.rate(rings, 0.0);
         }

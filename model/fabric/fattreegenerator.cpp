@@ -85,24 +85,30 @@ struct ClosShape
     int supersPerGroup = 0; ///< 4 tiers: super-spines per (spine index, core) group
 };
 
-/** Largest leaf count `tiers` tiers of radix-k switches can join, with these down ports. */
-long long maxLeaves(int tiers, int radix, int spineDown, int coreDown)
+/** The cores of a four-tier fabric run 1:1, half their ports up. */
+constexpr double coreOversubscription = 1.0;
+
+/** Largest leaf count `tiers` tiers of radix-k switches can join: the spines at
+ * `spineOversubscription`, the cores of four tiers at 1:1. */
+long long maxLeaves(int tiers, int radix, double spineOversubscription)
 {
+    const long long spineDown = radix - upPortsForOversubscription(radix, spineOversubscription);
+    const long long coreDown = radix - upPortsForOversubscription(radix, coreOversubscription);
     switch (tiers) {
     case 2:
         return radix;
     case 3:
-        return static_cast<long long>(radix) * spineDown;
+        return radix * spineDown;
     default:
-        return static_cast<long long>(radix) * coreDown * spineDown;
+        return radix * coreDown * spineDown;
     }
 }
 
 /** The fewest tiers (2 to 4) whose fabric joins `leaves`; 4 when none does (then refused). */
-int fewestTiers(long long leaves, int radix, int spineDown, int coreDown)
+int fewestTiers(long long leaves, int radix, double spineOversubscription)
 {
     for (int tiers = 2; tiers < 4; ++tiers)
-        if (leaves <= maxLeaves(tiers, radix, spineDown, coreDown))
+        if (leaves <= maxLeaves(tiers, radix, spineOversubscription))
             return tiers;
     return 4;
 }
@@ -115,14 +121,14 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
     shape.leafUpPorts = leafUp;
     const int spineUp = upPortsForOversubscription(radix, spineOversubscription);
     const int spineDown = radix - spineUp;
-    const int coreUp = upPortsForOversubscription(radix, 1.0);
+    const int coreUp = upPortsForOversubscription(radix, coreOversubscription);
     const int coreDown = radix - coreUp;
     if (requestedTiers != 0 && (requestedTiers < 2 || requestedTiers > 4))
         throw FabricParameterError("tiers must be 1, 2, 3 or 4, not "
                                    + std::to_string(requestedTiers));
     shape.tiers
-        = requestedTiers != 0 ? requestedTiers : fewestTiers(leaves, radix, spineDown, coreDown);
-    const long long most = maxLeaves(shape.tiers, radix, spineDown, coreDown);
+        = requestedTiers != 0 ? requestedTiers : fewestTiers(leaves, radix, spineOversubscription);
+    const long long most = maxLeaves(shape.tiers, radix, spineOversubscription);
     if (leaves > most)
         throw FabricParameterError(
             std::to_string(shape.tiers) + " tiers of radix-" + std::to_string(radix)
@@ -353,10 +359,7 @@ FatTreeLayout fatTreeLayout(const FatTreeParameters &p)
     long long endpoints = p.endpoints;
     if (endpoints == 0) {
         const int tiers = p.tiers == 0 ? 3 : p.tiers;
-        const int spineDown
-            = p.radix - upPortsForOversubscription(p.radix, p.spineOversubscription);
-        const int coreDown = p.radix - upPortsForOversubscription(p.radix, 1.0);
-        endpoints = maxLeaves(tiers, p.radix, spineDown, coreDown) * down;
+        endpoints = maxLeaves(tiers, p.radix, p.spineOversubscription) * down;
     }
     if (endpoints > maxFabricEndpoints)
         throw FabricParameterError("at most " + std::to_string(maxFabricEndpoints)

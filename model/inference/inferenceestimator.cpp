@@ -59,14 +59,6 @@ double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRa
     return std::log(probabilityOfWaiting / tail) / (slots * slotServiceRate - arrivalsPerSecond);
 }
 
-double ncclLowLatencyBusBytesPerSecond(const GpuSpec &gpu)
-{
-    const double half = 0.5 * gpu.scaleUpBusBytesPerSecond;
-    return gpu.ncclLowLatencyBusCapBytesPerSecond > 0
-        ? std::min(half, gpu.ncclLowLatencyBusCapBytesPerSecond)
-        : half;
-}
-
 double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, int slots)
 {
     return erlangCWaitQuantileSeconds(arrivalsPerSecond, slotServiceRate, slots, 0.95);
@@ -181,14 +173,10 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     // Inside the scale-up domain NCCL's tuner picks per message between its Simple and LL
     // protocols (src/graph/tuning.cc): decode's all-reduces of a few hidden vectors take LL's
     // shorter latency, at LL's bandwidth once the batch makes them megabytes.
-    replica.tensorParallelLink = tp <= m_hw.scaleUpDomainGpus
-        ? LinkLevel {gpu.scaleUpBusBytesPerSecond, scaleUpStepLatencySeconds(gpu),
-                     ncclSimpleLaunchSeconds}
-        : m_hw.scaleOutLink(2);
-    replica.tensorParallelLowLatencyLink = tp <= m_hw.scaleUpDomainGpus
-        ? LinkLevel {ncclLowLatencyBusBytesPerSecond(gpu), scaleUpStepLatencySeconds(gpu, true),
-                     ncclLowLatencyLaunchSeconds}
-        : replica.tensorParallelLink;
+    const bool insideScaleUp = tp <= m_hw.scaleUpDomainGpus;
+    replica.tensorParallelLink = insideScaleUp ? m_hw.scaleUpLink() : m_hw.scaleOutLink(2);
+    replica.tensorParallelLowLatencyLink
+        = insideScaleUp ? m_hw.scaleUpLowLatencyLink() : replica.tensorParallelLink;
     replica.kvReadsPerKvHead = kvReadsPerKvHead(
         m_job.engine, static_cast<int>(std::lround(s.shape.heads / s.shape.kvHeads)),
         m_job.kvPrecision == Precision::INT8);

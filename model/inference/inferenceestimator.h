@@ -90,12 +90,4 @@ double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, i
 double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRate, int slots,
                                   double quantile);
 
-/**
- * The bus bandwidth NCCL's LL protocol reaches on `gpu`'s scale-up link: half the link's (an LL
- * line carries a 4-byte flag beside every 4 bytes of data), at most the LL ceiling NCCL's tuner
- * has for the GPU's architecture (`nccl_ll_busbw_cap_gb_per_s`: 87.7 GB/s Ampere, 141 Hopper;
- * NVIDIA/nccl src/graph/tuning.cc, ring LL `busBw = min(llMaxBw, busBw * .5)` and `llMaxBws`).
- */
-double ncclLowLatencyBusBytesPerSecond(const GpuSpec &gpu);
-
 } // namespace cp::model

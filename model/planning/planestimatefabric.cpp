@@ -138,8 +138,8 @@ void tallyCabinetFittings(PlanEstimateBuild &build, const DataHall &hall)
 
 /**
  * A fat-tree given more tiers than its NICs need: the tiers above cost switches and optics and
- * join nothing the fewest tiers would not. Said with the counts, since a designer may want the
- * room to grow.
+ * join nothing the fewest tiers would not. Said with the counts (the built fabric's, counted
+ * already, against the fewest tiers' layout), since a designer may want the room to grow.
  */
 void warnAboutExtraTiers(PlanEstimate &result, const Plan &plan, const PlanFabric &fabric)
 {
@@ -148,17 +148,17 @@ void warnAboutExtraTiers(PlanEstimate &result, const Plan &plan, const PlanFabri
     FabricDesign fewest = fabric.design;
     fewest.fatTree.tiers = 0;
     fewest.railFatTree.tiers = 0;
-    std::optional<FabricHardwareCount> asked, needed;
+    std::optional<FabricHardwareCount> needed;
     try {
-        asked = fabricHardwareCount(fabric.design);
         needed = fabricHardwareCount(fewest);
     } catch (const FabricParameterError &) {
         return; // the fabric's own error is reported where it is built
     }
-    if (!asked || !needed || asked->switches <= needed->switches)
+    const long long asked = result.fabric.switches();
+    if (!needed || asked <= needed->switches)
         return;
     result.warnings.push_back(
-        std::to_string(plan.fabric.tiers) + " tiers: " + groupedCount(asked->switches)
+        std::to_string(plan.fabric.tiers) + " tiers: " + groupedCount(asked)
         + " switches where the fewest tiers that hold the " + groupedCount(fabric.endpoints)
         + " NICs need " + groupedCount(needed->switches)
         + "; the tiers above cost switches and optics and join nothing more (set the tiers to "

@@ -135,6 +135,22 @@ template<typename Message> std::string rejection(bool withReason, const Message 
     return withReason ? std::string(message()) : std::string("rejected");
 }
 
+/** Megatron gives every virtual stage at least one layer. */
+bool layersFillVirtualStages(const ModelSpec &model, const ParallelConfig &c)
+{
+    return model.layers >= 1LL * c.pp * c.interleave;
+}
+
+/** Megatron's interleaved schedule needs the microbatches (the batch over DP x microbatch, which
+ * checkSchedule requires whole) to be a multiple of PP. */
+bool interleavedScheduleRuns(int globalBatch, const ParallelConfig &c)
+{
+    if (c.interleave <= 1)
+        return true;
+    const long long perStep = 1LL * c.dp * c.microbatch;
+    return globalBatch % perStep == 0 && (globalBatch / perStep) % c.pp == 0;
+}
+
 } // namespace
 
 std::string TrainingEstimator::validate(const ParallelConfig &c, bool withReason) const
@@ -210,7 +226,7 @@ std::string TrainingEstimator::checkModelSplit(const ParallelConfig &c, bool wit
                                + "-GPU scale-up (NVLink/PCIe) domain; tensor parallelism across "
                                  "the network is not allowed");
         });
-    if (model.layers < c.pp * c.interleave)
+    if (!layersFillVirtualStages(model, c))
         return rejection(withReason, [&] {
             return std::string(
                 std::to_string(model.layers) + " layers cannot fill PP=" + std::to_string(c.pp)
@@ -234,7 +250,7 @@ std::string TrainingEstimator::checkSchedule(const ParallelConfig &c, bool withR
                                + std::to_string(c.dp * c.microbatch));
         });
     const int microbatches = m_job.globalBatch / (c.dp * c.microbatch);
-    if (c.interleave > 1 && microbatches % c.pp != 0)
+    if (!interleavedScheduleRuns(m_job.globalBatch, c))
         return rejection(withReason, [&] {
             return std::string("the interleaved schedule needs the number of microbatches ("
                                + std::to_string(microbatches)
@@ -584,11 +600,9 @@ void TrainingEstimator::consider(const ParallelConfig &config,
  */
 bool TrainingEstimator::interleaveRunnable(const ParallelConfig &config) const
 {
-    if (config.interleave <= 1)
-        return true;
-    const long long perStep = 1LL * config.dp * config.microbatch;
-    return m_job.model.layers >= 1LL * config.pp * config.interleave
-        && m_job.globalBatch % perStep == 0 && (m_job.globalBatch / perStep) % config.pp == 0;
+    return config.interleave <= 1
+        || (layersFillVirtualStages(m_job.model, config)
+            && interleavedScheduleRuns(m_job.globalBatch, config));
 }
 
 void TrainingEstimator::searchLayoutsOfShape(int tp, int cp, int pp, int dp,

@@ -40,36 +40,36 @@ struct LayoutSizes
         , tokens(config.microbatch * s / config.cp)
         , spDivisor((config.sequenceParallel && config.tp > 1) ? t : 1.0)
     { }
-    double t, s, h, tokens, spDivisor;
+    const double t, s, h, tokens, spDivisor;
 };
 
-double memoryBoundSeconds(const GpuSpec &gpu, double bytes, double kernels)
+/** A memory-bound kernel: its bytes at `achievableFraction` of HBM bandwidth (a streaming
+ * kernel's when 0), plus its fixed cost. */
+double memoryBoundSeconds(const GpuSpec &gpu, double bytes, double kernels,
+                          double achievableFraction = 0)
 {
-    return bytes / (gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction)
-        + kernels * gpu.kernelOverheadSeconds;
+    const double fraction
+        = achievableFraction > 0 ? achievableFraction : gpu.memoryAchievableFraction;
+    return bytes / (gpu.memoryBytesPerSecond * fraction) + kernels * gpu.kernelOverheadSeconds;
 }
 
 /**
  * Builds what one microbatch costs in one layer and in the logits (MicrobatchLayerCosts): every
  * operation here depends on TP, CP, EP, the microbatch and sequence parallelism only.
  */
-class LayerCostBuilder
+class LayerCostBuilder : private LayoutSizes
 {
 public:
+    /** Fills `costs`, whose shape is the job's model's. */
     LayerCostBuilder(const TrainingJob &job, const ClusterDescription &cluster,
                      const ParallelConfig &config, MicrobatchLayerCosts &costs)
-        : m_job(job)
+        : LayoutSizes(job, costs.shape, config)
+        , m_job(job)
         , m_cluster(cluster)
         , m_config(config)
         , m_gpu(cluster.gpu)
-        , m_shape(TransformerShape::fromModel(job.model))
-        , m_sizes(job, m_shape, config)
+        , m_shape(costs.shape)
         , m_costs(costs)
-        , t(m_sizes.t)
-        , s(m_sizes.s)
-        , h(m_sizes.h)
-        , tokens(m_sizes.tokens)
-        , spDivisor(m_sizes.spDivisor)
     {
         sixteenBit = m_gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
         gemmPrecision = job.precision;
@@ -105,10 +105,8 @@ private:
     const ClusterDescription &m_cluster;
     const ParallelConfig &m_config;
     const GpuSpec &m_gpu;
-    const TransformerShape m_shape;
-    const LayoutSizes m_sizes;
+    const TransformerShape &m_shape;
     MicrobatchLayerCosts &m_costs;
-    const double t, s, h, tokens, spDivisor;
     Precision sixteenBit, gemmPrecision;
 };
 
@@ -117,18 +115,18 @@ private:
  * layers, the recompute it repeats, the pipeline sends and bubble, the data-parallel gradient
  * sync and the optimizer.
  */
-class StepAssembler
+class StepAssembler : private LayoutSizes
 {
 public:
     StepAssembler(const TrainingJob &job, const ClusterDescription &cluster,
                   const ParallelConfig &config, const MicrobatchLayerCosts &costs)
-        : m_job(job)
+        : LayoutSizes(job, costs.shape, config)
+        , m_job(job)
         , m_cluster(cluster)
         , m_config(config)
         , m_gpu(cluster.gpu)
         , m_costs(costs)
-        , m_shape(TransformerShape::fromModel(job.model))
-        , m_sizes(job, m_shape, config)
+        , m_shape(costs.shape)
     {
         // Layers need not divide evenly (Llama 3 405B: 126 layers on 16 stages); the stage with
         // the most layers sets the pipeline's pace.
@@ -159,8 +157,7 @@ private:
     const ParallelConfig &m_config;
     const GpuSpec &m_gpu;
     const MicrobatchLayerCosts &m_costs;
-    const TransformerShape m_shape;
-    const LayoutSizes m_sizes;
+    const TransformerShape &m_shape;
     double layersPerStage = 0, microbatches = 0;
     bool fullRecompute = false, anyRecompute = false;
 };
@@ -510,20 +507,16 @@ void LayerCostBuilder::addFp8Casts()
     const double queryWidth = m_shape.queryWidth() / t;
     const double ffn = m_shape.ffn / t;
     const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
-    const double castFraction = m_gpu.fp8CastMemoryFraction > 0 ? m_gpu.fp8CastMemoryFraction
-                                                                : m_gpu.memoryAchievableFraction;
-    const auto castSeconds = [&](double bytes, double kernels) {
-        return bytes / (m_gpu.memoryBytesPerSecond * castFraction)
-            + kernels * m_gpu.kernelOverheadSeconds;
-    };
+    const double castFraction = m_gpu.fp8CastMemoryFraction; // 0: a streaming kernel's
     LayerOperation casts {"FP8 casts", OperationKind::MemoryBound};
     casts.bytes = (tokens * queryWidth + tokens * ffn) * castTransposeBytesPerElement;
     casts.kernels = 2;
-    casts.forwardSeconds = castSeconds(casts.bytes, casts.kernels);
+    casts.forwardSeconds = memoryBoundSeconds(m_gpu, casts.bytes, casts.kernels, castFraction);
     casts.backwardBytes = (2.0 * tokens * h + tokens * queryWidth + tokens * upWidth)
         * castTransposeBytesPerElement;
     casts.backwardKernels = 4;
-    casts.backwardSeconds = castSeconds(casts.backwardBytes, casts.backwardKernels);
+    casts.backwardSeconds
+        = memoryBoundSeconds(m_gpu, casts.backwardBytes, casts.backwardKernels, castFraction);
     addLayer(casts);
 }
 
@@ -564,7 +557,7 @@ double StepAssembler::pipelineSendSeconds() const
         = stride < m_cluster.gpusPerNode && stride * 2 <= m_cluster.scaleUpDomainGpus
         ? m_cluster.scaleUpLink()
         : m_cluster.scaleOutLink(2);
-    const double bytes = m_sizes.tokens * m_sizes.h * activationBytes / m_sizes.t;
+    const double bytes = tokens * h * activationBytes / t;
     double send = pointToPointSeconds(bytes, link);
     if (m_cluster.buildings > 1) {
         const int senders = static_cast<int>(
@@ -577,7 +570,6 @@ double StepAssembler::pipelineSendSeconds() const
 void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSeconds)
 {
     const double m = microbatches;
-    const double tokens = m_sizes.tokens, h = m_sizes.h, t = m_sizes.t;
     double stageForward = 0, stageBackward = 0;
     for (const LayerOperation &op : m_costs) {
         const bool again = repeated(op);
@@ -755,6 +747,7 @@ MicrobatchLayerCosts microbatchLayerCosts(const TrainingJob &job, const ClusterD
                                           const ParallelConfig &config)
 {
     MicrobatchLayerCosts costs;
+    costs.shape = TransformerShape::fromModel(job.model);
     LayerCostBuilder(job, cluster, config, costs).build();
     return costs;
 }

@@ -33,6 +33,7 @@ struct LayerOperation
  */
 struct MicrobatchLayerCosts
 {
+    TransformerShape shape; ///< the model's, as the costs were built for it
     static constexpr int capacity = 24;
     LayerOperation operations[capacity];
     int count = 0;

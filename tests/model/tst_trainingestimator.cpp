@@ -60,7 +60,6 @@ const StepOperation *findOperation(const TrainingEstimate &e, const std::string 
     return nullptr;
 }
 
-/** Llama 3 70B (Llama Team 2024, Table 3) at the 1,024-GPU sample's sizes. */
 /** GPT-3 175B as SC21 trains it (sequence 2048, batch 1536), pinned to TP 8 x PP 8 x CP 1 with
  * full recomputation: only the microbatch, interleave and ZeRO stage are left to set. */
 TrainingJob gpt3OnEightByEight(int microbatch, int zero)
@@ -78,6 +77,7 @@ TrainingJob gpt3OnEightByEight(int microbatch, int zero)
     return job;
 }
 
+/** Llama 3 70B (Llama Team 2024, Table 3) at the 1,024-GPU sample's sizes. */
 TrainingJob llama70b(int seqLen)
 {
     TrainingJob job;
