@@ -199,7 +199,7 @@ void buildUpperTiers(FabricGraph &graph, const std::vector<FabricVertexId> &leav
     for (int pod = 0; pod < shape.pods; ++pod)
         for (int s = 0; s < spinesPerPod; ++s)
             spines.push_back(
-                addSwitch(graph, 2, shape.tiers == 3 ? names.firstPod + pod : -1,
+                addSwitch(graph, 2, shape.tiers >= 3 ? names.firstPod + pod : -1,
                           names.prefix + "spine-" + std::to_string(pod * spinesPerPod + s)));
     for (std::size_t l = 0; l < leaves.size(); ++l) {
         const int pod = static_cast<int>(l) / shape.leavesPerPod;

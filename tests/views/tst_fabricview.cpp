@@ -136,6 +136,13 @@ private slots:
             for (const auto &s : d.switches)
                 ++perTier[s.tier];
             QCOMPARE(perTier, (std::map<int, int> {{1, 32}, {2, 32}, {3, 32}, {4, 32}}));
+            // The overview boxes the spines by pod and the cores by block, as with three tiers.
+            std::set<std::string> boxes;
+            for (const auto &box : d.blocks)
+                boxes.insert(box.text);
+            QVERIFY(boxes.count("pod 0 spines"));
+            QVERIFY(boxes.count("block 0 cores"));
+            QVERIFY(!boxes.count("spines"));
         }
         QVERIFY(!d.links.empty());
         if (topology == QLatin1String("torus")) {
