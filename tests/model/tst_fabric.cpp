@@ -22,6 +22,32 @@ namespace {
 using cp::test::closeRelative;
 constexpr double B = 50e9; // 400 Gb/s per direction, the generators' default link
 
+/** A cluster whose nodes give each GPU its own 400 Gb/s NIC (90% achievable) on a fat-tree. */
+struct FatTreeClusterOptions
+{
+    int nodes = 1;
+    int gpusPerNode = 8;
+    double oversubscription = 1.0;
+    int switchPorts = 64;
+    bool railOptimised = false;
+    bool multiPlane = false;
+};
+
+ClusterDescription fatTreeCluster(const FatTreeClusterOptions &options)
+{
+    ClusterDescription cluster;
+    cluster.gpusPerNode = options.gpusPerNode;
+    cluster.nicsPerNode = options.gpusPerNode;
+    cluster.gpus = options.nodes * options.gpusPerNode;
+    cluster.nicBytesPerSecond = B;
+    cluster.nicAchievableFraction = 0.9;
+    cluster.oversubscription = options.oversubscription;
+    cluster.switchPorts = options.switchPorts;
+    cluster.railOptimised = options.railOptimised;
+    cluster.multiPlane = options.multiPlane;
+    return cluster;
+}
+
 FabricMetrics analyse(const FabricGraph &graph, const FabricFailures &failures = {})
 {
     FabricHardware hardware;
@@ -652,15 +678,8 @@ private slots:
         // up; k^3/4 = 128 endpoints in 3 tiers, k^4/8 = 512 in 4), here with 4 NICs per node.
         for (const bool rail : {false, true})
             for (const int nodes : {3, 5, 8, 12, 20, 31, 32, 40, 64, 100, 128}) {
-                ClusterDescription cluster;
-                cluster.gpusPerNode = 4;
-                cluster.nicsPerNode = 4;
-                cluster.gpus = nodes * 4;
-                cluster.nicBytesPerSecond = B;
-                cluster.nicAchievableFraction = 0.9;
-                cluster.oversubscription = 1.0;
-                cluster.switchPorts = 8;
-                cluster.railOptimised = rail;
+                const ClusterDescription cluster = fatTreeCluster(
+                    {.nodes = nodes, .gpusPerNode = 4, .switchPorts = 8, .railOptimised = rail});
                 const FabricDesign design = fabricDesignForCluster(cluster);
                 QVERIFY(closedFormScaleOutIsExact(design));
                 const FabricGraph graph = generateFabric(design);
@@ -791,15 +810,12 @@ private slots:
 
         // Oversubscribed (3:1 leaves): measuring rank 0's rings alone (the planes are copies)
         // gives what every rank's rings give, at every ring size and both placements.
-        ClusterDescription cluster;
-        cluster.gpusPerNode = 4;
-        cluster.nicsPerNode = 4;
-        cluster.gpus = 64 * 4;
-        cluster.nicBytesPerSecond = B;
-        cluster.oversubscription = 3.0;
-        cluster.switchPorts = 8;
-        cluster.railOptimised = true;
-        cluster.multiPlane = true;
+        const ClusterDescription cluster = fatTreeCluster({.nodes = 64,
+                                                           .gpusPerNode = 4,
+                                                           .oversubscription = 3.0,
+                                                           .switchPorts = 8,
+                                                           .railOptimised = true,
+                                                           .multiPlane = true});
         FabricGraph planes = generateFabric(fabricDesignForCluster(cluster));
         QCOMPARE(planes.identicalPlanes, 4);
         for (const NodePlacement placement :
@@ -825,14 +841,8 @@ private slots:
         QCOMPARE(railNodesPerLeaf(128, 2.0), 85);
         QCOMPARE(railNodesPerLeaf(64, 3.0), 48);
         QCOMPARE(railNodesPerLeaf(64, 1.0), 32);
-        ClusterDescription cluster;
-        cluster.gpusPerNode = 8;
-        cluster.nicsPerNode = 8;
-        cluster.gpus = 1024;
-        cluster.nicBytesPerSecond = B;
-        cluster.oversubscription = 2.0;
-        cluster.switchPorts = 64;
-        cluster.railOptimised = true;
+        const ClusterDescription cluster = fatTreeCluster(
+            {.nodes = 128, .oversubscription = 2.0, .switchPorts = 64, .railOptimised = true});
         const FabricDesign design = fabricDesignForCluster(cluster);
         QCOMPARE(design.railFatTree.nodesPerScalableUnit, 42);
         QCOMPARE(generateFabric(design).endpoints().size(), std::size_t(1024));
@@ -846,14 +856,11 @@ private slots:
         // every ring size and both placements, on two tiers (12 nodes) and three (64). The
         // scattered rings go up the oversubscribed leaves, so a measured loss is compared too.
         for (const int nodes : {12, 64}) {
-            ClusterDescription cluster;
-            cluster.gpusPerNode = 4;
-            cluster.nicsPerNode = 4;
-            cluster.gpus = nodes * 4;
-            cluster.nicBytesPerSecond = B;
-            cluster.oversubscription = 3.0;
-            cluster.switchPorts = 8;
-            cluster.railOptimised = true;
+            const ClusterDescription cluster = fatTreeCluster({.nodes = nodes,
+                                                               .gpusPerNode = 4,
+                                                               .oversubscription = 3.0,
+                                                               .switchPorts = 8,
+                                                               .railOptimised = true});
             FabricGraph rails = generateFabric(fabricDesignForCluster(cluster));
             QCOMPARE(rails.interchangeableRails, 4);
             QCOMPARE(rails.identicalPlanes, 1);
@@ -897,14 +904,8 @@ private slots:
         // 128 nodes x 8 NICs of 400 Gb/s on a radix-64 fat-tree at 4:1: a leaf has 52 ports
         // down and 12 up (floor(64 / 5)). Contiguous rings stay under their leaves; scattered
         // ones send every flow up, so each gets 12/52 of a link.
-        ClusterDescription cluster;
-        cluster.gpus = 1024;
-        cluster.gpusPerNode = 8;
-        cluster.nicsPerNode = 8;
-        cluster.nicBytesPerSecond = B;
-        cluster.nicAchievableFraction = 0.9;
-        cluster.oversubscription = 4.0;
-        cluster.switchPorts = 64;
+        ClusterDescription cluster
+            = fatTreeCluster({.nodes = 128, .oversubscription = 4.0, .switchPorts = 64});
         ClusterDescription scattered = cluster;
         const std::string contiguousNote = measureScaleOutOnFabric(cluster);
         QVERIFY2(contiguousNote.find("100% of the NIC rate") != std::string::npos,
