@@ -28,6 +28,19 @@ constexpr double allocatorFragmentation = 0.15;
  */
 constexpr double overlapSlowdown = 0.189;
 
+/**
+ * Megatron's vocabulary-parallel cross-entropy (megatron/core/tensor_parallel/cross_entropy.py,
+ * https://github.com/NVIDIA/Megatron-LM) works on fp32 copies of the 16-bit logits, pass by pass.
+ * Unfused, bytes per logit: cast (read 2, write 4), max (read 4), subtract the max in place (8),
+ * exp in place (8), sum (4), divide by the sum in place (8); backward: scale the softmax by the
+ * incoming gradient in place (8) and cast it back to 16 bits (read 4, write 2): 52 B in 8
+ * kernels. Megatron-Core's cross_entropy_loss_fusion (fused_cross_entropy.py, the NeMo and
+ * Megatron-Bridge recipes' setting) fuses each step's passes: cast and max (6 + 4 read once: 6),
+ * subtract, exp and sum (8), divide (8), backward scale (8) and cast (6): 36 B in 5 kernels.
+ */
+constexpr double unfusedCrossEntropyBytes = 52, unfusedCrossEntropyKernels = 8;
+constexpr double fusedCrossEntropyBytes = 36, fusedCrossEntropyKernels = 5;
+
 TrainingFramework withReserves(TrainingFramework framework)
 {
     framework.cudaContextBytes = cudaContextBytes;
@@ -54,6 +67,8 @@ std::vector<TrainingFramework> makeFrameworks()
     sc21.tpCommOverlap = false;
     sc21.dpOverlapFraction = 0.0;
     sc21.overlapParamGather = false;
+    sc21.crossEntropyBytesPerLogit = unfusedCrossEntropyBytes;
+    sc21.crossEntropyKernels = unfusedCrossEntropyKernels;
     result.push_back(withReserves(sc21));
 
     TrainingFramework sp22 = sc21;
@@ -81,6 +96,8 @@ std::vector<TrainingFramework> makeFrameworks()
     core.dpOverlapFraction = 1.0;
     core.overlapParamGather = true;
     core.gradientBucketParameters = 40e6;
+    core.crossEntropyBytesPerLogit = fusedCrossEntropyBytes;
+    core.crossEntropyKernels = fusedCrossEntropyKernels;
     result.push_back(withReserves(core));
     return result;
 }

@@ -33,6 +33,10 @@ struct TrainingFramework
     /** MoE dispatch and combine run behind another microbatch's computation (Megatron-Core's
      * --overlap-moe-expert-parallel-comm, after 2025; a recipe setting: off in every profile). */
     bool moeCommOverlap = false;
+    /** The vocabulary-parallel cross-entropy's HBM traffic per logit (fp32 passes over the
+     * [tokens, vocab / TP] logits, forward and backward) and its kernels per microbatch. */
+    double crossEntropyBytesPerLogit = 0;
+    double crossEntropyKernels = 0;
     /** Parameters per gradient bucket; the last bucket's reduction is never hidden. */
     double gradientBucketParameters = 40e6;
     /** Compute slows while a collective runs beside it (NCCL's SMs, HBM traffic): the extra

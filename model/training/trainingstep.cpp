@@ -86,8 +86,13 @@ private:
     {
         return memoryBoundSeconds(m_gpu, bytes, kernels);
     }
+    /** Which side of a tensor-parallel block a GEMM sits on, for the TP overlap's split. */
+    enum class TpBlockSide { None, ColumnParallel, RowParallel };
     /** Forward one GEMM kernel; backward the data- and weight-gradient GEMMs. */
-    LayerOperation gemmOperation(const char *name, double flops, double m, double n, double k);
+    LayerOperation gemmOperation(const char *name, double flops, double m, double n, double k,
+                                 TpBlockSide side = TpBlockSide::None);
+    double splitGemm(double flops, double m, double n, double k, double splits) const;
+    bool tpOverlapSplitsGemms() const;
     LayerOperation memoryOperation(const char *name, double bytes, double kernels);
     LayerOperation tensorParallelOperation(const LayerOperation &before,
                                            const LayerOperation &after, const char *name);
@@ -162,16 +167,52 @@ private:
     bool fullRecompute = false, anyRecompute = false;
 };
 
-LayerOperation LayerCostBuilder::gemmOperation(const char *name, double flops, double m, double n,
-                                               double k)
+/** `flops` of an M x N x K GEMM run as `splits` GEMMs of M / splits rows each. */
+double LayerCostBuilder::splitGemm(double flops, double m, double n, double k, double splits) const
 {
+    return splits * gemm(flops / splits, std::max(1.0, m / splits), n, k, 1);
+}
+
+bool LayerCostBuilder::tpOverlapSplitsGemms() const
+{
+    return m_config.tp > 1 && m_config.sequenceParallel && m_job.framework.tpCommOverlap;
+}
+
+/**
+ * One GEMM of a layer. Without TP overlap: forward one kernel, backward the data- and
+ * weight-gradient GEMMs at the forward's efficiency (the three share M, N and K).
+ *
+ * Transformer Engine's userbuffers overlap (TE's initialize_ub defaults, the methods NeMo's H100
+ * configurations keep: https://github.com/NVIDIA/TransformerEngine, transformer_engine/pytorch/
+ * module/base.py; NVIDIA/NeMo nemo/collections/llm/recipes/tp_overlap_configs/userbuffers.py)
+ * hides the collectives by cutting the GEMM next to them into pieces along the token rows:
+ * - ring exchange (the all-gather before a column-parallel GEMM's forward, QKV and MLP up, and
+ *   before a row-parallel GEMM's data gradient, projection and MLP down): TP GEMMs of M / TP
+ *   rows, one per received chunk (num_splits = tp_size);
+ * - pipeline (the reduce-scatter after a row-parallel GEMM's forward): 4 GEMMs of M / 4 rows
+ *   (num_splits = 4);
+ * - bulk (the column-parallel GEMMs' backward): the collective runs beside an unsplit GEMM.
+ * Smaller pieces run at the lower efficiency of their size (gemmEfficiency); the SMs the
+ * collectives take are the overlap slowdown counted on the hidden time.
+ */
+LayerOperation LayerCostBuilder::gemmOperation(const char *name, double flops, double m, double n,
+                                               double k, TpBlockSide side)
+{
+    constexpr double pipelineSplits = 4;
+    double forwardSplits = 1, dataGradientSplits = 1;
+    if (tpOverlapSplitsGemms() && side == TpBlockSide::ColumnParallel)
+        forwardSplits = t;
+    if (tpOverlapSplitsGemms() && side == TpBlockSide::RowParallel) {
+        forwardSplits = pipelineSplits;
+        dataGradientSplits = t;
+    }
     LayerOperation op {name, OperationKind::Gemm};
     op.flops = flops;
-    op.kernels = 1;
-    op.forwardSeconds = gemm(flops, m, n, k, 1);
+    op.kernels = forwardSplits;
+    op.forwardSeconds = splitGemm(flops, m, n, k, forwardSplits);
     op.backwardFlops = 2.0 * flops;
-    op.backwardKernels = 2;
-    op.backwardSeconds = 2.0 * op.forwardSeconds;
+    op.backwardKernels = dataGradientSplits + 1;
+    op.backwardSeconds = splitGemm(flops, m, n, k, dataGradientSplits) + gemm(flops, m, n, k, 1);
     return op;
 }
 
@@ -448,10 +489,11 @@ void LayerCostBuilder::addAttentionBlock()
     // Norms: read and write h per token, twice per layer; bias-dropout-residual: read the
     // input and the residual, write the output and a 1-byte mask (3.5 h), twice per layer.
     addLayer(memoryOperation("layer norms", 2.0 * 2.0 * replicatedTokens * h * activationBytes, 2));
-    const LayerOperation qkv
-        = gemmOperation("QKV projection", 2.0 * tokens * h * qkvWidth, tokens, qkvWidth, h);
-    const LayerOperation projection = gemmOperation(
-        "attention output projection", 2.0 * tokens * queryWidth * h, tokens, h, queryWidth);
+    const LayerOperation qkv = gemmOperation("QKV projection", 2.0 * tokens * h * qkvWidth, tokens,
+                                             qkvWidth, h, TpBlockSide::ColumnParallel);
+    const LayerOperation projection
+        = gemmOperation("attention output projection", 2.0 * tokens * queryWidth * h, tokens, h,
+                        queryWidth, TpBlockSide::RowParallel);
     addLayer(tensorParallelOperation(qkv, projection, "TP collectives, attention block"));
     addLayer(qkv);
     addLayer(memoryOperation("rotary embedding and QKV split",
@@ -471,10 +513,11 @@ void LayerCostBuilder::addMlpBlock()
     if (dense > 0) {
         const LayerOperation up
             = gemmOperation(m_shape.experts > 1 ? "shared expert MLP up" : "MLP up (gate and up)",
-                            dense * 2.0 * tokens * h * upWidth, tokens, dense * upWidth, h);
-        const LayerOperation down
-            = gemmOperation(m_shape.experts > 1 ? "shared expert MLP down" : "MLP down",
-                            dense * 2.0 * tokens * ffn * h, tokens, h, dense * ffn);
+                            dense * 2.0 * tokens * h * upWidth, tokens, dense * upWidth, h,
+                            TpBlockSide::ColumnParallel);
+        const LayerOperation down = gemmOperation(
+            m_shape.experts > 1 ? "shared expert MLP down" : "MLP down",
+            dense * 2.0 * tokens * ffn * h, tokens, h, dense * ffn, TpBlockSide::RowParallel);
         addLayer(tensorParallelOperation(up, down, "TP collectives, MLP block"));
         addLayer(up);
         addLayer(memoryOperation(
@@ -528,11 +571,13 @@ void LayerCostBuilder::build()
     if (gemmPrecision == Precision::FP8)
         addFp8Casts();
     // The last stage runs the output projection (16-bit, as Transformer Engine keeps it) and the
-    // fused vocabulary-parallel cross-entropy over fp32 logits (written, read, read, written).
+    // vocabulary-parallel cross-entropy over fp32 copies of the logits, as the framework runs it.
     const double vocab = m_shape.vocab / t;
     m_costs.logitForwardSeconds
         = gemmSeconds(m_gpu, sixteenBit, 2.0 * tokens * h * vocab, tokens, vocab, h, 1);
-    m_costs.lossSeconds = memoryBound(4.0 * tokens * vocab * 4.0, 4);
+    m_costs.lossBytes = m_job.framework.crossEntropyBytesPerLogit * tokens * vocab;
+    m_costs.lossKernels = m_job.framework.crossEntropyKernels;
+    m_costs.lossSeconds = memoryBound(m_costs.lossBytes, m_costs.lossKernels);
 }
 
 void StepAssembler::assemble(TrainingEstimate &result)
@@ -594,8 +639,8 @@ void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSecond
     logits.seconds = m * 3.0 * m_costs.logitForwardSeconds;
     result.operations.add(logits);
     StepOperation loss {"cross-entropy loss", OperationKind::MemoryBound};
-    loss.bytes = m * 16.0 * tokens * vocab;
-    loss.kernels = m * 4.0;
+    loss.bytes = m * m_costs.lossBytes;
+    loss.kernels = m * m_costs.lossKernels;
     loss.seconds = m * m_costs.lossSeconds;
     result.operations.add(loss);
     stageForward += m_costs.logitForwardSeconds;

@@ -39,6 +39,8 @@ struct MicrobatchLayerCosts
     int count = 0;
     double logitForwardSeconds = 0;
     double lossSeconds = 0;
+    double lossBytes = 0; ///< the cross-entropy's HBM traffic for one microbatch
+    double lossKernels = 0;
     void add(const LayerOperation &operation);
     const LayerOperation *begin() const { return operations; }
     const LayerOperation *end() const { return operations + count; }

@@ -430,6 +430,82 @@ private slots:
         QVERIFY(plain.stepSeconds > e.stepSeconds);
     }
 
+    void tpOverlapCutsItsGemmsIntoChunks()
+    {
+        // Llama 3 70B, TP 4, sequence 8192, microbatch 1 on H100 (BF16 peak 989.4 TFLOP/s,
+        // fraction 0.784, n_half 517, 3.5 us per kernel). Efficiency = 0.784 n / (n + 517) with
+        // n = 3 / (1/M + 1/N + 1/K).
+        // MLP up (column-parallel), M 8192, N 2 x 28672 / 4 = 14336, K 8192, 1.9241e12 FLOP:
+        //   whole: n 9557.4, eff 0.74376, 2.6147 ms + 3.5 us = 2.6182 ms;
+        //   ring exchange, 4 GEMMs of M 2048: n 4411.1, eff 0.70175, 2.7712 ms + 14 us = 2.7852.
+        //   Forward cut, backward (bulk overlap) whole: (2.7852 + 2 x 2.6182) / (3 x 2.6182)
+        //   = 1.0213 of the step's MLP-up time without the overlap.
+        // MLP down (row-parallel), M 8192, N 8192, K 7168, 9.6207e11 FLOP:
+        //   whole: n 7819.6, eff 0.73538, 1.3223 ms + 3.5 us = 1.3258 ms;
+        //   pipeline (4 chunks) forward and ring-exchange data gradient (4 chunks), M 2048:
+        //   n 4000.7, eff 0.69428, 1.4005 ms + 14 us = 1.4145 ms each; weight gradient whole:
+        //   (2 x 1.4145 + 1.3258) / (3 x 1.3258) = 1.0446.
+        TrainingJob job = llama70b(8192);
+        ParallelConfig config;
+        config.tp = 4;
+        config.pp = 2;
+        config.dp = 128;
+        const TrainingEstimate overlapped = TrainingEstimator(job, dgxH100(1024)).estimate(config);
+        job.framework.tpCommOverlap = false;
+        const TrainingEstimate plain = TrainingEstimator(job, dgxH100(1024)).estimate(config);
+        QVERIFY2(overlapped.valid && plain.valid, overlapped.reason.c_str());
+        const double upRatio = findOperation(overlapped, "MLP up (gate and up)")->seconds
+            / findOperation(plain, "MLP up (gate and up)")->seconds;
+        const double downRatio = findOperation(overlapped, "MLP down")->seconds
+            / findOperation(plain, "MLP down")->seconds;
+        QVERIFY2(qAbs(upRatio - 1.0213) < 0.001, qPrintable(QString::number(upRatio)));
+        QVERIFY2(qAbs(downRatio - 1.0446) < 0.001, qPrintable(QString::number(downRatio)));
+        // The cut is the overlap's: TP 1 has no collective and no chunks.
+        config.tp = 1;
+        config.dp = 512;
+        const TrainingEstimate single = TrainingEstimator(job, dgxH100(1024)).estimate(config);
+        job.framework.tpCommOverlap = true;
+        const TrainingEstimate singleOverlap
+            = TrainingEstimator(job, dgxH100(1024)).estimate(config);
+        QCOMPARE(findOperation(singleOverlap, "MLP down")->seconds,
+                 findOperation(single, "MLP down")->seconds);
+    }
+
+    void crossEntropyMakesMegatronsPasses()
+    {
+        // Llama 3 70B (vocab 128,256), TP 4, sequence 8192, batch 512 over DP 128: 4 microbatches
+        // of 8192 tokens x 32,064 logits per GPU on the last stage = 2.6267e8 fp32 logits each,
+        // 1.0507e9 per step.
+        // Megatron-Core with cross_entropy_loss_fusion: 36 B per logit, 5 kernels:
+        //   36 x 1.0507e9 = 3.7824e10 B, at 3350e9 x 0.89 B/s = 12.686 ms + 20 x 3.5 us
+        //   = 12.756 ms per step.
+        // Megatron-LM 2021 (unfused): 52 B per logit, 8 kernels: 5.4635e10 B = 18.325 ms + 32 x
+        //   3.5 us = 18.437 ms.
+        TrainingJob job = llama70b(8192);
+        ParallelConfig config;
+        config.tp = 4;
+        config.pp = 2;
+        config.dp = 128;
+        const TrainingEstimate fused = TrainingEstimator(job, dgxH100(1024)).estimate(config);
+        const StepOperation *loss = findOperation(fused, "cross-entropy loss");
+        QVERIFY(loss);
+        QVERIFY2(qAbs(loss->bytes / 3.7824e10 - 1.0) < 0.001,
+                 qPrintable(QString::number(loss->bytes)));
+        QVERIFY2(qAbs(loss->seconds - 12.756e-3) < 0.02e-3,
+                 qPrintable(QString::number(loss->seconds)));
+        job.framework.crossEntropyBytesPerLogit
+            = findTrainingFramework("megatron-lm-2021")->crossEntropyBytesPerLogit;
+        job.framework.crossEntropyKernels
+            = findTrainingFramework("megatron-lm-2021")->crossEntropyKernels;
+        const TrainingEstimate unfused = TrainingEstimator(job, dgxH100(1024)).estimate(config);
+        const StepOperation *unfusedLoss = findOperation(unfused, "cross-entropy loss");
+        QVERIFY2(qAbs(unfusedLoss->bytes / 5.4635e10 - 1.0) < 0.001,
+                 qPrintable(QString::number(unfusedLoss->bytes)));
+        QVERIFY2(qAbs(unfusedLoss->seconds - 18.437e-3) < 0.02e-3,
+                 qPrintable(QString::number(unfusedLoss->seconds)));
+        QVERIFY(unfused.stepSeconds > fused.stepSeconds);
+    }
+
     void contextParallelHasACost()
     {
         // At 4K tokens a sequence is too short for ring attention to pay: the K/V ring, the
@@ -737,9 +813,9 @@ private slots:
                  qPrintable(QString::number(onA100.maxAbsoluteError)));
         // Guard against getting worse than the state documented in docs/validation-training.md.
         const ValidationSummary all = summarizeValidation(rows);
-        QVERIFY2(all.medianAbsoluteError <= 0.10,
+        QVERIFY2(all.medianAbsoluteError <= 0.07,
                  qPrintable(QString::number(all.medianAbsoluteError)));
-        QVERIFY2(std::abs(all.meanSignedError) <= 0.09,
+        QVERIFY2(std::abs(all.meanSignedError) <= 0.05,
                  qPrintable(QString::number(all.meanSignedError)));
         // The targets for the whole suite are not met yet: H100 runs on Megatron-Core are
         // predicted too fast (docs/validation-training.md). When they are, these become passes.
