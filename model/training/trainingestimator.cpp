@@ -135,10 +135,18 @@ template<typename Message> std::string rejection(bool withReason, const Message 
     return withReason ? std::string(message()) : std::string("rejected");
 }
 
-/** Megatron gives every virtual stage at least one layer. */
+/**
+ * Megatron gives every virtual stage at least one layer, except that with a pipeline the
+ * embedding and the loss may each take a layer's place (Megatron-Core's
+ * --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split; Llama 3
+ * 405B, "The Llama 3 Herd of Models" §3.3.2: the first chunk of the first stage holds only the
+ * embedding, the last chunk of the last stage only the output projection and the loss).
+ */
 bool layersFillVirtualStages(const ModelSpec &model, const ParallelConfig &c)
 {
-    return model.layers >= 1LL * c.pp * c.interleave;
+    const long long chunks = 1LL * c.pp * c.interleave;
+    const long long embeddingAndLoss = c.pp > 1 ? 2 : 0;
+    return model.layers + embeddingAndLoss >= chunks;
 }
 
 /** Megatron's interleaved schedule needs the microbatches (the batch over DP x microbatch, which
