@@ -36,22 +36,28 @@ public:
         , m_rows(rows)
         , m_compute(computePrecision(replica.gpu, replica.weightPrecision))
         , m_hbm(replica.gpu.memoryBytesPerSecond * replica.gpu.memoryAchievableFraction)
+        , m_weightHbm(replica.gpu.memoryBytesPerSecond
+                      * replica.gpu.weightGemmMemoryFractionOrStreaming())
         , m_layers(std::ceil(replica.shape.layers / replica.pipelineStages))
     { }
 
     /**
      * A weight GEMM of `rows` x n x k on the stage's layers. A grouped expert GEMM is as many
-     * GEMMs as experts it reads, each of `groupRows` rows: its efficiency is that of one group.
+     * GEMMs as experts it reads, each of `groupRows` rows: its efficiency is that of one group,
+     * times `rateShare` (the engine's expert kernels on this GPU, ServingReplica).
+     * Where the weights bound it, they stream at the GPU's measured weight-GEMM share of HBM
+     * bandwidth (a cuBLAS GEMM at M = 1 reads below what a STREAM kernel reaches).
      */
-    void addGemm(const char *name, double n, double k, double weightElements, double groupRows = 0)
+    void addGemm(const char *name, double n, double k, double weightElements, double groupRows = 0,
+                 double rateShare = 1.0)
     {
         const double flops = 2.0 * m_rows * n * k;
-        const double efficiency
-            = gemmEfficiency(m_gpu, m_compute, groupRows > 0 ? groupRows : m_rows, n, k);
+        const double efficiency = rateShare
+            * gemmEfficiency(m_gpu, m_compute, groupRows > 0 ? groupRows : m_rows, n, k);
         const double computeSeconds = flops / (m_gpu.peakFlopsPerSecond(m_compute) * efficiency);
         const double bytes = weightElements * bytesPerElement(m_replica.weightPrecision)
             + m_rows * (k + n) * activationBytes;
-        const double memorySeconds = bytes / m_hbm;
+        const double memorySeconds = bytes / m_weightHbm;
         StepOperation op {name, OperationKind::Gemm};
         op.flops = m_layers * flops;
         op.bytes = m_layers * bytes;
@@ -164,10 +170,12 @@ public:
         const double savedRows = m_rows;
         m_rows = savedRows * shape.expertsPerToken();
         const double perExpert = std::max(1.0, m_rows / expertsRead);
-        addGemm("expert MLP up (grouped GEMM)", up, h, expertsRead * h * up, perExpert);
+        const double rateShare = m_replica.expertGemmRateShare;
+        addGemm("expert MLP up (grouped GEMM)", up, h, expertsRead * h * up, perExpert, rateShare);
         addMemoryBound("expert activation",
                        m_rows * (shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1);
-        addGemm("expert MLP down (grouped GEMM)", h, ffn, expertsRead * ffn * h, perExpert);
+        addGemm("expert MLP down (grouped GEMM)", h, ffn, expertsRead * ffn * h, perExpert,
+                rateShare);
         m_rows = savedRows;
     }
 
@@ -206,6 +214,7 @@ private:
     double m_rows;
     Precision m_compute;
     double m_hbm;
+    double m_weightHbm;
     double m_layers;
     double m_computeSeconds = 0, m_memorySeconds = 0;
     StepOperations m_operations;

@@ -27,6 +27,9 @@ struct ServingReplica
     LinkLevel stageLink; ///< scale-out link between pipeline stages
     /** Times a decode step reads each K/V head (the engine's attention kernel, servingengine.h). */
     double kvReadsPerKvHead = 1.0;
+    /** Share of the GEMM rate the grouped expert GEMMs reach: the GPU's legacy-kernel fraction
+     * when the engine runs the previous generation's MoE kernels on it, else 1. */
+    double expertGemmRateShare = 1.0;
 };
 
 /**

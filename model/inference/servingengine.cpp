@@ -26,6 +26,20 @@ std::vector<ServingEngine> makeEngines()
     trtllm.shareOfFreeMemory = true;
     engines.push_back(trtllm);
 
+    ServingEngine trtllm09 = trtllm;
+    trtllm09.id = "tensorrt-llm-0.9";
+    trtllm09.name = "TensorRT-LLM 0.9";
+    trtllm09.source = trtllm.source
+        + " Version 0.9.0 (tag of 2024-04-12): the MoE plugin's grouped GEMM dispatches "
+          "compute capability 9.0 to its CUTLASS SM80 kernels "
+          "(cpp/tensorrt_llm/kernels/cutlass_kernels/moe_gemm/moe_gemm_kernels_template.h, "
+          "with a to-do to move to SM90 once CUTLASS has Hopper grouped GEMMs); the SM90 MoE "
+          "kernels arrived after the tag, with FP8 Mixtral (NVIDIA/TensorRT-LLM pull request "
+          "1492, 'Update TensorRT-LLM', 2024-04-24), so releases from 0.10 run Hopper-native "
+          "MoE GEMMs.";
+    trtllm09.moeGemmLegacyKernels = true;
+    engines.push_back(trtllm09);
+
     ServingEngine vllm;
     vllm.id = "vllm-0.6";
     vllm.name = "vLLM 0.6";

@@ -36,6 +36,9 @@ struct ServingEngine
     int queryHeadsPerKvRead = 0;
     /** The same for a K/V cache quantised to 8 bits (kernels often lose the grouping there). */
     int queryHeadsPerKvReadInt8 = 0;
+    /** The MoE plugin's grouped expert GEMMs run kernels of the previous tensor-core generation
+     * on newer GPUs (GpuSpec::legacyKernelGemmFraction). */
+    bool moeGemmLegacyKernels = false;
 };
 
 const std::vector<ServingEngine> &servingEngines();

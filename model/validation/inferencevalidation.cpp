@@ -171,6 +171,8 @@ const char *profileForEngine(const std::string &engine)
         return "vllm-0.6";
     if (engine.rfind("lmdeploy", 0) == 0)
         return "lmdeploy-0.1";
+    if (engine.rfind("tensorrt-llm-0.9", 0) == 0)
+        return "tensorrt-llm-0.9";
     return "tensorrt-llm-0.12";
 }
 
