@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// clusterplanner-cli: the command-line front end. It uses only the model library.
+// clusterplanner-cli: the command-line front end. It uses only the model library; built with
+// CP_CLI_WITH_EXPORT the same main is clusterplanner-export, the helper that also has the export
+// command (PDF through Qt), which clusterplanner-cli runs in its place for `export`.
 #include "commands.h"
 
 #include "model/catalog/catalogdatabase.h"
 #include "model/catalog/catalogpaths.h"
 #include "model/core/inputerror.h"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
+
+#include <unistd.h>
 
 namespace cp::cli {
 
@@ -64,6 +72,42 @@ Exit status: 0 success, 1 error in a file or the catalog, 2 usage error or unkno
 3 the configuration cannot work (does not fit, impossible layout).
 )";
 
+#ifndef CP_CLI_WITH_EXPORT
+/**
+ * Replaces this process with the export helper, given the same arguments: beside this program in
+ * a build tree, in <prefix>/libexec/clusterplanner when installed. The helper is told where this
+ * program found the shipped data (unless the environment already says), since from libexec its
+ * own prefix search would not find it. Returns only when no helper could be run.
+ */
+int runExportHelper(char **argv)
+{
+    namespace fs = std::filesystem;
+    std::error_code error;
+    const fs::path self = fs::read_symlink("/proc/self/exe", error);
+    const fs::path directory = error ? fs::path(".") : self.parent_path();
+    const fs::path candidates[] = {
+        directory / "clusterplanner-export",
+        directory.parent_path() / "libexec" / "clusterplanner" / "clusterplanner-export",
+    };
+    setenv("CLUSTERPLANNER_CATALOG_DIR", cp::model::shippedCatalogDirectory().c_str(), 0);
+    setenv("CLUSTERPLANNER_SAMPLES_DIR", cp::model::shippedSamplesDirectory().c_str(), 0);
+    setenv("CLUSTERPLANNER_DOCS_DIR", cp::model::shippedDocsDirectory().c_str(), 0);
+    std::string tried;
+    for (const fs::path &helper : candidates) {
+        if (!fs::exists(helper, error))
+            continue;
+        execv(helper.c_str(), argv);
+        tried += "\n  " + helper.string() + ": " + std::strerror(errno);
+    }
+    std::cerr << "clusterplanner-cli export: cannot run the export helper clusterplanner-export"
+              << (tried.empty() ? " (not found beside the program or in "
+                          + candidates[1].parent_path().string() + ")"
+                                : tried)
+              << "\n";
+    return cp::cli::ExitError;
+}
+#endif
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -115,8 +159,13 @@ int main(int argc, char **argv)
             return runInferCommand(context, rest, std::cout);
         if (command == "fabric")
             return runFabricCommand(context, rest, std::cout);
+#ifdef CP_CLI_WITH_EXPORT
         if (command == "export")
             return runExportCommand(context, rest, std::cout);
+#else
+        if (command == "export")
+            return runExportHelper(argv);
+#endif
         std::cerr << "clusterplanner-cli: unknown command '" << command
                   << "' (see 'clusterplanner-cli --help')\n";
         return ExitUsage;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/fabric/fabriccollective.h"
 
+#include "model/core/parallelrun.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -15,11 +17,14 @@ namespace {
 /** One side of a bidirectional breadth-first search; state is reset lazily by stamping. */
 struct SearchSide
 {
+    // Only the stamps start at zero: a vertex's distance, path count and flow share are written
+    // when this search stamps it and read only after, so those arrays are left uninitialised
+    // (on a 131,072-GPU fabric, zeroing them cost two of every three of a meter's page faults).
     std::vector<unsigned> stamp;
-    std::vector<int> dist;
-    std::vector<double> sigma; ///< shortest paths from this side's root (Brandes 2001)
+    std::unique_ptr<int[]> dist;
+    std::unique_ptr<double[]> sigma; ///< shortest paths from this side's root (Brandes 2001)
     std::vector<unsigned> backStamp;
-    std::vector<double> fraction;
+    std::unique_ptr<double[]> fraction;
     std::vector<FabricVertexId> order;
     /** Arcs of the shortest-path DAG by the child's depth: parent, child, link (recorded while
      * the search grows, so pushing a flow back visits only these, not every link of a level). */
@@ -37,10 +42,10 @@ struct SearchSide
 
     explicit SearchSide(std::size_t n)
         : stamp(n, 0)
-        , dist(n, 0)
-        , sigma(n, 0)
+        , dist(new int[n])
+        , sigma(new double[n])
         , backStamp(n, 0)
-        , fraction(n, 0)
+        , fraction(new double[n])
     { }
     bool seen(FabricVertexId v, unsigned current) const { return stamp[v] == current; }
     std::size_t frontierSize() const { return order.size() - levelBegin; }
@@ -74,6 +79,7 @@ struct LiveAdjacency
      * its out-edges, without a cache miss on each out-edge's record (most of building a meter on
      * a 131,072-GPU fabric before).
      */
+    LiveAdjacency() = default;
     LiveAdjacency(const FabricGraph &graph, const FabricLiveness &alive)
         : begin(graph.vertexCount() + 1, 0)
         , forwards(graph.vertexCount(), 0)
@@ -323,29 +329,40 @@ bool shareScaleUpDomain(const FabricGraph &graph, FabricVertexId s, FabricVertex
 
 } // namespace
 
-/** What a meter prepares once per fabric: live links, attachments, search buffers, capacities. */
-struct RingRateMeter::Context
+/** What meters prepare once per fabric and failures: live links, attachments, adjacency and
+ * capacities. Read-only once built, so meters on several threads share one. */
+struct RingRateMeter::Fabric
 {
-    Context(const FabricGraph &fabric, const FabricFailures &failures)
+    Fabric(const FabricGraph &fabric, const FabricFailures &failures)
         : graph(fabric)
         , alive(fabricLiveness(fabric, failures))
-        , attachments(attachmentsOf(fabric, alive))
-        , adjacency(fabric, alive)
-        , from(fabric.vertexCount())
-        , to(fabric.vertexCount())
-        , capacity(fabric.linkCount(), 0.0)
-        , ends(fabric.linkCount())
-        , aboveLeaves(fabric.linkCount(), 0)
     {
-        const auto &g = fabric.storage();
-        const auto upper = [&](FabricVertexId v) {
-            return g[v].role == FabricVertexRole::Switch && g[v].tier >= 2;
-        };
+        // Three independent reads of the graph, built side by side (a 131,072-GPU fabric's
+        // adjacency alone is several milliseconds).
+        runInParallel(3, [&](std::size_t part) {
+            if (part == 0)
+                attachments = attachmentsOf(fabric, alive);
+            else if (part == 1)
+                adjacency = LiveAdjacency(fabric, alive);
+            else
+                addLinkFigures();
+        });
+    }
+
+    /** Capacity and tier of every link, from the edge list in one sequential pass. */
+    void addLinkFigures()
+    {
+        const auto &g = graph.storage();
+        std::vector<char> upper(graph.vertexCount(), 0);
+        for (FabricVertexId v = 0; v < graph.vertexCount(); ++v)
+            upper[v] = g[v].role == FabricVertexRole::Switch && g[v].tier >= 2;
+        capacity.assign(graph.linkCount(), 0.0);
+        aboveLeaves.assign(graph.linkCount(), 0);
         for (auto [it, end] = boost::edges(g); it != end; ++it) {
             const FabricVertexId u = boost::source(*it, g), v = boost::target(*it, g);
-            capacity[g[*it].id] = g[*it].bytesPerSecond;
-            ends[g[*it].id] = {u, v};
-            aboveLeaves[g[*it].id] = upper(u) && upper(v);
+            const std::size_t id = g[*it].id;
+            capacity[id] = g[*it].bytesPerSecond;
+            aboveLeaves[id] = upper[u] && upper[v];
         }
     }
 
@@ -353,12 +370,25 @@ struct RingRateMeter::Context
     FabricLiveness alive;
     std::vector<Attachment> attachments;
     LiveAdjacency adjacency;
-    SearchSide from, to;
-    unsigned current = 0; ///< the stamp of the latest search
     std::vector<double> capacity; ///< bytes per second of each link, by id
-    std::vector<std::pair<FabricVertexId, FabricVertexId>> ends; ///< each link's two vertices
     /** By link id: both ends are switches above the leaves (spines, cores, super-spines). */
     std::vector<char> aboveLeaves;
+};
+
+/** One meter's own working state: its search buffers and its link-direction loads, kept from
+ * one measurement to the next (a fresh 2 x links vector each time cost a page fault per page). */
+struct RingRateMeter::Context
+{
+    explicit Context(std::shared_ptr<const Fabric> prepared)
+        : fabric(std::move(prepared))
+        , from(fabric->graph.vertexCount())
+        , to(fabric->graph.vertexCount())
+    { }
+
+    std::shared_ptr<const Fabric> fabric;
+    SearchSide from, to;
+    unsigned current = 0; ///< the stamp of the latest search
+    std::vector<double> load; ///< by link direction (arcIndex)
 };
 
 namespace {
@@ -372,10 +402,12 @@ class RingLoadAccumulator
 {
 public:
     RingLoadAccumulator(RingRateMeter::Context &context, double switchLatencySeconds)
-        : m_context(context)
+        : load(context.load)
+        , m_context(context)
+        , m_fabric(*context.fabric)
         , m_switchLatencySeconds(switchLatencySeconds)
     {
-        load.assign(2 * context.graph.linkCount(), 0.0);
+        load.assign(2 * m_fabric.graph.linkCount(), 0.0);
     }
 
     void addFlow(FabricVertexId s, FabricVertexId t, double weight)
@@ -383,11 +415,11 @@ public:
         ++result.flows;
         if (s == t)
             return;
-        if (!m_context.alive.vertex[s] || !m_context.alive.vertex[t]) {
+        if (!m_fabric.alive.vertex[s] || !m_fabric.alive.vertex[t]) {
             unroutable = true;
             return;
         }
-        const Attachment &up = m_context.attachments[s], &down = m_context.attachments[t];
+        const Attachment &up = m_fabric.attachments[s], &down = m_fabric.attachments[t];
         if (up.single && down.single && !shareScaleUpDomain(s, t)) {
             load[arcIndex(up.linkId, s, up.attachedSwitch)] += weight;
             load[arcIndex(down.linkId, down.attachedSwitch, t)] += weight;
@@ -428,7 +460,7 @@ public:
 
     RingRate result;
     bool unroutable = false;
-    std::vector<double> load;
+    std::vector<double> &load; ///< the meter's, reset for this measurement
 
 private:
     /** A flow between two switches' single-homed endpoints, routed in finish(). */
@@ -443,8 +475,8 @@ private:
     void route(FabricVertexId s, FabricVertexId t, double weight, double latency, int extraHops)
     {
         Context &c = m_context;
-        const int hops
-            = addFlowLoad(c.adjacency, s, t, ++c.current, c.from, c.to, load, weight, latency);
+        const int hops = addFlowLoad(m_fabric.adjacency, s, t, ++c.current, c.from, c.to, load,
+                                     weight, latency);
         if (hops < 0)
             unroutable = true;
         else
@@ -454,12 +486,12 @@ private:
      * (a cache-friendly compare instead of walking s's links for every flow). */
     bool shareScaleUpDomain(FabricVertexId s, FabricVertexId t) const
     {
-        const Attachment &a = m_context.attachments[s], &b = m_context.attachments[t];
+        const Attachment &a = m_fabric.attachments[s], &b = m_fabric.attachments[t];
         if (a.scaleUpSwitches == 0 || b.scaleUpSwitches == 0)
             return false;
         if (a.scaleUpSwitches == 1 && b.scaleUpSwitches == 1)
             return a.scaleUpSwitch == b.scaleUpSwitch;
-        return model::shareScaleUpDomain(m_context.graph, s, t);
+        return model::shareScaleUpDomain(m_fabric.graph, s, t);
     }
     void noteFlow(int hops, double latency)
     {
@@ -470,6 +502,7 @@ private:
 
     using Context = RingRateMeter::Context;
     Context &m_context;
+    const RingRateMeter::Fabric &m_fabric;
     double m_switchLatencySeconds;
     std::vector<HeldBack> m_heldBack;
 };
@@ -479,7 +512,7 @@ private:
  * `sharedMultiplier` > 1 the links between switches above the leaves carry that many times the
  * load given (the ranks of interchangeable rails).
  */
-void setBottleneck(const RingRateMeter::Context &context, const std::vector<double> &load,
+void setBottleneck(const RingRateMeter::Fabric &context, const std::vector<double> &load,
                    RingRate &result, double sharedMultiplier = 1.0)
 {
     double rate = std::numeric_limits<double>::infinity();
@@ -501,7 +534,7 @@ void setBottleneck(const RingRateMeter::Context &context, const std::vector<doub
         return;
     result.bytesPerSecondPerFlow = rate;
     result.bottleneckLoad = worstLoad;
-    auto [u, v] = context.ends[worst / 2];
+    auto [u, v] = context.graph.linkEnds(worst / 2);
     if (worst % 2 == 1 ? u < v : u > v)
         std::swap(u, v);
     const auto &g = context.graph.storage();
@@ -511,8 +544,18 @@ void setBottleneck(const RingRateMeter::Context &context, const std::vector<doub
 } // namespace
 
 RingRateMeter::RingRateMeter(const FabricGraph &graph, const FabricFailures &failures)
-    : m_context(std::make_unique<Context>(graph, failures))
+    : m_context(std::make_unique<Context>(prepare(graph, failures)))
 { }
+
+RingRateMeter::RingRateMeter(std::shared_ptr<const Fabric> prepared)
+    : m_context(std::make_unique<Context>(std::move(prepared)))
+{ }
+
+std::shared_ptr<const RingRateMeter::Fabric> RingRateMeter::prepare(const FabricGraph &graph,
+                                                                    const FabricFailures &failures)
+{
+    return std::make_shared<const Fabric>(graph, failures);
+}
 
 RingRateMeter::~RingRateMeter() = default;
 
@@ -554,7 +597,7 @@ RingRate RingRateMeter::measure(const std::vector<std::vector<FabricVertexId>> &
         result.bottleneckLink = "a ring member cannot be reached";
         return result;
     }
-    setBottleneck(*m_context, flows.load, result, sharedMultiplier);
+    setBottleneck(*m_context->fabric, flows.load, result, sharedMultiplier);
     return result;
 }
 

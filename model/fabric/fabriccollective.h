@@ -54,6 +54,13 @@ class RingRateMeter
 {
 public:
     explicit RingRateMeter(const FabricGraph &graph, const FabricFailures &failures = {});
+    struct Fabric;
+    /** What meters of one fabric share (live links, attachments, adjacency, capacities): built
+     * once with prepare(), then given to a meter per thread, each with its own search buffers.
+     * The graph must outlive it. */
+    static std::shared_ptr<const Fabric> prepare(const FabricGraph &graph,
+                                                 const FabricFailures &failures = {});
+    explicit RingRateMeter(std::shared_ptr<const Fabric> prepared);
     ~RingRateMeter();
     RingRateMeter(const RingRateMeter &) = delete;
     RingRateMeter &operator=(const RingRateMeter &) = delete;

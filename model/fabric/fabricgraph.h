@@ -152,6 +152,13 @@ public:
     std::size_t vertexCount() const { return boost::num_vertices(*m_graph); }
     std::size_t linkCount() const { return boost::num_edges(*m_graph); }
     const FabricVertex &vertex(FabricVertexId v) const { return (*m_graph)[v]; }
+    /** The two vertices of the link with this id, in the order addLink was given them. Links
+     * are never removed and the edge list is a vector, so a link's id is its index there. */
+    std::pair<FabricVertexId, FabricVertexId> linkEnds(std::size_t linkId) const
+    {
+        const auto &edge = (*m_graph).m_edges[linkId];
+        return {edge.m_source, edge.m_target};
+    }
     /** Endpoints in the order they were added (rank order for generated fabrics). */
     const std::vector<FabricVertexId> &endpoints() const { return m_endpoints; }
 

@@ -70,8 +70,8 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
         sizes.push_back(n);
     sizes.push_back(nodes);
     // Every ring size is measured on its own, so the sizes are shared out over the hardware
-    // threads, each with a meter of its own; each size's rate is the same whichever thread
-    // measures it.
+    // threads, each with a meter of its own over the one prepared fabric; each size's rate is
+    // the same whichever thread measures it.
     std::vector<RingRate> rates(sizes.size());
     const std::size_t workers = parallelWorkers(sizes.size());
     // Rank 0's rings alone tell every rank's loads on identical planes (rank r's rings stay on
@@ -81,8 +81,9 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
     const bool swappableRails
         = graph.interchangeableRails > 1 && graph.interchangeableRails == nics;
     const int onlyRank = identicalPlanes || swappableRails ? 0 : -1;
+    const std::shared_ptr<const RingRateMeter::Fabric> prepared = RingRateMeter::prepare(graph);
     runInParallel(workers, [&](std::size_t worker) {
-        RingRateMeter meter(graph);
+        RingRateMeter meter(prepared);
         for (std::size_t i = worker; i < sizes.size(); i += workers) {
             const auto rings = rankRings(graph, nics, sizes[i], placement, onlyRank);
             rates[i] = swappableRails ? meter.rateOfInterchangeableRails(rings, nics, 0.0)

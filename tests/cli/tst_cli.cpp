@@ -519,6 +519,31 @@ private slots:
         QVERIFY2(bad.err.contains("four.swf: line 1: expected 18 fields"), bad.err.constData());
     }
 
+    void exportWithoutItsHelperSaysWhy()
+    {
+        // `export` runs clusterplanner-export from beside the CLI or from
+        // ../libexec/clusterplanner: a CLI copied alone has neither, and says so instead of
+        // crashing or doing nothing.
+        QTemporaryDir alone;
+        const QString copy = alone.filePath(QStringLiteral("clusterplanner-cli"));
+        QVERIFY(QFile::copy(QStringLiteral(CP_CLI_PATH), copy));
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("CLUSTERPLANNER_DB"),
+                   m_dir.filePath(QStringLiteral("catalog.sqlite")));
+        process.setProcessEnvironment(env);
+        process.start(copy,
+                      {QStringLiteral("export"),
+                       QStringLiteral(CP_SOURCE_DIR "/samples/l4-inference-fleet.json"),
+                       QStringLiteral("--bom-csv"), alone.filePath(QStringLiteral("b.csv"))});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 1);
+        const QByteArray errors = process.readAllStandardError();
+        QVERIFY2(errors.contains("cannot run the export helper clusterplanner-export (not found"),
+                 errors.constData());
+        QVERIFY(!QFile::exists(alone.filePath(QStringLiteral("b.csv"))));
+    }
+
     void exportSlurmConfiguration()
     {
         // The shared-cluster sample: 256 DGX H100 (112 cores, 2,048 GB = 1,953,125 MiB, 8 GPUs)

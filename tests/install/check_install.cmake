@@ -14,6 +14,7 @@ set(root ${WORK_DIR}/moved)
 foreach(expected
         bin/clusterplanner
         bin/clusterplanner-cli
+        libexec/clusterplanner/clusterplanner-export
         share/clusterplanner/catalogs/gpus.json
         share/clusterplanner/samples/h100-1024-ndr-rail-fat-tree.json
         share/clusterplanner/docs/user-guide.md
@@ -52,6 +53,15 @@ execute_process(COMMAND ${clean_env} ${root}/bin/clusterplanner-cli plan estimat
 string(FIND "${estimate}" "Bill of materials" at)
 if(NOT rc EQUAL 0 OR at EQUAL -1)
     message(FATAL_ERROR "the installed CLI cannot estimate a shipped sample (${rc}):\n${estimate}")
+endif()
+
+# `export` runs the helper from libexec; it must find the same shipped data.
+execute_process(COMMAND ${clean_env} ${root}/bin/clusterplanner-cli export
+                        ${root}/share/clusterplanner/samples/l4-inference-fleet.json
+                        --bom-csv ${WORK_DIR}/bom.csv
+                RESULT_VARIABLE rc ERROR_VARIABLE exportErrors)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${WORK_DIR}/bom.csv)
+    message(FATAL_ERROR "the installed CLI cannot export a shipped sample (${rc}):\n${exportErrors}")
 endif()
 
 find_program(APPSTREAMCLI appstreamcli)

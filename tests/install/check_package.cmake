@@ -25,6 +25,7 @@ foreach(needed "Package: clusterplanner" "libqt6widgets6" "libqt6charts6" "libsq
 endforeach()
 execute_process(COMMAND ${DPKG_DEB} --contents ${debs} OUTPUT_VARIABLE contents)
 foreach(path ./usr/bin/clusterplanner ./usr/bin/clusterplanner-cli
+             ./usr/libexec/clusterplanner/clusterplanner-export
              ./usr/share/clusterplanner/catalogs/gpus.json
              ./usr/share/applications/io.github.clusterplanner.ClusterPlanner.desktop
              ./usr/share/metainfo/io.github.clusterplanner.ClusterPlanner.metainfo.xml)
