@@ -20,9 +20,12 @@ namespace {
 using cp::test::loadSamplePlan;
 using cp::test::shippedCatalog;
 InferenceEstimator estimator(const std::string &gpu, const std::string &model, Precision precision,
-                             int tp, int input, int output, std::optional<int> batch)
+                             int tp, int input, int output, std::optional<int> batch,
+                             const std::string &engine = "")
 {
     InferenceJob job;
+    if (!engine.empty())
+        job.engine = *findServingEngine(engine);
     job.model = shippedCatalog().llm(model);
     job.weightPrecision = precision;
     job.gpusPerReplica = tp;
@@ -425,41 +428,26 @@ private slots:
         // weights take 0.272 ms: compute-bound), plus 3.5 us: 27.71 ms over 32 layers.
         // TensorRT-LLM 0.9 runs CUTLASS SM80 MoE kernels on Hopper, 0.728 of the SM90 rate
         // (grouped_gemm pull request 37): 0.8624 / 0.728 = 1.1846 ms + 3.5 us, x 32 = 38.02 ms.
-        InferenceJob job;
-        job.model = shippedCatalog().llm("mixtral-8x7b");
-        job.weightPrecision = Precision::FP16;
-        job.gpusPerReplica = 2;
-        job.inputTokens = 2048;
-        job.outputTokens = 1;
-        job.batch = 1;
-        const InferenceSetup h200 = inferenceSetupFromCatalog(
-            shippedCatalog(), {.gpuId = "h200-sxm-141gb", .facilityId = "dc-industry-average"});
-        job.engine = *findServingEngine("tensorrt-llm-0.12");
-        const InferenceEstimate native
-            = InferenceEstimator(job, h200.hardware, h200.cost).estimate();
-        job.engine = *findServingEngine("tensorrt-llm-0.9");
-        const InferenceEstimate legacy
-            = InferenceEstimator(job, h200.hardware, h200.cost).estimate();
+        const auto prefillOf = [](const std::string &gpu, const std::string &engine) {
+            return estimator(gpu, "mixtral-8x7b", Precision::FP16, 2, 2048, 1, 1, engine)
+                .estimate()
+                .prefillOperations;
+        };
+        const StepOperations native = prefillOf("h200-sxm-141gb", "tensorrt-llm-0.12");
+        const StepOperations legacy = prefillOf("h200-sxm-141gb", "tensorrt-llm-0.9");
         const char *name = "expert MLP up (grouped GEMM)";
-        const double nativeSeconds = findOperation(native.prefillOperations, name)->seconds;
-        const double legacySeconds = findOperation(legacy.prefillOperations, name)->seconds;
+        const double nativeSeconds = findOperation(native, name)->seconds;
+        const double legacySeconds = findOperation(legacy, name)->seconds;
         QVERIFY2(qAbs(nativeSeconds - 27.71e-3) < 0.02e-3,
                  qPrintable(QString::number(nativeSeconds)));
         QVERIFY2(qAbs(legacySeconds - 38.02e-3) < 0.02e-3,
                  qPrintable(QString::number(legacySeconds)));
         // The dense GEMMs are TensorRT-LLM's own either way, and on an A100 the SM80 kernels are
         // native: no difference.
-        QCOMPARE(findOperation(legacy.prefillOperations, "QKV projection")->seconds,
-                 findOperation(native.prefillOperations, "QKV projection")->seconds);
-        const InferenceSetup a100 = inferenceSetupFromCatalog(
-            shippedCatalog(), {.gpuId = "a100-sxm4-80gb", .facilityId = "dc-industry-average"});
-        const InferenceEstimate onA100
-            = InferenceEstimator(job, a100.hardware, a100.cost).estimate();
-        job.engine = *findServingEngine("tensorrt-llm-0.12");
-        const InferenceEstimate onA100Native
-            = InferenceEstimator(job, a100.hardware, a100.cost).estimate();
-        QCOMPARE(findOperation(onA100.prefillOperations, name)->seconds,
-                 findOperation(onA100Native.prefillOperations, name)->seconds);
+        QCOMPARE(findOperation(legacy, "QKV projection")->seconds,
+                 findOperation(native, "QKV projection")->seconds);
+        QCOMPARE(findOperation(prefillOf("a100-sxm4-80gb", "tensorrt-llm-0.9"), name)->seconds,
+                 findOperation(prefillOf("a100-sxm4-80gb", "tensorrt-llm-0.12"), name)->seconds);
     }
 
     void publishedServingSuite()

@@ -77,6 +77,16 @@ TrainingJob gpt3OnEightByEight(int microbatch, int zero)
     return job;
 }
 
+/** The 1,024-GPU sample's layout for Llama 3 70B: TP 4 x PP 2 x DP 128. */
+ParallelConfig samplesLayout()
+{
+    ParallelConfig config;
+    config.tp = 4;
+    config.pp = 2;
+    config.dp = 128;
+    return config;
+}
+
 /** Llama 3 70B (Llama Team 2024, Table 3) at the 1,024-GPU sample's sizes. */
 TrainingJob llama70b(int seqLen)
 {
@@ -403,10 +413,7 @@ private slots:
     void operationsAddUpToTheStep()
     {
         TrainingJob job = llama70b(8192);
-        ParallelConfig config;
-        config.tp = 4;
-        config.pp = 2;
-        config.dp = 128;
+        ParallelConfig config = samplesLayout();
         config.interleave = 2;
         const TrainingEstimate e = TrainingEstimator(job, dgxH100(1024)).estimate(config);
         QVERIFY2(e.valid, e.reason.c_str());
@@ -446,10 +453,7 @@ private slots:
         //   n 4000.7, eff 0.69428, 1.4005 ms + 14 us = 1.4145 ms each; weight gradient whole:
         //   (2 x 1.4145 + 1.3258) / (3 x 1.3258) = 1.0446.
         TrainingJob job = llama70b(8192);
-        ParallelConfig config;
-        config.tp = 4;
-        config.pp = 2;
-        config.dp = 128;
+        ParallelConfig config = samplesLayout();
         const TrainingEstimate overlapped = TrainingEstimator(job, dgxH100(1024)).estimate(config);
         job.framework.tpCommOverlap = false;
         const TrainingEstimate plain = TrainingEstimator(job, dgxH100(1024)).estimate(config);
@@ -482,10 +486,7 @@ private slots:
         // Megatron-LM 2021 (unfused): 52 B per logit, 8 kernels: 5.4635e10 B = 18.325 ms + 32 x
         //   3.5 us = 18.437 ms.
         TrainingJob job = llama70b(8192);
-        ParallelConfig config;
-        config.tp = 4;
-        config.pp = 2;
-        config.dp = 128;
+        ParallelConfig config = samplesLayout();
         const TrainingEstimate fused = TrainingEstimator(job, dgxH100(1024)).estimate(config);
         const StepOperation *loss = findOperation(fused, "cross-entropy loss");
         QVERIFY(loss);
