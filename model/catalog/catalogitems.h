@@ -58,19 +58,10 @@ struct GpuSpec : CatalogEntry
     /** Of HBM bandwidth, reached by the FP8 cast-transpose kernels of a training step (0:
      * memoryAchievableFraction, a streaming kernel's). */
     double fp8CastMemoryFraction = 0;
-    /** Of HBM bandwidth, reached by a GEMM that streams its weights at a few rows (a decode
-     * step's projections), fixed kernel cost apart (0: memoryAchievableFraction). */
-    double weightGemmMemoryFraction = 0;
     /** Of this GPU's GEMM throughput, what kernels written for the previous generation's
      * tensor-core instructions (Ampere's mma.sync, CUTLASS SM80) reach on it: below 1 on Hopper,
      * whose full rate needs wgmma (1: native, or not measured). */
     double legacyKernelGemmFraction = 1;
-    /** The fraction a weight-streaming GEMM reaches: its own where measured, else a streaming
-     * kernel's. */
-    double weightGemmMemoryFractionOrStreaming() const
-    {
-        return weightGemmMemoryFraction > 0 ? weightGemmMemoryFraction : memoryAchievableFraction;
-    }
     double kernelOverheadSeconds = 4e-6; ///< fixed cost of one kernel: launch, ramp-up and tail
     std::string calibrationSource;
 

@@ -87,8 +87,6 @@ void readGpuCalibration(JsonFieldReader &reader, GpuSpec &gpu)
         calibration.optionalNumber("nccl_ll_busbw_cap_gb_per_s", positive).value_or(0.0));
     gpu.fp8CastMemoryFraction
         = calibration.optionalNumber("fp8_cast_memory_fraction", fraction).value_or(0.0);
-    gpu.weightGemmMemoryFraction
-        = calibration.optionalNumber("weight_gemm_memory_fraction", fraction).value_or(0.0);
     gpu.legacyKernelGemmFraction
         = calibration.optionalNumber("legacy_kernel_gemm_fraction", fraction).value_or(1.0);
     gpu.kernelOverheadSeconds

@@ -138,8 +138,7 @@ struct InferenceEstimator::BatchSetup
     double inputTokens = 0, outputTokens = 0;
     double meanContext = 0; ///< mean context over the generation: I + O / 2
     double kvShare = 1; ///< this GPU's share of a token's K/V (its KV heads, its stage)
-    double hbmBytesPerSecond = 0; ///< achievable by a streaming kernel (K/V cache, activations)
-    double weightBytesPerSecond = 0; ///< achievable by a GEMM streaming its weights
+    double hbmBytesPerSecond = 0; ///< achievable
     ServingReplica replica;
 };
 
@@ -164,7 +163,6 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     // one. A stage keeps the cache of its own layers.
     s.kvShare = std::max(1.0, s.shape.kvHeads / s.tensorParallel) / s.shape.kvHeads / s.stages;
     s.hbmBytesPerSecond = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
-    s.weightBytesPerSecond = gpu.memoryBytesPerSecond * gpu.weightGemmMemoryFractionOrStreaming();
     ServingReplica &replica = s.replica;
     replica.shape = s.shape;
     replica.gpu = gpu;
@@ -236,8 +234,7 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
     const double kvRead = b * context * e.kvBytesPerToken * s.kvShare * s.replica.kvReadsPerKvHead;
-    e.decodeMemorySeconds
-        = p * (weightBytesRead / s.weightBytesPerSecond + kvRead / s.hbmBytesPerSecond);
+    e.decodeMemorySeconds = p * (weightBytesRead + kvRead) / s.hbmBytesPerSecond;
     // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs.
     const double linearFlopsPerToken
         = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
@@ -325,12 +322,7 @@ void InferenceEstimator::explainBottleneck(InferenceEstimate &e, const std::stri
         const GpuSpec &gpu = m_hw.gpu;
         e.bottleneck = "memory-bandwidth";
         e.bottleneckExplanation = "decode is memory-bound: each step reads "
-            + text("%.1f", decodeBytesRead / units::giga)
-            + " GB per GPU (weights and KV cache); weight GEMMs stream at "
-            + text("%.0f",
-                   gpu.memoryBytesPerSecond * gpu.weightGemmMemoryFractionOrStreaming()
-                       / units::giga)
-            + " GB/s, the cache at "
+            + text("%.1f", decodeBytesRead / units::giga) + " GB per GPU (weights and KV cache) at "
             + text("%.0f", gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction / units::giga)
             + " GB/s";
     } else {
@@ -514,28 +506,16 @@ void InferenceEstimator::explainBatchLimit(InferenceEstimate &e) const
     // second per GPU follow the batch.
     if (!m_job.tpotP95Seconds || e.batch >= e.maxBatch || e.decodeStepSeconds <= 0)
         return;
-    const GpuSpec &gpu = m_hw.gpu;
-    const double hbm = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
-    const double weightRate = gpu.memoryBytesPerSecond * gpu.weightGemmMemoryFractionOrStreaming();
-    const double tpot = *m_job.tpotP95Seconds;
+    const double hbm = m_hw.gpu.memoryBytesPerSecond * m_hw.gpu.memoryAchievableFraction;
+    const double budget = *m_job.tpotP95Seconds * hbm;
     e.bottleneckExplanation += "; the batch (" + std::to_string(e.batch) + " of "
         + std::to_string(e.maxBatch) + " that fit) is held by the TPOT target";
     if (e.bottleneck != "memory-bandwidth")
         return;
-    if (weightRate == hbm) {
-        e.bottleneckExplanation += ": a " + text("%.0f ms", tpot * 1e3) + " step reads at most "
-            + text("%.1f GB", tpot * hbm / units::giga) + " at "
-            + text("%.0f GB/s", hbm / units::giga) + ", of which the weights take "
-            + text("%.1f GB", e.weightsBytesPerGpu / units::giga);
-        return;
-    }
-    const double weightSeconds = e.weightsBytesPerGpu / weightRate;
-    e.bottleneckExplanation += ": a " + text("%.0f ms", tpot * 1e3) + " step reads the "
-        + text("%.1f GB", e.weightsBytesPerGpu / units::giga) + " of weights in "
-        + text("%.1f ms", weightSeconds * 1e3) + " at "
-        + text("%.0f GB/s", weightRate / units::giga) + " and has "
-        + text("%.1f ms", std::max(0.0, tpot - weightSeconds) * 1e3)
-        + " left for the K/V caches at " + text("%.0f GB/s", hbm / units::giga);
+    e.bottleneckExplanation += ": a " + text("%.0f ms", *m_job.tpotP95Seconds * 1e3)
+        + " step reads at most " + text("%.1f GB", budget / units::giga) + " at "
+        + text("%.0f GB/s", hbm / units::giga) + ", of which the weights take "
+        + text("%.1f GB", e.weightsBytesPerGpu / units::giga);
 }
 
 } // namespace cp::model

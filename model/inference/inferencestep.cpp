@@ -36,8 +36,6 @@ public:
         , m_rows(rows)
         , m_compute(computePrecision(replica.gpu, replica.weightPrecision))
         , m_hbm(replica.gpu.memoryBytesPerSecond * replica.gpu.memoryAchievableFraction)
-        , m_weightHbm(replica.gpu.memoryBytesPerSecond
-                      * replica.gpu.weightGemmMemoryFractionOrStreaming())
         , m_layers(std::ceil(replica.shape.layers / replica.pipelineStages))
     { }
 
@@ -45,8 +43,6 @@ public:
      * A weight GEMM of `rows` x n x k on the stage's layers. A grouped expert GEMM is as many
      * GEMMs as experts it reads, each of `groupRows` rows: its efficiency is that of one group,
      * times `rateShare` (the engine's expert kernels on this GPU, ServingReplica).
-     * Where the weights bound it, they stream at the GPU's measured weight-GEMM share of HBM
-     * bandwidth (a cuBLAS GEMM at M = 1 reads below what a STREAM kernel reaches).
      */
     void addGemm(const char *name, double n, double k, double weightElements, double groupRows = 0,
                  double rateShare = 1.0)
@@ -57,7 +53,7 @@ public:
         const double computeSeconds = flops / (m_gpu.peakFlopsPerSecond(m_compute) * efficiency);
         const double bytes = weightElements * bytesPerElement(m_replica.weightPrecision)
             + m_rows * (k + n) * activationBytes;
-        const double memorySeconds = bytes / m_weightHbm;
+        const double memorySeconds = bytes / m_hbm;
         StepOperation op {name, OperationKind::Gemm};
         op.flops = m_layers * flops;
         op.bytes = m_layers * bytes;
@@ -214,7 +210,6 @@ private:
     double m_rows;
     Precision m_compute;
     double m_hbm;
-    double m_weightHbm;
     double m_layers;
     double m_computeSeconds = 0, m_memorySeconds = 0;
     StepOperations m_operations;
