@@ -73,13 +73,13 @@ struct LiveAdjacency
     std::vector<char> forwards; ///< switches forward flows; endpoints do not
     std::vector<double> latencySeconds; ///< by link id
 
+    LiveAdjacency() = default;
     /**
      * Built from the edge list, which is in link-id order, in two sequential passes (degrees,
      * then arcs): every vertex's arcs come out in the order its links were added, the order of
      * its out-edges, without a cache miss on each out-edge's record (most of building a meter on
      * a 131,072-GPU fabric before).
      */
-    LiveAdjacency() = default;
     LiveAdjacency(const FabricGraph &graph, const FabricLiveness &alive)
         : begin(graph.vertexCount() + 1, 0)
         , forwards(graph.vertexCount(), 0)
@@ -512,7 +512,7 @@ private:
  * `sharedMultiplier` > 1 the links between switches above the leaves carry that many times the
  * load given (the ranks of interchangeable rails).
  */
-void setBottleneck(const RingRateMeter::Fabric &context, const std::vector<double> &load,
+void setBottleneck(const RingRateMeter::Fabric &fabric, const std::vector<double> &load,
                    RingRate &result, double sharedMultiplier = 1.0)
 {
     double rate = std::numeric_limits<double>::infinity();
@@ -522,8 +522,8 @@ void setBottleneck(const RingRateMeter::Fabric &context, const std::vector<doubl
         if (load[arc] <= 0)
             continue;
         const double carried
-            = context.aboveLeaves[arc / 2] ? sharedMultiplier * load[arc] : load[arc];
-        const double r = context.capacity[arc / 2] / carried;
+            = fabric.aboveLeaves[arc / 2] ? sharedMultiplier * load[arc] : load[arc];
+        const double r = fabric.capacity[arc / 2] / carried;
         if (r < rate) {
             rate = r;
             worst = arc;
@@ -534,10 +534,10 @@ void setBottleneck(const RingRateMeter::Fabric &context, const std::vector<doubl
         return;
     result.bytesPerSecondPerFlow = rate;
     result.bottleneckLoad = worstLoad;
-    auto [u, v] = context.graph.linkEnds(worst / 2);
+    auto [u, v] = fabric.graph.linkEnds(worst / 2);
     if (worst % 2 == 1 ? u < v : u > v)
         std::swap(u, v);
-    const auto &g = context.graph.storage();
+    const auto &g = fabric.graph.storage();
     result.bottleneckLink = g[u].label + " -> " + g[v].label;
 }
 

@@ -142,14 +142,14 @@ std::vector<double> ringRates(const FabricGraph &graph, int endpointsPerNode,
                               const std::vector<long long> &nodes,
                               const std::vector<long long> &sizes, const FabricFailures &failures)
 {
+    if (nodes.size() < 2) // nothing to send
+        return std::vector<double>(sizes.size(), std::numeric_limits<double>::infinity());
+    // One meter for every size: the live links, attachments and adjacency are the same.
+    RingRateMeter meter(graph, failures);
     std::vector<double> rates;
     for (long long size : sizes) {
-        if (nodes.size() < 2) {
-            rates.push_back(std::numeric_limits<double>::infinity()); // nothing to send
-            continue;
-        }
         const auto rings = ringsOver(graph, endpointsPerNode, nodes, size);
-        rates.push_back(concurrentRingRate(graph, rings, 0.0, failures).bytesPerSecondPerFlow);
+        rates.push_back(meter.rate(rings, 0.0).bytesPerSecondPerFlow);
     }
     return rates;
 }
