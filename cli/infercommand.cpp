@@ -32,6 +32,9 @@ std::vector<OptionSpec> inferOptions()
         {"input-tokens", true, "prompt tokens per request"},
         {"output-tokens", true, "generated tokens per request"},
         {"batch", true, "concurrent sequences per replica"},
+        {"max-batch", true,
+         "the engine's limit on sequences per batch (vLLM --max-num-seqs, TensorRT-LLM "
+         "max_batch_size; default: the engine profile's, 256 for vLLM)"},
         {"rate", true, "requests per second to serve"},
         {"ttft-p95-ms", true, "p95 time-to-first-token target"},
         {"tpot-p95-ms", true, "p95 time-per-output-token target"},
@@ -58,6 +61,16 @@ std::vector<OptionSpec> inferOptions()
     return withCommonOptions(std::move(specs));
 }
 
+/** "max 1051 by memory", or "max 256 by the engine; 1051 fit in memory" when the engine's
+ * cap holds the batch. */
+std::string batchLimitText(const model::InferenceEstimate &e)
+{
+    if (e.engineBatchLimit > 0 && e.engineBatchLimit < e.memoryBatchLimit)
+        return "max " + std::to_string(e.maxBatch) + " by the engine; "
+            + std::to_string(e.memoryBatchLimit) + " fit in memory";
+    return "max " + std::to_string(e.memoryBatchLimit) + " by memory";
+}
+
 std::string renderInference(const model::InferenceEstimate &e, const std::string &title)
 {
     namespace units = model::units;
@@ -67,8 +80,7 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       + (e.pipelineStages > 1 ? " (TP " + std::to_string(e.tensorParallel)
                                  + " x PP " + std::to_string(e.pipelineStages) + ")"
                                               : std::string())
-                      + ", batch " + std::to_string(e.batch) + " (max " + std::to_string(e.maxBatch)
-                      + " by memory)"});
+                      + ", batch " + std::to_string(e.batch) + " (" + batchLimitText(e) + ")"});
     table.addRow({"memory per GPU",
                   format("%.1f GiB", e.memoryBytesPerGpu / units::gibi)
                       + format(" of %.1f GiB", e.memoryCapacityBytes / units::gibi)
@@ -194,6 +206,7 @@ model::InferenceJob inferenceJobFromArguments(const ParsedArguments &a)
     job.inputTokens = *a.integer("input-tokens", 1, 1 << 24);
     job.outputTokens = *a.integer("output-tokens", 1, 1 << 24);
     job.batch = a.integer("batch", 1, 1 << 20);
+    job.maxBatch = a.integer("max-batch", 1, 1 << 20);
     job.ratePerSecond = a.number("rate", 1e-9, 1e12);
     if (job.batch && job.ratePerSecond)
         throw UsageError("give either --batch or --rate, not both");
@@ -201,6 +214,8 @@ model::InferenceJob inferenceJobFromArguments(const ParsedArguments &a)
         job.ttftP95Seconds = *ttft / 1e3;
     if (auto tpot = a.number("tpot-p95-ms", 1e-6, 1e9))
         job.tpotP95Seconds = *tpot / 1e3;
+    if (job.batch && job.maxBatch && *job.batch > *job.maxBatch)
+        throw UsageError("--batch is more than --max-batch");
     if ((job.ttftP95Seconds || job.tpotP95Seconds) && !job.ratePerSecond)
         throw UsageError("latency targets need a request rate (--rate)");
     return job;

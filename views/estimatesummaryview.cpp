@@ -534,11 +534,18 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
     auto *section = new QTreeWidgetItem(tree, {tr("Inference")});
     if (!inf.fits || !inf.meetsTargets)
         addRow(section, tr("Not possible"), QString::fromStdString(inf.reason));
+    const bool engineHolds
+        = inf.engineBatchLimit > 0 && inf.engineBatchLimit < inf.memoryBatchLimit;
     addRow(section, tr("Replica"),
-           tr("%1 GPU(s), batch %2 (at most %3 by memory)")
-               .arg(inf.gpusPerReplica)
-               .arg(inf.batch)
-               .arg(inf.maxBatch));
+           engineHolds ? tr("%1 GPU(s), batch %2 (at most %3 by the engine; %4 fit in memory)")
+                             .arg(inf.gpusPerReplica)
+                             .arg(inf.batch)
+                             .arg(inf.maxBatch)
+                             .arg(inf.memoryBatchLimit)
+                       : tr("%1 GPU(s), batch %2 (at most %3 by memory)")
+                             .arg(inf.gpusPerReplica)
+                             .arg(inf.batch)
+                             .arg(inf.memoryBatchLimit));
     addRow(section, tr("Memory per GPU"),
            tr("%1 of %2 GiB (weights %3, KV cache %4)")
                .arg(number(inf.memoryBytesPerGpu / units::gibi, 1),

@@ -575,6 +575,12 @@ void PropertyEditor::buildInference()
         tr("Engine"), engines,
         QString::fromStdString(w.engineId.empty() ? model::defaultServingEngine().id : w.engineId),
         [](model::Plan &p, const QString &id) { p.inference.engineId = id.toStdString(); });
+    fields
+        .addInteger(tr("Engine batch limit"), w.maxBatch, 1, 1 << 20, tr("engine default"),
+                    [](model::Plan &p, std::optional<int> v) { p.inference.maxBatch = v; })
+        ->setToolTip(tr("Sequences the engine runs in one batch at most (vLLM max_num_seqs, "
+                        "TensorRT-LLM max_batch_size); the default is the engine's own: 256 for "
+                        "vLLM, none for TensorRT-LLM"));
     QStringList hours;
     for (double rate : w.diurnalRates)
         hours << QString::number(rate);

@@ -26,6 +26,13 @@ struct InferenceJob
      */
     std::optional<int> pipelineStages;
     std::optional<int> batch; ///< fixed concurrent sequences per replica
+    /**
+     * The most sequences the engine runs in one batch (vLLM max_num_seqs, TensorRT-LLM
+     * max_batch_size); unset: the engine profile's default (ServingEngine::defaultMaxBatch).
+     * InferenceJob::noBatchCap lifts the cap, leaving memory to decide.
+     */
+    std::optional<int> maxBatch;
+    static constexpr int noBatchCap = 1 << 30;
     std::optional<double>
         ratePerSecond; ///< requests per second to serve (with SLOs: size replicas)
     std::optional<double> ttftP95Seconds;
@@ -62,7 +69,9 @@ struct InferenceEstimate
     int tensorParallel = 1;
     int pipelineStages = 1;
     int batch = 1;
-    int maxBatch = 0;
+    int maxBatch = 0; ///< the largest batch that runs: the smaller of the two limits below
+    int memoryBatchLimit = 0; ///< sequences whose K/V cache fits beside the weights
+    int engineBatchLimit = 0; ///< the engine's cap on sequences per batch; 0: none
     double weightsBytesPerGpu = 0;
     double kvBytesPerToken = 0; ///< whole model, all layers (per GPU: divide by the KV split)
     double kvBytesPerGpu = 0; ///< at the chosen batch and full context

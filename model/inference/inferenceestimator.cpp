@@ -115,7 +115,7 @@ std::string InferenceEstimator::layoutProblem() const
     return {};
 }
 
-int InferenceEstimator::maxBatch() const
+int InferenceEstimator::memoryBatchLimit() const
 {
     const InferenceEstimate one = estimateAtBatch(1);
     if (!one.fits)
@@ -124,6 +124,33 @@ int InferenceEstimator::maxBatch() const
         - engineReserveBytes(one.weightsBytesPerGpu, one.workspaceBytesPerGpu);
     const double perSequence = one.kvBytesPerGpu; // batch 1
     return static_cast<int>(std::floor(free / perSequence));
+}
+
+int InferenceEstimator::engineBatchLimit() const
+{
+    const int cap = m_job.maxBatch.value_or(m_job.engine.defaultMaxBatch);
+    return cap >= InferenceJob::noBatchCap ? 0 : cap;
+}
+
+InferenceEstimator::BatchLimits InferenceEstimator::batchLimits() const
+{
+    BatchLimits limits;
+    limits.memory = memoryBatchLimit();
+    limits.engine = engineBatchLimit();
+    limits.largest = limits.engine > 0 ? std::min(limits.memory, limits.engine) : limits.memory;
+    return limits;
+}
+
+int InferenceEstimator::maxBatch() const
+{
+    return batchLimits().largest;
+}
+
+void InferenceEstimator::BatchLimits::applyTo(InferenceEstimate &e) const
+{
+    e.maxBatch = largest;
+    e.memoryBatchLimit = memory;
+    e.engineBatchLimit = engine;
 }
 
 /** What every stage of estimateAtBatch reads: the shapes, the layout and the batch. */
@@ -385,34 +412,46 @@ void InferenceEstimator::finishCosts(InferenceEstimate &e) const
 
 InferenceEstimate InferenceEstimator::estimate() const
 {
-    const int limit = maxBatch();
-    if (limit < 1) {
+    const BatchLimits limits = batchLimits();
+    if (limits.largest < 1) {
         InferenceEstimate e = estimateAtBatch(1);
+        limits.applyTo(e);
         e.maxBatch = 0;
         return e;
     }
     if (m_job.batch)
-        return estimateGivenBatch(*m_job.batch, limit);
+        return estimateGivenBatch(*m_job.batch, limits);
     if (!m_job.ratePerSecond) {
-        InferenceEstimate e = estimateAtBatch(limit);
-        e.maxBatch = limit;
+        InferenceEstimate e = estimateAtBatch(limits.largest);
+        limits.applyTo(e);
+        if (limits.largest < limits.memory)
+            e.bottleneckExplanation += "; the batch is held at " + std::to_string(limits.engine)
+                + " sequences by " + m_job.engine.name + "'s " + m_job.engine.maxBatchSetting + " ("
+                + std::to_string(limits.memory) + " would fit in memory)";
         return e;
     }
-    return cheapestBatchForRate(limit);
+    return cheapestBatchForRate(limits);
 }
 
-InferenceEstimate InferenceEstimator::estimateGivenBatch(int batch, int limit) const
+InferenceEstimate InferenceEstimator::estimateGivenBatch(int batch, const BatchLimits &limits) const
 {
     InferenceEstimate e = estimateAtBatch(batch);
-    e.maxBatch = limit;
-    if (batch > limit) {
+    limits.applyTo(e);
+    if (batch > limits.memory) {
         e.fits = false;
         e.reason = "batch " + std::to_string(batch) + " needs "
             + text("%.1f", e.memoryBytesPerGpu / units::gibi)
-            + " GiB per GPU; the KV cache leaves room for at most " + std::to_string(limit)
+            + " GiB per GPU; the KV cache leaves room for at most " + std::to_string(limits.memory)
             + " sequences";
         e.bottleneck = "memory-capacity";
         e.bottleneckExplanation = "does not fit: " + e.reason;
+    } else if (limits.engine > 0 && batch > limits.engine) {
+        e.meetsTargets = false;
+        e.reason = "batch " + std::to_string(batch) + " is more than the "
+            + std::to_string(limits.engine) + " sequences " + m_job.engine.name + " runs at once ("
+            + m_job.engine.maxBatchSetting + "); raise the engine's limit";
+        e.bottleneck = "engine-batch-limit";
+        e.bottleneckExplanation = e.reason;
     }
     return e;
 }
@@ -445,8 +484,9 @@ void InferenceEstimator::provisionReplicas(InferenceEstimate &e, int batch, doub
     }
 }
 
-InferenceEstimate InferenceEstimator::cheapestBatchForRate(int limit) const
+InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &limits) const
 {
+    const int limit = limits.largest;
     std::vector<int> batches;
     for (int b = 1; b < limit; b *= 2)
         batches.push_back(b);
@@ -456,7 +496,7 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(int limit) const
     std::string why = "no batch size meets the latency targets";
     for (int b : batches) {
         InferenceEstimate e = estimateAtBatch(b);
-        e.maxBatch = limit;
+        limits.applyTo(e);
         if (m_job.tpotP95Seconds && e.tpotSeconds > *m_job.tpotP95Seconds) {
             why = "even at batch 1 the time per output token is "
                 + text("%.1f ms", 1e3 * estimateAtBatch(1).tpotSeconds) + ", above the target";
@@ -475,7 +515,7 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(int limit) const
     }
     if (!best) {
         InferenceEstimate e = estimateAtBatch(1);
-        e.maxBatch = limit;
+        limits.applyTo(e);
         e.meetsTargets = false;
         e.reason = why;
         e.bottleneck = "latency";
@@ -508,8 +548,8 @@ void InferenceEstimator::explainBatchLimit(InferenceEstimate &e) const
         return;
     const double hbm = m_hw.gpu.memoryBytesPerSecond * m_hw.gpu.memoryAchievableFraction;
     const double budget = *m_job.tpotP95Seconds * hbm;
-    e.bottleneckExplanation += "; the batch (" + std::to_string(e.batch) + " of "
-        + std::to_string(e.maxBatch) + " that fit) is held by the TPOT target";
+    e.bottleneckExplanation += "; the batch (" + std::to_string(e.batch) + " of the "
+        + std::to_string(e.maxBatch) + " the replica can run) is held by the TPOT target";
     if (e.bottleneck != "memory-bandwidth")
         return;
     e.bottleneckExplanation += ": a " + text("%.0f ms", *m_job.tpotP95Seconds * 1e3)

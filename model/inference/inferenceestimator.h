@@ -39,9 +39,14 @@ public:
      * the fewest GPUs. Neither: the largest batch that fits (maximum throughput).
      */
     InferenceEstimate estimate() const;
-    /** Largest batch whose KV cache fits beside the weights; 0 when the weights alone do not fit.
-     */
+    /** Largest batch that runs: its K/V cache fits beside the weights and the engine admits
+     * it; 0 when the weights alone do not fit. */
     int maxBatch() const;
+    /** Largest batch whose K/V cache fits beside the weights; 0 when the weights alone do not
+     * fit. */
+    int memoryBatchLimit() const;
+    /** The engine's cap on sequences per batch (the job's, else the profile's); 0: none. */
+    int engineBatchLimit() const;
 
     /** Pipeline stages and tensor-parallel GPUs per stage for the job on this hardware. */
     int pipelineStages() const;
@@ -51,6 +56,14 @@ public:
     std::string layoutProblem() const;
 
 private:
+    struct BatchLimits
+    {
+        int memory = 0;
+        int engine = 0; ///< 0: no cap
+        int largest = 0;
+        void applyTo(InferenceEstimate &estimate) const;
+    };
+    BatchLimits batchLimits() const;
     struct BatchSetup;
     BatchSetup batchSetup(int batch) const;
     /** Weights, K/V cache, workspace and reserve per GPU; whether they fit. */
@@ -68,10 +81,10 @@ private:
     /** Adds to the explanation why a TPOT target holds the batch below what memory allows. */
     void explainBatchLimit(InferenceEstimate &estimate) const;
     /** The workload's own batch, or why it does not fit in the `limit` memory allows. */
-    InferenceEstimate estimateGivenBatch(int batch, int limit) const;
+    InferenceEstimate estimateGivenBatch(int batch, const BatchLimits &limits) const;
     /** The batch (powers of two up to `limit`) that serves the rate with the fewest replicas
      * inside the latency targets, or the reason none does. */
-    InferenceEstimate cheapestBatchForRate(int limit) const;
+    InferenceEstimate cheapestBatchForRate(const BatchLimits &limits) const;
     /** The fewest replicas of `estimate` (at `batch`) whose p95 TTFT under `rate` requests/s
      * (an M/M/c queue per replica) meets the target, with the queue's percentiles. */
     void provisionReplicas(InferenceEstimate &estimate, int batch, double rate) const;

@@ -49,8 +49,12 @@ std::vector<ServingEngine> makeEngines()
           "max_num_batched_tokens defaults to 512; gpu_memory_utilization 0.9 of the whole GPU "
           "(https://docs.vllm.ai/en/latest/models/performance.html). Chunked prefill as in "
           "Agrawal et al., 'Taming Throughput-Latency Tradeoff in LLM Inference with "
-          "Sarathi-Serve', OSDI 2024.";
+          "Sarathi-Serve', OSDI 2024. At most 256 sequences run in one batch unless "
+          "--max-num-seqs raises it (SchedulerConfig.max_num_seqs = 256 in vllm/config.py, and "
+          "the engine-arguments page, https://docs.vllm.ai/en/v0.6.0/models/engine_args.html).";
     vllm.chunkedPrefill = true;
+    vllm.defaultMaxBatch = 256;
+    vllm.maxBatchSetting = "max_num_seqs";
     vllm.tokensPerStep = 512;
     vllm.memoryUtilization = 0.9;
     vllm.shareOfFreeMemory = false;

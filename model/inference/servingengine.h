@@ -39,6 +39,11 @@ struct ServingEngine
     /** The MoE plugin's grouped expert GEMMs run kernels of the previous tensor-core generation
      * on newer GPUs (GpuSpec::legacyKernelGemmFraction). */
     bool moeGemmLegacyKernels = false;
+    /** Sequences the scheduler admits into one running batch unless the deployment raises it
+     * (vLLM's max_num_seqs); 0: no default cap, the K/V cache memory decides. */
+    int defaultMaxBatch = 0;
+    /** The setting's name in the engine, for messages ("max_num_seqs"). */
+    std::string maxBatchSetting = "max_batch_size";
 };
 
 const std::vector<ServingEngine> &servingEngines();

@@ -100,6 +100,9 @@ struct InferenceWorkload
     std::optional<int> gpusPerReplica;
     std::optional<int> pipelineStages; ///< across nodes; see InferenceJob::pipelineStages
     std::string engineId; ///< serving engine profile (servingengine.h); empty: the newest
+    /** The engine's cap on sequences per batch (InferenceJob::maxBatch); unset: the profile's
+     * default. */
+    std::optional<int> maxBatch;
     SpeculativeDecoding speculative;
     /** Traffic of each hour of the day, any unit; the busiest hour runs at rate_per_s. Empty:
      * static traffic. See diurnalautoscaling.h. */

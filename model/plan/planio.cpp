@@ -130,6 +130,7 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     inf.gpusPerReplica = w.optionalInteger("gpus_per_replica", 1, 1 << 16);
     inf.pipelineStages = w.optionalInteger("pipeline_stages", 1, 1024);
     inf.engineId = w.optionalChoice("engine", servingEngineIdList()).value_or("");
+    inf.maxBatch = w.optionalInteger("max_batch", 1, 1 << 20);
     if (const nlohmann::json *speculative = w.optionalObject("speculative")) {
         JsonFieldReader spec(*speculative, w.file(), w.childPointer("speculative"));
         inf.speculative.enabled = true;
@@ -768,6 +769,8 @@ nlohmann::json inferenceWorkloadToJson(const InferenceWorkload &inf)
         w["pipeline_stages"] = *inf.pipelineStages;
     if (!inf.engineId.empty())
         w["engine"] = inf.engineId;
+    if (inf.maxBatch)
+        w["max_batch"] = *inf.maxBatch;
     if (inf.speculative.enabled) {
         nlohmann::json spec = {{"draft_tokens", inf.speculative.draftTokens},
                                {"acceptance_rate", inf.speculative.acceptanceRate}};

@@ -113,6 +113,8 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"pipeline_stages", e.pipelineStages},
         {"batch", e.batch},
         {"max_batch", e.maxBatch},
+        {"memory_batch_limit", e.memoryBatchLimit},
+        {"engine_batch_limit", e.engineBatchLimit},
         {"ttft_ms", e.ttftSeconds * 1e3},
         {"ttft_p50_ms", e.ttftP50Seconds * 1e3},
         {"ttft_p95_ms", e.ttftSeconds * 1e3},

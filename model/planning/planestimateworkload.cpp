@@ -220,6 +220,7 @@ InferenceJob inferenceJobOf(const InferenceWorkload &w, const Catalog &catalog)
     job.ratePerSecond = w.ratePerSecond;
     if (!w.engineId.empty())
         job.engine = *findServingEngine(w.engineId);
+    job.maxBatch = w.maxBatch;
     job.speculative = w.speculative;
     if (!w.speculative.draftModelId.empty())
         job.draftModel = catalog.llm(w.speculative.draftModelId);

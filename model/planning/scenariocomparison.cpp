@@ -206,7 +206,7 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              return ifInference(e, e.inference.outputTokensPerSecondPerGpu);
          }},
-        {"max_batch", "Inference", "Largest batch that fits", "sequences", P::Higher,
+        {"max_batch", "Inference", "Largest batch that runs", "sequences", P::Higher,
          [](const PlanEstimate &e) {
              return e.hasInference ? Value(e.inference.maxBatch) : std::nullopt;
          }},

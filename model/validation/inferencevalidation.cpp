@@ -205,6 +205,12 @@ InferenceJob jobOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalo
     job.inputTokens = static_cast<int>(std::lround(inputTokens.value_or(1)));
     job.outputTokens = static_cast<int>(std::lround(outputTokens.value_or(1)));
     job.batch = batchOf(raw, row, gpus, job.gpusPerReplica);
+    // The engine's cap on sequences per batch as the run configured it (MLPerf's
+    // gpu_batch_size); unstated, none: benchmark harnesses size it for the run (trtllm-bench
+    // picks its own), so the profile's serving default (vLLM's 256) does not describe them.
+    job.maxBatch = isNull(raw, "max_batch") ? InferenceJob::noBatchCap
+                                            : row.integer("max_batch", 1, 1 << 20);
+    row.accept("max_batch");
     if (!isNull(raw, "request_rate") && !job.batch && out.notEstimated.empty())
         // MLPerf's server scenario: a fixed fleet at an offered rate. Its latencies come from the
         // in-flight batch the rate builds near saturation, which the estimator does not model

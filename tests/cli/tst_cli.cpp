@@ -864,6 +864,46 @@ private slots:
                 > 3);
     }
 
+    void inferEngineBatchLimit()
+    {
+        // Llama 3 8B in FP8 at 128 + 128 tokens fits some 4,100 sequences on an H100
+        // (tst_inferenceestimator derives it); vLLM runs 256 of them unless told otherwise.
+        const QStringList base = {"infer",
+                                  "--gpu",
+                                  "h100-sxm5-80gb",
+                                  "--model",
+                                  "llama-3-8b",
+                                  "--precision",
+                                  "fp8",
+                                  "--kv-precision",
+                                  "fp8",
+                                  "--input-tokens",
+                                  "128",
+                                  "--output-tokens",
+                                  "128"};
+        const Result capped = run(base + QStringList {"--json"});
+        QVERIFY2(capped.status == 0, capped.err.constData());
+        const QJsonObject json = QJsonDocument::fromJson(capped.out).object();
+        QCOMPARE(json.value(QStringLiteral("batch")).toInt(), 256);
+        QCOMPARE(json.value(QStringLiteral("engine_batch_limit")).toInt(), 256);
+        QVERIFY(json.value(QStringLiteral("memory_batch_limit")).toInt() > 4000);
+        const Result text = run(base);
+        QVERIFY2(text.out.contains("batch 256 (max 256 by the engine;"), text.out.constData());
+
+        const Result raised = run(base + QStringList {"--max-batch", "1000", "--json"});
+        QCOMPARE(
+            QJsonDocument::fromJson(raised.out).object().value(QStringLiteral("batch")).toInt(),
+            1000);
+        const Result over = run(base + QStringList {"--batch", "300"});
+        QCOMPARE(over.status, 3);
+        QVERIFY2(over.err.contains("max_num_seqs"), over.err.constData());
+        const Result contradiction
+            = run(base + QStringList {"--batch", "300", "--max-batch", "200"});
+        QCOMPARE(contradiction.status, 2);
+        QVERIFY2(contradiction.err.contains("--batch is more than --max-batch"),
+                 contradiction.err.constData());
+    }
+
     void planEstimateJsonSumsUpTheHall()
     {
         // The sample's room (tst_datahall derives every figure): 6 rows, 51 cabinets, none over

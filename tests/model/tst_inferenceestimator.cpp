@@ -571,6 +571,58 @@ private slots:
         QCOMPARE(defaultServingEngine().id, std::string("vllm-0.6"));
     }
 
+    void enginesCapTheBatch()
+    {
+        // Llama 3 8B with FP8 weights and cache, 128 + 128 tokens, on one H100: a sequence's
+        // cache is 256 tokens x 32 layers x 2 (K and V) x 8 heads x 128 x 1 byte = 16.8 MB, and
+        // vLLM's 90% of 85.52 GB less 8.03 GB of weights leaves about 68.9 GB: some 4,100
+        // sequences fit. vLLM still runs at most 256 at once (SchedulerConfig.max_num_seqs = 256
+        // unless --max-num-seqs raises it).
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-3-8b");
+        job.weightPrecision = Precision::FP8;
+        job.kvPrecision = Precision::FP8;
+        job.inputTokens = 128;
+        job.outputTokens = 128;
+        const InferenceSetup setup = inferenceSetupFromCatalog(shippedCatalog(),
+                                                               {.gpuId = "h100-sxm5-80gb",
+                                                                .facilityId = "dc-industry-average",
+                                                                .hourlyUsdPerGpu = 2.0});
+        job.engine = *findServingEngine("vllm-0.6");
+        const InferenceEstimate vllm
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QCOMPARE(vllm.batch, 256);
+        QCOMPARE(vllm.maxBatch, 256);
+        QCOMPARE(vllm.engineBatchLimit, 256);
+        QVERIFY(vllm.memoryBatchLimit > 4000 && vllm.memoryBatchLimit < 4200);
+        QVERIFY(vllm.bottleneckExplanation.find("max_num_seqs") != std::string::npos);
+
+        // A deployment that raises the limit runs the larger batch.
+        job.maxBatch = 1024;
+        QCOMPARE(InferenceEstimator(job, setup.hardware, setup.cost).estimate().batch, 1024);
+
+        // TensorRT-LLM's profile has no cap of its own (trtllm-bench sizes it): memory decides,
+        // at 90% of what the weights and 2 GB of buffers leave, (85.52 - 8.03 - 2) x 0.9 / 16.8 MB,
+        // again about 4,000 sequences.
+        job.maxBatch.reset();
+        job.engine = *findServingEngine("tensorrt-llm-0.12");
+        const InferenceEstimate trt
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QCOMPARE(trt.engineBatchLimit, 0);
+        QCOMPARE(trt.batch, trt.memoryBatchLimit);
+        QVERIFY(trt.batch > 3900 && trt.batch < 4200);
+
+        // A batch above the engine's limit is not run, and the reason names the setting.
+        job.engine = *findServingEngine("vllm-0.6");
+        job.batch = 300;
+        const InferenceEstimate over
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(over.fits);
+        QVERIFY(!over.meetsTargets);
+        QVERIFY(over.reason.find("max_num_seqs") != std::string::npos);
+        QCOMPARE(over.bottleneck, std::string("engine-batch-limit"));
+    }
+
     void attentionKernelsReadGroupedKvHeads()
     {
         // TurboMind 0.1's decoder attention serves 4, 2 or 1 query heads per block (the largest
@@ -624,6 +676,7 @@ private slots:
         plan.inference.speculative.draftTokens = 5;
         plan.inference.speculative.acceptanceRate = 0.65;
         plan.inference.speculative.draftModelId = "llama-3-8b";
+        plan.inference.maxBatch = 512;
         nlohmann::json json = planToJson(plan);
         const Plan back = parsePlan(json, "plan.json", &shippedCatalog());
         QCOMPARE(back.inference.engineId, std::string("tensorrt-llm-0.12"));
@@ -631,6 +684,16 @@ private slots:
         QCOMPARE(back.inference.speculative.draftTokens, 5);
         QCOMPARE(back.inference.speculative.acceptanceRate, 0.65);
         QCOMPARE(back.inference.speculative.draftModelId, std::string("llama-3-8b"));
+        QCOMPARE(back.inference.maxBatch, std::optional<int>(512));
+        json["workload"]["max_batch"] = 0;
+        try {
+            parsePlan(json, "plan.json", &shippedCatalog());
+            QFAIL("a max_batch of 0 was accepted");
+        } catch (const std::exception &error) {
+            QVERIFY2(std::string(error.what()).find("/workload/max_batch") != std::string::npos,
+                     error.what());
+        }
+        json["workload"]["max_batch"] = 512;
         json["workload"]["engine"] = "vllm-0.1";
         try {
             parsePlan(json, "plan.json", &shippedCatalog());
