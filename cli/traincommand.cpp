@@ -84,6 +84,9 @@ std::vector<OptionSpec> trainOptions()
          "share of the backward pass that can hide gradient sync, 0..1 (default: the "
          "framework's)"},
         {"no-tp-comm-overlap", false, "tensor-parallel collectives not overlapped with GEMMs"},
+        {"grad-reduce-in-bf16", false,
+         "BF16 gradients accumulated and reduced in 16 bits (Megatron --grad-reduce-in-bf16); "
+         "by default in fp32, as Megatron, NeMo and Megatron-Bridge do"},
         {"moe-comm-overlap", false,
          "MoE all-to-all behind another microbatch's compute (Megatron-Core "
          "--overlap-moe-expert-parallel-comm)"},
@@ -235,6 +238,8 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
         framework.tpCommOverlap = false;
     if (a.has("moe-comm-overlap"))
         framework.moeCommOverlap = true;
+    if (a.has("grad-reduce-in-bf16"))
+        framework.bf16GradientsInFp32 = false;
     job.moeCapacityFactor = a.number("moe-capacity-factor", 1.0, 16.0).value_or(1.0);
     job.allowTpAcrossNodes = a.has("allow-tp-across-nodes");
     model::ParallelismConstraints &k = job.constraints;

@@ -101,6 +101,8 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     framework.tpCommOverlap = w.optionalBool("tp_comm_overlap").value_or(framework.tpCommOverlap);
     framework.moeCommOverlap
         = w.optionalBool("moe_comm_overlap").value_or(framework.moeCommOverlap);
+    framework.bf16GradientsInFp32
+        = w.optionalBool("grad_reduce_in_fp32").value_or(framework.bf16GradientsInFp32);
     job.allowTpAcrossNodes = w.optionalBool("allow_tp_across_nodes").value_or(false);
     plan.asyncCheckpoints = w.optionalBool("async_checkpoint").value_or(false);
     job.moeCapacityFactor
@@ -728,6 +730,8 @@ nlohmann::json trainingWorkloadToJson(const Plan &plan)
         w["tp_comm_overlap"] = job.framework.tpCommOverlap;
     if (job.framework.moeCommOverlap != base.moeCommOverlap)
         w["moe_comm_overlap"] = job.framework.moeCommOverlap;
+    if (job.framework.bf16GradientsInFp32 != base.bf16GradientsInFp32)
+        w["grad_reduce_in_fp32"] = job.framework.bf16GradientsInFp32;
     if (job.moeCapacityFactor != 1.0)
         w["moe_capacity_factor"] = job.moeCapacityFactor;
     if (job.tokens > 0)

@@ -16,11 +16,11 @@ namespace cp::model {
 namespace {
 
 /**
- * Bytes per parameter held for mixed-precision Adam: 2 (16-bit weights) + 2 (16-bit gradients)
- * + 12 (fp32 master weights, momentum, variance). Rajbhandari et al., "ZeRO", SC20, §3.1 (K = 12).
+ * Bytes per parameter held for mixed-precision Adam: 2 (16-bit weights) + the gradient (2 B, or
+ * 4 where the framework accumulates in fp32: gradientBytesPerParameter) + 12 (fp32 master
+ * weights, momentum, variance). Rajbhandari et al., "ZeRO", SC20, §3.1 (K = 12).
  */
 constexpr double weightBytesPerParameter = 2.0;
-constexpr double gradientBytesPerParameter = 2.0;
 constexpr double optimizerBytesPerParameter = 12.0;
 
 std::string percent(double fraction)
@@ -329,7 +329,8 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
             * (shard ? dense / dpGroup + expertParams / shardExpert : paramsPerGpu);
     };
     mem.weightsBytes = sharded(weightBytesPerParameter, c.zero >= 3);
-    mem.gradientsBytes = sharded(gradientBytesPerParameter, c.zero >= 2);
+    mem.gradientsBytes
+        = sharded(gradientBytesPerParameter(framework, m_job.precision), c.zero >= 2);
     mem.optimizerBytes = sharded(optimizerBytesPerParameter, c.zero >= 1);
 
     // Per layer and microbatch: 10·sbh replicated (norm inputs, block inputs, dropout masks; /t

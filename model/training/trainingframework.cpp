@@ -41,8 +41,20 @@ constexpr double overlapSlowdown = 0.189;
 constexpr double unfusedCrossEntropyBytes = 52, unfusedCrossEntropyKernels = 8;
 constexpr double fusedCrossEntropyBytes = 36, fusedCrossEntropyKernels = 5;
 
+/**
+ * Megatron-LM's argument check turns --accumulate-allreduce-grads-in-fp32 on for every --bf16 run
+ * ("bfloat16 requires gradient accumulation and all-reduce to be done in fp32",
+ * megatron/training/arguments.py, https://github.com/NVIDIA/Megatron-LM; present since the 2021
+ * releases, later opt-out with --grad-reduce-in-bf16), so the gradient buffer and its
+ * reduce-scatter are fp32. NeMo 2 and Megatron-Bridge's bf16_mixed precision recipes set
+ * grad_reduce_in_fp32 as well; Meta reduce-scatters Llama 3's gradients in fp32 (Llama 3 Herd of
+ * Models, 2024, section 3.3.4, https://arxiv.org/abs/2407.21783). FP16 runs keep the default off.
+ */
+constexpr bool megatronBf16GradientsInFp32 = true;
+
 TrainingFramework withReserves(TrainingFramework framework)
 {
+    framework.bf16GradientsInFp32 = megatronBf16GradientsInFp32;
     framework.cudaContextBytes = cudaContextBytes;
     framework.ncclBufferBytes = ncclBufferBytes;
     framework.allocatorFragmentationFraction = allocatorFragmentation;
@@ -103,6 +115,12 @@ std::vector<TrainingFramework> makeFrameworks()
 }
 
 } // namespace
+
+double gradientBytesPerParameter(const TrainingFramework &framework, Precision precision)
+{
+    const bool bf16Weights = precision == Precision::BF16 || precision == Precision::FP8;
+    return bf16Weights && framework.bf16GradientsInFp32 ? 4.0 : 2.0;
+}
 
 const std::vector<TrainingFramework> &trainingFrameworks()
 {

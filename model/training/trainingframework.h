@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "model/catalog/catalogitems.h"
+
 #include <string>
 #include <vector>
 
@@ -42,6 +44,9 @@ struct TrainingFramework
     /** Compute slows while a collective runs beside it (NCCL's SMs, HBM traffic): the extra
      * time, as a share of the overlapped time. */
     double overlapComputeSlowdown = 0;
+    /** BF16 (and FP8-on-BF16) runs accumulate gradients and reduce them over data-parallel
+     * ranks in fp32; FP16 runs keep them in 16 bits. */
+    bool bf16GradientsInFp32 = true;
     /** CUDA context and the framework's own kernels' modules, per GPU. */
     double cudaContextBytes = 0;
     /** NCCL communicator buffers, per GPU. */
@@ -49,6 +54,10 @@ struct TrainingFramework
     /** Caching-allocator fragmentation, as a share of the activation memory. */
     double allocatorFragmentationFraction = 0;
 };
+
+/** Bytes of one gradient element as `framework` accumulates it and the data-parallel reduction
+ * sends it, for weights trained in `precision`: 4 (fp32) or 2. */
+double gradientBytesPerParameter(const TrainingFramework &framework, Precision precision);
 
 /** The profiles ClusterPlanner knows, oldest first. */
 const std::vector<TrainingFramework> &trainingFrameworks();

@@ -13,14 +13,14 @@ namespace {
 
 /** Bytes of one activation element: Megatron keeps activations in 16-bit even with FP8 GEMMs. */
 constexpr double activationBytes = 2.0;
-/** Bytes of a 16-bit gradient as the data-parallel reduction sends it. */
-constexpr double gradientBytesPerParameter = 2.0;
+/** Bytes of a 16-bit parameter as the distributed optimizer's all-gather sends it. */
+constexpr double parameterBytes = 2.0;
 /**
- * Bytes the Adam update streams per parameter it owns: reads fp32 master, m, v and the 16-bit
- * gradient (14 B), writes master, m, v and the 16-bit weight (14 B); the gradient-norm clip
- * reads the gradient once more (2 B).
+ * Bytes the Adam update streams per parameter it owns, besides the gradient: reads fp32 master,
+ * m and v (12 B), writes master, m, v and the 16-bit weight (14 B). The gradient (2 or 4 B) is
+ * read by the update and once more by the gradient-norm clip.
  */
-constexpr double optimizerTrafficBytesPerParameter = 30.0;
+constexpr double optimizerStateTrafficBytesPerParameter = 26.0;
 /**
  * FlashAttention-2's backward pass runs five matrix multiplies against the forward's two
  * (Dao, "FlashAttention-2", 2023, https://arxiv.org/abs/2307.08691, Algorithm 2: it recomputes
@@ -700,11 +700,17 @@ void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForwar
     const int expertTp = expertTensorParallel(c);
 
     const int dpGroup = c.dp * c.cp; // gradients are reduced over data- and context-parallel ranks
-    const double syncSeconds
-        = gradientAllReduceSeconds(denseParams * gradientBytesPerParameter, dpGroup)
-        + gradientAllReduceSeconds(expertParams * gradientBytesPerParameter,
-                                   std::max(1, dpGroup * c.tp / (c.ep * expertTp)));
+    const int expertGroup = std::max(1, dpGroup * c.tp / (c.ep * expertTp));
     const TrainingFramework &framework = m_job.framework;
+    const double gradientBytes = gradientBytesPerParameter(framework, m_job.precision);
+    // A reduce-scatter or an all-gather is half an all-reduce of the same bytes.
+    auto halfAllReduce = [&](double bytesPerParameter) {
+        return 0.5
+            * (gradientAllReduceSeconds(denseParams * bytesPerParameter, dpGroup)
+               + gradientAllReduceSeconds(expertParams * bytesPerParameter, expertGroup));
+    };
+    const double reduceScatter = halfAllReduce(gradientBytes);
+    const double allGather = halfAllReduce(parameterBytes);
     const double overlap = framework.dpOverlapFraction;
     // Megatron-Core sizes buckets max(40M, 1M x DP) parameters; the one filled last is reduced
     // after the backward pass ends.
@@ -712,29 +718,30 @@ void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForwar
     const double lastBucketShare
         = overlap > 0 && paramsPerGpu > 0 ? std::min(1.0, bucket / paramsPerGpu) : 0.0;
 
-    double total = syncSeconds;
+    double total = 0;
     double exposed = 0;
-    if (c.zero == 0) {
-        exposed
-            = std::max(0.0, syncSeconds - overlap * stageBackward) + lastBucketShare * syncSeconds;
-    } else if (c.zero < 3) {
-        const double half = 0.5 * syncSeconds;
-        exposed = std::max(0.0, half - overlap * stageBackward) + lastBucketShare * half
-            + (framework.overlapParamGather ? std::max(0.0, half - stageForward) : half);
-    } else {
-        const double half = 0.5 * syncSeconds;
-        total = 3.0 * half * microbatches;
+    if (c.zero == 0) { // all-reduce of the gradients
+        total = 2.0 * reduceScatter;
+        exposed = std::max(0.0, total - overlap * stageBackward) + lastBucketShare * total;
+    } else if (c.zero < 3) { // gradients reduce-scattered, updated parameters all-gathered
+        total = reduceScatter + allGather;
+        exposed = std::max(0.0, reduceScatter - overlap * stageBackward)
+            + lastBucketShare * reduceScatter
+            + (framework.overlapParamGather ? std::max(0.0, allGather - stageForward) : allGather);
+    } else { // parameters gathered for forward and backward, gradients reduce-scattered
+        total = (2.0 * allGather + reduceScatter) * microbatches;
         exposed = microbatches
-                * (std::max(0.0, half - overlap * stageForward)
-                   + std::max(0.0, 2.0 * half - overlap * stageBackward))
-            + lastBucketShare * half;
+                * (std::max(0.0, allGather - overlap * stageForward)
+                   + std::max(0.0, allGather + reduceScatter - overlap * stageBackward))
+            + lastBucketShare * reduceScatter;
     }
     exposed = std::min(exposed, total);
     StepOperation dp {c.zero >= 3 ? "ZeRO-3 gathers and gradient reduce-scatter"
                                   : "data-parallel gradient sync",
                       OperationKind::DataParallel};
-    const double volume = paramsPerGpu * gradientBytesPerParameter * 2.0;
-    dp.bytes = c.zero >= 3 ? 1.5 * volume * microbatches : volume;
+    dp.bytes = c.zero == 0 ? 2.0 * paramsPerGpu * gradientBytes
+        : c.zero < 3       ? paramsPerGpu * (gradientBytes + parameterBytes)
+                           : paramsPerGpu * (gradientBytes + 2.0 * parameterBytes) * microbatches;
     dp.kernels = c.zero >= 3 ? 3.0 * microbatches : 2.0;
     dp.seconds = dpGroup > 1 ? exposed : 0.0;
     dp.hiddenSeconds = dpGroup > 1 ? total - exposed : 0.0;
@@ -744,7 +751,8 @@ void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForwar
 
     const double optimizerShard = c.zero >= 1 ? dpGroup : 1.0;
     StepOperation optimizer {"optimizer step (Adam, grad-norm clip)", OperationKind::Optimizer};
-    optimizer.bytes = paramsPerGpu / optimizerShard * optimizerTrafficBytesPerParameter;
+    optimizer.bytes = paramsPerGpu / optimizerShard
+        * (optimizerStateTrafficBytesPerParameter + 2.0 * gradientBytes);
     optimizer.kernels = 4;
     optimizer.seconds = memoryBoundSeconds(m_gpu, optimizer.bytes, optimizer.kernels);
     result.operations.add(optimizer);

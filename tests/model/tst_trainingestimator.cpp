@@ -107,9 +107,12 @@ private slots:
     void modelStateMemoryFollowsZero()
     {
         // Per-GPU parameters of the tiny model on one GPU: 2 layers x (4h² + 2h) attention and
-        // norms + 2 x 8h² MLP + 2·V·h embeddings = 27,217,920. ZeRO (SC20): 2 + 2 + 12 bytes each.
+        // norms + 2 x 8h² MLP + 2·V·h embeddings = 27,217,920. ZeRO (SC20): 2 + 2 + 12 bytes each
+        // in FP16; a BF16 run's gradients are fp32 (Megatron-LM's arguments.py turns
+        // accumulate_allreduce_grads_in_fp32 on for --bf16): 2 + 4 + 12.
         TrainingJob job;
         job.model = tinyModel();
+        job.precision = Precision::FP16;
         job.seqLen = 128;
         job.globalBatch = 1;
         ParallelConfig config;
@@ -133,6 +136,13 @@ private slots:
         QCOMPARE(e.memory.gradientsBytes, 2 * psi);
         config.zero = 2;
         QCOMPARE(eight.estimate(config).memory.gradientsBytes, 2 * psi / 8);
+        TrainingJob bf16 = job;
+        bf16.precision = Precision::BF16;
+        QCOMPARE(TrainingEstimator(bf16, dgxA100(8)).estimate(config).memory.gradientsBytes,
+                 4 * psi / 8);
+        bf16.framework.bf16GradientsInFp32 = false; // Megatron's --grad-reduce-in-bf16
+        QCOMPARE(TrainingEstimator(bf16, dgxA100(8)).estimate(config).memory.gradientsBytes,
+                 2 * psi / 8);
         config.zero = 3;
         QCOMPARE(eight.estimate(config).memory.weightsBytes, 2 * psi / 8);
     }
@@ -533,8 +543,10 @@ private slots:
     {
         // ZeRO-3 / FSDP: all-gather for forward, all-gather for backward (which also serves the
         // recomputation), reduce-scatter of gradients: 3 half all-reduces per microbatch, with or
-        // without full recomputation (Zhao et al., PyTorch FSDP, VLDB 2023 §3.3).
+        // without full recomputation (Zhao et al., PyTorch FSDP, VLDB 2023 §3.3). With 16-bit
+        // gradients (FP16) all three move the same bytes.
         TrainingJob job = llama70b(4096);
+        job.precision = Precision::FP16;
         ParallelConfig config;
         config.tp = 8;
         config.dp = 128;
@@ -550,6 +562,20 @@ private slots:
         config.recompute = Recompute::None;
         const TrainingEstimate one = estimator.estimate(config);
         QVERIFY(qAbs(none.dpCommTotalSeconds / one.dpCommTotalSeconds - 1.5 * 4) < 1e-9);
+
+        // BF16: the gradients go out in fp32 (4 B), the parameters are gathered in 16 bits. Per
+        // GPU parameter psi: ZeRO-1 moves 4 psi + 2 psi; ZeRO-3 (2 + 2 + 4) psi per microbatch,
+        // so 8 x 4 / 6 = 16 / 3 of it over the 4 microbatches.
+        job.precision = Precision::BF16;
+        const TrainingEstimator bf16(job, dgxH100(1024));
+        const TrainingEstimate bf16One = bf16.estimate(config);
+        config.zero = 3;
+        const TrainingEstimate bf16Three = bf16.estimate(config);
+        const StepOperation *zeroOne = findOperation(bf16One, "data-parallel gradient sync");
+        const StepOperation *zeroThree
+            = findOperation(bf16Three, "ZeRO-3 gathers and gradient reduce-scatter");
+        QVERIFY(zeroOne && zeroThree);
+        QVERIFY(qAbs(zeroThree->bytes / zeroOne->bytes - 16.0 / 3.0) < 1e-9);
     }
 
     void frameworkProfilesDiffer()

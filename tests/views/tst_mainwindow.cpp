@@ -125,9 +125,9 @@ private slots:
     void checkpointsWithoutStorageAreSaidToBeImpossible()
     {
         // The sample without its storage: no "0 s to write, every 0 min" and a 99% goodput, but
-        // the reason, and the goodput of a run that restarts from scratch on every failure: 18.3
-        // days of work at 0.55 interruptions a day is T/MTBF = 10.07, so goodput is about
-        // 10.07 / (e^10.07 - 1) = 0.043%.
+        // the reason, and the goodput of a run that restarts from scratch on every failure: 18.5
+        // days of work at 0.55 interruptions a day is T/MTBF = 10.2, so goodput is about
+        // 10.2 / (e^10.2 - 1) = 0.038%.
         app::MainWindow window(m_catalog);
         window.show();
         const QString path
@@ -143,7 +143,7 @@ private slots:
         QVERIFY2(checkpoints.contains(QStringLiteral("cannot be written")),
                  qPrintable(checkpoints));
         const QString goodput = findValue(window.summaryView()->tree(), QStringLiteral("Goodput"));
-        QVERIFY2(goodput.startsWith(QStringLiteral("0.04")), qPrintable(goodput));
+        QVERIFY2(goodput.startsWith(QStringLiteral("0.038")), qPrintable(goodput));
     }
 
     void estimatePanelShowsTheOperations()
