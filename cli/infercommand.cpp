@@ -36,6 +36,9 @@ std::vector<OptionSpec> inferOptions()
          "the engine's limit on sequences per batch (vLLM --max-num-seqs, TensorRT-LLM "
          "max_batch_size; default: the engine profile's, 256 for vLLM)"},
         {"rate", true, "requests per second to serve"},
+        {"replicas", true,
+         "a fixed fleet of this many replicas serving --rate: the latencies the load gives it "
+         "(default: as many replicas as the targets need)"},
         {"ttft-p95-ms", true, "p95 time-to-first-token target"},
         {"tpot-p95-ms", true, "p95 time-per-output-token target"},
         {"facility", true, "facility id for PUE and electricity (default dc-industry-average)"},
@@ -81,6 +84,9 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                                  + " x PP " + std::to_string(e.pipelineStages) + ")"
                                               : std::string())
                       + ", batch " + std::to_string(e.batch) + " (" + batchLimitText(e) + ")"});
+    if (e.inFlightSequences > 0)
+        table.addRow({"in flight under the load",
+                      format("%.1f sequences per replica on average", e.inFlightSequences)});
     table.addRow({"memory per GPU",
                   format("%.1f GiB", e.memoryBytesPerGpu / units::gibi)
                       + format(" of %.1f GiB", e.memoryCapacityBytes / units::gibi)
@@ -105,7 +111,9 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                           + format(" / %.1f ms", e.ttftP99Seconds * 1e3)});
     else
         table.addRow({"TTFT", format("%.1f ms", e.ttftSeconds * 1e3)});
-    table.addRow({"time per output token", format("%.2f ms", e.tpotSeconds * 1e3)});
+    table.addRow({e.inFlightSequences > 0 ? "time per output token (mean under the load)"
+                                          : "time per output token",
+                  format("%.2f ms", e.tpotSeconds * 1e3)});
     if (e.utilisation > 0)
         table.addRow({"end-to-end p50 / p95 / p99",
                       format("%.2f", e.endToEndP50Seconds()) + format(" / %.2f", e.endToEndSeconds)
@@ -114,9 +122,9 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
         table.addRow({"end-to-end latency", format("%.2f s", e.endToEndSeconds)});
     table.addRow(
         {"throughput per GPU", format("%.0f output tokens/s", e.outputTokensPerSecondPerGpu)});
-    table.addRow({"replicas",
+    table.addRow({e.fixedFleet ? "replicas (fixed)" : "replicas",
                   std::to_string(e.replicas) + " (" + std::to_string(e.replicas * e.gpusPerReplica)
-                      + " GPUs"
+                      + (e.replicas * e.gpusPerReplica == 1 ? " GPU" : " GPUs")
                       + (e.utilisation > 0 ? format(", %.0f%% utilised)", 100 * e.utilisation)
                                            : std::string(")"))});
     table.addRow({"power", format("%.1f kW", e.powerWatts / units::kilo)});
@@ -208,6 +216,9 @@ model::InferenceJob inferenceJobFromArguments(const ParsedArguments &a)
     job.batch = a.integer("batch", 1, 1 << 20);
     job.maxBatch = a.integer("max-batch", 1, 1 << 20);
     job.ratePerSecond = a.number("rate", 1e-9, 1e12);
+    job.replicas = a.integer("replicas", 1, 1 << 20);
+    if (job.replicas && !job.ratePerSecond)
+        throw UsageError("--replicas needs the rate they serve (--rate)");
     if (job.batch && job.ratePerSecond)
         throw UsageError("give either --batch or --rate, not both");
     if (auto ttft = a.number("ttft-p95-ms", 1e-6, 1e9))
@@ -386,6 +397,8 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     const std::string precision
         = a.choice("precision", {"fp16", "bf16", "fp8", "int8", "int4"}).value_or("");
     model::InferenceJob job = inferenceJobFromArguments(a);
+    if (job.replicas && diurnal)
+        throw UsageError("--replicas fixes the fleet; a diurnal profile sizes it hour by hour");
     const double lifetime = a.number("lifetime-years", 0.1, 50).value_or(4.0);
     const std::optional<double> hourly = a.number("hourly-price", 0.0, 1e6);
     const std::string gpuId = a.required("gpu");
@@ -400,6 +413,8 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     catalog.facility(facility);
 
     const ServingSite site {catalog, facility, lifetime, hourly};
+    if (gpuId == "all" && job.replicas)
+        throw UsageError("--replicas describes a fleet of one GPU type, not --gpu all");
     if (gpuId == "all")
         return compareEveryGpu(a, job, precision, site, out);
 

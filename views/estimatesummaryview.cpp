@@ -181,6 +181,13 @@ QString fleetCount(const model::PlanEstimate &e)
         .arg(QString::fromStdString(model::groupedCount(e.campus->gpus)));
 }
 
+/** "1 replica", "6 replicas". */
+QString replicaCount(int replicas)
+{
+    return replicas == 1 ? EstimateSummaryView::tr("1 replica")
+                         : EstimateSummaryView::tr("%1 replicas").arg(replicas);
+}
+
 /** A section's title; a campus's hardware figures are each building's. */
 QString sectionTitle(const QString &title, const model::PlanEstimate &e)
 {
@@ -199,14 +206,13 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
                "are unknown, and no training job is estimated on it.")
                 .arg(QString::fromStdString(e.planName), QString::fromStdString(e.fabricError)));
     else if (e.hasInference)
-        m_headline->setText(
-            tr("%1: %2 x %3, %4 replicas, TTFT p95 %5 ms, %6 USD per million output tokens")
-                .arg(QString::fromStdString(e.planName))
-                .arg(fleetCount(e))
-                .arg(QString::fromStdString(e.gpuName))
-                .arg(e.inference.replicas)
-                .arg(number(e.inference.ttftSeconds * 1e3, 0))
-                .arg(number(e.inference.costPerMillionOutputTokensUsd, 3)));
+        m_headline->setText(tr("%1: %2 x %3, %4, TTFT p95 %5 ms, %6 USD per million output tokens")
+                                .arg(QString::fromStdString(e.planName))
+                                .arg(fleetCount(e))
+                                .arg(QString::fromStdString(e.gpuName))
+                                .arg(replicaCount(e.inference.replicas))
+                                .arg(number(e.inference.ttftSeconds * 1e3, 0))
+                                .arg(number(e.inference.costPerMillionOutputTokensUsd, 3)));
     else if (e.hasTraining && e.training.found && e.hasTrainingRun
              && e.trainingRun.operations.wallSeconds > 0)
         // The days a run is expected to take include failures, restarts and checkpoints.
@@ -559,8 +565,15 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
     addRow(section, tr("Time per output token"), tr("%1 ms").arg(number(inf.tpotSeconds * 1e3, 2)));
     addRow(section, tr("Throughput per GPU"),
            tr("%1 output tokens/s").arg(number(inf.outputTokensPerSecondPerGpu, 0)));
-    addRow(section, tr("Replicas needed"),
-           tr("%1 (%2 GPUs)").arg(inf.replicas).arg(inf.replicas * inf.gpusPerReplica));
+    const bool fixedFleet = inf.fixedFleet;
+    const int fleetGpus = inf.replicas * inf.gpusPerReplica;
+    addRow(section, fixedFleet ? tr("Replicas (fixed)") : tr("Replicas needed"),
+           fleetGpus == 1 ? tr("%1 (1 GPU)").arg(inf.replicas)
+                          : tr("%1 (%2 GPUs)").arg(inf.replicas).arg(fleetGpus));
+    if (fixedFleet && inf.inFlightSequences > 0)
+        addRow(section, tr("In flight under the load"),
+               tr("%1 sequences per replica on average, %2% of its capacity")
+                   .arg(number(inf.inFlightSequences, 1), number(100 * inf.utilisation, 0)));
     addRow(section, tr("Cost per million output tokens"),
            tr("%1 USD").arg(number(inf.costPerMillionOutputTokensUsd, 3)));
     addRow(section, tr("Cost per million input tokens"),

@@ -324,9 +324,15 @@ QStringList keyFigures(const model::PlanEstimate &e)
     }
     if (e.hasInference) {
         const model::InferenceEstimate &i = e.inference;
-        lines << QObject::tr("Inference: %1 replicas, TTFT p95 %2 ms, %3 ms per output token, "
-                             "%4 USD per million output tokens")
-                     .arg(i.replicas)
+        const QString replicas = i.replicas == 1 ? QObject::tr("1 replica")
+                                                 : QObject::tr("%1 replicas").arg(i.replicas);
+        lines << QObject::tr("Inference: %1%2, TTFT p95 %3 ms, %4 ms per output token, "
+                             "%5 USD per million output tokens")
+                     .arg(replicas,
+                          i.fixedFleet && i.inFlightSequences > 0
+                              ? QObject::tr(" (fixed fleet, %1 sequences in flight each)")
+                                    .arg(fixed(i.inFlightSequences, 0))
+                              : QString())
                      .arg(fixed(i.ttftSeconds * 1e3, 0), fixed(i.tpotSeconds * 1e3, 1),
                           fixed(i.costPerMillionOutputTokensUsd, 3));
         lines << QObject::tr("Bottleneck: %1")

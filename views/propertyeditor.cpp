@@ -560,8 +560,17 @@ void PropertyEditor::buildInference()
                      [](model::Plan &p, std::optional<double> v) { p.inference.ttftP95Ms = v; });
     fields.addNumber(tr("TPOT p95 target"), w.tpotP95Ms, 0, 1e9, 1, tr(" ms"), tr("none"),
                      [](model::Plan &p, std::optional<double> v) { p.inference.tpotP95Ms = v; });
-    fields.addInteger(tr("Batch"), w.batch, 1, 1 << 20, tr("largest that meets the targets"),
-                      [](model::Plan &p, std::optional<int> v) { p.inference.batch = v; });
+    fields
+        .addInteger(tr("Batch"), w.batch, 1, 1 << 20, tr("largest allowed"),
+                    [](model::Plan &p, std::optional<int> v) { p.inference.batch = v; })
+        ->setToolTip(tr("Sequences per replica. Unset: the largest batch that meets the TTFT and "
+                        "TPOT targets, or that fits when there are none; with a fixed fleet, the "
+                        "batch its load builds"));
+    fields
+        .addInteger(tr("Replicas"), w.replicas, 1, 1 << 20, tr("as the targets need"),
+                    [](model::Plan &p, std::optional<int> v) { p.inference.replicas = v; })
+        ->setToolTip(tr("A fixed fleet serving the request rate: the latencies its load gives. "
+                        "Unset: as many replicas as the TTFT and TPOT targets need"));
     fields.addInteger(tr("GPUs per replica"), w.gpusPerReplica, 1, 1 << 16, tr("1"),
                       [](model::Plan &p, std::optional<int> v) { p.inference.gpusPerReplica = v; });
     fields.addInteger(tr("Pipeline stages"), w.pipelineStages, 1, 1024, tr("within a server"),

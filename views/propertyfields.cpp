@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cp::views {
@@ -18,6 +19,15 @@ PropertyFields::PropertyFields(QFormLayout *layout, QWidget *parent, Commit comm
     , m_commit(std::move(commit))
 { }
 
+void PropertyFields::addRow(const QString &label, QWidget *field)
+{
+    // Wide enough for a number and its unit; a long "not set" text or catalog name still
+    // shows its start, and the whole text is in the tooltip.
+    constexpr int narrowestFieldPixels = 90;
+    field->setMinimumWidth(std::min(field->minimumSizeHint().width(), narrowestFieldPixels));
+    m_layout->addRow(label, field);
+}
+
 QSpinBox *PropertyFields::addInteger(const QString &label, std::optional<int> value, int minimum,
                                      int maximum, const QString &unsetText,
                                      std::function<void(model::Plan &, std::optional<int>)> set)
@@ -26,8 +36,10 @@ QSpinBox *PropertyFields::addInteger(const QString &label, std::optional<int> va
     const bool unsettable = !unsetText.isEmpty();
     const int unset = minimum - 1;
     box->setRange(unsettable ? unset : minimum, maximum);
-    if (unsettable)
+    if (unsettable) {
         box->setSpecialValueText(unsetText);
+        box->setToolTip(QObject::tr("Unset: %1").arg(unsetText));
+    }
     box->setValue(value.value_or(unsettable ? unset : minimum));
     const int shown = box->value();
     QObject::connect(box, &QSpinBox::editingFinished, box, [=, commit = m_commit] {
@@ -39,7 +51,7 @@ QSpinBox *PropertyFields::addInteger(const QString &label, std::optional<int> va
                [&](model::Plan &plan) { set(plan, chosen); });
     });
     box->setObjectName(label); // found by its label in tests and accessibility tools
-    m_layout->addRow(label, box);
+    addRow(label, box);
     return box;
 }
 
@@ -68,7 +80,7 @@ PropertyFields::addNumber(const QString &label, std::optional<double> value, dou
                [&](model::Plan &plan) { set(plan, chosen); });
     });
     box->setObjectName(label); // found by its label in tests and accessibility tools
-    m_layout->addRow(label, box);
+    addRow(label, box);
     return box;
 }
 
@@ -90,7 +102,7 @@ QComboBox *PropertyFields::addChoice(const QString &label,
                [&](model::Plan &plan) { set(plan, chosen); });
     });
     combo->setObjectName(label);
-    m_layout->addRow(label, combo);
+    addRow(label, combo);
     return combo;
 }
 
@@ -109,7 +121,7 @@ QLineEdit *PropertyFields::addText(const QString &label, const QString &value,
                [&](model::Plan &plan) { set(plan, chosen); });
     });
     edit->setObjectName(label);
-    m_layout->addRow(label, edit);
+    addRow(label, edit);
     return edit;
 }
 

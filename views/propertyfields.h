@@ -53,6 +53,10 @@ public:
                        std::function<void(model::Plan &, const QString &)> set);
 
 private:
+    /** Adds the row; the field may narrow to the dock's width (its own text then scrolls
+     * inside it) instead of pushing its right edge, arrows and drop-down out of view. */
+    void addRow(const QString &label, QWidget *field);
+
     QFormLayout *m_layout;
     QWidget *m_parent;
     Commit m_commit;

@@ -35,6 +35,9 @@ struct InferenceJob
     static constexpr int noBatchCap = 1 << 30;
     std::optional<double>
         ratePerSecond; ///< requests per second to serve (with SLOs: size replicas)
+    /** A fixed fleet serving ratePerSecond: the latencies the offered load gives it, instead of
+     * the fleet the targets need. */
+    std::optional<int> replicas;
     std::optional<double> ttftP95Seconds;
     std::optional<double> tpotP95Seconds;
     /** CUDA context, runtime and allocator slack kept free on each GPU (engines that size
@@ -99,6 +102,10 @@ struct InferenceEstimate
     double outputTokensPerSecondPerReplica = 0;
     double outputTokensPerSecondPerGpu = 0;
     double utilisation = 0; ///< offered load / capacity
+    /** The job's own replica count at an offered rate (InferenceJob::replicas), not a sized one. */
+    bool fixedFleet = false;
+    /** Fixed fleet under load: sequences a replica runs at once on average (Little's law). */
+    double inFlightSequences = 0;
     int replicas = 1;
     double powerWatts = 0; ///< all replicas
     double usdPerHour = 0; ///< all replicas

@@ -421,6 +421,8 @@ InferenceEstimate InferenceEstimator::estimate() const
     }
     if (m_job.batch)
         return estimateGivenBatch(*m_job.batch, limits);
+    if (m_job.ratePerSecond && m_job.replicas)
+        return fixedFleetAtRate(limits);
     if (!m_job.ratePerSecond) {
         InferenceEstimate e = estimateAtBatch(limits.largest);
         limits.applyTo(e);
@@ -524,6 +526,131 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
     }
     explainBatchLimit(*best);
     return *best;
+}
+
+/** A replica under load at one batch size: its step, TPOT, TTFT and the sequences it holds. */
+struct InferenceEstimator::LoadPoint
+{
+    InferenceEstimate estimate;
+    double prefillShare = 0; ///< of every second spent prefilling arriving prompts
+    double tpotSeconds = 0;
+    double ttftMinSeconds = 0; ///< admitted at a step boundary: the step that prefills it
+    double stepSeconds = 0; ///< one step, with its share of prefill
+    double ttftMeanSeconds() const { return ttftMinSeconds + 0.5 * stepSeconds; }
+    double ttftQuantileSeconds(double q) const { return ttftMinSeconds + q * stepSeconds; }
+    double inFlight = 0; ///< Little's law at this point's latencies
+    bool saturated() const { return prefillShare >= 1.0; }
+};
+
+InferenceEstimator::LoadPoint InferenceEstimator::loadPoint(int batch,
+                                                            double arrivalsPerSecond) const
+{
+    LoadPoint point;
+    point.estimate = estimateAtBatch(batch);
+    const InferenceEstimate &e = point.estimate;
+    // Each arriving prompt costs its share of a batched prefill; that share of every second is
+    // not spent on decode steps, so each decode round stretches by 1 / (1 - share).
+    point.prefillShare = arrivalsPerSecond * e.batchedPrefillSeconds / batch;
+    if (point.saturated())
+        return point;
+    const double round = e.decodeStepSeconds + e.draftSeconds;
+    point.stepSeconds = round / (1.0 - point.prefillShare);
+    point.tpotSeconds = point.stepSeconds / e.tokensPerDecodeStep;
+    // A prompt waits for the next step boundary (uniform over a step), then is prefilled in a
+    // step carrying the running decodes; a chunked engine spreads it over several steps
+    // (prefillSeconds then already counts their decodes).
+    const double ownStep
+        = m_job.engine.chunkedPrefill ? e.prefillSeconds : e.prefillSeconds + round;
+    point.ttftMinSeconds = std::max(point.stepSeconds, ownStep);
+    point.inFlight
+        = arrivalsPerSecond * (point.ttftMeanSeconds() + m_job.outputTokens * point.tpotSeconds);
+    return point;
+}
+
+InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits) const
+{
+    const int replicas = *m_job.replicas;
+    const double rate = *m_job.ratePerSecond;
+    const double lambda = rate / replicas;
+    const LoadPoint full = loadPoint(limits.largest, lambda);
+    // Capacity: the largest batch turning over at the rate it serves flat out (prompts and
+    // decode interleaved), each request also waiting its TTFT (Little's law).
+    const LoadPoint flatOut = loadPoint(limits.largest, full.estimate.requestsPerSecondPerReplica);
+    const double capacity
+        = limits.largest / (flatOut.ttftMeanSeconds() + m_job.outputTokens * flatOut.tpotSeconds);
+    auto holds = [](const LoadPoint &point, int batch) {
+        return !point.saturated() && point.inFlight <= batch;
+    };
+    if (!holds(full, limits.largest)) {
+        InferenceEstimate e = full.estimate;
+        limits.applyTo(e);
+        const int needed = static_cast<int>(std::ceil(rate / capacity * 1.0000001));
+        e.meetsTargets = false;
+        e.fixedFleet = true;
+        e.replicas = replicas;
+        e.requestsPerSecondPerReplica = capacity;
+        e.utilisation = lambda / capacity;
+        e.reason = text("%.3g", rate) + " requests/s is more than "
+            + (replicas == 1 ? std::string("one replica serves")
+                             : std::to_string(replicas) + " replicas serve")
+            + ": one replica runs at most " + std::to_string(limits.largest) + " sequences, about "
+            + text("%.3g", capacity) + " requests/s; "
+            + std::to_string(std::max(needed, replicas + 1)) + " replicas are needed";
+        e.bottleneck = "load";
+        e.bottleneckExplanation = e.reason;
+        finishCosts(e);
+        return e;
+    }
+    // The smallest batch that holds the sequences its own latencies bring in flight: the
+    // in-flight count grows more slowly than the batch beyond it.
+    int low = 1, high = limits.largest;
+    while (low < high) {
+        const int middle = low + (high - low) / 2;
+        if (holds(loadPoint(middle, lambda), middle))
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    const LoadPoint point = loadPoint(low, lambda);
+    InferenceEstimate e = point.estimate;
+    limits.applyTo(e);
+    e.fixedFleet = true;
+    e.replicas = replicas;
+    e.inFlightSequences = point.inFlight;
+    e.requestsPerSecondPerReplica = capacity;
+    e.outputTokensPerSecondPerReplica = lambda * m_job.outputTokens;
+    e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / e.gpusPerReplica;
+    e.utilisation = lambda / capacity;
+    e.tpotSeconds = point.tpotSeconds;
+    e.ttftP50Seconds = point.ttftQuantileSeconds(0.50);
+    e.ttftSeconds = point.ttftQuantileSeconds(0.95);
+    e.ttftP99Seconds = point.ttftQuantileSeconds(0.99);
+    e.endToEndSeconds = e.ttftSeconds + m_job.outputTokens * e.tpotSeconds;
+    e.bottleneckExplanation += "; at " + text("%.3g", lambda) + " requests/s a replica runs "
+        + text("%.1f", point.inFlight) + " sequences at once on average, "
+        + text("%.0f%%", 100.0 * e.utilisation) + " of the " + text("%.3g", capacity)
+        + " requests/s it serves at its largest batch";
+    // Near saturation the in-flight batch, and with it TPOT and TTFT, rise steeply with load:
+    // throughput estimates run about 10% optimistic on the published suite
+    // (docs/validation-inference.md), and MLPerf server fleets that this model puts at 75-90%
+    // of capacity were measured at their latency limits.
+    if (e.utilisation > 0.7)
+        e.bottleneckExplanation
+            += " (above 70% of the estimated capacity the real fleet may be near saturation, "
+               "where latencies rise steeply: treat them as a lower bound)";
+    std::string missed;
+    if (m_job.ttftP95Seconds && e.ttftSeconds > *m_job.ttftP95Seconds)
+        missed = "TTFT p95 " + text("%.0f ms", e.ttftSeconds * 1e3) + " is above the target";
+    else if (m_job.tpotP95Seconds && e.tpotSeconds > *m_job.tpotP95Seconds)
+        missed = "TPOT " + text("%.1f ms", e.tpotSeconds * 1e3) + " is above the target";
+    if (!missed.empty()) {
+        e.meetsTargets = false;
+        e.reason = (replicas == 1 ? std::string("with one replica the ")
+                                  : "with " + std::to_string(replicas) + " replicas the ")
+            + missed;
+    }
+    finishCosts(e);
+    return e;
 }
 
 double InferenceEstimator::engineReserveBytes(double weightsBytes, double workspaceBytes) const

@@ -22,6 +22,11 @@ namespace cp::model {
  * At the memory-bound end this equals reading all weights once per step, like a P-times-larger
  * TP group without its all-reduces; at the compute-bound end every stage is busy. A prompt's
  * prefill passes the stages one after another.
+ * A fixed fleet at an offered rate (InferenceJob::replicas): continuous batching admits each
+ * arriving prompt at the next step, so a replica runs the sequences in flight, whose number
+ * follows from Little's law (Little, "A Proof for the Queuing Formula L = lambda W", Operations
+ * Research 9(3), 1961): B = lambda (TTFT + O·TPOT(B)), solved for the smallest batch that holds
+ * it; each step also prefills the prompts that arrived, lambda·t_prefill of every second.
  * Queueing: a replica with B batch slots is an M/M/B queue (Poisson arrivals, every slot serving
  * one request in O·t_decode + B·t_prefill); the p95 wait before prefill follows from Erlang C
  * (Kleinrock, "Queueing Systems", vol. 1, §3.5): P(W > t) = C(B, a)·exp(-(B·mu - lambda)·t).
@@ -85,6 +90,12 @@ private:
     /** The batch (powers of two up to `limit`) that serves the rate with the fewest replicas
      * inside the latency targets, or the reason none does. */
     InferenceEstimate cheapestBatchForRate(const BatchLimits &limits) const;
+    struct LoadPoint;
+    /** A replica running `batch` sequences while prompts arrive at `arrivalsPerSecond`. */
+    LoadPoint loadPoint(int batch, double arrivalsPerSecond) const;
+    /** The job's fixed fleet at its offered rate: the in-flight batch the load builds and the
+     * latencies at it. */
+    InferenceEstimate fixedFleetAtRate(const BatchLimits &limits) const;
     /** The fewest replicas of `estimate` (at `batch`) whose p95 TTFT under `rate` requests/s
      * (an M/M/c queue per replica) meets the target, with the queue's percentiles. */
     void provisionReplicas(InferenceEstimate &estimate, int batch, double rate) const;

@@ -103,6 +103,9 @@ struct InferenceWorkload
     /** The engine's cap on sequences per batch (InferenceJob::maxBatch); unset: the profile's
      * default. */
     std::optional<int> maxBatch;
+    /** A fixed fleet serving rate_per_s (InferenceJob::replicas); unset: as many as the targets
+     * need. */
+    std::optional<int> replicas;
     SpeculativeDecoding speculative;
     /** Traffic of each hour of the day, any unit; the busiest hour runs at rate_per_s. Empty:
      * static traffic. See diurnalautoscaling.h. */

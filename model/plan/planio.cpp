@@ -133,6 +133,9 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     inf.pipelineStages = w.optionalInteger("pipeline_stages", 1, 1024);
     inf.engineId = w.optionalChoice("engine", servingEngineIdList()).value_or("");
     inf.maxBatch = w.optionalInteger("max_batch", 1, 1 << 20);
+    inf.replicas = w.optionalInteger("replicas", 1, 1 << 20);
+    if (inf.replicas && !inf.ratePerSecond)
+        w.fail("replicas", "a fixed fleet needs the rate it serves (rate_per_s)");
     if (const nlohmann::json *speculative = w.optionalObject("speculative")) {
         JsonFieldReader spec(*speculative, w.file(), w.childPointer("speculative"));
         inf.speculative.enabled = true;
@@ -161,6 +164,10 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
         } catch (const InputError &error) {
             throw InputError(w.file(), w.childPointer("diurnal") + error.pointer(), error.reason());
         }
+        if (inf.replicas)
+            w.fail("replicas",
+                   "a fixed fleet cannot follow the diurnal profile's hours; remove "
+                   "one of replicas and diurnal");
     }
 }
 
@@ -775,6 +782,8 @@ nlohmann::json inferenceWorkloadToJson(const InferenceWorkload &inf)
         w["engine"] = inf.engineId;
     if (inf.maxBatch)
         w["max_batch"] = *inf.maxBatch;
+    if (inf.replicas)
+        w["replicas"] = *inf.replicas;
     if (inf.speculative.enabled) {
         nlohmann::json spec = {{"draft_tokens", inf.speculative.draftTokens},
                                {"acceptance_rate", inf.speculative.acceptanceRate}};

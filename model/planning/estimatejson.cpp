@@ -144,6 +144,7 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
           {"workspace", e.workspaceBytesPerGpu / units::gibi}}},
         {"kv_bytes_per_token", e.kvBytesPerToken},
         {"replicas", e.replicas},
+        {"in_flight_sequences", e.inFlightSequences},
         {"gpus", e.replicas * e.gpusPerReplica},
         {"power_w", e.powerWatts},
         {"usd_per_hour", e.usdPerHour},

@@ -221,6 +221,7 @@ InferenceJob inferenceJobOf(const InferenceWorkload &w, const Catalog &catalog)
     if (!w.engineId.empty())
         job.engine = *findServingEngine(w.engineId);
     job.maxBatch = w.maxBatch;
+    job.replicas = w.replicas;
     job.speculative = w.speculative;
     if (!w.speculative.draftModelId.empty())
         job.draftModel = catalog.llm(w.speculative.draftModelId);

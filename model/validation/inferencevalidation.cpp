@@ -80,11 +80,13 @@ double predictedValue(const std::string &metric, const InferenceEstimate &e, int
         return outputTotal * (inputTokens + outputTokens) / outputTokens;
     if (metric == "requests_per_second")
         return outputTotal / outputTokens;
+    // Every published latency in the table is a mean or a median: the estimate's median (under
+    // an offered load the TTFT spreads over a step; at a fixed batch all percentiles agree).
     if (metric == "ttft_ms")
-        return e.ttftSeconds * 1e3;
+        return e.ttftP50Seconds * 1e3;
     if (metric == "tpot_ms")
         return e.tpotSeconds * 1e3;
-    return e.endToEndSeconds * 1e3; // e2e_latency_ms
+    return e.endToEndP50Seconds() * 1e3; // e2e_latency_ms
 }
 
 /** True when `object` holds `key` as JSON null (the table's "not stated"). */
@@ -211,11 +213,11 @@ InferenceJob jobOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalo
     job.maxBatch = isNull(raw, "max_batch") ? InferenceJob::noBatchCap
                                             : row.integer("max_batch", 1, 1 << 20);
     row.accept("max_batch");
-    if (!isNull(raw, "request_rate") && !job.batch && out.notEstimated.empty())
-        // MLPerf's server scenario: a fixed fleet at an offered rate. Its latencies come from the
-        // in-flight batch the rate builds near saturation, which the estimator does not model
-        // yet (it sizes replicas for targets instead); the offline rows test the same runs.
-        out.notEstimated = "a fixed fleet at an offered rate (server scenario) is not modelled";
+    if (!isNull(raw, "request_rate") && !job.batch) {
+        // MLPerf's server scenario: the fleet serves an offered rate (InferenceJob::replicas).
+        job.ratePerSecond = row.number("request_rate", positive);
+        job.replicas = std::max(1, gpus / job.gpusPerReplica);
+    }
     row.accept("request_rate");
     return job;
 }
@@ -232,6 +234,10 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
     const int gpus = row.integer("gpus", 1, 1 << 20);
     const InferenceJob job = jobOf(raw, row, catalog, out, gpus);
     readMeasured(row, out);
+    if (job.replicas && !out.latency && out.notEstimated.empty())
+        out.notEstimated = "a fleet that keeps up serves the offered rate: its throughput is the "
+                           "rate, nothing for the estimator to predict";
+    out.underLoad = job.replicas.has_value();
     row.accept("notes");
     row.finish();
     if (!out.notEstimated.empty())
@@ -304,11 +310,19 @@ std::string inferenceValidationMarkdown(const std::vector<InferenceValidationRow
         + "` from the shipped catalog; do not edit by hand. Each row is a published measurement "
           "(its source and workload are in the table file) estimated for the workload it "
           "describes; nothing is fitted to these rows. A positive error means the estimator is "
-          "optimistic: a throughput predicted too high or a latency predicted too low.\n\n";
+          "optimistic: a throughput predicted too high or a latency predicted too low. Rows "
+          "under an offered load are MLPerf server runs: a fixed fleet at the rate the "
+          "submitter chose to just meet the latency limits, so close to saturation that a "
+          "capacity error of a few percent moves the latencies by multiples (batch: the "
+          "in-flight sequences the estimate finds).\n\n";
     text += validationSummaryHeader();
     text += summaryLine("throughput", select(rows, [](const auto &r) { return !r.latency; }));
     text += summaryLine("latency (TTFT, TPOT, end to end)",
                         select(rows, [](const auto &r) { return r.latency; }));
+    text += summaryLine("latency at a given batch or concurrency",
+                        select(rows, [](const auto &r) { return r.latency && !r.underLoad; }));
+    text += summaryLine("latency under an offered load (MLPerf server)",
+                        select(rows, [](const auto &r) { return r.latency && r.underLoad; }));
     for (const std::string &gpu : gpuNamesInOrder(rows))
         text += summaryLine(gpu.c_str(),
                             select(rows, [&](const auto &r) { return r.gpuName == gpu; }));

@@ -23,6 +23,8 @@ struct InferenceValidationRow
     std::string metric; ///< output_tokens_per_second_per_gpu, ttft_ms, tpot_ms, ...
     bool latency = false; ///< a latency (lower is better) rather than a throughput
     bool moe = false;
+    /** A fixed fleet at an offered rate (MLPerf's server scenario), not a fixed batch. */
+    bool underLoad = false;
     double measured = 0;
     double predicted = 0;
     InferenceEstimate estimate;

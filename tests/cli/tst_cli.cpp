@@ -904,6 +904,36 @@ private slots:
                  contradiction.err.constData());
     }
 
+    void inferFixedFleet()
+    {
+        // Six replicas at 20 requests/s: the in-flight batch and the latencies under that load.
+        const QStringList base
+            = {"infer",       "--gpu", "h100-sxm5-80gb", "--model", "llama-3-8b",
+               "--precision", "fp8",   "--input-tokens", "1024",    "--output-tokens",
+               "256"};
+        const Result fleet = run(base + QStringList {"--rate", "20", "--replicas", "6"});
+        QVERIFY2(fleet.status == 0, fleet.err.constData());
+        QVERIFY2(fleet.out.contains("in flight under the load"), fleet.out.constData());
+        QVERIFY2(fleet.out.contains("time per output token (mean under the load)"),
+                 fleet.out.constData());
+        const Result json = run(base + QStringList {"--rate", "20", "--replicas", "6", "--json"});
+        const QJsonObject object = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(object.value(QStringLiteral("replicas")).toInt(), 6);
+        QVERIFY(object.value(QStringLiteral("in_flight_sequences")).toDouble() > 0);
+        const Result noRate
+            = run({"infer", "--gpu", "h100-sxm5-80gb", "--model", "llama-3-8b", "--precision",
+                   "fp8", "--input-tokens", "1024", "--output-tokens", "256", "--replicas", "2"});
+        QCOMPARE(noRate.status, 2);
+        QVERIFY2(noRate.err.contains("--replicas needs the rate"), noRate.err.constData());
+        const Result all
+            = run({"infer", "--gpu", "all", "--model", "llama-3-8b", "--input-tokens", "512",
+                   "--output-tokens", "128", "--rate", "20", "--replicas", "2"});
+        QCOMPARE(all.status, 2);
+        const Result overloaded = run(base + QStringList {"--rate", "500", "--replicas", "1"});
+        QCOMPARE(overloaded.status, 3);
+        QVERIFY2(overloaded.err.contains("replicas are needed"), overloaded.err.constData());
+    }
+
     void planEstimateJsonSumsUpTheHall()
     {
         // The sample's room (tst_datahall derives every figure): 6 rows, 51 cabinets, none over

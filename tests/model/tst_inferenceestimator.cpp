@@ -427,16 +427,21 @@ private slots:
         // workloads (docs/validation-inference.md is generated from it). Measured, not fitted.
         const std::string file = CP_TEST_DATA_DIR "/inference_validation.json";
         const auto rows = runInferenceValidation(readJsonFile(file), shippedCatalog(), file);
-        std::vector<InferenceValidationRow> throughput, latency;
+        std::vector<InferenceValidationRow> throughput, latency, underLoad;
         for (const InferenceValidationRow &row : rows) {
             if (!row.notEstimated.empty())
                 continue;
             QVERIFY2(std::isfinite(row.predicted) && row.predicted > 0, row.id.c_str());
-            (row.latency ? latency : throughput).push_back(row);
+            if (!row.latency)
+                throughput.push_back(row);
+            else
+                (row.underLoad ? underLoad : latency).push_back(row);
         }
         QVERIFY(throughput.size() >= 20 && latency.size() >= 15);
+        QCOMPARE(underLoad.size(), std::size_t(7)); // MLPerf v4.1 server TTFT and TPOT
         const ValidationSummary t = summarizeInferenceValidation(throughput);
         const ValidationSummary l = summarizeInferenceValidation(latency);
+        const ValidationSummary u = summarizeInferenceValidation(underLoad);
         // Guard against getting worse than the state docs/validation-inference.md records.
         QVERIFY2(t.medianAbsoluteError <= 0.11, qPrintable(QString::number(t.medianAbsoluteError)));
         QVERIFY2(l.medianAbsoluteError <= 0.12, qPrintable(QString::number(l.medianAbsoluteError)));
@@ -446,6 +451,10 @@ private slots:
                  qPrintable(QString::number(t.meanSignedError)));
         QVERIFY2(std::abs(l.meanSignedError) <= 0.12,
                  qPrintable(QString::number(l.meanSignedError)));
+        // Under an offered load near saturation the fixed fleet's latencies are far too low
+        // (recorded: median 186%, mean +245%); the guard only keeps them from getting worse.
+        QVERIFY2(u.medianAbsoluteError <= 1.9, qPrintable(QString::number(u.medianAbsoluteError)));
+        QVERIFY2(u.meanSignedError <= 2.5, qPrintable(QString::number(u.meanSignedError)));
         // The targets are not met yet: both are optimistic on average and a few rows are beyond
         // 30%; when they are, these become passes.
         QEXPECT_FAIL("", "median throughput error above 10%", Continue);
@@ -460,6 +469,8 @@ private slots:
         QVERIFY(std::abs(t.meanSignedError) <= 0.05);
         QEXPECT_FAIL("", "serving estimates are optimistic on average", Continue);
         QVERIFY(std::abs(l.meanSignedError) <= 0.05);
+        QEXPECT_FAIL("", "MLPerf server latencies: the fleet is near saturation", Continue);
+        QVERIFY(u.maxAbsoluteError <= 0.30);
     }
 
     void tpotTargetExplainsTheBatch()
@@ -623,6 +634,71 @@ private slots:
         QCOMPARE(over.bottleneck, std::string("engine-batch-limit"));
     }
 
+    void fixedFleetRunsTheBatchItsLoadBuilds()
+    {
+        // Llama 3 8B, FP8, 1,024 + 256 tokens on one H100 with TensorRT-LLM's profile.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-3-8b");
+        job.weightPrecision = Precision::FP8;
+        job.kvPrecision = Precision::FP8;
+        job.inputTokens = 1024;
+        job.outputTokens = 256;
+        job.engine = *findServingEngine("tensorrt-llm-0.12");
+        const InferenceSetup setup = inferenceSetupFromCatalog(shippedCatalog(),
+                                                               {.gpuId = "h100-sxm5-80gb",
+                                                                .facilityId = "dc-industry-average",
+                                                                .hourlyUsdPerGpu = 2.0});
+        const InferenceEstimator alone(job, setup.hardware, setup.cost);
+        const InferenceEstimate one = alone.estimateAtBatch(1);
+        job.replicas = 1;
+        auto at = [&](double rate) {
+            job.ratePerSecond = rate;
+            return InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        };
+
+        // Almost no load: one sequence at a time, decoded at the batch-1 step; a prompt waits
+        // half a step for the next step boundary, then its prefill and that step's decode.
+        const InferenceEstimate idle = at(0.001);
+        QVERIFY(idle.meetsTargets);
+        QCOMPARE(idle.batch, 1);
+        QVERIFY(qAbs(idle.tpotSeconds / one.decodeStepSeconds - 1.0) < 1e-4);
+        QVERIFY(qAbs(idle.ttftP50Seconds - (one.prefillSeconds + 1.5 * one.decodeStepSeconds))
+                < 1e-6);
+
+        // Little's law at every load: in flight = rate x (mean TTFT + O x TPOT); the mean TTFT
+        // of a wait uniform over one step is its median. The batch run holds them, and the
+        // latencies grow with the load.
+        double previousInFlight = 0, previousTpot = 0;
+        for (double rate : {5.0, 15.0, 30.0}) {
+            const InferenceEstimate e = at(rate);
+            QVERIFY2(e.meetsTargets, e.reason.c_str());
+            const double little = rate * (e.ttftP50Seconds + job.outputTokens * e.tpotSeconds);
+            QVERIFY(qAbs(e.inFlightSequences / little - 1.0) < 1e-9);
+            QVERIFY(e.inFlightSequences <= e.batch);
+            QVERIFY(e.inFlightSequences > previousInFlight);
+            QVERIFY(e.tpotSeconds > previousTpot);
+            QVERIFY(qAbs(e.outputTokensPerSecondPerGpu - rate * 256) < 1e-9);
+            previousInFlight = e.inFlightSequences;
+            previousTpot = e.tpotSeconds;
+        }
+
+        // More than the replica can serve: refused with the replicas it would take; two serve it.
+        const InferenceEstimate over = at(60.0);
+        QVERIFY(!over.meetsTargets);
+        QVERIFY2(over.reason.find("one replica serves") != std::string::npos, over.reason.c_str());
+        QVERIFY2(over.reason.find("2 replicas are needed") != std::string::npos,
+                 over.reason.c_str());
+        job.replicas = 2;
+        QVERIFY(at(60.0).meetsTargets);
+
+        // A target the fixed fleet misses is reported, naming it.
+        job.replicas = 1;
+        job.tpotP95Seconds = 0.5 * at(30.0).tpotSeconds;
+        const InferenceEstimate slow = at(30.0);
+        QVERIFY(!slow.meetsTargets);
+        QVERIFY2(slow.reason.find("TPOT") != std::string::npos, slow.reason.c_str());
+    }
+
     void attentionKernelsReadGroupedKvHeads()
     {
         // TurboMind 0.1's decoder attention serves 4, 2 or 1 query heads per block (the largest
@@ -685,6 +761,26 @@ private slots:
         QCOMPARE(back.inference.speculative.acceptanceRate, 0.65);
         QCOMPARE(back.inference.speculative.draftModelId, std::string("llama-3-8b"));
         QCOMPARE(back.inference.maxBatch, std::optional<int>(512));
+        // A fixed fleet needs the rate it serves, and cannot also follow a diurnal profile.
+        Plan fleet = plan;
+        fleet.inference.diurnalRates.clear();
+        fleet.inference.replicas = 6;
+        QCOMPARE(parsePlan(planToJson(fleet), "plan.json", &shippedCatalog()).inference.replicas,
+                 std::optional<int>(6));
+        for (const char *problem : {"no rate", "diurnal"}) {
+            nlohmann::json broken = planToJson(fleet);
+            if (std::string(problem) == "no rate")
+                broken["workload"].erase("rate_per_s");
+            else
+                broken["workload"]["diurnal"] = std::vector<double>(24, 1.0);
+            try {
+                parsePlan(broken, "plan.json", &shippedCatalog());
+                QFAIL(problem);
+            } catch (const std::exception &error) {
+                QVERIFY2(std::string(error.what()).find("/workload/replicas") != std::string::npos,
+                         error.what());
+            }
+        }
         json["workload"]["max_batch"] = 0;
         try {
             parsePlan(json, "plan.json", &shippedCatalog());
