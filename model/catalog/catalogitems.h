@@ -55,6 +55,9 @@ struct GpuSpec : CatalogEntry
     double ncclLowLatencyBusCapBytesPerSecond = 0;
     double attentionPeakFraction = 0.5; ///< fused (flash) attention, of the 16-bit dense peak
     double fp8GemmPeakFraction = 0; ///< large FP8 GEMMs, of the FP8 peak (0: gemmPeakFraction)
+    /** Hockney n_1/2 of FP8 GEMMs, which need larger shapes to fill a peak twice as high (0:
+     * gemmHalfPerformanceDim). */
+    double fp8GemmHalfPerformanceDim = 0;
     /** Of HBM bandwidth, reached by the FP8 cast-transpose kernels of a training step (0:
      * memoryAchievableFraction, a streaming kernel's). */
     double fp8CastMemoryFraction = 0;
@@ -71,6 +74,13 @@ struct GpuSpec : CatalogEntry
     {
         return precision == Precision::FP8 && fp8GemmPeakFraction > 0 ? fp8GemmPeakFraction
                                                                       : gemmPeakFraction;
+    }
+    /** The GEMM half-performance size for this precision. */
+    double gemmHalfPerformanceDimFor(Precision precision) const
+    {
+        return precision == Precision::FP8 && fp8GemmHalfPerformanceDim > 0
+            ? fp8GemmHalfPerformanceDim
+            : gemmHalfPerformanceDim;
     }
     bool supports(Precision precision) const;
 };

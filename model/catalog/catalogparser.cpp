@@ -83,6 +83,8 @@ void readGpuCalibration(JsonFieldReader &reader, GpuSpec &gpu)
                                     .value_or(gpu.attentionPeakFraction);
     gpu.fp8GemmPeakFraction
         = calibration.optionalNumber("fp8_gemm_peak_fraction", fraction).value_or(0.0);
+    gpu.fp8GemmHalfPerformanceDim
+        = calibration.optionalNumber("fp8_gemm_half_performance_dim", positive).value_or(0.0);
     gpu.ncclLowLatencyBusCapBytesPerSecond = units::gbToBytes(
         calibration.optionalNumber("nccl_ll_busbw_cap_gb_per_s", positive).value_or(0.0));
     gpu.fp8CastMemoryFraction

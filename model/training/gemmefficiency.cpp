@@ -6,7 +6,8 @@ namespace cp::model {
 double gemmEfficiency(const GpuSpec &gpu, Precision precision, double m, double n, double k)
 {
     const double size = 3.0 / (1.0 / m + 1.0 / n + 1.0 / k);
-    return gpu.gemmPeakFractionFor(precision) * size / (size + gpu.gemmHalfPerformanceDim);
+    return gpu.gemmPeakFractionFor(precision) * size
+        / (size + gpu.gemmHalfPerformanceDimFor(precision));
 }
 
 } // namespace cp::model

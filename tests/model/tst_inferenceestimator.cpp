@@ -442,25 +442,30 @@ private slots:
         const ValidationSummary t = summarizeInferenceValidation(throughput);
         const ValidationSummary l = summarizeInferenceValidation(latency);
         const ValidationSummary u = summarizeInferenceValidation(underLoad);
-        // Guard against getting worse than the state docs/validation-inference.md records.
-        QVERIFY2(t.medianAbsoluteError <= 0.11, qPrintable(QString::number(t.medianAbsoluteError)));
-        QVERIFY2(l.medianAbsoluteError <= 0.12, qPrintable(QString::number(l.medianAbsoluteError)));
-        QVERIFY2(t.maxAbsoluteError <= 0.36, qPrintable(QString::number(t.maxAbsoluteError)));
-        QVERIFY2(l.maxAbsoluteError <= 0.34, qPrintable(QString::number(l.maxAbsoluteError)));
-        QVERIFY2(std::abs(t.meanSignedError) <= 0.10,
+        // The median targets (at most 10%) are met for throughput and for latency at a given
+        // batch; the rest guards against getting worse than docs/validation-inference.md records.
+        QVERIFY2(t.medianAbsoluteError <= 0.10, qPrintable(QString::number(t.medianAbsoluteError)));
+        QVERIFY2(l.medianAbsoluteError <= 0.10, qPrintable(QString::number(l.medianAbsoluteError)));
+        QVERIFY2(t.maxAbsoluteError <= 0.34, qPrintable(QString::number(t.maxAbsoluteError)));
+        QVERIFY2(l.maxAbsoluteError <= 0.33, qPrintable(QString::number(l.maxAbsoluteError)));
+        QVERIFY2(std::abs(t.meanSignedError) <= 0.08,
                  qPrintable(QString::number(t.meanSignedError)));
-        QVERIFY2(std::abs(l.meanSignedError) <= 0.12,
+        QVERIFY2(std::abs(l.meanSignedError) <= 0.10,
                  qPrintable(QString::number(l.meanSignedError)));
         // Under an offered load near saturation the fixed fleet's latencies are far too low
-        // (recorded: median 186%, mean +245%); the guard only keeps them from getting worse.
-        QVERIFY2(u.medianAbsoluteError <= 1.9, qPrintable(QString::number(u.medianAbsoluteError)));
-        QVERIFY2(u.meanSignedError <= 2.5, qPrintable(QString::number(u.meanSignedError)));
-        // The targets are not met yet: both are optimistic on average and a few rows are beyond
-        // 30%; when they are, these become passes.
-        QEXPECT_FAIL("", "median throughput error above 10%", Continue);
-        QVERIFY(t.medianAbsoluteError <= 0.10);
-        QEXPECT_FAIL("", "median latency error above 10%", Continue);
-        QVERIFY(l.medianAbsoluteError <= 0.10);
+        // (recorded: median 170%, mean +208%); the guard only keeps them from getting worse.
+        QVERIFY2(u.medianAbsoluteError <= 1.75, qPrintable(QString::number(u.medianAbsoluteError)));
+        QVERIFY2(u.meanSignedError <= 2.1, qPrintable(QString::number(u.meanSignedError)));
+        // MLPerf Inference v4.1 Llama 2 70B offline, 8 x H100 and 8 x H200 (FP8), from the
+        // OpenOrca subset's token lengths: within 15%.
+        for (const InferenceValidationRow &row : throughput)
+            if (row.id == "mlperf41-8xh100-llama2-70b-offline"
+                || row.id == "mlperf41-8xh200-llama2-70b-offline")
+                QVERIFY2(std::abs(row.signedError()) <= 0.15,
+                         qPrintable(QString::fromStdString(row.id) + " "
+                                    + QString::number(row.signedError())));
+        // The other targets are not met yet: both are optimistic on average and a few rows are
+        // beyond 30%; when they are, these become passes.
         QEXPECT_FAIL("", "Mixtral and L40S throughput rows beyond 30%", Continue);
         QVERIFY(t.maxAbsoluteError <= 0.30);
         QEXPECT_FAIL("", "a vLLM H200 latency row beyond 30%", Continue);

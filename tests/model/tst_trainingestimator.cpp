@@ -3,6 +3,7 @@
 #include "model/cluster/clusterdescription.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
+#include "model/training/gemmefficiency.h"
 #include "model/training/trainingestimator.h"
 #include "model/training/trainingframework.h"
 #include "model/training/trainingstep.h"
@@ -674,10 +675,29 @@ private slots:
             < 1.0);
     }
 
+    void fp8GemmsFollowTheirOwnSweep()
+    {
+        // cuBLASLt FP8 square GEMMs on an H100 after 10,000 warm-up iterations (ND H100 v5
+        // results, AI benchmarking guide): 1011.3 TFLOP/s at 2048^3, 1216.9 at 4096^3, 1290.1 at
+        // 8192^3, 1377.3 at 16384^3, of a 1978.9 TFLOP/s FP8 peak. The catalog's FP8 curve meets
+        // each within 2.1%; the earlier calibration (0.70 of the peak on BF16's half-performance
+        // size, 517) put 2048^3 at 1103 TFLOP/s, 9% high.
+        const GpuSpec &h100 = shippedCatalog().gpu("h100-sxm5-80gb");
+        const double peak = h100.peakFlopsPerSecond(Precision::FP8) / units::tera;
+        for (const auto &[size, published] : std::vector<std::pair<double, double>> {
+                 {2048, 1011.3}, {4096, 1216.9}, {8192, 1290.1}, {16384, 1377.3}}) {
+            const double predicted = peak * gemmEfficiency(h100, Precision::FP8, size, size, size);
+            QVERIFY2(qAbs(predicted / published - 1.0) < 0.021,
+                     qPrintable(QString::number(size) + ": " + QString::number(predicted)));
+        }
+        QVERIFY(h100.gemmHalfPerformanceDimFor(Precision::FP8)
+                > h100.gemmHalfPerformanceDimFor(Precision::BF16));
+    }
+
     void fp8IsFarFromTwiceAsFast()
     {
         // FP8 doubles the tensor peak, but attention, the logits and every memory-bound kernel
-        // stay 16-bit, the casts add traffic, and large FP8 GEMMs reach 70% of the FP8 peak
+        // stay 16-bit, the casts add traffic, and large FP8 GEMMs reach 72% of the FP8 peak
         // against 78% for BF16 at the sustained clock (catalog sources): published end-to-end
         // speed-ups are 1.3-1.5x.
         TrainingJob job = llama70b(8192);
