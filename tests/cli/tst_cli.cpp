@@ -20,6 +20,13 @@ struct Result
     QByteArray out;
     QByteArray err;
 };
+/** `infer` of Llama 3 8B in FP8 on one H100 with the given prompt and output lengths. */
+QStringList inferLlama3EightBOnH100(const char *inputTokens, const char *outputTokens)
+{
+    return {"infer",       "--gpu", "h100-sxm5-80gb", "--model",   "llama-3-8b",
+            "--precision", "fp8",   "--input-tokens", inputTokens, "--output-tokens",
+            outputTokens};
+}
 } // namespace
 
 class TestCli : public QObject
@@ -868,19 +875,8 @@ private slots:
     {
         // Llama 3 8B in FP8 at 128 + 128 tokens fits some 4,100 sequences on an H100
         // (tst_inferenceestimator derives it); vLLM runs 256 of them unless told otherwise.
-        const QStringList base = {"infer",
-                                  "--gpu",
-                                  "h100-sxm5-80gb",
-                                  "--model",
-                                  "llama-3-8b",
-                                  "--precision",
-                                  "fp8",
-                                  "--kv-precision",
-                                  "fp8",
-                                  "--input-tokens",
-                                  "128",
-                                  "--output-tokens",
-                                  "128"};
+        const QStringList base
+            = inferLlama3EightBOnH100("128", "128") + QStringList {"--kv-precision", "fp8"};
         const Result capped = run(base + QStringList {"--json"});
         QVERIFY2(capped.status == 0, capped.err.constData());
         const QJsonObject json = QJsonDocument::fromJson(capped.out).object();
@@ -907,10 +903,7 @@ private slots:
     void inferFixedFleet()
     {
         // Six replicas at 20 requests/s: the in-flight batch and the latencies under that load.
-        const QStringList base
-            = {"infer",       "--gpu", "h100-sxm5-80gb", "--model", "llama-3-8b",
-               "--precision", "fp8",   "--input-tokens", "1024",    "--output-tokens",
-               "256"};
+        const QStringList base = inferLlama3EightBOnH100("1024", "256");
         const Result fleet = run(base + QStringList {"--rate", "20", "--replicas", "6"});
         QVERIFY2(fleet.status == 0, fleet.err.constData());
         QVERIFY2(fleet.out.contains("in flight under the load"), fleet.out.constData());
@@ -920,9 +913,7 @@ private slots:
         const QJsonObject object = QJsonDocument::fromJson(json.out).object();
         QCOMPARE(object.value(QStringLiteral("replicas")).toInt(), 6);
         QVERIFY(object.value(QStringLiteral("in_flight_sequences")).toDouble() > 0);
-        const Result noRate
-            = run({"infer", "--gpu", "h100-sxm5-80gb", "--model", "llama-3-8b", "--precision",
-                   "fp8", "--input-tokens", "1024", "--output-tokens", "256", "--replicas", "2"});
+        const Result noRate = run(base + QStringList {"--replicas", "2"});
         QCOMPARE(noRate.status, 2);
         QVERIFY2(noRate.err.contains("--replicas needs the rate"), noRate.err.constData());
         const Result all

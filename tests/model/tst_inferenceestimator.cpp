@@ -36,6 +36,24 @@ InferenceEstimator estimator(const std::string &gpu, const std::string &model, P
         shippedCatalog(), {.gpuId = gpu, .facilityId = "dc-industry-average"});
     return InferenceEstimator(job, setup.hardware, setup.cost);
 }
+/** Llama 3 8B with FP8 weights and K/V cache: the workload several tests serve. */
+InferenceJob llama3EightBFp8(int input, int output)
+{
+    InferenceJob job;
+    job.model = shippedCatalog().llm("llama-3-8b");
+    job.weightPrecision = Precision::FP8;
+    job.kvPrecision = Precision::FP8;
+    job.inputTokens = input;
+    job.outputTokens = output;
+    return job;
+}
+/** One H100 SXM5 at a flat 2 USD per GPU-hour. */
+InferenceSetup oneH100()
+{
+    return inferenceSetupFromCatalog(
+        shippedCatalog(),
+        {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average", .hourlyUsdPerGpu = 2.0});
+}
 const StepOperation *findOperation(const StepOperations &operations, const std::string &name)
 {
     for (const StepOperation &op : operations) {
@@ -484,15 +502,9 @@ private slots:
     {
         // Llama 3 8B FP8 on one L4 at 50 requests/s with a 50 ms p95 TPOT: a step may read
         // 0.05 s x 300 GB/s x 0.78 (a measured memcpy) = 11.7 GB; the FP8 weights take 8.0 GB,
-        // so only about 3.7 GB is
-        // left for the batch's K/V caches, far below what the 24 GB card could hold. The
-        // explanation must say so, with those figures.
-        InferenceJob job;
-        job.model = shippedCatalog().llm("llama-3-8b");
-        job.weightPrecision = Precision::FP8;
-        job.kvPrecision = Precision::FP8;
-        job.inputTokens = 1024;
-        job.outputTokens = 256;
+        // so only about 3.7 GB is left for the batch's K/V caches, far below what the 24 GB card
+        // could hold. The explanation must say so, with those figures.
+        InferenceJob job = llama3EightBFp8(1024, 256);
         job.ratePerSecond = 50;
         job.ttftP95Seconds = 0.5;
         job.tpotP95Seconds = 0.05;
@@ -597,16 +609,8 @@ private slots:
         // vLLM's 90% of 85.52 GB less 8.03 GB of weights leaves about 68.9 GB: some 4,100
         // sequences fit. vLLM still runs at most 256 at once (SchedulerConfig.max_num_seqs = 256
         // unless --max-num-seqs raises it).
-        InferenceJob job;
-        job.model = shippedCatalog().llm("llama-3-8b");
-        job.weightPrecision = Precision::FP8;
-        job.kvPrecision = Precision::FP8;
-        job.inputTokens = 128;
-        job.outputTokens = 128;
-        const InferenceSetup setup = inferenceSetupFromCatalog(shippedCatalog(),
-                                                               {.gpuId = "h100-sxm5-80gb",
-                                                                .facilityId = "dc-industry-average",
-                                                                .hourlyUsdPerGpu = 2.0});
+        InferenceJob job = llama3EightBFp8(128, 128);
+        const InferenceSetup setup = oneH100();
         job.engine = *findServingEngine("vllm-0.6");
         const InferenceEstimate vllm
             = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
@@ -645,17 +649,9 @@ private slots:
     void fixedFleetRunsTheBatchItsLoadBuilds()
     {
         // Llama 3 8B, FP8, 1,024 + 256 tokens on one H100 with TensorRT-LLM's profile.
-        InferenceJob job;
-        job.model = shippedCatalog().llm("llama-3-8b");
-        job.weightPrecision = Precision::FP8;
-        job.kvPrecision = Precision::FP8;
-        job.inputTokens = 1024;
-        job.outputTokens = 256;
+        InferenceJob job = llama3EightBFp8(1024, 256);
         job.engine = *findServingEngine("tensorrt-llm-0.12");
-        const InferenceSetup setup = inferenceSetupFromCatalog(shippedCatalog(),
-                                                               {.gpuId = "h100-sxm5-80gb",
-                                                                .facilityId = "dc-industry-average",
-                                                                .hourlyUsdPerGpu = 2.0});
+        const InferenceSetup setup = oneH100();
         const InferenceEstimator alone(job, setup.hardware, setup.cost);
         const InferenceEstimate one = alone.estimateAtBatch(1);
         job.replicas = 1;
