@@ -463,6 +463,17 @@ void PropertyEditor::addTrainingSoftwareRows(PropertyFields &fields)
                          p.training.framework.moeCommOverlap = v == QLatin1String("on");
                      });
     fields
+        .addChoice(tr("Gradient reduction"),
+                   {{tr("fp32"), QStringLiteral("fp32")}, {tr("16-bit"), QStringLiteral("16-bit")}},
+                   job.framework.bf16GradientsInFp32 ? QStringLiteral("fp32")
+                                                     : QStringLiteral("16-bit"),
+                   [](model::Plan &p, const QString &v) {
+                       p.training.framework.bf16GradientsInFp32 = v == QLatin1String("fp32");
+                   })
+        ->setToolTip(tr("How BF16 and FP8 runs accumulate and reduce-scatter gradients: fp32 "
+                        "as Megatron, NeMo and Megatron-Bridge do by default, or 16-bit "
+                        "(--grad-reduce-in-bf16). FP16 runs always use 16 bits"));
+    fields
         .addNumber(tr("DP overlap"), job.framework.dpOverlapFraction, 0, 1, 2, QString(), QString(),
                    [](model::Plan &p, std::optional<double> v) {
                        p.training.framework.dpOverlapFraction = *v;

@@ -413,8 +413,19 @@ private slots:
              {"Global batch", "Precision", "Attention", "Sequence parallel", "TP comm overlap",
               "MoE comm overlap", "DP overlap", "Pipeline parallel", "Data parallel",
               "Context parallel", "Expert parallel", "Microbatch", "Interleave", "Recompute",
-              "ZeRO stage"})
+              "ZeRO stage", "Gradient reduction"})
             QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
+        // BF16 gradients reduced in 16 bits: written as an override of the profile, then undone.
+        auto *gradients = editor->findChild<QComboBox *>(QStringLiteral("Gradient reduction"));
+        QVERIFY(gradients);
+        QCOMPARE(gradients->currentData().toString(), QStringLiteral("fp32"));
+        gradients->setCurrentIndex(gradients->findData(QStringLiteral("16-bit")));
+        QVERIFY(!window.plan().training.framework.bf16GradientsInFp32);
+        QCOMPARE(model::planToJson(window.plan())["workload"]["grad_reduce_in_fp32"].get<bool>(),
+                 false);
+        window.document()->undoStack()->undo();
+        QVERIFY(window.plan().training.framework.bf16GradientsInFp32);
+        editor = window.propertyEditor();
         const int undoCount = window.document()->undoStack()->count();
         auto *tokens = editor->findChild<QLineEdit *>(QStringLiteral("Tokens"));
         QVERIFY(tokens);
@@ -500,14 +511,30 @@ private slots:
         serving.inference.outputTokens = 256;
         window.document()->edit(serving, QStringLiteral("Serve"));
         editor->setKey(QStringLiteral("workload"));
-        for (const char *name : {"Weights", "K/V cache", "Prompt tokens", "Output tokens",
-                                 "Requests", "TTFT p95 target", "TPOT p95 target", "Batch",
-                                 "GPUs per replica", "Pipeline stages", "Engine"})
+        for (const char *name :
+             {"Weights", "K/V cache", "Prompt tokens", "Output tokens", "Requests",
+              "TTFT p95 target", "TPOT p95 target", "Batch", "GPUs per replica", "Pipeline stages",
+              "Engine", "Engine batch limit", "Replicas"})
             QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
+        // A fixed fleet without a rate is refused with the loader's reason.
+        auto *replicas = editor->findChild<QSpinBox *>(QStringLiteral("Replicas"));
+        replicas->setValue(4);
+        emit replicas->editingFinished();
+        QVERIFY2(editor->lastError().contains(QStringLiteral("/workload/replicas")),
+                 qPrintable(editor->lastError()));
+        QVERIFY(!window.plan().inference.replicas);
         auto *rate = editor->findChild<QDoubleSpinBox *>(QStringLiteral("Requests"));
         rate->setValue(50);
         emit rate->editingFinished();
         QCOMPARE(window.plan().inference.ratePerSecond, std::optional<double>(50));
+        replicas = editor->findChild<QSpinBox *>(QStringLiteral("Replicas"));
+        replicas->setValue(4);
+        emit replicas->editingFinished();
+        QCOMPARE(window.plan().inference.replicas, std::optional<int>(4));
+        auto *limit = editor->findChild<QSpinBox *>(QStringLiteral("Engine batch limit"));
+        limit->setValue(64);
+        emit limit->editingFinished();
+        QCOMPARE(window.plan().inference.maxBatch, std::optional<int>(64));
         auto *hours = editor->findChild<QLineEdit *>(QStringLiteral("Hourly traffic"));
         QVERIFY(hours);
         hours->setText(QStringLiteral("1, 2, 3"));
