@@ -540,6 +540,8 @@ struct InferenceEstimator::LoadPoint
     double ttftQuantileSeconds(double q) const { return ttftMinSeconds + q * stepSeconds; }
     double inFlight = 0; ///< Little's law at this point's latencies
     bool saturated() const { return prefillShare >= 1.0; }
+    /** The batch runs every sequence its latencies keep in flight. */
+    bool holds(int batch) const { return !saturated() && inFlight <= batch; }
 };
 
 InferenceEstimator::LoadPoint InferenceEstimator::loadPoint(int batch,
@@ -567,51 +569,40 @@ InferenceEstimator::LoadPoint InferenceEstimator::loadPoint(int batch,
     return point;
 }
 
-InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits) const
+double InferenceEstimator::fleetCapacityPerReplica(const BatchLimits &limits) const
 {
-    const int replicas = *m_job.replicas;
-    const double rate = *m_job.ratePerSecond;
-    const double lambda = rate / replicas;
-    const LoadPoint full = loadPoint(limits.largest, lambda);
-    // Capacity: the largest batch turning over at the rate it serves flat out (prompts and
-    // decode interleaved), each request also waiting its TTFT (Little's law).
-    const LoadPoint flatOut = loadPoint(limits.largest, full.estimate.requestsPerSecondPerReplica);
-    const double capacity
-        = limits.largest / (flatOut.ttftMeanSeconds() + m_job.outputTokens * flatOut.tpotSeconds);
-    auto holds = [](const LoadPoint &point, int batch) {
-        return !point.saturated() && point.inFlight <= batch;
-    };
-    if (!holds(full, limits.largest)) {
-        InferenceEstimate e = full.estimate;
-        limits.applyTo(e);
-        const int needed = static_cast<int>(std::ceil(rate / capacity * 1.0000001));
-        e.meetsTargets = false;
-        e.fixedFleet = true;
-        e.replicas = replicas;
-        e.requestsPerSecondPerReplica = capacity;
-        e.utilisation = lambda / capacity;
-        e.reason = text("%.3g", rate) + " requests/s is more than "
-            + (replicas == 1 ? std::string("one replica serves")
-                             : std::to_string(replicas) + " replicas serve")
-            + ": one replica runs at most " + std::to_string(limits.largest) + " sequences, about "
-            + text("%.3g", capacity) + " requests/s; "
-            + std::to_string(std::max(needed, replicas + 1)) + " replicas are needed";
-        e.bottleneck = "load";
-        e.bottleneckExplanation = e.reason;
-        finishCosts(e);
-        return e;
-    }
+    // The largest batch turning over at the rate it serves flat out (prompts and decode
+    // interleaved), each request also waiting its TTFT (Little's law).
+    const double flatOutRate = estimateAtBatch(limits.largest).requestsPerSecondPerReplica;
+    const LoadPoint flatOut = loadPoint(limits.largest, flatOutRate);
+    return limits.largest / (flatOut.ttftMeanSeconds() + m_job.outputTokens * flatOut.tpotSeconds);
+}
+
+int InferenceEstimator::inFlightBatch(double arrivalsPerSecond, int largest) const
+{
     // The smallest batch that holds the sequences its own latencies bring in flight: the
     // in-flight count grows more slowly than the batch beyond it.
-    int low = 1, high = limits.largest;
+    int low = 1, high = largest;
     while (low < high) {
         const int middle = low + (high - low) / 2;
-        if (holds(loadPoint(middle, lambda), middle))
+        if (loadPoint(middle, arrivalsPerSecond).holds(middle))
             high = middle;
         else
             low = middle + 1;
     }
-    const LoadPoint point = loadPoint(low, lambda);
+    return low;
+}
+
+InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits) const
+{
+    const int replicas = *m_job.replicas;
+    const double lambda = *m_job.ratePerSecond / replicas;
+    const double capacity = fleetCapacityPerReplica(limits);
+    const LoadPoint full = loadPoint(limits.largest, lambda);
+    if (!full.holds(limits.largest))
+        return overloadedFleet(full.estimate, limits, capacity);
+
+    const LoadPoint point = loadPoint(inFlightBatch(lambda, limits.largest), lambda);
     InferenceEstimate e = point.estimate;
     limits.applyTo(e);
     e.fixedFleet = true;
@@ -626,31 +617,67 @@ InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits
     e.ttftSeconds = point.ttftQuantileSeconds(0.95);
     e.ttftP99Seconds = point.ttftQuantileSeconds(0.99);
     e.endToEndSeconds = e.ttftSeconds + m_job.outputTokens * e.tpotSeconds;
-    e.bottleneckExplanation += "; at " + text("%.3g", lambda) + " requests/s a replica runs "
-        + text("%.1f", point.inFlight) + " sequences at once on average, "
-        + text("%.0f%%", 100.0 * e.utilisation) + " of the " + text("%.3g", capacity)
-        + " requests/s it serves at its largest batch";
+    explainFleetLoad(e, lambda, capacity);
+    checkFleetTargets(e);
+    finishCosts(e);
+    return e;
+}
+
+InferenceEstimate InferenceEstimator::overloadedFleet(InferenceEstimate e,
+                                                      const BatchLimits &limits,
+                                                      double capacity) const
+{
+    const int replicas = *m_job.replicas;
+    const double rate = *m_job.ratePerSecond;
+    limits.applyTo(e);
+    const int needed = static_cast<int>(std::ceil(rate / capacity * 1.0000001));
+    e.meetsTargets = false;
+    e.fixedFleet = true;
+    e.replicas = replicas;
+    e.requestsPerSecondPerReplica = capacity;
+    e.utilisation = rate / replicas / capacity;
+    e.reason = text("%.3g", rate) + " requests/s is more than "
+        + (replicas == 1 ? std::string("one replica serves")
+                         : std::to_string(replicas) + " replicas serve")
+        + ": one replica runs at most " + std::to_string(limits.largest) + " sequences, about "
+        + text("%.3g", capacity) + " requests/s; " + std::to_string(std::max(needed, replicas + 1))
+        + " replicas are needed";
+    e.bottleneck = "load";
+    e.bottleneckExplanation = e.reason;
+    finishCosts(e);
+    return e;
+}
+
+void InferenceEstimator::explainFleetLoad(InferenceEstimate &e, double arrivalsPerSecond,
+                                          double capacity) const
+{
+    e.bottleneckExplanation += "; at " + text("%.3g", arrivalsPerSecond)
+        + " requests/s a replica runs " + text("%.1f", e.inFlightSequences)
+        + " sequences at once on average, " + text("%.0f%%", 100.0 * e.utilisation) + " of the "
+        + text("%.3g", capacity) + " requests/s it serves at its largest batch";
     // Near saturation the in-flight batch, and with it TPOT and TTFT, rise steeply with load:
     // throughput estimates run about 10% optimistic on the published suite
-    // (docs/validation-inference.md), and MLPerf server fleets that this model puts at 75-90%
-    // of capacity were measured at their latency limits.
+    // (docs/validation-inference.md), and MLPerf server fleets that this model puts at 75% of
+    // capacity and more were measured at their latency limits.
     if (e.utilisation > 0.7)
         e.bottleneckExplanation
             += " (above 70% of the estimated capacity the real fleet may be near saturation, "
                "where latencies rise steeply: treat them as a lower bound)";
+}
+
+void InferenceEstimator::checkFleetTargets(InferenceEstimate &e) const
+{
     std::string missed;
     if (m_job.ttftP95Seconds && e.ttftSeconds > *m_job.ttftP95Seconds)
         missed = "TTFT p95 " + text("%.0f ms", e.ttftSeconds * 1e3) + " is above the target";
     else if (m_job.tpotP95Seconds && e.tpotSeconds > *m_job.tpotP95Seconds)
         missed = "TPOT " + text("%.1f ms", e.tpotSeconds * 1e3) + " is above the target";
-    if (!missed.empty()) {
-        e.meetsTargets = false;
-        e.reason = (replicas == 1 ? std::string("with one replica the ")
-                                  : "with " + std::to_string(replicas) + " replicas the ")
-            + missed;
-    }
-    finishCosts(e);
-    return e;
+    if (missed.empty())
+        return;
+    e.meetsTargets = false;
+    e.reason = (e.replicas == 1 ? std::string("with one replica the ")
+                                : "with " + std::to_string(e.replicas) + " replicas the ")
+        + missed;
 }
 
 double InferenceEstimator::engineReserveBytes(double weightsBytes, double workspaceBytes) const

@@ -96,6 +96,18 @@ private:
     /** The job's fixed fleet at its offered rate: the in-flight batch the load builds and the
      * latencies at it. */
     InferenceEstimate fixedFleetAtRate(const BatchLimits &limits) const;
+    /** Requests per second one replica serves at its largest batch, TTFT included. */
+    double fleetCapacityPerReplica(const BatchLimits &limits) const;
+    /** The smallest batch that holds what `arrivalsPerSecond` keeps in flight. */
+    int inFlightBatch(double arrivalsPerSecond, int largest) const;
+    /** A rate the fixed fleet cannot serve: the estimate at its largest batch, refused with the
+     * replicas it would take. */
+    InferenceEstimate overloadedFleet(InferenceEstimate estimate, const BatchLimits &limits,
+                                      double capacity) const;
+    void explainFleetLoad(InferenceEstimate &estimate, double arrivalsPerSecond,
+                          double capacity) const;
+    /** Whether the fixed fleet meets the job's TTFT and TPOT targets; the reason if not. */
+    void checkFleetTargets(InferenceEstimate &estimate) const;
     /** The fewest replicas of `estimate` (at `batch`) whose p95 TTFT under `rate` requests/s
      * (an M/M/c queue per replica) meets the target, with the queue's percentiles. */
     void provisionReplicas(InferenceEstimate &estimate, int batch, double rate) const;
