@@ -111,9 +111,11 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                           + format(" / %.1f ms", e.ttftP99Seconds * 1e3)});
     else
         table.addRow({"TTFT", format("%.1f ms", e.ttftSeconds * 1e3)});
-    table.addRow({e.inFlightSequences > 0 ? "time per output token (mean under the load)"
-                                          : "time per output token",
-                  format("%.2f ms", e.tpotSeconds * 1e3)});
+    table.addRow({e.tpotP95Seconds > 0 ? "time per output token (mean / p95 step under the load)"
+                                       : "time per output token",
+                  format("%.2f ms", e.tpotSeconds * 1e3)
+                      + (e.tpotP95Seconds > 0 ? format(" / %.2f ms", e.tpotP95Seconds * 1e3)
+                                              : std::string())});
     if (e.utilisation > 0)
         table.addRow({"end-to-end p50 / p95 / p99",
                       format("%.2f", e.endToEndP50Seconds()) + format(" / %.2f", e.endToEndSeconds)

@@ -562,7 +562,11 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
            tr("%1 / %2 / %3 ms")
                .arg(number(inf.ttftP50Seconds * 1e3, 1), number(inf.ttftSeconds * 1e3, 1),
                     number(inf.ttftP99Seconds * 1e3, 1)));
-    addRow(section, tr("Time per output token"), tr("%1 ms").arg(number(inf.tpotSeconds * 1e3, 2)));
+    addRow(section, tr("Time per output token"),
+           inf.tpotP95Seconds > 0
+               ? tr("%1 ms on average, %2 ms at the 95th percentile of sequences in flight")
+                     .arg(number(inf.tpotSeconds * 1e3, 2), number(inf.tpotP95Seconds * 1e3, 2))
+               : tr("%1 ms").arg(number(inf.tpotSeconds * 1e3, 2)));
     addRow(section, tr("Throughput per GPU"),
            tr("%1 output tokens/s").arg(number(inf.outputTokensPerSecondPerGpu, 0)));
     const bool fixedFleet = inf.fixedFleet;

@@ -95,6 +95,9 @@ struct InferenceEstimate
     double ttftP50Seconds = 0; ///< median under the rate (Erlang C), else unloaded
     double ttftP99Seconds = 0;
     double tpotSeconds = 0;
+    /** Fixed fleet under load: a step with the 95th percentile of sequences in flight (the
+     * occupancy is Poisson; poissonQuantile); 0 when not under an offered load. */
+    double tpotP95Seconds = 0;
     double endToEndSeconds = 0; ///< p95: TTFT p95 + output tokens x TPOT
     double endToEndP50Seconds() const { return endToEndSeconds - ttftSeconds + ttftP50Seconds; }
     double endToEndP99Seconds() const { return endToEndSeconds - ttftSeconds + ttftP99Seconds; }

@@ -26,7 +26,8 @@ namespace cp::model {
  * arriving prompt at the next step, so a replica runs the sequences in flight, whose number
  * follows from Little's law (Little, "A Proof for the Queuing Formula L = lambda W", Operations
  * Research 9(3), 1961): B = lambda (TTFT + O·TPOT(B)), solved for the smallest batch that holds
- * it; each step also prefills the prompts that arrived, lambda·t_prefill of every second.
+ * it; each step also prefills the prompts that arrived, lambda·t_prefill of every second. The
+ * occupancy is Poisson about B (M/G/infinity), so TPOT's p95 is the step at its 95th percentile.
  * Queueing: a replica with B batch slots is an M/M/B queue (Poisson arrivals, every slot serving
  * one request in O·t_decode + B·t_prefill); the p95 wait before prefill follows from Erlang C
  * (Kleinrock, "Queueing Systems", vol. 1, §3.5): P(W > t) = C(B, a)·exp(-(B·mu - lambda)·t).
@@ -122,6 +123,12 @@ private:
  * slots. Zero when fewer than 5% of arrivals wait; infinite when the queue is unstable.
  */
 double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, int slots);
+/**
+ * The smallest k with P(X <= k) >= `probability` for X Poisson with `mean`: the sequences in
+ * flight on a replica that admits every arrival at once (an M/G/infinity queue, whose occupancy
+ * is Poisson with the mean Little's law gives; Kleinrock, "Queueing Systems", vol. 1, 1975).
+ */
+int poissonQuantile(double mean, double probability);
 /** The `quantile` (0.5, 0.99, ...) of the same waiting time: ln(C / (1 - q)) / (c·mu - lambda). */
 double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRate, int slots,
                                   double quantile);

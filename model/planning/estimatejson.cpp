@@ -145,6 +145,7 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"kv_bytes_per_token", e.kvBytesPerToken},
         {"replicas", e.replicas},
         {"in_flight_sequences", e.inFlightSequences},
+        {"tpot_p95_ms", e.tpotP95Seconds * 1e3},
         {"gpus", e.replicas * e.gpusPerReplica},
         {"power_w", e.powerWatts},
         {"usd_per_hour", e.usdPerHour},

@@ -907,7 +907,7 @@ private slots:
         const Result fleet = run(base + QStringList {"--rate", "20", "--replicas", "6"});
         QVERIFY2(fleet.status == 0, fleet.err.constData());
         QVERIFY2(fleet.out.contains("in flight under the load"), fleet.out.constData());
-        QVERIFY2(fleet.out.contains("time per output token (mean under the load)"),
+        QVERIFY2(fleet.out.contains("time per output token (mean / p95 step under the load)"),
                  fleet.out.constData());
         const Result json = run(base + QStringList {"--rate", "20", "--replicas", "6", "--json"});
         const QJsonObject object = QJsonDocument::fromJson(json.out).object();

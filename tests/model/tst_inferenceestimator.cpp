@@ -646,6 +646,23 @@ private slots:
         QCOMPARE(over.bottleneck, std::string("engine-batch-limit"));
     }
 
+    void poissonQuantiles()
+    {
+        // Poisson(10): P(X <= 9) = 0.4579, P(X <= 10) = 0.5830, P(X <= 14) = 0.9165,
+        // P(X <= 15) = 0.9513 (standard tables), so the median is 10 and the p95 15.
+        QCOMPARE(poissonQuantile(10.0, 0.5), 10);
+        QCOMPARE(poissonQuantile(10.0, 0.95), 15);
+        // Poisson(1): P(X = 0) = e^-1 = 0.3679 covers a third; P(X <= 2) = 0.9197,
+        // P(X <= 3) = 0.9810.
+        QCOMPARE(poissonQuantile(1.0, 0.3), 0);
+        QCOMPARE(poissonQuantile(1.0, 0.95), 3);
+        // A large mean, where e^-mean underflows: close to the normal mean + 1.645 sd,
+        // 10,000 + 164.5.
+        const int large = poissonQuantile(10000.0, 0.95);
+        QVERIFY2(large >= 10163 && large <= 10166, qPrintable(QString::number(large)));
+        QCOMPARE(poissonQuantile(0.0, 0.95), 0);
+    }
+
     void fixedFleetRunsTheBatchItsLoadBuilds()
     {
         // Llama 3 8B, FP8, 1,024 + 256 tokens on one H100 with TensorRT-LLM's profile.
@@ -666,6 +683,7 @@ private slots:
         QVERIFY(idle.meetsTargets);
         QCOMPARE(idle.batch, 1);
         QVERIFY(qAbs(idle.tpotSeconds / one.decodeStepSeconds - 1.0) < 1e-4);
+        QCOMPARE(idle.tpotP95Seconds, idle.tpotSeconds); // nothing else in flight
         QVERIFY(qAbs(idle.ttftP50Seconds - (one.prefillSeconds + 1.5 * one.decodeStepSeconds))
                 < 1e-6);
 
@@ -679,6 +697,8 @@ private slots:
             const double little = rate * (e.ttftP50Seconds + job.outputTokens * e.tpotSeconds);
             QVERIFY(qAbs(e.inFlightSequences / little - 1.0) < 1e-9);
             QVERIFY(e.inFlightSequences <= e.batch);
+            // The step at the 95th percentile of a Poisson occupancy runs more sequences.
+            QVERIFY(e.tpotP95Seconds > e.tpotSeconds);
             QVERIFY(e.inFlightSequences > previousInFlight);
             QVERIFY(e.tpotSeconds > previousTpot);
             QVERIFY(qAbs(e.outputTokensPerSecondPerGpu - rate * 256) < 1e-9);
