@@ -4,6 +4,7 @@
 #include "servingreport.h"
 #include "table.h"
 
+#include "model/core/humantext.h"
 #include "model/core/inputerror.h"
 #include "model/core/units.h"
 #include "model/inference/diurnalautoscaling.h"
@@ -62,6 +63,24 @@ std::vector<OptionSpec> inferOptions()
     for (const OptionSpec &spec : modelShapeOptions())
         specs.push_back(spec);
     return withCommonOptions(std::move(specs));
+}
+
+/** "13.2 kW" below a megawatt, "36.1 MW" from one. */
+std::string powerText(double watts)
+{
+    namespace units = model::units;
+    return watts < units::mega ? format("%.1f kW", watts / units::kilo)
+                               : model::groupThousands(format("%.1f", watts / units::mega)) + " MW";
+}
+
+/** A price to about three significant digits, thousands grouped: "0.072 USD", "1,204 USD". */
+std::string usdText(double usd)
+{
+    return model::groupThousands(format(usd >= 100     ? "%.0f"
+                                            : usd >= 1 ? "%.2f"
+                                                       : "%.3f",
+                                        usd))
+        + " USD";
 }
 
 /** "max 1051 by memory", or "max 256 by the engine; 1051 fit in memory" when the engine's
@@ -129,12 +148,10 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       + (e.replicas * e.gpusPerReplica == 1 ? " GPU" : " GPUs")
                       + (e.utilisation > 0 ? format(", %.0f%% utilised)", 100 * e.utilisation)
                                            : std::string(")"))});
-    table.addRow({"power", format("%.1f kW", e.powerWatts / units::kilo)});
-    table.addRow({"cost", format("%.2f USD/hour", e.usdPerHour)});
-    table.addRow(
-        {"cost per million output tokens", format("%.3f USD", e.costPerMillionOutputTokensUsd)});
-    table.addRow(
-        {"cost per million input tokens", format("%.3f USD", e.costPerMillionInputTokensUsd)});
+    table.addRow({"power", powerText(e.powerWatts)});
+    table.addRow({"cost", model::groupThousands(format("%.2f", e.usdPerHour)) + " USD/hour"});
+    table.addRow({"cost per million output tokens", usdText(e.costPerMillionOutputTokensUsd)});
+    table.addRow({"cost per million input tokens", usdText(e.costPerMillionInputTokensUsd)});
     table.addRow({"bottleneck", e.bottleneck});
     return title + "\n" + table.render() + "  " + e.bottleneckExplanation + "\n";
 }
