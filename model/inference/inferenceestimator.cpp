@@ -145,6 +145,12 @@ int InferenceEstimator::memoryBatchLimit() const
     return static_cast<int>(std::floor(free / perSequence));
 }
 
+bool InferenceEstimator::chunksPrefill() const
+{
+    const long long request = 1LL * m_job.inputTokens + m_job.outputTokens;
+    return model::chunksPrefill(m_job.engine, std::max<long long>(m_job.model.maxSeqLen, request));
+}
+
 int InferenceEstimator::engineBatchLimit() const
 {
     const int cap = m_job.maxBatch.value_or(m_job.engine.defaultMaxBatch);
@@ -331,7 +337,7 @@ void InferenceEstimator::estimateServing(InferenceEstimate &e, const BatchSetup 
     e.outputTokensPerSecondPerReplica = e.requestsPerSecondPerReplica * O;
     e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / (s.tensorParallel * p);
     e.tpotSeconds = cycle / O;
-    if (m_job.engine.chunkedPrefill) {
+    if (chunksPrefill()) {
         // Sarathi-Serve / vLLM chunked prefill: each step carries the running decodes and a chunk
         // of the prompt filling the rest of the step's token budget, so the prompt takes
         // ceil(I / chunk) steps, each as long as a decode step plus the chunk's prefill.
@@ -582,8 +588,7 @@ InferenceEstimator::LoadPoint InferenceEstimator::loadPoint(int batch,
     // A prompt waits for the next step boundary (uniform over a step), then is prefilled in a
     // step carrying the running decodes; a chunked engine spreads it over several steps
     // (prefillSeconds then already counts their decodes).
-    const double ownStep
-        = m_job.engine.chunkedPrefill ? e.prefillSeconds : e.prefillSeconds + round;
+    const double ownStep = chunksPrefill() ? e.prefillSeconds : e.prefillSeconds + round;
     point.ttftMinSeconds = std::max(point.stepSeconds, ownStep);
     point.inFlight
         = arrivalsPerSecond * (point.ttftMeanSeconds() + m_job.outputTokens * point.tpotSeconds);

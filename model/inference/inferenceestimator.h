@@ -53,6 +53,9 @@ public:
     int memoryBatchLimit() const;
     /** The engine's cap on sequences per batch (the job's, else the profile's); 0: none. */
     int engineBatchLimit() const;
+    /** Whether the engine prefills this job's prompts in chunks (for vLLM: a long-context
+     * model). */
+    bool chunksPrefill() const;
 
     /** Pipeline stages and tensor-parallel GPUs per stage for the job on this hardware. */
     int pipelineStages() const;

@@ -49,10 +49,15 @@ std::vector<ServingEngine> makeEngines()
           "max_num_batched_tokens defaults to 512; gpu_memory_utilization 0.9 of the whole GPU "
           "(https://docs.vllm.ai/en/latest/models/performance.html). Chunked prefill as in "
           "Agrawal et al., 'Taming Throughput-Latency Tradeoff in LLM Inference with "
-          "Sarathi-Serve', OSDI 2024. At most 256 sequences run in one batch unless "
+          "Sarathi-Serve', OSDI 2024. vLLM 0.6 turns chunked prefill on by itself only for models "
+          "whose max_model_len is over 32K (32,768) tokens ('Chunked prefill is enabled by "
+          "default for models with max_model_len > 32K', vllm/engine/arg_utils.py "
+          "EngineArgs.create_engine_config); shorter-context models prefill each prompt whole. "
+          "At most 256 sequences run in one batch unless "
           "--max-num-seqs raises it (SchedulerConfig.max_num_seqs = 256 in vllm/config.py, and "
           "the engine-arguments page, https://docs.vllm.ai/en/v0.6.0/models/engine_args.html).";
     vllm.chunkedPrefill = true;
+    vllm.chunkedPrefillAboveContext = 32768;
     vllm.defaultMaxBatch = 256;
     vllm.maxBatchSetting = "max_num_seqs";
     vllm.tokensPerStep = 512;
@@ -98,6 +103,13 @@ const ServingEngine *findServingEngine(const std::string &id)
             return &engine;
     }
     return nullptr;
+}
+
+bool chunksPrefill(const ServingEngine &engine, long long contextTokens)
+{
+    return engine.chunkedPrefill
+        && (engine.chunkedPrefillAboveContext <= 0
+            || contextTokens > engine.chunkedPrefillAboveContext);
 }
 
 const ServingEngine &defaultServingEngine()

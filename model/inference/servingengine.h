@@ -19,6 +19,9 @@ struct ServingEngine
     /** Prompts are split into chunks that ride along with the running decodes (Sarathi-Serve);
      * otherwise a prompt's prefill runs alone and stalls the batch. */
     bool chunkedPrefill = false;
+    /** Chunked prefill only for models whose context is longer than this many tokens (vLLM 0.6
+     * turns it on by itself above 32,768); 0: for every model. */
+    int chunkedPrefillAboveContext = 0;
     /** Tokens one scheduler step may process (decode tokens plus the prefill chunk). */
     int tokensPerStep = 8192;
     /** Share of GPU memory the engine lets weights, activations and K/V cache use. */
@@ -54,6 +57,9 @@ const std::vector<ServingEngine> &servingEngines();
  */
 double kvReadsPerKvHead(const ServingEngine &engine, int groupSize, bool int8Cache);
 const ServingEngine *findServingEngine(const std::string &id);
+/** Whether `engine` prefills in chunks for a model of `contextTokens` (its max_seq_len, or the
+ * request's own length when larger). */
+bool chunksPrefill(const ServingEngine &engine, long long contextTokens);
 /** The newest profile: new plans and the CLI use it when none is named. */
 const ServingEngine &defaultServingEngine();
 std::vector<std::string> servingEngineIdList();

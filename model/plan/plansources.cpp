@@ -73,7 +73,7 @@ std::vector<std::string> estimateAssumptions()
         "Inference: a prompt's prefill, a batched prefill and a decode step as named operations "
         "(each GEMM the slower of its FLOPs and its weight reads, decode attention reading the "
         "K/V cache once per KV head, a fixed cost per kernel), the serving engine's scheduling "
-        "(vLLM 0.6 chunked prefill by default), batch cap and memory share; a replica with B "
+        "(vLLM 0.6 chunked prefill for long-context models), batch cap and memory share; a replica with B "
         "batch slots is an M/M/B queue under Poisson arrivals, and a fixed fleet runs the "
         "sequences its load keeps in flight (Little's law, Operations Research 1961); validated "
         "in docs/validation-inference.md.",
