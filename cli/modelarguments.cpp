@@ -20,14 +20,18 @@ std::vector<OptionSpec> modelShapeOptions()
         {"top-k", true, "experts per token"},
         {"shared-experts", true, "MoE experts every token passes (default 0)"},
         {"gated-mlp", false, "custom model uses a gated (SwiGLU) MLP"},
+        {"max-seq-len", true,
+         "the custom model's context length in tokens (serving engines such as vLLM chunk "
+         "prefills for long-context models; default: as long as the workload needs)"},
     };
 }
 
 model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catalog &catalog)
 {
     if (auto id = a.value("model")) {
-        for (const char *shape : {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab",
-                                  "experts", "top-k", "shared-experts", "head-dim"}) {
+        for (const char *shape :
+             {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "experts", "top-k",
+              "shared-experts", "head-dim", "max-seq-len"}) {
             if (a.has(shape))
                 throw UsageError(std::string("give either --model or the model shape (--") + shape
                                  + "), not both");
@@ -53,6 +57,7 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
     spec.sharedExperts = a.integer("shared-experts", 0, 4096).value_or(0);
     spec.explicitHeadDim = a.integer("head-dim", 1, 1 << 16).value_or(0);
     spec.gatedMlp = a.has("gated-mlp");
+    spec.maxSeqLen = a.integer("max-seq-len", 1, 1 << 24).value_or(0);
     if (spec.explicitHeadDim == 0 && spec.hidden % spec.heads != 0)
         throw UsageError("--hidden must be divisible by --heads (or give --head-dim)");
     if (spec.sharedExperts > 0 && spec.experts == 1)

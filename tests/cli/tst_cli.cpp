@@ -925,6 +925,55 @@ private slots:
         QVERIFY2(overloaded.err.contains("replicas are needed"), overloaded.err.constData());
     }
 
+    void inferLongContextCustomModelChunksOnVllm()
+    {
+        // vLLM 0.6 chunks prefills only for models whose context is over 32K tokens: the same
+        // Llama 3 8B shape with a 131,072-token context prefills a 2,048-token prompt in four
+        // 512-token chunks, each reading the weights again, so its first token comes later.
+        const QStringList shape = {"infer",
+                                   "--gpu",
+                                   "h100-sxm5-80gb",
+                                   "--layers",
+                                   "32",
+                                   "--hidden",
+                                   "4096",
+                                   "--heads",
+                                   "32",
+                                   "--kv-heads",
+                                   "8",
+                                   "--ffn",
+                                   "14336",
+                                   "--vocab",
+                                   "128256",
+                                   "--gated-mlp",
+                                   "--precision",
+                                   "fp8",
+                                   "--input-tokens",
+                                   "2048",
+                                   "--output-tokens",
+                                   "64",
+                                   "--batch",
+                                   "1",
+                                   "--json"};
+        const auto ttft = [&](const QStringList &extra) {
+            const Result r = run(shape + extra);
+            return QJsonDocument::fromJson(r.out)
+                .object()
+                .value(QStringLiteral("ttft_ms"))
+                .toDouble();
+        };
+        const double shortContext = ttft({});
+        const double longContext = ttft({"--max-seq-len", "131072"});
+        QVERIFY(shortContext > 0);
+        QVERIFY2(longContext > shortContext,
+                 qPrintable(QString::number(longContext) + " " + QString::number(shortContext)));
+        const Result both = run({"infer", "--gpu", "h100-sxm5-80gb", "--model", "llama-3-8b",
+                                 "--max-seq-len", "131072", "--precision", "fp8", "--input-tokens",
+                                 "512", "--output-tokens", "64"});
+        QCOMPARE(both.status, 2);
+        QVERIFY2(both.err.contains("--max-seq-len"), both.err.constData());
+    }
+
     void planEstimateJsonSumsUpTheHall()
     {
         // The sample's room (tst_datahall derives every figure): 6 rows, 51 cabinets, none over
