@@ -87,7 +87,7 @@ std::string usdText(double usd)
  * cap holds the batch. */
 std::string batchLimitText(const model::InferenceEstimate &e)
 {
-    if (e.engineBatchLimit > 0 && e.engineBatchLimit < e.memoryBatchLimit)
+    if (e.engineHoldsBatch())
         return "max " + std::to_string(e.maxBatch) + " by the engine; "
             + std::to_string(e.memoryBatchLimit) + " fit in memory";
     return "max " + std::to_string(e.memoryBatchLimit) + " by memory";

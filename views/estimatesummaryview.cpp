@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "estimatesummaryview.h"
 
+#include "humannumbers.h"
 #include "stepbreakdownbar.h"
 
 #include "model/core/humantext.h"
@@ -179,13 +180,6 @@ QString fleetCount(const model::PlanEstimate &e)
         .arg(e.campus->buildings)
         .arg(QString::fromStdString(model::groupedCount(e.gpus)))
         .arg(QString::fromStdString(model::groupedCount(e.campus->gpus)));
-}
-
-/** "1 replica", "6 replicas". */
-QString replicaCount(int replicas)
-{
-    return replicas == 1 ? EstimateSummaryView::tr("1 replica")
-                         : EstimateSummaryView::tr("%1 replicas").arg(replicas);
 }
 
 /** A section's title; a campus's hardware figures are each building's. */
@@ -540,8 +534,7 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
     auto *section = new QTreeWidgetItem(tree, {tr("Inference")});
     if (!inf.fits || !inf.meetsTargets)
         addRow(section, tr("Not possible"), QString::fromStdString(inf.reason));
-    const bool engineHolds
-        = inf.engineBatchLimit > 0 && inf.engineBatchLimit < inf.memoryBatchLimit;
+    const bool engineHolds = inf.engineHoldsBatch();
     addRow(section, tr("Replica"),
            engineHolds ? tr("%1 GPU(s), batch %2 (at most %3 by the engine; %4 fit in memory)")
                              .arg(inf.gpusPerReplica)

@@ -2,10 +2,16 @@
 #include "humannumbers.h"
 
 #include <QLocale>
+#include <QObject>
 
 #include <cmath>
 
 namespace cp::views {
+
+QString replicaCount(int replicas)
+{
+    return replicas == 1 ? QObject::tr("1 replica") : QObject::tr("%1 replicas").arg(replicas);
+}
 
 QString humanCount(double count)
 {

@@ -324,8 +324,7 @@ QStringList keyFigures(const model::PlanEstimate &e)
     }
     if (e.hasInference) {
         const model::InferenceEstimate &i = e.inference;
-        const QString replicas = i.replicas == 1 ? QObject::tr("1 replica")
-                                                 : QObject::tr("%1 replicas").arg(i.replicas);
+        const QString replicas = replicaCount(i.replicas);
         lines << QObject::tr("Inference: %1%2, TTFT p95 %3 ms, %4 ms per output token, "
                              "%5 USD per million output tokens")
                      .arg(replicas,

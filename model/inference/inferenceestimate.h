@@ -75,6 +75,11 @@ struct InferenceEstimate
     int maxBatch = 0; ///< the largest batch that runs: the smaller of the two limits below
     int memoryBatchLimit = 0; ///< sequences whose K/V cache fits beside the weights
     int engineBatchLimit = 0; ///< the engine's cap on sequences per batch; 0: none
+    /** The engine's cap, not memory, decides the largest batch. */
+    bool engineHoldsBatch() const
+    {
+        return engineBatchLimit > 0 && engineBatchLimit < memoryBatchLimit;
+    }
     double weightsBytesPerGpu = 0;
     double kvBytesPerToken = 0; ///< whole model, all layers (per GPU: divide by the KV split)
     double kvBytesPerGpu = 0; ///< at the chosen batch and full context

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 namespace cp::model {
 
@@ -570,13 +571,14 @@ struct InferenceEstimator::LoadPoint
     bool holds(int batch) const { return !saturated() && inFlight <= batch; }
 };
 
-InferenceEstimator::LoadPoint InferenceEstimator::loadPoint(int batch,
+InferenceEstimator::LoadPoint InferenceEstimator::loadPoint(InferenceEstimate atBatch,
                                                             double arrivalsPerSecond) const
 {
     LoadPoint point;
-    point.batch = batch;
-    point.estimate = estimateAtBatch(batch);
+    point.batch = atBatch.batch;
+    point.estimate = std::move(atBatch);
     const InferenceEstimate &e = point.estimate;
+    const double batch = point.batch;
     // Each arriving prompt costs its share of a batched prefill; that share of every second is
     // not spent on decode steps, so each decode round stretches by 1 / (1 - share).
     point.prefillShare = arrivalsPerSecond * e.batchedPrefillSeconds / batch;
@@ -595,13 +597,12 @@ InferenceEstimator::LoadPoint InferenceEstimator::loadPoint(int batch,
     return point;
 }
 
-double InferenceEstimator::fleetCapacityPerReplica(const BatchLimits &limits) const
+double InferenceEstimator::fleetCapacityPerReplica(const InferenceEstimate &atLargest) const
 {
     // The largest batch turning over at the rate it serves flat out (prompts and decode
     // interleaved), each request also waiting its TTFT (Little's law).
-    const double flatOutRate = estimateAtBatch(limits.largest).requestsPerSecondPerReplica;
-    const LoadPoint flatOut = loadPoint(limits.largest, flatOutRate);
-    return limits.largest / (flatOut.ttftMeanSeconds() + m_job.outputTokens * flatOut.tpotSeconds);
+    const LoadPoint flatOut = loadPoint(atLargest, atLargest.requestsPerSecondPerReplica);
+    return atLargest.batch / (flatOut.ttftMeanSeconds() + m_job.outputTokens * flatOut.tpotSeconds);
 }
 
 int InferenceEstimator::inFlightBatch(double arrivalsPerSecond, int largest) const
@@ -611,7 +612,7 @@ int InferenceEstimator::inFlightBatch(double arrivalsPerSecond, int largest) con
     int low = 1, high = largest;
     while (low < high) {
         const int middle = low + (high - low) / 2;
-        if (loadPoint(middle, arrivalsPerSecond).holds(middle))
+        if (loadPoint(estimateAtBatch(middle), arrivalsPerSecond).holds(middle))
             high = middle;
         else
             low = middle + 1;
@@ -623,12 +624,14 @@ InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits
 {
     const int replicas = *m_job.replicas;
     const double lambda = *m_job.ratePerSecond / replicas;
-    const double capacity = fleetCapacityPerReplica(limits);
-    const LoadPoint full = loadPoint(limits.largest, lambda);
+    const InferenceEstimate atLargest = estimateAtBatch(limits.largest);
+    const double capacity = fleetCapacityPerReplica(atLargest);
+    const LoadPoint full = loadPoint(atLargest, lambda);
     if (!full.holds(limits.largest))
         return overloadedFleet(full.estimate, limits, capacity);
 
-    const LoadPoint point = loadPoint(inFlightBatch(lambda, limits.largest), lambda);
+    const LoadPoint point
+        = loadPoint(estimateAtBatch(inFlightBatch(lambda, limits.largest)), lambda);
     InferenceEstimate e = point.estimate;
     limits.applyTo(e);
     e.fixedFleet = true;
@@ -640,7 +643,8 @@ InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits
     e.utilisation = lambda / capacity;
     e.tpotSeconds = point.tpotSeconds;
     const int busy = std::clamp(poissonQuantile(point.inFlight, 0.95), point.batch, limits.largest);
-    e.tpotP95Seconds = std::max(point.tpotSeconds, loadPoint(busy, lambda).tpotSeconds);
+    e.tpotP95Seconds
+        = std::max(point.tpotSeconds, loadPoint(estimateAtBatch(busy), lambda).tpotSeconds);
     e.ttftP50Seconds = point.ttftQuantileSeconds(0.50);
     e.ttftSeconds = point.ttftQuantileSeconds(0.95);
     e.ttftP99Seconds = point.ttftQuantileSeconds(0.99);

@@ -95,13 +95,15 @@ private:
      * inside the latency targets, or the reason none does. */
     InferenceEstimate cheapestBatchForRate(const BatchLimits &limits) const;
     struct LoadPoint;
-    /** A replica running `batch` sequences while prompts arrive at `arrivalsPerSecond`. */
-    LoadPoint loadPoint(int batch, double arrivalsPerSecond) const;
+    /** A replica running the sequences of `atBatch` (its estimate at that batch) while prompts
+     * arrive at `arrivalsPerSecond`. */
+    LoadPoint loadPoint(InferenceEstimate atBatch, double arrivalsPerSecond) const;
     /** The job's fixed fleet at its offered rate: the in-flight batch the load builds and the
      * latencies at it. */
     InferenceEstimate fixedFleetAtRate(const BatchLimits &limits) const;
-    /** Requests per second one replica serves at its largest batch, TTFT included. */
-    double fleetCapacityPerReplica(const BatchLimits &limits) const;
+    /** Requests per second one replica serves at its largest batch (`atLargest`, the estimate
+     * there), TTFT included. */
+    double fleetCapacityPerReplica(const InferenceEstimate &atLargest) const;
     /** The smallest batch that holds what `arrivalsPerSecond` keeps in flight. */
     int inFlightBatch(double arrivalsPerSecond, int largest) const;
     /** A rate the fixed fleet cannot serve: the estimate at its largest batch, refused with the

@@ -27,6 +27,13 @@ QStringList inferLlama3EightBOnH100(const char *inputTokens, const char *outputT
             "--precision", "fp8",   "--input-tokens", inputTokens, "--output-tokens",
             outputTokens};
 }
+/** `infer` on one H100 in FP8 for a model given by Llama 3 8B's shape rather than its id. */
+QStringList inferLlama3EightBShapeOnH100()
+{
+    return {"infer",   "--gpu",       "h100-sxm5-80gb", "--layers", "32",    "--hidden", "4096",
+            "--heads", "32",          "--kv-heads",     "8",        "--ffn", "14336",    "--vocab",
+            "128256",  "--gated-mlp", "--precision",    "fp8"};
+}
 } // namespace
 
 class TestCli : public QObject
@@ -150,31 +157,9 @@ private slots:
                    "--seq-len", "2048", "--global-batch", "256", "--framework", "megatron-1999"});
         QCOMPARE(bad.status, 2);
         // infer --explain, for a model given by its shape rather than a catalog id.
-        const Result infer = run({"infer",
-                                  "--gpu",
-                                  "h100-sxm5-80gb",
-                                  "--layers",
-                                  "32",
-                                  "--hidden",
-                                  "4096",
-                                  "--heads",
-                                  "32",
-                                  "--kv-heads",
-                                  "8",
-                                  "--ffn",
-                                  "14336",
-                                  "--vocab",
-                                  "128256",
-                                  "--gated-mlp",
-                                  "--precision",
-                                  "fp8",
-                                  "--input-tokens",
-                                  "512",
-                                  "--output-tokens",
-                                  "128",
-                                  "--batch",
-                                  "16",
-                                  "--explain"});
+        const Result infer = run(inferLlama3EightBShapeOnH100()
+                                 + QStringList {"--input-tokens", "512", "--output-tokens", "128",
+                                                "--batch", "16", "--explain"});
         QCOMPARE(infer.status, 0);
         for (const char *text : {"Prefill of one prompt", "Decode step of 16 sequences",
                                  "decode attention (reads the K/V cache)", "sampler"})
@@ -930,31 +915,9 @@ private slots:
         // vLLM 0.6 chunks prefills only for models whose context is over 32K tokens: the same
         // Llama 3 8B shape with a 131,072-token context prefills a 2,048-token prompt in four
         // 512-token chunks, each reading the weights again, so its first token comes later.
-        const QStringList shape = {"infer",
-                                   "--gpu",
-                                   "h100-sxm5-80gb",
-                                   "--layers",
-                                   "32",
-                                   "--hidden",
-                                   "4096",
-                                   "--heads",
-                                   "32",
-                                   "--kv-heads",
-                                   "8",
-                                   "--ffn",
-                                   "14336",
-                                   "--vocab",
-                                   "128256",
-                                   "--gated-mlp",
-                                   "--precision",
-                                   "fp8",
-                                   "--input-tokens",
-                                   "2048",
-                                   "--output-tokens",
-                                   "64",
-                                   "--batch",
-                                   "1",
-                                   "--json"};
+        const QStringList shape = inferLlama3EightBShapeOnH100()
+            + QStringList {"--input-tokens", "2048", "--output-tokens", "64",
+                           "--batch",        "1",    "--json"};
         const auto ttft = [&](const QStringList &extra) {
             const Result r = run(shape + extra);
             return QJsonDocument::fromJson(r.out)

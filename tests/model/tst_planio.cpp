@@ -20,6 +20,7 @@
 using namespace cp::model;
 
 namespace {
+using cp::test::planLoadError;
 using cp::test::shippedCatalog;
 
 nlohmann::json sample()
@@ -54,15 +55,6 @@ int modeOf(const std::string &path)
     return static_cast<int>(info.st_mode & 07777);
 }
 
-std::string errorOf(const nlohmann::json &document)
-{
-    try {
-        parsePlan(document, "plan.json", &shippedCatalog());
-    } catch (const InputError &error) {
-        return error.what();
-    }
-    return {};
-}
 } // namespace
 
 class TestPlanIo : public QObject
@@ -260,24 +252,26 @@ private slots:
         QVERIFY(parsePlan(planToJson(near), "plan.json", &shippedCatalog()).campus == near.campus);
         nlohmann::json noCapacity = written;
         noCapacity["campus"].erase("interconnect_tbps");
-        QVERIFY2(errorOf(noCapacity)
+        QVERIFY2(planLoadError(noCapacity)
                          .find("plan.json: /campus/interconnect_tbps: more than one "
                                "building needs the interconnect's capacity")
                      == 0,
-                 errorOf(noCapacity).c_str());
+                 planLoadError(noCapacity).c_str());
         nlohmann::json none = written;
         none["campus"]["buildings"] = 0;
-        QVERIFY2(errorOf(none).find("plan.json: /campus/buildings: must be between 1 and 1024")
-                     == 0,
-                 errorOf(none).c_str());
+        QVERIFY2(
+            planLoadError(none).find("plan.json: /campus/buildings: must be between 1 and 1024")
+                == 0,
+            planLoadError(none).c_str());
         // 128 DGX of 8 GPUs in 1,024 buildings is 1,048,576 GPUs: fine; 300,000 servers are
         // 2,400,000 GPUs a building, 2,457,600,000 in 1,024 buildings: beyond an int.
         nlohmann::json huge = written;
         huge["campus"]["buildings"] = 1024;
         huge["nodes"][0]["count"] = 300000;
-        QVERIFY2(errorOf(huge).find("plan.json: /campus/buildings: 1024 buildings of 2400000 GPUs")
-                     == 0,
-                 errorOf(huge).c_str());
+        QVERIFY2(
+            planLoadError(huge).find("plan.json: /campus/buildings: 1024 buildings of 2400000 GPUs")
+                == 0,
+            planLoadError(huge).c_str());
     }
 
     void multiPlaneRoundTrips()
@@ -360,7 +354,7 @@ private slots:
         nlohmann::json document = sample();
         document[nlohmann::json::json_pointer(pointer.toStdString())]
             = nlohmann::json::parse(value.toStdString());
-        const std::string message = errorOf(document);
+        const std::string message = planLoadError(document);
         QVERIFY2(message.find(expected.toStdString()) == 0, message.c_str());
     }
 
@@ -388,8 +382,9 @@ private slots:
         nlohmann::json rackless = planToJson(off);
         rackless["nodes"][0].erase("rack");
         rackless["nodes"][0].erase("nodes_per_rack");
-        QVERIFY2(errorOf(rackless).find("/nodes/0/hall_row: needs a rack") != std::string::npos,
-                 errorOf(rackless).c_str());
+        QVERIFY2(planLoadError(rackless).find("/nodes/0/hall_row: needs a rack")
+                     != std::string::npos,
+                 planLoadError(rackless).c_str());
         off.nodeGroups[0].hallRow = -1;
         const nlohmann::json written = planToJson(off);
         QVERIFY(written["nodes"][0]["on_fabric"] == false);
@@ -407,37 +402,38 @@ private slots:
 
         nlohmann::json bad = fleet;
         bad["workload"]["diurnal"] = {1, 2, 3};
-        QCOMPARE(errorOf(bad),
+        QCOMPARE(planLoadError(bad),
                  std::string("plan.json: /workload/diurnal: a day has 24 hourly rates, found 3"));
         bad["workload"]["diurnal"] = std::vector<double>(24, 1.0);
         bad["workload"]["diurnal"][5] = -2;
-        QCOMPARE(errorOf(bad),
+        QCOMPARE(planLoadError(bad),
                  std::string("plan.json: /workload/diurnal/5: an hourly rate must be "
                              "a finite number >= 0"));
         bad["workload"]["diurnal"][5] = "busy";
-        QCOMPARE(errorOf(bad),
+        QCOMPARE(planLoadError(bad),
                  std::string("plan.json: /workload/diurnal/5: an hourly rate must be a number"));
         bad = fleet;
         bad["workload"].erase("rate_per_s");
         bad["workload"].erase("ttft_p95_ms");
         bad["workload"].erase("tpot_p95_ms");
-        QVERIFY2(errorOf(bad).find("plan.json: /workload/diurnal: a diurnal profile scales "
-                                   "rate_per_s")
+        QVERIFY2(planLoadError(bad).find("plan.json: /workload/diurnal: a diurnal profile scales "
+                                         "rate_per_s")
                      == 0,
-                 errorOf(bad).c_str());
+                 planLoadError(bad).c_str());
     }
 
     void missingFieldsAndTypes()
     {
         nlohmann::json document = sample();
         document.erase("name");
-        QCOMPARE(errorOf(document), std::string("plan.json: /name: required string is missing"));
+        QCOMPARE(planLoadError(document),
+                 std::string("plan.json: /name: required string is missing"));
         document = sample();
         document["nodes"] = "many";
-        QCOMPARE(errorOf(document),
+        QCOMPARE(planLoadError(document),
                  std::string("plan.json: /nodes: expected an array, found a string"));
         document = nlohmann::json::array();
-        QCOMPARE(errorOf(document),
+        QCOMPARE(planLoadError(document),
                  std::string("plan.json: /: expected an object, found an array"));
         document = sample();
         document["workload"]
@@ -445,7 +441,7 @@ private slots:
                {"input_tokens", 10},  {"output_tokens", 10},   {"batch", 4},
                {"rate_per_s", 2.0}};
         QCOMPARE(
-            errorOf(document),
+            planLoadError(document),
             std::string("plan.json: /workload/batch: give either batch or rate_per_s, not both"));
     }
 

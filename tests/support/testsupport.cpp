@@ -2,6 +2,7 @@
 #include "testsupport.h"
 
 #include "model/catalog/catalogdatabase.h"
+#include "model/core/inputerror.h"
 #include "model/plan/planio.h"
 
 #include <algorithm>
@@ -29,6 +30,16 @@ const model::Catalog &shippedCatalog()
 model::Plan loadSamplePlan(const std::string &fileName)
 {
     return model::loadPlan(sourcePath("samples/" + fileName), &shippedCatalog());
+}
+
+std::string planLoadError(const nlohmann::json &document)
+{
+    try {
+        model::parsePlan(document, "plan.json", &shippedCatalog());
+    } catch (const model::InputError &error) {
+        return error.what();
+    }
+    return {};
 }
 
 bool closeRelative(double a, double b, double relativeTolerance)

@@ -7,6 +7,8 @@
 #include "model/catalog/catalog.h"
 #include "model/plan/plan.h"
 
+#include <nlohmann/json.hpp>
+
 #include <memory>
 #include <string>
 
@@ -23,6 +25,10 @@ std::shared_ptr<const model::Catalog> shippedCatalogPointer();
 
 /** A sample plan from samples/, resolved against the shipped catalog. */
 model::Plan loadSamplePlan(const std::string &fileName);
+
+/** Why the plan loader refuses `document` (read as "plan.json" against the shipped catalog):
+ * its input error's text, naming the JSON pointer; empty when the plan loads. */
+std::string planLoadError(const nlohmann::json &document);
 
 /** |a - b| within relativeTolerance of the larger magnitude (true for a == b == 0). */
 bool closeRelative(double a, double b, double relativeTolerance = 1e-9);
