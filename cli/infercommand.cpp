@@ -13,6 +13,7 @@
 #include "model/operations/operationsestimator.h"
 #include "model/planning/estimatejson.h"
 
+#include <cmath>
 #include <ostream>
 
 namespace cp::cli {
@@ -39,7 +40,11 @@ std::vector<OptionSpec> inferOptions()
         {"rate", true, "requests per second to serve"},
         {"replicas", true,
          "a fixed fleet of this many replicas serving --rate: the latencies the load gives it "
-         "(default: as many replicas as the targets need)"},
+         "(default: as many replicas as the targets need); with --requests, the replicas that "
+         "share the job (default 1)"},
+        {"requests", true,
+         "an offline job of this many requests, all queued at once (batch inference; 3000, "
+         "1.5M): how long it runs, its cost and energy, its smaller last wave included"},
         {"ttft-p95-ms", true, "p95 time-to-first-token target"},
         {"tpot-p95-ms", true, "p95 time-per-output-token target"},
         {"facility", true, "facility id for PUE and electricity (default dc-industry-average)"},
@@ -71,16 +76,6 @@ std::string powerText(double watts)
     namespace units = model::units;
     return watts < units::mega ? format("%.1f kW", watts / units::kilo)
                                : model::groupThousands(format("%.1f", watts / units::mega)) + " MW";
-}
-
-/** A price to about three significant digits, thousands grouped: "0.072 USD", "1,204 USD". */
-std::string usdText(double usd)
-{
-    return model::groupThousands(format(usd >= 100     ? "%.0f"
-                                            : usd >= 1 ? "%.2f"
-                                                       : "%.3f",
-                                        usd))
-        + " USD";
 }
 
 /** "max 1051 by memory", or "max 256 by the engine; 1051 fit in memory" when the engine's
@@ -143,6 +138,8 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
         table.addRow({"end-to-end latency", format("%.2f s", e.endToEndSeconds)});
     table.addRow(
         {"throughput per GPU", format("%.0f output tokens/s", e.outputTokensPerSecondPerGpu)});
+    if (e.offlineJob)
+        addOfflineJobRows(table, e);
     table.addRow({e.fixedFleet ? "replicas (fixed)" : "replicas",
                   std::to_string(e.replicas) + " (" + std::to_string(e.replicas * e.gpusPerReplica)
                       + (e.replicas * e.gpusPerReplica == 1 ? " GPU" : " GPUs")
@@ -204,6 +201,19 @@ std::optional<model::DiurnalProfile> diurnalFromArguments(const ParsedArguments 
     return diurnal;
 }
 
+/** --requests: a whole count up to InferenceJob::maxOfflineRequests ("3000", "1.5M"). */
+std::optional<long long> offlineRequestsFromArguments(const ParsedArguments &a)
+{
+    const std::optional<double> requests = a.count("requests");
+    if (!requests)
+        return std::nullopt;
+    constexpr long long most = model::InferenceJob::maxOfflineRequests;
+    if (*requests != std::floor(*requests) || *requests > static_cast<double>(most))
+        throw UsageError("option '--requests': expected a whole number of requests up to "
+                         + model::groupedCount(most) + ", found '" + *a.value("requests") + "'");
+    return static_cast<long long>(*requests);
+}
+
 /** The serving job the options describe, without its model and weight precision. */
 model::InferenceJob inferenceJobFromArguments(const ParsedArguments &a)
 {
@@ -236,8 +246,12 @@ model::InferenceJob inferenceJobFromArguments(const ParsedArguments &a)
     job.maxBatch = a.integer("max-batch", 1, 1 << 20);
     job.ratePerSecond = a.number("rate", 1e-9, 1e12);
     job.replicas = a.integer("replicas", 1, 1 << 20);
-    if (job.replicas && !job.ratePerSecond)
-        throw UsageError("--replicas needs the rate they serve (--rate)");
+    job.offlineRequests = offlineRequestsFromArguments(a);
+    if (job.offlineRequests && job.ratePerSecond)
+        throw UsageError("give either --requests (an offline job) or --rate (online serving)");
+    if (job.replicas && !job.ratePerSecond && !job.offlineRequests)
+        throw UsageError("--replicas needs the rate they serve (--rate) or a job to share "
+                         "(--requests)");
     if (job.batch && job.ratePerSecond)
         throw UsageError("give either --batch or --rate, not both");
     if (auto ttft = a.number("ttft-p95-ms", 1e-6, 1e9))
@@ -311,8 +325,12 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                 options.push_back({id, p, e});
         }
     }
-    std::sort(options.begin(), options.end(), [](const Option &x, const Option &y) {
-        return x.estimate.usdPerHour < y.estimate.usdPerHour; // cheapest way to serve the load
+    // The cheapest way to serve the load, or to finish the offline job.
+    const auto cost = [](const model::InferenceEstimate &e) {
+        return e.offlineJob ? e.offlineJob->usd : e.usdPerHour;
+    };
+    std::sort(options.begin(), options.end(), [&](const Option &x, const Option &y) {
+        return cost(x.estimate) < cost(y.estimate);
     });
     if (options.empty())
         throw InfeasibleError(
@@ -328,16 +346,35 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
         out << nlohmann::json {{"cheapest", list.front()}, {"options", list}}.dump(2) << "\n";
         return ExitOk;
     }
-    Table table({"GPU", "precision", "GPUs", "batch", "TTFT ms", "TPOT ms", "USD/hour",
-                 "USD / M out", "USD / M in", "bottleneck"});
-    for (const Option &o : options)
-        table.addRow(
-            {o.gpu, o.precision, std::to_string(o.estimate.replicas * o.estimate.gpusPerReplica),
-             std::to_string(o.estimate.batch), format("%.1f", o.estimate.ttftSeconds * 1e3),
-             format("%.2f", o.estimate.tpotSeconds * 1e3), format("%.2f", o.estimate.usdPerHour),
-             format("%.3f", o.estimate.costPerMillionOutputTokensUsd),
-             format("%.3f", o.estimate.costPerMillionInputTokensUsd), o.estimate.bottleneck});
-    out << "Serving " << job.model.name << ", cheapest first:\n" << table.render();
+    std::vector<std::string> columns
+        = {"GPU",     "precision", "GPUs",        "batch",     "TTFT ms",
+           "TPOT ms", "USD/hour",  "USD / M out", "USD / M in"};
+    if (job.offlineRequests)
+        columns.insert(columns.end(), {"job time", "job cost"});
+    columns.push_back("bottleneck");
+    Table table(columns);
+    for (const Option &o : options) {
+        const model::InferenceEstimate &e = o.estimate;
+        std::vector<std::string> row = {o.gpu,
+                                        o.precision,
+                                        std::to_string(e.replicas * e.gpusPerReplica),
+                                        std::to_string(e.batch),
+                                        format("%.1f", e.ttftSeconds * 1e3),
+                                        format("%.2f", e.tpotSeconds * 1e3),
+                                        format("%.2f", e.usdPerHour),
+                                        format("%.3f", e.costPerMillionOutputTokensUsd),
+                                        format("%.3f", e.costPerMillionInputTokensUsd)};
+        if (e.offlineJob)
+            row.insert(row.end(),
+                       {model::humanWait(e.offlineJob->seconds), usdText(e.offlineJob->usd)});
+        row.push_back(e.bottleneck);
+        table.addRow(row);
+    }
+    out << (job.offlineRequests ? "Running " + model::groupedCount(*job.offlineRequests)
+                    + " requests of " + job.model.name
+                                : "Serving " + job.model.name)
+        << ", cheapest first:\n"
+        << table.render();
     return ExitOk;
 }
 

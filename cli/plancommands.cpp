@@ -134,9 +134,11 @@ std::string planInferenceText(const model::PlanEstimate &e)
                   std::to_string(i.gpusPerReplica) + " GPU(s), batch " + std::to_string(i.batch)});
     table.addRow({"TTFT p95", format("%.1f ms", i.ttftSeconds * 1e3)});
     table.addRow({"time per output token", format("%.2f ms", i.tpotSeconds * 1e3)});
-    table.addRow({"replicas needed",
+    table.addRow({i.offlineJob || i.fixedFleet ? "replicas" : "replicas needed",
                   std::to_string(i.replicas) + " (" + std::to_string(i.replicas * i.gpusPerReplica)
                       + " GPUs)"});
+    if (i.offlineJob)
+        addOfflineJobRows(table, i);
     table.addRow(
         {"cost per million output tokens", format("%.3f USD", i.costPerMillionOutputTokensUsd)});
     table.addRow({"bottleneck", i.bottleneckExplanation});

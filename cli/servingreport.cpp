@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "servingreport.h"
 
+#include "model/core/humantext.h"
+
 #include <algorithm>
 #include <string>
 
@@ -30,6 +32,50 @@ void addAutoscalingRows(Table &table, const model::AutoscalingEstimate &a)
     table.addRow({"cost per million output / input tokens",
                   format("%.3f", a.costPerMillionOutputTokensUsd)
                       + format(" / %.3f USD over the day", a.costPerMillionInputTokensUsd)});
+}
+
+/** A price to about three significant digits, thousands grouped: "0.072 USD", "1,204 USD". */
+std::string usdText(double usd)
+{
+    return model::groupThousands(format(usd >= 100     ? "%.0f"
+                                            : usd >= 1 ? "%.2f"
+                                                       : "%.3f",
+                                        usd))
+        + " USD";
+}
+
+namespace {
+
+/** "1 wave of 1,813 and 1 of 1,187": the busiest replica's waves. */
+std::string wavesText(const model::OfflineJobEstimate &job, int batch)
+{
+    std::string text;
+    if (job.fullWaves > 0)
+        text = model::groupedCount(job.fullWaves)
+            + (job.fullWaves == 1 ? " wave of " : " waves of ") + model::groupedCount(batch);
+    if (job.lastWaveBatch > 0)
+        text += (text.empty() ? "1 wave of " : " and 1 of ")
+            + model::groupedCount(job.lastWaveBatch);
+    return text;
+}
+
+} // namespace
+
+void addOfflineJobRows(Table &table, const model::InferenceEstimate &e)
+{
+    const model::OfflineJobEstimate &job = *e.offlineJob;
+    table.addRow({"offline job",
+                  model::groupedCount(job.requests) + " requests"
+                      + (e.replicas > 1 ? ", " + model::groupedCount(job.requestsPerReplica)
+                                 + " on the busiest replica"
+                                        : std::string())
+                      + ": " + wavesText(job, e.batch)});
+    table.addRow({"job duration", model::humanWait(job.seconds)});
+    table.addRow({"job throughput per GPU",
+                  model::groupThousands(format("%.0f", job.outputTokensPerSecondPerGpu))
+                      + " output tokens/s over the whole job"});
+    table.addRow({"job cost", usdText(job.usd)});
+    table.addRow({"job energy", model::humanEnergy(job.joules) + " at the facility"});
 }
 
 } // namespace cp::cli

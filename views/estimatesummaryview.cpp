@@ -199,6 +199,17 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
             tr("%1: the fabric cannot be built: %2. Its switches, power and cost "
                "are unknown, and no training job is estimated on it.")
                 .arg(QString::fromStdString(e.planName), QString::fromStdString(e.fabricError)));
+    else if (e.hasInference && e.inference.offlineJob)
+        // A batch job: how long it runs and what it costs lead.
+        m_headline->setText(
+            tr("%1: %2 x %3, %4, %5 requests in %6 for %7 USD")
+                .arg(QString::fromStdString(e.planName))
+                .arg(fleetCount(e))
+                .arg(QString::fromStdString(e.gpuName))
+                .arg(replicaCount(e.inference.replicas))
+                .arg(QString::fromStdString(model::groupedCount(e.inference.offlineJob->requests)))
+                .arg(QString::fromStdString(model::humanWait(e.inference.offlineJob->seconds)))
+                .arg(comparisonNumber(e.inference.offlineJob->usd)));
     else if (e.hasInference)
         m_headline->setText(tr("%1: %2 x %3, %4, TTFT p95 %5 ms, %6 USD per million output tokens")
                                 .arg(QString::fromStdString(e.planName))
@@ -562,9 +573,14 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                : tr("%1 ms").arg(number(inf.tpotSeconds * 1e3, 2)));
     addRow(section, tr("Throughput per GPU"),
            tr("%1 output tokens/s").arg(number(inf.outputTokensPerSecondPerGpu, 0)));
+    if (inf.offlineJob)
+        addRow(section, tr("Offline job"), offlineJobSummary(inf));
     const bool fixedFleet = inf.fixedFleet;
     const int fleetGpus = inf.replicas * inf.gpusPerReplica;
-    addRow(section, fixedFleet ? tr("Replicas (fixed)") : tr("Replicas needed"),
+    addRow(section,
+           fixedFleet           ? tr("Replicas (fixed)")
+               : inf.offlineJob ? tr("Replicas")
+                                : tr("Replicas needed"),
            fleetGpus == 1 ? tr("%1 (1 GPU)").arg(inf.replicas)
                           : tr("%1 (%2 GPUs)").arg(inf.replicas).arg(fleetGpus));
     if (fixedFleet && inf.inFlightSequences > 0)

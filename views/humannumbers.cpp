@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "humannumbers.h"
 
+#include "model/core/humantext.h"
+#include "model/inference/inferenceestimate.h"
+
 #include <QLocale>
 #include <QObject>
 
@@ -51,6 +54,31 @@ QString comparisonNumber(double value, const std::string &unit)
         : magnitude >= 1                            ? 2
                                                     : 3;
     return QLocale().toString(value, 'f', decimals);
+}
+
+QString offlineJobSummary(const model::InferenceEstimate &estimate)
+{
+    const model::OfflineJobEstimate &job = *estimate.offlineJob;
+    const auto count = [](long long value) {
+        return QString::fromStdString(model::groupedCount(value));
+    };
+    QString waves;
+    if (job.fullWaves > 0)
+        waves = (job.fullWaves == 1 ? QObject::tr("1 wave of %1")
+                                    : QObject::tr("%1 waves of %2").arg(count(job.fullWaves)))
+                    .arg(count(estimate.batch));
+    if (job.lastWaveBatch > 0)
+        waves += (waves.isEmpty() ? QObject::tr("1 wave of %1") : QObject::tr(" and 1 of %1"))
+                     .arg(count(job.lastWaveBatch));
+    const QString share = estimate.replicas > 1
+        ? QObject::tr(" (%1 on the busiest replica)").arg(count(job.requestsPerReplica))
+        : QString();
+    return QObject::tr("%1 requests%2 in %3: %4, %5 output tokens/s per GPU over the job, %6 USD, "
+                       "%7")
+        .arg(count(job.requests), share, waves,
+             QString::fromStdString(model::humanWait(job.seconds)),
+             QLocale().toString(job.outputTokensPerSecondPerGpu, 'f', 0), comparisonNumber(job.usd),
+             QString::fromStdString(model::humanEnergy(job.joules)));
 }
 
 } // namespace cp::views

@@ -5,6 +5,10 @@
 
 #include <string>
 
+namespace cp::model {
+struct InferenceEstimate;
+}
+
 namespace cp::views {
 
 /** A count as people say it: "2 T", "160.6 B", "512 M", "4,096" (three significant digits). */
@@ -12,6 +16,12 @@ QString humanCount(double count);
 
 /** "1 replica", "6 replicas". */
 QString replicaCount(int replicas);
+
+/**
+ * An offline job as one sentence (the estimate must hold one): "3,000 requests in 1 wave of
+ * 1,813 and 1 of 1,187: 2 min, 12,241 output tokens/s per GPU over the job, 0.207 USD, 281 Wh".
+ */
+QString offlineJobSummary(const model::InferenceEstimate &estimate);
 
 /** A figure for a table cell: grouped thousands, decimals by magnitude, counts as integers. */
 QString comparisonNumber(double value, const std::string &unit = {});

@@ -334,6 +334,8 @@ QStringList keyFigures(const model::PlanEstimate &e)
                               : QString())
                      .arg(fixed(i.ttftSeconds * 1e3, 0), fixed(i.tpotSeconds * 1e3, 1),
                           fixed(i.costPerMillionOutputTokensUsd, 3));
+        if (i.offlineJob)
+            lines << QObject::tr("Offline job: %1").arg(offlineJobSummary(i));
         lines << QObject::tr("Bottleneck: %1")
                      .arg(QString::fromStdString(i.fits && i.meetsTargets ? i.bottleneckExplanation
                                                                           : i.reason));
@@ -419,7 +421,12 @@ QStringList planSummary(const model::Plan &plan, const model::Catalog *catalog,
                                   ? model::defaultServingEngine().name
                                   : model::findServingEngine(plan.inference.engineId)->name))
                      .arg(plan.inference.inputTokens)
-                     .arg(plan.inference.outputTokens);
+                     .arg(plan.inference.outputTokens)
+                + (plan.inference.offlineRequests
+                       ? QObject::tr(", an offline job of %1 requests")
+                             .arg(QString::fromStdString(
+                                 model::groupedCount(*plan.inference.offlineRequests)))
+                       : QString());
     return lines;
 }
 

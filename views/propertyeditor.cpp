@@ -7,6 +7,7 @@
 
 #include "model/core/units.h"
 #include "model/fabric/fabricdesign.h"
+#include "model/inference/inferenceestimate.h"
 #include "model/inference/servingengine.h"
 #include "model/plan/planio.h"
 #include "model/training/trainingframework.h"
@@ -22,6 +23,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <map>
 
 namespace cp::views {
@@ -564,9 +566,12 @@ void PropertyEditor::buildInference()
                       [](model::Plan &p, std::optional<int> v) { p.inference.inputTokens = *v; });
     fields.addInteger(tr("Output tokens"), w.outputTokens, 1, 1 << 24, QString(),
                       [](model::Plan &p, std::optional<int> v) { p.inference.outputTokens = *v; });
-    fields.addNumber(
-        tr("Requests"), w.ratePerSecond, 0, 1e9, 2, tr(" /s"), tr("not set"),
-        [](model::Plan &p, std::optional<double> v) { p.inference.ratePerSecond = v; });
+    fields.addNumber(tr("Requests"), w.ratePerSecond, 0, 1e9, 2, tr(" /s"), tr("not set"),
+                     [](model::Plan &p, std::optional<double> v) {
+                         p.inference.ratePerSecond = v;
+                         if (v) // online serving instead of the offline job
+                             p.inference.offlineRequests.reset();
+                     });
     fields.addNumber(tr("TTFT p95 target"), w.ttftP95Ms, 0, 1e9, 0, tr(" ms"), tr("none"),
                      [](model::Plan &p, std::optional<double> v) { p.inference.ttftP95Ms = v; });
     fields.addNumber(tr("TPOT p95 target"), w.tpotP95Ms, 0, 1e9, 1, tr(" ms"), tr("none"),
@@ -581,7 +586,27 @@ void PropertyEditor::buildInference()
         .addInteger(tr("Replicas"), w.replicas, 1, 1 << 20, tr("as the targets need"),
                     [](model::Plan &p, std::optional<int> v) { p.inference.replicas = v; })
         ->setToolTip(tr("A fixed fleet serving the request rate: the latencies its load gives. "
-                        "Unset: as many replicas as the TTFT and TPOT targets need"));
+                        "Unset: as many replicas as the TTFT and TPOT targets need. With an "
+                        "offline job: the replicas that share it"));
+    const std::optional<double> offlineRequests = w.offlineRequests
+        ? std::optional<double>(static_cast<double>(*w.offlineRequests))
+        : std::nullopt;
+    QDoubleSpinBox *offlineJob = fields.addNumber(
+        tr("Offline job"), offlineRequests, 0,
+        static_cast<double>(model::InferenceJob::maxOfflineRequests), 0, tr(" requests"),
+        tr("none"), [](model::Plan &p, std::optional<double> v) {
+            p.inference.offlineRequests
+                = v && *v >= 1 ? std::optional<long long>(std::llround(*v)) : std::nullopt;
+            // The job replaces the request rate and the day that scales it.
+            if (p.inference.offlineRequests) {
+                p.inference.ratePerSecond.reset();
+                p.inference.diurnalRates.clear();
+            }
+        });
+    offlineJob->setGroupSeparatorShown(true); // 2,000,000 requests, not 2000000
+    offlineJob->setToolTip(tr("Requests queued at once for batch inference; it replaces the "
+                              "request rate. The Estimate shows how long the job runs, its cost "
+                              "and energy, its smaller last wave included"));
     fields.addInteger(tr("GPUs per replica"), w.gpusPerReplica, 1, 1 << 16, tr("1"),
                       [](model::Plan &p, std::optional<int> v) { p.inference.gpusPerReplica = v; });
     fields.addInteger(tr("Pipeline stages"), w.pipelineStages, 1, 1024, tr("within a server"),

@@ -57,4 +57,23 @@ std::string humanWait(double seconds)
     return groupThousands(text);
 }
 
+std::string humanEnergy(double joules)
+{
+    if (!std::isfinite(joules) || joules < 0)
+        return "-";
+    const double wattHours = joules / 3600.0;
+    const char *unit = "Wh";
+    double value = wattHours;
+    for (const char *larger : {"kWh", "MWh", "GWh", "TWh"}) {
+        if (value < 999.5)
+            break;
+        value /= 1000.0;
+        unit = larger;
+    }
+    char text[48];
+    const int decimals = value < 9.995 ? 2 : value < 99.95 ? 1 : 0;
+    std::snprintf(text, sizeof text, "%.*f %s", decimals, value, unit);
+    return groupThousands(text);
+}
+
 } // namespace cp::model

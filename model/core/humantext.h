@@ -25,4 +25,8 @@ std::string slugOf(const std::string &text);
  */
 std::string humanWait(double seconds);
 
+/** Energy as people quote it, to about three digits: "850 Wh", "13.2 kWh", "4.10 MWh",
+ * "1.23 GWh"; "-" for a negative or non-finite amount. */
+std::string humanEnergy(double joules);
+
 } // namespace cp::model

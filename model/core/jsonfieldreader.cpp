@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <type_traits>
 
@@ -296,7 +297,8 @@ double JsonFieldReader::number(std::string_view key, NumberRange range)
     return *optionalNumber(key, range);
 }
 
-std::optional<int> JsonFieldReader::optionalInteger(std::string_view key, int min, int max)
+std::optional<long long> JsonFieldReader::optionalLargeInteger(std::string_view key, long long min,
+                                                               long long max)
 {
     const nlohmann::json *value = find(key);
     if (!value)
@@ -305,12 +307,31 @@ std::optional<int> JsonFieldReader::optionalInteger(std::string_view key, int mi
         fail(key,
              "expected an integer, found "
                  + (value->is_number() ? value->dump() : jsonTypeName(*value)));
-    const long long number = value->get<long long>();
-    if (number < min || number > max)
+    // An unsigned value above a long long's range would wrap to a negative number.
+    const bool tooLarge = value->is_number_unsigned()
+        && value->get<unsigned long long>()
+            > static_cast<unsigned long long>(std::numeric_limits<long long>::max());
+    const long long number = tooLarge ? 0 : value->get<long long>();
+    if (tooLarge || number < min || number > max)
         fail(key,
              "must be between " + std::to_string(min) + " and " + std::to_string(max) + ", found "
-                 + std::to_string(number));
-    return static_cast<int>(number);
+                 + value->dump());
+    return number;
+}
+
+long long JsonFieldReader::largeInteger(std::string_view key, long long min, long long max)
+{
+    if (!has(key))
+        fail(key, "required integer is missing");
+    return *optionalLargeInteger(key, min, max);
+}
+
+std::optional<int> JsonFieldReader::optionalInteger(std::string_view key, int min, int max)
+{
+    const std::optional<long long> number = optionalLargeInteger(key, min, max);
+    if (!number)
+        return std::nullopt;
+    return static_cast<int>(*number);
 }
 
 int JsonFieldReader::integer(std::string_view key, int min, int max)

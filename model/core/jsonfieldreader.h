@@ -51,6 +51,10 @@ public:
     std::optional<double> optionalNumber(std::string_view key, NumberRange range);
     int integer(std::string_view key, int min, int max);
     std::optional<int> optionalInteger(std::string_view key, int min, int max);
+    /** A count beyond an int's range (requests of a job, tokens of a run). */
+    long long largeInteger(std::string_view key, long long min, long long max);
+    std::optional<long long> optionalLargeInteger(std::string_view key, long long min,
+                                                  long long max);
     std::string string(std::string_view key);
     std::optional<std::string> optionalString(std::string_view key);
     std::string choice(std::string_view key, const std::vector<std::string> &allowed);

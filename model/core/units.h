@@ -21,6 +21,8 @@ inline constexpr double bitsPerByte = 8.0;
 inline constexpr double secondsPerHour = 3600.0;
 inline constexpr double secondsPerDay = 86400.0;
 inline constexpr double hoursPerYear = 8766.0; // 365.25 days
+inline constexpr double joulesPerKilowattHour = 3.6e6;
+inline constexpr double joulesPerMegawattHour = 3.6e9;
 
 inline constexpr double gbToBytes(double gb)
 {

@@ -38,6 +38,15 @@ struct InferenceJob
     /** A fixed fleet serving ratePerSecond: the latencies the offered load gives it, instead of
      * the fleet the targets need. */
     std::optional<int> replicas;
+    /**
+     * An offline job of this many requests, all queued at once (batch inference; trtllm-bench
+     * and vLLM's offline benchmarks run this way). The replicas (InferenceJob::replicas, else one)
+     * share them evenly and each runs them in waves of its batch: requests of one length finish
+     * together, so the last wave runs the remainder, a smaller batch that uses the GPU less
+     * well. Not with a request rate. OfflineJobEstimate holds the result.
+     */
+    std::optional<long long> offlineRequests;
+    static constexpr long long maxOfflineRequests = 1'000'000'000'000LL;
     std::optional<double> ttftP95Seconds;
     std::optional<double> tpotP95Seconds;
     /** CUDA context, runtime and allocator slack kept free on each GPU (engines that size
@@ -61,6 +70,19 @@ struct ServingCostModel
     std::optional<double> hourlyUsdPerGpu; ///< a cloud price replaces capital + energy when given
 
     double usdPerGpuHour() const;
+};
+
+/** The makespan of an offline job (InferenceJob::offlineRequests) on the estimate's replicas. */
+struct OfflineJobEstimate
+{
+    long long requests = 0; ///< the whole job
+    long long requestsPerReplica = 0; ///< the busiest replica's share (ceil of an even split)
+    long long fullWaves = 0; ///< waves of the estimate's batch on the busiest replica
+    long long lastWaveBatch = 0; ///< sequences of the smaller last wave; 0 when none
+    double seconds = 0; ///< until the busiest replica finishes
+    double outputTokensPerSecondPerGpu = 0; ///< over the whole job, all GPUs
+    double usd = 0; ///< the fleet's cost for the job's duration
+    double joules = 0; ///< the fleet's energy for the job's duration, facility overhead included
 };
 
 struct InferenceEstimate
@@ -123,6 +145,7 @@ struct InferenceEstimate
     double prefillCostShare = 0;
     std::string bottleneck;
     std::string bottleneckExplanation;
+    std::optional<OfflineJobEstimate> offlineJob; ///< set for an offline job
 };
 
 } // namespace cp::model

@@ -2,8 +2,10 @@
 #include "model/inference/inferenceestimator.h"
 
 #include "model/cluster/collectivecost.h"
+#include "model/core/humantext.h"
 #include "model/core/units.h"
 #include "model/inference/inferencestep.h"
+#include "model/inference/offlinejob.h"
 #include "model/training/gemmefficiency.h"
 #include "model/training/transformershape.h"
 
@@ -446,7 +448,7 @@ InferenceEstimate InferenceEstimator::estimate() const
         return e;
     }
     if (m_job.batch)
-        return estimateGivenBatch(*m_job.batch, limits);
+        return withOfflineJob(estimateGivenBatch(*m_job.batch, limits));
     if (m_job.ratePerSecond && m_job.replicas)
         return fixedFleetAtRate(limits);
     if (!m_job.ratePerSecond) {
@@ -456,9 +458,56 @@ InferenceEstimate InferenceEstimator::estimate() const
             e.bottleneckExplanation += "; the batch is held at " + std::to_string(limits.engine)
                 + " sequences by " + m_job.engine.name + "'s " + m_job.engine.maxBatchSetting + " ("
                 + std::to_string(limits.memory) + " would fit in memory)";
-        return e;
+        return withOfflineJob(e);
     }
     return cheapestBatchForRate(limits);
+}
+
+InferenceEstimate InferenceEstimator::withOfflineJob(InferenceEstimate e) const
+{
+    if (!m_job.offlineRequests || m_job.ratePerSecond || !e.fits || !e.meetsTargets
+        || e.requestsPerSecondPerReplica <= 0)
+        return e;
+    e.replicas = m_job.replicas.value_or(1);
+    finishCosts(e);
+    const OfflineJobWaves waves = offlineJobWaves(*m_job.offlineRequests, e.replicas, e.batch);
+    // A wave of b sequences takes b / (requests per second at batch b): its prompts' batched
+    // prefill and its O decode steps (estimateServing).
+    const double fullWaveSeconds = e.batch / e.requestsPerSecondPerReplica;
+    double lastWaveSeconds = 0;
+    if (waves.lastWaveBatch > 0) {
+        const int last = static_cast<int>(waves.lastWaveBatch); // below e.batch, an int
+        lastWaveSeconds = last / estimateAtBatch(last).requestsPerSecondPerReplica;
+    }
+    OfflineJobEstimate job;
+    job.requests = *m_job.offlineRequests;
+    job.requestsPerReplica = waves.requestsPerReplica;
+    job.fullWaves = waves.fullWaves;
+    job.lastWaveBatch = waves.lastWaveBatch;
+    job.seconds = static_cast<double>(waves.fullWaves) * fullWaveSeconds + lastWaveSeconds;
+    const double gpus = static_cast<double>(e.replicas) * e.gpusPerReplica;
+    job.outputTokensPerSecondPerGpu
+        = static_cast<double>(job.requests) * m_job.outputTokens / job.seconds / gpus;
+    job.usd = e.usdPerHour * job.seconds / units::secondsPerHour;
+    job.joules = e.powerWatts * m_cost.pue * job.seconds;
+    e.offlineJob = job;
+    explainOfflineJob(e);
+    return e;
+}
+
+void InferenceEstimator::explainOfflineJob(InferenceEstimate &e) const
+{
+    const OfflineJobEstimate &job = *e.offlineJob;
+    const double share = job.outputTokensPerSecondPerGpu / e.outputTokensPerSecondPerGpu;
+    if (job.lastWaveBatch == 0 || share > 0.995) // nothing to explain at the percent
+        return;
+    e.bottleneckExplanation += "; the job's last wave runs " + groupedCount(job.lastWaveBatch)
+        + " sequences" + (e.replicas > 1 ? " per replica" : "")
+        + (job.fullWaves > 0 ? " after " + groupedCount(job.fullWaves)
+                   + (job.fullWaves == 1 ? " full wave of " : " full waves of ")
+                   + groupedCount(e.batch)
+                             : std::string())
+        + ", so the job averages " + text("%.0f%%", 100 * share) + " of the steady throughput";
 }
 
 InferenceEstimate InferenceEstimator::estimateGivenBatch(int batch, const BatchLimits &limits) const

@@ -89,6 +89,10 @@ private:
     double engineReserveBytes(double weightsBytes, double workspaceBytes) const;
     /** Adds to the explanation why a TPOT target holds the batch below what memory allows. */
     void explainBatchLimit(InferenceEstimate &estimate) const;
+    /** `estimate` with the job's offline requests run in waves on its replicas
+     * (InferenceJob::offlineRequests); unchanged without them. */
+    InferenceEstimate withOfflineJob(InferenceEstimate estimate) const;
+    void explainOfflineJob(InferenceEstimate &estimate) const;
     /** The workload's own batch, or why it does not fit in the `limit` memory allows. */
     InferenceEstimate estimateGivenBatch(int batch, const BatchLimits &limits) const;
     /** The batch (powers of two up to `limit`) that serves the rate with the fewest replicas

@@ -106,6 +106,9 @@ struct InferenceWorkload
     /** A fixed fleet serving rate_per_s (InferenceJob::replicas); unset: as many as the targets
      * need. */
     std::optional<int> replicas;
+    /** An offline job of this many requests, queued at once (InferenceJob::offlineRequests);
+     * the replicas, or one, share it. Not with rate_per_s. */
+    std::optional<long long> offlineRequests;
     SpeculativeDecoding speculative;
     /** Traffic of each hour of the day, any unit; the busiest hour runs at rate_per_s. Empty:
      * static traffic. See diurnalautoscaling.h. */

@@ -7,6 +7,7 @@
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
 #include "model/inference/diurnalautoscaling.h"
+#include "model/inference/inferenceestimate.h"
 #include "model/plan/scenarios.h"
 
 #include <algorithm>
@@ -134,8 +135,13 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     inf.engineId = w.optionalChoice("engine", servingEngineIdList()).value_or("");
     inf.maxBatch = w.optionalInteger("max_batch", 1, 1 << 20);
     inf.replicas = w.optionalInteger("replicas", 1, 1 << 20);
-    if (inf.replicas && !inf.ratePerSecond)
-        w.fail("replicas", "a fixed fleet needs the rate it serves (rate_per_s)");
+    inf.offlineRequests = w.optionalLargeInteger("requests", 1, InferenceJob::maxOfflineRequests);
+    if (inf.offlineRequests && inf.ratePerSecond)
+        w.fail("requests",
+               "an offline job queues its requests at once; give either requests or rate_per_s");
+    if (inf.replicas && !inf.ratePerSecond && !inf.offlineRequests)
+        w.fail("replicas",
+               "a fixed fleet needs the rate it serves (rate_per_s) or a job to share (requests)");
     if (const nlohmann::json *speculative = w.optionalObject("speculative")) {
         JsonFieldReader spec(*speculative, w.file(), w.childPointer("speculative"));
         inf.speculative.enabled = true;
@@ -784,6 +790,8 @@ nlohmann::json inferenceWorkloadToJson(const InferenceWorkload &inf)
         w["max_batch"] = *inf.maxBatch;
     if (inf.replicas)
         w["replicas"] = *inf.replicas;
+    if (inf.offlineRequests)
+        w["requests"] = *inf.offlineRequests;
     if (inf.speculative.enabled) {
         nlohmann::json spec = {{"draft_tokens", inf.speculative.draftTokens},
                                {"acceptance_rate", inf.speculative.acceptanceRate}};

@@ -63,6 +63,7 @@ std::string fieldLabel(const std::string &path)
         {"workload.engine", "Serving engine"},
         {"workload.max_batch", "Engine batch limit"},
         {"workload.replicas", "Replicas (fixed fleet)"},
+        {"workload.requests", "Offline job (requests)"},
         {"workload.input_tokens", "Prompt tokens"},
         {"workload.output_tokens", "Output tokens"},
         {"workload.rate_per_s", "Requests per second"},

@@ -102,9 +102,19 @@ nlohmann::json autoscalingEstimateToJson(const AutoscalingEstimate &a)
     return json;
 }
 
-nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
+nlohmann::json offlineJobToJson(const OfflineJobEstimate &job)
 {
     return {
+        {"requests", job.requests},    {"requests_per_replica", job.requestsPerReplica},
+        {"full_waves", job.fullWaves}, {"last_wave_batch", job.lastWaveBatch},
+        {"seconds", job.seconds},      {"tokens_per_s_per_gpu", job.outputTokensPerSecondPerGpu},
+        {"cost_usd", job.usd},         {"energy_mwh", job.joules / units::joulesPerMegawattHour},
+    };
+}
+
+nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
+{
+    nlohmann::json json = {
         {"fits", e.fits},
         {"meets_targets", e.meetsTargets},
         {"reason", e.reason},
@@ -154,6 +164,8 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"bottleneck", e.bottleneck},
         {"bottleneck_explanation", e.bottleneckExplanation},
     };
+    json["offline_job"] = e.offlineJob ? offlineJobToJson(*e.offlineJob) : nlohmann::json();
+    return json;
 }
 
 namespace {

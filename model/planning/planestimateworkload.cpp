@@ -222,6 +222,7 @@ InferenceJob inferenceJobOf(const InferenceWorkload &w, const Catalog &catalog)
         job.engine = *findServingEngine(w.engineId);
     job.maxBatch = w.maxBatch;
     job.replicas = w.replicas;
+    job.offlineRequests = w.offlineRequests;
     job.speculative = w.speculative;
     if (!w.speculative.draftModelId.empty())
         job.draftModel = catalog.llm(w.speculative.draftModelId);

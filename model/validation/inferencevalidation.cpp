@@ -71,9 +71,13 @@ constexpr Metric metrics[] = {
 double predictedValue(const std::string &metric, const InferenceEstimate &e, int gpus,
                       double inputTokens, double outputTokens)
 {
-    const double outputTotal = e.outputTokensPerSecondPerGpu * gpus;
+    // A run of a stated number of requests is measured over the whole run, its smaller last
+    // wave included (InferenceJob::offlineRequests).
+    const double perGpu
+        = e.offlineJob ? e.offlineJob->outputTokensPerSecondPerGpu : e.outputTokensPerSecondPerGpu;
+    const double outputTotal = perGpu * gpus;
     if (metric == "output_tokens_per_second_per_gpu")
-        return e.outputTokensPerSecondPerGpu;
+        return perGpu;
     if (metric == "output_tokens_per_second_total")
         return outputTotal;
     if (metric == "total_tokens_per_second_total")
@@ -219,6 +223,15 @@ InferenceJob jobOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalo
         job.replicas = std::max(1, gpus / job.gpusPerReplica);
     }
     row.accept("request_rate");
+    // A benchmark run of a stated number of requests, all queued at once (trtllm-bench's
+    // $num_requests): the run's throughput includes its last, smaller wave.
+    if (!isNull(raw, "requests")) {
+        if (job.ratePerSecond)
+            row.fail("requests", "a run at a request rate is not an offline job");
+        job.offlineRequests = row.largeInteger("requests", 1, InferenceJob::maxOfflineRequests);
+        job.replicas = std::max(1, gpus / job.gpusPerReplica);
+    }
+    row.accept("requests");
     return job;
 }
 
@@ -234,10 +247,10 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
     const int gpus = row.integer("gpus", 1, 1 << 20);
     const InferenceJob job = jobOf(raw, row, catalog, out, gpus);
     readMeasured(row, out);
-    if (job.replicas && !out.latency && out.notEstimated.empty())
+    out.underLoad = job.ratePerSecond && job.replicas;
+    if (out.underLoad && !out.latency && out.notEstimated.empty())
         out.notEstimated = "a fleet that keeps up serves the offered rate: its throughput is the "
                            "rate, nothing for the estimator to predict";
-    out.underLoad = job.replicas.has_value();
     row.accept("notes");
     row.finish();
     if (!out.notEstimated.empty())

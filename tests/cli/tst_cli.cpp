@@ -910,6 +910,50 @@ private slots:
         QVERIFY2(overloaded.err.contains("replicas are needed"), overloaded.err.constData());
     }
 
+    void inferOfflineJob()
+    {
+        // 500 requests of 128 + 2,048 tokens at batch 200 on one H100: two full waves and a
+        // last one of 100; the job's figures are printed and in the JSON.
+        const QStringList base = inferLlama3EightBOnH100("128", "2048")
+            + QStringList {"--engine", "tensorrt-llm-0.12", "--batch", "200"};
+        const Result text = run(base + QStringList {"--requests", "500"});
+        QVERIFY2(text.status == 0, text.err.constData());
+        QVERIFY2(text.out.contains("500 requests: 2 waves of 200 and 1 of 100"),
+                 text.out.constData());
+        for (const char *row : {"job duration", "job throughput per GPU", "job cost", "job energy"})
+            QVERIFY2(text.out.contains(row), row);
+        const QJsonObject job
+            = QJsonDocument::fromJson(run(base + QStringList {"--requests", "500", "--json"}).out)
+                  .object()
+                  .value(QStringLiteral("offline_job"))
+                  .toObject();
+        QCOMPARE(job.value(QStringLiteral("full_waves")).toInt(), 2);
+        QCOMPARE(job.value(QStringLiteral("last_wave_batch")).toInt(), 100);
+        QVERIFY(job.value(QStringLiteral("seconds")).toDouble() > 0);
+        // Counts with a suffix; replicas share the job without a rate.
+        const Result shared = run(base + QStringList {"--requests", "1.5M", "--replicas", "8"});
+        QVERIFY2(shared.status == 0, shared.err.constData());
+        QVERIFY2(shared.out.contains("1,500,000 requests, 187,500 on the busiest replica"),
+                 shared.out.constData());
+        // Refused: a fraction, a count past 10^12, a rate beside the job.
+        for (const char *bad : {"2.5", "2T", "0"}) {
+            const Result refused = run(base + QStringList {"--requests", bad});
+            QCOMPARE(refused.status, 2);
+            QVERIFY2(refused.err.contains("--requests"), refused.err.constData());
+        }
+        const Result rate = run(inferLlama3EightBOnH100("128", "2048")
+                                + QStringList {"--requests", "10", "--rate", "3"});
+        QCOMPARE(rate.status, 2);
+        QVERIFY2(rate.err.contains("either --requests"), rate.err.constData());
+        // --gpu all ranks by what the job costs, and shows how long it runs.
+        const Result all = run({"infer", "--gpu", "all", "--model", "llama-3-8b", "--input-tokens",
+                                "512", "--output-tokens", "128", "--requests", "100000"});
+        QVERIFY2(all.status == 0, all.err.constData());
+        QVERIFY2(all.out.contains("Running 100,000 requests of Llama 3 8B, cheapest first"),
+                 all.out.constData());
+        QVERIFY2(all.out.contains("job time"), all.out.constData());
+    }
+
     void inferLongContextCustomModelChunksOnVllm()
     {
         // vLLM 0.6 chunks prefills only for models whose context is over 32K tokens: the same

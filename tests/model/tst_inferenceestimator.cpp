@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/catalog/catalogdatabase.h"
+#include "model/core/inputerror.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/inference/inferenceestimator.h"
 #include "model/inference/inferencesetup.h"
 #include "model/inference/inferencestep.h"
+#include "model/inference/offlinejob.h"
 #include "model/inference/servingengine.h"
 #include "model/plan/planio.h"
 #include "model/training/transformershape.h"
@@ -461,13 +463,13 @@ private slots:
         const ValidationSummary t = summarizeInferenceValidation(throughput);
         const ValidationSummary l = summarizeInferenceValidation(latency);
         const ValidationSummary u = summarizeInferenceValidation(underLoad);
-        // The median target (at most 10%) is met for latency at a given batch; the rest guards
-        // against getting worse than docs/validation-inference.md records.
-        QVERIFY2(t.medianAbsoluteError <= 0.11, qPrintable(QString::number(t.medianAbsoluteError)));
+        // The median target (at most 10%) is met for throughput and for latency at a given
+        // batch; the rest guards against getting worse than docs/validation-inference.md records.
+        QVERIFY2(t.medianAbsoluteError <= 0.10, qPrintable(QString::number(t.medianAbsoluteError)));
         QVERIFY2(l.medianAbsoluteError <= 0.10, qPrintable(QString::number(l.medianAbsoluteError)));
         QVERIFY2(t.maxAbsoluteError <= 0.34, qPrintable(QString::number(t.maxAbsoluteError)));
         QVERIFY2(l.maxAbsoluteError <= 0.34, qPrintable(QString::number(l.maxAbsoluteError)));
-        QVERIFY2(std::abs(t.meanSignedError) <= 0.09,
+        QVERIFY2(std::abs(t.meanSignedError) <= 0.08,
                  qPrintable(QString::number(t.meanSignedError)));
         QVERIFY2(std::abs(l.meanSignedError) <= 0.10,
                  qPrintable(QString::number(l.meanSignedError)));
@@ -485,9 +487,7 @@ private slots:
                                     + QString::number(row.signedError())));
         // The other targets are not met yet: both are optimistic on average and a few rows are
         // beyond 30%; when they are, these become passes.
-        QEXPECT_FAIL("", "median throughput error above 10% (the L40S rows)", Continue);
-        QVERIFY(t.medianAbsoluteError <= 0.10);
-        QEXPECT_FAIL("", "Mixtral and L40S throughput rows beyond 30%", Continue);
+        QEXPECT_FAIL("", "an L40S throughput row beyond 30%", Continue);
         QVERIFY(t.maxAbsoluteError <= 0.30);
         QEXPECT_FAIL("", "a vLLM H200 latency row beyond 30%", Continue);
         QVERIFY(l.maxAbsoluteError <= 0.30);
@@ -497,6 +497,40 @@ private slots:
         QVERIFY(std::abs(l.meanSignedError) <= 0.05);
         QEXPECT_FAIL("", "MLPerf server latencies: the fleet is near saturation", Continue);
         QVERIFY(u.maxAbsoluteError <= 0.30);
+    }
+
+    void validationRunsCountTheirRequests()
+    {
+        // trtllm-bench's 2048/2048 row ran 1,500 requests at a batch of about 700: its last wave
+        // is about 100 sequences, so the run's throughput is below the steady batch's. Without
+        // the count the row scores the steady figure.
+        const std::string file = CP_TEST_DATA_DIR "/inference_validation.json";
+        const nlohmann::json table = readJsonFile(file);
+        nlohmann::json one = table;
+        one["rows"] = nlohmann::json::array();
+        for (const nlohmann::json &row : table["rows"])
+            if (row["id"] == "trtllm012-h200-llama3-70b-tp4-2048-2048")
+                one["rows"].push_back(row);
+        QCOMPARE(one["rows"].size(), std::size_t(1));
+        QCOMPARE(one["rows"][0]["requests"].get<long long>(), 1500LL);
+        const InferenceValidationRow counted
+            = runInferenceValidation(one, shippedCatalog(), file).front();
+        QVERIFY(counted.estimate.offlineJob.has_value());
+        QVERIFY(counted.estimate.offlineJob->lastWaveBatch > 0);
+        one["rows"][0]["requests"] = nullptr;
+        const InferenceValidationRow steady
+            = runInferenceValidation(one, shippedCatalog(), file).front();
+        QVERIFY(!steady.estimate.offlineJob);
+        QVERIFY(counted.predicted < 0.97 * steady.predicted);
+        // A run at a request rate is no offline job: refused at the row's field.
+        one["rows"][0]["requests"] = 1500;
+        one["rows"][0]["request_rate"] = 5.0;
+        try {
+            runInferenceValidation(one, shippedCatalog(), file);
+            QFAIL("a row with both requests and request_rate was accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/rows/0/requests"));
+        }
     }
 
     void tpotTargetExplainsTheBatch()
@@ -737,6 +771,87 @@ private slots:
         QVERIFY2(slow.reason.find("TPOT") != std::string::npos, slow.reason.c_str());
     }
 
+    void offlineJobWaves()
+    {
+        // trtllm-bench's 128/2048 run: 3,000 requests on one replica of batch 1,813 run one full
+        // wave and a last one of 3,000 - 1,813 = 1,187.
+        OfflineJobWaves waves = cp::model::offlineJobWaves(3000, 1, 1813);
+        QCOMPARE(waves.requestsPerReplica, 3000LL);
+        QCOMPARE(waves.fullWaves, 1LL);
+        QCOMPARE(waves.lastWaveBatch, 1187LL);
+        // 3,001 requests over 4 replicas: the busiest takes ceil(750.25) = 751, at batch 250
+        // three full waves and one of 1.
+        waves = cp::model::offlineJobWaves(3001, 4, 250);
+        QCOMPARE(waves.requestsPerReplica, 751LL);
+        QCOMPARE(waves.fullWaves, 3LL);
+        QCOMPARE(waves.lastWaveBatch, 1LL);
+        // An even split has no smaller wave; fewer requests than the batch are one small wave.
+        waves = cp::model::offlineJobWaves(2000, 2, 500);
+        QCOMPARE(waves.fullWaves, 2LL);
+        QCOMPARE(waves.lastWaveBatch, 0LL);
+        waves = cp::model::offlineJobWaves(10, 1, 256);
+        QCOMPARE(waves.fullWaves, 0LL);
+        QCOMPARE(waves.lastWaveBatch, 10LL);
+        // The largest job a plan may hold, 10^12 requests, at batch 1 on 2^20 replicas: no
+        // overflow (ceil(10^12 / 1,048,576) = 953,675).
+        waves = cp::model::offlineJobWaves(InferenceJob::maxOfflineRequests, 1 << 20, 1);
+        QCOMPARE(waves.requestsPerReplica, 953675LL);
+        QCOMPARE(waves.fullWaves, 953675LL);
+    }
+
+    void offlineJobRunsItsLastWaveSmaller()
+    {
+        // Llama 3 8B, FP8, 128 + 2,048 tokens on one H100 at batch 400 with TensorRT-LLM's
+        // profile. A wave of b sequences takes O x TPOT(b) (the b prompts' prefill and O decode
+        // steps), so 1,000 requests, two waves of 400 and one of 200, take
+        // 2,048 x (2 TPOT(400) + TPOT(200)).
+        InferenceJob job = llama3EightBFp8(128, 2048);
+        job.engine = *findServingEngine("tensorrt-llm-0.12");
+        job.batch = 400;
+        const InferenceSetup setup = oneH100();
+        const InferenceEstimator steady(job, setup.hardware, setup.cost);
+        const double tpot400 = steady.estimateAtBatch(400).tpotSeconds;
+        const double tpot200 = steady.estimateAtBatch(200).tpotSeconds;
+        job.offlineRequests = 1000;
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(e.offlineJob.has_value());
+        const OfflineJobEstimate &run = *e.offlineJob;
+        QCOMPARE(run.fullWaves, 2LL);
+        QCOMPARE(run.lastWaveBatch, 200LL);
+        const double seconds = 2048 * (2 * tpot400 + tpot200);
+        QVERIFY2(qAbs(run.seconds / seconds - 1.0) < 1e-9,
+                 qPrintable(QString::number(run.seconds)));
+        // The half-full wave decodes at a step that reads the same weights for half the
+        // sequences, so the job runs below the steady throughput, and at 1,000 x 2,048 tokens
+        // over its duration.
+        QVERIFY(run.outputTokensPerSecondPerGpu < e.outputTokensPerSecondPerGpu);
+        QVERIFY(qAbs(run.outputTokensPerSecondPerGpu - 1000.0 * 2048 / seconds) < 1e-6);
+        QVERIFY(e.bottleneckExplanation.find("last wave runs 200") != std::string::npos);
+        // 2 USD per GPU-hour for the job's duration, on one GPU.
+        QVERIFY(qAbs(run.usd - 2.0 * seconds / 3600) < 1e-9);
+
+        // 800 requests fill two waves exactly: the job runs at the steady throughput.
+        job.offlineRequests = 800;
+        const InferenceEstimate even
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QCOMPARE(even.offlineJob->lastWaveBatch, 0LL);
+        QVERIFY(qAbs(even.offlineJob->outputTokensPerSecondPerGpu / even.outputTokensPerSecondPerGpu
+                     - 1.0)
+                < 1e-9);
+
+        // Four replicas share 1,000 requests, 250 each: one wave of 250, in TPOT(250) x 2,048,
+        // and the fleet costs four GPUs for that long.
+        job.offlineRequests = 1000;
+        job.replicas = 4;
+        const InferenceEstimate fleet
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QCOMPARE(fleet.replicas, 4);
+        QCOMPARE(fleet.offlineJob->requestsPerReplica, 250LL);
+        const double fleetSeconds = 2048 * steady.estimateAtBatch(250).tpotSeconds;
+        QVERIFY(qAbs(fleet.offlineJob->seconds / fleetSeconds - 1.0) < 1e-9);
+        QVERIFY(qAbs(fleet.offlineJob->usd - 4 * 2.0 * fleetSeconds / 3600) < 1e-9);
+    }
+
     void attentionKernelsReadGroupedKvHeads()
     {
         // TurboMind 0.1's decoder attention serves 4, 2 or 1 query heads per block (the largest
@@ -813,6 +928,31 @@ private slots:
                 broken["workload"]["diurnal"] = std::vector<double>(24, 1.0);
             const std::string error = planLoadError(broken);
             QVERIFY2(error.find("/workload/replicas") != std::string::npos, problem);
+        }
+        // An offline job: its requests survive a save (10^12, beyond 32 bits), its replicas
+        // need no rate, and it refuses a rate, a count of 0 and one past 64 bits.
+        Plan job = plan;
+        job.inference.diurnalRates.clear();
+        job.inference.ratePerSecond.reset();
+        job.inference.offlineRequests = InferenceJob::maxOfflineRequests;
+        job.inference.replicas = 4;
+        const Plan jobBack = parsePlan(planToJson(job), "plan.json", &shippedCatalog());
+        QCOMPARE(jobBack.inference.offlineRequests, std::optional<long long>(1'000'000'000'000LL));
+        QCOMPARE(jobBack.inference.replicas, std::optional<int>(4));
+        nlohmann::json withRate = planToJson(job);
+        withRate["workload"]["rate_per_s"] = 5.0;
+        QVERIFY2(planLoadError(withRate).find("/workload/requests: an offline job")
+                     != std::string::npos,
+                 planLoadError(withRate).c_str());
+        for (const nlohmann::json &bad :
+             {nlohmann::json(0), nlohmann::json(1'000'000'000'001LL),
+              nlohmann::json(18'446'744'073'709'551'615ULL), nlohmann::json(2.5)}) {
+            nlohmann::json broken = planToJson(job);
+            broken["workload"]["requests"] = bad;
+            const std::string error = planLoadError(broken);
+            QVERIFY2(error.find("/workload/requests") != std::string::npos, error.c_str());
+            // 2^64 - 1 is reported as written, not wrapped to -1.
+            QVERIFY2(error.find("-1") == std::string::npos, error.c_str());
         }
         json["workload"]["max_batch"] = 0;
         QVERIFY2(planLoadError(json).find("/workload/max_batch") != std::string::npos,

@@ -110,6 +110,15 @@ private slots:
         QCOMPARE(humanWait(2000 * 86400.0), std::string("2,000 days"));
         QCOMPARE(humanWait(std::nan("")), std::string("-"));
         QCOMPARE(humanWait(-1), std::string("-"));
+        // Energy: 3,060 J = 0.85 Wh; 13.2 kWh = 47.52 MJ; 4.1 MWh; 999.6 kWh rounds up to
+        // "1.00 MWh", not "1000 kWh"; 2.5 TWh is the largest unit, so 2,500 TWh is grouped.
+        QCOMPARE(humanEnergy(3060), std::string("0.85 Wh"));
+        QCOMPARE(humanEnergy(13.2 * 3.6e6), std::string("13.2 kWh"));
+        QCOMPARE(humanEnergy(4.1 * 3.6e9), std::string("4.10 MWh"));
+        QCOMPARE(humanEnergy(999.6 * 3.6e6), std::string("1.00 MWh"));
+        QCOMPARE(humanEnergy(2500 * 3.6e15), std::string("2,500 TWh"));
+        QCOMPARE(humanEnergy(std::nan("")), std::string("-"));
+        QCOMPARE(humanEnergy(-1), std::string("-"));
 
         // 16,384 GPUs need a third tier: 2,048 DGX H100 x 8 rails of 64-port switches, as in
         // the SuperPOD reference (8 SUs per spine group, core above). The bill of materials

@@ -509,12 +509,13 @@ private slots:
         serving.inference.modelId = "llama-3-70b";
         serving.inference.inputTokens = 1024;
         serving.inference.outputTokens = 256;
+        serving.inference.gpusPerReplica = 4; // 140 GB of FP16 weights on 80 GB GPUs
         window.document()->edit(serving, QStringLiteral("Serve"));
         editor->setKey(QStringLiteral("workload"));
         for (const char *name :
              {"Weights", "K/V cache", "Prompt tokens", "Output tokens", "Requests",
               "TTFT p95 target", "TPOT p95 target", "Batch", "GPUs per replica", "Pipeline stages",
-              "Engine", "Engine batch limit", "Replicas"})
+              "Engine", "Engine batch limit", "Replicas", "Offline job"})
             QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
         // A fixed fleet without a rate is refused with the loader's reason.
         auto *replicas = editor->findChild<QSpinBox *>(QStringLiteral("Replicas"));
@@ -531,6 +532,32 @@ private slots:
         replicas->setValue(4);
         emit replicas->editingFinished();
         QCOMPARE(window.plan().inference.replicas, std::optional<int>(4));
+        // An offline job replaces the rate in one edit (the loader refuses both together); the
+        // four replicas share it, and the Estimate shows how it runs.
+        auto *offline = editor->findChild<QDoubleSpinBox *>(QStringLiteral("Offline job"));
+        offline->setValue(3000);
+        emit offline->editingFinished();
+        QCOMPARE(window.plan().inference.offlineRequests, std::optional<long long>(3000));
+        QVERIFY(!window.plan().inference.ratePerSecond);
+        QCOMPARE(window.plan().inference.replicas, std::optional<int>(4));
+        window.finishEstimate();
+        const auto jobRows = [&] {
+            return window.summaryView()
+                ->findChildren<QTreeWidget *>()
+                .front()
+                ->findItems(QStringLiteral("Offline job"), Qt::MatchRecursive | Qt::MatchExactly)
+                .size();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(jobRows(), 1, 10000);
+        // A rate again: online serving, the job gone; undo brings the job back.
+        rate = editor->findChild<QDoubleSpinBox *>(QStringLiteral("Requests"));
+        rate->setValue(50);
+        emit rate->editingFinished();
+        QCOMPARE(window.plan().inference.ratePerSecond, std::optional<double>(50));
+        QVERIFY(!window.plan().inference.offlineRequests);
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().inference.offlineRequests, std::optional<long long>(3000));
+        window.document()->undoStack()->redo();
         auto *limit = editor->findChild<QSpinBox *>(QStringLiteral("Engine batch limit"));
         limit->setValue(64);
         emit limit->editingFinished();
