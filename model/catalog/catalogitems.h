@@ -66,6 +66,12 @@ struct GpuSpec : CatalogEntry
      * whose full rate needs wgmma (1: native, or not measured). */
     double legacyKernelGemmFraction = 1;
     double kernelOverheadSeconds = 4e-6; ///< fixed cost of one kernel: launch, ramp-up and tail
+    /**
+     * Fixed time of one decode-attention kernel beyond streaming its K/V cache at the achievable
+     * bandwidth: paged batch-decode kernels reach a fraction of it only on a few hundred MB
+     * (0: not measured; the kernel then costs kernelOverheadSeconds like any other).
+     */
+    double decodeAttentionFixedSeconds = 0;
     std::string calibrationSource;
 
     double peakFlopsPerSecond(Precision precision) const;

@@ -95,6 +95,10 @@ void readGpuCalibration(JsonFieldReader &reader, GpuSpec &gpu)
         = calibration.optionalNumber("kernel_overhead_us", {0.0, 1000.0, false})
               .value_or(gpu.kernelOverheadSeconds * 1e6)
         * 1e-6;
+    gpu.decodeAttentionFixedSeconds
+        = calibration.optionalNumber("decode_attention_fixed_us", {0.0, 1000.0, false})
+              .value_or(0.0)
+        * 1e-6;
     gpu.calibrationSource = calibration.string("source");
     calibration.finish();
     if (gpu.scaleUpBusBytesPerSecond > gpu.scaleUpBytesPerSecond * 1.2)

@@ -78,8 +78,10 @@ public:
         m_operations.add(op);
     }
 
+    /** A fused attention kernel per layer; `fixedSeconds` is its cost beyond its roofline (a
+     * launch, or a decode kernel's measured fixed time). */
     void addAttention(const char *name, double flopsPerLayer, double bytesPerLayer,
-                      double keysPerKernel)
+                      double keysPerKernel, double fixedSeconds)
     {
         // Whichever limits the fused kernel: the K/V bytes at streaming bandwidth, or the score
         // FLOPs at the GPU's fused-attention share of the 16-bit peak.
@@ -94,8 +96,7 @@ public:
         op.flops = m_layers * flopsPerLayer;
         op.bytes = m_layers * bytesPerLayer;
         op.kernels = m_layers;
-        op.seconds
-            = m_layers * (std::max(computeSeconds, memorySeconds) + m_gpu.kernelOverheadSeconds);
+        op.seconds = m_layers * (std::max(computeSeconds, memorySeconds) + fixedSeconds);
         m_computeSeconds += m_layers * computeSeconds;
         m_memorySeconds += m_layers * memorySeconds;
         m_operations.add(op);
@@ -241,7 +242,12 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
     const double kvBytes = tokens * context * 2.0 * kvHeadsPerRank * shape.headDim
         * bytesPerElement(replica.kvPrecision) * replica.kvReadsPerKvHead;
     const double flops = 4.0 * tokens * tokensPerSequence * context * shape.queryWidth() / t;
-    stage.addAttention("decode attention (reads the K/V cache)", flops, kvBytes, context);
+    // Paged batch-decode kernels stream the cache at the achievable bandwidth only once it is
+    // large; a fixed time per kernel (GpuSpec::decodeAttentionFixedSeconds, measured) covers the
+    // rest, in place of the launch cost when it is larger.
+    const GpuSpec &gpu = replica.gpu;
+    stage.addAttention("decode attention (reads the K/V cache)", flops, kvBytes, context,
+                       std::max(gpu.kernelOverheadSeconds, gpu.decodeAttentionFixedSeconds));
     stage.addOutputProjection();
     stage.addMlp(expertsTouched(shape, tokens * tokensPerSequence));
     stage.addTensorParallel();
@@ -263,7 +269,8 @@ StepOperations prefillStageOperations(const ServingReplica &replica, double prom
         = causalWorkShare * 4.0 * prompts * promptTokens * promptTokens * shape.queryWidth() / t;
     const double kvWrite = rows * 2.0 * std::max(1.0, shape.kvHeads / t) * shape.headDim
         * bytesPerElement(replica.kvPrecision);
-    stage.addAttention("prefill attention (causal, fused)", flops, kvWrite, promptTokens);
+    stage.addAttention("prefill attention (causal, fused)", flops, kvWrite, promptTokens,
+                       replica.gpu.kernelOverheadSeconds);
     stage.addOutputProjection();
     stage.addMlp(expertsTouched(shape, rows));
     stage.addTensorParallel();

@@ -105,6 +105,11 @@ private slots:
         QCOMPARE(catalog.gpu("h100-sxm5-80gb").legacyKernelGemmFraction, 0.728);
         QCOMPARE(catalog.gpu("h200-sxm-141gb").legacyKernelGemmFraction, 0.728);
         QCOMPARE(catalog.gpu("l40s").legacyKernelGemmFraction, 1.0);
+        // Decode attention's fixed time: 15 us on the H100 and 20 us on the A100 (FlashInfer's
+        // batch decode); the L40S has no measurement, 0 (the launch cost applies).
+        QCOMPARE(catalog.gpu("h100-sxm5-80gb").decodeAttentionFixedSeconds, 15e-6);
+        QCOMPARE(catalog.gpu("a100-pcie-80gb").decodeAttentionFixedSeconds, 20e-6);
+        QCOMPARE(catalog.gpu("l40s").decodeAttentionFixedSeconds, 0.0);
     }
 
     void validEntryLoads() { QCOMPARE(errorOf(documentWith(validGpu())), std::string()); }
@@ -224,6 +229,10 @@ private slots:
             << "calibration"
             << R"({"gemm_peak_fraction": 0.8, "gemm_half_performance_dim": 256, "memory_achievable_fraction": 0.8, "scale_up_busbw_gb_per_s": 80, "legacy_kernel_gemm_fraction": 0, "source": "x"})"
             << "/gpus/0/calibration/legacy_kernel_gemm_fraction: must be greater than 0";
+        QTest::newRow("decode attention time negative")
+            << "calibration"
+            << R"({"gemm_peak_fraction": 0.8, "gemm_half_performance_dim": 256, "memory_achievable_fraction": 0.8, "scale_up_busbw_gb_per_s": 80, "decode_attention_fixed_us": -1, "source": "x"})"
+            << "/gpus/0/calibration/decode_attention_fixed_us: must be at least 0";
         // Figures that fit a double but overflow once converted (x 1048576 MiB to bytes, x 1e12
         // TFLOP/s to FLOP/s) or once multiplied by a count: refused at the 1e15 cap.
         QTest::newRow("memory beyond a double once in bytes")

@@ -343,6 +343,30 @@ private slots:
         QVERIFY(e.decodeStepSeconds >= e.decodeMemorySeconds);
     }
 
+    void decodeAttentionPaysItsMeasuredFixedTime()
+    {
+        // Llama 2 7B (32 heads of 128), FP16, one sequence at a mean context of
+        // 1000 + 48 / 2 = 1024 tokens on one H100 SXM5: each layer's kernel reads
+        // 1024 x 2 (K, V) x 32 x 128 x 2 B = 16,777,216 B, 5.63 us at 0.89 x 3.35 TB/s, then its
+        // measured fixed time of 15 us (FlashInfer's batch decode): 20.63 us, 660 us over 32
+        // layers, where the launch cost alone (3.5 us) had said 292 us.
+        const InferenceEstimate h100
+            = estimator("h100-sxm5-80gb", "llama-2-7b", Precision::FP16, 1, 1000, 48, 1).estimate();
+        const StepOperation *attention
+            = findOperation(h100.decodeOperations, "decode attention (reads the K/V cache)");
+        QVERIFY(attention);
+        QCOMPARE(attention->bytes, 32 * 16777216.0);
+        QVERIFY2(qAbs(attention->seconds - 32 * 20.63e-6) < 32 * 0.01e-6,
+                 qPrintable(QString::number(attention->seconds * 1e6)));
+        // The L40S has no such measurement: its kernel costs the launch, 3.5 us, after
+        // 16,777,216 B at 0.92 x 864 GB/s = 21.11 us.
+        const InferenceEstimate l40s
+            = estimator("l40s", "llama-2-7b", Precision::FP16, 1, 1000, 48, 1).estimate();
+        attention = findOperation(l40s.decodeOperations, "decode attention (reads the K/V cache)");
+        QVERIFY2(qAbs(attention->seconds - 32 * 24.61e-6) < 32 * 0.01e-6,
+                 qPrintable(QString::number(attention->seconds * 1e6)));
+    }
+
     void decodeAllReducesPayNcclsLaunchLatency()
     {
         // Llama 2 70B, TP 4 on A100 (NVLink busbw 235 GB/s), batch 1: each layer all-reduces one
@@ -463,15 +487,16 @@ private slots:
         const ValidationSummary t = summarizeInferenceValidation(throughput);
         const ValidationSummary l = summarizeInferenceValidation(latency);
         const ValidationSummary u = summarizeInferenceValidation(underLoad);
-        // The median target (at most 10%) is met for throughput and for latency at a given
-        // batch; the rest guards against getting worse than docs/validation-inference.md records.
+        // The median and largest-error targets (at most 10% and 30%) are met for throughput and
+        // for latency at a given batch; the mean guards keep them from getting worse than
+        // docs/validation-inference.md records (+5.3% and +6.1%).
         QVERIFY2(t.medianAbsoluteError <= 0.10, qPrintable(QString::number(t.medianAbsoluteError)));
         QVERIFY2(l.medianAbsoluteError <= 0.10, qPrintable(QString::number(l.medianAbsoluteError)));
-        QVERIFY2(t.maxAbsoluteError <= 0.34, qPrintable(QString::number(t.maxAbsoluteError)));
-        QVERIFY2(l.maxAbsoluteError <= 0.34, qPrintable(QString::number(l.maxAbsoluteError)));
-        QVERIFY2(std::abs(t.meanSignedError) <= 0.08,
+        QVERIFY2(t.maxAbsoluteError <= 0.30, qPrintable(QString::number(t.maxAbsoluteError)));
+        QVERIFY2(l.maxAbsoluteError <= 0.30, qPrintable(QString::number(l.maxAbsoluteError)));
+        QVERIFY2(std::abs(t.meanSignedError) <= 0.06,
                  qPrintable(QString::number(t.meanSignedError)));
-        QVERIFY2(std::abs(l.meanSignedError) <= 0.10,
+        QVERIFY2(std::abs(l.meanSignedError) <= 0.07,
                  qPrintable(QString::number(l.meanSignedError)));
         // Under an offered load near saturation the fixed fleet's latencies are far too low
         // (recorded: median 170%, mean +208%); the guard only keeps them from getting worse.
@@ -485,12 +510,8 @@ private slots:
                 QVERIFY2(std::abs(row.signedError()) <= 0.15,
                          qPrintable(QString::fromStdString(row.id) + " "
                                     + QString::number(row.signedError())));
-        // The other targets are not met yet: both are optimistic on average and a few rows are
-        // beyond 30%; when they are, these become passes.
-        QEXPECT_FAIL("", "an L40S throughput row beyond 30%", Continue);
-        QVERIFY(t.maxAbsoluteError <= 0.30);
-        QEXPECT_FAIL("", "a vLLM H200 latency row beyond 30%", Continue);
-        QVERIFY(l.maxAbsoluteError <= 0.30);
+        // The mean targets are not met yet: both are optimistic on average; when they are, these
+        // become passes.
         QEXPECT_FAIL("", "serving estimates are optimistic on average", Continue);
         QVERIFY(std::abs(t.meanSignedError) <= 0.05);
         QEXPECT_FAIL("", "serving estimates are optimistic on average", Continue);
