@@ -164,6 +164,12 @@ public:
         // MoE: each row passes its top-k (and the shared) experts; the grouped GEMMs read the
         // weights of every expert the batch touches.
         addGemm("MoE router", shape.experts, h, h * shape.experts);
+        // Routing and combine (TensorRT-LLM's MoE plugin, cpp/tensorrt_llm/kernels/
+        // mixtureOfExperts/moe_kernels.cu: topkGatingSoftmax, the sort of the expert ids,
+        // expandInputRowsKernel, finalizeMoeRoutingKernel): each row is copied to its k experts'
+        // rows and their k outputs summed back, reading and writing rows x (1 + k) hidden states.
+        addMemoryBound("MoE routing, permute and combine",
+                       2.0 * m_rows * (1.0 + shape.topK) * h * activationBytes, 4);
         const double savedRows = m_rows;
         m_rows = savedRows * shape.expertsPerToken();
         const double perExpert = std::max(1.0, m_rows / expertsRead);

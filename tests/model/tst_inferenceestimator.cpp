@@ -432,6 +432,16 @@ private slots:
         // = 27.05 GB (the 16 routed rows' activations add 19 MB).
         QVERIFY2(qAbs(up->bytes / 27.07e9 - 1.0) < 0.005, qPrintable(QString::number(up->bytes)));
         QVERIFY(up->seconds >= up->bytes / (3350e9 * 0.89));
+        // Routing and combine: each of the 8 tokens is copied to its 2 experts' rows and the 2
+        // outputs summed back, 8 x (1 + 2) hidden states of 4096 x 2 B read and as many written:
+        // 393,216 B a layer, 12,582,912 B over 32; four kernels a layer (top-k softmax, sort,
+        // expand, finalize), each at least its 3.5 us launch: 448 us.
+        const StepOperation *routing
+            = findOperation(e.decodeOperations, "MoE routing, permute and combine");
+        QVERIFY(routing);
+        QCOMPARE(routing->bytes, 12582912.0);
+        QCOMPARE(routing->kernels, 128.0);
+        QVERIFY(routing->seconds >= 128 * 3.5e-6);
     }
 
     void legacyMoeKernelsRunSlowerOnHopper()
@@ -487,16 +497,17 @@ private slots:
         const ValidationSummary t = summarizeInferenceValidation(throughput);
         const ValidationSummary l = summarizeInferenceValidation(latency);
         const ValidationSummary u = summarizeInferenceValidation(underLoad);
-        // The median and largest-error targets (at most 10% and 30%) are met for throughput and
-        // for latency at a given batch; the mean guards keep them from getting worse than
-        // docs/validation-inference.md records (+5.3% and +6.1%).
+        // Throughput meets all three targets (median at most 10%, no row beyond 30%, mean within
+        // +-5%); latency at a given batch meets the median and largest-error targets, and its
+        // mean guard keeps it from getting worse than docs/validation-inference.md records
+        // (+5.6%).
         QVERIFY2(t.medianAbsoluteError <= 0.10, qPrintable(QString::number(t.medianAbsoluteError)));
         QVERIFY2(l.medianAbsoluteError <= 0.10, qPrintable(QString::number(l.medianAbsoluteError)));
         QVERIFY2(t.maxAbsoluteError <= 0.30, qPrintable(QString::number(t.maxAbsoluteError)));
         QVERIFY2(l.maxAbsoluteError <= 0.30, qPrintable(QString::number(l.maxAbsoluteError)));
-        QVERIFY2(std::abs(t.meanSignedError) <= 0.06,
+        QVERIFY2(std::abs(t.meanSignedError) <= 0.05,
                  qPrintable(QString::number(t.meanSignedError)));
-        QVERIFY2(std::abs(l.meanSignedError) <= 0.07,
+        QVERIFY2(std::abs(l.meanSignedError) <= 0.06,
                  qPrintable(QString::number(l.meanSignedError)));
         // Under an offered load near saturation the fixed fleet's latencies are far too low
         // (recorded: median 170%, mean +208%); the guard only keeps them from getting worse.
@@ -510,11 +521,9 @@ private slots:
                 QVERIFY2(std::abs(row.signedError()) <= 0.15,
                          qPrintable(QString::fromStdString(row.id) + " "
                                     + QString::number(row.signedError())));
-        // The mean targets are not met yet: both are optimistic on average; when they are, these
-        // become passes.
-        QEXPECT_FAIL("", "serving estimates are optimistic on average", Continue);
-        QVERIFY(std::abs(t.meanSignedError) <= 0.05);
-        QEXPECT_FAIL("", "serving estimates are optimistic on average", Continue);
+        // Latency at a given batch is still optimistic on average; when it is not, this becomes
+        // a pass.
+        QEXPECT_FAIL("", "latency estimates are optimistic on average", Continue);
         QVERIFY(std::abs(l.meanSignedError) <= 0.05);
         QEXPECT_FAIL("", "MLPerf server latencies: the fleet is near saturation", Continue);
         QVERIFY(u.maxAbsoluteError <= 0.30);
