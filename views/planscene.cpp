@@ -224,6 +224,9 @@ void PlanScene::addWorkloadAndFacilityCards(const model::Plan &plan)
                      .arg(plan.inference.outputTokens);
         if (plan.inference.ratePerSecond)
             lines << tr("%1 requests/s").arg(*plan.inference.ratePerSecond);
+        else if (plan.inference.offlineRequests)
+            lines << tr("offline job of %1 requests")
+                         .arg(humanCount(static_cast<double>(*plan.inference.offlineRequests)));
     } else if (!plan.portfolio.classes.empty()) {
         // A cluster planned for its queue: the portfolio is its workload (plan simulate).
         title = tr("Portfolio of %n job class(es)", nullptr,

@@ -540,6 +540,12 @@ private slots:
         QCOMPARE(window.plan().inference.offlineRequests, std::optional<long long>(3000));
         QVERIFY(!window.plan().inference.ratePerSecond);
         QCOMPARE(window.plan().inference.replicas, std::optional<int>(4));
+        // The workload card says it is a job, in place of the rate.
+        const QStringList cardLines
+            = window.scene()->cardForKey(QStringLiteral("workload"))->lines();
+        QVERIFY2(cardLines.contains(
+                     QStringLiteral("offline job of %1 requests").arg(views::humanCount(3000))),
+                 qPrintable(cardLines.join(QStringLiteral(" | "))));
         window.finishEstimate();
         const auto jobRows = [&] {
             return window.summaryView()
