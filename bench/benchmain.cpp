@@ -161,7 +161,7 @@ void benchTraining(const cp::model::Catalog &catalog)
     fixed.dp = 32;
     fixed.recompute = Recompute::Full;
     const double one = medianSeconds(2001, [&] { (void)estimator.estimate(fixed); });
-    std::printf("training estimate, one layout (GPT-3 175B, 4096 H100):   median %.2f us\n",
+    std::printf("training estimate, one layout (GPT-3 175B, 4096 H100):   median %.3g us\n",
                 one * 1e6);
     printSpread(1e6, "us");
     long long evaluated = 0, pruned = 0;
@@ -172,7 +172,7 @@ void benchTraining(const cp::model::Catalog &catalog)
     });
     // Layouts per second over the whole space, the skipped interleaves included, so the figure
     // compares with searches that evaluate every layout.
-    std::printf("training search, all %lld layouts (%lld evaluated):  median %.2f ms "
+    std::printf("training search, all %lld layouts (%lld evaluated):  median %.3g ms "
                 "(%.2f M layouts/s)\n",
                 evaluated + pruned, evaluated, search * 1e3, (evaluated + pruned) / search / 1e6);
     printSpread(1e3, "ms");
@@ -195,7 +195,7 @@ void benchInference(const cp::model::Catalog &catalog)
         catalog, {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
     const InferenceEstimator inferenceEstimator(inference, setup.hardware, setup.cost);
     const double slo = medianSeconds(101, [&] { (void)inferenceEstimator.estimate(); });
-    std::printf("inference estimate with SLO search (Llama 3 70B, H100): median %.1f us\n",
+    std::printf("inference estimate with SLO search (Llama 3 70B, H100): median %.3g us\n",
                 slo * 1e6);
     printSpread(1e6, "us");
 }
@@ -226,7 +226,7 @@ void benchFabricEngine(const cp::model::Catalog &catalog)
         analyseSeconds = std::chrono::duration<double>(t2 - t1).count();
         ringSeconds = std::chrono::duration<double>(t3 - t2).count();
     });
-    std::printf("fat-tree k=64, 3 tiers, 65,536 endpoints, generate+analyse+rings: median %.2f s "
+    std::printf("fat-tree k=64, 3 tiers, 65,536 endpoints, generate+analyse+rings: median %.3g s "
                 "(last run: generate %.2f, analyse %.2f, rings %.2f)\n",
                 fatTreeTotal, generateSeconds, analyseSeconds, ringSeconds);
     printSpread(1, "s");
@@ -240,7 +240,7 @@ void benchFabricEngine(const cp::model::Catalog &catalog)
         (void)analyseFabric(graph, hardware);
         (void)concurrentRingRate(graph, rankRings(graph, 1, 65536), 130e-9);
     });
-    std::printf("Dragonfly p=16 a=32 h=16 g=128, 65,536 endpoints, same work:      median %.2f s\n",
+    std::printf("Dragonfly p=16 a=32 h=16 g=128, 65,536 endpoints, same work:      median %.3g s\n",
                 dragonflyTotal);
     printSpread(1, "s");
 }
@@ -256,11 +256,11 @@ cp::model::Plan benchLargePlan(const cp::model::Catalog &catalog, const QTempora
     writeFileAtomically(planPath, largePlanJson().dump(2));
     Plan large;
     const double load = medianSeconds(21, [&] { large = loadPlan(planPath, &catalog); });
-    std::printf("load the 16,384-GPU plan (parse, validate, 2 scenarios):  median %.2f ms\n",
+    std::printf("load the 16,384-GPU plan (parse, validate, 2 scenarios):  median %.3g ms\n",
                 load * 1e3);
     printSpread(1e3, "ms");
     const double estimate = medianSeconds(5, [&] { (void)estimatePlan(large, catalog); });
-    std::printf("estimate the 16,384-GPU plan (search, fabric, power):    median %.0f ms\n",
+    std::printf("estimate the 16,384-GPU plan (search, fabric, power):    median %.3g ms\n",
                 estimate * 1e3);
     printSpread(1e3, "ms");
     const double compare = medianSeconds(3, [&] {
@@ -268,7 +268,7 @@ cp::model::Plan benchLargePlan(const cp::model::Catalog &catalog, const QTempora
         options.scalingGpuCounts = defaultScalingGpuCounts(large, catalog);
         (void)compareScenarios(large, catalog, options);
     });
-    std::printf("compare its 3 variants with the scaling curve:           median %.0f ms\n",
+    std::printf("compare its 3 variants with the scaling curve:           median %.3g ms\n",
                 compare * 1e3);
     printSpread(1e3, "ms");
 
@@ -284,7 +284,7 @@ void benchCanvas(cp::views::PlanDocument &document, cp::views::PlanScene &scene,
         document.reset(large, QString());
         QCoreApplication::processEvents();
     });
-    std::printf("build its canvas scene (%lld items):                       median %.2f ms\n",
+    std::printf("build its canvas scene (%lld items):                       median %.3g ms\n",
                 static_cast<long long>(scene.items().size()), build * 1e3);
     printSpread(1e3, "ms");
     int count = 2048;
@@ -294,7 +294,7 @@ void benchCanvas(cp::views::PlanDocument &document, cp::views::PlanScene &scene,
         document.edit(changed, QStringLiteral("resize"));
         QCoreApplication::processEvents();
     });
-    std::printf("an edit and the scene update it causes:                   median %.2f ms\n",
+    std::printf("an edit and the scene update it causes:                   median %.3g ms\n",
                 editRebuild * 1e3);
     printSpread(1e3, "ms");
     QImage frame(1400, 900, QImage::Format_ARGB32_Premultiplied);
@@ -304,7 +304,7 @@ void benchCanvas(cp::views::PlanDocument &document, cp::views::PlanScene &scene,
         painter.setRenderHint(QPainter::Antialiasing);
         scene.render(&painter, QRectF(frame.rect()), scene.itemsBoundingRect());
     });
-    std::printf("draw one 1400 x 900 frame of the whole scene:             median %.2f ms\n",
+    std::printf("draw one 1400 x 900 frame of the whole scene:             median %.3g ms\n",
                 draw * 1e3);
     printSpread(1e3, "ms");
 }
@@ -319,7 +319,7 @@ void benchFabricAndHallBuilds(const cp::model::Catalog &catalog, const cp::model
     const double fabricBuild = medianSeconds(5, [&] {
         drawnSwitches = cp::views::buildPlanFabricDrawing(large, catalog).switches.size();
     });
-    std::printf("fabric view build (%zu switches, graph, heat, layout):   median %.1f ms\n",
+    std::printf("fabric view build (%zu switches, graph, heat, layout):   median %.3g ms\n",
                 drawnSwitches, fabricBuild * 1e3);
     printSpread(1e3, "ms");
     for (const auto traffic : {cp::model::FabricTraffic::Pipeline, cp::model::FabricTraffic::All}) {
@@ -327,7 +327,7 @@ void benchFabricAndHallBuilds(const cp::model::Catalog &catalog, const cp::model
             drawnSwitches
                 = cp::views::buildPlanFabricDrawing(large, catalog, 0, traffic).switches.size();
         });
-        std::printf("fabric view build, heat of %-22s median %.1f ms\n",
+        std::printf("fabric view build, heat of %-22s median %.3g ms\n",
                     (cp::model::fabricTrafficName(traffic) + ":").c_str(), seconds * 1e3);
         printSpread(1e3, "ms");
     }
@@ -335,7 +335,7 @@ void benchFabricAndHallBuilds(const cp::model::Catalog &catalog, const cp::model
     std::size_t hallCables = 0;
     const double hall = medianSeconds(
         5, [&] { hallCables = cp::model::layoutDataHall(large, catalog).cables.size(); });
-    std::printf("data hall layout (racks, U positions, %zu cables):    median %.1f ms\n",
+    std::printf("data hall layout (racks, U positions, %zu cables):    median %.3g ms\n",
                 hallCables, hall * 1e3);
     printSpread(1e3, "ms");
 }
@@ -367,7 +367,7 @@ void benchScheduler(const cp::model::Catalog &catalog, const cp::model::Plan &la
         simulatedJobs
             = cp::model::simulatePlanPortfolio(shared16k, catalog, {}).result.jobsSubmitted;
     });
-    std::printf("scheduler, a year of 10,000 jobs/day on 16,384 GPUs (%lld jobs): median %.2f s\n",
+    std::printf("scheduler, a year of 10,000 jobs/day on 16,384 GPUs (%lld jobs): median %.3g s\n",
                 simulatedJobs, year);
     printSpread(1, "s");
 }
@@ -399,15 +399,15 @@ void benchFabricView(cp::views::PlanDocument &document,
     fabricView.waitForIdle();
     QCoreApplication::processEvents();
     fabricView.canvas()->fitAll();
-    std::printf("fabric view frame (1920 x 1080, fitted: bundles):        median %.1f ms\n",
+    std::printf("fabric view frame (1920 x 1080, fitted: bundles):        median %.3g ms\n",
                 frameSeconds(fabricView.canvas()) * 1e3);
     printSpread(1e3, "ms");
     fabricView.canvas()->setZoom(1.0);
-    std::printf("fabric view frame (1920 x 1080, scale 1: switches):      median %.1f ms\n",
+    std::printf("fabric view frame (1920 x 1080, scale 1: switches):      median %.3g ms\n",
                 frameSeconds(fabricView.canvas()) * 1e3);
     printSpread(1e3, "ms");
     const double worst = medianSeconds(3, [&] { (void)planWorstFailure(large, catalog); });
-    std::printf("worst single failure of the 16,384-GPU plan:             median %.0f ms\n",
+    std::printf("worst single failure of the 16,384-GPU plan:             median %.3g ms\n",
                 worst * 1e3);
     printSpread(1e3, "ms");
 }
@@ -427,15 +427,15 @@ void benchDataHallView(cp::views::PlanDocument &document,
         hallView.waitForIdle();
         QCoreApplication::processEvents();
     });
-    std::printf("data hall view, plan to laid-out floor (16,384 GPUs):    median %.0f ms\n",
+    std::printf("data hall view, plan to laid-out floor (16,384 GPUs):    median %.3g ms\n",
                 build * 1e3);
     printSpread(1e3, "ms");
     hallView.canvas()->fitAll();
-    std::printf("data hall view frame (1920 x 1080, fitted: every row):   median %.1f ms\n",
+    std::printf("data hall view frame (1920 x 1080, fitted: every row):   median %.3g ms\n",
                 frameSeconds(hallView.canvas()) * 1e3);
     printSpread(1e3, "ms");
     hallView.canvas()->setZoom(2.0);
-    std::printf("data hall view frame (1920 x 1080, zoom 2: cabinet names): median %.1f ms\n",
+    std::printf("data hall view frame (1920 x 1080, zoom 2: cabinet names): median %.3g ms\n",
                 frameSeconds(hallView.canvas()) * 1e3);
     printSpread(1e3, "ms");
 }
@@ -455,7 +455,7 @@ void benchReport(const std::shared_ptr<const cp::model::Catalog> &shared, const 
     // scaling curve (the 50 ms target is for this plan, not the 16,384-GPU one).
     const double compare
         = medianSeconds(11, [&] { comparison = compareScenarios(sample, catalog, options); });
-    std::printf("compare the H100 sample's 3 variants with the scaling curve: median %.1f ms\n",
+    std::printf("compare the H100 sample's 3 variants with the scaling curve: median %.3g ms\n",
                 compare * 1e3);
     printSpread(1e3, "ms");
     const QString pdf = QDir(dir.path()).filePath(QStringLiteral("report.pdf"));
@@ -465,7 +465,7 @@ void benchReport(const std::shared_ptr<const cp::model::Catalog> &shared, const 
             = cp::views::preparePlanReport(sample, comparison, shared, QStringLiteral("sample"));
         pages = cp::views::writePlanReportPdf(input, pdf);
     });
-    std::printf("PDF report of the H100 sample (%d pages):                  median %.0f ms\n",
+    std::printf("PDF report of the H100 sample (%d pages):                  median %.3g ms\n",
                 pages, report * 1e3);
     printSpread(1e3, "ms");
 }
@@ -477,7 +477,7 @@ int main(int argc, char **argv)
     referenceSeconds = medianSeconds(21, [&] { sink = sink + referenceComputation(); });
     std::printf("CPU: %s, %u hardware threads\n", cpuName().c_str(),
                 std::thread::hardware_concurrency());
-    std::printf("reference computation (4 M LCG steps):                 median %.2f ms\n",
+    std::printf("reference computation (4 M LCG steps):                 median %.3g ms\n",
                 referenceSeconds * 1e3);
     printSpread(1e3, "ms");
     const Catalog catalog = loadCatalogDirectory(shippedCatalogDirectory());
