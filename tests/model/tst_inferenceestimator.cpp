@@ -509,6 +509,17 @@ private slots:
                  qPrintable(QString::number(t.meanSignedError)));
         QVERIFY2(std::abs(l.meanSignedError) <= 0.06,
                  qPrintable(QString::number(l.meanSignedError)));
+        // The TensorRT-LLM 1.0 page contributes 60 throughput rows (-3.8% mean); the other 27
+        // are more optimistic (+6.1% recorded), which the whole suite's mean hides: guard them
+        // apart.
+        std::vector<InferenceValidationRow> otherThroughput;
+        for (const InferenceValidationRow &row : throughput)
+            if (row.engine != "tensorrt-llm-1.0-pytorch")
+                otherThroughput.push_back(row);
+        QCOMPARE(otherThroughput.size() + 60, throughput.size());
+        const ValidationSummary o = summarizeInferenceValidation(otherThroughput);
+        QVERIFY2(o.meanSignedError <= 0.07, qPrintable(QString::number(o.meanSignedError)));
+        QVERIFY2(o.maxAbsoluteError <= 0.30, qPrintable(QString::number(o.maxAbsoluteError)));
         // Under an offered load near saturation the fixed fleet's latencies are far too low
         // (recorded: median 170%, mean +208%); the guard only keeps them from getting worse.
         QVERIFY2(u.medianAbsoluteError <= 1.75, qPrintable(QString::number(u.medianAbsoluteError)));
