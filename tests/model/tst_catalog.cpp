@@ -106,9 +106,11 @@ private slots:
         QCOMPARE(catalog.gpu("h200-sxm-141gb").legacyKernelGemmFraction, 0.728);
         QCOMPARE(catalog.gpu("l40s").legacyKernelGemmFraction, 1.0);
         // Decode attention's fixed time: 15 us on the H100 and 20 us on the A100 (FlashInfer's
-        // batch decode); the L40S has no measurement, 0 (the launch cost applies).
+        // batch decode), 17 us on the H200 (TensorRT-LLM's, aiconfigurator); the L40S has no
+        // measurement, 0 (the launch cost applies).
         QCOMPARE(catalog.gpu("h100-sxm5-80gb").decodeAttentionFixedSeconds, 15e-6);
         QCOMPARE(catalog.gpu("a100-pcie-80gb").decodeAttentionFixedSeconds, 20e-6);
+        QCOMPARE(catalog.gpu("h200-sxm-141gb").decodeAttentionFixedSeconds, 17e-6);
         QCOMPARE(catalog.gpu("l40s").decodeAttentionFixedSeconds, 0.0);
     }
 
