@@ -222,6 +222,24 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              return ifInference(e, e.inference.costPerMillionOutputTokensUsd);
          }},
+        // An offline job: how long it runs, and what it costs and draws (offlinejob.h).
+        {"offline_job_hours", "Inference", "Offline job duration", "h", P::Lower,
+         [](const PlanEstimate &e) {
+             return e.inference.offlineJob
+                 ? ifInference(e, e.inference.offlineJob->seconds / units::secondsPerHour)
+                 : std::nullopt;
+         }},
+        {"offline_job_usd", "Inference", "Offline job cost", "USD", P::Lower,
+         [](const PlanEstimate &e) {
+             return e.inference.offlineJob ? ifInference(e, e.inference.offlineJob->usd)
+                                           : std::nullopt;
+         }},
+        {"offline_job_mwh", "Inference", "Offline job energy", "MWh", P::Lower,
+         [](const PlanEstimate &e) {
+             return e.inference.offlineJob
+                 ? ifInference(e, e.inference.offlineJob->joules / units::joulesPerMegawattHour)
+                 : std::nullopt;
+         }},
         {"autoscaled_replica_hours", "Inference", "Replica-hours per day (autoscaled)", "replica-h",
          P::Lower,
          [](const PlanEstimate &e) {

@@ -284,6 +284,37 @@ private slots:
                  c.scenarios[0].estimate.trainingRun.operations.costUsd / 1e6);
     }
 
+    void offlineJobsCompareTheirDurationAndCost()
+    {
+        // The L4 sample as an offline job of 2,000,000 requests on its 16 replicas, against the
+        // sample's L40S and A100 servers: the comparison shows each fleet's job time, cost and
+        // energy, the estimator's own figures, and marks the quickest.
+        Plan plan = cp::test::loadSamplePlan("l4-inference-fleet.json");
+        plan.inference.ratePerSecond.reset();
+        plan.inference.ttftP95Ms.reset();
+        plan.inference.tpotP95Ms.reset();
+        plan.inference.diurnalRates.clear();
+        plan.inference.offlineRequests = 2000000;
+        plan.inference.replicas = 16;
+        const ScenarioComparison c = compareScenarios(plan, m_catalog);
+        const ComparisonRow &hours = row(c, "offline_job_hours");
+        QCOMPARE(hours.values.size(), c.scenarios.size());
+        for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
+            const OfflineJobEstimate &job = *c.scenarios[i].estimate.inference.offlineJob;
+            QCOMPARE(*hours.values[i], job.seconds / 3600);
+            QCOMPARE(*row(c, "offline_job_usd").values[i], job.usd);
+            QCOMPARE(*row(c, "offline_job_mwh").values[i], job.joules / 3.6e9);
+        }
+        // 16 L4s read their weights at 234 GB/s, the L40S at 795 GB/s: the L4 job is slowest.
+        QVERIFY(hours.bestIndex > 0);
+        QVERIFY(*hours.values[0] > *hours.values[hours.bestIndex]);
+        // Without a job the rows are not shown.
+        const ScenarioComparison online
+            = compareScenarios(cp::test::loadSamplePlan("l4-inference-fleet.json"), m_catalog);
+        for (const ComparisonRow &r : online.rows)
+            QVERIFY2(r.key.rfind("offline_job", 0) != 0, r.key.c_str());
+    }
+
     void campusScenariosCompareWholeCampuses()
     {
         // The sample as 4 buildings at 20 USD per Gb/s of 100 Tb/s each, against a scenario of
