@@ -124,7 +124,8 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                           + format(" / %.1f", e.ttftSeconds * 1e3)
                           + format(" / %.1f ms", e.ttftP99Seconds * 1e3)});
     else
-        table.addRow({"TTFT", format("%.1f ms", e.ttftSeconds * 1e3)});
+        table.addRow({e.offlineJob ? "TTFT once its wave starts" : "TTFT",
+                      format("%.1f ms", e.ttftSeconds * 1e3)});
     table.addRow({e.tpotP95Seconds > 0 ? "time per output token (mean / p95 step under the load)"
                                        : "time per output token",
                   format("%.2f ms", e.tpotSeconds * 1e3)
@@ -135,7 +136,8 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       format("%.2f", e.endToEndP50Seconds()) + format(" / %.2f", e.endToEndSeconds)
                           + format(" / %.2f s", e.endToEndP99Seconds())});
     else
-        table.addRow({"end-to-end latency", format("%.2f s", e.endToEndSeconds)});
+        table.addRow({e.offlineJob ? "end-to-end once its wave starts" : "end-to-end latency",
+                      format("%.2f s", e.endToEndSeconds)});
     table.addRow(
         {"throughput per GPU", format("%.0f output tokens/s", e.outputTokensPerSecondPerGpu)});
     if (e.offlineJob)

@@ -132,7 +132,8 @@ std::string planInferenceText(const model::PlanEstimate &e)
     Table table({"inference", "value"});
     table.addRow({"replica",
                   std::to_string(i.gpusPerReplica) + " GPU(s), batch " + std::to_string(i.batch)});
-    table.addRow({"TTFT p95", format("%.1f ms", i.ttftSeconds * 1e3)});
+    table.addRow({i.offlineJob ? "TTFT once its wave starts" : "TTFT p95",
+                  format("%.1f ms", i.ttftSeconds * 1e3)});
     table.addRow({"time per output token", format("%.2f ms", i.tpotSeconds * 1e3)});
     table.addRow({i.offlineJob || i.fixedFleet ? "replicas" : "replicas needed",
                   std::to_string(i.replicas) + " (" + std::to_string(i.replicas * i.gpusPerReplica)

@@ -325,8 +325,12 @@ QStringList keyFigures(const model::PlanEstimate &e)
     if (e.hasInference) {
         const model::InferenceEstimate &i = e.inference;
         const QString replicas = replicaCount(i.replicas);
-        lines << QObject::tr("Inference: %1%2, TTFT p95 %3 ms, %4 ms per output token, "
-                             "%5 USD per million output tokens")
+        const QString inference = i.offlineJob
+            ? QObject::tr("Inference: %1%2, TTFT %3 ms once a request's wave starts, %4 ms per "
+                          "output token, %5 USD per million output tokens")
+            : QObject::tr("Inference: %1%2, TTFT p95 %3 ms, %4 ms per output token, %5 USD per "
+                          "million output tokens");
+        lines << inference
                      .arg(replicas,
                           i.fixedFleet && i.inFlightSequences > 0
                               ? QObject::tr(" (fixed fleet, %1 sequences in flight each)")

@@ -920,7 +920,10 @@ private slots:
         QVERIFY2(text.status == 0, text.err.constData());
         QVERIFY2(text.out.contains("500 requests: 2 waves of 200 and 1 of 100"),
                  text.out.constData());
-        for (const char *row : {"job duration", "job throughput per GPU", "job cost", "job energy"})
+        // A request's first token comes once its wave starts, not once it was queued: the
+        // latency rows say so.
+        for (const char *row : {"job duration", "job throughput per GPU", "job cost", "job energy",
+                                "TTFT once its wave starts", "end-to-end once its wave starts"})
             QVERIFY2(text.out.contains(row), row);
         const QJsonObject job
             = QJsonDocument::fromJson(run(base + QStringList {"--requests", "500", "--json"}).out)
