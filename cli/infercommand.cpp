@@ -368,7 +368,7 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                                         format("%.3f", e.costPerMillionInputTokensUsd)};
         if (e.offlineJob)
             row.insert(row.end(),
-                       {model::humanWait(e.offlineJob->seconds), usdText(e.offlineJob->usd)});
+                       {model::humanDuration(e.offlineJob->seconds), usdText(e.offlineJob->usd)});
         row.push_back(e.bottleneck);
         table.addRow(row);
     }

@@ -70,7 +70,7 @@ void addOfflineJobRows(Table &table, const model::InferenceEstimate &e)
                                  + " on the busiest replica"
                                         : std::string())
                       + ": " + wavesText(job, e.batch)});
-    table.addRow({"job duration", model::humanWait(job.seconds)});
+    table.addRow({"job duration", model::humanDuration(job.seconds)});
     table.addRow({"job throughput per GPU",
                   model::groupThousands(format("%.0f", job.outputTokensPerSecondPerGpu))
                       + " output tokens/s over the whole job"});

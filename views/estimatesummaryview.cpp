@@ -208,7 +208,7 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
                 .arg(QString::fromStdString(e.gpuName))
                 .arg(replicaCount(e.inference.replicas))
                 .arg(QString::fromStdString(model::groupedCount(e.inference.offlineJob->requests)))
-                .arg(QString::fromStdString(model::humanWait(e.inference.offlineJob->seconds)))
+                .arg(QString::fromStdString(model::humanDuration(e.inference.offlineJob->seconds)))
                 .arg(comparisonNumber(e.inference.offlineJob->usd)));
     else if (e.hasInference)
         m_headline->setText(tr("%1: %2 x %3, %4, TTFT p95 %5 ms, %6 USD per million output tokens")

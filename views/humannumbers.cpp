@@ -76,7 +76,7 @@ QString offlineJobSummary(const model::InferenceEstimate &estimate)
     return QObject::tr("%1 requests%2 in %3: %4, %5 output tokens/s per GPU over the job, %6 USD, "
                        "%7")
         .arg(count(job.requests), share, waves,
-             QString::fromStdString(model::humanWait(job.seconds)),
+             QString::fromStdString(model::humanDuration(job.seconds)),
              QLocale().toString(job.outputTokensPerSecondPerGpu, 'f', 0), comparisonNumber(job.usd),
              QString::fromStdString(model::humanEnergy(job.joules)));
 }

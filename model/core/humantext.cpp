@@ -57,6 +57,29 @@ std::string humanWait(double seconds)
     return groupThousands(text);
 }
 
+std::string humanDuration(double seconds)
+{
+    if (!std::isfinite(seconds) || seconds < 0)
+        return "-";
+    double value = seconds;
+    const char *unit = "s";
+    if (seconds >= 48 * 3600) {
+        value = seconds / 86400;
+        unit = "days";
+    } else if (seconds >= 90 * 60) {
+        value = seconds / 3600;
+        unit = "h";
+    } else if (seconds >= 90) {
+        value = seconds / 60;
+        unit = "min";
+    }
+    // Three significant digits, without an exponent: 0.0452 s, 45.2 s, 452 s, 1,234 days.
+    const int decimals = value >= 99.95 ? 0 : value >= 9.995 ? 1 : value >= 0.9995 ? 2 : 3;
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f %s", decimals, value, unit);
+    return groupThousands(text);
+}
+
 std::string humanEnergy(double joules)
 {
     if (!std::isfinite(joules) || joules < 0)

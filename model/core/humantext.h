@@ -25,6 +25,13 @@ std::string slugOf(const std::string &text);
  */
 std::string humanWait(double seconds);
 
+/**
+ * A duration to three significant digits, for figures people compare: "45.2 s", "2.09 min",
+ * "10.2 h", "3.50 days", "1,234 days" (minutes from 90 s, hours from 90 min, days from 48 h);
+ * "-" for a negative or non-finite time.
+ */
+std::string humanDuration(double seconds);
+
 /** Energy as people quote it, to about three digits: "850 Wh", "13.2 kWh", "4.10 MWh",
  * "1.23 GWh"; "-" for a negative or non-finite amount. */
 std::string humanEnergy(double joules);

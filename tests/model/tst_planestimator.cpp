@@ -110,6 +110,16 @@ private slots:
         QCOMPARE(humanWait(2000 * 86400.0), std::string("2,000 days"));
         QCOMPARE(humanWait(std::nan("")), std::string("-"));
         QCOMPARE(humanWait(-1), std::string("-"));
+        // Durations to three digits: 45.2 s; 125.4 s = 2.09 min; 10.19 h; 84 h = 3.50 days;
+        // 1,234.4 days grouped; 89.96 s stays in seconds ("90.0 s"), never "inf" or "nan".
+        QCOMPARE(humanDuration(45.2), std::string("45.2 s"));
+        QCOMPARE(humanDuration(125.4), std::string("2.09 min"));
+        QCOMPARE(humanDuration(10.19 * 3600), std::string("10.2 h"));
+        QCOMPARE(humanDuration(84 * 3600.0), std::string("3.50 days"));
+        QCOMPARE(humanDuration(1234.4 * 86400), std::string("1,234 days"));
+        QCOMPARE(humanDuration(89.96), std::string("90.0 s"));
+        QCOMPARE(humanDuration(0.0452), std::string("0.045 s"));
+        QCOMPARE(humanDuration(std::nan("")), std::string("-"));
         // Energy: 3,060 J = 0.85 Wh; 13.2 kWh = 47.52 MJ; 4.1 MWh; 999.6 kWh rounds up to
         // "1.00 MWh", not "1000 kWh"; 2.5 TWh is the largest unit, so 2,500 TWh is grouped.
         QCOMPARE(humanEnergy(3060), std::string("0.85 Wh"));
