@@ -564,10 +564,14 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                     number(inf.kvBytesPerGpu / units::gibi, 1)));
     // In an offline job every request waits for the waves before its own: its first token
     // comes this long after its wave starts, not after it was queued.
-    addRow(section, inf.offlineJob ? tr("TTFT once its wave starts") : tr("TTFT p50 / p95 / p99"),
-           tr("%1 / %2 / %3 ms")
-               .arg(number(inf.ttftP50Seconds * 1e3, 1), number(inf.ttftSeconds * 1e3, 1),
-                    number(inf.ttftP99Seconds * 1e3, 1)));
+    if (inf.offlineJob)
+        addRow(section, tr("TTFT once its wave starts"),
+               tr("%1 ms").arg(number(inf.ttftSeconds * 1e3, 1)));
+    else
+        addRow(section, tr("TTFT p50 / p95 / p99"),
+               tr("%1 / %2 / %3 ms")
+                   .arg(number(inf.ttftP50Seconds * 1e3, 1), number(inf.ttftSeconds * 1e3, 1),
+                        number(inf.ttftP99Seconds * 1e3, 1)));
     addRow(section, tr("Time per output token"),
            inf.tpotP95Seconds > 0
                ? tr("%1 ms on average, %2 ms at the 95th percentile of sequences in flight")
