@@ -497,29 +497,39 @@ private slots:
         const ValidationSummary t = summarizeInferenceValidation(throughput);
         const ValidationSummary l = summarizeInferenceValidation(latency);
         const ValidationSummary u = summarizeInferenceValidation(underLoad);
-        // Throughput meets all three targets (median at most 10%, no row beyond 30%, mean within
-        // +-5%); latency at a given batch meets the median and largest-error targets, and its
-        // mean guard keeps it from getting worse than docs/validation-inference.md records
-        // (+5.6%).
+        // Throughput meets the median and mean targets (at most 10%, within +-5%); latency at a
+        // given batch the median and largest-error ones. The guards keep both from getting worse
+        // than docs/validation-inference.md records (throughput +4.9% mean, latency +5.6%).
         QVERIFY2(t.medianAbsoluteError <= 0.10, qPrintable(QString::number(t.medianAbsoluteError)));
         QVERIFY2(l.medianAbsoluteError <= 0.10, qPrintable(QString::number(l.medianAbsoluteError)));
-        QVERIFY2(t.maxAbsoluteError <= 0.30, qPrintable(QString::number(t.maxAbsoluteError)));
+        QVERIFY2(t.maxAbsoluteError <= 1.01, qPrintable(QString::number(t.maxAbsoluteError)));
         QVERIFY2(l.maxAbsoluteError <= 0.30, qPrintable(QString::number(l.maxAbsoluteError)));
         QVERIFY2(std::abs(t.meanSignedError) <= 0.05,
                  qPrintable(QString::number(t.meanSignedError)));
         QVERIFY2(std::abs(l.meanSignedError) <= 0.06,
                  qPrintable(QString::number(l.meanSignedError)));
-        // The TensorRT-LLM 1.0 page contributes 60 throughput rows (-3.9% mean); the other 27
-        // are more optimistic (+6.1% recorded), which the whole suite's mean hides: guard them
+        // The TensorRT-LLM 1.0 page contributes 60 throughput rows (-3.9% mean); the other 107
+        // are more optimistic (+9.8% recorded), which the whole suite's mean hides: guard them
         // apart.
-        std::vector<InferenceValidationRow> otherThroughput;
-        for (const InferenceValidationRow &row : throughput)
+        std::vector<InferenceValidationRow> otherThroughput, xqaModels;
+        for (const InferenceValidationRow &row : throughput) {
             if (row.engine != "tensorrt-llm-1.0-pytorch")
                 otherThroughput.push_back(row);
+            // TensorRT-LLM 0.9's models its XQA decode kernel takes (groups of 1 or 8 query
+            // heads, heads of 128 or 256: Llama 2 7B and 70B, GPT-J), where the estimate's
+            // grouped decode attention describes the kernel that ran.
+            if (row.engine == "tensorrt-llm-0.9.0"
+                && (row.modelName.rfind("Llama 2", 0) == 0 || row.modelName == "GPT-J 6B"))
+                xqaModels.push_back(row);
+        }
         QCOMPARE(otherThroughput.size() + 60, throughput.size());
         const ValidationSummary o = summarizeInferenceValidation(otherThroughput);
-        QVERIFY2(o.meanSignedError <= 0.07, qPrintable(QString::number(o.meanSignedError)));
-        QVERIFY2(o.maxAbsoluteError <= 0.30, qPrintable(QString::number(o.maxAbsoluteError)));
+        QVERIFY2(o.meanSignedError <= 0.10, qPrintable(QString::number(o.meanSignedError)));
+        QCOMPARE(xqaModels.size(), std::size_t(47));
+        const ValidationSummary x = summarizeInferenceValidation(xqaModels);
+        QVERIFY2(std::abs(x.meanSignedError) <= 0.05,
+                 qPrintable(QString::number(x.meanSignedError)));
+        QVERIFY2(x.maxAbsoluteError <= 0.25, qPrintable(QString::number(x.maxAbsoluteError)));
         // Under an offered load near saturation the fixed fleet's latencies are far too low
         // (recorded: median 170%, mean +208%); the guard only keeps them from getting worse.
         QVERIFY2(u.medianAbsoluteError <= 1.75, qPrintable(QString::number(u.medianAbsoluteError)));
@@ -536,6 +546,11 @@ private slots:
         // a pass.
         QEXPECT_FAIL("", "latency estimates are optimistic on average", Continue);
         QVERIFY(std::abs(l.meanSignedError) <= 0.05);
+        // TensorRT-LLM 0.9 ran Falcon 180B, Mistral 7B and Mixtral on its masked multi-head
+        // kernel (XQA does not take their groups), which the estimate does not model: rows
+        // beyond 30% (Falcon 180B +100%).
+        QEXPECT_FAIL("", "TensorRT-LLM 0.9 rows outside its XQA kernel's support", Continue);
+        QVERIFY(t.maxAbsoluteError <= 0.30);
         QEXPECT_FAIL("", "MLPerf server latencies: the fleet is near saturation", Continue);
         QVERIFY(u.maxAbsoluteError <= 0.30);
     }
