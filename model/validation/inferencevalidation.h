@@ -41,7 +41,7 @@ struct InferenceValidationRow
 };
 
 /**
- * Runs every row of a `clusterplanner-inference-validation` table (tests/data/
+ * Runs every row of a `clusterplanner-inference-validation` table (catalogs/validation/
  * inference_validation.json) through the inference estimator with the workload it describes:
  * the GPU's node, GPUs per replica (TP x PP), weight and KV precision, prompt and output
  * lengths (the dataset's mean where a distribution is given), and the fixed batch or

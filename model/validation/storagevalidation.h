@@ -29,7 +29,7 @@ struct StorageValidationRow
 };
 
 /**
- * Runs every row of a `clusterplanner-storage-validation` table (tests/data/
+ * Runs every row of a `clusterplanner-storage-validation` table (catalogs/validation/
  * storage_validation.json): MLPerf Storage results, each the number of simulated accelerators a
  * storage system kept at least `au` busy. One accelerator consumes batch / (computation_time /
  * au) samples per second; the data path (datapath.h) of the catalog's storage entry, with the

@@ -31,7 +31,7 @@ struct TrainingValidationRow
 };
 
 /**
- * Runs every row of a `clusterplanner-training-validation` table (tests/data/
+ * Runs every row of a `clusterplanner-training-validation` table (catalogs/validation/
  * training_validation.json) through the training estimator with the layout the run used: its
  * GPU's NVSwitch node with the node's NICs on a non-blocking rail-optimised fabric, TP, PP, CP,
  * EP, microbatch, interleave and recomputation as published, ZeRO-1 (the distributed optimizer)

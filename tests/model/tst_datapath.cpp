@@ -232,9 +232,9 @@ private slots:
 
     void mlperfStorageResults()
     {
-        // tests/data/storage_validation.json: MLPerf Storage v1.0 results (measured, not fitted;
+        // catalogs/validation/storage_validation.json: MLPerf Storage v1.0 results (measured, not fitted;
         // docs/validation-storage.md is generated from it).
-        const std::string file = CP_TEST_DATA_DIR "/storage_validation.json";
+        const std::string file = CP_VALIDATION_DATA_DIR "/storage_validation.json";
         const auto rows
             = runStorageValidation(readJsonFile(file), cp::test::shippedCatalog(), file);
         QCOMPARE(rows.size(), std::size_t(5));

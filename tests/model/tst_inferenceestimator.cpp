@@ -478,9 +478,9 @@ private slots:
 
     void publishedServingSuite()
     {
-        // tests/data/inference_validation.json: published serving measurements with their
+        // catalogs/validation/inference_validation.json: published serving measurements with their
         // workloads (docs/validation-inference.md is generated from it). Measured, not fitted.
-        const std::string file = CP_TEST_DATA_DIR "/inference_validation.json";
+        const std::string file = CP_VALIDATION_DATA_DIR "/inference_validation.json";
         const auto rows = runInferenceValidation(readJsonFile(file), shippedCatalog(), file);
         std::vector<InferenceValidationRow> throughput, latency, underLoad;
         for (const InferenceValidationRow &row : rows) {
@@ -565,7 +565,7 @@ private slots:
         // trtllm-bench's 2048/2048 row ran 1,500 requests at a batch of about 700: its last wave
         // is about 100 sequences, so the run's throughput is below the steady batch's. Without
         // the count the row scores the steady figure.
-        const std::string file = CP_TEST_DATA_DIR "/inference_validation.json";
+        const std::string file = CP_VALIDATION_DATA_DIR "/inference_validation.json";
         const nlohmann::json table = readJsonFile(file);
         nlohmann::json one = table;
         one["rows"] = nlohmann::json::array();

@@ -864,10 +864,10 @@ private slots:
 
     void publishedRunsSuite()
     {
-        // tests/data/training_validation.json: 44 published runs, each with its source and the
+        // catalogs/validation/training_validation.json: 44 published runs, each with its source and the
         // layout it used (docs/validation-training.md is generated from the same rows). Nothing
         // in the catalog is fitted to them; these checks measure.
-        const std::string file = CP_TEST_DATA_DIR "/training_validation.json";
+        const std::string file = CP_VALIDATION_DATA_DIR "/training_validation.json";
         const auto rows = runTrainingValidation(readJsonFile(file), shippedCatalog(), file);
         QVERIFY(rows.size() >= 25);
         std::vector<TrainingValidationRow> a100, h100;
