@@ -185,7 +185,8 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
     if (e.hasTraining) {
         text += "\nTraining estimate:\n";
         if (e.training.found)
-            text += renderTrainingEstimate(e.training.best) + planRunText(e);
+            text += renderTrainingEstimate(e.training.best, &e.trainingPublishedRuns)
+                + planRunText(e);
         else
             text += "  not possible: " + e.trainingError + "\n";
     }

@@ -281,24 +281,37 @@ model::TrainingRunSetup runSetupFromArguments(const ParsedArguments &a,
     return setup;
 }
 
+/** What `train` found, everything its text and JSON outputs print. */
+struct TrainCommandResult
+{
+    const model::TrainingSearchResult &result;
+    const model::TrainingRunEstimate &run;
+    const model::TrainingRunSetup &setup;
+    const model::ClusterDescription &cluster;
+    const model::TrainingJob &job;
+    int gpus;
+    std::string fabricNote;
+    model::PublishedRunComparison published;
+};
+
 /** What `train --json` prints for the fastest layout: the estimate, the run and the alternatives.
  */
-void printTrainingJson(const model::TrainingSearchResult &result,
-                       const model::TrainingRunEstimate &run, const model::TrainingRunSetup &setup,
-                       const model::ClusterDescription &cluster, const model::TrainingJob &job,
-                       int gpus, const std::string &fabricNote, std::ostream &out)
+void printTrainingJson(const TrainCommandResult &r, std::ostream &out)
 {
+    const model::TrainingSearchResult &result = r.result;
+    const model::TrainingRunSetup &setup = r.setup;
+    const model::ClusterDescription &cluster = r.cluster;
     nlohmann::json json = model::trainingEstimateToJson(result.best);
-    model::addTrainingRunToJson(json, run);
+    model::addTrainingRunToJson(json, r.run);
     json["storage"] = setup.storage.id;
     json["facility"] = setup.facility.id;
     json["switch"] = setup.networkSwitch.id;
     json["gpu"] = cluster.gpu.id;
-    json["gpus"] = gpus;
-    json["model"] = job.model.id;
-    json["framework"] = job.framework.id;
+    json["gpus"] = r.gpus;
+    json["model"] = r.job.model.id;
+    json["framework"] = r.job.framework.id;
     json["fabric"] = cluster.fabricName;
-    json["fabric_model"] = fabricNote;
+    json["fabric_model"] = r.fabricNote;
     json["buildings"] = cluster.buildings;
     if (cluster.buildings > 1)
         json["interconnect"] = {{"tbps_per_building",
@@ -316,30 +329,31 @@ void printTrainingJson(const model::TrainingSearchResult &result,
     for (std::size_t i = 1; i < result.top.size(); ++i)
         alternatives.push_back(model::trainingEstimateToJson(result.top[i]));
     json["alternatives"] = std::move(alternatives);
+    json["published_runs"] = model::publishedRunComparisonToJson(r.published);
     out << json.dump(2) << "\n";
 }
 
-void printTrainingText(const ParsedArguments &a, const model::TrainingSearchResult &result,
-                       const model::TrainingRunEstimate &run, const model::TrainingRunSetup &setup,
-                       const model::ClusterDescription &cluster, const model::TrainingJob &job,
-                       int gpus, const std::string &fabricNote, std::ostream &out)
+void printTrainingText(const ParsedArguments &a, const TrainCommandResult &r, std::ostream &out)
 {
+    const model::TrainingSearchResult &result = r.result;
+    const model::ClusterDescription &cluster = r.cluster;
+    const model::TrainingJob &job = r.job;
     const int topCount = a.integer("top", 0, 10).value_or(5);
-    out << "Training " << job.model.name << " on " << gpus << " x " << cluster.gpu.name << " ("
+    out << "Training " << job.model.name << " on " << r.gpus << " x " << cluster.gpu.name << " ("
         << cluster.gpusPerNode << " per node), " << cluster.fabricName << "\n"
         << "Software: " << job.framework.name << "\n"
-        << fabricNote << "\n";
+        << r.fabricNote << "\n";
     out << "Searched " << model::groupedCount(result.evaluated) << " layouts";
     if (result.pruned > 0)
         out << " (and skipped " << model::groupedCount(result.pruned)
             << " interleaved schedules the pipeline cannot run)";
     out << "; the fastest that fits:\n\n";
-    out << renderTrainingEstimate(result.best);
+    out << renderTrainingEstimate(result.best, &r.published);
     if (a.has("explain"))
         out << "\n" << renderTrainingOperations(result.best) << "\n";
     out << "Largest microbatch that fits with this layout: " << result.largestFittingMicrobatch
         << "\n\n";
-    out << renderTrainingRun(run, setup);
+    out << renderTrainingRun(r.run, r.setup);
     if (topCount > 0 && result.top.size() > 1) {
         out << "\nFastest layouts:\n";
         std::vector<model::TrainingEstimate> top(
@@ -394,10 +408,20 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     const model::TrainingRunEstimate run
         = model::estimateTrainingRun(cluster, job.model, result.best, setup, fabricHardware);
 
+    const TrainCommandResult output {
+        result,
+        run,
+        setup,
+        cluster,
+        job,
+        gpus,
+        fabricNote,
+        model::compareWithPublishedRuns(catalog, cluster.gpu.id, job.precision, job.model.isMoe(),
+                                        result.best.mfu)};
     if (a.has("json"))
-        printTrainingJson(result, run, setup, cluster, job, gpus, fabricNote, out);
+        printTrainingJson(output, out);
     else
-        printTrainingText(a, result, run, setup, cluster, job, gpus, fabricNote, out);
+        printTrainingText(a, output, out);
     return ExitOk;
 }
 

@@ -27,7 +27,8 @@ std::string layout(const model::TrainingEstimate &e)
 }
 } // namespace
 
-std::string renderTrainingEstimate(const model::TrainingEstimate &e)
+std::string renderTrainingEstimate(const model::TrainingEstimate &e,
+                                   const model::PublishedRunComparison *published)
 {
     Table table({"figure", "value"});
     table.addRow({"layout", layout(e)});
@@ -59,7 +60,10 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e)
     }
     table.addRow({"bottleneck", e.bottleneck});
     std::string text = table.render();
-    text += "  " + e.bottleneckExplanation + "\n\n";
+    text += "  " + e.bottleneckExplanation + "\n";
+    if (published)
+        text += "published runs: " + model::publishedRunsText(*published) + "\n";
+    text += "\n";
 
     const model::StepBreakdown &b = e.breakdown;
     Table breakdown({"step breakdown", "seconds", "share"});

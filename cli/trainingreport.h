@@ -3,14 +3,20 @@
 
 #include "model/planning/trainingrun.h"
 #include "model/training/trainingestimate.h"
+#include "model/validation/publishedruncomparison.h"
 
 #include <string>
 #include <vector>
 
 namespace cp::cli {
 
-/** The human-readable block for one training estimate, shared by `train` and `plan estimate`. */
-std::string renderTrainingEstimate(const model::TrainingEstimate &estimate);
+/**
+ * The human-readable block for one training estimate, shared by `train` and `plan estimate`;
+ * with `published`, the line that sets it against the published runs on its GPU follows the
+ * bottleneck.
+ */
+std::string renderTrainingEstimate(const model::TrainingEstimate &estimate,
+                                   const model::PublishedRunComparison *published = nullptr);
 /** Every operation of the step with its FLOPs, bytes, kernels and time (`train --explain`). */
 std::string renderTrainingOperations(const model::TrainingEstimate &estimate);
 /** Table of alternative layouts (the search's top list). */

@@ -103,6 +103,20 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
     };
     if (e.hasTraining && e.training.found) {
         QString text = tr("Bottleneck: %1.").arg(sentence(e.training.best.bottleneckExplanation));
+        // An MFU no published run on the hardware reaches is the figure an architect must not
+        // take on trust: say so where it is read first.
+        const model::PublishedRunComparison &published = e.trainingPublishedRuns;
+        if (published.aboveEveryRun())
+            text += QLatin1Char(' ')
+                + tr("MFU %1% is above every published %2 run on this GPU (the fastest, %3, "
+                     "reached %4%); on those runs the estimator was %5% to %6% off.")
+                      .arg(number(100 * published.estimateMfu, 1),
+                           QString::fromStdString(published.precisionClass),
+                           QString::fromStdString(published.fastestRun),
+                           number(100 * published.highestMfu, 1),
+                           QString::number(100 * published.lowestSignedError, 'f', 0),
+                           (published.highestSignedError >= 0 ? QStringLiteral("+") : QString())
+                               + QString::number(100 * published.highestSignedError, 'f', 0));
         // The step's own bottleneck says nothing of the GPUs waiting for data between steps.
         const model::DataPathEstimate &path = e.trainingRun.dataPath;
         if (e.hasTrainingRun && path.present && path.stallFraction > 0)
@@ -382,6 +396,7 @@ void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEs
                tr("%1 / %2").arg(number(training.modelFlopsPerSecondPerGpu / units::tera, 1),
                                  number(training.hardwareFlopsPerSecondPerGpu / units::tera, 1)));
         addRow(section, tr("MFU"), tr("%1%").arg(number(100 * training.mfu, 1)));
+        addPublishedRunsRow(section, e.trainingPublishedRuns);
         addRow(section, tr("Memory per GPU"),
                tr("%1 of %2 GiB")
                    .arg(number(training.memory.totalBytes() / units::gibi, 1),
@@ -406,6 +421,43 @@ void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEs
             addTrainingRunRows(section, e);
         addStepRows(section, training);
     }
+}
+
+/** The estimate set against the published runs on its GPU: compact in the row, the whole
+ * statement in its tooltip. */
+void EstimateSummaryView::addPublishedRunsRow(QTreeWidgetItem *section,
+                                              const model::PublishedRunComparison &published)
+{
+    const QString full
+        = tr("Published runs: %1").arg(QString::fromStdString(model::publishedRunsText(published)));
+    QString value;
+    if (!published.available()) {
+        value = tr("None to compare with: %1").arg(QString::fromStdString(published.unavailable));
+    } else {
+        const auto signedPercent = [](double fraction) {
+            return (fraction >= 0 ? QStringLiteral("+") : QString()) + number(100 * fraction, 1)
+                + QLatin1Char('%');
+        };
+        const QString runs = published.runs == 1 ? tr("1 run") : tr("%1 runs").arg(published.runs);
+        const QString mfu = published.runs == 1
+            ? tr("%1%").arg(number(100 * published.highestMfu, 1))
+            : tr("%1-%2%").arg(number(100 * published.lowestMfu, 1),
+                               number(100 * published.highestMfu, 1));
+        const QString error = published.runs == 1
+            ? signedPercent(published.meanSignedError)
+            : tr("%1 to %2")
+                  .arg(signedPercent(published.lowestSignedError),
+                       signedPercent(published.highestSignedError));
+        value = tr("%1 (%2, %3) at %4 MFU; the estimator was %5 off on %6")
+                    .arg(runs, QString::fromStdString(published.precisionClass),
+                         QString::fromStdString(published.kind), mfu, error,
+                         published.runs == 1 ? tr("it") : tr("them"));
+        if (published.aboveEveryRun())
+            value = tr("Above all: ") + value;
+    }
+    QTreeWidgetItem *row = addRow(section, tr("Published runs on this GPU"), value);
+    row->setToolTip(0, full);
+    row->setToolTip(1, full);
 }
 
 /** Power, failures, checkpoints, goodput and the run's energy and cost. */

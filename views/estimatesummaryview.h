@@ -44,6 +44,8 @@ private:
     static void addCampusRow(QTreeWidgetItem *section, const model::CampusTotals &campus);
     static void addTrainingRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
     static void addTrainingRunRows(QTreeWidgetItem *section, const model::PlanEstimate &estimate);
+    static void addPublishedRunsRow(QTreeWidgetItem *section,
+                                    const model::PublishedRunComparison &published);
     static void addDataPathRows(QTreeWidgetItem *section, const model::DataPathEstimate &path);
     static void addStepRows(QTreeWidgetItem *section, const model::TrainingEstimate &training);
     static void addInferenceRows(QTreeWidget *tree, const model::PlanEstimate &estimate);

@@ -318,6 +318,9 @@ QStringList keyFigures(const model::PlanEstimate &e)
                                   ? QString()
                                   : QObject::tr(", and the run practically never finishes"));
         lines << QObject::tr("Bottleneck: %1").arg(QString::fromStdString(t.bottleneckExplanation));
+        lines << QObject::tr("Published runs: %1")
+                     .arg(
+                         QString::fromStdString(model::publishedRunsText(e.trainingPublishedRuns)));
     } else if (e.hasTraining) {
         lines << QObject::tr("Training not possible: %1")
                      .arg(QString::fromStdString(e.trainingError));

@@ -253,4 +253,17 @@ nlohmann::json Catalog::toDocument() const
     return document;
 }
 
+void Catalog::setPublishedTrainingRuns(std::shared_ptr<const nlohmann::json> table,
+                                       std::string file)
+{
+    m_publishedTrainingRuns = std::move(table);
+    m_publishedTrainingRunsFile = std::move(file);
+}
+
+void Catalog::copyPublishedRunsFrom(const Catalog &other)
+{
+    m_publishedTrainingRuns = other.m_publishedTrainingRuns;
+    m_publishedTrainingRunsFile = other.m_publishedTrainingRunsFile;
+}
+
 } // namespace cp::model

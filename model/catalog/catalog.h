@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -66,6 +67,18 @@ public:
     const std::map<std::string, NodeSpec> &nodes() const { return m_nodes; }
     const std::map<std::string, ModelSpec> &models() const { return m_models; }
 
+    /**
+     * The table of published training runs shipped beside the catalog
+     * (catalogs/validation/training_validation.json): measurements with their sources that the
+     * estimates are set against. Not catalog entries (nothing is stored in the database); null
+     * when the catalog directory has none.
+     */
+    const nlohmann::json *publishedTrainingRuns() const { return m_publishedTrainingRuns.get(); }
+    const std::string &publishedTrainingRunsFile() const { return m_publishedTrainingRunsFile; }
+    void setPublishedTrainingRuns(std::shared_ptr<const nlohmann::json> table, std::string file);
+    /** Shares `other`'s published-run tables (the database's catalog gets the shipped ones). */
+    void copyPublishedRunsFrom(const Catalog &other);
+
 private:
     struct Entry
     {
@@ -83,6 +96,8 @@ private:
     std::map<std::string, FacilitySpec> m_facilities;
     std::map<std::string, ModelSpec> m_models;
     std::map<std::string, DatasetSpec> m_datasets;
+    std::shared_ptr<const nlohmann::json> m_publishedTrainingRuns; ///< shared between copies
+    std::string m_publishedTrainingRunsFile;
 };
 
 /** Checks the format header of a catalog document and returns the kinds it holds. */

@@ -74,6 +74,13 @@ Catalog loadCatalogDirectory(const std::string &directory)
     for (const auto &file : files)
         catalog.addDocument(readJsonFile(file.string()), file.string());
     catalog.validateReferences();
+    // The published runs the estimates are set against travel with the shipped catalog; a
+    // catalog directory without them (a user's experiment) simply has none.
+    const fs::path published = fs::path(directory) / "validation" / "training_validation.json";
+    if (fs::is_regular_file(published, error))
+        catalog.setPublishedTrainingRuns(
+            std::make_shared<const nlohmann::json>(readJsonFile(published.string())),
+            published.string());
     return catalog;
 }
 

@@ -108,6 +108,7 @@ Catalog openUserCatalog(const std::string &databasePath, const std::string &ship
     }
     Catalog catalog = database->load();
     catalog.validateReferences();
+    catalog.copyPublishedRunsFrom(shipped);
     return catalog;
 }
 

@@ -80,6 +80,28 @@ nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
     return json;
 }
 
+nlohmann::json publishedRunComparisonToJson(const PublishedRunComparison &c)
+{
+    if (!c.available())
+        return {{"available", false}, {"reason", c.unavailable}};
+    return {{"available", true},
+            {"gpu", c.gpuName},
+            {"precision", c.precisionClass},
+            {"kind", c.kind},
+            {"runs", c.runs},
+            {"lowest_mfu", c.lowestMfu},
+            {"highest_mfu", c.highestMfu},
+            {"fastest_run", c.fastestRun},
+            {"estimator_error",
+             {{"mean_signed", c.meanSignedError},
+              {"lowest_signed", c.lowestSignedError},
+              {"highest_signed", c.highestSignedError},
+              {"median_absolute", c.medianAbsoluteError}}},
+            {"estimate_mfu", c.estimateMfu},
+            {"above_every_run", c.aboveEveryRun()},
+            {"text", publishedRunsText(c)}};
+}
+
 nlohmann::json autoscalingEstimateToJson(const AutoscalingEstimate &a)
 {
     nlohmann::json json = {{"feasible", a.feasible}};
@@ -251,6 +273,8 @@ nlohmann::json planTrainingJson(const PlanEstimate &e)
     }
     if (!e.failedSwitches.empty() || !e.failedLinks.empty())
         training["intact_step_time_s"] = e.intactStepSeconds;
+    if (e.trainingPublishedRuns.available() || !e.trainingPublishedRuns.unavailable.empty())
+        training["published_runs"] = publishedRunComparisonToJson(e.trainingPublishedRuns);
     return training;
 }
 

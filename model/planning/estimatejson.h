@@ -20,6 +20,9 @@ nlohmann::json parallelConfigToJson(const ParallelConfig &config);
 /** A step's operations: name, kind, flops, bytes, kernels, seconds, hidden_seconds. */
 nlohmann::json stepOperationsToJson(const StepOperations &operations);
 nlohmann::json trainingEstimateToJson(const TrainingEstimate &estimate);
+/** The estimate set against published runs: the runs' MFU range and the estimator's errors on
+ * them, or {"available": false, "reason": ...}. */
+nlohmann::json publishedRunComparisonToJson(const PublishedRunComparison &comparison);
 nlohmann::json inferenceEstimateToJson(const InferenceEstimate &estimate);
 /** Keys: replicas_per_hour (24), static_replicas, replica_hours_per_day, saving_fraction, ... */
 nlohmann::json autoscalingEstimateToJson(const AutoscalingEstimate &estimate);

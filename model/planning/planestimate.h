@@ -5,6 +5,7 @@
 #include "model/inference/inferenceestimate.h"
 #include "model/planning/trainingrun.h"
 #include "model/training/trainingestimate.h"
+#include "model/validation/publishedruncomparison.h"
 
 #include <optional>
 #include <string>
@@ -147,6 +148,9 @@ struct PlanEstimate
     std::string trainingError;
     bool hasTrainingRun = false;
     TrainingRunEstimate trainingRun; ///< power at utilisation, energy, cost, failures
+    /** The training estimate set against the published runs on its GPU and precision (empty
+     * `runs` with the reason when there are none). */
+    PublishedRunComparison trainingPublishedRuns;
 
     bool hasInference = false;
     InferenceEstimate inference;

@@ -11,6 +11,7 @@
 #include "model/planning/planworstfailure.h"
 #include "model/planning/trainingrun.h"
 #include "model/training/trainingestimator.h"
+#include "model/validation/publishedruncomparison.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -201,6 +202,10 @@ void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
             cluster, training.job.model, result.training.best,
             trainingRunSetup(build, training.cluster.switchPorts), campusHardware(build));
         result.hasTrainingRun = true;
+        if (build.compareWithPublishedRuns)
+            result.trainingPublishedRuns
+                = compareWithPublishedRuns(build.catalog, cluster.gpu.id, training.job.precision,
+                                           training.job.model.isMoe(), result.training.best.mfu);
     }
 }
 

@@ -68,6 +68,7 @@ PlanEstimate runEstimate(const Plan &plan, const Catalog &catalog, const std::at
     result.planName = plan.name;
     // Every catalog entry the plan names, looked up once; the steps read them from here.
     PlanEstimateBuild build {plan, catalog, result, resolvePlan(plan, catalog)};
+    build.compareWithPublishedRuns = dataHall;
     estimateFacility(build);
     estimateNodes(build);
     estimateFabric(build);

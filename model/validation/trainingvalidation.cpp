@@ -80,6 +80,7 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     out.source = row.string("source");
     const std::string gpuId = row.string("gpu");
     const GpuSpec &gpu = catalog.gpu(gpuId);
+    out.gpuId = gpuId;
     out.gpuName = gpu.name;
     const int gpus = row.integer("gpus", 1, 1 << 24);
 
@@ -91,6 +92,7 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     job.seqLen = row.integer("seq_len", 1, 1 << 24);
     job.globalBatch = row.integer("global_batch", 1, 1 << 24);
     job.precision = *precisionFromName(row.choice("precision", {"bf16", "fp16", "fp8"}));
+    out.precision = job.precision;
     const std::string frameworkText = row.string("framework");
     job.framework = frameworkFor(frameworkText);
     out.framework = job.framework.id;
@@ -138,6 +140,7 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
         ? gpu.peakFlopsPerSecond(Precision::BF16)
         : gpu.peakFlopsPerSecond(Precision::FP16);
     out.predicted = predictedValue(out.metric, out.estimate, gpus, sixteenBitPeak);
+    out.publishedMfu = out.estimate.mfu * out.measured / out.predicted;
     return out;
 }
 
@@ -155,17 +158,44 @@ std::string summaryLine(const char *label, const std::vector<TrainingValidationR
 
 } // namespace
 
-std::vector<TrainingValidationRow>
-runTrainingValidation(const nlohmann::json &table, const Catalog &catalog, const std::string &file)
+namespace {
+/** Whether a row names `gpuId`; a row too malformed to say is left to the full run's errors. */
+bool measuredOn(const nlohmann::json &row, const std::string &gpuId)
+{
+    if (!row.is_object())
+        return false;
+    const auto gpu = row.find("gpu");
+    return gpu != row.end() && gpu->is_string() && gpu->get_ref<const std::string &>() == gpuId;
+}
+
+std::vector<TrainingValidationRow> runRows(const nlohmann::json &table, const Catalog &catalog,
+                                           const std::string &file, const std::string *onlyGpuId)
 {
     const nlohmann::json &rows
         = validationTableRows(table, file, "clusterplanner-training-validation");
     std::vector<TrainingValidationRow> result;
     for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (onlyGpuId && !measuredOn(rows[i], *onlyGpuId))
+            continue;
         JsonFieldReader row(rows[i], file, "/rows/" + std::to_string(i));
         result.push_back(runRow(row, catalog));
     }
     return result;
+}
+} // namespace
+
+std::vector<TrainingValidationRow>
+runTrainingValidation(const nlohmann::json &table, const Catalog &catalog, const std::string &file)
+{
+    return runRows(table, catalog, file, nullptr);
+}
+
+std::vector<TrainingValidationRow> runTrainingValidationForGpu(const nlohmann::json &table,
+                                                               const Catalog &catalog,
+                                                               const std::string &file,
+                                                               const std::string &gpuId)
+{
+    return runRows(table, catalog, file, &gpuId);
 }
 
 ValidationSummary summarizeValidation(const std::vector<TrainingValidationRow> &rows)

@@ -18,13 +18,19 @@ struct TrainingValidationRow
 {
     std::string id;
     std::string source;
+    std::string gpuId;
     std::string gpuName;
     std::string framework; ///< the profile the row was estimated with
     std::string metric; ///< model_tflops_per_gpu, hardware_tflops_per_gpu, mfu, ...
     std::string modelName;
+    Precision precision = Precision::BF16;
     bool moe = false;
     double measured = 0;
     double predicted = 0;
+    /** The run's published MFU against its precision's dense peak, as the estimate's MFU is
+     * counted: every metric of a run scales with its step rate, so it is the estimated MFU times
+     * published / predicted. */
+    double publishedMfu = 0;
     TrainingEstimate estimate;
     /** predicted / measured - 1: positive means the estimator is optimistic (too fast). */
     double signedError() const { return predicted / measured - 1.0; }
@@ -41,6 +47,12 @@ struct TrainingValidationRow
  */
 std::vector<TrainingValidationRow>
 runTrainingValidation(const nlohmann::json &table, const Catalog &catalog, const std::string &file);
+
+/** runTrainingValidation for the rows measured on one GPU (catalog id) only. */
+std::vector<TrainingValidationRow> runTrainingValidationForGpu(const nlohmann::json &table,
+                                                               const Catalog &catalog,
+                                                               const std::string &file,
+                                                               const std::string &gpuId);
 
 ValidationSummary summarizeValidation(const std::vector<TrainingValidationRow> &rows);
 

@@ -172,6 +172,39 @@ private slots:
         QVERIFY(object.value(QStringLiteral("decode_operations")).toArray().size() >= 8);
     }
 
+    void trainSetsItsEstimateAgainstPublishedRuns()
+    {
+        // catalogs/validation/training_validation.json holds twelve dense 16-bit H100 runs: the
+        // nine Megatron-Core weak-scaling rows and three Llama 3 405B rows, the fastest at
+        // 489.1 of 989.4 TFLOP/s (49.4%), the slowest at 380 (38.4%).
+        const QStringList job
+            = {"train",      "--gpu",     "h100-sxm5-80gb", "--gpus",         "64", "--model",
+               "llama-2-7b", "--seq-len", "4096",           "--global-batch", "256"};
+        const Result text = run(job);
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains("published runs: 12 on the NVIDIA H100 SXM5 80GB (16-bit, "
+                                   "dense) reached 38.4% to 49.4% MFU"),
+                 text.out.constData());
+        const Result json = run(job + QStringList {"--json"});
+        QCOMPARE(json.status, 0);
+        const QJsonObject published = QJsonDocument::fromJson(json.out)
+                                          .object()
+                                          .value(QStringLiteral("published_runs"))
+                                          .toObject();
+        QCOMPARE(published.value(QStringLiteral("runs")).toInt(), 12);
+        QVERIFY(qAbs(published.value(QStringLiteral("highest_mfu")).toDouble() - 489.1 / 989.4)
+                < 1e-12);
+        QCOMPARE(published.value(QStringLiteral("above_every_run")).toBool(),
+                 published.value(QStringLiteral("estimate_mfu")).toDouble() > 489.1 / 989.4);
+        // No training run on an L40S was published: the estimate says so and still prints.
+        const Result l40s = run({"train", "--gpu", "l40s", "--gpus", "8", "--model", "llama-2-7b",
+                                 "--seq-len", "2048", "--global-batch", "64"});
+        QCOMPARE(l40s.status, 0);
+        QVERIFY2(l40s.out.contains("published runs: none to compare with (no published 16-bit "
+                                   "training run on this GPU)"),
+                 l40s.out.constData());
+    }
+
     void trainJsonHasDocumentedKeys()
     {
         const Result r

@@ -232,8 +232,8 @@ private slots:
 
     void mlperfStorageResults()
     {
-        // catalogs/validation/storage_validation.json: MLPerf Storage v1.0 results (measured, not fitted;
-        // docs/validation-storage.md is generated from it).
+        // catalogs/validation/storage_validation.json: MLPerf Storage v1.0 results (measured, not
+        // fitted; docs/validation-storage.md is generated from it).
         const std::string file = CP_VALIDATION_DATA_DIR "/storage_validation.json";
         const auto rows
             = runStorageValidation(readJsonFile(file), cp::test::shippedCatalog(), file);

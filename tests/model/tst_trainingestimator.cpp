@@ -864,8 +864,8 @@ private slots:
 
     void publishedRunsSuite()
     {
-        // catalogs/validation/training_validation.json: 44 published runs, each with its source and the
-        // layout it used (docs/validation-training.md is generated from the same rows). Nothing
+        // catalogs/validation/training_validation.json: 44 published runs, each with its source and
+        // the layout it used (docs/validation-training.md is generated from the same rows). Nothing
         // in the catalog is fitted to them; these checks measure.
         const std::string file = CP_VALIDATION_DATA_DIR "/training_validation.json";
         const auto rows = runTrainingValidation(readJsonFile(file), shippedCatalog(), file);

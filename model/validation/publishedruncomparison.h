@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Where a training estimate stands among the published runs of its kind: the runs of the shipped
+// validation table (catalogs/validation/training_validation.json) on the same GPU and precision,
+// how fast they were, and how far the estimator was from each of them. An architect reading
+// "59% MFU" can then see at once whether any published run on that hardware got there, and how
+// much the estimator's figures for such runs have been off, in which direction.
+#pragma once
+
+#include "model/catalog/catalogitems.h"
+#include "model/validation/trainingvalidation.h"
+
+#include <string>
+#include <vector>
+
+namespace cp::model {
+
+class Catalog;
+
+struct PublishedRunComparison
+{
+    /** Why there is nothing to set the estimate against (no table beside the catalog, no run on
+     * this GPU and precision, a row the catalog cannot estimate); empty when runs > 0. */
+    std::string unavailable;
+    std::string gpuName;
+    std::string precisionClass; ///< "16-bit" (BF16 and FP16 runs) or "FP8"
+    std::string kind; ///< "dense", "mixture of experts", or "dense and MoE" when widened
+    int runs = 0;
+    /** Published MFU against the precision's dense peak, as the estimate's MFU is counted. */
+    double lowestMfu = 0;
+    double highestMfu = 0;
+    std::string fastestRun; ///< "GPT 16B (Megatron-Core weak-scaling) on 192 GPUs"
+    /** The estimator's signed errors on these runs (predicted / published - 1; positive:
+     * it predicted them faster than they ran). */
+    double meanSignedError = 0;
+    double lowestSignedError = 0;
+    double highestSignedError = 0;
+    double medianAbsoluteError = 0;
+    double estimateMfu = 0;
+
+    bool available() const { return runs > 0; }
+    /** The estimate's MFU is above the fastest published run of its kind. */
+    bool aboveEveryRun() const { return runs > 0 && estimateMfu > highestMfu; }
+};
+
+/** A run's precision class: FP8 apart, BF16 and FP16 together (the same 16-bit peak). */
+std::string trainingPrecisionClass(Precision precision);
+
+/**
+ * Sets an estimate (its MFU, precision and whether the model is an MoE) against `runs`: those on
+ * the same GPU (`gpuId`) and precision class of the same kind (dense or MoE) when there are at
+ * least three, else every kind; unavailable when none is left.
+ */
+PublishedRunComparison summarizePublishedRuns(const std::vector<TrainingValidationRow> &runs,
+                                              const std::string &gpuId, Precision precision,
+                                              bool moe, double estimateMfu);
+
+/**
+ * summarizePublishedRuns over the catalog's published-runs table (Catalog::publishedTrainingRuns),
+ * its rows for `gpuId` estimated with this catalog. Never throws: a missing or unusable table
+ * makes the comparison unavailable, saying why.
+ */
+PublishedRunComparison compareWithPublishedRuns(const Catalog &catalog, const std::string &gpuId,
+                                                Precision precision, bool moe, double estimateMfu);
+
+/** One or two sentences for the CLI, the Estimate panel and the report, to follow a
+ * "Published runs:" label: "12 on the NVIDIA H100 SXM5 80GB (16-bit, dense) reached 38.4% to
+ * 49.4% MFU; ...", or "none to compare with (why)." */
+std::string publishedRunsText(const PublishedRunComparison &comparison);
+
+} // namespace cp::model
