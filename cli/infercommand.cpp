@@ -12,6 +12,7 @@
 #include "model/inference/inferencesetup.h"
 #include "model/operations/operationsestimator.h"
 #include "model/planning/estimatejson.h"
+#include "model/validation/publishedservingcomparison.h"
 
 #include <cmath>
 #include <ostream>
@@ -380,18 +381,30 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
     return ExitOk;
 }
 
-/** One serving estimate as JSON, with the fleet's power, energy, cost and availability per day. */
-void printServingJson(const model::InferenceEstimate &e, const model::InferenceSetup &setup,
-                      const model::InferenceJob &job, const std::string &precision,
-                      const std::optional<model::AutoscalingEstimate> &autoscaling,
-                      std::ostream &out)
+/** What `infer` found for one GPU, everything its text and JSON outputs print. */
+struct ServingOutput
 {
+    const model::InferenceEstimate &e;
+    const model::InferenceSetup &setup;
+    const model::InferenceJob &job;
+    const std::string &precision;
+    const std::optional<model::AutoscalingEstimate> &autoscaling;
+    model::PublishedServingComparison published;
+};
+
+/** One serving estimate as JSON, with the fleet's power, energy, cost and availability per day. */
+void printServingJson(const ServingOutput &o, std::ostream &out)
+{
+    const model::InferenceEstimate &e = o.e;
+    const model::InferenceSetup &setup = o.setup;
+    const std::optional<model::AutoscalingEstimate> &autoscaling = o.autoscaling;
     nlohmann::json json = model::inferenceEstimateToJson(e);
     if (autoscaling)
         json["autoscaling"] = model::autoscalingEstimateToJson(*autoscaling);
     json["gpu"] = setup.hardware.gpu.id;
-    json["model"] = job.model.id;
-    json["precision"] = precision;
+    json["model"] = o.job.model.id;
+    json["precision"] = o.precision;
+    json["published_measurements"] = model::publishedServingComparisonToJson(o.published);
     // The fleet's draw and what it costs per day (the same keys as the training run; energy and
     // cost are per day).
     const model::ServingReliability reliability = model::estimateServingReliability(
@@ -410,14 +423,13 @@ void printServingJson(const model::InferenceEstimate &e, const model::InferenceS
     out << json.dump(2) << "\n";
 }
 
-void printServingText(const ParsedArguments &a, const model::InferenceEstimate &e,
-                      const model::InferenceSetup &setup, const model::InferenceJob &job,
-                      const std::string &precision,
-                      const std::optional<model::AutoscalingEstimate> &autoscaling,
-                      std::ostream &out)
+void printServingText(const ParsedArguments &a, const ServingOutput &o, std::ostream &out)
 {
-    out << renderInference(
-        e, "Serving " + job.model.name + " (" + precision + ") on " + setup.hardware.gpu.name);
+    const model::InferenceEstimate &e = o.e;
+    out << renderInference(e,
+                           "Serving " + o.job.model.name + " (" + o.precision + ") on "
+                               + o.setup.hardware.gpu.name);
+    out << "published measurements: " << model::publishedServingText(o.published) << "\n";
     if (a.has("explain")) {
         out << "\n"
             << renderOperations(e.prefillOperations, e.pipelineStages,
@@ -428,9 +440,9 @@ void printServingText(const ParsedArguments &a, const model::InferenceEstimate &
                                  + " sequences, per GPU")
                                     .c_str());
     }
-    if (autoscaling) {
+    if (o.autoscaling) {
         Table day({"diurnal traffic", "value"});
-        addAutoscalingRows(day, *autoscaling);
+        addAutoscalingRows(day, *o.autoscaling);
         out << "\n" << day.render();
     }
 }
@@ -485,10 +497,18 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         autoscaling = model::estimateDiurnalAutoscaling(peak, setup.hardware, setup.cost, *diurnal,
                                                         minReplicas);
     }
+    const ServingOutput output {
+        e,
+        setup,
+        job,
+        precision,
+        autoscaling,
+        model::compareServingWithPublishedRuns(catalog, setup.hardware.gpu.id,
+                                               *model::precisionFromName(precision))};
     if (a.has("json"))
-        printServingJson(e, setup, job, precision, autoscaling, out);
+        printServingJson(output, out);
     else
-        printServingText(a, e, setup, job, precision, autoscaling, out);
+        printServingText(a, output, out);
     if (!e.fits)
         throw InfeasibleError(e.reason);
     if (!e.meetsTargets)

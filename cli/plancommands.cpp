@@ -147,7 +147,8 @@ std::string planInferenceText(const model::PlanEstimate &e)
         table.addRow({"not possible", i.reason});
     if (e.autoscaling)
         addAutoscalingRows(table, *e.autoscaling);
-    return table.render();
+    return table.render()
+        + "published measurements: " + model::publishedServingText(e.inferencePublishedRuns) + "\n";
 }
 
 } // namespace

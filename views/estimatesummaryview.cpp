@@ -110,13 +110,16 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
             text += QLatin1Char(' ')
                 + tr("MFU %1% is above every published %2 run on this GPU (the fastest, %3, "
                      "reached %4%); on those runs the estimator was %5% to %6% off.")
-                      .arg(number(100 * published.estimateMfu, 1),
-                           QString::fromStdString(published.precisionClass),
-                           QString::fromStdString(published.fastestRun),
-                           number(100 * published.highestMfu, 1),
-                           QString::number(100 * published.lowestSignedError, 'f', 0),
-                           (published.highestSignedError >= 0 ? QStringLiteral("+") : QString())
-                               + QString::number(100 * published.highestSignedError, 'f', 0));
+                      .arg(
+                          number(100 * published.estimateMfu, 1),
+                          QString::fromStdString(published.precisionClass),
+                          QString::fromStdString(published.fastestRun),
+                          number(100 * published.highestMfu, 1),
+                          QString::number(100 * published.estimatorError.lowestSignedError, 'f', 0),
+                          (published.estimatorError.highestSignedError >= 0 ? QStringLiteral("+")
+                                                                            : QString())
+                              + QString::number(100 * published.estimatorError.highestSignedError,
+                                                'f', 0));
         // The step's own bottleneck says nothing of the GPUs waiting for data between steps.
         const model::DataPathEstimate &path = e.trainingRun.dataPath;
         if (e.hasTrainingRun && path.present && path.stallFraction > 0)
@@ -444,10 +447,10 @@ void EstimateSummaryView::addPublishedRunsRow(QTreeWidgetItem *section,
             : tr("%1-%2%").arg(number(100 * published.lowestMfu, 1),
                                number(100 * published.highestMfu, 1));
         const QString error = published.runs == 1
-            ? signedPercent(published.meanSignedError)
+            ? signedPercent(published.estimatorError.meanSignedError)
             : tr("%1 to %2")
-                  .arg(signedPercent(published.lowestSignedError),
-                       signedPercent(published.highestSignedError));
+                  .arg(signedPercent(published.estimatorError.lowestSignedError),
+                       signedPercent(published.estimatorError.highestSignedError));
         value = tr("%1 (%2, %3) at %4 MFU; the estimator was %5 off on %6")
                     .arg(runs, QString::fromStdString(published.precisionClass),
                          QString::fromStdString(published.kind), mfu, error,
@@ -456,6 +459,49 @@ void EstimateSummaryView::addPublishedRunsRow(QTreeWidgetItem *section,
             value = tr("Above all: ") + value;
     }
     QTreeWidgetItem *row = addRow(section, tr("Published runs on this GPU"), value);
+    row->setToolTip(0, full);
+    row->setToolTip(1, full);
+}
+
+/** How far the serving estimator has been from the published measurements on the GPU: compact
+ * in the row, the whole statement in its tooltip. */
+void EstimateSummaryView::addPublishedServingRow(QTreeWidgetItem *section,
+                                                 const model::PublishedServingComparison &published)
+{
+    const QString full = tr("Published measurements: %1")
+                             .arg(QString::fromStdString(model::publishedServingText(published)));
+    QString value;
+    if (!published.available()) {
+        value = tr("None to compare with: %1").arg(QString::fromStdString(published.unavailable));
+    } else {
+        const auto range = [](const model::ValidationSummary &s) {
+            const auto signedPercent = [](double fraction) {
+                return (fraction >= 0 ? QStringLiteral("+") : QString()) + number(100 * fraction, 1)
+                    + QLatin1Char('%');
+            };
+            return s.rows == 1
+                ? signedPercent(s.meanSignedError)
+                : tr("%1 to %2")
+                      .arg(signedPercent(s.lowestSignedError), signedPercent(s.highestSignedError));
+        };
+        QStringList parts;
+        if (published.throughput.rows > 0)
+            parts << tr("%1 on %2 throughputs")
+                         .arg(range(published.throughput))
+                         .arg(published.throughput.rows);
+        if (published.latency.rows > 0)
+            parts << tr("%1 on %2 latencies at a batch")
+                         .arg(range(published.latency))
+                         .arg(published.latency.rows);
+        if (published.latencyUnderLoad.rows > 0)
+            parts << tr("%1 on %2 under load")
+                         .arg(range(published.latencyUnderLoad))
+                         .arg(published.latencyUnderLoad.rows);
+        value
+            = tr("%1 weights, estimator off by %2")
+                  .arg(QString::fromStdString(published.weights), parts.join(QStringLiteral("; ")));
+    }
+    QTreeWidgetItem *row = addRow(section, tr("Published measurements on this GPU"), value);
     row->setToolTip(0, full);
     row->setToolTip(1, full);
 }
@@ -631,6 +677,7 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                : tr("%1 ms").arg(number(inf.tpotSeconds * 1e3, 2)));
     addRow(section, tr("Throughput per GPU"),
            tr("%1 output tokens/s").arg(number(inf.outputTokensPerSecondPerGpu, 0)));
+    addPublishedServingRow(section, e.inferencePublishedRuns);
     if (inf.offlineJob)
         addRow(section, tr("Offline job"), offlineJobSummary(inf));
     const bool fixedFleet = inf.fixedFleet;

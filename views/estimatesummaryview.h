@@ -46,6 +46,8 @@ private:
     static void addTrainingRunRows(QTreeWidgetItem *section, const model::PlanEstimate &estimate);
     static void addPublishedRunsRow(QTreeWidgetItem *section,
                                     const model::PublishedRunComparison &published);
+    static void addPublishedServingRow(QTreeWidgetItem *section,
+                                       const model::PublishedServingComparison &published);
     static void addDataPathRows(QTreeWidgetItem *section, const model::DataPathEstimate &path);
     static void addStepRows(QTreeWidgetItem *section, const model::TrainingEstimate &training);
     static void addInferenceRows(QTreeWidget *tree, const model::PlanEstimate &estimate);

@@ -346,6 +346,9 @@ QStringList keyFigures(const model::PlanEstimate &e)
         lines << QObject::tr("Bottleneck: %1")
                      .arg(QString::fromStdString(i.fits && i.meetsTargets ? i.bottleneckExplanation
                                                                           : i.reason));
+        lines << QObject::tr("Published measurements: %1")
+                     .arg(QString::fromStdString(
+                         model::publishedServingText(e.inferencePublishedRuns)));
     }
     lines << QObject::tr("Power: %1 kW IT, %2 kW facility at PUE %3")
                  .arg(fixed(e.power.itWatts() / units::kilo, 1),

@@ -253,17 +253,21 @@ nlohmann::json Catalog::toDocument() const
     return document;
 }
 
-void Catalog::setPublishedTrainingRuns(std::shared_ptr<const nlohmann::json> table,
-                                       std::string file)
+const PublishedRunTable &Catalog::publishedRuns(PublishedRunKind kind) const
 {
-    m_publishedTrainingRuns = std::move(table);
-    m_publishedTrainingRunsFile = std::move(file);
+    return kind == PublishedRunKind::Training ? m_publishedTrainingRuns : m_publishedInferenceRuns;
+}
+
+void Catalog::setPublishedRuns(PublishedRunKind kind, PublishedRunTable table)
+{
+    (kind == PublishedRunKind::Training ? m_publishedTrainingRuns : m_publishedInferenceRuns)
+        = std::move(table);
 }
 
 void Catalog::copyPublishedRunsFrom(const Catalog &other)
 {
     m_publishedTrainingRuns = other.m_publishedTrainingRuns;
-    m_publishedTrainingRunsFile = other.m_publishedTrainingRunsFile;
+    m_publishedInferenceRuns = other.m_publishedInferenceRuns;
 }
 
 } // namespace cp::model

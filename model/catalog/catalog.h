@@ -20,6 +20,16 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/** Which published measurements a table holds. */
+enum class PublishedRunKind { Training, Inference };
+
+/** A published-runs table as read from its file (the document is shared between copies). */
+struct PublishedRunTable
+{
+    std::shared_ptr<const nlohmann::json> document;
+    std::string file;
+};
+
 /**
  * The validated hardware and model catalog in memory. Entries come from catalog documents
  * (`{"format": "clusterplanner-catalog", "version": 1, "gpus": [...], ...}`); every entry is
@@ -68,14 +78,13 @@ public:
     const std::map<std::string, ModelSpec> &models() const { return m_models; }
 
     /**
-     * The table of published training runs shipped beside the catalog
-     * (catalogs/validation/training_validation.json): measurements with their sources that the
-     * estimates are set against. Not catalog entries (nothing is stored in the database); null
-     * when the catalog directory has none.
+     * The tables of published measurements shipped beside the catalog (catalogs/validation/
+     * training_validation.json and inference_validation.json), with their sources, that the
+     * estimates are set against. Not catalog entries (nothing is stored in the database); a null
+     * document when the catalog directory has none.
      */
-    const nlohmann::json *publishedTrainingRuns() const { return m_publishedTrainingRuns.get(); }
-    const std::string &publishedTrainingRunsFile() const { return m_publishedTrainingRunsFile; }
-    void setPublishedTrainingRuns(std::shared_ptr<const nlohmann::json> table, std::string file);
+    const PublishedRunTable &publishedRuns(PublishedRunKind kind) const;
+    void setPublishedRuns(PublishedRunKind kind, PublishedRunTable table);
     /** Shares `other`'s published-run tables (the database's catalog gets the shipped ones). */
     void copyPublishedRunsFrom(const Catalog &other);
 
@@ -96,8 +105,8 @@ private:
     std::map<std::string, FacilitySpec> m_facilities;
     std::map<std::string, ModelSpec> m_models;
     std::map<std::string, DatasetSpec> m_datasets;
-    std::shared_ptr<const nlohmann::json> m_publishedTrainingRuns; ///< shared between copies
-    std::string m_publishedTrainingRunsFile;
+    PublishedRunTable m_publishedTrainingRuns; ///< shared between copies
+    PublishedRunTable m_publishedInferenceRuns;
 };
 
 /** Checks the format header of a catalog document and returns the kinds it holds. */

@@ -76,11 +76,16 @@ Catalog loadCatalogDirectory(const std::string &directory)
     catalog.validateReferences();
     // The published runs the estimates are set against travel with the shipped catalog; a
     // catalog directory without them (a user's experiment) simply has none.
-    const fs::path published = fs::path(directory) / "validation" / "training_validation.json";
-    if (fs::is_regular_file(published, error))
-        catalog.setPublishedTrainingRuns(
-            std::make_shared<const nlohmann::json>(readJsonFile(published.string())),
-            published.string());
+    for (const auto &[kind, name] :
+         {std::pair {PublishedRunKind::Training, "training_validation.json"},
+          std::pair {PublishedRunKind::Inference, "inference_validation.json"}}) {
+        const fs::path published = fs::path(directory) / "validation" / name;
+        if (fs::is_regular_file(published, error))
+            catalog.setPublishedRuns(
+                kind,
+                {std::make_shared<const nlohmann::json>(readJsonFile(published.string())),
+                 published.string()});
+    }
     return catalog;
 }
 

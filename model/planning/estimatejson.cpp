@@ -80,6 +80,30 @@ nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
     return json;
 }
 
+namespace {
+nlohmann::json validationSummaryToJson(const ValidationSummary &s)
+{
+    return {{"rows", s.rows},
+            {"mean_signed", s.meanSignedError},
+            {"lowest_signed", s.lowestSignedError},
+            {"highest_signed", s.highestSignedError},
+            {"median_absolute", s.medianAbsoluteError}};
+}
+} // namespace
+
+nlohmann::json publishedServingComparisonToJson(const PublishedServingComparison &c)
+{
+    if (!c.available())
+        return {{"available", false}, {"reason", c.unavailable}};
+    return {{"available", true},
+            {"gpu", c.gpuName},
+            {"weights", c.weights},
+            {"throughput_error", validationSummaryToJson(c.throughput)},
+            {"latency_error", validationSummaryToJson(c.latency)},
+            {"latency_under_load_error", validationSummaryToJson(c.latencyUnderLoad)},
+            {"text", publishedServingText(c)}};
+}
+
 nlohmann::json publishedRunComparisonToJson(const PublishedRunComparison &c)
 {
     if (!c.available())
@@ -92,11 +116,7 @@ nlohmann::json publishedRunComparisonToJson(const PublishedRunComparison &c)
             {"lowest_mfu", c.lowestMfu},
             {"highest_mfu", c.highestMfu},
             {"fastest_run", c.fastestRun},
-            {"estimator_error",
-             {{"mean_signed", c.meanSignedError},
-              {"lowest_signed", c.lowestSignedError},
-              {"highest_signed", c.highestSignedError},
-              {"median_absolute", c.medianAbsoluteError}}},
+            {"estimator_error", validationSummaryToJson(c.estimatorError)},
             {"estimate_mfu", c.estimateMfu},
             {"above_every_run", c.aboveEveryRun()},
             {"text", publishedRunsText(c)}};
@@ -345,8 +365,12 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
     if (!e.failedLinks.empty())
         json["fabric"]["failed_links"]
             = {{"links", e.failedLinks}, {"nodes_cut_off", e.nodesCutOffByFailures}};
-    if (e.hasInference)
+    if (e.hasInference) {
         json["inference"] = inferenceEstimateToJson(e.inference);
+        if (e.inferencePublishedRuns.available() || !e.inferencePublishedRuns.unavailable.empty())
+            json["inference"]["published_measurements"]
+                = publishedServingComparisonToJson(e.inferencePublishedRuns);
+    }
     if (e.autoscaling)
         json["autoscaling"] = autoscalingEstimateToJson(*e.autoscaling);
     if (!e.workloadNote.empty())

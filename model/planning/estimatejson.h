@@ -23,6 +23,9 @@ nlohmann::json trainingEstimateToJson(const TrainingEstimate &estimate);
 /** The estimate set against published runs: the runs' MFU range and the estimator's errors on
  * them, or {"available": false, "reason": ...}. */
 nlohmann::json publishedRunComparisonToJson(const PublishedRunComparison &comparison);
+/** The serving estimator's errors on published measurements on the GPU (throughput, latency at
+ * a batch, latency under load), or {"available": false, "reason": ...}. */
+nlohmann::json publishedServingComparisonToJson(const PublishedServingComparison &comparison);
 nlohmann::json inferenceEstimateToJson(const InferenceEstimate &estimate);
 /** Keys: replicas_per_hour (24), static_replicas, replica_hours_per_day, saving_fraction, ... */
 nlohmann::json autoscalingEstimateToJson(const AutoscalingEstimate &estimate);

@@ -6,6 +6,7 @@
 #include "model/planning/trainingrun.h"
 #include "model/training/trainingestimate.h"
 #include "model/validation/publishedruncomparison.h"
+#include "model/validation/publishedservingcomparison.h"
 
 #include <optional>
 #include <string>
@@ -154,6 +155,9 @@ struct PlanEstimate
 
     bool hasInference = false;
     InferenceEstimate inference;
+    /** How far the inference estimator has been from the published measurements on this GPU
+     * with these weights (empty figures with the reason when there are none). */
+    PublishedServingComparison inferencePublishedRuns;
     /** With a diurnal profile: replica-hours when the fleet follows each hour's traffic. */
     std::optional<AutoscalingEstimate> autoscaling;
     std::string workloadNote; ///< what was not estimated, and why

@@ -48,8 +48,8 @@ struct PlanEstimateBuild
     /** The data hall's storage network switches: their power and price. */
     double storageNetworkWatts = 0;
     double storageNetworkUsd = 0;
-    /** Set the training estimate against the catalog's published runs (the full estimate only:
-     * a scaling curve's points do not show it). */
+    /** Set the workload's estimate against the catalog's published runs (the full estimate
+     * only: a scaling curve's points do not show it). */
     bool compareWithPublishedRuns = false;
 };
 

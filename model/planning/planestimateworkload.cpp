@@ -12,6 +12,7 @@
 #include "model/planning/trainingrun.h"
 #include "model/training/trainingestimator.h"
 #include "model/validation/publishedruncomparison.h"
+#include "model/validation/publishedservingcomparison.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -254,6 +255,9 @@ void estimateInference(PlanEstimateBuild &build)
         result.autoscaling = estimateDiurnalAutoscaling(
             job, setup.hardware, setup.cost,
             diurnalProfileFromHourlyRates(w.diurnalRates, "workload.diurnal"));
+    if (build.compareWithPublishedRuns)
+        result.inferencePublishedRuns = compareServingWithPublishedRuns(
+            build.catalog, setup.hardware.gpu.id, job.weightPrecision);
     if (result.inference.replicas * job.gpusPerReplica > result.gpus)
         result.warnings.push_back("the workload needs "
                                   + std::to_string(result.inference.replicas * job.gpusPerReplica)

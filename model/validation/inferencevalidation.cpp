@@ -243,9 +243,11 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
     row.string("source");
     out.engine = row.optionalString("engine").value_or("");
     const std::string gpuId = row.string("gpu");
+    out.gpuId = gpuId;
     out.gpuName = catalog.gpu(gpuId).name;
     const int gpus = row.integer("gpus", 1, 1 << 20);
     const InferenceJob job = jobOf(raw, row, catalog, out, gpus);
+    out.weightPrecision = job.weightPrecision;
     readMeasured(row, out);
     out.underLoad = job.ratePerSecond && job.replicas;
     if (out.underLoad && !out.latency && out.notEstimated.empty())
@@ -292,17 +294,35 @@ std::vector<InferenceValidationRow> select(const std::vector<InferenceValidation
 
 } // namespace
 
-std::vector<InferenceValidationRow>
-runInferenceValidation(const nlohmann::json &table, const Catalog &catalog, const std::string &file)
+namespace {
+std::vector<InferenceValidationRow> runRows(const nlohmann::json &table, const Catalog &catalog,
+                                            const std::string &file, const std::string *onlyGpuId)
 {
     const nlohmann::json &rows
         = validationTableRows(table, file, "clusterplanner-inference-validation");
     std::vector<InferenceValidationRow> result;
     for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (onlyGpuId && !validationRowMeasuredOn(rows[i], *onlyGpuId))
+            continue;
         JsonFieldReader row(rows[i], file, "/rows/" + std::to_string(i));
         result.push_back(runRow(rows[i], row, catalog));
     }
     return result;
+}
+} // namespace
+
+std::vector<InferenceValidationRow>
+runInferenceValidation(const nlohmann::json &table, const Catalog &catalog, const std::string &file)
+{
+    return runRows(table, catalog, file, nullptr);
+}
+
+std::vector<InferenceValidationRow> runInferenceValidationForGpu(const nlohmann::json &table,
+                                                                 const Catalog &catalog,
+                                                                 const std::string &file,
+                                                                 const std::string &gpuId)
+{
+    return runRows(table, catalog, file, &gpuId);
 }
 
 ValidationSummary summarizeInferenceValidation(const std::vector<InferenceValidationRow> &all)

@@ -17,9 +17,11 @@ class Catalog;
 struct InferenceValidationRow
 {
     std::string id;
+    std::string gpuId;
     std::string gpuName;
     std::string modelName;
     std::string engine;
+    Precision weightPrecision = Precision::FP16;
     std::string metric; ///< output_tokens_per_second_per_gpu, ttft_ms, tpot_ms, ...
     bool latency = false; ///< a latency (lower is better) rather than a throughput
     bool moe = false;
@@ -50,6 +52,12 @@ struct InferenceValidationRow
 std::vector<InferenceValidationRow> runInferenceValidation(const nlohmann::json &table,
                                                            const Catalog &catalog,
                                                            const std::string &file);
+
+/** runInferenceValidation for the rows measured on one GPU (catalog id) only. */
+std::vector<InferenceValidationRow> runInferenceValidationForGpu(const nlohmann::json &table,
+                                                                 const Catalog &catalog,
+                                                                 const std::string &file,
+                                                                 const std::string &gpuId);
 
 ValidationSummary summarizeInferenceValidation(const std::vector<InferenceValidationRow> &rows);
 

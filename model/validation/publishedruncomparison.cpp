@@ -4,7 +4,6 @@
 #include "model/catalog/catalog.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <exception>
 
@@ -15,10 +14,10 @@ namespace {
 /** Fewer runs than this of the estimate's own kind (dense or MoE) widen the set to both. */
 constexpr int fewestRunsOfOneKind = 3;
 
-std::string percent(double fraction, const char *format = "%.1f%%")
+std::string percent(double fraction)
 {
     char text[32];
-    std::snprintf(text, sizeof text, format, 100 * fraction);
+    std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
     return text;
 }
 
@@ -33,28 +32,6 @@ runsOfKind(const std::vector<TrainingValidationRow> &runs, const std::string &gp
             chosen.push_back(&run);
     }
     return chosen;
-}
-
-void summarizeErrors(const std::vector<const TrainingValidationRow *> &runs,
-                     PublishedRunComparison &out)
-{
-    std::vector<double> absolute;
-    double sum = 0;
-    out.lowestSignedError = runs.front()->signedError();
-    out.highestSignedError = out.lowestSignedError;
-    for (const TrainingValidationRow *run : runs) {
-        const double error = run->signedError();
-        sum += error;
-        absolute.push_back(std::abs(error));
-        out.lowestSignedError = std::min(out.lowestSignedError, error);
-        out.highestSignedError = std::max(out.highestSignedError, error);
-    }
-    out.meanSignedError = sum / static_cast<double>(runs.size());
-    std::sort(absolute.begin(), absolute.end());
-    const std::size_t middle = absolute.size() / 2;
-    out.medianAbsoluteError = absolute.size() % 2 == 1
-        ? absolute[middle]
-        : 0.5 * (absolute[middle - 1] + absolute[middle]);
 }
 
 } // namespace
@@ -97,15 +74,18 @@ PublishedRunComparison summarizePublishedRuns(const std::vector<TrainingValidati
     const ParallelConfig &layout = (*fastest)->estimate.config;
     const long long gpus = 1LL * layout.tp * layout.pp * layout.cp * layout.dp;
     out.fastestRun = (*fastest)->modelName + " on " + std::to_string(gpus) + " GPUs";
-    summarizeErrors(chosen, out);
+    std::vector<double> errors;
+    for (const TrainingValidationRow *run : chosen)
+        errors.push_back(run->signedError());
+    out.estimatorError = summarizeSignedErrors(errors);
     return out;
 }
 
 PublishedRunComparison compareWithPublishedRuns(const Catalog &catalog, const std::string &gpuId,
                                                 Precision precision, bool moe, double estimateMfu)
 {
-    const nlohmann::json *table = catalog.publishedTrainingRuns();
-    if (!table) {
+    const PublishedRunTable &table = catalog.publishedRuns(PublishedRunKind::Training);
+    if (!table.document) {
         PublishedRunComparison none;
         none.estimateMfu = estimateMfu;
         none.unavailable = "no published-runs table beside the catalog "
@@ -113,8 +93,8 @@ PublishedRunComparison compareWithPublishedRuns(const Catalog &catalog, const st
         return none;
     }
     try {
-        const std::vector<TrainingValidationRow> runs = runTrainingValidationForGpu(
-            *table, catalog, catalog.publishedTrainingRunsFile(), gpuId);
+        const std::vector<TrainingValidationRow> runs
+            = runTrainingValidationForGpu(*table.document, catalog, table.file, gpuId);
         return summarizePublishedRuns(runs, gpuId, precision, moe, estimateMfu);
     } catch (const std::exception &error) {
         // A user's catalog without a node the runs need, or a damaged installation: the
@@ -137,11 +117,7 @@ std::string publishedRunsText(const PublishedRunComparison &c)
         + ", " + c.kind + ") reached "
         + (one ? percent(c.highestMfu) : percent(c.lowestMfu) + " to " + percent(c.highestMfu))
         + " MFU; the estimator's error on " + (one ? "it" : "them") + " is "
-        + (one ? percent(c.meanSignedError, "%+.1f%%")
-               : percent(c.lowestSignedError, "%+.1f%%") + " to "
-                   + percent(c.highestSignedError, "%+.1f%%") + ", mean "
-                   + percent(c.meanSignedError, "%+.1f%%"))
-        + " (positive: predicted faster than measured).";
+        + signedErrorRangeText(c.estimatorError) + " (positive: predicted faster than measured).";
     if (c.aboveEveryRun())
         text += " This estimate's " + percent(c.estimateMfu) + " is above the fastest of them, "
             + c.fastestRun + " at " + percent(c.highestMfu)

@@ -31,10 +31,7 @@ struct PublishedRunComparison
     std::string fastestRun; ///< "GPT 16B (Megatron-Core weak-scaling) on 192 GPUs"
     /** The estimator's signed errors on these runs (predicted / published - 1; positive:
      * it predicted them faster than they ran). */
-    double meanSignedError = 0;
-    double lowestSignedError = 0;
-    double highestSignedError = 0;
-    double medianAbsoluteError = 0;
+    ValidationSummary estimatorError;
     double estimateMfu = 0;
 
     bool available() const { return runs > 0; }
@@ -55,7 +52,7 @@ PublishedRunComparison summarizePublishedRuns(const std::vector<TrainingValidati
                                               bool moe, double estimateMfu);
 
 /**
- * summarizePublishedRuns over the catalog's published-runs table (Catalog::publishedTrainingRuns),
+ * summarizePublishedRuns over the catalog's published training runs (Catalog::publishedRuns),
  * its rows for `gpuId` estimated with this catalog. Never throws: a missing or unusable table
  * makes the comparison unavailable, saying why.
  */

@@ -156,18 +156,6 @@ std::string summaryLine(const char *label, const std::vector<TrainingValidationR
     return validationSummaryRow(label, summarizeValidation(rows));
 }
 
-} // namespace
-
-namespace {
-/** Whether a row names `gpuId`; a row too malformed to say is left to the full run's errors. */
-bool measuredOn(const nlohmann::json &row, const std::string &gpuId)
-{
-    if (!row.is_object())
-        return false;
-    const auto gpu = row.find("gpu");
-    return gpu != row.end() && gpu->is_string() && gpu->get_ref<const std::string &>() == gpuId;
-}
-
 std::vector<TrainingValidationRow> runRows(const nlohmann::json &table, const Catalog &catalog,
                                            const std::string &file, const std::string *onlyGpuId)
 {
@@ -175,7 +163,7 @@ std::vector<TrainingValidationRow> runRows(const nlohmann::json &table, const Ca
         = validationTableRows(table, file, "clusterplanner-training-validation");
     std::vector<TrainingValidationRow> result;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (onlyGpuId && !measuredOn(rows[i], *onlyGpuId))
+        if (onlyGpuId && !validationRowMeasuredOn(rows[i], *onlyGpuId))
             continue;
         JsonFieldReader row(rows[i], file, "/rows/" + std::to_string(i));
         result.push_back(runRow(row, catalog));

@@ -22,6 +22,14 @@ const nlohmann::json &validationTableRows(const nlohmann::json &table, const std
     return rows;
 }
 
+bool validationRowMeasuredOn(const nlohmann::json &row, const std::string &gpuId)
+{
+    if (!row.is_object())
+        return false;
+    const auto gpu = row.find("gpu");
+    return gpu != row.end() && gpu->is_string() && gpu->get_ref<const std::string &>() == gpuId;
+}
+
 ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors)
 {
     ValidationSummary summary;
@@ -30,9 +38,13 @@ ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors)
         return summary;
     std::vector<double> absolute;
     double sum = 0;
+    summary.lowestSignedError = signedErrors.front();
+    summary.highestSignedError = signedErrors.front();
     for (double error : signedErrors) {
         sum += error;
         absolute.push_back(std::abs(error));
+        summary.lowestSignedError = std::min(summary.lowestSignedError, error);
+        summary.highestSignedError = std::max(summary.highestSignedError, error);
     }
     std::sort(absolute.begin(), absolute.end());
     const std::size_t n = absolute.size();
@@ -52,6 +64,18 @@ std::string validationSummaryRow(const std::string &label, const ValidationSumma
         std::snprintf(text, sizeof text, "| %s | %d | %+.1f%% | %.1f%% | %.1f%% |\n", label.c_str(),
                       s.rows, 100 * s.meanSignedError, 100 * s.medianAbsoluteError,
                       100 * s.maxAbsoluteError);
+    return text;
+}
+
+std::string signedErrorRangeText(const ValidationSummary &s)
+{
+    char text[96];
+    if (s.rows == 1)
+        std::snprintf(text, sizeof text, "%+.1f%%", 100 * s.meanSignedError);
+    else
+        std::snprintf(text, sizeof text, "%+.1f%% to %+.1f%%, mean %+.1f%%",
+                      100 * s.lowestSignedError, 100 * s.highestSignedError,
+                      100 * s.meanSignedError);
     return text;
 }
 

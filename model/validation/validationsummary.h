@@ -16,6 +16,8 @@ struct ValidationSummary
     double meanSignedError = 0;
     double medianAbsoluteError = 0;
     double maxAbsoluteError = 0;
+    double lowestSignedError = 0; ///< the most pessimistic row
+    double highestSignedError = 0; ///< the most optimistic row
 };
 
 /**
@@ -24,6 +26,10 @@ struct ValidationSummary
  */
 const nlohmann::json &validationTableRows(const nlohmann::json &table, const std::string &file,
                                           const std::string &format);
+
+/** Whether a table row names `gpuId` as its GPU; a row too malformed to say does not (the full
+ * run of the table reports it). */
+bool validationRowMeasuredOn(const nlohmann::json &row, const std::string &gpuId);
 
 /** The summary of signed relative errors (positive: the estimator is optimistic). */
 ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors);
@@ -37,6 +43,10 @@ template<typename Row> ValidationSummary summarizeRows(const std::vector<Row> &r
         errors.push_back(row.signedError());
     return summarizeSignedErrors(errors);
 }
+
+/** "-23.1% to +40.0%, mean +4.8%" ("+10.0%" for one row): how far an estimator was off, and in
+ * which direction, for people. */
+std::string signedErrorRangeText(const ValidationSummary &summary);
 
 /** One markdown table row: | label | rows | mean signed | median absolute | largest absolute |. */
 std::string validationSummaryRow(const std::string &label, const ValidationSummary &summary);

@@ -205,6 +205,49 @@ private slots:
                  l40s.out.constData());
     }
 
+    void inferSaysHowFarItWasFromPublishedMeasurements()
+    {
+        // catalogs/validation/inference_validation.json, counted by hand: 56 throughputs and 14
+        // latencies at a given batch measured on the H100 with FP8 weights.
+        const QStringList job = {"infer",
+                                 "--gpu",
+                                 "h100-sxm5-80gb",
+                                 "--model",
+                                 "llama-2-70b",
+                                 "--precision",
+                                 "fp8",
+                                 "--input-tokens",
+                                 "2048",
+                                 "--output-tokens",
+                                 "128",
+                                 "--batch",
+                                 "32",
+                                 "--gpus-per-replica",
+                                 "2"};
+        const Result text = run(job);
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains("published measurements: on the NVIDIA H100 SXM5 80GB with FP8 "
+                                   "weights the estimator was off by"),
+                 text.out.constData());
+        QVERIFY2(text.out.contains("on 56 throughputs; by"), text.out.constData());
+        const Result json = run(job + QStringList {"--json"});
+        QCOMPARE(json.status, 0);
+        const QJsonObject published = QJsonDocument::fromJson(json.out)
+                                          .object()
+                                          .value(QStringLiteral("published_measurements"))
+                                          .toObject();
+        QCOMPARE(published.value(QStringLiteral("throughput_error"))
+                     .toObject()
+                     .value(QStringLiteral("rows"))
+                     .toInt(),
+                 56);
+        QCOMPARE(published.value(QStringLiteral("latency_error"))
+                     .toObject()
+                     .value(QStringLiteral("rows"))
+                     .toInt(),
+                 14);
+    }
+
     void trainJsonHasDocumentedKeys()
     {
         const Result r

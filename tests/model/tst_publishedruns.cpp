@@ -5,6 +5,7 @@
 #include "model/core/jsonfieldreader.h"
 #include "model/planning/planestimator.h"
 #include "model/validation/publishedruncomparison.h"
+#include "model/validation/publishedservingcomparison.h"
 #include "testsupport.h"
 
 #include <QTemporaryDir>
@@ -50,6 +51,20 @@ std::vector<TrainingValidationRow> mixedRuns()
             run("h100", Precision::BF16, true, 100, 200, 0.10)};
 }
 
+InferenceValidationRow measurement(const std::string &gpuId, Precision weights, bool latency,
+                                   bool underLoad, double measured, double predicted)
+{
+    InferenceValidationRow row;
+    row.gpuId = gpuId;
+    row.gpuName = "NVIDIA " + gpuId;
+    row.weightPrecision = weights;
+    row.latency = latency;
+    row.underLoad = underLoad;
+    row.measured = measured;
+    row.predicted = predicted;
+    return row;
+}
+
 } // namespace
 
 class TestPublishedRuns : public QObject
@@ -67,10 +82,10 @@ private slots:
         QCOMPARE(c.lowestMfu, 0.30);
         QCOMPARE(c.highestMfu, 0.45);
         QCOMPARE(c.fastestRun, std::string("Model 400 on 32 GPUs")); // TP 8 x DP 4
-        QVERIFY(closeRelative(c.lowestSignedError, -0.10));
-        QVERIFY(closeRelative(c.highestSignedError, 0.30));
-        QVERIFY(closeRelative(c.meanSignedError, 0.10)); // (-10 + 10 + 30) / 3
-        QVERIFY(closeRelative(c.medianAbsoluteError, 0.10));
+        QVERIFY(closeRelative(c.estimatorError.lowestSignedError, -0.10));
+        QVERIFY(closeRelative(c.estimatorError.highestSignedError, 0.30));
+        QVERIFY(closeRelative(c.estimatorError.meanSignedError, 0.10)); // (-10 + 10 + 30) / 3
+        QVERIFY(closeRelative(c.estimatorError.medianAbsoluteError, 0.10));
         QVERIFY(c.aboveEveryRun()); // 46% > 45%
         QVERIFY(!summarizePublishedRuns(mixedRuns(), "h100", Precision::BF16, false, 0.45)
                      .aboveEveryRun());
@@ -92,7 +107,7 @@ private slots:
         QCOMPARE(c.runs, 4);
         QCOMPARE(c.kind, std::string("dense and MoE"));
         QCOMPARE(c.lowestMfu, 0.10);
-        QVERIFY(closeRelative(c.highestSignedError, 1.0)); // 200 / 100 - 1
+        QVERIFY(closeRelative(c.estimatorError.highestSignedError, 1.0)); // 200 / 100 - 1
         QVERIFY(!c.aboveEveryRun());
     }
 
@@ -153,7 +168,7 @@ private slots:
     void catalogWithoutTheTableSaysSo()
     {
         Catalog catalog = cp::test::shippedCatalog();
-        catalog.setPublishedTrainingRuns(nullptr, "");
+        catalog.setPublishedRuns(PublishedRunKind::Training, {});
         const PublishedRunComparison c
             = compareWithPublishedRuns(catalog, "h100-sxm5-80gb", Precision::BF16, false, 0.5);
         QVERIFY(!c.available());
@@ -170,8 +185,8 @@ private slots:
             = {{"format", "clusterplanner-training-validation"},
                {"version", 1},
                {"rows", {{{"id", "broken"}, {"gpu", "h100-sxm5-80gb"}, {"tp", 0}}}}};
-        catalog.setPublishedTrainingRuns(std::make_shared<const nlohmann::json>(table),
-                                         "broken.json");
+        catalog.setPublishedRuns(PublishedRunKind::Training,
+                                 {std::make_shared<const nlohmann::json>(table), "broken.json"});
         const PublishedRunComparison c
             = compareWithPublishedRuns(catalog, "h100-sxm5-80gb", Precision::BF16, false, 0.5);
         QVERIFY(!c.available());
@@ -187,12 +202,99 @@ private slots:
                  a100.unavailable.c_str());
     }
 
+    void servingErrorsByKindOfMeasurement()
+    {
+        // On the H100 with FP8 weights: throughputs predicted 110 for 100 (+10%) and 80 for 100
+        // (-20%); a latency predicted 40 ms for 50 ms measured (50 / 40 - 1 = +25%); a latency
+        // under an offered load predicted 100 ms for 300 ms (+200%). Not counted: BF16 weights,
+        // another GPU, a row the estimator could not run.
+        std::vector<InferenceValidationRow> rows
+            = {measurement("h100", Precision::FP8, false, false, 100, 110),
+               measurement("h100", Precision::FP8, false, false, 100, 80),
+               measurement("h100", Precision::FP8, true, false, 50, 40),
+               measurement("h100", Precision::FP8, true, true, 300, 100),
+               measurement("h100", Precision::BF16, false, false, 100, 300),
+               measurement("a100", Precision::FP8, false, false, 100, 300),
+               measurement("h100", Precision::FP8, false, false, 100, 900)};
+        rows.back().notEstimated = "does not fit";
+        const PublishedServingComparison c
+            = summarizePublishedServing(rows, "h100", Precision::FP8);
+        QVERIFY(c.available());
+        QCOMPARE(c.weights, std::string("FP8"));
+        QCOMPARE(c.throughput.rows, 2);
+        QVERIFY(closeRelative(c.throughput.lowestSignedError, -0.20));
+        QVERIFY(closeRelative(c.throughput.highestSignedError, 0.10));
+        QVERIFY(closeRelative(c.throughput.meanSignedError, -0.05));
+        QCOMPARE(c.latency.rows, 1);
+        QVERIFY(closeRelative(c.latency.meanSignedError, 0.25));
+        QCOMPARE(c.latencyUnderLoad.rows, 1);
+        QVERIFY(closeRelative(c.latencyUnderLoad.meanSignedError, 2.0));
+        QCOMPARE(publishedServingText(c),
+                 std::string("on the NVIDIA h100 with FP8 weights the estimator was off by -20.0% "
+                             "to +10.0%, mean -5.0%, on 2 throughputs; by +25.0%, on 1 latency at "
+                             "a given batch; and by +200.0%, on 1 latency under an offered load "
+                             "(MLPerf server) (positive: predicted faster than measured)."));
+        // BF16 and FP16 weights are one class; INT4 on the H100 has no measurement here.
+        QCOMPARE(summarizePublishedServing(rows, "h100", Precision::FP16).throughput.rows, 1);
+        const PublishedServingComparison int4
+            = summarizePublishedServing(rows, "h100", Precision::INT4);
+        QVERIFY(!int4.available());
+        QCOMPARE(publishedServingText(int4),
+                 std::string("none to compare with (no published serving measurement with INT4 "
+                             "weights on this GPU)."));
+    }
+
+    void servingAgainstTheShippedTable()
+    {
+        // catalogs/validation/inference_validation.json, counted by hand: on the H100 with FP8
+        // weights, 56 throughputs, 14 latencies at a given batch or concurrency and 3 latencies
+        // of MLPerf v4.1 server runs (Llama 2 70B TTFT and TPOT, Mixtral TPOT); the server
+        // throughput row is not estimated (a fleet that keeps up serves the offered rate).
+        const PublishedServingComparison c = compareServingWithPublishedRuns(
+            cp::test::shippedCatalog(), "h100-sxm5-80gb", Precision::FP8);
+        QCOMPARE(c.throughput.rows, 56);
+        QCOMPARE(c.latency.rows, 14);
+        QCOMPARE(c.latencyUnderLoad.rows, 3);
+        // The L4 sample serves an 8B model with FP8 weights on L4s, which no published
+        // measurement of the table covers: the plan says so.
+        const PlanEstimate e = estimatePlan(cp::test::loadSamplePlan("l4-inference-fleet.json"),
+                                            cp::test::shippedCatalog());
+        QVERIFY(e.hasInference);
+        QVERIFY(!e.inferencePublishedRuns.available());
+        QVERIFY2(e.inferencePublishedRuns.unavailable.find("no published serving measurement")
+                     != std::string::npos,
+                 e.inferencePublishedRuns.unavailable.c_str());
+        // A damaged row on the GPU makes the comparison unavailable, saying why; the estimate
+        // itself is untouched.
+        Catalog damaged = cp::test::shippedCatalog();
+        const nlohmann::json table = {{"format", "clusterplanner-inference-validation"},
+                                      {"version", 1},
+                                      {"rows", {{{"id", "broken"}, {"gpu", "h100-sxm5-80gb"}}}}};
+        damaged.setPublishedRuns(PublishedRunKind::Inference,
+                                 {std::make_shared<const nlohmann::json>(table), "broken.json"});
+        const std::string why
+            = compareServingWithPublishedRuns(damaged, "h100-sxm5-80gb", Precision::FP8)
+                  .unavailable;
+        QVERIFY2(why.find("cannot be estimated with this catalog") != std::string::npos
+                     && why.find("broken.json") != std::string::npos,
+                 why.c_str());
+        // Without the table beside the catalog the comparison says that instead.
+        Catalog bare = cp::test::shippedCatalog();
+        bare.setPublishedRuns(PublishedRunKind::Inference, {});
+        QVERIFY2(compareServingWithPublishedRuns(bare, "h100-sxm5-80gb", Precision::FP8)
+                         .unavailable.find("no published-measurements table")
+                     != std::string::npos,
+                 "missing table");
+    }
+
     void catalogDirectoryCarriesItsTable()
     {
         const Catalog shipped = loadCatalogDirectory(cp::test::sourcePath("catalogs"));
-        QVERIFY(shipped.publishedTrainingRuns() != nullptr);
-        QVERIFY(shipped.publishedTrainingRunsFile().find("training_validation.json")
-                != std::string::npos);
+        QVERIFY(shipped.publishedRuns(PublishedRunKind::Training).document != nullptr);
+        QVERIFY(
+            shipped.publishedRuns(PublishedRunKind::Training).file.find("training_validation.json")
+            != std::string::npos);
+        QVERIFY(shipped.publishedRuns(PublishedRunKind::Inference).document != nullptr);
         // A copy of the catalog files without the validation folder has no table, and loads.
         QTemporaryDir dir;
         namespace fs = std::filesystem;
@@ -201,7 +303,8 @@ private slots:
                 fs::copy_file(item.path(),
                               fs::path(dir.path().toStdString()) / item.path().filename());
         const Catalog bare = loadCatalogDirectory(dir.path().toStdString());
-        QVERIFY(bare.publishedTrainingRuns() == nullptr);
+        QVERIFY(bare.publishedRuns(PublishedRunKind::Training).document == nullptr);
+        QVERIFY(bare.publishedRuns(PublishedRunKind::Inference).document == nullptr);
         QCOMPARE(bare.size(), shipped.size());
     }
 };

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/validation/publishedservingcomparison.h"
+
+#include "model/catalog/catalog.h"
+
+#include <algorithm>
+#include <cctype>
+#include <exception>
+
+namespace cp::model {
+
+namespace {
+
+std::string countOf(int rows, const char *singular, const char *plural)
+{
+    return std::to_string(rows) + " " + (rows == 1 ? singular : plural);
+}
+
+} // namespace
+
+std::string servingPrecisionClass(Precision weights)
+{
+    if (weights == Precision::FP16 || weights == Precision::BF16)
+        return "16-bit";
+    std::string name = precisionName(weights); // "fp8" -> "FP8"
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return name;
+}
+
+PublishedServingComparison
+summarizePublishedServing(const std::vector<InferenceValidationRow> &rows, const std::string &gpuId,
+                          Precision weights)
+{
+    PublishedServingComparison out;
+    out.weights = servingPrecisionClass(weights);
+    std::vector<double> throughput, latency, underLoad;
+    for (const InferenceValidationRow &row : rows) {
+        if (row.gpuId != gpuId || !row.notEstimated.empty()
+            || servingPrecisionClass(row.weightPrecision) != out.weights)
+            continue;
+        out.gpuName = row.gpuName;
+        (!row.latency        ? throughput
+             : row.underLoad ? underLoad
+                             : latency)
+            .push_back(row.signedError());
+    }
+    out.throughput = summarizeSignedErrors(throughput);
+    out.latency = summarizeSignedErrors(latency);
+    out.latencyUnderLoad = summarizeSignedErrors(underLoad);
+    if (!out.available())
+        out.unavailable
+            = "no published serving measurement with " + out.weights + " weights on this GPU";
+    return out;
+}
+
+PublishedServingComparison
+compareServingWithPublishedRuns(const Catalog &catalog, const std::string &gpuId, Precision weights)
+{
+    const PublishedRunTable &table = catalog.publishedRuns(PublishedRunKind::Inference);
+    PublishedServingComparison none;
+    none.weights = servingPrecisionClass(weights);
+    if (!table.document) {
+        none.unavailable = "no published-measurements table beside the catalog "
+                           "(catalogs/validation/inference_validation.json)";
+        return none;
+    }
+    try {
+        return summarizePublishedServing(
+            runInferenceValidationForGpu(*table.document, catalog, table.file, gpuId), gpuId,
+            weights);
+    } catch (const std::exception &error) {
+        // The estimate stands on its own; the reason is shown instead of the comparison.
+        none.unavailable = std::string("the published measurements cannot be estimated with "
+                                       "this catalog: ")
+            + error.what();
+        return none;
+    }
+}
+
+std::string publishedServingText(const PublishedServingComparison &c)
+{
+    if (!c.available())
+        return "none to compare with (" + c.unavailable + ").";
+    std::vector<std::string> parts;
+    if (c.throughput.rows > 0)
+        parts.push_back(signedErrorRangeText(c.throughput) + ", on "
+                        + countOf(c.throughput.rows, "throughput", "throughputs"));
+    if (c.latency.rows > 0)
+        parts.push_back(signedErrorRangeText(c.latency) + ", on "
+                        + countOf(c.latency.rows, "latency", "latencies") + " at a given batch");
+    if (c.latencyUnderLoad.rows > 0)
+        parts.push_back(signedErrorRangeText(c.latencyUnderLoad) + ", on "
+                        + countOf(c.latencyUnderLoad.rows, "latency", "latencies")
+                        + " under an offered load (MLPerf server)");
+    std::string text
+        = "on the " + c.gpuName + " with " + c.weights + " weights the estimator was off by ";
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == parts.size() ? "; and by " : "; by ") + parts[i];
+    return text + " (positive: predicted faster than measured).";
+}
+
+} // namespace cp::model
