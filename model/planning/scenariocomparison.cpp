@@ -143,6 +143,21 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              return ifTraining(e, 100 * e.training.best.mfu);
          }},
+        // The fastest published run on the variant's GPU and precision, and how far the
+        // estimator was off on those runs on average: a variant's MFU above the first, on a GPU
+        // the estimator has missed by much, is the figure to trust least. Unknown (not zero) on
+        // a GPU without published runs.
+        {"published_max_mfu_pct", "Training", "Fastest published MFU", "%", P::None,
+         [](const PlanEstimate &e) {
+             const PublishedRunComparison &p = e.trainingPublishedRuns;
+             return p.available() ? ifTraining(e, 100 * p.highestMfu) : std::nullopt;
+         }},
+        {"published_mean_error_pct", "Training", "  estimator mean error", "%", P::None,
+         [](const PlanEstimate &e) {
+             const PublishedRunComparison &p = e.trainingPublishedRuns;
+             return p.available() ? ifTraining(e, 100 * p.estimatorError.meanSignedError)
+                                  : std::nullopt;
+         }},
         {"training_days", "Training", "Training time (no failures)", "days", P::Lower,
          [](const PlanEstimate &e) {
              return e.training.best.trainingSeconds > 0

@@ -284,6 +284,25 @@ private slots:
                  c.scenarios[0].estimate.trainingRun.operations.costUsd / 1e6);
     }
 
+    void variantsShowTheFastestPublishedRunOnTheirGpu()
+    {
+        // The H100 sample against its H200 scenario: the table's fastest dense 16-bit H100 run
+        // reached 489.1 of 989.4 TFLOP/s (Megatron-Core's GPT 16B), and no training run on an
+        // H200 is in the table, so that figure is unknown there, not zero.
+        const Plan plan = cp::test::loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        const ScenarioComparison c = compareScenarios(plan, m_catalog, ComparisonOptions {});
+        int h200 = -1;
+        for (std::size_t i = 0; i < c.scenarios.size(); ++i)
+            if (c.scenarios[i].name == "H200 servers")
+                h200 = static_cast<int>(i);
+        QVERIFY(h200 > 0);
+        const ComparisonRow &fastest = row(c, "published_max_mfu_pct");
+        QVERIFY(cp::test::closeRelative(*fastest.values[0], 100 * 489.1 / 989.4, 1e-9));
+        QVERIFY(!fastest.values[h200].has_value());
+        QVERIFY(!row(c, "published_mean_error_pct").values[h200].has_value());
+        QCOMPARE(fastest.bestIndex, -1); // a reference, not a figure to win on
+    }
+
     void offlineJobsCompareTheirDurationAndCost()
     {
         // The L4 sample as an offline job of 2,000,000 requests on its 16 replicas, against the
