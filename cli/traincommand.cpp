@@ -416,8 +416,8 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
         job,
         gpus,
         fabricNote,
-        model::compareWithPublishedRuns(catalog, cluster.gpu.id, job.precision, job.model.isMoe(),
-                                        result.best.mfu)};
+        model::compareWithPublishedRuns(
+            catalog, model::publishedRunQuery(job, cluster.gpu.id, result.best.mfu))};
     if (a.has("json"))
         printTrainingJson(output, out);
     else

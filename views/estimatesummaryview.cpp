@@ -106,20 +106,27 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
         // An MFU no published run on the hardware reaches is the figure an architect must not
         // take on trust: say so where it is read first.
         const model::PublishedRunComparison &published = e.trainingPublishedRuns;
-        if (published.aboveEveryRun())
+        if (published.aboveEveryRun()) {
+            const model::ValidationSummary &error = published.estimatorError;
+            const auto wholePercent = [](double fraction) {
+                return (fraction >= 0 ? QStringLiteral("+") : QString())
+                    + QString::number(100 * fraction, 'f', 0) + QLatin1Char('%');
+            };
             text += QLatin1Char(' ')
                 + tr("MFU %1% is above every published %2 run on this GPU (the fastest, %3, "
-                     "reached %4%); on those runs the estimator was %5% to %6% off.")
-                      .arg(
-                          number(100 * published.estimateMfu, 1),
-                          QString::fromStdString(published.precisionClass),
-                          QString::fromStdString(published.fastestRun),
-                          number(100 * published.highestMfu, 1),
-                          QString::number(100 * published.estimatorError.lowestSignedError, 'f', 0),
-                          (published.estimatorError.highestSignedError >= 0 ? QStringLiteral("+")
-                                                                            : QString())
-                              + QString::number(100 * published.estimatorError.highestSignedError,
-                                                'f', 0));
+                     "reached %4%")
+                      .arg(number(100 * published.estimateMfu, 1),
+                           QString::fromStdString(published.precisionClass),
+                           QString::fromStdString(published.fastestRun),
+                           number(100 * published.highestMfu, 1));
+            if (!published.nearestRun.empty() && published.nearestRun != published.fastestRun)
+                text += tr("; the nearest in size, %1, %2%")
+                            .arg(QString::fromStdString(published.nearestRun),
+                                 number(100 * published.nearestRunMfu, 1));
+            text += tr("); on those runs the estimator was %1 to %2 off.")
+                        .arg(wholePercent(error.lowestSignedError),
+                             wholePercent(error.highestSignedError));
+        }
         // The step's own bottleneck says nothing of the GPUs waiting for data between steps.
         const model::DataPathEstimate &path = e.trainingRun.dataPath;
         if (e.hasTrainingRun && path.present && path.stallFraction > 0)
@@ -455,6 +462,10 @@ void EstimateSummaryView::addPublishedRunsRow(QTreeWidgetItem *section,
                     .arg(runs, QString::fromStdString(published.precisionClass),
                          QString::fromStdString(published.kind), mfu, error,
                          published.runs == 1 ? tr("it") : tr("them"));
+        if (!published.nearestRun.empty())
+            value += tr("; nearest in size: %1 at %2%")
+                         .arg(QString::fromStdString(published.nearestRun),
+                              number(100 * published.nearestRunMfu, 1));
         if (published.aboveEveryRun())
             value = tr("Above all: ") + value;
     }

@@ -204,9 +204,9 @@ void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
             trainingRunSetup(build, training.cluster.switchPorts), campusHardware(build));
         result.hasTrainingRun = true;
         if (build.compareWithPublishedRuns)
-            result.trainingPublishedRuns
-                = compareWithPublishedRuns(build.catalog, cluster.gpu.id, training.job.precision,
-                                           training.job.model.isMoe(), result.training.best.mfu);
+            result.trainingPublishedRuns = compareWithPublishedRuns(
+                build.catalog,
+                publishedRunQuery(training.job, cluster.gpu.id, result.training.best.mfu));
     }
 }
 

@@ -2,10 +2,13 @@
 #include "model/validation/publishedruncomparison.h"
 
 #include "model/catalog/catalog.h"
+#include "model/training/transformershape.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <exception>
+#include <limits>
 
 namespace cp::model {
 
@@ -18,6 +21,13 @@ std::string percent(double fraction)
 {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
+    return text;
+}
+
+std::string signedPercent(double fraction)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%+.1f%%", 100 * fraction);
     return text;
 }
 
@@ -34,7 +44,39 @@ runsOfKind(const std::vector<TrainingValidationRow> &runs, const std::string &gp
     return chosen;
 }
 
+/** "GPT 16B (Megatron-Core weak-scaling) on 192 GPUs". */
+std::string runLabel(const TrainingValidationRow &run)
+{
+    const ParallelConfig &layout = run.estimate.config;
+    const long long gpus = 1LL * layout.tp * layout.pp * layout.cp * layout.dp;
+    return run.modelName + " on " + std::to_string(gpus) + " GPUs";
+}
+
+/** The run whose model's parameter count is nearest `parameters` (> 0) by ratio, the first of
+ * equals. */
+const TrainingValidationRow &nearestInSize(const std::vector<const TrainingValidationRow *> &runs,
+                                           double parameters)
+{
+    const auto distance = [parameters](const TrainingValidationRow *run) {
+        return run->parameters > 0 ? std::abs(std::log(run->parameters / parameters))
+                                   : std::numeric_limits<double>::infinity();
+    };
+    return **std::min_element(runs.begin(), runs.end(),
+                              [&](const TrainingValidationRow *a, const TrainingValidationRow *b) {
+                                  return distance(a) < distance(b);
+                              });
+}
+
 } // namespace
+
+PublishedRunQuery publishedRunQuery(const TrainingJob &job, const std::string &gpuId, double mfu)
+{
+    return {.gpuId = gpuId,
+            .precision = job.precision,
+            .moe = job.model.isMoe(),
+            .parameters = TransformerShape::fromModel(job.model).totalParameters(),
+            .mfu = mfu};
+}
 
 std::string trainingPrecisionClass(Precision precision)
 {
@@ -42,18 +84,17 @@ std::string trainingPrecisionClass(Precision precision)
 }
 
 PublishedRunComparison summarizePublishedRuns(const std::vector<TrainingValidationRow> &runs,
-                                              const std::string &gpuId, Precision precision,
-                                              bool moe, double estimateMfu)
+                                              const PublishedRunQuery &query)
 {
     PublishedRunComparison out;
-    out.precisionClass = trainingPrecisionClass(precision);
-    out.estimateMfu = estimateMfu;
+    out.precisionClass = trainingPrecisionClass(query.precision);
+    out.estimateMfu = query.mfu;
     std::vector<const TrainingValidationRow *> chosen
-        = runsOfKind(runs, gpuId, out.precisionClass, &moe);
-    out.kind = moe ? "mixture of experts" : "dense";
+        = runsOfKind(runs, query.gpuId, out.precisionClass, &query.moe);
+    out.kind = query.moe ? "mixture of experts" : "dense";
     if (static_cast<int>(chosen.size()) < fewestRunsOfOneKind) {
         std::vector<const TrainingValidationRow *> wider
-            = runsOfKind(runs, gpuId, out.precisionClass, nullptr);
+            = runsOfKind(runs, query.gpuId, out.precisionClass, nullptr);
         if (wider.size() > chosen.size()) {
             chosen = std::move(wider);
             out.kind = "dense and MoE";
@@ -71,9 +112,13 @@ PublishedRunComparison summarizePublishedRuns(const std::vector<TrainingValidati
     const auto [slowest, fastest] = std::minmax_element(chosen.begin(), chosen.end(), byMfu);
     out.lowestMfu = (*slowest)->publishedMfu;
     out.highestMfu = (*fastest)->publishedMfu;
-    const ParallelConfig &layout = (*fastest)->estimate.config;
-    const long long gpus = 1LL * layout.tp * layout.pp * layout.cp * layout.dp;
-    out.fastestRun = (*fastest)->modelName + " on " + std::to_string(gpus) + " GPUs";
+    out.fastestRun = runLabel(**fastest);
+    if (query.parameters > 0) {
+        const TrainingValidationRow &nearest = nearestInSize(chosen, query.parameters);
+        out.nearestRun = runLabel(nearest);
+        out.nearestRunMfu = nearest.publishedMfu;
+        out.nearestRunSignedError = nearest.signedError();
+    }
     std::vector<double> errors;
     for (const TrainingValidationRow *run : chosen)
         errors.push_back(run->signedError());
@@ -81,26 +126,23 @@ PublishedRunComparison summarizePublishedRuns(const std::vector<TrainingValidati
     return out;
 }
 
-PublishedRunComparison compareWithPublishedRuns(const Catalog &catalog, const std::string &gpuId,
-                                                Precision precision, bool moe, double estimateMfu)
+PublishedRunComparison compareWithPublishedRuns(const Catalog &catalog,
+                                                const PublishedRunQuery &query)
 {
+    PublishedRunComparison none;
+    none.estimateMfu = query.mfu;
     const PublishedRunTable &table = catalog.publishedRuns(PublishedRunKind::Training);
     if (!table.document) {
-        PublishedRunComparison none;
-        none.estimateMfu = estimateMfu;
         none.unavailable = "no published-runs table beside the catalog "
                            "(catalogs/validation/training_validation.json)";
         return none;
     }
     try {
-        const std::vector<TrainingValidationRow> runs
-            = runTrainingValidationForGpu(*table.document, catalog, table.file, gpuId);
-        return summarizePublishedRuns(runs, gpuId, precision, moe, estimateMfu);
+        return summarizePublishedRuns(
+            runTrainingValidationForGpu(*table.document, catalog, table.file, query.gpuId), query);
     } catch (const std::exception &error) {
         // A user's catalog without a node the runs need, or a damaged installation: the
         // estimate stands on its own, and the reason is shown instead of the comparison.
-        PublishedRunComparison none;
-        none.estimateMfu = estimateMfu;
         none.unavailable = std::string("the published runs cannot be estimated with this "
                                        "catalog: ")
             + error.what();
@@ -118,6 +160,9 @@ std::string publishedRunsText(const PublishedRunComparison &c)
         + (one ? percent(c.highestMfu) : percent(c.lowestMfu) + " to " + percent(c.highestMfu))
         + " MFU; the estimator's error on " + (one ? "it" : "them") + " is "
         + signedErrorRangeText(c.estimatorError) + " (positive: predicted faster than measured).";
+    if (!one && !c.nearestRun.empty())
+        text += " The nearest in size, " + c.nearestRun + ", reached " + percent(c.nearestRunMfu)
+            + " (the estimator's error on it: " + signedPercent(c.nearestRunSignedError) + ").";
     if (c.aboveEveryRun())
         text += " This estimate's " + percent(c.estimateMfu) + " is above the fastest of them, "
             + c.fastestRun + " at " + percent(c.highestMfu)

@@ -16,6 +16,19 @@ namespace cp::model {
 
 class Catalog;
 
+/** What a training estimate is set against the published runs by. */
+struct PublishedRunQuery
+{
+    std::string gpuId; ///< catalog id
+    Precision precision = Precision::BF16;
+    bool moe = false;
+    double parameters = 0; ///< the model's, counted from its shape, for the nearest run in size
+    double mfu = 0; ///< the estimate's, against its precision's dense peak
+};
+
+/** The query for a training job's estimate on a GPU (catalog id) at an MFU. */
+PublishedRunQuery publishedRunQuery(const TrainingJob &job, const std::string &gpuId, double mfu);
+
 struct PublishedRunComparison
 {
     /** Why there is nothing to set the estimate against (no table beside the catalog, no run on
@@ -32,6 +45,11 @@ struct PublishedRunComparison
     /** The estimator's signed errors on these runs (predicted / published - 1; positive:
      * it predicted them faster than they ran). */
     ValidationSummary estimatorError;
+    /** The run whose model is nearest the estimate's in parameter count (by ratio), as an
+     * anchor: what a model of that size reached on this GPU, and the estimator's error on it. */
+    std::string nearestRun;
+    double nearestRunMfu = 0;
+    double nearestRunSignedError = 0;
     double estimateMfu = 0;
 
     bool available() const { return runs > 0; }
@@ -43,21 +61,19 @@ struct PublishedRunComparison
 std::string trainingPrecisionClass(Precision precision);
 
 /**
- * Sets an estimate (its MFU, precision and whether the model is an MoE) against `runs`: those on
- * the same GPU (`gpuId`) and precision class of the same kind (dense or MoE) when there are at
- * least three, else every kind; unavailable when none is left.
+ * Sets an estimate against `runs`: those on the query's GPU and precision class of the same kind
+ * (dense or MoE) when there are at least three, else every kind; unavailable when none is left.
  */
 PublishedRunComparison summarizePublishedRuns(const std::vector<TrainingValidationRow> &runs,
-                                              const std::string &gpuId, Precision precision,
-                                              bool moe, double estimateMfu);
+                                              const PublishedRunQuery &query);
 
 /**
  * summarizePublishedRuns over the catalog's published training runs (Catalog::publishedRuns),
  * its rows for `gpuId` estimated with this catalog. Never throws: a missing or unusable table
  * makes the comparison unavailable, saying why.
  */
-PublishedRunComparison compareWithPublishedRuns(const Catalog &catalog, const std::string &gpuId,
-                                                Precision precision, bool moe, double estimateMfu);
+PublishedRunComparison compareWithPublishedRuns(const Catalog &catalog,
+                                                const PublishedRunQuery &query);
 
 /** One or two sentences for the CLI, the Estimate panel and the report, to follow a
  * "Published runs:" label: "12 on the NVIDIA H100 SXM5 80GB (16-bit, dense) reached 38.4% to

@@ -7,6 +7,7 @@
 #include "model/core/units.h"
 #include "model/training/trainingestimator.h"
 #include "model/training/trainingframework.h"
+#include "model/training/transformershape.h"
 
 #include <algorithm>
 #include <cmath>
@@ -89,6 +90,7 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     job.model = readModel(modelReader);
     out.modelName = job.model.name;
     out.moe = job.model.isMoe();
+    out.parameters = TransformerShape::fromModel(job.model).totalParameters();
     job.seqLen = row.integer("seq_len", 1, 1 << 24);
     job.globalBatch = row.integer("global_batch", 1, 1 << 24);
     job.precision = *precisionFromName(row.choice("precision", {"bf16", "fp16", "fp8"}));

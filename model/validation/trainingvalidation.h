@@ -25,6 +25,7 @@ struct TrainingValidationRow
     std::string modelName;
     Precision precision = Precision::BF16;
     bool moe = false;
+    double parameters = 0; ///< the model's, counted from its shape (every expert for an MoE)
     double measured = 0;
     double predicted = 0;
     /** The run's published MFU against its precision's dense peak, as the estimate's MFU is

@@ -65,6 +65,13 @@ InferenceValidationRow measurement(const std::string &gpuId, Precision weights, 
     return row;
 }
 
+PublishedRunQuery query(const std::string &gpuId, Precision precision, bool moe, double mfu,
+                        double parameters = 0)
+{
+    return {
+        .gpuId = gpuId, .precision = precision, .moe = moe, .parameters = parameters, .mfu = mfu};
+}
+
 } // namespace
 
 class TestPublishedRuns : public QObject
@@ -75,7 +82,7 @@ private slots:
     void setsTheEstimateAgainstRunsOfItsKind()
     {
         const PublishedRunComparison c
-            = summarizePublishedRuns(mixedRuns(), "h100", Precision::BF16, false, 0.46);
+            = summarizePublishedRuns(mixedRuns(), query("h100", Precision::BF16, false, 0.46));
         QCOMPARE(c.runs, 3); // BF16 and FP16 share the 16-bit class; FP8, A100, MoE do not
         QCOMPARE(c.kind, std::string("dense"));
         QCOMPARE(c.precisionClass, std::string("16-bit"));
@@ -87,7 +94,7 @@ private slots:
         QVERIFY(closeRelative(c.estimatorError.meanSignedError, 0.10)); // (-10 + 10 + 30) / 3
         QVERIFY(closeRelative(c.estimatorError.medianAbsoluteError, 0.10));
         QVERIFY(c.aboveEveryRun()); // 46% > 45%
-        QVERIFY(!summarizePublishedRuns(mixedRuns(), "h100", Precision::BF16, false, 0.45)
+        QVERIFY(!summarizePublishedRuns(mixedRuns(), query("h100", Precision::BF16, false, 0.45))
                      .aboveEveryRun());
         const std::string text = publishedRunsText(c);
         QVERIFY2(text.find("3 on the NVIDIA H100 (16-bit, dense) reached 30.0% to 45.0% MFU")
@@ -103,7 +110,7 @@ private slots:
     {
         // One MoE run is too few to judge an MoE estimate by: the dense runs join it.
         const PublishedRunComparison c
-            = summarizePublishedRuns(mixedRuns(), "h100", Precision::BF16, true, 0.2);
+            = summarizePublishedRuns(mixedRuns(), query("h100", Precision::BF16, true, 0.2));
         QCOMPARE(c.runs, 4);
         QCOMPARE(c.kind, std::string("dense and MoE"));
         QCOMPARE(c.lowestMfu, 0.10);
@@ -111,18 +118,50 @@ private slots:
         QVERIFY(!c.aboveEveryRun());
     }
 
+    void anchorsOnTheRunNearestInSize()
+    {
+        // Dense 16-bit H100 runs of 1.3 B, 13 B and 130 B parameters: a 40 B model is nearest
+        // 13 B by ratio (40/13 = 3.1 against 130/40 = 3.25), a 60 B one nearest 130 B (2.2
+        // against 4.6).
+        std::vector<TrainingValidationRow> runs
+            = {run("h100", Precision::BF16, false, 100, 110, 0.40),
+               run("h100", Precision::BF16, false, 200, 180, 0.45),
+               run("h100", Precision::BF16, false, 300, 330, 0.50)};
+        runs[0].parameters = 1.3e9;
+        runs[1].parameters = 13e9;
+        runs[2].parameters = 130e9;
+        const PublishedRunComparison forty
+            = summarizePublishedRuns(runs, query("h100", Precision::BF16, false, 0.6, 40e9));
+        QCOMPARE(forty.nearestRun, std::string("Model 200 on 32 GPUs"));
+        QCOMPARE(forty.nearestRunMfu, 0.45);
+        QVERIFY(closeRelative(forty.nearestRunSignedError, -0.10)); // 180 / 200 - 1
+        const std::string text = publishedRunsText(forty);
+        QVERIFY2(text.find("The nearest in size, Model 200 on 32 GPUs, reached 45.0% (the "
+                           "estimator's error on it: -10.0%).")
+                     != std::string::npos,
+                 text.c_str());
+        QCOMPARE(summarizePublishedRuns(runs, query("h100", Precision::BF16, false, 0.6, 60e9))
+                     .nearestRun,
+                 std::string("Model 300 on 32 GPUs"));
+        // Without the model's size there is no anchor, and no sentence about one.
+        const PublishedRunComparison unsized
+            = summarizePublishedRuns(runs, query("h100", Precision::BF16, false, 0.6));
+        QVERIFY(unsized.nearestRun.empty());
+        QVERIFY(publishedRunsText(unsized).find("nearest") == std::string::npos);
+    }
+
     void saysWhenNoRunWasPublishedOnTheGpu()
     {
         const PublishedRunComparison c
-            = summarizePublishedRuns(mixedRuns(), "l40s", Precision::BF16, false, 0.5);
+            = summarizePublishedRuns(mixedRuns(), query("l40s", Precision::BF16, false, 0.5));
         QVERIFY(!c.available());
         QVERIFY(!c.aboveEveryRun());
         QCOMPARE(publishedRunsText(c),
                  std::string("none to compare with (no published 16-bit training run on this "
                              "GPU)."));
         // FP8 on the A100 (which has no FP8 run): the class, not only the GPU, must match.
-        QVERIFY(
-            !summarizePublishedRuns(mixedRuns(), "a100", Precision::FP8, false, 0.5).available());
+        QVERIFY(!summarizePublishedRuns(mixedRuns(), query("a100", Precision::FP8, false, 0.5))
+                     .available());
     }
 
     void publishedMfuFollowsEachRowsMetric()
@@ -160,6 +199,10 @@ private slots:
         QVERIFY(closeRelative(c.lowestMfu, 380.0 / 989.4, 1e-9));
         QVERIFY2(c.estimateMfu > 0.55, qPrintable(QString::number(c.estimateMfu)));
         QVERIFY(c.aboveEveryRun());
+        // Nearest in size to Llama 3 70B: the weak-scaling table's GPT 70B on 768 GPUs, 419.7
+        // TFLOP/s (42.4%).
+        QCOMPARE(c.nearestRun, std::string("GPT 70B (Megatron-Core weak-scaling) on 768 GPUs"));
+        QVERIFY(closeRelative(c.nearestRunMfu, 419.7 / 989.4, 1e-9));
         // A scaling curve's points leave the comparison out.
         QVERIFY(!estimatePlanThroughput(plan, cp::test::shippedCatalog())
                      .trainingPublishedRuns.available());
@@ -169,8 +212,8 @@ private slots:
     {
         Catalog catalog = cp::test::shippedCatalog();
         catalog.setPublishedRuns(PublishedRunKind::Training, {});
-        const PublishedRunComparison c
-            = compareWithPublishedRuns(catalog, "h100-sxm5-80gb", Precision::BF16, false, 0.5);
+        const PublishedRunComparison c = compareWithPublishedRuns(
+            catalog, query("h100-sxm5-80gb", Precision::BF16, false, 0.5));
         QVERIFY(!c.available());
         QVERIFY2(c.unavailable.find("no published-runs table") != std::string::npos,
                  c.unavailable.c_str());
@@ -187,16 +230,16 @@ private slots:
                {"rows", {{{"id", "broken"}, {"gpu", "h100-sxm5-80gb"}, {"tp", 0}}}}};
         catalog.setPublishedRuns(PublishedRunKind::Training,
                                  {std::make_shared<const nlohmann::json>(table), "broken.json"});
-        const PublishedRunComparison c
-            = compareWithPublishedRuns(catalog, "h100-sxm5-80gb", Precision::BF16, false, 0.5);
+        const PublishedRunComparison c = compareWithPublishedRuns(
+            catalog, query("h100-sxm5-80gb", Precision::BF16, false, 0.5));
         QVERIFY(!c.available());
         QVERIFY2(c.unavailable.find("cannot be estimated with this catalog") != std::string::npos
                      && c.unavailable.find("broken.json") != std::string::npos,
                  c.unavailable.c_str());
         // Rows on other GPUs are not even read: the same table is harmless for an A100 estimate,
         // which simply has no runs.
-        const PublishedRunComparison a100
-            = compareWithPublishedRuns(catalog, "a100-sxm4-80gb", Precision::BF16, false, 0.5);
+        const PublishedRunComparison a100 = compareWithPublishedRuns(
+            catalog, query("a100-sxm4-80gb", Precision::BF16, false, 0.5));
         QVERIFY(!a100.available());
         QVERIFY2(a100.unavailable.find("no published 16-bit training run") != std::string::npos,
                  a100.unavailable.c_str());
