@@ -503,8 +503,10 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         job,
         precision,
         autoscaling,
-        model::compareServingWithPublishedRuns(catalog, setup.hardware.gpu.id,
-                                               *model::precisionFromName(precision))};
+        model::compareServingWithPublishedRuns(catalog,
+                                               {.gpuId = setup.hardware.gpu.id,
+                                                .weights = *model::precisionFromName(precision),
+                                                .modelId = job.model.id})};
     if (a.has("json"))
         printServingJson(output, out);
     else

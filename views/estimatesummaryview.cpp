@@ -511,6 +511,15 @@ void EstimateSummaryView::addPublishedServingRow(QTreeWidgetItem *section,
         value
             = tr("%1 weights, estimator off by %2")
                   .arg(QString::fromStdString(published.weights), parts.join(QStringLiteral("; ")));
+        const QString modelName = QString::fromStdString(published.modelName);
+        if (published.sameModelThroughput.rows > 0)
+            value += tr(" (%1 itself: %2 on %3 throughputs)")
+                         .arg(modelName, range(published.sameModelThroughput))
+                         .arg(published.sameModelThroughput.rows);
+        else if (published.sameModelLatency.rows > 0)
+            value += tr(" (%1 itself: %2 on %3 latencies)")
+                         .arg(modelName, range(published.sameModelLatency))
+                         .arg(published.sameModelLatency.rows);
     }
     QTreeWidgetItem *row = addRow(section, tr("Published measurements on this GPU"), value);
     row->setToolTip(0, full);

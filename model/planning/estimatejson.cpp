@@ -101,6 +101,9 @@ nlohmann::json publishedServingComparisonToJson(const PublishedServingComparison
             {"throughput_error", validationSummaryToJson(c.throughput)},
             {"latency_error", validationSummaryToJson(c.latency)},
             {"latency_under_load_error", validationSummaryToJson(c.latencyUnderLoad)},
+            {"model", c.modelName},
+            {"same_model_throughput_error", validationSummaryToJson(c.sameModelThroughput)},
+            {"same_model_latency_error", validationSummaryToJson(c.sameModelLatency)},
             {"text", publishedServingText(c)}};
 }
 

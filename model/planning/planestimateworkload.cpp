@@ -256,8 +256,11 @@ void estimateInference(PlanEstimateBuild &build)
             job, setup.hardware, setup.cost,
             diurnalProfileFromHourlyRates(w.diurnalRates, "workload.diurnal"));
     if (build.compareWithPublishedRuns)
-        result.inferencePublishedRuns = compareServingWithPublishedRuns(
-            build.catalog, setup.hardware.gpu.id, job.weightPrecision);
+        result.inferencePublishedRuns
+            = compareServingWithPublishedRuns(build.catalog,
+                                              {.gpuId = setup.hardware.gpu.id,
+                                               .weights = job.weightPrecision,
+                                               .modelId = job.model.id});
     if (result.inference.replicas * job.gpusPerReplica > result.gpus)
         result.warnings.push_back("the workload needs "
                                   + std::to_string(result.inference.replicas * job.gpusPerReplica)

@@ -192,6 +192,7 @@ InferenceJob jobOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalo
     row.accept("pp");
     InferenceJob job;
     job.model = modelOf(raw, row, catalog);
+    out.modelId = job.model.id;
     out.modelName = job.model.name;
     out.moe = job.model.isMoe();
     job.weightPrecision = precisionOf(row, "precision", "fp16");

@@ -19,6 +19,7 @@ struct InferenceValidationRow
     std::string id;
     std::string gpuId;
     std::string gpuName;
+    std::string modelId; ///< the catalog id of a catalog model, "validation" for a shape
     std::string modelName;
     std::string engine;
     Precision weightPrecision = Precision::FP16;

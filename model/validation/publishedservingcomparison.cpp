@@ -29,14 +29,14 @@ std::string servingPrecisionClass(Precision weights)
 }
 
 PublishedServingComparison
-summarizePublishedServing(const std::vector<InferenceValidationRow> &rows, const std::string &gpuId,
-                          Precision weights)
+summarizePublishedServing(const std::vector<InferenceValidationRow> &rows,
+                          const PublishedServingQuery &query)
 {
     PublishedServingComparison out;
-    out.weights = servingPrecisionClass(weights);
-    std::vector<double> throughput, latency, underLoad;
+    out.weights = servingPrecisionClass(query.weights);
+    std::vector<double> throughput, latency, underLoad, modelThroughput, modelLatency;
     for (const InferenceValidationRow &row : rows) {
-        if (row.gpuId != gpuId || !row.notEstimated.empty()
+        if (row.gpuId != query.gpuId || !row.notEstimated.empty()
             || servingPrecisionClass(row.weightPrecision) != out.weights)
             continue;
         out.gpuName = row.gpuName;
@@ -44,22 +44,28 @@ summarizePublishedServing(const std::vector<InferenceValidationRow> &rows, const
              : row.underLoad ? underLoad
                              : latency)
             .push_back(row.signedError());
+        if (!query.modelId.empty() && row.modelId == query.modelId && !row.underLoad) {
+            out.modelName = row.modelName;
+            (row.latency ? modelLatency : modelThroughput).push_back(row.signedError());
+        }
     }
     out.throughput = summarizeSignedErrors(throughput);
     out.latency = summarizeSignedErrors(latency);
     out.latencyUnderLoad = summarizeSignedErrors(underLoad);
+    out.sameModelThroughput = summarizeSignedErrors(modelThroughput);
+    out.sameModelLatency = summarizeSignedErrors(modelLatency);
     if (!out.available())
         out.unavailable
             = "no published serving measurement with " + out.weights + " weights on this GPU";
     return out;
 }
 
-PublishedServingComparison
-compareServingWithPublishedRuns(const Catalog &catalog, const std::string &gpuId, Precision weights)
+PublishedServingComparison compareServingWithPublishedRuns(const Catalog &catalog,
+                                                           const PublishedServingQuery &query)
 {
     const PublishedRunTable &table = catalog.publishedRuns(PublishedRunKind::Inference);
     PublishedServingComparison none;
-    none.weights = servingPrecisionClass(weights);
+    none.weights = servingPrecisionClass(query.weights);
     if (!table.document) {
         none.unavailable = "no published-measurements table beside the catalog "
                            "(catalogs/validation/inference_validation.json)";
@@ -67,8 +73,7 @@ compareServingWithPublishedRuns(const Catalog &catalog, const std::string &gpuId
     }
     try {
         return summarizePublishedServing(
-            runInferenceValidationForGpu(*table.document, catalog, table.file, gpuId), gpuId,
-            weights);
+            runInferenceValidationForGpu(*table.document, catalog, table.file, query.gpuId), query);
     } catch (const std::exception &error) {
         // The estimate stands on its own; the reason is shown instead of the comparison.
         none.unavailable = std::string("the published measurements cannot be estimated with "
@@ -97,7 +102,19 @@ std::string publishedServingText(const PublishedServingComparison &c)
         = "on the " + c.gpuName + " with " + c.weights + " weights the estimator was off by ";
     for (std::size_t i = 0; i < parts.size(); ++i)
         text += (i == 0 ? "" : i + 1 == parts.size() ? "; and by " : "; by ") + parts[i];
-    return text + " (positive: predicted faster than measured).";
+    text += " (positive: predicted faster than measured).";
+    std::vector<std::string> own;
+    if (c.sameModelThroughput.rows > 0)
+        own.push_back(signedErrorRangeText(c.sameModelThroughput) + ", on "
+                      + countOf(c.sameModelThroughput.rows, "throughput", "throughputs"));
+    if (c.sameModelLatency.rows > 0)
+        own.push_back(signedErrorRangeText(c.sameModelLatency) + ", on "
+                      + countOf(c.sameModelLatency.rows, "latency", "latencies")
+                      + " at a given batch");
+    if (!own.empty())
+        text += " On " + c.modelName
+            + " itself: " + (own.size() == 1 ? own[0] : own[0] + "; and " + own[1]) + ".";
+    return text;
 }
 
 } // namespace cp::model

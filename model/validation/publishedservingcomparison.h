@@ -17,6 +17,14 @@ namespace cp::model {
 
 class Catalog;
 
+/** What a serving estimate is set against the published measurements by. */
+struct PublishedServingQuery
+{
+    std::string gpuId; ///< catalog id
+    Precision weights = Precision::FP16;
+    std::string modelId; ///< catalog id: its own measurements are summarised apart
+};
+
 struct PublishedServingComparison
 {
     /** Why there is nothing to compare with; empty when some measurement was estimated. */
@@ -29,6 +37,10 @@ struct PublishedServingComparison
     ValidationSummary throughput;
     ValidationSummary latency;
     ValidationSummary latencyUnderLoad;
+    /** The same, on the estimate's own model only (throughputs, and latencies at a batch). */
+    std::string modelName;
+    ValidationSummary sameModelThroughput;
+    ValidationSummary sameModelLatency;
 
     bool available() const { return throughput.rows + latency.rows + latencyUnderLoad.rows > 0; }
 };
@@ -36,23 +48,23 @@ struct PublishedServingComparison
 /** A weight format's class: BF16 and FP16 together, the others apart. */
 std::string servingPrecisionClass(Precision weights);
 
-/** The estimated rows of `rows` on `gpuId` with weights of the same class, summarised. */
+/** The estimated rows of `rows` on the query's GPU with weights of the same class, summarised,
+ * and those of its model apart. */
 PublishedServingComparison
-summarizePublishedServing(const std::vector<InferenceValidationRow> &rows, const std::string &gpuId,
-                          Precision weights);
+summarizePublishedServing(const std::vector<InferenceValidationRow> &rows,
+                          const PublishedServingQuery &query);
 
 /**
  * summarizePublishedServing over the catalog's published serving measurements
- * (Catalog::publishedRuns), its rows for `gpuId` estimated with this catalog. Never throws: a
- * missing or unusable table makes the comparison unavailable, saying why.
+ * (Catalog::publishedRuns), its rows for the query's GPU estimated with this catalog. Never throws:
+ * a missing or unusable table makes the comparison unavailable, saying why.
  */
 PublishedServingComparison compareServingWithPublishedRuns(const Catalog &catalog,
-                                                           const std::string &gpuId,
-                                                           Precision weights);
+                                                           const PublishedServingQuery &query);
 
 /** A sentence to follow a "Published measurements:" label: "on the NVIDIA H100 SXM5 80GB with
- * FP8 weights the estimator was off by -18.6% to +71.4%, mean +4.9%, on 56 throughputs; ...", or
- * "none to compare with (why)." */
+ * FP8 weights the estimator was off by -18.6% to +71.4%, mean +4.9%, on 56 throughputs; ...",
+ * then its model's own ("On Llama 2 70B itself: ..."), or "none to compare with (why)." */
 std::string publishedServingText(const PublishedServingComparison &comparison);
 
 } // namespace cp::model

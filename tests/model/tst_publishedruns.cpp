@@ -261,7 +261,7 @@ private slots:
                measurement("h100", Precision::FP8, false, false, 100, 900)};
         rows.back().notEstimated = "does not fit";
         const PublishedServingComparison c
-            = summarizePublishedServing(rows, "h100", Precision::FP8);
+            = summarizePublishedServing(rows, {.gpuId = "h100", .weights = Precision::FP8});
         QVERIFY(c.available());
         QCOMPARE(c.weights, std::string("FP8"));
         QCOMPARE(c.throughput.rows, 2);
@@ -277,10 +277,30 @@ private slots:
                              "to +10.0%, mean -5.0%, on 2 throughputs; by +25.0%, on 1 latency at "
                              "a given batch; and by +200.0%, on 1 latency under an offered load "
                              "(MLPerf server) (positive: predicted faster than measured)."));
+        // The same rows asked for one model: only its own rows (not under load) count apart.
+        std::vector<InferenceValidationRow> named = rows;
+        named[0].modelId = "llama";
+        named[0].modelName = "Llama";
+        named[2].modelId = "llama";
+        named[2].modelName = "Llama";
+        named[3].modelId = "llama"; // under load: not among the model's own
+        const PublishedServingComparison own = summarizePublishedServing(
+            named, {.gpuId = "h100", .weights = Precision::FP8, .modelId = "llama"});
+        QCOMPARE(own.sameModelThroughput.rows, 1);
+        QVERIFY(closeRelative(own.sameModelThroughput.meanSignedError, 0.10));
+        QCOMPARE(own.sameModelLatency.rows, 1);
+        QVERIFY(closeRelative(own.sameModelLatency.meanSignedError, 0.25));
+        const std::string ownText = publishedServingText(own);
+        QVERIFY2(ownText.find(" On Llama itself: +10.0%, on 1 throughput; and +25.0%, on 1 latency "
+                              "at a given batch.")
+                     != std::string::npos,
+                 ownText.c_str());
         // BF16 and FP16 weights are one class; INT4 on the H100 has no measurement here.
-        QCOMPARE(summarizePublishedServing(rows, "h100", Precision::FP16).throughput.rows, 1);
+        QCOMPARE(summarizePublishedServing(rows, {.gpuId = "h100", .weights = Precision::FP16})
+                     .throughput.rows,
+                 1);
         const PublishedServingComparison int4
-            = summarizePublishedServing(rows, "h100", Precision::INT4);
+            = summarizePublishedServing(rows, {.gpuId = "h100", .weights = Precision::INT4});
         QVERIFY(!int4.available());
         QCOMPARE(publishedServingText(int4),
                  std::string("none to compare with (no published serving measurement with INT4 "
@@ -293,11 +313,19 @@ private slots:
         // weights, 56 throughputs, 14 latencies at a given batch or concurrency and 3 latencies
         // of MLPerf v4.1 server runs (Llama 2 70B TTFT and TPOT, Mixtral TPOT); the server
         // throughput row is not estimated (a fleet that keeps up serves the offered rate).
+        // Of those, Llama 2 70B's own: 5 throughputs and 2 latencies at a given batch (its
+        // server rows stay out of the model's own figures).
         const PublishedServingComparison c = compareServingWithPublishedRuns(
-            cp::test::shippedCatalog(), "h100-sxm5-80gb", Precision::FP8);
+            cp::test::shippedCatalog(),
+            {.gpuId = "h100-sxm5-80gb", .weights = Precision::FP8, .modelId = "llama-2-70b"});
         QCOMPARE(c.throughput.rows, 56);
         QCOMPARE(c.latency.rows, 14);
         QCOMPARE(c.latencyUnderLoad.rows, 3);
+        QCOMPARE(c.modelName, std::string("Llama 2 70B"));
+        QCOMPARE(c.sameModelThroughput.rows, 5);
+        QCOMPARE(c.sameModelLatency.rows, 2);
+        QVERIFY2(publishedServingText(c).find(" On Llama 2 70B itself: ") != std::string::npos,
+                 publishedServingText(c).c_str());
         // The L4 sample serves an 8B model with FP8 weights on L4s, which no published
         // measurement of the table covers: the plan says so.
         const PlanEstimate e = estimatePlan(cp::test::loadSamplePlan("l4-inference-fleet.json"),
@@ -315,16 +343,17 @@ private slots:
                                       {"rows", {{{"id", "broken"}, {"gpu", "h100-sxm5-80gb"}}}}};
         damaged.setPublishedRuns(PublishedRunKind::Inference,
                                  {std::make_shared<const nlohmann::json>(table), "broken.json"});
-        const std::string why
-            = compareServingWithPublishedRuns(damaged, "h100-sxm5-80gb", Precision::FP8)
-                  .unavailable;
+        const std::string why = compareServingWithPublishedRuns(
+                                    damaged, {.gpuId = "h100-sxm5-80gb", .weights = Precision::FP8})
+                                    .unavailable;
         QVERIFY2(why.find("cannot be estimated with this catalog") != std::string::npos
                      && why.find("broken.json") != std::string::npos,
                  why.c_str());
         // Without the table beside the catalog the comparison says that instead.
         Catalog bare = cp::test::shippedCatalog();
         bare.setPublishedRuns(PublishedRunKind::Inference, {});
-        QVERIFY2(compareServingWithPublishedRuns(bare, "h100-sxm5-80gb", Precision::FP8)
+        QVERIFY2(compareServingWithPublishedRuns(
+                     bare, {.gpuId = "h100-sxm5-80gb", .weights = Precision::FP8})
                          .unavailable.find("no published-measurements table")
                      != std::string::npos,
                  "missing table");
