@@ -924,12 +924,39 @@ private slots:
                    "--output-tokens", "128", "--rate", "20", "--ttft-p95-ms", "500",
                    "--tpot-p95-ms", "50", "--json"});
         QCOMPARE(cheapest.status, 0);
-        QVERIFY(QJsonDocument::fromJson(cheapest.out)
-                    .object()
-                    .value(QStringLiteral("options"))
-                    .toArray()
-                    .size()
-                > 3);
+        const QJsonArray options = QJsonDocument::fromJson(cheapest.out)
+                                       .object()
+                                       .value(QStringLiteral("options"))
+                                       .toArray();
+        QVERIFY(options.size() > 3);
+        // Each option says how far the estimator has been from published measurements on its GPU
+        // with its weights: 56 FP8 throughputs on the H100 (counted by hand in
+        // catalogs/validation/inference_validation.json), none at all on the B200.
+        bool sawH100Fp8 = false, sawB200 = false;
+        for (const QJsonValue &value : options) {
+            const QJsonObject option = value.toObject();
+            const QJsonObject published
+                = option.value(QStringLiteral("published_measurements")).toObject();
+            const QString gpu = option.value(QStringLiteral("gpu")).toString();
+            if (gpu == QStringLiteral("h100-sxm5-80gb")
+                && option.value(QStringLiteral("precision")).toString() == QStringLiteral("fp8")) {
+                QCOMPARE(published.value(QStringLiteral("throughput_error"))
+                             .toObject()
+                             .value(QStringLiteral("rows"))
+                             .toInt(),
+                         56);
+                sawH100Fp8 = true;
+            } else if (gpu == QStringLiteral("b200-sxm-192gb")) {
+                QCOMPARE(published.value(QStringLiteral("available")).toBool(), false);
+                sawB200 = true;
+            }
+        }
+        QVERIFY(sawH100Fp8 && sawB200);
+        const Result table = run({"infer", "--gpu", "all", "--model", "llama-3-8b",
+                                  "--input-tokens", "512", "--output-tokens", "128", "--rate", "20",
+                                  "--ttft-p95-ms", "500", "--tpot-p95-ms", "50"});
+        QVERIFY2(table.out.contains(" published ") && table.out.contains(" on 56 "),
+                 table.out.constData());
     }
 
     void inferEngineBatchLimit()
