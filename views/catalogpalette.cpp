@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "catalogpalette.h"
 
+#include "model/validation/validationsummary.h"
+
 #include <QDrag>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -74,6 +76,22 @@ QString kindTitle(model::CatalogKind kind)
         return QObject::tr("Datasets (training data)");
     }
     return {};
+}
+
+/** How many published runs the estimates on a GPU are set against (catalogs/validation). */
+QString publishedRunsNote(const model::Catalog &catalog, const std::string &gpuId)
+{
+    const int training = model::countRowsMeasuredOn(
+        catalog.publishedRuns(model::PublishedRunKind::Training).document.get(), gpuId);
+    const int serving = model::countRowsMeasuredOn(
+        catalog.publishedRuns(model::PublishedRunKind::Inference).document.get(), gpuId);
+    if (training + serving == 0)
+        return QObject::tr("No published training run or serving measurement on this GPU in "
+                           "the validation tables: its estimates rest on the model alone.");
+    return QObject::tr("Published on this GPU: %1 training runs and %2 serving measurements "
+                       "(catalogs/validation); its estimates are set against them.")
+        .arg(training)
+        .arg(serving);
 }
 
 /** What "[U]" in a catalog source means, for the tooltips and the report. */
@@ -191,6 +209,8 @@ void CatalogPalette::rebuild()
             QString tip = name + QLatin1Char('\n') + item->text(1) + QLatin1Char('\n') + source;
             if (source.contains(QLatin1String("[U]")))
                 tip += QLatin1Char('\n') + unsourcedNote();
+            if (kind == model::CatalogKind::Gpu)
+                tip += QLatin1Char('\n') + publishedRunsNote(*m_catalog, id);
             item->setToolTip(0, tip);
             item->setToolTip(1, tip);
             item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled);

@@ -30,6 +30,19 @@ bool validationRowMeasuredOn(const nlohmann::json &row, const std::string &gpuId
     return gpu != row.end() && gpu->is_string() && gpu->get_ref<const std::string &>() == gpuId;
 }
 
+int countRowsMeasuredOn(const nlohmann::json *table, const std::string &gpuId)
+{
+    if (!table || !table->is_object())
+        return 0;
+    const auto rows = table->find("rows");
+    if (rows == table->end() || !rows->is_array())
+        return 0;
+    return static_cast<int>(
+        std::count_if(rows->begin(), rows->end(), [&](const nlohmann::json &row) {
+            return validationRowMeasuredOn(row, gpuId);
+        }));
+}
+
 ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors)
 {
     ValidationSummary summary;

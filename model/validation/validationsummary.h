@@ -31,6 +31,9 @@ const nlohmann::json &validationTableRows(const nlohmann::json &table, const std
  * run of the table reports it). */
 bool validationRowMeasuredOn(const nlohmann::json &row, const std::string &gpuId);
 
+/** How many rows of a validation table (null: none) name `gpuId`; a malformed table has none. */
+int countRowsMeasuredOn(const nlohmann::json *table, const std::string &gpuId);
+
 /** The summary of signed relative errors (positive: the estimator is optimistic). */
 ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors);
 

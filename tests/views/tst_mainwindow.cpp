@@ -2,6 +2,7 @@
 // Drives the real main window offscreen: open each sample, wait for the background estimate, check
 // the figures shown against the model's, and save screenshots into the build tree.
 #include "applicationicon.h"
+#include "catalogpalette.h"
 #include "estimatesummaryview.h"
 #include "mainwindow.h"
 #include "plandocument.h"
@@ -72,6 +73,25 @@ private slots:
 
         QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
         QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/mainwindow-h100.png")));
+    }
+
+    void catalogTooltipsCountThePublishedRuns()
+    {
+        // Hovering a GPU in the catalog says how much published evidence its estimates have:
+        // 30 training runs and 83 serving measurements on the H100 (counted by hand in
+        // catalogs/validation), none at all on the L4.
+        app::MainWindow window(m_catalog);
+        const QList<QTreeWidgetItem *> h100 = window.palette()->tree()->findItems(
+            QStringLiteral("NVIDIA H100 SXM5 80GB"), Qt::MatchExactly | Qt::MatchRecursive);
+        const QList<QTreeWidgetItem *> l4 = window.palette()->tree()->findItems(
+            QStringLiteral("NVIDIA L4"), Qt::MatchExactly | Qt::MatchRecursive);
+        QVERIFY(!h100.isEmpty() && !l4.isEmpty());
+        QVERIFY2(h100.first()->toolTip(0).contains(
+                     QStringLiteral("Published on this GPU: 30 training runs and 83 serving "
+                                    "measurements")),
+                 qPrintable(h100.first()->toolTip(0)));
+        QVERIFY2(l4.first()->toolTip(0).contains(QStringLiteral("rest on the model alone")),
+                 qPrintable(l4.first()->toolTip(0)));
     }
 
     void headlineSaysWhereTheStepGoes()
