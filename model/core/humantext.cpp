@@ -99,4 +99,13 @@ std::string humanEnergy(double joules)
     return groupThousands(text);
 }
 
+std::string percentText(double fraction, int decimals, bool withSign)
+{
+    if (!std::isfinite(fraction))
+        return "-";
+    char text[64];
+    std::snprintf(text, sizeof text, withSign ? "%+.*f%%" : "%.*f%%", decimals, 100 * fraction);
+    return text;
+}
+
 } // namespace cp::model

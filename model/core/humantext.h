@@ -36,4 +36,8 @@ std::string humanDuration(double seconds);
  * "1.23 GWh"; "-" for a negative or non-finite amount. */
 std::string humanEnergy(double joules);
 
+/** A fraction as a percentage: percentText(0.1234) is "12.3%", with `decimals` digits after the
+ * point, and with `withSign` a sign on every value ("+12.3%", "-4.0%"); "-" when not finite. */
+std::string percentText(double fraction, int decimals = 1, bool withSign = false);
+
 } // namespace cp::model

@@ -11,13 +11,6 @@ namespace cp::model {
 
 namespace {
 
-std::string percent(double fraction)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
-    return text;
-}
-
 std::string gpuHours(double hours)
 {
     char text[48];
@@ -65,17 +58,17 @@ std::vector<SimulationFigure> simulationFigures(const SimulationResult &r)
 {
     std::vector<SimulationFigure> figures;
     figures.push_back({"offered load",
-                       percent(r.offeredLoad) + " of the GPUs"
+                       percentText(r.offeredLoad) + " of the GPUs"
                            + (r.offeredLoad > 1 ? " (more than the cluster: the queue grows "
                                                   "without bound)"
                                                 : "")});
-    figures.push_back({"utilisation (allocated)", percent(r.utilisation)});
+    figures.push_back({"utilisation (allocated)", percentText(r.utilisation)});
     figures.push_back({"useful utilisation",
-                       percent(r.usefulUtilisation)
+                       percentText(r.usefulUtilisation)
                            + " (less work lost to failures, preemptions, restarts and "
                              "scattered placements)"});
     figures.push_back({"fragmentation",
-                       percent(r.fragmentation)
+                       percentText(r.fragmentation)
                            + " of GPU-time free but unusable by the first "
                              "queued job"});
     figures.push_back({"failures",
@@ -91,7 +84,7 @@ std::vector<SimulationFigure> simulationFigures(const SimulationResult &r)
                            gpuHours(r.gpuHoursLostToScatter)
                                + " lost by jobs placed under more leaves than they need"});
     if (!r.services.empty())
-        figures.push_back({"service replica-hours served", percent(r.serviceAttainment)});
+        figures.push_back({"service replica-hours served", percentText(r.serviceAttainment)});
     figures.push_back({"jobs",
                        groupedCount(r.jobsSubmitted) + " submitted, "
                            + groupedCount(r.jobsCompleted) + " completed, "
@@ -108,7 +101,7 @@ std::vector<ServiceRow> serviceRows(const SimulationResult &result)
         std::snprintf(demanded, sizeof demanded, "%.0f", service.demandedReplicaHours);
         std::snprintf(served, sizeof served, "%.0f", service.servedReplicaHours);
         rows.push_back({service.name, groupThousands(demanded), groupThousands(served),
-                        percent(service.attainment())});
+                        percentText(service.attainment())});
     }
     return rows;
 }

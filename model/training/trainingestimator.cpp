@@ -23,13 +23,6 @@ namespace {
 constexpr double weightBytesPerParameter = 2.0;
 constexpr double optimizerBytesPerParameter = 12.0;
 
-std::string percent(double fraction)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.0f%%", 100.0 * fraction);
-    return text;
-}
-
 std::string formatNumber(const char *format, double value)
 {
     char text[64];
@@ -483,13 +476,14 @@ void TrainingEstimator::explain(TrainingEstimate &r) const
     if (share < 1.0 / 6.0) {
         r.bottleneck = "compute";
         r.bottleneckExplanation = "compute-bound: GEMMs and attention take "
-            + percent(b.computeSeconds / step) + " of each step at an MFU of " + percent(r.mfu)
-            + "; exposed communication is " + percent(r.commExposedFraction);
+            + percentText(b.computeSeconds / step, 0) + " of each step at an MFU of "
+            + percentText(r.mfu, 0) + "; exposed communication is "
+            + percentText(r.commExposedFraction, 0);
         return;
     }
     r.bottleneck = worst->key;
     const std::string key = worst->key;
-    const std::string pct = percent(share);
+    const std::string pct = percentText(share, 0);
     if (key == "data-parallel")
         r.bottleneckExplanation = "exposed data-parallel gradient sync on the "
             + m_cluster.fabricName + " takes " + pct + " of each step ("

@@ -2,6 +2,7 @@
 #include "model/validation/publishedruncomparison.h"
 
 #include "model/catalog/catalog.h"
+#include "model/core/humantext.h"
 #include "model/training/transformershape.h"
 
 #include <algorithm>
@@ -16,20 +17,6 @@ namespace {
 
 /** Fewer runs than this of the estimate's own kind (dense or MoE) widen the set to both. */
 constexpr int fewestRunsOfOneKind = 3;
-
-std::string percent(double fraction)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
-    return text;
-}
-
-std::string signedPercent(double fraction)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.1f%%", 100 * fraction);
-    return text;
-}
 
 std::vector<const TrainingValidationRow *>
 runsOfKind(const std::vector<TrainingValidationRow> &runs, const std::string &gpuId,
@@ -157,15 +144,17 @@ std::string publishedRunsText(const PublishedRunComparison &c)
     const bool one = c.runs == 1;
     std::string text = std::to_string(c.runs) + " on the " + c.gpuName + " (" + c.precisionClass
         + ", " + c.kind + ") reached "
-        + (one ? percent(c.highestMfu) : percent(c.lowestMfu) + " to " + percent(c.highestMfu))
+        + (one ? percentText(c.highestMfu)
+               : percentText(c.lowestMfu) + " to " + percentText(c.highestMfu))
         + " MFU; the estimator's error on " + (one ? "it" : "them") + " is "
         + signedErrorRangeText(c.estimatorError) + " (positive: predicted faster than measured).";
     if (!one && !c.nearestRun.empty())
-        text += " The nearest in size, " + c.nearestRun + ", reached " + percent(c.nearestRunMfu)
-            + " (the estimator's error on it: " + signedPercent(c.nearestRunSignedError) + ").";
+        text += " The nearest in size, " + c.nearestRun + ", reached "
+            + percentText(c.nearestRunMfu) + " (the estimator's error on it: "
+            + percentText(c.nearestRunSignedError, 1, true) + ").";
     if (c.aboveEveryRun())
-        text += " This estimate's " + percent(c.estimateMfu) + " is above the fastest of them, "
-            + c.fastestRun + " at " + percent(c.highestMfu)
+        text += " This estimate's " + percentText(c.estimateMfu) + " is above the fastest of them, "
+            + c.fastestRun + " at " + percentText(c.highestMfu)
             + ": no published run on this GPU and precision reaches it.";
     return text;
 }

@@ -3,6 +3,7 @@
 
 #include "model/catalog/catalog.h"
 #include "model/cluster/clusterdescription.h"
+#include "model/core/humantext.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
 #include "model/training/trainingestimator.h"
@@ -146,13 +147,6 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     return out;
 }
 
-std::string percentText(double fraction)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.1f%%", 100 * fraction);
-    return text;
-}
-
 std::string summaryLine(const char *label, const std::vector<TrainingValidationRow> &rows)
 {
     return validationSummaryRow(label, summarizeValidation(rows));
@@ -228,11 +222,11 @@ std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> 
                       recomputeName(c.recompute).c_str(),
                       row.estimate.fits ? "" : " (estimated not to fit)");
         char line[768];
-        std::snprintf(line, sizeof line,
-                      "| %s | %s | %d | %s | %s | %s | %.4g | %.4g | %s | %s |\n", row.id.c_str(),
-                      row.gpuName.c_str(), c.tp * c.pp * c.cp * c.dp, layout, row.framework.c_str(),
-                      row.metric.c_str(), row.measured, row.predicted,
-                      percentText(row.signedError()).c_str(), row.estimate.bottleneck.c_str());
+        std::snprintf(
+            line, sizeof line, "| %s | %s | %d | %s | %s | %s | %.4g | %.4g | %s | %s |\n",
+            row.id.c_str(), row.gpuName.c_str(), c.tp * c.pp * c.cp * c.dp, layout,
+            row.framework.c_str(), row.metric.c_str(), row.measured, row.predicted,
+            percentText(row.signedError(), 1, true).c_str(), row.estimate.bottleneck.c_str());
         text += line;
     }
     return text;

@@ -120,6 +120,14 @@ private slots:
         QCOMPARE(humanDuration(89.96), std::string("90.0 s"));
         QCOMPARE(humanDuration(0.0452), std::string("0.045 s"));
         QCOMPARE(humanDuration(std::nan("")), std::string("-"));
+        // Percentages: 0.1234 is 12.3%; to whole percent 0.596 rounds to 60%; a sign on request
+        // (+40.0%, -23.1%, and +0.0% for zero); never "nan%".
+        QCOMPARE(percentText(0.1234), std::string("12.3%"));
+        QCOMPARE(percentText(0.596, 0), std::string("60%"));
+        QCOMPARE(percentText(0.4, 1, true), std::string("+40.0%"));
+        QCOMPARE(percentText(-0.231, 1, true), std::string("-23.1%"));
+        QCOMPARE(percentText(0.0, 1, true), std::string("+0.0%"));
+        QCOMPARE(percentText(std::nan("")), std::string("-"));
         // Energy: 3,060 J = 0.85 Wh; 13.2 kWh = 47.52 MJ; 4.1 MWh; 999.6 kWh rounds up to
         // "1.00 MWh", not "1000 kWh"; 2.5 TWh is the largest unit, so 2,500 TWh is grouped.
         QCOMPARE(humanEnergy(3060), std::string("0.85 Wh"));
