@@ -25,6 +25,13 @@ QString number(double value, int decimals)
     return QLocale().toString(value, 'f', decimals);
 }
 
+/** A signed error as a percentage with a sign on every value: "+4.8%", "-23.1%". */
+QString signedPercent(double fraction, int decimals)
+{
+    return (fraction >= 0 ? QStringLiteral("+") : QString()) + number(100 * fraction, decimals)
+        + QLatin1Char('%');
+}
+
 QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &name, const QString &value)
 {
     auto *item = new QTreeWidgetItem(parent, {name, value});
@@ -108,10 +115,6 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
         const model::PublishedRunComparison &published = e.trainingPublishedRuns;
         if (published.aboveEveryRun()) {
             const model::ValidationSummary &error = published.estimatorError;
-            const auto wholePercent = [](double fraction) {
-                return (fraction >= 0 ? QStringLiteral("+") : QString())
-                    + QString::number(100 * fraction, 'f', 0) + QLatin1Char('%');
-            };
             text += QLatin1Char(' ')
                 + tr("MFU %1% is above every published %2 run on this GPU (the fastest, %3, "
                      "reached %4%")
@@ -124,8 +127,8 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
                             .arg(QString::fromStdString(published.nearestRun),
                                  number(100 * published.nearestRunMfu, 1));
             text += tr("); on those runs the estimator was %1 to %2 off.")
-                        .arg(wholePercent(error.lowestSignedError),
-                             wholePercent(error.highestSignedError));
+                        .arg(signedPercent(error.lowestSignedError, 0),
+                             signedPercent(error.highestSignedError, 0));
         }
         // The step's own bottleneck says nothing of the GPUs waiting for data between steps.
         const model::DataPathEstimate &path = e.trainingRun.dataPath;
@@ -444,20 +447,16 @@ void EstimateSummaryView::addPublishedRunsRow(QTreeWidgetItem *section,
     if (!published.available()) {
         value = tr("None to compare with: %1").arg(QString::fromStdString(published.unavailable));
     } else {
-        const auto signedPercent = [](double fraction) {
-            return (fraction >= 0 ? QStringLiteral("+") : QString()) + number(100 * fraction, 1)
-                + QLatin1Char('%');
-        };
         const QString runs = published.runs == 1 ? tr("1 run") : tr("%1 runs").arg(published.runs);
         const QString mfu = published.runs == 1
             ? tr("%1%").arg(number(100 * published.highestMfu, 1))
             : tr("%1-%2%").arg(number(100 * published.lowestMfu, 1),
                                number(100 * published.highestMfu, 1));
         const QString error = published.runs == 1
-            ? signedPercent(published.estimatorError.meanSignedError)
+            ? signedPercent(published.estimatorError.meanSignedError, 1)
             : tr("%1 to %2")
-                  .arg(signedPercent(published.estimatorError.lowestSignedError),
-                       signedPercent(published.estimatorError.highestSignedError));
+                  .arg(signedPercent(published.estimatorError.lowestSignedError, 1),
+                       signedPercent(published.estimatorError.highestSignedError, 1));
         value = tr("%1 (%2, %3) at %4 MFU; the estimator was %5 off on %6")
                     .arg(runs, QString::fromStdString(published.precisionClass),
                          QString::fromStdString(published.kind), mfu, error,
@@ -486,14 +485,10 @@ void EstimateSummaryView::addPublishedServingRow(QTreeWidgetItem *section,
         value = tr("None to compare with: %1").arg(QString::fromStdString(published.unavailable));
     } else {
         const auto range = [](const model::ValidationSummary &s) {
-            const auto signedPercent = [](double fraction) {
-                return (fraction >= 0 ? QStringLiteral("+") : QString()) + number(100 * fraction, 1)
-                    + QLatin1Char('%');
-            };
-            return s.rows == 1
-                ? signedPercent(s.meanSignedError)
-                : tr("%1 to %2")
-                      .arg(signedPercent(s.lowestSignedError), signedPercent(s.highestSignedError));
+            return s.rows == 1 ? signedPercent(s.meanSignedError, 1)
+                               : tr("%1 to %2")
+                                     .arg(signedPercent(s.lowestSignedError, 1),
+                                          signedPercent(s.highestSignedError, 1));
         };
         QStringList parts;
         if (published.throughput.rows > 0)

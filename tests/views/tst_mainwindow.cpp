@@ -123,6 +123,15 @@ private slots:
                          .arg(QLocale().toString(100 * t.mfu, 'f', 1),
                               QLocale().toString(49.4, 'f', 1), QLocale().toString(42.4, 'f', 1))),
                  qPrintable(summary->diagnosis()));
+        // The estimator's errors on those runs run from negative to positive (the weak-scaling
+        // GPT 32B is pessimistic, the 1.7B optimistic): whole percents, each with its own sign.
+        const model::ValidationSummary &errors = expected.trainingPublishedRuns.estimatorError;
+        QVERIFY(errors.lowestSignedError < -0.005 && errors.highestSignedError > 0.005);
+        QVERIFY2(summary->diagnosis().contains(
+                     QStringLiteral("); on those runs the estimator was -%1% to +%2% off.")
+                         .arg(QLocale().toString(-100 * errors.lowestSignedError, 'f', 0),
+                              QLocale().toString(100 * errors.highestSignedError, 'f', 0))),
+                 qPrintable(summary->diagnosis()));
         QVERIFY2(
             findValue(summary->tree(), QStringLiteral("Published runs on this GPU"))
                 .startsWith(QStringLiteral("Above all: 12 runs (16-bit, dense) at 38.4-49.4% "
