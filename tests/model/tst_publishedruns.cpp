@@ -260,8 +260,8 @@ private slots:
                measurement("a100", Precision::FP8, false, false, 100, 300),
                measurement("h100", Precision::FP8, false, false, 100, 900)};
         rows.back().notEstimated = "does not fit";
-        const PublishedServingComparison c
-            = summarizePublishedServing(rows, {.gpuId = "h100", .weights = Precision::FP8});
+        const PublishedServingComparison c = summarizePublishedServing(
+            rows, {.gpuId = "h100", .weights = Precision::FP8, .modelId = {}});
         QVERIFY(c.available());
         QCOMPARE(c.weights, std::string("FP8"));
         QCOMPARE(c.throughput.rows, 2);
@@ -296,11 +296,12 @@ private slots:
                      != std::string::npos,
                  ownText.c_str());
         // BF16 and FP16 weights are one class; INT4 on the H100 has no measurement here.
-        QCOMPARE(summarizePublishedServing(rows, {.gpuId = "h100", .weights = Precision::FP16})
+        QCOMPARE(summarizePublishedServing(
+                     rows, {.gpuId = "h100", .weights = Precision::FP16, .modelId = {}})
                      .throughput.rows,
                  1);
-        const PublishedServingComparison int4
-            = summarizePublishedServing(rows, {.gpuId = "h100", .weights = Precision::INT4});
+        const PublishedServingComparison int4 = summarizePublishedServing(
+            rows, {.gpuId = "h100", .weights = Precision::INT4, .modelId = {}});
         QVERIFY(!int4.available());
         QCOMPARE(publishedServingText(int4),
                  std::string("none to compare with (no published serving measurement with INT4 "
@@ -343,9 +344,10 @@ private slots:
                                       {"rows", {{{"id", "broken"}, {"gpu", "h100-sxm5-80gb"}}}}};
         damaged.setPublishedRuns(PublishedRunKind::Inference,
                                  {std::make_shared<const nlohmann::json>(table), "broken.json"});
-        const std::string why = compareServingWithPublishedRuns(
-                                    damaged, {.gpuId = "h100-sxm5-80gb", .weights = Precision::FP8})
-                                    .unavailable;
+        const std::string why
+            = compareServingWithPublishedRuns(
+                  damaged, {.gpuId = "h100-sxm5-80gb", .weights = Precision::FP8, .modelId = {}})
+                  .unavailable;
         QVERIFY2(why.find("cannot be estimated with this catalog") != std::string::npos
                      && why.find("broken.json") != std::string::npos,
                  why.c_str());
@@ -353,7 +355,7 @@ private slots:
         Catalog bare = cp::test::shippedCatalog();
         bare.setPublishedRuns(PublishedRunKind::Inference, {});
         QVERIFY2(compareServingWithPublishedRuns(
-                     bare, {.gpuId = "h100-sxm5-80gb", .weights = Precision::FP8})
+                     bare, {.gpuId = "h100-sxm5-80gb", .weights = Precision::FP8, .modelId = {}})
                          .unavailable.find("no published-measurements table")
                      != std::string::npos,
                  "missing table");
