@@ -104,6 +104,11 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
         : AttentionKernel::Unfused;
     job.framework.sequenceParallel = row.optionalBool("sequence_parallel").value_or(true);
     job.framework.moeCommOverlap = row.optionalBool("moe_comm_overlap").value_or(false);
+    // Megatron reduces BF16 gradients in fp32 unless the run sets --grad-reduce-in-bf16 (or a
+    // recipe's grad_reduce_in_fp32 = False), as NVIDIA's Megatron-Bridge benchmark configs do.
+    out.gradientsReducedInBf16 = row.optionalBool("grad_reduce_in_bf16").value_or(false);
+    if (out.gradientsReducedInBf16)
+        job.framework.bf16GradientsInFp32 = false;
     const bool modernStack = job.framework.id == "megatron-core-2024";
 
     ParallelConfig config;
@@ -114,7 +119,10 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     config.microbatch = row.integer("microbatch", 1, 1 << 20);
     config.interleave = row.integer("interleave", 1, 1024);
     config.recompute = *recomputeFromName(row.choice("recompute", {"none", "selective", "full"}));
-    config.zero = modernStack ? 1 : 0;
+    // ZeRO-1 (the distributed optimizer) for Megatron-Core-era rows and plain data parallelism
+    // for 2021-2022 Megatron-LM, unless the row names its stage: 3 for a fully sharded run
+    // (Megatron-FSDP, PyTorch FSDP).
+    config.zero = row.optionalInteger("zero", 0, 3).value_or(modernStack ? 1 : 0);
     config.sequenceParallel = job.framework.sequenceParallel;
     const long long modelParallel = 1LL * config.tp * config.pp * config.cp;
     if (gpus % modelParallel != 0)
@@ -217,9 +225,10 @@ std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> 
     for (const TrainingValidationRow &row : rows) {
         const ParallelConfig &c = row.estimate.config;
         char layout[160];
-        std::snprintf(layout, sizeof layout, "TP%d PP%d CP%d EP%d DP%d mb%d v%d %s%s", c.tp, c.pp,
-                      c.cp, c.ep, c.dp, c.microbatch, c.interleave,
-                      recomputeName(c.recompute).c_str(),
+        std::snprintf(layout, sizeof layout, "TP%d PP%d CP%d EP%d DP%d mb%d v%d %s%s%s%s", c.tp,
+                      c.pp, c.cp, c.ep, c.dp, c.microbatch, c.interleave,
+                      recomputeName(c.recompute).c_str(), c.zero >= 3 ? " ZeRO-3" : "",
+                      row.gradientsReducedInBf16 ? " bf16-grads" : "",
                       row.estimate.fits ? "" : " (estimated not to fit)");
         char line[768];
         std::snprintf(

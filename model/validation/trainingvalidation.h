@@ -21,6 +21,7 @@ struct TrainingValidationRow
     std::string gpuId;
     std::string gpuName;
     std::string framework; ///< the profile the row was estimated with
+    bool gradientsReducedInBf16 = false; ///< the run set grad_reduce_in_fp32 off
     std::string metric; ///< model_tflops_per_gpu, hardware_tflops_per_gpu, mfu, ...
     std::string modelName;
     Precision precision = Precision::BF16;
@@ -42,8 +43,9 @@ struct TrainingValidationRow
  * training_validation.json) through the training estimator with the layout the run used: its
  * GPU's NVSwitch node with the node's NICs on a non-blocking rail-optimised fabric, TP, PP, CP,
  * EP, microbatch, interleave and recomputation as published, ZeRO-1 (the distributed optimizer)
- * for Megatron-Core-era rows and plain data parallelism for 2021-2022 Megatron-LM, and the
- * framework profile of the row's era with its flash-attention and sequence-parallel flags.
+ * for Megatron-Core-era rows and plain data parallelism for 2021-2022 Megatron-LM unless the row
+ * names its ZeRO stage (3 for a fully sharded run), and the framework profile of the row's era
+ * with its flash-attention and sequence-parallel flags.
  * Nothing is searched and nothing is fitted. Throws InputError for a malformed table.
  */
 std::vector<TrainingValidationRow>

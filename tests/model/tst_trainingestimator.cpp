@@ -862,19 +862,83 @@ private slots:
         QVERIFY(sawTwelve);
     }
 
+    void publishedRowNamesItsShardingAndGradientPrecision()
+    {
+        // A fully sharded run (Megatron-FSDP) names ZeRO stage 3 in its row. With TP 1, PP 1,
+        // CP 1 on 8 GPUs every GPU holds the whole dense model under the distributed optimizer
+        // (ZeRO-1), and an eighth of it under ZeRO-3: the weights per GPU fall eightfold.
+        const nlohmann::json suite
+            = readJsonFile(CP_VALIDATION_DATA_DIR "/training_validation.json");
+        nlohmann::json row;
+        for (const nlohmann::json &candidate : suite.at("rows"))
+            if (candidate.at("id") == "nemo2407-llama3-8b-h100")
+                row = candidate;
+        QVERIFY(row.is_object());
+        row["cp"] = 1;
+        auto table = [](const nlohmann::json &only) {
+            return nlohmann::json {{"format", "clusterplanner-training-validation"},
+                                   {"version", 1},
+                                   {"rows", nlohmann::json::array({only})}};
+        };
+        const auto sharded = [&] {
+            nlohmann::json fsdp = row;
+            fsdp["zero"] = 3;
+            return runTrainingValidation(table(fsdp), shippedCatalog(), "fsdp.json");
+        }();
+        const auto unnamed = runTrainingValidation(table(row), shippedCatalog(), "ddp.json");
+        QCOMPARE(unnamed.front().estimate.config.zero, 1);
+        QCOMPARE(sharded.front().estimate.config.zero, 3);
+        QCOMPARE(sharded.front().estimate.config.dp, 8);
+        const double weightsZero1 = unnamed.front().estimate.memory.weightsBytes;
+        const double weightsZero3 = sharded.front().estimate.memory.weightsBytes;
+        QVERIFY2(std::abs(weightsZero1 / weightsZero3 - 8.0) < 1e-9,
+                 qPrintable(QString::number(weightsZero1 / weightsZero3)));
+        QVERIFY(trainingValidationMarkdown(sharded, "fsdp.json").find("v1 none ZeRO-3")
+                != std::string::npos);
+        // A run that reduced its gradients in BF16 (Megatron-Bridge's benchmark configs set
+        // grad_reduce_in_fp32 = False) keeps 2 bytes per gradient instead of Megatron's default
+        // fp32 4: the gradient buffer halves, and the layout says so.
+        nlohmann::json bf16Grads = row;
+        bf16Grads["grad_reduce_in_bf16"] = true;
+        const auto halved = runTrainingValidation(table(bf16Grads), shippedCatalog(), "bf16.json");
+        QVERIFY(halved.front().gradientsReducedInBf16);
+        QCOMPARE(unnamed.front().estimate.memory.gradientsBytes
+                     / halved.front().estimate.memory.gradientsBytes,
+                 2.0);
+        QVERIFY(trainingValidationMarkdown(halved, "bf16.json").find("none bf16-grads")
+                != std::string::npos);
+        // A stage beyond 3 is refused with the file and the field's pointer.
+        nlohmann::json bad = row;
+        bad["zero"] = 4;
+        try {
+            runTrainingValidation(table(bad), shippedCatalog(), "bad.json");
+            QFAIL("zero 4 was accepted");
+        } catch (const InputError &error) {
+            const std::string message = error.what();
+            QVERIFY2(message.find("bad.json") != std::string::npos
+                         && message.find("/rows/0/zero") != std::string::npos,
+                     error.what());
+        }
+    }
+
     void publishedRunsSuite()
     {
-        // catalogs/validation/training_validation.json: 44 published runs, each with its source and
+        // catalogs/validation/training_validation.json: 57 published runs, each with its source and
         // the layout it used (docs/validation-training.md is generated from the same rows). Nothing
         // in the catalog is fitted to them; these checks measure.
         const std::string file = CP_VALIDATION_DATA_DIR "/training_validation.json";
         const auto rows = runTrainingValidation(readJsonFile(file), shippedCatalog(), file);
         QVERIFY(rows.size() >= 25);
-        std::vector<TrainingValidationRow> a100, h100;
+        std::vector<TrainingValidationRow> a100, h100, blackwell;
         int moe = 0;
         for (const TrainingValidationRow &row : rows) {
             QVERIFY2(std::isfinite(row.predicted) && row.predicted > 0, row.id.c_str());
-            (row.gpuName.find("A100") != std::string::npos ? a100 : h100).push_back(row);
+            if (row.gpuId.rfind("a100", 0) == 0)
+                a100.push_back(row);
+            else if (row.gpuId.rfind("h100", 0) == 0)
+                h100.push_back(row);
+            else
+                blackwell.push_back(row);
             moe += row.moe ? 1 : 0;
         }
         QVERIFY(a100.size() >= 10 && h100.size() >= 10 && moe >= 3);
@@ -884,18 +948,31 @@ private slots:
                  qPrintable(QString::number(onA100.medianAbsoluteError)));
         QVERIFY2(onA100.maxAbsoluteError <= 0.15,
                  qPrintable(QString::number(onA100.maxAbsoluteError)));
-        // Guard against getting worse than the state documented in docs/validation-training.md.
-        const ValidationSummary all = summarizeValidation(rows);
+        // The suite the targets are set for (A100 and H100): guard against getting worse than
+        // the state documented in docs/validation-training.md.
+        std::vector<TrainingValidationRow> targetSuite = a100;
+        targetSuite.insert(targetSuite.end(), h100.begin(), h100.end());
+        const ValidationSummary all = summarizeValidation(targetSuite);
         QVERIFY2(all.medianAbsoluteError <= 0.07,
                  qPrintable(QString::number(all.medianAbsoluteError)));
         QVERIFY2(std::abs(all.meanSignedError) <= 0.07,
                  qPrintable(QString::number(all.meanSignedError)));
-        // The targets for the whole suite are not met yet: H100 runs on Megatron-Core are
-        // predicted too fast (docs/validation-training.md). When they are, these become passes.
+        // The targets are not met yet: H100 runs on Megatron-Core are predicted too fast
+        // (docs/validation-training.md). When they are, these become passes.
         QEXPECT_FAIL("", "H100 rows are optimistic; see docs/validation-training.md", Continue);
         QVERIFY(all.medianAbsoluteError <= 0.05);
         QEXPECT_FAIL("", "H100 rows are optimistic; see docs/validation-training.md", Continue);
         QVERIFY(std::abs(all.meanSignedError) <= 0.03);
+        // B200 and GB200 (the Megatron-Bridge 26.04.01 table's rows the estimator can express):
+        // every one is predicted too fast today, by +7.5% to +119.5%, because the Blackwell
+        // calibration rests on short-run matmul peaks and unsourced fractions. Measured, not
+        // tuned: the guard records that state and its direction.
+        QCOMPARE(blackwell.size(), std::size_t(10));
+        const ValidationSummary onBlackwell = summarizeValidation(blackwell);
+        QVERIFY2(onBlackwell.lowestSignedError > 0,
+                 qPrintable(QString::number(onBlackwell.lowestSignedError)));
+        QVERIFY2(onBlackwell.meanSignedError <= 0.50,
+                 qPrintable(QString::number(onBlackwell.meanSignedError)));
     }
 };
 
