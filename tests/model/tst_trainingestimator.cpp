@@ -694,6 +694,28 @@ private slots:
                 > h100.gemmHalfPerformanceDimFor(Precision::BF16));
     }
 
+    void gb200Fp8GemmsFollowTheirSustainedSweep()
+    {
+        // cuBLASLt FP8 square GEMMs on ND GB200 v6 after 10,000 warm-up iterations (AI
+        // benchmarking guide, Azure_Results/ND_GB200_v6_results.md): 2243.6 TFLOP/s at 2048^3,
+        // 2834.6 at 4096^3, 2876.6 at 8192^3, 2906.9 at 16384^3, 2825.6 at 32768^3, of a 5000
+        // TFLOP/s dense FP8 peak. The catalog's curve meets each within 7.5%. The short-run
+        // maximum it replaced (3615.6 TFLOP/s, mamf-finder) was 24% above the 16384^3 point.
+        const GpuSpec &gb200 = shippedCatalog().gpu("gb200-nvl72-gpu");
+        const double peak = gb200.peakFlopsPerSecond(Precision::FP8) / units::tera;
+        QCOMPARE(peak, 5000.0);
+        for (const auto &[size, published] :
+             std::vector<std::pair<double, double>> {{2048, 2243.6},
+                                                     {4096, 2834.6},
+                                                     {8192, 2876.6},
+                                                     {16384, 2906.9},
+                                                     {32768, 2825.6}}) {
+            const double predicted = peak * gemmEfficiency(gb200, Precision::FP8, size, size, size);
+            QVERIFY2(qAbs(predicted / published - 1.0) < 0.075,
+                     qPrintable(QString::number(size) + ": " + QString::number(predicted)));
+        }
+    }
+
     void fp8IsFarFromTwiceAsFast()
     {
         // FP8 doubles the tensor peak, but attention, the logits and every memory-bound kernel
@@ -964,14 +986,12 @@ private slots:
         QEXPECT_FAIL("", "H100 rows are optimistic; see docs/validation-training.md", Continue);
         QVERIFY(std::abs(all.meanSignedError) <= 0.03);
         // B200 and GB200 (the Megatron-Bridge 26.04.01 table's rows the estimator can express):
-        // every one is predicted too fast today, by +7.5% to +119.5%, because the Blackwell
-        // calibration rests on short-run matmul peaks and unsourced fractions. Measured, not
-        // tuned: the guard records that state and its direction.
+        // optimistic on average, +37.7% today (docs/validation-training.md): the B200's GEMM
+        // fractions are short-run peaks and both parts' attention and memory fractions are
+        // unsourced. Measured, not tuned: the guard records that state and its direction.
         QCOMPARE(blackwell.size(), std::size_t(10));
         const ValidationSummary onBlackwell = summarizeValidation(blackwell);
-        QVERIFY2(onBlackwell.lowestSignedError > 0,
-                 qPrintable(QString::number(onBlackwell.lowestSignedError)));
-        QVERIFY2(onBlackwell.meanSignedError <= 0.50,
+        QVERIFY2(onBlackwell.meanSignedError > 0 && onBlackwell.meanSignedError <= 0.40,
                  qPrintable(QString::number(onBlackwell.meanSignedError)));
     }
 };
