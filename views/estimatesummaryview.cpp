@@ -113,7 +113,16 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
         // An MFU no published run on the hardware reaches is the figure an architect must not
         // take on trust: say so where it is read first.
         const model::PublishedRunComparison &published = e.trainingPublishedRuns;
-        if (published.aboveEveryRun()) {
+        if (published.aboveEveryRun() && published.runs == 1) {
+            text += QLatin1Char(' ')
+                + tr("MFU %1% is above the only published %2 run on this GPU (%3, %4%); on it "
+                     "the estimator was %5 off.")
+                      .arg(number(100 * published.estimateMfu, 1),
+                           QString::fromStdString(published.precisionClass),
+                           QString::fromStdString(published.fastestRun),
+                           number(100 * published.highestMfu, 1),
+                           signedPercent(published.estimatorError.meanSignedError, 0));
+        } else if (published.aboveEveryRun()) {
             const model::ValidationSummary &error = published.estimatorError;
             text += QLatin1Char(' ')
                 + tr("MFU %1% is above every published %2 run on this GPU (the fastest, %3, "
@@ -446,21 +455,27 @@ void EstimateSummaryView::addPublishedRunsRow(QTreeWidgetItem *section,
     QString value;
     if (!published.available()) {
         value = tr("None to compare with: %1").arg(QString::fromStdString(published.unavailable));
+    } else if (published.runs == 1) {
+        // One run: name it; its MFU and the estimator's error on it are the whole evidence.
+        value = tr("1 run (%1, %2), %3, at %4% MFU; the estimator was %5 off on it")
+                    .arg(QString::fromStdString(published.precisionClass),
+                         QString::fromStdString(published.kind),
+                         QString::fromStdString(published.fastestRun),
+                         number(100 * published.highestMfu, 1),
+                         signedPercent(published.estimatorError.meanSignedError, 1));
+        if (published.aboveEveryRun())
+            value = tr("Above it: ") + value;
     } else {
-        const QString runs = published.runs == 1 ? tr("1 run") : tr("%1 runs").arg(published.runs);
-        const QString mfu = published.runs == 1
-            ? tr("%1%").arg(number(100 * published.highestMfu, 1))
-            : tr("%1-%2%").arg(number(100 * published.lowestMfu, 1),
-                               number(100 * published.highestMfu, 1));
-        const QString error = published.runs == 1
-            ? signedPercent(published.estimatorError.meanSignedError, 1)
-            : tr("%1 to %2")
+        const QString error
+            = tr("%1 to %2")
                   .arg(signedPercent(published.estimatorError.lowestSignedError, 1),
                        signedPercent(published.estimatorError.highestSignedError, 1));
-        value = tr("%1 (%2, %3) at %4 MFU; the estimator was %5 off on %6")
-                    .arg(runs, QString::fromStdString(published.precisionClass),
-                         QString::fromStdString(published.kind), mfu, error,
-                         published.runs == 1 ? tr("it") : tr("them"));
+        value
+            = tr("%1 runs (%2, %3) at %4-%5% MFU; the estimator was %6 off on them")
+                  .arg(QString::number(published.runs),
+                       QString::fromStdString(published.precisionClass),
+                       QString::fromStdString(published.kind), number(100 * published.lowestMfu, 1),
+                       number(100 * published.highestMfu, 1), error);
         if (!published.nearestRun.empty())
             value += tr("; nearest in size: %1 at %2%")
                          .arg(QString::fromStdString(published.nearestRun),

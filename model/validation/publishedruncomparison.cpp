@@ -153,8 +153,9 @@ std::string publishedRunsText(const PublishedRunComparison &c)
             + percentText(c.nearestRunMfu) + " (the estimator's error on it: "
             + percentText(c.nearestRunSignedError, 1, true) + ").";
     if (c.aboveEveryRun())
-        text += " This estimate's " + percentText(c.estimateMfu) + " is above the fastest of them, "
-            + c.fastestRun + " at " + percentText(c.highestMfu)
+        text += " This estimate's " + percentText(c.estimateMfu) + " is above "
+            + (one ? "it, " : "the fastest of them, ") + c.fastestRun + " at "
+            + percentText(c.highestMfu)
             + ": no published run on this GPU and precision reaches it.";
     return text;
 }

@@ -106,6 +106,25 @@ private slots:
                  text.c_str());
     }
 
+    void oneRunIsNamedAsOne()
+    {
+        // The only run on the GPU: 500 measured, 450 predicted (-10%), at 44% MFU. An estimate
+        // at 50% is above it; the text speaks of it, not of "the fastest of them".
+        const PublishedRunComparison c
+            = summarizePublishedRuns({run("h100", Precision::BF16, false, 500, 450, 0.44)},
+                                     query("h100", Precision::BF16, false, 0.50));
+        QCOMPARE(c.runs, 1);
+        QVERIFY(c.aboveEveryRun());
+        const std::string text = publishedRunsText(c);
+        QVERIFY2(text.find("1 on the NVIDIA H100 (16-bit, dense) reached 44.0% MFU; the "
+                           "estimator's error on it is -10.0% (")
+                     != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("is above it, Model 500 on 32 GPUs at 44.0%") != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("of them") == std::string::npos, text.c_str());
+    }
+
     void widensToBothKindsWhenItsKindHasFewRuns()
     {
         // One MoE run is too few to judge an MoE estimate by: the dense runs join it.

@@ -12,11 +12,13 @@
 #include "userguidedialog.h"
 
 #include "model/catalog/catalogdatabase.h"
+#include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
 #include "model/plan/planio.h"
 #include "model/planning/planestimator.h"
 
 #include <QDir>
+#include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -168,6 +170,41 @@ private slots:
                                 "between rows"));
         // Above the tree, not a row inside it.
         QVERIFY(bar->geometry().bottom() <= summary->tree()->geometry().top());
+    }
+
+    void aSingleRunIsNamedInTheDiagnosis()
+    {
+        // The sample's servers swapped for DGX B200: the table's only 16-bit B200 run is
+        // GPT-OSS 120B on 64 GPUs (its other two B200 rows are MXFP8), so the Llama 3 70B estimate
+        // is set against that one run, named, with one error and not a range.
+        nlohmann::json document
+            = model::readJsonFile(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+        QCOMPARE(document.at("nodes").at(0).at("node"), "dgx-h100");
+        document["nodes"][0]["node"] = "dgx-b200";
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("b200.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(document.dump(2)));
+        file.close();
+        app::MainWindow window(m_catalog);
+        window.resize(1366, 768);
+        window.show();
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(window.openPlan(path));
+        QVERIFY(ready.wait(60000));
+        views::EstimateSummaryView *summary = window.summaryView();
+        const QString diagnosis = summary->diagnosis();
+        QVERIFY2(diagnosis.contains(QStringLiteral("is above the only published 16-bit run on this "
+                                                   "GPU (GPT-OSS 120B on 64 GPUs, "))
+                     && diagnosis.contains(QStringLiteral("); on it the estimator was +"))
+                     && !diagnosis.contains(QStringLiteral("on those runs")),
+                 qPrintable(diagnosis));
+        const QString row
+            = findValue(summary->tree(), QStringLiteral("Published runs on this GPU"));
+        QVERIFY2(row.startsWith(QStringLiteral("Above it: 1 run (16-bit, dense and MoE), GPT-OSS "
+                                               "120B on 64 GPUs, at ")),
+                 qPrintable(row));
     }
 
     void checkpointsWithoutStorageAreSaidToBeImpossible()
