@@ -37,6 +37,37 @@ QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &name, const QStr
     auto *item = new QTreeWidgetItem(parent, {name, value});
     return item;
 }
+
+/** " MFU 59.3% is above every published 16-bit run on this GPU (...)..." when the estimate's
+ * MFU is above every run it is set against, with the one run named when there is only one;
+ * empty otherwise. */
+QString aboveEveryPublishedRunText(const model::PublishedRunComparison &published)
+{
+    if (!published.aboveEveryRun())
+        return {};
+    const QString mfu = number(100 * published.estimateMfu, 1);
+    const QString precision = QString::fromStdString(published.precisionClass);
+    const QString fastest = QString::fromStdString(published.fastestRun);
+    const QString fastestMfu = number(100 * published.highestMfu, 1);
+    if (published.runs == 1)
+        return QLatin1Char(' ')
+            + EstimateSummaryView::tr("MFU %1% is above the only published %2 run on this GPU "
+                                      "(%3, %4%); on it the estimator was %5 off.")
+                  .arg(mfu, precision, fastest, fastestMfu,
+                       signedPercent(published.estimatorError.meanSignedError, 0));
+    QString text = QLatin1Char(' ')
+        + EstimateSummaryView::tr("MFU %1% is above every published %2 run on this GPU (the "
+                                  "fastest, %3, reached %4%")
+              .arg(mfu, precision, fastest, fastestMfu);
+    if (!published.nearestRun.empty() && published.nearestRun != published.fastestRun)
+        text += EstimateSummaryView::tr("; the nearest in size, %1, %2%")
+                    .arg(QString::fromStdString(published.nearestRun),
+                         number(100 * published.nearestRunMfu, 1));
+    return text
+        + EstimateSummaryView::tr("); on those runs the estimator was %1 to %2 off.")
+              .arg(signedPercent(published.estimatorError.lowestSignedError, 0),
+                   signedPercent(published.estimatorError.highestSignedError, 0));
+}
 } // namespace
 
 EstimateSummaryView::EstimateSummaryView(QWidget *parent)
@@ -112,33 +143,7 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
         QString text = tr("Bottleneck: %1.").arg(sentence(e.training.best.bottleneckExplanation));
         // An MFU no published run on the hardware reaches is the figure an architect must not
         // take on trust: say so where it is read first.
-        const model::PublishedRunComparison &published = e.trainingPublishedRuns;
-        if (published.aboveEveryRun() && published.runs == 1) {
-            text += QLatin1Char(' ')
-                + tr("MFU %1% is above the only published %2 run on this GPU (%3, %4%); on it "
-                     "the estimator was %5 off.")
-                      .arg(number(100 * published.estimateMfu, 1),
-                           QString::fromStdString(published.precisionClass),
-                           QString::fromStdString(published.fastestRun),
-                           number(100 * published.highestMfu, 1),
-                           signedPercent(published.estimatorError.meanSignedError, 0));
-        } else if (published.aboveEveryRun()) {
-            const model::ValidationSummary &error = published.estimatorError;
-            text += QLatin1Char(' ')
-                + tr("MFU %1% is above every published %2 run on this GPU (the fastest, %3, "
-                     "reached %4%")
-                      .arg(number(100 * published.estimateMfu, 1),
-                           QString::fromStdString(published.precisionClass),
-                           QString::fromStdString(published.fastestRun),
-                           number(100 * published.highestMfu, 1));
-            if (!published.nearestRun.empty() && published.nearestRun != published.fastestRun)
-                text += tr("; the nearest in size, %1, %2%")
-                            .arg(QString::fromStdString(published.nearestRun),
-                                 number(100 * published.nearestRunMfu, 1));
-            text += tr("); on those runs the estimator was %1 to %2 off.")
-                        .arg(signedPercent(error.lowestSignedError, 0),
-                             signedPercent(error.highestSignedError, 0));
-        }
+        text += aboveEveryPublishedRunText(e.trainingPublishedRuns);
         // The step's own bottleneck says nothing of the GPUs waiting for data between steps.
         const model::DataPathEstimate &path = e.trainingRun.dataPath;
         if (e.hasTrainingRun && path.present && path.stallFraction > 0)
