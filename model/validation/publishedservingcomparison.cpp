@@ -16,6 +16,13 @@ std::string countOf(int rows, const char *singular, const char *plural)
     return std::to_string(rows) + " " + (rows == 1 ? singular : plural);
 }
 
+/** "-3.2% to +12.8%, mean +4.9%, on 5 throughputs" and the suffix after it. */
+std::string errorsOnText(const ValidationSummary &errors, const char *singular, const char *plural,
+                         const char *suffix = "")
+{
+    return signedErrorRangeText(errors) + ", on " + countOf(errors.rows, singular, plural) + suffix;
+}
+
 } // namespace
 
 std::string servingPrecisionClass(Precision weights)
@@ -89,15 +96,12 @@ std::string publishedServingText(const PublishedServingComparison &c)
         return "none to compare with (" + c.unavailable + ").";
     std::vector<std::string> parts;
     if (c.throughput.rows > 0)
-        parts.push_back(signedErrorRangeText(c.throughput) + ", on "
-                        + countOf(c.throughput.rows, "throughput", "throughputs"));
+        parts.push_back(errorsOnText(c.throughput, "throughput", "throughputs"));
     if (c.latency.rows > 0)
-        parts.push_back(signedErrorRangeText(c.latency) + ", on "
-                        + countOf(c.latency.rows, "latency", "latencies") + " at a given batch");
+        parts.push_back(errorsOnText(c.latency, "latency", "latencies", " at a given batch"));
     if (c.latencyUnderLoad.rows > 0)
-        parts.push_back(signedErrorRangeText(c.latencyUnderLoad) + ", on "
-                        + countOf(c.latencyUnderLoad.rows, "latency", "latencies")
-                        + " under an offered load (MLPerf server)");
+        parts.push_back(errorsOnText(c.latencyUnderLoad, "latency", "latencies",
+                                     " under an offered load (MLPerf server)"));
     std::string text
         = "on the " + c.gpuName + " with " + c.weights + " weights the estimator was off by ";
     for (std::size_t i = 0; i < parts.size(); ++i)
@@ -105,12 +109,10 @@ std::string publishedServingText(const PublishedServingComparison &c)
     text += " (positive: predicted faster than measured).";
     std::vector<std::string> own;
     if (c.sameModelThroughput.rows > 0)
-        own.push_back(signedErrorRangeText(c.sameModelThroughput) + ", on "
-                      + countOf(c.sameModelThroughput.rows, "throughput", "throughputs"));
+        own.push_back(errorsOnText(c.sameModelThroughput, "throughput", "throughputs"));
     if (c.sameModelLatency.rows > 0)
-        own.push_back(signedErrorRangeText(c.sameModelLatency) + ", on "
-                      + countOf(c.sameModelLatency.rows, "latency", "latencies")
-                      + " at a given batch");
+        own.push_back(
+            errorsOnText(c.sameModelLatency, "latency", "latencies", " at a given batch"));
     if (!own.empty())
         text += " On " + c.modelName
             + " itself: " + (own.size() == 1 ? own[0] : own[0] + "; and " + own[1]) + ".";
