@@ -922,6 +922,7 @@ private slots:
                 row = candidate;
         QVERIFY(row.is_object());
         row["cp"] = 1;
+        row.erase("grad_reduce_in_bf16"); // the shipped row names it; this test names it itself
         auto table = [](const nlohmann::json &only) {
             return nlohmann::json {{"format", "clusterplanner-training-validation"},
                                    {"version", 1},
