@@ -35,6 +35,7 @@ QString signedPercent(double fraction, int decimals)
 QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &name, const QString &value)
 {
     auto *item = new QTreeWidgetItem(parent, {name, value});
+    item->setToolTip(0, name); // whole, where the narrow column elides it
     return item;
 }
 

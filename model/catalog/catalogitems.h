@@ -72,6 +72,12 @@ struct GpuSpec : CatalogEntry
      * (0: not measured; the kernel then costs kernelOverheadSeconds like any other).
      */
     double decodeAttentionFixedSeconds = 0;
+    /**
+     * Bandwidth from the L2 cache to the SMs when many thread blocks read the same data, as the
+     * blocks of a decode-attention kernel that serve one query head each re-read the K/V head
+     * their group shares (0: not measured; the achievable HBM bandwidth stands in).
+     */
+    double l2ReadBytesPerSecond = 0;
     std::string calibrationSource;
 
     double peakFlopsPerSecond(Precision precision) const;

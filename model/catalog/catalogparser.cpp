@@ -99,6 +99,13 @@ void readGpuCalibration(JsonFieldReader &reader, GpuSpec &gpu)
         = calibration.optionalNumber("decode_attention_fixed_us", {0.0, 1000.0, false})
               .value_or(0.0)
         * 1e-6;
+    gpu.l2ReadBytesPerSecond
+        = units::gbToBytes(calibration.optionalNumber("l2_read_gb_per_s", positive).value_or(0.0));
+    // An L2 cache slower than the HBM it caches is a typing error (a TB/s figure read as GB/s).
+    if (gpu.l2ReadBytesPerSecond > 0 && gpu.l2ReadBytesPerSecond < gpu.memoryBytesPerSecond)
+        calibration.fail("l2_read_gb_per_s",
+                         "is below the GPU's memory bandwidth; an L2 cache reads faster than the "
+                         "HBM it caches");
     gpu.calibrationSource = calibration.string("source");
     calibration.finish();
     if (gpu.scaleUpBusBytesPerSecond > gpu.scaleUpBytesPerSecond * 1.2)

@@ -234,7 +234,7 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
         = insideScaleUp ? m_hw.scaleUpLowLatencyLink() : replica.tensorParallelLink;
     replica.kvReadsPerKvHead = kvReadsPerKvHead(
         m_job.engine, static_cast<int>(std::lround(s.shape.heads / s.shape.kvHeads)),
-        m_job.kvPrecision == Precision::INT8);
+        static_cast<int>(std::lround(s.shape.headDim)), m_job.kvPrecision == Precision::INT8);
     replica.expertGemmRateShare
         = m_job.engine.moeGemmLegacyKernels ? gpu.legacyKernelGemmFraction : 1.0;
     // Stages hand 16-bit hidden states to the next node over the scale-out network.
@@ -288,8 +288,9 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
             * bytesPerElement(m_job.weightPrecision) / (t * p);
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
-    const double kvRead = b * context * e.kvBytesPerToken * s.kvShare * s.replica.kvReadsPerKvHead;
-    e.decodeMemorySeconds = p * (weightBytesRead + kvRead) / s.hbmBytesPerSecond;
+    const double kvRead = b * context * e.kvBytesPerToken * s.kvShare;
+    e.decodeMemorySeconds
+        = p * (weightBytesRead / s.hbmBytesPerSecond + kvCacheReadSeconds(s.replica, kvRead));
     // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs.
     const double linearFlopsPerToken
         = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);

@@ -79,9 +79,10 @@ public:
     }
 
     /** A fused attention kernel per layer; `fixedSeconds` is its cost beyond its roofline (a
-     * launch, or a decode kernel's measured fixed time). */
+     * launch, or a decode kernel's measured fixed time); `memorySecondsPerLayer` its time to read
+     * `bytesPerLayer` (at the achievable HBM bandwidth when negative). */
     void addAttention(const char *name, double flopsPerLayer, double bytesPerLayer,
-                      double keysPerKernel, double fixedSeconds)
+                      double keysPerKernel, double fixedSeconds, double memorySecondsPerLayer = -1)
     {
         // Whichever limits the fused kernel: the K/V bytes at streaming bandwidth, or the score
         // FLOPs at the GPU's fused-attention share of the 16-bit peak.
@@ -91,7 +92,8 @@ public:
             / (keysPerKernel + m_gpu.gemmHalfPerformanceDim);
         const double computeSeconds
             = flopsPerLayer / (m_gpu.peakFlopsPerSecond(sixteen) * efficiency);
-        const double memorySeconds = bytesPerLayer / m_hbm;
+        const double memorySeconds
+            = memorySecondsPerLayer >= 0 ? memorySecondsPerLayer : bytesPerLayer / m_hbm;
         StepOperation op {name, OperationKind::Attention};
         op.flops = m_layers * flopsPerLayer;
         op.bytes = m_layers * bytesPerLayer;
@@ -241,19 +243,24 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
     const double t = replica.tensorParallel;
     stage.addNormsAndResiduals();
     stage.addQkv();
-    // Decode attention: every sequence reads its whole K/V cache for each KV head its rank holds
-    // (fewer KV heads than ranks: each rank keeps one), as often as the engine's kernel re-reads
-    // a head for the query heads of its group.
+    // Decode attention: every sequence streams its whole K/V cache for each KV head its rank
+    // holds (fewer KV heads than ranks: each rank keeps one) from HBM, and the engine's kernel
+    // reads a head once per block serving the query heads of its group (kvCacheReadSeconds).
     const double kvHeadsPerRank = std::max(1.0, shape.kvHeads / t);
     const double kvBytes = tokens * context * 2.0 * kvHeadsPerRank * shape.headDim
-        * bytesPerElement(replica.kvPrecision) * replica.kvReadsPerKvHead;
+        * bytesPerElement(replica.kvPrecision);
     const double flops = 4.0 * tokens * tokensPerSequence * context * shape.queryWidth() / t;
     // Paged batch-decode kernels stream the cache at the achievable bandwidth only once it is
     // large; a fixed time per kernel (GpuSpec::decodeAttentionFixedSeconds, measured) covers the
     // rest, in place of the launch cost when it is larger.
     const GpuSpec &gpu = replica.gpu;
-    stage.addAttention("decode attention (reads the K/V cache)", flops, kvBytes, context,
-                       std::max(gpu.kernelOverheadSeconds, gpu.decodeAttentionFixedSeconds));
+    // Its name says when the kernel re-reads heads: the bytes column counts HBM only.
+    const char *name = replica.kvReadsPerKvHead > 1.0
+        ? "decode attention (reads the K/V cache; re-reads from L2)"
+        : "decode attention (reads the K/V cache)";
+    stage.addAttention(name, flops, kvBytes, context,
+                       std::max(gpu.kernelOverheadSeconds, gpu.decodeAttentionFixedSeconds),
+                       kvCacheReadSeconds(replica, kvBytes));
     stage.addOutputProjection();
     stage.addMlp(expertsTouched(shape, tokens * tokensPerSequence));
     stage.addTensorParallel();
@@ -284,6 +291,16 @@ StepOperations prefillStageOperations(const ServingReplica &replica, double prom
     stage.addLogitsAndSampler(prompts);
     stage.addStageSend();
     return stage.operations();
+}
+
+double kvCacheReadSeconds(const ServingReplica &replica, double hbmBytes)
+{
+    const GpuSpec &gpu = replica.gpu;
+    const double hbmBytesPerSecond = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
+    const double l2BytesPerSecond
+        = gpu.l2ReadBytesPerSecond > 0 ? gpu.l2ReadBytesPerSecond : hbmBytesPerSecond;
+    return std::max(hbmBytes / hbmBytesPerSecond,
+                    hbmBytes * replica.kvReadsPerKvHead / l2BytesPerSecond);
 }
 
 double totalSeconds(const StepOperations &operations)

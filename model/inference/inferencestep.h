@@ -25,7 +25,8 @@ struct ServingReplica
      * the faster of the two, as NCCL's tuner picks the protocol per message size. */
     LinkLevel tensorParallelLowLatencyLink;
     LinkLevel stageLink; ///< scale-out link between pipeline stages
-    /** Times a decode step reads each K/V head (the engine's attention kernel, servingengine.h). */
+    /** Times the decode-attention blocks read each K/V head in a step (the engine's kernel,
+     * servingengine.h): HBM delivers it once, the L2 cache the other reads. */
     double kvReadsPerKvHead = 1.0;
     /** Share of the GEMM rate the grouped expert GEMMs reach: the GPU's legacy-kernel fraction
      * when the engine runs the previous generation's MoE kernels on it, else 1. */
@@ -37,11 +38,12 @@ struct ServingReplica
  * of `context` tokens, through one pipeline stage of the replica, as named operations: per layer
  * the norms, the QKV, output and MLP GEMMs (each the slower of its FLOPs at the size-dependent
  * GEMM efficiency and reading its weights at achievable HBM bandwidth, plus the GPU's fixed
- * kernel cost), the decode attention reading every sequence's K/V cache `kvReadsPerKvHead` times
- * per KV head (once for FlashAttention/FlashInfer/XQA-style GQA kernels), the TP all-reduces; then
- * the logits and the sampler on the last stage and the send to the next stage. Times are per stage
- * pass. With `tokensPerSequence` > 1 (a speculative verify step) every sequence feeds that many
- * tokens: the GEMMs get that many rows, the K/V cache is still read once per sequence.
+ * kernel cost), the decode attention streaming every sequence's K/V cache from HBM once while its
+ * thread blocks read each KV head `kvReadsPerKvHead` times (once for FlashAttention/FlashInfer/
+ * XQA-style GQA kernels; the re-reads come from L2, see kvCacheReadSeconds), the TP all-reduces;
+ * then the logits and the sampler on the last stage and the send to the next stage. Times are per
+ * stage pass. With `tokensPerSequence` > 1 (a speculative verify step) every sequence feeds that
+ * many tokens: the GEMMs get that many rows, the K/V cache is still read once per sequence.
  */
 StepOperations decodeStageOperations(const ServingReplica &replica, double tokens, double context,
                                      double tokensPerSequence = 1.0);
@@ -54,6 +56,15 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
  */
 StepOperations prefillStageOperations(const ServingReplica &replica, double prompts,
                                       double promptTokens);
+
+/**
+ * Seconds a decode-attention kernel takes to read `hbmBytes` of K/V cache that its thread blocks
+ * read `replica.kvReadsPerKvHead` times: HBM delivers each head once at its achievable bandwidth;
+ * the blocks serving one group's query heads are neighbours in the kernel's grid, so they run side
+ * by side and take the re-reads from L2, at the GPU's measured L2 bandwidth (GpuSpec::
+ * l2ReadBytesPerSecond; HBM's when unmeasured). The slower of the two limits the kernel.
+ */
+double kvCacheReadSeconds(const ServingReplica &replica, double hbmBytes);
 
 double totalSeconds(const StepOperations &operations);
 

@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/inference/servingengine.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cp::model {
 
 namespace {
+
+/** Whether a kernel that takes `accepted` (empty: every value) takes `value`. */
+bool takes(const std::vector<int> &accepted, int value)
+{
+    return accepted.empty() || std::find(accepted.begin(), accepted.end(), value) != accepted.end();
+}
 
 std::vector<ServingEngine> makeEngines()
 {
@@ -37,7 +44,19 @@ std::vector<ServingEngine> makeEngines()
           "kernels arrived after the tag, with FP8 Mixtral (NVIDIA/TensorRT-LLM pull request "
           "1492, 'Update TensorRT-LLM', 2024-04-24), so releases from 0.10 run Hopper-native "
           "MoE GEMMs.";
+    trtllm09.source
+        += " Decode attention at 0.9: DecoderXQARunner::shouldUse "
+           "(cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/"
+           "decoderXQARunner.h) takes only groups of 1 or 8 query heads per K/V head "
+           "and heads of 128 or 256, and the precompiled XQA kernels for one-beam "
+           "generation are all for groups of 8 (cubin/xqa_kernel_*_nqpkv_8_*), so every "
+           "other model runs the masked multi-head attention kernel, whose grid "
+           "launches one thread block per query head and sequence "
+           "(decoderMaskedMultiheadAttentionLaunch.h: grid {num_heads, batch_size}; "
+           "each block reads K/V head hi / qhead_per_kv).";
     trtllm09.moeGemmLegacyKernels = true;
+    trtllm09.groupedDecodeGroupSizes = {8};
+    trtllm09.groupedDecodeHeadDims = {128, 256};
     engines.push_back(trtllm09);
 
     ServingEngine vllm;
@@ -74,7 +93,9 @@ std::vector<ServingEngine> makeEngines()
           "decoder_multihead_attention.cu: one thread block serves 4, 2 or 1 query heads (the "
           "largest that divides the group) from one read of their K/V head with a 16-bit cache, "
           "and one query head with an int8 cache, so Llama 2 70B's groups of 8 read each K/V "
-          "head twice per step. Scheduling and memory as TensorRT-LLM's profile (prompts "
+          "head twice per step (the grid's x index is the block's head group, so the two blocks "
+          "of a K/V head are neighbours and the second read comes from L2). Scheduling and memory "
+          "as TensorRT-LLM's profile (prompts "
           "unchunked, the K/V cache sized from the memory the weights leave), which TurboMind's "
           "persistent batch follows; its memory share is not checked against the v0.1.0 "
           "defaults.";
@@ -117,10 +138,15 @@ const ServingEngine &defaultServingEngine()
     return *findServingEngine("vllm-0.6");
 }
 
-double kvReadsPerKvHead(const ServingEngine &engine, int groupSize, bool int8Cache)
+double kvReadsPerKvHead(const ServingEngine &engine, int groupSize, int headDim, bool int8Cache)
 {
+    if (groupSize <= 1)
+        return 1.0;
+    if (!takes(engine.groupedDecodeGroupSizes, groupSize)
+        || !takes(engine.groupedDecodeHeadDims, headDim))
+        return groupSize; // the fallback kernel: one block per query head
     const int perRead = int8Cache ? engine.queryHeadsPerKvReadInt8 : engine.queryHeadsPerKvRead;
-    if (perRead <= 0 || groupSize <= 1)
+    if (perRead <= 0)
         return 1.0;
     int served = 1;
     while (served * 2 <= perRead && groupSize % (served * 2) == 0)

@@ -39,6 +39,14 @@ struct ServingEngine
     int queryHeadsPerKvRead = 0;
     /** The same for a K/V cache quantised to 8 bits (kernels often lose the grouping there). */
     int queryHeadsPerKvReadInt8 = 0;
+    /**
+     * Group sizes and head dimensions the engine's grouped decode kernel takes (empty: every
+     * one). A model outside them runs the engine's fallback kernel, whose thread blocks each
+     * serve one query head (TensorRT-LLM 0.9: XQA only for groups of 8 with heads of 128 or
+     * 256, the masked multi-head attention kernel for every other model).
+     */
+    std::vector<int> groupedDecodeGroupSizes;
+    std::vector<int> groupedDecodeHeadDims;
     /** The MoE plugin's grouped expert GEMMs run kernels of the previous tensor-core generation
      * on newer GPUs (GpuSpec::legacyKernelGemmFraction). */
     bool moeGemmLegacyKernels = false;
@@ -51,11 +59,13 @@ struct ServingEngine
 
 const std::vector<ServingEngine> &servingEngines();
 /**
- * Times a decode step reads each K/V head of the cache with `engine`'s attention kernel, for a
- * model whose query heads share K/V heads in groups of `groupSize`: 1 for a kernel that serves the
- * whole group, else the group divided by the heads one block serves.
+ * Times the thread blocks of `engine`'s decode-attention kernel read each K/V head of the cache
+ * in a step, for a model whose query heads share K/V heads in groups of `groupSize` with heads of
+ * `headDim`: 1 for a kernel that serves the whole group, else the group divided by the heads one
+ * block serves. HBM delivers a head once; the blocks of a group run side by side and take the
+ * other reads from the L2 cache (decodeStageOperations).
  */
-double kvReadsPerKvHead(const ServingEngine &engine, int groupSize, bool int8Cache);
+double kvReadsPerKvHead(const ServingEngine &engine, int groupSize, int headDim, bool int8Cache);
 const ServingEngine *findServingEngine(const std::string &id);
 /** Whether `engine` prefills in chunks for a model of `contextTokens` (its max_seq_len, or the
  * request's own length when larger). */

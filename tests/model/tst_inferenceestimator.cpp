@@ -499,19 +499,19 @@ private slots:
         const ValidationSummary u = summarizeInferenceValidation(underLoad);
         // Throughput meets the median and mean targets (at most 10%, within +-5%), latency at a
         // given batch the mean target. The guards keep the rest from getting worse than
-        // docs/validation-inference.md records (throughput largest error 100.5%; latency median
+        // docs/validation-inference.md records (throughput largest error 52.4%; latency median
         // 10.1%, largest 50.8%).
         QVERIFY2(t.medianAbsoluteError <= 0.10, qPrintable(QString::number(t.medianAbsoluteError)));
         QVERIFY2(l.medianAbsoluteError <= 0.105,
                  qPrintable(QString::number(l.medianAbsoluteError)));
-        QVERIFY2(t.maxAbsoluteError <= 1.01, qPrintable(QString::number(t.maxAbsoluteError)));
+        QVERIFY2(t.maxAbsoluteError <= 0.53, qPrintable(QString::number(t.maxAbsoluteError)));
         QVERIFY2(l.maxAbsoluteError <= 0.51, qPrintable(QString::number(l.maxAbsoluteError)));
         QVERIFY2(std::abs(t.meanSignedError) <= 0.05,
                  qPrintable(QString::number(t.meanSignedError)));
         QVERIFY2(std::abs(l.meanSignedError) <= 0.05,
                  qPrintable(QString::number(l.meanSignedError)));
         // The TensorRT-LLM 1.0 page contributes 60 throughput rows (-3.9% mean); the other 107
-        // are more optimistic (+9.8% recorded), which the whole suite's mean hides: guard them
+        // are more optimistic (+5.6% recorded), which the whole suite's mean hides: guard them
         // apart.
         std::vector<InferenceValidationRow> otherThroughput, xqaModels;
         for (const InferenceValidationRow &row : throughput) {
@@ -526,7 +526,7 @@ private slots:
         }
         QCOMPARE(otherThroughput.size() + 60, throughput.size());
         const ValidationSummary o = summarizeInferenceValidation(otherThroughput);
-        QVERIFY2(o.meanSignedError <= 0.10, qPrintable(QString::number(o.meanSignedError)));
+        QVERIFY2(o.meanSignedError <= 0.07, qPrintable(QString::number(o.meanSignedError)));
         QCOMPARE(xqaModels.size(), std::size_t(47));
         const ValidationSummary x = summarizeInferenceValidation(xqaModels);
         QVERIFY2(std::abs(x.meanSignedError) <= 0.05,
@@ -552,9 +552,11 @@ private slots:
         QEXPECT_FAIL("", "first-token rows beyond 30%", Continue);
         QVERIFY(l.maxAbsoluteError <= 0.30);
         // TensorRT-LLM 0.9 ran Falcon 180B, Mistral 7B and Mixtral on its masked multi-head
-        // kernel (XQA does not take their groups), which the estimate does not model: rows
-        // beyond 30% (Falcon 180B +100%).
-        QEXPECT_FAIL("", "TensorRT-LLM 0.9 rows outside its XQA kernel's support", Continue);
+        // kernel (XQA does not take their groups). The estimate charges its per-query-head reads
+        // at the L2 bandwidth, a lower bound on the kernel's time: Mistral 7B stays up to +47%
+        // and Falcon 180B +35% optimistic; Mixtral's 2,048/2,048 rows, with the benchmark's
+        // random-weight routing, -31% to -52%.
+        QEXPECT_FAIL("", "TensorRT-LLM 0.9 rows on its masked multi-head kernel", Continue);
         QVERIFY(t.maxAbsoluteError <= 0.30);
         QEXPECT_FAIL("", "MLPerf server latencies: the fleet is near saturation", Continue);
         QVERIFY(u.maxAbsoluteError <= 0.30);
@@ -921,17 +923,31 @@ private slots:
         // 8B): 1; of 6: 6 / 2 = 3; int8: 8; multi-head (group 1): 1.
         const ServingEngine &turbomind = *findServingEngine("lmdeploy-0.1");
         const ServingEngine &trtllm = *findServingEngine("tensorrt-llm-0.12");
-        QCOMPARE(kvReadsPerKvHead(turbomind, 8, false), 2.0);
-        QCOMPARE(kvReadsPerKvHead(turbomind, 4, false), 1.0);
-        QCOMPARE(kvReadsPerKvHead(turbomind, 6, false), 3.0);
-        QCOMPARE(kvReadsPerKvHead(turbomind, 8, true), 8.0);
-        QCOMPARE(kvReadsPerKvHead(turbomind, 1, true), 1.0);
-        QCOMPARE(kvReadsPerKvHead(trtllm, 8, true), 1.0);
+        QCOMPARE(kvReadsPerKvHead(turbomind, 8, 128, false), 2.0);
+        QCOMPARE(kvReadsPerKvHead(turbomind, 4, 128, false), 1.0);
+        QCOMPARE(kvReadsPerKvHead(turbomind, 6, 128, false), 3.0);
+        QCOMPARE(kvReadsPerKvHead(turbomind, 8, 128, true), 8.0);
+        QCOMPARE(kvReadsPerKvHead(turbomind, 1, 128, true), 1.0);
+        QCOMPARE(kvReadsPerKvHead(trtllm, 8, 128, true), 1.0);
+        QCOMPARE(kvReadsPerKvHead(trtllm, 4, 128, false), 1.0);
+        // TensorRT-LLM 0.9 runs XQA only for groups of 8 with heads of 128 or 256; every other
+        // grouped model gets the masked multi-head kernel, one block per query head: Mistral 7B
+        // (32 query heads on 8 K/V heads of 128) reads each K/V head 4 times, Falcon 180B (232 on
+        // 8, heads of 64) 29 times, a group of 8 with heads of 64 8 times; Llama 2 70B (64 on 8,
+        // heads of 128) once, and a multi-head model once whichever kernel runs.
+        const ServingEngine &trtllm09 = *findServingEngine("tensorrt-llm-0.9");
+        QCOMPARE(kvReadsPerKvHead(trtllm09, 4, 128, false), 4.0);
+        QCOMPARE(kvReadsPerKvHead(trtllm09, 29, 64, false), 29.0);
+        QCOMPARE(kvReadsPerKvHead(trtllm09, 8, 64, false), 8.0);
+        QCOMPARE(kvReadsPerKvHead(trtllm09, 8, 128, false), 1.0);
+        QCOMPARE(kvReadsPerKvHead(trtllm09, 8, 256, false), 1.0);
+        QCOMPARE(kvReadsPerKvHead(trtllm09, 1, 64, false), 1.0);
 
         // In the decode step: Llama 2 70B (80 layers, 8 K/V heads of 128) on 4 A100s, one
         // sequence at a mean context of 128 + 2048 / 2 = 1,152 tokens. Each rank holds 2 K/V
-        // heads: 80 x 1,152 x 2 (K and V) x 2 heads x 128 x 2 bytes = 94,371,840 bytes per read,
-        // twice with TurboMind: 188,743,680 bytes.
+        // heads: 80 x 1,152 x 2 (K and V) x 2 heads x 128 x 2 bytes = 94,371,840 bytes streamed
+        // from HBM whichever kernel reads them; TurboMind's second read of each head comes from
+        // L2.
         InferenceJob job;
         job.model = shippedCatalog().llm("llama-2-70b");
         job.weightPrecision = Precision::FP16;
@@ -943,17 +959,55 @@ private slots:
                                                                {.gpuId = "a100-sxm4-80gb",
                                                                 .facilityId = "dc-industry-average",
                                                                 .hourlyUsdPerGpu = 2.0});
-        const auto attentionBytes = [&](const ServingEngine &engine) {
+        const auto attention = [&](const ServingEngine &engine) {
             job.engine = engine;
             const InferenceEstimate e
                 = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
             for (const StepOperation &op : e.decodeOperations)
                 if (op.kind == OperationKind::Attention)
-                    return op.bytes;
-            return -1.0;
+                    return op;
+            return StepOperation {};
         };
-        QCOMPARE(attentionBytes(trtllm), 94371840.0);
-        QCOMPARE(attentionBytes(turbomind), 188743680.0);
+        QCOMPARE(attention(trtllm).bytes, 94371840.0);
+        QCOMPARE(attention(turbomind).bytes, 94371840.0);
+        // Per layer 1,179,648 bytes: HBM at 0.83 x 2,039 GB/s takes 0.697 us, TurboMind's two
+        // reads from L2 at 5,391 GB/s 0.438 us, so HBM still limits it and both engines take the
+        // same time.
+        QVERIFY(qAbs(attention(turbomind).seconds / attention(trtllm).seconds - 1.0) < 1e-12);
+
+        // A group the masked kernel serves head by head: the same model with 2 K/V heads (groups
+        // of 32) on TensorRT-LLM 0.9. Each rank keeps one K/V head: per layer 1,152 x 2 x 1 x 128
+        // x 2 = 589,824 bytes from HBM (0.348 us at 1.692 TB/s) and 32 reads of them from L2,
+        // 18,874,368 bytes at 5,391 GB/s = 3.501 us, which limits the kernel (its score FLOPs,
+        // 4 x 1,152 x 8,192 / 4 = 9.4 MFLOP, take 0.07 us). Against the grouped kernel of
+        // TensorRT-LLM 0.12, which reads the head once, the step's attention is longer by
+        // 80 layers x (3.5011 - 0.3485) us = 252.2 us.
+        job.model.kvHeads = 2;
+        QCOMPARE(QString(attention(trtllm09).name),
+                 QString("decode attention (reads the K/V cache; re-reads from L2)"));
+        QCOMPARE(QString(attention(trtllm).name),
+                 QString("decode attention (reads the K/V cache)"));
+        const double longer = attention(trtllm09).seconds - attention(trtllm).seconds;
+        QVERIFY2(qAbs(longer / 252.2e-6 - 1.0) < 0.001, qPrintable(QString::number(longer * 1e6)));
+    }
+
+    void kvCacheReReadsComeFromL2()
+    {
+        // A GPU streaming 1 TB/s at 0.8 of it (0.8 TB/s achievable) with an L2 of 4 TB/s, and
+        // 1 GB of K/V cache: once from HBM, 1.25 ms. Two reads per head: the second from L2,
+        // 2 GB / 4 TB/s = 0.5 ms, so HBM still limits it, 1.25 ms; eight reads, 8 GB from L2,
+        // 2.0 ms, which the L2 limits. With no L2 figure HBM's bandwidth stands in: eight reads
+        // take 8 GB / 0.8 TB/s = 10 ms.
+        ServingReplica replica;
+        replica.gpu.memoryBytesPerSecond = 1e12;
+        replica.gpu.memoryAchievableFraction = 0.8;
+        replica.gpu.l2ReadBytesPerSecond = 4e12;
+        replica.kvReadsPerKvHead = 2;
+        QVERIFY(qAbs(kvCacheReadSeconds(replica, 1e9) / 1.25e-3 - 1.0) < 1e-12);
+        replica.kvReadsPerKvHead = 8;
+        QVERIFY(qAbs(kvCacheReadSeconds(replica, 1e9) / 2.0e-3 - 1.0) < 1e-12);
+        replica.gpu.l2ReadBytesPerSecond = 0;
+        QVERIFY(qAbs(kvCacheReadSeconds(replica, 1e9) / 10e-3 - 1.0) < 1e-12);
     }
 
     void planNamesEngineAndSpeculation()
