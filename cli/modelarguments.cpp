@@ -20,6 +20,9 @@ std::vector<OptionSpec> modelShapeOptions()
         {"top-k", true, "experts per token"},
         {"shared-experts", true, "MoE experts every token passes (default 0)"},
         {"gated-mlp", false, "custom model uses a gated (SwiGLU) MLP"},
+        {"hidden-dropout", true,
+         "the custom model's dropout probability on hidden states in training (default 0.1, "
+         "Megatron's; 0, as Llama trains, keeps no dropout masks)"},
         {"max-seq-len", true,
          "the custom model's context length in tokens (serving engines such as vLLM chunk "
          "prefills for long-context models; default: as long as the workload needs)"},
@@ -31,7 +34,7 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
     if (auto id = a.value("model")) {
         for (const char *shape :
              {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "experts", "top-k",
-              "shared-experts", "head-dim", "max-seq-len"}) {
+              "shared-experts", "head-dim", "max-seq-len", "hidden-dropout"}) {
             if (a.has(shape))
                 throw UsageError(std::string("give either --model or the model shape (--") + shape
                                  + "), not both");
@@ -58,6 +61,7 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
     spec.explicitHeadDim = a.integer("head-dim", 1, 1 << 16).value_or(0);
     spec.gatedMlp = a.has("gated-mlp");
     spec.maxSeqLen = a.integer("max-seq-len", 1, 1 << 24).value_or(0);
+    spec.hiddenDropout = a.number("hidden-dropout", 0.0, 0.9).value_or(spec.hiddenDropout);
     if (spec.explicitHeadDim == 0 && spec.hidden % spec.heads != 0)
         throw UsageError("--hidden must be divisible by --heads (or give --head-dim)");
     if (spec.sharedExperts > 0 && spec.experts == 1)

@@ -280,6 +280,12 @@ struct ModelSpec : CatalogEntry
     bool tiedEmbeddings = false; ///< output projection shares the input embedding
     int maxSeqLen = 0;
     double publishedParameters = 0; ///< as the model card states it, for cross-checking
+    /**
+     * Dropout probability on the hidden states (Megatron's hidden_dropout; its default, 0.1,
+     * when the entry gives none). Above 0 every dropout keeps a 1-byte mask per element for the
+     * backward pass; at 0 PyTorch's dropout returns its input and keeps none.
+     */
+    double hiddenDropout = 0.1;
 
     int headDim() const { return explicitHeadDim > 0 ? explicitHeadDim : hidden / heads; }
     bool isMoe() const { return experts > 1; }

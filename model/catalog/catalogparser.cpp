@@ -402,6 +402,8 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
     model.tiedEmbeddings = reader.optionalBool("tied_embeddings").value_or(false);
     model.maxSeqLen = reader.integer("max_seq_len", 1, 1 << 24);
     model.publishedParameters = reader.number("params_b", positive) * units::giga;
+    model.hiddenDropout
+        = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("heads",
                     "hidden (" + std::to_string(model.hidden) + ") must be divisible by heads");

@@ -307,7 +307,8 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
     const double microbatches = static_cast<double>(m_job.globalBatch) / (c.dp * c.microbatch);
     const TrainingFramework &framework = m_job.framework;
     const bool unfused = framework.attention == AttentionKernel::Unfused;
-    const double spDivisor = (c.sequenceParallel && c.tp > 1) ? t : 1.0;
+    const bool sequenceParallel = c.sequenceParallel && c.tp > 1;
+    const double spDivisor = sequenceParallel ? t : 1.0;
 
     const StageParameters parameters = stageParameters(m_shape, c);
     const double dense = parameters.dense, expertParams = parameters.expert;
@@ -326,14 +327,25 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
         = sharded(gradientBytesPerParameter(framework, m_job.precision), c.zero >= 2);
     mem.optimizerBytes = sharded(optimizerBytesPerParameter, c.zero >= 1);
 
-    // Per layer and microbatch: 10·sbh replicated (norm inputs, block inputs, dropout masks; /t
-    // with SP), 2sbh (Q) + 4·sb·kv·d (K, V) + 2sbh (projection input) + the MLP hidden (4sbf,
-    // gated 6sbf, per expert a token passes) sharded, and 5·a·s²·b for the unfused score matrix.
-    const double actReplicated = 10.0 * tokens * h / spDivisor;
-    const double actSharded
-        = (4.0 * tokens * h + 4.0 * tokens * shape.kvHeads * shape.headDim
-           + shape.expertsPerToken() * (shape.gatedMlp ? 6.0 : 4.0) * tokens * shape.ffn
-               * (shape.experts > 1 ? m_job.moeCapacityFactor : 1.0))
+    // Per layer and microbatch, bytes per token (Korthikanti et al. §4.1): replicated (/t with
+    // SP) the two norms' inputs (2h + 2h), the QKV and MLP inputs the norms produce (2h + 2h)
+    // and, where the model drops out hidden states, two 1-byte masks (h + h: at probability 0
+    // PyTorch's dropout returns its input and keeps none); sharded Q (2h), K and V (4·kv·d), the
+    // projection input (2h) and per expert a token passes the MLP's up-projection output (2f,
+    // gated 4f) and down-projection input (2f); and 5·a·s²·b for the unfused score matrix.
+    // Transformer Engine keeps an FP8 GEMM's input for the weight gradient in 8 bits, its
+    // column-wise copy only (module/linear.py: "Discard row-wise data since it is not needed in
+    // backward pass"), except that a norm-fused GEMM under sequence parallelism keeps the
+    // row-wise copy too, to all-gather it again in backward (module/layernorm_linear.py): 2
+    // bytes there, 1 for a norm output without SP and for the down-projection input.
+    const bool fp8 = m_job.precision == Precision::FP8;
+    const double normOutputBytes = fp8 && !sequenceParallel ? 1.0 : 2.0;
+    const double maskBytes = shape.hiddenDropoutMasks ? 2.0 : 0.0;
+    const double actReplicated = (4.0 + 2.0 * normOutputBytes + maskBytes) * tokens * h / spDivisor;
+    const double mlpBytesPerUnit = (shape.gatedMlp ? 4.0 : 2.0) + (fp8 ? 1.0 : 2.0);
+    const double actSharded = (4.0 * tokens * h + 4.0 * tokens * shape.kvHeads * shape.headDim
+                               + shape.expertsPerToken() * mlpBytesPerUnit * tokens * shape.ffn
+                                   * (shape.experts > 1 ? m_job.moeCapacityFactor : 1.0))
         / t;
     const double actScores = unfused ? 5.0 * shape.heads * s * tokens / t : 0.0;
     const double actFullLayer = actReplicated + actSharded + actScores;

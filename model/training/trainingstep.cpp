@@ -487,7 +487,8 @@ void LayerCostBuilder::addAttentionBlock()
     const double qkvWidth = m_shape.qkvWidth() / t;
     const double replicatedTokens = tokens / spDivisor;
     // Norms: read and write h per token, twice per layer; bias-dropout-residual: read the
-    // input and the residual, write the output and a 1-byte mask (3.5 h), twice per layer.
+    // input and the residual, write the output (3 h) and, where the model drops out hidden
+    // states, a 1-byte mask (0.5 h), twice per layer.
     addLayer(memoryOperation("layer norms", 2.0 * 2.0 * replicatedTokens * h * activationBytes, 2));
     const LayerOperation qkv = gemmOperation("QKV projection", 2.0 * tokens * h * qkvWidth, tokens,
                                              qkvWidth, h, TpBlockSide::ColumnParallel);
@@ -500,8 +501,10 @@ void LayerCostBuilder::addAttentionBlock()
                              2.0 * tokens * qkvWidth * activationBytes, 1));
     addAttention();
     addLayer(projection);
+    const double residualBytesPerUnit = m_shape.hiddenDropoutMasks ? 3.5 : 3.0;
     addLayer(memoryOperation("bias, dropout and residual adds",
-                             2.0 * 3.5 * replicatedTokens * h * activationBytes, 2));
+                             2.0 * residualBytesPerUnit * replicatedTokens * h * activationBytes,
+                             2));
 }
 
 /** The dense MLP (or a MoE layer's shared experts) with its TP collectives, then the experts. */

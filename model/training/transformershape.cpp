@@ -18,6 +18,7 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
     shape.sharedExperts = model.sharedExperts;
     shape.gatedMlp = model.gatedMlp;
     shape.tiedEmbeddings = model.tiedEmbeddings;
+    shape.hiddenDropoutMasks = model.hiddenDropout > 0.0;
     return shape;
 }
 

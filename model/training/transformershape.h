@@ -25,6 +25,8 @@ struct TransformerShape
     double sharedExperts = 0; ///< expert MLPs every token passes through (DeepSeek-MoE)
     bool gatedMlp = false;
     bool tiedEmbeddings = false;
+    /** Dropout on the hidden states (ModelSpec::hiddenDropout > 0): each keeps a 1-byte mask. */
+    bool hiddenDropoutMasks = true;
 
     static TransformerShape fromModel(const ModelSpec &model);
 

@@ -43,6 +43,8 @@ ModelSpec readModel(JsonFieldReader &reader)
     model.topK = reader.optionalInteger("top_k", 1, 4096).value_or(1);
     model.explicitHeadDim = reader.optionalInteger("head_dim", 0, 1 << 16).value_or(0);
     model.publishedParameters = reader.number("params_b", positive) * units::giga;
+    model.hiddenDropout
+        = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");
     reader.finish();

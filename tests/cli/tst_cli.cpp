@@ -657,6 +657,62 @@ private slots:
                  heads.err.constData());
     }
 
+    void customModelWithoutDropoutKeepsNoMasks()
+    {
+        // A 32-layer, h = 4096 custom model on 8 H100s, one 4,096-token sequence per GPU, no
+        // recompute: without dropout each layer keeps no masks, 2·s·h = 2 x 4,096 x 4,096 bytes
+        // less, 32 layers: exactly 1 GiB less activation memory.
+        const auto activationsGib = [&](const QStringList &extra) {
+            QStringList arguments {"train",
+                                   "--gpu",
+                                   "h100-sxm5-80gb",
+                                   "--gpus",
+                                   "8",
+                                   "--layers",
+                                   "32",
+                                   "--hidden",
+                                   "4096",
+                                   "--heads",
+                                   "32",
+                                   "--vocab",
+                                   "32000",
+                                   "--seq-len",
+                                   "4096",
+                                   "--global-batch",
+                                   "8",
+                                   "--tp",
+                                   "1",
+                                   "--pp",
+                                   "1",
+                                   "--dp",
+                                   "8",
+                                   "--microbatch",
+                                   "1",
+                                   "--recompute",
+                                   "none",
+                                   "--json"};
+            arguments << extra;
+            const Result r = run(arguments);
+            if (r.status != 0)
+                return -1.0;
+            return QJsonDocument::fromJson(r.out)
+                .object()
+                .value(QStringLiteral("memory_breakdown_gib"))
+                .toObject()
+                .value(QStringLiteral("activations"))
+                .toDouble(-1.0);
+        };
+        const double withDropout = activationsGib({});
+        QVERIFY(withDropout > 1.0);
+        QCOMPARE(activationsGib({"--hidden-dropout", "0"}), withDropout - 1.0);
+        const Result both
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--model", "llama-2-7b",
+                   "--hidden-dropout", "0", "--seq-len", "4096", "--global-batch", "8"});
+        QCOMPARE(both.status, 2);
+        QVERIFY2(both.err.contains("give either --model or the model shape (--hidden-dropout)"),
+                 both.err.constData());
+    }
+
     void trainRefusesAFabricItCannotBuild()
     {
         // 131,072 H100 on a rail-optimised fabric of 16-port switches: 16,384 DGX in scalable

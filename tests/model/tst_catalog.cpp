@@ -125,6 +125,34 @@ private slots:
         QCOMPARE(catalog.gpu("t4").l2ReadBytesPerSecond, 0.0);
     }
 
+    void modelsSayWhetherTheyDropOut()
+    {
+        // Llama and Mixtral train without dropout (NeMo's configurations set hidden_dropout 0.0),
+        // GPT-3 175B with 0.1; an entry that gives none gets Megatron's default, 0.1.
+        const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        QCOMPARE(catalog.llm("llama-3-70b").hiddenDropout, 0.0);
+        QCOMPARE(catalog.llm("mixtral-8x7b").hiddenDropout, 0.0);
+        QCOMPARE(catalog.llm("gpt-3-175b").hiddenDropout, 0.1);
+        QCOMPARE(catalog.llm("dense-1t").hiddenDropout, 0.1);
+
+        nlohmann::json model = nlohmann::json::parse(R"({
+          "id": "m", "name": "M", "source": "unit test", "layers": 2, "hidden": 64, "heads": 4,
+          "ffn": 256, "vocab": 100, "max_seq_len": 128, "params_b": 0.001, "hidden_dropout": 1.5
+        })");
+        const nlohmann::json document = {{"format", "clusterplanner-catalog"},
+                                         {"version", 1},
+                                         {"models", nlohmann::json::array({model})}};
+        const std::string message = errorOf(document);
+        QVERIFY2(message.find("broken.json") == 0, message.c_str());
+        QVERIFY2(message.find("/models/0/hidden_dropout: must be at most 0.9") != std::string::npos,
+                 message.c_str());
+        model["hidden_dropout"] = 0.0;
+        QCOMPARE(errorOf({{"format", "clusterplanner-catalog"},
+                          {"version", 1},
+                          {"models", nlohmann::json::array({model})}}),
+                 std::string());
+    }
+
     void validEntryLoads() { QCOMPARE(errorOf(documentWith(validGpu())), std::string()); }
 
     void weightsAreReadWhereTheCatalogGivesThem()

@@ -174,6 +174,66 @@ private slots:
                  2 * (2.0 * 128 * 1024) + 4456448.0 + 512000.0);
     }
 
+    void activationsWithoutDropoutAndWithFp8()
+    {
+        // The tiny model (h = 1024, 16 heads of 64, f = 4h, s = 128, b = 1: sbh = 131,072) with
+        // flash attention keeps 34 sbh per layer (Korthikanti eq. 1 without the score terms):
+        // norm inputs 4, norm outputs 4 and two 1-byte dropout masks 2 replicated; Q 2, K and V
+        // 4, projection input 2, MLP 8 + 8 sharded. Without dropout (hidden_dropout 0, as
+        // Llama's) PyTorch keeps no mask: 32 sbh = 4,194,304 bytes a layer, two layers, plus the
+        // fp32 logits 4·s·V = 512,000.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.model.hiddenDropout = 0.0;
+        job.seqLen = 128;
+        job.globalBatch = 1;
+        ParallelConfig config;
+        config.recompute = Recompute::None;
+        const double sbh = 128.0 * 1024;
+        QCOMPARE(TrainingEstimator(job, dgxH100(1)).estimate(config).memory.activationsBytes,
+                 2 * 32 * sbh + 512000.0);
+        // FP8 (Transformer Engine): a GEMM input kept for the weight gradient is the 8-bit
+        // column-wise copy, so without sequence parallelism both norm outputs drop from 2 to 1
+        // byte (4 -> 2 sbh) and the down-projection input from 2f to f (8 -> 4 sbh): 26 sbh.
+        job.precision = Precision::FP8;
+        QCOMPARE(TrainingEstimator(job, dgxH100(1)).estimate(config).memory.activationsBytes,
+                 2 * 26 * sbh + 512000.0);
+        // TP 2 with sequence parallelism: the norm-fused GEMMs keep their row-wise FP8 copy too
+        // (to all-gather it again in backward), 2 bytes, so replicated (4 + 4) / 2 = 4 sbh and
+        // sharded (2 + 4 + 2 + 8 + 4) / 2 = 10 sbh: 14 sbh a layer, logits 4·s·V / 2 = 256,000.
+        job.globalBatch = 1;
+        config.tp = 2;
+        config.sequenceParallel = true;
+        QCOMPARE(TrainingEstimator(job, dgxH100(2)).estimate(config).memory.activationsBytes,
+                 2 * 14 * sbh + 256000.0);
+        // In BF16 the same layout keeps (8 / 2) + (2 + 4 + 2 + 16) / 2 = 16 sbh.
+        job.precision = Precision::BF16;
+        QCOMPARE(TrainingEstimator(job, dgxH100(2)).estimate(config).memory.activationsBytes,
+                 2 * 16 * sbh + 256000.0);
+    }
+
+    void residualAddsWriteNoMaskWithoutDropout()
+    {
+        // Bias-dropout-residual reads the branch output and the residual and writes the sum,
+        // 3 h per token, plus a 1-byte mask (0.5 h in 2-byte units) when there is dropout: the
+        // step's bytes for it fall by 0.5 / 3.5 without dropout.
+        TrainingJob job;
+        job.model = shippedCatalog().llm("llama-2-7b");
+        job.seqLen = 4096;
+        job.globalBatch = 8;
+        ParallelConfig config;
+        config.dp = 8;
+        const auto residualBytes = [&](double dropout) {
+            job.model.hiddenDropout = dropout;
+            const TrainingEstimate e = TrainingEstimator(job, dgxH100(8)).estimate(config);
+            const StepOperation *op = findOperation(e, "bias, dropout and residual adds");
+            return op ? op->bytes : -1.0;
+        };
+        const double withMasks = residualBytes(0.1);
+        QVERIFY(withMasks > 0);
+        QVERIFY(qAbs(residualBytes(0.0) / withMasks - 3.0 / 3.5) < 1e-12);
+    }
+
     void pipelineBubble()
     {
         // (p - 1) / (v·m): p = 4, m = 8 -> 0.375; interleaved v = 2 -> 0.1875 (SC21 §2.2).
