@@ -78,6 +78,14 @@ struct GpuSpec : CatalogEntry
      * their group shares (0: not measured; the achievable HBM bandwidth stands in).
      */
     double l2ReadBytesPerSecond = 0;
+    /**
+     * K/V elements per second, counted once per query head, that FasterTransformer's masked
+     * multi-head attention kernel and its descendants (TensorRT-LLM's MMHA, vLLM's PagedAttention
+     * v1/v2) take on long caches: one thread block per query head doing CUDA-core arithmetic on
+     * every element it reads, which on grouped-query models limits them before HBM or L2 does
+     * (0: not measured; no such limit).
+     */
+    double maskedAttentionElementsPerSecond = 0;
     std::string calibrationSource;
 
     double peakFlopsPerSecond(Precision precision) const;

@@ -101,6 +101,9 @@ void readGpuCalibration(JsonFieldReader &reader, GpuSpec &gpu)
         * 1e-6;
     gpu.l2ReadBytesPerSecond
         = units::gbToBytes(calibration.optionalNumber("l2_read_gb_per_s", positive).value_or(0.0));
+    gpu.maskedAttentionElementsPerSecond
+        = calibration.optionalNumber("masked_mha_gelements_per_s", positive).value_or(0.0)
+        * units::giga;
     // An L2 cache slower than the HBM it caches is a typing error (a TB/s figure read as GB/s).
     if (gpu.l2ReadBytesPerSecond > 0 && gpu.l2ReadBytesPerSecond < gpu.memoryBytesPerSecond)
         calibration.fail("l2_read_gb_per_s",

@@ -232,9 +232,14 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     replica.tensorParallelLink = insideScaleUp ? m_hw.scaleUpLink() : m_hw.scaleOutLink(2);
     replica.tensorParallelLowLatencyLink
         = insideScaleUp ? m_hw.scaleUpLowLatencyLink() : replica.tensorParallelLink;
-    replica.kvReadsPerKvHead = kvReadsPerKvHead(
-        m_job.engine, static_cast<int>(std::lround(s.shape.heads / s.shape.kvHeads)),
-        static_cast<int>(std::lround(s.shape.headDim)), m_job.kvPrecision == Precision::INT8);
+    // The decode kernel sees a rank's own heads: its query heads on its K/V heads (one, kept on
+    // every rank, when there are fewer K/V heads than ranks).
+    replica.queryHeadsPerKvHead = (s.shape.heads / tp) / std::max(1.0, s.shape.kvHeads / tp);
+    const int groupSize = static_cast<int>(std::lround(replica.queryHeadsPerKvHead));
+    const int headDim = static_cast<int>(std::lround(s.shape.headDim));
+    replica.kvReadsPerKvHead
+        = kvReadsPerKvHead(m_job.engine, groupSize, headDim, m_job.kvPrecision == Precision::INT8);
+    replica.maskedMultiheadKernel = runsMaskedMultiheadKernel(m_job.engine, groupSize, headDim);
     replica.expertGemmRateShare
         = m_job.engine.moeGemmLegacyKernels ? gpu.legacyKernelGemmFraction : 1.0;
     // Stages hand 16-bit hidden states to the next node over the scale-out network.

@@ -254,8 +254,11 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
     // large; a fixed time per kernel (GpuSpec::decodeAttentionFixedSeconds, measured) covers the
     // rest, in place of the launch cost when it is larger.
     const GpuSpec &gpu = replica.gpu;
-    // Its name says when the kernel re-reads heads: the bytes column counts HBM only.
-    const char *name = replica.kvReadsPerKvHead > 1.0
+    // Its name says which kernel runs and when it re-reads heads: the bytes column counts HBM
+    // only.
+    const char *name = replica.maskedMultiheadKernel
+        ? "decode attention (masked multi-head kernel, a block per query head)"
+        : replica.kvReadsPerKvHead > 1.0
         ? "decode attention (reads the K/V cache; re-reads from L2)"
         : "decode attention (reads the K/V cache)";
     stage.addAttention(name, flops, kvBytes, context,
@@ -299,8 +302,16 @@ double kvCacheReadSeconds(const ServingReplica &replica, double hbmBytes)
     const double hbmBytesPerSecond = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
     const double l2BytesPerSecond
         = gpu.l2ReadBytesPerSecond > 0 ? gpu.l2ReadBytesPerSecond : hbmBytesPerSecond;
-    return std::max(hbmBytes / hbmBytesPerSecond,
-                    hbmBytes * replica.kvReadsPerKvHead / l2BytesPerSecond);
+    double seconds = std::max(hbmBytes / hbmBytesPerSecond,
+                              hbmBytes * replica.kvReadsPerKvHead / l2BytesPerSecond);
+    if (replica.maskedMultiheadKernel && gpu.maskedAttentionElementsPerSecond > 0) {
+        // Every query head's block takes each element of its K/V head: the rank's elements once
+        // per query head it holds for each of its K/V heads.
+        const double elements = hbmBytes / bytesPerElement(replica.kvPrecision);
+        seconds = std::max(
+            seconds, elements * replica.queryHeadsPerKvHead / gpu.maskedAttentionElementsPerSecond);
+    }
+    return seconds;
 }
 
 double totalSeconds(const StepOperations &operations)

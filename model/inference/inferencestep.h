@@ -28,6 +28,11 @@ struct ServingReplica
     /** Times the decode-attention blocks read each K/V head in a step (the engine's kernel,
      * servingengine.h): HBM delivers it once, the L2 cache the other reads. */
     double kvReadsPerKvHead = 1.0;
+    /** The engine decodes this model with FasterTransformer's masked multi-head attention kernel
+     * (runsMaskedMultiheadKernel), whose arithmetic rate bounds it on the GPUs that measured it. */
+    bool maskedMultiheadKernel = false;
+    /** Query heads a rank holds for each of its K/V heads (the group, per rank). */
+    double queryHeadsPerKvHead = 1.0;
     /** Share of the GEMM rate the grouped expert GEMMs reach: the GPU's legacy-kernel fraction
      * when the engine runs the previous generation's MoE kernels on it, else 1. */
     double expertGemmRateShare = 1.0;
@@ -62,7 +67,9 @@ StepOperations prefillStageOperations(const ServingReplica &replica, double prom
  * read `replica.kvReadsPerKvHead` times: HBM delivers each head once at its achievable bandwidth;
  * the blocks serving one group's query heads are neighbours in the kernel's grid, so they run side
  * by side and take the re-reads from L2, at the GPU's measured L2 bandwidth (GpuSpec::
- * l2ReadBytesPerSecond; HBM's when unmeasured). The slower of the two limits the kernel.
+ * l2ReadBytesPerSecond; HBM's when unmeasured). The masked multi-head attention kernel also
+ * works through every element once per query head at the GPU's measured rate for it (GpuSpec::
+ * maskedAttentionElementsPerSecond). The slowest of these limits the kernel.
  */
 double kvCacheReadSeconds(const ServingReplica &replica, double hbmBytes);
 

@@ -138,12 +138,19 @@ const ServingEngine &defaultServingEngine()
     return *findServingEngine("vllm-0.6");
 }
 
+bool runsMaskedMultiheadKernel(const ServingEngine &engine, int groupSize, int headDim)
+{
+    if (engine.groupedDecodeGroupSizes.empty() && engine.groupedDecodeHeadDims.empty())
+        return false;
+    return !takes(engine.groupedDecodeGroupSizes, groupSize)
+        || !takes(engine.groupedDecodeHeadDims, headDim);
+}
+
 double kvReadsPerKvHead(const ServingEngine &engine, int groupSize, int headDim, bool int8Cache)
 {
     if (groupSize <= 1)
         return 1.0;
-    if (!takes(engine.groupedDecodeGroupSizes, groupSize)
-        || !takes(engine.groupedDecodeHeadDims, headDim))
+    if (runsMaskedMultiheadKernel(engine, groupSize, headDim))
         return groupSize; // the fallback kernel: one block per query head
     const int perRead = int8Cache ? engine.queryHeadsPerKvReadInt8 : engine.queryHeadsPerKvRead;
     if (perRead <= 0)

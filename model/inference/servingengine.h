@@ -66,6 +66,10 @@ const std::vector<ServingEngine> &servingEngines();
  * other reads from the L2 cache (decodeStageOperations).
  */
 double kvReadsPerKvHead(const ServingEngine &engine, int groupSize, int headDim, bool int8Cache);
+/** Whether `engine` decodes a model of `groupSize` query heads per K/V head of `headDim` with its
+ * fallback kernel, FasterTransformer's masked multi-head attention (one block per query head):
+ * false for an engine without grouped-kernel limits (groupedDecodeGroupSizes empty). */
+bool runsMaskedMultiheadKernel(const ServingEngine &engine, int groupSize, int headDim);
 const ServingEngine *findServingEngine(const std::string &id);
 /** Whether `engine` prefills in chunks for a model of `contextTokens` (its max_seq_len, or the
  * request's own length when larger). */

@@ -511,24 +511,25 @@ private slots:
         QVERIFY2(std::abs(l.meanSignedError) <= 0.05,
                  qPrintable(QString::number(l.meanSignedError)));
         // The TensorRT-LLM 1.0 page contributes 60 throughput rows (-3.9% mean); the other 107
-        // are more optimistic (+5.6% recorded), which the whole suite's mean hides: guard them
-        // apart.
-        std::vector<InferenceValidationRow> otherThroughput, xqaModels;
+        // are recorded at -0.6%. Guard them apart, so that one source's drift cannot hide behind
+        // the other's.
+        std::vector<InferenceValidationRow> otherThroughput, singleReadModels;
         for (const InferenceValidationRow &row : throughput) {
             if (row.engine != "tensorrt-llm-1.0-pytorch")
                 otherThroughput.push_back(row);
-            // TensorRT-LLM 0.9's models its XQA decode kernel takes (groups of 1 or 8 query
-            // heads, heads of 128 or 256: Llama 2 7B and 70B, GPT-J), where the estimate's
-            // grouped decode attention describes the kernel that ran.
+            // TensorRT-LLM 0.9's models whose decode reads each K/V head once per query head
+            // group: Llama 2 70B on XQA, and the multi-head Llama 2 7B and GPT-J (groups of 1),
+            // on the masked multi-head kernel.
             if (row.engine == "tensorrt-llm-0.9.0"
                 && (row.modelName.rfind("Llama 2", 0) == 0 || row.modelName == "GPT-J 6B"))
-                xqaModels.push_back(row);
+                singleReadModels.push_back(row);
         }
         QCOMPARE(otherThroughput.size() + 60, throughput.size());
         const ValidationSummary o = summarizeInferenceValidation(otherThroughput);
-        QVERIFY2(o.meanSignedError <= 0.07, qPrintable(QString::number(o.meanSignedError)));
-        QCOMPARE(xqaModels.size(), std::size_t(47));
-        const ValidationSummary x = summarizeInferenceValidation(xqaModels);
+        QVERIFY2(std::abs(o.meanSignedError) <= 0.05,
+                 qPrintable(QString::number(o.meanSignedError)));
+        QCOMPARE(singleReadModels.size(), std::size_t(47));
+        const ValidationSummary x = summarizeInferenceValidation(singleReadModels);
         QVERIFY2(std::abs(x.meanSignedError) <= 0.05,
                  qPrintable(QString::number(x.meanSignedError)));
         QVERIFY2(x.maxAbsoluteError <= 0.25, qPrintable(QString::number(x.maxAbsoluteError)));
@@ -551,12 +552,10 @@ private slots:
         QVERIFY(l.medianAbsoluteError <= 0.10);
         QEXPECT_FAIL("", "first-token rows beyond 30%", Continue);
         QVERIFY(l.maxAbsoluteError <= 0.30);
-        // TensorRT-LLM 0.9 ran Falcon 180B, Mistral 7B and Mixtral on its masked multi-head
-        // kernel (XQA does not take their groups). The estimate charges its per-query-head reads
-        // at the L2 bandwidth, a lower bound on the kernel's time: Mistral 7B stays up to +47%
-        // and Falcon 180B +35% optimistic; Mixtral's 2,048/2,048 rows, with the benchmark's
-        // random-weight routing, -31% to -52%.
-        QEXPECT_FAIL("", "TensorRT-LLM 0.9 rows on its masked multi-head kernel", Continue);
+        // Beyond 30%: TensorRT-LLM 0.9's Mixtral 2,048/2,048 rows (-35% to -52%), faster than
+        // reading every expert's weights allows, which points at the benchmark's random-weight
+        // routing. Mistral 7B and Falcon 180B, on the masked multi-head kernel, are within 18%.
+        QEXPECT_FAIL("", "Mixtral rows with the benchmark's random-weight routing", Continue);
         QVERIFY(t.maxAbsoluteError <= 0.30);
         QEXPECT_FAIL("", "MLPerf server latencies: the fleet is near saturation", Continue);
         QVERIFY(u.maxAbsoluteError <= 0.30);
@@ -942,6 +941,11 @@ private slots:
         QCOMPARE(kvReadsPerKvHead(trtllm09, 8, 128, false), 1.0);
         QCOMPARE(kvReadsPerKvHead(trtllm09, 8, 256, false), 1.0);
         QCOMPARE(kvReadsPerKvHead(trtllm09, 1, 64, false), 1.0);
+        QVERIFY(runsMaskedMultiheadKernel(trtllm09, 4, 128));
+        QVERIFY(runsMaskedMultiheadKernel(trtllm09, 1, 128)); // no one-beam XQA kernel for MHA
+        QVERIFY(!runsMaskedMultiheadKernel(trtllm09, 8, 128));
+        QVERIFY(!runsMaskedMultiheadKernel(trtllm, 4, 128));
+        QVERIFY(!runsMaskedMultiheadKernel(turbomind, 8, 128));
 
         // In the decode step: Llama 2 70B (80 layers, 8 K/V heads of 128) on 4 A100s, one
         // sequence at a mean context of 128 + 2048 / 2 = 1,152 tokens. Each rank holds 2 K/V
@@ -975,20 +979,23 @@ private slots:
         // same time.
         QVERIFY(qAbs(attention(turbomind).seconds / attention(trtllm).seconds - 1.0) < 1e-12);
 
-        // A group the masked kernel serves head by head: the same model with 2 K/V heads (groups
-        // of 32) on TensorRT-LLM 0.9. Each rank keeps one K/V head: per layer 1,152 x 2 x 1 x 128
-        // x 2 = 589,824 bytes from HBM (0.348 us at 1.692 TB/s) and 32 reads of them from L2,
-        // 18,874,368 bytes at 5,391 GB/s = 3.501 us, which limits the kernel (its score FLOPs,
-        // 4 x 1,152 x 8,192 / 4 = 9.4 MFLOP, take 0.07 us). Against the grouped kernel of
-        // TensorRT-LLM 0.12, which reads the head once, the step's attention is longer by
-        // 80 layers x (3.5011 - 0.3485) us = 252.2 us.
+        // A group the masked kernel serves head by head: the same model with 2 K/V heads on
+        // TensorRT-LLM 0.9. Each of the 4 ranks keeps one K/V head for its 16 query heads: per
+        // layer 1,152 x 2 x 1 x 128 x 2 = 589,824 bytes from HBM (0.3485 us at 1.692 TB/s), 16
+        // reads of them from L2 (9,437,184 bytes at 5,391 GB/s, 1.7506 us) and 294,912 elements
+        // taken once per query head, 4,718,592 at the A100's 2.05 T a second for this kernel:
+        // 2.3017 us, which limits it (the score FLOPs, 4 x 1,152 x 8,192 / 4 = 9.4 MFLOP, take
+        // 0.07 us). Against the grouped kernel of TensorRT-LLM 0.12, which reads the head once
+        // from HBM, the step's attention is longer by 80 layers x (2.3017 - 0.3485) us = 156.3 us.
         job.model.kvHeads = 2;
         QCOMPARE(QString(attention(trtllm09).name),
+                 QString("decode attention (masked multi-head kernel, a block per query head)"));
+        QCOMPARE(QString(attention(turbomind).name),
                  QString("decode attention (reads the K/V cache; re-reads from L2)"));
         QCOMPARE(QString(attention(trtllm).name),
                  QString("decode attention (reads the K/V cache)"));
         const double longer = attention(trtllm09).seconds - attention(trtllm).seconds;
-        QVERIFY2(qAbs(longer / 252.2e-6 - 1.0) < 0.001, qPrintable(QString::number(longer * 1e6)));
+        QVERIFY2(qAbs(longer / 156.26e-6 - 1.0) < 0.001, qPrintable(QString::number(longer * 1e6)));
     }
 
     void kvCacheReReadsComeFromL2()
@@ -1008,6 +1015,20 @@ private slots:
         QVERIFY(qAbs(kvCacheReadSeconds(replica, 1e9) / 2.0e-3 - 1.0) < 1e-12);
         replica.gpu.l2ReadBytesPerSecond = 0;
         QVERIFY(qAbs(kvCacheReadSeconds(replica, 1e9) / 10e-3 - 1.0) < 1e-12);
+
+        // The masked multi-head kernel also takes every element once per query head: 1 GB of
+        // 16-bit cache is 0.5 G elements; 8 query heads per K/V head at 1 T elements a second
+        // take 4 ms, above the HBM stream's 1.25 ms and L2's 2 ms (8 GB at 4 TB/s). In FP8 the
+        // same bytes are 1 G elements: 8 ms.
+        replica.gpu.l2ReadBytesPerSecond = 4e12;
+        replica.gpu.maskedAttentionElementsPerSecond = 1e12;
+        replica.queryHeadsPerKvHead = 8;
+        replica.kvPrecision = Precision::FP16;
+        QVERIFY(qAbs(kvCacheReadSeconds(replica, 1e9) / 2.0e-3 - 1.0) < 1e-12); // not that kernel
+        replica.maskedMultiheadKernel = true;
+        QVERIFY(qAbs(kvCacheReadSeconds(replica, 1e9) / 4.0e-3 - 1.0) < 1e-12);
+        replica.kvPrecision = Precision::FP8;
+        QVERIFY(qAbs(kvCacheReadSeconds(replica, 1e9) / 8.0e-3 - 1.0) < 1e-12);
     }
 
     void planNamesEngineAndSpeculation()
