@@ -146,18 +146,17 @@ private slots:
           "id": "m", "name": "M", "source": "unit test", "layers": 2, "hidden": 64, "heads": 4,
           "ffn": 256, "vocab": 100, "max_seq_len": 128, "params_b": 0.001, "hidden_dropout": 1.5
         })");
-        const nlohmann::json document = {{"format", "clusterplanner-catalog"},
-                                         {"version", 1},
-                                         {"models", nlohmann::json::array({model})}};
-        const std::string message = errorOf(document);
+        const auto errorWith = [](const nlohmann::json &entry) {
+            return errorOf({{"format", "clusterplanner-catalog"},
+                            {"version", 1},
+                            {"models", nlohmann::json::array({entry})}});
+        };
+        const std::string message = errorWith(model);
         QVERIFY2(message.find("broken.json") == 0, message.c_str());
         QVERIFY2(message.find("/models/0/hidden_dropout: must be at most 0.9") != std::string::npos,
                  message.c_str());
         model["hidden_dropout"] = 0.0;
-        QCOMPARE(errorOf({{"format", "clusterplanner-catalog"},
-                          {"version", 1},
-                          {"models", nlohmann::json::array({model})}}),
-                 std::string());
+        QCOMPARE(errorWith(model), std::string());
     }
 
     void validEntryLoads() { QCOMPARE(errorOf(documentWith(validGpu())), std::string()); }
