@@ -38,6 +38,9 @@ std::vector<OptionSpec> trainOptions()
         {"explain", false, "list every operation of the step with its FLOPs, bytes and time"},
         {"moe-capacity-factor", true,
          "tokens an expert is sized for, relative to a balanced share (default 1)"},
+        {"offload-activations", true,
+         "layers whose activations go to host memory in forward and come back in backward "
+         "(Megatron-Core cpu_offloading_num_layers; PP=1, no recompute)"},
         {"tp", true, "tensor-parallel size (searched when absent)"},
         {"pp", true, "pipeline-parallel size"},
         {"dp", true, "data-parallel size"},
@@ -241,6 +244,7 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
     if (a.has("grad-reduce-in-bf16"))
         framework.bf16GradientsInFp32 = false;
     job.moeCapacityFactor = a.number("moe-capacity-factor", 1.0, 16.0).value_or(1.0);
+    job.activationOffloadLayers = a.integer("offload-activations", 0, 100000).value_or(0);
     job.allowTpAcrossNodes = a.has("allow-tp-across-nodes");
     model::ParallelismConstraints &k = job.constraints;
     for (const model::ParallelismDimension &d : model::parallelismDimensions())

@@ -80,6 +80,8 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e,
     row("pipeline bubble", b.bubbleSeconds);
     row("data-parallel comm (exposed)", b.dpCommExposedSeconds);
     row("optimizer", b.optimizerSeconds);
+    if (e.offloadsActivations())
+        row("activation copies to host (exposed)", b.hostOffloadSeconds);
     text += breakdown.render();
     return text;
 }

@@ -645,7 +645,7 @@ void EstimateSummaryView::addStepRows(QTreeWidgetItem *section,
 {
     auto *breakdown = addRow(section, tr("Step breakdown"), QString());
     const model::StepBreakdown &b = training.breakdown;
-    const std::pair<QString, double> parts[] = {
+    std::vector<std::pair<QString, double>> parts = {
         {tr("Compute"), b.computeSeconds},
         {tr("Memory-bound kernels"), b.memoryBoundSeconds},
         {tr("Tensor-parallel comm"), b.tpCommSeconds},
@@ -656,6 +656,8 @@ void EstimateSummaryView::addStepRows(QTreeWidgetItem *section,
         {tr("Data-parallel comm (exposed)"), b.dpCommExposedSeconds},
         {tr("Optimizer"), b.optimizerSeconds},
     };
+    if (training.offloadsActivations())
+        parts.emplace_back(tr("Activation copies to the host (exposed)"), b.hostOffloadSeconds);
     for (const auto &[name, seconds] : parts)
         addRow(breakdown, name,
                tr("%1 s (%2%)")

@@ -33,6 +33,7 @@ void StepBreakdownBar::setBreakdown(const model::StepBreakdown &b)
         {tr("expert-parallel"), b.epCommSeconds, QColor(0xd8, 0x43, 0x15)},
         {tr("pipeline sends"), b.ppCommSeconds, QColor(0x8d, 0x6e, 0x63)},
         {tr("data-parallel"), b.dpCommExposedSeconds, QColor(0xc6, 0x28, 0x28)},
+        {tr("host offload"), b.hostOffloadSeconds, QColor(0x6a, 0x1b, 0x9a)},
         {tr("pipeline bubble"), b.bubbleSeconds, QColor(0x9e, 0x9e, 0x9e)},
     };
     m_segments.clear();

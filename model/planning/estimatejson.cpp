@@ -71,7 +71,8 @@ nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
           {"pp_comm", b.ppCommSeconds},
           {"bubble", b.bubbleSeconds},
           {"dp_comm_exposed", b.dpCommExposedSeconds},
-          {"optimizer", b.optimizerSeconds}}},
+          {"optimizer", b.optimizerSeconds},
+          {"host_offload", b.hostOffloadSeconds}}},
     });
     json["operations"] = stepOperationsToJson(e.operations);
     json["usable_memory_gib"] = e.usableMemoryBytes / units::gibi;

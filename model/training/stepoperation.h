@@ -17,6 +17,7 @@ enum class OperationKind {
     PipelineBubble, ///< fill and drain of the pipeline schedule
     DataParallel, ///< gradient reduction and parameter gathers
     Optimizer, ///< the Adam update
+    HostOffload, ///< activations copied to host memory and back (the part not hidden)
 };
 
 std::string operationKindName(OperationKind kind);

@@ -85,6 +85,14 @@ struct TrainingJob
     bool allowTpAcrossNodes = false;
     /** Tokens an expert is sized for, relative to a perfectly balanced share (GShard, Switch). */
     double moeCapacityFactor = 1.0;
+    /**
+     * Layers whose activations Transformer Engine's CPU offload copies to host memory in the
+     * forward pass and back in the backward pass (Megatron-Core cpu_offloading_num_layers), so
+     * that the GPU keeps (layers - offloaded) layers' activations (transformer_engine/pytorch/
+     * cpu_offload.py). Megatron-Core allows it only without pipeline parallelism and without
+     * recomputation, and for fewer layers than the model has.
+     */
+    int activationOffloadLayers = 0;
     ParallelismConstraints constraints;
 };
 
@@ -95,6 +103,9 @@ struct MemoryBreakdown
     double optimizerBytes = 0;
     double activationsBytes = 0;
     double reservedBytes = 0;
+    /** What one layer keeps of one microbatch for its backward pass (what an offloaded layer
+     * copies to the host and back). */
+    double activationBytesPerLayer = 0;
     double totalBytes() const
     {
         return weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + reservedBytes;
@@ -113,10 +124,12 @@ struct StepBreakdown
     double bubbleSeconds = 0; ///< pipeline fill and drain
     double dpCommExposedSeconds = 0; ///< data-parallel gradient sync not hidden by backward
     double optimizerSeconds = 0; ///< Adam update, memory-bound
+    double hostOffloadSeconds = 0; ///< activation copies to and from the host not hidden
     double total() const
     {
         return computeSeconds + memoryBoundSeconds + tpCommSeconds + cpCommSeconds + epCommSeconds
-            + ppCommSeconds + bubbleSeconds + dpCommExposedSeconds + optimizerSeconds;
+            + ppCommSeconds + bubbleSeconds + dpCommExposedSeconds + optimizerSeconds
+            + hostOffloadSeconds;
     }
 };
 
@@ -138,6 +151,14 @@ struct TrainingEstimate
     MemoryBreakdown memory;
     double memoryCapacityBytes = 0;
     StepBreakdown breakdown;
+    /** Whether the step copies activations to the host (TrainingJob::activationOffloadLayers). */
+    bool offloadsActivations() const
+    {
+        for (const StepOperation &op : operations)
+            if (op.kind == OperationKind::HostOffload)
+                return true;
+        return false;
+    }
     StepOperations operations; ///< where every second of the step goes
     double usableMemoryBytes = 0; ///< capacity less the CUDA context and NCCL buffers
     double trainingSeconds = 0;

@@ -78,6 +78,8 @@ std::string operationKindName(OperationKind kind)
         return "data-parallel";
     case OperationKind::Optimizer:
         return "optimizer";
+    case OperationKind::HostOffload:
+        return "host offload";
     }
     return "GEMM";
 }
@@ -262,6 +264,41 @@ std::string TrainingEstimator::checkSchedule(const ParallelConfig &c, bool withR
             return std::string("sequence length " + std::to_string(m_job.seqLen)
                                + " is not divisible by 2 x CP (load-balanced context parallelism)");
         });
+    return checkActivationOffload(c, withReason);
+}
+
+/**
+ * Megatron-Core's CPU offloading (transformer_config.py, TransformerConfig.__post_init__): no
+ * pipeline parallelism, no recomputation, fewer offloaded layers than the model has; and the GPU
+ * needs a link to its host.
+ */
+std::string TrainingEstimator::checkActivationOffload(const ParallelConfig &c,
+                                                      bool withReason) const
+{
+    const int offloaded = m_job.activationOffloadLayers;
+    if (offloaded <= 0)
+        return {};
+    if (c.pp > 1)
+        return rejection(withReason, [&] {
+            return std::string("activation offloading to the host needs PP=1 (Megatron-Core has "
+                               "no CPU offloading with pipeline parallelism)");
+        });
+    if (c.recompute != Recompute::None)
+        return rejection(withReason, [&] {
+            return std::string("activation offloading to the host does not work with "
+                               "recomputation (Megatron-Core)");
+        });
+    if (offloaded >= m_job.model.layers)
+        return rejection(withReason, [&] {
+            return std::string("only fewer than the model's " + std::to_string(m_job.model.layers)
+                               + " layers can be offloaded, not " + std::to_string(offloaded));
+        });
+    if (m_cluster.gpu.hostLinkBytesPerSecond <= 0)
+        return rejection(withReason, [&] {
+            return std::string("activation offloading needs the GPU's host link "
+                               "(host_link_gb_per_s), which the catalog does not give for "
+                               + m_cluster.gpu.name);
+        });
     return {};
 }
 
@@ -362,8 +399,12 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
     const double inFlight = std::min(p, microbatches);
     const double interleaveFactor = c.interleave > 1 ? 1.0 + (p - 1.0) / (p * v) : 1.0;
     const double logitsBytes = 4.0 * tokens * shape.vocab / t; // fp32 logits for the loss
+    // Offloaded layers keep nothing on the GPU (Transformer Engine's CPU offload holds
+    // (layers - offloaded) layers' activations; it runs only at PP = 1, one microbatch in flight).
+    const double residentLayers = layersPerStage - m_job.activationOffloadLayers;
+    mem.activationBytesPerLayer = actPerLayer;
     mem.activationsBytes
-        = layersPerStage * inFlight * interleaveFactor * actPerLayer + actWorkingSet + logitsBytes;
+        = residentLayers * inFlight * interleaveFactor * actPerLayer + actWorkingSet + logitsBytes;
     mem.reservedBytes = framework.cudaContextBytes + framework.ncclBufferBytes
         + framework.allocatorFragmentationFraction * mem.activationsBytes;
     if (c.zero >= 3) // the gathered weights of the layer in use and of the one prefetched
@@ -476,6 +517,7 @@ void TrainingEstimator::explain(TrainingEstimate &r) const
         {"pipeline-bubble", b.bubbleSeconds},       {"pipeline-p2p", b.ppCommSeconds},
         {"memory-bandwidth", b.memoryBoundSeconds}, {"expert-parallel", b.epCommSeconds},
         {"context-parallel", b.cpCommSeconds},      {"optimizer", b.optimizerSeconds},
+        {"host-offload", b.hostOffloadSeconds},
     };
     const Candidate *worst = &overheads[0];
     for (const Candidate &candidate : overheads) {
@@ -522,6 +564,11 @@ void TrainingEstimator::explain(TrainingEstimate &r) const
     else if (key == "context-parallel")
         r.bottleneckExplanation
             = "context-parallel KV exchange not hidden by attention takes " + pct + " of each step";
+    else if (key == "host-offload")
+        r.bottleneckExplanation = "copying " + std::to_string(m_job.activationOffloadLayers)
+            + " layers' activations to host memory and back over the "
+            + formatNumber("%.0f", m_cluster.gpu.hostLinkBytesPerSecond / 1e9)
+            + " GB/s host link takes " + pct + " of each step beyond the compute that hides it";
     else
         r.bottleneckExplanation
             = "the optimizer update (memory-bound Adam) takes " + pct + " of each step";

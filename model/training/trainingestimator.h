@@ -60,6 +60,7 @@ private:
     std::string checkModelSplit(const ParallelConfig &config, bool withReason) const;
     /** The batch over DP x microbatch, the interleaved schedule, the sequence over CP. */
     std::string checkSchedule(const ParallelConfig &config, bool withReason) const;
+    std::string checkActivationOffload(const ParallelConfig &config, bool withReason) const;
     /** Expert parallelism: an MoE model whose experts and TP x DP x CP divide by EP. */
     std::string checkExperts(const ParallelConfig &config, bool withReason) const;
     /** Explanations of the ten best, the microbatch headroom, or why nothing fits. */

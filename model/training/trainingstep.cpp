@@ -156,6 +156,8 @@ private:
     double stageMicrobatchSeconds(double p2pSeconds) const;
     void addStepOperations(TrainingEstimate &result, double p2pSeconds);
     void addDataParallel(TrainingEstimate &result, double stageForward, double stageBackward);
+    void addHostOffload(TrainingEstimate &result, double layerForwardSeconds,
+                        double layerBackwardSeconds);
 
     const TrainingJob &m_job;
     const ClusterDescription &m_cluster;
@@ -635,6 +637,7 @@ void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSecond
         stageForward += layersPerStage * op.forwardSeconds;
         stageBackward += layersPerStage * (op.backwardSeconds + (again ? op.forwardSeconds : 0.0));
     }
+    addHostOffload(result, stageForward / layersPerStage, stageBackward / layersPerStage);
     const double vocab = m_shape.vocab / t;
     StepOperation logits {"output projection (logits)", OperationKind::Gemm};
     logits.flops = m * 3.0 * 2.0 * tokens * h * vocab;
@@ -660,6 +663,32 @@ void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSecond
         result.operations.add(bubble);
     }
     addDataParallel(result, stageForward, stageBackward);
+}
+
+/**
+ * Transformer Engine's CPU offload (transformer_engine/pytorch/cpu_offload.py) copies an
+ * offloaded layer's activations (result.memory, kept per layer) to the host on its own stream
+ * while the next layer runs forward, and back while the layer after it runs backward; a copy
+ * longer than that layer's work shows on the step, per direction and microbatch. The copy engines
+ * take no SMs, so the slowdown that overlapped collectives cause (overlapComputeSlowdown) does not
+ * apply.
+ */
+void StepAssembler::addHostOffload(TrainingEstimate &result, double layerForwardSeconds,
+                                   double layerBackwardSeconds)
+{
+    const int offloaded = m_job.activationOffloadLayers;
+    if (offloaded <= 0)
+        return;
+    const double bytes = result.memory.activationBytesPerLayer;
+    const double copySeconds = bytes / m_cluster.gpu.hostLinkBytesPerSecond;
+    const double copies = microbatches * offloaded;
+    StepOperation op {"activation copies to the host and back", OperationKind::HostOffload};
+    op.bytes = copies * 2.0 * bytes;
+    op.kernels = copies * 2.0;
+    op.seconds = copies
+        * (std::max(0.0, copySeconds - layerForwardSeconds)
+           + std::max(0.0, copySeconds - layerBackwardSeconds));
+    result.operations.add(op);
 }
 
 /**
@@ -855,6 +884,9 @@ void estimateTrainingStep(const TrainingJob &job, const ClusterDescription &clus
             break;
         case OperationKind::Optimizer:
             b.optimizerSeconds += op.seconds;
+            break;
+        case OperationKind::HostOffload:
+            b.hostOffloadSeconds += op.seconds;
             break;
         }
     }

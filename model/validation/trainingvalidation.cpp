@@ -112,6 +112,10 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     if (out.gradientsReducedInBf16)
         job.framework.bf16GradientsInFp32 = false;
     const bool modernStack = job.framework.id == "megatron-core-2024";
+    // Megatron-Core's cpu_offloading_num_layers: the layers whose activations go to host memory.
+    job.activationOffloadLayers
+        = row.optionalInteger("activation_offload_layers", 0, 100000).value_or(0);
+    out.activationOffloadLayers = job.activationOffloadLayers;
 
     ParallelConfig config;
     config.tp = row.integer("tp", 1, 1024);
@@ -226,11 +230,14 @@ std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> 
     text += "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     for (const TrainingValidationRow &row : rows) {
         const ParallelConfig &c = row.estimate.config;
-        char layout[160];
-        std::snprintf(layout, sizeof layout, "TP%d PP%d CP%d EP%d DP%d mb%d v%d %s%s%s%s", c.tp,
+        const std::string offload = row.activationOffloadLayers > 0
+            ? " offload-" + std::to_string(row.activationOffloadLayers)
+            : std::string();
+        char layout[192];
+        std::snprintf(layout, sizeof layout, "TP%d PP%d CP%d EP%d DP%d mb%d v%d %s%s%s%s%s", c.tp,
                       c.pp, c.cp, c.ep, c.dp, c.microbatch, c.interleave,
                       recomputeName(c.recompute).c_str(), c.zero >= 3 ? " ZeRO-3" : "",
-                      row.gradientsReducedInBf16 ? " bf16-grads" : "",
+                      row.gradientsReducedInBf16 ? " bf16-grads" : "", offload.c_str(),
                       row.estimate.fits ? "" : " (estimated not to fit)");
         char line[768];
         std::snprintf(

@@ -713,6 +713,25 @@ private slots:
                  both.err.constData());
     }
 
+    void trainOffloadsActivationsWhereMegatronCan()
+    {
+        // Offloading 4 of Llama 2 7B's layers: the step breakdown shows the copies that compute
+        // does not hide; with pipeline parallelism Megatron-Core cannot offload, and says so.
+        const Result offload
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--model", "llama-2-7b",
+                   "--seq-len", "4096", "--global-batch", "32", "--offload-activations", "4"});
+        QCOMPARE(offload.status, 0);
+        QVERIFY2(offload.out.contains("activation copies to host (exposed)"),
+                 offload.out.constData());
+        QVERIFY2(offload.out.contains("TP 1 x PP 1"), offload.out.constData());
+        const Result piped = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--model",
+                                  "llama-2-7b", "--seq-len", "4096", "--global-batch", "32",
+                                  "--offload-activations", "4", "--pp", "2"});
+        QCOMPARE(piped.status, 3);
+        QVERIFY2(piped.err.contains("activation offloading to the host needs PP=1"),
+                 piped.err.constData());
+    }
+
     void trainRefusesAFabricItCannotBuild()
     {
         // 131,072 H100 on a rail-optimised fabric of 16-port switches: 16,384 DGX in scalable

@@ -234,6 +234,94 @@ private slots:
         QVERIFY(qAbs(residualBytes(0.0) / withMasks - 3.0 / 3.5) < 1e-12);
     }
 
+    void offloadedLayersKeepNoActivations()
+    {
+        // Transformer Engine's CPU offload keeps (layers - offloaded) layers' activations on the
+        // GPU. The tiny model's layer keeps 34 sbh = 4,456,448 bytes (flash attention, default
+        // dropout): offloading one of its two layers leaves one, plus the fp32 logits 512,000.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.seqLen = 128;
+        job.globalBatch = 1;
+        job.activationOffloadLayers = 1;
+        ParallelConfig config;
+        config.recompute = Recompute::None;
+        const TrainingEstimate e = TrainingEstimator(job, dgxH100(1)).estimate(config);
+        QVERIFY2(e.valid, e.reason.c_str());
+        QCOMPARE(e.memory.activationsBytes, 4456448.0 + 512000.0);
+        QCOMPARE(e.memory.activationBytesPerLayer, 4456448.0);
+    }
+
+    void offloadCopiesEveryOffloadedLayerBothWays()
+    {
+        // Llama 2 7B on 8 H100s (PP 1, no recompute), 4 microbatches per GPU: each offloaded layer
+        // sends its activations to the host and fetches them back once per microbatch, so the
+        // copies move 2 x layers x 4 x (per-layer activations) bytes. Over the H100's 64 GB/s
+        // PCIe host link a 4,096-token layer's copy outlasts its compute, so part of it shows,
+        // never more than the copies take, and twice the layers show twice as much.
+        TrainingJob job;
+        job.model = shippedCatalog().llm("llama-2-7b");
+        job.seqLen = 4096;
+        job.globalBatch = 32;
+        ParallelConfig config;
+        config.dp = 8;
+        config.recompute = Recompute::None;
+        const auto offloadOperation = [&](int layers) {
+            job.activationOffloadLayers = layers;
+            const TrainingEstimate e = TrainingEstimator(job, dgxH100(8)).estimate(config);
+            const StepOperation *op = findOperation(e, "activation copies to the host and back");
+            return std::make_pair(e, op ? *op : StepOperation {});
+        };
+        const auto [four, copies4] = offloadOperation(4);
+        QVERIFY2(four.valid, four.reason.c_str());
+        const double perLayer = four.memory.activationBytesPerLayer;
+        QVERIFY(perLayer > 0);
+        QCOMPARE(copies4.bytes, 2.0 * 4 * 4 * perLayer);
+        const double allCopySeconds = copies4.bytes / 64e9;
+        QVERIFY2(copies4.seconds > 0 && copies4.seconds < allCopySeconds,
+                 qPrintable(QString::number(copies4.seconds)));
+        QCOMPARE(four.breakdown.hostOffloadSeconds, copies4.seconds);
+        const auto [eight, copies8] = offloadOperation(8);
+        QVERIFY(qAbs(copies8.seconds / copies4.seconds - 2.0) < 1e-9);
+        // Fewer layers resident: 4 more offloaded layers free 4 layers' activations.
+        QVERIFY(qAbs(four.memory.activationsBytes - eight.memory.activationsBytes - 4 * perLayer)
+                < 1.0);
+    }
+
+    void offloadNeedsWhatMegatronAllows()
+    {
+        // Megatron-Core (TransformerConfig): no CPU offloading with pipeline parallelism or with
+        // recomputation, and fewer offloaded layers than the model has; and a host link.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.seqLen = 128;
+        job.globalBatch = 2;
+        job.activationOffloadLayers = 1;
+        ParallelConfig config;
+        config.recompute = Recompute::None;
+        config.pp = 2;
+        TrainingEstimate e = TrainingEstimator(job, dgxH100(2)).estimate(config);
+        QVERIFY(!e.valid);
+        QVERIFY2(e.reason.find("needs PP=1") != std::string::npos, e.reason.c_str());
+        config.pp = 1;
+        config.dp = 2;
+        config.recompute = Recompute::Full;
+        e = TrainingEstimator(job, dgxH100(2)).estimate(config);
+        QVERIFY2(e.reason.find("does not work with recomputation") != std::string::npos,
+                 e.reason.c_str());
+        config.recompute = Recompute::None;
+        job.activationOffloadLayers = 2;
+        e = TrainingEstimator(job, dgxH100(2)).estimate(config);
+        QVERIFY2(e.reason.find("only fewer than the model's 2 layers") != std::string::npos,
+                 e.reason.c_str());
+        job.activationOffloadLayers = 1;
+        ClusterDescription noHostLink = dgxH100(2);
+        noHostLink.gpu.hostLinkBytesPerSecond = 0;
+        e = TrainingEstimator(job, noHostLink).estimate(config);
+        QVERIFY2(e.reason.find("host link") != std::string::npos, e.reason.c_str());
+        QVERIFY(TrainingEstimator(job, dgxH100(2)).estimate(config).valid);
+    }
+
     void pipelineBubble()
     {
         // (p - 1) / (v·m): p = 4, m = 8 -> 0.375; interleaved v = 2 -> 0.1875 (SC21 §2.2).
