@@ -530,6 +530,14 @@ void PropertyEditor::addTrainingLayoutRows(PropertyFields &fields)
     fields.addNumber(
         tr("MoE capacity factor"), job.moeCapacityFactor, 1, 16, 2, QString(), QString(),
         [](model::Plan &p, std::optional<double> v) { p.training.moeCapacityFactor = *v; });
+    // Megatron-Core's cpu_offloading_num_layers: blank keeps every layer's activations on the GPU.
+    fields.addInteger(tr("Offloaded layers"),
+                      job.activationOffloadLayers > 0 ? std::optional(job.activationOffloadLayers)
+                                                      : std::nullopt,
+                      1, 100000, tr("none (activations stay on the GPU)"),
+                      [](model::Plan &p, std::optional<int> v) {
+                          p.training.activationOffloadLayers = v.value_or(0);
+                      });
 }
 
 void PropertyEditor::buildInference()

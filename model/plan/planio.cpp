@@ -108,6 +108,8 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     plan.asyncCheckpoints = w.optionalBool("async_checkpoint").value_or(false);
     job.moeCapacityFactor
         = w.optionalNumber("moe_capacity_factor", {1.0, 16.0, false}).value_or(1.0);
+    job.activationOffloadLayers
+        = w.optionalInteger("activation_offload_layers", 0, 100000).value_or(0);
     ParallelismConstraints &k = job.constraints;
     for (const ParallelismDimension &d : parallelismDimensions())
         k.*d.member = w.optionalInteger(d.key, d.minimum, d.maximum);
@@ -747,6 +749,8 @@ nlohmann::json trainingWorkloadToJson(const Plan &plan)
         w["grad_reduce_in_fp32"] = job.framework.bf16GradientsInFp32;
     if (job.moeCapacityFactor != 1.0)
         w["moe_capacity_factor"] = job.moeCapacityFactor;
+    if (job.activationOffloadLayers > 0)
+        w["activation_offload_layers"] = job.activationOffloadLayers;
     if (job.tokens > 0)
         w["tokens"] = job.tokens;
     if (!plan.trainingDatasetId.empty())

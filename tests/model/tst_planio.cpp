@@ -315,6 +315,30 @@ private slots:
             parsePlan(written, "plan.json", &shippedCatalog()).training.framework.moeCommOverlap);
     }
 
+    void activationOffloadRoundTripsAndStaysOutWhenUnset()
+    {
+        Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
+        QVERIFY(!planToJson(plan)["workload"].contains("activation_offload_layers"));
+        plan.training.activationOffloadLayers = 40;
+        const nlohmann::json written = planToJson(plan);
+        QCOMPARE(written["workload"]["activation_offload_layers"].get<int>(), 40);
+        QCOMPARE(
+            parsePlan(written, "plan.json", &shippedCatalog()).training.activationOffloadLayers,
+            40);
+        nlohmann::json broken = written;
+        broken["workload"]["activation_offload_layers"] = -1;
+        try {
+            parsePlan(broken, "plan.json", &shippedCatalog());
+            QFAIL("a negative layer count was accepted");
+        } catch (const InputError &error) {
+            QVERIFY2(std::string(error.what())
+                             .find("plan.json: /workload/activation_offload_layers: must be "
+                                   "between 0 and 100000")
+                         != std::string::npos,
+                     error.what());
+        }
+    }
+
     void portfolioRoundTrips()
     {
         const Plan plan

@@ -413,7 +413,7 @@ private slots:
              {"Global batch", "Precision", "Attention", "Sequence parallel", "TP comm overlap",
               "MoE comm overlap", "DP overlap", "Pipeline parallel", "Data parallel",
               "Context parallel", "Expert parallel", "Microbatch", "Interleave", "Recompute",
-              "ZeRO stage", "Gradient reduction"})
+              "ZeRO stage", "Gradient reduction", "Offloaded layers"})
             QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
         // BF16 gradients reduced in 16 bits: written as an override of the profile, then undone.
         auto *gradients = editor->findChild<QComboBox *>(QStringLiteral("Gradient reduction"));
@@ -425,6 +425,19 @@ private slots:
                  false);
         window.document()->undoStack()->undo();
         QVERIFY(window.plan().training.framework.bf16GradientsInFp32);
+        // Offloaded layers: blank (none) until set; one undoable edit, written to the plan.
+        editor = window.propertyEditor();
+        auto *offload = editor->findChild<QSpinBox *>(QStringLiteral("Offloaded layers"));
+        QVERIFY(offload);
+        QCOMPARE(offload->value(), 0);
+        offload->setValue(4);
+        emit offload->editingFinished();
+        QCOMPARE(window.plan().training.activationOffloadLayers, 4);
+        QCOMPARE(
+            model::planToJson(window.plan())["workload"]["activation_offload_layers"].get<int>(),
+            4);
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().training.activationOffloadLayers, 0);
         editor = window.propertyEditor();
         const int undoCount = window.document()->undoStack()->count();
         auto *tokens = editor->findChild<QLineEdit *>(QStringLiteral("Tokens"));
