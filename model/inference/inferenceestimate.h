@@ -116,6 +116,12 @@ struct InferenceEstimate
     double tokensPerDecodeStep = 1; ///< per sequence: 1, or the expected accepted tokens + 1
     double draftSeconds = 0; ///< the draft model's share of a speculative round
     double decodeMemorySeconds = 0; ///< roofline terms of one decode step
+    /** One decode step's K/V cache: streamed once from HBM, and as the engine's attention kernel
+     * reads it (re-reads from L2, the masked kernel's per-query-head work); equal when the
+     * kernel reads each head once. */
+    double decodeKvStreamSeconds = 0;
+    double decodeKvKernelSeconds = 0;
+    bool decodeMaskedMultiheadKernel = false; ///< the engine decodes with the masked kernel
     double decodeComputeSeconds = 0;
     double decodeCommSeconds = 0;
     double ttftSeconds = 0; ///< p95 when a rate is given, else unloaded

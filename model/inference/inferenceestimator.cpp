@@ -294,8 +294,10 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
     const double kvRead = b * context * e.kvBytesPerToken * s.kvShare;
-    e.decodeMemorySeconds
-        = p * (weightBytesRead / s.hbmBytesPerSecond + kvCacheReadSeconds(s.replica, kvRead));
+    e.decodeKvStreamSeconds = p * kvRead / s.hbmBytesPerSecond;
+    e.decodeKvKernelSeconds = p * kvCacheReadSeconds(s.replica, kvRead);
+    e.decodeMaskedMultiheadKernel = s.replica.maskedMultiheadKernel;
+    e.decodeMemorySeconds = p * weightBytesRead / s.hbmBytesPerSecond + e.decodeKvKernelSeconds;
     // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs.
     const double linearFlopsPerToken
         = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
@@ -386,6 +388,15 @@ void InferenceEstimator::explainBottleneck(InferenceEstimate &e, const std::stri
             + text("%.1f", decodeBytesRead / units::giga) + " GB per GPU (weights and KV cache) at "
             + text("%.0f", gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction / units::giga)
             + " GB/s";
+        // Where the engine's attention kernel, not HBM, sets the K/V cache's time, say so.
+        if (e.decodeKvKernelSeconds > 1.1 * e.decodeKvStreamSeconds)
+            e.bottleneckExplanation += std::string("; its attention kernel (")
+                + (e.decodeMaskedMultiheadKernel
+                       ? "the masked multi-head kernel, a thread block per query head"
+                       : "re-reading each K/V head from L2 for its query heads")
+                + ") takes " + text("%.1f", e.decodeKvKernelSeconds * 1e3)
+                + " ms a step over the K/V cache, which HBM streams in "
+                + text("%.1f", e.decodeKvStreamSeconds * 1e3) + " ms";
     } else {
         e.bottleneck = "compute";
         e.bottleneckExplanation = "decode is compute-bound at batch " + std::to_string(batch)

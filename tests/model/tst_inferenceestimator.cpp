@@ -998,6 +998,44 @@ private slots:
         QVERIFY2(qAbs(longer / 156.26e-6 - 1.0) < 0.001, qPrintable(QString::number(longer * 1e6)));
     }
 
+    void maskedKernelIsNamedWhereItHoldsDecode()
+    {
+        // Llama 3 8B (32 query heads on 8 K/V heads of 128) in FP8 with an FP8 cache on one
+        // H100, batch 120 at 128/2048: TensorRT-LLM 0.9 runs the masked multi-head kernel. Each
+        // K/V element (1 byte) is worked through 4 times at 3.82 T a second, against streaming
+        // it once at 0.89 x 3,350 = 2,981.5 GB/s: 4 x 2,981.5 / 3,820 = 3.122 times as long
+        // (its L2 reads, 4 x 2,981.5 / 9,917 = 1.20, bind less). The bottleneck says so; on
+        // TensorRT-LLM 0.12 (XQA) the cache streams once and nothing is added.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-3-8b");
+        job.weightPrecision = Precision::FP8;
+        job.kvPrecision = Precision::FP8;
+        job.inputTokens = 128;
+        job.outputTokens = 2048;
+        job.batch = 120;
+        job.engine = *findServingEngine("tensorrt-llm-0.9");
+        const InferenceSetup setup = inferenceSetupFromCatalog(shippedCatalog(),
+                                                               {.gpuId = "h100-sxm5-80gb",
+                                                                .facilityId = "dc-industry-average",
+                                                                .hourlyUsdPerGpu = 2.0});
+        const InferenceEstimate masked
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(masked.decodeMaskedMultiheadKernel);
+        QVERIFY2(qAbs(masked.decodeKvKernelSeconds / masked.decodeKvStreamSeconds - 3.122) < 0.002,
+                 qPrintable(
+                     QString::number(masked.decodeKvKernelSeconds / masked.decodeKvStreamSeconds)));
+        QVERIFY2(masked.bottleneckExplanation.find(
+                     "its attention kernel (the masked multi-head kernel, a thread block per query "
+                     "head) takes")
+                     != std::string::npos,
+                 masked.bottleneckExplanation.c_str());
+        job.engine = *findServingEngine("tensorrt-llm-0.12");
+        const InferenceEstimate xqa
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QCOMPARE(xqa.decodeKvKernelSeconds, xqa.decodeKvStreamSeconds);
+        QVERIFY(xqa.bottleneckExplanation.find("attention kernel") == std::string::npos);
+    }
+
     void kvCacheReReadsComeFromL2()
     {
         // A GPU streaming 1 TB/s at 0.8 of it (0.8 TB/s achievable) with an L2 of 4 TB/s, and
