@@ -374,15 +374,19 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
     // column-wise copy only (module/linear.py: "Discard row-wise data since it is not needed in
     // backward pass"), except that a norm-fused GEMM under sequence parallelism keeps the
     // row-wise copy too, to all-gather it again in backward (module/layernorm_linear.py): 2
-    // bytes there, 1 for a norm output without SP and for the down-projection input.
+    // bytes there, 1 for a norm output without SP and for the down-projection input, which
+    // replaces the 16-bit activation output. The projection's FP8 input is a copy beside the
+    // 16-bit attention output the fused attention keeps for its own backward: 1 byte more.
     const bool fp8 = m_job.precision == Precision::FP8;
     const double normOutputBytes = fp8 && !sequenceParallel ? 1.0 : 2.0;
     const double maskBytes = shape.hiddenDropoutMasks ? 2.0 : 0.0;
     const double actReplicated = (4.0 + 2.0 * normOutputBytes + maskBytes) * tokens * h / spDivisor;
     const double mlpBytesPerUnit = (shape.gatedMlp ? 4.0 : 2.0) + (fp8 ? 1.0 : 2.0);
-    const double actSharded = (4.0 * tokens * h + 4.0 * tokens * shape.kvHeads * shape.headDim
-                               + shape.expertsPerToken() * mlpBytesPerUnit * tokens * shape.ffn
-                                   * (shape.experts > 1 ? m_job.moeCapacityFactor : 1.0))
+    const double projectionInputBytes = fp8 ? 3.0 : 2.0;
+    const double actSharded
+        = ((2.0 + projectionInputBytes) * tokens * h + 4.0 * tokens * shape.kvHeads * shape.headDim
+           + shape.expertsPerToken() * mlpBytesPerUnit * tokens * shape.ffn
+               * (shape.experts > 1 ? m_job.moeCapacityFactor : 1.0))
         / t;
     const double actScores = unfused ? 5.0 * shape.heads * s * tokens / t : 0.0;
     const double actFullLayer = actReplicated + actSharded + actScores;
