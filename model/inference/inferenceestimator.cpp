@@ -232,19 +232,29 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     replica.tensorParallelLink = insideScaleUp ? m_hw.scaleUpLink() : m_hw.scaleOutLink(2);
     replica.tensorParallelLowLatencyLink
         = insideScaleUp ? m_hw.scaleUpLowLatencyLink() : replica.tensorParallelLink;
-    // The decode kernel sees a rank's own heads: its query heads on its K/V heads (one, kept on
-    // every rank, when there are fewer K/V heads than ranks).
-    replica.queryHeadsPerKvHead = (s.shape.heads / tp) / std::max(1.0, s.shape.kvHeads / tp);
-    const int groupSize = static_cast<int>(std::lround(replica.queryHeadsPerKvHead));
-    const int headDim = static_cast<int>(std::lround(s.shape.headDim));
-    replica.kvReadsPerKvHead
-        = kvReadsPerKvHead(m_job.engine, groupSize, headDim, m_job.kvPrecision == Precision::INT8);
-    replica.maskedMultiheadKernel = runsMaskedMultiheadKernel(m_job.engine, groupSize, headDim);
+    setDecodeKernel(replica);
     replica.expertGemmRateShare
         = m_job.engine.moeGemmLegacyKernels ? gpu.legacyKernelGemmFraction : 1.0;
     // Stages hand 16-bit hidden states to the next node over the scale-out network.
     replica.stageLink = stages > 1 ? m_hw.scaleOutLink(2) : LinkLevel {};
     return s;
+}
+
+/**
+ * The engine's decode-attention kernel for `replica`'s model, as it sees a rank's own heads: its
+ * query heads on its K/V heads (one, kept on every rank, when there are fewer K/V heads than
+ * ranks).
+ */
+void InferenceEstimator::setDecodeKernel(ServingReplica &replica) const
+{
+    const double t = replica.tensorParallel;
+    replica.queryHeadsPerKvHead
+        = (replica.shape.heads / t) / std::max(1.0, replica.shape.kvHeads / t);
+    const int groupSize = static_cast<int>(std::lround(replica.queryHeadsPerKvHead));
+    const int headDim = static_cast<int>(std::lround(replica.shape.headDim));
+    replica.kvReadsPerKvHead
+        = kvReadsPerKvHead(m_job.engine, groupSize, headDim, m_job.kvPrecision == Precision::INT8);
+    replica.maskedMultiheadKernel = runsMaskedMultiheadKernel(m_job.engine, groupSize, headDim);
 }
 
 void InferenceEstimator::estimateMemory(InferenceEstimate &e, const BatchSetup &s) const
@@ -332,6 +342,7 @@ void InferenceEstimator::estimateSpeculativeDecode(InferenceEstimate &e, const B
     if (s.draft) {
         ServingReplica drafter = s.replica;
         drafter.shape = s.draftShape;
+        setDecodeKernel(drafter); // the draft's own heads pick its kernel
         e.draftSeconds = gamma * p * totalSeconds(decodeStageOperations(drafter, b, s.meanContext));
     }
     e.tokensPerDecodeStep = expectedTokensPerVerifyStep(m_job.speculative.acceptanceRate, gamma);

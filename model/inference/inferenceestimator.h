@@ -6,6 +6,8 @@
 
 namespace cp::model {
 
+struct ServingReplica;
+
 /**
  * Roofline estimate of LLM serving with continuous batching.
  *
@@ -82,6 +84,7 @@ private:
     void estimateSpeculativeDecode(InferenceEstimate &estimate, const BatchSetup &setup) const;
     /** Throughput, TPOT and TTFT from the prefill and decode steps (one replica, no queue). */
     void estimateServing(InferenceEstimate &estimate, const BatchSetup &setup) const;
+    void setDecodeKernel(ServingReplica &replica) const;
     void explainBottleneck(InferenceEstimate &estimate, const std::string &layout,
                            double decodeBytesRead, int batch) const;
     void finishCosts(InferenceEstimate &estimate) const;

@@ -660,6 +660,43 @@ private slots:
         QVERIFY(drafted.weightsBytesPerGpu > e.weightsBytesPerGpu);
     }
 
+    void draftModelRunsItsOwnDecodeKernel()
+    {
+        // TensorRT-LLM 0.9 decodes Llama 2 70B (8 query heads per K/V head of 128) with XQA and
+        // a multi-head Llama 2 7B draft with the masked kernel. On an H200 with an FP8 cache, HBM
+        // streams 0.87 x 4,800 = 4,176 G elements a second and the masked kernel takes 3,820 G,
+        // so the draft's attention is 4,176 / 3,820 = 1.093 times what streaming allows, while
+        // the target's, on XQA, is not held. Against TensorRT-LLM 0.12 (XQA for both) the
+        // draft's steps are longer and the target's the same: the draft picks its own kernel.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-2-70b");
+        job.draftModel = shippedCatalog().llm("llama-2-7b");
+        job.weightPrecision = Precision::FP8;
+        job.kvPrecision = Precision::FP8;
+        job.gpusPerReplica = 4;
+        job.inputTokens = 2048;
+        job.outputTokens = 2048;
+        job.batch = 64;
+        job.speculative.enabled = true;
+        job.speculative.draftTokens = 3;
+        job.speculative.acceptanceRate = 0.6;
+        const InferenceSetup setup = inferenceSetupFromCatalog(shippedCatalog(),
+                                                               {.gpuId = "h200-sxm-141gb",
+                                                                .facilityId = "dc-industry-average",
+                                                                .hourlyUsdPerGpu = 2.0});
+        job.engine = *findServingEngine("tensorrt-llm-0.9");
+        const InferenceEstimate old
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        job.engine = *findServingEngine("tensorrt-llm-0.12");
+        const InferenceEstimate xqa
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(old.fits, old.reason.c_str());
+        QVERIFY(!old.decodeMaskedMultiheadKernel); // the target runs XQA
+        QCOMPARE(old.decodeStepSeconds, xqa.decodeStepSeconds);
+        QVERIFY2(old.draftSeconds > xqa.draftSeconds * 1.0001,
+                 qPrintable(QString::number(old.draftSeconds / xqa.draftSeconds)));
+    }
+
     void enginesScheduleAndSizeDifferently()
     {
         InferenceJob job;
