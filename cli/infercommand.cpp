@@ -293,7 +293,6 @@ struct ServingSite
     }
 };
 
-/** --gpu all: every GPU with a node type and every precision it computes in, cheapest first. */
 /** "+4.9% on 56" (the estimator's mean error on the published throughputs with these weights on
  * the GPU, and how many), "latency only" or "none". */
 std::string publishedCell(const model::PublishedServingComparison &published)
@@ -304,6 +303,7 @@ std::string publishedCell(const model::PublishedServingComparison &published)
     return published.available() ? "latency only" : "none";
 }
 
+/** --gpu all: every GPU with a node type and every precision it computes in, cheapest first. */
 int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                     const std::string &precision, const ServingSite &site, std::ostream &out)
 {

@@ -89,6 +89,12 @@ struct GpuSpec : CatalogEntry
     std::string calibrationSource;
 
     double peakFlopsPerSecond(Precision precision) const;
+    /** The HBM bandwidth a streaming kernel reaches: the datasheet figure times its measured
+     * fraction (memoryAchievableFraction). */
+    double achievableMemoryBytesPerSecond() const
+    {
+        return memoryBytesPerSecond * memoryAchievableFraction;
+    }
     /** The large-GEMM fraction of peak for this precision. */
     double gemmPeakFractionFor(Precision precision) const
     {

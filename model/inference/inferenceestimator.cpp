@@ -217,7 +217,7 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     // KV heads are split over TP ranks; with fewer KV heads than ranks each rank keeps a copy of
     // one. A stage keeps the cache of its own layers.
     s.kvShare = std::max(1.0, s.shape.kvHeads / s.tensorParallel) / s.shape.kvHeads / s.stages;
-    s.hbmBytesPerSecond = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
+    s.hbmBytesPerSecond = gpu.achievableMemoryBytesPerSecond();
     ServingReplica &replica = s.replica;
     replica.shape = s.shape;
     replica.gpu = gpu;
@@ -397,8 +397,7 @@ void InferenceEstimator::explainBottleneck(InferenceEstimate &e, const std::stri
         e.bottleneck = "memory-bandwidth";
         e.bottleneckExplanation = "decode is memory-bound: each step reads "
             + text("%.1f", decodeBytesRead / units::giga) + " GB per GPU (weights and KV cache) at "
-            + text("%.0f", gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction / units::giga)
-            + " GB/s";
+            + text("%.0f", gpu.achievableMemoryBytesPerSecond() / units::giga) + " GB/s";
         // Where the engine's attention kernel, not HBM, sets the K/V cache's time, say so.
         if (e.decodeKvKernelSeconds > 1.1 * e.decodeKvStreamSeconds)
             e.bottleneckExplanation += std::string("; its attention kernel (")
@@ -809,7 +808,7 @@ void InferenceEstimator::explainBatchLimit(InferenceEstimate &e) const
     // second per GPU follow the batch.
     if (!m_job.tpotP95Seconds || e.batch >= e.maxBatch || e.decodeStepSeconds <= 0)
         return;
-    const double hbm = m_hw.gpu.memoryBytesPerSecond * m_hw.gpu.memoryAchievableFraction;
+    const double hbm = m_hw.gpu.achievableMemoryBytesPerSecond();
     const double budget = *m_job.tpotP95Seconds * hbm;
     e.bottleneckExplanation += "; the batch (" + std::to_string(e.batch) + " of the "
         + std::to_string(e.maxBatch) + " the replica can run) is held by the TPOT target";

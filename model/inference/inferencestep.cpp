@@ -35,7 +35,7 @@ public:
         , m_gpu(replica.gpu)
         , m_rows(rows)
         , m_compute(computePrecision(replica.gpu, replica.weightPrecision))
-        , m_hbm(replica.gpu.memoryBytesPerSecond * replica.gpu.memoryAchievableFraction)
+        , m_hbm(replica.gpu.achievableMemoryBytesPerSecond())
         , m_layers(std::ceil(replica.shape.layers / replica.pipelineStages))
     { }
 
@@ -299,7 +299,7 @@ StepOperations prefillStageOperations(const ServingReplica &replica, double prom
 double kvCacheReadSeconds(const ServingReplica &replica, double hbmBytes)
 {
     const GpuSpec &gpu = replica.gpu;
-    const double hbmBytesPerSecond = gpu.memoryBytesPerSecond * gpu.memoryAchievableFraction;
+    const double hbmBytesPerSecond = gpu.achievableMemoryBytesPerSecond();
     const double l2BytesPerSecond
         = gpu.l2ReadBytesPerSecond > 0 ? gpu.l2ReadBytesPerSecond : hbmBytesPerSecond;
     double seconds = std::max(hbmBytes / hbmBytesPerSecond,
