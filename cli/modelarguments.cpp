@@ -23,6 +23,12 @@ std::vector<OptionSpec> modelShapeOptions()
         {"hidden-dropout", true,
          "the custom model's dropout probability on hidden states in training (default 0.1, "
          "Megatron's; 0, as Llama trains, keeps no dropout masks)"},
+        {"sliding-window", true,
+         "the custom model's attention window in tokens: a windowed layer attends, and caches "
+         "K/V for, at most this many of the latest tokens (Mistral 7B: 4096; gpt-oss: 128)"},
+        {"windowed-layers", true,
+         "how many of the custom model's layers use --sliding-window (default: all; gpt-oss "
+         "alternates, 18 of 36)"},
         {"max-seq-len", true,
          "the custom model's context length in tokens (serving engines such as vLLM chunk "
          "prefills for long-context models; default: as long as the workload needs)"},
@@ -32,9 +38,9 @@ std::vector<OptionSpec> modelShapeOptions()
 model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catalog &catalog)
 {
     if (auto id = a.value("model")) {
-        for (const char *shape :
-             {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "experts", "top-k",
-              "shared-experts", "head-dim", "max-seq-len", "hidden-dropout"}) {
+        for (const char *shape : {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab",
+                                  "experts", "top-k", "shared-experts", "head-dim", "max-seq-len",
+                                  "hidden-dropout", "sliding-window", "windowed-layers"}) {
             if (a.has(shape))
                 throw UsageError(std::string("give either --model or the model shape (--") + shape
                                  + "), not both");
@@ -62,6 +68,10 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
     spec.gatedMlp = a.has("gated-mlp");
     spec.maxSeqLen = a.integer("max-seq-len", 1, 1 << 24).value_or(0);
     spec.hiddenDropout = a.number("hidden-dropout", 0.0, 0.9).value_or(spec.hiddenDropout);
+    spec.slidingWindow = a.integer("sliding-window", 1, 1 << 24).value_or(0);
+    spec.slidingWindowLayers = a.integer("windowed-layers", 1, spec.layers).value_or(0);
+    if (spec.slidingWindowLayers > 0 && spec.slidingWindow == 0)
+        throw UsageError("--windowed-layers needs --sliding-window");
     if (spec.explicitHeadDim == 0 && spec.hidden % spec.heads != 0)
         throw UsageError("--hidden must be divisible by --heads (or give --head-dim)");
     if (spec.sharedExperts > 0 && spec.experts == 1)

@@ -300,7 +300,20 @@ struct ModelSpec : CatalogEntry
      * backward pass; at 0 PyTorch's dropout returns its input and keeps none.
      */
     double hiddenDropout = 0.1;
+    /**
+     * Sliding-window attention (Beltagy et al., "Longformer", 2020; Jiang et al., "Mistral 7B",
+     * 2023; OpenAI's gpt-oss, 2025): a windowed layer's query attends, and its K/V cache keeps,
+     * at most this many of the latest tokens. 0: every layer attends the whole context.
+     */
+    int slidingWindow = 0;
+    /** Layers that use the window (the rest attend the whole context); all when 0. */
+    int slidingWindowLayers = 0;
 
+    /** Layers whose attention is windowed: none without a window, else all unless given. */
+    int windowedLayers() const
+    {
+        return slidingWindow <= 0 ? 0 : slidingWindowLayers > 0 ? slidingWindowLayers : layers;
+    }
     int headDim() const { return explicitHeadDim > 0 ? explicitHeadDim : hidden / heads; }
     bool isMoe() const { return experts > 1; }
 };

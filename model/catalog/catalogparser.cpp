@@ -385,6 +385,16 @@ FacilitySpec parseFacility(const nlohmann::json &entry, const std::string &file,
     return facility;
 }
 
+void readSlidingWindow(JsonFieldReader &reader, ModelSpec &model)
+{
+    model.slidingWindow = reader.optionalInteger("sliding_window", 1, 1 << 24).value_or(0);
+    model.slidingWindowLayers
+        = reader.optionalInteger("sliding_window_layers", 1, model.layers).value_or(0);
+    if (model.slidingWindowLayers > 0 && model.slidingWindow == 0)
+        reader.fail("sliding_window_layers",
+                    "needs sliding_window (the window's length in tokens)");
+}
+
 ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
                      const std::string &pointer)
 {
@@ -407,6 +417,7 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
     model.publishedParameters = reader.number("params_b", positive) * units::giga;
     model.hiddenDropout
         = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
+    readSlidingWindow(reader, model);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("heads",
                     "hidden (" + std::to_string(model.hidden) + ") must be divisible by heads");

@@ -12,6 +12,8 @@
 
 namespace cp::model {
 
+class JsonFieldReader;
+
 GpuSpec parseGpu(const nlohmann::json &entry, const std::string &file, const std::string &pointer);
 NodeSpec parseNode(const nlohmann::json &entry, const std::string &file,
                    const std::string &pointer);
@@ -28,6 +30,8 @@ DatasetSpec parseDataset(const nlohmann::json &entry, const std::string &file,
                          const std::string &pointer);
 ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
                      const std::string &pointer);
+/** A model's optional "sliding_window" (tokens) and "sliding_window_layers" (after "layers"). */
+void readSlidingWindow(JsonFieldReader &reader, ModelSpec &model);
 
 std::string linkProtocolName(LinkProtocol protocol);
 

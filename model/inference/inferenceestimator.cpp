@@ -257,6 +257,21 @@ void InferenceEstimator::setDecodeKernel(ServingReplica &replica) const
     replica.maskedMultiheadKernel = runsMaskedMultiheadKernel(m_job.engine, groupSize, headDim);
 }
 
+double InferenceEstimator::kvBytesPerToken(const TransformerShape &shape) const
+{
+    return shape.layers * 2.0 * shape.kvHeads * shape.headDim * bytesPerElement(m_job.kvPrecision);
+}
+
+double InferenceEstimator::kvBytesPerSequence(const BatchSetup &s, double context) const
+{
+    // A windowed layer keeps only its window's K/V (TensorRT-LLM's cyclic KV cache, vLLM's
+    // sliding-window KV manager); attendedContext averages the layers' cached tokens.
+    double bytes = kvBytesPerToken(s.shape) * s.shape.attendedContext(context);
+    if (s.draft)
+        bytes += kvBytesPerToken(s.draftShape) * s.draftShape.attendedContext(context);
+    return bytes;
+}
+
 void InferenceEstimator::estimateMemory(InferenceEstimate &e, const BatchSetup &s) const
 {
     const GpuSpec &gpu = m_hw.gpu;
@@ -267,12 +282,10 @@ void InferenceEstimator::estimateMemory(InferenceEstimate &e, const BatchSetup &
         e.weightsBytesPerGpu
             += s.draftShape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
     // KV cache: layers x 2 (K and V) x KV heads x head dim x bytes, per token.
-    e.kvBytesPerToken = s.shape.layers * 2.0 * s.shape.kvHeads * s.shape.headDim
-        * bytesPerElement(m_job.kvPrecision);
+    e.kvBytesPerToken = kvBytesPerToken(s.shape);
     if (s.draft)
-        e.kvBytesPerToken += s.draftShape.layers * 2.0 * s.draftShape.kvHeads * s.draftShape.headDim
-            * bytesPerElement(m_job.kvPrecision);
-    e.kvBytesPerGpu = s.batch * (s.inputTokens + s.outputTokens) * e.kvBytesPerToken * s.kvShare;
+        e.kvBytesPerToken += kvBytesPerToken(s.draftShape);
+    e.kvBytesPerGpu = s.batch * kvBytesPerSequence(s, s.inputTokens + s.outputTokens) * s.kvShare;
     // Prefill workspace for one prompt: hidden states, QKV and the MLP intermediate, 16-bit.
     e.workspaceBytesPerGpu
         = s.inputTokens * (4.0 * s.shape.hidden + 2.0 * s.shape.ffn * s.shape.topK) * 2.0 / t;
@@ -299,11 +312,11 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
         // Experts a micro-batch of b tokens touches per layer: E·(1 - (1 - k/E)^b) in expectation.
         const double touched
             = shape.experts * (1.0 - std::pow(1.0 - shape.topK / shape.experts, b));
-        const double expertBytes = shape.layers * shape.expertParameters()
+        const double expertBytes = shape.layers * shape.experts * shape.expertParameters()
             * bytesPerElement(m_job.weightPrecision) / (t * p);
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
-    const double kvRead = b * context * e.kvBytesPerToken * s.kvShare;
+    const double kvRead = b * kvBytesPerSequence(s, context) * s.kvShare;
     e.decodeKvStreamSeconds = p * kvRead / s.hbmBytesPerSecond;
     e.decodeKvKernelSeconds = p * kvCacheReadSeconds(s.replica, kvRead);
     e.decodeMaskedMultiheadKernel = s.replica.maskedMultiheadKernel;
@@ -312,7 +325,8 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
     const double linearFlopsPerToken
         = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
     const double decodeFlops = b
-        * (linearFlopsPerToken + shape.layers * 4.0 * context * shape.hidden
+        * (linearFlopsPerToken
+           + shape.layers * 4.0 * shape.attendedContext(context) * shape.queryWidth()
            + shape.logitFlopsPerToken())
         / (t * p);
     e.decodeComputeSeconds = p * decodeFlops

@@ -3,6 +3,7 @@
 
 #include "model/cluster/clusterdescription.h"
 #include "model/inference/inferenceestimate.h"
+#include "model/training/transformershape.h"
 
 namespace cp::model {
 
@@ -77,6 +78,10 @@ private:
     BatchLimits batchLimits() const;
     struct BatchSetup;
     BatchSetup batchSetup(int batch) const;
+    /** K/V bytes one token of context adds on every layer of `shape` (whole model). */
+    double kvBytesPerToken(const TransformerShape &shape) const;
+    /** K/V bytes one sequence of `context` tokens keeps (target and draft, whole model). */
+    double kvBytesPerSequence(const BatchSetup &setup, double context) const;
     /** Weights, K/V cache, workspace and reserve per GPU; whether they fit. */
     void estimateMemory(InferenceEstimate &estimate, const BatchSetup &setup) const;
     /** The decode step's operations and roofline terms; returns the bytes one step reads. */

@@ -2,6 +2,7 @@
 #include "model/inference/inferencestep.h"
 
 #include "model/training/gemmefficiency.h"
+#include "model/training/transformershape.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,8 +13,6 @@ namespace {
 
 constexpr double activationBytes = 2.0; ///< 16-bit hidden states
 constexpr double logitBytes = 4.0; ///< fp32 logits for the sampler
-/** A causal prompt attends to half of the I x I score matrix. */
-constexpr double causalWorkShare = 0.5;
 
 /**
  * Compute format of a weight format: weight-only INT4 (AWQ/GPTQ) and INT8 kernels dequantise to
@@ -82,8 +81,12 @@ public:
      * launch, or a decode kernel's measured fixed time); `memorySecondsPerLayer` its time to read
      * `bytesPerLayer` (at the achievable HBM bandwidth when negative). */
     void addAttention(const char *name, double flopsPerLayer, double bytesPerLayer,
-                      double keysPerKernel, double fixedSeconds, double memorySecondsPerLayer = -1)
+                      double keysPerKernel, double fixedSeconds, double memorySecondsPerLayer = -1,
+                      double layers = -1)
     {
+        const double count = layers < 0 ? m_layers : layers;
+        if (count <= 0)
+            return;
         // Whichever limits the fused kernel: the K/V bytes at streaming bandwidth, or the score
         // FLOPs at the GPU's fused-attention share of the 16-bit peak.
         const Precision sixteen
@@ -95,12 +98,12 @@ public:
         const double memorySeconds
             = memorySecondsPerLayer >= 0 ? memorySecondsPerLayer : bytesPerLayer / m_hbm;
         StepOperation op {name, OperationKind::Attention};
-        op.flops = m_layers * flopsPerLayer;
-        op.bytes = m_layers * bytesPerLayer;
-        op.kernels = m_layers;
-        op.seconds = m_layers * (std::max(computeSeconds, memorySeconds) + fixedSeconds);
-        m_computeSeconds += m_layers * computeSeconds;
-        m_memorySeconds += m_layers * memorySeconds;
+        op.flops = count * flopsPerLayer;
+        op.bytes = count * bytesPerLayer;
+        op.kernels = count;
+        op.seconds = count * (std::max(computeSeconds, memorySeconds) + fixedSeconds);
+        m_computeSeconds += count * computeSeconds;
+        m_memorySeconds += count * memorySeconds;
         m_operations.add(op);
     }
 
@@ -247,13 +250,21 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
     // holds (fewer KV heads than ranks: each rank keeps one) from HBM, and the engine's kernel
     // reads a head once per block serving the query heads of its group (kvCacheReadSeconds).
     const double kvHeadsPerRank = std::max(1.0, shape.kvHeads / t);
-    const double kvBytes = tokens * context * 2.0 * kvHeadsPerRank * shape.headDim
-        * bytesPerElement(replica.kvPrecision);
-    const double flops = 4.0 * tokens * tokensPerSequence * context * shape.queryWidth() / t;
     // Paged batch-decode kernels stream the cache at the achievable bandwidth only once it is
     // large; a fixed time per kernel (GpuSpec::decodeAttentionFixedSeconds, measured) covers the
     // rest, in place of the launch cost when it is larger.
     const GpuSpec &gpu = replica.gpu;
+    const double fixedSeconds
+        = std::max(gpu.kernelOverheadSeconds, gpu.decodeAttentionFixedSeconds);
+    // One kernel per layer over the `keys` latest tokens of each sequence: the whole context on a
+    // full layer, at most the window on a windowed one.
+    auto addDecodeAttention = [&](const char *name, double keys, double layers) {
+        const double kvBytes = tokens * keys * 2.0 * kvHeadsPerRank * shape.headDim
+            * bytesPerElement(replica.kvPrecision);
+        const double flops = 4.0 * tokens * tokensPerSequence * keys * shape.queryWidth() / t;
+        stage.addAttention(name, flops, kvBytes, keys, fixedSeconds,
+                           kvCacheReadSeconds(replica, kvBytes), layers);
+    };
     // Its name says which kernel runs and when it re-reads heads: the bytes column counts HBM
     // only.
     const char *name = replica.maskedMultiheadKernel
@@ -261,9 +272,12 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
         : replica.kvReadsPerKvHead > 1.0
         ? "decode attention (reads the K/V cache; re-reads from L2)"
         : "decode attention (reads the K/V cache)";
-    stage.addAttention(name, flops, kvBytes, context,
-                       std::max(gpu.kernelOverheadSeconds, gpu.decodeAttentionFixedSeconds),
-                       kvCacheReadSeconds(replica, kvBytes));
+    const double windowed = shape.windowedLayerShare();
+    addDecodeAttention(name, context, stage.layers() * (1.0 - windowed));
+    if (windowed > 0)
+        addDecodeAttention("decode attention, windowed layers (the window's K/V only)",
+                           attendedTokens(context, shape.attentionWindow),
+                           stage.layers() * windowed);
     stage.addOutputProjection();
     stage.addMlp(expertsTouched(shape, tokens * tokensPerSequence));
     stage.addTensorParallel();
@@ -281,12 +295,22 @@ StepOperations prefillStageOperations(const ServingReplica &replica, double prom
     const double t = replica.tensorParallel;
     stage.addNormsAndResiduals();
     stage.addQkv();
-    const double flops
-        = causalWorkShare * 4.0 * prompts * promptTokens * promptTokens * shape.queryWidth() / t;
+    // Each prompt's queries attend causally: half the prompt on a full layer, at most the window
+    // on a windowed one (causalKeysPerQuery), whose kernel's blocks are as short as the window.
     const double kvWrite = rows * 2.0 * std::max(1.0, shape.kvHeads / t) * shape.headDim
         * bytesPerElement(replica.kvPrecision);
-    stage.addAttention("prefill attention (causal, fused)", flops, kvWrite, promptTokens,
-                       replica.gpu.kernelOverheadSeconds);
+    auto addPrefillAttention = [&](const char *name, double window, double layers) {
+        const double flops
+            = 4.0 * rows * causalKeysPerQuery(promptTokens, window) * shape.queryWidth() / t;
+        stage.addAttention(name, flops, kvWrite, attendedTokens(promptTokens, window),
+                           replica.gpu.kernelOverheadSeconds, -1, layers);
+    };
+    const double windowed = shape.windowedLayerShare();
+    addPrefillAttention("prefill attention (causal, fused)", 0.0,
+                        stage.layers() * (1.0 - windowed));
+    if (windowed > 0)
+        addPrefillAttention("prefill attention, windowed layers (causal band)",
+                            shape.attentionWindow, stage.layers() * windowed);
     stage.addOutputProjection();
     stage.addMlp(expertsTouched(shape, rows));
     stage.addTensorParallel();

@@ -27,8 +27,6 @@ constexpr double optimizerStateTrafficBytesPerParameter = 26.0;
  * the scores): 2.5 forward passes of work, where MFU accounting counts 2.
  */
 constexpr double flashBackwardWork = 2.5;
-/** A causal kernel skips the blocks above the diagonal: half the full s x s work. */
-constexpr double causalWorkShare = 0.5;
 
 /** The sizes one layout's operations share: TP, tokens per microbatch, the sequence. */
 struct LayoutSizes
@@ -311,12 +309,29 @@ void LayerCostBuilder::addAttention()
     if (m_job.framework.attention == AttentionKernel::Flash) {
         // One fused kernel per K/V block (CP splits the context into CP blocks per rank); the
         // kernel runs at the GPU's measured fused-attention share of the 16-bit peak, shrinking
-        // for short blocks by the same half-performance size as the GEMMs.
-        const double efficiency = m_gpu.attentionPeakFraction * keysPerKernel
-            / (keysPerKernel + m_gpu.gemmHalfPerformanceDim);
-        const double executed = causalWorkShare * fullFlops;
-        const double seconds = executed / (m_gpu.peakFlopsPerSecond(sixteenBit) * efficiency);
-        LayerOperation op {"attention (fused, causal)", OperationKind::Attention};
+        // for short blocks by the same half-performance size as the GEMMs. A windowed layer's
+        // kernel skips the blocks outside its band: fewer keys per query, each block as short
+        // as the window. The layer is the average of full and windowed layers.
+        auto kernelSeconds = [&](double executedFlops, double keys) {
+            const double efficiency
+                = m_gpu.attentionPeakFraction * keys / (keys + m_gpu.gemmHalfPerformanceDim);
+            return executedFlops / (m_gpu.peakFlopsPerSecond(sixteenBit) * efficiency);
+        };
+        const double perKey = 4.0 * tokens * queryWidth; // QK^T and PV, per key per query
+        const double window = m_shape.attentionWindow;
+        const double windowed = m_shape.windowedLayerShare();
+        const double executed = perKey * m_shape.causalAttendedKeys(s);
+        double seconds
+            = (1.0 - windowed) * kernelSeconds(perKey * causalKeysPerQuery(s, 0.0), keysPerKernel);
+        if (windowed > 0)
+            seconds += windowed
+                * kernelSeconds(perKey * causalKeysPerQuery(s, window),
+                                std::min(keysPerKernel, window));
+        LayerOperation op {windowed >= 1.0 ? "attention (fused, causal, sliding window)"
+                               : windowed > 0
+                               ? "attention (fused, causal; windowed and full layers)"
+                               : "attention (fused, causal)",
+                           OperationKind::Attention};
         op.flops = executed;
         op.kernels = m_config.cp;
         op.forwardSeconds = seconds + op.kernels * m_gpu.kernelOverheadSeconds;

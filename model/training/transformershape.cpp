@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/training/transformershape.h"
 
+#include <algorithm>
+
 namespace cp::model {
 
 TransformerShape TransformerShape::fromModel(const ModelSpec &model)
@@ -19,6 +21,8 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
     shape.gatedMlp = model.gatedMlp;
     shape.tiedEmbeddings = model.tiedEmbeddings;
     shape.hiddenDropoutMasks = model.hiddenDropout > 0.0;
+    shape.attentionWindow = model.slidingWindow;
+    shape.windowedLayers = model.windowedLayers();
     return shape;
 }
 
@@ -73,8 +77,33 @@ double TransformerShape::attentionCoreFlopsPerToken(double contextLen) const
 {
     // Q·K^T and softmax·V: 2 matmuls of (1 x d) by (d x context) per head, 2 FLOPs per MAC.
     // Counted over the full context (not halved for causal masking), the convention of Megatron's
-    // and PaLM's MFU accounting.
-    return 4.0 * contextLen * queryWidth();
+    // and PaLM's MFU accounting; a windowed layer's context is its window.
+    return 4.0 * attendedContext(contextLen) * queryWidth();
+}
+
+double TransformerShape::attendedContext(double context) const
+{
+    const double windowed = windowedLayerShare();
+    return (1.0 - windowed) * context + windowed * attendedTokens(context, attentionWindow);
+}
+
+double TransformerShape::causalAttendedKeys(double tokens) const
+{
+    const double windowed = windowedLayerShare();
+    return (1.0 - windowed) * causalKeysPerQuery(tokens, 0.0)
+        + windowed * causalKeysPerQuery(tokens, attentionWindow);
+}
+
+double attendedTokens(double context, double window)
+{
+    return window > 0 ? std::min(context, window) : context;
+}
+
+double causalKeysPerQuery(double tokens, double window)
+{
+    if (window <= 0 || tokens <= window)
+        return 0.5 * tokens;
+    return window - window * window / (2.0 * tokens);
 }
 
 } // namespace cp::model

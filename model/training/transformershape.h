@@ -27,6 +27,8 @@ struct TransformerShape
     bool tiedEmbeddings = false;
     /** Dropout on the hidden states (ModelSpec::hiddenDropout > 0): each keeps a 1-byte mask. */
     bool hiddenDropoutMasks = true;
+    double attentionWindow = 0; ///< tokens a windowed layer attends (0: none is windowed)
+    double windowedLayers = 0; ///< layers with the window; the others attend the whole context
 
     static TransformerShape fromModel(const ModelSpec &model);
 
@@ -56,10 +58,35 @@ struct TransformerShape
 
     /** Forward FLOPs of the dense GEMMs of one layer, per token (no attention-score work). */
     double layerGemmFlopsPerToken() const;
-    /** Forward FLOPs of attention scores and weighted values per token at context `contextLen`. */
+    /** Forward FLOPs of attention scores and weighted values per token at context `contextLen`,
+     * averaged over the layers (a windowed layer attends at most its window). */
     double attentionCoreFlopsPerToken(double contextLen) const;
+    /** Share of the layers whose attention is windowed (0 without a sliding window). */
+    double windowedLayerShare() const
+    {
+        return attentionWindow > 0 && layers > 0 ? windowedLayers / layers : 0.0;
+    }
+    /**
+     * The tokens a query at position `context` attends, averaged over the layers: the whole
+     * context on a full layer, min(context, window) on a windowed one. It is also the tokens of
+     * K/V each layer caches, on average, since a windowed layer evicts what its window has left.
+     */
+    double attendedContext(double context) const;
+    /** Mean keys per query of a causal pass over `tokens` positions, averaged over the layers
+     * (causalKeysPerQuery on each). */
+    double causalAttendedKeys(double tokens) const;
     /** Forward FLOPs of the output (logit) projection per token. */
     double logitFlopsPerToken() const { return 2.0 * hidden * vocab; }
 };
+
+/** Tokens one layer attends at position `context`: all of them, or its `window` (0: none). */
+double attendedTokens(double context, double window);
+/**
+ * Mean keys per query of one causal pass over `tokens` positions on a layer attending at most
+ * `window` tokens (0: unlimited): position i attends min(i, window) keys, so the mean is
+ * tokens / 2 while the window covers the pass, and window - window² / (2 tokens) beyond it
+ * (the continuous sums; a causal kernel skips the blocks outside the band).
+ */
+double causalKeysPerQuery(double tokens, double window);
 
 } // namespace cp::model

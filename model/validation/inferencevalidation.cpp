@@ -2,6 +2,7 @@
 #include "model/validation/inferencevalidation.h"
 
 #include "model/catalog/catalog.h"
+#include "model/catalog/catalogparser.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
 #include "model/inference/inferenceestimator.h"
@@ -36,6 +37,7 @@ ModelSpec modelOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalog
     model.explicitHeadDim = reader.optionalInteger("head_dim", 0, 1 << 16).value_or(0);
     reader.accept("params_b");
     reader.accept("source");
+    readSlidingWindow(reader, model);
     reader.finish();
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");

@@ -2,6 +2,7 @@
 #include "model/validation/trainingvalidation.h"
 
 #include "model/catalog/catalog.h"
+#include "model/catalog/catalogparser.h"
 #include "model/cluster/clusterdescription.h"
 #include "model/core/humantext.h"
 #include "model/core/jsonfieldreader.h"
@@ -45,6 +46,7 @@ ModelSpec readModel(JsonFieldReader &reader)
     model.publishedParameters = reader.number("params_b", positive) * units::giga;
     model.hiddenDropout
         = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
+    readSlidingWindow(reader, model);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");
     reader.finish();

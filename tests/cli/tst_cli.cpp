@@ -1162,6 +1162,36 @@ private slots:
         QVERIFY2(both.err.contains("--max-seq-len"), both.err.constData());
     }
 
+    void inferSlidingWindowShrinksTheKvCache()
+    {
+        // The Llama 3 8B shape at batch 4 of 8,000 + 192 tokens keeps 32 x 2 x 8 x 128 x 2 B =
+        // 128 KiB a token, 8,192 tokens a sequence: 4 GiB. A 4,096-token window on every layer
+        // (Mistral 7B's) keeps half of it; on 16 of the 32 layers, three quarters.
+        const QStringList shape = inferLlama3EightBShapeOnH100()
+            + QStringList {"--input-tokens", "8000", "--output-tokens", "192",
+                           "--batch",        "4",    "--json"};
+        const auto kvGib = [&](const QStringList &extra) {
+            const Result r = run(shape + extra);
+            return QJsonDocument::fromJson(r.out)
+                .object()
+                .value(QStringLiteral("memory_breakdown_gib"))
+                .toObject()
+                .value(QStringLiteral("kv_cache"))
+                .toDouble(-1.0);
+        };
+        QCOMPARE(kvGib({}), 4.0);
+        QCOMPARE(kvGib({"--sliding-window", "4096"}), 2.0);
+        QCOMPARE(kvGib({"--sliding-window", "4096", "--windowed-layers", "16"}), 3.0);
+        const Result layersOnly = run(shape + QStringList {"--windowed-layers", "16"});
+        QCOMPARE(layersOnly.status, 2);
+        QVERIFY2(layersOnly.err.contains("--windowed-layers needs --sliding-window"),
+                 layersOnly.err.constData());
+        const Result tooMany
+            = run(shape + QStringList {"--sliding-window", "4096", "--windowed-layers", "33"});
+        QCOMPARE(tooMany.status, 2);
+        QVERIFY2(tooMany.err.contains("--windowed-layers"), tooMany.err.constData());
+    }
+
     void planEstimateJsonSumsUpTheHall()
     {
         // The sample's room (tst_datahall derives every figure): 6 rows, 51 cabinets, none over

@@ -159,6 +159,32 @@ private slots:
         QCOMPARE(errorWith(model), std::string());
     }
 
+    void slidingWindowNeedsItsLengthAndFitsTheLayers()
+    {
+        nlohmann::json model = nlohmann::json::parse(R"({
+          "id": "m", "name": "M", "source": "unit test", "layers": 2, "hidden": 64, "heads": 4,
+          "ffn": 256, "vocab": 100, "max_seq_len": 128, "params_b": 0.001,
+          "sliding_window_layers": 1
+        })");
+        const auto errorWith = [](const nlohmann::json &entry) {
+            return errorOf({{"format", "clusterplanner-catalog"},
+                            {"version", 1},
+                            {"models", nlohmann::json::array({entry})}});
+        };
+        std::string message = errorWith(model);
+        QVERIFY2(message.find("/models/0/sliding_window_layers: needs sliding_window")
+                     != std::string::npos,
+                 message.c_str());
+        model["sliding_window"] = 64;
+        model["sliding_window_layers"] = 3; // more than the model's 2 layers
+        message = errorWith(model);
+        QVERIFY2(message.find("/models/0/sliding_window_layers: must be between 1 and 2, found 3")
+                     != std::string::npos,
+                 message.c_str());
+        model["sliding_window_layers"] = 1;
+        QCOMPARE(errorWith(model), std::string());
+    }
+
     void validEntryLoads() { QCOMPARE(errorOf(documentWith(validGpu())), std::string()); }
 
     void weightsAreReadWhereTheCatalogGivesThem()

@@ -444,6 +444,59 @@ private slots:
         QVERIFY(routing->seconds >= 128 * 3.5e-6);
     }
 
+    void moeDecodeRooflineReadsOnlyTouchedExperts()
+    {
+        // Mixtral 8x7B, FP8 weights on two H100s, batch 1: one token touches 8 x (1 - 0.75) = 2
+        // of the 8 experts of each layer. Per layer: attention 4096 x (4096 + 2 x 1024) + 4096 x
+        // 4096 = 41.94 M, experts 8 x 3 x 4096 x 14336 = 1409.29 M, router 32,768, norms 8,192;
+        // 32 layers and 2 x 32000 x 4096 embeddings: 46.70 B parameters, 23.35 GB a rank at 1 B.
+        // The experts are 32 x 1409.29 M / 2 = 22.55 GB a rank, of which 3/4 stay unread: the
+        // step reads 23.35 - 16.91 = 6.44 GB of weights, 2.160 ms at 0.89 x 3.35 TB/s.
+        const InferenceEstimate e
+            = estimator("h100-sxm5-80gb", "mixtral-8x7b", Precision::FP8, 2, 1000, 1000, 1)
+                  .estimate();
+        const double weightSeconds = e.decodeMemorySeconds - e.decodeKvKernelSeconds;
+        QVERIFY2(qAbs(weightSeconds / 2.160e-3 - 1.0) < 0.01,
+                 qPrintable(QString::number(weightSeconds)));
+        QVERIFY2(e.bottleneckExplanation.find("reads 6.5 GB per GPU") != std::string::npos,
+                 e.bottleneckExplanation.c_str());
+    }
+
+    void slidingWindowLayersKeepAndReadOnlyTheirWindow()
+    {
+        // gpt-oss-120b on two H100s (FP8 weights, 16-bit K/V), 16 sequences of 32,000 + 1,000
+        // tokens. A token's K/V: 36 layers x 2 x 8 heads x 64 x 2 B = 73,728 B; the 18 windowed
+        // layers keep only 128 tokens, so a sequence keeps (33,000 + 128) / 2 = 16,564 tokens'
+        // worth, and a rank half of it (4 of the 8 K/V heads): 16 x 73,728 x 16,564 / 2 B.
+        const InferenceEstimate e
+            = estimator("h100-sxm5-80gb", "gpt-oss-120b", Precision::FP8, 2, 32000, 1000, 16)
+                  .estimate();
+        QCOMPARE(e.kvBytesPerToken, 73728.0);
+        QCOMPARE(e.kvBytesPerGpu, 9769844736.0);
+        // Decode at the mean context of 32,500 tokens: the 18 full layers read 16 x 32,500
+        // tokens x 2 x 4 heads x 64 x 2 B each; the 18 windowed layers 16 x 128 tokens.
+        const StepOperation *full
+            = findOperation(e.decodeOperations, "decode attention (reads the K/V cache)");
+        const StepOperation *windowed = findOperation(
+            e.decodeOperations, "decode attention, windowed layers (the window's K/V only)");
+        QVERIFY(full && windowed);
+        QCOMPARE(full->bytes, 9584640000.0);
+        QCOMPARE(windowed->bytes, 37748736.0);
+        QCOMPARE(windowed->kernels, 18.0);
+        // Prefill of one 32,000-token prompt: a windowed layer's query attends 128 - 128^2 /
+        // 64,000 = 127.744 keys on average, 4 x 32,000 x 127.744 x 2,048 (32 heads of 64 a rank)
+        // FLOPs a layer, over 18 layers 602.8 GFLOP; a full layer's 16,000 keys, 125 times more.
+        const StepOperation *band = findOperation(
+            e.prefillOperations, "prefill attention, windowed layers (causal band)");
+        const StepOperation *causal
+            = findOperation(e.prefillOperations, "prefill attention (causal, fused)");
+        QVERIFY(band && causal);
+        QVERIFY2(qAbs(band->flops / 602.80e9 - 1.0) < 1e-4,
+                 qPrintable(QString::number(band->flops)));
+        QVERIFY2(qAbs(causal->flops / band->flops - 16000.0 / 127.744) < 1e-9,
+                 qPrintable(QString::number(causal->flops / band->flops)));
+    }
+
     void legacyMoeKernelsRunSlowerOnHopper()
     {
         // Mixtral 8x7B FP16 on 2 x H200, one 2048-token prompt: 4096 routed rows over 8 experts,

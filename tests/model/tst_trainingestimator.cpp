@@ -237,6 +237,39 @@ private slots:
         QVERIFY(qAbs(residualBytes(0.0) / withMasks - 3.0 / 3.5) < 1e-12);
     }
 
+    void slidingWindowAttentionSkipsTheBandsOutside()
+    {
+        // The tiny model at 8192 tokens on one H100, a 1024-token window on one of its two
+        // layers. A full layer's causal queries attend 4096 keys on average, the windowed
+        // layer's 1024 - 1024^2 / 16,384 = 960: the attention FLOPs fall to (4096 + 960) / 2 /
+        // 4096 = 0.6171875 of the unwindowed model's.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.seqLen = 8192;
+        job.globalBatch = 1;
+        ParallelConfig config;
+        const auto attention = [&](int window, const char *name) {
+            job.model.slidingWindow = window;
+            job.model.slidingWindowLayers = window > 0 ? 1 : 0;
+            const TrainingEstimate e = TrainingEstimator(job, dgxH100(1)).estimate(config);
+            const StepOperation *op = findOperation(e, name);
+            return op ? *op : StepOperation {};
+        };
+        const StepOperation full = attention(0, "attention (fused, causal)");
+        const StepOperation mixed
+            = attention(1024, "attention (fused, causal; windowed and full layers)");
+        QVERIFY(full.flops > 0 && mixed.flops > 0);
+        QVERIFY2(qAbs(mixed.flops / full.flops - 0.6171875) < 1e-12,
+                 qPrintable(QString::number(mixed.flops / full.flops)));
+        // The band's blocks are 1024 keys long, so its kernel runs at 0.49 x 1024 / (1024 + 517)
+        // of the peak against 0.49 x 8192 / (8192 + 517) for the full layer: 0.7064 of the full
+        // layer's rate. The time falls less than the work: (4096 + 960 / 0.7064) / 2 / 4096 =
+        // 0.6659, launch costs aside.
+        const double timeShare = mixed.seconds / full.seconds;
+        QVERIFY2(timeShare > 0.6171875 && qAbs(timeShare - 0.6659) < 0.01,
+                 qPrintable(QString::number(timeShare)));
+    }
+
     void offloadedLayersKeepNoActivations()
     {
         // Transformer Engine's CPU offload keeps (layers - offloaded) layers' activations on the

@@ -28,6 +28,8 @@ private slots:
         QTest::newRow("Llama 3 405B") << "llama-3-405b" << 0.01;
         QTest::newRow("Mixtral 8x7B") << "mixtral-8x7b" << 0.01;
         QTest::newRow("Megatron 1T") << "dense-1t" << 0.01;
+        // gpt-oss model card, Table 1: 116.8 B total (attention sinks' 64 per layer aside).
+        QTest::newRow("gpt-oss-120b") << "gpt-oss-120b" << 0.01;
     }
 
     void parameterCountsMatchModelCards()
@@ -81,6 +83,42 @@ private slots:
                + shape.logitFlopsPerToken());
         const double megatron = 72.0 * l * h * h * (1.0 + s / (6.0 * h) + V / (12.0 * l * h));
         QVERIFY(qAbs(ours / megatron - 1.0) < 1e-12);
+    }
+
+    void slidingWindowKeysPerQuery()
+    {
+        // A causal pass over 100 positions inside a 128-token window: position i attends i keys,
+        // a mean of (about) 50. Over 8192 positions with a 128-token window: the first 128
+        // attend 1..128, the other 8064 attend 128 each, (128 x 128 / 2 + 8064 x 128) / 8192
+        // = 127 in the continuous sums.
+        QCOMPARE(causalKeysPerQuery(100, 128), 50.0);
+        QCOMPARE(causalKeysPerQuery(8192, 128), 127.0);
+        QCOMPARE(causalKeysPerQuery(8192, 0), 4096.0); // no window: half the pass
+        QCOMPARE(attendedTokens(32000, 128), 128.0);
+        QCOMPARE(attendedTokens(100, 128), 100.0);
+        QCOMPARE(attendedTokens(32000, 0), 32000.0);
+    }
+
+    void gptOssAlternatesWindowedAndFullLayers()
+    {
+        // gpt-oss-120b: 18 of 36 layers attend the latest 128 tokens, the others all of them.
+        static const Catalog catalog = shippedCatalog();
+        const ModelSpec &model = catalog.llm("gpt-oss-120b");
+        QCOMPARE(model.slidingWindow, 128);
+        QCOMPARE(model.windowedLayers(), 18);
+        const TransformerShape shape = TransformerShape::fromModel(model);
+        // At 32,000 tokens of context the mean layer keeps (32,000 + 128) / 2 = 16,064 tokens.
+        QCOMPARE(shape.attendedContext(32000), 16064.0);
+        // A 4096-token causal pass: 2048 keys per query on a full layer, 128 - 128^2 / 8192 = 126
+        // on a windowed one; their mean is 1087.
+        QCOMPARE(shape.causalAttendedKeys(4096), 1087.0);
+        // MFU accounting: 4 x (4096 + 128) / 2 keys x 64 heads x 64 = 2,162,688 x 4 FLOPs.
+        QCOMPARE(shape.attentionCoreFlopsPerToken(4096), 4.0 * 2112.0 * 4096.0);
+        // A model with a window on every layer (Mistral 7B's 4096) is windowed throughout.
+        ModelSpec mistral = catalog.llm("llama-3-8b");
+        mistral.slidingWindow = 4096;
+        QCOMPARE(mistral.windowedLayers(), 32);
+        QCOMPARE(TransformerShape::fromModel(mistral).attendedContext(10000), 4096.0);
     }
 };
 
