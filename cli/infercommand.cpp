@@ -109,6 +109,10 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       + format(", KV %.1f", e.kvBytesPerGpu / units::gibi) + ")"
                       + (e.fits ? "" : " DOES NOT FIT")});
     table.addRow({"KV cache per token", format("%.0f KiB", e.kvBytesPerToken / 1024)});
+    // What one sequence keeps at its full context, which a sliding window caps on its layers.
+    table.addRow(
+        {"KV cache per sequence",
+         format("%.2f GiB at full context, whole model", e.kvBytesPerSequence / units::gibi)});
     table.addRow({"prefill (one prompt)", format("%.1f ms", e.prefillSeconds * 1e3)});
     if (e.tokensPerDecodeStep > 1)
         table.addRow({"speculative decoding",

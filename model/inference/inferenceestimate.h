@@ -104,6 +104,8 @@ struct InferenceEstimate
     }
     double weightsBytesPerGpu = 0;
     double kvBytesPerToken = 0; ///< whole model, all layers (per GPU: divide by the KV split)
+    /** One sequence at its full context, whole model: a windowed layer keeps only its window. */
+    double kvBytesPerSequence = 0;
     double kvBytesPerGpu = 0; ///< at the chosen batch and full context
     double workspaceBytesPerGpu = 0;
     double memoryBytesPerGpu = 0; ///< weights + KV + workspace + reserved

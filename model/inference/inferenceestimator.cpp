@@ -285,7 +285,8 @@ void InferenceEstimator::estimateMemory(InferenceEstimate &e, const BatchSetup &
     e.kvBytesPerToken = kvBytesPerToken(s.shape);
     if (s.draft)
         e.kvBytesPerToken += kvBytesPerToken(s.draftShape);
-    e.kvBytesPerGpu = s.batch * kvBytesPerSequence(s, s.inputTokens + s.outputTokens) * s.kvShare;
+    e.kvBytesPerSequence = kvBytesPerSequence(s, s.inputTokens + s.outputTokens);
+    e.kvBytesPerGpu = s.batch * e.kvBytesPerSequence * s.kvShare;
     // Prefill workspace for one prompt: hidden states, QKV and the MLP intermediate, 16-bit.
     e.workspaceBytesPerGpu
         = s.inputTokens * (4.0 * s.shape.hidden + 2.0 * s.shape.ffn * s.shape.topK) * 2.0 / t;

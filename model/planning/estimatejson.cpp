@@ -202,6 +202,7 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
           {"kv_cache", e.kvBytesPerGpu / units::gibi},
           {"workspace", e.workspaceBytesPerGpu / units::gibi}}},
         {"kv_bytes_per_token", e.kvBytesPerToken},
+        {"kv_bytes_per_sequence", e.kvBytesPerSequence},
         {"replicas", e.replicas},
         {"in_flight_sequences", e.inFlightSequences},
         {"tpot_p95_ms", e.tpotP95Seconds * 1e3},

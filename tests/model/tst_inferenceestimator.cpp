@@ -473,6 +473,7 @@ private slots:
                   .estimate();
         QCOMPARE(e.kvBytesPerToken, 73728.0);
         QCOMPARE(e.kvBytesPerGpu, 9769844736.0);
+        QCOMPARE(e.kvBytesPerSequence, 73728.0 * 16564.0);
         // Decode at the mean context of 32,500 tokens: the 18 full layers read 16 x 32,500
         // tokens x 2 x 4 heads x 64 x 2 B each; the 18 windowed layers 16 x 128 tokens.
         const StepOperation *full
