@@ -377,12 +377,15 @@ void InferenceEstimator::estimateServing(InferenceEstimate &e, const BatchSetup 
     if (chunksPrefill()) {
         // Sarathi-Serve / vLLM chunked prefill: each step carries the running decodes and a chunk
         // of the prompt filling the rest of the step's token budget, so the prompt takes
-        // ceil(I / chunk) steps, each as long as a decode step plus the chunk's prefill.
-        const double chunk
-            = std::max(1.0, m_job.engine.tokensPerStep - std::max(0.0, s.microBatch - 1.0));
+        // ceil(I / chunk) steps, each as long as a decode step plus the chunk's prefill. A
+        // chunk's queries attend the chunks before it too: priced at the chunks' mean prior
+        // context, (steps - 1) / 2 chunks, their attention adds up to the whole prompt's.
+        const double chunk = std::min(
+            I, std::max(1.0, m_job.engine.tokensPerStep - std::max(0.0, s.microBatch - 1.0)));
         const double steps = std::ceil(I / chunk);
+        const double meanPrior = std::max(0.0, I - chunk) / 2.0;
         const double chunkSeconds
-            = p * totalSeconds(prefillStageOperations(s.replica, 1, std::min(I, chunk)));
+            = p * totalSeconds(prefillStageOperations(s.replica, 1, chunk, meanPrior));
         e.prefillSeconds = steps * (chunkSeconds + (B > 1 ? e.decodeStepSeconds : 0.0));
     }
     e.ttftSeconds = e.prefillSeconds;

@@ -287,7 +287,7 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
 }
 
 StepOperations prefillStageOperations(const ServingReplica &replica, double prompts,
-                                      double promptTokens)
+                                      double promptTokens, double priorTokens)
 {
     const double rows = prompts * promptTokens;
     StageBuilder stage(replica, rows);
@@ -296,13 +296,17 @@ StepOperations prefillStageOperations(const ServingReplica &replica, double prom
     stage.addNormsAndResiduals();
     stage.addQkv();
     // Each prompt's queries attend causally: half the prompt on a full layer, at most the window
-    // on a windowed one (causalKeysPerQuery), whose kernel's blocks are as short as the window.
-    const double kvWrite = rows * 2.0 * std::max(1.0, shape.kvHeads / t) * shape.headDim
+    // on a windowed one (chunkKeysPerQuery), whose kernel's blocks are as short as the window. A
+    // chunk after `priorTokens` cached tokens attends those too and reads their K/V (within the
+    // window); every prompt writes its own.
+    const double kvBytesPerToken = 2.0 * std::max(1.0, shape.kvHeads / t) * shape.headDim
         * bytesPerElement(replica.kvPrecision);
     auto addPrefillAttention = [&](const char *name, double window, double layers) {
-        const double flops
-            = 4.0 * rows * causalKeysPerQuery(promptTokens, window) * shape.queryWidth() / t;
-        stage.addAttention(name, flops, kvWrite, attendedTokens(promptTokens, window),
+        const double flops = 4.0 * rows * chunkKeysPerQuery(priorTokens, promptTokens, window)
+            * shape.queryWidth() / t;
+        const double cachedRead = prompts * attendedTokens(priorTokens, window) * kvBytesPerToken;
+        stage.addAttention(name, flops, rows * kvBytesPerToken + cachedRead,
+                           attendedTokens(priorTokens + promptTokens, window),
                            replica.gpu.kernelOverheadSeconds, -1, layers);
     };
     const double windowed = shape.windowedLayerShare();

@@ -57,10 +57,12 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
  * One batched prefill of `prompts` prompts of `promptTokens` tokens through one stage: the same
  * operations with M = prompts x promptTokens rows in every GEMM (weights are read once for the
  * whole batch), causal attention over each prompt, and the fixed per-kernel costs that set the
- * latency floor of short prompts.
+ * latency floor of short prompts. With `priorTokens`, the prompts are chunks of longer ones
+ * (chunked prefill) whose first `priorTokens` tokens are already cached: each chunk's queries
+ * also attend those, and the attention kernel reads their K/V.
  */
 StepOperations prefillStageOperations(const ServingReplica &replica, double prompts,
-                                      double promptTokens);
+                                      double promptTokens, double priorTokens = 0);
 
 /**
  * Seconds a decode-attention kernel takes to read `hbmBytes` of K/V cache that its thread blocks

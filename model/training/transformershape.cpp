@@ -99,6 +99,19 @@ double attendedTokens(double context, double window)
     return window > 0 ? std::min(context, window) : context;
 }
 
+double chunkKeysPerQuery(double priorTokens, double tokens, double window)
+{
+    if (tokens <= 0)
+        return 0.0;
+    if (window <= 0 || priorTokens + tokens <= window)
+        return priorTokens + 0.5 * tokens;
+    if (priorTokens >= window)
+        return window;
+    // The first window - prior queries still see their whole past, the rest the full window.
+    const double growing = window - priorTokens;
+    return (growing * (priorTokens + 0.5 * growing) + (tokens - growing) * window) / tokens;
+}
+
 double causalKeysPerQuery(double tokens, double window)
 {
     if (window <= 0 || tokens <= window)

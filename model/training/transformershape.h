@@ -88,5 +88,11 @@ double attendedTokens(double context, double window);
  * (the continuous sums; a causal kernel skips the blocks outside the band).
  */
 double causalKeysPerQuery(double tokens, double window);
+/**
+ * The same for `tokens` queries that follow `priorTokens` cached ones (a chunk of a chunked
+ * prefill): query i attends min(priorTokens + i, window) keys. With no prior tokens it is
+ * causalKeysPerQuery; over a prompt's chunks the keys add up to the whole prompt's.
+ */
+double chunkKeysPerQuery(double priorTokens, double tokens, double window);
 
 } // namespace cp::model

@@ -782,7 +782,9 @@ private slots:
         job.inputTokens = 512;
         const InferenceEstimate oneChunk
             = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
-        QVERIFY(qAbs(chunked.ttftSeconds - 4 * oneChunk.ttftSeconds) < 1e-12);
+        // Each chunk after the first also attends the chunks before it, so four chunks take
+        // longer than four lone 512-token prompts (chunkedPrefillAttendsEarlierChunks).
+        QVERIFY(chunked.ttftSeconds > 4 * oneChunk.ttftSeconds);
         QVERIFY(chunked.ttftSeconds > whole.ttftSeconds);
         job.model.maxSeqLen = 8192;
         // Memory: vLLM lets weights and cache use 90% of the GPU; TensorRT-LLM 90% of what the
@@ -1125,6 +1127,44 @@ private slots:
             = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QCOMPARE(xqa.decodeKvKernelSeconds, xqa.decodeKvStreamSeconds);
         QVERIFY(xqa.bottleneckExplanation.find("attention kernel") == std::string::npos);
+    }
+
+    void chunkedPrefillAttendsEarlierChunks()
+    {
+        // Llama 3 8B's shape on one H100, a 2,048-token prompt in four 512-token chunks. The
+        // whole prompt's causal attention: 2,048 queries x 1,024 keys on average x 4 x 4,096
+        // (32 heads of 128) FLOPs a layer, 34.36 GFLOP, 1.0995 TFLOP over 32 layers. The chunks
+        // after 0, 512, 1,024 and 1,536 cached tokens attend 256, 768, 1,280 and 1,792 keys on
+        // average: the same 4,096 x 512 pairs in all. Priced at their mean prior, 768 tokens,
+        // four chunks of 1,024 keys do the same work.
+        ServingReplica replica;
+        replica.shape = TransformerShape::fromModel(shippedCatalog().llm("llama-3-8b"));
+        replica.gpu = shippedCatalog().gpu("h100-sxm5-80gb");
+        replica.tensorParallel = 1;
+        replica.pipelineStages = 1;
+        const auto attentionFlops = [&](double tokens, double prior) {
+            const StepOperations ops = prefillStageOperations(replica, 1, tokens, prior);
+            const StepOperation *op = findOperation(ops, "prefill attention (causal, fused)");
+            return op ? op->flops : -1.0;
+        };
+        const double whole = attentionFlops(2048, 0);
+        QVERIFY2(qAbs(whole / 1.0995e12 - 1.0) < 1e-4, qPrintable(QString::number(whole)));
+        const double chunks = attentionFlops(512, 0) + attentionFlops(512, 512)
+            + attentionFlops(512, 1024) + attentionFlops(512, 1536);
+        QVERIFY(qAbs(chunks / whole - 1.0) < 1e-12);
+        QVERIFY(qAbs(4.0 * attentionFlops(512, 768) / whole - 1.0) < 1e-12);
+        // The last chunk reads the 1,536 cached tokens' K/V, 2 x 8 heads x 128 x 2 B each, on
+        // every layer: 32 x 6,291,456 B more than the first chunk.
+        const auto attentionBytes = [&](double prior) {
+            const StepOperations ops = prefillStageOperations(replica, 1, 512, prior);
+            return findOperation(ops, "prefill attention (causal, fused)")->bytes;
+        };
+        QCOMPARE(attentionBytes(1536) - attentionBytes(0), 32.0 * 6291456.0);
+        // A 128-token window: past the window a chunk's queries attend 128 keys each, and one
+        // that straddles it (prior 64, 128 queries) (64 x (64 + 32) + 64 x 128) / 128 = 112.
+        QCOMPARE(chunkKeysPerQuery(1536, 512, 128), 128.0);
+        QCOMPARE(chunkKeysPerQuery(64, 128, 128), 112.0);
+        QCOMPARE(chunkKeysPerQuery(0, 8192, 128), causalKeysPerQuery(8192, 128));
     }
 
     void kvCacheReReadsComeFromL2()
