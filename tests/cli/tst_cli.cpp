@@ -56,6 +56,17 @@ private:
         return {process.exitCode(), process.readAllStandardOutput(),
                 process.readAllStandardError()};
     }
+    /** The number at `path` (nested object keys) in a --json run's output; -1 when it fails. */
+    double jsonNumber(const QStringList &arguments, const QStringList &path)
+    {
+        const Result r = run(arguments);
+        if (r.status != 0 || path.isEmpty())
+            return -1.0;
+        QJsonObject object = QJsonDocument::fromJson(r.out).object();
+        for (qsizetype i = 0; i + 1 < path.size(); ++i)
+            object = object.value(path[i]).toObject();
+        return object.value(path.last()).toDouble(-1.0);
+    }
 
     /** Writes `content` to `path`; false when it cannot. */
     static bool writeText(const QString &path, const QByteArray &content)
@@ -692,15 +703,7 @@ private slots:
                                    "none",
                                    "--json"};
             arguments << extra;
-            const Result r = run(arguments);
-            if (r.status != 0)
-                return -1.0;
-            return QJsonDocument::fromJson(r.out)
-                .object()
-                .value(QStringLiteral("memory_breakdown_gib"))
-                .toObject()
-                .value(QStringLiteral("activations"))
-                .toDouble(-1.0);
+            return jsonNumber(arguments, {"memory_breakdown_gib", "activations"});
         };
         const double withDropout = activationsGib({});
         QVERIFY(withDropout > 1.0);
@@ -1144,11 +1147,7 @@ private slots:
             + QStringList {"--input-tokens", "2048", "--output-tokens", "64",
                            "--batch",        "1",    "--json"};
         const auto ttft = [&](const QStringList &extra) {
-            const Result r = run(shape + extra);
-            return QJsonDocument::fromJson(r.out)
-                .object()
-                .value(QStringLiteral("ttft_ms"))
-                .toDouble();
+            return jsonNumber(shape + extra, {"ttft_ms"});
         };
         const double shortContext = ttft({});
         const double longContext = ttft({"--max-seq-len", "131072"});
@@ -1171,13 +1170,7 @@ private slots:
             + QStringList {"--input-tokens", "8000", "--output-tokens", "192",
                            "--batch",        "4",    "--json"};
         const auto kvGib = [&](const QStringList &extra) {
-            const Result r = run(shape + extra);
-            return QJsonDocument::fromJson(r.out)
-                .object()
-                .value(QStringLiteral("memory_breakdown_gib"))
-                .toObject()
-                .value(QStringLiteral("kv_cache"))
-                .toDouble(-1.0);
+            return jsonNumber(shape + extra, {"memory_breakdown_gib", "kv_cache"});
         };
         QCOMPARE(kvGib({}), 4.0);
         QCOMPARE(kvGib({"--sliding-window", "4096"}), 2.0);
