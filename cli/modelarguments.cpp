@@ -29,6 +29,10 @@ std::vector<OptionSpec> modelShapeOptions()
         {"windowed-layers", true,
          "how many of the custom model's layers use --sliding-window (default: all; gpt-oss "
          "alternates, 18 of 36)"},
+        {"dense-layers", true,
+         "layers of the custom MoE model whose MLP is dense (DeepSeek-V3: the first 3; Llama 4 "
+         "Maverick: every other one, 24)"},
+        {"dense-ffn", true, "the MLP size of those dense layers (default: --ffn)"},
         {"max-seq-len", true,
          "the custom model's context length in tokens (serving engines such as vLLM chunk "
          "prefills for long-context models; default: as long as the workload needs)"},
@@ -38,9 +42,10 @@ std::vector<OptionSpec> modelShapeOptions()
 model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catalog &catalog)
 {
     if (auto id = a.value("model")) {
-        for (const char *shape : {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab",
-                                  "experts", "top-k", "shared-experts", "head-dim", "max-seq-len",
-                                  "hidden-dropout", "sliding-window", "windowed-layers"}) {
+        for (const char *shape :
+             {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "experts", "top-k",
+              "shared-experts", "head-dim", "max-seq-len", "hidden-dropout", "sliding-window",
+              "windowed-layers", "dense-layers", "dense-ffn"}) {
             if (a.has(shape))
                 throw UsageError(std::string("give either --model or the model shape (--") + shape
                                  + "), not both");
@@ -72,6 +77,10 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
     spec.slidingWindowLayers = a.integer("windowed-layers", 1, spec.layers).value_or(0);
     if (spec.slidingWindowLayers > 0 && spec.slidingWindow == 0)
         throw UsageError("--windowed-layers needs --sliding-window");
+    spec.denseLayers = a.integer("dense-layers", 0, spec.layers - 1).value_or(0);
+    spec.denseFfn = a.integer("dense-ffn", 1, 1 << 24).value_or(0);
+    if ((spec.denseLayers > 0 || spec.denseFfn > 0) && spec.experts <= 1)
+        throw UsageError("--dense-layers and --dense-ffn need --experts above 1");
     if (spec.explicitHeadDim == 0 && spec.hidden % spec.heads != 0)
         throw UsageError("--hidden must be divisible by --heads (or give --head-dim)");
     if (spec.sharedExperts > 0 && spec.experts == 1)

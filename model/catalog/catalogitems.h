@@ -308,6 +308,13 @@ struct ModelSpec : CatalogEntry
     int slidingWindow = 0;
     /** Layers that use the window (the rest attend the whole context); all when 0. */
     int slidingWindowLayers = 0;
+    /**
+     * Layers of a mixture-of-experts model whose MLP is dense (DeepSeek-V3's first 3, GLM-4.5's
+     * first 3, Llama 4 Maverick's every other layer); 0: every layer routes to experts.
+     */
+    int denseLayers = 0;
+    /** Hidden size of those dense layers' MLP; 0: the same as ffn. */
+    int denseFfn = 0;
 
     /** Layers whose attention is windowed: none without a window, else all unless given. */
     int windowedLayers() const

@@ -385,6 +385,20 @@ FacilitySpec parseFacility(const nlohmann::json &entry, const std::string &file,
     return facility;
 }
 
+void readDenseLayers(JsonFieldReader &reader, ModelSpec &model)
+{
+    model.denseLayers = reader.optionalInteger("dense_layers", 0, model.layers).value_or(0);
+    model.denseFfn = reader.optionalInteger("dense_ffn", 1, 1 << 22).value_or(0);
+    if ((model.denseLayers > 0 || model.denseFfn > 0) && model.experts <= 1)
+        reader.fail(model.denseLayers > 0 ? "dense_layers" : "dense_ffn",
+                    "only a mixture-of-experts model (experts > 1) has dense layers besides its "
+                    "MoE layers");
+    if (model.denseLayers >= model.layers && model.experts > 1)
+        reader.fail("dense_layers",
+                    "leaves no MoE layer: give fewer than layers (" + std::to_string(model.layers)
+                        + ")");
+}
+
 void readSlidingWindow(JsonFieldReader &reader, ModelSpec &model)
 {
     model.slidingWindow = reader.optionalInteger("sliding_window", 1, 1 << 24).value_or(0);
@@ -418,6 +432,7 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
     model.hiddenDropout
         = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
     readSlidingWindow(reader, model);
+    readDenseLayers(reader, model);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("heads",
                     "hidden (" + std::to_string(model.hidden) + ") must be divisible by heads");

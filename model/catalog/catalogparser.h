@@ -32,6 +32,8 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
                      const std::string &pointer);
 /** A model's optional "sliding_window" (tokens) and "sliding_window_layers" (after "layers"). */
 void readSlidingWindow(JsonFieldReader &reader, ModelSpec &model);
+/** An MoE model's optional "dense_layers" and "dense_ffn" (after "layers", "ffn", "experts"). */
+void readDenseLayers(JsonFieldReader &reader, ModelSpec &model);
 
 std::string linkProtocolName(LinkProtocol protocol);
 

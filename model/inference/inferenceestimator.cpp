@@ -313,8 +313,8 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
         // Experts a micro-batch of b tokens touches per layer: E·(1 - (1 - k/E)^b) in expectation.
         const double touched
             = shape.experts * (1.0 - std::pow(1.0 - shape.topK / shape.experts, b));
-        const double expertBytes = shape.layers * shape.experts * shape.expertParameters()
-            * bytesPerElement(m_job.weightPrecision) / (t * p);
+        const double expertBytes = shape.layers * shape.moeLayerShare() * shape.experts
+            * shape.expertParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
     const double kvRead = b * kvBytesPerSequence(s, context) * s.kvShare;

@@ -166,6 +166,19 @@ public:
             addGemm("MLP down", h, ffn, ffn * h);
             return;
         }
+        // An MoE model's dense layers (ModelSpec::denseLayers) run a dense MLP; the MoE block
+        // runs on the rest of the stage's layers (the average layer, as for sliding windows).
+        const double stageLayers = m_layers;
+        if (shape.denseMlpLayerShare() > 0) {
+            const double denseUp = (shape.gatedMlp ? 2.0 : 1.0) * shape.denseFfn / t;
+            const double denseFfn = shape.denseFfn / t;
+            m_layers = stageLayers * shape.denseMlpLayerShare();
+            addGemm("dense-layer MLP up", denseUp, h, h * denseUp);
+            addMemoryBound("dense-layer activation",
+                           m_rows * (shape.gatedMlp ? 3.0 : 2.0) * denseFfn * activationBytes, 1);
+            addGemm("dense-layer MLP down", h, denseFfn, denseFfn * h);
+        }
+        m_layers = stageLayers * shape.moeLayerShare();
         // MoE: each row passes its top-k (and the shared) experts; the grouped GEMMs read the
         // weights of every expert the batch touches.
         addGemm("MoE router", shape.experts, h, h * shape.experts);
@@ -185,6 +198,7 @@ public:
         addGemm("expert MLP down (grouped GEMM)", h, ffn, expertsRead * ffn * h, perExpert,
                 rateShare);
         m_rows = savedRows;
+        m_layers = stageLayers;
     }
 
     void addNormsAndResiduals()

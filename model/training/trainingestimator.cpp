@@ -383,10 +383,15 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
     const double actReplicated = (4.0 + 2.0 * normOutputBytes + maskBytes) * tokens * h / spDivisor;
     const double mlpBytesPerUnit = (shape.gatedMlp ? 4.0 : 2.0) + (fp8 ? 1.0 : 2.0);
     const double projectionInputBytes = fp8 ? 3.0 : 2.0;
+    // MLP hidden units a token's activations span in the average layer: its experts' in an MoE
+    // layer (sized for the capacity factor), the dense MLP's in a dense one.
+    const double mlpUnits = shape.experts > 1
+        ? shape.moeLayerShare() * shape.expertsPerToken() * shape.ffn * m_job.moeCapacityFactor
+            + shape.denseMlpLayerShare() * shape.denseFfn
+        : shape.expertsPerToken() * shape.ffn;
     const double actSharded
         = ((2.0 + projectionInputBytes) * tokens * h + 4.0 * tokens * shape.kvHeads * shape.headDim
-           + shape.expertsPerToken() * mlpBytesPerUnit * tokens * shape.ffn
-               * (shape.experts > 1 ? m_job.moeCapacityFactor : 1.0))
+           + mlpBytesPerUnit * tokens * mlpUnits)
         / t;
     const double actScores = unfused ? 5.0 * shape.heads * s * tokens / t : 0.0;
     const double actFullLayer = actReplicated + actSharded + actScores;

@@ -55,6 +55,23 @@ double memoryBoundSeconds(const GpuSpec &gpu, double bytes, double kernels,
  * Builds what one microbatch costs in one layer and in the logits (MicrobatchLayerCosts): every
  * operation here depends on TP, CP, EP, the microbatch and sequence parallelism only.
  */
+/** `op` run on `share` of the layers: its work, traffic and time in proportion. */
+LayerOperation scaled(LayerOperation op, double share)
+{
+    if (share == 1.0)
+        return op;
+    op.flops *= share;
+    op.bytes *= share;
+    op.kernels *= share;
+    op.forwardSeconds *= share;
+    op.backwardSeconds *= share;
+    op.backwardFlops *= share;
+    op.backwardBytes *= share;
+    op.backwardKernels *= share;
+    op.hiddenSeconds *= share;
+    return op;
+}
+
 class LayerCostBuilder : private LayoutSizes
 {
 public:
@@ -96,13 +113,22 @@ private:
                                            const LayerOperation &after, const char *name);
     void addAttentionBlock();
     void addMlpBlock();
+    /** Names of a dense MLP's up and down GEMMs and of its TP collectives. */
+    struct DenseMlpNames
+    {
+        const char *up;
+        const char *down;
+        const char *collectives;
+    };
+    void addDenseMlp(double copies, double ffnSize, const DenseMlpNames &names);
     void addAttention();
     void addMixtureOfExperts(double expertTokens);
     void addContextParallel(double attentionForwardSeconds);
     void addFp8Casts();
     void overlapExpertAllToAll();
     LinkLevel linkFor(int ranks) const;
-    void addLayer(const LayerOperation &operation) { m_costs.add(operation); }
+    /** Adds an operation of the average layer, weighed by the share of layers that run it. */
+    void addLayer(const LayerOperation &operation) { m_costs.add(scaled(operation, m_share)); }
 
     const TrainingJob &m_job;
     const ClusterDescription &m_cluster;
@@ -111,6 +137,9 @@ private:
     const TransformerShape &m_shape;
     MicrobatchLayerCosts &m_costs;
     Precision sixteenBit, gemmPrecision;
+    double m_share = 1.0; ///< share of the layers the operations being added run on
+    int m_commonOperations = 0; ///< operations every layer runs come before this index
+    int m_denseOperationsEnd = 0; ///< an MoE model's dense-layer MLP operations end here
 };
 
 /**
@@ -460,15 +489,19 @@ void LayerCostBuilder::addMixtureOfExperts(double expertTokens)
  */
 void LayerCostBuilder::overlapExpertAllToAll()
 {
+    // An MoE layer's computation: the operations every layer runs, weighed by the MoE layers'
+    // share as the all-to-all is, and the MoE block's own; a dense layer's MLP hides nothing.
     double compute = 0;
     LayerOperation *allToAll = nullptr;
     for (int i = 0; i < m_costs.count; ++i) {
         LayerOperation &op = m_costs.operations[i];
         if (op.kind == OperationKind::ExpertParallel)
             allToAll = &op;
-        else if (op.kind == OperationKind::Gemm || op.kind == OperationKind::Attention
-                 || op.kind == OperationKind::MemoryBound)
-            compute += op.forwardSeconds + op.backwardSeconds;
+        else if ((op.kind == OperationKind::Gemm || op.kind == OperationKind::Attention
+                  || op.kind == OperationKind::MemoryBound)
+                 && (i < m_commonOperations || i >= m_denseOperationsEnd))
+            compute += (i < m_commonOperations ? m_share : 1.0)
+                * (op.forwardSeconds + op.backwardSeconds);
     }
     if (!allToAll)
         return;
@@ -525,34 +558,58 @@ void LayerCostBuilder::addAttentionBlock()
 }
 
 /** The dense MLP (or a MoE layer's shared experts) with its TP collectives, then the experts. */
+/**
+ * A dense MLP of `copies` x `ffnSize` (a dense model's MLP, or an MoE layer's shared experts)
+ * with its TP collectives; `names` are its up, down and TP operations.
+ */
+void LayerCostBuilder::addDenseMlp(double copies, double ffnSize, const DenseMlpNames &names)
+{
+    const double ffn = ffnSize / t;
+    const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
+    const LayerOperation up = gemmOperation(names.up, copies * 2.0 * tokens * h * upWidth, tokens,
+                                            copies * upWidth, h, TpBlockSide::ColumnParallel);
+    const LayerOperation down = gemmOperation(names.down, copies * 2.0 * tokens * ffn * h, tokens,
+                                              h, copies * ffn, TpBlockSide::RowParallel);
+    addLayer(tensorParallelOperation(up, down, names.collectives));
+    addLayer(up);
+    addLayer(memoryOperation(
+        m_shape.gatedMlp ? "SwiGLU activation" : "GeLU activation",
+        copies * tokens * (m_shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1));
+    addLayer(down);
+}
+
 void LayerCostBuilder::addMlpBlock()
 {
-    const double dense = m_shape.experts > 1 ? m_shape.sharedExperts : 1.0;
-    const double ffn = m_shape.ffn / t;
-    const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
-    if (dense > 0) {
-        const LayerOperation up
-            = gemmOperation(m_shape.experts > 1 ? "shared expert MLP up" : "MLP up (gate and up)",
-                            dense * 2.0 * tokens * h * upWidth, tokens, dense * upWidth, h,
-                            TpBlockSide::ColumnParallel);
-        const LayerOperation down = gemmOperation(
-            m_shape.experts > 1 ? "shared expert MLP down" : "MLP down",
-            dense * 2.0 * tokens * ffn * h, tokens, h, dense * ffn, TpBlockSide::RowParallel);
-        addLayer(tensorParallelOperation(up, down, "TP collectives, MLP block"));
-        addLayer(up);
-        addLayer(memoryOperation(
-            m_shape.gatedMlp ? "SwiGLU activation" : "GeLU activation",
-            dense * tokens * (m_shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1));
-        addLayer(down);
+    static const DenseMlpNames plain {"MLP up (gate and up)", "MLP down",
+                                      "TP collectives, MLP block"};
+    if (m_shape.experts <= 1) {
+        addDenseMlp(1.0, m_shape.ffn, plain);
+        return;
+    }
+    // An MoE model whose dense layers are averaged in: their MLP weighs by their share of the
+    // layers, the MoE block by the rest (moeLayerShare), as sliding windows are.
+    m_commonOperations = m_costs.count;
+    if (m_shape.denseMlpLayerShare() > 0) {
+        m_share = m_shape.denseMlpLayerShare();
+        addDenseMlp(1.0, m_shape.denseFfn,
+                    {"dense-layer MLP up (gate and up)", "dense-layer MLP down",
+                     "TP collectives, dense-layer MLP"});
+    }
+    m_denseOperationsEnd = m_costs.count;
+    m_share = m_shape.moeLayerShare();
+    if (m_shape.sharedExperts > 0) {
+        addDenseMlp(
+            m_shape.sharedExperts, m_shape.ffn,
+            {"shared expert MLP up", "shared expert MLP down", "TP collectives, MLP block"});
     } else if (m_config.tp > 1) {
         // The expert block still gathers and scatters the sequence-parallel activations.
         addLayer(tensorParallelOperation(LayerOperation {}, LayerOperation {},
                                          "TP collectives, MoE block"));
     }
-    if (m_shape.experts > 1)
-        addMixtureOfExperts(tokens * m_shape.topK * m_config.ep / m_shape.experts);
-    if (m_shape.experts > 1 && m_job.framework.moeCommOverlap)
+    addMixtureOfExperts(tokens * m_shape.topK * m_config.ep / m_shape.experts);
+    if (m_job.framework.moeCommOverlap)
         overlapExpertAllToAll();
+    m_share = 1.0;
 }
 
 /**
@@ -816,10 +873,14 @@ StageParameters stageParameters(const TransformerShape &shape, const ParallelCon
 {
     const double t = c.tp, h = shape.hidden;
     const double layersPerStage = std::ceil(shape.layers / (c.pp * c.interleave)) * c.interleave;
+    // An MoE model's dense layers count with the dense parameters (reduced over all data-parallel
+    // ranks); its routed experts, in its MoE layers' share, with the expert ones.
+    const double moe = shape.moeLayerShare();
     const double denseLayer = shape.attentionParametersPerLayer() + 2.0 * h
-        + (shape.experts > 1 ? h * shape.experts : 0.0)
-        + shape.sharedExperts * shape.expertParameters();
-    const double expertLayer = shape.experts * shape.expertParameters();
+        + moe * (h * shape.experts + shape.sharedExperts * shape.expertParameters())
+        + shape.denseMlpLayerShare() * shape.denseMlpParameters();
+    const double expertLayer
+        = (shape.experts > 1 ? moe : 1.0) * shape.experts * shape.expertParameters();
     const double embedding = (c.pp == 1 ? shape.embeddingParameters() : shape.vocab * h) / t;
     StageParameters parameters;
     parameters.dense = denseLayer * layersPerStage / t + embedding;

@@ -21,6 +21,8 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
     shape.gatedMlp = model.gatedMlp;
     shape.tiedEmbeddings = model.tiedEmbeddings;
     shape.hiddenDropoutMasks = model.hiddenDropout > 0.0;
+    shape.denseLayers = model.experts > 1 ? model.denseLayers : 0;
+    shape.denseFfn = model.denseFfn > 0 ? model.denseFfn : model.ffn;
     shape.attentionWindow = model.slidingWindow;
     shape.windowedLayers = model.windowedLayers();
     return shape;
@@ -38,10 +40,17 @@ double TransformerShape::expertParameters() const
     return mlpMatrices() * hidden * ffn;
 }
 
+double TransformerShape::denseMlpParameters() const
+{
+    return mlpMatrices() * hidden * denseFfn;
+}
+
 double TransformerShape::mlpParametersPerLayer() const
 {
-    const double router = experts > 1 ? hidden * experts : 0.0;
-    return (experts + sharedExperts) * expertParameters() + router;
+    if (experts <= 1)
+        return expertParameters();
+    const double moeLayer = (experts + sharedExperts) * expertParameters() + hidden * experts;
+    return moeLayerShare() * moeLayer + denseMlpLayerShare() * denseMlpParameters();
 }
 
 double TransformerShape::parametersPerLayer() const
@@ -63,14 +72,22 @@ double TransformerShape::totalParameters() const
 double TransformerShape::activeParameters() const
 {
     const double perLayer
-        = attentionParametersPerLayer() + expertsPerToken() * expertParameters() + 2.0 * hidden;
+        = attentionParametersPerLayer() + activeMlpParametersPerLayer() + 2.0 * hidden;
     return layers * perLayer + embeddingParameters() + hidden;
+}
+
+double TransformerShape::activeMlpParametersPerLayer() const
+{
+    if (experts <= 1)
+        return expertsPerToken() * expertParameters();
+    return moeLayerShare() * expertsPerToken() * expertParameters()
+        + denseMlpLayerShare() * denseMlpParameters();
 }
 
 double TransformerShape::layerGemmFlopsPerToken() const
 {
-    const double router = experts > 1 ? 2.0 * hidden * experts : 0.0;
-    return 2.0 * (attentionParametersPerLayer() + expertsPerToken() * expertParameters()) + router;
+    const double router = experts > 1 ? moeLayerShare() * 2.0 * hidden * experts : 0.0;
+    return 2.0 * (attentionParametersPerLayer() + activeMlpParametersPerLayer()) + router;
 }
 
 double TransformerShape::attentionCoreFlopsPerToken(double contextLen) const

@@ -27,6 +27,9 @@ struct TransformerShape
     bool tiedEmbeddings = false;
     /** Dropout on the hidden states (ModelSpec::hiddenDropout > 0): each keeps a 1-byte mask. */
     bool hiddenDropoutMasks = true;
+    /** MoE models only: layers whose MLP is dense, and its hidden size (ModelSpec::denseLayers). */
+    double denseLayers = 0;
+    double denseFfn = 0;
     double attentionWindow = 0; ///< tokens a windowed layer attends (0: none is windowed)
     double windowedLayers = 0; ///< layers with the window; the others attend the whole context
 
@@ -43,12 +46,29 @@ struct TransformerShape
 
     double attentionParametersPerLayer() const;
     double expertParameters() const; ///< one expert's MLP
-    double mlpParametersPerLayer() const; ///< all experts plus the router
+    /**
+     * Share of the layers that route to experts: 1 for an MoE model whose every layer is MoE,
+     * less when some are dense (ModelSpec::denseLayers), 0 for a dense model. Per-layer figures
+     * are averages over the layers, as for sliding windows.
+     */
+    double moeLayerShare() const
+    {
+        return experts > 1 && layers > 0 ? (layers - denseLayers) / layers : 0.0;
+    }
+    /** An MoE model's dense layers' share (0 for a dense model, whose MLP is its "expert"). */
+    double denseMlpLayerShare() const
+    {
+        return experts > 1 && layers > 0 ? denseLayers / layers : 0.0;
+    }
+    double denseMlpParameters() const; ///< the MLP of an MoE model's dense layer
+    double mlpParametersPerLayer() const; ///< all experts plus the router (layer average)
     double parametersPerLayer() const;
     double embeddingParameters() const; ///< input embedding plus untied output projection
     double totalParameters() const;
     /** Parameters one token passes through (top-k experts only), the N of 6·N·D for MoE. */
     double activeParameters() const;
+    /** The MLP parameters one token passes through in the average layer. */
+    double activeMlpParametersPerLayer() const;
     /**
      * A compute-optimal token budget: 20 tokens per parameter (Hoffmann et al., "Training
      * Compute-Optimal Large Language Models", 2022, Table 3: 1.4 T tokens for 70 B parameters),

@@ -38,6 +38,7 @@ ModelSpec modelOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalog
     reader.accept("params_b");
     reader.accept("source");
     readSlidingWindow(reader, model);
+    readDenseLayers(reader, model);
     reader.finish();
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");

@@ -1179,6 +1179,10 @@ private slots:
         QCOMPARE(layersOnly.status, 2);
         QVERIFY2(layersOnly.err.contains("--windowed-layers needs --sliding-window"),
                  layersOnly.err.constData());
+        const Result denseOnDense = run(shape + QStringList {"--dense-layers", "2"});
+        QCOMPARE(denseOnDense.status, 2);
+        QVERIFY2(denseOnDense.err.contains("--dense-layers and --dense-ffn need --experts above 1"),
+                 denseOnDense.err.constData());
         const Result tooMany
             = run(shape + QStringList {"--sliding-window", "4096", "--windowed-layers", "33"});
         QCOMPARE(tooMany.status, 2);

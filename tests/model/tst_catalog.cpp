@@ -185,6 +185,32 @@ private slots:
         QCOMPARE(errorWith(model), std::string());
     }
 
+    void denseLayersBelongToAnMoeModel()
+    {
+        nlohmann::json model = nlohmann::json::parse(R"({
+          "id": "m", "name": "M", "source": "unit test", "layers": 4, "hidden": 64, "heads": 4,
+          "ffn": 256, "vocab": 100, "max_seq_len": 128, "params_b": 0.001, "dense_layers": 1
+        })");
+        const auto errorWith = [](const nlohmann::json &entry) {
+            return errorOf({{"format", "clusterplanner-catalog"},
+                            {"version", 1},
+                            {"models", nlohmann::json::array({entry})}});
+        };
+        std::string message = errorWith(model);
+        QVERIFY2(message.find("/models/0/dense_layers: only a mixture-of-experts model")
+                     != std::string::npos,
+                 message.c_str());
+        model["experts"] = 8;
+        model["top_k"] = 2;
+        model["dense_layers"] = 4; // every layer: no MoE layer left
+        message = errorWith(model);
+        QVERIFY2(message.find("/models/0/dense_layers: leaves no MoE layer") != std::string::npos,
+                 message.c_str());
+        model["dense_layers"] = 1;
+        model["dense_ffn"] = 1024;
+        QCOMPARE(errorWith(model), std::string());
+    }
+
     void validEntryLoads() { QCOMPARE(errorOf(documentWith(validGpu())), std::string()); }
 
     void weightsAreReadWhereTheCatalogGivesThem()

@@ -462,6 +462,50 @@ private slots:
                  e.bottleneckExplanation.c_str());
     }
 
+    void denseLayersOfAnMoeModelAreReadEveryStep()
+    {
+        // Llama 4 Maverick's shape (tst_transformershape: 400,711,848,960 parameters, MoE on 24
+        // of 48 layers) in FP8 on eight H100s, batch 1. A decode token touches 1 of the 128
+        // routed experts of each MoE layer: the step reads all but 24 x 127 experts of
+        // 125,829,120, (400.71 - 383.53) G = 17.18 GB, 2.148 GB a rank, 0.7205 ms at 0.89 x
+        // 3.35 TB/s. The dense layers' MLP (24 layers of 3 x 5120 x 16384 at 1 B, an eighth a
+        // rank) is read every step: up 24 x 5120 x 32768 / 8 = 503.3 MB besides its activations.
+        InferenceJob job;
+        job.model.id = "maverick";
+        job.model.name = "Llama 4 Maverick";
+        job.model.layers = 48;
+        job.model.hidden = 5120;
+        job.model.heads = 40;
+        job.model.kvHeads = 8;
+        job.model.ffn = 8192;
+        job.model.vocab = 202048;
+        job.model.experts = 128;
+        job.model.topK = 1;
+        job.model.sharedExperts = 1;
+        job.model.gatedMlp = true;
+        job.model.denseLayers = 24;
+        job.model.denseFfn = 16384;
+        job.weightPrecision = Precision::FP8;
+        job.kvPrecision = Precision::FP8;
+        job.gpusPerReplica = 8;
+        job.inputTokens = 1000;
+        job.outputTokens = 100;
+        job.batch = 1;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(e.fits);
+        const double weightSeconds = e.decodeMemorySeconds - e.decodeKvKernelSeconds;
+        QVERIFY2(qAbs(weightSeconds / 0.7205e-3 - 1.0) < 0.001,
+                 qPrintable(QString::number(weightSeconds)));
+        const StepOperation *denseUp = findOperation(e.decodeOperations, "dense-layer MLP up");
+        QVERIFY(denseUp);
+        QCOMPARE(denseUp->kernels, 24.0);
+        QVERIFY2(qAbs(denseUp->bytes - 24.0 * (5120.0 * 32768.0 / 8.0 + (5120.0 + 4096.0) * 2.0))
+                     < 1.0,
+                 qPrintable(QString::number(denseUp->bytes)));
+    }
+
     void slidingWindowLayersKeepAndReadOnlyTheirWindow()
     {
         // gpt-oss-120b on two H100s (FP8 weights, 16-bit K/V), 16 sequences of 32,000 + 1,000

@@ -237,6 +237,42 @@ private slots:
         QVERIFY(qAbs(residualBytes(0.0) / withMasks - 3.0 / 3.5) < 1e-12);
     }
 
+    void denseLayersOfAnMoeModelRunADenseMlp()
+    {
+        // The tiny model as an MoE of 4 experts of 1024 (top-1) whose second layer is dense with
+        // an MLP of 4096. Half the layers route: the expert GEMMs do half the work of the
+        // all-MoE model's, and the dense layers' MLP half the work of the dense tiny model's
+        // (4096 wide) on every layer.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.seqLen = 2048;
+        job.globalBatch = 1;
+        ParallelConfig config;
+        const auto flopsOf = [&](const ModelSpec &model, const char *name) {
+            job.model = model;
+            const StepOperation *op
+                = findOperation(TrainingEstimator(job, dgxH100(1)).estimate(config), name);
+            return op ? op->flops : -1.0;
+        };
+        ModelSpec moe = tinyModel();
+        moe.experts = 4;
+        moe.topK = 1;
+        moe.ffn = 1024;
+        const double allMoe = flopsOf(moe, "expert MLP up (grouped GEMM)");
+        moe.denseLayers = 1;
+        moe.denseFfn = 4096;
+        const double halfMoe = flopsOf(moe, "expert MLP up (grouped GEMM)");
+        QVERIFY(allMoe > 0);
+        QCOMPARE(halfMoe / allMoe, 0.5);
+        const double denseLayerMlp = flopsOf(moe, "dense-layer MLP up (gate and up)");
+        const double denseModelMlp = flopsOf(tinyModel(), "MLP up (gate and up)");
+        QVERIFY(denseModelMlp > 0);
+        QCOMPARE(denseLayerMlp / denseModelMlp, 0.5);
+        // Every parameter is in a stage: one stage holds the whole model but the final norm.
+        const TransformerShape shape = TransformerShape::fromModel(moe);
+        QCOMPARE(stageParameters(shape, config).total(), shape.totalParameters() - 1024.0);
+    }
+
     void slidingWindowAttentionSkipsTheBandsOutside()
     {
         // The tiny model at 8192 tokens on one H100, a 1024-token window on one of its two

@@ -85,6 +85,43 @@ private slots:
         QVERIFY(qAbs(ours / megatron - 1.0) < 1e-12);
     }
 
+    void denseLayersOfAnMoeModel()
+    {
+        // Llama 4 Maverick (meta-llama/Llama-4-Maverick-17B-128E config.json: 48 layers, hidden
+        // 5120, 40 heads and 8 K/V heads of 128, 128 routed experts of 8192 with top-1 and one
+        // shared expert, MoE on every other layer (interleave_moe_layer_step 2) and a dense MLP
+        // of 16384 on the others, vocabulary 202,048; Meta's model card: 400 B total, 17 B
+        // active). Per layer: attention 5120 x 7168 + 5120^2 = 62,914,560 and norms 10,240; an
+        // expert 3 x 5120 x 8192 = 125,829,120; an MoE layer 129 experts and a 5120 x 128 router,
+        // 16,232,611,840; a dense MLP 3 x 5120 x 16384 = 251,658,240. With 2 x 202,048 x 5120
+        // embeddings and the final norm: 400,711,848,960 in all, and a token passes the
+        // attention, 2 experts on 24 layers and the dense MLP on 24: 17,168,962,560.
+        ModelSpec maverick;
+        maverick.layers = 48;
+        maverick.hidden = 5120;
+        maverick.heads = 40;
+        maverick.kvHeads = 8;
+        maverick.ffn = 8192;
+        maverick.vocab = 202048;
+        maverick.experts = 128;
+        maverick.topK = 1;
+        maverick.sharedExperts = 1;
+        maverick.gatedMlp = true;
+        maverick.denseLayers = 24;
+        maverick.denseFfn = 16384;
+        const TransformerShape shape = TransformerShape::fromModel(maverick);
+        QCOMPARE(shape.moeLayerShare(), 0.5);
+        QCOMPARE(shape.totalParameters(), 400711848960.0);
+        QCOMPARE(shape.activeParameters(), 17168962560.0);
+        // A dense model ignores the field: its MLP is its one "expert".
+        ModelSpec dense = maverick;
+        dense.experts = 1;
+        dense.topK = 1;
+        dense.sharedExperts = 0;
+        QCOMPARE(TransformerShape::fromModel(dense).moeLayerShare(), 0.0);
+        QCOMPARE(TransformerShape::fromModel(dense).mlpParametersPerLayer(), 3.0 * 5120 * 8192);
+    }
+
     void slidingWindowKeysPerQuery()
     {
         // A causal pass over 100 positions inside a 128-token window: position i attends i keys,
