@@ -58,8 +58,6 @@ double memoryBoundSeconds(const GpuSpec &gpu, double bytes, double kernels,
 /** `op` run on `share` of the layers: its work, traffic and time in proportion. */
 LayerOperation scaled(LayerOperation op, double share)
 {
-    if (share == 1.0)
-        return op;
     op.flops *= share;
     op.bytes *= share;
     op.kernels *= share;
@@ -128,7 +126,13 @@ private:
     void overlapExpertAllToAll();
     LinkLevel linkFor(int ranks) const;
     /** Adds an operation of the average layer, weighed by the share of layers that run it. */
-    void addLayer(const LayerOperation &operation) { m_costs.add(scaled(operation, m_share)); }
+    void addLayer(const LayerOperation &operation)
+    {
+        if (m_share == 1.0)
+            m_costs.add(operation);
+        else
+            m_costs.add(scaled(operation, m_share));
+    }
 
     const TrainingJob &m_job;
     const ClusterDescription &m_cluster;
