@@ -288,8 +288,11 @@ void InferenceEstimator::estimateMemory(InferenceEstimate &e, const BatchSetup &
     e.kvBytesPerSequence = kvBytesPerSequence(s, s.inputTokens + s.outputTokens);
     e.kvBytesPerGpu = s.batch * e.kvBytesPerSequence * s.kvShare;
     // Prefill workspace for one prompt: hidden states, QKV and the MLP intermediate, 16-bit.
-    e.workspaceBytesPerGpu
-        = s.inputTokens * (4.0 * s.shape.hidden + 2.0 * s.shape.ffn * s.shape.topK) * 2.0 / t;
+    // The MLP intermediate is the widest a layer has: a token's experts (routed and shared), or
+    // an MoE model's dense-layer MLP.
+    const double mlpWidth = std::max(s.shape.ffn * s.shape.expertsPerToken(),
+                                     s.shape.denseMlpLayerShare() > 0 ? s.shape.denseFfn : 0.0);
+    e.workspaceBytesPerGpu = s.inputTokens * (4.0 * s.shape.hidden + 2.0 * mlpWidth) * 2.0 / t;
     e.memoryBytesPerGpu = e.weightsBytesPerGpu + e.kvBytesPerGpu + e.workspaceBytesPerGpu
         + engineReserveBytes(e.weightsBytesPerGpu, e.workspaceBytesPerGpu);
     e.fits = e.memoryBytesPerGpu <= gpu.memoryBytes;

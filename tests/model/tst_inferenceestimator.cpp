@@ -495,6 +495,10 @@ private slots:
             shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY(e.fits);
+        // Prefill workspace for the 1,000-token prompt: hidden states and QKV (4 x 5120) and the
+        // widest MLP intermediate, 16,384 (a routed and the shared expert of 8192, or a dense
+        // layer's), 16-bit, an eighth a rank: 1000 x 53,248 x 2 / 8 B.
+        QCOMPARE(e.workspaceBytesPerGpu, 13312000.0);
         const double weightSeconds = e.decodeMemorySeconds - e.decodeKvKernelSeconds;
         QVERIFY2(qAbs(weightSeconds / 0.7205e-3 - 1.0) < 0.001,
                  qPrintable(QString::number(weightSeconds)));
