@@ -45,6 +45,14 @@ std::string errorOf(const nlohmann::json &document)
     }
     return {};
 }
+
+/** errorOf a catalog document holding the one model `entry`. */
+std::string modelEntryError(const nlohmann::json &entry)
+{
+    return errorOf({{"format", "clusterplanner-catalog"},
+                    {"version", 1},
+                    {"models", nlohmann::json::array({entry})}});
+}
 } // namespace
 
 class TestCatalog : public QObject
@@ -146,17 +154,12 @@ private slots:
           "id": "m", "name": "M", "source": "unit test", "layers": 2, "hidden": 64, "heads": 4,
           "ffn": 256, "vocab": 100, "max_seq_len": 128, "params_b": 0.001, "hidden_dropout": 1.5
         })");
-        const auto errorWith = [](const nlohmann::json &entry) {
-            return errorOf({{"format", "clusterplanner-catalog"},
-                            {"version", 1},
-                            {"models", nlohmann::json::array({entry})}});
-        };
-        const std::string message = errorWith(model);
+        const std::string message = modelEntryError(model);
         QVERIFY2(message.find("broken.json") == 0, message.c_str());
         QVERIFY2(message.find("/models/0/hidden_dropout: must be at most 0.9") != std::string::npos,
                  message.c_str());
         model["hidden_dropout"] = 0.0;
-        QCOMPARE(errorWith(model), std::string());
+        QCOMPARE(modelEntryError(model), std::string());
     }
 
     void slidingWindowNeedsItsLengthAndFitsTheLayers()
@@ -166,23 +169,18 @@ private slots:
           "ffn": 256, "vocab": 100, "max_seq_len": 128, "params_b": 0.001,
           "sliding_window_layers": 1
         })");
-        const auto errorWith = [](const nlohmann::json &entry) {
-            return errorOf({{"format", "clusterplanner-catalog"},
-                            {"version", 1},
-                            {"models", nlohmann::json::array({entry})}});
-        };
-        std::string message = errorWith(model);
+        std::string message = modelEntryError(model);
         QVERIFY2(message.find("/models/0/sliding_window_layers: needs sliding_window")
                      != std::string::npos,
                  message.c_str());
         model["sliding_window"] = 64;
         model["sliding_window_layers"] = 3; // more than the model's 2 layers
-        message = errorWith(model);
+        message = modelEntryError(model);
         QVERIFY2(message.find("/models/0/sliding_window_layers: must be between 1 and 2, found 3")
                      != std::string::npos,
                  message.c_str());
         model["sliding_window_layers"] = 1;
-        QCOMPARE(errorWith(model), std::string());
+        QCOMPARE(modelEntryError(model), std::string());
     }
 
     void denseLayersBelongToAnMoeModel()
@@ -191,24 +189,19 @@ private slots:
           "id": "m", "name": "M", "source": "unit test", "layers": 4, "hidden": 64, "heads": 4,
           "ffn": 256, "vocab": 100, "max_seq_len": 128, "params_b": 0.001, "dense_layers": 1
         })");
-        const auto errorWith = [](const nlohmann::json &entry) {
-            return errorOf({{"format", "clusterplanner-catalog"},
-                            {"version", 1},
-                            {"models", nlohmann::json::array({entry})}});
-        };
-        std::string message = errorWith(model);
+        std::string message = modelEntryError(model);
         QVERIFY2(message.find("/models/0/dense_layers: only a mixture-of-experts model")
                      != std::string::npos,
                  message.c_str());
         model["experts"] = 8;
         model["top_k"] = 2;
         model["dense_layers"] = 4; // every layer: no MoE layer left
-        message = errorWith(model);
+        message = modelEntryError(model);
         QVERIFY2(message.find("/models/0/dense_layers: leaves no MoE layer") != std::string::npos,
                  message.c_str());
         model["dense_layers"] = 1;
         model["dense_ffn"] = 1024;
-        QCOMPARE(errorWith(model), std::string());
+        QCOMPARE(modelEntryError(model), std::string());
     }
 
     void validEntryLoads() { QCOMPARE(errorOf(documentWith(validGpu())), std::string()); }

@@ -61,6 +61,15 @@ const StepOperation *findOperation(const TrainingEstimate &e, const std::string 
     return nullptr;
 }
 
+/** `name`'s operation of `job` on one H100 in `config` (an empty one when it is absent). */
+StepOperation operationOnOneH100(const TrainingJob &job, const ParallelConfig &config,
+                                 const char *name)
+{
+    const TrainingEstimate e = TrainingEstimator(job, dgxH100(1)).estimate(config);
+    const StepOperation *op = findOperation(e, name);
+    return op ? *op : StepOperation {};
+}
+
 /** GPT-3 175B as SC21 trains it (sequence 2048, batch 1536), pinned to TP 8 x PP 8 x CP 1 with
  * full recomputation: only the microbatch, interleave and ZeRO stage are left to set. */
 TrainingJob gpt3OnEightByEight(int microbatch, int zero)
@@ -250,9 +259,7 @@ private slots:
         ParallelConfig config;
         const auto flopsOf = [&](const ModelSpec &model, const char *name) {
             job.model = model;
-            const StepOperation *op
-                = findOperation(TrainingEstimator(job, dgxH100(1)).estimate(config), name);
-            return op ? op->flops : -1.0;
+            return operationOnOneH100(job, config, name).flops;
         };
         ModelSpec moe = tinyModel();
         moe.experts = 4;
@@ -287,9 +294,7 @@ private slots:
         const auto attention = [&](int window, const char *name) {
             job.model.slidingWindow = window;
             job.model.slidingWindowLayers = window > 0 ? 1 : 0;
-            const TrainingEstimate e = TrainingEstimator(job, dgxH100(1)).estimate(config);
-            const StepOperation *op = findOperation(e, name);
-            return op ? *op : StepOperation {};
+            return operationOnOneH100(job, config, name);
         };
         const StepOperation full = attention(0, "attention (fused, causal)");
         const StepOperation mixed
