@@ -51,10 +51,6 @@ double memoryBoundSeconds(const GpuSpec &gpu, double bytes, double kernels,
     return bytes / (gpu.memoryBytesPerSecond * fraction) + kernels * gpu.kernelOverheadSeconds;
 }
 
-/**
- * Builds what one microbatch costs in one layer and in the logits (MicrobatchLayerCosts): every
- * operation here depends on TP, CP, EP, the microbatch and sequence parallelism only.
- */
 /** `op` run on `share` of the layers: its work, traffic and time in proportion. */
 LayerOperation scaled(LayerOperation op, double share)
 {
@@ -70,6 +66,10 @@ LayerOperation scaled(LayerOperation op, double share)
     return op;
 }
 
+/**
+ * Builds what one microbatch costs in one layer and in the logits (MicrobatchLayerCosts): every
+ * operation here depends on TP, CP, EP, the microbatch and sequence parallelism only.
+ */
 class LayerCostBuilder : private LayoutSizes
 {
 public:
@@ -561,7 +561,6 @@ void LayerCostBuilder::addAttentionBlock()
                              2));
 }
 
-/** The dense MLP (or a MoE layer's shared experts) with its TP collectives, then the experts. */
 /**
  * A dense MLP of `copies` x `ffnSize` (a dense model's MLP, or an MoE layer's shared experts)
  * with its TP collectives; `names` are its up, down and TP operations.
@@ -582,6 +581,7 @@ void LayerCostBuilder::addDenseMlp(double copies, double ffnSize, const DenseMlp
     addLayer(down);
 }
 
+/** The dense MLP (or a MoE layer's shared experts) with its TP collectives, then the experts. */
 void LayerCostBuilder::addMlpBlock()
 {
     static const DenseMlpNames plain {"MLP up (gate and up)", "MLP down",
