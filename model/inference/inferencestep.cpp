@@ -151,32 +151,47 @@ public:
                 shape.queryWidth() * shape.hidden / t);
     }
 
+    /** Names of a dense MLP's up GEMM, activation and down GEMM. */
+    struct DenseMlpNames
+    {
+        const char *up;
+        const char *activation;
+        const char *down;
+    };
+
+    /** A dense MLP of `ffnSize` (split over TP) on the stage's layers. */
+    void addDenseMlp(double ffnSize, const DenseMlpNames &names)
+    {
+        const double h = m_replica.shape.hidden;
+        const bool gated = m_replica.shape.gatedMlp;
+        const double ffn = ffnSize / m_replica.tensorParallel;
+        const double up = (gated ? 2.0 : 1.0) * ffn;
+        addGemm(names.up, up, h, h * up);
+        addMemoryBound(names.activation, m_rows * (gated ? 3.0 : 2.0) * ffn * activationBytes, 1);
+        addGemm(names.down, h, ffn, ffn * h);
+    }
+
     /** The MLP, or for MoE the router and the `expertsRead` experts of each layer. */
     void addMlp(double expertsRead)
     {
         const TransformerShape &shape = m_replica.shape;
         const double t = m_replica.tensorParallel;
         const double h = shape.hidden;
-        const double ffn = shape.ffn / t;
-        const double up = (shape.gatedMlp ? 2.0 : 1.0) * ffn;
         if (shape.experts <= 1) {
-            addGemm("MLP up (gate and up)", up, h, h * up);
-            addMemoryBound(shape.gatedMlp ? "SwiGLU activation" : "GeLU activation",
-                           m_rows * (shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1);
-            addGemm("MLP down", h, ffn, ffn * h);
+            addDenseMlp(shape.ffn,
+                        {"MLP up (gate and up)",
+                         shape.gatedMlp ? "SwiGLU activation" : "GeLU activation", "MLP down"});
             return;
         }
+        const double ffn = shape.ffn / t;
+        const double up = (shape.gatedMlp ? 2.0 : 1.0) * ffn;
         // An MoE model's dense layers (ModelSpec::denseLayers) run a dense MLP; the MoE block
         // runs on the rest of the stage's layers (the average layer, as for sliding windows).
         const double stageLayers = m_layers;
         if (shape.denseMlpLayerShare() > 0) {
-            const double denseUp = (shape.gatedMlp ? 2.0 : 1.0) * shape.denseFfn / t;
-            const double denseFfn = shape.denseFfn / t;
             m_layers = stageLayers * shape.denseMlpLayerShare();
-            addGemm("dense-layer MLP up", denseUp, h, h * denseUp);
-            addMemoryBound("dense-layer activation",
-                           m_rows * (shape.gatedMlp ? 3.0 : 2.0) * denseFfn * activationBytes, 1);
-            addGemm("dense-layer MLP down", h, denseFfn, denseFfn * h);
+            addDenseMlp(shape.denseFfn,
+                        {"dense-layer MLP up", "dense-layer activation", "dense-layer MLP down"});
         }
         m_layers = stageLayers * shape.moeLayerShare();
         // MoE: each row passes its top-k (and the shared) experts; the grouped GEMMs read the

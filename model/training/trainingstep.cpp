@@ -123,7 +123,7 @@ private:
     void addMixtureOfExperts(double expertTokens);
     void addContextParallel(double attentionForwardSeconds);
     void addFp8Casts();
-    void overlapExpertAllToAll();
+    void overlapExpertAllToAll(int commonOperations, int denseOperationsEnd);
     LinkLevel linkFor(int ranks) const;
     /** Adds an operation of the average layer, weighed by the share of layers that run it. */
     void addLayer(const LayerOperation &operation)
@@ -142,8 +142,6 @@ private:
     MicrobatchLayerCosts &m_costs;
     Precision sixteenBit, gemmPrecision;
     double m_share = 1.0; ///< share of the layers the operations being added run on
-    int m_commonOperations = 0; ///< operations every layer runs come before this index
-    int m_denseOperationsEnd = 0; ///< an MoE model's dense-layer MLP operations end here
 };
 
 /**
@@ -491,10 +489,11 @@ void LayerCostBuilder::addMixtureOfExperts(double expertTokens)
  * memory-bound kernels, forward and backward); the warm-up and cool-down of the pipeline are not
  * told apart.
  */
-void LayerCostBuilder::overlapExpertAllToAll()
+void LayerCostBuilder::overlapExpertAllToAll(int commonOperations, int denseOperationsEnd)
 {
-    // An MoE layer's computation: the operations every layer runs, weighed by the MoE layers'
-    // share as the all-to-all is, and the MoE block's own; a dense layer's MLP hides nothing.
+    // An MoE layer's computation: the operations every layer runs (before `commonOperations`),
+    // weighed by the MoE layers' share as the all-to-all is, and the MoE block's own (from
+    // `denseOperationsEnd`); a dense layer's MLP, between them, hides nothing.
     double compute = 0;
     LayerOperation *allToAll = nullptr;
     for (int i = 0; i < m_costs.count; ++i) {
@@ -503,8 +502,8 @@ void LayerCostBuilder::overlapExpertAllToAll()
             allToAll = &op;
         else if ((op.kind == OperationKind::Gemm || op.kind == OperationKind::Attention
                   || op.kind == OperationKind::MemoryBound)
-                 && (i < m_commonOperations || i >= m_denseOperationsEnd))
-            compute += (i < m_commonOperations ? m_share : 1.0)
+                 && (i < commonOperations || i >= denseOperationsEnd))
+            compute += (i < commonOperations ? m_share : 1.0)
                 * (op.forwardSeconds + op.backwardSeconds);
     }
     if (!allToAll)
@@ -592,14 +591,14 @@ void LayerCostBuilder::addMlpBlock()
     }
     // An MoE model whose dense layers are averaged in: their MLP weighs by their share of the
     // layers, the MoE block by the rest (moeLayerShare), as sliding windows are.
-    m_commonOperations = m_costs.count;
+    const int commonOperations = m_costs.count;
     if (m_shape.denseMlpLayerShare() > 0) {
         m_share = m_shape.denseMlpLayerShare();
         addDenseMlp(1.0, m_shape.denseFfn,
                     {"dense-layer MLP up (gate and up)", "dense-layer MLP down",
                      "TP collectives, dense-layer MLP"});
     }
-    m_denseOperationsEnd = m_costs.count;
+    const int denseOperationsEnd = m_costs.count;
     m_share = m_shape.moeLayerShare();
     if (m_shape.sharedExperts > 0) {
         addDenseMlp(
@@ -612,7 +611,7 @@ void LayerCostBuilder::addMlpBlock()
     }
     addMixtureOfExperts(tokens * m_shape.topK * m_config.ep / m_shape.experts);
     if (m_job.framework.moeCommOverlap)
-        overlapExpertAllToAll();
+        overlapExpertAllToAll(commonOperations, denseOperationsEnd);
     m_share = 1.0;
 }
 
@@ -877,14 +876,11 @@ StageParameters stageParameters(const TransformerShape &shape, const ParallelCon
 {
     const double t = c.tp, h = shape.hidden;
     const double layersPerStage = std::ceil(shape.layers / (c.pp * c.interleave)) * c.interleave;
-    // An MoE model's dense layers count with the dense parameters (reduced over all data-parallel
-    // ranks); its routed experts, in its MoE layers' share, with the expert ones.
-    const double moe = shape.moeLayerShare();
-    const double denseLayer = shape.attentionParametersPerLayer() + 2.0 * h
-        + moe * (h * shape.experts + shape.sharedExperts * shape.expertParameters())
-        + shape.denseMlpLayerShare() * shape.denseMlpParameters();
-    const double expertLayer
-        = (shape.experts > 1 ? moe : 1.0) * shape.experts * shape.expertParameters();
+    // The routed experts count with the expert parameters; everything else in a layer (attention,
+    // norms, the router, shared experts, an MoE model's dense-layer MLP) with the dense ones,
+    // reduced over all data-parallel ranks.
+    const double expertLayer = shape.routedExpertParametersPerLayer();
+    const double denseLayer = shape.parametersPerLayer() - expertLayer;
     const double embedding = (c.pp == 1 ? shape.embeddingParameters() : shape.vocab * h) / t;
     StageParameters parameters;
     parameters.dense = denseLayer * layersPerStage / t + embedding;

@@ -62,6 +62,14 @@ struct TransformerShape
     }
     double denseMlpParameters() const; ///< the MLP of an MoE model's dense layer
     double mlpParametersPerLayer() const; ///< all experts plus the router (layer average)
+    /**
+     * The MLP parameters expert parallelism splits, in the average layer: an MoE layer's routed
+     * experts (weighed by moeLayerShare), or a dense model's whole MLP, its one "expert".
+     */
+    double routedExpertParametersPerLayer() const
+    {
+        return (experts > 1 ? moeLayerShare() : 1.0) * experts * expertParameters();
+    }
     double parametersPerLayer() const;
     double embeddingParameters() const; ///< input embedding plus untied output projection
     double totalParameters() const;
