@@ -29,6 +29,12 @@ std::vector<OptionSpec> modelShapeOptions()
         {"windowed-layers", true,
          "how many of the custom model's layers use --sliding-window (default: all; gpt-oss "
          "alternates, 18 of 36)"},
+        {"attention-chunk", true,
+         "the custom model's attention chunk in tokens: a chunked layer's query attends, and "
+         "caches K/V for, only the tokens of its own chunk (Llama 4: 8192)"},
+        {"chunked-layers", true,
+         "how many of the custom model's layers use --attention-chunk (default: all; Llama 4 "
+         "chunks three of every four, 36 of 48)"},
         {"dense-layers", true,
          "layers of the custom MoE model whose MLP is dense (DeepSeek-V3: the first 3; Llama 4 "
          "Maverick: every other one, 24)"},
@@ -45,7 +51,8 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
         for (const char *shape :
              {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "experts", "top-k",
               "shared-experts", "head-dim", "max-seq-len", "hidden-dropout", "sliding-window",
-              "windowed-layers", "dense-layers", "dense-ffn"}) {
+              "windowed-layers", "attention-chunk", "chunked-layers", "dense-layers",
+              "dense-ffn"}) {
             if (a.has(shape))
                 throw UsageError(std::string("give either --model or the model shape (--") + shape
                                  + "), not both");
@@ -77,6 +84,12 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
     spec.slidingWindowLayers = a.integer("windowed-layers", 1, spec.layers).value_or(0);
     if (spec.slidingWindowLayers > 0 && spec.slidingWindow == 0)
         throw UsageError("--windowed-layers needs --sliding-window");
+    spec.attentionChunk = a.integer("attention-chunk", 1, 1 << 24).value_or(0);
+    spec.chunkedLayers = a.integer("chunked-layers", 1, spec.layers).value_or(0);
+    if (spec.chunkedLayers > 0 && spec.attentionChunk == 0)
+        throw UsageError("--chunked-layers needs --attention-chunk");
+    if (spec.attentionChunk > 0 && spec.slidingWindow > 0)
+        throw UsageError("give --sliding-window or --attention-chunk, not both");
     spec.denseLayers = a.integer("dense-layers", 0, spec.layers - 1).value_or(0);
     spec.denseFfn = a.integer("dense-ffn", 1, 1 << 24).value_or(0);
     if ((spec.denseLayers > 0 || spec.denseFfn > 0) && spec.experts <= 1)

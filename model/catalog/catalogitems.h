@@ -309,6 +309,15 @@ struct ModelSpec : CatalogEntry
     /** Layers that use the window (the rest attend the whole context); all when 0. */
     int slidingWindowLayers = 0;
     /**
+     * Chunked local attention (Meta's Llama 4, 2025: "iRoPE", 8,192-token chunks on three of
+     * every four layers): a chunked layer's query attends, and its K/V cache keeps, only the
+     * tokens of its own chunk of this many positions. 0: none. A model has either this or a
+     * sliding window.
+     */
+    int attentionChunk = 0;
+    /** Layers that use the chunks (the rest attend the whole context); all when 0. */
+    int chunkedLayers = 0;
+    /**
      * Layers of a mixture-of-experts model whose MLP is dense (DeepSeek-V3's first 3, GLM-4.5's
      * first 3, Llama 4 Maverick's every other layer); 0: every layer routes to experts.
      */
@@ -316,9 +325,12 @@ struct ModelSpec : CatalogEntry
     /** Hidden size of those dense layers' MLP; 0: the same as ffn. */
     int denseFfn = 0;
 
-    /** Layers whose attention is windowed: none without a window, else all unless given. */
-    int windowedLayers() const
+    /** Layers whose attention is local (windowed or chunked): none without a window or chunks,
+     * else all unless given. */
+    int localAttentionLayers() const
     {
+        if (attentionChunk > 0)
+            return chunkedLayers > 0 ? chunkedLayers : layers;
         return slidingWindow <= 0 ? 0 : slidingWindowLayers > 0 ? slidingWindowLayers : layers;
     }
     int headDim() const { return explicitHeadDim > 0 ? explicitHeadDim : hidden / heads; }

@@ -399,7 +399,7 @@ void readDenseLayers(JsonFieldReader &reader, ModelSpec &model)
                         + ")");
 }
 
-void readSlidingWindow(JsonFieldReader &reader, ModelSpec &model)
+void readLocalAttention(JsonFieldReader &reader, ModelSpec &model)
 {
     model.slidingWindow = reader.optionalInteger("sliding_window", 1, 1 << 24).value_or(0);
     model.slidingWindowLayers
@@ -407,6 +407,13 @@ void readSlidingWindow(JsonFieldReader &reader, ModelSpec &model)
     if (model.slidingWindowLayers > 0 && model.slidingWindow == 0)
         reader.fail("sliding_window_layers",
                     "needs sliding_window (the window's length in tokens)");
+    model.attentionChunk = reader.optionalInteger("attention_chunk", 1, 1 << 24).value_or(0);
+    model.chunkedLayers = reader.optionalInteger("chunked_layers", 1, model.layers).value_or(0);
+    if (model.chunkedLayers > 0 && model.attentionChunk == 0)
+        reader.fail("chunked_layers", "needs attention_chunk (the chunk's length in tokens)");
+    if (model.attentionChunk > 0 && model.slidingWindow > 0)
+        reader.fail("attention_chunk",
+                    "a model with sliding_window cannot also have chunked attention: give one");
 }
 
 ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
@@ -431,7 +438,7 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
     model.publishedParameters = reader.number("params_b", positive) * units::giga;
     model.hiddenDropout
         = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
-    readSlidingWindow(reader, model);
+    readLocalAttention(reader, model);
     readDenseLayers(reader, model);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("heads",

@@ -30,8 +30,9 @@ DatasetSpec parseDataset(const nlohmann::json &entry, const std::string &file,
                          const std::string &pointer);
 ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
                      const std::string &pointer);
-/** A model's optional "sliding_window" (tokens) and "sliding_window_layers" (after "layers"). */
-void readSlidingWindow(JsonFieldReader &reader, ModelSpec &model);
+/** A model's optional local attention (after "layers"): "sliding_window" (tokens) and
+ * "sliding_window_layers", or "attention_chunk" (tokens) and "chunked_layers". */
+void readLocalAttention(JsonFieldReader &reader, ModelSpec &model);
 /** An MoE model's optional "dense_layers" and "dense_ffn" (after "layers", "ffn", "experts"). */
 void readDenseLayers(JsonFieldReader &reader, ModelSpec &model);
 

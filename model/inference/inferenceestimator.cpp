@@ -191,7 +191,7 @@ struct InferenceEstimator::BatchSetup
     double batch = 1; ///< sequences per replica
     double microBatch = 1; ///< sequences per micro-batch in flight (batch / stages)
     double inputTokens = 0, outputTokens = 0;
-    double meanContext = 0; ///< mean context over the generation: I + O / 2
+    GenerationSpan generation() const { return {inputTokens, outputTokens}; }
     double kvShare = 1; ///< this GPU's share of a token's K/V (its KV heads, its stage)
     double hbmBytesPerSecond = 0; ///< achievable
     ServingReplica replica;
@@ -213,7 +213,6 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     s.microBatch = s.batch / s.stages;
     s.inputTokens = m_job.inputTokens;
     s.outputTokens = m_job.outputTokens;
-    s.meanContext = s.inputTokens + s.outputTokens / 2.0;
     // KV heads are split over TP ranks; with fewer KV heads than ranks each rank keeps a copy of
     // one. A stage keeps the cache of its own layers.
     s.kvShare = std::max(1.0, s.shape.kvHeads / s.tensorParallel) / s.shape.kvHeads / s.stages;
@@ -262,10 +261,22 @@ double InferenceEstimator::kvBytesPerToken(const TransformerShape &shape) const
     return shape.layers * 2.0 * shape.kvHeads * shape.headDim * bytesPerElement(m_job.kvPrecision);
 }
 
+double InferenceEstimator::kvBytesReadPerSequence(const BatchSetup &s) const
+{
+    // A decode step reads the K/V its token attends: decodeAttendedKeys averages the layers.
+    double bytes
+        = kvBytesPerToken(s.shape) * s.shape.decodeAttendedKeys(s.inputTokens, s.outputTokens);
+    if (s.draft)
+        bytes += kvBytesPerToken(s.draftShape)
+            * s.draftShape.decodeAttendedKeys(s.inputTokens, s.outputTokens);
+    return bytes;
+}
+
 double InferenceEstimator::kvBytesPerSequence(const BatchSetup &s, double context) const
 {
-    // A windowed layer keeps only its window's K/V (TensorRT-LLM's cyclic KV cache, vLLM's
-    // sliding-window KV manager); attendedContext averages the layers' cached tokens.
+    // A local layer keeps only its window's or its chunk's K/V (TensorRT-LLM's cyclic KV cache,
+    // vLLM's sliding-window and chunked-local-attention KV managers), up to the span at a
+    // chunk's end; attendedContext averages the layers' cached tokens.
     double bytes = kvBytesPerToken(s.shape) * s.shape.attendedContext(context);
     if (s.draft)
         bytes += kvBytesPerToken(s.draftShape) * s.draftShape.attendedContext(context);
@@ -308,8 +319,7 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
     const GpuSpec &gpu = m_hw.gpu;
     const TransformerShape &shape = s.shape;
     const double t = s.tensorParallel, p = s.stages, b = s.microBatch;
-    const double context = s.meanContext;
-    e.decodeOperations = decodeStageOperations(s.replica, std::max(1.0, b), context);
+    e.decodeOperations = decodeStageOperations(s.replica, std::max(1.0, b), s.generation());
     // The roofline terms, for the explanation: all bytes read and all FLOPs of one step.
     double weightBytesRead = e.weightsBytesPerGpu;
     if (shape.experts > 1) {
@@ -320,7 +330,7 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
             * shape.expertParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
-    const double kvRead = b * kvBytesPerSequence(s, context) * s.kvShare;
+    const double kvRead = b * kvBytesReadPerSequence(s) * s.kvShare;
     e.decodeKvStreamSeconds = p * kvRead / s.hbmBytesPerSecond;
     e.decodeKvKernelSeconds = p * kvCacheReadSeconds(s.replica, kvRead);
     e.decodeMaskedMultiheadKernel = s.replica.maskedMultiheadKernel;
@@ -330,7 +340,8 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
         = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
     const double decodeFlops = b
         * (linearFlopsPerToken
-           + shape.layers * 4.0 * shape.attendedContext(context) * shape.queryWidth()
+           + shape.layers * 4.0 * shape.decodeAttendedKeys(s.inputTokens, s.outputTokens)
+               * shape.queryWidth()
            + shape.logitFlopsPerToken())
         / (t * p);
     e.decodeComputeSeconds = p * decodeFlops
@@ -355,13 +366,14 @@ void InferenceEstimator::estimateSpeculativeDecode(InferenceEstimate &e, const B
     // gamma + 1 tokens per sequence and yields E of them on average.
     const double b = std::max(1.0, s.microBatch), p = s.stages;
     const int gamma = m_job.speculative.draftTokens;
-    e.decodeOperations = decodeStageOperations(s.replica, b, s.meanContext, gamma + 1.0);
+    e.decodeOperations = decodeStageOperations(s.replica, b, s.generation(), gamma + 1.0);
     e.decodeStepSeconds = p * totalSeconds(e.decodeOperations);
     if (s.draft) {
         ServingReplica drafter = s.replica;
         drafter.shape = s.draftShape;
         setDecodeKernel(drafter); // the draft's own heads pick its kernel
-        e.draftSeconds = gamma * p * totalSeconds(decodeStageOperations(drafter, b, s.meanContext));
+        e.draftSeconds
+            = gamma * p * totalSeconds(decodeStageOperations(drafter, b, s.generation()));
     }
     e.tokensPerDecodeStep = expectedTokensPerVerifyStep(m_job.speculative.acceptanceRate, gamma);
 }

@@ -267,8 +267,8 @@ double expertsTouched(const TransformerShape &shape, double tokens)
 
 } // namespace
 
-StepOperations decodeStageOperations(const ServingReplica &replica, double tokens, double context,
-                                     double tokensPerSequence)
+StepOperations decodeStageOperations(const ServingReplica &replica, double tokens,
+                                     const GenerationSpan &generation, double tokensPerSequence)
 {
     StageBuilder stage(replica, tokens * tokensPerSequence);
     const TransformerShape &shape = replica.shape;
@@ -285,8 +285,8 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
     const GpuSpec &gpu = replica.gpu;
     const double fixedSeconds
         = std::max(gpu.kernelOverheadSeconds, gpu.decodeAttentionFixedSeconds);
-    // One kernel per layer over the `keys` latest tokens of each sequence: the whole context on a
-    // full layer, at most the window on a windowed one.
+    // One kernel per layer over the `keys` tokens each sequence's new token attends: the whole
+    // context on a full layer, at most the window or the chunk so far on a local one.
     auto addDecodeAttention = [&](const char *name, double keys, double layers) {
         const double kvBytes = tokens * keys * 2.0 * kvHeadsPerRank * shape.headDim
             * bytesPerElement(replica.kvPrecision);
@@ -301,12 +301,16 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
         : replica.kvReadsPerKvHead > 1.0
         ? "decode attention (reads the K/V cache; re-reads from L2)"
         : "decode attention (reads the K/V cache)";
-    const double windowed = shape.windowedLayerShare();
-    addDecodeAttention(name, context, stage.layers() * (1.0 - windowed));
-    if (windowed > 0)
-        addDecodeAttention("decode attention, windowed layers (the window's K/V only)",
-                           attendedTokens(context, shape.attentionWindow),
-                           stage.layers() * windowed);
+    const double local = shape.localLayerShare();
+    const LocalAttention &localAttention = shape.localAttention;
+    addDecodeAttention(name, chunkKeysPerQuery(generation.inputTokens, generation.outputTokens, {}),
+                       stage.layers() * (1.0 - local));
+    if (local > 0)
+        addDecodeAttention(
+            localAttention.chunked ? "decode attention, chunked layers (the chunk's K/V only)"
+                                   : "decode attention, windowed layers (the window's K/V only)",
+            chunkKeysPerQuery(generation.inputTokens, generation.outputTokens, localAttention),
+            stage.layers() * local);
     stage.addOutputProjection();
     stage.addMlp(expertsTouched(shape, tokens * tokensPerSequence));
     stage.addTensorParallel();
@@ -325,25 +329,26 @@ StepOperations prefillStageOperations(const ServingReplica &replica, double prom
     stage.addNormsAndResiduals();
     stage.addQkv();
     // Each prompt's queries attend causally: half the prompt on a full layer, at most the window
-    // on a windowed one (chunkKeysPerQuery), whose kernel's blocks are as short as the window. A
-    // chunk after `priorTokens` cached tokens attends those too and reads their K/V (within the
-    // window); every prompt writes its own.
+    // or the chunk so far on a local one (chunkKeysPerQuery), whose kernel's blocks are as short
+    // as its span. A chunk after `priorTokens` cached tokens attends those it can see too and
+    // reads their K/V; every prompt writes its own.
     const double kvBytesPerToken = 2.0 * std::max(1.0, shape.kvHeads / t) * shape.headDim
         * bytesPerElement(replica.kvPrecision);
-    auto addPrefillAttention = [&](const char *name, double window, double layers) {
-        const double flops = 4.0 * rows * chunkKeysPerQuery(priorTokens, promptTokens, window)
+    auto addPrefillAttention = [&](const char *name, const LocalAttention &local, double layers) {
+        const double flops = 4.0 * rows * chunkKeysPerQuery(priorTokens, promptTokens, local)
             * shape.queryWidth() / t;
-        const double cachedRead = prompts * attendedTokens(priorTokens, window) * kvBytesPerToken;
+        const double cachedRead = prompts * attendedTokens(priorTokens, local) * kvBytesPerToken;
         stage.addAttention(name, flops, rows * kvBytesPerToken + cachedRead,
-                           attendedTokens(priorTokens + promptTokens, window),
+                           cachedTokens(priorTokens + promptTokens, local),
                            replica.gpu.kernelOverheadSeconds, -1, layers);
     };
-    const double windowed = shape.windowedLayerShare();
-    addPrefillAttention("prefill attention (causal, fused)", 0.0,
-                        stage.layers() * (1.0 - windowed));
-    if (windowed > 0)
-        addPrefillAttention("prefill attention, windowed layers (causal band)",
-                            shape.attentionWindow, stage.layers() * windowed);
+    const double local = shape.localLayerShare();
+    addPrefillAttention("prefill attention (causal, fused)", {}, stage.layers() * (1.0 - local));
+    if (local > 0)
+        addPrefillAttention(shape.localAttention.chunked
+                                ? "prefill attention, chunked layers (within each chunk)"
+                                : "prefill attention, windowed layers (causal band)",
+                            shape.localAttention, stage.layers() * local);
     stage.addOutputProjection();
     stage.addMlp(expertsTouched(shape, rows));
     stage.addTensorParallel();

@@ -38,9 +38,19 @@ struct ServingReplica
     double expertGemmRateShare = 1.0;
 };
 
+/** The tokens of a generation: a prompt of `inputTokens`, then `outputTokens` generated. */
+struct GenerationSpan
+{
+    double inputTokens = 0;
+    double outputTokens = 0;
+};
+
 /**
- * One decode step of `tokens` sequences (a micro-batch, one new token each) at a mean context
- * of `context` tokens, through one pipeline stage of the replica, as named operations: per layer
+ * One decode step of `tokens` sequences (a micro-batch, one new token each) in the middle of
+ * `generation`: each sequence's new token attends the keys a token of the generation attends on
+ * average (TransformerShape::decodeAttendedKeys: the mean context I + O / 2 on a full layer,
+ * less on a windowed or chunked one), through one pipeline stage of the replica, as named
+ * operations: per layer
  * the norms, the QKV, output and MLP GEMMs (each the slower of its FLOPs at the size-dependent
  * GEMM efficiency and reading its weights at achievable HBM bandwidth, plus the GPU's fixed
  * kernel cost), the decode attention streaming every sequence's K/V cache from HBM once while its
@@ -50,7 +60,8 @@ struct ServingReplica
  * stage pass. With `tokensPerSequence` > 1 (a speculative verify step) every sequence feeds that
  * many tokens: the GEMMs get that many rows, the K/V cache is still read once per sequence.
  */
-StepOperations decodeStageOperations(const ServingReplica &replica, double tokens, double context,
+StepOperations decodeStageOperations(const ServingReplica &replica, double tokens,
+                                     const GenerationSpan &generation,
                                      double tokensPerSequence = 1.0);
 
 /**

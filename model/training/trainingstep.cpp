@@ -340,29 +340,31 @@ void LayerCostBuilder::addAttention()
     if (m_job.framework.attention == AttentionKernel::Flash) {
         // One fused kernel per K/V block (CP splits the context into CP blocks per rank); the
         // kernel runs at the GPU's measured fused-attention share of the 16-bit peak, shrinking
-        // for short blocks by the same half-performance size as the GEMMs. A windowed layer's
-        // kernel skips the blocks outside its band: fewer keys per query, each block as short
-        // as the window. The layer is the average of full and windowed layers.
+        // for short blocks by the same half-performance size as the GEMMs. A local layer's
+        // kernel skips the blocks outside its window's band or its chunk: fewer keys per query,
+        // each block as short as the span. The layer is the average of full and local layers.
         auto kernelSeconds = [&](double executedFlops, double keys) {
             const double efficiency
                 = m_gpu.attentionPeakFraction * keys / (keys + m_gpu.gemmHalfPerformanceDim);
             return executedFlops / (m_gpu.peakFlopsPerSecond(sixteenBit) * efficiency);
         };
         const double perKey = 4.0 * tokens * queryWidth; // QK^T and PV, per key per query
-        const double window = m_shape.attentionWindow;
-        const double windowed = m_shape.windowedLayerShare();
+        const LocalAttention &local = m_shape.localAttention;
+        const double localShare = m_shape.localLayerShare();
         const double executed = perKey * m_shape.causalAttendedKeys(s);
         double seconds
-            = (1.0 - windowed) * kernelSeconds(perKey * causalKeysPerQuery(s, 0.0), keysPerKernel);
-        if (windowed > 0)
-            seconds += windowed
-                * kernelSeconds(perKey * causalKeysPerQuery(s, window),
-                                std::min(keysPerKernel, window));
-        LayerOperation op {windowed >= 1.0 ? "attention (fused, causal, sliding window)"
-                               : windowed > 0
-                               ? "attention (fused, causal; windowed and full layers)"
-                               : "attention (fused, causal)",
-                           OperationKind::Attention};
+            = (1.0 - localShare) * kernelSeconds(perKey * causalKeysPerQuery(s, {}), keysPerKernel);
+        if (localShare > 0)
+            seconds += localShare
+                * kernelSeconds(perKey * causalKeysPerQuery(s, local),
+                                std::min(keysPerKernel, local.span));
+        const char *name = localShare <= 0 ? "attention (fused, causal)"
+            : local.chunked
+            ? (localShare >= 1.0 ? "attention (fused, causal, chunked)"
+                                 : "attention (fused, causal; chunked and full layers)")
+            : (localShare >= 1.0 ? "attention (fused, causal, sliding window)"
+                                 : "attention (fused, causal; windowed and full layers)");
+        LayerOperation op {name, OperationKind::Attention};
         op.flops = executed;
         op.kernels = m_config.cp;
         op.forwardSeconds = seconds + op.kernels * m_gpu.kernelOverheadSeconds;

@@ -2,6 +2,7 @@
 #include "model/training/transformershape.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cp::model {
 
@@ -23,8 +24,11 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
     shape.hiddenDropoutMasks = model.hiddenDropout > 0.0;
     shape.denseLayers = model.experts > 1 ? model.denseLayers : 0;
     shape.denseFfn = model.denseFfn > 0 ? model.denseFfn : model.ffn;
-    shape.attentionWindow = model.slidingWindow;
-    shape.windowedLayers = model.windowedLayers();
+    if (model.attentionChunk > 0)
+        shape.localAttention = LocalAttention::chunks(model.attentionChunk);
+    else
+        shape.localAttention = LocalAttention(model.slidingWindow);
+    shape.localLayers = model.localAttentionLayers();
     return shape;
 }
 
@@ -100,40 +104,65 @@ double TransformerShape::attentionCoreFlopsPerToken(double contextLen) const
 
 double TransformerShape::attendedContext(double context) const
 {
-    const double windowed = windowedLayerShare();
-    return (1.0 - windowed) * context + windowed * attendedTokens(context, attentionWindow);
+    const double local = localLayerShare();
+    return (1.0 - local) * context + local * cachedTokens(context, localAttention);
 }
 
 double TransformerShape::causalAttendedKeys(double tokens) const
 {
-    const double windowed = windowedLayerShare();
-    return (1.0 - windowed) * causalKeysPerQuery(tokens, 0.0)
-        + windowed * causalKeysPerQuery(tokens, attentionWindow);
+    const double local = localLayerShare();
+    return (1.0 - local) * causalKeysPerQuery(tokens, {})
+        + local * causalKeysPerQuery(tokens, localAttention);
 }
 
-double attendedTokens(double context, double window)
+double TransformerShape::decodeAttendedKeys(double inputTokens, double outputTokens) const
 {
-    return window > 0 ? std::min(context, window) : context;
+    const double local = localLayerShare();
+    return (1.0 - local) * chunkKeysPerQuery(inputTokens, outputTokens, {})
+        + local * chunkKeysPerQuery(inputTokens, outputTokens, localAttention);
 }
 
-double chunkKeysPerQuery(double priorTokens, double tokens, double window)
+namespace {
+
+/** Keys attended by all positions 0..x of one layer, integrated: the area under its keys curve.
+ */
+double cumulativeKeys(double x, const LocalAttention &local)
+{
+    const double span = local.span;
+    if (local.global() || x <= span)
+        return 0.5 * x * x;
+    if (!local.chunked)
+        return 0.5 * span * span + span * (x - span);
+    const double wholeChunks = std::floor(x / span);
+    const double partial = x - wholeChunks * span;
+    return wholeChunks * 0.5 * span * span + 0.5 * partial * partial;
+}
+
+} // namespace
+
+double attendedTokens(double context, const LocalAttention &local)
+{
+    if (local.global())
+        return context;
+    return local.chunked ? std::fmod(context, local.span) : std::min(context, local.span);
+}
+
+double cachedTokens(double context, const LocalAttention &local)
+{
+    return local.global() ? context : std::min(context, local.span);
+}
+
+double chunkKeysPerQuery(double priorTokens, double tokens, const LocalAttention &local)
 {
     if (tokens <= 0)
         return 0.0;
-    if (window <= 0 || priorTokens + tokens <= window)
-        return priorTokens + 0.5 * tokens;
-    if (priorTokens >= window)
-        return window;
-    // The first window - prior queries still see their whole past, the rest the full window.
-    const double growing = window - priorTokens;
-    return (growing * (priorTokens + 0.5 * growing) + (tokens - growing) * window) / tokens;
+    return (cumulativeKeys(priorTokens + tokens, local) - cumulativeKeys(priorTokens, local))
+        / tokens;
 }
 
-double causalKeysPerQuery(double tokens, double window)
+double causalKeysPerQuery(double tokens, const LocalAttention &local)
 {
-    if (window <= 0 || tokens <= window)
-        return 0.5 * tokens;
-    return window - window * window / (2.0 * tokens);
+    return chunkKeysPerQuery(0.0, tokens, local);
 }
 
 } // namespace cp::model

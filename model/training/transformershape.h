@@ -11,6 +11,30 @@
 
 namespace cp::model {
 
+/**
+ * How a local-attention layer limits the keys a query sees: a sliding window of the latest `span`
+ * tokens (Mistral, gpt-oss), or the tokens of the query's own `span`-token chunk (Llama 4's
+ * chunked attention: positions c·n to c·(n+1) - 1 attend only each other). A span of 0 is
+ * global attention: the whole context.
+ */
+struct LocalAttention
+{
+    double span = 0;
+    bool chunked = false;
+
+    /** A sliding window of `windowTokens` (0: global attention). */
+    LocalAttention(double windowTokens = 0)
+        : span(windowTokens)
+    { }
+    static LocalAttention chunks(double chunkTokens)
+    {
+        LocalAttention local(chunkTokens);
+        local.chunked = true;
+        return local;
+    }
+    bool global() const { return span <= 0; }
+};
+
 struct TransformerShape
 {
     double hidden = 0;
@@ -30,8 +54,9 @@ struct TransformerShape
     /** MoE models only: layers whose MLP is dense, and its hidden size (ModelSpec::denseLayers). */
     double denseLayers = 0;
     double denseFfn = 0;
-    double attentionWindow = 0; ///< tokens a windowed layer attends (0: none is windowed)
-    double windowedLayers = 0; ///< layers with the window; the others attend the whole context
+    /** What a local layer attends: a sliding window or a chunk (global: no local layer). */
+    LocalAttention localAttention;
+    double localLayers = 0; ///< layers with local attention; the others attend the whole context
 
     static TransformerShape fromModel(const ModelSpec &model);
 
@@ -87,40 +112,58 @@ struct TransformerShape
     /** Forward FLOPs of the dense GEMMs of one layer, per token (no attention-score work). */
     double layerGemmFlopsPerToken() const;
     /** Forward FLOPs of attention scores and weighted values per token at context `contextLen`,
-     * averaged over the layers (a windowed layer attends at most its window). */
+     * averaged over the layers (a local layer attends at most its window or chunk). */
     double attentionCoreFlopsPerToken(double contextLen) const;
-    /** Share of the layers whose attention is windowed (0 without a sliding window). */
-    double windowedLayerShare() const
+    /** Share of the layers whose attention is local (0 without a window or chunks). */
+    double localLayerShare() const
     {
-        return attentionWindow > 0 && layers > 0 ? windowedLayers / layers : 0.0;
+        return !localAttention.global() && layers > 0 ? localLayers / layers : 0.0;
     }
     /**
-     * The tokens a query at position `context` attends, averaged over the layers: the whole
-     * context on a full layer, min(context, window) on a windowed one. It is also the tokens of
-     * K/V each layer caches, on average, since a windowed layer evicts what its window has left.
+     * The tokens of K/V a sequence of `context` tokens keeps, averaged over the layers: all of
+     * them on a full layer, at most the span on a local one (cachedTokens), since a local layer
+     * evicts what its window or chunk has left. The context a local layer counts in MFU.
      */
     double attendedContext(double context) const;
     /** Mean keys per query of a causal pass over `tokens` positions, averaged over the layers
      * (causalKeysPerQuery on each). */
     double causalAttendedKeys(double tokens) const;
+    /**
+     * Mean keys a generated token attends over a generation of `outputTokens` after a prompt of
+     * `inputTokens`, averaged over the layers: I + O / 2 on a full layer, chunkKeysPerQuery on a
+     * local one (a chunked layer's keys fall back at every chunk boundary).
+     */
+    double decodeAttendedKeys(double inputTokens, double outputTokens) const;
     /** Forward FLOPs of the output (logit) projection per token. */
     double logitFlopsPerToken() const { return 2.0 * hidden * vocab; }
 };
 
-/** Tokens one layer attends at position `context`: all of them, or its `window` (0: none). */
-double attendedTokens(double context, double window);
 /**
- * Mean keys per query of one causal pass over `tokens` positions on a layer attending at most
- * `window` tokens (0: unlimited): position i attends min(i, window) keys, so the mean is
- * tokens / 2 while the window covers the pass, and window - window² / (2 tokens) beyond it
- * (the continuous sums; a causal kernel skips the blocks outside the band).
+ * Keys one layer's query at position `context` attends: all of them, the latest `local.span` of a
+ * window, or those of its own chunk before it (context mod span).
  */
-double causalKeysPerQuery(double tokens, double window);
+double attendedTokens(double context, const LocalAttention &local);
+/**
+ * The most K/V one layer holds while a sequence grows to `context` tokens: all of them, or at
+ * most its span (a window's latest tokens; a chunk's, just before the next chunk starts). Also the
+ * longest run of keys its attention kernel meets.
+ */
+double cachedTokens(double context, const LocalAttention &local);
+/**
+ * Mean keys per query of one causal pass over `tokens` positions on a layer attending as `local`
+ * says: position p attends p keys, min(p, window) in a window, p mod span in chunks. The mean is
+ * the integral of that over the pass (the continuous sums; a causal kernel skips the blocks
+ * outside the band or the chunk): tokens / 2 while the span covers the pass; window -
+ * window² / (2 tokens) beyond it; for chunks, each whole chunk's span / 2 and the last, partial
+ * chunk's half length.
+ */
+double causalKeysPerQuery(double tokens, const LocalAttention &local);
 /**
  * The same for `tokens` queries that follow `priorTokens` cached ones (a chunk of a chunked
- * prefill): query i attends min(priorTokens + i, window) keys. With no prior tokens it is
- * causalKeysPerQuery; over a prompt's chunks the keys add up to the whole prompt's.
+ * prefill, or the tokens a generation adds after its prompt): query i attends the keys position
+ * priorTokens + i has. With no prior tokens it is causalKeysPerQuery; over a prompt's chunks the
+ * keys add up to the whole prompt's.
  */
-double chunkKeysPerQuery(double priorTokens, double tokens, double window);
+double chunkKeysPerQuery(double priorTokens, double tokens, const LocalAttention &local);
 
 } // namespace cp::model

@@ -37,7 +37,7 @@ ModelSpec modelOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalog
     model.explicitHeadDim = reader.optionalInteger("head_dim", 0, 1 << 16).value_or(0);
     reader.accept("params_b");
     reader.accept("source");
-    readSlidingWindow(reader, model);
+    readLocalAttention(reader, model);
     readDenseLayers(reader, model);
     reader.finish();
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)

@@ -46,7 +46,7 @@ ModelSpec readModel(JsonFieldReader &reader)
     model.publishedParameters = reader.number("params_b", positive) * units::giga;
     model.hiddenDropout
         = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
-    readSlidingWindow(reader, model);
+    readLocalAttention(reader, model);
     readDenseLayers(reader, model);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");

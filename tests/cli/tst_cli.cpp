@@ -1189,6 +1189,32 @@ private slots:
         QVERIFY2(tooMany.err.contains("--windowed-layers"), tooMany.err.constData());
     }
 
+    void inferChunkedAttentionKeepsOnlyTheChunk()
+    {
+        // The same 4 sequences of 8,192 tokens (4 GiB of K/V) with Llama 4's 8,192-token chunks:
+        // a sequence just short of a chunk's end still keeps all of it, so chunks of 8,192 save
+        // nothing here; chunks of 2,048 on every layer keep a quarter (1 GiB), on 16 of the 32
+        // layers (2,048 + 8,192) / 2 = 5,120 tokens' worth (2.5 GiB).
+        const QStringList shape = inferLlama3EightBShapeOnH100()
+            + QStringList {"--input-tokens", "8000", "--output-tokens", "192",
+                           "--batch",        "4",    "--json"};
+        const auto kvGib = [&](const QStringList &extra) {
+            return jsonNumber(shape + extra, {"memory_breakdown_gib", "kv_cache"});
+        };
+        QCOMPARE(kvGib({"--attention-chunk", "8192"}), 4.0);
+        QCOMPARE(kvGib({"--attention-chunk", "2048"}), 1.0);
+        QCOMPARE(kvGib({"--attention-chunk", "2048", "--chunked-layers", "16"}), 2.5);
+        const Result layersOnly = run(shape + QStringList {"--chunked-layers", "16"});
+        QCOMPARE(layersOnly.status, 2);
+        QVERIFY2(layersOnly.err.contains("--chunked-layers needs --attention-chunk"),
+                 layersOnly.err.constData());
+        const Result both
+            = run(shape + QStringList {"--attention-chunk", "2048", "--sliding-window", "4096"});
+        QCOMPARE(both.status, 2);
+        QVERIFY2(both.err.contains("give --sliding-window or --attention-chunk, not both"),
+                 both.err.constData());
+    }
+
     void planEstimateJsonSumsUpTheHall()
     {
         // The sample's room (tst_datahall derives every figure): 6 rows, 51 cabinets, none over

@@ -183,6 +183,32 @@ private slots:
         QCOMPARE(modelEntryError(model), std::string());
     }
 
+    void chunkedAttentionNeedsItsLengthAndNoWindow()
+    {
+        nlohmann::json model = nlohmann::json::parse(R"({
+          "id": "m", "name": "M", "source": "unit test", "layers": 4, "hidden": 64, "heads": 4,
+          "ffn": 256, "vocab": 100, "max_seq_len": 128, "params_b": 0.001, "chunked_layers": 3
+        })");
+        std::string message = modelEntryError(model);
+        QVERIFY2(message.find("/models/0/chunked_layers: needs attention_chunk")
+                     != std::string::npos,
+                 message.c_str());
+        model["attention_chunk"] = 32;
+        model["chunked_layers"] = 5; // more than the model's 4 layers
+        message = modelEntryError(model);
+        QVERIFY2(message.find("/models/0/chunked_layers: must be between 1 and 4, found 5")
+                     != std::string::npos,
+                 message.c_str());
+        model["chunked_layers"] = 3;
+        QCOMPARE(modelEntryError(model), std::string());
+        model["sliding_window"] = 16;
+        message = modelEntryError(model);
+        QVERIFY2(message.find("/models/0/attention_chunk: a model with sliding_window cannot also "
+                              "have chunked attention")
+                     != std::string::npos,
+                 message.c_str());
+    }
+
     void denseLayersBelongToAnMoeModel()
     {
         nlohmann::json model = nlohmann::json::parse(R"({

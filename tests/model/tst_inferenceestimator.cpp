@@ -546,6 +546,38 @@ private slots:
                  qPrintable(QString::number(causal->flops / band->flops)));
     }
 
+    void chunkedLayersKeepAndReadOnlyTheirChunk()
+    {
+        // Llama 4 Scout on one H200 (FP8 weights, 16-bit K/V), one sequence of 20,000 + 1,000
+        // tokens. A token's K/V: 48 layers x 2 x 8 heads x 128 x 2 B = 196,608 B; the 36
+        // chunked layers keep at most 8,192 tokens, so a sequence keeps (21,000 + 3 x 8,192) / 4
+        // = 11,394 tokens' worth.
+        const InferenceEstimate e
+            = estimator("h200-sxm-141gb", "llama-4-scout", Precision::FP8, 1, 20000, 1000, 1)
+                  .estimate();
+        QCOMPARE(e.kvBytesPerToken, 196608.0);
+        QCOMPARE(e.kvBytesPerSequence, 196608.0 * 11394.0);
+        // Decode: a token attends 20,500 keys on the 12 global layers, 4,116 on the 36 chunked
+        // ones (tst_transformershape derives both); each key is 2 x 8 x 128 x 2 = 4,096 B.
+        const StepOperation *global
+            = findOperation(e.decodeOperations, "decode attention (reads the K/V cache)");
+        const StepOperation *chunked = findOperation(
+            e.decodeOperations, "decode attention, chunked layers (the chunk's K/V only)");
+        QVERIFY(global && chunked);
+        QCOMPARE(global->bytes, 12.0 * 20500.0 * 4096.0);
+        QCOMPARE(chunked->bytes, 36.0 * 4116.0 * 4096.0);
+        QCOMPARE(chunked->kernels, 36.0);
+        // Prefill of the 20,000-token prompt: a chunked layer's query attends 3,682.3296 keys on
+        // average, a global one's 10,000, and there are three times as many chunked layers.
+        const StepOperation *chunkedPrefill = findOperation(
+            e.prefillOperations, "prefill attention, chunked layers (within each chunk)");
+        const StepOperation *causal
+            = findOperation(e.prefillOperations, "prefill attention (causal, fused)");
+        QVERIFY(chunkedPrefill && causal);
+        QVERIFY2(qAbs(chunkedPrefill->flops / causal->flops - 3.0 * 0.36823296) < 1e-12,
+                 qPrintable(QString::number(chunkedPrefill->flops / causal->flops)));
+    }
+
     void legacyMoeKernelsRunSlowerOnHopper()
     {
         // Mixtral 8x7B FP16 on 2 x H200, one 2048-token prompt: 4096 routed rows over 8 experts,

@@ -311,6 +311,33 @@ private slots:
                  qPrintable(QString::number(timeShare)));
     }
 
+    void chunkedAttentionAttendsOnlyItsChunk()
+    {
+        // The tiny model at 8192 tokens on one H100, 1024-token chunks on one of its two layers
+        // (Llama 4's chunked attention). The chunked layer's queries attend 0..1023 keys within
+        // each of the 8 chunks, 512 on average; the full layer's 4096: the attention FLOPs fall
+        // to (4096 + 512) / 2 / 4096 = 0.5625 of the unchunked model's.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.seqLen = 8192;
+        job.globalBatch = 1;
+        ParallelConfig config;
+        const StepOperation full = operationOnOneH100(job, config, "attention (fused, causal)");
+        job.model.attentionChunk = 1024;
+        job.model.chunkedLayers = 1;
+        const StepOperation mixed
+            = operationOnOneH100(job, config, "attention (fused, causal; chunked and full layers)");
+        QVERIFY(full.flops > 0 && mixed.flops > 0);
+        QVERIFY2(qAbs(mixed.flops / full.flops - 0.5625) < 1e-12,
+                 qPrintable(QString::number(mixed.flops / full.flops)));
+        // A chunk's blocks are 1024 keys long, at 0.7064 of the full layer's rate (as the
+        // 1024-token window's band): (4096 + 512 / 0.7064) / 2 / 4096 = 0.5885, launch costs
+        // aside.
+        const double timeShare = mixed.seconds / full.seconds;
+        QVERIFY2(timeShare > 0.5625 && qAbs(timeShare - 0.5885) < 0.01,
+                 qPrintable(QString::number(timeShare)));
+    }
+
     void offloadedLayersKeepNoActivations()
     {
         // Transformer Engine's CPU offload keeps (layers - offloaded) layers' activations on the

@@ -30,6 +30,10 @@ private slots:
         QTest::newRow("Megatron 1T") << "dense-1t" << 0.01;
         // gpt-oss model card, Table 1: 116.8 B total (attention sinks' 64 per layer aside).
         QTest::newRow("gpt-oss-120b") << "gpt-oss-120b" << 0.01;
+        // Llama 4 model card: Scout 109 B and Maverick 400 B total. The card counts Scout's
+        // multimodal checkpoint; its text model is 107.8 B (llama4ScoutExact), 1.1% less.
+        QTest::newRow("Llama 4 Scout") << "llama-4-scout" << 0.02;
+        QTest::newRow("Llama 4 Maverick") << "llama-4-maverick" << 0.01;
     }
 
     void parameterCountsMatchModelCards()
@@ -136,13 +140,64 @@ private slots:
         QCOMPARE(attendedTokens(32000, 0), 32000.0);
     }
 
+    void llama4ScoutExact()
+    {
+        // Llama 4 Scout's text model (config.json: 48 layers, hidden 5120, 40 heads and 8 K/V
+        // heads of 128, 16 routed experts of 8192 with top-1 and one shared expert on every
+        // layer, vocabulary 202,048, untied). Per layer: attention 5120 x 7168 + 5120^2 =
+        // 62,914,560; 17 experts of 3 x 5120 x 8192 = 125,829,120 each, 2,139,095,040, and a
+        // 5120 x 16 router, 81,920; norms 10,240: 2,202,101,760. Over 48 layers 105,700,884,480,
+        // with 2 x 202,048 x 5120 = 2,068,971,520 of embeddings and the final norm's 5120:
+        // 107,769,861,120. A token passes the attention, 2 experts and the norms, 314,583,040 a
+        // layer (the router's 81,920 left out, as in the Maverick count): 15,099,985,920, and
+        // the embeddings and final norm: 17,168,962,560 (card: 17 B; Maverick's too, since its
+        // dense layers' 16,384-wide MLP weighs two 8,192-wide experts).
+        static const Catalog catalog = shippedCatalog();
+        const TransformerShape shape = TransformerShape::fromModel(catalog.llm("llama-4-scout"));
+        QCOMPARE(shape.totalParameters(), 107769861120.0);
+        QCOMPARE(shape.activeParameters(), 17168962560.0);
+    }
+
+    void chunkedAttentionKeysPerQuery()
+    {
+        // 8,192-token chunks over 20,000 positions: two whole chunks whose positions attend
+        // 0..8191 keys (8,192^2 / 2 each) and a last chunk of 3,616 (3,616^2 / 2): (67,108,864 +
+        // 6,537,728) / 20,000 = 3,682.3296 keys per query in the continuous sums.
+        const LocalAttention chunks = LocalAttention::chunks(8192);
+        QCOMPARE(causalKeysPerQuery(20000, chunks), 3682.3296);
+        QCOMPARE(causalKeysPerQuery(5000, chunks), 2500.0); // inside the first chunk: causal
+        // Position 20,000 sees the 3,616 tokens of its chunk; the cache holds at most a chunk.
+        QCOMPARE(attendedTokens(20000, chunks), 3616.0);
+        QCOMPARE(cachedTokens(20000, chunks), 8192.0);
+        QCOMPARE(cachedTokens(5000, chunks), 5000.0);
+        // 400 queries after 8,000 cached tokens cross a chunk boundary: 192 attend 8,000..8,192
+        // keys (8,096 on average), 208 a new chunk's 0..208 (104): (1,554,432 + 21,632) / 400.
+        QCOMPARE(chunkKeysPerQuery(8000, 400, chunks), 3940.16);
+    }
+
+    void llama4ChunksThreeOfFourLayers()
+    {
+        // Llama 4 Scout: 36 of 48 layers attend 8,192-token chunks, every fourth layer the whole
+        // context. At a million tokens of context the mean layer keeps (1,000,000 + 3 x 8,192) /
+        // 4 = 256,144 tokens' K/V. Generating 1,000 tokens after a 20,000-token prompt, a token
+        // attends 20,500 keys on a global layer and, at positions 20,000..21,000 = 3,616..4,616
+        // into the third chunk, 4,116 on a chunked one: (20,500 + 3 x 4,116) / 4 = 8,212.
+        static const Catalog catalog = shippedCatalog();
+        const ModelSpec &model = catalog.llm("llama-4-scout");
+        QCOMPARE(model.attentionChunk, 8192);
+        QCOMPARE(model.localAttentionLayers(), 36);
+        const TransformerShape shape = TransformerShape::fromModel(model);
+        QCOMPARE(shape.attendedContext(1000000), 256144.0);
+        QCOMPARE(shape.decodeAttendedKeys(20000, 1000), 8212.0);
+    }
+
     void gptOssAlternatesWindowedAndFullLayers()
     {
         // gpt-oss-120b: 18 of 36 layers attend the latest 128 tokens, the others all of them.
         static const Catalog catalog = shippedCatalog();
         const ModelSpec &model = catalog.llm("gpt-oss-120b");
         QCOMPARE(model.slidingWindow, 128);
-        QCOMPARE(model.windowedLayers(), 18);
+        QCOMPARE(model.localAttentionLayers(), 18);
         const TransformerShape shape = TransformerShape::fromModel(model);
         // At 32,000 tokens of context the mean layer keeps (32,000 + 128) / 2 = 16,064 tokens.
         QCOMPARE(shape.attendedContext(32000), 16064.0);
@@ -154,7 +209,7 @@ private slots:
         // A model with a window on every layer (Mistral 7B's 4096) is windowed throughout.
         ModelSpec mistral = catalog.llm("llama-3-8b");
         mistral.slidingWindow = 4096;
-        QCOMPARE(mistral.windowedLayers(), 32);
+        QCOMPARE(mistral.localAttentionLayers(), 32);
         QCOMPARE(TransformerShape::fromModel(mistral).attendedContext(10000), 4096.0);
     }
 };
