@@ -388,7 +388,10 @@ void InferenceEstimator::estimateServing(InferenceEstimate &e, const BatchSetup 
     e.requestsPerSecondPerReplica = B / cycle;
     e.outputTokensPerSecondPerReplica = e.requestsPerSecondPerReplica * O;
     e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / (s.tensorParallel * p);
-    e.tpotSeconds = cycle / O;
+    // A sequence's own prompt is prefilled before its first token (TTFT); while it generates,
+    // the batch's other B - 1 prompts are, and their share of the batched prefill stretches its
+    // O tokens. (At batch 1 nothing else runs: its tokens come a decode step apart.)
+    e.tpotSeconds = (cycle - e.batchedPrefillSeconds / B) / O;
     if (chunksPrefill()) {
         // Sarathi-Serve / vLLM chunked prefill: each step carries the running decodes and a chunk
         // of the prompt filling the rest of the step's token budget, so the prompt takes

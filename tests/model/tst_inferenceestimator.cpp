@@ -167,11 +167,13 @@ private slots:
         QVERIFY(e.tpotSeconds <= 0.05);
         QVERIFY(e.utilisation < 1.0);
         // The queue in front of a replica, from what a request does rather than from the
-        // estimate's capacity: each of its `batch` slots is held while the request's 256 output
-        // tokens come out, 256 x TPOT, so a slot serves mu = 1 / (256 x TPOT) requests a second,
-        // and the replicas share the 20 requests a second (M/M/c, Erlang C, tested below).
+        // estimate's capacity: each of its `batch` slots is held while the request's prompt is
+        // prefilled, its share of the batch's batched prefill, and while its 256 output tokens
+        // come out, 256 x TPOT, so a slot serves mu = 1 / (batched prefill / batch + 256 x TPOT)
+        // requests a second, and the replicas share the 20 requests a second (M/M/c, Erlang C,
+        // tested below).
         const double lambda = 20.0 / e.replicas;
-        const double mu = 1.0 / (256 * e.tpotSeconds);
+        const double mu = 1.0 / (e.batchedPrefillSeconds / e.batch + 256 * e.tpotSeconds);
         QVERIFY(lambda < e.batch * mu); // enough replicas: below saturation
         QVERIFY(
             qAbs(e.ttftSeconds - (e.prefillSeconds + erlangCWaitP95Seconds(lambda, mu, e.batch)))
@@ -779,7 +781,10 @@ private slots:
         QVERIFY2(e.fits, e.reason.c_str());
         QVERIFY(qAbs(e.tokensPerDecodeStep - 2.176) < 1e-12);
         QCOMPARE(e.draftSeconds, 0.0);
-        QVERIFY(qAbs(e.tpotSeconds - (e.decodeStepSeconds / 2.176 + e.batchedPrefillSeconds / 512))
+        // Each verify step yields 2.176 tokens; while a sequence's 512 tokens come out, the other
+        // 31 prompts of the batch are prefilled (its own came before its first token).
+        QVERIFY(qAbs(e.tpotSeconds
+                     - (e.decodeStepSeconds / 2.176 + e.batchedPrefillSeconds * 31.0 / 32.0 / 512))
                 < 1e-12);
         job.speculative.enabled = false;
         const InferenceEstimate plain
@@ -1034,26 +1039,52 @@ private slots:
         QCOMPARE(waves.fullWaves, 953675LL);
     }
 
+    void aSequenceWaitsOnlyForOtherPromptsBetweenItsTokens()
+    {
+        // Llama 3 8B FP8 on one H100, 1,024 + 256 tokens. At batch 1 nothing else runs while a
+        // sequence generates: its tokens come one decode step apart, and its end-to-end latency
+        // is its own prefill and 256 steps (the prefill is not counted a second time).
+        InferenceJob job = llama3EightBFp8(1024, 256);
+        job.batch = 1;
+        const InferenceSetup setup = oneH100();
+        const InferenceEstimate one = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(one.decodeStepSeconds > 0);
+        QCOMPARE(one.tpotSeconds, one.decodeStepSeconds);
+        QCOMPARE(one.endToEndSeconds, one.prefillSeconds + 256 * one.decodeStepSeconds);
+        // At batch 8 the other seven prompts are prefilled while it generates: its tokens come
+        // further apart than the decode step, but the batch still turns over in one batched
+        // prefill and 256 steps.
+        job.batch = 8;
+        const InferenceEstimate eight
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(eight.tpotSeconds > eight.decodeStepSeconds);
+        QVERIFY(qAbs(8 / eight.requestsPerSecondPerReplica
+                     - (eight.batchedPrefillSeconds + 256 * eight.decodeStepSeconds))
+                < 1e-12);
+    }
+
     void offlineJobRunsItsLastWaveSmaller()
     {
         // Llama 3 8B, FP8, 128 + 2,048 tokens on one H100 at batch 400 with TensorRT-LLM's
-        // profile. A wave of b sequences takes O x TPOT(b) (the b prompts' prefill and O decode
-        // steps), so 1,000 requests, two waves of 400 and one of 200, take
-        // 2,048 x (2 TPOT(400) + TPOT(200)).
+        // profile. A wave of b sequences takes the b prompts' batched prefill and O decode steps,
+        // so 1,000 requests, two waves of 400 and one of 200, take twice the first and once the
+        // second.
         InferenceJob job = llama3EightBFp8(128, 2048);
         job.engine = *findServingEngine("tensorrt-llm-0.12");
         job.batch = 400;
         const InferenceSetup setup = oneH100();
         const InferenceEstimator steady(job, setup.hardware, setup.cost);
-        const double tpot400 = steady.estimateAtBatch(400).tpotSeconds;
-        const double tpot200 = steady.estimateAtBatch(200).tpotSeconds;
+        const auto waveSeconds = [&](int batch) {
+            const InferenceEstimate atBatch = steady.estimateAtBatch(batch);
+            return atBatch.batchedPrefillSeconds + 2048 * atBatch.decodeStepSeconds;
+        };
         job.offlineRequests = 1000;
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY(e.offlineJob.has_value());
         const OfflineJobEstimate &run = *e.offlineJob;
         QCOMPARE(run.fullWaves, 2LL);
         QCOMPARE(run.lastWaveBatch, 200LL);
-        const double seconds = 2048 * (2 * tpot400 + tpot200);
+        const double seconds = 2 * waveSeconds(400) + waveSeconds(200);
         QVERIFY2(qAbs(run.seconds / seconds - 1.0) < 1e-9,
                  qPrintable(QString::number(run.seconds)));
         // The half-full wave decodes at a step that reads the same weights for half the
@@ -1074,15 +1105,15 @@ private slots:
                      - 1.0)
                 < 1e-9);
 
-        // Four replicas share 1,000 requests, 250 each: one wave of 250, in TPOT(250) x 2,048,
-        // and the fleet costs four GPUs for that long.
+        // Four replicas share 1,000 requests, 250 each: one wave of 250, and the fleet costs four
+        // GPUs for that long.
         job.offlineRequests = 1000;
         job.replicas = 4;
         const InferenceEstimate fleet
             = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QCOMPARE(fleet.replicas, 4);
         QCOMPARE(fleet.offlineJob->requestsPerReplica, 250LL);
-        const double fleetSeconds = 2048 * steady.estimateAtBatch(250).tpotSeconds;
+        const double fleetSeconds = waveSeconds(250);
         QVERIFY(qAbs(fleet.offlineJob->seconds / fleetSeconds - 1.0) < 1e-9);
         QVERIFY(qAbs(fleet.offlineJob->usd - 4 * 2.0 * fleetSeconds / 3600) < 1e-9);
     }
