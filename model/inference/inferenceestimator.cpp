@@ -298,12 +298,17 @@ void InferenceEstimator::estimateMemory(InferenceEstimate &e, const BatchSetup &
         e.kvBytesPerToken += kvBytesPerToken(s.draftShape);
     e.kvBytesPerSequence = kvBytesPerSequence(s, s.inputTokens + s.outputTokens);
     e.kvBytesPerGpu = s.batch * e.kvBytesPerSequence * s.kvShare;
-    // Prefill workspace for one prompt: hidden states, QKV and the MLP intermediate, 16-bit.
-    // The MLP intermediate is the widest a layer has: a token's experts (routed and shared), or
-    // an MoE model's dense-layer MLP.
+    // Prefill workspace for the tokens one step processes: hidden states, QKV and the MLP
+    // intermediate, 16-bit. A chunking engine never runs more than its step's token budget
+    // (vLLM sizes its activation memory by profiling a step of max_num_batched_tokens), so a
+    // long prompt needs a chunk's workspace, not its own. The MLP intermediate is the widest a
+    // layer has: a token's experts (routed and shared), or an MoE model's dense-layer MLP.
     const double mlpWidth = std::max(s.shape.ffn * s.shape.expertsPerToken(),
                                      s.shape.denseMlpLayerShare() > 0 ? s.shape.denseFfn : 0.0);
-    e.workspaceBytesPerGpu = s.inputTokens * (4.0 * s.shape.hidden + 2.0 * mlpWidth) * 2.0 / t;
+    const double stepTokens = chunksPrefill()
+        ? std::min(s.inputTokens, static_cast<double>(m_job.engine.tokensPerStep))
+        : s.inputTokens;
+    e.workspaceBytesPerGpu = stepTokens * (4.0 * s.shape.hidden + 2.0 * mlpWidth) * 2.0 / t;
     e.memoryBytesPerGpu = e.weightsBytesPerGpu + e.kvBytesPerGpu + e.workspaceBytesPerGpu
         + engineReserveBytes(e.weightsBytesPerGpu, e.workspaceBytesPerGpu);
     e.fits = e.memoryBytesPerGpu <= gpu.memoryBytes;

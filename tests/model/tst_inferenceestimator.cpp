@@ -580,6 +580,37 @@ private slots:
                  qPrintable(QString::number(chunkedPrefill->flops / causal->flops)));
     }
 
+    void chunkedPrefillNeedsAChunksWorkspace()
+    {
+        // Llama 4 Scout on one H200 with vLLM 0.6, a 999,000-token prompt: the model's 10M-token
+        // context turns chunked prefill on, so a step runs at most 512 tokens and the workspace
+        // is a chunk's: 512 x (4 x 5120 hidden values + 2 x 16,384 of MLP intermediate, one
+        // routed and one shared expert of 8192) x 2 B = 54,525,952 B. Whole, the prompt would
+        // need 999,000 / 512 times that, 106 GB.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-4-scout");
+        job.weightPrecision = Precision::FP8;
+        job.kvPrecision = Precision::FP8;
+        job.inputTokens = 999000;
+        job.outputTokens = 1000;
+        job.batch = 1;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "h200-sxm-141gb", .facilityId = "dc-industry-average"});
+        const InferenceEstimate chunked
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QCOMPARE(chunked.workspaceBytesPerGpu, 54525952.0);
+        // Its 98,304 B of FP8 K/V a token, at a million tokens 256,144 a layer on average (the
+        // chunked layers keep a chunk): 25.2 GB beside 107.8 GB of weights, so one H200 holds it.
+        QCOMPARE(chunked.kvBytesPerSequence, 98304.0 * 256144.0);
+        QVERIFY2(chunked.fits, chunked.reason.c_str());
+        // TensorRT-LLM 0.12's profile prefills a prompt whole: the workspace is the prompt's.
+        job.engine = *findServingEngine("tensorrt-llm-0.12");
+        const InferenceEstimate whole
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QCOMPARE(whole.workspaceBytesPerGpu, 999000.0 * 53248.0 * 2.0);
+        QVERIFY(!whole.fits);
+    }
+
     void legacyMoeKernelsRunSlowerOnHopper()
     {
         // Mixtral 8x7B FP16 on 2 x H200, one 2048-token prompt: 4096 routed rows over 8 experts,
@@ -1047,7 +1078,8 @@ private slots:
         InferenceJob job = llama3EightBFp8(1024, 256);
         job.batch = 1;
         const InferenceSetup setup = oneH100();
-        const InferenceEstimate one = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        const InferenceEstimate one
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY(one.decodeStepSeconds > 0);
         QCOMPARE(one.tpotSeconds, one.decodeStepSeconds);
         QCOMPARE(one.endToEndSeconds, one.prefillSeconds + 256 * one.decodeStepSeconds);
