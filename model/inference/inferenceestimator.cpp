@@ -340,18 +340,22 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
     e.decodeKvKernelSeconds = p * kvCacheReadSeconds(s.replica, kvRead);
     e.decodeMaskedMultiheadKernel = s.replica.maskedMultiheadKernel;
     e.decodeMemorySeconds = p * weightBytesRead / s.hbmBytesPerSecond + e.decodeKvKernelSeconds;
-    // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs.
+    // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs. The
+    // weight GEMMs' FLOPs at the efficiency of M = the micro-batch; the decode attention's at
+    // the GPU's fused-attention rate: a long context's score FLOPs are no matrix-vector
+    // product, and at M = 1 the GEMMs' efficiency would call a batch-1 decode compute-bound.
     const double linearFlopsPerToken
         = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
-    const double decodeFlops = b
-        * (linearFlopsPerToken
-           + shape.layers * 4.0 * shape.decodeAttendedKeys(s.inputTokens, s.outputTokens)
-               * shape.queryWidth()
-           + shape.logitFlopsPerToken())
-        / (t * p);
-    e.decodeComputeSeconds = p * decodeFlops
-        / (computePeak(gpu, m_job.weightPrecision)
-           * gemmEfficiency(gpu, Precision::BF16, std::max(1.0, b), shape.hidden, shape.ffn / t));
+    const double gemmFlops = b * (linearFlopsPerToken + shape.logitFlopsPerToken()) / (t * p);
+    const double attentionFlops = b * shape.layers * 4.0
+        * shape.decodeAttendedKeys(s.inputTokens, s.outputTokens) * shape.queryWidth() / (t * p);
+    const Precision sixteenBit = gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
+    e.decodeComputeSeconds = p
+        * (gemmFlops
+               / (computePeak(gpu, m_job.weightPrecision)
+                  * gemmEfficiency(gpu, Precision::BF16, std::max(1.0, b), shape.hidden,
+                                   shape.ffn / t))
+           + attentionFlops / (gpu.peakFlopsPerSecond(sixteenBit) * gpu.attentionPeakFraction));
     e.decodeCommSeconds = 0;
     for (const StepOperation &op : e.decodeOperations) {
         if (op.kind == OperationKind::TensorParallel || op.kind == OperationKind::PipelineSend)

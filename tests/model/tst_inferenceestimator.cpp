@@ -611,6 +611,32 @@ private slots:
         QVERIFY(!whole.fits);
     }
 
+    void longContextDecodeAtBatchOneIsMemoryBound()
+    {
+        // Llama 4 Scout on one H200 in FP8, one sequence generating tokens 999,000 to 1,000,000.
+        // A step reads the 12 global layers' K/V, 12 x 999,500 keys x 2,048 B = 24.6 GB, and the
+        // weights a token passes (17.2 GB): at 4.8 TB/s x 0.87 that is over 9.6 ms. Its score
+        // FLOPs, 4 x 5,120 x (12 x 999,500 + 36 x 3,549.4) = 248 GFLOP (the chunked layers'
+        // tokens sit 7,768..8,768 into a chunk: 424 at 7,980 keys and 576 at 288 on average), run
+        // at the fused-attention rate, 0.49 x 989.4 TFLOP/s: 0.51 ms, and the weight GEMMs' 32
+        // GFLOP at M = 1 a few ms more. Memory-bound; priced at the M = 1 GEMM efficiency the
+        // score FLOPs alone had taken 28 ms and called the step compute-bound.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-4-scout");
+        job.weightPrecision = Precision::FP8;
+        job.kvPrecision = Precision::FP8;
+        job.inputTokens = 999000;
+        job.outputTokens = 1000;
+        job.batch = 1;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "h200-sxm-141gb", .facilityId = "dc-industry-average"});
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(e.decodeMemorySeconds > (24.6e9 + 17.1e9) / (4800e9 * 0.87));
+        QVERIFY2(e.decodeComputeSeconds < 0.5 * e.decodeMemorySeconds,
+                 qPrintable(QString::number(e.decodeComputeSeconds)));
+        QCOMPARE(e.bottleneck, std::string("memory-bandwidth"));
+    }
+
     void legacyMoeKernelsRunSlowerOnHopper()
     {
         // Mixtral 8x7B FP16 on 2 x H200, one 2048-token prompt: 4096 routed rows over 8 experts,
