@@ -179,7 +179,7 @@ public:
         const double h = shape.hidden;
         if (shape.experts <= 1) {
             addDenseMlp(shape.ffn,
-                        {"MLP up (gate and up)",
+                        {shape.gatedMlp ? "MLP up (gate and up)" : "MLP up",
                          shape.gatedMlp ? "SwiGLU activation" : "GeLU activation", "MLP down"});
             return;
         }

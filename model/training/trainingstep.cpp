@@ -585,10 +585,13 @@ void LayerCostBuilder::addDenseMlp(double copies, double ffnSize, const DenseMlp
 /** The dense MLP (or a MoE layer's shared experts) with its TP collectives, then the experts. */
 void LayerCostBuilder::addMlpBlock()
 {
-    static const DenseMlpNames plain {"MLP up (gate and up)", "MLP down",
+    // A gated MLP's up GEMM computes the gate and the up projection together; a plain one only
+    // the up projection.
+    static const DenseMlpNames gated {"MLP up (gate and up)", "MLP down",
                                       "TP collectives, MLP block"};
+    static const DenseMlpNames plain {"MLP up", "MLP down", "TP collectives, MLP block"};
     if (m_shape.experts <= 1) {
-        addDenseMlp(1.0, m_shape.ffn, plain);
+        addDenseMlp(1.0, m_shape.ffn, m_shape.gatedMlp ? gated : plain);
         return;
     }
     // An MoE model whose dense layers are averaged in: their MLP weighs by their share of the
@@ -597,8 +600,8 @@ void LayerCostBuilder::addMlpBlock()
     if (m_shape.denseMlpLayerShare() > 0) {
         m_share = m_shape.denseMlpLayerShare();
         addDenseMlp(1.0, m_shape.denseFfn,
-                    {"dense-layer MLP up (gate and up)", "dense-layer MLP down",
-                     "TP collectives, dense-layer MLP"});
+                    {m_shape.gatedMlp ? "dense-layer MLP up (gate and up)" : "dense-layer MLP up",
+                     "dense-layer MLP down", "TP collectives, dense-layer MLP"});
     }
     const int denseOperationsEnd = m_costs.count;
     m_share = m_shape.moeLayerShare();
