@@ -59,8 +59,9 @@ std::vector<OptionSpec> inferOptions()
         {"min-replicas", true, "replicas an autoscaler keeps even at no traffic (default 1)"},
         {"explain", false, "list every operation of a prefill and a decode step with its time"},
         {"engine", true,
-         "serving engine profile: vllm-0.6 (default) | tensorrt-llm-0.12 | tensorrt-llm-0.9 | "
-         "lmdeploy-0.1"},
+         "serving engine profile: vllm-0.7 (default; vLLM 0.6's scheduling, and a latent K/V "
+         "cache for latent-attention models such as DeepSeek-V3) | vllm-0.6 | tensorrt-llm-0.12 | "
+         "tensorrt-llm-0.9 | lmdeploy-0.1"},
         {"speculative", true,
          "speculative decoding with a draft model id, or 'ngram' (prompt lookup, no draft cost)"},
         {"draft-tokens", true, "tokens the draft proposes per step (default 4)"},

@@ -35,6 +35,16 @@ std::vector<OptionSpec> modelShapeOptions()
         {"chunked-layers", true,
          "how many of the custom model's layers use --attention-chunk (default: all; Llama 4 "
          "chunks three of every four, 36 of 48)"},
+        {"kv-lora-rank", true,
+         "multi-head latent attention: the rank of the custom model's K/V latent (DeepSeek-V3: "
+         "512); --head-dim is then a query/key head's non-rotary part"},
+        {"q-lora-rank", true,
+         "latent attention's query latent rank (DeepSeek-V3: 1536; default: "
+         "queries projected directly)"},
+        {"rope-head-dim", true,
+         "latent attention's rotary part of a query/key head, shared by the heads' keys "
+         "(DeepSeek-V3: 64)"},
+        {"v-head-dim", true, "a value head's width (DeepSeek-V3: 128; default: --head-dim)"},
         {"dense-layers", true,
          "layers of the custom MoE model whose MLP is dense (DeepSeek-V3: the first 3; Llama 4 "
          "Maverick: every other one, 24)"},
@@ -48,11 +58,28 @@ std::vector<OptionSpec> modelShapeOptions()
 model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catalog &catalog)
 {
     if (auto id = a.value("model")) {
-        for (const char *shape :
-             {"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "experts", "top-k",
-              "shared-experts", "head-dim", "max-seq-len", "hidden-dropout", "sliding-window",
-              "windowed-layers", "attention-chunk", "chunked-layers", "dense-layers",
-              "dense-ffn"}) {
+        for (const char *shape : {"layers",
+                                  "hidden",
+                                  "heads",
+                                  "kv-heads",
+                                  "ffn",
+                                  "vocab",
+                                  "experts",
+                                  "top-k",
+                                  "shared-experts",
+                                  "head-dim",
+                                  "max-seq-len",
+                                  "hidden-dropout",
+                                  "sliding-window",
+                                  "windowed-layers",
+                                  "attention-chunk",
+                                  "chunked-layers",
+                                  "kv-lora-rank",
+                                  "q-lora-rank",
+                                  "rope-head-dim",
+                                  "v-head-dim",
+                                  "dense-layers",
+                                  "dense-ffn"}) {
             if (a.has(shape))
                 throw UsageError(std::string("give either --model or the model shape (--") + shape
                                  + "), not both");
@@ -90,6 +117,16 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
         throw UsageError("--chunked-layers needs --attention-chunk");
     if (spec.attentionChunk > 0 && spec.slidingWindow > 0)
         throw UsageError("give --sliding-window or --attention-chunk, not both");
+    spec.kvLoraRank = a.integer("kv-lora-rank", 1, 1 << 16).value_or(0);
+    spec.qLoraRank = a.integer("q-lora-rank", 1, 1 << 16).value_or(0);
+    spec.ropeHeadDim = a.integer("rope-head-dim", 1, 1 << 16).value_or(0);
+    spec.valueHeadDim = a.integer("v-head-dim", 1, 1 << 16).value_or(0);
+    if (spec.kvLoraRank == 0 && (spec.qLoraRank || spec.ropeHeadDim || spec.valueHeadDim))
+        throw UsageError("--q-lora-rank, --rope-head-dim and --v-head-dim belong to latent "
+                         "attention: give --kv-lora-rank");
+    if (spec.kvLoraRank > 0 && spec.kvHeads != spec.heads)
+        throw UsageError("latent attention up-projects every head's key and value: leave "
+                         "--kv-heads out");
     spec.denseLayers = a.integer("dense-layers", 0, spec.layers - 1).value_or(0);
     spec.denseFfn = a.integer("dense-ffn", 1, 1 << 24).value_or(0);
     if ((spec.denseLayers > 0 || spec.denseFfn > 0) && spec.experts <= 1)

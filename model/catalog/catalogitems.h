@@ -318,6 +318,18 @@ struct ModelSpec : CatalogEntry
     /** Layers that use the chunks (the rest attend the whole context); all when 0. */
     int chunkedLayers = 0;
     /**
+     * Multi-head latent attention (DeepSeek-AI, "DeepSeek-V2", 2024, section 2.1; DeepSeek-V3):
+     * each layer projects a token down to a latent of kvLoraRank values and, from it, up to every
+     * head's key and value; a latent cache keeps only the latent and one rotary key of
+     * ropeHeadDim values a token. headDim is then a query/key head's non-rotary part
+     * (qk_nope_head_dim). 0: standard multi-head or grouped-query attention.
+     */
+    int kvLoraRank = 0;
+    int qLoraRank = 0; ///< queries through a latent of this rank too; 0: projected directly
+    int ropeHeadDim = 0; ///< the rotary part of a query/key head (qk_rope_head_dim)
+    int valueHeadDim = 0; ///< a value head's width (v_head_dim); 0: headDim
+    bool latentAttention() const { return kvLoraRank > 0; }
+    /**
      * Layers of a mixture-of-experts model whose MLP is dense (DeepSeek-V3's first 3, GLM-4.5's
      * first 3, Llama 4 Maverick's every other layer); 0: every layer routes to experts.
      */

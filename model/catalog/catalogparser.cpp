@@ -416,6 +416,23 @@ void readLocalAttention(JsonFieldReader &reader, ModelSpec &model)
                     "a model with sliding_window cannot also have chunked attention: give one");
 }
 
+void readLatentAttention(JsonFieldReader &reader, ModelSpec &model)
+{
+    model.kvLoraRank = reader.optionalInteger("kv_lora_rank", 1, 1 << 16).value_or(0);
+    model.qLoraRank = reader.optionalInteger("q_lora_rank", 1, 1 << 16).value_or(0);
+    model.ropeHeadDim = reader.optionalInteger("qk_rope_head_dim", 1, 1 << 16).value_or(0);
+    model.valueHeadDim = reader.optionalInteger("v_head_dim", 1, 1 << 16).value_or(0);
+    if (model.kvLoraRank == 0) {
+        for (const char *key : {"q_lora_rank", "qk_rope_head_dim", "v_head_dim"})
+            if (reader.has(key))
+                reader.fail(key, "belongs to latent attention: give kv_lora_rank too");
+    } else if (model.kvHeads != model.heads) {
+        reader.fail("kv_heads",
+                    "latent attention up-projects a key and a value for every head: "
+                    "leave kv_heads out or equal to heads");
+    }
+}
+
 ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
                      const std::string &pointer)
 {
@@ -439,6 +456,7 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
     model.hiddenDropout
         = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
     readLocalAttention(reader, model);
+    readLatentAttention(reader, model);
     readDenseLayers(reader, model);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("heads",

@@ -33,6 +33,9 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
 /** A model's optional local attention (after "layers"): "sliding_window" (tokens) and
  * "sliding_window_layers", or "attention_chunk" (tokens) and "chunked_layers". */
 void readLocalAttention(JsonFieldReader &reader, ModelSpec &model);
+/** A model's optional multi-head latent attention (after "heads", "kv_heads"): "kv_lora_rank",
+ * "q_lora_rank", "qk_rope_head_dim" and "v_head_dim". */
+void readLatentAttention(JsonFieldReader &reader, ModelSpec &model);
 /** An MoE model's optional "dense_layers" and "dense_ffn" (after "layers", "ffn", "experts"). */
 void readDenseLayers(JsonFieldReader &reader, ModelSpec &model);
 

@@ -150,6 +150,9 @@ int InferenceEstimator::memoryBatchLimit() const
 
 bool InferenceEstimator::chunksPrefill() const
 {
+    if (m_job.model.latentAttention() && m_job.engine.latentKvCache
+        && !m_job.engine.chunksLatentAttention)
+        return false;
     const long long request = 1LL * m_job.inputTokens + m_job.outputTokens;
     return model::chunksPrefill(m_job.engine, std::max<long long>(m_job.model.maxSeqLen, request));
 }
@@ -214,8 +217,12 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     s.inputTokens = m_job.inputTokens;
     s.outputTokens = m_job.outputTokens;
     // KV heads are split over TP ranks; with fewer KV heads than ranks each rank keeps a copy of
-    // one. A stage keeps the cache of its own layers.
-    s.kvShare = std::max(1.0, s.shape.kvHeads / s.tensorParallel) / s.shape.kvHeads / s.stages;
+    // one. A latent cache is the whole latent on every rank. A stage keeps the cache of its own
+    // layers.
+    s.kvShare = (latentCache(s.shape)
+                     ? 1.0
+                     : std::max(1.0, s.shape.kvHeads / s.tensorParallel) / s.shape.kvHeads)
+        / s.stages;
     s.hbmBytesPerSecond = gpu.achievableMemoryBytesPerSecond();
     ServingReplica &replica = s.replica;
     replica.shape = s.shape;
@@ -224,6 +231,7 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     replica.kvPrecision = m_job.kvPrecision;
     replica.tensorParallel = tp;
     replica.pipelineStages = stages;
+    replica.latentKvCache = latentCache(s.shape);
     // Inside the scale-up domain NCCL's tuner picks per message between its Simple and LL
     // protocols (src/graph/tuning.cc): decode's all-reduces of a few hidden vectors take LL's
     // shorter latency, at LL's bandwidth once the batch makes them megabytes.
@@ -247,6 +255,14 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
 void InferenceEstimator::setDecodeKernel(ServingReplica &replica) const
 {
     const double t = replica.tensorParallel;
+    if (replica.latentKvCache && replica.shape.latentAttention()) {
+        // A latent-attention kernel (FlashMLA, FlashInfer's MLA decode) serves all of a rank's
+        // query heads from one read of each token's latent.
+        replica.queryHeadsPerKvHead = replica.shape.heads / t;
+        replica.kvReadsPerKvHead = 1.0;
+        replica.maskedMultiheadKernel = false;
+        return;
+    }
     replica.queryHeadsPerKvHead
         = (replica.shape.heads / t) / std::max(1.0, replica.shape.kvHeads / t);
     const int groupSize = static_cast<int>(std::lround(replica.queryHeadsPerKvHead));
@@ -256,9 +272,20 @@ void InferenceEstimator::setDecodeKernel(ServingReplica &replica) const
     replica.maskedMultiheadKernel = runsMaskedMultiheadKernel(m_job.engine, groupSize, headDim);
 }
 
+bool InferenceEstimator::latentCache(const TransformerShape &shape) const
+{
+    return shape.latentAttention() && m_job.engine.latentKvCache;
+}
+
 double InferenceEstimator::kvBytesPerToken(const TransformerShape &shape) const
 {
-    return shape.layers * 2.0 * shape.kvHeads * shape.headDim * bytesPerElement(m_job.kvPrecision);
+    // Every layer's K and V heads; a latent cache keeps a token's latent and rotary key, an
+    // engine that up-projects latent attention keeps every head's key and value, each as wide
+    // as a key head (ServingEngine::latentKvCache).
+    const double elements = latentCache(shape)
+        ? shape.kvLoraRank + shape.ropeHeadDim
+        : 2.0 * shape.kvHeads * (shape.headDim + shape.ropeHeadDim);
+    return shape.layers * elements * bytesPerElement(m_job.kvPrecision);
 }
 
 double InferenceEstimator::kvBytesReadPerSequence(const BatchSetup &s) const
@@ -347,8 +374,9 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
     const double linearFlopsPerToken
         = 2.0 * (shape.activeParameters() - shape.embeddingParameters() - shape.hidden);
     const double gemmFlops = b * (linearFlopsPerToken + shape.logitFlopsPerToken()) / (t * p);
-    const double attentionFlops = b * shape.layers * 4.0
-        * shape.decodeAttendedKeys(s.inputTokens, s.outputTokens) * shape.queryWidth() / (t * p);
+    const double attentionFlops = b * shape.layers
+        * shape.decodeAttendedKeys(s.inputTokens, s.outputTokens)
+        * decodeAttentionFlopsPerKey(s.replica) / p;
     const Precision sixteenBit = gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
     e.decodeComputeSeconds = p
         * (gemmFlops

@@ -78,6 +78,9 @@ private:
     BatchLimits batchLimits() const;
     struct BatchSetup;
     BatchSetup batchSetup(int batch) const;
+    /** Whether the job's engine caches `shape`'s attention as latents (latent attention on an
+     * engine that keeps them, ServingEngine::latentKvCache). */
+    bool latentCache(const TransformerShape &shape) const;
     /** K/V bytes one token of context adds on every layer of `shape` (whole model). */
     double kvBytesPerToken(const TransformerShape &shape) const;
     /** K/V bytes one sequence of `context` tokens keeps (target and draft, whole model). */

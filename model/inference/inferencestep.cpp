@@ -147,8 +147,8 @@ public:
     {
         const TransformerShape &shape = m_replica.shape;
         const double t = m_replica.tensorParallel;
-        addGemm("attention output projection", shape.hidden, shape.queryWidth() / t,
-                shape.queryWidth() * shape.hidden / t);
+        addGemm("attention output projection", shape.hidden, shape.valueWidth() / t,
+                shape.valueWidth() * shape.hidden / t);
     }
 
     /** Names of a dense MLP's up GEMM, activation and down GEMM. */
@@ -272,13 +272,14 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
 {
     StageBuilder stage(replica, tokens * tokensPerSequence);
     const TransformerShape &shape = replica.shape;
-    const double t = replica.tensorParallel;
     stage.addNormsAndResiduals();
     stage.addQkv();
     // Decode attention: every sequence streams its whole K/V cache for each KV head its rank
-    // holds (fewer KV heads than ranks: each rank keeps one) from HBM, and the engine's kernel
-    // reads a head once per block serving the query heads of its group (kvCacheReadSeconds).
-    const double kvHeadsPerRank = std::max(1.0, shape.kvHeads / t);
+    // holds (fewer KV heads than ranks: each rank keeps one; a latent cache, the latents) from
+    // HBM, and the engine's kernel reads a head once per block serving the query heads of its
+    // group (kvCacheReadSeconds).
+    const double kvElementsPerToken = cachedKvElementsPerToken(replica);
+    const double flopsPerKey = decodeAttentionFlopsPerKey(replica);
     // Paged batch-decode kernels stream the cache at the achievable bandwidth only once it is
     // large; a fixed time per kernel (GpuSpec::decodeAttentionFixedSeconds, measured) covers the
     // rest, in place of the launch cost when it is larger.
@@ -288,9 +289,9 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
     // One kernel per layer over the `keys` tokens each sequence's new token attends: the whole
     // context on a full layer, at most the window or the chunk so far on a local one.
     auto addDecodeAttention = [&](const char *name, double keys, double layers) {
-        const double kvBytes = tokens * keys * 2.0 * kvHeadsPerRank * shape.headDim
-            * bytesPerElement(replica.kvPrecision);
-        const double flops = 4.0 * tokens * tokensPerSequence * keys * shape.queryWidth() / t;
+        const double kvBytes
+            = tokens * keys * kvElementsPerToken * bytesPerElement(replica.kvPrecision);
+        const double flops = tokens * tokensPerSequence * keys * flopsPerKey;
         stage.addAttention(name, flops, kvBytes, keys, fixedSeconds,
                            kvCacheReadSeconds(replica, kvBytes), layers);
     };
@@ -332,11 +333,11 @@ StepOperations prefillStageOperations(const ServingReplica &replica, double prom
     // or the chunk so far on a local one (chunkKeysPerQuery), whose kernel's blocks are as short
     // as its span. A chunk after `priorTokens` cached tokens attends those it can see too and
     // reads their K/V; every prompt writes its own.
-    const double kvBytesPerToken = 2.0 * std::max(1.0, shape.kvHeads / t) * shape.headDim
-        * bytesPerElement(replica.kvPrecision);
+    const double kvBytesPerToken
+        = cachedKvElementsPerToken(replica) * bytesPerElement(replica.kvPrecision);
     auto addPrefillAttention = [&](const char *name, const LocalAttention &local, double layers) {
         const double flops = 4.0 * rows * chunkKeysPerQuery(priorTokens, promptTokens, local)
-            * shape.queryWidth() / t;
+            * shape.attentionWidth() / t;
         const double cachedRead = prompts * attendedTokens(priorTokens, local) * kvBytesPerToken;
         stage.addAttention(name, flops, rows * kvBytesPerToken + cachedRead,
                            cachedTokens(priorTokens + promptTokens, local),
@@ -374,6 +375,26 @@ double kvCacheReadSeconds(const ServingReplica &replica, double hbmBytes)
             seconds, elements * replica.queryHeadsPerKvHead / gpu.maskedAttentionElementsPerSecond);
     }
     return seconds;
+}
+
+double cachedKvElementsPerToken(const ServingReplica &replica)
+{
+    const TransformerShape &shape = replica.shape;
+    const double t = replica.tensorParallel;
+    if (shape.latentAttention() && replica.latentKvCache)
+        return shape.kvLoraRank + shape.ropeHeadDim;
+    // Standard attention: K and V of head dim d; an up-projecting engine pads each value head
+    // to the key head's width (headDim + ropeHeadDim) for its attention kernel.
+    return 2.0 * std::max(1.0, shape.kvHeads / t) * (shape.headDim + shape.ropeHeadDim);
+}
+
+double decodeAttentionFlopsPerKey(const ServingReplica &replica)
+{
+    const TransformerShape &shape = replica.shape;
+    const double headsPerRank = shape.heads / replica.tensorParallel;
+    if (shape.latentAttention() && replica.latentKvCache)
+        return 2.0 * headsPerRank * (2.0 * shape.kvLoraRank + shape.ropeHeadDim);
+    return 4.0 * shape.attentionWidth() / replica.tensorParallel;
 }
 
 double totalSeconds(const StepOperations &operations)

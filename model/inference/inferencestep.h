@@ -31,6 +31,9 @@ struct ServingReplica
     /** The engine decodes this model with FasterTransformer's masked multi-head attention kernel
      * (runsMaskedMultiheadKernel), whose arithmetic rate bounds it on the GPUs that measured it. */
     bool maskedMultiheadKernel = false;
+    /** The engine caches a latent-attention model's latents (ServingEngine::latentKvCache):
+     * decode attends them, absorbed, instead of every head's keys and values. */
+    bool latentKvCache = false;
     /** Query heads a rank holds for each of its K/V heads (the group, per rank). */
     double queryHeadsPerKvHead = 1.0;
     /** Share of the GEMM rate the grouped expert GEMMs reach: the GPU's legacy-kernel fraction
@@ -85,6 +88,20 @@ StepOperations prefillStageOperations(const ServingReplica &replica, double prom
  * maskedAttentionElementsPerSecond). The slowest of these limits the kernel.
  */
 double kvCacheReadSeconds(const ServingReplica &replica, double hbmBytes);
+
+/**
+ * Cached K/V elements one token adds to one layer on one rank of `replica`: its K/V heads' keys
+ * and values (a rank keeps a copy of one when there are fewer K/V heads than ranks); for latent
+ * attention the latent and the rotary key, on every rank, or, where the engine up-projects, every
+ * head's key and value, each as wide as a key head.
+ */
+double cachedKvElementsPerToken(const ServingReplica &replica);
+/**
+ * Attention FLOPs a new token spends on one cached key of one layer on one rank: a dot product
+ * over the query width and a weighted sum over the value width for each query head, or for an
+ * absorbed latent cache, over the latent and rotary key and then over the latent.
+ */
+double decodeAttentionFlopsPerKey(const ServingReplica &replica);
 
 double totalSeconds(const StepOperations &operations);
 

@@ -82,7 +82,29 @@ std::vector<ServingEngine> makeEngines()
     vllm.tokensPerStep = 512;
     vllm.memoryUtilization = 0.9;
     vllm.shareOfFreeMemory = false;
+    vllm.source += " Models with multi-head latent attention (DeepSeek-V2, V3) run with every "
+                   "head's keys and values up-projected and cached, the values zero-padded to "
+                   "the 192-wide key heads for the attention kernel (vllm/model_executor/models/"
+                   "deepseek_v2.py, DeepseekV2Attention.forward, before v0.7.1).";
     engines.push_back(vllm);
+
+    ServingEngine vllm07 = vllm;
+    vllm07.id = "vllm-0.7";
+    vllm07.name = "vLLM 0.7";
+    vllm07.source = vllm.source
+        + " Version 0.7.1 (2025-02-01) adds multi-head latent attention for DeepSeek models: the "
+          "K/V cache keeps the 576-value latent and rotary key a token, about 9.6 times the "
+          "tokens in the same memory, and decode attends the latent with the up-projections "
+          "absorbed (release notes, https://github.com/vllm-project/vllm/releases/tag/v0.7.1; "
+          "Neural Magic and Red Hat, 'Enhancing DeepSeek Models with MLA and FP8 Optimizations "
+          "in vLLM', 2025, "
+          "https://www.redhat.com/en/blog/enhancing-deepseek-models-mla-and-fp8-optimizations-vllm"
+          "). With MLA it turns chunked prefill off ('MLA is enabled; forcing chunked prefill "
+          "and prefix caching to be disabled', the engine's log at 0.7.1, quoted in "
+          "vllm-project/vllm pull request 13374). Its other settings are taken as 0.6's.";
+    vllm07.latentKvCache = true;
+    vllm07.chunksLatentAttention = false;
+    engines.push_back(vllm07);
 
     ServingEngine turbomind;
     turbomind.id = "lmdeploy-0.1";
@@ -135,7 +157,7 @@ bool chunksPrefill(const ServingEngine &engine, long long contextTokens)
 
 const ServingEngine &defaultServingEngine()
 {
-    return *findServingEngine("vllm-0.6");
+    return *findServingEngine("vllm-0.7");
 }
 
 bool runsMaskedMultiheadKernel(const ServingEngine &engine, int groupSize, int headDim)

@@ -50,6 +50,16 @@ struct ServingEngine
     /** The MoE plugin's grouped expert GEMMs run kernels of the previous tensor-core generation
      * on newer GPUs (GpuSpec::legacyKernelGemmFraction). */
     bool moeGemmLegacyKernels = false;
+    /**
+     * For a model with multi-head latent attention (ModelSpec::kvLoraRank): true, the cache keeps
+     * each token's latent and shared rotary key and decode attends them directly, the up-
+     * projections absorbed into the query and the output (DeepSeek-V2, section 2.1.2); false,
+     * the engine up-projects every head's key and value and caches those, the values padded to
+     * the keys' head width for its attention kernel (vLLM before 0.7.1).
+     */
+    bool latentKvCache = false;
+    /** With a latent cache the engine still chunks prefills (false: it turns chunking off). */
+    bool chunksLatentAttention = true;
     /** Sequences the scheduler admits into one running batch unless the deployment raises it
      * (vLLM's max_num_seqs); 0: no default cap, the K/V cache memory decides. */
     int defaultMaxBatch = 0;

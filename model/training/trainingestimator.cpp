@@ -389,10 +389,14 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
         ? shape.moeLayerShare() * shape.expertsPerToken() * shape.ffn * m_job.moeCapacityFactor
             + shape.denseMlpLayerShare() * shape.denseFfn
         : shape.expertsPerToken() * shape.ffn;
+    // The attention keeps its queries, keys and values (2 B each) and the output projection's
+    // input; latent attention also keeps the latents its up-projections read.
+    const double attentionBytesPerToken = shape.latentAttention()
+        ? 2.0 * (shape.queryWidth() + shape.kvWidth() + shape.kvLoraRank + shape.qLoraRank)
+            + projectionInputBytes * shape.valueWidth()
+        : (2.0 + projectionInputBytes) * h + 4.0 * shape.kvHeads * shape.headDim;
     const double actSharded
-        = ((2.0 + projectionInputBytes) * tokens * h + 4.0 * tokens * shape.kvHeads * shape.headDim
-           + mlpBytesPerUnit * tokens * mlpUnits)
-        / t;
+        = (attentionBytesPerToken * tokens + mlpBytesPerUnit * tokens * mlpUnits) / t;
     const double actScores = unfused ? 5.0 * shape.heads * s * tokens / t : 0.0;
     const double actFullLayer = actReplicated + actSharded + actScores;
     double actPerLayer = actFullLayer;

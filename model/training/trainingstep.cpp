@@ -333,8 +333,10 @@ LayerOperation LayerCostBuilder::tensorParallelOperation(const LayerOperation &b
 
 void LayerCostBuilder::addAttention()
 {
-    const double queryWidth = m_shape.queryWidth() / t;
-    const double fullFlops = 2.0 * 2.0 * tokens * s * queryWidth; // QK^T and PV over the context
+    // QK^T and PV over the context: a key's dot product over the query width, a value's
+    // weighted sum over the value width (equal but for latent attention).
+    const double queryWidth = m_shape.attentionWidth() / t;
+    const double fullFlops = 2.0 * 2.0 * tokens * s * queryWidth;
     const double keysPerKernel = s / m_config.cp;
     double forwardSeconds = 0;
     if (m_job.framework.attention == AttentionKernel::Flash) {
@@ -409,8 +411,7 @@ void LayerCostBuilder::addContextParallel(double attentionForwardSeconds)
 {
     const double steps = m_config.cp - 1.0;
     const LinkLevel link = linkFor(m_config.tp * m_config.cp);
-    const double blockBytes
-        = 2.0 * tokens * m_shape.kvHeads * m_shape.headDim / t * activationBytes;
+    const double blockBytes = tokens * m_shape.kvWidth() / t * activationBytes;
     const double send = pointToPointSeconds(blockBytes, link);
     const double computePerBlock = attentionForwardSeconds / m_config.cp;
     LayerOperation op {"context-parallel K/V ring", OperationKind::ContextParallel};
@@ -425,7 +426,7 @@ void LayerCostBuilder::addContextParallel(double attentionForwardSeconds)
     addLayer(op);
     LayerOperation merge
         = memoryOperation("context-parallel output merge",
-                          steps * 3.0 * tokens * m_shape.queryWidth() / t * activationBytes, steps);
+                          steps * 3.0 * tokens * m_shape.valueWidth() / t * activationBytes, steps);
     merge.repeatedBySelectiveRecompute = true;
     addLayer(merge);
 }
@@ -538,8 +539,13 @@ double StepAssembler::stageMicrobatchSeconds(double p2pSeconds) const
  */
 void LayerCostBuilder::addAttentionBlock()
 {
-    const double queryWidth = m_shape.queryWidth() / t;
+    // The output projection reads the attention's values (heads x value head dim). For latent
+    // attention the QKV GEMM stands for its chain of down- and up-projections: one GEMM from the
+    // hidden state with their weights and FLOPs, and its outputs are the queries, keys and
+    // values the attention reads.
+    const double valueWidth = m_shape.valueWidth() / t;
     const double qkvWidth = m_shape.qkvWidth() / t;
+    const double projectedWidth = (m_shape.queryWidth() + m_shape.kvWidth()) / t;
     const double replicatedTokens = tokens / spDivisor;
     // Norms: read and write h per token, twice per layer; bias-dropout-residual: read the
     // input and the residual, write the output (3 h) and, where the model drops out hidden
@@ -548,12 +554,12 @@ void LayerCostBuilder::addAttentionBlock()
     const LayerOperation qkv = gemmOperation("QKV projection", 2.0 * tokens * h * qkvWidth, tokens,
                                              qkvWidth, h, TpBlockSide::ColumnParallel);
     const LayerOperation projection
-        = gemmOperation("attention output projection", 2.0 * tokens * queryWidth * h, tokens, h,
-                        queryWidth, TpBlockSide::RowParallel);
+        = gemmOperation("attention output projection", 2.0 * tokens * valueWidth * h, tokens, h,
+                        valueWidth, TpBlockSide::RowParallel);
     addLayer(tensorParallelOperation(qkv, projection, "TP collectives, attention block"));
     addLayer(qkv);
     addLayer(memoryOperation("rotary embedding and QKV split",
-                             2.0 * tokens * qkvWidth * activationBytes, 1));
+                             2.0 * tokens * projectedWidth * activationBytes, 1));
     addAttention();
     addLayer(projection);
     const double residualBytesPerUnit = m_shape.hiddenDropoutMasks ? 3.5 : 3.0;
@@ -632,7 +638,7 @@ void LayerCostBuilder::addMlpBlock()
 void LayerCostBuilder::addFp8Casts()
 {
     constexpr double castTransposeBytesPerElement = 4.0;
-    const double queryWidth = m_shape.queryWidth() / t;
+    const double queryWidth = m_shape.valueWidth() / t; // the output projection's input
     const double ffn = m_shape.ffn / t;
     const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
     const double castFraction = m_gpu.fp8CastMemoryFraction; // 0: a streaming kernel's

@@ -24,6 +24,10 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
     shape.hiddenDropoutMasks = model.hiddenDropout > 0.0;
     shape.denseLayers = model.experts > 1 ? model.denseLayers : 0;
     shape.denseFfn = model.denseFfn > 0 ? model.denseFfn : model.ffn;
+    shape.kvLoraRank = model.kvLoraRank;
+    shape.qLoraRank = model.latentAttention() ? model.qLoraRank : 0;
+    shape.ropeHeadDim = model.latentAttention() ? model.ropeHeadDim : 0;
+    shape.valueHeadDim = model.valueHeadDim;
     if (model.attentionChunk > 0)
         shape.localAttention = LocalAttention::chunks(model.attentionChunk);
     else
@@ -35,8 +39,18 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
 double TransformerShape::attentionParametersPerLayer() const
 {
     // QKV projection h x (a·d + 2·kv·d) and output projection a·d x h (a·d = h unless the model
-    // sets its own head dimension); biases and norms are O(h).
-    return hidden * qkvWidth() + queryWidth() * hidden;
+    // sets its own head dimension), or latent attention's projections and its output
+    // projection from the values; biases and norms (the latents' too) are O(h).
+    return hidden * qkvWidth() + valueWidth() * hidden;
+}
+
+double TransformerShape::latentProjectionParameters() const
+{
+    const double queries
+        = qLoraRank > 0 ? hidden * qLoraRank + qLoraRank * queryWidth() : hidden * queryWidth();
+    const double latent = hidden * (kvLoraRank + ropeHeadDim);
+    const double upToKeysAndValues = kvLoraRank * (heads * headDim + valueWidth());
+    return queries + latent + upToKeysAndValues;
 }
 
 double TransformerShape::expertParameters() const
@@ -99,7 +113,7 @@ double TransformerShape::attentionCoreFlopsPerToken(double contextLen) const
     // Q·K^T and softmax·V: 2 matmuls of (1 x d) by (d x context) per head, 2 FLOPs per MAC.
     // Counted over the full context (not halved for causal masking), the convention of Megatron's
     // and PaLM's MFU accounting; a windowed layer's context is its window.
-    return 4.0 * attendedContext(contextLen) * queryWidth();
+    return 4.0 * attendedContext(contextLen) * attentionWidth();
 }
 
 double TransformerShape::attendedContext(double context) const

@@ -54,16 +54,46 @@ struct TransformerShape
     /** MoE models only: layers whose MLP is dense, and its hidden size (ModelSpec::denseLayers). */
     double denseLayers = 0;
     double denseFfn = 0;
+    /** Multi-head latent attention (ModelSpec::kvLoraRank): the latent's rank, 0 for none. */
+    double kvLoraRank = 0;
+    double qLoraRank = 0; ///< queries through a latent of this rank; 0: projected directly
+    double ropeHeadDim = 0; ///< a query/key head's rotary part beside headDim (MLA)
+    double valueHeadDim = 0; ///< a value head's width; 0: headDim
     /** What a local layer attends: a sliding window or a chunk (global: no local layer). */
     LocalAttention localAttention;
     double localLayers = 0; ///< layers with local attention; the others attend the whole context
 
     static TransformerShape fromModel(const ModelSpec &model);
 
-    /** Width of the query projection: heads·headDim (h unless the model sets its head dim). */
-    double queryWidth() const { return heads * headDim; }
-    /** Width of the fused QKV projection output: heads·headDim + 2·kvHeads·headDim. */
-    double qkvWidth() const { return queryWidth() + 2.0 * kvHeads * headDim; }
+    bool latentAttention() const { return kvLoraRank > 0; }
+    /** Width of the queries (and of the keys they meet): heads·headDim (h unless the model sets
+     * its head dim), with latent attention's rotary part per head added. */
+    double queryWidth() const { return heads * (headDim + ropeHeadDim); }
+    /** Width of the values the attention weighs, and of the output projection's input. */
+    double valueWidth() const { return heads * (valueHeadDim > 0 ? valueHeadDim : headDim); }
+    /** The attention's mean width: a key's dot product with a query and a value's weighted sum
+     * each cost 2 FLOPs per element, so a query's work per key is 4·attentionWidth (queryWidth
+     * for standard attention). */
+    double attentionWidth() const { return 0.5 * (queryWidth() + valueWidth()); }
+    /** Key and value elements a token gives the attention, per layer: 2·kvHeads·headDim, or
+     * latent attention's heads' up-projected keys and values (as training and prefill run it). */
+    double kvWidth() const
+    {
+        return latentAttention() ? queryWidth() + valueWidth() : 2.0 * kvHeads * headDim;
+    }
+    /** Width of the fused QKV projection output: heads·headDim + 2·kvHeads·headDim. For latent
+     * attention, the width of one GEMM from the hidden state with all its projections' weights
+     * (down to the latents and up from them), the FLOPs and bytes they take. */
+    double qkvWidth() const
+    {
+        return latentAttention() ? latentProjectionParameters() / hidden
+                                 : queryWidth() + 2.0 * kvHeads * headDim;
+    }
+    /** Latent attention's query and key/value projections: h x qLoraRank and qLoraRank x
+     * queryWidth (or h x queryWidth when queries are not compressed), h x (kvLoraRank +
+     * ropeHeadDim) for the latent and the shared rotary key, kvLoraRank x heads·(headDim +
+     * valueHeadDim) up to the keys' non-rotary parts and the values. */
+    double latentProjectionParameters() const;
     /** Expert MLPs one token passes through: its top-k plus the shared experts. */
     double expertsPerToken() const { return topK + sharedExperts; }
     /** Weight matrices in one expert's MLP: 3 for gated (SwiGLU), 2 otherwise. */

@@ -38,6 +38,7 @@ ModelSpec modelOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalog
     reader.accept("params_b");
     reader.accept("source");
     readLocalAttention(reader, model);
+    readLatentAttention(reader, model);
     readDenseLayers(reader, model);
     reader.finish();
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)

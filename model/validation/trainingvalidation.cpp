@@ -47,6 +47,7 @@ ModelSpec readModel(JsonFieldReader &reader)
     model.hiddenDropout
         = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
     readLocalAttention(reader, model);
+    readLatentAttention(reader, model);
     readDenseLayers(reader, model);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");

@@ -1215,6 +1215,51 @@ private slots:
                  both.err.constData());
     }
 
+    void inferLatentAttentionShape()
+    {
+        // DeepSeek-V3's attention as a custom shape on vLLM 0.7: a 16-bit latent cache of
+        // 61 layers x (512 + 64) x 2 B = 70,272 B a token; the shape's other flags without
+        // --kv-lora-rank are refused.
+        const QStringList shape {"infer",
+                                 "--gpu",
+                                 "h200-sxm-141gb",
+                                 "--precision",
+                                 "fp8",
+                                 "--input-tokens",
+                                 "1000",
+                                 "--output-tokens",
+                                 "100",
+                                 "--batch",
+                                 "1",
+                                 "--gpus-per-replica",
+                                 "8",
+                                 "--engine",
+                                 "vllm-0.7",
+                                 "--layers",
+                                 "61",
+                                 "--hidden",
+                                 "7168",
+                                 "--heads",
+                                 "128",
+                                 "--head-dim",
+                                 "128",
+                                 "--ffn",
+                                 "18432",
+                                 "--vocab",
+                                 "129280",
+                                 "--gated-mlp",
+                                 "--json"};
+        const QStringList latent {"--kv-lora-rank",  "512", "--q-lora-rank", "1536",
+                                  "--rope-head-dim", "64",  "--v-head-dim",  "128"};
+        QCOMPARE(jsonNumber(shape + latent, {"kv_bytes_per_token"}), 70272.0);
+        const Result noRank = run(shape + QStringList {"--rope-head-dim", "64"});
+        QCOMPARE(noRank.status, 2);
+        QVERIFY2(noRank.err.contains("give --kv-lora-rank"), noRank.err.constData());
+        const Result grouped = run(shape + latent + QStringList {"--kv-heads", "8"});
+        QCOMPARE(grouped.status, 2);
+        QVERIFY2(grouped.err.contains("leave --kv-heads out"), grouped.err.constData());
+    }
+
     void planEstimateJsonSumsUpTheHall()
     {
         // The sample's room (tst_datahall derives every figure): 6 rows, 51 cabinets, none over

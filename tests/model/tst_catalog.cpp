@@ -209,6 +209,28 @@ private slots:
                  message.c_str());
     }
 
+    void latentAttentionNeedsItsRankAndEveryHead()
+    {
+        nlohmann::json model = nlohmann::json::parse(R"({
+          "id": "m", "name": "M", "source": "unit test", "layers": 2, "hidden": 64, "heads": 4,
+          "ffn": 256, "vocab": 100, "max_seq_len": 128, "params_b": 0.001, "q_lora_rank": 32
+        })");
+        std::string message = modelEntryError(model);
+        QVERIFY2(message.find("/models/0/q_lora_rank: belongs to latent attention: give "
+                              "kv_lora_rank too")
+                     != std::string::npos,
+                 message.c_str());
+        model["kv_lora_rank"] = 16;
+        model["kv_heads"] = 2;
+        message = modelEntryError(model);
+        QVERIFY2(message.find("/models/0/kv_heads: latent attention up-projects a key and a value "
+                              "for every head")
+                     != std::string::npos,
+                 message.c_str());
+        model["kv_heads"] = 4;
+        QCOMPARE(modelEntryError(model), std::string());
+    }
+
     void denseLayersBelongToAnMoeModel()
     {
         nlohmann::json model = nlohmann::json::parse(R"({

@@ -637,6 +637,52 @@ private slots:
         QCOMPARE(e.bottleneck, std::string("memory-bandwidth"));
     }
 
+    void latentCacheKeepsTheLatentOnEveryRank()
+    {
+        // DeepSeek-V3 in FP8 with an FP8 K/V cache on 8 H200s, one sequence of 1,000 + 1,000
+        // tokens. vLLM 0.7 caches a token's 512-value latent and 64-value rotary key on every
+        // layer: 61 x 576 x 1 B = 35,136 B, the whole of it on each rank. vLLM 0.6 up-projects
+        // and caches 128 heads' keys and values, each 192 wide (the values padded to the keys'
+        // width): 61 x 2 x 128 x 192 = 2,998,272 B, an eighth of it on each rank, 374,784 B,
+        // 10.67 times the latent's (Neural Magic's measurement for vLLM 0.7.1 on 8 H200s: about
+        // 9.6 times the tokens in the same memory).
+        const auto serve = [](const std::string &engine) {
+            InferenceJob job;
+            job.engine = *findServingEngine(engine);
+            job.model = shippedCatalog().llm("deepseek-v3");
+            job.weightPrecision = Precision::FP8;
+            job.kvPrecision = Precision::FP8;
+            job.gpusPerReplica = 8;
+            job.inputTokens = 1000;
+            job.outputTokens = 1000;
+            job.batch = 1;
+            const InferenceSetup setup = inferenceSetupFromCatalog(
+                shippedCatalog(), {.gpuId = "h200-sxm-141gb", .facilityId = "dc-industry-average"});
+            return InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        };
+        const InferenceEstimate latent = serve("vllm-0.7");
+        const InferenceEstimate expanded = serve("vllm-0.6");
+        QCOMPARE(latent.kvBytesPerToken, 35136.0);
+        QCOMPARE(expanded.kvBytesPerToken, 2998272.0);
+        QCOMPARE(latent.kvBytesPerGpu, 35136.0 * 2000.0);
+        QCOMPARE(expanded.kvBytesPerGpu, 2998272.0 / 8.0 * 2000.0);
+        // Decode at 1,500 keys a token: the latent kernel reads 61 x 1,500 x 576 B a rank and
+        // spends 2 x 16 heads x (2 x 512 + 64) = 34,816 FLOPs a key; the up-projected cache
+        // 61 x 1,500 x 2 x 16 x 192 B and 4 x 20,480 / 8 = 10,240 FLOPs a key.
+        const char *name = "decode attention (reads the K/V cache)";
+        const StepOperation *latentRead = findOperation(latent.decodeOperations, name);
+        const StepOperation *expandedRead = findOperation(expanded.decodeOperations, name);
+        QVERIFY(latentRead && expandedRead);
+        QCOMPARE(latentRead->bytes, 61.0 * 1500.0 * 576.0);
+        QCOMPARE(latentRead->flops, 61.0 * 1500.0 * 34816.0);
+        QCOMPARE(expandedRead->bytes, 61.0 * 1500.0 * 6144.0);
+        QCOMPARE(expandedRead->flops, 61.0 * 1500.0 * 10240.0);
+        // DeepSeek-V3's 163,840-token context turns vLLM's chunked prefill on, but vLLM 0.7
+        // turns it off with latent attention: its workspace is the whole 1,000-token prompt's,
+        // 0.6's a 512-token chunk's.
+        QCOMPARE(latent.workspaceBytesPerGpu / expanded.workspaceBytesPerGpu, 1000.0 / 512.0);
+    }
+
     void legacyMoeKernelsRunSlowerOnHopper()
     {
         // Mixtral 8x7B FP16 on 2 x H200, one 2048-token prompt: 4096 routed rows over 8 experts,
@@ -944,7 +990,9 @@ private slots:
         // TensorRT-LLM: 0.9 x (85.52 - 16.06 - 0.185 - 2) / 0.2852 = 212.3, also 212.
         QCOMPARE(vllm.maxBatch(), 212);
         QCOMPARE(trt.maxBatch(), 212);
-        QCOMPARE(defaultServingEngine().id, std::string("vllm-0.6"));
+        // The newest profile is the default (vLLM 0.7: 0.6's scheduling, a latent cache for
+        // latent attention).
+        QCOMPARE(defaultServingEngine().id, std::string("vllm-0.7"));
     }
 
     void enginesCapTheBatch()

@@ -338,6 +338,41 @@ private slots:
                  qPrintable(QString::number(timeShare)));
     }
 
+    void latentAttentionProjectsThroughItsLatents()
+    {
+        // The tiny model (hidden 1024, 16 heads of 64) at 2048 tokens on one H100, then with
+        // latent attention: a 256-value K/V latent, a rotary part of 32 per query/key head,
+        // values of 64, queries projected directly. Its projections hold 1024 x 16 x 96 =
+        // 1,572,864 for the queries, 1024 x 288 = 294,912 for the latent and rotary key and 256
+        // x 16 x 128 = 524,288 up to the keys and values: 2,392,064 against the standard
+        // 1024 x 3072 = 3,145,728, so the QKV GEMM's FLOPs are 0.7604 of the standard's. Its
+        // attention meets keys over 16 x 96 = 1536 and weighs values over 1024: (1536 + 1024) /
+        // 2 / 1024 = 1.25 times the standard attention's FLOPs. The output projection reads the
+        // same 1024 values.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.seqLen = 2048;
+        job.globalBatch = 1;
+        ParallelConfig config;
+        const StepOperation qkv = operationOnOneH100(job, config, "QKV projection");
+        const StepOperation attention
+            = operationOnOneH100(job, config, "attention (fused, causal)");
+        const StepOperation output = operationOnOneH100(job, config, "attention output projection");
+        job.model.kvLoraRank = 256;
+        job.model.ropeHeadDim = 32;
+        const StepOperation latentQkv = operationOnOneH100(job, config, "QKV projection");
+        const StepOperation latentAttention
+            = operationOnOneH100(job, config, "attention (fused, causal)");
+        const StepOperation latentOutput
+            = operationOnOneH100(job, config, "attention output projection");
+        QVERIFY(qkv.flops > 0 && attention.flops > 0);
+        QVERIFY2(qAbs(latentQkv.flops / qkv.flops - 2392064.0 / 3145728.0) < 1e-12,
+                 qPrintable(QString::number(latentQkv.flops / qkv.flops)));
+        QVERIFY2(qAbs(latentAttention.flops / attention.flops - 1.25) < 1e-12,
+                 qPrintable(QString::number(latentAttention.flops / attention.flops)));
+        QCOMPARE(latentOutput.flops, output.flops);
+    }
+
     void offloadedLayersKeepNoActivations()
     {
         // Transformer Engine's CPU offload keeps (layers - offloaded) layers' activations on the

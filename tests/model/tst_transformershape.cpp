@@ -34,6 +34,8 @@ private slots:
         // multimodal checkpoint; its text model is 107.8 B (llama4ScoutExact), 1.1% less.
         QTest::newRow("Llama 4 Scout") << "llama-4-scout" << 0.02;
         QTest::newRow("Llama 4 Maverick") << "llama-4-maverick" << 0.01;
+        // DeepSeek-V3 technical report: 671 B (the multi-token-prediction module aside).
+        QTest::newRow("DeepSeek-V3") << "deepseek-v3" << 0.01;
     }
 
     void parameterCountsMatchModelCards()
@@ -156,6 +158,35 @@ private slots:
         const TransformerShape shape = TransformerShape::fromModel(catalog.llm("llama-4-scout"));
         QCOMPARE(shape.totalParameters(), 107769861120.0);
         QCOMPARE(shape.activeParameters(), 17168962560.0);
+    }
+
+    void deepSeekV3LatentAttention()
+    {
+        // DeepSeek-V3 (config.json: 61 layers, hidden 7168, 128 heads; latent attention with a
+        // 1536 query latent, a 512 K/V latent, non-rotary query/key heads of 128, rotary 64,
+        // values 128; 3 dense layers of 18,432, then 256 routed experts of 2048, top-8, and one
+        // shared; vocabulary 129,280, untied). Attention per layer: queries 7168 x 1536 + 1536 x
+        // 128 x 192 = 48,758,784; latent and rotary key 7168 x 576 = 4,128,768; up to keys and
+        // values 512 x 128 x (128 + 128) = 16,777,216; output 128 x 128 x 7168 = 117,440,512:
+        // 187,105,280. A dense layer's MLP 3 x 7168 x 18,432 = 396,361,728; an MoE layer's 257
+        // experts of 3 x 7168 x 2048 = 44,040,192 and a 7168 x 256 router: 11,320,164,352. With
+        // norms of 14,336 a layer: 3 x 583,481,344 + 58 x 11,507,283,968 = 669,172,914,176, and
+        // 2 x 129,280 x 7168 = 1,853,358,080 of embeddings and the final norm's 7168:
+        // 671,026,279,424 (report: 671 B). A token passes the attention and norms on 61 layers
+        // (11,414,296,576), the dense MLP on 3 (1,189,085,184), 9 experts on 58 (22,988,980,224)
+        // and the embeddings: 37,445,727,232 (report: 37 B).
+        static const Catalog catalog = shippedCatalog();
+        const ModelSpec &model = catalog.llm("deepseek-v3");
+        QVERIFY(model.latentAttention());
+        const TransformerShape shape = TransformerShape::fromModel(model);
+        QCOMPARE(shape.attentionParametersPerLayer(), 187105280.0);
+        QCOMPARE(shape.totalParameters(), 671026279424.0);
+        QCOMPARE(shape.activeParameters(), 37445727232.0);
+        // A query meets a key over 128 x 192 = 24,576 values and weighs the values over 128 x 128
+        // = 16,384: 4 x 20,480 FLOPs a key, and the attention reads 40,960 key and value
+        // elements a token once they are up-projected.
+        QCOMPARE(shape.attentionWidth(), 20480.0);
+        QCOMPARE(shape.kvWidth(), 40960.0);
     }
 
     void chunkedAttentionKeysPerQuery()
