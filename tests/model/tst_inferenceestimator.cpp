@@ -39,6 +39,24 @@ InferenceEstimator estimator(const std::string &gpu, const std::string &model, P
         shippedCatalog(), {.gpuId = gpu, .facilityId = "dc-industry-average"});
     return InferenceEstimator(job, setup.hardware, setup.cost);
 }
+/** Llama 4 Scout in FP8 with an FP8 K/V cache on one H200, one sequence of 999,000 + 1,000
+ * tokens (a million-token context), on `engine`'s profile (the default's when empty). */
+InferenceEstimate scoutAtAMillionTokens(const std::string &engine = "")
+{
+    InferenceJob job;
+    if (!engine.empty())
+        job.engine = *findServingEngine(engine);
+    job.model = shippedCatalog().llm("llama-4-scout");
+    job.weightPrecision = Precision::FP8;
+    job.kvPrecision = Precision::FP8;
+    job.inputTokens = 999000;
+    job.outputTokens = 1000;
+    job.batch = 1;
+    const InferenceSetup setup = inferenceSetupFromCatalog(
+        shippedCatalog(), {.gpuId = "h200-sxm-141gb", .facilityId = "dc-industry-average"});
+    return InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+}
+
 /** Llama 3 8B with FP8 weights and K/V cache: the workload several tests serve. */
 InferenceJob llama3EightBFp8(int input, int output)
 {
@@ -587,26 +605,14 @@ private slots:
         // is a chunk's: 512 x (4 x 5120 hidden values + 2 x 16,384 of MLP intermediate, one
         // routed and one shared expert of 8192) x 2 B = 54,525,952 B. Whole, the prompt would
         // need 999,000 / 512 times that, 106 GB.
-        InferenceJob job;
-        job.model = shippedCatalog().llm("llama-4-scout");
-        job.weightPrecision = Precision::FP8;
-        job.kvPrecision = Precision::FP8;
-        job.inputTokens = 999000;
-        job.outputTokens = 1000;
-        job.batch = 1;
-        const InferenceSetup setup = inferenceSetupFromCatalog(
-            shippedCatalog(), {.gpuId = "h200-sxm-141gb", .facilityId = "dc-industry-average"});
-        const InferenceEstimate chunked
-            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        const InferenceEstimate chunked = scoutAtAMillionTokens();
         QCOMPARE(chunked.workspaceBytesPerGpu, 54525952.0);
         // Its 98,304 B of FP8 K/V a token, at a million tokens 256,144 a layer on average (the
         // chunked layers keep a chunk): 25.2 GB beside 107.8 GB of weights, so one H200 holds it.
         QCOMPARE(chunked.kvBytesPerSequence, 98304.0 * 256144.0);
         QVERIFY2(chunked.fits, chunked.reason.c_str());
         // TensorRT-LLM 0.12's profile prefills a prompt whole: the workspace is the prompt's.
-        job.engine = *findServingEngine("tensorrt-llm-0.12");
-        const InferenceEstimate whole
-            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        const InferenceEstimate whole = scoutAtAMillionTokens("tensorrt-llm-0.12");
         QCOMPARE(whole.workspaceBytesPerGpu, 999000.0 * 53248.0 * 2.0);
         QVERIFY(!whole.fits);
     }
@@ -621,16 +627,7 @@ private slots:
         // at the fused-attention rate, 0.49 x 989.4 TFLOP/s: 0.51 ms, and the weight GEMMs' 32
         // GFLOP at M = 1 a few ms more. Memory-bound; priced at the M = 1 GEMM efficiency the
         // score FLOPs alone had taken 28 ms and called the step compute-bound.
-        InferenceJob job;
-        job.model = shippedCatalog().llm("llama-4-scout");
-        job.weightPrecision = Precision::FP8;
-        job.kvPrecision = Precision::FP8;
-        job.inputTokens = 999000;
-        job.outputTokens = 1000;
-        job.batch = 1;
-        const InferenceSetup setup = inferenceSetupFromCatalog(
-            shippedCatalog(), {.gpuId = "h200-sxm-141gb", .facilityId = "dc-industry-average"});
-        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        const InferenceEstimate e = scoutAtAMillionTokens();
         QVERIFY(e.decodeMemorySeconds > (24.6e9 + 17.1e9) / (4800e9 * 0.87));
         QVERIFY2(e.decodeComputeSeconds < 0.5 * e.decodeMemorySeconds,
                  qPrintable(QString::number(e.decodeComputeSeconds)));
