@@ -513,7 +513,7 @@ private slots:
     void everySampleEstimates()
     {
         for (const char *name : {"h100-1024-ndr-rail-fat-tree.json", "a100-pcie-64-100gbe.json",
-                                 "l4-inference-fleet.json"}) {
+                                 "l4-inference-fleet.json", "h200-deepseek-v3-serving.json"}) {
             const PlanEstimate e = estimatePlan(loadSamplePlan(name), shippedCatalog());
             QVERIFY(e.gpus > 0);
             QVERIFY(e.capitalCostUsd > 0);

@@ -334,6 +334,25 @@ private slots:
             QVERIFY2(r.key.rfind("offline_job", 0) != 0, r.key.c_str());
     }
 
+    void latentCacheScenarioHoldsMoreSequences()
+    {
+        // The DeepSeek-V3 sample: 8 H200s a replica, FP8 weights (78.1 GiB, 83.9 GB a GPU) and
+        // an FP8 cache, 2,000 + 1,000 tokens. vLLM 0.7 keeps 61 x 576 B = 35,136 B a token on
+        // each rank, 105 MB a sequence: the 256 of max_num_seqs fit. vLLM 0.6 keeps every head's
+        // key and value, 61 x 2 x 16 heads x 192 B = 374,784 B a token on each rank, 1.124 GB a
+        // sequence: 0.9 x 150.76 GB - 83.9 GB of weights - 8.4 MB of chunk workspace leave room
+        // for 46. The baseline then needs fewer replicas for the same rate, and its cost per
+        // million tokens is the lower.
+        const ScenarioComparison c = compareScenarios(
+            cp::test::loadSamplePlan("h200-deepseek-v3-serving.json"), m_catalog);
+        QCOMPARE(c.scenarios.size(), std::size_t(2));
+        QVERIFY(c.scenarios[0].ok && c.scenarios[1].ok);
+        QCOMPARE(*row(c, "max_batch").values[0], 256.0);
+        QCOMPARE(*row(c, "max_batch").values[1], 46.0);
+        QVERIFY(*row(c, "replicas").values[0] < *row(c, "replicas").values[1]);
+        QCOMPARE(row(c, "replicas").bestIndex, 0);
+    }
+
     void campusScenariosCompareWholeCampuses()
     {
         // The sample as 4 buildings at 20 USD per Gb/s of 100 Tb/s each, against a scenario of
