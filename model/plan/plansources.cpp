@@ -52,8 +52,9 @@ std::vector<std::string> estimateAssumptions()
         "size-dependent GEMM efficiency from published cuBLAS sweeps, fused attention, "
         "memory-bound kernels over achievable HBM bandwidth, a fixed cost per kernel, TP, CP, EP, "
         "pipeline and data-parallel collectives with the overlap of the named training software, "
-        "Megatron-Core 2024 by default); docs/training-model.md, validated against 44 published "
-        "runs in docs/validation-training.md.",
+        "Megatron-Core 2024 by default; windowed and chunked layers attend only their window or "
+        "chunk, latent attention projects through its latents); docs/training-model.md, "
+        "validated against the published runs in docs/validation-training.md.",
         "Training days and GPU-hours: the step time x steps without failures, and the expected "
         "wall time with failures, restarts and checkpoints (goodput below).",
         "Memory: ZeRO model states of 2+2+12 bytes per parameter sharded by stage (Rajbhandari "
@@ -73,10 +74,11 @@ std::vector<std::string> estimateAssumptions()
         "Inference: a prompt's prefill, a batched prefill and a decode step as named operations "
         "(each GEMM the slower of its FLOPs and its weight reads, decode attention reading the "
         "K/V cache once per KV head, a fixed cost per kernel), the serving engine's scheduling "
-        "(vLLM 0.6 chunked prefill for long-context models), batch cap and memory share; a replica with B "
-        "batch slots is an M/M/B queue under Poisson arrivals, and a fixed fleet runs the "
-        "sequences its load keeps in flight (Little's law, Operations Research 1961); validated "
-        "in docs/validation-inference.md.",
+        "(vLLM's chunked prefill for long-context models; vLLM 0.7 caches latent attention's "
+        "latents, older engines every head's keys and values), batch cap and memory share; a "
+        "replica with B batch slots is an M/M/B queue under Poisson arrivals, and a fixed fleet "
+        "runs the sequences its load keeps in flight (Little's law, Operations Research 1961); "
+        "validated in docs/validation-inference.md.",
         "Cost: list prices amortised straight-line over the lifetime plus energy at the "
         "facility's electricity price; an hourly price replaces both when given.",
     };
