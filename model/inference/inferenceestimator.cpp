@@ -196,6 +196,7 @@ struct InferenceEstimator::BatchSetup
     double inputTokens = 0, outputTokens = 0;
     GenerationSpan generation() const { return {inputTokens, outputTokens}; }
     double kvShare = 1; ///< this GPU's share of a token's K/V (its KV heads, its stage)
+    double draftKvShare = 1; ///< the same for the draft model's K/V
     double hbmBytesPerSecond = 0; ///< achievable
     ServingReplica replica;
 };
@@ -218,11 +219,14 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     s.outputTokens = m_job.outputTokens;
     // KV heads are split over TP ranks; with fewer KV heads than ranks each rank keeps a copy of
     // one. A latent cache is the whole latent on every rank. A stage keeps the cache of its own
-    // layers.
-    s.kvShare = (latentCache(s.shape)
-                     ? 1.0
-                     : std::max(1.0, s.shape.kvHeads / s.tensorParallel) / s.shape.kvHeads)
-        / s.stages;
+    // layers. The draft model's cache splits by its own heads.
+    const auto kvShareOf = [&](const TransformerShape &shape) {
+        return (latentCache(shape) ? 1.0 : std::max(1.0, shape.kvHeads / tp) / shape.kvHeads)
+            / stages;
+    };
+    s.kvShare = kvShareOf(s.shape);
+    if (s.draft)
+        s.draftKvShare = kvShareOf(s.draftShape);
     s.hbmBytesPerSecond = gpu.achievableMemoryBytesPerSecond();
     ServingReplica &replica = s.replica;
     replica.shape = s.shape;
@@ -288,14 +292,23 @@ double InferenceEstimator::kvBytesPerToken(const TransformerShape &shape) const
     return shape.layers * elements * bytesPerElement(m_job.kvPrecision);
 }
 
-double InferenceEstimator::kvBytesReadPerSequence(const BatchSetup &s) const
+double InferenceEstimator::kvBytesReadPerSequenceOnGpu(const BatchSetup &s) const
 {
     // A decode step reads the K/V its token attends: decodeAttendedKeys averages the layers.
-    double bytes
-        = kvBytesPerToken(s.shape) * s.shape.decodeAttendedKeys(s.inputTokens, s.outputTokens);
+    double bytes = kvBytesPerToken(s.shape)
+        * s.shape.decodeAttendedKeys(s.inputTokens, s.outputTokens) * s.kvShare;
     if (s.draft)
         bytes += kvBytesPerToken(s.draftShape)
-            * s.draftShape.decodeAttendedKeys(s.inputTokens, s.outputTokens);
+            * s.draftShape.decodeAttendedKeys(s.inputTokens, s.outputTokens) * s.draftKvShare;
+    return bytes;
+}
+
+double InferenceEstimator::kvBytesPerSequenceOnGpu(const BatchSetup &s, double context) const
+{
+    double bytes = kvBytesPerToken(s.shape) * s.shape.attendedContext(context) * s.kvShare;
+    if (s.draft)
+        bytes += kvBytesPerToken(s.draftShape) * s.draftShape.attendedContext(context)
+            * s.draftKvShare;
     return bytes;
 }
 
@@ -324,7 +337,7 @@ void InferenceEstimator::estimateMemory(InferenceEstimate &e, const BatchSetup &
     if (s.draft)
         e.kvBytesPerToken += kvBytesPerToken(s.draftShape);
     e.kvBytesPerSequence = kvBytesPerSequence(s, s.inputTokens + s.outputTokens);
-    e.kvBytesPerGpu = s.batch * e.kvBytesPerSequence * s.kvShare;
+    e.kvBytesPerGpu = s.batch * kvBytesPerSequenceOnGpu(s, s.inputTokens + s.outputTokens);
     // Prefill workspace for the tokens one step processes: hidden states, QKV and the MLP
     // intermediate, 16-bit. A chunking engine never runs more than its step's token budget
     // (vLLM sizes its activation memory by profiling a step of max_num_batched_tokens), so a
@@ -362,7 +375,7 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
             * shape.expertParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
-    const double kvRead = b * kvBytesReadPerSequence(s) * s.kvShare;
+    const double kvRead = b * kvBytesReadPerSequenceOnGpu(s);
     e.decodeKvStreamSeconds = p * kvRead / s.hbmBytesPerSecond;
     e.decodeKvKernelSeconds = p * kvCacheReadSeconds(s.replica, kvRead);
     e.decodeMaskedMultiheadKernel = s.replica.maskedMultiheadKernel;

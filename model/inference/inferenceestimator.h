@@ -85,9 +85,11 @@ private:
     double kvBytesPerToken(const TransformerShape &shape) const;
     /** K/V bytes one sequence of `context` tokens keeps (target and draft, whole model). */
     double kvBytesPerSequence(const BatchSetup &setup, double context) const;
-    /** K/V bytes one decode step reads for one sequence, averaged over its generation (target
-     * and draft, whole model). */
-    double kvBytesReadPerSequence(const BatchSetup &setup) const;
+    /** The same on one GPU: its share of the target's and of the draft's K/V. */
+    double kvBytesPerSequenceOnGpu(const BatchSetup &setup, double context) const;
+    /** K/V bytes one decode step reads on one GPU for one sequence, averaged over its generation
+     * (target and draft, each its own share). */
+    double kvBytesReadPerSequenceOnGpu(const BatchSetup &setup) const;
     /** Weights, K/V cache, workspace and reserve per GPU; whether they fit. */
     void estimateMemory(InferenceEstimate &estimate, const BatchSetup &setup) const;
     /** The decode step's operations and roofline terms; returns the bytes one step reads. */

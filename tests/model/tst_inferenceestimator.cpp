@@ -674,6 +674,24 @@ private slots:
         QCOMPARE(latentRead->flops, 61.0 * 1500.0 * 34816.0);
         QCOMPARE(expandedRead->bytes, 61.0 * 1500.0 * 6144.0);
         QCOMPARE(expandedRead->flops, 61.0 * 1500.0 * 10240.0);
+        // A draft model's cache splits by its own heads, not the target's: with Llama 3 8B
+        // drafting (8 K/V heads of 128, 65,536 B a token in FP8) each of the 8 ranks keeps one
+        // head, 8,192 B a token, beside the whole latent: (35,136 + 8,192) x 2,000 B.
+        InferenceJob drafted;
+        drafted.engine = *findServingEngine("vllm-0.7");
+        drafted.model = shippedCatalog().llm("deepseek-v3");
+        drafted.draftModel = shippedCatalog().llm("llama-3-8b");
+        drafted.speculative.enabled = true;
+        drafted.weightPrecision = Precision::FP8;
+        drafted.kvPrecision = Precision::FP8;
+        drafted.gpusPerReplica = 8;
+        drafted.inputTokens = 1000;
+        drafted.outputTokens = 1000;
+        drafted.batch = 1;
+        const InferenceSetup h200 = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "h200-sxm-141gb", .facilityId = "dc-industry-average"});
+        QCOMPARE(InferenceEstimator(drafted, h200.hardware, h200.cost).estimate().kvBytesPerGpu,
+                 (35136.0 + 8192.0) * 2000.0);
         // DeepSeek-V3's 163,840-token context turns vLLM's chunked prefill on, but vLLM 0.7
         // turns it off with latent attention: its workspace is the whole 1,000-token prompt's,
         // 0.6's a 512-token chunk's.
