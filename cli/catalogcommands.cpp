@@ -37,8 +37,8 @@ std::vector<std::string> summaryHeader(CatalogKind kind)
     case CatalogKind::Facility:
         return {"id", "name", "PUE", "USD/kWh", "kg CO2e/kWh"};
     case CatalogKind::Model:
-        return {"id",       "name", "params B", "layers", "hidden",
-                "heads/kv", "ffn",  "vocab",    "experts"};
+        return {"id",       "name", "params B", "layers",  "hidden",
+                "heads/kv", "ffn",  "vocab",    "experts", "attention"};
     case CatalogKind::Dataset:
         return {"id",
                 "name",
@@ -132,7 +132,8 @@ std::vector<std::string> summaryRow(const model::Catalog &catalog, CatalogKind k
                 std::to_string(m.heads) + "/" + std::to_string(m.kvHeads),
                 std::to_string(m.ffn),
                 std::to_string(m.vocab),
-                m.experts > 1 ? std::to_string(m.experts) + " top-" + std::to_string(m.topK) : "-"};
+                m.experts > 1 ? std::to_string(m.experts) + " top-" + std::to_string(m.topK) : "-",
+                model::attentionDescription(m)};
     }
     case CatalogKind::Dataset: {
         const model::DatasetSpec &d = catalog.dataset(id);

@@ -130,7 +130,9 @@ QString details(const model::Catalog &catalog, model::CatalogKind kind, const st
     case model::CatalogKind::Facility:
         return QObject::tr("PUE %1").arg(catalog.facility(id).pue);
     case model::CatalogKind::Model:
-        return QObject::tr("%1 layers").arg(catalog.llm(id).layers);
+        return QObject::tr("%1 layers, %2")
+            .arg(catalog.llm(id).layers)
+            .arg(QString::fromStdString(model::attentionDescription(catalog.llm(id))));
     case model::CatalogKind::Dataset: {
         const auto &d = catalog.dataset(id);
         return QObject::tr("%1, %2 kB per sample")

@@ -62,6 +62,30 @@ bool GpuSpec::supports(Precision precision) const
     return peakFlopsPerSecond(precision) > 0.0;
 }
 
+std::string attentionDescription(const ModelSpec &model)
+{
+    std::string text;
+    if (model.latentAttention())
+        text = "latent " + std::to_string(model.kvLoraRank) + "+"
+            + std::to_string(model.ropeHeadDim);
+    else if (model.kvHeads == 1 && model.heads > 1)
+        text = "MQA";
+    else if (model.kvHeads < model.heads)
+        text = "GQA " + std::to_string(model.kvHeads) + " K/V heads";
+    else
+        text = "MHA";
+    const auto layersOf = [&](int local) {
+        return " on " + std::to_string(local) + " of " + std::to_string(model.layers);
+    };
+    if (model.attentionChunk > 0)
+        text += ", chunks " + std::to_string(model.attentionChunk)
+            + layersOf(model.localAttentionLayers());
+    else if (model.slidingWindow > 0)
+        text += ", window " + std::to_string(model.slidingWindow)
+            + layersOf(model.localAttentionLayers());
+    return text;
+}
+
 const std::vector<CatalogKind> &allCatalogKinds()
 {
     static const std::vector<CatalogKind> kinds = {

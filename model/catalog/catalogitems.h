@@ -349,6 +349,14 @@ struct ModelSpec : CatalogEntry
     bool isMoe() const { return experts > 1; }
 };
 
+/**
+ * A model's attention in a few words, for catalog listings: "latent 512+64" (multi-head latent
+ * attention: the latent and rotary key a token caches), "window 128 on 18 of 36" (sliding window),
+ * "chunks 8192 on 36 of 48" (chunked local attention), "GQA 8 K/V heads" (grouped-query), "MQA"
+ * (one K/V head) or "MHA" (every head its own keys and values).
+ */
+std::string attentionDescription(const ModelSpec &model);
+
 /** The kinds of catalog entries, in the order `catalog list` shows them. */
 enum class CatalogKind { Gpu, Node, Nic, Switch, Storage, Rack, Facility, Model, Dataset };
 

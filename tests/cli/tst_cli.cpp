@@ -92,6 +92,16 @@ private slots:
             QVERIFY2(ids.contains(QLatin1String(id)), id);
     }
 
+    void catalogListModelsSaysTheirAttention()
+    {
+        const Result r
+            = run({QStringLiteral("catalog"), QStringLiteral("list"), QStringLiteral("models")});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.out.contains("attention"), r.out.constData());
+        QVERIFY2(r.out.contains("latent 512+64"), r.out.constData());
+        QVERIFY2(r.out.contains("chunks 8192 on 36 of 48"), r.out.constData());
+    }
+
     void usageErrorsExitTwo_data()
     {
         QTest::addColumn<QStringList>("arguments");
