@@ -96,6 +96,35 @@ private slots:
                  qPrintable(l4.first()->toolTip(0)));
     }
 
+    void catalogPaletteSaysEachModelsAttention()
+    {
+        // The Models branch of the catalog lists each model's attention beside its layers, in
+        // the words attentionDescription gives (tst_catalog derives them from the entries).
+        app::MainWindow window(m_catalog);
+        window.show();
+        QTreeWidget *tree = window.palette()->tree();
+        const QList<QTreeWidgetItem *> deepseek = tree->findItems(
+            QStringLiteral("DeepSeek-V3 671B (MoE, MLA)"), Qt::MatchExactly | Qt::MatchRecursive);
+        const QList<QTreeWidgetItem *> scout = tree->findItems(
+            QStringLiteral("Llama 4 Scout 17B-16E (MoE)"), Qt::MatchExactly | Qt::MatchRecursive);
+        QVERIFY(!deepseek.isEmpty() && !scout.isEmpty());
+        QCOMPARE(deepseek.first()->text(1), QStringLiteral("61 layers, latent 512+64"));
+        QCOMPARE(scout.first()->text(1),
+                 QStringLiteral("48 layers, GQA 8 K/V heads, chunks 8192 on 36 of 48"));
+        // A narrow palette elides the column; hovering shows it whole.
+        QVERIFY(scout.first()->toolTip(1).contains(scout.first()->text(1)));
+        deepseek.first()->parent()->setExpanded(true);
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        for (const QSize size : {QSize(1920, 1080), QSize(1366, 768)}) {
+            window.resize(size);
+            QCoreApplication::processEvents();
+            tree->scrollToItem(deepseek.first(), QAbstractItemView::PositionAtTop);
+            QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/palette-models-%1x%2.png")
+                                           .arg(size.width())
+                                           .arg(size.height())));
+        }
+    }
+
     void headlineSaysWhereTheStepGoes()
     {
         // The one-sentence diagnosis sits under the headline, above the tree, and a bar shows
