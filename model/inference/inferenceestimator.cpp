@@ -283,13 +283,10 @@ bool InferenceEstimator::latentCache(const TransformerShape &shape) const
 
 double InferenceEstimator::kvBytesPerToken(const TransformerShape &shape) const
 {
-    // Every layer's K and V heads; a latent cache keeps a token's latent and rotary key, an
-    // engine that up-projects latent attention keeps every head's key and value, each as wide
-    // as a key head (ServingEngine::latentKvCache).
-    const double elements = latentCache(shape)
-        ? shape.kvLoraRank + shape.ropeHeadDim
-        : 2.0 * shape.kvHeads * (shape.headDim + shape.ropeHeadDim);
-    return shape.layers * elements * bytesPerElement(m_job.kvPrecision);
+    // Every layer's K and V heads, or its latent where the engine caches latents
+    // (ServingEngine::latentKvCache).
+    return shape.layers * shape.cachedKvElementsPerLayer(latentCache(shape))
+        * bytesPerElement(m_job.kvPrecision);
 }
 
 double InferenceEstimator::kvBytesReadPerSequenceOnGpu(const BatchSetup &s) const
@@ -303,23 +300,19 @@ double InferenceEstimator::kvBytesReadPerSequenceOnGpu(const BatchSetup &s) cons
     return bytes;
 }
 
-double InferenceEstimator::kvBytesPerSequenceOnGpu(const BatchSetup &s, double context) const
-{
-    double bytes = kvBytesPerToken(s.shape) * s.shape.attendedContext(context) * s.kvShare;
-    if (s.draft)
-        bytes += kvBytesPerToken(s.draftShape) * s.draftShape.attendedContext(context)
-            * s.draftKvShare;
-    return bytes;
-}
-
-double InferenceEstimator::kvBytesPerSequence(const BatchSetup &s, double context) const
+double InferenceEstimator::kvBytesPerSequence(const BatchSetup &s, double context,
+                                              KvScope scope) const
 {
     // A local layer keeps only its window's or its chunk's K/V (TensorRT-LLM's cyclic KV cache,
     // vLLM's sliding-window and chunked-local-attention KV managers), up to the span at a
-    // chunk's end; attendedContext averages the layers' cached tokens.
-    double bytes = kvBytesPerToken(s.shape) * s.shape.attendedContext(context);
+    // chunk's end; attendedContext averages the layers' cached tokens. On one GPU, each model's
+    // cache counts its own share.
+    const bool oneGpu = scope == KvScope::OneGpu;
+    double bytes
+        = kvBytesPerToken(s.shape) * s.shape.attendedContext(context) * (oneGpu ? s.kvShare : 1.0);
     if (s.draft)
-        bytes += kvBytesPerToken(s.draftShape) * s.draftShape.attendedContext(context);
+        bytes += kvBytesPerToken(s.draftShape) * s.draftShape.attendedContext(context)
+            * (oneGpu ? s.draftKvShare : 1.0);
     return bytes;
 }
 
@@ -336,8 +329,9 @@ void InferenceEstimator::estimateMemory(InferenceEstimate &e, const BatchSetup &
     e.kvBytesPerToken = kvBytesPerToken(s.shape);
     if (s.draft)
         e.kvBytesPerToken += kvBytesPerToken(s.draftShape);
-    e.kvBytesPerSequence = kvBytesPerSequence(s, s.inputTokens + s.outputTokens);
-    e.kvBytesPerGpu = s.batch * kvBytesPerSequenceOnGpu(s, s.inputTokens + s.outputTokens);
+    const double context = s.inputTokens + s.outputTokens;
+    e.kvBytesPerSequence = kvBytesPerSequence(s, context, KvScope::WholeModel);
+    e.kvBytesPerGpu = s.batch * kvBytesPerSequence(s, context, KvScope::OneGpu);
     // Prefill workspace for the tokens one step processes: hidden states, QKV and the MLP
     // intermediate, 16-bit. A chunking engine never runs more than its step's token budget
     // (vLLM sizes its activation memory by profiling a step of max_num_batched_tokens), so a

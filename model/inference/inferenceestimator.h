@@ -83,10 +83,10 @@ private:
     bool latentCache(const TransformerShape &shape) const;
     /** K/V bytes one token of context adds on every layer of `shape` (whole model). */
     double kvBytesPerToken(const TransformerShape &shape) const;
-    /** K/V bytes one sequence of `context` tokens keeps (target and draft, whole model). */
-    double kvBytesPerSequence(const BatchSetup &setup, double context) const;
-    /** The same on one GPU: its share of the target's and of the draft's K/V. */
-    double kvBytesPerSequenceOnGpu(const BatchSetup &setup, double context) const;
+    /** The whole model's K/V, or one GPU's share of the target's and of the draft's. */
+    enum class KvScope { WholeModel, OneGpu };
+    /** K/V bytes one sequence of `context` tokens keeps (target and draft) in `scope`. */
+    double kvBytesPerSequence(const BatchSetup &setup, double context, KvScope scope) const;
     /** K/V bytes one decode step reads on one GPU for one sequence, averaged over its generation
      * (target and draft, each its own share). */
     double kvBytesReadPerSequenceOnGpu(const BatchSetup &setup) const;

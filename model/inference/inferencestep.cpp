@@ -380,12 +380,11 @@ double kvCacheReadSeconds(const ServingReplica &replica, double hbmBytes)
 double cachedKvElementsPerToken(const ServingReplica &replica)
 {
     const TransformerShape &shape = replica.shape;
-    const double t = replica.tensorParallel;
+    const double layerElements = shape.cachedKvElementsPerLayer(replica.latentKvCache);
     if (shape.latentAttention() && replica.latentKvCache)
-        return shape.kvLoraRank + shape.ropeHeadDim;
-    // Standard attention: K and V of head dim d; an up-projecting engine pads each value head
-    // to the key head's width (headDim + ropeHeadDim) for its attention kernel.
-    return 2.0 * std::max(1.0, shape.kvHeads / t) * (shape.headDim + shape.ropeHeadDim);
+        return layerElements; // the whole latent on every rank
+    // The rank's K/V heads: an even share, or a copy of one when there are fewer than ranks.
+    return layerElements * std::max(1.0, shape.kvHeads / replica.tensorParallel) / shape.kvHeads;
 }
 
 double decodeAttentionFlopsPerKey(const ServingReplica &replica)

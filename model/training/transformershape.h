@@ -81,6 +81,15 @@ struct TransformerShape
     {
         return latentAttention() ? queryWidth() + valueWidth() : 2.0 * kvHeads * headDim;
     }
+    /** K/V cache elements one token adds to one layer (all its heads): the latent and the
+     * rotary key where `latentCache` (an engine that keeps latent attention's latents), else
+     * every K/V head's key and value, each as wide as a key head (headDim + ropeHeadDim: an
+     * up-projecting engine pads the values to it). */
+    double cachedKvElementsPerLayer(bool latentCache) const
+    {
+        return latentAttention() && latentCache ? kvLoraRank + ropeHeadDim
+                                                : 2.0 * kvHeads * (headDim + ropeHeadDim);
+    }
     /** Width of the fused QKV projection output: heads·headDim + 2·kvHeads·headDim. For latent
      * attention, the width of one GEMM from the hidden state with all its projections' weights
      * (down to the latents and up from them), the FLOPs and bytes they take. */
