@@ -221,8 +221,7 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     // one. A latent cache is the whole latent on every rank. A stage keeps the cache of its own
     // layers. The draft model's cache splits by its own heads.
     const auto kvShareOf = [&](const TransformerShape &shape) {
-        return (latentCache(shape) ? 1.0 : std::max(1.0, shape.kvHeads / tp) / shape.kvHeads)
-            / stages;
+        return shape.cachedKvShareOfRank(latentCache(shape), tp) / stages;
     };
     s.kvShare = kvShareOf(s.shape);
     if (s.draft)

@@ -380,11 +380,8 @@ double kvCacheReadSeconds(const ServingReplica &replica, double hbmBytes)
 double cachedKvElementsPerToken(const ServingReplica &replica)
 {
     const TransformerShape &shape = replica.shape;
-    const double layerElements = shape.cachedKvElementsPerLayer(replica.latentKvCache);
-    if (shape.latentAttention() && replica.latentKvCache)
-        return layerElements; // the whole latent on every rank
-    // The rank's K/V heads: an even share, or a copy of one when there are fewer than ranks.
-    return layerElements * std::max(1.0, shape.kvHeads / replica.tensorParallel) / shape.kvHeads;
+    return shape.cachedKvElementsPerLayer(replica.latentKvCache)
+        * shape.cachedKvShareOfRank(replica.latentKvCache, replica.tensorParallel);
 }
 
 double decodeAttentionFlopsPerKey(const ServingReplica &replica)

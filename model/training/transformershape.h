@@ -9,6 +9,8 @@
 
 #include "model/catalog/catalogitems.h"
 
+#include <algorithm>
+
 namespace cp::model {
 
 /**
@@ -89,6 +91,13 @@ struct TransformerShape
     {
         return latentAttention() && latentCache ? kvLoraRank + ropeHeadDim
                                                 : 2.0 * kvHeads * (headDim + ropeHeadDim);
+    }
+    /** Share of those elements one of `tensorParallel` ranks keeps: the whole latent on every
+     * rank, else its K/V heads' share (a copy of one when there are fewer heads than ranks). */
+    double cachedKvShareOfRank(bool latentCache, double tensorParallel) const
+    {
+        return latentAttention() && latentCache ? 1.0
+                                                : std::max(1.0, kvHeads / tensorParallel) / kvHeads;
     }
     /** Width of the fused QKV projection output: heads·headDim + 2·kvHeads·headDim. For latent
      * attention, the width of one GEMM from the hidden state with all its projections' weights
