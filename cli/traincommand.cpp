@@ -49,6 +49,9 @@ std::vector<OptionSpec> trainOptions()
         {"microbatch", true, "sequences per microbatch"},
         {"interleave", true, "virtual pipeline stages per GPU"},
         {"recompute", true, "none|selective|full"},
+        {"recompute-modules", true,
+         "what selective recompute repeats, comma-separated: core_attn (the default), "
+         "layernorm, moe_act, mlp, mla_up_proj (Megatron-Core recompute_modules)"},
         {"zero", true, "ZeRO stage 0|1|2|3"},
         {"nic", true, "NIC id (default: the node's)"},
         {"nics-per-node", true, "NICs per node (default: the node's)"},
@@ -251,6 +254,14 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
         k.*d.member = a.integer(d.key, d.minimum, d.maximum);
     if (auto recompute = a.choice("recompute", {"none", "selective", "full"}))
         k.recompute = model::recomputeFromName(*recompute);
+    if (auto names = a.value("recompute-modules")) {
+        std::string error;
+        k.recomputeModules = model::recomputeModulesFromNames(splitList(*names, ','), &error);
+        if (!k.recomputeModules)
+            throw UsageError("--recompute-modules: " + error);
+        if (k.recompute && *k.recompute != model::Recompute::Selective)
+            throw UsageError("--recompute-modules needs --recompute selective (or no --recompute)");
+    }
     return job;
 }
 

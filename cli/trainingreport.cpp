@@ -22,7 +22,7 @@ std::string layout(const model::TrainingEstimate &e)
     text += ", microbatch " + std::to_string(c.microbatch);
     if (c.interleave > 1)
         text += ", interleave " + std::to_string(c.interleave);
-    text += ", recompute " + model::recomputeName(c.recompute) + ", ZeRO-" + std::to_string(c.zero);
+    text += ", recompute " + model::recomputeDescription(c) + ", ZeRO-" + std::to_string(c.zero);
     return text;
 }
 } // namespace

@@ -415,7 +415,7 @@ void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEs
                    .arg(c.dp)
                    .arg(c.cp)
                    .arg(c.microbatch)
-                   .arg(QString::fromStdString(model::recomputeName(c.recompute)))
+                   .arg(QString::fromStdString(model::recomputeDescription(c)))
                    .arg(c.zero));
         addRow(section, tr("Step time"), tr("%1 s").arg(number(training.stepSeconds, 3)));
         addRow(section, tr("Throughput"),

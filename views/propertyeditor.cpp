@@ -514,9 +514,45 @@ void PropertyEditor::addTrainingLayoutRows(PropertyFields &fields)
          {tr("full"), QStringLiteral("full")}},
         k.recompute ? QString::fromStdString(model::recomputeName(*k.recompute)) : QString(),
         [](model::Plan &p, const QString &v) {
-            p.training.constraints.recompute
+            model::ParallelismConstraints &constraints = p.training.constraints;
+            constraints.recompute
                 = v.isEmpty() ? std::nullopt : model::recomputeFromName(v.toStdString());
+            // Modules belong to selective recomputation: none or full drops them in the same
+            // edit, or the plan would hold a choice its reader refuses.
+            if (constraints.recompute && *constraints.recompute != model::Recompute::Selective)
+                constraints.recomputeModules.reset();
         });
+    QStringList moduleNames;
+    if (k.recomputeModules)
+        for (const std::string &name : model::recomputeModuleNames(*k.recomputeModules))
+            moduleNames << QString::fromStdString(name);
+    fields
+        .addText(tr("Recompute modules"), moduleNames.join(QStringLiteral(", ")),
+                 tr("core_attn (selective's default)"),
+                 [](model::Plan &p, const QString &text) {
+                     model::ParallelismConstraints &constraints = p.training.constraints;
+                     std::vector<std::string> names;
+                     for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+                         if (!part.trimmed().isEmpty())
+                             names.push_back(part.trimmed().toStdString());
+                     if (names.empty()) {
+                         constraints.recomputeModules.reset();
+                         return;
+                     }
+                     std::string error;
+                     const auto modules = model::recomputeModulesFromNames(names, &error);
+                     if (!modules)
+                         throw std::invalid_argument("Recompute modules: " + error);
+                     if (constraints.recompute
+                         && *constraints.recompute != model::Recompute::Selective)
+                         throw std::invalid_argument(
+                             "Recompute modules: they name what selective recomputation repeats; "
+                             "set Recompute to selective (or searched) first");
+                     constraints.recomputeModules = modules;
+                 })
+        ->setToolTip(tr("What selective recomputation repeats, comma-separated (Megatron-Core "
+                        "recompute_modules): core_attn, layernorm, moe_act, mlp, mla_up_proj. "
+                        "Naming modules fixes Recompute to selective."));
     fields.addChoice(
         tr("ZeRO stage"),
         {{searched, QString()},

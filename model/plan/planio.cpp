@@ -115,6 +115,12 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
         k.*d.member = w.optionalInteger(d.key, d.minimum, d.maximum);
     if (auto recompute = w.optionalChoice("recompute", {"none", "selective", "full"}))
         k.recompute = recomputeFromName(*recompute);
+    // Modules name what selective recomputation repeats: with none or full they would be ignored.
+    k.recomputeModules = readRecomputeModules(w, "recompute_modules");
+    if (k.recomputeModules && k.recompute && *k.recompute != Recompute::Selective)
+        w.fail("recompute_modules",
+               "recompute modules need \"recompute\": \"selective\" (or "
+               "no recompute, which they fix to selective)");
 }
 
 void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
@@ -765,6 +771,8 @@ nlohmann::json trainingWorkloadToJson(const Plan &plan)
             w[d.key] = *(k.*d.member);
     if (k.recompute)
         w["recompute"] = recomputeName(*k.recompute);
+    if (k.recomputeModules)
+        w["recompute_modules"] = recomputeModuleNames(*k.recomputeModules);
     return w;
 }
 

@@ -10,6 +10,7 @@
 #include "model/plan/planio.h"
 #include "model/training/trainingframework.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <iomanip>
@@ -77,6 +78,7 @@ std::string fieldLabel(const std::string &path)
         {"workload.ep", "Expert parallel"},
         {"workload.microbatch", "Microbatch"},
         {"workload.recompute", "Recompute"},
+        {"workload.recompute_modules", "Recompute modules"},
         {"workload.zero", "ZeRO stage"},
     };
     const auto it = labels.find(path);
@@ -112,6 +114,14 @@ std::string describeValue(const std::string &path, const nlohmann::json &value,
     }
     if (value.is_string())
         return name(value.get<std::string>());
+    if (value.is_array() && std::all_of(value.begin(), value.end(), [](const nlohmann::json &item) {
+            return item.is_string();
+        })) { // a list of names, such as the recompute modules
+        std::string names;
+        for (const nlohmann::json &item : value)
+            names += (names.empty() ? "" : ", ") + item.get<std::string>();
+        return names;
+    }
     if (path == "fabric.oversubscription" && value.is_number())
         return describeValue("", value, catalog) + ":1";
     if (value.is_number_integer())

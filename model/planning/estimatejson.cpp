@@ -9,16 +9,19 @@ namespace cp::model {
 
 nlohmann::json parallelConfigToJson(const ParallelConfig &c)
 {
-    return {{"tp", c.tp},
-            {"pp", c.pp},
-            {"dp", c.dp},
-            {"cp", c.cp},
-            {"ep", c.ep},
-            {"microbatch", c.microbatch},
-            {"interleave", c.interleave},
-            {"recompute", recomputeName(c.recompute)},
-            {"zero", c.zero},
-            {"sequence_parallel", c.sequenceParallel}};
+    nlohmann::json json = {{"tp", c.tp},
+                           {"pp", c.pp},
+                           {"dp", c.dp},
+                           {"cp", c.cp},
+                           {"ep", c.ep},
+                           {"microbatch", c.microbatch},
+                           {"interleave", c.interleave},
+                           {"recompute", recomputeName(c.recompute)},
+                           {"zero", c.zero},
+                           {"sequence_parallel", c.sequenceParallel}};
+    if (c.recompute == Recompute::Selective)
+        json["recompute_modules"] = recomputeModuleNames(c.recomputeModules);
+    return json;
 }
 
 nlohmann::json stepOperationsToJson(const StepOperations &operations)

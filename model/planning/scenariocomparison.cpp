@@ -305,7 +305,8 @@ std::string layoutText(const PlanEstimate &e)
     const ParallelConfig &c = e.training.best.config;
     return "TP " + std::to_string(c.tp) + " x PP " + std::to_string(c.pp) + " x DP "
         + std::to_string(c.dp) + " x CP " + std::to_string(c.cp) + ", microbatch "
-        + std::to_string(c.microbatch);
+        + std::to_string(c.microbatch) + ", recompute " + recomputeDescription(c) + ", ZeRO-"
+        + std::to_string(c.zero);
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/catalog/catalogitems.h"
+#include "model/training/recomputemodules.h"
 #include "model/training/stepoperation.h"
 #include "model/training/trainingframework.h"
 
@@ -27,6 +28,8 @@ struct ParallelConfig
     int microbatch = 1; ///< sequences per microbatch
     int interleave = 1; ///< virtual pipeline stages per GPU (1 = plain 1F1B)
     Recompute recompute = Recompute::None;
+    /** What Recompute::Selective repeats (ignored otherwise). */
+    RecomputeModules recomputeModules;
     int zero = 1; ///< ZeRO stage 0..3 (1 = distributed optimizer)
     bool sequenceParallel = true; ///< Korthikanti et al. 2022 sequence parallelism with TP
 };
@@ -39,6 +42,10 @@ inline long long pipelineStageGpus(const ParallelConfig &config)
 {
     return 1LL * config.tp * config.cp * config.dp;
 }
+
+/** "none", "full", "selective" (core attention alone, Megatron-Core's default) or "selective
+ * (layernorm, moe_act)": the recomputation `config` runs, as reports and tables name it. */
+std::string recomputeDescription(const ParallelConfig &config);
 
 /**
  * Tensor parallelism of the expert MLPs. Megatron-Core's MoE parallel folding lets EP span the
@@ -56,6 +63,8 @@ struct ParallelismConstraints
 {
     std::optional<int> tp, pp, dp, cp, ep, microbatch, interleave, zero;
     std::optional<Recompute> recompute;
+    /** The modules selective recomputation repeats; set, it fixes recompute to selective. */
+    std::optional<RecomputeModules> recomputeModules;
 };
 
 /** One dimension a plan, the CLI or the GUI may fix: its key (plan JSON and CLI option), the

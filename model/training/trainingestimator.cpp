@@ -111,6 +111,16 @@ std::optional<Recompute> recomputeFromName(const std::string &name)
     return std::nullopt;
 }
 
+std::string recomputeDescription(const ParallelConfig &config)
+{
+    if (config.recompute != Recompute::Selective || config.recomputeModules == RecomputeModules {})
+        return recomputeName(config.recompute);
+    std::string list;
+    for (const std::string &name : recomputeModuleNames(config.recomputeModules))
+        list += (list.empty() ? "" : ", ") + name;
+    return "selective (" + list + ")";
+}
+
 TrainingEstimator::TrainingEstimator(const TrainingJob &job, const ClusterDescription &cluster)
     : m_job(job)
     , m_cluster(cluster)
@@ -170,7 +180,33 @@ std::string TrainingEstimator::validate(const ParallelConfig &c, bool withReason
         reason = checkSchedule(c, withReason);
     if (reason.empty() && c.ep > 1)
         reason = checkExperts(c, withReason);
+    if (reason.empty() && c.recompute == Recompute::Selective)
+        reason = checkRecomputeModules(c, withReason);
     return reason;
+}
+
+/** Megatron-Core refuses moe_act without grouped GEMMs and mla_up_proj without latent attention
+ * (TransformerConfig.__post_init__); a module the model does not have would repeat nothing. */
+std::string TrainingEstimator::checkRecomputeModules(const ParallelConfig &c, bool withReason) const
+{
+    const RecomputeModules modules = c.recomputeModules;
+    if (modules.bits == 0)
+        return rejection(withReason, [&] {
+            return std::string("selective recomputation needs at least one module");
+        });
+    const char *missing = nullptr;
+    if (modules.contains(RecomputeModule::MoeActivation) && m_shape.experts <= 1)
+        missing = "moe_act recomputes the experts' activation, and the model has no experts";
+    else if (modules.contains(RecomputeModule::LatentUpProjection) && !m_shape.latentAttention())
+        missing = "mla_up_proj recomputes latent attention's up-projections, and the model has "
+                  "no latent attention";
+    else if (modules.contains(RecomputeModule::DenseMlp) && m_shape.experts > 1
+             && m_shape.denseMlpLayerShare() <= 0)
+        missing = "mlp recomputes a dense layer's MLP, and every layer of the model is a "
+                  "mixture of experts";
+    if (!missing)
+        return {};
+    return rejection(withReason, [&] { return std::string(missing); });
 }
 
 std::string TrainingEstimator::checkDegrees(const ParallelConfig &c, bool withReason) const
@@ -401,9 +437,30 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
     const double actFullLayer = actReplicated + actSharded + actScores;
     double actPerLayer = actFullLayer;
     double actWorkingSet = 0.0;
-    if (c.recompute == Recompute::Selective)
-        actPerLayer = actReplicated + actSharded;
-    else if (c.recompute == Recompute::Full) {
+    if (c.recompute == Recompute::Selective) {
+        // What each module's checkpoint drops (the terms above): core attention its score
+        // matrix (nothing under a fused kernel, which keeps no scores); the norms their outputs;
+        // the MoE activation its output, the routed experts' down-projection input; a dense MLP
+        // its inner activations (its input is the norm output, kept); the latent up-projections
+        // the queries, keys and values (the latents they read stay).
+        const RecomputeModules modules = c.recomputeModules;
+        double dropped = 0.0;
+        if (modules.contains(RecomputeModule::CoreAttention))
+            dropped += actScores;
+        if (modules.contains(RecomputeModule::LayerNorm))
+            dropped += 2.0 * normOutputBytes * tokens * h / spDivisor;
+        if (modules.contains(RecomputeModule::MoeActivation))
+            dropped += (fp8 ? 1.0 : 2.0) * tokens * shape.moeLayerShare() * shape.topK * shape.ffn
+                * m_job.moeCapacityFactor / t;
+        if (modules.contains(RecomputeModule::DenseMlp)) {
+            const double denseUnits
+                = shape.experts > 1 ? shape.denseMlpLayerShare() * shape.denseFfn : shape.ffn;
+            dropped += mlpBytesPerUnit * tokens * denseUnits / t;
+        }
+        if (modules.contains(RecomputeModule::LatentUpProjection) && shape.latentAttention())
+            dropped += 2.0 * (shape.queryWidth() + shape.kvWidth()) * tokens / t;
+        actPerLayer = actFullLayer - dropped;
+    } else if (c.recompute == Recompute::Full) {
         actPerLayer = 2.0 * tokens * h / spDivisor; // only the layer input is kept
         actWorkingSet = actFullLayer; // one layer rebuilt at a time in backward
     }
@@ -425,6 +482,34 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
     return mem;
 }
 
+/**
+ * The FLOPs a layer's recomputation repeats per token: the whole forward under full
+ * recomputation; under selective, the attention core, the dense MLP's GEMMs and the latent
+ * up-projections of the modules it names (norms and activations are memory-bound, no FLOPs).
+ */
+double TrainingEstimator::recomputedLayerFlopsPerToken(const ParallelConfig &c) const
+{
+    const TransformerShape &shape = m_shape;
+    const double attentionCore = shape.attentionCoreFlopsPerToken(m_job.seqLen);
+    if (c.recompute == Recompute::Full)
+        return shape.layerGemmFlopsPerToken() + attentionCore;
+    if (c.recompute != Recompute::Selective)
+        return 0.0;
+    const RecomputeModules modules = c.recomputeModules;
+    double flops = 0.0;
+    if (modules.contains(RecomputeModule::CoreAttention))
+        flops += attentionCore;
+    if (modules.contains(RecomputeModule::DenseMlp))
+        flops += 2.0
+            * (shape.experts > 1 ? shape.denseMlpLayerShare() * shape.denseMlpParameters()
+                                 : shape.expertParameters());
+    if (modules.contains(RecomputeModule::LatentUpProjection) && shape.latentAttention())
+        flops += 2.0
+            * (shape.kvLoraRank * (shape.heads * shape.headDim + shape.valueWidth())
+               + shape.qLoraRank * shape.queryWidth());
+    return flops;
+}
+
 /** Tokens per second, model and hardware FLOP/s per GPU and MFU of `result`'s step. */
 void TrainingEstimator::addThroughput(const ParallelConfig &c, TrainingEstimate &result) const
 {
@@ -434,15 +519,11 @@ void TrainingEstimator::addThroughput(const ParallelConfig &c, TrainingEstimate 
     result.tokensPerSecond = tokensPerStep / result.stepSeconds;
     // FLOPs per token, conventional counting (Megatron SC21): 3 passes of every layer and the
     // logits; recomputation adds what it repeats.
-    const double recomputeGemm = c.recompute == Recompute::Full ? 1.0 : 0.0;
-    const double recomputeAttn = c.recompute == Recompute::None ? 0.0 : 1.0;
     const double layerFwdPerToken
         = shape.layerGemmFlopsPerToken() + shape.attentionCoreFlopsPerToken(s);
     const double modelFlopsPerToken
         = 3.0 * (shape.layers * layerFwdPerToken + shape.logitFlopsPerToken());
-    const double recomputeFlopsPerToken = shape.layers
-        * (recomputeGemm * shape.layerGemmFlopsPerToken()
-           + recomputeAttn * shape.attentionCoreFlopsPerToken(s));
+    const double recomputeFlopsPerToken = shape.layers * recomputedLayerFlopsPerToken(c);
     const double gpus = m_cluster.gpus;
     result.modelFlopsPerSecondPerGpu
         = tokensPerStep * modelFlopsPerToken / (result.stepSeconds * gpus);
@@ -632,8 +713,9 @@ TrainingEstimator::SearchSpace TrainingEstimator::searchSpace() const
     }
     space.contextParallel = fixedOr(k.cp, cps);
     space.pipelineStages = fixedOr(k.pp, divisorsOf(gpus, model.layers));
-    space.recompute = k.recompute
-        ? std::vector<Recompute> {*k.recompute}
+    space.recompute = k.recompute ? std::vector<Recompute> {*k.recompute}
+        : k.recomputeModules
+        ? std::vector<Recompute> {Recompute::Selective}
         : std::vector<Recompute> {Recompute::None, Recompute::Selective, Recompute::Full};
     space.zeroStages = fixedOr(k.zero, {0, 1, 2, 3});
     return space;
@@ -705,6 +787,7 @@ void TrainingEstimator::searchLayoutsOfShape(int tp, int cp, int pp, int dp,
     config.dp = dp;
     config.cp = cp;
     config.sequenceParallel = m_job.framework.sequenceParallel;
+    config.recomputeModules = k.recomputeModules.value_or(RecomputeModules {});
     for (int ep : fixedOr(k.ep, eps))
         for (int mb : fixedOr(k.microbatch, microbatches)) {
             // Everything below shares this microbatch's layer costs (MicrobatchLayerCosts).

@@ -63,6 +63,7 @@ private:
     std::string checkActivationOffload(const ParallelConfig &config, bool withReason) const;
     /** Expert parallelism: an MoE model whose experts and TP x DP x CP divide by EP. */
     std::string checkExperts(const ParallelConfig &config, bool withReason) const;
+    std::string checkRecomputeModules(const ParallelConfig &config, bool withReason) const;
     /** Explanations of the ten best, the microbatch headroom, or why nothing fits. */
     void finishSearch(LayoutRanking &ranking) const;
     std::string noShapeReason() const;
@@ -76,6 +77,7 @@ private:
                       std::optional<MicrobatchLayerCosts> *costs, TrainingEstimate &result) const;
     void explain(TrainingEstimate &estimate) const;
     void addThroughput(const ParallelConfig &c, TrainingEstimate &result) const;
+    double recomputedLayerFlopsPerToken(const ParallelConfig &c) const;
     MemoryBreakdown estimateMemory(const ParallelConfig &config) const;
 
     TrainingJob m_job;

@@ -28,6 +28,13 @@ constexpr double optimizerStateTrafficBytesPerParameter = 26.0;
  */
 constexpr double flashBackwardWork = 2.5;
 
+/** RecomputeModule bits, for tagging the operations each module repeats. */
+constexpr unsigned coreAttention = static_cast<unsigned>(RecomputeModule::CoreAttention);
+constexpr unsigned layerNorm = static_cast<unsigned>(RecomputeModule::LayerNorm);
+constexpr unsigned moeActivation = static_cast<unsigned>(RecomputeModule::MoeActivation);
+constexpr unsigned denseMlp = static_cast<unsigned>(RecomputeModule::DenseMlp);
+constexpr unsigned latentUpProjection = static_cast<unsigned>(RecomputeModule::LatentUpProjection);
+
 /** The sizes one layout's operations share: TP, tokens per microbatch, the sequence. */
 struct LayoutSizes
 {
@@ -49,6 +56,20 @@ double memoryBoundSeconds(const GpuSpec &gpu, double bytes, double kernels,
     const double fraction
         = achievableFraction > 0 ? achievableFraction : gpu.memoryAchievableFraction;
     return bytes / (gpu.memoryBytesPerSecond * fraction) + kernels * gpu.kernelOverheadSeconds;
+}
+
+/** `part`'s work and time added to `op`'s: two GEMMs shown as one operation. */
+void accumulate(LayerOperation &op, const LayerOperation &part)
+{
+    op.flops += part.flops;
+    op.bytes += part.bytes;
+    op.kernels += part.kernels;
+    op.forwardSeconds += part.forwardSeconds;
+    op.backwardSeconds += part.backwardSeconds;
+    op.backwardFlops += part.backwardFlops;
+    op.backwardBytes += part.backwardBytes;
+    op.backwardKernels += part.backwardKernels;
+    op.hiddenSeconds += part.hiddenSeconds;
 }
 
 /** `op` run on `share` of the layers: its work, traffic and time in proportion. */
@@ -118,7 +139,9 @@ private:
         const char *down;
         const char *collectives;
     };
-    void addDenseMlp(double copies, double ffnSize, const DenseMlpNames &names);
+    void addDenseMlp(double copies, double ffnSize, const DenseMlpNames &names,
+                     unsigned recomputeModule);
+    void addLatentProjections(const LayerOperation &outputProjection);
     void addAttention();
     void addMixtureOfExperts(double expertTokens);
     void addContextParallel(double attentionForwardSeconds);
@@ -168,7 +191,8 @@ public:
             = std::ceil(m_shape.layers / (config.pp * config.interleave)) * config.interleave;
         microbatches = static_cast<double>(job.globalBatch) / (config.dp * config.microbatch);
         fullRecompute = config.recompute == Recompute::Full;
-        anyRecompute = config.recompute != Recompute::None;
+        if (config.recompute == Recompute::Selective)
+            selectiveModules = config.recomputeModules.bits;
     }
 
     void assemble(TrainingEstimate &result);
@@ -177,7 +201,7 @@ private:
     bool repeated(const LayerOperation &op) const
     {
         return (fullRecompute && op.repeatedByFullRecompute)
-            || (anyRecompute && op.repeatedBySelectiveRecompute);
+            || (op.recomputeModule & selectiveModules) != 0;
     }
     int buildingsPerStage() const;
     double pipelineSendSeconds() const;
@@ -195,7 +219,8 @@ private:
     const MicrobatchLayerCosts &m_costs;
     const TransformerShape &m_shape;
     double layersPerStage = 0, microbatches = 0;
-    bool fullRecompute = false, anyRecompute = false;
+    bool fullRecompute = false;
+    unsigned selectiveModules = 0; ///< RecomputeModule bits selective recomputation repeats
 };
 
 /** `flops` of an M x N x K GEMM run as `splits` GEMMs of M / splits rows each. */
@@ -374,7 +399,7 @@ void LayerCostBuilder::addAttention()
         op.backwardKernels = 2.0 * m_config.cp; // the dO·O preprocessing kernel and the backward
         op.backwardSeconds
             = flashBackwardWork * seconds + op.backwardKernels * m_gpu.kernelOverheadSeconds;
-        op.repeatedBySelectiveRecompute = true;
+        op.recomputeModule = coreAttention;
         forwardSeconds = op.forwardSeconds;
         addLayer(op);
     } else {
@@ -388,11 +413,11 @@ void LayerCostBuilder::addAttention()
         scores.forwardSeconds += m_gpu.kernelOverheadSeconds;
         scores.backwardKernels = 4;
         scores.backwardSeconds += 2.0 * m_gpu.kernelOverheadSeconds;
-        scores.repeatedBySelectiveRecompute = true;
+        scores.recomputeModule = coreAttention;
         // Softmax reads and writes the scores; dropout reads them, writes them and a 1-byte mask.
         LayerOperation softmax = memoryOperation("softmax and dropout on the scores",
                                                  4.5 * scoreElements * activationBytes, 2);
-        softmax.repeatedBySelectiveRecompute = true;
+        softmax.recomputeModule = coreAttention;
         forwardSeconds = scores.forwardSeconds + softmax.forwardSeconds;
         addLayer(scores);
         addLayer(softmax);
@@ -422,12 +447,12 @@ void LayerCostBuilder::addContextParallel(double attentionForwardSeconds)
     op.backwardKernels = steps;
     op.backwardSeconds = steps * std::max(0.0, 2.0 * send - flashBackwardWork * computePerBlock);
     op.hiddenSeconds = steps * 3.0 * send - op.forwardSeconds - op.backwardSeconds;
-    op.repeatedBySelectiveRecompute = true;
+    op.recomputeModule = coreAttention;
     addLayer(op);
     LayerOperation merge
         = memoryOperation("context-parallel output merge",
                           steps * 3.0 * tokens * m_shape.valueWidth() / t * activationBytes, steps);
-    merge.repeatedBySelectiveRecompute = true;
+    merge.recomputeModule = coreAttention;
     addLayer(merge);
 }
 
@@ -476,9 +501,11 @@ void LayerCostBuilder::addMixtureOfExperts(double expertTokens)
     const double capacityTokens = expertTokens * m_job.moeCapacityFactor;
     addLayer(gemmOperation("expert MLP up (grouped GEMM)", 2.0 * computedTokens * h * upWidth,
                            capacityTokens, upWidth, h));
-    addLayer(memoryOperation(
+    LayerOperation activation = memoryOperation(
         "expert activation",
-        computedTokens * (m_shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1));
+        computedTokens * (m_shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1);
+    activation.recomputeModule = moeActivation;
+    addLayer(activation);
     addLayer(gemmOperation("expert MLP down (grouped GEMM)", 2.0 * computedTokens * ffn * h,
                            capacityTokens, h, ffn));
 }
@@ -539,27 +566,37 @@ double StepAssembler::stageMicrobatchSeconds(double p2pSeconds) const
  */
 void LayerCostBuilder::addAttentionBlock()
 {
-    // The output projection reads the attention's values (heads x value head dim). For latent
-    // attention the QKV GEMM stands for its chain of down- and up-projections: one GEMM from the
-    // hidden state with their weights and FLOPs, and its outputs are the queries, keys and
-    // values the attention reads.
+    // The output projection reads the attention's values (heads x value head dim).
     const double valueWidth = m_shape.valueWidth() / t;
-    const double qkvWidth = m_shape.qkvWidth() / t;
     const double projectedWidth = (m_shape.queryWidth() + m_shape.kvWidth()) / t;
     const double replicatedTokens = tokens / spDivisor;
     // Norms: read and write h per token, twice per layer; bias-dropout-residual: read the
     // input and the residual, write the output (3 h) and, where the model drops out hidden
     // states, a 1-byte mask (0.5 h), twice per layer.
-    addLayer(memoryOperation("layer norms", 2.0 * 2.0 * replicatedTokens * h * activationBytes, 2));
-    const LayerOperation qkv = gemmOperation("QKV projection", 2.0 * tokens * h * qkvWidth, tokens,
-                                             qkvWidth, h, TpBlockSide::ColumnParallel);
+    LayerOperation norms
+        = memoryOperation("layer norms", 2.0 * 2.0 * replicatedTokens * h * activationBytes, 2);
+    norms.recomputeModule = layerNorm;
+    addLayer(norms);
     const LayerOperation projection
         = gemmOperation("attention output projection", 2.0 * tokens * valueWidth * h, tokens, h,
                         valueWidth, TpBlockSide::RowParallel);
-    addLayer(tensorParallelOperation(qkv, projection, "TP collectives, attention block"));
-    addLayer(qkv);
-    addLayer(memoryOperation("rotary embedding and QKV split",
-                             2.0 * tokens * projectedWidth * activationBytes, 1));
+    if (m_shape.latentAttention()) {
+        addLatentProjections(projection);
+    } else {
+        const double qkvWidth = m_shape.qkvWidth() / t;
+        const LayerOperation qkv = gemmOperation("QKV projection", 2.0 * tokens * h * qkvWidth,
+                                                 tokens, qkvWidth, h, TpBlockSide::ColumnParallel);
+        addLayer(tensorParallelOperation(qkv, projection, "TP collectives, attention block"));
+        addLayer(qkv);
+    }
+    // Megatron-Core's mla_up_proj recomputation repeats the rotary embedding with the
+    // up-projections.
+    LayerOperation rotary = memoryOperation(
+        m_shape.latentAttention() ? "rotary embedding" : "rotary embedding and QKV split",
+        2.0 * tokens * projectedWidth * activationBytes, 1);
+    if (m_shape.latentAttention())
+        rotary.recomputeModule = latentUpProjection;
+    addLayer(rotary);
     addAttention();
     addLayer(projection);
     const double residualBytesPerUnit = m_shape.hiddenDropoutMasks ? 3.5 : 3.0;
@@ -569,22 +606,63 @@ void LayerCostBuilder::addAttentionBlock()
 }
 
 /**
+ * Latent attention's projections as Megatron-Core's MLASelfAttention runs them (DeepSeek-AI,
+ * "DeepSeek-V2", 2024, https://arxiv.org/abs/2405.04434, §2.1.2): one GEMM from the hidden
+ * state down to the query latent (or straight to the queries when they are not compressed), the
+ * K/V latent and the shared rotary key; then the latents up to every head's query, key and value,
+ * the two GEMMs mla_up_proj recomputation repeats. All are split over TP here (Megatron keeps the
+ * down-projections whole on every rank: a share of their FLOPs, 15 M of DeepSeek-V3's 187 M
+ * attention parameters a layer, is not counted on each rank).
+ */
+void LayerCostBuilder::addLatentProjections(const LayerOperation &outputProjection)
+{
+    const TransformerShape &shape = m_shape;
+    const bool queriesCompressed = shape.qLoraRank > 0;
+    const double downWidth = ((queriesCompressed ? shape.qLoraRank : shape.queryWidth())
+                              + shape.kvLoraRank + shape.ropeHeadDim)
+        / t;
+    const LayerOperation down
+        = gemmOperation("latent attention down-projections", 2.0 * tokens * h * downWidth, tokens,
+                        downWidth, h, TpBlockSide::ColumnParallel);
+    const double keyValueWidth = (shape.heads * shape.headDim + shape.valueWidth()) / t;
+    LayerOperation up = gemmOperation("latent attention up-projections",
+                                      2.0 * tokens * shape.kvLoraRank * keyValueWidth, tokens,
+                                      keyValueWidth, shape.kvLoraRank);
+    if (queriesCompressed) {
+        const double queryWidth = shape.queryWidth() / t;
+        accumulate(up,
+                   gemmOperation("", 2.0 * tokens * shape.qLoraRank * queryWidth, tokens,
+                                 queryWidth, shape.qLoraRank));
+    }
+    up.recomputeModule = latentUpProjection;
+    addLayer(tensorParallelOperation(down, outputProjection, "TP collectives, attention block"));
+    addLayer(down);
+    addLayer(up);
+}
+
+/**
  * A dense MLP of `copies` x `ffnSize` (a dense model's MLP, or an MoE layer's shared experts)
  * with its TP collectives; `names` are its up, down and TP operations.
  */
-void LayerCostBuilder::addDenseMlp(double copies, double ffnSize, const DenseMlpNames &names)
+void LayerCostBuilder::addDenseMlp(double copies, double ffnSize, const DenseMlpNames &names,
+                                   unsigned recomputeModule)
 {
     const double ffn = ffnSize / t;
     const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
-    const LayerOperation up = gemmOperation(names.up, copies * 2.0 * tokens * h * upWidth, tokens,
-                                            copies * upWidth, h, TpBlockSide::ColumnParallel);
-    const LayerOperation down = gemmOperation(names.down, copies * 2.0 * tokens * ffn * h, tokens,
-                                              h, copies * ffn, TpBlockSide::RowParallel);
-    addLayer(tensorParallelOperation(up, down, names.collectives));
-    addLayer(up);
-    addLayer(memoryOperation(
+    LayerOperation up = gemmOperation(names.up, copies * 2.0 * tokens * h * upWidth, tokens,
+                                      copies * upWidth, h, TpBlockSide::ColumnParallel);
+    LayerOperation down = gemmOperation(names.down, copies * 2.0 * tokens * ffn * h, tokens, h,
+                                        copies * ffn, TpBlockSide::RowParallel);
+    LayerOperation collectives = tensorParallelOperation(up, down, names.collectives);
+    LayerOperation activation = memoryOperation(
         m_shape.gatedMlp ? "SwiGLU activation" : "GeLU activation",
-        copies * tokens * (m_shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1));
+        copies * tokens * (m_shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1);
+    // A checkpointed MLP runs its whole forward again, its TP collectives included.
+    for (LayerOperation *op : {&collectives, &up, &activation, &down})
+        op->recomputeModule = recomputeModule;
+    addLayer(collectives);
+    addLayer(up);
+    addLayer(activation);
     addLayer(down);
 }
 
@@ -597,7 +675,7 @@ void LayerCostBuilder::addMlpBlock()
                                       "TP collectives, MLP block"};
     static const DenseMlpNames plain {"MLP up", "MLP down", "TP collectives, MLP block"};
     if (m_shape.experts <= 1) {
-        addDenseMlp(1.0, m_shape.ffn, m_shape.gatedMlp ? gated : plain);
+        addDenseMlp(1.0, m_shape.ffn, m_shape.gatedMlp ? gated : plain, denseMlp);
         return;
     }
     // An MoE model whose dense layers are averaged in: their MLP weighs by their share of the
@@ -607,14 +685,15 @@ void LayerCostBuilder::addMlpBlock()
         m_share = m_shape.denseMlpLayerShare();
         addDenseMlp(1.0, m_shape.denseFfn,
                     {m_shape.gatedMlp ? "dense-layer MLP up (gate and up)" : "dense-layer MLP up",
-                     "dense-layer MLP down", "TP collectives, dense-layer MLP"});
+                     "dense-layer MLP down", "TP collectives, dense-layer MLP"},
+                    denseMlp);
     }
     const int denseOperationsEnd = m_costs.count;
     m_share = m_shape.moeLayerShare();
     if (m_shape.sharedExperts > 0) {
-        addDenseMlp(
-            m_shape.sharedExperts, m_shape.ffn,
-            {"shared expert MLP up", "shared expert MLP down", "TP collectives, MLP block"});
+        addDenseMlp(m_shape.sharedExperts, m_shape.ffn,
+                    {"shared expert MLP up", "shared expert MLP down", "TP collectives, MLP block"},
+                    0);
     } else if (m_config.tp > 1) {
         // The expert block still gathers and scatters the sequence-parallel activations.
         addLayer(tensorParallelOperation(LayerOperation {}, LayerOperation {},

@@ -22,7 +22,9 @@ struct LayerOperation
     double backwardKernels = 0;
     double hiddenSeconds = 0; ///< forward + backward, overlapped
     bool repeatedByFullRecompute = true;
-    bool repeatedBySelectiveRecompute = false;
+    /** The selective recompute module whose forward repeats this operation (RecomputeModule
+     * bits), 0 for none. */
+    unsigned recomputeModule = 0;
 };
 
 /**
@@ -34,7 +36,7 @@ struct LayerOperation
 struct MicrobatchLayerCosts
 {
     TransformerShape shape; ///< the model's, as the costs were built for it
-    static constexpr int capacity = 24;
+    static constexpr int capacity = 28;
     LayerOperation operations[capacity];
     int count = 0;
     double logitForwardSeconds = 0;

@@ -129,6 +129,13 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     config.microbatch = row.integer("microbatch", 1, 1 << 20);
     config.interleave = row.integer("interleave", 1, 1024);
     config.recompute = *recomputeFromName(row.choice("recompute", {"none", "selective", "full"}));
+    // The modules a selective run repeats (Megatron-Core's recompute_modules; core_attn alone
+    // when the row does not say).
+    if (auto modules = readRecomputeModules(row, "recompute_modules")) {
+        if (config.recompute != Recompute::Selective)
+            row.fail("recompute_modules", "recompute modules need \"recompute\": \"selective\"");
+        config.recomputeModules = *modules;
+    }
     // ZeRO-1 (the distributed optimizer) for Megatron-Core-era rows and plain data parallelism
     // for 2021-2022 Megatron-LM, unless the row names its stage: 3 for a fully sharded run
     // (Megatron-FSDP, PyTorch FSDP).
@@ -240,7 +247,7 @@ std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> 
         char layout[192];
         std::snprintf(layout, sizeof layout, "TP%d PP%d CP%d EP%d DP%d mb%d v%d %s%s%s%s%s", c.tp,
                       c.pp, c.cp, c.ep, c.dp, c.microbatch, c.interleave,
-                      recomputeName(c.recompute).c_str(), c.zero >= 3 ? " ZeRO-3" : "",
+                      recomputeDescription(c).c_str(), c.zero >= 3 ? " ZeRO-3" : "",
                       row.gradientsReducedInBf16 ? " bf16-grads" : "", offload.c_str(),
                       row.estimate.fits ? "" : " (estimated not to fit)");
         char line[768];

@@ -144,6 +144,30 @@ private slots:
             "train",      "--gpu",     "h100-sxm5-80gb", "--gpus",         "8",  "--model",
             "llama-2-7b", "--seq-len", "4096",           "--global-batch", "64", "--recompute",
             "some"} << "option '--recompute': 'some' is not one of none|selective|full";
+        QTest::newRow("recompute module")
+            << QStringList {"train",          "--gpu",     "h100-sxm5-80gb",
+                            "--gpus",         "8",         "--model",
+                            "llama-2-7b",     "--seq-len", "4096",
+                            "--global-batch", "64",        "--recompute-modules",
+                            "layernorm,attn"}
+            << "--recompute-modules: unknown recompute module \"attn\"";
+        QTest::newRow("recompute modules with full")
+            << QStringList {"train",
+                            "--gpu",
+                            "h100-sxm5-80gb",
+                            "--gpus",
+                            "8",
+                            "--model",
+                            "llama-2-7b",
+                            "--seq-len",
+                            "4096",
+                            "--global-batch",
+                            "64",
+                            "--recompute",
+                            "full",
+                            "--recompute-modules",
+                            "layernorm"}
+            << "--recompute-modules needs --recompute selective";
     }
 
     void usageErrorsExitTwo()
@@ -724,6 +748,53 @@ private slots:
         QCOMPARE(both.status, 2);
         QVERIFY2(both.err.contains("give either --model or the model shape (--hidden-dropout)"),
                  both.err.constData());
+    }
+
+    void trainRecomputesTheNamedModules()
+    {
+        // The same 32-layer, h = 4096 custom model, one 4,096-token sequence per GPU: recomputing
+        // the norms drops their two 16-bit outputs a layer, 2 x 2 B x 4,096 x 4,096 = 64 MiB,
+        // 32 layers: exactly 2 GiB less activation memory. The layout names the modules.
+        QStringList arguments {"train",
+                               "--gpu",
+                               "h100-sxm5-80gb",
+                               "--gpus",
+                               "8",
+                               "--layers",
+                               "32",
+                               "--hidden",
+                               "4096",
+                               "--heads",
+                               "32",
+                               "--vocab",
+                               "32000",
+                               "--seq-len",
+                               "4096",
+                               "--global-batch",
+                               "8",
+                               "--tp",
+                               "1",
+                               "--pp",
+                               "1",
+                               "--dp",
+                               "8",
+                               "--microbatch",
+                               "1"};
+        const double none = jsonNumber(arguments + QStringList {"--recompute", "none", "--json"},
+                                       {"memory_breakdown_gib", "activations"});
+        const QStringList norms = arguments + QStringList {"--recompute-modules", "layernorm"};
+        QCOMPARE(
+            jsonNumber(norms + QStringList {"--json"}, {"memory_breakdown_gib", "activations"}),
+            none - 2.0);
+        const Result text = run(norms);
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains("recompute selective (layernorm), ZeRO-1"),
+                 text.out.constData());
+        const Result json = run(norms + QStringList {"--json"});
+        const QJsonObject object = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(object.value("recompute").toString(), QStringLiteral("selective"));
+        QCOMPARE(object.value("recompute_modules").toArray(),
+                 QJsonArray {QStringLiteral("layernorm")});
     }
 
     void trainOffloadsActivationsWhereMegatronCan()

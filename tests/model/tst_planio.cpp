@@ -188,6 +188,18 @@ private slots:
         QTest::newRow("recompute") << "/workload/recompute"
                                    << "\"some\""
                                    << "plan.json: /workload/recompute: 'some' is not one of";
+        QTest::newRow("recompute module")
+            << "/workload/recompute_modules"
+            << "[\"layernorm\", \"attention\"]"
+            << "plan.json: /workload/recompute_modules: unknown recompute module \"attention\"";
+        QTest::newRow("recompute module type")
+            << "/workload/recompute_modules"
+            << "[\"layernorm\", 3]"
+            << "plan.json: /workload/recompute_modules/1: expected a module name, found a number";
+        QTest::newRow("recompute modules empty")
+            << "/workload/recompute_modules"
+            << "[]"
+            << "plan.json: /workload/recompute_modules: name at least one module";
         QTest::newRow("zero stage") << "/workload/zero"
                                     << "4"
                                     << "plan.json: /workload/zero: must be between 0 and 3";
@@ -210,6 +222,35 @@ private slots:
         QTest::newRow("hall field") << "/hall/rows"
                                     << "3"
                                     << "plan.json: /hall/rows: unknown field";
+    }
+
+    void recomputeModulesRoundTrip()
+    {
+        // Named modules are written as Megatron-Core names them and read back; with full
+        // recomputation they would mean nothing, and the plan is refused at their pointer.
+        Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
+        QVERIFY(!planToJson(plan)["workload"].contains("recompute_modules"));
+        plan.training.constraints.recomputeModules
+            = RecomputeModules {static_cast<unsigned>(RecomputeModule::LayerNorm)
+                                | static_cast<unsigned>(RecomputeModule::MoeActivation)};
+        nlohmann::json written = planToJson(plan);
+        QVERIFY2(written["workload"]["recompute_modules"]
+                     == nlohmann::json::parse(R"(["moe_act", "layernorm"])"),
+                 written["workload"].dump().c_str());
+        const Plan reread = parsePlan(written, "plan.json", &shippedCatalog());
+        QVERIFY(reread.training.constraints.recomputeModules
+                == plan.training.constraints.recomputeModules);
+        written["workload"]["recompute"] = "full";
+        try {
+            parsePlan(written, "plan.json", &shippedCatalog());
+            QFAIL("modules with full recomputation were accepted");
+        } catch (const InputError &error) {
+            QVERIFY2(std::string(error.what())
+                             .find("/workload/recompute_modules: recompute "
+                                   "modules need \"recompute\": \"selective\"")
+                         != std::string::npos,
+                     error.what());
+        }
     }
 
     void hallDimensionsRoundTripAndDefaultsStayOut()

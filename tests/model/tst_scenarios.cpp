@@ -242,6 +242,11 @@ private slots:
         QCOMPARE(lines[0], "NIC: " + roce + " instead of " + ndr);
         QCOMPARE(lines[2], std::string("Oversubscription: 2:1 instead of 1:1"));
         QCOMPARE(lines[3], "Servers: 2,048 x " + dgx + " instead of 128 x " + dgx);
+        // A list of names reads as the names, not as JSON.
+        const auto modules
+            = describeChanges({{"workload", {{"recompute_modules", {"moe_act", "layernorm"}}}}});
+        QCOMPARE(modules.size(), std::size_t(1));
+        QCOMPARE(modules[0], std::string("Recompute modules: moe_act, layernorm"));
     }
 
     void comparisonMatchesTheEstimator()
@@ -259,6 +264,13 @@ private slots:
         const ComparisonRow &days = row(c, "training_days");
         QCOMPARE(*days.values[1], direct.training.best.trainingSeconds / units::secondsPerDay);
         QCOMPARE(*row(c, "capital_usd").values[1], direct.capitalCostUsd);
+        // The layout cell names the recomputation and the ZeRO stage the estimate chose too.
+        const ParallelConfig &layout = direct.training.best.config;
+        const std::string tail = ", recompute " + recomputeDescription(layout) + ", ZeRO-"
+            + std::to_string(layout.zero);
+        QVERIFY2(row(c, "layout").text[1].size() > tail.size()
+                     && row(c, "layout").text[1].ends_with(tail),
+                 row(c, "layout").text[1].c_str());
         QCOMPARE(*row(c, "mfu_pct").values[1], 100 * direct.training.best.mfu);
         // Oversubscription only takes switches away and never makes the step faster.
         QVERIFY(*row(c, "switches").values[1] < *row(c, "switches").values[0]);

@@ -345,7 +345,9 @@ private slots:
         // values of 64, queries projected directly. Its projections hold 1024 x 16 x 96 =
         // 1,572,864 for the queries, 1024 x 288 = 294,912 for the latent and rotary key and 256
         // x 16 x 128 = 524,288 up to the keys and values: 2,392,064 against the standard
-        // 1024 x 3072 = 3,145,728, so the QKV GEMM's FLOPs are 0.7604 of the standard's. Its
+        // 1024 x 3072 = 3,145,728, so the projections' FLOPs are 0.7604 of the standard QKV
+        // GEMM's, the up-projection's 524,288 of them and the GEMM from the hidden state (to the
+        // queries, the latent and the rotary key) the other 1,867,776. Its
         // attention meets keys over 16 x 96 = 1536 and weighs values over 1024: (1536 + 1024) /
         // 2 / 1024 = 1.25 times the standard attention's FLOPs. The output projection reads the
         // same 1024 values.
@@ -360,17 +362,231 @@ private slots:
         const StepOperation output = operationOnOneH100(job, config, "attention output projection");
         job.model.kvLoraRank = 256;
         job.model.ropeHeadDim = 32;
-        const StepOperation latentQkv = operationOnOneH100(job, config, "QKV projection");
+        const StepOperation down
+            = operationOnOneH100(job, config, "latent attention down-projections");
+        const StepOperation up = operationOnOneH100(job, config, "latent attention up-projections");
         const StepOperation latentAttention
             = operationOnOneH100(job, config, "attention (fused, causal)");
         const StepOperation latentOutput
             = operationOnOneH100(job, config, "attention output projection");
         QVERIFY(qkv.flops > 0 && attention.flops > 0);
-        QVERIFY2(qAbs(latentQkv.flops / qkv.flops - 2392064.0 / 3145728.0) < 1e-12,
-                 qPrintable(QString::number(latentQkv.flops / qkv.flops)));
+        QCOMPARE(operationOnOneH100(job, config, "QKV projection").flops, 0.0);
+        QVERIFY2(qAbs((down.flops + up.flops) / qkv.flops - 2392064.0 / 3145728.0) < 1e-12,
+                 qPrintable(QString::number((down.flops + up.flops) / qkv.flops)));
+        QVERIFY2(qAbs(up.flops / down.flops - 524288.0 / 1867776.0) < 1e-12,
+                 qPrintable(QString::number(up.flops / down.flops)));
         QVERIFY2(qAbs(latentAttention.flops / attention.flops - 1.25) < 1e-12,
                  qPrintable(QString::number(latentAttention.flops / attention.flops)));
         QCOMPARE(latentOutput.flops, output.flops);
+    }
+
+    void selectiveRecomputeModulesDropWhatTheyRebuild()
+    {
+        // Megatron-Core's recompute_modules, per layer and microbatch of 128 tokens on one GPU
+        // (no TP, so nothing is split), each module against no recomputation:
+        // - layernorm drops the two norms' 16-bit outputs: 2 x 2 B x 128 x 1024 = 524,288 B;
+        // - mlp (the tiny dense model's plain MLP of 4096) drops its up-projection output and the
+        //   down-projection's input, 2 B each: 4 B x 128 x 4096 = 2,097,152 B;
+        // - core_attn drops nothing under a fused kernel (it keeps no scores), and with the
+        //   unfused kernels the score matrix's 5 B per score: 5 x 16 heads x 128 x 128 =
+        //   1,310,720 B.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.seqLen = 128;
+        job.globalBatch = 1;
+        auto keptPerLayer = [&](Recompute recompute, unsigned modules) {
+            ParallelConfig config;
+            config.recompute = recompute;
+            config.recomputeModules.bits = modules;
+            const TrainingEstimate e = TrainingEstimator(job, dgxH100(1)).estimate(config);
+            [&] {
+                QVERIFY2(e.valid, e.reason.c_str());
+            }();
+            return e.memory.activationBytesPerLayer;
+        };
+        const auto bit = [](RecomputeModule module) {
+            return static_cast<unsigned>(module);
+        };
+        const double none = keptPerLayer(Recompute::None, 0);
+        QCOMPARE(none - keptPerLayer(Recompute::Selective, bit(RecomputeModule::LayerNorm)),
+                 524288.0);
+        QCOMPARE(none - keptPerLayer(Recompute::Selective, bit(RecomputeModule::DenseMlp)),
+                 2097152.0);
+        QCOMPARE(
+            none
+                - keptPerLayer(Recompute::Selective,
+                               bit(RecomputeModule::LayerNorm) | bit(RecomputeModule::DenseMlp)),
+            524288.0 + 2097152.0);
+        QCOMPARE(keptPerLayer(Recompute::Selective, bit(RecomputeModule::CoreAttention)), none);
+        job.framework.attention = AttentionKernel::Unfused;
+        QCOMPARE(keptPerLayer(Recompute::None, 0)
+                     - keptPerLayer(Recompute::Selective, bit(RecomputeModule::CoreAttention)),
+                 1310720.0);
+
+        // An MoE layer of 8 experts of 512, top 2: moe_act drops the routed experts'
+        // activation output, the down-projections' 16-bit input: 2 B x 128 tokens x 2 experts x
+        // 512 = 262,144 B.
+        job.framework.attention = AttentionKernel::Flash;
+        job.model.experts = 8;
+        job.model.topK = 2;
+        job.model.ffn = 512;
+        QCOMPARE(keptPerLayer(Recompute::None, 0)
+                     - keptPerLayer(Recompute::Selective, bit(RecomputeModule::MoeActivation)),
+                 262144.0);
+    }
+
+    void selectiveRecomputeModulesRepeatTheirForward()
+    {
+        // A repeated memory-bound kernel moves its forward's bytes again: forward 1, backward 2
+        // (it reads the saved tensors and the incoming gradient and writes the outgoing one),
+        // recompute 1, so 4/3 of the traffic without recomputation and 3/2 of the kernels.
+        // Selective recompute of the norms and the MoE activation repeats those two and leaves
+        // the attention and the expert GEMMs alone; their FLOPs are memory-bound work, so the
+        // hardware FLOP/s equal the model's.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.model.experts = 8;
+        job.model.topK = 2;
+        job.model.ffn = 512;
+        job.seqLen = 2048;
+        job.globalBatch = 1;
+        ParallelConfig config;
+        config.recompute = Recompute::None;
+        const TrainingEstimate plain = TrainingEstimator(job, dgxH100(1)).estimate(config);
+        config.recompute = Recompute::Selective;
+        config.recomputeModules.bits = static_cast<unsigned>(RecomputeModule::LayerNorm)
+            | static_cast<unsigned>(RecomputeModule::MoeActivation);
+        const TrainingEstimate repeated = TrainingEstimator(job, dgxH100(1)).estimate(config);
+        QVERIFY2(repeated.valid, repeated.reason.c_str());
+        for (const char *name : {"layer norms", "expert activation"}) {
+            const StepOperation *before = findOperation(plain, name);
+            const StepOperation *after = findOperation(repeated, name);
+            QVERIFY2(before && after, name);
+            QVERIFY2(qAbs(after->bytes / before->bytes - 4.0 / 3.0) < 1e-12, name);
+            QVERIFY2(qAbs(after->kernels / before->kernels - 1.5) < 1e-12, name);
+        }
+        for (const char *name : {"attention (fused, causal)", "expert MLP up (grouped GEMM)"}) {
+            const StepOperation *before = findOperation(plain, name);
+            const StepOperation *after = findOperation(repeated, name);
+            QVERIFY2(before && after, name);
+            QCOMPARE(after->seconds, before->seconds);
+        }
+        QVERIFY(repeated.stepSeconds > plain.stepSeconds);
+        QCOMPARE(repeated.hardwareFlopsPerSecondPerGpu, repeated.modelFlopsPerSecondPerGpu);
+    }
+
+    void latentUpProjectionRecomputation()
+    {
+        // A latent model on the tiny model's 1024 x 16 heads: query latent 256, K/V latent 128,
+        // query/key heads of 64 + 32 rotary, values of 64. Its up-projections hold 256 x 16 x 96
+        // = 393,216 (queries) + 128 x 16 x 128 = 262,144 (keys and values) = 655,360 weights:
+        // 1,310,720 FLOPs a token, which mla_up_proj recomputation adds to each layer's hardware
+        // FLOPs (2 layers: 2,621,440 a token). It drops the up-projected queries (16 x 96),
+        // keys (16 x 96) and values (16 x 64), 2 B each: 2 x 4096 x 128 tokens = 1,048,576 B a
+        // layer.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.model.kvLoraRank = 128;
+        job.model.qLoraRank = 256;
+        job.model.ropeHeadDim = 32;
+        job.model.valueHeadDim = 64;
+        job.seqLen = 128;
+        job.globalBatch = 1;
+        ParallelConfig config;
+        config.recompute = Recompute::None;
+        const TrainingEstimate plain = TrainingEstimator(job, dgxH100(1)).estimate(config);
+        config.recompute = Recompute::Selective;
+        config.recomputeModules.bits = static_cast<unsigned>(RecomputeModule::LatentUpProjection);
+        const TrainingEstimate repeated = TrainingEstimator(job, dgxH100(1)).estimate(config);
+        QVERIFY2(repeated.valid, repeated.reason.c_str());
+        QCOMPARE(plain.memory.activationBytesPerLayer - repeated.memory.activationBytesPerLayer,
+                 1048576.0);
+        const double tokensPerSecond = repeated.tokensPerSecond;
+        const double extraFlopsPerToken
+            = (repeated.hardwareFlopsPerSecondPerGpu - repeated.modelFlopsPerSecondPerGpu)
+            / tokensPerSecond;
+        QVERIFY2(qAbs(extraFlopsPerToken / 2621440.0 - 1.0) < 1e-12,
+                 qPrintable(QString::number(extraFlopsPerToken)));
+        // The up-projection GEMMs run forward twice: 4/3 of their FLOPs; the GEMM from the
+        // hidden state once.
+        const StepOperation *upBefore = findOperation(plain, "latent attention up-projections");
+        const StepOperation *upAfter = findOperation(repeated, "latent attention up-projections");
+        const StepOperation *downBefore = findOperation(plain, "latent attention down-projections");
+        const StepOperation *downAfter
+            = findOperation(repeated, "latent attention down-projections");
+        QVERIFY(upBefore && upAfter && downBefore && downAfter);
+        QVERIFY(qAbs(upAfter->flops / upBefore->flops - 4.0 / 3.0) < 1e-12);
+        QCOMPARE(downAfter->flops, downBefore->flops);
+    }
+
+    void recomputeModulesTheModelLacksAreRefused()
+    {
+        // Megatron-Core refuses mla_up_proj without latent attention and moe_act without
+        // (grouped-GEMM) experts; mlp on a model whose every layer is MoE would repeat nothing.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.seqLen = 128;
+        job.globalBatch = 1;
+        ParallelConfig config;
+        config.recompute = Recompute::Selective;
+        auto reasonFor = [&](RecomputeModule module) {
+            config.recomputeModules.bits = static_cast<unsigned>(module);
+            const TrainingEstimate e = TrainingEstimator(job, dgxH100(1)).estimate(config);
+            return e.valid ? std::string("valid") : e.reason;
+        };
+        QVERIFY(reasonFor(RecomputeModule::MoeActivation).find("has no experts")
+                != std::string::npos);
+        QVERIFY(reasonFor(RecomputeModule::LatentUpProjection).find("no latent attention")
+                != std::string::npos);
+        QCOMPARE(reasonFor(RecomputeModule::DenseMlp), std::string("valid"));
+        job.model.experts = 8;
+        job.model.topK = 2;
+        QVERIFY(reasonFor(RecomputeModule::DenseMlp).find("every layer of the model is a mixture")
+                != std::string::npos);
+        QCOMPARE(reasonFor(RecomputeModule::MoeActivation), std::string("valid"));
+        job.model.denseLayers = 1; // one dense layer: its MLP can be recomputed
+        QCOMPARE(reasonFor(RecomputeModule::DenseMlp), std::string("valid"));
+        config.recomputeModules.bits = 0;
+        QVERIFY(TrainingEstimator(job, dgxH100(1)).estimate(config).reason.find("at least one")
+                != std::string::npos);
+
+        // Named modules fix the search to selective recomputation of exactly them.
+        job.constraints.recomputeModules
+            = RecomputeModules {static_cast<unsigned>(RecomputeModule::MoeActivation)};
+        const TrainingSearchResult found = TrainingEstimator(job, dgxH100(8)).search();
+        QVERIFY(!found.top.empty());
+        for (const TrainingEstimate &e : found.top) {
+            QVERIFY(e.config.recompute == Recompute::Selective);
+            QCOMPARE(recomputeDescription(e.config), std::string("selective (moe_act)"));
+        }
+    }
+
+    void recomputeModuleNamesFollowMegatron()
+    {
+        std::string error;
+        const auto modules = recomputeModulesFromNames({"layernorm", "moe_act"}, &error);
+        QVERIFY(modules);
+        QVERIFY(modules->contains(RecomputeModule::LayerNorm));
+        QVERIFY(modules->contains(RecomputeModule::MoeActivation));
+        QVERIFY(!modules->contains(RecomputeModule::CoreAttention));
+        // Megatron-Core's documentation order, whatever order they were named in.
+        QCOMPARE(recomputeModuleNames(*modules),
+                 (std::vector<std::string> {"moe_act", "layernorm"}));
+        QVERIFY(!recomputeModulesFromNames({"core_attention"}, &error));
+        QVERIFY2(error.find("unknown recompute module \"core_attention\"") != std::string::npos
+                     && error.find("mla_up_proj") != std::string::npos,
+                 error.c_str());
+        QVERIFY(!recomputeModulesFromNames({"mlp", "mlp"}, &error));
+        QVERIFY2(error.find("named twice") != std::string::npos, error.c_str());
+        QVERIFY(!recomputeModulesFromNames({}, &error));
+        QVERIFY2(error.find("at least one") != std::string::npos, error.c_str());
+        ParallelConfig config;
+        config.recompute = Recompute::Selective;
+        QCOMPARE(recomputeDescription(config), std::string("selective"));
+        config.recomputeModules = *modules;
+        QCOMPARE(recomputeDescription(config), std::string("selective (moe_act, layernorm)"));
+        config.recompute = Recompute::Full;
+        QCOMPARE(recomputeDescription(config), std::string("full"));
     }
 
     void offloadedLayersKeepNoActivations()
@@ -1252,6 +1468,25 @@ private slots:
             const std::string message = error.what();
             QVERIFY2(message.find("bad.json") != std::string::npos
                          && message.find("/rows/0/zero") != std::string::npos,
+                     error.what());
+        }
+        // Recompute modules name what a selective run repeats; a run without recomputation
+        // that names them is refused at their pointer.
+        nlohmann::json modules = row;
+        modules["recompute"] = "selective";
+        modules["recompute_modules"] = {"layernorm"};
+        const auto norms = runTrainingValidation(table(modules), shippedCatalog(), "norms.json");
+        QVERIFY(trainingValidationMarkdown(norms, "norms.json").find("v1 selective (layernorm)")
+                != std::string::npos);
+        modules["recompute"] = "none";
+        try {
+            runTrainingValidation(table(modules), shippedCatalog(), "bad.json");
+            QFAIL("recompute modules without selective recomputation were accepted");
+        } catch (const InputError &error) {
+            QVERIFY2(std::string(error.what())
+                             .find("/rows/0/recompute_modules: recompute modules "
+                                   "need")
+                         != std::string::npos,
                      error.what());
         }
     }

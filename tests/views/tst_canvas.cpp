@@ -33,6 +33,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -438,6 +439,51 @@ private slots:
             4);
         window.document()->undoStack()->undo();
         QCOMPARE(window.plan().training.activationOffloadLayers, 0);
+        // Recompute modules: Megatron-Core's names, comma-separated; one undoable edit. An
+        // unknown name is refused in red and changes nothing; choosing full recomputation drops
+        // the modules in the same edit, so the plan never holds what its reader refuses.
+        editor = window.propertyEditor();
+        auto *modules = editor->findChild<QLineEdit *>(QStringLiteral("Recompute modules"));
+        QVERIFY(modules);
+        QVERIFY(modules->text().isEmpty());
+        const int edits = window.document()->undoStack()->index();
+        modules->setText(QStringLiteral("layernorm, attn"));
+        emit modules->editingFinished();
+        QVERIFY2(editor->lastError().contains(QStringLiteral("unknown recompute module \"attn\"")),
+                 qPrintable(editor->lastError()));
+        QCOMPARE(window.document()->undoStack()->index(), edits);
+        QVERIFY(!window.plan().training.constraints.recomputeModules);
+        modules = editor->findChild<QLineEdit *>(QStringLiteral("Recompute modules"));
+        modules->setText(QStringLiteral("mlp, layernorm"));
+        emit modules->editingFinished();
+        QVERIFY(editor->lastError().isEmpty());
+        QVERIFY(model::planToJson(window.plan())["workload"]["recompute_modules"]
+                == nlohmann::json::parse(R"(["layernorm", "mlp"])"));
+        editor = window.propertyEditor();
+        modules = editor->findChild<QLineEdit *>(QStringLiteral("Recompute modules"));
+        QCOMPARE(modules->text(), QStringLiteral("layernorm, mlp"));
+        for (const QSize &size : {QSize(1920, 1080), QSize(1366, 768)}) {
+            window.resize(size);
+            QTest::qWait(20);
+            auto *scroll = qobject_cast<QScrollArea *>(
+                editor->parentWidget() ? editor->parentWidget()->parentWidget() : nullptr);
+            if (scroll)
+                scroll->ensureWidgetVisible(modules);
+            QTest::qWait(20);
+            QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/properties-recompute-")
+                                       + QString::number(size.width()) + QLatin1Char('x')
+                                       + QString::number(size.height()) + ".png"));
+        }
+        auto *recompute = editor->findChild<QComboBox *>(QStringLiteral("Recompute"));
+        QVERIFY(recompute);
+        recompute->setCurrentIndex(recompute->findData(QStringLiteral("full")));
+        QVERIFY(!window.plan().training.constraints.recomputeModules);
+        QCOMPARE(window.document()->undoStack()->index(), edits + 2);
+        window.document()->undoStack()->undo();
+        QVERIFY(window.plan().training.constraints.recomputeModules);
+        window.document()->undoStack()->undo();
+        QVERIFY(!window.plan().training.constraints.recomputeModules);
+
         editor = window.propertyEditor();
         const int undoCount = window.document()->undoStack()->count();
         auto *tokens = editor->findChild<QLineEdit *>(QStringLiteral("Tokens"));
