@@ -49,6 +49,9 @@ std::vector<OptionSpec> trainOptions()
         {"microbatch", true, "sequences per microbatch"},
         {"interleave", true, "virtual pipeline stages per GPU"},
         {"recompute", true, "none|selective|full"},
+        {"mtp-layers", true,
+         "multi-token prediction blocks to train beside the model (Megatron-Core mtp_num_layers; "
+         "default: the model's, DeepSeek-V3 1; 0: none)"},
         {"recompute-modules", true,
          "what selective recompute repeats, comma-separated: core_attn (the default), "
          "layernorm, moe_act, mlp, mla_up_proj (Megatron-Core recompute_modules)"},
@@ -405,6 +408,10 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     a.integer("top", 0, 10); // checked with the other options, before the catalog
     const model::Catalog &catalog = context.catalog();
     job.model = modelFromArguments(a, catalog);
+    // Multi-token prediction is a choice of the run (Megatron-Core's mtp_num_layers), over the
+    // model's published depth: 0 trains DeepSeek-V3 without its MTP block.
+    if (auto mtp = a.integer("mtp-layers", 0, model::ModelSpec::maxMtpLayers))
+        job.model.mtpLayers = *mtp;
     model::ClusterDescription cluster = clusterFromArguments(a, catalog, gpus);
     const model::CampusPlan campus = campusFromArguments(a, cluster);
     std::optional<model::FabricHardwareCount> fabricHardware;

@@ -574,6 +574,18 @@ void PropertyEditor::addTrainingLayoutRows(PropertyFields &fields)
                       [](model::Plan &p, std::optional<int> v) {
                           p.training.activationOffloadLayers = v.value_or(0);
                       });
+    // Megatron-Core's mtp_num_layers: blank trains the model's own multi-token prediction.
+    const model::Plan &plan = m_document->plan();
+    const int modelMtp = m_catalog->kindOf(plan.trainingModelId) == model::CatalogKind::Model
+        ? m_catalog->llm(plan.trainingModelId).mtpLayers
+        : 0;
+    fields
+        .addInteger(tr("MTP layers"), plan.trainingMtpLayers, 0, model::ModelSpec::maxMtpLayers,
+                    tr("the model's (%1)").arg(modelMtp),
+                    [](model::Plan &p, std::optional<int> v) { p.trainingMtpLayers = v; })
+        ->setToolTip(tr("Multi-token prediction blocks trained beside the model, each a layer "
+                        "more with its own logits and loss on the last pipeline stage "
+                        "(DeepSeek-V3 trains 1; 0 trains without)"));
 }
 
 void PropertyEditor::buildInference()

@@ -336,6 +336,15 @@ struct ModelSpec : CatalogEntry
     int denseLayers = 0;
     /** Hidden size of those dense layers' MLP; 0: the same as ffn. */
     int denseFfn = 0;
+    /**
+     * Multi-token prediction depths trained beside the model (DeepSeek-AI, "DeepSeek-V3
+     * Technical Report", 2024, §2.2; config.json num_nextn_predict_layers, Megatron-Core's
+     * mtp_num_layers): each predicts one token further with a transformer block of its own and
+     * the shared output projection. Training only; 0 for none.
+     */
+    int mtpLayers = 0;
+    /** The most MTP depths a catalog, plan or run may give (DeepSeek-V3 trains 1). */
+    static constexpr int maxMtpLayers = 16;
 
     /** Layers whose attention is local (windowed or chunked): none without a window or chunks,
      * else all unless given. */

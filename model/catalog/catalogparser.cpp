@@ -458,6 +458,7 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
     readLocalAttention(reader, model);
     readLatentAttention(reader, model);
     readDenseLayers(reader, model);
+    model.mtpLayers = reader.optionalInteger("mtp_layers", 0, ModelSpec::maxMtpLayers).value_or(0);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("heads",
                     "hidden (" + std::to_string(model.hidden) + ") must be divisible by heads");

@@ -199,6 +199,9 @@ struct Plan
     PortfolioPlan portfolio; ///< empty: no queue is simulated
     WorkloadType workloadType = WorkloadType::None;
     std::string trainingModelId;
+    /** Multi-token prediction blocks the run trains (Megatron-Core's mtp_num_layers); unset:
+     * the model's own (ModelSpec::mtpLayers). */
+    std::optional<int> trainingMtpLayers;
     /** What the training data loader reads (catalog datasets); empty: packed text tokens. */
     std::string trainingDatasetId;
     /** Checkpoints copied to host memory and written in the background (trainingrun.h). */

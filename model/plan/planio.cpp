@@ -79,6 +79,7 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
 {
     plan.trainingModelId = w.string("model");
     checkReference(catalog, w, "model", plan.trainingModelId, CatalogKind::Model);
+    plan.trainingMtpLayers = w.optionalInteger("mtp_layers", 0, ModelSpec::maxMtpLayers);
     plan.trainingDatasetId = w.optionalString("dataset").value_or("");
     if (!plan.trainingDatasetId.empty())
         checkReference(catalog, w, "dataset", plan.trainingDatasetId, CatalogKind::Dataset);
@@ -757,6 +758,8 @@ nlohmann::json trainingWorkloadToJson(const Plan &plan)
         w["moe_capacity_factor"] = job.moeCapacityFactor;
     if (job.activationOffloadLayers > 0)
         w["activation_offload_layers"] = job.activationOffloadLayers;
+    if (plan.trainingMtpLayers)
+        w["mtp_layers"] = *plan.trainingMtpLayers;
     if (job.tokens > 0)
         w["tokens"] = job.tokens;
     if (!plan.trainingDatasetId.empty())

@@ -79,6 +79,7 @@ std::string fieldLabel(const std::string &path)
         {"workload.microbatch", "Microbatch"},
         {"workload.recompute", "Recompute"},
         {"workload.recompute_modules", "Recompute modules"},
+        {"workload.mtp_layers", "MTP layers"},
         {"workload.zero", "ZeRO stage"},
     };
     const auto it = labels.find(path);

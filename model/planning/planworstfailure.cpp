@@ -93,6 +93,8 @@ std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catal
     PlanTrainingSetup setup;
     setup.job = plan.training;
     setup.job.model = catalog.llm(plan.trainingModelId);
+    if (plan.trainingMtpLayers)
+        setup.job.model.mtpLayers = *plan.trainingMtpLayers;
     const int switchPorts
         = plan.fabric.switchId.empty() ? 64 : catalog.networkSwitch(plan.fabric.switchId).ports;
     ClusterFromCatalogOptions options;

@@ -364,26 +364,34 @@ TrainingEstimate TrainingEstimator::estimate(const ParallelConfig &config) const
 }
 
 /**
- * Memory per GPU on the first pipeline stage (the one with the most activations in flight).
- * Model states follow ZeRO (Rajbhandari et al. SC20 §5), activations Korthikanti et al. 2022
- * eq. (1)-(5) generalised to GQA, gated MLPs and MoE; the framework adds its CUDA context, NCCL
- * buffers and the caching allocator's fragmentation of the activation memory.
+ * Memory per GPU on the busiest pipeline stage: the first (the one with the most activations in
+ * flight), or the last when multi-token prediction's blocks there outweigh that (stageMemory).
  */
 MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
 {
+    const MemoryBreakdown first = stageMemory(c, PipelineEnd::First);
+    if (c.pp <= 1 || m_shape.mtpLayers <= 0)
+        return first; // one stage holds everything, or the first one is the fullest
+    const MemoryBreakdown last = stageMemory(c, PipelineEnd::Last);
+    return last.totalBytes() > first.totalBytes() ? last : first;
+}
+
+/**
+ * Memory per GPU on the first or the last pipeline stage (one and the same at PP = 1). Model
+ * states follow ZeRO (Rajbhandari et al. SC20 §5), activations Korthikanti et al. 2022 eq. (1)-(5)
+ * generalised to GQA, gated MLPs and MoE (layerActivations); the framework adds its CUDA context,
+ * NCCL buffers and the caching allocator's fragmentation of the activation memory.
+ */
+MemoryBreakdown TrainingEstimator::stageMemory(const ParallelConfig &c, PipelineEnd end) const
+{
     const TransformerShape &shape = m_shape;
     const double t = c.tp, p = c.pp, v = c.interleave;
-    const double s = m_job.seqLen;
-    const double h = shape.hidden;
-    const double tokens = c.microbatch * s / c.cp;
+    const double tokens = c.microbatch * m_job.seqLen / c.cp;
     const double layersPerStage = std::ceil(shape.layers / (p * v)) * v;
     const double microbatches = static_cast<double>(m_job.globalBatch) / (c.dp * c.microbatch);
     const TrainingFramework &framework = m_job.framework;
-    const bool unfused = framework.attention == AttentionKernel::Unfused;
-    const bool sequenceParallel = c.sequenceParallel && c.tp > 1;
-    const double spDivisor = sequenceParallel ? t : 1.0;
 
-    const StageParameters parameters = stageParameters(m_shape, c);
+    const StageParameters parameters = stageParameters(m_shape, c, end);
     const double dense = parameters.dense, expertParams = parameters.expert;
     const double paramsPerGpu = parameters.total();
     const int expertTp = expertTensorParallel(c);
@@ -400,19 +408,60 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
         = sharded(gradientBytesPerParameter(framework, m_job.precision), c.zero >= 2);
     mem.optimizerBytes = sharded(optimizerBytesPerParameter, c.zero >= 1);
 
-    // Per layer and microbatch, bytes per token (Korthikanti et al. §4.1): replicated (/t with
-    // SP) the two norms' inputs (2h + 2h), the QKV and MLP inputs the norms produce (2h + 2h)
-    // and, where the model drops out hidden states, two 1-byte masks (h + h: at probability 0
-    // PyTorch's dropout returns its input and keeps none); sharded Q (2h), K and V (4·kv·d), the
-    // projection input (2h) and per expert a token passes the MLP's up-projection output (2f,
-    // gated 4f) and down-projection input (2f); and 5·a·s²·b for the unfused score matrix.
-    // Transformer Engine keeps an FP8 GEMM's input for the weight gradient in 8 bits, its
-    // column-wise copy only (module/linear.py: "Discard row-wise data since it is not needed in
-    // backward pass"), except that a norm-fused GEMM under sequence parallelism keeps the
-    // row-wise copy too, to all-gather it again in backward (module/layernorm_linear.py): 2
-    // bytes there, 1 for a norm output without SP and for the down-projection input, which
-    // replaces the 16-bit activation output. The projection's FP8 input is a copy beside the
-    // 16-bit attention output the fused attention keeps for its own backward: 1 byte more.
+    const LayerActivations layer = layerActivations(c);
+    // 1F1B: the first stage holds min(p, m) microbatches of its L/p layers; interleaving adds a
+    // factor 1 + (p-1)/(p·v) (Korthikanti et al. §4.2.3). The last stage holds one; interleaved,
+    // it warms up (v-1)·p chunks of L/(p·v) layers before its first backward (Megatron-Core's
+    // interleaved schedule, get_pp_rank_microbatches): ((v-1)·p + 1) / v microbatches.
+    const bool lastStage = end == PipelineEnd::Last || c.pp == 1;
+    const double inFlight = end == PipelineEnd::First
+        ? std::min(p, microbatches) * (c.interleave > 1 ? 1.0 + (p - 1.0) / (p * v) : 1.0)
+        : std::min(microbatches, ((v - 1.0) * p + 1.0) / v);
+    // Each multi-token prediction block is a layer more on the last stage, with logits and a
+    // loss of its own (DeepSeek-AI, "DeepSeek-V3 Technical Report", 2024, §2.2).
+    const double mtpBlocks = lastStage ? shape.mtpLayers : 0.0;
+    const double logitsBytes = 4.0 * tokens * shape.vocab / t; // fp32 logits for the loss
+    // Offloaded layers keep nothing on the GPU (Transformer Engine's CPU offload holds
+    // (layers - offloaded) layers' activations; it runs only at PP = 1, one microbatch in flight).
+    const double residentLayers = layersPerStage + mtpBlocks - m_job.activationOffloadLayers;
+    mem.activationBytesPerLayer = layer.keptBytes;
+    mem.activationsBytes = residentLayers * inFlight * layer.keptBytes + layer.workingSetBytes
+        + (1.0 + mtpBlocks) * logitsBytes;
+    mem.reservedBytes = framework.cudaContextBytes + framework.ncclBufferBytes
+        + framework.allocatorFragmentationFraction * mem.activationsBytes;
+    if (c.zero >= 3) // the gathered weights of the layer in use and of the one prefetched
+        mem.reservedBytes
+            += 2.0 * weightBytesPerParameter * paramsPerGpu / (layersPerStage + mtpBlocks);
+    return mem;
+}
+
+/**
+ * What one layer keeps of one microbatch for its backward pass, per GPU, and what recomputation
+ * rebuilds at a time. Per token (Korthikanti et al. §4.1): replicated (/t with SP) the two
+ * norms' inputs (2h + 2h), the QKV and MLP inputs the norms produce (2h + 2h) and, where the
+ * model drops out hidden states, two 1-byte masks (h + h: at probability 0 PyTorch's dropout
+ * returns its input and keeps none); sharded Q (2h), K and V (4·kv·d), the projection input (2h)
+ * and per expert a token passes the MLP's up-projection output (2f, gated 4f) and
+ * down-projection input (2f); and 5·a·s²·b for the unfused score matrix. Transformer Engine keeps
+ * an FP8 GEMM's input for the weight gradient in 8 bits, its column-wise copy only
+ * (module/linear.py: "Discard row-wise data since it is not needed in backward pass"), except
+ * that a norm-fused GEMM under sequence parallelism keeps the row-wise copy too, to all-gather it
+ * again in backward (module/layernorm_linear.py): 2 bytes there, 1 for a norm output without SP
+ * and for the down-projection input, which replaces the 16-bit activation output. The
+ * projection's FP8 input is a copy beside the 16-bit attention output the fused attention keeps
+ * for its own backward: 1 byte more.
+ */
+TrainingEstimator::LayerActivations
+TrainingEstimator::layerActivations(const ParallelConfig &c) const
+{
+    const TransformerShape &shape = m_shape;
+    const double t = c.tp;
+    const double s = m_job.seqLen;
+    const double h = shape.hidden;
+    const double tokens = c.microbatch * s / c.cp;
+    const bool unfused = m_job.framework.attention == AttentionKernel::Unfused;
+    const bool sequenceParallel = c.sequenceParallel && c.tp > 1;
+    const double spDivisor = sequenceParallel ? t : 1.0;
     const bool fp8 = m_job.precision == Precision::FP8;
     const double normOutputBytes = fp8 && !sequenceParallel ? 1.0 : 2.0;
     const double maskBytes = shape.hiddenDropoutMasks ? 2.0 : 0.0;
@@ -435,8 +484,7 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
         = (attentionBytesPerToken * tokens + mlpBytesPerUnit * tokens * mlpUnits) / t;
     const double actScores = unfused ? 5.0 * shape.heads * s * tokens / t : 0.0;
     const double actFullLayer = actReplicated + actSharded + actScores;
-    double actPerLayer = actFullLayer;
-    double actWorkingSet = 0.0;
+    LayerActivations layer {actFullLayer, 0.0};
     if (c.recompute == Recompute::Selective) {
         // What each module's checkpoint drops (the terms above): core attention its score
         // matrix (nothing under a fused kernel, which keeps no scores); the norms their outputs;
@@ -459,27 +507,12 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
         }
         if (modules.contains(RecomputeModule::LatentUpProjection) && shape.latentAttention())
             dropped += 2.0 * (shape.queryWidth() + shape.kvWidth()) * tokens / t;
-        actPerLayer = actFullLayer - dropped;
+        layer.keptBytes = actFullLayer - dropped;
     } else if (c.recompute == Recompute::Full) {
-        actPerLayer = 2.0 * tokens * h / spDivisor; // only the layer input is kept
-        actWorkingSet = actFullLayer; // one layer rebuilt at a time in backward
+        layer.keptBytes = 2.0 * tokens * h / spDivisor; // only the layer input is kept
+        layer.workingSetBytes = actFullLayer; // one layer rebuilt at a time in backward
     }
-    // 1F1B: the first stage holds min(p, m) microbatches of its L/p layers; interleaving adds
-    // a factor 1 + (p-1)/(p·v) (Korthikanti et al. §4.2.3).
-    const double inFlight = std::min(p, microbatches);
-    const double interleaveFactor = c.interleave > 1 ? 1.0 + (p - 1.0) / (p * v) : 1.0;
-    const double logitsBytes = 4.0 * tokens * shape.vocab / t; // fp32 logits for the loss
-    // Offloaded layers keep nothing on the GPU (Transformer Engine's CPU offload holds
-    // (layers - offloaded) layers' activations; it runs only at PP = 1, one microbatch in flight).
-    const double residentLayers = layersPerStage - m_job.activationOffloadLayers;
-    mem.activationBytesPerLayer = actPerLayer;
-    mem.activationsBytes
-        = residentLayers * inFlight * interleaveFactor * actPerLayer + actWorkingSet + logitsBytes;
-    mem.reservedBytes = framework.cudaContextBytes + framework.ncclBufferBytes
-        + framework.allocatorFragmentationFraction * mem.activationsBytes;
-    if (c.zero >= 3) // the gathered weights of the layer in use and of the one prefetched
-        mem.reservedBytes += 2.0 * weightBytesPerParameter * paramsPerGpu / layersPerStage;
-    return mem;
+    return layer;
 }
 
 /**
@@ -521,9 +554,17 @@ void TrainingEstimator::addThroughput(const ParallelConfig &c, TrainingEstimate 
     // logits; recomputation adds what it repeats.
     const double layerFwdPerToken
         = shape.layerGemmFlopsPerToken() + shape.attentionCoreFlopsPerToken(s);
+    // A multi-token prediction block adds a layer, its projection and the logits again
+    // (Megatron-Core counts them in its MFU: num_floating_point_operations, mtp_num_layers).
+    const double mtpFwdPerToken
+        = layerFwdPerToken + 2.0 * shape.mtpProjectionParameters() + shape.logitFlopsPerToken();
     const double modelFlopsPerToken
-        = 3.0 * (shape.layers * layerFwdPerToken + shape.logitFlopsPerToken());
-    const double recomputeFlopsPerToken = shape.layers * recomputedLayerFlopsPerToken(c);
+        = 3.0 * (shape.layers * layerFwdPerToken + shape.logitFlopsPerToken())
+        + 3.0 * shape.mtpLayers * mtpFwdPerToken;
+    const double recomputeFlopsPerToken
+        = (shape.layers + shape.mtpLayers) * recomputedLayerFlopsPerToken(c)
+        + (c.recompute == Recompute::Full ? shape.mtpLayers * 2.0 * shape.mtpProjectionParameters()
+                                          : 0.0);
     const double gpus = m_cluster.gpus;
     result.modelFlopsPerSecondPerGpu
         = tokensPerStep * modelFlopsPerToken / (result.stepSeconds * gpus);

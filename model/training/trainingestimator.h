@@ -79,6 +79,15 @@ private:
     void addThroughput(const ParallelConfig &c, TrainingEstimate &result) const;
     double recomputedLayerFlopsPerToken(const ParallelConfig &c) const;
     MemoryBreakdown estimateMemory(const ParallelConfig &config) const;
+    MemoryBreakdown stageMemory(const ParallelConfig &config, PipelineEnd end) const;
+    /** What one layer keeps of one microbatch for backward, and what recomputation rebuilds at
+     * a time (full recomputation's one layer), per GPU. */
+    struct LayerActivations
+    {
+        double keptBytes = 0;
+        double workingSetBytes = 0;
+    };
+    LayerActivations layerActivations(const ParallelConfig &config) const;
 
     TrainingJob m_job;
     ClusterDescription m_cluster;

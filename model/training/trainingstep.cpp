@@ -190,6 +190,7 @@ public:
         layersPerStage
             = std::ceil(m_shape.layers / (config.pp * config.interleave)) * config.interleave;
         microbatches = static_cast<double>(job.globalBatch) / (config.dp * config.microbatch);
+        mtpBlocks = m_shape.mtpLayers;
         fullRecompute = config.recompute == Recompute::Full;
         if (config.recompute == Recompute::Selective)
             selectiveModules = config.recomputeModules.bits;
@@ -219,6 +220,9 @@ private:
     const MicrobatchLayerCosts &m_costs;
     const TransformerShape &m_shape;
     double layersPerStage = 0, microbatches = 0;
+    /** Multi-token prediction blocks on the last stage, which paces the step: each a layer more
+     * with its projection, logits and loss. */
+    double mtpBlocks = 0;
     bool fullRecompute = false;
     unsigned selectiveModules = 0; ///< RecomputeModule bits selective recomputation repeats
 };
@@ -556,7 +560,11 @@ double StepAssembler::stageMicrobatchSeconds(double p2pSeconds) const
         seconds
             += op.forwardSeconds + op.backwardSeconds + (repeated(op) ? op.forwardSeconds : 0.0);
     }
-    return layersPerStage * seconds + 3.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds
+    const LayerOperation &projection = m_costs.mtpProjection;
+    const double mtpProjectionSeconds = projection.forwardSeconds + projection.backwardSeconds
+        + (fullRecompute ? projection.forwardSeconds : 0.0);
+    return (layersPerStage + mtpBlocks) * seconds + mtpBlocks * mtpProjectionSeconds
+        + (1.0 + mtpBlocks) * (3.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds)
         + p2pSeconds;
 }
 
@@ -748,6 +756,12 @@ void LayerCostBuilder::build()
     m_costs.lossBytes = m_job.framework.crossEntropyBytesPerLogit * tokens * vocab;
     m_costs.lossKernels = m_job.framework.crossEntropyKernels;
     m_costs.lossSeconds = memoryBound(m_costs.lossBytes, m_costs.lossKernels);
+    // A multi-token prediction block projects the concatenation of the hidden state and the
+    // next token's embedding back to the hidden size (2h x h, split over TP).
+    m_costs.mtpProjection = m_shape.mtpLayers > 0
+        ? gemmOperation("multi-token prediction projection", 2.0 * tokens * 2.0 * h * h / t, tokens,
+                        h / t, 2.0 * h)
+        : LayerOperation {};
 }
 
 void StepAssembler::assemble(TrainingEstimate &result)
@@ -788,7 +802,7 @@ void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSecond
     double stageForward = 0, stageBackward = 0;
     for (const LayerOperation &op : m_costs) {
         const bool again = repeated(op);
-        const double count = layersPerStage * m;
+        const double count = (layersPerStage + mtpBlocks) * m;
         StepOperation out;
         out.name = op.name;
         out.kind = op.kind;
@@ -799,23 +813,41 @@ void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSecond
         out.hiddenSeconds = count * op.hiddenSeconds;
         if (out.seconds > 0 || out.hiddenSeconds > 0)
             result.operations.add(out);
-        stageForward += layersPerStage * op.forwardSeconds;
-        stageBackward += layersPerStage * (op.backwardSeconds + (again ? op.forwardSeconds : 0.0));
+        stageForward += (layersPerStage + mtpBlocks) * op.forwardSeconds;
+        stageBackward += (layersPerStage + mtpBlocks)
+            * (op.backwardSeconds + (again ? op.forwardSeconds : 0.0));
     }
-    addHostOffload(result, stageForward / layersPerStage, stageBackward / layersPerStage);
+    addHostOffload(result, stageForward / (layersPerStage + mtpBlocks),
+                   stageBackward / (layersPerStage + mtpBlocks));
+    if (mtpBlocks > 0) {
+        const LayerOperation &op = m_costs.mtpProjection;
+        const double count = mtpBlocks * m;
+        StepOperation projection {op.name, OperationKind::Gemm};
+        projection.flops = count * (op.flops * (fullRecompute ? 2.0 : 1.0) + op.backwardFlops);
+        projection.kernels
+            = count * (op.kernels * (fullRecompute ? 2.0 : 1.0) + op.backwardKernels);
+        projection.seconds
+            = count * (op.forwardSeconds * (fullRecompute ? 2.0 : 1.0) + op.backwardSeconds);
+        result.operations.add(projection);
+        stageForward += mtpBlocks * op.forwardSeconds;
+        stageBackward
+            += mtpBlocks * (op.backwardSeconds + (fullRecompute ? op.forwardSeconds : 0.0));
+    }
+    // The model's logits and loss, and each multi-token prediction block's.
+    const double heads = 1.0 + mtpBlocks;
     const double vocab = m_shape.vocab / t;
     StepOperation logits {"output projection (logits)", OperationKind::Gemm};
-    logits.flops = m * 3.0 * 2.0 * tokens * h * vocab;
-    logits.kernels = m * 3.0;
-    logits.seconds = m * 3.0 * m_costs.logitForwardSeconds;
+    logits.flops = heads * m * 3.0 * 2.0 * tokens * h * vocab;
+    logits.kernels = heads * m * 3.0;
+    logits.seconds = heads * m * 3.0 * m_costs.logitForwardSeconds;
     result.operations.add(logits);
     StepOperation loss {"cross-entropy loss", OperationKind::MemoryBound};
-    loss.bytes = m * m_costs.lossBytes;
-    loss.kernels = m * m_costs.lossKernels;
-    loss.seconds = m * m_costs.lossSeconds;
+    loss.bytes = heads * m * m_costs.lossBytes;
+    loss.kernels = heads * m * m_costs.lossKernels;
+    loss.seconds = heads * m * m_costs.lossSeconds;
     result.operations.add(loss);
-    stageForward += m_costs.logitForwardSeconds;
-    stageBackward += 2.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds;
+    stageForward += heads * m_costs.logitForwardSeconds;
+    stageBackward += heads * (2.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds);
     if (m_config.pp > 1) {
         StepOperation sends {"pipeline sends", OperationKind::PipelineSend};
         sends.bytes = m * 2.0 * m_config.interleave * tokens * h * activationBytes / t;
@@ -957,12 +989,14 @@ void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForwar
 
 } // namespace
 
-StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &config)
+StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &config,
+                                PipelineEnd end)
 {
-    return stageParameters(TransformerShape::fromModel(model), config);
+    return stageParameters(TransformerShape::fromModel(model), config, end);
 }
 
-StageParameters stageParameters(const TransformerShape &shape, const ParallelConfig &c)
+StageParameters stageParameters(const TransformerShape &shape, const ParallelConfig &c,
+                                PipelineEnd end)
 {
     const double t = c.tp, h = shape.hidden;
     const double layersPerStage = std::ceil(shape.layers / (c.pp * c.interleave)) * c.interleave;
@@ -972,9 +1006,13 @@ StageParameters stageParameters(const TransformerShape &shape, const ParallelCon
     const double expertLayer = shape.routedExpertParametersPerLayer();
     const double denseLayer = shape.parametersPerLayer() - expertLayer;
     const double embedding = (c.pp == 1 ? shape.embeddingParameters() : shape.vocab * h) / t;
+    const double mtpBlocks = end == PipelineEnd::Last || c.pp == 1 ? shape.mtpLayers : 0.0;
+    const double mtpExpert = shape.mtpRoutedExpertParameters();
+    const double mtpDense = shape.mtpBlockParameters() - mtpExpert;
     StageParameters parameters;
-    parameters.dense = denseLayer * layersPerStage / t + embedding;
-    parameters.expert = expertLayer * layersPerStage / (expertTensorParallel(c) * c.ep);
+    parameters.dense = (denseLayer * layersPerStage + mtpDense * mtpBlocks) / t + embedding;
+    parameters.expert
+        = (expertLayer * layersPerStage + mtpExpert * mtpBlocks) / (expertTensorParallel(c) * c.ep);
     return parameters;
 }
 

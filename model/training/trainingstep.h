@@ -43,6 +43,9 @@ struct MicrobatchLayerCosts
     double lossSeconds = 0;
     double lossBytes = 0; ///< the cross-entropy's HBM traffic for one microbatch
     double lossKernels = 0;
+    /** A multi-token prediction block's projection (none without MTP); the block's layer costs
+     * what the average layer does. */
+    LayerOperation mtpProjection;
     void add(const LayerOperation &operation);
     const LayerOperation *begin() const { return operations; }
     const LayerOperation *end() const { return operations + count; }
@@ -79,13 +82,23 @@ struct StageParameters
 };
 
 /**
- * The busiest stage's parameters on one GPU: its ceil(L / (PP x v)) x v layers (uneven stages
- * allowed), the embedding (and the output projection on one stage when PP = 1, else the
- * vocabulary matrix of the first or last stage), divided by TP and, for experts, by expert
- * tensor parallelism x EP (expertTensorParallel).
+ * Which end of the pipeline a stage sits at: the first holds the embedding and the most
+ * activations in flight, the last the output projection, the loss and the multi-token
+ * prediction blocks. At PP = 1 the one stage is both.
  */
-StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &config);
-StageParameters stageParameters(const TransformerShape &shape, const ParallelConfig &config);
+enum class PipelineEnd { First, Last };
+
+/**
+ * A first or last stage's parameters on one GPU: its ceil(L / (PP x v)) x v layers (uneven
+ * stages allowed), the embedding (and the output projection on one stage when PP = 1, else the
+ * vocabulary matrix of the first or last stage) and, on the last, the multi-token prediction
+ * blocks, divided by TP and, for experts, by expert tensor parallelism x EP
+ * (expertTensorParallel). The step is paced by the last stage, which also runs the loss.
+ */
+StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &config,
+                                PipelineEnd end = PipelineEnd::Last);
+StageParameters stageParameters(const TransformerShape &shape, const ParallelConfig &config,
+                                PipelineEnd end = PipelineEnd::Last);
 
 /**
  * Time a GEMM of M x N x K on `gpu` at `precision` takes, with `kernels` launches: FLOPs over

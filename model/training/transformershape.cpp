@@ -33,6 +33,7 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
     else
         shape.localAttention = LocalAttention(model.slidingWindow);
     shape.localLayers = model.localAttentionLayers();
+    shape.mtpLayers = model.mtpLayers;
     return shape;
 }
 

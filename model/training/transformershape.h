@@ -64,6 +64,8 @@ struct TransformerShape
     /** What a local layer attends: a sliding window or a chunk (global: no local layer). */
     LocalAttention localAttention;
     double localLayers = 0; ///< layers with local attention; the others attend the whole context
+    /** Multi-token prediction blocks trained beside the model (ModelSpec::mtpLayers). */
+    double mtpLayers = 0;
 
     static TransformerShape fromModel(const ModelSpec &model);
 
@@ -144,7 +146,26 @@ struct TransformerShape
         return (experts > 1 ? moeLayerShare() : 1.0) * experts * expertParameters();
     }
     double parametersPerLayer() const;
+    /**
+     * One multi-token prediction block (DeepSeek-AI, "DeepSeek-V3 Technical Report", 2024,
+     * §2.2; Megatron-Core's MultiTokenPredictionLayer): a transformer layer of the model's last
+     * layer's kind (an MoE layer in an MoE model), the projection of the concatenated hidden
+     * state and next token's embedding (2h x h) and three norms. It shares the embedding and the
+     * output projection. Its time is taken as the average layer's.
+     */
+    double mtpBlockParameters() const
+    {
+        const double layer = experts > 1 ? attentionParametersPerLayer()
+                + (experts + sharedExperts) * expertParameters() + hidden * experts + 2.0 * hidden
+                                         : parametersPerLayer();
+        return layer + mtpProjectionParameters() + 3.0 * hidden;
+    }
+    /** The block's routed experts (a dense model's MLP, its one "expert"), split over EP. */
+    double mtpRoutedExpertParameters() const { return experts * expertParameters(); }
+    double mtpProjectionParameters() const { return 2.0 * hidden * hidden; }
     double embeddingParameters() const; ///< input embedding plus untied output projection
+    /** The model's parameters as its card counts them: without multi-token prediction blocks
+     * (DeepSeek-V3's 671 B; its 14 B MTP module apart, mtpBlockParameters). */
     double totalParameters() const;
     /** Parameters one token passes through (top-k experts only), the N of 6·N·D for MoE. */
     double activeParameters() const;

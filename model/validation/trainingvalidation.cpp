@@ -49,6 +49,7 @@ ModelSpec readModel(JsonFieldReader &reader)
     readLocalAttention(reader, model);
     readLatentAttention(reader, model);
     readDenseLayers(reader, model);
+    model.mtpLayers = reader.optionalInteger("mtp_layers", 0, ModelSpec::maxMtpLayers).value_or(0);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");
     reader.finish();

@@ -797,6 +797,58 @@ private slots:
                  QJsonArray {QStringLiteral("layernorm")});
     }
 
+    void trainMultiTokenPrediction()
+    {
+        // The 32-layer, h = 4096 custom model with one multi-token prediction block: a layer of
+        // 12h² + 2h, the 2h x h projection and three norms, 14 x 4096² + 5 x 4096 = 234,901,504
+        // parameters more, 2 bytes each in BF16 on every GPU (PP 1).
+        QStringList arguments {"train",
+                               "--gpu",
+                               "h100-sxm5-80gb",
+                               "--gpus",
+                               "8",
+                               "--layers",
+                               "32",
+                               "--hidden",
+                               "4096",
+                               "--heads",
+                               "32",
+                               "--vocab",
+                               "32000",
+                               "--seq-len",
+                               "4096",
+                               "--global-batch",
+                               "8",
+                               "--tp",
+                               "1",
+                               "--pp",
+                               "1",
+                               "--dp",
+                               "8",
+                               "--microbatch",
+                               "1",
+                               "--recompute",
+                               "none",
+                               "--json"};
+        const double weights = jsonNumber(arguments, {"memory_breakdown_gib", "weights"});
+        const double withMtp = jsonNumber(arguments + QStringList {"--mtp-layers", "1"},
+                                          {"memory_breakdown_gib", "weights"});
+        QVERIFY2(qAbs((withMtp - weights) * 1073741824.0 - 2.0 * 234901504.0) < 1.0,
+                 qPrintable(QString::number((withMtp - weights) * 1073741824.0, 'f', 1)));
+        // DeepSeek-V3 trains its block unless the run says 0; more than 16 is refused.
+        const Result tooMany
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--model", "llama-2-7b",
+                   "--seq-len", "4096", "--global-batch", "8", "--mtp-layers", "17"});
+        QCOMPARE(tooMany.status, 2);
+        QVERIFY2(tooMany.err.contains("--mtp-layers"), tooMany.err.constData());
+        const Result explained = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--model",
+                                      "llama-2-7b", "--seq-len", "4096", "--global-batch", "8",
+                                      "--tp", "1", "--pp", "1", "--mtp-layers", "1", "--explain"});
+        QCOMPARE(explained.status, 0);
+        QVERIFY2(explained.out.contains("multi-token prediction projection"),
+                 explained.out.constData());
+    }
+
     void trainOffloadsActivationsWhereMegatronCan()
     {
         // Offloading 4 of Llama 2 7B's layers: the step breakdown shows the copies that compute

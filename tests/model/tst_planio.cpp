@@ -4,6 +4,7 @@
 #include "model/core/jsonfieldreader.h"
 #include "model/plan/planio.h"
 #include "model/plan/scenarios.h"
+#include "model/planning/planworstfailure.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -200,6 +201,9 @@ private slots:
             << "/workload/recompute_modules"
             << "[]"
             << "plan.json: /workload/recompute_modules: name at least one module";
+        QTest::newRow("mtp layers") << "/workload/mtp_layers"
+                                    << "17"
+                                    << "plan.json: /workload/mtp_layers: must be between 0 and 16";
         QTest::newRow("zero stage") << "/workload/zero"
                                     << "4"
                                     << "plan.json: /workload/zero: must be between 0 and 3";
@@ -251,6 +255,25 @@ private slots:
                          != std::string::npos,
                      error.what());
         }
+    }
+
+    void mtpLayersRoundTripAndReachTheJob()
+    {
+        // A plan may train another number of multi-token prediction blocks than its model's;
+        // unset, nothing is written and the catalog's count stands.
+        Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
+        QVERIFY(!planToJson(plan)["workload"].contains("mtp_layers"));
+        plan.trainingMtpLayers = 2;
+        const nlohmann::json written = planToJson(plan);
+        QCOMPARE(written["workload"]["mtp_layers"].get<int>(), 2);
+        QCOMPARE(parsePlan(written, "plan.json", &shippedCatalog()).trainingMtpLayers,
+                 std::optional<int>(2));
+        const auto setup = planTrainingSetup(plan, shippedCatalog());
+        QVERIFY(setup);
+        QCOMPARE(setup->job.model.mtpLayers, 2);
+        plan.trainingMtpLayers.reset();
+        QCOMPARE(planTrainingSetup(plan, shippedCatalog())->job.model.mtpLayers,
+                 shippedCatalog().llm(plan.trainingModelId).mtpLayers);
     }
 
     void hallDimensionsRoundTripAndDefaultsStayOut()

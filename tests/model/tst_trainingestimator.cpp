@@ -589,6 +589,79 @@ private slots:
         QCOMPARE(recomputeDescription(config), std::string("full"));
     }
 
+    void multiTokenPredictionTrainsABlockMore()
+    {
+        // The tiny model (2 layers of 12h² + 2h = 12,584,960 parameters, h = 1024, vocabulary
+        // 1000) with one multi-token prediction block on one GPU: a layer more, its 2h x h
+        // projection (2,097,152) and three norms (3,072): 14,685,184 parameters, 2 bytes each
+        // in FP16 (psi = 27,217,920 without).
+        TrainingJob job;
+        job.model = tinyModel();
+        job.precision = Precision::FP16;
+        job.seqLen = 128;
+        job.globalBatch = 1;
+        ParallelConfig config;
+        config.recompute = Recompute::None;
+        config.zero = 0;
+        const TrainingEstimate plain = TrainingEstimator(job, dgxH100(1)).estimate(config);
+        job.model.mtpLayers = 1;
+        const TrainingEstimate mtp = TrainingEstimator(job, dgxH100(1)).estimate(config);
+        QVERIFY2(mtp.valid, mtp.reason.c_str());
+        QCOMPARE(plain.memory.weightsBytes, 2 * 27217920.0);
+        QCOMPARE(mtp.memory.weightsBytes, 2 * (27217920.0 + 14685184.0));
+        // It keeps a layer's activations more (4,456,448 bytes, offloadedLayersKeepNoActivations)
+        // and fp32 logits of its own (4 B x 128 x 1000 = 512,000).
+        QCOMPARE(mtp.memory.activationsBytes - plain.memory.activationsBytes, 4456448.0 + 512000.0);
+        // Model FLOPs a token: three passes of a layer (2 x 12h² + 4·s·h = 25,690,112), the
+        // projection (2 x 2h² = 4,194,304) and the logits (2·h·V = 2,048,000): 95,797,248 more.
+        const double plainFlops = plain.modelFlopsPerSecondPerGpu / plain.tokensPerSecond;
+        const double mtpFlops = mtp.modelFlopsPerSecondPerGpu / mtp.tokensPerSecond;
+        QVERIFY2(qAbs(mtpFlops - plainFlops - 95797248.0) < 1e-3,
+                 qPrintable(QString::number(mtpFlops - plainFlops, 'f', 3)));
+        // The step runs three layers where it ran two, the projection (forward and the two
+        // backward GEMMs: 3 x 2 x 2h² x 128 tokens = 1,610,612,736 FLOPs) and two sets of logits.
+        const StepOperation *qkvBefore = findOperation(plain, "QKV projection");
+        const StepOperation *qkvAfter = findOperation(mtp, "QKV projection");
+        QVERIFY(qkvBefore && qkvAfter);
+        QCOMPARE(qkvAfter->flops / qkvBefore->flops, 1.5);
+        const StepOperation *projection = findOperation(mtp, "multi-token prediction projection");
+        QVERIFY(projection);
+        QCOMPARE(projection->flops, 1610612736.0);
+        QVERIFY(!findOperation(plain, "multi-token prediction projection"));
+        QCOMPARE(findOperation(mtp, "output projection (logits)")->flops,
+                 2.0 * findOperation(plain, "output projection (logits)")->flops);
+        QCOMPARE(findOperation(mtp, "cross-entropy loss")->bytes,
+                 2.0 * findOperation(plain, "cross-entropy loss")->bytes);
+        QVERIFY(mtp.stepSeconds > plain.stepSeconds);
+    }
+
+    void multiTokenPredictionWeighsOnTheLastStage()
+    {
+        // Two stages of one tiny layer, two microbatches, FP16, no ZeRO. The first stage holds its
+        // layer and the embedding (12,584,960 + 1,024,000 parameters) and two microbatches of one
+        // layer's activations (2 x 4,456,448) with a set of logits (512,000, counted there as
+        // before). The last holds its layer, the output projection and the MTP block (+
+        // 14,685,184), one microbatch of two layers' activations and two sets of logits: it is
+        // the fuller one, and its memory is the estimate's.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.precision = Precision::FP16;
+        job.seqLen = 128;
+        job.globalBatch = 2;
+        ParallelConfig config;
+        config.pp = 2;
+        config.recompute = Recompute::None;
+        config.zero = 0;
+        const TrainingEstimate plain = TrainingEstimator(job, dgxH100(2)).estimate(config);
+        QVERIFY2(plain.valid, plain.reason.c_str());
+        QCOMPARE(plain.memory.weightsBytes, 2 * (12584960.0 + 1024000.0));
+        QCOMPARE(plain.memory.activationsBytes, 2 * 4456448.0 + 512000.0);
+        job.model.mtpLayers = 1;
+        const TrainingEstimate mtp = TrainingEstimator(job, dgxH100(2)).estimate(config);
+        QCOMPARE(mtp.memory.weightsBytes, 2 * (12584960.0 + 1024000.0 + 14685184.0));
+        QCOMPARE(mtp.memory.activationsBytes, 2 * 4456448.0 + 2 * 512000.0);
+    }
+
     void offloadedLayersKeepNoActivations()
     {
         // Transformer Engine's CPU offload keeps (layers - offloaded) layers' activations on the

@@ -187,6 +187,13 @@ private slots:
         // elements a token once they are up-projected.
         QCOMPARE(shape.attentionWidth(), 20480.0);
         QCOMPARE(shape.kvWidth(), 40960.0);
+        // Training adds one multi-token prediction block (config.json num_nextn_predict_layers
+        // 1), an MoE layer: attention 187,105,280, 257 experts of 3 x 7168 x 2048 =
+        // 11,318,329,344, the router 7168 x 256 = 1,835,008 and two norms 14,336; the 2h x h
+        // projection 102,760,448 and three norms 21,504: 11,610,065,920, outside the card's 671 B.
+        QCOMPARE(model.mtpLayers, 1);
+        QCOMPARE(shape.mtpBlockParameters(), 11610065920.0);
+        QCOMPARE(shape.totalParameters(), 671026279424.0);
     }
 
     void chunkedAttentionKeysPerQuery()

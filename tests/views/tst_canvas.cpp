@@ -439,6 +439,17 @@ private slots:
             4);
         window.document()->undoStack()->undo();
         QCOMPARE(window.plan().training.activationOffloadLayers, 0);
+        // MTP layers: blank trains the model's own (Llama 3 70B has none); 0 or more is written.
+        editor = window.propertyEditor();
+        auto *mtp = editor->findChild<QSpinBox *>(QStringLiteral("MTP layers"));
+        QVERIFY(mtp);
+        QCOMPARE(mtp->text(), QStringLiteral("the model's (0)"));
+        mtp->setValue(1);
+        emit mtp->editingFinished();
+        QCOMPARE(window.plan().trainingMtpLayers, std::optional<int>(1));
+        QCOMPARE(model::planToJson(window.plan())["workload"]["mtp_layers"].get<int>(), 1);
+        window.document()->undoStack()->undo();
+        QVERIFY(!window.plan().trainingMtpLayers);
         // Recompute modules: Megatron-Core's names, comma-separated; one undoable edit. An
         // unknown name is refused in red and changes nothing; choosing full recomputation drops
         // the modules in the same edit, so the plan never holds what its reader refuses.
