@@ -49,11 +49,39 @@ std::vector<OptionSpec> modelShapeOptions()
          "layers of the custom MoE model whose MLP is dense (DeepSeek-V3: the first 3; Llama 4 "
          "Maverick: every other one, 24)"},
         {"dense-ffn", true, "the MLP size of those dense layers (default: --ffn)"},
+        {"expert-groups", true,
+         "group-limited routing: the custom MoE model's experts in this many equal groups "
+         "(DeepSeek-V3: 8, its n_group)"},
+        {"expert-groups-per-token", true,
+         "how many groups a token's experts may come from (DeepSeek-V3: 4, its topk_group)"},
         {"max-seq-len", true,
          "the custom model's context length in tokens (serving engines such as vLLM chunk "
          "prefills for long-context models; default: as long as the workload needs)"},
     };
 }
+
+namespace {
+
+/** Group-limited routing's rules, as the catalog reader applies them (readExpertGroups). */
+void checkExpertGroups(const model::ModelSpec &spec)
+{
+    if (spec.expertGroups == 0 && spec.expertGroupsPerToken == 0)
+        return;
+    if (spec.expertGroups == 0 || spec.expertGroupsPerToken == 0)
+        throw UsageError("group-limited routing needs --expert-groups and "
+                         "--expert-groups-per-token");
+    if (spec.experts <= 1)
+        throw UsageError("--expert-groups needs --experts above 1");
+    if (spec.experts % spec.expertGroups != 0)
+        throw UsageError("--expert-groups must divide the " + std::to_string(spec.experts)
+                         + " experts into equal groups");
+    if (spec.expertGroupsPerToken > spec.expertGroups)
+        throw UsageError("--expert-groups-per-token cannot exceed --expert-groups");
+    if (1LL * spec.expertGroupsPerToken * (spec.experts / spec.expertGroups) < spec.topK)
+        throw UsageError("--expert-groups-per-token leaves fewer experts than --top-k");
+}
+
+} // namespace
 
 model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catalog &catalog)
 {
@@ -79,7 +107,9 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
                                   "rope-head-dim",
                                   "v-head-dim",
                                   "dense-layers",
-                                  "dense-ffn"}) {
+                                  "dense-ffn",
+                                  "expert-groups",
+                                  "expert-groups-per-token"}) {
             if (a.has(shape))
                 throw UsageError(std::string("give either --model or the model shape (--") + shape
                                  + "), not both");
@@ -131,6 +161,9 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
     spec.denseFfn = a.integer("dense-ffn", 1, 1 << 24).value_or(0);
     if ((spec.denseLayers > 0 || spec.denseFfn > 0) && spec.experts <= 1)
         throw UsageError("--dense-layers and --dense-ffn need --experts above 1");
+    spec.expertGroups = a.integer("expert-groups", 1, 4096).value_or(0);
+    spec.expertGroupsPerToken = a.integer("expert-groups-per-token", 1, 4096).value_or(0);
+    checkExpertGroups(spec);
     if (spec.explicitHeadDim == 0 && spec.hidden % spec.heads != 0)
         throw UsageError("--hidden must be divisible by --heads (or give --head-dim)");
     if (spec.sharedExperts > 0 && spec.experts == 1)

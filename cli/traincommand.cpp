@@ -99,6 +99,9 @@ std::vector<OptionSpec> trainOptions()
         {"moe-comm-overlap", false,
          "MoE all-to-all behind another microbatch's compute (Megatron-Core "
          "--overlap-moe-expert-parallel-comm)"},
+        {"moe-dispatcher", true,
+         "alltoall (every routed copy sent, the default) | deepep (a token sent once per "
+         "destination GPU and once per destination node, Megatron-Core's flex dispatcher)"},
         {"allow-tp-across-nodes", false, "allow tensor parallelism beyond the NVLink domain"},
         {"no-sequence-parallel", false,
          "tensor parallelism without sequence parallelism (Megatron before 2022)"},
@@ -247,6 +250,8 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
         framework.tpCommOverlap = false;
     if (a.has("moe-comm-overlap"))
         framework.moeCommOverlap = true;
+    if (auto dispatcher = a.choice("moe-dispatcher", {"alltoall", "deepep"}))
+        framework.moeDeduplicatedDispatch = *dispatcher == "deepep";
     if (a.has("grad-reduce-in-bf16"))
         framework.bf16GradientsInFp32 = false;
     job.moeCapacityFactor = a.number("moe-capacity-factor", 1.0, 16.0).value_or(1.0);

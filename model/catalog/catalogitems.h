@@ -289,6 +289,15 @@ struct ModelSpec : CatalogEntry
     int experts = 1; ///< 1 for a dense model
     int topK = 1;
     int sharedExperts = 0; ///< experts every token passes through besides its top-k
+    /**
+     * Group-limited routing (DeepSeek-AI, "DeepSeek-V2", 2024, §2.2.3 device-limited routing;
+     * "DeepSeek-V3 Technical Report", 2024, §2.1.2 node-limited routing; config.json n_group and
+     * topk_group; Megatron-Core's moe_router_num_groups and moe_router_group_topk): the experts
+     * fall into `expertGroups` equal groups of consecutive experts, and a token's top-k come from
+     * at most `expertGroupsPerToken` of them. 0: no limit.
+     */
+    int expertGroups = 0;
+    int expertGroupsPerToken = 0;
     int explicitHeadDim = 0; ///< 0: hidden / heads
     bool gatedMlp = false; ///< SwiGLU-style MLP with three weight matrices
     bool tiedEmbeddings = false; ///< output projection shares the input embedding

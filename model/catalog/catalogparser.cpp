@@ -399,6 +399,31 @@ void readDenseLayers(JsonFieldReader &reader, ModelSpec &model)
                         + ")");
 }
 
+void readExpertGroups(JsonFieldReader &reader, ModelSpec &model)
+{
+    model.expertGroups = reader.optionalInteger("expert_groups", 1, 4096).value_or(0);
+    model.expertGroupsPerToken
+        = reader.optionalInteger("expert_groups_per_token", 1, 4096).value_or(0);
+    if (model.expertGroups == 0 && model.expertGroupsPerToken == 0)
+        return;
+    if (model.expertGroups == 0 || model.expertGroupsPerToken == 0)
+        reader.fail(model.expertGroups == 0 ? "expert_groups_per_token" : "expert_groups",
+                    "group-limited routing needs both expert_groups and expert_groups_per_token");
+    if (model.experts <= 1)
+        reader.fail("expert_groups", "only a mixture-of-experts model (experts > 1) routes");
+    if (model.experts % model.expertGroups != 0)
+        reader.fail("expert_groups",
+                    "must divide the " + std::to_string(model.experts)
+                        + " experts into equal groups");
+    if (model.expertGroupsPerToken > model.expertGroups)
+        reader.fail("expert_groups_per_token",
+                    "cannot exceed expert_groups (" + std::to_string(model.expertGroups) + ")");
+    if (1LL * model.expertGroupsPerToken * (model.experts / model.expertGroups) < model.topK)
+        reader.fail("expert_groups_per_token",
+                    "leaves fewer experts than top_k (" + std::to_string(model.topK)
+                        + ") to choose from");
+}
+
 void readLocalAttention(JsonFieldReader &reader, ModelSpec &model)
 {
     model.slidingWindow = reader.optionalInteger("sliding_window", 1, 1 << 24).value_or(0);
@@ -459,13 +484,14 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
     readLatentAttention(reader, model);
     readDenseLayers(reader, model);
     model.mtpLayers = reader.optionalInteger("mtp_layers", 0, ModelSpec::maxMtpLayers).value_or(0);
+    if (model.topK > model.experts)
+        reader.fail("top_k", "cannot exceed experts");
+    readExpertGroups(reader, model);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("heads",
                     "hidden (" + std::to_string(model.hidden) + ") must be divisible by heads");
     if (model.heads % model.kvHeads != 0)
         reader.fail("kv_heads", "heads must be divisible by kv_heads");
-    if (model.topK > model.experts)
-        reader.fail("top_k", "cannot exceed experts");
     if (model.sharedExperts > 0 && model.experts == 1)
         reader.fail("shared_experts", "needs a mixture-of-experts model (experts > 1)");
     reader.finish();

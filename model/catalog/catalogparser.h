@@ -38,6 +38,8 @@ void readLocalAttention(JsonFieldReader &reader, ModelSpec &model);
 void readLatentAttention(JsonFieldReader &reader, ModelSpec &model);
 /** An MoE model's optional "dense_layers" and "dense_ffn" (after "layers", "ffn", "experts"). */
 void readDenseLayers(JsonFieldReader &reader, ModelSpec &model);
+/** expert_groups and expert_groups_per_token (group-limited routing), with their rules. */
+void readExpertGroups(JsonFieldReader &reader, ModelSpec &model);
 
 std::string linkProtocolName(LinkProtocol protocol);
 

@@ -98,6 +98,22 @@ double hierarchicalAllToAllSeconds(double bytes, int localRanks, int nodes, cons
         + std::max(intraSeconds, interSeconds);
 }
 
+double deduplicatedDispatchSeconds(double intraBytes, double interBytes, int localRanks, int nodes,
+                                   const LinkLevel &intra, const LinkLevel &inter)
+{
+    if (intraBytes <= 0 && interBytes <= 0)
+        return 0.0;
+    const double localPeers = localRanks - 1.0;
+    const double intraSeconds = localPeers * intra.latencySeconds
+        + (intraBytes > 0 ? intraBytes / intra.busBytesPerSecond : 0.0);
+    if (nodes <= 1)
+        return intra.launchSeconds + intraSeconds;
+    const double interSeconds = (nodes - 1.0) * inter.latencySeconds
+        + (interBytes > 0 ? interBytes / inter.busBytesPerSecond : 0.0);
+    return std::max(intra.launchSeconds, inter.launchSeconds)
+        + std::max(intraSeconds, interSeconds);
+}
+
 double pointToPointSeconds(double bytes, const LinkLevel &link)
 {
     if (bytes <= 0)

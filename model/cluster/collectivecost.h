@@ -42,6 +42,14 @@ double allToAllSeconds(double bytes, int ranks, const LinkLevel &link);
  */
 double hierarchicalAllToAllSeconds(double bytes, int localRanks, int nodes, const LinkLevel &intra,
                                    const LinkLevel &inter);
+/**
+ * A deduplicated MoE dispatch or combine (DeepEP's kernels, Megatron-Core's flex dispatcher): each
+ * rank sends `intraBytes` to the other ranks of its node over the intra-node link and `interBytes`
+ * through its share of the NIC, once per destination node, where the receiving rank forwards it
+ * over NVLink; both at once, the call takes the slower. One node: the intra-node part alone.
+ */
+double deduplicatedDispatchSeconds(double intraBytes, double interBytes, int localRanks, int nodes,
+                                   const LinkLevel &intra, const LinkLevel &inter);
 /** Point-to-point send: alpha + S/B. */
 double pointToPointSeconds(double bytes, const LinkLevel &link);
 

@@ -103,6 +103,8 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     framework.tpCommOverlap = w.optionalBool("tp_comm_overlap").value_or(framework.tpCommOverlap);
     framework.moeCommOverlap
         = w.optionalBool("moe_comm_overlap").value_or(framework.moeCommOverlap);
+    if (auto dispatcher = w.optionalChoice("moe_dispatcher", {"alltoall", "deepep"}))
+        framework.moeDeduplicatedDispatch = *dispatcher == "deepep";
     framework.bf16GradientsInFp32
         = w.optionalBool("grad_reduce_in_fp32").value_or(framework.bf16GradientsInFp32);
     job.allowTpAcrossNodes = w.optionalBool("allow_tp_across_nodes").value_or(false);
@@ -752,6 +754,8 @@ nlohmann::json trainingWorkloadToJson(const Plan &plan)
         w["tp_comm_overlap"] = job.framework.tpCommOverlap;
     if (job.framework.moeCommOverlap != base.moeCommOverlap)
         w["moe_comm_overlap"] = job.framework.moeCommOverlap;
+    if (job.framework.moeDeduplicatedDispatch != base.moeDeduplicatedDispatch)
+        w["moe_dispatcher"] = job.framework.moeDeduplicatedDispatch ? "deepep" : "alltoall";
     if (job.framework.bf16GradientsInFp32 != base.bf16GradientsInFp32)
         w["grad_reduce_in_fp32"] = job.framework.bf16GradientsInFp32;
     if (job.moeCapacityFactor != 1.0)

@@ -53,7 +53,10 @@ std::vector<std::string> estimateAssumptions()
         "memory-bound kernels over achievable HBM bandwidth, a fixed cost per kernel, TP, CP, EP, "
         "pipeline and data-parallel collectives with the overlap of the named training software, "
         "Megatron-Core 2024 by default; windowed and chunked layers attend only their window or "
-        "chunk, latent attention projects through its latents); docs/training-model.md, "
+        "chunk, latent attention projects through its latents; selective recomputation "
+        "repeats the modules the run names, multi-token prediction blocks run on the last "
+        "stage, a DeepEP dispatcher sends a token once per GPU and node); "
+        "docs/training-model.md, "
         "validated against the published runs in docs/validation-training.md.",
         "Training days and GPU-hours: the step time x steps without failures, and the expected "
         "wall time with failures, restarts and checkpoints (goodput below).",

@@ -80,6 +80,7 @@ std::string fieldLabel(const std::string &path)
         {"workload.recompute", "Recompute"},
         {"workload.recompute_modules", "Recompute modules"},
         {"workload.mtp_layers", "MTP layers"},
+        {"workload.moe_dispatcher", "MoE dispatcher"},
         {"workload.zero", "ZeRO stage"},
     };
     const auto it = labels.find(path);

@@ -35,6 +35,11 @@ struct TrainingFramework
     /** MoE dispatch and combine run behind another microbatch's computation (Megatron-Core's
      * --overlap-moe-expert-parallel-comm, after 2025; a recipe setting: off in every profile). */
     bool moeCommOverlap = false;
+    /** MoE dispatch and combine send a token once per destination GPU and, across nodes, once
+     * per destination node, forwarded there over NVLink (DeepEP, Megatron-Core's flex dispatcher
+     * with moe_enable_deepep; a recipe setting: off, the all-to-all dispatcher, in every
+     * profile). The all-to-all dispatcher sends every routed copy. */
+    bool moeDeduplicatedDispatch = false;
     /** The vocabulary-parallel cross-entropy's HBM traffic per logit (fp32 passes over the
      * [tokens, vocab / TP] logits, forward and backward) and its kernels per microbatch. */
     double crossEntropyBytesPerLogit = 0;

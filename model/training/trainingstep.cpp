@@ -58,6 +58,18 @@ double memoryBoundSeconds(const GpuSpec &gpu, double bytes, double kernels,
     return bytes / (gpu.memoryBytesPerSecond * fraction) + kernels * gpu.kernelOverheadSeconds;
 }
 
+/**
+ * Expected distinct bins `picks` uniform draws land in: bins·(1 - (1 - 1/bins)^picks). A token's
+ * top-k experts, drawn evenly from the experts it may reach (benchmarks force-balance the
+ * routing), fall on this many of the ranks or nodes holding them.
+ */
+double expectedDistinct(double bins, double picks)
+{
+    if (bins <= 1.0)
+        return 1.0;
+    return bins * (1.0 - std::pow(1.0 - 1.0 / bins, picks));
+}
+
 /** `part`'s work and time added to `op`'s: two GEMMs shown as one operation. */
 void accumulate(LayerOperation &op, const LayerOperation &part)
 {
@@ -144,6 +156,7 @@ private:
     void addLatentProjections(const LayerOperation &outputProjection);
     void addAttention();
     void addMixtureOfExperts(double expertTokens);
+    LayerOperation expertAllToAll(double routedTokens) const;
     void addContextParallel(double attentionForwardSeconds);
     void addFp8Casts();
     void overlapExpertAllToAll(int commonOperations, int denseOperationsEnd);
@@ -477,29 +490,8 @@ void LayerCostBuilder::addMixtureOfExperts(double expertTokens)
                            tokens / spDivisor, m_shape.experts, h));
     addLayer(memoryOperation("MoE token permute and unpermute",
                              4.0 * routedTokens * h * activationBytes, 2));
-    if (m_config.ep > 1) {
-        const int stride = m_config.tp * m_config.cp;
-        const int localRanks = std::clamp(m_cluster.gpusPerNode / stride, 1, m_config.ep);
-        const double bytes = routedTokens * h * activationBytes;
-        double allToAll = 0;
-        if (m_config.ep <= localRanks && stride * m_config.ep <= m_cluster.scaleUpDomainGpus) {
-            allToAll = allToAllSeconds(bytes, m_config.ep, m_cluster.scaleUpLink());
-        } else {
-            // Across nodes the peers in the node are reached over NVLink while the rest leaves
-            // through the NIC (collectivecost.h).
-            const int nodes = (m_config.ep + localRanks - 1) / localRanks;
-            allToAll = hierarchicalAllToAllSeconds(
-                bytes, localRanks, nodes, m_cluster.scaleUpLink(), m_cluster.scaleOutLink(nodes));
-        }
-        LayerOperation op {"MoE dispatch and combine all-to-all", OperationKind::ExpertParallel};
-        op.bytes = 2.0 * bytes;
-        op.kernels = 2;
-        op.forwardSeconds = 2.0 * allToAll;
-        op.backwardBytes = 2.0 * bytes;
-        op.backwardKernels = 2;
-        op.backwardSeconds = 2.0 * allToAll;
-        addLayer(op);
-    }
+    if (m_config.ep > 1)
+        addLayer(expertAllToAll(routedTokens));
     const double ffn = m_shape.ffn / t;
     const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
     const double capacityTokens = expertTokens * m_job.moeCapacityFactor;
@@ -512,6 +504,60 @@ void LayerCostBuilder::addMixtureOfExperts(double expertTokens)
     addLayer(activation);
     addLayer(gemmOperation("expert MLP down (grouped GEMM)", 2.0 * computedTokens * ffn * h,
                            capacityTokens, h, ffn));
+}
+
+/**
+ * The dispatch and the combine of one MoE layer, forward and backward. The all-to-all dispatcher
+ * sends every routed copy of a token: across nodes the peers in the node are reached over NVLink
+ * while the rest leaves through the NIC (collectivecost.h). A deduplicated dispatcher (DeepEP;
+ * DeepSeek-AI, "DeepSeek-V3 Technical Report", 2024, §3.2.2) sends a token once to each GPU that
+ * holds one of its experts and, across nodes, once through the NIC to each node that does, where
+ * it is forwarded over NVLink; with group-limited routing a token's experts lie in at most its
+ * groups' ranks and nodes (the DeepSeek-V3 report's "at most 4 nodes"). How many distinct GPUs and
+ * nodes a token reaches is the expectation for its top-k drawn evenly among them.
+ */
+LayerOperation LayerCostBuilder::expertAllToAll(double routedTokens) const
+{
+    const int ep = m_config.ep;
+    const int stride = m_config.tp * m_config.cp;
+    const int localRanks = std::clamp(m_cluster.gpusPerNode / stride, 1, ep);
+    const bool oneNode = ep <= localRanks && stride * ep <= m_cluster.scaleUpDomainGpus;
+    const int nodes = oneNode ? 1 : (ep + localRanks - 1) / localRanks;
+    const int ranksPerNode = oneNode ? ep : localRanks;
+    const LinkLevel scaleOut = oneNode ? m_cluster.scaleUpLink() : m_cluster.scaleOutLink(nodes);
+    LayerOperation op {"MoE dispatch and combine all-to-all", OperationKind::ExpertParallel};
+    double seconds = 0, bytes = 0;
+    if (m_job.framework.moeDeduplicatedDispatch) {
+        const double groups = m_shape.expertGroups, groupsPerToken = m_shape.expertGroupsPerToken;
+        auto reachable = [&](double bins) {
+            return groups > 0 ? std::min(bins, groupsPerToken * std::max(1.0, bins / groups))
+                              : bins;
+        };
+        const double tokenBytes
+            = routedTokens / m_shape.topK * h * activationBytes; // the tokens, once each
+        const double ranks = expectedDistinct(reachable(ep), m_shape.topK);
+        const double remoteNodes = nodes > 1
+            ? expectedDistinct(reachable(nodes), m_shape.topK) * (nodes - 1.0) / nodes
+            : 0.0;
+        const double intraBytes = tokenBytes * ranks * (ranksPerNode - 1.0) / ranksPerNode;
+        const double interBytes = tokenBytes * remoteNodes;
+        seconds = deduplicatedDispatchSeconds(intraBytes, interBytes, ranksPerNode, nodes,
+                                              m_cluster.scaleUpLink(), scaleOut);
+        bytes = intraBytes + interBytes;
+        op.name = "MoE dispatch and combine (deduplicated, DeepEP)";
+    } else {
+        bytes = routedTokens * h * activationBytes;
+        seconds = oneNode ? allToAllSeconds(bytes, ep, m_cluster.scaleUpLink())
+                          : hierarchicalAllToAllSeconds(bytes, localRanks, nodes,
+                                                        m_cluster.scaleUpLink(), scaleOut);
+    }
+    op.bytes = 2.0 * bytes;
+    op.kernels = 2;
+    op.forwardSeconds = 2.0 * seconds;
+    op.backwardBytes = 2.0 * bytes;
+    op.backwardKernels = 2;
+    op.backwardSeconds = 2.0 * seconds;
+    return op;
 }
 
 /**

@@ -19,6 +19,8 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
     shape.experts = model.experts;
     shape.topK = model.topK;
     shape.sharedExperts = model.sharedExperts;
+    shape.expertGroups = model.expertGroups;
+    shape.expertGroupsPerToken = model.expertGroupsPerToken;
     shape.gatedMlp = model.gatedMlp;
     shape.tiedEmbeddings = model.tiedEmbeddings;
     shape.hiddenDropoutMasks = model.hiddenDropout > 0.0;

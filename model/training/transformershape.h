@@ -49,6 +49,10 @@ struct TransformerShape
     double experts = 1;
     double topK = 1;
     double sharedExperts = 0; ///< expert MLPs every token passes through (DeepSeek-MoE)
+    /** Group-limited routing (ModelSpec::expertGroups): a token's experts lie in at most
+     * expertGroupsPerToken of expertGroups groups; 0: anywhere. */
+    double expertGroups = 0;
+    double expertGroupsPerToken = 0;
     bool gatedMlp = false;
     bool tiedEmbeddings = false;
     /** Dropout on the hidden states (ModelSpec::hiddenDropout > 0): each keeps a 1-byte mask. */

@@ -42,6 +42,7 @@ ModelSpec readModel(JsonFieldReader &reader)
     model.gatedMlp = reader.optionalBool("gated_mlp").value_or(false);
     model.experts = reader.optionalInteger("experts", 1, 4096).value_or(1);
     model.topK = reader.optionalInteger("top_k", 1, 4096).value_or(1);
+    model.sharedExperts = reader.optionalInteger("shared_experts", 0, 4096).value_or(0);
     model.explicitHeadDim = reader.optionalInteger("head_dim", 0, 1 << 16).value_or(0);
     model.publishedParameters = reader.number("params_b", positive) * units::giga;
     model.hiddenDropout
@@ -50,6 +51,9 @@ ModelSpec readModel(JsonFieldReader &reader)
     readLatentAttention(reader, model);
     readDenseLayers(reader, model);
     model.mtpLayers = reader.optionalInteger("mtp_layers", 0, ModelSpec::maxMtpLayers).value_or(0);
+    if (model.topK > model.experts)
+        reader.fail("top_k", "cannot exceed experts");
+    readExpertGroups(reader, model);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");
     reader.finish();
@@ -111,6 +115,9 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
         : AttentionKernel::Unfused;
     job.framework.sequenceParallel = row.optionalBool("sequence_parallel").value_or(true);
     job.framework.moeCommOverlap = row.optionalBool("moe_comm_overlap").value_or(false);
+    job.framework.moeDeduplicatedDispatch
+        = row.optionalChoice("moe_dispatcher", {"alltoall", "deepep"}).value_or("alltoall")
+        == "deepep";
     // Megatron reduces BF16 gradients in fp32 unless the run sets --grad-reduce-in-bf16 (or a
     // recipe's grad_reduce_in_fp32 = False), as NVIDIA's Megatron-Bridge benchmark configs do.
     out.gradientsReducedInBf16 = row.optionalBool("grad_reduce_in_bf16").value_or(false);

@@ -209,6 +209,41 @@ private slots:
                  message.c_str());
     }
 
+    void expertGroupsFollowTheirRules()
+    {
+        // Group-limited routing: both counts, equal groups, no more groups a token than there
+        // are, and enough experts within them for its top-k; multi-token prediction up to 16.
+        nlohmann::json model = nlohmann::json::parse(R"({
+          "id": "m", "name": "M", "source": "unit test", "layers": 4, "hidden": 64, "heads": 4,
+          "ffn": 256, "vocab": 100, "max_seq_len": 128, "params_b": 0.001, "experts": 16,
+          "top_k": 4, "expert_groups": 4
+        })");
+        const auto expectError = [&](const char *expected) {
+            const std::string message = modelEntryError(model);
+            QVERIFY2(message.find(expected) != std::string::npos, message.c_str());
+        };
+        expectError("/models/0/expert_groups: group-limited routing needs both expert_groups and "
+                    "expert_groups_per_token");
+        model["expert_groups"] = 5;
+        model["expert_groups_per_token"] = 1;
+        expectError("/models/0/expert_groups: must divide the 16 experts into equal groups");
+        model["expert_groups"] = 4;
+        model["expert_groups_per_token"] = 5;
+        expectError("/models/0/expert_groups_per_token: cannot exceed expert_groups (4)");
+        model["expert_groups"] = 8;
+        model["expert_groups_per_token"] = 1; // 2 experts within reach for a top 4
+        expectError("/models/0/expert_groups_per_token: leaves fewer experts than top_k (4)");
+        model["expert_groups_per_token"] = 2;
+        QCOMPARE(modelEntryError(model), std::string());
+        model["mtp_layers"] = 17;
+        expectError("/models/0/mtp_layers: must be between 0 and 16, found 17");
+        model["mtp_layers"] = 1;
+        QCOMPARE(modelEntryError(model), std::string());
+        model["experts"] = 1;
+        model["top_k"] = 1;
+        expectError("/models/0/expert_groups: only a mixture-of-experts model");
+    }
+
     void attentionIsDescribedInAFewWords()
     {
         // What `catalog list models` and the palette show of each kind of attention in the

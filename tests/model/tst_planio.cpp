@@ -204,6 +204,10 @@ private slots:
         QTest::newRow("mtp layers") << "/workload/mtp_layers"
                                     << "17"
                                     << "plan.json: /workload/mtp_layers: must be between 0 and 16";
+        QTest::newRow("moe dispatcher")
+            << "/workload/moe_dispatcher"
+            << "\"nccl\""
+            << "plan.json: /workload/moe_dispatcher: 'nccl' is not one of";
         QTest::newRow("zero stage") << "/workload/zero"
                                     << "4"
                                     << "plan.json: /workload/zero: must be between 0 and 3";
@@ -274,6 +278,18 @@ private slots:
         plan.trainingMtpLayers.reset();
         QCOMPARE(planTrainingSetup(plan, shippedCatalog())->job.model.mtpLayers,
                  shippedCatalog().llm(plan.trainingModelId).mtpLayers);
+    }
+
+    void moeDispatcherRoundTrips()
+    {
+        // The all-to-all dispatcher is every profile's; DeepEP is written when chosen.
+        Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
+        QVERIFY(!planToJson(plan)["workload"].contains("moe_dispatcher"));
+        plan.training.framework.moeDeduplicatedDispatch = true;
+        const nlohmann::json written = planToJson(plan);
+        QCOMPARE(written["workload"]["moe_dispatcher"].get<std::string>(), std::string("deepep"));
+        QVERIFY(parsePlan(written, "plan.json", &shippedCatalog())
+                    .training.framework.moeDeduplicatedDispatch);
     }
 
     void hallDimensionsRoundTripAndDefaultsStayOut()

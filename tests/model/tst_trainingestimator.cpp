@@ -1176,6 +1176,59 @@ private slots:
         QVERIFY(findTrainingFramework("no-such-framework") == nullptr);
     }
 
+    void deduplicatedDispatchSendsATokenOncePerGpuAndNode()
+    {
+        // A tiny MoE layer (h = 1024, 16 experts, top 4) over EP 16 on two DGX H100, TP 1: each
+        // rank dispatches its 2048 tokens of 2 KiB. The all-to-all dispatcher sends all four
+        // copies: 4 x 2048 x 2 KiB = 16 MiB a call, half of it (8 of 16 peers) through the NIC.
+        // A deduplicated (DeepEP) one sends a token once to each GPU holding one of its experts,
+        // 16·(1 - (15/16)^4) = 3.640380859375 of them on average (top 4 drawn evenly), 7/8 of
+        // which sit beside another rank of the node it reaches over NVLink, and once to each node
+        // that holds one, 2·(1 - (1/2)^4) = 1.875, half of them remote: NVLink 3.185333251953125
+        // and NIC 0.9375 token sends. With group-limited routing, 4 groups of 4 experts and one
+        // group a token: 4 GPUs within reach, 4·(1 - (3/4)^4) = 2.734375 of them reached
+        // (x 7/8 = 2.392578125 over NVLink), and one node, remote half the time (0.5).
+        TrainingJob job;
+        job.model = tinyModel();
+        job.model.experts = 16;
+        job.model.topK = 4;
+        job.model.ffn = 512;
+        job.seqLen = 2048;
+        job.globalBatch = 16;
+        ParallelConfig config;
+        config.dp = 16;
+        config.ep = 16;
+        config.recompute = Recompute::None;
+        const double tokenSends = 2048.0 * 1024 * 2; // bytes of one send of every token
+        auto dispatchBytes = [&](bool deduplicated, int groups, int groupsPerToken) {
+            job.framework.moeDeduplicatedDispatch = deduplicated;
+            job.model.expertGroups = groups;
+            job.model.expertGroupsPerToken = groupsPerToken;
+            const TrainingEstimate e = TrainingEstimator(job, dgxH100(16)).estimate(config);
+            [&] {
+                QVERIFY2(e.valid, e.reason.c_str());
+            }();
+            for (const StepOperation &op : e.operations)
+                if (op.kind == OperationKind::ExpertParallel)
+                    // 2 layers x 4 calls (dispatch and combine, forward and backward)
+                    return std::pair(op.bytes / 8.0, op.seconds + op.hiddenSeconds);
+            return std::pair(0.0, 0.0);
+        };
+        const auto [allToAllBytes, allToAllSeconds] = dispatchBytes(false, 0, 0);
+        QCOMPARE(allToAllBytes, 4.0 * tokenSends);
+        const auto [dedupBytes, dedupSeconds] = dispatchBytes(true, 0, 0);
+        QVERIFY2(qAbs(dedupBytes / tokenSends - (3.185333251953125 + 0.9375)) < 1e-12,
+                 qPrintable(QString::number(dedupBytes / tokenSends, 'g', 15)));
+        // Half the NIC traffic was 2 token sends; now 0.9375: the call, NIC-bound, is faster.
+        QVERIFY(dedupSeconds < allToAllSeconds);
+        const auto [groupedBytes, groupedSeconds] = dispatchBytes(true, 4, 1);
+        QVERIFY2(qAbs(groupedBytes / tokenSends - (2.392578125 + 0.5)) < 1e-12,
+                 qPrintable(QString::number(groupedBytes / tokenSends, 'g', 15)));
+        QVERIFY(groupedSeconds < dedupSeconds);
+        // The all-to-all dispatcher ignores the groups: it sends every copy anyway.
+        QCOMPARE(dispatchBytes(false, 4, 1).first, 4.0 * tokenSends);
+    }
+
     void expertAllToAllOverlapHidesBehindTheLayersCompute()
     {
         // Mixtral 8x7B at TP 2 x EP 8 over two DGX H100 (4 EP ranks a node): a layer's compute

@@ -412,9 +412,9 @@ private slots:
         QCOMPARE(window.plan().training.seqLen, 8192);
         for (const char *name :
              {"Global batch", "Precision", "Attention", "Sequence parallel", "TP comm overlap",
-              "MoE comm overlap", "DP overlap", "Pipeline parallel", "Data parallel",
-              "Context parallel", "Expert parallel", "Microbatch", "Interleave", "Recompute",
-              "ZeRO stage", "Gradient reduction", "Offloaded layers"})
+              "MoE comm overlap", "MoE dispatcher", "MTP layers", "DP overlap", "Pipeline parallel",
+              "Data parallel", "Context parallel", "Expert parallel", "Microbatch", "Interleave",
+              "Recompute", "ZeRO stage", "Gradient reduction", "Offloaded layers"})
             QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
         // BF16 gradients reduced in 16 bits: written as an override of the profile, then undone.
         auto *gradients = editor->findChild<QComboBox *>(QStringLiteral("Gradient reduction"));
@@ -448,6 +448,15 @@ private slots:
         emit mtp->editingFinished();
         QCOMPARE(window.plan().trainingMtpLayers, std::optional<int>(1));
         QCOMPARE(model::planToJson(window.plan())["workload"]["mtp_layers"].get<int>(), 1);
+        editor = window.propertyEditor();
+        mtp = editor->findChild<QSpinBox *>(QStringLiteral("MTP layers"));
+        QTest::qWait(20); // the rebuilt form is laid out before it can be scrolled to
+        if (auto *scroll = qobject_cast<QScrollArea *>(
+                editor->parentWidget() ? editor->parentWidget()->parentWidget() : nullptr))
+            scroll->ensureWidgetVisible(mtp);
+        QTest::qWait(20);
+        QVERIFY(
+            window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/properties-mtp-1366x768.png")));
         window.document()->undoStack()->undo();
         QVERIFY(!window.plan().trainingMtpLayers);
         // Recompute modules: Megatron-Core's names, comma-separated; one undoable edit. An
