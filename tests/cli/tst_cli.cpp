@@ -68,6 +68,37 @@ private:
         return object.value(path.last()).toDouble(-1.0);
     }
 
+    /** `train` on 8 H100s of a 32-layer, h = 4096, 32-head custom model with a 32,000-token
+     * vocabulary, one 4,096-token sequence per GPU, TP 1 x PP 1 x DP 8. */
+    static QStringList customModelTrainArguments()
+    {
+        return {"train",
+                "--gpu",
+                "h100-sxm5-80gb",
+                "--gpus",
+                "8",
+                "--layers",
+                "32",
+                "--hidden",
+                "4096",
+                "--heads",
+                "32",
+                "--vocab",
+                "32000",
+                "--seq-len",
+                "4096",
+                "--global-batch",
+                "8",
+                "--tp",
+                "1",
+                "--pp",
+                "1",
+                "--dp",
+                "8",
+                "--microbatch",
+                "1"};
+    }
+
     /** Writes `content` to `path`; false when it cannot. */
     static bool writeText(const QString &path, const QByteArray &content)
     {
@@ -748,34 +779,8 @@ private slots:
         // recompute: without dropout each layer keeps no masks, 2·s·h = 2 x 4,096 x 4,096 bytes
         // less, 32 layers: exactly 1 GiB less activation memory.
         const auto activationsGib = [&](const QStringList &extra) {
-            QStringList arguments {"train",
-                                   "--gpu",
-                                   "h100-sxm5-80gb",
-                                   "--gpus",
-                                   "8",
-                                   "--layers",
-                                   "32",
-                                   "--hidden",
-                                   "4096",
-                                   "--heads",
-                                   "32",
-                                   "--vocab",
-                                   "32000",
-                                   "--seq-len",
-                                   "4096",
-                                   "--global-batch",
-                                   "8",
-                                   "--tp",
-                                   "1",
-                                   "--pp",
-                                   "1",
-                                   "--dp",
-                                   "8",
-                                   "--microbatch",
-                                   "1",
-                                   "--recompute",
-                                   "none",
-                                   "--json"};
+            QStringList arguments
+                = customModelTrainArguments() + QStringList {"--recompute", "none", "--json"};
             arguments << extra;
             return jsonNumber(arguments, {"memory_breakdown_gib", "activations"});
         };
@@ -795,31 +800,7 @@ private slots:
         // The same 32-layer, h = 4096 custom model, one 4,096-token sequence per GPU: recomputing
         // the norms drops their two 16-bit outputs a layer, 2 x 2 B x 4,096 x 4,096 = 64 MiB,
         // 32 layers: exactly 2 GiB less activation memory. The layout names the modules.
-        QStringList arguments {"train",
-                               "--gpu",
-                               "h100-sxm5-80gb",
-                               "--gpus",
-                               "8",
-                               "--layers",
-                               "32",
-                               "--hidden",
-                               "4096",
-                               "--heads",
-                               "32",
-                               "--vocab",
-                               "32000",
-                               "--seq-len",
-                               "4096",
-                               "--global-batch",
-                               "8",
-                               "--tp",
-                               "1",
-                               "--pp",
-                               "1",
-                               "--dp",
-                               "8",
-                               "--microbatch",
-                               "1"};
+        QStringList arguments = customModelTrainArguments();
         const double none = jsonNumber(arguments + QStringList {"--recompute", "none", "--json"},
                                        {"memory_breakdown_gib", "activations"});
         const QStringList norms = arguments + QStringList {"--recompute-modules", "layernorm"};
@@ -842,34 +823,8 @@ private slots:
         // The 32-layer, h = 4096 custom model with one multi-token prediction block: a layer of
         // 12h² + 2h, the 2h x h projection and three norms, 14 x 4096² + 5 x 4096 = 234,901,504
         // parameters more, 2 bytes each in BF16 on every GPU (PP 1).
-        QStringList arguments {"train",
-                               "--gpu",
-                               "h100-sxm5-80gb",
-                               "--gpus",
-                               "8",
-                               "--layers",
-                               "32",
-                               "--hidden",
-                               "4096",
-                               "--heads",
-                               "32",
-                               "--vocab",
-                               "32000",
-                               "--seq-len",
-                               "4096",
-                               "--global-batch",
-                               "8",
-                               "--tp",
-                               "1",
-                               "--pp",
-                               "1",
-                               "--dp",
-                               "8",
-                               "--microbatch",
-                               "1",
-                               "--recompute",
-                               "none",
-                               "--json"};
+        QStringList arguments
+            = customModelTrainArguments() + QStringList {"--recompute", "none", "--json"};
         const double weights = jsonNumber(arguments, {"memory_breakdown_gib", "weights"});
         const double withMtp = jsonNumber(arguments + QStringList {"--mtp-layers", "1"},
                                           {"memory_breakdown_gib", "weights"});

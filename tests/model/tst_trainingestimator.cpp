@@ -34,6 +34,16 @@ ModelSpec tinyModel()
     return model;
 }
 
+/** The tiny model with an MoE MLP: 8 experts of 512, top 2. */
+ModelSpec tinyMoeModel()
+{
+    ModelSpec model = tinyModel();
+    model.experts = 8;
+    model.topK = 2;
+    model.ffn = 512;
+    return model;
+}
+
 ClusterDescription dgxA100(int gpus)
 {
     // A DGX A100 SuperPOD-style rail fabric of 40-port HDR leaves, non-blocking.
@@ -68,6 +78,22 @@ StepOperation operationOnOneH100(const TrainingJob &job, const ParallelConfig &c
     const TrainingEstimate e = TrainingEstimator(job, dgxH100(1)).estimate(config);
     const StepOperation *op = findOperation(e, name);
     return op ? *op : StepOperation {};
+}
+
+/** `job` on one H100 without recomputation, then with selective recomputation of `modules`
+ * (RecomputeModule bits); both must be valid layouts. */
+std::pair<TrainingEstimate, TrainingEstimate> withoutAndWithRecompute(const TrainingJob &job,
+                                                                      unsigned modules)
+{
+    ParallelConfig config;
+    config.recompute = Recompute::None;
+    const TrainingEstimate plain = TrainingEstimator(job, dgxH100(1)).estimate(config);
+    config.recompute = Recompute::Selective;
+    config.recomputeModules.bits = modules;
+    const TrainingEstimate repeated = TrainingEstimator(job, dgxH100(1)).estimate(config);
+    if (!plain.valid || !repeated.valid)
+        qWarning("invalid layout: %s%s", plain.reason.c_str(), repeated.reason.c_str());
+    return {plain, repeated};
 }
 
 /** GPT-3 175B as SC21 trains it (sequence 2048, batch 1536), pinned to TP 8 x PP 8 x CP 1 with
@@ -427,9 +453,7 @@ private slots:
         // activation output, the down-projections' 16-bit input: 2 B x 128 tokens x 2 experts x
         // 512 = 262,144 B.
         job.framework.attention = AttentionKernel::Flash;
-        job.model.experts = 8;
-        job.model.topK = 2;
-        job.model.ffn = 512;
+        job.model = tinyMoeModel();
         QCOMPARE(keptPerLayer(Recompute::None, 0)
                      - keptPerLayer(Recompute::Selective, bit(RecomputeModule::MoeActivation)),
                  262144.0);
@@ -444,20 +468,13 @@ private slots:
         // the attention and the expert GEMMs alone; their FLOPs are memory-bound work, so the
         // hardware FLOP/s equal the model's.
         TrainingJob job;
-        job.model = tinyModel();
-        job.model.experts = 8;
-        job.model.topK = 2;
-        job.model.ffn = 512;
+        job.model = tinyMoeModel();
         job.seqLen = 2048;
         job.globalBatch = 1;
-        ParallelConfig config;
-        config.recompute = Recompute::None;
-        const TrainingEstimate plain = TrainingEstimator(job, dgxH100(1)).estimate(config);
-        config.recompute = Recompute::Selective;
-        config.recomputeModules.bits = static_cast<unsigned>(RecomputeModule::LayerNorm)
-            | static_cast<unsigned>(RecomputeModule::MoeActivation);
-        const TrainingEstimate repeated = TrainingEstimator(job, dgxH100(1)).estimate(config);
-        QVERIFY2(repeated.valid, repeated.reason.c_str());
+        const auto [plain, repeated]
+            = withoutAndWithRecompute(job,
+                                      static_cast<unsigned>(RecomputeModule::LayerNorm)
+                                          | static_cast<unsigned>(RecomputeModule::MoeActivation));
         for (const char *name : {"layer norms", "expert activation"}) {
             const StepOperation *before = findOperation(plain, name);
             const StepOperation *after = findOperation(repeated, name);
@@ -492,13 +509,8 @@ private slots:
         job.model.valueHeadDim = 64;
         job.seqLen = 128;
         job.globalBatch = 1;
-        ParallelConfig config;
-        config.recompute = Recompute::None;
-        const TrainingEstimate plain = TrainingEstimator(job, dgxH100(1)).estimate(config);
-        config.recompute = Recompute::Selective;
-        config.recomputeModules.bits = static_cast<unsigned>(RecomputeModule::LatentUpProjection);
-        const TrainingEstimate repeated = TrainingEstimator(job, dgxH100(1)).estimate(config);
-        QVERIFY2(repeated.valid, repeated.reason.c_str());
+        const auto [plain, repeated] = withoutAndWithRecompute(
+            job, static_cast<unsigned>(RecomputeModule::LatentUpProjection));
         QCOMPARE(plain.memory.activationBytesPerLayer - repeated.memory.activationBytesPerLayer,
                  1048576.0);
         const double tokensPerSecond = repeated.tokensPerSecond;
