@@ -9,29 +9,11 @@ namespace cp::cli {
 
 namespace units = model::units;
 
-namespace {
-std::string layout(const model::TrainingEstimate &e)
-{
-    const model::ParallelConfig &c = e.config;
-    std::string text = "TP " + std::to_string(c.tp) + " x PP " + std::to_string(c.pp) + " x DP "
-        + std::to_string(c.dp);
-    if (c.cp > 1)
-        text += " x CP " + std::to_string(c.cp);
-    if (c.ep > 1)
-        text += ", EP " + std::to_string(c.ep);
-    text += ", microbatch " + std::to_string(c.microbatch);
-    if (c.interleave > 1)
-        text += ", interleave " + std::to_string(c.interleave);
-    text += ", recompute " + model::recomputeDescription(c) + ", ZeRO-" + std::to_string(c.zero);
-    return text;
-}
-} // namespace
-
 std::string renderTrainingEstimate(const model::TrainingEstimate &e,
                                    const model::PublishedRunComparison *published)
 {
     Table table({"figure", "value"});
-    table.addRow({"layout", layout(e)});
+    table.addRow({"layout", model::layoutDescription(e.config)});
     table.addRow({"step time", format("%.3f s", e.stepSeconds)});
     table.addRow({"throughput", format("%.4g tokens/s", e.tokensPerSecond)});
     table.addRow(
@@ -107,8 +89,8 @@ std::string renderTrainingAlternatives(const std::vector<model::TrainingEstimate
     Table table({"#", "layout", "step s", "MFU", "memory GiB", "bottleneck"});
     for (std::size_t i = 0; i < top.size(); ++i) {
         const auto &e = top[i];
-        table.addRow({std::to_string(i + 1), layout(e), format("%.3f", e.stepSeconds),
-                      format("%.1f%%", 100 * e.mfu),
+        table.addRow({std::to_string(i + 1), model::layoutDescription(e.config),
+                      format("%.3f", e.stepSeconds), format("%.1f%%", 100 * e.mfu),
                       format("%.1f", e.memory.totalBytes() / units::gibi), e.bottleneck});
     }
     return table.render();

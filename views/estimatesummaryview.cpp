@@ -408,15 +408,7 @@ void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEs
         addRow(section, tr("Not possible"), QString::fromStdString(e.trainingError));
     } else {
         const auto &c = training.config;
-        addRow(section, tr("Layout"),
-               tr("TP %1 x PP %2 x DP %3 x CP %4, microbatch %5, recompute %6, ZeRO-%7")
-                   .arg(c.tp)
-                   .arg(c.pp)
-                   .arg(c.dp)
-                   .arg(c.cp)
-                   .arg(c.microbatch)
-                   .arg(QString::fromStdString(model::recomputeDescription(c)))
-                   .arg(c.zero));
+        addRow(section, tr("Layout"), QString::fromStdString(model::layoutDescription(c)));
         addRow(section, tr("Step time"), tr("%1 s").arg(number(training.stepSeconds, 3)));
         addRow(section, tr("Throughput"),
                tr("%1 tokens/s").arg(number(training.tokensPerSecond, 0)));

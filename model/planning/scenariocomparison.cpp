@@ -302,11 +302,7 @@ std::string layoutText(const PlanEstimate &e)
 {
     if (!trainingFound(e))
         return e.hasTraining ? "not possible: " + e.trainingError : std::string();
-    const ParallelConfig &c = e.training.best.config;
-    return "TP " + std::to_string(c.tp) + " x PP " + std::to_string(c.pp) + " x DP "
-        + std::to_string(c.dp) + " x CP " + std::to_string(c.cp) + ", microbatch "
-        + std::to_string(c.microbatch) + ", recompute " + recomputeDescription(c) + ", ZeRO-"
-        + std::to_string(c.zero);
+    return layoutDescription(e.training.best.config);
 }
 
 } // namespace

@@ -47,6 +47,11 @@ inline long long pipelineStageGpus(const ParallelConfig &config)
  * (layernorm, moe_act)": the recomputation `config` runs, as reports and tables name it. */
 std::string recomputeDescription(const ParallelConfig &config);
 
+/** "TP 2 x PP 8 x DP 64, EP 64, microbatch 1, interleave 4, recompute selective (mla_up_proj,
+ * mlp), ZeRO-1": the layout as the CLI, the Estimate panel and the comparison name it (CP,
+ * EP and the interleave only where they are used). */
+std::string layoutDescription(const ParallelConfig &config);
+
 /**
  * Tensor parallelism of the expert MLPs. Megatron-Core's MoE parallel folding lets EP span the
  * TP ranks too: when EP does not divide DP x CP, the experts are not split over TP (ETP = 1)

@@ -111,6 +111,20 @@ std::optional<Recompute> recomputeFromName(const std::string &name)
     return std::nullopt;
 }
 
+std::string layoutDescription(const ParallelConfig &c)
+{
+    std::string text = "TP " + std::to_string(c.tp) + " x PP " + std::to_string(c.pp) + " x DP "
+        + std::to_string(c.dp);
+    if (c.cp > 1)
+        text += " x CP " + std::to_string(c.cp);
+    if (c.ep > 1)
+        text += ", EP " + std::to_string(c.ep);
+    text += ", microbatch " + std::to_string(c.microbatch);
+    if (c.interleave > 1)
+        text += ", interleave " + std::to_string(c.interleave);
+    return text + ", recompute " + recomputeDescription(c) + ", ZeRO-" + std::to_string(c.zero);
+}
+
 std::string recomputeDescription(const ParallelConfig &config)
 {
     if (config.recompute != Recompute::Selective || config.recomputeModules == RecomputeModules {})

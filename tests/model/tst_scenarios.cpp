@@ -365,6 +365,29 @@ private slots:
         QCOMPARE(row(c, "replicas").bestIndex, 0);
     }
 
+    void deepSeekTrainingSampleComparesDispatchers()
+    {
+        // The DeepSeek-V3 training sample fixes the benchmark's layout, named in full. 14.8 T
+        // tokens at the baseline's throughput give its training days. DeepEP sends a token once
+        // per destination GPU and node instead of each of its eight copies, so the all-to-all
+        // scenario is slower; without the MTP block the step runs a layer, a projection and a
+        // set of logits less on the last stage, so it is faster.
+        const ScenarioComparison c = compareScenarios(
+            cp::test::loadSamplePlan("h100-1024-deepseek-v3-training.json"), m_catalog);
+        QCOMPARE(c.scenarios.size(), std::size_t(3));
+        for (const ScenarioResult &scenario : c.scenarios)
+            QVERIFY2(scenario.ok && scenario.estimate.training.found, scenario.name.c_str());
+        QCOMPARE(row(c, "layout").text[0],
+                 std::string("TP 2 x PP 8 x DP 64, EP 64, microbatch 1, interleave 4, recompute "
+                             "selective (mla_up_proj, mlp), ZeRO-1"));
+        const TrainingEstimate &baseline = c.scenarios[0].estimate.training.best;
+        QVERIFY(qAbs(*row(c, "training_days").values[0]
+                     - 14.8e12 / baseline.tokensPerSecond / 86400.0)
+                < 1e-6 * *row(c, "training_days").values[0]);
+        QVERIFY(c.scenarios[1].estimate.training.best.tokensPerSecond < baseline.tokensPerSecond);
+        QVERIFY(c.scenarios[2].estimate.training.best.tokensPerSecond > baseline.tokensPerSecond);
+    }
+
     void campusScenariosCompareWholeCampuses()
     {
         // The sample as 4 buildings at 20 USD per Gb/s of 100 Tb/s each, against a scenario of
