@@ -46,6 +46,9 @@ std::vector<OptionSpec> trainOptions()
         {"dp", true, "data-parallel size"},
         {"cp", true, "context-parallel size"},
         {"ep", true, "expert-parallel size"},
+        {"etp", true,
+         "expert tensor-parallel size, 1 or TP (Megatron-Core --expert-tensor-parallel-size; "
+         "default TP where EP divides DP x CP, else 1)"},
         {"microbatch", true, "sequences per microbatch"},
         {"interleave", true, "virtual pipeline stages per GPU"},
         {"recompute", true, "none|selective|full"},

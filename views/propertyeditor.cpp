@@ -505,10 +505,10 @@ void PropertyEditor::addTrainingLayoutRows(PropertyFields &fields)
     const QString searched = tr("searched");
     // The layout's dimensions with the bounds plans and the CLI accept (ZeRO is a choice below).
     const std::map<std::string, QString> labels {
-        {"tp", tr("Tensor parallel")},   {"pp", tr("Pipeline parallel")},
-        {"dp", tr("Data parallel")},     {"cp", tr("Context parallel")},
-        {"ep", tr("Expert parallel")},   {"microbatch", tr("Microbatch")},
-        {"interleave", tr("Interleave")}};
+        {"tp", tr("Tensor parallel")},    {"pp", tr("Pipeline parallel")},
+        {"dp", tr("Data parallel")},      {"cp", tr("Context parallel")},
+        {"ep", tr("Expert parallel")},    {"etp", tr("Expert tensor parallel")},
+        {"microbatch", tr("Microbatch")}, {"interleave", tr("Interleave")}};
     for (const model::ParallelismDimension &d : model::parallelismDimensions()) {
         const auto label = labels.find(d.key);
         if (label == labels.end())

@@ -76,6 +76,7 @@ std::string fieldLabel(const std::string &path)
         {"workload.dp", "Data parallel"},
         {"workload.cp", "Context parallel"},
         {"workload.ep", "Expert parallel"},
+        {"workload.etp", "Expert tensor parallel"},
         {"workload.microbatch", "Microbatch"},
         {"workload.recompute", "Recompute"},
         {"workload.recompute_modules", "Recompute modules"},

@@ -25,6 +25,9 @@ struct ParallelConfig
     int dp = 1; ///< data parallel
     int cp = 1; ///< context parallel
     int ep = 1; ///< expert parallel (carved out of dp)
+    /** Expert tensor parallelism (Megatron-Core's --expert-tensor-parallel-size), 1 or TP; 0:
+     * chosen, TP where EP divides DP x CP, else 1 (expertTensorParallel). */
+    int etp = 0;
     int microbatch = 1; ///< sequences per microbatch
     int interleave = 1; ///< virtual pipeline stages per GPU (1 = plain 1F1B)
     Recompute recompute = Recompute::None;
@@ -60,13 +63,26 @@ std::string layoutDescription(const ParallelConfig &config);
  */
 inline int expertTensorParallel(const ParallelConfig &config)
 {
+    if (config.etp > 0)
+        return config.etp;
     return (config.dp * config.cp) % config.ep == 0 ? config.tp : 1;
+}
+
+/**
+ * The experts are folded over the tensor-parallel ranks (ETP 1 under TP > 1): each GPU is an
+ * expert-parallel rank of its own holding whole experts, dispatching its sequence-parallel share
+ * of the tokens, and the expert-parallel group runs over consecutive GPUs (Liu et al., "MoE
+ * Parallel Folding", 2025).
+ */
+inline bool expertsFolded(const ParallelConfig &config)
+{
+    return config.tp > 1 && expertTensorParallel(config) == 1;
 }
 
 /** What the user fixed; anything left empty is searched. */
 struct ParallelismConstraints
 {
-    std::optional<int> tp, pp, dp, cp, ep, microbatch, interleave, zero;
+    std::optional<int> tp, pp, dp, cp, ep, etp, microbatch, interleave, zero;
     std::optional<Recompute> recompute;
     /** The modules selective recomputation repeats; set, it fixes recompute to selective. */
     std::optional<RecomputeModules> recomputeModules;
@@ -82,8 +98,8 @@ struct ParallelismDimension
     std::optional<int> ParallelismConstraints::*member;
 };
 
-/** tp, pp, dp, cp, ep, microbatch, interleave and zero, with the bounds every reader applies
- * (dp to 2^24, interleave to 1,024 virtual stages, zero 0 to 3, the rest to 2^20). */
+/** tp, pp, dp, cp, ep, etp, microbatch, interleave and zero, with the bounds every reader
+ * applies (dp to 2^24, interleave to 1,024 virtual stages, zero 0 to 3, the rest to 2^20). */
 const std::vector<ParallelismDimension> &parallelismDimensions();
 
 struct TrainingJob

@@ -93,6 +93,7 @@ const std::vector<ParallelismDimension> &parallelismDimensions()
         {"dp", 1, 1 << 24, &C::dp},
         {"cp", 1, 1 << 20, &C::cp},
         {"ep", 1, 1 << 20, &C::ep},
+        {"etp", 1, 1 << 20, &C::etp},
         {"microbatch", 1, 1 << 20, &C::microbatch},
         {"interleave", 1, 1 << 10, &C::interleave},
         {"zero", 0, 3, &C::zero},
@@ -119,6 +120,8 @@ std::string layoutDescription(const ParallelConfig &c)
         text += " x CP " + std::to_string(c.cp);
     if (c.ep > 1)
         text += ", EP " + std::to_string(c.ep);
+    if (c.ep > 1 && c.tp > 1)
+        text += " x ETP " + std::to_string(expertTensorParallel(c));
     text += ", microbatch " + std::to_string(c.microbatch);
     if (c.interleave > 1)
         text += ", interleave " + std::to_string(c.interleave);
@@ -368,6 +371,18 @@ std::string TrainingEstimator::checkExperts(const ParallelConfig &c, bool withRe
         return rejection(withReason, [&] {
             return std::string("EP=" + std::to_string(c.ep) + " must divide TP x DP x CP = "
                                + std::to_string(1LL * c.dp * c.cp * c.tp));
+        });
+    // The estimate splits experts over all of TP or none of it; split over TP, the expert
+    // groups repeat across the TP ranks, so EP must divide DP x CP.
+    if (c.etp > 0 && c.etp != 1 && c.etp != c.tp)
+        return rejection(withReason, [&] {
+            return "expert tensor parallelism must be 1 or TP (" + std::to_string(c.tp) + "), not "
+                + std::to_string(c.etp);
+        });
+    if (c.etp > 1 && (1LL * c.dp * c.cp) % c.ep != 0)
+        return rejection(withReason, [&] {
+            return "with the experts split over TP, EP=" + std::to_string(c.ep)
+                + " must divide DP x CP = " + std::to_string(1LL * c.dp * c.cp);
         });
     return {};
 }
@@ -843,6 +858,7 @@ void TrainingEstimator::searchLayoutsOfShape(int tp, int cp, int pp, int dp,
     config.cp = cp;
     config.sequenceParallel = m_job.framework.sequenceParallel;
     config.recomputeModules = k.recomputeModules.value_or(RecomputeModules {});
+    config.etp = k.etp.value_or(0);
     for (int ep : fixedOr(k.ep, eps))
         for (int mb : fixedOr(k.microbatch, microbatches)) {
             // Everything below shares this microbatch's layer costs (MicrobatchLayerCosts).

@@ -482,19 +482,24 @@ void LayerCostBuilder::addContextParallel(double attentionForwardSeconds)
  */
 void LayerCostBuilder::addMixtureOfExperts(double expertTokens)
 {
-    // Each rank dispatches its sequence-parallel share of the tokens; the experts' weights are
-    // split over TP, so every TP rank multiplies all of the routed tokens by 1/TP of each expert.
+    // Each rank dispatches its sequence-parallel share of the tokens. Split over TP, the experts'
+    // weights make every TP rank multiply all of the routed tokens by 1/TP of each expert;
+    // folded (ETP 1), each rank multiplies its own share by whole experts.
+    const bool folded = expertsFolded(m_config);
+    const double expertSplit = folded ? 1.0 : t;
     const double routedTokens = tokens * m_shape.topK / spDivisor * m_job.moeCapacityFactor;
-    const double computedTokens = tokens * m_shape.topK * m_job.moeCapacityFactor;
+    const double computedTokens
+        = tokens * m_shape.topK * m_job.moeCapacityFactor / (folded ? spDivisor : 1.0);
     addLayer(gemmOperation("MoE router", 2.0 * tokens / spDivisor * h * m_shape.experts,
                            tokens / spDivisor, m_shape.experts, h));
     addLayer(memoryOperation("MoE token permute and unpermute",
                              4.0 * routedTokens * h * activationBytes, 2));
     if (m_config.ep > 1)
         addLayer(expertAllToAll(routedTokens));
-    const double ffn = m_shape.ffn / t;
+    const double ffn = m_shape.ffn / expertSplit;
     const double upWidth = (m_shape.gatedMlp ? 2.0 : 1.0) * ffn;
-    const double capacityTokens = expertTokens * m_job.moeCapacityFactor;
+    const double capacityTokens
+        = expertTokens * m_job.moeCapacityFactor / (folded ? spDivisor : 1.0);
     addLayer(gemmOperation("expert MLP up (grouped GEMM)", 2.0 * computedTokens * h * upWidth,
                            capacityTokens, upWidth, h));
     LayerOperation activation = memoryOperation(
@@ -519,7 +524,8 @@ void LayerCostBuilder::addMixtureOfExperts(double expertTokens)
 LayerOperation LayerCostBuilder::expertAllToAll(double routedTokens) const
 {
     const int ep = m_config.ep;
-    const int stride = m_config.tp * m_config.cp;
+    // Split over TP, an expert-parallel group takes every TP-th GPU; folded, consecutive ones.
+    const int stride = (expertsFolded(m_config) ? 1 : m_config.tp) * m_config.cp;
     const int localRanks = std::clamp(m_cluster.gpusPerNode / stride, 1, ep);
     const bool oneNode = ep <= localRanks && stride * ep <= m_cluster.scaleUpDomainGpus;
     const int nodes = oneNode ? 1 : (ep + localRanks - 1) / localRanks;
@@ -748,8 +754,10 @@ void LayerCostBuilder::addMlpBlock()
         addDenseMlp(m_shape.sharedExperts, m_shape.ffn,
                     {"shared expert MLP up", "shared expert MLP down", "TP collectives, MLP block"},
                     0);
-    } else if (m_config.tp > 1) {
-        // The expert block still gathers and scatters the sequence-parallel activations.
+    } else if (m_config.tp > 1 && !expertsFolded(m_config)) {
+        // Experts split over TP still gather and scatter the sequence-parallel activations;
+        // folded ones dispatch each rank's own share (Megatron-Core's all-to-all dispatcher
+        // gathers over the expert-TP group only).
         addLayer(tensorParallelOperation(LayerOperation {}, LayerOperation {},
                                          "TP collectives, MoE block"));
     }

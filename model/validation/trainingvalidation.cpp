@@ -134,6 +134,9 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     config.pp = row.integer("pp", 1, 4096);
     config.cp = row.integer("cp", 1, 1024);
     config.ep = row.integer("ep", 1, 4096);
+    // Expert tensor parallelism as the recipe set it (1 or TP); chosen as the search does when
+    // the row does not say.
+    config.etp = row.optionalInteger("etp", 1, 1024).value_or(0);
     config.microbatch = row.integer("microbatch", 1, 1 << 20);
     config.interleave = row.integer("interleave", 1, 1024);
     config.recompute = *recomputeFromName(row.choice("recompute", {"none", "selective", "full"}));
@@ -253,8 +256,11 @@ std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> 
             ? " offload-" + std::to_string(row.activationOffloadLayers)
             : std::string();
         char layout[192];
-        std::snprintf(layout, sizeof layout, "TP%d PP%d CP%d EP%d DP%d mb%d v%d %s%s%s%s%s", c.tp,
-                      c.pp, c.cp, c.ep, c.dp, c.microbatch, c.interleave,
+        const std::string experts = c.ep > 1 && c.tp > 1
+            ? "EP" + std::to_string(c.ep) + "xETP" + std::to_string(expertTensorParallel(c))
+            : "EP" + std::to_string(c.ep);
+        std::snprintf(layout, sizeof layout, "TP%d PP%d CP%d %s DP%d mb%d v%d %s%s%s%s%s", c.tp,
+                      c.pp, c.cp, experts.c_str(), c.dp, c.microbatch, c.interleave,
                       recomputeDescription(c).c_str(), c.zero >= 3 ? " ZeRO-3" : "",
                       row.gradientsReducedInBf16 ? " bf16-grads" : "", offload.c_str(),
                       row.estimate.fits ? "" : " (estimated not to fit)");

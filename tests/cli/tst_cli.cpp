@@ -768,6 +768,12 @@ private slots:
             = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "48", "--model", "llama-2-7b",
                    "--seq-len", "4096", "--global-batch", "48", "--tp", "3", "--pp", "1"});
         QCOMPARE(heads.status, 3);
+        const Result etp = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--model",
+                                "mixtral-8x7b", "--seq-len", "4096", "--global-batch", "8", "--tp",
+                                "2", "--ep", "4", "--etp", "3"});
+        QCOMPARE(etp.status, 3);
+        QVERIFY2(etp.err.contains("expert tensor parallelism must be 1 or TP (2), not 3"),
+                 etp.err.constData());
         QVERIFY2(heads.err.contains("infeasible: no valid layout: the model's 32 attention heads "
                                     "are not divisible by TP=3"),
                  heads.err.constData());

@@ -377,13 +377,14 @@ private slots:
         QCOMPARE(c.scenarios.size(), std::size_t(3));
         for (const ScenarioResult &scenario : c.scenarios)
             QVERIFY2(scenario.ok && scenario.estimate.training.found, scenario.name.c_str());
-        QCOMPARE(row(c, "layout").text[0],
-                 std::string("TP 2 x PP 8 x DP 64, EP 64, microbatch 1, interleave 4, recompute "
-                             "selective (mla_up_proj, mlp), ZeRO-1"));
+        QCOMPARE(
+            row(c, "layout").text[0],
+            std::string("TP 2 x PP 8 x DP 64, EP 64 x ETP 1, microbatch 1, interleave 4, recompute "
+                        "selective (mla_up_proj, mlp), ZeRO-1"));
         const TrainingEstimate &baseline = c.scenarios[0].estimate.training.best;
-        QVERIFY(qAbs(*row(c, "training_days").values[0]
-                     - 14.8e12 / baseline.tokensPerSecond / 86400.0)
-                < 1e-6 * *row(c, "training_days").values[0]);
+        QVERIFY(
+            qAbs(*row(c, "training_days").values[0] - 14.8e12 / baseline.tokensPerSecond / 86400.0)
+            < 1e-6 * *row(c, "training_days").values[0]);
         QVERIFY(c.scenarios[1].estimate.training.best.tokensPerSecond < baseline.tokensPerSecond);
         QVERIFY(c.scenarios[2].estimate.training.best.tokensPerSecond > baseline.tokensPerSecond);
     }

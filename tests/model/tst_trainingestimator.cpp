@@ -1188,6 +1188,49 @@ private slots:
         QVERIFY(findTrainingFramework("no-such-framework") == nullptr);
     }
 
+    void foldedExpertsRunWholeOnEachRank()
+    {
+        // The tiny MoE (8 experts of 512, top 2, plain MLP) at 2048 tokens on one DGX H100, TP 2 x
+        // DP 4, EP 4. Split over TP (ETP 2) every TP rank multiplies all 4,096 routed tokens by
+        // half of each expert; folded (ETP 1) each multiplies its own 2,048 by whole experts: the
+        // same 2 x 4096 x 1024 x 256 = 2,147,483,648 FLOPs of the up-projection a layer, but the
+        // folded ranks need no TP gather and scatter around the experts and hold each expert
+        // whole: 2 layers x 8 x 2 x 1024 x 512 = 16,777,216 expert weights over 4 ranks instead
+        // of 8, 2,097,152 more a GPU, 4,194,304 bytes in 16 bits.
+        TrainingJob job;
+        job.model = tinyMoeModel();
+        job.seqLen = 2048;
+        job.globalBatch = 4;
+        ParallelConfig config;
+        config.tp = 2;
+        config.dp = 4;
+        config.ep = 4;
+        config.recompute = Recompute::None;
+        auto estimate = [&](int etp) {
+            config.etp = etp;
+            return TrainingEstimator(job, dgxH100(8)).estimate(config);
+        };
+        const TrainingEstimate split = estimate(2), folded = estimate(1);
+        QVERIFY2(split.valid && folded.valid, (split.reason + folded.reason).c_str());
+        const char *up = "expert MLP up (grouped GEMM)";
+        QCOMPARE(findOperation(split, up)->flops, findOperation(folded, up)->flops);
+        QCOMPARE(findOperation(split, up)->flops, 2 * 3 * 2147483648.0); // 2 layers, 3 passes
+        QVERIFY(findOperation(split, "TP collectives, MoE block") != nullptr);
+        QVERIFY(findOperation(folded, "TP collectives, MoE block") == nullptr);
+        QCOMPARE(folded.memory.weightsBytes - split.memory.weightsBytes, 4194304.0);
+        QCOMPARE(layoutDescription(folded.config),
+                 std::string("TP 2 x PP 1 x DP 4, EP 4 x ETP 1, microbatch 1, recompute none, "
+                             "ZeRO-1"));
+        // Unset, ETP is TP where EP divides DP x CP (Megatron-Core's default), else 1.
+        QCOMPARE(estimate(0).memory.weightsBytes, split.memory.weightsBytes);
+        // The estimate knows 1 and TP only; split over TP, EP must divide DP x CP.
+        QVERIFY(estimate(3).reason.find("must be 1 or TP (2), not 3") != std::string::npos);
+        config.dp = 4;
+        config.ep = 8;
+        QVERIFY(estimate(2).reason.find("EP=8 must divide DP x CP = 4") != std::string::npos);
+        QVERIFY2(estimate(0).valid, estimate(0).reason.c_str()); // chosen: folded
+    }
+
     void deduplicatedDispatchSendsATokenOncePerGpuAndNode()
     {
         // A tiny MoE layer (h = 1024, 16 experts, top 4) over EP 16 on two DGX H100, TP 1: each

@@ -410,11 +410,16 @@ private slots:
         QVERIFY(!window.plan().training.constraints.tp);
         window.document()->undoStack()->undo();
         QCOMPARE(window.plan().training.seqLen, 8192);
-        for (const char *name :
-             {"Global batch", "Precision", "Attention", "Sequence parallel", "TP comm overlap",
-              "MoE comm overlap", "MoE dispatcher", "MTP layers", "DP overlap", "Pipeline parallel",
-              "Data parallel", "Context parallel", "Expert parallel", "Microbatch", "Interleave",
-              "Recompute", "ZeRO stage", "Gradient reduction", "Offloaded layers"})
+        for (const char *name : {"Global batch",       "Precision",
+                                 "Attention",          "Sequence parallel",
+                                 "TP comm overlap",    "MoE comm overlap",
+                                 "MoE dispatcher",     "MTP layers",
+                                 "DP overlap",         "Pipeline parallel",
+                                 "Data parallel",      "Context parallel",
+                                 "Expert parallel",    "Expert tensor parallel",
+                                 "Microbatch",         "Interleave",
+                                 "Recompute",          "ZeRO stage",
+                                 "Gradient reduction", "Offloaded layers"})
             QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
         // BF16 gradients reduced in 16 bits: written as an override of the profile, then undone.
         auto *gradients = editor->findChild<QComboBox *>(QStringLiteral("Gradient reduction"));
