@@ -197,6 +197,8 @@ std::string TrainingEstimator::validate(const ParallelConfig &c, bool withReason
         reason = checkSchedule(c, withReason);
     if (reason.empty() && c.ep > 1)
         reason = checkExperts(c, withReason);
+    if (reason.empty() && c.etp > 0)
+        reason = checkExpertTensorParallel(c, withReason);
     if (reason.empty() && c.recompute == Recompute::Selective)
         reason = checkRecomputeModules(c, withReason);
     return reason;
@@ -372,9 +374,19 @@ std::string TrainingEstimator::checkExperts(const ParallelConfig &c, bool withRe
             return std::string("EP=" + std::to_string(c.ep) + " must divide TP x DP x CP = "
                                + std::to_string(1LL * c.dp * c.cp * c.tp));
         });
-    // The estimate splits experts over all of TP or none of it; split over TP, the expert
-    // groups repeat across the TP ranks, so EP must divide DP x CP.
-    if (c.etp > 0 && c.etp != 1 && c.etp != c.tp)
+    return {};
+}
+
+/** The estimate splits experts over all of TP or none of it; split over TP, the expert groups
+ * repeat across the TP ranks, so EP must divide DP x CP. A dense model has no experts to split. */
+std::string TrainingEstimator::checkExpertTensorParallel(const ParallelConfig &c,
+                                                         bool withReason) const
+{
+    if (!m_job.model.isMoe())
+        return rejection(withReason, [&] {
+            return std::string("expert tensor parallelism needs a mixture-of-experts model");
+        });
+    if (c.etp != 1 && c.etp != c.tp)
         return rejection(withReason, [&] {
             return "expert tensor parallelism must be 1 or TP (" + std::to_string(c.tp) + "), not "
                 + std::to_string(c.etp);

@@ -64,6 +64,7 @@ private:
     /** Expert parallelism: an MoE model whose experts and TP x DP x CP divide by EP. */
     std::string checkExperts(const ParallelConfig &config, bool withReason) const;
     std::string checkRecomputeModules(const ParallelConfig &config, bool withReason) const;
+    std::string checkExpertTensorParallel(const ParallelConfig &config, bool withReason) const;
     /** Explanations of the ten best, the microbatch headroom, or why nothing fits. */
     void finishSearch(LayoutRanking &ranking) const;
     std::string noShapeReason() const;

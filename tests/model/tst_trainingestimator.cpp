@@ -1229,6 +1229,10 @@ private slots:
         config.ep = 8;
         QVERIFY(estimate(2).reason.find("EP=8 must divide DP x CP = 4") != std::string::npos);
         QVERIFY2(estimate(0).valid, estimate(0).reason.c_str()); // chosen: folded
+        // A dense model has no experts to split or fold.
+        job.model = tinyModel();
+        config.ep = 1;
+        QVERIFY(estimate(1).reason.find("needs a mixture-of-experts model") != std::string::npos);
     }
 
     void deduplicatedDispatchSendsATokenOncePerGpuAndNode()
