@@ -3,6 +3,8 @@
 
 #include "commands.h"
 
+#include <algorithm>
+
 namespace cp::cli {
 
 std::vector<OptionSpec> modelShapeOptions()
@@ -62,23 +64,14 @@ std::vector<OptionSpec> modelShapeOptions()
 
 namespace {
 
-/** Group-limited routing's rules, as the catalog reader applies them (readExpertGroups). */
+/** Group-limited routing's rules, as the catalog reader applies them, named by option. */
 void checkExpertGroups(const model::ModelSpec &spec)
 {
-    if (spec.expertGroups == 0 && spec.expertGroupsPerToken == 0)
-        return;
-    if (spec.expertGroups == 0 || spec.expertGroupsPerToken == 0)
-        throw UsageError("group-limited routing needs --expert-groups and "
-                         "--expert-groups-per-token");
-    if (spec.experts <= 1)
-        throw UsageError("--expert-groups needs --experts above 1");
-    if (spec.experts % spec.expertGroups != 0)
-        throw UsageError("--expert-groups must divide the " + std::to_string(spec.experts)
-                         + " experts into equal groups");
-    if (spec.expertGroupsPerToken > spec.expertGroups)
-        throw UsageError("--expert-groups-per-token cannot exceed --expert-groups");
-    if (1LL * spec.expertGroupsPerToken * (spec.experts / spec.expertGroups) < spec.topK)
-        throw UsageError("--expert-groups-per-token leaves fewer experts than --top-k");
+    if (const auto problem = model::expertGroupsProblem(spec)) {
+        std::string option = "--" + problem->field;
+        std::replace(option.begin(), option.end(), '_', '-');
+        throw UsageError(option + ": " + problem->reason);
+    }
 }
 
 } // namespace

@@ -130,4 +130,30 @@ std::optional<CatalogKind> catalogKindFromKey(const std::string &key)
     return std::nullopt;
 }
 
+std::optional<ModelFieldProblem> expertGroupsProblem(const ModelSpec &model)
+{
+    const int groups = model.expertGroups, perToken = model.expertGroupsPerToken;
+    if (groups == 0 && perToken == 0)
+        return std::nullopt;
+    if (groups == 0 || perToken == 0)
+        return ModelFieldProblem {groups == 0 ? "expert_groups_per_token" : "expert_groups",
+                                  "group-limited routing needs both expert_groups and "
+                                  "expert_groups_per_token"};
+    if (model.experts <= 1)
+        return ModelFieldProblem {"expert_groups",
+                                  "only a mixture-of-experts model (experts > 1) routes"};
+    if (model.experts % groups != 0)
+        return ModelFieldProblem {"expert_groups",
+                                  "must divide the " + std::to_string(model.experts)
+                                      + " experts into equal groups"};
+    if (perToken > groups)
+        return ModelFieldProblem {"expert_groups_per_token",
+                                  "cannot exceed expert_groups (" + std::to_string(groups) + ")"};
+    if (1LL * perToken * (model.experts / groups) < model.topK)
+        return ModelFieldProblem {"expert_groups_per_token",
+                                  "leaves fewer experts than top_k (" + std::to_string(model.topK)
+                                      + ") to choose from"};
+    return std::nullopt;
+}
+
 } // namespace cp::model

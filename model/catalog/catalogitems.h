@@ -375,6 +375,17 @@ struct ModelSpec : CatalogEntry
  */
 std::string attentionDescription(const ModelSpec &model);
 
+/** A model field that breaks a rule: the catalog's name of the field and why. */
+struct ModelFieldProblem
+{
+    std::string field; ///< "expert_groups", "expert_groups_per_token"
+    std::string reason;
+};
+/** What is wrong with `model`'s group-limited routing, if anything: both counts or neither,
+ * only for an MoE model, equal groups, no more groups a token than there are, and enough experts
+ * within them for its top-k. The catalog reader and the CLI's model shape both apply it. */
+std::optional<ModelFieldProblem> expertGroupsProblem(const ModelSpec &model);
+
 /** The kinds of catalog entries, in the order `catalog list` shows them. */
 enum class CatalogKind { Gpu, Node, Nic, Switch, Storage, Rack, Facility, Model, Dataset };
 

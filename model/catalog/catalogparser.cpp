@@ -404,24 +404,8 @@ void readExpertGroups(JsonFieldReader &reader, ModelSpec &model)
     model.expertGroups = reader.optionalInteger("expert_groups", 1, 4096).value_or(0);
     model.expertGroupsPerToken
         = reader.optionalInteger("expert_groups_per_token", 1, 4096).value_or(0);
-    if (model.expertGroups == 0 && model.expertGroupsPerToken == 0)
-        return;
-    if (model.expertGroups == 0 || model.expertGroupsPerToken == 0)
-        reader.fail(model.expertGroups == 0 ? "expert_groups_per_token" : "expert_groups",
-                    "group-limited routing needs both expert_groups and expert_groups_per_token");
-    if (model.experts <= 1)
-        reader.fail("expert_groups", "only a mixture-of-experts model (experts > 1) routes");
-    if (model.experts % model.expertGroups != 0)
-        reader.fail("expert_groups",
-                    "must divide the " + std::to_string(model.experts)
-                        + " experts into equal groups");
-    if (model.expertGroupsPerToken > model.expertGroups)
-        reader.fail("expert_groups_per_token",
-                    "cannot exceed expert_groups (" + std::to_string(model.expertGroups) + ")");
-    if (1LL * model.expertGroupsPerToken * (model.experts / model.expertGroups) < model.topK)
-        reader.fail("expert_groups_per_token",
-                    "leaves fewer experts than top_k (" + std::to_string(model.topK)
-                        + ") to choose from");
+    if (const auto problem = expertGroupsProblem(model))
+        reader.fail(problem->field, problem->reason);
 }
 
 void readLocalAttention(JsonFieldReader &reader, ModelSpec &model)

@@ -200,7 +200,7 @@ private slots:
                                                        "1024",
                                                        "--global-batch",
                                                        "8"}
-                                       << "--expert-groups must divide the 16 experts";
+                                       << "--expert-groups: must divide the 16 experts";
         QTest::newRow("moe dispatcher") << QStringList {"train",
                                                         "--gpu",
                                                         "h100-sxm5-80gb",
