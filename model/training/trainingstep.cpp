@@ -614,7 +614,7 @@ double StepAssembler::stageMicrobatchSeconds(double p2pSeconds) const
     }
     const LayerOperation &projection = m_costs.mtpProjection;
     const double mtpProjectionSeconds = projection.forwardSeconds + projection.backwardSeconds
-        + (fullRecompute ? projection.forwardSeconds : 0.0);
+        + (repeated(projection) ? projection.forwardSeconds : 0.0);
     return (layersPerStage + mtpBlocks) * seconds + mtpBlocks * mtpProjectionSeconds
         + (1.0 + mtpBlocks) * (3.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds)
         + p2pSeconds;
@@ -854,9 +854,11 @@ void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSecond
 {
     const double m = microbatches;
     double stageForward = 0, stageBackward = 0;
-    for (const LayerOperation &op : m_costs) {
+    // `op` run `instances` times a microbatch (the stage's layers, or its MTP projections):
+    // its step operation, and its forward and backward on the stage's timeline.
+    auto addRepeated = [&](const LayerOperation &op, double instances) {
         const bool again = repeated(op);
-        const double count = (layersPerStage + mtpBlocks) * m;
+        const double count = instances * m;
         StepOperation out;
         out.name = op.name;
         out.kind = op.kind;
@@ -867,26 +869,15 @@ void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSecond
         out.hiddenSeconds = count * op.hiddenSeconds;
         if (out.seconds > 0 || out.hiddenSeconds > 0)
             result.operations.add(out);
-        stageForward += (layersPerStage + mtpBlocks) * op.forwardSeconds;
-        stageBackward += (layersPerStage + mtpBlocks)
-            * (op.backwardSeconds + (again ? op.forwardSeconds : 0.0));
-    }
-    addHostOffload(result, stageForward / (layersPerStage + mtpBlocks),
-                   stageBackward / (layersPerStage + mtpBlocks));
-    if (mtpBlocks > 0) {
-        const LayerOperation &op = m_costs.mtpProjection;
-        const double count = mtpBlocks * m;
-        StepOperation projection {op.name, OperationKind::Gemm};
-        projection.flops = count * (op.flops * (fullRecompute ? 2.0 : 1.0) + op.backwardFlops);
-        projection.kernels
-            = count * (op.kernels * (fullRecompute ? 2.0 : 1.0) + op.backwardKernels);
-        projection.seconds
-            = count * (op.forwardSeconds * (fullRecompute ? 2.0 : 1.0) + op.backwardSeconds);
-        result.operations.add(projection);
-        stageForward += mtpBlocks * op.forwardSeconds;
-        stageBackward
-            += mtpBlocks * (op.backwardSeconds + (fullRecompute ? op.forwardSeconds : 0.0));
-    }
+        stageForward += instances * op.forwardSeconds;
+        stageBackward += instances * (op.backwardSeconds + (again ? op.forwardSeconds : 0.0));
+    };
+    const double layers = layersPerStage + mtpBlocks;
+    for (const LayerOperation &op : m_costs)
+        addRepeated(op, layers);
+    addHostOffload(result, stageForward / layers, stageBackward / layers);
+    if (mtpBlocks > 0)
+        addRepeated(m_costs.mtpProjection, mtpBlocks);
     // The model's logits and loss, and each multi-token prediction block's.
     const double heads = 1.0 + mtpBlocks;
     const double vocab = m_shape.vocab / t;
