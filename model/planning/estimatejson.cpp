@@ -21,6 +21,8 @@ nlohmann::json parallelConfigToJson(const ParallelConfig &c)
                            {"sequence_parallel", c.sequenceParallel}};
     if (c.recompute == Recompute::Selective)
         json["recompute_modules"] = recomputeModuleNames(c.recomputeModules);
+    if (c.ep > 1 || c.etp > 0) // the experts' split over TP, as chosen or given
+        json["etp"] = expertTensorParallel(c);
     return json;
 }
 

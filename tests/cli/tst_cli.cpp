@@ -774,6 +774,30 @@ private slots:
         QCOMPARE(etp.status, 3);
         QVERIFY2(etp.err.contains("expert tensor parallelism must be 1 or TP (2), not 3"),
                  etp.err.constData());
+        // Mixtral's 8 experts over EP 4 on 16 GPUs at TP 2 x PP 2 x DP 4: EP divides DP, so the
+        // experts are split over TP unless the run folds them; the JSON says which.
+        const QStringList mixtral {"train",
+                                   "--gpu",
+                                   "h100-sxm5-80gb",
+                                   "--gpus",
+                                   "16",
+                                   "--model",
+                                   "mixtral-8x7b",
+                                   "--seq-len",
+                                   "4096",
+                                   "--global-batch",
+                                   "16",
+                                   "--tp",
+                                   "2",
+                                   "--ep",
+                                   "4",
+                                   "--pp",
+                                   "2",
+                                   "--recompute",
+                                   "full",
+                                   "--json"};
+        QCOMPARE(jsonNumber(mixtral, {"etp"}), 2.0);
+        QCOMPARE(jsonNumber(mixtral + QStringList {"--etp", "1"}, {"etp"}), 1.0);
         QVERIFY2(heads.err.contains("infeasible: no valid layout: the model's 32 attention heads "
                                     "are not divisible by TP=3"),
                  heads.err.constData());
