@@ -454,13 +454,12 @@ MemoryBreakdown TrainingEstimator::stageMemory(const ParallelConfig &c, Pipeline
     // factor 1 + (p-1)/(p·v) (Korthikanti et al. §4.2.3). The last stage holds one; interleaved,
     // it warms up (v-1)·p chunks of L/(p·v) layers before its first backward (Megatron-Core's
     // interleaved schedule, get_pp_rank_microbatches): ((v-1)·p + 1) / v microbatches.
-    const bool lastStage = end == PipelineEnd::Last || c.pp == 1;
     const double inFlight = end == PipelineEnd::First
         ? std::min(p, microbatches) * (c.interleave > 1 ? 1.0 + (p - 1.0) / (p * v) : 1.0)
         : std::min(microbatches, ((v - 1.0) * p + 1.0) / v);
     // Each multi-token prediction block is a layer more on the last stage, with logits and a
     // loss of its own (DeepSeek-AI, "DeepSeek-V3 Technical Report", 2024, §2.2).
-    const double mtpBlocks = lastStage ? shape.mtpLayers : 0.0;
+    const double mtpBlocks = mtpBlocksOnStage(shape, c, end);
     const double logitsBytes = 4.0 * tokens * shape.vocab / t; // fp32 logits for the loss
     // Offloaded layers keep nothing on the GPU (Transformer Engine's CPU offload holds
     // (layers - offloaded) layers' activations; it runs only at PP = 1, one microbatch in flight).

@@ -1051,7 +1051,7 @@ StageParameters stageParameters(const TransformerShape &shape, const ParallelCon
     const double expertLayer = shape.routedExpertParametersPerLayer();
     const double denseLayer = shape.parametersPerLayer() - expertLayer;
     const double embedding = (c.pp == 1 ? shape.embeddingParameters() : shape.vocab * h) / t;
-    const double mtpBlocks = end == PipelineEnd::Last || c.pp == 1 ? shape.mtpLayers : 0.0;
+    const double mtpBlocks = mtpBlocksOnStage(shape, c, end);
     const double mtpExpert = shape.mtpRoutedExpertParameters();
     const double mtpDense = shape.mtpBlockParameters() - mtpExpert;
     StageParameters parameters;

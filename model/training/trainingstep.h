@@ -88,6 +88,14 @@ struct StageParameters
  */
 enum class PipelineEnd { First, Last };
 
+/** Multi-token prediction blocks on the `end` stage: all of them on the last (the only one at
+ * PP = 1), none on the first. */
+inline double mtpBlocksOnStage(const TransformerShape &shape, const ParallelConfig &config,
+                               PipelineEnd end)
+{
+    return end == PipelineEnd::Last || config.pp == 1 ? shape.mtpLayers : 0.0;
+}
+
 /**
  * A first or last stage's parameters on one GPU: its ceil(L / (PP x v)) x v layers (uneven
  * stages allowed), the embedding (and the output projection on one stage when PP = 1, else the
