@@ -8,6 +8,7 @@
 #include "model/core/inputerror.h"
 #include "model/core/units.h"
 #include "model/inference/diurnalautoscaling.h"
+#include "model/inference/fleetcapacity.h"
 #include "model/inference/inferenceestimator.h"
 #include "model/inference/inferencesetup.h"
 #include "model/operations/operationsestimator.h"
@@ -41,13 +42,20 @@ std::vector<OptionSpec> inferOptions()
         {"rate", true, "requests per second to serve"},
         {"replicas", true,
          "a fixed fleet of this many replicas serving --rate: the latencies the load gives it "
-         "(default: as many replicas as the targets need); with --requests, the replicas that "
+         "(default: as many replicas as the targets need); without --rate, the most requests/s "
+         "the fleet serves within the latency targets; with --requests, the replicas that "
          "share the job (default 1)"},
         {"requests", true,
          "an offline job of this many requests, all queued at once (batch inference; 3000, "
          "1.5M): how long it runs, its cost and energy, its smaller last wave included"},
         {"ttft-p95-ms", true, "p95 time-to-first-token target"},
         {"tpot-p95-ms", true, "p95 time-per-output-token target"},
+        {"ttft-p99-ms", true,
+         "p99 time-to-first-token limit, for a fixed fleet's capacity (--replicas without --rate; "
+         "MLPerf's server scenario: 2000 for Llama 2 70B)"},
+        {"tpot-p99-ms", true,
+         "p99 time-per-output-token limit, for a fixed fleet's capacity (MLPerf: 200 for Llama "
+         "2 70B)"},
         {"facility", true, "facility id for PUE and electricity (default dc-industry-average)"},
         {"lifetime-years", true, "amortisation period of the hardware (default 4)"},
         {"hourly-price", true, "USD per GPU-hour (cloud); replaces capital and energy"},
@@ -257,9 +265,6 @@ model::InferenceJob inferenceJobFromArguments(const ParsedArguments &a)
     job.offlineRequests = offlineRequestsFromArguments(a);
     if (job.offlineRequests && job.ratePerSecond)
         throw UsageError("give either --requests (an offline job) or --rate (online serving)");
-    if (job.replicas && !job.ratePerSecond && !job.offlineRequests)
-        throw UsageError("--replicas needs the rate they serve (--rate) or a job to share "
-                         "(--requests)");
     if (job.batch && job.ratePerSecond)
         throw UsageError("give either --batch or --rate, not both");
     if (auto ttft = a.number("ttft-p95-ms", 1e-6, 1e9))
@@ -268,9 +273,42 @@ model::InferenceJob inferenceJobFromArguments(const ParsedArguments &a)
         job.tpotP95Seconds = *tpot / 1e3;
     if (job.batch && job.maxBatch && *job.batch > *job.maxBatch)
         throw UsageError("--batch is more than --max-batch");
-    if ((job.ttftP95Seconds || job.tpotP95Seconds) && !job.ratePerSecond)
-        throw UsageError("latency targets need a request rate (--rate)");
+    if ((job.ttftP95Seconds || job.tpotP95Seconds) && !job.ratePerSecond && !job.replicas)
+        throw UsageError("latency targets need a request rate (--rate) or a fixed fleet whose "
+                         "capacity within them to find (--replicas)");
+    if (job.batch && job.replicas && !job.ratePerSecond && !job.offlineRequests)
+        throw UsageError("--batch fixes each replica's load; a fleet's capacity follows from the "
+                         "load it takes (give --replicas without --batch)");
     return job;
+}
+
+/** --replicas without --rate or --requests: the fleet's capacity within the latency limits
+ * (p95 targets or p99 limits, not both); nothing otherwise. */
+std::optional<model::LatencyLimits> capacityLimitsFromArguments(const ParsedArguments &a,
+                                                                const model::InferenceJob &job)
+{
+    const bool p99 = a.has("ttft-p99-ms") || a.has("tpot-p99-ms");
+    const bool capacity = job.replicas && !job.ratePerSecond && !job.offlineRequests;
+    if (!capacity) {
+        if (p99)
+            throw UsageError("p99 limits (--ttft-p99-ms, --tpot-p99-ms) measure a fixed fleet's "
+                             "capacity: give --replicas without --rate");
+        return std::nullopt;
+    }
+    model::LatencyLimits limits;
+    if (p99) {
+        if (job.ttftP95Seconds || job.tpotP95Seconds)
+            throw UsageError("give the limits at one percentile: p95 or p99, not both");
+        limits.percentile = model::LatencyLimits::Percentile::P99;
+        if (auto ttft = a.number("ttft-p99-ms", 1e-6, 1e9))
+            limits.ttftSeconds = *ttft / 1e3;
+        if (auto tpot = a.number("tpot-p99-ms", 1e-6, 1e9))
+            limits.tpotSeconds = *tpot / 1e3;
+    } else {
+        limits.ttftSeconds = job.ttftP95Seconds;
+        limits.tpotSeconds = job.tpotP95Seconds;
+    }
+    return limits;
 }
 
 /** Where the replicas run and what they cost: the same for every GPU tried. */
@@ -452,6 +490,9 @@ void printServingText(const ParsedArguments &a, const ServingOutput &o, std::ost
     out << renderInference(e,
                            "Serving " + o.job.model.name + " (" + o.precision + ") on "
                                + o.setup.hardware.gpu.name);
+    if (e.capacityWithinLimits)
+        out << "fleet capacity within the limits: " << model::capacityWithinLimitsText(e)
+            << ". The figures above are at that load.\n";
     out << "published measurements: " << model::publishedServingText(o.published) << "\n";
     if (a.has("explain")) {
         out << "\n"
@@ -511,8 +552,20 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     if (gpuId == "all")
         return compareEveryGpu(a, job, precision, site, out);
 
-    const auto [setup, e] = site.estimate(job, gpuId, a.value("node").value_or(""),
-                                          *model::precisionFromName(precision));
+    const std::optional<model::LatencyLimits> limits = capacityLimitsFromArguments(a, job);
+    auto [setup, e] = site.estimate(job, gpuId, a.value("node").value_or(""),
+                                    *model::precisionFromName(precision));
+    if (limits) {
+        model::InferenceJob fleet = job;
+        fleet.weightPrecision = *model::precisionFromName(precision);
+        const model::FleetCapacity capacity
+            = model::fleetCapacityWithinLimits(fleet, setup.hardware, setup.cost, *limits);
+        e = capacity.estimate;
+        if (!capacity.serves && e.fits) {
+            e.meetsTargets = false;
+            e.reason = capacity.reason;
+        }
+    }
     std::optional<model::AutoscalingEstimate> autoscaling;
     if (diurnal && e.fits && e.meetsTargets) {
         model::InferenceJob peak = job;

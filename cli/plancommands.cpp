@@ -11,6 +11,7 @@
 #include "model/core/humantext.h"
 #include "model/core/inputerror.h"
 #include "model/core/units.h"
+#include "model/inference/fleetcapacity.h"
 #include "model/plan/planio.h"
 #include "model/plan/scenarios.h"
 #include "model/planning/estimatejson.h"
@@ -140,6 +141,8 @@ std::string planInferenceText(const model::PlanEstimate &e)
                       + " GPUs)"});
     if (i.offlineJob)
         addOfflineJobRows(table, i);
+    if (i.capacityWithinLimits)
+        table.addRow({"capacity within the targets", model::capacityWithinLimitsText(i)});
     table.addRow(
         {"cost per million output tokens", format("%.3f USD", i.costPerMillionOutputTokensUsd)});
     table.addRow({"bottleneck", i.bottleneckExplanation});

@@ -6,6 +6,7 @@
 
 #include "model/core/humantext.h"
 #include "model/core/units.h"
+#include "model/inference/fleetcapacity.h"
 #include "model/planning/planestimator.h"
 
 #include <QHeaderView>
@@ -252,6 +253,21 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
                 .arg(QString::fromStdString(model::groupedCount(e.inference.offlineJob->requests)))
                 .arg(QString::fromStdString(model::humanDuration(e.inference.offlineJob->seconds)))
                 .arg(comparisonNumber(e.inference.offlineJob->usd)));
+    else if (e.hasInference && e.inference.capacityWithinLimits)
+        // A fixed fleet asked how much it serves: the rate within its targets leads.
+        m_headline->setText(
+            (e.inference.replicas == 1
+                 ? tr("%1: %2 x %3, %4 serves up to %5 requests/s within the "
+                      "targets, %6 USD per million output tokens at that load")
+                 : tr("%1: %2 x %3, %4 serve up to %5 requests/s within the "
+                      "targets, %6 USD per million output tokens at that load"))
+                .arg(QString::fromStdString(e.planName))
+                .arg(fleetCount(e))
+                .arg(QString::fromStdString(e.gpuName))
+                .arg(replicaCount(e.inference.replicas))
+                .arg(number(e.inference.capacityWithinLimits->requestsPerSecond,
+                            e.inference.capacityWithinLimits->requestsPerSecond >= 100 ? 0 : 1))
+                .arg(number(e.inference.costPerMillionOutputTokensUsd, 3)));
     else if (e.hasInference)
         m_headline->setText(tr("%1: %2 x %3, %4, TTFT p95 %5 ms, %6 USD per million output tokens")
                                 .arg(QString::fromStdString(e.planName))
@@ -516,6 +532,10 @@ void EstimateSummaryView::addPublishedServingRow(QTreeWidgetItem *section,
             parts << tr("%1 on %2 under load")
                          .arg(range(published.latencyUnderLoad))
                          .arg(published.latencyUnderLoad.rows);
+        if (published.capacityWithinLimits.rows > 0)
+            parts << tr("%1 on %2 fleet capacities within latency limits")
+                         .arg(range(published.capacityWithinLimits))
+                         .arg(published.capacityWithinLimits.rows);
         value
             = tr("%1 weights, estimator off by %2")
                   .arg(QString::fromStdString(published.weights), parts.join(QStringLiteral("; ")));
@@ -718,6 +738,11 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                                 : tr("Replicas needed"),
            fleetGpus == 1 ? tr("%1 (1 GPU)").arg(inf.replicas)
                           : tr("%1 (%2 GPUs)").arg(inf.replicas).arg(fleetGpus));
+    // A fixed fleet with no rate: the most it serves within the targets (the figures above are
+    // at that load).
+    if (inf.capacityWithinLimits)
+        addRow(section, tr("Capacity within the targets"),
+               QString::fromStdString(model::capacityWithinLimitsText(inf)));
     if (fixedFleet && inf.inFlightSequences > 0)
         addRow(section, tr("In flight under the load"),
                tr("%1 sequences per replica on average, %2% of its capacity")

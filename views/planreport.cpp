@@ -11,6 +11,7 @@
 
 #include "model/core/humantext.h"
 #include "model/core/units.h"
+#include "model/inference/fleetcapacity.h"
 #include "model/inference/servingengine.h"
 #include "model/plan/plansources.h"
 #include "model/plan/scenarios.h"
@@ -343,6 +344,10 @@ QStringList keyFigures(const model::PlanEstimate &e)
                           fixed(i.costPerMillionOutputTokensUsd, 3));
         if (i.offlineJob)
             lines << QObject::tr("Offline job: %1").arg(offlineJobSummary(i));
+        if (i.capacityWithinLimits)
+            lines << QObject::tr("Capacity within the targets: %1; the figures above are at that "
+                                 "load")
+                         .arg(QString::fromStdString(model::capacityWithinLimitsText(i)));
         lines << QObject::tr("Bottleneck: %1")
                      .arg(QString::fromStdString(i.fits && i.meetsTargets ? i.bottleneckExplanation
                                                                           : i.reason));

@@ -659,8 +659,9 @@ void PropertyEditor::buildInference()
         .addInteger(tr("Replicas"), w.replicas, 1, 1 << 20, tr("as the targets need"),
                     [](model::Plan &p, std::optional<int> v) { p.inference.replicas = v; })
         ->setToolTip(tr("A fixed fleet serving the request rate: the latencies its load gives. "
-                        "Unset: as many replicas as the TTFT and TPOT targets need. With an "
-                        "offline job: the replicas that share it"));
+                        "Without a rate: the most requests per second the fleet serves within "
+                        "the TTFT and TPOT targets. Unset: as many replicas as the targets need "
+                        "for the rate. With an offline job: the replicas that share it"));
     const std::optional<double> offlineRequests = w.offlineRequests
         ? std::optional<double>(static_cast<double>(*w.offlineRequests))
         : std::nullopt;

@@ -7,6 +7,13 @@
 
 namespace cp::model {
 
+std::string formatNumber(const char *format, double value)
+{
+    char buffer[96];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
+}
+
 std::string groupedCount(long long value)
 {
     return groupThousands(std::to_string(value));

@@ -5,6 +5,9 @@
 
 namespace cp::model {
 
+/** One number printed with a printf `format` ("%.1f ms"): the model's explanations use it. */
+std::string formatNumber(const char *format, double value);
+
 /** A count as people read it: 1024 as "1,024", -2048000 as "-2,048,000". */
 std::string groupedCount(long long value);
 

@@ -85,6 +85,16 @@ struct OfflineJobEstimate
     double joules = 0; ///< the fleet's energy for the job's duration, facility overhead included
 };
 
+/** The most a fixed fleet serves within its latency limits (fleetCapacityWithinLimits). */
+struct CapacityWithinLimits
+{
+    double requestsPerSecond = 0; ///< the whole fleet
+    double outputTokensPerSecond = 0; ///< the whole fleet
+    /** What a little more load breaks: "TTFT p99", "TPOT p95", or "throughput" when the fleet
+     * keeps its limits up to the most its largest batch serves. */
+    std::string limitedBy;
+};
+
 struct InferenceEstimate
 {
     bool fits = true; ///< weights, KV cache and workspace fit in GPU memory
@@ -133,6 +143,7 @@ struct InferenceEstimate
     /** Fixed fleet under load: a step with the 95th percentile of sequences in flight (the
      * occupancy is Poisson; poissonQuantile); 0 when not under an offered load. */
     double tpotP95Seconds = 0;
+    double tpotP99Seconds = 0; ///< the same at the 99th percentile
     double endToEndSeconds = 0; ///< p95: TTFT p95 + output tokens x TPOT
     double endToEndP50Seconds() const { return endToEndSeconds - ttftSeconds + ttftP50Seconds; }
     double endToEndP99Seconds() const { return endToEndSeconds - ttftSeconds + ttftP99Seconds; }
@@ -154,6 +165,9 @@ struct InferenceEstimate
     std::string bottleneck;
     std::string bottleneckExplanation;
     std::optional<OfflineJobEstimate> offlineJob; ///< set for an offline job
+    /** Set for a fixed fleet asked for its capacity within its latency targets
+     * (InferenceJob::replicas without a rate); the other figures are at that load. */
+    std::optional<CapacityWithinLimits> capacityWithinLimits;
 };
 
 } // namespace cp::model

@@ -34,13 +34,6 @@ double computePeak(const GpuSpec &gpu, Precision weights)
     return peak;
 }
 
-std::string text(const char *format, double value)
-{
-    char buffer[96];
-    std::snprintf(buffer, sizeof buffer, format, value);
-    return buffer;
-}
-
 } // namespace
 
 double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRate, int slots,
@@ -346,10 +339,10 @@ void InferenceEstimator::estimateMemory(InferenceEstimate &e, const BatchSetup &
         + engineReserveBytes(e.weightsBytesPerGpu, e.workspaceBytesPerGpu);
     e.fits = e.memoryBytesPerGpu <= gpu.memoryBytes;
     if (!e.fits)
-        e.reason = "needs " + text("%.1f", e.memoryBytesPerGpu / units::gibi)
-            + " GiB per GPU (weights " + text("%.1f", e.weightsBytesPerGpu / units::gibi)
-            + ", KV cache " + text("%.1f", e.kvBytesPerGpu / units::gibi) + " GiB) but " + gpu.name
-            + " has " + text("%.1f", gpu.memoryBytes / units::gibi) + " GiB";
+        e.reason = "needs " + formatNumber("%.1f", e.memoryBytesPerGpu / units::gibi)
+            + " GiB per GPU (weights " + formatNumber("%.1f", e.weightsBytesPerGpu / units::gibi)
+            + ", KV cache " + formatNumber("%.1f", e.kvBytesPerGpu / units::gibi) + " GiB) but "
+            + gpu.name + " has " + formatNumber("%.1f", gpu.memoryBytes / units::gibi) + " GiB";
 }
 
 double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup &s) const
@@ -469,23 +462,24 @@ void InferenceEstimator::explainBottleneck(InferenceEstimate &e, const std::stri
         e.bottleneck = "interconnect";
         e.bottleneckExplanation = std::string(e.pipelineStages > 1 ? "stage sends and " : "")
             + "tensor-parallel all-reduces take "
-            + text("%.0f%%", 100 * e.decodeCommSeconds / e.decodeStepSeconds)
+            + formatNumber("%.0f%%", 100 * e.decodeCommSeconds / e.decodeStepSeconds)
             + " of each decode step";
     } else if (e.decodeMemorySeconds >= e.decodeComputeSeconds) {
         const GpuSpec &gpu = m_hw.gpu;
         e.bottleneck = "memory-bandwidth";
         e.bottleneckExplanation = "decode is memory-bound: each step reads "
-            + text("%.1f", decodeBytesRead / units::giga) + " GB per GPU (weights and KV cache) at "
-            + text("%.0f", gpu.achievableMemoryBytesPerSecond() / units::giga) + " GB/s";
+            + formatNumber("%.1f", decodeBytesRead / units::giga)
+            + " GB per GPU (weights and KV cache) at "
+            + formatNumber("%.0f", gpu.achievableMemoryBytesPerSecond() / units::giga) + " GB/s";
         // Where the engine's attention kernel, not HBM, sets the K/V cache's time, say so.
         if (e.decodeKvKernelSeconds > 1.1 * e.decodeKvStreamSeconds)
             e.bottleneckExplanation += std::string("; its attention kernel (")
                 + (e.decodeMaskedMultiheadKernel
                        ? "the masked multi-head kernel, a thread block per query head"
                        : "re-reading each K/V head from L2 for its query heads")
-                + ") takes " + text("%.1f", e.decodeKvKernelSeconds * 1e3)
+                + ") takes " + formatNumber("%.1f", e.decodeKvKernelSeconds * 1e3)
                 + " ms a step over the K/V cache, which HBM streams in "
-                + text("%.1f", e.decodeKvStreamSeconds * 1e3) + " ms";
+                + formatNumber("%.1f", e.decodeKvStreamSeconds * 1e3) + " ms";
     } else {
         e.bottleneck = "compute";
         e.bottleneckExplanation = "decode is compute-bound at batch " + std::to_string(batch)
@@ -613,7 +607,8 @@ void InferenceEstimator::explainOfflineJob(InferenceEstimate &e) const
                    + (job.fullWaves == 1 ? " full wave of " : " full waves of ")
                    + groupedCount(e.batch)
                              : std::string())
-        + ", so the job averages " + text("%.0f%%", 100 * share) + " of the steady throughput";
+        + ", so the job averages " + formatNumber("%.0f%%", 100 * share)
+        + " of the steady throughput";
 }
 
 InferenceEstimate InferenceEstimator::estimateGivenBatch(int batch, const BatchLimits &limits) const
@@ -623,7 +618,7 @@ InferenceEstimate InferenceEstimator::estimateGivenBatch(int batch, const BatchL
     if (batch > limits.memory) {
         e.fits = false;
         e.reason = "batch " + std::to_string(batch) + " needs "
-            + text("%.1f", e.memoryBytesPerGpu / units::gibi)
+            + formatNumber("%.1f", e.memoryBytesPerGpu / units::gibi)
             + " GiB per GPU; the KV cache leaves room for at most " + std::to_string(limits.memory)
             + " sequences";
         e.bottleneck = "memory-capacity";
@@ -682,12 +677,13 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
         limits.applyTo(e);
         if (m_job.tpotP95Seconds && e.tpotSeconds > *m_job.tpotP95Seconds) {
             why = "even at batch 1 the time per output token is "
-                + text("%.1f ms", 1e3 * estimateAtBatch(1).tpotSeconds) + ", above the target";
+                + formatNumber("%.1f ms", 1e3 * estimateAtBatch(1).tpotSeconds)
+                + ", above the target";
             continue;
         }
         if (m_job.ttftP95Seconds && e.prefillSeconds >= *m_job.ttftP95Seconds) {
-            why = "the prompt's prefill alone takes " + text("%.1f ms", 1e3 * e.prefillSeconds)
-                + ", above the TTFT target";
+            why = "the prompt's prefill alone takes "
+                + formatNumber("%.1f ms", 1e3 * e.prefillSeconds) + ", above the TTFT target";
             continue;
         }
         provisionReplicas(e, b, rate);
@@ -797,9 +793,13 @@ InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits
     e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / e.gpusPerReplica;
     e.utilisation = lambda / capacity;
     e.tpotSeconds = point.tpotSeconds;
-    const int busy = std::clamp(poissonQuantile(point.inFlight, 0.95), point.batch, limits.largest);
-    e.tpotP95Seconds
-        = std::max(point.tpotSeconds, loadPoint(estimateAtBatch(busy), lambda).tpotSeconds);
+    auto tpotAtOccupancy = [&](double probability) {
+        const int busy
+            = std::clamp(poissonQuantile(point.inFlight, probability), point.batch, limits.largest);
+        return std::max(point.tpotSeconds, loadPoint(estimateAtBatch(busy), lambda).tpotSeconds);
+    };
+    e.tpotP95Seconds = tpotAtOccupancy(0.95);
+    e.tpotP99Seconds = tpotAtOccupancy(0.99);
     e.ttftP50Seconds = point.ttftQuantileSeconds(0.50);
     e.ttftSeconds = point.ttftQuantileSeconds(0.95);
     e.ttftP99Seconds = point.ttftQuantileSeconds(0.99);
@@ -823,12 +823,12 @@ InferenceEstimate InferenceEstimator::overloadedFleet(InferenceEstimate e,
     e.replicas = replicas;
     e.requestsPerSecondPerReplica = capacity;
     e.utilisation = rate / replicas / capacity;
-    e.reason = text("%.3g", rate) + " requests/s is more than "
+    e.reason = formatNumber("%.3g", rate) + " requests/s is more than "
         + (replicas == 1 ? std::string("one replica serves")
                          : std::to_string(replicas) + " replicas serve")
         + ": one replica runs at most " + std::to_string(limits.largest) + " sequences, about "
-        + text("%.3g", capacity) + " requests/s; " + std::to_string(std::max(needed, replicas + 1))
-        + " replicas are needed";
+        + formatNumber("%.3g", capacity) + " requests/s; "
+        + std::to_string(std::max(needed, replicas + 1)) + " replicas are needed";
     e.bottleneck = "load";
     e.bottleneckExplanation = e.reason;
     finishCosts(e);
@@ -838,10 +838,11 @@ InferenceEstimate InferenceEstimator::overloadedFleet(InferenceEstimate e,
 void InferenceEstimator::explainFleetLoad(InferenceEstimate &e, double arrivalsPerSecond,
                                           double capacity) const
 {
-    e.bottleneckExplanation += "; at " + text("%.3g", arrivalsPerSecond)
-        + " requests/s a replica runs " + text("%.1f", e.inFlightSequences)
-        + " sequences at once on average, " + text("%.0f%%", 100.0 * e.utilisation) + " of the "
-        + text("%.3g", capacity) + " requests/s it serves at its largest batch";
+    e.bottleneckExplanation += "; at " + formatNumber("%.3g", arrivalsPerSecond)
+        + " requests/s a replica runs " + formatNumber("%.1f", e.inFlightSequences)
+        + " sequences at once on average, " + formatNumber("%.0f%%", 100.0 * e.utilisation)
+        + " of the " + formatNumber("%.3g", capacity)
+        + " requests/s it serves at its largest batch";
     // Near saturation the in-flight batch, and with it TPOT and TTFT, rise steeply with load:
     // throughput estimates run about 10% optimistic on the published suite
     // (docs/validation-inference.md), and MLPerf server fleets that this model puts at 75% of
@@ -856,9 +857,11 @@ void InferenceEstimator::checkFleetTargets(InferenceEstimate &e) const
 {
     std::string missed;
     if (m_job.ttftP95Seconds && e.ttftSeconds > *m_job.ttftP95Seconds)
-        missed = "TTFT p95 " + text("%.0f ms", e.ttftSeconds * 1e3) + " is above the target";
+        missed
+            = "TTFT p95 " + formatNumber("%.0f ms", e.ttftSeconds * 1e3) + " is above the target";
     else if (m_job.tpotP95Seconds && e.tpotP95Seconds > *m_job.tpotP95Seconds)
-        missed = "TPOT p95 " + text("%.1f ms", e.tpotP95Seconds * 1e3) + " is above the target";
+        missed = "TPOT p95 " + formatNumber("%.1f ms", e.tpotP95Seconds * 1e3)
+            + " is above the target";
     if (missed.empty())
         return;
     e.meetsTargets = false;
@@ -893,10 +896,10 @@ void InferenceEstimator::explainBatchLimit(InferenceEstimate &e) const
         + std::to_string(e.maxBatch) + " the replica can run) is held by the TPOT target";
     if (e.bottleneck != "memory-bandwidth")
         return;
-    e.bottleneckExplanation += ": a " + text("%.0f ms", *m_job.tpotP95Seconds * 1e3)
-        + " step reads at most " + text("%.1f GB", budget / units::giga) + " at "
-        + text("%.0f GB/s", hbm / units::giga) + ", of which the weights take "
-        + text("%.1f GB", e.weightsBytesPerGpu / units::giga);
+    e.bottleneckExplanation += ": a " + formatNumber("%.0f ms", *m_job.tpotP95Seconds * 1e3)
+        + " step reads at most " + formatNumber("%.1f GB", budget / units::giga) + " at "
+        + formatNumber("%.0f GB/s", hbm / units::giga) + ", of which the weights take "
+        + formatNumber("%.1f GB", e.weightsBytesPerGpu / units::giga);
 }
 
 } // namespace cp::model

@@ -150,9 +150,12 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     if (inf.offlineRequests && inf.ratePerSecond)
         w.fail("requests",
                "an offline job queues its requests at once; give either requests or rate_per_s");
-    if (inf.replicas && !inf.ratePerSecond && !inf.offlineRequests)
-        w.fail("replicas",
-               "a fixed fleet needs the rate it serves (rate_per_s) or a job to share (requests)");
+    // Replicas without a rate or a job: the fleet's capacity within the targets. A fixed
+    // batch would leave it no load to take.
+    if (inf.replicas && inf.batch && !inf.ratePerSecond && !inf.offlineRequests)
+        w.fail("batch",
+               "a fixed fleet without a rate is asked for the load it takes within the "
+               "targets; a fixed batch leaves it none: remove batch or replicas");
     if (const nlohmann::json *speculative = w.optionalObject("speculative")) {
         JsonFieldReader spec(*speculative, w.file(), w.childPointer("speculative"));
         inf.speculative.enabled = true;

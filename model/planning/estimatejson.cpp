@@ -107,6 +107,7 @@ nlohmann::json publishedServingComparisonToJson(const PublishedServingComparison
             {"throughput_error", validationSummaryToJson(c.throughput)},
             {"latency_error", validationSummaryToJson(c.latency)},
             {"latency_under_load_error", validationSummaryToJson(c.latencyUnderLoad)},
+            {"capacity_within_limits_error", validationSummaryToJson(c.capacityWithinLimits)},
             {"model", c.modelName},
             {"same_model_throughput_error", validationSummaryToJson(c.sameModelThroughput)},
             {"same_model_latency_error", validationSummaryToJson(c.sameModelLatency)},
@@ -220,6 +221,12 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"bottleneck_explanation", e.bottleneckExplanation},
     };
     json["offline_job"] = e.offlineJob ? offlineJobToJson(*e.offlineJob) : nlohmann::json();
+    json["capacity_within_limits"] = e.capacityWithinLimits
+        ? nlohmann::json {{"requests_per_second", e.capacityWithinLimits->requestsPerSecond},
+                          {"output_tokens_per_second",
+                           e.capacityWithinLimits->outputTokensPerSecond},
+                          {"limited_by", e.capacityWithinLimits->limitedBy}}
+        : nlohmann::json();
     return json;
 }
 

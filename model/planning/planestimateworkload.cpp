@@ -5,6 +5,7 @@
 #include "model/cluster/clusterdescription.h"
 #include "model/fabric/fabricdesign.h"
 #include "model/fabric/fabricscaleout.h"
+#include "model/inference/fleetcapacity.h"
 #include "model/inference/inferenceestimator.h"
 #include "model/inference/inferencesetup.h"
 #include "model/plan/plan.h"
@@ -250,7 +251,21 @@ void estimateInference(PlanEstimateBuild &build)
         build.catalog,
         {.nodeId = build.firstGroup->node.id, .facilityId = build.plan.facility.facilityId});
     result.hasInference = true;
-    result.inference = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+    if (job.replicas && !job.ratePerSecond && !job.offlineRequests) {
+        // A fixed fleet with no rate: the most it serves within the p95 targets.
+        const FleetCapacity capacity
+            = fleetCapacityWithinLimits(job, setup.hardware, setup.cost,
+                                        {.percentile = LatencyLimits::Percentile::P95,
+                                         .ttftSeconds = job.ttftP95Seconds,
+                                         .tpotSeconds = job.tpotP95Seconds});
+        result.inference = capacity.estimate;
+        if (!capacity.serves && result.inference.fits) {
+            result.inference.meetsTargets = false;
+            result.inference.reason = capacity.reason;
+        }
+    } else {
+        result.inference = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+    }
     if (!w.diurnalRates.empty() && result.inference.fits && result.inference.meetsTargets)
         result.autoscaling = estimateDiurnalAutoscaling(
             job, setup.hardware, setup.cost,

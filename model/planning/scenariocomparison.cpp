@@ -237,6 +237,14 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              return ifInference(e, e.inference.costPerMillionOutputTokensUsd);
          }},
+        // A fixed fleet with no rate: the most it serves within the targets (fleetcapacity.h).
+        {"capacity_within_targets", "Inference", "Capacity within the targets", "requests/s",
+         P::Higher,
+         [](const PlanEstimate &e) {
+             return e.inference.capacityWithinLimits
+                 ? ifInference(e, e.inference.capacityWithinLimits->requestsPerSecond)
+                 : std::nullopt;
+         }},
         // An offline job: how long it runs, and what it costs and draws (offlinejob.h).
         {"offline_job_hours", "Inference", "Offline job duration", "h", P::Lower,
          [](const PlanEstimate &e) {

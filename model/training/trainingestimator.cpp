@@ -23,13 +23,6 @@ namespace {
 constexpr double weightBytesPerParameter = 2.0;
 constexpr double optimizerBytesPerParameter = 12.0;
 
-std::string formatNumber(const char *format, double value)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, format, value);
-    return text;
-}
-
 std::vector<int> divisorsOf(int n, int limit)
 {
     std::vector<int> result;

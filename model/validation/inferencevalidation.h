@@ -28,6 +28,9 @@ struct InferenceValidationRow
     bool moe = false;
     /** A fixed fleet at an offered rate (MLPerf's server scenario), not a fixed batch. */
     bool underLoad = false;
+    /** Scored as the most the fixed fleet serves within the row's latency limits (MLPerf's
+     * server result), not at the row's rate (fleetCapacityWithinLimits). */
+    bool withinLimits = false;
     double measured = 0;
     double predicted = 0;
     InferenceEstimate estimate;

@@ -41,13 +41,14 @@ summarizePublishedServing(const std::vector<InferenceValidationRow> &rows,
 {
     PublishedServingComparison out;
     out.weights = servingPrecisionClass(query.weights);
-    std::vector<double> throughput, latency, underLoad, modelThroughput, modelLatency;
+    std::vector<double> throughput, latency, underLoad, capacity, modelThroughput, modelLatency;
     for (const InferenceValidationRow &row : rows) {
         if (row.gpuId != query.gpuId || !row.notEstimated.empty()
             || servingPrecisionClass(row.weightPrecision) != out.weights)
             continue;
         out.gpuName = row.gpuName;
-        (!row.latency        ? throughput
+        (row.withinLimits    ? capacity
+             : !row.latency  ? throughput
              : row.underLoad ? underLoad
                              : latency)
             .push_back(row.signedError());
@@ -59,6 +60,7 @@ summarizePublishedServing(const std::vector<InferenceValidationRow> &rows,
     out.throughput = summarizeSignedErrors(throughput);
     out.latency = summarizeSignedErrors(latency);
     out.latencyUnderLoad = summarizeSignedErrors(underLoad);
+    out.capacityWithinLimits = summarizeSignedErrors(capacity);
     out.sameModelThroughput = summarizeSignedErrors(modelThroughput);
     out.sameModelLatency = summarizeSignedErrors(modelLatency);
     if (!out.available())
@@ -102,6 +104,9 @@ std::string publishedServingText(const PublishedServingComparison &c)
     if (c.latencyUnderLoad.rows > 0)
         parts.push_back(errorsOnText(c.latencyUnderLoad, "latency", "latencies",
                                      " under an offered load (MLPerf server)"));
+    if (c.capacityWithinLimits.rows > 0)
+        parts.push_back(errorsOnText(c.capacityWithinLimits, "fleet capacity", "fleet capacities",
+                                     " within latency limits (MLPerf server)"));
     std::string text
         = "on the " + c.gpuName + " with " + c.weights + " weights the estimator was off by ";
     for (std::size_t i = 0; i < parts.size(); ++i)

@@ -37,12 +37,18 @@ struct PublishedServingComparison
     ValidationSummary throughput;
     ValidationSummary latency;
     ValidationSummary latencyUnderLoad;
+    /** On the most a fixed fleet serves within latency limits (MLPerf server results). */
+    ValidationSummary capacityWithinLimits;
     /** The same, on the estimate's own model only (throughputs, and latencies at a batch). */
     std::string modelName;
     ValidationSummary sameModelThroughput;
     ValidationSummary sameModelLatency;
 
-    bool available() const { return throughput.rows + latency.rows + latencyUnderLoad.rows > 0; }
+    bool available() const
+    {
+        return throughput.rows + latency.rows + latencyUnderLoad.rows + capacityWithinLimits.rows
+            > 0;
+    }
 };
 
 /** A weight format's class: BF16 and FP16 together, the others apart. */

@@ -1237,9 +1237,55 @@ private slots:
         const QJsonObject object = QJsonDocument::fromJson(json.out).object();
         QCOMPARE(object.value(QStringLiteral("replicas")).toInt(), 6);
         QVERIFY(object.value(QStringLiteral("in_flight_sequences")).toDouble() > 0);
-        const Result noRate = run(base + QStringList {"--replicas", "2"});
-        QCOMPARE(noRate.status, 2);
-        QVERIFY2(noRate.err.contains("--replicas needs the rate"), noRate.err.constData());
+        // Without a rate: the most the fleet serves within its targets, and the figures there.
+        // Two replicas serve twice what one does (each takes half of a Poisson stream, itself
+        // Poisson), so the capacity is twice one replica's.
+        const QStringList limits {"--ttft-p95-ms", "500", "--tpot-p95-ms", "20"};
+        const Result one = run(base + limits + QStringList {"--replicas", "1", "--json"});
+        QVERIFY2(one.status == 0, one.err.constData());
+        const QJsonObject oneCapacity = QJsonDocument::fromJson(one.out)
+                                            .object()
+                                            .value(QStringLiteral("capacity_within_limits"))
+                                            .toObject();
+        const double oneRate = oneCapacity.value(QStringLiteral("requests_per_second")).toDouble();
+        QVERIFY(oneRate > 0);
+        QCOMPARE(oneCapacity.value(QStringLiteral("limited_by")).toString(),
+                 QStringLiteral("TPOT p95"));
+        const Result two = run(base + limits + QStringList {"--replicas", "2", "--json"});
+        QVERIFY2(two.status == 0, two.err.constData());
+        const double twoRate = QJsonDocument::fromJson(two.out)
+                                   .object()
+                                   .value(QStringLiteral("capacity_within_limits"))
+                                   .toObject()
+                                   .value(QStringLiteral("requests_per_second"))
+                                   .toDouble();
+        QVERIFY2(qAbs(twoRate / (2 * oneRate) - 1.0) < 1e-3, qPrintable(QString::number(twoRate)));
+        const Result twoText = run(base + limits + QStringList {"--replicas", "2"});
+        QVERIFY2(twoText.out.contains("fleet capacity within the limits: "),
+                 twoText.out.constData());
+        QVERIFY2(twoText.out.contains(
+                     "on 2 replicas; a little more load breaks the TPOT p95 limit. The figures "
+                     "above are at that load."),
+                 twoText.out.constData());
+        // A limit no load keeps (TPOT below one sequence's decode step) is infeasible, saying so.
+        const Result impossible
+            = run(base + QStringList {"--replicas", "2", "--tpot-p99-ms", "0.5"});
+        QCOMPARE(impossible.status, 3);
+        QVERIFY2(impossible.err.contains("even without load the TPOT p99"),
+                 impossible.err.constData());
+        const Result mixed = run(
+            base + QStringList {"--replicas", "2", "--ttft-p95-ms", "500", "--tpot-p99-ms", "50"});
+        QCOMPARE(mixed.status, 2);
+        QVERIFY2(mixed.err.contains("p95 or p99, not both"), mixed.err.constData());
+        const Result p99AtRate
+            = run(base + QStringList {"--rate", "5", "--replicas", "2", "--tpot-p99-ms", "50"});
+        QCOMPARE(p99AtRate.status, 2);
+        QVERIFY2(p99AtRate.err.contains("give --replicas without --rate"),
+                 p99AtRate.err.constData());
+        const Result batchFleet = run(base + QStringList {"--replicas", "2", "--batch", "8"});
+        QCOMPARE(batchFleet.status, 2);
+        QVERIFY2(batchFleet.err.contains("--batch fixes each replica's load"),
+                 batchFleet.err.constData());
         const Result all
             = run({"infer", "--gpu", "all", "--model", "llama-3-8b", "--input-tokens", "512",
                    "--output-tokens", "128", "--rate", "20", "--replicas", "2"});

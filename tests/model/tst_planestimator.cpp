@@ -510,6 +510,35 @@ private slots:
         }
     }
 
+    void fixedFleetWithoutRateFindsItsCapacity()
+    {
+        // The L4 fleet's workload (Llama 3 8B FP8, 1,024 + 256 tokens, p95 TTFT 500 ms and TPOT
+        // 50 ms) as a fixed fleet with no rate: the estimate is at the most it serves within the
+        // targets. Replicas take equal shares of a Poisson stream, so four serve four times one.
+        Plan plan = loadSamplePlan("l4-inference-fleet.json");
+        plan.inference.diurnalRates.clear();
+        plan.inference.ratePerSecond.reset();
+        plan.inference.replicas = 1;
+        const PlanEstimate one = estimatePlan(plan, shippedCatalog());
+        QVERIFY2(one.inference.capacityWithinLimits.has_value(), one.inference.reason.c_str());
+        const double oneRate = one.inference.capacityWithinLimits->requestsPerSecond;
+        QVERIFY(oneRate > 0);
+        plan.inference.replicas = 4;
+        const PlanEstimate four = estimatePlan(plan, shippedCatalog());
+        QVERIFY(four.inference.meetsTargets);
+        QCOMPARE(four.inference.replicas, 4);
+        const CapacityWithinLimits &capacity = *four.inference.capacityWithinLimits;
+        QVERIFY2(qAbs(capacity.requestsPerSecond / (4 * oneRate) - 1.0) < 1e-3,
+                 qPrintable(QString::number(capacity.requestsPerSecond)));
+        QVERIFY(capacity.limitedBy == "TTFT p95" || capacity.limitedBy == "TPOT p95"
+                || capacity.limitedBy == "throughput");
+        // The figures are the fleet's at that load: it keeps the targets there, and 2% more
+        // load, given as a rate, breaks them.
+        QVERIFY(four.inference.ttftSeconds <= 0.5 && four.inference.tpotP95Seconds <= 0.05);
+        plan.inference.ratePerSecond = 1.02 * capacity.requestsPerSecond;
+        QVERIFY(!estimatePlan(plan, shippedCatalog()).inference.meetsTargets);
+    }
+
     void everySampleEstimates()
     {
         for (const char *name : {"h100-1024-ndr-rail-fat-tree.json", "a100-pcie-64-100gbe.json",

@@ -346,6 +346,34 @@ private slots:
             QVERIFY2(r.key.rfind("offline_job", 0) != 0, r.key.c_str());
     }
 
+    void fixedFleetsCompareTheirCapacity()
+    {
+        // The L4 sample's 16 replicas with no rate: each scenario's fleet is asked for the most
+        // it serves within the sample's p95 targets (500 ms TTFT, 50 ms TPOT). Decode of Llama 3
+        // 8B is memory-bound: an L4 streams 300 GB/s, an L40S 864 GB/s and an A100 2,039 GB/s,
+        // so the L4 fleet serves the least and is not marked best.
+        Plan plan = cp::test::loadSamplePlan("l4-inference-fleet.json");
+        plan.inference.ratePerSecond.reset();
+        plan.inference.diurnalRates.clear();
+        plan.inference.replicas = 16;
+        const ScenarioComparison c = compareScenarios(plan, m_catalog);
+        const ComparisonRow &capacity = row(c, "capacity_within_targets");
+        QCOMPARE(capacity.values.size(), c.scenarios.size());
+        QVERIFY(c.scenarios.size() >= 2);
+        for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
+            const InferenceEstimate &e = c.scenarios[i].estimate.inference;
+            QVERIFY2(e.capacityWithinLimits.has_value(), c.scenarios[i].name.c_str());
+            QCOMPARE(*capacity.values[i], e.capacityWithinLimits->requestsPerSecond);
+            QVERIFY(*capacity.values[0] <= *capacity.values[i]);
+        }
+        QVERIFY(capacity.bestIndex > 0);
+        // With a rate the row is not shown.
+        const ScenarioComparison online
+            = compareScenarios(cp::test::loadSamplePlan("l4-inference-fleet.json"), m_catalog);
+        for (const ComparisonRow &r : online.rows)
+            QVERIFY2(r.key != "capacity_within_targets", r.key.c_str());
+    }
+
     void latentCacheScenarioHoldsMoreSequences()
     {
         // The DeepSeek-V3 sample: 8 H200s a replica, FP8 weights (78.1 GiB, 83.9 GB a GPU) and

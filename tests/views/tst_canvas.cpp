@@ -601,13 +601,19 @@ private slots:
               "TTFT p95 target", "TPOT p95 target", "Batch", "GPUs per replica", "Pipeline stages",
               "Engine", "Engine batch limit", "Replicas", "Offline job"})
             QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
-        // A fixed fleet without a rate is refused with the loader's reason.
+        // A fixed fleet without a rate is asked for its capacity within the targets; a fixed
+        // batch would leave it no load to take, and is refused with the loader's reason.
         auto *replicas = editor->findChild<QSpinBox *>(QStringLiteral("Replicas"));
         replicas->setValue(4);
         emit replicas->editingFinished();
-        QVERIFY2(editor->lastError().contains(QStringLiteral("/workload/replicas")),
+        QVERIFY2(editor->lastError().isEmpty(), qPrintable(editor->lastError()));
+        QCOMPARE(window.plan().inference.replicas, std::optional<int>(4));
+        auto *batch = editor->findChild<QSpinBox *>(QStringLiteral("Batch"));
+        batch->setValue(8);
+        emit batch->editingFinished();
+        QVERIFY2(editor->lastError().contains(QStringLiteral("/workload/batch")),
                  qPrintable(editor->lastError()));
-        QVERIFY(!window.plan().inference.replicas);
+        QVERIFY(!window.plan().inference.batch);
         auto *rate = editor->findChild<QDoubleSpinBox *>(QStringLiteral("Requests"));
         rate->setValue(50);
         emit rate->editingFinished();

@@ -14,6 +14,7 @@
 #include "model/catalog/catalogdatabase.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
+#include "model/inference/fleetcapacity.h"
 #include "model/plan/planio.h"
 #include "model/planning/planestimator.h"
 
@@ -38,6 +39,46 @@ private:
     {
         const auto items = tree->findItems(name, Qt::MatchExactly | Qt::MatchRecursive, 0);
         return items.isEmpty() ? QString() : items.first()->text(1);
+    }
+
+    /**
+     * Saves `window` at both sizes architects use (1920 x 1080 and 1366 x 768) as
+     * `<prefix>-<width>x<height>.png`, the Estimate panel's row `rowName` scrolled into view.
+     * False when the row is not there exactly once or a file cannot be written.
+     */
+    static bool
+    saveScreenshotsAtRow(app::MainWindow &window, const QString &rowName, const char *prefix,
+                         QAbstractItemView::ScrollHint hint = QAbstractItemView::PositionAtTop)
+    {
+        QTreeWidget *tree = window.summaryView()->tree();
+        const auto items = tree->findItems(rowName, Qt::MatchExactly | Qt::MatchRecursive, 0);
+        if (items.size() != 1)
+            return false;
+        items.first()->setExpanded(true);
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        for (const QSize size : {QSize(1920, 1080), QSize(1366, 768)}) {
+            window.resize(size);
+            QCoreApplication::processEvents();
+            tree->scrollToItem(items.first(), hint);
+            if (!window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/%1-%2x%3.png")
+                                        .arg(QLatin1String(prefix))
+                                        .arg(size.width())
+                                        .arg(size.height())))
+                return false;
+        }
+        return true;
+    }
+
+    /** Writes `document` as `name` in `dir` and returns its path (empty when it cannot). */
+    static QString writePlanFile(const QTemporaryDir &dir, const char *name,
+                                 const nlohmann::json &document)
+    {
+        const QString path = dir.filePath(QLatin1String(name));
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            return {};
+        file.write(QByteArray::fromStdString(document.dump(2)));
+        return path;
     }
 
     /** Opens the H100 sample, waits for its estimate and returns the model's own estimate. */
@@ -80,7 +121,7 @@ private slots:
     void catalogTooltipsCountThePublishedRuns()
     {
         // Hovering a GPU in the catalog says how much published evidence its estimates have:
-        // 31 training runs and 83 serving measurements on the H100 (counted by hand in
+        // 31 training runs and 84 serving measurements on the H100 (counted by hand in
         // catalogs/validation), none at all on the L4.
         app::MainWindow window(m_catalog);
         const QList<QTreeWidgetItem *> h100 = window.palette()->tree()->findItems(
@@ -89,7 +130,7 @@ private slots:
             QStringLiteral("NVIDIA L4"), Qt::MatchExactly | Qt::MatchRecursive);
         QVERIFY(!h100.isEmpty() && !l4.isEmpty());
         QVERIFY2(h100.first()->toolTip(0).contains(
-                     QStringLiteral("Published on this GPU: 31 training runs and 83 serving "
+                     QStringLiteral("Published on this GPU: 31 training runs and 84 serving "
                                     "measurements")),
                  qPrintable(h100.first()->toolTip(0)));
         QVERIFY2(l4.first()->toolTip(0).contains(QStringLiteral("rest on the model alone")),
@@ -211,11 +252,8 @@ private slots:
         QCOMPARE(document.at("nodes").at(0).at("node"), "dgx-h100");
         document["nodes"][0]["node"] = "dgx-b200";
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("b200.json"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QByteArray::fromStdString(document.dump(2)));
-        file.close();
+        const QString path = writePlanFile(dir, "b200.json", document);
+        QVERIFY(!path.isEmpty());
         app::MainWindow window(m_catalog);
         window.resize(1366, 768);
         window.show();
@@ -276,19 +314,8 @@ private slots:
             QVERIFY2(shown.startsWith(QLocale().toString(op.seconds * 1e3, 'f', 1)),
                      qPrintable(QString::fromLatin1(op.name) + QStringLiteral(": ") + shown));
         }
-        const auto items = tree->findItems(QStringLiteral("Operations of one step"),
-                                           Qt::MatchExactly | Qt::MatchRecursive, 0);
-        QCOMPARE(items.size(), 1);
-        items.first()->setExpanded(true);
-        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
-        for (const QSize size : {QSize(1920, 1080), QSize(1366, 768)}) {
-            window.resize(size);
-            QCoreApplication::processEvents();
-            tree->scrollToItem(items.first(), QAbstractItemView::PositionAtTop);
-            QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/operations-%1x%2.png")
-                                           .arg(size.width())
-                                           .arg(size.height())));
-        }
+        QVERIFY(
+            saveScreenshotsAtRow(window, QStringLiteral("Operations of one step"), "operations"));
     }
 
     void estimatePanelShowsTheDataPath()
@@ -321,18 +348,43 @@ private slots:
                  qPrintable(stall));
         QCOMPARE(findValue(tree, QStringLiteral("What to add")),
                  QString::fromStdString(dataPath.advice));
-        const auto items = tree->findItems(QStringLiteral("Data path"),
-                                           Qt::MatchExactly | Qt::MatchRecursive, 0);
-        QCOMPARE(items.size(), 1);
-        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
-        for (const QSize size : {QSize(1920, 1080), QSize(1366, 768)}) {
-            window.resize(size);
-            QCoreApplication::processEvents();
-            tree->scrollToItem(items.first(), QAbstractItemView::PositionAtTop);
-            QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/datapath-%1x%2.png")
-                                           .arg(size.width())
-                                           .arg(size.height())));
-        }
+        QVERIFY(saveScreenshotsAtRow(window, QStringLiteral("Data path"), "datapath"));
+    }
+
+    void estimatePanelShowsAFleetsCapacity()
+    {
+        // The L4 sample as a fixed fleet of 16 replicas with no rate: the Estimate panel says
+        // the most it serves within the sample's targets, as the model words it, and what a
+        // little more load breaks.
+        nlohmann::json document
+            = model::readJsonFile(CP_SOURCE_DIR "/samples/l4-inference-fleet.json");
+        document["workload"].erase("rate_per_s");
+        document["workload"].erase("diurnal");
+        document["workload"]["replicas"] = 16;
+        QTemporaryDir dir;
+        const QString path = writePlanFile(dir, "l4-capacity.json", document);
+        QVERIFY(!path.isEmpty());
+        app::MainWindow window(m_catalog);
+        window.show();
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(window.openPlan(path));
+        QVERIFY(ready.wait(60000));
+        const model::PlanEstimate expected
+            = model::estimatePlan(model::loadPlan(path.toStdString(), m_catalog.get()), *m_catalog);
+        QVERIFY(expected.inference.capacityWithinLimits.has_value());
+        QTreeWidget *tree = window.summaryView()->tree();
+        const QString shown = findValue(tree, QStringLiteral("Capacity within the targets"));
+        QCOMPARE(shown,
+                 QString::fromStdString(model::capacityWithinLimitsText(expected.inference)));
+        QVERIFY2(shown.contains(QStringLiteral("on 16 replicas; a little more load breaks the "
+                                               "TPOT p95 limit")),
+                 qPrintable(shown));
+        const QString headline = window.summaryView()->headline();
+        QVERIFY2(headline.contains(QStringLiteral("16 replicas serve up to "))
+                     && headline.contains(QStringLiteral(" requests/s within the targets")),
+                 qPrintable(headline));
+        QVERIFY(saveScreenshotsAtRow(window, QStringLiteral("Capacity within the targets"),
+                                     "capacity", QAbstractItemView::PositionAtCenter));
     }
 
     void everySampleOpens()
