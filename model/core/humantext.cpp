@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/core/humantext.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -104,6 +105,22 @@ std::string humanEnergy(double joules)
     const int decimals = value < 9.995 ? 2 : value < 99.95 ? 1 : 0;
     std::snprintf(text, sizeof text, "%.*f %s", decimals, value, unit);
     return groupThousands(text);
+}
+
+std::string threeDigits(double value)
+{
+    if (!std::isfinite(value))
+        return "-";
+    const double magnitude = std::abs(value);
+    if (magnitude >= 99.95)
+        return groupedCount(std::llround(value));
+    // Decimals that leave three significant digits: 24.2 (1), 1.21 (2), 0.0035 (4).
+    const int decimals = magnitude > 0
+        ? std::clamp(2 - static_cast<int>(std::floor(std::log10(magnitude))), 1, 12)
+        : 1;
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
 }
 
 std::string percentText(double fraction, int decimals, bool withSign)

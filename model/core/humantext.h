@@ -39,6 +39,10 @@ std::string humanDuration(double seconds);
  * "1.23 GWh"; "-" for a negative or non-finite amount. */
 std::string humanEnergy(double joules);
 
+/** A quantity to about three significant digits, grouped and never in exponent form: 0.00352,
+ * 1.21, 24.2, 162, 21,437, 22,488,003,278; "-" when not finite. */
+std::string threeDigits(double value);
+
 /** A fraction as a percentage: percentText(0.1234) is "12.3%", with `decimals` digits after the
  * point, and with `withSign` a sign on every value ("+12.3%", "-4.0%"); "-" when not finite. */
 std::string percentText(double fraction, int decimals = 1, bool withSign = false);

@@ -145,13 +145,9 @@ std::string capacityWithinLimitsText(const InferenceEstimate &e)
         ? "beyond it the replicas' largest batch (" + groupedCount(e.maxBatch)
             + " sequences) serves no more"
         : "a little more load breaks the " + capacity.limitedBy + " limit";
-    // About three significant digits, grouped, never in exponent form.
-    const double rate = capacity.requestsPerSecond;
-    const char *rateFormat = rate >= 100 ? "%.0f" : rate >= 10 ? "%.1f" : "%.2f";
-    return groupThousands(formatNumber(rateFormat, rate)) + " requests/s ("
-        + groupThousands(formatNumber("%.0f", capacity.outputTokensPerSecond))
-        + " output tokens/s) on " + std::to_string(e.replicas)
-        + (e.replicas == 1 ? " replica; " : " replicas; ") + breaks;
+    return threeDigits(capacity.requestsPerSecond) + " requests/s ("
+        + threeDigits(capacity.outputTokensPerSecond) + " output tokens/s) on "
+        + groupedCount(e.replicas) + (e.replicas == 1 ? " replica; " : " replicas; ") + breaks;
 }
 
 } // namespace cp::model

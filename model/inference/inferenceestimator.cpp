@@ -750,10 +750,23 @@ InferenceEstimator::LoadPoint InferenceEstimator::loadPoint(InferenceEstimate at
 
 double InferenceEstimator::fleetCapacityPerReplica(const InferenceEstimate &atLargest) const
 {
-    // The largest batch turning over at the rate it serves flat out (prompts and decode
-    // interleaved), each request also waiting its TTFT (Little's law).
-    const LoadPoint flatOut = loadPoint(atLargest, atLargest.requestsPerSecondPerReplica);
-    return atLargest.batch / (flatOut.ttftMeanSeconds() + m_job.outputTokens * flatOut.tpotSeconds);
+    // The highest rate whose in-flight sequences (Little's law at that rate's latencies, the
+    // prompts' prefill interleaved with decode) the largest batch still holds: the same test
+    // that refuses a load as more than the replica serves, so the two never disagree. The
+    // in-flight count rises with the rate, without bound as prefill approaches all of the
+    // replica's time, so the rates it holds are an interval from zero: bisection.
+    const int largest = atLargest.batch;
+    double holds = 0;
+    double breaks = atLargest.batchedPrefillSeconds > 0
+        ? largest / atLargest.batchedPrefillSeconds // prefill alone would take all the time
+        : 2.0 * atLargest.requestsPerSecondPerReplica;
+    for (int doubling = 0; doubling < 64 && loadPoint(atLargest, breaks).holds(largest); ++doubling)
+        breaks *= 2.0;
+    for (int step = 0; step < 100 && breaks - holds > 1e-9 * breaks; ++step) {
+        const double middle = 0.5 * (holds + breaks);
+        (loadPoint(atLargest, middle).holds(largest) ? holds : breaks) = middle;
+    }
+    return holds;
 }
 
 int InferenceEstimator::inFlightBatch(double arrivalsPerSecond, int largest) const
@@ -823,12 +836,12 @@ InferenceEstimate InferenceEstimator::overloadedFleet(InferenceEstimate e,
     e.replicas = replicas;
     e.requestsPerSecondPerReplica = capacity;
     e.utilisation = rate / replicas / capacity;
-    e.reason = formatNumber("%.3g", rate) + " requests/s is more than "
+    e.reason = threeDigits(rate) + " requests/s is more than "
         + (replicas == 1 ? std::string("one replica serves")
                          : std::to_string(replicas) + " replicas serve")
         + ": one replica runs at most " + std::to_string(limits.largest) + " sequences, about "
-        + formatNumber("%.3g", capacity) + " requests/s; "
-        + std::to_string(std::max(needed, replicas + 1)) + " replicas are needed";
+        + threeDigits(capacity) + " requests/s; " + std::to_string(std::max(needed, replicas + 1))
+        + " replicas are needed";
     e.bottleneck = "load";
     e.bottleneckExplanation = e.reason;
     finishCosts(e);
@@ -838,11 +851,10 @@ InferenceEstimate InferenceEstimator::overloadedFleet(InferenceEstimate e,
 void InferenceEstimator::explainFleetLoad(InferenceEstimate &e, double arrivalsPerSecond,
                                           double capacity) const
 {
-    e.bottleneckExplanation += "; at " + formatNumber("%.3g", arrivalsPerSecond)
-        + " requests/s a replica runs " + formatNumber("%.1f", e.inFlightSequences)
+    e.bottleneckExplanation += "; at " + threeDigits(arrivalsPerSecond)
+        + " requests/s a replica runs " + threeDigits(e.inFlightSequences)
         + " sequences at once on average, " + formatNumber("%.0f%%", 100.0 * e.utilisation)
-        + " of the " + formatNumber("%.3g", capacity)
-        + " requests/s it serves at its largest batch";
+        + " of the " + threeDigits(capacity) + " requests/s it serves at its largest batch";
     // Near saturation the in-flight batch, and with it TPOT and TTFT, rise steeply with load:
     // throughput estimates run about 10% optimistic on the published suite
     // (docs/validation-inference.md), and MLPerf server fleets that this model puts at 75% of

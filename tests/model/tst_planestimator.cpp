@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <limits>
 
 using namespace cp::model;
 
@@ -120,6 +121,17 @@ private slots:
         QCOMPARE(humanDuration(89.96), std::string("90.0 s"));
         QCOMPARE(humanDuration(0.0452), std::string("0.045 s"));
         QCOMPARE(humanDuration(std::nan("")), std::string("-"));
+        // Three significant digits, grouped, never an exponent: 21,437.4 rounds to 21,437;
+        // 99.96 rounds up to 100; 24.24 to 24.2; 1.214 to 1.21; 0.0035199 to 0.00352; a value
+        // past 32 bits is grouped whole; nothing prints "nan" or "inf".
+        QCOMPARE(threeDigits(21437.4), std::string("21,437"));
+        QCOMPARE(threeDigits(99.96), std::string("100"));
+        QCOMPARE(threeDigits(24.24), std::string("24.2"));
+        QCOMPARE(threeDigits(1.214), std::string("1.21"));
+        QCOMPARE(threeDigits(0.0035199), std::string("0.00352"));
+        QCOMPARE(threeDigits(22488003278.0), std::string("22,488,003,278"));
+        QCOMPARE(threeDigits(0.0), std::string("0.0"));
+        QCOMPARE(threeDigits(std::numeric_limits<double>::infinity()), std::string("-"));
         // Percentages: 0.1234 is 12.3%; to whole percent 0.596 rounds to 60%; a sign on request
         // (+40.0%, -23.1%, and +0.0% for zero); never "nan%".
         QCOMPARE(percentText(0.1234), std::string("12.3%"));
