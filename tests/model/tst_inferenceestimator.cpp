@@ -1162,6 +1162,22 @@ private slots:
         job.replicas = 2;
         QVERIFY(at(60.0).meetsTargets);
 
+        // The capacity the fleet quotes is where it stops holding its load, even when TTFT is
+        // most of a request's time (one output token): 1% below it the load is served at no
+        // more than 100% utilisation, 1% above it refused.
+        InferenceJob shortJob = llama3EightBFp8(1024, 1);
+        shortJob.engine = job.engine;
+        shortJob.replicas = 1;
+        auto shortAt = [&](double rate) {
+            shortJob.ratePerSecond = rate;
+            return InferenceEstimator(shortJob, setup.hardware, setup.cost).estimate();
+        };
+        const double quoted = shortAt(1.0).requestsPerSecondPerReplica;
+        const InferenceEstimate below = shortAt(0.99 * quoted);
+        QVERIFY2(below.meetsTargets, below.reason.c_str());
+        QVERIFY(below.utilisation <= 1.0);
+        QVERIFY(!shortAt(1.01 * quoted).meetsTargets);
+
         // A target the fixed fleet misses is reported, naming it.
         job.replicas = 1;
         job.tpotP95Seconds = 0.5 * at(30.0).tpotSeconds;
