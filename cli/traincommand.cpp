@@ -15,6 +15,7 @@
 #include "model/planning/planworstfailure.h"
 #include "model/training/trainingestimator.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace cp::cli {
@@ -51,6 +52,12 @@ std::vector<OptionSpec> trainOptions()
          "default TP where EP divides DP x CP, else 1)"},
         {"microbatch", true, "sequences per microbatch"},
         {"interleave", true, "virtual pipeline stages per GPU"},
+        {"first-stage-layers", true,
+         "layers on the first pipeline stage, which also holds the embedding (Megatron-Core "
+         "--decoder-first-pipeline-num-layers; default: an even share)"},
+        {"last-stage-layers", true,
+         "layers on the last pipeline stage, which also runs the logits and the loss "
+         "(--decoder-last-pipeline-num-layers; Llama 3 405B on 16 stages: 7 and 7)"},
         {"recompute", true, "none|selective|full"},
         {"mtp-layers", true,
          "multi-token prediction blocks to train beside the model (Megatron-Core mtp_num_layers; "
@@ -261,8 +268,11 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
     job.activationOffloadLayers = a.integer("offload-activations", 0, 100000).value_or(0);
     job.allowTpAcrossNodes = a.has("allow-tp-across-nodes");
     model::ParallelismConstraints &k = job.constraints;
-    for (const model::ParallelismDimension &d : model::parallelismDimensions())
-        k.*d.member = a.integer(d.key, d.minimum, d.maximum);
+    for (const model::ParallelismDimension &d : model::parallelismDimensions()) {
+        std::string option = d.key; // the plan's key, with '-' for '_'
+        std::replace(option.begin(), option.end(), '_', '-');
+        k.*d.member = a.integer(option, d.minimum, d.maximum);
+    }
     if (auto recompute = a.choice("recompute", {"none", "selective", "full"}))
         k.recompute = model::recomputeFromName(*recompute);
     if (auto names = a.value("recompute-modules")) {

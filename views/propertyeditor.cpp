@@ -504,18 +504,26 @@ void PropertyEditor::addTrainingLayoutRows(PropertyFields &fields)
     const model::ParallelismConstraints &k = job.constraints;
     const QString searched = tr("searched");
     // The layout's dimensions with the bounds plans and the CLI accept (ZeRO is a choice below).
-    const std::map<std::string, QString> labels {
-        {"tp", tr("Tensor parallel")},    {"pp", tr("Pipeline parallel")},
-        {"dp", tr("Data parallel")},      {"cp", tr("Context parallel")},
-        {"ep", tr("Expert parallel")},    {"etp", tr("Expert tensor parallel")},
-        {"microbatch", tr("Microbatch")}, {"interleave", tr("Interleave")}};
+    const std::map<std::string, QString> labels {{"tp", tr("Tensor parallel")},
+                                                 {"pp", tr("Pipeline parallel")},
+                                                 {"dp", tr("Data parallel")},
+                                                 {"cp", tr("Context parallel")},
+                                                 {"ep", tr("Expert parallel")},
+                                                 {"etp", tr("Expert tensor parallel")},
+                                                 {"microbatch", tr("Microbatch")},
+                                                 {"interleave", tr("Interleave")},
+                                                 {"first_stage_layers", tr("First stage layers")},
+                                                 {"last_stage_layers", tr("Last stage layers")}};
     for (const model::ParallelismDimension &d : model::parallelismDimensions()) {
         const auto label = labels.find(d.key);
         if (label == labels.end())
             continue;
         const auto member = d.member;
+        // The search leaves the first and last stages an even share; it does not vary them.
+        const bool stageSize = d.key == std::string("first_stage_layers")
+            || d.key == std::string("last_stage_layers");
         fields.addInteger(
-            label->second, k.*member, d.minimum, d.maximum, searched,
+            label->second, k.*member, d.minimum, d.maximum, stageSize ? tr("even share") : searched,
             [member](model::Plan &p, std::optional<int> v) { p.training.constraints.*member = v; });
     }
     fields.addChoice(

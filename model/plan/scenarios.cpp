@@ -77,6 +77,8 @@ std::string fieldLabel(const std::string &path)
         {"workload.cp", "Context parallel"},
         {"workload.ep", "Expert parallel"},
         {"workload.etp", "Expert tensor parallel"},
+        {"workload.first_stage_layers", "First stage layers"},
+        {"workload.last_stage_layers", "Last stage layers"},
         {"workload.microbatch", "Microbatch"},
         {"workload.recompute", "Recompute"},
         {"workload.recompute_modules", "Recompute modules"},

@@ -23,6 +23,10 @@ nlohmann::json parallelConfigToJson(const ParallelConfig &c)
         json["recompute_modules"] = recomputeModuleNames(c.recomputeModules);
     if (c.ep > 1 || c.etp > 0) // the experts' split over TP, as chosen or given
         json["etp"] = expertTensorParallel(c);
+    if (c.firstStageLayers > 0) // the first and last stages' own layer counts, as given
+        json["first_stage_layers"] = c.firstStageLayers;
+    if (c.lastStageLayers > 0)
+        json["last_stage_layers"] = c.lastStageLayers;
     return json;
 }
 

@@ -30,6 +30,14 @@ struct ParallelConfig
     int etp = 0;
     int microbatch = 1; ///< sequences per microbatch
     int interleave = 1; ///< virtual pipeline stages per GPU (1 = plain 1F1B)
+    /**
+     * Layers on the first and on the last pipeline stage (Megatron-Core's
+     * --decoder-first-pipeline-num-layers and --decoder-last-pipeline-num-layers), so that the
+     * stages holding the embedding, or the logits and the loss, can hold fewer layers; 0: an even
+     * share (stageLayers). The other stages share the rest evenly.
+     */
+    int firstStageLayers = 0;
+    int lastStageLayers = 0;
     Recompute recompute = Recompute::None;
     /** What Recompute::Selective repeats (ignored otherwise). */
     RecomputeModules recomputeModules;
@@ -49,6 +57,10 @@ inline long long pipelineStageGpus(const ParallelConfig &config)
 /** "none", "full", "selective" (core attention alone, Megatron-Core's default) or "selective
  * (layernorm, moe_act)": the recomputation `config` runs, as reports and tables name it. */
 std::string recomputeDescription(const ParallelConfig &config);
+
+/** The first and last stages' own layer counts in words: "7 layers on the first stage and 6 on
+ * the last", "7 layers on the last stage"; empty for an even split. */
+std::string unevenStagesText(const ParallelConfig &config);
 
 /** "TP 2 x PP 8 x DP 64, EP 64, microbatch 1, interleave 4, recompute selective (mla_up_proj,
  * mlp), ZeRO-1": the layout as the CLI, the Estimate panel and the comparison name it (CP,
@@ -82,7 +94,8 @@ inline bool expertsFolded(const ParallelConfig &config)
 /** What the user fixed; anything left empty is searched. */
 struct ParallelismConstraints
 {
-    std::optional<int> tp, pp, dp, cp, ep, etp, microbatch, interleave, zero;
+    std::optional<int> tp, pp, dp, cp, ep, etp, microbatch, interleave, firstStageLayers,
+        lastStageLayers, zero;
     std::optional<Recompute> recompute;
     /** The modules selective recomputation repeats; set, it fixes recompute to selective. */
     std::optional<RecomputeModules> recomputeModules;
@@ -98,8 +111,9 @@ struct ParallelismDimension
     std::optional<int> ParallelismConstraints::*member;
 };
 
-/** tp, pp, dp, cp, ep, etp, microbatch, interleave and zero, with the bounds every reader
- * applies (dp to 2^24, interleave to 1,024 virtual stages, zero 0 to 3, the rest to 2^20). */
+/** tp, pp, dp, cp, ep, etp, microbatch, interleave, first_stage_layers, last_stage_layers and
+ * zero, with the bounds every reader applies (dp to 2^24, interleave to 1,024 virtual stages,
+ * zero 0 to 3, the rest to 2^20). Keys are the plan's; the command line writes '_' as '-'. */
 const std::vector<ParallelismDimension> &parallelismDimensions();
 
 struct TrainingJob

@@ -89,6 +89,8 @@ const std::vector<ParallelismDimension> &parallelismDimensions()
         {"etp", 1, 1 << 20, &C::etp},
         {"microbatch", 1, 1 << 20, &C::microbatch},
         {"interleave", 1, 1 << 10, &C::interleave},
+        {"first_stage_layers", 1, 1 << 20, &C::firstStageLayers},
+        {"last_stage_layers", 1, 1 << 20, &C::lastStageLayers},
         {"zero", 0, 3, &C::zero},
     };
     return dimensions;
@@ -105,6 +107,19 @@ std::optional<Recompute> recomputeFromName(const std::string &name)
     return std::nullopt;
 }
 
+std::string unevenStagesText(const ParallelConfig &c)
+{
+    const int first = c.firstStageLayers, last = c.lastStageLayers;
+    if (first > 0 && last > 0)
+        return std::to_string(first) + " layers on the first stage and " + std::to_string(last)
+            + " on the last";
+    if (first > 0)
+        return std::to_string(first) + " layers on the first stage";
+    if (last > 0)
+        return std::to_string(last) + " layers on the last stage";
+    return {};
+}
+
 std::string layoutDescription(const ParallelConfig &c)
 {
     std::string text = "TP " + std::to_string(c.tp) + " x PP " + std::to_string(c.pp) + " x DP "
@@ -118,6 +133,8 @@ std::string layoutDescription(const ParallelConfig &c)
     text += ", microbatch " + std::to_string(c.microbatch);
     if (c.interleave > 1)
         text += ", interleave " + std::to_string(c.interleave);
+    if (c.firstStageLayers > 0 || c.lastStageLayers > 0)
+        text += ", " + unevenStagesText(c);
     return text + ", recompute " + recomputeDescription(c) + ", ZeRO-" + std::to_string(c.zero);
 }
 
@@ -277,6 +294,11 @@ std::string TrainingEstimator::checkModelSplit(const ParallelConfig &c, bool wit
                                + "-GPU scale-up (NVLink/PCIe) domain; tensor parallelism across "
                                  "the network is not allowed");
         });
+    if (c.firstStageLayers > 0 || c.lastStageLayers > 0) {
+        const std::string split = checkUnevenStages(c);
+        if (!split.empty())
+            return rejection(withReason, [&] { return split; });
+    }
     if (!layersFillVirtualStages(model, c))
         return rejection(withReason, [&] {
             return std::string(
@@ -285,6 +307,29 @@ std::string TrainingEstimator::checkModelSplit(const ParallelConfig &c, bool wit
                                     : std::string())
                 + " stages");
         });
+    return {};
+}
+
+/**
+ * A first or last stage of its own size needs a pipeline, and leaves the other stages at least
+ * one layer each; with both given on two stages they are the whole model (Megatron-Core checks
+ * the same when it builds the stages: transformer_block.get_num_layers_to_build).
+ */
+std::string TrainingEstimator::checkUnevenStages(const ParallelConfig &c) const
+{
+    const int layers = m_job.model.layers;
+    if (c.pp < 2)
+        return "a first or last stage's layer count needs pipeline parallelism (PP > 1)";
+    const long long given = 1LL * c.firstStageLayers + c.lastStageLayers;
+    const int shared = c.pp - (c.firstStageLayers > 0 ? 1 : 0) - (c.lastStageLayers > 0 ? 1 : 0);
+    if (shared == 0 && given != layers)
+        return "the first and last stages are the whole pipeline: their " + std::to_string(given)
+            + " layers must be the model's " + std::to_string(layers);
+    if (shared > 0 && layers - given < shared)
+        return "the first and last stages' " + std::to_string(given) + " layers leave "
+            + std::to_string(std::max(0LL, layers - given)) + " of the model's "
+            + std::to_string(layers) + " for the other " + std::to_string(shared)
+            + (shared == 1 ? " stage" : " stages") + ", fewer than one each";
     return {};
 }
 
@@ -398,20 +443,32 @@ TrainingEstimate TrainingEstimator::estimate(const ParallelConfig &config) const
 }
 
 /**
- * Memory per GPU on the busiest pipeline stage: the first (the one with the most activations in
- * flight), or the last when multi-token prediction's blocks there outweigh that (stageMemory).
+ * Memory per GPU on the fullest pipeline stage: the first (the one with the most activations in
+ * flight), or the last when multi-token prediction's blocks there outweigh that, or, when the
+ * first or last stage holds fewer layers (ParallelConfig::firstStageLayers, lastStageLayers), the
+ * second, with almost as many in flight and more layers (stageMemory).
  */
 MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
 {
-    const MemoryBreakdown first = stageMemory(c, PipelineEnd::First);
-    if (c.pp <= 1 || m_shape.mtpLayers <= 0)
-        return first; // one stage holds everything, or the first one is the fullest
-    const MemoryBreakdown last = stageMemory(c, PipelineEnd::Last);
-    return last.totalBytes() > first.totalBytes() ? last : first;
+    MemoryBreakdown fullest = stageMemory(c, PipelineEnd::First);
+    if (c.pp <= 1)
+        return fullest; // one stage holds everything
+    const bool uneven = c.firstStageLayers > 0 || c.lastStageLayers > 0;
+    std::vector<PipelineEnd> others;
+    if (m_shape.mtpLayers > 0 || uneven)
+        others.push_back(PipelineEnd::Last);
+    if (uneven && c.pp >= 3)
+        others.push_back(PipelineEnd::Middle);
+    for (PipelineEnd end : others) {
+        const MemoryBreakdown stage = stageMemory(c, end);
+        if (stage.totalBytes() > fullest.totalBytes())
+            fullest = stage;
+    }
+    return fullest;
 }
 
 /**
- * Memory per GPU on the first or the last pipeline stage (one and the same at PP = 1). Model
+ * Memory per GPU on the first, the second or the last pipeline stage (one at PP = 1). Model
  * states follow ZeRO (Rajbhandari et al. SC20 §5), activations Korthikanti et al. 2022 eq. (1)-(5)
  * generalised to GQA, gated MLPs and MoE (layerActivations); the framework adds its CUDA context,
  * NCCL buffers and the caching allocator's fragmentation of the activation memory.
@@ -421,7 +478,7 @@ MemoryBreakdown TrainingEstimator::stageMemory(const ParallelConfig &c, Pipeline
     const TransformerShape &shape = m_shape;
     const double t = c.tp, p = c.pp, v = c.interleave;
     const double tokens = c.microbatch * m_job.seqLen / c.cp;
-    const double layersPerStage = std::ceil(shape.layers / (p * v)) * v;
+    const double layersPerStage = stageLayers(shape, c, end);
     const double microbatches = static_cast<double>(m_job.globalBatch) / (c.dp * c.microbatch);
     const TrainingFramework &framework = m_job.framework;
 
@@ -447,9 +504,12 @@ MemoryBreakdown TrainingEstimator::stageMemory(const ParallelConfig &c, Pipeline
     // factor 1 + (p-1)/(p·v) (Korthikanti et al. §4.2.3). The last stage holds one; interleaved,
     // it warms up (v-1)·p chunks of L/(p·v) layers before its first backward (Megatron-Core's
     // interleaved schedule, get_pp_rank_microbatches): ((v-1)·p + 1) / v microbatches.
-    const double inFlight = end == PipelineEnd::First
-        ? std::min(p, microbatches) * (c.interleave > 1 ? 1.0 + (p - 1.0) / (p * v) : 1.0)
-        : std::min(microbatches, ((v - 1.0) * p + 1.0) / v);
+    // The second stage (the middle one whose memory counts) warms up one microbatch fewer than
+    // the first.
+    const double interleaveFactor = c.interleave > 1 ? 1.0 + (p - 1.0) / (p * v) : 1.0;
+    const double inFlight = end == PipelineEnd::First ? std::min(p, microbatches) * interleaveFactor
+        : end == PipelineEnd::Middle ? std::min(p - 1.0, microbatches) * interleaveFactor
+                                     : std::min(microbatches, ((v - 1.0) * p + 1.0) / v);
     // Each multi-token prediction block is a layer more on the last stage, with logits and a
     // loss of its own (DeepSeek-AI, "DeepSeek-V3 Technical Report", 2024, §2.2).
     const double mtpBlocks = mtpBlocksOnStage(shape, c, end);
@@ -458,8 +518,11 @@ MemoryBreakdown TrainingEstimator::stageMemory(const ParallelConfig &c, Pipeline
     // (layers - offloaded) layers' activations; it runs only at PP = 1, one microbatch in flight).
     const double residentLayers = layersPerStage + mtpBlocks - m_job.activationOffloadLayers;
     mem.activationBytesPerLayer = layer.keptBytes;
-    mem.activationsBytes = residentLayers * inFlight * layer.keptBytes + layer.workingSetBytes
-        + (1.0 + mtpBlocks) * logitsBytes;
+    // The fp32 logits of the loss: a middle stage has none. (The first stage is charged the
+    // main head's too, as if it were also the last.)
+    const double heads = end == PipelineEnd::Middle ? 0.0 : 1.0 + mtpBlocks;
+    mem.activationsBytes
+        = residentLayers * inFlight * layer.keptBytes + layer.workingSetBytes + heads * logitsBytes;
     mem.reservedBytes = framework.cudaContextBytes + framework.ncclBufferBytes
         + framework.allocatorFragmentationFraction * mem.activationsBytes;
     if (c.zero >= 3) // the gathered weights of the layer in use and of the one prefetched
@@ -863,6 +926,8 @@ void TrainingEstimator::searchLayoutsOfShape(int tp, int cp, int pp, int dp,
     config.sequenceParallel = m_job.framework.sequenceParallel;
     config.recomputeModules = k.recomputeModules.value_or(RecomputeModules {});
     config.etp = k.etp.value_or(0);
+    config.firstStageLayers = k.firstStageLayers.value_or(0);
+    config.lastStageLayers = k.lastStageLayers.value_or(0);
     for (int ep : fixedOr(k.ep, eps))
         for (int mb : fixedOr(k.microbatch, microbatches)) {
             // Everything below shares this microbatch's layer costs (MicrobatchLayerCosts).

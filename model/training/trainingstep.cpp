@@ -198,15 +198,11 @@ public:
         , m_costs(costs)
         , m_shape(costs.shape)
     {
-        // Layers need not divide evenly (Llama 3 405B: 126 layers on 16 stages); the stage with
-        // the most layers sets the pipeline's pace.
-        layersPerStage
-            = std::ceil(m_shape.layers / (config.pp * config.interleave)) * config.interleave;
         microbatches = static_cast<double>(job.globalBatch) / (config.dp * config.microbatch);
-        mtpBlocks = m_shape.mtpLayers;
         fullRecompute = config.recompute == Recompute::Full;
         if (config.recompute == Recompute::Selective)
             selectiveModules = config.recomputeModules.bits;
+        paceWithBusiestStage();
     }
 
     void assemble(TrainingEstimate &result);
@@ -217,6 +213,9 @@ private:
         return (fullRecompute && op.repeatedByFullRecompute)
             || (op.recomputeModule & selectiveModules) != 0;
     }
+    /** Times the stage whose microbatch takes longest, which sets the pipeline's pace. */
+    void paceWithBusiestStage();
+    void setStage(PipelineEnd end);
     int buildingsPerStage() const;
     double pipelineSendSeconds() const;
     double gradientAllReduceSeconds(double bytes, int group) const;
@@ -232,10 +231,13 @@ private:
     const GpuSpec &m_gpu;
     const MicrobatchLayerCosts &m_costs;
     const TransformerShape &m_shape;
+    PipelineEnd stage = PipelineEnd::Last; ///< the stage timed: the busiest
     double layersPerStage = 0, microbatches = 0;
-    /** Multi-token prediction blocks on the last stage, which paces the step: each a layer more
-     * with its projection, logits and loss. */
+    /** Multi-token prediction blocks on the stage timed (the last): each a layer more with its
+     * projection, logits and loss. */
     double mtpBlocks = 0;
+    double heads = 1; ///< output projections and losses on the stage timed: 1 + MTP on the last
+
     bool fullRecompute = false;
     unsigned selectiveModules = 0; ///< RecomputeModule bits selective recomputation repeats
 };
@@ -616,8 +618,38 @@ double StepAssembler::stageMicrobatchSeconds(double p2pSeconds) const
     const double mtpProjectionSeconds = projection.forwardSeconds + projection.backwardSeconds
         + (repeated(projection) ? projection.forwardSeconds : 0.0);
     return (layersPerStage + mtpBlocks) * seconds + mtpBlocks * mtpProjectionSeconds
-        + (1.0 + mtpBlocks) * (3.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds)
-        + p2pSeconds;
+        + heads * (3.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds) + p2pSeconds;
+}
+
+void StepAssembler::setStage(PipelineEnd end)
+{
+    stage = end;
+    layersPerStage = stageLayers(m_shape, m_config, end);
+    mtpBlocks = mtpBlocksOnStage(m_shape, m_config, end);
+    heads = end == PipelineEnd::Last || m_config.pp == 1 ? 1.0 + mtpBlocks : 0.0;
+}
+
+void StepAssembler::paceWithBusiestStage()
+{
+    // Evenly split, the last stage is the busiest: as many layers as any, and the logits and
+    // the loss besides. Lighter first or last stages (ParallelConfig::firstStageLayers,
+    // lastStageLayers) can leave a middle stage, or the first, the busiest instead.
+    setStage(PipelineEnd::Last);
+    if (m_config.pp <= 1 || (m_config.firstStageLayers <= 0 && m_config.lastStageLayers <= 0))
+        return;
+    double busiest = stageMicrobatchSeconds(0.0);
+    PipelineEnd pace = PipelineEnd::Last;
+    for (PipelineEnd end : {PipelineEnd::First, PipelineEnd::Middle}) {
+        if (end == PipelineEnd::Middle && m_config.pp < 3)
+            continue; // two stages are a first and a last
+        setStage(end);
+        const double seconds = stageMicrobatchSeconds(0.0);
+        if (seconds > busiest) {
+            busiest = seconds;
+            pace = end;
+        }
+    }
+    setStage(pace);
 }
 
 /**
@@ -878,21 +910,22 @@ void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSecond
     addHostOffload(result, stageForward / layers, stageBackward / layers);
     if (mtpBlocks > 0)
         addRepeated(m_costs.mtpProjection, mtpBlocks);
-    // The model's logits and loss, and each multi-token prediction block's.
-    const double heads = 1.0 + mtpBlocks;
-    const double vocab = m_shape.vocab / t;
-    StepOperation logits {"output projection (logits)", OperationKind::Gemm};
-    logits.flops = heads * m * 3.0 * 2.0 * tokens * h * vocab;
-    logits.kernels = heads * m * 3.0;
-    logits.seconds = heads * m * 3.0 * m_costs.logitForwardSeconds;
-    result.operations.add(logits);
-    StepOperation loss {"cross-entropy loss", OperationKind::MemoryBound};
-    loss.bytes = heads * m * m_costs.lossBytes;
-    loss.kernels = heads * m * m_costs.lossKernels;
-    loss.seconds = heads * m * m_costs.lossSeconds;
-    result.operations.add(loss);
-    stageForward += heads * m_costs.logitForwardSeconds;
-    stageBackward += heads * (2.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds);
+    // The model's logits and loss, and each multi-token prediction block's, on the last stage.
+    if (heads > 0) {
+        const double vocab = m_shape.vocab / t;
+        StepOperation logits {"output projection (logits)", OperationKind::Gemm};
+        logits.flops = heads * m * 3.0 * 2.0 * tokens * h * vocab;
+        logits.kernels = heads * m * 3.0;
+        logits.seconds = heads * m * 3.0 * m_costs.logitForwardSeconds;
+        result.operations.add(logits);
+        StepOperation loss {"cross-entropy loss", OperationKind::MemoryBound};
+        loss.bytes = heads * m * m_costs.lossBytes;
+        loss.kernels = heads * m * m_costs.lossKernels;
+        loss.seconds = heads * m * m_costs.lossSeconds;
+        result.operations.add(loss);
+        stageForward += heads * m_costs.logitForwardSeconds;
+        stageBackward += heads * (2.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds);
+    }
     if (m_config.pp > 1) {
         StepOperation sends {"pipeline sends", OperationKind::PipelineSend};
         sends.bytes = m * 2.0 * m_config.interleave * tokens * h * activationBytes / t;
@@ -968,7 +1001,7 @@ void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForwar
                                     double stageBackward)
 {
     const ParallelConfig &c = m_config;
-    const StageParameters parameters = stageParameters(m_shape, c);
+    const StageParameters parameters = stageParameters(m_shape, c, stage);
     const double denseParams = parameters.dense, expertParams = parameters.expert;
     const double paramsPerGpu = parameters.total();
     const int expertTp = expertTensorParallel(c);
@@ -1040,17 +1073,36 @@ StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &co
     return stageParameters(TransformerShape::fromModel(model), config, end);
 }
 
+double stageLayers(const TransformerShape &shape, const ParallelConfig &c, PipelineEnd end)
+{
+    const double v = c.interleave;
+    if (c.pp <= 1)
+        return std::ceil(shape.layers / v) * v;
+    const int first = c.firstStageLayers, last = c.lastStageLayers;
+    if (end == PipelineEnd::First && first > 0)
+        return first;
+    if (end == PipelineEnd::Last && last > 0)
+        return last;
+    // The stages without a count of their own share what the others leave, evenly.
+    const double shared = c.pp - (first > 0 ? 1 : 0) - (last > 0 ? 1 : 0);
+    const double rest = shape.layers - first - last;
+    if (shared <= 0 || rest <= 0)
+        return 0;
+    return std::ceil(rest / (shared * v)) * v;
+}
+
 StageParameters stageParameters(const TransformerShape &shape, const ParallelConfig &c,
                                 PipelineEnd end)
 {
     const double t = c.tp, h = shape.hidden;
-    const double layersPerStage = std::ceil(shape.layers / (c.pp * c.interleave)) * c.interleave;
+    const double layersPerStage = stageLayers(shape, c, end);
     // The routed experts count with the expert parameters; everything else in a layer (attention,
     // norms, the router, shared experts, an MoE model's dense-layer MLP) with the dense ones,
     // reduced over all data-parallel ranks.
     const double expertLayer = shape.routedExpertParametersPerLayer();
     const double denseLayer = shape.parametersPerLayer() - expertLayer;
-    const double embedding = (c.pp == 1 ? shape.embeddingParameters() : shape.vocab * h) / t;
+    const double vocabulary = end == PipelineEnd::Middle ? 0.0 : shape.vocab * h;
+    const double embedding = (c.pp == 1 ? shape.embeddingParameters() : vocabulary) / t;
     const double mtpBlocks = mtpBlocksOnStage(shape, c, end);
     const double mtpExpert = shape.mtpRoutedExpertParameters();
     const double mtpDense = shape.mtpBlockParameters() - mtpExpert;

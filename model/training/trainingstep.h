@@ -82,14 +82,15 @@ struct StageParameters
 };
 
 /**
- * Which end of the pipeline a stage sits at: the first holds the embedding and the most
- * activations in flight, the last the output projection, the loss and the multi-token
- * prediction blocks. At PP = 1 the one stage is both.
+ * Which pipeline stage: the first holds the embedding and the most activations in flight, the
+ * last the output projection, the loss and the multi-token prediction blocks; a middle one (the
+ * second, for memory: the most in flight after the first) only layers. At PP = 1 the one stage is
+ * all of them.
  */
-enum class PipelineEnd { First, Last };
+enum class PipelineEnd { First, Middle, Last };
 
 /** Multi-token prediction blocks on the `end` stage: all of them on the last (the only one at
- * PP = 1), none on the first. */
+ * PP = 1), none elsewhere. */
 inline double mtpBlocksOnStage(const TransformerShape &shape, const ParallelConfig &config,
                                PipelineEnd end)
 {
@@ -97,11 +98,20 @@ inline double mtpBlocksOnStage(const TransformerShape &shape, const ParallelConf
 }
 
 /**
- * A first or last stage's parameters on one GPU: its ceil(L / (PP x v)) x v layers (uneven
- * stages allowed), the embedding (and the output projection on one stage when PP = 1, else the
- * vocabulary matrix of the first or last stage) and, on the last, the multi-token prediction
- * blocks, divided by TP and, for experts, by expert tensor parallelism x EP
- * (expertTensorParallel). The step is paced by the last stage, which also runs the loss.
+ * Layers one GPU of the `end` stage holds over its virtual chunks. Evenly split, every stage
+ * holds ceil(L / (PP x v)) x v (uneven splits allowed: Llama 3 405B's 126 layers on 16 stages
+ * hold 8 each, the last 8 too). With the first or last stage's count given
+ * (ParallelConfig::firstStageLayers, lastStageLayers), that stage holds it and the others share
+ * the rest, rounded up the same way: Llama 3 405B as Meta trained it, 7 + 14 x 8 + 7 (Llama
+ * Team, "The Llama 3 Herd of Models", 2024, §3.3.2).
+ */
+double stageLayers(const TransformerShape &shape, const ParallelConfig &config, PipelineEnd end);
+
+/**
+ * A stage's parameters on one GPU: its layers (stageLayers), the embedding (and the output
+ * projection on one stage when PP = 1; else the vocabulary matrix on the first and on the last
+ * stage, none on a middle one) and, on the last, the multi-token prediction blocks, divided by TP
+ * and, for experts, by expert tensor parallelism x EP (expertTensorParallel).
  */
 StageParameters stageParameters(const ModelSpec &model, const ParallelConfig &config,
                                 PipelineEnd end = PipelineEnd::Last);

@@ -137,6 +137,10 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     // Expert tensor parallelism as the recipe set it (1 or TP); chosen as the search does when
     // the row does not say.
     config.etp = row.optionalInteger("etp", 1, 1024).value_or(0);
+    // The first and last stages' layers where the run gave them their own (Megatron-Core's
+    // decoder-first/last-pipeline-num-layers, a pipeline layout, or Meta's lighter ends).
+    config.firstStageLayers = row.optionalInteger("first_stage_layers", 1, 1 << 20).value_or(0);
+    config.lastStageLayers = row.optionalInteger("last_stage_layers", 1, 1 << 20).value_or(0);
     config.microbatch = row.integer("microbatch", 1, 1 << 20);
     config.interleave = row.integer("interleave", 1, 1024);
     config.recompute = *recomputeFromName(row.choice("recompute", {"none", "selective", "full"}));
@@ -259,8 +263,16 @@ std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> 
         const std::string experts = c.ep > 1 && c.tp > 1
             ? "EP" + std::to_string(c.ep) + "xETP" + std::to_string(expertTensorParallel(c))
             : "EP" + std::to_string(c.ep);
-        std::snprintf(layout, sizeof layout, "TP%d PP%d CP%d %s DP%d mb%d v%d %s%s%s%s%s", c.tp,
-                      c.pp, c.cp, experts.c_str(), c.dp, c.microbatch, c.interleave,
+        // Own first and last stage sizes as PP8[7..6] ('=' for an even share).
+        const auto stageSize = [](int layers) {
+            return layers > 0 ? std::to_string(layers) : std::string("=");
+        };
+        const std::string pipeline = "PP" + std::to_string(c.pp)
+            + (c.firstStageLayers > 0 || c.lastStageLayers > 0
+                   ? "[" + stageSize(c.firstStageLayers) + ".." + stageSize(c.lastStageLayers) + "]"
+                   : std::string());
+        std::snprintf(layout, sizeof layout, "TP%d %s CP%d %s DP%d mb%d v%d %s%s%s%s%s", c.tp,
+                      pipeline.c_str(), c.cp, experts.c_str(), c.dp, c.microbatch, c.interleave,
                       recomputeDescription(c).c_str(), c.zero >= 3 ? " ZeRO-3" : "",
                       row.gradientsReducedInBf16 ? " bf16-grads" : "", offload.c_str(),
                       row.estimate.fits ? "" : " (estimated not to fit)");

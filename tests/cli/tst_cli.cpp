@@ -801,6 +801,39 @@ private slots:
         QVERIFY2(heads.err.contains("infeasible: no valid layout: the model's 32 attention heads "
                                     "are not divisible by TP=3"),
                  heads.err.constData());
+        // The first and last stages' own sizes: named in the layout and the JSON; refused
+        // without a pipeline.
+        const QStringList stages {"train",
+                                  "--gpu",
+                                  "h100-sxm5-80gb",
+                                  "--gpus",
+                                  "8",
+                                  "--model",
+                                  "llama-3-8b",
+                                  "--seq-len",
+                                  "4096",
+                                  "--global-batch",
+                                  "16",
+                                  "--pp",
+                                  "4",
+                                  "--dp",
+                                  "2",
+                                  "--recompute",
+                                  "none",
+                                  "--first-stage-layers",
+                                  "6",
+                                  "--last-stage-layers",
+                                  "6"};
+        const Result uneven = run(stages);
+        QVERIFY2(uneven.status == 0, uneven.err.constData());
+        QVERIFY2(uneven.out.contains("6 layers on the first stage and 6 on the last"),
+                 uneven.out.constData());
+        QCOMPARE(jsonNumber(stages + QStringList {"--json"}, {"last_stage_layers"}), 6.0);
+        const Result flat = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--model",
+                                 "llama-3-8b", "--seq-len", "4096", "--global-batch", "16", "--pp",
+                                 "1", "--first-stage-layers", "6"});
+        QCOMPARE(flat.status, 3);
+        QVERIFY2(flat.err.contains("needs pipeline parallelism"), flat.err.constData());
     }
 
     void customModelWithoutDropoutKeepsNoMasks()

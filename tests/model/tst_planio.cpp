@@ -280,6 +280,28 @@ private slots:
                  shippedCatalog().llm(plan.trainingModelId).mtpLayers);
     }
 
+    void stageSizesRoundTripAndStayOutWhenUnset()
+    {
+        // The first and last stages' own layer counts: absent unless set, read back as written,
+        // and a count of 0 refused at its pointer.
+        Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
+        QVERIFY(!planToJson(plan)["workload"].contains("first_stage_layers"));
+        plan.training.constraints.firstStageLayers = 7;
+        plan.training.constraints.lastStageLayers = 6;
+        nlohmann::json written = planToJson(plan);
+        QCOMPARE(written["workload"]["first_stage_layers"].get<int>(), 7);
+        const Plan back = parsePlan(written, "plan.json", &shippedCatalog());
+        QCOMPARE(back.training.constraints.firstStageLayers, std::optional<int>(7));
+        QCOMPARE(back.training.constraints.lastStageLayers, std::optional<int>(6));
+        written["workload"]["last_stage_layers"] = 0;
+        try {
+            parsePlan(written, "plan.json", &shippedCatalog());
+            QFAIL("a last stage of 0 layers was accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/workload/last_stage_layers"));
+        }
+    }
+
     void moeDispatcherRoundTrips()
     {
         // The all-to-all dispatcher is every profile's; DeepEP is written when chosen.

@@ -395,7 +395,8 @@ private slots:
 
     void deepSeekTrainingSampleComparesDispatchers()
     {
-        // The DeepSeek-V3 training sample fixes the benchmark's layout, named in full. 14.8 T
+        // The DeepSeek-V3 training sample fixes the benchmark's layout, named in full with its
+        // stage sizes ('Et|(tt|)*30mL' on PP 8 x VP 4: 7, 8 x 6, 6 layers). 14.8 T
         // tokens at the baseline's throughput give its training days. DeepEP sends a token once
         // per destination GPU and node instead of each of its eight copies, so the all-to-all
         // scenario is slower; without the MTP block the step runs a layer, a projection and a
@@ -407,8 +408,9 @@ private slots:
             QVERIFY2(scenario.ok && scenario.estimate.training.found, scenario.name.c_str());
         QCOMPARE(
             row(c, "layout").text[0],
-            std::string("TP 2 x PP 8 x DP 64, EP 64 x ETP 1, microbatch 1, interleave 4, recompute "
-                        "selective (mla_up_proj, mlp), ZeRO-1"));
+            std::string("TP 2 x PP 8 x DP 64, EP 64 x ETP 1, microbatch 1, interleave 4, 7 layers "
+                        "on the first stage and 6 on the last, recompute selective (mla_up_proj, "
+                        "mlp), ZeRO-1"));
         const TrainingEstimate &baseline = c.scenarios[0].estimate.training.best;
         QVERIFY(
             qAbs(*row(c, "training_days").values[0] - 14.8e12 / baseline.tokensPerSecond / 86400.0)

@@ -419,8 +419,30 @@ private slots:
                                  "Expert parallel",    "Expert tensor parallel",
                                  "Microbatch",         "Interleave",
                                  "Recompute",          "ZeRO stage",
-                                 "Gradient reduction", "Offloaded layers"})
+                                 "Gradient reduction", "Offloaded layers",
+                                 "First stage layers", "Last stage layers"})
             QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
+        // The last stage's own size: one undoable edit, written to the plan under its key.
+        auto *lastStage = editor->findChild<QSpinBox *>(QStringLiteral("Last stage layers"));
+        QVERIFY(lastStage);
+        lastStage->setValue(7);
+        emit lastStage->editingFinished();
+        QCOMPARE(window.plan().training.constraints.lastStageLayers, std::optional<int>(7));
+        QCOMPARE(model::planToJson(window.plan())["workload"]["last_stage_layers"].get<int>(), 7);
+        editor = window.propertyEditor();
+        lastStage = editor->findChild<QSpinBox *>(QStringLiteral("Last stage layers"));
+        QCOMPARE(lastStage->value(), 7);
+        window.resize(1366, 768);
+        QTest::qWait(20);
+        if (auto *scroll = qobject_cast<QScrollArea *>(
+                editor->parentWidget() ? editor->parentWidget()->parentWidget() : nullptr))
+            scroll->ensureWidgetVisible(lastStage);
+        QTest::qWait(20);
+        QVERIFY(window.grab().save(
+            QStringLiteral(CP_SCREENSHOT_DIR "/properties-stages-1366x768.png")));
+        window.document()->undoStack()->undo();
+        QVERIFY(!window.plan().training.constraints.lastStageLayers);
+        editor = window.propertyEditor();
         // BF16 gradients reduced in 16 bits: written as an override of the profile, then undone.
         auto *gradients = editor->findChild<QComboBox *>(QStringLiteral("Gradient reduction"));
         QVERIFY(gradients);
