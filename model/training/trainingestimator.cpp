@@ -518,9 +518,9 @@ MemoryBreakdown TrainingEstimator::stageMemory(const ParallelConfig &c, Pipeline
     // (layers - offloaded) layers' activations; it runs only at PP = 1, one microbatch in flight).
     const double residentLayers = layersPerStage + mtpBlocks - m_job.activationOffloadLayers;
     mem.activationBytesPerLayer = layer.keptBytes;
-    // The fp32 logits of the loss: a middle stage has none. (The first stage is charged the
-    // main head's too, as if it were also the last.)
-    const double heads = end == PipelineEnd::Middle ? 0.0 : 1.0 + mtpBlocks;
+    // The fp32 logits of the loss, the main head's and each MTP block's, live on the last stage
+    // (the only one at PP = 1).
+    const double heads = end == PipelineEnd::Last || c.pp == 1 ? 1.0 + mtpBlocks : 0.0;
     mem.activationsBytes
         = residentLayers * inFlight * layer.keptBytes + layer.workingSetBytes + heads * logitsBytes;
     mem.reservedBytes = framework.cudaContextBytes + framework.ncclBufferBytes

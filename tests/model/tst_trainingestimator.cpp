@@ -651,9 +651,9 @@ private slots:
     {
         // Two stages of one tiny layer, two microbatches, FP16, no ZeRO. The first stage holds its
         // layer and the embedding (12,584,960 + 1,024,000 parameters) and two microbatches of one
-        // layer's activations (2 x 4,456,448) with a set of logits (512,000, counted there as
-        // before). The last holds its layer, the output projection and the MTP block (+
-        // 14,685,184), one microbatch of two layers' activations and two sets of logits: it is
+        // layer's activations (2 x 4,456,448), and no logits: they live on the last stage. The
+        // last holds its layer, the output projection and the MTP block (+ 14,685,184), one
+        // microbatch of two layers' activations and two sets of fp32 logits (2 x 512,000): it is
         // the fuller one, and its memory is the estimate's.
         TrainingJob job;
         job.model = tinyModel();
@@ -667,7 +667,7 @@ private slots:
         const TrainingEstimate plain = TrainingEstimator(job, dgxH100(2)).estimate(config);
         QVERIFY2(plain.valid, plain.reason.c_str());
         QCOMPARE(plain.memory.weightsBytes, 2 * (12584960.0 + 1024000.0));
-        QCOMPARE(plain.memory.activationsBytes, 2 * 4456448.0 + 512000.0);
+        QCOMPARE(plain.memory.activationsBytes, 2 * 4456448.0);
         job.model.mtpLayers = 1;
         const TrainingEstimate mtp = TrainingEstimator(job, dgxH100(2)).estimate(config);
         QCOMPARE(mtp.memory.weightsBytes, 2 * (12584960.0 + 1024000.0 + 14685184.0));
@@ -1624,7 +1624,7 @@ private slots:
         QVERIFY(lighterEnds.stepSeconds < even.stepSeconds);
         // Memory: the second stage keeps 3 microbatches in flight (one fewer than the first's 4,
         // Korthikanti et al. §4.2.3) of 10 layers and no logits: 30 layers' activations, more
-        // than the first stage's 4 x 6 = 24 with the logits.
+        // than the first stage's 4 x 6 = 24.
         QCOMPARE(lighterEnds.memory.activationsBytes,
                  30.0 * lighterEnds.memory.activationBytesPerLayer);
         QVERIFY(layoutDescription(lighterEnds.config)
