@@ -54,7 +54,8 @@ std::vector<OptionSpec> trainOptions()
         {"interleave", true, "virtual pipeline stages per GPU"},
         {"first-stage-layers", true,
          "layers on the first pipeline stage, which also holds the embedding (Megatron-Core "
-         "--decoder-first-pipeline-num-layers; default: an even share)"},
+         "--decoder-first-pipeline-num-layers; searched: an even share, or the embedding and the "
+         "loss each in a layer's place)"},
         {"last-stage-layers", true,
          "layers on the last pipeline stage, which also runs the logits and the loss "
          "(--decoder-last-pipeline-num-layers; Llama 3 405B on 16 stages: 7 and 7)"},

@@ -519,11 +519,8 @@ void PropertyEditor::addTrainingLayoutRows(PropertyFields &fields)
         if (label == labels.end())
             continue;
         const auto member = d.member;
-        // The search leaves the first and last stages an even share; it does not vary them.
-        const bool stageSize = d.key == std::string("first_stage_layers")
-            || d.key == std::string("last_stage_layers");
         fields.addInteger(
-            label->second, k.*member, d.minimum, d.maximum, stageSize ? tr("even share") : searched,
+            label->second, k.*member, d.minimum, d.maximum, searched,
             [member](model::Plan &p, std::optional<int> v) { p.training.constraints.*member = v; });
     }
     fields.addChoice(

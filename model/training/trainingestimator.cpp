@@ -110,13 +110,15 @@ std::optional<Recompute> recomputeFromName(const std::string &name)
 std::string unevenStagesText(const ParallelConfig &c)
 {
     const int first = c.firstStageLayers, last = c.lastStageLayers;
+    const auto layers = [](int count) {
+        return std::to_string(count) + (count == 1 ? " layer" : " layers");
+    };
     if (first > 0 && last > 0)
-        return std::to_string(first) + " layers on the first stage and " + std::to_string(last)
-            + " on the last";
+        return layers(first) + " on the first stage and " + std::to_string(last) + " on the last";
     if (first > 0)
-        return std::to_string(first) + " layers on the first stage";
+        return layers(first) + " on the first stage";
     if (last > 0)
-        return std::to_string(last) + " layers on the last stage";
+        return layers(last) + " on the last stage";
     return {};
 }
 
@@ -947,8 +949,36 @@ void TrainingEstimator::searchLayoutsOfShape(int tp, int cp, int pp, int dp,
                             continue;
                         }
                         consider(config, costs, ranking);
+                        if (const auto accounted = embeddingAndLossSplit(config))
+                            consider(*accounted, costs, ranking);
                     }
         }
+}
+
+/**
+ * `config` with the embedding and the loss each taking a layer's slot in the pipeline split
+ * (Megatron-Core's account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split,
+ * Meta's Llama 3 405B layout): L + 2 slots over PP x v chunks, so the first and last stages hold a
+ * layer fewer than the others. Only where the slots divide evenly, the user left the stage sizes
+ * open and the split differs from the even one (80 layers on two stages are 40 and 40 either way).
+ */
+std::optional<ParallelConfig>
+TrainingEstimator::embeddingAndLossSplit(const ParallelConfig &config) const
+{
+    const ParallelismConstraints &k = m_job.constraints;
+    if (config.pp < 2 || k.firstStageLayers || k.lastStageLayers)
+        return std::nullopt;
+    const long long slots = 1LL * m_job.model.layers + 2;
+    const long long chunks = 1LL * config.pp * config.interleave;
+    if (slots % chunks != 0)
+        return std::nullopt;
+    const int ends = static_cast<int>(slots / config.pp) - 1;
+    if (ends < 1 || ends == stageLayers(m_shape, config, PipelineEnd::Last))
+        return std::nullopt;
+    ParallelConfig accounted = config;
+    accounted.firstStageLayers = ends;
+    accounted.lastStageLayers = ends;
+    return accounted;
 }
 
 /**

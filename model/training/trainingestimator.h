@@ -59,6 +59,7 @@ private:
     /** Heads and KV heads over TP, TP inside the scale-up domain, layers over the stages. */
     std::string checkModelSplit(const ParallelConfig &config, bool withReason) const;
     /** The batch over DP x microbatch, the interleaved schedule, the sequence over CP. */
+    std::optional<ParallelConfig> embeddingAndLossSplit(const ParallelConfig &config) const;
     std::string checkUnevenStages(const ParallelConfig &config) const;
     std::string checkSchedule(const ParallelConfig &config, bool withReason) const;
     std::string checkActivationOffload(const ParallelConfig &config, bool withReason) const;

@@ -1666,6 +1666,51 @@ private slots:
                  refusal(crowded).c_str());
     }
 
+    void searchTriesTheEmbeddingAndLossSplit()
+    {
+        // Llama 3 405B's 126 layers on TP 8 x PP 16 x 8 virtual stages, everything fixed: 126 +
+        // 2 = 128 slots fill the 128 chunks one each, so besides the even split (8 layers a stage,
+        // the last with the logits) the search tries Meta's, 7 on the first and last stages and 8
+        // on the others: two layouts, and Meta's is the faster (its busiest stage is a middle
+        // one with 8 layers and no logits).
+        TrainingJob job;
+        job.model = shippedCatalog().llm("llama-3-405b");
+        job.seqLen = 8192;
+        job.globalBatch = 2048;
+        ParallelismConstraints &k = job.constraints;
+        k.tp = 8;
+        k.pp = 16;
+        k.dp = 64;
+        k.cp = 1;
+        k.interleave = 8;
+        k.microbatch = 1;
+        k.recompute = Recompute::Full;
+        k.zero = 1;
+        const TrainingSearchResult both = TrainingEstimator(job, dgxH100(8192)).search();
+        QCOMPARE(both.evaluated, 2LL);
+        QVERIFY(both.found);
+        QCOMPARE(both.best.config.firstStageLayers, 7);
+        QCOMPARE(both.best.config.lastStageLayers, 7);
+        // A stage size the user gave is kept: one layout.
+        k.lastStageLayers = 8;
+        QCOMPARE(TrainingEstimator(job, dgxH100(8192)).search().evaluated, 1LL);
+        // Where the slots give the even split anyway (80 layers + 2 on two stages: 41 slots, 40
+        // layers each), nothing more is tried.
+        TrainingJob seventy = job;
+        seventy.model = shippedCatalog().llm("llama-3-70b");
+        seventy.constraints = {};
+        seventy.constraints.tp = 8;
+        seventy.constraints.pp = 2;
+        seventy.constraints.dp = 4;
+        seventy.constraints.cp = 1;
+        seventy.constraints.interleave = 1;
+        seventy.constraints.microbatch = 1;
+        seventy.constraints.recompute = Recompute::Full;
+        seventy.constraints.zero = 1;
+        seventy.globalBatch = 64;
+        QCOMPARE(TrainingEstimator(seventy, dgxH100(64)).search().evaluated, 1LL);
+    }
+
     void searchTriesEveryEvenInterleave()
     {
         // 96 layers on PP 8 leave 12 per stage: interleave 1, 2, 3, 4, 6 and 12 split them evenly
