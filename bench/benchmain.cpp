@@ -338,6 +338,19 @@ void benchFabricAndHallBuilds(const cp::model::Catalog &catalog, const cp::model
     std::printf("data hall layout (racks, U positions, %zu cables):    median %.3g ms\n",
                 hallCables, hall * 1e3);
     printSpread(1e3, "ms");
+    // The same room for 3 million GPUs (377,776 eight-GPU servers, no fabric): 125,926 compute
+    // cabinets and 25,185 management switches, each mounted in its own row's network cabinets.
+    cp::model::Plan huge;
+    huge.name = "3 M GPUs";
+    huge.nodeGroups.push_back(large.nodeGroups.front());
+    huge.nodeGroups.front().count = 377776;
+    huge.fabric.topology = "none";
+    huge.storage.clear();
+    const double hugeHall = medianSeconds(
+        3, [&] { hallCables = cp::model::layoutDataHall(huge, catalog).cables.size(); });
+    std::printf("data hall layout, 377,776 servers (%zu cables):    median %.3g s\n", hallCables,
+                hugeHall);
+    printSpread(1, "s");
 }
 
 /** A year of a 10,000-jobs-a-day portfolio on `large`'s 16,384 GPUs. */

@@ -156,9 +156,10 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
         {"throughput per GPU", format("%.0f output tokens/s", e.outputTokensPerSecondPerGpu)});
     if (e.offlineJob)
         addOfflineJobRows(table, e);
+    const long long fleetGpus = e.fleetGpus();
     table.addRow({e.fixedFleet ? "replicas (fixed)" : "replicas",
-                  std::to_string(e.replicas) + " (" + std::to_string(e.replicas * e.gpusPerReplica)
-                      + (e.replicas * e.gpusPerReplica == 1 ? " GPU" : " GPUs")
+                  model::groupedCount(e.replicas) + " (" + model::groupedCount(fleetGpus)
+                      + (fleetGpus == 1 ? " GPU" : " GPUs")
                       + (e.utilisation > 0 ? format(", %.0f%% utilised)", 100 * e.utilisation)
                                            : std::string(")"))});
     table.addRow({"power", powerText(e.powerWatts)});
@@ -420,7 +421,7 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
         const model::InferenceEstimate &e = o.estimate;
         std::vector<std::string> row = {o.gpu,
                                         o.precision,
-                                        std::to_string(e.replicas * e.gpusPerReplica),
+                                        model::groupedCount(e.fleetGpus()),
                                         std::to_string(e.batch),
                                         format("%.1f", e.ttftSeconds * 1e3),
                                         format("%.2f", e.tpotSeconds * 1e3),

@@ -136,9 +136,10 @@ std::string planInferenceText(const model::PlanEstimate &e)
     table.addRow({i.offlineJob ? "TTFT once its wave starts" : "TTFT p95",
                   format("%.1f ms", i.ttftSeconds * 1e3)});
     table.addRow({"time per output token", format("%.2f ms", i.tpotSeconds * 1e3)});
+    const long long fleetGpus = i.fleetGpus();
     table.addRow({i.offlineJob || i.fixedFleet ? "replicas" : "replicas needed",
-                  std::to_string(i.replicas) + " (" + std::to_string(i.replicas * i.gpusPerReplica)
-                      + " GPUs)"});
+                  model::groupedCount(i.replicas) + " (" + model::groupedCount(fleetGpus)
+                      + (fleetGpus == 1 ? " GPU)" : " GPUs)")});
     if (i.offlineJob)
         addOfflineJobRows(table, i);
     if (i.capacityWithinLimits)

@@ -14,7 +14,8 @@ int main(int argc, char **argv)
 {
     if (argc != 2) {
         std::cerr << "usage: clusterplanner-validate TABLE.json   (e.g. "
-                     "catalogs/validation/training_validation.json, inference_validation.json or storage_validation.json)\n";
+                     "catalogs/validation/training_validation.json, inference_validation.json or "
+                     "storage_validation.json)\n";
         return 2;
     }
     try {

@@ -731,13 +731,15 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
     if (inf.offlineJob)
         addRow(section, tr("Offline job"), offlineJobSummary(inf));
     const bool fixedFleet = inf.fixedFleet;
-    const int fleetGpus = inf.replicas * inf.gpusPerReplica;
+    const long long fleetGpus = inf.fleetGpus();
     addRow(section,
            fixedFleet           ? tr("Replicas (fixed)")
                : inf.offlineJob ? tr("Replicas")
                                 : tr("Replicas needed"),
-           fleetGpus == 1 ? tr("%1 (1 GPU)").arg(inf.replicas)
-                          : tr("%1 (%2 GPUs)").arg(inf.replicas).arg(fleetGpus));
+           fleetGpus == 1 ? tr("%1 (1 GPU)").arg(QLocale().toString(inf.replicas))
+                          : tr("%1 (%2 GPUs)")
+                                .arg(QLocale().toString(inf.replicas),
+                                     QLocale().toString(static_cast<qlonglong>(fleetGpus))));
     // A fixed fleet with no rate: the most it serves within the targets (the figures above are
     // at that load).
     if (inf.capacityWithinLimits)

@@ -13,7 +13,8 @@ namespace cp::views {
 
 QString replicaCount(int replicas)
 {
-    return replicas == 1 ? QObject::tr("1 replica") : QObject::tr("%1 replicas").arg(replicas);
+    return replicas == 1 ? QObject::tr("1 replica")
+                         : QObject::tr("%1 replicas").arg(QLocale().toString(replicas));
 }
 
 QString humanCount(double count)

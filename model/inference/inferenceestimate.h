@@ -156,6 +156,8 @@ struct InferenceEstimate
     /** Fixed fleet under load: sequences a replica runs at once on average (Little's law). */
     double inFlightSequences = 0;
     int replicas = 1;
+    /** GPUs of the whole fleet, in 64 bits (2^20 replicas of 2^16 GPUs overflow an int). */
+    long long fleetGpus() const { return 1LL * replicas * gpusPerReplica; }
     double powerWatts = 0; ///< all replicas
     double usdPerHour = 0; ///< all replicas
     double costPerMillionOutputTokensUsd = 0;

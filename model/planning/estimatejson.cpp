@@ -216,7 +216,7 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"replicas", e.replicas},
         {"in_flight_sequences", e.inFlightSequences},
         {"tpot_p95_ms", e.tpotP95Seconds * 1e3},
-        {"gpus", e.replicas * e.gpusPerReplica},
+        {"gpus", e.fleetGpus()},
         {"power_w", e.powerWatts},
         {"usd_per_hour", e.usdPerHour},
         {"cost_per_million_output_tokens_usd", e.costPerMillionOutputTokensUsd},

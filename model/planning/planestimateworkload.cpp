@@ -3,6 +3,7 @@
 
 #include "model/catalog/catalog.h"
 #include "model/cluster/clusterdescription.h"
+#include "model/core/humantext.h"
 #include "model/fabric/fabricdesign.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/inference/fleetcapacity.h"
@@ -276,10 +277,9 @@ void estimateInference(PlanEstimateBuild &build)
                                               {.gpuId = setup.hardware.gpu.id,
                                                .weights = job.weightPrecision,
                                                .modelId = job.model.id});
-    if (result.inference.replicas * job.gpusPerReplica > result.gpus)
-        result.warnings.push_back("the workload needs "
-                                  + std::to_string(result.inference.replicas * job.gpusPerReplica)
-                                  + " GPUs but the plan has " + std::to_string(result.gpus));
+    if (result.inference.fleetGpus() > result.gpus)
+        result.warnings.push_back("the workload needs " + groupedCount(result.inference.fleetGpus())
+                                  + " GPUs but the plan has " + groupedCount(result.gpus));
 }
 
 } // namespace cp::model::planestimate
