@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/catalog/catalogdatabase.h"
+#include "model/core/humantext.h"
 #include "model/core/inputerror.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/inference/fleetcapacity.h"
@@ -1184,6 +1185,17 @@ private slots:
         const InferenceEstimate slow = at(30.0);
         QVERIFY(!slow.meetsTargets);
         QVERIFY2(slow.reason.find("TPOT") != std::string::npos, slow.reason.c_str());
+    }
+
+    void fleetGpusCountInSixtyFourBits()
+    {
+        // The plan accepts up to 2^20 replicas of up to 2^16 GPUs: 2^36 = 68,719,476,736 GPUs,
+        // past a 32-bit int, counted whole and printed grouped.
+        InferenceEstimate e;
+        e.replicas = 1 << 20;
+        e.gpusPerReplica = 1 << 16;
+        QCOMPARE(e.fleetGpus(), 68719476736LL);
+        QCOMPARE(groupedCount(e.fleetGpus()), std::string("68,719,476,736"));
     }
 
     void fleetCapacityKeepsTheLimits()
