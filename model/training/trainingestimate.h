@@ -58,6 +58,12 @@ inline long long pipelineStageGpus(const ParallelConfig &config)
  * (layernorm, moe_act)": the recomputation `config` runs, as reports and tables name it. */
 std::string recomputeDescription(const ParallelConfig &config);
 
+/** The first or the last pipeline stage holds its own number of layers, not an even share. */
+inline bool hasUnevenStages(const ParallelConfig &config)
+{
+    return config.firstStageLayers > 0 || config.lastStageLayers > 0;
+}
+
 /** The first and last stages' own layer counts in words: "7 layers on the first stage and 6 on
  * the last", "7 layers on the last stage"; empty for an even split. */
 std::string unevenStagesText(const ParallelConfig &config);

@@ -135,7 +135,7 @@ std::string layoutDescription(const ParallelConfig &c)
     text += ", microbatch " + std::to_string(c.microbatch);
     if (c.interleave > 1)
         text += ", interleave " + std::to_string(c.interleave);
-    if (c.firstStageLayers > 0 || c.lastStageLayers > 0)
+    if (hasUnevenStages(c))
         text += ", " + unevenStagesText(c);
     return text + ", recompute " + recomputeDescription(c) + ", ZeRO-" + std::to_string(c.zero);
 }
@@ -296,7 +296,7 @@ std::string TrainingEstimator::checkModelSplit(const ParallelConfig &c, bool wit
                                + "-GPU scale-up (NVLink/PCIe) domain; tensor parallelism across "
                                  "the network is not allowed");
         });
-    if (c.firstStageLayers > 0 || c.lastStageLayers > 0) {
+    if (hasUnevenStages(c)) {
         const std::string split = checkUnevenStages(c);
         if (!split.empty())
             return rejection(withReason, [&] { return split; });
@@ -455,7 +455,7 @@ MemoryBreakdown TrainingEstimator::estimateMemory(const ParallelConfig &c) const
     MemoryBreakdown fullest = stageMemory(c, PipelineEnd::First);
     if (c.pp <= 1)
         return fullest; // one stage holds everything
-    const bool uneven = c.firstStageLayers > 0 || c.lastStageLayers > 0;
+    const bool uneven = hasUnevenStages(c);
     std::vector<PipelineEnd> others;
     if (m_shape.mtpLayers > 0 || uneven)
         others.push_back(PipelineEnd::Last);
@@ -520,11 +520,8 @@ MemoryBreakdown TrainingEstimator::stageMemory(const ParallelConfig &c, Pipeline
     // (layers - offloaded) layers' activations; it runs only at PP = 1, one microbatch in flight).
     const double residentLayers = layersPerStage + mtpBlocks - m_job.activationOffloadLayers;
     mem.activationBytesPerLayer = layer.keptBytes;
-    // The fp32 logits of the loss, the main head's and each MTP block's, live on the last stage
-    // (the only one at PP = 1).
-    const double heads = end == PipelineEnd::Last || c.pp == 1 ? 1.0 + mtpBlocks : 0.0;
-    mem.activationsBytes
-        = residentLayers * inFlight * layer.keptBytes + layer.workingSetBytes + heads * logitsBytes;
+    mem.activationsBytes = residentLayers * inFlight * layer.keptBytes + layer.workingSetBytes
+        + outputHeadsOnStage(shape, c, end) * logitsBytes;
     mem.reservedBytes = framework.cudaContextBytes + framework.ncclBufferBytes
         + framework.allocatorFragmentationFraction * mem.activationsBytes;
     if (c.zero >= 3) // the gathered weights of the layer in use and of the one prefetched

@@ -236,8 +236,7 @@ private:
     /** Multi-token prediction blocks on the stage timed (the last): each a layer more with its
      * projection, logits and loss. */
     double mtpBlocks = 0;
-    double heads = 1; ///< output projections and losses on the stage timed: 1 + MTP on the last
-
+    double heads = 1; ///< output projections and losses on the stage timed (outputHeadsOnStage)
     bool fullRecompute = false;
     unsigned selectiveModules = 0; ///< RecomputeModule bits selective recomputation repeats
 };
@@ -626,7 +625,7 @@ void StepAssembler::setStage(PipelineEnd end)
     stage = end;
     layersPerStage = stageLayers(m_shape, m_config, end);
     mtpBlocks = mtpBlocksOnStage(m_shape, m_config, end);
-    heads = end == PipelineEnd::Last || m_config.pp == 1 ? 1.0 + mtpBlocks : 0.0;
+    heads = outputHeadsOnStage(m_shape, m_config, end);
 }
 
 void StepAssembler::paceWithBusiestStage()
@@ -635,7 +634,7 @@ void StepAssembler::paceWithBusiestStage()
     // the loss besides. Lighter first or last stages (ParallelConfig::firstStageLayers,
     // lastStageLayers) can leave a middle stage, or the first, the busiest instead.
     setStage(PipelineEnd::Last);
-    if (m_config.pp <= 1 || (m_config.firstStageLayers <= 0 && m_config.lastStageLayers <= 0))
+    if (m_config.pp <= 1 || !hasUnevenStages(m_config))
         return;
     double busiest = stageMicrobatchSeconds(0.0);
     PipelineEnd pace = PipelineEnd::Last;

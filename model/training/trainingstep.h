@@ -97,6 +97,15 @@ inline double mtpBlocksOnStage(const TransformerShape &shape, const ParallelConf
     return end == PipelineEnd::Last || config.pp == 1 ? shape.mtpLayers : 0.0;
 }
 
+/** Output projections and losses on the `end` stage: the model's and each multi-token prediction
+ * block's on the last (the only one at PP = 1), none elsewhere. */
+inline double outputHeadsOnStage(const TransformerShape &shape, const ParallelConfig &config,
+                                 PipelineEnd end)
+{
+    return end == PipelineEnd::Last || config.pp == 1 ? 1.0 + mtpBlocksOnStage(shape, config, end)
+                                                      : 0.0;
+}
+
 /**
  * Layers one GPU of the `end` stage holds over its virtual chunks. Evenly split, every stage
  * holds ceil(L / (PP x v)) x v (uneven splits allowed: Llama 3 405B's 126 layers on 16 stages

@@ -268,7 +268,7 @@ std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> 
             return layers > 0 ? std::to_string(layers) : std::string("=");
         };
         const std::string pipeline = "PP" + std::to_string(c.pp)
-            + (c.firstStageLayers > 0 || c.lastStageLayers > 0
+            + (hasUnevenStages(c)
                    ? "[" + stageSize(c.firstStageLayers) + ".." + stageSize(c.lastStageLayers) + "]"
                    : std::string());
         std::snprintf(layout, sizeof layout, "TP%d %s CP%d %s DP%d mb%d v%d %s%s%s%s%s", c.tp,
