@@ -559,13 +559,7 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     if (limits) {
         model::InferenceJob fleet = job;
         fleet.weightPrecision = *model::precisionFromName(precision);
-        const model::FleetCapacity capacity
-            = model::fleetCapacityWithinLimits(fleet, setup.hardware, setup.cost, *limits);
-        e = capacity.estimate;
-        if (!capacity.serves && e.fits) {
-            e.meetsTargets = false;
-            e.reason = capacity.reason;
-        }
+        e = model::estimateAtCapacity(fleet, setup.hardware, setup.cost, *limits);
     }
     std::optional<model::AutoscalingEstimate> autoscaling;
     if (diurnal && e.fits && e.meetsTargets) {

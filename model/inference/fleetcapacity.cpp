@@ -138,6 +138,17 @@ FleetCapacity fleetCapacityWithinLimits(const InferenceJob &job, const ClusterDe
     return capacity;
 }
 
+InferenceEstimate estimateAtCapacity(const InferenceJob &job, const ClusterDescription &hardware,
+                                     const ServingCostModel &cost, const LatencyLimits &limits)
+{
+    FleetCapacity capacity = fleetCapacityWithinLimits(job, hardware, cost, limits);
+    if (!capacity.serves && capacity.estimate.fits) {
+        capacity.estimate.meetsTargets = false;
+        capacity.estimate.reason = capacity.reason;
+    }
+    return capacity.estimate;
+}
+
 std::string capacityWithinLimitsText(const InferenceEstimate &e)
 {
     const CapacityWithinLimits &capacity = *e.capacityWithinLimits;

@@ -51,6 +51,13 @@ FleetCapacity fleetCapacityWithinLimits(const InferenceJob &job, const ClusterDe
                                         const ServingCostModel &cost, const LatencyLimits &limits);
 
 /**
+ * The fleet at its capacity within `limits` (fleetCapacityWithinLimits), as an estimate to show:
+ * when no load keeps the limits, the unloaded estimate refused with the reason.
+ */
+InferenceEstimate estimateAtCapacity(const InferenceJob &job, const ClusterDescription &hardware,
+                                     const ServingCostModel &cost, const LatencyLimits &limits);
+
+/**
  * The capacity in words, for the estimate it was found for (InferenceEstimate::
  * capacityWithinLimits set): "96.7 requests/s (28,047 output tokens/s) on 4 replicas; beyond it
  * the replicas' largest batch (1,024 sequences) serves no more", or "...; a little more load

@@ -254,16 +254,10 @@ void estimateInference(PlanEstimateBuild &build)
     result.hasInference = true;
     if (job.replicas && !job.ratePerSecond && !job.offlineRequests) {
         // A fixed fleet with no rate: the most it serves within the p95 targets.
-        const FleetCapacity capacity
-            = fleetCapacityWithinLimits(job, setup.hardware, setup.cost,
-                                        {.percentile = LatencyLimits::Percentile::P95,
-                                         .ttftSeconds = job.ttftP95Seconds,
-                                         .tpotSeconds = job.tpotP95Seconds});
-        result.inference = capacity.estimate;
-        if (!capacity.serves && result.inference.fits) {
-            result.inference.meetsTargets = false;
-            result.inference.reason = capacity.reason;
-        }
+        result.inference = estimateAtCapacity(job, setup.hardware, setup.cost,
+                                              {.percentile = LatencyLimits::Percentile::P95,
+                                               .ttftSeconds = job.ttftP95Seconds,
+                                               .tpotSeconds = job.tpotP95Seconds});
     } else {
         result.inference = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
     }
