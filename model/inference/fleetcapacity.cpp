@@ -104,15 +104,17 @@ FleetCapacity fleetCapacityWithinLimits(const InferenceJob &job, const ClusterDe
         capacity.reason = unloadedMiss(idle, limits);
         return capacity;
     }
-    // A load that breaks something: the fleet's flat-out rate is about where it stops keeping
-    // up (the estimator's overload test and its capacity figure differ by the TTFT's share of
-    // Little's law), so double from there until a limit or the throughput breaks.
+    // A load that breaks something: just above the fleet's flat-out rate (the most its largest
+    // batch holds, InferenceEstimate::requestsPerSecondPerReplica) it is overloaded; doubling from
+    // there is only a guard should that ever not hold.
+    LoadVerdict kept = idle;
     double keeps = nearlyIdle;
-    double breaks
-        = std::max(2.0 * nearlyIdle, idle.estimate.requestsPerSecondPerReplica * probe.replicas());
+    double breaks = std::max(2.0 * nearlyIdle,
+                             idle.estimate.requestsPerSecondPerReplica * probe.replicas() * 1.0001);
     LoadVerdict above = probe.at(breaks);
     for (int doubling = 0; above.keeps() && doubling < 64; ++doubling) {
         keeps = breaks;
+        kept = std::move(above);
         breaks *= 2.0;
         above = probe.at(breaks);
     }
@@ -124,13 +126,14 @@ FleetCapacity fleetCapacityWithinLimits(const InferenceJob &job, const ClusterDe
         LoadVerdict verdict = probe.at(middle);
         if (verdict.keeps()) {
             keeps = middle;
+            kept = std::move(verdict);
         } else {
             breaks = middle;
             above = std::move(verdict);
         }
     }
     capacity.serves = true;
-    capacity.estimate = probe.at(keeps).estimate;
+    capacity.estimate = std::move(kept.estimate);
     capacity.estimate.capacityWithinLimits
         = CapacityWithinLimits {.requestsPerSecond = keeps,
                                 .outputTokensPerSecond = keeps * probe.outputTokens(),
