@@ -20,7 +20,11 @@ struct LoadVerdict
 {
     InferenceEstimate estimate;
     std::string broken;
+    double seconds = 0; ///< the broken latency limit's figure at this load
+    double limitSeconds = 0; ///< and the limit
     bool keeps() const { return broken.empty(); }
+    /** A latency limit broke, not memory or the throughput. */
+    bool latencyBroken() const { return limitSeconds > 0; }
 };
 
 class FleetLoadProbe
@@ -57,9 +61,9 @@ public:
         else if (!e.meetsTargets) // no targets of its own: the load is more than it serves
             verdict.broken = "throughput";
         else if (m_limits.ttftSeconds && ttft > *m_limits.ttftSeconds)
-            verdict.broken = "TTFT " + percentile;
+            verdict = {verdict.estimate, "TTFT " + percentile, ttft, *m_limits.ttftSeconds};
         else if (m_limits.tpotSeconds && tpot > *m_limits.tpotSeconds)
-            verdict.broken = "TPOT " + percentile;
+            verdict = {verdict.estimate, "TPOT " + percentile, tpot, *m_limits.tpotSeconds};
         return verdict;
     }
 
@@ -74,18 +78,13 @@ private:
 };
 
 /** Why even an unloaded fleet misses the limits. */
-std::string unloadedMiss(const LoadVerdict &idle, const LatencyLimits &limits)
+std::string unloadedMiss(const LoadVerdict &idle)
 {
-    const InferenceEstimate &e = idle.estimate;
-    if (idle.broken == "memory" || idle.broken == "throughput")
-        return e.reason;
-    const bool p99 = limits.percentile == LatencyLimits::Percentile::P99;
-    const bool ttft = idle.broken.rfind("TTFT", 0) == 0;
-    const double seconds = ttft ? (p99 ? e.ttftP99Seconds : e.ttftSeconds)
-                                : (p99 ? e.tpotP99Seconds : e.tpotP95Seconds);
-    const double limit = ttft ? *limits.ttftSeconds : *limits.tpotSeconds;
-    return "even without load the " + idle.broken + " is " + formatNumber("%.1f ms", seconds * 1e3)
-        + ", above the " + formatNumber("%.1f ms", limit * 1e3) + " limit";
+    if (!idle.latencyBroken())
+        return idle.estimate.reason;
+    return "even without load the " + idle.broken + " is "
+        + formatNumber("%.1f ms", idle.seconds * 1e3) + ", above the "
+        + formatNumber("%.1f ms", idle.limitSeconds * 1e3) + " limit";
 }
 
 } // namespace
@@ -101,7 +100,7 @@ FleetCapacity fleetCapacityWithinLimits(const InferenceJob &job, const ClusterDe
     const LoadVerdict idle = probe.at(nearlyIdle);
     capacity.estimate = idle.estimate;
     if (!idle.keeps()) {
-        capacity.reason = unloadedMiss(idle, limits);
+        capacity.reason = unloadedMiss(idle);
         return capacity;
     }
     // A load that breaks something: just above the fleet's flat-out rate (the most its largest
