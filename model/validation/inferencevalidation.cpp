@@ -73,6 +73,27 @@ constexpr Metric metrics[] = {
     {"e2e_latency_ms", true},
 };
 
+/** A throughput metric of `gpus` GPUs generating `outputTotal` tokens a second in all. */
+double throughputValue(const std::string &metric, double outputTotal, int gpus, double inputTokens,
+                       double outputTokens)
+{
+    if (metric == "output_tokens_per_second_per_gpu")
+        return outputTotal / gpus;
+    if (metric == "total_tokens_per_second_total")
+        return outputTotal * (inputTokens + outputTokens) / outputTokens;
+    if (metric == "requests_per_second")
+        return outputTotal / outputTokens;
+    return outputTotal; // output_tokens_per_second_total
+}
+
+bool isLatencyMetric(const std::string &metric)
+{
+    for (const Metric &known : metrics)
+        if (metric == known.name)
+            return known.latency;
+    return false;
+}
+
 double predictedValue(const std::string &metric, const InferenceEstimate &e, int gpus,
                       double inputTokens, double outputTokens)
 {
@@ -80,15 +101,8 @@ double predictedValue(const std::string &metric, const InferenceEstimate &e, int
     // wave included (InferenceJob::offlineRequests).
     const double perGpu
         = e.offlineJob ? e.offlineJob->outputTokensPerSecondPerGpu : e.outputTokensPerSecondPerGpu;
-    const double outputTotal = perGpu * gpus;
-    if (metric == "output_tokens_per_second_per_gpu")
-        return perGpu;
-    if (metric == "output_tokens_per_second_total")
-        return outputTotal;
-    if (metric == "total_tokens_per_second_total")
-        return outputTotal * (inputTokens + outputTokens) / outputTokens;
-    if (metric == "requests_per_second")
-        return outputTotal / outputTokens;
+    if (!isLatencyMetric(metric))
+        return throughputValue(metric, perGpu * gpus, gpus, inputTokens, outputTokens);
     // Every published latency in the table is a mean or a median: the estimate's median (under
     // an offered load the TTFT spreads over a step; at a fixed batch all percentiles agree).
     if (metric == "ttft_ms")
@@ -166,9 +180,7 @@ void readMeasured(JsonFieldReader &row, InferenceValidationRow &out)
     for (const Metric &metric : metrics)
         names.push_back(metric.name);
     out.metric = measured.choice("metric", names);
-    for (const Metric &metric : metrics)
-        if (out.metric == metric.name)
-            out.latency = metric.latency;
+    out.latency = isLatencyMetric(out.metric);
     out.measured = measured.number("value", positive);
     measured.accept("statistic");
     measured.finish();
@@ -206,19 +218,6 @@ std::optional<LatencyLimits> latencyLimitsOf(const nlohmann::json &raw, JsonFiel
     reader.string("source");
     reader.finish();
     return limits;
-}
-
-/** The row's metric for the fleet's capacity within its limits (`gpus` GPUs in all). */
-double predictedCapacity(const std::string &metric, const CapacityWithinLimits &capacity, int gpus,
-                         double inputTokens, double outputTokens)
-{
-    if (metric == "output_tokens_per_second_per_gpu")
-        return capacity.outputTokensPerSecond / gpus;
-    if (metric == "total_tokens_per_second_total")
-        return capacity.outputTokensPerSecond * (inputTokens + outputTokens) / outputTokens;
-    if (metric == "requests_per_second")
-        return capacity.requestsPerSecond;
-    return capacity.outputTokensPerSecond; // output_tokens_per_second_total
 }
 
 /** The serving-engine profile of the engine a row names ("vllm-main-ci", "lmdeploy-0.1.0a1-...").
@@ -330,8 +329,8 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
             return out;
         }
         out.estimate.bottleneck = "limit: " + capacity.capacity().limitedBy;
-        out.predicted = predictedCapacity(out.metric, capacity.capacity(), gpus, job.inputTokens,
-                                          job.outputTokens);
+        out.predicted = throughputValue(out.metric, capacity.capacity().outputTokensPerSecond, gpus,
+                                        job.inputTokens, job.outputTokens);
         return out;
     }
     const InferenceEstimator estimator(job, setup.hardware, setup.cost);
