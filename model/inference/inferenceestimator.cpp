@@ -355,10 +355,9 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
     double weightBytesRead = e.weightsBytesPerGpu;
     if (shape.experts > 1) {
         // Experts a micro-batch of b tokens touches per layer: E·(1 - (1 - k/E)^b) in expectation.
-        const double touched
-            = shape.experts * (1.0 - std::pow(1.0 - shape.topK / shape.experts, b));
-        const double expertBytes = shape.layers * shape.moeLayerShare() * shape.experts
-            * shape.expertParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
+        const double touched = shape.routedExpertsTouched(b);
+        const double expertBytes = shape.layers * shape.routedExpertParametersPerLayer()
+            * bytesPerElement(m_job.weightPrecision) / (t * p);
         weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
     }
     const double kvRead = b * kvBytesReadPerSequenceOnGpu(s);

@@ -14,18 +14,6 @@ namespace {
 constexpr double activationBytes = 2.0; ///< 16-bit hidden states
 constexpr double logitBytes = 4.0; ///< fp32 logits for the sampler
 
-/**
- * Compute format of a weight format: weight-only INT4 (AWQ/GPTQ) and INT8 kernels dequantise to
- * 16-bit and run 16-bit tensor cores unless the GPU has a peak for the format; FP8 runs on FP8
- * tensor cores where the GPU has them.
- */
-Precision computePrecision(const GpuSpec &gpu, Precision weights)
-{
-    if (weights == Precision::INT4 || !gpu.supports(weights))
-        return gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
-    return weights;
-}
-
 class StageBuilder
 {
 public:
@@ -261,11 +249,17 @@ double expertsTouched(const TransformerShape &shape, double tokens)
 {
     if (shape.experts <= 1)
         return 1.0;
-    return shape.experts * (1.0 - std::pow(1.0 - shape.topK / shape.experts, tokens))
-        + shape.sharedExperts;
+    return shape.routedExpertsTouched(tokens) + shape.sharedExperts;
 }
 
 } // namespace
+
+Precision computePrecision(const GpuSpec &gpu, Precision weights)
+{
+    if (weights == Precision::INT4 || !gpu.supports(weights))
+        return gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
+    return weights;
+}
 
 StepOperations decodeStageOperations(const ServingReplica &replica, double tokens,
                                      const GenerationSpan &generation, double tokensPerSequence)

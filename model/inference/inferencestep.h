@@ -8,6 +8,13 @@
 
 namespace cp::model {
 
+/**
+ * Compute format of a weight format: weight-only INT4 (AWQ/GPTQ) and INT8 kernels dequantise to
+ * 16-bit and run 16-bit tensor cores unless the GPU has a peak for the format; FP8 runs on FP8
+ * tensor cores where the GPU has them.
+ */
+Precision computePrecision(const GpuSpec &gpu, Precision weights);
+
 /** What the serving step model needs to know about one replica. */
 struct ServingReplica
 {

@@ -85,6 +85,13 @@ double TransformerShape::embeddingParameters() const
     return (tiedEmbeddings ? 1.0 : 2.0) * vocab * hidden;
 }
 
+double TransformerShape::routedExpertsTouched(double tokens) const
+{
+    if (experts <= 1)
+        return 1.0;
+    return experts * (1.0 - std::pow(1.0 - topK / experts, tokens));
+}
+
 double TransformerShape::totalParameters() const
 {
     return layers * parametersPerLayer() + embeddingParameters() + hidden /* final norm */;

@@ -149,6 +149,12 @@ struct TransformerShape
     {
         return (experts > 1 ? moeLayerShare() : 1.0) * experts * expertParameters();
     }
+    /**
+     * Routed experts of one MoE layer that `tokens` tokens touch, in expectation when routing
+     * spreads them evenly: E·(1 - (1 - k/E)^tokens), each token taking k of the E; a dense
+     * model's MLP, its one "expert", always.
+     */
+    double routedExpertsTouched(double tokens) const;
     double parametersPerLayer() const;
     /**
      * One multi-token prediction block (DeepSeek-AI, "DeepSeek-V3 Technical Report", 2024,

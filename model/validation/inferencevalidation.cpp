@@ -3,11 +3,13 @@
 
 #include "model/catalog/catalog.h"
 #include "model/catalog/catalogparser.h"
+#include "model/core/humantext.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
 #include "model/inference/fleetcapacity.h"
 #include "model/inference/inferenceestimator.h"
 #include "model/inference/inferencesetup.h"
+#include "model/inference/servingfloor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -287,6 +289,74 @@ InferenceJob jobOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalo
     return job;
 }
 
+/** What sets a pass's floor: its weights at the datasheet bandwidth, or its GEMMs at the peak. */
+std::string floorReason(const ServingFloor &floor, double tokens)
+{
+    const double bytes = floor.weightBytesRead(tokens);
+    const double flops = floor.gemmFlops(tokens);
+    if (bytes / floor.memoryBytesPerSecond >= flops / floor.peakFlopsPerSecond)
+        return "a rank streams the " + formatNumber("%.3g", bytes / 1e9)
+            + " GB of weights its tokens touch at the datasheet's "
+            + groupThousands(formatNumber("%.0f", floor.memoryBytesPerSecond / 1e9)) + " GB/s";
+    return "a rank's " + formatNumber("%.3g", flops / 1e12) + " TFLOP of weight GEMMs at the "
+        + "datasheet's " + groupThousands(formatNumber("%.0f", floor.peakFlopsPerSecond / 1e12))
+        + " TFLOP/s";
+}
+
+/**
+ * The floor a figure of the row's metric cannot beat where the row states how many sequences run
+ * at once (ServingFloor): a request's prompt passes at least its own tokens; a decode step at
+ * least one sequence's token, or the whole static batch's; and a replica generates at most that
+ * many tokens a step, no faster than the floor of a step of that many. None where the row states
+ * no batch (offline at the engine's choice, or an offered rate): no floor follows from the
+ * description alone.
+ */
+std::optional<InferenceValidationRow::Floor> floorOf(const InferenceJob &job, const GpuSpec &gpu,
+                                                     const std::string &metric, int gpus,
+                                                     bool staticBatch)
+{
+    if (!job.batch || job.ratePerSecond)
+        return std::nullopt;
+    const double tensorParallel
+        = static_cast<double>(job.gpusPerReplica) / std::max(1, job.pipelineStages.value_or(1));
+    const ServingFloor floor = servingFloorOf(TransformerShape::fromModel(job.model), gpu,
+                                              job.weightPrecision, tensorParallel);
+    const double inFlight = *job.batch;
+    const double stepTokens = staticBatch ? inFlight : 1.0;
+    const double promptSeconds = floor.passSeconds(job.inputTokens);
+    const double stepSeconds = floor.passSeconds(stepTokens);
+    if (metric == "ttft_ms")
+        return InferenceValidationRow::Floor {promptSeconds * 1e3,
+                                              floorReason(floor, job.inputTokens)};
+    if (metric == "tpot_ms")
+        return InferenceValidationRow::Floor {stepSeconds * 1e3, floorReason(floor, stepTokens)};
+    if (metric == "e2e_latency_ms")
+        return InferenceValidationRow::Floor {
+            (promptSeconds + (job.outputTokens - 1) * stepSeconds) * 1e3,
+            "its prompt and " + std::to_string(job.outputTokens - 1)
+                + " decode steps; a step: " + floorReason(floor, stepTokens)};
+    const double replicas = std::max(1, gpus / job.gpusPerReplica);
+    return InferenceValidationRow::Floor {
+        throughputValue(metric, replicas * inFlight / floor.passSeconds(inFlight), gpus,
+                        job.inputTokens, job.outputTokens),
+        formatNumber("%.0f", inFlight) + " tokens a step; " + floorReason(floor, inFlight)};
+}
+
+/** Why the published figure breaks the row's floor, or empty. */
+std::string floorBreach(const InferenceValidationRow &row)
+{
+    if (!row.floor)
+        return {};
+    const bool breaks
+        = row.latency ? row.measured < row.floor->value : row.measured > row.floor->value;
+    if (!breaks)
+        return {};
+    return std::string("faster than its stated workload allows: ")
+        + (row.latency ? "at least " + threeDigits(row.floor->value) + " ms"
+                       : "at most " + threeDigits(row.floor->value))
+        + " (" + row.floor->reason + ")";
+}
+
 InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
                               const Catalog &catalog)
 {
@@ -342,7 +412,21 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
     }
     out.predicted
         = predictedValue(out.metric, out.estimate, gpus, job.inputTokens, job.outputTokens);
+    out.floor = floorOf(job, setup.hardware.gpu, out.metric, gpus, !isNull(raw, "batch"));
+    out.beyondFloor = floorBreach(out);
     return out;
+}
+
+/** "a, b and c": the rows' ids in their order. */
+std::string listOfIds(const std::vector<InferenceValidationRow> &rows)
+{
+    std::string text;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (i > 0)
+            text += i + 1 == rows.size() ? " and " : ", ";
+        text += rows[i].id;
+    }
+    return text;
 }
 
 std::string summaryLine(const char *label, const std::vector<InferenceValidationRow> &rows)
@@ -396,7 +480,9 @@ ValidationSummary summarizeInferenceValidation(const std::vector<InferenceValida
 {
     std::vector<double> errors;
     for (const InferenceValidationRow &row : all) {
-        if (row.notEstimated.empty()) // rows that could not be estimated are not in the figures
+        // Rows that could not be estimated, or whose figure contradicts their own workload,
+        // are not in the figures.
+        if (row.scored())
             errors.push_back(row.signedError());
     }
     return summarizeSignedErrors(errors);
@@ -419,6 +505,20 @@ std::string inferenceValidationMarkdown(const std::vector<InferenceValidationRow
           "limits (the submitter raises the rate until one breaks): a well-conditioned "
           "figure, each percent of capacity error a percent here; the bottleneck column names "
           "the limit that a little more load breaks.\n\n";
+    text += "A row is set aside, estimated and listed but left out of the summaries, when its "
+            "published figure is faster than any engine can run the workload it states: the "
+            "floor of every weight its tokens touch streamed once at the datasheet's HBM "
+            "bandwidth, or their GEMMs at the datasheet peak, with no K/V traffic, overhead or "
+            "efficiency below 100% (a mixture of experts reading the experts that tokens routed "
+            "evenly touch). Such a figure describes some other run (other weights, another "
+            "precision, routing that touched fewer experts), not the row.";
+    const auto setAside = select(rows, [](const auto &r) { return !r.beyondFloor.empty(); });
+    if (setAside.empty())
+        text += " No row is.\n\n";
+    else
+        text += (setAside.size() == 1 ? std::string(" 1 row is: ")
+                                      : " " + std::to_string(setAside.size()) + " rows are: ")
+            + listOfIds(setAside) + ".\n\n";
     text += validationSummaryHeader();
     text += summaryLine("throughput", select(rows, [](const auto &r) { return !r.latency; }));
     text += summaryLine("throughput at a batch, a concurrency or offline",
@@ -456,11 +556,13 @@ std::string inferenceValidationMarkdown(const std::vector<InferenceValidationRow
             text += line;
             continue;
         }
+        const std::string note
+            = row.beyondFloor.empty() ? row.estimate.bottleneck : "set aside, " + row.beyondFloor;
         std::snprintf(line, sizeof line,
                       "| %s | %s | %s | %s | %s | %d | %.4g | %.4g | %+.1f%% | %s |\n",
                       row.id.c_str(), row.gpuName.c_str(), row.modelName.c_str(),
                       row.engine.c_str(), row.metric.c_str(), row.estimate.batch, row.measured,
-                      row.predicted, 100 * row.signedError(), row.estimate.bottleneck.c_str());
+                      row.predicted, 100 * row.signedError(), note.c_str());
         text += line;
     }
     return text;

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,23 @@ struct InferenceValidationRow
     InferenceEstimate estimate;
     /** Empty when estimated; otherwise why the row cannot be (it is left out of the summaries). */
     std::string notEstimated;
+    /** The floor a figure of the row's metric cannot beat (ServingFloor), where the row states
+     * its batch: the least latency in ms, or the most throughput; and what sets it. */
+    struct Floor
+    {
+        double value = 0;
+        std::string reason;
+    };
+    std::optional<Floor> floor;
+    /**
+     * Empty unless the published figure is faster than any engine can run the workload the row
+     * states (ServingFloor: the weights the tokens touch at the datasheet bandwidth, their
+     * GEMMs at the datasheet peak); then the floor it breaks. Such a row does not describe
+     * its own run, so it is estimated and listed but left out of the summaries.
+     */
+    std::string beyondFloor;
+    /** Scored in the summaries: estimated, and consistent with its own description. */
+    bool scored() const { return notEstimated.empty() && beyondFloor.empty(); }
     /**
      * Positive means optimistic: a throughput predicted too high or a latency predicted too
      * low (measured / predicted - 1 for latencies), so the sign reads the same for both.

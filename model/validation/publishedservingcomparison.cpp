@@ -43,7 +43,7 @@ summarizePublishedServing(const std::vector<InferenceValidationRow> &rows,
     out.weights = servingPrecisionClass(query.weights);
     std::vector<double> throughput, latency, underLoad, capacity, modelThroughput, modelLatency;
     for (const InferenceValidationRow &row : rows) {
-        if (row.gpuId != query.gpuId || !row.notEstimated.empty()
+        if (row.gpuId != query.gpuId || !row.scored()
             || servingPrecisionClass(row.weightPrecision) != out.weights)
             continue;
         out.gpuName = row.gpuName;

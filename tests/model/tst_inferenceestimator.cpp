@@ -9,6 +9,7 @@
 #include "model/inference/inferencestep.h"
 #include "model/inference/offlinejob.h"
 #include "model/inference/servingengine.h"
+#include "model/inference/servingfloor.h"
 #include "model/plan/planio.h"
 #include "model/training/transformershape.h"
 #include "model/validation/inferencevalidation.h"
@@ -724,6 +725,117 @@ private slots:
                  findOperation(prefillOf("a100-sxm4-80gb", "tensorrt-llm-0.12"), name)->seconds);
     }
 
+    void servingFloorStreamsTheTouchedWeights()
+    {
+        const Catalog &catalog = shippedCatalog();
+        const GpuSpec &h100 = catalog.gpu("h100-sxm5-80gb");
+        // Llama 2 7B has 6,738,415,616 parameters (meta-llama/Llama-2-7b-hf); a decode step of
+        // one sequence reads all but the 32,000 x 4,096 = 131,072,000 input-embedding rows it
+        // gathers: 6,607,343,616 x 2 bytes = 13.2147 GB at the datasheet's 3.35 TB/s, 3.9447 ms.
+        const ServingFloor llama = servingFloorOf(
+            TransformerShape::fromModel(catalog.llm("llama-2-7b")), h100, Precision::FP16, 1);
+        QVERIFY2(std::abs(llama.passSeconds(1) / 3.9447e-3 - 1) < 0.005,
+                 qPrintable(QString::number(llama.passSeconds(1))));
+        // A 2,048-token prompt is compute-bound: 2 FLOPs per token on each of the 6,476,271,616
+        // weights besides the input embedding and the output projection (2 x 131,072,000).
+        const double promptFlops = 2.0 * 6476271616.0 * 2048;
+        const double peak = h100.peakFlopsPerSecond(Precision::FP16);
+        QVERIFY2(std::abs(llama.passSeconds(2048) / (promptFlops / peak) - 1) < 0.005,
+                 qPrintable(QString::number(llama.passSeconds(2048))));
+        // Mixtral 8x7B, 46,702,792,704 parameters, of them 32 layers x 8 experts x 3 x 4,096 x
+        // 14,336 = 45,097,156,608 in experts. One token passes 2 of each layer's 8 experts, so
+        // a rank of two reads (46,702,792,704 - 131,072,000 - 6/8 x 45,097,156,608) / 2 x 2
+        // bytes = 12.7489 GB, 3.8056 ms; a 1,024-token prompt touches every expert:
+        // (46,702,792,704 - 131,072,000) / 2 x 2 bytes = 46.5717 GB, 13.902 ms.
+        const ServingFloor mixtral = servingFloorOf(
+            TransformerShape::fromModel(catalog.llm("mixtral-8x7b")), h100, Precision::FP16, 2);
+        QVERIFY2(std::abs(mixtral.weightBytesRead(1) / 12.7489e9 - 1) < 0.002,
+                 qPrintable(QString::number(mixtral.weightBytesRead(1))));
+        QVERIFY2(std::abs(mixtral.passSeconds(1) / 3.8056e-3 - 1) < 0.002,
+                 qPrintable(QString::number(mixtral.passSeconds(1))));
+        QVERIFY2(std::abs(mixtral.passSeconds(1024) / 13.902e-3 - 1) < 0.002,
+                 qPrintable(QString::number(mixtral.passSeconds(1024))));
+        // FP8 weights halve the bytes; INT4 weights quarter them but compute at 16 bits.
+        const TransformerShape shape = TransformerShape::fromModel(catalog.llm("llama-2-7b"));
+        QCOMPARE(servingFloorOf(shape, h100, Precision::FP8, 1).weightBytesRead(1),
+                 llama.weightBytesRead(1) / 2);
+        const ServingFloor int4 = servingFloorOf(shape, h100, Precision::INT4, 1);
+        QCOMPARE(int4.weightBytesRead(1), llama.weightBytesRead(1) / 4);
+        QCOMPARE(int4.peakFlopsPerSecond, h100.peakFlopsPerSecond(Precision::BF16));
+    }
+
+    void validationSetsAsideFiguresBeyondTheirFloor()
+    {
+        // TensorRT-LLM 0.9's Mixtral 8x7B first token after 128 prompt tokens on two H100s,
+        // 13.4 ms with 16-bit weights: 128 tokens touch every expert, so a rank streams
+        // 46.5717 GB, at least 13.902 ms at 3.35 TB/s (servingFloorStreamsTheTouchedWeights).
+        // The figure is faster than the workload it states allows: set aside, out of the
+        // summaries, with the floor named.
+        const std::string file = CP_VALIDATION_DATA_DIR "/inference_validation.json";
+        const nlohmann::json table = readJsonFile(file);
+        nlohmann::json one = table;
+        one["rows"] = nlohmann::json::array();
+        for (const nlohmann::json &row : table["rows"])
+            if (row["id"] == "trtllm090-h100-mixtral-8x7b-ttft-128-tp2")
+                one["rows"].push_back(row);
+        QCOMPARE(one["rows"].size(), std::size_t(1));
+        const InferenceValidationRow breaking
+            = runInferenceValidation(one, shippedCatalog(), file).front();
+        QVERIFY(breaking.floor.has_value());
+        QVERIFY2(std::abs(breaking.floor->value / 13.902 - 1) < 0.002,
+                 qPrintable(QString::number(breaking.floor->value)));
+        QVERIFY(!breaking.scored());
+        QVERIFY2(breaking.beyondFloor.find("at least 13.9 ms") != std::string::npos,
+                 breaking.beyondFloor.c_str());
+        QCOMPARE(summarizeInferenceValidation({breaking}).rows, 0);
+        QVERIFY(inferenceValidationMarkdown({breaking}, file).find("1 row is: " + breaking.id)
+                != std::string::npos);
+        // The same run at 14.5 ms respects the floor and is scored.
+        one["rows"][0]["measured"]["value"] = 14.5;
+        const InferenceValidationRow respecting
+            = runInferenceValidation(one, shippedCatalog(), file).front();
+        QVERIFY(respecting.beyondFloor.empty());
+        QCOMPARE(summarizeInferenceValidation({respecting}).rows, 1);
+        // A throughput at a static batch of 32 on the same pair: 32 tokens a step of at least
+        // 13.902 ms, at most 32 / 0.013902 / 2 = 1,151 output tokens/s per GPU.
+        one["rows"][0]["measured"]
+            = {{"metric", "output_tokens_per_second_per_gpu"}, {"value", 1200.0}};
+        one["rows"][0]["batch"] = 32;
+        one["rows"][0]["input_tokens"] = 2048;
+        one["rows"][0]["output_tokens"] = 2048;
+        const InferenceValidationRow fast
+            = runInferenceValidation(one, shippedCatalog(), file).front();
+        QVERIFY(fast.floor.has_value());
+        QVERIFY2(std::abs(fast.floor->value / 1150.9 - 1) < 0.002,
+                 qPrintable(QString::number(fast.floor->value)));
+        QVERIFY(!fast.beyondFloor.empty());
+        // Offline at the engine's batch, no floor follows from the row alone.
+        one["rows"][0]["batch"] = nullptr;
+        QVERIFY(!runInferenceValidation(one, shippedCatalog(), file).front().floor);
+    }
+
+    void estimatesNeverBeatTheirFloor()
+    {
+        // Every estimate of the published suite respects the floor of its own workload: no
+        // efficiency or overlap the estimator models may make it faster than the weights at
+        // the datasheet bandwidth and the GEMMs at the datasheet peak.
+        const std::string file = CP_VALIDATION_DATA_DIR "/inference_validation.json";
+        int checked = 0;
+        for (const InferenceValidationRow &row :
+             runInferenceValidation(readJsonFile(file), shippedCatalog(), file)) {
+            if (!row.notEstimated.empty() || !row.floor)
+                continue;
+            ++checked;
+            const bool respects = row.latency ? row.predicted >= row.floor->value
+                                              : row.predicted <= row.floor->value;
+            QVERIFY2(respects,
+                     qPrintable(QString::fromStdString(row.id) + " predicted "
+                                + QString::number(row.predicted) + " floor "
+                                + QString::number(row.floor->value)));
+        }
+        QVERIFY(checked >= 100);
+    }
+
     void publishedServingSuite()
     {
         // catalogs/validation/inference_validation.json: published serving measurements with their
@@ -746,18 +858,18 @@ private slots:
         const ValidationSummary l = summarizeInferenceValidation(latency);
         const ValidationSummary u = summarizeInferenceValidation(underLoad);
         // Throughput meets the median and mean targets (at most 10%, within +-5%), latency at a
-        // given batch the mean target. The guards keep the rest from getting worse than
-        // docs/validation-inference.md records (throughput largest error 52.4%; latency median
-        // 10.1%, largest 50.8%).
+        // given batch the median target. The guards keep the rest from getting worse than
+        // docs/validation-inference.md records over the scored rows (throughput largest error
+        // 34.9%; latency mean +6.1%, largest 39.3%). Five TensorRT-LLM 0.9 Mixtral figures are
+        // faster than their stated workload allows and are set aside
+        // (validationSetsAsideFiguresBeyondTheirFloor); with them the latency mean was +4.4%.
         QVERIFY2(t.medianAbsoluteError <= 0.10, qPrintable(QString::number(t.medianAbsoluteError)));
-        QVERIFY2(l.medianAbsoluteError <= 0.105,
-                 qPrintable(QString::number(l.medianAbsoluteError)));
-        QVERIFY2(t.maxAbsoluteError <= 0.53, qPrintable(QString::number(t.maxAbsoluteError)));
-        QVERIFY2(l.maxAbsoluteError <= 0.51, qPrintable(QString::number(l.maxAbsoluteError)));
+        QVERIFY2(l.medianAbsoluteError <= 0.10, qPrintable(QString::number(l.medianAbsoluteError)));
+        QVERIFY2(t.maxAbsoluteError <= 0.36, qPrintable(QString::number(t.maxAbsoluteError)));
+        QVERIFY2(l.maxAbsoluteError <= 0.40, qPrintable(QString::number(l.maxAbsoluteError)));
         QVERIFY2(std::abs(t.meanSignedError) <= 0.05,
                  qPrintable(QString::number(t.meanSignedError)));
-        QVERIFY2(std::abs(l.meanSignedError) <= 0.05,
-                 qPrintable(QString::number(l.meanSignedError)));
+        QVERIFY2(l.meanSignedError <= 0.065, qPrintable(QString::number(l.meanSignedError)));
         // The TensorRT-LLM 1.0 page contributes 60 throughput rows (-3.9% mean); the other 107
         // are recorded at -0.6%. Guard them apart, so that one source's drift cannot hide behind
         // the other's.
@@ -793,17 +905,18 @@ private slots:
                 QVERIFY2(std::abs(row.signedError()) <= 0.15,
                          qPrintable(QString::fromStdString(row.id) + " "
                                     + QString::number(row.signedError())));
-        // Latency at a given batch: the median just above 10% and first-token rows beyond 30%
-        // (Mixtral's 128-token prompts with the benchmark's random-weight routing, -51%; short
-        // prompts on small models, up to +32%).
-        QEXPECT_FAIL("", "latency median just above 10%", Continue);
-        QVERIFY(l.medianAbsoluteError <= 0.10);
+        // Latency at a given batch: optimistic on the mean (+6.1%), and first-token rows beyond
+        // 30% (Mixtral's 128-token prompts on H200, -39%, and A100, -27%, close to the floor
+        // of reading every expert; short prompts on small models, up to +32%).
+        QEXPECT_FAIL("", "latency at a batch optimistic on the mean", Continue);
+        QVERIFY(std::abs(l.meanSignedError) <= 0.05);
         QEXPECT_FAIL("", "first-token rows beyond 30%", Continue);
         QVERIFY(l.maxAbsoluteError <= 0.30);
-        // Beyond 30%: TensorRT-LLM 0.9's Mixtral 2,048/2,048 rows (-35% to -52%), faster than
-        // reading every expert's weights allows, which points at the benchmark's random-weight
-        // routing. Mistral 7B and Falcon 180B, on the masked multi-head kernel, are within 18%.
-        QEXPECT_FAIL("", "Mixtral rows with the benchmark's random-weight routing", Continue);
+        // Beyond 30%: TensorRT-LLM 0.9's Mixtral 2,048/2,048 row on H200 (-35%), whose three
+        // siblings on H100, A100 and L40S are faster than reading every expert's weights
+        // allows and are set aside. Mistral 7B and Falcon 180B, on the masked multi-head
+        // kernel, are within 18%.
+        QEXPECT_FAIL("", "TensorRT-LLM 0.9's Mixtral 2,048/2,048 on H200", Continue);
         QVERIFY(t.maxAbsoluteError <= 0.30);
         QEXPECT_FAIL("", "MLPerf server latencies: the fleet is near saturation", Continue);
         QVERIFY(u.maxAbsoluteError <= 0.30);

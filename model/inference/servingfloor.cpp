@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/inference/servingfloor.h"
+
+#include "model/inference/inferencestep.h"
+
+#include <algorithm>
+
+namespace cp::model {
+
+double ServingFloor::weightBytesRead(double tokens) const
+{
+    // The input embedding's rows are gathered, not streamed; an untied output projection is
+    // read whole, and a tied table is read once, as that projection.
+    const double gatheredOnly = shape.tiedEmbeddings ? 0.0 : shape.vocab * shape.hidden;
+    double parameters = shape.totalParameters() - gatheredOnly;
+    if (shape.experts > 1) {
+        const double untouched
+            = 1.0 - shape.routedExpertsTouched(std::max(1.0, tokens)) / shape.experts;
+        parameters -= shape.layers * shape.routedExpertParametersPerLayer() * untouched;
+    }
+    return parameters * bytesPerElement(weightPrecision) / tensorParallel;
+}
+
+double ServingFloor::gemmFlops(double tokens) const
+{
+    return 2.0 * (shape.activeParameters() - shape.embeddingParameters()) * tokens / tensorParallel;
+}
+
+double ServingFloor::passSeconds(double tokens) const
+{
+    return std::max(weightBytesRead(tokens) / memoryBytesPerSecond,
+                    gemmFlops(tokens) / peakFlopsPerSecond);
+}
+
+ServingFloor servingFloorOf(const TransformerShape &shape, const GpuSpec &gpu,
+                            Precision weightPrecision, double tensorParallel)
+{
+    ServingFloor floor;
+    floor.shape = shape;
+    floor.weightPrecision = weightPrecision;
+    floor.tensorParallel = tensorParallel;
+    floor.memoryBytesPerSecond = gpu.memoryBytesPerSecond;
+    floor.peakFlopsPerSecond = gpu.peakFlopsPerSecond(computePrecision(gpu, weightPrecision));
+    return floor;
+}
+
+} // namespace cp::model
