@@ -11,6 +11,7 @@
 #include "model/inference/fleetcapacity.h"
 #include "model/inference/inferenceestimator.h"
 #include "model/inference/inferencesetup.h"
+#include "model/inference/servingfloor.h"
 #include "model/operations/operationsestimator.h"
 #include "model/planning/estimatejson.h"
 #include "model/validation/publishedservingcomparison.h"
@@ -132,6 +133,9 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       + format(" (memory %.2f", e.decodeMemorySeconds * 1e3)
                       + format(", compute %.2f", e.decodeComputeSeconds * 1e3)
                       + format(", comm %.2f ms)", e.decodeCommSeconds * 1e3)});
+    // What no engine beats here: the estimate's distance from it is the reader's check.
+    if (const std::string floor = model::servingFloorText(e); !floor.empty())
+        table.addRow({"floor (no engine is faster)", floor});
     if (e.utilisation > 0)
         table.addRow({"TTFT p50 / p95 / p99",
                       format("%.1f", e.ttftP50Seconds * 1e3)

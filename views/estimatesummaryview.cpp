@@ -7,6 +7,7 @@
 #include "model/core/humantext.h"
 #include "model/core/units.h"
 #include "model/inference/fleetcapacity.h"
+#include "model/inference/servingfloor.h"
 #include "model/planning/planestimator.h"
 
 #include <QHeaderView>
@@ -720,6 +721,9 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                tr("%1 / %2 / %3 ms")
                    .arg(number(inf.ttftP50Seconds * 1e3, 1), number(inf.ttftSeconds * 1e3, 1),
                         number(inf.ttftP99Seconds * 1e3, 1)));
+    // What no engine beats on this replica (ServingFloor): how far above it the estimate lies.
+    if (const std::string floor = model::servingFloorText(inf); !floor.empty())
+        addRow(section, tr("Floor (no engine is faster)"), QString::fromStdString(floor));
     addRow(section, tr("Time per output token"),
            inf.tpotP95Seconds > 0
                ? tr("%1 ms on average, %2 ms at the 95th percentile of sequences in flight")

@@ -136,6 +136,10 @@ struct InferenceEstimate
     bool decodeMaskedMultiheadKernel = false; ///< the engine decodes with the masked kernel
     double decodeComputeSeconds = 0;
     double decodeCommSeconds = 0;
+    /** The floor no engine beats (ServingFloor): one prompt's prefill, and one micro-batch's
+     * decode step through the whole model; the estimate's prefill and step are never below. */
+    double prefillFloorSeconds = 0;
+    double decodeFloorSeconds = 0;
     double ttftSeconds = 0; ///< p95 when a rate is given, else unloaded
     double ttftP50Seconds = 0; ///< median under the rate (Erlang C), else unloaded
     double ttftP99Seconds = 0;

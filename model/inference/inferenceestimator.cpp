@@ -6,6 +6,7 @@
 #include "model/core/units.h"
 #include "model/inference/inferencestep.h"
 #include "model/inference/offlinejob.h"
+#include "model/inference/servingfloor.h"
 #include "model/training/gemmefficiency.h"
 #include "model/training/transformershape.h"
 
@@ -351,15 +352,14 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
     const TransformerShape &shape = s.shape;
     const double t = s.tensorParallel, p = s.stages, b = s.microBatch;
     e.decodeOperations = decodeStageOperations(s.replica, std::max(1.0, b), s.generation());
-    // The roofline terms, for the explanation: all bytes read and all FLOPs of one step.
-    double weightBytesRead = e.weightsBytesPerGpu;
-    if (shape.experts > 1) {
-        // Experts a micro-batch of b tokens touches per layer: E·(1 - (1 - k/E)^b) in expectation.
-        const double touched = shape.routedExpertsTouched(b);
-        const double expertBytes = shape.layers * shape.routedExpertParametersPerLayer()
-            * bytesPerElement(m_job.weightPrecision) / (t * p);
-        weightBytesRead = e.weightsBytesPerGpu - expertBytes * (1.0 - touched / shape.experts);
-    }
+    // The roofline terms, for the explanation: all bytes read and all FLOPs of one step. The
+    // weights a micro-batch touches (ServingFloor: not the input embedding's rows it does not
+    // gather, not the experts none of its tokens routes to), and a speculative draft's beside.
+    const double targetWeightBytes
+        = shape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
+    const double weightBytesRead
+        = servingFloorOf(shape, gpu, m_job.weightPrecision, t).weightBytesRead(b) / p
+        + (e.weightsBytesPerGpu - targetWeightBytes);
     const double kvRead = b * kvBytesReadPerSequenceOnGpu(s);
     e.decodeKvStreamSeconds = p * kvRead / s.hbmBytesPerSecond;
     e.decodeKvKernelSeconds = p * kvCacheReadSeconds(s.replica, kvRead);
@@ -509,6 +509,10 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
         = s.stages * totalSeconds(prefillStageOperations(s.replica, s.batch, s.inputTokens));
     // Decode: one step for the whole batch, P rounds of one stage per micro-batch.
     const double decodeBytesRead = estimateDecode(e, s);
+    const ServingFloor floor
+        = servingFloorOf(s.shape, m_hw.gpu, m_job.weightPrecision, s.tensorParallel);
+    e.prefillFloorSeconds = floor.passSeconds(s.inputTokens);
+    e.decodeFloorSeconds = floor.passSeconds(std::max(1.0, s.microBatch));
     estimateServing(e, s);
     explainBottleneck(e, layout, decodeBytesRead, batch);
     finishCosts(e);

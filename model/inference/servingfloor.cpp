@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/inference/servingfloor.h"
 
+#include "model/core/humantext.h"
 #include "model/inference/inferencestep.h"
 
 #include <algorithm>
@@ -42,6 +43,16 @@ ServingFloor servingFloorOf(const TransformerShape &shape, const GpuSpec &gpu,
     floor.memoryBytesPerSecond = gpu.memoryBytesPerSecond;
     floor.peakFlopsPerSecond = gpu.peakFlopsPerSecond(computePrecision(gpu, weightPrecision));
     return floor;
+}
+
+std::string servingFloorText(const InferenceEstimate &estimate)
+{
+    if (estimate.prefillFloorSeconds <= 0 || estimate.decodeFloorSeconds <= 0)
+        return {};
+    return "prefill " + threeDigits(estimate.prefillFloorSeconds * 1e3) + " ms, decode step "
+        + threeDigits(estimate.decodeFloorSeconds * 1e3) + " ms; this estimate's are "
+        + formatNumber("%.1f", estimate.prefillSeconds / estimate.prefillFloorSeconds) + "x and "
+        + formatNumber("%.1f", estimate.decodeStepSeconds / estimate.decodeFloorSeconds) + "x them";
 }
 
 } // namespace cp::model

@@ -2,7 +2,10 @@
 #pragma once
 
 #include "model/catalog/catalogitems.h"
+#include "model/inference/inferenceestimate.h"
 #include "model/training/transformershape.h"
+
+#include <string>
 
 namespace cp::model {
 
@@ -47,5 +50,11 @@ struct ServingFloor
  */
 ServingFloor servingFloorOf(const TransformerShape &shape, const GpuSpec &gpu,
                             Precision weightPrecision, double tensorParallel);
+
+/**
+ * The estimate's floor for a reader: "prefill 9.70 ms, decode step 11.1 ms; this estimate's are
+ * 7.4x and 2.3x them". Empty for an estimate without one (nothing estimated).
+ */
+std::string servingFloorText(const InferenceEstimate &estimate);
 
 } // namespace cp::model

@@ -192,6 +192,8 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"prefill_ms", e.prefillSeconds * 1e3},
         {"decode_step_ms", e.decodeStepSeconds * 1e3},
         {"batched_prefill_ms", e.batchedPrefillSeconds * 1e3},
+        {"floor_ms",
+         {{"prefill", e.prefillFloorSeconds * 1e3}, {"decode_step", e.decodeFloorSeconds * 1e3}}},
         {"prefill_operations", stepOperationsToJson(e.prefillOperations)},
         {"decode_operations", stepOperationsToJson(e.decodeOperations)},
         {"decode_roofline_ms",

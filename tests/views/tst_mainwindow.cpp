@@ -15,6 +15,7 @@
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
 #include "model/inference/fleetcapacity.h"
+#include "model/inference/servingfloor.h"
 #include "model/plan/planio.h"
 #include "model/planning/planestimator.h"
 
@@ -385,6 +386,12 @@ private slots:
                  qPrintable(headline));
         QVERIFY(saveScreenshotsAtRow(window, QStringLiteral("Capacity within the targets"),
                                      "capacity", QAbstractItemView::PositionAtCenter));
+        // Beside the estimate, the floor no engine beats on the replica, as the model words it.
+        const QString floor = findValue(tree, QStringLiteral("Floor (no engine is faster)"));
+        QCOMPARE(floor, QString::fromStdString(model::servingFloorText(expected.inference)));
+        QVERIFY2(floor.startsWith(QStringLiteral("prefill "))
+                     && floor.endsWith(QStringLiteral("x them")),
+                 qPrintable(floor));
     }
 
     void everySampleOpens()
