@@ -493,8 +493,18 @@ void LayerCostBuilder::addMixtureOfExperts(double expertTokens)
         = tokens * m_shape.topK * m_job.moeCapacityFactor / (folded ? spDivisor : 1.0);
     addLayer(gemmOperation("MoE router", 2.0 * tokens / spDivisor * h * m_shape.experts,
                            tokens / spDivisor, m_shape.experts, h));
+    // Permuting the routed copies into expert order and back reads and writes each twice. The
+    // all-to-all dispatcher then sorts what it received by local expert, and unsorts it before
+    // the combine, wherever a rank holds more than one expert (Megatron-Core
+    // MoEAlltoAllTokenDispatcher: "permutation 2" and "unpermutation 2", sort_chunks_by_idxs,
+    // megatron/core/transformer/moe/token_dispatcher.py at commit d98e8a64dd): twice the
+    // traffic. The deduplicated dispatcher receives tokens once and permutes them once.
+    const double localExperts = m_shape.experts / m_config.ep;
+    const bool sortsByLocalExpert = !m_job.framework.moeDeduplicatedDispatch && localExperts > 1;
+    const double permutations = sortsByLocalExpert ? 2.0 : 1.0;
     addLayer(memoryOperation("MoE token permute and unpermute",
-                             4.0 * routedTokens * h * activationBytes, 2));
+                             permutations * 4.0 * routedTokens * h * activationBytes,
+                             permutations * 2));
     if (m_config.ep > 1)
         addLayer(expertAllToAll(routedTokens));
     const double ffn = m_shape.ffn / expertSplit;

@@ -1235,6 +1235,43 @@ private slots:
         QVERIFY(estimate(1).reason.find("needs a mixture-of-experts model") != std::string::npos);
     }
 
+    void allToAllDispatcherSortsTokensByLocalExpert()
+    {
+        // The tiny MoE (h = 1024, 8 experts, top 2) at 2048 tokens on one DGX H100, TP 1 x DP 8,
+        // one microbatch. A layer routes 2048 x 2 = 4096 copies; permuting them into expert order
+        // and back reads and writes each twice: 4 x 4096 x 1024 x 2 bytes = 33,554,432 a layer,
+        // 67,108,864 over the 2 layers' forward, and twice that in backward (the step model's
+        // rule for a memory-bound kernel: saved tensors and incoming gradient read, outgoing
+        // written): 201,326,592 a step. With one expert a rank (EP 8) that is all;
+        // with two or four (EP 4, EP 2) Megatron-Core's all-to-all dispatcher also sorts what it
+        // received by local expert and unsorts it before the combine: twice the bytes and the
+        // kernels. The deduplicated dispatcher (DeepEP) permutes once whatever a rank holds.
+        TrainingJob job;
+        job.model = tinyMoeModel();
+        job.seqLen = 2048;
+        job.globalBatch = 8;
+        ParallelConfig config;
+        config.dp = 8;
+        config.recompute = Recompute::None;
+        auto permute = [&](int ep, bool deduplicated) {
+            config.ep = ep;
+            job.framework.moeDeduplicatedDispatch = deduplicated;
+            const TrainingEstimate e = TrainingEstimator(job, dgxH100(8)).estimate(config);
+            if (!e.valid)
+                qWarning("%s", e.reason.c_str());
+            const StepOperation *op = findOperation(e, "MoE token permute and unpermute");
+            return op ? *op : StepOperation {};
+        };
+        const StepOperation oneLocal = permute(8, false);
+        QCOMPARE(oneLocal.bytes, 201326592.0);
+        for (int ep : {4, 2}) {
+            const StepOperation sorted = permute(ep, false);
+            QCOMPARE(sorted.bytes, 2 * oneLocal.bytes);
+            QCOMPARE(sorted.kernels, 2 * oneLocal.kernels);
+            QCOMPARE(permute(ep, true).bytes, oneLocal.bytes);
+        }
+    }
+
     void deduplicatedDispatchSendsATokenOncePerGpuAndNode()
     {
         // A tiny MoE layer (h = 1024, 16 experts, top 4) over EP 16 on two DGX H100, TP 1: each
