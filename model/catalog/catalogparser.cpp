@@ -442,12 +442,8 @@ void readLatentAttention(JsonFieldReader &reader, ModelSpec &model)
     }
 }
 
-ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
-                     const std::string &pointer)
+void readModelShape(JsonFieldReader &reader, ModelSpec &model)
 {
-    JsonFieldReader reader(entry, file, pointer);
-    ModelSpec model;
-    readCommon(reader, model);
     model.layers = reader.integer("layers", 1, 100000);
     model.hidden = reader.integer("hidden", 1, 1 << 20);
     model.heads = reader.integer("heads", 1, 1 << 16);
@@ -457,11 +453,10 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
     model.experts = reader.optionalInteger("experts", 1, 4096).value_or(1);
     model.topK = reader.optionalInteger("top_k", 1, 4096).value_or(1);
     model.sharedExperts = reader.optionalInteger("shared_experts", 0, 4096).value_or(0);
-    model.explicitHeadDim = reader.optionalInteger("head_dim", 1, 1 << 16).value_or(0);
+    // 0: hidden / heads, as leaving it out.
+    model.explicitHeadDim = reader.optionalInteger("head_dim", 0, 1 << 16).value_or(0);
     model.gatedMlp = reader.optionalBool("gated_mlp").value_or(false);
     model.tiedEmbeddings = reader.optionalBool("tied_embeddings").value_or(false);
-    model.maxSeqLen = reader.integer("max_seq_len", 1, 1 << 24);
-    model.publishedParameters = reader.number("params_b", positive) * units::giga;
     model.hiddenDropout
         = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
     readLocalAttention(reader, model);
@@ -473,11 +468,23 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
     readExpertGroups(reader, model);
     if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
         reader.fail("heads",
-                    "hidden (" + std::to_string(model.hidden) + ") must be divisible by heads");
+                    "hidden (" + std::to_string(model.hidden)
+                        + ") must be divisible by heads, or give head_dim");
     if (model.heads % model.kvHeads != 0)
         reader.fail("kv_heads", "heads must be divisible by kv_heads");
     if (model.sharedExperts > 0 && model.experts == 1)
         reader.fail("shared_experts", "needs a mixture-of-experts model (experts > 1)");
+}
+
+ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
+                     const std::string &pointer)
+{
+    JsonFieldReader reader(entry, file, pointer);
+    ModelSpec model;
+    readCommon(reader, model);
+    readModelShape(reader, model);
+    model.maxSeqLen = reader.integer("max_seq_len", 1, 1 << 24);
+    model.publishedParameters = reader.number("params_b", positive) * units::giga;
     reader.finish();
     return model;
 }

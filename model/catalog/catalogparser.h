@@ -30,6 +30,13 @@ DatasetSpec parseDataset(const nlohmann::json &entry, const std::string &file,
                          const std::string &pointer);
 ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
                      const std::string &pointer);
+/**
+ * A model's shape, shared by the catalog and the validation tables: layers, hidden, heads,
+ * kv_heads, ffn, vocab, the MoE fields (experts, top_k, shared_experts, dense layers, expert
+ * groups), head_dim, gated_mlp, tied_embeddings, hidden_dropout, local and latent attention and
+ * mtp_layers, each refused at its own field when it contradicts another.
+ */
+void readModelShape(JsonFieldReader &reader, ModelSpec &model);
 /** A model's optional local attention (after "layers"): "sliding_window" (tokens) and
  * "sliding_window_layers", or "attention_chunk" (tokens) and "chunked_layers". */
 void readLocalAttention(JsonFieldReader &reader, ModelSpec &model);

@@ -28,24 +28,10 @@ ModelSpec modelOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalog
     ModelSpec model;
     model.id = "validation";
     model.name = reader.string("name");
-    model.layers = reader.integer("layers", 1, 100000);
-    model.hidden = reader.integer("hidden", 1, 1 << 20);
-    model.heads = reader.integer("heads", 1, 1 << 16);
-    model.kvHeads = reader.optionalInteger("kv_heads", 1, 1 << 16).value_or(model.heads);
-    model.ffn = reader.integer("ffn", 1, 1 << 22);
-    model.vocab = reader.integer("vocab", 1, 1 << 24);
-    model.gatedMlp = reader.optionalBool("gated_mlp").value_or(false);
-    model.experts = reader.optionalInteger("experts", 1, 4096).value_or(1);
-    model.topK = reader.optionalInteger("top_k", 1, 4096).value_or(1);
-    model.explicitHeadDim = reader.optionalInteger("head_dim", 0, 1 << 16).value_or(0);
+    readModelShape(reader, model);
     reader.accept("params_b");
     reader.accept("source");
-    readLocalAttention(reader, model);
-    readLatentAttention(reader, model);
-    readDenseLayers(reader, model);
     reader.finish();
-    if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
-        reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");
     return model;
 }
 

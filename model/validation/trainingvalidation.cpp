@@ -33,29 +33,8 @@ ModelSpec readModel(JsonFieldReader &reader)
     ModelSpec model;
     model.id = "validation";
     model.name = reader.string("name");
-    model.layers = reader.integer("layers", 1, 100000);
-    model.hidden = reader.integer("hidden", 1, 1 << 20);
-    model.heads = reader.integer("heads", 1, 1 << 16);
-    model.kvHeads = reader.integer("kv_heads", 1, 1 << 16);
-    model.ffn = reader.integer("ffn", 1, 1 << 22);
-    model.vocab = reader.integer("vocab", 1, 1 << 24);
-    model.gatedMlp = reader.optionalBool("gated_mlp").value_or(false);
-    model.experts = reader.optionalInteger("experts", 1, 4096).value_or(1);
-    model.topK = reader.optionalInteger("top_k", 1, 4096).value_or(1);
-    model.sharedExperts = reader.optionalInteger("shared_experts", 0, 4096).value_or(0);
-    model.explicitHeadDim = reader.optionalInteger("head_dim", 0, 1 << 16).value_or(0);
+    readModelShape(reader, model);
     model.publishedParameters = reader.number("params_b", positive) * units::giga;
-    model.hiddenDropout
-        = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
-    readLocalAttention(reader, model);
-    readLatentAttention(reader, model);
-    readDenseLayers(reader, model);
-    model.mtpLayers = reader.optionalInteger("mtp_layers", 0, ModelSpec::maxMtpLayers).value_or(0);
-    if (model.topK > model.experts)
-        reader.fail("top_k", "cannot exceed experts");
-    readExpertGroups(reader, model);
-    if (model.explicitHeadDim == 0 && model.hidden % model.heads != 0)
-        reader.fail("head_dim", "hidden is not divisible by heads; give head_dim");
     reader.finish();
     return model;
 }

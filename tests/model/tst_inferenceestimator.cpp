@@ -981,6 +981,35 @@ private slots:
         QVERIFY(u.maxAbsoluteError <= 0.30);
     }
 
+    void validationRefusesAContradictoryModelShape()
+    {
+        // A row's own model shape is read as the catalog reads a model: top-k beyond the experts,
+        // or heads that K/V heads do not divide, are refused at the field.
+        const std::string file = CP_VALIDATION_DATA_DIR "/inference_validation.json";
+        const nlohmann::json table = readJsonFile(file);
+        nlohmann::json one = table;
+        one["rows"] = nlohmann::json::array({table["rows"][0]});
+        one["rows"][0]["model"] = {
+            {"name", "contradictory"}, {"layers", 2},  {"hidden", 1024}, {"heads", 8}, {"ffn", 512},
+            {"vocab", 1000},           {"experts", 2}, {"top_k", 4}};
+        try {
+            runInferenceValidation(one, shippedCatalog(), file);
+            QFAIL("top_k beyond the experts was accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/rows/0/model/top_k"));
+        }
+        one["rows"][0]["model"]["top_k"] = 2;
+        one["rows"][0]["model"]["kv_heads"] = 3;
+        try {
+            runInferenceValidation(one, shippedCatalog(), file);
+            QFAIL("8 heads on 3 K/V heads were accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/rows/0/model/kv_heads"));
+        }
+        one["rows"][0]["model"]["kv_heads"] = 4;
+        QCOMPARE(runInferenceValidation(one, shippedCatalog(), file).size(), std::size_t(1));
+    }
+
     void validationRunsCountTheirRequests()
     {
         // trtllm-bench's 2048/2048 row ran 1,500 requests at a batch of about 700: its last wave
