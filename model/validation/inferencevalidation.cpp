@@ -23,7 +23,7 @@ ModelSpec modelOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalog
 {
     const auto it = raw.find("model");
     if (it == raw.end() || !it->is_object())
-        return catalog.llm(row.string("model")); // a catalog id
+        return catalogEntryAt(row, "model", catalog, &Catalog::llm); // a catalog id
     JsonFieldReader reader(row.object("model"), row.file(), row.childPointer("model"));
     ModelSpec model;
     model.id = "validation";
@@ -350,9 +350,10 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
     out.id = row.string("id");
     row.string("source");
     out.engine = row.optionalString("engine").value_or("");
-    const std::string gpuId = row.string("gpu");
+    const GpuSpec &gpu = catalogEntryAt(row, "gpu", catalog, &Catalog::gpu);
+    const std::string gpuId = gpu.id;
     out.gpuId = gpuId;
-    out.gpuName = catalog.gpu(gpuId).name;
+    out.gpuName = gpu.name;
     const int gpus = row.integer("gpus", 1, 1 << 20);
     const InferenceJob job = jobOf(raw, row, catalog, out, gpus);
     out.weightPrecision = job.weightPrecision;

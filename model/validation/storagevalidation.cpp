@@ -53,7 +53,7 @@ StorageValidationRow runRow(const nlohmann::json &entry, const Catalog &catalog,
     row.string("source");
     row.accept("notes");
     result.system = row.string("system");
-    const StorageSpec &storage = catalog.storage(row.string("storage"));
+    const StorageSpec &storage = catalogEntryAt(row, "storage", catalog, &Catalog::storage);
     result.storageName = storage.name;
     result.clients = row.integer("clients", 1, 100000);
     const double clientBytesPerSecond

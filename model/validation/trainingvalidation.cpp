@@ -70,8 +70,8 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     TrainingValidationRow out;
     out.id = row.string("id");
     out.source = row.string("source");
-    const std::string gpuId = row.string("gpu");
-    const GpuSpec &gpu = catalog.gpu(gpuId);
+    const GpuSpec &gpu = catalogEntryAt(row, "gpu", catalog, &Catalog::gpu);
+    const std::string gpuId = gpu.id;
     out.gpuId = gpuId;
     out.gpuName = gpu.name;
     const int gpus = row.integer("gpus", 1, 1 << 24);

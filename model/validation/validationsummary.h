@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "model/catalog/catalog.h"
+#include "model/core/jsonfieldreader.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -26,6 +29,22 @@ struct ValidationSummary
  */
 const nlohmann::json &validationTableRows(const nlohmann::json &table, const std::string &file,
                                           const std::string &format);
+
+/**
+ * The catalog entry a row names at `key`, through `lookup` (Catalog::gpu, llm, storage): an id the
+ * catalog does not hold as that kind is refused at the field, with the ids it knows.
+ */
+template<typename Spec>
+const Spec &catalogEntryAt(JsonFieldReader &row, const char *key, const Catalog &catalog,
+                           const Spec &(Catalog::*lookup)(const std::string &) const)
+{
+    const std::string id = row.string(key);
+    try {
+        return (catalog.*lookup)(id);
+    } catch (const UnknownCatalogIdError &error) {
+        row.fail(key, error.what());
+    }
+}
 
 /** Whether a table row names `gpuId` as its GPU; a row too malformed to say does not (the full
  * run of the table reports it). */

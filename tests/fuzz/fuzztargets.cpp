@@ -8,6 +8,9 @@
 #include "model/plan/planio.h"
 #include "model/plan/scenarios.h"
 #include "model/planning/planestimator.h"
+#include "model/validation/inferencevalidation.h"
+#include "model/validation/storagevalidation.h"
+#include "model/validation/trainingvalidation.h"
 #include "testsupport.h"
 
 #include <cmath>
@@ -132,6 +135,32 @@ void scenarioPatch(const std::uint8_t *data, std::size_t size)
         const model::Plan variant = model::scenarioPlan(loaded, 0, &shippedCatalog(), "fuzz");
         model::describeChanges(model::scenarioChanges(loaded, variant));
         checkCheapEstimate(variant);
+    });
+}
+
+void validationTable(const std::uint8_t *data, std::size_t size)
+{
+    guarded([&] {
+        const nlohmann::json table = model::parseJsonText(text(data, size), "fuzz");
+        // Dispatched on the table's format, as clusterplanner-validate does.
+        const auto format = [&](const char *name) {
+            return table.is_object() && table.contains("format") && table["format"] == name;
+        };
+        if (format("clusterplanner-inference-validation")) {
+            const auto rows = model::runInferenceValidation(table, shippedCatalog(), "fuzz");
+            for (const model::InferenceValidationRow &row : rows)
+                if (row.notEstimated.empty())
+                    requireFinite(row.predicted, row.id + " predicted");
+            model::inferenceValidationMarkdown(rows, "fuzz");
+        } else if (format("clusterplanner-storage-validation")) {
+            const auto rows = model::runStorageValidation(table, shippedCatalog(), "fuzz");
+            model::storageValidationMarkdown(rows, "fuzz");
+        } else {
+            const auto rows = model::runTrainingValidation(table, shippedCatalog(), "fuzz");
+            for (const model::TrainingValidationRow &row : rows)
+                requireFinite(row.predicted, row.id + " predicted");
+            model::trainingValidationMarkdown(rows, "fuzz");
+        }
     });
 }
 

@@ -22,6 +22,9 @@ void catalogImport(const std::uint8_t *data, std::size_t size);
 /** A scenario's `changes`: the merge patch applied to the shipped H100 sample plan. */
 void scenarioPatch(const std::uint8_t *data, std::size_t size);
 
+/** A published-runs table (catalogs/validation/): every row estimated, the report rendered. */
+void validationTable(const std::uint8_t *data, std::size_t size);
+
 [[noreturn]] void fail(const std::string &what);
 
 } // namespace cp::fuzz

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Replays files through the fuzz entry points without libFuzzer, so that ctest checks the seed
 // corpus and every reproducer with the normal compiler:
-//   cp_fuzz_replay TARGET PATH...   (TARGET: plan, catalog or scenario; PATH: a file or directory)
+//   cp_fuzz_replay TARGET PATH...   (TARGET: plan, catalog, scenario or validation; PATH: a file
+//   or directory)
 // A finding aborts (see fuzztargets.h); otherwise it prints how many files it ran.
 #include "fuzztargets.h"
 
@@ -17,13 +18,14 @@ int main(int argc, char **argv)
 {
     namespace fs = std::filesystem;
     if (argc < 3) {
-        std::fprintf(stderr, "usage: %s plan|catalog|scenario PATH...\n", argv[0]);
+        std::fprintf(stderr, "usage: %s plan|catalog|scenario|validation PATH...\n", argv[0]);
         return 2;
     }
     const std::string target = argv[1];
     void (*entry)(const std::uint8_t *, std::size_t) = target == "plan" ? cp::fuzz::planLoader
         : target == "catalog"                                           ? cp::fuzz::catalogImport
         : target == "scenario"                                          ? cp::fuzz::scenarioPatch
+        : target == "validation"                                        ? cp::fuzz::validationTable
                                                                         : nullptr;
     if (!entry) {
         std::fprintf(stderr, "unknown target '%s'\n", argv[1]);

@@ -1008,6 +1008,19 @@ private slots:
         }
         one["rows"][0]["model"]["kv_heads"] = 4;
         QCOMPARE(runInferenceValidation(one, shippedCatalog(), file).size(), std::size_t(1));
+        // An id the catalog does not hold is refused at its field, with the ids it knows.
+        for (const char *key : {"model", "gpu"}) {
+            nlohmann::json unknown = one;
+            unknown["rows"][0][key] = "no-such-entry";
+            try {
+                runInferenceValidation(unknown, shippedCatalog(), file);
+                QFAIL("an unknown catalog id was accepted");
+            } catch (const InputError &error) {
+                QCOMPARE(error.pointer(), "/rows/0/" + std::string(key));
+                QVERIFY2(std::string(error.what()).find("known: ") != std::string::npos,
+                         error.what());
+            }
+        }
     }
 
     void validationRunsCountTheirRequests()

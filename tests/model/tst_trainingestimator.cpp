@@ -1807,6 +1807,17 @@ private slots:
                  2.0);
         QVERIFY(trainingValidationMarkdown(halved, "bf16.json").find("none bf16-grads")
                 != std::string::npos);
+        // A GPU the catalog does not hold is refused at its field, with the GPUs it knows.
+        nlohmann::json unknownGpu = row;
+        unknownGpu["gpu"] = "no-such-gpu";
+        try {
+            runTrainingValidation(table(unknownGpu), shippedCatalog(), "gpu.json");
+            QFAIL("an unknown GPU id was accepted");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/rows/0/gpu"));
+            QVERIFY2(std::string(error.what()).find("h100-sxm5-80gb") != std::string::npos,
+                     error.what());
+        }
         // A stage beyond 3 is refused with the file and the field's pointer.
         nlohmann::json bad = row;
         bad["zero"] = 4;
