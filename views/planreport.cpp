@@ -13,6 +13,7 @@
 #include "model/core/units.h"
 #include "model/inference/fleetcapacity.h"
 #include "model/inference/servingengine.h"
+#include "model/inference/servingfloor.h"
 #include "model/plan/plansources.h"
 #include "model/plan/scenarios.h"
 #include "model/planning/planworstfailure.h"
@@ -351,6 +352,9 @@ QStringList keyFigures(const model::PlanEstimate &e)
         lines << QObject::tr("Bottleneck: %1")
                      .arg(QString::fromStdString(i.fits && i.meetsTargets ? i.bottleneckExplanation
                                                                           : i.reason));
+        if (const std::string floor = model::servingFloorText(i); !floor.empty())
+            lines << QObject::tr("Floor (no engine is faster): %1")
+                         .arg(QString::fromStdString(floor));
         lines << QObject::tr("Published measurements: %1")
                      .arg(QString::fromStdString(
                          model::publishedServingText(e.inferencePublishedRuns)));

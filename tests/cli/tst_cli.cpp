@@ -1804,6 +1804,14 @@ private slots:
         QVERIFY(file.read(5) == "%PDF-");
         QVERIFY(QFileInfo(csv).size() > 100);
         QVERIFY(QFileInfo(bom).size() > 50);
+        // The key figures give the replica's floor beside the estimate, as the model words it
+        // ("Fl" and "fi" are set as ligatures, so the check leaves them out).
+        QProcess text;
+        text.start(QStringLiteral("pdftotext"),
+                   {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+        QVERIFY(text.waitForFinished(60000));
+        const QByteArray words = text.readAllStandardOutput().simplified();
+        QVERIFY2(words.contains("oor (no engine is faster): pre"), words.left(3000).constData());
 
         const Result nothing = run({"export", sample});
         QCOMPARE(nothing.status, 2);
