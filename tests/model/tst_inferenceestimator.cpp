@@ -13,6 +13,7 @@
 #include "model/plan/planio.h"
 #include "model/training/transformershape.h"
 #include "model/validation/inferencevalidation.h"
+#include "model/validation/publishedservingcomparison.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -821,6 +822,20 @@ private slots:
         // Offline at the engine's batch, no floor follows from the row alone.
         one["rows"][0]["batch"] = nullptr;
         QVERIFY(!runInferenceValidation(one, shippedCatalog(), file).front().floor);
+        // An estimate's published-measurements line leaves a set-aside row out as the report
+        // does: of the two H100 Mixtral first-token rows only the 2,048-token one is counted.
+        nlohmann::json pair = table;
+        pair["rows"] = nlohmann::json::array();
+        for (const nlohmann::json &row : table["rows"])
+            if (row["id"] == "trtllm090-h100-mixtral-8x7b-ttft-128-tp2"
+                || row["id"] == "trtllm090-h100-mixtral-8x7b-ttft-2048-tp2")
+                pair["rows"].push_back(row);
+        QCOMPARE(pair["rows"].size(), std::size_t(2));
+        const PublishedServingComparison published
+            = summarizePublishedServing(runInferenceValidation(pair, shippedCatalog(), file),
+                                        {"h100-sxm5-80gb", Precision::FP16, "mixtral-8x7b"});
+        QCOMPARE(published.latency.rows, 1);
+        QCOMPARE(published.sameModelLatency.rows, 1);
     }
 
     void everyEstimateKeepsAboveItsFloor()
