@@ -193,6 +193,7 @@ struct InferenceEstimator::BatchSetup
     double draftKvShare = 1; ///< the same for the draft model's K/V
     double hbmBytesPerSecond = 0; ///< achievable
     ServingReplica replica;
+    ServingFloor floor; ///< what no engine beats on the target's TP group
 };
 
 InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
@@ -209,6 +210,7 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     s.stages = stages;
     s.batch = batch;
     s.microBatch = s.batch / s.stages;
+    s.floor = servingFloorOf(s.shape, gpu, m_job.weightPrecision, tp);
     s.inputTokens = m_job.inputTokens;
     s.outputTokens = m_job.outputTokens;
     // KV heads are split over TP ranks; with fewer KV heads than ranks each rank keeps a copy of
@@ -358,8 +360,7 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
     const double targetWeightBytes
         = shape.totalParameters() * bytesPerElement(m_job.weightPrecision) / (t * p);
     const double weightBytesRead
-        = servingFloorOf(shape, gpu, m_job.weightPrecision, t).weightBytesRead(b) / p
-        + (e.weightsBytesPerGpu - targetWeightBytes);
+        = s.floor.weightBytesRead(b) / p + (e.weightsBytesPerGpu - targetWeightBytes);
     const double kvRead = b * kvBytesReadPerSequenceOnGpu(s);
     e.decodeKvStreamSeconds = p * kvRead / s.hbmBytesPerSecond;
     e.decodeKvKernelSeconds = p * kvCacheReadSeconds(s.replica, kvRead);
@@ -509,10 +510,8 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
         = s.stages * totalSeconds(prefillStageOperations(s.replica, s.batch, s.inputTokens));
     // Decode: one step for the whole batch, P rounds of one stage per micro-batch.
     const double decodeBytesRead = estimateDecode(e, s);
-    const ServingFloor floor
-        = servingFloorOf(s.shape, m_hw.gpu, m_job.weightPrecision, s.tensorParallel);
-    e.prefillFloorSeconds = floor.passSeconds(s.inputTokens);
-    e.decodeFloorSeconds = floor.passSeconds(std::max(1.0, s.microBatch));
+    e.prefillFloorSeconds = s.floor.passSeconds(s.inputTokens);
+    e.decodeFloorSeconds = s.floor.passSeconds(std::max(1.0, s.microBatch));
     estimateServing(e, s);
     explainBottleneck(e, layout, decodeBytesRead, batch);
     finishCosts(e);
