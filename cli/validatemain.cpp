@@ -22,13 +22,17 @@ int main(int argc, char **argv)
         const cp::model::Catalog catalog
             = cp::model::loadCatalogDirectory(cp::model::shippedCatalogDirectory());
         const nlohmann::json table = cp::model::readJsonFile(argv[1]);
-        // The table's format says which estimator it validates.
-        if (table.value("format", std::string()) == "clusterplanner-inference-validation") {
+        // The table's format says which estimator it validates; a table without a string format
+        // is read as a training table, whose reader refuses it at /format.
+        const auto format = [&](const char *name) {
+            return table.is_object() && table.contains("format") && table["format"] == name;
+        };
+        if (format("clusterplanner-inference-validation")) {
             const auto rows = cp::model::runInferenceValidation(table, catalog, argv[1]);
             std::cout << cp::model::inferenceValidationMarkdown(rows, argv[1]);
             return 0;
         }
-        if (table.value("format", std::string()) == "clusterplanner-storage-validation") {
+        if (format("clusterplanner-storage-validation")) {
             const auto rows = cp::model::runStorageValidation(table, catalog, argv[1]);
             std::cout << cp::model::storageValidationMarkdown(rows, argv[1]);
             return 0;

@@ -1155,6 +1155,40 @@ private slots:
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
     }
 
+    void validateNamesTheFileAndField()
+    {
+        // clusterplanner-validate reports a table it cannot read with the file and the field,
+        // never a bare library exception: a format that is not a string, a document that is not
+        // an object. The shipped inference table renders its report.
+        const QString badFormat = m_dir.filePath(QStringLiteral("format-number.json"));
+        const QString array = m_dir.filePath(QStringLiteral("array.json"));
+        for (const auto &[path, text] : {std::pair {badFormat, QByteArray(R"({"format": 7})")},
+                                         std::pair {array, QByteArray("[1, 2]")}}) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(text);
+        }
+        auto validate = [](const QString &table) {
+            QProcess process;
+            process.start(QStringLiteral(CP_VALIDATE_PATH), {table});
+            process.waitForFinished(120000);
+            return Result {process.exitCode(), process.readAllStandardOutput(),
+                           process.readAllStandardError()};
+        };
+        const Result format = validate(badFormat);
+        QCOMPARE(format.status, 1);
+        QVERIFY2(format.err.contains("format-number.json: /format: expected a string"),
+                 format.err.constData());
+        const Result notObject = validate(array);
+        QCOMPARE(notObject.status, 1);
+        QVERIFY2(notObject.err.contains("array.json: /: expected an object"),
+                 notObject.err.constData());
+        const Result report = validate(
+            QStringLiteral(CP_SOURCE_DIR "/catalogs/validation/inference_validation.json"));
+        QVERIFY2(report.status == 0, report.err.constData());
+        QVERIFY(report.out.startsWith("# Validation: inference estimator"));
+    }
+
     void inferShowsItsFloor()
     {
         // Llama 2 7B in 16 bits on one H100, batch 1: no engine decodes faster than streaming
