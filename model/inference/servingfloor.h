@@ -52,8 +52,8 @@ ServingFloor servingFloorOf(const TransformerShape &shape, const GpuSpec &gpu,
                             Precision weightPrecision, double tensorParallel);
 
 /**
- * The estimate's floor for a reader: "prefill 9.70 ms, decode step 11.1 ms; this estimate's are
- * 7.4x and 2.3x them". Empty for an estimate without one (nothing estimated).
+ * The estimate's floor for a reader: "prefill 9.70 ms, decode step 11.1 ms; the estimate's take
+ * 7.4x and 2.3x as long". Empty for an estimate without one (nothing estimated).
  */
 std::string servingFloorText(const InferenceEstimate &estimate);
 

@@ -390,7 +390,7 @@ private slots:
         const QString floor = findValue(tree, QStringLiteral("Floor (no engine is faster)"));
         QCOMPARE(floor, QString::fromStdString(model::servingFloorText(expected.inference)));
         QVERIFY2(floor.startsWith(QStringLiteral("prefill "))
-                     && floor.endsWith(QStringLiteral("x them")),
+                     && floor.endsWith(QStringLiteral("x as long")),
                  qPrintable(floor));
     }
 
