@@ -1002,9 +1002,14 @@ double StepAssembler::gradientAllReduceSeconds(double bytes, int group) const
  * et al., PyTorch FSDP, VLDB 2023 §3). Reduce-scatter and all-gather each move half an
  * all-reduce. The gradient reduction hides behind the last microbatch's backward pass (as far
  * as the framework overlaps it) except the last bucket; the distributed optimizer's parameter
- * all-gather behind the next step's first forward pass. ZeRO-3 gathers the parameters before
- * every microbatch's forward and backward (the backward gather also serves recomputation, as
- * FSDP reuses it) and reduce-scatters the gradients: 1.5 all-reduce volumes per microbatch.
+ * all-gather behind the next step's first forward pass. ZeRO-2 keeps only its shard of the
+ * gradients, so there is no full buffer to accumulate microbatches in: it reduce-scatters after
+ * every microbatch's backward (FSDP's gradient accumulation "with communication", PyTorch pull
+ * request 126166; Megatron-FSDP's `grad_reduce_every_bprop` for optim_grads and
+ * optim_grads_params, megatron/core/distributed/fsdp/src/megatron_fsdp/megatron_fsdp.py).
+ * ZeRO-3 also gathers the parameters before every microbatch's forward and backward (the
+ * backward gather also serves recomputation, as FSDP reuses it): 1.5 all-reduce volumes per
+ * microbatch.
  */
 void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForward,
                                     double stageBackward)
@@ -1040,8 +1045,12 @@ void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForwar
         total = 2.0 * reduceScatter;
         exposed = std::max(0.0, total - overlap * stageBackward) + lastBucketShare * total;
     } else if (c.zero < 3) { // gradients reduce-scattered, updated parameters all-gathered
-        total = reduceScatter + allGather;
-        exposed = std::max(0.0, reduceScatter - overlap * stageBackward)
+        // ZeRO-1 accumulates full gradients and reduces once, behind the last backward; ZeRO-2
+        // reduces each microbatch's behind its own backward. A microbatch's last bucket runs on
+        // into the next one's forward; only the step's final one waits for the optimizer.
+        const double reductions = c.zero == 2 ? microbatches : 1.0;
+        total = reductions * reduceScatter + allGather;
+        exposed = reductions * std::max(0.0, reduceScatter - overlap * stageBackward)
             + lastBucketShare * reduceScatter
             + (framework.overlapParamGather ? std::max(0.0, allGather - stageForward) : allGather);
     } else { // parameters gathered for forward and backward, gradients reduce-scattered
@@ -1056,9 +1065,10 @@ void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForwar
                                   : "data-parallel gradient sync",
                       OperationKind::DataParallel};
     dp.bytes = c.zero == 0 ? 2.0 * paramsPerGpu * gradientBytes
-        : c.zero < 3       ? paramsPerGpu * (gradientBytes + parameterBytes)
+        : c.zero == 1      ? paramsPerGpu * (gradientBytes + parameterBytes)
+        : c.zero == 2      ? paramsPerGpu * (gradientBytes * microbatches + parameterBytes)
                            : paramsPerGpu * (gradientBytes + 2.0 * parameterBytes) * microbatches;
-    dp.kernels = c.zero >= 3 ? 3.0 * microbatches : 2.0;
+    dp.kernels = c.zero >= 3 ? 3.0 * microbatches : c.zero == 2 ? microbatches + 1.0 : 2.0;
     dp.seconds = dpGroup > 1 ? exposed : 0.0;
     dp.hiddenSeconds = dpGroup > 1 ? total - exposed : 0.0;
     if (dpGroup > 1)

@@ -405,12 +405,15 @@ private slots:
 
     void theSamplesPipelineRunsOneFlowPerRail()
     {
-        // The H100 sample trains TP 4 x PP 2 x DP 128 (interleave 10, microbatch 1) on 128
-        // nodes of 8 GPUs and 8 rail NICs: stage 0 is nodes 0-63, stage 1 nodes 64-127, and GPU
-        // i of node n exchanges with GPU i of node n + 64 on rail i. Every rail access link
-        // carries one flow each way, and the non-blocking rail fabric gives each flow a whole
-        // 400 Gb/s NIC: utilisation 1 on the access links.
-        const Plan plan = samplePlan();
+        // The H100 sample fixed at TP 4 x PP 2 trains TP 4 x PP 2 x DP 128 (the search's
+        // interleave 10, microbatch 1, ZeRO-2) on 128 nodes of 8 GPUs and 8 rail NICs: stage 0
+        // is nodes 0-63, stage 1 nodes 64-127, and GPU i of node n exchanges with GPU i of node
+        // n + 64 on rail i. Every rail access link carries one flow each way, and the
+        // non-blocking rail fabric gives each flow a whole 400 Gb/s NIC: utilisation 1 on the
+        // access links.
+        Plan plan = samplePlan();
+        plan.training.constraints.tp = 4;
+        plan.training.constraints.pp = 2;
         const FabricGraph graph = generatePlanFabric(*planFabric(plan, shippedCatalog()));
         const FabricLinkLoads loads
             = planFabricLinkLoads(plan, shippedCatalog(), graph, FabricTraffic::Pipeline);

@@ -188,10 +188,15 @@ private slots:
         // ring over all 128 servers (4 units) leaves each unit once and enters it once: 2 flows
         // on a leaf's 16 uplinks, so every flow keeps its whole NIC, where the closed form would
         // divide every ring that leaves a leaf by 3. The plan's estimate measures its graph as
-        // `train` does, so both give the same step for the same cluster.
+        // `train` does, so both give the same step for the same cluster. The layout is fixed at
+        // TP 8 x PP 2 so that a data-parallel ring (64 ranks, one a node) spans more than a
+        // unit; Megatron's rank order puts the pipeline stages outermost, so at PP 4 and TP 4 a
+        // ring's 64 ranks sit two a node on 32 nodes, behind one leaf, and no form divides them.
         Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         plan.fabric.oversubscription = 3.0;
         plan.scenarios.clear();
+        plan.training.constraints.tp = 8;
+        plan.training.constraints.pp = 2;
         const PlanEstimate e = estimatePlan(plan, shippedCatalog());
         QVERIFY(e.training.found);
         const PlanTrainingSetup setup = *planTrainingSetup(plan, shippedCatalog());

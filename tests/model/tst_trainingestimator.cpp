@@ -113,7 +113,7 @@ TrainingJob gpt3OnEightByEight(int microbatch, int zero)
     return job;
 }
 
-/** The 1,024-GPU sample's layout for Llama 3 70B: TP 4 x PP 2 x DP 128. */
+/** Llama 3 70B on 1,024 GPUs at TP 4 x PP 2 x DP 128, a layout the H100 sample's search weighs. */
 ParallelConfig samplesLayout()
 {
     ParallelConfig config;
@@ -1165,6 +1165,49 @@ private slots:
             = findOperation(bf16Three, "ZeRO-3 gathers and gradient reduce-scatter");
         QVERIFY(zeroOne && zeroThree);
         QVERIFY(qAbs(zeroThree->bytes / zeroOne->bytes - 16.0 / 3.0) < 1e-9);
+    }
+
+    void zeroTwoReduceScattersEveryMicrobatch()
+    {
+        // ZeRO-2 keeps a shard of the gradients only, so each microbatch's gradients are
+        // reduce-scattered after its backward (FSDP's accumulation "with communication", PyTorch
+        // pull request 126166; Megatron-FSDP's grad_reduce_every_bprop for optim_grads); ZeRO-1
+        // accumulates full gradients and reduce-scatters once. FP16: gradients and parameters
+        // both 2 B, so a reduce-scatter and an all-gather take the same time R. With 512 / 128
+        // = 4 microbatches, ZeRO-1 moves R + R = 2R, ZeRO-2 4R + R = 5R: 2.5 times as long.
+        TrainingJob job = llama70b(4096);
+        job.precision = Precision::FP16;
+        ParallelConfig config;
+        config.tp = 8;
+        config.dp = 128;
+        config.zero = 1;
+        const TrainingEstimator estimator(job, dgxH100(1024));
+        const TrainingEstimate one = estimator.estimate(config);
+        config.zero = 2;
+        const TrainingEstimate two = estimator.estimate(config);
+        QVERIFY(one.valid && two.valid);
+        QVERIFY(one.dpCommTotalSeconds > 0);
+        QVERIFY2(qAbs(two.dpCommTotalSeconds / one.dpCommTotalSeconds - 2.5) < 1e-9,
+                 qPrintable(QString::number(two.dpCommTotalSeconds / one.dpCommTotalSeconds)));
+        // Bytes in BF16 (fp32 gradients, 16-bit gathers), per parameter a GPU holds: ZeRO-1
+        // 4 + 2 = 6 B, ZeRO-2 4 x 4 + 2 = 18 B: three times the traffic.
+        job.precision = Precision::BF16;
+        const TrainingEstimator bf16(job, dgxH100(1024));
+        const TrainingEstimate bf16Two = bf16.estimate(config);
+        config.zero = 1;
+        const TrainingEstimate bf16One = bf16.estimate(config);
+        const StepOperation *syncOne = findOperation(bf16One, "data-parallel gradient sync");
+        const StepOperation *syncTwo = findOperation(bf16Two, "data-parallel gradient sync");
+        QVERIFY(syncOne && syncTwo);
+        QVERIFY(qAbs(syncTwo->bytes / syncOne->bytes - 3.0) < 1e-9);
+        QCOMPARE(syncTwo->kernels, 5.0);
+        // With a single microbatch a step the two stages move the same bytes at the same time.
+        job.globalBatch = 128;
+        const TrainingEstimator single(job, dgxH100(1024));
+        const TrainingEstimate singleOne = single.estimate(config);
+        config.zero = 2;
+        const TrainingEstimate singleTwo = single.estimate(config);
+        QCOMPARE(singleTwo.dpCommTotalSeconds, singleOne.dpCommTotalSeconds);
     }
 
     void frameworkProfilesDiffer()

@@ -499,10 +499,13 @@ private slots:
 
     void heatTrafficSelectorShowsEachClass()
     {
-        // The sample trains with PP 2 over nodes 0-63 and 64-127: GPU i of node n exchanges
-        // with GPU i of node n + 64 on rail i, one flow each way on every rail access link, and
-        // the non-blocking rail fabric gives each a whole NIC (utilisation 1).
-        auto shown = show(sample());
+        // The sample fixed at TP 4 x PP 2 trains over nodes 0-63 and 64-127: GPU i of node n
+        // exchanges with GPU i of node n + 64 on rail i, one flow each way on every rail access
+        // link, and the non-blocking rail fabric gives each a whole NIC (utilisation 1).
+        model::Plan plan = sample();
+        plan.training.constraints.tp = 4;
+        plan.training.constraints.pp = 2;
+        auto shown = show(plan);
         QSignalSpy ready(&shown->view, &views::FabricView::drawingReady);
         shown->view.setHeatTraffic(model::FabricTraffic::Pipeline);
         QVERIFY(ready.wait(20000));
