@@ -133,6 +133,22 @@ TrainingJob llama70b(int seqLen)
     return job;
 }
 
+/** Llama 3 70B at 4,096 tokens on 1,024 H100s at TP 8 x DP 128 (512 sequences a step: 4
+ * microbatches of one) with the given precision, ZeRO stage and recomputation. */
+TrainingEstimate llama70bOnTp8Dp128(Precision precision, int zero,
+                                    Recompute recompute = Recompute::None, int globalBatch = 512)
+{
+    TrainingJob job = llama70b(4096);
+    job.precision = precision;
+    job.globalBatch = globalBatch;
+    ParallelConfig config;
+    config.tp = 8;
+    config.dp = 128;
+    config.zero = zero;
+    config.recompute = recompute;
+    return TrainingEstimator(job, dgxH100(1024)).estimate(config);
+}
+
 } // namespace
 
 class TestTrainingEstimator : public QObject
@@ -1134,32 +1150,19 @@ private slots:
         // recomputation), reduce-scatter of gradients: 3 half all-reduces per microbatch, with or
         // without full recomputation (Zhao et al., PyTorch FSDP, VLDB 2023 §3.3). With 16-bit
         // gradients (FP16) all three move the same bytes.
-        TrainingJob job = llama70b(4096);
-        job.precision = Precision::FP16;
-        ParallelConfig config;
-        config.tp = 8;
-        config.dp = 128;
-        config.zero = 3;
-        const TrainingEstimator estimator(job, dgxH100(1024));
-        const TrainingEstimate none = estimator.estimate(config);
-        config.recompute = Recompute::Full;
-        const TrainingEstimate full = estimator.estimate(config);
+        const TrainingEstimate none = llama70bOnTp8Dp128(Precision::FP16, 3);
+        const TrainingEstimate full = llama70bOnTp8Dp128(Precision::FP16, 3, Recompute::Full);
         QVERIFY(none.dpCommTotalSeconds > 0);
         QCOMPARE(full.dpCommTotalSeconds, none.dpCommTotalSeconds);
         // And 1.5x the ZeRO-1 volume for each of the 4 microbatches (512 / 128).
-        config.zero = 1;
-        config.recompute = Recompute::None;
-        const TrainingEstimate one = estimator.estimate(config);
+        const TrainingEstimate one = llama70bOnTp8Dp128(Precision::FP16, 1);
         QVERIFY(qAbs(none.dpCommTotalSeconds / one.dpCommTotalSeconds - 1.5 * 4) < 1e-9);
 
         // BF16: the gradients go out in fp32 (4 B), the parameters are gathered in 16 bits. Per
         // GPU parameter psi: ZeRO-1 moves 4 psi + 2 psi; ZeRO-3 (2 + 2 + 4) psi per microbatch,
         // so 8 x 4 / 6 = 16 / 3 of it over the 4 microbatches.
-        job.precision = Precision::BF16;
-        const TrainingEstimator bf16(job, dgxH100(1024));
-        const TrainingEstimate bf16One = bf16.estimate(config);
-        config.zero = 3;
-        const TrainingEstimate bf16Three = bf16.estimate(config);
+        const TrainingEstimate bf16One = llama70bOnTp8Dp128(Precision::BF16, 1);
+        const TrainingEstimate bf16Three = llama70bOnTp8Dp128(Precision::BF16, 3);
         const StepOperation *zeroOne = findOperation(bf16One, "data-parallel gradient sync");
         const StepOperation *zeroThree
             = findOperation(bf16Three, "ZeRO-3 gathers and gradient reduce-scatter");
@@ -1175,39 +1178,25 @@ private slots:
         // accumulates full gradients and reduce-scatters once. FP16: gradients and parameters
         // both 2 B, so a reduce-scatter and an all-gather take the same time R. With 512 / 128
         // = 4 microbatches, ZeRO-1 moves R + R = 2R, ZeRO-2 4R + R = 5R: 2.5 times as long.
-        TrainingJob job = llama70b(4096);
-        job.precision = Precision::FP16;
-        ParallelConfig config;
-        config.tp = 8;
-        config.dp = 128;
-        config.zero = 1;
-        const TrainingEstimator estimator(job, dgxH100(1024));
-        const TrainingEstimate one = estimator.estimate(config);
-        config.zero = 2;
-        const TrainingEstimate two = estimator.estimate(config);
+        const TrainingEstimate one = llama70bOnTp8Dp128(Precision::FP16, 1);
+        const TrainingEstimate two = llama70bOnTp8Dp128(Precision::FP16, 2);
         QVERIFY(one.valid && two.valid);
         QVERIFY(one.dpCommTotalSeconds > 0);
         QVERIFY2(qAbs(two.dpCommTotalSeconds / one.dpCommTotalSeconds - 2.5) < 1e-9,
                  qPrintable(QString::number(two.dpCommTotalSeconds / one.dpCommTotalSeconds)));
         // Bytes in BF16 (fp32 gradients, 16-bit gathers), per parameter a GPU holds: ZeRO-1
         // 4 + 2 = 6 B, ZeRO-2 4 x 4 + 2 = 18 B: three times the traffic.
-        job.precision = Precision::BF16;
-        const TrainingEstimator bf16(job, dgxH100(1024));
-        const TrainingEstimate bf16Two = bf16.estimate(config);
-        config.zero = 1;
-        const TrainingEstimate bf16One = bf16.estimate(config);
+        const TrainingEstimate bf16One = llama70bOnTp8Dp128(Precision::BF16, 1);
+        const TrainingEstimate bf16Two = llama70bOnTp8Dp128(Precision::BF16, 2);
         const StepOperation *syncOne = findOperation(bf16One, "data-parallel gradient sync");
         const StepOperation *syncTwo = findOperation(bf16Two, "data-parallel gradient sync");
         QVERIFY(syncOne && syncTwo);
         QVERIFY(qAbs(syncTwo->bytes / syncOne->bytes - 3.0) < 1e-9);
         QCOMPARE(syncTwo->kernels, 5.0);
-        // With a single microbatch a step the two stages move the same bytes at the same time.
-        job.globalBatch = 128;
-        const TrainingEstimator single(job, dgxH100(1024));
-        const TrainingEstimate singleOne = single.estimate(config);
-        config.zero = 2;
-        const TrainingEstimate singleTwo = single.estimate(config);
-        QCOMPARE(singleTwo.dpCommTotalSeconds, singleOne.dpCommTotalSeconds);
+        // With a single microbatch a step (global batch 128 over DP 128) the two stages move the
+        // same bytes at the same time.
+        QCOMPARE(llama70bOnTp8Dp128(Precision::BF16, 2, Recompute::None, 128).dpCommTotalSeconds,
+                 llama70bOnTp8Dp128(Precision::BF16, 1, Recompute::None, 128).dpCommTotalSeconds);
     }
 
     void frameworkProfilesDiffer()
