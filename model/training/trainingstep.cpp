@@ -997,20 +997,70 @@ double StepAssembler::gradientAllReduceSeconds(double bytes, int group) const
                                         m_cluster.scaleOutLink(nodes));
 }
 
+/** A step's data-parallel collectives for one ZeRO stage, each reduce-scatter and all-gather
+ * already timed over its group. */
+struct DataParallelCollectives
+{
+    int zeroStage = 1;
+    double microbatches = 1;
+    double reduceScatterSeconds = 0;
+    double allGatherSeconds = 0;
+    double overlap = 0; ///< share of a backward pass that can hide a reduction
+    double forwardSeconds = 0; ///< one microbatch's forward pass through the stage
+    double backwardSeconds = 0; ///< and its backward pass
+    double lastBucketShare = 0; ///< of a reduction, still to go when the backward pass ends
+    bool overlapParamGather = false;
+};
+
+struct DataParallelSeconds
+{
+    double total = 0;
+    double exposed = 0;
+};
+
 /**
  * Gradient reduction and, for ZeRO, parameter gathers (Rajbhandari et al., ZeRO, SC20 §5; Zhao
- * et al., PyTorch FSDP, VLDB 2023 §3). Reduce-scatter and all-gather each move half an
- * all-reduce. The gradient reduction hides behind the last microbatch's backward pass (as far
- * as the framework overlaps it) except the last bucket; the distributed optimizer's parameter
- * all-gather behind the next step's first forward pass. ZeRO-2 keeps only its shard of the
- * gradients, so there is no full buffer to accumulate microbatches in: it reduce-scatters after
- * every microbatch's backward (FSDP's gradient accumulation "with communication", PyTorch pull
- * request 126166; Megatron-FSDP's `grad_reduce_every_bprop` for optim_grads and
- * optim_grads_params, megatron/core/distributed/fsdp/src/megatron_fsdp/megatron_fsdp.py).
- * ZeRO-3 also gathers the parameters before every microbatch's forward and backward (the
- * backward gather also serves recomputation, as FSDP reuses it): 1.5 all-reduce volumes per
- * microbatch.
+ * et al., PyTorch FSDP, VLDB 2023 §3). The gradient reduction hides behind the last
+ * microbatch's backward pass (as far as the framework overlaps it) except the last bucket; the
+ * distributed optimizer's parameter all-gather behind the next step's first forward pass.
+ * ZeRO-2 keeps only its shard of the gradients, so there is no full buffer to accumulate
+ * microbatches in: it reduce-scatters after every microbatch's backward (FSDP's gradient
+ * accumulation "with communication", PyTorch pull request 126166; Megatron-FSDP's
+ * `grad_reduce_every_bprop` for optim_grads and optim_grads_params,
+ * megatron/core/distributed/fsdp/src/megatron_fsdp/megatron_fsdp.py); a microbatch's last
+ * bucket runs on into the next one's forward, and only the step's final one waits for the
+ * optimizer. ZeRO-3 also gathers the parameters before every microbatch's forward and backward
+ * (the backward gather also serves recomputation, as FSDP reuses it): 1.5 all-reduce volumes
+ * per microbatch.
  */
+DataParallelSeconds dataParallelSeconds(const DataParallelCollectives &d)
+{
+    const double reduceScatter = d.reduceScatterSeconds, allGather = d.allGatherSeconds;
+    const double m = d.microbatches;
+    DataParallelSeconds s;
+    if (d.zeroStage == 0) { // all-reduce of the gradients
+        s.total = 2.0 * reduceScatter;
+        s.exposed
+            = std::max(0.0, s.total - d.overlap * d.backwardSeconds) + d.lastBucketShare * s.total;
+    } else if (d.zeroStage < 3) { // gradients reduce-scattered, parameters all-gathered
+        const double reductions = d.zeroStage == 2 ? m : 1.0;
+        s.total = reductions * reduceScatter + allGather;
+        s.exposed = reductions * std::max(0.0, reduceScatter - d.overlap * d.backwardSeconds)
+            + d.lastBucketShare * reduceScatter
+            + (d.overlapParamGather ? std::max(0.0, allGather - d.forwardSeconds) : allGather);
+    } else { // parameters gathered for forward and backward, gradients reduce-scattered
+        s.total = (2.0 * allGather + reduceScatter) * m;
+        s.exposed = m
+                * (std::max(0.0, allGather - d.overlap * d.forwardSeconds)
+                   + std::max(0.0, allGather + reduceScatter - d.overlap * d.backwardSeconds))
+            + d.lastBucketShare * reduceScatter;
+    }
+    s.exposed = std::min(s.exposed, s.total);
+    return s;
+}
+
+/** The data-parallel collectives of the busiest stage (dataParallelSeconds; a reduce-scatter or
+ * an all-gather moves half an all-reduce) and the optimizer step. */
 void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForward,
                                     double stageBackward)
 {
@@ -1030,37 +1080,22 @@ void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForwar
             * (gradientAllReduceSeconds(denseParams * bytesPerParameter, dpGroup)
                + gradientAllReduceSeconds(expertParams * bytesPerParameter, expertGroup));
     };
-    const double reduceScatter = halfAllReduce(gradientBytes);
-    const double allGather = halfAllReduce(parameterBytes);
-    const double overlap = framework.dpOverlapFraction;
+    DataParallelCollectives collectives;
+    collectives.zeroStage = c.zero;
+    collectives.microbatches = microbatches;
+    collectives.reduceScatterSeconds = halfAllReduce(gradientBytes);
+    collectives.allGatherSeconds = halfAllReduce(parameterBytes);
+    collectives.overlap = framework.dpOverlapFraction;
+    collectives.forwardSeconds = stageForward;
+    collectives.backwardSeconds = stageBackward;
+    collectives.overlapParamGather = framework.overlapParamGather;
     // Megatron-Core sizes buckets max(40M, 1M x DP) parameters; the one filled last is reduced
     // after the backward pass ends.
     const double bucket = std::max(framework.gradientBucketParameters, 1e6 * c.dp);
-    const double lastBucketShare
-        = overlap > 0 && paramsPerGpu > 0 ? std::min(1.0, bucket / paramsPerGpu) : 0.0;
-
-    double total = 0;
-    double exposed = 0;
-    if (c.zero == 0) { // all-reduce of the gradients
-        total = 2.0 * reduceScatter;
-        exposed = std::max(0.0, total - overlap * stageBackward) + lastBucketShare * total;
-    } else if (c.zero < 3) { // gradients reduce-scattered, updated parameters all-gathered
-        // ZeRO-1 accumulates full gradients and reduces once, behind the last backward; ZeRO-2
-        // reduces each microbatch's behind its own backward. A microbatch's last bucket runs on
-        // into the next one's forward; only the step's final one waits for the optimizer.
-        const double reductions = c.zero == 2 ? microbatches : 1.0;
-        total = reductions * reduceScatter + allGather;
-        exposed = reductions * std::max(0.0, reduceScatter - overlap * stageBackward)
-            + lastBucketShare * reduceScatter
-            + (framework.overlapParamGather ? std::max(0.0, allGather - stageForward) : allGather);
-    } else { // parameters gathered for forward and backward, gradients reduce-scattered
-        total = (2.0 * allGather + reduceScatter) * microbatches;
-        exposed = microbatches
-                * (std::max(0.0, allGather - overlap * stageForward)
-                   + std::max(0.0, allGather + reduceScatter - overlap * stageBackward))
-            + lastBucketShare * reduceScatter;
-    }
-    exposed = std::min(exposed, total);
+    collectives.lastBucketShare
+        = collectives.overlap > 0 && paramsPerGpu > 0 ? std::min(1.0, bucket / paramsPerGpu) : 0.0;
+    const DataParallelSeconds seconds = dataParallelSeconds(collectives);
+    const double total = seconds.total, exposed = seconds.exposed;
     StepOperation dp {c.zero >= 3 ? "ZeRO-3 gathers and gradient reduce-scatter"
                                   : "data-parallel gradient sync",
                       OperationKind::DataParallel};
