@@ -218,7 +218,7 @@ private:
     void setStage(PipelineEnd end);
     int buildingsPerStage() const;
     double pipelineSendSeconds() const;
-    double gradientAllReduceSeconds(double bytes, int group) const;
+    double gradientAllReduceSeconds(double bytes, int group, int stride) const;
     double stageMicrobatchSeconds(double p2pSeconds) const;
     void addStepOperations(TrainingEstimate &result, double p2pSeconds);
     void addDataParallel(TrainingEstimate &result, double stageForward, double stageBackward);
@@ -976,25 +976,35 @@ void StepAssembler::addHostOffload(TrainingEstimate &result, double layerForward
 }
 
 /**
- * One all-reduce of `bytes` of gradients over a data-parallel `group`: hierarchical (NVLink, then
- * the fabric), with the interconnect as a third level when a pipeline stage spans buildings.
+ * One all-reduce of `bytes` of gradients over a data-parallel `group` whose ranks lie
+ * `stride` GPUs apart: hierarchical (NVLink among the ranks a node holds, then the fabric), with
+ * the interconnect as a third level when a pipeline stage spans buildings. Megatron-Core numbers
+ * ranks TP fastest, then CP, EP and DP (parallel_state.py, order "tp-cp-ep-dp-pp"; experts
+ * "tp-ep-dp-pp" with the expert TP size): the dense data-parallel group strides over TP, the
+ * expert data-parallel group over ETP x EP, so with EP 8 on 8-GPU nodes its ranks sit one a node
+ * and the whole reduction crosses the fabric.
  */
-double StepAssembler::gradientAllReduceSeconds(double bytes, int group) const
+double StepAssembler::gradientAllReduceSeconds(double bytes, int group, int stride) const
 {
     if (group <= 1 || bytes <= 0)
         return 0.0;
-    const int local = std::clamp(m_cluster.gpusPerNode / m_config.tp, 1, group);
+    const int gpusPerNode = m_cluster.gpusPerNode;
+    const int local = std::clamp(gpusPerNode / std::max(1, stride), 1, group);
     const int nodes = std::max(1, group / local);
+    // Beyond a node a stride also spreads the group: its ranks span stride / node nodes each.
+    const int span = stride > gpusPerNode
+        ? static_cast<int>(std::min<long long>(1LL * group * (stride / gpusPerNode), 1 << 30))
+        : nodes;
     const int buildings = buildingsPerStage();
     if (buildings > 1) {
         // Over the interconnect: each building's share of the group, then across buildings.
         const int nodesPerBuilding = std::max(1, nodes / buildings);
         return campusAllReduceSeconds(
             bytes, local, nodesPerBuilding, buildings, m_cluster.scaleUpLink(),
-            m_cluster.scaleOutLink(nodesPerBuilding), m_cluster.interconnectLink());
+            m_cluster.scaleOutLink(std::max(1, span / buildings)), m_cluster.interconnectLink());
     }
     return hierarchicalAllReduceSeconds(bytes, local, nodes, m_cluster.scaleUpLink(),
-                                        m_cluster.scaleOutLink(nodes));
+                                        m_cluster.scaleOutLink(span));
 }
 
 /** A step's data-parallel collectives for one ZeRO stage, each reduce-scatter and all-gather
@@ -1077,8 +1087,9 @@ void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForwar
     // A reduce-scatter or an all-gather is half an all-reduce of the same bytes.
     auto halfAllReduce = [&](double bytesPerParameter) {
         return 0.5
-            * (gradientAllReduceSeconds(denseParams * bytesPerParameter, dpGroup)
-               + gradientAllReduceSeconds(expertParams * bytesPerParameter, expertGroup));
+            * (gradientAllReduceSeconds(denseParams * bytesPerParameter, dpGroup, c.tp)
+               + gradientAllReduceSeconds(expertParams * bytesPerParameter, expertGroup,
+                                          c.ep * expertTp));
     };
     DataParallelCollectives collectives;
     collectives.zeroStage = c.zero;

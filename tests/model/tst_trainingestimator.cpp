@@ -1267,6 +1267,39 @@ private slots:
         QVERIFY(estimate(1).reason.find("needs a mixture-of-experts model") != std::string::npos);
     }
 
+    void expertGradientsCrossTheFabricAtAnEpOfANode()
+    {
+        // Megatron-Core numbers expert ranks ETP fastest, then EP, then expert data parallel
+        // (parallel_state.py, "tp-ep-dp-pp"), so at EP 8 on 8-GPU nodes an expert
+        // data-parallel group has one rank a node. The tiny MoE with 16 experts on 16 H100s (two
+        // DGX nodes), TP 1 x DP 16, FP16, ZeRO-1: at EP 8 each GPU holds 2 experts x 2 layers x
+        // (2 x 1024 x 512) = 4,194,304 expert weights, 8,388,608 bytes of gradients reduced over
+        // 2 ranks on 2 nodes; at EP 16 it holds one expert a layer and has no one to reduce them
+        // with. The dense part is the same, so the difference is the experts' reduce-scatter and
+        // all-gather, each half a 2-rank all-reduce through the NIC: launch 8.4 us + 2 ring steps
+        // of (9.6 + 1) us + 8,388,608 B / (400 Gb/s x 0.94 = 47 GB/s) = 8.4 + 21.2 + 178.48 =
+        // 208.08 us, half each, 208.08 us for the two. Through NVLink it would be about 38 us.
+        TrainingJob job;
+        job.model = tinyMoeModel();
+        job.model.experts = 16;
+        job.precision = Precision::FP16;
+        job.seqLen = 2048;
+        job.globalBatch = 16;
+        ParallelConfig config;
+        config.tp = 1;
+        config.dp = 16;
+        config.zero = 1;
+        config.recompute = Recompute::None;
+        const TrainingEstimator estimator(job, dgxH100(16));
+        config.ep = 8;
+        const TrainingEstimate ep8 = estimator.estimate(config);
+        config.ep = 16;
+        const TrainingEstimate ep16 = estimator.estimate(config);
+        QVERIFY2(ep8.valid && ep16.valid, (ep8.reason + ep16.reason).c_str());
+        const double expertSync = ep8.dpCommTotalSeconds - ep16.dpCommTotalSeconds;
+        QVERIFY2(qAbs(expertSync - 208.08e-6) < 0.02e-6, qPrintable(QString::number(expertSync)));
+    }
+
     void allToAllDispatcherSortsTokensByLocalExpert()
     {
         // The tiny MoE (h = 1024, 8 experts, top 2) at 2048 tokens on one DGX H100, TP 1 x DP 8,
