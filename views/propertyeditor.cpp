@@ -570,16 +570,24 @@ void PropertyEditor::addTrainingLayoutRows(PropertyFields &fields)
         ->setToolTip(tr("What selective recomputation repeats, comma-separated (Megatron-Core "
                         "recompute_modules): core_attn, layernorm, moe_act, mlp, mla_up_proj. "
                         "Naming modules fixes Recompute to selective."));
-    fields.addChoice(
-        tr("ZeRO stage"),
-        {{searched, QString()},
-         {QStringLiteral("0"), QStringLiteral("0")},
-         {QStringLiteral("1"), QStringLiteral("1")},
-         {QStringLiteral("2"), QStringLiteral("2")},
-         {QStringLiteral("3"), QStringLiteral("3")}},
-        k.zero ? QString::number(*k.zero) : QString(), [](model::Plan &p, const QString &v) {
-            p.training.constraints.zero = v.isEmpty() ? std::nullopt : std::optional(v.toInt());
-        });
+    fields
+        .addChoice(tr("ZeRO stage"),
+                   {{searched, QString()},
+                    {QStringLiteral("0"), QStringLiteral("0")},
+                    {QStringLiteral("1"), QStringLiteral("1")},
+                    {QStringLiteral("2"), QStringLiteral("2")},
+                    {QStringLiteral("3"), QStringLiteral("3")}},
+                   k.zero ? QString::number(*k.zero) : QString(),
+                   [](model::Plan &p, const QString &v) {
+                       p.training.constraints.zero
+                           = v.isEmpty() ? std::nullopt : std::optional(v.toInt());
+                   })
+        ->setToolTip(tr("What the data-parallel ranks shard, and what it costs: 0 nothing, "
+                        "gradients all-reduced once a step; 1 the optimizer states (Megatron's "
+                        "distributed optimizer), gradients reduce-scattered once a step; 2 the "
+                        "gradients too, so they are reduce-scattered after every microbatch; 3 "
+                        "the parameters too, gathered before every microbatch's forward and "
+                        "backward (FSDP)."));
     fields.addNumber(
         tr("MoE capacity factor"), job.moeCapacityFactor, 1, 16, 2, QString(), QString(),
         [](model::Plan &p, std::optional<double> v) { p.training.moeCapacityFactor = *v; });

@@ -422,6 +422,12 @@ private slots:
                                  "Gradient reduction", "Offloaded layers",
                                  "First stage layers", "Last stage layers"})
             QVERIFY2(editor->findChild<QWidget *>(QLatin1String(name)), name);
+        // The ZeRO choice says what each stage costs, ZeRO-2's reduction every microbatch too.
+        auto *zero = editor->findChild<QComboBox *>(QStringLiteral("ZeRO stage"));
+        QVERIFY(zero);
+        QVERIFY2(
+            zero->toolTip().contains(QStringLiteral("reduce-scattered after every microbatch")),
+            qPrintable(zero->toolTip()));
         // The last stage's own size: one undoable edit, written to the plan under its key.
         auto *lastStage = editor->findChild<QSpinBox *>(QStringLiteral("Last stage layers"));
         QVERIFY(lastStage);
