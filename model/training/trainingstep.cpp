@@ -991,7 +991,8 @@ double StepAssembler::gradientAllReduceSeconds(double bytes, int group, int stri
     const int gpusPerNode = m_cluster.gpusPerNode;
     const int local = std::clamp(gpusPerNode / std::max(1, stride), 1, group);
     const int nodes = std::max(1, group / local);
-    // Beyond a node a stride also spreads the group: its ranks span stride / node nodes each.
+    // A stride beyond a node puts consecutive ranks stride / node nodes apart: the ring crosses
+    // that many times the group's size in nodes (what an oversubscribed fabric divides).
     const int span = stride > gpusPerNode
         ? static_cast<int>(std::min<long long>(1LL * group * (stride / gpusPerNode), 1 << 30))
         : nodes;
