@@ -44,6 +44,16 @@ ModelSpec tinyMoeModel()
     return model;
 }
 
+/** The tiny MoE at 2,048 tokens a sequence, `globalBatch` sequences a step. */
+TrainingJob tinyMoeJob(int globalBatch)
+{
+    TrainingJob job;
+    job.model = tinyMoeModel();
+    job.seqLen = 2048;
+    job.globalBatch = globalBatch;
+    return job;
+}
+
 ClusterDescription dgxA100(int gpus)
 {
     // A DGX A100 SuperPOD-style rail fabric of 40-port HDR leaves, non-blocking.
@@ -483,10 +493,7 @@ private slots:
         // Selective recompute of the norms and the MoE activation repeats those two and leaves
         // the attention and the expert GEMMs alone; their FLOPs are memory-bound work, so the
         // hardware FLOP/s equal the model's.
-        TrainingJob job;
-        job.model = tinyMoeModel();
-        job.seqLen = 2048;
-        job.globalBatch = 1;
+        TrainingJob job = tinyMoeJob(1);
         const auto [plain, repeated]
             = withoutAndWithRecompute(job,
                                       static_cast<unsigned>(RecomputeModule::LayerNorm)
@@ -1229,10 +1236,7 @@ private slots:
         // folded ranks need no TP gather and scatter around the experts and hold each expert
         // whole: 2 layers x 8 x 2 x 1024 x 512 = 16,777,216 expert weights over 4 ranks instead
         // of 8, 2,097,152 more a GPU, 4,194,304 bytes in 16 bits.
-        TrainingJob job;
-        job.model = tinyMoeModel();
-        job.seqLen = 2048;
-        job.globalBatch = 4;
+        TrainingJob job = tinyMoeJob(4);
         ParallelConfig config;
         config.tp = 2;
         config.dp = 4;
@@ -1279,12 +1283,9 @@ private slots:
         // all-gather, each half a 2-rank all-reduce through the NIC: launch 8.4 us + 2 ring steps
         // of (9.6 + 1) us + 8,388,608 B / (400 Gb/s x 0.94 = 47 GB/s) = 8.4 + 21.2 + 178.48 =
         // 208.08 us, half each, 208.08 us for the two. Through NVLink it would be about 38 us.
-        TrainingJob job;
-        job.model = tinyMoeModel();
+        TrainingJob job = tinyMoeJob(16);
         job.model.experts = 16;
         job.precision = Precision::FP16;
-        job.seqLen = 2048;
-        job.globalBatch = 16;
         ParallelConfig config;
         config.tp = 1;
         config.dp = 16;
@@ -1311,10 +1312,7 @@ private slots:
         // with two or four (EP 4, EP 2) Megatron-Core's all-to-all dispatcher also sorts what it
         // received by local expert and unsorts it before the combine: twice the bytes and the
         // kernels. The deduplicated dispatcher (DeepEP) permutes once whatever a rank holds.
-        TrainingJob job;
-        job.model = tinyMoeModel();
-        job.seqLen = 2048;
-        job.globalBatch = 8;
+        TrainingJob job = tinyMoeJob(8);
         ParallelConfig config;
         config.dp = 8;
         config.recompute = Recompute::None;
