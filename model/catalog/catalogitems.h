@@ -50,6 +50,12 @@ struct GpuSpec : CatalogEntry
     double gemmPeakFraction = 0.8; ///< large-GEMM fraction of dense peak
     double gemmHalfPerformanceDim = 256; ///< Hockney n_1/2 of GEMM efficiency vs size
     double memoryAchievableFraction = 0.8; ///< of HBM bandwidth reached by streaming kernels
+    /**
+     * Of HBM bandwidth, reached by a GEMM of a few rows that streams its weight matrix (decode's
+     * GEMMs, M = the batch): below an element-wise streaming kernel's on every part measured
+     * (0: not measured; memoryAchievableFraction stands in).
+     */
+    double gemmWeightStreamingFraction = 0;
     double scaleUpBusBytesPerSecond = 0; ///< measured NCCL all-reduce busbw on the scale-up domain
     /** NCCL's ceiling on its LL protocol's bus bandwidth for this architecture (0: none). */
     double ncclLowLatencyBusCapBytesPerSecond = 0;
@@ -94,6 +100,13 @@ struct GpuSpec : CatalogEntry
     double achievableMemoryBytesPerSecond() const
     {
         return memoryBytesPerSecond * memoryAchievableFraction;
+    }
+    /** The HBM bandwidth a GEMM streams its weights at (gemmWeightStreamingFraction). */
+    double weightStreamingBytesPerSecond() const
+    {
+        return memoryBytesPerSecond
+            * (gemmWeightStreamingFraction > 0 ? gemmWeightStreamingFraction
+                                               : memoryAchievableFraction);
     }
     /** The large-GEMM fraction of peak for this precision. */
     double gemmPeakFractionFor(Precision precision) const

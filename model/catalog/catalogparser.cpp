@@ -77,6 +77,8 @@ void readGpuCalibration(JsonFieldReader &reader, GpuSpec &gpu)
     gpu.memoryAchievableFraction = calibration.number("memory_achievable_fraction", fraction);
     gpu.scaleUpBusBytesPerSecond
         = units::gbToBytes(calibration.number("scale_up_busbw_gb_per_s", positive));
+    gpu.gemmWeightStreamingFraction
+        = calibration.optionalNumber("gemm_weight_streaming_fraction", fraction).value_or(0.0);
     // Entries written before these factors existed get the GpuSpec defaults (the lower end of
     // FlashAttention-2's measured range, and a typical kernel launch cost).
     gpu.attentionPeakFraction = calibration.optionalNumber("attention_peak_fraction", fraction)

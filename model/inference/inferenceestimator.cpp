@@ -191,7 +191,8 @@ struct InferenceEstimator::BatchSetup
     GenerationSpan generation() const { return {inputTokens, outputTokens}; }
     double kvShare = 1; ///< this GPU's share of a token's K/V (its KV heads, its stage)
     double draftKvShare = 1; ///< the same for the draft model's K/V
-    double hbmBytesPerSecond = 0; ///< achievable
+    double hbmBytesPerSecond = 0; ///< achievable by an element-wise kernel
+    double weightStreamingBytesPerSecond = 0; ///< achievable by a GEMM streaming its weights
     ServingReplica replica;
     ServingFloor floor; ///< what no engine beats on the target's TP group
 };
@@ -223,6 +224,7 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     if (s.draft)
         s.draftKvShare = kvShareOf(s.draftShape);
     s.hbmBytesPerSecond = gpu.achievableMemoryBytesPerSecond();
+    s.weightStreamingBytesPerSecond = gpu.weightStreamingBytesPerSecond();
     ServingReplica &replica = s.replica;
     replica.shape = s.shape;
     replica.gpu = gpu;
@@ -365,7 +367,8 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
     e.decodeKvStreamSeconds = p * kvRead / s.hbmBytesPerSecond;
     e.decodeKvKernelSeconds = p * kvCacheReadSeconds(s.replica, kvRead);
     e.decodeMaskedMultiheadKernel = s.replica.maskedMultiheadKernel;
-    e.decodeMemorySeconds = p * weightBytesRead / s.hbmBytesPerSecond + e.decodeKvKernelSeconds;
+    e.decodeMemorySeconds
+        = p * weightBytesRead / s.weightStreamingBytesPerSecond + e.decodeKvKernelSeconds;
     // Embedding lookups cost no FLOPs; the output projection is counted as logit FLOPs. The
     // weight GEMMs' FLOPs at the efficiency of M = the micro-batch; the decode attention's at
     // the GPU's fused-attention rate: a long context's score FLOPs are no matrix-vector
@@ -470,7 +473,11 @@ void InferenceEstimator::explainBottleneck(InferenceEstimate &e, const std::stri
         e.bottleneckExplanation = "decode is memory-bound: each step reads "
             + formatNumber("%.1f", decodeBytesRead / units::giga)
             + " GB per GPU (weights and KV cache) at "
-            + formatNumber("%.0f", gpu.achievableMemoryBytesPerSecond() / units::giga) + " GB/s";
+            + formatNumber("%.0f", gpu.weightStreamingBytesPerSecond() / units::giga) + " GB/s";
+        if (gpu.weightStreamingBytesPerSecond() != gpu.achievableMemoryBytesPerSecond())
+            e.bottleneckExplanation += ", what its GEMMs stream weights at (the K/V cache "
+                + formatNumber("%.0f", gpu.achievableMemoryBytesPerSecond() / units::giga)
+                + " GB/s)";
         // Where the engine's attention kernel, not HBM, sets the K/V cache's time, say so.
         if (e.decodeKvKernelSeconds > 1.1 * e.decodeKvStreamSeconds)
             e.bottleneckExplanation += std::string("; its attention kernel (")

@@ -23,6 +23,7 @@ public:
         , m_rows(rows)
         , m_compute(computePrecision(replica.gpu, replica.weightPrecision))
         , m_hbm(replica.gpu.achievableMemoryBytesPerSecond())
+        , m_weightStreaming(replica.gpu.weightStreamingBytesPerSecond())
         , m_layers(std::ceil(replica.shape.layers / replica.pipelineStages))
     { }
 
@@ -38,9 +39,11 @@ public:
         const double efficiency = rateShare
             * gemmEfficiency(m_gpu, m_compute, groupRows > 0 ? groupRows : m_rows, n, k);
         const double computeSeconds = flops / (m_gpu.peakFlopsPerSecond(m_compute) * efficiency);
+        // Its bytes at the rate a GEMM of few rows streams its weights, which is below an
+        // element-wise kernel's (GpuSpec::gemmWeightStreamingFraction).
         const double bytes = weightElements * bytesPerElement(m_replica.weightPrecision)
             + m_rows * (k + n) * activationBytes;
-        const double memorySeconds = bytes / m_hbm;
+        const double memorySeconds = bytes / m_weightStreaming;
         StepOperation op {name, OperationKind::Gemm};
         op.flops = m_layers * flops;
         op.bytes = m_layers * bytes;
@@ -238,7 +241,8 @@ private:
     const GpuSpec &m_gpu;
     double m_rows;
     Precision m_compute;
-    double m_hbm;
+    double m_hbm; ///< what an element-wise kernel streams, bytes per second
+    double m_weightStreaming; ///< what a GEMM of few rows streams its weights at
     double m_layers;
     double m_computeSeconds = 0, m_memorySeconds = 0;
     StepOperations m_operations;

@@ -98,9 +98,10 @@ private slots:
     {
         // Llama 2 70B in FP16 is 2 x 68.98e9 = 138 GB of weights; on 8 x H100 each GPU holds 1/8.
         // At batch 1 a decode step must read all of them but the input embedding's 32,000 x
-        // 8,192 x 2 bytes = 524.3 MB, whose one row it gathers: 17.2 GB at 3350 GB/s x 0.89
-        // achievable (BabelStream triad 2.97 of 3.35 TB/s) = 6.04 ms, plus a little KV cache
-        // (320 KiB per token x ~1152 tokens of context / 8).
+        // 8,192 x 2 bytes = 524.3 MB, whose one row it gathers: 17.18 GB at the 3350 GB/s x 0.836
+        // a GEMM of few rows streams its weights at (aiconfigurator's H100 GEMMs) = 6.13 ms, plus
+        // a little KV cache (320 KiB per token x ~1152 tokens of context / 8) at the 0.89 an
+        // element-wise kernel reaches (BabelStream triad 2.97 of 3.35 TB/s).
         const InferenceEstimate e
             = estimator("h100-sxm5-80gb", "llama-2-70b", Precision::FP16, 8, 1024, 256, 1)
                   .estimate();
@@ -112,9 +113,9 @@ private slots:
         // KV per token: 80 layers x 2 x 8 KV heads x 128 x 2 bytes = 327,680 bytes.
         QCOMPARE(e.kvBytesPerToken, 327680.0);
         const double kvRead = 1.0 * (1024 + 128) * 327680.0 / 8;
-        QVERIFY(
-            qAbs(e.decodeMemorySeconds - ((weights - 524288000.0) / 8 + kvRead) / (3350e9 * 0.89))
-            < 1e-12);
+        QVERIFY(qAbs(e.decodeMemorySeconds
+                     - ((weights - 524288000.0) / 8 / (3350e9 * 0.836) + kvRead / (3350e9 * 0.89)))
+                < 1e-12);
         QVERIFY(e.decodeMemorySeconds > e.decodeComputeSeconds);
         QCOMPARE(e.bottleneck, std::string("memory-bandwidth"));
         QVERIFY(e.fits);
@@ -288,12 +289,14 @@ private slots:
         const double kvPerToken = 126 * 2.0 * 8 * 128 * 2;
         QCOMPARE(e.kvBytesPerToken, kvPerToken);
         const double kvRead = 1.0 * (1024 + 128) * kvPerToken / 16;
-        QVERIFY(qAbs(e.decodeMemorySeconds
-                     - 2 * ((weights - 4202692608.0) / 16 + kvRead) / (3350e9 * 0.89))
-                < 1e-12);
-        // About 33.9 ms: reading the 808 GB once over 8 GPUs' achievable bandwidth
-        // (808 GB / 8 / (3350 GB/s x 0.89) = 33.9 ms).
-        QVERIFY(qAbs(e.decodeMemorySeconds - 0.0340) < 0.0005);
+        QVERIFY(
+            qAbs(
+                e.decodeMemorySeconds
+                - 2 * ((weights - 4202692608.0) / 16 / (3350e9 * 0.836) + kvRead / (3350e9 * 0.89)))
+            < 1e-12);
+        // About 36.1 ms: the 808 GB read once over 8 GPUs, each streaming its weights at
+        // 3350 GB/s x 0.836 (808 GB / 8 / 2,800.6 GB/s = 36.06 ms).
+        QVERIFY(qAbs(e.decodeMemorySeconds - 0.0362) < 0.0005);
         QVERIFY(e.decodeCommSeconds > 0); // stage sends and all-reduces
         QCOMPARE(e.outputTokensPerSecondPerGpu, e.outputTokensPerSecondPerReplica / 16);
 
@@ -350,6 +353,37 @@ private slots:
         QVERIFY(kernels >= 32 * 9);
         QVERIFY(e.prefillSeconds > 32 * 9 * 3.5e-6);
         QVERIFY(e.prefillSeconds > 13.4e9 / (3350e9 * 0.89));
+    }
+
+    void decodeGemmsStreamWeightsAtAGemmsRate()
+    {
+        // Llama 2 7B in FP16 at batch 1 on one H100 SXM5: each layer's MLP down GEMM reads
+        // 4,096 x 11,008 x 2 B of weights and 1 x (11,008 + 4,096) x 2 B of activations,
+        // 90,207,744 B, at the 3,350 GB/s x 0.836 = 2,800.6 GB/s a GEMM of few rows streams its
+        // weights at (aiconfigurator's H100 GEMMs): 32.21 us, plus the 3.5 us launch, 35.71 us,
+        // 1.1427 ms over 32 layers. Its FLOPs take less: 2 x 4,096 x 11,008 = 90.2 MFLOP at
+        // 989.4 TFLOP/s x 0.784 x 3 / (3 + 517) (the GEMM curve at M = 1) = 4.47 TFLOP/s, 20 us.
+        // At the triad's 0.89 it would have been 32 x (30.26 + 3.5) us = 1.080 ms.
+        const InferenceEstimate h100
+            = estimator("h100-sxm5-80gb", "llama-2-7b", Precision::FP16, 1, 128, 128, 1).estimate();
+        const StepOperation *down = findOperation(h100.decodeOperations, "MLP down");
+        QVERIFY(down);
+        QCOMPARE(down->bytes, 32 * 90207744.0);
+        QVERIFY2(qAbs(down->seconds - 1.1427e-3) < 0.0001e-3,
+                 qPrintable(QString::number(down->seconds * 1e3)));
+        // The L4 has no GEMM measurement: its element-wise rate, 300 GB/s x 0.78 = 234 GB/s,
+        // stands in: 32 x (90,207,744 B / 234 GB/s + 3.5 us) = 32 x 389.0 us = 12.448 ms.
+        const InferenceEstimate l4
+            = estimator("l4", "llama-2-7b", Precision::FP16, 1, 128, 128, 1).estimate();
+        down = findOperation(l4.decodeOperations, "MLP down");
+        QVERIFY(down);
+        QVERIFY2(qAbs(down->seconds - 12.448e-3) < 0.001e-3,
+                 qPrintable(QString::number(down->seconds * 1e3)));
+        // The explanation gives both rates where they differ.
+        QVERIFY2(h100.bottleneckExplanation.find("at 2801 GB/s, what its GEMMs stream weights "
+                                                 "at (the K/V cache 2982 GB/s)")
+                     != std::string::npos,
+                 h100.bottleneckExplanation.c_str());
     }
 
     void decodeAttentionReadsEachKvHeadOnce()
@@ -482,12 +516,13 @@ private slots:
         // 32 layers and 2 x 32000 x 4096 embeddings: 46.70 B parameters, 23.35 GB a rank at 1 B.
         // The experts are 32 x 1409.29 M / 2 = 22.55 GB a rank, of which 3/4 stay unread, and
         // the input embedding's 32,000 x 4,096 / 2 = 65.5 MB a rank is gathered, not read: the
-        // step reads 23.35 - 16.91 - 0.07 = 6.37 GB of weights, 2.138 ms at 0.89 x 3.35 TB/s.
+        // step reads 23.35 - 16.91 - 0.07 = 6.37 GB of weights, 2.275 ms at the 0.836 x
+        // 3.35 TB/s a GEMM of few rows streams its weights at.
         const InferenceEstimate e
             = estimator("h100-sxm5-80gb", "mixtral-8x7b", Precision::FP8, 2, 1000, 1000, 1)
                   .estimate();
         const double weightSeconds = e.decodeMemorySeconds - e.decodeKvKernelSeconds;
-        QVERIFY2(qAbs(weightSeconds / 2.138e-3 - 1.0) < 0.01,
+        QVERIFY2(qAbs(weightSeconds / 2.275e-3 - 1.0) < 0.01,
                  qPrintable(QString::number(weightSeconds)));
         QVERIFY2(e.bottleneckExplanation.find("reads 6.5 GB per GPU") != std::string::npos,
                  e.bottleneckExplanation.c_str());
@@ -499,7 +534,8 @@ private slots:
         // of 48 layers) in FP8 on eight H100s, batch 1. A decode token touches 1 of the 128
         // routed experts of each MoE layer: the step reads all but 24 x 127 experts of
         // 125,829,120 and the input embedding's 202,048 x 5,120 gathered rows, (400.71 - 383.53
-        // - 1.03) G = 16.15 GB, 2.018 GB a rank, 0.6769 ms at 0.89 x 3.35 TB/s. The dense layers'
+        // - 1.03) G = 16.15 GB, 2.018 GB a rank, 0.7206 ms at 0.836 x 3.35 TB/s (a GEMM's weight
+        // streaming rate). The dense layers'
         // MLP (24 layers of 3 x 5120 x 16384 at 1 B, an eighth a rank) is read every step: up 24 x
         // 5120 x 32768 / 8 = 503.3 MB besides its activations.
         InferenceJob job;
@@ -532,7 +568,7 @@ private slots:
         // layer's), 16-bit, an eighth a rank: 1000 x 53,248 x 2 / 8 B.
         QCOMPARE(e.workspaceBytesPerGpu, 13312000.0);
         const double weightSeconds = e.decodeMemorySeconds - e.decodeKvKernelSeconds;
-        QVERIFY2(qAbs(weightSeconds / 0.6769e-3 - 1.0) < 0.001,
+        QVERIFY2(qAbs(weightSeconds / 0.7206e-3 - 1.0) < 0.001,
                  qPrintable(QString::number(weightSeconds)));
         const StepOperation *denseUp = findOperation(e.decodeOperations, "dense-layer MLP up");
         QVERIFY(denseUp);
@@ -934,22 +970,23 @@ private slots:
         // Throughput meets the median and mean targets (at most 10%, within +-5%). Latency at a
         // given batch met its median target (9.7%) until the L40S's FP8 GEMMs lost the scale pass
         // of the dynamic quantisation their measurement included (catalog source): its
-        // compute-bound first-token rows came closer and the median crossed to 10.05%. The
-        // guards keep every figure from getting worse than docs/validation-inference.md records
-        // over the scored rows (throughput largest error 34.9%; latency median 10.05%, mean
-        // +6.3%, largest 39.3%). Five TensorRT-LLM 0.9 Mixtral figures are
-        // faster than their stated workload allows and are set aside
-        // (validationSetsAsideFiguresBeyondTheirFloor); with them the latency mean was +4.4%.
+        // compute-bound first-token rows came closer and the median crossed to 10.05%; decode
+        // GEMMs streaming their weights at the rate GEMMs of few rows measure (below an
+        // element-wise kernel's; gemm_weight_streaming_fraction) brought it to 10.04%. The guards
+        // keep every figure from getting worse than docs/validation-inference.md records over
+        // the scored rows (throughput largest error 34.9%; latency median 10.04%, mean +5.3%,
+        // largest 39.3%). Five TensorRT-LLM 0.9 Mixtral figures are faster than their stated
+        // workload allows and are set aside (validationSetsAsideFiguresBeyondTheirFloor).
         QVERIFY2(t.medianAbsoluteError <= 0.10, qPrintable(QString::number(t.medianAbsoluteError)));
-        QVERIFY2(l.medianAbsoluteError <= 0.1006,
+        QVERIFY2(l.medianAbsoluteError <= 0.1005,
                  qPrintable(QString::number(l.medianAbsoluteError)));
         QVERIFY2(t.maxAbsoluteError <= 0.36, qPrintable(QString::number(t.maxAbsoluteError)));
         QVERIFY2(l.maxAbsoluteError <= 0.40, qPrintable(QString::number(l.maxAbsoluteError)));
         QVERIFY2(std::abs(t.meanSignedError) <= 0.05,
                  qPrintable(QString::number(t.meanSignedError)));
-        QVERIFY2(l.meanSignedError <= 0.065, qPrintable(QString::number(l.meanSignedError)));
-        // The TensorRT-LLM 1.0 page contributes 60 throughput rows (-3.9% mean); the other 107
-        // are recorded at -0.6%. Guard them apart, so that one source's drift cannot hide behind
+        QVERIFY2(l.meanSignedError <= 0.055, qPrintable(QString::number(l.meanSignedError)));
+        // The TensorRT-LLM 1.0 page contributes 60 throughput rows (-3.9% mean); the other 108
+        // are recorded at +1.6%. Guard them apart, so that one source's drift cannot hide behind
         // the other's.
         std::vector<InferenceValidationRow> otherThroughput, singleReadModels;
         for (const InferenceValidationRow &row : throughput) {
@@ -983,9 +1020,9 @@ private slots:
                 QVERIFY2(std::abs(row.signedError()) <= 0.15,
                          qPrintable(QString::fromStdString(row.id) + " "
                                     + QString::number(row.signedError())));
-        // Latency at a given batch: optimistic on the mean (+6.1%), and first-token rows beyond
-        // 30% (Mixtral's 128-token prompts on H200, -39%, and A100, -27%, close to the floor
-        // of reading every expert; short prompts on small models, up to +32%).
+        // Latency at a given batch: optimistic on the mean (+5.3%), and a first-token row beyond
+        // 30% (Mixtral's 128-token prompt on H200, -39%, close to the floor of reading every
+        // expert; short prompts on small models reach +22%).
         QEXPECT_FAIL("", "latency at a batch optimistic on the mean", Continue);
         QVERIFY(std::abs(l.meanSignedError) <= 0.05);
         QEXPECT_FAIL("", "first-token rows beyond 30%", Continue);
