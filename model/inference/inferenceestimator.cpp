@@ -472,12 +472,16 @@ void InferenceEstimator::explainBottleneck(InferenceEstimate &e, const std::stri
         e.bottleneck = "memory-bandwidth";
         e.bottleneckExplanation = "decode is memory-bound: each step reads "
             + formatNumber("%.1f", decodeBytesRead / units::giga)
-            + " GB per GPU (weights and KV cache) at "
-            + formatNumber("%.0f", gpu.weightStreamingBytesPerSecond() / units::giga) + " GB/s";
-        if (gpu.weightStreamingBytesPerSecond() != gpu.achievableMemoryBytesPerSecond())
-            e.bottleneckExplanation += ", what its GEMMs stream weights at (the K/V cache "
-                + formatNumber("%.0f", gpu.achievableMemoryBytesPerSecond() / units::giga)
-                + " GB/s)";
+            + " GB per GPU (weights and KV cache)";
+        const double weightRate = gpu.weightStreamingBytesPerSecond();
+        const double streamRate = gpu.achievableMemoryBytesPerSecond();
+        if (weightRate == streamRate)
+            e.bottleneckExplanation
+                += " at " + formatNumber("%.0f", streamRate / units::giga) + " GB/s";
+        else
+            e.bottleneckExplanation += ": its GEMMs stream the weights at "
+                + formatNumber("%.0f", weightRate / units::giga) + " GB/s, the K/V cache at "
+                + formatNumber("%.0f", streamRate / units::giga) + " GB/s";
         // Where the engine's attention kernel, not HBM, sets the K/V cache's time, say so.
         if (e.decodeKvKernelSeconds > 1.1 * e.decodeKvStreamSeconds)
             e.bottleneckExplanation += std::string("; its attention kernel (")
