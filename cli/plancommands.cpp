@@ -49,7 +49,7 @@ void addHallRows(Table &summary, const model::PlanEstimate &e)
              std::to_string(e.storageCabinets) + " (the storage systems, beside the spine row)"});
     if (e.managementSwitches > 0)
         summary.addRow({"management network",
-                        std::to_string(e.managementSwitches) + " switches, "
+                        model::groupedCount(e.managementSwitches) + " switches, "
                             + model::groupedCount(e.managementCables)
                             + " cables (every BMC and management port)"});
     if (e.storageCables > 0)
@@ -74,11 +74,10 @@ void addHallRows(Table &summary, const model::PlanEstimate &e)
 std::string planSummaryText(const model::PlanEstimate &e)
 {
     Table summary({"figure", "value"});
-    summary.addRow({"GPUs", std::to_string(e.gpus) + " x " + e.gpuName});
-    summary.addRow({"nodes", std::to_string(e.nodes)});
-    summary.addRow(
-        {"peak dense BF16/FP16", format("%.2f PFLOP/s", e.peakDenseFlopsPerSecond / units::peta)});
-    summary.addRow({"GPU memory", format("%.2f TB", e.gpuMemoryBytes / units::tera)});
+    summary.addRow({"GPUs", model::groupedCount(e.gpus) + " x " + e.gpuName});
+    summary.addRow({"nodes", model::groupedCount(e.nodes)});
+    summary.addRow({"peak dense BF16/FP16", model::humanFlopsRate(e.peakDenseFlopsPerSecond)});
+    summary.addRow({"GPU memory", model::humanBytes(e.gpuMemoryBytes)});
     if (!e.fabricError.empty())
         summary.addRow({"fabric (" + e.fabric.topology + ")", "cannot be built: " + e.fabricError});
     else if (e.fabric.endpoints > 0)
@@ -86,31 +85,31 @@ std::string planSummaryText(const model::PlanEstimate &e)
             {"fabric (" + e.fabric.topology + ")", model::fabricCountsSummary(e.fabric)});
     addHallRows(summary, e);
     summary.addRow({"IT power",
-                    format("%.1f kW", e.power.itWatts() / units::kilo)
-                        + format(" (GPUs %.1f", e.power.gpusWatts / units::kilo)
-                        + format(", nodes %.1f", e.power.nodesWatts / units::kilo)
-                        + format(", network %.1f", e.power.networkWatts / units::kilo)
-                        + format(", storage %.1f kW)", e.power.storageWatts / units::kilo)});
-    summary.addRow({"facility power",
-                    format("%.1f kW", e.power.facilityWatts() / units::kilo)
-                        + format(" at PUE %.2f", e.power.pue)});
-    summary.addRow({"capital cost", format("%.0f USD", e.capitalCostUsd)});
+                    model::humanPower(e.power.itWatts()) + " (GPUs "
+                        + model::humanPower(e.power.gpusWatts) + ", nodes "
+                        + model::humanPower(e.power.nodesWatts) + ", network "
+                        + model::humanPower(e.power.networkWatts) + ", storage "
+                        + model::humanPower(e.power.storageWatts) + ")"});
+    summary.addRow(
+        {"facility power",
+         model::humanPower(e.power.facilityWatts()) + format(" at PUE %.2f", e.power.pue)});
+    summary.addRow({"capital cost", model::humanUsd(e.capitalCostUsd)});
     if (e.campus)
         summary.addRow({"campus",
                         std::to_string(e.campus->buildings)
                             + " buildings like this one: " + model::groupedCount(e.campus->gpus)
-                            + " GPUs, " + format("%.1f MW IT", e.campus->itWatts / 1e6)
-                            + format(" (%.1f MW facility), ", e.campus->facilityWatts / 1e6)
-                            + format("%.0f USD", e.campus->capitalUsd) + "; interconnect "
+                            + " GPUs, " + model::humanPower(e.campus->itWatts) + " IT ("
+                            + model::humanPower(e.campus->facilityWatts) + " facility), "
+                            + model::humanUsd(e.campus->capitalUsd) + "; interconnect "
                             + format("%.3g Tb/s",
                                      units::bytesPerSecondToTbitPerSecond(
                                          e.campus->interconnectBytesPerSecondPerBuilding))
                             + " out of each building, "
                             + format("%.3g us", e.campus->interconnectLatencySeconds * 1e6) + ", "
-                            + format("%.0f USD", e.campus->interconnectUsd)});
+                            + model::humanUsd(e.campus->interconnectUsd)});
     for (const model::RackUsage &rack : e.racks)
         summary.addRow({"racks: " + rack.groupName,
-                        std::to_string(rack.racks) + " x " + rack.rackName + ", "
+                        model::groupedCount(rack.racks) + " x " + rack.rackName + ", "
                             + std::to_string(rack.nodesPerRack) + " nodes each, "
                             + format("%.1f kW", rack.wattsPerRack / units::kilo)
                             + format(" of %.1f kW", rack.rackLimitWatts / units::kilo)});

@@ -151,16 +151,15 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
     const model::OperationsEstimate &o = run.operations;
     const model::ReliabilityEstimate &r = run.reliability;
     Table table({"run", "value"});
-    table.addRow({"power (average)",
-                  format("IT %.1f kW", o.itWatts() / 1e3) + format(" (GPUs %.1f", o.gpusWatts / 1e3)
-                      + format(" at %.0f%% busy", 100 * run.gpuBusyFraction)
-                      + format(", nodes %.1f", o.nodesWatts / 1e3)
-                      + format(", network %.1f", o.networkWatts / 1e3)
-                      + format(", storage %.1f kW)", o.storageWatts / 1e3)});
+    table.addRow(
+        {"power (average)",
+         "IT " + model::humanPower(o.itWatts()) + " (GPUs " + model::humanPower(o.gpusWatts)
+             + format(" at %.0f%% busy", 100 * run.gpuBusyFraction) + ", nodes "
+             + model::humanPower(o.nodesWatts) + ", network " + model::humanPower(o.networkWatts)
+             + ", storage " + model::humanPower(o.storageWatts) + ")"});
     table.addRow({"facility power",
-                  format("%.1f kW", o.facilityWatts / 1e3)
-                      + format(" at PUE %.2f", setup.facility.pue) + " (" + setup.facility.id
-                      + ")"});
+                  model::humanPower(o.facilityWatts) + format(" at PUE %.2f", setup.facility.pue)
+                      + " (" + setup.facility.id + ")"});
     table.addRow({"failures",
                   format("%.2f interruptions per day", r.interruptionsPerDay) + ", job MTBF "
                       + model::humanWait(r.mtbfSeconds)});
@@ -183,8 +182,9 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                             "restarts the run from its start"});
     table.addRow({"restart",
                   format("%.1f min", r.restartSeconds / 60)
-                      + (r.sparesCoverFailures ? " (" + std::to_string(r.spareNodes)
-                                 + " spare nodes cover the failed ones)"
+                      + (r.sparesCoverFailures ? " (" + model::groupedCount(r.spareNodes)
+                                 + (r.spareNodes == 1 ? " spare node covers" : " spare nodes cover")
+                                 + " the failed ones)"
                                                : " (includes waiting for a node replacement)")});
     table.addRow({"goodput",
                   r.goodput > 0 || r.checkpointsWritable
@@ -192,7 +192,7 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                       : std::string("none: without checkpoints the run practically "
                                     "never finishes")});
     table.addRow({"data feed",
-                  format("%.2f GB/s", run.dataFeedBytesPerSecond / units::giga)
+                  model::humanBytes(run.dataFeedBytesPerSecond) + "/s"
                       + format(" of %.0f GB/s storage read",
                                setup.storage.readBytesPerSecond / units::giga)});
     if (run.dataPath.present)
@@ -208,17 +208,17 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                           + " with failures, restarts and checkpoints"});
         table.addRow({"GPU-hours (expected)", format("%.4g", o.wallGpuHours)});
         table.addRow({"energy",
-                      format("%.1f MWh", o.energyMegawattHours)
-                          + format(", $%.0f electricity", o.electricityUsd)
+                      model::humanEnergy(o.energyMegawattHours * 3.6e9) + ", "
+                          + model::humanUsd(o.electricityUsd) + " electricity"
                           + format(", %.1f t CO2e", o.carbonTonnes)});
         table.addRow({"cost",
-                      format("$%.0f", o.costUsd)
+                      model::humanUsd(o.costUsd)
                           + format(" at $%.2f per GPU-hour", o.costPerGpuHourUsd)
                           + (setup.hourlyUsdPerGpu ? " (cloud price)"
                                                    : " (capital amortised + electricity)")});
     }
     table.addRow({"capital",
-                  format("$%.0f", run.capitalUsd)
+                  model::humanUsd(run.capitalUsd)
                       + format(" (%.0f switches", static_cast<double>(run.switches))
                       + format(", %.0f transceivers)", static_cast<double>(run.transceivers))});
     std::string text = table.render();

@@ -309,22 +309,25 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
                                 .arg(QString::fromStdString(e.gpuName))
                                 .arg(number(100 * training.mfu, 1)));
     else
-        m_headline->setText(tr("%1: %2 x %3, %4 kW facility power, %5 M USD")
-                                .arg(QString::fromStdString(e.planName))
-                                .arg(fleetCount(e))
-                                .arg(QString::fromStdString(e.gpuName))
-                                .arg(number(e.power.facilityWatts() / units::kilo, 0))
-                                .arg(number(e.capitalCostUsd / units::mega, 2)));
+        m_headline->setText(
+            tr("%1: %2 x %3, %4 facility power, %5")
+                .arg(QString::fromStdString(e.planName))
+                .arg(fleetCount(e))
+                .arg(QString::fromStdString(e.gpuName))
+                .arg(QString::fromStdString(model::humanPower(e.power.facilityWatts())),
+                     QString::fromStdString(model::humanUsd(e.capitalCostUsd))));
 }
 
 void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEstimate &e)
 {
     auto *hardware = new QTreeWidgetItem(tree, {sectionTitle(tr("Hardware"), e)});
-    addRow(hardware, tr("GPUs"), tr("%1 x %2").arg(e.gpus).arg(QString::fromStdString(e.gpuName)));
-    addRow(hardware, tr("Nodes"), QString::number(e.nodes));
+    addRow(hardware, tr("GPUs"),
+           tr("%1 x %2").arg(QString::fromStdString(model::groupedCount(e.gpus)),
+                             QString::fromStdString(e.gpuName)));
+    addRow(hardware, tr("Nodes"), QString::fromStdString(model::groupedCount(e.nodes)));
     addRow(hardware, tr("Peak dense BF16/FP16"),
-           tr("%1 PFLOP/s").arg(number(e.peakDenseFlopsPerSecond / units::peta, 1)));
-    addRow(hardware, tr("GPU memory"), tr("%1 TB").arg(number(e.gpuMemoryBytes / units::tera, 2)));
+           QString::fromStdString(model::humanFlopsRate(e.peakDenseFlopsPerSecond)));
+    addRow(hardware, tr("GPU memory"), QString::fromStdString(model::humanBytes(e.gpuMemoryBytes)));
     if (!e.fabricError.empty())
         addRow(hardware, tr("Fabric (%1)").arg(QString::fromStdString(e.fabric.topology)),
                tr("cannot be built: %1").arg(QString::fromStdString(e.fabricError)));
@@ -344,39 +347,40 @@ void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEs
 void EstimateSummaryView::addCampusRow(QTreeWidgetItem *section, const model::CampusTotals &campus)
 {
     addRow(section, tr("Campus of %1 buildings").arg(campus.buildings),
-           tr("%1 GPUs, %2 MW IT, %3 USD with the interconnect (%4 Tb/s out of each "
-              "building, %5 USD)")
+           tr("%1 GPUs, %2 IT, %3 with the interconnect (%4 Tb/s out of each building, %5)")
                .arg(QString::fromStdString(model::groupedCount(campus.gpus)),
-                    number(campus.itWatts / 1e6, 1), number(campus.capitalUsd, 0),
+                    QString::fromStdString(model::humanPower(campus.itWatts)),
+                    QString::fromStdString(model::humanUsd(campus.capitalUsd)),
                     number(units::bytesPerSecondToTbitPerSecond(
                                campus.interconnectBytesPerSecondPerBuilding),
                            1),
-                    number(campus.interconnectUsd, 0)));
+                    QString::fromStdString(model::humanUsd(campus.interconnectUsd))));
 }
 
 void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstimate &e)
 {
-    auto *power = new QTreeWidgetItem(tree, {sectionTitle(tr("Power and cost"), e)});
+    auto *powerSection = new QTreeWidgetItem(tree, {sectionTitle(tr("Power and cost"), e)});
     if (e.facilityPowerLimitWatts)
-        addRow(power, tr("Facility power budget"),
+        addRow(powerSection, tr("Facility power budget"),
                tr("%1 MW: %2")
                    .arg(number(*e.facilityPowerLimitWatts / 1e6, 1),
                         e.overPowerBudget() ? tr("exceeded") : tr("within")));
-    addRow(power, tr("IT power"), tr("%1 kW").arg(number(e.power.itWatts() / units::kilo, 1)));
-    addRow(power, tr("  GPUs / nodes / network / storage"),
-           tr("%1 / %2 / %3 / %4 kW")
-               .arg(number(e.power.gpusWatts / units::kilo, 1),
-                    number(e.power.nodesWatts / units::kilo, 1),
-                    number(e.power.networkWatts / units::kilo, 1),
-                    number(e.power.storageWatts / units::kilo, 1)));
-    addRow(power, tr("Facility power"),
-           tr("%1 kW at PUE %2")
-               .arg(number(e.power.facilityWatts() / units::kilo, 1), number(e.power.pue, 2)));
-    addRow(power, tr("Capital cost"), tr("%1 USD").arg(number(e.capitalCostUsd, 0)));
+    const auto powerText = [](double watts) {
+        return QString::fromStdString(model::humanPower(watts));
+    };
+    addRow(powerSection, tr("IT power"), powerText(e.power.itWatts()));
+    addRow(powerSection, tr("  GPUs / nodes / network / storage"),
+           tr("%1 / %2 / %3 / %4")
+               .arg(powerText(e.power.gpusWatts), powerText(e.power.nodesWatts),
+                    powerText(e.power.networkWatts), powerText(e.power.storageWatts)));
+    addRow(powerSection, tr("Facility power"),
+           tr("%1 at PUE %2").arg(powerText(e.power.facilityWatts()), number(e.power.pue, 2)));
+    addRow(powerSection, tr("Capital cost"),
+           QString::fromStdString(model::humanUsd(e.capitalCostUsd)));
     if (e.campus)
-        addCampusRow(power, *e.campus);
+        addCampusRow(powerSection, *e.campus);
     for (const model::RackUsage &rack : e.racks)
-        addRow(power, tr("Racks: %1").arg(QString::fromStdString(rack.groupName)),
+        addRow(powerSection, tr("Racks: %1").arg(QString::fromStdString(rack.groupName)),
                tr("%1 x %2, %3 nodes each, %4 of %5 kW")
                    .arg(rack.racks)
                    .arg(QString::fromStdString(rack.rackName))
@@ -384,21 +388,21 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
                    .arg(number(rack.wattsPerRack / units::kilo, 1),
                         number(rack.rackLimitWatts / units::kilo, 1)));
     if (e.networkCabinets > 0)
-        addRow(power, tr("Racks: network"),
+        addRow(powerSection, tr("Racks: network"),
                tr("%1 for the switches (one per row for its leaves and management switch, a "
                   "spine row; Data Hall tab)")
                    .arg(e.networkCabinets));
     if (e.storageCabinets > 0)
-        addRow(power, tr("Racks: storage"),
+        addRow(powerSection, tr("Racks: storage"),
                tr("%1 for the storage systems (in the spine row, or behind the compute rows)")
                    .arg(e.storageCabinets));
     if (e.managementSwitches > 0)
-        addRow(power, tr("Management network"),
+        addRow(powerSection, tr("Management network"),
                tr("%1 switches, %2 cables (every BMC and management port, out of band)")
                    .arg(e.managementSwitches)
                    .arg(number(static_cast<double>(e.managementCables), 0)));
     if (e.storageCables > 0)
-        addRow(power, tr("Storage network"),
+        addRow(powerSection, tr("Storage network"),
                e.storageSwitches > 0
                    ? tr("%1 switches of its own, %2 cables (servers' storage ports and storage "
                         "systems)")
@@ -407,12 +411,12 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
                    : tr("%1 cables from the storage systems to free fabric leaf ports")
                          .arg(number(static_cast<double>(e.storageCables), 0)));
     if (e.pdus > 0 || e.patchPanels > 0)
-        addRow(power, tr("Cabinet fittings"),
+        addRow(powerSection, tr("Cabinet fittings"),
                tr("%1 zero-U PDUs (A and B feeds), %2 patch panels for the fibre between rows")
                    .arg(number(static_cast<double>(e.pdus), 0),
                         number(static_cast<double>(e.patchPanels), 0)));
     if (e.overLimitRacks > 0)
-        addRow(power, tr("Cabinets over a limit"),
+        addRow(powerSection, tr("Cabinets over a limit"),
                tr("%1 (power, load, rack units or PDUs; Data Hall tab)")
                    .arg(number(static_cast<double>(e.overLimitRacks), 0)));
 }

@@ -284,7 +284,7 @@ QString money(double usd)
     return QObject::tr("%1 USD").arg(QLocale().toString(usd, 'f', 0));
 }
 
-QString humanCount(double value)
+QString wholeNumber(double value)
 {
     return QLocale().toString(value, 'f', 0);
 }
@@ -294,25 +294,31 @@ QString fixed(double value, int decimals)
     return QLocale().toString(value, 'f', decimals);
 }
 
+/** A figure of the key-figure lines as people quote it ("$55.0 M", "2.21 MW"). */
+QString human(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
 QStringList keyFigures(const model::PlanEstimate &e)
 {
     QStringList lines;
-    lines << QObject::tr("%1 x %2 in %3 servers, %4 PFLOP/s dense BF16")
-                 .arg(e.gpus)
+    lines << QObject::tr("%1 x %2 in %3 servers, %4 dense BF16")
+                 .arg(human(model::groupedCount(e.gpus)))
                  .arg(QString::fromStdString(e.gpuName))
-                 .arg(e.nodes)
-                 .arg(fixed(e.peakDenseFlopsPerSecond / units::peta, 1));
+                 .arg(human(model::groupedCount(e.nodes)))
+                 .arg(human(model::humanFlopsRate(e.peakDenseFlopsPerSecond)));
     if (e.hasTraining && e.training.found) {
         const model::TrainingEstimate &t = e.training.best;
         lines << QObject::tr("Training: %1 days without failures, MFU %2%, %3 tokens/s")
                      .arg(fixed(t.trainingSeconds / units::secondsPerDay, 1), fixed(100 * t.mfu, 1),
-                          fixed(t.tokensPerSecond, 0));
+                          views::humanCount(t.tokensPerSecond));
         if (e.hasTrainingRun && e.trainingRun.operations.wallSeconds > 0)
             lines << QObject::tr("With failures: %1 days wall, goodput %2%, %3 MWh, run cost %4")
                          .arg(fixed(e.trainingRun.operations.wallSeconds / units::secondsPerDay, 1),
                               QString::number(100 * e.trainingRun.reliability.goodput, 'g', 3),
                               fixed(e.trainingRun.operations.energyMegawattHours, 0),
-                              money(e.trainingRun.operations.costUsd));
+                              human(model::humanUsd(e.trainingRun.operations.costUsd)));
         if (e.hasTrainingRun && !e.trainingRun.reliability.checkpointsWritable)
             lines << QObject::tr("No storage: checkpoints cannot be written, so every failure "
                                  "restarts the run from its start%1")
@@ -359,20 +365,21 @@ QStringList keyFigures(const model::PlanEstimate &e)
                      .arg(QString::fromStdString(
                          model::publishedServingText(e.inferencePublishedRuns)));
     }
-    lines << QObject::tr("Power: %1 kW IT, %2 kW facility at PUE %3")
-                 .arg(fixed(e.power.itWatts() / units::kilo, 1),
-                      fixed(e.power.facilityWatts() / units::kilo, 1), fixed(e.power.pue, 2));
-    lines << QObject::tr("Capital cost: %1").arg(money(e.capitalCostUsd));
+    lines << QObject::tr("Power: %1 IT, %2 facility at PUE %3")
+                 .arg(human(model::humanPower(e.power.itWatts())),
+                      human(model::humanPower(e.power.facilityWatts())), fixed(e.power.pue, 2));
+    lines << QObject::tr("Capital cost: %1").arg(human(model::humanUsd(e.capitalCostUsd)));
     if (e.campus)
-        lines << QObject::tr("Campus: %1 buildings like this one, %2 GPUs, %3 MW IT, %4 with "
+        lines << QObject::tr("Campus: %1 buildings like this one, %2 GPUs, %3 IT, %4 with "
                              "the interconnect (%5 Tb/s out of each building, %6)")
                      .arg(e.campus->buildings)
                      .arg(QString::fromStdString(model::groupedCount(e.campus->gpus)))
-                     .arg(fixed(e.campus->itWatts / 1e6, 1), money(e.campus->capitalUsd),
+                     .arg(human(model::humanPower(e.campus->itWatts)),
+                          human(model::humanUsd(e.campus->capitalUsd)),
                           fixed(units::bytesPerSecondToTbitPerSecond(
                                     e.campus->interconnectBytesPerSecondPerBuilding),
                                 1),
-                          money(e.campus->interconnectUsd));
+                          human(model::humanUsd(e.campus->interconnectUsd)));
     return lines;
 }
 
@@ -393,7 +400,7 @@ QStringList planSummary(const model::Plan &plan, const model::Catalog *catalog,
     for (const model::NodeGroup &g : plan.nodeGroups)
         lines << QObject::tr("Servers \"%1\": %2 x %3%4")
                      .arg(QString::fromStdString(g.name))
-                     .arg(g.count)
+                     .arg(QString::fromStdString(model::groupedCount(g.count)))
                      .arg(name(g.nodeId))
                      .arg(g.rackId.empty() ? QString()
                                            : QObject::tr(" in %1 racks").arg(name(g.rackId)));
@@ -429,7 +436,7 @@ QStringList planSummary(const model::Plan &plan, const model::Catalog *catalog,
                           QString::fromStdString(plan.training.framework.name))
                      .arg(plan.training.seqLen)
                      .arg(plan.training.globalBatch)
-                     .arg(humanCount(plan.training.tokens),
+                     .arg(views::humanCount(plan.training.tokens),
                           QString::fromStdString(model::precisionName(plan.training.precision)));
     else if (plan.workloadType == model::WorkloadType::Inference)
         lines << QObject::tr("Workload: serve %1 in %2 on %3, %4 input and %5 output tokens")
@@ -697,7 +704,7 @@ void writePlanSummary(ReportLayout &page, const PlanReportInput &input)
             for (const model::RackUsage &r : e.racks)
                 rows << QStringList {QString::fromStdString(r.groupName),
                                      QString::fromStdString(r.rackName),
-                                     QString::number(r.racks),
+                                     wholeNumber(r.racks),
                                      QString::number(r.nodesPerRack),
                                      fixed(r.wattsPerRack / units::kilo, 1),
                                      fixed(r.rackLimitWatts / units::kilo, 1)};
@@ -836,7 +843,7 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
                         "against what it sustains, in the first epoch and once the dataset is "
                         "cached on the nodes' NVMe (%4% of reads). The slowest stage sets the "
                         "feed; below the demand, the GPUs wait.")
-                .arg(humanCount(path.samplesPerSecond), QString::fromStdString(path.dataset),
+                .arg(wholeNumber(path.samplesPerSecond), QString::fromStdString(path.dataset),
                      fixed(path.requiredReadBytesPerSecond / units::giga, 2),
                      fixed(100 * path.cacheHitRatio, 0)),
             9);
@@ -844,7 +851,7 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
         for (std::size_t i = 0; i < path.firstEpoch.stages.size(); ++i) {
             const model::DataPathStage &first = path.firstEpoch.stages[i];
             rows << QStringList {QString::fromStdString(first.name),
-                                 humanCount(first.capacitySamplesPerSecond),
+                                 wholeNumber(first.capacitySamplesPerSecond),
                                  fixed(100 * first.utilisation(), 0),
                                  fixed(100 * path.warm.stages[i].utilisation(), 0)};
         }

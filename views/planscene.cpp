@@ -14,6 +14,7 @@
 #include "plandrop.h"
 #include "portitem.h"
 
+#include "model/core/humantext.h"
 #include "model/fabric/fabricanalysis.h"
 #include "model/plan/planio.h"
 #include "model/planning/planfabric.h"
@@ -135,10 +136,12 @@ void PlanScene::addNodeGroupCard(const model::Plan &plan, std::size_t i, bool ha
     const int perRack = nodesPerRack(group, *m_catalog);
     const int racks = perRack > 0 ? (group.count + perRack - 1) / perRack : 0;
     QStringList lines;
-    lines << tr("%1 x %2").arg(group.count).arg(QString::fromStdString(node.name));
+    lines << tr("%1 x %2").arg(QString::fromStdString(model::groupedCount(group.count)),
+                               QString::fromStdString(node.name));
     lines << tr("%1 GPUs (%2)")
-                 .arg(group.count * node.gpusPerNode)
-                 .arg(QString::fromStdString(gpu.name));
+                 .arg(QString::fromStdString(model::groupedCount(static_cast<long long>(group.count)
+                                                                 * node.gpusPerNode)),
+                      QString::fromStdString(gpu.name));
     const model::RackSpec *rack = group.rackId.empty() ? nullptr : &m_catalog->rack(group.rackId);
     lines << (rack ? tr("in %1").arg(QString::fromStdString(rack->name))
                    : tr("not in racks: drop a rack onto this group"));
@@ -173,13 +176,14 @@ void PlanScene::addStorageCards(const model::Plan &plan, bool hasFabric)
     for (std::size_t i = 0; i < plan.storage.size(); ++i) {
         const model::StoragePlan &s = plan.storage[i];
         const model::StorageSpec &spec = m_catalog->storage(s.storageId);
-        QStringList lines = {s.count == 1 ? tr("1 system") : tr("%1 systems").arg(s.count),
-                             tr("%1 GB/s read, %2 GB/s write")
-                                 .arg(s.count * spec.readBytesPerSecond / 1e9)
-                                 .arg(s.count * spec.writeBytesPerSecond / 1e9),
-                             tr("%1 IOPS, %2 TB")
-                                 .arg(humanCount(s.count * spec.iops))
-                                 .arg(s.count * spec.capacityBytes / 1e12)};
+        QStringList lines = {
+            s.count == 1 ? tr("1 system") : tr("%1 systems").arg(s.count),
+            tr("%1/s read, %2/s write")
+                .arg(QString::fromStdString(model::humanBytes(s.count * spec.readBytesPerSecond)),
+                     QString::fromStdString(model::humanBytes(s.count * spec.writeBytesPerSecond))),
+            tr("%1 IOPS, %2")
+                .arg(humanCount(s.count * spec.iops),
+                     QString::fromStdString(model::humanBytes(s.count * spec.capacityBytes)))};
         if (dataset)
             lines << tr("feeds %1 samples/s")
                          .arg(QLocale().toString(model::storageFeedSamplesPerSecond(

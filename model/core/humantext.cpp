@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 
 namespace cp::model {
 
@@ -88,23 +89,54 @@ std::string humanDuration(double seconds)
     return groupThousands(text);
 }
 
-std::string humanEnergy(double joules)
+namespace {
+
+/**
+ * `value` in the first of `units` (each 1000 times the one before it, with its leading space or
+ * sign) moved up the ladder while it would print 1000 or more, to about three digits: two
+ * decimals below 10, one below 100, none from there; "-" for a negative or non-finite amount.
+ */
+std::string thousandsLadder(double value, std::initializer_list<const char *> units)
 {
-    if (!std::isfinite(joules) || joules < 0)
+    if (!std::isfinite(value) || value < 0)
         return "-";
-    const double wattHours = joules / 3600.0;
-    const char *unit = "Wh";
-    double value = wattHours;
-    for (const char *larger : {"kWh", "MWh", "GWh", "TWh"}) {
-        if (value < 999.5)
-            break;
+    auto unit = units.begin();
+    while (value >= 999.5 && unit + 1 != units.end()) {
         value /= 1000.0;
-        unit = larger;
+        ++unit;
     }
     char text[48];
     const int decimals = value < 9.995 ? 2 : value < 99.95 ? 1 : 0;
-    std::snprintf(text, sizeof text, "%.*f %s", decimals, value, unit);
+    std::snprintf(text, sizeof text, "%.*f%s", decimals, value, *unit);
     return groupThousands(text);
+}
+
+} // namespace
+
+std::string humanEnergy(double joules)
+{
+    return thousandsLadder(joules / 3600.0, {" Wh", " kWh", " MWh", " GWh", " TWh"});
+}
+
+std::string humanPower(double watts)
+{
+    return thousandsLadder(watts, {" W", " kW", " MW", " GW"});
+}
+
+std::string humanUsd(double usd)
+{
+    const std::string amount = thousandsLadder(usd, {"", " k", " M", " B", " T"});
+    return amount == "-" ? amount : "$" + amount;
+}
+
+std::string humanFlopsRate(double flopsPerSecond)
+{
+    return thousandsLadder(flopsPerSecond / 1e12, {" TFLOP/s", " PFLOP/s", " EFLOP/s", " ZFLOP/s"});
+}
+
+std::string humanBytes(double bytes)
+{
+    return thousandsLadder(bytes, {" B", " kB", " MB", " GB", " TB", " PB", " EB"});
 }
 
 std::string threeDigits(double value)

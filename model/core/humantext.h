@@ -39,6 +39,22 @@ std::string humanDuration(double seconds);
  * "1.23 GWh"; "-" for a negative or non-finite amount. */
 std::string humanEnergy(double joules);
 
+/** Power as people quote it, to about three digits: "850 W", "42.1 kW", "36.1 MW", "1.45 GW";
+ * "-" for a negative or non-finite amount. */
+std::string humanPower(double watts);
+
+/** Money in US dollars, to about three digits: "$850", "$12.3 k", "$53.3 M", "$7.50 B"; "-" for a
+ * negative or non-finite amount. Bills of materials keep whole dollars. */
+std::string humanUsd(double usd);
+
+/** A compute rate in decimal units, to about three digits: "989 TFLOP/s", "31.7 PFLOP/s",
+ * "130 EFLOP/s"; "-" for a negative or non-finite rate. */
+std::string humanFlopsRate(double flopsPerSecond);
+
+/** A size in decimal bytes, to about three digits: "640 GB", "4.82 TB", "11.2 PB"; "-" for a
+ * negative or non-finite size. */
+std::string humanBytes(double bytes);
+
 /** A quantity to about three significant digits, grouped and never in exponent form: 0.00352,
  * 1.21, 24.2, 162, 21,437, 22,488,003,278; "-" when not finite. */
 std::string threeDigits(double value);

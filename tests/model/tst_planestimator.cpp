@@ -149,6 +149,23 @@ private slots:
         QCOMPARE(humanEnergy(2500 * 3.6e15), std::string("2,500 TWh"));
         QCOMPARE(humanEnergy(std::nan("")), std::string("-"));
         QCOMPARE(humanEnergy(-1), std::string("-"));
+        // Power, money, compute and bytes on the same ladder of thousands: 42,100 W is "42.1
+        // kW"; 181,861,900 W is "182 MW"; 999,600 W rounds up to "1.00 MW", not "1000 kW";
+        // $1,546,173 is "$1.55 M", $7,498,341,796 "$7.50 B", $850 stays dollars; 31.7e15 FLOP/s
+        // is "31.7 PFLOP/s" and 1.297e20 "130 EFLOP/s"; 4.82e12 B "4.82 TB", 1.121e16 B
+        // "11.2 PB"; nothing prints "nan" or a negative amount.
+        QCOMPARE(humanPower(42100), std::string("42.1 kW"));
+        QCOMPARE(humanPower(181861900), std::string("182 MW"));
+        QCOMPARE(humanPower(999600), std::string("1.00 MW"));
+        QCOMPARE(humanPower(std::nan("")), std::string("-"));
+        QCOMPARE(humanUsd(1546173), std::string("$1.55 M"));
+        QCOMPARE(humanUsd(7498341796.0), std::string("$7.50 B"));
+        QCOMPARE(humanUsd(850), std::string("$850"));
+        QCOMPARE(humanUsd(-5), std::string("-"));
+        QCOMPARE(humanFlopsRate(31.7e15), std::string("31.7 PFLOP/s"));
+        QCOMPARE(humanFlopsRate(1.297e20), std::string("130 EFLOP/s"));
+        QCOMPARE(humanBytes(4.82e12), std::string("4.82 TB"));
+        QCOMPARE(humanBytes(1.121e16), std::string("11.2 PB"));
 
         // 16,384 GPUs need a third tier: 2,048 DGX H100 x 8 rails of 64-port switches, as in
         // the SuperPOD reference (8 SUs per spine group, core above). The bill of materials

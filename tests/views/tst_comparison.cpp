@@ -488,7 +488,7 @@ private slots:
         for (const QString &expected :
              {QStringLiteral("ClusterPlanner plan report"),
               QStringLiteral("1024 x H100 on NDR rail-optimised fat-tree"),
-              QStringLiteral("1024 x NVIDIA H100 SXM5 80GB"), QStringLiteral("Bill of materials"),
+              QStringLiteral("1,024 x NVIDIA H100 SXM5 80GB"), QStringLiteral("Bill of materials"),
               QStringLiteral("54,962,573 USD"), QStringLiteral("2:1 oversubscribed"),
               QStringLiteral("NIC roce-400g"), QStringLiteral("Scenario comparison"),
               QStringLiteral("Step time breakdown"), QStringLiteral("Assumptions"),
