@@ -44,7 +44,7 @@ struct CableBill
  * copper as fixed plus per-metre parts; fibre likewise plus two transceivers, the NIC's own
  * optic for multimode and its single-mode optic for single-mode runs), a management cable by
  * `managementSwitch`'s twisted-pair prices (none: unpriced). Cables out of reach are left out (the
- * hall notes them).
+ * hall warns of them, and the plan estimate repeats the warning).
  */
 CableBill cableBillOf(const DataHall &hall, const NicSpec &fabricNic,
                       const SwitchSpec *managementSwitch, const Catalog *catalog = nullptr);

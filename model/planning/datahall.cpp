@@ -692,7 +692,7 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
     const long long leavesNeeded = storageLeavesNeeded(hall, servers, systems, sw->ports / 2);
     if (leavesNeeded > sw->ports) {
         warn(hall,
-             "the storage network needs " + std::to_string(leavesNeeded)
+             "the storage network needs " + groupedCount(leavesNeeded)
                  + " leaves, more than two tiers of " + sw->name + " reach: it is not laid out");
         return;
     }
@@ -1032,10 +1032,12 @@ void addCables(DataHall &hall, const FabricGraph &graph, const std::vector<int> 
     if (insideServers > 0)
         hall.notes.push_back(std::to_string(insideServers)
                              + " links join chips inside one server: no cable in the room");
+    // Left out of the bill of materials (cablebill.h): a warning, not a note.
     if (outOfReach > 0)
-        hall.notes.push_back(std::to_string(outOfReach)
-                             + " cables are longer than any medium reaches at their rate "
-                               "(500 m of single-mode fibre): shorten the rows or add rows");
+        warn(hall,
+             groupedCount(outOfReach)
+                 + " cables are longer than any medium reaches at their rate (500 m of "
+                   "single-mode fibre) and are not in the bill: shorten the rows or add rows");
 }
 
 /** The storage network's links as cables, numbered after the fabric's. */
@@ -1058,8 +1060,10 @@ void addStorageCables(DataHall &hall, const std::vector<StorageLink> &links, con
         outOfReach += addMeasuredCable(hall, std::move(cable), false, options) ? 1 : 0;
     }
     if (outOfReach > 0)
-        hall.notes.push_back(std::to_string(outOfReach)
-                             + " storage cables are longer than any medium reaches at their rate");
+        warn(hall,
+             groupedCount(outOfReach)
+                 + " storage cables are longer than any medium reaches at their rate and are not "
+                   "in the bill");
 }
 
 /** Each device's cable to its management switch port (placeManagementSwitches), numbered after
@@ -1083,9 +1087,10 @@ void addManagementCables(DataHall &hall, const std::vector<std::pair<int, int>> 
         outOfReach += addMeasuredCable(hall, std::move(cable), true, options) ? 1 : 0;
     }
     if (outOfReach > 0)
-        hall.notes.push_back(std::to_string(outOfReach)
-                             + " management cables are longer than twisted pair reaches (100 m): "
-                               "the management switches need to stand nearer");
+        warn(hall,
+             groupedCount(outOfReach)
+                 + " management cables are longer than twisted pair reaches (100 m) and are not "
+                   "in the bill: the management switches need to stand nearer");
 }
 
 } // namespace

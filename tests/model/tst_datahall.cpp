@@ -755,6 +755,14 @@ private slots:
             return note.find("300 management cables are longer than twisted pair reaches (100 m)")
                 == 0;
         }));
+        // They are left out of the bill of materials, so the plan's estimate warns of them, as
+        // of every cable it counts but cannot price.
+        const PlanEstimate e = estimatePlan(plan, shippedCatalog());
+        QVERIFY(std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string &warning) {
+            return warning.find("data hall: 300 management cables are longer than twisted pair "
+                                "reaches (100 m) and are not in the bill")
+                == 0;
+        }));
     }
 
     void aGroupWithoutRacksHasNoPositionsAndSaysSo()
