@@ -105,7 +105,9 @@ std::string thousandsLadder(double value, std::initializer_list<const char *> un
         value /= 1000.0;
         ++unit;
     }
-    char text[48];
+    // Room for any finite double in fixed notation (309 digits) and the longest unit: an absurd
+    // amount from a hostile file prints whole, never cut short into a wrong number.
+    char text[400];
     const int decimals = value < 9.995 ? 2 : value < 99.95 ? 1 : 0;
     std::snprintf(text, sizeof text, "%.*f%s", decimals, value, *unit);
     return groupThousands(text);

@@ -166,6 +166,11 @@ private slots:
         QCOMPARE(humanFlopsRate(1.297e20), std::string("130 EFLOP/s"));
         QCOMPARE(humanBytes(4.82e12), std::string("4.82 TB"));
         QCOMPARE(humanBytes(1.121e16), std::string("11.2 PB"));
+        // Past the largest unit the digits are grouped, never cut: 1e300 W is 1e291 GW, a
+        // 292-digit integer in fixed notation, with 97 commas between its groups of three.
+        const std::string absurd = humanPower(1e300);
+        QCOMPARE(absurd.size(), std::size_t(292 + 97 + 3));
+        QCOMPARE(absurd.substr(absurd.size() - 3), std::string(" GW"));
 
         // 16,384 GPUs need a third tier: 2,048 DGX H100 x 8 rails of 64-port switches, as in
         // the SuperPOD reference (8 SUs per spine group, core above). The bill of materials
