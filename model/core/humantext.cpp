@@ -146,6 +146,12 @@ std::string threeDigits(double value)
     if (!std::isfinite(value))
         return "-";
     const double magnitude = std::abs(value);
+    // Whole and grouped; in fixed notation past what a 64-bit integer holds, never wrapped.
+    if (magnitude >= 9e18) {
+        char whole[400];
+        std::snprintf(whole, sizeof whole, "%.0f", value);
+        return groupThousands(whole);
+    }
     if (magnitude >= 99.95)
         return groupedCount(std::llround(value));
     // Decimals that leave three significant digits: 24.2 (1), 1.21 (2), 0.0035 (4).

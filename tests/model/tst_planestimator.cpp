@@ -132,6 +132,10 @@ private slots:
         QCOMPARE(threeDigits(22488003278.0), std::string("22,488,003,278"));
         QCOMPARE(threeDigits(0.0), std::string("0.0"));
         QCOMPARE(threeDigits(std::numeric_limits<double>::infinity()), std::string("-"));
+        // Past 2^63 a 64-bit integer would wrap; the value prints whole instead: 1e20 is exact
+        // in a double, 100,000,000,000,000,000,000; -1e20 keeps its sign.
+        QCOMPARE(threeDigits(1e20), std::string("100,000,000,000,000,000,000"));
+        QCOMPARE(threeDigits(-1e20), std::string("-100,000,000,000,000,000,000"));
         // Percentages: 0.1234 is 12.3%; to whole percent 0.596 rounds to 60%; a sign on request
         // (+40.0%, -23.1%, and +0.0% for zero); never "nan%".
         QCOMPARE(percentText(0.1234), std::string("12.3%"));
