@@ -81,14 +81,6 @@ std::vector<OptionSpec> inferOptions()
     return withCommonOptions(std::move(specs));
 }
 
-/** "13.2 kW" below a megawatt, "36.1 MW" from one. */
-std::string powerText(double watts)
-{
-    namespace units = model::units;
-    return watts < units::mega ? format("%.1f kW", watts / units::kilo)
-                               : model::groupThousands(format("%.1f", watts / units::mega)) + " MW";
-}
-
 /** "max 1051 by memory", or "max 256 by the engine; 1051 fit in memory" when the engine's
  * cap holds the batch. */
 std::string batchLimitText(const model::InferenceEstimate &e)
@@ -166,7 +158,7 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       + (fleetGpus == 1 ? " GPU" : " GPUs")
                       + (e.utilisation > 0 ? format(", %.0f%% utilised)", 100 * e.utilisation)
                                            : std::string(")"))});
-    table.addRow({"power", powerText(e.powerWatts)});
+    table.addRow({"power", model::humanPower(e.powerWatts)});
     table.addRow({"cost", model::groupThousands(format("%.2f", e.usdPerHour)) + " USD/hour"});
     table.addRow({"cost per million output tokens", usdText(e.costPerMillionOutputTokensUsd)});
     table.addRow({"cost per million input tokens", usdText(e.costPerMillionInputTokensUsd)});
