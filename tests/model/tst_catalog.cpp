@@ -114,12 +114,13 @@ private slots:
         QCOMPARE(catalog.gpu("h200-sxm-141gb").legacyKernelGemmFraction, 0.728);
         QCOMPARE(catalog.gpu("l40s").legacyKernelGemmFraction, 1.0);
         // Decode attention's fixed time: 15 us on the H100 and 20 us on the A100 (FlashInfer's
-        // batch decode), 17 us on the H200 (TensorRT-LLM's, aiconfigurator); the L40S has no
-        // measurement, 0 (the launch cost applies).
+        // batch decode), 17 us on the H200 and 11 us on the L40S (TensorRT-LLM's, aiconfigurator);
+        // the L4 has no measurement, 0 (the launch cost applies).
         QCOMPARE(catalog.gpu("h100-sxm5-80gb").decodeAttentionFixedSeconds, 15e-6);
         QCOMPARE(catalog.gpu("a100-pcie-80gb").decodeAttentionFixedSeconds, 20e-6);
         QCOMPARE(catalog.gpu("h200-sxm-141gb").decodeAttentionFixedSeconds, 17e-6);
-        QCOMPARE(catalog.gpu("l40s").decodeAttentionFixedSeconds, 0.0);
+        QCOMPARE(catalog.gpu("l40s").decodeAttentionFixedSeconds, 11e-6);
+        QCOMPARE(catalog.gpu("l4").decodeAttentionFixedSeconds, 0.0);
         // L2 read bandwidth, the plateau of gpu-benches' gpu-l2-cache (medians over 4-32 MB data
         // sets): H200 9,917 GB/s, and the H100 SXM5 the same GH100 configuration; H100 PCIe
         // 6,984; A100 80GB 5,391; the L40's 5,189 for the L40S, and scaled by SMs x clock for
