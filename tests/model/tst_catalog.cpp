@@ -120,6 +120,9 @@ private slots:
         QCOMPARE(catalog.gpu("a100-pcie-80gb").decodeAttentionFixedSeconds, 20e-6);
         QCOMPARE(catalog.gpu("h200-sxm-141gb").decodeAttentionFixedSeconds, 17e-6);
         QCOMPARE(catalog.gpu("l40s").decodeAttentionFixedSeconds, 11e-6);
+        // The B200's 11.5 us and the GB200's 11.9 us, the same database: 12 each.
+        QCOMPARE(catalog.gpu("b200-sxm-192gb").decodeAttentionFixedSeconds, 12e-6);
+        QCOMPARE(catalog.gpu("gb200-nvl72-gpu").decodeAttentionFixedSeconds, 12e-6);
         QCOMPARE(catalog.gpu("l4").decodeAttentionFixedSeconds, 0.0);
         // L2 read bandwidth, the plateau of gpu-benches' gpu-l2-cache (medians over 4-32 MB data
         // sets): H200 9,917 GB/s, and the H100 SXM5 the same GH100 configuration; H100 PCIe
