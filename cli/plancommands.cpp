@@ -85,11 +85,10 @@ std::string planSummaryText(const model::PlanEstimate &e)
             {"fabric (" + e.fabric.topology + ")", model::fabricCountsSummary(e.fabric)});
     addHallRows(summary, e);
     summary.addRow({"IT power",
-                    model::humanPower(e.power.itWatts()) + " (GPUs "
-                        + model::humanPower(e.power.gpusWatts) + ", nodes "
-                        + model::humanPower(e.power.nodesWatts) + ", network "
-                        + model::humanPower(e.power.networkWatts) + ", storage "
-                        + model::humanPower(e.power.storageWatts) + ")"});
+                    model::itPowerText({.gpusWatts = e.power.gpusWatts,
+                                        .nodesWatts = e.power.nodesWatts,
+                                        .networkWatts = e.power.networkWatts,
+                                        .storageWatts = e.power.storageWatts})});
     summary.addRow(
         {"facility power",
          model::humanPower(e.power.facilityWatts()) + format(" at PUE %.2f", e.power.pue)});
@@ -175,8 +174,7 @@ std::string planRunText(const model::PlanEstimate &e)
     const double wall = e.trainingRun.operations.wallSeconds;
     if (wall > 0)
         table.addRow({"wall time (expected)",
-                      format("%.1f days", wall / units::secondsPerDay)
-                          + " with failures, restarts and checkpoints"});
+                      model::humanDuration(wall) + " with failures, restarts and checkpoints"});
     return "\n" + table.render();
 }
 

@@ -36,8 +36,7 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e,
                   format("%.1f", e.memory.activationsBytes / units::gibi) + " / "
                       + format("%.1f GiB", e.memory.reservedBytes / units::gibi)});
     if (e.trainingSeconds > 0) {
-        table.addRow({"training time (no failures)",
-                      format("%.1f days", e.trainingSeconds / units::secondsPerDay)});
+        table.addRow({"training time (no failures)", model::humanDuration(e.trainingSeconds)});
         table.addRow({"GPU-hours (no failures)", format("%.4g", e.gpuHours)});
     }
     table.addRow({"bottleneck", e.bottleneck});
@@ -151,12 +150,13 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
     const model::OperationsEstimate &o = run.operations;
     const model::ReliabilityEstimate &r = run.reliability;
     Table table({"run", "value"});
-    table.addRow(
-        {"power (average)",
-         "IT " + model::humanPower(o.itWatts()) + " (GPUs " + model::humanPower(o.gpusWatts)
-             + format(" at %.0f%% busy", 100 * run.gpuBusyFraction) + ", nodes "
-             + model::humanPower(o.nodesWatts) + ", network " + model::humanPower(o.networkWatts)
-             + ", storage " + model::humanPower(o.storageWatts) + ")"});
+    table.addRow({"power (average)",
+                  "IT "
+                      + model::itPowerText({.gpusWatts = o.gpusWatts,
+                                            .nodesWatts = o.nodesWatts,
+                                            .networkWatts = o.networkWatts,
+                                            .storageWatts = o.storageWatts},
+                                           format(" at %.0f%% busy", 100 * run.gpuBusyFraction))});
     table.addRow({"facility power",
                   model::humanPower(o.facilityWatts) + format(" at PUE %.2f", setup.facility.pue)
                       + " (" + setup.facility.id + ")"});
@@ -198,14 +198,14 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
     if (run.dataPath.present)
         addDataPathRows(table, run.dataPath);
     table.addRow({"storage needed",
-                  format("%.3g TB", run.storedBytes / units::tera)
+                  model::humanBytes(run.storedBytes)
                       + format(" (data and %.0f checkpoints): ", setup.retainedCheckpoints)
                       + humanCount(static_cast<double>(run.storageSystemsNeeded)) + " x "
                       + setup.storage.name + " for its capacity and feed"});
     if (o.wallSeconds > 0) {
-        table.addRow({"wall time (expected)",
-                      format("%.1f days", o.wallSeconds / units::secondsPerDay)
-                          + " with failures, restarts and checkpoints"});
+        table.addRow(
+            {"wall time (expected)",
+             model::humanDuration(o.wallSeconds) + " with failures, restarts and checkpoints"});
         table.addRow({"GPU-hours (expected)", format("%.4g", o.wallGpuHours)});
         table.addRow({"energy",
                       model::humanEnergy(o.energyMegawattHours * 3.6e9) + ", "

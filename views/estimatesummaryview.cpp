@@ -34,6 +34,12 @@ QString signedPercent(double fraction, int decimals)
         + QLatin1Char('%');
 }
 
+/** A model's human-unit text ("182 MW", "1.64 TB", "$53.3 M") for a Qt label. */
+QString human(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
 QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &name, const QString &value)
 {
     auto *item = new QTreeWidgetItem(parent, {name, value});
@@ -185,10 +191,10 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
         m_diagnosis->clear(); // the headline says all there is
     else if (e.overPowerBudget())
         // The first thing to fix: a hall cannot feed what it has no power for.
-        m_diagnosis->setText(tr("Over the facility's power budget: %1 MW at full load (IT x PUE) "
-                                "for %2 MW. ")
-                                 .arg(number(e.power.facilityWatts() / 1e6, 1),
-                                      number(*e.facilityPowerLimitWatts / 1e6, 1))
+        m_diagnosis->setText(tr("Over the facility's power budget: %1 at full load (IT x PUE) "
+                                "for %2. ")
+                                 .arg(human(model::humanPower(e.power.facilityWatts())),
+                                      human(model::humanPower(*e.facilityPowerLimitWatts)))
                              + m_diagnosis->text());
     if (e.nodes == 0) {
         // Nothing to estimate yet: say what to do rather than show a page of zeros.
@@ -281,12 +287,12 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
              && e.trainingRun.operations.wallSeconds > 0)
         // The days a run is expected to take include failures, restarts and checkpoints.
         m_headline->setText(
-            tr("%1: %2 x %3, %4 days to train (%5 without failures), MFU %6%")
+            tr("%1: %2 x %3, %4 to train (%5 without failures), MFU %6%")
                 .arg(QString::fromStdString(e.planName))
                 .arg(fleetCount(e))
                 .arg(QString::fromStdString(e.gpuName))
-                .arg(number(e.trainingRun.operations.wallSeconds / units::secondsPerDay, 1))
-                .arg(number(training.trainingSeconds / units::secondsPerDay, 1))
+                .arg(human(model::humanDuration(e.trainingRun.operations.wallSeconds)))
+                .arg(human(model::humanDuration(training.trainingSeconds)))
                 .arg(number(100 * training.mfu, 1)));
     else if (e.hasTraining && e.training.found && e.hasTrainingRun
              && e.trainingRun.reliability.goodput <= 0 && training.trainingSeconds > 0)
@@ -362,9 +368,8 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
     auto *powerSection = new QTreeWidgetItem(tree, {sectionTitle(tr("Power and cost"), e)});
     if (e.facilityPowerLimitWatts)
         addRow(powerSection, tr("Facility power budget"),
-               tr("%1 MW: %2")
-                   .arg(number(*e.facilityPowerLimitWatts / 1e6, 1),
-                        e.overPowerBudget() ? tr("exceeded") : tr("within")));
+               tr("%1: %2").arg(human(model::humanPower(*e.facilityPowerLimitWatts)),
+                                e.overPowerBudget() ? tr("exceeded") : tr("within")));
     const auto powerText = [](double watts) {
         return QString::fromStdString(model::humanPower(watts));
     };
@@ -446,12 +451,11 @@ void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEs
             const bool expected = e.hasTrainingRun && e.trainingRun.operations.wallSeconds > 0;
             const model::OperationsEstimate &o = e.trainingRun.operations;
             addRow(section, tr("Training time"),
-                   expected ? tr("%1 days expected, %2 days without failures, restarts and "
-                                 "checkpoints")
-                                  .arg(number(o.wallSeconds / units::secondsPerDay, 1),
-                                       number(training.trainingSeconds / units::secondsPerDay, 1))
-                            : tr("%1 days without failures")
-                                  .arg(number(training.trainingSeconds / units::secondsPerDay, 1)));
+                   expected ? tr("%1 expected, %2 without failures, restarts and checkpoints")
+                                  .arg(human(model::humanDuration(o.wallSeconds)),
+                                       human(model::humanDuration(training.trainingSeconds)))
+                            : tr("%1 without failures")
+                                  .arg(human(model::humanDuration(training.trainingSeconds))));
             addRow(section, tr("GPU-hours"),
                    expected ? tr("%1 expected, %2 without failures")
                                   .arg(number(o.wallGpuHours, 0), number(training.gpuHours, 0))
@@ -565,9 +569,9 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
     const model::TrainingRunEstimate &run = e.trainingRun;
     const model::ReliabilityEstimate &r = run.reliability;
     addRow(section, tr("Average power"),
-           tr("%1 kW IT, %2 kW facility (GPUs %3% busy)")
-               .arg(number(run.operations.itWatts() / 1e3, 1),
-                    number(run.operations.facilityWatts / 1e3, 1),
+           tr("%1 IT, %2 facility (GPUs %3% busy)")
+               .arg(human(model::humanPower(run.operations.itWatts())),
+                    human(model::humanPower(run.operations.facilityWatts)),
                     number(100 * run.gpuBusyFraction, 0)));
     addRow(section, tr("Failures"),
            tr("%1 interruptions per day (job MTBF %2)")
@@ -575,25 +579,25 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
                     QString::fromStdString(model::humanWait(r.mtbfSeconds))));
     if (r.checkpointsWritable && r.asyncCheckpoints)
         addRow(section, tr("Checkpoints"),
-               tr("%1 GB, copied to host memory in %2 s (%3 GB per node), written in %4 s in the "
+               tr("%1, copied to host memory in %2 s (%3 per node), written in %4 s in the "
                   "background, %5 s to restore, every %6 min")
-                   .arg(number(run.checkpointBytes / units::giga, 0),
+                   .arg(human(model::humanBytes(run.checkpointBytes)),
                         number(r.checkpointBlockedSeconds, 2),
-                        number(run.checkpointHostBytesPerNode / units::giga, 0),
+                        human(model::humanBytes(run.checkpointHostBytesPerNode)),
                         number(r.checkpointWriteSeconds, 0), number(r.checkpointReadSeconds, 0),
                         number(r.checkpointIntervalSeconds / 60, 0)));
     else if (r.checkpointsWritable)
         addRow(section, tr("Checkpoints"),
-               tr("%1 GB, %2 s to write (all nodes at once), %3 s to restore, every %4 min "
+               tr("%1, %2 s to write (all nodes at once), %3 s to restore, every %4 min "
                   "(Young)")
-                   .arg(number(run.checkpointBytes / units::giga, 0),
+                   .arg(human(model::humanBytes(run.checkpointBytes)),
                         number(r.checkpointWriteSeconds, 0), number(r.checkpointReadSeconds, 0),
                         number(r.checkpointIntervalSeconds / 60, 0)));
     else
         addRow(section, tr("Checkpoints"),
-               tr("%1 GB cannot be written: no storage on the fabric, so every "
+               tr("%1 cannot be written: no storage on the fabric, so every "
                   "failure restarts the run from its start")
-                   .arg(number(run.checkpointBytes / units::giga, 0)));
+                   .arg(human(model::humanBytes(run.checkpointBytes))));
     addRow(
         section, tr("Goodput"),
         r.goodput > 0 || r.checkpointsWritable
@@ -603,15 +607,11 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
         addDataPathRows(section, run.dataPath);
     if (run.operations.wallSeconds > 0)
         addRow(section, tr("Run energy and cost"),
-               tr("%1 wall, %2 MWh, $%3")
-                   .arg(run.operations.wallSeconds < units::secondsPerDay
-                            // A run of hours reads in hours, not as "0.1 days".
-                            ? tr("%1 hours").arg(number(run.operations.wallSeconds / 3600.0, 1))
-                            : tr("%1 days").arg(
-                                number(run.operations.wallSeconds / units::secondsPerDay, 1)),
-                        number(run.operations.energyMegawattHours,
-                               run.operations.energyMegawattHours < 10 ? 2 : 0),
-                        number(run.operations.costUsd, 0)));
+               tr("%1 wall, %2, %3")
+                   .arg(human(model::humanDuration(run.operations.wallSeconds)),
+                        human(model::humanEnergy(run.operations.energyMegawattHours
+                                                 * units::joulesPerMegawattHour)),
+                        human(model::humanUsd(run.operations.costUsd))));
 }
 
 /** The data loader's stages, first epoch and warm cache, and the stall they cause. */
@@ -620,9 +620,9 @@ void EstimateSummaryView::addDataPathRows(QTreeWidgetItem *section,
 {
     auto *dataPath
         = addRow(section, tr("Data path"),
-                 tr("%1: %2 samples/s, %3 GB/s")
+                 tr("%1: %2 samples/s, %3/s")
                      .arg(QString::fromStdString(path.dataset), number(path.samplesPerSecond, 0),
-                          number(path.requiredReadBytesPerSecond / units::giga, 2)));
+                          human(model::humanBytes(path.requiredReadBytesPerSecond))));
     // Demand over what each stage sustains: above 100% the stage starves the GPUs.
     for (std::size_t i = 0; i < path.firstEpoch.stages.size(); ++i) {
         const model::DataPathStage &first = path.firstEpoch.stages[i];

@@ -310,14 +310,15 @@ QStringList keyFigures(const model::PlanEstimate &e)
                  .arg(human(model::humanFlopsRate(e.peakDenseFlopsPerSecond)));
     if (e.hasTraining && e.training.found) {
         const model::TrainingEstimate &t = e.training.best;
-        lines << QObject::tr("Training: %1 days without failures, MFU %2%, %3 tokens/s")
-                     .arg(fixed(t.trainingSeconds / units::secondsPerDay, 1), fixed(100 * t.mfu, 1),
+        lines << QObject::tr("Training: %1 without failures, MFU %2%, %3 tokens/s")
+                     .arg(human(model::humanDuration(t.trainingSeconds)), fixed(100 * t.mfu, 1),
                           views::humanCount(t.tokensPerSecond));
         if (e.hasTrainingRun && e.trainingRun.operations.wallSeconds > 0)
-            lines << QObject::tr("With failures: %1 days wall, goodput %2%, %3 MWh, run cost %4")
-                         .arg(fixed(e.trainingRun.operations.wallSeconds / units::secondsPerDay, 1),
+            lines << QObject::tr("With failures: %1 wall, goodput %2%, %3, run cost %4")
+                         .arg(human(model::humanDuration(e.trainingRun.operations.wallSeconds)),
                               QString::number(100 * e.trainingRun.reliability.goodput, 'g', 3),
-                              fixed(e.trainingRun.operations.energyMegawattHours, 0),
+                              human(model::humanEnergy(e.trainingRun.operations.energyMegawattHours
+                                                       * units::joulesPerMegawattHour)),
                               human(model::humanUsd(e.trainingRun.operations.costUsd)));
         if (e.hasTrainingRun && !e.trainingRun.reliability.checkpointsWritable)
             lines << QObject::tr("No storage: checkpoints cannot be written, so every failure "
@@ -839,12 +840,12 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
     if (run.dataPath.present) {
         const model::DataPathEstimate &path = run.dataPath;
         page.paragraph(
-            QObject::tr("The GPUs consume %1 samples/s of %2 (%3 GB/s). Each stage's load "
+            QObject::tr("The GPUs consume %1 samples/s of %2 (%3/s). Each stage's load "
                         "against what it sustains, in the first epoch and once the dataset is "
                         "cached on the nodes' NVMe (%4% of reads). The slowest stage sets the "
                         "feed; below the demand, the GPUs wait.")
                 .arg(wholeNumber(path.samplesPerSecond), QString::fromStdString(path.dataset),
-                     fixed(path.requiredReadBytesPerSecond / units::giga, 2),
+                     human(model::humanBytes(path.requiredReadBytesPerSecond)),
                      fixed(100 * path.cacheHitRatio, 0)),
             9);
         QList<QStringList> rows;
@@ -874,14 +875,13 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
                        9);
     }
     const QList<QStringList> rows
-        = {{QObject::tr("Checkpoint"),
-            QObject::tr("%1 GB").arg(fixed(run.checkpointBytes / units::giga, 0))},
+        = {{QObject::tr("Checkpoint"), human(model::humanBytes(run.checkpointBytes))},
            {QObject::tr("Burst (all nodes write at once)"),
             QObject::tr("%1 s").arg(fixed(r.checkpointWriteSeconds, 0))},
            {QObject::tr("Restore at restart"),
             QObject::tr("%1 s").arg(fixed(r.checkpointReadSeconds, 0))},
            {QObject::tr("Stored (data and two checkpoints)"),
-            QObject::tr("%1 TB").arg(fixed(run.storedBytes / units::tera, 1))},
+            human(model::humanBytes(run.storedBytes))},
            {QObject::tr("Storage systems needed"), QString::number(run.storageSystemsNeeded)}};
     page.table({QObject::tr("Storage"), QObject::tr("Value")}, rows, {3, 2}, {1});
 }

@@ -125,6 +125,15 @@ std::string humanPower(double watts)
     return thousandsLadder(watts, {" W", " kW", " MW", " GW"});
 }
 
+std::string itPowerText(const ItPowerParts &parts, const std::string &gpuNote)
+{
+    const double total
+        = parts.gpusWatts + parts.nodesWatts + parts.networkWatts + parts.storageWatts;
+    return humanPower(total) + " (GPUs " + humanPower(parts.gpusWatts) + gpuNote + ", nodes "
+        + humanPower(parts.nodesWatts) + ", network " + humanPower(parts.networkWatts)
+        + ", storage " + humanPower(parts.storageWatts) + ")";
+}
+
 std::string humanUsd(double usd)
 {
     const std::string amount = thousandsLadder(usd, {"", " k", " M", " B", " T"});

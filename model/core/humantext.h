@@ -43,6 +43,22 @@ std::string humanEnergy(double joules);
  * "-" for a negative or non-finite amount. */
 std::string humanPower(double watts);
 
+/** IT power by where it goes (the four parts of a plan's or a run's draw). */
+struct ItPowerParts
+{
+    double gpusWatts = 0;
+    double nodesWatts = 0; ///< the servers around the GPUs: CPUs, memory, fans, NICs
+    double networkWatts = 0;
+    double storageWatts = 0;
+};
+
+/**
+ * The IT power and its parts as the CLI and the report print them: "1.40 MW (GPUs 717 kW, nodes
+ * 480 kW, network 150 kW, storage 50.0 kW)"; `gpuNote` follows the GPUs' figure (" at 95%
+ * busy").
+ */
+std::string itPowerText(const ItPowerParts &parts, const std::string &gpuNote = {});
+
 /** Money in US dollars, to about three digits: "$850", "$12.3 k", "$53.3 M", "$7.50 B"; "-" for a
  * negative or non-finite amount. Bills of materials keep whole dollars. */
 std::string humanUsd(double usd);

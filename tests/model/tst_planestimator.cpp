@@ -162,6 +162,15 @@ private slots:
         QCOMPARE(humanPower(181861900), std::string("182 MW"));
         QCOMPARE(humanPower(999600), std::string("1.00 MW"));
         QCOMPARE(humanPower(std::nan("")), std::string("-"));
+        // 717,000 + 480,000 + 150,000 + 50,000 W = 1,397,000 W, "1.40 MW"; 50,000 W is
+        // "50.0 kW"; the GPUs' note follows their own figure.
+        QCOMPARE(itPowerText({.gpusWatts = 717000,
+                              .nodesWatts = 480000,
+                              .networkWatts = 150000,
+                              .storageWatts = 50000},
+                             " at 95% busy"),
+                 std::string("1.40 MW (GPUs 717 kW at 95% busy, nodes 480 kW, network 150 kW, "
+                             "storage 50.0 kW)"));
         QCOMPARE(humanUsd(1546173), std::string("$1.55 M"));
         QCOMPARE(humanUsd(7498341796.0), std::string("$7.50 B"));
         QCOMPARE(humanUsd(850), std::string("$850"));

@@ -565,7 +565,7 @@ private slots:
         QVERIFY(editor->findChild<QDoubleSpinBox *>(QStringLiteral("Electricity")));
         QVERIFY(editor->findChild<QDoubleSpinBox *>(QStringLiteral("Carbon")));
         // A power budget below the full-load draw: IT 1,401.8 kW (tst_planestimator) x PUE 1.25
-        // = 1,752 kW, over 1.5 MW; the diagnosis leads with it.
+        // = 1,752 kW, "1.75 MW" to three digits, over "1.50 MW"; the diagnosis leads with it.
         auto *budget = editor->findChild<QDoubleSpinBox *>(QStringLiteral("Power budget"));
         QVERIFY(budget);
         QCOMPARE(budget->text(), QStringLiteral("none"));
@@ -574,7 +574,8 @@ private slots:
         QCOMPARE(window.plan().facility.powerLimitWatts, std::optional<double>(1.5e6));
         window.finishEstimate();
         QVERIFY2(window.summaryView()->diagnosis().startsWith(
-                     QStringLiteral("Over the facility's power budget: 1.8 MW")),
+                     QStringLiteral("Over the facility's power budget: 1.75 MW at full load "
+                                    "(IT x PUE) for 1.50 MW.")),
                  qPrintable(window.summaryView()->diagnosis()));
 
         // Campus: four buildings are refused until the interconnect has a capacity (the

@@ -12,6 +12,7 @@
 #include "userguidedialog.h"
 
 #include "model/catalog/catalogdatabase.h"
+#include "model/core/humantext.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
 #include "model/inference/fleetcapacity.h"
@@ -336,6 +337,13 @@ private slots:
         QVERIFY(dataPath.present);
         QVERIFY(dataPath.firstEpoch.stallFraction > 0);
         QTreeWidget *tree = window.summaryView()->tree();
+        // The feed in human units (humanBytes, tested in tst_planestimator), never "0.00 GB/s".
+        const QString feed = findValue(tree, QStringLiteral("Data path"));
+        QVERIFY2(feed.endsWith(QStringLiteral(", ")
+                               + QString::fromStdString(
+                                   model::humanBytes(dataPath.requiredReadBytesPerSecond))
+                               + QStringLiteral("/s")),
+                 qPrintable(feed));
         for (std::size_t i = 0; i < dataPath.firstEpoch.stages.size(); ++i) {
             const model::DataPathStage &stage = dataPath.firstEpoch.stages[i];
             const QString shown = findValue(tree, QString::fromStdString(stage.name));
