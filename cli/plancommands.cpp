@@ -212,9 +212,10 @@ std::string renderComparison(const model::ScenarioComparison &c)
     for (const model::ScenarioResult &s : c.scenarios)
         header.push_back(s.name);
     Table table(header);
-    for (const model::ComparisonRow &row : c.rows) {
-        if (row.key == "bottleneck" || row.key == "changes")
+    for (const model::ComparisonRow &canonical : c.rows) {
+        if (canonical.key == "bottleneck" || canonical.key == "changes")
             continue; // long sentences: listed below the table
+        const model::ComparisonRow row = model::inReadableUnit(canonical);
         std::vector<std::string> cells = {row.label, row.unit};
         for (std::size_t i = 0; i < row.values.size(); ++i) {
             std::string cell = row.isText() ? row.text[i]

@@ -761,7 +761,8 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
         QList<bool> textRows;
         QList<bool> sectionRows;
         std::string section;
-        for (const model::ComparisonRow &row : input.comparison.rows) {
+        for (const model::ComparisonRow &canonical : input.comparison.rows) {
+            const model::ComparisonRow row = model::inReadableUnit(canonical);
             if (row.section != section) {
                 section = row.section;
                 rows << QStringList {QString::fromStdString(section)};

@@ -174,7 +174,7 @@ void ScenarioComparisonView::rebuildTable()
     const QColor differs(0xff, 0xf6, 0xd5);
     const QColor best(0xd4, 0xf5, 0xd4);
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
-        const model::ComparisonRow &row = rows[static_cast<std::size_t>(r)];
+        const model::ComparisonRow row = model::inReadableUnit(rows[static_cast<std::size_t>(r)]);
         // The label alone keeps the header narrow; rows are grouped by section, which the
         // tooltip names.
         auto *label = new QTableWidgetItem(QString::fromStdString(row.label));

@@ -451,6 +451,48 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
     return rows;
 }
 
+ComparisonRow inReadableUnit(ComparisonRow row)
+{
+    if (row.isText())
+        return row;
+    double largest = 0;
+    bool any = false;
+    for (const std::optional<double> &value : row.values) {
+        if (value && std::isfinite(*value)) {
+            largest = std::max(largest, std::abs(*value));
+            any = true;
+        }
+    }
+    if (!any)
+        return row;
+    struct Rescale
+    {
+        const char *from;
+        const char *to;
+        double divisor;
+        bool applies;
+    };
+    const Rescale rescales[] = {
+        {"days", "h", 1.0 / 24.0, largest < 2.0},
+        {"kW", "MW", 1e3, largest >= 1e4},
+        {"MWh", "GWh", 1e3, largest >= 1e4},
+        {"TB", "PB", 1e3, largest >= 1e4},
+        {"USD", "M USD", 1e6, largest >= 1e7},
+        {"USD", "k USD", 1e3, largest >= 1e4 && largest < 1e7},
+    };
+    for (const Rescale &rescale : rescales) {
+        if (row.unit != rescale.from || !rescale.applies)
+            continue;
+        row.unit = rescale.to;
+        for (std::optional<double> &value : row.values) {
+            if (value)
+                *value /= rescale.divisor;
+        }
+        break;
+    }
+    return row;
+}
+
 std::vector<bool>
 paretoDominated(const std::vector<std::optional<std::pair<double, double>>> &points)
 {

@@ -509,6 +509,45 @@ private slots:
                              [](const ComparisonRow &r) { return r.key == "step_s"; }));
     }
 
+    void tablesShowEachRowInAReadableUnit()
+    {
+        const auto row = [](const std::string &unit, std::vector<std::optional<double>> values) {
+            ComparisonRow made {"key", "Section", "Label", unit, Preference::Lower, {}, {}};
+            made.values = std::move(values);
+            made.bestIndex = 1;
+            return made;
+        };
+        // A two-hour run: 0.084 days is 0.084 x 24 = 2.016 h, 0.09 days 2.16 h; a missing
+        // value stays missing and the best scenario stays the best.
+        ComparisonRow hours = inReadableUnit(row("days", {0.084, 0.09, std::nullopt}));
+        QCOMPARE(hours.unit, std::string("h"));
+        QVERIFY(std::abs(*hours.values[0] - 2.016) < 1e-9);
+        QVERIFY(std::abs(*hours.values[1] - 2.16) < 1e-9);
+        QVERIFY(!hours.values[2]);
+        QCOMPARE(hours.bestIndex, 1);
+        // 19.4 days stays in days: the largest value decides for the row.
+        QCOMPARE(inReadableUnit(row("days", {1.5, 19.4})).unit, std::string("days"));
+        // 181,861.9 kW is 181.8619 MW; the 1,401.8 kW beside it reads 1.4018 MW.
+        ComparisonRow megawatts = inReadableUnit(row("kW", {181861.9, 1401.8}));
+        QCOMPARE(megawatts.unit, std::string("MW"));
+        QVERIFY(std::abs(*megawatts.values[1] - 1.4018) < 1e-9);
+        QCOMPARE(inReadableUnit(row("kW", {9999.0})).unit, std::string("kW"));
+        // $55,012,345 is 55.012345 M USD; $850,000 beside nothing larger is 850 k USD.
+        ComparisonRow millions = inReadableUnit(row("USD", {55012345.0, 700000.0}));
+        QCOMPARE(millions.unit, std::string("M USD"));
+        QVERIFY(std::abs(*millions.values[0] - 55.012345) < 1e-9);
+        ComparisonRow thousands = inReadableUnit(row("USD", {850000.0}));
+        QCOMPARE(thousands.unit, std::string("k USD"));
+        QVERIFY(std::abs(*thousands.values[0] - 850.0) < 1e-9);
+        QCOMPARE(inReadableUnit(row("USD", {9999.0})).unit, std::string("USD"));
+        // 12,345 MWh is 12.345 GWh; 64,000 TB is 64 PB; a unit without a larger one stays.
+        QCOMPARE(inReadableUnit(row("MWh", {12345.0})).unit, std::string("GWh"));
+        QCOMPARE(*inReadableUnit(row("TB", {64000.0})).values[0], 64.0);
+        QCOMPARE(inReadableUnit(row("tokens/s", {2.2e6})).unit, std::string("tokens/s"));
+        // A row with no value at all is left as it is.
+        QCOMPARE(inReadableUnit(row("days", {std::nullopt})).unit, std::string("days"));
+    }
+
     void paretoFrontByHand()
     {
         using P = std::optional<std::pair<double, double>>;
