@@ -208,11 +208,11 @@ std::optional<LatencyLimits> latencyLimitsOf(const nlohmann::json &raw, JsonFiel
     return limits;
 }
 
-/** The serving-engine profile of the engine a row names ("vllm-main-ci", "lmdeploy-0.1.0a1-...").
- */
+/** The serving-engine profile of the engine a row names ("vllm-main-ci", "lmdeploy-0.1.0a1-...",
+ * "mlperf-v4.1-amd-vllm": a submitter's vLLM-based harness runs vLLM). */
 const char *profileForEngine(const std::string &engine)
 {
-    if (engine.rfind("vllm", 0) == 0)
+    if (engine.rfind("vllm", 0) == 0 || engine.find("-vllm") != std::string::npos)
         return "vllm-0.6";
     if (engine.rfind("lmdeploy", 0) == 0)
         return "lmdeploy-0.1";
@@ -242,7 +242,8 @@ InferenceJob jobOf(const nlohmann::json &raw, JsonFieldReader &row, const Catalo
         row.fail("kv_precision", "an INT4 K/V cache is not modelled");
     // vLLM rows run on the vLLM profile and LMDeploy's on TurboMind's; TensorRT-LLM, NIM (built
     // on it) and MLPerf's NVIDIA submissions on TensorRT-LLM's.
-    job.engine = *findServingEngine(profileForEngine(out.engine));
+    out.engineProfile = profileForEngine(out.engine);
+    job.engine = *findServingEngine(out.engineProfile);
     job.gpusPerReplica = tp * pp;
     job.pipelineStages = pp;
     const auto [inputTokens, outputTokens] = tokenLengthsOf(raw, row);

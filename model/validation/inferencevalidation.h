@@ -23,6 +23,9 @@ struct InferenceValidationRow
     std::string modelId; ///< the catalog id of a catalog model, "validation" for a shape
     std::string modelName;
     std::string engine;
+    /** The serving-engine profile the row runs on (servingengine.h): the engine that measured
+     * it ("vllm-0.6" for vLLM and vLLM-based harnesses such as AMD's MLPerf one). */
+    std::string engineProfile;
     Precision weightPrecision = Precision::FP16;
     std::string metric; ///< output_tokens_per_second_per_gpu, ttft_ms, tpot_ms, ...
     bool latency = false; ///< a latency (lower is better) rather than a throughput

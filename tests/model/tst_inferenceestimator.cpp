@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <map>
 
 using namespace cp::model;
 
@@ -815,6 +816,29 @@ private slots:
         const ServingFloor int4 = servingFloorOf(shape, h100, Precision::INT4, 1);
         QCOMPARE(int4.weightBytesRead(1), llama.weightBytesRead(1) / 4);
         QCOMPARE(int4.peakFlopsPerSecond, h100.peakFlopsPerSecond(Precision::BF16));
+    }
+
+    void validationRowsRunOnTheirEnginesProfile()
+    {
+        // A row runs on the profile of the software that measured it: AMD's MLPerf v4.1
+        // submission serves through a vLLM-based harness (its notes), so vLLM 0.6's; NVIDIA's
+        // MLPerf harness is TensorRT-LLM (0.12's profile); TensorRT-LLM 0.9's tables on 0.9's.
+        const std::string file = CP_VALIDATION_DATA_DIR "/inference_validation.json";
+        const nlohmann::json table = readJsonFile(file);
+        const std::map<std::string, std::string> expected
+            = {{"mlperf41-1xmi300x-llama2-70b-offline", "vllm-0.6"},
+               {"mlperf41-8xh100-llama2-70b-offline", "tensorrt-llm-0.12"},
+               {"vllm-ci9513-h200-llama3-8b-bs8-e2e", "vllm-0.6"},
+               {"trtllm090-h100-llama2-7b-ttft-128", "tensorrt-llm-0.9"}};
+        nlohmann::json some = table;
+        some["rows"] = nlohmann::json::array();
+        for (const nlohmann::json &row : table["rows"])
+            if (expected.count(row["id"].get<std::string>()))
+                some["rows"].push_back(row);
+        QCOMPARE(some["rows"].size(), expected.size());
+        for (const InferenceValidationRow &row :
+             runInferenceValidation(some, shippedCatalog(), file))
+            QCOMPARE(row.engineProfile, expected.at(row.id));
     }
 
     void validationSetsAsideFiguresBeyondTheirFloor()

@@ -1916,7 +1916,7 @@ private slots:
 
     void publishedRunsSuite()
     {
-        // catalogs/validation/training_validation.json: 57 published runs, each with its source and
+        // catalogs/validation/training_validation.json: 60 published runs, each with its source and
         // the layout it used (docs/validation-training.md is generated from the same rows). Nothing
         // in the catalog is fitted to them; these checks measure.
         const std::string file = CP_VALIDATION_DATA_DIR "/training_validation.json";
@@ -1935,12 +1935,17 @@ private slots:
             moe += row.moe ? 1 : 0;
         }
         QVERIFY(a100.size() >= 10 && h100.size() >= 10 && moe >= 3);
-        // A100 (2021-2022 Megatron-LM, BLOOM): within the targets for median and worst row.
+        // A100 (2021-2022 Megatron-LM, BLOOM): within the target for the median. The worst row
+        // is BLOOM 176B at +23.3% since its stages are the run's own (5, 6 x 10, 5 layers, the
+        // BigScience README), not an even split that overloaded the last stage and hid it:
+        // guard that state, and record that the 15% target is missed.
         const ValidationSummary onA100 = summarizeValidation(a100);
         QVERIFY2(onA100.medianAbsoluteError <= 0.05,
                  qPrintable(QString::number(onA100.medianAbsoluteError)));
-        QVERIFY2(onA100.maxAbsoluteError <= 0.15,
+        QVERIFY2(onA100.maxAbsoluteError <= 0.24,
                  qPrintable(QString::number(onA100.maxAbsoluteError)));
+        QEXPECT_FAIL("", "BLOOM 176B is +23% (docs/validation-training.md)", Continue);
+        QVERIFY(onA100.maxAbsoluteError <= 0.15);
         // The suite the targets are set for (A100 and H100): guard against getting worse than
         // the state documented in docs/validation-training.md.
         std::vector<TrainingValidationRow> targetSuite = a100;
@@ -1957,11 +1962,11 @@ private slots:
         QEXPECT_FAIL("", "H100 rows are optimistic; see docs/validation-training.md", Continue);
         QVERIFY(std::abs(all.meanSignedError) <= 0.03);
         // B200 and GB200 (the Megatron-Bridge 26.04.01 table's rows the estimator can express):
-        // optimistic on average, +40.0% today (docs/validation-training.md; +33.5% before the
-        // runs' own first and last stage sizes were described): most of it is the MoE rows, and
-        // the B200's GEMM curves are short-run measurements. Measured, not tuned: the guard
-        // records that state and its direction.
-        QCOMPARE(blackwell.size(), std::size_t(10));
+        // optimistic on average, +29.4% today over 12 rows (docs/validation-training.md; +40.0%
+        // before the table's two DeepSeek-V3 rows, at +1.8% and +10.4%, were added): most of it
+        // is the other MoE rows, and the B200's GEMM curves are short-run measurements. Measured,
+        // not tuned: the guard records that state and its direction.
+        QCOMPARE(blackwell.size(), std::size_t(12));
         const ValidationSummary onBlackwell = summarizeValidation(blackwell);
         QVERIFY2(onBlackwell.meanSignedError > 0 && onBlackwell.meanSignedError <= 0.42,
                  qPrintable(QString::number(onBlackwell.meanSignedError)));
