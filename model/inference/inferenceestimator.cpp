@@ -262,6 +262,8 @@ void InferenceEstimator::setDecodeKernel(ServingReplica &replica) const
         replica.queryHeadsPerKvHead = replica.shape.heads / t;
         replica.kvReadsPerKvHead = 1.0;
         replica.maskedMultiheadKernel = false;
+        replica.prefillAttentionSideKernels = m_job.engine.prefillAttentionSideKernels;
+        replica.decodeAttentionSideKernels = m_job.engine.decodeAttentionSideKernels;
         return;
     }
     replica.queryHeadsPerKvHead
@@ -271,6 +273,11 @@ void InferenceEstimator::setDecodeKernel(ServingReplica &replica) const
     replica.kvReadsPerKvHead
         = kvReadsPerKvHead(m_job.engine, groupSize, headDim, m_job.kvPrecision == Precision::INT8);
     replica.maskedMultiheadKernel = runsMaskedMultiheadKernel(m_job.engine, groupSize, headDim);
+    replica.prefillAttentionSideKernels = m_job.engine.prefillAttentionSideKernels;
+    replica.decodeAttentionSideKernels
+        = replica.maskedMultiheadKernel && m_job.engine.maskedKernelAppliesRope
+        ? 0
+        : m_job.engine.decodeAttentionSideKernels;
 }
 
 bool InferenceEstimator::latentCache(const TransformerShape &shape) const

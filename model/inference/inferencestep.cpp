@@ -207,6 +207,26 @@ public:
         m_layers = stageLayers;
     }
 
+    /**
+     * What a layer's attention runs before its attention kernel (ServingReplica's side
+     * kernels): the rotary embedding reads the fresh Q, K and V and writes the rotated queries,
+     * and the new tokens' keys and values go into the cache; the engine's set-up kernels move
+     * next to nothing. Nothing when the engine's attention kernel does it itself.
+     */
+    void addAttentionSideKernels(int kernelsPerLayer)
+    {
+        if (kernelsPerLayer <= 0)
+            return;
+        const TransformerShape &shape = m_replica.shape;
+        const double t = m_replica.tensorParallel;
+        const double kvCacheBytes
+            = cachedKvElementsPerToken(m_replica) * bytesPerElement(m_replica.kvPrecision);
+        addMemoryBound(
+            "rotary embedding and K/V cache write",
+            m_rows * ((shape.qkvWidth() + shape.queryWidth()) / t * activationBytes + kvCacheBytes),
+            kernelsPerLayer);
+    }
+
     void addNormsAndResiduals()
     {
         const double h = m_replica.shape.hidden;
@@ -272,6 +292,7 @@ StepOperations decodeStageOperations(const ServingReplica &replica, double token
     const TransformerShape &shape = replica.shape;
     stage.addNormsAndResiduals();
     stage.addQkv();
+    stage.addAttentionSideKernels(replica.decodeAttentionSideKernels);
     // Decode attention: every sequence streams its whole K/V cache for each KV head its rank
     // holds (fewer KV heads than ranks: each rank keeps one; a latent cache, the latents) from
     // HBM, and the engine's kernel reads a head once per block serving the query heads of its
@@ -327,6 +348,7 @@ StepOperations prefillStageOperations(const ServingReplica &replica, double prom
     const double t = replica.tensorParallel;
     stage.addNormsAndResiduals();
     stage.addQkv();
+    stage.addAttentionSideKernels(replica.prefillAttentionSideKernels);
     // Each prompt's queries attend causally: half the prompt on a full layer, at most the window
     // or the chunk so far on a local one (chunkKeysPerQuery), whose kernel's blocks are as short
     // as its span. A chunk after `priorTokens` cached tokens attends those it can see too and

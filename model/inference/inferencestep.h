@@ -43,6 +43,10 @@ struct ServingReplica
     bool latentKvCache = false;
     /** Query heads a rank holds for each of its K/V heads (the group, per rank). */
     double queryHeadsPerKvHead = 1.0;
+    /** Kernels a layer's attention launches besides its attention kernel (the rotary embedding,
+     * the K/V cache write, set-up; ServingEngine), in a prefill and in a decode step. */
+    int prefillAttentionSideKernels = 0;
+    int decodeAttentionSideKernels = 0;
     /** Share of the GEMM rate the grouped expert GEMMs reach: the GPU's legacy-kernel fraction
      * when the engine runs the previous generation's MoE kernels on it, else 1. */
     double expertGemmRateShare = 1.0;

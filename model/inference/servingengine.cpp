@@ -27,6 +27,17 @@ std::vector<ServingEngine> makeEngines()
           "kv_cache_free_gpu_mem_fraction 0.9 of the memory left after the engine's weights. "
           "Decode attention: the XQA kernel for grouped-query models, one K/V read per group "
           "(docs/source/gpt_attention.md, 'XQA Optimization', on unless --disable_xqa).";
+    trtllm.source
+        += " Side kernels of a layer's attention (cpp/tensorrt_llm/common/attentionOp.cpp, "
+           "enqueueContext and enqueueGeneration): a context phase runs invokeBuildDecoderInfo "
+           "(sequence offsets) and invokeQKVPreprocessing (the rotary embedding and the K/V "
+           "cache write) before its FMHA kernel; a generation step on XQA runs the same rotary "
+           "and cache-update kernel first (invokeApplyBiasRopeUpdateKVCache in "
+           "decoderXQARunner.cpp), while the masked multi-head kernel applies the rotary "
+           "embedding and appends K/V itself.";
+    trtllm.prefillAttentionSideKernels = 2;
+    trtllm.decodeAttentionSideKernels = 1;
+    trtllm.maskedKernelAppliesRope = true;
     trtllm.chunkedPrefill = false;
     trtllm.tokensPerStep = 8192;
     trtllm.memoryUtilization = 0.9;
@@ -75,6 +86,13 @@ std::vector<ServingEngine> makeEngines()
           "At most 256 sequences run in one batch unless "
           "--max-num-seqs raises it (SchedulerConfig.max_num_seqs = 256 in vllm/config.py, and "
           "the engine-arguments page, https://docs.vllm.ai/en/v0.6.0/models/engine_args.html).";
+    vllm.source
+        += " Side kernels of a layer's attention, prefill and decode alike: the model's "
+           "rotary_embedding op (vllm/model_executor/models/llama.py, LlamaAttention.forward) and "
+           "the K/V cache write reshape_and_cache_flash (vllm/attention/backends/flash_attn.py, "
+           "FlashAttentionImpl.forward) before the attention kernel.";
+    vllm.prefillAttentionSideKernels = 2;
+    vllm.decodeAttentionSideKernels = 2;
     vllm.chunkedPrefill = true;
     vllm.chunkedPrefillAboveContext = 32768;
     vllm.defaultMaxBatch = 256;

@@ -47,6 +47,16 @@ struct ServingEngine
      */
     std::vector<int> groupedDecodeGroupSizes;
     std::vector<int> groupedDecodeHeadDims;
+    /**
+     * Kernels a layer's attention launches besides the attention kernel itself, in a prefill and
+     * in a decode step: the rotary embedding and the write of the new tokens' keys and values
+     * into the cache, and the engine's per-layer set-up (0: the profile claims none).
+     */
+    int prefillAttentionSideKernels = 0;
+    int decodeAttentionSideKernels = 0;
+    /** The engine's masked multi-head decode kernel applies the rotary embedding and appends the
+     * new keys and values itself, so a decode step on it launches no side kernel. */
+    bool maskedKernelAppliesRope = false;
     /** The MoE plugin's grouped expert GEMMs run kernels of the previous tensor-core generation
      * on newer GPUs (GpuSpec::legacyKernelGemmFraction). */
     bool moeGemmLegacyKernels = false;

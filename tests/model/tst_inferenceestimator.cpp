@@ -387,6 +387,55 @@ private slots:
                  h100.bottleneckExplanation.c_str());
     }
 
+    void attentionSideKernelsFollowTheEngine()
+    {
+        // Llama 2 7B in FP16 on one H100, a 128-token prompt on TensorRT-LLM 0.9: before each
+        // layer's FMHA kernel the context phase runs invokeBuildDecoderInfo and
+        // invokeQKVPreprocessing (2 kernels). The rotary pass reads the 128 x 12,288 fresh Q, K
+        // and V values and writes the 128 x 4,096 rotated queries, 2 B each: 128 x 16,384 x 2 =
+        // 4,194,304 B; the keys and values go into the cache, 128 x 2 x 4,096 x 2 B =
+        // 2,097,152 B: 6,291,456 B a layer, 201,326,592 B over 32. At the H100's element-wise
+        // 3,350 GB/s x 0.89 = 2,981.5 GB/s that is 67.52 us, plus 64 launches of 3.5 us, 224 us:
+        // 291.52 us.
+        const InferenceEstimate trt09 = estimator("h100-sxm5-80gb", "llama-2-7b", Precision::FP16,
+                                                  1, 128, 128, 1, "tensorrt-llm-0.9")
+                                            .estimate();
+        const char *side = "rotary embedding and K/V cache write";
+        const StepOperation *prefill = findOperation(trt09.prefillOperations, side);
+        QVERIFY(prefill);
+        QCOMPARE(prefill->bytes, 201326592.0);
+        QCOMPARE(prefill->kernels, 64.0);
+        QVERIFY2(qAbs(prefill->seconds - 291.52e-6) < 0.01e-6,
+                 qPrintable(QString::number(prefill->seconds * 1e6)));
+        // Its decode runs the masked multi-head kernel (groups of 1), which rotates the query
+        // and appends the token's K/V itself: no side kernel.
+        QVERIFY(!findOperation(trt09.decodeOperations, side));
+        // TensorRT-LLM 0.12 decodes it on XQA, which runs the rotary and cache-update kernel
+        // first: one a layer, 32 in all.
+        const InferenceEstimate trt012 = estimator("h100-sxm5-80gb", "llama-2-7b", Precision::FP16,
+                                                   1, 128, 128, 1, "tensorrt-llm-0.12")
+                                             .estimate();
+        const StepOperation *xqa = findOperation(trt012.decodeOperations, side);
+        QVERIFY(xqa);
+        QCOMPARE(xqa->kernels, 32.0);
+        // vLLM runs rotary_embedding and reshape_and_cache_flash in every step: 2 a layer. At
+        // batch 8 a decode step moves 8 x (16,384 x 2 + 8,192 x 2) B = 393,216 B a layer.
+        const InferenceEstimate vllm
+            = estimator("h100-sxm5-80gb", "llama-2-7b", Precision::FP16, 1, 128, 128, 8, "vllm-0.6")
+                  .estimate();
+        const StepOperation *decode = findOperation(vllm.decodeOperations, side);
+        QVERIFY(decode);
+        QCOMPARE(decode->kernels, 64.0);
+        QCOMPARE(decode->bytes, 32 * 393216.0);
+        // LMDeploy's profile claims none.
+        const InferenceEstimate turbomind
+            = estimator("a100-sxm4-80gb", "llama-2-7b", Precision::FP16, 1, 128, 128, 1,
+                        "lmdeploy-0.1")
+                  .estimate();
+        QVERIFY(!findOperation(turbomind.prefillOperations, side));
+        QVERIFY(!findOperation(turbomind.decodeOperations, side));
+    }
+
     void decodeAttentionReadsEachKvHeadOnce()
     {
         // Llama 2 70B (GQA, 8 KV heads of 128) on 8 H100s: one KV head per rank. 64 sequences
@@ -998,24 +1047,22 @@ private slots:
         const ValidationSummary t = summarizeInferenceValidation(throughput);
         const ValidationSummary l = summarizeInferenceValidation(latency);
         const ValidationSummary u = summarizeInferenceValidation(underLoad);
-        // Throughput meets the median and mean targets (at most 10%, within +-5%). Latency at a
-        // given batch met its median target (9.7%) until the L40S's FP8 GEMMs lost the scale pass
-        // of the dynamic quantisation their measurement included (catalog source): its
-        // compute-bound first-token rows came closer and the median crossed to 10.05%; decode
-        // GEMMs streaming their weights at the rate GEMMs of few rows measure (below an
-        // element-wise kernel's; gemm_weight_streaming_fraction) brought it to 10.04%. The guards
-        // keep every figure from getting worse than docs/validation-inference.md records over
-        // the scored rows (throughput largest error 34.9%; latency median 10.04%, mean +5.3%,
-        // largest 39.3%). Five TensorRT-LLM 0.9 Mixtral figures are faster than their stated
-        // workload allows and are set aside (validationSetsAsideFiguresBeyondTheirFloor).
+        // Throughput meets the median and mean targets (at most 10%, within +-5%), and so does
+        // latency at a given batch since each layer's attention launches its engine's rotary and
+        // K/V cache kernels (attentionSideKernelsFollowTheEngine): median 10.04% to 9.3%, mean
+        // +5.3% to +3.2%. The guards keep every figure from getting worse than
+        // docs/validation-inference.md records over the scored rows (throughput largest error
+        // 35.0%; latency largest 40.0%). Five TensorRT-LLM 0.9 Mixtral figures are faster than
+        // their stated workload allows and are set aside
+        // (validationSetsAsideFiguresBeyondTheirFloor).
         QVERIFY2(t.medianAbsoluteError <= 0.10, qPrintable(QString::number(t.medianAbsoluteError)));
-        QVERIFY2(l.medianAbsoluteError <= 0.1005,
-                 qPrintable(QString::number(l.medianAbsoluteError)));
+        QVERIFY2(l.medianAbsoluteError <= 0.10, qPrintable(QString::number(l.medianAbsoluteError)));
         QVERIFY2(t.maxAbsoluteError <= 0.36, qPrintable(QString::number(t.maxAbsoluteError)));
-        QVERIFY2(l.maxAbsoluteError <= 0.40, qPrintable(QString::number(l.maxAbsoluteError)));
+        QVERIFY2(l.maxAbsoluteError <= 0.41, qPrintable(QString::number(l.maxAbsoluteError)));
         QVERIFY2(std::abs(t.meanSignedError) <= 0.05,
                  qPrintable(QString::number(t.meanSignedError)));
-        QVERIFY2(l.meanSignedError <= 0.055, qPrintable(QString::number(l.meanSignedError)));
+        QVERIFY2(std::abs(l.meanSignedError) <= 0.05,
+                 qPrintable(QString::number(l.meanSignedError)));
         // The TensorRT-LLM 1.0 page contributes 60 throughput rows (-3.9% mean); the other 108
         // are recorded at +1.6%. Guard them apart, so that one source's drift cannot hide behind
         // the other's.
@@ -1051,11 +1098,9 @@ private slots:
                 QVERIFY2(std::abs(row.signedError()) <= 0.15,
                          qPrintable(QString::fromStdString(row.id) + " "
                                     + QString::number(row.signedError())));
-        // Latency at a given batch: optimistic on the mean (+5.3%), and a first-token row beyond
-        // 30% (Mixtral's 128-token prompt on H200, -39%, close to the floor of reading every
-        // expert; short prompts on small models reach +22%).
-        QEXPECT_FAIL("", "latency at a batch optimistic on the mean", Continue);
-        QVERIFY(std::abs(l.meanSignedError) <= 0.05);
+        // Latency at a given batch: a first-token row beyond 30% (Mixtral's 128-token prompt on
+        // H200, -40%, close to the floor of reading every expert; short prompts on small models
+        // reach +18%).
         QEXPECT_FAIL("", "first-token rows beyond 30%", Continue);
         QVERIFY(l.maxAbsoluteError <= 0.30);
         // Beyond 30%: TensorRT-LLM 0.9's Mixtral 2,048/2,048 row on H200 (-35%), whose three
