@@ -96,7 +96,7 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
     namespace units = model::units;
     Table table({"figure", "value"});
     table.addRow({"replica",
-                  std::to_string(e.gpusPerReplica) + " GPU(s)"
+                  std::to_string(e.gpusPerReplica) + (e.gpusPerReplica == 1 ? " GPU" : " GPUs")
                       + (e.pipelineStages > 1 ? " (TP " + std::to_string(e.tensorParallel)
                                  + " x PP " + std::to_string(e.pipelineStages) + ")"
                                               : std::string())

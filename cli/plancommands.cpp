@@ -35,8 +35,9 @@ void addHallRows(Table &summary, const model::PlanEstimate &e)
         std::string media;
         for (const auto &[medium, count] : e.cablesByMedium)
             media += (media.empty() ? "" : ", ") + model::groupedCount(count) + " " + medium;
-        summary.addRow(
-            {"cables by medium", media + format("; longest %.1f m", e.longestCableMeters)});
+        summary.addRow({"cables by medium",
+                        "compute and storage networks: " + media
+                            + format("; longest %.1f m", e.longestCableMeters)});
     }
     if (e.networkCabinets > 0)
         summary.addRow({"network racks",
@@ -130,7 +131,8 @@ std::string planInferenceText(const model::PlanEstimate &e)
     const model::InferenceEstimate &i = e.inference;
     Table table({"inference", "value"});
     table.addRow({"replica",
-                  std::to_string(i.gpusPerReplica) + " GPU(s), batch " + std::to_string(i.batch)});
+                  std::to_string(i.gpusPerReplica) + (i.gpusPerReplica == 1 ? " GPU" : " GPUs")
+                      + ", batch " + std::to_string(i.batch)});
     table.addRow({i.offlineJob ? "TTFT once its wave starts" : "TTFT p95",
                   format("%.1f ms", i.ttftSeconds * 1e3)});
     table.addRow({"time per output token", format("%.2f ms", i.tpotSeconds * 1e3)});

@@ -40,6 +40,13 @@ QString human(const std::string &text)
     return QString::fromStdString(text);
 }
 
+/** "1 GPU", "8 GPUs". */
+QString gpuCount(int gpus)
+{
+    return gpus == 1 ? EstimateSummaryView::tr("1 GPU")
+                     : EstimateSummaryView::tr("%1 GPUs").arg(gpus);
+}
+
 QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &name, const QString &value)
 {
     auto *item = new QTreeWidgetItem(parent, {name, value});
@@ -345,7 +352,7 @@ void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEs
         for (const auto &[medium, count] : e.cablesByMedium)
             media << tr("%1 %2").arg(QLocale().toString(count), QString::fromStdString(medium));
         addRow(hardware, tr("Cables by medium"),
-               tr("%1; longest %2 m (Data Hall tab)")
+               tr("compute and storage networks: %1; longest %2 m (Data Hall tab)")
                    .arg(media.join(QStringLiteral(", ")), number(e.longestCableMeters, 1)));
     }
 }
@@ -700,13 +707,13 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
         addRow(section, tr("Not possible"), QString::fromStdString(inf.reason));
     const bool engineHolds = inf.engineHoldsBatch();
     addRow(section, tr("Replica"),
-           engineHolds ? tr("%1 GPU(s), batch %2 (at most %3 by the engine; %4 fit in memory)")
-                             .arg(inf.gpusPerReplica)
+           engineHolds ? tr("%1, batch %2 (at most %3 by the engine; %4 fit in memory)")
+                             .arg(gpuCount(inf.gpusPerReplica))
                              .arg(inf.batch)
                              .arg(inf.maxBatch)
                              .arg(inf.memoryBatchLimit)
-                       : tr("%1 GPU(s), batch %2 (at most %3 by memory)")
-                             .arg(inf.gpusPerReplica)
+                       : tr("%1, batch %2 (at most %3 by memory)")
+                             .arg(gpuCount(inf.gpusPerReplica))
                              .arg(inf.batch)
                              .arg(inf.memoryBatchLimit));
     addRow(section, tr("Memory per GPU"),

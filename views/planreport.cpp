@@ -96,21 +96,55 @@ public:
         m_painter.setFont(font);
     }
 
-    /** Word wrap, or wrap anywhere when one word (a long id) is wider than the column. */
-    int wrapFlag(const QString &text, double w) const
+    /**
+     * `text` with a break opportunity (a zero-width space) inside every word wider than `w` (a
+     * URL, a long id): after its separators, and where a piece is still too wide, before the
+     * character that would overflow. Words that fit stay whole, so word wrap breaks only where a
+     * reader expects it.
+     */
+    QString breakable(const QString &text, double w) const
     {
         const QFontMetrics metrics = m_painter.fontMetrics();
-        static const QRegularExpression spaces(QStringLiteral("\\s+"));
-        for (const QString &word : text.split(spaces))
-            if (metrics.horizontalAdvance(word) > w)
-                return Qt::TextWrapAnywhere;
-        return Qt::TextWordWrap;
+        static const QRegularExpression spaces(QStringLiteral("(\\s+)"));
+        static const QString separators = QStringLiteral("/.-_,:;?&=)");
+        const QChar zeroWidthSpace(0x200B);
+        QString result;
+        qsizetype start = 0;
+        QRegularExpressionMatchIterator gaps = spaces.globalMatch(text);
+        const auto appendWord = [&](const QString &word) {
+            if (metrics.horizontalAdvance(word) <= w) {
+                result += word;
+                return;
+            }
+            QString piece;
+            for (const QChar character : word) {
+                if (!piece.isEmpty() && metrics.horizontalAdvance(piece + character) > w) {
+                    result += piece + zeroWidthSpace;
+                    piece.clear();
+                }
+                piece += character;
+                if (separators.contains(character)) {
+                    result += piece + zeroWidthSpace;
+                    piece.clear();
+                }
+            }
+            result += piece;
+        };
+        while (gaps.hasNext()) {
+            const QRegularExpressionMatch gap = gaps.next();
+            appendWord(text.mid(start, gap.capturedStart() - start));
+            result += gap.captured();
+            start = gap.capturedEnd();
+        }
+        appendWord(text.mid(start));
+        return result;
     }
 
     double textHeight(const QString &text, double w) const
     {
         return m_painter.fontMetrics()
-            .boundingRect(QRect(0, 0, static_cast<int>(w), 100000), wrapFlag(text, w), text)
+            .boundingRect(QRect(0, 0, static_cast<int>(w), 100000), Qt::TextWordWrap,
+                          breakable(text, w))
             .height();
     }
 
@@ -121,7 +155,7 @@ public:
         if (h > remaining())
             newPage();
         m_painter.setPen(Qt::black);
-        m_painter.drawText(QRectF(0, m_y, width(), h), wrapFlag(text, width()), text);
+        m_painter.drawText(QRectF(0, m_y, width(), h), Qt::TextWordWrap, breakable(text, width()));
         m_y += h + after;
     }
 
@@ -188,9 +222,9 @@ public:
                 const Qt::Alignment align = rightAligned.contains(c) && !isHeader && !textRow
                     ? Qt::AlignRight | Qt::AlignTop
                     : Qt::AlignLeft | Qt::AlignTop;
-                // Measured and drawn with the same wrap rule, so no line is clipped.
-                m_painter.drawText(cell.adjusted(4, 4, -4, -4),
-                                   align | wrapFlag(cells[c], widths[c] - 8), cells[c]);
+                // Measured and drawn with the same breaks, so no line is clipped.
+                m_painter.drawText(cell.adjusted(4, 4, -4, -4), align | Qt::TextWordWrap,
+                                   breakable(cells[c], widths[c] - 8));
                 x += widths[c];
             }
             m_y += h;
@@ -491,7 +525,8 @@ void writeDataHallPage(ReportLayout &page, const PlanReportInput &input)
     const auto management = std::count_if(hall.cables.begin(), hall.cables.end(),
                                           [](const model::HallCable &c) { return c.management; });
     page.paragraph(
-        QObject::tr("%1 devices, %2 fabric cables and %3 management cables (every "
+        QObject::tr("%1 devices, %2 cables of the compute and storage networks and %3 "
+                    "management cables (every "
                     "BMC, PDU and management port to its row's management switch); "
                     "PDUs feed each cabinet from A and B, either side carrying it "
                     "alone; fibre that leaves its row lands on patch panels; "

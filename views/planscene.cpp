@@ -233,8 +233,9 @@ void PlanScene::addWorkloadAndFacilityCards(const model::Plan &plan)
                          .arg(humanCount(static_cast<double>(*plan.inference.offlineRequests)));
     } else if (!plan.portfolio.classes.empty()) {
         // A cluster planned for its queue: the portfolio is its workload (plan simulate).
-        title = tr("Portfolio of %n job class(es)", nullptr,
-                   static_cast<int>(plan.portfolio.classes.size()));
+        const auto classes = plan.portfolio.classes.size();
+        title = classes == 1 ? tr("Portfolio of 1 job class")
+                             : tr("Portfolio of %1 job classes").arg(classes);
         double jobsPerDay = 0;
         for (const model::JobClass &job : plan.portfolio.classes)
             jobsPerDay += job.arrivalsPerSecond * 86400.0;

@@ -133,9 +133,8 @@ void ScenarioComparisonView::showComparison(const model::ScenarioComparison &com
         ? tr("%1 on the cost/time Pareto front.").arg(count - dominated)
         : QString();
     m_status->setText(
-        tr("%n variant(s) compared; ★ marks the best of each row, tinted rows differ.", nullptr,
-           count)
-        + QLatin1Char(' ') + front);
+        (count == 1 ? tr("1 variant compared") : tr("%1 variants compared").arg(count))
+        + tr("; ★ marks the best of each row, tinted rows differ.") + QLatin1Char(' ') + front);
     if (m_highlight >= static_cast<int>(comparison.scenarios.size()))
         m_highlight = 0;
     rebuildTable();

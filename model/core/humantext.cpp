@@ -101,6 +101,8 @@ std::string thousandsLadder(double value, std::initializer_list<const char *> un
     if (!std::isfinite(value) || value < 0)
         return "-";
     auto unit = units.begin();
+    if (value == 0)
+        return std::string("0") + *unit; // none at all reads as such, not as "0.00 W"
     while (value >= 999.5 && unit + 1 != units.end()) {
         value /= 1000.0;
         ++unit;

@@ -474,6 +474,7 @@ ComparisonRow inReadableUnit(ComparisonRow row)
     };
     const Rescale rescales[] = {
         {"days", "h", 1.0 / 24.0, largest < 2.0},
+        {"h", "min", 1.0 / 60.0, largest < 1.0},
         {"kW", "MW", 1e3, largest >= 1e4},
         {"MWh", "GWh", 1e3, largest >= 1e4},
         {"TB", "PB", 1e3, largest >= 1e4},

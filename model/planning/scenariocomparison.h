@@ -122,7 +122,8 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
 /**
  * `row` in the unit people read at its scale, for the tables people look at (the Comparison
  * tab, the PDF, the CLI): days become hours when every value is under two days (a two-hour run
- * reads 2.02 h, not 0.084 days); kW become MW, MWh GWh and TB PB from 10,000 up; USD become
+ * reads 2.02 h, not 0.084 days) and hours minutes under one (a queue wait of 7.6 min, not
+ * 0.127 h); kW become MW, MWh GWh and TB PB from 10,000 up; USD become
  * thousands from 10,000 and millions from 10 million. The largest value decides for the whole
  * row, so the scenarios stay side by side in one unit. Keys, CSV and JSON keep the canonical
  * units.

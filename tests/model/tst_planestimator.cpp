@@ -162,6 +162,8 @@ private slots:
         QCOMPARE(humanPower(181861900), std::string("182 MW"));
         QCOMPARE(humanPower(999600), std::string("1.00 MW"));
         QCOMPARE(humanPower(std::nan("")), std::string("-"));
+        QCOMPARE(humanPower(0), std::string("0 W")); // no storage draws nothing, not "0.00 W"
+        QCOMPARE(humanBytes(0), std::string("0 B"));
         // 717,000 + 480,000 + 150,000 + 50,000 W = 1,397,000 W, "1.40 MW"; 50,000 W is
         // "50.0 kW"; the GPUs' note follows their own figure.
         QCOMPARE(itPowerText({.gpusWatts = 717000,

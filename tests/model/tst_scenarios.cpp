@@ -525,6 +525,11 @@ private slots:
         QVERIFY(std::abs(*hours.values[1] - 2.16) < 1e-9);
         QVERIFY(!hours.values[2]);
         QCOMPARE(hours.bestIndex, 1);
+        // A queue wait of 0.127 h is 7.62 min.
+        ComparisonRow minutes = inReadableUnit(row("h", {0.127, 0.051}));
+        QCOMPARE(minutes.unit, std::string("min"));
+        QVERIFY(std::abs(*minutes.values[0] - 7.62) < 1e-9);
+        QCOMPARE(inReadableUnit(row("h", {0.5, 3.0})).unit, std::string("h"));
         // 19.4 days stays in days: the largest value decides for the row.
         QCOMPARE(inReadableUnit(row("days", {1.5, 19.4})).unit, std::string("days"));
         // 181,861.9 kW is 181.8619 MW; the 1,401.8 kW beside it reads 1.4018 MW.
