@@ -798,6 +798,9 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
         std::string section;
         for (const model::ComparisonRow &canonical : input.comparison.rows) {
             const model::ComparisonRow row = model::inReadableUnit(canonical);
+            // A section of one row named as the section itself ("Bottleneck") needs no title.
+            if (row.section != section && row.label == row.section)
+                section = row.section;
             if (row.section != section) {
                 section = row.section;
                 rows << QStringList {QString::fromStdString(section)};
