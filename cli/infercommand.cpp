@@ -108,7 +108,9 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                   format("%.1f GiB", e.memoryBytesPerGpu / units::gibi)
                       + format(" of %.1f GiB", e.memoryCapacityBytes / units::gibi)
                       + format(" (weights %.1f", e.weightsBytesPerGpu / units::gibi)
-                      + format(", KV %.1f", e.kvBytesPerGpu / units::gibi) + ")"
+                      + format(", KV %.1f", e.kvBytesPerGpu / units::gibi)
+                      + format(", activations %.1f", e.workspaceBytesPerGpu / units::gibi)
+                      + format(", engine reserve %.1f", e.reserveBytesPerGpu / units::gibi) + ")"
                       + (e.fits ? "" : " DOES NOT FIT")});
     table.addRow({"KV cache per token", format("%.0f KiB", e.kvBytesPerToken / 1024)});
     // What one sequence keeps at its full context, which a sliding window caps on its layers.

@@ -717,11 +717,13 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                              .arg(inf.batch)
                              .arg(inf.memoryBatchLimit));
     addRow(section, tr("Memory per GPU"),
-           tr("%1 of %2 GiB (weights %3, KV cache %4)")
+           tr("%1 of %2 GiB (weights %3, KV cache %4, activations %5, engine reserve %6)")
                .arg(number(inf.memoryBytesPerGpu / units::gibi, 1),
                     number(inf.memoryCapacityBytes / units::gibi, 1),
                     number(inf.weightsBytesPerGpu / units::gibi, 1),
-                    number(inf.kvBytesPerGpu / units::gibi, 1)));
+                    number(inf.kvBytesPerGpu / units::gibi, 1),
+                    number(inf.workspaceBytesPerGpu / units::gibi, 1),
+                    number(inf.reserveBytesPerGpu / units::gibi, 1)));
     // In an offline job every request waits for the waves before its own: its first token
     // comes this long after its wave starts, not after it was queued.
     if (inf.offlineJob)

@@ -117,7 +117,9 @@ struct InferenceEstimate
     /** One sequence at its full context, whole model: a windowed layer keeps only its window. */
     double kvBytesPerSequence = 0;
     double kvBytesPerGpu = 0; ///< at the chosen batch and full context
-    double workspaceBytesPerGpu = 0;
+    double workspaceBytesPerGpu = 0; ///< activations of one step
+    /** What the engine keeps beside weights, K/V and activations (engineReserveBytes). */
+    double reserveBytesPerGpu = 0;
     double memoryBytesPerGpu = 0; ///< weights + KV + workspace + reserved
     double memoryCapacityBytes = 0;
     double prefillSeconds = 0; ///< one request's prompt

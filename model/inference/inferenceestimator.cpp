@@ -347,8 +347,9 @@ void InferenceEstimator::estimateMemory(InferenceEstimate &e, const BatchSetup &
         ? std::min(s.inputTokens, static_cast<double>(m_job.engine.tokensPerStep))
         : s.inputTokens;
     e.workspaceBytesPerGpu = stepTokens * (4.0 * s.shape.hidden + 2.0 * mlpWidth) * 2.0 / t;
-    e.memoryBytesPerGpu = e.weightsBytesPerGpu + e.kvBytesPerGpu + e.workspaceBytesPerGpu
-        + engineReserveBytes(e.weightsBytesPerGpu, e.workspaceBytesPerGpu);
+    e.reserveBytesPerGpu = engineReserveBytes(e.weightsBytesPerGpu, e.workspaceBytesPerGpu);
+    e.memoryBytesPerGpu
+        = e.weightsBytesPerGpu + e.kvBytesPerGpu + e.workspaceBytesPerGpu + e.reserveBytesPerGpu;
     e.fits = e.memoryBytesPerGpu <= gpu.memoryBytes;
     if (!e.fits)
         e.reason = "needs " + formatNumber("%.1f", e.memoryBytesPerGpu / units::gibi)

@@ -436,6 +436,23 @@ private slots:
         QVERIFY(!findOperation(turbomind.decodeOperations, side));
     }
 
+    void memoryPerGpuAddsUpItsParts()
+    {
+        // vLLM keeps 1 - gpu_memory_utilization of the whole GPU for itself: on an H100 SXM5 of
+        // 81,559 MiB (what the driver reports), 0.1 x 81,559 x 1,048,576 B = 8,552,080,998.4 B.
+        // The figure a replica needs is its weights, K/V cache, one step's activations and that
+        // reserve, each shown (Estimate panel, CLI infer).
+        const InferenceEstimate e
+            = estimator("h100-sxm5-80gb", "llama-2-7b", Precision::FP16, 1, 128, 128, 8, "vllm-0.6")
+                  .estimate();
+        QVERIFY(qAbs(e.reserveBytesPerGpu - 8552080998.4) < 1.0);
+        QVERIFY(e.workspaceBytesPerGpu > 0);
+        QVERIFY(qAbs(e.memoryBytesPerGpu
+                     - (e.weightsBytesPerGpu + e.kvBytesPerGpu + e.workspaceBytesPerGpu
+                        + e.reserveBytesPerGpu))
+                < 1.0);
+    }
+
     void decodeAttentionReadsEachKvHeadOnce()
     {
         // Llama 2 70B (GQA, 8 KV heads of 128) on 8 H100s: one KV head per rank. 64 sequences
