@@ -7,6 +7,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -24,6 +25,26 @@
 namespace cp::views {
 
 namespace {
+
+/** `text` broken into lines of at most `width` pixels at its spaces (a word wider than that
+ * keeps a line of its own). */
+QString wrappedToWidth(const QString &text, const QFontMetrics &metrics, int width)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = candidate;
+        }
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
 
 bool hasParetoFront(const model::ScenarioComparison &comparison)
 {
@@ -169,7 +190,15 @@ void ScenarioComparisonView::rebuildTable()
             name += tr(" (dominated)");
         headers << name;
     }
-    m_table->setHorizontalHeaderLabels(headers);
+    // Scenario columns are at most 150 pixels wide (below): their names wrap onto lines that
+    // fit, rather than being cut at both ends, and the whole name is the tooltip.
+    const QFontMetrics metrics(m_table->horizontalHeader()->font());
+    for (int c = 0; c < headers.size(); ++c) {
+        auto *item
+            = new QTableWidgetItem(c == 0 ? headers[c] : wrappedToWidth(headers[c], metrics, 140));
+        item->setToolTip(headers[c]);
+        m_table->setHorizontalHeaderItem(c, item);
+    }
     const QColor differs(0xff, 0xf6, 0xd5);
     const QColor best(0xd4, 0xf5, 0xd4);
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
