@@ -43,6 +43,9 @@ QComboBox *idCombo(const model::Catalog &catalog, model::CatalogKind kind,
                        QString::fromStdString(id));
     const int index = combo->findData(QString::fromStdString(current));
     combo->setCurrentIndex(index >= 0 ? index : 0);
+    for (int item = 0; item < combo->count(); ++item)
+        combo->setItemData(item, combo->itemText(item), Qt::ToolTipRole);
+    combo->setToolTip(combo->currentText()); // whole, where a narrow dock cuts the shown name
     return combo;
 }
 

@@ -93,9 +93,13 @@ QComboBox *PropertyFields::addChoice(const QString &label,
     // Long names shrink to the form's width instead of widening the dock.
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo->setMinimumContentsLength(8);
-    for (const auto &[text, value] : choices)
+    for (const auto &[text, value] : choices) {
         combo->addItem(text, value);
+        combo->setItemData(combo->count() - 1, text, Qt::ToolTipRole);
+    }
     combo->setCurrentIndex(std::max(0, combo->findData(current)));
+    // A narrow dock cuts the shown name; the tooltip gives it whole.
+    combo->setToolTip(combo->currentText());
     QObject::connect(combo, &QComboBox::currentIndexChanged, combo, [=, commit = m_commit] {
         const QString chosen = combo->currentData().toString();
         commit(QObject::tr("Change %1").arg(label.toLower()),

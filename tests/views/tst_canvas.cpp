@@ -453,6 +453,11 @@ private slots:
         auto *gradients = editor->findChild<QComboBox *>(QStringLiteral("Gradient reduction"));
         QVERIFY(gradients);
         QCOMPARE(gradients->currentData().toString(), QStringLiteral("fp32"));
+        // A narrow dock may cut the shown choice; each item's tooltip is its whole text (the
+        // box's own tooltip explains the field).
+        for (int item = 0; item < gradients->count(); ++item)
+            QCOMPARE(gradients->itemData(item, Qt::ToolTipRole).toString(),
+                     gradients->itemText(item));
         gradients->setCurrentIndex(gradients->findData(QStringLiteral("16-bit")));
         QVERIFY(!window.plan().training.framework.bf16GradientsInFp32);
         QCOMPARE(model::planToJson(window.plan())["workload"]["grad_reduce_in_fp32"].get<bool>(),
