@@ -34,12 +34,6 @@ QString signedPercent(double fraction, int decimals)
         + QLatin1Char('%');
 }
 
-/** A model's human-unit text ("182 MW", "1.64 TB", "$53.3 M") for a Qt label. */
-QString human(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
-
 /** "1 GPU", "8 GPUs". */
 QString gpuCount(int gpus)
 {

@@ -11,6 +11,12 @@ struct InferenceEstimate;
 
 namespace cp::views {
 
+/** A model's human-unit text ("182 MW", "1.64 TB", "$53.3 M") for a Qt label. */
+inline QString human(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
 /** A count as people say it: "2 T", "160.6 B", "512 M", "4,096" (three significant digits). */
 QString humanCount(double count);
 

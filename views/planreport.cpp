@@ -328,12 +328,6 @@ QString fixed(double value, int decimals)
     return QLocale().toString(value, 'f', decimals);
 }
 
-/** A figure of the key-figure lines as people quote it ("$55.0 M", "2.21 MW"). */
-QString human(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
-
 QStringList keyFigures(const model::PlanEstimate &e)
 {
     QStringList lines;

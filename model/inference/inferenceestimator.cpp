@@ -241,6 +241,13 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
     replica.tensorParallelLowLatencyLink
         = insideScaleUp ? m_hw.scaleUpLowLatencyLink() : replica.tensorParallelLink;
     setDecodeKernel(replica);
+    // The rotary embedding and the K/V cache write beside the attention kernel, unless the
+    // engine's masked multi-head kernel does them itself (ServingEngine).
+    replica.prefillAttentionSideKernels = m_job.engine.prefillAttentionSideKernels;
+    replica.decodeAttentionSideKernels
+        = replica.maskedMultiheadKernel && m_job.engine.maskedKernelAppliesRope
+        ? 0
+        : m_job.engine.decodeAttentionSideKernels;
     replica.expertGemmRateShare
         = m_job.engine.moeGemmLegacyKernels ? gpu.legacyKernelGemmFraction : 1.0;
     // Stages hand 16-bit hidden states to the next node over the scale-out network.
@@ -262,8 +269,6 @@ void InferenceEstimator::setDecodeKernel(ServingReplica &replica) const
         replica.queryHeadsPerKvHead = replica.shape.heads / t;
         replica.kvReadsPerKvHead = 1.0;
         replica.maskedMultiheadKernel = false;
-        replica.prefillAttentionSideKernels = m_job.engine.prefillAttentionSideKernels;
-        replica.decodeAttentionSideKernels = m_job.engine.decodeAttentionSideKernels;
         return;
     }
     replica.queryHeadsPerKvHead
@@ -273,11 +278,6 @@ void InferenceEstimator::setDecodeKernel(ServingReplica &replica) const
     replica.kvReadsPerKvHead
         = kvReadsPerKvHead(m_job.engine, groupSize, headDim, m_job.kvPrecision == Precision::INT8);
     replica.maskedMultiheadKernel = runsMaskedMultiheadKernel(m_job.engine, groupSize, headDim);
-    replica.prefillAttentionSideKernels = m_job.engine.prefillAttentionSideKernels;
-    replica.decodeAttentionSideKernels
-        = replica.maskedMultiheadKernel && m_job.engine.maskedKernelAppliesRope
-        ? 0
-        : m_job.engine.decodeAttentionSideKernels;
 }
 
 bool InferenceEstimator::latentCache(const TransformerShape &shape) const
