@@ -484,12 +484,13 @@ void InferenceEstimator::explainBottleneck(InferenceEstimate &e, const std::stri
         const double weightRate = gpu.weightStreamingBytesPerSecond();
         const double streamRate = gpu.achievableMemoryBytesPerSecond();
         if (weightRate == streamRate)
-            e.bottleneckExplanation
-                += " at " + formatNumber("%.0f", streamRate / units::giga) + " GB/s";
+            e.bottleneckExplanation += " at "
+                + groupThousands(formatNumber("%.0f", streamRate / units::giga)) + " GB/s";
         else
             e.bottleneckExplanation += ": its GEMMs stream the weights at "
-                + formatNumber("%.0f", weightRate / units::giga) + " GB/s, the K/V cache at "
-                + formatNumber("%.0f", streamRate / units::giga) + " GB/s";
+                + groupThousands(formatNumber("%.0f", weightRate / units::giga))
+                + " GB/s, the K/V cache at "
+                + groupThousands(formatNumber("%.0f", streamRate / units::giga)) + " GB/s";
         // Where the engine's attention kernel, not HBM, sets the K/V cache's time, say so.
         if (e.decodeKvKernelSeconds > 1.1 * e.decodeKvStreamSeconds)
             e.bottleneckExplanation += std::string("; its attention kernel (")
@@ -931,7 +932,8 @@ void InferenceEstimator::explainBatchLimit(InferenceEstimate &e) const
         return;
     e.bottleneckExplanation += ": a " + formatNumber("%.0f ms", *m_job.tpotP95Seconds * 1e3)
         + " step reads at most " + formatNumber("%.1f GB", budget / units::giga) + " at "
-        + formatNumber("%.0f GB/s", hbm / units::giga) + ", of which the weights take "
+        + groupThousands(formatNumber("%.0f GB/s", hbm / units::giga))
+        + ", of which the weights take "
         + formatNumber("%.1f GB", e.weightsBytesPerGpu / units::giga);
 }
 

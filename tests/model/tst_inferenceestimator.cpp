@@ -381,8 +381,8 @@ private slots:
         QVERIFY2(qAbs(down->seconds - 12.448e-3) < 0.001e-3,
                  qPrintable(QString::number(down->seconds * 1e3)));
         // The explanation gives both rates where they differ.
-        QVERIFY2(h100.bottleneckExplanation.find(": its GEMMs stream the weights at 2801 GB/s, "
-                                                 "the K/V cache at 2982 GB/s")
+        QVERIFY2(h100.bottleneckExplanation.find(": its GEMMs stream the weights at 2,801 GB/s, "
+                                                 "the K/V cache at 2,982 GB/s")
                      != std::string::npos,
                  h100.bottleneckExplanation.c_str());
     }
