@@ -559,7 +559,7 @@ void writeFabricPage(ReportLayout &page, const model::Plan &documentPlan,
         row(QObject::tr("Cables"), f.cables);
         row(QObject::tr("Transceivers"), f.optics);
         page.space(8);
-        page.table({QObject::tr("Tier"), QObject::tr("Count")}, rows, {3, 1}, {1});
+        page.table({QObject::tr("Fabric part"), QObject::tr("Count")}, rows, {3, 1}, {1});
     }
     const model::WorstFailure worst
         = model::planWorstFailure(model::scenarioPlan(documentPlan, -1, nullptr), catalog);
@@ -622,6 +622,10 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
                           "training layout's data-parallel rings, blue idle to red saturated")
             : QObject::tr("Switch tiers and server groups; %1")
                   .arg(QString::fromStdString(drawing->loadNote));
+        // The leaves of a rail-optimised fabric take one colour per rail (FabricDrawingItem).
+        if (baseline.fabric.topology == "rail-fat-tree")
+            input.fabricCaption += QObject::tr("; each leaf's colour is its rail, the GPU index "
+                                               "of the servers' NICs it connects");
         fabricScene.addItem(item);
         const QRectF fabricBounds = item->boundingRect();
         input.fabricSize = QSizeF(1000, 1000 * fabricBounds.height() / fabricBounds.width());
