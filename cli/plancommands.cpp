@@ -230,6 +230,8 @@ std::string renderComparison(const model::ScenarioComparison &c)
         table.addRow(cells);
     }
     std::string text = table.render() + "(* best of the row)\n";
+    for (const std::string &note : model::notRankedNotes(c.rows))
+        text += note + "\n";
     for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
         const model::ScenarioResult &s = c.scenarios[i];
         text += "\n" + s.name
@@ -284,6 +286,8 @@ nlohmann::json comparisonToJson(const model::ScenarioComparison &c)
                {"unit", row.unit}, {"values", values},       {"differs", row.differs}};
         if (row.bestIndex >= 0)
             entry["best"] = row.bestIndex;
+        if (!row.notRankedBecause.empty())
+            entry["not_ranked_because"] = row.notRankedBecause;
         doc["rows"].push_back(std::move(entry));
     }
     doc["scaling"] = nlohmann::json::array();

@@ -831,6 +831,8 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
         }
         page.table(header, rows, weights, right, fills, textRows, sectionRows);
     }
+    for (const std::string &note : model::notRankedNotes(input.comparison.rows))
+        page.paragraph(QString::fromStdString(note), 9);
 }
 
 /** The baseline's training step, operation by operation (train --explain). */

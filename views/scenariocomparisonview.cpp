@@ -52,6 +52,15 @@ bool hasParetoFront(const model::ScenarioComparison &comparison)
                        [](const auto &point) { return point.has_value(); });
 }
 
+/** " Step time ... are not ranked: ..." for the status line; empty when every row is ranked. */
+QString notRankedText(const std::vector<model::ComparisonRow> &rows)
+{
+    QString text;
+    for (const std::string &note : model::notRankedNotes(rows))
+        text += QLatin1Char(' ') + QString::fromStdString(note);
+    return text;
+}
+
 } // namespace
 
 ScenarioComparisonView::ScenarioComparisonView(QWidget *parent)
@@ -155,7 +164,8 @@ void ScenarioComparisonView::showComparison(const model::ScenarioComparison &com
         : QString();
     m_status->setText(
         (count == 1 ? tr("1 variant compared") : tr("%1 variants compared").arg(count))
-        + tr("; ★ marks the best of each row, tinted rows differ.") + QLatin1Char(' ') + front);
+        + tr("; ★ marks the best of each row, tinted rows differ.") + QLatin1Char(' ') + front
+        + notRankedText(comparison.rows));
     if (m_highlight >= static_cast<int>(comparison.scenarios.size()))
         m_highlight = 0;
     rebuildTable();
@@ -206,7 +216,10 @@ void ScenarioComparisonView::rebuildTable()
         // The label alone keeps the header narrow; rows are grouped by section, which the
         // tooltip names.
         auto *label = new QTableWidgetItem(QString::fromStdString(row.label));
-        label->setToolTip(QString::fromStdString(row.section + ": " + row.label));
+        QString why = QString::fromStdString(row.section + ": " + row.label);
+        if (!row.notRankedBecause.empty())
+            why += tr("\nNot ranked: %1.").arg(QString::fromStdString(row.notRankedBecause));
+        label->setToolTip(why);
         m_table->setVerticalHeaderItem(r, label);
         m_table->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.unit)));
         for (int c = 0; c < static_cast<int>(row.values.size()); ++c) {

@@ -29,6 +29,12 @@ struct RowSpec
     const char *unit;
     Preference preference;
     std::function<Value(const PlanEstimate &)> value;
+    /** The amount of work the figure is for, where it depends on the workload: a row is ranked
+     * only between scenarios doing the same work (a step of twice the global batch is longer
+     * and no worse). Unset: the figure compares as it is. */
+    std::function<Value(const PlanEstimate &)> work = {};
+    /** Why the row is not ranked when the work differs, for the reader. */
+    const char *unlikeWork = "";
 };
 
 bool trainingFound(const PlanEstimate &e)
@@ -61,6 +67,36 @@ Value ifInference(const PlanEstimate &e, double value)
 {
     return inferenceWorks(e) ? Value(value) : std::nullopt;
 }
+
+double trainingGpus(const TrainingEstimate &t)
+{
+    return static_cast<double>(pipelineStageGpus(t.config)) * t.config.pp;
+}
+
+/** Model FLOPs of one optimizer step, all GPUs together: what a step time is the time of. It
+ * changes with the model, the sequence length and the global batch. */
+Value modelFlopsPerStep(const PlanEstimate &e)
+{
+    const TrainingEstimate &t = e.training.best;
+    return ifTraining(e, t.modelFlopsPerSecondPerGpu * t.stepSeconds * trainingGpus(t));
+}
+
+/** Model FLOPs of one trained token: what a token of throughput is worth. It changes with the
+ * model and the sequence length (attention grows with the context). */
+Value modelFlopsPerToken(const PlanEstimate &e)
+{
+    const TrainingEstimate &t = e.training.best;
+    return t.tokensPerSecond > 0
+        ? ifTraining(e, t.modelFlopsPerSecondPerGpu * trainingGpus(t) / t.tokensPerSecond)
+        : std::nullopt;
+}
+
+constexpr const char *unlikeSteps
+    = "the scenarios' steps are different amounts of work (the model, sequence "
+      "length or global batch differs); compare the time to train";
+constexpr const char *unlikeTokens
+    = "the scenarios' tokens are different amounts of work (the model or sequence "
+      "length differs); compare MFU or the time to train";
 
 /** Buildings the estimate's hardware figures are copies of (1 unless a campus). */
 double buildingsOf(const PlanEstimate &e)
@@ -120,25 +156,26 @@ const std::vector<RowSpec> &numericRows()
              return ifFabricBuilt(e, e.campus ? e.campus->capitalUsd : e.capitalCostUsd);
          }},
         {"step_s", "Training", "Step time", "s", P::Lower,
-         [](const PlanEstimate &e) {
-             return ifTraining(e, e.training.best.stepSeconds);
-         }},
+         [](const PlanEstimate &e) { return ifTraining(e, e.training.best.stepSeconds); },
+         modelFlopsPerStep, unlikeSteps},
         {"step_compute_s", "Training", "  compute", "s", P::Lower,
          [](const PlanEstimate &e) {
              return ifTraining(e, stepTimeShares(e.training.best.breakdown).computeSeconds);
-         }},
+         },
+         modelFlopsPerStep, unlikeSteps},
         {"step_comm_s", "Training", "  exposed communication", "s", P::Lower,
          [](const PlanEstimate &e) {
              return ifTraining(e, stepTimeShares(e.training.best.breakdown).communicationSeconds);
-         }},
+         },
+         modelFlopsPerStep, unlikeSteps},
         {"step_bubble_s", "Training", "  pipeline bubble", "s", P::Lower,
          [](const PlanEstimate &e) {
              return ifTraining(e, stepTimeShares(e.training.best.breakdown).bubbleSeconds);
-         }},
+         },
+         modelFlopsPerStep, unlikeSteps},
         {"tokens_per_s", "Training", "Throughput", "tokens/s", P::Higher,
-         [](const PlanEstimate &e) {
-             return ifTraining(e, e.training.best.tokensPerSecond);
-         }},
+         [](const PlanEstimate &e) { return ifTraining(e, e.training.best.tokensPerSecond); },
+         modelFlopsPerToken, unlikeTokens},
         {"mfu_pct", "Training", "MFU", "%", P::Higher,
          [](const PlanEstimate &e) {
              return ifTraining(e, 100 * e.training.best.mfu);
@@ -306,6 +343,25 @@ void markBest(ComparisonRow &row)
             row.bestIndex = static_cast<int>(i);
 }
 
+/** Every scenario with a figure in `row` does the same work by `work`, to 0.1%. */
+bool sameWork(const ComparisonRow &row, const std::vector<ScenarioResult> &scenarios,
+              const std::function<Value(const PlanEstimate &)> &work)
+{
+    std::optional<double> first;
+    for (std::size_t i = 0; i < row.values.size(); ++i) {
+        if (!row.values[i])
+            continue;
+        const Value amount = work(scenarios[i].estimate);
+        if (!amount)
+            return false;
+        if (!first)
+            first = amount;
+        else if (std::abs(*amount - *first) > 1e-3 * std::abs(*first))
+            return false;
+    }
+    return true;
+}
+
 std::string layoutText(const PlanEstimate &e)
 {
     if (!trainingFound(e))
@@ -422,6 +478,10 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
                          [](const Value &v) { return v.has_value(); }))
             continue;
         markBest(row);
+        if (spec.work && !sameWork(row, scenarios, spec.work)) {
+            row.bestIndex = -1;
+            row.notRankedBecause = spec.unlikeWork;
+        }
         rows.push_back(std::move(row));
     }
     addQueueRows(rows, scenarios);
@@ -449,6 +509,37 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
         return std::string();
     });
     return rows;
+}
+
+std::vector<std::string> notRankedNotes(const std::vector<ComparisonRow> &rows)
+{
+    std::vector<std::string> reasons;
+    std::vector<std::vector<std::string>> labels;
+    for (const ComparisonRow &row : rows) {
+        if (row.notRankedBecause.empty())
+            continue;
+        const auto it = std::find(reasons.begin(), reasons.end(), row.notRankedBecause);
+        const std::size_t index = static_cast<std::size_t>(it - reasons.begin());
+        if (it == reasons.end()) {
+            reasons.push_back(row.notRankedBecause);
+            labels.emplace_back();
+        }
+        // Sub-rows are indented in the table ("  compute"); a sentence names them plainly.
+        const std::size_t start = row.label.find_first_not_of(' ');
+        labels[index].push_back(start == std::string::npos ? row.label : row.label.substr(start));
+    }
+    std::vector<std::string> notes;
+    for (std::size_t i = 0; i < reasons.size(); ++i) {
+        std::string names;
+        for (std::size_t j = 0; j < labels[i].size(); ++j) {
+            if (j > 0)
+                names += j + 1 == labels[i].size() ? " and " : ", ";
+            names += labels[i][j];
+        }
+        notes.push_back(names + (labels[i].size() == 1 ? " is" : " are")
+                        + " not ranked: " + reasons[i] + ".");
+    }
+    return notes;
 }
 
 ComparisonRow inReadableUnit(ComparisonRow row)

@@ -46,8 +46,19 @@ struct ComparisonRow
     std::vector<std::string> text; ///< same size as values; used when the row is textual
     int bestIndex = -1; ///< the best scenario by `preference`, -1 when none or tied throughout
     bool differs = false; ///< not every scenario has the same value
+    /** Why the row names no best though its values differ: the scenarios' figures are for
+     * different amounts of work (a longer step of a larger global batch is no worse). Empty
+     * when the row is ranked as usual. */
+    std::string notRankedBecause = {};
     bool isText() const { return !text.empty(); }
 };
+
+/**
+ * The rows left unranked because the scenarios do different work, one sentence per reason:
+ * "Step time, compute, exposed communication and pipeline bubble are not ranked: the scenarios'
+ * steps are ...". For the notes under a comparison table; empty when every row is ranked.
+ */
+std::vector<std::string> notRankedNotes(const std::vector<ComparisonRow> &rows);
 
 /** Step time split as in the comparison chart: compute / exposed communication / bubble. */
 struct StepTimeShares

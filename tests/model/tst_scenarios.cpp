@@ -509,6 +509,72 @@ private slots:
                              [](const ComparisonRow &r) { return r.key == "step_s"; }));
     }
 
+    void stepsOfDifferentWorkAreNotRanked()
+    {
+        // Three training variants on 128 GPUs (TP 8 x DP 16), 8,192-token sequences:
+        // s0: 512 sequences a step (4,194,304 tokens) in 2.0 s at 400 TFLOP/s of model FLOPs a
+        //     GPU: 400e12 x 2 x 128 = 1.024e17 FLOPs a step, 1.024e17 / 4,194,304 = 24,414,062,500
+        //     FLOPs a token, 2,097,152 tokens/s.
+        // s1: the same model at twice the global batch: 8,388,608 tokens in 3.9 s, 2,150,925.1
+        //     tokens/s, so 24,414,062,500 x 8,388,608 / 3.9 / 128 = 1.6e15 / 3.9 = 410.26 TFLOP/s a
+        //     GPU. Its step is twice the work: a longer step is no worse, and is not ranked; its
+        //     tokens are the same work as s0's, so throughput still is (s1 is faster).
+        // s2: s0's layout and step on a model of twice the FLOPs a token (800 TFLOP/s a GPU would
+        //     be impossible; the test needs only the ratio): 1,048,576 tokens/s.
+        const auto variant = [](double stepSeconds, double tokensPerStep, double flopsPerToken) {
+            ScenarioResult result;
+            result.ok = true;
+            result.estimate.hasTraining = true;
+            result.estimate.training.found = true;
+            TrainingEstimate &t = result.estimate.training.best;
+            t.config.tp = 8;
+            t.config.dp = 16;
+            t.stepSeconds = stepSeconds;
+            t.breakdown.computeSeconds = stepSeconds;
+            t.tokensPerSecond = tokensPerStep / stepSeconds;
+            t.modelFlopsPerSecondPerGpu = flopsPerToken * t.tokensPerSecond / 128;
+            return result;
+        };
+        const double flopsPerToken = 24414062500.0;
+        std::vector<ScenarioResult> results
+            = {variant(2.0, 4194304, flopsPerToken), variant(3.9, 8388608, flopsPerToken)};
+        QCOMPARE(results[1].estimate.training.best.modelFlopsPerSecondPerGpu / 1e12, 1600.0 / 3.9);
+        const auto find = [](const std::vector<ComparisonRow> &rows, const std::string &key) {
+            return *std::find_if(rows.begin(), rows.end(),
+                                 [&](const ComparisonRow &r) { return r.key == key; });
+        };
+        std::vector<ComparisonRow> rows = comparisonRows(results);
+        QVERIFY(find(rows, "step_s").differs);
+        QCOMPARE(find(rows, "step_s").bestIndex, -1);
+        QCOMPARE(find(rows, "step_compute_s").bestIndex, -1);
+        QVERIFY(!find(rows, "step_s").notRankedBecause.empty());
+        QCOMPARE(find(rows, "tokens_per_s").bestIndex, 1);
+        QVERIFY(find(rows, "tokens_per_s").notRankedBecause.empty());
+        std::vector<std::string> notes = notRankedNotes(rows);
+        QCOMPARE(notes.size(), std::size_t(1));
+        QCOMPARE(notes[0],
+                 std::string("Step time, compute, exposed communication and pipeline bubble are "
+                             "not ranked: the scenarios' steps are different amounts of work (the "
+                             "model, sequence length or global batch differs); compare the time "
+                             "to train."));
+
+        // The same work in a longer step is worse, and marked so: s0 is best.
+        results[1] = variant(2.2, 4194304, flopsPerToken);
+        rows = comparisonRows(results);
+        QCOMPARE(find(rows, "step_s").bestIndex, 0);
+        QVERIFY(notRankedNotes(rows).empty());
+
+        // A model twice the work a token: its tokens are not ranked against s0's.
+        results[1] = variant(2.0, 4194304, 2 * flopsPerToken);
+        rows = comparisonRows(results);
+        QCOMPARE(find(rows, "tokens_per_s").bestIndex, -1);
+        QCOMPARE(find(rows, "step_s").bestIndex, -1); // equal times, but not equal work
+        notes = notRankedNotes(rows);
+        QCOMPARE(notes.size(), std::size_t(2));
+        QVERIFY2(notes[1].starts_with("Throughput is not ranked: the scenarios' tokens are"),
+                 notes[1].c_str());
+    }
+
     void tablesShowEachRowInAReadableUnit()
     {
         const auto row = [](const std::string &unit, std::vector<std::optional<double>> values) {

@@ -269,6 +269,53 @@ private slots:
                          qPrintable(label->text()));
     }
 
+    void batchSweepLeavesStepTimeUnranked()
+    {
+        // A global-batch sweep: a step of 1,024 sequences is twice the work of one of 512, so the
+        // longer step is not worse and no step-time cell may carry the star; the status line
+        // says why, and so does the row's tooltip. Throughput (tokens of the same model) is
+        // still ranked.
+        app::MainWindow window(m_catalog);
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openPlan(m_sample));
+        QCOMPARE(window.scenarioPanel()->addSweep(model::SweepAxis::Batch, {"1024"}), QString());
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->text() == QStringLiteral("&Compare Now"))
+                action->trigger();
+        window.finishBackgroundWork();
+        QTest::qWait(50);
+        views::ScenarioComparisonView *view = window.comparisonView();
+        QVERIFY2(view->status().contains(QStringLiteral("Step time, compute, exposed "
+                                                        "communication and pipeline bubble are "
+                                                        "not ranked")),
+                 qPrintable(view->status()));
+        QTableWidget *table = view->table();
+        int stepRow = -1;
+        int throughputRow = -1;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            if (table->verticalHeaderItem(r)->text() == QStringLiteral("Step time"))
+                stepRow = r;
+            if (table->verticalHeaderItem(r)->text() == QStringLiteral("Throughput"))
+                throughputRow = r;
+        }
+        QVERIFY(stepRow >= 0 && throughputRow >= 0);
+        QVERIFY(table->verticalHeaderItem(stepRow)->toolTip().contains(
+            QStringLiteral("Not ranked: the scenarios' steps are different amounts of work")));
+        QVERIFY(table->item(stepRow, 1)->text() != table->item(stepRow, 2)->text());
+        bool throughputStarred = false;
+        for (int c = 1; c < table->columnCount(); ++c) {
+            QVERIFY(!table->item(stepRow, c)->text().contains(QStringLiteral("★")));
+            throughputStarred
+                = throughputStarred || table->item(throughputRow, c)->text().contains("★");
+        }
+        QVERIFY(throughputStarred);
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QVERIFY(window.grab().save(
+            QStringLiteral(CP_SCREENSHOT_DIR "/comparison-batch-sweep-1366x768.png")));
+    }
+
     void paretoChartTellsOptionsApart()
     {
         // Axis labels: as many decimals as the tick step needs. 0.005 apart needs 3 (21.145,
