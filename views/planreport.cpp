@@ -841,14 +841,6 @@ void writeTrainingOperations(ReportLayout &page, const model::ScenarioResult *ba
     if (baseline && baseline->ok && baseline->estimate.hasTraining
         && baseline->estimate.training.found) {
         const model::TrainingEstimate &t = baseline->estimate.training.best;
-        page.newPage();
-        page.heading(QObject::tr("Where the training step goes (baseline)"));
-        page.paragraph(
-            QObject::tr("One step of %1 s on the busiest pipeline stage of one GPU. Hidden time "
-                        "is communication overlapped with compute; the compute it overlaps "
-                        "is slowed by the framework's overlap penalty.")
-                .arg(fixed(t.stepSeconds, 3)),
-            9);
         QList<QStringList> rows;
         for (const model::StepOperation &op : t.operations)
             rows << QStringList {QString::fromLatin1(op.name),
@@ -859,10 +851,21 @@ void writeTrainingOperations(ReportLayout &page, const model::ScenarioResult *ba
                                  fixed(100 * op.seconds / t.stepSeconds, 1),
                                  op.hiddenSeconds > 0 ? fixed(op.hiddenSeconds * 1e3, 1)
                                                       : QString()};
-        page.table({QObject::tr("Operation"), QObject::tr("Kind"), QObject::tr("TFLOP"),
-                    QObject::tr("GB moved"), QObject::tr("ms per step"), QObject::tr("Share %"),
-                    QObject::tr("Hidden ms")},
-                   rows, {3.6, 1.6, 1, 1.1, 1.2, 1, 1.1}, {2, 3, 4, 5, 6});
+        const QStringList header
+            = {QObject::tr("Operation"), QObject::tr("Kind"),        QObject::tr("TFLOP"),
+               QObject::tr("GB moved"),  QObject::tr("ms per step"), QObject::tr("Share %"),
+               QObject::tr("Hidden ms")};
+        const QList<double> weights = {3.6, 1.6, 1, 1.1, 1.2, 1, 1.1};
+        // On the page before when the heading, its paragraph and the whole table fit there.
+        page.keepTogether(page.tableHeight(header, rows, weights) + 120);
+        page.heading(QObject::tr("Where the training step goes (baseline)"));
+        page.paragraph(
+            QObject::tr("One step of %1 s on the busiest pipeline stage of one GPU. Hidden time "
+                        "is communication overlapped with compute; the compute it overlaps "
+                        "is slowed by the framework's overlap penalty.")
+                .arg(fixed(t.stepSeconds, 3)),
+            9);
+        page.table(header, rows, weights, {2, 3, 4, 5, 6});
     }
 }
 
@@ -874,7 +877,9 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
         return;
     const model::TrainingRunEstimate &run = baseline->estimate.trainingRun;
     const model::ReliabilityEstimate &r = run.reliability;
-    page.newPage();
+    // The section follows the step's table on its page when the heading, a paragraph and the
+    // storage table fit there; a page of its own would be mostly empty.
+    page.keepTogether(run.dataPath.present ? page.width() : page.width() * 0.4);
     page.heading(QObject::tr("Storage and the data path (baseline)"));
     if (run.dataPath.present) {
         const model::DataPathEstimate &path = run.dataPath;
@@ -928,36 +933,50 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
 /** The baseline's serving steps, operation by operation (infer --explain). */
 void writeServingOperations(ReportLayout &page, const model::ScenarioResult *baseline)
 {
-    if (baseline && baseline->ok && baseline->estimate.hasInference) {
-        const model::InferenceEstimate &inf = baseline->estimate.inference;
-        page.newPage();
-        page.heading(QObject::tr("Where the serving time goes (baseline)"));
-        page.paragraph(
-            QObject::tr("One prompt's prefill and one decode step of %1 sequences through one "
-                        "pipeline stage of one GPU. An engine with chunked prefill runs the "
-                        "prompt's operations in chunks of its step budget beside the decodes, "
-                        "so its TTFT (%2 ms) differs from the prefill shown here.")
-                .arg(inf.batch / std::max(1, inf.pipelineStages))
-                .arg(fixed(inf.ttftSeconds * 1e3, 1)),
-            9);
-        for (const auto &[title, operations] :
-             {std::pair {QObject::tr("Prefill"), &inf.prefillOperations},
-              std::pair {QObject::tr("Decode step"), &inf.decodeOperations}}) {
-            double total = 0;
-            for (const model::StepOperation &op : *operations)
-                total += op.seconds;
-            QList<QStringList> rows;
-            for (const model::StepOperation &op : *operations)
-                rows << QStringList {QString::fromLatin1(op.name),
-                                     QString::fromStdString(model::operationKindName(op.kind)),
-                                     op.bytes > 0 ? fixed(op.bytes / units::giga, 2) : QString(),
-                                     fixed(op.seconds * 1e3, 3),
-                                     fixed(total > 0 ? 100 * op.seconds / total : 0, 1)};
-            page.paragraph(QObject::tr("%1: %2 ms").arg(title, fixed(total * 1e3, 2)), 11, true, 4);
-            page.table({QObject::tr("Operation"), QObject::tr("Kind"), QObject::tr("GB moved"),
-                        QObject::tr("ms"), QObject::tr("Share %")},
-                       rows, {3.6, 1.6, 1.1, 1.1, 1}, {2, 3, 4});
-        }
+    if (!baseline || !baseline->ok || !baseline->estimate.hasInference)
+        return;
+    const model::InferenceEstimate &inf = baseline->estimate.inference;
+    const QStringList header = {QObject::tr("Operation"), QObject::tr("Kind"),
+                                QObject::tr("GB moved"), QObject::tr("ms"), QObject::tr("Share %")};
+    const QList<double> weights = {3.6, 1.6, 1.1, 1.1, 1};
+    struct Phase
+    {
+        QString title;
+        double seconds = 0;
+        QList<QStringList> rows;
+    };
+    QList<Phase> phases;
+    for (const auto &[title, operations] :
+         {std::pair {QObject::tr("Prefill"), &inf.prefillOperations},
+          std::pair {QObject::tr("Decode step"), &inf.decodeOperations}}) {
+        Phase phase {title, 0, {}};
+        for (const model::StepOperation &op : *operations)
+            phase.seconds += op.seconds;
+        for (const model::StepOperation &op : *operations)
+            phase.rows << QStringList {
+                QString::fromLatin1(op.name),
+                QString::fromStdString(model::operationKindName(op.kind)),
+                op.bytes > 0 ? fixed(op.bytes / units::giga, 2) : QString(),
+                fixed(op.seconds * 1e3, 3),
+                fixed(phase.seconds > 0 ? 100 * op.seconds / phase.seconds : 0, 1)};
+        phases << phase;
+    }
+    // On the page before when the heading, its paragraph and the prefill's table fit there.
+    page.keepTogether(page.tableHeight(header, phases.front().rows, weights) + 200);
+    page.heading(QObject::tr("Where the serving time goes (baseline)"));
+    page.paragraph(QObject::tr("One prompt's prefill and one decode step of %1 sequences through "
+                               "one pipeline stage of one GPU. An engine with chunked prefill "
+                               "runs the prompt's operations in chunks of its step budget beside "
+                               "the decodes, so its TTFT (%2 ms) differs from the prefill shown "
+                               "here.")
+                       .arg(inf.batch / std::max(1, inf.pipelineStages))
+                       .arg(fixed(inf.ttftSeconds * 1e3, 1)),
+                   9);
+    for (const Phase &phase : phases) {
+        page.keepTogether(page.tableHeight(header, phase.rows, weights) + 40);
+        page.paragraph(QObject::tr("%1: %2 ms").arg(phase.title, fixed(phase.seconds * 1e3, 2)), 11,
+                       true, 4);
+        page.table(header, phase.rows, weights, {2, 3, 4});
     }
 }
 
@@ -1030,21 +1049,22 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
             writeDataHallPage(page, input);
 
         writeComparisonPages(page, input);
+        // Charts flow on from the comparison table they draw, two to a full page: each as wide as
+        // the page allows at its 760 x 430 proportions, and none squeezed into a page's
+        // leftover space (picture() moves a chart that does not fit to the next page).
+        const double chartHeight = page.width() * 0.5;
+        for (int i = 0; i < input.charts.size(); ++i) {
+            if (i == 0) {
+                page.keepTogether(chartHeight + 80);
+                page.heading(QObject::tr("Charts"));
+            }
+            // The chart carries its own title.
+            page.picture(input.charts[i], QSizeF(760, 430), QString(), chartHeight);
+        }
+
         writeTrainingOperations(page, baseline);
         writeDataPath(page, baseline);
         writeServingOperations(page, baseline);
-
-        // Charts, two to a page.
-        for (int i = 0; i < input.charts.size(); ++i) {
-            if (i % 2 == 0) {
-                page.newPage();
-                if (i == 0)
-                    page.heading(QObject::tr("Charts"));
-            }
-            // The chart carries its own title.
-            page.picture(input.charts[i], QSizeF(760, 430), QString(),
-                         std::min(page.remaining() - 40, page.width() * 0.56));
-        }
 
         // Assumptions and sources.
         writeAssumptionsAndSources(page, input);

@@ -525,8 +525,8 @@ private slots:
         const auto match = pagesWritten.match(finished.last().at(1).toString());
         QVERIFY(match.hasMatch());
         const int pages = match.captured(1).toInt();
-        // Title, summary and bill of materials, topology, comparison, three chart pages (five
-        // charts, two a page), assumptions and sources: at least eight.
+        // Title, summary and bill of materials, topology, comparison, the charts (five, two to
+        // a full page), assumptions and sources: at least eight.
         QVERIFY2(pages >= 8, qPrintable(QString::number(pages)));
         const QString info = runTool(QStringLiteral("pdfinfo"), {pdf});
         QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Pages:\\s+%1\\n").arg(pages))),
@@ -558,6 +558,20 @@ private slots:
         QVERIFY(first.contains(
             QStringLiteral("(baseline)"))); // "Key figures", whose "fi" is a ligature
         QVERIFY(first.contains(QStringLiteral("Plan summary")));
+        // No section starts a page of its own where the one before leaves room: the step's
+        // operation table follows the last chart (the Pareto front, half a page) on its page.
+        const auto pageText = [&](int number) {
+            return runTool(QStringLiteral("pdftotext"),
+                           {QStringLiteral("-f"), QString::number(number), QStringLiteral("-l"),
+                            QString::number(number), pdf, QStringLiteral("-")});
+        };
+        int paretoPage = 0;
+        for (int number = 1; number <= pages && paretoPage == 0; ++number)
+            if (pageText(number).contains(QStringLiteral("Pareto front: ")))
+                paretoPage = number;
+        QVERIFY(paretoPage > 0);
+        QVERIFY2(pageText(paretoPage).contains(QStringLiteral("Where the training step goes")),
+                 qPrintable(pageText(paretoPage)));
         // The training time the estimator gives is in the report.
         const model::PlanEstimate e = model::estimatePlan(
             model::scenarioPlan(window.document()->documentPlan(), -1, m_catalog.get()),
