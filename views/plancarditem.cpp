@@ -2,8 +2,10 @@
 #include "plancarditem.h"
 
 #include <QFontMetricsF>
+#include <QGraphicsScene>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
+#include <QTextLayout>
 
 namespace cp::views {
 
@@ -11,6 +13,31 @@ namespace {
 constexpr double cardWidth = 300;
 constexpr double lineHeight = 16;
 constexpr double padding = 8;
+constexpr double textLeft = 14;
+constexpr double textWidth = cardWidth - 20;
+
+/**
+ * `text` word-wrapped to `width` in at most `maxRows` rows, the last elided if the text goes on.
+ * A card's text is what a printed report shows of it (no tooltips on paper), so a long catalog
+ * name (two rows) or fabric description (three) wraps rather than losing its end.
+ */
+QStringList wrappedRows(const QString &text, const QFont &font, double width, int maxRows)
+{
+    QStringList rows;
+    QTextLayout layout(text, font);
+    layout.beginLayout();
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(width);
+        if (rows.size() + 1 == maxRows) {
+            rows << QFontMetricsF(font).elidedText(text.mid(line.textStart()).trimmed(),
+                                                   Qt::ElideRight, width);
+            break;
+        }
+        rows << text.mid(line.textStart(), line.textLength()).trimmed();
+    }
+    layout.endLayout();
+    return rows;
+}
 } // namespace
 
 PlanCardItem::PlanCardItem(QString key, QString title, QStringList lines, QColor accent)
@@ -46,10 +73,33 @@ void PlanCardItem::setBodyHeight(double height)
     m_bodyHeight = height;
 }
 
+QFont PlanCardItem::cardFont() const
+{
+    return scene() ? scene()->font() : QFont();
+}
+
+QList<PlanCardItem::TextRow> PlanCardItem::textRows() const
+{
+    QFont bold = cardFont();
+    bold.setBold(true);
+    const QFont normal = cardFont();
+    QList<TextRow> rows;
+    for (const QString &row : wrappedRows(m_title, bold, textWidth, 2))
+        rows.append({row, TextRow::Style::Title});
+    for (const QString &line : m_lines)
+        for (const QString &row : wrappedRows(line, normal, textWidth, 3))
+            rows.append({row, TextRow::Style::Line});
+    if (!m_warning.isEmpty())
+        for (const QString &row :
+             wrappedRows(QStringLiteral("⚠ ") + m_warning, normal, textWidth, 2))
+            rows.append({row, TextRow::Style::Warning});
+    return rows;
+}
+
 QRectF PlanCardItem::boundingRect() const
 {
-    const double textLines = 1 + m_lines.size() + (m_warning.isEmpty() ? 0 : 1);
-    return {0, 0, cardWidth, 2 * padding + textLines * lineHeight + m_bodyHeight};
+    const double textHeight = static_cast<double>(textRows().size()) * lineHeight;
+    return {0, 0, cardWidth, 2 * padding + textHeight + m_bodyHeight};
 }
 
 void PlanCardItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
@@ -74,30 +124,18 @@ void PlanCardItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opti
         painter->drawText(r.adjusted(12, 0, -4, 0), Qt::AlignVCenter | Qt::TextWordWrap, m_title);
         return;
     }
-    QFont bold = painter->font();
+    // The font the rows were measured in (boundingRect), whatever the painter brings.
+    QFont bold = cardFont();
     bold.setBold(true);
-    painter->setFont(bold);
-    painter->setPen(Qt::black);
+    const QFont normal = cardFont();
     double y = padding;
-    // Long catalog names are elided rather than clipped; the tooltip carries the full text.
-    const double textWidth = r.width() - 20;
-    painter->drawText(QRectF(14, y, textWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                      QFontMetricsF(bold).elidedText(m_title, Qt::ElideRight, textWidth));
-    y += lineHeight;
-    QFont normal = bold;
-    normal.setBold(false);
-    painter->setFont(normal);
-    painter->setPen(QColor(0x30, 0x30, 0x30));
-    for (const QString &line : m_lines) {
-        painter->drawText(QRectF(14, y, textWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                          QFontMetricsF(normal).elidedText(line, Qt::ElideRight, textWidth));
-        y += lineHeight;
-    }
-    if (!m_warning.isEmpty()) {
-        painter->setPen(QColor(0xc6, 0x28, 0x28));
-        painter->drawText(QRectF(14, y, textWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                          QFontMetricsF(normal).elidedText(QStringLiteral("⚠ ") + m_warning,
-                                                           Qt::ElideRight, textWidth));
+    for (const TextRow &row : textRows()) {
+        painter->setFont(row.style == TextRow::Style::Title ? bold : normal);
+        painter->setPen(row.style == TextRow::Style::Title         ? QColor(Qt::black)
+                            : row.style == TextRow::Style::Warning ? QColor(0xc6, 0x28, 0x28)
+                                                                   : QColor(0x30, 0x30, 0x30));
+        painter->drawText(QRectF(textLeft, y, textWidth, lineHeight),
+                          Qt::AlignLeft | Qt::AlignVCenter, row.text);
         y += lineHeight;
     }
     if (m_bodyHeight > 0)

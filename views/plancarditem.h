@@ -40,6 +40,15 @@ protected:
     QColor accent() const { return m_accent; }
 
 private:
+    /** One row of text as drawn: a long title, line or warning wraps onto a second row. */
+    struct TextRow
+    {
+        QString text;
+        enum class Style { Title, Line, Warning } style = Style::Line;
+    };
+    QList<TextRow> textRows() const;
+    QFont cardFont() const;
+
     QString m_key;
     QString m_title;
     QStringList m_lines;

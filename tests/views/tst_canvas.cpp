@@ -38,6 +38,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QLabel>
 #include <QTest>
 #include <QTimer>
 #include <QTreeWidget>
@@ -1010,6 +1011,13 @@ private slots:
             // (within a scene unit: fitInView rounds to whole pixels)
             QVERIFY2(visible.adjusted(-1, -1, 1, 1).contains(window.scene()->itemsBoundingRect()),
                      qPrintable(file));
+            // The Estimate panel's wrapped headline and diagnosis get the height their text
+            // needs at their width: a two-line headline is not cut at top and bottom.
+            QTest::qWait(20);
+            for (QLabel *label : window.summaryView()->findChildren<QLabel *>())
+                if (label->wordWrap() && label->isVisible())
+                    QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                             qPrintable(file + QStringLiteral(": ") + label->text()));
             QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/canvas-%1.png")
                                            .arg(QFileInfo(file).completeBaseName())));
         }
