@@ -208,6 +208,31 @@ std::string comparisonCell(double value)
 }
 } // namespace
 
+/** The scenarios' step operations side by side, phase by phase (compareOperations). */
+std::string renderOperationComparison(const model::ScenarioComparison &c)
+{
+    std::vector<std::string> header = {"where the time goes", "unit"};
+    for (const model::ScenarioResult &s : c.scenarios)
+        header.push_back(s.name);
+    Table table(header);
+    std::string phase;
+    for (const model::OperationComparisonRow &row : c.operations) {
+        if (row.phase != phase) {
+            phase = row.phase;
+            std::vector<std::string> title(header.size());
+            title[0] = phase;
+            table.addRow(title);
+        }
+        std::vector<std::string> cells = {"  " + row.label, row.unit};
+        for (const std::optional<double> &value : row.values)
+            cells.push_back(value ? comparisonCell(*value) : "-");
+        table.addRow(cells);
+    }
+    return "Where the time goes, scenario by scenario (on the critical path of one GPU; train and "
+           "infer --explain give the FLOPs and bytes):\n"
+        + table.render();
+}
+
 std::string renderComparison(const model::ScenarioComparison &c)
 {
     std::vector<std::string> header = {"figure", "unit"};
@@ -247,6 +272,8 @@ std::string renderComparison(const model::ScenarioComparison &c)
         if (!s.ok)
             text += "  not estimated: " + s.error + "\n";
     }
+    if (!c.operations.empty())
+        text += "\n" + renderOperationComparison(c);
     if (!c.scaling.empty()) {
         Table scaling({"GPUs", "tokens/s", "per-GPU efficiency"});
         for (const model::ScalingPoint &p : c.scaling)
@@ -289,6 +316,17 @@ nlohmann::json comparisonToJson(const model::ScenarioComparison &c)
         if (!row.notRankedBecause.empty())
             entry["not_ranked_because"] = row.notRankedBecause;
         doc["rows"].push_back(std::move(entry));
+    }
+    doc["operations"] = nlohmann::json::array();
+    for (const model::OperationComparisonRow &row : c.operations) {
+        nlohmann::json values = nlohmann::json::array();
+        for (const std::optional<double> &value : row.values)
+            values.push_back(value ? nlohmann::json(*value) : nlohmann::json(nullptr));
+        doc["operations"].push_back({{"phase", row.phase},
+                                     {"label", row.label},
+                                     {"unit", row.unit},
+                                     {"total", row.total},
+                                     {"values", values}});
     }
     doc["scaling"] = nlohmann::json::array();
     for (const model::ScalingPoint &p : c.scaling)

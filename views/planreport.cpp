@@ -835,6 +835,63 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
         page.paragraph(QString::fromStdString(note), 9);
 }
 
+/** Every scenario's operations side by side (compareOperations), four scenarios a block. */
+void writeOperationComparison(ReportLayout &page, const model::ScenarioComparison &comparison)
+{
+    const auto &scenarios = comparison.scenarios;
+    if (comparison.operations.empty() || scenarios.size() < 2)
+        return; // one scenario: its own table below says it all
+    constexpr std::size_t perBlock = 4;
+    for (std::size_t first = 0; first < scenarios.size(); first += perBlock) {
+        const std::size_t last = std::min(scenarios.size(), first + perBlock);
+        QStringList header = {QObject::tr("Where the time goes"), QObject::tr("Unit")};
+        QList<double> weights = {3.4, 0.9};
+        QList<int> right;
+        for (std::size_t i = first; i < last; ++i) {
+            header << QString::fromStdString(scenarios[i].name);
+            weights << 1.6;
+            right << static_cast<int>(i - first) + 2;
+        }
+        QList<QStringList> rows;
+        QList<QList<QColor>> fills;
+        QList<bool> sectionRows;
+        std::string phase;
+        for (const model::OperationComparisonRow &row : comparison.operations) {
+            if (row.phase != phase) {
+                phase = row.phase;
+                rows << QStringList {QString::fromStdString(phase)};
+                fills << QList<QColor>();
+                sectionRows << true;
+            }
+            QStringList cells
+                = {QString::fromStdString(row.label), QString::fromStdString(row.unit)};
+            for (std::size_t i = first; i < last; ++i)
+                cells << (row.values[i] ? comparisonNumber(*row.values[i], row.unit)
+                                        : QStringLiteral("—"));
+            // Totals tinted blue, the figures they lead to (TTFT, TPOT under load) green.
+            const QColor tint = row.total ? QColor(0xe8, 0xee, 0xf8)
+                : row.figure              ? QColor(0xe6, 0xf4, 0xe6)
+                                          : QColor();
+            fills << QList<QColor>(cells.size(), tint);
+            rows << cells;
+            sectionRows << false;
+        }
+        if (first == 0) {
+            page.keepTogether(
+                std::min(page.tableHeight(header, rows, weights) + 120, page.width() * 0.8));
+            page.heading(QObject::tr("Where the time goes, scenario by scenario"));
+            page.paragraph(
+                QObject::tr("Each scenario's operations on the critical path of one GPU, in "
+                            "milliseconds: a training step on the busiest pipeline stage, one "
+                            "prompt's prefill and one decode step through one stage. Totals are "
+                            "tinted blue; the comparison figure each serving phase leads to "
+                            "under load (TTFT p95, time per output token) green."),
+                9);
+        }
+        page.table(header, rows, weights, right, fills, {}, sectionRows);
+    }
+}
+
 /** The baseline's training step, operation by operation (train --explain). */
 void writeTrainingOperations(ReportLayout &page, const model::ScenarioResult *baseline)
 {
@@ -1062,6 +1119,7 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
             page.picture(input.charts[i], QSizeF(760, 430), QString(), chartHeight);
         }
 
+        writeOperationComparison(page, input.comparison);
         writeTrainingOperations(page, baseline);
         writeDataPath(page, baseline);
         writeServingOperations(page, baseline);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenariocomparisonview.h"
 
+#include "operationcomparisontable.h"
+
 #include "humannumbers.h"
 
 #include "comparisoncharts.h"
@@ -289,6 +291,15 @@ void ScenarioComparisonView::rebuildCharts()
         view->setRenderHint(QPainter::Antialiasing);
         const QString title = chart->title();
         m_charts->addTab(view, title.section(QLatin1Char(':'), 0, 0));
+    }
+    if (!m_comparison.operations.empty()) {
+        // The operations behind the step time, TTFT and TPOT rows, scenario by scenario.
+        auto *operations = new OperationComparisonTable;
+        QStringList names;
+        for (const model::ScenarioResult &scenario : m_comparison.scenarios)
+            names << QString::fromStdString(scenario.name);
+        operations->setRows(m_comparison.operations, names, m_highlight);
+        m_charts->addTab(operations, tr("Where the time goes"));
     }
     if (current >= 0 && current < m_charts->count())
         m_charts->setCurrentIndex(current);

@@ -8,6 +8,7 @@
 #include "model/core/parallelrun.h"
 #include "model/core/units.h"
 #include "model/plan/scenarios.h"
+#include "model/planning/operationcomparison.h"
 #include "model/planning/planestimator.h"
 
 #include <algorithm>
@@ -741,6 +742,7 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
         return comparison;
     comparison.scenarios = std::move(results);
     comparison.rows = comparisonRows(comparison.scenarios);
+    comparison.operations = compareOperations(comparison.scenarios);
     findParetoFront(comparison, plan.workloadType == WorkloadType::Training);
     comparison.scaling = std::move(scaling);
     addScalingEfficiency(comparison.scaling);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/plan/plan.h"
+#include "model/planning/operationcomparison.h"
 #include "model/planning/planestimate.h"
 #include "model/planning/portfoliosimulation.h"
 
@@ -93,6 +94,8 @@ struct ScenarioComparison
 {
     std::vector<ScenarioResult> scenarios; ///< baseline first
     std::vector<ComparisonRow> rows;
+    /** Where each scenario's step time goes, operation by operation (operationcomparison.h). */
+    std::vector<OperationComparisonRow> operations;
     /** Pareto front over (time or latency, cost), both minimised: true where another
      * scenario is no worse in both and better in one. */
     std::vector<bool> dominated;

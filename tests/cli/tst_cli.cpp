@@ -1794,11 +1794,26 @@ private slots:
             QCOMPARE(o.value(QStringLiteral("values")).toArray().at(0).toDouble(), double(gpus));
         }
         QVERIFY(sawGpus);
+        // Where the time goes, scenario by scenario: the training step's total is each
+        // scenario's step time (the step_s row, in seconds).
+        const QJsonArray operations = doc.value(QStringLiteral("operations")).toArray();
+        QVERIFY(!operations.isEmpty());
+        const QJsonObject total = operations.at(0).toObject();
+        QCOMPARE(total.value("phase").toString(), QStringLiteral("Training step"));
+        QVERIFY(total.value("total").toBool());
+        for (const auto &row : doc.value(QStringLiteral("rows")).toArray())
+            if (row.toObject().value("key").toString() == QStringLiteral("step_s"))
+                for (int i = 0; i < 3; ++i)
+                    QVERIFY(
+                        std::abs(total.value("values").toArray().at(i).toDouble()
+                                 - 1e3 * row.toObject().value("values").toArray().at(i).toDouble())
+                        < 1e-6);
 
         const QString csv = m_dir.filePath(QStringLiteral("compare.csv"));
         const Result text = run({"plan", "compare", sample, "--no-scaling", "--csv", csv});
         QCOMPARE(text.status, 0);
         QVERIFY(text.out.contains("(* best of the row)"));
+        QVERIFY(text.out.contains("Where the time goes, scenario by scenario"));
         QFile file(csv);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray header = file.readLine();

@@ -575,6 +575,81 @@ private slots:
                  notes[1].c_str());
     }
 
+    void operationsLineUpScenarioByScenario()
+    {
+        // s0 trains with A 1 s, B 2 s, C 0.5 s; s1 with A 1.5 s, X 0.2 s, B 1 s and B again
+        // 0.5 s (one name twice adds up: 1.5 s), no C; s2 serves. By hand: the names merge to
+        // A, X, B, C (X where s1 runs it, between A and B); totals 3,500 and 3,200 ms.
+        const auto op = [](const char *name, double seconds) {
+            StepOperation operation;
+            operation.name = name;
+            operation.seconds = seconds;
+            return operation;
+        };
+        std::vector<ScenarioResult> results(3);
+        for (ScenarioResult &r : results)
+            r.ok = true;
+        for (int i : {0, 1}) {
+            results[i].estimate.hasTraining = true;
+            results[i].estimate.training.found = true;
+        }
+        StepOperations &first = results[0].estimate.training.best.operations;
+        first.add(op("A", 1.0));
+        first.add(op("B", 2.0));
+        first.add(op("C", 0.5));
+        StepOperations &second = results[1].estimate.training.best.operations;
+        second.add(op("A", 1.5));
+        second.add(op("X", 0.2));
+        second.add(op("B", 1.0));
+        second.add(op("B", 0.5));
+        // s2: a 10 ms prefill, a decode step of 5 + 3 ms carrying 16 sequences over 2 stages (8
+        // a stage), TTFT p95 30 ms and TPOT 12 ms under its load.
+        InferenceEstimate &serving = results[2].estimate.inference;
+        results[2].estimate.hasInference = true;
+        serving.prefillOperations.add(op("P", 0.010));
+        serving.decodeOperations.add(op("D1", 0.005));
+        serving.decodeOperations.add(op("D2", 0.003));
+        serving.batch = 16;
+        serving.pipelineStages = 2;
+        serving.ttftSeconds = 0.030;
+        serving.tpotSeconds = 0.012;
+        const std::vector<OperationComparisonRow> rows = compareOperations(results);
+        using Values = std::vector<std::optional<double>>;
+        const auto expect
+            = [&](std::size_t index, const char *phase, const char *label, const Values &values) {
+                  QVERIFY2(index < rows.size(), label);
+                  QCOMPARE(rows[index].phase, std::string(phase));
+                  QCOMPARE(rows[index].label, std::string(label));
+                  QCOMPARE(rows[index].values.size(), values.size());
+                  for (std::size_t i = 0; i < values.size(); ++i) {
+                      QCOMPARE(rows[index].values[i].has_value(), values[i].has_value());
+                      if (values[i])
+                          QVERIFY2(std::abs(*rows[index].values[i] - *values[i]) < 1e-9, label);
+                  }
+              };
+        const auto none = std::nullopt;
+        expect(0, "Training step", "total", {3500.0, 3200.0, none});
+        QVERIFY(rows[0].total);
+        expect(1, "Training step", "A", {1000.0, 1500.0, none});
+        expect(2, "Training step", "X", {none, 200.0, none});
+        expect(3, "Training step", "B", {2000.0, 1500.0, none});
+        expect(4, "Training step", "C", {500.0, none, none});
+        expect(5, "Prefill of one prompt", "total", {none, none, 10.0});
+        expect(6, "Prefill of one prompt", "TTFT p95 under load", {none, none, 30.0});
+        QVERIFY(rows[6].figure && !rows[6].total);
+        expect(7, "Prefill of one prompt", "P", {none, none, 10.0});
+        expect(8, "Decode step", "sequences in the step", {none, none, 8.0});
+        QCOMPARE(rows[8].unit, std::string("sequences"));
+        expect(9, "Decode step", "total", {none, none, 8.0});
+        expect(10, "Decode step", "time per output token under load", {none, none, 12.0});
+        expect(11, "Decode step", "D1", {none, none, 5.0});
+        expect(12, "Decode step", "D2", {none, none, 3.0});
+        QCOMPARE(rows.size(), std::size_t(13));
+        // A scenario that could not be estimated has no figures at all.
+        results[1].ok = false;
+        QVERIFY(!compareOperations(results)[2].values[1].has_value());
+    }
+
     void tablesShowEachRowInAReadableUnit()
     {
         const auto row = [](const std::string &unit, std::vector<std::optional<double>> values) {

@@ -193,8 +193,9 @@ private slots:
         const int best = view->comparison().rows[static_cast<std::size_t>(daysRow)].bestIndex;
         if (best >= 0)
             QVERIFY(table->item(daysRow, best + 1)->text().startsWith(QStringLiteral("★")));
-        // Charts: step time, time and cost, power, scaling, Pareto.
-        QCOMPARE(view->chartTabs()->count(), 5);
+        // Charts: step time, time and cost, power, scaling, Pareto; then the operations table.
+        QCOMPARE(view->chartTabs()->count(), 6);
+        QCOMPARE(view->chartTabs()->tabText(5), QStringLiteral("Where the time goes"));
 
         // Picking a scenario's column makes it the active variant; the charts follow.
         emit table->horizontalHeader()->sectionClicked(2);
@@ -311,6 +312,24 @@ private slots:
                 = throughputStarred || table->item(throughputRow, c)->text().contains("★");
         }
         QVERIFY(throughputStarred);
+        // The operations behind the step times, side by side, in a tab of their own: the
+        // total of each scenario's training step is its step time.
+        QTableWidget *operations = nullptr;
+        for (int i = 0; i < view->chartTabs()->count(); ++i)
+            if (view->chartTabs()->tabText(i) == QStringLiteral("Where the time goes")) {
+                view->chartTabs()->setCurrentIndex(i);
+                operations = qobject_cast<QTableWidget *>(view->chartTabs()->widget(i));
+            }
+        QVERIFY(operations);
+        QCOMPARE(operations->columnCount(), 2 + 2);
+        QCOMPARE(operations->item(0, 0)->text(), QStringLiteral("Training step"));
+        QCOMPARE(operations->item(1, 0)->text(), QStringLiteral("  total"));
+        for (int c = 0; c < 2; ++c) {
+            const double stepMs
+                = view->comparison().scenarios[c].estimate.training.best.stepSeconds * 1e3;
+            QCOMPARE(operations->item(1, c + 2)->text(), views::comparisonNumber(stepMs, "ms"));
+        }
+        QVERIFY(operations->item(2, 0)->text().startsWith(QStringLiteral("  ")));
         QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
         QVERIFY(window.grab().save(
             QStringLiteral(CP_SCREENSHOT_DIR "/comparison-batch-sweep-1366x768.png")));
@@ -558,8 +577,8 @@ private slots:
         QVERIFY(first.contains(
             QStringLiteral("(baseline)"))); // "Key figures", whose "fi" is a ligature
         QVERIFY(first.contains(QStringLiteral("Plan summary")));
-        // No section starts a page of its own where the one before leaves room: the step's
-        // operation table follows the last chart (the Pareto front, half a page) on its page.
+        // No section starts a page of its own where the one before leaves room: the operations
+        // side by side follow the last chart (the Pareto front, half a page) on its page.
         const auto pageText = [&](int number) {
             return runTool(QStringLiteral("pdftotext"),
                            {QStringLiteral("-f"), QString::number(number), QStringLiteral("-l"),
@@ -570,7 +589,7 @@ private slots:
             if (pageText(number).contains(QStringLiteral("Pareto front: ")))
                 paretoPage = number;
         QVERIFY(paretoPage > 0);
-        QVERIFY2(pageText(paretoPage).contains(QStringLiteral("Where the training step goes")),
+        QVERIFY2(pageText(paretoPage).contains(QStringLiteral("Where the time goes, scenario by")),
                  qPrintable(pageText(paretoPage)));
         // The training time the estimator gives is in the report.
         const model::PlanEstimate e = model::estimatePlan(
