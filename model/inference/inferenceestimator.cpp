@@ -659,13 +659,31 @@ InferenceEstimate InferenceEstimator::estimateGivenBatch(int batch, const BatchL
 void InferenceEstimator::provisionReplicas(InferenceEstimate &e, int batch, double rate) const
 {
     const double mu = e.requestsPerSecondPerReplica;
+    // Beside the other sequences of a batch, a prompt that finds a free slot still waits for the
+    // next step boundary (uniform over a step, so its quantile q is q steps), then is prefilled
+    // in a step that also carries the running decodes, unless the engine chunks its prompt
+    // (prefillSeconds then already counts them): the same terms as a fixed fleet's load point
+    // (loadPoint). The step is the one between a sequence's tokens, prefills included. A batch of
+    // one runs nothing beside its prompt.
+    const double step = e.tpotSeconds * e.tokensPerDecodeStep;
+    const double ownStep = chunksPrefill()
+        ? e.prefillSeconds
+        : e.prefillSeconds + e.decodeStepSeconds + e.draftSeconds;
+    const auto beforeQueue = [&](double quantile) {
+        return batch > 1 ? std::max(step, ownStep) + quantile * step : e.prefillSeconds;
+    };
     int replicas = std::max(1, static_cast<int>(std::ceil(rate / mu * 1.0000001)));
     for (;; ++replicas) {
         const double rho = rate / replicas / mu;
         if (rho >= 1.0)
             continue;
-        const double ttft
-            = e.prefillSeconds + erlangCWaitP95Seconds(rate / replicas, mu / batch, batch);
+        // The quantile of the sum taken as the sum of the quantiles: an upper bound, reached
+        // when the wait for a slot and for a step boundary are both at their tails.
+        const auto ttftAt = [&](double quantile) {
+            return beforeQueue(quantile)
+                + erlangCWaitQuantileSeconds(rate / replicas, mu / batch, batch, quantile);
+        };
+        const double ttft = ttftAt(0.95);
         if (!m_job.ttftP95Seconds || ttft <= *m_job.ttftP95Seconds) {
             e.replicas = replicas;
             e.utilisation = rho;
@@ -673,10 +691,8 @@ void InferenceEstimator::provisionReplicas(InferenceEstimate &e, int batch, doub
             e.endToEndSeconds = ttft + m_job.outputTokens * e.tpotSeconds;
             // The other percentiles of the same queue; decode is a steady O·TPOT here, so only
             // the wait before prefill spreads the end-to-end latency.
-            e.ttftP50Seconds = e.prefillSeconds
-                + erlangCWaitQuantileSeconds(rate / replicas, mu / batch, batch, 0.50);
-            e.ttftP99Seconds = e.prefillSeconds
-                + erlangCWaitQuantileSeconds(rate / replicas, mu / batch, batch, 0.99);
+            e.ttftP50Seconds = ttftAt(0.50);
+            e.ttftP99Seconds = ttftAt(0.99);
             return;
         }
         if (replicas > 1000000)

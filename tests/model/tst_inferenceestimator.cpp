@@ -186,6 +186,9 @@ private slots:
         job.ratePerSecond = 20;
         job.ttftP95Seconds = 0.5;
         job.tpotP95Seconds = 0.05;
+        // An engine that never chunks a prompt (in-flight batching, no chunked context).
+        job.engine = *findServingEngine("tensorrt-llm-0.12");
+        QVERIFY(!job.engine.chunkedPrefill);
         const InferenceSetup setup = inferenceSetupFromCatalog(
             shippedCatalog(), {.gpuId = "l4", .facilityId = "dc-industry-average"});
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
@@ -202,12 +205,27 @@ private slots:
         const double lambda = 20.0 / e.replicas;
         const double mu = 1.0 / (e.batchedPrefillSeconds / e.batch + 256 * e.tpotSeconds);
         QVERIFY(lambda < e.batch * mu); // enough replicas: below saturation
-        QVERIFY(
-            qAbs(e.ttftSeconds - (e.prefillSeconds + erlangCWaitP95Seconds(lambda, mu, e.batch)))
-            < 1e-9);
-        QVERIFY(qAbs(e.ttftP99Seconds
-                     - (e.prefillSeconds + erlangCWaitQuantileSeconds(lambda, mu, e.batch, 0.99)))
+        // Once it has a slot, a request joins the running batch at the next step boundary: it
+        // waits a uniform share of one step between tokens (one TPOT here, no speculation), at
+        // the 95th percentile 0.95 of it; then its prompt is prefilled, in a step that also
+        // carries the running sequences' decode unless the engine chunks the prompt (its
+        // prefill time then counts them already), and never in less than a step.
+        QVERIFY(e.batch > 1);
+        QCOMPARE(e.tokensPerDecodeStep, 1.0);
+        const double step = e.tpotSeconds;
+        const double prefillStep = e.prefillSeconds + e.decodeStepSeconds; // TRT-LLM 0.12
+
+        const double joined = std::max(step, prefillStep);
+        QVERIFY(qAbs(e.ttftSeconds
+                     - (joined + 0.95 * step + erlangCWaitP95Seconds(lambda, mu, e.batch)))
                 < 1e-9);
+        QVERIFY(
+            qAbs(e.ttftP99Seconds
+                 - (joined + 0.99 * step + erlangCWaitQuantileSeconds(lambda, mu, e.batch, 0.99)))
+            < 1e-9);
+        // Under load the 95th percentile first token is never the bare prefill: at least most of
+        // a step more.
+        QVERIFY(e.ttftSeconds >= e.prefillSeconds + 0.95 * step);
         // Almost no load: no request waits, the TTFT is the prompt's own prefill.
         job.ratePerSecond = 0.001;
         const InferenceEstimate idle
