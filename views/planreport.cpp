@@ -885,7 +885,9 @@ void writeOperationComparison(ReportLayout &page, const model::ScenarioCompariso
                             "milliseconds: a training step on the busiest pipeline stage, one "
                             "prompt's prefill and one decode step through one stage. Totals are "
                             "tinted blue; the comparison figure each serving phase leads to "
-                            "under load (TTFT p95, time per output token) green."),
+                            "under load (TTFT p95, time per output token) green. A replica's "
+                            "output tokens per second are about the sequences in its step over "
+                            "the time per output token."),
                 9);
         }
         page.table(header, rows, weights, right, fills, {}, sectionRows);
