@@ -133,8 +133,8 @@ int runExportCommand(CliContext &context, const std::vector<std::string> &args, 
 
     if (auto csv = a.value("csv")) {
         model::writeFileAtomically(*csv, model::toCsv(model::comparisonTableCells(comparison)));
-        out << "wrote " << *csv << " (" << comparison.rows.size() << " figures x "
-            << comparison.scenarios.size() << " scenarios)\n";
+        out << "wrote " << *csv << " (" << comparison.rows.size() + comparison.operations.size()
+            << " rows x " << comparison.scenarios.size() << " scenarios)\n";
     }
     if (auto bom = a.value("bom-csv")) {
         const model::ScenarioResult &baseline = comparison.scenarios.front();

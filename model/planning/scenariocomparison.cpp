@@ -763,6 +763,13 @@ std::vector<std::vector<std::string>> comparisonTableCells(const ScenarioCompari
                                         : (row.values[i] ? csvFigure(*row.values[i]) : ""));
         cells.push_back(std::move(line));
     }
+    // Then where each scenario's time goes, operation by operation, a section a phase.
+    for (const OperationComparisonRow &row : comparison.operations) {
+        std::vector<std::string> line = {"Where the time goes: " + row.phase, row.label, row.unit};
+        for (const std::optional<double> &value : row.values)
+            line.push_back(value ? csvFigure(*value) : "");
+        cells.push_back(std::move(line));
+    }
     return cells;
 }
 

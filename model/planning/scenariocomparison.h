@@ -148,7 +148,8 @@ ComparisonRow inReadableUnit(ComparisonRow row);
 std::vector<bool>
 paretoDominated(const std::vector<std::optional<std::pair<double, double>>> &points);
 
-/** The comparison as cells, header first: Section, Figure, Unit, then one column per scenario. */
+/** The comparison as cells, header first: Section, Figure, Unit, then one column per scenario;
+ * the figures' rows, then the operations side by side (sections "Where the time goes: ..."). */
 std::vector<std::vector<std::string>> comparisonTableCells(const ScenarioComparison &comparison);
 
 /**

@@ -757,7 +757,14 @@ private slots:
         const CsvRows cells = comparisonTableCells(c);
         QCOMPARE(cells.front(),
                  std::vector<std::string>({"Section", "Figure", "Unit", "Baseline", "fp8"}));
-        QCOMPARE(cells.size(), c.rows.size() + 1);
+        // The figures, then where the time goes, operation by operation (FP8 adds its casts).
+        QCOMPARE(cells.size(), c.rows.size() + c.operations.size() + 1);
+        const auto casts = std::find_if(cells.begin(), cells.end(), [](const auto &r) {
+            return r[0] == "Where the time goes: Training step" && r[1] == "FP8 casts";
+        });
+        QVERIFY(casts != cells.end());
+        QCOMPARE((*casts)[3], std::string()); // the BF16 baseline casts nothing
+        QVERIFY(std::stod((*casts)[4]) > 0);
         QVERIFY(parseCsv(toCsv(cells)) == cells);
         // Numbers read back to the estimator's doubles exactly.
         const auto days = std::find_if(cells.begin(), cells.end(), [](const auto &r) {
