@@ -768,6 +768,29 @@ void writePlanSummary(ReportLayout &page, const PlanReportInput &input)
     }
 }
 
+/** A block of scenario columns: a label and a unit column, then one per scenario. */
+struct ScenarioColumns
+{
+    QStringList header;
+    QList<double> weights;
+    QList<int> rightAligned; ///< the scenarios' columns, whose numbers align right
+};
+
+ScenarioColumns scenarioColumns(const std::vector<model::ScenarioResult> &scenarios,
+                                std::size_t first, std::size_t last, const QString &label,
+                                std::pair<double, double> labelAndUnitWeights,
+                                double scenarioWeight)
+{
+    ScenarioColumns columns {
+        {label, QObject::tr("Unit")}, {labelAndUnitWeights.first, labelAndUnitWeights.second}, {}};
+    for (std::size_t i = first; i < last; ++i) {
+        columns.header << QString::fromStdString(scenarios[i].name);
+        columns.weights << scenarioWeight;
+        columns.rightAligned << static_cast<int>(i - first) + 2;
+    }
+    return columns;
+}
+
 /** The comparison table, four scenarios per block so the columns stay readable. */
 void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
 {
@@ -781,14 +804,11 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
     constexpr std::size_t perBlock = 4;
     for (std::size_t first = 0; first < scenarios.size(); first += perBlock) {
         const std::size_t last = std::min(scenarios.size(), first + perBlock);
-        QStringList header = {QObject::tr("Figure"), QObject::tr("Unit")};
-        QList<double> weights = {3.2, 1.1};
-        QList<int> right;
-        for (std::size_t i = first; i < last; ++i) {
-            header << QString::fromStdString(scenarios[i].name);
-            weights << 2.0;
-            right << static_cast<int>(i - first) + 2;
-        }
+        const ScenarioColumns columns
+            = scenarioColumns(scenarios, first, last, QObject::tr("Figure"), {3.2, 1.1}, 2.0);
+        const QStringList &header = columns.header;
+        const QList<double> &weights = columns.weights;
+        const QList<int> &right = columns.rightAligned;
         QList<QStringList> rows;
         QList<QList<QColor>> fills;
         QList<bool> textRows;
@@ -844,14 +864,11 @@ void writeOperationComparison(ReportLayout &page, const model::ScenarioCompariso
     constexpr std::size_t perBlock = 4;
     for (std::size_t first = 0; first < scenarios.size(); first += perBlock) {
         const std::size_t last = std::min(scenarios.size(), first + perBlock);
-        QStringList header = {QObject::tr("Where the time goes"), QObject::tr("Unit")};
-        QList<double> weights = {3.4, 0.9};
-        QList<int> right;
-        for (std::size_t i = first; i < last; ++i) {
-            header << QString::fromStdString(scenarios[i].name);
-            weights << 1.6;
-            right << static_cast<int>(i - first) + 2;
-        }
+        const ScenarioColumns columns = scenarioColumns(
+            scenarios, first, last, QObject::tr("Where the time goes"), {3.4, 0.9}, 1.6);
+        const QStringList &header = columns.header;
+        const QList<double> &weights = columns.weights;
+        const QList<int> &right = columns.rightAligned;
         QList<QStringList> rows;
         QList<QList<QColor>> fills;
         QList<bool> sectionRows;

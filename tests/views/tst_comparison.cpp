@@ -85,6 +85,16 @@ private:
         QCOMPARE(window.document()->documentPlan().scenarios.size(), std::size_t(2));
     }
 
+    /** Compare Now from the menu, as a user does, and wait for the comparison. */
+    static void compareNow(app::MainWindow &window)
+    {
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->text() == QStringLiteral("&Compare Now"))
+                action->trigger();
+        window.finishBackgroundWork();
+        QTest::qWait(50);
+    }
+
     /** The first chart whose title starts with `prefix`; null when none. */
     static QChart *chartTitled(const QList<QChart *> &charts, const QString &prefix)
     {
@@ -238,11 +248,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         openWithScenarios(window);
-        for (QAction *action : window.findChildren<QAction *>())
-            if (action->text() == QStringLiteral("&Compare Now"))
-                action->trigger();
-        window.finishBackgroundWork();
-        QTest::qWait(50);
+        compareNow(window);
         views::ScenarioComparisonView *view = window.comparisonView();
         QTableWidget *table = view->table();
         const int columns = table->columnCount();
@@ -282,11 +288,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.openPlan(m_sample));
         QCOMPARE(window.scenarioPanel()->addSweep(model::SweepAxis::Batch, {"1024"}), QString());
-        for (QAction *action : window.findChildren<QAction *>())
-            if (action->text() == QStringLiteral("&Compare Now"))
-                action->trigger();
-        window.finishBackgroundWork();
-        QTest::qWait(50);
+        compareNow(window);
         views::ScenarioComparisonView *view = window.comparisonView();
         QVERIFY2(view->status().contains(QStringLiteral("Step time, compute, exposed "
                                                         "communication and pipeline bubble are "
