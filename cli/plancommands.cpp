@@ -146,6 +146,11 @@ std::string planInferenceText(const model::PlanEstimate &e)
         table.addRow({"capacity within the targets", model::capacityWithinLimitsText(i)});
     table.addRow(
         {"cost per million output tokens", format("%.3f USD", i.costPerMillionOutputTokensUsd)});
+    if (e.servingUse && e.servingUse->idleGpus() > 0)
+        table.addRow({"  over every GPU of the plan",
+                      format("%.3f USD", e.servingUse->costPerMillionOutputTokensAllGpusUsd) + " ("
+                          + model::groupedCount(e.servingUse->idleGpus()) + " of the plan's "
+                          + model::groupedCount(e.servingUse->planGpus) + " GPUs idle)"});
     table.addRow({"bottleneck", i.bottleneckExplanation});
     if (!i.fits || !i.meetsTargets)
         table.addRow({"not possible", i.reason});

@@ -762,6 +762,12 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                    .arg(number(inf.inFlightSequences, 1), number(100 * inf.utilisation, 0)));
     addRow(section, tr("Cost per million output tokens"),
            tr("%1 USD").arg(number(inf.costPerMillionOutputTokensUsd, 3)));
+    if (e.servingUse && e.servingUse->idleGpus() > 0)
+        addRow(section, tr("  over every GPU of the plan"),
+               tr("%1 USD (%2 of the plan's %3 GPUs idle)")
+                   .arg(number(e.servingUse->costPerMillionOutputTokensAllGpusUsd, 3),
+                        QLocale().toString(e.servingUse->idleGpus()),
+                        QLocale().toString(e.servingUse->planGpus)));
     addRow(section, tr("Cost per million input tokens"),
            tr("%1 USD").arg(number(inf.costPerMillionInputTokensUsd, 3)));
     addRow(section, tr("Bottleneck"), QString::fromStdString(inf.bottleneckExplanation));

@@ -393,6 +393,13 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
             = {{"links", e.failedLinks}, {"nodes_cut_off", e.nodesCutOffByFailures}};
     if (e.hasInference) {
         json["inference"] = inferenceEstimateToJson(e.inference);
+        if (e.servingUse)
+            json["inference"]["serving_use"]
+                = {{"plan_gpus", e.servingUse->planGpus},
+                   {"serving_gpus", e.servingUse->servingGpus},
+                   {"idle_gpus", e.servingUse->idleGpus()},
+                   {"cost_per_million_output_tokens_all_gpus_usd",
+                    e.servingUse->costPerMillionOutputTokensAllGpusUsd}};
         if (e.inferencePublishedRuns.available() || !e.inferencePublishedRuns.unavailable.empty())
             json["inference"]["published_measurements"]
                 = publishedServingComparisonToJson(e.inferencePublishedRuns);

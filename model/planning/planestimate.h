@@ -3,6 +3,7 @@
 
 #include "model/inference/diurnalautoscaling.h"
 #include "model/inference/inferenceestimate.h"
+#include "model/planning/servinguse.h"
 #include "model/planning/trainingrun.h"
 #include "model/training/trainingestimate.h"
 #include "model/validation/publishedruncomparison.h"
@@ -158,6 +159,8 @@ struct PlanEstimate
     /** How far the inference estimator has been from the published measurements on this GPU
      * with these weights (empty figures with the reason when there are none). */
     PublishedServingComparison inferencePublishedRuns;
+    /** The plan's GPUs against those the serving load keeps busy, when it is served. */
+    std::optional<ServingUse> servingUse;
     /** With a diurnal profile: replica-hours when the fleet follows each hour's traffic. */
     std::optional<AutoscalingEstimate> autoscaling;
     std::string workloadNote; ///< what was not estimated, and why

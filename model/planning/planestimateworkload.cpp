@@ -274,6 +274,12 @@ void estimateInference(PlanEstimateBuild &build)
     if (result.inference.fleetGpus() > result.gpus)
         result.warnings.push_back("the workload needs " + groupedCount(result.inference.fleetGpus())
                                   + " GPUs but the plan has " + groupedCount(result.gpus));
+    if (result.inference.fits && result.inference.meetsTargets) {
+        result.servingUse = model::servingUse(result.inference, result.gpus);
+        if (result.servingUse->largelyIdle())
+            result.warnings.push_back(
+                servingUseText(*result.servingUse, result.inference.costPerMillionOutputTokensUsd));
+    }
 }
 
 } // namespace cp::model::planestimate

@@ -267,6 +267,12 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              return ifInference(e, e.inference.replicas);
          }},
+        // The plan may hold more GPUs than its load keeps busy (servinguse.h).
+        {"serving_gpus", "Inference", "GPUs serving the load", "count", P::None,
+         [](const PlanEstimate &e) {
+             return e.servingUse ? ifInference(e, static_cast<double>(e.servingUse->servingGpus))
+                                 : std::nullopt;
+         }},
         {"serving_power_kw", "Inference", "Serving power (all replicas)", "kW", P::Lower,
          [](const PlanEstimate &e) {
              return ifInference(e, e.inference.powerWatts / units::kilo);
@@ -274,6 +280,13 @@ const std::vector<RowSpec> &numericRows()
         {"cost_per_m_output_usd", "Inference", "Cost per million output tokens", "USD", P::Lower,
          [](const PlanEstimate &e) {
              return ifInference(e, e.inference.costPerMillionOutputTokensUsd);
+         }},
+        {"cost_per_m_output_all_gpus_usd", "Inference", "  over every GPU of the plan", "USD",
+         P::Lower,
+         [](const PlanEstimate &e) {
+             return e.servingUse
+                 ? ifInference(e, e.servingUse->costPerMillionOutputTokensAllGpusUsd)
+                 : std::nullopt;
          }},
         // A fixed fleet with no rate: the most it serves within the targets (fleetcapacity.h).
         {"capacity_within_targets", "Inference", "Capacity within the targets", "requests/s",

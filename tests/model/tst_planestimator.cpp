@@ -4,9 +4,11 @@
 #include "model/core/inputerror.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/plan/planio.h"
+#include "model/plan/scenarios.h"
 #include "model/planning/planestimator.h"
 #include "model/planning/planworstfailure.h"
 #include "model/planning/resolvedplan.h"
+#include "model/planning/servinguse.h"
 #include "model/training/trainingestimator.h"
 #include "testsupport.h"
 
@@ -591,6 +593,48 @@ private slots:
         QVERIFY(four.inference.ttftSeconds <= 0.5 && four.inference.tpotP95Seconds <= 0.05);
         plan.inference.ratePerSecond = 1.02 * capacity.requestsPerSecond;
         QVERIFY(!estimatePlan(plan, shippedCatalog()).inference.meetsTargets);
+    }
+
+    void idleServingGpusArePaidFor()
+    {
+        // By hand: 6 replicas of 1 GPU at 0.032 USD per million output tokens on a plan of 64
+        // GPUs. The plan pays for 64 at the same cost per GPU-hour for the same tokens: 0.032 x
+        // 64 / 6 = 0.34133 USD; 58 GPUs idle, more than a fifth of 64.
+        InferenceEstimate served;
+        served.replicas = 6;
+        served.gpusPerReplica = 1;
+        served.costPerMillionOutputTokensUsd = 0.032;
+        const ServingUse use = servingUse(served, 64);
+        QCOMPARE(use.servingGpus, 6LL);
+        QCOMPARE(use.idleGpus(), 58LL);
+        QVERIFY(qAbs(use.costPerMillionOutputTokensAllGpusUsd - 0.3413333) < 1e-6);
+        QVERIFY(use.largelyIdle());
+        QCOMPARE(servingUseText(use, 0.032),
+                 std::string("the load keeps 6 of the plan's 64 GPUs busy; 58 stay idle: 0.032 "
+                             "USD per million output tokens on the replicas that serve, 0.341 USD "
+                             "over every GPU the plan buys"));
+        // One GPU left over of 7 is a remainder (1 x 5 < 7), not a warning; a plan short of
+        // GPUs has none idle and the serving figure.
+        QVERIFY(!servingUse(served, 7).largelyIdle());
+        QCOMPARE(servingUse(served, 7).idleGpus(), 1LL);
+        const ServingUse short4 = servingUse(served, 4);
+        QCOMPARE(short4.idleGpus(), 0LL);
+        QCOMPARE(short4.costPerMillionOutputTokensAllGpusUsd, 0.032);
+
+        // The L4 sample's L40S servers: 64 L40S, and the load needs a few of them; the plan
+        // warns and the comparison's "over every GPU" row scales by the GPUs bought.
+        Plan plan = loadSamplePlan("l4-inference-fleet.json");
+        const PlanEstimate l40s
+            = estimatePlan(scenarioPlan(plan, 0, &shippedCatalog()), shippedCatalog());
+        QVERIFY(l40s.servingUse.has_value());
+        QCOMPARE(l40s.servingUse->planGpus, 64LL);
+        QVERIFY(l40s.servingUse->servingGpus < 64 / 5);
+        QVERIFY(std::any_of(l40s.warnings.begin(), l40s.warnings.end(),
+                            [](const std::string &w) { return w.starts_with("the load keeps "); }));
+        QVERIFY(qAbs(l40s.servingUse->costPerMillionOutputTokensAllGpusUsd
+                     - l40s.inference.costPerMillionOutputTokensUsd * 64
+                         / static_cast<double>(l40s.servingUse->servingGpus))
+                < 1e-12);
     }
 
     void everySampleEstimates()
