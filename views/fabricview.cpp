@@ -325,20 +325,9 @@ void FabricView::findWorstFailure()
 void FabricView::showWorstFailure(const model::WorstFailure &worst)
 {
     m_worst = worst;
-    if (!worst.found) {
-        m_worstText
-            = tr("Worst single failure: none (%1)").arg(QString::fromStdString(worst.reason));
-    } else {
-        const QString name = QString::fromStdString(worst.switchName);
-        m_worstText = std::isfinite(worst.stepSeconds)
-            ? tr("Worst single failure: %1, step %2 s instead of %3 s (%4%5%)")
-                  .arg(name)
-                  .arg(worst.stepSeconds, 0, 'f', 3)
-                  .arg(worst.intactStepSeconds, 0, 'f', 3)
-                  .arg(worst.stepSeconds >= worst.intactStepSeconds ? QStringLiteral("+")
-                                                                    : QString())
-                  .arg(100.0 * (worst.stepSeconds / worst.intactStepSeconds - 1.0), 0, 'f', 1)
-            : tr("Worst single failure: %1, the job cannot run without it").arg(name);
+    m_worstText = tr("Worst single failure: %1")
+                      .arg(QString::fromStdString(model::worstFailureSentence(worst)));
+    if (worst.found) {
         if (selectSwitch(worst.switchLabel)) {
             const auto &s
                 = m_item->drawing().switches[static_cast<std::size_t>(m_item->selectedSwitch())];

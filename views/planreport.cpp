@@ -563,22 +563,8 @@ void writeFabricPage(ReportLayout &page, const model::Plan &documentPlan,
     }
     const model::WorstFailure worst
         = model::planWorstFailure(model::scenarioPlan(documentPlan, -1, nullptr), catalog);
-    QString text;
-    if (!worst.found)
-        text = QObject::tr("Worst single failure: none (%1).")
-                   .arg(QString::fromStdString(worst.reason));
-    else if (std::isfinite(worst.stepSeconds))
-        text = QObject::tr("Worst single failure: %1 (%2). The training step takes %3 s without "
-                           "it instead of %4 s; it cuts off %5 of %6 nodes.")
-                   .arg(QString::fromStdString(worst.switchName),
-                        QString::fromStdString(worst.switchLabel), fixed(worst.stepSeconds, 3),
-                        fixed(worst.intactStepSeconds, 3))
-                   .arg(worst.impact.nodesCutOff)
-                   .arg(worst.impact.nodes);
-    else
-        text = QObject::tr("Worst single failure: %1 (%2): the job cannot run without it.")
-                   .arg(QString::fromStdString(worst.switchName),
-                        QString::fromStdString(worst.switchLabel));
+    const QString text = QObject::tr("Worst single failure: %1.")
+                             .arg(QString::fromStdString(model::worstFailureSentence(worst)));
     page.space(8);
     page.paragraph(text, 10.5, true, 4);
 }

@@ -94,6 +94,10 @@ struct WorstFailure
     FabricFailureImpact impact;
     int candidatesEvaluated = 0; ///< one per class of interchangeable switches
     int switches = 0; ///< scale-out switches in the graph
+    /** Judged by the servers it cuts off, for a plan without a training job (a serving fleet, a
+     * shared cluster): stepSeconds is then the capacity intact over what the servers left keep
+     * (1 intact), infinity when none is left. */
+    bool byServersCutOff = false;
 };
 
 /**

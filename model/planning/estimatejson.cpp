@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/planning/estimatejson.h"
 
+#include "model/planning/planworstfailure.h"
+
 #include "model/core/units.h"
 
 #include <cmath>
@@ -559,11 +561,20 @@ nlohmann::json worstFailureToJson(const WorstFailure &worst)
     nlohmann::json json = {
         {"switch", worst.switchName},
         {"switch_label", worst.switchLabel},
-        {"intact_step_time_s", worst.intactStepSeconds},
         {"nodes_cut_off", worst.impact.nodesCutOff},
+        {"nodes", worst.impact.nodes},
         {"candidates_evaluated", worst.candidatesEvaluated},
         {"switches", worst.switches},
+        {"summary", worstFailureSentence(worst)},
     };
+    if (worst.byServersCutOff) {
+        // No training job: judged by the servers it cuts off.
+        json["capacity_kept"] = std::isfinite(worst.stepSeconds)
+            ? nlohmann::json(worst.intactStepSeconds / worst.stepSeconds)
+            : nlohmann::json(0.0);
+        return json;
+    }
+    json["intact_step_time_s"] = worst.intactStepSeconds;
     // JSON has no infinity: a failure no layout survives is null, with the reason beside it.
     if (std::isfinite(worst.stepSeconds)) {
         json["step_time_s"] = worst.stepSeconds;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/planning/planworstfailure.h"
 
+#include "model/core/humantext.h"
+
 #include "model/catalog/catalog.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/plan/plan.h"
@@ -9,6 +11,7 @@
 #include "model/training/trainingestimator.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cp::model {
 
@@ -121,9 +124,55 @@ void measurePlanScaleOut(ClusterDescription &cluster, const FabricGraph &graph,
                                fabricTopologyName(fabric.design.topology));
 }
 
+namespace {
+
+/**
+ * The worst single switch failure of a plan without a training job (a serving fleet, a shared
+ * cluster): its replicas or jobs are independent of each other, so a server that loses a NIC's
+ * path leaves service and the rest run on; the worst switch is the one that cuts off the most
+ * servers (capacity intact / capacity left, infinite when none is left).
+ */
+WorstFailure worstFailureByServers(const Plan &plan, const Catalog &catalog)
+{
+    WorstFailure none;
+    const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
+    if (!fabric) {
+        none.reason = "the plan has no fabric";
+        return none;
+    }
+    long long nodes = 0;
+    for (const NodeGroup &group : plan.nodeGroups)
+        if (group.onFabric)
+            nodes += group.count;
+    FabricGraph graph;
+    FabricFailures failed;
+    try {
+        graph = generatePlanFabric(*fabric);
+        failed = planFabricFailures(plan, graph);
+    } catch (const FabricParameterError &error) {
+        none.reason = std::string("the fabric cannot be built: ") + error.what();
+        return none;
+    }
+    const int nicsPerNode
+        = static_cast<int>(std::max(1LL, fabric->endpoints / std::max(1LL, nodes)));
+    const auto capacityLoss = [](const FabricFailureImpact &impact) -> std::optional<double> {
+        if (impact.survivingNodes() <= 0)
+            return std::nullopt;
+        return static_cast<double>(impact.nodes) / static_cast<double>(impact.survivingNodes());
+    };
+    WorstFailure worst
+        = findWorstSingleFailure(graph, nicsPerNode, nodes, capacityLoss, {}, failed);
+    worst.byServersCutOff = true;
+    return worst;
+}
+
+} // namespace
+
 WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog)
 {
     WorstFailure none;
+    if (plan.workloadType != WorkloadType::Training)
+        return worstFailureByServers(plan, catalog);
     std::optional<PlanTrainingSetup> setup = planTrainingSetup(plan, catalog);
     if (!setup) {
         none.reason = "the plan has no training job on a fabric";
@@ -155,6 +204,32 @@ WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog)
     // A campus's buildings are identical: the worst switch of one building is the worst of all.
     return findWorstSingleFailure(graph, setup->nicsPerNode, setup->cluster.nodesPerBuilding(),
                                   step, ringSizesForCluster(setup->cluster), failed);
+}
+
+std::string worstFailureSentence(const WorstFailure &worst)
+{
+    if (!worst.found)
+        return "none (" + worst.reason + ")";
+    const std::string name = worst.switchName + " (" + worst.switchLabel + "): ";
+    const FabricFailureImpact &impact = worst.impact;
+    const std::string cutOff = "it cuts off " + groupedCount(impact.nodesCutOff) + " of "
+        + groupedCount(impact.nodes) + (worst.byServersCutOff ? " servers" : " nodes");
+    if (!std::isfinite(worst.stepSeconds))
+        return name
+            + (worst.byServersCutOff ? "it cuts off every server; nothing runs without it"
+                                     : "the job cannot run without it");
+    if (worst.byServersCutOff)
+        return name
+            + (impact.nodesCutOff == 0 ? std::string("no server loses its path")
+                                       : cutOff + ", which leave service; the rest keep "
+                       + formatNumber("%.0f", 100.0 * worst.intactStepSeconds / worst.stepSeconds)
+                       + "% of the capacity");
+    const std::string change = humanDuration(worst.stepSeconds) + " a step instead of "
+        + humanDuration(worst.intactStepSeconds)
+        + formatNumber(" (%+.1f%%)", 100.0 * (worst.stepSeconds / worst.intactStepSeconds - 1.0));
+    return name
+        + (impact.nodesCutOff == 0 ? "the job runs on, slower: " + change
+                                   : cutOff + ", which leave the job; the rest take " + change);
 }
 
 } // namespace cp::model

@@ -70,9 +70,18 @@ void measurePlanScaleOut(ClusterDescription &cluster, const FabricGraph &graph,
 
 /**
  * findWorstSingleFailure on the plan's generated fabric for its training job, on top of the
- * plan's own failed switches. Not found, with the reason, for plans without training, without a
- * buildable fabric, or with a torus (no switches).
+ * plan's own failed switches; for a plan without a training job (serving, a shared cluster), the
+ * switch that cuts off the most servers (WorstFailure::byServersCutOff). Not found, with the
+ * reason, for plans without a buildable fabric, or with a torus (no switches).
  */
 WorstFailure planWorstFailure(const Plan &plan, const Catalog &catalog);
+
+/**
+ * What the worst failure does, as the report, the fabric view and the CLI say it after "Worst
+ * single failure: ": "leaf 3 (leaf-su1-rail3): it cuts off 32 of 128 nodes, which leave the job;
+ * the rest take 5.26 s a step instead of 3.48 s (+51.0%)", "leaf 0 (leaf-0): it cuts off every
+ * server; nothing runs without it", "none (the plan has no fabric)".
+ */
+std::string worstFailureSentence(const WorstFailure &worst);
 
 } // namespace cp::model

@@ -208,6 +208,33 @@ private slots:
         QVERIFY(worst.stepSeconds > worst.intactStepSeconds);
     }
 
+    void plansWithoutTrainingAreJudgedByTheServersCutOff()
+    {
+        // The L4 serving sample hangs its 16 servers off one leaf: losing it cuts off all 16 and
+        // nothing serves (no longer "none: no training job").
+        const WorstFailure single = planWorstFailure(
+            cp::test::loadSamplePlan("l4-inference-fleet.json"), shippedCatalog());
+        QVERIFY2(single.found, single.reason.c_str());
+        QVERIFY(single.byServersCutOff);
+        QCOMPARE(single.impact.nodesCutOff, 16LL);
+        QVERIFY(!std::isfinite(single.stepSeconds));
+        QCOMPARE(worstFailureSentence(single),
+                 std::string("leaf 0 (leaf-0): it cuts off every server; nothing runs without it"));
+        // The shared cluster: 256 DGX H100 on a 2-tier rail fabric, scalable units of 32 nodes. A
+        // rail leaf cuts off its unit's 32 nodes (one NIC each), a spine none: 224 of 256 keep
+        // serving, 87.5%, said as 88%.
+        const WorstFailure rail = planWorstFailure(
+            cp::test::loadSamplePlan("h100-2048-shared-cluster.json"), shippedCatalog());
+        QVERIFY2(rail.found, rail.reason.c_str());
+        QCOMPARE(rail.impact.nodesCutOff, 32LL);
+        QCOMPARE(rail.impact.nodes, 256LL);
+        QCOMPARE(rail.stepSeconds / rail.intactStepSeconds, 256.0 / 224.0);
+        QVERIFY2(worstFailureSentence(rail).ends_with(
+                     ": it cuts off 32 of 256 servers, which leave service; the rest keep 88% "
+                     "of the capacity"),
+                 worstFailureSentence(rail).c_str());
+    }
+
     void failedSwitchInThePlanChangesTheEstimate()
     {
         // The worst switch failed in the plan: the estimate's step is the worst failure's step,
