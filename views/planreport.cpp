@@ -883,14 +883,18 @@ void writeOperationComparison(ReportLayout &page, const model::ScenarioCompariso
             page.keepTogether(
                 std::min(page.tableHeight(header, rows, weights) + 120, page.width() * 0.8));
             page.heading(QObject::tr("Where the time goes, scenario by scenario"));
+            const bool training = comparison.operations.front().phase == "Training step";
             page.paragraph(
-                QObject::tr("Each scenario's operations on the critical path of one GPU, in "
-                            "milliseconds: a training step on the busiest pipeline stage, one "
-                            "prompt's prefill and one decode step through one stage. Totals are "
-                            "tinted blue; the comparison figure each serving phase leads to "
-                            "under load (TTFT p95, time per output token) green. A replica's "
-                            "output tokens per second are about the sequences in its step over "
-                            "the time per output token."),
+                training ? QObject::tr("Each scenario's operations on the critical path of one "
+                                       "GPU, in milliseconds: a training step on the busiest "
+                                       "pipeline stage. Totals are tinted blue.")
+                         : QObject::tr("Each scenario's operations on the critical path of one "
+                                       "GPU, in milliseconds: one prompt's prefill and one "
+                                       "decode step through one pipeline stage. Totals are "
+                                       "tinted blue; the comparison figure each phase leads to "
+                                       "under load (TTFT p95, time per output token) green. A "
+                                       "replica's output tokens per second are about the "
+                                       "sequences in its step over the time per output token."),
                 9);
         }
         page.table(header, rows, weights, right, fills, {}, sectionRows);
@@ -1049,7 +1053,7 @@ void writeAssumptionsAndSources(ReportLayout &page, const PlanReportInput &input
     const auto &scenarios = input.comparison.scenarios;
     page.newPage();
     page.heading(QObject::tr("Assumptions"));
-    for (const std::string &line : model::estimateAssumptions())
+    for (const std::string &line : model::estimateAssumptions(plan.workloadType))
         page.paragraph(QStringLiteral("• ") + QString::fromStdString(line), 9.5, false, 4);
     if (input.catalog) {
         std::vector<model::Plan> plans;

@@ -43,48 +43,72 @@ std::vector<CatalogSourceLine> catalogSourcesForPlans(const std::vector<Plan> &p
     return lines;
 }
 
-std::vector<std::string> estimateAssumptions()
+std::vector<std::string> estimateAssumptions(WorkloadType workload)
 {
-    return {
-        "Training FLOPs: three passes of the layers' GEMMs, attention and logits as in Narayanan "
-        "et al., SC21 (72·B·s·l·h²(1 + s/6h + V/12lh) for GPT), used for MFU.",
-        "Training step: a list of named operations per layer (GEMMs at the catalog's "
-        "size-dependent GEMM efficiency from published cuBLAS sweeps, fused attention, "
-        "memory-bound kernels over achievable HBM bandwidth, a fixed cost per kernel, TP, CP, EP, "
-        "pipeline and data-parallel collectives with the overlap of the named training software, "
-        "Megatron-Core 2024 by default; windowed and chunked layers attend only their window or "
-        "chunk, latent attention projects through its latents; selective recomputation "
-        "repeats the modules the run names, multi-token prediction blocks run on the last "
-        "stage, a DeepEP dispatcher sends a token once per GPU and node); "
-        "docs/training-model.md, "
-        "validated against the published runs in docs/validation-training.md.",
-        "Training days and GPU-hours: the step time x steps without failures, and the expected "
-        "wall time with failures, restarts and checkpoints (goodput below).",
-        "Memory: ZeRO model states of 2+2+12 bytes per parameter sharded by stage (Rajbhandari "
-        "et al., SC20); activations after Korthikanti et al. 2022, generalised to GQA and MoE.",
-        "Pipeline: 1F1B or interleaved, a step of (m + (p-1)/v) stage times (Narayanan et al., "
-        "SC21).",
-        "Collectives: ring and hierarchical all-reduce at NCCL bus bandwidth from the catalog "
-        "(nccl-tests PERFORMANCE.md); the scale-out rate is measured on the generated fabric "
-        "graph (docs/fabric-model.md).",
-        "Fabric switch counts: folded Clos (Al-Fares et al., SIGCOMM 2008) and the NVIDIA DGX "
-        "SuperPOD reference architecture for rail-optimised designs.",
-        "Power: GPUs at utilisation-dependent draw between idle and TDP, servers, switches and "
-        "optics at datasheet power; facility power = IT x PUE (The Green Grid, 2012).",
-        "Failures: catalog MTBFs summed into a job MTBF; checkpoint every sqrt(2·C·MTBF) (Young, "
-        "CACM 1974), goodput after Daly (FGCS 2006); compared with the Llama 3 405B run in "
-        "docs/reliability-validation.md.",
-        "Inference: a prompt's prefill, a batched prefill and a decode step as named operations "
-        "(each GEMM the slower of its FLOPs and its weight reads, decode attention reading the "
-        "K/V cache once per KV head, a fixed cost per kernel), the serving engine's scheduling "
-        "(vLLM's chunked prefill for long-context models; vLLM 0.7 caches latent attention's "
-        "latents, older engines every head's keys and values), batch cap and memory share; a "
-        "replica with B batch slots is an M/M/B queue under Poisson arrivals, and a fixed fleet "
-        "runs the sequences its load keeps in flight (Little's law, Operations Research 1961); "
-        "validated in docs/validation-inference.md.",
-        "Cost: list prices amortised straight-line over the lifetime plus energy at the "
-        "facility's electricity price; an hourly price replaces both when given.",
+    enum class For { Every, Training, Inference };
+    struct Assumption
+    {
+        For workload;
+        const char *text;
     };
+    static const Assumption assumptions[] = {
+        {For::Training,
+         "Training FLOPs: three passes of the layers' GEMMs, attention and logits as in Narayanan "
+         "et al., SC21 (72·B·s·l·h²(1 + s/6h + V/12lh) for GPT), used for MFU."},
+        {For::Training,
+         "Training step: a list of named operations per layer (GEMMs at the catalog's "
+         "size-dependent GEMM efficiency from published cuBLAS sweeps, fused attention, "
+         "memory-bound kernels over achievable HBM bandwidth, a fixed cost per kernel, TP, CP, EP, "
+         "pipeline and data-parallel collectives with the overlap of the named training software, "
+         "Megatron-Core 2024 by default; windowed and chunked layers attend only their window or "
+         "chunk, latent attention projects through its latents; selective recomputation "
+         "repeats the modules the run names, multi-token prediction blocks run on the last "
+         "stage, a DeepEP dispatcher sends a token once per GPU and node); "
+         "docs/training-model.md, "
+         "validated against the published runs in docs/validation-training.md."},
+        {For::Training,
+         "Training days and GPU-hours: the step time x steps without failures, and the expected "
+         "wall time with failures, restarts and checkpoints (goodput below)."},
+        {For::Training,
+         "Memory: ZeRO model states of 2+2+12 bytes per parameter sharded by stage (Rajbhandari "
+         "et al., SC20); activations after Korthikanti et al. 2022, generalised to GQA and MoE."},
+        {For::Training,
+         "Pipeline: 1F1B or interleaved, a step of (m + (p-1)/v) stage times (Narayanan et al., "
+         "SC21)."},
+        {For::Training,
+         "Collectives: ring and hierarchical all-reduce at NCCL bus bandwidth from the catalog "
+         "(nccl-tests PERFORMANCE.md); the scale-out rate is measured on the generated fabric "
+         "graph (docs/fabric-model.md)."},
+        {For::Every,
+         "Fabric switch counts: folded Clos (Al-Fares et al., SIGCOMM 2008) and the NVIDIA DGX "
+         "SuperPOD reference architecture for rail-optimised designs."},
+        {For::Every,
+         "Power: GPUs at utilisation-dependent draw between idle and TDP, servers, switches and "
+         "optics at datasheet power; facility power = IT x PUE (The Green Grid, 2012)."},
+        {For::Training,
+         "Failures: catalog MTBFs summed into a job MTBF; checkpoint every sqrt(2·C·MTBF) (Young, "
+         "CACM 1974), goodput after Daly (FGCS 2006); compared with the Llama 3 405B run in "
+         "docs/reliability-validation.md."},
+        {For::Inference,
+         "Inference: a prompt's prefill, a batched prefill and a decode step as named operations "
+         "(each GEMM the slower of its FLOPs and its weight reads, decode attention reading the "
+         "K/V cache once per KV head, a fixed cost per kernel), the serving engine's scheduling "
+         "(vLLM's chunked prefill for long-context models; vLLM 0.7 caches latent attention's "
+         "latents, older engines every head's keys and values), batch cap and memory share; a "
+         "replica with B batch slots is an M/M/B queue under Poisson arrivals, and a fixed fleet "
+         "runs the sequences its load keeps in flight (Little's law, Operations Research 1961); "
+         "validated in docs/validation-inference.md."},
+        {For::Every,
+         "Cost: list prices amortised straight-line over the lifetime plus energy at the "
+         "facility's electricity price; an hourly price replaces both when given."},
+    };
+    std::vector<std::string> lines;
+    for (const Assumption &assumption : assumptions)
+        if (assumption.workload == For::Every
+            || (assumption.workload == For::Training && workload == WorkloadType::Training)
+            || (assumption.workload == For::Inference && workload == WorkloadType::Inference))
+            lines.emplace_back(assumption.text);
+    return lines;
 }
 
 } // namespace cp::model

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "model/plan/plan.h"
+
 #include <string>
 #include <vector>
 
@@ -23,7 +25,8 @@ struct CatalogSourceLine
 std::vector<CatalogSourceLine> catalogSourcesForPlans(const std::vector<Plan> &plans,
                                                       const Catalog &catalog);
 
-/** The modelling assumptions a report states, each naming where it comes from. */
-std::vector<std::string> estimateAssumptions();
+/** The modelling assumptions a report states, each naming where it comes from: those of a
+ * plan's workload (training or serving) and the ones every plan shares (fabric, power, cost). */
+std::vector<std::string> estimateAssumptions(WorkloadType workload);
 
 } // namespace cp::model

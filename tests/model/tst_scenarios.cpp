@@ -806,7 +806,18 @@ private slots:
              {"h100-sxm5-80gb", "dgx-h100", "ib-ndr-400", "qm9700", "rack-air-40kw",
               "lustre-exascaler", "dc-industry-average", "llama-3-70b"})
             QVERIFY2(std::find(ids.begin(), ids.end(), id) != ids.end(), id);
-        QVERIFY(!estimateAssumptions().empty());
+        // A report states the assumptions of its workload and those every plan shares.
+        const auto states = [](WorkloadType workload, const std::string &start) {
+            const std::vector<std::string> lines = estimateAssumptions(workload);
+            return std::any_of(lines.begin(), lines.end(),
+                               [&](const std::string &line) { return line.starts_with(start); });
+        };
+        QVERIFY(states(WorkloadType::Training, "Training FLOPs"));
+        QVERIFY(!states(WorkloadType::Training, "Inference:"));
+        QVERIFY(states(WorkloadType::Inference, "Inference:"));
+        QVERIFY(!states(WorkloadType::Inference, "Memory: ZeRO"));
+        QVERIFY(states(WorkloadType::Inference, "Power:"));
+        QVERIFY(states(WorkloadType::None, "Cost:"));
     }
 };
 
