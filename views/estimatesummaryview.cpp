@@ -6,6 +6,7 @@
 
 #include "model/core/humantext.h"
 #include "model/core/units.h"
+#include "model/fabric/fabricdesign.h"
 #include "model/inference/fleetcapacity.h"
 #include "model/inference/servingfloor.h"
 #include "model/planning/planestimator.h"
@@ -336,10 +337,14 @@ void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEs
            QString::fromStdString(model::humanFlopsRate(e.peakDenseFlopsPerSecond)));
     addRow(hardware, tr("GPU memory"), QString::fromStdString(model::humanBytes(e.gpuMemoryBytes)));
     if (!e.fabricError.empty())
-        addRow(hardware, tr("Fabric (%1)").arg(QString::fromStdString(e.fabric.topology)),
+        addRow(hardware,
+               tr("Fabric (%1)")
+                   .arg(QString::fromStdString(model::fabricTopologyTitle(e.fabric.topology))),
                tr("cannot be built: %1").arg(QString::fromStdString(e.fabricError)));
     else if (e.fabric.endpoints > 0)
-        addRow(hardware, tr("Fabric (%1)").arg(QString::fromStdString(e.fabric.topology)),
+        addRow(hardware,
+               tr("Fabric (%1)")
+                   .arg(QString::fromStdString(model::fabricTopologyTitle(e.fabric.topology))),
                QString::fromStdString(model::fabricCountsSummary(e.fabric)));
     if (!e.cablesByMedium.empty()) {
         QStringList media;

@@ -11,6 +11,7 @@
 
 #include "model/core/humantext.h"
 #include "model/core/units.h"
+#include "model/fabric/fabricdesign.h"
 #include "model/inference/fleetcapacity.h"
 #include "model/inference/servingengine.h"
 #include "model/inference/servingfloor.h"
@@ -448,7 +449,7 @@ QStringList planSummary(const model::Plan &plan, const model::Catalog *catalog,
                            : QObject::tr("no switches (direct links)");
     }
     lines << QObject::tr("Fabric: %1, NIC %2, switch %3, %4, oversubscription %5:1")
-                 .arg(QString::fromStdString(f.topology),
+                 .arg(QString::fromStdString(model::fabricTopologyTitle(f.topology)),
                       f.nicId.empty() ? QObject::tr("the servers' own") : name(f.nicId),
                       f.switchId.empty() ? QObject::tr("the catalog's first for the NIC")
                                          : name(f.switchId),

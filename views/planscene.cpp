@@ -16,6 +16,7 @@
 
 #include "model/core/humantext.h"
 #include "model/fabric/fabricanalysis.h"
+#include "model/fabric/fabricdesign.h"
 #include "model/plan/planio.h"
 #include "model/planning/planfabric.h"
 #include "model/storage/datapath.h"
@@ -117,7 +118,9 @@ void PlanScene::addFabricCard(const model::Plan &plan)
 {
     const QString key = fabricCardKey(plan);
     auto *fabric = new FabricItem(
-        tr("Fabric: %1").arg(QString::fromStdString(plan.fabric.topology)), {}, {});
+        tr("Fabric: %1")
+            .arg(QString::fromStdString(model::fabricTopologyTitle(plan.fabric.topology))),
+        {}, {});
     addCard(fabric, QPointF(0, 0));
     if (key == m_fabricSummary.key) {
         applyFabricSummary(fabric, m_fabricSummary.summary);

@@ -20,6 +20,27 @@ std::string fabricTopologyName(FabricTopology topology)
     return "?";
 }
 
+std::string fabricTopologyTitle(FabricTopology topology)
+{
+    switch (topology) {
+    case FabricTopology::FatTree:
+        return "fat-tree";
+    case FabricTopology::RailFatTree:
+        return "rail-optimised fat-tree";
+    case FabricTopology::Dragonfly:
+        return "Dragonfly";
+    case FabricTopology::Torus:
+        return "torus";
+    }
+    return "?";
+}
+
+std::string fabricTopologyTitle(const std::string &name)
+{
+    const std::optional<FabricTopology> topology = fabricTopologyFromName(name);
+    return topology ? fabricTopologyTitle(*topology) : name;
+}
+
 std::optional<FabricTopology> fabricTopologyFromName(const std::string &name)
 {
     for (FabricTopology t : {FabricTopology::FatTree, FabricTopology::RailFatTree,

@@ -13,6 +13,11 @@ namespace cp::model {
 enum class FabricTopology { FatTree, RailFatTree, Dragonfly, Torus };
 
 std::string fabricTopologyName(FabricTopology topology);
+/** The topology as people name it: "fat-tree", "rail-optimised fat-tree", "Dragonfly", "torus"
+ * (fabricTopologyName is the plan file's and the command line's word). */
+std::string fabricTopologyTitle(FabricTopology topology);
+/** fabricTopologyTitle of a plan file's topology word; the word itself when it names none. */
+std::string fabricTopologyTitle(const std::string &name);
 std::optional<FabricTopology> fabricTopologyFromName(const std::string &name);
 
 struct NicSpec;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/plan/scenarios.h"
 
+#include "model/fabric/fabricdesign.h"
+
 #include "model/catalog/catalog.h"
 #include "model/core/humantext.h"
 #include "model/core/inputerror.h"
@@ -116,6 +118,10 @@ std::string describeValue(const std::string &path, const nlohmann::json &value,
                 + " x " + (id.is_string() ? name(id.get<std::string>()) : id.dump());
         }
         return groups;
+    }
+    if (path == "fabric.topology" && value.is_string()) {
+        const auto topology = fabricTopologyFromName(value.get<std::string>());
+        return topology ? fabricTopologyTitle(*topology) : value.get<std::string>();
     }
     if (value.is_string())
         return name(value.get<std::string>());
@@ -441,15 +447,19 @@ std::vector<SweepAxis> allSweepAxes()
             SweepAxis::Oversubscription, SweepAxis::Precision, SweepAxis::Batch};
 }
 
-std::string sweepScenarioName(SweepAxis axis, const std::string &value)
+std::string sweepScenarioName(SweepAxis axis, const std::string &value, const Catalog *catalog)
 {
+    // People read the catalog's name, not its id ("NIC RoCE v2 400 GbE (ConnectX-7)").
+    const auto named = [catalog](const std::string &id) {
+        return catalog && catalog->kindOf(id) ? catalog->entryJson(id).value("name", id) : id;
+    };
     switch (axis) {
     case SweepAxis::GpuCount:
         return value + " GPUs";
     case SweepAxis::GpuType:
-        return value;
+        return named(value);
     case SweepAxis::Nic:
-        return "NIC " + value;
+        return "NIC " + named(value);
     case SweepAxis::Oversubscription:
         return value + ":1 oversubscribed";
     case SweepAxis::Precision: {
@@ -476,7 +486,7 @@ std::vector<Scenario> sweepScenarios(const Plan &baseline, SweepAxis axis,
         Plan variant = base;
         applySweepValue(variant, axis, value, catalog);
         Scenario scenario;
-        scenario.name = uniqueScenarioName(named, sweepScenarioName(axis, value));
+        scenario.name = uniqueScenarioName(named, sweepScenarioName(axis, value, &catalog));
         scenario.changes = scenarioChanges(base, variant);
         Plan check = base;
         check.scenarios = {scenario};

@@ -63,7 +63,8 @@ std::string sweepAxisName(SweepAxis axis); ///< "gpu-count", "gpu-type", ...
 std::vector<SweepAxis> allSweepAxes();
 
 /** The name a sweep gives its scenario for `value`: "2048 GPUs", "2:1 oversubscribed", "FP8". */
-std::string sweepScenarioName(SweepAxis axis, const std::string &value);
+std::string sweepScenarioName(SweepAxis axis, const std::string &value,
+                              const Catalog *catalog = nullptr);
 
 /**
  * One scenario per value along `axis`, each changing only that from the baseline:

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/planning/scenariocomparison.h"
+#include "model/fabric/fabricdesign.h"
 
 #include "model/plan/planio.h"
 
@@ -480,7 +481,7 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
     textRow("gpu", "Hardware", "GPU type",
             [](const ScenarioResult &s) { return s.ok ? s.estimate.gpuName : std::string(); });
     textRow("topology", "Network", "Fabric", [](const ScenarioResult &s) {
-        return s.ok ? s.estimate.fabric.topology : std::string();
+        return s.ok ? fabricTopologyTitle(s.estimate.fabric.topology) : std::string();
     });
     textRow("fabric_error", "Network", "Fabric cannot be built",
             [](const ScenarioResult &s) { return s.ok ? s.estimate.fabricError : std::string(); });

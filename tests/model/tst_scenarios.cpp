@@ -5,6 +5,7 @@
 #include "model/core/csvtable.h"
 #include "model/core/inputerror.h"
 #include "model/core/units.h"
+#include "model/fabric/fabricdesign.h"
 #include "model/plan/planio.h"
 #include "model/plan/plansources.h"
 #include "model/plan/scenarios.h"
@@ -181,6 +182,14 @@ private slots:
         QCOMPARE(sweepScenarioName(SweepAxis::Batch, "64"), std::string("batch 64"));
         QCOMPARE(sweepScenarioName(SweepAxis::GpuType, "h200-sxm-141gb"),
                  std::string("h200-sxm-141gb"));
+        // With the catalog, ids read as the catalog names them.
+        QCOMPARE(sweepScenarioName(SweepAxis::Nic, "roce-400g", &m_catalog),
+                 std::string("NIC RoCE v2 400 GbE (ConnectX-7)"));
+        QCOMPARE(sweepScenarioName(SweepAxis::GpuType, "h200-sxm-141gb", &m_catalog),
+                 std::string("NVIDIA H200 SXM 141GB"));
+        // The fabric topology as people name it, in a change's description too.
+        QCOMPARE(fabricTopologyTitle("rail-fat-tree"), std::string("rail-optimised fat-tree"));
+        QCOMPARE(fabricTopologyTitle("no-such"), std::string("no-such"));
     }
 
     void shippedSampleScenariosLoad()

@@ -558,7 +558,7 @@ private slots:
               QStringLiteral("1024 x H100 on NDR rail-optimised fat-tree"),
               QStringLiteral("1,024 x NVIDIA H100 SXM5 80GB"), QStringLiteral("Bill of materials"),
               QStringLiteral("54,962,573 USD"), QStringLiteral("2:1 oversubscribed"),
-              QStringLiteral("NIC roce-400g"), QStringLiteral("Scenario comparison"),
+              QStringLiteral("NIC RoCE v2 400"), QStringLiteral("Scenario comparison"),
               QStringLiteral("Step time breakdown"), QStringLiteral("Assumptions"),
               QStringLiteral("Catalog entries and their sources"),
               QStringLiteral("Data hall (baseline)"),
