@@ -448,13 +448,19 @@ QStringList planSummary(const model::Plan &plan, const model::Catalog *catalog,
             : built > 1    ? QObject::tr("%1 switch tiers").arg(built)
                            : QObject::tr("no switches (direct links)");
     }
-    lines << QObject::tr("Fabric: %1, NIC %2, switch %3, %4, oversubscription %5:1")
+    // Oversubscription is the leaves' down- over uplink bandwidth: a fabric of one switch tier
+    // has no uplinks, so it says nothing there. "2:1", "1.5:1": the digits the ratio has.
+    const bool oneTier = estimate && estimate->fabric.endpoints > 0
+        && estimate->fabric.spineSwitches == 0 && estimate->fabric.coreSwitches == 0;
+    lines << QObject::tr("Fabric: %1, NIC %2, switch %3, %4%5")
                  .arg(QString::fromStdString(model::fabricTopologyTitle(f.topology)),
                       f.nicId.empty() ? QObject::tr("the servers' own") : name(f.nicId),
                       f.switchId.empty() ? QObject::tr("the catalog's first for the NIC")
                                          : name(f.switchId),
-                      tiers)
-                 .arg(fixed(f.oversubscription, 2));
+                      tiers,
+                      oneTier ? QString()
+                              : QObject::tr(", oversubscription %1:1")
+                                    .arg(QLocale().toString(f.oversubscription, 'g', 3)));
     for (const model::StoragePlan &s : plan.storage)
         lines << QObject::tr("Storage: %1 x %2").arg(s.count).arg(name(s.storageId));
     if (!plan.facility.facilityId.empty())

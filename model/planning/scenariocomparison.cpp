@@ -191,7 +191,7 @@ const std::vector<RowSpec> &numericRows()
              const PublishedRunComparison &p = e.trainingPublishedRuns;
              return p.available() ? ifTraining(e, 100 * p.highestMfu) : std::nullopt;
          }},
-        {"published_mean_error_pct", "Training", "  estimator mean error", "%", P::None,
+        {"published_mean_error_pct", "Training", "  estimator bias (+ fast)", "%", P::None,
          [](const PlanEstimate &e) {
              const PublishedRunComparison &p = e.trainingPublishedRuns;
              return p.available() ? ifTraining(e, 100 * p.estimatorError.meanSignedError)
@@ -347,9 +347,10 @@ void markBest(ComparisonRow &row)
         ? *std::min_element(present.begin(), present.end())
         : *std::max_element(present.begin(), present.end());
     // A tie for best marks none: the mark is meant to single one option out, and figures within
-    // 0.1% of each other are the same to the precision of any estimate here.
+    // 1% of each other are the same to the accuracy of any estimate here (the validation's
+    // median errors are 6 to 9%): 0.548 against 0.549 interruptions a day is not a finding.
     const auto near = [best](double v) {
-        return std::abs(v - best) <= 1e-3 * std::max(std::abs(best), 1e-12);
+        return std::abs(v - best) <= 1e-2 * std::max(std::abs(best), 1e-12);
     };
     if (std::count_if(present.begin(), present.end(), near) > 1)
         return;
