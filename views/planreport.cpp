@@ -1030,7 +1030,7 @@ void writeServingOperations(ReportLayout &page, const model::ScenarioResult *bas
                 QString::fromLatin1(op.name),
                 QString::fromStdString(model::operationKindName(op.kind)),
                 op.bytes > 0 ? fixed(op.bytes / units::giga, 2) : QString(),
-                fixed(op.seconds * 1e3, 3),
+                comparisonNumber(op.seconds * 1e3, "ms"),
                 fixed(phase.seconds > 0 ? 100 * op.seconds / phase.seconds : 0, 1)};
         phases << phase;
     }
@@ -1047,8 +1047,9 @@ void writeServingOperations(ReportLayout &page, const model::ScenarioResult *bas
                    9);
     for (const Phase &phase : phases) {
         page.keepTogether(page.tableHeight(header, phase.rows, weights) + 40);
-        page.paragraph(QObject::tr("%1: %2 ms").arg(phase.title, fixed(phase.seconds * 1e3, 2)), 11,
-                       true, 4);
+        page.paragraph(
+            QObject::tr("%1: %2 ms").arg(phase.title, comparisonNumber(phase.seconds * 1e3, "ms")),
+            11, true, 4);
         page.table(header, phase.rows, weights, {2, 3, 4});
     }
 }

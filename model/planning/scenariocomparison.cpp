@@ -585,6 +585,8 @@ ComparisonRow inReadableUnit(ComparisonRow row)
         {"kW", "MW", 1e3, largest >= 1e4},
         {"MWh", "GWh", 1e3, largest >= 1e4},
         {"TB", "PB", 1e3, largest >= 1e4},
+        {"tokens/s", "M tokens/s", 1e6, largest >= 1e6},
+        {"tokens/s", "k tokens/s", 1e3, largest >= 1e4 && largest < 1e6},
         {"USD", "M USD", 1e6, largest >= 1e7},
         {"USD", "k USD", 1e3, largest >= 1e4 && largest < 1e7},
     };

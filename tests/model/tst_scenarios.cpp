@@ -702,10 +702,16 @@ private slots:
         QCOMPARE(thousands.unit, std::string("k USD"));
         QVERIFY(std::abs(*thousands.values[0] - 850.0) < 1e-9);
         QCOMPARE(inReadableUnit(row("USD", {9999.0})).unit, std::string("USD"));
-        // 12,345 MWh is 12.345 GWh; 64,000 TB is 64 PB; a unit without a larger one stays.
+        // 12,345 MWh is 12.345 GWh; 64,000 TB is 64 PB; 2.2e6 tokens/s is 2.2 M tokens/s and
+        // 12,000 is 12 k; 9,999 tokens/s and a unit without a larger one stay.
         QCOMPARE(inReadableUnit(row("MWh", {12345.0})).unit, std::string("GWh"));
         QCOMPARE(*inReadableUnit(row("TB", {64000.0})).values[0], 64.0);
-        QCOMPARE(inReadableUnit(row("tokens/s", {2.2e6})).unit, std::string("tokens/s"));
+        ComparisonRow mega = inReadableUnit(row("tokens/s", {2.2e6}));
+        QCOMPARE(mega.unit, std::string("M tokens/s"));
+        QVERIFY(std::abs(*mega.values[0] - 2.2) < 1e-12);
+        QCOMPARE(inReadableUnit(row("tokens/s", {12000.0})).unit, std::string("k tokens/s"));
+        QCOMPARE(inReadableUnit(row("tokens/s", {9999.0})).unit, std::string("tokens/s"));
+        QCOMPARE(inReadableUnit(row("GPU-h", {2.2e6})).unit, std::string("GPU-h"));
         // A row with no value at all is left as it is.
         QCOMPARE(inReadableUnit(row("days", {std::nullopt})).unit, std::string("days"));
     }
