@@ -109,8 +109,8 @@ std::string planSummaryText(const model::PlanEstimate &e)
                             + model::humanUsd(e.campus->interconnectUsd)});
     for (const model::RackUsage &rack : e.racks)
         summary.addRow({"racks: " + rack.groupName,
-                        model::groupedCount(rack.racks) + " x " + rack.rackName + ", "
-                            + std::to_string(rack.nodesPerRack) + " nodes each, "
+                        model::groupedCount(rack.racks) + " x " + rack.rackName + ", " + "up to "
+                            + std::to_string(rack.nodesPerRack) + " nodes each, a full rack "
                             + format("%.1f kW", rack.wattsPerRack / units::kilo)
                             + format(" of %.1f kW", rack.rackLimitWatts / units::kilo)});
     return summary.render();

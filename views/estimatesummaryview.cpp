@@ -392,7 +392,7 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
         addCampusRow(powerSection, *e.campus);
     for (const model::RackUsage &rack : e.racks)
         addRow(powerSection, tr("Racks: %1").arg(QString::fromStdString(rack.groupName)),
-               tr("%1 x %2, %3 nodes each, %4 of %5 kW")
+               tr("%1 x %2, up to %3 nodes each, a full rack %4 of %5 kW")
                    .arg(rack.racks)
                    .arg(QString::fromStdString(rack.rackName))
                    .arg(rack.nodesPerRack)

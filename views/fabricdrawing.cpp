@@ -187,8 +187,9 @@ void placeServerGroups(const FabricGraph &graph, FabricDrawing &d, const std::ve
     for (std::size_t i = 0; i < d.servers.size(); ++i) {
         FabricDrawing::Box &box = d.servers[i];
         box.width -= box.x;
+        // Off a rail fabric an endpoint is one NIC port, and a server may have several.
         box.text = rail ? std::to_string(members[i] / perNode) + " servers"
-                        : std::to_string(members[i]) + " hosts";
+                        : std::to_string(members[i]) + " NIC ports";
     }
 }
 

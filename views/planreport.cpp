@@ -749,7 +749,7 @@ void writePlanSummary(ReportLayout &page, const PlanReportInput &input)
             addCabinets(QObject::tr("Storage systems"), e.storageCabinets);
             page.space(8);
             page.table({QObject::tr("Servers"), QObject::tr("Rack"), QObject::tr("Racks"),
-                        QObject::tr("Servers per rack"), QObject::tr("kW per rack"),
+                        QObject::tr("Servers per rack, at most"), QObject::tr("kW per full rack"),
                         QObject::tr("Rack limit (kW)")},
                        rows, {2, 3, 1, 1.4, 1.3, 1.4}, {2, 3, 4, 5});
         }
