@@ -950,6 +950,9 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
         return;
     const model::TrainingRunEstimate &run = baseline->estimate.trainingRun;
     const model::ReliabilityEstimate &r = run.reliability;
+    long long storageSystemsInPlan = 0;
+    for (const model::StoragePlan &storage : baseline->plan.storage)
+        storageSystemsInPlan += storage.count;
     // The section follows the step's table on its page when the heading, a paragraph and the
     // storage table fit there; a page of its own would be mostly empty.
     page.keepTogether(run.dataPath.present ? page.width() : page.width() * 0.4);
@@ -999,7 +1002,12 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
             QObject::tr("%1 s").arg(fixed(r.checkpointReadSeconds, 0))},
            {QObject::tr("Stored (data and two checkpoints)"),
             human(model::humanBytes(run.storedBytes))},
-           {QObject::tr("Storage systems needed"), QString::number(run.storageSystemsNeeded)}};
+           // What holds the data and checkpoints and feeds the loader; more systems than that
+           // write each checkpoint faster (the burst above is with the plan's).
+           {QObject::tr("Storage systems to hold and feed the data"),
+            QObject::tr("%1 (the plan has %2; more write checkpoints faster)")
+                .arg(run.storageSystemsNeeded)
+                .arg(storageSystemsInPlan)}};
     page.table({QObject::tr("Storage"), QObject::tr("Value")}, rows, {3, 2}, {1});
 }
 
