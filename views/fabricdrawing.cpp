@@ -109,8 +109,10 @@ void placeTierSwitches(const FabricGraph &graph, FabricDrawing &d, std::vector<i
     for (const auto &[tier, list] : tiers)
         widest = std::max(widest, list.size());
     d.width = static_cast<double>(widest) * d.switchSpacing;
-    // Tiers spread with the width, so a 512-leaf row fitted on screen is not a flat strip.
-    const double tierGap = std::max(minimumTierGap, d.width / 12);
+    // Tiers spread with the width, so a 512-leaf row fitted on screen is not a flat strip; a row
+    // of one or two switches keeps them closer, so that fitted (or on a report's page) it is not
+    // a long thin line whose names are too small to read.
+    const double tierGap = std::max(std::min(minimumTierGap, 3 * d.width), d.width / 12);
     std::map<std::pair<int, int>, int> blocks;
     int row = 0;
     for (const auto &[tier, list] : tiers) {

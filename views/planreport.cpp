@@ -501,7 +501,7 @@ void writeDataHallPage(ReportLayout &page, const PlanReportInput &input)
     page.picture(input.dataHall, input.dataHallSize,
                  QObject::tr("Cabinets in rows, coloured by their power at full load against the "
                              "cabinet's limit: green under 80%, amber to 100%, red over"),
-                 page.remaining() * 0.55);
+                 page.remaining() * 0.68); // the table and paragraph below take the rest
     QList<QStringList> rows;
     for (const char *role : {"compute", "network", "spine", "storage"}) {
         int count = 0, over = 0, pdus = 0, panels = 0;
@@ -620,8 +620,15 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
             input.fabricCaption += QObject::tr("; each leaf's colour is its rail, the GPU index "
                                                "of the servers' NICs it connects");
         fabricScene.addItem(item);
-        const QRectF fabricBounds = item->boundingRect();
-        input.fabricSize = QSizeF(1000, 1000 * fabricBounds.height() / fabricBounds.width());
+        // Switch names are drawn at a fixed pixel size, and only where the drawing is large
+        // enough to tell its switches apart: a tall, narrow fabric (one leaf over its servers)
+        // recorded 1,000 wide would be shrunk on the page, names and all, to a point or two.
+        // So the drawing (with a small margin, widened to 1.2 times its height) is recorded
+        // at about the size the page gives it, 1,000 wide or 840 high at the report's 144 dpi.
+        QRectF fabricBounds(-12, -12, drawing->width + 24, drawing->height + 24);
+        const double widen = std::max(0.0, 1.2 * fabricBounds.height() - fabricBounds.width());
+        fabricBounds.adjust(-widen / 2, 0, widen / 2, 0);
+        input.fabricSize = fabricBounds.size().scaled(QSizeF(1000, 840), Qt::KeepAspectRatio);
         input.fabric = record(fabricScene, fabricBounds, input.fabricSize);
     }
 
