@@ -183,6 +183,15 @@ void ScenarioPanel::openSweepDialog()
 {
     auto *dialog = new SweepDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // The catalog axes are picked from the catalog by name.
+    const auto choicesOf = [this](model::CatalogKind kind) {
+        std::vector<std::pair<std::string, std::string>> choices;
+        for (const std::string &id : m_catalog->ids(kind))
+            choices.emplace_back(id, m_catalog->entryJson(id).value("name", id));
+        return choices;
+    };
+    dialog->setChoices(model::SweepAxis::GpuType, choicesOf(model::CatalogKind::Gpu));
+    dialog->setChoices(model::SweepAxis::Nic, choicesOf(model::CatalogKind::Nic));
     dialog->setApply([this](model::SweepAxis axis, const QStringList &values) {
         return addSweep(axis, values);
     });

@@ -6,6 +6,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QRegularExpression>
 
 namespace cp::views {
@@ -56,6 +57,7 @@ SweepDialog::SweepDialog(QWidget *parent)
     : QDialog(parent)
     , m_axis(new QComboBox(this))
     , m_values(new QLineEdit(this))
+    , m_choiceList(new QListWidget(this))
     , m_hint(new QLabel(this))
     , m_error(new QLabel(this))
 {
@@ -65,6 +67,10 @@ SweepDialog::SweepDialog(QWidget *parent)
         m_axis->addItem(axisTitle(axis), static_cast<int>(axis));
     form->addRow(tr("Axis"), m_axis);
     form->addRow(tr("Values"), m_values);
+    form->addRow(m_choiceList);
+    // Catalog names are long ("RoCE v2 400 GbE (ConnectX-7)"): room for them and a dozen rows.
+    m_choiceList->setMinimumSize(420, 240);
+    m_choiceList->hide();
     m_hint->setWordWrap(true);
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #c62828"));
@@ -75,6 +81,7 @@ SweepDialog::SweepDialog(QWidget *parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &SweepDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SweepDialog::reject);
     connect(m_axis, &QComboBox::currentIndexChanged, this, &SweepDialog::updateHint);
+    connect(m_choiceList, &QListWidget::itemChanged, m_error, &QLabel::clear);
     updateHint();
 }
 
@@ -83,18 +90,48 @@ QString SweepDialog::errorText() const
     return m_error->text();
 }
 
+void SweepDialog::setChoices(model::SweepAxis axis,
+                             const std::vector<std::pair<std::string, std::string>> &choices)
+{
+    m_choices[axis] = choices;
+    updateHint();
+}
+
 void SweepDialog::updateHint()
 {
-    m_hint->setText(axisHint(static_cast<model::SweepAxis>(m_axis->currentData().toInt())));
+    const auto axis = static_cast<model::SweepAxis>(m_axis->currentData().toInt());
+    const auto choices = m_choices.find(axis);
+    const bool listed = choices != m_choices.end() && !choices->second.empty();
+    m_choiceList->clear();
+    if (listed) {
+        // People pick by the catalog's name; the id travels as the item's data.
+        for (const auto &[id, name] : choices->second) {
+            auto *item = new QListWidgetItem(QString::fromStdString(name), m_choiceList);
+            item->setData(Qt::UserRole, QString::fromStdString(id));
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setCheckState(Qt::Unchecked);
+        }
+    }
+    m_choiceList->setVisible(listed);
+    m_values->setVisible(!listed);
+    m_hint->setText(listed ? tr("Tick one or more; each becomes a scenario.") : axisHint(axis));
     m_error->clear();
 }
 
 void SweepDialog::accept()
 {
-    const QStringList values
-        = m_values->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
+    QStringList values;
+    if (m_choiceList->isVisibleTo(this)) {
+        for (int row = 0; row < m_choiceList->count(); ++row)
+            if (m_choiceList->item(row)->checkState() == Qt::Checked)
+                values << m_choiceList->item(row)->data(Qt::UserRole).toString();
+    } else {
+        values = m_values->text().split(QRegularExpression(QStringLiteral("[,\\s]+")),
+                                        Qt::SkipEmptyParts);
+    }
     if (values.isEmpty()) {
-        m_error->setText(tr("Give at least one value."));
+        m_error->setText(m_choiceList->isVisibleTo(this) ? tr("Tick at least one.")
+                                                         : tr("Give at least one value."));
         return;
     }
     const QString error = m_apply

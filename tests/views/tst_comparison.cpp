@@ -11,6 +11,7 @@
 #include "propertyeditor.h"
 #include "scenariocomparisonview.h"
 #include "scenariopanel.h"
+#include "sweepdialog.h"
 #include "testsupport.h"
 
 #include "model/catalog/catalogdatabase.h"
@@ -25,11 +26,13 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QLocale>
@@ -115,6 +118,44 @@ private slots:
         plan.scenarios.clear();
         m_sample = m_out.filePath(QStringLiteral("h100-sample-baseline.json"));
         model::savePlan(plan, m_sample.toStdString());
+    }
+
+    void sweepDialogPicksCatalogEntriesByName()
+    {
+        // A NIC sweep is ticked from the catalog's NICs by name, not typed as ids; the scenario
+        // is named by the NIC's name. Ticking none says so and adds nothing.
+        app::MainWindow window(m_catalog);
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openPlan(m_sample));
+        window.scenarioPanel()->openSweepDialog();
+        auto *dialog = window.scenarioPanel()->findChild<views::SweepDialog *>();
+        QVERIFY(dialog);
+        dialog->axisBox()->setCurrentIndex(
+            dialog->axisBox()->findData(static_cast<int>(model::SweepAxis::Nic)));
+        QVERIFY(dialog->choiceList()->isVisibleTo(dialog));
+        QVERIFY(!dialog->valuesEdit()->isVisibleTo(dialog));
+        dialog->accept();
+        QCOMPARE(dialog->errorText(), QStringLiteral("Tick at least one."));
+        QCOMPARE(window.document()->documentPlan().scenarios.size(), std::size_t(0));
+        const QList<QListWidgetItem *> roce = dialog->choiceList()->findItems(
+            QStringLiteral("RoCE v2 400 GbE (ConnectX-7)"), Qt::MatchExactly);
+        QCOMPARE(roce.size(), 1);
+        roce.front()->setCheckState(Qt::Checked);
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QVERIFY(dialog->grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/sweep-dialog-nic.png")));
+        dialog->accept();
+        QCOMPARE(window.document()->documentPlan().scenarios.size(), std::size_t(1));
+        QCOMPARE(window.document()->documentPlan().scenarios.front().name,
+                 std::string("NIC RoCE v2 400 GbE (ConnectX-7)"));
+        // A numeric axis is typed.
+        window.scenarioPanel()->openSweepDialog();
+        dialog = window.scenarioPanel()->findChildren<views::SweepDialog *>().back();
+        dialog->axisBox()->setCurrentIndex(
+            dialog->axisBox()->findData(static_cast<int>(model::SweepAxis::GpuCount)));
+        QVERIFY(dialog->valuesEdit()->isVisibleTo(dialog));
+        QVERIFY(!dialog->choiceList()->isVisibleTo(dialog));
     }
 
     void sweepAndDuplicateAreUndoable()
