@@ -315,10 +315,17 @@ void DataHallView::updateStatus()
         notApplicable += fill < 0 ? 1 : 0;
     }
     QStringList parts;
-    parts << tr("%1 cabinets, %2 devices, %3 cables")
-                 .arg(m_hall->racks.size())
-                 .arg(m_hall->devices.size())
-                 .arg(m_hall->cables.size());
+    // As the Estimate and the report count them: the compute and storage networks' cables,
+    // then the management network's beside them.
+    const auto management = std::count_if(m_hall->cables.begin(), m_hall->cables.end(),
+                                          [](const model::HallCable &c) { return c.management; });
+    const QLocale locale;
+    parts << tr("%1 cabinets, %2 devices, %3 cables (compute and storage networks) and %4 "
+                "management cables")
+                 .arg(locale.toString(static_cast<qlonglong>(m_hall->racks.size())),
+                      locale.toString(static_cast<qlonglong>(m_hall->devices.size())),
+                      locale.toString(static_cast<qlonglong>(m_hall->cables.size()) - management),
+                      locale.toString(static_cast<qlonglong>(management)));
     parts << tr("%1 over the limit, %2 within 20% of it (by %3; green under 80%, amber to "
                 "100%, red over)")
                  .arg(over)

@@ -78,6 +78,12 @@ private slots:
         QCOMPARE(item->colourOf(first), views::DataHallFloorItem::capacityColour(0.5));
         QVERIFY2(shown->view.statusText().contains(QStringLiteral("0 over the limit")),
                  qPrintable(shown->view.statusText()));
+        // Its cables counted as the Estimate counts them: the fabric's 2,048 and the storage
+        // network's 588 (2,636), and the 391 management cables beside them (tst_mainwindow).
+        QVERIFY2(shown->view.statusText().contains(
+                     QStringLiteral("2,636 cables (compute and storage networks) and 391 "
+                                    "management cables")),
+                 qPrintable(shown->view.statusText()));
         shown->view.setCapacity(views::RackCapacity::Space);
         QVERIFY(qAbs(item->fillOf(first) - 24.0 / 42.0) < 1e-12);
         // At the training job's load the GPUs draw less than their TDP: below the nameplate.
