@@ -40,7 +40,23 @@ namespace {
 QString scenarioLabel(const model::ScenarioComparison &c, int index, int highlight)
 {
     const QString name = QString::fromStdString(c.scenarios[static_cast<std::size_t>(index)].name);
-    return index == highlight ? QStringLiteral("▶ ") + name : name;
+    // A long name ("NIC RoCE v2 400 GbE (ConnectX-7)") goes on lines of about 14 characters,
+    // broken between words (the axis takes rich text), rather than being cut short under its
+    // bar.
+    QString wrapped;
+    int lineLength = 0;
+    for (const QString &word : name.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (lineLength > 0 && lineLength + 1 + word.size() > 14) {
+            wrapped += QStringLiteral("<br>");
+            lineLength = 0;
+        } else if (lineLength > 0) {
+            wrapped += QLatin1Char(' ');
+            ++lineLength;
+        }
+        wrapped += word.toHtmlEscaped();
+        lineLength += static_cast<int>(word.size());
+    }
+    return index == highlight ? QStringLiteral("▶ ") + wrapped : wrapped;
 }
 
 QChart *newChart(const QString &title)

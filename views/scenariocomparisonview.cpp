@@ -256,6 +256,12 @@ void ScenarioComparisonView::rebuildTable()
         m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 150));
     m_table->setWordWrap(true);
     m_table->resizeRowsToContents();
+    // A scenario's list of changes can run to a dozen wrapped lines and push every figure out of
+    // a 768-pixel screen: four lines show, the cell's tooltip holds the rest.
+    const int fourLines = 4 * m_table->fontMetrics().lineSpacing() + 8;
+    for (int r = 0; r < static_cast<int>(rows.size()); ++r)
+        if (rows[static_cast<std::size_t>(r)].key == "changes" && m_table->rowHeight(r) > fourLines)
+            m_table->setRowHeight(r, fourLines);
     fitSplitterToTable();
 }
 
