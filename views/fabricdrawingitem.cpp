@@ -85,11 +85,18 @@ void drawScreenLabels(QPainter *painter, const std::vector<ScreenLabel> &labels,
     // A label that would cover one already drawn is left out: the first of a crowd is enough,
     // its neighbours read the same or show when zoomed in.
     std::vector<QRectF> drawn;
+    // A label centred near the edge of the view is moved in to show whole ("256 × 400 Gb/s"
+    // was cut at the left border of a fitted overview).
+    const QRectF area = painter->viewport();
     for (const ScreenLabel &label : labels) {
         const QPointF p = world.map(label.at);
         QRectF box = metrics.boundingRect(label.text);
         box.moveCenter(p);
         box.adjust(-3, -1, 3, 1);
+        if (box.left() < area.left() && box.width() < area.width())
+            box.moveLeft(area.left());
+        else if (box.right() > area.right() && box.width() < area.width())
+            box.moveRight(area.right());
         if (std::any_of(drawn.begin(), drawn.end(),
                         [&](const QRectF &other) { return other.intersects(box); }))
             continue;
