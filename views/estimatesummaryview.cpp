@@ -176,8 +176,15 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
     if (e.hasTraining)
         m_diagnosis->setText(tr("No training layout works: %1").arg(sentence(e.trainingError)));
     else if (e.hasInference && e.inference.fits && e.inference.meetsTargets)
+        // GPUs the plan buys but the load leaves idle change what it costs: said where it is
+        // read first, not only among the warnings at the foot of the figures.
         m_diagnosis->setText(
-            tr("Bottleneck: %1.").arg(sentence(e.inference.bottleneckExplanation)));
+            tr("Bottleneck: %1.").arg(sentence(e.inference.bottleneckExplanation))
+            + (e.servingUse && e.servingUse->largelyIdle() ? QLatin1Char(' ')
+                       + tr("Idle GPUs: %1.")
+                             .arg(QString::fromStdString(model::servingUseText(
+                                 *e.servingUse, e.inference.costPerMillionOutputTokensUsd)))
+                                                           : QString()));
     else if (e.hasInference)
         m_diagnosis->setText(tr("Not served as asked: %1").arg(sentence(e.inference.reason)));
     else
