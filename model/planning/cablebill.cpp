@@ -105,9 +105,9 @@ struct CableTally
 };
 
 void tallyCable(CableTally &tally, CableBill &bill, const HallCable &cable, const NicSpec &nic,
-                const CablePrices *prices)
+                const CablePrices *prices, const std::string &opticsKey)
 {
-    OpticsTally &optics = tally.optics[nic.id];
+    OpticsTally &optics = tally.optics[opticsKey];
     optics.nic = &nic;
     if (!cable.positioned) {
         ++bill.unmeasuredCables;
@@ -172,13 +172,18 @@ CableBill cableBillOf(const DataHall &hall, const NicSpec &fabricNic,
     for (const HallCable &cable : hall.cables) {
         if (cable.management) {
             tallyCable(tally, bill, cable, management,
-                       managementSwitch ? &managementSwitch->cabling : nullptr);
+                       managementSwitch ? &managementSwitch->cabling : nullptr, management.id);
         } else if (cable.storage() && catalog && catalog->kindOf(cable.storageNicId)) {
             const NicSpec &nic = catalog->nic(cable.storageNicId);
-            tallyCable(tally, bill, cable, nic, &nic.cabling);
+            // Keyed apart from the fabric's even on the same NIC: storage links to free fabric
+            // leaf ports are the storage network's cables, not the compute fabric's.
+            tallyCable(tally, bill, cable, nic, &nic.cabling, "storage:" + nic.id);
+        } else if (cable.storage()) {
+            // A storage link whose NIC the catalog lacks takes the fabric NIC's optics, counted
+            // with the storage network's too.
+            tallyCable(tally, bill, cable, fabricNic, nullptr, "storage:" + fabricNic.id);
         } else {
-            tallyCable(tally, bill, cable, fabricNic,
-                       cable.storage() ? nullptr : &fabricNic.cabling);
+            tallyCable(tally, bill, cable, fabricNic, &fabricNic.cabling, fabricNic.id);
         }
     }
     for (const auto &[kind, count] : tally.cables)

@@ -218,6 +218,15 @@ private slots:
             = estimatePlan(loadSamplePlan("a100-pcie-64-100gbe.json"), shippedCatalog());
         QCOMPARE(small.fabric.switches(), 1LL);
         QCOMPARE(small.fabric.cables, 16LL);
+        // Its 16 fabric cables are multimode fibre, two transceivers each: 32. The NFS server's
+        // two links to free leaf ports are the storage network's: their 4 transceivers are in
+        // the bill of materials (36 in all), not in the fabric's count.
+        QCOMPARE(small.fabric.optics, 32LL);
+        long long transceivers = 0;
+        for (const BillOfMaterialsLine &line : small.billOfMaterials)
+            if (line.category == "Optics")
+                transceivers += line.count;
+        QCOMPARE(transceivers, 36LL);
     }
 
     void oversubscribedPlanAgreesWithTrain()
