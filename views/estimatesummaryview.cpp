@@ -182,8 +182,7 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
             tr("Bottleneck: %1.").arg(sentence(e.inference.bottleneckExplanation))
             + (e.servingUse && e.servingUse->largelyIdle() ? QLatin1Char(' ')
                        + tr("Idle GPUs: %1.")
-                             .arg(QString::fromStdString(model::servingUseText(
-                                 *e.servingUse, e.inference.costPerMillionOutputTokensUsd)))
+                             .arg(QString::fromStdString(model::servingUseText(*e.servingUse)))
                                                            : QString()));
     else if (e.hasInference)
         m_diagnosis->setText(tr("Not served as asked: %1").arg(sentence(e.inference.reason)));

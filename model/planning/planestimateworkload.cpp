@@ -277,8 +277,7 @@ void estimateInference(PlanEstimateBuild &build)
     if (result.inference.fits && result.inference.meetsTargets) {
         result.servingUse = model::servingUse(result.inference, result.gpus);
         if (result.servingUse->largelyIdle())
-            result.warnings.push_back(
-                servingUseText(*result.servingUse, result.inference.costPerMillionOutputTokensUsd));
+            result.warnings.push_back(servingUseText(*result.servingUse));
     }
 }
 

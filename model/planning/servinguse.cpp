@@ -12,6 +12,7 @@ ServingUse servingUse(const InferenceEstimate &inference, long long planGpus)
     ServingUse use;
     use.planGpus = planGpus;
     use.servingGpus = inference.fleetGpus();
+    use.costPerMillionOutputTokensServingUsd = inference.costPerMillionOutputTokensUsd;
     const double paid = static_cast<double>(std::max(planGpus, use.servingGpus));
     use.costPerMillionOutputTokensAllGpusUsd = use.servingGpus > 0
         ? inference.costPerMillionOutputTokensUsd * paid / static_cast<double>(use.servingGpus)
@@ -19,12 +20,12 @@ ServingUse servingUse(const InferenceEstimate &inference, long long planGpus)
     return use;
 }
 
-std::string servingUseText(const ServingUse &use, double servingCostPerMillionOutputTokensUsd)
+std::string servingUseText(const ServingUse &use)
 {
     return "the load keeps " + groupedCount(use.servingGpus) + " of the plan's "
         + groupedCount(use.planGpus) + " GPUs busy; " + groupedCount(use.idleGpus())
         + (use.idleGpus() == 1 ? " stays" : " stay")
-        + " idle: " + formatNumber("%.3f", servingCostPerMillionOutputTokensUsd)
+        + " idle: " + formatNumber("%.3f", use.costPerMillionOutputTokensServingUsd)
         + " USD per million output tokens on the replicas that serve, "
         + formatNumber("%.3f", use.costPerMillionOutputTokensAllGpusUsd)
         + " USD over every GPU the plan buys";

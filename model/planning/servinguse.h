@@ -17,6 +17,8 @@ struct ServingUse
 {
     long long planGpus = 0;
     long long servingGpus = 0; ///< replicas x GPUs per replica
+    /** The serving estimate's cost per million output tokens: the replicas that serve. */
+    double costPerMillionOutputTokensServingUsd = 0;
     /** Every GPU of the plan at the serving cost per GPU-hour (capital share and energy at
      * load), over the output tokens the load brings: the serving figure x plan GPUs / serving
      * GPUs. A plan short of GPUs cannot serve the load; its figure is the serving one. */
@@ -31,6 +33,6 @@ ServingUse servingUse(const InferenceEstimate &inference, long long planGpus);
 
 /** "the load keeps 6 of the plan's 64 L40S GPUs busy; 58 stay idle: 0.032 USD per million
  * output tokens on the replicas that serve, 0.342 USD over every GPU the plan buys". */
-std::string servingUseText(const ServingUse &use, double servingCostPerMillionOutputTokensUsd);
+std::string servingUseText(const ServingUse &use);
 
 } // namespace cp::model

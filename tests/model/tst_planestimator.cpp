@@ -618,7 +618,7 @@ private slots:
         QCOMPARE(use.idleGpus(), 58LL);
         QVERIFY(qAbs(use.costPerMillionOutputTokensAllGpusUsd - 0.3413333) < 1e-6);
         QVERIFY(use.largelyIdle());
-        QCOMPARE(servingUseText(use, 0.032),
+        QCOMPARE(servingUseText(use),
                  std::string("the load keeps 6 of the plan's 64 GPUs busy; 58 stay idle: 0.032 "
                              "USD per million output tokens on the replicas that serve, 0.341 USD "
                              "over every GPU the plan buys"));
