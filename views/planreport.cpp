@@ -438,20 +438,17 @@ QStringList planSummary(const model::Plan &plan, const model::Catalog *catalog,
     // The tiers the generator built (the plan may ask for "the fewest"), counted on its graph.
     QString tiers
         = f.tiers > 0 ? QObject::tr("%1 tiers").arg(f.tiers) : QObject::tr("fewest tiers");
+    int built = -1; ///< switch tiers the estimate counted; -1 unknown
     if (estimate && estimate->fabric.endpoints > 0) {
         const model::FabricCounts &c = estimate->fabric;
-        const int built = c.coreSwitches > 0 ? 3
-            : c.spineSwitches > 0            ? 2
-            : c.leafSwitches > 0             ? 1
-                                             : 0;
+        built = c.coreSwitches > 0 ? 3 : c.spineSwitches > 0 ? 2 : c.leafSwitches > 0 ? 1 : 0;
         tiers = built == 1 ? QObject::tr("1 switch tier")
             : built > 1    ? QObject::tr("%1 switch tiers").arg(built)
                            : QObject::tr("no switches (direct links)");
     }
     // Oversubscription is the leaves' down- over uplink bandwidth: a fabric of one switch tier
     // has no uplinks, so it says nothing there. "2:1", "1.5:1": the digits the ratio has.
-    const bool oneTier = estimate && estimate->fabric.endpoints > 0
-        && estimate->fabric.spineSwitches == 0 && estimate->fabric.coreSwitches == 0;
+    const bool oneTier = built == 1;
     lines << QObject::tr("Fabric: %1, NIC %2, switch %3, %4%5")
                  .arg(QString::fromStdString(model::fabricTopologyTitle(f.topology)),
                       f.nicId.empty() ? QObject::tr("the servers' own") : name(f.nicId),
