@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenariocomparisonview.h"
 
-#include "operationcomparisontable.h"
-
-#include "humannumbers.h"
-
 #include "comparisoncharts.h"
+#include "humannumbers.h"
+#include "operationcomparisontable.h"
 
 #include <QChart>
 #include <QChartView>

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/plan/scenarios.h"
 
-#include "model/fabric/fabricdesign.h"
-
 #include "model/catalog/catalog.h"
 #include "model/core/humantext.h"
 #include "model/core/inputerror.h"
+#include "model/fabric/fabricdesign.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/inference/inferencesetup.h"
 #include "model/inference/servingengine.h"

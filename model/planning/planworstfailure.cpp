@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/planning/planworstfailure.h"
 
-#include "model/core/humantext.h"
-
 #include "model/catalog/catalog.h"
+#include "model/core/humantext.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/plan/plan.h"
 #include "model/planning/planfabric.h"

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/planning/scenariocomparison.h"
-#include "model/fabric/fabricdesign.h"
 
 #include "model/plan/planio.h"
 
@@ -8,6 +7,7 @@
 #include "model/core/csvtable.h"
 #include "model/core/parallelrun.h"
 #include "model/core/units.h"
+#include "model/fabric/fabricdesign.h"
 #include "model/plan/scenarios.h"
 #include "model/planning/operationcomparison.h"
 #include "model/planning/planestimator.h"
