@@ -20,6 +20,7 @@ void OperationComparisonTable::setRows(const std::vector<model::OperationCompari
                                        const QStringList &scenarioNames, int highlight)
 {
     clear();
+    clearSpans(); // clear() keeps the phase titles' spans of the rows shown before
     setColumnCount(static_cast<int>(scenarioNames.size()) + 2);
     QStringList headers = {tr("Where the time goes"), tr("Unit")};
     for (int i = 0; i < scenarioNames.size(); ++i)
