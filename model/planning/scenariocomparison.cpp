@@ -264,7 +264,9 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              return e.hasInference ? Value(e.inference.maxBatch) : std::nullopt;
          }},
-        {"replicas", "Inference", "Replicas", "count", P::Lower,
+        // Replicas are not a merit in themselves: their GPUs and the load they serve differ
+        // between scenarios; the cost rows below weigh them.
+        {"replicas", "Inference", "Replicas", "count", P::None,
          [](const PlanEstimate &e) {
              return ifInference(e, e.inference.replicas);
          }},
