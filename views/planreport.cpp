@@ -1071,7 +1071,9 @@ void writeAssumptionsAndSources(ReportLayout &page, const PlanReportInput &input
 {
     const model::Plan &plan = input.documentPlan;
     const auto &scenarios = input.comparison.scenarios;
-    page.newPage();
+    // Flows on after the last section when a few of its points fit below it: the list runs
+    // over a page or more anyway.
+    page.keepTogether(page.width() * 0.3);
     page.heading(QObject::tr("Assumptions"));
     for (const std::string &line : model::estimateAssumptions(plan.workloadType))
         page.paragraph(QStringLiteral("• ") + QString::fromStdString(line), 9.5, false, 4);
