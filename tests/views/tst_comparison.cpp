@@ -158,6 +158,45 @@ private slots:
         QVERIFY(!dialog->choiceList()->isVisibleTo(dialog));
     }
 
+    void servingOperationsLineUpInTheComparison()
+    {
+        // The L4 sample against its L40S and A100 scenarios: the tab lines up the prefill and
+        // the decode step, with the sequences a step carries and the TTFT and TPOT they lead
+        // to, the figures the comparison table shows.
+        app::MainWindow window(m_catalog);
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openPlan(QStringLiteral(CP_SOURCE_DIR "/samples/l4-inference-fleet.json")));
+        compareNow(window);
+        views::ScenarioComparisonView *view = window.comparisonView();
+        QTableWidget *operations = nullptr;
+        for (int i = 0; i < view->chartTabs()->count(); ++i)
+            if (view->chartTabs()->tabText(i) == QStringLiteral("Where the time goes")) {
+                view->chartTabs()->setCurrentIndex(i);
+                operations = qobject_cast<QTableWidget *>(view->chartTabs()->widget(i));
+            }
+        QVERIFY(operations);
+        QStringList labels;
+        for (int r = 0; r < operations->rowCount(); ++r)
+            labels << operations->item(r, 0)->text();
+        for (const QString &expected :
+             {QStringLiteral("Prefill of one prompt"), QStringLiteral("  TTFT p95 under load"),
+              QStringLiteral("Decode step"), QStringLiteral("  sequences in the step"),
+              QStringLiteral("  time per output token under load")})
+            QVERIFY2(labels.contains(expected), qPrintable(expected));
+        // The TPOT row is the comparison table's, scenario by scenario.
+        const int tpotRow = static_cast<int>(labels.indexOf("  time per output token under load"));
+        for (std::size_t c = 0; c < view->comparison().scenarios.size(); ++c)
+            QCOMPARE(
+                operations->item(tpotRow, static_cast<int>(c) + 2)->text(),
+                views::comparisonNumber(
+                    view->comparison().scenarios[c].estimate.inference.tpotSeconds * 1e3, "ms"));
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QVERIFY(window.grab().save(
+            QStringLiteral(CP_SCREENSHOT_DIR "/comparison-serving-operations-1366x768.png")));
+    }
+
     void sweepAndDuplicateAreUndoable()
     {
         app::MainWindow window(m_catalog);
