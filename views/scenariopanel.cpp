@@ -187,7 +187,7 @@ void ScenarioPanel::openSweepDialog()
     const auto choicesOf = [this](model::CatalogKind kind) {
         std::vector<std::pair<std::string, std::string>> choices;
         for (const std::string &id : m_catalog->ids(kind))
-            choices.emplace_back(id, m_catalog->entryJson(id).value("name", id));
+            choices.emplace_back(id, m_catalog->nameOf(id));
         return choices;
     };
     dialog->setChoices(model::SweepAxis::GpuType, choicesOf(model::CatalogKind::Gpu));

@@ -232,6 +232,12 @@ const nlohmann::json &Catalog::entryJson(const std::string &id) const
     return it->second.json;
 }
 
+std::string Catalog::nameOf(const std::string &id) const
+{
+    const auto it = m_entries.find(id);
+    return it == m_entries.end() ? id : it->second.json.value("name", id);
+}
+
 const std::string &Catalog::entryOrigin(const std::string &id) const
 {
     const auto it = m_entries.find(id);

@@ -65,6 +65,9 @@ public:
     std::optional<CatalogKind> kindOf(const std::string &id) const;
     /** Ids of one kind, sorted. */
     std::vector<std::string> ids(CatalogKind kind) const;
+    /** The name people read for an entry ("RoCE v2 400 GbE (ConnectX-7)"); the id itself when
+     * the catalog has no such entry or it has no name. */
+    std::string nameOf(const std::string &id) const;
     /** The JSON object an entry was defined by (what the database stores and export writes). */
     const nlohmann::json &entryJson(const std::string &id) const;
     /** Where an entry came from: "file#pointer" or "database". */

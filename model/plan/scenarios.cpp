@@ -97,7 +97,7 @@ std::string describeValue(const std::string &path, const nlohmann::json &value,
 {
     const auto name = [catalog](const std::string &id) {
         if (catalog && catalog->kindOf(id))
-            return catalog->entryJson(id).value("name", id);
+            return catalog->nameOf(id);
         if (const TrainingFramework *framework = findTrainingFramework(id))
             return framework->name;
         if (const ServingEngine *engine = findServingEngine(id))
@@ -450,7 +450,7 @@ std::string sweepScenarioName(SweepAxis axis, const std::string &value, const Ca
 {
     // People read the catalog's name, not its id ("NIC RoCE v2 400 GbE (ConnectX-7)").
     const auto named = [catalog](const std::string &id) {
-        return catalog && catalog->kindOf(id) ? catalog->entryJson(id).value("name", id) : id;
+        return catalog ? catalog->nameOf(id) : id;
     };
     switch (axis) {
     case SweepAxis::GpuCount:

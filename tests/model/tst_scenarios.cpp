@@ -187,6 +187,9 @@ private slots:
                  std::string("NIC RoCE v2 400 GbE (ConnectX-7)"));
         QCOMPARE(sweepScenarioName(SweepAxis::GpuType, "h200-sxm-141gb", &m_catalog),
                  std::string("NVIDIA H200 SXM 141GB"));
+        // An id the catalog lacks reads as itself.
+        QCOMPARE(sweepScenarioName(SweepAxis::Nic, "no-such-nic", &m_catalog),
+                 std::string("NIC no-such-nic"));
         // The fabric topology as people name it, in a change's description too.
         QCOMPARE(fabricTopologyTitle("rail-fat-tree"), std::string("rail-optimised fat-tree"));
         QCOMPARE(fabricTopologyTitle("no-such"), std::string("no-such"));

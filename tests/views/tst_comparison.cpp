@@ -98,6 +98,17 @@ private:
         QTest::qWait(50);
     }
 
+    /** The Comparison dock's "Where the time goes" tab, brought to the front; null when none. */
+    static QTableWidget *showOperationsTab(views::ScenarioComparisonView *view)
+    {
+        for (int i = 0; i < view->chartTabs()->count(); ++i)
+            if (view->chartTabs()->tabText(i) == QStringLiteral("Where the time goes")) {
+                view->chartTabs()->setCurrentIndex(i);
+                return qobject_cast<QTableWidget *>(view->chartTabs()->widget(i));
+            }
+        return nullptr;
+    }
+
     /** The first chart whose title starts with `prefix`; null when none. */
     static QChart *chartTitled(const QList<QChart *> &charts, const QString &prefix)
     {
@@ -170,12 +181,7 @@ private slots:
         QVERIFY(window.openPlan(QStringLiteral(CP_SOURCE_DIR "/samples/l4-inference-fleet.json")));
         compareNow(window);
         views::ScenarioComparisonView *view = window.comparisonView();
-        QTableWidget *operations = nullptr;
-        for (int i = 0; i < view->chartTabs()->count(); ++i)
-            if (view->chartTabs()->tabText(i) == QStringLiteral("Where the time goes")) {
-                view->chartTabs()->setCurrentIndex(i);
-                operations = qobject_cast<QTableWidget *>(view->chartTabs()->widget(i));
-            }
+        QTableWidget *operations = showOperationsTab(view);
         QVERIFY(operations);
         QStringList labels;
         for (int r = 0; r < operations->rowCount(); ++r)
@@ -396,12 +402,7 @@ private slots:
         QVERIFY(throughputStarred);
         // The operations behind the step times, side by side, in a tab of their own: the
         // total of each scenario's training step is its step time.
-        QTableWidget *operations = nullptr;
-        for (int i = 0; i < view->chartTabs()->count(); ++i)
-            if (view->chartTabs()->tabText(i) == QStringLiteral("Where the time goes")) {
-                view->chartTabs()->setCurrentIndex(i);
-                operations = qobject_cast<QTableWidget *>(view->chartTabs()->widget(i));
-            }
+        QTableWidget *operations = showOperationsTab(view);
         QVERIFY(operations);
         QCOMPARE(operations->columnCount(), 2 + 2);
         QCOMPARE(operations->item(0, 0)->text(), QStringLiteral("Training step"));
