@@ -45,6 +45,7 @@ QComboBox *idCombo(const model::Catalog &catalog, model::CatalogKind kind,
     combo->setCurrentIndex(index >= 0 ? index : 0);
     for (int item = 0; item < combo->count(); ++item)
         combo->setItemData(item, combo->itemText(item), Qt::ToolTipRole);
+    PropertyFields::fitChoiceToItems(combo);
     combo->setToolTip(combo->currentText()); // whole, where a narrow dock cuts the shown name
     return combo;
 }
@@ -132,6 +133,8 @@ void PropertyEditor::rebuild()
     }
     m_form = new QWidget(this);
     m_layout = new QFormLayout(m_form);
+    // A choice whose names do not fit beside its label goes below it, at the form's width.
+    m_layout->setRowWrapPolicy(QFormLayout::WrapLongRows);
     static_cast<QVBoxLayout *>(layout())->insertWidget(1, m_form);
     if (!m_catalog)
         return;
@@ -234,6 +237,7 @@ void PropertyEditor::buildFabric()
     for (const char *t : {"fat-tree", "rail-fat-tree", "dragonfly", "torus", "none"})
         topology->addItem(QString::fromLatin1(t));
     topology->setCurrentText(QString::fromStdString(f.topology));
+    PropertyFields::fitChoiceToItems(topology);
     connect(topology, &QComboBox::currentTextChanged, this, [this](const QString &text) {
         apply(tr("Change topology"), [&](model::Plan &p) {
             p.fabric.topology = text.toStdString();
@@ -325,6 +329,7 @@ void PropertyEditor::buildWorkload()
     auto *type = new QComboBox(m_form);
     type->addItems({tr("None"), tr("Training"), tr("Inference")});
     type->setCurrentIndex(static_cast<int>(plan.workloadType));
+    PropertyFields::fitChoiceToItems(type);
     connect(type, &QComboBox::currentIndexChanged, this, [this](int index) {
         apply(tr("Change workload"), [&](model::Plan &p) {
             p.workloadType = static_cast<model::WorkloadType>(index);

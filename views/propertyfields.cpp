@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "propertyfields.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -21,11 +22,41 @@ PropertyFields::PropertyFields(QFormLayout *layout, QWidget *parent, Commit comm
 
 void PropertyFields::addRow(const QString &label, QWidget *field)
 {
-    // Wide enough for a number and its unit; a long "not set" text or catalog name still
-    // shows its start, and the whole text is in the tooltip.
+    // Wide enough for a number and its unit; a long number scrolls inside the field. A field
+    // that shows a sentence instead (a choice's name, the "not set" text of a number) asks
+    // for its whole width, up to a cap, and the form then puts it below its label.
     constexpr int narrowestFieldPixels = 90;
-    field->setMinimumWidth(std::min(field->minimumSizeHint().width(), narrowestFieldPixels));
+    constexpr int widestLeastPixels = 220;
+    auto *spinBox = qobject_cast<QAbstractSpinBox *>(field);
+    if (spinBox && !spinBox->specialValueText().isEmpty()
+        && spinBox->text() == spinBox->specialValueText())
+        field->setMinimumWidth(std::min(field->sizeHint().width(), widestLeastPixels));
+    else if (field->minimumWidth() == 0) // fitChoiceToItems sets a choice's
+        field->setMinimumWidth(std::min(field->minimumSizeHint().width(), narrowestFieldPixels));
     m_layout->addRow(label, field);
+}
+
+void PropertyFields::fitChoiceToItems(QComboBox *combo)
+{
+    // The width the longest item needs, as the combo itself measures it, and what of it is
+    // the frame and the arrow rather than text.
+    const QComboBox::SizeAdjustPolicy policy = combo->sizeAdjustPolicy();
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    const int wholeItemsPixels = combo->sizeHint().width();
+    combo->setSizeAdjustPolicy(policy);
+    const QFontMetrics metrics = combo->fontMetrics();
+    int widestTextPixels = 0;
+    for (int item = 0; item < combo->count(); ++item)
+        widestTextPixels
+            = std::max(widestTextPixels, metrics.horizontalAdvance(combo->itemText(item)));
+    const int decorationPixels = std::max(0, wholeItemsPixels - widestTextPixels);
+    // The chosen name whole (the form is rebuilt after each choice), up to the width a
+    // 1366-pixel screen's Properties dock gives a field on its own row: past it a longer name
+    // is cut (its tooltip has it), but the form never grows wider than the dock.
+    constexpr int widestLeastPixels = 220;
+    combo->setMinimumWidth(std::min(
+        metrics.horizontalAdvance(combo->currentText()) + decorationPixels, widestLeastPixels));
+    combo->view()->setMinimumWidth(wholeItemsPixels);
 }
 
 QSpinBox *PropertyFields::addInteger(const QString &label, std::optional<int> value, int minimum,
@@ -98,7 +129,8 @@ QComboBox *PropertyFields::addChoice(const QString &label,
         combo->setItemData(combo->count() - 1, text, Qt::ToolTipRole);
     }
     combo->setCurrentIndex(std::max(0, combo->findData(current)));
-    // A narrow dock cuts the shown name; the tooltip gives it whole.
+    fitChoiceToItems(combo);
+    // A name longer than the dock is still cut; the tooltip gives it whole.
     combo->setToolTip(combo->currentText());
     QObject::connect(combo, &QComboBox::currentIndexChanged, combo, [=, commit = m_commit] {
         const QString chosen = combo->currentData().toString();

@@ -52,6 +52,14 @@ public:
     QLineEdit *addText(const QString &label, const QString &value, const QString &placeholder,
                        std::function<void(model::Plan &, const QString &)> set);
 
+    /**
+     * Sizes a choice for a narrow form: its drop-down list as wide as its longest item, and
+     * its least width its chosen item's (up to a cap), so that in a form that wraps long rows
+     * a choice whose name does not fit beside its label moves below it and shows it whole
+     * instead of cutting it to a few letters. Call it once the current item is set.
+     */
+    static void fitChoiceToItems(QComboBox *combo);
+
 private:
     /** Adds the row; the field may narrow to the dock's width (its own text then scrolls
      * inside it) instead of pushing its right edge, arrows and drop-down out of view. */

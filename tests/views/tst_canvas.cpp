@@ -29,6 +29,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
@@ -38,7 +39,6 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
-#include <QLabel>
 #include <QTest>
 #include <QTimer>
 #include <QTreeWidget>
@@ -395,6 +395,25 @@ private slots:
         QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
         QVERIFY(window.grab().save(
             QStringLiteral(CP_SCREENSHOT_DIR "/properties-training-1366x768.png")));
+        // In the 1366-pixel window's narrow dock, a choice whose name does not fit beside its
+        // label goes below it and shows the name whole: the software profile's name, about
+        // 20 characters, once fitted into a field beside its label and cut to 14.
+        auto *software = editor->findChild<QComboBox *>(QStringLiteral("Software"));
+        QVERIFY(software);
+        const int softwareTextPixels
+            = software->fontMetrics().horizontalAdvance(software->currentText());
+        QVERIFY2(software->width() > softwareTextPixels + software->height(),
+                 qPrintable(QStringLiteral("%1 px wide for %2 px of text")
+                                .arg(software->width())
+                                .arg(softwareTextPixels)));
+        // ... and whole inside the dock: its drop-down arrow is not pushed out of view.
+        QWidget *dockViewport = editor->parentWidget();
+        QVERIFY(dockViewport);
+        const QRect softwareInDock(software->mapTo(dockViewport, QPoint(0, 0)), software->size());
+        QVERIFY2(softwareInDock.right() < dockViewport->width(),
+                 qPrintable(QStringLiteral("ends at %1 of %2 px")
+                                .arg(softwareInDock.right())
+                                .arg(dockViewport->width())));
         auto *seq = editor->findChild<QSpinBox *>(QStringLiteral("Sequence length"));
         QVERIFY(seq);
         seq->setValue(4096);
