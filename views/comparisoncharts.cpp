@@ -7,6 +7,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QLegend>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
@@ -441,6 +442,20 @@ QList<QChart *> comparisonCharts(const model::ScenarioComparison &c, int highlig
                     [](const auto &p) { return p.has_value(); }))
         charts.append(paretoChart(c, highlight));
     return charts;
+}
+
+void setChartTextPoints(QChart *chart, double points)
+{
+    const auto sized = [points](QFont font, double extra) {
+        font.setPointSizeF(points + extra);
+        return font;
+    };
+    chart->setTitleFont(sized(chart->titleFont(), 1));
+    chart->legend()->setFont(sized(chart->legend()->font(), -1));
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsFont(sized(axis->labelsFont(), 0));
+        axis->setTitleFont(sized(axis->titleFont(), -1));
+    }
 }
 
 } // namespace cp::views

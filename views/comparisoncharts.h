@@ -22,4 +22,12 @@ int axisLabelDecimals(double tickStep);
 
 QList<QChart *> comparisonCharts(const model::ScenarioComparison &comparison, int highlight = -1);
 
+/**
+ * Sets the chart's axis labels to `points`, its title a point larger, and its axis titles and
+ * legend a point smaller (they have the least room: a short chart's side, a wide legend). A report
+ * draws a chart laid out for a window scaled down to its column, which shrinks the window's 9-point
+ * text below the report's own; a larger size keeps it legible.
+ */
+void setChartTextPoints(QChart *chart, double points);
+
 } // namespace cp::views

@@ -649,6 +649,9 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
         QGraphicsScene chartScene;
         chartScene.addItem(chart); // the scene owns and deletes it
         const QSizeF size(760, 430);
+        // The page draws the chart at about 0.9 of its 760 units a column, 70% of the size
+        // it has in a window: 12-point text there reads as the tables' 8.5.
+        setChartTextPoints(chart, 12);
         chart->resize(size);
         input.chartTitles << chart->title();
         input.charts << record(chartScene, QRectF(QPointF(0, 0), size), size);

@@ -674,6 +674,35 @@ private slots:
         QVERIFY(paretoPage > 0);
         QVERIFY2(pageText(paretoPage).contains(QStringLiteral("Where the time goes, scenario by")),
                  qPrintable(pageText(paretoPage)));
+        // Charts are drawn at a window's layout scaled into the page's column; their text still
+        // reads at least as large as the tables' 8.5-point text (it read at about 6 points
+        // when the charts kept the window's 9-point fonts). Heights from pdftotext's word boxes.
+        const QString boxes = runTool(QStringLiteral("pdftotext"),
+                                      {QStringLiteral("-bbox"), pdf, QStringLiteral("-")});
+        const QRegularExpression wordBox(QStringLiteral(
+            "yMin=\"([0-9.]+)\" xMax=\"[0-9.]+\" yMax=\"([0-9.]+)\">([^<]*)</word>"));
+        QList<QPair<QString, double>> words;
+        for (auto it = wordBox.globalMatch(boxes); it.hasNext();) {
+            const auto box = it.next();
+            words.append(
+                {box.captured(3), box.captured(2).toDouble() - box.captured(1).toDouble()});
+        }
+        double tableWordHeight = 0; // "QKV projection", a row of the step's operations table
+        double chartTitleHeight = 0; // the tallest "Step time breakdown": the chart's title
+        for (int i = 0; i + 2 < words.size(); ++i) {
+            if (words[i].first == QStringLiteral("QKV")
+                && words[i + 1].first == QStringLiteral("projection"))
+                tableWordHeight = words[i].second;
+            if (words[i].first == QStringLiteral("Step")
+                && words[i + 1].first == QStringLiteral("time")
+                && words[i + 2].first == QStringLiteral("breakdown"))
+                chartTitleHeight = std::max(chartTitleHeight, words[i + 2].second);
+        }
+        QVERIFY(tableWordHeight > 0);
+        QVERIFY2(chartTitleHeight >= 1.05 * tableWordHeight,
+                 qPrintable(QStringLiteral("chart title %1 pt high, table text %2 pt")
+                                .arg(chartTitleHeight)
+                                .arg(tableWordHeight)));
         // The training time the estimator gives is in the report.
         const model::PlanEstimate e = model::estimatePlan(
             model::scenarioPlan(window.document()->documentPlan(), -1, m_catalog.get()),
