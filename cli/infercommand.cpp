@@ -154,16 +154,23 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
         {"throughput per GPU", format("%.0f output tokens/s", e.outputTokensPerSecondPerGpu)});
     if (e.offlineJob)
         addOfflineJobRows(table, e);
-    const long long fleetGpus = e.fleetGpus();
-    table.addRow({e.fixedFleet ? "replicas (fixed)" : "replicas",
-                  model::groupedCount(e.replicas) + " (" + model::groupedCount(fleetGpus)
-                      + (fleetGpus == 1 ? " GPU" : " GPUs")
-                      + (e.utilisation > 0 ? format(", %.0f%% utilised)", 100 * e.utilisation)
-                                           : std::string(")"))});
-    table.addRow({"power", model::humanPower(e.powerWatts)});
-    table.addRow({"cost", model::groupThousands(format("%.2f", e.usdPerHour)) + " USD/hour"});
-    table.addRow({"cost per million output tokens", usdText(e.costPerMillionOutputTokensUsd)});
-    table.addRow({"cost per million input tokens", usdText(e.costPerMillionInputTokensUsd)});
+    if (e.hasFleet()) {
+        const long long fleetGpus = e.fleetGpus();
+        table.addRow({e.fixedFleet ? "replicas (fixed)" : "replicas",
+                      model::groupedCount(e.replicas) + " (" + model::groupedCount(fleetGpus)
+                          + (fleetGpus == 1 ? " GPU" : " GPUs")
+                          + (e.utilisation > 0 ? format(", %.0f%% utilised)", 100 * e.utilisation)
+                                               : std::string(")"))});
+        table.addRow({"power", model::humanPower(e.powerWatts)});
+        table.addRow({"cost", model::groupThousands(format("%.2f", e.usdPerHour)) + " USD/hour"});
+        table.addRow({"cost per million output tokens", usdText(e.costPerMillionOutputTokensUsd)});
+        table.addRow({"cost per million input tokens", usdText(e.costPerMillionInputTokensUsd)});
+    } else {
+        // Times above are one replica's; no fleet, power or cost for a load it cannot serve.
+        table.addRow({"replicas",
+                      e.fits ? "none: no batch meets the targets"
+                             : "none: a replica cannot hold the workload"});
+    }
     table.addRow({"bottleneck", e.bottleneck});
     return title + "\n" + table.render() + "  " + e.bottleneckExplanation + "\n";
 }

@@ -133,25 +133,38 @@ std::string planInferenceText(const model::PlanEstimate &e)
     table.addRow({"replica",
                   std::to_string(i.gpusPerReplica) + (i.gpusPerReplica == 1 ? " GPU" : " GPUs")
                       + ", batch " + std::to_string(i.batch)});
-    table.addRow({i.offlineJob ? "TTFT once its wave starts" : "TTFT p95",
-                  format("%.1f ms", i.ttftSeconds * 1e3)});
-    table.addRow({"time per output token", format("%.2f ms", i.tpotSeconds * 1e3)});
+    // A replica that cannot hold the workload has no times of its own to show; one that runs
+    // but meets no target shows its best (batch 1, unloaded), with no fleet or cost.
+    if (i.fits) {
+        table.addRow({i.offlineJob       ? "TTFT once its wave starts"
+                          : i.hasFleet() ? "TTFT p95"
+                                         : "TTFT (batch 1, unloaded)",
+                      format("%.1f ms", i.ttftSeconds * 1e3)});
+        table.addRow({"time per output token", format("%.2f ms", i.tpotSeconds * 1e3)});
+    }
+    if (!i.hasFleet())
+        table.addRow({"replicas needed",
+                      i.fits ? "none: no batch meets the targets"
+                             : "none: a replica cannot hold the workload"});
     const long long fleetGpus = i.fleetGpus();
-    table.addRow({i.offlineJob || i.fixedFleet ? "replicas" : "replicas needed",
-                  model::groupedCount(i.replicas) + " (" + model::groupedCount(fleetGpus)
-                      + (fleetGpus == 1 ? " GPU)" : " GPUs)")});
+    if (i.hasFleet())
+        table.addRow({i.offlineJob || i.fixedFleet ? "replicas" : "replicas needed",
+                      model::groupedCount(i.replicas) + " (" + model::groupedCount(fleetGpus)
+                          + (fleetGpus == 1 ? " GPU)" : " GPUs)")});
     if (i.offlineJob)
         addOfflineJobRows(table, i);
     if (i.capacityWithinLimits)
         table.addRow({"capacity within the targets", model::capacityWithinLimitsText(i)});
-    table.addRow(
-        {"cost per million output tokens", format("%.3f USD", i.costPerMillionOutputTokensUsd)});
+    if (i.hasFleet())
+        table.addRow({"cost per million output tokens",
+                      format("%.3f USD", i.costPerMillionOutputTokensUsd)});
     if (e.servingUse && e.servingUse->idleGpus() > 0)
         table.addRow({"  over every GPU of the plan",
                       format("%.3f USD", e.servingUse->costPerMillionOutputTokensAllGpusUsd) + " ("
                           + model::groupedCount(e.servingUse->idleGpus()) + " of the plan's "
                           + model::groupedCount(e.servingUse->planGpus) + " GPUs idle)"});
-    table.addRow({"bottleneck", i.bottleneckExplanation});
+    if (i.hasFleet()) // else "not possible" says why
+        table.addRow({"bottleneck", i.bottleneckExplanation});
     if (!i.fits || !i.meetsTargets)
         table.addRow({"not possible", i.reason});
     if (e.autoscaling)

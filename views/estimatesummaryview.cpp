@@ -268,6 +268,12 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
                 .arg(QString::fromStdString(model::groupedCount(e.inference.offlineJob->requests)))
                 .arg(QString::fromStdString(model::humanDuration(e.inference.offlineJob->seconds)))
                 .arg(comparisonNumber(e.inference.offlineJob->usd)));
+    else if (e.hasInference && !e.inference.hasFleet())
+        // The diagnosis below says why; no latency or cost for a load it cannot serve.
+        m_headline->setText(tr("%1: %2 x %3 cannot serve the workload as asked")
+                                .arg(QString::fromStdString(e.planName))
+                                .arg(fleetCount(e))
+                                .arg(QString::fromStdString(e.gpuName)));
     else if (e.hasInference && e.inference.capacityWithinLimits)
         // A fixed fleet asked how much it serves: the rate within its targets leads.
         m_headline->setText(
@@ -729,9 +735,17 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                     number(inf.kvBytesPerGpu / units::gibi, 1),
                     number(inf.workspaceBytesPerGpu / units::gibi, 1),
                     number(inf.reserveBytesPerGpu / units::gibi, 1)));
+    if (!inf.fits) {
+        // A replica that cannot hold the workload serves nothing: no times, fleet or cost.
+        addPublishedServingRow(section, e.inferencePublishedRuns); // "Not possible" says why
+        return;
+    }
     // In an offline job every request waits for the waves before its own: its first token
     // comes this long after its wave starts, not after it was queued.
-    if (inf.offlineJob)
+    if (!inf.hasFleet())
+        addRow(section, tr("TTFT (batch 1, unloaded)"),
+               tr("%1 ms").arg(number(inf.ttftSeconds * 1e3, 1)));
+    else if (inf.offlineJob)
         addRow(section, tr("TTFT once its wave starts"),
                tr("%1 ms").arg(number(inf.ttftSeconds * 1e3, 1)));
     else
@@ -754,6 +768,11 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
         addRow(section, tr("Offline job"), offlineJobSummary(inf));
     const bool fixedFleet = inf.fixedFleet;
     const long long fleetGpus = inf.fleetGpus();
+    if (!inf.hasFleet()) {
+        // The replica's best falls short: no fleet is sized or priced for the load.
+        addRow(section, tr("Replicas needed"), tr("none: no batch meets the targets"));
+        return; // "Not possible" says why
+    }
     addRow(section,
            fixedFleet           ? tr("Replicas (fixed)")
                : inf.offlineJob ? tr("Replicas")

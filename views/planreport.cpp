@@ -363,7 +363,15 @@ QStringList keyFigures(const model::PlanEstimate &e)
         lines << QObject::tr("Training not possible: %1")
                      .arg(QString::fromStdString(e.trainingError));
     }
-    if (e.hasInference) {
+    if (e.hasInference && !e.inference.hasFleet()) {
+        const model::InferenceEstimate &i = e.inference;
+        lines << (i.fits ? QObject::tr("Inference not possible: %1 (a replica at batch 1, "
+                                       "unloaded: TTFT %2 ms, %3 ms per output token)")
+                               .arg(QString::fromStdString(i.reason), fixed(i.ttftSeconds * 1e3, 0),
+                                    fixed(i.tpotSeconds * 1e3, 1))
+                         : QObject::tr("Inference not possible: %1")
+                               .arg(QString::fromStdString(i.reason)));
+    } else if (e.hasInference) {
         const model::InferenceEstimate &i = e.inference;
         const QString replicas = replicaCount(i.replicas);
         const QString inference = i.offlineJob

@@ -161,7 +161,10 @@ struct InferenceEstimate
     bool fixedFleet = false;
     /** Fixed fleet under load: sequences a replica runs at once on average (Little's law). */
     double inFlightSequences = 0;
+    /** 0 where no fleet serves the load as asked: a replica cannot hold the workload (!fits),
+     * or no batch meets the targets; the power and cost figures are then 0 and not shown. */
     int replicas = 1;
+    bool hasFleet() const { return replicas > 0; }
     /** GPUs of the whole fleet, in 64 bits (2^20 replicas of 2^16 GPUs overflow an int). */
     long long fleetGpus() const { return 1LL * replicas * gpusPerReplica; }
     double powerWatts = 0; ///< all replicas

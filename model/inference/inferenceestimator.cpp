@@ -20,6 +20,26 @@ namespace cp::model {
 
 namespace {
 
+/**
+ * A replica that cannot hold the workload (its weights, its batch's K/V cache or its layout),
+ * or a rate no batch serves within the targets: no fleet, power or cost. The replica's prefill
+ * and decode times stay, as what its operations take, but no cost per token is credited to a
+ * fleet that cannot serve the load as asked.
+ */
+void withdrawFleet(InferenceEstimate &e)
+{
+    e.replicas = 0;
+    e.utilisation = 0;
+    e.inFlightSequences = 0;
+    e.powerWatts = 0;
+    e.usdPerHour = 0;
+    e.costPerMillionOutputTokensUsd = 0;
+    e.costPerMillionInputTokensUsd = 0;
+    e.prefillCostShare = 0;
+    e.offlineJob.reset();
+    e.capacityWithinLimits.reset();
+}
+
 /** Compute precision for a weight format: weight-only INT4 kernels (AWQ/GPTQ) dequantise to FP16.
  */
 double computePeak(const GpuSpec &gpu, Precision weights)
@@ -562,6 +582,14 @@ void InferenceEstimator::finishCosts(InferenceEstimate &e) const
 
 InferenceEstimate InferenceEstimator::estimate() const
 {
+    InferenceEstimate e = servingPlan();
+    if (!e.fits)
+        withdrawFleet(e);
+    return e;
+}
+
+InferenceEstimate InferenceEstimator::servingPlan() const
+{
     const BatchLimits limits = batchLimits();
     if (limits.largest < 1) {
         InferenceEstimate e = estimateAtBatch(1);
@@ -731,8 +759,12 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
             best = e;
     }
     if (!best) {
+        // No batch meets the targets: the replica's shortest latencies (batch 1, unloaded)
+        // show how far off they are; no fleet is sized or priced for a load it cannot serve
+        // as asked (one replica credited with the whole rate was a cost per token far too low).
         InferenceEstimate e = estimateAtBatch(1);
         limits.applyTo(e);
+        withdrawFleet(e);
         e.meetsTargets = false;
         e.reason = why;
         e.bottleneck = "latency";

@@ -137,6 +137,8 @@ private:
     /** The fewest replicas of `estimate` (at `batch`) whose p95 TTFT under `rate` requests/s
      * (an M/M/c queue per replica) meets the target, with the queue's percentiles. */
     void provisionReplicas(InferenceEstimate &estimate, int batch, double rate) const;
+    /** The serving plan estimate() describes, before withdrawFleet(). */
+    InferenceEstimate servingPlan() const;
 
     InferenceJob m_job;
     ClusterDescription m_hw;

@@ -228,6 +228,18 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"bottleneck", e.bottleneck},
         {"bottleneck_explanation", e.bottleneckExplanation},
     };
+    // No fleet for a load it cannot serve as asked, and no times for a replica that cannot
+    // hold the workload: null, not figures a reader might take for an estimate.
+    if (!e.hasFleet())
+        for (const char *key : {"power_w", "usd_per_hour", "cost_per_million_output_tokens_usd",
+                                "cost_per_million_input_tokens_usd"})
+            json[key] = nullptr;
+    if (!e.fits)
+        for (const char *key :
+             {"ttft_ms", "ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms", "tpot_ms", "tpot_p95_ms",
+              "end_to_end_ms", "end_to_end_p50_ms", "end_to_end_p95_ms", "end_to_end_p99_ms",
+              "requests_per_s_per_replica", "tokens_per_s_per_replica", "tokens_per_s_per_gpu"})
+            json[key] = nullptr;
     json["offline_job"] = e.offlineJob ? offlineJobToJson(*e.offlineJob) : nlohmann::json();
     json["capacity_within_limits"] = e.capacityWithinLimits
         ? nlohmann::json {{"requests_per_second", e.capacityWithinLimits->requestsPerSecond},

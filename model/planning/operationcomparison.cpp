@@ -83,17 +83,20 @@ bool servingWorks(const PlanEstimate &e)
     return e.hasInference && e.inference.fits;
 }
 
-/** A serving figure of each scenario, as a row of phase `phase`. */
+/** A serving figure of each scenario, as a row of phase `phase`; a figure under the load
+ * (`figure`) is empty where no fleet serves it (InferenceEstimate::hasFleet). */
 OperationComparisonRow servingRow(const std::vector<ScenarioResult> &scenarios,
                                   const std::string &phase, const std::string &label,
                                   const std::string &unit, bool figure,
                                   const std::function<double(const InferenceEstimate &)> &value)
 {
     OperationComparisonRow row {phase, label, unit, false, figure, {}};
-    for (const ScenarioResult &s : scenarios)
-        row.values.push_back(s.ok && servingWorks(s.estimate)
-                                 ? std::optional<double>(value(s.estimate.inference))
-                                 : std::nullopt);
+    for (const ScenarioResult &s : scenarios) {
+        const bool shown
+            = s.ok && servingWorks(s.estimate) && (!figure || s.estimate.inference.hasFleet());
+        row.values.push_back(shown ? std::optional<double>(value(s.estimate.inference))
+                                   : std::nullopt);
+    }
     return row;
 }
 

@@ -1256,6 +1256,27 @@ private slots:
                                    "fp16", "--input-tokens", "512", "--output-tokens", "128"});
         QCOMPARE(tooBig.status, 3);
         QVERIFY2(tooBig.err.contains("infeasible: needs"), tooBig.err.constData());
+        // A replica that cannot hold the model gets no fleet or cost (it printed one replica and
+        // a cost per token for it); in JSON those figures are null.
+        QVERIFY2(tooBig.out.contains("none: a replica cannot hold the workload"),
+                 tooBig.out.constData());
+        QVERIFY2(!tooBig.out.contains("cost per million"), tooBig.out.constData());
+        const Result tooBigJson
+            = run({"infer", "--gpu", "l4", "--model", "llama-2-70b", "--precision", "fp16",
+                   "--input-tokens", "512", "--output-tokens", "128", "--json"});
+        const QJsonObject tooBigFigures = QJsonDocument::fromJson(tooBigJson.out).object();
+        QCOMPARE(tooBigFigures.value(QStringLiteral("replicas")).toInt(-1), 0);
+        QVERIFY(tooBigFigures.value(QStringLiteral("cost_per_million_output_tokens_usd")).isNull());
+        QVERIFY(tooBigFigures.value(QStringLiteral("tpot_ms")).isNull());
+        // 5 requests a second of Llama 3 8B in BF16 on L4s within a 20 ms TPOT: each token streams
+        // 16 GB of weights at 300 GB/s, 53.5 ms at least, so no fleet serves it; the replica's
+        // best is shown, with no replicas or cost (it was 1 replica at 0.043 USD per million).
+        const Result slow = run({"infer", "--gpu", "l4", "--model", "llama-3-8b", "--precision",
+                                 "bf16", "--input-tokens", "1024", "--output-tokens", "256",
+                                 "--rate", "5", "--ttft-p95-ms", "500", "--tpot-p95-ms", "20"});
+        QCOMPARE(slow.status, 3);
+        QVERIFY2(slow.out.contains("none: no batch meets the targets"), slow.out.constData());
+        QVERIFY2(!slow.out.contains("cost per million"), slow.out.constData());
         const Result cheapest
             = run({"infer", "--gpu", "all", "--model", "llama-3-8b", "--input-tokens", "512",
                    "--output-tokens", "128", "--rate", "20", "--ttft-p95-ms", "500",

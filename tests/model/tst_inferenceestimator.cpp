@@ -336,6 +336,48 @@ private slots:
         QVERIFY(!e.fits);
         QCOMPARE(e.maxBatch, 0);
         QVERIFY2(e.reason.find("weights 128.5") != std::string::npos, e.reason.c_str());
+        // A replica that cannot hold the model serves nothing: no fleet, power or cost.
+        QVERIFY(!e.hasFleet());
+        QCOMPARE(e.replicas, 0);
+        QCOMPARE(e.fleetGpus(), 0LL);
+        QCOMPARE(e.usdPerHour, 0.0);
+        QCOMPARE(e.costPerMillionOutputTokensUsd, 0.0);
+    }
+
+    void unreachableTargetsSizeNoFleet()
+    {
+        // Llama 3 8B in BF16 on an L4: each decode step streams the 16.06 GB of weights (8.03 B
+        // parameters x 2 bytes) from 300 GB/s of GDDR6 (L4 datasheet), at least 53.5 ms a
+        // token, so no batch meets a 20 ms TPOT target at any rate.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-3-8b");
+        job.weightPrecision = Precision::BF16;
+        job.inputTokens = 1024;
+        job.outputTokens = 256;
+        job.ratePerSecond = 5;
+        job.ttftP95Seconds = 0.5;
+        job.tpotP95Seconds = 0.020;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "l4", .facilityId = "dc-industry-average"});
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(e.fits);
+        QVERIFY(!e.meetsTargets);
+        QVERIFY2(e.reason.find("above the target") != std::string::npos, e.reason.c_str());
+        QVERIFY(e.tpotSeconds >= 0.0535);
+        // The replica's best (batch 1, unloaded) shows how far off the target is, but no fleet
+        // is sized or priced: one replica credited with all 5 requests a second priced a token
+        // at 1/300 of what the replicas carrying them would cost.
+        QCOMPARE(e.batch, 1);
+        QVERIFY(!e.hasFleet());
+        QCOMPARE(e.powerWatts, 0.0);
+        QCOMPARE(e.costPerMillionOutputTokensUsd, 0.0);
+        // Control: the same load with a target twice the floor (107 ms) is served and priced.
+        job.tpotP95Seconds = 0.107;
+        const InferenceEstimate served
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(served.meetsTargets, served.reason.c_str());
+        QVERIFY(served.hasFleet());
+        QVERIFY(served.costPerMillionOutputTokensUsd > 0);
     }
 
     void batchedPrefillReadsTheWeightsOnce()

@@ -666,6 +666,14 @@ private slots:
         expect(11, "Decode step", "D1", {none, none, 5.0});
         expect(12, "Decode step", "D2", {none, none, 3.0});
         QCOMPARE(rows.size(), std::size_t(13));
+        // A serving plan no fleet serves as asked (no batch meets its targets) keeps its
+        // operations, but no TTFT or TPOT under a load it does not carry.
+        serving.replicas = 0;
+        const std::vector<OperationComparisonRow> unserved = compareOperations(results);
+        QVERIFY(unserved[5].values[2].has_value()); // the prefill's total
+        QVERIFY(!unserved[6].values[2].has_value()); // TTFT p95 under load
+        QVERIFY(!unserved[10].values[2].has_value()); // time per output token under load
+        QVERIFY(unserved[8].values[2].has_value()); // sequences in the step
         // A scenario that could not be estimated has no figures at all.
         results[1].ok = false;
         QVERIFY(!compareOperations(results)[2].values[1].has_value());

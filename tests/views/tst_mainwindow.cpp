@@ -402,6 +402,50 @@ private slots:
                  qPrintable(floor));
     }
 
+    void estimatePanelPricesNoFleetThatCannotServe()
+    {
+        // The L4 sample in BF16 with a 20 ms TPOT target: each token streams Llama 3 8B's 16 GB
+        // of weights from the L4's 300 GB/s, 53.5 ms at least, so no fleet serves it. The
+        // headline said "1 replica, ... 0.043 USD per million output tokens"; now it says the
+        // plan cannot serve the load, and the panel gives the replica's best and no cost.
+        nlohmann::json document
+            = model::readJsonFile(CP_SOURCE_DIR "/samples/l4-inference-fleet.json");
+        document["workload"]["precision"] = "bf16";
+        document["workload"]["tpot_p95_ms"] = 20;
+        document.erase("scenarios");
+        QTemporaryDir dir;
+        const QString path = writePlanFile(dir, "l4-too-slow.json", document);
+        QVERIFY(!path.isEmpty());
+        app::MainWindow window(m_catalog);
+        window.show();
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(window.openPlan(path));
+        QVERIFY(ready.wait(60000));
+        const QString headline = window.summaryView()->headline();
+        QVERIFY2(headline.contains(QStringLiteral("cannot serve the workload as asked"))
+                     && headline.contains(QStringLiteral("above the target"))
+                     && !headline.contains(QStringLiteral("USD")),
+                 qPrintable(headline));
+        QTreeWidget *tree = window.summaryView()->tree();
+        QCOMPARE(findValue(tree, QStringLiteral("Replicas needed")),
+                 QStringLiteral("none: no batch meets the targets"));
+        QVERIFY(findValue(tree, QStringLiteral("Cost per million output tokens")).isEmpty());
+        QVERIFY(!findValue(tree, QStringLiteral("TTFT (batch 1, unloaded)")).isEmpty());
+        QVERIFY(saveScreenshotsAtRow(window, QStringLiteral("Replicas needed"), "no-fleet",
+                                     QAbstractItemView::PositionAtCenter));
+        // Llama 3 405B on the same servers does not fit an L4 (810 GB of BF16 weights in 24 GB):
+        // no times either.
+        document["workload"]["model"] = "llama-3-405b";
+        const QString huge = writePlanFile(dir, "l4-405b.json", document);
+        QVERIFY(window.openPlan(huge));
+        QVERIFY(ready.wait(60000));
+        QVERIFY(window.summaryView()->headline().contains(
+            QStringLiteral("cannot serve the workload as asked")));
+        QVERIFY(!findValue(window.summaryView()->tree(), QStringLiteral("Not possible")).isEmpty());
+        QVERIFY(findValue(window.summaryView()->tree(), QStringLiteral("Time per output token"))
+                    .isEmpty());
+    }
+
     void everySampleOpens()
     {
         app::MainWindow window(m_catalog);
