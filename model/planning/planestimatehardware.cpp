@@ -2,6 +2,7 @@
 #include "model/planning/planestimatesteps.h"
 
 #include "model/catalog/catalog.h"
+#include "model/core/humantext.h"
 #include "model/plan/plan.h"
 #include "model/planning/planestimator.h"
 
@@ -68,9 +69,10 @@ RackUsage rackUsageOf(PlanEstimate &result, const NodeGroup &group, const NodeSp
     usage.nodesPerRack
         = group.nodesPerRack > 0 ? group.nodesPerRack : std::min({bySpace, byPower, byWeight});
     if (usage.nodesPerRack < 1) {
-        result.warnings.push_back("a " + node.name + " ("
-                                  + std::to_string(static_cast<int>(nodeWatts))
-                                  + " W) does not fit in a " + rack.name);
+        // Which limit it breaks follows (power, load, rack units), each in its own warning.
+        result.warnings.push_back("one " + node.name + " (" + humanPower(nodeWatts) + ", "
+                                  + std::to_string(node.rackUnits) + "U) does not fit in a "
+                                  + rack.name + ": each is placed in a rack of its own");
         usage.nodesPerRack = 1;
     }
     usage.racks = (group.count + usage.nodesPerRack - 1) / usage.nodesPerRack;

@@ -502,6 +502,19 @@ private slots:
             flagged = flagged
                 || warning.find("rack over its power limit: 4 x 10.2 kW = 40.8 kW > 40.0 kW") == 0;
         QVERIFY(flagged);
+        // A GB200 NVL72 rack (72 x 1.2 kW GPUs + 33.6 kW of the rest = 120 kW, 48U) in a 40 kW,
+        // 42U cabinet: it fits none, so each goes in one of its own, said in people's units.
+        plan.nodeGroups[0].nodeId = "gb200-nvl72";
+        plan.nodeGroups[0].count = 2;
+        plan.nodeGroups[0].nodesPerRack = 0;
+        const PlanEstimate oversized = estimatePlan(plan, shippedCatalog());
+        bool named = false;
+        for (const std::string &warning : oversized.warnings)
+            named = named
+                || warning.find("one NVIDIA GB200 NVL72 rack (120 kW, 48U) does not fit in a 42U")
+                    == 0;
+        QVERIFY2(named, oversized.warnings.empty() ? "" : oversized.warnings.front().c_str());
+        QCOMPARE(oversized.racks.front().nodesPerRack, 1);
     }
 
     void racksRespectTheirLoadRating()
