@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
@@ -30,19 +31,23 @@ namespace {
  * keeps a line of its own). */
 QString wrappedToWidth(const QString &text, const QFontMetrics &metrics, int width)
 {
+    // A leading indent (a row that details the one above) starts every line.
+    const qsizetype firstWord = text.indexOf(QRegularExpression(QStringLiteral("\\S")));
+    const QString indent = firstWord > 0 ? text.left(firstWord) : QString();
+    width -= metrics.horizontalAdvance(indent);
     QStringList lines;
     QString line;
     for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
         if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > width) {
-            lines << line;
+            lines << indent + line;
             line = word;
         } else {
             line = candidate;
         }
     }
     if (!line.isEmpty())
-        lines << line;
+        lines << indent + line;
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -209,13 +214,18 @@ void ScenarioComparisonView::rebuildTable()
         item->setToolTip(headers[c]);
         m_table->setHorizontalHeaderItem(c, item);
     }
+    const QFontMetrics labelMetrics(m_table->verticalHeader()->font());
     const QColor differs(0xff, 0xf6, 0xd5);
     const QColor best(0xd4, 0xf5, 0xd4);
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         const model::ComparisonRow row = model::inReadableUnit(rows[static_cast<std::size_t>(r)]);
         // The label alone keeps the header narrow; rows are grouped by section, which the
         // tooltip names.
-        auto *label = new QTableWidgetItem(QString::fromStdString(row.label));
+        // Names wrap onto lines of 170 pixels ("Saving against static provisioning" on two),
+        // so that their column leaves a third scenario room beside the charts at 1366 pixels.
+        auto *label = new QTableWidgetItem(
+            wrappedToWidth(QString::fromStdString(row.label), labelMetrics, 170));
+        label->setData(Qt::UserRole, QString::fromStdString(row.label)); // whole, on one line
         QString why = QString::fromStdString(row.section + ": " + row.label);
         if (!row.notRankedBecause.empty())
             why += tr("\nNot ranked: %1.").arg(QString::fromStdString(row.notRankedBecause));
