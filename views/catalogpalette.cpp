@@ -199,7 +199,7 @@ void CatalogPalette::rebuild()
         auto *group = new QTreeWidgetItem(m_tree, {kindTitle(kind)});
         group->setFlags(Qt::ItemIsEnabled);
         for (const std::string &id : m_catalog->ids(kind)) {
-            const QString name = QString::fromStdString(m_catalog->entryJson(id).value("name", id));
+            const QString name = QString::fromStdString(m_catalog->nameOf(id));
             if (!filter.isEmpty() && !name.contains(filter, Qt::CaseInsensitive)
                 && !QString::fromStdString(id).contains(filter, Qt::CaseInsensitive))
                 continue;

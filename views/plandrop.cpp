@@ -201,7 +201,7 @@ DropOutcome applyDrop(const model::Plan &plan, const model::Catalog &catalog,
     DropContext context {p,
                          catalog,
                          drop,
-                         QString::fromStdString(catalog.entryJson(drop.id).value("name", drop.id)),
+                         QString::fromStdString(catalog.nameOf(drop.id)),
                          validGroup ? target : std::nullopt,
                          QString()};
     bool applied = false;

@@ -426,13 +426,7 @@ QStringList planSummary(const model::Plan &plan, const model::Catalog *catalog,
 {
     // People read catalog names, not ids.
     const auto name = [catalog](const std::string &id) {
-        if (!catalog || id.empty())
-            return QString::fromStdString(id);
-        try {
-            return QString::fromStdString(catalog->entryJson(id).value("name", id));
-        } catch (const std::exception &) {
-            return QString::fromStdString(id);
-        }
+        return QString::fromStdString(catalog && !id.empty() ? catalog->nameOf(id) : id);
     };
     QStringList lines;
     for (const model::NodeGroup &g : plan.nodeGroups)

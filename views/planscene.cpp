@@ -209,11 +209,7 @@ void PlanScene::addWorkloadAndFacilityCards(const model::Plan &plan)
     QString title = tr("Workload: none");
     // People read the catalog's name, not its id.
     const auto modelName = [this](const std::string &id) {
-        try {
-            return QString::fromStdString(m_catalog->entryJson(id).value("name", id));
-        } catch (const std::exception &) {
-            return QString::fromStdString(id); // not in the catalog: the id is all there is
-        }
+        return QString::fromStdString(m_catalog->nameOf(id)); // else the id is all there is
     };
     if (plan.workloadType == model::WorkloadType::Training) {
         title = tr("Training %1").arg(modelName(plan.trainingModelId));

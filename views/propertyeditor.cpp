@@ -39,8 +39,7 @@ QComboBox *idCombo(const model::Catalog &catalog, model::CatalogKind kind,
     if (!noneText.isEmpty())
         combo->addItem(noneText, QString());
     for (const std::string &id : catalog.ids(kind))
-        combo->addItem(QString::fromStdString(catalog.entryJson(id).value("name", id)),
-                       QString::fromStdString(id));
+        combo->addItem(QString::fromStdString(catalog.nameOf(id)), QString::fromStdString(id));
     const int index = combo->findData(QString::fromStdString(current));
     combo->setCurrentIndex(index >= 0 ? index : 0);
     for (int item = 0; item < combo->count(); ++item)
