@@ -130,7 +130,11 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
     // What no engine beats here: the estimate's distance from it is the reader's check.
     if (const std::string floor = model::servingFloorText(e); !floor.empty())
         table.addRow({"floor (no engine is faster)", floor});
-    if (e.utilisation > 0)
+    if (e.overloaded())
+        table.addRow({"TTFT",
+                      "unbounded: the queue grows, as the load is more than the fleet "
+                      "serves"});
+    else if (e.utilisation > 0)
         table.addRow({"TTFT p50 / p95 / p99",
                       format("%.1f", e.ttftP50Seconds * 1e3)
                           + format(" / %.1f", e.ttftSeconds * 1e3)

@@ -139,7 +139,9 @@ std::string planInferenceText(const model::PlanEstimate &e)
         table.addRow({i.offlineJob       ? "TTFT once its wave starts"
                           : i.hasFleet() ? "TTFT p95"
                                          : "TTFT (batch 1, unloaded)",
-                      format("%.1f ms", i.ttftSeconds * 1e3)});
+                      i.overloaded() ? "unbounded: the queue grows, as the load is more than "
+                                       "the fleet serves"
+                                     : format("%.1f ms", i.ttftSeconds * 1e3)});
         table.addRow({"time per output token", format("%.2f ms", i.tpotSeconds * 1e3)});
     }
     if (!i.hasFleet())

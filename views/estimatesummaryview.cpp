@@ -268,7 +268,7 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
                 .arg(QString::fromStdString(model::groupedCount(e.inference.offlineJob->requests)))
                 .arg(QString::fromStdString(model::humanDuration(e.inference.offlineJob->seconds)))
                 .arg(comparisonNumber(e.inference.offlineJob->usd)));
-    else if (e.hasInference && !e.inference.hasFleet())
+    else if (e.hasInference && (!e.inference.hasFleet() || e.inference.overloaded()))
         // The diagnosis below says why; no latency or cost for a load it cannot serve.
         m_headline->setText(tr("%1: %2 x %3 cannot serve the workload as asked")
                                 .arg(QString::fromStdString(e.planName))
@@ -745,6 +745,10 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
     if (!inf.hasFleet())
         addRow(section, tr("TTFT (batch 1, unloaded)"),
                tr("%1 ms").arg(number(inf.ttftSeconds * 1e3, 1)));
+    else if (inf.overloaded())
+        addRow(section, tr("TTFT"),
+               tr("unbounded: the queue grows, as the load is more than the "
+                  "fleet serves"));
     else if (inf.offlineJob)
         addRow(section, tr("TTFT once its wave starts"),
                tr("%1 ms").arg(number(inf.ttftSeconds * 1e3, 1)));

@@ -385,8 +385,10 @@ QStringList keyFigures(const model::PlanEstimate &e)
                               ? QObject::tr(" (fixed fleet, %1 sequences in flight each)")
                                     .arg(fixed(i.inFlightSequences, 0))
                               : QString())
-                     .arg(fixed(i.ttftSeconds * 1e3, 0), fixed(i.tpotSeconds * 1e3, 1),
-                          fixed(i.costPerMillionOutputTokensUsd, 3));
+                     .arg(i.overloaded() ? QObject::tr("unbounded (the load is more than the "
+                                                       "fleet serves), not")
+                                         : fixed(i.ttftSeconds * 1e3, 0),
+                          fixed(i.tpotSeconds * 1e3, 1), fixed(i.costPerMillionOutputTokensUsd, 3));
         if (i.offlineJob)
             lines << QObject::tr("Offline job: %1").arg(offlineJobSummary(i));
         if (i.capacityWithinLimits)

@@ -165,6 +165,9 @@ struct InferenceEstimate
      * or no batch meets the targets; the power and cost figures are then 0 and not shown. */
     int replicas = 1;
     bool hasFleet() const { return replicas > 0; }
+    /** A fixed fleet offered more than it serves: its queue grows without bound, so it has no
+     * TTFT, and it is priced for the load it does serve. */
+    bool overloaded() const { return fixedFleet && utilisation >= 1.0; }
     /** GPUs of the whole fleet, in 64 bits (2^20 replicas of 2^16 GPUs overflow an int). */
     long long fleetGpus() const { return 1LL * replicas * gpusPerReplica; }
     double powerWatts = 0; ///< all replicas

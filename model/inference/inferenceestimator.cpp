@@ -558,14 +558,16 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     return e;
 }
 
-void InferenceEstimator::finishCosts(InferenceEstimate &e) const
+void InferenceEstimator::finishCosts(InferenceEstimate &e,
+                                     std::optional<double> servedRequestsPerSecond) const
 {
     const double gpus = static_cast<double>(e.replicas) * e.gpusPerReplica;
     e.powerWatts = gpus * m_cost.wattsPerGpu;
     e.usdPerHour = gpus * m_cost.usdPerGpuHour();
     // Served load: the offered rate when given, else the replica's capacity.
-    const double requests
-        = m_job.ratePerSecond ? *m_job.ratePerSecond : e.requestsPerSecondPerReplica * e.replicas;
+    const double requests = servedRequestsPerSecond ? *servedRequestsPerSecond
+        : m_job.ratePerSecond                       ? *m_job.ratePerSecond
+                                                    : e.requestsPerSecondPerReplica * e.replicas;
     if (requests <= 0)
         return;
     // Split the cost by where the GPU time goes: prompts (prefill) vs generated tokens (decode).
@@ -914,7 +916,8 @@ InferenceEstimate InferenceEstimator::overloadedFleet(InferenceEstimate e,
         + " replicas are needed";
     e.bottleneck = "load";
     e.bottleneckExplanation = e.reason;
-    finishCosts(e);
+    // Its replicas serve their capacity, not the rate offered: a token costs what they do.
+    finishCosts(e, capacity * replicas);
     return e;
 }
 

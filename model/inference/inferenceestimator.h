@@ -100,7 +100,10 @@ private:
     void setDecodeKernel(ServingReplica &replica) const;
     void explainBottleneck(InferenceEstimate &estimate, const std::string &layout,
                            double decodeBytesRead, int batch) const;
-    void finishCosts(InferenceEstimate &estimate) const;
+    /** Power, cost per hour, and cost per million tokens of the load served: the offered rate,
+     * or `servedRequestsPerSecond` where the fleet serves less (an overloaded fixed fleet). */
+    void finishCosts(InferenceEstimate &estimate,
+                     std::optional<double> servedRequestsPerSecond = std::nullopt) const;
     /** GPU memory the engine keeps out of the K/V cache (servingengine.h). */
     double engineReserveBytes(double weightsBytes, double workspaceBytes) const;
     /** Adds to the explanation why a TPOT target holds the batch below what memory allows. */

@@ -234,6 +234,11 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         for (const char *key : {"power_w", "usd_per_hour", "cost_per_million_output_tokens_usd",
                                 "cost_per_million_input_tokens_usd"})
             json[key] = nullptr;
+    if (e.overloaded()) // the queue grows without bound
+        for (const char *key :
+             {"ttft_ms", "ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms", "end_to_end_ms",
+              "end_to_end_p50_ms", "end_to_end_p95_ms", "end_to_end_p99_ms"})
+            json[key] = nullptr;
     if (!e.fits)
         for (const char *key :
              {"ttft_ms", "ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms", "tpot_ms", "tpot_p95_ms",

@@ -84,7 +84,8 @@ bool servingWorks(const PlanEstimate &e)
 }
 
 /** A serving figure of each scenario, as a row of phase `phase`; a figure under the load
- * (`figure`) is empty where no fleet serves it (InferenceEstimate::hasFleet). */
+ * (`figure`) is empty where no fleet serves it (InferenceEstimate::hasFleet) or the load
+ * overwhelms its fixed fleet (InferenceEstimate::overloaded). */
 OperationComparisonRow servingRow(const std::vector<ScenarioResult> &scenarios,
                                   const std::string &phase, const std::string &label,
                                   const std::string &unit, bool figure,
@@ -92,8 +93,9 @@ OperationComparisonRow servingRow(const std::vector<ScenarioResult> &scenarios,
 {
     OperationComparisonRow row {phase, label, unit, false, figure, {}};
     for (const ScenarioResult &s : scenarios) {
-        const bool shown
-            = s.ok && servingWorks(s.estimate) && (!figure || s.estimate.inference.hasFleet());
+        const InferenceEstimate &serving = s.estimate.inference;
+        const bool shown = s.ok && servingWorks(s.estimate)
+            && (!figure || (serving.hasFleet() && !serving.overloaded()));
         row.values.push_back(shown ? std::optional<double>(value(s.estimate.inference))
                                    : std::nullopt);
     }

@@ -1583,6 +1583,15 @@ private slots:
         QVERIFY2(over.reason.find("one replica serves") != std::string::npos, over.reason.c_str());
         QVERIFY2(over.reason.find("2 replicas are needed") != std::string::npos,
                  over.reason.c_str());
+        // Its queue grows without bound (no TTFT), and its tokens are those it serves: offering
+        // 120 requests/s instead of 60 buys none more, so a token costs the same (priced at the
+        // offered rate, it cost half as much, as if the replica served all of it).
+        QVERIFY(over.overloaded());
+        const InferenceEstimate twice = at(120.0);
+        QVERIFY(twice.overloaded());
+        QVERIFY(qAbs(twice.costPerMillionOutputTokensUsd / over.costPerMillionOutputTokensUsd - 1.0)
+                < 1e-9);
+        QVERIFY(!at(30.0).overloaded());
         job.replicas = 2;
         QVERIFY(at(60.0).meetsTargets);
 

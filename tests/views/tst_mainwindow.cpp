@@ -444,6 +444,21 @@ private slots:
         QVERIFY(!findValue(window.summaryView()->tree(), QStringLiteral("Not possible")).isEmpty());
         QVERIFY(findValue(window.summaryView()->tree(), QStringLiteral("Time per output token"))
                     .isEmpty());
+        // The sample's 50 requests/s on a fixed fleet of 4 replicas, each serving about 3.4 at
+        // its largest batch: its queue grows without bound, so it has no TTFT.
+        document["workload"]["model"] = "llama-3-8b";
+        document["workload"]["precision"] = "fp8";
+        document["workload"]["tpot_p95_ms"] = 50;
+        document["workload"]["replicas"] = 4;
+        document["workload"].erase("diurnal");
+        const QString overloaded = writePlanFile(dir, "l4-overloaded.json", document);
+        QVERIFY(window.openPlan(overloaded));
+        QVERIFY(ready.wait(60000));
+        QVERIFY2(window.summaryView()->headline().contains(
+                     QStringLiteral("cannot serve the workload as asked")),
+                 qPrintable(window.summaryView()->headline()));
+        QVERIFY(findValue(window.summaryView()->tree(), QStringLiteral("TTFT"))
+                    .startsWith(QStringLiteral("unbounded")));
     }
 
     void everySampleOpens()
