@@ -193,6 +193,9 @@ std::string planRunText(const model::PlanEstimate &e)
                       ? format("%.3g%% of wall time is useful work", 100 * r.goodput)
                       : std::string("0%: failures outpace checkpoints and restarts, the run never "
                                     "finishes")});
+    // What the data loader needs of storage, network and CPUs, and the GPUs' wait for it.
+    if (e.trainingRun.dataPath.present)
+        addDataPathRows(table, e.trainingRun.dataPath);
     const double wall = e.trainingRun.operations.wallSeconds;
     if (wall > 0)
         table.addRow({"wall time (expected)",

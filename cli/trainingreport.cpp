@@ -111,7 +111,8 @@ std::string stageUtilisations(const model::DataPathPhase &phase)
     return text;
 }
 
-/** The data loader's pipeline: what each stage carries against what it can, and the stall. */
+} // namespace
+
 void addDataPathRows(Table &table, const model::DataPathEstimate &path)
 {
     namespace units = model::units;
@@ -140,8 +141,6 @@ void addDataPathRows(Table &table, const model::DataPathEstimate &path)
     table.addRow({"CPU cores needed",
                   format("%.0f per node (decode and one per GPU)", path.cpuCoresNeededPerNode)});
 }
-
-} // namespace
 
 std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                               const model::TrainingRunSetup &setup)

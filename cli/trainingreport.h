@@ -10,6 +10,8 @@
 
 namespace cp::cli {
 
+class Table;
+
 /**
  * The human-readable block for one training estimate, shared by `train` and `plan estimate`;
  * with `published`, the line that sets it against the published runs on its GPU follows the
@@ -21,6 +23,9 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &estimate,
 std::string renderTrainingOperations(const model::TrainingEstimate &estimate);
 /** Table of alternative layouts (the search's top list). */
 std::string renderTrainingAlternatives(const std::vector<model::TrainingEstimate> &top);
+/** The data loader's pipeline as rows of `table`: what each stage carries against what it
+ * can, and the stall (shared by `train` and `plan estimate`). */
+void addDataPathRows(Table &table, const model::DataPathEstimate &path);
 /** Power, energy, cost and failures of the run. */
 std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                               const model::TrainingRunSetup &setup);

@@ -973,6 +973,16 @@ private slots:
         QCOMPARE(million.status, 0);
         QVERIFY2(million.out.contains("the run never finishes"), million.out.constData());
         QVERIFY(million.out.contains("job MTBF 3 min"));
+        // The ViT sample is about its data path: one NFS server that cannot feed the first
+        // epoch's JPEGs. 4,096 images a step at its 0.078 s step time (the text's, 4,096 x 256
+        // patches / 13.53 M tokens/s = 0.0775 s) are about 52,850 files a second: the text
+        // says so, and which stages cannot keep up, as the Estimate panel does.
+        const Result vit
+            = run({"plan", "estimate", CP_SOURCE_DIR "/samples/h100-128-vit-imagenet-nfs.json"});
+        QCOMPARE(vit.status, 0);
+        QVERIFY2(vit.out.contains("data path, first epoch"), vit.out.constData());
+        QVERIFY(vit.out.contains("cannot keep up"));
+        QVERIFY(vit.out.contains(" samples/s, "));
     }
 
     void trainOnPlanesReachesWhatSharedSpinesCannot()
