@@ -314,6 +314,12 @@ struct ModelSpec : CatalogEntry
     int explicitHeadDim = 0; ///< 0: hidden / heads
     bool gatedMlp = false; ///< SwiGLU-style MLP with three weight matrices
     bool tiedEmbeddings = false; ///< output projection shares the input embedding
+    /**
+     * Every position attends every other, as an encoder does (ViT: Dosovitskiy et al., "An
+     * Image is Worth 16x16 Words", ICLR 2021, eq. 2-4, and BERT), with learned position
+     * embeddings rather than rotary ones; false: causal decoder attention.
+     */
+    bool bidirectionalAttention = false;
     int maxSeqLen = 0;
     double publishedParameters = 0; ///< as the model card states it, for cross-checking
     /**

@@ -459,6 +459,7 @@ void readModelShape(JsonFieldReader &reader, ModelSpec &model)
     model.explicitHeadDim = reader.optionalInteger("head_dim", 0, 1 << 16).value_or(0);
     model.gatedMlp = reader.optionalBool("gated_mlp").value_or(false);
     model.tiedEmbeddings = reader.optionalBool("tied_embeddings").value_or(false);
+    model.bidirectionalAttention = reader.optionalBool("bidirectional_attention").value_or(false);
     model.hiddenDropout
         = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
     readLocalAttention(reader, model);

@@ -396,14 +396,20 @@ void LayerCostBuilder::addAttention()
         const double perKey = 4.0 * tokens * queryWidth; // QK^T and PV, per key per query
         const LocalAttention &local = m_shape.localAttention;
         const double localShare = m_shape.localLayerShare();
-        const double executed = perKey * m_shape.causalAttendedKeys(s);
+        const double executed = perKey * m_shape.attendedKeysPerQuery(s);
+        // An encoder's query attends every key (in its window), a decoder's those before it.
+        const bool encoder = m_shape.bidirectionalAttention;
+        const auto keysPerQuery = [&](const LocalAttention &span) {
+            return encoder ? (span.span > 0 ? std::min(s, span.span) : s)
+                           : causalKeysPerQuery(s, span);
+        };
         double seconds
-            = (1.0 - localShare) * kernelSeconds(perKey * causalKeysPerQuery(s, {}), keysPerKernel);
+            = (1.0 - localShare) * kernelSeconds(perKey * keysPerQuery({}), keysPerKernel);
         if (localShare > 0)
             seconds += localShare
-                * kernelSeconds(perKey * causalKeysPerQuery(s, local),
-                                std::min(keysPerKernel, local.span));
-        const char *name = localShare <= 0 ? "attention (fused, causal)"
+                * kernelSeconds(perKey * keysPerQuery(local), std::min(keysPerKernel, local.span));
+        const char *name = encoder ? "attention (fused, bidirectional)"
+            : localShare <= 0      ? "attention (fused, causal)"
             : local.chunked
             ? (localShare >= 1.0 ? "attention (fused, causal, chunked)"
                                  : "attention (fused, causal; chunked and full layers)")
@@ -692,9 +698,12 @@ void LayerCostBuilder::addAttentionBlock()
     }
     // Megatron-Core's mla_up_proj recomputation repeats the rotary embedding with the
     // up-projections.
-    LayerOperation rotary = memoryOperation(
-        m_shape.latentAttention() ? "rotary embedding" : "rotary embedding and QKV split",
-        2.0 * tokens * projectedWidth * activationBytes, 1);
+    // An encoder adds learned positions at its input: its layers only split Q, K and V.
+    LayerOperation rotary
+        = memoryOperation(m_shape.latentAttention()            ? "rotary embedding"
+                              : m_shape.bidirectionalAttention ? "QKV split"
+                                                               : "rotary embedding and QKV split",
+                          2.0 * tokens * projectedWidth * activationBytes, 1);
     if (m_shape.latentAttention())
         rotary.recomputeModule = latentUpProjection;
     addLayer(rotary);

@@ -23,6 +23,7 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
     shape.expertGroupsPerToken = model.expertGroupsPerToken;
     shape.gatedMlp = model.gatedMlp;
     shape.tiedEmbeddings = model.tiedEmbeddings;
+    shape.bidirectionalAttention = model.bidirectionalAttention;
     shape.hiddenDropoutMasks = model.hiddenDropout > 0.0;
     shape.denseLayers = model.experts > 1 ? model.denseLayers : 0;
     shape.denseFfn = model.denseFfn > 0 ? model.denseFfn : model.ffn;
@@ -132,8 +133,10 @@ double TransformerShape::attendedContext(double context) const
     return (1.0 - local) * context + local * cachedTokens(context, localAttention);
 }
 
-double TransformerShape::causalAttendedKeys(double tokens) const
+double TransformerShape::attendedKeysPerQuery(double tokens) const
 {
+    if (bidirectionalAttention)
+        return attendedContext(tokens); // every key, or a windowed layer's window
     const double local = localLayerShare();
     return (1.0 - local) * causalKeysPerQuery(tokens, {})
         + local * causalKeysPerQuery(tokens, localAttention);

@@ -55,6 +55,8 @@ struct TransformerShape
     double expertGroupsPerToken = 0;
     bool gatedMlp = false;
     bool tiedEmbeddings = false;
+    /** Encoder attention (ModelSpec::bidirectionalAttention): every query attends every key. */
+    bool bidirectionalAttention = false;
     /** Dropout on the hidden states (ModelSpec::hiddenDropout > 0): each keeps a 1-byte mask. */
     bool hiddenDropoutMasks = true;
     /** MoE models only: layers whose MLP is dense, and its hidden size (ModelSpec::denseLayers). */
@@ -204,9 +206,10 @@ struct TransformerShape
      * evicts what its window or chunk has left. The context a local layer counts in MFU.
      */
     double attendedContext(double context) const;
-    /** Mean keys per query of a causal pass over `tokens` positions, averaged over the layers
-     * (causalKeysPerQuery on each). */
-    double causalAttendedKeys(double tokens) const;
+    /** Mean keys per query of a training pass over `tokens` positions, averaged over the
+     * layers: causal (causalKeysPerQuery on each), or every key in reach for an encoder's
+     * bidirectional attention. */
+    double attendedKeysPerQuery(double tokens) const;
     /**
      * Mean keys a generated token attends over a generation of `outputTokens` after a prompt of
      * `inputTokens`, averaged over the layers: I + O / 2 on a full layer, chunkKeysPerQuery on a

@@ -276,6 +276,35 @@ private slots:
                  2 * 16 * sbh + 256000.0);
     }
 
+    void anEncoderRunsItsWholeAttention()
+    {
+        // The tiny model at 2,048 tokens, as a decoder and as an encoder: the encoder's fused
+        // kernel runs every query against every key, 2 x 2 x 2,048 x 2,048 x 1,024 FLOPs a
+        // sequence forward (QK^T and PV), and a backward of five such matmuls, 2.5 times it
+        // (FlashAttention-2, Dao 2023): twice the causal pass's 2,048 / 2 keys a query. Its
+        // layers add no rotary embedding, only the QKV split.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.seqLen = 2048;
+        job.globalBatch = 1;
+        ParallelConfig config;
+        const StepOperation decoder = operationOnOneH100(job, config, "attention (fused, causal)");
+        job.model.bidirectionalAttention = true;
+        const StepOperation encoder
+            = operationOnOneH100(job, config, "attention (fused, bidirectional)");
+        const double layers = tinyModel().layers;
+        const double forwardFlops = 4.0 * 2048.0 * 2048.0 * 1024.0;
+        const double stepFlops = layers * forwardFlops * (1.0 + 2.5);
+        QVERIFY(decoder.flops > 0 && encoder.flops > 0);
+        QVERIFY2(qAbs(encoder.flops / stepFlops - 1.0) < 1e-9,
+                 qPrintable(QString::number(encoder.flops)));
+        QVERIFY(qAbs(encoder.flops / decoder.flops - 2.0) < 1e-9);
+        // Twice the work, plus the same fixed cost per kernel launch.
+        QVERIFY(encoder.seconds > 1.5 * decoder.seconds && encoder.seconds < 2.0 * decoder.seconds);
+        QVERIFY(operationOnOneH100(job, config, "QKV split").bytes > 0);
+        QCOMPARE(operationOnOneH100(job, config, "rotary embedding and QKV split").bytes, 0.0);
+    }
+
     void residualAddsWriteNoMaskWithoutDropout()
     {
         // Bias-dropout-residual reads the branch output and the residual and writes the sum,

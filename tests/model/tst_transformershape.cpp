@@ -229,6 +229,24 @@ private slots:
         QCOMPARE(shape.decodeAttendedKeys(20000, 1000), 8212.0);
     }
 
+    void anEncoderAttendsEveryPosition()
+    {
+        // ViT-Huge/14's patches attend each other both ways (Dosovitskiy et al. 2021, eq. 2-4):
+        // a pass over its 256 positions reads all 256 keys per query, where a decoder's causal
+        // pass reads half of them on average, 256 / 2 = 128 (the continuous sum).
+        static const Catalog catalog = shippedCatalog();
+        const ModelSpec &vit = catalog.llm("vit-h-14");
+        QVERIFY(vit.bidirectionalAttention);
+        const TransformerShape encoder = TransformerShape::fromModel(vit);
+        QCOMPARE(encoder.attendedKeysPerQuery(256), 256.0);
+        TransformerShape decoder = encoder;
+        decoder.bidirectionalAttention = false;
+        QCOMPARE(decoder.attendedKeysPerQuery(256), 128.0);
+        // MFU counts the full context either way (Megatron's and PaLM's convention).
+        QCOMPARE(encoder.attentionCoreFlopsPerToken(256), decoder.attentionCoreFlopsPerToken(256));
+        QVERIFY(!catalog.llm("llama-3-8b").bidirectionalAttention);
+    }
+
     void gptOssAlternatesWindowedAndFullLayers()
     {
         // gpt-oss-120b: 18 of 36 layers attend the latest 128 tokens, the others all of them.
@@ -241,7 +259,7 @@ private slots:
         QCOMPARE(shape.attendedContext(32000), 16064.0);
         // A 4096-token causal pass: 2048 keys per query on a full layer, 128 - 128^2 / 8192 = 126
         // on a windowed one; their mean is 1087.
-        QCOMPARE(shape.causalAttendedKeys(4096), 1087.0);
+        QCOMPARE(shape.attendedKeysPerQuery(4096), 1087.0);
         // MFU accounting: 4 x (4096 + 128) / 2 keys x 64 heads x 64 = 2,162,688 x 4 FLOPs.
         QCOMPARE(shape.attentionCoreFlopsPerToken(4096), 4.0 * 2112.0 * 4096.0);
         // A model with a window on every layer (Mistral 7B's 4096) is windowed throughout.
