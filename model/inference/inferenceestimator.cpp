@@ -739,10 +739,12 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
     batches.push_back(limit);
     const double rate = *m_job.ratePerSecond;
     std::optional<InferenceEstimate> best;
+    std::vector<InferenceEstimate> tried; // each batch's estimate, for explainBatchLimit
     std::string why = "no batch size meets the latency targets";
     for (int b : batches) {
         InferenceEstimate e = estimateAtBatch(b);
         limits.applyTo(e);
+        tried.push_back(e);
         if (m_job.tpotP95Seconds && e.tpotSeconds > *m_job.tpotP95Seconds) {
             why = "even at batch 1 the time per output token is "
                 + formatNumber("%.1f ms", 1e3 * estimateAtBatch(1).tpotSeconds)
@@ -773,7 +775,12 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
         e.bottleneckExplanation = why;
         return e;
     }
-    explainBatchLimit(*best);
+    // The next batch tried, where the chosen one is not the largest the replica runs.
+    const auto larger = std::find_if(tried.begin(), tried.end(), [&](const InferenceEstimate &e) {
+        return e.batch > best->batch;
+    });
+    if (larger != tried.end())
+        explainBatchLimit(*best, *larger);
     return *best;
 }
 
@@ -967,25 +974,33 @@ double InferenceEstimator::engineReserveBytes(double weightsBytes, double worksp
     return m_job.reservedBytesPerGpu + (1.0 - engine.memoryUtilization) * free;
 }
 
-void InferenceEstimator::explainBatchLimit(InferenceEstimate &e) const
+void InferenceEstimator::explainBatchLimit(InferenceEstimate &e,
+                                           const InferenceEstimate &larger) const
 {
-    // Under a TPOT target a decode step may read at most TPOT x bandwidth bytes: the weights
-    // take a fixed share and the rest is what the batch's K/V caches may use. That is why a GPU
-    // with k times the bandwidth can carry far more than k times the batch, and the tokens per
-    // second per GPU follow the batch.
-    if (!m_job.tpotP95Seconds || e.batch >= e.maxBatch || e.decodeStepSeconds <= 0)
-        return;
-    const double hbm = m_hw.gpu.achievableMemoryBytesPerSecond();
-    const double budget = *m_job.tpotP95Seconds * hbm;
-    e.bottleneckExplanation += "; the batch (" + std::to_string(e.batch) + " of the "
-        + std::to_string(e.maxBatch) + " the replica can run) is held by the TPOT target";
-    if (e.bottleneck != "memory-bandwidth")
-        return;
-    e.bottleneckExplanation += ": a " + formatNumber("%.0f ms", *m_job.tpotP95Seconds * 1e3)
-        + " step reads at most " + formatNumber("%.1f GB", budget / units::giga) + " at "
-        + groupThousands(formatNumber("%.0f GB/s", hbm / units::giga))
-        + ", of which the weights take "
-        + formatNumber("%.1f GB", e.weightsBytesPerGpu / units::giga);
+    // Why not the next batch: its time per output token (a decode step, and the share of the
+    // batch's other prompts prefilled between a sequence's tokens, which grows with the batch),
+    // or its prompt's prefill against the TTFT target; else it was served, by no fewer replicas.
+    const std::string held = "; the batch (" + std::to_string(e.batch) + " of the "
+        + std::to_string(e.maxBatch) + " the replica can run) is held by the ";
+    const std::string at = "at batch " + std::to_string(larger.batch);
+    if (m_job.tpotP95Seconds && larger.tpotSeconds > *m_job.tpotP95Seconds) {
+        const double decodeSeconds
+            = (larger.decodeStepSeconds + larger.draftSeconds) / larger.tokensPerDecodeStep;
+        const double prefillSeconds = std::max(0.0, larger.tpotSeconds - decodeSeconds);
+        e.bottleneckExplanation += held + "TPOT target: " + at + " a token would take "
+            + formatNumber("%.1f ms", larger.tpotSeconds * 1e3) + ", "
+            + formatNumber("%.1f ms", decodeSeconds * 1e3) + " of decoding and "
+            + formatNumber("%.1f ms", prefillSeconds * 1e3)
+            + " of the other prompts' prefill spread over each sequence's "
+            + groupedCount(m_job.outputTokens) + " tokens, above the "
+            + formatNumber("%.0f ms", *m_job.tpotP95Seconds * 1e3) + " target";
+    } else if (m_job.ttftP95Seconds && larger.prefillSeconds >= *m_job.ttftP95Seconds) {
+        e.bottleneckExplanation += held + "TTFT target: " + at + " a prompt's prefill alone "
+            + "would take " + formatNumber("%.1f ms", larger.prefillSeconds * 1e3);
+    } else {
+        e.bottleneckExplanation += "; a larger batch (" + std::to_string(larger.batch)
+            + ") would need no fewer replicas";
+    }
 }
 
 } // namespace cp::model

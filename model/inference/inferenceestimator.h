@@ -106,8 +106,9 @@ private:
                      std::optional<double> servedRequestsPerSecond = std::nullopt) const;
     /** GPU memory the engine keeps out of the K/V cache (servingengine.h). */
     double engineReserveBytes(double weightsBytes, double workspaceBytes) const;
-    /** Adds to the explanation why a TPOT target holds the batch below what memory allows. */
-    void explainBatchLimit(InferenceEstimate &estimate) const;
+    /** Adds to the explanation why the next batch the search tried (`larger`, refused, or
+     * served by no fewer replicas) was not taken: the figure that broke its target. */
+    void explainBatchLimit(InferenceEstimate &estimate, const InferenceEstimate &larger) const;
     /** `estimate` with the job's offline requests run in waves on its replicas
      * (InferenceJob::offlineRequests); unchanged without them. */
     InferenceEstimate withOfflineJob(InferenceEstimate estimate) const;

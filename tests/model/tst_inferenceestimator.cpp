@@ -1314,24 +1314,35 @@ private slots:
 
     void tpotTargetExplainsTheBatch()
     {
-        // Llama 3 8B FP8 on one L4 at 50 requests/s with a 50 ms p95 TPOT: a step may read
-        // 0.05 s x 300 GB/s x 0.78 (a measured memcpy) = 11.7 GB; the FP8 weights take 8.0 GB,
-        // so only about 3.7 GB is left for the batch's K/V caches, far below what the 24 GB card
-        // could hold. The explanation must say so, with those figures.
+        // Llama 3 8B FP8 on one L4 at 50 requests/s with a 50 ms p95 TPOT. Between two of a
+        // sequence's 256 tokens the replica runs one decode step of the whole batch, and over
+        // its 256 tokens it prefills the batch's other B - 1 prompts (each 1/B of a batched
+        // prefill of B prompts). The explanation must give, for the next batch the search tried
+        // (twice the one chosen), those two parts and their sum above the target; the memory
+        // budget of a pure decode step (0.05 s x 234 GB/s = 11.7 GB, 3.7 GB of it beside the
+        // 8.0 GB of weights) would allow some 80 sequences and explained nothing.
         InferenceJob job = llama3EightBFp8(1024, 256);
         job.ratePerSecond = 50;
         job.ttftP95Seconds = 0.5;
         job.tpotP95Seconds = 0.05;
         const InferenceSetup setup = inferenceSetupFromCatalog(
             shippedCatalog(), {.gpuId = "l4", .facilityId = "dc-industry-average"});
-        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        const InferenceEstimator estimator(job, setup.hardware, setup.cost);
+        const InferenceEstimate e = estimator.estimate();
         QVERIFY2(e.meetsTargets, e.reason.c_str());
         QVERIFY(e.batch < e.maxBatch);
-        QVERIFY2(
-            e.bottleneckExplanation.find("held by the TPOT target: a 50 ms step reads at most "
-                                         "11.7 GB at 234 GB/s, of which the weights take 8.0 GB")
-                != std::string::npos,
-            e.bottleneckExplanation.c_str());
+        const int next = 2 * e.batch;
+        const InferenceEstimate larger = estimator.estimateAtBatch(next);
+        const double decodeMs = larger.decodeStepSeconds * 1e3;
+        const double prefillMs = (next - 1.0) / next * larger.batchedPrefillSeconds / 256 * 1e3;
+        QVERIFY(decodeMs + prefillMs > 50.0); // why the search stopped
+        const std::string expected = "held by the TPOT target: at batch " + std::to_string(next)
+            + " a token would take " + formatNumber("%.1f", decodeMs + prefillMs) + " ms, "
+            + formatNumber("%.1f", decodeMs) + " ms of decoding and "
+            + formatNumber("%.1f", prefillMs)
+            + " ms of the other prompts' prefill spread over each sequence's 256 tokens";
+        QVERIFY2(e.bottleneckExplanation.find(expected) != std::string::npos,
+                 (e.bottleneckExplanation + "\nexpected: " + expected).c_str());
     }
 
     void speculativeDecodingFollowsLeviathan()
