@@ -189,10 +189,8 @@ std::string planRunText(const model::PlanEstimate &e)
                       + model::humanWait(r.mtbfSeconds) + ", restart "
                       + model::humanWait(r.restartSeconds)});
     table.addRow({"goodput",
-                  r.goodput > 0
-                      ? format("%.3g%% of wall time is useful work", 100 * r.goodput)
-                      : std::string("0%: failures outpace checkpoints and restarts, the run never "
-                                    "finishes")});
+                  r.goodput > 0 ? format("%.3g%% of wall time is useful work", 100 * r.goodput)
+                                : "0%: the run never finishes: " + model::runNeverFinishesText(r)});
     // What the data loader needs of storage, network and CPUs, and the GPUs' wait for it.
     if (e.trainingRun.dataPath.present)
         addDataPathRows(table, e.trainingRun.dataPath);

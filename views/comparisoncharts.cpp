@@ -75,7 +75,9 @@ QValueAxis *valueAxis(const QString &title, double max)
     axis->setTitleText(title);
     axis->setRange(0, max > 0 ? max * 1.05 : 1.0);
     axis->applyNiceNumbers();
-    axis->setLabelFormat(QStringLiteral("%.4g"));
+    // Fixed-point labels with the decimals the ticks need: "%g" wrote 400,000 as "4e+05".
+    const double step = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(axisLabelDecimals(step)));
     return axis;
 }
 
@@ -407,25 +409,48 @@ QList<QChart *> comparisonCharts(const model::ScenarioComparison &c, int highlig
               share(&model::StepTimeShares::communicationSeconds)},
              {QObject::tr("Pipeline bubble"), share(&model::StepTimeShares::bubbleSeconds)}},
             stepColors));
-        charts.append(barAndLineChart(c, highlight, QObject::tr("Wall time to train and run cost"),
-                                      "wall_days", QObject::tr("Days"), "run_cost_usd",
-                                      QObject::tr("Run cost (M USD)"), 1.0 / units::mega));
+        // The run cost in the unit its size reads in: a $5 k run is not 0.005 M USD.
+        double costMax = 0;
+        double wallMax = 0; // 0: no run finishes (failures outpace restarts), nothing to draw
+        for (std::size_t i = 0; i < n; ++i) {
+            costMax = std::max(costMax, valueOr0(c, "run_cost_usd", i));
+            wallMax = std::max(wallMax, valueOr0(c, "wall_days", i));
+        }
+        const bool millions = costMax >= units::mega;
+        const bool thousands = !millions && costMax >= units::kilo;
+        if (wallMax > 0)
+            charts.append(barAndLineChart(c, highlight,
+                                          QObject::tr("Wall time to train and run cost"),
+                                          "wall_days", QObject::tr("Days"), "run_cost_usd",
+                                          millions        ? QObject::tr("Run cost (M USD)")
+                                              : thousands ? QObject::tr("Run cost (k USD)")
+                                                          : QObject::tr("Run cost (USD)"),
+                                          millions        ? 1.0 / units::mega
+                                              : thousands ? 1.0 / units::kilo
+                                                          : 1.0));
     }
     if (inference && !training)
         charts.append(barAndLineChart(c, highlight,
                                       QObject::tr("Cost per million output tokens and TTFT"),
                                       "cost_per_m_output_usd", QObject::tr("USD per M tokens"),
                                       "ttft_ms", QObject::tr("TTFT p95 (ms)"), 1.0));
+    // Facility power in kW, or in MW from 10 MW up (a 2.3 GW campus is not "2e+06 kW").
+    const QList<double> facilityWatts
+        = perScenario([](const model::PlanEstimate &e) { return e.power.facilityWatts(); });
+    const bool megawatts
+        = *std::max_element(facilityWatts.begin(), facilityWatts.end()) >= 10 * units::mega;
+    const double powerUnit = megawatts ? units::mega : units::kilo;
     const auto power = [&](double model::PowerShares::*part) {
-        return perScenario([part](const model::PlanEstimate &e) {
-            return model::powerShares(e.power).*part / units::kilo;
+        return perScenario([part, powerUnit](const model::PlanEstimate &e) {
+            return model::powerShares(e.power).*part / powerUnit;
         });
     };
     static const QColor powerColors[]
         = {QColor(0x3b, 0x7d, 0xd8), QColor(0x6a, 0xa8, 0x4f), QColor(0x8e, 0x44, 0xad),
            QColor(0xd4, 0xa0, 0x17), QColor(0x9e, 0x9e, 0x9e)};
     charts.append(stackedChart(
-        c, highlight, QObject::tr("Facility power at full load"), QObject::tr("kW"),
+        c, highlight, QObject::tr("Facility power at full load"),
+        megawatts ? QObject::tr("MW") : QObject::tr("kW"),
         {{QObject::tr("GPUs"), power(&model::PowerShares::gpusWatts)},
          {QObject::tr("Servers"), power(&model::PowerShares::serversWatts)},
          {QObject::tr("Network"), power(&model::PowerShares::networkWatts)},
@@ -438,8 +463,10 @@ QList<QChart *> comparisonCharts(const model::ScenarioComparison &c, int highlig
         charts.append(queue);
     if (QChart *busy = queueUtilisationChart(c, highlight))
         charts.append(busy);
-    if (std::any_of(c.paretoPoints.begin(), c.paretoPoints.end(),
-                    [](const auto &p) { return p.has_value(); }))
+    // A front needs two options to weigh; one alone is drawn on axes fitted to nothing.
+    if (std::count_if(c.paretoPoints.begin(), c.paretoPoints.end(),
+                      [](const auto &p) { return p.has_value(); })
+        >= 2)
         charts.append(paretoChart(c, highlight));
     return charts;
 }

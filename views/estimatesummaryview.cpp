@@ -311,17 +311,13 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
     else if (e.hasTraining && e.training.found && e.hasTrainingRun
              && e.trainingRun.reliability.goodput <= 0 && training.trainingSeconds > 0)
         // Failures come faster than the run can checkpoint and restart: it never finishes.
-        m_headline->setText(
-            tr("%1: %2 x %3, MFU %4%, but the run never finishes: a failure every %5 against "
-               "%6 to restart")
-                .arg(QString::fromStdString(e.planName))
-                .arg(fleetCount(e))
-                .arg(QString::fromStdString(e.gpuName))
-                .arg(number(100 * training.mfu, 1))
-                .arg(
-                    QString::fromStdString(model::humanWait(e.trainingRun.reliability.mtbfSeconds)),
-                    QString::fromStdString(
-                        model::humanWait(e.trainingRun.reliability.restartSeconds))));
+        m_headline->setText(tr("%1: %2 x %3, MFU %4%, but the run never finishes: %5")
+                                .arg(QString::fromStdString(e.planName))
+                                .arg(fleetCount(e))
+                                .arg(QString::fromStdString(e.gpuName))
+                                .arg(number(100 * training.mfu, 1))
+                                .arg(QString::fromStdString(
+                                    model::runNeverFinishesText(e.trainingRun.reliability))));
     else if (e.hasTraining && e.training.found)
         m_headline->setText(tr("%1: %2 x %3, MFU %4%")
                                 .arg(QString::fromStdString(e.planName))

@@ -349,6 +349,11 @@ QStringList keyFigures(const model::PlanEstimate &e)
                               human(model::humanEnergy(e.trainingRun.operations.energyMegawattHours
                                                        * units::joulesPerMegawattHour)),
                               human(model::humanUsd(e.trainingRun.operations.costUsd)));
+        else if (e.hasTrainingRun && e.trainingRun.reliability.goodput <= 0)
+            // No wall time to give: the report says why, as the Estimate's headline does.
+            lines << QObject::tr("With failures: the run never finishes: %1")
+                         .arg(QString::fromStdString(
+                             model::runNeverFinishesText(e.trainingRun.reliability)));
         if (e.hasTrainingRun && !e.trainingRun.reliability.checkpointsWritable)
             lines << QObject::tr("No storage: checkpoints cannot be written, so every failure "
                                  "restarts the run from its start%1")

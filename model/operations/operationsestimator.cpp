@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/operations/operationsestimator.h"
 
+#include "model/core/humantext.h"
 #include "model/core/units.h"
 
 #include <algorithm>
@@ -159,6 +160,18 @@ OperationsEstimate estimateOperations(const OperationsInputs &in)
     }
     e.costUsd = e.costPerGpuHourUsd * in.gpus * e.wallSeconds / units::secondsPerHour;
     return e;
+}
+
+std::string runNeverFinishesText(const ReliabilityEstimate &r)
+{
+    if (r.goodput > 0)
+        return {};
+    if (!r.checkpointsWritable)
+        return "without checkpoints every failure sends the run back to its start, and one "
+               "comes every "
+            + humanWait(r.mtbfSeconds);
+    return "a failure every " + humanWait(r.mtbfSeconds) + " against " + humanWait(r.restartSeconds)
+        + " to restart";
 }
 
 } // namespace cp::model

@@ -107,6 +107,11 @@ double asyncCheckpointIntervalSeconds(double copySeconds, double drainSeconds, d
  */
 ReliabilityEstimate estimateReliability(const ReliabilityInputs &inputs);
 
+/** Why a run whose goodput is 0 never finishes: "a failure every 3 min against 10 min to
+ * restart", or that without checkpoints every failure sends it back to its start. Empty for a
+ * run that finishes. */
+std::string runNeverFinishesText(const ReliabilityEstimate &reliability);
+
 /**
  * Goodput of a run of `runSeconds` of work that cannot checkpoint: each failure (rate 1/MTBF)
  * loses everything done so far and costs `restartSeconds`. The expected wall time is

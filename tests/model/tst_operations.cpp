@@ -128,6 +128,18 @@ private slots:
         in.storageWriteBytesPerSecond = 10e9;
         QVERIFY(estimateReliability(in).checkpointsWritable);
         QVERIFY(estimateReliability(in).goodput > 0.9);
+        QVERIFY(runNeverFinishesText(estimateReliability(in)).empty()); // it finishes
+
+        // 1,000,000 GPUs at a 50,000 h MTBF fail every 50,000 / 1,000,000 h = 3 min, against a
+        // 10 min restart (200 spare nodes cover the ones down at once): no checkpoint interval
+        // gives work, and the text says why in those terms.
+        in.parts = {{"GPUs", 1000000, 50000}};
+        in.spareNodes = 200;
+        in.runSeconds = 30 * 86400.0;
+        const ReliabilityEstimate hopeless = estimateReliability(in);
+        QCOMPARE(hopeless.goodput, 0.0);
+        QCOMPARE(runNeverFinishesText(hopeless),
+                 std::string("a failure every 3 min against 10 min to restart"));
     }
 
     void powerEnergyAndCost()

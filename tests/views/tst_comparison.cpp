@@ -601,6 +601,76 @@ private slots:
         qDeleteAll(none);
     }
 
+    void chartsReadInTheUnitTheirSizeNeeds()
+    {
+        // Two training variants: a $5,400 run of 5.6 days (the A100 sample's size) and one
+        // of $6,000. Run cost reads in k USD (5.4, 6.0), not 0.0054 M USD; the facility power
+        // of a 2.31 GW campus in MW (2,310), not "2e+06" kW; no axis label uses e-notation.
+        model::ScenarioComparison c;
+        for (const char *name : {"Baseline", "Other"}) {
+            model::ScenarioResult result;
+            result.name = name;
+            result.ok = true;
+            result.estimate.hasTraining = true;
+            result.estimate.training.found = true;
+            result.estimate.power.gpusWatts = 1.0e9;
+            result.estimate.power.nodesWatts = 0.46e9;
+            result.estimate.power.pue = 1.58; // 1.46 GW x 1.58 = 2.31 GW
+            c.scenarios.push_back(result);
+        }
+        const auto row = [](const char *key, const char *unit,
+                            std::vector<std::optional<double>> v) {
+            return model::ComparisonRow {
+                key, "Training", key, unit, model::Preference::Lower, std::move(v), {}, -1, true};
+        };
+        c.rows.push_back(row("wall_days", "days", {5.6, 5.9}));
+        c.rows.push_back(row("run_cost_usd", "USD", {5400.0, 6000.0}));
+        const QList<QChart *> charts = views::comparisonCharts(c);
+        QChart *wall = chartTitled(charts, QStringLiteral("Wall time to train and run cost"));
+        QVERIFY(wall);
+        QStringList titles;
+        for (QAbstractAxis *axis : wall->axes(Qt::Vertical))
+            titles << axis->titleText();
+        QVERIFY2(titles.contains(QStringLiteral("Run cost (k USD)")), qPrintable(titles.join('|')));
+        QLineSeries *line = nullptr;
+        for (QAbstractSeries *series : wall->series())
+            if (auto *candidate = qobject_cast<QLineSeries *>(series))
+                line = candidate;
+        QVERIFY(line && qAbs(line->at(0).y() - 5.4) < 1e-12);
+        QChart *power = chartTitled(charts, QStringLiteral("Facility power at full load"));
+        QVERIFY(power);
+        QValueAxis *watts = nullptr;
+        for (QAbstractAxis *axis : power->axes(Qt::Vertical))
+            watts = qobject_cast<QValueAxis *>(axis);
+        QVERIFY(watts);
+        QCOMPARE(watts->titleText(), QStringLiteral("MW"));
+        QVERIFY2(watts->max() >= 2310 && watts->max() < 5000,
+                 qPrintable(QString::number(watts->max())));
+        for (QChart *chart : charts)
+            for (QAbstractAxis *axis : chart->axes())
+                if (auto *values = qobject_cast<QValueAxis *>(axis))
+                    QVERIFY2(
+                        !values->labelFormat().contains(QLatin1Char('g')),
+                        qPrintable(chart->title() + QStringLiteral(": ") + values->labelFormat()));
+        qDeleteAll(charts);
+        // Two options make a cost/time front; one alone (the other failed) gets no chart drawn
+        // on axes fitted to a single point.
+        c.paretoPoints = {std::pair(5.6, 5400.0), std::nullopt};
+        c.dominated = {false, true};
+        const QList<QChart *> single = views::comparisonCharts(c);
+        QVERIFY(!chartTitled(single, QStringLiteral("Pareto front")));
+        qDeleteAll(single);
+        c.paretoPoints[1] = std::pair(5.9, 6000.0); // slower and dearer: dominated
+        const QList<QChart *> pair = views::comparisonCharts(c);
+        QVERIFY(chartTitled(pair, QStringLiteral("Pareto front")));
+        qDeleteAll(pair);
+        // A run that never finishes has no wall time: no empty chart for it.
+        c.rows[0].values = {0.0, 0.0};
+        const QList<QChart *> unfinished = views::comparisonCharts(c);
+        QVERIFY(!chartTitled(unfinished, QStringLiteral("Wall time to train and run cost")));
+        qDeleteAll(unfinished);
+    }
+
     void csvAndPdfExports()
     {
         app::MainWindow window(m_catalog);
