@@ -50,7 +50,8 @@ void addHallRows(Table &summary, const model::PlanEstimate &e)
              std::to_string(e.storageCabinets) + " (the storage systems, beside the spine row)"});
     if (e.managementSwitches > 0)
         summary.addRow({"management network",
-                        model::groupedCount(e.managementSwitches) + " switches, "
+                        model::groupedCount(e.managementSwitches)
+                            + (e.managementSwitches == 1 ? " switch, " : " switches, ")
                             + model::groupedCount(e.managementCables)
                             + " cables (every BMC and management port)"});
     if (e.storageCables > 0)

@@ -417,7 +417,9 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
                    .arg(e.storageCabinets));
     if (e.managementSwitches > 0)
         addRow(powerSection, tr("Management network"),
-               tr("%1 switches, %2 cables (every BMC and management port, out of band)")
+               (e.managementSwitches == 1
+                    ? tr("%1 switch, %2 cables (every BMC and management port, out of band)")
+                    : tr("%1 switches, %2 cables (every BMC and management port, out of band)"))
                    .arg(e.managementSwitches)
                    .arg(number(static_cast<double>(e.managementCables), 0)));
     if (e.storageCables > 0)

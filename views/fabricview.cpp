@@ -15,6 +15,7 @@
 #include <QComboBox>
 #include <QGraphicsScene>
 #include <QLabel>
+#include <QLocale>
 #include <QSlider>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -23,6 +24,23 @@
 #include <cmath>
 
 namespace cp::views {
+
+namespace {
+
+/** "1 cable", "3 cables": counts read as words do. */
+QString cableCount(long long cables)
+{
+    return cables == 1 ? FabricView::tr("1 cable")
+                       : FabricView::tr("%1 cables").arg(QLocale().toString(cables));
+}
+
+QString switchCount(long long switches)
+{
+    return switches == 1 ? FabricView::tr("1 switch")
+                         : FabricView::tr("%1 switches").arg(QLocale().toString(switches));
+}
+
+} // namespace
 
 FabricView::FabricView(PlanDocument *document, QWidget *parent)
     : QWidget(parent)
@@ -372,25 +390,25 @@ void FabricView::updateStatus()
             const auto &line = d.links[static_cast<std::size_t>(m_item->selectedLink())];
             const int failed = m_item->failedCables(line);
             parts << (failed > 0
-                          ? tr("selected: %1, %2 cable(s), %3 failed")
-                                .arg(lineName(line))
-                                .arg(line.cables)
+                          ? tr("selected: %1, %2, %3 failed")
+                                .arg(lineName(line), cableCount(line.cables))
                                 .arg(failed)
-                          : tr("selected: %1, %2 cable(s)").arg(lineName(line)).arg(line.cables));
+                          : tr("selected: %1, %2").arg(lineName(line), cableCount(line.cables)));
         }
         if (!m_item->highlightedGroups().empty()) {
             const auto switches
                 = std::count_if(d.switches.begin(), d.switches.end(),
                                 [&](const auto &s) { return m_item->isHighlighted(s); });
-            parts << tr("canvas selection: cabled to %n switch(es)", nullptr,
-                        static_cast<int>(switches));
+            parts << tr("canvas selection: cabled to %1")
+                         .arg(switchCount(static_cast<long long>(switches)));
         }
         const model::FabricPlan &fabric = m_document->plan().fabric;
         if (!fabric.failedSwitches.empty())
-            parts << tr("%n switch(es) failed", nullptr,
-                        static_cast<int>(fabric.failedSwitches.size()));
+            parts << tr("%1 failed")
+                         .arg(switchCount(static_cast<long long>(fabric.failedSwitches.size())));
         if (!fabric.failedLinks.empty())
-            parts << tr("%n cable(s) failed", nullptr, static_cast<int>(fabric.failedLinks.size()));
+            parts << tr("%1 failed")
+                         .arg(cableCount(static_cast<long long>(fabric.failedLinks.size())));
     }
     if (!m_worstText.isEmpty())
         parts << m_worstText;

@@ -53,13 +53,14 @@ void NodeGroupItem::paintBody(QPainter *painter, const QRectF &area, double leve
         }
     }
     painter->setPen(QColor(0x30, 0x30, 0x30));
-    const QString caption = m_racks > drawn ? QObject::tr("%1 of %2 racks shown, %3 servers each")
-                                                  .arg(drawn)
-                                                  .arg(QLocale().toString(m_racks))
-                                                  .arg(m_nodesPerRack)
-                                            : QObject::tr("%1 racks, up to %2 servers each")
-                                                  .arg(QLocale().toString(m_racks))
-                                                  .arg(m_nodesPerRack);
+    const QString caption = m_racks > drawn
+        ? QObject::tr("%1 of %2 racks shown, up to %3 servers each")
+              .arg(drawn)
+              .arg(QLocale().toString(m_racks))
+              .arg(m_nodesPerRack)
+        : QObject::tr("%1 racks, up to %2 servers each")
+              .arg(QLocale().toString(m_racks))
+              .arg(m_nodesPerRack);
     painter->drawText(QRectF(area.left(), area.bottom() - 13, area.width(), 13),
                       Qt::AlignLeft | Qt::AlignVCenter, caption);
 }

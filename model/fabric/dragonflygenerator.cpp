@@ -232,8 +232,8 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
         + std::to_string(g * perGroup) + " endpoints, router radix " + std::to_string(routerRadix)
         + ")";
     if (unusedPerGroup > 0)
-        graph.description
-            += ", " + std::to_string(unusedPerGroup) + " global ports per group unused";
+        graph.description += ", " + std::to_string(unusedPerGroup)
+            + (unusedPerGroup == 1 ? " global port" : " global ports") + " per group unused";
     return graph;
 }
 

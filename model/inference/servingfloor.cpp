@@ -50,7 +50,7 @@ std::string servingFloorText(const InferenceEstimate &estimate)
     if (estimate.prefillFloorSeconds <= 0 || estimate.decodeFloorSeconds <= 0)
         return {};
     return "prefill " + threeDigits(estimate.prefillFloorSeconds * 1e3) + " ms, decode step "
-        + threeDigits(estimate.decodeFloorSeconds * 1e3) + " ms; the estimate's take "
+        + threeDigits(estimate.decodeFloorSeconds * 1e3) + " ms; the estimate takes "
         + formatNumber("%.1f", estimate.prefillSeconds / estimate.prefillFloorSeconds) + "x and "
         + formatNumber("%.1f", estimate.decodeStepSeconds / estimate.decodeFloorSeconds)
         + "x as long";

@@ -1220,7 +1220,7 @@ private slots:
         const Result text = run(args);
         QVERIFY2(text.status == 0, text.err.constData());
         QVERIFY2(text.out.contains("floor (no engine is faster)")
-                     && text.out.contains("decode step 3.94 ms; the estimate's take "),
+                     && text.out.contains("decode step 3.94 ms; the estimate takes "),
                  text.out.constData());
         const Result json = run(args + QStringList {"--json"});
         QVERIFY2(json.status == 0, json.err.constData());

@@ -1077,7 +1077,7 @@ private slots:
         e.prefillSeconds = 0.0716; // 7.38 times the floor
         e.decodeStepSeconds = 0.02529; // 2.28 times
         QCOMPARE(servingFloorText(e),
-                 std::string("prefill 9.70 ms, decode step 11.1 ms; the estimate's take 7.4x and "
+                 std::string("prefill 9.70 ms, decode step 11.1 ms; the estimate takes 7.4x and "
                              "2.3x as long"));
     }
 
