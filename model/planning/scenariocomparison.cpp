@@ -232,7 +232,9 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              return ifRun(e, static_cast<double>(e.trainingRun.storageSystemsNeeded));
          }},
-        {"run_power_kw", "Training", "Average facility power", "kW", P::Lower,
+        // Not ranked: a slower run draws less on average because its GPUs wait more; the run
+        // energy below is the figure that weighs it.
+        {"run_power_kw", "Training", "Average facility power", "kW", P::None,
          [](const PlanEstimate &e) {
              return ifRun(e, e.trainingRun.operations.facilityWatts / units::kilo);
          }},

@@ -431,6 +431,12 @@ private slots:
             < 1e-6 * *row(c, "training_days").values[0]);
         QVERIFY(c.scenarios[1].estimate.training.best.tokensPerSecond < baseline.tokensPerSecond);
         QVERIFY(c.scenarios[2].estimate.training.best.tokensPerSecond > baseline.tokensPerSecond);
+        // The slower all-to-all run draws the least power on average (its GPUs wait on the
+        // network) but uses the most energy: its average power is not starred as a merit.
+        const ComparisonRow &power = row(c, "run_power_kw");
+        QVERIFY(*power.values[1] < *power.values[0]);
+        QCOMPARE(power.bestIndex, -1);
+        QVERIFY(*row(c, "energy_mwh").values[1] > *row(c, "energy_mwh").values[0]);
     }
 
     void campusScenariosCompareWholeCampuses()
