@@ -86,9 +86,38 @@ std::string fieldLabel(const std::string &path)
         {"workload.mtp_layers", "MTP layers"},
         {"workload.moe_dispatcher", "MoE dispatcher"},
         {"workload.zero", "ZeRO stage"},
+        {"workload.dataset", "Dataset"},
+        {"portfolio.policy", "Scheduling policy"},
+        {"portfolio.placement", "Placement"},
+        {"portfolio.topology_aware", "Topology-aware placement"},
+        {"portfolio.services_preempt", "Services preempt training"},
     };
     const auto it = labels.find(path);
-    return it == labels.end() ? path : it->second;
+    if (it != labels.end())
+        return it->second;
+    // Any other field by its own name in words ("workload.async_checkpoints": "Async
+    // checkpoints"), never its path in the file.
+    std::string label = path.substr(path.rfind('.') == std::string::npos ? 0 : path.rfind('.') + 1);
+    std::replace(label.begin(), label.end(), '_', ' ');
+    if (!label.empty())
+        label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+    return label;
+}
+
+/** The words for a choice the plan file spells as a keyword: "deepep" is DeepEP. */
+std::optional<std::string> choiceWords(const std::string &path, const std::string &value)
+{
+    static const std::map<std::pair<std::string, std::string>, std::string> words = {
+        {{"workload.moe_dispatcher", "alltoall"}, "all-to-all"},
+        {{"workload.moe_dispatcher", "deepep"}, "DeepEP (deduplicated)"},
+        {{"portfolio.policy", "backfill"}, "EASY backfill"},
+        {{"portfolio.policy", "fifo"}, "priority FIFO"},
+        {{"portfolio.policy", "kueue"}, "Kueue best-effort FIFO"},
+        {{"portfolio.placement", "binpack"}, "bin-packing"},
+        {{"portfolio.placement", "spread"}, "spreading"},
+    };
+    const auto it = words.find({path, value});
+    return it == words.end() ? std::nullopt : std::optional(it->second);
 }
 
 /** A value as people read it: catalog names for ids, grouped integers, "2:1" oversubscription. */
@@ -122,8 +151,11 @@ std::string describeValue(const std::string &path, const nlohmann::json &value,
         const auto topology = fabricTopologyFromName(value.get<std::string>());
         return topology ? fabricTopologyTitle(*topology) : value.get<std::string>();
     }
-    if (value.is_string())
+    if (value.is_string()) {
+        if (const auto words = choiceWords(path, value.get<std::string>()))
+            return *words;
         return name(value.get<std::string>());
+    }
     if (value.is_array() && std::all_of(value.begin(), value.end(), [](const nlohmann::json &item) {
             return item.is_string();
         })) { // a list of names, such as the recompute modules
@@ -132,6 +164,8 @@ std::string describeValue(const std::string &path, const nlohmann::json &value,
             names += (names.empty() ? "" : ", ") + item.get<std::string>();
         return names;
     }
+    if (value.is_boolean())
+        return value.get<bool>() ? "on" : "off";
     if (path == "fabric.oversubscription" && value.is_number())
         return describeValue("", value, catalog) + ":1";
     if (value.is_number_integer())

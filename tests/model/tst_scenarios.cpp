@@ -259,6 +259,19 @@ private slots:
             = describeChanges({{"workload", {{"recompute_modules", {"moe_act", "layernorm"}}}}});
         QCOMPARE(modules.size(), std::size_t(1));
         QCOMPARE(modules[0], std::string("Recompute modules: moe_act, layernorm"));
+        // Keywords of the file read as the words the Properties form shows, and fields without
+        // a label of their own by their name in words, never as the file's path.
+        const auto words = describeChanges(
+            {{"workload", {{"moe_dispatcher", "alltoall"}, {"async_checkpoints", true}}},
+             {"portfolio", {{"policy", "kueue"}}}},
+            {{"workload", {{"moe_dispatcher", "deepep"}}}, {"portfolio", {{"policy", "fifo"}}}});
+        QCOMPARE(words.size(), std::size_t(3));
+        // (items() visits the keys in alphabetical order: portfolio before workload.)
+        QCOMPARE(words[0],
+                 std::string("Scheduling policy: Kueue best-effort FIFO instead of priority FIFO"));
+        QCOMPARE(words[1], std::string("Async checkpoints: on"));
+        QCOMPARE(words[2],
+                 std::string("MoE dispatcher: all-to-all instead of DeepEP (deduplicated)"));
     }
 
     void comparisonMatchesTheEstimator()
