@@ -290,13 +290,20 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
                             e.inference.capacityWithinLimits->requestsPerSecond >= 100 ? 0 : 1))
                 .arg(number(e.inference.costPerMillionOutputTokensUsd, 3)));
     else if (e.hasInference)
-        m_headline->setText(tr("%1: %2 x %3, %4, TTFT p95 %5 ms, %6 USD per million output tokens")
-                                .arg(QString::fromStdString(e.planName))
-                                .arg(fleetCount(e))
-                                .arg(QString::fromStdString(e.gpuName))
-                                .arg(replicaCount(e.inference.replicas))
-                                .arg(number(e.inference.ttftSeconds * 1e3, 0))
-                                .arg(number(e.inference.costPerMillionOutputTokensUsd, 3)));
+        // Where a fifth of the GPUs or more stay idle, what a token costs over all of them
+        // leads beside what it costs on the replicas that serve.
+        m_headline->setText(
+            tr("%1: %2 x %3, %4, TTFT p95 %5 ms, %6 USD per million output tokens")
+                .arg(QString::fromStdString(e.planName))
+                .arg(fleetCount(e))
+                .arg(QString::fromStdString(e.gpuName))
+                .arg(replicaCount(e.inference.replicas))
+                .arg(number(e.inference.ttftSeconds * 1e3, 0))
+                .arg(number(e.inference.costPerMillionOutputTokensUsd, 3))
+            + (e.servingUse && e.servingUse->largelyIdle()
+                   ? tr(" (%1 over every GPU the plan buys)")
+                         .arg(number(e.servingUse->costPerMillionOutputTokensAllGpusUsd, 3))
+                   : QString()));
     else if (e.hasTraining && e.training.found && e.hasTrainingRun
              && e.trainingRun.operations.wallSeconds > 0)
         // The days a run is expected to take include failures, restarts and checkpoints.

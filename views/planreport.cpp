@@ -382,18 +382,24 @@ QStringList keyFigures(const model::PlanEstimate &e)
         const QString inference = i.offlineJob
             ? QObject::tr("Inference: %1%2, TTFT %3 ms once a request's wave starts, %4 ms per "
                           "output token, %5 USD per million output tokens")
-            : QObject::tr("Inference: %1%2, TTFT p95 %3 ms, %4 ms per output token, %5 USD per "
-                          "million output tokens");
+            : QObject::tr("Inference: %1%2, %3, %4 ms per output token, %5 USD per million "
+                          "output tokens");
         lines << inference
                      .arg(replicas,
                           i.fixedFleet && i.inFlightSequences > 0
                               ? QObject::tr(" (fixed fleet, %1 sequences in flight each)")
                                     .arg(fixed(i.inFlightSequences, 0))
                               : QString())
-                     .arg(i.overloaded() ? QObject::tr("unbounded (the load is more than the "
-                                                       "fleet serves), not")
-                                         : fixed(i.ttftSeconds * 1e3, 0),
-                          fixed(i.tpotSeconds * 1e3, 1), fixed(i.costPerMillionOutputTokensUsd, 3));
+                     .arg(i.offlineJob ? fixed(i.ttftSeconds * 1e3, 0)
+                              : i.overloaded()
+                              ? QObject::tr("TTFT unbounded (the load is more than the fleet "
+                                            "serves)")
+                              : QObject::tr("TTFT p95 %1 ms").arg(fixed(i.ttftSeconds * 1e3, 0)),
+                          fixed(i.tpotSeconds * 1e3, 1), fixed(i.costPerMillionOutputTokensUsd, 3))
+                + (e.servingUse && e.servingUse->largelyIdle()
+                       ? QObject::tr(" (%1 over every GPU the plan buys)")
+                             .arg(fixed(e.servingUse->costPerMillionOutputTokensAllGpusUsd, 3))
+                       : QString());
         if (i.offlineJob)
             lines << QObject::tr("Offline job: %1").arg(offlineJobSummary(i));
         if (i.capacityWithinLimits)

@@ -472,11 +472,27 @@ private slots:
             QVERIFY(window.summaryView()->tree()->topLevelItemCount() > 2);
             // The DeepSeek-V3 serving sample buys 4 servers of 8 H200 for a load that one
             // replica of 8 GPUs serves (its headline): the diagnosis says 24 stay idle.
-            if (file == QStringLiteral("h200-deepseek-v3-serving.json"))
+            if (file == QStringLiteral("h200-deepseek-v3-serving.json")) {
                 QVERIFY2(window.summaryView()->diagnosis().contains(
                              QStringLiteral("Idle GPUs: the load keeps 8 of the plan's 32 GPUs "
                                             "busy; 24 stay idle")),
                          qPrintable(window.summaryView()->diagnosis()));
+                // The headline gives a token's cost over all 32 GPUs beside the 8 that serve:
+                // four times as much, as the idle GPUs cost the same.
+                const model::PlanEstimate expected = model::estimatePlan(
+                    model::loadPlan(samples.filePath(file).toStdString(), m_catalog.get()),
+                    *m_catalog);
+                QVERIFY(expected.servingUse.has_value());
+                QVERIFY(qAbs(expected.servingUse->costPerMillionOutputTokensAllGpusUsd
+                                 / expected.inference.costPerMillionOutputTokensUsd
+                             - 4.0)
+                        < 1e-9);
+                const QString all = QLocale().toString(
+                    expected.servingUse->costPerMillionOutputTokensAllGpusUsd, 'f', 3);
+                QVERIFY2(window.summaryView()->headline().contains(
+                             QStringLiteral("(%1 over every GPU the plan buys)").arg(all)),
+                         qPrintable(window.summaryView()->headline()));
+            }
             QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/mainwindow-%1.png")
                                            .arg(QFileInfo(file).completeBaseName())));
         }
