@@ -339,6 +339,20 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
                 .arg(QString::fromStdString(e.gpuName))
                 .arg(QString::fromStdString(model::humanPower(e.power.facilityWatts())),
                      QString::fromStdString(model::humanUsd(e.capitalCostUsd))));
+    // A failure what-if set in the Fabric view changes every figure: the headline says so
+    // first, so that a degraded estimate is never read as the cluster's own.
+    const auto failed = [](std::size_t count, const QString &one, const QString &many) {
+        return count == 1 ? one : many.arg(count);
+    };
+    QStringList whatIf;
+    if (!e.failedSwitches.empty())
+        whatIf << failed(e.failedSwitches.size(), tr("1 switch"), tr("%1 switches"));
+    if (!e.failedLinks.empty())
+        whatIf << failed(e.failedLinks.size(), tr("cables between 1 pair of switches"),
+                         tr("cables between %1 pairs of switches"));
+    if (!whatIf.isEmpty())
+        m_headline->setText(tr("With %1 failed (Fabric view): %2")
+                                .arg(whatIf.join(tr(" and ")), m_headline->text()));
 }
 
 void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEstimate &e)

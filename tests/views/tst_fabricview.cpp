@@ -252,6 +252,10 @@ private slots:
         QCOMPARE(after.nodesCutOffByFailures, 32LL);
         QVERIFY(after.training.best.stepSeconds > intact.training.best.stepSeconds);
         QCOMPARE(stepShown(window), stepText(after.training.best.stepSeconds));
+        // The headline says the figures are a what-if, first.
+        QVERIFY2(window.summaryView()->headline().startsWith(
+                     QStringLiteral("With 1 switch failed (Fabric view): ")),
+                 qPrintable(window.summaryView()->headline()));
         saveShot(&window, QStringLiteral("fabric-failed-mainwindow.png"));
 
         estimated.clear();
