@@ -332,11 +332,16 @@ QString fixed(double value, int decimals)
 QStringList keyFigures(const model::PlanEstimate &e)
 {
     QStringList lines;
-    lines << QObject::tr("%1 x %2 in %3 servers, %4 dense BF16")
+    // A campus's hardware, power and cost figures are one building's: said where they are.
+    const QString eachBuilding = e.campus
+        ? QObject::tr(" (each of the %1 buildings)").arg(e.campus->buildings)
+        : QString();
+    lines << QObject::tr("%1 x %2 in %3 servers, %4 dense BF16%5")
                  .arg(human(model::groupedCount(e.gpus)))
                  .arg(QString::fromStdString(e.gpuName))
                  .arg(human(model::groupedCount(e.nodes)))
-                 .arg(human(model::humanFlopsRate(e.peakDenseFlopsPerSecond)));
+                 .arg(human(model::humanFlopsRate(e.peakDenseFlopsPerSecond)))
+                 .arg(eachBuilding);
     if (e.hasTraining && e.training.found) {
         const model::TrainingEstimate &t = e.training.best;
         lines << QObject::tr("Training: %1 without failures, MFU %2%, %3 tokens/s")
@@ -416,10 +421,12 @@ QStringList keyFigures(const model::PlanEstimate &e)
                      .arg(QString::fromStdString(
                          model::publishedServingText(e.inferencePublishedRuns)));
     }
-    lines << QObject::tr("Power: %1 IT, %2 facility at PUE %3")
+    lines << QObject::tr("Power: %1 IT, %2 facility at PUE %3%4")
                  .arg(human(model::humanPower(e.power.itWatts())),
-                      human(model::humanPower(e.power.facilityWatts())), fixed(e.power.pue, 2));
-    lines << QObject::tr("Capital cost: %1").arg(human(model::humanUsd(e.capitalCostUsd)));
+                      human(model::humanPower(e.power.facilityWatts())), fixed(e.power.pue, 2),
+                      eachBuilding);
+    lines << QObject::tr("Capital cost: %1%2")
+                 .arg(human(model::humanUsd(e.capitalCostUsd)), eachBuilding);
     if (e.campus)
         lines << QObject::tr("Campus: %1 buildings like this one, %2 GPUs, %3 IT, %4 with "
                              "the interconnect (%5 Tb/s out of each building, %6)")
@@ -731,7 +738,9 @@ void writeBillOfMaterials(ReportLayout &page, const model::PlanEstimate &e)
     const QList<double> weights = {1.3, 4, 1, 1.6, 1.8};
     // The heading and its table on one page: a total alone on the next reads badly.
     page.keepTogether(60 + page.tableHeight(header, rows, weights));
-    page.heading(QObject::tr("Bill of materials (baseline)"));
+    page.heading(e.campus ? QObject::tr("Bill of materials (baseline, one of its %1 buildings)")
+                                .arg(e.campus->buildings)
+                          : QObject::tr("Bill of materials (baseline)"));
     page.table(header, rows, weights, {2, 3, 4});
 }
 

@@ -587,6 +587,7 @@ ComparisonRow inReadableUnit(ComparisonRow row)
         {"days", "h", 1.0 / 24.0, largest < 2.0},
         {"h", "min", 1.0 / 60.0, largest < 1.0},
         {"kW", "MW", 1e3, largest >= 1e4},
+        {"PFLOP/s", "EFLOP/s", 1e3, largest >= 1e4},
         {"MWh", "GWh", 1e3, largest >= 1e4},
         {"TB", "PB", 1e3, largest >= 1e4},
         {"tokens/s", "M tokens/s", 1e6, largest >= 1e6},

@@ -1903,6 +1903,28 @@ private slots:
         const QByteArray words = text.readAllStandardOutput().simplified();
         QVERIFY2(words.contains("oor (no engine is faster): pre"), words.left(3000).constData());
 
+        // The million-GPU campus: its hardware, power and cost lines are one building's and say
+        // so, and the run that never finishes (a failure every 3 min against a 10 min restart,
+        // planEstimateTextShowsTheRun) is said among the key figures, not only in the GUI.
+        const QString campusPdf = m_dir.filePath(QStringLiteral("campus.pdf"));
+        QCOMPARE(run({"export", CP_SOURCE_DIR "/samples/h100-1m-8-buildings.json", "--pdf",
+                      campusPdf, "--no-scaling"})
+                     .status,
+                 0);
+        QProcess campusText;
+        campusText.start(QStringLiteral("pdftotext"),
+                         {QStringLiteral("-f"), QStringLiteral("1"), QStringLiteral("-l"),
+                          QStringLiteral("1"), campusPdf, QStringLiteral("-")});
+        QVERIFY(campusText.waitForFinished(60000));
+        const QByteArray firstPage = campusText.readAllStandardOutput().simplified();
+        QVERIFY2(firstPage.contains("Capital cost: $7.53 B (each of the 8 buildings)"),
+                 firstPage.left(3000).constData());
+        QVERIFY2(firstPage.contains("the run never ")
+                     && firstPage.contains("a failure every 3 min "
+                                           "against 10 min to "
+                                           "restart"),
+                 firstPage.left(3000).constData());
+
         const Result nothing = run({"export", sample});
         QCOMPARE(nothing.status, 2);
         QVERIFY(nothing.err.contains("nothing to export"));

@@ -744,6 +744,11 @@ private slots:
         QCOMPARE(inReadableUnit(row("tokens/s", {12000.0})).unit, std::string("k tokens/s"));
         QCOMPARE(inReadableUnit(row("tokens/s", {9999.0})).unit, std::string("tokens/s"));
         QCOMPARE(inReadableUnit(row("GPU-h", {2.2e6})).unit, std::string("GPU-h"));
+        // A million H100 at 989.4 TFLOP/s: 1,037,461 PFLOP/s is 1,037.461 EFLOP/s.
+        ComparisonRow exa = inReadableUnit(row("PFLOP/s", {1037461.0, 1013.0}));
+        QCOMPARE(exa.unit, std::string("EFLOP/s"));
+        QVERIFY(std::abs(*exa.values[0] - 1037.461) < 1e-9);
+        QCOMPARE(inReadableUnit(row("PFLOP/s", {1013.0})).unit, std::string("PFLOP/s"));
         // A row with no value at all is left as it is.
         QCOMPARE(inReadableUnit(row("days", {std::nullopt})).unit, std::string("days"));
     }
