@@ -50,12 +50,14 @@ void PlanCanvasView::drawForeground(QPainter *painter, const QRectF &rect)
 
 void PlanCanvasView::zoomIn()
 {
+    m_keepFitted = false; // the user's zoom stays
     if (zoomFactor() < 8)
         scale(1.25, 1.25);
 }
 
 void PlanCanvasView::zoomOut()
 {
+    m_keepFitted = false;
     if (zoomFactor() > 0.05)
         scale(0.8, 0.8);
 }
@@ -71,9 +73,19 @@ void PlanCanvasView::fitAll()
         return;
     }
     m_fitPending = false;
+    m_keepFitted = true;
     const QRectF bounds = scene()->itemsBoundingRect().adjusted(-40, -40, 40, 40);
-    if (!bounds.isEmpty())
-        fitInView(bounds, Qt::KeepAspectRatio);
+    if (bounds.isEmpty())
+        return;
+    fitInView(bounds, Qt::KeepAspectRatio);
+    // A plan of two cards on a large screen would fill it with 30-pixel text: at most twice
+    // the cards' own size.
+    constexpr double largestFitZoom = 2.0;
+    if (zoomFactor() > largestFitZoom) {
+        resetTransform();
+        scale(largestFitZoom, largestFitZoom);
+        centerOn(bounds.center());
+    }
 }
 
 void PlanCanvasView::showEvent(QShowEvent *event)
@@ -86,8 +98,9 @@ void PlanCanvasView::showEvent(QShowEvent *event)
 void PlanCanvasView::resizeEvent(QResizeEvent *event)
 {
     QGraphicsView::resizeEvent(event);
-    // The window's layout may size the view after it is shown: fit to the final size.
-    if (m_fitPending && isVisible())
+    // The window's layout may size the view after it is shown, and the docks settle once the
+    // first estimate is in: fit to the final size, until the user zooms.
+    if ((m_fitPending || m_keepFitted) && isVisible())
         fitAll();
 }
 

@@ -31,6 +31,9 @@ private:
     /** fitAll() was asked for before the view had its real size (a plan opened before the
      * window is shown); it fits once the view is shown at its size. */
     bool m_fitPending = false;
+    /** Fitted and not zoomed since: a resize (the docks settling, the window maximised)
+     * fits again, so the plan neither shrinks to a corner nor spills out of view. */
+    bool m_keepFitted = false;
 };
 
 } // namespace cp::views

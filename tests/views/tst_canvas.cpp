@@ -362,6 +362,40 @@ private slots:
         QVERIFY(window.scene()->cardForKey(QStringLiteral("fabric"))->pos() != QPointF(500, -200));
     }
 
+    void openedPlanFillsTheCanvasUntilZoomed()
+    {
+        // Opened at 1366 x 768 and then maximised to 1920 x 1080 (the docks settle after the
+        // first estimate too): the whole plan stays in view and fills most of it, rather than
+        // being cut at the bottom or left a speck in a corner; once the user zooms, a resize
+        // keeps their zoom.
+        app::MainWindow window(m_catalog);
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(window.openPlan(m_sample));
+        QVERIFY(ready.wait(60000));
+        views::PlanCanvasView *canvas = window.canvas();
+        const auto shownShare = [&] {
+            QApplication::processEvents();
+            const QRect plan
+                = canvas->mapFromScene(canvas->scene()->itemsBoundingRect()).boundingRect();
+            const QRect view = canvas->viewport()->rect();
+            if (!view.contains(plan))
+                return 0.0; // cut off
+            return std::max(double(plan.width()) / view.width(),
+                            double(plan.height()) / view.height());
+        };
+        QVERIFY2(shownShare() > 0.75, qPrintable(QString::number(shownShare())));
+        window.resize(1920, 1080);
+        QVERIFY2(shownShare() > 0.75, qPrintable(QString::number(shownShare())));
+        canvas->zoomIn();
+        const double zoomed = canvas->zoomFactor();
+        window.resize(1366, 768);
+        QApplication::processEvents();
+        QCOMPARE(canvas->zoomFactor(), zoomed);
+    }
+
     void propertyEditorEditsAreUndoable()
     {
         app::MainWindow window(m_catalog);
