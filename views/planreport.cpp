@@ -815,7 +815,9 @@ ScenarioColumns scenarioColumns(const std::vector<model::ScenarioResult> &scenar
     return columns;
 }
 
-/** The comparison table, four scenarios per block so the columns stay readable. */
+/** The comparison table, at most five scenarios per block so the columns stay readable, and
+ * blocks of even size (five scenarios are one table, six two of three), never a last block of
+ * one scenario that cannot be read against the others. */
 void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
 {
     const auto &scenarios = input.comparison.scenarios;
@@ -825,7 +827,10 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
                                "scenarios; — means the figure does not apply or could not be "
                                "estimated."),
                    9);
-    constexpr std::size_t perBlock = 4;
+    constexpr std::size_t mostPerBlock = 5;
+    const std::size_t blocks
+        = std::max<std::size_t>(1, (scenarios.size() + mostPerBlock - 1) / mostPerBlock);
+    const std::size_t perBlock = (scenarios.size() + blocks - 1) / blocks;
     for (std::size_t first = 0; first < scenarios.size(); first += perBlock) {
         const std::size_t last = std::min(scenarios.size(), first + perBlock);
         const ScenarioColumns columns
