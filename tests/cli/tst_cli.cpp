@@ -1925,6 +1925,28 @@ private slots:
                                            "restart"),
                  firstPage.left(3000).constData());
 
+        // The shared cluster's baseline and four scenarios: one comparison table, its header
+        // naming all five side by side (four and a lone fifth could not be read row by row).
+        const QString sharedPdf = m_dir.filePath(QStringLiteral("shared.pdf"));
+        QCOMPARE(run({"export", CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json", "--pdf",
+                      sharedPdf, "--no-scaling"})
+                     .status,
+                 0);
+        QProcess sharedText;
+        sharedText.start(QStringLiteral("pdftotext"),
+                         {QStringLiteral("-layout"), sharedPdf, QStringLiteral("-")});
+        QVERIFY(sharedText.waitForFinished(60000));
+        const QStringList sharedLines
+            = QString::fromUtf8(sharedText.readAllStandardOutput()).split(QLatin1Char('\n'));
+        const auto header
+            = std::find_if(sharedLines.begin(), sharedLines.end(), [](const QString &l) {
+                  return l.trimmed().startsWith(QStringLiteral("Figure"))
+                      && l.contains(QStringLiteral("Baseline"));
+              });
+        QVERIFY(header != sharedLines.end());
+        for (const char *name : {"4,096 GPUs", "Leaves 2:1", "Strict FIFO", "Kubernetes"})
+            QVERIFY2(header->contains(QLatin1String(name)), qPrintable(*header));
+
         const Result nothing = run({"export", sample});
         QCOMPARE(nothing.status, 2);
         QVERIFY(nothing.err.contains("nothing to export"));
