@@ -231,6 +231,14 @@ public:
             m_y += h;
         };
         m_drawRow = drawRow;
+        // The header never ends a page alone: it starts the next one unless its first two rows
+        // fit beneath it.
+        setFont(8.5, true);
+        double lead = rowHeight(header);
+        setFont(8.5, false);
+        for (int r = 0; r < std::min<qsizetype>(2, rows.size()); ++r)
+            lead += rowHeight(rows[r]);
+        keepTogether(lead);
         drawRow(header, true, {});
         for (int r = 0; r < rows.size(); ++r)
             drawRow(rows[r], false, r < backgrounds.size() ? backgrounds[r] : QList<QColor>(),
