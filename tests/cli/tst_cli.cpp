@@ -1946,6 +1946,29 @@ private slots:
         QVERIFY(header != sharedLines.end());
         for (const char *name : {"4,096 GPUs", "Leaves 2:1", "Strict FIFO", "Kubernetes"})
             QVERIFY2(header->contains(QLatin1String(name)), qPrintable(*header));
+        // No page ends with a table's header and none of its rows (the fleet report's sources
+        // table's "Kind | Entry | Source" did, at the foot of page 9): in either report, the
+        // last line before a page's footer is never a header.
+        for (const QString &report : {pdf, sharedPdf}) {
+            QProcess layout;
+            layout.start(QStringLiteral("pdftotext"),
+                         {QStringLiteral("-layout"), report, QStringLiteral("-")});
+            QVERIFY(layout.waitForFinished(60000));
+            const QStringList pages
+                = QString::fromUtf8(layout.readAllStandardOutput()).split(QLatin1Char('\f'));
+            QVERIFY(pages.size() > 5);
+            for (const QString &pageText : pages) {
+                QStringList lines;
+                for (const QString &line : pageText.split(QLatin1Char('\n')))
+                    if (!line.trimmed().isEmpty()
+                        && !line.contains(QStringLiteral("ClusterPlanner —")))
+                        lines << line.simplified();
+                if (!lines.isEmpty())
+                    QVERIFY2(!lines.back().startsWith(QStringLiteral("Kind Entry Source"))
+                                 && !lines.back().startsWith(QStringLiteral("Figure Unit")),
+                             qPrintable(report + QStringLiteral(": ") + lines.back()));
+            }
+        }
 
         const Result nothing = run({"export", sample});
         QCOMPARE(nothing.status, 2);
