@@ -739,12 +739,10 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
     batches.push_back(limit);
     const double rate = *m_job.ratePerSecond;
     std::optional<InferenceEstimate> best;
-    std::vector<InferenceEstimate> tried; // each batch's estimate, for explainBatchLimit
     std::string why = "no batch size meets the latency targets";
     for (int b : batches) {
         InferenceEstimate e = estimateAtBatch(b);
         limits.applyTo(e);
-        tried.push_back(e);
         if (m_job.tpotP95Seconds && e.tpotSeconds > *m_job.tpotP95Seconds) {
             why = "even at batch 1 the time per output token is "
                 + formatNumber("%.1f ms", 1e3 * estimateAtBatch(1).tpotSeconds)
@@ -776,11 +774,13 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
         return e;
     }
     // The next batch tried, where the chosen one is not the largest the replica runs.
-    const auto larger = std::find_if(tried.begin(), tried.end(), [&](const InferenceEstimate &e) {
-        return e.batch > best->batch;
-    });
-    if (larger != tried.end())
-        explainBatchLimit(*best, *larger);
+    const auto larger
+        = std::find_if(batches.begin(), batches.end(), [&](int b) { return b > best->batch; });
+    if (larger != batches.end()) {
+        InferenceEstimate next = estimateAtBatch(*larger);
+        limits.applyTo(next);
+        explainBatchLimit(*best, next);
+    }
     return *best;
 }
 
