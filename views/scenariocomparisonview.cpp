@@ -303,8 +303,26 @@ void ScenarioComparisonView::rebuildCharts()
     for (QChart *chart : comparisonCharts(m_comparison, m_highlight)) {
         auto *view = new QChartView(chart);
         view->setRenderHint(QPainter::Antialiasing);
+        // Short tab names, so that every tab shows at 1366 pixels; the chart's own title, and
+        // the tab's tooltip, say it in full.
         const QString title = chart->title();
-        m_charts->addTab(view, title.section(QLatin1Char(':'), 0, 0));
+        static const QList<QPair<QString, QString>> shortNames = {
+            {QStringLiteral("Step time"), tr("Step time")},
+            {QStringLiteral("Wall time"), tr("Time and cost")},
+            {QStringLiteral("Cost per million"), tr("Cost and TTFT")},
+            {QStringLiteral("Facility power"), tr("Power")},
+            {QStringLiteral("Scaling"), tr("Scaling")},
+            {QStringLiteral("Queue waits"), tr("Queue waits")},
+            {QStringLiteral("GPUs busy"), tr("GPUs busy")},
+            {QStringLiteral("Pareto front"), tr("Pareto front")},
+        };
+        QString name = title.section(QLatin1Char(':'), 0, 0);
+        for (const auto &[prefix, shortName] : shortNames)
+            if (title.startsWith(prefix))
+                name = shortName;
+        const int tab = m_charts->addTab(view, name);
+        m_charts->setTabToolTip(
+            tab, QString(title).replace(QStringLiteral("<br>"), QStringLiteral(" ")));
     }
     if (!m_comparison.operations.empty()) {
         // The operations behind the step time, TTFT and TPOT rows, scenario by scenario.

@@ -42,6 +42,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -369,6 +370,14 @@ private slots:
                                 .arg(table->viewport()->width())));
         QWidget *chart = view->chartTabs()->currentWidget();
         QVERIFY2(chart->height() >= 220, qPrintable(QString::number(chart->height())));
+        // Every chart's tab shows, with no scroll arrows: short names, the title in the tooltip.
+        QTabBar *tabs = view->chartTabs()->tabBar();
+        QVERIFY2(tabs->sizeHint().width() <= view->chartTabs()->width(),
+                 qPrintable(QStringLiteral("%1 px of tabs in %2")
+                                .arg(tabs->sizeHint().width())
+                                .arg(view->chartTabs()->width())));
+        QCOMPARE(tabs->tabText(0), QStringLiteral("Step time"));
+        QVERIFY(tabs->tabToolTip(0).startsWith(QStringLiteral("Step time breakdown")));
         QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
         QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/comparison-1366x768.png")));
         for (int i = 0; i < view->chartTabs()->count(); ++i) {
