@@ -87,15 +87,19 @@ void drawScreenLabels(QPainter *painter, const std::vector<ScreenLabel> &labels,
     std::vector<QRectF> drawn;
     // A label centred near the edge of the view is moved in to show whole ("256 × 400 Gb/s"
     // was cut at the left border of a fitted overview).
+    // Only on a screen: a drawing recorded for the report (a QPicture) has no viewport of its
+    // own, and clamping to its default one moved the last server group's label onto the one
+    // before it.
+    const bool onScreen = painter->device() && painter->device()->devType() != QInternal::Picture;
     const QRectF area = painter->viewport();
     for (const ScreenLabel &label : labels) {
         const QPointF p = world.map(label.at);
         QRectF box = metrics.boundingRect(label.text);
         box.moveCenter(p);
         box.adjust(-3, -1, 3, 1);
-        if (box.left() < area.left() && box.width() < area.width())
+        if (onScreen && box.left() < area.left() && box.width() < area.width())
             box.moveLeft(area.left());
-        else if (box.right() > area.right() && box.width() < area.width())
+        else if (onScreen && box.right() > area.right() && box.width() < area.width())
             box.moveRight(area.right());
         if (std::any_of(drawn.begin(), drawn.end(),
                         [&](const QRectF &other) { return other.intersects(box); }))

@@ -793,6 +793,24 @@ private slots:
             words.append(
                 {box.captured(3), box.captured(2).toDouble() - box.captured(1).toDouble()});
         }
+        // The fabric page's four server groups of 32 are labelled under their own boxes, evenly
+        // spaced (the report's recorded drawing once moved the last label onto the third's).
+        const QRegularExpression groupLabel(QStringLiteral(
+            "xMin=\"([0-9.]+)\" yMin=\"[0-9.]+\" xMax=\"[0-9.]+\" yMax=\"[0-9.]+\">32</word>\\s*"
+            "<word [^>]*>servers</word>"));
+        QList<double> groupX;
+        for (auto it = groupLabel.globalMatch(boxes); it.hasNext();)
+            groupX << it.next().captured(1).toDouble();
+        QVERIFY2(groupX.size() >= 4, qPrintable(QString::number(groupX.size())));
+        const double spacing = groupX[1] - groupX[0];
+        QVERIFY(spacing > 0);
+        for (int g = 2; g < 4; ++g)
+            QVERIFY2(qAbs((groupX[g] - groupX[g - 1]) / spacing - 1.0) < 0.1,
+                     qPrintable(QStringLiteral("labels at %1, %2, %3, %4")
+                                    .arg(groupX[0])
+                                    .arg(groupX[1])
+                                    .arg(groupX[2])
+                                    .arg(groupX[3])));
         double tableWordHeight = 0; // "QKV projection", a row of the step's operations table
         double chartTitleHeight = 0; // the tallest "Step time breakdown": the chart's title
         for (int i = 0; i + 2 < words.size(); ++i) {
