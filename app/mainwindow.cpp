@@ -241,6 +241,10 @@ void MainWindow::connectEstimate()
     connect(m_controller, &views::PlanEstimateController::estimateReady, this,
             [this](const model::PlanEstimate &estimate) {
                 m_summary->showEstimate(estimate);
+                // The Properties form's "searched" dimensions show what the search chose.
+                m_properties->showSearchedLayout(estimate.hasTraining && estimate.training.found
+                                                     ? std::optional(estimate.training.best.config)
+                                                     : std::nullopt);
                 statusBar()->showMessage(tr("Estimate up to date"), 5000);
             });
     connect(m_controller, &views::PlanEstimateController::estimateFailed, this,

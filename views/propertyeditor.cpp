@@ -364,6 +364,7 @@ void PropertyEditor::buildTraining()
     addTrainingWorkloadRows(fields);
     addTrainingSoftwareRows(fields);
     addTrainingLayoutRows(fields);
+    labelSearchedDimensions();
 }
 
 void PropertyEditor::addTrainingWorkloadRows(PropertyFields &fields)
@@ -502,6 +503,42 @@ void PropertyEditor::addTrainingSoftwareRows(PropertyFields &fields)
         ->setToolTip(tr("Share of the backward pass that can hide the gradient sync; %1 for "
                         "this software")
                          .arg(base.dpOverlapFraction));
+}
+
+void PropertyEditor::showSearchedLayout(const std::optional<model::ParallelConfig> &layout)
+{
+    m_searchedLayout = layout;
+    labelSearchedDimensions();
+}
+
+void PropertyEditor::labelSearchedDimensions()
+{
+    if (!m_form)
+        return;
+    const model::ParallelConfig *chosen = m_searchedLayout ? &*m_searchedLayout : nullptr;
+    // The dimension's value in the chosen layout; 0 where the search leaves it to an even
+    // share (first and last stage layers), which "searched" alone says.
+    const std::map<QString, int> values = chosen
+        ? std::map<QString, int> {{tr("Tensor parallel"), chosen->tp},
+                                  {tr("Pipeline parallel"), chosen->pp},
+                                  {tr("Data parallel"), chosen->dp},
+                                  {tr("Context parallel"), chosen->cp},
+                                  {tr("Expert parallel"), chosen->ep},
+                                  {tr("Expert tensor parallel"),
+                                   model::expertTensorParallel(*chosen)},
+                                  {tr("Microbatch"), chosen->microbatch},
+                                  {tr("Interleave"), chosen->interleave},
+                                  {tr("First stage layers"), chosen->firstStageLayers},
+                                  {tr("Last stage layers"), chosen->lastStageLayers}}
+        : std::map<QString, int> {};
+    for (QSpinBox *box : m_form->findChildren<QSpinBox *>()) {
+        if (!box->specialValueText().startsWith(tr("searched")))
+            continue;
+        const auto value = values.find(box->objectName());
+        box->setSpecialValueText(value != values.end() && value->second > 0
+                                     ? tr("searched: %1").arg(value->second)
+                                     : tr("searched"));
+    }
 }
 
 void PropertyEditor::addTrainingLayoutRows(PropertyFields &fields)

@@ -3,6 +3,7 @@
 
 #include "model/catalog/catalog.h"
 #include "model/plan/plan.h"
+#include "model/training/trainingestimate.h"
 
 #include <QWidget>
 
@@ -32,6 +33,11 @@ public:
     void setCatalog(std::shared_ptr<const model::Catalog> catalog);
     void setKey(const QString &key);
     const QString &key() const { return m_key; }
+    /**
+     * The layout the last estimate's search chose (none: no training layout), shown in each
+     * parallel dimension left to the search: "searched: 4" rather than a bare "searched".
+     */
+    void showSearchedLayout(const std::optional<model::ParallelConfig> &layout);
 
 signals:
     void generateFabricRequested();
@@ -52,6 +58,8 @@ private:
     void addTrainingWorkloadRows(PropertyFields &fields);
     void addTrainingSoftwareRows(PropertyFields &fields);
     void addTrainingLayoutRows(PropertyFields &fields);
+    /** Writes the searched layout into the unset parallel dimensions' "searched" text. */
+    void labelSearchedDimensions();
     void buildInference();
     template<typename Change> void apply(const QString &text, Change change);
     /**
@@ -74,6 +82,7 @@ private:
     QWidget *m_form = nullptr;
     QFormLayout *m_layout = nullptr;
     bool m_applying = false;
+    std::optional<model::ParallelConfig> m_searchedLayout;
 };
 
 } // namespace cp::views

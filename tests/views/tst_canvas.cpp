@@ -22,6 +22,7 @@
 #include "model/fabric/fabricgraph.h"
 #include "model/inference/inferencesetup.h"
 #include "model/plan/planio.h"
+#include "model/planning/planestimator.h"
 #include "model/planning/planfabric.h"
 
 #include <QApplication>
@@ -413,6 +414,44 @@ private slots:
         QCOMPARE(window.plan().nodeGroups.front().count, 64);
         window.document()->undoStack()->undo();
         QCOMPARE(window.plan().nodeGroups.front().count, 128);
+    }
+
+    void searchedDimensionsShowTheSearchsChoice()
+    {
+        // The sample leaves every parallel dimension to the search; once its estimate is in,
+        // each reads what the search chose (the Estimate panel's layout: TP 4 x PP 4 x DP 64,
+        // interleave 10), not a bare "searched"; a dimension the user fixes shows its number.
+        app::MainWindow window(m_catalog);
+        window.resize(1366, 768);
+        window.show();
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(window.openPlan(m_sample));
+        QVERIFY(ready.wait(60000));
+        views::PropertyEditor *editor = window.propertyEditor();
+        editor->setKey(QStringLiteral("workload"));
+        QTest::qWait(20); // the rebuilt form is laid out
+        const model::PlanEstimate expected = model::estimatePlan(window.plan(), *m_catalog);
+        QVERIFY(expected.training.found);
+        const model::ParallelConfig &chosen = expected.training.best.config;
+        const auto shown = [&](const char *label) {
+            auto *box = editor->findChild<QSpinBox *>(QString::fromLatin1(label));
+            return box ? box->text() : QString();
+        };
+        QCOMPARE(shown("Tensor parallel"), QStringLiteral("searched: %1").arg(chosen.tp));
+        QCOMPARE(shown("Pipeline parallel"), QStringLiteral("searched: %1").arg(chosen.pp));
+        QCOMPARE(shown("Data parallel"), QStringLiteral("searched: %1").arg(chosen.dp));
+        QCOMPARE(shown("Interleave"), QStringLiteral("searched: %1").arg(chosen.interleave));
+        // Stage sizes the search left to an even share say only "searched".
+        if (chosen.firstStageLayers == 0)
+            QCOMPARE(shown("First stage layers"), QStringLiteral("searched"));
+        auto *tp = editor->findChild<QSpinBox *>(QStringLiteral("Tensor parallel"));
+        QVERIFY(tp);
+        auto *scroll = qobject_cast<QScrollArea *>(editor->parentWidget()->parentWidget());
+        if (scroll)
+            scroll->ensureWidgetVisible(tp);
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QVERIFY(window.grab().save(
+            QStringLiteral(CP_SCREENSHOT_DIR "/properties-searched-1366x768.png")));
     }
 
     void everyWorkloadAndFacilityFieldIsEditable()
