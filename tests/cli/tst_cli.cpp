@@ -107,6 +107,16 @@ private:
             && file.write(content) == content.size();
     }
 
+    /** `pdf`'s text as pdftotext gives it with `options` (-layout, -f N -l N). */
+    static QByteArray pdfText(const QString &pdf, const QStringList &options = {})
+    {
+        QProcess process;
+        process.start(QStringLiteral("pdftotext"),
+                      options + QStringList {pdf, QStringLiteral("-")});
+        process.waitForFinished(60000);
+        return process.readAllStandardOutput();
+    }
+
 private slots:
     void catalogListGpusJson()
     {
@@ -1896,11 +1906,7 @@ private slots:
         QVERIFY(QFileInfo(bom).size() > 50);
         // The key figures give the replica's floor beside the estimate, as the model words it
         // ("Fl" and "fi" are set as ligatures, so the check leaves them out).
-        QProcess text;
-        text.start(QStringLiteral("pdftotext"),
-                   {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
-        QVERIFY(text.waitForFinished(60000));
-        const QByteArray words = text.readAllStandardOutput().simplified();
+        const QByteArray words = pdfText(pdf, {QStringLiteral("-layout")}).simplified();
         QVERIFY2(words.contains("oor (no engine is faster): pre"), words.left(3000).constData());
 
         // The million-GPU campus: its hardware, power and cost lines are one building's and say
@@ -1911,12 +1917,10 @@ private slots:
                       campusPdf, "--no-scaling"})
                      .status,
                  0);
-        QProcess campusText;
-        campusText.start(QStringLiteral("pdftotext"),
-                         {QStringLiteral("-f"), QStringLiteral("1"), QStringLiteral("-l"),
-                          QStringLiteral("1"), campusPdf, QStringLiteral("-")});
-        QVERIFY(campusText.waitForFinished(60000));
-        const QByteArray firstPage = campusText.readAllStandardOutput().simplified();
+        const QByteArray firstPage = pdfText(campusPdf,
+                                             {QStringLiteral("-f"), QStringLiteral("1"),
+                                              QStringLiteral("-l"), QStringLiteral("1")})
+                                         .simplified();
         QVERIFY2(firstPage.contains("Capital cost: $7.53 B (each of the 8 buildings)"),
                  firstPage.left(3000).constData());
         QVERIFY2(firstPage.contains("the run never ")
@@ -1932,12 +1936,9 @@ private slots:
                       sharedPdf, "--no-scaling"})
                      .status,
                  0);
-        QProcess sharedText;
-        sharedText.start(QStringLiteral("pdftotext"),
-                         {QStringLiteral("-layout"), sharedPdf, QStringLiteral("-")});
-        QVERIFY(sharedText.waitForFinished(60000));
         const QStringList sharedLines
-            = QString::fromUtf8(sharedText.readAllStandardOutput()).split(QLatin1Char('\n'));
+            = QString::fromUtf8(pdfText(sharedPdf, {QStringLiteral("-layout")}))
+                  .split(QLatin1Char('\n'));
         const auto header
             = std::find_if(sharedLines.begin(), sharedLines.end(), [](const QString &l) {
                   return l.trimmed().startsWith(QStringLiteral("Figure"))
@@ -1950,12 +1951,9 @@ private slots:
         // table's "Kind | Entry | Source" did, at the foot of page 9): in either report, the
         // last line before a page's footer is never a header.
         for (const QString &report : {pdf, sharedPdf}) {
-            QProcess layout;
-            layout.start(QStringLiteral("pdftotext"),
-                         {QStringLiteral("-layout"), report, QStringLiteral("-")});
-            QVERIFY(layout.waitForFinished(60000));
             const QStringList pages
-                = QString::fromUtf8(layout.readAllStandardOutput()).split(QLatin1Char('\f'));
+                = QString::fromUtf8(pdfText(report, {QStringLiteral("-layout")}))
+                      .split(QLatin1Char('\f'));
             QVERIFY(pages.size() > 5);
             for (const QString &pageText : pages) {
                 QStringList lines;
