@@ -17,6 +17,10 @@ public:
     double zoom() const { return transform().m11(); }
     void setZoom(double scale);
     void fitAll();
+    /** Shows the heat map's colour scale in a corner of the view (on while links carry
+     * loads): what blue and red mean, in the share of the step a link is busy. */
+    void setHeatLegend(bool shown);
+    bool heatLegendShown() const { return m_heatLegend; }
 
 signals:
     void clicked(QPointF scenePoint, double sceneRadius);
@@ -30,9 +34,11 @@ protected:
     void wheelEvent(QWheelEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
+    void drawForeground(QPainter *painter, const QRectF &rect) override;
 
 private:
     QPoint m_pressedAt;
+    bool m_heatLegend = false;
 };
 
 } // namespace cp::views

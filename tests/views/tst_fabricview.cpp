@@ -514,6 +514,12 @@ private slots:
         shown->view.setHeatTraffic(model::FabricTraffic::Pipeline);
         QVERIFY(ready.wait(20000));
         QVERIFY(shown->view.drawingItem()->heatMap()); // choosing a class turns the map on
+        // Its colour scale shows beside it, and goes with it.
+        QVERIFY(shown->view.canvas()->heatLegendShown());
+        shown->view.setHeatMap(false);
+        QVERIFY(!shown->view.canvas()->heatLegendShown());
+        shown->view.setHeatMap(true);
+        QVERIFY(shown->view.canvas()->heatLegendShown());
         const views::FabricDrawing &pipeline = shown->view.drawingItem()->drawing();
         QVERIFY2(shown->view.statusText().contains(QStringLiteral("pipeline sends")),
                  qPrintable(shown->view.statusText()));
