@@ -13,6 +13,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -23,6 +24,27 @@ namespace cp::views {
 namespace units = model::units;
 
 namespace {
+
+/** U+2060 WORD JOINER: no line break at it, and nothing drawn. */
+constexpr QChar wordJoiner(0x2060);
+constexpr QChar noBreakSpace(0x00A0);
+
+/** `text` with a word joiner after each slash between letters ("GB/s", "USD/kWh") and a
+ * no-break space between a number and the word after it ("45.3 ms"), so that a wrapped label
+ * keeps a figure and its unit on one line. */
+QString keepUnitsWhole(QString text)
+{
+    static const QRegularExpression unitSlash(QStringLiteral("(?<=[A-Za-z])/(?=[A-Za-z])"));
+    static const QRegularExpression numberSpace(QStringLiteral("(?<=[0-9]) (?=[A-Za-z%])"));
+    text.replace(unitSlash, QStringLiteral("/") + wordJoiner);
+    return text.replace(numberSpace, QString(noBreakSpace));
+}
+
+/** The text as the model words it, without keepUnitsWhole's marks. */
+QString withoutWordJoiners(QString text)
+{
+    return text.remove(wordJoiner).replace(noBreakSpace, QLatin1Char(' '));
+}
 QString number(double value, int decimals)
 {
     return QLocale().toString(value, 'f', decimals);
@@ -111,14 +133,15 @@ EstimateSummaryView::EstimateSummaryView(QWidget *parent)
 
 QString EstimateSummaryView::headline() const
 {
-    return m_diagnosis->text().isEmpty()
+    const QString text = m_diagnosis->text().isEmpty()
         ? m_headline->text()
         : m_headline->text() + QLatin1Char('\n') + m_diagnosis->text();
+    return withoutWordJoiners(text); // as the model words it
 }
 
 QString EstimateSummaryView::diagnosis() const
 {
-    return m_diagnosis->text();
+    return withoutWordJoiners(m_diagnosis->text());
 }
 
 void EstimateSummaryView::showPending(const QString &message)
@@ -212,6 +235,9 @@ void EstimateSummaryView::showEstimate(const model::PlanEstimate &e)
         return;
     }
     showHeadline(e);
+    // The two wrapped lines never break a unit at its slash ("234 GB/" then "s").
+    m_headline->setText(keepUnitsWhole(m_headline->text()));
+    m_diagnosis->setText(keepUnitsWhole(m_diagnosis->text()));
     addHardwareRows(m_tree, e);
     addPowerRows(m_tree, e);
     if (e.hasTraining)

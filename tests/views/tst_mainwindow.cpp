@@ -22,6 +22,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QLabel>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -492,6 +494,15 @@ private slots:
                 QVERIFY2(window.summaryView()->headline().contains(
                              QStringLiteral("(%1 over every GPU the plan buys)").arg(all)),
                          qPrintable(window.summaryView()->headline()));
+                // Its wrapped bottleneck line keeps each figure with its unit: no break inside
+                // "4,176 GB/s" (a word joiner after the slash, a no-break space before the unit).
+                QString shown;
+                for (QLabel *label : window.summaryView()->findChildren<QLabel *>())
+                    if (label->text().contains(QStringLiteral("GB/")))
+                        shown = label->text();
+                QVERIFY2(shown.contains(QStringLiteral("GB/") + QChar(0x2060) + QLatin1Char('s'))
+                             && !shown.contains(QRegularExpression(QStringLiteral("[0-9] GB"))),
+                         qPrintable(shown));
             }
             QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/mainwindow-%1.png")
                                            .arg(QFileInfo(file).completeBaseName())));
