@@ -823,9 +823,18 @@ ScenarioColumns scenarioColumns(const std::vector<model::ScenarioResult> &scenar
     return columns;
 }
 
-/** The comparison table, at most five scenarios per block so the columns stay readable, and
- * blocks of even size (five scenarios are one table, six two of three), never a last block of
- * one scenario that cannot be read against the others. */
+/**
+ * Scenarios per block of a side-by-side table: at most `most` so the columns stay readable, in
+ * blocks of even size (five of at most five are one table, six two of three; five of at most
+ * four two of three and two), never a last block of one scenario read against nothing.
+ */
+std::size_t evenBlockSize(std::size_t scenarios, std::size_t most)
+{
+    const std::size_t blocks = std::max<std::size_t>(1, (scenarios + most - 1) / most);
+    return std::max<std::size_t>(1, (scenarios + blocks - 1) / blocks);
+}
+
+/** The comparison table, at most five scenarios per block (evenBlockSize). */
 void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
 {
     const auto &scenarios = input.comparison.scenarios;
@@ -835,10 +844,7 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
                                "scenarios; — means the figure does not apply or could not be "
                                "estimated."),
                    9);
-    constexpr std::size_t mostPerBlock = 5;
-    const std::size_t blocks
-        = std::max<std::size_t>(1, (scenarios.size() + mostPerBlock - 1) / mostPerBlock);
-    const std::size_t perBlock = (scenarios.size() + blocks - 1) / blocks;
+    const std::size_t perBlock = evenBlockSize(scenarios.size(), 5);
     for (std::size_t first = 0; first < scenarios.size(); first += perBlock) {
         const std::size_t last = std::min(scenarios.size(), first + perBlock);
         const ScenarioColumns columns
@@ -892,13 +898,14 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
         page.paragraph(QString::fromStdString(note), 9);
 }
 
-/** Every scenario's operations side by side (compareOperations), four scenarios a block. */
+/** Every scenario's operations side by side (compareOperations), at most four scenarios a
+ * block (evenBlockSize). */
 void writeOperationComparison(ReportLayout &page, const model::ScenarioComparison &comparison)
 {
     const auto &scenarios = comparison.scenarios;
     if (comparison.operations.empty() || scenarios.size() < 2)
         return; // one scenario: its own table below says it all
-    constexpr std::size_t perBlock = 4;
+    const std::size_t perBlock = evenBlockSize(scenarios.size(), 4);
     for (std::size_t first = 0; first < scenarios.size(); first += perBlock) {
         const std::size_t last = std::min(scenarios.size(), first + perBlock);
         const ScenarioColumns columns = scenarioColumns(

@@ -49,6 +49,42 @@ QComboBox *idCombo(const model::Catalog &catalog, model::CatalogKind kind,
     return combo;
 }
 
+/** The layout's dimensions the form shows, by their plan key, with their row labels (the
+ * bounds are parallelismDimensions()'; ZeRO is a choice of its own). */
+const std::map<std::string, QString> &layoutDimensionLabels()
+{
+    static const std::map<std::string, QString> labels {
+        {"tp", PropertyEditor::tr("Tensor parallel")},
+        {"pp", PropertyEditor::tr("Pipeline parallel")},
+        {"dp", PropertyEditor::tr("Data parallel")},
+        {"cp", PropertyEditor::tr("Context parallel")},
+        {"ep", PropertyEditor::tr("Expert parallel")},
+        {"etp", PropertyEditor::tr("Expert tensor parallel")},
+        {"microbatch", PropertyEditor::tr("Microbatch")},
+        {"interleave", PropertyEditor::tr("Interleave")},
+        {"first_stage_layers", PropertyEditor::tr("First stage layers")},
+        {"last_stage_layers", PropertyEditor::tr("Last stage layers")}};
+    return labels;
+}
+
+/** The dimension `key`'s value in `layout`; 0 where the search leaves it to an even share
+ * (first and last stage layers). */
+int chosenValue(const model::ParallelConfig &layout, const std::string &key)
+{
+    const std::map<std::string, int> values {{"tp", layout.tp},
+                                             {"pp", layout.pp},
+                                             {"dp", layout.dp},
+                                             {"cp", layout.cp},
+                                             {"ep", layout.ep},
+                                             {"etp", model::expertTensorParallel(layout)},
+                                             {"microbatch", layout.microbatch},
+                                             {"interleave", layout.interleave},
+                                             {"first_stage_layers", layout.firstStageLayers},
+                                             {"last_stage_layers", layout.lastStageLayers}};
+    const auto value = values.find(key);
+    return value == values.end() ? 0 : value->second;
+}
+
 } // namespace
 
 PropertyEditor::PropertyEditor(PlanDocument *document, QWidget *parent)
@@ -515,29 +551,12 @@ void PropertyEditor::labelSearchedDimensions()
 {
     if (!m_form)
         return;
-    const model::ParallelConfig *chosen = m_searchedLayout ? &*m_searchedLayout : nullptr;
-    // The dimension's value in the chosen layout; 0 where the search leaves it to an even
-    // share (first and last stage layers), which "searched" alone says.
-    const std::map<QString, int> values = chosen
-        ? std::map<QString, int> {{tr("Tensor parallel"), chosen->tp},
-                                  {tr("Pipeline parallel"), chosen->pp},
-                                  {tr("Data parallel"), chosen->dp},
-                                  {tr("Context parallel"), chosen->cp},
-                                  {tr("Expert parallel"), chosen->ep},
-                                  {tr("Expert tensor parallel"),
-                                   model::expertTensorParallel(*chosen)},
-                                  {tr("Microbatch"), chosen->microbatch},
-                                  {tr("Interleave"), chosen->interleave},
-                                  {tr("First stage layers"), chosen->firstStageLayers},
-                                  {tr("Last stage layers"), chosen->lastStageLayers}}
-        : std::map<QString, int> {};
-    for (QSpinBox *box : m_form->findChildren<QSpinBox *>()) {
-        if (!box->specialValueText().startsWith(tr("searched")))
+    for (const auto &[key, label] : layoutDimensionLabels()) {
+        auto *box = m_form->findChild<QSpinBox *>(label);
+        if (!box || !box->specialValueText().startsWith(tr("searched")))
             continue;
-        const auto value = values.find(box->objectName());
-        box->setSpecialValueText(value != values.end() && value->second > 0
-                                     ? tr("searched: %1").arg(value->second)
-                                     : tr("searched"));
+        const int chosen = m_searchedLayout ? chosenValue(*m_searchedLayout, key) : 0;
+        box->setSpecialValueText(chosen > 0 ? tr("searched: %1").arg(chosen) : tr("searched"));
     }
 }
 
@@ -548,16 +567,7 @@ void PropertyEditor::addTrainingLayoutRows(PropertyFields &fields)
     const model::ParallelismConstraints &k = job.constraints;
     const QString searched = tr("searched");
     // The layout's dimensions with the bounds plans and the CLI accept (ZeRO is a choice below).
-    const std::map<std::string, QString> labels {{"tp", tr("Tensor parallel")},
-                                                 {"pp", tr("Pipeline parallel")},
-                                                 {"dp", tr("Data parallel")},
-                                                 {"cp", tr("Context parallel")},
-                                                 {"ep", tr("Expert parallel")},
-                                                 {"etp", tr("Expert tensor parallel")},
-                                                 {"microbatch", tr("Microbatch")},
-                                                 {"interleave", tr("Interleave")},
-                                                 {"first_stage_layers", tr("First stage layers")},
-                                                 {"last_stage_layers", tr("Last stage layers")}};
+    const std::map<std::string, QString> &labels = layoutDimensionLabels();
     for (const model::ParallelismDimension &d : model::parallelismDimensions()) {
         const auto label = labels.find(d.key);
         if (label == labels.end())

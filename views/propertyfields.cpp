@@ -14,6 +14,16 @@
 
 namespace cp::views {
 
+namespace {
+
+/** The least width a field asks for when it shows a sentence (a choice's name, a number's
+ * "not set" text): the width a 1366-pixel screen's Properties dock gives a field on its own
+ * row. Past it the text is cut (its tooltip has it), but the form never grows wider than the
+ * dock. */
+constexpr int widestLeastPixels = 220;
+
+} // namespace
+
 PropertyFields::PropertyFields(QFormLayout *layout, QWidget *parent, Commit commit)
     : m_layout(layout)
     , m_parent(parent)
@@ -26,7 +36,6 @@ void PropertyFields::addRow(const QString &label, QWidget *field)
     // that shows a sentence instead (a choice's name, the "not set" text of a number) asks
     // for its whole width, up to a cap, and the form then puts it below its label.
     constexpr int narrowestFieldPixels = 90;
-    constexpr int widestLeastPixels = 220;
     auto *spinBox = qobject_cast<QAbstractSpinBox *>(field);
     if (spinBox && !spinBox->specialValueText().isEmpty()
         && spinBox->text() == spinBox->specialValueText())
@@ -50,10 +59,7 @@ void PropertyFields::fitChoiceToItems(QComboBox *combo)
         widestTextPixels
             = std::max(widestTextPixels, metrics.horizontalAdvance(combo->itemText(item)));
     const int decorationPixels = std::max(0, wholeItemsPixels - widestTextPixels);
-    // The chosen name whole (the form is rebuilt after each choice), up to the width a
-    // 1366-pixel screen's Properties dock gives a field on its own row: past it a longer name
-    // is cut (its tooltip has it), but the form never grows wider than the dock.
-    constexpr int widestLeastPixels = 220;
+    // The chosen name whole (the form is rebuilt after each choice), up to widestLeastPixels.
     combo->setMinimumWidth(std::min(
         metrics.horizontalAdvance(combo->currentText()) + decorationPixels, widestLeastPixels));
     combo->view()->setMinimumWidth(wholeItemsPixels);
