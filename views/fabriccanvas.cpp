@@ -32,47 +32,27 @@ void FabricCanvas::setZoom(double scale)
     emit zoomChanged(clamped);
 }
 
-void FabricCanvas::setHeatLegend(bool shown)
+void FabricCanvas::setLegend(const FabricLegend &legend)
 {
-    if (shown == m_heatLegend)
+    if (legend == m_legend)
         return;
-    m_heatLegend = shown;
+    m_legend = legend;
     viewport()->update();
 }
 
 void FabricCanvas::drawForeground(QPainter *painter, const QRectF &rect)
 {
     QGraphicsView::drawForeground(painter, rect);
-    if (!m_heatLegend)
+    if (m_legend.isEmpty())
         return;
-    // In viewport pixels at the bottom left, so the scale stays put and readable at any zoom;
-    // the colours are the links' own (FabricDrawingItem::heatColour).
+    // In viewport pixels at the bottom left, so the legend stays put and readable at any zoom.
     painter->save();
     painter->resetTransform();
-    const QFontMetrics metrics = painter->fontMetrics();
-    const QString title = tr("Link busy, share of the step");
-    const int barWidth = 160;
-    const int barHeight = 10;
-    const int pad = 8;
-    const int width = std::max(barWidth, metrics.horizontalAdvance(title)) + 2 * pad;
-    const int height = 2 * metrics.height() + barHeight + 3 * pad;
-    const QRect box(pad, viewport()->height() - height - pad, width, height);
-    painter->setPen(QColor(0xc0, 0xc0, 0xc0));
-    painter->setBrush(QColor(0xff, 0xff, 0xff, 235));
-    painter->drawRect(box);
-    painter->setPen(QColor(0x30, 0x30, 0x30));
-    painter->drawText(box.left() + pad, box.top() + pad + metrics.ascent(), title);
-    const QRect bar(box.left() + pad, box.top() + pad + metrics.height() + pad / 2, barWidth,
-                    barHeight);
-    for (int x = 0; x < bar.width(); ++x)
-        painter->fillRect(QRect(bar.left() + x, bar.top(), 1, bar.height()),
-                          FabricDrawingItem::heatColour(double(x) / (bar.width() - 1)));
-    const int labelsY = bar.bottom() + pad / 2 + metrics.ascent();
-    painter->drawText(bar.left(), labelsY, QStringLiteral("0%"));
-    const QString half = QStringLiteral("50%");
-    painter->drawText(bar.center().x() - metrics.horizontalAdvance(half) / 2, labelsY, half);
-    const QString full = tr("100%");
-    painter->drawText(bar.right() - metrics.horizontalAdvance(full), labelsY, full);
+    const QFont font = this->font();
+    const QSizeF size = fabricLegendSize(*painter, m_legend, font);
+    const double margin = 8;
+    paintFabricLegend(*painter, m_legend, font,
+                      QPointF(margin, viewport()->height() - size.height() - margin));
     painter->restore();
 }
 

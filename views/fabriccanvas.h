@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "fabriclegend.h"
+
 #include <QGraphicsView>
 
 namespace cp::views {
@@ -17,10 +19,12 @@ public:
     double zoom() const { return transform().m11(); }
     void setZoom(double scale);
     void fitAll();
-    /** Shows the heat map's colour scale in a corner of the view (on while links carry
-     * loads): what blue and red mean, in the share of the step a link is busy. */
-    void setHeatLegend(bool shown);
-    bool heatLegendShown() const { return m_heatLegend; }
+    /** Shows what the colours mean in a corner of the view: the heat map's scale while links
+     * carry loads (blue and red in the share of the step a link is busy), the rails' colours
+     * on a rail-optimised fabric. */
+    void setLegend(const FabricLegend &legend);
+    const FabricLegend &legend() const { return m_legend; }
+    bool heatLegendShown() const { return m_legend.heatScale; }
 
 signals:
     void clicked(QPointF scenePoint, double sceneRadius);
@@ -38,7 +42,7 @@ protected:
 
 private:
     QPoint m_pressedAt;
-    bool m_heatLegend = false;
+    FabricLegend m_legend;
 };
 
 } // namespace cp::views

@@ -14,16 +14,6 @@ namespace cp::views {
 
 namespace {
 
-/** Eight rails, eight colours that stay apart for the common colour blindnesses (Okabe-Ito). */
-QColor railColour(int rail)
-{
-    static const QColor colours[]
-        = {QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9), QColor(0x00, 0x9E, 0x73),
-           QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x72, 0xB2), QColor(0xCC, 0x79, 0xA7),
-           QColor(0x8C, 0x6D, 0x31), QColor(0x44, 0x44, 0x44)};
-    return colours[rail % 8];
-}
-
 QColor tierColour(int tier)
 {
     switch (tier) {
@@ -39,7 +29,7 @@ QColor tierColour(int tier)
 QColor lineColour(const FabricDrawing::Line &line)
 {
     if (line.colour >= 0)
-        return railColour(line.colour);
+        return FabricDrawingItem::railColour(line.colour);
     if (line.linkClass == model::LinkClass::Global)
         return QColor(0xC0, 0x50, 0x20);
     if (line.linkClass == model::LinkClass::Access)
@@ -121,6 +111,17 @@ FabricDrawingItem::FabricDrawingItem(std::shared_ptr<const FabricDrawing> drawin
     setAcceptHoverEvents(true);
 }
 
+void FabricDrawingItem::setLabelScale(double scale)
+{
+    m_labelScale = std::clamp(scale, 0.5, 4.0);
+    update();
+}
+
+int FabricDrawingItem::labelPixels(int pixels) const
+{
+    return static_cast<int>(std::lround(pixels * m_labelScale));
+}
+
 void FabricDrawingItem::setHeatMap(bool on)
 {
     m_heatMap = on;
@@ -132,6 +133,16 @@ QColor FabricDrawingItem::heatColour(double utilisation)
     // Blue -> yellow -> red: hue 240 to 0 degrees as the link fills.
     const double u = std::clamp(utilisation, 0.0, 1.0);
     return QColor::fromHsvF(static_cast<float>((1.0 - u) * 240.0 / 360.0), 0.85f, 0.9f);
+}
+
+QColor FabricDrawingItem::railColour(int rail)
+{
+    // Eight colours that stay apart for the common colour blindnesses (Okabe-Ito).
+    static const QColor colours[]
+        = {QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9), QColor(0x00, 0x9E, 0x73),
+           QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x72, 0xB2), QColor(0xCC, 0x79, 0xA7),
+           QColor(0x8C, 0x6D, 0x31), QColor(0x44, 0x44, 0x44)};
+    return colours[std::abs(rail) % 8];
 }
 
 QColor FabricDrawingItem::colourOf(const FabricDrawing::Line &line) const
@@ -276,7 +287,7 @@ void FabricDrawingItem::paintLines(QPainter *painter, const std::vector<FabricDr
             painter->drawLines(batch.data(), static_cast<int>(batch.size()));
         }
     painter->restore();
-    drawScreenLabels(painter, texts, 11);
+    drawScreenLabels(painter, texts, labelPixels(11));
 }
 
 void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDrawing::Box> &boxes,
@@ -291,10 +302,11 @@ void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDr
             continue;
         painter->drawRect(rect);
         // A label only where the box is wide enough on screen to hold it.
-        if (!box.text.empty() && box.width * lod > 7.0 * static_cast<double>(box.text.size()))
+        if (!box.text.empty()
+            && box.width * lod > 7.0 * m_labelScale * static_cast<double>(box.text.size()))
             texts.push_back({rect.center(), QString::fromStdString(box.text)});
     }
-    drawScreenLabels(painter, texts, 11);
+    drawScreenLabels(painter, texts, labelPixels(11));
 }
 
 void FabricDrawingItem::paintBundles(QPainter *painter, const QRectF &exposed, double lod) const
@@ -319,7 +331,7 @@ void FabricDrawingItem::paintDetail(QPainter *painter, const QRectF &exposed, do
     paintLinkMarks(painter);
     paintBoxes(painter, d.servers, exposed, QColor(0xEE, 0xEE, 0xEE), lod);
     std::vector<ScreenLabel> names;
-    const bool named = d.switchSpacing * lod > 90;
+    const bool named = d.switchSpacing * lod > 90 * m_labelScale;
     const double w = d.switchWidth;
     const double h = d.switchHeight;
     for (std::size_t i = 0; i < d.switches.size(); ++i) {
@@ -347,7 +359,7 @@ void FabricDrawingItem::paintDetail(QPainter *painter, const QRectF &exposed, do
         if (named || selected)
             names.push_back({QPointF(s.x, s.y - h - 6 / lod), QString::fromStdString(s.name)});
     }
-    drawScreenLabels(painter, names, 10);
+    drawScreenLabels(painter, names, labelPixels(10));
 }
 
 int FabricDrawingItem::switchAt(const QPointF &scenePoint, double radius) const

@@ -67,8 +67,17 @@ public:
     /** Colour links by their load (the drawing's utilisation) instead of by rail and class. */
     void setHeatMap(bool on);
     bool heatMap() const { return m_heatMap; }
+    /**
+     * Labels (switch names, bundle rates, server groups) at `scale` times their screen size,
+     * which is fixed in pixels: a drawing recorded for the printed report, where 1,000 units
+     * span the page, needs them larger to read at the tables' size. 0.5 to 4; 1 on screen.
+     */
+    void setLabelScale(double scale);
+    double labelScale() const { return m_labelScale; }
     /** Blue (idle) through yellow to red (a saturated link) for a utilisation in [0, 1]. */
     static QColor heatColour(double utilisation);
+    /** A rail's colour (rail leaves and their links): eight, repeating past rail 7. */
+    static QColor railColour(int rail);
     /** The colour a line is drawn in, before translucency: heat or rail/class colour. */
     QColor colourOf(const FabricDrawing::Line &line) const;
     /** The tooltip for the line nearest `scenePoint` within `radius`; empty when none. */
@@ -85,6 +94,7 @@ private:
     void paintLines(QPainter *painter, const std::vector<FabricDrawing::Line> &lines,
                     const QRectF &exposed, bool labels) const;
     void paintLinkMarks(QPainter *painter) const;
+    int labelPixels(int pixels) const; ///< a label's screen size at the label scale
     void paintHighlights(QPainter *painter, const QRectF &exposed, double lod) const;
     void paintBoxes(QPainter *painter, const std::vector<FabricDrawing::Box> &boxes,
                     const QRectF &exposed, const QColor &fill, double lod) const;
@@ -98,6 +108,7 @@ private:
     std::vector<std::pair<std::size_t, int>> m_failedLines; ///< line index, failed cables
     bool m_lastBundles = true;
     bool m_heatMap = false;
+    double m_labelScale = 1.0;
 };
 
 } // namespace cp::views

@@ -159,7 +159,7 @@ void FabricView::showDrawing(const std::shared_ptr<const FabricDrawing> &drawing
     m_scene->clear();
     m_item = new FabricDrawingItem(drawing);
     m_item->setHeatMap(m_heatAction->isChecked());
-    m_canvas->setHeatLegend(m_heatAction->isChecked() && drawing->hasLoads);
+    m_canvas->setLegend({m_heatAction->isChecked() && drawing->hasLoads, drawing->rails});
     m_item->setHighlightedGroups(m_highlightedGroups);
     m_scene->addItem(m_item);
     m_scene->setSceneRect(m_item->boundingRect());
@@ -195,7 +195,8 @@ void FabricView::setHeatMap(bool on)
     m_heatAction->setChecked(on);
     if (m_item)
         m_item->setHeatMap(on);
-    m_canvas->setHeatLegend(on && m_item && m_item->drawing().hasLoads);
+    m_canvas->setLegend(
+        {on && m_item && m_item->drawing().hasLoads, m_item ? m_item->drawing().rails : 0});
     updateStatus();
 }
 

@@ -270,6 +270,20 @@ public:
 
     void space(double h) { m_y += h; }
 
+    /** What a drawing's colours mean, at the tables' 8.5 pt, under the drawing at the left. */
+    void legend(const FabricLegend &legend)
+    {
+        if (legend.isEmpty())
+            return;
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPointSizeF(8.5);
+        const QSizeF size = fabricLegendSize(m_painter, legend, font);
+        if (size.height() > remaining())
+            newPage();
+        paintFabricLegend(m_painter, legend, font, QPointF(0, m_y));
+        m_y += size.height() + 12;
+    }
+
     /** Starts a new page unless `h` fits on this one; a block taller than a page just flows. */
     void keepTogether(double h)
     {
@@ -579,6 +593,7 @@ void writeFabricPage(ReportLayout &page, const model::Plan &documentPlan,
     page.newPage();
     page.heading(QObject::tr("Fabric (generated graph of the baseline)"));
     page.picture(input.fabric, input.fabricSize, input.fabricCaption, page.remaining() * 0.6);
+    page.legend(input.fabricLegend);
     if (estimate && estimate->fabricError.empty()) {
         const model::FabricCounts &f = estimate->fabric;
         QList<QStringList> rows;
@@ -637,6 +652,11 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
         QGraphicsScene fabricScene;
         auto *item = new FabricDrawingItem(drawing); // the scene owns it
         item->setHeatMap(drawing->hasLoads);
+        // Labels are drawn at a fixed pixel size; 1,000 recorded units span the page's 180 mm
+        // (about 1,020 px at 144 dpi), so the screen's 11 px would print at 5.5 pt. One and a
+        // half times that prints them at about 8 pt, the size of the tables' text.
+        item->setLabelScale(1.5);
+        input.fabricLegend = {drawing->hasLoads, drawing->rails};
         input.fabricCaption = drawing->hasLoads
             ? QObject::tr("Switch tiers and server groups; links coloured by the load of the "
                           "training layout's data-parallel rings, blue idle to red saturated")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "fabriclegend.h"
 #include "model/catalog/catalog.h"
 #include "model/plan/plan.h"
 #include "model/planning/scenariocomparison.h"
@@ -40,6 +41,7 @@ struct PlanReportInput
     QPicture fabric; ///< the Fabric view's drawing of the baseline's generated fabric
     QSizeF fabricSize; ///< empty when the baseline has no fabric to draw
     QString fabricCaption; ///< what the drawing's colours mean, or why it has none
+    FabricLegend fabricLegend; ///< the heat scale and rail colours under the drawing
     QPicture dataHall; ///< the Data Hall view's floor plan of the baseline, coloured by power
     QSizeF dataHallSize; ///< empty when the baseline has no cabinets
     std::shared_ptr<const model::DataHall> hall; ///< its cabinets, for the page's table

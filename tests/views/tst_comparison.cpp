@@ -811,6 +811,21 @@ private slots:
                                     .arg(groupX[1])
                                     .arg(groupX[2])
                                     .arg(groupX[3])));
+        // Those labels print at about the tables' size: the drawing is recorded 1,000 units
+        // wide and its labels are a fixed 11 px, which a page 180 mm (1,020 px at 144 dpi) wide
+        // printed at 11 / 144 in = 5.5 pt, two thirds of the tables' 8.5 pt.
+        const QRegularExpression groupWord(
+            QStringLiteral(">32</word>\\s*<word [^>]*yMin=\"([0-9.]+)\" xMax=\"[0-9.]+\" "
+                           "yMax=\"([0-9.]+)\">servers</word>"));
+        double groupLabelHeight = 0;
+        for (auto it = groupWord.globalMatch(boxes); it.hasNext();) {
+            const auto box = it.next();
+            groupLabelHeight = box.captured(2).toDouble() - box.captured(1).toDouble();
+        }
+        // A legend under the drawing says what its colours mean: the heat map's scale and,
+        // on this rail-optimised fabric, the eight rails' colours.
+        QVERIFY2(text.contains(QStringLiteral("Link busy, share of the step")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("Leaf colour: its rail")));
         double tableWordHeight = 0; // "QKV projection", a row of the step's operations table
         double chartTitleHeight = 0; // the tallest "Step time breakdown": the chart's title
         for (int i = 0; i + 2 < words.size(); ++i) {
@@ -823,6 +838,10 @@ private slots:
                 chartTitleHeight = std::max(chartTitleHeight, words[i + 2].second);
         }
         QVERIFY(tableWordHeight > 0);
+        QVERIFY2(groupLabelHeight >= 0.9 * tableWordHeight,
+                 qPrintable(QStringLiteral("server group label %1 pt high, table text %2 pt")
+                                .arg(groupLabelHeight)
+                                .arg(tableWordHeight)));
         QVERIFY2(chartTitleHeight >= 1.05 * tableWordHeight,
                  qPrintable(QStringLiteral("chart title %1 pt high, table text %2 pt")
                                 .arg(chartTitleHeight)

@@ -145,6 +145,11 @@ private slots:
             QVERIFY(!boxes.count("spines"));
         }
         QVERIFY(!d.links.empty());
+        // A rail-optimised fabric colours each leaf by its rail (the GPU index of the NICs it
+        // connects: 8 on the DGX H100 sample) and says so in the view's corner; other fabrics
+        // colour leaves by tier and show no rail key.
+        QCOMPARE(shown->view.canvas()->legend().rails,
+                 topology == QLatin1String("rail-fat-tree") ? 8 : 0);
         if (topology == QLatin1String("torus")) {
             // 1,024 NICs: an 8 x 8 x 16 torus, drawn one 8 x 8 plane at a time with its
             // 8 x 8 x 2 = 128 in-plane links (a ring of 8 has 8 links, 16 rings), 16 of them

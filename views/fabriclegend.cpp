@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fabriclegend.h"
+
+#include "fabricdrawingitem.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace cp::views {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("cp::views::FabricLegend", text);
+}
+
+/** The legend's measures in the font's units: everything scales with the text. */
+struct LegendGeometry
+{
+    explicit LegendGeometry(const QFontMetricsF &metrics)
+        : line(metrics.height())
+        , pad(0.6 * metrics.height())
+        , barWidth(6 * metrics.horizontalAdvance(QStringLiteral("100%")))
+        , barHeight(0.7 * metrics.height())
+        , swatch(0.9 * metrics.height())
+    { }
+    double line;
+    double pad;
+    double barWidth;
+    double barHeight;
+    double swatch;
+};
+
+QString heatTitle()
+{
+    return tr("Link busy, share of the step");
+}
+QString railTitle()
+{
+    return tr("Leaf colour: its rail (the GPU index of the NICs it connects)");
+}
+
+/** Width of the rails' swatches and their numbers in one row. */
+double railsWidth(const QFontMetricsF &metrics, const LegendGeometry &geometry, int rails)
+{
+    double width = 0;
+    for (int rail = 0; rail < rails; ++rail)
+        width += geometry.swatch + 0.3 * geometry.pad
+            + metrics.horizontalAdvance(QString::number(rail)) + geometry.pad;
+    return width - geometry.pad;
+}
+
+} // namespace
+
+QSizeF fabricLegendSize(QPainter &painter, const FabricLegend &legend, const QFont &font)
+{
+    if (legend.isEmpty())
+        return {};
+    const QFontMetricsF metrics(font, painter.device());
+    const LegendGeometry geometry(metrics);
+    double width = 0;
+    double height = geometry.pad;
+    if (legend.heatScale) {
+        width = std::max({width, metrics.horizontalAdvance(heatTitle()), geometry.barWidth});
+        height += geometry.line + 0.3 * geometry.pad + geometry.barHeight + 0.3 * geometry.pad
+            + geometry.line + geometry.pad;
+    }
+    if (legend.rails > 0) {
+        width = std::max({width, metrics.horizontalAdvance(railTitle()),
+                          railsWidth(metrics, geometry, legend.rails)});
+        height += geometry.line + 0.3 * geometry.pad + std::max(geometry.swatch, geometry.line)
+            + geometry.pad;
+    }
+    return {width + 2 * geometry.pad, height};
+}
+
+void paintFabricLegend(QPainter &painter, const FabricLegend &legend, const QFont &font,
+                       QPointF topLeft)
+{
+    if (legend.isEmpty())
+        return;
+    painter.save();
+    painter.setFont(font);
+    const QFontMetricsF metrics(font, painter.device());
+    const LegendGeometry geometry(metrics);
+    const QRectF box(topLeft, fabricLegendSize(painter, legend, font));
+    painter.setPen(QColor(0xc0, 0xc0, 0xc0));
+    painter.setBrush(QColor(0xff, 0xff, 0xff, 235));
+    painter.drawRect(box);
+    const QColor ink(0x30, 0x30, 0x30);
+    const double left = box.left() + geometry.pad;
+    double y = box.top() + geometry.pad;
+    if (legend.heatScale) {
+        painter.setPen(ink);
+        painter.drawText(QPointF(left, y + metrics.ascent()), heatTitle());
+        y += geometry.line + 0.3 * geometry.pad;
+        const int steps = 64; // a smooth bar in any device's units
+        for (int step = 0; step < steps; ++step) {
+            const QRectF cell(left + geometry.barWidth * step / steps, y,
+                              geometry.barWidth / steps + 0.5, geometry.barHeight);
+            painter.fillRect(
+                cell, FabricDrawingItem::heatColour((step + 0.5) / static_cast<double>(steps)));
+        }
+        y += geometry.barHeight + 0.3 * geometry.pad;
+        const double baseline = y + metrics.ascent();
+        const QString half = QStringLiteral("50%");
+        const QString full = QStringLiteral("100%");
+        painter.drawText(QPointF(left, baseline), QStringLiteral("0%"));
+        painter.drawText(
+            QPointF(left + (geometry.barWidth - metrics.horizontalAdvance(half)) / 2, baseline),
+            half);
+        painter.drawText(
+            QPointF(left + geometry.barWidth - metrics.horizontalAdvance(full), baseline), full);
+        y += geometry.line + geometry.pad;
+    }
+    if (legend.rails > 0) {
+        painter.setPen(ink);
+        painter.drawText(QPointF(left, y + metrics.ascent()), railTitle());
+        y += geometry.line + 0.3 * geometry.pad;
+        double x = left;
+        const double rowHeight = std::max(geometry.swatch, geometry.line);
+        for (int rail = 0; rail < legend.rails; ++rail) {
+            const QRectF swatch(x, y + (rowHeight - geometry.swatch) / 2, geometry.swatch,
+                                geometry.swatch);
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(FabricDrawingItem::railColour(rail));
+            painter.drawRect(swatch);
+            x += geometry.swatch + 0.3 * geometry.pad;
+            const QString number = QString::number(rail);
+            painter.setPen(ink);
+            painter.drawText(QPointF(x, y + (rowHeight - geometry.line) / 2 + metrics.ascent()),
+                             number);
+            x += metrics.horizontalAdvance(number) + geometry.pad;
+        }
+    }
+    painter.restore();
+}
+
+} // namespace cp::views
