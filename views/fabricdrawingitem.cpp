@@ -61,7 +61,8 @@ struct ScreenLabel
     QString text;
 };
 
-void drawScreenLabels(QPainter *painter, const std::vector<ScreenLabel> &labels, int pixelSize)
+void drawScreenLabels(QPainter *painter, const std::vector<ScreenLabel> &labels, int pixelSize,
+                      const QRectF &drawingExtent)
 {
     if (labels.empty())
         return;
@@ -76,21 +77,25 @@ void drawScreenLabels(QPainter *painter, const std::vector<ScreenLabel> &labels,
     // its neighbours read the same or show when zoomed in.
     std::vector<QRectF> drawn;
     // A label centred near the edge of the view is moved in to show whole ("256 × 400 Gb/s"
-    // was cut at the left border of a fitted overview).
-    // Only on a screen: a drawing recorded for the report (a QPicture) has no viewport of its
-    // own, and clamping to its default one moved the last server group's label onto the one
-    // before it.
+    // was cut at the left border of a fitted overview). A drawing recorded for the report (a
+    // QPicture) has no viewport of its own (clamping to its default one moved the last server
+    // group's label onto the one before it): there the labels stay within the drawing's own
+    // extent, which the page shows whole.
     const bool onScreen = painter->device() && painter->device()->devType() != QInternal::Picture;
-    const QRectF area = painter->viewport();
+    const QRectF area = onScreen ? QRectF(painter->viewport()) : world.mapRect(drawingExtent);
     for (const ScreenLabel &label : labels) {
         const QPointF p = world.map(label.at);
         QRectF box = metrics.boundingRect(label.text);
         box.moveCenter(p);
         box.adjust(-3, -1, 3, 1);
-        if (onScreen && box.left() < area.left() && box.width() < area.width())
+        if (box.left() < area.left() && box.width() < area.width())
             box.moveLeft(area.left());
-        else if (onScreen && box.right() > area.right() && box.width() < area.width())
+        else if (box.right() > area.right() && box.width() < area.width())
             box.moveRight(area.right());
+        if (box.top() < area.top() && box.height() < area.height())
+            box.moveTop(area.top()); // a thin top tier's name ("cores") was cut in half
+        else if (box.bottom() > area.bottom() && box.height() < area.height())
+            box.moveBottom(area.bottom());
         if (std::any_of(drawn.begin(), drawn.end(),
                         [&](const QRectF &other) { return other.intersects(box); }))
             continue;
@@ -115,6 +120,11 @@ void FabricDrawingItem::setLabelScale(double scale)
 {
     m_labelScale = std::clamp(scale, 0.5, 4.0);
     update();
+}
+
+QRectF FabricDrawingItem::extent() const
+{
+    return QRectF(0, 0, m_drawing->width, m_drawing->height);
 }
 
 int FabricDrawingItem::labelPixels(int pixels) const
@@ -220,6 +230,11 @@ bool FabricDrawingItem::showsBundles(double levelOfDetail) const
         && m_drawing->topology != "torus";
 }
 
+FabricLegend FabricDrawingItem::legendAt(double levelOfDetail) const
+{
+    return {m_heatMap && m_drawing->hasLoads, showsBundles(levelOfDetail) ? 0 : m_drawing->rails};
+}
+
 void FabricDrawingItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
 {
     const double lod
@@ -287,7 +302,7 @@ void FabricDrawingItem::paintLines(QPainter *painter, const std::vector<FabricDr
             painter->drawLines(batch.data(), static_cast<int>(batch.size()));
         }
     painter->restore();
-    drawScreenLabels(painter, texts, labelPixels(11));
+    drawScreenLabels(painter, texts, labelPixels(11), extent());
 }
 
 void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDrawing::Box> &boxes,
@@ -306,7 +321,7 @@ void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDr
             && box.width * lod > 7.0 * m_labelScale * static_cast<double>(box.text.size()))
             texts.push_back({rect.center(), QString::fromStdString(box.text)});
     }
-    drawScreenLabels(painter, texts, labelPixels(11));
+    drawScreenLabels(painter, texts, labelPixels(11), extent());
 }
 
 void FabricDrawingItem::paintBundles(QPainter *painter, const QRectF &exposed, double lod) const
@@ -359,7 +374,7 @@ void FabricDrawingItem::paintDetail(QPainter *painter, const QRectF &exposed, do
         if (named || selected)
             names.push_back({QPointF(s.x, s.y - h - 6 / lod), QString::fromStdString(s.name)});
     }
-    drawScreenLabels(painter, names, labelPixels(10));
+    drawScreenLabels(painter, names, labelPixels(10), extent());
 }
 
 int FabricDrawingItem::switchAt(const QPointF &scenePoint, double radius) const

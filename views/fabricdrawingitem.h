@@ -2,6 +2,7 @@
 #pragma once
 
 #include "fabricdrawing.h"
+#include "fabriclegend.h"
 
 #include <QGraphicsItem>
 
@@ -64,6 +65,12 @@ public:
     int failedCables(const FabricDrawing::Line &line) const;
     /** Whether a view at `levelOfDetail` (scale) draws bundles rather than switches. */
     bool showsBundles(double levelOfDetail) const;
+    /**
+     * What a view at `levelOfDetail` needs explained: the heat scale while the heat map is on
+     * and the links carry loads, the rails where rail leaves are drawn one by one in their
+     * colours (an overview's grey blocks of leaves have none).
+     */
+    FabricLegend legendAt(double levelOfDetail) const;
     /** Colour links by their load (the drawing's utilisation) instead of by rail and class. */
     void setHeatMap(bool on);
     bool heatMap() const { return m_heatMap; }
@@ -95,6 +102,7 @@ private:
                     const QRectF &exposed, bool labels) const;
     void paintLinkMarks(QPainter *painter) const;
     int labelPixels(int pixels) const; ///< a label's screen size at the label scale
+    QRectF extent() const; ///< the drawing's own rectangle, without the margin
     void paintHighlights(QPainter *painter, const QRectF &exposed, double lod) const;
     void paintBoxes(QPainter *painter, const std::vector<FabricDrawing::Box> &boxes,
                     const QRectF &exposed, const QColor &fill, double lod) const;

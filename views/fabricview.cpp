@@ -159,7 +159,6 @@ void FabricView::showDrawing(const std::shared_ptr<const FabricDrawing> &drawing
     m_scene->clear();
     m_item = new FabricDrawingItem(drawing);
     m_item->setHeatMap(m_heatAction->isChecked());
-    m_canvas->setLegend({m_heatAction->isChecked() && drawing->hasLoads, drawing->rails});
     m_item->setHighlightedGroups(m_highlightedGroups);
     m_scene->addItem(m_item);
     m_scene->setSceneRect(m_item->boundingRect());
@@ -195,8 +194,6 @@ void FabricView::setHeatMap(bool on)
     m_heatAction->setChecked(on);
     if (m_item)
         m_item->setHeatMap(on);
-    m_canvas->setLegend(
-        {on && m_item && m_item->drawing().hasLoads, m_item ? m_item->drawing().rails : 0});
     updateStatus();
 }
 
@@ -366,6 +363,7 @@ QString FabricView::statusText() const
 
 void FabricView::updateStatus()
 {
+    m_canvas->setLegend(m_item ? m_item->legendAt(m_canvas->zoom()) : FabricLegend {});
     QStringList parts;
     if (!m_item) {
         parts << tr("Building the fabric…");

@@ -656,16 +656,11 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
         // (about 1,020 px at 144 dpi), so the screen's 11 px would print at 5.5 pt. One and a
         // half times that prints them at about 8 pt, the size of the tables' text.
         item->setLabelScale(1.5);
-        input.fabricLegend = {drawing->hasLoads, drawing->rails};
         input.fabricCaption = drawing->hasLoads
             ? QObject::tr("Switch tiers and server groups; links coloured by the load of the "
                           "training layout's data-parallel rings, blue idle to red saturated")
             : QObject::tr("Switch tiers and server groups; %1")
                   .arg(QString::fromStdString(drawing->loadNote));
-        // The leaves of a rail-optimised fabric take one colour per rail (FabricDrawingItem).
-        if (baseline.fabric.topology == "rail-fat-tree")
-            input.fabricCaption += QObject::tr("; each leaf's colour is its rail, the GPU index "
-                                               "of the servers' NICs it connects");
         fabricScene.addItem(item);
         // Switch names are drawn at a fixed pixel size, and only where the drawing is large
         // enough to tell its switches apart: a tall, narrow fabric (one leaf over its servers)
@@ -677,6 +672,12 @@ PlanReportInput preparePlanReport(const model::Plan &documentPlan,
         fabricBounds.adjust(-widen / 2, 0, widen / 2, 0);
         input.fabricSize = fabricBounds.size().scaled(QSizeF(1000, 840), Qt::KeepAspectRatio);
         input.fabric = record(fabricScene, fabricBounds, input.fabricSize);
+        input.fabricLegend = item->legendAt(input.fabricSize.width() / fabricBounds.width());
+        // The leaves of a rail-optimised fabric take one colour per rail where they are drawn
+        // one by one; a large fabric's overview draws them as grey blocks.
+        if (input.fabricLegend.rails > 0)
+            input.fabricCaption += QObject::tr("; each leaf's colour is its rail, the GPU index "
+                                               "of the servers' NICs it connects");
     }
 
     // The room as the Data Hall view draws it, coloured by power against each cabinet's limit.

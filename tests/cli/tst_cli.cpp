@@ -1968,6 +1968,40 @@ private slots:
             }
         }
 
+        // Every word lies within the page's 15 mm margins (42.5 pt), the fabric drawings' labels
+        // too: a bundle's rate centred near the drawing's edge ("256 × 400 Gb/s = 102 Tb/s" under
+        // the shared cluster's first leaf, the campus's "cores" and its edge bundles) ran off
+        // the page and printed cut.
+        const QRegularExpression page(QStringLiteral("<page width=\"([0-9.]+)\""));
+        const QRegularExpression word(QStringLiteral(
+            "<word xMin=\"([-0-9.]+)\" yMin=\"[-0-9.]+\" xMax=\"([-0-9.]+)\"[^>]*>([^<]*)<"));
+        for (const QString &report : {pdf, sharedPdf, campusPdf}) {
+            const QString boxes = QString::fromUtf8(pdfText(report, {QStringLiteral("-bbox")}));
+            const QStringList pages = boxes.split(QStringLiteral("</page>"));
+            QVERIFY(pages.size() > 5);
+            for (const QString &pageBoxes : pages) {
+                const QRegularExpressionMatch size = page.match(pageBoxes);
+                if (!size.hasMatch())
+                    continue;
+                const double pageWidth = size.captured(1).toDouble();
+                for (auto it = word.globalMatch(pageBoxes); it.hasNext();) {
+                    const QRegularExpressionMatch box = it.next();
+                    QVERIFY2(box.captured(1).toDouble() >= 41.0
+                                 && box.captured(2).toDouble() <= pageWidth - 41.0,
+                             qPrintable(report + QStringLiteral(": '") + box.captured(3)
+                                        + QStringLiteral("' from x = ") + box.captured(1)
+                                        + QStringLiteral(" to ") + box.captured(2)));
+                }
+            }
+        }
+
+        // The shared cluster's 2,048 GPUs are drawn as an overview whose leaves are grey blocks:
+        // neither the caption nor a key speaks of rail colours the page does not show.
+        const QString sharedText = QString::fromUtf8(pdfText(sharedPdf));
+        QVERIFY(sharedText.contains(QStringLiteral("Fabric (generated graph of the baseline)")));
+        QVERIFY(!sharedText.contains(QStringLiteral("leaf's colour is its rail")));
+        QVERIFY(!sharedText.contains(QStringLiteral("Leaf colour: its rail")));
+
         const Result nothing = run({"export", sample});
         QCOMPARE(nothing.status, 2);
         QVERIFY(nothing.err.contains("nothing to export"));
