@@ -592,7 +592,8 @@ ComparisonRow inReadableUnit(ComparisonRow row)
         {"TB", "PB", 1e3, largest >= 1e4},
         {"tokens/s", "M tokens/s", 1e6, largest >= 1e6},
         {"tokens/s", "k tokens/s", 1e3, largest >= 1e4 && largest < 1e6},
-        {"USD", "M USD", 1e6, largest >= 1e7},
+        {"USD", "B USD", 1e9, largest >= 1e10},
+        {"USD", "M USD", 1e6, largest >= 1e7 && largest < 1e10},
         {"USD", "k USD", 1e3, largest >= 1e4 && largest < 1e7},
     };
     for (const Rescale &rescale : rescales) {

@@ -734,6 +734,11 @@ private slots:
         QCOMPARE(thousands.unit, std::string("k USD"));
         QVERIFY(std::abs(*thousands.values[0] - 850.0) < 1e-9);
         QCOMPARE(inReadableUnit(row("USD", {9999.0})).unit, std::string("USD"));
+        // The million-GPU campus's $60,260 M of hardware is 60.26 B USD (it read "60,260" M).
+        ComparisonRow billions = inReadableUnit(row("USD", {60.26e9, 7.53e9}));
+        QCOMPARE(billions.unit, std::string("B USD"));
+        QVERIFY(std::abs(*billions.values[1] - 7.53) < 1e-9);
+        QCOMPARE(inReadableUnit(row("USD", {9.999e9})).unit, std::string("M USD"));
         // 12,345 MWh is 12.345 GWh; 64,000 TB is 64 PB; 2.2e6 tokens/s is 2.2 M tokens/s and
         // 12,000 is 12 k; 9,999 tokens/s and a unit without a larger one stay.
         QCOMPARE(inReadableUnit(row("MWh", {12345.0})).unit, std::string("GWh"));
