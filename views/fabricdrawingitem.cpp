@@ -30,11 +30,7 @@ QColor lineColour(const FabricDrawing::Line &line)
 {
     if (line.colour >= 0)
         return FabricDrawingItem::railColour(line.colour);
-    if (line.linkClass == model::LinkClass::Global)
-        return QColor(0xC0, 0x50, 0x20);
-    if (line.linkClass == model::LinkClass::Access)
-        return QColor(0x88, 0x88, 0x88);
-    return QColor(0x4A, 0x6A, 0x90);
+    return FabricDrawingItem::linkClassColour(line.linkClass);
 }
 
 /** "400 Gb/s", "25.6 Tb/s": a link or bundle rate per direction. */
@@ -145,6 +141,18 @@ QColor FabricDrawingItem::heatColour(double utilisation)
     return QColor::fromHsvF(static_cast<float>((1.0 - u) * 240.0 / 360.0), 0.85f, 0.9f);
 }
 
+QColor FabricDrawingItem::linkClassColour(model::LinkClass linkClass)
+{
+    switch (linkClass) {
+    case model::LinkClass::Global:
+        return QColor(0xC0, 0x50, 0x20);
+    case model::LinkClass::Access:
+        return QColor(0x88, 0x88, 0x88);
+    default:
+        return QColor(0x4A, 0x6A, 0x90);
+    }
+}
+
 QColor FabricDrawingItem::railColour(int rail)
 {
     // Eight colours that stay apart for the common colour blindnesses (Okabe-Ito).
@@ -232,7 +240,24 @@ bool FabricDrawingItem::showsBundles(double levelOfDetail) const
 
 FabricLegend FabricDrawingItem::legendAt(double levelOfDetail) const
 {
-    return {m_heatMap && m_drawing->hasLoads, showsBundles(levelOfDetail) ? 0 : m_drawing->rails};
+    FabricLegend legend;
+    legend.heatScale = m_heatMap && m_drawing->hasLoads;
+    legend.rails = showsBundles(levelOfDetail) ? 0 : m_drawing->rails;
+    // Without the heat map links take their class's colour, but for a rail fabric's drawn one
+    // by one, which take their rail's.
+    if (!legend.heatScale && legend.rails == 0) {
+        for (const auto *lines : {&m_drawing->links, &m_drawing->bundles})
+            for (const FabricDrawing::Line &line : *lines) {
+                legend.fabricLinks |= line.linkClass == model::LinkClass::Fabric;
+                legend.accessLinks |= line.linkClass == model::LinkClass::Access;
+                legend.globalLinks |= line.linkClass == model::LinkClass::Global;
+            }
+    }
+    if (m_drawing->topology == "dragonfly")
+        legend.fabricLinkName = QObject::tr("within a group");
+    else if (m_drawing->topology == "torus")
+        legend.fabricLinkName = QObject::tr("between neighbours");
+    return legend;
 }
 
 void FabricDrawingItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)

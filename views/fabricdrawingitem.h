@@ -85,6 +85,8 @@ public:
     static QColor heatColour(double utilisation);
     /** A rail's colour (rail leaves and their links): eight, repeating past rail 7. */
     static QColor railColour(int rail);
+    /** The colour of a link of this class where no rail or heat colours it. */
+    static QColor linkClassColour(model::LinkClass linkClass);
     /** The colour a line is drawn in, before translucency: heat or rail/class colour. */
     QColor colourOf(const FabricDrawing::Line &line) const;
     /** The tooltip for the line nearest `scenePoint` within `radius`; empty when none. */

@@ -8,6 +8,8 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace cp::views {
 
@@ -54,6 +56,39 @@ double railsWidth(const QFontMetricsF &metrics, const LegendGeometry &geometry, 
     return width - geometry.pad;
 }
 
+/** The link classes the legend names, each with its colour. */
+std::vector<std::pair<QString, QColor>> linkClassEntries(const FabricLegend &legend)
+{
+    std::vector<std::pair<QString, QColor>> entries;
+    if (legend.fabricLinks)
+        entries.emplace_back(legend.fabricLinkName.isEmpty() ? tr("between switches")
+                                                             : legend.fabricLinkName,
+                             FabricDrawingItem::linkClassColour(model::LinkClass::Fabric));
+    if (legend.globalLinks)
+        entries.emplace_back(tr("between groups"),
+                             FabricDrawingItem::linkClassColour(model::LinkClass::Global));
+    if (legend.accessLinks)
+        entries.emplace_back(tr("to servers"),
+                             FabricDrawingItem::linkClassColour(model::LinkClass::Access));
+    return entries;
+}
+
+QString linkClassTitle()
+{
+    return tr("Links:");
+}
+
+/** Width of the link classes' row: its title, then a line and a name for each. */
+double linkClassesWidth(const QFontMetricsF &metrics, const LegendGeometry &geometry,
+                        const FabricLegend &legend)
+{
+    double width = metrics.horizontalAdvance(linkClassTitle());
+    for (const auto &entry : linkClassEntries(legend))
+        width += geometry.pad + 2 * geometry.swatch + 0.4 * geometry.pad
+            + metrics.horizontalAdvance(entry.first);
+    return width;
+}
+
 } // namespace
 
 QSizeF fabricLegendSize(QPainter &painter, const FabricLegend &legend, const QFont &font)
@@ -74,6 +109,10 @@ QSizeF fabricLegendSize(QPainter &painter, const FabricLegend &legend, const QFo
                           railsWidth(metrics, geometry, legend.rails)});
         height += geometry.line + 0.3 * geometry.pad + std::max(geometry.swatch, geometry.line)
             + geometry.pad;
+    }
+    if (legend.linkClasses()) {
+        width = std::max(width, linkClassesWidth(metrics, geometry, legend));
+        height += geometry.line + geometry.pad;
     }
     return {width + 2 * geometry.pad, height};
 }
@@ -135,6 +174,25 @@ void paintFabricLegend(QPainter &painter, const FabricLegend &legend, const QFon
             painter.drawText(QPointF(x, y + (rowHeight - geometry.line) / 2 + metrics.ascent()),
                              number);
             x += metrics.horizontalAdvance(number) + geometry.pad;
+        }
+        y += std::max(geometry.swatch, geometry.line) + geometry.pad;
+    }
+    if (legend.linkClasses()) {
+        painter.setPen(ink);
+        const double baseline = y + metrics.ascent();
+        painter.drawText(QPointF(left, baseline), linkClassTitle());
+        double x = left + metrics.horizontalAdvance(linkClassTitle());
+        for (const auto &[name, colour] : linkClassEntries(legend)) {
+            x += geometry.pad;
+            QPen line(colour);
+            line.setWidthF(std::max(2.0, 0.2 * geometry.line));
+            painter.setPen(line);
+            const double middle = y + geometry.line / 2;
+            painter.drawLine(QPointF(x, middle), QPointF(x + 2 * geometry.swatch, middle));
+            x += 2 * geometry.swatch + 0.4 * geometry.pad;
+            painter.setPen(ink);
+            painter.drawText(QPointF(x, baseline), name);
+            x += metrics.horizontalAdvance(name);
         }
     }
     painter.restore();

@@ -3,6 +3,7 @@
 
 #include <QFont>
 #include <QSizeF>
+#include <QString>
 
 class QPainter;
 class QPointF;
@@ -12,14 +13,23 @@ namespace cp::views {
 /**
  * What the fabric drawing's colours mean, for the Fabric view's corner and the report's fabric
  * page: the heat scale of the links' load (blue idle to red saturated, FabricDrawingItem::
- * heatColour) and the colour of each rail's leaves (FabricDrawingItem::railColour).
+ * heatColour), the colour of each rail's leaves (FabricDrawingItem::railColour) and, without
+ * the heat map, of each class of link (FabricDrawingItem::linkClassColour).
  */
 struct FabricLegend
 {
     bool heatScale = false; ///< the links carry a heat map
     int rails = 0; ///< a rail-optimised fabric's rails; 0: none drawn
+    // Without the heat map (or rails), each class of link drawn, in its class's colour:
+    bool fabricLinks = false; ///< between switches (a Dragonfly's within a group)
+    bool accessLinks = false; ///< from servers to their first switch
+    bool globalLinks = false; ///< a Dragonfly's links between groups
+    /** What the fabric's switch-to-switch links join: "between switches" when empty, a
+     * Dragonfly's "within a group", a torus's "between neighbours". */
+    QString fabricLinkName;
 
-    bool isEmpty() const { return !heatScale && rails <= 0; }
+    bool linkClasses() const { return fabricLinks || accessLinks || globalLinks; }
+    bool isEmpty() const { return !heatScale && rails <= 0 && !linkClasses(); }
     bool operator==(const FabricLegend &other) const = default;
 };
 
@@ -29,7 +39,8 @@ QSizeF fabricLegendSize(QPainter &painter, const FabricLegend &legend, const QFo
 /**
  * Paints the legend in a framed white box with its top-left corner at `topLeft`, in the
  * painter's current coordinates: the heat scale as a colour bar marked 0%, 50% and 100%, the
- * rails as a swatch each with its GPU index. Nothing for an empty legend.
+ * rails as a swatch each with its GPU index, the link classes as a line each with its name.
+ * Nothing for an empty legend.
  */
 void paintFabricLegend(QPainter &painter, const FabricLegend &legend, const QFont &font,
                        QPointF topLeft);

@@ -2001,6 +2001,11 @@ private slots:
         QVERIFY(sharedText.contains(QStringLiteral("Fabric (generated graph of the baseline)")));
         QVERIFY(!sharedText.contains(QStringLiteral("leaf's colour is its rail")));
         QVERIFY(!sharedText.contains(QStringLiteral("Leaf colour: its rail")));
+        // Its links are in their class's colour (no training load to heat them), which the key
+        // under the drawing names.
+        QVERIFY(sharedText.contains(QStringLiteral("Links:")));
+        QVERIFY(sharedText.contains(QStringLiteral("between switches")));
+        QVERIFY(sharedText.contains(QStringLiteral("to servers")));
 
         const Result nothing = run({"export", sample});
         QCOMPARE(nothing.status, 2);

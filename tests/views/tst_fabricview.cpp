@@ -150,6 +150,21 @@ private slots:
         // colour leaves by tier and show no rail key.
         QCOMPARE(shown->view.canvas()->legend().rails,
                  topology == QLatin1String("rail-fat-tree") ? 8 : 0);
+        // Without the heat map, links not in a rail's colour are in their class's, and the key
+        // names the classes drawn: a Dragonfly's blue local links join routers within a group,
+        // its orange global ones the groups; a torus's join neighbouring chips.
+        const views::FabricLegend &legend = shown->view.canvas()->legend();
+        QVERIFY(!legend.heatScale);
+        if (topology == QLatin1String("dragonfly")) {
+            QVERIFY(legend.globalLinks && legend.fabricLinks);
+            QCOMPARE(legend.fabricLinkName, QStringLiteral("within a group"));
+        } else if (topology == QLatin1String("torus")) {
+            QVERIFY(legend.fabricLinks && !legend.globalLinks);
+            QCOMPARE(legend.fabricLinkName, QStringLiteral("between neighbours"));
+        } else if (topology == QLatin1String("fat-tree")) {
+            QVERIFY(legend.fabricLinks && legend.accessLinks && !legend.globalLinks);
+            QVERIFY(legend.fabricLinkName.isEmpty()); // "between switches"
+        }
         if (topology == QLatin1String("rail-fat-tree")) {
             // Zoomed out until the leaves merge into grey blocks, the key has no rails to name.
             shown->view.canvas()->setZoom(0.01);
@@ -526,8 +541,10 @@ private slots:
         shown->view.setHeatTraffic(model::FabricTraffic::Pipeline);
         QVERIFY(ready.wait(20000));
         QVERIFY(shown->view.drawingItem()->heatMap()); // choosing a class turns the map on
-        // Its colour scale shows beside it, and goes with it.
+        // Its colour scale shows beside it, and goes with it; link classes are not what the
+        // colours mean then.
         QVERIFY(shown->view.canvas()->heatLegendShown());
+        QVERIFY(!shown->view.canvas()->legend().linkClasses());
         shown->view.setHeatMap(false);
         QVERIFY(!shown->view.canvas()->heatLegendShown());
         shown->view.setHeatMap(true);
