@@ -41,9 +41,21 @@ QString heatTitle()
 {
     return tr("Link busy, share of the step");
 }
-QString railTitle()
+/** FabricDrawingItem::railColour's distinct colours: rails past these repeat them. */
+constexpr int railColours = 8;
+
+QString railTitle(int rails)
 {
-    return tr("Leaf colour: its rail (the GPU index of the NICs it connects)");
+    return rails > railColours
+        ? tr("Leaf colour: its rail (the GPU index of the NICs it connects); from rail 8 the "
+             "colours repeat")
+        : tr("Leaf colour: its rail (the GPU index of the NICs it connects)");
+}
+
+/** The rails given a swatch: each distinct colour once, so the key stays one short row. */
+int railsShown(int rails)
+{
+    return std::min(rails, railColours);
 }
 
 /** Width of the rails' swatches and their numbers in one row. */
@@ -105,8 +117,8 @@ QSizeF fabricLegendSize(QPainter &painter, const FabricLegend &legend, const QFo
             + geometry.line + geometry.pad;
     }
     if (legend.rails > 0) {
-        width = std::max({width, metrics.horizontalAdvance(railTitle()),
-                          railsWidth(metrics, geometry, legend.rails)});
+        width = std::max({width, metrics.horizontalAdvance(railTitle(legend.rails)),
+                          railsWidth(metrics, geometry, railsShown(legend.rails))});
         height += geometry.line + 0.3 * geometry.pad + std::max(geometry.swatch, geometry.line)
             + geometry.pad;
     }
@@ -158,11 +170,11 @@ void paintFabricLegend(QPainter &painter, const FabricLegend &legend, const QFon
     }
     if (legend.rails > 0) {
         painter.setPen(ink);
-        painter.drawText(QPointF(left, y + metrics.ascent()), railTitle());
+        painter.drawText(QPointF(left, y + metrics.ascent()), railTitle(legend.rails));
         y += geometry.line + 0.3 * geometry.pad;
         double x = left;
         const double rowHeight = std::max(geometry.swatch, geometry.line);
-        for (int rail = 0; rail < legend.rails; ++rail) {
+        for (int rail = 0; rail < railsShown(legend.rails); ++rail) {
             const QRectF swatch(x, y + (rowHeight - geometry.swatch) / 2, geometry.swatch,
                                 geometry.swatch);
             painter.setPen(Qt::NoPen);

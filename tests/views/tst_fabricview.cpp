@@ -21,6 +21,8 @@
 #include "model/planning/planworstfailure.h"
 
 #include <QDir>
+#include <QImage>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -97,6 +99,25 @@ private:
     }
 
 private slots:
+    void fabricKeyStaysShortWithManyRails()
+    {
+        // A node of 72 GPUs on a rail fabric has 72 rails, but the drawing has eight rail colours
+        // (repeating from rail 8): the key gives each colour one swatch, so it is as tall as
+        // eight rails' key and not 72 swatches (some 2,800 px at this font) wide.
+        QImage image(16, 16, QImage::Format_ARGB32);
+        QPainter painter(&image);
+        const QFont font;
+        views::FabricLegend legend;
+        legend.rails = 8;
+        const QSizeF eight = views::fabricLegendSize(painter, legend, font);
+        legend.rails = 72;
+        const QSizeF many = views::fabricLegendSize(painter, legend, font);
+        QCOMPARE(many.height(), eight.height());
+        // Only the title grows, by its note that the colours repeat.
+        QVERIFY2(many.width() < 2 * eight.width(),
+                 qPrintable(QStringLiteral("%1 against %2").arg(many.width()).arg(eight.width())));
+    }
+
     void drawsEachTopology_data()
     {
         QTest::addColumn<QString>("topology");
