@@ -57,6 +57,15 @@ double GpuSpec::peakFlopsPerSecond(Precision precision) const
     return it == denseFlopsPerSecond.end() ? 0.0 : it->second;
 }
 
+double GpuSpec::legacyKernelAsymptoticShare(Precision precision) const
+{
+    const double ratio = legacyKernelGemmFraction;
+    const double measured = legacyKernelGemmMeasuredDim;
+    if (measured <= 0 || ratio >= 1)
+        return ratio;
+    return ratio * measured / (measured + (1.0 - ratio) * gemmHalfPerformanceDimFor(precision));
+}
+
 bool GpuSpec::supports(Precision precision) const
 {
     return peakFlopsPerSecond(precision) > 0.0;

@@ -71,6 +71,9 @@ struct GpuSpec : CatalogEntry
      * tensor-core instructions (Ampere's mma.sync, CUTLASS SM80) reach on it: below 1 on Hopper,
      * whose full rate needs wgmma (1: native, or not measured). */
     double legacyKernelGemmFraction = 1;
+    /** The effective size 3 / (1/M + 1/N + 1/K) of the GEMM legacyKernelGemmFraction was measured
+     * on (0: a large GEMM, the fraction is the kernels' asymptotic share). */
+    double legacyKernelGemmMeasuredDim = 0;
     double kernelOverheadSeconds = 4e-6; ///< fixed cost of one kernel: launch, ramp-up and tail
     /**
      * Fixed time of one decode-attention kernel beyond streaming its K/V cache at the achievable
@@ -121,6 +124,15 @@ struct GpuSpec : CatalogEntry
             ? fp8GemmHalfPerformanceDim
             : gemmHalfPerformanceDim;
     }
+    /**
+     * The share of this GPU's large-GEMM rate the legacy kernels reach (gemmEfficiency's
+     * `asymptoticShare`), from legacyKernelGemmFraction measured at legacyKernelGemmMeasuredDim:
+     * the ratio r of two Hockney curves that share their start-up time is s (n + n½) / (n + s n½)
+     * at size n, so s = r n / (n + (1 - r) n½). A ratio measured on a mid-sized GEMM, part of whose
+     * time is start-up that the slower instructions do not lengthen, understates the share lost
+     * on large ones.
+     */
+    double legacyKernelAsymptoticShare(Precision precision) const;
     bool supports(Precision precision) const;
 };
 

@@ -93,6 +93,8 @@ void readGpuCalibration(JsonFieldReader &reader, GpuSpec &gpu)
         = calibration.optionalNumber("fp8_cast_memory_fraction", fraction).value_or(0.0);
     gpu.legacyKernelGemmFraction
         = calibration.optionalNumber("legacy_kernel_gemm_fraction", fraction).value_or(1.0);
+    gpu.legacyKernelGemmMeasuredDim
+        = calibration.optionalNumber("legacy_kernel_gemm_measured_dim", positive).value_or(0.0);
     gpu.kernelOverheadSeconds
         = calibration.optionalNumber("kernel_overhead_us", {0.0, 1000.0, false})
               .value_or(gpu.kernelOverheadSeconds * 1e6)

@@ -268,8 +268,9 @@ InferenceEstimator::BatchSetup InferenceEstimator::batchSetup(int batch) const
         = replica.maskedMultiheadKernel && m_job.engine.maskedKernelAppliesRope
         ? 0
         : m_job.engine.decodeAttentionSideKernels;
-    replica.expertGemmRateShare
-        = m_job.engine.moeGemmLegacyKernels ? gpu.legacyKernelGemmFraction : 1.0;
+    replica.expertGemmRateShare = m_job.engine.moeGemmLegacyKernels
+        ? gpu.legacyKernelAsymptoticShare(computePrecision(gpu, m_job.weightPrecision))
+        : 1.0;
     // Stages hand 16-bit hidden states to the next node over the scale-out network.
     replica.stageLink = stages > 1 ? m_hw.scaleOutLink(2) : LinkLevel {};
     return s;

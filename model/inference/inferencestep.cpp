@@ -36,8 +36,8 @@ public:
                  double rateShare = 1.0)
     {
         const double flops = 2.0 * m_rows * n * k;
-        const double efficiency = rateShare
-            * gemmEfficiency(m_gpu, m_compute, groupRows > 0 ? groupRows : m_rows, n, k);
+        const double efficiency
+            = gemmEfficiency(m_gpu, m_compute, groupRows > 0 ? groupRows : m_rows, n, k, rateShare);
         const double computeSeconds = flops / (m_gpu.peakFlopsPerSecond(m_compute) * efficiency);
         // Its bytes at the rate a GEMM of few rows streams its weights, which is below an
         // element-wise kernel's (GpuSpec::gemmWeightStreamingFraction).

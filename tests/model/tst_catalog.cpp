@@ -4,6 +4,7 @@
 #include "model/core/inputerror.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
+#include "model/training/gemmefficiency.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -113,6 +114,24 @@ private slots:
         QCOMPARE(catalog.gpu("h100-sxm5-80gb").legacyKernelGemmFraction, 0.728);
         QCOMPARE(catalog.gpu("h200-sxm-141gb").legacyKernelGemmFraction, 0.728);
         QCOMPARE(catalog.gpu("l40s").legacyKernelGemmFraction, 1.0);
+        // Measured at 512 rows an expert, K 2048, N 1536: effective size 3 / (1/512 + 1/1536 +
+        // 1/2048) = 970.1, where part of the time is start-up the slower instructions do not
+        // lengthen; on large GEMMs the SM80 kernels keep 0.728 x 970 / (970 + 0.272 x 517) =
+        // 0.63582 of the rate (n_half 517 on both parts), and the L40S all of it.
+        const GpuSpec &h100 = catalog.gpu("h100-sxm5-80gb");
+        QCOMPARE(h100.legacyKernelGemmMeasuredDim, 970.0);
+        QVERIFY(qAbs(h100.legacyKernelAsymptoticShare(Precision::BF16) - 0.63582) < 1e-5);
+        QVERIFY(qAbs(catalog.gpu("h200-sxm-141gb").legacyKernelAsymptoticShare(Precision::BF16)
+                     - 0.63582)
+                < 1e-5);
+        QCOMPARE(catalog.gpu("l40s").legacyKernelAsymptoticShare(Precision::BF16), 1.0);
+        // With that share the SM80 curve reproduces the published ratio at the published shape:
+        // 116.9 / 160.5 = 0.728 at M 512, N 1536, K 2048.
+        const double share = h100.legacyKernelAsymptoticShare(Precision::BF16);
+        QVERIFY(qAbs(gemmEfficiency(h100, Precision::BF16, 512, 1536, 2048, share)
+                         / gemmEfficiency(h100, Precision::BF16, 512, 1536, 2048)
+                     - 116.9 / 160.5)
+                < 1e-3);
         // Decode attention's fixed time: 15 us on the H100 and 20 us on the A100 (FlashInfer's
         // batch decode), 17 us on the H200 and 11 us on the L40S (TensorRT-LLM's, aiconfigurator);
         // the L4 has no measurement, 0 (the launch cost applies).
@@ -433,6 +452,10 @@ private slots:
             << "calibration"
             << R"({"gemm_peak_fraction": 0.8, "gemm_half_performance_dim": 256, "memory_achievable_fraction": 0.8, "scale_up_busbw_gb_per_s": 80, "legacy_kernel_gemm_fraction": 0, "source": "x"})"
             << "/gpus/0/calibration/legacy_kernel_gemm_fraction: must be greater than 0";
+        QTest::newRow("legacy kernel measurement size not positive")
+            << "calibration"
+            << R"({"gemm_peak_fraction": 0.8, "gemm_half_performance_dim": 256, "memory_achievable_fraction": 0.8, "scale_up_busbw_gb_per_s": 80, "legacy_kernel_gemm_fraction": 0.7, "legacy_kernel_gemm_measured_dim": -970, "source": "x"})"
+            << "/gpus/0/calibration/legacy_kernel_gemm_measured_dim: must be greater than 0";
         QTest::newRow("weight streaming fraction above 1")
             << "calibration"
             << R"({"gemm_peak_fraction": 0.8, "gemm_half_performance_dim": 256, "memory_achievable_fraction": 0.8, "scale_up_busbw_gb_per_s": 80, "gemm_weight_streaming_fraction": 1.2, "source": "x"})"

@@ -881,8 +881,13 @@ private slots:
         // 1/4096) = 1323.4: 0.5638, so 0.8624 ms a layer at 989.4 TFLOP/s (the 939.5 MB of
         // weights take 0.225 ms at 4.8 TB/s x 0.87: compute-bound), plus 3.5 us: 27.71 ms over
         // 32 layers.
-        // TensorRT-LLM 0.9 runs CUTLASS SM80 MoE kernels on Hopper, 0.728 of the SM90 rate
-        // (grouped_gemm pull request 37): 0.8624 / 0.728 = 1.1846 ms + 3.5 us, x 32 = 38.02 ms.
+        // TensorRT-LLM 0.9 runs CUTLASS SM80 MoE kernels on Hopper, measured at 0.728 of the SM90
+        // rate on a grouped GEMM of effective size 970 (512 rows an expert, K 2048, N 1536;
+        // grouped_gemm pull request 37). Two Hockney curves that share their start-up time have
+        // the ratio s (n + 517) / (n + 517 s), so the SM80 kernels' large-GEMM share is s = 0.728
+        // x 970 / (970 + 0.272 x 517) = 0.63582, and at n = 1323.4 they reach 0.63582 x 0.784 x
+        // 1323.4 / (1323.4 + 0.63582 x 517) = 0.39930: 4.810e11 / (989.4e12 x 0.39930) = 1.2175
+        // ms + 3.5 us, x 32 = 39.07 ms.
         const auto prefillOf = [](const std::string &gpu, const std::string &engine) {
             return estimator(gpu, "mixtral-8x7b", Precision::FP16, 2, 2048, 1, 1, engine)
                 .estimate()
@@ -895,8 +900,26 @@ private slots:
         const double legacySeconds = findOperation(legacy, name)->seconds;
         QVERIFY2(qAbs(nativeSeconds - 27.71e-3) < 0.02e-3,
                  qPrintable(QString::number(nativeSeconds)));
-        QVERIFY2(qAbs(legacySeconds - 38.02e-3) < 0.02e-3,
+        QVERIFY2(qAbs(legacySeconds - 39.07e-3) < 0.02e-3,
                  qPrintable(QString::number(legacySeconds)));
+        // A decode step of 64 sequences routes 128 rows, 16 an expert: n = 3 / (1/16 + 1/14336 +
+        // 1/4096) = 47.76, where most of a GEMM's time is its start-up, which the slower
+        // instructions do not lengthen: 0.784 x 47.76 / 564.76 = 0.06630 natively, 0.63582 x
+        // 0.784 x 47.76 / (47.76 + 328.72) = 0.06324 for SM80 kernels, 4.8% slower (not the
+        // 1 / 0.728 = 37% of a large GEMM; the weights' streaming, 0.237 ms a layer, is about as
+        // long as either).
+        const auto decodeOf = [&](const std::string &engine) {
+            return findOperation(estimator("h200-sxm-141gb", "mixtral-8x7b", Precision::FP16, 2,
+                                           2048, 1, 64, engine)
+                                     .estimate()
+                                     .decodeOperations,
+                                 name)
+                ->seconds;
+        };
+        const double nativeDecode = decodeOf("tensorrt-llm-0.12");
+        const double legacyDecode = decodeOf("tensorrt-llm-0.9");
+        QVERIFY2(legacyDecode >= nativeDecode && legacyDecode <= 1.05 * nativeDecode,
+                 qPrintable(QStringLiteral("%1 against %2").arg(legacyDecode).arg(nativeDecode)));
         // The dense GEMMs are TensorRT-LLM's own either way, and on an A100 the SM80 kernels are
         // native: no difference.
         QCOMPARE(findOperation(legacy, "QKV projection")->seconds,
@@ -1175,16 +1198,15 @@ private slots:
                 QVERIFY2(std::abs(row.signedError()) <= 0.15,
                          qPrintable(QString::fromStdString(row.id) + " "
                                     + QString::number(row.signedError())));
-        // Latency at a given batch: a first-token row beyond 30% (Mixtral's 128-token prompt on
-        // H200, -40%, close to the floor of reading every expert; short prompts on small models
-        // reach +18%).
-        QEXPECT_FAIL("", "first-token rows beyond 30%", Continue);
-        QVERIFY(l.maxAbsoluteError <= 0.30);
-        // Beyond 30%: TensorRT-LLM 0.9's Mixtral 2,048/2,048 row on H200 (-35%), whose three
-        // siblings on H100, A100 and L40S are faster than reading every expert's weights
-        // allows and are set aside. Mistral 7B and Falcon 180B, on the masked multi-head
-        // kernel, are within 18%.
-        QEXPECT_FAIL("", "TensorRT-LLM 0.9's Mixtral 2,048/2,048 on H200", Continue);
+        // Latency at a given batch: every row within 30% (Mixtral's 128-token prompt on H200 was
+        // -40% while TensorRT-LLM 0.9's SM80 expert kernels were charged their large-GEMM
+        // slowness on start-up time too; it is -28%).
+        QVERIFY2(l.maxAbsoluteError <= 0.30, qPrintable(QString::number(l.maxAbsoluteError)));
+        // Beyond 30%: TensorRT-LLM 0.9's Mixtral 128/2,048 row on the L40S (-31%); the 2,048/2,048
+        // row on H200 was -35% before that (-26%), and its three siblings on H100, A100 and L40S
+        // are faster than reading every expert's weights allows and are set aside. Mistral 7B
+        // and Falcon 180B, on the masked multi-head kernel, are within 18%.
+        QEXPECT_FAIL("", "TensorRT-LLM 0.9's Mixtral 128/2,048 on the L40S", Continue);
         QVERIFY(t.maxAbsoluteError <= 0.30);
         QEXPECT_FAIL("", "MLPerf server latencies: the fleet is near saturation", Continue);
         QVERIFY(u.maxAbsoluteError <= 0.30);

@@ -1492,6 +1492,26 @@ private slots:
             < 1.0);
     }
 
+    void slowerInstructionsKeepTheStartUpTime()
+    {
+        // A kernel at half the large-GEMM rate whose start-up time is the same: Hockney's t(n) =
+        // n / r + n_half / r becomes n / (r / 2) + n_half / r. A GPU with fraction 0.8 and
+        // n_half 500: at n = 500 the native kernel reaches 0.8 x 500 / 1000 = 0.4 and the slower
+        // one 500 / (500 x 2 + 500) x 0.8 = 0.2667 (2 / 3 of it, not 1 / 2); at n = 50, where
+        // start-up is most of the time, 0.8 x 50 / 550 = 0.07273 against 50 / (100 + 500) x 0.8 =
+        // 0.06667 (11 / 12); at n = 500,000 about half.
+        GpuSpec gpu;
+        gpu.gemmPeakFraction = 0.8;
+        gpu.gemmHalfPerformanceDim = 500;
+        QVERIFY(qAbs(gemmEfficiency(gpu, Precision::BF16, 500, 500, 500) - 0.4) < 1e-12);
+        QVERIFY(qAbs(gemmEfficiency(gpu, Precision::BF16, 500, 500, 500, 0.5) - 0.8 / 3) < 1e-12);
+        QVERIFY(qAbs(gemmEfficiency(gpu, Precision::BF16, 50, 50, 50, 0.5) - 0.8 / 12) < 1e-12);
+        QVERIFY(qAbs(gemmEfficiency(gpu, Precision::BF16, 5e5, 5e5, 5e5, 0.5)
+                         / gemmEfficiency(gpu, Precision::BF16, 5e5, 5e5, 5e5)
+                     - 0.5)
+                < 1e-3);
+    }
+
     void fp8GemmsFollowTheirOwnSweep()
     {
         // cuBLASLt FP8 square GEMMs on an H100 after 10,000 warm-up iterations (ND H100 v5
