@@ -138,7 +138,10 @@ public:
             start = gap.capturedEnd();
         }
         appendWord(text.mid(start));
-        return result;
+        // No break inside a unit such as "GB/s" or "USD/kWh": a word joiner after a slash between
+        // letters (a cell ended a line at "4,176 GB/" and put "s" alone on the next).
+        static const QRegularExpression unitSlash(QStringLiteral("(?<=[A-Za-z])/(?=[A-Za-z])"));
+        return result.replace(unitSlash, QStringLiteral("/") + QChar(0x2060));
     }
 
     double textHeight(const QString &text, double w) const

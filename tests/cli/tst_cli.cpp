@@ -1995,6 +1995,24 @@ private slots:
             }
         }
 
+        // A unit is never split at its slash where a table cell wraps: the DeepSeek-V3 serving
+        // report's comparison ended a bottleneck line at "4,176 GB/" and began the next with "s".
+        const QString servingPdf = m_dir.filePath(QStringLiteral("serving.pdf"));
+        QCOMPARE(run({"export", CP_SOURCE_DIR "/samples/h200-deepseek-v3-serving.json", "--pdf",
+                      servingPdf, "--no-scaling"})
+                     .status,
+                 0);
+        const QString servingText
+            = QString::fromUtf8(pdfText(servingPdf, {QStringLiteral("-layout")}));
+        QVERIFY(servingText.contains(QStringLiteral("GB/s")));
+        const QRegularExpression splitUnit(
+            QStringLiteral("\\b(GB|TB|MB|kW|USD|tokens|TFLOP)/(\\s|$)"),
+            QRegularExpression::MultilineOption);
+        const QRegularExpressionMatch split = splitUnit.match(servingText);
+        QVERIFY2(
+            !split.hasMatch(),
+            qPrintable(servingText.mid(std::max<qsizetype>(0, split.capturedStart() - 200), 300)));
+
         // The shared cluster's 2,048 GPUs are drawn as an overview whose leaves are grey blocks:
         // neither the caption nor a key speaks of rail colours the page does not show.
         const QString sharedText = QString::fromUtf8(pdfText(sharedPdf));
