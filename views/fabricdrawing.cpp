@@ -525,6 +525,7 @@ FabricDrawing buildPlanFabricDrawing(const model::Plan &plan, const model::Catal
                          model::planEndpointsPerNode(plan, *fabric));
         d.loadNote = loadNoteOf(loads);
         d.hasLoads = !loads.utilisation.empty();
+        d.traffic = loads.traffic;
         return d;
     } catch (const std::exception &error) {
         none.error = std::string("The fabric cannot be built: ") + error.what();

@@ -91,6 +91,10 @@ struct FabricDrawing
     /** What the heat map shows: "data-parallel rings over 16 nodes ..."; empty without loads. */
     std::string loadNote;
     bool hasLoads = false; ///< the lines carry a heat map (utilisation >= 0)
+    /** The traffic the heat map shows: one class's flows all at once (utilisation: the share of
+     * a link's capacity they take while they run) or all of a step's bytes (the share of the
+     * step the link is busy). */
+    model::FabricTraffic traffic = model::FabricTraffic::DataParallel;
 };
 
 /**

@@ -242,6 +242,24 @@ FabricLegend FabricDrawingItem::legendAt(double levelOfDetail) const
 {
     FabricLegend legend;
     legend.heatScale = m_heatMap && m_drawing->hasLoads;
+    // One class of flows is drawn as the share of a link's capacity they take while they all
+    // run; all of a step's traffic as the share of the step a link is busy (FabricLinkLoads).
+    switch (m_drawing->traffic) {
+    case model::FabricTraffic::DataParallel:
+        legend.heatTitle
+            = QObject::tr("Link load while the data-parallel rings run, share of capacity");
+        break;
+    case model::FabricTraffic::Pipeline:
+        legend.heatTitle = QObject::tr("Link load while the pipeline sends run, share of capacity");
+        break;
+    case model::FabricTraffic::ExpertParallel:
+        legend.heatTitle
+            = QObject::tr("Link load while the expert all-to-all runs, share of capacity");
+        break;
+    case model::FabricTraffic::All:
+        legend.heatTitle = QObject::tr("Link busy, share of the step");
+        break;
+    }
     legend.rails = showsBundles(levelOfDetail) ? 0 : m_drawing->rails;
     // Without the heat map links take their class's colour, but for a rail fabric's drawn one
     // by one, which take their rail's.

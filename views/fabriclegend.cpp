@@ -37,9 +37,9 @@ struct LegendGeometry
     double swatch;
 };
 
-QString heatTitle()
+QString heatTitle(const FabricLegend &legend)
 {
-    return tr("Link busy, share of the step");
+    return legend.heatTitle.isEmpty() ? tr("Link busy, share of the step") : legend.heatTitle;
 }
 /** FabricDrawingItem::railColour's distinct colours: rails past these repeat them. */
 constexpr int railColours = 8;
@@ -112,7 +112,7 @@ QSizeF fabricLegendSize(QPainter &painter, const FabricLegend &legend, const QFo
     double width = 0;
     double height = geometry.pad;
     if (legend.heatScale) {
-        width = std::max({width, metrics.horizontalAdvance(heatTitle()), geometry.barWidth});
+        width = std::max({width, metrics.horizontalAdvance(heatTitle(legend)), geometry.barWidth});
         height += geometry.line + 0.3 * geometry.pad + geometry.barHeight + 0.3 * geometry.pad
             + geometry.line + geometry.pad;
     }
@@ -147,7 +147,7 @@ void paintFabricLegend(QPainter &painter, const FabricLegend &legend, const QFon
     double y = box.top() + geometry.pad;
     if (legend.heatScale) {
         painter.setPen(ink);
-        painter.drawText(QPointF(left, y + metrics.ascent()), heatTitle());
+        painter.drawText(QPointF(left, y + metrics.ascent()), heatTitle(legend));
         y += geometry.line + 0.3 * geometry.pad;
         const int steps = 64; // a smooth bar in any device's units
         for (int step = 0; step < steps; ++step) {

@@ -19,6 +19,8 @@ namespace cp::views {
 struct FabricLegend
 {
     bool heatScale = false; ///< the links carry a heat map
+    /** What the heat scale measures: "Link busy, share of the step" when empty. */
+    QString heatTitle;
     int rails = 0; ///< a rail-optimised fabric's rails; 0: none drawn
     // Without the heat map (or rails), each class of link drawn, in its class's colour:
     bool fabricLinks = false; ///< between switches (a Dragonfly's within a group)

@@ -822,9 +822,11 @@ private slots:
             const auto box = it.next();
             groupLabelHeight = box.captured(2).toDouble() - box.captured(1).toDouble();
         }
-        // A legend under the drawing says what its colours mean: the heat map's scale and,
-        // on this rail-optimised fabric, the eight rails' colours.
-        QVERIFY2(text.contains(QStringLiteral("Link busy, share of the step")), qPrintable(text));
+        // A legend under the drawing says what its colours mean: the heat map's scale (the
+        // data-parallel rings' load while they run, not a share of the step) and, on this
+        // rail-optimised fabric, the eight rails' colours.
+        QVERIFY2(text.contains(QStringLiteral("Link load while the data-parallel rings run")),
+                 qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("Leaf colour: its rail")));
         double tableWordHeight = 0; // "QKV projection", a row of the step's operations table
         double chartTitleHeight = 0; // the tallest "Step time breakdown": the chart's title

@@ -566,6 +566,8 @@ private slots:
         // colours mean then.
         QVERIFY(shown->view.canvas()->heatLegendShown());
         QVERIFY(!shown->view.canvas()->legend().linkClasses());
+        QCOMPARE(shown->view.canvas()->legend().heatTitle,
+                 QStringLiteral("Link load while the pipeline sends run, share of capacity"));
         shown->view.setHeatMap(false);
         QVERIFY(!shown->view.canvas()->heatLegendShown());
         shown->view.setHeatMap(true);
@@ -599,6 +601,11 @@ private slots:
         shown->view.setHeatTraffic(model::FabricTraffic::All);
         QVERIFY(ready.wait(20000));
         QVERIFY(shown->view.statusText().contains(QStringLiteral("bytes of one")));
+        // Its key says so: the share of the step a link is busy. One class's flows (the
+        // pipeline sends above) are the share of a link's capacity they take while they run,
+        // red where they saturate it, not a link busy all step.
+        QCOMPARE(shown->view.canvas()->legend().heatTitle,
+                 QStringLiteral("Link busy, share of the step"));
         const views::FabricDrawing &all = shown->view.drawingItem()->drawing();
         for (const auto &line : all.links)
             if (line.linkClass == model::LinkClass::Access) {
