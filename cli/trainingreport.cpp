@@ -164,9 +164,9 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                       + model::humanWait(r.mtbfSeconds)});
     if (r.checkpointsWritable)
         table.addRow({"checkpoint",
-                      format("%.0f GB", run.checkpointBytes / units::giga)
-                          + format(", write %.0f s", r.checkpointWriteSeconds)
-                          + format(" (restore %.0f s)", r.checkpointReadSeconds) + " to "
+                      model::humanBytes(run.checkpointBytes) + ", write "
+                          + model::humanDuration(r.checkpointWriteSeconds) + " (restore "
+                          + model::humanDuration(r.checkpointReadSeconds) + ") to "
                           + setup.storage.name
                           + (r.asyncCheckpoints ? format(" in the background after a %.2f s copy",
                                                          r.checkpointBlockedSeconds)
@@ -176,7 +176,7 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                           + format(", every %.0f min (Young)", r.checkpointIntervalSeconds / 60)});
     else
         table.addRow({"checkpoint",
-                      format("%.0f GB", run.checkpointBytes / units::giga)
+                      model::humanBytes(run.checkpointBytes)
                           + " cannot be written: no storage; every failure "
                             "restarts the run from its start"});
     table.addRow({"restart",

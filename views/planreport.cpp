@@ -1072,9 +1072,8 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
     const QList<QStringList> rows
         = {{QObject::tr("Checkpoint"), human(model::humanBytes(run.checkpointBytes))},
            {QObject::tr("Burst (all nodes write at once)"),
-            QObject::tr("%1 s").arg(fixed(r.checkpointWriteSeconds, 0))},
-           {QObject::tr("Restore at restart"),
-            QObject::tr("%1 s").arg(fixed(r.checkpointReadSeconds, 0))},
+            human(model::humanDuration(r.checkpointWriteSeconds))},
+           {QObject::tr("Restore at restart"), human(model::humanDuration(r.checkpointReadSeconds))},
            {QObject::tr("Stored (data and two checkpoints)"),
             human(model::humanBytes(run.storedBytes))},
            // What holds the data and checkpoints and feeds the loader; more systems than that
