@@ -322,6 +322,7 @@ QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
         text.replace(QStringLiteral("Cost per million output tokens (USD)"),
                      QStringLiteral("USD / M output tokens"));
         text.replace(QStringLiteral("(million USD)"), QStringLiteral("(M USD)"));
+        text.replace(QStringLiteral("(thousand USD)"), QStringLiteral("(k USD)"));
         return text;
     };
     QValueAxis *x = fittedAxis(shortTitle(c.paretoTimeLabel), xMin, xMax);

@@ -671,26 +671,60 @@ ScenarioResult estimateScenario(const Plan &plan, std::size_t index, const Plan 
     return result;
 }
 
-/** Each scenario's point on the time-cost plane (training: days and run cost; serving: TTFT and
- * cost per million tokens), and which points another beats on both. */
+/**
+ * Training's Pareto points, wall seconds and run USD, in the units their largest values read in
+ * (a two-hour run's cost of $520 is not 0.00052 million USD over 0.088 days): days from two days,
+ * hours from two hours, else minutes; million USD from a million, thousand from a thousand, else
+ * USD. The axis labels name the units.
+ */
+void putTrainingParetoInReadableUnits(ScenarioComparison &comparison)
+{
+    double longest = 0;
+    double dearest = 0;
+    for (const auto &point : comparison.paretoPoints)
+        if (point) {
+            longest = std::max(longest, point->first);
+            dearest = std::max(dearest, point->second);
+        }
+    struct Unit
+    {
+        const char *name;
+        double size;
+    };
+    const Unit time = longest >= 2 * units::secondsPerDay ? Unit {"days", units::secondsPerDay}
+        : longest >= 2 * 3600.0                           ? Unit {"h", 3600.0}
+                                                          : Unit {"min", 60.0};
+    const Unit money = dearest >= units::mega ? Unit {"million USD", units::mega}
+        : dearest >= units::kilo              ? Unit {"thousand USD", units::kilo}
+                                              : Unit {"USD", 1.0};
+    for (auto &point : comparison.paretoPoints)
+        if (point)
+            point = std::pair(point->first / time.size, point->second / money.size);
+    comparison.paretoTimeLabel = std::string("Wall time to train (") + time.name + ")";
+    comparison.paretoCostLabel = std::string("Run cost (") + money.name + ")";
+}
+
+/** Each scenario's point on the time-cost plane (training: wall time and run cost; serving:
+ * TTFT and cost per million tokens), and which points another beats on both. */
 void findParetoFront(ScenarioComparison &comparison, bool training)
 {
-    comparison.paretoTimeLabel = training ? "Wall time to train (days)" : "TTFT p95 (ms)";
-    comparison.paretoCostLabel
-        = training ? "Run cost (million USD)" : "Cost per million output tokens (USD)";
     for (const ScenarioResult &s : comparison.scenarios) {
         std::optional<std::pair<double, double>> point;
         const PlanEstimate &e = s.estimate;
         if (s.ok && training && trainingFound(e) && e.hasTrainingRun
             && e.trainingRun.operations.wallSeconds > 0)
-            point = std::pair(e.trainingRun.operations.wallSeconds / units::secondsPerDay,
-                              e.trainingRun.operations.costUsd / units::mega);
+            point
+                = std::pair(e.trainingRun.operations.wallSeconds, e.trainingRun.operations.costUsd);
         else if (s.ok && !training && inferenceWorks(e))
             point = std::pair(e.inference.ttftSeconds * 1e3,
                               e.inference.costPerMillionOutputTokensUsd);
         comparison.paretoPoints.push_back(point);
     }
     comparison.dominated = paretoDominated(comparison.paretoPoints);
+    comparison.paretoTimeLabel = "TTFT p95 (ms)";
+    comparison.paretoCostLabel = "Cost per million output tokens (USD)";
+    if (training)
+        putTrainingParetoInReadableUnits(comparison);
 }
 
 /** The baseline's training throughput at another GPU count (a gap where no layout runs). */

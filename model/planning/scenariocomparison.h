@@ -99,7 +99,10 @@ struct ScenarioComparison
     /** Pareto front over (time or latency, cost), both minimised: true where another
      * scenario is no worse in both and better in one. */
     std::vector<bool> dominated;
-    std::string paretoTimeLabel; ///< "Time to train (days)" or "TTFT p95 (ms)"
+    /** "Wall time to train (days)" (or h, min) or "TTFT p95 (ms)": the points' time unit. */
+    std::string paretoTimeLabel;
+    /** "Run cost (million USD)" (or thousand USD, USD) or "Cost per million output tokens
+     * (USD)": the points' cost unit. */
     std::string paretoCostLabel;
     std::vector<std::optional<std::pair<double, double>>> paretoPoints; ///< (time, cost)
     std::vector<ScalingPoint> scaling; ///< the baseline at other GPU counts

@@ -314,11 +314,32 @@ private slots:
         QCOMPARE(c.scaling[0].efficiency, 1.0);
         QCOMPARE(c.scaling[3].tokensPerSecond,
                  c.scenarios[0].estimate.training.best.tokensPerSecond);
-        // Pareto points are (wall days, run cost in million USD).
+        // Pareto points are in the units their size reads in: this plan trains for weeks (days)
+        // at a cost of hundreds of thousands of dollars (thousand USD).
+        QCOMPARE(c.paretoTimeLabel, std::string("Wall time to train (days)"));
         QCOMPARE(c.paretoPoints[0]->first,
                  c.scenarios[0].estimate.trainingRun.operations.wallSeconds / units::secondsPerDay);
+        QCOMPARE(c.paretoCostLabel, std::string("Run cost (thousand USD)"));
         QCOMPARE(c.paretoPoints[0]->second,
-                 c.scenarios[0].estimate.trainingRun.operations.costUsd / 1e6);
+                 c.scenarios[0].estimate.trainingRun.operations.costUsd / 1e3);
+    }
+
+    void paretoPointsOfAShortRunReadInHoursAndDollars()
+    {
+        // The ViT sample trains ImageNet on 128 H100s in about two hours for a few hundred
+        // dollars: its Pareto chart read "0.00049 - 0.00053" million USD against "0.0882 -
+        // 0.0886" days. Hours from two hours of wall time, USD below a thousand.
+        const ScenarioComparison c = compareScenarios(
+            cp::test::loadSamplePlan("h100-128-vit-imagenet-nfs.json"), m_catalog, {});
+        QVERIFY(c.paretoPoints[0]);
+        const auto &operations = c.scenarios[0].estimate.trainingRun.operations;
+        QVERIFY2(operations.wallSeconds >= 2 * 3600.0 && operations.wallSeconds < 2 * 86400.0,
+                 qPrintable(QString::number(operations.wallSeconds)));
+        QVERIFY2(operations.costUsd < 1000.0, qPrintable(QString::number(operations.costUsd)));
+        QCOMPARE(c.paretoTimeLabel, std::string("Wall time to train (h)"));
+        QCOMPARE(c.paretoCostLabel, std::string("Run cost (USD)"));
+        QCOMPARE(c.paretoPoints[0]->first, operations.wallSeconds / 3600.0);
+        QCOMPARE(c.paretoPoints[0]->second, operations.costUsd);
     }
 
     void variantsShowTheFastestPublishedRunOnTheirGpu()
