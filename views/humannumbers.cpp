@@ -4,8 +4,11 @@
 #include "model/core/humantext.h"
 #include "model/inference/inferenceestimate.h"
 
+#include <QFontMetrics>
 #include <QLocale>
 #include <QObject>
+#include <QRegularExpression>
+#include <QStringList>
 
 #include <cmath>
 
@@ -80,6 +83,28 @@ QString offlineJobSummary(const model::InferenceEstimate &estimate)
              QString::fromStdString(model::humanDuration(job.seconds)),
              QLocale().toString(job.outputTokensPerSecondPerGpu, 'f', 0), comparisonNumber(job.usd),
              QString::fromStdString(model::humanEnergy(job.joules)));
+}
+
+QString wrappedToWidth(const QString &text, const QFontMetrics &metrics, int width)
+{
+    // A leading indent (a row that details the one above) starts every line.
+    const qsizetype firstWord = text.indexOf(QRegularExpression(QStringLiteral("\\S")));
+    const QString indent = firstWord > 0 ? text.left(firstWord) : QString();
+    width -= metrics.horizontalAdvance(indent);
+    QStringList lines;
+    QString line;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > width) {
+            lines << indent + line;
+            line = word;
+        } else {
+            line = candidate;
+        }
+    }
+    if (!line.isEmpty())
+        lines << indent + line;
+    return lines.join(QLatin1Char('\n'));
 }
 
 } // namespace cp::views

@@ -3,6 +3,8 @@
 
 #include <QString>
 
+class QFontMetrics;
+
 #include <string>
 
 namespace cp::model {
@@ -28,6 +30,10 @@ QString replicaCount(int replicas);
  * 1,813 and 1 of 1,187: 2 min, 12,241 output tokens/s per GPU over the job, 0.207 USD, 281 Wh".
  */
 QString offlineJobSummary(const model::InferenceEstimate &estimate);
+
+/** `text` broken into lines of at most `width` pixels at its spaces (a word wider than that
+ * keeps a line of its own); a leading indent starts every line. */
+QString wrappedToWidth(const QString &text, const QFontMetrics &metrics, int width);
 
 /** A figure for a table cell: grouped thousands, decimals by magnitude, counts as integers. */
 QString comparisonNumber(double value, const std::string &unit = {});

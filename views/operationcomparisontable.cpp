@@ -13,7 +13,6 @@ OperationComparisonTable::OperationComparisonTable(QWidget *parent)
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     verticalHeader()->hide();
-    setWordWrap(false);
 }
 
 void OperationComparisonTable::setRows(const std::vector<model::OperationComparisonRow> &rows,
@@ -25,6 +24,11 @@ void OperationComparisonTable::setRows(const std::vector<model::OperationCompari
     QStringList headers = {tr("Where the time goes"), tr("Unit")};
     for (int i = 0; i < scenarioNames.size(); ++i)
         headers << (i == highlight ? QStringLiteral("▶ ") : QString()) + scenarioNames[i];
+    // Long operation and scenario names wrap (at 1366 x 768 the third scenario's figures were
+    // cut at the panel's edge behind a 260-pixel name column), as in the comparison table.
+    const QFontMetrics metrics(font());
+    for (int c = 2; c < headers.size(); ++c)
+        headers[c] = wrappedToWidth(headers[c], metrics, 120);
     setHorizontalHeaderLabels(headers);
     // A title row before each phase's first row.
     int count = 0;
@@ -59,7 +63,12 @@ void OperationComparisonTable::setRows(const std::vector<model::OperationCompari
             item->setTextAlignment(alignment | Qt::AlignVCenter);
             setItem(r, column, item);
         };
-        add(0, QStringLiteral("  ") + QString::fromStdString(row.label), Qt::AlignLeft);
+        add(0,
+            wrappedToWidth(QStringLiteral("  ") + QString::fromStdString(row.label), metrics, 170),
+            Qt::AlignLeft);
+        // Whole, on one line: in the tooltip, and for readers of the table as the model words it.
+        item(r, 0)->setToolTip(QString::fromStdString(row.label));
+        item(r, 0)->setData(Qt::UserRole, QStringLiteral("  ") + QString::fromStdString(row.label));
         add(1, QString::fromStdString(row.unit), Qt::AlignLeft);
         for (std::size_t i = 0; i < row.values.size(); ++i)
             add(static_cast<int>(i) + 2,

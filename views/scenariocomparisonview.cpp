@@ -27,30 +27,6 @@ namespace cp::views {
 
 namespace {
 
-/** `text` broken into lines of at most `width` pixels at its spaces (a word wider than that
- * keeps a line of its own). */
-QString wrappedToWidth(const QString &text, const QFontMetrics &metrics, int width)
-{
-    // A leading indent (a row that details the one above) starts every line.
-    const qsizetype firstWord = text.indexOf(QRegularExpression(QStringLiteral("\\S")));
-    const QString indent = firstWord > 0 ? text.left(firstWord) : QString();
-    width -= metrics.horizontalAdvance(indent);
-    QStringList lines;
-    QString line;
-    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-        if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > width) {
-            lines << indent + line;
-            line = word;
-        } else {
-            line = candidate;
-        }
-    }
-    if (!line.isEmpty())
-        lines << indent + line;
-    return lines.join(QLatin1Char('\n'));
-}
-
 bool hasParetoFront(const model::ScenarioComparison &comparison)
 {
     return std::any_of(comparison.paretoPoints.begin(), comparison.paretoPoints.end(),
