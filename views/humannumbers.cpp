@@ -3,6 +3,7 @@
 
 #include "model/core/humantext.h"
 #include "model/inference/inferenceestimate.h"
+#include "model/planning/scenariocomparison.h"
 
 #include <QFontMetrics>
 #include <QLocale>
@@ -105,6 +106,19 @@ QString wrappedToWidth(const QString &text, const QFontMetrics &metrics, int wid
     if (!line.isEmpty())
         lines << indent + line;
     return lines.join(QLatin1Char('\n'));
+}
+
+bool differsAsShown(const model::ComparisonRow &row)
+{
+    if (row.isText() || !row.differs)
+        return row.differs;
+    const auto shown = [&](const std::optional<double> &value) {
+        return value ? comparisonNumber(*value, row.unit) : QString();
+    };
+    for (std::size_t i = 1; i < row.values.size(); ++i)
+        if (shown(row.values[i]) != shown(row.values[0]))
+            return true;
+    return false;
 }
 
 } // namespace cp::views

@@ -8,8 +8,9 @@ class QFontMetrics;
 #include <string>
 
 namespace cp::model {
+struct ComparisonRow;
 struct InferenceEstimate;
-}
+} // namespace cp::model
 
 namespace cp::views {
 
@@ -37,5 +38,10 @@ QString wrappedToWidth(const QString &text, const QFontMetrics &metrics, int wid
 
 /** A figure for a table cell: grouped thousands, decimals by magnitude, counts as integers. */
 QString comparisonNumber(double value, const std::string &unit = {});
+
+/** Whether a comparison row's cells read differently as comparisonNumber() prints them: a row
+ * whose figures differ only past the digits shown ("98.92" three times) is not tinted as if
+ * the scenarios differed there. */
+bool differsAsShown(const model::ComparisonRow &row);
 
 } // namespace cp::views

@@ -898,6 +898,7 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
             QStringList cells
                 = {QString::fromStdString(row.label), QString::fromStdString(row.unit)};
             QList<QColor> fill = {QColor(), QColor()};
+            const bool tinted = differsAsShown(row);
             for (std::size_t i = first; i < last; ++i) {
                 // One change per line reads better than a wrapped "; " list.
                 QString text = row.isText()
@@ -910,7 +911,7 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
                     text.prepend(QStringLiteral("★ "));
                 cells << text;
                 fill << (static_cast<int>(i) == row.bestIndex ? QColor(0xd4, 0xf5, 0xd4)
-                             : row.differs                    ? QColor(0xff, 0xf6, 0xd5)
+                             : tinted                         ? QColor(0xff, 0xf6, 0xd5)
                                                               : QColor());
             }
             rows << cells;
@@ -1069,19 +1070,19 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
                                    "bytes per token, never a bottleneck."),
                        9);
     }
-    const QList<QStringList> rows
-        = {{QObject::tr("Checkpoint"), human(model::humanBytes(run.checkpointBytes))},
-           {QObject::tr("Burst (all nodes write at once)"),
-            human(model::humanDuration(r.checkpointWriteSeconds))},
-           {QObject::tr("Restore at restart"), human(model::humanDuration(r.checkpointReadSeconds))},
-           {QObject::tr("Stored (data and two checkpoints)"),
-            human(model::humanBytes(run.storedBytes))},
-           // What holds the data and checkpoints and feeds the loader; more systems than that
-           // write each checkpoint faster (the burst above is with the plan's).
-           {QObject::tr("Storage systems to hold and feed the data"),
-            QObject::tr("%1 (the plan has %2; more write checkpoints faster)")
-                .arg(run.storageSystemsNeeded)
-                .arg(storageSystemsInPlan)}};
+    const QList<QStringList> rows = {
+        {QObject::tr("Checkpoint"), human(model::humanBytes(run.checkpointBytes))},
+        {QObject::tr("Burst (all nodes write at once)"),
+         human(model::humanDuration(r.checkpointWriteSeconds))},
+        {QObject::tr("Restore at restart"), human(model::humanDuration(r.checkpointReadSeconds))},
+        {QObject::tr("Stored (data and two checkpoints)"),
+         human(model::humanBytes(run.storedBytes))},
+        // What holds the data and checkpoints and feeds the loader; more systems than that
+        // write each checkpoint faster (the burst above is with the plan's).
+        {QObject::tr("Storage systems to hold and feed the data"),
+         QObject::tr("%1 (the plan has %2; more write checkpoints faster)")
+             .arg(run.storageSystemsNeeded)
+             .arg(storageSystemsInPlan)}};
     page.table({QObject::tr("Storage"), QObject::tr("Value")}, rows, {3, 2}, {1});
 }
 

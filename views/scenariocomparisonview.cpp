@@ -208,6 +208,7 @@ void ScenarioComparisonView::rebuildTable()
         label->setToolTip(why);
         m_table->setVerticalHeaderItem(r, label);
         m_table->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.unit)));
+        const bool tinted = differsAsShown(row);
         for (int c = 0; c < static_cast<int>(row.values.size()); ++c) {
             QString text;
             if (row.isText())
@@ -227,7 +228,7 @@ void ScenarioComparisonView::rebuildTable()
                 QFont font = item->font();
                 font.setBold(true);
                 item->setFont(font);
-            } else if (row.differs) {
+            } else if (tinted) {
                 item->setBackground(differs);
             }
             m_table->setItem(r, c + 1, item);

@@ -313,6 +313,25 @@ private slots:
         QCOMPARE(views::comparisonNumber(0.0, "GPU-h"), QStringLiteral("0"));
         QCOMPARE(views::comparisonNumber(0.057, "h"), QLocale().toString(0.057, 'f', 3));
         QCOMPARE(views::comparisonNumber(1.77, "h"), QLocale().toString(1.77, 'f', 2));
+        // A row is tinted where its cells read differently, not where its figures differ past
+        // the digits shown: goodputs of 98.9201%, 98.9204% and 98.9199% all read "98.92".
+        model::ComparisonRow goodput;
+        goodput.unit = "%";
+        goodput.values = {98.9201, 98.9204, 98.9199};
+        goodput.differs = true; // as the model finds the raw figures
+        QVERIFY(!views::differsAsShown(goodput));
+        goodput.values[2] = 98.95;
+        QVERIFY(views::differsAsShown(goodput));
+        goodput.values[2] = std::nullopt; // a figure against none reads differently
+        QVERIFY(views::differsAsShown(goodput));
+        // On the sample the three goodputs read alike (they differ past the second decimal): no
+        // tint, which would say the scenarios differ there.
+        const int goodputRow = rowOf(table, QStringLiteral("Goodput"));
+        QVERIFY(goodputRow >= 0);
+        QCOMPARE(table->item(goodputRow, 2)->text(), table->item(goodputRow, 1)->text());
+        QCOMPARE(table->item(goodputRow, 3)->text(), table->item(goodputRow, 1)->text());
+        for (int c = 1; c <= 3; ++c)
+            QVERIFY(table->item(goodputRow, c)->background() == QBrush());
         // The fastest variant is marked in the days row.
         const int best = view->comparison().rows[static_cast<std::size_t>(daysRow)].bestIndex;
         if (best >= 0)
