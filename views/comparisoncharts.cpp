@@ -353,14 +353,26 @@ QChart *scalingChart(const model::ScenarioComparison &c)
         gpuMax = std::max(gpuMax, static_cast<double>(p.gpus));
         if (!p.ok)
             continue;
-        tokens->append(p.gpus, p.tokensPerSecond / units::mega);
-        efficiency->append(p.gpus, 100 * p.efficiency);
+        tokens->append(static_cast<double>(p.gpus), p.tokensPerSecond / units::mega);
+        efficiency->append(static_cast<double>(p.gpus), 100 * p.efficiency);
         tokensMax = std::max(tokensMax, p.tokensPerSecond / units::mega);
         efficiencyMax = std::max(efficiencyMax, 100 * p.efficiency);
     }
+    // From ten thousand GPUs the axis counts thousands: "300000" reads as a string of zeros.
+    const bool thousands = gpuMax >= 1e4;
+    if (thousands) {
+        for (QLineSeries *series : {tokens, efficiency}) {
+            QList<QPointF> points = series->points();
+            for (QPointF &point : points)
+                point.setX(point.x() / units::kilo);
+            series->replace(points);
+        }
+        gpuMax /= units::kilo;
+    }
     chart->addSeries(tokens);
     chart->addSeries(efficiency);
-    QValueAxis *x = valueAxis(QObject::tr("GPUs"), gpuMax);
+    QValueAxis *x
+        = valueAxis(thousands ? QObject::tr("Thousand GPUs") : QObject::tr("GPUs"), gpuMax);
     QValueAxis *left = valueAxis(QObject::tr("Million tokens/s"), tokensMax);
     QValueAxis *right = valueAxis(QObject::tr("Efficiency (%)"), efficiencyMax);
     chart->addAxis(x, Qt::AlignBottom);

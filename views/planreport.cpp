@@ -548,7 +548,7 @@ void writeDataHallPage(ReportLayout &page, const PlanReportInput &input)
                  page.remaining() * 0.68); // the table and paragraph below take the rest
     QList<QStringList> rows;
     for (const char *role : {"compute", "network", "spine", "storage"}) {
-        int count = 0, over = 0, pdus = 0, panels = 0;
+        long long count = 0, over = 0, pdus = 0, panels = 0;
         double watts = 0;
         for (const model::HallRack &rack : hall.racks)
             if (rack.role == role) {
@@ -559,9 +559,9 @@ void writeDataHallPage(ReportLayout &page, const PlanReportInput &input)
                 watts = std::max(watts, rack.watts);
             }
         if (count > 0)
-            rows << QStringList {QString::fromLatin1(role),     QString::number(count),
-                                 fixed(watts / units::kilo, 1), QString::number(pdus),
-                                 QString::number(panels),       QString::number(over)};
+            rows << QStringList {QString::fromLatin1(role),     QLocale().toString(count),
+                                 fixed(watts / units::kilo, 1), QLocale().toString(pdus),
+                                 QLocale().toString(panels),    QLocale().toString(over)};
     }
     page.space(8);
     page.table({QObject::tr("Cabinets"), QObject::tr("Count"), QObject::tr("Most kW in one"),

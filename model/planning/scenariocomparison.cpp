@@ -592,6 +592,7 @@ ComparisonRow inReadableUnit(ComparisonRow row)
         {"TB", "PB", 1e3, largest >= 1e4},
         {"tokens/s", "M tokens/s", 1e6, largest >= 1e6},
         {"tokens/s", "k tokens/s", 1e3, largest >= 1e4 && largest < 1e6},
+        {"GPU-h", "M GPU-h", 1e6, largest >= 1e7},
         {"USD", "B USD", 1e9, largest >= 1e10},
         {"USD", "M USD", 1e6, largest >= 1e7 && largest < 1e10},
         {"USD", "k USD", 1e3, largest >= 1e4 && largest < 1e7},
@@ -732,7 +733,9 @@ ScalingPoint scalingPointAt(const Plan &baseline, int gpus, const Catalog &catal
                             const std::atomic<bool> *cancel)
 {
     ScalingPoint point;
-    point.gpus = gpus;
+    // A campus copies the group into every building and trains on all of them: its throughput
+    // is that many GPUs', not one building's.
+    point.gpus = static_cast<long long>(gpus) * std::max(1, baseline.campus.buildings);
     try {
         const std::vector<Scenario> sweep
             = sweepScenarios(baseline, SweepAxis::GpuCount, {std::to_string(gpus)}, catalog);

@@ -83,7 +83,8 @@ PowerShares powerShares(const PowerBreakdown &power);
 
 struct ScalingPoint
 {
-    int gpus = 0;
+    /** The GPUs that train: every building's on a campus (the plan's group is one building's). */
+    long long gpus = 0;
     bool ok = false;
     double tokensPerSecond = 0;
     /** Per-GPU throughput relative to the smallest count's (weak-scaling efficiency). */

@@ -2016,6 +2016,15 @@ private slots:
             }
         }
 
+        // The campus's data-hall table groups its thousands: a building's 131,072 GPUs are
+        // 16,384 DGX H100, three to a 40 kW cabinet, 5,462 cabinets (it printed "5462" and
+        // "21846" PDUs).
+        const QString campusText
+            = QString::fromUtf8(pdfText(campusPdf, {QStringLiteral("-layout")}));
+        QVERIFY2(campusText.contains(QRegularExpression(
+                     QStringLiteral("compute\\s+5,462\\s+30\\.6\\s+21,8\\d\\d\\s"))),
+                 qPrintable(campusText.left(2000)));
+
         // A unit is never split at its slash where a table cell wraps: the DeepSeek-V3 serving
         // report's comparison ended a bottleneck line at "4,176 GB/" and began the next with "s".
         const QString servingPdf = exportSamplePdf(QStringLiteral("h200-deepseek-v3-serving.json"),

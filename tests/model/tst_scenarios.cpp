@@ -324,6 +324,28 @@ private slots:
                  c.scenarios[0].estimate.trainingRun.operations.costUsd / 1e3);
     }
 
+    void campusScalingCountsEveryBuildingsGpus()
+    {
+        // The H100 sample copied into 2 buildings trains on 2 x 1,024 GPUs: its scaling curve's
+        // point at the plan's own 128 servers is 2,048 GPUs with the campus estimate's
+        // throughput (it was drawn at 1,024, one building's, with twice the throughput).
+        Plan plan = cp::test::loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.campus.buildings = 2;
+        plan.campus.interconnectBytesPerSecondPerBuilding = 400e12 / 8; // 400 Tb/s
+        plan.scenarios.clear();
+        ComparisonOptions options;
+        options.scalingGpuCounts = {512, 1024};
+        const ScenarioComparison c = compareScenarios(plan, m_catalog, options);
+        QCOMPARE(c.scaling.size(), std::size_t(2));
+        QCOMPARE(c.scaling[0].gpus, 1024LL);
+        QCOMPARE(c.scaling[1].gpus, 2048LL);
+        QVERIFY(c.scaling[1].ok);
+        const PlanEstimate &campus = c.scenarios[0].estimate;
+        QVERIFY(campus.campus);
+        QCOMPARE(campus.campus->gpus, 2048LL);
+        QCOMPARE(c.scaling[1].tokensPerSecond, campus.training.best.tokensPerSecond);
+    }
+
     void paretoPointsOfAShortRunReadInHoursAndDollars()
     {
         // The ViT sample trains ImageNet on 128 H100s in about two hours for a few hundred
@@ -770,6 +792,10 @@ private slots:
         QCOMPARE(inReadableUnit(row("tokens/s", {12000.0})).unit, std::string("k tokens/s"));
         QCOMPARE(inReadableUnit(row("tokens/s", {9999.0})).unit, std::string("tokens/s"));
         QCOMPARE(inReadableUnit(row("GPU-h", {2.2e6})).unit, std::string("GPU-h"));
+        // The million-GPU campus's 63,813,537 GPU-hours read as 63.81 M GPU-h.
+        ComparisonRow gpuHours = inReadableUnit(row("GPU-h", {63813537.0}));
+        QCOMPARE(gpuHours.unit, std::string("M GPU-h"));
+        QVERIFY(std::abs(*gpuHours.values[0] - 63.813537) < 1e-9);
         // A million H100 at 989.4 TFLOP/s: 1,037,461 PFLOP/s is 1,037.461 EFLOP/s.
         ComparisonRow exa = inReadableUnit(row("PFLOP/s", {1037461.0, 1013.0}));
         QCOMPARE(exa.unit, std::string("EFLOP/s"));

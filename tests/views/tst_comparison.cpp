@@ -686,6 +686,20 @@ private slots:
                         !values->labelFormat().contains(QLatin1Char('g')),
                         qPrintable(chart->title() + QStringLiteral(": ") + values->labelFormat()));
         qDeleteAll(charts);
+        // A scaling curve past ten thousand GPUs counts thousands on its axis ("300000" read as
+        // a run of zeros): 16,384 to 131,072 GPUs are 16.384 to 131.072 thousand.
+        c.scaling = {{16384, true, 1e7, 1.0}, {131072, true, 7e7, 0.875}};
+        const QList<QChart *> scaled = views::comparisonCharts(c);
+        QChart *scaling = chartTitled(scaled, QStringLiteral("Scaling of the baseline"));
+        QVERIFY(scaling);
+        QStringList bottom;
+        for (QAbstractAxis *axis : scaling->axes(Qt::Horizontal))
+            bottom << axis->titleText();
+        QCOMPARE(bottom, QStringList {QStringLiteral("Thousand GPUs")});
+        auto *tokens = qobject_cast<QLineSeries *>(scaling->series().at(0));
+        QVERIFY(tokens && qAbs(tokens->at(1).x() - 131.072) < 1e-9);
+        qDeleteAll(scaled);
+        c.scaling.clear();
         // Two options make a cost/time front; one alone (the other failed) gets no chart drawn
         // on axes fitted to a single point.
         c.paretoPoints = {std::pair(5.6, 5400.0), std::nullopt};
