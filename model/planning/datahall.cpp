@@ -936,6 +936,35 @@ void notePdusOverloaded(DataHall &hall)
                      + ", more than one feed's PDUs carry (" + kilowattsText(rack.pduWatts) + ")");
 }
 
+/**
+ * One warning per role for the cabinets that draw more than their power and cooling limit,
+ * naming the one furthest over: "6 storage cabinets draw more than their 40.0 kW power and
+ * cooling limit; the most, R03-S1, 63.0 kW". Without it the only sign was a count in the
+ * data-hall table, and a 63 kW cabinet in a 40 kW row is a design that cannot be built.
+ */
+void noteCabinetsOverPower(DataHall &hall)
+{
+    std::map<std::string, std::vector<const HallRack *>> overByRole;
+    for (const HallRack &rack : hall.racks)
+        if (rack.powerFraction() > 1.0)
+            overByRole[rack.role].push_back(&rack);
+    for (const auto &[role, racks] : overByRole) {
+        const HallRack &worst = **std::max_element(
+            racks.begin(), racks.end(), [](const HallRack *a, const HallRack *b) {
+                return a->powerFraction() < b->powerFraction();
+            });
+        const std::string count = groupedCount(static_cast<long long>(racks.size()));
+        warn(hall,
+             racks.size() == 1
+                 ? "1 " + role + " cabinet, " + worst.name + ", draws " + kilowattsText(worst.watts)
+                     + ", more than its " + kilowattsText(worst.limitWatts)
+                     + " power and cooling limit"
+                 : count + " " + role + " cabinets draw more than their power and cooling limit; "
+                     + "the most, " + worst.name + ", " + kilowattsText(worst.watts) + " against "
+                     + kilowattsText(worst.limitWatts));
+    }
+}
+
 /** Where a device's ports are, above the floor of its cabinet: the middle of its units; a
  * zero-U PDU's network port at its top, the cabinet's. */
 double deviceHeightMeters(const DataHall &hall, const HallDevice &device)
@@ -1207,6 +1236,7 @@ DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options
         placePatchPanels(hall, in.catalog);
     }
     notePdusOverloaded(hall);
+    noteCabinetsOverPower(hall);
     return hall;
 }
 

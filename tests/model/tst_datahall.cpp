@@ -421,6 +421,25 @@ private slots:
         QVERIFY(std::any_of(hall.notes.begin(), hall.notes.end(), [](const std::string &note) {
             return note.starts_with("R01-C01 draws 81.6 kW, more than one feed's PDUs carry (69.2");
         }));
+        // Every full cabinet draws 81.6 kW against its 40 kW power and cooling limit: 128 nodes
+        // eight to a cabinet are 16 cabinets, all over, and one warning says so (a count in the
+        // data-hall table was the only sign).
+        const std::string overPower = "16 compute cabinets draw more than their power and cooling "
+                                      "limit; the most, R01-C01, 81.6 kW against 40.0 kW";
+        QVERIFY2(std::count(hall.warnings.begin(), hall.warnings.end(), overPower) == 1,
+                 hall.warnings.empty() ? "no warning" : hall.warnings.back().c_str());
+        // Eight nodes are one such cabinet, named in the singular.
+        plan.nodeGroups[0].count = 8;
+        const DataHall one = layoutDataHall(plan, shippedCatalog());
+        QVERIFY2(std::count_if(one.warnings.begin(), one.warnings.end(),
+                               [](const std::string &warning) {
+                                   return warning.starts_with("1 compute cabinet, R")
+                                       && warning.ends_with(
+                                           ", draws 81.6 kW, more than its 40.0 kW "
+                                           "power and cooling limit");
+                               })
+                     == 1,
+                 one.warnings.empty() ? "no warning" : one.warnings.back().c_str());
     }
 
     void theStorageNetworkSaysWhatItCannotBuild()
