@@ -780,9 +780,15 @@ void TrainingEstimator::explain(TrainingEstimate &r) const
                                                           : m_cluster.nicName)
             + " take " + pct + " of each step";
     else if (key == "pipeline-bubble")
-        r.bottleneckExplanation = "the pipeline bubble (p-1)/(v*m) = "
-            + formatNumber("%.2f", r.bubbleFraction) + " takes " + pct
-            + " of each step; more microbatches or an interleaved " + "schedule would shrink it";
+        // The remedy the layout has not used yet: an interleaved schedule, or a deeper one
+        // than the v it runs (the million-GPU sample at v = 2 was told to interleave).
+        r.bottleneckExplanation
+            = "the pipeline bubble (p-1)/(v*m) = " + formatNumber("%.2f", r.bubbleFraction)
+            + " takes " + pct + " of each step; more microbatches"
+            + (r.config.interleave > 1
+                   ? " or a deeper interleave than v = " + std::to_string(r.config.interleave)
+                   : std::string(" or an interleaved schedule"))
+            + " would shrink it";
     else if (key == "pipeline-p2p")
         r.bottleneckExplanation = "pipeline point-to-point sends take " + pct + " of each step";
     else if (key == "memory-bandwidth")

@@ -1027,6 +1027,41 @@ private slots:
                  b.bottleneckExplanation.c_str());
     }
 
+    void bubbleAdviceFollowsTheSchedule()
+    {
+        // Llama 2 70B on 64 H100s at TP 8 x PP 8 with a batch of 8 sequences: m = 8
+        // microbatches, so the bubble (8 - 1) / (v x 8) is 0.875 at v = 1 and 0.4375 at v = 2,
+        // and it is what limits the step. At v = 1 the advice is to interleave; at v = 2, which
+        // already interleaves, a deeper interleave than that.
+        TrainingJob job;
+        job.model = shippedCatalog().llm("llama-2-70b");
+        job.seqLen = 4096;
+        job.globalBatch = 8;
+        ParallelConfig config;
+        config.tp = 8;
+        config.pp = 8;
+        config.dp = 1;
+        config.microbatch = 1;
+        ClusterFromCatalogOptions options;
+        options.nodeId = "dgx-h100";
+        options.gpus = 64;
+        const ClusterDescription cluster
+            = ClusterDescription::fromCatalog(shippedCatalog(), options);
+        const TrainingEstimate plain = TrainingEstimator(job, cluster).estimate(config);
+        QCOMPARE(plain.bubbleFraction, 0.875);
+        QCOMPARE(plain.bottleneck, std::string("pipeline-bubble"));
+        QVERIFY2(plain.bottleneckExplanation.ends_with(
+                     "more microbatches or an interleaved schedule would shrink it"),
+                 plain.bottleneckExplanation.c_str());
+        config.interleave = 2;
+        const TrainingEstimate interleaved = TrainingEstimator(job, cluster).estimate(config);
+        QCOMPARE(interleaved.bubbleFraction, 0.4375);
+        QCOMPARE(interleaved.bottleneck, std::string("pipeline-bubble"));
+        QVERIFY2(interleaved.bottleneckExplanation.ends_with(
+                     "more microbatches or a deeper interleave than v = 2 would shrink it"),
+                 interleaved.bottleneckExplanation.c_str());
+    }
+
     void gemmTimeMatchesPublishedSweep()
     {
         // An 8192^3 FP16 GEMM on A100 SXM4 80GB: 2 x 8192^3 = 1.0995e12 FLOP at 312e12 x 0.82 x
