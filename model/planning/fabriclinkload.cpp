@@ -329,7 +329,12 @@ FabricLinkLoads planFabricLinkLoads(const Plan &plan, const Catalog &catalog,
     none.traffic = traffic;
     const std::optional<PlanTrainingSetup> setup = planTrainingSetup(plan, catalog);
     if (!setup) {
-        none.emptyReason = "no training workload on the fabric";
+        // A shared cluster's jobs come and go through its scheduler: no one layout loads it.
+        none.emptyReason = plan.portfolio.classes.empty() && plan.portfolio.services.empty()
+            ? "no training workload on the fabric"
+            : "the shared cluster's jobs share the fabric as its scheduler places them over "
+              "time, and no single training layout stands for them (plan simulate gives their "
+              "queues)";
         return none;
     }
     // The layout the Estimate panel shows: the search on what the failures leave.

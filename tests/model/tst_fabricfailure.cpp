@@ -466,6 +466,16 @@ private slots:
         QVERIFY(experts.utilisation.empty());
         QVERIFY2(experts.emptyReason.find("EP 1") != std::string::npos,
                  experts.emptyReason.c_str());
+        // A shared cluster's portfolio runs its jobs as the scheduler places them: the heat map
+        // says so, where it said "no training workload on the fabric" though pretraining jobs
+        // run on it.
+        const Plan shared = cp::test::loadSamplePlan("h100-2048-shared-cluster.json");
+        const FabricLinkLoads portfolio = planFabricLinkLoads(
+            shared, shippedCatalog(), generatePlanFabric(*planFabric(shared, shippedCatalog())),
+            FabricTraffic::DataParallel);
+        QVERIFY(portfolio.utilisation.empty());
+        QVERIFY2(portfolio.emptyReason.starts_with("the shared cluster's jobs share the fabric"),
+                 portfolio.emptyReason.c_str());
         // All traffic: a rail access link carries its data-parallel ring flow and its pipeline
         // flow, and over the step it is busy that share of the time.
         const FabricLinkLoads rings
