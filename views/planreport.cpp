@@ -1154,19 +1154,25 @@ void writeAssumptionsAndSources(ReportLayout &page, const PlanReportInput &input
             plans.push_back(s.plan);
         if (plans.empty())
             plans.push_back(plan);
-        page.heading(QObject::tr("Catalog entries and their sources"));
-        page.paragraph(QObject::tr("[U] marks an unsourced figure: no datasheet or published "
-                                   "measurement gives it, so the catalog holds an "
-                                   "order-of-magnitude value with its basis stated."),
-                       9);
         QList<QStringList> rows;
         for (const model::CatalogSourceLine &line :
              model::catalogSourcesForPlans(plans, *input.catalog))
             rows << QStringList {QString::fromStdString(line.kind),
                                  QString::fromStdString(line.name),
                                  QString::fromStdString(line.source)};
-        page.table({QObject::tr("Kind"), QObject::tr("Entry"), QObject::tr("Source")}, rows,
-                   {1, 2.5, 5});
+        const QStringList header
+            = {QObject::tr("Kind"), QObject::tr("Entry"), QObject::tr("Source")};
+        const QList<double> weights = {1, 2.5, 5};
+        // The heading, its note and the table's first entries (the two the table keeps with its
+        // header) start a page together: a source runs to many lines, and the heading was left
+        // alone at the foot of a page.
+        page.keepTogether(120 + page.tableHeight(header, rows.mid(0, 2), weights));
+        page.heading(QObject::tr("Catalog entries and their sources"));
+        page.paragraph(QObject::tr("[U] marks an unsourced figure: no datasheet or published "
+                                   "measurement gives it, so the catalog holds an "
+                                   "order-of-magnitude value with its basis stated."),
+                       9);
+        page.table(header, rows, weights);
     }
 }
 

@@ -1986,6 +1986,13 @@ private slots:
                     QVERIFY2(!lines.back().startsWith(QStringLiteral("Kind Entry Source"))
                                  && !lines.back().startsWith(QStringLiteral("Figure Unit")),
                              qPrintable(report + QStringLiteral(": ") + lines.back()));
+                // Nor with the sources' heading and its note, their table on the next page (the
+                // fleet report's page 9 ended so).
+                if (!lines.isEmpty())
+                    QVERIFY2(!lines.back().contains(QStringLiteral("value with its basis stated"))
+                                 && !lines.back().startsWith(
+                                     QStringLiteral("Catalog entries and their sources")),
+                             qPrintable(report + QStringLiteral(": ") + lines.back()));
             }
         }
 
