@@ -447,15 +447,19 @@ QList<QChart *> comparisonCharts(const model::ScenarioComparison &c, int highlig
                                       QObject::tr("Cost per million output tokens and TTFT"),
                                       "cost_per_m_output_usd", QObject::tr("USD per M tokens"),
                                       "ttft_ms", QObject::tr("TTFT p95 (ms)"), 1.0));
-    // Facility power in kW, or in MW from 10 MW up (a 2.3 GW campus is not "2e+06 kW").
-    const QList<double> facilityWatts
-        = perScenario([](const model::PlanEstimate &e) { return e.power.facilityWatts(); });
+    // Facility power in kW, or in MW from 10 MW up (a 2.3 GW campus is not "2e+06 kW"); a
+    // campus's every building, as the table gives it.
+    const QList<double> facilityWatts = perScenario([](const model::PlanEstimate &e) {
+        const model::PowerShares shares = model::planPowerShares(e);
+        return shares.gpusWatts + shares.serversWatts + shares.networkWatts + shares.storageWatts
+            + shares.coolingWatts;
+    });
     const bool megawatts
         = *std::max_element(facilityWatts.begin(), facilityWatts.end()) >= 10 * units::mega;
     const double powerUnit = megawatts ? units::mega : units::kilo;
     const auto power = [&](double model::PowerShares::*part) {
         return perScenario([part, powerUnit](const model::PlanEstimate &e) {
-            return model::powerShares(e.power).*part / powerUnit;
+            return model::planPowerShares(e).*part / powerUnit;
         });
     };
     static const QColor powerColors[]

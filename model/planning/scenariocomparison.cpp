@@ -412,6 +412,21 @@ PowerShares powerShares(const PowerBreakdown &power)
     return shares;
 }
 
+PowerShares planPowerShares(const PlanEstimate &estimate)
+{
+    PowerShares shares = powerShares(estimate.power);
+    if (!estimate.campus)
+        return shares;
+    const CampusTotals &campus = *estimate.campus;
+    const double buildings = campus.buildings;
+    shares.gpusWatts *= buildings;
+    shares.serversWatts *= buildings;
+    shares.networkWatts = shares.networkWatts * buildings + campus.interconnectWatts;
+    shares.storageWatts *= buildings;
+    shares.coolingWatts = campus.facilityWatts - campus.itWatts;
+    return shares;
+}
+
 /**
  * The queue of each variant's portfolio: how busy, how much lost, and each class's p95 wait (the
  * classes of all variants, in order of first appearance).

@@ -80,6 +80,9 @@ struct PowerShares
     double coolingWatts = 0; ///< IT x (PUE - 1)
 };
 PowerShares powerShares(const PowerBreakdown &power);
+/** The same for the whole plan: a campus's every building, its interconnect counted with the
+ * network (the comparison table's campus totals; one building's parts were charted beside them). */
+PowerShares planPowerShares(const PlanEstimate &estimate);
 
 struct ScalingPoint
 {

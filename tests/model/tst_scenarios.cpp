@@ -344,6 +344,14 @@ private slots:
         QVERIFY(campus.campus);
         QCOMPARE(campus.campus->gpus, 2048LL);
         QCOMPARE(c.scaling[1].tokensPerSecond, campus.training.best.tokensPerSecond);
+        // Its power chart stacks both buildings and the interconnect, the table's campus total
+        // (it stacked one building's beside a table of two).
+        const PowerShares shares = planPowerShares(campus);
+        QCOMPARE(shares.gpusWatts, 2 * campus.power.gpusWatts);
+        QVERIFY(std::abs(shares.gpusWatts + shares.serversWatts + shares.networkWatts
+                         + shares.storageWatts + shares.coolingWatts - campus.campus->facilityWatts)
+                < 1e-6 * campus.campus->facilityWatts);
+        QCOMPARE(*row(c, "facility_power_kw").values[0], campus.campus->facilityWatts / 1e3);
     }
 
     void paretoPointsOfAShortRunReadInHoursAndDollars()
