@@ -141,7 +141,12 @@ public:
         // No break inside a unit such as "GB/s" or "USD/kWh": a word joiner after a slash between
         // letters (a cell ended a line at "4,176 GB/" and put "s" alone on the next).
         static const QRegularExpression unitSlash(QStringLiteral("(?<=[A-Za-z])/(?=[A-Za-z])"));
-        return result.replace(unitSlash, QStringLiteral("/") + QChar(0x2060));
+        result.replace(unitSlash, QStringLiteral("/") + QChar(0x2060));
+        // Nor inside a command-line option: "--netbox" was set as "--" at a line's end and
+        // "netbox" on the next, which a reader copying the command gets wrong.
+        static const QRegularExpression option(QStringLiteral("(?<![^\\s(])--(?=[A-Za-z])"));
+        const QString joiner(QChar(0x2060));
+        return result.replace(option, QStringLiteral("-") + joiner + QStringLiteral("-") + joiner);
     }
 
     double textHeight(const QString &text, double w) const

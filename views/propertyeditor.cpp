@@ -815,15 +815,15 @@ void PropertyEditor::addFacilityPresetFields()
     PropertyFields fields(m_layout, m_form, [this](const QString &text, const auto &change) {
         applyChecked(text, change);
     });
-    fields.addNumber(tr("PUE"), f.pue, 1, 5, 2, QString(), tr("preset's (%1)").arg(preset.pue),
+    fields.addNumber(tr("PUE"), f.pue, 1, 5, 2, QString(), tr("preset: %1").arg(preset.pue),
                      [](model::Plan &p, std::optional<double> v) { p.facility.pue = v; });
     fields.addNumber(
         tr("Electricity"), f.electricityUsdPerKwh, 0, 100, 3, tr(" USD/kWh"),
-        tr("preset's (%1 USD/kWh)").arg(preset.electricityUsdPerKwh),
+        tr("preset: %1 USD/kWh").arg(preset.electricityUsdPerKwh),
         [](model::Plan &p, std::optional<double> v) { p.facility.electricityUsdPerKwh = v; });
     fields.addNumber(
         tr("Carbon"), f.carbonKgPerKwh, 0, 10, 3, tr(" kg CO2/kWh"),
-        tr("preset's (%1 kg/kWh)").arg(preset.carbonKgPerKwh),
+        tr("preset: %1 kg CO2/kWh").arg(preset.carbonKgPerKwh),
         [](model::Plan &p, std::optional<double> v) { p.facility.carbonKgPerKwh = v; });
     fields
         .addNumber(tr("Power budget"),

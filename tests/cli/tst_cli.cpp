@@ -2048,6 +2048,15 @@ private slots:
             !split.hasMatch(),
             qPrintable(servingText.mid(std::max<qsizetype>(0, split.capturedStart() - 200), 300)));
 
+        // A command-line option is never split at its hyphens: the shared cluster's data-hall
+        // page set "--" at a line's end and "netbox" on the next.
+        const QString sharedLayout
+            = QString::fromUtf8(pdfText(sharedPdf, {QStringLiteral("-layout")}));
+        QVERIFY(sharedLayout.contains(QStringLiteral("--netbox")));
+        const QRegularExpression splitOption(QStringLiteral("(^|\\s)--\\s*$"),
+                                             QRegularExpression::MultilineOption);
+        QVERIFY(!splitOption.match(sharedLayout).hasMatch());
+
         // The shared cluster's 2,048 GPUs are drawn as an overview whose leaves are grey blocks:
         // neither the caption nor a key speaks of rail colours the page does not show.
         const QString sharedText = QString::fromUtf8(pdfText(sharedPdf));

@@ -656,7 +656,7 @@ private slots:
         editor->setKey(QStringLiteral("facility"));
         auto *pue = editor->findChild<QDoubleSpinBox *>(QStringLiteral("PUE"));
         QVERIFY(pue);
-        QVERIFY(pue->text().startsWith(QStringLiteral("preset's")));
+        QVERIFY(pue->text().startsWith(QStringLiteral("preset: ")));
         pue->setValue(1.25);
         emit pue->editingFinished();
         QCOMPARE(window.plan().facility.pue, std::optional<double>(1.25));
