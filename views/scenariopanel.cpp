@@ -15,7 +15,57 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
 namespace cp::views {
+
+namespace {
+
+/**
+ * Whether catalog name `a` reads before `b`: letters without regard to case, runs of digits by
+ * their value ("10 GbE" after "1 GbE" and before "25 GbE"). QCollator's numeric mode would do
+ * it, but not on Qt's POSIX collation backend.
+ */
+bool namesInOrder(const std::string &a, const std::string &b)
+{
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < a.size() && j < b.size()) {
+        const bool digitA = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+        const bool digitB = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+        if (digitA && digitB) {
+            std::size_t endA = i;
+            std::size_t endB = j;
+            while (endA < a.size() && std::isdigit(static_cast<unsigned char>(a[endA])))
+                ++endA;
+            while (endB < b.size() && std::isdigit(static_cast<unsigned char>(b[endB])))
+                ++endB;
+            // Values by their digits, without leading zeros: no number is too long to compare.
+            std::string_view numberA(a.data() + i, endA - i);
+            std::string_view numberB(b.data() + j, endB - j);
+            numberA.remove_prefix(std::min(numberA.find_first_not_of('0'), numberA.size()));
+            numberB.remove_prefix(std::min(numberB.find_first_not_of('0'), numberB.size()));
+            if (numberA.size() != numberB.size())
+                return numberA.size() < numberB.size();
+            if (numberA != numberB)
+                return numberA < numberB;
+            i = endA;
+            j = endB;
+            continue;
+        }
+        const int lowerA = std::tolower(static_cast<unsigned char>(a[i]));
+        const int lowerB = std::tolower(static_cast<unsigned char>(b[j]));
+        if (lowerA != lowerB)
+            return lowerA < lowerB;
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+
+} // namespace
 
 ScenarioPanel::ScenarioPanel(PlanDocument *document, QWidget *parent)
     : QWidget(parent)
@@ -184,10 +234,15 @@ void ScenarioPanel::openSweepDialog()
     auto *dialog = new SweepDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // The catalog axes are picked from the catalog by name.
+    // In the order people read the names, numbers by value: "1 GbE, 10 GbE, 25 GbE, 100 GbE",
+    // not the ids' "100 GbE, 10 GbE, 1 GbE, 25 GbE".
     const auto choicesOf = [this](model::CatalogKind kind) {
         std::vector<std::pair<std::string, std::string>> choices;
         for (const std::string &id : m_catalog->ids(kind))
             choices.emplace_back(id, m_catalog->nameOf(id));
+        std::stable_sort(choices.begin(), choices.end(), [](const auto &a, const auto &b) {
+            return namesInOrder(a.second, b.second);
+        });
         return choices;
     };
     dialog->setChoices(model::SweepAxis::GpuType, choicesOf(model::CatalogKind::Gpu));

@@ -152,6 +152,12 @@ private slots:
         dialog->accept();
         QCOMPARE(dialog->errorText(), QStringLiteral("Tick at least one."));
         QCOMPARE(window.document()->documentPlan().scenarios.size(), std::size_t(0));
+        // Listed by name, numbers by value: the three plain Ethernet NICs 1, 10 and 25 GbE
+        // come first, in that order (they were listed "100 GbE, 10 GbE, 1 GbE, 25 GbE").
+        QCOMPARE(dialog->choiceList()->item(0)->text(), QStringLiteral("1 GbE"));
+        QCOMPARE(dialog->choiceList()->item(1)->text(), QStringLiteral("10 GbE"));
+        QCOMPARE(dialog->choiceList()->item(2)->text(), QStringLiteral("25 GbE"));
+        QVERIFY(dialog->choiceList()->item(3)->text().startsWith(QStringLiteral("100 GbE")));
         const QList<QListWidgetItem *> roce = dialog->choiceList()->findItems(
             QStringLiteral("RoCE v2 400 GbE (ConnectX-7)"), Qt::MatchExactly);
         QCOMPARE(roce.size(), 1);
