@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparisoncharts.h"
 
+#include "model/core/humantext.h"
 #include "model/core/units.h"
 
 #include <QBarCategoryAxis>
@@ -214,9 +215,19 @@ QChart *queueWaitChart(const model::ScenarioComparison &c, int highlight)
         series->append(set);
     }
     chart->addSeries(series);
+    // A class whose waits are minutes beside others' hundreds of hours has no visible bar: its
+    // name says how short they are (the shared cluster's interactive notebooks looked blank).
     auto *categories = new QBarCategoryAxis;
-    for (const model::ComparisonRow *row : rows)
-        categories->append(QString::fromStdString(row->key.substr(prefix.size())));
+    for (const model::ComparisonRow *row : rows) {
+        QString name = QString::fromStdString(row->key.substr(prefix.size()));
+        double longest = 0;
+        for (const std::optional<double> &hours : row->values)
+            longest = std::max(longest, hours.value_or(0.0));
+        if (longest < 0.02 * maximum)
+            name += QObject::tr("<br>(≤ %1)")
+                        .arg(QString::fromStdString(model::humanWait(longest * 3600)));
+        categories->append(name);
+    }
     chart->addAxis(categories, Qt::AlignBottom);
     series->attachAxis(categories);
     QValueAxis *axis = valueAxis(QObject::tr("Hours"), maximum);
@@ -320,7 +331,7 @@ QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
     const auto shortTitle = [](const std::string &label) {
         QString text = QString::fromStdString(label);
         text.replace(QStringLiteral("Cost per million output tokens (USD)"),
-                     QStringLiteral("USD / M output tokens"));
+                     QStringLiteral("USD / M tokens"));
         text.replace(QStringLiteral("(million USD)"), QStringLiteral("(M USD)"));
         text.replace(QStringLiteral("(thousand USD)"), QStringLiteral("(k USD)"));
         return text;
@@ -497,7 +508,12 @@ void setChartTextPoints(QChart *chart, double points)
     chart->setTitleFont(sized(chart->titleFont(), 1));
     chart->legend()->setFont(sized(chart->legend()->font(), -1));
     for (QAbstractAxis *axis : chart->axes()) {
-        axis->setLabelsFont(sized(axis->labelsFont(), 0));
+        // Five or more categories share the width: their names a size smaller, so that
+        // "Kubernetes (Kueue)" or "4,096 GPUs" under a fifth of the axis is not cut to "4,096
+        // GP...".
+        const auto *categories = qobject_cast<QBarCategoryAxis *>(axis);
+        const double smaller = categories && categories->count() >= 5 ? -2.5 : 0;
+        axis->setLabelsFont(sized(axis->labelsFont(), smaller));
         axis->setTitleFont(sized(axis->titleFont(), -1));
     }
 }

@@ -576,6 +576,33 @@ private slots:
             QStringLiteral(CP_SCREENSHOT_DIR "/comparison-queues-1920x1080.png")));
     }
 
+    void fiveScenariosNamesFitUnderTheirBars()
+    {
+        // At the report's 12-point chart text five scenario names share the axis: "4,096 GPUs"
+        // and "Kubernetes (Kueue)" were cut to "4,096 GP..." and "Kubernet...". Their names
+        // are set 2.5 points smaller; three keep the chart's size.
+        const auto categoryPoints = [this](int scenarios) {
+            model::ScenarioComparison c;
+            for (int i = 0; i < scenarios; ++i) {
+                model::ScenarioResult result;
+                result.name = "Scenario " + std::to_string(i);
+                result.ok = true;
+                c.scenarios.push_back(result);
+            }
+            QList<QChart *> charts = views::comparisonCharts(c);
+            QChart *power = chartTitled(charts, QStringLiteral("Facility power at full load"));
+            double points = 0;
+            if (power) {
+                views::setChartTextPoints(power, 12);
+                points = power->axes(Qt::Horizontal).front()->labelsFont().pointSizeF();
+            }
+            qDeleteAll(charts);
+            return points;
+        };
+        QCOMPARE(categoryPoints(5), 9.5);
+        QCOMPARE(categoryPoints(3), 12.0);
+    }
+
     void queueWaitChart()
     {
         // Two scenarios, two job classes: one bar set per scenario, one category per class,
@@ -619,6 +646,18 @@ private slots:
         QCOMPARE(categories->categories(),
                  QStringList({QStringLiteral("training"), QStringLiteral("interactive")}));
         qDeleteAll(charts);
+        // Waits of minutes beside waits of hundreds of hours have no bar to see: the class's
+        // name says how long they are at most (0.1 h beside 12 h is under 2% of the axis:
+        // "6 min").
+        c.rows[1].values = {0.1, std::nullopt};
+        const QList<QChart *> shortWaits = views::comparisonCharts(c);
+        auto *shortCategories = qobject_cast<QBarCategoryAxis *>(
+            chartTitled(shortWaits, QStringLiteral("Queue waits:"))->axes(Qt::Horizontal).front());
+        QCOMPARE(
+            shortCategories->categories(),
+            QStringList({QStringLiteral("training"), QStringLiteral("interactive<br>(≤ 6 min)")}));
+        qDeleteAll(shortWaits);
+        c.rows[1].values = {0.5, std::nullopt};
         // A scenario's daily utilisation is a line of percentages, one point a day.
         model::PortfolioSimulation simulated;
         simulated.result.dailyUtilisation = {0.5, 0.75, 1.0};
