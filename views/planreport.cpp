@@ -248,9 +248,21 @@ public:
             lead += rowHeight(rows[r]);
         keepTogether(lead);
         drawRow(header, true, {});
-        for (int r = 0; r < rows.size(); ++r)
+        for (int r = 0; r < rows.size(); ++r) {
+            // The last row never starts a page alone (the bill of materials' "Total" did): when
+            // the row before it fits here and the two together do not, both go over.
+            if (r == rows.size() - 2 && r > 0 && !sectionRows.value(r, false)) {
+                setFont(8.5, false);
+                const double last = rowHeight(rows[r]);
+                const double both = last + rowHeight(rows[r + 1]);
+                if (last <= remaining() && both > remaining() && both <= m_area.height()) {
+                    newPage();
+                    drawHeader(header, widths, rowHeight);
+                }
+            }
             drawRow(rows[r], false, r < backgrounds.size() ? backgrounds[r] : QList<QColor>(),
                     textRows.value(r, false), sectionRows.value(r, false));
+        }
         m_y += 12;
     }
 

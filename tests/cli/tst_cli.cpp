@@ -2031,6 +2031,17 @@ private slots:
         QVERIFY2(campusText.contains(QRegularExpression(
                      QStringLiteral("compute\\s+5,462\\s+30\\.6\\s+21,8\\d\\d\\s"))),
                  qPrintable(campusText.left(2000)));
+        // A table's last row never starts a page alone under the repeated header: the campus's
+        // bill of materials put its "Total" by itself on page 3.
+        const QStringList campusPages = campusText.split(QLatin1Char('\f'));
+        for (const QString &pageText : campusPages) {
+            QStringList lines;
+            for (const QString &line : pageText.split(QLatin1Char('\n')))
+                if (!line.trimmed().isEmpty())
+                    lines << line.simplified();
+            if (lines.size() >= 2 && lines[0].startsWith(QStringLiteral("Category Item Count")))
+                QVERIFY2(!lines[1].startsWith(QStringLiteral("Total")), qPrintable(lines[1]));
+        }
 
         // A unit is never split at its slash where a table cell wraps: the DeepSeek-V3 serving
         // report's comparison ended a bottleneck line at "4,176 GB/" and began the next with "s".
