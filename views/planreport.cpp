@@ -109,6 +109,7 @@ public:
         static const QRegularExpression spaces(QStringLiteral("(\\s+)"));
         static const QString separators = QStringLiteral("/.-_,:;?&=)");
         const QChar zeroWidthSpace(0x200B);
+        const QChar softHyphen(0x00AD);
         QString result;
         qsizetype start = 0;
         QRegularExpressionMatchIterator gaps = spaces.globalMatch(text);
@@ -119,8 +120,14 @@ public:
             }
             QString piece;
             for (const QChar character : word) {
-                if (!piece.isEmpty() && metrics.horizontalAdvance(piece + character) > w) {
-                    result += piece + zeroWidthSpace;
+                // Inside a word a break shows a hyphen (a soft hyphen), which needs its room, so
+                // that "Oversubscription" does not read as "Oversubscriptio" and "n".
+                const bool insideWord
+                    = !piece.isEmpty() && piece.back().isLetter() && character.isLetter();
+                const QString reach
+                    = insideWord ? piece + character + QLatin1Char('-') : piece + character;
+                if (!piece.isEmpty() && metrics.horizontalAdvance(reach) > w) {
+                    result += piece + (insideWord ? softHyphen : zeroWidthSpace);
                     piece.clear();
                 }
                 piece += character;
