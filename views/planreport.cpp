@@ -345,6 +345,9 @@ private:
 
     void drawFooter()
     {
+        // The footer's font and pen stay its own: text that breaks onto a new page is drawn in
+        // the font it was measured in (a bullet carried over was set in the footer's 8 points).
+        const QFont font = m_painter.font();
         setFont(8);
         m_painter.setPen(QColor(0x70, 0x70, 0x70));
         m_painter.drawText(QRectF(0, m_area.bottom() + 12, width(), 24),
@@ -352,6 +355,7 @@ private:
         m_painter.drawText(QRectF(0, m_area.bottom() + 12, width(), 24),
                            Qt::AlignRight | Qt::AlignVCenter, QObject::tr("Page %1").arg(m_page));
         m_painter.setPen(Qt::black);
+        m_painter.setFont(font);
     }
 
     QPdfWriter &m_writer;

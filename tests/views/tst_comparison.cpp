@@ -36,6 +36,7 @@
 #include <QLineSeries>
 #include <QListWidget>
 #include <QLocale>
+#include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QScatterSeries>
@@ -911,6 +912,25 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("Link load while the data-parallel rings run")),
                  qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("Leaf colour: its rail")));
+        // The assumptions' bullets are set in one size, the one carried onto a new page too (it
+        // was drawn in the footer's 8 points): "Power:", "Failures:" and "Cost:" lead three.
+        QMap<QString, double> bulletHeight;
+        for (const auto &[word, height] : words)
+            if (word == QStringLiteral("Power:") || word == QStringLiteral("Failures:")
+                || word == QStringLiteral("Cost:"))
+                bulletHeight[word]
+                    = bulletHeight.contains(word) ? std::min(bulletHeight[word], height) : height;
+        QCOMPARE(bulletHeight.size(), 3);
+        QVERIFY2(qAbs(bulletHeight.value(QStringLiteral("Power:"))
+                      - bulletHeight.value(QStringLiteral("Failures:")))
+                         < 0.2
+                     && qAbs(bulletHeight.value(QStringLiteral("Cost:"))
+                             - bulletHeight.value(QStringLiteral("Failures:")))
+                         < 0.2,
+                 qPrintable(QStringLiteral("%1 %2 %3")
+                                .arg(bulletHeight.value(QStringLiteral("Power:")))
+                                .arg(bulletHeight.value(QStringLiteral("Failures:")))
+                                .arg(bulletHeight.value(QStringLiteral("Cost:")))));
         double tableWordHeight = 0; // "QKV projection", a row of the step's operations table
         double chartTitleHeight = 0; // the tallest "Step time breakdown": the chart's title
         for (int i = 0; i + 2 < words.size(); ++i) {
