@@ -18,6 +18,8 @@
 #include "model/plan/plansources.h"
 #include "model/plan/scenarios.h"
 #include "model/planning/planworstfailure.h"
+#include "model/planning/portfoliosimulation.h"
+#include "model/planning/simulationsummary.h"
 
 #include <QChart>
 #include <QDateTime>
@@ -761,10 +763,16 @@ void writeTitlePage(ReportLayout &page, const PlanReportInput &input)
                                                        : QFileInfo(input.sourceName).fileName()),
                    9, false, 30);
     page.paragraph(QObject::tr("Key figures (baseline)"), 13, true, 6);
-    if (baseline && baseline->ok)
+    if (baseline && baseline->ok) {
         for (const QString &line : keyFigures(baseline->estimate))
             page.paragraph(QStringLiteral("• ") + line, 10.5, false, 4);
-    else if (baseline)
+        // A shared cluster is about its queue: how busy the GPUs are and how long each kind of
+        // job waits, from the comparison's simulation of its jobs.
+        if (baseline->queue && baseline->queue->ok())
+            page.paragraph(QObject::tr("• Queue (simulated): %1")
+                               .arg(human(model::portfolioSummaryText(*baseline->queue))),
+                           10.5, false, 4);
+    } else if (baseline)
         page.paragraph(QObject::tr("The baseline could not be estimated: %1")
                            .arg(QString::fromStdString(baseline->error)));
     if (scenarios.size() > 1) {

@@ -132,4 +132,29 @@ std::vector<ClassWaitRow> classWaitRows(const SimulationResult &result,
     return rows;
 }
 
+std::string portfolioSummaryText(const PortfolioSimulation &simulation)
+{
+    if (!simulation.ok())
+        return {};
+    const SimulationResult &result = simulation.result;
+    const std::size_t days = result.dailyUtilisation.size();
+    std::string text = (days > 0 ? "over " + groupedCount(static_cast<long long>(days))
+                                + (days == 1 ? " simulated day: " : " simulated days: ")
+                                 : std::string())
+        + "GPUs busy " + percentText(result.utilisation) + " (useful "
+        + percentText(result.usefulUtilisation) + ")";
+    if (result.offeredLoad > 1.0)
+        text += ", offered " + percentText(result.offeredLoad, 0)
+            + " of the GPUs: the queue grows without bound";
+    std::string waits;
+    for (const ClassResult &c : result.classes)
+        waits += (waits.empty() ? "" : ", ") + c.name + " " + humanWait(c.waitP95Seconds);
+    if (!waits.empty())
+        text += "; p95 wait: " + waits;
+    if (!result.services.empty() && result.serviceAttainment < 1.0)
+        text += "; services get " + percentText(result.serviceAttainment)
+            + " of the replica-hours they ask for";
+    return text;
+}
+
 } // namespace cp::model

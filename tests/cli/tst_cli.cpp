@@ -2079,6 +2079,15 @@ private slots:
         QVERIFY(sharedText.contains(QStringLiteral("Fabric (generated graph of the baseline)")));
         QVERIFY(!sharedText.contains(QStringLiteral("leaf's colour is its rail")));
         QVERIFY(!sharedText.contains(QStringLiteral("Leaf colour: its rail")));
+        // A shared cluster is about its queue: the key figures give its simulation's busy GPUs
+        // and each class's p95 wait (page 1 gave only hardware, power and cost).
+        const QString sharedFirstPage
+            = QString::fromUtf8(pdfText(sharedPdf,
+                                        {QStringLiteral("-f"), QStringLiteral("1"),
+                                         QStringLiteral("-l"), QStringLiteral("1")}));
+        QVERIFY2(sharedFirstPage.simplified().contains(QStringLiteral("Queue (simulated): over ")),
+                 qPrintable(sharedFirstPage.left(1500)));
+        QVERIFY(sharedFirstPage.simplified().contains(QStringLiteral("p95 wait: pretraining")));
         // Its links are in their class's colour (no training load to heat them), which the key
         // under the drawing names.
         QVERIFY(sharedText.contains(QStringLiteral("Links:")));

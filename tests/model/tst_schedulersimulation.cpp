@@ -577,6 +577,44 @@ private slots:
             QVERIFY2(row.section != "Queue", row.key.c_str());
     }
 
+    void queueInOneSentence()
+    {
+        // 30 simulated days with the GPUs 88.04% allocated and 87.6% kept; p95 waits of 3.2
+        // days (276,480 s) and 8 minutes (480 s): the report's key figure.
+        PortfolioSimulation simulation;
+        simulation.result.utilisation = 0.8804;
+        simulation.result.usefulUtilisation = 0.876;
+        simulation.result.dailyUtilisation.assign(30, 0.88);
+        ClassResult pretraining;
+        pretraining.name = "pretraining";
+        pretraining.waitP95Seconds = 276480;
+        ClassResult interactive;
+        interactive.name = "interactive";
+        interactive.waitP95Seconds = 480;
+        simulation.result.classes = {pretraining, interactive};
+        QCOMPARE(portfolioSummaryText(simulation),
+                 std::string("over 30 simulated days: GPUs busy 88.0% (useful 87.6%); p95 wait: "
+                             "pretraining 3.2 days, interactive 8 min"));
+        // Offered more than the GPUs, the queue never empties; services short of replicas say
+        // how short.
+        simulation.result.offeredLoad = 1.25;
+        ServiceResult chat;
+        chat.name = "chat";
+        chat.demandedReplicaHours = 100;
+        chat.servedReplicaHours = 95;
+        simulation.result.services = {chat};
+        simulation.result.serviceAttainment = 0.95;
+        const std::string busy = portfolioSummaryText(simulation);
+        QVERIFY2(busy.find("offered 125% of the GPUs: the queue grows without bound")
+                     != std::string::npos,
+                 busy.c_str());
+        QVERIFY2(busy.ends_with("; services get 95.0% of the replica-hours they ask for"),
+                 busy.c_str());
+        // Nothing simulated, nothing said.
+        simulation.error = "no portfolio";
+        QCOMPARE(portfolioSummaryText(simulation), std::string());
+    }
+
     void slurmAccountingTrace()
     {
         // sacct --parsable2: the four jobs of easyBackfillByHand as Slurm would account them
