@@ -29,6 +29,9 @@ std::vector<CatalogSourceLine> catalogSourcesForPlans(const std::vector<Plan> &p
         ids.insert(plan.facility.facilityId);
         ids.insert(plan.trainingModelId);
         ids.insert(plan.inference.modelId);
+        // A shared cluster's job classes whose runtimes the training estimator gives.
+        for (const JobClass &jobClass : plan.portfolio.classes)
+            ids.insert(jobClass.modelId);
     }
     std::vector<CatalogSourceLine> lines;
     for (CatalogKind kind : allCatalogKinds()) {

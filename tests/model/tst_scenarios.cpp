@@ -925,6 +925,14 @@ private slots:
              {"h100-sxm5-80gb", "dgx-h100", "ib-ndr-400", "qm9700", "rack-air-40kw",
               "lustre-exascaler", "dc-industry-average", "llama-3-70b"})
             QVERIFY2(std::find(ids.begin(), ids.end(), id) != ids.end(), id);
+        // A shared cluster's pretraining and training classes name Llama 3 70B and 8B, whose
+        // runtimes the training estimator gives: their sources are listed too.
+        std::vector<std::string> sharedIds;
+        for (const CatalogSourceLine &line : catalogSourcesForPlans(
+                 {cp::test::loadSamplePlan("h100-2048-shared-cluster.json")}, m_catalog))
+            sharedIds.push_back(line.id);
+        for (const char *id : {"llama-3-70b", "llama-3-8b"})
+            QVERIFY2(std::find(sharedIds.begin(), sharedIds.end(), id) != sharedIds.end(), id);
         // A report states the assumptions of its workload and those every plan shares.
         const auto states = [](WorkloadType workload, const std::string &start) {
             const std::vector<std::string> lines = estimateAssumptions(workload);

@@ -119,6 +119,7 @@ private slots:
             expected.training.best.trainingSeconds / model::units::secondsPerDay, 'f', 1)));
 
         QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QCoreApplication::processEvents(); // the estimate's wrapped lines laid out, as on screen
         QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/mainwindow-h100.png")));
     }
 
