@@ -359,9 +359,12 @@ void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDr
         if (!rect.intersects(exposed))
             continue;
         painter->drawRect(rect);
-        // A label only where the box is wide enough on screen to hold it.
+        // A label only where the box is wide enough on screen to hold it, or where there are
+        // so few boxes that it crowds nothing (a fleet's one group of servers under one leaf
+        // was an unnamed grey box).
+        const bool few = boxes.size() <= 4;
         if (!box.text.empty()
-            && box.width * lod > 7.0 * m_labelScale * static_cast<double>(box.text.size()))
+            && (few || box.width * lod > 7.0 * m_labelScale * static_cast<double>(box.text.size())))
             texts.push_back({rect.center(), QString::fromStdString(box.text)});
     }
     drawScreenLabels(painter, texts, labelPixels(11), extent());
@@ -389,7 +392,8 @@ void FabricDrawingItem::paintDetail(QPainter *painter, const QRectF &exposed, do
     paintLinkMarks(painter);
     paintBoxes(painter, d.servers, exposed, QColor(0xEE, 0xEE, 0xEE), lod);
     std::vector<ScreenLabel> names;
-    const bool named = d.switchSpacing * lod > 90 * m_labelScale;
+    // Names where switches are far enough apart to hold them, and always on a fabric of a few.
+    const bool named = d.switchSpacing * lod > 90 * m_labelScale || d.switches.size() <= 4;
     const double w = d.switchWidth;
     const double h = d.switchHeight;
     for (std::size_t i = 0; i < d.switches.size(); ++i) {

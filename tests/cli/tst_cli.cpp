@@ -1933,6 +1933,11 @@ private slots:
         // ("Fl" and "fi" are set as ligatures, so the check leaves them out).
         const QByteArray words = pdfText(pdf, {QStringLiteral("-layout")}).simplified();
         QVERIFY2(words.contains("oor (no engine is faster): pre"), words.left(3000).constData());
+        // Its fabric of one leaf over one group of servers names both in the drawing (they were
+        // an unnamed green and grey box): 16 servers with two 25 GbE NICs each, 32 NIC ports on
+        // "leaf 0".
+        QVERIFY2(words.contains("leaf 0") && words.contains("32 NIC ports"),
+                 words.left(3000).constData());
 
         // The million-GPU campus: its hardware, power and cost lines are one building's and say
         // so, and the run that never finishes (a failure every 3 min against a 10 min restart,
