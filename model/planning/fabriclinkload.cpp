@@ -330,11 +330,16 @@ FabricLinkLoads planFabricLinkLoads(const Plan &plan, const Catalog &catalog,
     const std::optional<PlanTrainingSetup> setup = planTrainingSetup(plan, catalog);
     if (!setup) {
         // A shared cluster's jobs come and go through its scheduler: no one layout loads it.
-        none.emptyReason = plan.portfolio.classes.empty() && plan.portfolio.services.empty()
-            ? "no training workload on the fabric"
-            : "the shared cluster's jobs share the fabric as its scheduler places them over "
-              "time, and no single training layout stands for them (plan simulate gives their "
-              "queues)";
+        if (!plan.portfolio.classes.empty() || !plan.portfolio.services.empty())
+            none.emptyReason
+                = "the shared cluster's jobs share the fabric as its scheduler places them over "
+                  "time, and no single training layout stands for them (plan simulate gives "
+                  "their queues)";
+        else if (plan.workloadType == WorkloadType::Inference)
+            none.emptyReason = "the heat map loads the fabric with a training layout's traffic, "
+                               "and this plan serves a model";
+        else
+            none.emptyReason = "no training workload on the fabric";
         return none;
     }
     // The layout the Estimate panel shows: the search on what the failures leave.

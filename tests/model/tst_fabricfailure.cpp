@@ -476,6 +476,14 @@ private slots:
         QVERIFY(portfolio.utilisation.empty());
         QVERIFY2(portfolio.emptyReason.starts_with("the shared cluster's jobs share the fabric"),
                  portfolio.emptyReason.c_str());
+        // A serving fleet has no training layout to load it with, and says so.
+        const Plan fleet = cp::test::loadSamplePlan("l4-inference-fleet.json");
+        const FabricLinkLoads serving = planFabricLinkLoads(
+            fleet, shippedCatalog(), generatePlanFabric(*planFabric(fleet, shippedCatalog())),
+            FabricTraffic::DataParallel);
+        QVERIFY(serving.utilisation.empty());
+        QVERIFY2(serving.emptyReason.ends_with("and this plan serves a model"),
+                 serving.emptyReason.c_str());
         // All traffic: a rail access link carries its data-parallel ring flow and its pipeline
         // flow, and over the step it is busy that share of the time.
         const FabricLinkLoads rings
