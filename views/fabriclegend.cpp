@@ -41,6 +41,7 @@ QString heatTitle(const FabricLegend &legend)
 {
     return legend.heatTitle.isEmpty() ? tr("Link busy, share of the step") : legend.heatTitle;
 }
+
 /** FabricDrawingItem::railColour's distinct colours: rails past these repeat them. */
 constexpr int railColours = 8;
 
@@ -101,6 +102,93 @@ double linkClassesWidth(const QFontMetricsF &metrics, const LegendGeometry &geom
     return width;
 }
 
+/** What each part of the legend paints with: the painter, the text's measures, the left edge. */
+struct LegendRow
+{
+    QPainter &painter;
+    const QFontMetricsF &metrics;
+    const LegendGeometry &geometry;
+    double left;
+};
+
+const QColor legendInk(0x30, 0x30, 0x30);
+
+/** The heat scale from its top at `y`: its title, the colour bar and 0%, 50%, 100% under it;
+ * returns the y below it. */
+double paintHeatScale(const LegendRow &row, double y, const QString &title)
+{
+    const LegendGeometry &geometry = row.geometry;
+    row.painter.setPen(legendInk);
+    row.painter.drawText(QPointF(row.left, y + row.metrics.ascent()), title);
+    y += geometry.line + 0.3 * geometry.pad;
+    const int steps = 64; // a smooth bar in any device's units
+    for (int step = 0; step < steps; ++step) {
+        const QRectF cell(row.left + geometry.barWidth * step / steps, y,
+                          geometry.barWidth / steps + 0.5, geometry.barHeight);
+        row.painter.fillRect(
+            cell, FabricDrawingItem::heatColour((step + 0.5) / static_cast<double>(steps)));
+    }
+    y += geometry.barHeight + 0.3 * geometry.pad;
+    const double baseline = y + row.metrics.ascent();
+    const QString half = QStringLiteral("50%");
+    const QString full = QStringLiteral("100%");
+    row.painter.drawText(QPointF(row.left, baseline), QStringLiteral("0%"));
+    row.painter.drawText(
+        QPointF(row.left + (geometry.barWidth - row.metrics.horizontalAdvance(half)) / 2, baseline),
+        half);
+    row.painter.drawText(
+        QPointF(row.left + geometry.barWidth - row.metrics.horizontalAdvance(full), baseline),
+        full);
+    return y + geometry.line + geometry.pad;
+}
+
+/** The rails' title and a swatch with its GPU index for each distinct colour; returns the y
+ * below them. */
+double paintRails(const LegendRow &row, double y, int rails)
+{
+    const LegendGeometry &geometry = row.geometry;
+    row.painter.setPen(legendInk);
+    row.painter.drawText(QPointF(row.left, y + row.metrics.ascent()), railTitle(rails));
+    y += geometry.line + 0.3 * geometry.pad;
+    double x = row.left;
+    const double rowHeight = std::max(geometry.swatch, geometry.line);
+    for (int rail = 0; rail < railsShown(rails); ++rail) {
+        row.painter.setPen(Qt::NoPen);
+        row.painter.setBrush(FabricDrawingItem::railColour(rail));
+        row.painter.drawRect(
+            QRectF(x, y + (rowHeight - geometry.swatch) / 2, geometry.swatch, geometry.swatch));
+        x += geometry.swatch + 0.3 * geometry.pad;
+        const QString number = QString::number(rail);
+        row.painter.setPen(legendInk);
+        row.painter.drawText(QPointF(x, y + (rowHeight - geometry.line) / 2 + row.metrics.ascent()),
+                             number);
+        x += row.metrics.horizontalAdvance(number) + geometry.pad;
+    }
+    return y + rowHeight + geometry.pad;
+}
+
+/** "Links:" and a short line in each drawn class's colour with its name, in one row. */
+void paintLinkClasses(const LegendRow &row, double y, const FabricLegend &legend)
+{
+    const LegendGeometry &geometry = row.geometry;
+    row.painter.setPen(legendInk);
+    const double baseline = y + row.metrics.ascent();
+    row.painter.drawText(QPointF(row.left, baseline), linkClassTitle());
+    double x = row.left + row.metrics.horizontalAdvance(linkClassTitle());
+    for (const auto &[name, colour] : linkClassEntries(legend)) {
+        x += geometry.pad;
+        QPen line(colour);
+        line.setWidthF(std::max(2.0, 0.2 * geometry.line));
+        row.painter.setPen(line);
+        const double middle = y + geometry.line / 2;
+        row.painter.drawLine(QPointF(x, middle), QPointF(x + 2 * geometry.swatch, middle));
+        x += 2 * geometry.swatch + 0.4 * geometry.pad;
+        row.painter.setPen(legendInk);
+        row.painter.drawText(QPointF(x, baseline), name);
+        x += row.metrics.horizontalAdvance(name);
+    }
+}
+
 } // namespace
 
 QSizeF fabricLegendSize(QPainter &painter, const FabricLegend &legend, const QFont &font)
@@ -142,71 +230,14 @@ void paintFabricLegend(QPainter &painter, const FabricLegend &legend, const QFon
     painter.setPen(QColor(0xc0, 0xc0, 0xc0));
     painter.setBrush(QColor(0xff, 0xff, 0xff, 235));
     painter.drawRect(box);
-    const QColor ink(0x30, 0x30, 0x30);
-    const double left = box.left() + geometry.pad;
+    const LegendRow row {painter, metrics, geometry, box.left() + geometry.pad};
     double y = box.top() + geometry.pad;
-    if (legend.heatScale) {
-        painter.setPen(ink);
-        painter.drawText(QPointF(left, y + metrics.ascent()), heatTitle(legend));
-        y += geometry.line + 0.3 * geometry.pad;
-        const int steps = 64; // a smooth bar in any device's units
-        for (int step = 0; step < steps; ++step) {
-            const QRectF cell(left + geometry.barWidth * step / steps, y,
-                              geometry.barWidth / steps + 0.5, geometry.barHeight);
-            painter.fillRect(
-                cell, FabricDrawingItem::heatColour((step + 0.5) / static_cast<double>(steps)));
-        }
-        y += geometry.barHeight + 0.3 * geometry.pad;
-        const double baseline = y + metrics.ascent();
-        const QString half = QStringLiteral("50%");
-        const QString full = QStringLiteral("100%");
-        painter.drawText(QPointF(left, baseline), QStringLiteral("0%"));
-        painter.drawText(
-            QPointF(left + (geometry.barWidth - metrics.horizontalAdvance(half)) / 2, baseline),
-            half);
-        painter.drawText(
-            QPointF(left + geometry.barWidth - metrics.horizontalAdvance(full), baseline), full);
-        y += geometry.line + geometry.pad;
-    }
-    if (legend.rails > 0) {
-        painter.setPen(ink);
-        painter.drawText(QPointF(left, y + metrics.ascent()), railTitle(legend.rails));
-        y += geometry.line + 0.3 * geometry.pad;
-        double x = left;
-        const double rowHeight = std::max(geometry.swatch, geometry.line);
-        for (int rail = 0; rail < railsShown(legend.rails); ++rail) {
-            const QRectF swatch(x, y + (rowHeight - geometry.swatch) / 2, geometry.swatch,
-                                geometry.swatch);
-            painter.setPen(Qt::NoPen);
-            painter.setBrush(FabricDrawingItem::railColour(rail));
-            painter.drawRect(swatch);
-            x += geometry.swatch + 0.3 * geometry.pad;
-            const QString number = QString::number(rail);
-            painter.setPen(ink);
-            painter.drawText(QPointF(x, y + (rowHeight - geometry.line) / 2 + metrics.ascent()),
-                             number);
-            x += metrics.horizontalAdvance(number) + geometry.pad;
-        }
-        y += std::max(geometry.swatch, geometry.line) + geometry.pad;
-    }
-    if (legend.linkClasses()) {
-        painter.setPen(ink);
-        const double baseline = y + metrics.ascent();
-        painter.drawText(QPointF(left, baseline), linkClassTitle());
-        double x = left + metrics.horizontalAdvance(linkClassTitle());
-        for (const auto &[name, colour] : linkClassEntries(legend)) {
-            x += geometry.pad;
-            QPen line(colour);
-            line.setWidthF(std::max(2.0, 0.2 * geometry.line));
-            painter.setPen(line);
-            const double middle = y + geometry.line / 2;
-            painter.drawLine(QPointF(x, middle), QPointF(x + 2 * geometry.swatch, middle));
-            x += 2 * geometry.swatch + 0.4 * geometry.pad;
-            painter.setPen(ink);
-            painter.drawText(QPointF(x, baseline), name);
-            x += metrics.horizontalAdvance(name);
-        }
-    }
+    if (legend.heatScale)
+        y = paintHeatScale(row, y, heatTitle(legend));
+    if (legend.rails > 0)
+        y = paintRails(row, y, legend.rails);
+    if (legend.linkClasses())
+        paintLinkClasses(row, y, legend);
     painter.restore();
 }
 

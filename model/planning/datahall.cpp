@@ -938,8 +938,8 @@ void notePdusOverloaded(DataHall &hall)
 
 /**
  * One warning per role for the cabinets that draw more than their power and cooling limit,
- * naming the one furthest over: "6 storage cabinets draw more than their 40.0 kW power and
- * cooling limit; the most, R03-S1, 63.0 kW". Without it the only sign was a count in the
+ * naming the one furthest over: "6 storage cabinets draw more than their power and cooling
+ * limit; the most, R69-ST1, 63.0 kW against 40.0 kW". Without it the only sign was a count in the
  * data-hall table, and a 63 kW cabinet in a 40 kW row is a design that cannot be built.
  */
 void noteCabinetsOverPower(DataHall &hall)
