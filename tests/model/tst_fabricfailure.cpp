@@ -469,18 +469,18 @@ private slots:
         // A shared cluster's portfolio runs its jobs as the scheduler places them: the heat map
         // says so, where it said "no training workload on the fabric" though pretraining jobs
         // run on it.
-        const Plan shared = cp::test::loadSamplePlan("h100-2048-shared-cluster.json");
-        const FabricLinkLoads portfolio = planFabricLinkLoads(
-            shared, shippedCatalog(), generatePlanFabric(*planFabric(shared, shippedCatalog())),
-            FabricTraffic::DataParallel);
+        const auto ringLoadsOf = [](const char *sample) {
+            const Plan loaded = cp::test::loadSamplePlan(sample);
+            return planFabricLinkLoads(loaded, shippedCatalog(),
+                                       generatePlanFabric(*planFabric(loaded, shippedCatalog())),
+                                       FabricTraffic::DataParallel);
+        };
+        const FabricLinkLoads portfolio = ringLoadsOf("h100-2048-shared-cluster.json");
         QVERIFY(portfolio.utilisation.empty());
         QVERIFY2(portfolio.emptyReason.starts_with("the shared cluster's jobs share the fabric"),
                  portfolio.emptyReason.c_str());
         // A serving fleet has no training layout to load it with, and says so.
-        const Plan fleet = cp::test::loadSamplePlan("l4-inference-fleet.json");
-        const FabricLinkLoads serving = planFabricLinkLoads(
-            fleet, shippedCatalog(), generatePlanFabric(*planFabric(fleet, shippedCatalog())),
-            FabricTraffic::DataParallel);
+        const FabricLinkLoads serving = ringLoadsOf("l4-inference-fleet.json");
         QVERIFY(serving.utilisation.empty());
         QVERIFY2(serving.emptyReason.ends_with("and this plan serves a model"),
                  serving.emptyReason.c_str());
