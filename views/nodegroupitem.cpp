@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nodegroupitem.h"
 
+#include <QFontMetricsF>
 #include <QLocale>
 #include <QPainter>
 
@@ -53,16 +54,34 @@ void NodeGroupItem::paintBody(QPainter *painter, const QRectF &area, double leve
         }
     }
     painter->setPen(QColor(0x30, 0x30, 0x30));
-    const QString caption = m_racks > drawn
-        ? QObject::tr("%1 of %2 racks shown, up to %3 servers each")
-              .arg(drawn)
-              .arg(QLocale().toString(m_racks))
-              .arg(m_nodesPerRack)
-        : QObject::tr("%1 racks, up to %2 servers each")
-              .arg(QLocale().toString(m_racks))
-              .arg(m_nodesPerRack);
+    const QString caption = racksCaption(QFontMetricsF(painter->font()), area.width());
     painter->drawText(QRectF(area.left(), area.bottom() - 13, area.width(), 13),
                       Qt::AlignLeft | Qt::AlignVCenter, caption);
+}
+
+QString NodeGroupItem::racksCaption(const QFontMetricsF &metrics, double width) const
+{
+    // "16 of 5,462 racks shown, up to 3 servers each" ran past a card's edge: shorter wordings
+    // follow, the first that fits is drawn.
+    const int drawn = std::min(m_racks, racksDrawn);
+    const QString racks = QLocale().toString(m_racks);
+    const QStringList captions = m_racks > drawn
+        ? QStringList {QObject::tr("%1 of %2 racks shown, up to %3 servers each")
+                           .arg(drawn)
+                           .arg(racks)
+                           .arg(m_nodesPerRack),
+                       QObject::tr("%1 of %2 racks, up to %3 servers each")
+                           .arg(drawn)
+                           .arg(racks)
+                           .arg(m_nodesPerRack),
+                       QObject::tr("%1 of %2 racks").arg(drawn).arg(racks)}
+        : QStringList {
+            QObject::tr("%1 racks, up to %2 servers each").arg(racks).arg(m_nodesPerRack),
+            QObject::tr("%1 racks").arg(racks)};
+    for (const QString &candidate : captions)
+        if (metrics.horizontalAdvance(candidate) <= width)
+            return candidate;
+    return captions.back();
 }
 
 } // namespace cp::views

@@ -3,6 +3,8 @@
 
 #include "plancarditem.h"
 
+class QFontMetricsF;
+
 namespace cp::views {
 
 /**
@@ -15,6 +17,10 @@ class NodeGroupItem : public PlanCardItem
 public:
     NodeGroupItem(QString key, QString title, QStringList lines, int racks, int nodesPerRack,
                   int nodes, int rackUnits, int nodeUnits);
+
+    /** The line under the racks in the longest wording that fits `width` in `metrics`: "16 of
+     * 5,462 racks shown, up to 3 servers each", then shorter ones, "16 of 5,462 racks" last. */
+    QString racksCaption(const QFontMetricsF &metrics, double width) const;
 
 protected:
     void paintBody(QPainter *painter, const QRectF &area, double levelOfDetail) override;

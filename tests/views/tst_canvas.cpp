@@ -8,6 +8,7 @@
 #include "fabricitem.h"
 #include "humannumbers.h"
 #include "mainwindow.h"
+#include "nodegroupitem.h"
 #include "plancanvasview.h"
 #include "plancarditem.h"
 #include "plandocument.h"
@@ -91,6 +92,26 @@ private slots:
         qputenv("XDG_DATA_HOME", m_data.path().toLocal8Bit());
         QCoreApplication::setOrganizationName(QStringLiteral("ClusterPlannerTest"));
         QCoreApplication::setApplicationName(QStringLiteral("ClusterPlannerTest"));
+    }
+
+    void racksCaptionFitsItsCard()
+    {
+        // 16,384 DGX H100, three to a cabinet: 5,462 racks, 16 drawn. The full wording runs past
+        // a card 180 units wide at 7-point text; a shorter one fits, and a wide card keeps the
+        // full one.
+        const views::NodeGroupItem group(QStringLiteral("group:0"), QStringLiteral("compute"), {},
+                                         5462, 3, 16384, 42, 8);
+        QFont font;
+        font.setPointSizeF(7);
+        const QFontMetricsF metrics(font);
+        const QString full = QStringLiteral("16 of %1 racks shown, up to 3 servers each")
+                                 .arg(QLocale().toString(5462));
+        const double width = 180;
+        QVERIFY(metrics.horizontalAdvance(full) > width); // the case that ran past the edge
+        const QString fitted = group.racksCaption(metrics, width);
+        QVERIFY2(metrics.horizontalAdvance(fitted) <= width, qPrintable(fitted));
+        QVERIFY(fitted.startsWith(QStringLiteral("16 of ")));
+        QCOMPARE(group.racksCaption(metrics, 1000), full);
     }
 
     void dropServersThenUndoRedo()
