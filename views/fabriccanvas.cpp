@@ -52,7 +52,7 @@ void FabricCanvas::drawForeground(QPainter *painter, const QRectF &rect)
     const QSizeF size = fabricLegendSize(*painter, m_legend, font);
     const double margin = 8;
     paintFabricLegend(*painter, m_legend, font,
-                      QPointF(margin, viewport()->height() - size.height() - margin));
+                      QRectF(QPointF(margin, viewport()->height() - size.height() - margin), size));
     painter->restore();
 }
 

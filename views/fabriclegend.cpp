@@ -218,7 +218,7 @@ QSizeF fabricLegendSize(QPainter &painter, const FabricLegend &legend, const QFo
 }
 
 void paintFabricLegend(QPainter &painter, const FabricLegend &legend, const QFont &font,
-                       QPointF topLeft)
+                       const QRectF &box)
 {
     if (legend.isEmpty())
         return;
@@ -226,7 +226,6 @@ void paintFabricLegend(QPainter &painter, const FabricLegend &legend, const QFon
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
     const LegendGeometry geometry(metrics);
-    const QRectF box(topLeft, fabricLegendSize(painter, legend, font));
     painter.setPen(QColor(0xc0, 0xc0, 0xc0));
     painter.setBrush(QColor(0xff, 0xff, 0xff, 235));
     painter.drawRect(box);

@@ -6,7 +6,7 @@
 #include <QString>
 
 class QPainter;
-class QPointF;
+class QRectF;
 
 namespace cp::views {
 
@@ -39,12 +39,12 @@ struct FabricLegend
 QSizeF fabricLegendSize(QPainter &painter, const FabricLegend &legend, const QFont &font);
 
 /**
- * Paints the legend in a framed white box with its top-left corner at `topLeft`, in the
- * painter's current coordinates: the heat scale as a colour bar marked 0%, 50% and 100%, the
- * rails as a swatch each with its GPU index, the link classes as a line each with its name.
- * Nothing for an empty legend.
+ * Paints the legend in a framed white box, `box` in the painter's current coordinates (its size
+ * the one fabricLegendSize() gives, which the caller needs first to place it): the heat scale as
+ * a colour bar marked 0%, 50% and 100%, the rails as a swatch each with its GPU index, the link
+ * classes as a line each with its name. Nothing for an empty legend.
  */
 void paintFabricLegend(QPainter &painter, const FabricLegend &legend, const QFont &font,
-                       QPointF topLeft);
+                       const QRectF &box);
 
 } // namespace cp::views

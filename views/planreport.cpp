@@ -309,7 +309,7 @@ public:
         const QSizeF size = fabricLegendSize(m_painter, legend, font);
         if (size.height() > remaining())
             newPage();
-        paintFabricLegend(m_painter, legend, font, QPointF(0, m_y));
+        paintFabricLegend(m_painter, legend, font, QRectF(QPointF(0, m_y), size));
         m_y += size.height() + 12;
     }
 
