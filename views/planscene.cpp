@@ -7,6 +7,7 @@
 
 #include "fabriccardsummary.h"
 #include "fabricitem.h"
+#include "fabriclinkitem.h"
 #include "nodegroupitem.h"
 #include "plancarditem.h"
 #include "planconnect.h"
@@ -340,27 +341,29 @@ void PlanScene::applyLayout()
 
 void PlanScene::updateLinks()
 {
-    for (QGraphicsLineItem *line : std::as_const(m_links)) {
-        removeItem(line);
-        delete line;
+    for (FabricLinkItem *link : std::as_const(m_links)) {
+        removeItem(link);
+        delete link;
     }
     m_links.clear();
     PlanCardItem *fabric = m_cards.value(QStringLiteral("fabric"));
     if (!fabric)
         return;
-    const QPointF top = fabric->sceneBoundingRect().center();
+    const QRectF fabricRect = fabric->sceneBoundingRect();
     const model::Plan &plan = m_document->plan();
     for (auto it = m_cards.cbegin(); it != m_cards.cend(); ++it) {
         if (!isOnFabric(plan, it.key()))
             continue;
-        auto *line = addLine(QLineF(top, it.value()->sceneBoundingRect().center()),
-                             QPen(QColor(0x15, 0x65, 0xc0, 140), 3));
-        line->setZValue(-1);
-        // Selectable, so Delete unplugs it; the key says which card it belongs to.
-        line->setFlag(QGraphicsItem::ItemIsSelectable);
-        line->setData(0, it.key());
-        line->setToolTip(tr("Link to the fabric: select it and press Delete to unplug"));
-        m_links.push_back(line);
+        // The cable runs into the card's port, where a drag starts and ends; a card without
+        // one (none today) is reached at the middle of its top edge, where the port would be.
+        const QRectF cardRect = it.value()->sceneBoundingRect();
+        QPointF port(cardRect.center().x(), cardRect.top());
+        for (QGraphicsItem *child : it.value()->childItems())
+            if (auto *portItem = dynamic_cast<PortItem *>(child))
+                port = portItem->scenePos();
+        auto *link = new FabricLinkItem(it.key(), fabricRect, cardRect, port);
+        addItem(link);
+        m_links.push_back(link);
     }
 }
 
@@ -489,10 +492,10 @@ void PlanScene::deleteSelection()
     QStringList removed;
     // Selected links first: unplugging changes flags, not indices.
     for (QGraphicsItem *item : selectedItems()) {
-        auto *line = dynamic_cast<QGraphicsLineItem *>(item);
-        if (!line || !m_links.contains(line))
+        auto *link = dynamic_cast<FabricLinkItem *>(item);
+        if (!link || !m_links.contains(link))
             continue;
-        const QString key = item->data(0).toString();
+        const QString key = link->cardKey();
         const DropOutcome unplugged = setOnFabric(plan, key, false);
         if (unplugged.plan) {
             plan = *unplugged.plan;

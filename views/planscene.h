@@ -15,6 +15,7 @@
 namespace cp::views {
 
 class FabricItem;
+class FabricLinkItem;
 class PlanCardItem;
 class PlanDocument;
 
@@ -93,7 +94,7 @@ private:
     QHash<QString, PlanCardItem *> m_cards;
     QHash<QString, QPointF> m_defaultPositions; ///< each card's place when the layout has none
     QHash<QString, QPointF> m_pressPositions; ///< card positions at the last mouse press
-    QList<QGraphicsLineItem *> m_links;
+    QList<FabricLinkItem *> m_links; ///< the cables to the fabric card, one per connected card
     bool m_rebuilding = false;
     /** While a link is dragged from a port: the card it starts at and the rubber line. */
     QString m_connectFrom;

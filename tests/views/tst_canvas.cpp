@@ -6,6 +6,7 @@
 #include "estimatesummaryview.h"
 #include "fabricgeneratordialog.h"
 #include "fabricitem.h"
+#include "fabriclinkitem.h"
 #include "humannumbers.h"
 #include "mainwindow.h"
 #include "nodegroupitem.h"
@@ -1075,6 +1076,95 @@ private slots:
         window.scene()->deleteSelection();
         QVERIFY(!window.plan().storage[0].onFabric);
         QCOMPARE(window.plan().storage.size(), std::size_t(1)); // the storage itself stays
+    }
+
+    /** True when some point of `path` lies inside `rect` shrunk by a pixel (its edge allowed). */
+    static bool pathEntersRect(const QPainterPath &path, const QRectF &rect)
+    {
+        const QRectF inside = rect.adjusted(1, 1, -1, -1);
+        for (int step = 0; step <= 400; ++step)
+            if (inside.contains(path.pointAtPercent(step / 400.0)))
+                return true;
+        return false;
+    }
+
+    void fabricLinkRoutesKeepOffTheCards()
+    {
+        using views::FabricLinkItem;
+        // Cards 190 x 100 as the canvas lays them out; the port sits on the middle of a card's top.
+        const QRectF fabric(300, 0, 190, 100);
+
+        // Fabric above, port right under its middle: one straight drop onto its bottom edge.
+        const QRectF below(300, 200, 190, 100);
+        QCOMPARE(FabricLinkItem::route(fabric, below, {395, 200}),
+                 (QList<QPointF> {{395, 200}, {395, 100}}));
+
+        // Fabric above, port far to its right (x 720): down from the fabric's bottom edge 16 in
+        // from its right corner (490 - 16 = 474), a jog half-way down ((100 + 200) / 2 = 150).
+        const QRectF belowRight(625, 200, 190, 100);
+        QCOMPARE(FabricLinkItem::route(fabric, belowRight, {720, 200}),
+                 (QList<QPointF> {{720, 200}, {720, 150}, {474, 150}, {474, 100}}));
+
+        // Storage beside the fabric, tops level (the samples' layout): up 24 above both tops,
+        // across, and down onto the fabric's top edge, never through either card.
+        const QRectF beside(520, 0, 190, 70);
+        const QList<QPointF> overTheTop = FabricLinkItem::route(fabric, beside, {615, 0});
+        QCOMPARE(overTheTop, (QList<QPointF> {{615, 0}, {615, -24}, {474, -24}, {474, 0}}));
+        const QPainterPath overPath = FabricLinkItem::roundedPath(overTheTop, 10);
+        QVERIFY(!pathEntersRect(overPath, fabric));
+        QVERIFY(!pathEntersRect(overPath, beside));
+        QCOMPARE(overPath.pointAtPercent(0), QPointF(615, 0));
+        QCOMPARE(overPath.pointAtPercent(1), QPointF(474, 0));
+
+        // A card straight above the fabric: a drop onto the fabric's top would run through the
+        // card, so the cable goes round the card's side (its right edge 490 + 24 = 514, beyond
+        // the fabric's right edge 490) and into the fabric's right edge at its middle (y 50).
+        const QRectF above(300, -200, 190, 100);
+        const QList<QPointF> round = FabricLinkItem::route(fabric, above, {395, -200});
+        QCOMPARE(round,
+                 (QList<QPointF> {{395, -200}, {395, -224}, {514, -224}, {514, 50}, {490, 50}}));
+        const QPainterPath roundPath = FabricLinkItem::roundedPath(round, 10);
+        QVERIFY(!pathEntersRect(roundPath, fabric));
+        QVERIFY(!pathEntersRect(roundPath, above));
+
+        // Bends shorter than twice the radius take half the run, so a bend never overshoots.
+        const QPainterPath tight = FabricLinkItem::roundedPath({{0, 0}, {0, -6}, {40, -6}}, 10);
+        QCOMPARE(tight.pointAtPercent(0), QPointF(0, 0));
+        QCOMPARE(tight.pointAtPercent(1), QPointF(40, -6));
+        QVERIFY(tight.boundingRect().top() >= -6.01);
+    }
+
+    void fabricLinksRunIntoThePorts()
+    {
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openPlan(m_sample));
+        const QRectF fabric
+            = window.scene()->cardForKey(QStringLiteral("fabric"))->sceneBoundingRect();
+        int links = 0;
+        for (QGraphicsItem *item : window.scene()->items()) {
+            auto *link = dynamic_cast<views::FabricLinkItem *>(item);
+            if (!link)
+                continue;
+            ++links;
+            // Each cable starts at its card's port and ends on the fabric card's border; it
+            // passes under neither card (the storage card sits beside the fabric card).
+            const QPainterPath path = link->path();
+            QCOMPARE(path.pointAtPercent(0), portOf(window, link->cardKey())->scenePos());
+            const QPointF end = path.pointAtPercent(1);
+            QVERIFY(fabric.adjusted(-0.5, -0.5, 0.5, 0.5).contains(end));
+            QVERIFY(!fabric.adjusted(1, 1, -1, -1).contains(end));
+            QVERIFY2(!pathEntersRect(path, fabric), qPrintable(link->cardKey()));
+            QVERIFY2(!pathEntersRect(
+                         path, window.scene()->cardForKey(link->cardKey())->sceneBoundingRect()),
+                     qPrintable(link->cardKey()));
+            // Picking follows the stroke: the middle of the area a bend encloses is not the link.
+            QVERIFY(link->shape().contains(path.pointAtPercent(0.5)));
+            QVERIFY(!link->shape().contains(path.boundingRect().center())
+                    || path.boundingRect().width() < 10 || path.boundingRect().height() < 10);
+        }
+        QCOMPARE(links, 2); // the compute group and the storage, both cabled in the sample
     }
 
     void emptyPlanSaysHowToStart()

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fabriclinkitem.h"
+
+#include <QCoreApplication>
+#include <QLineF>
+#include <QPainterPathStroker>
+#include <QPen>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cp::views {
+
+namespace {
+
+/** How far a run keeps off a card's edge, and how far into a card's edge it may land from a
+ *  corner, in scene units (a card is about 190 wide). */
+constexpr double clearance = 24;
+constexpr double edgeMargin = 16;
+constexpr double bendRadius = 10;
+
+/** `corners` without repeated points and without the middle one of three on one straight run. */
+QList<QPointF> withoutRedundantCorners(const QList<QPointF> &corners)
+{
+    QList<QPointF> distinct;
+    for (const QPointF &point : corners)
+        if (distinct.isEmpty() || QLineF(distinct.back(), point).length() > 0.5)
+            distinct.push_back(point);
+    QList<QPointF> result;
+    for (qsizetype i = 0; i < distinct.size(); ++i) {
+        if (i > 0 && i + 1 < distinct.size()) {
+            const QPointF in = distinct[i] - distinct[i - 1];
+            const QPointF out = distinct[i + 1] - distinct[i];
+            if (std::abs(in.x() * out.y() - in.y() * out.x()) < 1e-6)
+                continue;
+        }
+        result.push_back(distinct[i]);
+    }
+    return result;
+}
+
+} // namespace
+
+FabricLinkItem::FabricLinkItem(QString cardKey, const QRectF &fabricCard, const QRectF &card,
+                               QPointF port)
+    : m_cardKey(std::move(cardKey))
+{
+    setPath(roundedPath(route(fabricCard, card, port), bendRadius));
+    setPen(QPen(QColor(0x15, 0x65, 0xc0, 140), 3, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    setBrush(Qt::NoBrush);
+    setZValue(-1);
+    setFlag(QGraphicsItem::ItemIsSelectable);
+    setData(0, m_cardKey);
+    setToolTip(QCoreApplication::translate(
+        "FabricLinkItem", "Link to the fabric: select it and press Delete to unplug"));
+}
+
+QPainterPath FabricLinkItem::shape() const
+{
+    // The stroke, a little wider than drawn to be easy to pick; not the area inside the bends,
+    // which QGraphicsPathItem's own shape would include.
+    QPainterPathStroker stroker;
+    stroker.setWidth(pen().widthF() + 6);
+    stroker.setCapStyle(Qt::RoundCap);
+    return stroker.createStroke(path());
+}
+
+QList<QPointF> FabricLinkItem::route(const QRectF &fabricCard, const QRectF &card, QPointF port)
+{
+    const double fabricX
+        = std::clamp(port.x(), fabricCard.left() + edgeMargin, fabricCard.right() - edgeMargin);
+    if (fabricCard.bottom() < port.y() - clearance / 2) {
+        // The fabric card is above the port: down from its bottom edge, with one jog half-way
+        // when the port is not under it.
+        const double jogY = (fabricCard.bottom() + port.y()) / 2;
+        return withoutRedundantCorners(
+            {port, {port.x(), jogY}, {fabricX, jogY}, {fabricX, fabricCard.bottom()}});
+    }
+    // Otherwise up out of the port above both cards, across, and down onto the fabric card's
+    // top edge, unless that drop would pass through the card itself: then around its side.
+    const double overheadY = std::min(port.y(), fabricCard.top()) - clearance;
+    const bool dropCrossesCard
+        = fabricX > card.left() && fabricX < card.right() && card.top() < fabricCard.top();
+    if (!dropCrossesCard)
+        return withoutRedundantCorners(
+            {port, {port.x(), overheadY}, {fabricX, overheadY}, {fabricX, fabricCard.top()}});
+    const bool fabricToTheRight = fabricCard.center().x() >= card.center().x();
+    const double sideX = fabricToTheRight ? card.right() + clearance : card.left() - clearance;
+    if (sideX > fabricCard.left() && sideX < fabricCard.right())
+        return withoutRedundantCorners(
+            {port, {port.x(), overheadY}, {sideX, overheadY}, {sideX, fabricCard.top()}});
+    const double fabricY = fabricCard.center().y();
+    const double edgeX = sideX < fabricCard.left() ? fabricCard.left() : fabricCard.right();
+    return withoutRedundantCorners(
+        {port, {port.x(), overheadY}, {sideX, overheadY}, {sideX, fabricY}, {edgeX, fabricY}});
+}
+
+QPainterPath FabricLinkItem::roundedPath(const QList<QPointF> &corners, double radius)
+{
+    QPainterPath path;
+    if (corners.isEmpty())
+        return path;
+    path.moveTo(corners.front());
+    for (qsizetype i = 1; i + 1 < corners.size(); ++i) {
+        const QLineF in(corners[i - 1], corners[i]);
+        const QLineF out(corners[i], corners[i + 1]);
+        const double bend = std::min({radius, in.length() / 2, out.length() / 2});
+        const QPointF before = corners[i] - (in.p2() - in.p1()) * (bend / in.length());
+        const QPointF after = corners[i] + (out.p2() - out.p1()) * (bend / out.length());
+        path.lineTo(before);
+        path.quadTo(corners[i], after);
+    }
+    if (corners.size() > 1)
+        path.lineTo(corners.back());
+    return path;
+}
+
+} // namespace cp::views

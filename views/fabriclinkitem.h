@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QGraphicsPathItem>
+#include <QPainterPath>
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+
+namespace cp::views {
+
+/**
+ * The cable between the fabric card and a server-group or storage card's port, drawn as a cable
+ * tray would run it: straight out of the port, along horizontal and vertical runs with rounded
+ * bends, into the nearest edge of the fabric card, and around the two cards rather than under
+ * them. Selectable, so Delete unplugs it; only the stroke itself picks it, not the area the bends
+ * enclose.
+ */
+class FabricLinkItem : public QGraphicsPathItem
+{
+public:
+    FabricLinkItem(QString cardKey, const QRectF &fabricCard, const QRectF &card, QPointF port);
+
+    const QString &cardKey() const { return m_cardKey; }
+    QPainterPath shape() const override;
+
+    /** The corner points of the run from `port` (on `card`'s top edge) to the fabric card's edge:
+     *  first the port, last a point on `fabricCard`'s border. */
+    static QList<QPointF> route(const QRectF &fabricCard, const QRectF &card, QPointF port);
+    /** `corners` as a path whose bends are arcs of up to `radius` (less where a run is shorter). */
+    static QPainterPath roundedPath(const QList<QPointF> &corners, double radius);
+
+private:
+    QString m_cardKey;
+};
+
+} // namespace cp::views
