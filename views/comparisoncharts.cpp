@@ -275,6 +275,41 @@ QChart *queueUtilisationChart(const model::ScenarioComparison &c, int highlight)
     return chart;
 }
 
+/** For each Pareto point, the index of the first point drawn on the same spot (itself when none
+ *  before it is): within 1% of the points' spread on both axes, closer than a marker's width on
+ *  any chart the panel or the report draws. -1 for an option without a point. */
+std::vector<int>
+paretoPointsSharedWith(const std::vector<std::optional<std::pair<double, double>>> &points)
+{
+    double xMin = std::numeric_limits<double>::max();
+    double xMax = std::numeric_limits<double>::lowest();
+    double yMin = xMin;
+    double yMax = xMax;
+    for (const auto &point : points)
+        if (point) {
+            xMin = std::min(xMin, point->first);
+            xMax = std::max(xMax, point->first);
+            yMin = std::min(yMin, point->second);
+            yMax = std::max(yMax, point->second);
+        }
+    const double xTolerance = 0.01 * (xMax - xMin);
+    const double yTolerance = 0.01 * (yMax - yMin);
+    std::vector<int> sharedWith(points.size(), -1);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (!points[i])
+            continue;
+        sharedWith[i] = static_cast<int>(i);
+        for (std::size_t earlier = 0; earlier < i; ++earlier)
+            if (points[earlier] && sharedWith[earlier] == static_cast<int>(earlier)
+                && std::abs(points[earlier]->first - points[i]->first) <= xTolerance
+                && std::abs(points[earlier]->second - points[i]->second) <= yTolerance) {
+                sharedWith[i] = static_cast<int>(earlier);
+                break;
+            }
+    }
+    return sharedWith;
+}
+
 QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
 {
     QChart *chart = newChart(QObject::tr("Pareto front: %1 against %2<br>(dominated options faded; "
@@ -287,23 +322,34 @@ QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
     double yMax = 0;
     QList<QPointF> front;
     QList<QAbstractSeries *> all;
+    const std::vector<int> sharedWith = paretoPointsSharedWith(c.paretoPoints);
     for (std::size_t i = 0; i < c.paretoPoints.size(); ++i) {
         if (!c.paretoPoints[i])
             continue;
         const auto [x, y] = *c.paretoPoints[i];
         auto *point = new QScatterSeries;
         point->append(x, y);
-        point->setMarkerSize(static_cast<int>(i) == highlight ? 16 : 12);
+        // Options drawn on one spot (a what-if that moves neither time nor cost) are concentric
+        // rings: the first the widest, each later one smaller inside it, so none hides another.
+        const auto later = std::count(sharedWith.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                                      sharedWith.end(), sharedWith[i]);
+        point->setMarkerSize((static_cast<int>(i) == highlight ? 16 : 12)
+                             + 8 * static_cast<int>(later));
         // Each option its own colour; a dominated one is a faded ring of it, so the options
         // stay apart and the front stands out.
         const QColor colour = scenarioColour(static_cast<int>(i));
         QColor fill = colour;
+        QString name = scenarioLabel(c, static_cast<int>(i), highlight);
+        if (sharedWith[i] != static_cast<int>(i))
+            name += QObject::tr(" (on %1's point)")
+                        .arg(QString::fromStdString(
+                                 c.scenarios[static_cast<std::size_t>(sharedWith[i])].name)
+                                 .toHtmlEscaped());
         if (c.dominated[i]) {
             fill.setAlpha(60);
-            point->setName(scenarioLabel(c, static_cast<int>(i), highlight)
-                           + QObject::tr(" (dominated)"));
+            point->setName(name + QObject::tr(" (dominated)"));
         } else {
-            point->setName(scenarioLabel(c, static_cast<int>(i), highlight));
+            point->setName(name);
             front.append({x, y});
         }
         point->setColor(fill);

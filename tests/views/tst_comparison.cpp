@@ -525,6 +525,39 @@ private slots:
         qDeleteAll(charts);
     }
 
+    void paretoOptionsOnOneSpotStayVisible()
+    {
+        // A what-if that changes neither time nor cost (here A, on the baseline's point) used to
+        // be drawn over the baseline, hiding it. Both stay visible as concentric rings, the
+        // earlier wider, and the legend says which option the later one sits on; B, 10% of the
+        // spread away, is its own point.
+        model::ScenarioComparison c;
+        for (const char *name : {"Baseline", "A", "B"}) {
+            model::ScenarioResult result;
+            result.name = name;
+            result.ok = true;
+            c.scenarios.push_back(result);
+        }
+        c.paretoPoints = {std::pair(20.0, 50.0), std::pair(20.0, 50.0), std::pair(30.0, 40.0)};
+        c.dominated = model::paretoDominated(c.paretoPoints);
+        QCOMPARE(c.dominated, std::vector<bool>({false, false, false})); // neither beats the other
+        const QList<QChart *> charts = views::comparisonCharts(c, -1);
+        QChart *pareto = chartTitled(charts, QStringLiteral("Pareto"));
+        QVERIFY(pareto);
+        QList<QScatterSeries *> points;
+        for (QAbstractSeries *series : pareto->series())
+            if (auto *scatter = qobject_cast<QScatterSeries *>(series))
+                points << scatter;
+        QCOMPARE(points.size(), 3);
+        QVERIFY(points[0]->markerSize() > points[1]->markerSize());
+        QCOMPARE(points[1]->markerSize(), points[2]->markerSize());
+        QVERIFY2(points[1]->name().contains(QStringLiteral("on Baseline's point")),
+                 qPrintable(points[1]->name()));
+        QVERIFY(!points[0]->name().contains(QStringLiteral("point")));
+        QVERIFY(!points[2]->name().contains(QStringLiteral("point")));
+        qDeleteAll(charts);
+    }
+
     void sharedClusterComparesQueues()
     {
         // The shared-cluster sample in the window at 1920 x 1080: Compare Now fills the Queue
