@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fabricdrawingitem.h"
 
+#include "humannumbers.h"
+
 #include <QGraphicsSceneHoverEvent>
 #include <QGraphicsView>
 #include <QPainter>
@@ -33,21 +35,12 @@ QColor lineColour(const FabricDrawing::Line &line)
     return FabricDrawingItem::linkClassColour(line.linkClass);
 }
 
-/** "400 Gb/s", "25.6 Tb/s": a link or bundle rate per direction. */
-QString bitRate(double bytesPerSecond)
-{
-    const double gbps = bytesPerSecond * 8 / 1e9;
-    if (gbps >= 1000)
-        return QStringLiteral("%1 Tb/s").arg(gbps / 1000, 0, 'f', gbps >= 100000 ? 0 : 1);
-    return QStringLiteral("%1 Gb/s").arg(gbps, 0, 'f', 0);
-}
-
 QString bundleText(const FabricDrawing::Line &line)
 {
     return QStringLiteral("%1 × %2 = %3")
         .arg(line.cables)
-        .arg(bitRate(line.bytesPerSecond / static_cast<double>(line.cables)),
-             bitRate(line.bytesPerSecond));
+        .arg(humanBitRate(line.bytesPerSecond / static_cast<double>(line.cables)),
+             humanBitRate(line.bytesPerSecond));
 }
 
 /** Text drawn at a fixed pixel size wherever the zoom is: collected, then drawn untransformed. */

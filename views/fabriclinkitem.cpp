@@ -2,6 +2,8 @@
 #include "fabriclinkitem.h"
 
 #include <QCoreApplication>
+#include <QFont>
+#include <QGraphicsScene>
 #include <QLineF>
 #include <QPainterPathStroker>
 #include <QPen>
@@ -44,6 +46,7 @@ QList<QPointF> withoutRedundantCorners(const QList<QPointF> &corners)
 FabricLinkItem::FabricLinkItem(QString cardKey, const QRectF &fabricCard, const QRectF &card,
                                QPointF port)
     : m_cardKey(std::move(cardKey))
+    , m_port(port)
 {
     setPath(roundedPath(route(fabricCard, card, port), bendRadius));
     setPen(QPen(QColor(0x15, 0x65, 0xc0, 140), 3, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
@@ -53,6 +56,29 @@ FabricLinkItem::FabricLinkItem(QString cardKey, const QRectF &fabricCard, const 
     setData(0, m_cardKey);
     setToolTip(QCoreApplication::translate(
         "FabricLinkItem", "Link to the fabric: select it and press Delete to unplug"));
+}
+
+void FabricLinkItem::setLabel(const QString &label, const QString &details)
+{
+    delete m_label;
+    m_label = nullptr;
+    if (label.isEmpty())
+        return;
+    m_label = new QGraphicsSimpleTextItem(label, this);
+    if (scene())
+        m_label->setFont(scene()->font()); // the cards' own size, so it zooms with them
+    m_label->setBrush(QColor(0x0d, 0x47, 0xa1));
+    m_label->setToolTip(details);
+    // Right of the port, its baseline just above the card's top edge: every route leaves the
+    // port upwards, so the cable never crosses this spot.
+    const QRectF box = m_label->boundingRect();
+    m_label->setPos(m_port.x() + 10, m_port.y() - box.height() - 2);
+    setToolTip(toolTip() + QLatin1Char('\n') + details);
+}
+
+QString FabricLinkItem::label() const
+{
+    return m_label ? m_label->text() : QString();
 }
 
 QPainterPath FabricLinkItem::shape() const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QGraphicsPathItem>
+#include <QGraphicsSimpleTextItem>
 #include <QPainterPath>
 #include <QPointF>
 #include <QRectF>
@@ -24,6 +25,11 @@ public:
     const QString &cardKey() const { return m_cardKey; }
     QPainterPath shape() const override;
 
+    /** Writes what the cable carries ("1,024 × 400 Gb/s") just above its card, beside the port,
+     *  with `details` (the NIC) in the tooltip; empty leaves the cable unlabelled. */
+    void setLabel(const QString &label, const QString &details);
+    QString label() const;
+
     /** The corner points of the run from `port` (on `card`'s top edge) to the fabric card's edge:
      *  first the port, last a point on `fabricCard`'s border. */
     static QList<QPointF> route(const QRectF &fabricCard, const QRectF &card, QPointF port);
@@ -32,6 +38,8 @@ public:
 
 private:
     QString m_cardKey;
+    QPointF m_port;
+    QGraphicsSimpleTextItem *m_label = nullptr;
 };
 
 } // namespace cp::views

@@ -15,6 +15,14 @@
 
 namespace cp::views {
 
+QString humanBitRate(double bytesPerSecond)
+{
+    const double gbps = bytesPerSecond * 8 / 1e9;
+    if (gbps >= 1000)
+        return QStringLiteral("%1 Tb/s").arg(gbps / 1000, 0, 'f', gbps >= 100000 ? 0 : 1);
+    return QStringLiteral("%1 Gb/s").arg(gbps, 0, 'f', 0);
+}
+
 QString replicaCount(int replicas)
 {
     return replicas == 1 ? QObject::tr("1 replica")

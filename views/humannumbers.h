@@ -23,6 +23,9 @@ inline QString human(const std::string &text)
 /** A count as people say it: "2 T", "160.6 B", "512 M", "4,096" (three significant digits). */
 QString humanCount(double count);
 
+/** "400 Gb/s", "25.6 Tb/s": a link's or a bundle's rate per direction, from bytes per second. */
+QString humanBitRate(double bytesPerSecond);
+
 /** "1 replica", "6 replicas". */
 QString replicaCount(int replicas);
 

@@ -363,8 +363,25 @@ void PlanScene::updateLinks()
                 port = portItem->scenePos();
         auto *link = new FabricLinkItem(it.key(), fabricRect, cardRect, port);
         addItem(link);
+        labelLink(link, plan);
         m_links.push_back(link);
     }
+}
+
+void PlanScene::labelLink(FabricLinkItem *link, const model::Plan &plan) const
+{
+    std::optional<model::FabricAttachment> attachment;
+    if (const auto group = groupIndex(link->cardKey()))
+        attachment = model::nodeGroupAttachment(plan, *m_catalog, static_cast<std::size_t>(*group));
+    else if (const auto storage = storageIndex(link->cardKey()))
+        attachment = model::storageAttachment(plan, *m_catalog, static_cast<std::size_t>(*storage));
+    if (!attachment || attachment->links <= 0
+        || m_catalog->kindOf(attachment->nicId) != model::CatalogKind::Nic)
+        return;
+    const model::NicSpec &nic = m_catalog->nic(attachment->nicId);
+    link->setLabel(
+        tr("%1 × %2").arg(QLocale().toString(attachment->links), humanBitRate(nic.bytesPerSecond)),
+        tr("%1 links of %2").arg(QLocale().toString(attachment->links), human(nic.name)));
 }
 
 QString PlanScene::keyAt(const QPointF &scenePos) const

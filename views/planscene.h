@@ -86,6 +86,8 @@ private:
     void showFabricSummary(const KeyedFabricSummary &result);
     static void applyFabricSummary(FabricItem *fabric, const FabricCardSummary &summary);
     void updateLinks();
+    /** Writes on `link` how many ports its card brings and at what rate (model attachments). */
+    void labelLink(FabricLinkItem *link, const model::Plan &plan) const;
     QPointF storedPosition(const QString &key, const QPointF &fallback) const;
     QString keyAt(const QPointF &scenePos) const;
 

@@ -104,4 +104,35 @@ std::vector<int> fabricNodeGroups(const Plan &plan)
     return groups;
 }
 
+std::optional<FabricAttachment> nodeGroupAttachment(const Plan &plan, const Catalog &catalog,
+                                                    std::size_t group)
+{
+    if (group >= plan.nodeGroups.size() || !plan.nodeGroups[group].onFabric)
+        return std::nullopt;
+    const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
+    if (!fabric)
+        return std::nullopt;
+    long long nodesOnFabric = 0;
+    for (const NodeGroup &each : plan.nodeGroups)
+        if (each.onFabric)
+            nodesOnFabric += std::max(0, each.count);
+    if (nodesOnFabric == 0)
+        return std::nullopt;
+    const long long perNode = std::max(1LL, fabric->endpoints / nodesOnFabric);
+    return FabricAttachment {std::max(0, plan.nodeGroups[group].count) * perNode, fabric->nicId};
+}
+
+std::optional<FabricAttachment> storageAttachment(const Plan &plan, const Catalog &catalog,
+                                                  std::size_t storage)
+{
+    if (storage >= plan.storage.size() || !plan.storage[storage].onFabric)
+        return std::nullopt;
+    const StorageSpec &spec = catalog.storage(plan.storage[storage].storageId);
+    if (spec.networkPorts <= 0 || spec.nicId.empty())
+        return std::nullopt;
+    return FabricAttachment {static_cast<long long>(std::max(0, plan.storage[storage].count))
+                                 * spec.networkPorts,
+                             spec.nicId};
+}
+
 } // namespace cp::model

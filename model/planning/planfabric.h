@@ -54,4 +54,27 @@ std::vector<int> fabricNodeGroups(const Plan &plan);
  */
 int planEndpointsPerNode(const Plan &plan, const PlanFabric &fabric);
 
+/** The links one card of the plan brings to its network: how many ports, and their NIC. */
+struct FabricAttachment
+{
+    long long links = 0;
+    std::string nicId;
+};
+
+/**
+ * The fabric links of node group `group` (an index into Plan::nodeGroups): its nodes times the
+ * fabric's NICs per node, on the fabric's NIC, as planFabric counts them for the whole fabric.
+ * Empty when the group is not cabled to the fabric or the plan has none.
+ */
+std::optional<FabricAttachment> nodeGroupAttachment(const Plan &plan, const Catalog &catalog,
+                                                    std::size_t group);
+
+/**
+ * The network links of storage entry `storage` (an index into Plan::storage): its systems times
+ * each system's front-end ports, on the storage's own NIC (StorageSpec::networkPorts, nicId).
+ * Empty when it is not cabled or its catalog entry does not say its ports.
+ */
+std::optional<FabricAttachment> storageAttachment(const Plan &plan, const Catalog &catalog,
+                                                  std::size_t storage);
+
 } // namespace cp::model

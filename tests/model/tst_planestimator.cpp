@@ -6,6 +6,7 @@
 #include "model/plan/planio.h"
 #include "model/plan/scenarios.h"
 #include "model/planning/planestimator.h"
+#include "model/planning/planfabric.h"
 #include "model/planning/planworstfailure.h"
 #include "model/planning/resolvedplan.h"
 #include "model/planning/servinguse.h"
@@ -79,6 +80,31 @@ private slots:
         QCOMPARE(over.leafSwitches, 49LL);
         QCOMPARE(over.spineSwitches, (49LL * 22 + 63) / 64);
         QCOMPARE(twoTierFabricCounts(16, 32, 1.0).leafSwitches, 1LL);
+    }
+
+    void eachCardSaysTheLinksItBringsToTheFabric()
+    {
+        // The shared-cluster sample: 224 + 32 DGX H100 on an NDR fabric of 8 NICs a node (its
+        // nics_per_node), so 224 x 8 = 1,792 and 32 x 8 = 256 links; its 4 DDN AI400X2 systems
+        // bring the catalog's 8 HDR 200 front-end ports each (network_ports): 32.
+        Plan plan = loadSamplePlan("h100-2048-shared-cluster.json");
+        const auto compute = nodeGroupAttachment(plan, shippedCatalog(), 0);
+        const auto dev = nodeGroupAttachment(plan, shippedCatalog(), 1);
+        const auto storage = storageAttachment(plan, shippedCatalog(), 0);
+        QVERIFY(compute && dev && storage);
+        QCOMPARE(compute->links, 1792LL);
+        QCOMPARE(dev->links, 256LL);
+        QCOMPARE(compute->nicId, std::string("ib-ndr-400"));
+        QCOMPARE(storage->links, 32LL);
+        QCOMPARE(storage->nicId, std::string("ib-hdr-200"));
+        // Unplugged cards and indices past the plan's lists bring none.
+        plan.nodeGroups[1].onFabric = false;
+        plan.storage[0].onFabric = false;
+        QVERIFY(!nodeGroupAttachment(plan, shippedCatalog(), 1));
+        QVERIFY(!storageAttachment(plan, shippedCatalog(), 0));
+        QVERIFY(!nodeGroupAttachment(plan, shippedCatalog(), 2));
+        QVERIFY(!storageAttachment(plan, shippedCatalog(), 1));
+        QCOMPARE(nodeGroupAttachment(plan, shippedCatalog(), 0)->links, 1792LL);
     }
 
     void planFabricIsCountedOnItsGraph()

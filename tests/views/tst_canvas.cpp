@@ -1165,6 +1165,16 @@ private slots:
                     || path.boundingRect().width() < 10 || path.boundingRect().height() < 10);
         }
         QCOMPARE(links, 2); // the compute group and the storage, both cabled in the sample
+        // Each cable says what it carries: 128 DGX H100 x 8 NDR 400 NICs, and 4 AI400X2 systems
+        // x the catalog's 8 HDR 200 front-end ports.
+        QStringList labels;
+        for (QGraphicsItem *item : window.scene()->items())
+            if (auto *link = dynamic_cast<views::FabricLinkItem *>(item))
+                labels << link->label();
+        labels.sort();
+        QCOMPARE(
+            labels,
+            (QStringList {QStringLiteral("1,024 × 400 Gb/s"), QStringLiteral("32 × 200 Gb/s")}));
     }
 
     void emptyPlanSaysHowToStart()
