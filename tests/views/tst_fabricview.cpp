@@ -52,6 +52,9 @@ std::size_t modelSwitches(const model::Plan &plan, const model::Catalog &catalog
 void saveShot(QWidget *widget, const QString &name)
 {
     QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+    // Let pending layout requests run first (a status line that wraps to a second line asks
+    // for its height in a posted event), so the shot shows what the user sees.
+    QCoreApplication::processEvents();
     QVERIFY(widget->grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/") + name));
 }
 
