@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "datahallflooritem.h"
 
+#include <QFontMetricsF>
 #include <QObject>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -17,6 +18,9 @@ DataHallFloorItem::DataHallFloorItem(std::shared_ptr<const model::DataHall> hall
     for (std::size_t r = 0; r < m_hall->racks.size(); ++r) {
         m_bounds |= rackRect(static_cast<int>(r));
         m_rows = std::max(m_rows, m_hall->racks[r].row + 1);
+        const QString name = QString::fromStdString(m_hall->racks[r].name);
+        if (name.size() > m_longestName.size())
+            m_longestName = name;
     }
     // Room on the left for the row names.
     m_bounds.adjust(-3 * cabinetWidth, -cabinetWidth, cabinetWidth, cabinetWidth);
@@ -78,6 +82,21 @@ QColor DataHallFloorItem::capacityColour(double fraction)
     return {76, 175, 80};
 }
 
+int DataHallFloorItem::cabinetNamePixelSize(QFont font, const QString &name)
+{
+    // The name runs along the cabinet (rotated), so its advance meets the depth and its line
+    // height the width of the drawn cabinet (cabinetWidth - 2), each with 2 units either side.
+    const double length = cabinetDepth - 4;
+    const double across = cabinetWidth - 2 - 4;
+    for (int pixels = 11; pixels > 7; --pixels) {
+        font.setPixelSize(pixels);
+        const QFontMetricsF metrics(font);
+        if (metrics.horizontalAdvance(name) <= length && metrics.height() <= across)
+            return pixels;
+    }
+    return 7;
+}
+
 QColor DataHallFloorItem::colourOf(int rack) const
 {
     return capacityColour(fillOf(rack));
@@ -127,7 +146,7 @@ void DataHallFloorItem::paint(QPainter *painter, const QStyleOptionGraphicsItem 
             Qt::AlignRight | Qt::AlignVCenter,
             QStringLiteral("R%1").arg(row + 1, 2, 10, QLatin1Char('0')));
     }
-    font.setPixelSize(7);
+    font.setPixelSize(cabinetNamePixelSize(font, m_longestName));
     painter->setFont(font);
     for (std::size_t i = 0; i < m_hall->racks.size(); ++i) {
         const int rack = static_cast<int>(i);

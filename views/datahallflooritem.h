@@ -3,7 +3,9 @@
 
 #include "model/planning/datahall.h"
 
+#include <QFont>
 #include <QGraphicsItem>
+#include <QString>
 
 #include <memory>
 
@@ -50,12 +52,17 @@ public:
     /** The capacity scale: green below 0.8, amber to 1.0, red above; grey where it does not
      * apply (a negative fraction). */
     static QColor capacityColour(double fraction);
+    /** The pixel size of `font` at which `name` fits along a cabinet's depth and across its
+     *  width with a little margin: as large as 11 (a 0.6 m cabinet is 24 units wide), never
+     *  below the 7 the names had before, so a short name reads larger on paper. */
+    static int cabinetNamePixelSize(QFont font, const QString &name);
 
 private:
     std::shared_ptr<const model::DataHall> m_hall;
     QRectF m_bounds;
     int m_rows = 0; ///< room rows, the spine row and empty rows included
     int m_selected = -1;
+    QString m_longestName; ///< the cabinet name with the most characters, which sets their size
     RackCapacity m_capacity = RackCapacity::Power;
 };
 

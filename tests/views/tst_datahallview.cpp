@@ -10,6 +10,7 @@
 #include "model/plan/planio.h"
 
 #include <QDir>
+#include <QFontMetricsF>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -65,6 +66,32 @@ private:
     }
 
 private slots:
+private slots:
+    void cabinetNamesAreAsLargeAsTheirCabinetAllows()
+    {
+        using views::DataHallFloorItem;
+        // "R02-C10" fits a 48 x 22 cabinet at more than the old fixed 7 pixels, and at the size
+        // chosen it runs no longer than the 44 units the depth leaves and stands no taller than
+        // the 18 the width leaves.
+        QFont font(QStringLiteral("DejaVu Sans"));
+        const QString name = QStringLiteral("R02-C10");
+        const int pixels = DataHallFloorItem::cabinetNamePixelSize(font, name);
+        QVERIFY2(pixels > 7, qPrintable(QString::number(pixels)));
+        font.setPixelSize(pixels);
+        QVERIFY(QFontMetricsF(font).horizontalAdvance(name) <= 44);
+        QVERIFY(QFontMetricsF(font).height() <= 18);
+        // One pixel larger would break a limit, unless the size is already the largest.
+        if (pixels < 11) {
+            font.setPixelSize(pixels + 1);
+            QVERIFY(QFontMetricsF(font).horizontalAdvance(name) > 44
+                    || QFontMetricsF(font).height() > 18);
+        }
+        // A name too long for any size keeps the old 7.
+        QCOMPARE(DataHallFloorItem::cabinetNamePixelSize(
+                     font, QStringLiteral("R120-COMPUTE-CABINET-0001")),
+                 7);
+    }
+
     void cabinetsAreColouredByHowFullTheyAre()
     {
         // The sample: 43 compute cabinets of 3 DGX H100, 30.6 of 40 kW (77%, green) and 24 of
