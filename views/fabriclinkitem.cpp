@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fabriclinkitem.h"
 
+#include "cablerouter.h"
+
 #include <QCoreApplication>
 #include <QFont>
 #include <QGraphicsScene>
@@ -43,12 +45,11 @@ QList<QPointF> withoutRedundantCorners(const QList<QPointF> &corners)
 
 } // namespace
 
-FabricLinkItem::FabricLinkItem(QString cardKey, const QRectF &fabricCard, const QRectF &card,
-                               QPointF port)
+FabricLinkItem::FabricLinkItem(QString cardKey, const QList<QPointF> &corners)
     : m_cardKey(std::move(cardKey))
-    , m_port(port)
+    , m_port(corners.isEmpty() ? QPointF() : corners.front())
 {
-    setPath(roundedPath(route(fabricCard, card, port), bendRadius));
+    setPath(roundedPath(corners, bendRadius));
     setPen(QPen(QColor(0x15, 0x65, 0xc0, 140), 3, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     setBrush(Qt::NoBrush);
     setZValue(-1);
@@ -91,7 +92,38 @@ QPainterPath FabricLinkItem::shape() const
     return stroker.createStroke(path());
 }
 
-QList<QPointF> FabricLinkItem::route(const QRectF &fabricCard, const QRectF &card, QPointF port)
+QList<QPointF> FabricLinkItem::route(const QRectF &fabricCard, const QRectF &card, QPointF port,
+                                     const QList<QRectF> &obstacles)
+{
+    CableRouter::Layout layout;
+    layout.fabricCard = fabricCard;
+    layout.cards = obstacles;
+    layout.cards << card;
+    layout.ports = {port};
+    layout.clearance = clearance;
+    layout.edgeMargin = edgeMargin;
+    return route(fabricCard, card, port, obstacles, CableRouter(std::move(layout)));
+}
+
+QList<QPointF> FabricLinkItem::route(const QRectF &fabricCard, const QRectF &card, QPointF port,
+                                     const QList<QRectF> &obstacles, const CableRouter &router)
+{
+    const QList<QPointF> direct = directRoute(fabricCard, card, port);
+    const auto passesUnder = [&](const QRectF &other) {
+        for (qsizetype i = 0; i + 1 < direct.size(); ++i)
+            if (CableRouter::crosses(direct[i], direct[i + 1], other))
+                return true;
+        return false;
+    };
+    if (std::none_of(obstacles.begin(), obstacles.end(), passesUnder))
+        return direct;
+    if (const auto around = router.route(port))
+        return withoutRedundantCorners(*around);
+    return direct; // boxed in on every side: under a card is the best there is
+}
+
+QList<QPointF> FabricLinkItem::directRoute(const QRectF &fabricCard, const QRectF &card,
+                                           QPointF port)
 {
     const double fabricX
         = std::clamp(port.x(), fabricCard.left() + edgeMargin, fabricCard.right() - edgeMargin);

@@ -10,6 +10,8 @@
 
 namespace cp::views {
 
+class CableRouter;
+
 /**
  * The cable between the fabric card and a server-group or storage card's port, drawn as a cable
  * tray would run it: straight out of the port, along horizontal and vertical runs with rounded
@@ -20,7 +22,8 @@ namespace cp::views {
 class FabricLinkItem : public QGraphicsPathItem
 {
 public:
-    FabricLinkItem(QString cardKey, const QRectF &fabricCard, const QRectF &card, QPointF port);
+    /** The cable along `corners` (route()'s), from the port at its front. */
+    FabricLinkItem(QString cardKey, const QList<QPointF> &corners);
 
     const QString &cardKey() const { return m_cardKey; }
     QPainterPath shape() const override;
@@ -31,12 +34,20 @@ public:
     QString label() const;
 
     /** The corner points of the run from `port` (on `card`'s top edge) to the fabric card's edge:
-     *  first the port, last a point on `fabricCard`'s border. */
-    static QList<QPointF> route(const QRectF &fabricCard, const QRectF &card, QPointF port);
+     *  first the port, last a point on `fabricCard`'s border. The direct way (over the cards or
+     *  with one jog) where it passes under none of `obstacles`, else CableRouter's way round. */
+    static QList<QPointF> route(const QRectF &fabricCard, const QRectF &card, QPointF port,
+                                const QList<QRectF> &obstacles = {});
+    /** The same with a router built once for every cable of a layout (PlanScene's). */
+    static QList<QPointF> route(const QRectF &fabricCard, const QRectF &card, QPointF port,
+                                const QList<QRectF> &obstacles, const CableRouter &router);
     /** `corners` as a path whose bends are arcs of up to `radius` (less where a run is shorter). */
     static QPainterPath roundedPath(const QList<QPointF> &corners, double radius);
 
 private:
+    /** Over both cards, or down with one jog, considering only the two cards. */
+    static QList<QPointF> directRoute(const QRectF &fabricCard, const QRectF &card, QPointF port);
+
     QString m_cardKey;
     QPointF m_port;
     QGraphicsSimpleTextItem *m_label = nullptr;

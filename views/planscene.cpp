@@ -3,6 +3,7 @@
 
 #include "humannumbers.h"
 
+#include "cablerouter.h"
 #include "cardkeys.h"
 
 #include "fabriccardsummary.h"
@@ -351,17 +352,38 @@ void PlanScene::updateLinks()
         return;
     const QRectF fabricRect = fabric->sceneBoundingRect();
     const model::Plan &plan = m_document->plan();
+    struct Cable
+    {
+        QString key;
+        QRectF card;
+        QPointF port;
+    };
+    std::vector<Cable> cables;
+    CableRouter::Layout layout;
+    layout.fabricCard = fabricRect;
     for (auto it = m_cards.cbegin(); it != m_cards.cend(); ++it) {
+        if (it.value() == fabric)
+            continue;
+        const QRectF cardRect = it.value()->sceneBoundingRect();
+        layout.cards << cardRect;
         if (!isOnFabric(plan, it.key()))
             continue;
         // The cable runs into the card's port, where a drag starts and ends; a card without
         // one (none today) is reached at the middle of its top edge, where the port would be.
-        const QRectF cardRect = it.value()->sceneBoundingRect();
         QPointF port(cardRect.center().x(), cardRect.top());
         for (QGraphicsItem *child : it.value()->childItems())
             if (auto *portItem = dynamic_cast<PortItem *>(child))
                 port = portItem->scenePos();
-        auto *link = new FabricLinkItem(it.key(), fabricRect, cardRect, port);
+        cables.push_back({it.key(), cardRect, port});
+        layout.ports << port;
+    }
+    // One router for every cable: the grid and what blocks it are the same for all of them.
+    const CableRouter router(layout);
+    for (const Cable &cable : cables) {
+        QList<QRectF> others = layout.cards;
+        others.removeOne(cable.card);
+        auto *link = new FabricLinkItem(
+            cable.key, FabricLinkItem::route(fabricRect, cable.card, cable.port, others, router));
         addItem(link);
         labelLink(link, plan);
         m_links.push_back(link);

@@ -2,6 +2,7 @@
 // The design canvas driven through real widgets offscreen: drops from the palette (as QDropEvents
 // on the view), undo/redo, refused drops, the property editor, the topology generator, copy,
 // paste and delete, save and reopen, autosave recovery. Screenshots go into the build tree.
+#include "cablerouter.h"
 #include "catalogpalette.h"
 #include "estimatesummaryview.h"
 #include "fabricgeneratordialog.h"
@@ -1127,6 +1128,43 @@ private slots:
         QVERIFY(!pathEntersRect(roundPath, fabric));
         QVERIFY(!pathEntersRect(roundPath, above));
 
+        // A second row: the lower card's cable may not run under the card above it. Around it,
+        // the shortest way is 459 long: up 24 out of the port (400 -> 376), 119 across to the
+        // channel left of the upper card (395 -> 276, 24 off its edge), 276 up to 24 under the
+        // fabric (376 -> 100), 40 across into the fabric's landing margin (276 -> 316). A way with
+        // one bend fewer may be up to a bend's worth (40) longer.
+        const QRectF upper(300, 200, 190, 100);
+        const QRectF lower(300, 400, 190, 100);
+        const QList<QPointF> around = FabricLinkItem::route(fabric, lower, {395, 400}, {upper});
+        QCOMPARE(around.front(), QPointF(395, 400));
+        QCOMPARE(around[1].x(), 395.0);
+        QVERIFY(around[1].y() < 400); // out of the port upwards
+        double length = 0;
+        for (qsizetype i = 0; i + 1 < around.size(); ++i) {
+            const QPointF from = around[i];
+            const QPointF to = around[i + 1];
+            QVERIFY(from.x() == to.x() || from.y() == to.y()); // horizontal or vertical runs
+            for (const QRectF &card : {fabric, upper, lower})
+                QVERIFY2(!views::CableRouter::crosses(from, to, card),
+                         qPrintable(QStringLiteral("run %1").arg(i)));
+            length += QLineF(from, to).length();
+        }
+        QVERIFY(fabric.adjusted(-0.5, -0.5, 0.5, 0.5).contains(around.back()));
+        QVERIFY(!fabric.adjusted(1, 1, -1, -1).contains(around.back()));
+        QVERIFY2(length >= 459 - 1e-9 && length <= 459 + 40, qPrintable(QString::number(length)));
+        // Without the upper card in the way the direct drop stays.
+        QCOMPARE(FabricLinkItem::route(fabric, lower, {395, 400}),
+                 (QList<QPointF> {{395, 400}, {395, 100}}));
+        // A card sitting on the port leaves the router no way out; the cable then takes the
+        // direct way rather than none.
+        const QRectF lid(280, 380, 230, 20);
+        views::CableRouter::Layout boxed;
+        boxed.fabricCard = fabric;
+        boxed.cards = {lower, lid};
+        boxed.ports = {QPointF(395, 400)};
+        QVERIFY(!views::CableRouter(boxed).route({395, 400}));
+        QCOMPARE(FabricLinkItem::route(fabric, lower, {395, 400}, {lid}).size(), 2);
+
         // Bends shorter than twice the radius take half the run, so a bend never overshoots.
         const QPainterPath tight = FabricLinkItem::roundedPath({{0, 0}, {0, -6}, {40, -6}}, 10);
         QCOMPARE(tight.pointAtPercent(0), QPointF(0, 0));
@@ -1156,6 +1194,10 @@ private slots:
             QVERIFY(fabric.adjusted(-0.5, -0.5, 0.5, 0.5).contains(end));
             QVERIFY(!fabric.adjusted(1, 1, -1, -1).contains(end));
             QVERIFY2(!pathEntersRect(path, fabric), qPrintable(link->cardKey()));
+            for (const QString &key : {QStringLiteral("workload"), QStringLiteral("facility")})
+                QVERIFY2(
+                    !pathEntersRect(path, window.scene()->cardForKey(key)->sceneBoundingRect()),
+                    qPrintable(link->cardKey() + QLatin1String(" under ") + key));
             QVERIFY2(!pathEntersRect(
                          path, window.scene()->cardForKey(link->cardKey())->sceneBoundingRect()),
                      qPrintable(link->cardKey()));
@@ -1165,6 +1207,7 @@ private slots:
                     || path.boundingRect().width() < 10 || path.boundingRect().height() < 10);
         }
         QCOMPARE(links, 2); // the compute group and the storage, both cabled in the sample
+
         // Each cable says what it carries: 128 DGX H100 x 8 NDR 400 NICs, and 4 AI400X2 systems
         // x the catalog's 8 HDR 200 front-end ports.
         QStringList labels;
@@ -1175,6 +1218,31 @@ private slots:
         QCOMPARE(
             labels,
             (QStringList {QStringLiteral("1,024 × 400 Gb/s"), QStringLiteral("32 × 200 Gb/s")}));
+
+        // Six server groups lay out in two rows under the fabric: every cable, the second row's
+        // too, keeps off every card but its own port's and lands on the fabric card.
+        model::Plan crowded = window.plan();
+        for (int team = 0; team < 5; ++team) {
+            model::NodeGroup group = crowded.nodeGroups.front();
+            group.name = "team-" + std::to_string(team);
+            group.count = 8;
+            crowded.nodeGroups.push_back(group);
+        }
+        window.document()->edit(crowded, QStringLiteral("add teams"));
+        const QList<views::PlanCardItem *> cards = window.scene()->cards();
+        int crowdedLinks = 0;
+        for (QGraphicsItem *item : window.scene()->items()) {
+            auto *link = dynamic_cast<views::FabricLinkItem *>(item);
+            if (!link)
+                continue;
+            ++crowdedLinks;
+            const QPainterPath path = link->path();
+            QVERIFY(fabric.adjusted(-0.5, -0.5, 0.5, 0.5).contains(path.pointAtPercent(1)));
+            for (views::PlanCardItem *card : cards)
+                QVERIFY2(!pathEntersRect(path, card->sceneBoundingRect()),
+                         qPrintable(link->cardKey() + QLatin1String(" under ") + card->key()));
+        }
+        QCOMPARE(crowdedLinks, 7); // six groups and the storage
     }
 
     void emptyPlanSaysHowToStart()

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QList>
+#include <QPointF>
+#include <QRectF>
+
+#include <optional>
+#include <vector>
+
+namespace cp::views {
+
+/**
+ * Cables across the canvas from the cards' ports to the fabric card that pass under no card: a
+ * shortest orthogonal path (a bend weighs as some extra cable) on the grid of lines a clearance
+ * off every card's edges, the usual way connector routers such as libavoid lay out orthogonal
+ * connectors. The grid and which of its runs a card blocks are worked out once for a layout;
+ * each port's route is then an A* search on it.
+ */
+class CableRouter
+{
+public:
+    struct Layout
+    {
+        QRectF fabricCard;
+        QList<QRectF> cards; ///< every card but the fabric's, the ports' own included
+        QList<QPointF> ports; ///< on their cards' top edges; each cable leaves its port upwards
+        double clearance = 24; ///< how far a run keeps off a card's edge
+        double edgeMargin = 16; ///< how far from a fabric card's corner a cable may land
+    };
+
+    explicit CableRouter(Layout layout);
+
+    /** The corners from `port` (one of the layout's) to a point on the fabric card's border,
+     *  or empty when the cards leave no way through. */
+    std::optional<QList<QPointF>> route(QPointF port) const;
+
+    /** True when the axis-aligned segment from `from` to `to` passes through the inside of
+     *  `rect` (running along its edge does not). */
+    static bool crosses(QPointF from, QPointF to, const QRectF &rect);
+
+private:
+    bool clear(QPointF from, QPointF to) const;
+    std::optional<int> nodeAt(QPointF point) const;
+    QPointF point(int node) const;
+    /** Where a cable from grid node `node` lands straight ahead on the fabric card, if it can. */
+    std::optional<QPointF> landing(int node) const;
+
+    Layout m_layout;
+    QList<QRectF> m_blocking; ///< the cards and the fabric card
+    std::vector<double> m_xs; ///< the grid's columns
+    std::vector<double> m_ys; ///< and rows
+    std::vector<bool> m_open; ///< per node: outside every card
+    std::vector<bool> m_rightOpen; ///< per node: the run to the next column passes under none
+    std::vector<bool> m_downOpen; ///< per node: the run to the next row passes under none
+    std::vector<std::optional<QPointF>> m_landing; ///< per node
+
+    friend class RouteSearch;
+};
+
+} // namespace cp::views
