@@ -40,6 +40,10 @@ void writeDataHallFiles(const model::Plan &plan, const model::Catalog &catalog,
                               "laid out: "
                               + std::string(error.what()));
     }
+    if (!hall.notLaidOut.empty())
+        throw InfeasibleError("the baseline's room is not laid out, so it has no cable schedule or "
+                              "NetBox import: "
+                              + hall.notLaidOut);
     for (const std::string &note : hall.notes)
         out << "note: " << note << "\n";
     if (schedule) {

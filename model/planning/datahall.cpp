@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace cp::model {
@@ -1168,9 +1169,36 @@ DataHall layoutDataHall(const Plan &plan, const Catalog &catalog)
     return layoutDataHall(inputs, options);
 }
 
+namespace {
+
+/** Empty when the plan's racked servers fit the layout's limit; else why the hall is not laid
+ *  out. */
+std::optional<std::string> hallTooLarge(const Plan &plan, const DataHallOptions &options)
+{
+    long long servers = 0;
+    for (const NodeGroup &group : plan.nodeGroups)
+        if (!group.rackId.empty())
+            servers += std::max(0, group.count);
+    if (servers <= options.maxServers)
+        return std::nullopt;
+    return "the hall's " + groupedCount(servers) + " servers in racks are more than the "
+        + groupedCount(options.maxServers)
+        + " its layout places one by one: its rows, network and storage cabinets, management "
+          "network, PDUs and cables are not laid out, so neither counted nor priced (its "
+          "compute racks are); a campus of buildings lays out each building's hall";
+}
+
+} // namespace
+
 DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options)
 {
     DataHall hall;
+    if (const auto tooLarge = hallTooLarge(in.plan, options)) {
+        hall.notLaidOut = *tooLarge;
+        hall.notes.push_back(*tooLarge);
+        hall.warnings.push_back(*tooLarge);
+        return hall;
+    }
     RowPlan rows;
     rows.perRow = std::max(1, options.computeRacksPerRow);
     const std::vector<std::vector<long long>> cells = cabinetCells(in.plan, in.racks, rows.perRow);

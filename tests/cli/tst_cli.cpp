@@ -2149,6 +2149,23 @@ private slots:
         QCOMPARE(failed.status, 3);
         QVERIFY2(failed.err.contains("cannot be built"), failed.err.constData());
         QVERIFY(!QFileInfo::exists(none));
+
+        // A room of 3,772,776 racked servers is more than the 524,288 the layout places one by
+        // one: the estimate says so (and still counts the compute racks: 3 servers a 40 kW
+        // cabinet, 1,257,592 of them), and the cable schedule is refused, not written empty.
+        const QString huge = QStringLiteral(
+            CP_SOURCE_DIR "/tests/fuzz/reproducers/plan/hall-3772776-servers.json");
+        const Result estimate = run({"plan", "estimate", huge});
+        QCOMPARE(estimate.status, 0);
+        QVERIFY2(estimate.out.contains("the hall's 3,772,776 servers in racks are more than the "
+                                       "524,288 its layout places one by one"),
+                 estimate.out.constData());
+        QVERIFY2(estimate.out.contains("1,257,592 x 42U"), estimate.out.constData());
+        const QString hugeCables = m_dir.filePath(QStringLiteral("huge-cables.csv"));
+        const Result refused = run({"export", huge, "--cable-schedule", hugeCables});
+        QCOMPARE(refused.status, 3);
+        QVERIFY2(refused.err.contains("not laid out"), refused.err.constData());
+        QVERIFY(!QFileInfo::exists(hugeCables));
     }
 };
 

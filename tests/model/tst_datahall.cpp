@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The data hall: cable media by reach, rack placement, cable lengths and the NetBox imports.
+#include "model/fabric/fabricgraph.h"
 #include "model/planning/cablebill.h"
 #include "model/planning/cablemedium.h"
 #include "model/planning/datahall.h"
 #include "model/planning/netboxexport.h"
 #include "model/planning/planestimator.h"
+#include "model/planning/planfabric.h"
 #include "testsupport.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -800,6 +803,53 @@ private slots:
         QVERIFY(!hall.cables.front().positioned);
         const CsvRows schedule = cableScheduleRows(hall);
         QCOMPARE(schedule[1][column(schedule, "length_m")], std::string());
+    }
+
+    void aHallBeyondTheLayoutsLimitSaysSoInsteadOfStalling()
+    {
+        // The sample's 128 DGX H100 in racks against a limit of 127 servers: nothing is placed
+        // and the hall says why, naming both counts; at 128 the same plan is laid out (43
+        // compute cabinets of 3 servers, 128 / 3 rounded up, plus the network cabinets).
+        const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
+        const std::optional<PlanFabric> fabric = planFabric(plan, shippedCatalog());
+        QVERIFY(fabric);
+        const FabricGraph graph = generatePlanFabric(*fabric);
+        DataHallInputs inputs {plan, shippedCatalog(), estimate.racks};
+        inputs.fabric = &*fabric;
+        inputs.graph = &graph;
+        DataHallOptions options = hallOptionsOf(plan);
+        options.maxServers = 127;
+        const DataHall refused = layoutDataHall(inputs, options);
+        QVERIFY(refused.racks.empty() && refused.devices.empty() && refused.cables.empty());
+        QVERIFY2(refused.notLaidOut.starts_with(
+                     "the hall's 128 servers in racks are more than the 127 its layout places"),
+                 refused.notLaidOut.c_str());
+        QCOMPARE(refused.warnings, std::vector<std::string>({refused.notLaidOut}));
+        options.maxServers = 128;
+        const DataHall laidOut = layoutDataHall(inputs, options);
+        QVERIFY(laidOut.notLaidOut.empty());
+        const auto compute = std::count_if(laidOut.racks.begin(), laidOut.racks.end(),
+                                           [](const HallRack &r) { return r.role == "compute"; });
+        QCOMPARE(compute, 43);
+        // The default limit is 2^19 = 524,288 servers; a plan of 3,772,776 (the fuzzer's) is
+        // refused by the estimate with the same words, its compute racks still counted.
+        Plan huge;
+        NodeGroup group;
+        group.name = "inference servers";
+        group.nodeId = "hgx-h200-8gpu";
+        group.count = 3772776;
+        group.rackId = "rack-air-40kw";
+        huge.nodeGroups.push_back(group);
+        const PlanEstimate hugeEstimate = estimatePlan(huge, shippedCatalog());
+        QVERIFY(std::any_of(hugeEstimate.warnings.begin(), hugeEstimate.warnings.end(),
+                            [](const std::string &w) {
+                                return w.find("3,772,776 servers in racks are more than the "
+                                              "524,288")
+                                    != std::string::npos;
+                            }));
+        QCOMPARE(hugeEstimate.racks.front().racks, 1257592); // 3,772,776 / 3 rounded up
+        QCOMPARE(hugeEstimate.networkCabinets, 0LL);
     }
 };
 
