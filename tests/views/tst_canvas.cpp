@@ -1172,55 +1172,61 @@ private slots:
         QVERIFY(tight.boundingRect().top() >= -6.01);
     }
 
+    static QList<views::FabricLinkItem *> linksOf(app::MainWindow &window)
+    {
+        QList<views::FabricLinkItem *> links;
+        for (QGraphicsItem *item : window.scene()->items())
+            if (auto *link = dynamic_cast<views::FabricLinkItem *>(item))
+                links << link;
+        return links;
+    }
+
+    /** `link` lands on the fabric card's border and passes under no card, its own and the
+     *  fabric card included. */
+    static void checkLandsOnTheFabricOverNoCard(app::MainWindow &window,
+                                                const views::FabricLinkItem &link)
+    {
+        const QPainterPath path = link.path();
+        const QRectF fabric
+            = window.scene()->cardForKey(QStringLiteral("fabric"))->sceneBoundingRect();
+        const QPointF end = path.pointAtPercent(1);
+        QVERIFY(fabric.adjusted(-0.5, -0.5, 0.5, 0.5).contains(end));
+        QVERIFY(!fabric.adjusted(1, 1, -1, -1).contains(end));
+        for (views::PlanCardItem *card : window.scene()->cards())
+            QVERIFY2(!pathEntersRect(path, card->sceneBoundingRect()),
+                     qPrintable(link.cardKey() + QLatin1String(" under ") + card->key()));
+    }
+
     void fabricLinksRunIntoThePorts()
     {
         app::MainWindow window(m_catalog);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.openPlan(m_sample));
-        const QRectF fabric
-            = window.scene()->cardForKey(QStringLiteral("fabric"))->sceneBoundingRect();
-        int links = 0;
-        for (QGraphicsItem *item : window.scene()->items()) {
-            auto *link = dynamic_cast<views::FabricLinkItem *>(item);
-            if (!link)
-                continue;
-            ++links;
+        const QList<views::FabricLinkItem *> links = linksOf(window);
+        QCOMPARE(links.size(), 2); // the compute group and the storage, both cabled in the sample
+        QStringList labels;
+        for (views::FabricLinkItem *link : links) {
             // Each cable starts at its card's port and ends on the fabric card's border; it
-            // passes under neither card (the storage card sits beside the fabric card).
+            // passes under no card (the storage card sits beside the fabric card).
             const QPainterPath path = link->path();
             QCOMPARE(path.pointAtPercent(0), portOf(window, link->cardKey())->scenePos());
-            const QPointF end = path.pointAtPercent(1);
-            QVERIFY(fabric.adjusted(-0.5, -0.5, 0.5, 0.5).contains(end));
-            QVERIFY(!fabric.adjusted(1, 1, -1, -1).contains(end));
-            QVERIFY2(!pathEntersRect(path, fabric), qPrintable(link->cardKey()));
-            for (const QString &key : {QStringLiteral("workload"), QStringLiteral("facility")})
-                QVERIFY2(
-                    !pathEntersRect(path, window.scene()->cardForKey(key)->sceneBoundingRect()),
-                    qPrintable(link->cardKey() + QLatin1String(" under ") + key));
-            QVERIFY2(!pathEntersRect(
-                         path, window.scene()->cardForKey(link->cardKey())->sceneBoundingRect()),
-                     qPrintable(link->cardKey()));
+            checkLandsOnTheFabricOverNoCard(window, *link);
             // Picking follows the stroke: the middle of the area a bend encloses is not the link.
             QVERIFY(link->shape().contains(path.pointAtPercent(0.5)));
             QVERIFY(!link->shape().contains(path.boundingRect().center())
                     || path.boundingRect().width() < 10 || path.boundingRect().height() < 10);
+            labels << link->label();
         }
-        QCOMPARE(links, 2); // the compute group and the storage, both cabled in the sample
-
         // Each cable says what it carries: 128 DGX H100 x 8 NDR 400 NICs, and 4 AI400X2 systems
         // x the catalog's 8 HDR 200 front-end ports.
-        QStringList labels;
-        for (QGraphicsItem *item : window.scene()->items())
-            if (auto *link = dynamic_cast<views::FabricLinkItem *>(item))
-                labels << link->label();
         labels.sort();
         QCOMPARE(
             labels,
             (QStringList {QStringLiteral("1,024 × 400 Gb/s"), QStringLiteral("32 × 200 Gb/s")}));
 
         // Six server groups lay out in two rows under the fabric: every cable, the second row's
-        // too, keeps off every card but its own port's and lands on the fabric card.
+        // too, keeps off every card and lands on the fabric card.
         model::Plan crowded = window.plan();
         for (int team = 0; team < 5; ++team) {
             model::NodeGroup group = crowded.nodeGroups.front();
@@ -1229,20 +1235,10 @@ private slots:
             crowded.nodeGroups.push_back(group);
         }
         window.document()->edit(crowded, QStringLiteral("add teams"));
-        const QList<views::PlanCardItem *> cards = window.scene()->cards();
-        int crowdedLinks = 0;
-        for (QGraphicsItem *item : window.scene()->items()) {
-            auto *link = dynamic_cast<views::FabricLinkItem *>(item);
-            if (!link)
-                continue;
-            ++crowdedLinks;
-            const QPainterPath path = link->path();
-            QVERIFY(fabric.adjusted(-0.5, -0.5, 0.5, 0.5).contains(path.pointAtPercent(1)));
-            for (views::PlanCardItem *card : cards)
-                QVERIFY2(!pathEntersRect(path, card->sceneBoundingRect()),
-                         qPrintable(link->cardKey() + QLatin1String(" under ") + card->key()));
-        }
-        QCOMPARE(crowdedLinks, 7); // six groups and the storage
+        const QList<views::FabricLinkItem *> crowdedLinks = linksOf(window);
+        QCOMPARE(crowdedLinks.size(), 7); // six groups and the storage
+        for (views::FabricLinkItem *link : crowdedLinks)
+            checkLandsOnTheFabricOverNoCard(window, *link);
     }
 
     void emptyPlanSaysHowToStart()

@@ -113,6 +113,19 @@ private:
     }
 
     /** The first chart whose title starts with `prefix`; null when none. */
+    /** A comparison of "Baseline", "A" and "B", each estimated, with no figures yet. */
+    static model::ScenarioComparison comparisonOfThreeOptions()
+    {
+        model::ScenarioComparison c;
+        for (const char *name : {"Baseline", "A", "B"}) {
+            model::ScenarioResult result;
+            result.name = name;
+            result.ok = true;
+            c.scenarios.push_back(result);
+        }
+        return c;
+    }
+
     static QChart *chartTitled(const QList<QChart *> &charts, const QString &prefix)
     {
         for (QChart *chart : charts)
@@ -492,13 +505,7 @@ private slots:
         QCOMPARE(views::axisLabelDecimals(0), 0);
         // Three options, two dominated: each its own colour in legend and point, the dominated
         // faded (the same hue, transparent fill), the front opaque.
-        model::ScenarioComparison c;
-        for (const char *name : {"Baseline", "A", "B"}) {
-            model::ScenarioResult result;
-            result.name = name;
-            result.ok = true;
-            c.scenarios.push_back(result);
-        }
+        model::ScenarioComparison c = comparisonOfThreeOptions();
         c.paretoPoints
             = {std::pair(21.151, 0.70), std::pair(21.149, 0.69), std::pair(21.152, 0.71)};
         c.dominated = model::paretoDominated(c.paretoPoints);
@@ -531,13 +538,7 @@ private slots:
         // be drawn over the baseline, hiding it. Both stay visible as concentric rings, the
         // earlier wider, and the legend says which option the later one sits on; B, 10% of the
         // spread away, is its own point.
-        model::ScenarioComparison c;
-        for (const char *name : {"Baseline", "A", "B"}) {
-            model::ScenarioResult result;
-            result.name = name;
-            result.ok = true;
-            c.scenarios.push_back(result);
-        }
+        model::ScenarioComparison c = comparisonOfThreeOptions();
         c.paretoPoints = {std::pair(20.0, 50.0), std::pair(20.0, 50.0), std::pair(30.0, 40.0)};
         c.dominated = model::paretoDominated(c.paretoPoints);
         QCOMPARE(c.dominated, std::vector<bool>({false, false, false})); // neither beats the other
