@@ -759,9 +759,11 @@ void TrainingEstimator::explain(TrainingEstimate &r) const
     // GEMMs themselves dominate and faster compute is what would help.
     if (share < 1.0 / 6.0) {
         r.bottleneck = "compute";
-        r.bottleneckExplanation = "compute-bound: GEMMs and attention take "
+        // A sentence without a label of its own: the panel and the report put "Bottleneck: "
+        // before it ("Bottleneck: Compute-bound: ..." read twice).
+        r.bottleneckExplanation = "GEMMs and attention take "
             + percentText(b.computeSeconds / step, 0) + " of each step at an MFU of "
-            + percentText(r.mfu, 0) + "; exposed communication is "
+            + percentText(r.mfu, 0) + " (compute-bound); exposed communication is "
             + percentText(r.commExposedFraction, 0);
         return;
     }
