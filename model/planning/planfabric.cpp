@@ -56,9 +56,12 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
     d.dragonfly.h = plan.fabric.dragonflyH;
     d.dragonfly.groups = plan.fabric.dragonflyGroups;
     d.dragonfly.endpoints = static_cast<int>(f.endpoints);
-    // Without dimensions the torus is sized from the plan: one chip per NIC.
-    d.torus.dims = plan.fabric.torusDims.empty() ? torusDimsFor(f.endpoints)
-                                                 : parseTorusDims(plan.fabric.torusDims);
+    // Without dimensions the torus is sized from the plan: one chip per NIC. Only a torus has
+    // them: sizing one for a fat-tree refused a 4.8 M-NIC fat-tree "at most 524288 chips in a
+    // torus" instead of with the fat-tree's own limit.
+    if (d.topology == FabricTopology::Torus)
+        d.torus.dims = plan.fabric.torusDims.empty() ? torusDimsFor(f.endpoints)
+                                                     : parseTorusDims(plan.fabric.torusDims);
     return f;
 }
 

@@ -82,6 +82,26 @@ private slots:
         QCOMPARE(twoTierFabricCounts(16, 32, 1.0).leafSwitches, 1LL);
     }
 
+    void aFatTreeTooLargeIsRefusedByItsOwnLimit()
+    {
+        // 600,000 DGX H100 with 8 NICs each: 4,800,000 endpoints, beyond the 524,288 a fat tree
+        // is generated for. The refusal names the fat tree's limit; it used to name a torus's
+        // ("at most 524288 chips in a torus"), sized for every topology.
+        Plan plan;
+        NodeGroup group;
+        group.name = "servers";
+        group.nodeId = "dgx-h100";
+        group.count = 600000;
+        plan.nodeGroups.push_back(group);
+        plan.fabric.topology = "fat-tree";
+        const PlanEstimate estimate = estimatePlan(plan, shippedCatalog());
+        QVERIFY2(estimate.fabricError.find("fat tree") != std::string::npos,
+                 estimate.fabricError.c_str());
+        QVERIFY2(estimate.fabricError.find("torus") == std::string::npos,
+                 estimate.fabricError.c_str());
+        QVERIFY(estimate.fabricError.find("4800000") != std::string::npos);
+    }
+
     void eachCardSaysTheLinksItBringsToTheFabric()
     {
         // The shared-cluster sample: 224 + 32 DGX H100 on an NDR fabric of 8 NICs a node (its

@@ -67,6 +67,26 @@ private:
 
 private slots:
 private slots:
+    void aRoomTooLargeToLayOutSaysSo()
+    {
+        // 600,000 racked servers are more than the 524,288 the layout places one by one: the view
+        // shows an empty room and its status line says why, at once rather than after a stall.
+        model::Plan plan;
+        model::NodeGroup group;
+        group.name = "servers";
+        group.nodeId = "dgx-h100";
+        group.count = 600000;
+        group.rackId = "rack-air-40kw";
+        plan.nodeGroups.push_back(group);
+        plan.fabric.topology = "none"; // 4.8 M NICs are beyond any fabric's limit too
+        auto shown = show(plan);
+        QVERIFY(shown->view.floorItem());
+        QVERIFY(shown->view.floorItem()->hall().racks.empty());
+        QVERIFY2(shown->view.statusText().contains(
+                     QStringLiteral("600,000 servers in racks are more than the 524,288")),
+                 qPrintable(shown->view.statusText()));
+    }
+
     void cabinetNamesAreAsLargeAsTheirCabinetAllows()
     {
         using views::DataHallFloorItem;
