@@ -149,6 +149,8 @@ private:
 CableRouter::CableRouter(Layout layout)
     : m_layout(std::move(layout))
 {
+    if (m_layout.cards.size() > maxCards)
+        return; // no grid: route() finds no way, and the cables take the direct one
     const QRectF &fabric = m_layout.fabricCard;
     const double gap = m_layout.clearance;
     const double margin = m_layout.edgeMargin;
@@ -202,6 +204,8 @@ std::optional<QList<QPointF>> CableRouter::route(QPointF port) const
 {
     // The first run leaves the port straight up, a clearance's length, onto the grid.
     const QPointF start(port.x(), port.y() - m_layout.clearance);
+    if (m_xs.empty())
+        return std::nullopt; // more cards than maxCards: no grid
     const std::optional<int> startNode = nodeAt(start);
     if (!startNode || !m_open[static_cast<std::size_t>(*startNode)] || !clear(port, start))
         return std::nullopt;

@@ -1165,6 +1165,19 @@ private slots:
         QVERIFY(!views::CableRouter(boxed).route({395, 400}));
         QCOMPARE(FabricLinkItem::route(fabric, lower, {395, 400}, {lid}).size(), 2);
 
+        // Past CableRouter::maxCards (100) cards the router stands aside and the cables take the
+        // direct way: its grid grows with the square of the cards. The detour above with 98 far
+        // cards beside it (100 in all) is still found; with 99 (101) it is not.
+        views::CableRouter::Layout many;
+        many.fabricCard = fabric;
+        many.cards = {upper, lower};
+        many.ports = {QPointF(395, 400)};
+        for (int far = 0; far < 98; ++far)
+            many.cards << QRectF(2000 + 30 * far, 2000, 20, 20);
+        QVERIFY(views::CableRouter(many).route({395, 400}));
+        many.cards << QRectF(5000, 5000, 20, 20);
+        QVERIFY(!views::CableRouter(many).route({395, 400}));
+
         // Bends shorter than twice the radius take half the run, so a bend never overshoots.
         const QPainterPath tight = FabricLinkItem::roundedPath({{0, 0}, {0, -6}, {40, -6}}, 10);
         QCOMPARE(tight.pointAtPercent(0), QPointF(0, 0));
