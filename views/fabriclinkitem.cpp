@@ -18,9 +18,9 @@ namespace cp::views {
 namespace {
 
 /** How far a run keeps off a card's edge, and how far into a card's edge it may land from a
- *  corner, in scene units (a card is about 190 wide). */
-constexpr double clearance = 24;
-constexpr double edgeMargin = 16;
+ *  corner, in scene units (a card is about 190 wide): the router's, so both ways agree. */
+const double clearance = CableRouter::Layout().clearance;
+const double edgeMargin = CableRouter::Layout().edgeMargin;
 constexpr double bendRadius = 10;
 
 /** `corners` without repeated points and without the middle one of three on one straight run. */
@@ -100,8 +100,6 @@ QList<QPointF> FabricLinkItem::route(const QRectF &fabricCard, const QRectF &car
     layout.cards = obstacles;
     layout.cards << card;
     layout.ports = {port};
-    layout.clearance = clearance;
-    layout.edgeMargin = edgeMargin;
     return route(fabricCard, card, port, obstacles, CableRouter(std::move(layout)));
 }
 
