@@ -43,11 +43,12 @@ bool strictlyInside(QPointF point, const QRectF &rect)
 class RouteSearch
 {
 public:
-    explicit RouteSearch(const CableRouter &router)
+    RouteSearch(const CableRouter &router, const CableRouter::Grid &grid)
         : m_router(router)
-        , m_columns(static_cast<int>(router.m_xs.size()))
-        , m_rows(static_cast<int>(router.m_ys.size()))
-        , m_cost(router.m_open.size() * Headings, std::numeric_limits<double>::infinity())
+        , m_grid(grid)
+        , m_columns(static_cast<int>(grid.xs.size()))
+        , m_rows(static_cast<int>(grid.ys.size()))
+        , m_cost(grid.open.size() * Headings, std::numeric_limits<double>::infinity())
         , m_previous(m_cost.size(), -1)
     { }
 
@@ -67,7 +68,7 @@ public:
         QList<QPointF> corners {m_bestEnd};
         for (int state = m_bestState; state >= 0;
              state = m_previous[static_cast<std::size_t>(state)])
-            corners.prepend(m_router.point(state / Headings));
+            corners.prepend(m_grid.point(state / Headings));
         return corners;
     }
 
@@ -94,7 +95,7 @@ private:
             return;
         m_cost[static_cast<std::size_t>(state)] = cost;
         m_previous[static_cast<std::size_t>(state)] = from;
-        m_queue.push({cost + leastToGo(m_router.point(state / Headings)), cost, state});
+        m_queue.push({cost + leastToGo(m_grid.point(state / Headings)), cost, state});
     }
 
     /** Lands on the fabric card from here if that is the cheapest so far, then runs on to the
@@ -103,8 +104,8 @@ private:
     {
         const int node = step.state / Headings;
         const int heading = step.state % Headings;
-        const QPointF at = m_router.point(node);
-        if (const auto &end = m_router.m_landing[static_cast<std::size_t>(node)]) {
+        const QPointF at = m_grid.point(node);
+        if (const auto &end = m_grid.landing[static_cast<std::size_t>(node)]) {
             const bool vertical = std::abs(end->x() - at.x()) < 0.5;
             const bool turns = vertical != (heading == Up || heading == Down);
             const double total = step.cost + QLineF(at, *end).length() + (turns ? bendCost : 0);
@@ -120,22 +121,23 @@ private:
             return flags[static_cast<std::size_t>(index)];
         };
         const std::array<std::pair<int, bool>, Headings> neighbours {{
-            {node - m_columns, row > 0 && open(m_router.m_downOpen, node - m_columns)},
-            {node + m_columns, row + 1 < m_rows && open(m_router.m_downOpen, node)},
-            {node - 1, column > 0 && open(m_router.m_rightOpen, node - 1)},
-            {node + 1, column + 1 < m_columns && open(m_router.m_rightOpen, node)},
+            {node - m_columns, row > 0 && open(m_grid.downOpen, node - m_columns)},
+            {node + m_columns, row + 1 < m_rows && open(m_grid.downOpen, node)},
+            {node - 1, column > 0 && open(m_grid.rightOpen, node - 1)},
+            {node + 1, column + 1 < m_columns && open(m_grid.rightOpen, node)},
         }};
         for (int next = 0; next < Headings; ++next) {
             const auto [neighbour, reachable] = neighbours[static_cast<std::size_t>(next)];
-            if (!reachable || !open(m_router.m_open, neighbour))
+            if (!reachable || !open(m_grid.open, neighbour))
                 continue;
-            const double run = QLineF(at, m_router.point(neighbour)).length();
+            const double run = QLineF(at, m_grid.point(neighbour)).length();
             push(neighbour * Headings + next, step.cost + run + (next != heading ? bendCost : 0),
                  step.state);
         }
     }
 
     const CableRouter &m_router;
+    const CableRouter::Grid &m_grid;
     int m_columns;
     int m_rows;
     std::vector<double> m_cost;
@@ -149,13 +151,25 @@ private:
 CableRouter::CableRouter(Layout layout)
     : m_layout(std::move(layout))
 {
+    m_blocking = m_layout.cards;
+    m_blocking << m_layout.fabricCard;
+}
+
+const CableRouter::Grid &CableRouter::grid() const
+{
+    if (!m_grid)
+        m_grid = buildGrid();
+    return *m_grid;
+}
+
+CableRouter::Grid CableRouter::buildGrid() const
+{
+    Grid grid;
     if (m_layout.cards.size() > maxCards)
-        return; // no grid: route() finds no way, and the cables take the direct one
+        return grid; // no grid: route() finds no way, and the cables take the direct one
     const QRectF &fabric = m_layout.fabricCard;
     const double gap = m_layout.clearance;
     const double margin = m_layout.edgeMargin;
-    m_blocking = m_layout.cards;
-    m_blocking << fabric;
     std::vector<double> xs {fabric.left() + margin, fabric.center().x(), fabric.right() - margin};
     std::vector<double> ys {fabric.center().y()};
     for (const QPointF &port : std::as_const(m_layout.ports)) {
@@ -168,25 +182,27 @@ CableRouter::CableRouter(Layout layout)
         xs.insert(xs.end(), {card.left() - gap, card.right() + gap});
         ys.insert(ys.end(), {card.top() - gap, card.bottom() + gap});
     }
-    m_xs = sortedUnique(std::move(xs));
-    m_ys = sortedUnique(std::move(ys));
-    const std::size_t nodes = m_xs.size() * m_ys.size();
-    m_open.resize(nodes);
-    m_rightOpen.resize(nodes);
-    m_downOpen.resize(nodes);
-    m_landing.resize(nodes);
+    grid.xs = sortedUnique(std::move(xs));
+    grid.ys = sortedUnique(std::move(ys));
+    const std::size_t nodes = grid.xs.size() * grid.ys.size();
+    grid.open.resize(nodes);
+    grid.rightOpen.resize(nodes);
+    grid.downOpen.resize(nodes);
+    grid.landing.resize(nodes);
     for (std::size_t node = 0; node < nodes; ++node) {
-        const QPointF at = point(static_cast<int>(node));
-        m_open[node] = std::none_of(m_blocking.begin(), m_blocking.end(),
-                                    [&](const QRectF &card) { return strictlyInside(at, card); });
-        const std::size_t column = node % m_xs.size();
-        const std::size_t row = node / m_xs.size();
-        m_rightOpen[node]
-            = column + 1 < m_xs.size() && clear(at, point(static_cast<int>(node + 1)));
-        m_downOpen[node]
-            = row + 1 < m_ys.size() && clear(at, point(static_cast<int>(node + m_xs.size())));
-        m_landing[node] = landing(static_cast<int>(node));
+        const QPointF at = grid.point(static_cast<int>(node));
+        grid.open[node]
+            = std::none_of(m_blocking.begin(), m_blocking.end(),
+                           [&](const QRectF &card) { return strictlyInside(at, card); });
+        const std::size_t column = node % grid.xs.size();
+        const std::size_t row = node / grid.xs.size();
+        grid.rightOpen[node]
+            = column + 1 < grid.xs.size() && clear(at, grid.point(static_cast<int>(node + 1)));
+        grid.downOpen[node] = row + 1 < grid.ys.size()
+            && clear(at, grid.point(static_cast<int>(node + grid.xs.size())));
+        grid.landing[node] = landing(at);
     }
+    return grid;
 }
 
 bool CableRouter::crosses(QPointF from, QPointF to, const QRectF &rect)
@@ -202,14 +218,16 @@ bool CableRouter::crosses(QPointF from, QPointF to, const QRectF &rect)
 
 std::optional<QList<QPointF>> CableRouter::route(QPointF port) const
 {
+    const Grid &grid = this->grid();
+    if (grid.xs.empty())
+        return std::nullopt; // more cards than maxCards: no grid
     // The first run leaves the port straight up, a clearance's length, onto the grid.
     const QPointF start(port.x(), port.y() - m_layout.clearance);
-    if (m_xs.empty())
-        return std::nullopt; // more cards than maxCards: no grid
-    const std::optional<int> startNode = nodeAt(start);
-    if (!startNode || !m_open[static_cast<std::size_t>(*startNode)] || !clear(port, start))
+    const std::optional<int> startNode = grid.nodeAt(start);
+    if (!startNode || !grid.open[static_cast<std::size_t>(*startNode)] || !clear(port, start))
         return std::nullopt;
-    std::optional<QList<QPointF>> corners = RouteSearch(*this).run(*startNode, m_layout.clearance);
+    std::optional<QList<QPointF>> corners
+        = RouteSearch(*this, grid).run(*startNode, m_layout.clearance);
     if (corners)
         corners->prepend(port);
     return corners;
@@ -221,30 +239,28 @@ bool CableRouter::clear(QPointF from, QPointF to) const
                         [&](const QRectF &card) { return crosses(from, to, card); });
 }
 
-std::optional<int> CableRouter::nodeAt(QPointF at) const
+std::optional<int> CableRouter::Grid::nodeAt(QPointF at) const
 {
     const auto near = [](double a, double b) {
         return std::abs(a - b) < 0.5;
     };
     const auto column
-        = std::find_if(m_xs.begin(), m_xs.end(), [&](double x) { return near(x, at.x()); });
-    const auto row
-        = std::find_if(m_ys.begin(), m_ys.end(), [&](double y) { return near(y, at.y()); });
-    if (column == m_xs.end() || row == m_ys.end())
+        = std::find_if(xs.begin(), xs.end(), [&](double x) { return near(x, at.x()); });
+    const auto row = std::find_if(ys.begin(), ys.end(), [&](double y) { return near(y, at.y()); });
+    if (column == xs.end() || row == ys.end())
         return std::nullopt;
-    return static_cast<int>(static_cast<std::size_t>(row - m_ys.begin()) * m_xs.size()
-                            + static_cast<std::size_t>(column - m_xs.begin()));
+    return static_cast<int>(static_cast<std::size_t>(row - ys.begin()) * xs.size()
+                            + static_cast<std::size_t>(column - xs.begin()));
 }
 
-QPointF CableRouter::point(int node) const
+QPointF CableRouter::Grid::point(int node) const
 {
     const auto index = static_cast<std::size_t>(node);
-    return {m_xs[index % m_xs.size()], m_ys[index / m_xs.size()]};
+    return {xs[index % xs.size()], ys[index / xs.size()]};
 }
 
-std::optional<QPointF> CableRouter::landing(int node) const
+std::optional<QPointF> CableRouter::landing(QPointF at) const
 {
-    const QPointF at = point(node);
     const QRectF &fabric = m_layout.fabricCard;
     const double margin = m_layout.edgeMargin;
     std::optional<QPointF> end;

@@ -45,20 +45,32 @@ public:
     static bool crosses(QPointF from, QPointF to, const QRectF &rect);
 
 private:
+    /** The grid: its columns and rows, and per node whether it lies outside every card, whether
+     *  the runs to the next column and the next row pass under none, and where a cable from it
+     *  would land on the fabric card straight ahead. */
+    struct Grid
+    {
+        std::vector<double> xs;
+        std::vector<double> ys;
+        std::vector<bool> open;
+        std::vector<bool> rightOpen;
+        std::vector<bool> downOpen;
+        std::vector<std::optional<QPointF>> landing;
+
+        QPointF point(int node) const;
+        std::optional<int> nodeAt(QPointF point) const;
+    };
+
+    /** Built on the first route asked for: most redraws need none (every direct way clear). */
+    const Grid &grid() const;
+    Grid buildGrid() const;
     bool clear(QPointF from, QPointF to) const;
-    std::optional<int> nodeAt(QPointF point) const;
-    QPointF point(int node) const;
-    /** Where a cable from grid node `node` lands straight ahead on the fabric card, if it can. */
-    std::optional<QPointF> landing(int node) const;
+    /** Where a cable from `at` lands straight ahead on the fabric card, if it can. */
+    std::optional<QPointF> landing(QPointF at) const;
 
     Layout m_layout;
     QList<QRectF> m_blocking; ///< the cards and the fabric card
-    std::vector<double> m_xs; ///< the grid's columns
-    std::vector<double> m_ys; ///< and rows
-    std::vector<bool> m_open; ///< per node: outside every card
-    std::vector<bool> m_rightOpen; ///< per node: the run to the next column passes under none
-    std::vector<bool> m_downOpen; ///< per node: the run to the next row passes under none
-    std::vector<std::optional<QPointF>> m_landing; ///< per node
+    mutable std::optional<Grid> m_grid;
 
     friend class RouteSearch;
 };
