@@ -15,6 +15,8 @@
 #include <QMessageBox>
 #include <QTimer>
 
+#include <cstdio>
+
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
@@ -37,7 +39,29 @@ int main(int argc, char **argv)
         QStringLiteral("Render the window, save it to FILE (PNG) and quit."),
         QStringLiteral("FILE"));
     parser.addOption(screenshot);
+    QCommandLineOption size(QStringLiteral("size"),
+                            QStringLiteral("Window size in pixels, WIDTHxHEIGHT (e.g. 1920x1080, "
+                                           "1366x768), for --screenshot and the documentation's "
+                                           "images."),
+                            QStringLiteral("WxH"));
+    parser.addOption(size);
     parser.process(app);
+    QSize windowSize;
+    if (parser.isSet(size)) {
+        const QStringList parts = parser.value(size).split(QLatin1Char('x'));
+        bool widthOk = false;
+        bool heightOk = false;
+        if (parts.size() == 2)
+            windowSize = QSize(parts[0].toInt(&widthOk), parts[1].toInt(&heightOk));
+        if (!widthOk || !heightOk || windowSize.width() < 320 || windowSize.height() < 240
+            || windowSize.width() > 16384 || windowSize.height() > 16384) {
+            std::fprintf(stderr,
+                         "clusterplanner: --size %s: give WIDTHxHEIGHT in pixels, "
+                         "from 320x240 to 16384x16384, e.g. 1920x1080\n",
+                         qPrintable(parser.value(size)));
+            return 2;
+        }
+    }
 
     std::shared_ptr<const cp::model::Catalog> catalog;
     std::string catalogNotice;
@@ -69,6 +93,8 @@ int main(int argc, char **argv)
         if (!files.isEmpty())
             plan = samples.filePath(files.first());
     }
+    if (windowSize.isValid())
+        window.resize(windowSize);
     if (!plan.isEmpty())
         window.openPlan(plan);
     window.show();
