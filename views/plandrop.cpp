@@ -7,6 +7,8 @@
 #include "model/inference/inferencesetup.h"
 #include "model/training/transformershape.h"
 
+#include <QLocale>
+
 #include <algorithm>
 
 namespace cp::views {
@@ -50,6 +52,14 @@ bool dropNode(DropContext &c)
                             .arg(c.drop.count)
                             .arg(c.name, QString::fromStdString(p.nodeGroups[*c.group].name));
         return true;
+    }
+    if (p.nodeGroups.size() >= model::Plan::maxNodeGroups) {
+        c.description
+            = QObject::tr("The plan holds its most server groups, %1: drop %2 onto a "
+                          "group of the same type to add to its count.")
+                  .arg(QLocale().toString(static_cast<qulonglong>(model::Plan::maxNodeGroups)),
+                       c.name);
+        return false;
     }
     model::NodeGroup g;
     g.nodeId = c.drop.id;

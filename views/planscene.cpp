@@ -640,8 +640,16 @@ void PlanScene::paste()
         g.rackId = o.value(QStringLiteral("rack")).toString().toStdString();
         g.nodesPerRack = o.value(QStringLiteral("nodes_per_rack")).toInt();
         g.onFabric = o.value(QStringLiteral("on_fabric")).toBool(true);
-        if (!m_catalog->contains(g.nodeId) || g.count < 1)
+        // The clipboard is anyone's: what a plan file may not hold is not pasted either.
+        if (!m_catalog->contains(g.nodeId) || g.count < 1 || g.count > model::NodeGroup::maxCount
+            || g.nodesPerRack < 0 || g.nodesPerRack > 256)
             continue;
+        if (plan.nodeGroups.size() >= model::Plan::maxNodeGroups) {
+            emit message(
+                tr("The plan holds its most server groups, %1: pasted %n of them", nullptr, added)
+                    .arg(QLocale().toString(static_cast<qulonglong>(model::Plan::maxNodeGroups))));
+            break;
+        }
         const QString source = groupKey(plan.nodeGroups.size());
         plan.nodeGroups.push_back(g);
         const QPointF pos = storedPosition(source, QPointF(0, 260)) + QPointF(40, 40 * (added + 1));

@@ -3,6 +3,7 @@
 
 #include "model/catalog/catalog.h"
 #include "model/core/atomicfile.h"
+#include "model/core/humantext.h"
 #include "model/core/inputerror.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
@@ -296,13 +297,18 @@ void readNodeGroups(JsonFieldReader &root, const std::string &file, const Catalo
 {
     // A plan may have no servers yet: the desktop program starts from one and saves it.
     const nlohmann::json &nodes = root.array("nodes");
+    if (nodes.size() > Plan::maxNodeGroups)
+        root.fail("nodes",
+                  std::to_string(nodes.size()) + " server groups; a plan holds at most "
+                      + groupedCount(static_cast<long long>(Plan::maxNodeGroups))
+                      + ": give groups of one server type one group and a count");
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         JsonFieldReader g(nodes[i], file, "/nodes/" + std::to_string(i));
         NodeGroup group;
         group.name = g.optionalString("name").value_or("");
         group.nodeId = g.string("node");
         checkReference(catalog, g, "node", group.nodeId, CatalogKind::Node);
-        group.count = g.integer("count", 1, 1 << 22);
+        group.count = g.integer("count", 1, NodeGroup::maxCount);
         group.rackId = g.optionalString("rack").value_or("");
         checkReference(catalog, g, "rack", group.rackId, CatalogKind::Rack);
         group.nodesPerRack = g.optionalInteger("nodes_per_rack", 1, 256).value_or(0);

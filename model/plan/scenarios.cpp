@@ -230,7 +230,6 @@ double sweepNumber(SweepAxis axis, const std::string &value, double min, double 
 
 // The largest values the plan format accepts (model/plan/planio.cpp).
 constexpr double maxSweepGpus = 1 << 30;
-constexpr int maxNodeGroupCount = 1 << 22;
 constexpr double maxTrainingBatch = 1 << 24;
 constexpr double maxInferenceBatch = 1 << 20;
 
@@ -248,9 +247,9 @@ void sweepGpuCount(Plan &p, const std::string &value, const Catalog &catalog)
     if (std::fmod(gpus, perNode) != 0)
         sweepError(axis, value,
                    "not a whole number of " + std::to_string(perNode) + "-GPU servers");
-    if (gpus / perNode > maxNodeGroupCount)
+    if (gpus / perNode > NodeGroup::maxCount)
         sweepError(axis, value,
-                   "needs more than " + std::to_string(maxNodeGroupCount)
+                   "needs more than " + std::to_string(NodeGroup::maxCount)
                        + " servers, the most one server group may hold");
     p.nodeGroups[0].count = static_cast<int>(gpus / perNode);
 }

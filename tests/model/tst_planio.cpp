@@ -716,6 +716,29 @@ private slots:
         }
     }
 
+    void aPlanHoldsAtMost1024ServerGroups()
+    {
+        // 1,025 groups of one server each are refused at /nodes with the count and the limit;
+        // 1,024 load (the canvas draws a card and a cable for each: 20,000 took 55 s to open).
+        nlohmann::json doc = {{"format", "clusterplanner-plan"}, {"version", 1}, {"name", "many"}};
+        doc["nodes"] = nlohmann::json::array();
+        for (int i = 0; i < 1025; ++i)
+            doc["nodes"].push_back(
+                {{"name", "team " + std::to_string(i)}, {"node", "dgx-h100"}, {"count", 1}});
+        try {
+            parsePlan(doc, "many.json", &shippedCatalog());
+            QFAIL("1,025 server groups must be refused");
+        } catch (const InputError &error) {
+            QCOMPARE(error.file(), std::string("many.json"));
+            QCOMPARE(error.pointer(), std::string("/nodes"));
+            QVERIFY2(error.reason().starts_with("1025 server groups; a plan holds at most 1,024"),
+                     error.reason().c_str());
+        }
+        doc["nodes"].erase(doc["nodes"].size() - 1);
+        QCOMPARE(parsePlan(doc, "many.json", &shippedCatalog()).nodeGroups.size(),
+                 std::size_t(1024));
+    }
+
     void numberOverflowNamesFileAndField()
     {
         // `{"nodes": [{"count": 1e400}]}`: the number starts at byte 22.

@@ -214,6 +214,24 @@ private slots:
         dropOnCanvas(window, {model::CatalogKind::Rack, "rack-air-40kw", 1}, emptyPoint(window));
         QCOMPARE(model::planToJson(window.plan()).dump(), before);
         QVERIFY(!window.document()->isModified());
+        // A plan at its 1,024 server groups takes no new group; the same type dropped on a group
+        // still adds to its count.
+        model::Plan full = window.plan();
+        while (full.nodeGroups.size() < model::Plan::maxNodeGroups) {
+            model::NodeGroup team = full.nodeGroups.front();
+            team.name = "team " + std::to_string(full.nodeGroups.size());
+            team.count = 1;
+            full.nodeGroups.push_back(team);
+        }
+        const views::DropOutcome noRoom = views::applyDrop(
+            full, *m_catalog, {model::CatalogKind::Node, "dgx-b200", 1}, QString());
+        QVERIFY(!noRoom.plan);
+        QVERIFY2(noRoom.description.contains(QStringLiteral("most server groups, 1,024")),
+                 qPrintable(noRoom.description));
+        const views::DropOutcome more = views::applyDrop(
+            full, *m_catalog, {model::CatalogKind::Node, "dgx-h100", 2}, QStringLiteral("group:0"));
+        QVERIFY(more.plan);
+        QCOMPARE(more.plan->nodeGroups.front().count, full.nodeGroups.front().count + 2);
     }
 
     void aPlanOpenedBeforeShowFitsTheWindow()
