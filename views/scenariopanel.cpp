@@ -149,9 +149,16 @@ void ScenarioPanel::rebuild()
     m_rebuilding = false;
 }
 
-void ScenarioPanel::duplicateActive()
+QString ScenarioPanel::duplicateActive()
 {
     model::Plan plan = m_document->documentPlan();
+    if (plan.scenarios.size() >= model::Plan::maxScenarios) {
+        const QString reason = tr("The plan holds its most scenarios, %1: delete one to add "
+                                  "another.")
+                                   .arg(model::Plan::maxScenarios);
+        m_changes->setText(reason);
+        return reason;
+    }
     const int active = m_document->activeScenario();
     model::Scenario copy;
     const std::string base = active < 0 ? std::string("Scenario")
@@ -162,6 +169,7 @@ void ScenarioPanel::duplicateActive()
     plan.scenarios.push_back(copy);
     m_document->editDocument(plan, tr("Add scenario %1").arg(QString::fromStdString(copy.name)));
     m_document->setActiveScenario(static_cast<int>(plan.scenarios.size()) - 1);
+    return {};
 }
 
 QString ScenarioPanel::renameScenario(int index, const QString &name)

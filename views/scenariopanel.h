@@ -31,8 +31,9 @@ public:
 
     void setCatalog(std::shared_ptr<const model::Catalog> catalog);
 
-    /** Copies the active variant into a new scenario and makes it active. */
-    void duplicateActive();
+    /** Copies the active variant into a new scenario and makes it active; empty on success,
+     *  else why not (the panel shows it; nothing changes then). */
+    QString duplicateActive();
     /** Empty on success, else why the name cannot be used (nothing changes then). */
     QString renameScenario(int index, const QString &name);
     void deleteScenario(int index);

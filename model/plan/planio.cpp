@@ -611,6 +611,11 @@ void readWorkload(JsonFieldReader &root, const std::string &file, const Catalog 
 void readScenarios(JsonFieldReader &root, const std::string &file, Plan &plan)
 {
     if (const nlohmann::json *scenarios = root.optionalArray("scenarios")) {
+        if (scenarios->size() > Plan::maxScenarios)
+            root.fail("scenarios",
+                      std::to_string(scenarios->size()) + " scenarios; a plan holds at most "
+                          + std::to_string(Plan::maxScenarios)
+                          + " beside its baseline: split the what-ifs over several plans");
         for (std::size_t i = 0; i < scenarios->size(); ++i) {
             JsonFieldReader s((*scenarios)[i], file, "/scenarios/" + std::to_string(i));
             Scenario scenario;

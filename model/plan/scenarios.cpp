@@ -511,6 +511,12 @@ std::vector<Scenario> sweepScenarios(const Plan &baseline, SweepAxis axis,
 {
     if (values.empty())
         throw InputError("sweep", sweepAxisName(axis), "give at least one value to sweep over");
+    if (baseline.scenarios.size() + values.size() > Plan::maxScenarios)
+        throw InputError("sweep", sweepAxisName(axis),
+                         std::to_string(values.size()) + " values beside the plan's "
+                             + std::to_string(baseline.scenarios.size())
+                             + " scenarios are more than the " + std::to_string(Plan::maxScenarios)
+                             + " a plan holds: sweep fewer values or delete scenarios");
     const Plan base = scenarioPlan(baseline, -1, &catalog);
     Plan named = baseline; // collects the names given so far, so each is unique
     std::vector<Scenario> scenarios;

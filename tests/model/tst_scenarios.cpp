@@ -135,6 +135,42 @@ private slots:
         QCOMPARE(scenarioPlan(reread, 0, &m_catalog).training.precision, Precision::FP8);
     }
 
+    void aPlanHoldsAtMost256Scenarios()
+    {
+        // 257 what-ifs in a file are refused at /scenarios with the count; 256 load. A sweep that
+        // would pass 256 is refused before it adds any: 250 scenarios and 7 values.
+        Plan plan = m_sample;
+        plan.scenarios.clear();
+        for (int i = 0; i < 257; ++i)
+            plan.scenarios.push_back(
+                {"what-if " + std::to_string(i), {{"facility", {{"pue", 1.2}}}}});
+        try {
+            parsePlan(planToJson(plan), "many.json", &m_catalog);
+            QFAIL("257 scenarios must be refused");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/scenarios"));
+            QVERIFY2(error.reason().starts_with("257 scenarios; a plan holds at most 256"),
+                     error.reason().c_str());
+        }
+        plan.scenarios.pop_back();
+        QCOMPARE(parsePlan(planToJson(plan), "many.json", &m_catalog).scenarios.size(),
+                 std::size_t(256));
+        plan.scenarios.resize(250);
+        try {
+            sweepScenarios(plan, SweepAxis::Oversubscription, {"1", "2", "3", "4", "5", "6", "7"},
+                           m_catalog);
+            QFAIL("a sweep past 256 scenarios must be refused");
+        } catch (const InputError &error) {
+            QVERIFY2(error.reason().starts_with("7 values beside the plan's 250 scenarios are more "
+                                                "than the 256"),
+                     error.reason().c_str());
+        }
+        QCOMPARE(sweepScenarios(plan, SweepAxis::Oversubscription, {"1", "2", "3", "4", "5", "6"},
+                                m_catalog)
+                     .size(),
+                 std::size_t(6));
+    }
+
     void sweepsChangeOneAxis()
     {
         auto s = sweepScenarios(m_sample, SweepAxis::GpuCount, {"512", "2048"}, m_catalog);

@@ -495,6 +495,23 @@ private slots:
             QStringLiteral(CP_SCREENSHOT_DIR "/comparison-batch-sweep-1366x768.png")));
     }
 
+    void duplicatingStopsAtThePlansMostScenarios()
+    {
+        // At 256 scenarios Duplicate adds none and says why; one fewer and it adds the 256th.
+        app::MainWindow window(m_catalog);
+        QVERIFY(window.openPlan(m_sample));
+        model::Plan plan = window.document()->documentPlan();
+        while (plan.scenarios.size() < model::Plan::maxScenarios - 1)
+            plan.scenarios.push_back({"what-if " + std::to_string(plan.scenarios.size()),
+                                      {{"facility", {{"pue", 1.3}}}}});
+        window.document()->editDocument(plan, QStringLiteral("many what-ifs"));
+        QCOMPARE(window.scenarioPanel()->duplicateActive(), QString());
+        QCOMPARE(window.document()->documentPlan().scenarios.size(), model::Plan::maxScenarios);
+        const QString refused = window.scenarioPanel()->duplicateActive();
+        QVERIFY2(refused.contains(QStringLiteral("most scenarios, 256")), qPrintable(refused));
+        QCOMPARE(window.document()->documentPlan().scenarios.size(), model::Plan::maxScenarios);
+    }
+
     void paretoChartTellsOptionsApart()
     {
         // Axis labels: as many decimals as the tick step needs. 0.005 apart needs 3 (21.145,
