@@ -3,8 +3,10 @@
 
 #include "cardkeys.h"
 
+#include "model/core/inputerror.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/inference/inferencesetup.h"
+#include "model/plan/planio.h"
 #include "model/training/transformershape.h"
 
 #include <QLocale>
@@ -246,8 +248,19 @@ DropOutcome applyDrop(const model::Plan &plan, const model::Catalog &catalog,
     }
     DropOutcome out;
     out.description = context.description;
-    if (applied)
-        out.plan = std::move(p);
+    if (!applied)
+        return out;
+    // What the plan file may not hold no drop may make either (a count past its range after
+    // repeated drops would save a plan that does not load): the loader's own rules decide.
+    try {
+        model::parsePlan(model::planToJson(p), "plan", &catalog);
+    } catch (const model::InputError &error) {
+        out.description = QObject::tr("Not added: the plan would break a limit at %1: %2")
+                              .arg(QString::fromStdString(error.pointer()),
+                                   QString::fromStdString(error.reason()));
+        return out;
+    }
+    out.plan = std::move(p);
     return out;
 }
 

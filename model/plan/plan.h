@@ -198,6 +198,9 @@ struct Plan
      * section of the report (500 compared in 1.9 s and made a 234-page PDF in 4 s; thousands
      * would take minutes and no one could read the table). */
     static constexpr std::size_t maxScenarios = 256;
+    /** The most storage entries (each any number of one storage type, one canvas card): 5,000
+     * took 5 s to open in the desktop program. */
+    static constexpr std::size_t maxStorageEntries = 256;
 
     std::string name;
     std::string description;

@@ -364,6 +364,11 @@ void readFabric(JsonFieldReader &root, const std::string &file, const Catalog *c
 void readStorage(JsonFieldReader &root, const std::string &file, const Catalog *catalog, Plan &plan)
 {
     if (const nlohmann::json *storage = root.optionalArray("storage")) {
+        if (storage->size() > Plan::maxStorageEntries)
+            root.fail("storage",
+                      std::to_string(storage->size()) + " storage entries; a plan holds at most "
+                          + std::to_string(Plan::maxStorageEntries)
+                          + ": give systems of one type one entry and a count");
         for (std::size_t i = 0; i < storage->size(); ++i) {
             JsonFieldReader s((*storage)[i], file, "/storage/" + std::to_string(i));
             StoragePlan item;

@@ -716,7 +716,7 @@ private slots:
         }
     }
 
-    void aPlanHoldsAtMost1024ServerGroups()
+    void aPlanHoldsAtMost1024ServerGroupsAnd256StorageEntries()
     {
         // 1,025 groups of one server each are refused at /nodes with the count and the limit;
         // 1,024 load (the canvas draws a card and a cable for each: 20,000 took 55 s to open).
@@ -737,6 +737,20 @@ private slots:
         doc["nodes"].erase(doc["nodes"].size() - 1);
         QCOMPARE(parsePlan(doc, "many.json", &shippedCatalog()).nodeGroups.size(),
                  std::size_t(1024));
+        // Storage likewise, at 256 entries: 257 are refused at /storage.
+        doc["storage"] = nlohmann::json::array();
+        for (int i = 0; i < 257; ++i)
+            doc["storage"].push_back({{"storage", "nfs-server"}, {"count", 1}});
+        try {
+            parsePlan(doc, "many.json", &shippedCatalog());
+            QFAIL("257 storage entries must be refused");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/storage"));
+            QVERIFY2(error.reason().starts_with("257 storage entries; a plan holds at most 256"),
+                     error.reason().c_str());
+        }
+        doc["storage"].erase(doc["storage"].size() - 1);
+        QCOMPARE(parsePlan(doc, "many.json", &shippedCatalog()).storage.size(), std::size_t(256));
     }
 
     void numberOverflowNamesFileAndField()

@@ -232,6 +232,21 @@ private slots:
             full, *m_catalog, {model::CatalogKind::Node, "dgx-h100", 2}, QStringLiteral("group:0"));
         QVERIFY(more.plan);
         QCOMPARE(more.plan->nodeGroups.front().count, full.nodeGroups.front().count + 2);
+        // Nor may a drop push a count past what the plan file holds: 99,999 storage systems and
+        // 2 more would be 100,001, over the 100,000 an entry loads with; the loader's words say
+        // where. 1 more is fine.
+        model::Plan stored = window.plan();
+        stored.storage.front().count = 99999;
+        const std::string storageId = stored.storage.front().storageId;
+        const views::DropOutcome tooMany = views::applyDrop(
+            stored, *m_catalog, {model::CatalogKind::Storage, storageId, 2}, QString());
+        QVERIFY(!tooMany.plan);
+        QVERIFY2(tooMany.description.contains(QStringLiteral("/storage/0/count")),
+                 qPrintable(tooMany.description));
+        const views::DropOutcome oneMore = views::applyDrop(
+            stored, *m_catalog, {model::CatalogKind::Storage, storageId, 1}, QString());
+        QVERIFY(oneMore.plan);
+        QCOMPARE(oneMore.plan->storage.front().count, 100000);
     }
 
     void aPlanOpenedBeforeShowFitsTheWindow()
