@@ -1123,6 +1123,23 @@ void addManagementCables(DataHall &hall, const std::vector<std::pair<int, int>> 
                    "in the bill: the management switches need to stand nearer");
 }
 
+/** Empty when the plan's racked servers fit the layout's limit; else why the hall is not laid
+ *  out. */
+std::optional<std::string> hallTooLarge(const Plan &plan, const DataHallOptions &options)
+{
+    long long servers = 0;
+    for (const NodeGroup &group : plan.nodeGroups)
+        if (!group.rackId.empty())
+            servers += std::max(0, group.count);
+    if (servers <= options.maxServers)
+        return std::nullopt;
+    return "the hall's " + groupedCount(servers) + " servers in racks are more than the "
+        + groupedCount(options.maxServers)
+        + " its layout places one by one: its rows, network and storage cabinets, management "
+          "network, PDUs and cables are not laid out, so neither counted nor priced (its "
+          "compute racks are); a campus of buildings lays out each building's hall";
+}
+
 } // namespace
 
 double cableRunMeters(const DataHall &hall, int deviceA, int deviceB,
@@ -1169,34 +1186,12 @@ DataHall layoutDataHall(const Plan &plan, const Catalog &catalog)
     return layoutDataHall(inputs, options);
 }
 
-namespace {
-
-/** Empty when the plan's racked servers fit the layout's limit; else why the hall is not laid
- *  out. */
-std::optional<std::string> hallTooLarge(const Plan &plan, const DataHallOptions &options)
-{
-    long long servers = 0;
-    for (const NodeGroup &group : plan.nodeGroups)
-        if (!group.rackId.empty())
-            servers += std::max(0, group.count);
-    if (servers <= options.maxServers)
-        return std::nullopt;
-    return "the hall's " + groupedCount(servers) + " servers in racks are more than the "
-        + groupedCount(options.maxServers)
-        + " its layout places one by one: its rows, network and storage cabinets, management "
-          "network, PDUs and cables are not laid out, so neither counted nor priced (its "
-          "compute racks are); a campus of buildings lays out each building's hall";
-}
-
-} // namespace
-
 DataHall layoutDataHall(const DataHallInputs &in, const DataHallOptions &options)
 {
     DataHall hall;
     if (const auto tooLarge = hallTooLarge(in.plan, options)) {
         hall.notLaidOut = *tooLarge;
-        hall.notes.push_back(*tooLarge);
-        hall.warnings.push_back(*tooLarge);
+        warn(hall, *tooLarge);
         return hall;
     }
     RowPlan rows;
