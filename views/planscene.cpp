@@ -642,7 +642,7 @@ void PlanScene::paste()
         g.onFabric = o.value(QStringLiteral("on_fabric")).toBool(true);
         // The clipboard is anyone's: what a plan file may not hold is not pasted either.
         if (!m_catalog->contains(g.nodeId) || g.count < 1 || g.count > model::NodeGroup::maxCount
-            || g.nodesPerRack < 0 || g.nodesPerRack > 256)
+            || g.nodesPerRack < 0 || g.nodesPerRack > model::NodeGroup::maxNodesPerRack)
             continue;
         if (plan.nodeGroups.size() >= model::Plan::maxNodeGroups) {
             emit message(

@@ -233,9 +233,9 @@ void PropertyEditor::buildGroup(int index)
     PropertyFields fields(m_layout, m_form, [this](const QString &text, const auto &change) {
         applyChecked(text, change);
     });
-    // The plan loader's bounds: up to 2^22 servers a group, 256 a rack.
+    // The plan loader's bounds.
     fields
-        .addInteger(tr("Server count"), g.count, 1, 4194304, {},
+        .addInteger(tr("Server count"), g.count, 1, model::NodeGroup::maxCount, {},
                     [index](model::Plan &p, std::optional<int> v) {
                         p.nodeGroups[index].count = v.value_or(1);
                     })
@@ -249,8 +249,9 @@ void PropertyEditor::buildGroup(int index)
     });
     m_layout->addRow(tr("Rack"), rack);
     fields.addInteger(tr("Servers per rack"),
-                      g.nodesPerRack > 0 ? std::optional(g.nodesPerRack) : std::nullopt, 1, 256,
-                      tr("as many as fit"), [index](model::Plan &p, std::optional<int> v) {
+                      g.nodesPerRack > 0 ? std::optional(g.nodesPerRack) : std::nullopt, 1,
+                      model::NodeGroup::maxNodesPerRack, tr("as many as fit"),
+                      [index](model::Plan &p, std::optional<int> v) {
                           p.nodeGroups[index].nodesPerRack = v.value_or(0);
                       });
     auto *onFabric = new QCheckBox(tr("Cabled to the fabric"), m_form);

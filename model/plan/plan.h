@@ -19,8 +19,10 @@ namespace cp::model {
 /** A number of identical nodes (servers), and the racks they go in. */
 struct NodeGroup
 {
-    /** The most servers one group holds (a plan file's `count`, a sweep, a paste). */
+    /** The most servers one group holds (a plan file's `count`, a sweep, a paste, the form). */
     static constexpr int maxCount = 1 << 22;
+    /** The most servers a group may put in one rack (`nodes_per_rack`). */
+    static constexpr int maxNodesPerRack = 256;
 
     std::string name;
     std::string nodeId;

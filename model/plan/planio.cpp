@@ -311,7 +311,8 @@ void readNodeGroups(JsonFieldReader &root, const std::string &file, const Catalo
         group.count = g.integer("count", 1, NodeGroup::maxCount);
         group.rackId = g.optionalString("rack").value_or("");
         checkReference(catalog, g, "rack", group.rackId, CatalogKind::Rack);
-        group.nodesPerRack = g.optionalInteger("nodes_per_rack", 1, 256).value_or(0);
+        group.nodesPerRack
+            = g.optionalInteger("nodes_per_rack", 1, NodeGroup::maxNodesPerRack).value_or(0);
         if (group.nodesPerRack > 0 && group.rackId.empty())
             g.fail("nodes_per_rack", "needs a rack");
         group.onFabric = g.optionalBool("on_fabric").value_or(true);
