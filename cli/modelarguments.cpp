@@ -22,6 +22,9 @@ std::vector<OptionSpec> modelShapeOptions()
         {"top-k", true, "experts per token"},
         {"shared-experts", true, "MoE experts every token passes (default 0)"},
         {"gated-mlp", false, "custom model uses a gated (SwiGLU) MLP"},
+        {"parallel-attention", false,
+         "the custom model's attention and MLP read the same input side by side and their "
+         "outputs are summed (GPT-J, Falcon): one tensor-parallel all-reduce a layer in serving"},
         {"hidden-dropout", true,
          "the custom model's dropout probability on hidden states in training (default 0.1, "
          "Megatron's; 0, as Llama trains, keeps no dropout masks)"},
@@ -102,7 +105,9 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
                                   "dense-layers",
                                   "dense-ffn",
                                   "expert-groups",
-                                  "expert-groups-per-token"}) {
+                                  "expert-groups-per-token",
+                                  "gated-mlp",
+                                  "parallel-attention"}) {
             if (a.has(shape))
                 throw UsageError(std::string("give either --model or the model shape (--") + shape
                                  + "), not both");
@@ -128,6 +133,7 @@ model::ModelSpec modelFromArguments(const ParsedArguments &a, const model::Catal
     spec.sharedExperts = a.integer("shared-experts", 0, 4096).value_or(0);
     spec.explicitHeadDim = a.integer("head-dim", 1, 1 << 16).value_or(0);
     spec.gatedMlp = a.has("gated-mlp");
+    spec.parallelAttention = a.has("parallel-attention");
     spec.maxSeqLen = a.integer("max-seq-len", 1, 1 << 24).value_or(0);
     spec.hiddenDropout = a.number("hidden-dropout", 0.0, 0.9).value_or(spec.hiddenDropout);
     spec.slidingWindow = a.integer("sliding-window", 1, 1 << 24).value_or(0);

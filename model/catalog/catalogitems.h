@@ -332,6 +332,15 @@ struct ModelSpec : CatalogEntry
      * embeddings rather than rotary ones; false: causal decoder attention.
      */
     bool bidirectionalAttention = false;
+    /**
+     * Attention and MLP side by side in each layer: both read the same normalised input and
+     * their outputs are summed into the residual stream (GPT-J: Wang and Komatsuzaki,
+     * "GPT-J-6B", 2021; GPT-NeoX-20B: Black et al., 2022, section 2.1.2; Falcon: Almazrouei et
+     * al., "The Falcon Series of Open Language Models", 2023, its architecture section). Under
+     * tensor parallelism the two partial outputs are summed before one all-reduce, not reduced
+     * apart.
+     */
+    bool parallelAttention = false;
     int maxSeqLen = 0;
     double publishedParameters = 0; ///< as the model card states it, for cross-checking
     /**

@@ -462,6 +462,7 @@ void readModelShape(JsonFieldReader &reader, ModelSpec &model)
     model.gatedMlp = reader.optionalBool("gated_mlp").value_or(false);
     model.tiedEmbeddings = reader.optionalBool("tied_embeddings").value_or(false);
     model.bidirectionalAttention = reader.optionalBool("bidirectional_attention").value_or(false);
+    model.parallelAttention = reader.optionalBool("parallel_attention").value_or(false);
     model.hiddenDropout
         = reader.optionalNumber("hidden_dropout", {0.0, 0.9, false}).value_or(model.hiddenDropout);
     readLocalAttention(reader, model);

@@ -33,8 +33,9 @@ ModelSpec parseModel(const nlohmann::json &entry, const std::string &file,
 /**
  * A model's shape, shared by the catalog and the validation tables: layers, hidden, heads,
  * kv_heads, ffn, vocab, the MoE fields (experts, top_k, shared_experts, dense layers, expert
- * groups), head_dim, gated_mlp, tied_embeddings, hidden_dropout, local and latent attention and
- * mtp_layers, each refused at its own field when it contradicts another.
+ * groups), head_dim, gated_mlp, tied_embeddings, bidirectional_attention, parallel_attention,
+ * hidden_dropout, local and latent attention and mtp_layers, each refused at its own field when it
+ * contradicts another.
  */
 void readModelShape(JsonFieldReader &reader, ModelSpec &model);
 /** A model's optional local attention (after "layers"): "sliding_window" (tokens) and

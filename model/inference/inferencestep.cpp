@@ -102,13 +102,19 @@ public:
     {
         if (m_replica.tensorParallel <= 1)
             return;
-        // Two all-reduces of the hidden states per layer (Shoeybi et al. 2019 §3).
+        // Two all-reduces of the hidden states per layer, after attention and after the MLP
+        // (Shoeybi et al. 2019 §3). A layer whose attention and MLP run side by side sums the
+        // two partial outputs first and all-reduces once: TensorRT-LLM's GPT-J and Falcon
+        // decoder layers build both without a TP group and call allreduce on their sum
+        // (tensorrt_llm/models/gptj/model.py and models/falcon/model.py, GPTJDecoderLayer and
+        // FalconDecoderLayer.forward, https://github.com/NVIDIA/TensorRT-LLM).
+        const double perLayer = m_replica.shape.parallelAttention ? 1.0 : 2.0;
         const double message = m_rows * m_replica.shape.hidden * activationBytes;
         StepOperation op {"TP all-reduces", OperationKind::TensorParallel};
-        op.bytes = m_layers * 2.0 * message;
-        op.kernels = m_layers * 2.0;
+        op.bytes = m_layers * perLayer * message;
+        op.kernels = m_layers * perLayer;
         const int ranks = m_replica.tensorParallel;
-        op.seconds = m_layers * 2.0
+        op.seconds = m_layers * perLayer
             * std::min(allReduceSeconds(message, ranks, m_replica.tensorParallelLink),
                        allReduceSeconds(message, ranks, m_replica.tensorParallelLowLatencyLink));
         m_operations.add(op);

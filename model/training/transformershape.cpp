@@ -24,6 +24,7 @@ TransformerShape TransformerShape::fromModel(const ModelSpec &model)
     shape.gatedMlp = model.gatedMlp;
     shape.tiedEmbeddings = model.tiedEmbeddings;
     shape.bidirectionalAttention = model.bidirectionalAttention;
+    shape.parallelAttention = model.parallelAttention;
     shape.hiddenDropoutMasks = model.hiddenDropout > 0.0;
     shape.denseLayers = model.experts > 1 ? model.denseLayers : 0;
     shape.denseFfn = model.denseFfn > 0 ? model.denseFfn : model.ffn;

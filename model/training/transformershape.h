@@ -57,6 +57,8 @@ struct TransformerShape
     bool tiedEmbeddings = false;
     /** Encoder attention (ModelSpec::bidirectionalAttention): every query attends every key. */
     bool bidirectionalAttention = false;
+    /** Attention and MLP side by side, their outputs summed (ModelSpec::parallelAttention). */
+    bool parallelAttention = false;
     /** Dropout on the hidden states (ModelSpec::hiddenDropout > 0): each keeps a 1-byte mask. */
     bool hiddenDropoutMasks = true;
     /** MoE models only: layers whose MLP is dense, and its hidden size (ModelSpec::denseLayers). */

@@ -1560,6 +1560,56 @@ private slots:
         QVERIFY2(tooMany.err.contains("--windowed-layers"), tooMany.err.constData());
     }
 
+    void inferParallelAttentionAllReducesOncePerLayer()
+    {
+        // A 32-layer, h = 4096 custom model in BF16 at TP 2, batch 1: a decode step all-reduces
+        // one 4096-wide 2-byte hidden vector (8,192 B) after attention and after the MLP, 64
+        // calls and 524,288 B; with attention and MLP side by side, once a layer: 32 calls,
+        // 262,144 B.
+        const QStringList shape {"infer",
+                                 "--gpu",
+                                 "h100-sxm5-80gb",
+                                 "--layers",
+                                 "32",
+                                 "--hidden",
+                                 "4096",
+                                 "--heads",
+                                 "32",
+                                 "--vocab",
+                                 "32000",
+                                 "--precision",
+                                 "bf16",
+                                 "--gpus-per-replica",
+                                 "2",
+                                 "--input-tokens",
+                                 "128",
+                                 "--output-tokens",
+                                 "16",
+                                 "--batch",
+                                 "1",
+                                 "--json"};
+        const auto allReduces = [&](const QStringList &extra) {
+            const Result r = run(shape + extra);
+            const QJsonArray operations
+                = QJsonDocument::fromJson(r.out).object().value("decode_operations").toArray();
+            for (const QJsonValue &operation : operations)
+                if (operation.toObject().value("name").toString() == "TP all-reduces")
+                    return std::pair {operation.toObject().value("kernels").toDouble(),
+                                      operation.toObject().value("bytes").toDouble()};
+            return std::pair {-1.0, -1.0};
+        };
+        QCOMPARE(allReduces({}), (std::pair {64.0, 524288.0}));
+        QCOMPARE(allReduces({"--parallel-attention"}), (std::pair {32.0, 262144.0}));
+        // A catalog model brings its own layer: the flag is refused beside --model.
+        const Result catalogModel = run({"infer", "--gpu", "h100-sxm5-80gb", "--model",
+                                         "llama-2-7b", "--precision", "bf16", "--input-tokens",
+                                         "128", "--output-tokens", "16", "--parallel-attention"});
+        QCOMPARE(catalogModel.status, 2);
+        QVERIFY2(catalogModel.err.contains(
+                     "give either --model or the model shape (--parallel-attention), not both"),
+                 catalogModel.err.constData());
+    }
+
     void inferChunkedAttentionKeepsOnlyTheChunk()
     {
         // The same 4 sequences of 8,192 tokens (4 GiB of K/V) with Llama 4's 8,192-token chunks:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/catalog/catalog.h"
 #include "model/catalog/catalogdatabase.h"
+#include "model/catalog/catalogparser.h"
 #include "model/core/inputerror.h"
 #include "model/core/jsonfieldreader.h"
 #include "model/core/units.h"
@@ -193,6 +194,28 @@ private slots:
                  message.c_str());
         model["hidden_dropout"] = 0.0;
         QCOMPARE(modelEntryError(model), std::string());
+    }
+
+    void modelsSayWhetherAttentionAndMlpRunSideBySide()
+    {
+        nlohmann::json model = nlohmann::json::parse(R"({
+          "id": "m", "name": "M", "source": "unit test", "layers": 2, "hidden": 64, "heads": 4,
+          "ffn": 256, "vocab": 100, "max_seq_len": 128, "params_b": 0.001,
+          "parallel_attention": "yes"
+        })");
+        const std::string message = modelEntryError(model);
+        QVERIFY2(message.find("/models/0/parallel_attention: ") != std::string::npos,
+                 message.c_str());
+        QVERIFY2(message.find("expected true or false, found a string") != std::string::npos,
+                 message.c_str());
+        model["parallel_attention"] = true;
+        QCOMPARE(modelEntryError(model), std::string());
+        QVERIFY(parseModel(model, "models.json", "/models/0").parallelAttention);
+        model.erase("parallel_attention");
+        QVERIFY(!parseModel(model, "models.json", "/models/0").parallelAttention);
+        // The shipped decoders run attention, then the MLP.
+        const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        QVERIFY(!catalog.llm("llama-3-70b").parallelAttention);
     }
 
     void slidingWindowNeedsItsLengthAndFitsTheLayers()
