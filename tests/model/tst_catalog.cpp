@@ -213,8 +213,10 @@ private slots:
         QVERIFY(parseModel(model, "models.json", "/models/0").parallelAttention);
         model.erase("parallel_attention");
         QVERIFY(!parseModel(model, "models.json", "/models/0").parallelAttention);
-        // The shipped decoders run attention, then the MLP.
+        // Falcon 180B's layers run them side by side (new_decoder_architecture, parallel_attn);
+        // Llama's run attention, then the MLP.
         const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
+        QVERIFY(catalog.llm("falcon-180b").parallelAttention);
         QVERIFY(!catalog.llm("llama-3-70b").parallelAttention);
     }
 

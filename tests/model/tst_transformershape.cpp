@@ -34,6 +34,9 @@ private slots:
         // multimodal checkpoint; its text model is 107.8 B (llama4ScoutExact), 1.1% less.
         QTest::newRow("Llama 4 Scout") << "llama-4-scout" << 0.02;
         QTest::newRow("Llama 4 Maverick") << "llama-4-maverick" << 0.01;
+        // Falcon 180B: "180 B" on its model card; the shape gives 80 x (14848 x (232 + 16) x 64
+        // + 14848^2 + 2 x 14848 x 59392) + 2 x 65024 x 14848 = 179.5 B, 0.3% under.
+        QTest::newRow("Falcon 180B") << "falcon-180b" << 0.01;
         // DeepSeek-V3 technical report: 671 B (the multi-token-prediction module aside).
         QTest::newRow("DeepSeek-V3") << "deepseek-v3" << 0.01;
     }
