@@ -297,6 +297,33 @@ void benchCanvas(cp::views::PlanDocument &document, cp::views::PlanScene &scene,
     std::printf("an edit and the scene update it causes:                   median %.3g ms\n",
                 editRebuild * 1e3);
     printSpread(1e3, "ms");
+    // A card dragged on a canvas of many server groups: every step of the drag re-routes and
+    // re-labels each cable (96 groups: the router's grid; 400: past its 100-card bound).
+    for (const int groups : {96, 400}) {
+        Plan many = large;
+        many.nodeGroups.resize(1);
+        many.nodeGroups.front().count = 16;
+        for (int index = 1; index < groups; ++index)
+            many.nodeGroups.push_back(many.nodeGroups.front());
+        for (std::size_t index = 0; index < many.nodeGroups.size(); ++index)
+            many.nodeGroups[index].name = "group " + std::to_string(index + 1);
+        document.reset(many, QString());
+        QCoreApplication::processEvents();
+        QGraphicsItem *dragged = nullptr;
+        for (QGraphicsItem *item : scene.items())
+            if (item->flags() & QGraphicsItem::ItemIsMovable)
+                dragged = item;
+        if (!dragged)
+            continue;
+        double step = 8; // right, then back: every call moves the card
+        const double drag = medianSeconds(
+            21, [&] { dragged->setPos(dragged->pos() + QPointF(step = -step, 0)); });
+        std::printf("drag a card among %3d server groups, one step:            median %.3g ms\n",
+                    groups, drag * 1e3);
+        printSpread(1e3, "ms");
+    }
+    document.reset(large, QString());
+    QCoreApplication::processEvents();
     QImage frame(1400, 900, QImage::Format_ARGB32_Premultiplied);
     const double draw = medianSeconds(21, [&] {
         frame.fill(Qt::white);

@@ -377,25 +377,30 @@ void PlanScene::updateLinks()
         cables.push_back({it.key(), cardRect, port});
         layout.ports << port;
     }
-    // One router for every cable: the grid and what blocks it are the same for all of them.
+    // One router for every cable: the grid and what blocks it are the same for all of them; and
+    // one sizing of the fabric for every server group's label.
     const CableRouter router(layout);
+    const auto groupAttachments = model::nodeGroupAttachments(plan, *m_catalog);
     for (const Cable &cable : cables) {
         QList<QRectF> others = layout.cards;
         others.removeOne(cable.card);
         auto *link = new FabricLinkItem(
             cable.key, FabricLinkItem::route(fabricRect, cable.card, cable.port, others, router));
         addItem(link);
-        labelLink(link, plan);
+        labelLink(link, plan, groupAttachments);
         m_links.push_back(link);
     }
 }
 
-void PlanScene::labelLink(FabricLinkItem *link, const model::Plan &plan) const
+void PlanScene::labelLink(
+    FabricLinkItem *link, const model::Plan &plan,
+    const std::vector<std::optional<model::FabricAttachment>> &groupAttachments) const
 {
     std::optional<model::FabricAttachment> attachment;
-    if (const auto group = groupIndex(link->cardKey()))
-        attachment = model::nodeGroupAttachment(plan, *m_catalog, static_cast<std::size_t>(*group));
-    else if (const auto storage = storageIndex(link->cardKey()))
+    if (const auto group = groupIndex(link->cardKey())) {
+        if (static_cast<std::size_t>(*group) < groupAttachments.size())
+            attachment = groupAttachments[static_cast<std::size_t>(*group)];
+    } else if (const auto storage = storageIndex(link->cardKey()))
         attachment = model::storageAttachment(plan, *m_catalog, static_cast<std::size_t>(*storage));
     if (!attachment || attachment->links <= 0
         || m_catalog->kindOf(attachment->nicId) != model::CatalogKind::Nic)

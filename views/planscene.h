@@ -6,6 +6,7 @@
 #include "latestjobrunner.h"
 
 #include "model/catalog/catalog.h"
+#include "model/planning/planfabric.h"
 
 #include <QGraphicsScene>
 #include <QHash>
@@ -86,8 +87,11 @@ private:
     void showFabricSummary(const KeyedFabricSummary &result);
     static void applyFabricSummary(FabricItem *fabric, const FabricCardSummary &summary);
     void updateLinks();
-    /** Writes on `link` how many ports its card brings and at what rate (model attachments). */
-    void labelLink(FabricLinkItem *link, const model::Plan &plan) const;
+    /** Writes on `link` how many ports its card brings and at what rate (model attachments;
+     * a server group's from `groupAttachments`, model::nodeGroupAttachments of `plan`). */
+    void
+    labelLink(FabricLinkItem *link, const model::Plan &plan,
+              const std::vector<std::optional<model::FabricAttachment>> &groupAttachments) const;
     QPointF storedPosition(const QString &key, const QPointF &fallback) const;
     QString keyAt(const QPointF &scenePos) const;
 

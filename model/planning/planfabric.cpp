@@ -112,17 +112,28 @@ std::optional<FabricAttachment> nodeGroupAttachment(const Plan &plan, const Cata
 {
     if (group >= plan.nodeGroups.size() || !plan.nodeGroups[group].onFabric)
         return std::nullopt;
-    const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
-    if (!fabric)
-        return std::nullopt;
+    return nodeGroupAttachments(plan, catalog)[group];
+}
+
+std::vector<std::optional<FabricAttachment>> nodeGroupAttachments(const Plan &plan,
+                                                                  const Catalog &catalog)
+{
+    std::vector<std::optional<FabricAttachment>> attachments(plan.nodeGroups.size());
     long long nodesOnFabric = 0;
     for (const NodeGroup &each : plan.nodeGroups)
         if (each.onFabric)
             nodesOnFabric += std::max(0, each.count);
     if (nodesOnFabric == 0)
-        return std::nullopt;
+        return attachments;
+    const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
+    if (!fabric)
+        return attachments;
     const long long perNode = std::max(1LL, fabric->endpoints / nodesOnFabric);
-    return FabricAttachment {std::max(0, plan.nodeGroups[group].count) * perNode, fabric->nicId};
+    for (std::size_t group = 0; group < plan.nodeGroups.size(); ++group)
+        if (plan.nodeGroups[group].onFabric)
+            attachments[group] = FabricAttachment {
+                std::max(0, plan.nodeGroups[group].count) * perNode, fabric->nicId};
+    return attachments;
 }
 
 std::optional<FabricAttachment> storageAttachment(const Plan &plan, const Catalog &catalog,

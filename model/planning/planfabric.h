@@ -68,6 +68,10 @@ struct FabricAttachment
  */
 std::optional<FabricAttachment> nodeGroupAttachment(const Plan &plan, const Catalog &catalog,
                                                     std::size_t group);
+/** nodeGroupAttachment of every node group, in Plan::nodeGroups order, the fabric sized once:
+ * what the canvas labels all its cables with on each redraw. */
+std::vector<std::optional<FabricAttachment>> nodeGroupAttachments(const Plan &plan,
+                                                                  const Catalog &catalog);
 
 /**
  * The network links of storage entry `storage` (an index into Plan::storage): its systems times

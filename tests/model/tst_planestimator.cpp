@@ -125,6 +125,12 @@ private slots:
         QVERIFY(!nodeGroupAttachment(plan, shippedCatalog(), 2));
         QVERIFY(!storageAttachment(plan, shippedCatalog(), 1));
         QCOMPARE(nodeGroupAttachment(plan, shippedCatalog(), 0)->links, 1792LL);
+        // All groups at once, as the canvas labels its cables: one entry a group, in order.
+        const auto all = nodeGroupAttachments(plan, shippedCatalog());
+        QCOMPARE(all.size(), std::size_t(2));
+        QVERIFY(all[0] && !all[1]);
+        QCOMPARE(all[0]->links, 1792LL);
+        QCOMPARE(all[0]->nicId, std::string("ib-ndr-400"));
     }
 
     void planFabricIsCountedOnItsGraph()
