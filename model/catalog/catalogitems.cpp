@@ -92,6 +92,8 @@ std::string attentionDescription(const ModelSpec &model)
     else if (model.slidingWindow > 0)
         text += ", window " + std::to_string(model.slidingWindow)
             + layersOf(model.localAttentionLayers());
+    if (model.parallelAttention)
+        text += ", beside the MLP";
     return text;
 }
 

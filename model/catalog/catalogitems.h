@@ -411,7 +411,8 @@ struct ModelSpec : CatalogEntry
  * A model's attention in a few words, for catalog listings: "latent 512+64" (multi-head latent
  * attention: the latent and rotary key a token caches), "window 128 on 18 of 36" (sliding window),
  * "chunks 8192 on 36 of 48" (chunked local attention), "GQA 8 K/V heads" (grouped-query), "MQA"
- * (one K/V head) or "MHA" (every head its own keys and values).
+ * (one K/V head) or "MHA" (every head its own keys and values), with ", beside the MLP" for a
+ * layer that runs attention and MLP side by side (ModelSpec::parallelAttention).
  */
 std::string attentionDescription(const ModelSpec &model);
 

@@ -307,7 +307,8 @@ private slots:
         // What `catalog list models` and the palette show of each kind of attention in the
         // shipped catalog (its entries' own fields: DeepSeek-V3's 512-value latent and 64-value
         // rotary key, Llama 4 Scout's 8,192-token chunks on 36 of 48 layers with 8 K/V heads,
-        // gpt-oss's 128-token window on 18 of 36, GPT-3's 96 heads each with its own K/V).
+        // gpt-oss's 128-token window on 18 of 36, GPT-3's 96 heads each with its own K/V, Falcon
+        // 180B's 8 K/V heads in layers whose attention runs beside the MLP).
         static const Catalog catalog = loadCatalogDirectory(CP_SOURCE_DIR "/catalogs");
         QCOMPARE(attentionDescription(catalog.llm("deepseek-v3")), std::string("latent 512+64"));
         QCOMPARE(attentionDescription(catalog.llm("llama-4-scout")),
@@ -315,6 +316,8 @@ private slots:
         QCOMPARE(attentionDescription(catalog.llm("gpt-oss-120b")),
                  std::string("GQA 8 K/V heads, window 128 on 18 of 36"));
         QCOMPARE(attentionDescription(catalog.llm("gpt-3-175b")), std::string("MHA"));
+        QCOMPARE(attentionDescription(catalog.llm("falcon-180b")),
+                 std::string("GQA 8 K/V heads, beside the MLP"));
     }
 
     void latentAttentionNeedsItsRankAndEveryHead()
