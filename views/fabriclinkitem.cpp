@@ -55,14 +55,33 @@ FabricLinkItem::FabricLinkItem(QString cardKey, const QList<QPointF> &corners)
     setZValue(-1);
     setFlag(QGraphicsItem::ItemIsSelectable);
     setData(0, m_cardKey);
-    setToolTip(QCoreApplication::translate(
-        "FabricLinkItem", "Link to the fabric: select it and press Delete to unplug"));
+    m_unlabelledToolTip = QCoreApplication::translate(
+        "FabricLinkItem", "Link to the fabric: select it and press Delete to unplug");
+    setToolTip(m_unlabelledToolTip);
+}
+
+void FabricLinkItem::setRoute(const QList<QPointF> &corners)
+{
+    m_port = corners.isEmpty() ? QPointF() : corners.front();
+    setPath(roundedPath(corners, bendRadius));
+    placeLabel();
+}
+
+void FabricLinkItem::placeLabel()
+{
+    if (!m_label)
+        return;
+    // Right of the port, its baseline just above the card's top edge: every route leaves the
+    // port upwards, so the cable never crosses this spot.
+    const QRectF box = m_label->boundingRect();
+    m_label->setPos(m_port.x() + 10, m_port.y() - box.height() - 2);
 }
 
 void FabricLinkItem::setLabel(const QString &label, const QString &details)
 {
     delete m_label;
     m_label = nullptr;
+    setToolTip(m_unlabelledToolTip);
     if (label.isEmpty())
         return;
     m_label = new QGraphicsSimpleTextItem(label, this);
@@ -70,16 +89,18 @@ void FabricLinkItem::setLabel(const QString &label, const QString &details)
         m_label->setFont(scene()->font()); // the cards' own size, so it zooms with them
     m_label->setBrush(QColor(0x0d, 0x47, 0xa1));
     m_label->setToolTip(details);
-    // Right of the port, its baseline just above the card's top edge: every route leaves the
-    // port upwards, so the cable never crosses this spot.
-    const QRectF box = m_label->boundingRect();
-    m_label->setPos(m_port.x() + 10, m_port.y() - box.height() - 2);
-    setToolTip(toolTip() + QLatin1Char('\n') + details);
+    placeLabel();
+    setToolTip(m_unlabelledToolTip + QLatin1Char('\n') + details);
 }
 
 QString FabricLinkItem::label() const
 {
     return m_label ? m_label->text() : QString();
+}
+
+QString FabricLinkItem::labelDetails() const
+{
+    return m_label ? m_label->toolTip() : QString();
 }
 
 QPainterPath FabricLinkItem::shape() const

@@ -25,6 +25,9 @@ public:
     /** The cable along `corners` (route()'s), from the port at its front. */
     FabricLinkItem(QString cardKey, const QList<QPointF> &corners);
 
+    /** Runs the cable along new `corners` (a card moved), its label kept beside the port. */
+    void setRoute(const QList<QPointF> &corners);
+
     const QString &cardKey() const { return m_cardKey; }
     QPainterPath shape() const override;
 
@@ -32,6 +35,7 @@ public:
      *  with `details` (the NIC) in the tooltip; empty leaves the cable unlabelled. */
     void setLabel(const QString &label, const QString &details);
     QString label() const;
+    QString labelDetails() const;
 
     /** The corner points of the run from `port` (on `card`'s top edge) to the fabric card's edge:
      *  first the port, last a point on `fabricCard`'s border. The direct way (over the cards or
@@ -48,9 +52,13 @@ private:
     /** Over both cards, or down with one jog, considering only the two cards. */
     static QList<QPointF> directRoute(const QRectF &fabricCard, const QRectF &card, QPointF port);
 
+    /** Puts the label right of the port, its baseline just above the card's top edge. */
+    void placeLabel();
+
     QString m_cardKey;
     QPointF m_port;
     QGraphicsSimpleTextItem *m_label = nullptr;
+    QString m_unlabelledToolTip;
 };
 
 } // namespace cp::views

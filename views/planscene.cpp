@@ -342,14 +342,23 @@ void PlanScene::applyLayout()
 
 void PlanScene::updateLinks()
 {
-    for (FabricLinkItem *link : std::as_const(m_links)) {
-        removeItem(link);
-        delete link;
-    }
+    // The cables already drawn, by card: a moved card or a resized fabric card re-routes them
+    // rather than drawing them anew (their labels' text items are most of a drag step's cost).
+    QHash<QString, FabricLinkItem *> drawn;
+    for (FabricLinkItem *link : std::as_const(m_links))
+        drawn.insert(link->cardKey(), link);
     m_links.clear();
+    const auto removeUnused = [&] {
+        for (FabricLinkItem *link : std::as_const(drawn)) {
+            removeItem(link);
+            delete link;
+        }
+    };
     PlanCardItem *fabric = m_cards.value(QStringLiteral("fabric"));
-    if (!fabric)
+    if (!fabric) {
+        removeUnused();
         return;
+    }
     const QRectF fabricRect = fabric->sceneBoundingRect();
     const model::Plan &plan = m_document->plan();
     struct Cable
@@ -384,12 +393,19 @@ void PlanScene::updateLinks()
     for (const Cable &cable : cables) {
         QList<QRectF> others = layout.cards;
         others.removeOne(cable.card);
-        auto *link = new FabricLinkItem(
-            cable.key, FabricLinkItem::route(fabricRect, cable.card, cable.port, others, router));
-        addItem(link);
+        const QList<QPointF> corners
+            = FabricLinkItem::route(fabricRect, cable.card, cable.port, others, router);
+        FabricLinkItem *link = drawn.take(cable.key);
+        if (link) {
+            link->setRoute(corners);
+        } else {
+            link = new FabricLinkItem(cable.key, corners);
+            addItem(link);
+        }
         labelLink(link, plan, groupAttachments);
         m_links.push_back(link);
     }
+    removeUnused();
 }
 
 void PlanScene::labelLink(
@@ -402,13 +418,18 @@ void PlanScene::labelLink(
             attachment = groupAttachments[static_cast<std::size_t>(*group)];
     } else if (const auto storage = storageIndex(link->cardKey()))
         attachment = model::storageAttachment(plan, *m_catalog, static_cast<std::size_t>(*storage));
-    if (!attachment || attachment->links <= 0
-        || m_catalog->kindOf(attachment->nicId) != model::CatalogKind::Nic)
-        return;
-    const model::NicSpec &nic = m_catalog->nic(attachment->nicId);
-    link->setLabel(
-        tr("%1 × %2").arg(QLocale().toString(attachment->links), humanBitRate(nic.bytesPerSecond)),
-        tr("%1 links of %2").arg(QLocale().toString(attachment->links), human(nic.name)));
+    QString label;
+    QString details;
+    if (attachment && attachment->links > 0
+        && m_catalog->kindOf(attachment->nicId) == model::CatalogKind::Nic) {
+        const model::NicSpec &nic = m_catalog->nic(attachment->nicId);
+        const QString links = QLocale().toString(attachment->links);
+        label = tr("%1 × %2").arg(links, humanBitRate(nic.bytesPerSecond));
+        details = tr("%1 links of %2").arg(links, human(nic.name));
+    }
+    // A re-routed cable keeps its label item when the words stand.
+    if (label != link->label() || details != link->labelDetails())
+        link->setLabel(label, details);
 }
 
 QString PlanScene::keyAt(const QPointF &scenePos) const

@@ -3,6 +3,7 @@
 // on the view), undo/redo, refused drops, the property editor, the topology generator, copy,
 // paste and delete, save and reopen, autosave recovery. Screenshots go into the build tree.
 #include "cablerouter.h"
+#include "cardkeys.h"
 #include "catalogpalette.h"
 #include "estimatesummaryview.h"
 #include "fabricgeneratordialog.h"
@@ -1285,6 +1286,48 @@ private slots:
         QCOMPARE(crowdedLinks.size(), 7); // six groups and the storage
         for (views::FabricLinkItem *link : crowdedLinks)
             checkLandsOnTheFabricOverNoCard(window, *link);
+    }
+
+    void aMovedCardKeepsItsCable()
+    {
+        // Dragging a card re-routes its cable into the port where the port now is; the cable and
+        // its label stay the same items, saying the same (a drag step re-routes every cable, and
+        // making their labels anew was most of its cost); the tooltip does not grow with moves.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openPlan(m_sample));
+        const QString key = views::groupKey(0);
+        const auto linkOf = [&]() -> views::FabricLinkItem * {
+            for (views::FabricLinkItem *link : linksOf(window))
+                if (link->cardKey() == key)
+                    return link;
+            return nullptr;
+        };
+        views::FabricLinkItem *before = linkOf();
+        QVERIFY(before);
+        const QString label = before->label();
+        const QString toolTip = before->toolTip();
+        QCOMPARE(label, QStringLiteral("1,024 × 400 Gb/s"));
+        // A mark only the same item carries (a new one at a recycled address would not).
+        before->setData(1, QStringLiteral("drawn before the move"));
+        views::PlanCardItem *card = window.scene()->cardForKey(key);
+        for (const double dx : {-60.0, 45.0, -30.0}) {
+            card->setPos(card->pos() + QPointF(dx, 0));
+            views::FabricLinkItem *after = linkOf();
+            QVERIFY(after);
+            QCOMPARE(after->data(1).toString(), QStringLiteral("drawn before the move"));
+            QCOMPARE(after->path().pointAtPercent(0), portOf(window, key)->scenePos());
+            checkLandsOnTheFabricOverNoCard(window, *after);
+            QCOMPARE(after->label(), label);
+            QCOMPARE(after->toolTip(), toolTip);
+        }
+        // An edit of the plan draws the cables anew, with what they now carry.
+        model::Plan half = window.plan();
+        half.nodeGroups.front().count = 64;
+        window.document()->edit(half, QStringLiteral("halve"));
+        QVERIFY(linkOf());
+        QCOMPARE(linkOf()->label(), QStringLiteral("512 × 400 Gb/s"));
     }
 
     void emptyPlanSaysHowToStart()
