@@ -92,7 +92,11 @@ FabricGraph generatePlanFabric(const PlanFabric &fabric)
 
 int planEndpointsPerNode(const Plan &plan, const PlanFabric &fabric)
 {
-    const auto nodes = static_cast<long long>(fabricNodeGroups(plan).size());
+    // The nodes fabricNodeGroups lists, counted without listing them.
+    long long nodes = 0;
+    for (const NodeGroup &group : plan.nodeGroups)
+        if (group.onFabric)
+            nodes += std::max(0, group.count);
     return nodes > 0 ? static_cast<int>(std::max(1LL, fabric.endpoints / nodes)) : 1;
 }
 
@@ -119,16 +123,10 @@ std::vector<std::optional<FabricAttachment>> nodeGroupAttachments(const Plan &pl
                                                                   const Catalog &catalog)
 {
     std::vector<std::optional<FabricAttachment>> attachments(plan.nodeGroups.size());
-    long long nodesOnFabric = 0;
-    for (const NodeGroup &each : plan.nodeGroups)
-        if (each.onFabric)
-            nodesOnFabric += std::max(0, each.count);
-    if (nodesOnFabric == 0)
-        return attachments;
     const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
     if (!fabric)
         return attachments;
-    const long long perNode = std::max(1LL, fabric->endpoints / nodesOnFabric);
+    const long long perNode = planEndpointsPerNode(plan, *fabric);
     for (std::size_t group = 0; group < plan.nodeGroups.size(); ++group)
         if (plan.nodeGroups[group].onFabric)
             attachments[group] = FabricAttachment {
