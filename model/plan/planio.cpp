@@ -292,16 +292,24 @@ void checkFormatAndVersion(JsonFieldReader &root)
                       + std::to_string(Plan::formatVersion) + ")");
 }
 
+/** Refuses the array at `key` when it lists more than `most` entries: "<count> <entries>; a plan
+ *  holds at most <most><remedy>". */
+void refuseMoreThan(JsonFieldReader &root, const char *key, std::size_t count, std::size_t most,
+                    const std::string &entries, const std::string &remedy)
+{
+    if (count > most)
+        root.fail(key,
+                  std::to_string(count) + " " + entries + "; a plan holds at most "
+                      + groupedCount(static_cast<long long>(most)) + remedy);
+}
+
 void readNodeGroups(JsonFieldReader &root, const std::string &file, const Catalog *catalog,
                     Plan &plan)
 {
     // A plan may have no servers yet: the desktop program starts from one and saves it.
     const nlohmann::json &nodes = root.array("nodes");
-    if (nodes.size() > Plan::maxNodeGroups)
-        root.fail("nodes",
-                  std::to_string(nodes.size()) + " server groups; a plan holds at most "
-                      + groupedCount(static_cast<long long>(Plan::maxNodeGroups))
-                      + ": give groups of one server type one group and a count");
+    refuseMoreThan(root, "nodes", nodes.size(), Plan::maxNodeGroups, "server groups",
+                   ": give groups of one server type one group and a count");
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         JsonFieldReader g(nodes[i], file, "/nodes/" + std::to_string(i));
         NodeGroup group;
@@ -365,11 +373,8 @@ void readFabric(JsonFieldReader &root, const std::string &file, const Catalog *c
 void readStorage(JsonFieldReader &root, const std::string &file, const Catalog *catalog, Plan &plan)
 {
     if (const nlohmann::json *storage = root.optionalArray("storage")) {
-        if (storage->size() > Plan::maxStorageEntries)
-            root.fail("storage",
-                      std::to_string(storage->size()) + " storage entries; a plan holds at most "
-                          + std::to_string(Plan::maxStorageEntries)
-                          + ": give systems of one type one entry and a count");
+        refuseMoreThan(root, "storage", storage->size(), Plan::maxStorageEntries, "storage entries",
+                       ": give systems of one type one entry and a count");
         for (std::size_t i = 0; i < storage->size(); ++i) {
             JsonFieldReader s((*storage)[i], file, "/storage/" + std::to_string(i));
             StoragePlan item;
@@ -617,11 +622,8 @@ void readWorkload(JsonFieldReader &root, const std::string &file, const Catalog 
 void readScenarios(JsonFieldReader &root, const std::string &file, Plan &plan)
 {
     if (const nlohmann::json *scenarios = root.optionalArray("scenarios")) {
-        if (scenarios->size() > Plan::maxScenarios)
-            root.fail("scenarios",
-                      std::to_string(scenarios->size()) + " scenarios; a plan holds at most "
-                          + std::to_string(Plan::maxScenarios)
-                          + " beside its baseline: split the what-ifs over several plans");
+        refuseMoreThan(root, "scenarios", scenarios->size(), Plan::maxScenarios, "scenarios",
+                       " beside its baseline: split the what-ifs over several plans");
         for (std::size_t i = 0; i < scenarios->size(); ++i) {
             JsonFieldReader s((*scenarios)[i], file, "/scenarios/" + std::to_string(i));
             Scenario scenario;
