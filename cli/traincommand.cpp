@@ -113,6 +113,11 @@ std::vector<OptionSpec> trainOptions()
         {"moe-dispatcher", true,
          "alltoall (every routed copy sent, the default) | deepep (a token sent once per "
          "destination GPU and once per destination node, Megatron-Core's flex dispatcher)"},
+        {"cross-entropy", true,
+         "the loss kernel: unfused (Megatron-LM 2021-2022) | native (Megatron-Core's fused "
+         "cross_entropy_loss_fusion, megatron-core-2024's) | te (Transformer Engine's online "
+         "softmax, cross_entropy_fusion_impl te, as Megatron-Bridge benchmarks run; default: "
+         "the framework's)"},
         {"allow-tp-across-nodes", false, "allow tensor parallelism beyond the NVLink domain"},
         {"no-sequence-parallel", false,
          "tensor parallelism without sequence parallelism (Megatron before 2022)"},
@@ -263,6 +268,8 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
         framework.moeCommOverlap = true;
     if (auto dispatcher = a.choice("moe-dispatcher", {"alltoall", "deepep"}))
         framework.moeDeduplicatedDispatch = *dispatcher == "deepep";
+    if (auto crossEntropy = a.choice("cross-entropy", model::crossEntropyKernelIds()))
+        framework.crossEntropy = *model::crossEntropyKernelFromId(*crossEntropy);
     if (a.has("grad-reduce-in-bf16"))
         framework.bf16GradientsInFp32 = false;
     job.moeCapacityFactor = a.number("moe-capacity-factor", 1.0, 16.0).value_or(1.0);

@@ -522,6 +522,20 @@ void PropertyEditor::addTrainingSoftwareRows(PropertyFields &fields)
                         "each GPU and once through the network to each node that holds its "
                         "experts (Megatron-Core's flex dispatcher)"));
     fields
+        .addChoice(tr("Cross-entropy"),
+                   {{tr("Megatron, unfused"), QStringLiteral("unfused")},
+                    {tr("Megatron, fused"), QStringLiteral("native")},
+                    {tr("Transformer Engine"), QStringLiteral("te")}},
+                   QString::fromLatin1(model::crossEntropyKernelId(job.framework.crossEntropy)),
+                   [](model::Plan &p, const QString &v) {
+                       p.training.framework.crossEntropy
+                           = *model::crossEntropyKernelFromId(v.toStdString());
+                   })
+        ->setToolTip(tr("The loss kernel over the logits: Megatron's fp32 passes, unfused or "
+                        "fused (cross_entropy_loss_fusion), or Transformer Engine's two-pass "
+                        "online softmax (cross_entropy_fusion_impl te), which never copies the "
+                        "logits"));
+    fields
         .addChoice(tr("Gradient reduction"),
                    {{tr("fp32"), QStringLiteral("fp32")}, {tr("16-bit"), QStringLiteral("16-bit")}},
                    job.framework.bf16GradientsInFp32 ? QStringLiteral("fp32")

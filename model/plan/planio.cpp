@@ -106,6 +106,8 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
         = w.optionalBool("moe_comm_overlap").value_or(framework.moeCommOverlap);
     if (auto dispatcher = w.optionalChoice("moe_dispatcher", {"alltoall", "deepep"}))
         framework.moeDeduplicatedDispatch = *dispatcher == "deepep";
+    if (auto crossEntropy = w.optionalChoice("cross_entropy", crossEntropyKernelIds()))
+        framework.crossEntropy = *crossEntropyKernelFromId(*crossEntropy);
     framework.bf16GradientsInFp32
         = w.optionalBool("grad_reduce_in_fp32").value_or(framework.bf16GradientsInFp32);
     job.allowTpAcrossNodes = w.optionalBool("allow_tp_across_nodes").value_or(false);
@@ -778,6 +780,8 @@ nlohmann::json trainingWorkloadToJson(const Plan &plan)
         w["moe_comm_overlap"] = job.framework.moeCommOverlap;
     if (job.framework.moeDeduplicatedDispatch != base.moeDeduplicatedDispatch)
         w["moe_dispatcher"] = job.framework.moeDeduplicatedDispatch ? "deepep" : "alltoall";
+    if (job.framework.crossEntropy != base.crossEntropy)
+        w["cross_entropy"] = crossEntropyKernelId(job.framework.crossEntropy);
     if (job.framework.bf16GradientsInFp32 != base.bf16GradientsInFp32)
         w["grad_reduce_in_fp32"] = job.framework.bf16GradientsInFp32;
     if (job.moeCapacityFactor != 1.0)

@@ -85,6 +85,7 @@ std::string fieldLabel(const std::string &path)
         {"workload.recompute_modules", "Recompute modules"},
         {"workload.mtp_layers", "MTP layers"},
         {"workload.moe_dispatcher", "MoE dispatcher"},
+        {"workload.cross_entropy", "Cross-entropy"},
         {"workload.zero", "ZeRO stage"},
         {"workload.dataset", "Dataset"},
         {"portfolio.policy", "Scheduling policy"},
@@ -110,6 +111,9 @@ std::optional<std::string> choiceWords(const std::string &path, const std::strin
     static const std::map<std::pair<std::string, std::string>, std::string> words = {
         {{"workload.moe_dispatcher", "alltoall"}, "all-to-all"},
         {{"workload.moe_dispatcher", "deepep"}, "DeepEP (deduplicated)"},
+        {{"workload.cross_entropy", "unfused"}, "Megatron, unfused"},
+        {{"workload.cross_entropy", "native"}, "Megatron, fused"},
+        {{"workload.cross_entropy", "te"}, "Transformer Engine"},
         {{"portfolio.policy", "backfill"}, "EASY backfill"},
         {{"portfolio.policy", "fifo"}, "priority FIFO"},
         {{"portfolio.policy", "kueue"}, "Kueue best-effort FIFO"},

@@ -3,6 +3,7 @@
 
 #include "model/catalog/catalogitems.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,35 @@ namespace cp::model {
 
 /** Flash attention never materialises the s x s score matrix; the unfused kernels of 2021 did. */
 enum class AttentionKernel { Flash, Unfused };
+
+/**
+ * Which vocabulary-parallel cross-entropy the last stage runs: Megatron's pass-by-pass fp32 code
+ * (cross_entropy_loss_fusion off), its fused version (on, cross_entropy_fusion_impl "native"), or
+ * Transformer Engine's two-pass online-softmax kernels (cross_entropy_fusion_impl "te", what
+ * NVIDIA's Megatron-Bridge benchmark runs set).
+ */
+enum class CrossEntropyKernel { Unfused, Native, TransformerEngine };
+
+/** What one cross-entropy implementation costs per logit of the [tokens, vocab / TP] logits,
+ * forward and backward together. */
+struct CrossEntropyCost
+{
+    const char *operationName = ""; ///< "cross-entropy loss (Transformer Engine)"
+    double bytesPerLogit = 0; ///< HBM traffic of its passes
+    double kernels = 0; ///< per microbatch
+    /** Its passes' bandwidth, as a share of what a streaming kernel reaches on the same GPU
+     * (measured on H100). */
+    double streamingEfficiency = 1;
+};
+
+/** The traffic, kernels and measured bandwidth of `kernel`, with their sources. */
+CrossEntropyCost crossEntropyCost(CrossEntropyKernel kernel);
+/** "unfused", "native", "te": the plan file's and the command line's words. */
+const char *crossEntropyKernelId(CrossEntropyKernel kernel);
+/** The kernel a word names, or none. */
+std::optional<CrossEntropyKernel> crossEntropyKernelFromId(const std::string &id);
+/** The words, for choice() readers. */
+std::vector<std::string> crossEntropyKernelIds();
 
 /**
  * The software a training run uses, as far as it changes the step time and the memory: which
@@ -40,10 +70,8 @@ struct TrainingFramework
      * with moe_enable_deepep; a recipe setting: off, the all-to-all dispatcher, in every
      * profile). The all-to-all dispatcher sends every routed copy. */
     bool moeDeduplicatedDispatch = false;
-    /** The vocabulary-parallel cross-entropy's HBM traffic per logit (fp32 passes over the
-     * [tokens, vocab / TP] logits, forward and backward) and its kernels per microbatch. */
-    double crossEntropyBytesPerLogit = 0;
-    double crossEntropyKernels = 0;
+    /** The vocabulary-parallel cross-entropy's implementation (a recipe setting). */
+    CrossEntropyKernel crossEntropy = CrossEntropyKernel::Native;
     /** Parameters per gradient bucket; the last bucket's reduction is never hidden. */
     double gradientBucketParameters = 40e6;
     /** Compute slows while a collective runs beside it (NCCL's SMs, HBM traffic): the extra

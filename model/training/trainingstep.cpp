@@ -853,13 +853,16 @@ void LayerCostBuilder::build()
     if (gemmPrecision == Precision::FP8)
         addFp8Casts();
     // The last stage runs the output projection (16-bit, as Transformer Engine keeps it) and the
-    // vocabulary-parallel cross-entropy over fp32 copies of the logits, as the framework runs it.
+    // vocabulary-parallel cross-entropy the framework runs, at the bandwidth its passes reach.
     const double vocab = m_shape.vocab / t;
     m_costs.logitForwardSeconds
         = gemmSeconds(m_gpu, sixteenBit, 2.0 * tokens * h * vocab, tokens, vocab, h, 1);
-    m_costs.lossBytes = m_job.framework.crossEntropyBytesPerLogit * tokens * vocab;
-    m_costs.lossKernels = m_job.framework.crossEntropyKernels;
-    m_costs.lossSeconds = memoryBound(m_costs.lossBytes, m_costs.lossKernels);
+    const CrossEntropyCost loss = crossEntropyCost(m_job.framework.crossEntropy);
+    m_costs.lossBytes = loss.bytesPerLogit * tokens * vocab;
+    m_costs.lossKernels = loss.kernels;
+    m_costs.lossSeconds
+        = memoryBoundSeconds(m_gpu, m_costs.lossBytes, m_costs.lossKernels,
+                             m_gpu.memoryAchievableFraction * loss.streamingEfficiency);
     // A multi-token prediction block projects the concatenation of the hidden state and the
     // next token's embedding back to the hidden size (2h x h, split over TP).
     m_costs.mtpProjection = m_shape.mtpLayers > 0
@@ -936,7 +939,8 @@ void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSecond
         logits.kernels = heads * m * 3.0;
         logits.seconds = heads * m * 3.0 * m_costs.logitForwardSeconds;
         result.operations.add(logits);
-        StepOperation loss {"cross-entropy loss", OperationKind::MemoryBound};
+        StepOperation loss {crossEntropyCost(m_job.framework.crossEntropy).operationName,
+                            OperationKind::MemoryBound};
         loss.bytes = heads * m * m_costs.lossBytes;
         loss.kernels = heads * m * m_costs.lossKernels;
         loss.seconds = heads * m * m_costs.lossSeconds;

@@ -97,6 +97,9 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     job.framework.moeDeduplicatedDispatch
         = row.optionalChoice("moe_dispatcher", {"alltoall", "deepep"}).value_or("alltoall")
         == "deepep";
+    // The run's cross-entropy, where it names one (Megatron-Bridge's benchmarks: "te").
+    if (auto crossEntropy = row.optionalChoice("cross_entropy", crossEntropyKernelIds()))
+        job.framework.crossEntropy = *crossEntropyKernelFromId(*crossEntropy);
     // Megatron reduces BF16 gradients in fp32 unless the run sets --grad-reduce-in-bf16 (or a
     // recipe's grad_reduce_in_fp32 = False), as NVIDIA's Megatron-Bridge benchmark configs do.
     out.gradientsReducedInBf16 = row.optionalBool("grad_reduce_in_bf16").value_or(false);

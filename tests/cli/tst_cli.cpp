@@ -236,6 +236,13 @@ private slots:
                                                         "--moe-dispatcher",
                                                         "nccl"}
                                         << "option '--moe-dispatcher': 'nccl' is not one of";
+        QTest::newRow("cross-entropy kernel")
+            << QStringList {"train",          "--gpu",     "h100-sxm5-80gb",
+                            "--gpus",         "8",         "--model",
+                            "llama-2-7b",     "--seq-len", "4096",
+                            "--global-batch", "64",        "--cross-entropy",
+                            "liger"}
+            << "option '--cross-entropy': 'liger' is not one of";
         QTest::newRow("recompute module")
             << QStringList {"train",          "--gpu",     "h100-sxm5-80gb",
                             "--gpus",         "8",         "--model",
@@ -279,16 +286,25 @@ private slots:
             = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "64", "--model", "llama-2-7b",
                    "--seq-len", "4096", "--global-batch", "256", "--tp", "2", "--explain"});
         QCOMPARE(train.status, 0);
-        for (const char *text : {"Where the step time goes", "QKV projection",
-                                 "attention (fused, causal)", "TP collectives, MLP block",
-                                 "data-parallel gradient sync", "Software: Megatron-Core (2024)"})
+        for (const char *text :
+             {"Where the step time goes", "QKV projection", "attention (fused, causal)",
+              "TP collectives, MLP block", "data-parallel gradient sync",
+              "Software: Megatron-Core (2024)", "cross-entropy loss (Megatron, fused)"})
             QVERIFY2(train.out.contains(text), text);
+        // --cross-entropy names the loss kernel a recipe chose; the table says which one ran.
+        const Result te = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "64", "--model",
+                               "llama-2-7b", "--seq-len", "4096", "--global-batch", "256", "--tp",
+                               "2", "--explain", "--cross-entropy", "te"});
+        QCOMPARE(te.status, 0);
+        QVERIFY(te.out.contains("cross-entropy loss (Transformer Engine)"));
+        QVERIFY(!te.out.contains("cross-entropy loss (Megatron"));
         // The 2021 profile has the unfused softmax and no overlap.
         const Result old = run({"train", "--gpu", "a100-sxm4-80gb", "--gpus", "64", "--model",
                                 "llama-2-7b", "--seq-len", "2048", "--global-batch", "256",
                                 "--framework", "megatron-lm-2021", "--tp", "2", "--explain"});
         QCOMPARE(old.status, 0);
         QVERIFY(old.out.contains("softmax and dropout on the scores"));
+        QVERIFY(old.out.contains("cross-entropy loss (Megatron, unfused)"));
         const Result bad
             = run({"train", "--gpu", "a100-sxm4-80gb", "--gpus", "64", "--model", "llama-2-7b",
                    "--seq-len", "2048", "--global-batch", "256", "--framework", "megatron-1999"});

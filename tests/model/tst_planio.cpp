@@ -208,6 +208,10 @@ private slots:
             << "/workload/moe_dispatcher"
             << "\"nccl\""
             << "plan.json: /workload/moe_dispatcher: 'nccl' is not one of";
+        QTest::newRow("cross-entropy kernel")
+            << "/workload/cross_entropy"
+            << "\"liger\""
+            << "plan.json: /workload/cross_entropy: 'liger' is not one of";
         QTest::newRow("zero stage") << "/workload/zero"
                                     << "4"
                                     << "plan.json: /workload/zero: must be between 0 and 3";
@@ -312,6 +316,25 @@ private slots:
         QCOMPARE(written["workload"]["moe_dispatcher"].get<std::string>(), std::string("deepep"));
         QVERIFY(parsePlan(written, "plan.json", &shippedCatalog())
                     .training.framework.moeDeduplicatedDispatch);
+    }
+
+    void crossEntropyKernelRoundTrips()
+    {
+        // The profile's own kernel (Megatron-Core 2024: the fused native one) is not written;
+        // Transformer Engine's is written when chosen and read back, and the old profiles'
+        // unfused kernel, set on the newest profile, too.
+        Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
+        QVERIFY(!planToJson(plan)["workload"].contains("cross_entropy"));
+        QCOMPARE(plan.training.framework.crossEntropy, CrossEntropyKernel::Native);
+        for (const auto &[kernel, word] : {std::pair(CrossEntropyKernel::TransformerEngine, "te"),
+                                           std::pair(CrossEntropyKernel::Unfused, "unfused")}) {
+            plan.training.framework.crossEntropy = kernel;
+            const nlohmann::json written = planToJson(plan);
+            QCOMPARE(written["workload"]["cross_entropy"].get<std::string>(), std::string(word));
+            QCOMPARE(
+                parsePlan(written, "plan.json", &shippedCatalog()).training.framework.crossEntropy,
+                kernel);
+        }
     }
 
     void hallDimensionsRoundTripAndDefaultsStayOut()

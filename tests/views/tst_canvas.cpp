@@ -614,6 +614,30 @@ private slots:
                  false);
         window.document()->undoStack()->undo();
         QVERIFY(window.plan().training.framework.bf16GradientsInFp32);
+        // The loss kernel: the profile's fused Megatron one until Transformer Engine's is chosen,
+        // which is written to the plan and renames the step's loss row; undone, it is gone.
+        editor = window.propertyEditor();
+        auto *crossEntropy = editor->findChild<QComboBox *>(QStringLiteral("Cross-entropy"));
+        QVERIFY(crossEntropy);
+        QCOMPARE(crossEntropy->currentData().toString(), QStringLiteral("native"));
+        QCOMPARE(crossEntropy->count(), 3);
+        crossEntropy->setCurrentIndex(crossEntropy->findData(QStringLiteral("te")));
+        QCOMPARE(window.plan().training.framework.crossEntropy,
+                 model::CrossEntropyKernel::TransformerEngine);
+        QCOMPARE(model::planToJson(window.plan())["workload"]["cross_entropy"].get<std::string>(),
+                 std::string("te"));
+        editor = window.propertyEditor();
+        crossEntropy = editor->findChild<QComboBox *>(QStringLiteral("Cross-entropy"));
+        QTest::qWait(20);
+        if (auto *scroll = qobject_cast<QScrollArea *>(
+                editor->parentWidget() ? editor->parentWidget()->parentWidget() : nullptr))
+            scroll->ensureWidgetVisible(crossEntropy);
+        QTest::qWait(20);
+        QVERIFY(window.grab().save(
+            QStringLiteral(CP_SCREENSHOT_DIR "/properties-cross-entropy-1366x768.png")));
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().training.framework.crossEntropy, model::CrossEntropyKernel::Native);
+        QVERIFY(!model::planToJson(window.plan())["workload"].contains("cross_entropy"));
         // Offloaded layers: blank (none) until set; one undoable edit, written to the plan.
         editor = window.propertyEditor();
         auto *offload = editor->findChild<QSpinBox *>(QStringLiteral("Offloaded layers"));
