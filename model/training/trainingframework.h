@@ -72,6 +72,10 @@ struct TrainingFramework
     bool moeDeduplicatedDispatch = false;
     /** The vocabulary-parallel cross-entropy's implementation (a recipe setting). */
     CrossEntropyKernel crossEntropy = CrossEntropyKernel::Native;
+    /** The gated dense MLP's SwiGLU kernels, forward and backward, each as a share of what a
+     * streaming kernel reaches on the same GPU (measured on H100); 1 where none is measured. */
+    double swigluForwardEfficiency = 1.0;
+    double swigluBackwardEfficiency = 1.0;
     /** Parameters per gradient bucket; the last bucket's reduction is never hidden. */
     double gradientBucketParameters = 40e6;
     /** Compute slows while a collective runs beside it (NCCL's SMs, HBM traffic): the extra

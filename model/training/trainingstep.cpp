@@ -128,10 +128,6 @@ private:
     {
         return gemmSeconds(m_gpu, gemmPrecision, flops, m, n, k, kernels);
     }
-    double memoryBound(double bytes, double kernels) const
-    {
-        return memoryBoundSeconds(m_gpu, bytes, kernels);
-    }
     /** Which side of a tensor-parallel block a GEMM sits on, for the TP overlap's split. */
     enum class TpBlockSide { None, ColumnParallel, RowParallel };
     /** Forward one GEMM kernel; backward the data- and weight-gradient GEMMs. */
@@ -139,7 +135,10 @@ private:
                                  TpBlockSide side = TpBlockSide::None);
     double splitGemm(double flops, double m, double n, double k, double splits) const;
     bool tpOverlapSplitsGemms() const;
-    LayerOperation memoryOperation(const char *name, double bytes, double kernels);
+    /** A memory-bound kernel and its backward; a kernel measured slower than a streaming one
+     * gives its forward and backward shares of the streaming bandwidth. */
+    LayerOperation memoryOperation(const char *name, double bytes, double kernels,
+                                   double forwardEfficiency = 1.0, double backwardEfficiency = 1.0);
     LayerOperation tensorParallelOperation(const LayerOperation &before,
                                            const LayerOperation &after, const char *name);
     void addAttentionBlock();
@@ -290,17 +289,21 @@ LayerOperation LayerCostBuilder::gemmOperation(const char *name, double flops, d
     return op;
 }
 
-LayerOperation LayerCostBuilder::memoryOperation(const char *name, double bytes, double kernels)
+LayerOperation LayerCostBuilder::memoryOperation(const char *name, double bytes, double kernels,
+                                                 double forwardEfficiency,
+                                                 double backwardEfficiency)
 {
     // Backward reads the saved tensors and the incoming gradient and writes the outgoing one:
     // about twice the forward traffic, in as many kernels.
+    const double streaming = m_gpu.memoryAchievableFraction;
     LayerOperation op {name, OperationKind::MemoryBound};
     op.bytes = bytes;
     op.kernels = kernels;
-    op.forwardSeconds = memoryBound(bytes, kernels);
+    op.forwardSeconds = memoryBoundSeconds(m_gpu, bytes, kernels, streaming * forwardEfficiency);
     op.backwardBytes = 2.0 * bytes;
     op.backwardKernels = kernels;
-    op.backwardSeconds = memoryBound(2.0 * bytes, kernels);
+    op.backwardSeconds
+        = memoryBoundSeconds(m_gpu, 2.0 * bytes, kernels, streaming * backwardEfficiency);
     return op;
 }
 
@@ -764,9 +767,13 @@ void LayerCostBuilder::addDenseMlp(double copies, double ffnSize, const DenseMlp
     LayerOperation down = gemmOperation(names.down, copies * 2.0 * tokens * ffn * h, tokens, h,
                                         copies * ffn, TpBlockSide::RowParallel);
     LayerOperation collectives = tensorParallelOperation(up, down, names.collectives);
-    LayerOperation activation = memoryOperation(
-        m_shape.gatedMlp ? "SwiGLU activation" : "GeLU activation",
-        copies * tokens * (m_shape.gatedMlp ? 3.0 : 2.0) * ffn * activationBytes, 1);
+    // The gated activation runs the framework's measured SwiGLU kernels; GeLU's are unmeasured
+    // and stream.
+    const TrainingFramework &framework = m_job.framework;
+    LayerOperation activation = m_shape.gatedMlp
+        ? memoryOperation("SwiGLU activation", copies * tokens * 3.0 * ffn * activationBytes, 1,
+                          framework.swigluForwardEfficiency, framework.swigluBackwardEfficiency)
+        : memoryOperation("GeLU activation", copies * tokens * 2.0 * ffn * activationBytes, 1);
     // A checkpointed MLP runs its whole forward again, its TP collectives included.
     for (LayerOperation *op : {&collectives, &up, &activation, &down})
         op->recomputeModule = recomputeModule;
