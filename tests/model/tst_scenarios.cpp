@@ -308,6 +308,12 @@ private slots:
         QCOMPARE(words[1], std::string("Async checkpoints: on"));
         QCOMPARE(words[2],
                  std::string("MoE dispatcher: all-to-all instead of DeepEP (deduplicated)"));
+        // The loss kernel, in the Properties form's words.
+        const auto loss = describeChanges({{"workload", {{"cross_entropy", "te"}}}},
+                                          {{"workload", {{"cross_entropy", "unfused"}}}});
+        QCOMPARE(loss.size(), std::size_t(1));
+        QCOMPARE(loss[0],
+                 std::string("Cross-entropy: Transformer Engine instead of Megatron, unfused"));
     }
 
     void comparisonMatchesTheEstimator()
