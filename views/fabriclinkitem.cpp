@@ -121,11 +121,12 @@ QList<QPointF> FabricLinkItem::route(const QRectF &fabricCard, const QRectF &car
     layout.cards = obstacles;
     layout.cards << card;
     layout.ports = {port};
-    return route(fabricCard, card, port, obstacles, CableRouter(std::move(layout)));
+    const QList<QRectF> cards = layout.cards;
+    return route(fabricCard, card, port, cards, CableRouter(std::move(layout)));
 }
 
 QList<QPointF> FabricLinkItem::route(const QRectF &fabricCard, const QRectF &card, QPointF port,
-                                     const QList<QRectF> &obstacles, const CableRouter &router)
+                                     const QList<QRectF> &layoutCards, const CableRouter &router)
 {
     const QList<QPointF> direct = directRoute(fabricCard, card, port);
     const auto passesUnder = [&](const QRectF &other) {
@@ -134,7 +135,16 @@ QList<QPointF> FabricLinkItem::route(const QRectF &fabricCard, const QRectF &car
                 return true;
         return false;
     };
-    if (std::none_of(obstacles.begin(), obstacles.end(), passesUnder))
+    // The cable's own card is not in its way; another card at the very same place is.
+    bool ownCardSkipped = false;
+    const auto blocks = [&](const QRectF &other) {
+        if (!ownCardSkipped && other == card) {
+            ownCardSkipped = true;
+            return false;
+        }
+        return passesUnder(other);
+    };
+    if (std::none_of(layoutCards.begin(), layoutCards.end(), blocks))
         return direct;
     if (const auto around = router.route(port))
         return withoutRedundantCorners(*around);

@@ -42,9 +42,11 @@ public:
      *  with one jog) where it passes under none of `obstacles`, else CableRouter's way round. */
     static QList<QPointF> route(const QRectF &fabricCard, const QRectF &card, QPointF port,
                                 const QList<QRectF> &obstacles = {});
-    /** The same with a router built once for every cable of a layout (PlanScene's). */
+    /** The same with a router built once for every cable of a layout (PlanScene's) and that
+     *  layout's cards, `card` among them: every other card is an obstacle, so no cable needs a
+     *  list of its own. */
     static QList<QPointF> route(const QRectF &fabricCard, const QRectF &card, QPointF port,
-                                const QList<QRectF> &obstacles, const CableRouter &router);
+                                const QList<QRectF> &layoutCards, const CableRouter &router);
     /** `corners` as a path whose bends are arcs of up to `radius` (less where a run is shorter). */
     static QPainterPath roundedPath(const QList<QPointF> &corners, double radius);
 

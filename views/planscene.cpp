@@ -391,10 +391,8 @@ void PlanScene::updateLinks()
     const CableRouter router(layout);
     const auto groupAttachments = model::nodeGroupAttachments(plan, *m_catalog);
     for (const Cable &cable : cables) {
-        QList<QRectF> others = layout.cards;
-        others.removeOne(cable.card);
         const QList<QPointF> corners
-            = FabricLinkItem::route(fabricRect, cable.card, cable.port, others, router);
+            = FabricLinkItem::route(fabricRect, cable.card, cable.port, layout.cards, router);
         FabricLinkItem *link = drawn.take(cable.key);
         if (link) {
             link->setRoute(corners);
