@@ -121,8 +121,8 @@ QList<QPointF> FabricLinkItem::route(const QRectF &fabricCard, const QRectF &car
     layout.cards = obstacles;
     layout.cards << card;
     layout.ports = {port};
-    const QList<QRectF> cards = layout.cards;
-    return route(fabricCard, card, port, cards, CableRouter(std::move(layout)));
+    const CableRouter router(layout);
+    return route(fabricCard, card, port, layout.cards, router);
 }
 
 QList<QPointF> FabricLinkItem::route(const QRectF &fabricCard, const QRectF &card, QPointF port,

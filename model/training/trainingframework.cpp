@@ -70,6 +70,9 @@ constexpr CrossEntropyCost measuredCrossEntropy(const char *operationName, doubl
     return {operationName, bytesPerLogit, kernels,
             streamingSeconds / (measuredMilliseconds * 1e-3)};
 }
+/** Every cross-entropy kernel, in the order the ids are listed. */
+constexpr CrossEntropyKernel crossEntropyKernels[] = {
+    CrossEntropyKernel::Unfused, CrossEntropyKernel::Native, CrossEntropyKernel::TransformerEngine};
 constexpr CrossEntropyCost unfusedCrossEntropy
     = measuredCrossEntropy("cross-entropy loss (Megatron, unfused)", 52, 8, 21.251);
 constexpr CrossEntropyCost nativeCrossEntropy
@@ -204,8 +207,7 @@ const char *crossEntropyKernelId(CrossEntropyKernel kernel)
 
 std::optional<CrossEntropyKernel> crossEntropyKernelFromId(const std::string &id)
 {
-    for (CrossEntropyKernel kernel : {CrossEntropyKernel::Unfused, CrossEntropyKernel::Native,
-                                      CrossEntropyKernel::TransformerEngine})
+    for (CrossEntropyKernel kernel : crossEntropyKernels)
         if (id == crossEntropyKernelId(kernel))
             return kernel;
     return std::nullopt;
@@ -213,7 +215,10 @@ std::optional<CrossEntropyKernel> crossEntropyKernelFromId(const std::string &id
 
 std::vector<std::string> crossEntropyKernelIds()
 {
-    return {"unfused", "native", "te"};
+    std::vector<std::string> ids;
+    for (CrossEntropyKernel kernel : crossEntropyKernels)
+        ids.emplace_back(crossEntropyKernelId(kernel));
+    return ids;
 }
 
 double gradientBytesPerParameter(const TrainingFramework &framework, Precision precision)
