@@ -111,8 +111,9 @@ std::vector<OptionSpec> trainOptions()
          "MoE all-to-all behind another microbatch's compute (Megatron-Core "
          "--overlap-moe-expert-parallel-comm)"},
         {"moe-dispatcher", true,
-         "alltoall (every routed copy sent, the default) | deepep (a token sent once per "
-         "destination GPU and once per destination node, Megatron-Core's flex dispatcher)"},
+         "alltoall (every routed copy sent, the default) | deepep | hybridep (Megatron-Core's "
+         "flex dispatcher with DeepEP's or HybridEP's kernels: a token sent once per "
+         "destination GPU and once per destination node)"},
         {"cross-entropy", true,
          "the loss kernel: unfused (Megatron-LM 2021-2022) | native (Megatron-Core's fused "
          "cross_entropy_loss_fusion, megatron-core-2024's) | te (Transformer Engine's online "
@@ -266,8 +267,8 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
         framework.tpCommOverlap = false;
     if (a.has("moe-comm-overlap"))
         framework.moeCommOverlap = true;
-    if (auto dispatcher = a.choice("moe-dispatcher", {"alltoall", "deepep"}))
-        framework.moeDeduplicatedDispatch = *dispatcher == "deepep";
+    if (auto dispatcher = a.choice("moe-dispatcher", model::moeDispatcherIds()))
+        framework.moeDispatcher = *model::moeDispatcherFromId(*dispatcher);
     if (auto crossEntropy = a.choice("cross-entropy", model::crossEntropyKernelIds()))
         framework.crossEntropy = *model::crossEntropyKernelFromId(*crossEntropy);
     if (a.has("grad-reduce-in-bf16"))

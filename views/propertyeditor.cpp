@@ -512,15 +512,16 @@ void PropertyEditor::addTrainingSoftwareRows(PropertyFields &fields)
     fields
         .addChoice(tr("MoE dispatcher"),
                    {{tr("all-to-all"), QStringLiteral("alltoall")},
-                    {tr("DeepEP (deduplicated)"), QStringLiteral("deepep")}},
-                   job.framework.moeDeduplicatedDispatch ? QStringLiteral("deepep")
-                                                         : QStringLiteral("alltoall"),
+                    {tr("DeepEP (deduplicated)"), QStringLiteral("deepep")},
+                    {tr("HybridEP (deduplicated)"), QStringLiteral("hybridep")}},
+                   QString::fromLatin1(model::moeDispatcherId(job.framework.moeDispatcher)),
                    [](model::Plan &p, const QString &v) {
-                       p.training.framework.moeDeduplicatedDispatch = v == QLatin1String("deepep");
+                       p.training.framework.moeDispatcher
+                           = *model::moeDispatcherFromId(v.toStdString());
                    })
-        ->setToolTip(tr("All-to-all sends every routed copy of a token; DeepEP sends it once to "
-                        "each GPU and once through the network to each node that holds its "
-                        "experts (Megatron-Core's flex dispatcher)"));
+        ->setToolTip(tr("All-to-all sends every routed copy of a token; DeepEP and HybridEP "
+                        "(Megatron-Core's flex dispatcher) send it once to each GPU and once "
+                        "through the network to each node that holds its experts"));
     fields
         .addChoice(tr("Cross-entropy"),
                    {{tr("Megatron, unfused"), QStringLiteral("unfused")},

@@ -104,8 +104,8 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     framework.tpCommOverlap = w.optionalBool("tp_comm_overlap").value_or(framework.tpCommOverlap);
     framework.moeCommOverlap
         = w.optionalBool("moe_comm_overlap").value_or(framework.moeCommOverlap);
-    if (auto dispatcher = w.optionalChoice("moe_dispatcher", {"alltoall", "deepep"}))
-        framework.moeDeduplicatedDispatch = *dispatcher == "deepep";
+    if (auto dispatcher = w.optionalChoice("moe_dispatcher", moeDispatcherIds()))
+        framework.moeDispatcher = *moeDispatcherFromId(*dispatcher);
     if (auto crossEntropy = w.optionalChoice("cross_entropy", crossEntropyKernelIds()))
         framework.crossEntropy = *crossEntropyKernelFromId(*crossEntropy);
     framework.bf16GradientsInFp32
@@ -778,8 +778,8 @@ nlohmann::json trainingWorkloadToJson(const Plan &plan)
         w["tp_comm_overlap"] = job.framework.tpCommOverlap;
     if (job.framework.moeCommOverlap != base.moeCommOverlap)
         w["moe_comm_overlap"] = job.framework.moeCommOverlap;
-    if (job.framework.moeDeduplicatedDispatch != base.moeDeduplicatedDispatch)
-        w["moe_dispatcher"] = job.framework.moeDeduplicatedDispatch ? "deepep" : "alltoall";
+    if (job.framework.moeDispatcher != base.moeDispatcher)
+        w["moe_dispatcher"] = moeDispatcherId(job.framework.moeDispatcher);
     if (job.framework.crossEntropy != base.crossEntropy)
         w["cross_entropy"] = crossEntropyKernelId(job.framework.crossEntropy);
     if (job.framework.bf16GradientsInFp32 != base.bf16GradientsInFp32)

@@ -111,6 +111,7 @@ std::optional<std::string> choiceWords(const std::string &path, const std::strin
     static const std::map<std::pair<std::string, std::string>, std::string> words = {
         {{"workload.moe_dispatcher", "alltoall"}, "all-to-all"},
         {{"workload.moe_dispatcher", "deepep"}, "DeepEP (deduplicated)"},
+        {{"workload.moe_dispatcher", "hybridep"}, "HybridEP (deduplicated)"},
         {{"workload.cross_entropy", "unfused"}, "Megatron, unfused"},
         {{"workload.cross_entropy", "native"}, "Megatron, fused"},
         {{"workload.cross_entropy", "te"}, "Transformer Engine"},

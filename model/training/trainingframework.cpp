@@ -70,6 +70,9 @@ constexpr CrossEntropyCost measuredCrossEntropy(const char *operationName, doubl
     return {operationName, bytesPerLogit, kernels,
             streamingSeconds / (measuredMilliseconds * 1e-3)};
 }
+/** Every MoE dispatcher, in the order the ids are listed. */
+constexpr MoeDispatcher moeDispatchers[]
+    = {MoeDispatcher::AllToAll, MoeDispatcher::DeepEp, MoeDispatcher::HybridEp};
 /** Every cross-entropy kernel, in the order the ids are listed. */
 constexpr CrossEntropyKernel crossEntropyKernels[] = {
     CrossEntropyKernel::Unfused, CrossEntropyKernel::Native, CrossEntropyKernel::TransformerEngine};
@@ -218,6 +221,53 @@ std::vector<std::string> crossEntropyKernelIds()
     std::vector<std::string> ids;
     for (CrossEntropyKernel kernel : crossEntropyKernels)
         ids.emplace_back(crossEntropyKernelId(kernel));
+    return ids;
+}
+
+bool deduplicatesTokens(MoeDispatcher dispatcher)
+{
+    return dispatcher != MoeDispatcher::AllToAll;
+}
+
+const char *moeDispatcherId(MoeDispatcher dispatcher)
+{
+    switch (dispatcher) {
+    case MoeDispatcher::AllToAll:
+        return "alltoall";
+    case MoeDispatcher::DeepEp:
+        return "deepep";
+    case MoeDispatcher::HybridEp:
+        return "hybridep";
+    }
+    return "alltoall";
+}
+
+const char *moeDispatcherName(MoeDispatcher dispatcher)
+{
+    switch (dispatcher) {
+    case MoeDispatcher::AllToAll:
+        return "all-to-all";
+    case MoeDispatcher::DeepEp:
+        return "DeepEP (deduplicated)";
+    case MoeDispatcher::HybridEp:
+        return "HybridEP (deduplicated)";
+    }
+    return "all-to-all";
+}
+
+std::optional<MoeDispatcher> moeDispatcherFromId(const std::string &id)
+{
+    for (MoeDispatcher dispatcher : moeDispatchers)
+        if (id == moeDispatcherId(dispatcher))
+            return dispatcher;
+    return std::nullopt;
+}
+
+std::vector<std::string> moeDispatcherIds()
+{
+    std::vector<std::string> ids;
+    for (MoeDispatcher dispatcher : moeDispatchers)
+        ids.emplace_back(moeDispatcherId(dispatcher));
     return ids;
 }
 

@@ -42,6 +42,28 @@ std::optional<CrossEntropyKernel> crossEntropyKernelFromId(const std::string &id
 std::vector<std::string> crossEntropyKernelIds();
 
 /**
+ * How an MoE layer sends its tokens to the experts' GPUs and back. Megatron-Core's all-to-all
+ * dispatcher sends every routed copy. Its flex dispatcher sends a token once to each GPU that holds
+ * one of its experts and, across nodes, once through the NIC to each such node, where it is
+ * forwarded over NVLink: with DeepSeek's DeepEP kernels, or with NVIDIA's HybridEP kernels in the
+ * same library, which move the same tokens with fewer SMs (Megatron-Core MoE README,
+ * "FlexDispatcher with DeepEP backend" / "with HybridEP backend"; --moe-flex-dispatcher-backend
+ * deepep|hybridep).
+ */
+enum class MoeDispatcher { AllToAll, DeepEp, HybridEp };
+
+/** Whether `dispatcher` sends a token once per destination GPU and node (the flex dispatcher). */
+bool deduplicatesTokens(MoeDispatcher dispatcher);
+/** "alltoall", "deepep", "hybridep": the plan file's and the command line's words. */
+const char *moeDispatcherId(MoeDispatcher dispatcher);
+/** "all-to-all", "DeepEP (deduplicated)", "HybridEP (deduplicated)": the words people read. */
+const char *moeDispatcherName(MoeDispatcher dispatcher);
+/** The dispatcher a word names, or none. */
+std::optional<MoeDispatcher> moeDispatcherFromId(const std::string &id);
+/** The words, for choice() readers. */
+std::vector<std::string> moeDispatcherIds();
+
+/**
  * The software a training run uses, as far as it changes the step time and the memory: which
  * attention kernel, whether activations are sequence-parallel, which collectives overlap which
  * compute, and what the process keeps for itself on every GPU. A published run is reproduced
@@ -65,11 +87,9 @@ struct TrainingFramework
     /** MoE dispatch and combine run behind another microbatch's computation (Megatron-Core's
      * --overlap-moe-expert-parallel-comm, after 2025; a recipe setting: off in every profile). */
     bool moeCommOverlap = false;
-    /** MoE dispatch and combine send a token once per destination GPU and, across nodes, once
-     * per destination node, forwarded there over NVLink (DeepEP, Megatron-Core's flex dispatcher
-     * with moe_enable_deepep; a recipe setting: off, the all-to-all dispatcher, in every
-     * profile). The all-to-all dispatcher sends every routed copy. */
-    bool moeDeduplicatedDispatch = false;
+    /** How MoE dispatch and combine send tokens (a recipe setting: the all-to-all dispatcher in
+     * every profile). */
+    MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
     /** The vocabulary-parallel cross-entropy's implementation (a recipe setting). */
     CrossEntropyKernel crossEntropy = CrossEntropyKernel::Native;
     /** The gated dense MLP's SwiGLU kernels, forward and backward, each as a share of what a

@@ -509,7 +509,8 @@ void LayerCostBuilder::addMixtureOfExperts(double expertTokens)
     // megatron/core/transformer/moe/token_dispatcher.py at commit d98e8a64dd): twice the
     // traffic. The deduplicated dispatcher receives tokens once and permutes them once.
     const double localExperts = m_shape.experts / m_config.ep;
-    const bool sortsByLocalExpert = !m_job.framework.moeDeduplicatedDispatch && localExperts > 1;
+    const bool sortsByLocalExpert
+        = !deduplicatesTokens(m_job.framework.moeDispatcher) && localExperts > 1;
     const double permutations = sortsByLocalExpert ? 2.0 : 1.0;
     addLayer(memoryOperation("MoE token permute and unpermute",
                              permutations * 4.0 * routedTokens * h * activationBytes,
@@ -535,11 +536,12 @@ void LayerCostBuilder::addMixtureOfExperts(double expertTokens)
  * The dispatch and the combine of one MoE layer, forward and backward. The all-to-all dispatcher
  * sends every routed copy of a token: across nodes the peers in the node are reached over NVLink
  * while the rest leaves through the NIC (collectivecost.h). A deduplicated dispatcher (DeepEP;
- * DeepSeek-AI, "DeepSeek-V3 Technical Report", 2024, §3.2.2) sends a token once to each GPU that
- * holds one of its experts and, across nodes, once through the NIC to each node that does, where
- * it is forwarded over NVLink; with group-limited routing a token's experts lie in at most its
- * groups' ranks and nodes (the DeepSeek-V3 report's "at most 4 nodes"). How many distinct GPUs and
- * nodes a token reaches is the expectation for its top-k drawn evenly among them.
+ * DeepSeek-AI, "DeepSeek-V3 Technical Report", 2024, §3.2.2; HybridEP moves the same tokens) sends
+ * a token once to each GPU that holds one of its experts and, across nodes, once through the NIC to
+ * each node that does, where it is forwarded over NVLink; with group-limited routing a token's
+ * experts lie in at most its groups' ranks and nodes (the DeepSeek-V3 report's "at most 4 nodes").
+ * How many distinct GPUs and nodes a token reaches is the expectation for its top-k drawn evenly
+ * among them.
  */
 LayerOperation LayerCostBuilder::expertAllToAll(double routedTokens) const
 {
@@ -553,7 +555,7 @@ LayerOperation LayerCostBuilder::expertAllToAll(double routedTokens) const
     const LinkLevel scaleOut = oneNode ? m_cluster.scaleUpLink() : m_cluster.scaleOutLink(nodes);
     LayerOperation op {"MoE dispatch and combine all-to-all", OperationKind::ExpertParallel};
     double seconds = 0, bytes = 0;
-    if (m_job.framework.moeDeduplicatedDispatch) {
+    if (deduplicatesTokens(m_job.framework.moeDispatcher)) {
         const double groups = m_shape.expertGroups, groupsPerToken = m_shape.expertGroupsPerToken;
         auto reachable = [&](double bins) {
             return groups > 0 ? std::min(bins, groupsPerToken * std::max(1.0, bins / groups))
@@ -570,7 +572,9 @@ LayerOperation LayerCostBuilder::expertAllToAll(double routedTokens) const
         seconds = deduplicatedDispatchSeconds(intraBytes, interBytes, ranksPerNode, nodes,
                                               m_cluster.scaleUpLink(), scaleOut);
         bytes = intraBytes + interBytes;
-        op.name = "MoE dispatch and combine (deduplicated, DeepEP)";
+        op.name = m_job.framework.moeDispatcher == MoeDispatcher::HybridEp
+            ? "MoE dispatch and combine (deduplicated, HybridEP)"
+            : "MoE dispatch and combine (deduplicated, DeepEP)";
     } else {
         bytes = routedTokens * h * activationBytes;
         seconds = oneNode ? allToAllSeconds(bytes, ep, m_cluster.scaleUpLink())

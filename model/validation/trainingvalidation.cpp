@@ -94,9 +94,8 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
         : AttentionKernel::Unfused;
     job.framework.sequenceParallel = row.optionalBool("sequence_parallel").value_or(true);
     job.framework.moeCommOverlap = row.optionalBool("moe_comm_overlap").value_or(false);
-    job.framework.moeDeduplicatedDispatch
-        = row.optionalChoice("moe_dispatcher", {"alltoall", "deepep"}).value_or("alltoall")
-        == "deepep";
+    if (auto dispatcher = row.optionalChoice("moe_dispatcher", moeDispatcherIds()))
+        job.framework.moeDispatcher = *moeDispatcherFromId(*dispatcher);
     // The run's cross-entropy, where it names one (Megatron-Bridge's benchmarks: "te").
     if (auto crossEntropy = row.optionalChoice("cross_entropy", crossEntropyKernelIds()))
         job.framework.crossEntropy = *crossEntropyKernelFromId(*crossEntropy);

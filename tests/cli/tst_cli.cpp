@@ -298,6 +298,18 @@ private slots:
         QCOMPARE(te.status, 0);
         QVERIFY(te.out.contains("cross-entropy loss (Transformer Engine)"));
         QVERIFY(!te.out.contains("cross-entropy loss (Megatron"));
+        // --moe-dispatcher names the flex dispatcher's backend; the table says which one ran.
+        const QStringList mixtralOnTwoNodes {
+            "train",     "--gpu",    "h100-sxm5-80gb", "--gpus", "16",   "--model", "mixtral-8x7b",
+            "--seq-len", "4096",     "--global-batch", "64",     "--tp", "2",       "--ep",
+            "8",         "--explain"};
+        const Result allToAll = run(mixtralOnTwoNodes);
+        QCOMPARE(allToAll.status, 0);
+        QVERIFY(allToAll.out.contains("MoE dispatch and combine all-to-all"));
+        const Result hybrid = run(mixtralOnTwoNodes + QStringList {"--moe-dispatcher", "hybridep"});
+        QCOMPARE(hybrid.status, 0);
+        QVERIFY(hybrid.out.contains("MoE dispatch and combine (deduplicated, HybridEP)"));
+        QVERIFY(!hybrid.out.contains("MoE dispatch and combine all-to-all"));
         // The 2021 profile has the unfused softmax and no overlap.
         const Result old = run({"train", "--gpu", "a100-sxm4-80gb", "--gpus", "64", "--model",
                                 "llama-2-7b", "--seq-len", "2048", "--global-batch", "256",

@@ -311,11 +311,15 @@ private slots:
         // The all-to-all dispatcher is every profile's; DeepEP is written when chosen.
         Plan plan = parsePlan(sample(), "plan.json", &shippedCatalog());
         QVERIFY(!planToJson(plan)["workload"].contains("moe_dispatcher"));
-        plan.training.framework.moeDeduplicatedDispatch = true;
-        const nlohmann::json written = planToJson(plan);
-        QCOMPARE(written["workload"]["moe_dispatcher"].get<std::string>(), std::string("deepep"));
-        QVERIFY(parsePlan(written, "plan.json", &shippedCatalog())
-                    .training.framework.moeDeduplicatedDispatch);
+        for (auto [dispatcher, id] : {std::pair {MoeDispatcher::DeepEp, "deepep"},
+                                      std::pair {MoeDispatcher::HybridEp, "hybridep"}}) {
+            plan.training.framework.moeDispatcher = dispatcher;
+            const nlohmann::json written = planToJson(plan);
+            QCOMPARE(written["workload"]["moe_dispatcher"].get<std::string>(), std::string(id));
+            QVERIFY(
+                parsePlan(written, "plan.json", &shippedCatalog()).training.framework.moeDispatcher
+                == dispatcher);
+        }
     }
 
     void crossEntropyKernelRoundTrips()

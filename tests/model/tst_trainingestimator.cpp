@@ -1419,7 +1419,8 @@ private slots:
         config.recompute = Recompute::None;
         auto permute = [&](int ep, bool deduplicated) {
             config.ep = ep;
-            job.framework.moeDeduplicatedDispatch = deduplicated;
+            job.framework.moeDispatcher
+                = deduplicated ? MoeDispatcher::DeepEp : MoeDispatcher::AllToAll;
             const TrainingEstimate e = TrainingEstimator(job, dgxH100(8)).estimate(config);
             if (!e.valid)
                 qWarning("%s", e.reason.c_str());
@@ -1460,8 +1461,10 @@ private slots:
         config.ep = 16;
         config.recompute = Recompute::None;
         const double tokenSends = 2048.0 * 1024 * 2; // bytes of one send of every token
+        MoeDispatcher flexBackend = MoeDispatcher::DeepEp;
+        std::string dispatchName;
         auto dispatchBytes = [&](bool deduplicated, int groups, int groupsPerToken) {
-            job.framework.moeDeduplicatedDispatch = deduplicated;
+            job.framework.moeDispatcher = deduplicated ? flexBackend : MoeDispatcher::AllToAll;
             job.model.expertGroups = groups;
             job.model.expertGroupsPerToken = groupsPerToken;
             const TrainingEstimate e = TrainingEstimator(job, dgxH100(16)).estimate(config);
@@ -1469,9 +1472,11 @@ private slots:
                 QVERIFY2(e.valid, e.reason.c_str());
             }();
             for (const StepOperation &op : e.operations)
-                if (op.kind == OperationKind::ExpertParallel)
+                if (op.kind == OperationKind::ExpertParallel) {
+                    dispatchName = op.name;
                     // 2 layers x 4 calls (dispatch and combine, forward and backward)
                     return std::pair(op.bytes / 8.0, op.seconds + op.hiddenSeconds);
+                }
             return std::pair(0.0, 0.0);
         };
         const auto [allToAllBytes, allToAllSeconds] = dispatchBytes(false, 0, 0);
@@ -1487,6 +1492,15 @@ private slots:
         QVERIFY(groupedSeconds < dedupSeconds);
         // The all-to-all dispatcher ignores the groups: it sends every copy anyway.
         QCOMPARE(dispatchBytes(false, 4, 1).first, 4.0 * tokenSends);
+        QCOMPARE(dispatchName, std::string("MoE dispatch and combine all-to-all"));
+        // HybridEP, the flex dispatcher's other backend, moves the same deduplicated tokens
+        // (3.185... + 0.9375 sends, as above) and is named as what the run used.
+        flexBackend = MoeDispatcher::HybridEp;
+        const auto [hybridBytes, hybridSeconds] = dispatchBytes(true, 0, 0);
+        QVERIFY2(qAbs(hybridBytes / tokenSends - (3.185333251953125 + 0.9375)) < 1e-12,
+                 qPrintable(QString::number(hybridBytes / tokenSends, 'g', 15)));
+        QVERIFY(hybridSeconds < allToAllSeconds);
+        QCOMPARE(dispatchName, std::string("MoE dispatch and combine (deduplicated, HybridEP)"));
     }
 
     void expertAllToAllOverlapHidesBehindTheLayersCompute()
@@ -2068,13 +2082,15 @@ private slots:
         QEXPECT_FAIL("", "BLOOM 176B is +23% (docs/validation-training.md)", Continue);
         QVERIFY(onA100.maxAbsoluteError <= 0.15);
         // The suite the targets are set for (A100 and H100): guard against getting worse than
-        // the state documented in docs/validation-training.md.
+        // the state documented in docs/validation-training.md (+7.6% mean since the Qwen3
+        // 30B-A3B row runs the HybridEP dispatcher its preset names: its all-to-all, charged
+        // every routed copy through the NIC, had hidden a +72% optimism behind -10.8%).
         std::vector<TrainingValidationRow> targetSuite = a100;
         targetSuite.insert(targetSuite.end(), h100.begin(), h100.end());
         const ValidationSummary all = summarizeValidation(targetSuite);
         QVERIFY2(all.medianAbsoluteError <= 0.07,
                  qPrintable(QString::number(all.medianAbsoluteError)));
-        QVERIFY2(std::abs(all.meanSignedError) <= 0.07,
+        QVERIFY2(std::abs(all.meanSignedError) <= 0.08,
                  qPrintable(QString::number(all.meanSignedError)));
         // The targets are not met yet: H100 runs on Megatron-Core are predicted too fast
         // (docs/validation-training.md). When they are, these become passes.
@@ -2083,7 +2099,8 @@ private slots:
         QEXPECT_FAIL("", "H100 rows are optimistic; see docs/validation-training.md", Continue);
         QVERIFY(std::abs(all.meanSignedError) <= 0.03);
         // B200 and GB200 (the Megatron-Bridge 26.04.01 table's rows the estimator can express):
-        // optimistic on average, +29.7% today over 12 rows (docs/validation-training.md; +31.4%
+        // optimistic on average, +36.0% today over 12 rows (docs/validation-training.md; +29.7%
+        // before the four HybridEP rows ran the deduplicated dispatcher their presets name; +31.4%
         // once Transformer Engine's cheaper cross-entropy, which the benchmark scripts set, was
         // charged, before Megatron's measured SwiGLU was; +40.0% before the table's two
         // DeepSeek-V3 rows were added): most of it is the other MoE rows, and the B200's GEMM
