@@ -1146,10 +1146,14 @@ void StepAssembler::addDataParallel(TrainingEstimate &result, double stageForwar
         result.operations.add(dp);
     result.dpCommTotalSeconds = dpGroup > 1 ? total : 0.0;
 
-    const double optimizerShard = c.zero >= 1 ? dpGroup : 1.0;
+    // The distributed optimizer updates the shard of each parameter it owns: a dense one's over
+    // the data-parallel ranks, an expert's over the ranks that hold the same expert.
+    const bool sharded = c.zero >= 1;
+    const double ownedParameters
+        = sharded ? denseParams / dpGroup + expertParams / expertGroup : paramsPerGpu;
     StepOperation optimizer {"optimizer step (Adam, grad-norm clip)", OperationKind::Optimizer};
-    optimizer.bytes = paramsPerGpu / optimizerShard
-        * (optimizerStateTrafficBytesPerParameter + 2.0 * gradientBytes);
+    optimizer.bytes
+        = ownedParameters * (optimizerStateTrafficBytesPerParameter + 2.0 * gradientBytes);
     optimizer.kernels = 4;
     optimizer.seconds = memoryBoundSeconds(m_gpu, optimizer.bytes, optimizer.kernels);
     result.operations.add(optimizer);
