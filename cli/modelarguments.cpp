@@ -24,7 +24,8 @@ std::vector<OptionSpec> modelShapeOptions()
         {"gated-mlp", false, "custom model uses a gated (SwiGLU) MLP"},
         {"parallel-attention", false,
          "the custom model's attention and MLP read the same input side by side and their "
-         "outputs are summed (GPT-J, Falcon): one tensor-parallel all-reduce a layer in serving"},
+         "outputs are summed (GPT-J, Falcon): one tensor-parallel reduction a layer, in serving "
+         "and in training"},
         {"hidden-dropout", true,
          "the custom model's dropout probability on hidden states in training (default 0.1, "
          "Megatron's; 0, as Llama trains, keeps no dropout masks)"},

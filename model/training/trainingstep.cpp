@@ -143,7 +143,8 @@ private:
                                            const LayerOperation &after, const char *name);
     void addAttentionBlock();
     void addMlpBlock();
-    /** Names of a dense MLP's up and down GEMMs and of its TP collectives. */
+    /** Names of a dense MLP's up and down GEMMs and of its TP collectives (none: the MLP
+     * shares the attention block's). */
     struct DenseMlpNames
     {
         const char *up;
@@ -770,7 +771,8 @@ void LayerCostBuilder::addDenseMlp(double copies, double ffnSize, const DenseMlp
                                       copies * upWidth, h, TpBlockSide::ColumnParallel);
     LayerOperation down = gemmOperation(names.down, copies * 2.0 * tokens * ffn * h, tokens, h,
                                         copies * ffn, TpBlockSide::RowParallel);
-    LayerOperation collectives = tensorParallelOperation(up, down, names.collectives);
+    LayerOperation collectives
+        = tensorParallelOperation(up, down, names.collectives ? names.collectives : "");
     // The gated activation runs the framework's measured SwiGLU kernels; GeLU's are unmeasured
     // and stream.
     const TrainingFramework &framework = m_job.framework;
@@ -781,7 +783,8 @@ void LayerCostBuilder::addDenseMlp(double copies, double ffnSize, const DenseMlp
     // A checkpointed MLP runs its whole forward again, its TP collectives included.
     for (LayerOperation *op : {&collectives, &up, &activation, &down})
         op->recomputeModule = recomputeModule;
-    addLayer(collectives);
+    if (names.collectives)
+        addLayer(collectives);
     addLayer(up);
     addLayer(activation);
     addLayer(down);
@@ -796,7 +799,15 @@ void LayerCostBuilder::addMlpBlock()
                                       "TP collectives, MLP block"};
     static const DenseMlpNames plain {"MLP up", "MLP down", "TP collectives, MLP block"};
     if (m_shape.experts <= 1) {
-        addDenseMlp(1.0, m_shape.ffn, m_shape.gatedMlp ? gated : plain, denseMlp);
+        DenseMlpNames names = m_shape.gatedMlp ? gated : plain;
+        // Beside attention (GPT-J, GPT-NeoX, Falcon), the MLP reads the input the attention
+        // block's all-gather (all-reduce without SP) already brought and adds its partial output
+        // to the attention's before their one reduce-scatter: no collectives of its own, forward
+        // or backward (Black et al., "GPT-NeoX-20B", 2022, §2.1.2: the parallel layout saves
+        // one all-reduce per layer under tensor parallelism).
+        if (m_shape.parallelAttention)
+            names.collectives = nullptr;
+        addDenseMlp(1.0, m_shape.ffn, names, denseMlp);
         return;
     }
     // An MoE model whose dense layers are averaged in: their MLP weighs by their share of the

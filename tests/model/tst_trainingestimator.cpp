@@ -1402,6 +1402,34 @@ private slots:
         QVERIFY2(qAbs(expertSync - 208.08e-6) < 0.02e-6, qPrintable(QString::number(expertSync)));
     }
 
+    void parallelAttentionSharesOneTensorParallelReduction()
+    {
+        // The tiny dense model at TP 8 on one DGX H100 with 2021 Megatron-LM (no sequence
+        // parallelism, no TP overlap): each layer all-reduces the attention block's output and
+        // the MLP's, forward and backward, two equal [tokens, hidden] messages. Run side by side
+        // (GPT-J, Falcon), the two partial outputs are summed before one all-reduce (GPT-NeoX-20B,
+        // §2.1.2), so the step's TP time halves and the MLP has no collectives of its own.
+        TrainingJob job;
+        job.model = tinyModel();
+        job.seqLen = 2048;
+        job.globalBatch = 8;
+        job.framework = *findTrainingFramework("megatron-lm-2021");
+        ParallelConfig config;
+        config.tp = 8;
+        config.sequenceParallel = false;
+        config.recompute = Recompute::None;
+        const TrainingEstimate serial = TrainingEstimator(job, dgxH100(8)).estimate(config);
+        job.model.parallelAttention = true;
+        const TrainingEstimate parallel = TrainingEstimator(job, dgxH100(8)).estimate(config);
+        QVERIFY2(serial.valid && parallel.valid, (serial.reason + parallel.reason).c_str());
+        QVERIFY(serial.breakdown.tpCommSeconds > 0);
+        QCOMPARE(parallel.breakdown.tpCommSeconds, serial.breakdown.tpCommSeconds / 2);
+        QVERIFY(findOperation(serial, "TP collectives, MLP block") != nullptr);
+        QVERIFY(findOperation(parallel, "TP collectives, MLP block") == nullptr);
+        QVERIFY(findOperation(parallel, "TP collectives, attention block") != nullptr);
+        QVERIFY(parallel.stepSeconds < serial.stepSeconds);
+    }
+
     void optimizerStreamsTheShardItOwns()
     {
         // The tiny MoE on one DGX H100 (TP 1, PP 1, DP 8): its routed experts hold
