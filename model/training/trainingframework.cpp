@@ -70,6 +70,27 @@ constexpr CrossEntropyCost measuredCrossEntropy(const char *operationName, doubl
     return {operationName, bytesPerLogit, kernels,
             streamingSeconds / (measuredMilliseconds * 1e-3)};
 }
+/** The value of `choices` whose id is `text`, or none. */
+template<typename Choice, std::size_t count>
+std::optional<Choice> choiceFromId(const Choice (&choices)[count], const char *(*idOf)(Choice),
+                                   const std::string &text)
+{
+    for (Choice choice : choices)
+        if (text == idOf(choice))
+            return choice;
+    return std::nullopt;
+}
+
+/** The ids of `choices`, in their order. */
+template<typename Choice, std::size_t count>
+std::vector<std::string> choiceIds(const Choice (&choices)[count], const char *(*idOf)(Choice))
+{
+    std::vector<std::string> ids;
+    for (Choice choice : choices)
+        ids.emplace_back(idOf(choice));
+    return ids;
+}
+
 /** Every MoE dispatcher, in the order the ids are listed. */
 constexpr MoeDispatcher moeDispatchers[]
     = {MoeDispatcher::AllToAll, MoeDispatcher::DeepEp, MoeDispatcher::HybridEp};
@@ -210,18 +231,12 @@ const char *crossEntropyKernelId(CrossEntropyKernel kernel)
 
 std::optional<CrossEntropyKernel> crossEntropyKernelFromId(const std::string &id)
 {
-    for (CrossEntropyKernel kernel : crossEntropyKernels)
-        if (id == crossEntropyKernelId(kernel))
-            return kernel;
-    return std::nullopt;
+    return choiceFromId(crossEntropyKernels, crossEntropyKernelId, id);
 }
 
 std::vector<std::string> crossEntropyKernelIds()
 {
-    std::vector<std::string> ids;
-    for (CrossEntropyKernel kernel : crossEntropyKernels)
-        ids.emplace_back(crossEntropyKernelId(kernel));
-    return ids;
+    return choiceIds(crossEntropyKernels, crossEntropyKernelId);
 }
 
 bool deduplicatesTokens(MoeDispatcher dispatcher)
@@ -242,33 +257,14 @@ const char *moeDispatcherId(MoeDispatcher dispatcher)
     return "alltoall";
 }
 
-const char *moeDispatcherName(MoeDispatcher dispatcher)
-{
-    switch (dispatcher) {
-    case MoeDispatcher::AllToAll:
-        return "all-to-all";
-    case MoeDispatcher::DeepEp:
-        return "DeepEP (deduplicated)";
-    case MoeDispatcher::HybridEp:
-        return "HybridEP (deduplicated)";
-    }
-    return "all-to-all";
-}
-
 std::optional<MoeDispatcher> moeDispatcherFromId(const std::string &id)
 {
-    for (MoeDispatcher dispatcher : moeDispatchers)
-        if (id == moeDispatcherId(dispatcher))
-            return dispatcher;
-    return std::nullopt;
+    return choiceFromId(moeDispatchers, moeDispatcherId, id);
 }
 
 std::vector<std::string> moeDispatcherIds()
 {
-    std::vector<std::string> ids;
-    for (MoeDispatcher dispatcher : moeDispatchers)
-        ids.emplace_back(moeDispatcherId(dispatcher));
-    return ids;
+    return choiceIds(moeDispatchers, moeDispatcherId);
 }
 
 double gradientBytesPerParameter(const TrainingFramework &framework, Precision precision)

@@ -56,8 +56,6 @@ enum class MoeDispatcher { AllToAll, DeepEp, HybridEp };
 bool deduplicatesTokens(MoeDispatcher dispatcher);
 /** "alltoall", "deepep", "hybridep": the plan file's and the command line's words. */
 const char *moeDispatcherId(MoeDispatcher dispatcher);
-/** "all-to-all", "DeepEP (deduplicated)", "HybridEP (deduplicated)": the words people read. */
-const char *moeDispatcherName(MoeDispatcher dispatcher);
 /** The dispatcher a word names, or none. */
 std::optional<MoeDispatcher> moeDispatcherFromId(const std::string &id);
 /** The words, for choice() readers. */
