@@ -96,6 +96,8 @@ TrainingValidationRow runRow(JsonFieldReader &row, const Catalog &catalog)
     job.framework.moeCommOverlap = row.optionalBool("moe_comm_overlap").value_or(false);
     if (auto dispatcher = row.optionalChoice("moe_dispatcher", moeDispatcherIds()))
         job.framework.moeDispatcher = *moeDispatcherFromId(*dispatcher);
+    out.moeDispatcher = job.framework.moeDispatcher;
+    out.moeCommOverlap = job.framework.moeCommOverlap;
     // The run's cross-entropy, where it names one (Megatron-Bridge's benchmarks: "te").
     if (auto crossEntropy = row.optionalChoice("cross_entropy", crossEntropyKernelIds()))
         job.framework.crossEntropy = *crossEntropyKernelFromId(*crossEntropy);
@@ -241,9 +243,17 @@ std::string trainingValidationMarkdown(const std::vector<TrainingValidationRow> 
             ? " offload-" + std::to_string(row.activationOffloadLayers)
             : std::string();
         char layout[192];
-        const std::string experts = c.ep > 1 && c.tp > 1
+        // The expert-parallel group, the dispatcher when it is not the all-to-all one
+        // (EP16/HybridEP) and "+overlap" when the dispatch ran behind another microbatch.
+        std::string experts = c.ep > 1 && c.tp > 1
             ? "EP" + std::to_string(c.ep) + "xETP" + std::to_string(expertTensorParallel(c))
             : "EP" + std::to_string(c.ep);
+        if (c.ep > 1 && row.moeDispatcher == MoeDispatcher::DeepEp)
+            experts += "/DeepEP";
+        else if (c.ep > 1 && row.moeDispatcher == MoeDispatcher::HybridEp)
+            experts += "/HybridEP";
+        if (c.ep > 1 && row.moeCommOverlap)
+            experts += "+overlap";
         // Own first and last stage sizes as PP8[7..6] ('=' for an even share).
         const auto stageSize = [](int layers) {
             return layers > 0 ? std::to_string(layers) : std::string("=");

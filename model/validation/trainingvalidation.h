@@ -23,6 +23,8 @@ struct TrainingValidationRow
     std::string framework; ///< the profile the row was estimated with
     bool gradientsReducedInBf16 = false; ///< the run set grad_reduce_in_fp32 off
     int activationOffloadLayers = 0; ///< layers whose activations the run kept in host memory
+    MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll; ///< how its MoE layers sent tokens
+    bool moeCommOverlap = false; ///< its MoE all-to-all ran behind another microbatch
     std::string metric; ///< model_tflops_per_gpu, hardware_tflops_per_gpu, mfu, ...
     std::string modelName;
     Precision precision = Precision::BF16;

@@ -2064,6 +2064,22 @@ private slots:
                  2.0);
         QVERIFY(trainingValidationMarkdown(halved, "bf16.json").find("none bf16-grads")
                 != std::string::npos);
+        // An MoE row names the dispatcher it ran and its all-to-all overlap beside its EP group.
+        nlohmann::json moeRow;
+        for (const nlohmann::json &candidate : suite.at("rows"))
+            if (candidate.at("id") == "mbridge2604-qwen3-30b-a3b-fp8-h100")
+                moeRow = candidate;
+        QVERIFY(moeRow.is_object());
+        const auto qwen = runTrainingValidation(table(moeRow), shippedCatalog(), "moe.json");
+        QCOMPARE(qwen.front().moeDispatcher, MoeDispatcher::HybridEp);
+        QVERIFY(trainingValidationMarkdown(qwen, "moe.json").find(" EP16/HybridEP DP16 ")
+                != std::string::npos);
+        nlohmann::json overlapped = moeRow;
+        overlapped["moe_dispatcher"] = "deepep";
+        overlapped["moe_comm_overlap"] = true;
+        const auto deep = runTrainingValidation(table(overlapped), shippedCatalog(), "moe.json");
+        QVERIFY(trainingValidationMarkdown(deep, "moe.json").find(" EP16/DeepEP+overlap DP16 ")
+                != std::string::npos);
         // A GPU the catalog does not hold is refused at its field, with the GPUs it knows.
         nlohmann::json unknownGpu = row;
         unknownGpu["gpu"] = "no-such-gpu";
