@@ -638,6 +638,31 @@ private slots:
         window.document()->undoStack()->undo();
         QCOMPARE(window.plan().training.framework.crossEntropy, model::CrossEntropyKernel::Native);
         QVERIFY(!model::planToJson(window.plan())["workload"].contains("cross_entropy"));
+        // The MoE dispatcher: all-to-all, the profile's, until HybridEP (the flex dispatcher's
+        // other backend beside DeepEP) is chosen, which is written to the plan; undone, it is gone.
+        editor = window.propertyEditor();
+        auto *dispatcher = editor->findChild<QComboBox *>(QStringLiteral("MoE dispatcher"));
+        QVERIFY(dispatcher);
+        QCOMPARE(dispatcher->currentData().toString(), QStringLiteral("alltoall"));
+        QCOMPARE(dispatcher->count(), 3);
+        QVERIFY(dispatcher->findData(QStringLiteral("deepep")) >= 0);
+        dispatcher->setCurrentIndex(dispatcher->findData(QStringLiteral("hybridep")));
+        QCOMPARE(window.plan().training.framework.moeDispatcher, model::MoeDispatcher::HybridEp);
+        QCOMPARE(model::planToJson(window.plan())["workload"]["moe_dispatcher"].get<std::string>(),
+                 std::string("hybridep"));
+        editor = window.propertyEditor();
+        dispatcher = editor->findChild<QComboBox *>(QStringLiteral("MoE dispatcher"));
+        QCOMPARE(dispatcher->currentText(), QStringLiteral("HybridEP (deduplicated)"));
+        QTest::qWait(20);
+        if (auto *scroll = qobject_cast<QScrollArea *>(
+                editor->parentWidget() ? editor->parentWidget()->parentWidget() : nullptr))
+            scroll->ensureWidgetVisible(dispatcher);
+        QTest::qWait(20);
+        QVERIFY(window.grab().save(
+            QStringLiteral(CP_SCREENSHOT_DIR "/properties-moe-dispatcher-1366x768.png")));
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().training.framework.moeDispatcher, model::MoeDispatcher::AllToAll);
+        QVERIFY(!model::planToJson(window.plan())["workload"].contains("moe_dispatcher"));
         // Offloaded layers: blank (none) until set; one undoable edit, written to the plan.
         editor = window.propertyEditor();
         auto *offload = editor->findChild<QSpinBox *>(QStringLiteral("Offloaded layers"));
