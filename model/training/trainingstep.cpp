@@ -771,8 +771,6 @@ void LayerCostBuilder::addDenseMlp(double copies, double ffnSize, const DenseMlp
                                       copies * upWidth, h, TpBlockSide::ColumnParallel);
     LayerOperation down = gemmOperation(names.down, copies * 2.0 * tokens * ffn * h, tokens, h,
                                         copies * ffn, TpBlockSide::RowParallel);
-    LayerOperation collectives
-        = tensorParallelOperation(up, down, names.collectives ? names.collectives : "");
     // The gated activation runs the framework's measured SwiGLU kernels; GeLU's are unmeasured
     // and stream.
     const TrainingFramework &framework = m_job.framework;
@@ -781,10 +779,13 @@ void LayerCostBuilder::addDenseMlp(double copies, double ffnSize, const DenseMlp
                           framework.swigluForwardEfficiency, framework.swigluBackwardEfficiency)
         : memoryOperation("GeLU activation", copies * tokens * 2.0 * ffn * activationBytes, 1);
     // A checkpointed MLP runs its whole forward again, its TP collectives included.
-    for (LayerOperation *op : {&collectives, &up, &activation, &down})
-        op->recomputeModule = recomputeModule;
-    if (names.collectives)
+    if (names.collectives) {
+        LayerOperation collectives = tensorParallelOperation(up, down, names.collectives);
+        collectives.recomputeModule = recomputeModule;
         addLayer(collectives);
+    }
+    for (LayerOperation *op : {&up, &activation, &down})
+        op->recomputeModule = recomputeModule;
     addLayer(up);
     addLayer(activation);
     addLayer(down);
