@@ -79,6 +79,21 @@ private:
         return window.canvas()->mapFromScene(card->sceneBoundingRect().center());
     }
 
+    /** Saves the window to `fileName` under the screenshot folder with `field` scrolled into
+     *  view in the Properties dock, once the rebuilt form is laid out. */
+    static bool saveWithFieldShown(app::MainWindow &window, QWidget *field, const QString &fileName)
+    {
+        QTest::qWait(20); // the rebuilt form is laid out before it can be scrolled to
+        for (QWidget *parent = field ? field->parentWidget() : nullptr; parent;
+             parent = parent->parentWidget())
+            if (auto *scroll = qobject_cast<QScrollArea *>(parent)) {
+                scroll->ensureWidgetVisible(field);
+                break;
+            }
+        QTest::qWait(20);
+        return window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/") + fileName);
+    }
+
     static QPoint emptyPoint(app::MainWindow &window)
     {
         // A point of the viewport with no card under it.
@@ -589,13 +604,8 @@ private slots:
         lastStage = editor->findChild<QSpinBox *>(QStringLiteral("Last stage layers"));
         QCOMPARE(lastStage->value(), 7);
         window.resize(1366, 768);
-        QTest::qWait(20);
-        if (auto *scroll = qobject_cast<QScrollArea *>(
-                editor->parentWidget() ? editor->parentWidget()->parentWidget() : nullptr))
-            scroll->ensureWidgetVisible(lastStage);
-        QTest::qWait(20);
-        QVERIFY(window.grab().save(
-            QStringLiteral(CP_SCREENSHOT_DIR "/properties-stages-1366x768.png")));
+        QVERIFY(saveWithFieldShown(window, lastStage,
+                                   QStringLiteral("properties-stages-1366x768.png")));
         window.document()->undoStack()->undo();
         QVERIFY(!window.plan().training.constraints.lastStageLayers);
         editor = window.propertyEditor();
@@ -628,13 +638,8 @@ private slots:
                  std::string("te"));
         editor = window.propertyEditor();
         crossEntropy = editor->findChild<QComboBox *>(QStringLiteral("Cross-entropy"));
-        QTest::qWait(20);
-        if (auto *scroll = qobject_cast<QScrollArea *>(
-                editor->parentWidget() ? editor->parentWidget()->parentWidget() : nullptr))
-            scroll->ensureWidgetVisible(crossEntropy);
-        QTest::qWait(20);
-        QVERIFY(window.grab().save(
-            QStringLiteral(CP_SCREENSHOT_DIR "/properties-cross-entropy-1366x768.png")));
+        QVERIFY(saveWithFieldShown(window, crossEntropy,
+                                   QStringLiteral("properties-cross-entropy-1366x768.png")));
         window.document()->undoStack()->undo();
         QCOMPARE(window.plan().training.framework.crossEntropy, model::CrossEntropyKernel::Native);
         QVERIFY(!model::planToJson(window.plan())["workload"].contains("cross_entropy"));
@@ -653,13 +658,8 @@ private slots:
         editor = window.propertyEditor();
         dispatcher = editor->findChild<QComboBox *>(QStringLiteral("MoE dispatcher"));
         QCOMPARE(dispatcher->currentText(), QStringLiteral("HybridEP (deduplicated)"));
-        QTest::qWait(20);
-        if (auto *scroll = qobject_cast<QScrollArea *>(
-                editor->parentWidget() ? editor->parentWidget()->parentWidget() : nullptr))
-            scroll->ensureWidgetVisible(dispatcher);
-        QTest::qWait(20);
-        QVERIFY(window.grab().save(
-            QStringLiteral(CP_SCREENSHOT_DIR "/properties-moe-dispatcher-1366x768.png")));
+        QVERIFY(saveWithFieldShown(window, dispatcher,
+                                   QStringLiteral("properties-moe-dispatcher-1366x768.png")));
         window.document()->undoStack()->undo();
         QCOMPARE(window.plan().training.framework.moeDispatcher, model::MoeDispatcher::AllToAll);
         QVERIFY(!model::planToJson(window.plan())["workload"].contains("moe_dispatcher"));
@@ -687,13 +687,7 @@ private slots:
         QCOMPARE(model::planToJson(window.plan())["workload"]["mtp_layers"].get<int>(), 1);
         editor = window.propertyEditor();
         mtp = editor->findChild<QSpinBox *>(QStringLiteral("MTP layers"));
-        QTest::qWait(20); // the rebuilt form is laid out before it can be scrolled to
-        if (auto *scroll = qobject_cast<QScrollArea *>(
-                editor->parentWidget() ? editor->parentWidget()->parentWidget() : nullptr))
-            scroll->ensureWidgetVisible(mtp);
-        QTest::qWait(20);
-        QVERIFY(
-            window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/properties-mtp-1366x768.png")));
+        QVERIFY(saveWithFieldShown(window, mtp, QStringLiteral("properties-mtp-1366x768.png")));
         window.document()->undoStack()->undo();
         QVERIFY(!window.plan().trainingMtpLayers);
         // Recompute modules: Megatron-Core's names, comma-separated; one undoable edit. An
@@ -721,15 +715,10 @@ private slots:
         QCOMPARE(modules->text(), QStringLiteral("layernorm, mlp"));
         for (const QSize &size : {QSize(1920, 1080), QSize(1366, 768)}) {
             window.resize(size);
-            QTest::qWait(20);
-            auto *scroll = qobject_cast<QScrollArea *>(
-                editor->parentWidget() ? editor->parentWidget()->parentWidget() : nullptr);
-            if (scroll)
-                scroll->ensureWidgetVisible(modules);
-            QTest::qWait(20);
-            QVERIFY(window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/properties-recompute-")
-                                       + QString::number(size.width()) + QLatin1Char('x')
-                                       + QString::number(size.height()) + ".png"));
+            QVERIFY(saveWithFieldShown(window, modules,
+                                       QStringLiteral("properties-recompute-%1x%2.png")
+                                           .arg(size.width())
+                                           .arg(size.height())));
         }
         auto *recompute = editor->findChild<QComboBox *>(QStringLiteral("Recompute"));
         QVERIFY(recompute);
