@@ -409,11 +409,12 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
         * shape.decodeAttendedKeys(s.inputTokens, s.outputTokens)
         * decodeAttentionFlopsPerKey(s.replica) / p;
     const Precision sixteenBit = gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
+    const double rows = std::max(1.0, b);
+    const double gemmFraction = mixedInput(gpu, m_job.weightPrecision)
+        ? mixedInputGemmEfficiency(gpu, Precision::BF16, rows, shape.hidden, shape.ffn / t)
+        : gemmEfficiency(gpu, Precision::BF16, rows, shape.hidden, shape.ffn / t);
     e.decodeComputeSeconds = p
-        * (gemmFlops
-               / (computePeak(gpu, m_job.weightPrecision)
-                  * gemmEfficiency(gpu, Precision::BF16, std::max(1.0, b), shape.hidden,
-                                   shape.ffn / t))
+        * (gemmFlops / (computePeak(gpu, m_job.weightPrecision) * gemmFraction)
            + attentionFlops / (gpu.peakFlopsPerSecond(sixteenBit) * gpu.attentionPeakFraction));
     e.decodeCommSeconds = 0;
     for (const StepOperation &op : e.decodeOperations) {
@@ -687,7 +688,8 @@ InferenceEstimate InferenceEstimator::estimateGivenBatch(int batch, const BatchL
     return e;
 }
 
-void InferenceEstimator::provisionReplicas(InferenceEstimate &e, int batch, double rate) const
+std::optional<std::string> InferenceEstimator::provisionReplicas(InferenceEstimate &e, int batch,
+                                                                 double rate) const
 {
     const double mu = e.requestsPerSecondPerReplica;
     // Beside the other sequences of a batch, a prompt that finds a free slot still waits for the
@@ -703,8 +705,18 @@ void InferenceEstimator::provisionReplicas(InferenceEstimate &e, int batch, doub
     const auto beforeQueue = [&](double quantile) {
         return batch > 1 ? std::max(step, ownStep) + quantile * step : e.prefillSeconds;
     };
-    int replicas = std::max(1, static_cast<int>(std::ceil(rate / mu * 1.0000001)));
-    for (;; ++replicas) {
+    // However many replicas share the load, a prompt waits at least for a step boundary and its
+    // prefill: past the target, no fleet of this batch meets it.
+    if (m_job.ttftP95Seconds && beforeQueue(0.95) > *m_job.ttftP95Seconds)
+        return "at batch " + std::to_string(batch) + " the p95 TTFT is "
+            + formatNumber("%.1f ms", 1e3 * beforeQueue(0.95))
+            + " before any wait for a free slot, above the target";
+    const double fewest = std::ceil(rate / mu * 1.0000001);
+    if (!(fewest <= maxReplicas))
+        return "at batch " + std::to_string(batch) + " the rate needs more than "
+            + groupedCount(maxReplicas) + " replicas";
+    for (int replicas = std::max(1, static_cast<int>(fewest)); replicas <= maxReplicas;
+         ++replicas) {
         const double rho = rate / replicas / mu;
         if (rho >= 1.0)
             continue;
@@ -724,11 +736,11 @@ void InferenceEstimator::provisionReplicas(InferenceEstimate &e, int batch, doub
             // the wait before prefill spreads the end-to-end latency.
             e.ttftP50Seconds = ttftAt(0.50);
             e.ttftP99Seconds = ttftAt(0.99);
-            return;
+            return std::nullopt;
         }
-        if (replicas > 1000000)
-            return;
     }
+    return "at batch " + std::to_string(batch) + " the rate needs more than "
+        + groupedCount(maxReplicas) + " replicas";
 }
 
 InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &limits) const
@@ -755,7 +767,10 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
                 + formatNumber("%.1f ms", 1e3 * e.prefillSeconds) + ", above the TTFT target";
             continue;
         }
-        provisionReplicas(e, b, rate);
+        if (auto unmet = provisionReplicas(e, b, rate)) {
+            why = *unmet;
+            continue;
+        }
         finishCosts(e);
         if (!best || e.replicas < best->replicas
             || (e.replicas == best->replicas && e.endToEndSeconds < best->endToEndSeconds))

@@ -5,6 +5,9 @@
 #include "model/inference/inferenceestimate.h"
 #include "model/training/transformershape.h"
 
+#include <optional>
+#include <string>
+
 namespace cp::model {
 
 struct ServingReplica;
@@ -139,8 +142,12 @@ private:
     /** Whether the fixed fleet meets the job's TTFT and TPOT targets; the reason if not. */
     void checkFleetTargets(InferenceEstimate &estimate) const;
     /** The fewest replicas of `estimate` (at `batch`) whose p95 TTFT under `rate` requests/s
-     * (an M/M/c queue per replica) meets the target, with the queue's percentiles. */
-    void provisionReplicas(InferenceEstimate &estimate, int batch, double rate) const;
+     * (an M/M/c queue per replica) meets the target, with the queue's percentiles; or why no
+     * number of replicas up to maxReplicas does. */
+    std::optional<std::string> provisionReplicas(InferenceEstimate &estimate, int batch,
+                                                 double rate) const;
+    /** The largest fleet provisionReplicas sizes: a million replicas, past any deployment. */
+    static constexpr int maxReplicas = 1'000'000;
     /** The serving plan estimate() describes, before withdrawFleet(). */
     InferenceEstimate servingPlan() const;
 

@@ -14,6 +14,13 @@ namespace {
 constexpr double activationBytes = 2.0; ///< 16-bit hidden states
 constexpr double logitBytes = 4.0; ///< fp32 logits for the sampler
 
+/**
+ * Rows a tensor-core MMA instruction computes at once: the m16n8k16 shape of the 16-bit mma.sync
+ * (NVIDIA, PTX ISA, "Matrix shape" of mma, warp-level matrix multiply-accumulate). A GEMM of
+ * fewer rows pays for this many.
+ */
+constexpr double mmaTileRows = 16.0;
+
 class StageBuilder
 {
 public:
@@ -36,8 +43,10 @@ public:
                  double rateShare = 1.0)
     {
         const double flops = 2.0 * m_rows * n * k;
-        const double efficiency
-            = gemmEfficiency(m_gpu, m_compute, groupRows > 0 ? groupRows : m_rows, n, k, rateShare);
+        const double rows = groupRows > 0 ? groupRows : m_rows;
+        const double efficiency = mixedInput(m_gpu, m_replica.weightPrecision)
+            ? mixedInputGemmEfficiency(m_gpu, m_compute, rows, n, k, rateShare)
+            : gemmEfficiency(m_gpu, m_compute, rows, n, k, rateShare);
         const double computeSeconds = flops / (m_gpu.peakFlopsPerSecond(m_compute) * efficiency);
         // Its bytes at the rate a GEMM of few rows streams its weights, which is below an
         // element-wise kernel's (GpuSpec::gemmWeightStreamingFraction).
@@ -289,6 +298,21 @@ Precision computePrecision(const GpuSpec &gpu, Precision weights)
     if (weights == Precision::INT4 || !gpu.supports(weights))
         return gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
     return weights;
+}
+
+bool mixedInput(const GpuSpec &gpu, Precision weights)
+{
+    return bytesPerElement(weights) < bytesPerElement(computePrecision(gpu, weights));
+}
+
+/** Rows padded to the MMA tile, at the large-GEMM fraction for the weight matrix's size. */
+double mixedInputGemmEfficiency(const GpuSpec &gpu, Precision compute, double rows, double n,
+                                double k, double rateShare)
+{
+    const double weightSize = 2.0 / (1.0 / n + 1.0 / k);
+    const double sizeEfficiency = rateShare * gpu.gemmPeakFractionFor(compute) * weightSize
+        / (weightSize + rateShare * gpu.gemmHalfPerformanceDimFor(compute));
+    return sizeEfficiency * std::min(1.0, rows / mmaTileRows);
 }
 
 StepOperations decodeStageOperations(const ServingReplica &replica, double tokens,

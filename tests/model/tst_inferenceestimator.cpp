@@ -380,6 +380,93 @@ private slots:
         QVERIFY(served.costPerMillionOutputTokensUsd > 0);
     }
 
+    void aFleetCarriesTheRateItIsSizedFor()
+    {
+        // Llama 3 70B with INT4 weights on one H100 a replica, 2,000-token prompts, 200 tokens
+        // out, 50 requests/s within a 410 ms p95 TTFT. The prompt's prefill takes about 403 ms,
+        // so above batch 1 a prompt that finds a free slot still waits for a step boundary and
+        // is prefilled beside the running decodes, past 410 ms however many replicas share the
+        // load: only batch 1 serves it. A replica at batch 1 holds one request for its prefill
+        // and 200 decode steps, over 3 s, so 50 requests/s need well over 150 replicas; a
+        // batch no fleet could serve was once sized at one replica and chosen as the cheapest.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-3-70b");
+        job.weightPrecision = Precision::INT4;
+        job.inputTokens = 2000;
+        job.outputTokens = 200;
+        job.ratePerSecond = 50;
+        job.ttftP95Seconds = 0.410;
+        job.tpotP95Seconds = 0.050;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(e.meetsTargets, e.reason.c_str());
+        QCOMPARE(e.batch, 1);
+        QVERIFY2(e.replicas > 150, qPrintable(QString::number(e.replicas)));
+        QVERIFY(e.replicas * e.requestsPerSecondPerReplica >= 50.0);
+        QVERIFY(e.ttftSeconds <= 0.410);
+
+        // The same rule over rates and targets: a fleet that meets its targets carries its
+        // rate; one that cannot is refused, never sized at one replica.
+        for (double rate : {1.0, 50.0, 2000.0, 137000.0, 1e9})
+            for (double ttft : {0.41, 0.5, 2.0}) {
+                job.ratePerSecond = rate;
+                job.ttftP95Seconds = ttft;
+                const InferenceEstimate f
+                    = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+                const QString where = QString("rate %1, TTFT %2 s").arg(rate).arg(ttft);
+                if (f.meetsTargets)
+                    QVERIFY2(f.replicas * f.requestsPerSecondPerReplica >= rate, qPrintable(where));
+                else
+                    QVERIFY2(!f.hasFleet(), qPrintable(where));
+            }
+    }
+
+    void aRateBeyondAMillionReplicasIsRefused()
+    {
+        // A billion requests a second of Llama 3 8B: one H100 serves some hundreds a second at
+        // its largest batch, so the fleet would be over a million replicas. It is refused with
+        // that reason, not sized at one replica.
+        InferenceJob job = llama3EightBFp8(100, 100);
+        job.ratePerSecond = 1e9;
+        job.ttftP95Seconds = 0.5;
+        job.tpotP95Seconds = 0.05;
+        const InferenceSetup setup = oneH100();
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(!e.meetsTargets);
+        QVERIFY(!e.hasFleet());
+        QVERIFY2(e.reason.find("needs more than 1,000,000 replicas") != std::string::npos,
+                 e.reason.c_str());
+    }
+
+    void mixedInputGemmsStreamTheirFewerBytes()
+    {
+        // Llama 2 7B with INT4 weights at batch 1 on one H100 SXM5. Its MLP down GEMM reads
+        // 4,096 x 11,008 x 0.5 B of weights and 1 x (11,008 + 4,096) x 2 B of activations,
+        // 22,574,592 B, at the 2,800.6 GB/s a GEMM of few rows streams its weights (as in
+        // decodeGemmsStreamWeightsAtAGemmsRate): 8.061 us, plus the 3.5 us launch, 11.561 us,
+        // 0.36994 ms over 32 layers. Its 90.2 MFLOP run on BF16 tensor cores (989.4 TFLOP/s) at the
+        // large-GEMM fraction 0.784 for the 4,096 x 11,008 weight matrix, 2 / (1/4,096 + 1/11,008)
+        // = 5,970.5, 5,970.5 / (5,970.5 + 517) = 0.9203, on one row padded to the MMA tile's 16:
+        // 44.6 TFLOP/s, 2.0 us, below the stream. (The GEMM curve at M = 1, 4.47 TFLOP/s, would
+        // take 20.2 us: the 4-bit GEMM as slow as the 16-bit one, 32 x 23.7 us = 0.758 ms.)
+        const InferenceEstimate int4
+            = estimator("h100-sxm5-80gb", "llama-2-7b", Precision::INT4, 1, 128, 128, 1).estimate();
+        const StepOperation *down = findOperation(int4.decodeOperations, "MLP down");
+        QVERIFY(down);
+        QCOMPARE(down->bytes, 32 * 22574592.0);
+        QVERIFY2(qAbs(down->seconds - 0.36994e-3) < 0.0001e-3,
+                 qPrintable(QString::number(down->seconds * 1e3)));
+        // Marlin's claim, near the ideal speed-up of the bytes saved at small batches: the
+        // 16-bit GEMM (1.1427 ms, decodeGemmsStreamWeightsAtAGemmsRate) takes over three times as
+        // long.
+        const InferenceEstimate fp16
+            = estimator("h100-sxm5-80gb", "llama-2-7b", Precision::FP16, 1, 128, 128, 1).estimate();
+        QVERIFY(findOperation(fp16.decodeOperations, "MLP down")->seconds > 3.0 * down->seconds);
+        // The step's roofline says the same: memory-bound, not compute-bound at batch 1.
+        QVERIFY(int4.decodeMemorySeconds > int4.decodeComputeSeconds);
+    }
+
     void batchedPrefillReadsTheWeightsOnce()
     {
         // Static batch of 64 prompts of 128 tokens (Llama 2 7B FP16, one H100): one batched
