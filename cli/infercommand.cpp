@@ -356,20 +356,38 @@ std::string publishedCell(const model::PublishedServingComparison &published)
     return published.available() ? "latency only" : "none";
 }
 
-/** --gpu all: every GPU with a node type and every precision it computes in, cheapest first. */
+/** Replica sizes --gpu all tries on a server of `gpusPerNode`: the one --gpus-per-replica (or a
+ * plan) names, else 1, 2, 4, ... up to the server's GPUs, tensor parallel inside it. */
+std::vector<int> replicaSizes(const ParsedArguments &a, const model::InferenceJob &job,
+                              int gpusPerNode)
+{
+    if (a.has("gpus-per-replica") || gpusPerNode < 2)
+        return {job.gpusPerReplica};
+    std::vector<int> sizes;
+    for (int size = 1; size <= gpusPerNode; size *= 2)
+        sizes.push_back(size);
+    return sizes;
+}
+
+/**
+ * --gpu all: every GPU with a node type, every precision it computes in and every replica size
+ * (1, 2, 4, ... GPUs of its server, tensor parallel, unless --gpus-per-replica fixes one), the
+ * cheapest size of each GPU and precision, cheapest first.
+ */
 int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                     const std::string &precision, const ServingSite &site, std::ostream &out)
 {
     const model::Catalog &catalog = site.catalog;
-    const auto run
-        = [&](const std::string &gpu, const std::string &node, model::Precision weights) {
-              return site.estimate(job, gpu, node, weights);
-          };
+    const auto run = [&](const model::InferenceJob &sized, const std::string &gpu,
+                         const std::string &node, model::Precision weights) {
+        return site.estimate(sized, gpu, node, weights);
+    };
     // Every GPU with a node type, every precision it computes in: the cheapest that fits and
     // meets the targets.
     struct Option
     {
         std::string gpu;
+        std::string gpuName;
         std::string precision;
         model::InferenceEstimate estimate;
         model::PublishedServingComparison published;
@@ -378,6 +396,10 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
     const std::vector<std::string> precisions = precision.empty()
         ? std::vector<std::string> {"fp16", "fp8", "int8", "int4"}
         : std::vector<std::string> {precision};
+    // The cheapest way to serve the load, or to finish the offline job.
+    const auto cost = [](const model::InferenceEstimate &e) {
+        return e.offlineJob ? e.offlineJob->usd : e.usdPerHour;
+    };
     for (const auto &[id, spec] : catalog.gpus()) {
         const std::string node = model::nodeForGpu(catalog, id);
         if (node.empty())
@@ -387,18 +409,22 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
             if ((weights == model::Precision::FP8 || weights == model::Precision::INT8)
                 && !spec.supports(weights))
                 continue;
-            const auto [setup, e] = run(id, node, weights);
-            if (e.fits && e.meetsTargets) // a layout the server cannot hold does not fit
+            std::optional<model::InferenceEstimate> best;
+            for (int size : replicaSizes(a, job, catalog.node(node).gpusPerNode)) {
+                model::InferenceJob sized = job;
+                sized.gpusPerReplica = size;
+                const auto [setup, e] = run(sized, id, node, weights);
+                // A layout the server cannot hold does not fit.
+                if (e.fits && e.meetsTargets && (!best || cost(e) < cost(*best)))
+                    best = e;
+            }
+            if (best)
                 options.push_back(
-                    {id, p, e,
+                    {id, spec.name, p, *best,
                      model::compareServingWithPublishedRuns(
                          catalog, {.gpuId = id, .weights = weights, .modelId = job.model.id})});
         }
     }
-    // The cheapest way to serve the load, or to finish the offline job.
-    const auto cost = [](const model::InferenceEstimate &e) {
-        return e.offlineJob ? e.offlineJob->usd : e.usdPerHour;
-    };
     std::sort(options.begin(), options.end(), [&](const Option &x, const Option &y) {
         return cost(x.estimate) < cost(y.estimate);
     });
@@ -410,6 +436,7 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
         for (const Option &o : options) {
             nlohmann::json item = model::inferenceEstimateToJson(o.estimate);
             item["gpu"] = o.gpu;
+            item["gpu_name"] = o.gpuName;
             item["precision"] = o.precision;
             item["published_measurements"] = model::publishedServingComparisonToJson(o.published);
             list.push_back(std::move(item));
@@ -418,8 +445,8 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
         return ExitOk;
     }
     std::vector<std::string> columns
-        = {"GPU",     "precision", "GPUs",        "batch",     "TTFT ms",
-           "TPOT ms", "USD/hour",  "USD / M out", "USD / M in"};
+        = {"GPU",     "precision", "GPUs a replica", "GPUs",        "batch",
+           "TTFT ms", "TPOT ms",   "USD/hour",       "USD / M out", "USD / M in"};
     if (job.offlineRequests)
         columns.insert(columns.end(), {"job time", "job cost"});
     // How far the estimator has been from published throughputs on the GPU with these weights:
@@ -428,8 +455,9 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
     Table table(columns);
     for (const Option &o : options) {
         const model::InferenceEstimate &e = o.estimate;
-        std::vector<std::string> row = {o.gpu,
+        std::vector<std::string> row = {o.gpuName,
                                         o.precision,
+                                        std::to_string(e.gpusPerReplica),
                                         model::groupedCount(e.fleetGpus()),
                                         std::to_string(e.batch),
                                         format("%.1f", e.ttftSeconds * 1e3),

@@ -1388,6 +1388,42 @@ private slots:
                                   "--ttft-p95-ms", "500", "--tpot-p95-ms", "50"});
         QVERIFY2(table.out.contains(" published ") && table.out.contains(" on 56 "),
                  table.out.constData());
+        // GPUs by their catalog names, not ids.
+        QVERIFY2(table.out.contains("NVIDIA H100 SXM5 80GB")
+                     && !table.out.contains("h100-sxm5-80gb"),
+                 table.out.constData());
+    }
+
+    void inferAllGpusTriesReplicaSizes()
+    {
+        // Llama 3 70B in 16 bits: 141 GB of weights do not fit one 80 GB H100, so a one-GPU
+        // replica was all --gpu all tried and the H100 and A100 had no 16-bit option. Each GPU
+        // and precision now takes its cheapest replica of 1, 2, 4 or 8 GPUs of its server.
+        const Result all = run({"infer", "--gpu", "all", "--model", "llama-3-70b", "--input-tokens",
+                                "2000", "--output-tokens", "200", "--rate", "50", "--ttft-p95-ms",
+                                "500", "--tpot-p95-ms", "50", "--json"});
+        QCOMPARE(all.status, 0);
+        const QJsonArray options
+            = QJsonDocument::fromJson(all.out).object().value(QStringLiteral("options")).toArray();
+        bool sawH100Fp16 = false;
+        for (const QJsonValue &value : options) {
+            const QJsonObject option = value.toObject();
+            if (option.value(QStringLiteral("gpu")).toString() == QStringLiteral("h100-sxm5-80gb")
+                && option.value(QStringLiteral("precision")).toString() == QStringLiteral("fp16")) {
+                QVERIFY(option.value(QStringLiteral("gpus_per_replica")).toInt() >= 2);
+                QCOMPARE(option.value(QStringLiteral("gpu_name")).toString(),
+                         QStringLiteral("NVIDIA H100 SXM5 80GB"));
+                sawH100Fp16 = true;
+            }
+        }
+        QVERIFY(sawH100Fp16);
+        // --gpus-per-replica fixes the size: one GPU cannot hold the 16-bit weights.
+        const Result one = run({"infer",       "--gpu",          "all",  "--model",
+                                "llama-3-70b", "--precision",    "fp16", "--gpus-per-replica",
+                                "1",           "--input-tokens", "2000", "--output-tokens",
+                                "200",         "--rate",         "50",   "--ttft-p95-ms",
+                                "500",         "--tpot-p95-ms",  "50",   "--json"});
+        QVERIFY2(!one.out.contains("h100-sxm5-80gb"), one.out.constData());
     }
 
     void inferEngineBatchLimit()
