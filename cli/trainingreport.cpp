@@ -20,7 +20,8 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e,
         {"model TFLOP/s per GPU", format("%.1f", e.modelFlopsPerSecondPerGpu / units::tera)});
     table.addRow(
         {"hardware TFLOP/s per GPU", format("%.1f", e.hardwareFlopsPerSecondPerGpu / units::tera)});
-    table.addRow({"MFU", format("%.1f%%", 100 * e.mfu)});
+    const std::string mfuNote = model::mfuConventionNote(e);
+    table.addRow({"MFU", format("%.1f%%", 100 * e.mfu) + (mfuNote.empty() ? "" : ": " + mfuNote)});
     table.addRow(
         {"exposed communication", format("%.1f%% of the step", 100 * e.commExposedFraction)});
     table.addRow({"pipeline bubble (p-1)/(v*m)", format("%.3f", e.bubbleFraction)});

@@ -504,7 +504,11 @@ void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEs
         addRow(section, tr("Model / hardware TFLOP/s per GPU"),
                tr("%1 / %2").arg(number(training.modelFlopsPerSecondPerGpu / units::tera, 1),
                                  number(training.hardwareFlopsPerSecondPerGpu / units::tera, 1)));
-        addRow(section, tr("MFU"), tr("%1%").arg(number(100 * training.mfu, 1)));
+        const std::string mfuNote = model::mfuConventionNote(training);
+        addRow(section, tr("MFU"),
+               mfuNote.empty() ? tr("%1%").arg(number(100 * training.mfu, 1))
+                               : tr("%1%: %2").arg(number(100 * training.mfu, 1),
+                                                   QString::fromStdString(mfuNote)));
         addPublishedRunsRow(section, e.trainingPublishedRuns);
         addRow(section, tr("Memory per GPU"),
                tr("%1 of %2 GiB")

@@ -402,6 +402,8 @@ QStringList keyFigures(const model::PlanEstimate &e)
         lines << QObject::tr("Training: %1 without failures, MFU %2%, %3 tokens/s")
                      .arg(human(model::humanDuration(t.trainingSeconds)), fixed(100 * t.mfu, 1),
                           views::humanCount(t.tokensPerSecond));
+        if (const std::string note = model::mfuConventionNote(t); !note.empty())
+            lines << QObject::tr("MFU: %1").arg(QString::fromStdString(note));
         if (e.hasTrainingRun && e.trainingRun.operations.wallSeconds > 0)
             lines << QObject::tr("With failures: %1 wall, goodput %2%, %3, run cost %4")
                          .arg(human(model::humanDuration(e.trainingRun.operations.wallSeconds)),

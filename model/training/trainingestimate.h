@@ -194,6 +194,9 @@ struct TrainingEstimate
     double tokensPerSecond = 0;
     double modelFlopsPerSecondPerGpu = 0; ///< model FLOPs (no recompute) / step / GPU
     double hardwareFlopsPerSecondPerGpu = 0; ///< FLOPs executed, recompute included
+    /** The model FLOPs the kernels execute (a causal fused attention skips the masked half),
+     * of the conventional count the MFU takes. */
+    double executedModelFlopsShare = 1;
     double mfu = 0;
     double commExposedFraction = 0;
     double bubbleFraction = 0;
@@ -216,6 +219,13 @@ struct TrainingEstimate
     std::string bottleneck; ///< compute, memory-bandwidth, tensor-parallel, ..., memory
     std::string bottleneckExplanation;
 };
+
+/**
+ * Why the MFU stands above the share of the peak the GPU executes, when it does by 10% or more:
+ * "attention counted over the whole sequence (PaLM's and Megatron's convention); the causal
+ * kernels execute 59% of those FLOPs, 47.5% of the peak". Empty otherwise.
+ */
+std::string mfuConventionNote(const TrainingEstimate &estimate);
 
 struct TrainingSearchResult
 {

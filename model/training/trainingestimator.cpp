@@ -122,6 +122,19 @@ std::string unevenStagesText(const ParallelConfig &c)
     return {};
 }
 
+std::string mfuConventionNote(const TrainingEstimate &e)
+{
+    if (!(e.mfu > 0))
+        return {};
+    const double executedShare = e.executedModelFlopsShare;
+    if (!(executedShare < 0.9))
+        return {};
+    return "attention counted over the whole sequence (PaLM's and Megatron's convention); the "
+           "causal kernels execute "
+        + percentText(executedShare, 0) + " of those FLOPs, " + percentText(executedShare * e.mfu)
+        + " of the peak";
+}
+
 std::string layoutDescription(const ParallelConfig &c)
 {
     std::string text = "TP " + std::to_string(c.tp) + " x PP " + std::to_string(c.pp) + " x DP "
@@ -615,10 +628,21 @@ TrainingEstimator::layerActivations(const ParallelConfig &c) const
  * recomputation; under selective, the attention core, the dense MLP's GEMMs and the latent
  * up-projections of the modules it names (norms and activations are memory-bound, no FLOPs).
  */
+double TrainingEstimator::executedAttentionCoreFlopsPerToken() const
+{
+    // A fused (flash) kernel skips the key blocks a query cannot see: a decoder's query attends
+    // the keys before it, half the sequence on average (attendedKeysPerQuery), where the
+    // conventional count takes all of them. The unfused kernels of Megatron-LM 2021-2022 compute
+    // every score and mask them afterwards.
+    if (m_job.framework.attention == AttentionKernel::Unfused)
+        return m_shape.attentionCoreFlopsPerToken(m_job.seqLen);
+    return 4.0 * m_shape.attendedKeysPerQuery(m_job.seqLen) * m_shape.attentionWidth();
+}
+
 double TrainingEstimator::recomputedLayerFlopsPerToken(const ParallelConfig &c) const
 {
     const TransformerShape &shape = m_shape;
-    const double attentionCore = shape.attentionCoreFlopsPerToken(m_job.seqLen);
+    const double attentionCore = executedAttentionCoreFlopsPerToken();
     if (c.recompute == Recompute::Full)
         return shape.layerGemmFlopsPerToken() + attentionCore;
     if (c.recompute != Recompute::Selective)
@@ -660,12 +684,23 @@ void TrainingEstimator::addThroughput(const ParallelConfig &c, TrainingEstimate 
         = (shape.layers + shape.mtpLayers) * recomputedLayerFlopsPerToken(c)
         + (c.recompute == Recompute::Full ? shape.mtpLayers * 2.0 * shape.mtpProjectionParameters()
                                           : 0.0);
+    // Hardware FLOPs are those the GPU executes: the attention core as its kernel runs it (a
+    // causal fused kernel about half the conventional count forward, and 2.5 forward passes
+    // backward, flashBackwardWork), and what recomputation repeats.
+    const double executedPasses
+        = m_job.framework.attention == AttentionKernel::Unfused ? 3.0 : 1.0 + flashBackwardWork;
+    const double skippedAttentionPerToken = (shape.layers + shape.mtpLayers)
+        * (3.0 * shape.attentionCoreFlopsPerToken(s)
+           - executedPasses * executedAttentionCoreFlopsPerToken());
     const double gpus = m_cluster.gpus;
     result.modelFlopsPerSecondPerGpu
         = tokensPerStep * modelFlopsPerToken / (result.stepSeconds * gpus);
     result.hardwareFlopsPerSecondPerGpu = tokensPerStep
-        * (modelFlopsPerToken + recomputeFlopsPerToken) / (result.stepSeconds * gpus);
+        * (modelFlopsPerToken - skippedAttentionPerToken + recomputeFlopsPerToken)
+        / (result.stepSeconds * gpus);
     result.mfu = result.modelFlopsPerSecondPerGpu / m_peakFlopsPerSecond;
+    result.executedModelFlopsShare
+        = (modelFlopsPerToken - skippedAttentionPerToken) / modelFlopsPerToken;
 }
 
 TrainingEstimate TrainingEstimator::evaluate(const ParallelConfig &c, EvaluateMode mode) const

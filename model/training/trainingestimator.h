@@ -81,6 +81,8 @@ private:
     void explain(TrainingEstimate &estimate) const;
     void addThroughput(const ParallelConfig &c, TrainingEstimate &result) const;
     double recomputedLayerFlopsPerToken(const ParallelConfig &c) const;
+    /** The attention core's FLOPs a token as the framework's kernel executes them, forward. */
+    double executedAttentionCoreFlopsPerToken() const;
     MemoryBreakdown estimateMemory(const ParallelConfig &config) const;
     MemoryBreakdown stageMemory(const ParallelConfig &config, PipelineEnd end) const;
     /** What one layer keeps of one microbatch for backward, and what recomputation rebuilds at

@@ -21,12 +21,6 @@ constexpr double parameterBytes = 2.0;
  * read by the update and once more by the gradient-norm clip.
  */
 constexpr double optimizerStateTrafficBytesPerParameter = 26.0;
-/**
- * FlashAttention-2's backward pass runs five matrix multiplies against the forward's two
- * (Dao, "FlashAttention-2", 2023, https://arxiv.org/abs/2307.08691, Algorithm 2: it recomputes
- * the scores): 2.5 forward passes of work, where MFU accounting counts 2.
- */
-constexpr double flashBackwardWork = 2.5;
 
 /** RecomputeModule bits, for tagging the operations each module repeats. */
 constexpr unsigned coreAttention = static_cast<unsigned>(RecomputeModule::CoreAttention);

@@ -7,6 +7,13 @@
 
 namespace cp::model {
 
+/**
+ * FlashAttention-2's backward pass runs five matrix multiplies against the forward's two
+ * (Dao, "FlashAttention-2", 2023, https://arxiv.org/abs/2307.08691, Algorithm 2: it recomputes
+ * the scores): 2.5 forward passes of work, where MFU accounting counts 2.
+ */
+inline constexpr double flashBackwardWork = 2.5;
+
 /** One operation of one layer for one microbatch: its forward, backward and recompute cost. */
 struct LayerOperation
 {
