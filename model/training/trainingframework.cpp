@@ -187,12 +187,15 @@ std::vector<TrainingFramework> makeFrameworks()
           "parallelism, --tp-comm-overlap (userbuffers; Wang et al., 'Overlap Communication with "
           "Dependent Computation via Decomposition', ASPLOS 2023), --overlap-grad-reduce and "
           "--overlap-param-gather with the distributed optimizer, gradient buckets of "
-          "max(40M, 1M x DP) parameters (megatron/core/distributed).";
+          "max(40M, 1M x DP) parameters (megatron/core/distributed), and pipeline sends "
+          "overlapped with the next chunk in interleaved schedules (--overlap-p2p-communication, "
+          "the default there: megatron/training/arguments.py).";
     core.attention = AttentionKernel::Flash;
     core.sequenceParallel = true;
     core.tpCommOverlap = true;
     core.dpOverlapFraction = 1.0;
     core.overlapParamGather = true;
+    core.pipelineSendOverlap = true;
     core.gradientBucketParameters = 40e6;
     core.crossEntropy = CrossEntropyKernel::Native;
     core.swigluForwardEfficiency = megatronSwigluForwardEfficiency;

@@ -77,6 +77,9 @@ struct TrainingFramework
     /** Tensor-parallel all-gather/reduce-scatter split into chunks pipelined with the GEMM
      * that consumes or produces them (Transformer Engine userbuffers). Needs SP. */
     bool tpCommOverlap = false;
+    /** With an interleaved pipeline schedule, a chunk's send and receive run while the next
+     * chunk computes (Megatron's --overlap-p2p-communication). */
+    bool pipelineSendOverlap = false;
     /** Share of the last microbatch's backward pass that hides the gradient reduction: 0 when
      * the reduction runs after the backward pass, 1 when buckets are reduced as they fill. */
     double dpOverlapFraction = 0.0;

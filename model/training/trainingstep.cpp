@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace cp::model {
 
@@ -213,8 +214,17 @@ private:
     int buildingsPerStage() const;
     double pipelineSendSeconds() const;
     double gradientAllReduceSeconds(double bytes, int group, int stride) const;
+    /** One microbatch's forward and backward work on the stage timed (recompute in backward). */
+    struct StagePasses
+    {
+        double forwardSeconds = 0;
+        double backwardSeconds = 0;
+    };
+    StagePasses stagePasses() const;
     double stageMicrobatchSeconds(double p2pSeconds) const;
-    void addStepOperations(TrainingEstimate &result, double p2pSeconds);
+    /** A microbatch's pipeline sends on the stage timed: exposed and hidden seconds. */
+    std::pair<double, double> microbatchSendSeconds() const;
+    void addStepOperations(TrainingEstimate &result, double p2pSeconds, double hiddenP2pSeconds);
     void addDataParallel(TrainingEstimate &result, double stageForward, double stageBackward);
     void addHostOffload(TrainingEstimate &result, double layerForwardSeconds,
                         double layerBackwardSeconds);
@@ -623,19 +633,50 @@ void LayerCostBuilder::overlapExpertAllToAll(int commonOperations, int denseOper
     allToAll->hiddenSeconds += hidden;
 }
 
+StepAssembler::StagePasses StepAssembler::stagePasses() const
+{
+    double forward = 0, backward = 0;
+    for (const LayerOperation &op : m_costs) {
+        forward += op.forwardSeconds;
+        backward += op.backwardSeconds + (repeated(op) ? op.forwardSeconds : 0.0);
+    }
+    const LayerOperation &projection = m_costs.mtpProjection;
+    const double layers = layersPerStage + mtpBlocks;
+    return {layers * forward + mtpBlocks * projection.forwardSeconds
+                + heads * m_costs.logitForwardSeconds,
+            layers * backward
+                + mtpBlocks
+                    * (projection.backwardSeconds
+                       + (repeated(projection) ? projection.forwardSeconds : 0.0))
+                + heads * (2.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds)};
+}
+
 /** One microbatch through the busiest stage, forward, backward and what recompute repeats. */
 double StepAssembler::stageMicrobatchSeconds(double p2pSeconds) const
 {
-    double seconds = 0;
-    for (const LayerOperation &op : m_costs) {
-        seconds
-            += op.forwardSeconds + op.backwardSeconds + (repeated(op) ? op.forwardSeconds : 0.0);
-    }
-    const LayerOperation &projection = m_costs.mtpProjection;
-    const double mtpProjectionSeconds = projection.forwardSeconds + projection.backwardSeconds
-        + (repeated(projection) ? projection.forwardSeconds : 0.0);
-    return (layersPerStage + mtpBlocks) * seconds + mtpBlocks * mtpProjectionSeconds
-        + heads * (3.0 * m_costs.logitForwardSeconds + m_costs.lossSeconds) + p2pSeconds;
+    const StagePasses passes = stagePasses();
+    return passes.forwardSeconds + passes.backwardSeconds + p2pSeconds;
+}
+
+/**
+ * One send forward and one backward per virtual stage. With an interleaved schedule Megatron
+ * overlaps them with computation (--overlap-p2p-communication, on by default there and off
+ * without interleaving: megatron/training/arguments.py at commit f2e5db4): a chunk's send runs
+ * while the next chunk computes, so only what outlasts a chunk's forward (or backward) pass
+ * shows.
+ */
+std::pair<double, double> StepAssembler::microbatchSendSeconds() const
+{
+    if (m_config.pp <= 1)
+        return {0.0, 0.0};
+    const double send = pipelineSendSeconds();
+    const double chunks = m_config.interleave;
+    if (chunks <= 1 || !m_job.framework.pipelineSendOverlap)
+        return {2.0 * chunks * send, 0.0};
+    const StagePasses passes = stagePasses();
+    const double exposed = std::max(0.0, send - passes.forwardSeconds / chunks)
+        + std::max(0.0, send - passes.backwardSeconds / chunks);
+    return {chunks * exposed, chunks * (2.0 * send - exposed)};
 }
 
 void StepAssembler::setStage(PipelineEnd end)
@@ -891,23 +932,22 @@ void LayerCostBuilder::build()
 void StepAssembler::assemble(TrainingEstimate &result)
 {
     result.operations.count = 0;
-    // One send forward and one backward per virtual stage.
-    const double p2pSeconds
-        = m_config.pp > 1 ? 2.0 * m_config.interleave * pipelineSendSeconds() : 0.0;
-    addStepOperations(result, p2pSeconds);
+    const auto [p2pSeconds, hiddenP2pSeconds] = microbatchSendSeconds();
+    addStepOperations(result, p2pSeconds, hiddenP2pSeconds);
 }
 
 /**
  * One pipeline send of a microbatch's activation to the next stage. Scatter/gather optimisation:
- * each TP rank sends 1/t of it (SC21 §4.1). Where some stage boundary is a building boundary,
- * every GPU of the stage in that building sends across the interconnect at once, and the
- * slowest boundary paces the pipeline.
+ * each TP rank sends 1/t of it (SC21 §4.1). Stages lie one after another in rank order
+ * (Megatron's tp-cp-dp-pp), so the sends stay on the scale-up link only while the whole pipeline
+ * fits one scale-up domain; past it some stage boundary is a node boundary, and the slowest
+ * boundary paces the pipeline. Where some stage boundary is a building boundary, every GPU of the
+ * stage in that building sends across the interconnect at once.
  */
 double StepAssembler::pipelineSendSeconds() const
 {
     const long long stride = pipelineStageGpus(m_config);
-    const LinkLevel link
-        = stride < m_cluster.gpusPerNode && stride * 2 <= m_cluster.scaleUpDomainGpus
+    const LinkLevel link = stride * m_config.pp <= m_cluster.scaleUpDomainGpus
         ? m_cluster.scaleUpLink()
         : m_cluster.scaleOutLink(2);
     const double bytes = tokens * h * activationBytes / t;
@@ -920,7 +960,8 @@ double StepAssembler::pipelineSendSeconds() const
     return send;
 }
 
-void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSeconds)
+void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSeconds,
+                                      double hiddenP2pSeconds)
 {
     const double m = microbatches;
     double stageForward = 0, stageBackward = 0;
@@ -970,6 +1011,7 @@ void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSecond
         sends.bytes = m * 2.0 * m_config.interleave * tokens * h * activationBytes / t;
         sends.kernels = m * 2.0 * m_config.interleave;
         sends.seconds = m * p2pSeconds;
+        sends.hiddenSeconds = m * hiddenP2pSeconds;
         result.operations.add(sends);
         StepOperation bubble {"pipeline bubble", OperationKind::PipelineBubble};
         bubble.seconds

@@ -433,7 +433,7 @@ private slots:
     void theSamplesPipelineRunsOneFlowPerRail()
     {
         // The H100 sample fixed at TP 4 x PP 2 trains TP 4 x PP 2 x DP 128 (the search's
-        // interleave 10, microbatch 1, ZeRO-2) on 128 nodes of 8 GPUs and 8 rail NICs: stage 0
+        // interleave 20, microbatch 1, ZeRO-2) on 128 nodes of 8 GPUs and 8 rail NICs: stage 0
         // is nodes 0-63, stage 1 nodes 64-127, and GPU i of node n exchanges with GPU i of node
         // n + 64 on rail i. Every rail access link carries one flow each way, and the
         // non-blocking rail fabric gives each flow a whole 400 Gb/s NIC: utilisation 1 on the
@@ -456,8 +456,8 @@ private slots:
                 // Megatron-Core sends a (sequence / TP, microbatch, hidden) BF16 tensor per
                 // microbatch and virtual stage each way (schedules.py, get_tensor_shapes with
                 // sequence parallelism): 8192 / 4 x 1 x 8192 x 2 B = 33.55 MB, times 512 / 128
-                // = 4 microbatches x 10 virtual stages = 1.342 GB per step each way.
-                QCOMPARE(loads.bytesPerStep[g[*it].id], 8192.0 / 4 * 8192 * 2 * 4 * 10);
+                // = 4 microbatches x 20 virtual stages = 2.684 GB per step each way.
+                QCOMPARE(loads.bytesPerStep[g[*it].id], 8192.0 / 4 * 8192 * 2 * 4 * 20);
             }
         QCOMPARE(accessLinks, 1024);
         // The sample has no experts.

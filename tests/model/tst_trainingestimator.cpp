@@ -1131,6 +1131,64 @@ private slots:
         QVERIFY(mfuConventionNote(unfused).empty());
     }
 
+    void pipelineSendsLeaveTheNodeWithThePipeline()
+    {
+        // A 16-layer model of hidden 1024 on two DGX H100 nodes at TP 4 x PP 4: stages are four
+        // GPUs each in rank order, two to a node, so the send from the second stage to the third
+        // crosses the NIC and paces the pipeline. A send is a microbatch's activation split over
+        // TP: 4,096 tokens x 1,024 x 2 B / 4 = 2,097,152 B, at least 41.9 us at the ConnectX-7's
+        // 400 Gb/s line rate (50 GB/s). At PP 2 the pipeline fits one node and stays on NVLink,
+        // below that (some 17 us with the call's launch). Without interleaving Megatron sends and
+        // receives between chunks, so every send shows: 2 a microbatch (forward, backward).
+        TrainingJob job;
+        job.model = tinyModel();
+        job.model.layers = 16;
+        job.seqLen = 4096;
+        job.globalBatch = 8;
+        ParallelConfig config;
+        config.tp = 4;
+        config.pp = 4;
+        config.microbatch = 1;
+        const double lineRateSeconds = 2097152.0 / 50e9;
+        const auto perSend = [&](const TrainingEstimate &e, double sendsPerMicrobatch) {
+            const StepOperation *sends = findOperation(e, "pipeline sends");
+            return sends ? (sends->seconds + sends->hiddenSeconds)
+                    / (sendsPerMicrobatch * e.config.microbatch * 8.0)
+                         : 0.0;
+        };
+        const TrainingEstimate acrossNodes = TrainingEstimator(job, dgxH100(16)).estimate(config);
+        QVERIFY2(acrossNodes.valid, acrossNodes.reason.c_str());
+        QVERIFY2(perSend(acrossNodes, 2.0) > lineRateSeconds,
+                 qPrintable(QString::number(perSend(acrossNodes, 2.0) * 1e6)));
+        QCOMPARE(findOperation(acrossNodes, "pipeline sends")->hiddenSeconds, 0.0);
+        config.pp = 2;
+        const TrainingEstimate inNode = TrainingEstimator(job, dgxH100(8)).estimate(config);
+        QVERIFY2(inNode.valid, inNode.reason.c_str());
+        QVERIFY2(perSend(inNode, 2.0) > 0 && perSend(inNode, 2.0) < lineRateSeconds,
+                 qPrintable(QString::number(perSend(inNode, 2.0) * 1e6)));
+
+        // Interleaved (2 chunks of 2 layers a stage), Megatron overlaps a chunk's send with the
+        // next chunk's computation (--overlap-p2p-communication, its default there): a chunk's
+        // forward, 2 layers of 4,096 tokens through 12.6 M weights each on a quarter of an H100
+        // (some 2 x 2 x 4,096 x 12.6 M / 4 = 52 GFLOP, over 50 us), outlasts the 42 us send, so
+        // none shows but the 18.9% an overlapped transfer slows the computation beside it
+        // (Mahajan et al. 2025, as for every overlapped collective). The 2021 profile sends
+        // between chunks and shows them all.
+        config.pp = 4;
+        config.interleave = 2;
+        const TrainingEstimate overlapped = TrainingEstimator(job, dgxH100(16)).estimate(config);
+        QVERIFY2(overlapped.valid, overlapped.reason.c_str());
+        const StepOperation *hidden = findOperation(overlapped, "pipeline sends");
+        QVERIFY(hidden && hidden->hiddenSeconds > 0);
+        QVERIFY2(qAbs(hidden->seconds / hidden->hiddenSeconds - 0.189) < 1e-9,
+                 qPrintable(QString::number(hidden->seconds / hidden->hiddenSeconds)));
+        job.framework = *findTrainingFramework("megatron-lm-2022");
+        const TrainingEstimate blocking = TrainingEstimator(job, dgxH100(16)).estimate(config);
+        QVERIFY2(blocking.valid, blocking.reason.c_str());
+        const StepOperation *shown = findOperation(blocking, "pipeline sends");
+        QVERIFY(shown && shown->seconds > 0 && shown->hiddenSeconds == 0);
+    }
+
     void operationsAddUpToTheStep()
     {
         TrainingJob job = llama70b(8192);
@@ -2192,15 +2250,17 @@ private slots:
         QEXPECT_FAIL("", "BLOOM 176B is +23% (docs/validation-training.md)", Continue);
         QVERIFY(onA100.maxAbsoluteError <= 0.15);
         // The suite the targets are set for (A100 and H100): guard against getting worse than
-        // the state documented in docs/validation-training.md (+7.6% mean since the Qwen3
-        // 30B-A3B row runs the HybridEP dispatcher its preset names: its all-to-all, charged
-        // every routed copy through the NIC, had hidden a +72% optimism behind -10.8%).
+        // the state documented in docs/validation-training.md (+8.8% mean since pipeline sends
+        // cross the NIC wherever a pipeline leaves its NVLink domain and hide behind the next
+        // chunk in interleaved schedules, as Megatron overlaps them: the 70B-405B rows they had
+        // made pessimistic moved toward zero, others more optimistic; +7.6% before, since the
+        // Qwen3 30B-A3B row runs the HybridEP dispatcher its preset names).
         std::vector<TrainingValidationRow> targetSuite = a100;
         targetSuite.insert(targetSuite.end(), h100.begin(), h100.end());
         const ValidationSummary all = summarizeValidation(targetSuite);
         QVERIFY2(all.medianAbsoluteError <= 0.07,
                  qPrintable(QString::number(all.medianAbsoluteError)));
-        QVERIFY2(std::abs(all.meanSignedError) <= 0.08,
+        QVERIFY2(std::abs(all.meanSignedError) <= 0.09,
                  qPrintable(QString::number(all.meanSignedError)));
         // The targets are not met yet: H100 runs on Megatron-Core are predicted too fast
         // (docs/validation-training.md). When they are, these become passes.
@@ -2209,7 +2269,8 @@ private slots:
         QEXPECT_FAIL("", "H100 rows are optimistic; see docs/validation-training.md", Continue);
         QVERIFY(std::abs(all.meanSignedError) <= 0.03);
         // B200 and GB200 (the Megatron-Bridge 26.04.01 table's rows the estimator can express):
-        // optimistic on average, +35.8% today over 12 rows (docs/validation-training.md; +29.7%
+        // optimistic on average, +36.2% today over 12 rows (docs/validation-training.md; +35.8%
+        // before pipeline sends crossed the NIC and hid behind the next chunk; +29.7%
         // before the four HybridEP rows ran the deduplicated dispatcher their presets name; +31.4%
         // once Transformer Engine's cheaper cross-entropy, which the benchmark scripts set, was
         // charged, before Megatron's measured SwiGLU was; +40.0% before the table's two
