@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "argumentparser.h"
 
+#include "model/core/humantext.h"
+
 #include <sstream>
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace cp::cli {
@@ -92,6 +95,16 @@ std::optional<int> ParsedArguments::integer(const std::string &name, int min, in
 }
 
 namespace {
+/** A limit as people read it: "64", "1,000,000,000,000", "0.5", "1e-09". */
+std::string limitText(double limit)
+{
+    if (limit == std::floor(limit) && std::fabs(limit) < 1e18)
+        return model::groupedCount(static_cast<long long>(limit));
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", limit);
+    return text;
+}
+
 /** One finite number, the whole of `text`; a UsageError naming the option otherwise. */
 double parseNumber(const std::string &name, const std::string &text)
 {
@@ -110,8 +123,8 @@ std::optional<double> ParsedArguments::number(const std::string &name, double mi
         return std::nullopt;
     const double number = parseNumber(name, *text);
     if (number < min || number > max)
-        throw UsageError("option '--" + name + "': must be between " + std::to_string(min) + " and "
-                         + std::to_string(max) + ", found " + *text);
+        throw UsageError("option '--" + name + "': must be between " + limitText(min) + " and "
+                         + limitText(max) + ", found " + *text);
     return number;
 }
 
@@ -126,7 +139,7 @@ std::optional<std::vector<double>> ParsedArguments::numberList(const std::string
     return numbers;
 }
 
-std::optional<double> ParsedArguments::count(const std::string &name) const
+std::optional<double> ParsedArguments::count(const std::string &name, double max) const
 {
     auto text = value(name);
     if (!text)
@@ -148,6 +161,9 @@ std::optional<double> ParsedArguments::count(const std::string &name) const
     if (text->empty() || end == text->c_str() || !std::isfinite(number) || number <= 0)
         throw UsageError("option '--" + name + "': expected a positive count, found '" + *text
                          + "'");
+    if (number > max)
+        throw UsageError("option '--" + name + "': must be at most " + limitText(max) + ", found "
+                         + *text);
     return number;
 }
 

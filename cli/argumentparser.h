@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -36,7 +37,8 @@ public:
     /** Numbers separated by commas ("1,2.5,4"), each checked as number() checks one. */
     std::optional<std::vector<double>> numberList(const std::string &name) const;
     /** A count that may carry a suffix: 2e12, 2T, 300B, 1.5M. */
-    std::optional<double> count(const std::string &name) const;
+    std::optional<double> count(const std::string &name,
+                                double max = std::numeric_limits<double>::max()) const;
     std::optional<std::string> choice(const std::string &name,
                                       const std::vector<std::string> &allowed) const;
 

@@ -250,7 +250,7 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
     model::TrainingJob job;
     job.seqLen = *a.integer("seq-len", 1, 1 << 24);
     job.globalBatch = *a.integer("global-batch", 1, 1 << 24);
-    job.tokens = a.count("tokens").value_or(0.0);
+    job.tokens = a.count("tokens", model::TrainingJob::maxTokens).value_or(0.0);
     job.precision = *model::precisionFromName(
         a.choice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
     if (auto id = a.choice("framework", model::trainingFrameworkIdList()))

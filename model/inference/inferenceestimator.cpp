@@ -148,6 +148,17 @@ std::string InferenceEstimator::layoutProblem() const
                    ? " (for pipeline stages across nodes use a multiple of "
                        + std::to_string(m_hw.scaleUpDomainGpus) + " GPUs)"
                    : "");
+    // Engines split attention heads evenly over the tensor-parallel ranks and K/V heads too, or
+    // give each rank a copy of one when there are fewer (vLLM's and TensorRT-LLM's checks).
+    const int tp = tensorParallel();
+    const int heads = m_job.model.heads;
+    const int kvHeads = m_job.model.kvHeads > 0 ? m_job.model.kvHeads : heads;
+    if (heads > 0 && heads % tp != 0)
+        return "tensor parallelism of " + std::to_string(tp) + " does not divide the model's "
+            + std::to_string(heads) + " attention heads";
+    if (kvHeads > 0 && kvHeads % tp != 0 && tp % kvHeads != 0)
+        return "tensor parallelism of " + std::to_string(tp) + " neither divides the model's "
+            + std::to_string(kvHeads) + " K/V heads nor is a multiple of them";
     return {};
 }
 

@@ -87,7 +87,7 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     TrainingJob &job = plan.training;
     job.seqLen = w.integer("seq_len", 1, 1 << 24);
     job.globalBatch = w.integer("global_batch", 1, 1 << 24);
-    job.tokens = w.optionalNumber("tokens", positive).value_or(0.0);
+    job.tokens = w.optionalNumber("tokens", {0.0, TrainingJob::maxTokens, true}).value_or(0.0);
     job.precision = *precisionFromName(
         w.optionalChoice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
     if (auto id = w.optionalChoice("framework", trainingFrameworkIdList()))

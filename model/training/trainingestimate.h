@@ -128,6 +128,9 @@ struct TrainingJob
     int seqLen = 2048;
     int globalBatch = 512; ///< sequences per optimizer step
     double tokens = 0; ///< tokens to train on (0: no total time)
+    /** The most tokens a job may name: 10^16, over 600 times the largest published pre-training
+     * run (Llama 3's 15.6 T tokens); more gives run times and costs no plan can mean. */
+    static constexpr double maxTokens = 1e16;
     Precision precision = Precision::BF16;
     /** The software: kernels, overlap and per-GPU reserves (trainingframework.h). The CLI's and
      * the plan's overrides (--attention, --dp-overlap, ...) change fields of this copy. */

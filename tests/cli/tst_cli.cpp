@@ -267,6 +267,28 @@ private slots:
                             "--recompute-modules",
                             "layernorm"}
             << "--recompute-modules needs --recompute selective";
+        // 10^30 tokens gave run times of 10^19 days and costs of $5.5 billion trillion: the
+        // count has a ceiling, 10^16 tokens, over 600 times the largest published run.
+        QTest::newRow("tokens beyond any run")
+            << QStringList {"train",
+                            "--gpu",
+                            "h100-sxm5-80gb",
+                            "--gpus",
+                            "8",
+                            "--model",
+                            "llama-3-8b",
+                            "--seq-len",
+                            "4096",
+                            "--global-batch",
+                            "8",
+                            "--tokens",
+                            "1e30"}
+            << "option '--tokens': must be at most 10,000,000,000,000,000, found 1e30";
+        // Limits read as people write them, not as "0.000000 and 1.000000".
+        QTest::newRow("fraction limits") << QStringList {
+            "train",      "--gpu",     "h100-sxm5-80gb", "--gpus",         "8", "--model",
+            "llama-3-8b", "--seq-len", "4096",           "--global-batch", "8", "--dp-overlap",
+            "2"} << "option '--dp-overlap': must be between 0 and 1, found 2";
     }
 
     void usageErrorsExitTwo()

@@ -422,6 +422,39 @@ private slots:
             }
     }
 
+    void tensorParallelismMustSplitTheHeads()
+    {
+        // Llama 3 8B has 32 attention heads and 8 K/V heads: three ranks cannot split either,
+        // and vLLM and TensorRT-LLM refuse such a replica; 8 splits both evenly.
+        InferenceJob job = llama3EightBFp8(128, 128);
+        job.batch = 1;
+        const InferenceSetup setup = oneH100();
+        job.gpusPerReplica = 3;
+        const InferenceEstimate three
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(!three.fits);
+        QCOMPARE(three.reason,
+                 std::string("tensor parallelism of 3 does not divide the model's 32 attention "
+                             "heads"));
+        job.gpusPerReplica = 8;
+        const InferenceEstimate eight
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(eight.fits, eight.reason.c_str());
+        // A model of 12 heads and 8 K/V heads at TP 4: the heads split, the K/V heads do too;
+        // at TP 6 the heads split (2 each) but 6 neither divides 8 nor is a multiple of it.
+        job.model.heads = 12;
+        job.model.kvHeads = 8;
+        job.model.hidden = 12 * 128;
+        job.gpusPerReplica = 4;
+        QVERIFY(
+            InferenceEstimator(job, setup.hardware, setup.cost).estimate().reason.find("K/V heads")
+            == std::string::npos);
+        job.gpusPerReplica = 6;
+        QCOMPARE(InferenceEstimator(job, setup.hardware, setup.cost).estimate().reason,
+                 std::string("tensor parallelism of 6 neither divides the model's 8 K/V heads "
+                             "nor is a multiple of them"));
+    }
+
     void aRateBeyondAMillionReplicasIsRefused()
     {
         // A billion requests a second of Llama 3 8B: one H100 serves some hundreds a second at

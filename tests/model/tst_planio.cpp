@@ -151,6 +151,10 @@ private slots:
         QTest::newRow("model") << "/workload/model"
                                << "\"gpt-5\""
                                << "plan.json: /workload/model: unknown models id 'gpt-5'";
+        QTest::newRow("tokens beyond any run")
+            << "/workload/tokens"
+            << "1e30"
+            << "plan.json: /workload/tokens: must be at most 1e+16, found 1e+30";
         QTest::newRow("dataset") << "/workload/dataset"
                                  << "\"gpt-5\""
                                  << "plan.json: /workload/dataset: unknown datasets id 'gpt-5'";
