@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace cp::model {
@@ -333,6 +334,39 @@ struct FatTreeLayout
     ClosShape shape;
 };
 
+/**
+ * A leaf's up ports for `p.endpoints` at its oversubscription: of the splits of the radix whose
+ * down:up ratio is at most the one asked for (from `fewest` up ports, the floor of radix / (r + 1),
+ * rounded up where that ratio would exceed it), the one that needs the fewest switches, and the
+ * fewest up ports among equals. Spines take the same number of links from every leaf, so their
+ * count is a divisor of the up ports (shapeFor): 25 up ports of a radix-64 leaf at 1.5:1 take 25
+ * spines of 27 used ports, where 26 take 13 with two links from each leaf (40 switches against
+ * 52, and 48 non-blocking).
+ */
+int leafUpPortsWithFewestSwitches(const FatTreeParameters &p, int fewest)
+{
+    if (p.radix - fewest > p.leafOversubscription * fewest + 1e-9)
+        ++fewest;
+    int best = fewest;
+    long long bestSwitches = std::numeric_limits<long long>::max();
+    for (int up = fewest; up <= p.radix / 2; ++up) {
+        const int down = p.radix - up;
+        const long long leaves = ceilDiv(p.endpoints, down);
+        try {
+            const ClosShape shape = shapeFor(leaves, p.tiers, p.radix, up, p.spineOversubscription,
+                                             "endpoints", down);
+            const long long switches = switchTiersOf(leaves, shape).switches;
+            if (switches < bestSwitches) {
+                bestSwitches = switches;
+                best = up;
+            }
+        } catch (const FabricParameterError &) {
+            // Too many leaves for the tiers asked: a split with more up ports fits no better.
+        }
+    }
+    return best;
+}
+
 FatTreeLayout fatTreeLayout(const FatTreeParameters &p)
 {
     checkRadix(p.radix);
@@ -351,11 +385,13 @@ FatTreeLayout fatTreeLayout(const FatTreeParameters &p)
                                        + " are needed: use 2 tiers");
         return layout;
     }
-    const int up = upPortsForOversubscription(p.radix, p.leafOversubscription);
-    const int down = p.radix - up;
+    int up = upPortsForOversubscription(p.radix, p.leafOversubscription);
     if (up < 1)
         throw FabricParameterError("leaf oversubscription leaves no up port on a radix-"
                                    + std::to_string(p.radix) + " switch");
+    if (p.endpoints > 0 && p.endpoints <= maxFabricEndpoints)
+        up = leafUpPortsWithFewestSwitches(p, up);
+    const int down = p.radix - up;
     long long endpoints = p.endpoints;
     if (endpoints == 0) {
         const int tiers = p.tiers == 0 ? 3 : p.tiers;
