@@ -74,7 +74,9 @@ std::vector<OptionSpec> trainOptions()
         {"multi-plane", false,
          "rail-optimised with every rail a fat-tree of its own (a plane): 8 times the GPUs "
          "the switches reach with shared spines"},
-        {"switch-ports", true, "leaf switch radix (default 64)"},
+        {"switch-ports", true,
+         "leaf switch radix (default: the catalog switch that carries the NIC's links, 64 for NDR "
+         "InfiniBand, 128 for 400 GbE)"},
         {"buildings", true,
          "buildings (halls) the GPUs are spread over, each with its own fabric, joined by a "
          "data-centre interconnect (default 1)"},
@@ -164,7 +166,14 @@ model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
     options.nicsPerNode = a.integer("nics-per-node", 1, 64).value_or(0);
     options.oversubscription = a.number("oversubscription", 1.0, 64.0).value_or(1.0);
     options.railOptimised = a.has("rail-optimised") || a.has("multi-plane");
-    options.switchPorts = a.integer("switch-ports", 2, 4096).value_or(64);
+    options.switchPorts = a.integer("switch-ports", 2, 4096).value_or(0);
+    if (options.switchPorts == 0) {
+        // The radix of the catalog switch that carries the NIC (64 NDR ports on a QM9700, 128
+        // ports of 400 GbE on an SN5600), the one the run's cost and power are priced with.
+        const model::NicSpec &nic = catalog.nic(nicId.empty() ? catalog.node(nodeId).nicId : nicId);
+        const std::string switchId = model::catalogSwitchForNic(catalog, nic, std::nullopt);
+        options.switchPorts = switchId.empty() ? 64 : catalog.networkSwitch(switchId).ports;
+    }
     model::ClusterDescription cluster = model::ClusterDescription::fromCatalog(catalog, options);
     cluster.multiPlane = a.has("multi-plane");
     return cluster;

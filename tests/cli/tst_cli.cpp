@@ -1416,6 +1416,23 @@ private slots:
                  table.out.constData());
     }
 
+    void trainSizesTheFabricWithTheNicsSwitch()
+    {
+        // 1,024 H100 on 400 GbE: the catalog's switch for it, an SN5600, has 128 ports of 400
+        // GbE. Non-blocking, a leaf has 64 down and 64 up: 16 leaves and 8 spines taking 8 links
+        // from each, 24 switches. The run had counted radix-64 switches (48) while pricing the
+        // 128-port one; --switch-ports 64 still asks for them.
+        const QStringList base
+            = {"train",       "--gpu",     "h100-sxm5-80gb", "--gpus",         "1024", "--model",
+               "llama-3-70b", "--seq-len", "8192",           "--global-batch", "512",  "--tokens",
+               "2T",          "--nic",     "roce-400g"};
+        const Result roce = run(base);
+        QCOMPARE(roce.status, 0);
+        QVERIFY2(roce.out.contains("(24 switches,"), roce.out.constData());
+        const Result radix64 = run(base + QStringList {"--switch-ports", "64"});
+        QVERIFY2(radix64.out.contains("(48 switches,"), radix64.out.constData());
+    }
+
     void inferAllGpusTriesReplicaSizes()
     {
         // Llama 3 70B in 16 bits: 141 GB of weights do not fit one 80 GB H100, so a one-GPU
