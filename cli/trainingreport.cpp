@@ -174,7 +174,7 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                                      + format(" to host memory (%.0f GB per node)",
                                               run.checkpointHostBytesPerNode / units::giga)
                                                 : std::string())
-                          + format(", every %.0f min (Young)", r.checkpointIntervalSeconds / 60)});
+                          + format(", every %.0f min (Daly)", r.checkpointIntervalSeconds / 60)});
     else
         table.addRow({"checkpoint",
                       model::humanBytes(run.checkpointBytes)
@@ -186,11 +186,13 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                                  + (r.spareNodes == 1 ? " spare node covers" : " spare nodes cover")
                                  + " the failed ones)"
                                                : " (includes waiting for a node replacement)")});
-    table.addRow({"goodput",
-                  r.goodput > 0 || r.checkpointsWritable
-                      ? format("%.3g%% of wall time is useful work", 100 * r.goodput)
-                      : std::string("none: without checkpoints the run practically "
-                                    "never finishes")});
+    table.addRow(
+        {"goodput",
+         r.goodput > 0 || r.checkpointsWritable
+             ? format("%.3g%% of wall time is useful work", 100 * r.goodput)
+                 + (model::lowGoodputText(r).empty() ? "" : ": " + model::lowGoodputText(r))
+             : std::string("none: without checkpoints the run practically "
+                           "never finishes")});
     table.addRow({"data feed",
                   model::humanBytes(run.dataFeedBytesPerSecond) + "/s"
                       + format(" of %.0f GB/s storage read",

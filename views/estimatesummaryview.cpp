@@ -656,7 +656,7 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
     else if (r.checkpointsWritable)
         addRow(section, tr("Checkpoints"),
                tr("%1, %2 s to write (all nodes at once), %3 s to restore, every %4 min "
-                  "(Young)")
+                  "(Daly)")
                    .arg(human(model::humanBytes(run.checkpointBytes)),
                         number(r.checkpointWriteSeconds, 0), number(r.checkpointReadSeconds, 0),
                         number(r.checkpointIntervalSeconds / 60, 0)));
@@ -669,6 +669,9 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
         section, tr("Goodput"),
         r.goodput > 0 || r.checkpointsWritable
             ? tr("%1% of wall time is useful work").arg(QLocale().toString(100 * r.goodput, 'g', 3))
+                + (model::lowGoodputText(r).empty()
+                       ? QString()
+                       : QStringLiteral(": ") + QString::fromStdString(model::lowGoodputText(r)))
             : tr("none: without checkpoints the run practically never finishes"));
     if (run.dataPath.present)
         addDataPathRows(section, run.dataPath);

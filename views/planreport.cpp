@@ -411,6 +411,9 @@ QStringList keyFigures(const model::PlanEstimate &e)
                               human(model::humanEnergy(e.trainingRun.operations.energyMegawattHours
                                                        * units::joulesPerMegawattHour)),
                               human(model::humanUsd(e.trainingRun.operations.costUsd)));
+        if (const std::string pace = model::lowGoodputText(e.trainingRun.reliability);
+            e.hasTrainingRun && !pace.empty())
+            lines << QObject::tr("Failures outpace the run: %1").arg(QString::fromStdString(pace));
         else if (e.hasTrainingRun && e.trainingRun.reliability.goodput <= 0)
             // No wall time to give: the report says why, as the Estimate's headline does.
             lines << QObject::tr("With failures: the run never finishes: %1")

@@ -10,11 +10,18 @@
 
 namespace cp::model {
 
-double youngCheckpointIntervalSeconds(double checkpointSeconds, double mtbfSeconds)
+double checkpointIntervalSeconds(double checkpointSeconds, double mtbfSeconds)
 {
     if (!(checkpointSeconds > 0) || !(mtbfSeconds > 0))
         return 0.0;
-    return std::sqrt(2.0 * checkpointSeconds * mtbfSeconds);
+    if (std::isinf(mtbfSeconds))
+        return mtbfSeconds;
+    if (checkpointSeconds >= 2.0 * mtbfSeconds)
+        return mtbfSeconds;
+    const double ratio = checkpointSeconds / (2.0 * mtbfSeconds);
+    return std::sqrt(2.0 * checkpointSeconds * mtbfSeconds)
+        * (1.0 + std::sqrt(ratio) / 3.0 + ratio / 9.0)
+        - checkpointSeconds;
 }
 
 double checkpointGoodput(double checkpointSeconds, double intervalSeconds, double restartSeconds,
@@ -22,9 +29,17 @@ double checkpointGoodput(double checkpointSeconds, double intervalSeconds, doubl
 {
     if (!(mtbfSeconds > 0) || std::isinf(mtbfSeconds))
         return 1.0;
-    const double checkpointCost = intervalSeconds > 0 ? checkpointSeconds / intervalSeconds : 0.0;
-    const double failureCost = (intervalSeconds / 2.0 + restartSeconds) / mtbfSeconds;
-    return std::clamp(1.0 - checkpointCost - failureCost, 0.0, 1.0);
+    const double restart = std::max(0.0, restartSeconds) / mtbfSeconds;
+    const double segment
+        = (std::max(0.0, intervalSeconds) + std::max(0.0, checkpointSeconds)) / mtbfSeconds;
+    // Past e^50 the expected wall time is beyond any run: nothing is done.
+    if (restart > 50.0 || segment > 50.0)
+        return 0.0;
+    if (!(intervalSeconds > 0)) // no checkpoints to write: the limit as tau goes to 0
+        return std::exp(-restart);
+    const double wallPerWork
+        = std::exp(restart) * std::expm1(segment) / (intervalSeconds / mtbfSeconds);
+    return std::clamp(1.0 / wallPerWork, 0.0, 1.0);
 }
 
 double noCheckpointGoodput(double runSeconds, double restartSeconds, double mtbfSeconds)
@@ -107,7 +122,7 @@ ReliabilityEstimate estimateReliability(const ReliabilityInputs &in)
     }
     r.checkpointBlockedSeconds = r.checkpointWriteSeconds;
     r.checkpointIntervalSeconds
-        = youngCheckpointIntervalSeconds(r.checkpointWriteSeconds, r.mtbfSeconds);
+        = checkpointIntervalSeconds(r.checkpointWriteSeconds, r.mtbfSeconds);
     r.goodput = checkpointGoodput(r.checkpointWriteSeconds, r.checkpointIntervalSeconds,
                                   r.restartSeconds, r.mtbfSeconds);
     return r;
@@ -115,7 +130,7 @@ ReliabilityEstimate estimateReliability(const ReliabilityInputs &in)
 
 double asyncCheckpointIntervalSeconds(double copySeconds, double drainSeconds, double mtbfSeconds)
 {
-    return std::max(youngCheckpointIntervalSeconds(copySeconds, mtbfSeconds), drainSeconds);
+    return std::max(checkpointIntervalSeconds(copySeconds, mtbfSeconds), drainSeconds);
 }
 
 ServingReliability estimateServingReliability(const GpuSpec &gpu, const NodeSpec &node,
@@ -162,16 +177,26 @@ OperationsEstimate estimateOperations(const OperationsInputs &in)
     return e;
 }
 
-std::string runNeverFinishesText(const ReliabilityEstimate &r)
+namespace {
+std::string failurePaceText(const ReliabilityEstimate &r)
 {
-    if (r.goodput > 0)
-        return {};
     if (!r.checkpointsWritable)
         return "without checkpoints every failure sends the run back to its start, and one "
                "comes every "
             + humanWait(r.mtbfSeconds);
     return "a failure every " + humanWait(r.mtbfSeconds) + " against " + humanWait(r.restartSeconds)
         + " to restart";
+}
+} // namespace
+
+std::string runNeverFinishesText(const ReliabilityEstimate &r)
+{
+    return r.goodput > 0 ? std::string() : failurePaceText(r);
+}
+
+std::string lowGoodputText(const ReliabilityEstimate &r)
+{
+    return r.goodput > 0 && r.goodput < 0.1 ? failurePaceText(r) : std::string();
 }
 
 } // namespace cp::model

@@ -11,16 +11,22 @@
 namespace cp::model {
 
 /**
- * Optimal checkpoint interval, first order (Young, "A first order approximation to the optimum
- * checkpoint interval", CACM 1974): tau = sqrt(2 C M) for checkpoint time C and system MTBF M.
+ * Optimal checkpoint interval for checkpoint time C and system MTBF M, to higher order (Daly, "A
+ * higher order estimate of the optimum checkpoint interval for restart dumps", Future Generation
+ * Computer Systems 22(3), 2006, https://doi.org/10.1016/j.future.2004.11.016): tau = sqrt(2 C M)
+ * (1 + sqrt(C / 2M) / 3 + (C / 2M) / 9) - C while C < 2 M, else M. Young's first-order sqrt(2 C M)
+ * (CACM 1974) is its leading term, close while C is far below M.
  */
-double youngCheckpointIntervalSeconds(double checkpointSeconds, double mtbfSeconds);
+double checkpointIntervalSeconds(double checkpointSeconds, double mtbfSeconds);
 
 /**
- * Fraction of wall time spent on useful work with a checkpoint every `interval`: each interval
- * pays C to write, each failure loses on average half an interval of work plus the restart R
- * (Daly, "A higher order estimate of the optimum checkpoint interval", FGCS 2006, first-order
- * terms): goodput = 1 - C / tau - (tau / 2 + R) / M, floored at 0.
+ * Fraction of wall time spent on useful work with a checkpoint every `interval`, for failures at
+ * exponentially distributed times (Daly 2006, the expected wall time of his complete model): a
+ * segment of tau of work and C of writing completes with probability e^-(tau + C)/M, a failure
+ * costs the restart R (which can itself fail), so the wall time per tau of work is
+ * M e^(R/M) (e^((tau + C)/M) - 1) and goodput = tau / (M e^(R/M) (e^((tau + C)/M) - 1)). Its first
+ * order, 1 - C / tau - (tau / 2 + R) / M, holds while C, R and tau are far below M; at a 20-minute
+ * MTBF with an 11-minute restart it falls to a fifth of the complete model's.
  */
 double checkpointGoodput(double checkpointSeconds, double intervalSeconds, double restartSeconds,
                          double mtbfSeconds);
@@ -74,7 +80,7 @@ struct ReliabilityEstimate
     double mtbfSeconds = 0; ///< of the whole job: 1 / the sum of failure rates
     double checkpointWriteSeconds = 0;
     double checkpointReadSeconds = 0;
-    double checkpointIntervalSeconds = 0; ///< Young's optimum
+    double checkpointIntervalSeconds = 0; ///< Daly's optimum (checkpointIntervalSeconds)
     /** Training stopped per checkpoint: the write (synchronous) or the copy to host memory. */
     double checkpointBlockedSeconds = 0;
     bool asyncCheckpoints = false;
@@ -93,14 +99,14 @@ struct ReliabilityEstimate
  * Towards Scalable Asynchronous Checkpointing of Deep Learning Models", CCGrid 2020; PyTorch
  * Distributed Checkpoint's async_save): each checkpoint stops training for `copySeconds`, and
  * is durable only after its `drainSeconds` write, which must end before the next one starts.
- * Young's interval on the copy, at least the drain; a failure loses half an interval plus the
+ * Daly's interval on the copy, at least the drain; a failure loses half an interval plus the
  * drain in flight: goodput = 1 - copy / tau - (tau / 2 + drain + R) / M.
  */
 double asyncCheckpointIntervalSeconds(double copySeconds, double drainSeconds, double mtbfSeconds);
 
 /**
  * Expected interruptions (every part failing independently at a constant rate: a job stops when
- * any of its GPUs, nodes, NICs or switches fails), Young's interval and the goodput. Restart =
+ * any of its GPUs, nodes, NICs or switches fails), Daly's interval and the goodput. Restart =
  * overhead + checkpoint read + (when spares cannot absorb the failures in flight) the node
  * replacement time. Spares absorb failures when there are at least as many as the expected number
  * of nodes down at once (node failure rate x replacement time), rounded up.
@@ -111,6 +117,11 @@ ReliabilityEstimate estimateReliability(const ReliabilityInputs &inputs);
  * restart", or that without checkpoints every failure sends it back to its start. Empty for a
  * run that finishes. */
 std::string runNeverFinishesText(const ReliabilityEstimate &reliability);
+
+/** Why a run that does finish spends most of its wall time on failures, when its goodput is
+ * below 10%: "a failure every 3 min against 10 min to restart" (with checkpoints; without, that
+ * every failure sends it back to its start). Empty otherwise. */
+std::string lowGoodputText(const ReliabilityEstimate &reliability);
 
 /**
  * Goodput of a run of `runSeconds` of work that cannot checkpoint: each failure (rate 1/MTBF)

@@ -89,8 +89,9 @@ std::vector<std::string> estimateAssumptions(WorkloadType workload)
          "Power: GPUs at utilisation-dependent draw between idle and TDP, servers, switches and "
          "optics at datasheet power; facility power = IT x PUE (The Green Grid, 2012)."},
         {For::Training,
-         "Failures: catalog MTBFs summed into a job MTBF; checkpoint every sqrt(2·C·MTBF) (Young, "
-         "CACM 1974), goodput after Daly (FGCS 2006); compared with the Llama 3 405B run in "
+         "Failures: catalog MTBFs summed into a job MTBF; checkpoint interval and goodput by "
+         "Daly's higher-order model for exponential failures (FGCS 2006; Young's sqrt(2·C·MTBF), "
+         "CACM 1974, is its first term); compared with the Llama 3 405B run in "
          "docs/reliability-validation.md."},
         {For::Inference,
          "Inference: a prompt's prefill, a batched prefill and a decode step as named operations "

@@ -39,34 +39,51 @@ private slots:
         in.restartOverheadSeconds = 600;
         in.nodes = 125;
         const ReliabilityEstimate sync = estimateReliability(in);
-        // Synchronous: tau = sqrt(2 x 300 x 36,000) = 4,647.58 s;
-        // goodput = 1 - 300/4,647.58 - (2,323.79 + 700)/36,000 = 0.851456.
-        QVERIFY(closeRelative(sync.checkpointIntervalSeconds, std::sqrt(2.0 * 300 * 36000)));
-        QVERIFY(closeRelative(sync.goodput, 0.851456, 1e-5));
+        // Synchronous (Daly): C / 2M = 0.0041667, sqrt 0.064550; tau = 4,647.58 x (1 + 0.021517
+        // + 0.000463) - 300 = 4,449.73 s. Goodput = 4,449.73 / (36,000 x e^(700/36,000) x
+        // (e^(4,749.73/36,000) - 1)) = 4,449.73 / (36,000 x 1.019635 x 0.141022) = 0.859519.
+        QVERIFY(closeRelative(sync.checkpointIntervalSeconds, 4449.73, 1e-5));
+        QVERIFY(closeRelative(sync.goodput, 0.859519, 1e-5));
         QCOMPARE(sync.checkpointBlockedSeconds, 300.0);
-        // Asynchronous with a 2 s copy: tau = sqrt(2 x 2 x 36,000) = 379.47 s (longer than the
-        // 300 s drain); goodput = 1 - 2/379.47 - (189.74 + 300 + 700)/36,000 = 0.961682.
+        // Asynchronous with a 2 s copy: tau = 379.47 x (1 + 0.0017568 + 0.0000031) - 2 = 378.14
+        // s (longer than the 300 s drain); a failure also loses the write under way, R = 700 +
+        // 300 s: goodput = 378.14 / (36,000 x e^(1,000/36,000) x (e^(380.14/36,000) - 1)) =
+        // 378.14 / (36,000 x 1.028167 x 0.0106155) = 0.962388.
         in.asyncCopySeconds = 2.0;
         const ReliabilityEstimate async = estimateReliability(in);
         QVERIFY(async.asyncCheckpoints);
-        QVERIFY(closeRelative(async.checkpointIntervalSeconds, std::sqrt(2.0 * 2 * 36000)));
-        QVERIFY(closeRelative(async.goodput, 0.961682, 1e-5));
+        QVERIFY(closeRelative(async.checkpointIntervalSeconds, 378.141, 1e-5));
+        QVERIFY(closeRelative(async.goodput, 0.962388, 1e-5));
         QCOMPARE(async.checkpointBlockedSeconds, 2.0);
-        // A drain longer than Young's interval sets it: the next copy waits for the last write.
+        // A drain longer than Daly's interval sets it: the next copy waits for the last write.
         QCOMPARE(asyncCheckpointIntervalSeconds(2.0, 600.0, 36000), 600.0);
     }
 
-    void youngInterval()
+    void dalyInterval()
     {
-        // C = 60 s, M = 10 h: sqrt(2 x 60 x 36000) = sqrt(4.32e6) = 2078.46 s.
-        QVERIFY(closeRelative(youngCheckpointIntervalSeconds(60, 36000), std::sqrt(4.32e6)));
-        QCOMPARE(youngCheckpointIntervalSeconds(0, 36000), 0.0);
-        // Goodput = 1 - 60/2078.46 - (1039.23 + 600)/36000 = 1 - 0.028868 - 0.045534 = 0.925598.
-        const double tau = std::sqrt(4.32e6);
-        QVERIFY(closeRelative(checkpointGoodput(60, tau, 600, 36000), 0.925598, 1e-5));
-        // No failures: nothing lost. Failures faster than restarts: nothing done.
+        // C = 60 s, M = 10 h: C / 2M = 1/1,200, its root 0.028868; sqrt(2 x 60 x 36,000) =
+        // 2,078.46 s (Young's); Daly's tau = 2,078.46 x (1 + 0.0096225 + 0.0000926) - 60 =
+        // 2,038.65 s.
+        QVERIFY(closeRelative(checkpointIntervalSeconds(60, 36000), 2038.65, 1e-5));
+        QCOMPARE(checkpointIntervalSeconds(0, 36000), 0.0);
+        // A checkpoint of two MTBFs or more: one per MTBF.
+        QCOMPARE(checkpointIntervalSeconds(8000, 3600), 3600.0);
+        // Goodput with a 600 s restart: 2,038.65 / (36,000 x e^(600/36,000) x
+        // (e^(2,098.65/36,000) - 1)) = 2,038.65 / (36,000 x 1.016806 x 0.060029) = 0.927778,
+        // near the first order's 1 - 60/2,038.65 - (1,019.33 + 600)/36,000 = 0.925588.
+        const double tau = checkpointIntervalSeconds(60, 36000);
+        QVERIFY(closeRelative(checkpointGoodput(60, tau, 600, 36000), 0.927778, 1e-5));
+        // A 20-minute MTBF, an 87.4 s checkpoint and an 11.1-minute restart (131,072 H100
+        // training Llama 3 405B): tau = 458.0 x (1 + 0.063611 + 0.004046) - 87.4 = 401.58 s;
+        // goodput = 401.58 / (1,200 x e^(666/1,200) x (e^(488.98/1,200) - 1)) = 401.58 /
+        // (1,200 x 1.741941 x 0.503033) = 0.381912. The first order gives 1 - 87.4/401.58 -
+        // (200.79 + 666)/1,200 = 0.0601: a fifth of it.
+        const double shortTau = checkpointIntervalSeconds(87.4, 1200);
+        QVERIFY(closeRelative(shortTau, 401.582, 1e-5));
+        QVERIFY(closeRelative(checkpointGoodput(87.4, shortTau, 666, 1200), 0.381912, 1e-5));
+        // No failures: nothing lost. A restart of 50 MTBFs or more: nothing done.
         QCOMPARE(checkpointGoodput(60, tau, 600, std::numeric_limits<double>::infinity()), 1.0);
-        QCOMPARE(checkpointGoodput(60, 100, 7200, 3600), 0.0);
+        QCOMPARE(checkpointGoodput(60, 100, 200000, 3600), 0.0);
     }
 
     void interruptionsAndSpares()
@@ -84,7 +101,9 @@ private slots:
         QVERIFY(closeRelative(none.interruptionsPerDay, 0.51));
         QVERIFY(closeRelative(none.mtbfSeconds, 86400 / 0.51));
         QCOMPARE(none.checkpointWriteSeconds, 60.0);
-        QVERIFY(closeRelative(none.checkpointIntervalSeconds, std::sqrt(2 * 60 * 86400 / 0.51)));
+        // Daly's interval: M = 169,411.8 s, sqrt(2 x 60 x M) = 4,508.81 s, C / 2M = 1.7708e-4:
+        // 4,508.81 x (1 + 0.0044357 + 0.0000197) - 60 = 4,468.90 s.
+        QVERIFY(closeRelative(none.checkpointIntervalSeconds, 4468.90, 1e-5));
         // Without spares the job waits for the 4 h replacement.
         QCOMPARE(none.restartSeconds, 600 + 30 + 4 * 3600.0);
         QVERIFY(!none.sparesCoverFailures);
@@ -131,15 +150,28 @@ private slots:
         QVERIFY(runNeverFinishesText(estimateReliability(in)).empty()); // it finishes
 
         // 1,000,000 GPUs at a 50,000 h MTBF fail every 50,000 / 1,000,000 h = 3 min, against a
-        // 10 min restart (200 spare nodes cover the ones down at once): no checkpoint interval
-        // gives work, and the text says why in those terms.
+        // 10 min restart (200 spare nodes cover the ones down at once). A restart succeeds
+        // before the next failure e^(-600/180) = 3.6% of the time, so the run crawls: Daly's
+        // interval for C = 60 s and M = 180 s is 146.97 x (1 + 0.13608 + 0.01852) - 60 = 109.69
+        // s, and goodput 109.69 / (180 x e^(600/180) x (e^(169.69/180) - 1)) = 109.69 / (180 x
+        // 28.0316 x 1.56690) = 1.3874%. The text says why in those terms.
         in.parts = {{"GPUs", 1000000, 50000}};
         in.spareNodes = 200;
         in.runSeconds = 30 * 86400.0;
         const ReliabilityEstimate hopeless = estimateReliability(in);
-        QCOMPARE(hopeless.goodput, 0.0);
-        QCOMPARE(runNeverFinishesText(hopeless),
+        QVERIFY2(closeRelative(hopeless.goodput, 0.013874, 1e-4),
+                 qPrintable(QString::number(hopeless.goodput)));
+        QVERIFY(runNeverFinishesText(hopeless).empty());
+        QCOMPARE(lowGoodputText(hopeless),
                  std::string("a failure every 3 min against 10 min to restart"));
+        // A hundred million GPUs fail every 1.8 s: a restart of 10 min or more is over 300
+        // MTBFs, past e^50, so the run never finishes.
+        in.parts = {{"GPUs", 100000000, 50000}};
+        const ReliabilityEstimate never = estimateReliability(in);
+        QCOMPARE(never.goodput, 0.0);
+        QVERIFY2(runNeverFinishesText(never).find("a failure every 2 s against") == 0,
+                 runNeverFinishesText(never).c_str());
+        QVERIFY(lowGoodputText(never).empty());
     }
 
     void powerEnergyAndCost()

@@ -535,9 +535,10 @@ private slots:
         // Checkpoint: 14 bytes per parameter over 4 x 65 GB/s of Lustre writes.
         QVERIFY(qAbs(run.reliability.checkpointWriteSeconds - run.checkpointBytes / 260e9) < 1e-9);
         // MTBF M = 86,400 / 0.54912 = 157,343 s; 14 x 70.6 B = 988 GB written in C = 3.80 s
-        // and read back over 4 x 90 GB/s in 2.75 s; Young tau = sqrt(2 C M) = 1,094 s; goodput
-        // = 1 - C / tau - (tau / 2 + 600 s + 2.75 s) / M = 1 - 0.00348 - 0.00731 = 0.98922.
-        QVERIFY2(qAbs(run.reliability.goodput - 0.98922) < 1e-4,
+        // and read back over 4 x 90 GB/s in 2.75 s; Daly's tau = sqrt(2 C M) (1,093.5 s) x
+        // (1 + 0.001159 + 0.000001) - 3.80 = 1,091.0 s; goodput = 1,091.0 / (M e^(602.75 / M)
+        // (e^(1,094.8 / M) - 1)) = 1,091.0 / (157,343 x 1.003838 x 0.0069822) = 0.98927.
+        QVERIFY2(qAbs(run.reliability.goodput - 0.98927) < 1e-4,
                  qPrintable(QString::number(run.reliability.goodput, 'g', 8)));
         QCOMPARE(run.operations.facilityWatts, run.operations.itWatts() * 1.58);
         QVERIFY(run.operations.gpusWatts < e.power.gpusWatts); // below TDP when not busy
