@@ -14,7 +14,9 @@ using Operations = const StepOperations *;
 
 /**
  * The operation names of every scenario in one order: each scenario's own order kept, a name
- * first seen in a later scenario placed after the name that precedes it there.
+ * first seen in a later scenario placed after the name that precedes it there. A name a step
+ * repeats further on (its row adds both up) leaves the place where the next name goes alone:
+ * going back to its first place put the operations after the repeat before the ones between.
  */
 std::vector<std::string> mergedNames(const std::vector<Operations> &perScenario)
 {
@@ -22,14 +24,21 @@ std::vector<std::string> mergedNames(const std::vector<Operations> &perScenario)
     for (Operations operations : perScenario) {
         if (!operations)
             continue;
-        auto insertAt = names.begin();
+        std::size_t insertAt = 0;
+        std::vector<std::string> seenInThisStep;
         for (const StepOperation &op : *operations) {
+            const bool repeat = std::find(seenInThisStep.begin(), seenInThisStep.end(), op.name)
+                != seenInThisStep.end();
+            seenInThisStep.emplace_back(op.name);
+            if (repeat)
+                continue;
             const auto found = std::find(names.begin(), names.end(), op.name);
             if (found != names.end()) {
-                insertAt = found + 1;
+                insertAt = static_cast<std::size_t>(found - names.begin()) + 1;
                 continue;
             }
-            insertAt = names.insert(insertAt, op.name) + 1;
+            names.insert(names.begin() + static_cast<std::ptrdiff_t>(insertAt), op.name);
+            ++insertAt;
         }
     }
     return names;

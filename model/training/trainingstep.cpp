@@ -145,6 +145,10 @@ private:
         const char *up;
         const char *down;
         const char *collectives;
+        /** The activation's, SwiGLU and GeLU: distinct where an MoE layer has two dense MLPs, so
+         * a comparison by name never merges them. */
+        const char *swiglu = "SwiGLU activation";
+        const char *gelu = "GeLU activation";
     };
     void addDenseMlp(double copies, double ffnSize, const DenseMlpNames &names,
                      unsigned recomputeModule);
@@ -810,9 +814,9 @@ void LayerCostBuilder::addDenseMlp(double copies, double ffnSize, const DenseMlp
     // and stream.
     const TrainingFramework &framework = m_job.framework;
     LayerOperation activation = m_shape.gatedMlp
-        ? memoryOperation("SwiGLU activation", copies * tokens * 3.0 * ffn * activationBytes, 1,
+        ? memoryOperation(names.swiglu, copies * tokens * 3.0 * ffn * activationBytes, 1,
                           framework.swigluForwardEfficiency, framework.swigluBackwardEfficiency)
-        : memoryOperation("GeLU activation", copies * tokens * 2.0 * ffn * activationBytes, 1);
+        : memoryOperation(names.gelu, copies * tokens * 2.0 * ffn * activationBytes, 1);
     // A checkpointed MLP runs its whole forward again, its TP collectives included.
     if (names.collectives) {
         LayerOperation collectives = tensorParallelOperation(up, down, names.collectives);
@@ -853,14 +857,16 @@ void LayerCostBuilder::addMlpBlock()
         m_share = m_shape.denseMlpLayerShare();
         addDenseMlp(1.0, m_shape.denseFfn,
                     {m_shape.gatedMlp ? "dense-layer MLP up (gate and up)" : "dense-layer MLP up",
-                     "dense-layer MLP down", "TP collectives, dense-layer MLP"},
+                     "dense-layer MLP down", "TP collectives, dense-layer MLP",
+                     "dense-layer SwiGLU activation", "dense-layer GeLU activation"},
                     denseMlp);
     }
     const int denseOperationsEnd = m_costs.count;
     m_share = m_shape.moeLayerShare();
     if (m_shape.sharedExperts > 0) {
         addDenseMlp(m_shape.sharedExperts, m_shape.ffn,
-                    {"shared expert MLP up", "shared expert MLP down", "TP collectives, MLP block"},
+                    {"shared expert MLP up", "shared expert MLP down", "TP collectives, MLP block",
+                     "shared expert SwiGLU activation", "shared expert GeLU activation"},
                     0);
     } else if (m_config.tp > 1 && !expertsFolded(m_config)) {
         // Experts split over TP still gather and scatter the sequence-parallel activations;

@@ -791,6 +791,41 @@ private slots:
         QVERIFY(!compareOperations(results)[2].values[1].has_value());
     }
 
+    void anOperationRepeatedFurtherOnKeepsTheOrder()
+    {
+        // A step that runs S twice, apart (an MoE layer's dense-layer and shared-expert
+        // activations once had one name): A 1, S 2, B 3, S 4, C 5 ms. Its rows keep the step's
+        // order, A, S (2 + 4 = 6 ms), B, C; C once went before B, back at S's first place. A
+        // second scenario's X between A and S goes there.
+        const auto op = [](const char *name, double milliseconds) {
+            StepOperation operation;
+            operation.name = name;
+            operation.seconds = milliseconds / 1e3;
+            return operation;
+        };
+        std::vector<ScenarioResult> results(2);
+        for (ScenarioResult &r : results) {
+            r.ok = true;
+            r.estimate.hasTraining = true;
+            r.estimate.training.found = true;
+        }
+        StepOperations &first = results[0].estimate.training.best.operations;
+        for (const auto &[name, ms] :
+             {std::pair {"A", 1.0}, {"S", 2.0}, {"B", 3.0}, {"S", 4.0}, {"C", 5.0}})
+            first.add(op(name, ms));
+        StepOperations &second = results[1].estimate.training.best.operations;
+        for (const auto &[name, ms] :
+             {std::pair {"A", 1.0}, {"X", 1.0}, {"S", 2.0}, {"B", 3.0}, {"C", 5.0}})
+            second.add(op(name, ms));
+        const std::vector<OperationComparisonRow> rows = compareOperations(results);
+        QCOMPARE(rows.size(), std::size_t(6));
+        const char *order[] = {"total", "A", "X", "S", "B", "C"};
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            QCOMPARE(rows[i].label, std::string(order[i]));
+        QVERIFY(std::abs(*rows[3].values[0] - 6.0) < 1e-9);
+        QVERIFY(!rows[2].values[0].has_value());
+    }
+
     void tablesShowEachRowInAReadableUnit()
     {
         const auto row = [](const std::string &unit, std::vector<std::optional<double>> values) {
