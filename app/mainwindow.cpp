@@ -24,6 +24,7 @@
 
 #include "model/catalog/catalogpaths.h"
 #include "model/plan/planio.h"
+#include "model/planning/simulationsummary.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -162,6 +163,13 @@ void MainWindow::connectComparison()
             [this](const model::ScenarioComparison &comparison) {
                 m_comparisonCurrent = true;
                 m_comparisonView->showComparison(comparison);
+                const auto &queue = comparison.scenarios.empty()
+                    ? std::optional<model::PortfolioSimulation> {}
+                    : comparison.scenarios.front().queue;
+                m_queueText = queue && queue->ok()
+                    ? QString::fromStdString(model::portfolioSummaryText(*queue))
+                    : QString();
+                showPlanQueue();
                 auto waiting = std::move(m_waitingForComparison);
                 m_waitingForComparison.clear();
                 for (const auto &then : waiting)
@@ -241,6 +249,7 @@ void MainWindow::connectEstimate()
     connect(m_controller, &views::PlanEstimateController::estimateReady, this,
             [this](const model::PlanEstimate &estimate) {
                 m_summary->showEstimate(estimate);
+                showPlanQueue();
                 // The Properties form's "searched" dimensions show what the search chose.
                 m_properties->showSearchedLayout(estimate.hasTraining && estimate.training.found
                                                      ? std::optional(estimate.training.best.config)
@@ -521,6 +530,27 @@ void MainWindow::showUserGuide()
     }
     m_userGuide->show();
     m_userGuide->raise();
+}
+
+void MainWindow::showPlanQueue()
+{
+    const model::PortfolioPlan &portfolio = plan().portfolio;
+    if (portfolio.classes.empty() && portfolio.services.empty()) {
+        m_summary->showQueue({});
+        return;
+    }
+    if (m_comparisonCurrent && !m_queueText.isEmpty()) {
+        m_summary->showQueue(m_queueText);
+        return;
+    }
+    if (m_comparisonCurrent) {
+        m_summary->showQueue(tr("not simulated: see the Comparison tab"));
+        return;
+    }
+    // The queue is the comparison's simulation of the plan's jobs, off the GUI thread.
+    m_summary->showQueue(tr("simulating the jobs through the scheduler (Comparison tab)…"));
+    if (!m_comparison->isRunning())
+        m_comparisonTimer.start();
 }
 
 void MainWindow::compareNow()

@@ -164,6 +164,11 @@ private:
     bool m_firstRunLayout = false; ///< no saved window state: size the docks on first show
     QDockWidget *m_comparisonDock = nullptr;
     bool m_comparisonCurrent = false;
+    /** The baseline's simulated queue from the last comparison (empty: none or not yet). */
+    QString m_queueText;
+    /** Shows the plan's queue in the Estimate panel, starting the comparison that simulates it
+     * when it is not current. */
+    void showPlanQueue();
     std::vector<std::function<void(const model::ScenarioComparison &)>> m_waitingForComparison;
     QFutureWatcher<QString> m_exportWatcher;
     views::UserGuideDialog *m_userGuide = nullptr;

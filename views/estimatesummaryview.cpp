@@ -50,6 +50,12 @@ QString number(double value, int decimals)
     return QLocale().toString(value, 'f', decimals);
 }
 
+/** A count grouped in thousands whatever the locale: "5,462 x 42U", not "5462 x 42U". */
+QString grouped(long long count)
+{
+    return QString::fromStdString(model::groupedCount(count));
+}
+
 /** A signed error as a percentage with a sign on every value: "+4.8%", "-23.1%". */
 QString signedPercent(double fraction, int decimals)
 {
@@ -151,6 +157,27 @@ void EstimateSummaryView::showPending(const QString &message)
     m_tree->setEnabled(false);
     m_diagnosis->setEnabled(false);
     m_stepBar->setEnabled(false);
+}
+
+void EstimateSummaryView::showQueue(const QString &text)
+{
+    const QString title = tr("Queue (simulated)");
+    int billIndex = m_tree->topLevelItemCount();
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = m_tree->topLevelItem(i);
+        if (item->text(0) == title) {
+            delete m_tree->takeTopLevelItem(i);
+            --i;
+        } else if (item->text(0) == tr("Bill of materials")) {
+            billIndex = std::min(billIndex, i);
+        }
+    }
+    if (text.isEmpty())
+        return;
+    auto *section = new QTreeWidgetItem({title});
+    m_tree->insertTopLevelItem(std::min(billIndex, m_tree->topLevelItemCount()), section);
+    addRow(section, tr("Jobs and services"), text);
+    section->setExpanded(true);
 }
 
 void EstimateSummaryView::showError(const QString &message)
@@ -448,7 +475,7 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
     for (const model::RackUsage &rack : e.racks)
         addRow(powerSection, tr("Racks: %1").arg(QString::fromStdString(rack.groupName)),
                tr("%1 x %2, up to %3 nodes each, a full rack %4 of %5 kW")
-                   .arg(rack.racks)
+                   .arg(grouped(rack.racks))
                    .arg(QString::fromStdString(rack.rackName))
                    .arg(rack.nodesPerRack)
                    .arg(number(rack.wattsPerRack / units::kilo, 1),
@@ -457,17 +484,17 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
         addRow(powerSection, tr("Racks: network"),
                tr("%1 for the switches (one per row for its leaves and management switch, a "
                   "spine row; Data Hall tab)")
-                   .arg(e.networkCabinets));
+                   .arg(grouped(e.networkCabinets)));
     if (e.storageCabinets > 0)
         addRow(powerSection, tr("Racks: storage"),
                tr("%1 for the storage systems (in the spine row, or behind the compute rows)")
-                   .arg(e.storageCabinets));
+                   .arg(grouped(e.storageCabinets)));
     if (e.managementSwitches > 0)
         addRow(powerSection, tr("Management network"),
                (e.managementSwitches == 1
                     ? tr("%1 switch, %2 cables (every BMC and management port, out of band)")
                     : tr("%1 switches, %2 cables (every BMC and management port, out of band)"))
-                   .arg(e.managementSwitches)
+                   .arg(grouped(e.managementSwitches))
                    .arg(number(static_cast<double>(e.managementCables), 0)));
     if (e.storageCables > 0)
         addRow(powerSection, tr("Storage network"),

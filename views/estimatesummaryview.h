@@ -29,6 +29,12 @@ public:
     /** Marks the shown figures as out of date while a new estimate runs. */
     void showPending(const QString &message);
     void showError(const QString &message);
+    /**
+     * The plan's job portfolio through its scheduler, which the scenario comparison simulates:
+     * `text` is its summary (portfolioSummaryText) or, while it runs, what is under way. A
+     * section of its own, before the bill of materials; an empty text removes it.
+     */
+    void showQueue(const QString &text);
 
     QTreeWidget *tree() const { return m_tree; }
     /** The headline and, under it, the one-sentence diagnosis of the bottleneck. */

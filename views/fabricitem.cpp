@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fabricitem.h"
 
+#include "model/core/humantext.h"
+
 #include <QPainter>
 
 #include <algorithm>
@@ -42,7 +44,9 @@ void FabricItem::paintBody(QPainter *painter, const QRectF &area, double levelOf
         }
         painter->setPen(Qt::black);
         painter->drawText(bar.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                          QStringLiteral("%1 %2").arg(it->switches).arg(it->name));
+                          QStringLiteral("%1 %2")
+                              .arg(QString::fromStdString(model::groupedCount(it->switches)))
+                              .arg(it->name));
     }
 }
 

@@ -216,8 +216,8 @@ void PlanScene::addWorkloadAndFacilityCards(const model::Plan &plan)
     if (plan.workloadType == model::WorkloadType::Training) {
         title = tr("Training %1").arg(modelName(plan.trainingModelId));
         lines << tr("sequence %1, global batch %2")
-                     .arg(plan.training.seqLen)
-                     .arg(plan.training.globalBatch);
+                     .arg(QString::fromStdString(model::groupedCount(plan.training.seqLen)))
+                     .arg(QString::fromStdString(model::groupedCount(plan.training.globalBatch)));
         if (plan.training.tokens > 0)
             lines << tr("%1 tokens").arg(humanCount(plan.training.tokens));
         if (!plan.trainingDatasetId.empty())
@@ -225,8 +225,8 @@ void PlanScene::addWorkloadAndFacilityCards(const model::Plan &plan)
     } else if (plan.workloadType == model::WorkloadType::Inference) {
         title = tr("Serving %1").arg(modelName(plan.inference.modelId));
         lines << tr("%1 in / %2 out tokens")
-                     .arg(plan.inference.inputTokens)
-                     .arg(plan.inference.outputTokens);
+                     .arg(QString::fromStdString(model::groupedCount(plan.inference.inputTokens)))
+                     .arg(QString::fromStdString(model::groupedCount(plan.inference.outputTokens)));
         if (plan.inference.ratePerSecond)
             lines << tr("%1 requests/s").arg(*plan.inference.ratePerSecond);
         else if (plan.inference.offlineRequests)

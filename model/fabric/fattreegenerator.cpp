@@ -8,6 +8,8 @@
 // leaf / 4 spine, 3 SUs 24 / 16, 16 SUs 128 / 128 / 64 core).
 #include "model/fabric/fattreegenerator.h"
 
+#include "model/core/humantext.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -454,7 +456,7 @@ FabricGraph generateFatTree(const FatTreeParameters &p)
     if (full)
         graph.symmetryRepresentatives.push_back(graph.endpoints().front());
     graph.description = std::to_string(shape.tiers) + "-tier fat-tree, radix "
-        + std::to_string(p.radix) + ", " + std::to_string(endpoints) + " endpoints, leaf "
+        + std::to_string(p.radix) + ", " + groupedCount(endpoints) + " endpoints, leaf "
         + ratioText(down, up)
         + (shape.tiers >= 3
                ? ", spine " + ratioText(p.radix - shape.spineUpPorts, shape.spineUpPorts)
@@ -620,10 +622,9 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
     graph.description = std::to_string(shape.tiers) + "-tier rail-optimised fat-tree"
         + (p.multiPlane ? ", " + std::to_string(p.gpusPerNode) + " planes (one per rail)"
                         : std::string())
-        + ", radix " + std::to_string(p.radix) + ", " + std::to_string(p.nodes) + " nodes x "
-        + std::to_string(p.gpusPerNode) + " GPUs in " + std::to_string(units)
-        + " scalable units of " + std::to_string(p.nodesPerScalableUnit) + ", leaf "
-        + ratioText(down, up);
+        + ", radix " + std::to_string(p.radix) + ", " + groupedCount(p.nodes) + " nodes x "
+        + std::to_string(p.gpusPerNode) + " GPUs in " + groupedCount(units) + " scalable units of "
+        + std::to_string(p.nodesPerScalableUnit) + ", leaf " + ratioText(down, up);
     return graph;
 }
 

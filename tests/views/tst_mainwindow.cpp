@@ -3,6 +3,7 @@
 // the figures shown against the model's, and save screenshots into the build tree.
 #include "applicationicon.h"
 #include "catalogpalette.h"
+#include "comparisoncontroller.h"
 #include "estimatesummaryview.h"
 #include "mainwindow.h"
 #include "plandocument.h"
@@ -98,6 +99,35 @@ private:
     }
 
 private slots:
+    void sharedClusterShowsItsQueue()
+    {
+        // The shared-cluster sample is about its queue: the Estimate panel shows the scheduler
+        // simulation of its job portfolio (run with the scenario comparison, off the GUI
+        // thread), as the PDF's key figures do; it had shown only hardware, power and cost.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QSignalSpy compared(window.comparisonController(),
+                            &views::ComparisonController::comparisonReady);
+        QVERIFY(window.openPlan(
+            QStringLiteral(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json")));
+        QVERIFY(compared.wait(120000));
+        QCoreApplication::processEvents();
+        const QString queue
+            = findValue(window.summaryView()->tree(), QStringLiteral("Jobs and services"));
+        QVERIFY2(queue.contains(QStringLiteral("GPUs busy"))
+                     && queue.contains(QStringLiteral("p95 wait: ")),
+                 qPrintable(queue));
+        QVERIFY(
+            saveScreenshotsAtRow(window, QStringLiteral("Queue (simulated)"), "estimate-queue"));
+        // A plan without a portfolio has no such section.
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        QVERIFY(window.openPlan(
+            QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json")));
+        QVERIFY(ready.wait(60000));
+        QVERIFY(
+            findValue(window.summaryView()->tree(), QStringLiteral("Jobs and services")).isEmpty());
+    }
+
     void opensSampleAndShowsModelFigures()
     {
         app::MainWindow window(m_catalog);
