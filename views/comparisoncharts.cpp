@@ -18,6 +18,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <utility>
 
 namespace cp::views {
 
@@ -85,14 +86,16 @@ QValueAxis *valueAxis(const QString &title, double max)
 /**
  * An axis fitted to [low, high] with a margin, for scatter charts where the options differ by a
  * few per cent: an axis from zero would stack them on one spot. The title says it does not start
- * at zero.
+ * at zero. The margin is at least 1% of the values, so options a fraction of a per cent apart
+ * (18 s in a 2.1 h run) sit close together rather than across the whole chart.
  */
 QValueAxis *fittedAxis(const QString &title, double low, double high)
 {
     auto *axis = new QValueAxis;
     axis->setTitleText(title);
     const double span = high - low;
-    const double margin = span > 0 ? span * 0.15 : std::max(std::abs(high) * 0.05, 1e-9);
+    const double margin = span > 0 ? std::max(span * 0.15, std::abs(high) * 0.01)
+                                   : std::max(std::abs(high) * 0.05, 1e-9);
     axis->setRange(std::max(0.0, low - margin), high + margin);
     axis->applyNiceNumbers();
     // As many decimals as the tick step needs, so near-equal options get distinct labels
@@ -152,9 +155,26 @@ double valueOr0(const model::ScenarioComparison &c, const char *key, std::size_t
 }
 
 /** Bars for `barKey` on the left axis and a line for `lineKey` on the right one. */
+/** The unit `key`'s row reads in at its scale (inReadableUnit: a two-hour run in h, not 0.084
+ * days) and the factor from its canonical unit; the canonical unit where no value tells. */
+std::pair<QString, double> readableUnit(const model::ScenarioComparison &c, const char *key)
+{
+    for (const model::ComparisonRow &row : c.rows) {
+        if (row.key != key)
+            continue;
+        const model::ComparisonRow readable = model::inReadableUnit(row);
+        for (std::size_t i = 0; i < row.values.size() && i < readable.values.size(); ++i)
+            if (row.values[i] && readable.values[i] && *row.values[i] != 0)
+                return {QString::fromStdString(readable.unit),
+                        *readable.values[i] / *row.values[i]};
+        return {QString::fromStdString(row.unit), 1.0};
+    }
+    return {QString(), 1.0};
+}
+
 QChart *barAndLineChart(const model::ScenarioComparison &c, int highlight, const QString &title,
-                        const char *barKey, const QString &barTitle, const char *lineKey,
-                        const QString &lineTitle, double lineScale)
+                        const char *barKey, const QString &barTitle, double barScale,
+                        const char *lineKey, const QString &lineTitle, double lineScale)
 {
     QChart *chart = newChart(title);
     auto *bars = new QBarSeries;
@@ -163,12 +183,14 @@ QChart *barAndLineChart(const model::ScenarioComparison &c, int highlight, const
     auto *line = new QLineSeries;
     line->setName(lineTitle);
     line->setPointsVisible(true);
+    // A single scenario's point must show: the default marker is a speck.
+    line->setMarkerSize(9.0);
     line->setColor(QColor(0xe0, 0x6c, 0x1f));
     double barMax = 0;
     double lineMax = 0;
     auto *categories = new QBarCategoryAxis;
     for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
-        const double bar = valueOr0(c, barKey, i);
+        const double bar = valueOr0(c, barKey, i) * barScale;
         const double value = valueOr0(c, lineKey, i) * lineScale;
         *set << bar;
         line->append(static_cast<double>(i), value);
@@ -184,6 +206,8 @@ QChart *barAndLineChart(const model::ScenarioComparison &c, int highlight, const
     line->attachAxis(categories);
     QValueAxis *left = valueAxis(barTitle, barMax);
     QValueAxis *right = valueAxis(lineTitle, lineMax);
+    // One grid, the left axis's: the right one's ticks fall elsewhere and drew a second grid.
+    right->setGridLineVisible(false);
     chart->addAxis(left, Qt::AlignLeft);
     chart->addAxis(right, Qt::AlignRight);
     bars->attachAxis(left);
@@ -488,21 +512,25 @@ QList<QChart *> comparisonCharts(const model::ScenarioComparison &c, int highlig
         }
         const bool millions = costMax >= units::mega;
         const bool thousands = !millions && costMax >= units::kilo;
+        // The wall time in the unit the table gives it: a two-hour run in hours.
+        const auto [wallUnit, wallScale] = readableUnit(c, "wall_days");
         if (wallMax > 0)
-            charts.append(barAndLineChart(c, highlight,
-                                          QObject::tr("Wall time to train and run cost"),
-                                          "wall_days", QObject::tr("Days"), "run_cost_usd",
-                                          millions        ? QObject::tr("Run cost (M USD)")
-                                              : thousands ? QObject::tr("Run cost (k USD)")
-                                                          : QObject::tr("Run cost (USD)"),
-                                          millions        ? 1.0 / units::mega
-                                              : thousands ? 1.0 / units::kilo
-                                                          : 1.0));
+            charts.append(barAndLineChart(
+                c, highlight, QObject::tr("Wall time to train and run cost"), "wall_days",
+                QObject::tr("Wall time (%1)")
+                    .arg(wallUnit.isEmpty() ? QStringLiteral("days") : wallUnit),
+                wallScale, "run_cost_usd",
+                millions        ? QObject::tr("Run cost (M USD)")
+                    : thousands ? QObject::tr("Run cost (k USD)")
+                                : QObject::tr("Run cost (USD)"),
+                millions        ? 1.0 / units::mega
+                    : thousands ? 1.0 / units::kilo
+                                : 1.0));
     }
     if (inference && !training)
         charts.append(barAndLineChart(c, highlight,
                                       QObject::tr("Cost per million output tokens and TTFT"),
-                                      "cost_per_m_output_usd", QObject::tr("USD per M tokens"),
+                                      "cost_per_m_output_usd", QObject::tr("USD per M tokens"), 1.0,
                                       "ttft_ms", QObject::tr("TTFT p95 (ms)"), 1.0));
     // Facility power in kW, or in MW from 10 MW up (a 2.3 GW campus is not "2e+06 kW"); a
     // campus's every building, as the table gives it.
