@@ -237,6 +237,11 @@ DataPathEstimate estimateDataPath(const DataPathInputs &in)
     if (worse.stallFraction > 0)
         result.advice
             = adviceFor(worse.limitingStage, result.storageSystemsNeeded, in.storageSystems);
+    // A first epoch that stalls while the node caches fill costs a run of many epochs little:
+    // say that the advice is for it alone, not an alarm for the run.
+    if (!result.advice.empty() && result.stallFraction < 0.01 && result.warm.stallFraction <= 0)
+        result.advice = "only the first epoch waits, while the node caches fill; to spare it, "
+            + result.advice;
     return result;
 }
 

@@ -125,6 +125,15 @@ private slots:
         QCOMPARE(e.warm.stallFraction, 0.0);
         QCOMPARE(e.warm.limitingStage, std::string("CPU decode"));
         QVERIFY(closeRelative(e.stallFraction, 1.0 - 1.0 / 1.15));
+        // Over 1,000 epochs the first one's wait is (2.5 + 999) / 1,000 = 1.0015, a 0.15% stall
+        // of the run: the advice says it is for that epoch alone.
+        in.epochs = 1000;
+        e = estimateDataPath(in);
+        QVERIFY(closeRelative(e.stallFraction, 1.0 - 1000.0 / 1001.5));
+        QVERIFY2(e.advice.starts_with("only the first epoch waits, while the node caches fill; "
+                                      "to spare it, add storage systems (3 instead of 1)"),
+                 e.advice.c_str());
+        in.epochs = 0;
         // A 25 GB cache holds a quarter: later epochs read 75% from storage, so the ops stage
         // runs 2.5 x 0.75 = 1.875 busy and they wait 1 - 1/1.875 = 46.67%.
         in.localCacheBytesPerNode = 25e9;
