@@ -1031,16 +1031,23 @@ std::string TrainingEstimator::noShapeReason() const
     const auto largest = [](const std::vector<int> &values) {
         return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
     };
+    // A degree the job fixes is named as given ("TP 3"), not as a bound ("TP at most 3").
+    const auto degree = [&](const char *name, const std::vector<int> &values) {
+        return std::string(name) + (values.size() == 1 ? " " : " at most ")
+            + std::to_string(largest(values));
+    };
     const long long modelParallel = 1LL * largest(space.tensorParallel)
         * largest(space.pipelineStages) * largest(space.contextParallel);
+    const std::optional<int> dp = m_job.constraints.dp;
+    if (dp && m_job.globalBatch % *dp != 0)
+        return "DP " + std::to_string(*dp) + " does not divide the global batch of "
+            + groupedCount(m_job.globalBatch) + " sequences";
     return groupedCount(m_cluster.gpus)
         + " GPUs must be TP x PP x CP x DP with DP dividing the global batch of "
-        + groupedCount(m_job.globalBatch) + ", TP at most "
-        + std::to_string(largest(space.tensorParallel)) + ", PP at most "
-        + std::to_string(largest(space.pipelineStages)) + " and CP at most "
-        + std::to_string(largest(space.contextParallel)) + " (so at most "
-        + groupedCount(modelParallel) + " GPUs per replica), and no such product is "
-        + groupedCount(m_cluster.gpus)
+        + groupedCount(m_job.globalBatch) + ", " + degree("TP", space.tensorParallel) + ", "
+        + degree("PP", space.pipelineStages) + " and " + degree("CP", space.contextParallel)
+        + " (so at most " + groupedCount(modelParallel)
+        + " GPUs per replica), and no such product is " + groupedCount(m_cluster.gpus)
         + ": a larger global batch or a GPU count these divide would run";
 }
 

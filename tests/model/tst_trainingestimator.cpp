@@ -1917,10 +1917,25 @@ private slots:
         job.globalBatch = 1;
         const TrainingSearchResult result = TrainingEstimator(job, dgxH100(256)).search();
         QVERIFY(!result.found);
-        QVERIFY2(result.reason.find("global batch of 1, TP at most 8, PP at most 2 and CP at most "
-                                    "1 (so at most 16 GPUs per replica)")
+        QVERIFY2(result.reason.find("global batch of 1, TP at most 8, PP at most 2 and CP 1 (so "
+                                    "at most 16 GPUs per replica)")
                      != std::string::npos,
                  result.reason.c_str());
+        // A degree the job fixes is named as given: TP 3 was "TP at most 3".
+        job.globalBatch = 8;
+        job.constraints.tp = 3;
+        const TrainingSearchResult fixedTp = TrainingEstimator(job, dgxH100(8)).search();
+        QVERIFY(!fixedTp.found);
+        QVERIFY2(fixedTp.reason.find(", TP 3, PP at most") != std::string::npos,
+                 fixedTp.reason.c_str());
+        // A DP that cannot divide the batch says so.
+        job.constraints.tp.reset();
+        job.constraints.dp = 7;
+        const TrainingSearchResult fixedDp = TrainingEstimator(job, dgxH100(8)).search();
+        QVERIFY(!fixedDp.found);
+        QVERIFY2(fixedDp.reason.find("DP 7 does not divide the global batch of 8 sequences")
+                     != std::string::npos,
+                 fixedDp.reason.c_str());
     }
 
     void searchSkipsInterleavesThePipelineCannotRun()
