@@ -930,7 +930,10 @@ QTreeWidgetItem *EstimateSummaryView::addBillAndWarnings(QTreeWidget *tree,
                    .arg(line.count)
                    .arg(number(line.unitPriceUsd, 0), number(line.totalUsd(), 0)));
     if (!e.warnings.empty()) {
-        auto *warnings = new QTreeWidgetItem(tree, {tr("Warnings")});
+        // First in the panel: an impossible or over-limit design is the first thing to read,
+        // not a row under the bill of materials.
+        auto *warnings = new QTreeWidgetItem({tr("Warnings")});
+        tree->insertTopLevelItem(0, warnings);
         for (const std::string &warning : e.warnings)
             addRow(warnings, tr("Warning"), QString::fromStdString(warning));
     }

@@ -309,6 +309,26 @@ private slots:
                  qPrintable(row));
     }
 
+    void warningsComeFirst()
+    {
+        // Four 10.2 kW DGX H100 in a 40 kW rack: over its limit, a warning. It heads the
+        // Estimate panel rather than following the bill of materials at its foot.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(
+            QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json")));
+        model::Plan plan = window.plan();
+        plan.nodeGroups[0].nodesPerRack = 4;
+        QSignalSpy ready(window.controller(), &views::PlanEstimateController::estimateReady);
+        window.document()->edit(plan, QStringLiteral("Four servers a rack"));
+        QVERIFY(ready.wait(60000));
+        QTreeWidget *tree = window.summaryView()->tree();
+        QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("Warnings"));
+        QVERIFY2(tree->topLevelItem(0)->child(0)->text(1).contains(QStringLiteral("40.8 kW")),
+                 qPrintable(tree->topLevelItem(0)->child(0)->text(1)));
+        window.document()->undoStack()->setClean();
+    }
+
     void checkpointsWithoutStorageAreSaidToBeImpossible()
     {
         // The sample without its storage: no "0 s to write, every 0 min" and a 99% goodput, but
