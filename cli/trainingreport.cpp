@@ -14,7 +14,10 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e,
 {
     Table table({"figure", "value"});
     table.addRow({"layout", model::layoutDescription(e.config)});
-    table.addRow({"step time", format("%.3f s", e.stepSeconds)});
+    // Under a second in milliseconds: a tiny model's step is not "0.000 s".
+    table.addRow({"step time",
+                  e.stepSeconds >= 1.0 ? format("%.3f s", e.stepSeconds)
+                                       : format("%.4g ms", 1e3 * e.stepSeconds)});
     table.addRow({"throughput", format("%.4g tokens/s", e.tokensPerSecond)});
     table.addRow(
         {"model TFLOP/s per GPU", format("%.1f", e.modelFlopsPerSecondPerGpu / units::tera)});
@@ -38,7 +41,7 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e,
                       + format("%.1f GiB", e.memory.reservedBytes / units::gibi)});
     if (e.trainingSeconds > 0) {
         table.addRow({"training time (no failures)", model::humanDuration(e.trainingSeconds)});
-        table.addRow({"GPU-hours (no failures)", format("%.4g", e.gpuHours)});
+        table.addRow({"GPU-hours (no failures)", model::threeDigits(e.gpuHours)});
     }
     table.addRow({"bottleneck", e.bottleneck});
     std::string text = table.render();
@@ -48,10 +51,13 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e,
     text += "\n";
 
     const model::StepBreakdown &b = e.breakdown;
-    Table breakdown({"step breakdown", "seconds", "share"});
+    // A step under a second is broken down in milliseconds, so its parts are not all 0.0000.
+    const bool milliseconds = e.stepSeconds < 1.0;
+    Table breakdown({"step breakdown", milliseconds ? "ms" : "seconds", "share"});
     auto row = [&](const char *name, double seconds) {
-        breakdown.addRow(
-            {name, format("%.4f", seconds), format("%.1f%%", 100 * seconds / e.stepSeconds)});
+        breakdown.addRow({name,
+                          milliseconds ? format("%.4f", 1e3 * seconds) : format("%.4f", seconds),
+                          format("%.1f%%", 100 * seconds / e.stepSeconds)});
     };
     row("compute (GEMM, attention)", b.computeSeconds);
     row("memory-bound kernels", b.memoryBoundSeconds);
@@ -208,7 +214,7 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
         table.addRow(
             {"wall time (expected)",
              model::humanDuration(o.wallSeconds) + " with failures, restarts and checkpoints"});
-        table.addRow({"GPU-hours (expected)", format("%.4g", o.wallGpuHours)});
+        table.addRow({"GPU-hours (expected)", model::threeDigits(o.wallGpuHours)});
         table.addRow({"energy",
                       model::humanEnergy(o.energyMegawattHours * 3.6e9) + ", "
                           + model::humanUsd(o.electricityUsd) + " electricity"

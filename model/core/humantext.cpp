@@ -81,6 +81,12 @@ std::string humanDuration(double seconds)
     } else if (seconds >= 90) {
         value = seconds / 60;
         unit = "min";
+    } else if (seconds > 0 && seconds < 0.9995e-3) {
+        value = seconds * 1e6;
+        unit = "us";
+    } else if (seconds > 0 && seconds < 0.9995) {
+        value = seconds * 1e3;
+        unit = "ms";
     }
     // Three significant digits, without an exponent: 0.0452 s, 45.2 s, 452 s, 1,234 days.
     const int decimals = value >= 99.95 ? 0 : value >= 9.995 ? 1 : value >= 0.9995 ? 2 : 3;

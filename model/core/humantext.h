@@ -29,9 +29,10 @@ std::string slugOf(const std::string &text);
 std::string humanWait(double seconds);
 
 /**
- * A duration to three significant digits, for figures people compare: "45.2 s", "2.09 min",
- * "10.2 h", "3.50 days", "1,234 days" (minutes from 90 s, hours from 90 min, days from 48 h);
- * "-" for a negative or non-finite time.
+ * A duration to three significant digits, for figures people compare: "48.7 us", "45.2 ms",
+ * "45.2 s", "2.09 min", "10.2 h", "3.50 days", "1,234 days" (milliseconds under a second,
+ * microseconds under a millisecond, minutes from 90 s, hours from 90 min, days from 48 h); "-"
+ * for a negative or non-finite time.
  */
 std::string humanDuration(double seconds);
 

@@ -1421,6 +1421,18 @@ private slots:
                  table.out.constData());
     }
 
+    void aTinyStepReadsInMilliseconds()
+    {
+        // A 2-layer model of hidden 64 at 128 tokens steps in well under a millisecond: its step
+        // time and breakdown read in ms, not "0.000 s" over rows of 0.0000.
+        const Result tiny = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--layers", "2",
+                                 "--hidden", "64", "--heads", "2", "--vocab", "1000", "--seq-len",
+                                 "128", "--global-batch", "8", "--tokens", "1e9"});
+        QCOMPARE(tiny.status, 0);
+        QVERIFY2(!tiny.out.contains("0.000 s") && tiny.out.contains(" ms\n"), tiny.out.constData());
+        QVERIFY2(tiny.out.contains("step breakdown                ms"), tiny.out.constData());
+    }
+
     void trainSizesTheFabricWithTheNicsSwitch()
     {
         // 1,024 H100 on 400 GbE: the catalog's switch for it, an SN5600, has 128 ports of 400

@@ -173,7 +173,10 @@ private slots:
         QCOMPARE(humanDuration(84 * 3600.0), std::string("3.50 days"));
         QCOMPARE(humanDuration(1234.4 * 86400), std::string("1,234 days"));
         QCOMPARE(humanDuration(89.96), std::string("90.0 s"));
-        QCOMPARE(humanDuration(0.0452), std::string("0.045 s"));
+        QCOMPARE(humanDuration(0.0452), std::string("45.2 ms"));
+        QCOMPARE(humanDuration(4.87e-5), std::string("48.7 us"));
+        QCOMPARE(humanDuration(0.99949), std::string("999 ms"));
+        QCOMPARE(humanDuration(0.0), std::string("0.000 s"));
         QCOMPARE(humanDuration(std::nan("")), std::string("-"));
         // Three significant digits, grouped, never an exponent: 21,437.4 rounds to 21,437;
         // 99.96 rounds up to 100; 24.24 to 24.2; 1.214 to 1.21; 0.0035199 to 0.00352; a value
