@@ -347,18 +347,45 @@ void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDr
     std::vector<ScreenLabel> texts;
     painter->setPen(QPen(fill.darker(160), 0));
     painter->setBrush(fill);
+    // A few boxes too narrow for their labels, all saying the same ("32 NIC ports" under each of
+    // four leaves), get one label across them, "4 x 32 NIC ports": each its own overflowed the
+    // first box and hid the others'.
+    const bool few = boxes.size() <= 4;
+    QRectF narrowUnion;
+    int narrowCount = 0;
+    bool narrowAlike = true;
     for (const FabricDrawing::Box &box : boxes) {
         const QRectF rect(box.x, box.y, box.width, box.height);
         if (!rect.intersects(exposed))
             continue;
         painter->drawRect(rect);
-        // A label only where the box is wide enough on screen to hold it, or where there are
-        // so few boxes that it crowds nothing (a fleet's one group of servers under one leaf
-        // was an unnamed grey box).
-        const bool few = boxes.size() <= 4;
-        if (!box.text.empty()
-            && (few || box.width * lod > 7.0 * m_labelScale * static_cast<double>(box.text.size())))
+        if (box.text.empty())
+            continue;
+        // A label where the box is wide enough on screen to hold it, or where there are so few
+        // boxes that it crowds nothing (a fleet's one group of servers under one leaf was an
+        // unnamed grey box).
+        if (box.width * lod > 7.0 * m_labelScale * static_cast<double>(box.text.size())) {
             texts.push_back({rect.center(), QString::fromStdString(box.text)});
+        } else if (few) {
+            narrowAlike = narrowAlike
+                && (narrowCount == 0 || box.text == boxes[&box - boxes.data() - 1].text);
+            narrowUnion = narrowCount == 0 ? rect : narrowUnion.united(rect);
+            ++narrowCount;
+        }
+    }
+    if (narrowCount == 1 || (narrowCount > 1 && !narrowAlike)) {
+        for (const FabricDrawing::Box &box : boxes)
+            if (!box.text.empty()
+                && box.width * lod <= 7.0 * m_labelScale * static_cast<double>(box.text.size()))
+                texts.push_back({QRectF(box.x, box.y, box.width, box.height).center(),
+                                 QString::fromStdString(box.text)});
+    } else if (narrowCount > 1) {
+        const FabricDrawing::Box &first
+            = *std::find_if(boxes.begin(), boxes.end(),
+                            [](const FabricDrawing::Box &b) { return !b.text.empty(); });
+        texts.push_back(
+            {narrowUnion.center(),
+             QStringLiteral("%1 x %2").arg(narrowCount).arg(QString::fromStdString(first.text))});
     }
     drawScreenLabels(painter, texts, labelPixels(11), extent());
 }

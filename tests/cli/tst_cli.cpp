@@ -2109,6 +2109,17 @@ private slots:
         QVERIFY2(words.contains("leaf 0") && words.contains("32 NIC ports"),
                  words.left(3000).constData());
 
+        // The ViT sample's four leaves each serve 32 NIC ports, in boxes too narrow for the
+        // words: one label across the four, not one spilling over the first box.
+        const QString vitPdf = exportSamplePdf(QStringLiteral("h100-128-vit-imagenet-nfs.json"),
+                                               QStringLiteral("vit.pdf"));
+        QVERIFY(!vitPdf.isEmpty());
+        const QByteArray fabricPage = pdfText(vitPdf,
+                                              {QStringLiteral("-f"), QStringLiteral("4"),
+                                               QStringLiteral("-l"), QStringLiteral("4")})
+                                          .simplified();
+        QVERIFY2(fabricPage.contains("4 x 32 NIC ports"), fabricPage.left(2000).constData());
+
         // The million-GPU campus: its hardware, power and cost lines are one building's and say
         // so, and the run that failures outpace (a failure every 3 min against a 10 min
         // restart, planEstimateTextShowsTheRun) is said among the key figures, not only in the
