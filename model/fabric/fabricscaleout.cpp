@@ -23,10 +23,10 @@ FabricDesign fabricDesignForCluster(const ClusterDescription &cluster)
         p.nodes = cluster.nodesPerBuilding();
         p.gpusPerNode = nics;
         p.radix = cluster.switchPorts;
-        p.nodesPerScalableUnit = railNodesPerLeaf(cluster.switchPorts, cluster.oversubscription);
         p.leafOversubscription = cluster.oversubscription;
         p.multiPlane = cluster.multiPlane;
         p.rates = rates;
+        p.nodesPerScalableUnit = railNodesPerLeafWithFewestSwitches(p);
     } else {
         design.topology = FabricTopology::FatTree;
         auto &p = design.fatTree;

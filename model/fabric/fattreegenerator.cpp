@@ -640,6 +640,27 @@ FabricHardwareCount fabricHardwareCount(const FatTreeParameters &p)
     return count;
 }
 
+int railNodesPerLeafWithFewestSwitches(const RailFatTreeParameters &p)
+{
+    const int most = railNodesPerLeaf(p.radix, p.leafOversubscription);
+    int best = most;
+    long long bestSwitches = std::numeric_limits<long long>::max();
+    for (int down = most; down >= 1; --down) {
+        RailFatTreeParameters candidate = p;
+        candidate.nodesPerScalableUnit = down;
+        try {
+            const long long switches = fabricHardwareCount(candidate).switches;
+            if (switches < bestSwitches) {
+                bestSwitches = switches;
+                best = down;
+            }
+        } catch (const FabricParameterError &) {
+            // More units than the tiers join: a smaller unit fits no better.
+        }
+    }
+    return best;
+}
+
 FabricHardwareCount fabricHardwareCount(const RailFatTreeParameters &p)
 {
     const RailLayout layout = railLayout(p);

@@ -86,4 +86,13 @@ int upPortsForOversubscription(int radix, double oversubscription);
  */
 int railNodesPerLeaf(int radix, double oversubscription);
 
+/**
+ * Nodes per scalable unit (per rail leaf) for `p`'s nodes at its oversubscription: of the unit
+ * sizes a leaf serves (up to railNodesPerLeaf), the one that needs the fewest switches, the
+ * largest among equals. The spines are a divisor of a leaf's up ports: 128 nodes of 8 rails at
+ * 2:1 on radix 64 took 42 nodes a unit, 21 up ports and 21 spines (53 switches, more than
+ * non-blocking's 48), where 32 a unit with 16 up need 8 (40).
+ */
+int railNodesPerLeafWithFewestSwitches(const RailFatTreeParameters &p);
+
 } // namespace cp::model

@@ -854,17 +854,23 @@ private slots:
     {
         // A rail leaf of d nodes at r:1 needs ceil(d / r) up ports: radix 64 at 2:1 serves 42
         // (42 + 21 = 63; 43 would need 22, 65 ports), radix 128 at 2:1 serves 85 (85 + 43),
-        // radix 64 at 3:1 48 (48 + 16) and at 1:1 32. The cluster's rail fabric is built with
-        // them, where 43 and 86 made `train --rail-optimised --oversubscription 2` refuse its
-        // own fabric.
+        // radix 64 at 3:1 48 (48 + 16) and at 1:1 32 (43 and 86 made `train --rail-optimised
+        // --oversubscription 2` refuse its own fabric).
         QCOMPARE(railNodesPerLeaf(64, 2.0), 42);
         QCOMPARE(railNodesPerLeaf(128, 2.0), 85);
         QCOMPARE(railNodesPerLeaf(64, 3.0), 48);
         QCOMPARE(railNodesPerLeaf(64, 1.0), 32);
+        // The cluster's rail fabric takes, of the unit sizes up to that, the one needing the
+        // fewest switches. 128 nodes x 8 rails at 2:1 on radix 64: units of 42 (4 units, 32
+        // leaves of 21 up ports) need spines a divisor of 21 of at least 32 x 21 / 64 = 10.5,
+        // 21: 53 switches, more than non-blocking's 48. Units of 32 (4 units, 32 leaves of 16
+        // up) need at least 8 spines, a divisor of 16: 40 switches, the fewest (units of 40 and
+        // 20 up need 10 spines, 42; of 36 and 18 up, 9 spines, 41).
         const ClusterDescription cluster = fatTreeCluster(
             {.nodes = 128, .oversubscription = 2.0, .switchPorts = 64, .railOptimised = true});
         const FabricDesign design = fabricDesignForCluster(cluster);
-        QCOMPARE(design.railFatTree.nodesPerScalableUnit, 42);
+        QCOMPARE(design.railFatTree.nodesPerScalableUnit, 32);
+        QCOMPARE(fabricHardwareCount(design.railFatTree).switches, 40LL);
         QCOMPARE(generateFabric(design).endpoints().size(), std::size_t(1024));
     }
 
