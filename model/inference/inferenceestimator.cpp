@@ -763,23 +763,28 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
     batches.push_back(limit);
     const double rate = *m_job.ratePerSecond;
     std::optional<InferenceEstimate> best;
-    std::string why = "no batch size meets the latency targets";
+    // Why no batch serves the rate: the smallest batch's reason, the least constrained (a larger
+    // batch's TPOT over the target said "even at batch 1 ..." of a batch 1 that met it).
+    std::string why;
+    const auto refuse = [&why](std::string reason) {
+        if (why.empty())
+            why = std::move(reason);
+    };
     for (int b : batches) {
         InferenceEstimate e = estimateAtBatch(b);
         limits.applyTo(e);
         if (m_job.tpotP95Seconds && e.tpotSeconds > *m_job.tpotP95Seconds) {
-            why = "even at batch 1 the time per output token is "
-                + formatNumber("%.1f ms", 1e3 * estimateAtBatch(1).tpotSeconds)
-                + ", above the target";
+            refuse("at batch " + std::to_string(b) + " the time per output token is "
+                   + formatNumber("%.1f ms", 1e3 * e.tpotSeconds) + ", above the target");
             continue;
         }
         if (m_job.ttftP95Seconds && e.prefillSeconds >= *m_job.ttftP95Seconds) {
-            why = "the prompt's prefill alone takes "
-                + formatNumber("%.1f ms", 1e3 * e.prefillSeconds) + ", above the TTFT target";
+            refuse("the prompt's prefill alone takes "
+                   + formatNumber("%.1f ms", 1e3 * e.prefillSeconds) + ", above the TTFT target");
             continue;
         }
         if (auto unmet = provisionReplicas(e, b, rate)) {
-            why = *unmet;
+            refuse(*unmet);
             continue;
         }
         finishCosts(e);
@@ -795,9 +800,9 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
         limits.applyTo(e);
         withdrawFleet(e);
         e.meetsTargets = false;
-        e.reason = why;
+        e.reason = why.empty() ? "no batch size meets the latency targets" : why;
         e.bottleneck = "latency";
-        e.bottleneckExplanation = why;
+        e.bottleneckExplanation = e.reason;
         return e;
     }
     // The next batch tried, where the chosen one is not the largest the replica runs.

@@ -455,6 +455,28 @@ private slots:
                              "nor is a multiple of them"));
     }
 
+    void anUnservedRateGivesTheSmallestBatchsReason()
+    {
+        // Llama 3 70B INT4 on one H100 with 2,000-token prompts under a 300 ms p95 TTFT: the
+        // prompt's prefill alone takes about 400 ms at any batch, so that is the reason. The
+        // larger batches, whose time per output token also misses the 50 ms target, had set the
+        // reason last: "even at batch 1 the time per output token is 16.9 ms, above the
+        // target", of a batch 1 that met it.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-3-70b");
+        job.weightPrecision = Precision::INT4;
+        job.inputTokens = 2000;
+        job.outputTokens = 200;
+        job.ratePerSecond = 50;
+        job.ttftP95Seconds = 0.300;
+        job.tpotP95Seconds = 0.050;
+        const InferenceSetup setup = oneH100();
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(!e.meetsTargets);
+        QVERIFY2(e.reason.starts_with("the prompt's prefill alone takes "), e.reason.c_str());
+        QVERIFY2(e.reason.ends_with(" ms, above the TTFT target"), e.reason.c_str());
+    }
+
     void aRateBeyondAMillionReplicasIsRefused()
     {
         // A billion requests a second of Llama 3 8B: one H100 serves some hundreds a second at
