@@ -138,7 +138,8 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
         table.addRow({"TTFT p50 / p95 / p99",
                       format("%.1f", e.ttftP50Seconds * 1e3)
                           + format(" / %.1f", e.ttftSeconds * 1e3)
-                          + format(" / %.1f ms", e.ttftP99Seconds * 1e3)});
+                          + format(" / %.1f ms", e.ttftP99Seconds * 1e3)
+                          + (model::ttftTailText(e).empty() ? "" : ": " + model::ttftTailText(e))});
     else
         table.addRow({e.offlineJob ? "TTFT once its wave starts" : "TTFT",
                       format("%.1f ms", e.ttftSeconds * 1e3)});

@@ -834,8 +834,11 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
     else
         addRow(section, tr("TTFT p50 / p95 / p99"),
                tr("%1 / %2 / %3 ms")
-                   .arg(number(inf.ttftP50Seconds * 1e3, 1), number(inf.ttftSeconds * 1e3, 1),
-                        number(inf.ttftP99Seconds * 1e3, 1)));
+                       .arg(number(inf.ttftP50Seconds * 1e3, 1), number(inf.ttftSeconds * 1e3, 1),
+                            number(inf.ttftP99Seconds * 1e3, 1))
+                   + (model::ttftTailText(inf).empty() ? QString()
+                                                       : QStringLiteral(": ")
+                              + QString::fromStdString(model::ttftTailText(inf))));
     // What no engine beats on this replica (ServingFloor): how far above it the estimate lies.
     if (const std::string floor = model::servingFloorText(inf); !floor.empty())
         addRow(section, tr("Floor (no engine is faster)"), QString::fromStdString(floor));

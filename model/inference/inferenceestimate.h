@@ -184,4 +184,12 @@ struct InferenceEstimate
     std::optional<CapacityWithinLimits> capacityWithinLimits;
 };
 
+/**
+ * Why a sized fleet's TTFT p99 stands far above its p95 (more than twice it): the fleet is sized
+ * for the p95 target, and the p99 request waits for a free slot at its replica, each replica
+ * queueing what is routed to it at random (an M/M/c queue each, InferenceEstimator). Empty
+ * otherwise.
+ */
+std::string ttftTailText(const InferenceEstimate &estimate);
+
 } // namespace cp::model

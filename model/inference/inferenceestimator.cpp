@@ -57,6 +57,15 @@ double computePeak(const GpuSpec &gpu, Precision weights)
 
 } // namespace
 
+std::string ttftTailText(const InferenceEstimate &e)
+{
+    if (!(e.utilisation > 0) || !(e.ttftP99Seconds > 2.0 * e.ttftSeconds))
+        return {};
+    return "the p99 request waits for a free slot at its replica: requests are routed to "
+           "replicas at random, each queueing its own (a router that picks the least-loaded "
+           "replica waits less)";
+}
+
 double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRate, int slots,
                                   double quantile)
 {

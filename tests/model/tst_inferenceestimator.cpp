@@ -405,6 +405,16 @@ private slots:
         QVERIFY2(e.replicas > 150, qPrintable(QString::number(e.replicas)));
         QVERIFY(e.replicas * e.requestsPerSecondPerReplica >= 50.0);
         QVERIFY(e.ttftSeconds <= 0.410);
+        // Sized for its p95, such a fleet leaves the p99 request waiting for a free slot at its
+        // replica; when that puts p99 over twice p95 the estimate says why.
+        QCOMPARE(ttftTailText(e).empty(), !(e.ttftP99Seconds > 2.0 * e.ttftSeconds));
+        InferenceEstimate tail;
+        tail.utilisation = 0.6;
+        tail.ttftSeconds = 0.392;
+        tail.ttftP99Seconds = 3.696;
+        QVERIFY(ttftTailText(tail).find("routed to replicas at random") != std::string::npos);
+        tail.ttftP99Seconds = 0.7;
+        QVERIFY(ttftTailText(tail).empty());
 
         // The same rule over rates and targets: a fleet that meets its targets carries its
         // rate; one that cannot is refused, never sized at one replica.
