@@ -73,7 +73,10 @@ QString gpuCount(int gpus)
 QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &name, const QString &value)
 {
     auto *item = new QTreeWidgetItem(parent, {name, value});
-    item->setToolTip(0, name); // whole, where the narrow column elides it
+    // Whole, where a column elides it: the name column is narrow, and at 1366 x 768 a long value
+    // (the TTFT percentiles' reason, a warning) runs past the panel's edge.
+    item->setToolTip(0, name);
+    item->setToolTip(1, value);
     return item;
 }
 
