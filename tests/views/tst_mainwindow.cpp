@@ -117,6 +117,11 @@ private slots:
         QVERIFY2(queue.contains(QStringLiteral("GPUs busy"))
                      && queue.contains(QStringLiteral("p95 wait: ")),
                  qPrintable(queue));
+        // A value too long for the panel at 1366 x 768 reads whole on hover.
+        const auto rows = window.summaryView()->tree()->findItems(
+            QStringLiteral("Jobs and services"), Qt::MatchExactly | Qt::MatchRecursive, 0);
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first()->toolTip(1), queue);
         QVERIFY(
             saveScreenshotsAtRow(window, QStringLiteral("Queue (simulated)"), "estimate-queue"));
         // A plan without a portfolio has no such section.
