@@ -37,14 +37,22 @@ void NodeGroupItem::paintBody(QPainter *painter, const QRectF &area, double leve
         const QRectF rack(area.left() + r * (width + gap), area.top(), width, area.height() - 14);
         painter->setBrush(QColor(0x37, 0x47, 0x4f));
         painter->drawRect(rack);
-        if (levelOfDetail < 0.8)
-            continue; // slots only when they can be seen
         // One slot per server at its rack units (the rack's height is its U count).
         const int inRack = (r == m_racks - 1 && m_racks * m_nodesPerRack > m_nodes)
             ? m_nodes - (m_racks - 1) * m_nodesPerRack
             : m_nodesPerRack;
         const double unit = rack.height() / m_rackUnits;
         painter->setBrush(QColor(0x81, 0xc7, 0x84));
+        if (levelOfDetail < 0.8) {
+            // Too small for slots (a card fitted at 1366 x 768): the servers' units as one
+            // block, so a full rack does not look empty.
+            const double filled = std::min(rack.height(), inRack * m_nodeUnits * unit);
+            painter->setPen(Qt::NoPen);
+            painter->drawRect(
+                QRectF(rack.left() + 2, rack.bottom() - filled, rack.width() - 4, filled));
+            painter->setPen(QPen(QColor(0x55, 0x55, 0x55), 1));
+            continue;
+        }
         for (int n = 0; n < inRack; ++n) {
             const double top = rack.bottom() - (n + 1) * m_nodeUnits * unit;
             if (top < rack.top())

@@ -34,9 +34,12 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
+#include <QGraphicsScene>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPainter>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -130,6 +133,36 @@ private slots:
         QVERIFY2(metrics.horizontalAdvance(fitted) <= width, qPrintable(fitted));
         QVERIFY(fitted.startsWith(QStringLiteral("16 of ")));
         QCOMPARE(group.racksCaption(metrics, 1000), full);
+    }
+
+    void racksShowTheirServersWhenZoomedOut()
+    {
+        // Two 42U racks of three 8U servers (six servers). Zoomed in, each server is a green
+        // slot; at half scale (a card fitted at 1366 x 768) the slots were left out and the
+        // racks looked empty: their servers' units now show as one green block.
+        const auto greenPixels = [](double scale) {
+            QGraphicsScene scene;
+            auto *group = new views::NodeGroupItem(QStringLiteral("group:0"),
+                                                   QStringLiteral("compute"), {}, 2, 3, 6, 42, 8);
+            scene.addItem(group);
+            const QRectF source = scene.itemsBoundingRect();
+            QImage image((source.size() * scale).toSize(), QImage::Format_ARGB32);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            scene.render(&painter, QRectF(QPointF(0, 0), source.size() * scale), source);
+            painter.end();
+            // Right of the card's accent stripe, which is green too.
+            int green = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = static_cast<int>(10 * scale); x < image.width(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    // The servers' green (0x81c784), not the card's darker green border.
+                    green += c.green() > 185 && c.red() < 160 && c.blue() < 160 ? 1 : 0;
+                }
+            return green;
+        };
+        QVERIFY(greenPixels(1.0) > 0);
+        QVERIFY2(greenPixels(0.5) > 0, "the racks look empty at half scale");
     }
 
     void dropServersThenUndoRedo()
