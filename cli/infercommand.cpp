@@ -136,10 +136,10 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       "serves"});
     else if (e.utilisation > 0)
         table.addRow({"TTFT p50 / p95 / p99",
-                      format("%.1f", e.ttftP50Seconds * 1e3)
-                          + format(" / %.1f", e.ttftSeconds * 1e3)
-                          + format(" / %.1f ms", e.ttftP99Seconds * 1e3)
-                          + (model::ttftTailText(e).empty() ? "" : ": " + model::ttftTailText(e))});
+                      model::withReason(format("%.1f", e.ttftP50Seconds * 1e3)
+                                            + format(" / %.1f", e.ttftSeconds * 1e3)
+                                            + format(" / %.1f ms", e.ttftP99Seconds * 1e3),
+                                        model::ttftTailText(e))});
     else
         table.addRow({e.offlineJob ? "TTFT once its wave starts" : "TTFT",
                       format("%.1f ms", e.ttftSeconds * 1e3)});
@@ -379,10 +379,6 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                     const std::string &precision, const ServingSite &site, std::ostream &out)
 {
     const model::Catalog &catalog = site.catalog;
-    const auto run = [&](const model::InferenceJob &sized, const std::string &gpu,
-                         const std::string &node, model::Precision weights) {
-        return site.estimate(sized, gpu, node, weights);
-    };
     // Every GPU with a node type, every precision it computes in: the cheapest that fits and
     // meets the targets.
     struct Option
@@ -414,7 +410,7 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
             for (int size : replicaSizes(a, job, catalog.node(node).gpusPerNode)) {
                 model::InferenceJob sized = job;
                 sized.gpusPerReplica = size;
-                const auto [setup, e] = run(sized, id, node, weights);
+                const auto [setup, e] = site.estimate(sized, id, node, weights);
                 // A layout the server cannot hold does not fit.
                 if (e.fits && e.meetsTargets && (!best || cost(e) < cost(*best)))
                     best = e;

@@ -189,11 +189,11 @@ std::string planRunText(const model::PlanEstimate &e)
                   format("%.2f interruptions per day", r.interruptionsPerDay) + ", job MTBF "
                       + model::humanWait(r.mtbfSeconds) + ", restart "
                       + model::humanWait(r.restartSeconds)});
-    table.addRow(
-        {"goodput",
-         r.goodput > 0 ? format("%.3g%% of wall time is useful work", 100 * r.goodput)
-                 + (model::lowGoodputText(r).empty() ? "" : ": " + model::lowGoodputText(r))
-                       : "0%: the run never finishes: " + model::runNeverFinishesText(r)});
+    table.addRow({"goodput",
+                  r.goodput > 0 ? model::withReason(
+                      format("%.3g%% of wall time is useful work", 100 * r.goodput),
+                      model::lowGoodputText(r))
+                                : "0%: the run never finishes: " + model::runNeverFinishesText(r)});
     // What the data loader needs of storage, network and CPUs, and the GPUs' wait for it.
     if (e.trainingRun.dataPath.present)
         addDataPathRows(table, e.trainingRun.dataPath);

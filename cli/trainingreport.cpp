@@ -23,8 +23,8 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e,
         {"model TFLOP/s per GPU", format("%.1f", e.modelFlopsPerSecondPerGpu / units::tera)});
     table.addRow(
         {"hardware TFLOP/s per GPU", format("%.1f", e.hardwareFlopsPerSecondPerGpu / units::tera)});
-    const std::string mfuNote = model::mfuConventionNote(e);
-    table.addRow({"MFU", format("%.1f%%", 100 * e.mfu) + (mfuNote.empty() ? "" : ": " + mfuNote)});
+    table.addRow(
+        {"MFU", model::withReason(format("%.1f%%", 100 * e.mfu), model::mfuConventionNote(e))});
     table.addRow(
         {"exposed communication", format("%.1f%% of the step", 100 * e.commExposedFraction)});
     table.addRow({"pipeline bubble (p-1)/(v*m)", format("%.3f", e.bubbleFraction)});
@@ -55,8 +55,7 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e,
     const bool milliseconds = e.stepSeconds < 1.0;
     Table breakdown({"step breakdown", milliseconds ? "ms" : "seconds", "share"});
     auto row = [&](const char *name, double seconds) {
-        breakdown.addRow({name,
-                          milliseconds ? format("%.4f", 1e3 * seconds) : format("%.4f", seconds),
+        breakdown.addRow({name, format("%.4f", (milliseconds ? 1e3 : 1.0) * seconds),
                           format("%.1f%%", 100 * seconds / e.stepSeconds)});
     };
     row("compute (GEMM, attention)", b.computeSeconds);
@@ -195,8 +194,8 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
     table.addRow(
         {"goodput",
          r.goodput > 0 || r.checkpointsWritable
-             ? format("%.3g%% of wall time is useful work", 100 * r.goodput)
-                 + (model::lowGoodputText(r).empty() ? "" : ": " + model::lowGoodputText(r))
+             ? model::withReason(format("%.3g%% of wall time is useful work", 100 * r.goodput),
+                                 model::lowGoodputText(r))
              : std::string("none: without checkpoints the run practically "
                            "never finishes")});
     table.addRow({"data feed",

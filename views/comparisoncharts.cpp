@@ -154,7 +154,6 @@ double valueOr0(const model::ScenarioComparison &c, const char *key, std::size_t
     return 0.0;
 }
 
-/** Bars for `barKey` on the left axis and a line for `lineKey` on the right one. */
 /** The unit `key`'s row reads in at its scale (inReadableUnit: a two-hour run in h, not 0.084
  * days) and the factor from its canonical unit; the canonical unit where no value tells. */
 std::pair<QString, double> readableUnit(const model::ScenarioComparison &c, const char *key)
@@ -172,6 +171,8 @@ std::pair<QString, double> readableUnit(const model::ScenarioComparison &c, cons
     return {QString(), 1.0};
 }
 
+/** Bars for `barKey` (times `barScale`) on the left axis and a line for `lineKey` (times
+ * `lineScale`) on the right one. */
 QChart *barAndLineChart(const model::ScenarioComparison &c, int highlight, const QString &title,
                         const char *barKey, const QString &barTitle, double barScale,
                         const char *lineKey, const QString &lineTitle, double lineScale)

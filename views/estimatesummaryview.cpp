@@ -50,6 +50,12 @@ QString number(double value, int decimals)
     return QLocale().toString(value, 'f', decimals);
 }
 
+/** model::withReason for a figure the panel formats in its locale. */
+QString withReason(const QString &figure, const std::string &reason)
+{
+    return QString::fromStdString(model::withReason(figure.toStdString(), reason));
+}
+
 /** A count grouped in thousands whatever the locale: "5,462 x 42U", not "5462 x 42U". */
 QString grouped(long long count)
 {
@@ -534,11 +540,9 @@ void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEs
         addRow(section, tr("Model / hardware TFLOP/s per GPU"),
                tr("%1 / %2").arg(number(training.modelFlopsPerSecondPerGpu / units::tera, 1),
                                  number(training.hardwareFlopsPerSecondPerGpu / units::tera, 1)));
-        const std::string mfuNote = model::mfuConventionNote(training);
         addRow(section, tr("MFU"),
-               mfuNote.empty() ? tr("%1%").arg(number(100 * training.mfu, 1))
-                               : tr("%1%: %2").arg(number(100 * training.mfu, 1),
-                                                   QString::fromStdString(mfuNote)));
+               withReason(tr("%1%").arg(number(100 * training.mfu, 1)),
+                          model::mfuConventionNote(training)));
         addPublishedRunsRow(section, e.trainingPublishedRuns);
         addRow(section, tr("Memory per GPU"),
                tr("%1 of %2 GiB")
@@ -695,14 +699,12 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
                tr("%1 cannot be written: no storage on the fabric, so every "
                   "failure restarts the run from its start")
                    .arg(human(model::humanBytes(run.checkpointBytes))));
-    addRow(
-        section, tr("Goodput"),
-        r.goodput > 0 || r.checkpointsWritable
-            ? tr("%1% of wall time is useful work").arg(QLocale().toString(100 * r.goodput, 'g', 3))
-                + (model::lowGoodputText(r).empty()
-                       ? QString()
-                       : QStringLiteral(": ") + QString::fromStdString(model::lowGoodputText(r)))
-            : tr("none: without checkpoints the run practically never finishes"));
+    addRow(section, tr("Goodput"),
+           r.goodput > 0 || r.checkpointsWritable
+               ? withReason(tr("%1% of wall time is useful work")
+                                .arg(QLocale().toString(100 * r.goodput, 'g', 3)),
+                            model::lowGoodputText(r))
+               : tr("none: without checkpoints the run practically never finishes"));
     if (run.dataPath.present)
         addDataPathRows(section, run.dataPath);
     if (run.operations.wallSeconds > 0)
@@ -836,12 +838,11 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                tr("%1 ms").arg(number(inf.ttftSeconds * 1e3, 1)));
     else
         addRow(section, tr("TTFT p50 / p95 / p99"),
-               tr("%1 / %2 / %3 ms")
-                       .arg(number(inf.ttftP50Seconds * 1e3, 1), number(inf.ttftSeconds * 1e3, 1),
-                            number(inf.ttftP99Seconds * 1e3, 1))
-                   + (model::ttftTailText(inf).empty() ? QString()
-                                                       : QStringLiteral(": ")
-                              + QString::fromStdString(model::ttftTailText(inf))));
+               withReason(tr("%1 / %2 / %3 ms")
+                              .arg(number(inf.ttftP50Seconds * 1e3, 1),
+                                   number(inf.ttftSeconds * 1e3, 1),
+                                   number(inf.ttftP99Seconds * 1e3, 1)),
+                          model::ttftTailText(inf)));
     // What no engine beats on this replica (ServingFloor): how far above it the estimate lies.
     if (const std::string floor = model::servingFloorText(inf); !floor.empty())
         addRow(section, tr("Floor (no engine is faster)"), QString::fromStdString(floor));

@@ -347,13 +347,13 @@ void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDr
     std::vector<ScreenLabel> texts;
     painter->setPen(QPen(fill.darker(160), 0));
     painter->setBrush(fill);
-    // A few boxes too narrow for their labels, all saying the same ("32 NIC ports" under each of
-    // four leaves), get one label across them, "4 x 32 NIC ports": each its own overflowed the
-    // first box and hid the others'.
+    // A label where the box is wide enough on screen to hold it, or where there are so few boxes
+    // that it crowds nothing (a fleet's one group of servers under one leaf was an unnamed grey
+    // box). A few boxes too narrow for their labels, all saying the same ("32 NIC ports" under
+    // each of four leaves), get one label across them, "4 x 32 NIC ports": each its own
+    // overflowed the first box and hid the others'.
     const bool few = boxes.size() <= 4;
-    QRectF narrowUnion;
-    int narrowCount = 0;
-    bool narrowAlike = true;
+    std::vector<const FabricDrawing::Box *> narrow;
     for (const FabricDrawing::Box &box : boxes) {
         const QRectF rect(box.x, box.y, box.width, box.height);
         if (!rect.intersects(exposed))
@@ -361,31 +361,28 @@ void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDr
         painter->drawRect(rect);
         if (box.text.empty())
             continue;
-        // A label where the box is wide enough on screen to hold it, or where there are so few
-        // boxes that it crowds nothing (a fleet's one group of servers under one leaf was an
-        // unnamed grey box).
-        if (box.width * lod > 7.0 * m_labelScale * static_cast<double>(box.text.size())) {
+        if (box.width * lod > 7.0 * m_labelScale * static_cast<double>(box.text.size()))
             texts.push_back({rect.center(), QString::fromStdString(box.text)});
-        } else if (few) {
-            narrowAlike = narrowAlike
-                && (narrowCount == 0 || box.text == boxes[&box - boxes.data() - 1].text);
-            narrowUnion = narrowCount == 0 ? rect : narrowUnion.united(rect);
-            ++narrowCount;
-        }
+        else if (few)
+            narrow.push_back(&box);
     }
-    if (narrowCount == 1 || (narrowCount > 1 && !narrowAlike)) {
-        for (const FabricDrawing::Box &box : boxes)
-            if (!box.text.empty()
-                && box.width * lod <= 7.0 * m_labelScale * static_cast<double>(box.text.size()))
-                texts.push_back({QRectF(box.x, box.y, box.width, box.height).center(),
-                                 QString::fromStdString(box.text)});
-    } else if (narrowCount > 1) {
-        const FabricDrawing::Box &first
-            = *std::find_if(boxes.begin(), boxes.end(),
-                            [](const FabricDrawing::Box &b) { return !b.text.empty(); });
-        texts.push_back(
-            {narrowUnion.center(),
-             QStringLiteral("%1 x %2").arg(narrowCount).arg(QString::fromStdString(first.text))});
+    const auto rectOf = [](const FabricDrawing::Box *box) {
+        return QRectF(box->x, box->y, box->width, box->height);
+    };
+    const bool alike = std::all_of(narrow.begin(), narrow.end(), [&](const FabricDrawing::Box *b) {
+        return b->text == narrow.front()->text;
+    });
+    if (narrow.size() > 1 && alike) {
+        QRectF across = rectOf(narrow.front());
+        for (const FabricDrawing::Box *box : narrow)
+            across = across.united(rectOf(box));
+        texts.push_back({across.center(),
+                         QStringLiteral("%1 x %2")
+                             .arg(narrow.size())
+                             .arg(QString::fromStdString(narrow.front()->text))});
+    } else {
+        for (const FabricDrawing::Box *box : narrow)
+            texts.push_back({rectOf(box).center(), QString::fromStdString(box->text)});
     }
     drawScreenLabels(painter, texts, labelPixels(11), extent());
 }

@@ -16,6 +16,11 @@ std::string formatNumber(const char *format, double value)
     return buffer;
 }
 
+std::string withReason(std::string figure, const std::string &reason)
+{
+    return reason.empty() ? figure : figure + ": " + reason;
+}
+
 std::string groupedCount(long long value)
 {
     return groupThousands(std::to_string(value));

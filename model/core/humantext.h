@@ -8,6 +8,10 @@ namespace cp::model {
 /** One number printed with a printf `format` ("%.1f ms"): the model's explanations use it. */
 std::string formatNumber(const char *format, double value);
 
+/** `figure`, then ": " and `reason` where there is one: a figure with why it is what it is
+ * ("1.94% of wall time is useful work: a failure every 3 min against 10 min to restart"). */
+std::string withReason(std::string figure, const std::string &reason);
+
 /** A count as people read it: 1024 as "1,024", -2048000 as "-2,048,000". */
 std::string groupedCount(long long value);
 

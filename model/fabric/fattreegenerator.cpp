@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace cp::model {
 
@@ -337,6 +338,30 @@ struct FatTreeLayout
 };
 
 /**
+ * Of `candidates`, listed in the order preferred among equals, the one whose fabric
+ * `switchesOf` counts the fewest switches; a candidate the tiers cannot join (shapeFor's
+ * FabricParameterError) is passed over, and the first is kept when none fits.
+ */
+template<typename SwitchesOf>
+int withFewestSwitches(const std::vector<int> &candidates, SwitchesOf switchesOf)
+{
+    int best = candidates.front();
+    long long bestSwitches = std::numeric_limits<long long>::max();
+    for (const int candidate : candidates) {
+        try {
+            const long long switches = switchesOf(candidate);
+            if (switches < bestSwitches) {
+                bestSwitches = switches;
+                best = candidate;
+            }
+        } catch (const FabricParameterError &) {
+            // More leaves or units than the tiers join.
+        }
+    }
+    return best;
+}
+
+/**
  * A leaf's up ports for `p.endpoints` at its oversubscription: of the splits of the radix whose
  * down:up ratio is at most the one asked for (from `fewest` up ports, the floor of radix / (r + 1),
  * rounded up where that ratio would exceed it), the one that needs the fewest switches, and the
@@ -349,24 +374,17 @@ int leafUpPortsWithFewestSwitches(const FatTreeParameters &p, int fewest)
 {
     if (p.radix - fewest > p.leafOversubscription * fewest + 1e-9)
         ++fewest;
-    int best = fewest;
-    long long bestSwitches = std::numeric_limits<long long>::max();
-    for (int up = fewest; up <= p.radix / 2; ++up) {
+    std::vector<int> upPorts;
+    for (int up = fewest; up <= std::max(fewest, p.radix / 2); ++up)
+        upPorts.push_back(up);
+    return withFewestSwitches(upPorts, [&](int up) {
         const int down = p.radix - up;
         const long long leaves = ceilDiv(p.endpoints, down);
-        try {
-            const ClosShape shape = shapeFor(leaves, p.tiers, p.radix, up, p.spineOversubscription,
-                                             "endpoints", down);
-            const long long switches = switchTiersOf(leaves, shape).switches;
-            if (switches < bestSwitches) {
-                bestSwitches = switches;
-                best = up;
-            }
-        } catch (const FabricParameterError &) {
-            // Too many leaves for the tiers asked: a split with more up ports fits no better.
-        }
-    }
-    return best;
+        return switchTiersOf(leaves,
+                             shapeFor(leaves, p.tiers, p.radix, up, p.spineOversubscription,
+                                      "endpoints", down))
+            .switches;
+    });
 }
 
 FatTreeLayout fatTreeLayout(const FatTreeParameters &p)
@@ -642,23 +660,16 @@ FabricHardwareCount fabricHardwareCount(const FatTreeParameters &p)
 
 int railNodesPerLeafWithFewestSwitches(const RailFatTreeParameters &p)
 {
-    const int most = railNodesPerLeaf(p.radix, p.leafOversubscription);
-    int best = most;
-    long long bestSwitches = std::numeric_limits<long long>::max();
-    for (int down = most; down >= 1; --down) {
+    std::vector<int> unitSizes; // the largest first, preferred among equals
+    for (int down = railNodesPerLeaf(p.radix, p.leafOversubscription); down >= 1; --down)
+        unitSizes.push_back(down);
+    if (unitSizes.empty())
+        return railNodesPerLeaf(p.radix, p.leafOversubscription);
+    return withFewestSwitches(unitSizes, [&](int down) {
         RailFatTreeParameters candidate = p;
         candidate.nodesPerScalableUnit = down;
-        try {
-            const long long switches = fabricHardwareCount(candidate).switches;
-            if (switches < bestSwitches) {
-                bestSwitches = switches;
-                best = down;
-            }
-        } catch (const FabricParameterError &) {
-            // More units than the tiers join: a smaller unit fits no better.
-        }
-    }
-    return best;
+        return fabricHardwareCount(candidate).switches;
+    });
 }
 
 FabricHardwareCount fabricHardwareCount(const RailFatTreeParameters &p)

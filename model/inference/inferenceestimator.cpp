@@ -7,7 +7,6 @@
 #include "model/inference/inferencestep.h"
 #include "model/inference/offlinejob.h"
 #include "model/inference/servingfloor.h"
-#include "model/training/gemmefficiency.h"
 #include "model/training/transformershape.h"
 
 #include <algorithm>
@@ -429,10 +428,8 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
         * shape.decodeAttendedKeys(s.inputTokens, s.outputTokens)
         * decodeAttentionFlopsPerKey(s.replica) / p;
     const Precision sixteenBit = gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
-    const double rows = std::max(1.0, b);
-    const double gemmFraction = mixedInput(gpu, m_job.weightPrecision)
-        ? mixedInputGemmEfficiency(gpu, Precision::BF16, rows, shape.hidden, shape.ffn / t)
-        : gemmEfficiency(gpu, Precision::BF16, rows, shape.hidden, shape.ffn / t);
+    const double gemmFraction = servingGemmEfficiency(
+        gpu, m_job.weightPrecision, Precision::BF16, std::max(1.0, b), shape.hidden, shape.ffn / t);
     e.decodeComputeSeconds = p
         * (gemmFlops / (computePeak(gpu, m_job.weightPrecision) * gemmFraction)
            + attentionFlops / (gpu.peakFlopsPerSecond(sixteenBit) * gpu.attentionPeakFraction));
@@ -731,10 +728,13 @@ std::optional<std::string> InferenceEstimator::provisionReplicas(InferenceEstima
         return "at batch " + std::to_string(batch) + " the p95 TTFT is "
             + formatNumber("%.1f ms", 1e3 * beforeQueue(0.95))
             + " before any wait for a free slot, above the target";
-    const double fewest = std::ceil(rate / mu * 1.0000001);
-    if (!(fewest <= maxReplicas))
+    const auto tooMany = [batch] {
         return "at batch " + std::to_string(batch) + " the rate needs more than "
             + groupedCount(maxReplicas) + " replicas";
+    };
+    const double fewest = std::ceil(rate / mu * 1.0000001);
+    if (!(fewest <= maxReplicas))
+        return tooMany();
     for (int replicas = std::max(1, static_cast<int>(fewest)); replicas <= maxReplicas;
          ++replicas) {
         const double rho = rate / replicas / mu;
@@ -759,8 +759,7 @@ std::optional<std::string> InferenceEstimator::provisionReplicas(InferenceEstima
             return std::nullopt;
         }
     }
-    return "at batch " + std::to_string(batch) + " the rate needs more than "
-        + groupedCount(maxReplicas) + " replicas";
+    return tooMany();
 }
 
 InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &limits) const

@@ -43,10 +43,9 @@ public:
                  double rateShare = 1.0)
     {
         const double flops = 2.0 * m_rows * n * k;
-        const double rows = groupRows > 0 ? groupRows : m_rows;
-        const double efficiency = mixedInput(m_gpu, m_replica.weightPrecision)
-            ? mixedInputGemmEfficiency(m_gpu, m_compute, rows, n, k, rateShare)
-            : gemmEfficiency(m_gpu, m_compute, rows, n, k, rateShare);
+        const double efficiency
+            = servingGemmEfficiency(m_gpu, m_replica.weightPrecision, m_compute,
+                                    groupRows > 0 ? groupRows : m_rows, n, k, rateShare);
         const double computeSeconds = flops / (m_gpu.peakFlopsPerSecond(m_compute) * efficiency);
         // Its bytes at the rate a GEMM of few rows streams its weights, which is below an
         // element-wise kernel's (GpuSpec::gemmWeightStreamingFraction).
@@ -300,15 +299,14 @@ Precision computePrecision(const GpuSpec &gpu, Precision weights)
     return weights;
 }
 
-bool mixedInput(const GpuSpec &gpu, Precision weights)
+double servingGemmEfficiency(const GpuSpec &gpu, Precision weights, Precision compute, double rows,
+                             double n, double k, double rateShare)
 {
-    return bytesPerElement(weights) < bytesPerElement(computePrecision(gpu, weights));
-}
-
-/** Rows padded to the MMA tile, at the large-GEMM fraction for the weight matrix's size. */
-double mixedInputGemmEfficiency(const GpuSpec &gpu, Precision compute, double rows, double n,
-                                double k, double rateShare)
-{
+    const bool mixedInput
+        = bytesPerElement(weights) < bytesPerElement(computePrecision(gpu, weights));
+    if (!mixedInput)
+        return gemmEfficiency(gpu, compute, rows, n, k, rateShare);
+    // Rows padded to the MMA tile, at the large-GEMM fraction for the weight matrix's size.
     const double weightSize = 2.0 / (1.0 / n + 1.0 / k);
     const double sizeEfficiency = rateShare * gpu.gemmPeakFractionFor(compute) * weightSize
         / (weightSize + rateShare * gpu.gemmHalfPerformanceDimFor(compute));

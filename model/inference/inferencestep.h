@@ -15,24 +15,21 @@ namespace cp::model {
  */
 Precision computePrecision(const GpuSpec &gpu, Precision weights);
 
-/** Whether `weights` are stored in fewer bytes than the GPU's tensor cores compute them in
- * (weight-only INT4; FP8 or INT8 on a GPU without that peak): a mixed-input GEMM. */
-bool mixedInput(const GpuSpec &gpu, Precision weights);
-
 /**
- * Efficiency of a mixed-input GEMM of `rows` x n x k: weights dequantised in registers on the way
- * to tensor cores computing in `compute`. Such kernels are built to stay bound by their weight
- * stream up to batches of 16-32 tokens, near the ideal speed-up of the bytes saved (Frantar et al.,
- * "MARLIN: Mixed-Precision Auto-Regressive Parallel Inference on Large Language Models",
- * arXiv:2408.11743, 2024; its README: "near-ideal ~4x speedups up to batchsizes of 16-32
- * tokens"). Their compute is the tensor cores' on rows padded to the MMA tile (16 rows: the
+ * Efficiency of a weight GEMM of `rows` x n x k on tensor cores computing in `compute` with
+ * `weights` stored as they are: the GEMM curve (gemmEfficiency), or, where the weights are stored
+ * in fewer bytes than the tensor cores compute in (weight-only INT4; FP8 or INT8 on a GPU without
+ * that peak), a mixed-input GEMM's. Those dequantise in registers and are built to stay bound by
+ * their weight stream up to batches of 16-32 tokens, near the ideal speed-up of the bytes saved
+ * (Frantar et al., "MARLIN: Mixed-Precision Auto-Regressive Parallel Inference on Large Language
+ * Models", arXiv:2408.11743, 2024; its README: "near-ideal ~4x speedups up to batchsizes of 16-32
+ * tokens"): their compute is the tensor cores' on rows padded to the MMA tile (16 rows: the
  * m16n8k16 shape of the 16-bit mma.sync, NVIDIA PTX ISA), at the large-GEMM fraction for the
- * weight matrix's size. The GEMM curve's fall at few rows (gemmEfficiency) describes 16-bit
- * kernels streaming 16-bit weights; charged to a 4-bit stream, it would make it as slow as the
- * 16-bit one.
+ * weight matrix's size. The curve's fall at few rows describes 16-bit kernels streaming 16-bit
+ * weights; charged to a 4-bit stream, it would make it as slow as the 16-bit one.
  */
-double mixedInputGemmEfficiency(const GpuSpec &gpu, Precision compute, double rows, double n,
-                                double k, double rateShare = 1.0);
+double servingGemmEfficiency(const GpuSpec &gpu, Precision weights, Precision compute, double rows,
+                             double n, double k, double rateShare = 1.0);
 
 /** What the serving step model needs to know about one replica. */
 struct ServingReplica

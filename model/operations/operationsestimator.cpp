@@ -14,8 +14,6 @@ double checkpointIntervalSeconds(double checkpointSeconds, double mtbfSeconds)
 {
     if (!(checkpointSeconds > 0) || !(mtbfSeconds > 0))
         return 0.0;
-    if (std::isinf(mtbfSeconds))
-        return mtbfSeconds;
     if (checkpointSeconds >= 2.0 * mtbfSeconds)
         return mtbfSeconds;
     const double ratio = checkpointSeconds / (2.0 * mtbfSeconds);

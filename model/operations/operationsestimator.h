@@ -99,8 +99,8 @@ struct ReliabilityEstimate
  * Towards Scalable Asynchronous Checkpointing of Deep Learning Models", CCGrid 2020; PyTorch
  * Distributed Checkpoint's async_save): each checkpoint stops training for `copySeconds`, and
  * is durable only after its `drainSeconds` write, which must end before the next one starts.
- * Daly's interval on the copy, at least the drain; a failure loses half an interval plus the
- * drain in flight: goodput = 1 - copy / tau - (tau / 2 + drain + R) / M.
+ * Daly's interval on the copy, at least the drain; a failure also loses the drain in flight, so
+ * goodput is checkpointGoodput's with the copy for C and R + drain for the restart.
  */
 double asyncCheckpointIntervalSeconds(double copySeconds, double drainSeconds, double mtbfSeconds);
 

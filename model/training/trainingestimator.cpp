@@ -623,11 +623,6 @@ TrainingEstimator::layerActivations(const ParallelConfig &c) const
     return layer;
 }
 
-/**
- * The FLOPs a layer's recomputation repeats per token: the whole forward under full
- * recomputation; under selective, the attention core, the dense MLP's GEMMs and the latent
- * up-projections of the modules it names (norms and activations are memory-bound, no FLOPs).
- */
 double TrainingEstimator::executedAttentionCoreFlopsPerToken() const
 {
     // A fused (flash) kernel skips the key blocks a query cannot see: a decoder's query attends
@@ -639,6 +634,11 @@ double TrainingEstimator::executedAttentionCoreFlopsPerToken() const
     return 4.0 * m_shape.attendedKeysPerQuery(m_job.seqLen) * m_shape.attentionWidth();
 }
 
+/**
+ * The FLOPs a layer's recomputation repeats per token: the whole forward under full
+ * recomputation; under selective, the attention core, the dense MLP's GEMMs and the latent
+ * up-projections of the modules it names (norms and activations are memory-bound, no FLOPs).
+ */
 double TrainingEstimator::recomputedLayerFlopsPerToken(const ParallelConfig &c) const
 {
     const TransformerShape &shape = m_shape;

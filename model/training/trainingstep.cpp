@@ -225,10 +225,12 @@ private:
         double backwardSeconds = 0;
     };
     StagePasses stagePasses() const;
-    double stageMicrobatchSeconds(double p2pSeconds) const;
-    /** A microbatch's pipeline sends on the stage timed: exposed and hidden seconds. */
-    std::pair<double, double> microbatchSendSeconds() const;
-    void addStepOperations(TrainingEstimate &result, double p2pSeconds, double hiddenP2pSeconds);
+    double stageMicrobatchSeconds() const;
+    /** A microbatch's pipeline sends on the stage timed, whose passes are `passes`: exposed and
+     * hidden seconds. */
+    std::pair<double, double> microbatchSendSeconds(const StagePasses &passes) const;
+    void addStepOperations(TrainingEstimate &result, const StagePasses &passes, double p2pSeconds,
+                           double hiddenP2pSeconds);
     void addDataParallel(TrainingEstimate &result, double stageForward, double stageBackward);
     void addHostOffload(TrainingEstimate &result, double layerForwardSeconds,
                         double layerBackwardSeconds);
@@ -656,10 +658,10 @@ StepAssembler::StagePasses StepAssembler::stagePasses() const
 }
 
 /** One microbatch through the busiest stage, forward, backward and what recompute repeats. */
-double StepAssembler::stageMicrobatchSeconds(double p2pSeconds) const
+double StepAssembler::stageMicrobatchSeconds() const
 {
     const StagePasses passes = stagePasses();
-    return passes.forwardSeconds + passes.backwardSeconds + p2pSeconds;
+    return passes.forwardSeconds + passes.backwardSeconds;
 }
 
 /**
@@ -669,7 +671,7 @@ double StepAssembler::stageMicrobatchSeconds(double p2pSeconds) const
  * while the next chunk computes, so only what outlasts a chunk's forward (or backward) pass
  * shows.
  */
-std::pair<double, double> StepAssembler::microbatchSendSeconds() const
+std::pair<double, double> StepAssembler::microbatchSendSeconds(const StagePasses &passes) const
 {
     if (m_config.pp <= 1)
         return {0.0, 0.0};
@@ -677,7 +679,6 @@ std::pair<double, double> StepAssembler::microbatchSendSeconds() const
     const double chunks = m_config.interleave;
     if (chunks <= 1 || !m_job.framework.pipelineSendOverlap)
         return {2.0 * chunks * send, 0.0};
-    const StagePasses passes = stagePasses();
     const double exposed = std::max(0.0, send - passes.forwardSeconds / chunks)
         + std::max(0.0, send - passes.backwardSeconds / chunks);
     return {chunks * exposed, chunks * (2.0 * send - exposed)};
@@ -699,13 +700,13 @@ void StepAssembler::paceWithBusiestStage()
     setStage(PipelineEnd::Last);
     if (m_config.pp <= 1 || !hasUnevenStages(m_config))
         return;
-    double busiest = stageMicrobatchSeconds(0.0);
+    double busiest = stageMicrobatchSeconds();
     PipelineEnd pace = PipelineEnd::Last;
     for (PipelineEnd end : {PipelineEnd::First, PipelineEnd::Middle}) {
         if (end == PipelineEnd::Middle && m_config.pp < 3)
             continue; // two stages are a first and a last
         setStage(end);
-        const double seconds = stageMicrobatchSeconds(0.0);
+        const double seconds = stageMicrobatchSeconds();
         if (seconds > busiest) {
             busiest = seconds;
             pace = end;
@@ -938,8 +939,10 @@ void LayerCostBuilder::build()
 void StepAssembler::assemble(TrainingEstimate &result)
 {
     result.operations.count = 0;
-    const auto [p2pSeconds, hiddenP2pSeconds] = microbatchSendSeconds();
-    addStepOperations(result, p2pSeconds, hiddenP2pSeconds);
+    // The stage's passes, once: the sends hide behind them and the bubble is made of them.
+    const StagePasses passes = stagePasses();
+    const auto [p2pSeconds, hiddenP2pSeconds] = microbatchSendSeconds(passes);
+    addStepOperations(result, passes, p2pSeconds, hiddenP2pSeconds);
 }
 
 /**
@@ -966,8 +969,8 @@ double StepAssembler::pipelineSendSeconds() const
     return send;
 }
 
-void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSeconds,
-                                      double hiddenP2pSeconds)
+void StepAssembler::addStepOperations(TrainingEstimate &result, const StagePasses &passes,
+                                      double p2pSeconds, double hiddenP2pSeconds)
 {
     const double m = microbatches;
     double stageForward = 0, stageBackward = 0;
@@ -1020,8 +1023,8 @@ void StepAssembler::addStepOperations(TrainingEstimate &result, double p2pSecond
         sends.hiddenSeconds = m * hiddenP2pSeconds;
         result.operations.add(sends);
         StepOperation bubble {"pipeline bubble", OperationKind::PipelineBubble};
-        bubble.seconds
-            = (m_config.pp - 1.0) / m_config.interleave * stageMicrobatchSeconds(p2pSeconds);
+        bubble.seconds = (m_config.pp - 1.0) / m_config.interleave
+            * (passes.forwardSeconds + passes.backwardSeconds + p2pSeconds);
         result.operations.add(bubble);
     }
     addDataParallel(result, stageForward, stageBackward);
