@@ -248,6 +248,7 @@ int runCatalogExport(CliContext &context, const ParsedArguments &parsed, std::os
     if (parsed.positional.size() != 2)
         throw UsageError("usage: catalog export FILE.json");
     const std::string &file = parsed.positional[1];
+    refuseToOverwriteInputs("catalog export", file, {context.databasePath});
     const model::Catalog &catalog = context.catalog();
     model::writeFileAtomically(file, catalog.toDocument().dump(2) + "\n");
     if (parsed.has("json"))

@@ -37,6 +37,14 @@ private:
 /** Options every subcommand accepts. */
 std::vector<OptionSpec> withCommonOptions(std::vector<OptionSpec> specs);
 
+/**
+ * Refuses (UsageError, exit 2) to write `option`'s ("--pdf") `output` where it is one of the files
+ * being read (the plan, the catalog database), through any path or link to it: `export p.json --pdf
+ * p.json` would put a PDF where the plan was.
+ */
+void refuseToOverwriteInputs(const std::string &option, const std::string &output,
+                             const std::vector<std::string> &inputs);
+
 int runCatalogCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out);
 int runPlanCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out);
 int runTrainCommand(CliContext &context, const std::vector<std::string> &args, std::ostream &out);

@@ -122,6 +122,10 @@ int runExportCommand(CliContext &context, const std::vector<std::string> &args, 
         throw UsageError("nothing to export: give --pdf FILE, --csv FILE, --bom-csv FILE, "
                          "--cable-schedule FILE, --netbox DIR and/or --slurm DIR");
     const std::string &path = a.positional[0];
+    for (const char *option : {"pdf", "csv", "bom-csv", "cable-schedule", "netbox", "slurm"})
+        if (auto output = a.value(option))
+            refuseToOverwriteInputs(std::string("--") + option, *output,
+                                    {path, context.databasePath});
     const model::Catalog &catalog = context.catalog();
     const model::Plan plan = model::loadPlan(path, &catalog);
     if (a.has("cable-schedule") || a.has("netbox"))

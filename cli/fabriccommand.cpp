@@ -11,6 +11,8 @@
 #include "model/planning/estimatejson.h"
 #include "model/planning/planworstfailure.h"
 
+#include <algorithm>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -137,7 +139,9 @@ std::vector<OptionSpec> fabricOptions()
         {"spine-oversubscription", true, "spine down:up ratio, 3 tiers (default 1)"},
         {"nodes", true, "rail-fat-tree: GPU servers"},
         {"gpus-per-node", true, "rail-fat-tree: GPUs (rails) per server (default 8)"},
-        {"su-nodes", true, "rail-fat-tree: servers per scalable unit (default 32)"},
+        {"su-nodes", true,
+         "rail-fat-tree: servers per scalable unit (default: the size that needs the fewest "
+         "switches)"},
         {"a", true, "dragonfly routers per group"},
         {"p", true, "dragonfly endpoints per router"},
         {"h", true, "dragonfly global links per router"},
@@ -187,7 +191,7 @@ void setDesignParameters(model::FabricDesign &design, const ParsedArguments &a,
         auto &p = design.railFatTree;
         p.radix = radix.value_or(sw.ports);
         p.gpusPerNode = a.integer("gpus-per-node", -big, big).value_or(8);
-        p.nodesPerScalableUnit = a.integer("su-nodes", -big, big).value_or(32);
+        p.nodesPerScalableUnit = a.integer("su-nodes", -big, big).value_or(0);
         if (p.gpusPerNode < 1)
             throw model::FabricParameterError("--gpus-per-node must be positive");
         p.nodes = a.integer("nodes", -big, big)
@@ -223,12 +227,21 @@ model::FabricFailures failuresFromArguments(const ParsedArguments &a,
     if (auto list = a.value("fail-switch"))
         for (const std::string &label : splitList(*list, ','))
             failures.vertices.push_back(model::findVertex(graph, label));
+    // A pair listed k times loses k of its parallel cables, as a plan's failed_links does.
+    std::map<std::pair<std::string, std::string>, std::size_t> listed;
     if (auto list = a.value("fail-link"))
         for (const std::string &pair : splitList(*list, ',')) {
             const auto ends = splitList(pair, ':');
             if (ends.size() != 2)
                 throw UsageError("--fail-link takes A:B label pairs, not \"" + pair + "\"");
-            failures.links.push_back(model::findLink(graph, ends[0], ends[1]));
+            const std::vector<std::size_t> cables = model::findLinks(graph, ends[0], ends[1]);
+            const std::size_t times = ++listed[std::minmax(ends[0], ends[1])];
+            if (times > cables.size())
+                throw model::FabricParameterError(
+                    "--fail-link lists " + ends[0] + ":" + ends[1] + " " + std::to_string(times)
+                    + " times; only " + std::to_string(cables.size())
+                    + (cables.size() == 1 ? " cable joins them" : " cables join them"));
+            failures.links.push_back(cables[times - 1]);
         }
 
     return failures;
@@ -304,6 +317,10 @@ int runFabricCommand(CliContext &context, const std::vector<std::string> &args, 
     // Wide ranges here: the generators check the real limits and explain them (exit 3).
     constexpr int big = 1 << 30;
     const auto endpoints = a.integer("endpoints", -big, big);
+    if (endpoints && *endpoints < 1)
+        throw InfeasibleError("invalid fabric: endpoints must be positive, not "
+                              + std::to_string(*endpoints)
+                              + " (leave --endpoints out for the largest fat-tree of the tiers)");
     const auto radix = a.integer("radix", -big, big);
     const auto tiers = a.integer("tiers", -big, big);
     const auto oversubscription = a.number("oversubscription", -1e9, 1e9);

@@ -271,7 +271,7 @@ model::InferenceJob inferenceJobFromArguments(const ParsedArguments &a)
     job.outputTokens = *a.integer("output-tokens", 1, 1 << 24);
     job.batch = a.integer("batch", 1, 1 << 20);
     job.maxBatch = a.integer("max-batch", 1, 1 << 20);
-    job.ratePerSecond = a.number("rate", 1e-9, 1e12);
+    job.ratePerSecond = a.number("rate", 1e-6, 1e12);
     job.replicas = a.integer("replicas", 1, 1 << 20);
     job.offlineRequests = offlineRequestsFromArguments(a);
     if (job.offlineRequests && job.ratePerSecond)

@@ -41,6 +41,18 @@ std::vector<OptionSpec> withCommonOptions(std::vector<OptionSpec> specs)
     return specs;
 }
 
+void refuseToOverwriteInputs(const std::string &option, const std::string &output,
+                             const std::vector<std::string> &inputs)
+{
+    for (const std::string &input : inputs) {
+        std::error_code error;
+        if (!input.empty() && std::filesystem::equivalent(output, input, error))
+            throw UsageError(option + " " + output + " is " + input
+                             + ", which this command reads: writing there would replace it; "
+                               "give another file");
+    }
+}
+
 } // namespace cp::cli
 
 namespace {

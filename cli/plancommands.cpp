@@ -283,10 +283,7 @@ std::string renderComparison(const model::ScenarioComparison &c)
         text += note + "\n";
     for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
         const model::ScenarioResult &s = c.scenarios[i];
-        text += "\n" + s.name
-            + (i < c.dominated.size() && !c.paretoPoints.empty() && c.dominated[i]
-                   ? " (dominated on cost and time)"
-                   : "")
+        text += "\n" + s.name + (c.dominatedOnPlane(i) ? " (dominated on cost and time)" : "")
             + ":\n";
         for (const std::string &change : s.changes)
             text += "  " + change + "\n";
@@ -317,8 +314,10 @@ nlohmann::json comparisonToJson(const model::ScenarioComparison &c)
         nlohmann::json entry = {{"name", s.name}, {"changes", s.changes}, {"ok", s.ok}};
         if (!s.ok)
             entry["error"] = s.error;
-        if (i < c.dominated.size() && !c.paretoPoints.empty())
-            entry["pareto_dominated"] = static_cast<bool>(c.dominated[i]);
+        // null where the scenario has no point on the time-cost plane to rank.
+        entry["pareto_dominated"] = i < c.paretoPoints.size() && c.paretoPoints[i]
+            ? nlohmann::json(c.dominatedOnPlane(i))
+            : nlohmann::json(nullptr);
         doc["scenarios"].push_back(std::move(entry));
     }
     doc["rows"] = nlohmann::json::array();
@@ -457,7 +456,7 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
          "simulate: also write the jobs as they ran to FILE (Standard Workload Format)"},
         {"trace", true,
          "simulate: replay FILE (Standard Workload Format, or sacct --parsable2 with JobID, "
-         "Submit, Start, End and AllocTRES) instead of the portfolio"},
+         "Submit, Start, End and AllocTRES) instead of the portfolio's job classes"},
     });
     const ParsedArguments a = parseArguments(args, specs, "plan");
     const std::string synopsis = "clusterplanner-cli plan estimate|compare|simulate PLAN.json\n"
@@ -477,6 +476,13 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
         throw UsageError("usage: plan " + sub + " PLAN.json");
     const model::Catalog &catalog = context.catalog();
     const std::string &path = a.positional[1];
+    // A sweep's --out may be the plan itself (its scenarios added in place); the rest may not.
+    for (const char *option : {"csv", "trace-out"})
+        if (auto output = a.value(option))
+            refuseToOverwriteInputs(std::string("--") + option, *output,
+                                    {path, context.databasePath, a.value("trace").value_or("")});
+    if (auto output = a.value("out"))
+        refuseToOverwriteInputs("--out", *output, {context.databasePath});
     const model::Plan plan = model::loadPlan(path, &catalog);
     if (sub == "simulate")
         return runPlanSimulate(a, plan, catalog, out);

@@ -6,6 +6,8 @@
 
 #include "model/core/atomicfile.h"
 #include "model/core/humantext.h"
+#include "model/core/inputerror.h"
+#include "model/core/inputfile.h"
 #include "model/planning/portfoliosimulation.h"
 #include "model/planning/simulationsummary.h"
 #include "model/scheduling/workloadtrace.h"
@@ -177,17 +179,18 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
 
 std::vector<model::TraceJob> readTrace(const std::string &file)
 {
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw UsageError("--trace: cannot read '" + file + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string content = model::readInputFile(file, model::maxTraceFileBytes);
     // Slurm accounting (sacct --parsable2) separates its fields with '|'; SWF with blanks.
-    const std::string content = text.str();
     const auto firstLine = content.substr(0, content.find('\n'));
-    if (firstLine.find('|') != std::string::npos)
-        return model::parseSlurmAccounting(content, file).jobs;
-    return model::parseStandardWorkloadFormat(content, file).jobs;
+    const model::WorkloadTrace trace = firstLine.find('|') != std::string::npos
+        ? model::parseSlurmAccounting(content, file)
+        : model::parseStandardWorkloadFormat(content, file);
+    if (trace.jobs.empty())
+        throw model::InputError(file, "",
+                                "the trace has no job to replay ("
+                                    + model::groupedCount(trace.skippedLines)
+                                    + " lines without a run time or GPU count were skipped)");
+    return trace.jobs;
 }
 
 /**
@@ -250,8 +253,10 @@ int runPlanSimulate(const ParsedArguments &a, const model::Plan &plan,
             : *policy == "kueue"                       ? model::SchedulingPolicy::BestEffortFifo
                                                        : model::SchedulingPolicy::EasyBackfill;
     std::vector<model::TraceJob> trace;
-    if (auto file = a.value("trace"))
+    if (auto file = a.value("trace")) {
         trace = readTrace(*file);
+        simulated.portfolio.classes.clear(); // replayed instead of the job classes
+    }
     if (auto target = a.value("target-wait"))
         return runTargetWait(*target, a, simulated, catalog, options, out);
     options.recordJobs = a.has("trace-out");
@@ -265,10 +270,20 @@ int runPlanSimulate(const ParsedArguments &a, const model::Plan &plan,
     if (auto file = a.value("trace-out"))
         model::writeFileAtomically(
             *file, model::writeStandardWorkloadFormat(simulation.result.jobs, plan.name));
-    if (a.has("json"))
-        out << simulationToJson(simulation, simulated, options, seconds).dump(2) << "\n";
-    else
+    if (a.has("json")) {
+        nlohmann::json json = simulationToJson(simulation, simulated, options, seconds);
+        json["trace_jobs_too_large"] = simulation.traceJobsTooLarge;
+        out << json.dump(2) << "\n";
+    } else {
         printSimulationText(simulation, simulated, options, out);
+        if (simulation.traceJobsTooLarge > 0)
+            out << "\nnote: " << model::groupedCount(simulation.traceJobsTooLarge)
+                << " of the trace's " << model::groupedCount(static_cast<long long>(trace.size()))
+                << " jobs ask for more GPUs than the plan's "
+                << model::groupedCount(simulation.cluster.totalGpus()) << " (the largest "
+                << model::groupedCount(simulation.largestTraceJobGpus)
+                << "): they never start and are not counted as submitted\n";
+    }
     return ExitOk;
 }
 

@@ -313,6 +313,8 @@ model::TrainingRunSetup runSetupFromArguments(const ParsedArguments &a,
     model::TrainingRunSetup setup;
     setup.node = catalog.node(nodeIdFromArguments(a, catalog));
     setup.nic = catalog.nic(a.value("nic").value_or(setup.node.nicId));
+    if (model::sameNicCard(catalog.nic(setup.node.nicId), setup.nic))
+        setup.builtInNicsPerNode = setup.node.nicsPerNode;
     const std::string switchId
         = model::catalogSwitchForNic(catalog, setup.nic, cluster.switchPorts);
     if (switchId.empty())

@@ -139,6 +139,12 @@ EstimateSummaryView::EstimateSummaryView(QWidget *parent)
     m_diagnosis->setWordWrap(true);
     m_diagnosis->setTextFormat(Qt::PlainText);
     m_diagnosis->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A wrapped label is as wide as its longest word: a plan named with 400 letters and no
+    // space widened the window to 4,364 px. The panel's width decides; such a word is clipped.
+    for (QLabel *label : {m_headline, m_diagnosis}) {
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        label->setMinimumWidth(1);
+    }
     layout->addWidget(m_headline);
     layout->addWidget(m_diagnosis);
     layout->addWidget(m_stepBar);

@@ -155,7 +155,8 @@ void FabricGeneratorDialog::setFieldsFrom(const model::Plan &plan)
     m_oversubscription->setRange(1, 64);
     m_oversubscription->setSuffix(QStringLiteral(":1"));
     m_oversubscription->setValue(f.oversubscription);
-    m_suNodes->setRange(1, 4096);
+    m_suNodes->setRange(0, 4096);
+    m_suNodes->setSpecialValueText(tr("fewest switches"));
     m_suNodes->setValue(f.nodesPerScalableUnit);
     for (QSpinBox *box : {m_a, m_p, m_h, m_groups}) {
         box->setRange(0, 100000);

@@ -176,8 +176,7 @@ void ScenarioComparisonView::rebuildTable()
         QString name = QString::fromStdString(scenarios[i].name);
         if (static_cast<int>(i) == m_highlight)
             name.prepend(QStringLiteral("▶ "));
-        if (i < m_comparison.dominated.size() && hasParetoFront(m_comparison)
-            && m_comparison.dominated[i])
+        if (m_comparison.dominatedOnPlane(i))
             name += tr(" (dominated)");
         headers << name;
     }

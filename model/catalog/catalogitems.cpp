@@ -71,6 +71,12 @@ bool GpuSpec::supports(Precision precision) const
     return peakFlopsPerSecond(precision) > 0.0;
 }
 
+bool sameNicCard(const NicSpec &builtIn, const NicSpec &wanted)
+{
+    return builtIn.id == wanted.id
+        || (!builtIn.adapter.empty() && builtIn.adapter == wanted.adapter);
+}
+
 std::string attentionDescription(const ModelSpec &model)
 {
     std::string text;

@@ -202,6 +202,13 @@ struct NicSpec : CatalogEntry
     double opticPriceUsd = 0;
     double mtbfHours = 0; ///< NIC, its transceiver and cable together; 0 when unknown
     CablePrices cabling; ///< the cables of this port rate
+    /**
+     * The physical card ("ConnectX-7 VPI"); empty when unknown. Two NIC entries with the same
+     * adapter are one card configured for either protocol (a VPI port runs InfiniBand or
+     * Ethernet, set with mlxconfig), so a server that ships with one needs no new card to run
+     * the other.
+     */
+    std::string adapter;
 };
 
 struct SwitchSpec : CatalogEntry
@@ -414,6 +421,10 @@ struct ModelSpec : CatalogEntry
  * (one K/V head) or "MHA" (every head its own keys and values), with ", beside the MLP" for a
  * layer that runs attention and MLP side by side (ModelSpec::parallelAttention).
  */
+/** Whether a server that ships with `builtIn` runs `wanted` without a new card: the same entry,
+ * or the same adapter configured for the other protocol (NicSpec::adapter). */
+bool sameNicCard(const NicSpec &builtIn, const NicSpec &wanted);
+
 std::string attentionDescription(const ModelSpec &model);
 
 /** A model field that breaks a rule: the catalog's name of the field and why. */

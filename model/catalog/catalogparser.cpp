@@ -260,6 +260,7 @@ NicSpec parseNic(const nlohmann::json &entry, const std::string &file, const std
     nic.opticPriceUsd = reader.number("optic_price_usd", nonNegative);
     nic.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);
     nic.cabling = readCablePrices(reader);
+    nic.adapter = reader.optionalString("adapter").value_or("");
     reader.finish();
     return nic;
 }

@@ -81,6 +81,14 @@ Catalog openUserCatalog(const std::string &databasePath, const std::string &ship
         // Most commands only read: when the database already holds this release's shipped
         // catalog, it is opened read-only and nothing is locked for writing.
         std::error_code error;
+        // Only the standard place is made on first use: a --db or $CLUSTERPLANNER_DB in a
+        // folder that does not exist is more likely mistyped than meant.
+        const fs::path folder = fs::path(databasePath).parent_path();
+        if (!folder.empty() && !fs::exists(folder, error)
+            && folder != fs::path(userDataDirectory()))
+            throw InputError(databasePath, "",
+                             "its folder " + folder.string()
+                                 + " does not exist (mistyped?); it is not created");
         if (fs::exists(databasePath, error)) {
             try {
                 database = std::make_unique<CatalogDatabase>(databasePath,

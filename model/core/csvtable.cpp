@@ -18,6 +18,22 @@ bool needsQuotes(const std::string &field)
     return field.find_first_of(",\"\r\n") != std::string::npos;
 }
 
+/**
+ * Whether a spreadsheet would run `field` as a formula: text (a scenario or group name from a
+ * plan someone sent) that starts with =, +, -, @, a tab or a carriage return and is not a number
+ * or the "-" of a missing value (OWASP, "CSV Injection",
+ * https://owasp.org/www-community/attacks/CSV_Injection).
+ */
+bool readsAsFormula(const std::string &field)
+{
+    if (field.empty() || field == "-"
+        || std::string("=+-@\t\r").find(field[0]) == std::string::npos)
+        return false;
+    char *end = nullptr;
+    std::strtod(field.c_str(), &end);
+    return end != field.c_str() + field.size();
+}
+
 } // namespace
 
 std::string toCsv(const CsvRows &rows)
@@ -27,7 +43,8 @@ std::string toCsv(const CsvRows &rows)
         for (std::size_t i = 0; i < row.size(); ++i) {
             if (i > 0)
                 out += ',';
-            const std::string &field = row[i];
+            // A leading apostrophe makes the spreadsheet show the text instead of running it.
+            const std::string field = readsAsFormula(row[i]) ? "'" + row[i] : row[i];
             if (!needsQuotes(field)) {
                 out += field;
                 continue;

@@ -10,7 +10,9 @@ using CsvRows = std::vector<std::vector<std::string>>;
 
 /**
  * RFC 4180 text: fields with a comma, a double quote, CR or LF are quoted and their quotes
- * doubled; records end in CRLF. Spreadsheets and Python's csv module read it back unchanged.
+ * doubled; records end in CRLF. Spreadsheets and Python's csv module read it back unchanged,
+ * but for text a spreadsheet would run as a formula ("=1+1", "@SUM(A1)"), which gets a leading
+ * apostrophe.
  */
 std::string toCsv(const CsvRows &rows);
 

@@ -2,10 +2,12 @@
 #include "model/core/jsonfieldreader.h"
 
 #include "model/core/inputerror.h"
+#include "model/core/inputfile.h"
 
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <type_traits>
 
@@ -127,7 +129,12 @@ public:
     }
     bool key(json::string_t &key)
     {
-        m_frames.back().key = key;
+        Frame &frame = m_frames.back();
+        frame.key = key;
+        // The library keeps the last of two equal keys: a value would be lost without a word.
+        if (!frame.keys.insert(key).second)
+            throw InputError(m_file, pointer(),
+                             "duplicate key: the object names \"" + key + "\" twice; keep one");
         return m_dom.key(key);
     }
     bool end_object()
@@ -173,6 +180,7 @@ private:
         bool object;
         std::string key;
         std::size_t index;
+        std::set<std::string> keys {}; ///< an object's keys so far
     };
 
     // A value in an array is done: the next one has the next index.
@@ -218,14 +226,7 @@ nlohmann::json parseJsonText(const std::string &text, const std::string &file)
 
 nlohmann::json readJsonFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path, "", "cannot open the file for reading");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad())
-        throw InputError(path, "", "read error");
-    return parseJsonText(buffer.str(), path);
+    return parseJsonText(readInputFile(path, maxJsonFileBytes), path);
 }
 
 JsonFieldReader::JsonFieldReader(const nlohmann::json &object, std::string file,
@@ -280,6 +281,12 @@ std::optional<double> JsonFieldReader::optionalNumber(std::string_view key, Numb
         std::ostringstream reason;
         reason << "must be " << (range.exclusiveMin ? "greater than " : "at least ") << range.min
                << ", found " << number;
+        fail(key, reason.str());
+    }
+    if (range.exclusiveMin && range.min == 0.0 && number < minPositiveJsonFigure) {
+        std::ostringstream reason;
+        reason << "must be greater than 0 and at least " << minPositiveJsonFigure << ", found "
+               << number << " (a smaller figure makes the estimates overflow)";
         fail(key, reason.str());
     }
     if (number > range.max) {

@@ -20,6 +20,13 @@ namespace cp::model {
  */
 inline constexpr double maxJsonFigure = 1e15;
 
+/**
+ * The smallest figure a field that must be greater than 0 takes: the estimates divide by such
+ * figures (FLOP/s, bandwidths, rates, efficiency fractions), and 1e-300 TFLOP/s gave a step time
+ * of 300 digits. No unit the files use has a real value this small (1e-6 TFLOP/s is a megaflop).
+ */
+inline constexpr double minPositiveJsonFigure = 1e-6;
+
 /** Allowed range of a numeric field; `exclusiveMin` is for sizes that must be strictly positive. */
 struct NumberRange
 {

@@ -32,6 +32,10 @@ inline constexpr double gbitPerSecondToBytesPerSecond(double gbit)
 {
     return gbit * giga / bitsPerByte;
 }
+inline constexpr double bytesPerSecondToGbitPerSecond(double bytesPerSecond)
+{
+    return bytesPerSecond * bitsPerByte / giga;
+}
 inline constexpr double tbitPerSecondToBytesPerSecond(double tbit)
 {
     return tbit * tera / bitsPerByte;

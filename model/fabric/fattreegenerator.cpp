@@ -496,8 +496,8 @@ void checkRailParameters(const RailFatTreeParameters &p)
     if (p.gpusPerNode < 1 || p.gpusPerNode > 576)
         throw FabricParameterError("GPUs per node (rails) must be between 1 and 576, not "
                                    + std::to_string(p.gpusPerNode));
-    if (p.nodesPerScalableUnit < 1)
-        throw FabricParameterError("nodes per scalable unit must be positive");
+    if (p.nodesPerScalableUnit < 0)
+        throw FabricParameterError("nodes per scalable unit must be positive (0: chosen)");
     if (1LL * p.nodes * p.gpusPerNode > maxFabricEndpoints)
         throw FabricParameterError("at most " + std::to_string(maxFabricEndpoints)
                                    + " GPUs on a rail fat tree (a larger one takes over 10 s to "
@@ -558,19 +558,13 @@ struct RailLayout
     ClosShape shape;
 };
 
-RailLayout railLayout(const RailFatTreeParameters &p)
+/** The rail fabric's sizes for `down` nodes and `up` uplinks on each leaf. */
+RailLayout railLayoutWith(const RailFatTreeParameters &p, int down, int up)
 {
-    checkRailParameters(p);
     RailLayout layout;
-    layout.down = p.nodesPerScalableUnit;
-    layout.up = railLeafUpPorts(layout.down, p.leafOversubscription);
-    if (layout.down + layout.up > p.radix)
-        throw FabricParameterError(
-            "a rail leaf needs " + std::to_string(layout.down) + " down and "
-            + std::to_string(layout.up) + " up ports at " + ratioText(p.leafOversubscription, 1)
-            + ", more than radix " + std::to_string(p.radix)
-            + ": use fewer nodes per scalable unit, more oversubscription or a larger radix");
-    layout.units = static_cast<int>(ceilDiv(p.nodes, p.nodesPerScalableUnit));
+    layout.down = down;
+    layout.up = up;
+    layout.units = static_cast<int>(ceilDiv(p.nodes, down));
     layout.leafCount = static_cast<long long>(layout.units) * p.gpusPerNode;
     // Multi-plane: the tiers above the leaves are one plane's, over its `units` leaves.
     layout.shape = p.multiPlane ? shapeFor(layout.units, p.tiers, p.radix, layout.up,
@@ -588,10 +582,47 @@ FabricHardwareCount railSwitchTiers(const RailFatTreeParameters &p, const RailLa
     return switchTiersOf(layout.units, layout.shape).times(p.gpusPerNode);
 }
 
+/**
+ * The rail fabric's sizes, its leaves' uplinks chosen as a fat-tree's are: of the counts from the
+ * fewest that keep the ratio asked for up to as many as the leaf's nodes, the one that needs the
+ * fewest switches, the fewest uplinks among equals. Spines take the same links from every leaf,
+ * so their count divides the uplinks: 128 nodes at 3:1 in units of 32 need 11 uplinks a leaf and
+ * 11 spines (43 switches, more than 2:1's 40), where 12 uplinks (2.67:1) need 6 (38).
+ */
+RailLayout railLayout(const RailFatTreeParameters &p)
+{
+    checkRailParameters(p);
+    const int down = p.nodesPerScalableUnit;
+    const int fewest = railLeafUpPorts(down, p.leafOversubscription);
+    if (down + fewest > p.radix)
+        throw FabricParameterError(
+            "a rail leaf needs " + std::to_string(down) + " down and " + std::to_string(fewest)
+            + " up ports at " + ratioText(p.leafOversubscription, 1) + ", more than radix "
+            + std::to_string(p.radix)
+            + ": use fewer nodes per scalable unit, more oversubscription or a larger radix");
+    std::vector<int> upPorts;
+    for (int up = fewest; up <= std::max(fewest, std::min(down, p.radix - down)); ++up)
+        upPorts.push_back(up);
+    const int up = withFewestSwitches(upPorts, [&](int candidate) {
+        return railSwitchTiers(p, railLayoutWith(p, down, candidate)).switches;
+    });
+    return railLayoutWith(p, down, up);
+}
+
+/** `p` with its unit size chosen (railNodesPerLeafWithFewestSwitches) where it gives none. */
+RailFatTreeParameters withScalableUnit(const RailFatTreeParameters &p)
+{
+    RailFatTreeParameters sized = p;
+    if (sized.nodesPerScalableUnit == 0)
+        sized.nodesPerScalableUnit = railNodesPerLeafWithFewestSwitches(p);
+    return sized;
+}
+
 } // namespace
 
-FabricGraph generateRailFatTree(const RailFatTreeParameters &p)
+FabricGraph generateRailFatTree(const RailFatTreeParameters &parameters)
 {
+    const RailFatTreeParameters p = withScalableUnit(parameters);
     const RailLayout layout = railLayout(p);
     const int down = layout.down;
     const int up = layout.up;
@@ -672,8 +703,9 @@ int railNodesPerLeafWithFewestSwitches(const RailFatTreeParameters &p)
     });
 }
 
-FabricHardwareCount fabricHardwareCount(const RailFatTreeParameters &p)
+FabricHardwareCount fabricHardwareCount(const RailFatTreeParameters &parameters)
 {
+    const RailFatTreeParameters p = withScalableUnit(parameters);
     const RailLayout layout = railLayout(p);
     // NVSwitches are scale-up switches inside the servers, not the fabric's.
     FabricHardwareCount count = railSwitchTiers(p, layout);

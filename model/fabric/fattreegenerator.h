@@ -36,6 +36,7 @@ struct RailFatTreeParameters
 {
     int nodes = 32;
     int gpusPerNode = 8; ///< one NIC (rail) per GPU
+    /** 0: the size that needs the fewest switches (railNodesPerLeafWithFewestSwitches). */
     int nodesPerScalableUnit = 32;
     int radix = 64;
     int tiers = 0; ///< 0: the fewest that hold the nodes

@@ -59,7 +59,7 @@ struct FabricPlan
     int dragonflyH = 0;
     int dragonflyGroups = 0;
     std::string torusDims; ///< "4x4x4"; empty for other topologies
-    int nodesPerScalableUnit = 32; ///< rail-fat-tree
+    int nodesPerScalableUnit = 0; ///< rail-fat-tree; 0: the size that needs the fewest switches
     /** rail-fat-tree: every rail a fat-tree of its own (RailFatTreeParameters::multiPlane). */
     bool multiPlane = false;
     /**

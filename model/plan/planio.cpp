@@ -141,9 +141,10 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     inf.inputTokens = w.integer("input_tokens", 1, 1 << 24);
     inf.outputTokens = w.integer("output_tokens", 1, 1 << 24);
     inf.batch = w.optionalInteger("batch", 1, 1 << 20);
-    inf.ratePerSecond = w.optionalNumber("rate_per_s", positive);
-    inf.ttftP95Ms = w.optionalNumber("ttft_p95_ms", positive);
-    inf.tpotP95Ms = w.optionalNumber("tpot_p95_ms", positive);
+    // The CLI's ranges (infer --rate, --ttft-p95-ms, --tpot-p95-ms).
+    inf.ratePerSecond = w.optionalNumber("rate_per_s", {0.0, 1e12, true});
+    inf.ttftP95Ms = w.optionalNumber("ttft_p95_ms", {0.0, 1e9, true});
+    inf.tpotP95Ms = w.optionalNumber("tpot_p95_ms", {0.0, 1e9, true});
     inf.gpusPerReplica = w.optionalInteger("gpus_per_replica", 1, 1 << 16);
     inf.pipelineStages = w.optionalInteger("pipeline_stages", 1, 1024);
     inf.engineId = w.optionalChoice("engine", servingEngineIdList()).value_or("");
@@ -356,7 +357,7 @@ void readFabric(JsonFieldReader &root, const std::string &file, const Catalog *c
         }
         plan.fabric.torusDims = f.optionalString("torus_dims").value_or("");
         plan.fabric.nodesPerScalableUnit
-            = f.optionalInteger("nodes_per_scalable_unit", 1, 4096).value_or(32);
+            = f.optionalInteger("nodes_per_scalable_unit", 1, 4096).value_or(0);
         // A rail fabric's; kept for other topologies (a scenario may switch back to rails)
         // and reported by the estimate there.
         plan.fabric.multiPlane = f.optionalBool("multi_plane").value_or(false);
@@ -401,7 +402,7 @@ void readFacility(JsonFieldReader &root, const std::string &file, const Catalog 
         plan.facility.electricityUsdPerKwh
             = f.optionalNumber("electricity_usd_per_kwh", nonNegative);
         plan.facility.carbonKgPerKwh = f.optionalNumber("carbon_kg_per_kwh", nonNegative);
-        if (const auto kw = f.optionalNumber("power_limit_kw", positive))
+        if (const auto kw = f.optionalNumber("power_limit_kw", {0.0, 1e9, true}))
             plan.facility.powerLimitWatts = *kw * 1e3;
         f.finish();
     }
@@ -429,7 +430,8 @@ void readCampus(JsonFieldReader &root, const std::string &file, Plan &plan)
         return;
     JsonFieldReader c(*campus, file, "/campus");
     plan.campus.buildings = c.optionalInteger("buildings", 1, 1024).value_or(1);
-    const std::optional<double> tbps = c.optionalNumber("interconnect_tbps", positive);
+    // train --interconnect-tbps's range: a gigabit to an exabit per second.
+    const std::optional<double> tbps = c.optionalNumber("interconnect_tbps", {1e-3, 1e6, false});
     if (plan.campus.buildings > 1 && !tbps)
         c.fail("interconnect_tbps",
                "more than one building needs the interconnect's capacity out of each building");
@@ -716,7 +718,7 @@ nlohmann::json fabricToJson(const FabricPlan &fabric)
                           {"groups", fabric.dragonflyGroups}};
     if (!fabric.torusDims.empty())
         f["torus_dims"] = fabric.torusDims;
-    if (fabric.nodesPerScalableUnit != 32)
+    if (fabric.nodesPerScalableUnit != 0)
         f["nodes_per_scalable_unit"] = fabric.nodesPerScalableUnit;
     if (fabric.multiPlane)
         f["multi_plane"] = true;

@@ -280,9 +280,15 @@ void sweepGpuType(Plan &p, const std::string &value, const Catalog &catalog)
         group.count = (gpus + node.gpusPerNode - 1) / node.gpusPerNode;
         group.nodesPerRack = 0; // the new server's power and height decide the packing
     }
-    // The NIC and count were the old server's; the new one brings its own.
+    // The NIC and count were the old server's; the new one brings its own, and a switch that
+    // carries its links where the plan's does not (an MI300X server's RoCE on an InfiniBand
+    // switch).
     p.fabric.nicId.clear();
     p.fabric.nicsPerNode = 0;
+    const NicSpec &nic = catalog.nic(node.nicId);
+    if (!p.fabric.switchId.empty()
+        && !switchCarriesNic(catalog.networkSwitch(p.fabric.switchId), nic))
+        p.fabric.switchId = catalogSwitchForNic(catalog, nic, std::nullopt);
 }
 
 /** The fabric's NIC, and a switch that carries its links when the plan's does not. */

@@ -187,6 +187,15 @@ void estimateFabric(PlanEstimateBuild &build)
         if (build.planFabric) {
             countPlanFabric(build, *build.planFabric);
             warnAboutExtraTiers(result, build.plan, *build.planFabric);
+            if (build.planFabric->design.topology == FabricTopology::Torus)
+                result.warnings.push_back(
+                    "a torus cables the NICs to each other with no switch between them: each "
+                    "must forward its neighbours' traffic on 2 ports per dimension, as TPU-style "
+                    "inter-chip links do; "
+                    + build.catalog.nic(build.planFabric->nicId).name
+                    + " is a host adapter that does neither, so this is a what-if of the "
+                      "topology, not a design its servers can be cabled to (the links between "
+                      "one server's own NICs are counted but not laid as cables)");
         }
     } catch (const std::exception &error) {
         build.fabricGraph.reset();

@@ -104,7 +104,6 @@ RackUsage rackUsageOf(PlanEstimate &result, const NodeGroup &group, const NodeSp
 void tallyGroup(PlanEstimateBuild &build, const ResolvedNodeGroup &resolved)
 {
     PlanEstimate &result = build.result;
-    const Plan &plan = build.plan;
     const NodeGroup &group = *resolved.group;
     const NodeSpec &node = resolved.node;
     const GpuSpec &gpu = resolved.gpu;
@@ -133,10 +132,14 @@ void tallyGroup(PlanEstimateBuild &build, const ResolvedNodeGroup &resolved)
     addBillLine(result, "GPUs", gpu.id, gpu.name, gpus, gpu.priceUsd);
     addBillLine(result, "Nodes", node.id, node.name + " (without GPUs)", group.count,
                 node.priceWithoutGpusUsd);
-    if (group.onFabric && !plan.fabric.nicId.empty() && plan.fabric.nicId != node.nicId) {
+    if (group.onFabric) {
+        // The server's price includes its own NICs, and a VPI card runs the other protocol too:
+        // only a different card, or more of them than the server has, is bought.
         const NicSpec &nic = resolved.fabricNic;
-        addBillLine(result, "NICs", nic.id, nic.name, 1LL * group.count * resolved.nicsPerNode,
-                    nic.priceUsd);
+        const int builtIn = sameNicCard(build.catalog.nic(node.nicId), nic) ? node.nicsPerNode : 0;
+        const long long bought = 1LL * group.count * std::max(0, resolved.nicsPerNode - builtIn);
+        if (bought > 0)
+            addBillLine(result, "NICs", nic.id, nic.name, bought, nic.priceUsd);
     }
     if (resolved.rack) {
         const RackSpec &rack = *resolved.rack;

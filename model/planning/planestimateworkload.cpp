@@ -161,6 +161,9 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
     }
     if (plan.fabric.storageNetworkBytesPerSecond)
         setup.node.storageNetworkBytesPerSecond = *plan.fabric.storageNetworkBytesPerSecond;
+    // The run costs what the plan's bill of materials buys, so the two figures reconcile.
+    setup.billOfMaterialsUsd
+        = build.result.campus ? build.result.campus->capitalUsd : build.result.capitalCostUsd;
     setup.facility.pue = build.result.power.pue;
     setup.facility.electricityUsdPerKwh = build.result.electricityUsdPerKwh;
     if (resolved.facility)

@@ -2,13 +2,52 @@
 #include "model/planning/planfabric.h"
 
 #include "model/catalog/catalog.h"
+#include "model/catalog/catalogparser.h"
+#include "model/core/humantext.h"
+#include "model/core/units.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/fabric/torusgenerator.h"
 #include "model/plan/plan.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cp::model {
+
+namespace {
+
+std::string protocolDisplayName(LinkProtocol protocol)
+{
+    switch (protocol) {
+    case LinkProtocol::InfiniBand:
+        return "InfiniBand";
+    case LinkProtocol::RoCE:
+        return "RoCE";
+    case LinkProtocol::Ethernet:
+        return "Ethernet";
+    default:
+        return linkProtocolName(protocol);
+    }
+}
+
+/** Why `sw` cannot carry `nic`'s links: another protocol, or ports slower than the NIC. */
+std::string switchMismatchReason(const SwitchSpec &sw, const NicSpec &nic)
+{
+    const auto gbps = [](double bytesPerSecond) {
+        return groupedCount(std::llround(units::bytesPerSecondToGbitPerSecond(bytesPerSecond)))
+            + " Gb/s";
+    };
+    const std::string why = switchSpeaksNicProtocol(sw, nic)
+        ? "its ports (" + gbps(sw.portBytesPerSecond) + ") are slower than the NIC's "
+            + gbps(nic.bytesPerSecond)
+        : (sw.protocol == LinkProtocol::RoCE ? "a " : "an ") + protocolDisplayName(sw.protocol)
+            + " switch cannot carry " + protocolDisplayName(nic.protocol) + " links";
+    return sw.name + " cannot be the fabric's switch for " + nic.name + ": " + why
+        + "; choose a switch of the NIC's protocol and speed, or leave the switch out to take "
+          "the catalog's";
+}
+
+} // namespace
 
 std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
 {
@@ -37,6 +76,8 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
     d.topology = *topology;
     if (!f.switchId.empty()) {
         const SwitchSpec &sw = catalog.networkSwitch(f.switchId);
+        if (!switchCarriesNic(sw, nic))
+            f.switchMismatch = switchMismatchReason(sw, nic);
         d.setLinks(nic, sw, catalog.gpu(node.gpuId).scaleUpBytesPerSecond);
         d.fatTree.radix = sw.ports;
         d.railFatTree.radix = sw.ports;
@@ -68,6 +109,8 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
 FabricGraph generatePlanFabric(const PlanFabric &fabric)
 {
     const FabricTopology topology = fabric.design.topology;
+    if (!fabric.switchMismatch.empty() && topology != FabricTopology::Torus)
+        throw FabricParameterError(fabric.switchMismatch);
     if (fabric.switchId.empty() && topology != FabricTopology::Torus)
         throw FabricParameterError("no catalog switch carries the NIC " + fabric.nicId
                                    + ": choose a switch for this fabric");

@@ -20,6 +20,9 @@ struct PlanFabric
     std::string nicId;
     std::string switchId; ///< empty when no catalog switch fits the NIC
     long long endpoints = 0;
+    /** Why the plan's switch cannot carry its NIC's links (an InfiniBand switch for RoCE NICs,
+     * ports slower than the NIC); empty when it can. generatePlanFabric refuses it. */
+    std::string switchMismatch;
 };
 
 /**

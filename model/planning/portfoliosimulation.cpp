@@ -238,13 +238,21 @@ std::string estimateClassRuntime(const Plan &plan, const Catalog &catalog, JobCl
 
 } // namespace
 
-PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catalog,
+PortfolioSimulation simulatePlanPortfolio(const Plan &givenPlan, const Catalog &catalog,
                                           SimulationOptions options,
                                           const std::vector<TraceJob> &trace,
                                           const std::function<void(double)> &progress,
                                           const std::atomic<bool> *cancel)
 {
+    // A trace is replayed instead of the job classes, not beside them.
+    Plan replay;
+    if (!trace.empty()) {
+        replay = givenPlan;
+        replay.portfolio.classes.clear();
+    }
+    const Plan &plan = trace.empty() ? givenPlan : replay;
     PortfolioSimulation simulation;
+    simulation.horizonSeconds = options.horizonSeconds;
     if (plan.portfolio.classes.empty() && plan.portfolio.services.empty() && trace.empty()) {
         simulation.error = "the plan has no portfolio: add job classes under \"portfolio\"";
         return simulation;
@@ -279,6 +287,11 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &plan, const Catalog &catal
             return simulation;
         }
     }
+    for (const TraceJob &job : trace)
+        if (job.gpus > gpus) {
+            ++simulation.traceJobsTooLarge;
+            simulation.largestTraceJobGpus = std::max(simulation.largestTraceJobGpus, job.gpus);
+        }
     // Keep a run within seconds: a year of 10,000 jobs a day (3.65 M) takes about two.
     double expectedJobs = static_cast<double>(trace.size());
     for (const JobClass &job : plan.portfolio.classes)

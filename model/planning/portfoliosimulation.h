@@ -75,6 +75,10 @@ struct PortfolioSimulation
     /** The classes as simulated: runtimes and network shares of model classes filled in. */
     std::vector<JobClass> classes;
     std::vector<ClassRuntimeEstimate> runtimes; ///< one per class that names a model
+    double horizonSeconds = 0; ///< the period simulated
+    /** A replayed trace's jobs that ask for more GPUs than the plan has: never started. */
+    long long traceJobsTooLarge = 0;
+    int largestTraceJobGpus = 0;
     SimulationResult result;
     bool ok() const { return error.empty(); }
 };
@@ -83,8 +87,9 @@ struct PortfolioSimulation
 inline constexpr double maxSimulatedJobs = 20e6;
 
 /**
- * Simulates the plan's portfolio (or, when `trace` has jobs, that trace) for
- * `options.horizonSeconds` on the plan's servers under its policy; `options` gives the seed.
+ * Simulates the plan's portfolio for `options.horizonSeconds` on the plan's servers under its
+ * policy; `options` gives the seed. A `trace` with jobs replaces the portfolio's job classes (its
+ * services keep their replicas); its jobs are reported as one class, "trace".
  * A class that names a model runs for its tokens at the rate of the best layout the training
  * estimator finds for its GPUs (on its partition's servers, else the plan's fabric servers, with
  * the plan's sequence length, batch and precision), and takes that layout's share of scale-out

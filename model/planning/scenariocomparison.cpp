@@ -5,6 +5,7 @@
 
 #include "model/catalog/catalog.h"
 #include "model/core/csvtable.h"
+#include "model/core/humantext.h"
 #include "model/core/parallelrun.h"
 #include "model/core/units.h"
 #include "model/fabric/fabricdesign.h"
@@ -336,12 +337,17 @@ const std::vector<RowSpec> &numericRows()
     return rows;
 }
 
-void markBest(ComparisonRow &row)
+void markBest(ComparisonRow &row, const std::vector<bool> &unbuildable = {})
 {
+    // A scenario whose fabric cannot be built is shown, never starred: its 8,105 PFLOP/s are
+    // not on offer.
+    const auto ranked = [&](std::size_t i) {
+        return row.values[i] && !(i < unbuildable.size() && unbuildable[i]);
+    };
     std::vector<double> present;
-    for (const Value &v : row.values)
-        if (v)
-            present.push_back(*v);
+    for (std::size_t i = 0; i < row.values.size(); ++i)
+        if (ranked(i))
+            present.push_back(*row.values[i]);
     row.differs = false;
     for (std::size_t i = 1; i < row.values.size(); ++i)
         row.differs = row.differs || row.values[i] != row.values[0];
@@ -359,7 +365,7 @@ void markBest(ComparisonRow &row)
     if (std::count_if(present.begin(), present.end(), near) > 1)
         return;
     for (std::size_t i = 0; i < row.values.size(); ++i)
-        if (row.values[i] && *row.values[i] == best)
+        if (ranked(i) && *row.values[i] == best)
             row.bestIndex = static_cast<int>(i);
 }
 
@@ -458,15 +464,19 @@ void addQueueRows(std::vector<ComparisonRow> &rows, const std::vector<ScenarioRe
     queueRow("queue_scatter_gpu_hours", "Portfolio: GPU-hours lost to scattered jobs", "GPU-h",
              Preference::Lower,
              [](const SimulationResult &r) { return Value(r.gpuHoursLostToScatter); });
+    // The waits are the simulated period's (plan simulate's default is a year): say which.
     std::vector<std::string> classes;
+    std::string period;
     for (const ScenarioResult &s : scenarios)
-        if (s.queue && s.queue->ok())
+        if (s.queue && s.queue->ok()) {
+            period = " over " + humanWait(s.queue->horizonSeconds);
             for (const ClassResult &c : s.queue->result.classes)
                 if (std::find(classes.begin(), classes.end(), c.name) == classes.end())
                     classes.push_back(c.name);
+        }
     for (const std::string &name : classes)
-        queueRow("queue_wait_p95_h:" + name, "Queue wait p95: " + name, "h", Preference::Lower,
-                 [name](const SimulationResult &r) -> Value {
+        queueRow("queue_wait_p95_h:" + name, "Queue wait p95" + period + ": " + name, "h",
+                 Preference::Lower, [name](const SimulationResult &r) -> Value {
                      for (const ClassResult &c : r.classes)
                          if (c.name == name && c.started > 0)
                              return c.waitP95Seconds / 3600.0;
@@ -505,6 +515,9 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
     });
     textRow("fabric_error", "Network", "Fabric cannot be built",
             [](const ScenarioResult &s) { return s.ok ? s.estimate.fabricError : std::string(); });
+    std::vector<bool> unbuildable;
+    for (const ScenarioResult &s : scenarios)
+        unbuildable.push_back(s.ok && !s.estimate.fabricError.empty());
     for (const RowSpec &spec : numericRows()) {
         ComparisonRow row {spec.key, spec.section, spec.label, spec.unit, spec.preference, {}, {}};
         for (const ScenarioResult &s : scenarios)
@@ -512,7 +525,7 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
         if (std::none_of(row.values.begin(), row.values.end(),
                          [](const Value &v) { return v.has_value(); }))
             continue;
-        markBest(row);
+        markBest(row, unbuildable);
         if (spec.work && !sameWork(row, scenarios, spec.work)) {
             row.bestIndex = -1;
             row.notRankedBecause = spec.unlikeWork;

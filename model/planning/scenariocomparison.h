@@ -103,6 +103,12 @@ struct ScenarioComparison
     /** Pareto front over (time or latency, cost), both minimised: true where another
      * scenario is no worse in both and better in one. */
     std::vector<bool> dominated;
+    /** Whether scenario `i` has a point on the time-cost plane and another beats it on both: a
+     * scenario without one (no training time or serving cost, or not estimated) is not ranked. */
+    bool dominatedOnPlane(std::size_t i) const
+    {
+        return i < paretoPoints.size() && paretoPoints[i] && i < dominated.size() && dominated[i];
+    }
     /** "Wall time to train (days)" (or h, min) or "TTFT p95 (ms)": the points' time unit. */
     std::string paretoTimeLabel;
     /** "Run cost (million USD)" (or thousand USD, USD) or "Cost per million output tokens

@@ -136,8 +136,14 @@ void countHardware(TrainingRunEstimate &run, const ClusterDescription &cluster,
         run.transceivers = setup.hallCabling->transceivers;
         cablingUsd = setup.hallCabling->costUsd;
     }
+    if (setup.billOfMaterialsUsd) {
+        run.capitalUsd = *setup.billOfMaterialsUsd;
+        return;
+    }
+    const long long boughtNics
+        = run.nodes * std::max(0, std::max(1, cluster.nicsPerNode) - setup.builtInNicsPerNode);
     run.capitalUsd = cluster.gpus * cluster.gpu.priceUsd
-        + run.nodes * setup.node.priceWithoutGpusUsd + run.nics * setup.nic.priceUsd
+        + run.nodes * setup.node.priceWithoutGpusUsd + boughtNics * setup.nic.priceUsd
         + run.switches * setup.networkSwitch.priceUsd + cablingUsd + setup.storage.priceUsd
         + setup.managementSwitches * setup.managementSwitch.priceUsd + setup.interconnectUsd;
 }

@@ -24,6 +24,12 @@ struct TrainingRunSetup
     SwitchSpec networkSwitch;
     StorageSpec storage;
     FacilitySpec facility;
+    /** NICs a node's price already includes: its own, or the same card run for the other
+     * protocol (sameNicCard); the rest of the cluster's NICs are bought. */
+    int builtInNicsPerNode = 0;
+    /** The plan's bill of materials, every building's and the interconnect (PlanEstimate): when
+     * given, the run's capital, so that its cost reconciles with the plan's; spares are added. */
+    std::optional<double> billOfMaterialsUsd;
     int spareNodes = -1; ///< -1: enough to cover failed nodes in flight
     double restartOverheadSeconds = 600;
     double nodeReplacementSeconds = 4 * 3600;

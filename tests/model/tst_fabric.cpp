@@ -14,6 +14,7 @@
 
 #include <QTest>
 
+#include <limits>
 #include <set>
 
 using namespace cp::model;
@@ -773,6 +774,35 @@ private slots:
         const FabricHardwareCount one = fabricHardwareCount(su);
         QCOMPARE(one.switches, 12LL);
         QCOMPARE(one.opticalLinks, 256LL + 256LL);
+    }
+
+    void railLeavesTakeTheUplinksThatNeedFewestSwitches()
+    {
+        // 128 servers of 8 rails on radix-64 switches at 3:1 in units of 32: 32 leaves. 11 up
+        // ports (ceil(32 / 3)) need 11 spines, 11 being prime (43 switches, more than 2:1's 40);
+        // 12 up ports (2.67:1, within 3:1) spread over 6 spines of 64 ports (384 uplinks): 38.
+        RailFatTreeParameters p;
+        p.nodes = 128;
+        p.nodesPerScalableUnit = 32;
+        p.leafOversubscription = 3.0;
+        const FabricGraph graph = generateRailFatTree(p);
+        QCOMPARE(hardwareCountOf(graph).switches, 38LL);
+        QCOMPARE(fabricHardwareCount(p).switches, 38LL);
+        QVERIFY2(graph.description.find("leaf 2.67:1") != std::string::npos,
+                 graph.description.c_str());
+        // Unit size chosen as well (0): units of 48 (48 + 16 up ports at 3:1 on 64), 3 units,
+        // 24 leaves of 16 uplinks, 384 over a divisor of 16 spines with room: 8, so 32
+        // switches; at 4:1, 12 uplinks on 6 spines: 30. More oversubscription never costs more.
+        p.nodesPerScalableUnit = 0;
+        QCOMPARE(fabricHardwareCount(p).switches, 32LL);
+        long long previous = std::numeric_limits<long long>::max();
+        for (const double ratio : {1.0, 1.5, 2.0, 3.0, 4.0}) {
+            p.leafOversubscription = ratio;
+            const long long switches = fabricHardwareCount(p).switches;
+            QVERIFY2(switches <= previous, qPrintable(QString::number(ratio)));
+            previous = switches;
+        }
+        QCOMPARE(previous, 30LL);
     }
 
     void multiPlaneRailsShareNoSwitch()

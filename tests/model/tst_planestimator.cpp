@@ -82,6 +82,110 @@ private slots:
         QCOMPARE(twoTierFabricCounts(16, 32, 1.0).leafSwitches, 1LL);
     }
 
+    static long long nicsBought(const PlanEstimate &e)
+    {
+        long long count = 0;
+        for (const BillOfMaterialsLine &line : e.billOfMaterials)
+            if (line.category == "NICs")
+                count += line.count;
+        return count;
+    }
+
+    void serversKeepTheNicsTheyShipWith()
+    {
+        // 16 DGX H100 ship with 8 ConnectX-7 VPI cards each (in the server's price). Run as RoCE
+        // (roce-400g, the same adapter) they buy no NIC; ten NICs a server buy the 2 it lacks,
+        // 16 x 2 = 32; 100 GbE (a ConnectX-6 Dx, another card) buys all 16 x 8 = 128.
+        Plan plan;
+        NodeGroup group;
+        group.name = "servers";
+        group.nodeId = "dgx-h100";
+        group.count = 16;
+        plan.nodeGroups.push_back(group);
+        plan.fabric.topology = "fat-tree";
+        plan.fabric.nicId = "roce-400g";
+        QCOMPARE(nicsBought(estimatePlan(plan, shippedCatalog())), 0LL);
+        plan.fabric.nicsPerNode = 10;
+        QCOMPARE(nicsBought(estimatePlan(plan, shippedCatalog())), 32LL);
+        plan.fabric.nicsPerNode = 0;
+        plan.fabric.nicId = "eth-100g";
+        QCOMPARE(nicsBought(estimatePlan(plan, shippedCatalog())), 128LL);
+    }
+
+    void theRunCostsWhatTheBillOfMaterialsBuys()
+    {
+        // The run's capital is the plan's bill of materials and its spare servers (bought with
+        // their GPUs): the run cost and the capital beside it reconcile. It used to price every
+        // server's built-in NICs again and leave out racks and the storage network.
+        const Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        const PlanEstimate e = estimatePlan(plan, shippedCatalog());
+        QVERIFY(e.hasTrainingRun);
+        const NodeSpec &node = shippedCatalog().node("dgx-h100");
+        const double spareServerUsd = node.priceWithoutGpusUsd
+            + node.gpusPerNode * shippedCatalog().gpu(node.gpuId).priceUsd;
+        const int spares = e.trainingRun.reliability.spareNodes;
+        QVERIFY(spares >= 1);
+        QCOMPARE(e.trainingRun.capitalUsd, e.capitalCostUsd + spares * spareServerUsd);
+    }
+
+    void aSwitchThatCannotCarryTheNicIsRefused()
+    {
+        // RoCE NICs on a Quantum-2 InfiniBand switch cannot be cabled: the plan loaded, and its
+        // estimate priced 1,024 RoCE links into InfiniBand ports. The estimate now says why.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.scenarios.clear();
+        plan.fabric.nicId = "roce-400g";
+        plan.fabric.switchId = "qm9700";
+        const PlanEstimate e = estimatePlan(plan, shippedCatalog());
+        QVERIFY2(e.fabricError.find("an InfiniBand switch cannot carry RoCE links")
+                     != std::string::npos,
+                 e.fabricError.c_str());
+        // An Ethernet switch of 400 GbE ports carries them.
+        plan.fabric.switchId = "sn5600";
+        QVERIFY2(estimatePlan(plan, shippedCatalog()).fabricError.empty(),
+                 estimatePlan(plan, shippedCatalog()).fabricError.c_str());
+    }
+
+    void aTorusOfServersIsFlaggedAsAWhatIf()
+    {
+        // A torus cables NICs to NICs; a DGX's ConnectX-7 neither forwards traffic nor has six
+        // ports, so the estimate says the design cannot be cabled as drawn.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.scenarios.clear();
+        plan.fabric.topology = "torus";
+        const PlanEstimate e = estimatePlan(plan, shippedCatalog());
+        const bool flagged = std::any_of(e.warnings.begin(), e.warnings.end(), [](const auto &w) {
+            return w.find("host adapter that does neither") != std::string::npos;
+        });
+        QVERIFY(flagged);
+        plan.fabric.topology = "fat-tree";
+        const PlanEstimate fatTree = estimatePlan(plan, shippedCatalog());
+        QVERIFY(std::none_of(fatTree.warnings.begin(), fatTree.warnings.end(), [](const auto &w) {
+            return w.find("host adapter") != std::string::npos;
+        }));
+    }
+
+    void aRailFabricTakesTheUnitWithFewestSwitches()
+    {
+        // 16,384 DGX H100 on RoCE rails of 128-port SN5600 switches, no unit size given. Units of
+        // 64 servers: 256 units x 8 rails = 2,048 leaves of 64 down and 64 up; 131,072 uplinks
+        // into pods of 64 leaves under 64 spines (32 pods, 2,048 spines), each spine's 64 up
+        // ports into 64 core groups of 32 x 64 / 128 = 16 cores (1,024): 5,120 switches. Units
+        // of 32 (the old fixed size) took 4,096 leaves, 2,048 spines and 1,024 cores: 7,168.
+        Plan plan;
+        NodeGroup group;
+        group.name = "servers";
+        group.nodeId = "dgx-h100";
+        group.count = 16384;
+        plan.nodeGroups.push_back(group);
+        plan.fabric.topology = "rail-fat-tree";
+        plan.fabric.nicId = "roce-400g";
+        plan.fabric.switchId = "sn5600";
+        QCOMPARE(estimatePlan(plan, shippedCatalog()).fabric.switches(), 5120LL);
+        plan.fabric.nodesPerScalableUnit = 32;
+        QCOMPARE(estimatePlan(plan, shippedCatalog()).fabric.switches(), 7168LL);
+    }
+
     void aFatTreeTooLargeIsRefusedByItsOwnLimit()
     {
         // 600,000 DGX H100 with 8 NICs each: 4,800,000 endpoints, beyond the 524,288 a fat tree

@@ -6,6 +6,7 @@
 #include "model/core/inputerror.h"
 #include "model/core/units.h"
 #include "model/fabric/fabricdesign.h"
+#include "model/fabric/fabricscaleout.h"
 #include "model/plan/planio.h"
 #include "model/plan/plansources.h"
 #include "model/plan/scenarios.h"
@@ -189,6 +190,15 @@ private slots:
         QCOMPARE(h200.nodeGroups[0].count * m_catalog.node(h200.nodeGroups[0].nodeId).gpusPerNode,
                  1024);
 
+        // A server that brings RoCE NICs (the MI300X platform's) cannot keep the InfiniBand
+        // QM9700 either: it kept it, and 1,024 RoCE links were priced into InfiniBand ports.
+        s = sweepScenarios(m_sample, SweepAxis::GpuType, {"mi300x"}, m_catalog);
+        plan.scenarios = s;
+        const Plan mi300x = scenarioPlan(plan, 0, &m_catalog);
+        QCOMPARE(m_catalog.node(mi300x.nodeGroups[0].nodeId).nicId, std::string("roce-400g"));
+        QVERIFY(switchCarriesNic(m_catalog.networkSwitch(mi300x.fabric.switchId),
+                                 m_catalog.nic("roce-400g")));
+
         // An Ethernet NIC cannot run on the InfiniBand QM9700: the sweep picks a switch for it.
         s = sweepScenarios(m_sample, SweepAxis::Nic, {"roce-400g"}, m_catalog);
         plan.scenarios = s;
@@ -206,6 +216,30 @@ private slots:
         plan.scenarios = sweepScenarios(m_sample, SweepAxis::Precision, {"fp8"}, m_catalog);
         QCOMPARE(sweepScenarios(plan, SweepAxis::Precision, {"fp8"}, m_catalog)[0].name,
                  std::string("FP8 (2)"));
+    }
+
+    void unbuildableOrUnrankableScenariosAreNeverSingledOut()
+    {
+        // Two tiers of radix-64 switches join at most 64 rail leaves (a spine's 64 down ports):
+        // 8,192 GPUs on rails in units of 32 need 256. That scenario's 8x peak FLOP/s is not on
+        // offer, so it is not starred; the baseline's is the only buildable figure.
+        Plan plan = m_sample;
+        plan.fabric.tiers = 2;
+        plan.scenarios = sweepScenarios(plan, SweepAxis::GpuCount, {"8192"}, m_catalog);
+        const ScenarioComparison c = compareScenarios(plan, m_catalog);
+        QVERIFY(!c.scenarios[1].estimate.fabricError.empty());
+        const auto peak = std::find_if(c.rows.begin(), c.rows.end(), [](const ComparisonRow &r) {
+            return r.key == "peak_pflops";
+        });
+        QVERIFY(peak != c.rows.end());
+        QVERIFY(*peak->values[1] > *peak->values[0]);
+        QCOMPARE(peak->bestIndex, -1);
+        // A portfolio plan has no training time or serving cost to put on the time-cost plane:
+        // none of its scenarios is "dominated", though each lacks a point.
+        const ScenarioComparison queues = compareScenarios(
+            cp::test::loadSamplePlan("h100-2048-shared-cluster.json"), m_catalog);
+        for (std::size_t i = 0; i < queues.scenarios.size(); ++i)
+            QVERIFY(!queues.dominatedOnPlane(i));
     }
 
     void sweepNamesReadAsTheChange()
@@ -944,6 +978,17 @@ private slots:
         QCOMPARE(csvNumber(0.1), std::string("0.1"));
         QCOMPARE(csvNumber(53312800), std::string("53312800"));
         QCOMPARE(csvNumber(1e20), std::string("1e+20"));
+    }
+
+    void csvKeepsSpreadsheetsFromRunningNames()
+    {
+        // A scenario named "=1+1" in a plan someone sent would run as a formula when the CSV is
+        // opened; a leading apostrophe shows it as text. Numbers, "-" (a missing value) and text
+        // starting otherwise are written as they are.
+        const CsvRows rows
+            = {{"=1+1", "@SUM(A1)", "+cmd", "-2+3", "\tx"}, {"-1.5", "+2", "-", "a=b", "1e-3"}};
+        QCOMPARE(toCsv(rows),
+                 std::string("'=1+1,'@SUM(A1),'+cmd,'-2+3,'\tx\r\n-1.5,+2,-,a=b,1e-3\r\n"));
     }
 
     void tablesRoundTripThroughCsv()

@@ -596,7 +596,7 @@ private slots:
         QStringList labels;
         for (int r = 0; r < table->rowCount(); ++r)
             labels << table->verticalHeaderItem(r)->data(Qt::UserRole).toString();
-        QVERIFY2(labels.contains(QStringLiteral("Queue wait p95: research")),
+        QVERIFY2(labels.contains(QStringLiteral("Queue wait p95 over 90 days: research")),
                  qPrintable(labels.join(QLatin1Char('|'))));
         QVERIFY(labels.contains(QStringLiteral("Portfolio: service replica-hours served")));
         QStringList charts;
