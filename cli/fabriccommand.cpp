@@ -56,9 +56,12 @@ std::string renderMetrics(const model::FabricMetrics &m, const model::RingRate &
                   std::to_string(m.diameter) + " links endpoint to endpoint, "
                       + std::to_string(m.switchDiameter) + " between switches"});
     table.addRow({"average hops", format("%.3f", m.averageHops)});
-    table.addRow(
-        {"shortest paths per pair",
-         format("mean %.1f", m.meanShortestPaths) + format(", min %.0f", m.minShortestPaths)});
+    table.addRow({"shortest paths per pair",
+                  // A large torus has paths by the 10^200: digits past a double's 17 are noise.
+                  (m.meanShortestPaths < 1e9 ? format("mean %.1f", m.meanShortestPaths)
+                                             : format("mean %.4g", m.meanShortestPaths))
+                      + (m.minShortestPaths < 1e9 ? format(", min %.0f", m.minShortestPaths)
+                                                  : format(", min %.4g", m.minShortestPaths))});
     table.addRow({"path statistics", m.pathMethod});
     table.addRow({"injection per endpoint", format("%.0f Gb/s", gbps(m.injectionBytesPerSecond))});
     table.addRow({"bisection",
