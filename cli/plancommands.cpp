@@ -16,10 +16,12 @@
 #include "model/plan/scenarios.h"
 #include "model/planning/estimatejson.h"
 #include "model/planning/planestimator.h"
+#include "model/planning/planfabric.h"
 #include "model/planning/planworstfailure.h"
 #include "model/planning/scenariocomparison.h"
 
 #include <cmath>
+#include <iostream>
 #include <ostream>
 
 namespace cp::cli {
@@ -424,6 +426,15 @@ int runPlanSweep(const ParsedArguments &a, const model::Plan &plan, const model:
             swept.scenarios.push_back(std::move(scenario));
     } catch (const model::InputError &error) {
         throw UsageError("--values " + error.pointer() + ": " + error.reason());
+    }
+    // A swept size the plan's fixed tiers cannot join is said now, not first in a comparison
+    // (on stderr: stdout may be the plan).
+    for (std::size_t i = plan.scenarios.size(); i < swept.scenarios.size(); ++i) {
+        const std::string problem = model::planFabricProblem(
+            model::scenarioPlan(swept, static_cast<int>(i), &catalog), catalog);
+        if (!problem.empty())
+            std::cerr << "note: scenario '" << swept.scenarios[i].name
+                      << "': the fabric cannot be built: " << problem << "\n";
     }
     if (auto file = a.value("out")) {
         model::savePlan(swept, *file);

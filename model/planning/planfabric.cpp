@@ -133,6 +133,24 @@ FabricGraph generatePlanFabric(const PlanFabric &fabric)
     throw FabricParameterError(reason);
 }
 
+std::string planFabricProblem(const Plan &plan, const Catalog &catalog)
+{
+    try {
+        const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
+        if (!fabric)
+            return {};
+        if (!fabric->switchMismatch.empty())
+            return fabric->switchMismatch;
+        if (fabric->design.topology == FabricTopology::FatTree)
+            fabricHardwareCount(fabric->design.fatTree);
+        else if (fabric->design.topology == FabricTopology::RailFatTree)
+            fabricHardwareCount(fabric->design.railFatTree);
+    } catch (const FabricParameterError &error) {
+        return error.what();
+    }
+    return {};
+}
+
 int planEndpointsPerNode(const Plan &plan, const PlanFabric &fabric)
 {
     // The nodes fabricNodeGroups lists, counted without listing them.

@@ -43,6 +43,14 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog);
 FabricGraph generatePlanFabric(const PlanFabric &fabric);
 
 /**
+ * Why the plan's fabric cannot be built, found from a fat-tree's or rail fabric's layout without
+ * generating it (fabricHardwareCount): 8,192 GPUs on two fixed tiers, a switch that cannot carry
+ * the NIC. Empty when it can, when there is no fabric, and for Dragonfly and torus designs, whose
+ * limits the estimate checks as it builds them.
+ */
+std::string planFabricProblem(const Plan &plan, const Catalog &catalog);
+
+/**
  * The plan's node-group index (into Plan::nodeGroups) of each node on the fabric, in the order
  * the generated fabric lists them: the groups cabled to it, in plan order, each its count of
  * nodes (planFabric counts its endpoints the same way). Node n owns the endpoints

@@ -739,6 +739,29 @@ private slots:
         QVERIFY2(zero.err.contains("endpoints must be positive, not 0"), zero.err.constData());
     }
 
+    void aSweepSaysWhichSizesItsTiersCannotJoin()
+    {
+        // The rail sample (128 DGX H100, radix-64 QM9700) with its tiers fixed at 2: a spine's
+        // 64 down ports join at most 64 rail leaves, 8 rails x 8 units of 32 servers, 2,048 GPUs.
+        // 2,048 GPUs fit; 8,192 (256 leaves) do not, and the sweep says so on stderr.
+        QTemporaryDir dir;
+        QFile sample(QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        QJsonObject plan = QJsonDocument::fromJson(sample.readAll()).object();
+        QJsonObject fabric = plan["fabric"].toObject();
+        fabric["tiers"] = 2;
+        plan["fabric"] = fabric;
+        plan.remove(QStringLiteral("scenarios"));
+        const QString path = dir.filePath(QStringLiteral("two-tiers.json"));
+        QVERIFY(writeText(path, QJsonDocument(plan).toJson()));
+        const Result r = run({"plan", "sweep", path, "--axis", "gpu-count", "--values", "2048,8192",
+                              "--out", dir.filePath(QStringLiteral("swept.json"))});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(!r.err.contains("scenario '2048 GPUs'"), r.err.constData());
+        QVERIFY2(r.err.contains("note: scenario '8192 GPUs': the fabric cannot be built"),
+                 r.err.constData());
+    }
+
     void aTraceReplacesThePortfolio()
     {
         // The shared cluster (2,048 GPUs) replays a trace of one 8-GPU job and one of 99,999
