@@ -528,11 +528,17 @@ QList<QChart *> comparisonCharts(const model::ScenarioComparison &c, int highlig
                     : thousands ? 1.0 / units::kilo
                                 : 1.0));
     }
+    // The cost over every GPU the plan buys where a fleet leaves some idle (the table ranks it).
+    const bool everyGpu = std::any_of(c.rows.begin(), c.rows.end(), [](const auto &row) {
+        return row.key == "cost_per_m_output_all_gpus_usd";
+    });
     if (inference && !training)
-        charts.append(barAndLineChart(c, highlight,
-                                      QObject::tr("Cost per million output tokens and TTFT"),
-                                      "cost_per_m_output_usd", QObject::tr("USD per M tokens"), 1.0,
-                                      "ttft_ms", QObject::tr("TTFT p95 (ms)"), 1.0));
+        charts.append(barAndLineChart(
+            c, highlight,
+            everyGpu ? QObject::tr("Cost per million output tokens (every GPU) and TTFT")
+                     : QObject::tr("Cost per million output tokens and TTFT"),
+            everyGpu ? "cost_per_m_output_all_gpus_usd" : "cost_per_m_output_usd",
+            QObject::tr("USD per M tokens"), 1.0, "ttft_ms", QObject::tr("TTFT p95 (ms)"), 1.0));
     // Facility power in kW, or in MW from 10 MW up (a 2.3 GW campus is not "2e+06 kW"); a
     // campus's every building, as the table gives it.
     const QList<double> facilityWatts = perScenario([](const model::PlanEstimate &e) {

@@ -9,6 +9,7 @@
 #include "model/inference/fleetcapacity.h"
 #include "model/inference/inferenceestimator.h"
 #include "model/inference/inferencesetup.h"
+#include "model/operations/operationsestimator.h"
 #include "model/plan/plan.h"
 #include "model/planning/planworstfailure.h"
 #include "model/planning/trainingrun.h"
@@ -208,6 +209,16 @@ void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
             cluster, training.job.model, result.training.best,
             trainingRunSetup(build, training.cluster.switchPorts), campusHardware(build));
         result.hasTrainingRun = true;
+        // The first warning (the panel's first section), not only said beside the goodput: it
+        // decides the run more than any bottleneck of the step.
+        const ReliabilityEstimate &reliability = result.trainingRun.reliability;
+        if (const std::string pace = lowGoodputText(reliability); !pace.empty()) {
+            char useful[32];
+            std::snprintf(useful, sizeof useful, "%.3g%%", 100.0 * reliability.goodput);
+            result.warnings.insert(result.warnings.begin(),
+                                   "failures outpace the run: " + pace + ", so only " + useful
+                                       + " of the wall time is useful work");
+        }
         if (build.compareWithPublishedRuns)
             result.trainingPublishedRuns = compareWithPublishedRuns(
                 build.catalog,

@@ -196,6 +196,9 @@ struct TrainingEstimate
     double stepSeconds = 0;
     double tokensPerSecond = 0;
     double modelFlopsPerSecondPerGpu = 0; ///< model FLOPs (no recompute) / step / GPU
+    /** The dense peak the MFU divides by: the job's precision's (FP8's for an FP8 run). */
+    Precision mfuPrecision = Precision::BF16;
+    double mfuPeakFlopsPerSecond = 0;
     double hardwareFlopsPerSecondPerGpu = 0; ///< FLOPs executed, recompute included
     /** The model FLOPs the kernels execute (a causal fused attention skips the masked half),
      * of the conventional count the MFU takes. */
@@ -224,9 +227,11 @@ struct TrainingEstimate
 };
 
 /**
- * Why the MFU stands above the share of the peak the GPU executes, when it does by 10% or more:
- * "attention counted over the whole sequence (PaLM's and Megatron's convention); the causal
- * kernels execute 59% of those FLOPs, 47.5% of the peak". Empty otherwise.
+ * What the MFU is of, where a reader could take it otherwise: the FP8 peak for an FP8 run ("of
+ * the dense FP8 peak, 1,979 TFLOP/s a GPU"), and why it stands above the share of the peak the
+ * GPU executes when it does by 10% or more ("attention counted over the whole sequence (PaLM's
+ * and Megatron's convention); the causal kernels execute 59% of those FLOPs, 47.5% of the
+ * peak"). Empty otherwise.
  */
 std::string mfuConventionNote(const TrainingEstimate &estimate);
 

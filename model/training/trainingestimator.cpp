@@ -7,6 +7,7 @@
 #include "model/training/transformershape.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -122,17 +123,36 @@ std::string unevenStagesText(const ParallelConfig &c)
     return {};
 }
 
+namespace {
+
+std::string upperCase(std::string text)
+{
+    for (char &c : text)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return text;
+}
+
+} // namespace
+
 std::string mfuConventionNote(const TrainingEstimate &e)
 {
     if (!(e.mfu > 0))
         return {};
+    std::string note;
+    // An FP8 run's MFU is of the FP8 peak, twice the BF16 figure a plan's hardware lists: a
+    // reader dividing by the BF16 peak gets twice the MFU shown.
+    if (e.mfuPrecision != Precision::BF16 && e.mfuPrecision != Precision::FP16)
+        note = "of the dense " + upperCase(precisionName(e.mfuPrecision)) + " peak, "
+            + groupThousands(std::to_string(std::llround(e.mfuPeakFlopsPerSecond / 1e12)))
+            + " TFLOP/s a GPU";
     const double executedShare = e.executedModelFlopsShare;
-    if (!(executedShare < 0.9))
-        return {};
-    return "attention counted over the whole sequence (PaLM's and Megatron's convention); the "
-           "causal kernels execute "
-        + percentText(executedShare, 0) + " of those FLOPs, " + percentText(executedShare * e.mfu)
-        + " of the peak";
+    if (executedShare < 0.9)
+        note += (note.empty() ? "" : "; ")
+            + std::string("attention counted over the whole sequence (PaLM's and Megatron's "
+                          "convention); the causal kernels execute ")
+            + percentText(executedShare, 0) + " of those FLOPs, "
+            + percentText(executedShare * e.mfu) + " of the peak";
+    return note;
 }
 
 std::string layoutDescription(const ParallelConfig &c)
@@ -699,6 +719,8 @@ void TrainingEstimator::addThroughput(const ParallelConfig &c, TrainingEstimate 
         * (modelFlopsPerToken - skippedAttentionPerToken + recomputeFlopsPerToken)
         / (result.stepSeconds * gpus);
     result.mfu = result.modelFlopsPerSecondPerGpu / m_peakFlopsPerSecond;
+    result.mfuPrecision = m_job.precision;
+    result.mfuPeakFlopsPerSecond = m_peakFlopsPerSecond;
     result.executedModelFlopsShare
         = (modelFlopsPerToken - skippedAttentionPerToken) / modelFlopsPerToken;
 }

@@ -186,6 +186,29 @@ private slots:
         QCOMPARE(estimatePlan(plan, shippedCatalog()).fabric.switches(), 7168LL);
     }
 
+    void failuresThatOutpaceTheRunAreAWarning()
+    {
+        // The million-GPU campus fails every 3 min (the job's MTBF) against a 10 min restart:
+        // the Estimate panel showed it only in the goodput row, under a headline of 97 days.
+        // It heads the warnings now; the 1,024-GPU sample, 99% goodput, has no such warning.
+        const auto paced = [](const PlanEstimate &e) {
+            return std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string &w) {
+                return w.rfind("failures outpace the run: a failure every 3 min against 10 min "
+                               "to restart",
+                               0)
+                    == 0;
+            });
+        };
+        const PlanEstimate campus
+            = estimatePlan(loadSamplePlan("h100-1m-8-buildings.json"), shippedCatalog());
+        QVERIFY(paced(campus));
+        QVERIFY2(campus.warnings.front().rfind("failures outpace the run", 0) == 0,
+                 campus.warnings.front().c_str()); // first, above the data hall's
+
+        QVERIFY(!paced(
+            estimatePlan(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog())));
+    }
+
     void aFatTreeTooLargeIsRefusedByItsOwnLimit()
     {
         // 600,000 DGX H100 with 8 NICs each: 4,800,000 endpoints, beyond the 524,288 a fat tree

@@ -526,6 +526,25 @@ private slots:
             QVERIFY2(r.key != "capacity_within_targets", r.key.c_str());
     }
 
+    void servingCostIsRankedOverEveryGpuBought()
+    {
+        // The L4 sample's scenarios buy 64 GPUs each; the L40S and A100 fleets keep only a few
+        // of them serving, so their cost over the serving GPUs alone is several times below the
+        // L4's, while the plan pays for all 64. The time-cost plane and the star take the cost
+        // over every GPU: the A100 scenario is no longer the cheapest point.
+        const ScenarioComparison c
+            = compareScenarios(cp::test::loadSamplePlan("l4-inference-fleet.json"), m_catalog);
+        QCOMPARE(c.scenarios.size(), std::size_t(3));
+        const ComparisonRow &serving = row(c, "cost_per_m_output_usd");
+        const ComparisonRow &everyGpu = row(c, "cost_per_m_output_all_gpus_usd");
+        QVERIFY(*serving.values[2] < *serving.values[0]); // flattered by its idle GPUs
+        QCOMPARE(serving.bestIndex, -1);
+        QVERIFY(*everyGpu.values[2] > *everyGpu.values[0]);
+        QVERIFY(c.paretoPoints[0] && c.paretoPoints[2]);
+        QVERIFY(c.paretoPoints[2]->second > c.paretoPoints[0]->second);
+        QVERIFY(c.paretoCostLabel.find("every GPU") != std::string::npos);
+    }
+
     void latentCacheScenarioHoldsMoreSequences()
     {
         // The DeepSeek-V3 sample: 8 H200s a replica, FP8 weights (78.1 GiB, 83.9 GB a GPU) and
@@ -542,7 +561,11 @@ private slots:
         QCOMPARE(*row(c, "max_batch").values[0], 256.0);
         QCOMPARE(*row(c, "max_batch").values[1], 46.0);
         QVERIFY(*row(c, "replicas").values[0] < *row(c, "replicas").values[1]);
-        QCOMPARE(row(c, "cost_per_m_output_usd").bestIndex, 0);
+        // Ranked over every GPU the plan buys (3.45 against 4.12 USD, serving or idle); the cost
+        // over the serving GPUs alone (0.863 against 4.12) flattered the fleet that idles most.
+        QCOMPARE(row(c, "cost_per_m_output_all_gpus_usd").bestIndex, 0);
+        QCOMPARE(row(c, "cost_per_m_output_usd").bestIndex, -1);
+        QVERIFY(!row(c, "cost_per_m_output_usd").notRankedBecause.empty());
         // The count of replicas itself is not starred: a replica's GPUs and load can differ.
         QCOMPARE(row(c, "replicas").bestIndex, -1);
     }

@@ -1129,6 +1129,15 @@ private slots:
         QVERIFY(qAbs(unfused.hardwareFlopsPerSecondPerGpu / unfused.modelFlopsPerSecondPerGpu - 1)
                 < 1e-12);
         QVERIFY(mfuConventionNote(unfused).empty());
+        QVERIFY(mfuConventionNote(unfused).find("FP8") == std::string::npos);
+        // An FP8 run's MFU is of the FP8 peak: the H100 SXM5 datasheet's 1,979 dense TFLOP/s,
+        // twice the BF16 figure the plan's hardware lists; the note says which.
+        job.precision = Precision::FP8;
+        const TrainingEstimate fp8 = TrainingEstimator(job, dgxH100(1)).estimate(config);
+        QVERIFY2(fp8.valid, fp8.reason.c_str());
+        QVERIFY2(mfuConventionNote(fp8).find("of the dense FP8 peak, 1,979 TFLOP/s a GPU")
+                     != std::string::npos,
+                 mfuConventionNote(fp8).c_str());
     }
 
     void pipelineSendsLeaveTheNodeWithThePipeline()
