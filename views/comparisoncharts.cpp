@@ -403,6 +403,8 @@ QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
         QString text = QString::fromStdString(label);
         text.replace(QStringLiteral("Cost per million output tokens (USD)"),
                      QStringLiteral("USD / M tokens"));
+        text.replace(QStringLiteral("USD per M output tokens, all GPUs"),
+                     QStringLiteral("USD / M tokens")); // the title says "all GPUs"
         text.replace(QStringLiteral("(million USD)"), QStringLiteral("(M USD)"));
         text.replace(QStringLiteral("(thousand USD)"), QStringLiteral("(k USD)"));
         return text;

@@ -774,7 +774,7 @@ void findParetoFront(ScenarioComparison &comparison, bool training)
     }
     comparison.dominated = paretoDominated(comparison.paretoPoints);
     comparison.paretoTimeLabel = "TTFT p95 (ms)";
-    comparison.paretoCostLabel = "Cost per million output tokens, every GPU of the plan (USD)";
+    comparison.paretoCostLabel = "USD per M output tokens, all GPUs";
     if (training)
         putTrainingParetoInReadableUnits(comparison);
 }

@@ -111,8 +111,8 @@ struct ScenarioComparison
     }
     /** "Wall time to train (days)" (or h, min) or "TTFT p95 (ms)": the points' time unit. */
     std::string paretoTimeLabel;
-    /** "Run cost (million USD)" (or thousand USD, USD) or "Cost per million output tokens
-     * (USD)": the points' cost unit. */
+    /** "Run cost (million USD)" (or thousand USD, USD) or "USD per M output tokens, all GPUs"
+     * (serving: the cost of every GPU the plan buys): the points' cost unit. */
     std::string paretoCostLabel;
     std::vector<std::optional<std::pair<double, double>>> paretoPoints; ///< (time, cost)
     std::vector<ScalingPoint> scaling; ///< the baseline at other GPU counts

@@ -542,7 +542,7 @@ private slots:
         QVERIFY(*everyGpu.values[2] > *everyGpu.values[0]);
         QVERIFY(c.paretoPoints[0] && c.paretoPoints[2]);
         QVERIFY(c.paretoPoints[2]->second > c.paretoPoints[0]->second);
-        QVERIFY(c.paretoCostLabel.find("every GPU") != std::string::npos);
+        QVERIFY(c.paretoCostLabel.find("all GPUs") != std::string::npos);
     }
 
     void latentCacheScenarioHoldsMoreSequences()
