@@ -1191,13 +1191,17 @@ void writeAssumptionsAndSources(ReportLayout &page, const PlanReportInput &input
         page.paragraph(QStringLiteral("• ") + QString::fromStdString(line), 9.5, false, 4);
     if (input.catalog) {
         std::vector<model::Plan> plans;
-        for (const model::ScenarioResult &s : scenarios)
+        std::vector<std::string> pricedIds; // what the bills buy beyond the plans' own entries
+        for (const model::ScenarioResult &s : scenarios) {
             plans.push_back(s.plan);
+            for (const model::BillOfMaterialsLine &line : s.estimate.billOfMaterials)
+                pricedIds.push_back(line.itemId);
+        }
         if (plans.empty())
             plans.push_back(plan);
         QList<QStringList> rows;
         for (const model::CatalogSourceLine &line :
-             model::catalogSourcesForPlans(plans, *input.catalog))
+             model::catalogSourcesForPlans(plans, *input.catalog, pricedIds))
             rows << QStringList {QString::fromStdString(line.kind),
                                  QString::fromStdString(line.name),
                                  QString::fromStdString(line.source)};

@@ -10,9 +10,10 @@
 namespace cp::model {
 
 std::vector<CatalogSourceLine> catalogSourcesForPlans(const std::vector<Plan> &plans,
-                                                      const Catalog &catalog)
+                                                      const Catalog &catalog,
+                                                      const std::vector<std::string> &pricedIds)
 {
-    std::set<std::string> ids;
+    std::set<std::string> ids(pricedIds.begin(), pricedIds.end());
     for (const Plan &plan : plans) {
         for (const NodeGroup &group : plan.nodeGroups) {
             ids.insert(group.nodeId);

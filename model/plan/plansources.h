@@ -21,9 +21,12 @@ struct CatalogSourceLine
 };
 
 /** Every catalog entry the plans refer to (servers and their GPUs, NICs, switches, racks,
- * storage, facility, model), once each, in catalog-section order. Unknown ids are skipped. */
-std::vector<CatalogSourceLine> catalogSourcesForPlans(const std::vector<Plan> &plans,
-                                                      const Catalog &catalog);
+ * storage, facility, model) and `pricedIds`, the entries their bills of materials buy besides
+ * (the storage network's and management network's switches, the storage NICs' optics), once
+ * each, in catalog-section order. Unknown ids are skipped. */
+std::vector<CatalogSourceLine>
+catalogSourcesForPlans(const std::vector<Plan> &plans, const Catalog &catalog,
+                       const std::vector<std::string> &pricedIds = {});
 
 /** The modelling assumptions a report states, each naming where it comes from: those of a
  * plan's workload (training or serving) and the ones every plan shares (fabric, power, cost). */

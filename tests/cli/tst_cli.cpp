@@ -739,6 +739,25 @@ private slots:
         QVERIFY2(zero.err.contains("endpoints must be positive, not 0"), zero.err.constData());
     }
 
+    void theReportSourcesEveryEntryItPrices()
+    {
+        // The DeepSeek-V3 sample's bill buys a storage network of Quantum QM8790 switches and
+        // SN2201 management switches that no card of the plan names; the sources page listed
+        // only the plan's own entries. Every priced catalog entry is sourced now.
+        const QString pdf = exportSamplePdf(QStringLiteral("h100-1024-deepseek-v3-training.json"),
+                                            QStringLiteral("deepseek.pdf"));
+        QVERIFY(!pdf.isEmpty());
+        const QByteArray text = pdfText(pdf).simplified();
+        const qsizetype sources = text.indexOf("Catalog entries and their sources");
+        QVERIFY(sources >= 0);
+        const QByteArray bill = text.left(sources);
+        const QByteArray sourced = text.mid(sources);
+        for (const char *name : {"QM8790", "SN2201"}) {
+            QVERIFY2(bill.contains(name), name);
+            QVERIFY2(sourced.contains(name), name);
+        }
+    }
+
     void aSweepSaysWhichSizesItsTiersCannotJoin()
     {
         // The rail sample (128 DGX H100, radix-64 QM9700) with its tiers fixed at 2: a spine's
