@@ -460,9 +460,8 @@ void EstimateSummaryView::addCampusRow(QTreeWidgetItem *section, const model::Ca
                .arg(QString::fromStdString(model::groupedCount(campus.gpus)),
                     QString::fromStdString(model::humanPower(campus.itWatts)),
                     QString::fromStdString(model::humanUsd(campus.capitalUsd)),
-                    number(units::bytesPerSecondToTbitPerSecond(
-                               campus.interconnectBytesPerSecondPerBuilding),
-                           1),
+                    QString::fromStdString(model::threeDigits(units::bytesPerSecondToTbitPerSecond(
+                        campus.interconnectBytesPerSecondPerBuilding))),
                     QString::fromStdString(model::humanUsd(campus.interconnectUsd))));
 }
 

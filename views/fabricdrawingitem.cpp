@@ -3,6 +3,8 @@
 
 #include "humannumbers.h"
 
+#include "model/core/humantext.h"
+
 #include <QGraphicsSceneHoverEvent>
 #include <QGraphicsView>
 #include <QPainter>
@@ -38,7 +40,7 @@ QColor lineColour(const FabricDrawing::Line &line)
 QString bundleText(const FabricDrawing::Line &line)
 {
     return QStringLiteral("%1 × %2 = %3")
-        .arg(line.cables)
+        .arg(QString::fromStdString(model::groupedCount(line.cables)))
         .arg(humanBitRate(line.bytesPerSecond / static_cast<double>(line.cables)),
              humanBitRate(line.bytesPerSecond));
 }

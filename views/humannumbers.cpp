@@ -18,9 +18,11 @@ namespace cp::views {
 QString humanBitRate(double bytesPerSecond)
 {
     const double gbps = bytesPerSecond * 8 / 1e9;
+    // Three significant digits, grouped: "1,638 Tb/s" and "400 Tb/s", not "1638" or "400.0".
     if (gbps >= 1000)
-        return QStringLiteral("%1 Tb/s").arg(gbps / 1000, 0, 'f', gbps >= 100000 ? 0 : 1);
-    return QStringLiteral("%1 Gb/s").arg(gbps, 0, 'f', 0);
+        return QStringLiteral("%1 Tb/s").arg(
+            QString::fromStdString(model::threeDigits(gbps / 1000)));
+    return QStringLiteral("%1 Gb/s").arg(QString::fromStdString(model::threeDigits(gbps)));
 }
 
 QString replicaCount(int replicas)

@@ -494,9 +494,9 @@ QStringList keyFigures(const model::PlanEstimate &e)
                      .arg(QString::fromStdString(model::groupedCount(e.campus->gpus)))
                      .arg(human(model::humanPower(e.campus->itWatts)),
                           human(model::humanUsd(e.campus->capitalUsd)),
-                          fixed(units::bytesPerSecondToTbitPerSecond(
-                                    e.campus->interconnectBytesPerSecondPerBuilding),
-                                1),
+                          QString::fromStdString(
+                              model::threeDigits(units::bytesPerSecondToTbitPerSecond(
+                                  e.campus->interconnectBytesPerSecondPerBuilding))),
                           human(model::humanUsd(e.campus->interconnectUsd)));
     return lines;
 }

@@ -7,6 +7,7 @@
 #include "fabriccanvas.h"
 #include "fabricdrawingitem.h"
 #include "fabricview.h"
+#include "humannumbers.h"
 #include "mainwindow.h"
 #include "plandocument.h"
 #include "planestimatecontroller.h"
@@ -102,6 +103,16 @@ private:
     }
 
 private slots:
+    void bitRatesReadWithThreeGroupedDigits()
+    {
+        // 4,096 links of 400 Gb/s carry 1,638.4 Tb/s: "1,638 Tb/s", not "1638"; a campus's
+        // 400 Tb/s is not "400.0"; 12.8 Tb/s keeps its third digit.
+        QCOMPARE(views::humanBitRate(4096 * 400e9 / 8), QStringLiteral("1,638 Tb/s"));
+        QCOMPARE(views::humanBitRate(400e12 / 8), QStringLiteral("400 Tb/s"));
+        QCOMPARE(views::humanBitRate(12.8e12 / 8), QStringLiteral("12.8 Tb/s"));
+        QCOMPARE(views::humanBitRate(400e9 / 8), QStringLiteral("400 Gb/s"));
+    }
+
     void fabricKeyStaysShortWithManyRails()
     {
         // A node of 72 GPUs on a rail fabric has 72 rails, but the drawing has eight rail colours
