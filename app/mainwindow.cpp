@@ -170,6 +170,8 @@ void MainWindow::connectComparison()
                     ? QString::fromStdString(model::portfolioSummaryText(*queue))
                     : QString();
                 showPlanQueue();
+                if (statusBar()->currentMessage().contains(QStringLiteral("simulating the queue")))
+                    statusBar()->showMessage(tr("Estimate and queue up to date"), 5000);
                 auto waiting = std::move(m_waitingForComparison);
                 m_waitingForComparison.clear();
                 for (const auto &then : waiting)
@@ -249,12 +251,16 @@ void MainWindow::connectEstimate()
     connect(m_controller, &views::PlanEstimateController::estimateReady, this,
             [this](const model::PlanEstimate &estimate) {
                 m_summary->showEstimate(estimate);
-                showPlanQueue();
+                const bool simulating = showPlanQueue();
                 // The Properties form's "searched" dimensions show what the search chose.
                 m_properties->showSearchedLayout(estimate.hasTraining && estimate.training.found
                                                      ? std::optional(estimate.training.best.config)
                                                      : std::nullopt);
-                statusBar()->showMessage(tr("Estimate up to date"), 5000);
+                // Not "up to date" while the queue's rows still say they are being simulated.
+                statusBar()->showMessage(simulating ? tr("Estimate up to date; simulating the "
+                                                         "queue (Comparison tab)…")
+                                                    : tr("Estimate up to date"),
+                                         simulating ? 0 : 5000);
             });
     connect(m_controller, &views::PlanEstimateController::estimateFailed, this,
             [this](const QString &message) {
@@ -532,25 +538,26 @@ void MainWindow::showUserGuide()
     m_userGuide->raise();
 }
 
-void MainWindow::showPlanQueue()
+bool MainWindow::showPlanQueue()
 {
     const model::PortfolioPlan &portfolio = plan().portfolio;
     if (portfolio.classes.empty() && portfolio.services.empty()) {
         m_summary->showQueue({});
-        return;
+        return false;
     }
     if (m_comparisonCurrent && !m_queueText.isEmpty()) {
         m_summary->showQueue(m_queueText);
-        return;
+        return false;
     }
     if (m_comparisonCurrent) {
         m_summary->showQueue(tr("not simulated: see the Comparison tab"));
-        return;
+        return false;
     }
     // The queue is the comparison's simulation of the plan's jobs, off the GUI thread.
     m_summary->showQueue(tr("simulating the jobs through the scheduler (Comparison tab)…"));
     if (!m_comparison->isRunning())
         m_comparisonTimer.start();
+    return true;
 }
 
 void MainWindow::compareNow()

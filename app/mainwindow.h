@@ -167,8 +167,8 @@ private:
     /** The baseline's simulated queue from the last comparison (empty: none or not yet). */
     QString m_queueText;
     /** Shows the plan's queue in the Estimate panel, starting the comparison that simulates it
-     * when it is not current. */
-    void showPlanQueue();
+     * when it is not current; true while it is still being simulated. */
+    bool showPlanQueue();
     std::vector<std::function<void(const model::ScenarioComparison &)>> m_waitingForComparison;
     QFutureWatcher<QString> m_exportWatcher;
     views::UserGuideDialog *m_userGuide = nullptr;

@@ -26,6 +26,7 @@
 #include <QLabel>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -112,6 +113,9 @@ private slots:
             QStringLiteral(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json")));
         QVERIFY(compared.wait(120000));
         QCoreApplication::processEvents();
+        // The status bar no longer says the queue is being simulated once it is.
+        QVERIFY2(!window.statusBar()->currentMessage().contains(QStringLiteral("simulating")),
+                 qPrintable(window.statusBar()->currentMessage()));
         const QString queue
             = findValue(window.summaryView()->tree(), QStringLiteral("Jobs and services"));
         QVERIFY2(queue.contains(QStringLiteral("GPUs busy"))
