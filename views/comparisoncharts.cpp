@@ -387,14 +387,17 @@ QChart *paretoChart(const model::ScenarioComparison &c, int highlight)
     }
     std::sort(front.begin(), front.end(),
               [](const QPointF &a, const QPointF &b) { return a.x() < b.x(); });
-    auto *frontLine = new QLineSeries;
-    frontLine->setName(QObject::tr("Pareto front"));
-    frontLine->append(front);
-    QPen frontPen(QColor(0x60, 0x60, 0x60));
-    frontPen.setStyle(Qt::DashLine);
-    frontPen.setWidthF(1.5);
-    frontLine->setPen(frontPen);
-    all.prepend(frontLine);
+    // A front of one option is a point, not a line: its legend entry named a line never drawn.
+    if (front.size() > 1) {
+        auto *frontLine = new QLineSeries;
+        frontLine->setName(QObject::tr("Pareto front"));
+        frontLine->append(front);
+        QPen frontPen(QColor(0x60, 0x60, 0x60));
+        frontPen.setStyle(Qt::DashLine);
+        frontPen.setWidthF(1.5);
+        frontLine->setPen(frontPen);
+        all.prepend(frontLine);
+    }
     if (xMin > xMax) // no scenario has a point
         xMin = xMax = yMin = yMax = 0;
     // Short axis titles (the chart title has the long ones): a vertical title longer than a

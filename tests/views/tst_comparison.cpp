@@ -540,6 +540,9 @@ private slots:
             }
         QCOMPARE(borders.size(), 3);
         QVERIFY(borders[0] != borders[1] && borders[1] != borders[2] && borders[0] != borders[2]);
+        // One option on the front is a point: no "Pareto front" line in the legend for it.
+        for (QAbstractSeries *series : pareto->series())
+            QVERIFY2(!qobject_cast<QLineSeries *>(series), qPrintable(series->name()));
         // Distinct x labels for options 0.003 days apart.
         auto *x = qobject_cast<QValueAxis *>(pareto->axes(Qt::Horizontal).front());
         const double step = (x->max() - x->min()) / (x->tickCount() - 1);
