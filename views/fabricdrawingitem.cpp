@@ -5,6 +5,7 @@
 
 #include "model/core/humantext.h"
 
+#include <QFontMetricsF>
 #include <QGraphicsSceneHoverEvent>
 #include <QGraphicsView>
 #include <QPainter>
@@ -351,10 +352,15 @@ void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDr
     painter->setBrush(fill);
     // A label where the box is wide enough on screen to hold it, or where there are so few boxes
     // that it crowds nothing (a fleet's one group of servers under one leaf was an unnamed grey
-    // box). A few boxes too narrow for their labels, all saying the same ("32 NIC ports" under
-    // each of four leaves), get one label across them, "4 x 32 NIC ports": each its own
-    // overflowed the first box and hid the others'.
+    // box). Boxes too narrow for their labels, all saying the same ("32 NIC ports" under each of
+    // four leaves, "32 servers" under eight), get one label across them, "8 x 32 servers": each
+    // its own overflowed its box and ran into the next.
     const bool few = boxes.size() <= 4;
+    // The label's own width in the font it is drawn in: seven pixels a character let "32
+    // servers" run over the edges of eight boxes side by side on the report's page.
+    QFont font = painter->font();
+    font.setPixelSize(labelPixels(11));
+    const QFontMetricsF metrics(font);
     std::vector<const FabricDrawing::Box *> narrow;
     for (const FabricDrawing::Box &box : boxes) {
         const QRectF rect(box.x, box.y, box.width, box.height);
@@ -363,9 +369,9 @@ void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDr
         painter->drawRect(rect);
         if (box.text.empty())
             continue;
-        if (box.width * lod > 7.0 * m_labelScale * static_cast<double>(box.text.size()))
+        if (box.width * lod > metrics.horizontalAdvance(QString::fromStdString(box.text)) + 6.0)
             texts.push_back({rect.center(), QString::fromStdString(box.text)});
-        else if (few)
+        else
             narrow.push_back(&box);
     }
     const auto rectOf = [](const FabricDrawing::Box *box) {
@@ -382,7 +388,7 @@ void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDr
                          QStringLiteral("%1 x %2")
                              .arg(narrow.size())
                              .arg(QString::fromStdString(narrow.front()->text))});
-    } else {
+    } else if (few) {
         for (const FabricDrawing::Box *box : narrow)
             texts.push_back({rectOf(box).center(), QString::fromStdString(box->text)});
     }
