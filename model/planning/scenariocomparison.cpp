@@ -696,6 +696,24 @@ std::vector<int> defaultScalingGpuCounts(const Plan &plan, const Catalog &catalo
 
 namespace {
 
+/**
+ * Refuses a comparison that would not finish within seconds: each variant lays out its own hall
+ * (their fabrics differ, so no layout is shared), about a second for 500,000 servers on this
+ * project's two cores; 256 variants of such a hall took three minutes.
+ */
+void checkComparisonSize(const std::vector<Plan> &plans)
+{
+    long long servers = 0;
+    for (const Plan &variant : plans)
+        servers += std::max(0, variant.totalNodes());
+    if (servers > maxComparedServers)
+        throw std::runtime_error(
+            "comparing these " + groupedCount(static_cast<long long>(plans.size()))
+            + " variants lays out halls of " + groupedCount(servers) + " servers in all; at most "
+            + groupedCount(maxComparedServers)
+            + " are compared at once (about 10 s): compare fewer scenarios or smaller halls");
+}
+
 /** One scenario's estimate (and its queues over the simulated days when it has a portfolio). */
 ScenarioResult estimateScenario(const Plan &plan, std::size_t index, const Plan &variant,
                                 const nlohmann::json &baselineJson, const Catalog &catalog,
@@ -826,6 +844,7 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
 {
     ScenarioComparison comparison;
     const std::vector<Plan> plans = allScenarioPlans(plan, &catalog);
+    checkComparisonSize(plans);
     const nlohmann::json baselineJson = planToJson(plan);
     const std::size_t variants = plans.size();
     const int total = static_cast<int>(variants + options.scalingGpuCounts.size());

@@ -143,6 +143,9 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
                                     const std::atomic<bool> *cancel = nullptr,
                                     const std::function<void(int, int)> &progress = {});
 
+/** The most servers a comparison lays out over all its variants' halls: about ten seconds. */
+inline constexpr long long maxComparedServers = 8388608;
+
 /** The rows for already estimated scenarios (compareScenarios uses this). */
 std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &scenarios);
 

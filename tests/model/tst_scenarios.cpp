@@ -218,6 +218,32 @@ private slots:
                  std::string("FP8 (2)"));
     }
 
+    void aComparisonThatWouldTakeMinutesIsRefused()
+    {
+        // 524,288 servers in one hall and 16 variants: 16 x 524,288 = 8,388,608 servers laid
+        // out, the most compared at once (each variant's hall took about a second; 256 of them
+        // ran three minutes). A 17th variant brings 8,912,896 and is refused before any work.
+        Plan plan;
+        NodeGroup group;
+        group.name = "servers";
+        group.nodeId = "pcie-8gpu-server";
+        group.count = 524288;
+        plan.nodeGroups.push_back(group);
+        plan.fabric.topology = "none";
+        for (int i = 1; i <= 16; ++i)
+            plan.scenarios.push_back(
+                {"ratio " + std::to_string(i),
+                 {{"fabric", {{"topology", "none"}, {"oversubscription", 1.0 + i}}}}});
+        try {
+            compareScenarios(plan, m_catalog);
+            QFAIL("a comparison of 8,912,896 servers was started");
+        } catch (const std::runtime_error &error) {
+            QVERIFY2(std::string(error.what()).find("8,912,896 servers in all; at most 8,388,608")
+                         != std::string::npos,
+                     error.what());
+        }
+    }
+
     void unbuildableOrUnrankableScenariosAreNeverSingledOut()
     {
         // Two tiers of radix-64 switches join at most 64 rail leaves (a spine's 64 down ports):
