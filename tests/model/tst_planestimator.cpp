@@ -96,13 +96,7 @@ private slots:
         // 16 DGX H100 ship with 8 ConnectX-7 VPI cards each (in the server's price). Run as RoCE
         // (roce-400g, the same adapter) they buy no NIC; ten NICs a server buy the 2 it lacks,
         // 16 x 2 = 32; 100 GbE (a ConnectX-6 Dx, another card) buys all 16 x 8 = 128.
-        Plan plan;
-        NodeGroup group;
-        group.name = "servers";
-        group.nodeId = "dgx-h100";
-        group.count = 16;
-        plan.nodeGroups.push_back(group);
-        plan.fabric.topology = "fat-tree";
+        Plan plan = cp::test::planOfServers("dgx-h100", 16, "fat-tree");
         plan.fabric.nicId = "roce-400g";
         QCOMPARE(nicsBought(estimatePlan(plan, shippedCatalog())), 0LL);
         plan.fabric.nicsPerNode = 10;
@@ -172,13 +166,7 @@ private slots:
         // into pods of 64 leaves under 64 spines (32 pods, 2,048 spines), each spine's 64 up
         // ports into 64 core groups of 32 x 64 / 128 = 16 cores (1,024): 5,120 switches. Units
         // of 32 (the old fixed size) took 4,096 leaves, 2,048 spines and 1,024 cores: 7,168.
-        Plan plan;
-        NodeGroup group;
-        group.name = "servers";
-        group.nodeId = "dgx-h100";
-        group.count = 16384;
-        plan.nodeGroups.push_back(group);
-        plan.fabric.topology = "rail-fat-tree";
+        Plan plan = cp::test::planOfServers("dgx-h100", 16384, "rail-fat-tree");
         plan.fabric.nicId = "roce-400g";
         plan.fabric.switchId = "sn5600";
         QCOMPARE(estimatePlan(plan, shippedCatalog()).fabric.switches(), 5120LL);

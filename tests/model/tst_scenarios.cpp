@@ -223,13 +223,7 @@ private slots:
         // 524,288 servers in one hall and 16 variants: 16 x 524,288 = 8,388,608 servers laid
         // out, the most compared at once (each variant's hall took about a second; 256 of them
         // ran three minutes). A 17th variant brings 8,912,896 and is refused before any work.
-        Plan plan;
-        NodeGroup group;
-        group.name = "servers";
-        group.nodeId = "pcie-8gpu-server";
-        group.count = 524288;
-        plan.nodeGroups.push_back(group);
-        plan.fabric.topology = "none";
+        Plan plan = cp::test::planOfServers("pcie-8gpu-server", 524288, "none");
         for (int i = 1; i <= 16; ++i)
             plan.scenarios.push_back(
                 {"ratio " + std::to_string(i),

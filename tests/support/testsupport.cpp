@@ -42,6 +42,18 @@ std::string planLoadError(const nlohmann::json &document)
     return {};
 }
 
+model::Plan planOfServers(const std::string &nodeId, int count, const std::string &topology)
+{
+    model::Plan plan;
+    model::NodeGroup group;
+    group.name = "servers";
+    group.nodeId = nodeId;
+    group.count = count;
+    plan.nodeGroups.push_back(group);
+    plan.fabric.topology = topology;
+    return plan;
+}
+
 bool closeRelative(double a, double b, double relativeTolerance)
 {
     return std::abs(a - b) <= relativeTolerance * std::max(std::abs(a), std::abs(b));

@@ -30,6 +30,10 @@ model::Plan loadSamplePlan(const std::string &fileName);
  * its input error's text, naming the JSON pointer; empty when the plan loads. */
 std::string planLoadError(const nlohmann::json &document);
 
+/** A plan of one group, "servers", of `count` catalog servers `nodeId` on a fabric of
+ * `topology` ("none": no fabric), with the catalog's NIC and switch for it. */
+model::Plan planOfServers(const std::string &nodeId, int count, const std::string &topology);
+
 /** |a - b| within relativeTolerance of the larger magnitude (true for a == b == 0). */
 bool closeRelative(double a, double b, double relativeTolerance = 1e-9);
 
