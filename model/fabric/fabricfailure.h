@@ -98,6 +98,12 @@ struct WorstFailure
      * shared cluster): stepSeconds is then the capacity intact over what the servers left keep
      * (1 intact), infinity when none is left. */
     bool byServersCutOff = false;
+    /** A training job: the GPUs the failure leaves and those the layout after it runs on (fewer
+     * where the global batch does not divide over them all); 0 when not known. */
+    long long gpusLeft = 0;
+    long long gpusUsed = 0;
+    /** The layout the job takes after the failure ("TP 1 x PP 3 x DP 32, microbatch 8"). */
+    std::string layoutAfter;
 };
 
 /**

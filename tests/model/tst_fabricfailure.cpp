@@ -208,6 +208,25 @@ private slots:
         QVERIFY(worst.stepSeconds > worst.intactStepSeconds);
     }
 
+    void aFailureSaysTheLayoutTheJobTakesAfterIt()
+    {
+        // The ViT sample: 16 DGX H100, a global batch of 4,096 = 2^12 images. A leaf cuts off
+        // 4 nodes, leaving 96 GPUs. Data parallelism must divide the batch, so a layout on all
+        // 96 is 3 x 32 (ViT-H's 16 heads rule out TP 3: a 3-stage pipeline) and otherwise it
+        // runs on 64; either way the step grows by more than the 4/3 of the GPUs lost (+75%
+        // against +33%), and the sentence now says which layout the job takes.
+        const WorstFailure worst = planWorstFailure(
+            cp::test::loadSamplePlan("h100-128-vit-imagenet-nfs.json"), shippedCatalog());
+        QVERIFY2(worst.found, worst.reason.c_str());
+        QCOMPARE(worst.gpusLeft, 96LL);
+        QVERIFY(worst.stepSeconds / worst.intactStepSeconds > 128.0 / 96.0);
+        const std::string sentence = worstFailureSentence(worst);
+        QVERIFY2(sentence.find("; the job is laid out anew as TP 1 x PP 3 x DP 32")
+                         != std::string::npos
+                     || sentence.find("on 64 of the 96 GPUs left") != std::string::npos,
+                 sentence.c_str());
+    }
+
     void plansWithoutTrainingAreJudgedByTheServersCutOff()
     {
         // The L4 serving sample hangs its 16 servers off one leaf: losing it cuts off all 16 and
