@@ -389,6 +389,20 @@ void rankServingCostOverEveryGpu(std::vector<ComparisonRow> &rows)
         = "the plan buys every GPU, serving or not: ranked over every GPU of the plan instead";
 }
 
+/** "2: failures outpace the run: a failure every 3 min…": how many, and the first's start. */
+std::string warningsSummary(const std::vector<std::string> &warnings)
+{
+    if (warnings.empty())
+        return {};
+    constexpr std::size_t lead = 60;
+    std::string first = warnings.front();
+    if (first.size() > lead) {
+        const std::size_t cut = first.rfind(' ', lead);
+        first = first.substr(0, cut == std::string::npos ? lead : cut) + "…";
+    }
+    return std::to_string(warnings.size()) + ": " + first;
+}
+
 /** Every scenario with a figure in `row` does the same work by `work`, to 0.1%. */
 bool sameWork(const ComparisonRow &row, const std::vector<ScenarioResult> &scenarios,
               const std::function<Value(const PlanEstimate &)> &work)
@@ -525,6 +539,11 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
         for (const std::string &line : s.changes)
             joined += (joined.empty() ? "" : "; ") + line;
         return joined;
+    });
+    // A scenario's warnings were seen only by selecting it: an A100 fleet idling 57 of its 64
+    // GPUs, storage ports with no free leaf port. The count and the first, cut at a word.
+    textRow("warnings", "Scenario", "Warnings", [](const ScenarioResult &s) {
+        return s.ok ? warningsSummary(s.estimate.warnings) : std::string();
     });
     textRow("error", "Scenario", "Could not estimate",
             [](const ScenarioResult &s) { return s.ok ? std::string() : s.error; });
