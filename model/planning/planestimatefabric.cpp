@@ -131,7 +131,6 @@ void tallyCabinetFittings(PlanEstimateBuild &build, const DataHall &hall)
         const SwitchSpec &sw = build.catalog.networkSwitch(hall.storageSwitchId);
         addBillLine(result, "Storage network", sw.id, sw.name, result.storageSwitches, sw.priceUsd);
         build.storageNetworkWatts = result.storageSwitches * sw.powerWatts;
-        build.storageNetworkUsd = result.storageSwitches * sw.priceUsd;
         result.power.networkWatts += build.storageNetworkWatts;
     }
 }

@@ -45,9 +45,8 @@ struct PlanEstimateBuild
     double fabricOpticsWatts = 0;
     /** The data hall's cables and optics, when it was laid out. */
     std::optional<CableBill> cableBill {};
-    /** The data hall's storage network switches: their power and price. */
+    /** The data hall's storage network switches' power. */
     double storageNetworkWatts = 0;
-    double storageNetworkUsd = 0;
     /** Set the workload's estimate against the catalog's published runs (the full estimate
      * only: a scaling curve's points do not show it). */
     bool compareWithPublishedRuns = false;

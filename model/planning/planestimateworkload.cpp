@@ -154,12 +154,9 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
     if (build.cableBill)
         setup.hallCabling = TrainingRunSetup::HallCabling {
             build.cableBill->fabricTransceivers * buildings,
-            (build.cableBill->watts + build.storageNetworkWatts) * buildings,
-            (build.cableBill->costUsd + build.storageNetworkUsd) * buildings};
-    if (build.result.campus) {
-        setup.interconnectUsd = build.result.campus->interconnectUsd;
+            (build.cableBill->watts + build.storageNetworkWatts) * buildings};
+    if (build.result.campus)
         setup.interconnectWatts = build.result.campus->interconnectWatts;
-    }
     if (plan.fabric.storageNetworkBytesPerSecond)
         setup.node.storageNetworkBytesPerSecond = *plan.fabric.storageNetworkBytesPerSecond;
     // The run costs what the plan's bill of materials buys, so the two figures reconcile.

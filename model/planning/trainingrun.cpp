@@ -131,11 +131,8 @@ void countHardware(TrainingRunEstimate &run, const ClusterDescription &cluster,
         run.switches = counts.leafSwitches + counts.spineSwitches;
         run.transceivers = setup.nic.opticPowerWatts > 0 ? 2 * counts.cables : 0;
     }
-    double cablingUsd = run.transceivers * setup.nic.opticPriceUsd;
-    if (setup.hallCabling) {
+    if (setup.hallCabling)
         run.transceivers = setup.hallCabling->transceivers;
-        cablingUsd = setup.hallCabling->costUsd;
-    }
     if (setup.billOfMaterialsUsd) {
         run.capitalUsd = *setup.billOfMaterialsUsd;
         return;
@@ -144,8 +141,8 @@ void countHardware(TrainingRunEstimate &run, const ClusterDescription &cluster,
         = run.nodes * std::max(0, std::max(1, cluster.nicsPerNode) - setup.builtInNicsPerNode);
     run.capitalUsd = cluster.gpus * cluster.gpu.priceUsd
         + run.nodes * setup.node.priceWithoutGpusUsd + boughtNics * setup.nic.priceUsd
-        + run.switches * setup.networkSwitch.priceUsd + cablingUsd + setup.storage.priceUsd
-        + setup.managementSwitches * setup.managementSwitch.priceUsd + setup.interconnectUsd;
+        + run.switches * setup.networkSwitch.priceUsd + run.transceivers * setup.nic.opticPriceUsd
+        + setup.storage.priceUsd + setup.interconnectUsd;
 }
 
 /** The data loader's feed, the storage it needs and the stall that lengthens the run. */

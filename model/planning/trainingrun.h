@@ -50,18 +50,17 @@ struct TrainingRunSetup
      * operationsestimator.h) instead of stopping training for the write. */
     bool asyncCheckpoints = false;
     /** The out-of-band management switches the run's servers are cabled to (the data hall's,
-     * estimatePlan): they draw their power the whole run and are bought with the cluster. */
+     * estimatePlan): they draw their power the whole run (their price is in the plan's bill of
+     * materials, billOfMaterialsUsd). */
     long long managementSwitches = 0;
     SwitchSpec managementSwitch;
     /** The data hall's cables (cablebill.h) and its storage network's switches, when the plan's
-     * servers stand in racks: their transceivers, power and price replace the optics counted by
-     * the fabric's link media. */
+     * servers stand in racks: their transceivers and power replace the optics counted by the
+     * fabric's link media (their price is in the plan's bill of materials). */
     struct HallCabling
     {
-        long long transceivers
-            = 0; ///< the compute fabric's (the storage network's are in watts and costUsd)
+        long long transceivers = 0; ///< the compute fabric's (the storage network's are in watts)
         double watts = 0;
-        double costUsd = 0;
     };
     std::optional<HallCabling> hallCabling;
     /** The data-centre interconnect between buildings (ClusterDescription::buildings): its
