@@ -56,12 +56,13 @@ std::string renderMetrics(const model::FabricMetrics &m, const model::RingRate &
                   std::to_string(m.diameter) + " links endpoint to endpoint, "
                       + std::to_string(m.switchDiameter) + " between switches"});
     table.addRow({"average hops", format("%.3f", m.averageHops)});
+    // A large torus has paths by the 10^200: digits past a double's 17 are noise.
+    const auto paths = [](const char *name, const char *fixed, double count) {
+        return std::string(name) + format(count < 1e9 ? fixed : "%.3e", count);
+    };
     table.addRow({"shortest paths per pair",
-                  // A large torus has paths by the 10^200: digits past a double's 17 are noise.
-                  (m.meanShortestPaths < 1e9 ? format("mean %.1f", m.meanShortestPaths)
-                                             : format("mean %.4g", m.meanShortestPaths))
-                      + (m.minShortestPaths < 1e9 ? format(", min %.0f", m.minShortestPaths)
-                                                  : format(", min %.4g", m.minShortestPaths))});
+                  paths("mean ", "%.1f", m.meanShortestPaths)
+                      + paths(", min ", "%.0f", m.minShortestPaths)});
     table.addRow({"path statistics", m.pathMethod});
     table.addRow({"injection per endpoint", format("%.0f Gb/s", gbps(m.injectionBytesPerSecond))});
     table.addRow({"bisection",

@@ -733,6 +733,17 @@ private slots:
             = run(fabric + QStringList {"leaf-0:spine-5,leaf-0:spine-5,leaf-0:spine-5"});
         QCOMPARE(third.status, 3);
         QVERIFY2(third.err.contains("3 times; only 2 cables join them"), third.err.constData());
+        // Shortest paths in a torus number as a binomial of the hops in each dimension: the
+        // farthest chips of a 724 x 724 torus, 362 + 362 hops apart, have C(724, 362), about
+        // 10^216, between them. Past 10^9 the count is in exponent form, not 212 digits of which
+        // all but 17 are noise.
+        const Result torus = run({"fabric", "--topology", "torus", "--dims", "724x724"});
+        QCOMPARE(torus.status, 0);
+        QVERIFY2(QRegularExpression(
+                     QStringLiteral("shortest paths per pair +mean \\d\\.\\d{3}e\\+2\\d\\d"))
+                     .match(QString::fromUtf8(torus.out))
+                     .hasMatch(),
+                 torus.out.constData());
         // --endpoints 0 was read as "not given" and built the largest three-tier fat-tree.
         const Result zero = run({"fabric", "--topology", "fat-tree", "--endpoints", "0"});
         QCOMPARE(zero.status, 3);
