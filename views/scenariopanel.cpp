@@ -124,6 +124,9 @@ void ScenarioPanel::rebuild()
                                       QString::fromStdString(plan.name)));
     for (const model::Scenario &scenario : plan.scenarios)
         m_list->addItem(QString::fromStdString(scenario.name));
+    // A dock narrower than a long name elides it; the tooltip keeps the whole name readable.
+    for (int row = 0; row < m_list->count(); ++row)
+        m_list->item(row)->setToolTip(m_list->item(row)->text());
     const int active = m_document->activeScenario();
     m_list->setCurrentRow(active + 1);
     m_rename->setEnabled(active >= 0);

@@ -288,6 +288,12 @@ private slots:
         QVERIFY(!panel->renameScenario(2, QStringLiteral("512 GPUs")).isEmpty());
         QCOMPARE(panel->renameScenario(2, QStringLiteral("4:1 leaf")), QString());
         QCOMPARE(window.document()->documentPlan().scenarios[2].name, std::string("4:1 leaf"));
+        // A name longer than the dock is wide is elided in the list; its tooltip gives it whole.
+        const QString longName = QStringLiteral("4:1 leaf, RoCE 400G, FP8, 2,048 GPUs, spare "
+                                                "servers for a 30-day run, second building");
+        QCOMPARE(panel->renameScenario(2, longName), QString());
+        QCOMPARE(panel->list()->item(3)->toolTip(), longName);
+        QCOMPARE(panel->renameScenario(2, QStringLiteral("4:1 leaf")), QString());
         panel->deleteScenario(0);
         QCOMPARE(window.document()->documentPlan().scenarios.size(), std::size_t(2));
         window.document()->undoStack()->undo();
