@@ -881,7 +881,7 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
     if (inf.capacityWithinLimits)
         addRow(section, tr("Capacity within the targets"),
                QString::fromStdString(model::capacityWithinLimitsText(inf)));
-    if (fixedFleet && inf.inFlightSequences > 0)
+    if (inf.inFlightSequences > 0)
         addRow(section, tr("In flight under the load"),
                tr("%1 sequences per replica on average, %2% of its capacity")
                    .arg(number(inf.inFlightSequences, 1), number(100 * inf.utilisation, 0)));

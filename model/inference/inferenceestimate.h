@@ -146,8 +146,9 @@ struct InferenceEstimate
     double ttftP50Seconds = 0; ///< median under the rate (Erlang C), else unloaded
     double ttftP99Seconds = 0;
     double tpotSeconds = 0;
-    /** Fixed fleet under load: a step with the 95th percentile of sequences in flight (the
-     * occupancy is Poisson; poissonQuantile); 0 when not under an offered load. */
+    /** Under an offered load: a step with the 95th percentile of sequences in flight (the
+     * occupancy is Poisson; poissonQuantile), or at the whole batch where the fleet is sized
+     * by batch slots (Erlang C); 0 when not under an offered load. */
     double tpotP95Seconds = 0;
     double tpotP99Seconds = 0; ///< the same at the 99th percentile
     double endToEndSeconds = 0; ///< p95: TTFT p95 + output tokens x TPOT
@@ -159,7 +160,7 @@ struct InferenceEstimate
     double utilisation = 0; ///< offered load / capacity
     /** The job's own replica count at an offered rate (InferenceJob::replicas), not a sized one. */
     bool fixedFleet = false;
-    /** Fixed fleet under load: sequences a replica runs at once on average (Little's law). */
+    /** Under an offered load: sequences a replica runs at once on average (Little's law). */
     double inFlightSequences = 0;
     /** 0 where no fleet serves the load as asked: a replica cannot hold the workload (!fits),
      * or no batch meets the targets; the power and cost figures are then 0 and not shown. */

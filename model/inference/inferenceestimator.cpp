@@ -756,6 +756,10 @@ std::optional<std::string> InferenceEstimator::provisionReplicas(InferenceEstima
             // the wait before prefill spreads the end-to-end latency.
             e.ttftP50Seconds = ttftAt(0.50);
             e.ttftP99Seconds = ttftAt(0.99);
+            // Every slot decodes at the batch's pace (the worst case of its occupancy), and the
+            // slots hold rho x batch sequences on average (Erlang C's busy servers).
+            e.tpotP95Seconds = e.tpotP99Seconds = e.tpotSeconds;
+            e.inFlightSequences = rho * batch;
             return std::nullopt;
         }
     }
@@ -800,6 +804,15 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
             || (e.replicas == best->replicas && e.endToEndSeconds < best->endToEndSeconds))
             best = e;
     }
+    // The engine does not hold a replica at one batch size: it admits every arriving prompt up
+    // to its limit, so the sequences in flight, and the step and TPOT with them, follow the
+    // load (the fixed fleet's model, fleetUnderLoad). A fleet sized by the fixed batch above
+    // is refused a slot at that batch while the engine would still admit: where the engine's
+    // own admission serves the rate with fewer replicas, that is the fleet, so a fleet sized
+    // here and then given as --replicas meets the same targets.
+    if (auto admitted
+        = fewestContinuouslyBatchingReplicas(limits, best ? best->replicas : maxReplicas))
+        return *admitted;
     if (!best) {
         // No batch meets the targets: the replica's shortest latencies (batch 1, unloaded)
         // show how far off they are; no fleet is sized or priced for a load it cannot serve
@@ -905,13 +918,28 @@ int InferenceEstimator::inFlightBatch(double arrivalsPerSecond, int largest) con
 
 InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits) const
 {
-    const int replicas = *m_job.replicas;
-    const double lambda = *m_job.ratePerSecond / replicas;
     const InferenceEstimate atLargest = estimateAtBatch(limits.largest);
-    const double capacity = fleetCapacityPerReplica(atLargest);
+    InferenceEstimate e
+        = fleetUnderLoad(limits, *m_job.replicas, atLargest, fleetCapacityPerReplica(atLargest));
+    if (e.meetsTargets || !e.fits)
+        return e;
+    // The fleet that would serve the load: what sizing for the rate (without --replicas) gives.
+    if (const auto enough = fewestContinuouslyBatchingReplicas(limits, maxReplicas)) {
+        e.reason += "; " + groupedCount(enough->replicas) + " replicas serve the rate within "
+            + (m_job.ttftP95Seconds || m_job.tpotP95Seconds ? "the targets" : "their capacity");
+        e.bottleneckExplanation = e.reason;
+    }
+    return e;
+}
+
+InferenceEstimate InferenceEstimator::fleetUnderLoad(const BatchLimits &limits, int replicas,
+                                                     const InferenceEstimate &atLargest,
+                                                     double capacity) const
+{
+    const double lambda = *m_job.ratePerSecond / replicas;
     const LoadPoint full = loadPoint(atLargest, lambda);
     if (!full.holds(limits.largest))
-        return overloadedFleet(full.estimate, limits, capacity);
+        return overloadedFleet(full.estimate, limits, capacity, replicas);
 
     const LoadPoint point
         = loadPoint(estimateAtBatch(inFlightBatch(lambda, limits.largest)), lambda);
@@ -942,13 +970,82 @@ InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits
     return e;
 }
 
-InferenceEstimate InferenceEstimator::overloadedFleet(InferenceEstimate e,
-                                                      const BatchLimits &limits,
-                                                      double capacity) const
+bool InferenceEstimator::admitsAtP95(const InferenceEstimate &fleet, int largest) const
 {
-    const int replicas = *m_job.replicas;
+    // Occupancy is Poisson about its mean (poissonQuantile): where its 95th percentile exceeds
+    // the engine's limit, more than one prompt in twenty would wait for a free slot, a wait the
+    // load point does not count, so its p95 TTFT would not be the fleet's.
+    return poissonQuantile(fleet.inFlightSequences, 0.95) <= largest;
+}
+
+std::optional<InferenceEstimate>
+InferenceEstimator::fewestContinuouslyBatchingReplicas(const BatchLimits &limits,
+                                                       int mostReplicas) const
+{
+    const InferenceEstimate atLargest = estimateAtBatch(limits.largest);
+    const double capacity = fleetCapacityPerReplica(atLargest);
+    if (!(capacity > 0))
+        return std::nullopt;
+    const double rate = *m_job.ratePerSecond;
+    // No fleet is sized past the load at which this model's latencies stop being trustworthy
+    // (explainFleetLoad): a sized fleet keeps that headroom over its estimated capacity.
+    const double fewest
+        = std::max(1.0, std::ceil(rate / (trustedUtilisation * capacity) * 1.0000001));
+    if (!(fewest <= mostReplicas))
+        return std::nullopt;
+    const auto serves = [&](int replicas) {
+        const InferenceEstimate fleet = fleetUnderLoad(limits, replicas, atLargest, capacity);
+        return fleet.meetsTargets && admitsAtP95(fleet, limits.largest);
+    };
+    // More replicas share the rate, each runs fewer sequences in shorter steps: the latencies
+    // fall with the fleet, so the fewest that serve it are found by bisection.
+    int low = static_cast<int>(fewest), high = mostReplicas;
+    if (!serves(high))
+        return std::nullopt;
+    while (low < high) {
+        const int middle = low + (high - low) / 2;
+        if (serves(middle))
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    InferenceEstimate fleet = fleetUnderLoad(limits, low, atLargest, capacity);
+    fleet.fixedFleet = false; // sized for the rate, not given
+    explainFewestReplicas(fleet, limits, atLargest, capacity);
+    return fleet;
+}
+
+void InferenceEstimator::explainFewestReplicas(InferenceEstimate &fleet, const BatchLimits &limits,
+                                               const InferenceEstimate &atLargest,
+                                               double capacity) const
+{
+    // Why not one replica fewer: the target it misses, the slots it runs out of, or the
+    // headroom a sized fleet keeps.
+    if (fleet.replicas <= 1)
+        return;
+    const int fewer = fleet.replicas - 1;
+    const InferenceEstimate smaller = fleetUnderLoad(limits, fewer, atLargest, capacity);
+    if (!smaller.meetsTargets)
+        fleet.bottleneckExplanation += "; " + smaller.reason;
+    else if (!admitsAtP95(smaller, limits.largest))
+        fleet.bottleneckExplanation += "; with " + groupedCount(fewer)
+            + " replicas more than one prompt in twenty would find all "
+            + std::to_string(limits.largest) + " of its replica's slots taken";
+    else
+        fleet.bottleneckExplanation += "; " + groupedCount(fewer)
+            + " replicas would meet the targets on paper, but above "
+            + formatNumber("%.0f%%", 100 * trustedUtilisation)
+            + " of their capacity, where this model's latencies are a lower bound";
+}
+
+InferenceEstimate InferenceEstimator::overloadedFleet(InferenceEstimate e,
+                                                      const BatchLimits &limits, double capacity,
+                                                      int replicas) const
+{
     const double rate = *m_job.ratePerSecond;
     limits.applyTo(e);
+    // "At least": that many replicas carry the rate at their largest batch, but its latencies
+    // there may miss the targets (fixedFleetAtRate then names the fleet that meets them).
     const int needed = static_cast<int>(std::ceil(rate / capacity * 1.0000001));
     e.meetsTargets = false;
     e.fixedFleet = true;
@@ -959,8 +1056,8 @@ InferenceEstimate InferenceEstimator::overloadedFleet(InferenceEstimate e,
         + (replicas == 1 ? std::string("one replica serves")
                          : std::to_string(replicas) + " replicas serve")
         + ": one replica runs at most " + std::to_string(limits.largest) + " sequences, about "
-        + threeDigits(capacity) + " requests/s; " + std::to_string(std::max(needed, replicas + 1))
-        + " replicas are needed";
+        + threeDigits(capacity) + " requests/s; at least "
+        + std::to_string(std::max(needed, replicas + 1)) + " replicas are needed";
     e.bottleneck = "load";
     e.bottleneckExplanation = e.reason;
     // Its replicas serve their capacity, not the rate offered: a token costs what they do.
@@ -979,7 +1076,7 @@ void InferenceEstimator::explainFleetLoad(InferenceEstimate &e, double arrivalsP
     // throughput estimates run about 10% optimistic on the published suite
     // (docs/validation-inference.md), and MLPerf server fleets that this model puts at 75% of
     // capacity and more were measured at their latency limits.
-    if (e.utilisation > 0.7)
+    if (e.utilisation > trustedUtilisation)
         e.bottleneckExplanation
             += " (above 70% of the estimated capacity the real fleet may be near saturation, "
                "where latencies rise steeply: treat them as a lower bound)";
@@ -998,7 +1095,7 @@ void InferenceEstimator::checkFleetTargets(InferenceEstimate &e) const
         return;
     e.meetsTargets = false;
     e.reason = (e.replicas == 1 ? std::string("with one replica the ")
-                                : "with " + std::to_string(e.replicas) + " replicas the ")
+                                : "with " + groupedCount(e.replicas) + " replicas the ")
         + missed;
 }
 

@@ -128,6 +128,20 @@ private:
     /** The job's fixed fleet at its offered rate: the in-flight batch the load builds and the
      * latencies at it. */
     InferenceEstimate fixedFleetAtRate(const BatchLimits &limits) const;
+    /** `replicas` replicas sharing the job's rate, each admitting prompts up to the engine's
+     * limit (`atLargest`, the estimate there, serving at most `capacity` requests/s). */
+    InferenceEstimate fleetUnderLoad(const BatchLimits &limits, int replicas,
+                                     const InferenceEstimate &atLargest, double capacity) const;
+    /** Whether the 95th percentile of the sequences `fleet` keeps in flight finds a free slot
+     * under the engine's `largest` batch. */
+    bool admitsAtP95(const InferenceEstimate &fleet, int largest) const;
+    /** Adds to `fleet`'s explanation why one replica fewer would not do. */
+    void explainFewestReplicas(InferenceEstimate &fleet, const BatchLimits &limits,
+                               const InferenceEstimate &atLargest, double capacity) const;
+    /** The fewest replicas, at most `mostReplicas`, that admitting prompts as they come serve
+     * the job's rate within its targets (fleetUnderLoad); none where no such fleet does. */
+    std::optional<InferenceEstimate> fewestContinuouslyBatchingReplicas(const BatchLimits &limits,
+                                                                        int mostReplicas) const;
     /** Requests per second one replica serves at its largest batch (`atLargest`, the estimate
      * there), TTFT included. */
     double fleetCapacityPerReplica(const InferenceEstimate &atLargest) const;
@@ -136,7 +150,7 @@ private:
     /** A rate the fixed fleet cannot serve: the estimate at its largest batch, refused with the
      * replicas it would take. */
     InferenceEstimate overloadedFleet(InferenceEstimate estimate, const BatchLimits &limits,
-                                      double capacity) const;
+                                      double capacity, int replicas) const;
     void explainFleetLoad(InferenceEstimate &estimate, double arrivalsPerSecond,
                           double capacity) const;
     /** Whether the fixed fleet meets the job's TTFT and TPOT targets; the reason if not. */
@@ -148,6 +162,10 @@ private:
                                                  double rate) const;
     /** The largest fleet provisionReplicas sizes: a million replicas, past any deployment. */
     static constexpr int maxReplicas = 1'000'000;
+    /** The share of a replica's estimated capacity up to which the fleet model's latencies are
+     * trusted: MLPerf server fleets that it puts at 75% of capacity and more were measured at
+     * their latency limits (docs/validation-inference.md). A fleet is sized within it. */
+    static constexpr double trustedUtilisation = 0.7;
     /** The serving plan estimate() describes, before withdrawFleet(). */
     InferenceEstimate servingPlan() const;
 
