@@ -73,6 +73,21 @@ LinkLevel ClusterDescription::scaleOutLink(int nodesSpanned) const
                       ncclSimpleLaunchSeconds};
 }
 
+LinkLevel ClusterDescription::pipelineSendLink(int strideNodes) const
+{
+    // A two-node exchange: the measured (or closed-form) rate of traffic that stays in a leaf.
+    LinkLevel link = scaleOutLink(2);
+    if (oversubscription > 1.0) {
+        const double leafNodes = std::max(1, nodesPerLeaf);
+        const double crossing = std::min<double>(std::max(1, strideNodes), leafNodes);
+        const double share = std::min(1.0, leafNodes / (oversubscription * crossing));
+        link.busBytesPerSecond
+            = std::min(link.busBytesPerSecond,
+                       nodeScaleOutBytesPerSecond() / std::max(1, gpusPerNode) * share);
+    }
+    return link;
+}
+
 ClusterDescription ClusterDescription::fromCatalog(const Catalog &catalog,
                                                    const ClusterFromCatalogOptions &options)
 {

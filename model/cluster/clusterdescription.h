@@ -94,6 +94,15 @@ struct ClusterDescription
      * and so pays the oversubscription.
      */
     LinkLevel scaleOutLink(int nodesSpanned) const;
+    /**
+     * Scale-out as one GPU sees it when every GPU sends at once to the GPU of its rank
+     * `strideNodes` nodes further on (a pipeline stage to the next, all of a stage's GPUs
+     * together). A leaf of L nodes then sends the traffic of min(stride, L) of them past its
+     * uplinks, which carry L nodes' worth divided by the oversubscription r: each GPU gets
+     * min(1, L / (r x min(stride, L))) of its NIC share. Rings (scaleOutLink) cross a leaf with
+     * one flow per boundary; these sends all cross together.
+     */
+    LinkLevel pipelineSendLink(int strideNodes) const;
     double nodeScaleOutBytesPerSecond() const;
 
     /**

@@ -956,9 +956,13 @@ void StepAssembler::assemble(TrainingEstimate &result)
 double StepAssembler::pipelineSendSeconds() const
 {
     const long long stride = pipelineStageGpus(m_config);
+    // Every GPU of a stage sends to the next stage at once, `stride` GPUs on: past a leaf those
+    // sends share its oversubscribed uplinks (pipelineSendLink).
+    const int strideNodes = static_cast<int>(std::min<long long>(
+        (stride + m_cluster.gpusPerNode - 1) / std::max(1, m_cluster.gpusPerNode), 1 << 30));
     const LinkLevel link = stride * m_config.pp <= m_cluster.scaleUpDomainGpus
         ? m_cluster.scaleUpLink()
-        : m_cluster.scaleOutLink(2);
+        : m_cluster.pipelineSendLink(strideNodes);
     const double bytes = tokens * h * activationBytes / t;
     double send = pointToPointSeconds(bytes, link);
     if (m_cluster.buildings > 1) {

@@ -1198,6 +1198,55 @@ private slots:
         QVERIFY(shown && shown->seconds > 0 && shown->hiddenSeconds == 0);
     }
 
+    void pipelineSendsShareAnOversubscribedLeaf()
+    {
+        // DGX H100s on a 2:1 rail fabric of 64-port leaves: a leaf has 64 x 2 / 3 = 42 ports
+        // down, one for each of 42 nodes' GPU of its rail. When every GPU of a stage sends to
+        // its peer `stride` nodes on, the last min(stride, 42) nodes of a leaf send past it, over
+        // uplinks that carry 42 nodes' worth / 2: each GPU gets min(1, 42 / (2 x crossing)) of
+        // its NIC. Stride 1: 1 (a ring's rate); 32 nodes: 42 / 64 = 0.65625; 42 nodes and more:
+        // 0.5. Non-blocking, every stride runs at the NIC's rate.
+        ClusterFromCatalogOptions options;
+        options.nodeId = "dgx-h100";
+        options.gpus = 2048;
+        options.oversubscription = 2.0;
+        const ClusterDescription tapered
+            = ClusterDescription::fromCatalog(shippedCatalog(), options);
+        QCOMPARE(tapered.nodesPerLeaf, 42);
+        const double nic = tapered.pipelineSendLink(1).busBytesPerSecond;
+        QVERIFY(nic > 0);
+        QVERIFY(qAbs(tapered.pipelineSendLink(32).busBytesPerSecond / nic - 42.0 / 64.0) < 1e-12);
+        QVERIFY(qAbs(tapered.pipelineSendLink(42).busBytesPerSecond / nic - 0.5) < 1e-12);
+        QVERIFY(qAbs(tapered.pipelineSendLink(200).busBytesPerSecond / nic - 0.5) < 1e-12);
+        options.oversubscription = 1.0;
+        const ClusterDescription full = ClusterDescription::fromCatalog(shippedCatalog(), options);
+        QCOMPARE(full.pipelineSendLink(200).busBytesPerSecond, nic);
+
+        // Llama 3 70B at TP 8 x PP 8 over 2,048 GPUs: a stage is 256 GPUs, 32 nodes, so its
+        // sends run at 0.65625 of the NIC on the 2:1 fabric. They took the same time at every
+        // ratio before (a two-node ring's rate).
+        TrainingJob job = llama70b(8192);
+        job.globalBatch = 1024;
+        ParallelConfig config;
+        config.tp = 8;
+        config.pp = 8;
+        config.dp = 32;
+        config.microbatch = 1;
+        config.recompute = Recompute::None;
+        const TrainingEstimate nonBlocking = TrainingEstimator(job, full).estimate(config);
+        const TrainingEstimate oversubscribed = TrainingEstimator(job, tapered).estimate(config);
+        QVERIFY2(nonBlocking.valid, nonBlocking.reason.c_str());
+        QVERIFY2(oversubscribed.valid, oversubscribed.reason.c_str());
+        const auto sendSeconds = [](const TrainingEstimate &e) {
+            const StepOperation *sends = findOperation(e, "pipeline sends");
+            return sends ? sends->seconds + sends->hiddenSeconds : 0.0;
+        };
+        QVERIFY(sendSeconds(nonBlocking) > 0);
+        // The bandwidth part grows by 64 / 42; the launch and latency part does not.
+        const double ratio = sendSeconds(oversubscribed) / sendSeconds(nonBlocking);
+        QVERIFY2(ratio > 1.2 && ratio <= 64.0 / 42.0 + 1e-9, qPrintable(QString::number(ratio)));
+    }
+
     void operationsAddUpToTheStep()
     {
         TrainingJob job = llama70b(8192);
