@@ -189,6 +189,14 @@ void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
         result.trainingError = "the plan mixes GPU types; a training job runs on one GPU type";
         return;
     }
+    // Without a fabric nothing joins the servers: a job runs inside one of them (its NVLink),
+    // never across them at the NICs' rate as if a fabric were there and free.
+    if (!build.hasFabric && result.nodes > 1) {
+        result.trainingError = "the plan has no fabric, so its " + groupedCount(result.nodes)
+            + " servers cannot train one job together: choose a fabric topology (Fabric card, "
+              "or fabric.topology in the file), or plan one server";
+        return;
+    }
     // One description of the job and its cluster, shared with the failure what-ifs; its rings
     // measured on the plan's fabric graph where the closed form is not exact, as `train` does.
     PlanTrainingSetup training = *planTrainingSetup(build.plan, build.catalog);

@@ -106,6 +106,30 @@ private slots:
         QCOMPARE(nicsBought(estimatePlan(plan, shippedCatalog())), 128LL);
     }
 
+    void withoutAFabricOneServerTrainsAlone()
+    {
+        // The 1,024-GPU rail sample with its fabric removed: 128 servers with nothing joining
+        // them. Their training job was estimated across all of them at the NICs' full rate (the
+        // same 3.477 s step) while the fabric's switches left the bill.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.fabric.topology = "none";
+        const PlanEstimate none = estimatePlan(plan, shippedCatalog());
+        QVERIFY(!none.hasTrainingRun);
+        QVERIFY2(none.trainingError.find("no fabric, so its 128 servers cannot train one job "
+                                         "together")
+                     != std::string::npos,
+                 none.trainingError.c_str());
+        // One server needs no fabric: its job runs on its own NVLink.
+        Plan single = cp::test::planOfServers("dgx-h100", 1, "none");
+        single.workloadType = plan.workloadType;
+        single.trainingModelId = "llama-3-8b"; // the sample's 70B needs more than 8 GPUs hold
+        single.training = plan.training;
+        single.training.globalBatch = 8;
+        const PlanEstimate alone = estimatePlan(single, shippedCatalog());
+        QVERIFY2(alone.trainingError.empty(), alone.trainingError.c_str());
+        QVERIFY(alone.hasTrainingRun);
+    }
+
     void theRunCostsWhatTheBillOfMaterialsBuys()
     {
         // The run's capital is the plan's bill of materials and its spare servers (bought with
