@@ -8,6 +8,7 @@
 #include "model/cluster/clusterdescription.h"
 #include "model/core/humantext.h"
 #include "model/core/units.h"
+#include "model/fabric/fabricdesign.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/inference/inferencesetup.h"
 #include "model/plan/plan.h"
@@ -225,9 +226,21 @@ std::string measureFabric(const ParsedArguments &a, model::ClusterDescription &c
         = a.choice("placement", {"contiguous", "scattered"}).value_or("contiguous") == "scattered"
         ? model::NodePlacement::Scattered
         : model::NodePlacement::Contiguous;
-    if (fabricModel != "graph")
+    if (fabricModel != "graph") {
+        // The closed form times the traffic; the bill still counts the fabric the switches
+        // build (three tiers where two do not reach), from its layout, as the graph model does.
+        if (cluster.nodesPerBuilding() >= 2) {
+            try {
+                if (const auto count
+                    = model::fabricHardwareCount(model::fabricDesignForCluster(cluster)))
+                    hardware = count->times(cluster.buildings);
+            } catch (const model::FabricParameterError &) {
+                // No fabric the switches build: the bill keeps the two-tier closed form.
+            }
+        }
         return "closed-form scale-out model: NIC share, divided by the oversubscription for "
                "rings that leave a leaf";
+    }
     try {
         model::FabricHardwareCount count;
         std::string note = model::measureScaleOutOnFabric(cluster, placement, &count);

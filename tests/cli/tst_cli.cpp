@@ -750,6 +750,46 @@ private slots:
         QVERIFY2(zero.err.contains("endpoints must be positive, not 0"), zero.err.constData());
     }
 
+    void closedFormTrainingBuysTheSameFabric()
+    {
+        // 16,384 H100s (one NIC each) on a 2:1 fabric of 64-port QM9700s. Two tiers would be
+        // 16,384 / 42 = 391 leaves of 42 ports down and 22 up, 8,602 uplinks on 135 spines,
+        // 526 switches, but a 64-port spine reaches at most 64 leaves: two tiers cannot join
+        // 391, so the switches build three. The closed-form communication model once priced
+        // the impossible 526 while the graph model priced the real fabric: the bill must not
+        // depend on how the traffic is timed.
+        const QStringList train = {"train",
+                                   "--gpu",
+                                   "h100-sxm5-80gb",
+                                   "--model",
+                                   "llama-3-70b",
+                                   "--seq-len",
+                                   "8192",
+                                   "--global-batch",
+                                   "1024",
+                                   "--gpus",
+                                   "16384",
+                                   "--tp",
+                                   "8",
+                                   "--pp",
+                                   "8",
+                                   "--microbatch",
+                                   "1",
+                                   "--recompute",
+                                   "none",
+                                   "--zero",
+                                   "1",
+                                   "--oversubscription",
+                                   "2",
+                                   "--json",
+                                   "--fabric-model"};
+        const double graph = jsonNumber(train + QStringList {"graph"}, {"operations", "switches"});
+        const double closed
+            = jsonNumber(train + QStringList {"closed-form"}, {"operations", "switches"});
+        QVERIFY2(graph > 526, qPrintable(QString::number(graph)));
+        QCOMPARE(closed, graph);
+    }
+
     void theReportSourcesEveryEntryItPrices()
     {
         // The DeepSeek-V3 sample's bill buys a storage network of Quantum QM8790 switches and
