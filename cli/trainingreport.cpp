@@ -223,6 +223,10 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                           + format(" at $%.2f per GPU-hour", o.costPerGpuHourUsd)
                           + (setup.hourlyUsdPerGpu ? " (cloud price)"
                                                    : " (capital amortised + electricity)")});
+    } else if (r.goodput <= 0) {
+        table.addRow({"wall time (expected)",
+                      "never: " + model::runNeverFinishesText(r)
+                          + ", so no GPU-hours, energy or cost are given"});
     }
     table.addRow({"capital",
                   model::humanUsd(run.capitalUsd)

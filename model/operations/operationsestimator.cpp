@@ -22,6 +22,15 @@ double checkpointIntervalSeconds(double checkpointSeconds, double mtbfSeconds)
         - checkpointSeconds;
 }
 
+double practicalGoodput(double goodput)
+{
+    // Below one part in a million an hour of training takes over a century of wall time: the run
+    // never finishes, and a wall time, energy and cost of 10^17 days (a goodput of 10^-15 once
+    // printed them) describe nothing.
+    constexpr double minimumGoodput = 1e-6;
+    return goodput >= minimumGoodput ? std::min(goodput, 1.0) : 0.0;
+}
+
 double checkpointGoodput(double checkpointSeconds, double intervalSeconds, double restartSeconds,
                          double mtbfSeconds)
 {
@@ -37,7 +46,7 @@ double checkpointGoodput(double checkpointSeconds, double intervalSeconds, doubl
         return std::exp(-restart);
     const double wallPerWork
         = std::exp(restart) * std::expm1(segment) / (intervalSeconds / mtbfSeconds);
-    return std::clamp(1.0 / wallPerWork, 0.0, 1.0);
+    return practicalGoodput(1.0 / wallPerWork);
 }
 
 double noCheckpointGoodput(double runSeconds, double restartSeconds, double mtbfSeconds)
@@ -48,7 +57,7 @@ double noCheckpointGoodput(double runSeconds, double restartSeconds, double mtbf
     if (failuresExpected > 50)
         return 0.0;
     const double wallSeconds = (mtbfSeconds + restartSeconds) * std::expm1(failuresExpected);
-    return std::clamp(runSeconds / wallSeconds, 0.0, 1.0);
+    return practicalGoodput(runSeconds / wallSeconds);
 }
 
 double gpuAverageWatts(const GpuSpec &gpu, double busyFraction)

@@ -19,6 +19,8 @@ namespace cp::model {
  */
 double checkpointIntervalSeconds(double checkpointSeconds, double mtbfSeconds);
 
+/** `goodput` clamped to 1, and 0 (the run never finishes) below one part in a million. */
+double practicalGoodput(double goodput);
 /**
  * Fraction of wall time spent on useful work with a checkpoint every `interval`, for failures at
  * exponentially distributed times (Daly 2006, the expected wall time of his complete model): a

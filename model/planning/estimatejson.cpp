@@ -533,8 +533,14 @@ void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
     const ReliabilityEstimate &r = run.reliability;
     json["power_kw"] = o.itWatts() / 1e3;
     json["facility_power_kw"] = o.facilityWatts / 1e3;
-    json["energy_mwh"] = o.energyMegawattHours;
-    json["cost_usd"] = o.costUsd;
+    // A run that never finishes (goodput 0), or one of no given length, has no wall time,
+    // energy or cost: null, never a 0 a script reads as free and instant.
+    const bool finishes = o.wallSeconds > 0;
+    const auto ifFinishes = [finishes](double value) {
+        return finishes ? nlohmann::json(value) : nlohmann::json(nullptr);
+    };
+    json["energy_mwh"] = ifFinishes(o.energyMegawattHours);
+    json["cost_usd"] = ifFinishes(o.costUsd);
     json["goodput"] = r.goodput;
     json["interruptions_per_day"] = r.interruptionsPerDay;
     json["checkpoint_interval_min"] = r.checkpointIntervalSeconds / 60.0;
@@ -554,9 +560,9 @@ void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
         {"nodes_kw", o.nodesWatts / 1e3},
         {"network_kw", o.networkWatts / 1e3},
         {"storage_kw", o.storageWatts / 1e3},
-        {"wall_days", o.wallSeconds / units::secondsPerDay},
-        {"electricity_usd", o.electricityUsd},
-        {"carbon_t", o.carbonTonnes},
+        {"wall_days", ifFinishes(o.wallSeconds / units::secondsPerDay)},
+        {"electricity_usd", ifFinishes(o.electricityUsd)},
+        {"carbon_t", ifFinishes(o.carbonTonnes)},
         {"cost_per_gpu_hour_usd", o.costPerGpuHourUsd},
         {"capital_usd", run.capitalUsd},
         {"switches", run.switches},

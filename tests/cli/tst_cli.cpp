@@ -750,6 +750,28 @@ private slots:
         QVERIFY2(zero.err.contains("endpoints must be positive, not 0"), zero.err.constData());
     }
 
+    void aRunThatNeverFinishesHasNoCost()
+    {
+        // 1,024 H100s fail about every 44 hours; a restart of 100,000 minutes (69 days) is 38
+        // MTBFs, so e^38 of wall time per unit of work: the run never finishes. It printed
+        // 7 x 10^17 days and a cost to match; with a longer restart the figures vanished and the
+        // JSON said cost 0, energy 0, wall 0 days: free and instant to a script.
+        const QStringList train = {"train",       "--gpu",          "h100-sxm5-80gb", "--model",
+                                   "llama-3-70b", "--gpus",         "1024",           "--seq-len",
+                                   "8192",        "--global-batch", "1024",           "--tokens",
+                                   "2T",          "--restart-min",  "100000"};
+        const Result table = run(train);
+        QCOMPARE(table.status, 0);
+        QVERIFY2(table.out.contains("never: a failure every "), table.out.constData());
+        const Result json = run(train + QStringList {"--json"});
+        QCOMPARE(json.status, 0);
+        const QJsonObject object = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(object.value("goodput").toDouble(-1), 0.0);
+        QVERIFY(object.value("cost_usd").isNull());
+        QVERIFY(object.value("energy_mwh").isNull());
+        QVERIFY(object.value("operations").toObject().value("wall_days").isNull());
+    }
+
     void closedFormTrainingBuysTheSameFabric()
     {
         // 16,384 H100s (one NIC each) on a 2:1 fabric of 64-port QM9700s. Two tiers would be

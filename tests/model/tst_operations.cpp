@@ -84,6 +84,17 @@ private slots:
         // No failures: nothing lost. A restart of 50 MTBFs or more: nothing done.
         QCOMPARE(checkpointGoodput(60, tau, 600, std::numeric_limits<double>::infinity()), 1.0);
         QCOMPARE(checkpointGoodput(60, 100, 200000, 3600), 0.0);
+        // A restart of 20 MTBFs (an hour between failures, 20 h to restart), checkpoints of 60 s
+        // every 1,000 s: goodput = (1,000 / 3,600) / (e^20 x (e^(1,060/3,600) - 1)) = 0.2778 /
+        // (4.852e8 x 0.3423) = 1.67e-9. An hour of work takes 68,000 years of wall time: the run
+        // never finishes, and the goodput says 0 (a 10^-15 once gave 10^17 days of wall time).
+        QCOMPARE(checkpointGoodput(60, 1000, 20 * 3600, 3600), 0.0);
+        // A restart of 10 MTBFs: 0.2778 / (22,026 x 0.3423) = 3.68e-5, above one in a million.
+        QVERIFY(closeRelative(checkpointGoodput(60, 1000, 10 * 3600, 3600), 3.684e-5, 1e-3));
+        // Without checkpoints, a run of 30 MTBFs: wall = (MTBF + restart) x (e^30 - 1), goodput
+        // = 30 / ((1 + 0) x 1.069e13) = 2.8e-12: never; 10 MTBFs: 10 / 22,025 = 4.54e-4.
+        QCOMPARE(noCheckpointGoodput(30 * 3600, 0, 3600), 0.0);
+        QVERIFY(closeRelative(noCheckpointGoodput(10 * 3600, 0, 3600), 4.540e-4, 1e-3));
     }
 
     void interruptionsAndSpares()
