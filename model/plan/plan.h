@@ -203,6 +203,10 @@ struct Plan
     /** The most storage entries (each any number of one storage type, one canvas card): 5,000
      * took 5 s to open in the desktop program. */
     static constexpr std::size_t maxStorageEntries = 256;
+    /** The most job classes and services a portfolio holds: a shared cluster's workload comes in
+     * tens of them; 100,000 took 23 s to read (each name checked against every other) and a
+     * comparison did not finish in two minutes. */
+    static constexpr std::size_t maxPortfolioEntries = 1024;
 
     std::string name;
     std::string description;

@@ -15,6 +15,7 @@
 #include <limits>
 #include <numeric>
 #include <regex>
+#include <unordered_set>
 
 namespace cp::model {
 
@@ -523,19 +524,25 @@ void readPortfolio(JsonFieldReader &root, const std::string &file, const Catalog
         = p.optionalChoice("placement", {"binpack", "spread"}).value_or("binpack") == "spread";
     plan.portfolio.topologyAware = p.optionalBool("topology_aware").value_or(true);
     plan.portfolio.servicesPreempt = p.optionalBool("services_preempt").value_or(false);
-    if (const nlohmann::json *services = p.optionalArray("services"))
+    const nlohmann::json *services = p.optionalArray("services");
+    if (services)
+        refuseMoreThan(p, "services", services->size(), Plan::maxPortfolioEntries, "services",
+                       ": describe services of one kind as one service with its replicas");
+    if (services)
         for (std::size_t i = 0; i < services->size(); ++i) {
             JsonFieldReader v((*services)[i], file, "/portfolio/services/" + std::to_string(i));
             plan.portfolio.services.push_back(readServiceClass(v));
             v.finish();
         }
     const nlohmann::json &classes = p.array("classes");
+    refuseMoreThan(p, "classes", classes.size(), Plan::maxPortfolioEntries, "job classes",
+                   ": describe jobs of one kind as one class with its rate");
+    std::unordered_set<std::string> names;
     for (std::size_t i = 0; i < classes.size(); ++i) {
         JsonFieldReader c(classes[i], file, "/portfolio/classes/" + std::to_string(i));
         JobClass job = readJobClass(c, catalog);
-        for (const JobClass &other : plan.portfolio.classes)
-            if (other.name == job.name)
-                c.fail("name", "'" + job.name + "' names another class too");
+        if (!names.insert(job.name).second)
+            c.fail("name", "'" + job.name + "' names another class too");
         const bool knownPartition = job.partition.empty()
             || std::any_of(plan.nodeGroups.begin(), plan.nodeGroups.end(),
                            [&](const NodeGroup &group) { return group.name == job.partition; });

@@ -782,6 +782,26 @@ private slots:
         }
         doc["storage"].erase(doc["storage"].size() - 1);
         QCOMPARE(parsePlan(doc, "many.json", &shippedCatalog()).storage.size(), std::size_t(256));
+        // A portfolio likewise, at 1,024 job classes (100,000 took 23 s to read, each name
+        // checked against every other, and their comparison did not finish in two minutes).
+        doc["storage"] = nlohmann::json::array();
+        doc["portfolio"] = {{"classes", nlohmann::json::array()}};
+        for (int i = 0; i < 1025; ++i)
+            doc["portfolio"]["classes"].push_back({{"name", "class " + std::to_string(i)},
+                                                   {"gpus", 8},
+                                                   {"runtime_h", 1},
+                                                   {"per_day", 1}});
+        try {
+            parsePlan(doc, "many.json", &shippedCatalog());
+            QFAIL("1,025 job classes must be refused");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/portfolio/classes"));
+            QVERIFY2(error.reason().starts_with("1025 job classes; a plan holds at most 1,024"),
+                     error.reason().c_str());
+        }
+        doc["portfolio"]["classes"].erase(doc["portfolio"]["classes"].size() - 1);
+        QCOMPARE(parsePlan(doc, "many.json", &shippedCatalog()).portfolio.classes.size(),
+                 std::size_t(1024));
     }
 
     void numberOverflowNamesFileAndField()
