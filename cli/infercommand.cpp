@@ -584,9 +584,16 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     const ServingSite site {catalog, facility, lifetime, hourly};
     if (gpuId == "all" && job.replicas)
         throw UsageError("--replicas describes a fleet of one GPU type, not --gpu all");
+    if (gpuId == "all" && a.has("node"))
+        throw UsageError("--node names one server type; --gpu all compares each GPU on its own");
     if (gpuId == "all")
         return compareEveryGpu(a, job, precision, site, out);
 
+    // A node of another GPU would be estimated as that GPU, under the name asked for.
+    if (const std::optional<std::string> node = a.value("node");
+        node && catalog.node(*node).gpuId != gpuId)
+        throw UsageError("node '" + *node + "' carries " + catalog.node(*node).gpuId + ", not "
+                         + gpuId);
     const std::optional<model::LatencyLimits> limits = capacityLimitsFromArguments(a, job);
     auto [setup, e] = site.estimate(job, gpuId, a.value("node").value_or(""),
                                     *model::precisionFromName(precision));

@@ -170,6 +170,19 @@ std::string InferenceEstimator::layoutProblem() const
     return {};
 }
 
+std::string InferenceEstimator::contextProblem() const
+{
+    // An engine refuses a request longer than the model's context (vLLM's max_model_len is the
+    // model's by default; a longer one is an error unless the user overrides it).
+    const long long request = 1LL * m_job.inputTokens + m_job.outputTokens;
+    if (m_job.model.maxSeqLen <= 0 || request <= m_job.model.maxSeqLen)
+        return {};
+    return "a request of " + groupedCount(request) + " tokens (" + groupedCount(m_job.inputTokens)
+        + " in, " + groupedCount(m_job.outputTokens) + " out) is longer than "
+        + (m_job.model.name.empty() ? std::string("the model") : m_job.model.name)
+        + "'s context of " + groupedCount(m_job.model.maxSeqLen) + " tokens";
+}
+
 int InferenceEstimator::memoryBatchLimit() const
 {
     const InferenceEstimate one = estimateAtBatch(1);
@@ -556,7 +569,9 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     e.batch = batch;
     e.memoryCapacityBytes = m_hw.gpu.memoryBytes;
     estimateMemory(e, s);
-    const std::string layout = layoutProblem();
+    std::string layout = layoutProblem();
+    if (layout.empty())
+        layout = contextProblem();
     if (!layout.empty()) {
         e.fits = false;
         e.reason = layout;

@@ -69,6 +69,8 @@ public:
     /** Why the replica's layout cannot work (empty when it can): stages that do not divide the
      * GPUs, a tensor-parallel group larger than the scale-up domain, more stages than layers. */
     std::string layoutProblem() const;
+    /** Why the workload's requests do not fit the model's context; empty when they do. */
+    std::string contextProblem() const;
 
 private:
     struct BatchLimits

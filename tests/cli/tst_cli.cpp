@@ -750,6 +750,17 @@ private slots:
         QVERIFY2(zero.err.contains("endpoints must be positive, not 0"), zero.err.constData());
     }
 
+    void inferRefusesANodeOfAnotherGpu()
+    {
+        // --gpu h100 with --node dgx-a100 printed an A100 estimate under the H100's request.
+        const Result r = run({"infer", "--gpu", "h100-sxm5-80gb", "--node", "dgx-a100", "--model",
+                              "llama-3-8b", "--precision", "fp8", "--input-tokens", "128",
+                              "--output-tokens", "128", "--batch", "1"});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("node 'dgx-a100' carries a100-sxm4-80gb, not h100-sxm5-80gb"),
+                 r.err.constData());
+    }
+
     void aRunThatNeverFinishesHasNoCost()
     {
         // 1,024 H100s fail about every 44 hours; a restart of 100,000 minutes (69 days) is 38

@@ -485,6 +485,30 @@ private slots:
             }
     }
 
+    void aRequestLongerThanTheContextIsRefused()
+    {
+        // Llama 3 8B reads 8,192 tokens: 8,000 in and 192 out fit; 8,000 and 193 do not, and
+        // 100,000 in were once estimated as if it read them. Llama 3.1 8B, the same shape,
+        // reads 131,072.
+        InferenceJob job = llama3EightBFp8(8000, 192);
+        job.batch = 1;
+        const InferenceSetup setup = oneH100();
+        QVERIFY(InferenceEstimator(job, setup.hardware, setup.cost).estimate().fits);
+        job.outputTokens = 193;
+        const InferenceEstimate over
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(!over.fits);
+        QCOMPARE(over.reason,
+                 std::string("a request of 8,193 tokens (8,000 in, 193 out) is longer "
+                             "than Llama 3 8B's context of 8,192 tokens"));
+        job.model = shippedCatalog().llm("llama-3.1-8b");
+        QCOMPARE(job.model.maxSeqLen, 131072);
+        job.inputTokens = 100000;
+        const InferenceEstimate longer
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(longer.fits, longer.reason.c_str());
+    }
+
     void tensorParallelismMustSplitTheHeads()
     {
         // Llama 3 8B has 32 attention heads and 8 K/V heads: three ranks cannot split either,
