@@ -118,7 +118,7 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
         {"KV cache per sequence",
          format("%.2f GiB at full context, whole model", e.kvBytesPerSequence / units::gibi)});
     table.addRow({"prefill (one prompt)", format("%.1f ms", e.prefillSeconds * 1e3)});
-    if (e.tokensPerDecodeStep > 1)
+    if (e.tokensPerDecodeStep > 1 || e.draftSeconds > 0)
         table.addRow({"speculative decoding",
                       format("%.2f tokens per verify step", e.tokensPerDecodeStep)
                           + format(", draft %.2f ms per round", e.draftSeconds * 1e3)});
@@ -576,8 +576,12 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
 
     const model::Catalog &catalog = context.catalog();
     job.model = modelFromArguments(a, catalog);
-    if (!job.speculative.draftModelId.empty())
+    if (!job.speculative.draftModelId.empty()) {
         job.draftModel = catalog.llm(job.speculative.draftModelId);
+        if (const std::string problem = model::draftModelProblem(*job.draftModel, job.model);
+            !problem.empty())
+            throw UsageError(problem);
+    }
     const std::string facility = a.value("facility").value_or("dc-industry-average");
     catalog.facility(facility);
 

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/inference/servingengine.h"
 
+#include "model/catalog/catalogitems.h"
+#include "model/core/humantext.h"
+#include "model/training/transformershape.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -214,6 +218,22 @@ double expectedTokensPerVerifyStep(double acceptanceRate, int draftTokens)
     if (acceptanceRate >= 1.0)
         return draftTokens + 1.0;
     return (1.0 - std::pow(acceptanceRate, draftTokens + 1)) / (1.0 - acceptanceRate);
+}
+
+std::string draftModelProblem(const ModelSpec &draft, const ModelSpec &target)
+{
+    const std::string targetName
+        = target.id.empty() ? std::string("the model") : "'" + target.id + "'";
+    if (draft.vocab != target.vocab)
+        return "draft model '" + draft.id + "' has a vocabulary of " + groupedCount(draft.vocab)
+            + " tokens, " + targetName + " one of " + groupedCount(target.vocab)
+            + ": speculative decoding needs the target's tokenizer";
+    // Per token, what each reads and multiplies: the parameters a token passes through.
+    if (TransformerShape::fromModel(draft).activeParameters()
+        >= TransformerShape::fromModel(target).activeParameters())
+        return "draft model '" + draft.id + "' is no smaller than " + targetName
+            + ": its proposals would cost more than the tokens they save";
+    return {};
 }
 
 } // namespace cp::model

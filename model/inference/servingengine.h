@@ -117,4 +117,10 @@ struct SpeculativeDecoding
  * eq. 1); gamma + 1 when every draft token is accepted. */
 double expectedTokensPerVerifyStep(double acceptanceRate, int draftTokens);
 
+struct ModelSpec;
+/** Why `draft` cannot draft for `target`, empty when it can: a draft proposes tokens the target
+ * verifies, so the two share a vocabulary (engines refuse a draft of another tokenizer), and a
+ * draft that a token costs no less to run than the target saves nothing. */
+std::string draftModelProblem(const ModelSpec &draft, const ModelSpec &target);
+
 } // namespace cp::model

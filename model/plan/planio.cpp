@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/plan/planio.h"
 
+#include "model/inference/servingengine.h"
+
 #include "model/catalog/catalog.h"
 #include "model/core/atomicfile.h"
 #include "model/core/humantext.h"
@@ -167,9 +169,15 @@ void readInference(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
         inf.speculative.draftTokens = spec.integer("draft_tokens", 1, 64);
         inf.speculative.acceptanceRate = spec.number("acceptance_rate", {0.0, 1.0, false});
         inf.speculative.draftModelId = spec.optionalString("draft_model").value_or("");
-        if (!inf.speculative.draftModelId.empty())
+        if (!inf.speculative.draftModelId.empty()) {
             checkReference(catalog, spec, "draft_model", inf.speculative.draftModelId,
                            CatalogKind::Model);
+            if (catalog)
+                if (const std::string problem = draftModelProblem(
+                        catalog->llm(inf.speculative.draftModelId), catalog->llm(inf.modelId));
+                    !problem.empty())
+                    spec.fail("draft_model", problem);
+        }
         spec.finish();
     }
     if (inf.batch && inf.ratePerSecond)

@@ -2393,6 +2393,7 @@ private slots:
         plan.inference.speculative.enabled = true;
         plan.inference.speculative.draftTokens = 5;
         plan.inference.speculative.acceptanceRate = 0.65;
+        plan.inference.modelId = "llama-3-70b"; // a draft is smaller than its target
         plan.inference.speculative.draftModelId = "llama-3-8b";
         plan.inference.maxBatch = 512;
         nlohmann::json json = planToJson(plan);

@@ -105,6 +105,21 @@ private slots:
         QTest::addColumn<QString>("pointer");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("expected");
+        // A draft must share the target's tokenizer (Llama 2's 32,000 tokens against Llama 3's
+        // 128,256) and cost less to run than it.
+        const QString servingWithDraft
+            = "{\"type\": \"inference\", \"model\": \"llama-3-70b\", \"precision\": "
+              "\"bf16\", \"input_tokens\": 128, \"output_tokens\": 128, \"batch\": 1, "
+              "\"speculative\": {\"draft_tokens\": 4, \"acceptance_rate\": 0.7, "
+              "\"draft_model\": \"%1\"}}";
+        QTest::newRow("draft of another tokenizer")
+            << "/workload" << servingWithDraft.arg("llama-2-7b")
+            << "plan.json: /workload/speculative/draft_model: draft model 'llama-2-7b' has a "
+               "vocabulary of 32,000 tokens, 'llama-3-70b' one of 128,256";
+        QTest::newRow("draft larger than the target")
+            << "/workload" << servingWithDraft.arg("llama-3-405b")
+            << "plan.json: /workload/speculative/draft_model: draft model 'llama-3-405b' is no "
+               "smaller than 'llama-3-70b'";
         QTest::newRow("format") << "/format"
                                 << "\"other\""
                                 << "plan.json: /format: must be \"clusterplanner-plan\"";
