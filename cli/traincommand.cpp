@@ -197,8 +197,15 @@ model::CampusPlan campusFromArguments(const ParsedArguments &a, model::ClusterDe
     campus.distanceKm = a.number("interconnect-km", 0.0, 20000.0).value_or(2.0);
     campus.usdPerGbps = a.number("interconnect-usd-per-gbps", 0.0, 1e6).value_or(0.0);
     campus.wattsPerGbps = a.number("interconnect-watts-per-gbps", 0.0, 1e3).value_or(0.0);
-    if (campus.buildings == 1)
+    if (campus.buildings == 1) {
+        // Between buildings only: with one building they would change nothing, silently.
+        for (const char *option : {"interconnect-tbps", "interconnect-km",
+                                   "interconnect-usd-per-gbps", "interconnect-watts-per-gbps"})
+            if (a.has(option))
+                throw UsageError(std::string("--") + option
+                                 + " describes the link between buildings: give --buildings");
         return {};
+    }
     if (tbps <= 0)
         throw UsageError("--buildings " + std::to_string(campus.buildings)
                          + " needs --interconnect-tbps, the capacity out of each building");
@@ -264,6 +271,19 @@ std::string measureFabric(const ParsedArguments &a, model::ClusterDescription &c
             out << nlohmann::json {{"fits", false}, {"reason", reason}}.dump(2) << "\n";
         throw InfeasibleError(reason);
     }
+}
+
+/** The expert options on a model without experts would change nothing, silently. */
+void refuseMixtureOfExpertsOptionsOnADenseModel(const ParsedArguments &a,
+                                                const model::ModelSpec &spec)
+{
+    if (spec.experts > 1)
+        return;
+    for (const char *option : {"moe-capacity-factor", "moe-dispatcher", "moe-comm-overlap"})
+        if (a.has(option))
+            throw UsageError(std::string("--") + option + " applies to mixture-of-experts models; "
+                             + (spec.name.empty() ? std::string("this model") : spec.name)
+                             + " is dense");
 }
 
 /** The training job the options describe, without its model. */
@@ -459,6 +479,7 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     a.integer("top", 0, 10); // checked with the other options, before the catalog
     const model::Catalog &catalog = context.catalog();
     job.model = modelFromArguments(a, catalog);
+    refuseMixtureOfExpertsOptionsOnADenseModel(a, job.model);
     // Multi-token prediction is a choice of the run (Megatron-Core's mtp_num_layers), over the
     // model's published depth: 0 trains DeepSeek-V3 without its MTP block.
     if (auto mtp = a.integer("mtp-layers", 0, model::ModelSpec::maxMtpLayers))

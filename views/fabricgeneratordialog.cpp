@@ -54,8 +54,9 @@ QString dragonflyPortNote(const model::FabricGraph &graph, const model::PlanFabr
         }
     if (routerPorts >= ports - 1)
         return {};
-    return QObject::tr("each router uses %1 of the %2's %3 ports: the smallest balanced Dragonfly "
-                       "(a = 2p = 2h) that holds %4 endpoints; set p, a and h to use more")
+    return QObject::tr("each router uses %1 of the %2's %3 ports: the balanced Dragonfly "
+                       "(a = 2p = 2h) with the fewest switches for %4 endpoints; set p, a and h "
+                       "to use more")
         .arg(routerPorts)
         .arg(QString::fromStdString(catalog.networkSwitch(fabric.switchId).name))
         .arg(ports)

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace cp::model {
@@ -53,6 +54,34 @@ void checkDragonflyBounds(const DragonflyParameters &in)
               + " ports");
 }
 
+/**
+ * The balanced design (a = 2p = 2h, router radix 4p - 1) of `radix`-port switches that holds
+ * `endpoints` on the fewest of them: max(2, ceil(E / 2p^2)) groups of 2p routers, each router
+ * serving p endpoints, so a larger p needs fewer switches until the groups would be fewer than
+ * two. The smallest design that held the target (p = 4 for 1,024 endpoints: 256 routers using
+ * 15 of a 64-port switch's ports) bought four times the switches of p = 16 (64). Among equals,
+ * the larger p (fewer groups, fewer global cables). Where no p up to the radix holds the target,
+ * the largest, whose group count dragonflyGroups then refuses with the reason.
+ */
+int balancedRoutersForFewestSwitches(long long endpoints, int radix)
+{
+    const int largest = (radix + 1) / 4;
+    int best = 0;
+    long long fewest = std::numeric_limits<long long>::max();
+    for (int p = 1; p <= largest; ++p) {
+        const long long perGroup = 2LL * p * p;
+        if (static_cast<double>(perGroup) * (perGroup + 1) < static_cast<double>(endpoints))
+            continue; // more than a*h + 1 groups would be needed
+        const long long groups = std::max<long long>(2, (endpoints + perGroup - 1) / perGroup);
+        const long long routers = groups * 2 * p;
+        if (routers <= fewest) {
+            fewest = routers;
+            best = p;
+        }
+    }
+    return best > 0 ? best : largest;
+}
+
 /** p, a and h from the user's figures, the balanced relations a = 2p = 2h filling the rest. */
 DragonflyShape dragonflyRouters(const DragonflyParameters &in)
 {
@@ -60,14 +89,14 @@ DragonflyShape dragonflyRouters(const DragonflyParameters &in)
     int a = in.a;
     int h = in.h;
     if (p == 0 && a == 0 && h == 0) {
-        if (in.endpoints > 0) {
-            // The smallest balanced design (g = a*h + 1 groups of a*p) that holds the target,
-            // capped by the radix: a 64-port switch need not be a 63-port router for 16 NICs.
+        if (in.endpoints > 0 && in.radix > 0) {
+            p = balancedRoutersForFewestSwitches(in.endpoints, in.radix);
+        } else if (in.endpoints > 0) {
+            // No switch named: the smallest balanced design (g = a*h + 1 groups of a*p) that
+            // holds the target.
             p = 1;
             while (2.0 * p * p * (2.0 * p * p + 1) < in.endpoints)
                 ++p;
-            if (in.radix > 0)
-                p = std::min(p, (in.radix + 1) / 4);
         } else if (in.radix > 0) {
             p = (in.radix + 1) / 4; // balanced: k = 4p - 1
         } else {

@@ -750,6 +750,30 @@ private slots:
         QVERIFY2(zero.err.contains("endpoints must be positive, not 0"), zero.err.constData());
     }
 
+    void trainRefusesOptionsThatWouldChangeNothing()
+    {
+        // Expert options on a dense model, and the link between buildings with one building,
+        // were accepted and changed nothing.
+        const QStringList train
+            = {"train",       "--gpu",     "h100-sxm5-80gb", "--gpus",         "64", "--model",
+               "llama-3-70b", "--seq-len", "8192",           "--global-batch", "64"};
+        const Result dense = run(train + QStringList {"--moe-dispatcher", "deepep"});
+        QCOMPARE(dense.status, 2);
+        QVERIFY2(dense.err.contains("--moe-dispatcher applies to mixture-of-experts models; "
+                                    "Llama 3 70B is dense"),
+                 dense.err.constData());
+        const Result link = run(train + QStringList {"--interconnect-tbps", "100"});
+        QCOMPARE(link.status, 2);
+        QVERIFY2(link.err.contains("--interconnect-tbps describes the link between buildings: "
+                                   "give --buildings"),
+                 link.err.constData());
+        // On a mixture of experts the dispatcher is taken.
+        QCOMPARE(run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "64", "--model", "mixtral-8x7b",
+                      "--seq-len", "4096", "--global-batch", "64", "--moe-dispatcher", "deepep"})
+                     .status,
+                 0);
+    }
+
     void inferRefusesANodeOfAnotherGpu()
     {
         // --gpu h100 with --node dgx-a100 printed an A100 estimate under the H100's request.

@@ -505,12 +505,12 @@ private slots:
     void derivedDragonflyIsTheSmallestThatHoldsTheEndpoints()
     {
         // 1,024 endpoints: the balanced design a = 2p = 2h holds at most a*p*(a*h + 1) =
-        // 2p^2(2p^2 + 1) endpoints: 342 for p = 3, 1,056 for p = 4. So p = 4, a = 8, h = 4:
-        // routers of 4 + 7 + 4 = 15 ports, 1,024 / 32 = 32 groups, 256 routers, even when the
-        // switch has 64 ports (the radix only caps the design).
+        // 2p^2(2p^2 + 1) endpoints: 342 for p = 3, 1,056 for p = 4. Without a switch named, p =
+        // 4, a = 8, h = 4: routers of 4 + 7 + 4 = 15 ports, 1,024 / 32 = 32 groups, 256 routers.
+        // On 64-port switches the design with the fewest of them: p = 16, 64 routers (tested in
+        // dragonflyParametersAreChecked).
         DragonflyParameters p;
         p.endpoints = 1024;
-        p.radix = 64;
         const FabricGraph graph = generateDragonfly(p);
         QCOMPARE(graph.endpoints().size(), std::size_t(1024));
         int routers = 0;
@@ -583,6 +583,19 @@ private slots:
         const FabricMetrics m = analyse(generateDragonfly(target));
         QCOMPARE(m.endpoints, 1024); // p = 4: 32 endpoints per group, 32 groups
         QCOMPARE(m.switchDiameter, 3);
+        // The same target on 64-port switches: the balanced design of radix 4p - 1 <= 64 with
+        // the fewest of them. p = 4: 32 groups of 8 routers, 256 (15 of each switch's 64 ports
+        // used, the design it chose before); p = 8: 8 groups of 16, 128; p = 16: 1,024 / 512 =
+        // 2 groups of 32, 64 switches of 63 ports.
+        target.radix = 64;
+        const FabricMetrics onSwitches = analyse(generateDragonfly(target));
+        QCOMPARE(onSwitches.switches, 64);
+        QCOMPARE(onSwitches.endpoints, 1024);
+        // 100 endpoints on them: p = 16 would still need 2 groups (64 routers), p = 4 needs
+        // ceil(100 / 32) = 4 groups of 8 (32), p = 5 ceil(100 / 50) = 2 of 10 (20), p = 6
+        // 2 of 12 (24), p = 7 2 of 14 (28): p = 5, 20 switches.
+        target.endpoints = 100;
+        QCOMPARE(analyse(generateDragonfly(target)).switches, 20);
     }
 
     void torusMatchesKAryNCube_data()

@@ -1040,10 +1040,13 @@ private slots:
         for (int i = 2; i < 6; ++i)
             QVERIFY(dialog.isFieldShown(boxes[i]));
         dialog.waitForPreview();
-        // Derived for 1,024 endpoints: p = 4, a = 8, h = 4, routers of 15 ports (see
-        // tst_fabric derivedDragonflyIsTheSmallestThatHoldsTheEndpoints); the preview says why
-        // the 64-port switch is not used whole.
-        QVERIFY2(dialog.previewText().contains(QStringLiteral("uses 15 of the")),
+        // Derived for 1,024 endpoints on the sample's 64-port switches: the balanced design
+        // with the fewest of them, p = 16, a = 32, h = 16, routers of 63 ports in 2 groups (see
+        // tst_fabric dragonflyParametersAreChecked); it once took p = 4 and used 15 ports of
+        // each switch, four times the switches.
+        QVERIFY2(dialog.previewText().contains(QStringLiteral("p = 16, a = 32, h = 16")),
+                 qPrintable(dialog.previewText()));
+        QVERIFY2(dialog.previewText().contains(QStringLiteral("64 switches")),
                  qPrintable(dialog.previewText()));
         topology->setCurrentText(QStringLiteral("torus"));
         QVERIFY(dialog.isFieldShown(dims));
