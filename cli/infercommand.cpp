@@ -393,14 +393,23 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
     const std::vector<std::string> precisions = precision.empty()
         ? std::vector<std::string> {"fp16", "fp8", "int8", "int4"}
         : std::vector<std::string> {precision};
-    // The cheapest way to serve the load, or to finish the offline job.
-    const auto cost = [](const model::InferenceEstimate &e) {
-        return e.offlineJob ? e.offlineJob->usd : e.usdPerHour;
+    // The cheapest way to serve the load, or to finish the offline job; at a batch or the
+    // largest one (no load given) the fleets serve different loads, so per token.
+    const auto cost = [&job](const model::InferenceEstimate &e) {
+        return e.offlineJob     ? e.offlineJob->usd
+            : job.ratePerSecond ? e.usdPerHour
+                                : e.costPerMillionOutputTokensUsd;
     };
+    // GPUs no option of which is shown, and why: the reader asked "L4, A100 or H100?".
+    std::vector<std::pair<std::string, std::string>> excluded;
     for (const auto &[id, spec] : catalog.gpus()) {
         const std::string node = model::nodeForGpu(catalog, id);
-        if (node.empty())
+        if (node.empty()) {
+            excluded.emplace_back(spec.name, "no server type in the catalog carries it");
             continue;
+        }
+        const std::size_t optionsBefore = options.size();
+        std::string lastReason;
         for (const std::string &p : precisions) {
             const model::Precision weights = *model::precisionFromName(p);
             if ((weights == model::Precision::FP8 || weights == model::Precision::INT8)
@@ -414,6 +423,9 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                 // A layout the server cannot hold does not fit.
                 if (e.fits && e.meetsTargets && (!best || cost(e) < cost(*best)))
                     best = e;
+                else if (!e.reason.empty())
+                    lastReason = p + " on " + std::to_string(size)
+                        + (size == 1 ? " GPU: " : " GPUs: ") + e.reason;
             }
             if (best)
                 options.push_back(
@@ -421,13 +433,23 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                      model::compareServingWithPublishedRuns(
                          catalog, {.gpuId = id, .weights = weights, .modelId = job.model.id})});
         }
+        if (options.size() == optionsBefore)
+            excluded.emplace_back(spec.name,
+                                  lastReason.empty()
+                                      ? std::string("no precision and replica size fits")
+                                      : lastReason);
     }
     std::sort(options.begin(), options.end(), [&](const Option &x, const Option &y) {
         return cost(x.estimate) < cost(y.estimate);
     });
-    if (options.empty())
+    if (options.empty()) {
+        std::string why;
+        for (const auto &[name, reason] : excluded)
+            why += (why.empty() ? "" : "; ") + name + ": " + reason;
         throw InfeasibleError(
-            "no GPU and precision in the catalog fits the model and meets the targets");
+            "no GPU and precision in the catalog fits the model and meets the targets (" + why
+            + ")");
+    }
     if (a.has("json")) {
         nlohmann::json list = nlohmann::json::array();
         for (const Option &o : options) {
@@ -438,7 +460,12 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
             item["published_measurements"] = model::publishedServingComparisonToJson(o.published);
             list.push_back(std::move(item));
         }
-        out << nlohmann::json {{"cheapest", list.front()}, {"options", list}}.dump(2) << "\n";
+        nlohmann::json left = nlohmann::json::array();
+        for (const auto &[name, reason] : excluded)
+            left.push_back({{"gpu_name", name}, {"reason", reason}});
+        out << nlohmann::json {{"cheapest", list.front()}, {"options", list}, {"excluded", left}}
+                   .dump(2)
+            << "\n";
         return ExitOk;
     }
     std::vector<std::string> columns
@@ -472,8 +499,12 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
     out << (job.offlineRequests ? "Running " + model::groupedCount(*job.offlineRequests)
                     + " requests of " + job.model.name
                                 : "Serving " + job.model.name)
-        << ", cheapest first:\n"
+        << (job.offlineRequests     ? ", cheapest job first:\n"
+                : job.ratePerSecond ? ", cheapest fleet first:\n"
+                                    : ", cheapest per million output tokens first:\n")
         << table.render();
+    for (const auto &[name, reason] : excluded)
+        out << "not shown: " << name << ": " << reason << "\n";
     return ExitOk;
 }
 

@@ -554,8 +554,12 @@ void InferenceEstimator::explainBottleneck(InferenceEstimate &e, const std::stri
                 + formatNumber("%.1f", e.decodeKvStreamSeconds * 1e3) + " ms";
     } else {
         e.bottleneck = "compute";
+        // The GEMMs of a decode step have one row a sequence: at this batch they run below the
+        // GPU's peak (servingGemmEfficiency), so more sequences still add tokens, each fewer,
+        // until the memory for their K/V cache or the latency targets stop them.
         e.bottleneckExplanation = "decode is compute-bound at batch " + std::to_string(batch)
-            + "; a larger batch will not add throughput";
+            + ": its GEMMs, one row a sequence, run below the GPU's peak, so a larger batch adds "
+              "throughput only as they grow more efficient";
     }
 }
 

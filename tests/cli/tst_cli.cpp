@@ -774,6 +774,39 @@ private slots:
                  0);
     }
 
+    void everyGpuRanksPerTokenAndSaysWhatItLeavesOut()
+    {
+        // At a fixed batch each GPU's fleet serves a different load, so the ranking is per
+        // million output tokens: it was per hour, and put an L4 at $0.497 a million first above
+        // options at a fifth of that. GPUs left out are named with the reason.
+        const QStringList all
+            = {"infer", "--gpu",           "all", "--model", "llama-3-8b", "--input-tokens",
+               "1024",  "--output-tokens", "256", "--batch", "8"};
+        const Result json = run(all + QStringList {"--json"});
+        QCOMPARE(json.status, 0);
+        const QJsonObject object = QJsonDocument::fromJson(json.out).object();
+        const QJsonArray options = object.value("options").toArray();
+        QVERIFY(options.size() > 3);
+        for (qsizetype i = 1; i < options.size(); ++i)
+            QVERIFY(
+                options[i - 1].toObject().value("cost_per_million_output_tokens_usd").toDouble()
+                <= options[i].toObject().value("cost_per_million_output_tokens_usd").toDouble());
+        bool t4 = false;
+        for (const QJsonValue &left : object.value("excluded").toArray())
+            t4 = t4
+                || (left.toObject().value("gpu_name").toString() == QStringLiteral("NVIDIA T4")
+                    && left.toObject().value("reason").toString()
+                        == QStringLiteral("no server type in the catalog carries it"));
+        QVERIFY(t4);
+        const Result text = run(all);
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains("cheapest per million output tokens first"),
+                 text.out.constData());
+        QVERIFY2(
+            text.out.contains("not shown: NVIDIA T4: no server type in the catalog carries it"),
+            text.out.constData());
+    }
+
     void inferRefusesANodeOfAnotherGpu()
     {
         // --gpu h100 with --node dgx-a100 printed an A100 estimate under the H100's request.
@@ -1900,7 +1933,7 @@ private slots:
         const Result all = run({"infer", "--gpu", "all", "--model", "llama-3-8b", "--input-tokens",
                                 "512", "--output-tokens", "128", "--requests", "100000"});
         QVERIFY2(all.status == 0, all.err.constData());
-        QVERIFY2(all.out.contains("Running 100,000 requests of Llama 3 8B, cheapest first"),
+        QVERIFY2(all.out.contains("Running 100,000 requests of Llama 3 8B, cheapest job first"),
                  all.out.constData());
         QVERIFY2(all.out.contains("job time"), all.out.constData());
     }

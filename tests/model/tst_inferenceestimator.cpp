@@ -143,6 +143,38 @@ private slots:
         QCOMPARE(limit, 5);
     }
 
+    void computeBoundDecodeStillGainsFromABatch()
+    {
+        // Llama 3 70B in BF16 on 4 B200s a replica at batch 128: the decode step's GEMMs have
+        // 128 rows and run below the peak, so the step is compute-bound, yet 256 sequences still
+        // make more tokens a second (the explanation said "a larger batch will not add
+        // throughput"). By hand the FLOPs alone, 128 x 2 x 69.5 G / 4 GPUs = 4.45 TFLOP at
+        // 2,250 TFLOP/s, take 1.98 ms, under the 4.4 ms the weights take to stream (35.3 GB at
+        // 8 TB/s): only the GEMMs' efficiency at 128 rows makes them the bound.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-3-70b");
+        job.weightPrecision = Precision::BF16;
+        job.gpusPerReplica = 4;
+        job.inputTokens = 1024;
+        job.outputTokens = 256;
+        job.batch = 128;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "b200-sxm-192gb", .facilityId = "dc-industry-average"});
+        const InferenceEstimate at128
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        job.batch = 256;
+        const InferenceEstimate at256
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(at128.fits && at256.fits, at256.reason.c_str());
+        QVERIFY(at256.outputTokensPerSecondPerGpu > at128.outputTokensPerSecondPerGpu);
+        if (at128.bottleneck == "compute")
+            QVERIFY2(at128.bottleneckExplanation.find("adds throughput only as they grow more "
+                                                      "efficient")
+                         != std::string::npos,
+                     at128.bottleneckExplanation.c_str());
+        QVERIFY(at128.bottleneckExplanation.find("will not add throughput") == std::string::npos);
+    }
+
     void decodeStaysMemoryBoundAsTheBatchGrows()
     {
         // Llama 3 8B in FP8 on one H100 (3.35 TB/s HBM3, 1,979 dense FP8 TFLOP/s: datasheet),
