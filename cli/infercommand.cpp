@@ -86,9 +86,26 @@ std::vector<OptionSpec> inferOptions()
 std::string batchLimitText(const model::InferenceEstimate &e)
 {
     if (e.engineHoldsBatch())
-        return "max " + std::to_string(e.maxBatch) + " by the engine; "
-            + std::to_string(e.memoryBatchLimit) + " fit in memory";
-    return "max " + std::to_string(e.memoryBatchLimit) + " by memory";
+        return "max " + model::groupedCount(e.maxBatch) + " by the engine; "
+            + model::groupedCount(e.memoryBatchLimit) + " fit in memory";
+    return "max " + model::groupedCount(e.memoryBatchLimit) + " by memory";
+}
+
+/** A latency in milliseconds to a tenth below 10 s, where the figures compare; beyond, in the
+ * unit its size needs ("26.7 h", not "96,034,008.0 ms"). */
+std::string latencyText(double seconds)
+{
+    return seconds < 10.0 ? format("%.1f ms", seconds * 1e3) : model::humanDuration(seconds);
+}
+
+/** p50 / p95 / p99 in one unit while the largest is below 10 s, else each in its own. */
+std::string latencyTriple(double p50, double p95, double p99)
+{
+    if (p99 < 10.0)
+        return format("%.1f", p50 * 1e3) + format(" / %.1f", p95 * 1e3)
+            + format(" / %.1f ms", p99 * 1e3);
+    return model::humanDuration(p50) + " / " + model::humanDuration(p95) + " / "
+        + model::humanDuration(p99);
 }
 
 std::string renderInference(const model::InferenceEstimate &e, const std::string &title)
@@ -117,7 +134,7 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
     table.addRow(
         {"KV cache per sequence",
          format("%.2f GiB at full context, whole model", e.kvBytesPerSequence / units::gibi)});
-    table.addRow({"prefill (one prompt)", format("%.1f ms", e.prefillSeconds * 1e3)});
+    table.addRow({"prefill (one prompt)", latencyText(e.prefillSeconds)});
     if (e.tokensPerDecodeStep > 1 || e.draftSeconds > 0)
         table.addRow({"speculative decoding",
                       format("%.2f tokens per verify step", e.tokensPerDecodeStep)
@@ -135,14 +152,13 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       "unbounded: the queue grows, as the load is more than the fleet "
                       "serves"});
     else if (e.utilisation > 0)
-        table.addRow({"TTFT p50 / p95 / p99",
-                      model::withReason(format("%.1f", e.ttftP50Seconds * 1e3)
-                                            + format(" / %.1f", e.ttftSeconds * 1e3)
-                                            + format(" / %.1f ms", e.ttftP99Seconds * 1e3),
-                                        model::ttftTailText(e))});
+        table.addRow(
+            {"TTFT p50 / p95 / p99",
+             model::withReason(latencyTriple(e.ttftP50Seconds, e.ttftSeconds, e.ttftP99Seconds),
+                               model::ttftTailText(e))});
     else
-        table.addRow({e.offlineJob ? "TTFT once its wave starts" : "TTFT",
-                      format("%.1f ms", e.ttftSeconds * 1e3)});
+        table.addRow(
+            {e.offlineJob ? "TTFT once its wave starts" : "TTFT", latencyText(e.ttftSeconds)});
     table.addRow({e.tpotP95Seconds > 0 ? "time per output token (mean / p95 step under the load)"
                                        : "time per output token",
                   format("%.2f ms", e.tpotSeconds * 1e3)
@@ -150,13 +166,18 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                                               : std::string())});
     if (e.utilisation > 0)
         table.addRow({"end-to-end p50 / p95 / p99",
-                      format("%.2f", e.endToEndP50Seconds()) + format(" / %.2f", e.endToEndSeconds)
-                          + format(" / %.2f s", e.endToEndP99Seconds())});
+                      e.endToEndP99Seconds() < 100.0 ? format("%.2f", e.endToEndP50Seconds())
+                              + format(" / %.2f", e.endToEndSeconds)
+                              + format(" / %.2f s", e.endToEndP99Seconds())
+                                                     : model::humanDuration(e.endToEndP50Seconds())
+                              + " / " + model::humanDuration(e.endToEndSeconds) + " / "
+                              + model::humanDuration(e.endToEndP99Seconds())});
     else
         table.addRow({e.offlineJob ? "end-to-end once its wave starts" : "end-to-end latency",
-                      format("%.2f s", e.endToEndSeconds)});
-    table.addRow(
-        {"throughput per GPU", format("%.0f output tokens/s", e.outputTokensPerSecondPerGpu)});
+                      e.endToEndSeconds < 100.0 ? format("%.2f s", e.endToEndSeconds)
+                                                : model::humanDuration(e.endToEndSeconds)});
+    table.addRow({"throughput per GPU",
+                  model::threeDigits(e.outputTokensPerSecondPerGpu) + " output tokens/s"});
     if (e.offlineJob)
         addOfflineJobRows(table, e);
     if (e.hasFleet()) {
@@ -167,7 +188,11 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                           + (e.utilisation > 0 ? format(", %.0f%% utilised)", 100 * e.utilisation)
                                                : std::string(")"))});
         table.addRow({"power", model::humanPower(e.powerWatts)});
-        table.addRow({"cost", model::groupThousands(format("%.2f", e.usdPerHour)) + " USD/hour"});
+        // Cents where they matter; a fleet of millions an hour reads in whole dollars.
+        table.addRow(
+            {"cost",
+             model::groupThousands(format(e.usdPerHour < 1e4 ? "%.2f" : "%.0f", e.usdPerHour))
+                 + " USD/hour"});
         table.addRow({"cost per million output tokens", usdText(e.costPerMillionOutputTokensUsd)});
         table.addRow({"cost per million input tokens", usdText(e.costPerMillionInputTokensUsd)});
     } else {

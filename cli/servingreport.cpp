@@ -65,7 +65,7 @@ void addOfflineJobRows(Table &table, const model::InferenceEstimate &e)
 {
     const model::OfflineJobEstimate &job = *e.offlineJob;
     table.addRow({"offline job",
-                  model::groupedCount(job.requests) + " requests"
+                  model::countOf(job.requests, "request", "requests")
                       + (e.replicas > 1 ? ", " + model::groupedCount(job.requestsPerReplica)
                                  + " on the busiest replica"
                                         : std::string())

@@ -293,6 +293,12 @@ model::TrainingJob trainingJobFromArguments(const ParsedArguments &a)
     job.seqLen = *a.integer("seq-len", 1, 1 << 24);
     job.globalBatch = *a.integer("global-batch", 1, 1 << 24);
     job.tokens = a.count("tokens", model::TrainingJob::maxTokens).value_or(0.0);
+    // Fewer tokens than one step trains on is not a run (0.5 gave "training time 0.414 us").
+    const double stepTokens = 1.0 * job.globalBatch * job.seqLen;
+    if (job.tokens > 0 && job.tokens < stepTokens)
+        throw UsageError("--tokens " + *a.value("tokens") + " is less than one step's "
+                         + model::groupedCount(static_cast<long long>(stepTokens))
+                         + " tokens (--global-batch x --seq-len)");
     job.precision = *model::precisionFromName(
         a.choice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
     if (auto id = a.choice("framework", model::trainingFrameworkIdList()))
@@ -364,6 +370,10 @@ model::TrainingRunSetup runSetupFromArguments(const ParsedArguments &a,
     setup.asyncCheckpoints = a.has("async-checkpoint");
     setup.facility = catalog.facility(a.value("facility").value_or("dc-industry-average"));
     setup.spareNodes = a.integer("spare-nodes", 0, 1 << 20).value_or(-1);
+    // A spare pool larger than the job replaces more servers than it has.
+    if (setup.spareNodes > cluster.nodes())
+        throw UsageError("--spare-nodes " + std::to_string(setup.spareNodes) + " is more than the "
+                         + model::countOf(cluster.nodes(), "node", "nodes") + " of the job");
     setup.restartOverheadSeconds = a.number("restart-min", 0.0, 1e6).value_or(10.0) * 60.0;
     setup.lifetimeYears = a.number("lifetime-years", 0.1, 50.0).value_or(4.0);
     setup.hourlyUsdPerGpu = a.number("hourly-price", 0.0, 1e6);
@@ -432,7 +442,7 @@ void printTrainingText(const ParsedArguments &a, const TrainCommandResult &r, st
         << cluster.gpusPerNode << " per node), " << cluster.fabricName << "\n"
         << "Software: " << job.framework.name << "\n"
         << r.fabricNote << "\n";
-    out << "Searched " << model::groupedCount(result.evaluated) << " layouts";
+    out << "Searched " << model::countOf(result.evaluated, "layout", "layouts");
     if (result.pruned > 0)
         out << " (and skipped " << model::groupedCount(result.pruned)
             << " interleaved schedules the pipeline cannot run)";

@@ -16,8 +16,9 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e,
     table.addRow({"layout", model::layoutDescription(e.config)});
     // Under a second in milliseconds: a tiny model's step is not "0.000 s".
     table.addRow({"step time",
-                  e.stepSeconds >= 1.0 ? format("%.3f s", e.stepSeconds)
-                                       : format("%.4g ms", 1e3 * e.stepSeconds)});
+                  e.stepSeconds >= 100.0     ? model::humanDuration(e.stepSeconds)
+                      : e.stepSeconds >= 1.0 ? format("%.3f s", e.stepSeconds)
+                                             : format("%.4g ms", 1e3 * e.stepSeconds)});
     table.addRow({"throughput", format("%.4g tokens/s", e.tokensPerSecond)});
     table.addRow(
         {"model TFLOP/s per GPU", format("%.1f", e.modelFlopsPerSecondPerGpu / units::tera)});

@@ -26,6 +26,11 @@ std::string groupedCount(long long value)
     return groupThousands(std::to_string(value));
 }
 
+std::string countOf(long long value, const std::string &singular, const std::string &plural)
+{
+    return groupedCount(value) + " " + (value == 1 ? singular : plural);
+}
+
 std::string groupThousands(std::string number)
 {
     const std::size_t start = !number.empty() && number[0] == '-' ? 1 : 0;

@@ -14,6 +14,8 @@ std::string withReason(std::string figure, const std::string &reason);
 
 /** A count as people read it: 1024 as "1,024", -2048000 as "-2,048,000". */
 std::string groupedCount(long long value);
+/** A count and its noun, in the singular for one: "1 sequence", "1,024 sequences". */
+std::string countOf(long long value, const std::string &singular, const std::string &plural);
 
 /**
  * `number` (a printed number: "-1390.5", "878519200") with its integer digits grouped in

@@ -145,7 +145,7 @@ std::string InferenceEstimator::layoutProblem() const
     const int layers = m_job.model.layers;
     if (m_job.gpusPerReplica % stages != 0)
         return std::to_string(stages) + " pipeline stages do not divide "
-            + std::to_string(m_job.gpusPerReplica) + " GPUs per replica";
+            + countOf(m_job.gpusPerReplica, "GPU per replica", "GPUs per replica");
     if (stages > layers)
         return std::to_string(stages) + " pipeline stages exceed the model's "
             + std::to_string(layers) + " layers";
@@ -691,8 +691,9 @@ void InferenceEstimator::explainOfflineJob(InferenceEstimate &e) const
     const double share = job.outputTokensPerSecondPerGpu / e.outputTokensPerSecondPerGpu;
     if (job.lastWaveBatch == 0 || share > 0.995) // nothing to explain at the percent
         return;
-    e.bottleneckExplanation += "; the job's last wave runs " + groupedCount(job.lastWaveBatch)
-        + " sequences" + (e.replicas > 1 ? " per replica" : "")
+    e.bottleneckExplanation += "; the job's last wave runs "
+        + countOf(job.lastWaveBatch, "sequence", "sequences")
+        + (e.replicas > 1 ? " per replica" : "")
         + (job.fullWaves > 0 ? " after " + groupedCount(job.fullWaves)
                    + (job.fullWaves == 1 ? " full wave of " : " full waves of ")
                    + groupedCount(e.batch)
@@ -709,8 +710,8 @@ InferenceEstimate InferenceEstimator::estimateGivenBatch(int batch, const BatchL
         e.fits = false;
         e.reason = "batch " + std::to_string(batch) + " needs "
             + formatNumber("%.1f", e.memoryBytesPerGpu / units::gibi)
-            + " GiB per GPU; the KV cache leaves room for at most " + std::to_string(limits.memory)
-            + " sequences";
+            + " GiB per GPU; the KV cache leaves room for at most "
+            + countOf(limits.memory, "sequence", "sequences");
         e.bottleneck = "memory-capacity";
         e.bottleneckExplanation = "does not fit: " + e.reason;
     } else if (limits.engine > 0 && batch > limits.engine) {
@@ -1074,8 +1075,8 @@ InferenceEstimate InferenceEstimator::overloadedFleet(InferenceEstimate e,
     e.reason = threeDigits(rate) + " requests/s is more than "
         + (replicas == 1 ? std::string("one replica serves")
                          : std::to_string(replicas) + " replicas serve")
-        + ": one replica runs at most " + std::to_string(limits.largest) + " sequences, about "
-        + threeDigits(capacity) + " requests/s; at least "
+        + ": one replica runs at most " + countOf(limits.largest, "sequence", "sequences")
+        + ", about " + threeDigits(capacity) + " requests/s; at least "
         + std::to_string(std::max(needed, replicas + 1)) + " replicas are needed";
     e.bottleneck = "load";
     e.bottleneckExplanation = e.reason;

@@ -767,6 +767,22 @@ private slots:
         QVERIFY2(link.err.contains("--interconnect-tbps describes the link between buildings: "
                                    "give --buildings"),
                  link.err.constData());
+        // Fewer tokens than one step (64 x 8,192 = 524,288) and more spares than the job's 8
+        // nodes were accepted: "training time 0.414 us", capital of $378 B.
+        const Result half = run(train + QStringList {"--tokens", "0.5"});
+        QCOMPARE(half.status, 2);
+        QVERIFY2(half.err.contains("--tokens 0.5 is less than one step's 524,288 tokens"),
+                 half.err.constData());
+        const Result spares = run(train + QStringList {"--spare-nodes", "1048576"});
+        QCOMPARE(spares.status, 2);
+        QVERIFY2(spares.err.contains("--spare-nodes 1048576 is more than the 8 nodes of the job"),
+                 spares.err.constData());
+        // A fixed layout is one layout searched, in the singular.
+        const Result fixed
+            = run(train
+                  + QStringList {"--tp", "8", "--pp", "1", "--dp", "8", "--cp", "1", "--microbatch",
+                                 "1", "--recompute", "full", "--zero", "1", "--interleave", "1"});
+        QVERIFY2(fixed.out.contains("Searched 1 layout;"), fixed.out.constData());
         // On a mixture of experts the dispatcher is taken.
         QCOMPARE(run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "64", "--model", "mixtral-8x7b",
                       "--seq-len", "4096", "--global-batch", "64", "--moe-dispatcher", "deepep"})
@@ -805,6 +821,29 @@ private slots:
         QVERIFY2(
             text.out.contains("not shown: NVIDIA T4: no server type in the catalog carries it"),
             text.out.constData());
+    }
+
+    void longLatenciesReadInTheirUnit()
+    {
+        // One L4 prefilling 4,000 tokens of Llama 3 8B and writing 4,000: the end-to-end latency
+        // is some 4,000 x 50 ms = 200 s at least (the floor's decode step), so it reads in
+        // minutes, not as "276.49 s"; a job of a trillion requests on one replica in days, and
+        // its single request in the singular.
+        const Result r
+            = run({"infer", "--gpu", "l4", "--model", "llama-3-8b", "--precision", "fp16",
+                   "--input-tokens", "4000", "--output-tokens", "4000", "--batch", "1"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(QRegularExpression(QStringLiteral("end-to-end latency +\\d\\.\\d\\d min"))
+                     .match(QString::fromUtf8(r.out))
+                     .hasMatch(),
+                 r.out.constData());
+        const Result one
+            = run({"infer", "--gpu", "l4", "--model", "llama-3-8b", "--precision", "fp16",
+                   "--input-tokens", "100", "--output-tokens", "100", "--requests", "1"});
+        QCOMPARE(one.status, 0);
+        QVERIFY2(one.out.contains("offline job") && one.out.contains(" 1 request"),
+                 one.out.constData());
+        QVERIFY2(!one.out.contains(" 1 requests"), one.out.constData());
     }
 
     void inferRefusesANodeOfAnotherGpu()

@@ -306,6 +306,9 @@ private slots:
         QCOMPARE(humanWait(-1), std::string("-"));
         // Durations to three digits: 45.2 s; 125.4 s = 2.09 min; 10.19 h; 84 h = 3.50 days;
         // 1,234.4 days grouped; 89.96 s stays in seconds ("90.0 s"), never "inf" or "nan".
+        QCOMPARE(countOf(1, "sequence", "sequences"), std::string("1 sequence"));
+        QCOMPARE(countOf(1024, "sequence", "sequences"), std::string("1,024 sequences"));
+        QCOMPARE(countOf(0, "GPU", "GPUs"), std::string("0 GPUs"));
         QCOMPARE(humanDuration(45.2), std::string("45.2 s"));
         QCOMPARE(humanDuration(125.4), std::string("2.09 min"));
         QCOMPARE(humanDuration(10.19 * 3600), std::string("10.2 h"));
