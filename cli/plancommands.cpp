@@ -327,7 +327,7 @@ nlohmann::json comparisonToJson(const model::ScenarioComparison &c)
         nlohmann::json values = nlohmann::json::array();
         for (std::size_t i = 0; i < row.values.size(); ++i) {
             if (row.isText())
-                values.push_back(row.text[i]);
+                values.push_back(row.wholeText(i));
             else if (row.values[i])
                 values.push_back(*row.values[i]);
             else

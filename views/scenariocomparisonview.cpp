@@ -219,7 +219,10 @@ void ScenarioComparisonView::rebuildTable()
             if (c == row.bestIndex)
                 text.prepend(QStringLiteral("★ "));
             auto *item = new QTableWidgetItem(text);
-            item->setToolTip(text);
+            // A cut cell (the warnings) shows its whole text on hover.
+            item->setToolTip(
+                row.isText() ? QString::fromStdString(row.wholeText(static_cast<std::size_t>(c)))
+                             : text);
             if (!row.isText())
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (c == row.bestIndex) {

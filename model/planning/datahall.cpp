@@ -3,6 +3,7 @@
 
 #include "model/catalog/catalog.h"
 #include "model/core/humantext.h"
+#include "model/fabric/fabricdesign.h"
 #include "model/fabric/fabricgraph.h"
 #include "model/fabric/fabricscaleout.h"
 #include "model/operations/operationsestimator.h"
@@ -692,9 +693,34 @@ void buildStorageFabric(DataHall &hall, const DataHallInputs &in, const RowPlan 
     }
     const long long leavesNeeded = storageLeavesNeeded(hall, servers, systems, sw->ports / 2);
     if (leavesNeeded > sw->ports) {
+        // Still bought: priced as the fat-tree of the fewest tiers that holds every port, which
+        // the bill of materials counts (it was left out, $2.9 M of a 4,096-GPU cluster).
+        FabricDesign design;
+        design.topology = FabricTopology::FatTree;
+        design.fatTree.radix = sw->ports;
+        design.fatTree.endpoints = static_cast<int>(std::min<long long>(total, maxFabricEndpoints));
+        std::optional<FabricHardwareCount> count;
+        try {
+            count = fabricHardwareCount(design);
+        } catch (const FabricParameterError &) { }
+        if (!count) {
+            warn(hall,
+                 "the storage network needs " + groupedCount(leavesNeeded)
+                     + " leaves, more than two tiers of " + sw->name
+                     + " reach, and no fat-tree of it holds its " + groupedCount(total)
+                     + " ports: it is neither laid out nor priced");
+            return;
+        }
+        hall.storageSwitchId = sw->id;
+        hall.unlaidStorageSwitches = count->switches;
+        hall.unlaidStorageTransceivers = 2 * count->opticalLinks;
+        hall.unlaidStorageNicId = systems.front().nic->id;
         warn(hall,
              "the storage network needs " + groupedCount(leavesNeeded)
-                 + " leaves, more than two tiers of " + sw->name + " reach: it is not laid out");
+                 + " leaves, more than two tiers of " + sw->name
+                 + " reach: priced as a fat-tree of " + groupedCount(count->switches)
+                 + " switches and " + groupedCount(hall.unlaidStorageTransceivers)
+                 + " transceivers, but not laid out in the room");
         return;
     }
     hall.storageSwitchId = sw->id;

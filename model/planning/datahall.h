@@ -139,6 +139,12 @@ struct DataHall
     std::vector<std::string> warnings;
     /** The storage network's switch type (catalog id), when it has switches of its own. */
     std::string storageSwitchId;
+    /** A storage network beyond two tiers of its switch, counted as the fewest-tier fat-tree of
+     * it but not laid out in the room (so not among the devices and cables): its switches, and
+     * the transceivers of its switch-to-switch links, of `unlaidStorageNicId`'s optic. */
+    long long unlaidStorageSwitches = 0;
+    long long unlaidStorageTransceivers = 0;
+    std::string unlaidStorageNicId;
     /** NetBox's interface type of each storage NIC's ports, by NIC id. */
     std::map<std::string, std::string> storageInterfaceTypes;
     /** Why the room is not laid out (more servers than DataHallOptions::maxServers); empty when

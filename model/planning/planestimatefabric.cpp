@@ -126,7 +126,14 @@ void tallyCabinetFittings(PlanEstimateBuild &build, const DataHall &hall)
                                          [](const HallCable &c) { return c.storage(); });
     result.storageSwitches
         = std::count_if(hall.devices.begin(), hall.devices.end(),
-                        [](const HallDevice &d) { return d.role == "storage switch"; });
+                        [](const HallDevice &d) { return d.role == "storage switch"; })
+        + hall.unlaidStorageSwitches;
+    if (hall.unlaidStorageTransceivers > 0) {
+        const NicSpec &nic = build.catalog.nic(hall.unlaidStorageNicId);
+        addBillLine(result, "Optics", nic.id + "-optic", nic.name + " transceiver",
+                    hall.unlaidStorageTransceivers, nic.opticPriceUsd);
+        result.power.networkWatts += hall.unlaidStorageTransceivers * nic.opticPowerWatts;
+    }
     if (result.storageSwitches > 0) {
         const SwitchSpec &sw = build.catalog.networkSwitch(hall.storageSwitchId);
         addBillLine(result, "Storage network", sw.id, sw.name, result.storageSwitches, sw.priceUsd);

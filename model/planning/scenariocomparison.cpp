@@ -545,6 +545,15 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
     textRow("warnings", "Scenario", "Warnings", [](const ScenarioResult &s) {
         return s.ok ? warningsSummary(s.estimate.warnings) : std::string();
     });
+    if (!rows.empty() && rows.back().key == "warnings")
+        for (const ScenarioResult &s : scenarios) {
+            std::string all;
+            if (s.ok)
+                for (std::size_t i = 0; i < s.estimate.warnings.size(); ++i)
+                    all += (all.empty() ? "" : " ") + std::to_string(i + 1) + ": "
+                        + s.estimate.warnings[i] + (i + 1 < s.estimate.warnings.size() ? ";" : "");
+            rows.back().fullText.push_back(std::move(all));
+        }
     textRow("error", "Scenario", "Could not estimate",
             [](const ScenarioResult &s) { return s.ok ? std::string() : s.error; });
     textRow("gpu", "Hardware", "GPU type",
@@ -908,7 +917,7 @@ std::vector<std::vector<std::string>> comparisonTableCells(const ScenarioCompari
     for (const ComparisonRow &row : comparison.rows) {
         std::vector<std::string> line = {row.section, row.label, row.unit};
         for (std::size_t i = 0; i < row.values.size(); ++i)
-            line.push_back(row.isText() ? row.text[i]
+            line.push_back(row.isText() ? row.wholeText(i)
                                         : (row.values[i] ? csvFigure(*row.values[i]) : ""));
         cells.push_back(std::move(line));
     }

@@ -51,7 +51,15 @@ struct ComparisonRow
      * different amounts of work (a longer step of a larger global batch is no worse). Empty
      * when the row is ranked as usual. */
     std::string notRankedBecause = {};
+    /** The whole text where `text` is cut to fit a table cell (every warning, not the start of
+     * the first): for the CSV, the JSON and a cell's tooltip. Empty when `text` is whole. */
+    std::vector<std::string> fullText = {};
     bool isText() const { return !text.empty(); }
+    /** Scenario `i`'s whole text (fullText where the cell is cut). */
+    const std::string &wholeText(std::size_t i) const
+    {
+        return i < fullText.size() ? fullText[i] : text[i];
+    }
 };
 
 /**

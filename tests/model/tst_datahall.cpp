@@ -480,6 +480,24 @@ private slots:
         QVERIFY(std::any_of(big.notes.begin(), big.notes.end(), [](const std::string &note) {
             return note.starts_with("the storage network needs 42 leaves, more than two tiers");
         }));
+        // Not laid out, but bought: priced as the three-tier fat-tree of QM8790s that holds its
+        // ports, more switches than its 42 leaves alone, with its links' transceivers. The bill
+        // left it out (the shared sample's 4,096-GPU scenario lost its $2.3 M of switches).
+        QVERIFY2(big.unlaidStorageSwitches > 42,
+                 qPrintable(QString::number(big.unlaidStorageSwitches)));
+        QVERIFY(big.unlaidStorageTransceivers > 0);
+        const std::string priced
+            = "priced as a fat-tree of " + std::to_string(big.unlaidStorageSwitches) + " switches";
+        QVERIFY(std::any_of(big.notes.begin(), big.notes.end(), [&](const std::string &note) {
+            return note.find(priced) != std::string::npos;
+        }));
+        const PlanEstimate bigEstimate = estimatePlan(plan, shippedCatalog());
+        const auto line = std::find_if(
+            bigEstimate.billOfMaterials.begin(), bigEstimate.billOfMaterials.end(),
+            [](const BillOfMaterialsLine &l) { return l.category == "Storage network"; });
+        QVERIFY(line != bigEstimate.billOfMaterials.end());
+        QCOMPARE(line->count, big.unlaidStorageSwitches);
+        QCOMPARE(bigEstimate.storageSwitches, big.unlaidStorageSwitches);
     }
 
     void everyNicOfAFatTreeNodeIsCabled()

@@ -546,6 +546,31 @@ private slots:
             QVERIFY2(r.key != "capacity_within_targets", r.key.c_str());
     }
 
+    void theCsvCarriesEveryWarningWhole()
+    {
+        // The table's Warnings cell gives the count and the start of the first warning; the
+        // CSV and the JSON, where no cell is too narrow, carry every warning whole (the 4,096
+        // GPU scenario's storage network warning was cut at "more than" everywhere).
+        const ScenarioComparison c = compareScenarios(
+            cp::test::loadSamplePlan("h100-2048-shared-cluster.json"), m_catalog);
+        const ComparisonRow &warnings = row(c, "warnings");
+        QCOMPARE(warnings.fullText.size(), warnings.text.size());
+        bool cutAndWhole = false;
+        for (std::size_t i = 0; i < warnings.text.size(); ++i) {
+            // The cell's start ("N: " and the first warning up to a word) begins the whole.
+            QVERIFY(warnings.text[i].empty() == warnings.wholeText(i).empty());
+            if (warnings.text[i].ends_with("\u2026")
+                && warnings.wholeText(i).find("not laid out in the room") != std::string::npos)
+                cutAndWhole = true;
+        }
+        QVERIFY(cutAndWhole);
+        bool inCsv = false;
+        for (const std::vector<std::string> &line : comparisonTableCells(c))
+            for (const std::string &cell : line)
+                inCsv = inCsv || cell.find("not laid out in the room") != std::string::npos;
+        QVERIFY(inCsv);
+    }
+
     void servingCostIsRankedOverEveryGpuBought()
     {
         // The L4 sample's scenarios buy 64 GPUs each; the L40S and A100 fleets keep only a few
