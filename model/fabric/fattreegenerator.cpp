@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -295,6 +296,26 @@ int railNodesPerLeaf(int radix, double oversubscription)
 }
 
 /**
+ * The block (leaf, or rail scalable unit) at which to halve `items` endpoints (or nodes) that
+ * come `perBlock` to a block: the block boundary nearest half of them, so no leaf is split by
+ * the bisection cut. A cut through a leaf lets the traffic between its two sides turn inside
+ * the leaf instead of crossing its uplinks, which overstated the bisection of oversubscribed
+ * fabrics (a 128-node 8:1 rail fabric in units of 48 read 0.344 where a cut at a unit's edge
+ * gives 0.125). -1 when everything is on one block: the cut must split it.
+ */
+long long blockToHalveAt(long long items, long long perBlock)
+{
+    const long long blocks = (items + perBlock - 1) / std::max<long long>(1, perBlock);
+    if (blocks < 2)
+        return -1;
+    long long best = 1;
+    for (long long block = 1; block < blocks; ++block)
+        if (std::llabs(2 * block * perBlock - items) < std::llabs(2 * best * perBlock - items))
+            best = block;
+    return best;
+}
+
+/**
  * One switch with every endpoint on it: what a cluster that fits one switch is built as (a rack's
  * top-of-rack switch). No uplinks, so no oversubscription; every pair is two links apart.
  */
@@ -457,6 +478,7 @@ FabricGraph generateFatTree(const FatTreeParameters &p)
     access.medium = p.rates.accessMedium;
     access.bytesPerSecond = p.rates.accessBytesPerSecond;
     access.latencySeconds = p.rates.linkLatencySeconds;
+    const long long halvingLeaf = blockToHalveAt(endpoints, down);
     for (long long e = 0; e < endpoints; ++e) {
         FabricVertex host;
         host.role = FabricVertexRole::Endpoint;
@@ -464,7 +486,8 @@ FabricGraph generateFatTree(const FatTreeParameters &p)
         host.label = "host-" + std::to_string(e);
         const FabricVertexId id = graph.addVertex(std::move(host));
         graph.addLink(id, leaves[e / down], access);
-        graph.naturalHalf.push_back(e < endpoints / 2 ? 0 : 1);
+        graph.naturalHalf.push_back(halvingLeaf >= 0 ? (e / down < halvingLeaf ? 0 : 1)
+                                                     : (e < endpoints / 2 ? 0 : 1));
     }
     buildUpperTiers(graph, leaves, shape, p.rates);
 
@@ -519,6 +542,7 @@ void addRailNodes(FabricGraph &graph, const RailFatTreeParameters &p,
     nvlink.linkClass = LinkClass::ScaleUp;
     nvlink.medium = LinkMedium::Internal;
     nvlink.bytesPerSecond = p.rates.scaleUpBytesPerSecond;
+    const long long halvingUnit = blockToHalveAt(p.nodes, p.nodesPerScalableUnit);
     for (int n = 0; n < p.nodes; ++n) {
         const int unit = n / p.nodesPerScalableUnit;
         FabricVertexId nvswitch = 0;
@@ -538,7 +562,8 @@ void addRailNodes(FabricGraph &graph, const RailFatTreeParameters &p,
             graph.addLink(id, leaves[static_cast<std::size_t>(unit) * p.gpusPerNode + g], access);
             if (p.gpusPerNode > 1)
                 graph.addLink(id, nvswitch, nvlink);
-            graph.naturalHalf.push_back(n < p.nodes / 2 ? 0 : 1);
+            graph.naturalHalf.push_back(halvingUnit >= 0 ? (unit < halvingUnit ? 0 : 1)
+                                                         : (n < p.nodes / 2 ? 0 : 1));
         }
     }
 }

@@ -456,6 +456,31 @@ private slots:
         QCOMPARE(m.linksPerClass.at("fabric"), leaves * 32 * (cores > 0 ? 2 : 1));
     }
 
+    void bisectionCutsAtALeafsEdge()
+    {
+        // 128 DGX on an 8:1 rail fabric of 64-port leaves in scalable units of 48 nodes: a rail
+        // leaf has 48 nodes' GPUs below it and 6 uplinks. Cut at a unit's edge (48 | 80, the
+        // edge nearest half), the first unit's leaves carry 8 x 6 links against its 48 x 8
+        // GPUs' injection: 0.125. The cut at node 64 split the second unit, whose leaves
+        // switched the traffic between its two sides without the uplinks: 0.344.
+        RailFatTreeParameters p;
+        p.nodes = 128;
+        p.nodesPerScalableUnit = 48;
+        p.leafOversubscription = 8.0;
+        const FabricMetrics tapered = analyse(generateRailFatTree(p));
+        QVERIFY2(closeRelative(tapered.bisectionRatio, 0.125),
+                 qPrintable(QString::number(tapered.bisectionRatio)));
+        // A plain fat-tree of 1,024 endpoints at 63:1 (one uplink a leaf, 63 down): 17 leaves,
+        // the cut after 8 (504 | 520) crosses 8 uplinks for 504 endpoints: 1/63 = 0.0159; the
+        // cut at endpoint 512 went through the ninth leaf and read 0.031.
+        FatTreeParameters tree;
+        tree.endpoints = 1024;
+        tree.leafOversubscription = 63.0;
+        const FabricMetrics thin = analyse(generateFatTree(tree));
+        QVERIFY2(closeRelative(thin.bisectionRatio, 1.0 / 63.0),
+                 qPrintable(QString::number(thin.bisectionRatio)));
+    }
+
     void railTrafficIsOneSwitchHop()
     {
         RailFatTreeParameters p;
