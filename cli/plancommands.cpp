@@ -156,6 +156,11 @@ std::string planInferenceText(const model::PlanEstimate &e)
         table.addRow({i.offlineJob || i.fixedFleet ? "replicas" : "replicas needed",
                       model::groupedCount(i.replicas) + " (" + model::groupedCount(fleetGpus)
                           + (fleetGpus == 1 ? " GPU)" : " GPUs)")});
+    if (i.hasFleet() && i.inFlightSequences > 0)
+        table.addRow(
+            {"in flight under the load",
+             format("%.1f sequences per replica on average", i.inFlightSequences)
+                 + format("; the load is %.0f%% of what a replica serves", 100 * i.utilisation)});
     if (i.offlineJob)
         addOfflineJobRows(table, i);
     if (i.capacityWithinLimits)

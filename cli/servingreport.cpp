@@ -27,8 +27,10 @@ void addAutoscalingRows(Table &table, const model::AutoscalingEstimate &a)
                   std::to_string(a.staticReplicas) + " replicas, "
                       + format("%.0f replica-hours", a.staticReplicaHoursPerDay)});
     table.addRow({"autoscaling saving",
-                  format("%.1f%%", 100 * a.savingFraction) + format(" (%.0f USD/day", a.usdPerDay)
-                      + format(" instead of %.0f)", a.staticUsdPerDay)});
+                  model::withReason(format("%.1f%%", 100 * a.savingFraction)
+                                        + format(" (%.0f USD/day", a.usdPerDay)
+                                        + format(" instead of %.0f)", a.staticUsdPerDay),
+                                    a.note)});
     table.addRow({"cost per million output / input tokens",
                   format("%.3f", a.costPerMillionOutputTokensUsd)
                       + format(" / %.3f USD over the day", a.costPerMillionInputTokensUsd)});

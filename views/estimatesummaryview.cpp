@@ -883,7 +883,8 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                QString::fromStdString(model::capacityWithinLimitsText(inf)));
     if (inf.inFlightSequences > 0)
         addRow(section, tr("In flight under the load"),
-               tr("%1 sequences per replica on average, %2% of its capacity")
+               tr("%1 sequences per replica on average; the load is %2% of the requests a "
+                  "replica serves at its largest batch")
                    .arg(number(inf.inFlightSequences, 1), number(100 * inf.utilisation, 0)));
     addRow(section, tr("Cost per million output tokens"),
            tr("%1 USD").arg(number(inf.costPerMillionOutputTokensUsd, 3)));
@@ -927,6 +928,8 @@ void EstimateSummaryView::addAutoscalingRows(QTreeWidgetItem *section, const mod
                         number(100 * a.savingFraction, 1)));
         addRow(section, tr("Cost per day, autoscaled / static"),
                tr("%1 / %2 USD").arg(number(a.usdPerDay, 0), number(a.staticUsdPerDay, 0)));
+        if (!a.note.empty())
+            addRow(section, tr("  note"), QString::fromStdString(a.note));
     } else if (e.autoscaling) {
         addRow(section, tr("Autoscaling"), QString::fromStdString(e.autoscaling->reason));
     }

@@ -561,8 +561,8 @@ QStringList planSummary(const model::Plan &plan, const model::Catalog *catalog,
                               plan.inference.engineId.empty()
                                   ? model::defaultServingEngine().name
                                   : model::findServingEngine(plan.inference.engineId)->name))
-                     .arg(plan.inference.inputTokens)
-                     .arg(plan.inference.outputTokens)
+                     .arg(QString::fromStdString(model::groupedCount(plan.inference.inputTokens)),
+                          QString::fromStdString(model::groupedCount(plan.inference.outputTokens)))
                 + (plan.inference.offlineRequests
                        ? QObject::tr(", an offline job of %1 requests")
                              .arg(QString::fromStdString(
@@ -962,6 +962,18 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
     }
     for (const std::string &note : model::notRankedNotes(input.comparison.rows))
         page.paragraph(QString::fromStdString(note), 9);
+    // The table's Warnings cells give each scenario's count and the start of its first
+    // warning; here they are whole, the only place the report has the scenarios' own.
+    for (const model::ComparisonRow &row : input.comparison.rows) {
+        if (row.key != "warnings")
+            continue;
+        for (std::size_t i = 0; i < scenarios.size() && i < row.text.size(); ++i)
+            if (!row.wholeText(i).empty())
+                page.paragraph(QObject::tr("Warnings of %1: %2")
+                                   .arg(QString::fromStdString(scenarios[i].name),
+                                        QString::fromStdString(row.wholeText(i))),
+                               9);
+    }
 }
 
 /** Every scenario's operations side by side (compareOperations), at most four scenarios a

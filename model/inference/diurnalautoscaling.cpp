@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/inference/diurnalautoscaling.h"
 
+#include "model/core/humantext.h"
+
 #include "model/core/inputerror.h"
 #include "model/core/units.h"
 #include "model/inference/inferenceestimator.h"
@@ -95,14 +97,21 @@ AutoscalingEstimate estimateDiurnalAutoscaling(const InferenceJob &peakJob,
             }
             replicas = std::max(replicas, e.replicas);
             prefillShare = e.prefillCostShare;
+            // Static provisioning sizes for the busiest hour's need, not the autoscaler's floor.
+            result.staticReplicas = std::max(result.staticReplicas, e.replicas);
         }
         result.replicas[h] = replicas;
-        result.staticReplicas = std::max(result.staticReplicas, replicas);
         result.replicaHoursPerDay += replicas;
         prefillUsd += replicas * usdPerReplicaHour * prefillShare;
         result.outputTokensPerDay += rate * units::secondsPerHour * peakJob.outputTokens;
         result.inputTokensPerDay += rate * units::secondsPerHour * peakJob.inputTokens;
     }
+    result.staticReplicas = std::max(1, result.staticReplicas);
+    if (minReplicas > result.staticReplicas)
+        result.note = "the floor of " + groupedCount(minReplicas) + " replicas is above the "
+            + groupedCount(result.staticReplicas)
+            + " the busiest hour needs: the fleet never scales, and costs more than a static "
+              "one sized for the peak";
     result.staticReplicaHoursPerDay = 24.0 * result.staticReplicas;
     result.gpuHoursPerDay = result.replicaHoursPerDay * replicaGpus;
     result.usdPerDay = result.replicaHoursPerDay * usdPerReplicaHour;

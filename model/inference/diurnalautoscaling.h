@@ -52,6 +52,8 @@ struct AutoscalingEstimate
      * time splits (InferenceEstimate::prefillCostShare), like the steady-state figures. */
     double costPerMillionOutputTokensUsd = 0;
     double costPerMillionInputTokensUsd = 0;
+    /** What the reader should know of the day: a floor (minReplicas) above the peak's need. */
+    std::string note;
 };
 
 /**

@@ -139,7 +139,8 @@ struct InferenceEstimate
     double decodeComputeSeconds = 0;
     double decodeCommSeconds = 0;
     /** The floor no engine beats (ServingFloor): one prompt's prefill, and one micro-batch's
-     * decode step through the whole model; the estimate's prefill and step are never below. */
+     * decode step through the whole model, which also reads its sequences' K/V cache once at
+     * the datasheet bandwidth; the estimate's prefill and step are never below. */
     double prefillFloorSeconds = 0;
     double decodeFloorSeconds = 0;
     double ttftSeconds = 0; ///< p95 when a rate is given, else unloaded

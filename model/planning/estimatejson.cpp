@@ -157,6 +157,7 @@ nlohmann::json autoscalingEstimateToJson(const AutoscalingEstimate &a)
     json["cost_usd_per_day"] = a.usdPerDay;
     json["static_cost_usd_per_day"] = a.staticUsdPerDay;
     json["saving_fraction"] = a.savingFraction;
+    json["note"] = a.note;
     json["output_tokens_per_day"] = a.outputTokensPerDay;
     json["cost_per_million_output_tokens_usd"] = a.costPerMillionOutputTokensUsd;
     json["cost_per_million_input_tokens_usd"] = a.costPerMillionInputTokensUsd;

@@ -907,18 +907,23 @@ TrainingEstimator::SearchSpace TrainingEstimator::searchSpace() const
             tps.push_back(tp);
     }
     space.tensorParallel = fixedOr(k.tp, tps);
+    const TrainingFramework &framework = m_job.framework;
     std::vector<int> cps = {1};
-    for (int cp = 2; cp <= 32; cp *= 2) {
+    for (int cp = 2; framework.contextParallel && cp <= 32; cp *= 2) {
         if (m_job.seqLen % (2 * cp) == 0 && m_job.seqLen / cp >= 1024)
             cps.push_back(cp);
     }
     space.contextParallel = fixedOr(k.cp, cps);
     space.pipelineStages = fixedOr(k.pp, divisorsOf(gpus, model.layers));
     space.recompute = k.recompute ? std::vector<Recompute> {*k.recompute}
-        : k.recomputeModules
-        ? std::vector<Recompute> {Recompute::Selective}
-        : std::vector<Recompute> {Recompute::None, Recompute::Selective, Recompute::Full};
-    space.zeroStages = fixedOr(k.zero, {0, 1, 2, 3});
+        : k.recomputeModules      ? std::vector<Recompute> {Recompute::Selective}
+        : framework.selectiveRecompute
+        ? std::vector<Recompute> {Recompute::None, Recompute::Selective, Recompute::Full}
+        : std::vector<Recompute> {Recompute::None, Recompute::Full};
+    std::vector<int> zeroStages;
+    for (int zero = 0; zero <= std::clamp(framework.largestZeroStage, 0, 3); ++zero)
+        zeroStages.push_back(zero);
+    space.zeroStages = fixedOr(k.zero, zeroStages);
     return space;
 }
 

@@ -167,6 +167,13 @@ std::vector<TrainingFramework> makeFrameworks()
     sc21.dpOverlapFraction = 0.0;
     sc21.overlapParamGather = false;
     sc21.crossEntropy = CrossEntropyKernel::Unfused;
+    // Its recomputation is whole layers (selective came with Korthikanti et al. 2022), every
+    // data-parallel rank holds the whole optimizer state (the paper compares ZeRO-3 as
+    // DeepSpeed's, not its own), and a sequence is never split (context parallelism came with
+    // Megatron-Core in 2023): a search under it picks none of them.
+    sc21.selectiveRecompute = false;
+    sc21.contextParallel = false;
+    sc21.largestZeroStage = 0;
     result.push_back(withReserves(sc21));
 
     TrainingFramework sp22 = sc21;
@@ -176,6 +183,7 @@ std::vector<TrainingFramework> makeFrameworks()
                   "Models', 2022 (https://arxiv.org/abs/2205.05198): sequence parallelism and "
                   "selective recomputation on the 2021 kernels; no flash attention, no overlap.";
     sp22.sequenceParallel = true;
+    sp22.selectiveRecompute = true;
     result.push_back(withReserves(sp22));
 
     TrainingFramework core;
@@ -198,6 +206,9 @@ std::vector<TrainingFramework> makeFrameworks()
     core.pipelineSendOverlap = true;
     core.gradientBucketParameters = 40e6;
     core.crossEntropy = CrossEntropyKernel::Native;
+    core.selectiveRecompute = true;
+    core.contextParallel = true;
+    core.largestZeroStage = 3;
     core.swigluForwardEfficiency = megatronSwigluForwardEfficiency;
     core.swigluBackwardEfficiency = megatronSwigluBackwardEfficiency;
     result.push_back(withReserves(core));

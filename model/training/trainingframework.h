@@ -74,6 +74,13 @@ struct TrainingFramework
     std::string source; ///< where each setting comes from
     AttentionKernel attention = AttentionKernel::Flash;
     bool sequenceParallel = true;
+    /** Features the release had, which the layout search may pick (a layout the user fixes is
+     * estimated as given): selective recomputation (Korthikanti et al. 2022), context
+     * parallelism (Megatron-Core, 2023), and the largest ZeRO stage (0: optimizer states
+     * replicated on every data-parallel rank, 1: the distributed optimizer, 3: FSDP). */
+    bool selectiveRecompute = true;
+    bool contextParallel = true;
+    int largestZeroStage = 3;
     /** Tensor-parallel all-gather/reduce-scatter split into chunks pipelined with the GEMM
      * that consumes or produces them (Transformer Engine userbuffers). Needs SP. */
     bool tpCommOverlap = false;

@@ -1641,7 +1641,8 @@ private slots:
     {
         // Llama 2 7B in 16 bits on one H100, batch 1: no engine decodes faster than streaming
         // the 13.2147 GB of weights a token passes (all 6,738,415,616 parameters but the
-        // 131,072,000 of the input embedding, whose row is gathered) at 3.35 TB/s: 3.94 ms.
+        // 131,072,000 of the input embedding, whose row is gathered) and the K/V it attends
+        // (128 + 64 tokens on average, 100.66 MB) at 3.35 TB/s: 3.97 ms.
         const QStringList args {"infer",
                                 "--gpu",
                                 "h100-sxm5-80gb",
@@ -1658,7 +1659,7 @@ private slots:
         const Result text = run(args);
         QVERIFY2(text.status == 0, text.err.constData());
         QVERIFY2(text.out.contains("floor (no engine is faster)")
-                     && text.out.contains("decode step 3.94 ms; the estimate takes "),
+                     && text.out.contains("decode step 3.97 ms; the estimate takes "),
                  text.out.constData());
         const Result json = run(args + QStringList {"--json"});
         QVERIFY2(json.status == 0, json.err.constData());
@@ -1666,7 +1667,7 @@ private slots:
                                       .object()
                                       .value(QStringLiteral("floor_ms"))
                                       .toObject();
-        QVERIFY2(qAbs(floor.value(QStringLiteral("decode_step")).toDouble() / 3.9447 - 1) < 0.005,
+        QVERIFY2(qAbs(floor.value(QStringLiteral("decode_step")).toDouble() / 3.9747 - 1) < 0.002,
                  json.out.constData());
         QVERIFY(floor.value(QStringLiteral("prefill")).toDouble() > 0);
     }

@@ -126,6 +126,19 @@ private slots:
         QCOMPARE(a.replicas[18], 3);
         QCOMPARE(a.replicas[0], 2);
         QCOMPARE(a.replicaHoursPerDay, 3.0 + 23 * 2);
+        QVERIFY(a.note.empty());
+        // A floor of 10 above the peak's 3: the fleet never scales, 240 replica-hours against a
+        // static fleet's 24 x 3 = 72, a saving of 1 - 240 / 72 = -233%. The static fleet was
+        // taken as the floor's 10 and the saving read 0%.
+        const AutoscalingEstimate floor = estimateDiurnalAutoscaling(
+            peak, m_setup.hardware, m_setup.cost, diurnalProfileFromHourlyRates(rates, "test"), 10);
+        QCOMPARE(floor.staticReplicas, 3);
+        QCOMPARE(floor.replicaHoursPerDay, 240.0);
+        QVERIFY(std::abs(floor.savingFraction - (1 - 240.0 / 72.0)) < 1e-12);
+        QCOMPARE(floor.note,
+                 std::string("the floor of 10 replicas is above the 3 the busiest hour needs: "
+                             "the fleet never scales, and costs more than a static one sized for "
+                             "the peak"));
     }
 
     void unservablePeakIsReported()

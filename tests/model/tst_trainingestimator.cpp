@@ -846,6 +846,39 @@ private slots:
                                                 .breakdown.bubbleSeconds);
     }
 
+    void aFrameworkSearchesOnlyWhatItsReleaseHad()
+    {
+        // GPT-3 175B on 1,024 A100s under the 2021 software: the search picked selective
+        // recomputation, the distributed optimizer (ZeRO-1) and context parallelism, none of
+        // which Megatron-LM had in 2021. Its layouts now use none of them; the 2022 release
+        // (Korthikanti et al.) adds selective recomputation; Megatron-Core all three.
+        TrainingJob job;
+        job.model = shippedCatalog().llm("gpt-3-175b");
+        job.seqLen = 2048;
+        job.globalBatch = 1536;
+        job.framework = *findTrainingFramework("megatron-lm-2021");
+        const TrainingSearchResult old = TrainingEstimator(job, dgxA100(1024)).search();
+        QVERIFY2(old.found, old.reason.c_str());
+        for (const TrainingEstimate &e : old.top) {
+            QVERIFY(e.config.recompute != Recompute::Selective);
+            QCOMPARE(e.config.zero, 0);
+            QCOMPARE(e.config.cp, 1);
+        }
+        job.framework = *findTrainingFramework("megatron-lm-2022");
+        const TrainingSearchResult sp = TrainingEstimator(job, dgxA100(1024)).search();
+        QVERIFY2(sp.found, sp.reason.c_str());
+        for (const TrainingEstimate &e : sp.top) {
+            QCOMPARE(e.config.zero, 0);
+            QCOMPARE(e.config.cp, 1);
+        }
+        // A layout the user fixes is estimated as given, whatever the release.
+        job.framework = *findTrainingFramework("megatron-lm-2021");
+        job.constraints.zero = 1;
+        const TrainingSearchResult fixed = TrainingEstimator(job, dgxA100(1024)).search();
+        QVERIFY2(fixed.found, fixed.reason.c_str());
+        QCOMPARE(fixed.best.config.zero, 1);
+    }
+
     void breakdownAddsUpAndFlopsAreConsistent()
     {
         TrainingJob job;
