@@ -86,7 +86,12 @@ nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
           {"host_offload", b.hostOffloadSeconds}}},
     });
     json["operations"] = stepOperationsToJson(e.operations);
-    json["usable_memory_gib"] = e.usableMemoryBytes / units::gibi;
+    // What the job's tensors (the breakdown's weights, gradients, optimizer and activations)
+    // may take: the capacity less every reserve counted in memory_gib_per_gpu. It was the
+    // capacity less only the CUDA context and NCCL buffers, so a layout that fits showed more
+    // memory per GPU (79.4 GiB) than was "usable" (78.15).
+    json["memory_capacity_gib"] = e.memoryCapacityBytes / units::gibi;
+    json["usable_memory_gib"] = (e.memoryCapacityBytes - e.memory.reservedBytes) / units::gibi;
     if (!e.reason.empty())
         json["reason"] = e.reason;
     return json;
@@ -215,7 +220,9 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"memory_breakdown_gib",
          {{"weights", e.weightsBytesPerGpu / units::gibi},
           {"kv_cache", e.kvBytesPerGpu / units::gibi},
-          {"workspace", e.workspaceBytesPerGpu / units::gibi}}},
+          {"workspace", e.workspaceBytesPerGpu / units::gibi},
+          // The engine's share it keeps out of the K/V cache: the parts sum to the total.
+          {"engine_reserve", e.reserveBytesPerGpu / units::gibi}}},
         {"kv_bytes_per_token", e.kvBytesPerToken},
         {"kv_bytes_per_sequence", e.kvBytesPerSequence},
         {"replicas", e.replicas},

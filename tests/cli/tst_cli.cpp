@@ -857,6 +857,62 @@ private slots:
                  r.err.constData());
     }
 
+    void trainingMemoryFiguresAgree()
+    {
+        // Llama 3 70B at TP 4 x PP 4 x DP 32 x CP 2, microbatch 2, interleave 10 on 1,024 H100s
+        // fits at some 79 GiB a GPU: its tensors must then fit the usable memory, the capacity
+        // less the reserves memory_gib_per_gpu counts (usable read 78.15 GiB beside 79.4).
+        const Result r = run({"train",
+                              "--gpu",
+                              "h100-sxm5-80gb",
+                              "--gpus",
+                              "1024",
+                              "--model",
+                              "llama-3-70b",
+                              "--seq-len",
+                              "8192",
+                              "--global-batch",
+                              "1024",
+                              "--tp",
+                              "4",
+                              "--pp",
+                              "4",
+                              "--dp",
+                              "32",
+                              "--cp",
+                              "2",
+                              "--microbatch",
+                              "2",
+                              "--interleave",
+                              "10",
+                              "--json"});
+        QCOMPARE(r.status, 0);
+        const QJsonObject e = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject parts = e.value("memory_breakdown_gib").toObject();
+        const double tensors = parts.value("weights").toDouble()
+            + parts.value("gradients").toDouble() + parts.value("optimizer").toDouble()
+            + parts.value("activations").toDouble();
+        const double total = e.value("memory_gib_per_gpu").toDouble();
+        QVERIFY(qAbs(tensors + parts.value("reserved").toDouble() - total) < 1e-6 * total);
+        QCOMPARE(e.value("fits").toBool(), total <= e.value("memory_capacity_gib").toDouble());
+        QCOMPARE(e.value("fits").toBool(),
+                 tensors <= e.value("usable_memory_gib").toDouble() + 1e-9);
+        // Serving likewise: the breakdown's parts (weights, K/V cache, workspace and the
+        // engine's reserve) sum to the memory per GPU; the reserve was missing (39.15 of 47.11).
+        const Result serving
+            = run({"infer", "--gpu", "h100-sxm5-80gb", "--model", "llama-3-70b", "--precision",
+                   "bf16", "--gpus-per-replica", "4", "--input-tokens", "1024", "--output-tokens",
+                   "256", "--batch", "16", "--json"});
+        QCOMPARE(serving.status, 0);
+        const QJsonObject s = QJsonDocument::fromJson(serving.out).object();
+        const QJsonObject servingParts = s.value("memory_breakdown_gib").toObject();
+        double sum = 0;
+        for (const char *key : {"weights", "kv_cache", "workspace", "engine_reserve"})
+            sum += servingParts.value(QLatin1String(key)).toDouble();
+        QVERIFY(servingParts.value("engine_reserve").toDouble() > 0);
+        QVERIFY(qAbs(sum - s.value("memory_gib_per_gpu").toDouble()) < 1e-6 * sum);
+    }
+
     void aRunThatNeverFinishesHasNoCost()
     {
         // 1,024 H100s fail about every 44 hours; a restart of 100,000 minutes (69 days) is 38
