@@ -173,6 +173,18 @@ struct FabricAnalysis
     std::optional<model::RingRate> ringBefore;
 };
 
+/** A count the generator derives when left out (0); given, it must be positive (0 and below
+ * were taken as "derive it", silently). */
+int positiveOrDerived(const ParsedArguments &a, const char *option)
+{
+    const std::optional<int> value = a.integer(option, -(1 << 30), 1 << 30);
+    if (value && *value < 1)
+        throw model::FabricParameterError(std::string("--") + option + " must be positive, not "
+                                          + std::to_string(*value)
+                                          + " (leave it out for the derived value)");
+    return value.value_or(0);
+}
+
 /** The topology's parameters from the options; the generators check their real limits. */
 void setDesignParameters(model::FabricDesign &design, const ParsedArguments &a,
                          const model::SwitchSpec &sw, std::optional<int> endpoints,
@@ -181,6 +193,11 @@ void setDesignParameters(model::FabricDesign &design, const ParsedArguments &a,
                          std::optional<double> spineOversubscription)
 {
     constexpr int big = 1 << 30;
+    // The spine's ratio describes the tier above it: with two tiers there is none.
+    if (spineOversubscription && tiers && *tiers < 3)
+        throw model::FabricParameterError("--spine-oversubscription needs 3 or more tiers, not "
+                                          "--tiers "
+                                          + std::to_string(*tiers));
     switch (design.topology) {
     case model::FabricTopology::FatTree: {
         auto &p = design.fatTree;
@@ -195,7 +212,7 @@ void setDesignParameters(model::FabricDesign &design, const ParsedArguments &a,
         auto &p = design.railFatTree;
         p.radix = radix.value_or(sw.ports);
         p.gpusPerNode = a.integer("gpus-per-node", -big, big).value_or(8);
-        p.nodesPerScalableUnit = a.integer("su-nodes", -big, big).value_or(0);
+        p.nodesPerScalableUnit = positiveOrDerived(a, "su-nodes");
         if (p.gpusPerNode < 1)
             throw model::FabricParameterError("--gpus-per-node must be positive");
         p.nodes = a.integer("nodes", -big, big)
@@ -209,10 +226,10 @@ void setDesignParameters(model::FabricDesign &design, const ParsedArguments &a,
     }
     case model::FabricTopology::Dragonfly: {
         auto &p = design.dragonfly;
-        p.a = a.integer("a", -big, big).value_or(0);
-        p.p = a.integer("p", -big, big).value_or(0);
-        p.h = a.integer("h", -big, big).value_or(0);
-        p.groups = a.integer("groups", -big, big).value_or(0);
+        p.a = positiveOrDerived(a, "a");
+        p.p = positiveOrDerived(a, "p");
+        p.h = positiveOrDerived(a, "h");
+        p.groups = positiveOrDerived(a, "groups");
         p.endpoints = endpoints.value_or(0);
         p.radix = radix.value_or(0);
         break;
@@ -345,8 +362,11 @@ int runFabricCommand(CliContext &context, const std::vector<std::string> &args, 
             sw, nic, design.topology == model::FabricTopology::Torus ? 0 : graph.radix);
 
         const model::FabricFailures failures = failuresFromArguments(a, graph);
-        const FabricAnalysis analysis
-            = analyse(a, graph, design, hardware, failures, sw.latencySeconds);
+        FabricAnalysis analysis = analyse(a, graph, design, hardware, failures, sw.latencySeconds);
+        if (const std::string extra = model::extraTiersText(
+                design, tiers.value_or(0), analysis.metrics.switches, analysis.metrics.endpoints);
+            !extra.empty())
+            analysis.metrics.notes.push_back(extra);
         std::optional<model::WorstFailure> worst;
         if (a.has("worst-failure"))
             worst = fabricWorstFailure(catalog, a, graph, design, nic, failures);

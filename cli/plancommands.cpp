@@ -78,7 +78,9 @@ void addHallRows(Table &summary, const model::PlanEstimate &e)
 std::string planSummaryText(const model::PlanEstimate &e)
 {
     Table summary({"figure", "value"});
-    summary.addRow({"GPUs", model::groupedCount(e.gpus) + " x " + e.gpuName});
+    summary.addRow({"GPUs",
+                    e.gpus > 0 ? model::groupedCount(e.gpus) + " x " + e.gpuName
+                               : std::string("none: the plan has no servers yet")});
     summary.addRow({"nodes", model::groupedCount(e.nodes)});
     summary.addRow({"peak dense BF16/FP16", model::humanFlopsRate(e.peakDenseFlopsPerSecond)});
     summary.addRow({"GPU memory", model::humanBytes(e.gpuMemoryBytes)});

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/fabric/fabricdesign.h"
 
+#include "model/core/humantext.h"
+
 #include "model/catalog/catalogitems.h"
 
 namespace cp::model {
@@ -110,6 +112,31 @@ std::optional<FabricHardwareCount> fabricHardwareCount(const FabricDesign &desig
         return std::nullopt;
     }
     return std::nullopt;
+}
+
+std::string extraTiersText(const FabricDesign &design, int tiers, long long switches,
+                           long long endpoints)
+{
+    if (tiers < 2
+        || (design.topology != FabricTopology::FatTree
+            && design.topology != FabricTopology::RailFatTree))
+        return {};
+    FabricDesign fewest = design;
+    fewest.fatTree.tiers = 0;
+    fewest.railFatTree.tiers = 0;
+    std::optional<FabricHardwareCount> needed;
+    try {
+        needed = fabricHardwareCount(fewest);
+    } catch (const FabricParameterError &) {
+        return {}; // the fabric's own error is reported where it is built
+    }
+    if (!needed || switches <= needed->switches)
+        return {};
+    return std::to_string(tiers) + " tiers: " + groupedCount(switches)
+        + " switches where the fewest tiers that hold the " + groupedCount(endpoints)
+        + " NICs need " + groupedCount(needed->switches)
+        + "; the tiers above cost switches and optics and join nothing more (set the tiers to "
+          "the fewest unless the fabric must grow)";
 }
 
 } // namespace cp::model

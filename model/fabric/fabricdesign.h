@@ -50,4 +50,12 @@ FabricHardwareCount hardwareCountOf(const FabricGraph &graph);
  */
 std::optional<FabricHardwareCount> fabricHardwareCount(const FabricDesign &design);
 
+/**
+ * Where a fat-tree or rail fabric was given more tiers (`tiers`) than its endpoints need: its
+ * `switches` against the fewest tiers' count, and that the tiers above join nothing more;
+ * empty otherwise (or for other topologies).
+ */
+std::string extraTiersText(const FabricDesign &design, int tiers, long long switches,
+                           long long endpoints);
+
 } // namespace cp::model

@@ -149,26 +149,10 @@ void tallyCabinetFittings(PlanEstimateBuild &build, const DataHall &hall)
  */
 void warnAboutExtraTiers(PlanEstimate &result, const Plan &plan, const PlanFabric &fabric)
 {
-    if (plan.fabric.tiers < 2)
-        return;
-    FabricDesign fewest = fabric.design;
-    fewest.fatTree.tiers = 0;
-    fewest.railFatTree.tiers = 0;
-    std::optional<FabricHardwareCount> needed;
-    try {
-        needed = fabricHardwareCount(fewest);
-    } catch (const FabricParameterError &) {
-        return; // the fabric's own error is reported where it is built
-    }
-    const long long asked = result.fabric.switches();
-    if (!needed || asked <= needed->switches)
-        return;
-    result.warnings.push_back(
-        std::to_string(plan.fabric.tiers) + " tiers: " + groupedCount(asked)
-        + " switches where the fewest tiers that hold the " + groupedCount(fabric.endpoints)
-        + " NICs need " + groupedCount(needed->switches)
-        + "; the tiers above cost switches and optics and join nothing more (set the tiers to "
-          "the fewest unless the fabric must grow)");
+    const std::string text = extraTiersText(fabric.design, plan.fabric.tiers,
+                                            result.fabric.switches(), fabric.endpoints);
+    if (!text.empty())
+        result.warnings.push_back(text);
 }
 
 } // namespace

@@ -975,6 +975,42 @@ private slots:
         QCOMPARE(closed, graph);
     }
 
+    void anEmptyPlanSaysSo()
+    {
+        // The desktop program saves a plan before it has servers; its estimate read "GPUs 0 x "
+        // with a blank name.
+        const QString path = m_dir.filePath(QStringLiteral("empty-plan.json"));
+        QVERIFY(writeText(path, R"({"format": "clusterplanner-plan", "version": 1, "name": "new",
+                                    "nodes": []})"));
+        const Result r = run({"plan", "estimate", path});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.out.contains("none: the plan has no servers yet"), r.out.constData());
+    }
+
+    void fabricSaysWhatItsOptionsDo()
+    {
+        // 100 endpoints fit two tiers of 64-port switches (4 leaves of 32 down, 2 spines: 6);
+        // three tiers were priced at 68 switches with no word that the top tier joins nothing.
+        const Result three
+            = run({"fabric", "--topology", "fat-tree", "--endpoints", "100", "--tiers", "3"});
+        QCOMPARE(three.status, 0);
+        QVERIFY2(three.out.contains("note: 3 tiers: ")
+                     && three.out.contains("switches where the fewest tiers that hold the 100 "
+                                           "NICs need 6;"),
+                 three.out.constData());
+        // Counts given as 0 or below were read as "derive it"; a spine ratio with two tiers
+        // was ignored.
+        const Result zero = run({"fabric", "--topology", "dragonfly", "--a", "0"});
+        QCOMPARE(zero.status, 3);
+        QVERIFY2(zero.err.contains("--a must be positive, not 0"), zero.err.constData());
+        const Result spine = run({"fabric", "--topology", "fat-tree", "--endpoints", "512",
+                                  "--tiers", "2", "--spine-oversubscription", "3"});
+        QCOMPARE(spine.status, 3);
+        QVERIFY2(
+            spine.err.contains("--spine-oversubscription needs 3 or more tiers, not --tiers 2"),
+            spine.err.constData());
+    }
+
     void theReportSourcesEveryEntryItPrices()
     {
         // The DeepSeek-V3 sample's bill buys a storage network of Quantum QM8790 switches and
