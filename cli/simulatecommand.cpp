@@ -163,7 +163,7 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
         summary.addRow({figure.figure, figure.value});
     out << summary.render() << "\n";
     Table classes({"class", "runs in", "submitted", "started", "mean wait", "p50", "p95", "p99",
-                   "scattered starts", "held by limit"});
+                   "scattered (re)starts", "held by limit"});
     for (const model::ClassWaitRow &row : model::classWaitRows(r, plan.portfolio))
         classes.addRow({row.name, row.runsIn, row.submitted, row.started, row.meanWait, row.waitP50,
                         row.waitP95, row.waitP99, row.scatteredStarts, row.heldByLimit});

@@ -140,7 +140,7 @@ void QueueSimulationDialog::buildLayout()
     m_figures = newTable({tr("Figure"), tr("Value")}, 2);
     m_classes
         = newTable({tr("Class"), tr("Runs in"), tr("Submitted"), tr("Started"), tr("Mean wait"),
-                    tr("p50"), tr("p95"), tr("p99"), tr("Scattered starts"), tr("Held by limit")},
+                    tr("p50"), tr("p95"), tr("p99"), tr("Scattered (re)starts"), tr("Held by limit")},
                    2);
     m_services
         = newTable({tr("Service"), tr("Replica-hours asked"), tr("Served"), tr("Attained")}, 1);

@@ -144,7 +144,8 @@ struct ClassResult
     double waitP50Seconds = 0;
     double waitP95Seconds = 0;
     double waitP99Seconds = 0;
-    /** Starts of multi-server jobs under more leaf switches than they need: slower by
+    /** Starts of multi-server jobs under more leaf switches than they need, restarts after a
+     * failure or a preemption included (so they may outnumber the jobs started): slower by
      * scatteredSlowdown where the class has a network share and the leaves are oversubscribed. */
     long long scatteredStarts = 0;
     /** Jobs set aside at least once by the class's QoS limit (maxRunningGpus). */
