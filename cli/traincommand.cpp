@@ -453,6 +453,15 @@ void printTrainingText(const ParsedArguments &a, const TrainCommandResult &r, st
     out << "Largest microbatch that fits with this layout: " << result.largestFittingMicrobatch
         << "\n\n";
     out << renderTrainingRun(r.run, r.setup);
+    if (const auto faster = model::fasterWithExpertParallelOptions(r.job, r.cluster, result.best)) {
+        out << "note: with --moe-dispatcher deepep --moe-comm-overlap (Megatron-Core 0.14's "
+               "DeepEP dispatcher and expert-parallel overlap) the fastest layout, "
+            << model::layoutDescription(faster->config) << ", steps in "
+            << format("%.3g s", faster->stepSeconds) << " against "
+            << format("%.3g s", result.best.stepSeconds) << " ("
+            << format("%.0f%%", 100 * (1 - faster->stepSeconds / result.best.stepSeconds))
+            << " less)\n";
+    }
     if (topCount > 0 && result.top.size() > 1) {
         out << "\nFastest layouts:\n";
         std::vector<model::TrainingEstimate> top(

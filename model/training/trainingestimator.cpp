@@ -1129,4 +1129,21 @@ TrainingSearchResult TrainingEstimator::search(const std::atomic<bool> *cancel) 
     return std::move(ranking.result);
 }
 
+std::optional<TrainingEstimate> fasterWithExpertParallelOptions(const TrainingJob &job,
+                                                                const ClusterDescription &cluster,
+                                                                const TrainingEstimate &best)
+{
+    const TrainingFramework &framework = job.framework;
+    if (job.model.experts <= 1 || framework.moeDispatcher != MoeDispatcher::AllToAll
+        || framework.moeCommOverlap || !(best.stepSeconds > 0))
+        return std::nullopt;
+    TrainingJob with = job;
+    with.framework.moeDispatcher = MoeDispatcher::DeepEp;
+    with.framework.moeCommOverlap = true;
+    const TrainingSearchResult found = TrainingEstimator(with, cluster).search();
+    if (!found.found || found.best.stepSeconds > 0.95 * best.stepSeconds)
+        return std::nullopt;
+    return found.best;
+}
+
 } // namespace cp::model

@@ -879,6 +879,31 @@ private slots:
         QCOMPARE(fixed.best.config.zero, 1);
     }
 
+    void expertParallelOptionsAreSuggestedWhereTheyPay()
+    {
+        // DeepSeek-V3 in FP8 on 2,048 H100s with the default all-to-all dispatcher: its top-8 of
+        // 256 experts send each token to up to 8 GPUs, across nodes once per destination GPU;
+        // DeepEP sends it once per node and forwards it over NVLink, and the overlap hides the
+        // rest behind the other microbatch. The search with both finds a layout at least 5%
+        // faster, and the estimate says so (87 against 47 days, unsaid before).
+        TrainingJob job;
+        job.model = shippedCatalog().llm("deepseek-v3");
+        job.seqLen = 4096;
+        job.globalBatch = 15360;
+        job.precision = Precision::FP8;
+        const ClusterDescription cluster = dgxH100(2048);
+        const TrainingSearchResult plain = TrainingEstimator(job, cluster).search();
+        QVERIFY2(plain.found, plain.reason.c_str());
+        const auto faster = fasterWithExpertParallelOptions(job, cluster, plain.best);
+        QVERIFY(faster);
+        QVERIFY(faster->stepSeconds <= 0.95 * plain.best.stepSeconds);
+        // Already chosen, or a dense model: nothing to suggest.
+        job.framework.moeCommOverlap = true;
+        QVERIFY(!fasterWithExpertParallelOptions(job, cluster, plain.best));
+        TrainingJob dense = llama70b(8192);
+        QVERIFY(!fasterWithExpertParallelOptions(dense, cluster, plain.best));
+    }
+
     void breakdownAddsUpAndFlopsAreConsistent()
     {
         TrainingJob job;
