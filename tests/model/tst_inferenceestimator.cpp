@@ -73,6 +73,30 @@ InferenceJob llama3EightBFp8(int input, int output)
     job.outputTokens = output;
     return job;
 }
+/** `model` in `precision` on `gpusPerReplica` GPUs a replica, 1,024 tokens in and 256 out. */
+InferenceJob servingJob(const std::string &model, Precision precision, int gpusPerReplica)
+{
+    InferenceJob job;
+    job.model = shippedCatalog().llm(model);
+    job.weightPrecision = precision;
+    job.gpusPerReplica = gpusPerReplica;
+    job.inputTokens = 1024;
+    job.outputTokens = 256;
+    return job;
+}
+
+/** The same served at `rate` requests a second within a p95 TTFT of 500 ms and a p95 TPOT of
+ * 50 ms: the guide's serving question. */
+InferenceJob servedAtRate(const std::string &model, Precision precision, int gpusPerReplica,
+                          double rate)
+{
+    InferenceJob job = servingJob(model, precision, gpusPerReplica);
+    job.ratePerSecond = rate;
+    job.ttftP95Seconds = 0.5;
+    job.tpotP95Seconds = 0.05;
+    return job;
+}
+
 /** One H100 SXM5 at a flat 2 USD per GPU-hour. */
 InferenceSetup oneH100()
 {
@@ -151,12 +175,7 @@ private slots:
         // throughput"). By hand the FLOPs alone, 128 x 2 x 69.5 G / 4 GPUs = 4.45 TFLOP at
         // 2,250 TFLOP/s, take 1.98 ms, under the 4.4 ms the weights take to stream (35.3 GB at
         // 8 TB/s): only the GEMMs' efficiency at 128 rows makes them the bound.
-        InferenceJob job;
-        job.model = shippedCatalog().llm("llama-3-70b");
-        job.weightPrecision = Precision::BF16;
-        job.gpusPerReplica = 4;
-        job.inputTokens = 1024;
-        job.outputTokens = 256;
+        InferenceJob job = servingJob("llama-3-70b", Precision::BF16, 4);
         job.batch = 128;
         const InferenceSetup setup = inferenceSetupFromCatalog(
             shippedCatalog(), {.gpuId = "b200-sxm-192gb", .facilityId = "dc-industry-average"});
@@ -210,14 +229,7 @@ private slots:
 
     void replicasForRateAndTargets()
     {
-        InferenceJob job;
-        job.model = shippedCatalog().llm("llama-3-8b");
-        job.weightPrecision = Precision::FP8;
-        job.inputTokens = 1024;
-        job.outputTokens = 256;
-        job.ratePerSecond = 20;
-        job.ttftP95Seconds = 0.5;
-        job.tpotP95Seconds = 0.05;
+        InferenceJob job = servedAtRate("llama-3-8b", Precision::FP8, 1, 20);
         // An engine that never chunks a prompt (in-flight batching, no chunked context).
         job.engine = *findServingEngine("tensorrt-llm-0.12");
         QVERIFY(!job.engine.chunkedPrefill);
@@ -279,15 +291,7 @@ private slots:
         // batched prefill, and while its 256 output tokens come out, 256 x TPOT, so a slot
         // serves mu = 1 / (batched prefill / batch + 256 x TPOT) requests a second, and the
         // replicas share the 50 requests a second (M/M/c, Erlang C, tested below).
-        InferenceJob job;
-        job.model = shippedCatalog().llm("llama-3-70b");
-        job.weightPrecision = Precision::BF16;
-        job.gpusPerReplica = 4;
-        job.inputTokens = 1024;
-        job.outputTokens = 256;
-        job.ratePerSecond = 50;
-        job.ttftP95Seconds = 0.5;
-        job.tpotP95Seconds = 0.05;
+        InferenceJob job = servedAtRate("llama-3-70b", Precision::BF16, 4, 50);
         job.maxBatch = 96;
         // vLLM chunks prompts only for models whose context passes 32,768 tokens; Llama 3 70B's
         // is 8,192, so a prompt is prefilled whole.
@@ -1695,10 +1699,8 @@ private slots:
         // prompts (each 1/B of a batched prefill of B prompts). The explanation must give, for
         // the next batch the search tried (twice the one chosen), those two parts and their sum
         // above the target.
-        InferenceJob job = llama3EightBFp8(1024, 256);
-        job.ratePerSecond = 50;
-        job.ttftP95Seconds = 0.5;
-        job.tpotP95Seconds = 0.05;
+        InferenceJob job = servedAtRate("llama-3-8b", Precision::FP8, 1, 50);
+        job.kvPrecision = Precision::FP8;
         const InferenceSetup setup = inferenceSetupFromCatalog(
             shippedCatalog(), {.gpuId = "a100-pcie-80gb", .facilityId = "dc-industry-average"});
         const InferenceEstimator estimator(job, setup.hardware, setup.cost);
@@ -1724,10 +1726,8 @@ private slots:
         // The same load on L4s, whose prompts are admitted as they come: the fleet is the
         // fewest replicas within the targets, and the explanation names what one replica fewer
         // misses, in the figures that fleet, given as a fixed fleet, is estimated at.
-        InferenceJob job = llama3EightBFp8(1024, 256);
-        job.ratePerSecond = 50;
-        job.ttftP95Seconds = 0.5;
-        job.tpotP95Seconds = 0.05;
+        InferenceJob job = servedAtRate("llama-3-8b", Precision::FP8, 1, 50);
+        job.kvPrecision = Precision::FP8;
         const InferenceSetup setup = inferenceSetupFromCatalog(
             shippedCatalog(), {.gpuId = "l4", .facilityId = "dc-industry-average"});
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
