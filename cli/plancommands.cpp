@@ -503,7 +503,7 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
         refuseToOverwriteInputs("--out", *output, {context.databasePath});
     const model::Plan plan = model::loadPlan(path, &catalog);
     if (sub == "simulate")
-        return runPlanSimulate(a, plan, catalog, out);
+        return runPlanSimulate(a, path, plan, catalog, out);
     if (sub == "estimate")
         return runPlanEstimate(a, plan, catalog, out);
     if (sub == "compare")

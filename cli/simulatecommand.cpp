@@ -241,7 +241,7 @@ int runTargetWait(const std::string &target, const ParsedArguments &a, const mod
 
 } // namespace
 
-int runPlanSimulate(const ParsedArguments &a, const model::Plan &plan,
+int runPlanSimulate(const ParsedArguments &a, const std::string &planPath, const model::Plan &plan,
                     const model::Catalog &catalog, std::ostream &out)
 {
     model::SimulationOptions options;
@@ -265,8 +265,11 @@ int runPlanSimulate(const ParsedArguments &a, const model::Plan &plan,
         = model::simulatePlanPortfolio(simulated, catalog, options, trace);
     const double seconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    // About one entry of the plan: its file and pointer, as a parse error names them.
     if (!simulation.ok())
-        throw InfeasibleError(simulation.error);
+        throw InfeasibleError(simulation.errorPointer.empty() ? simulation.error
+                                                              : planPath + ": "
+                                      + simulation.errorPointer + ": " + simulation.error);
     if (auto file = a.value("trace-out"))
         model::writeFileAtomically(
             *file, model::writeStandardWorkloadFormat(simulation.result.jobs, plan.name));

@@ -13,8 +13,9 @@
 
 namespace cp::cli {
 
-/** `plan simulate PLAN.json [--years Y] [--seed N] [--policy fifo|backfill] [--trace F.swf]`. */
-int runPlanSimulate(const ParsedArguments &a, const model::Plan &plan,
+/** `plan simulate PLAN.json [--years Y] [--seed N] [--policy fifo|backfill] [--trace F.swf]`;
+ * `planPath` names the file in errors about one of its entries. */
+int runPlanSimulate(const ParsedArguments &a, const std::string &planPath, const model::Plan &plan,
                     const model::Catalog &catalog, std::ostream &out);
 
 /** `export --slurm DIR`: slurm.conf (nodes, partition) and topology.conf in DIR. */

@@ -264,7 +264,9 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &givenPlan, const Catalog &
         simulation.error = "the plan has no servers to run jobs on";
         return simulation;
     }
-    for (const JobClass &job : plan.portfolio.classes) {
+    for (std::size_t index = 0; index < plan.portfolio.classes.size(); ++index) {
+        const JobClass &job = plan.portfolio.classes[index];
+        const std::string pointer = "/portfolio/classes/" + std::to_string(index);
         long long room = gpus;
         std::string where = "the plan has ";
         if (!job.partition.empty()) {
@@ -274,6 +276,7 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &givenPlan, const Catalog &
             if (group == topology.groups.end()) {
                 simulation.error = "job class '" + job.name + "' runs in partition '"
                     + job.partition + "', which is none of the plan's server groups";
+                simulation.errorPointer = pointer + "/partition";
                 return simulation;
             }
             room = 0;
@@ -284,6 +287,7 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &givenPlan, const Catalog &
         if (job.gpus > room) {
             simulation.error = "job class '" + job.name + "' needs " + std::to_string(job.gpus)
                 + " GPUs; " + where + std::to_string(room);
+            simulation.errorPointer = pointer + "/gpus";
             return simulation;
         }
     }
@@ -302,15 +306,27 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &givenPlan, const Catalog &
             + " jobs in the simulated period; at most "
             + groupThousands(std::to_string(static_cast<long long>(maxSimulatedJobs)))
             + " are simulated: shorten the period";
+        // The class that brings the most: where a rate is likely mistyped.
+        std::size_t busiest = 0;
+        for (std::size_t i = 1; i < plan.portfolio.classes.size(); ++i)
+            if (plan.portfolio.classes[i].arrivalsPerSecond
+                > plan.portfolio.classes[busiest].arrivalsPerSecond)
+                busiest = i;
+        if (!plan.portfolio.classes.empty())
+            simulation.errorPointer = "/portfolio/classes/" + std::to_string(busiest) + "/per_day";
         return simulation;
     }
-    for (const ServiceClass &service : plan.portfolio.services)
+    for (std::size_t index = 0; index < plan.portfolio.services.size(); ++index) {
+        const ServiceClass &service = plan.portfolio.services[index];
         if (service.gpusPerReplica > gpus) {
             simulation.error = "service '" + service.name + "' needs "
                 + std::to_string(service.gpusPerReplica) + " GPUs a replica; the plan has "
                 + std::to_string(gpus);
+            simulation.errorPointer
+                = "/portfolio/services/" + std::to_string(index) + "/gpus_per_replica";
             return simulation;
         }
+    }
     simulation.classes = plan.portfolio.classes;
     for (JobClass &job : simulation.classes) {
         if (job.modelId.empty())

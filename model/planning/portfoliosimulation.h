@@ -71,6 +71,9 @@ struct ClassRuntimeEstimate
 struct PortfolioSimulation
 {
     std::string error; ///< why nothing was simulated (no portfolio, no servers, a job too big)
+    /** The plan's JSON pointer the error is about ("/portfolio/classes/2/gpus"); empty when it
+     * is about the plan as a whole. */
+    std::string errorPointer;
     SchedulerCluster cluster;
     /** The classes as simulated: runtimes and network shares of model classes filled in. */
     std::vector<JobClass> classes;

@@ -708,6 +708,25 @@ private slots:
         const Result refused = run({"plan", "simulate", flood});
         QCOMPARE(refused.status, 3);
         QVERIFY2(refused.err.contains("at most 20,000,000 are simulated"), refused.err.constData());
+        // Named with the file and the entry that brings them, as a parse error would be.
+        QVERIFY2(
+            QString::fromUtf8(refused.err)
+                .contains(flood + ": /portfolio/classes/0/per_day: the portfolio brings about"),
+            refused.err.constData());
+        // A service whose replica is larger than the plan: its entry's pointer.
+        const QString wide = dir.filePath(QStringLiteral("wide.json"));
+        QVERIFY(writeText(wide, R"({"format": "clusterplanner-plan", "version": 1, "name": "wide",
+            "nodes": [{"name": "gpu", "node": "dgx-h100", "count": 4}],
+            "fabric": {"topology": "none"},
+            "portfolio": {"classes": [], "services": [{"name": "chat", "gpus_per_replica": 64,
+                                                       "replicas": 1}]}})"));
+        const Result tooWide = run({"plan", "simulate", wide});
+        QCOMPARE(tooWide.status, 3);
+        QVERIFY2(QString::fromUtf8(tooWide.err)
+                     .contains(wide
+                               + ": /portfolio/services/0/gpus_per_replica: service 'chat' needs "
+                                 "64 GPUs a replica; the plan has 32"),
+                 tooWide.err.constData());
         // A plan without a portfolio has nothing to simulate: exit 3 with the reason.
         const Result none
             = run({"plan", "simulate",
