@@ -63,7 +63,9 @@ QString comparisonNumber(double value, const std::string &unit)
     if (value == 0)
         return QStringLiteral("0"); // none at all reads as such, not as "0.000"
     const double magnitude = std::abs(value);
-    const bool whole = unit == "count" || unit == "sequences";
+    // Whole things: counts, sequences, and replica-hours (whole replicas for whole hours), which
+    // read "653.0" in the PDF where the CLI said 653.
+    const bool whole = unit == "count" || unit == "sequences" || unit == "replica-h";
     const int decimals = whole || magnitude >= 1000 ? 0
         : magnitude >= 100                          ? 1
         : magnitude >= 1                            ? 2

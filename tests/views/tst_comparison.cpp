@@ -339,6 +339,8 @@ private slots:
         QCOMPARE(views::comparisonNumber(0.0, "GPU-h"), QStringLiteral("0"));
         QCOMPARE(views::comparisonNumber(0.057, "h"), QLocale().toString(0.057, 'f', 3));
         QCOMPARE(views::comparisonNumber(1.77, "h"), QLocale().toString(1.77, 'f', 2));
+        // Replica-hours are whole replicas for whole hours: 653, not 653.0.
+        QCOMPARE(views::comparisonNumber(653.0, "replica-h"), QLocale().toString(653.0, 'f', 0));
         // A row is tinted where its cells read differently, not where its figures differ past
         // the digits shown: goodputs of 98.9201%, 98.9204% and 98.9199% all read "98.92".
         model::ComparisonRow goodput;
