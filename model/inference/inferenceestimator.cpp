@@ -696,6 +696,15 @@ InferenceEstimate InferenceEstimator::withOfflineJob(InferenceEstimate e) const
 void InferenceEstimator::explainOfflineJob(InferenceEstimate &e) const
 {
     const OfflineJobEstimate &job = *e.offlineJob;
+    // A job that outlasts the hardware it is priced on (843,069 days on one L4) is no plan: say
+    // so, and what shortens it.
+    const double lifetimeSeconds
+        = m_cost.lifetimeYears * units::hoursPerYear * units::secondsPerHour;
+    if (job.seconds > lifetimeSeconds)
+        e.bottleneckExplanation += "; the job outlasts the hardware's "
+            + formatNumber("%.3g", m_cost.lifetimeYears) + "-year life on "
+            + countOf(e.replicas, "replica", "replicas")
+            + ": more replicas share it (--replicas, or the plan's replicas)";
     const double share = job.outputTokensPerSecondPerGpu / e.outputTokensPerSecondPerGpu;
     if (job.lastWaveBatch == 0 || share > 0.995) // nothing to explain at the percent
         return;

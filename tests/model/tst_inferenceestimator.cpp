@@ -2212,6 +2212,17 @@ private slots:
         QVERIFY(e.bottleneckExplanation.find("last wave runs 200") != std::string::npos);
         // 2 USD per GPU-hour for the job's duration, on one GPU.
         QVERIFY(qAbs(run.usd - 2.0 * seconds / 3600) < 1e-9);
+        QVERIFY(e.bottleneckExplanation.find("outlasts") == std::string::npos);
+        // A hundred billion requests: 10^11 / 400 waves of some seconds each is centuries on one
+        // GPU, past the 4 years its price is spread over; the estimate says so.
+        job.offlineRequests = 100'000'000'000LL;
+        const InferenceEstimate endless
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(endless.offlineJob && endless.offlineJob->seconds > 4 * 8766.0 * 3600);
+        QVERIFY2(endless.bottleneckExplanation.find(
+                     "the job outlasts the hardware's 4-year life on 1 replica")
+                     != std::string::npos,
+                 endless.bottleneckExplanation.c_str());
 
         // 800 requests fill two waves exactly: the job runs at the steady throughput.
         job.offlineRequests = 800;
