@@ -91,19 +91,34 @@ std::string batchLimitText(const model::InferenceEstimate &e)
     return "max " + model::groupedCount(e.memoryBatchLimit) + " by memory";
 }
 
-/** A latency in milliseconds to a tenth below 10 s, where the figures compare; beyond, in the
- * unit its size needs ("26.7 h", not "96,034,008.0 ms"). */
-std::string latencyText(double seconds)
+/** How a latency reads: a time to first token in milliseconds to a tenth below 10 s, an
+ * end-to-end latency in seconds to the hundredth below 100 s; beyond, in the unit its size needs
+ * ("26.7 h", not "96,034,008.0 ms"). */
+struct LatencyScale
 {
-    return seconds < 10.0 ? format("%.1f ms", seconds * 1e3) : model::humanDuration(seconds);
+    double belowSeconds;
+    double scale;
+    const char *numberFormat;
+    const char *unit;
+};
+constexpr LatencyScale firstTokenScale {10.0, 1e3, "%.1f", " ms"};
+constexpr LatencyScale endToEndScale {100.0, 1.0, "%.2f", " s"};
+
+std::string latencyText(double seconds, const LatencyScale &scale)
+{
+    return seconds < scale.belowSeconds
+        ? format(scale.numberFormat, seconds * scale.scale) + scale.unit
+        : model::humanDuration(seconds);
 }
 
-/** p50 / p95 / p99 in one unit while the largest is below 10 s, else each in its own. */
-std::string latencyTriple(double p50, double p95, double p99)
+/** p50 / p95 / p99 in one unit while the largest is below the scale's bound, else each in its
+ * own. */
+std::string latencyTriple(double p50, double p95, double p99, const LatencyScale &scale)
 {
-    if (p99 < 10.0)
-        return format("%.1f", p50 * 1e3) + format(" / %.1f", p95 * 1e3)
-            + format(" / %.1f ms", p99 * 1e3);
+    if (p99 < scale.belowSeconds)
+        return format(scale.numberFormat, p50 * scale.scale) + " / "
+            + format(scale.numberFormat, p95 * scale.scale) + " / "
+            + format(scale.numberFormat, p99 * scale.scale) + scale.unit;
     return model::humanDuration(p50) + " / " + model::humanDuration(p95) + " / "
         + model::humanDuration(p99);
 }
@@ -134,7 +149,7 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
     table.addRow(
         {"KV cache per sequence",
          format("%.2f GiB at full context, whole model", e.kvBytesPerSequence / units::gibi)});
-    table.addRow({"prefill (one prompt)", latencyText(e.prefillSeconds)});
+    table.addRow({"prefill (one prompt)", latencyText(e.prefillSeconds, firstTokenScale)});
     if (e.tokensPerDecodeStep > 1 || e.draftSeconds > 0)
         table.addRow({"speculative decoding",
                       format("%.2f tokens per verify step", e.tokensPerDecodeStep)
@@ -152,13 +167,13 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       "unbounded: the queue grows, as the load is more than the fleet "
                       "serves"});
     else if (e.utilisation > 0)
-        table.addRow(
-            {"TTFT p50 / p95 / p99",
-             model::withReason(latencyTriple(e.ttftP50Seconds, e.ttftSeconds, e.ttftP99Seconds),
-                               model::ttftTailText(e))});
+        table.addRow({"TTFT p50 / p95 / p99",
+                      model::withReason(latencyTriple(e.ttftP50Seconds, e.ttftSeconds,
+                                                      e.ttftP99Seconds, firstTokenScale),
+                                        model::ttftTailText(e))});
     else
-        table.addRow(
-            {e.offlineJob ? "TTFT once its wave starts" : "TTFT", latencyText(e.ttftSeconds)});
+        table.addRow({e.offlineJob ? "TTFT once its wave starts" : "TTFT",
+                      latencyText(e.ttftSeconds, firstTokenScale)});
     table.addRow({e.tpotP95Seconds > 0 ? "time per output token (mean / p95 step under the load)"
                                        : "time per output token",
                   format("%.2f ms", e.tpotSeconds * 1e3)
@@ -166,16 +181,11 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                                               : std::string())});
     if (e.utilisation > 0)
         table.addRow({"end-to-end p50 / p95 / p99",
-                      e.endToEndP99Seconds() < 100.0 ? format("%.2f", e.endToEndP50Seconds())
-                              + format(" / %.2f", e.endToEndSeconds)
-                              + format(" / %.2f s", e.endToEndP99Seconds())
-                                                     : model::humanDuration(e.endToEndP50Seconds())
-                              + " / " + model::humanDuration(e.endToEndSeconds) + " / "
-                              + model::humanDuration(e.endToEndP99Seconds())});
+                      latencyTriple(e.endToEndP50Seconds(), e.endToEndSeconds,
+                                    e.endToEndP99Seconds(), endToEndScale)});
     else
         table.addRow({e.offlineJob ? "end-to-end once its wave starts" : "end-to-end latency",
-                      e.endToEndSeconds < 100.0 ? format("%.2f s", e.endToEndSeconds)
-                                                : model::humanDuration(e.endToEndSeconds)});
+                      latencyText(e.endToEndSeconds, endToEndScale)});
     table.addRow({"throughput per GPU",
                   model::threeDigits(e.outputTokensPerSecondPerGpu) + " output tokens/s"});
     if (e.offlineJob)
@@ -650,10 +660,8 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         return compareEveryGpu(a, job, precision, site, out);
 
     // A node of another GPU would be estimated as that GPU, under the name asked for.
-    if (const std::optional<std::string> node = a.value("node");
-        node && catalog.node(*node).gpuId != gpuId)
-        throw UsageError("node '" + *node + "' carries " + catalog.node(*node).gpuId + ", not "
-                         + gpuId);
+    if (a.has("node"))
+        nodeIdFromArguments(a, catalog);
     const std::optional<model::LatencyLimits> limits = capacityLimitsFromArguments(a, job);
     auto [setup, e] = site.estimate(job, gpuId, a.value("node").value_or(""),
                                     *model::precisionFromName(precision));

@@ -134,25 +134,6 @@ std::vector<OptionSpec> trainOptions()
 
 } // namespace
 
-std::string nodeIdFromArguments(const ParsedArguments &a, const model::Catalog &catalog)
-{
-    std::string nodeId = a.value("node").value_or("");
-    const std::string gpuId = a.value("gpu").value_or("");
-    if (nodeId.empty()) {
-        if (gpuId.empty())
-            throw UsageError("missing required option '--gpu' (or --node)");
-        catalog.gpu(gpuId); // throws for an unknown id
-        nodeId = model::nodeForGpu(catalog, gpuId);
-        if (nodeId.empty())
-            throw UsageError("no catalog node carries GPU '" + gpuId
-                             + "'; pass --node ID or import a node type");
-    } else if (!gpuId.empty() && catalog.node(nodeId).gpuId != gpuId) {
-        throw UsageError("node '" + nodeId + "' carries " + catalog.node(nodeId).gpuId + ", not "
-                         + gpuId);
-    }
-    return nodeId;
-}
-
 model::ClusterDescription clusterFromArguments(const ParsedArguments &a,
                                                const model::Catalog &catalog, int gpus)
 {

@@ -593,11 +593,8 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     // datasheet's bandwidth: without it the floor of a long-context batch was a fifth of what
     // the step's own bytes take (2.59 ms against 40.9 GB at 3.35 TB/s, 12.2 ms).
     const double decodeTokens = std::max(1.0, s.microBatch);
-    const double kvFloorSeconds
-        = s.stages * decodeTokens * kvBytesReadPerSequenceOnGpu(s) / s.floor.memoryBytesPerSecond;
-    e.decodeFloorSeconds = std::max(
-        s.floor.passSeconds(decodeTokens),
-        s.floor.weightBytesRead(decodeTokens) / s.floor.memoryBytesPerSecond + kvFloorSeconds);
+    e.decodeFloorSeconds = s.floor.passSeconds(
+        decodeTokens, s.stages * decodeTokens * kvBytesReadPerSequenceOnGpu(s));
     estimateServing(e, s);
     explainBottleneck(e, layout, decodeBytesRead, batch);
     finishCosts(e);
@@ -847,8 +844,10 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
     // is refused a slot at that batch while the engine would still admit: where the engine's
     // own admission serves the rate with fewer replicas, that is the fleet, so a fleet sized
     // here and then given as --replicas meets the same targets.
+    const InferenceEstimate atLargest = estimateAtBatch(limits.largest);
     if (auto admitted
-        = fewestContinuouslyBatchingReplicas(limits, best ? best->replicas : maxReplicas))
+        = fewestContinuouslyBatchingReplicas(limits, atLargest, fleetCapacityPerReplica(atLargest),
+                                             best ? best->replicas : maxReplicas))
         return *admitted;
     if (!best) {
         // No batch meets the targets: the replica's shortest latencies (batch 1, unloaded)
@@ -956,12 +955,13 @@ int InferenceEstimator::inFlightBatch(double arrivalsPerSecond, int largest) con
 InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits) const
 {
     const InferenceEstimate atLargest = estimateAtBatch(limits.largest);
-    InferenceEstimate e
-        = fleetUnderLoad(limits, *m_job.replicas, atLargest, fleetCapacityPerReplica(atLargest));
+    const double capacity = fleetCapacityPerReplica(atLargest);
+    InferenceEstimate e = fleetUnderLoad(limits, *m_job.replicas, atLargest, capacity);
     if (e.meetsTargets || !e.fits)
         return e;
     // The fleet that would serve the load: what sizing for the rate (without --replicas) gives.
-    if (const auto enough = fewestContinuouslyBatchingReplicas(limits, maxReplicas)) {
+    if (const auto enough
+        = fewestContinuouslyBatchingReplicas(limits, atLargest, capacity, maxReplicas)) {
         e.reason += "; " + groupedCount(enough->replicas) + " replicas serve the rate within "
             + (m_job.ttftP95Seconds || m_job.tpotP95Seconds ? "the targets" : "their capacity");
         e.bottleneckExplanation = e.reason;
@@ -1017,10 +1017,9 @@ bool InferenceEstimator::admitsAtP95(const InferenceEstimate &fleet, int largest
 
 std::optional<InferenceEstimate>
 InferenceEstimator::fewestContinuouslyBatchingReplicas(const BatchLimits &limits,
-                                                       int mostReplicas) const
+                                                       const InferenceEstimate &atLargest,
+                                                       double capacity, int mostReplicas) const
 {
-    const InferenceEstimate atLargest = estimateAtBatch(limits.largest);
-    const double capacity = fleetCapacityPerReplica(atLargest);
     if (!(capacity > 0))
         return std::nullopt;
     const double rate = *m_job.ratePerSecond;
@@ -1114,9 +1113,9 @@ void InferenceEstimator::explainFleetLoad(InferenceEstimate &e, double arrivalsP
     // (docs/validation-inference.md), and MLPerf server fleets that this model puts at 75% of
     // capacity and more were measured at their latency limits.
     if (e.utilisation > trustedUtilisation)
-        e.bottleneckExplanation
-            += " (above 70% of the estimated capacity the real fleet may be near saturation, "
-               "where latencies rise steeply: treat them as a lower bound)";
+        e.bottleneckExplanation += " (above " + formatNumber("%.0f%%", 100 * trustedUtilisation)
+            + " of the estimated capacity the real fleet may be near saturation, where latencies "
+              "rise steeply: treat them as a lower bound)";
 }
 
 void InferenceEstimator::checkFleetTargets(InferenceEstimate &e) const

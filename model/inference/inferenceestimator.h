@@ -141,9 +141,13 @@ private:
     void explainFewestReplicas(InferenceEstimate &fleet, const BatchLimits &limits,
                                const InferenceEstimate &atLargest, double capacity) const;
     /** The fewest replicas, at most `mostReplicas`, that admitting prompts as they come serve
-     * the job's rate within its targets (fleetUnderLoad); none where no such fleet does. */
-    std::optional<InferenceEstimate> fewestContinuouslyBatchingReplicas(const BatchLimits &limits,
-                                                                        int mostReplicas) const;
+     * the job's rate within its targets (fleetUnderLoad, with the replica's estimate at its
+     * largest batch and the capacity there, which the caller has); none where no such fleet
+     * does. */
+    std::optional<InferenceEstimate>
+    fewestContinuouslyBatchingReplicas(const BatchLimits &limits,
+                                       const InferenceEstimate &atLargest, double capacity,
+                                       int mostReplicas) const;
     /** Requests per second one replica serves at its largest batch (`atLargest`, the estimate
      * there), TTFT included. */
     double fleetCapacityPerReplica(const InferenceEstimate &atLargest) const;

@@ -27,9 +27,9 @@ double ServingFloor::gemmFlops(double tokens) const
     return 2.0 * (shape.activeParameters() - shape.embeddingParameters()) * tokens / tensorParallel;
 }
 
-double ServingFloor::passSeconds(double tokens) const
+double ServingFloor::passSeconds(double tokens, double otherBytesRead) const
 {
-    return std::max(weightBytesRead(tokens) / memoryBytesPerSecond,
+    return std::max((weightBytesRead(tokens) + otherBytesRead) / memoryBytesPerSecond,
                     gemmFlops(tokens) / peakFlopsPerSecond);
 }
 

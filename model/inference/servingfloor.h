@@ -39,8 +39,9 @@ struct ServingFloor
      * without the output projection (an engine computes a prompt's logits for its last token). */
     double gemmFlops(double tokens) const;
     /** The floor of one pass of `tokens` tokens through the model: a prefill of that many prompt
-     * tokens, or a decode step of that many sequences. */
-    double passSeconds(double tokens) const;
+     * tokens, or a decode step of that many sequences, which also reads `otherBytesRead` beside
+     * the weights (a decode step's K/V cache) at the same bandwidth. */
+    double passSeconds(double tokens, double otherBytesRead = 0) const;
 };
 
 /**

@@ -403,6 +403,15 @@ std::string warningsSummary(const std::vector<std::string> &warnings)
     return std::to_string(warnings.size()) + ": " + first;
 }
 
+/** "1: the load keeps ...; 2: ...": every warning, whole, for where no cell cuts it. */
+std::string numberedWarnings(const std::vector<std::string> &warnings)
+{
+    std::string all;
+    for (std::size_t i = 0; i < warnings.size(); ++i)
+        all += (i > 0 ? "; " : "") + std::to_string(i + 1) + ": " + warnings[i];
+    return all;
+}
+
 /** Every scenario with a figure in `row` does the same work by `work`, to 0.1%. */
 bool sameWork(const ComparisonRow &row, const std::vector<ScenarioResult> &scenarios,
               const std::function<Value(const PlanEstimate &)> &work)
@@ -521,12 +530,16 @@ void addQueueRows(std::vector<ComparisonRow> &rows, const std::vector<ScenarioRe
 std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &scenarios)
 {
     std::vector<ComparisonRow> rows;
+    // `whole`, where given, is the text the cell cuts (ComparisonRow::fullText).
+    using ScenarioText = std::function<std::string(const ScenarioResult &)>;
     const auto textRow = [&](const char *key, const char *section, const char *label,
-                             const std::function<std::string(const ScenarioResult &)> &text) {
+                             const ScenarioText &text, const ScenarioText &whole = {}) {
         ComparisonRow row {key, section, label, "", Preference::None, {}, {}};
         for (const ScenarioResult &s : scenarios) {
             row.values.push_back(std::nullopt);
             row.text.push_back(text(s));
+            if (whole)
+                row.fullText.push_back(whole(s));
         }
         for (std::size_t i = 1; i < row.text.size(); ++i)
             row.differs = row.differs || row.text[i] != row.text[0];
@@ -542,18 +555,14 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
     });
     // A scenario's warnings were seen only by selecting it: an A100 fleet idling 57 of its 64
     // GPUs, storage ports with no free leaf port. The count and the first, cut at a word.
-    textRow("warnings", "Scenario", "Warnings", [](const ScenarioResult &s) {
-        return s.ok ? warningsSummary(s.estimate.warnings) : std::string();
-    });
-    if (!rows.empty() && rows.back().key == "warnings")
-        for (const ScenarioResult &s : scenarios) {
-            std::string all;
-            if (s.ok)
-                for (std::size_t i = 0; i < s.estimate.warnings.size(); ++i)
-                    all += (all.empty() ? "" : " ") + std::to_string(i + 1) + ": "
-                        + s.estimate.warnings[i] + (i + 1 < s.estimate.warnings.size() ? ";" : "");
-            rows.back().fullText.push_back(std::move(all));
-        }
+    textRow(
+        "warnings", "Scenario", "Warnings",
+        [](const ScenarioResult &s) {
+            return s.ok ? warningsSummary(s.estimate.warnings) : std::string();
+        },
+        [](const ScenarioResult &s) {
+            return s.ok ? numberedWarnings(s.estimate.warnings) : std::string();
+        });
     textRow("error", "Scenario", "Could not estimate",
             [](const ScenarioResult &s) { return s.ok ? std::string() : s.error; });
     textRow("gpu", "Hardware", "GPU type",
