@@ -205,11 +205,16 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                                setup.storage.readBytesPerSecond / units::giga)});
     if (run.dataPath.present)
         addDataPathRows(table, run.dataPath);
-    table.addRow({"storage needed",
-                  model::humanBytes(run.storedBytes)
-                      + format(" (data and %.0f checkpoints): ", setup.retainedCheckpoints)
-                      + humanCount(static_cast<double>(run.storageSystemsNeeded)) + " x "
-                      + setup.storage.name + " for its capacity and feed"});
+    table.addRow(
+        {"storage needed",
+         model::humanBytes(run.storedBytes)
+             + format(" (data and %.0f checkpoints): ", setup.retainedCheckpoints)
+             + humanCount(static_cast<double>(run.storageSystemsNeeded)) + " x "
+             + setup.storage.name + " for its capacity and feed"
+             + (run.checkpointStorage.storageLimitsGoodput() || run.checkpointStorage.fewerWouldDo()
+                    ? "; " + model::groupedCount(run.checkpointStorage.systems)
+                        + " to write checkpoints at the lowest cost per useful hour"
+                    : std::string())});
     if (o.wallSeconds > 0) {
         table.addRow(
             {"wall time (expected)",

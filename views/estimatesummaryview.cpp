@@ -231,6 +231,10 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
                            number(100 * path.warm.stallFraction, 0),
                            QString::fromStdString(model::starvingStagesText(path.worsePhase())),
                            QString::fromStdString(path.advice));
+        // Nor of checkpoints that stop it for longer than storage worth buying would.
+        if (e.hasTrainingRun && !e.trainingRun.storageLimitText.empty())
+            text += QLatin1Char(' ')
+                + tr("Storage: %1.").arg(sentence(e.trainingRun.storageLimitText));
         m_diagnosis->setText(text);
         m_stepBar->setBreakdown(e.training.best.breakdown);
         m_stepBar->show();
@@ -710,6 +714,7 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
                                 .arg(QLocale().toString(100 * r.goodput, 'g', 3)),
                             model::lowGoodputText(r))
                : tr("none: without checkpoints the run practically never finishes"));
+    addCheckpointStorageRow(section, run);
     if (run.dataPath.present)
         addDataPathRows(section, run.dataPath);
     if (run.operations.wallSeconds > 0)
@@ -719,6 +724,18 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
                         human(model::humanEnergy(run.operations.energyMegawattHours
                                                  * units::joulesPerMegawattHour)),
                         human(model::humanUsd(run.operations.costUsd))));
+}
+
+/** How much of the wall time checkpoints take, and the storage count whose checkpoints cost
+ * least per useful hour when the plan has fewer (storage limits the goodput then). */
+void EstimateSummaryView::addCheckpointStorageRow(QTreeWidgetItem *section,
+                                                  const model::TrainingRunEstimate &run)
+{
+    const model::CheckpointStorageSizing &sized = run.checkpointStorage;
+    if (sized.systems <= 0)
+        return;
+    addRow(section, tr("Checkpoint storage"),
+           QString::fromStdString(model::checkpointStorageText(sized)));
 }
 
 /** The data loader's stages, first epoch and warm cache, and the stall they cause. */

@@ -55,6 +55,8 @@ private:
     static void addPublishedServingRow(QTreeWidgetItem *section,
                                        const model::PublishedServingComparison &published);
     static void addDataPathRows(QTreeWidgetItem *section, const model::DataPathEstimate &path);
+    static void addCheckpointStorageRow(QTreeWidgetItem *section,
+                                        const model::TrainingRunEstimate &run);
     static void addStepRows(QTreeWidgetItem *section, const model::TrainingEstimate &training);
     static void addInferenceRows(QTreeWidget *tree, const model::PlanEstimate &estimate);
     static void addAutoscalingRows(QTreeWidgetItem *section, const model::PlanEstimate &estimate);

@@ -1123,7 +1123,7 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
                                    "bytes per token, never a bottleneck."),
                        9);
     }
-    const QList<QStringList> rows = {
+    QList<QStringList> rows = {
         {QObject::tr("Checkpoint"), human(model::humanBytes(run.checkpointBytes))},
         {QObject::tr("Burst (all nodes write at once)"),
          human(model::humanDuration(r.checkpointWriteSeconds))},
@@ -1136,6 +1136,10 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
          QObject::tr("%1 (the plan has %2; more write checkpoints faster)")
              .arg(run.storageSystemsNeeded)
              .arg(storageSystemsInPlan)}};
+    const model::CheckpointStorageSizing &sized = run.checkpointStorage;
+    if (sized.systems > 0)
+        rows.append({QObject::tr("Checkpoint storage"),
+                     QString::fromStdString(model::checkpointStorageText(sized))});
     page.table({QObject::tr("Storage"), QObject::tr("Value")}, rows, {3, 2}, {1});
 }
 

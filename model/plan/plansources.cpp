@@ -93,7 +93,9 @@ std::vector<std::string> estimateAssumptions(WorkloadType workload)
          "Failures: catalog MTBFs summed into a job MTBF; checkpoint interval and goodput by "
          "Daly's higher-order model for exponential failures (FGCS 2006; Young's sqrt(2·C·MTBF), "
          "CACM 1974, is its first term); compared with the Llama 3 405B run in "
-         "docs/reliability-validation.md."},
+         "docs/reliability-validation.md. Storage for checkpoints: the count of systems at the "
+         "lowest cost per useful hour, each priced over the hardware's life with its power "
+         "(docs/storage-model.md)."},
         {For::Inference,
          "Inference: a prompt's prefill, a batched prefill and a decode step as named operations "
          "(each GEMM the slower of its FLOPs and its weight reads, decode attention reading the "

@@ -561,6 +561,18 @@ void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
     json["data_feed"] = dataPathToJson(run.dataPath);
     json["stored_tb"] = run.storedBytes / units::tera;
     json["storage_systems_needed"] = run.storageSystemsNeeded;
+    // The storage count whose checkpoints cost least per useful second (null: not sized, no
+    // checkpoints or no prices), the goodput with it and the share of the wall time training
+    // stops for checkpoints now.
+    const CheckpointStorageSizing &sized = run.checkpointStorage;
+    json["checkpoint_storage"] = sized.systems > 0
+        ? nlohmann::json {{"systems", sized.systems},
+                          {"systems_now", sized.systemsNow},
+                          {"goodput", sized.goodput},
+                          {"storage_limits_goodput", sized.storageLimitsGoodput()},
+                          {"checkpoint_wall_fraction", sized.checkpointWallFractionSized},
+                          {"checkpoint_wall_fraction_now", sized.checkpointWallFractionNow}}
+        : nlohmann::json(nullptr);
     json["training_days_with_data_stall"] = run.trainingSecondsWithStall / units::secondsPerDay;
     json["operations"] = {
         {"gpu_busy_fraction", run.gpuBusyFraction},

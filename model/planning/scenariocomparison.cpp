@@ -233,6 +233,15 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              return ifRun(e, static_cast<double>(e.trainingRun.storageSystemsNeeded));
          }},
+        // Not ranked: more systems are the answer to slow checkpoints, not a fault of the plan;
+        // the goodput and wall time above weigh them.
+        {"checkpoint_storage_systems", "Training",
+         "Storage systems for checkpoints (lowest cost per useful hour)", "count", P::None,
+         [](const PlanEstimate &e) -> Value {
+             if (e.trainingRun.checkpointStorage.systems <= 0)
+                 return std::nullopt;
+             return ifRun(e, static_cast<double>(e.trainingRun.checkpointStorage.systems));
+         }},
         // Not ranked: a slower run draws less on average because its GPUs wait more; the run
         // energy below is the figure that weighs it.
         {"run_power_kw", "Training", "Average facility power", "kW", P::None,

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/planning/trainingrun.h"
 
+#include "model/core/humantext.h"
 #include "model/core/units.h"
 #include "model/fabric/fabricgraph.h"
+#include "model/operations/checkpointstorage.h"
 #include "model/planning/planestimator.h"
 #include "model/training/transformershape.h"
 
@@ -168,9 +170,19 @@ void estimateDataFeed(TrainingRunEstimate &run, const ClusterDescription &cluste
                             + " can read: storage is the bottleneck");
 }
 
-/** Failures, checkpoints and restarts over the run (reliability.h); spares join the capital. */
-void estimateRunReliability(TrainingRunEstimate &run, const ClusterDescription &cluster,
-                            const TrainingRunSetup &setup)
+/** The nodes' paths to storage together: every node writes its shard of a checkpoint at once
+ * (Megatron's distributed checkpoint), so no storage writes a checkpoint faster than this. */
+double clientPathBytesPerSecond(const TrainingRunEstimate &run, const ClusterDescription &cluster,
+                                const TrainingRunSetup &setup)
+{
+    return static_cast<double>(run.nodes) * nodeStoragePathBytesPerSecond(cluster, setup);
+}
+
+/** Failures, checkpoints and restarts over the run (reliability.h); spares join the capital.
+ * Returns the inputs, which sizeCheckpointStorage varies. */
+ReliabilityInputs estimateRunReliability(TrainingRunEstimate &run,
+                                         const ClusterDescription &cluster,
+                                         const TrainingRunSetup &setup)
 {
     ReliabilityInputs r;
     r.parts = {{"GPUs", cluster.gpus, cluster.gpu.mtbfHours},
@@ -178,14 +190,10 @@ void estimateRunReliability(TrainingRunEstimate &run, const ClusterDescription &
                {"NICs and their optics", run.nics, setup.nic.mtbfHours},
                {"switches", run.switches, setup.networkSwitch.mtbfHours}};
     r.checkpointBytes = run.checkpointBytes;
-    // Every node writes its shard of the checkpoint at once (Megatron's distributed checkpoint),
-    // so the burst is the slower of the storage and the nodes' paths to it.
-    const double clientPathBytesPerSecond
-        = static_cast<double>(run.nodes) * nodeStoragePathBytesPerSecond(cluster, setup);
-    r.storageWriteBytesPerSecond
-        = std::min(setup.storage.writeBytesPerSecond, clientPathBytesPerSecond);
-    r.storageReadBytesPerSecond
-        = std::min(setup.storage.readBytesPerSecond, clientPathBytesPerSecond);
+    // The burst is the slower of the storage and the nodes' paths to it.
+    const double clientPath = clientPathBytesPerSecond(run, cluster, setup);
+    r.storageWriteBytesPerSecond = std::min(setup.storage.writeBytesPerSecond, clientPath);
+    r.storageReadBytesPerSecond = std::min(setup.storage.readBytesPerSecond, clientPath);
     r.restartOverheadSeconds = setup.restartOverheadSeconds;
     r.spareNodes = setup.spareNodes;
     r.nodeReplacementSeconds = setup.nodeReplacementSeconds;
@@ -198,6 +206,45 @@ void estimateRunReliability(TrainingRunEstimate &run, const ClusterDescription &
     // Spares are bought with their GPUs; they idle, so their power is left out.
     run.capitalUsd += run.reliability.spareNodes
         * (setup.node.priceWithoutGpusUsd + cluster.gpusPerNode * cluster.gpu.priceUsd);
+    return r;
+}
+
+/**
+ * The storage systems whose checkpoint writes and restores cost least per useful second
+ * (checkpointstorage.h), priced like the run's own systems (the storage network's ports they
+ * would add are not counted), and a note that storage limits the goodput when that count is
+ * more than the run has.
+ */
+void sizeStorageForCheckpoints(TrainingRunEstimate &run, const ClusterDescription &cluster,
+                               const TrainingRunSetup &setup, const ReliabilityInputs &reliability)
+{
+    const double systems = std::max(1, setup.storageSystems);
+    const double lifetimeSeconds
+        = setup.lifetimeYears * units::hoursPerYear * units::secondsPerHour;
+    CheckpointStorageInputs in;
+    in.reliability = reliability;
+    in.systems = std::max(1, setup.storageSystems);
+    in.fewestSystems = run.storageSystemsNeeded;
+    in.clientPathBytesPerSecond = clientPathBytesPerSecond(run, cluster, setup);
+    in.systemWriteBytesPerSecond = setup.storage.writeBytesPerSecond / systems;
+    in.systemReadBytesPerSecond = setup.storage.readBytesPerSecond / systems;
+    in.clusterUsdPerSecond
+        = run.operations.costPerGpuHourUsd * cluster.gpus / units::secondsPerHour;
+    in.systemUsdPerSecond
+        = (lifetimeSeconds > 0 ? setup.storage.priceUsd / systems / lifetimeSeconds : 0.0)
+        + setup.storage.powerWatts / systems * setup.facility.pue / units::kilo
+            * setup.facility.electricityUsdPerKwh / units::secondsPerHour;
+    run.checkpointStorage = sizeCheckpointStorage(in);
+    const CheckpointStorageSizing &sized = run.checkpointStorage;
+    if (!sized.storageLimitsGoodput())
+        return;
+    const ReliabilityEstimate &r = run.reliability;
+    run.storageLimitText = checkpointStorageText(sized) + " (" + humanBytes(run.checkpointBytes)
+        + " every " + humanWait(r.checkpointIntervalSeconds) + ", "
+        + (r.asyncCheckpoints ? "drained in " : "written in ")
+        + humanDuration(r.checkpointWriteSeconds) + " to " + groupedCount(sized.systemsNow) + " x "
+        + setup.storage.name + ")";
+    run.notes.push_back(run.storageLimitText);
 }
 
 /** Power, energy and cost of the run at its utilisation and goodput (operationsestimator.h). */
@@ -239,8 +286,9 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
         : 0.0;
     run.checkpointBytes = 14.0 * TransformerShape::fromModel(model).totalParameters();
     estimateDataFeed(run, cluster, estimate, setup);
-    estimateRunReliability(run, cluster, setup);
+    const ReliabilityInputs reliability = estimateRunReliability(run, cluster, setup);
     estimateRunOperations(run, cluster, setup);
+    sizeStorageForCheckpoints(run, cluster, setup, reliability);
     if (estimate.trainingSeconds <= 0)
         run.notes.push_back("no token count: energy and run cost need --tokens");
     return run;

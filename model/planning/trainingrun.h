@@ -4,6 +4,7 @@
 #include "model/catalog/catalogitems.h"
 #include "model/cluster/clusterdescription.h"
 #include "model/fabric/fattreegenerator.h"
+#include "model/operations/checkpointstorage.h"
 #include "model/operations/operationsestimator.h"
 #include "model/storage/datapath.h"
 #include "model/training/trainingestimate.h"
@@ -92,6 +93,12 @@ struct TrainingRunEstimate
     double trainingSecondsWithStall = 0;
     ReliabilityEstimate reliability;
     OperationsEstimate operations;
+    /** Storage systems like the run's whose checkpoints cost least per useful second, and the
+     * goodput with them (no sizing, systems 0, without checkpoints or prices). */
+    CheckpointStorageSizing checkpointStorage;
+    /** Why storage limits the goodput and what count would not (empty when it does not): also
+     * among the notes, and said where the plan's bottleneck is read. */
+    std::string storageLimitText;
     std::vector<std::string> notes;
 };
 

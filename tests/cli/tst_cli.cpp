@@ -1426,6 +1426,65 @@ private slots:
                  r.out.constData());
     }
 
+    void trainSizesStorageForItsCheckpoints()
+    {
+        // Llama 3 405B on 16,384 H100: a checkpoint of 14 bytes a parameter, 5.68 TB, written
+        // by one DDN AI400X2 at 65 GB/s in 87.4 s every 21 minutes (the job fails every 2.7 h).
+        // Training stands still for about 87 s in every 1,300: storage is what a few dozen more
+        // appliances, a fraction of a percent of the cluster's price, would buy back.
+        const QStringList layout = {"train",
+                                    "--gpu",
+                                    "h100-sxm5-80gb",
+                                    "--gpus",
+                                    "16384",
+                                    "--model",
+                                    "llama-3-405b",
+                                    "--seq-len",
+                                    "8192",
+                                    "--global-batch",
+                                    "2048",
+                                    "--tp",
+                                    "8",
+                                    "--pp",
+                                    "16",
+                                    "--cp",
+                                    "2",
+                                    "--dp",
+                                    "64",
+                                    "--microbatch",
+                                    "1",
+                                    "--interleave",
+                                    "8"};
+        const Result one = run(layout);
+        QCOMPARE(one.status, 0);
+        QVERIFY2(one.out.contains("write 87.4 s"), one.out.constData());
+        QVERIFY2(one.out.contains("storage write bandwidth limits the goodput"),
+                 one.out.constData());
+        QVERIFY2(one.out.contains("to write checkpoints at the lowest cost per useful hour"),
+                 one.out.constData());
+        const QJsonObject sized = QJsonDocument::fromJson(run(layout + QStringList {"--json"}).out)
+                                      .object()
+                                      .value("checkpoint_storage")
+                                      .toObject();
+        QVERIFY(sized.value("storage_limits_goodput").toBool());
+        QCOMPARE(sized.value("systems_now").toInteger(), 1);
+        const qint64 systems = sized.value("systems").toInteger();
+        QVERIFY2(systems > 1, QByteArray::number(systems).constData());
+        // The run given that many has the goodput the sizing promised, and its storage no longer
+        // holds it back.
+        const QStringList withThem
+            = layout + QStringList {"--storage-systems", QString::number(systems), "--json"};
+        const QJsonObject again = QJsonDocument::fromJson(run(withThem).out).object();
+        QVERIFY(qAbs(again.value("goodput").toDouble() - sized.value("goodput").toDouble())
+                < 1e-12);
+        QVERIFY(again.value("goodput").toDouble() > 0.9);
+        QVERIFY(
+            !again.value("checkpoint_storage").toObject().value("storage_limits_goodput").toBool());
+        const Result enough
+            = run(layout + QStringList {"--storage-systems", QString::number(systems)});
+        QVERIFY2(!enough.out.contains("limits the goodput"), enough.out.constData());
+    }
+
     void trainMultiTokenPrediction()
     {
         // The 32-layer, h = 4096 custom model with one multi-token prediction block: a layer of

@@ -7,6 +7,7 @@
 #include "model/catalog/catalogdatabase.h"
 #include "model/fabric/fabricanalysis.h"
 #include "model/fabric/fattreegenerator.h"
+#include "model/operations/checkpointstorage.h"
 #include "model/operations/operationsestimator.h"
 #include "testsupport.h"
 
@@ -57,6 +58,101 @@ private slots:
         QCOMPARE(async.checkpointBlockedSeconds, 2.0);
         // A drain longer than Daly's interval sets it: the next copy waits for the last write.
         QCOMPARE(asyncCheckpointIntervalSeconds(2.0, 600.0, 36000), 600.0);
+    }
+
+    void checkpointStorageAtTheLowestCostPerUsefulSecond()
+    {
+        // 1,000 GPUs of 10,000 h MTBF: M = 36,000 s; one spare covers the 0.4 nodes down at once.
+        // A 1 TB checkpoint; one storage system writes it in 60 s and reads it back in 30 s; the
+        // nodes' paths take 1 PB/s. The cluster costs $1 a second, a system $0.002.
+        CheckpointStorageInputs in;
+        in.reliability.parts = {{"GPUs", 1000, 10000}};
+        in.reliability.checkpointBytes = 1e12;
+        in.reliability.storageWriteBytesPerSecond = 1e12 / 60;
+        in.reliability.storageReadBytesPerSecond = 1e12 / 30;
+        in.reliability.restartOverheadSeconds = 600;
+        in.systems = 1;
+        in.systemWriteBytesPerSecond = 1e12 / 60;
+        in.systemReadBytesPerSecond = 1e12 / 30;
+        in.clientPathBytesPerSecond = 1e15;
+        in.clusterUsdPerSecond = 1.0;
+        in.systemUsdPerSecond = 0.002;
+        // n systems: C = 60/n s, R = 600 + 30/n s, Daly's tau(C) and goodput g(n) as in
+        // dalyInterval below; cost per useful second f(n) = (1 + 0.002 (n - 1)) / g(n).
+        // n = 1: tau 2,038.65 s, g = 2,038.65 / (36,000 x e^(630/36,000) x (e^(2,098.65/36,000) -
+        //   1)) = 2,038.65 / (36,000 x 1.017654 x 0.060029) = 0.927005, f = 1.078742.
+        // n = 5: C 12, tau = 929.52 x (1 + 0.0043033 + 0.0000185) - 12 = 921.53, R 606,
+        //   g = 921.53 / (36,000 x 1.016976 x 0.026271) = 0.958137, f = 1.008 / g = 1.052042.
+        // n = 6: C 10, tau = 848.53 x (1 + 0.0039284 + 0.0000154) - 10 = 841.87, R 605,
+        //   g = 841.87 / (36,000 x 1.016948 x 0.023945) = 0.960339, f = 1.010 / g = 1.051712.
+        // n = 7: C 8.571, tau = 785.58 x (1 + 0.0036370 + 0.0000132) - 8.571 = 779.88, R 604.3,
+        //   g = 779.88 / (36,000 x 1.016927 x 0.022143) = 0.962052, f = 1.012 / g = 1.051919.
+        // The minimum is at 6: past it a system costs more than the GPU time it saves.
+        const CheckpointStorageSizing sized = sizeCheckpointStorage(in);
+        QCOMPARE(sized.systems, 6LL);
+        QCOMPARE(sized.systemsNow, 1LL);
+        QVERIFY(sized.storageLimitsGoodput());
+        QVERIFY(closeRelative(sized.goodput, 0.960339, 1e-5));
+        QVERIFY(closeRelative(sized.goodputNow, 0.927005, 1e-5));
+        // Training stands still g x C / tau of the wall time: 0.927005 x 60 / 2,038.65 = 2.728%
+        // with one system, 0.960339 x 10 / 841.87 = 1.141% with six.
+        QVERIFY(closeRelative(sized.checkpointWallFractionNow, 0.0272829, 1e-4));
+        QVERIFY(closeRelative(sized.checkpointWallFractionSized, 0.0114072, 1e-4));
+        QCOMPARE(checkpointStorageText(sized),
+                 std::string("checkpoints stop training 2.7% of the wall time: storage write "
+                             "bandwidth limits the goodput; 6 systems, the lowest cost per "
+                             "useful hour, would make that 1.1% and the goodput 96.0%"));
+
+        // Run with four already (the cluster's $1 a second includes them): the search starts
+        // there and still ends at six, f = (1 + 0.002 (n - 4)) / g(n): g(4) = 0.955155 (C 15 s,
+        // tau 1,029.25 s, R 607.5 s) gives f(4) = 1.046951, f(5) = 1.045780, f(6) = 1.045464,
+        // f(7) = 1.045682.
+        CheckpointStorageInputs four = in;
+        four.systems = 4;
+        four.reliability.storageWriteBytesPerSecond = 4e12 / 60;
+        four.reliability.storageReadBytesPerSecond = 4e12 / 30;
+        const CheckpointStorageSizing fromFour = sizeCheckpointStorage(four);
+        QCOMPARE(fromFour.systems, 6LL);
+        // Four to six saves only 1 - 0.955155 / 0.960339 = 0.54% of the wall time: worth its
+        // price, but less than the 1% that says storage holds the run back.
+        QVERIFY(!fromFour.storageLimitsGoodput());
+        // Eight already are past the minimum: f = (1 + 0.002 (n - 8)) / g(n), g(8) = 0.963432
+        // (C 7.5 s), f(5) = 1.037430, f(6) = 1.037134, f(7) = 1.037366, f(8) = 1.037956: six
+        // cost least, and the run's eight buy storage its checkpoints do not repay.
+        CheckpointStorageInputs eight = four;
+        eight.systems = 8;
+        eight.reliability.storageWriteBytesPerSecond = 8e12 / 60;
+        eight.reliability.storageReadBytesPerSecond = 8e12 / 30;
+        const CheckpointStorageSizing fromEight = sizeCheckpointStorage(eight);
+        QCOMPARE(fromEight.systems, 6LL);
+        QVERIFY(!fromEight.storageLimitsGoodput());
+        QVERIFY(fromEight.fewerWouldDo());
+        // Eight write the checkpoint in 7.5 s every tau(7.5) = 734.85 x (1 + 0.0034021 +
+        // 0.0000116) - 7.5 = 729.86 s: 0.963432 x 7.5 / 729.86 = 0.99% of the wall time.
+        QCOMPARE(checkpointStorageText(fromEight),
+                 std::string("checkpoints stop training 0.99% of the wall time; 6 of the 8 "
+                             "storage systems would write them at the lowest cost per useful "
+                             "hour (1.1%, goodput 96.0%)"));
+        // Unless the data and checkpoints need all eight to hold them.
+        eight.fewestSystems = 8;
+        QCOMPARE(sizeCheckpointStorage(eight).systems, 8LL);
+
+        // Nodes that reach storage at 50 GB/s in all: three systems (3 x 16.7 GB/s) fill their
+        // paths; a fourth writes no faster, so three, though six would pay off on faster paths.
+        CheckpointStorageInputs narrow = in;
+        narrow.clientPathBytesPerSecond = 50e9;
+        QCOMPARE(sizeCheckpointStorage(narrow).systems, 3LL);
+        // A system that costs as much as the cluster: f(2) = 2 / g(2) > 1.08 = f(1); one stays.
+        CheckpointStorageInputs dear = in;
+        dear.systemUsdPerSecond = 1.0;
+        QCOMPARE(sizeCheckpointStorage(dear).systems, 1LL);
+        // Nothing to write checkpoints to, or no prices: no sizing.
+        CheckpointStorageInputs none = in;
+        none.reliability.storageWriteBytesPerSecond = 0;
+        QCOMPARE(sizeCheckpointStorage(none).systems, 0LL);
+        CheckpointStorageInputs unpriced = in;
+        unpriced.clusterUsdPerSecond = 0;
+        QCOMPARE(sizeCheckpointStorage(unpriced).systems, 0LL);
     }
 
     void dalyInterval()
