@@ -92,6 +92,10 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
         nlohmann::json row = {{"name", c.name},
                               {"submitted", c.submitted},
                               {"started", c.started},
+                              // Jobs never started by the end: their wait so far is in the
+                              // waits, which are then lower bounds.
+                              {"waiting_at_end", c.waitingAtEnd},
+                              {"waits_are_lower_bounds", c.waitsAreLowerBounds()},
                               {"mean_wait_h", c.meanWaitSeconds / hour},
                               {"wait_p50_h", c.waitP50Seconds / hour},
                               {"wait_p95_h", c.waitP95Seconds / hour},

@@ -20,13 +20,24 @@ void Table::addRow(std::vector<std::string> row)
     m_rows.push_back(std::move(row));
 }
 
+namespace {
+/** Characters a terminal shows for UTF-8 `text`: its bytes less the continuation bytes, so that
+ * "≥ 16 days" pads like the nine characters it is, not the eleven bytes it takes. */
+std::size_t displayWidth(const std::string &text)
+{
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+}
+} // namespace
+
 std::string Table::render() const
 {
     std::vector<std::size_t> widths;
     for (const auto &row : m_rows) {
         widths.resize(std::max(widths.size(), row.size()), 0);
         for (std::size_t i = 0; i < row.size(); ++i)
-            widths[i] = std::max(widths[i], row[i].size());
+            widths[i] = std::max(widths[i], displayWidth(row[i]));
     }
     std::string text;
     for (std::size_t r = 0; r < m_rows.size(); ++r) {
@@ -35,7 +46,7 @@ std::string Table::render() const
         for (std::size_t i = 0; i < row.size(); ++i) {
             std::string cell = row[i];
             if (i + 1 < row.size())
-                cell.resize(widths[i], ' ');
+                cell.append(widths[i] - displayWidth(cell), ' ');
             line += (i ? "  " : "") + cell;
         }
         text += line + "\n";

@@ -54,9 +54,10 @@ QChart *queueBusyChart(const model::SimulationResult &result)
 
 QChart *queueWaitPercentileChart(const model::SimulationResult &result)
 {
-    const bool anyStarted = std::any_of(result.classes.begin(), result.classes.end(),
-                                        [](const model::ClassResult &c) { return c.started > 0; });
-    if (!anyStarted)
+    const bool anyWaits = std::any_of(
+        result.classes.begin(), result.classes.end(),
+        [](const model::ClassResult &c) { return c.started > 0 || c.waitingAtEnd > 0; });
+    if (!anyWaits)
         return nullptr;
     QChart *chart = titledChart(QObject::tr("Queue waits of each job class"));
     auto *series = new QBarSeries;
@@ -69,7 +70,10 @@ QChart *queueWaitPercentileChart(const model::SimulationResult &result)
     auto *categories = new QBarCategoryAxis;
     double longest = 0;
     for (const model::ClassResult &c : result.classes) {
-        categories->append(QString::fromStdString(c.name));
+        // A class whose jobs still wait at the end counts them at their wait so far: its bars
+        // are lower bounds, marked as the tables mark them.
+        categories->append(QString::fromStdString(c.name)
+                           + (c.waitsAreLowerBounds() ? QStringLiteral(" (≥)") : QString()));
         *median << c.waitP50Seconds / secondsPerHour;
         *p95 << c.waitP95Seconds / secondsPerHour;
         *p99 << c.waitP99Seconds / secondsPerHour;

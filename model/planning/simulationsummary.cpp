@@ -85,10 +85,17 @@ std::vector<SimulationFigure> simulationFigures(const SimulationResult &r)
                                + " lost by jobs placed under more leaves than they need"});
     if (!r.services.empty())
         figures.push_back({"service replica-hours served", percentText(r.serviceAttainment)});
+    long long neverStarted = 0;
+    for (const ClassResult &c : r.classes)
+        neverStarted += c.waitingAtEnd;
     figures.push_back({"jobs",
                        groupedCount(r.jobsSubmitted) + " submitted, "
                            + groupedCount(r.jobsCompleted) + " completed, "
-                           + groupedCount(r.jobsQueuedAtEnd) + " still queued"});
+                           + groupedCount(r.jobsQueuedAtEnd) + " still queued"
+                           + (neverStarted > 0 ? " (" + groupedCount(neverStarted)
+                                      + " never started: the waits marked ≥ count them at "
+                                        "their wait so far)"
+                                               : std::string())});
     return figures;
 }
 
@@ -120,9 +127,12 @@ std::vector<ClassWaitRow> classWaitRows(const SimulationResult &result,
             if (job.maxRunningGpus > 0)
                 runsIn += ", at most " + groupedCount(job.maxRunningGpus) + " GPUs";
         }
-        // A class none of whose jobs started has no waits to show.
+        // A class with no job started or waiting has no waits to show; one whose jobs still
+        // wait at the end has waits that are lower bounds.
         const auto wait = [&](double seconds) {
-            return c.started > 0 ? humanWait(seconds) : std::string("-");
+            if (c.started == 0 && c.waitingAtEnd == 0)
+                return std::string("-");
+            return (c.waitsAreLowerBounds() ? "≥ " : "") + humanWait(seconds);
         };
         rows.push_back({c.name, runsIn, groupedCount(c.submitted), groupedCount(c.started),
                         wait(c.meanWaitSeconds), wait(c.waitP50Seconds), wait(c.waitP95Seconds),

@@ -201,6 +201,8 @@ private:
     double slowdownOn(const Job &job, const Allocation &allocation) const;
     void addScatterLoss(const Job &job, double wallSeconds);
     SimulationResult results() const;
+    /** By class, how long each counted job that never started has waited at the horizon. */
+    std::vector<std::vector<double>> waitsOfJobsNeverStarted() const;
 
     const SchedulerCluster &m_cluster;
     const std::vector<JobClass> &m_classes;
@@ -914,6 +916,25 @@ SimulationResult Simulation::run(const std::function<void(double)> &progress,
     return results();
 }
 
+std::vector<std::vector<double>> Simulation::waitsOfJobsNeverStarted() const
+{
+    std::vector<std::vector<double>> waits(m_waits.size());
+    const auto add = [&](const QueueEntry &entry) {
+        const Job &job = m_jobs[entry.jobId];
+        // Requeued jobs (after a failure or a preemption) have had their wait counted; service
+        // replicas and the warm-up's jobs are not counted.
+        if (job.serviceIndex < 0 && job.firstStartSeconds < 0
+            && job.submitSeconds >= m_options.warmupSeconds)
+            waits[job.classIndex].push_back(m_now - job.submitSeconds);
+    };
+    for (const QueueEntry &entry : m_queue)
+        add(entry);
+    for (const auto &held : m_heldByClass)
+        for (const QueueEntry &entry : held)
+            add(entry);
+    return waits;
+}
+
 SimulationResult Simulation::results() const
 {
     SimulationResult r;
@@ -941,11 +962,14 @@ SimulationResult Simulation::results() const
     for (const auto &held : m_heldByClass)
         r.jobsQueuedAtEnd += static_cast<long long>(held.size());
     r.events = m_eventCount;
+    const std::vector<std::vector<double>> stillWaiting = waitsOfJobsNeverStarted();
     for (std::size_t c = 0; c < m_waits.size(); ++c) {
         ClassResult cr;
         cr.name = c < m_classes.size() ? m_classes[c].name : "trace";
-        const std::vector<double> &waits = m_waits[c];
-        cr.started = static_cast<long long>(waits.size());
+        cr.started = static_cast<long long>(m_waits[c].size());
+        cr.waitingAtEnd = static_cast<long long>(stillWaiting[c].size());
+        std::vector<double> waits = m_waits[c];
+        waits.insert(waits.end(), stillWaiting[c].begin(), stillWaiting[c].end());
         double sum = 0;
         for (double w : waits)
             sum += w;

@@ -140,6 +140,12 @@ struct ClassResult
     std::string name;
     long long submitted = 0; ///< counted jobs (after the warm-up)
     long long started = 0; ///< of those, started before the horizon
+    /** Counted jobs still waiting for their first start at the horizon. Their wait so far is in
+     * the wait figures below, which are then lower bounds (a class that starves shows the days
+     * its jobs have waited, not the 0 s of the few that got in). */
+    long long waitingAtEnd = 0;
+    bool waitsAreLowerBounds() const { return waitingAtEnd > 0; }
+    /** Waits of the started jobs and, so far, of those still waiting. */
     double meanWaitSeconds = 0;
     double waitP50Seconds = 0;
     double waitP95Seconds = 0;

@@ -127,6 +127,41 @@ private slots:
         QVERIFY(closeRelative(easy.fragmentation, 8 * 5 / 1280.0));
     }
 
+    void jobsStillWaitingAtTheEndCountInTheWaits()
+    {
+        // The four jobs of easyBackfillByHand, stopped at 8 h: A started at once and C was
+        // backfilled at once; B (in since 1 h, behind A's 10 h) and D (in since 3 h) never
+        // started. Their waits so far, 8 - 1 = 7 h and 8 - 3 = 5 h, are their classes' waits,
+        // marked as lower bounds; before, B and D showed no wait at all ("-", a mean of 0 s).
+        SimulationOptions options;
+        options.horizonSeconds = 8 * hour;
+        const SimulationResult r
+            = simulateScheduler(servers(4, 8, 4), fourClasses(), fourJobs(), options);
+        QCOMPARE(r.classes[0].waitingAtEnd, 0LL);
+        QVERIFY(!r.classes[0].waitsAreLowerBounds());
+        QCOMPARE(r.classes[0].meanWaitSeconds, 0.0);
+        QCOMPARE(r.classes[1].started, 0LL);
+        QCOMPARE(r.classes[1].waitingAtEnd, 1LL);
+        QVERIFY(r.classes[1].waitsAreLowerBounds());
+        QCOMPARE(r.classes[1].meanWaitSeconds, 7 * hour);
+        QCOMPARE(r.classes[1].waitP99Seconds, 7 * hour);
+        QCOMPARE(r.classes[3].meanWaitSeconds, 5 * hour);
+        QCOMPARE(r.jobsQueuedAtEnd, 2LL);
+        PortfolioPlan portfolio;
+        portfolio.classes = fourClasses();
+        const std::vector<ClassWaitRow> rows = classWaitRows(r, portfolio);
+        QCOMPARE(rows[0].meanWait, std::string("0 s"));
+        QCOMPARE(rows[1].started, std::string("0"));
+        QCOMPARE(rows[1].meanWait, std::string("≥ 7.0 h"));
+        QCOMPARE(rows[3].waitP50, std::string("≥ 5.0 h"));
+        const std::vector<SimulationFigure> figures = simulationFigures(r);
+        QVERIFY(std::any_of(figures.begin(), figures.end(), [](const SimulationFigure &f) {
+            return f.figure == "jobs"
+                && f.value.find("2 still queued (2 never started: the waits marked ≥")
+                != std::string::npos;
+        }));
+    }
+
     void kueueBestEffortAdmitsWhatFitsByHand()
     {
         // The four jobs of easyBackfillByHand under Kueue's BestEffortFIFO: no reservation for
