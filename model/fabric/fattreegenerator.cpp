@@ -274,7 +274,9 @@ std::string ratioText(double down, double up)
 
 int upPortsForOversubscription(int radix, double oversubscription)
 {
-    return static_cast<int>(std::floor(radix / (oversubscription + 1.0) + 1e-9));
+    // The fewest up ports whose down:up ratio is at most the one asked for: radix 64 at 2:1
+    // takes 22 up (42:22, 1.91:1), where 21 (43:21, 2.05:1) would oversubscribe more than asked.
+    return static_cast<int>(std::ceil(radix / (oversubscription + 1.0) - 1e-9));
 }
 
 namespace {
@@ -384,8 +386,8 @@ int withFewestSwitches(const std::vector<int> &candidates, SwitchesOf switchesOf
 
 /**
  * A leaf's up ports for `p.endpoints` at its oversubscription: of the splits of the radix whose
- * down:up ratio is at most the one asked for (from `fewest` up ports, the floor of radix / (r + 1),
- * rounded up where that ratio would exceed it), the one that needs the fewest switches, and the
+ * down:up ratio is at most the one asked for (from `fewest` up ports, upPortsForOversubscription),
+ * the one that needs the fewest switches, and the
  * fewest up ports among equals. Spines take the same number of links from every leaf, so their
  * count is a divisor of the up ports (shapeFor): 25 up ports of a radix-64 leaf at 1.5:1 take 25
  * spines of 27 used ports, where 26 take 13 with two links from each leaf (40 switches against
@@ -393,8 +395,6 @@ int withFewestSwitches(const std::vector<int> &candidates, SwitchesOf switchesOf
  */
 int leafUpPortsWithFewestSwitches(const FatTreeParameters &p, int fewest)
 {
-    if (p.radix - fewest > p.leafOversubscription * fewest + 1e-9)
-        ++fewest;
     std::vector<int> upPorts;
     for (int up = fewest; up <= std::max(fewest, p.radix / 2); ++up)
         upPorts.push_back(up);

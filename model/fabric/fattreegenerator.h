@@ -77,7 +77,8 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &parameters);
 FabricHardwareCount fabricHardwareCount(const FatTreeParameters &parameters);
 FabricHardwareCount fabricHardwareCount(const RailFatTreeParameters &parameters);
 
-/** Up ports a switch of `radix` gets at `oversubscription` down:up: floor(k / (r + 1)). */
+/** Up ports a switch of `radix` gets at `oversubscription` down:up: the fewest whose ratio is
+ * at most the one asked for, ceil(k / (r + 1)). */
 int upPortsForOversubscription(int radix, double oversubscription);
 
 /**

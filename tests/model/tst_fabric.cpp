@@ -384,6 +384,27 @@ private slots:
         QVERIFY(closeRelative(spine.bisectionRatio, 0.5));
     }
 
+    void spinesAreNeverMoreOversubscribedThanAsked()
+    {
+        // Radix 64, three tiers, spines at 2:1: 64 / 3 = 21.3 up ports. 21 up would leave 43
+        // down, 2.05:1, more than asked; 22 up, 42 down, is 1.91:1. Leaves at 1:1 (32 + 32), so a
+        // pod is 42 leaves of 32 hosts under 32 spines of 22 core links: 704 links for 1,344
+        // hosts, a bisection of 704 / 1,344 = 0.524 (it was 21 / 43 = 0.488 below the 0.5
+        // asked for), and 64 pods hold 64 x 42 x 32 = 86,016 hosts.
+        FatTreeParameters p;
+        p.radix = 64;
+        p.tiers = 3;
+        p.spineOversubscription = 2.0;
+        QCOMPARE(upPortsForOversubscription(64, 2.0), 22);
+        const FabricMetrics spine = analyse(generateFatTree(p));
+        QCOMPARE(spine.endpoints, 86016);
+        QVERIFY2(closeRelative(spine.bisectionRatio, 704.0 / 1344.0),
+                 QByteArray::number(spine.bisectionRatio).constData());
+        // A ratio the radix divides exactly keeps its split: 3:1 on radix 64 is 16 up, 48 down.
+        QCOMPARE(upPortsForOversubscription(64, 3.0), 16);
+        QCOMPARE(upPortsForOversubscription(64, 1.0), 32);
+    }
+
     void oversubscribedLeavesNeedFewerSwitches()
     {
         // 1,024 endpoints on radix-64 switches. Non-blocking: 32 down and 32 up, 32 leaves and
