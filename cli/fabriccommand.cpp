@@ -3,6 +3,7 @@
 #include "table.h"
 #include "worstfailurereport.h"
 
+#include "model/core/humantext.h"
 #include "model/core/units.h"
 #include "model/fabric/fabricanalysis.h"
 #include "model/fabric/fabriccollective.h"
@@ -41,17 +42,20 @@ std::string renderMetrics(const model::FabricMetrics &m, const model::RingRate &
 {
     Table table({"figure", "value"});
     table.addRow({"fabric", m.description});
-    table.addRow({"endpoints", std::to_string(m.endpoints)});
+    // Counts grouped by thousands, as everywhere people read them: 20,000 endpoints, not 20000.
+    const auto count = [](long long value) {
+        return model::groupedCount(value);
+    };
+    table.addRow({"endpoints", count(m.endpoints)});
     std::string tiers;
-    for (const auto &[tier, count] : m.switchesPerTier)
-        tiers += (tiers.empty() ? "" : ", ") + std::to_string(count) + " "
+    for (const auto &[tier, tierCount] : m.switchesPerTier)
+        tiers += (tiers.empty() ? "" : ", ") + count(tierCount) + " "
             + (tier == 0 ? std::string("endpoint") : model::fabricTierName(tier));
-    table.addRow(
-        {"switches", std::to_string(m.switches) + (tiers.empty() ? "" : " (" + tiers + ")")});
+    table.addRow({"switches", count(m.switches) + (tiers.empty() ? "" : " (" + tiers + ")")});
     table.addRow({"cables",
-                  std::to_string(m.links) + " (" + std::to_string(m.copperCables) + " copper, "
-                      + std::to_string(m.opticalCables) + " optical, "
-                      + std::to_string(m.transceivers) + " transceivers)"});
+                  count(m.links) + " (" + count(m.copperCables) + " copper, "
+                      + count(m.opticalCables) + " optical, " + count(m.transceivers)
+                      + " transceivers)"});
     table.addRow({"diameter",
                   std::to_string(m.diameter) + " links endpoint to endpoint, "
                       + std::to_string(m.switchDiameter) + " between switches"});
