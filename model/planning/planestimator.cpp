@@ -80,6 +80,11 @@ PlanEstimate runEstimate(const Plan &plan, const Catalog &catalog, const std::at
         estimateTraining(build, cancel);
     else if (plan.workloadType == WorkloadType::Inference && build.firstGroup)
         estimateInference(build);
+    else if (plan.workloadType != WorkloadType::None)
+        // A workload and no servers to run it on: said, not left out without a word.
+        result.workloadNote = std::string("the ")
+            + (plan.workloadType == WorkloadType::Training ? "training" : "inference")
+            + " workload is estimated once the plan has servers";
     return result;
 }
 

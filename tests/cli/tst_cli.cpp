@@ -1004,6 +1004,17 @@ private slots:
         const Result r = run({"plan", "estimate", path});
         QCOMPARE(r.status, 0);
         QVERIFY2(r.out.contains("none: the plan has no servers yet"), r.out.constData());
+        // With a training workload and still no servers, the estimate said nothing of it.
+        const QString withWorkload = m_dir.filePath(QStringLiteral("empty-plan-training.json"));
+        QVERIFY(writeText(withWorkload,
+                          R"({"format": "clusterplanner-plan", "version": 1, "name": "new",
+                              "nodes": [], "workload": {"type": "training",
+                              "model": "llama-3-8b", "seq_len": 8192, "global_batch": 512}})"));
+        const Result training = run({"plan", "estimate", withWorkload});
+        QCOMPARE(training.status, 0);
+        QVERIFY2(training.out.contains(
+                     "note: the training workload is estimated once the plan has servers"),
+                 training.out.constData());
     }
 
     void fabricSaysWhatItsOptionsDo()
