@@ -204,8 +204,8 @@ std::string planRunText(const model::PlanEstimate &e)
                       model::lowGoodputText(r))
                                 : "0%: the run never finishes: " + model::runNeverFinishesText(r)});
     // Checkpoints that stop training longer than storage worth its price would.
-    if (!e.trainingRun.storageLimitText.empty())
-        table.addRow({"storage", e.trainingRun.storageLimitText});
+    if (!e.trainingRun.checkpointStorageNote.empty())
+        table.addRow({"storage", e.trainingRun.checkpointStorageNote});
     // What the data loader needs of storage, network and CPUs, and the GPUs' wait for it.
     if (e.trainingRun.dataPath.present)
         addDataPathRows(table, e.trainingRun.dataPath);

@@ -170,17 +170,21 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                   format("%.2f interruptions per day", r.interruptionsPerDay) + ", job MTBF "
                       + model::humanWait(r.mtbfSeconds)});
     if (r.checkpointsWritable)
-        table.addRow({"checkpoint",
-                      model::humanBytes(run.checkpointBytes) + ", write "
-                          + model::humanDuration(r.checkpointWriteSeconds) + " (restore "
-                          + model::humanDuration(r.checkpointReadSeconds) + ") to "
-                          + setup.storage.name
-                          + (r.asyncCheckpoints ? format(" in the background after a %.2f s copy",
-                                                         r.checkpointBlockedSeconds)
-                                     + format(" to host memory (%.0f GB per node)",
-                                              run.checkpointHostBytesPerNode / units::giga)
-                                                : std::string())
-                          + format(", every %.0f min (Daly)", r.checkpointIntervalSeconds / 60)});
+        table.addRow(
+            {"checkpoint",
+             model::humanBytes(run.checkpointBytes) + ", write "
+                 + model::humanDuration(r.checkpointWriteSeconds) + " (restore "
+                 + model::humanDuration(r.checkpointReadSeconds) + ") to "
+                 + (setup.storageSystems > 1 ? model::groupedCount(setup.storageSystems) + " x "
+                                             : std::string())
+                 + setup.storage.name
+                 + (r.asyncCheckpoints ? format(" in the background after a %.2f s copy",
+                                                r.checkpointBlockedSeconds)
+                            + format(" to host memory (%.0f GB per node)",
+                                     run.checkpointHostBytesPerNode / units::giga)
+                                       : std::string())
+                 + ", every " + model::humanWait(r.checkpointIntervalSeconds) + " ("
+                 + r.intervalRule + ")"});
     else
         table.addRow({"checkpoint",
                       model::humanBytes(run.checkpointBytes)
@@ -200,9 +204,8 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
              : std::string("none: without checkpoints the run practically "
                            "never finishes")});
     table.addRow({"data feed",
-                  model::humanBytes(run.dataFeedBytesPerSecond) + "/s"
-                      + format(" of %.0f GB/s storage read",
-                               setup.storage.readBytesPerSecond / units::giga)});
+                  model::humanBytes(run.dataFeedBytesPerSecond) + "/s" + " of "
+                      + model::humanBytes(setup.storage.readBytesPerSecond) + "/s storage read"});
     if (run.dataPath.present)
         addDataPathRows(table, run.dataPath);
     table.addRow(

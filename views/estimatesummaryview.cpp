@@ -232,9 +232,9 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
                            QString::fromStdString(model::starvingStagesText(path.worsePhase())),
                            QString::fromStdString(path.advice));
         // Nor of checkpoints that stop it for longer than storage worth buying would.
-        if (e.hasTrainingRun && !e.trainingRun.storageLimitText.empty())
+        if (e.hasTrainingRun && e.trainingRun.checkpointStorage.storageLimitsGoodput())
             text += QLatin1Char(' ')
-                + tr("Storage: %1.").arg(sentence(e.trainingRun.storageLimitText));
+                + tr("Storage: %1.").arg(sentence(e.trainingRun.checkpointStorageNote));
         m_diagnosis->setText(text);
         m_stepBar->setBreakdown(e.training.best.breakdown);
         m_stepBar->show();
@@ -690,19 +690,20 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
     if (r.checkpointsWritable && r.asyncCheckpoints)
         addRow(section, tr("Checkpoints"),
                tr("%1, copied to host memory in %2 s (%3 per node), written in %4 s in the "
-                  "background, %5 s to restore, every %6 min")
+                  "background, %5 s to restore, every %6 (%7)")
                    .arg(human(model::humanBytes(run.checkpointBytes)),
                         number(r.checkpointBlockedSeconds, 2),
                         human(model::humanBytes(run.checkpointHostBytesPerNode)),
                         number(r.checkpointWriteSeconds, 0), number(r.checkpointReadSeconds, 0),
-                        number(r.checkpointIntervalSeconds / 60, 0)));
+                        human(model::humanWait(r.checkpointIntervalSeconds)),
+                        QString::fromStdString(r.intervalRule)));
     else if (r.checkpointsWritable)
         addRow(section, tr("Checkpoints"),
-               tr("%1, %2 s to write (all nodes at once), %3 s to restore, every %4 min "
-                  "(Daly)")
+               tr("%1, %2 s to write (all nodes at once), %3 s to restore, every %4 (%5)")
                    .arg(human(model::humanBytes(run.checkpointBytes)),
                         number(r.checkpointWriteSeconds, 0), number(r.checkpointReadSeconds, 0),
-                        number(r.checkpointIntervalSeconds / 60, 0)));
+                        human(model::humanWait(r.checkpointIntervalSeconds)),
+                        QString::fromStdString(r.intervalRule)));
     else
         addRow(section, tr("Checkpoints"),
                tr("%1 cannot be written: no storage on the fabric, so every "

@@ -17,6 +17,7 @@
 #include "model/inference/servingfloor.h"
 #include "model/plan/plansources.h"
 #include "model/plan/scenarios.h"
+#include "model/planning/planfabric.h"
 #include "model/planning/planworstfailure.h"
 #include "model/planning/portfoliosimulation.h"
 #include "model/planning/simulationsummary.h"
@@ -624,6 +625,29 @@ void writeDataHallPage(ReportLayout &page, const PlanReportInput &input)
  * The fabric page: the drawing (links coloured by the training layout's load), the switch tiers
  * and cables, and the worst single switch failure, searched here on the writer's thread.
  */
+/** What the counts do not say: the bisection (is a 2:1 fabric half of a non-blocking one?) and
+ * the hops between endpoints, from a max flow on the generated graph (analysePlanFabric). */
+void writeFabricMetrics(ReportLayout &page, const model::Plan &documentPlan,
+                        const model::Catalog &catalog)
+{
+    std::optional<model::FabricMetrics> metrics;
+    try {
+        metrics = model::analysePlanFabric(model::scenarioPlan(documentPlan, -1, nullptr), catalog);
+    } catch (const std::exception &) {
+        return; // the estimate's fabric error says why; the page shows it with the counts
+    }
+    if (!metrics || metrics->endpoints < 2)
+        return;
+    const QList<QStringList> rows
+        = {{QObject::tr("Bisection"), QString::fromStdString(model::bisectionText(*metrics))},
+           {QObject::tr("Hops between endpoints"),
+            QObject::tr("at most %1 links, %2 on average")
+                .arg(metrics->diameter)
+                .arg(QLocale().toString(metrics->averageHops, 'f', 2))}};
+    page.space(6);
+    page.table({QObject::tr("Fabric figure"), QObject::tr("Value")}, rows, {3, 4}, {});
+}
+
 void writeFabricPage(ReportLayout &page, const model::Plan &documentPlan,
                      const model::Catalog &catalog, const PlanReportInput &input,
                      const model::PlanEstimate *estimate)
@@ -647,6 +671,7 @@ void writeFabricPage(ReportLayout &page, const model::Plan &documentPlan,
         row(QObject::tr("Transceivers"), f.optics);
         page.space(8);
         page.table({QObject::tr("Fabric part"), QObject::tr("Count")}, rows, {3, 1}, {1});
+        writeFabricMetrics(page, documentPlan, catalog);
     }
     const model::WorstFailure worst
         = model::planWorstFailure(model::scenarioPlan(documentPlan, -1, nullptr), catalog);

@@ -2,6 +2,8 @@
 #include "model/fabric/fabricanalysis.h"
 
 #include "model/catalog/catalogitems.h"
+#include "model/core/humantext.h"
+#include "model/core/units.h"
 
 // GCC 12 reports maybe-uninitialized inside Boost's edge iterators when it inlines the max-flow
 // solver (boost::optional in adj_list_edge_iterator); the code is correct, the warning is noise.
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -250,6 +253,14 @@ double maxFlowBetweenHalves(const FabricGraph &graph, const Liveness &alive,
 }
 
 } // namespace
+
+std::string bisectionText(const FabricMetrics &metrics)
+{
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.2f", metrics.bisectionRatio);
+    return threeDigits(metrics.bisectionBytesPerSecond * units::bitsPerByte / units::tera)
+        + " Tb/s per direction, " + ratio + " of what half the endpoints inject";
+}
 
 FabricHardware fabricHardware(const SwitchSpec &sw, const NicSpec &nic, int radix)
 {

@@ -111,6 +111,10 @@ FabricMetrics countFabric(const FabricGraph &graph, const FabricHardware &hardwa
 FabricMetrics analyseFabric(const FabricGraph &graph, const FabricHardware &hardware,
                             const FabricFailures &failures = {});
 
+/** The bisection as an architect reads it: "205 Tb/s per direction, 1.00 of what half the
+ * endpoints inject" (0.50 for a fabric oversubscribed 2:1 at its leaves). */
+std::string bisectionText(const FabricMetrics &metrics);
+
 /** Id of the first link joining the vertices labelled `a` and `b`, for failure what-ifs. */
 std::size_t findLink(const FabricGraph &graph, const std::string &a, const std::string &b);
 /**

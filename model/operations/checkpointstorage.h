@@ -20,14 +20,19 @@ struct CheckpointStorageInputs
     /** The fewest systems the run can have: those that hold its data and checkpoints and feed
      * its loader (sizeStorage). */
     long long fewestSystems = 1;
-    /** The nodes' paths to storage together: no count of systems writes or reads faster. */
-    double clientPathBytesPerSecond = 0;
+    /** Every node writes its shard of a checkpoint at once over its own path to storage: its
+     * network, and at most what it reads from each system it mounts (an NFS mount's 1.28 GB/s;
+     * 0: no such limit), so a node's path is min(network, systems x per-system limit). */
+    double nodes = 0;
+    double nodeNetworkBytesPerSecond = 0;
+    double systemClientBytesPerSecond = 0;
     /** One system's write and read rates (the storage's, divided by `systems`). */
     double systemWriteBytesPerSecond = 0;
     double systemReadBytesPerSecond = 0;
-    /** The cluster's cost per second with the storage it has: amortised capital and energy. */
+    /** The cluster's cost per second without its storage: amortised capital and energy, or the
+     * cloud's GPU-hour price. */
     double clusterUsdPerSecond = 0;
-    /** One more system's cost per second: its price over the hardware's life and its power. */
+    /** One system's cost per second: its price over the hardware's life and its power. */
     double systemUsdPerSecond = 0;
 };
 
@@ -41,6 +46,11 @@ struct CheckpointStorageSizing
     long long systemsNow = 0; ///< the run's own count
     double goodputNow = 0; ///< the run's goodput with its own count
     double goodput = 0; ///< the run's goodput with `systems`
+    /** The checkpoint's write (drain, when asynchronous) with the run's count and with the sized
+     * count. */
+    double writeSecondsNow = 0;
+    double writeSecondsSized = 0;
+    bool asynchronous = false; ///< written in the background after a copy to host memory
     /**
      * The run's storage limits its goodput: more systems would cost less per useful second and
      * shorten the wall time by 1% or more. A smaller saving is within the estimate's own error
@@ -77,7 +87,7 @@ double checkpointWallFraction(const ReliabilityEstimate &reliability);
 
 /**
  * The count of storage systems (like the run's, striped together) that minimises the cost per
- * useful second, (cluster + added systems' cost per second) / goodput: each system more shortens
+ * useful second, (cluster + systems' cost per second) / goodput: each system more shortens
  * the checkpoint write and the restore's read (until the nodes' own paths to storage are the
  * limit), and Daly's interval and the goodput follow (estimateReliability). The goodput rises
  * and flattens while the cost grows in a straight line, so the cost per useful second has one

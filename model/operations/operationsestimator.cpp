@@ -121,15 +121,24 @@ ReliabilityEstimate estimateReliability(const ReliabilityInputs &in)
     if (in.asyncCopySeconds) {
         r.asyncCheckpoints = true;
         r.checkpointBlockedSeconds = *in.asyncCopySeconds;
-        r.checkpointIntervalSeconds = asyncCheckpointIntervalSeconds(
-            r.checkpointBlockedSeconds, r.checkpointWriteSeconds, r.mtbfSeconds);
+        const double daly = checkpointIntervalSeconds(r.checkpointBlockedSeconds, r.mtbfSeconds);
+        r.checkpointIntervalSeconds
+            = std::max(asyncCheckpointIntervalSeconds(r.checkpointBlockedSeconds,
+                                                      r.checkpointWriteSeconds, r.mtbfSeconds),
+                       in.minimumIntervalSeconds);
+        r.intervalRule = r.checkpointIntervalSeconds > std::max(daly, r.checkpointWriteSeconds)
+            ? "one a step"
+            : r.checkpointWriteSeconds > daly ? "the drain"
+                                              : "Daly";
         r.goodput = checkpointGoodput(r.checkpointBlockedSeconds, r.checkpointIntervalSeconds,
                                       r.restartSeconds + r.checkpointWriteSeconds, r.mtbfSeconds);
         return r;
     }
     r.checkpointBlockedSeconds = r.checkpointWriteSeconds;
-    r.checkpointIntervalSeconds
-        = checkpointIntervalSeconds(r.checkpointWriteSeconds, r.mtbfSeconds);
+    const double daly = checkpointIntervalSeconds(r.checkpointWriteSeconds, r.mtbfSeconds);
+    r.checkpointIntervalSeconds = std::max(daly, in.minimumIntervalSeconds);
+    if (r.checkpointIntervalSeconds > daly)
+        r.intervalRule = "one a step";
     r.goodput = checkpointGoodput(r.checkpointWriteSeconds, r.checkpointIntervalSeconds,
                                   r.restartSeconds, r.mtbfSeconds);
     return r;

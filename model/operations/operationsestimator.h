@@ -74,6 +74,9 @@ struct ReliabilityInputs
      * step waits for the whole write.
      */
     std::optional<double> asyncCopySeconds;
+    /** A checkpoint is taken between optimizer steps, so never more often than one a step:
+     * Daly's interval is at least this (the step time; 0: no such floor). */
+    double minimumIntervalSeconds = 0;
 };
 
 struct ReliabilityEstimate
@@ -83,6 +86,9 @@ struct ReliabilityEstimate
     double checkpointWriteSeconds = 0;
     double checkpointReadSeconds = 0;
     double checkpointIntervalSeconds = 0; ///< Daly's optimum (checkpointIntervalSeconds)
+    /** What set the interval: "Daly" (the optimum), "the drain" (asynchronous: the next copy
+     * waits for the last write) or "one a step" (Daly's optimum is shorter than a step). */
+    std::string intervalRule = "Daly";
     /** Training stopped per checkpoint: the write (synchronous) or the copy to host memory. */
     double checkpointBlockedSeconds = 0;
     bool asyncCheckpoints = false;

@@ -139,6 +139,8 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
         const StoragePlan &item = plan.storage[i];
         if (build.hasFabric && !item.onFabric)
             continue; // the servers cannot reach it
+        if (setup.storageSystems > 0 && setup.storage.id != resolved.storage[i].id)
+            setup.storageKindsMixed = true;
         addStorageSystems(setup.storage, resolved.storage[i], item.count * buildings);
         setup.storageSystems += item.count * buildings;
     }

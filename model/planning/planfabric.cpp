@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/planning/planfabric.h"
 
+#include "model/planning/planfabricfailures.h"
+
 #include "model/catalog/catalog.h"
 #include "model/catalog/catalogparser.h"
 #include "model/core/humantext.h"
@@ -131,6 +133,15 @@ FabricGraph generatePlanFabric(const PlanFabric &fabric)
         reason += ": raise the groups, routers per group (a) or endpoints per router (p), or"
                   " leave them derived";
     throw FabricParameterError(reason);
+}
+
+std::optional<FabricMetrics> analysePlanFabric(const Plan &plan, const Catalog &catalog)
+{
+    const std::optional<PlanFabric> fabric = planFabric(plan, catalog);
+    if (!fabric)
+        return std::nullopt;
+    const FabricGraph graph = generatePlanFabric(*fabric);
+    return analyseFabric(graph, {}, planFabricFailures(plan, graph));
 }
 
 std::string planFabricProblem(const Plan &plan, const Catalog &catalog)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "model/fabric/fabricanalysis.h"
 #include "model/fabric/fabricdesign.h"
 #include "model/fabric/fabricgraph.h"
 
@@ -41,6 +42,14 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog);
  * size that would work, so that no caller counts an unbuildable fabric as zero switches.
  */
 FabricGraph generatePlanFabric(const PlanFabric &fabric);
+
+/**
+ * analyseFabric of the plan's generated fabric with the switches and links the plan marks
+ * failed taken out: hop counts and the bisection, which the estimate's counts leave out (a max
+ * flow: about a second at the fabric size limit, so for reports, not every edit). Empty when the
+ * plan has no fabric; throws FabricParameterError when it cannot be built.
+ */
+std::optional<FabricMetrics> analysePlanFabric(const Plan &plan, const Catalog &catalog);
 
 /**
  * Why the plan's fabric cannot be built, found from a fat-tree's or rail fabric's layout without

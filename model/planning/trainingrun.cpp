@@ -21,13 +21,18 @@ namespace {
  * (storage on the fabric) divided by the fabric's oversubscription, capped by what one client of
  * the storage reads.
  */
+double nodeStorageNetworkBytesPerSecond(const ClusterDescription &cluster,
+                                        const TrainingRunSetup &setup)
+{
+    return setup.node.storageNetworkBytesPerSecond > 0 ? setup.node.storageNetworkBytesPerSecond
+                                                       : std::max(1, cluster.nicsPerNode)
+            * cluster.nicBytesPerSecond / std::max(1.0, cluster.oversubscription);
+}
+
 double nodeStoragePathBytesPerSecond(const ClusterDescription &cluster,
                                      const TrainingRunSetup &setup)
 {
-    const double network = setup.node.storageNetworkBytesPerSecond > 0
-        ? setup.node.storageNetworkBytesPerSecond
-        : std::max(1, cluster.nicsPerNode) * cluster.nicBytesPerSecond
-            / std::max(1.0, cluster.oversubscription);
+    const double network = nodeStorageNetworkBytesPerSecond(cluster, setup);
     return setup.storage.clientBytesPerSecond > 0
         ? std::min(network, setup.storage.clientBytesPerSecond)
         : network;
@@ -182,7 +187,7 @@ double clientPathBytesPerSecond(const TrainingRunEstimate &run, const ClusterDes
  * Returns the inputs, which sizeCheckpointStorage varies. */
 ReliabilityInputs estimateRunReliability(TrainingRunEstimate &run,
                                          const ClusterDescription &cluster,
-                                         const TrainingRunSetup &setup)
+                                         const TrainingRunSetup &setup, double stepSeconds)
 {
     ReliabilityInputs r;
     r.parts = {{"GPUs", cluster.gpus, cluster.gpu.mtbfHours},
@@ -199,6 +204,7 @@ ReliabilityInputs estimateRunReliability(TrainingRunEstimate &run,
     r.nodeReplacementSeconds = setup.nodeReplacementSeconds;
     r.nodes = static_cast<double>(run.nodes);
     r.runSeconds = run.trainingSecondsWithStall;
+    r.minimumIntervalSeconds = stepSeconds;
     if (setup.asyncCheckpoints)
         r.asyncCopySeconds = asyncCopySeconds(run, cluster, setup);
     run.reliability = estimateReliability(r);
@@ -225,26 +231,41 @@ void sizeStorageForCheckpoints(TrainingRunEstimate &run, const ClusterDescriptio
     in.reliability = reliability;
     in.systems = std::max(1, setup.storageSystems);
     in.fewestSystems = run.storageSystemsNeeded;
-    in.clientPathBytesPerSecond = clientPathBytesPerSecond(run, cluster, setup);
+    in.nodes = static_cast<double>(run.nodes);
+    in.nodeNetworkBytesPerSecond = nodeStorageNetworkBytesPerSecond(cluster, setup);
+    in.systemClientBytesPerSecond = setup.storage.clientBytesPerSecond / systems;
     in.systemWriteBytesPerSecond = setup.storage.writeBytesPerSecond / systems;
     in.systemReadBytesPerSecond = setup.storage.readBytesPerSecond / systems;
-    in.clusterUsdPerSecond
-        = run.operations.costPerGpuHourUsd * cluster.gpus / units::secondsPerHour;
     in.systemUsdPerSecond
         = (lifetimeSeconds > 0 ? setup.storage.priceUsd / systems / lifetimeSeconds : 0.0)
         + setup.storage.powerWatts / systems * setup.facility.pue / units::kilo
             * setup.facility.electricityUsdPerKwh / units::secondsPerHour;
+    // The cluster without its storage: a cloud GPU-hour price has none in it; owned hardware's
+    // cost per GPU-hour amortises the run's own systems, taken out here (the sizing prices every
+    // system it counts, so its answer does not depend on how many the run has).
+    const double clusterUsdPerSecond
+        = run.operations.costPerGpuHourUsd * cluster.gpus / units::secondsPerHour;
+    in.clusterUsdPerSecond = setup.hourlyUsdPerGpu
+        ? clusterUsdPerSecond
+        : clusterUsdPerSecond - systems * in.systemUsdPerSecond;
     run.checkpointStorage = sizeCheckpointStorage(in);
     const CheckpointStorageSizing &sized = run.checkpointStorage;
-    if (!sized.storageLimitsGoodput())
+    if (!sized.storageLimitsGoodput() && !sized.fewerWouldDo())
         return;
     const ReliabilityEstimate &r = run.reliability;
-    run.storageLimitText = checkpointStorageText(sized) + " (" + humanBytes(run.checkpointBytes)
-        + " every " + humanWait(r.checkpointIntervalSeconds) + ", "
-        + (r.asyncCheckpoints ? "drained in " : "written in ")
-        + humanDuration(r.checkpointWriteSeconds) + " to " + groupedCount(sized.systemsNow) + " x "
-        + setup.storage.name + ")";
-    run.notes.push_back(run.storageLimitText);
+    // A plan may mix kinds: the sizing then counts more of the same mix.
+    const std::string storage = setup.storageKindsMixed
+        ? groupedCount(sized.systemsNow)
+            + " storage systems of several kinds (sized as more of "
+              "the same mix)"
+        : groupedCount(sized.systemsNow) + " x " + setup.storage.name;
+    // The text gives an asynchronous drain's time itself.
+    run.checkpointStorageNote = humanBytes(run.checkpointBytes) + " checkpoints every "
+        + humanWait(r.checkpointIntervalSeconds)
+        + (r.asyncCheckpoints ? std::string()
+                              : ", written in " + humanDuration(r.checkpointWriteSeconds))
+        + " to " + storage + ": " + checkpointStorageText(sized);
+    run.notes.push_back(run.checkpointStorageNote);
 }
 
 /** Power, energy and cost of the run at its utilisation and goodput (operationsestimator.h). */
@@ -286,7 +307,8 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
         : 0.0;
     run.checkpointBytes = 14.0 * TransformerShape::fromModel(model).totalParameters();
     estimateDataFeed(run, cluster, estimate, setup);
-    const ReliabilityInputs reliability = estimateRunReliability(run, cluster, setup);
+    const ReliabilityInputs reliability
+        = estimateRunReliability(run, cluster, setup, estimate.stepSeconds);
     estimateRunOperations(run, cluster, setup);
     sizeStorageForCheckpoints(run, cluster, setup, reliability);
     if (estimate.trainingSeconds <= 0)

@@ -44,6 +44,7 @@ struct TrainingRunSetup
     int sequenceTokens = 0; ///< the run's sequence length
     double trainingTokens = 0; ///< the run's token budget (0: the dataset's epochs)
     int storageSystems = 1; ///< systems `storage` sums
+    bool storageKindsMixed = false; ///< `storage` sums systems of more than one kind
     /** Checkpoints kept at once: the newest and the one before it, so that a failure while the
      * newest is written still leaves a whole one to restart from. */
     int retainedCheckpoints = 2;
@@ -96,9 +97,11 @@ struct TrainingRunEstimate
     /** Storage systems like the run's whose checkpoints cost least per useful second, and the
      * goodput with them (no sizing, systems 0, without checkpoints or prices). */
     CheckpointStorageSizing checkpointStorage;
-    /** Why storage limits the goodput and what count would not (empty when it does not): also
-     * among the notes, and said where the plan's bottleneck is read. */
-    std::string storageLimitText;
+    /** What the run's checkpoints cost and the storage count that would cost least, when that
+     * count differs from the run's in a way that matters (checkpointStorageText, with the
+     * checkpoint's size, interval and write): also among the notes, and, when storage limits
+     * the goodput, said where the plan's bottleneck is read. Empty otherwise. */
+    std::string checkpointStorageNote;
     std::vector<std::string> notes;
 };
 

@@ -130,6 +130,32 @@ private slots:
         QVERIFY(alone.hasTrainingRun);
     }
 
+    void theReportGetsTheFabricsBisection()
+    {
+        // The 1,024-GPU rail sample: 1,024 NDR 400 Gb/s NICs on a non-blocking two-tier rail
+        // fabric. Half the endpoints inject 512 x 400 Gb/s = 204.8 Tb/s, and every leaf has as
+        // many links up as down, so the bisection carries all of it: ratio 1. Endpoint to
+        // endpoint: NIC, leaf, spine, leaf, NIC, 4 links at most.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        const std::optional<FabricMetrics> full = analysePlanFabric(plan, shippedCatalog());
+        QVERIFY(full);
+        QVERIFY(cp::test::closeRelative(full->bisectionBytesPerSecond, 512 * 400e9 / 8));
+        QCOMPARE(full->diameter, 4);
+        QCOMPARE(bisectionText(*full),
+                 std::string("205 Tb/s per direction, 1.00 of what half the endpoints inject"));
+        // Leaves at 2:1: a rail leaf of radix 64 takes the NICs of the most servers whose up
+        // ports, half their count rounded up, still fit: 42 down and 21 up (43 would need 22,
+        // 65 ports), so the cut carries half of what the endpoints inject: 0.50.
+        plan.fabric.oversubscription = 2.0;
+        const std::optional<FabricMetrics> half = analysePlanFabric(plan, shippedCatalog());
+        QVERIFY(half);
+        QVERIFY2(std::abs(half->bisectionRatio - 0.5) < 1e-9,
+                 std::to_string(half->bisectionRatio).c_str());
+        // No fabric: nothing to analyse.
+        plan.fabric.topology = "none";
+        QVERIFY(!analysePlanFabric(plan, shippedCatalog()));
+    }
+
     void theRunCostsWhatTheBillOfMaterialsBuys()
     {
         // The run's capital is the plan's bill of materials and its spare servers (bought with
