@@ -88,7 +88,12 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
     nlohmann::json classes = nlohmann::json::array();
     for (std::size_t i = 0; i < r.classes.size(); ++i) {
         const model::ClassResult &c = r.classes[i];
-        waitP95[c.name] = c.waitP95Seconds / hour;
+        // A class with no job started or waiting has no waits: null, as the text's "-".
+        const bool hasWaits = c.started > 0 || c.waitingAtEnd > 0;
+        const auto hours = [hasWaits](double seconds) {
+            return hasWaits ? nlohmann::json(seconds / hour) : nlohmann::json(nullptr);
+        };
+        waitP95[c.name] = hours(c.waitP95Seconds);
         nlohmann::json row = {{"name", c.name},
                               {"submitted", c.submitted},
                               {"started", c.started},
@@ -96,10 +101,10 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
                               // waits, which are then lower bounds.
                               {"waiting_at_end", c.waitingAtEnd},
                               {"waits_are_lower_bounds", c.waitsAreLowerBounds()},
-                              {"mean_wait_h", c.meanWaitSeconds / hour},
-                              {"wait_p50_h", c.waitP50Seconds / hour},
-                              {"wait_p95_h", c.waitP95Seconds / hour},
-                              {"wait_p99_h", c.waitP99Seconds / hour},
+                              {"mean_wait_h", hours(c.meanWaitSeconds)},
+                              {"wait_p50_h", hours(c.waitP50Seconds)},
+                              {"wait_p95_h", hours(c.waitP95Seconds)},
+                              {"wait_p99_h", hours(c.waitP99Seconds)},
                               {"scattered_starts", c.scatteredStarts},
                               {"held_by_limit", c.heldByLimit}};
         if (i < simulation.classes.size()) {
@@ -124,17 +129,20 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
             {"leaf_down_up_ratio", simulation.cluster.leafDownUpRatio},
             {"server_mtbf_h", simulation.cluster.serverMtbfSeconds / hour},
             {"offered_load", r.offeredLoad},
+            {"arrived_load", r.arrivedLoad},
             {"utilisation", r.utilisation},
             {"useful_utilisation", r.usefulUtilisation},
             {"fragmentation", r.fragmentation},
             {"gpu_hours_lost_to_failures", r.gpuHoursLostToFailures},
             {"interruptions", r.interruptions},
+            {"replica_interruptions", r.replicaInterruptions},
             {"preemptions", r.preemptions},
             {"gpu_hours_lost_to_preemption", r.gpuHoursLostToPreemption},
             {"gpu_hours_lost_to_scatter", r.gpuHoursLostToScatter},
             {"jobs_submitted", r.jobsSubmitted},
             {"jobs_completed", r.jobsCompleted},
             {"jobs_queued_at_end", r.jobsQueuedAtEnd},
+            {"jobs_running_at_end", r.jobsRunningAtEnd},
             {"wait_p95_h", std::move(waitP95)},
             {"classes", std::move(classes)},
             // Replica-time served over asked for, all services; null without services.

@@ -22,6 +22,24 @@ namespace cp::model {
 
 namespace {
 
+/**
+ * Why `gpus` cannot be placed as asked: more than one server's and not a whole number of them.
+ * A job that spans servers takes them whole (ServerPool::place, as Slurm's exclusive multi-node
+ * jobs do), so 12 GPUs on servers of 8 would hold 16 and leave 4 idle that no figure counts.
+ * Empty when it can.
+ */
+std::string wholeServersProblem(const std::string &what, int gpus, int largestServer)
+{
+    if (largestServer <= 0 || gpus <= largestServer || gpus % largestServer == 0)
+        return {};
+    const int fewer = gpus / largestServer * largestServer;
+    return what + " needs " + std::to_string(gpus) + " GPUs, more than one server's "
+        + std::to_string(largestServer)
+        + " and not a whole number of servers: a job that spans "
+          "servers takes them whole, so ask for "
+        + std::to_string(fewer) + " or " + std::to_string(fewer + largestServer);
+}
+
 std::string joined(const std::vector<std::string> &names)
 {
     std::string text;
@@ -268,6 +286,9 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &givenPlan, const Catalog &
         const JobClass &job = plan.portfolio.classes[index];
         const std::string pointer = "/portfolio/classes/" + std::to_string(index);
         long long room = gpus;
+        int largestServer = 0;
+        for (int serverGpus : simulation.cluster.gpusPerServer)
+            largestServer = std::max(largestServer, serverGpus);
         std::string where = "the plan has ";
         if (!job.partition.empty()) {
             const auto group = std::find_if(
@@ -280,13 +301,24 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &givenPlan, const Catalog &
                 return simulation;
             }
             room = 0;
-            for (int server = group->firstServer; server < group->endServer; ++server)
-                room += simulation.cluster.gpusPerServer[static_cast<std::size_t>(server)];
+            largestServer = 0;
+            for (int server = group->firstServer; server < group->endServer; ++server) {
+                const int serverGpus
+                    = simulation.cluster.gpusPerServer[static_cast<std::size_t>(server)];
+                room += serverGpus;
+                largestServer = std::max(largestServer, serverGpus);
+            }
             where = "partition '" + job.partition + "' has ";
         }
         if (job.gpus > room) {
             simulation.error = "job class '" + job.name + "' needs " + std::to_string(job.gpus)
                 + " GPUs; " + where + std::to_string(room);
+            simulation.errorPointer = pointer + "/gpus";
+            return simulation;
+        }
+        simulation.error
+            = wholeServersProblem("job class '" + job.name + "'", job.gpus, largestServer);
+        if (!simulation.error.empty()) {
             simulation.errorPointer = pointer + "/gpus";
             return simulation;
         }
@@ -322,6 +354,15 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &givenPlan, const Catalog &
             simulation.error = "service '" + service.name + "' needs "
                 + std::to_string(service.gpusPerReplica) + " GPUs a replica; the plan has "
                 + std::to_string(gpus);
+            simulation.errorPointer
+                = "/portfolio/services/" + std::to_string(index) + "/gpus_per_replica";
+            return simulation;
+        }
+        const int largestServer = *std::max_element(simulation.cluster.gpusPerServer.begin(),
+                                                    simulation.cluster.gpusPerServer.end());
+        simulation.error = wholeServersProblem("service '" + service.name + "'",
+                                               service.gpusPerReplica, largestServer);
+        if (!simulation.error.empty()) {
             simulation.errorPointer
                 = "/portfolio/services/" + std::to_string(index) + "/gpus_per_replica";
             return simulation;

@@ -5,6 +5,7 @@
 #include "model/plan/plan.h"
 #include "model/planning/portfoliosimulation.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace cp::model {
@@ -57,11 +58,18 @@ std::vector<SimulationFigure> runtimeEstimateFigures(const PortfolioSimulation &
 std::vector<SimulationFigure> simulationFigures(const SimulationResult &r)
 {
     std::vector<SimulationFigure> figures;
-    figures.push_back({"offered load",
-                       percentText(r.offeredLoad) + " of the GPUs"
-                           + (r.offeredLoad > 1 ? " (more than the cluster: the queue grows "
-                                                  "without bound)"
-                                                : "")});
+    figures.push_back(
+        {"offered load",
+         percentText(r.offeredLoad)
+             + " of the GPUs"
+             // The run's arrivals are a random sample of the classes' rates: said
+             // when theirs differs visibly (a short run, a rare big class).
+             + (std::abs(r.arrivedLoad - r.offeredLoad) >= 0.02
+                    ? " in the long run; this run's arrivals brought " + percentText(r.arrivedLoad)
+                    : std::string())
+             + (r.offeredLoad > 1 ? " (more than the cluster: the queue grows "
+                                    "without bound)"
+                                  : "")});
     figures.push_back({"utilisation (allocated)", percentText(r.utilisation)});
     figures.push_back({"useful utilisation",
                        percentText(r.usefulUtilisation)
@@ -71,9 +79,14 @@ std::vector<SimulationFigure> simulationFigures(const SimulationResult &r)
                        percentText(r.fragmentation)
                            + " of GPU-time free but unusable by the first "
                              "queued job"});
-    figures.push_back({"failures",
-                       groupedCount(r.interruptions) + " jobs stopped by server failures, "
-                           + gpuHours(r.gpuHoursLostToFailures) + " lost"});
+    figures.push_back(
+        {"failures",
+         countOf(r.interruptions, "job", "jobs")
+             + (r.replicaInterruptions > 0 ? " and "
+                        + countOf(r.replicaInterruptions, "service replica", "service replicas")
+                                           : std::string())
+             + " stopped by server failures, " + gpuHours(r.gpuHoursLostToFailures)
+             + " of batch work and restarts lost"});
     if (r.preemptions > 0)
         figures.push_back({"preemptions",
                            groupedCount(r.preemptions)
@@ -91,7 +104,8 @@ std::vector<SimulationFigure> simulationFigures(const SimulationResult &r)
     figures.push_back({"jobs",
                        groupedCount(r.jobsSubmitted) + " submitted, "
                            + groupedCount(r.jobsCompleted) + " completed, "
-                           + groupedCount(r.jobsQueuedAtEnd) + " still queued"
+                           + groupedCount(r.jobsRunningAtEnd) + " running and "
+                           + groupedCount(r.jobsQueuedAtEnd) + " still queued at the end"
                            + (neverStarted > 0 ? " (" + groupedCount(neverStarted)
                                       + " never started: the waits marked ≥ count them at "
                                         "their wait so far)"

@@ -236,6 +236,7 @@ private:
     double m_fragmentedGpuSeconds = 0;
     double m_offeredGpuSeconds = 0;
     long long m_interruptions = 0;
+    long long m_replicaInterruptions = 0;
     long long m_preemptions = 0;
     double m_preemptedGpuSeconds = 0; ///< work lost by jobs stopped for services
     long long m_completed = 0;
@@ -678,8 +679,8 @@ void Simulation::fail()
     if (m_pool.isUp(server)) {
         const std::vector<int> stopped = m_jobsOnServer[server];
         for (int jobId : stopped) {
+            ++(m_jobs[jobId].serviceIndex >= 0 ? m_replicaInterruptions : m_interruptions);
             interrupt(jobId, m_lostGpuSeconds);
-            ++m_interruptions;
         }
         m_pool.setUp(server, false);
         m_events.push({m_now + m_cluster.repairSeconds, EventKind::Repair, server});
@@ -949,21 +950,43 @@ SimulationResult Simulation::results() const
         double serviceGpuSeconds = 0;
         for (std::size_t s = 0; s < m_services.size(); ++s)
             serviceGpuSeconds += m_serviceDemandedSeconds[s] * m_services[s].gpusPerReplica;
-        r.offeredLoad = (m_offeredGpuSeconds + serviceGpuSeconds) / capacity;
+        // The classes' long-run load, rate x GPUs x mean runtime: over a short horizon the
+        // few jobs that arrive would count their whole runtimes against hours of capacity
+        // (146% of a cluster that never queued a job). A trace has only its sample.
+        double classGpuSeconds = m_offeredGpuSeconds;
+        if (!m_classes.empty()) {
+            classGpuSeconds = 0;
+            for (const JobClass &job : m_classes)
+                classGpuSeconds
+                    += job.arrivalsPerSecond * job.gpus * job.meanRuntimeSeconds * m_now;
+        }
+        r.offeredLoad = (classGpuSeconds + serviceGpuSeconds) / capacity;
+        r.arrivedLoad = (m_offeredGpuSeconds + serviceGpuSeconds) / capacity;
     }
     r.gpuHoursLostToFailures = m_lostGpuSeconds / 3600.0;
     r.gpuHoursLostToPreemption = m_preemptedGpuSeconds / 3600.0;
     r.gpuHoursLostToScatter = m_scatterGpuSeconds / 3600.0;
     r.interruptions = m_interruptions;
+    r.replicaInterruptions = m_replicaInterruptions;
     r.preemptions = m_preemptions;
     r.jobsSubmitted = m_submitted;
     r.jobsCompleted = m_completed;
-    r.jobsQueuedAtEnd = static_cast<long long>(m_queue.size());
+    // Batch jobs only: service replicas waiting for room are not jobs a user submitted.
+    const auto isBatch = [&](const QueueEntry &entry) {
+        return m_jobs[entry.jobId].serviceIndex < 0;
+    };
+    r.jobsQueuedAtEnd = std::count_if(m_queue.begin(), m_queue.end(), isBatch);
     for (const auto &held : m_heldByClass)
-        r.jobsQueuedAtEnd += static_cast<long long>(held.size());
+        r.jobsQueuedAtEnd += std::count_if(held.begin(), held.end(), isBatch);
+    for (std::size_t jobId = 0; jobId < m_running.size(); ++jobId)
+        if (m_running[jobId].running && m_jobs[jobId].serviceIndex < 0)
+            ++r.jobsRunningAtEnd;
     r.events = m_eventCount;
     const std::vector<std::vector<double>> stillWaiting = waitsOfJobsNeverStarted();
-    for (std::size_t c = 0; c < m_waits.size(); ++c) {
+    // Without classes the one slot is the trace's; without a trace either (services alone)
+    // there is no class to report.
+    const std::size_t classCount = m_classes.empty() && m_trace.empty() ? 0 : m_waits.size();
+    for (std::size_t c = 0; c < classCount; ++c) {
         ClassResult cr;
         cr.name = c < m_classes.size() ? m_classes[c].name : "trace";
         cr.started = static_cast<long long>(m_waits[c].size());

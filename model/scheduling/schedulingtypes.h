@@ -184,13 +184,18 @@ struct SimulationResult
     double gpuHoursLostToPreemption = 0; ///< the same for jobs stopped for service replicas
     /** GPU-time scattered jobs ran beyond what they would have under the fewest leaves. */
     double gpuHoursLostToScatter = 0;
-    long long interruptions = 0; ///< jobs stopped by server failures
+    long long interruptions = 0; ///< batch jobs stopped by server failures
+    long long replicaInterruptions = 0; ///< service replicas stopped by server failures
     long long preemptions = 0; ///< batch jobs stopped to make room for service replicas
     long long jobsSubmitted = 0;
     long long jobsCompleted = 0;
-    long long jobsQueuedAtEnd = 0;
+    long long jobsQueuedAtEnd = 0; ///< batch jobs waiting (again, after a stop) at the end
+    long long jobsRunningAtEnd = 0; ///< batch jobs still running at the end
     /** Offered GPU-time per second over the GPUs: above 1 the queue grows without bound. */
     double offeredLoad = 0;
+    /** The GPU-time of the jobs that arrived in this run (their whole runtimes) and the
+     * services' asks, over the GPUs: the random sample's load, beside the long-run one. */
+    double arrivedLoad = 0;
     std::vector<ClassResult> classes;
     std::vector<ServiceResult> services;
     /** With SimulationOptions::recordJobs: the batch jobs that started, by submit time. */

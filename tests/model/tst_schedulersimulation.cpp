@@ -146,7 +146,10 @@ private slots:
         QCOMPARE(r.classes[1].meanWaitSeconds, 7 * hour);
         QCOMPARE(r.classes[1].waitP99Seconds, 7 * hour);
         QCOMPARE(r.classes[3].meanWaitSeconds, 5 * hour);
+        // At 8 h, C (2 to 6 h) has completed and A (0 to 10 h) still runs.
         QCOMPARE(r.jobsQueuedAtEnd, 2LL);
+        QCOMPARE(r.jobsRunningAtEnd, 1LL);
+        QCOMPARE(r.jobsCompleted, 1LL);
         PortfolioPlan portfolio;
         portfolio.classes = fourClasses();
         const std::vector<ClassWaitRow> rows = classWaitRows(r, portfolio);
@@ -157,9 +160,31 @@ private slots:
         const std::vector<SimulationFigure> figures = simulationFigures(r);
         QVERIFY(std::any_of(figures.begin(), figures.end(), [](const SimulationFigure &f) {
             return f.figure == "jobs"
-                && f.value.find("2 still queued (2 never started: the waits marked ≥")
+                && f.value.find("4 submitted, 1 completed, 1 running and 2 still queued at "
+                                "the end (2 never started: the waits marked ≥")
                 != std::string::npos;
         }));
+    }
+
+    void offeredLoadIsTheClassesLongRunLoad()
+    {
+        // One class of 8-GPU, one-hour jobs arriving once an hour on two servers of 8: 8 GPU-hours
+        // an hour for 16 GPUs, an offered load of 0.5 however short the run. Over half an hour
+        // the sample's first job alone brought 8 GPU-hours against 8 of capacity (100%, "the
+        // queue grows without bound").
+        std::vector<JobClass> classes(1);
+        classes[0].name = "hourly";
+        classes[0].gpus = 8;
+        classes[0].meanRuntimeSeconds = hour;
+        classes[0].runtimeCv = 0;
+        classes[0].arrivalsPerSecond = 1 / hour;
+        for (const double horizon : {0.5 * hour, 1000 * hour}) {
+            SimulationOptions options;
+            options.horizonSeconds = horizon;
+            const SimulationResult r
+                = simulateWorkload(servers(2, 8, 2), {classes, {}, {}}, options);
+            QVERIFY2(closeRelative(r.offeredLoad, 0.5), std::to_string(r.offeredLoad).c_str());
+        }
     }
 
     void kueueBestEffortAdmitsWhatFitsByHand()
@@ -416,6 +441,16 @@ private slots:
         tooBig.portfolio.classes.back().maxRunningGpus = 0;
         QCOMPARE(simulatePlanPortfolio(tooBig, catalog, {}).error,
                  std::string("job class 'interactive' needs 512 GPUs; partition 'dev' has 256"));
+        // A job of 12 GPUs on servers of 8 would hold two whole servers and leave 4 GPUs idle
+        // that neither utilisation nor fragmentation counted: refused, with the sizes that fit.
+        Plan twelve = plan;
+        twelve.portfolio.classes[1].gpus = 12;
+        const PortfolioSimulation uneven = simulatePlanPortfolio(twelve, catalog, {});
+        QCOMPARE(uneven.error,
+                 std::string("job class 'training' needs 12 GPUs, more than one server's 8 and "
+                             "not a whole number of servers: a job that spans servers takes "
+                             "them whole, so ask for 8 or 16"));
+        QCOMPARE(uneven.errorPointer, std::string("/portfolio/classes/1/gpus"));
     }
 
     void modelClassesTakeTheirRuntimeFromTheEstimator()
@@ -508,6 +543,14 @@ private slots:
         QVERIFY(closeRelative(r.services[0].demandedReplicaHours, 24));
         QVERIFY(closeRelative(r.services[0].servedReplicaHours, 20));
         QVERIFY(closeRelative(r.serviceAttainment, 20.0 / 24));
+        // The one batch job (the trace's) is a job; replicas waiting for room are not. The
+        // service alone has no job class to report, and nothing queued.
+        QCOMPARE(r.jobsQueuedAtEnd, 0LL);
+        const SimulationResult alone
+            = simulateWorkload(servers(2, 8, 2), {{}, {service}, {}}, options);
+        QVERIFY(alone.classes.empty());
+        QCOMPARE(alone.jobsSubmitted, 0LL);
+        QCOMPARE(alone.jobsQueuedAtEnd, 0LL);
         // As the summary writes it: 24 asked, 20 served, 5/6 = 83.3%.
         const std::vector<ServiceRow> rows = serviceRows(r);
         QCOMPARE(rows.size(), std::size_t(1));
