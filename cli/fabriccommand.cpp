@@ -189,6 +189,26 @@ int positiveOrDerived(const ParsedArguments &a, const char *option)
     return value.value_or(0);
 }
 
+/** Refuses a spine ratio the fabric has no tier for: the fewest tiers that hold the endpoints
+ * were two, where the spines have no uplinks (--tiers 3 builds the three it describes). */
+void requireSpineTier(const model::FabricGraph &graph, const model::FabricDesign &design,
+                      std::optional<double> spineOversubscription)
+{
+    if (!spineOversubscription || *spineOversubscription == 1.0)
+        return;
+    if (design.topology != model::FabricTopology::FatTree
+        && design.topology != model::FabricTopology::RailFatTree)
+        return;
+    const model::FabricMetrics counts = model::countFabric(graph, {});
+    const int tiers = counts.switchesPerTier.empty() ? 0 : counts.switchesPerTier.rbegin()->first;
+    if (tiers >= 3)
+        return;
+    throw UsageError("--spine-oversubscription changes nothing here: the "
+                     + model::groupedCount(static_cast<long long>(graph.endpoints().size()))
+                     + " endpoints fit two tiers, whose spines have no uplinks (give --tiers 3 "
+                       "for a three-tier fabric)");
+}
+
 /** The topology's parameters from the options; the generators check their real limits. */
 void setDesignParameters(model::FabricDesign &design, const ParsedArguments &a,
                          const model::SwitchSpec &sw, std::optional<int> endpoints,
@@ -202,6 +222,21 @@ void setDesignParameters(model::FabricDesign &design, const ParsedArguments &a,
         throw model::FabricParameterError("--spine-oversubscription needs 3 or more tiers, not "
                                           "--tiers "
                                           + std::to_string(*tiers));
+    // Uplink ratios describe a fat-tree's tiers: a Dragonfly or a torus has none, and one
+    // switch has no uplinks. Taken silently, they would describe a fabric that was not built.
+    const bool fatTree = design.topology == model::FabricTopology::FatTree
+        || design.topology == model::FabricTopology::RailFatTree;
+    for (const auto &[option, value] :
+         {std::pair {"oversubscription", oversubscription},
+          std::pair {"spine-oversubscription", spineOversubscription}}) {
+        if (value && !fatTree)
+            throw UsageError(std::string("--") + option
+                             + " applies to fat-tree and rail-fat-tree fabrics, not "
+                             + model::fabricTopologyName(design.topology));
+        if (value && tiers && *tiers == 1)
+            throw UsageError(std::string("--") + option
+                             + " changes nothing on --tiers 1: one switch has no uplinks");
+    }
     switch (design.topology) {
     case model::FabricTopology::FatTree: {
         auto &p = design.fatTree;
@@ -362,6 +397,7 @@ int runFabricCommand(CliContext &context, const std::vector<std::string> &args, 
         setDesignParameters(design, a, sw, endpoints, radix, tiers, oversubscription,
                             spineOversubscription);
         const model::FabricGraph graph = model::generateFabric(design);
+        requireSpineTier(graph, design, spineOversubscription);
         const model::FabricHardware hardware = model::fabricHardware(
             sw, nic, design.topology == model::FabricTopology::Torus ? 0 : graph.radix);
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -36,10 +37,12 @@ long long ceilDiv(long long a, long long b)
 
 void checkOversubscription(double ratio, const char *name)
 {
-    if (!(ratio >= 1.0) || ratio > 64.0)
+    if (!(ratio >= 1.0) || ratio > 64.0) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", ratio);
         throw FabricParameterError(std::string(name)
-                                   + " must be between 1 (non-blocking) and 64, not "
-                                   + std::to_string(ratio));
+                                   + " must be between 1 (non-blocking) and 64, not " + text);
+    }
 }
 
 void checkRadix(int radix)

@@ -1039,6 +1039,29 @@ private slots:
         QVERIFY2(
             spine.err.contains("--spine-oversubscription needs 3 or more tiers, not --tiers 2"),
             spine.err.constData());
+        // With the tiers left to the fewest that fit, 1,024 endpoints on 64 ports are two: the
+        // spine ratio built a 2-tier 1:1 fabric with no word. Ratios on a Dragonfly, a torus or
+        // one switch were ignored the same way. A ratio below 1 printed as 0.500000.
+        const Result autoTiers = run({"fabric", "--topology", "fat-tree", "--endpoints", "1024",
+                                      "--radix", "64", "--spine-oversubscription", "3"});
+        QCOMPARE(autoTiers.status, 2);
+        QVERIFY2(autoTiers.err.contains("the 1,024 endpoints fit two tiers, whose spines have no "
+                                        "uplinks (give --tiers 3 for a three-tier fabric)"),
+                 autoTiers.err.constData());
+        const Result dragonfly
+            = run({"fabric", "--topology", "dragonfly", "--oversubscription", "2"});
+        QCOMPARE(dragonfly.status, 2);
+        QVERIFY2(dragonfly.err.contains("--oversubscription applies to fat-tree and rail-fat-tree "
+                                        "fabrics, not dragonfly"),
+                 dragonfly.err.constData());
+        const Result oneSwitch = run({"fabric", "--topology", "fat-tree", "--tiers", "1",
+                                      "--endpoints", "32", "--oversubscription", "2"});
+        QCOMPARE(oneSwitch.status, 2);
+        const Result half = run({"fabric", "--topology", "fat-tree", "--endpoints", "1024",
+                                 "--oversubscription", "0.5"});
+        QCOMPARE(half.status, 3);
+        QVERIFY2(half.err.contains("must be between 1 (non-blocking) and 64, not 0.5"),
+                 half.err.constData());
     }
 
     void theReportSourcesEveryEntryItPrices()
@@ -1469,8 +1492,7 @@ private slots:
         const Result one = run(layout);
         QCOMPARE(one.status, 0);
         QVERIFY2(one.out.contains("write 87.4 s"), one.out.constData());
-        QVERIFY2(one.out.contains("faster storage pays for itself"),
-                 one.out.constData());
+        QVERIFY2(one.out.contains("faster storage pays for itself"), one.out.constData());
         QVERIFY2(one.out.contains("to write checkpoints at the lowest cost per useful hour"),
                  one.out.constData());
         const QJsonObject sized = QJsonDocument::fromJson(run(layout + QStringList {"--json"}).out)
