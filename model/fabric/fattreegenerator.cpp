@@ -96,11 +96,10 @@ struct ClosShape
 /** The cores of a four-tier fabric run 1:1, half their ports up. */
 constexpr double coreOversubscription = 1.0;
 
-/** Largest leaf count `tiers` tiers of radix-k switches can join: the spines at
- * `spineOversubscription`, the cores of four tiers at 1:1. */
-long long maxLeaves(int tiers, int radix, double spineOversubscription)
+/** Largest leaf count `tiers` tiers of radix-k switches can join with `spineDown` ports of
+ * each spine facing leaves, the cores of four tiers at 1:1. */
+long long maxLeavesForSpineDown(int tiers, int radix, long long spineDown)
 {
-    const long long spineDown = radix - upPortsForOversubscription(radix, spineOversubscription);
     const long long coreDown = radix - upPortsForOversubscription(radix, coreOversubscription);
     switch (tiers) {
     case 2:
@@ -112,6 +111,14 @@ long long maxLeaves(int tiers, int radix, double spineOversubscription)
     }
 }
 
+/** Largest leaf count `tiers` tiers of radix-k switches can join: the spines at
+ * `spineOversubscription`, the cores of four tiers at 1:1. */
+long long maxLeaves(int tiers, int radix, double spineOversubscription)
+{
+    return maxLeavesForSpineDown(tiers, radix,
+                                 radix - upPortsForOversubscription(radix, spineOversubscription));
+}
+
 /** The fewest tiers (2 to 4) whose fabric joins `leaves`; 4 when none does (then refused). */
 int fewestTiers(long long leaves, int radix, double spineOversubscription)
 {
@@ -121,32 +128,17 @@ int fewestTiers(long long leaves, int radix, double spineOversubscription)
     return 4;
 }
 
-ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
-                   double spineOversubscription, const std::string &endpointWord,
-                   int endpointsPerLeaf)
+/** The spines, cores and super-spines above `leaves` leaves of `leafUp` up ports, in `tiers`
+ * tiers whose spines have `spineUp` up ports (the leaves fit: see shapeFor). */
+ClosShape shapeWithSpineUp(long long leaves, int tiers, int radix, int leafUp, int spineUp)
 {
     ClosShape shape;
+    shape.tiers = tiers;
     shape.leafUpPorts = leafUp;
-    const int spineUp = upPortsForOversubscription(radix, spineOversubscription);
     const int spineDown = radix - spineUp;
     const int coreUp = upPortsForOversubscription(radix, coreOversubscription);
     const int coreDown = radix - coreUp;
-    if (requestedTiers != 0 && (requestedTiers < 2 || requestedTiers > 4))
-        throw FabricParameterError("tiers must be 1, 2, 3 or 4, not "
-                                   + std::to_string(requestedTiers));
-    shape.tiers
-        = requestedTiers != 0 ? requestedTiers : fewestTiers(leaves, radix, spineOversubscription);
-    const long long most = maxLeaves(shape.tiers, radix, spineOversubscription);
-    if (leaves > most)
-        throw FabricParameterError(
-            std::to_string(shape.tiers) + " tiers of radix-" + std::to_string(radix)
-            + " switches join at most " + std::to_string(most) + " leaves ("
-            + std::to_string(most * endpointsPerLeaf) + " " + endpointWord + "); "
-            + std::to_string(leaves) + " leaves are needed"
-            + (shape.tiers < 4
-                   ? ": use " + std::to_string(shape.tiers + 1) + " tiers or a larger radix"
-                   : std::string(": use a larger radix")));
-    if (shape.tiers == 2) {
+    if (tiers == 2) {
         shape.spinesPerPod = smallestDivisorAtLeast(leafUp, ceilDiv(leaves * leafUp, radix));
         shape.leavesPerPod = static_cast<int>(leaves);
         return shape;
@@ -156,7 +148,7 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
     shape.spinesPerPod = smallestDivisorAtLeast(
         leafUp, ceilDiv(static_cast<long long>(shape.leavesPerPod) * leafUp, spineDown));
     shape.pods = static_cast<int>(ceilDiv(leaves, shape.leavesPerPod));
-    if (shape.tiers == 3) {
+    if (tiers == 3) {
         shape.coresPerGroup = smallestDivisorAtLeast(
             spineUp, ceilDiv(static_cast<long long>(shape.pods) * spineUp, radix));
         return shape;
@@ -169,6 +161,48 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
     shape.supersPerGroup = smallestDivisorAtLeast(
         coreUp, ceilDiv(static_cast<long long>(shape.blocks) * coreUp, radix));
     return shape;
+}
+
+FabricHardwareCount switchTiersOf(long long leaves, const ClosShape &shape);
+
+ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
+                   double spineOversubscription, const std::string &endpointWord,
+                   int endpointsPerLeaf)
+{
+    if (requestedTiers != 0 && (requestedTiers < 2 || requestedTiers > 4))
+        throw FabricParameterError("tiers must be 1, 2, 3 or 4, not "
+                                   + std::to_string(requestedTiers));
+    const int tiers
+        = requestedTiers != 0 ? requestedTiers : fewestTiers(leaves, radix, spineOversubscription);
+    const long long most = maxLeaves(tiers, radix, spineOversubscription);
+    if (leaves > most)
+        throw FabricParameterError(
+            std::to_string(tiers) + " tiers of radix-" + std::to_string(radix)
+            + " switches join at most " + std::to_string(most) + " leaves ("
+            + std::to_string(most * endpointsPerLeaf) + " " + endpointWord + "); "
+            + std::to_string(leaves) + " leaves are needed"
+            + (tiers < 4 ? ": use " + std::to_string(tiers + 1) + " tiers or a larger radix"
+                         : std::string(": use a larger radix")));
+    // Of the spine splits whose down:up ratio is at most the one asked for and that still hold
+    // the leaves, the one that needs the fewest switches (the fewest up ports among equals), as
+    // for the leaves: radix 64 at 2.5:1 would take 19 up (45:19) and 2,368 switches for 32,768
+    // endpoints, where 22 up (42:22, 1.91:1) take 2,176.
+    const int fewestUp = upPortsForOversubscription(radix, spineOversubscription);
+    ClosShape best = shapeWithSpineUp(leaves, tiers, radix, leafUp, fewestUp);
+    if (tiers == 2)
+        return best;
+    long long bestSwitches = switchTiersOf(leaves, best).switches;
+    for (int up = fewestUp + 1; up <= radix / 2; ++up) {
+        if (leaves > maxLeavesForSpineDown(tiers, radix, radix - up))
+            break; // fewer down ports hold fewer leaves from here on
+        const ClosShape shape = shapeWithSpineUp(leaves, tiers, radix, leafUp, up);
+        const long long switches = switchTiersOf(leaves, shape).switches;
+        if (switches < bestSwitches) {
+            best = shape;
+            bestSwitches = switches;
+        }
+    }
+    return best;
 }
 
 /**

@@ -405,6 +405,31 @@ private slots:
         QCOMPARE(upPortsForOversubscription(64, 1.0), 32);
     }
 
+    void oversubscribedSpinesNeedFewerSwitches()
+    {
+        // 4,096 endpoints on radix-32 switches in three tiers, leaves 1:1 (16 down, 16 up):
+        // 256 leaves. Spines at most 1.5:1 may take 13 to 16 up ports; a pod holds as many
+        // leaves as a spine has down ports, spines per pod are the smallest divisor of the
+        // leaves' 16 up ports that takes them, cores per spine index the smallest divisor of the
+        // spine's up ports that takes every pod:
+        //   13 up (19:13): 14 pods x 16 spines = 224, 16 x 13 cores = 208: 688 switches;
+        //   14 up (18:14): 15 pods x 16 = 240 spines, 16 x 7 cores = 112: 608;
+        //   15 up (17:15): 16 x 16 = 256 spines, 16 x 15 = 240 cores: 752;
+        //   16 up (16:16, non-blocking): 256 spines, 16 x 8 = 128 cores: 640.
+        // The fewest up ports, 13, were taken: 688 switches, more than non-blocking's 640.
+        FatTreeParameters p;
+        p.radix = 32;
+        p.tiers = 3;
+        p.endpoints = 4096;
+        p.spineOversubscription = 1.5;
+        const FabricMetrics m = countFabric(generateFatTree(p), {});
+        QCOMPARE(m.switches, 608);
+        QCOMPARE(m.switchesPerTier.at(2), 240);
+        QCOMPARE(m.switchesPerTier.at(3), 112);
+        // The count agrees with the layout's, as the estimate's bill uses it.
+        QCOMPARE(fabricHardwareCount(p).switches, 608LL);
+    }
+
     void oversubscribedLeavesNeedFewerSwitches()
     {
         // 1,024 endpoints on radix-64 switches. Non-blocking: 32 down and 32 up, 32 leaves and
