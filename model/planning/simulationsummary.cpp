@@ -146,7 +146,8 @@ std::vector<ClassWaitRow> classWaitRows(const SimulationResult &result,
         const auto wait = [&](double seconds) {
             if (c.started == 0 && c.waitingAtEnd == 0)
                 return std::string("-");
-            return (c.waitsAreLowerBounds() ? "≥ " : "") + humanWait(seconds);
+            // A bound of 0 s says nothing: no wait is shorter.
+            return (c.waitsAreLowerBounds() && seconds > 0 ? "≥ " : "") + humanWait(seconds);
         };
         rows.push_back({c.name, runsIn, groupedCount(c.submitted), groupedCount(c.started),
                         wait(c.meanWaitSeconds), wait(c.waitP50Seconds), wait(c.waitP95Seconds),

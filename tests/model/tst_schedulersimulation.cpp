@@ -157,6 +157,16 @@ private slots:
         QCOMPARE(rows[1].started, std::string("0"));
         QCOMPARE(rows[1].meanWait, std::string("≥ 7.0 h"));
         QCOMPARE(rows[3].waitP50, std::string("≥ 5.0 h"));
+        // A class whose median job started at once: A (24 GPUs) at 0, an 8-GPU job at 0.5 h on
+        // the free server, a 32-GPU job at 1 h behind A. Waits 0, 0 and (so far) 7 h: the median
+        // is 0 s, not "≥ 0 s", and the mean at least 7 / 3 = 2.3 h.
+        const SimulationResult mixed = simulateScheduler(
+            servers(4, 8, 4), fourClasses(),
+            {{0, 10 * hour, 24, 0}, {0.5 * hour, hour, 8, 0}, {1 * hour, 5 * hour, 32, 0}},
+            options);
+        const std::vector<ClassWaitRow> mixedRows = classWaitRows(mixed, portfolio);
+        QCOMPARE(mixedRows[0].waitP50, std::string("0 s"));
+        QCOMPARE(mixedRows[0].meanWait, std::string("≥ 2.3 h"));
         const std::vector<SimulationFigure> figures = simulationFigures(r);
         QVERIFY(std::any_of(figures.begin(), figures.end(), [](const SimulationFigure &f) {
             return f.figure == "jobs"
