@@ -410,6 +410,14 @@ void printTrainingJson(const TrainCommandResult &r, std::ostream &out)
         alternatives.push_back(model::trainingEstimateToJson(result.top[i]));
     json["alternatives"] = std::move(alternatives);
     json["published_runs"] = model::publishedRunComparisonToJson(r.published);
+    // The text's note on a mixture of experts left on the all-to-all dispatcher without overlap:
+    // the options and the fastest layout with them (null when they would not help by 5%).
+    if (const auto faster = model::fasterWithExpertParallelOptions(r.job, r.cluster, result.best))
+        json["faster_with_expert_parallel_options"]
+            = {{"options", {"--moe-dispatcher deepep", "--moe-comm-overlap"}},
+               {"estimate", model::trainingEstimateToJson(*faster)}};
+    else
+        json["faster_with_expert_parallel_options"] = nullptr;
     out << json.dump(2) << "\n";
 }
 
