@@ -276,6 +276,10 @@ private slots:
         QCOMPARE(r.classes[0].waitP99Seconds, hour - 2);
         QCOMPARE(r.classes[1].meanWaitSeconds, 0.0);
         QCOMPARE(r.classes[2].meanWaitSeconds, 0.0);
+        // While the third "a" job waits (2 s to 3,600 s) "a" has no free GPU; "b" idles 16 GPUs
+        // for 1 s and 8 for 1 s until its own jobs come, for want of work, not because the
+        // waiting job cannot fit them: no fragmentation (it counted 24 GPU-seconds of "b").
+        QCOMPARE(r.fragmentation, 0.0);
         // The pool's own answer: a 16-GPU job fits in "a" only while both its servers are free.
         ServerPool pool(cluster, true);
         pool.take({{0, 8}});
