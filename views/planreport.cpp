@@ -638,9 +638,13 @@ void writeFabricMetrics(ReportLayout &page, const model::Plan &documentPlan,
     }
     if (!metrics || metrics->endpoints < 2)
         return;
+    // A campus's fabric is one building's, joined to the others by the interconnect.
+    const bool campus = documentPlan.campus.buildings > 1;
     const QList<QStringList> rows
-        = {{QObject::tr("Bisection"), QString::fromStdString(model::bisectionText(*metrics))},
-           {QObject::tr("Hops between endpoints"),
+        = {{campus ? QObject::tr("Bisection (each building)") : QObject::tr("Bisection"),
+            QString::fromStdString(model::bisectionText(*metrics))},
+           {campus ? QObject::tr("Hops between endpoints (each building)")
+                   : QObject::tr("Hops between endpoints"),
             QObject::tr("at most %1 links, %2 on average")
                 .arg(metrics->diameter)
                 .arg(QLocale().toString(metrics->averageHops, 'f', 2))}};
@@ -1104,9 +1108,14 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
         return;
     const model::TrainingRunEstimate &run = baseline->estimate.trainingRun;
     const model::ReliabilityEstimate &r = run.reliability;
-    long long storageSystemsInPlan = 0;
-    for (const model::StoragePlan &storage : baseline->plan.storage)
-        storageSystemsInPlan += storage.count;
+    // The systems the run writes to: those on the fabric, in every building of a campus (as
+    // the sizing counts them); the plan's own count without a sizing.
+    long long storageSystemsInPlan = run.checkpointStorage.systemsNow;
+    if (storageSystemsInPlan <= 0) {
+        for (const model::StoragePlan &storage : baseline->plan.storage)
+            storageSystemsInPlan += storage.count;
+        storageSystemsInPlan *= std::max(1, baseline->plan.campus.buildings);
+    }
     // The section follows the step's table on its page when the heading, a paragraph and the
     // storage table fit there; a page of its own would be mostly empty.
     page.keepTogether(run.dataPath.present ? page.width() : page.width() * 0.4);
@@ -1158,9 +1167,11 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
         // What holds the data and checkpoints and feeds the loader; more systems than that
         // write each checkpoint faster (the burst above is with the plan's).
         {QObject::tr("Storage systems to hold and feed the data"),
-         QObject::tr("%1 (the plan has %2; more write checkpoints faster)")
-             .arg(run.storageSystemsNeeded)
-             .arg(storageSystemsInPlan)}};
+         (baseline->plan.campus.buildings > 1
+              ? QObject::tr("%1 (the campus has %2; more write checkpoints faster)")
+              : QObject::tr("%1 (the plan has %2; more write checkpoints faster)"))
+             .arg(QLocale().toString(run.storageSystemsNeeded),
+                  QLocale().toString(storageSystemsInPlan))}};
     const model::CheckpointStorageSizing &sized = run.checkpointStorage;
     if (sized.systems > 0)
         rows.append({QObject::tr("Checkpoint storage"),

@@ -89,6 +89,11 @@ std::string checkpointStorageText(const CheckpointStorageSizing &sizing)
     if (sizing.systems <= 0)
         return {};
     const std::string now = checkpointCostText(sizing);
+    // More than the run has because its data needs them (capacity, feed), not its checkpoints:
+    // the search weighed no fewer.
+    if (sizing.systems > sizing.systemsNow && sizing.systems == sizing.fewestSystems)
+        return now + "; the " + groupedCount(sizing.systems) + " systems its data needs would "
+            + sizedCheckpointText(sizing) + " (goodput " + shareText(sizing.goodput) + ")";
     if (sizing.storageLimitsGoodput()) {
         std::string text = now + ": faster storage pays for itself; " + groupedCount(sizing.systems)
             + " systems, the lowest cost per useful hour, would " + sizedCheckpointText(sizing)
@@ -109,6 +114,11 @@ std::string checkpointStorageText(const CheckpointStorageSizing &sizing)
             + (sizing.asynchronous ? "in " + humanDuration(sizing.writeSecondsSized)
                                    : shareText(sizing.checkpointWallFractionSized))
             + ", goodput " + shareText(sizing.goodput) + ")";
+    if (sizing.systems > sizing.systemsNow)
+        return now + "; " + groupedCount(sizing.systems)
+            + " systems would cost a little less per useful hour (goodput "
+            + shareText(sizing.goodput) + " against " + shareText(sizing.goodputNow)
+            + ": under 1% of the wall time)";
     return now + "; more storage would cost more than the GPU time it saves";
 }
 
@@ -149,6 +159,7 @@ CheckpointStorageSizing sizeCheckpointStorage(const CheckpointStorageInputs &in)
     const ReliabilityEstimate sized = reliabilityWith(in, best);
     sizing.systems = best;
     sizing.systemsNow = in.systems;
+    sizing.fewestSystems = std::max(1LL, in.fewestSystems);
     sizing.goodputNow = now.goodput;
     sizing.writeSecondsNow = now.checkpointWriteSeconds;
     sizing.writeSecondsSized = sized.checkpointWriteSeconds;

@@ -44,6 +44,7 @@ struct CheckpointStorageSizing
      * run's own count, which then buys storage its checkpoints do not repay. */
     long long systems = 0;
     long long systemsNow = 0; ///< the run's own count
+    long long fewestSystems = 0; ///< where the search started: what the data needs
     double goodputNow = 0; ///< the run's goodput with its own count
     double goodput = 0; ///< the run's goodput with `systems`
     /** The checkpoint's write (drain, when asynchronous) with the run's count and with the sized

@@ -235,8 +235,16 @@ const std::vector<RowSpec> &numericRows()
          }},
         // Not ranked: more systems are the answer to slow checkpoints, not a fault of the plan;
         // the goodput and wall time above weigh them.
-        {"checkpoint_storage_systems", "Training",
-         "Storage systems for checkpoints (lowest cost per useful hour)", "count", P::None,
+        // The systems the run writes to (on the fabric, every building's), beside which the
+        // next row reads: more, fewer or the same.
+        {"storage_systems", "Training", "Storage systems the run writes to", "count", P::None,
+         [](const PlanEstimate &e) -> Value {
+             if (e.trainingRun.checkpointStorage.systemsNow <= 0)
+                 return std::nullopt;
+             return ifRun(e, static_cast<double>(e.trainingRun.checkpointStorage.systemsNow));
+         }},
+        {"checkpoint_storage_systems", "Training", "Storage systems cheapest for checkpoints",
+         "count", P::None,
          [](const PlanEstimate &e) -> Value {
              if (e.trainingRun.checkpointStorage.systems <= 0)
                  return std::nullopt;

@@ -2716,6 +2716,13 @@ private slots:
                                     "against 10 min to "
                                     "restart"),
                  firstPage.left(3000).constData());
+        // Its fabric page's bisection is one building's, and its storage table counts the
+        // campus's 8 x 128 systems, as the sizing beside it does (it said "the plan has 128"
+        // next to a sizing of 1,024 systems now).
+        const QByteArray campusReport = pdfText(campusPdf).simplified();
+        QVERIFY2(campusReport.contains("Bisection (each building)"), campusReport.constData());
+        QVERIFY2(campusReport.contains("(the campus has 1,024; more write checkpoints faster)"),
+                 campusReport.constData());
 
         // The shared cluster's baseline and four scenarios: one comparison table, its header
         // naming all five side by side (four and a lone fifth could not be read row by row).

@@ -133,6 +133,12 @@ private slots:
         const CheckpointStorageSizing fromFour = sizeCheckpointStorage(four);
         QCOMPARE(fromFour.systems, 6LL);
         QVERIFY(!fromFour.storageLimitsGoodput());
+        // Said as what it is, not as "more would cost more": four stop training
+        // 0.955155 x 15 / 1,029.25 = 1.39% of the wall time.
+        QCOMPARE(checkpointStorageText(fromFour),
+                 std::string("checkpoints stop training 1.4% of the wall time; 6 systems would "
+                             "cost a little less per useful hour (goodput 96.0% against 95.5%: "
+                             "under 1% of the wall time)"));
         // Eight are past the minimum (f(8) = 1.014... / 0.963432 = 1.054563): six cost least,
         // and the run's eight buy storage its checkpoints do not repay.
         CheckpointStorageInputs eight = in;
@@ -150,6 +156,16 @@ private slots:
         // Unless the data and checkpoints need all eight to hold them.
         eight.fewestSystems = 8;
         QCOMPARE(sizeCheckpointStorage(eight).systems, 8LL);
+        // A run with one system whose data needs eight: eight, for the data's sake, which the
+        // text says (not that eight would be cheaper for checkpoints, which the search did not
+        // weigh below eight).
+        CheckpointStorageInputs needy = in;
+        needy.fewestSystems = 8;
+        const CheckpointStorageSizing forData = sizeCheckpointStorage(needy);
+        QCOMPARE(forData.systems, 8LL);
+        QCOMPARE(checkpointStorageText(forData),
+                 std::string("checkpoints stop training 2.7% of the wall time; the 8 systems "
+                             "its data needs would make that 0.99% (goodput 96.3%)"));
 
         // Nodes that reach storage at 50 GB/s in all: three systems (3 x 16.7 GB/s) fill their
         // paths; a fourth writes no faster, so three, though six would pay off on faster paths.
