@@ -394,6 +394,8 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
     };
     if (!e.fabricError.empty())
         json["capital_cost_usd"] = nullptr;
+    // A campus's figures above are one building's; its totals are under "campus".
+    json["scope"] = e.campus && e.campus->buildings > 1 ? "each building" : "whole plan";
     if (e.campus) {
         const CampusTotals &c = *e.campus;
         json["campus"] = {

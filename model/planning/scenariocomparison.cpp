@@ -969,7 +969,21 @@ std::vector<std::vector<std::string>> billOfMaterialsCells(const PlanEstimate &e
                          csvFigure(line.totalUsd())});
         total += line.totalUsd();
     }
-    cells.push_back({scenarioName, "Total", "", "", "", "", csvFigure(total)});
+    if (!estimate.campus || estimate.campus->buildings <= 1) {
+        cells.push_back({scenarioName, "Total", "", "", "", "", csvFigure(total)});
+        return cells;
+    }
+    // A campus's lines are one building's: said, then the buildings and the interconnect that
+    // make the campus's capital (the comparison's and the JSON's campus figure).
+    const CampusTotals &campus = *estimate.campus;
+    cells.push_back({scenarioName, "Total (each building)", "", "", "", "", csvFigure(total)});
+    cells.push_back({scenarioName, "Campus", "buildings", "identical buildings",
+                     std::to_string(campus.buildings), csvFigure(total),
+                     csvFigure(campus.buildings * total)});
+    if (campus.interconnectUsd > 0)
+        cells.push_back({scenarioName, "Campus", "interconnect", "data-centre interconnect", "1",
+                         csvFigure(campus.interconnectUsd), csvFigure(campus.interconnectUsd)});
+    cells.push_back({scenarioName, "Campus total", "", "", "", "", csvFigure(campus.capitalUsd)});
     return cells;
 }
 

@@ -5,10 +5,12 @@
 #include "model/fabric/fabricscaleout.h"
 #include "model/plan/planio.h"
 #include "model/plan/scenarios.h"
+#include "model/planning/estimatejson.h"
 #include "model/planning/planestimator.h"
 #include "model/planning/planfabric.h"
 #include "model/planning/planworstfailure.h"
 #include "model/planning/resolvedplan.h"
+#include "model/planning/scenariocomparison.h"
 #include "model/planning/servinguse.h"
 #include "model/training/trainingestimator.h"
 #include "testsupport.h"
@@ -242,6 +244,28 @@ private slots:
         QVERIFY(paced(campus));
         QVERIFY2(campus.warnings.front().rfind("failures outpace the run", 0) == 0,
                  campus.warnings.front().c_str()); // first, above the data hall's
+
+        // Its bill of materials lists one building's lines (the CSV ended on that building's
+        // total with no word of it): the CSV says so, then 8 buildings of that total and the
+        // interconnect, whose sum is the campus's capital; the JSON says its scope.
+        const std::vector<std::vector<std::string>> bom = billOfMaterialsCells(campus, "campus");
+        const auto rowOf = [&](const std::string &category, const std::string &item) {
+            return *std::find_if(bom.begin(), bom.end(), [&](const std::vector<std::string> &r) {
+                return r[1] == category && r[2] == item;
+            });
+        };
+        const double building = std::stod(rowOf("Total (each building)", "")[6]);
+        double lines = 0;
+        for (std::size_t i = 1; i + 4 < bom.size(); ++i)
+            lines += std::stod(bom[i][6]);
+        QVERIFY(std::abs(lines - building) <= 1e-6 * building);
+        QCOMPARE(rowOf("Campus", "buildings")[4], std::string("8"));
+        const double interconnect = std::stod(rowOf("Campus", "interconnect")[6]);
+        QVERIFY(interconnect > 0);
+        const double total = std::stod(bom.back()[6]);
+        QCOMPARE(bom.back()[1], std::string("Campus total"));
+        QVERIFY(std::abs(total - (8 * building + interconnect)) <= 1e-6 * total);
+        QVERIFY(planEstimateToJson(campus)["scope"] == "each building");
 
         QVERIFY(!paced(
             estimatePlan(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog())));
