@@ -309,10 +309,20 @@ std::string renderComparison(const model::ScenarioComparison &c)
         text += "\n" + renderOperationComparison(c);
     if (!c.scaling.empty()) {
         Table scaling({"GPUs", "tokens/s", "per-GPU efficiency"});
-        for (const model::ScalingPoint &p : c.scaling)
-            scaling.addRow({std::to_string(p.gpus), p.ok ? format("%.0f", p.tokensPerSecond) : "-",
+        bool aboveSmallest = false;
+        for (const model::ScalingPoint &p : c.scaling) {
+            scaling.addRow({model::groupedCount(p.gpus),
+                            p.ok ? format("%.0f", p.tokensPerSecond) : "-",
                             p.ok ? format("%.1f%%", 100 * p.efficiency) : "no layout"});
+            aboveSmallest = aboveSmallest || (p.ok && p.efficiency > 1.0005);
+        }
         text += "\nScaling of the baseline:\n" + scaling.render();
+        // Each count is searched for its own fastest layout: a larger one can find a layout
+        // whose GPUs each run faster than the smallest count's did.
+        if (aboveSmallest)
+            text += "note: an efficiency above 100% is a larger count's own fastest layout "
+                    "running each GPU faster than the smallest count's (other parallelism), not "
+                    "speed from more GPUs\n";
     }
     return text;
 }

@@ -994,6 +994,26 @@ private slots:
         QCOMPARE(closed, graph);
     }
 
+    void compareScalingTableIsForPeople()
+    {
+        // The rail sample's scaling curve: GPU counts printed as 1024 and 2048 beside grouped
+        // tokens/s, and efficiencies above 100% with no word of why.
+        const Result r
+            = run({"plan", "compare", CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json"});
+        QCOMPARE(r.status, 0);
+        const qsizetype scaling = r.out.indexOf("Scaling of the baseline:");
+        QVERIFY(scaling >= 0);
+        const QByteArray table = r.out.mid(scaling);
+        QVERIFY2(table.contains("\n1,024 ") && table.contains("\n2,048 "), table.constData());
+        const bool above = QRegularExpression(
+                               QStringLiteral("\\b(10[1-9]|1[1-9][0-9])\\.[0-9]%|\\b100\\.[1-9]%"))
+                               .match(QString::fromUtf8(table))
+                               .hasMatch();
+        QCOMPARE(table.contains("note: an efficiency above 100% is a larger count's own fastest "
+                                "layout"),
+                 above);
+    }
+
     void anEmptyPlanSaysSo()
     {
         // The desktop program saves a plan before it has servers; its estimate read "GPUs 0 x "
