@@ -89,9 +89,8 @@ nlohmann::json simulationToJson(const model::PortfolioSimulation &simulation,
     for (std::size_t i = 0; i < r.classes.size(); ++i) {
         const model::ClassResult &c = r.classes[i];
         // A class with no job started or waiting has no waits: null, as the text's "-".
-        const bool hasWaits = c.started > 0 || c.waitingAtEnd > 0;
-        const auto hours = [hasWaits](double seconds) {
-            return hasWaits ? nlohmann::json(seconds / hour) : nlohmann::json(nullptr);
+        const auto hours = [&c](double seconds) {
+            return c.hasWaits() ? nlohmann::json(seconds / hour) : nlohmann::json(nullptr);
         };
         waitP95[c.name] = hours(c.waitP95Seconds);
         nlohmann::json row = {{"name", c.name},

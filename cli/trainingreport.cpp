@@ -213,8 +213,10 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
          model::humanBytes(run.storedBytes)
              + format(" (data and %.0f checkpoints): ", setup.retainedCheckpoints)
              + humanCount(static_cast<double>(run.storageSystemsNeeded)) + " x "
-             + setup.storage.name + " for its capacity and feed"
-             + (run.checkpointStorage.storageLimitsGoodput() || run.checkpointStorage.fewerWouldDo()
+             + setup.storage.name
+             + " for its capacity and feed"
+             // The run's checkpoint-storage note is there exactly when the sized count matters.
+             + (!run.checkpointStorageNote.empty()
                     ? "; " + model::groupedCount(run.checkpointStorage.systems)
                         + " to write checkpoints at the lowest cost per useful hour"
                     : std::string())});

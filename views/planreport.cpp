@@ -621,25 +621,21 @@ void writeDataHallPage(ReportLayout &page, const PlanReportInput &input)
         page.paragraph(QObject::tr("Note: %1").arg(QString::fromStdString(note)), 9);
 }
 
-/**
- * The fabric page: the drawing (links coloured by the training layout's load), the switch tiers
- * and cables, and the worst single switch failure, searched here on the writer's thread.
- */
 /** What the counts do not say: the bisection (is a 2:1 fabric half of a non-blocking one?) and
  * the hops between endpoints, from a max flow on the generated graph (analysePlanFabric). */
-void writeFabricMetrics(ReportLayout &page, const model::Plan &documentPlan,
+void writeFabricMetrics(ReportLayout &page, const model::Plan &baseline,
                         const model::Catalog &catalog)
 {
     std::optional<model::FabricMetrics> metrics;
     try {
-        metrics = model::analysePlanFabric(model::scenarioPlan(documentPlan, -1, nullptr), catalog);
+        metrics = model::analysePlanFabric(baseline, catalog);
     } catch (const std::exception &) {
         return; // the estimate's fabric error says why; the page shows it with the counts
     }
     if (!metrics || metrics->endpoints < 2)
         return;
     // A campus's fabric is one building's, joined to the others by the interconnect.
-    const bool campus = documentPlan.campus.buildings > 1;
+    const bool campus = baseline.campus.buildings > 1;
     const QList<QStringList> rows
         = {{campus ? QObject::tr("Bisection (each building)") : QObject::tr("Bisection"),
             QString::fromStdString(model::bisectionText(*metrics))},
@@ -652,10 +648,15 @@ void writeFabricMetrics(ReportLayout &page, const model::Plan &documentPlan,
     page.table({QObject::tr("Fabric figure"), QObject::tr("Value")}, rows, {3, 4}, {});
 }
 
+/**
+ * The fabric page: the drawing (links coloured by the training layout's load), the switch tiers
+ * and cables, and the worst single switch failure, searched here on the writer's thread.
+ */
 void writeFabricPage(ReportLayout &page, const model::Plan &documentPlan,
                      const model::Catalog &catalog, const PlanReportInput &input,
                      const model::PlanEstimate *estimate)
 {
+    const model::Plan baseline = model::scenarioPlan(documentPlan, -1, nullptr);
     page.newPage();
     page.heading(QObject::tr("Fabric (generated graph of the baseline)"));
     page.picture(input.fabric, input.fabricSize, input.fabricCaption, page.remaining() * 0.6);
@@ -675,10 +676,9 @@ void writeFabricPage(ReportLayout &page, const model::Plan &documentPlan,
         row(QObject::tr("Transceivers"), f.optics);
         page.space(8);
         page.table({QObject::tr("Fabric part"), QObject::tr("Count")}, rows, {3, 1}, {1});
-        writeFabricMetrics(page, documentPlan, catalog);
+        writeFabricMetrics(page, baseline, catalog);
     }
-    const model::WorstFailure worst
-        = model::planWorstFailure(model::scenarioPlan(documentPlan, -1, nullptr), catalog);
+    const model::WorstFailure worst = model::planWorstFailure(baseline, catalog);
     const QString text = QObject::tr("Worst single failure: %1.")
                              .arg(QString::fromStdString(model::worstFailureSentence(worst)));
     page.space(8);

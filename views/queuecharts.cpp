@@ -54,9 +54,8 @@ QChart *queueBusyChart(const model::SimulationResult &result)
 
 QChart *queueWaitPercentileChart(const model::SimulationResult &result)
 {
-    const bool anyWaits = std::any_of(
-        result.classes.begin(), result.classes.end(),
-        [](const model::ClassResult &c) { return c.started > 0 || c.waitingAtEnd > 0; });
+    const bool anyWaits = std::any_of(result.classes.begin(), result.classes.end(),
+                                      [](const model::ClassResult &c) { return c.hasWaits(); });
     if (!anyWaits)
         return nullptr;
     QChart *chart = titledChart(QObject::tr("Queue waits of each job class"));

@@ -163,6 +163,30 @@ ClosShape shapeWithSpineUp(long long leaves, int tiers, int radix, int leafUp, i
     return shape;
 }
 
+/**
+ * Of `candidates`, listed in the order preferred among equals, the one whose fabric
+ * `switchesOf` counts the fewest switches; a candidate the tiers cannot join (shapeFor's
+ * FabricParameterError) is passed over, and the first is kept when none fits.
+ */
+template<typename SwitchesOf>
+int withFewestSwitches(const std::vector<int> &candidates, SwitchesOf switchesOf)
+{
+    int best = candidates.front();
+    long long bestSwitches = std::numeric_limits<long long>::max();
+    for (const int candidate : candidates) {
+        try {
+            const long long switches = switchesOf(candidate);
+            if (switches < bestSwitches) {
+                bestSwitches = switches;
+                best = candidate;
+            }
+        } catch (const FabricParameterError &) {
+            // More leaves or units than the tiers join.
+        }
+    }
+    return best;
+}
+
 FabricHardwareCount switchTiersOf(long long leaves, const ClosShape &shape);
 
 ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
@@ -188,21 +212,17 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
     // for the leaves: radix 64 at 2.5:1 would take 19 up (45:19) and 2,368 switches for 32,768
     // endpoints, where 22 up (42:22, 1.91:1) take 2,176.
     const int fewestUp = upPortsForOversubscription(radix, spineOversubscription);
-    ClosShape best = shapeWithSpineUp(leaves, tiers, radix, leafUp, fewestUp);
     if (tiers == 2)
-        return best;
-    long long bestSwitches = switchTiersOf(leaves, best).switches;
-    for (int up = fewestUp + 1; up <= radix / 2; ++up) {
-        if (leaves > maxLeavesForSpineDown(tiers, radix, radix - up))
-            break; // fewer down ports hold fewer leaves from here on
-        const ClosShape shape = shapeWithSpineUp(leaves, tiers, radix, leafUp, up);
-        const long long switches = switchTiersOf(leaves, shape).switches;
-        if (switches < bestSwitches) {
-            best = shape;
-            bestSwitches = switches;
-        }
-    }
-    return best;
+        return shapeWithSpineUp(leaves, tiers, radix, leafUp, fewestUp);
+    std::vector<int> spineUps = {fewestUp};
+    // Fewer down ports hold fewer leaves: the candidates stop at the first that cannot.
+    for (int up = fewestUp + 1;
+         up <= radix / 2 && leaves <= maxLeavesForSpineDown(tiers, radix, radix - up); ++up)
+        spineUps.push_back(up);
+    const int spineUp = withFewestSwitches(spineUps, [&](int up) {
+        return switchTiersOf(leaves, shapeWithSpineUp(leaves, tiers, radix, leafUp, up)).switches;
+    });
+    return shapeWithSpineUp(leaves, tiers, radix, leafUp, spineUp);
 }
 
 /**
@@ -396,30 +416,6 @@ struct FatTreeLayout
     int down = 0;
     ClosShape shape;
 };
-
-/**
- * Of `candidates`, listed in the order preferred among equals, the one whose fabric
- * `switchesOf` counts the fewest switches; a candidate the tiers cannot join (shapeFor's
- * FabricParameterError) is passed over, and the first is kept when none fits.
- */
-template<typename SwitchesOf>
-int withFewestSwitches(const std::vector<int> &candidates, SwitchesOf switchesOf)
-{
-    int best = candidates.front();
-    long long bestSwitches = std::numeric_limits<long long>::max();
-    for (const int candidate : candidates) {
-        try {
-            const long long switches = switchesOf(candidate);
-            if (switches < bestSwitches) {
-                bestSwitches = switches;
-                best = candidate;
-            }
-        } catch (const FabricParameterError &) {
-            // More leaves or units than the tiers join.
-        }
-    }
-    return best;
-}
 
 /**
  * A leaf's up ports for `p.endpoints` at its oversubscription: of the splits of the radix whose

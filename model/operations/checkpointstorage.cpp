@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 namespace cp::model {
@@ -57,15 +56,11 @@ long long largestUsefulCount(const CheckpointStorageInputs &in)
     return std::max<long long>(1, static_cast<long long>(filling));
 }
 
-} // namespace
-
-namespace {
 /** A share as people read it: one decimal, two below 1% ("4.3%", "0.26%"). */
 std::string shareText(double fraction)
 {
     return percentText(fraction, fraction < 0.01 ? 2 : 1);
 }
-} // namespace
 
 /** What the run's checkpoints cost now: the share of the wall time they stop training, or,
  * written in the background, how long each takes to drain to storage. */
@@ -77,12 +72,14 @@ std::string checkpointCostText(const CheckpointStorageSizing &sizing)
             + shareText(sizing.checkpointWallFractionNow) + " of the wall time";
 }
 
-/** What the sized count would make of them: "that 1.2%" or "them in 1.50 s". */
+/** What the sized count would make of them: "make that 1.2%" or "drain them in 1.50 s". */
 std::string sizedCheckpointText(const CheckpointStorageSizing &sizing)
 {
     return sizing.asynchronous ? "drain them in " + humanDuration(sizing.writeSecondsSized)
                                : "make that " + shareText(sizing.checkpointWallFractionSized);
 }
+
+} // namespace
 
 std::string checkpointStorageText(const CheckpointStorageSizing &sizing)
 {

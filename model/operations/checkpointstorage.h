@@ -73,9 +73,9 @@ struct CheckpointStorageSizing
 /**
  * One sentence on the run's checkpoint storage for the Estimate panel and the report: what share
  * of the wall time checkpoints take, and, when the sized count differs from the run's in a way
- * that matters, what it would be with that count ("checkpoints stop training 4.28% of the wall
- * time: storage write bandwidth limits the goodput; 13 systems, the lowest cost per useful hour,
- * would make that 1.25% and the goodput 94.4%"). Empty without a sizing.
+ * that matters, what it would be with that count ("checkpoints stop training 4.3% of the wall
+ * time: faster storage pays for itself; 13 systems, the lowest cost per useful hour, would make
+ * that 1.2% and raise the goodput from 87.8% to 94.4% ..."). Empty without a sizing.
  */
 std::string checkpointStorageText(const CheckpointStorageSizing &sizing);
 

@@ -282,13 +282,14 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &givenPlan, const Catalog &
         simulation.error = "the plan has no servers to run jobs on";
         return simulation;
     }
+    // A job that spans servers takes them whole: its size is checked against the largest.
+    const int largestServerInPlan = *std::max_element(simulation.cluster.gpusPerServer.begin(),
+                                                      simulation.cluster.gpusPerServer.end());
     for (std::size_t index = 0; index < plan.portfolio.classes.size(); ++index) {
         const JobClass &job = plan.portfolio.classes[index];
         const std::string pointer = "/portfolio/classes/" + std::to_string(index);
         long long room = gpus;
-        int largestServer = 0;
-        for (int serverGpus : simulation.cluster.gpusPerServer)
-            largestServer = std::max(largestServer, serverGpus);
+        int largestServer = largestServerInPlan;
         std::string where = "the plan has ";
         if (!job.partition.empty()) {
             const auto group = std::find_if(
@@ -358,10 +359,8 @@ PortfolioSimulation simulatePlanPortfolio(const Plan &givenPlan, const Catalog &
                 = "/portfolio/services/" + std::to_string(index) + "/gpus_per_replica";
             return simulation;
         }
-        const int largestServer = *std::max_element(simulation.cluster.gpusPerServer.begin(),
-                                                    simulation.cluster.gpusPerServer.end());
         simulation.error = wholeServersProblem("service '" + service.name + "'",
-                                               service.gpusPerReplica, largestServer);
+                                               service.gpusPerReplica, largestServerInPlan);
         if (!simulation.error.empty()) {
             simulation.errorPointer
                 = "/portfolio/services/" + std::to_string(index) + "/gpus_per_replica";

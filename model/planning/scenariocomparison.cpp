@@ -233,8 +233,6 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              return ifRun(e, static_cast<double>(e.trainingRun.storageSystemsNeeded));
          }},
-        // Not ranked: more systems are the answer to slow checkpoints, not a fault of the plan;
-        // the goodput and wall time above weigh them.
         // The systems the run writes to (on the fabric, every building's), beside which the
         // next row reads: more, fewer or the same.
         {"storage_systems", "Training", "Storage systems the run writes to", "count", P::None,
@@ -243,6 +241,8 @@ const std::vector<RowSpec> &numericRows()
                  return std::nullopt;
              return ifRun(e, static_cast<double>(e.trainingRun.checkpointStorage.systemsNow));
          }},
+        // Not ranked: more systems are the answer to slow checkpoints, not a fault of the plan;
+        // the goodput and wall time above weigh them.
         {"checkpoint_storage_systems", "Training", "Storage systems cheapest for checkpoints",
          "count", P::None,
          [](const PlanEstimate &e) -> Value {

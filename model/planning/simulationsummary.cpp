@@ -144,7 +144,7 @@ std::vector<ClassWaitRow> classWaitRows(const SimulationResult &result,
         // A class with no job started or waiting has no waits to show; one whose jobs still
         // wait at the end has waits that are lower bounds.
         const auto wait = [&](double seconds) {
-            if (c.started == 0 && c.waitingAtEnd == 0)
+            if (!c.hasWaits())
                 return std::string("-");
             // A bound of 0 s says nothing: no wait is shorter.
             return (c.waitsAreLowerBounds() && seconds > 0 ? "≥ " : "") + humanWait(seconds);

@@ -218,18 +218,18 @@ ReliabilityInputs estimateRunReliability(TrainingRunEstimate &run,
 /**
  * The storage systems whose checkpoint writes and restores cost least per useful second
  * (checkpointstorage.h), priced like the run's own systems (the storage network's ports they
- * would add are not counted), and a note that storage limits the goodput when that count is
- * more than the run has.
+ * would add are not counted), and a note when that count matters: storage limits the goodput,
+ * or the run has more than its checkpoints repay.
  */
 void sizeStorageForCheckpoints(TrainingRunEstimate &run, const ClusterDescription &cluster,
                                const TrainingRunSetup &setup, const ReliabilityInputs &reliability)
 {
-    const double systems = std::max(1, setup.storageSystems);
     const double lifetimeSeconds
         = setup.lifetimeYears * units::hoursPerYear * units::secondsPerHour;
     CheckpointStorageInputs in;
     in.reliability = reliability;
     in.systems = std::max(1, setup.storageSystems);
+    const double systems = in.systems;
     in.fewestSystems = run.storageSystemsNeeded;
     in.nodes = static_cast<double>(run.nodes);
     in.nodeNetworkBytesPerSecond = nodeStorageNetworkBytesPerSecond(cluster, setup);

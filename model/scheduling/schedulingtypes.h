@@ -145,6 +145,8 @@ struct ClassResult
      * its jobs have waited, not the 0 s of the few that got in). */
     long long waitingAtEnd = 0;
     bool waitsAreLowerBounds() const { return waitingAtEnd > 0; }
+    /** Some job started or waits: the wait figures describe something (else "-", null). */
+    bool hasWaits() const { return started > 0 || waitingAtEnd > 0; }
     /** Waits of the started jobs and, so far, of those still waiting. */
     double meanWaitSeconds = 0;
     double waitP50Seconds = 0;
