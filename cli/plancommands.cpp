@@ -308,11 +308,19 @@ std::string renderComparison(const model::ScenarioComparison &c)
     if (!c.operations.empty())
         text += "\n" + renderOperationComparison(c);
     if (!c.scaling.empty()) {
-        Table scaling({"GPUs", "tokens/s", "per-GPU efficiency"});
+        // Three digits in the unit the largest rate reads in ("91.7" M tokens/s, not 91684556).
+        double fastest = 0;
+        for (const model::ScalingPoint &p : c.scaling)
+            fastest = std::max(fastest, p.ok ? p.tokensPerSecond : 0.0);
+        const auto [rateUnit, rateDivisor] = fastest >= units::mega
+            ? std::pair("M tokens/s", units::mega)
+            : fastest >= units::kilo ? std::pair("k tokens/s", units::kilo)
+                                     : std::pair("tokens/s", 1.0);
+        Table scaling({"GPUs", rateUnit, "per-GPU efficiency"});
         bool aboveSmallest = false;
         for (const model::ScalingPoint &p : c.scaling) {
             scaling.addRow({model::groupedCount(p.gpus),
-                            p.ok ? format("%.0f", p.tokensPerSecond) : "-",
+                            p.ok ? model::threeDigits(p.tokensPerSecond / rateDivisor) : "-",
                             p.ok ? format("%.1f%%", 100 * p.efficiency) : "no layout"});
             aboveSmallest = aboveSmallest || (p.ok && p.efficiency > 1.0005);
         }
@@ -323,6 +331,8 @@ std::string renderComparison(const model::ScenarioComparison &c)
             text += "note: an efficiency above 100% is a larger count's own fastest layout "
                     "running each GPU faster than the smallest count's (other parallelism), not "
                     "speed from more GPUs\n";
+        for (const std::string &note : c.scalingNotes)
+            text += "note: " + note + "\n";
     }
     return text;
 }
@@ -379,6 +389,7 @@ nlohmann::json comparisonToJson(const model::ScenarioComparison &c)
                                   {"ok", p.ok},
                                   {"tokens_per_s", p.tokensPerSecond},
                                   {"efficiency", p.efficiency}});
+    doc["scaling_notes"] = c.scalingNotes;
     return doc;
 }
 

@@ -1322,6 +1322,10 @@ int writePlanReportPdf(const PlanReportInput &input, const QString &path)
             }
             // The chart carries its own title.
             page.picture(input.charts[i], QSizeF(760, 430), QString(), chartHeight);
+            // A count that trains slower than a smaller one is explained under the curve.
+            if (input.chartTitles[i].startsWith(QStringLiteral("Scaling")))
+                for (const std::string &note : input.comparison.scalingNotes)
+                    page.paragraph(QString::fromStdString(note), 9);
         }
 
         writeOperationComparison(page, input.comparison);

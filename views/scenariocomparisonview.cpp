@@ -299,7 +299,23 @@ void ScenarioComparisonView::rebuildCharts()
         for (const auto &[prefix, shortName] : shortNames)
             if (title.startsWith(prefix))
                 name = shortName;
-        const int tab = m_charts->addTab(view, name);
+        QWidget *page = view;
+        // A count that trains slower than a smaller one is explained under the curve.
+        if (title.startsWith(QStringLiteral("Scaling")) && !m_comparison.scalingNotes.empty()) {
+            page = new QWidget;
+            auto *column = new QVBoxLayout(page);
+            column->setContentsMargins(0, 0, 0, 0);
+            column->addWidget(view, 1);
+            QStringList notes;
+            for (const std::string &note : m_comparison.scalingNotes)
+                notes << QString::fromStdString(note);
+            auto *label = new QLabel(notes.join(QLatin1Char('\n')));
+            label->setObjectName(QStringLiteral("scalingNotes"));
+            label->setWordWrap(true);
+            label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            column->addWidget(label);
+        }
+        const int tab = m_charts->addTab(page, name);
         m_charts->setTabToolTip(
             tab, QString(title).replace(QStringLiteral("<br>"), QStringLiteral(" ")));
     }

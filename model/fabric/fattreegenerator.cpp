@@ -202,9 +202,9 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
     if (leaves > most)
         throw FabricParameterError(
             std::to_string(tiers) + " tiers of radix-" + std::to_string(radix)
-            + " switches join at most " + std::to_string(most) + " leaves ("
-            + std::to_string(most * endpointsPerLeaf) + " " + endpointWord + "); "
-            + std::to_string(leaves) + " leaves are needed"
+            + " switches join at most " + groupedCount(most) + " leaves ("
+            + groupedCount(most * endpointsPerLeaf) + " " + endpointWord + "); "
+            + groupedCount(leaves) + " leaves are needed"
             + (tiers < 4 ? ": use " + std::to_string(tiers + 1) + " tiers or a larger radix"
                          : std::string(": use a larger radix")));
     // Of the spine splits whose down:up ratio is at most the one asked for and that still hold

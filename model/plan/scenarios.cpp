@@ -16,6 +16,7 @@
 #include <cmath>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -490,15 +491,43 @@ std::vector<SweepAxis> allSweepAxes()
             SweepAxis::Oversubscription, SweepAxis::Precision, SweepAxis::Batch};
 }
 
-std::string sweepScenarioName(SweepAxis axis, const std::string &value, const Catalog *catalog)
+namespace {
+
+/** A whole number as people read it ("16,384"); anything else as given. */
+std::optional<long long> wholeNumber(const std::string &value)
+{
+    if (value.empty() || value.size() > 15 || !std::all_of(value.begin(), value.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+        }))
+        return std::nullopt;
+    return std::stoll(value);
+}
+
+std::string groupedIfWhole(const std::string &value)
+{
+    const std::optional<long long> number = wholeNumber(value);
+    return number ? groupedCount(*number) : value;
+}
+
+} // namespace
+
+std::string sweepScenarioName(SweepAxis axis, const std::string &value, const Catalog *catalog,
+                              int buildings)
 {
     // People read the catalog's name, not its id ("NIC RoCE v2 400 GbE (ConnectX-7)").
     const auto named = [catalog](const std::string &id) {
         return catalog ? catalog->nameOf(id) : id;
     };
     switch (axis) {
-    case SweepAxis::GpuCount:
-        return value + " GPUs";
+    case SweepAxis::GpuCount: {
+        const std::optional<long long> perBuilding = wholeNumber(value);
+        if (!perBuilding || buildings <= 1)
+            return groupedIfWhole(value) + " GPUs";
+        long long campusGpus = 0;
+        if (__builtin_mul_overflow(*perBuilding, static_cast<long long>(buildings), &campusGpus))
+            return groupedCount(*perBuilding) + " GPUs a building";
+        return groupedCount(campusGpus) + " GPUs (" + groupedCount(*perBuilding) + " a building)";
+    }
     case SweepAxis::GpuType:
         return named(value);
     case SweepAxis::Nic:
@@ -512,7 +541,7 @@ std::string sweepScenarioName(SweepAxis axis, const std::string &value, const Ca
         return upper;
     }
     case SweepAxis::Batch:
-        return "batch " + value;
+        return "batch " + groupedIfWhole(value);
     }
     return sweepAxisName(axis) + " " + value;
 }
@@ -535,7 +564,8 @@ std::vector<Scenario> sweepScenarios(const Plan &baseline, SweepAxis axis,
         Plan variant = base;
         applySweepValue(variant, axis, value, catalog);
         Scenario scenario;
-        scenario.name = uniqueScenarioName(named, sweepScenarioName(axis, value, &catalog));
+        scenario.name = uniqueScenarioName(
+            named, sweepScenarioName(axis, value, &catalog, baseline.campus.buildings));
         scenario.changes = scenarioChanges(base, variant);
         Plan check = base;
         check.scenarios = {scenario};

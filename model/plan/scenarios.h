@@ -62,9 +62,11 @@ enum class SweepAxis { GpuCount, GpuType, Nic, Oversubscription, Precision, Batc
 std::string sweepAxisName(SweepAxis axis); ///< "gpu-count", "gpu-type", ...
 std::vector<SweepAxis> allSweepAxes();
 
-/** The name a sweep gives its scenario for `value`: "2048 GPUs", "2:1 oversubscribed", "FP8". */
+/** The name a sweep gives its scenario for `value`: "2,048 GPUs", "2:1 oversubscribed", "FP8".
+ * On a campus of `buildings` a GPU count is one building's, and the name gives the whole campus's
+ * with it, as the comparison's GPUs row does: "2,097,152 GPUs (262,144 a building)". */
 std::string sweepScenarioName(SweepAxis axis, const std::string &value,
-                              const Catalog *catalog = nullptr);
+                              const Catalog *catalog = nullptr, int buildings = 1);
 
 /**
  * One scenario per value along `axis`, each changing only that from the baseline:

@@ -868,8 +868,13 @@ ScalingPoint scalingPointAt(const Plan &baseline, int gpus, const Catalog &catal
         const PlanEstimate e
             = estimatePlanThroughput(scenarioPlan(variant, 0, &catalog), catalog, cancel);
         if (trainingFound(e)) {
+            const TrainingEstimate &best = e.training.best;
             point.ok = true;
-            point.tokensPerSecond = e.training.best.tokensPerSecond;
+            point.tokensPerSecond = best.tokensPerSecond;
+            point.layout = best.config;
+            point.microbatchesPerPipeline = best.microbatchesPerStep;
+            point.bubbleShare = best.breakdown.bubbleSeconds / best.stepSeconds;
+            point.communicationShare = best.commExposedFraction;
         }
     } catch (const std::exception &) {
         point.ok = false; // shown as a gap in the curve: this count has no valid layout
@@ -889,7 +894,61 @@ void addScalingEfficiency(std::vector<ScalingPoint> &scaling)
             p.efficiency = (p.tokensPerSecond / p.gpus) / (first->tokensPerSecond / first->gpus);
 }
 
+/** "91.7 M tokens/s", "845 k tokens/s": the scaling notes' rates. */
+std::string tokensRateText(double tokensPerSecond)
+{
+    if (tokensPerSecond >= units::mega)
+        return threeDigits(tokensPerSecond / units::mega) + " M";
+    if (tokensPerSecond >= units::kilo)
+        return threeDigits(tokensPerSecond / units::kilo) + " k";
+    return threeDigits(tokensPerSecond);
+}
+
+/** What the slower count's step spends that the faster one's did not: its pipelines' fill and
+ * drain where the bubble outweighs its exposed communication, else that communication. */
+std::string slowdownReason(const ScalingPoint &point, int globalBatch)
+{
+    const ParallelConfig &layout = point.layout;
+    if (point.bubbleShare >= point.communicationShare && layout.pp > 1)
+        return "the global batch of " + countOf(globalBatch, "sequence", "sequences")
+            + " gives each of its " + groupedCount(layout.dp) + " data-parallel replicas "
+            + countOf(point.microbatchesPerPipeline, "microbatch", "microbatches") + " for "
+            + groupedCount(layout.pp) + " pipeline stages, and the pipeline bubble takes "
+            + percentText(point.bubbleShare, 0)
+            + " of its step; a larger global batch would fill the pipelines, up to the batch the "
+              "model still converges with (McCandlish et al. 2018, the critical batch size)";
+    if (point.communicationShare < 0.05)
+        return "its fastest layout (" + layoutDescription(layout) + ") splits the global batch of "
+            + countOf(globalBatch, "sequence", "sequences")
+            + " into work too small to keep each GPU as busy";
+    return "exposed communication takes " + percentText(point.communicationShare, 0)
+        + " of its step (" + layoutDescription(layout) + "): the global batch of "
+        + countOf(globalBatch, "sequence", "sequences")
+        + " split over more GPUs leaves each less work to hide its communication behind";
+}
+
 } // namespace
+
+std::vector<std::string> scalingSlowdownNotes(const std::vector<ScalingPoint> &scaling,
+                                              int globalBatch)
+{
+    std::vector<std::string> notes;
+    const ScalingPoint *fastest = nullptr; // the fastest smaller count so far
+    for (const ScalingPoint &point : scaling) {
+        if (!point.ok)
+            continue;
+        if (fastest && point.gpus > fastest->gpus
+            && point.tokensPerSecond < fastest->tokensPerSecond)
+            notes.push_back(groupedCount(point.gpus) + " GPUs train slower than "
+                            + groupedCount(fastest->gpus) + " ("
+                            + tokensRateText(point.tokensPerSecond) + " against "
+                            + tokensRateText(fastest->tokensPerSecond)
+                            + " tokens/s): " + slowdownReason(point, globalBatch) + ".");
+        if (!fastest || point.tokensPerSecond > fastest->tokensPerSecond)
+            fastest = &point;
+    }
+    return notes;
+}
 
 ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
                                     const ComparisonOptions &options,
@@ -930,6 +989,7 @@ ScenarioComparison compareScenarios(const Plan &plan, const Catalog &catalog,
     findParetoFront(comparison, plan.workloadType == WorkloadType::Training);
     comparison.scaling = std::move(scaling);
     addScalingEfficiency(comparison.scaling);
+    comparison.scalingNotes = scalingSlowdownNotes(comparison.scaling, plan.training.globalBatch);
     return comparison;
 }
 

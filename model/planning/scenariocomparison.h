@@ -100,7 +100,25 @@ struct ScalingPoint
     double tokensPerSecond = 0;
     /** Per-GPU throughput relative to the smallest count's (weak-scaling efficiency). */
     double efficiency = 0;
+    /** The fastest layout at this count and what its step spends beside computing: what explains
+     * a count that trains slower than a smaller one (scalingSlowdownNotes). */
+    ParallelConfig layout;
+    int microbatchesPerPipeline = 0;
+    double bubbleShare = 0; ///< pipeline fill and drain, of the step
+    double communicationShare = 0; ///< exposed communication, of the step
 };
+
+/**
+ * Why a count of the scaling curve trains slower than a smaller one, one sentence a count:
+ * "2,097,152 GPUs train slower than 1,048,576 (69.0 M against 91.7 M tokens/s): the global batch
+ * of 16,384 sequences gives each of its 512 data-parallel replicas 32 microbatches for 64 pipeline
+ * stages, and the pipeline bubble takes 66% of its step; ...". The curve holds the global batch,
+ * so more GPUs split the same sequences (strong scaling): past some count each pipeline has too few
+ * microbatches to hide its fill and drain, (p - 1) / (v · m) of the step (Narayanan et al., SC21,
+ * §2.2), or the communication per GPU stops shrinking with its work. Empty while throughput rises.
+ */
+std::vector<std::string> scalingSlowdownNotes(const std::vector<ScalingPoint> &scaling,
+                                              int globalBatch);
 
 struct ScenarioComparison
 {
@@ -124,6 +142,7 @@ struct ScenarioComparison
     std::string paretoCostLabel;
     std::vector<std::optional<std::pair<double, double>>> paretoPoints; ///< (time, cost)
     std::vector<ScalingPoint> scaling; ///< the baseline at other GPU counts
+    std::vector<std::string> scalingNotes; ///< scalingSlowdownNotes of the curve
     bool cancelled = false;
 };
 

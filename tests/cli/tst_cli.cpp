@@ -1122,7 +1122,7 @@ private slots:
                               "--out", dir.filePath(QStringLiteral("swept.json"))});
         QCOMPARE(r.status, 0);
         QVERIFY2(!r.err.contains("scenario '2048 GPUs'"), r.err.constData());
-        QVERIFY2(r.err.contains("note: scenario '8192 GPUs': the fabric cannot be built"),
+        QVERIFY2(r.err.contains("note: scenario '8,192 GPUs': the fabric cannot be built"),
                  r.err.constData());
     }
 
@@ -1623,7 +1623,7 @@ private slots:
         const Result r = run(job);
         QCOMPARE(r.status, 3);
         QVERIFY2(r.err.contains("the fabric cannot be built: 4 tiers of radix-16 switches join "
-                                "at most 1024 leaves (8192 GPUs); 16384 leaves are needed"),
+                                "at most 1,024 leaves (8,192 GPUs); 16,384 leaves are needed"),
                  r.err.constData());
         QVERIFY(r.out.isEmpty());
         // On 64-port switches the same cluster takes a fourth tier (super-spines) and runs.
@@ -1830,7 +1830,7 @@ private slots:
         QTest::newRow("two tiers too small")
             << QStringList {"fabric",  "--topology", "fat-tree",    "--radix", "64",
                             "--tiers", "2",          "--endpoints", "5000"}
-            << "2 tiers of radix-64 switches join at most 64 leaves (2048 endpoints)";
+            << "2 tiers of radix-64 switches join at most 64 leaves (2,048 endpoints)";
         QTest::newRow("torus dims")
             << QStringList {"fabric", "--topology", "torus", "--dims", "4x0x4"}
             << "each torus dimension must be 2 to 4096 chips, not 0";

@@ -264,7 +264,16 @@ private slots:
 
     void sweepNamesReadAsTheChange()
     {
-        QCOMPARE(sweepScenarioName(SweepAxis::GpuCount, "2048"), std::string("2048 GPUs"));
+        // Counts are grouped as the comparison's rows print them ("2048 GPUs" before).
+        QCOMPARE(sweepScenarioName(SweepAxis::GpuCount, "2048"), std::string("2,048 GPUs"));
+        QCOMPARE(sweepScenarioName(SweepAxis::Batch, "16384"), std::string("batch 16,384"));
+        // On a campus the value is one building's GPUs; the name gives the campus's too, as its
+        // GPUs row does: 8 x 262,144 = 2,097,152 (the column read "262144 GPUs" over 2,097,152).
+        QCOMPARE(sweepScenarioName(SweepAxis::GpuCount, "262144", nullptr, 8),
+                 std::string("2,097,152 GPUs (262,144 a building)"));
+        // A count too large to multiply out is named per building, never wrapped.
+        QCOMPARE(sweepScenarioName(SweepAxis::GpuCount, "999999999999999", nullptr, 100000),
+                 std::string("999,999,999,999,999 GPUs a building"));
         QCOMPARE(sweepScenarioName(SweepAxis::Oversubscription, "2"),
                  std::string("2:1 oversubscribed"));
         QCOMPARE(sweepScenarioName(SweepAxis::Nic, "roce-400g"), std::string("NIC roce-400g"));
@@ -418,6 +427,53 @@ private slots:
         QCOMPARE(c.paretoCostLabel, std::string("Run cost (thousand USD)"));
         QCOMPARE(c.paretoPoints[0]->second,
                  c.scenarios[0].estimate.trainingRun.operations.costUsd / 1e3);
+    }
+
+    void aScalingCountSlowerThanASmallerOneSaysWhy()
+    {
+        // Hand-built curve: 1,024 GPUs at 1.0 M tokens/s, 2,048 at 1.5 M, a gap at 3,072 (no
+        // layout), then 4,096 at 1.2 M, slower than 2,048's 1.5 M, not only than the last point.
+        // Its layout: 16,384 sequences over DP 512 in microbatches of 1 are 16,384 / 512 = 32
+        // microbatches for 64 stages, and its bubble is 66% of its step (above its 10% of
+        // communication): the bubble is the reason. 8,192 at 1.3 M is still below 2,048's 1.5 M,
+        // with a one-stage layout whose exposed communication is 40% of its step.
+        const auto point = [](long long gpus, bool ok, double tokensPerSecond) {
+            ScalingPoint p;
+            p.gpus = gpus;
+            p.ok = ok;
+            p.tokensPerSecond = tokensPerSecond;
+            return p;
+        };
+        const ScalingPoint small = point(1024, true, 1.0e6), faster = point(2048, true, 1.5e6);
+        const ScalingPoint gap = point(3072, false, 0);
+        ScalingPoint slower = point(4096, true, 1.2e6);
+        slower.layout.pp = 64;
+        slower.layout.dp = 512;
+        slower.microbatchesPerPipeline = 32;
+        slower.bubbleShare = 0.66;
+        slower.communicationShare = 0.10;
+        ScalingPoint chatty = point(8192, true, 1.3e6);
+        chatty.layout.dp = 8192;
+        chatty.communicationShare = 0.40;
+        const std::vector<std::string> notes
+            = scalingSlowdownNotes({small, faster, gap, slower, chatty}, 16384);
+        QCOMPARE(notes.size(), std::size_t(2));
+        QVERIFY2(notes[0].rfind("4,096 GPUs train slower than 2,048 (1.20 M against 1.50 M "
+                                "tokens/s): the global batch of 16,384 sequences gives each of "
+                                "its 512 data-parallel replicas 32 microbatches for 64 pipeline "
+                                "stages, and the pipeline bubble takes 66% of its step; a larger "
+                                "global batch",
+                                0)
+                     == 0,
+                 notes[0].c_str());
+        QVERIFY2(notes[1].rfind("8,192 GPUs train slower than 2,048 (1.30 M against 1.50 M "
+                                "tokens/s): exposed communication takes 40% of its step",
+                                0)
+                     == 0,
+                 notes[1].c_str());
+        // A curve that only rises, or falls only in per-GPU efficiency, says nothing.
+        QVERIFY(scalingSlowdownNotes({small, faster}, 16384).empty());
+        QVERIFY(scalingSlowdownNotes({}, 16384).empty());
     }
 
     void campusScalingCountsEveryBuildingsGpus()

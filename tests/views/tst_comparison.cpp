@@ -259,7 +259,7 @@ private slots:
         QCOMPARE(panel->list()->count(), 1); // the baseline
         QCOMPARE(panel->addSweep(model::SweepAxis::GpuCount, {"512", "2048"}), QString());
         QCOMPARE(panel->list()->count(), 3);
-        QCOMPARE(panel->list()->item(2)->text(), QStringLiteral("2048 GPUs"));
+        QCOMPARE(panel->list()->item(2)->text(), QStringLiteral("2,048 GPUs"));
         window.document()->undoStack()->undo();
         QCOMPARE(panel->list()->count(), 1);
         window.document()->undoStack()->redo();
@@ -443,6 +443,36 @@ private slots:
             if (label->wordWrap() && label->isVisible() && !label->text().isEmpty())
                 QVERIFY2(label->heightForWidth(label->width()) <= label->height() + 1,
                          qPrintable(label->text()));
+    }
+
+    void scalingTabSaysWhyACountTrainsSlower()
+    {
+        // The million-GPU campus sample holds its global batch of 16,384 sequences: at 2,097,152
+        // GPUs its 64-stage pipelines get 16,384 / 512 replicas = 32 microbatches each, fewer
+        // than their stages, and the curve's last point falls below 1,048,576's. The Scaling tab
+        // says so under the chart (a falling curve had no word of why).
+        app::MainWindow window(m_catalog);
+        window.resize(1920, 1080);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openPlan(QStringLiteral(CP_SOURCE_DIR "/samples/h100-1m-8-buildings.json")));
+        compareNow(window);
+        views::ScenarioComparisonView *view = window.comparisonView();
+        auto *notes = view->findChild<QLabel *>(QStringLiteral("scalingNotes"));
+        QVERIFY(notes);
+        QVERIFY2(
+            notes->text().startsWith(QStringLiteral("2,097,152 GPUs train slower than 1,048,576")),
+            qPrintable(notes->text()));
+        QVERIFY2(notes->text().contains(QStringLiteral("32 microbatches for 64 pipeline stages")),
+                 qPrintable(notes->text()));
+        QTabWidget *tabs = view->chartTabs();
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->tabText(i) == QStringLiteral("Scaling"))
+                tabs->setCurrentIndex(i);
+        QVERIFY(notes->isVisible());
+        QDir().mkpath(QStringLiteral(CP_SCREENSHOT_DIR));
+        QVERIFY(
+            window.grab().save(QStringLiteral(CP_SCREENSHOT_DIR "/comparison-scaling-notes.png")));
     }
 
     void batchSweepLeavesStepTimeUnranked()
@@ -796,7 +826,14 @@ private slots:
         qDeleteAll(charts);
         // A scaling curve past ten thousand GPUs counts thousands on its axis ("300000" read as
         // a run of zeros): 16,384 to 131,072 GPUs are 16.384 to 131.072 thousand.
-        c.scaling = {{16384, true, 1e7, 1.0}, {131072, true, 7e7, 0.875}};
+        c.scaling.assign(2, model::ScalingPoint {});
+        c.scaling[0].gpus = 16384;
+        c.scaling[0].tokensPerSecond = 1e7;
+        c.scaling[0].efficiency = 1.0;
+        c.scaling[1].gpus = 131072;
+        c.scaling[1].tokensPerSecond = 7e7;
+        c.scaling[1].efficiency = 0.875;
+        c.scaling[0].ok = c.scaling[1].ok = true;
         const QList<QChart *> scaled = views::comparisonCharts(c);
         QChart *scaling = chartTitled(scaled, QStringLiteral("Scaling of the baseline"));
         QVERIFY(scaling);
