@@ -1135,6 +1135,28 @@ private slots:
                  std::string("'=1+1,'@SUM(A1),'+cmd,'-2+3,'\tx\r\n-1.5,+2,-,a=b,1e-3\r\n"));
     }
 
+    void mfuIsRankedOnlyOverOnePeak()
+    {
+        // The H100's dense peak is 989 TFLOP/s in BF16 and 1,979 in FP8 (datasheet): the FP8
+        // scenario's MFU is a share of twice the baseline's peak, so a lower MFU can be the
+        // faster run, and the star went to BF16's higher MFU beside FP8's higher throughput.
+        const Plan plan = withScenario("fp8", {{"workload", {{"precision", "fp8"}}}});
+        const ScenarioComparison c = compareScenarios(plan, m_catalog);
+        const ComparisonRow &mfu = row(c, "mfu_pct");
+        QCOMPARE(mfu.bestIndex, -1);
+        QVERIFY(mfu.notRankedBecause.find("its own GPU's dense peak") != std::string::npos);
+        // Tokens of the same model are the same work: throughput is still ranked, FP8 first.
+        const ComparisonRow &tokens = row(c, "tokens_per_s");
+        QCOMPARE(tokens.bestIndex, 1);
+        QVERIFY(*tokens.values[1] > *tokens.values[0]);
+        // Over one peak MFU is ranked as before: a global batch of 128 sequences on 1,024 GPUs
+        // leaves each of them too little work, and the baseline's higher MFU has the star.
+        const ScenarioComparison same = compareScenarios(
+            withScenario("batch 128", {{"workload", {{"global_batch", 128}}}}), m_catalog);
+        QVERIFY(row(same, "mfu_pct").notRankedBecause.empty());
+        QCOMPARE(row(same, "mfu_pct").bestIndex, 0);
+    }
+
     void tablesRoundTripThroughCsv()
     {
         const Plan plan = withScenario("fp8", {{"workload", {{"precision", "fp8"}}}});
