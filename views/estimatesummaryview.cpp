@@ -307,7 +307,7 @@ namespace {
 QString fleetCount(const model::PlanEstimate &e)
 {
     if (!e.campus)
-        return QString::number(e.gpus);
+        return QString::fromStdString(model::groupedCount(e.gpus));
     return EstimateSummaryView::tr("%1 buildings x %2 = %3")
         .arg(e.campus->buildings)
         .arg(QString::fromStdString(model::groupedCount(e.gpus)))
