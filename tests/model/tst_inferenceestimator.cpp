@@ -282,17 +282,45 @@ private slots:
         QVERIFY(idle.ttftSeconds < e.ttftSeconds);
     }
 
+    void everySizedFleetKeepsTheTrustedHeadroom()
+    {
+        // Llama 3 70B in BF16 on one GB200 GPU, 1,000 tokens in and 200 out at 5 requests/s
+        // within a p95 TTFT of 3 s and a p95 TPOT of 250 ms. Held at a batch of slots, one
+        // replica met the targets on paper at 88% of its rate, with a p95 TTFT of 2.4 s beside a
+        // p50 of 0.15 s: the steep end of its queue, where the estimate's ~10% throughput error
+        // decides whether it serves at all. With latency targets that path now keeps the same
+        // 70% headroom as a fleet that admits prompts as they come: at most 0.7 of each
+        // replica's rate. (Without targets a fleet is sized for throughput alone, up to its
+        // rate: tst_diurnalautoscaling.)
+        InferenceJob job = servingJob("llama-3-70b", Precision::BF16, 1);
+        job.inputTokens = 1000;
+        job.outputTokens = 200;
+        job.ratePerSecond = 5;
+        job.ttftP95Seconds = 3.0;
+        job.tpotP95Seconds = 0.25;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "gb200-nvl72-gpu", .facilityId = "dc-industry-average"});
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(e.meetsTargets, e.reason.c_str());
+        QVERIFY2(e.utilisation <= 0.7, std::to_string(e.utilisation).c_str());
+        QVERIFY(e.replicas >= 2);
+        QVERIFY2(e.bottleneckExplanation.find("1 replica would meet the targets on paper, but "
+                                              "above 70% of its capacity")
+                     != std::string::npos,
+                 e.bottleneckExplanation.c_str());
+    }
+
     void slotSizedFleetQueuesAsErlangC()
     {
-        // Where holding each replica at a batch of slots (vLLM capped at 96 sequences a replica)
-        // serves the rate with no more replicas than admitting prompts as they come within the
-        // trusted 70% of capacity, the fleet is sized by slots: each of the replica's `batch`
-        // slots is held while the request's prompt is prefilled, its share of the batch's
-        // batched prefill, and while its 256 output tokens come out, 256 x TPOT, so a slot
-        // serves mu = 1 / (batched prefill / batch + 256 x TPOT) requests a second, and the
+        // Where holding each replica at a batch of slots (vLLM capped at 24 sequences a replica)
+        // serves the rate, within the trusted 70% of its slots' rate, with no more replicas than
+        // admitting prompts as they come within 70% of capacity, the fleet is sized by slots: each
+        // of the replica's `batch` slots is held while the request's prompt is prefilled, its share
+        // of the batch's batched prefill, and while its 256 output tokens come out, 256 x TPOT, so
+        // a slot serves mu = 1 / (batched prefill / batch + 256 x TPOT) requests a second, and the
         // replicas share the 50 requests a second (M/M/c, Erlang C, tested below).
         InferenceJob job = servedAtRate("llama-3-70b", Precision::BF16, 4, 50);
-        job.maxBatch = 96;
+        job.maxBatch = 24;
         // vLLM chunks prompts only for models whose context passes 32,768 tokens; Llama 3 70B's
         // is 8,192, so a prompt is prefilled whole.
         QVERIFY(job.engine.chunkedPrefillAboveContext > job.model.maxSeqLen);
@@ -300,7 +328,7 @@ private slots:
             shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY2(e.meetsTargets, e.reason.c_str());
-        QCOMPARE(e.batch, 96);
+        QCOMPARE(e.batch, 24);
         const double lambda = 50.0 / e.replicas;
         const double mu = 1.0 / (e.batchedPrefillSeconds / e.batch + 256 * e.tpotSeconds);
         QVERIFY(lambda < e.batch * mu); // enough replicas: below saturation
@@ -320,7 +348,7 @@ private slots:
             < 1e-9);
         // Every slot decodes at the full batch's pace, and Erlang C keeps rho x batch busy.
         QCOMPARE(e.tpotP95Seconds, e.tpotSeconds);
-        QVERIFY(qAbs(e.inFlightSequences - e.utilisation * 96) < 1e-9);
+        QVERIFY(qAbs(e.inFlightSequences - e.utilisation * 24) < 1e-9);
         QVERIFY(
             qAbs(e.endToEndP99Seconds() - e.endToEndSeconds - (e.ttftP99Seconds - e.ttftSeconds))
             < 1e-12);
@@ -1688,37 +1716,6 @@ private slots:
         } catch (const InputError &error) {
             QCOMPARE(error.pointer(), std::string("/rows/0/latency_limits/percentile"));
         }
-    }
-
-    void tpotTargetExplainsTheBatch()
-    {
-        // Llama 3 8B FP8 on one A100 PCIe at 50 requests/s with a 50 ms p95 TPOT, a fleet sized
-        // by batch slots (admitting prompts as they come needs more replicas within the trusted
-        // 70% of capacity). Between two of a sequence's 256 tokens the replica runs one decode
-        // step of the whole batch, and over its 256 tokens it prefills the batch's other B - 1
-        // prompts (each 1/B of a batched prefill of B prompts). The explanation must give, for
-        // the next batch the search tried (twice the one chosen), those two parts and their sum
-        // above the target.
-        InferenceJob job = servedAtRate("llama-3-8b", Precision::FP8, 1, 50);
-        job.kvPrecision = Precision::FP8;
-        const InferenceSetup setup = inferenceSetupFromCatalog(
-            shippedCatalog(), {.gpuId = "a100-pcie-80gb", .facilityId = "dc-industry-average"});
-        const InferenceEstimator estimator(job, setup.hardware, setup.cost);
-        const InferenceEstimate e = estimator.estimate();
-        QVERIFY2(e.meetsTargets, e.reason.c_str());
-        QVERIFY(e.batch < e.maxBatch);
-        const int next = 2 * e.batch;
-        const InferenceEstimate larger = estimator.estimateAtBatch(next);
-        const double decodeMs = larger.decodeStepSeconds * 1e3;
-        const double prefillMs = (next - 1.0) / next * larger.batchedPrefillSeconds / 256 * 1e3;
-        QVERIFY(decodeMs + prefillMs > 50.0); // why the search stopped
-        const std::string expected = "held by the TPOT target: at batch " + std::to_string(next)
-            + " a token would take " + formatNumber("%.1f", decodeMs + prefillMs) + " ms, "
-            + formatNumber("%.1f", decodeMs) + " ms of decoding and "
-            + formatNumber("%.1f", prefillMs)
-            + " ms of the other prompts' prefill spread over each sequence's 256 tokens";
-        QVERIFY2(e.bottleneckExplanation.find(expected) != std::string::npos,
-                 (e.bottleneckExplanation + "\nexpected: " + expected).c_str());
     }
 
     void sizedFleetSaysWhyNotOneReplicaFewer()

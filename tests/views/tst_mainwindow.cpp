@@ -533,22 +533,25 @@ private slots:
             QVERIFY(window.openPlan(samples.filePath(file)));
             QVERIFY2(ready.wait(60000), qPrintable(file));
             QVERIFY(window.summaryView()->tree()->topLevelItemCount() > 2);
-            // The DeepSeek-V3 serving sample buys 4 servers of 8 H200 for a load that one
-            // replica of 8 GPUs serves (its headline): the diagnosis says 24 stay idle.
+            // The DeepSeek-V3 serving sample buys 4 servers of 8 H200 for 3 requests/s. One
+            // replica of 8 GPUs serves about 4.09 requests/s at its largest batch, so alone it
+            // would run at 3 / 4.09 = 73%, above the 70% a fleet sized for latency targets
+            // keeps: two replicas serve it (it was one, at 73%), and the diagnosis says 16 of
+            // the 32 GPUs stay idle.
             if (file == QStringLiteral("h200-deepseek-v3-serving.json")) {
                 QVERIFY2(window.summaryView()->diagnosis().contains(
-                             QStringLiteral("Idle GPUs: the load keeps 8 of the plan's 32 GPUs "
-                                            "busy; 24 stay idle")),
+                             QStringLiteral("Idle GPUs: the load keeps 16 of the plan's 32 GPUs "
+                                            "busy; 16 stay idle")),
                          qPrintable(window.summaryView()->diagnosis()));
-                // The headline gives a token's cost over all 32 GPUs beside the 8 that serve:
-                // four times as much, as the idle GPUs cost the same.
+                // The headline gives a token's cost over all 32 GPUs beside the 16 that serve:
+                // twice as much, as the idle GPUs cost the same.
                 const model::PlanEstimate expected = model::estimatePlan(
                     model::loadPlan(samples.filePath(file).toStdString(), m_catalog.get()),
                     *m_catalog);
                 QVERIFY(expected.servingUse.has_value());
                 QVERIFY(qAbs(expected.servingUse->costPerMillionOutputTokensAllGpusUsd
                                  / expected.inference.costPerMillionOutputTokensUsd
-                             - 4.0)
+                             - 2.0)
                         < 1e-9);
                 const QString all = QLocale().toString(
                     expected.servingUse->costPerMillionOutputTokensAllGpusUsd, 'f', 3);
