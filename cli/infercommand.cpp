@@ -393,22 +393,27 @@ std::string publishedCell(const model::PublishedServingComparison &published)
 }
 
 /** Replica sizes --gpu all tries on a server of `gpusPerNode`: the one --gpus-per-replica (or a
- * plan) names, else 1, 2, 4, ... up to the server's GPUs, tensor parallel inside it. */
+ * plan) names, else 1, 2, 4, ... up to the server's GPUs, tensor parallel inside it, then 2, 4
+ * and 8 whole servers, pipeline stages across them (a model too large for one server, as
+ * DeepSeek-V3 in FP8 is for 8 H100, is served on two; it was ruled out for its memory). */
 std::vector<int> replicaSizes(const ParsedArguments &a, const model::InferenceJob &job,
                               int gpusPerNode)
 {
-    if (a.has("gpus-per-replica") || gpusPerNode < 2)
+    if (a.has("gpus-per-replica"))
         return {job.gpusPerReplica};
     std::vector<int> sizes;
-    for (int size = 1; size <= gpusPerNode; size *= 2)
+    for (int size = 1; size < gpusPerNode; size *= 2)
         sizes.push_back(size);
+    for (int servers = 1; servers <= 8; servers *= 2)
+        sizes.push_back(servers * gpusPerNode);
     return sizes;
 }
 
 /**
  * --gpu all: every GPU with a node type, every precision it computes in and every replica size
- * (1, 2, 4, ... GPUs of its server, tensor parallel, unless --gpus-per-replica fixes one), the
- * cheapest size of each GPU and precision, cheapest first.
+ * (1, 2, 4, ... GPUs of its server, tensor parallel, then 2, 4 and 8 servers in pipeline stages,
+ * unless --gpus-per-replica fixes one), the cheapest size of each GPU and precision, cheapest
+ * first.
  */
 int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                     const std::string &precision, const ServingSite &site, std::ostream &out)
@@ -445,11 +450,14 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
         }
         const std::size_t optionsBefore = options.size();
         std::string lastReason;
+        std::vector<std::string> unsupported;
         for (const std::string &p : precisions) {
             const model::Precision weights = *model::precisionFromName(p);
             if ((weights == model::Precision::FP8 || weights == model::Precision::INT8)
-                && !spec.supports(weights))
+                && !spec.supports(weights)) {
+                unsupported.push_back(p);
                 continue;
+            }
             std::optional<model::InferenceEstimate> best;
             for (int size : replicaSizes(a, job, catalog.node(node).gpusPerNode)) {
                 model::InferenceJob sized = job;
@@ -468,7 +476,11 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                      model::compareServingWithPublishedRuns(
                          catalog, {.gpuId = id, .weights = weights, .modelId = job.model.id})});
         }
-        if (options.size() == optionsBefore)
+        // The A100 asked for FP8 has no FP8 tensor cores: that is why, not that nothing fits.
+        if (options.size() == optionsBefore && unsupported.size() == precisions.size())
+            excluded.emplace_back(spec.name,
+                                  "its tensor cores do not compute in " + unsupported.front());
+        else if (options.size() == optionsBefore)
             excluded.emplace_back(spec.name,
                                   lastReason.empty()
                                       ? std::string("no precision and replica size fits")

@@ -2080,6 +2080,37 @@ private slots:
         QVERIFY2(!one.out.contains("h100-sxm5-80gb"), one.out.constData());
     }
 
+    void inferAllGpusTriesReplicasAcrossServers()
+    {
+        // DeepSeek-V3 in FP8: 671 G parameters of one byte are 625 GiB, 78.1 GiB on each of 8
+        // H100, which beside the engine's reserve and the K/V cache pass the 79.6 GiB a GPU has,
+        // so no replica of one DGX H100 serves it, and --gpu all left the H100 out ("needs 86.3
+        // GiB per GPU") as if it could not serve it at all. Two servers, 16 GPUs in two pipeline
+        // stages, hold 39.1 GiB of weights each.
+        const QStringList ask
+            = {"infer", "--gpu",          "all",  "--model",         "deepseek-v3", "--precision",
+               "fp8",   "--input-tokens", "2000", "--output-tokens", "500",         "--rate",
+               "10",    "--ttft-p95-ms",  "2000", "--tpot-p95-ms",   "100"};
+        const Result all = run(ask + QStringList {"--json"});
+        QVERIFY2(all.status == 0, all.err.constData());
+        bool sawH100 = false;
+        for (const QJsonValue &value :
+             QJsonDocument::fromJson(all.out).object().value(QStringLiteral("options")).toArray()) {
+            const QJsonObject option = value.toObject();
+            if (option.value(QStringLiteral("gpu")).toString()
+                == QStringLiteral("h100-sxm5-80gb")) {
+                QCOMPARE(option.value(QStringLiteral("gpus_per_replica")).toInt(), 16);
+                sawH100 = true;
+            }
+        }
+        QVERIFY2(sawH100, all.out.constData());
+        // A GPU without FP8 tensor cores is left out for that reason, not its memory.
+        const Result text = run(ask);
+        QVERIFY2(text.out.contains("not shown: NVIDIA A100 SXM4 80GB: its tensor cores do not "
+                                   "compute in fp8"),
+                 text.out.constData());
+    }
+
     void inferEngineBatchLimit()
     {
         // Llama 3 8B in FP8 at 128 + 128 tokens fits some 4,100 sequences on an H100
