@@ -123,7 +123,20 @@ std::string latencyTriple(double p50, double p95, double p99, const LatencyScale
         + model::humanDuration(p99);
 }
 
-std::string renderInference(const model::InferenceEstimate &e, const std::string &title)
+/** "4 x NVIDIA DGX H100 (4 GPUs spare; the whole servers 84.6 USD/hour)": what an owner buys. */
+std::string serversText(const model::InferenceEstimate &e, const std::string &serverName)
+{
+    std::string text = model::groupedCount(e.servers) + " x " + serverName;
+    if (e.spareGpus() <= 0)
+        return text;
+    text += " (" + model::countOf(e.spareGpus(), "GPU", "GPUs") + " spare";
+    if (e.wholeServersUsdPerHour > e.usdPerHour)
+        text += "; the whole servers " + model::threeDigits(e.wholeServersUsdPerHour) + " USD/hour";
+    return text + ")";
+}
+
+std::string renderInference(const model::InferenceEstimate &e, const std::string &title,
+                            const std::string &serverName)
 {
     namespace units = model::units;
     Table table({"figure", "value"});
@@ -205,6 +218,7 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                  + " USD/hour"});
         table.addRow({"cost per million output tokens", usdText(e.costPerMillionOutputTokensUsd)});
         table.addRow({"cost per million input tokens", usdText(e.costPerMillionInputTokensUsd)});
+        table.addRow({"servers", serversText(e, serverName)});
     } else {
         // Times above are one replica's; no fleet, power or cost for a load it cannot serve.
         table.addRow({"replicas",
@@ -435,10 +449,17 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
         : std::vector<std::string> {precision};
     // The cheapest way to serve the load, or to finish the offline job; at a batch or the
     // largest one (no load given) the fleets serve different loads, so per token.
-    const auto cost = [&job](const model::InferenceEstimate &e) {
-        return e.offlineJob     ? e.offlineJob->usd
-            : job.ratePerSecond ? e.usdPerHour
-                                : e.costPerMillionOutputTokensUsd;
+    // An owner buys whole servers: each option costs what its servers do, spare GPUs included
+    // (one GPU of a GB200 NVL72 ranked first at 1.80 USD/hour; the rack it takes is 72 GPUs).
+    // A cloud price rents GPUs one by one: there the factor is 1.
+    const auto wholeServers = [](const model::InferenceEstimate &e) {
+        return e.usdPerHour > 0 ? e.wholeServersUsdPerHour / e.usdPerHour : 1.0;
+    };
+    const auto cost = [&job, &wholeServers](const model::InferenceEstimate &e) {
+        return wholeServers(e)
+            * (e.offlineJob            ? e.offlineJob->usd
+                   : job.ratePerSecond ? e.usdPerHour
+                                       : e.costPerMillionOutputTokensUsd);
     };
     // GPUs no option of which is shown, and why: the reader asked "L4, A100 or H100?".
     std::vector<std::pair<std::string, std::string>> excluded;
@@ -516,7 +537,7 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
         return ExitOk;
     }
     std::vector<std::string> columns
-        = {"GPU",     "precision", "GPUs a replica", "GPUs",        "batch",
+        = {"GPU",     "precision", "GPUs a replica", "GPUs",        "servers",   "batch",
            "TTFT ms", "TPOT ms",   "USD/hour",       "USD / M out", "USD / M in"};
     if (job.offlineRequests)
         columns.insert(columns.end(), {"job time", "job cost"});
@@ -526,19 +547,22 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
     Table table(columns);
     for (const Option &o : options) {
         const model::InferenceEstimate &e = o.estimate;
+        const double whole = wholeServers(e);
         std::vector<std::string> row = {o.gpuName,
                                         o.precision,
                                         std::to_string(e.gpusPerReplica),
                                         model::groupedCount(e.fleetGpus()),
+                                        model::groupedCount(e.servers),
                                         std::to_string(e.batch),
                                         format("%.1f", e.ttftSeconds * 1e3),
                                         format("%.2f", e.tpotSeconds * 1e3),
-                                        format("%.2f", e.usdPerHour),
-                                        format("%.3f", e.costPerMillionOutputTokensUsd),
-                                        format("%.3f", e.costPerMillionInputTokensUsd)};
+                                        format("%.2f", whole * e.usdPerHour),
+                                        format("%.3f", whole * e.costPerMillionOutputTokensUsd),
+                                        format("%.3f", whole * e.costPerMillionInputTokensUsd)};
         if (e.offlineJob)
-            row.insert(row.end(),
-                       {model::humanDuration(e.offlineJob->seconds), usdText(e.offlineJob->usd)});
+            row.insert(
+                row.end(),
+                {model::humanDuration(e.offlineJob->seconds), usdText(whole * e.offlineJob->usd)});
         row.push_back(publishedCell(o.published));
         row.push_back(e.bottleneck);
         table.addRow(row);
@@ -550,6 +574,9 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                 : job.ratePerSecond ? ", cheapest fleet first:\n"
                                     : ", cheapest per million output tokens first:\n")
         << table.render();
+    if (!a.has("hourly-price"))
+        out << "costs: the whole servers each fleet fills, every GPU in them, as an owner buys "
+               "them (a GB200 NVL72 by the rack of 72)\n";
     for (const auto &[name, reason] : excluded)
         out << "not shown: " << name << ": " << reason << "\n";
     return ExitOk;
@@ -600,9 +627,9 @@ void printServingJson(const ServingOutput &o, std::ostream &out)
 void printServingText(const ParsedArguments &a, const ServingOutput &o, std::ostream &out)
 {
     const model::InferenceEstimate &e = o.e;
-    out << renderInference(e,
-                           "Serving " + o.job.model.name + " (" + o.precision + ") on "
-                               + o.setup.hardware.gpu.name);
+    out << renderInference(
+        e, "Serving " + o.job.model.name + " (" + o.precision + ") on " + o.setup.hardware.gpu.name,
+        o.setup.node.name);
     if (e.capacityWithinLimits)
         out << "fleet capacity within the limits: " << model::capacityWithinLimitsText(e)
             << ". The figures above are at that load.\n";

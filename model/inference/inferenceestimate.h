@@ -174,6 +174,15 @@ struct InferenceEstimate
     long long fleetGpus() const { return 1LL * replicas * gpusPerReplica; }
     double powerWatts = 0; ///< all replicas
     double usdPerHour = 0; ///< all replicas
+    /** The whole servers the fleet's GPUs fill: servers, and GB200 NVL72 racks, are bought
+     * whole, so 28 H100 take 4 DGX H100 (32 GPUs, 4 spare) and one GB200 GPU a rack of 72. 0
+     * without a fleet. */
+    long long servers = 0;
+    int gpusPerServer = 1;
+    /** Those servers' cost an hour, every GPU in them counted: what an owner pays for the fleet.
+     * Under a cloud price per GPU-hour the GPUs are rented one by one: the fleet's own cost. */
+    double wholeServersUsdPerHour = 0;
+    long long spareGpus() const { return servers * gpusPerServer - fleetGpus(); }
     double costPerMillionOutputTokensUsd = 0;
     double costPerMillionInputTokensUsd = 0;
     /** Fraction of the GPU time (and so of the cost) spent on prompts rather than on decode. */

@@ -32,6 +32,8 @@ void withdrawFleet(InferenceEstimate &e)
     e.inFlightSequences = 0;
     e.powerWatts = 0;
     e.usdPerHour = 0;
+    e.servers = 0;
+    e.wholeServersUsdPerHour = 0;
     e.costPerMillionOutputTokensUsd = 0;
     e.costPerMillionInputTokensUsd = 0;
     e.prefillCostShare = 0;
@@ -607,6 +609,13 @@ void InferenceEstimator::finishCosts(InferenceEstimate &e,
     const double gpus = static_cast<double>(e.replicas) * e.gpusPerReplica;
     e.powerWatts = gpus * m_cost.wattsPerGpu;
     e.usdPerHour = gpus * m_cost.usdPerGpuHour();
+    // An owner buys whole servers (a replica's GPUs divide a server or fill whole ones:
+    // layoutProblem); a cloud price rents GPUs one by one.
+    e.gpusPerServer = std::max(1, m_hw.gpusPerNode);
+    e.servers = (e.fleetGpus() + e.gpusPerServer - 1) / e.gpusPerServer;
+    e.wholeServersUsdPerHour = m_cost.hourlyUsdPerGpu
+        ? e.usdPerHour
+        : static_cast<double>(e.servers) * e.gpusPerServer * m_cost.usdPerGpuHour();
     // Served load: the offered rate when given, else the replica's capacity.
     const double requests = servedRequestsPerSecond ? *servedRequestsPerSecond
         : m_job.ratePerSecond                       ? *m_job.ratePerSecond

@@ -822,10 +822,16 @@ private slots:
         const QJsonObject object = QJsonDocument::fromJson(json.out).object();
         const QJsonArray options = object.value("options").toArray();
         QVERIFY(options.size() > 3);
+        // Per token of the whole servers each fleet fills (an owner buys a server whole): the
+        // fleet's own cost per token times its servers' cost over its GPUs'.
+        const auto perToken = [&](qsizetype i) {
+            const QJsonObject o = options[i].toObject();
+            return o.value("cost_per_million_output_tokens_usd").toDouble()
+                * o.value("whole_servers_usd_per_hour").toDouble()
+                / o.value("usd_per_hour").toDouble();
+        };
         for (qsizetype i = 1; i < options.size(); ++i)
-            QVERIFY(
-                options[i - 1].toObject().value("cost_per_million_output_tokens_usd").toDouble()
-                <= options[i].toObject().value("cost_per_million_output_tokens_usd").toDouble());
+            QVERIFY(perToken(i - 1) <= perToken(i) * (1 + 1e-12));
         bool t4 = false;
         for (const QJsonValue &left : object.value("excluded").toArray())
             t4 = t4
@@ -2108,6 +2114,34 @@ private slots:
         const Result text = run(ask);
         QVERIFY2(text.out.contains("not shown: NVIDIA A100 SXM4 80GB: its tensor cores do not "
                                    "compute in fp8"),
+                 text.out.constData());
+    }
+
+    void inferAllGpusPricesWholeServers()
+    {
+        // Llama 3 70B at 5 requests/s: two GB200 GPUs serve it and ranked first at 1.80 USD an
+        // hour a GPU, but a GB200 NVL72 is bought by the rack of 72, 36 times the two GPUs' cost.
+        // Ranked by the whole servers each fleet fills, it is last; the note says how costs read.
+        const Result all
+            = run({"infer", "--gpu", "all", "--model", "llama-3-70b", "--precision", "bf16",
+                   "--input-tokens", "1000", "--output-tokens", "200", "--rate", "5",
+                   "--ttft-p95-ms", "3000", "--tpot-p95-ms", "250", "--json"});
+        QVERIFY2(all.status == 0, all.err.constData());
+        const QJsonArray options
+            = QJsonDocument::fromJson(all.out).object().value(QStringLiteral("options")).toArray();
+        QVERIFY(options.size() >= 2);
+        const QJsonObject last = options.last().toObject();
+        QCOMPARE(last.value(QStringLiteral("gpu")).toString(), QStringLiteral("gb200-nvl72-gpu"));
+        QCOMPARE(last.value(QStringLiteral("servers")).toInt(), 1);
+        QCOMPARE(last.value(QStringLiteral("gpus_per_server")).toInt(), 72);
+        // Every option ranks no dearer than the next by its whole servers' cost.
+        for (qsizetype i = 1; i < options.size(); ++i)
+            QVERIFY(options.at(i - 1).toObject().value("whole_servers_usd_per_hour").toDouble()
+                    <= options.at(i).toObject().value("whole_servers_usd_per_hour").toDouble());
+        const Result text = run({"infer", "--gpu", "all", "--model", "llama-3-70b", "--precision",
+                                 "bf16", "--input-tokens", "1000", "--output-tokens", "200",
+                                 "--rate", "5", "--ttft-p95-ms", "3000", "--tpot-p95-ms", "250"});
+        QVERIFY2(text.out.contains("costs: the whole servers each fleet fills"),
                  text.out.constData());
     }
 

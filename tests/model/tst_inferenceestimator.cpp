@@ -310,6 +310,48 @@ private slots:
                  e.bottleneckExplanation.c_str());
     }
 
+    void anOwnerBuysWholeServers()
+    {
+        // The same GB200 fleet: its two GPUs are a sliver of one NVL72 rack, which is bought
+        // whole, 72 GPUs at the catalog's per-GPU-hour cost: 72 / 2 = 36 times the GPUs' own.
+        InferenceJob job = servingJob("llama-3-70b", Precision::BF16, 1);
+        job.inputTokens = 1000;
+        job.outputTokens = 200;
+        job.ratePerSecond = 5;
+        job.ttftP95Seconds = 3.0;
+        job.tpotP95Seconds = 0.25;
+        const InferenceSetup rack = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "gb200-nvl72-gpu", .facilityId = "dc-industry-average"});
+        const InferenceEstimate e = InferenceEstimator(job, rack.hardware, rack.cost).estimate();
+        QCOMPARE(e.fleetGpus(), 2LL);
+        QCOMPARE(e.gpusPerServer, 72);
+        QCOMPARE(e.servers, 1LL);
+        QCOMPARE(e.spareGpus(), 70LL);
+        QVERIFY(qAbs(e.wholeServersUsdPerHour - 72 * rack.cost.usdPerGpuHour()) < 1e-9);
+        QVERIFY(qAbs(e.wholeServersUsdPerHour / e.usdPerHour - 36.0) < 1e-9);
+        // Llama 3 70B on pairs of H100 at 50 requests/s: 2 x replicas GPUs fill
+        // ceil(2 x replicas / 8) DGX H100 of 8, the last one's other GPUs spare.
+        const InferenceSetup dgx = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
+        const InferenceEstimate pairs
+            = InferenceEstimator(servedAtRate("llama-3-70b", Precision::BF16, 2, 50), dgx.hardware,
+                                 dgx.cost)
+                  .estimate();
+        QVERIFY2(pairs.meetsTargets, pairs.reason.c_str());
+        QCOMPARE(pairs.servers, (2LL * pairs.replicas + 7) / 8);
+        QCOMPARE(pairs.spareGpus(), 8 * pairs.servers - 2LL * pairs.replicas);
+        QVERIFY(qAbs(pairs.wholeServersUsdPerHour - 8.0 * pairs.servers * dgx.cost.usdPerGpuHour())
+                < 1e-9);
+        // Rented by the GPU-hour, the fleet pays for its own GPUs only.
+        ServingCostModel cloud = dgx.cost;
+        cloud.hourlyUsdPerGpu = 4.916;
+        const InferenceEstimate rented
+            = InferenceEstimator(servedAtRate("llama-3-70b", Precision::BF16, 2, 50), dgx.hardware,
+                                 cloud)
+                  .estimate();
+        QCOMPARE(rented.wholeServersUsdPerHour, rented.usdPerHour);
+    }
+
     void slotSizedFleetQueuesAsErlangC()
     {
         // Where holding each replica at a batch of slots (vLLM capped at 24 sequences a replica)
