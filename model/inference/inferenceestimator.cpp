@@ -809,6 +809,11 @@ std::optional<std::string> InferenceEstimator::provisionReplicas(InferenceEstima
             // slots hold rho x batch sequences on average (Erlang C's busy servers).
             e.tpotP95Seconds = e.tpotP99Seconds = e.tpotSeconds;
             e.inFlightSequences = rho * batch;
+            // Its throughput is the load it serves, as a fleet that admits prompts as they come
+            // reports it (fleetUnderLoad): it was the batch's capacity, so two fleets compared
+            // side by side read one as load and the other as capacity.
+            e.outputTokensPerSecondPerReplica = rate / replicas * m_job.outputTokens;
+            e.outputTokensPerSecondPerGpu = e.outputTokensPerSecondPerReplica / e.gpusPerReplica;
             return std::nullopt;
         }
     }

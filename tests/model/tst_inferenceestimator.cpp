@@ -391,6 +391,9 @@ private slots:
         // Every slot decodes at the full batch's pace, and Erlang C keeps rho x batch busy.
         QCOMPARE(e.tpotP95Seconds, e.tpotSeconds);
         QVERIFY(qAbs(e.inFlightSequences - e.utilisation * 24) < 1e-9);
+        // Its throughput is the load it serves, 50 requests/s of 256 tokens over its GPUs (it
+        // was the batch's capacity, where an admitting fleet reports its load).
+        QVERIFY(qAbs(e.outputTokensPerSecondPerGpu - 50.0 * 256 / (4.0 * e.replicas)) < 1e-9);
         QVERIFY(
             qAbs(e.endToEndP99Seconds() - e.endToEndSeconds - (e.ttftP99Seconds - e.ttftSeconds))
             < 1e-12);
