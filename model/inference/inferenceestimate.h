@@ -137,6 +137,18 @@ struct InferenceEstimate
     double decodeKvKernelSeconds = 0;
     bool decodeMaskedMultiheadKernel = false; ///< the engine decodes with the masked kernel
     double decodeComputeSeconds = 0;
+    /** The step's weight GEMMs alone: at their size's efficiency, at the tensor cores'
+     * large-GEMM rate, and their weights streamed from HBM. GEMMs slower than their streaming
+     * though the tensor cores would beat it are too small to stream their weights efficiently,
+     * not short of tensor throughput. */
+    double decodeGemmSeconds = 0;
+    double decodeGemmTensorSeconds = 0;
+    double decodeWeightStreamSeconds = 0;
+    bool decodeGemmsTooSmall() const
+    {
+        return decodeGemmSeconds > decodeWeightStreamSeconds
+            && decodeGemmTensorSeconds < decodeWeightStreamSeconds;
+    }
     double decodeCommSeconds = 0;
     /** The floor no engine beats (ServingFloor): one prompt's prefill, and one micro-batch's
      * decode step through the whole model, which also reads its sequences' K/V cache once at

@@ -445,9 +445,14 @@ double InferenceEstimator::estimateDecode(InferenceEstimate &e, const BatchSetup
     const Precision sixteenBit = gpu.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
     const double gemmFraction = servingGemmEfficiency(
         gpu, m_job.weightPrecision, Precision::BF16, std::max(1.0, b), shape.hidden, shape.ffn / t);
-    e.decodeComputeSeconds = p
-        * (gemmFlops / (computePeak(gpu, m_job.weightPrecision) * gemmFraction)
-           + attentionFlops / (gpu.peakFlopsPerSecond(sixteenBit) * gpu.attentionPeakFraction));
+    // The GEMMs alone, at their size's efficiency and at the large-GEMM rate of the same curve
+    // (servingGemmEfficiency's), beside their weights streamed from HBM: decodeGemmsTooSmall.
+    const double peak = computePeak(gpu, m_job.weightPrecision);
+    e.decodeGemmSeconds = p * gemmFlops / (peak * gemmFraction);
+    e.decodeGemmTensorSeconds = p * gemmFlops / (peak * gpu.gemmPeakFractionFor(Precision::BF16));
+    e.decodeWeightStreamSeconds = p * weightBytesRead / s.weightStreamingBytesPerSecond;
+    e.decodeComputeSeconds = e.decodeGemmSeconds
+        + p * attentionFlops / (gpu.peakFlopsPerSecond(sixteenBit) * gpu.attentionPeakFraction);
     e.decodeCommSeconds = 0;
     for (const StepOperation &op : e.decodeOperations) {
         if (op.kind == OperationKind::TensorParallel || op.kind == OperationKind::PipelineSend)
@@ -554,6 +559,19 @@ void InferenceEstimator::explainBottleneck(InferenceEstimate &e, const std::stri
                 + ") takes " + formatNumber("%.1f", e.decodeKvKernelSeconds * 1e3)
                 + " ms a step over the K/V cache, which HBM streams in "
                 + formatNumber("%.1f", e.decodeKvStreamSeconds * 1e3) + " ms";
+    } else if (e.decodeGemmsTooSmall()) {
+        // Below the GPU's ridge point the tensor cores are not what limits the step: its GEMMs,
+        // one row a sequence, are too small for the kernels to stream their weights at full
+        // bandwidth (servingGemmEfficiency's small-GEMM curve). "Compute-bound" sent readers to
+        // faster tensor cores; more sequences a step is what helps.
+        e.bottleneck = "small-gemms";
+        e.bottleneckExplanation = "decode's GEMMs are small at batch " + std::to_string(batch)
+            + " (one row a sequence): they take " + formatNumber("%.2f", e.decodeGemmSeconds * 1e3)
+            + " ms a step where HBM streams their weights in "
+            + formatNumber("%.2f", e.decodeWeightStreamSeconds * 1e3)
+            + " ms and the tensor cores would compute them in "
+            + formatNumber("%.2f", e.decodeGemmTensorSeconds * 1e3)
+            + " ms at a large GEMM's rate, so a larger batch adds tokens for little more time";
     } else {
         e.bottleneck = "compute";
         // The GEMMs of a decode step have one row a sequence: at this batch they run below the

@@ -310,6 +310,33 @@ private slots:
                  e.bottleneckExplanation.c_str());
     }
 
+    void smallDecodeGemmsAreNotComputeBound()
+    {
+        // Llama 3 70B in BF16 on 8 A100 SXM4 at batch 45: each GPU's weight GEMMs do 2 x 45
+        // FLOPs for every 2 bytes of weight they read, 45 FLOPs a byte, far below what the
+        // tensor cores need to outrun HBM (312 TFLOP/s x 0.82 of it on large GEMMs against 2,039
+        // GB/s x 0.813 when a GEMM streams its weights: 154 FLOPs a byte). Yet at one row a
+        // sequence their kernels are slower than streaming: the step was called compute-bound,
+        // which sends a reader to faster tensor cores where more sequences a step is the remedy.
+        const InferenceJob job = servingJob("llama-3-70b", Precision::BF16, 8);
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "a100-sxm4-80gb", .facilityId = "dc-industry-average"});
+        const InferenceEstimate small
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimateAtBatch(45);
+        QVERIFY(small.decodeGemmTensorSeconds < small.decodeWeightStreamSeconds);
+        QVERIFY(small.decodeGemmSeconds > small.decodeWeightStreamSeconds);
+        QCOMPARE(small.bottleneck, std::string("small-gemms"));
+        QVERIFY2(small.bottleneckExplanation.starts_with("decode's GEMMs are small at batch 45"),
+                 small.bottleneckExplanation.c_str());
+        // At batch 512 the same GEMMs do 512 FLOPs a byte, past those 154: whatever limits the
+        // step, it is not the GEMMs' size.
+        const InferenceEstimate large
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimateAtBatch(512);
+        QVERIFY(large.fits);
+        QVERIFY(large.decodeGemmTensorSeconds > large.decodeWeightStreamSeconds);
+        QVERIFY(large.bottleneck != "small-gemms");
+    }
+
     void anOwnerBuysWholeServers()
     {
         // The same GB200 fleet: its two GPUs are a sliver of one NVL72 rack, which is bought
