@@ -85,6 +85,9 @@ std::vector<OptionSpec> inferOptions()
  * cap holds the batch. */
 std::string batchLimitText(const model::InferenceEstimate &e)
 {
+    // A replica that cannot serve for its context or layout has no batch limit to speak of.
+    if (!e.fits && e.memoryBytesPerGpu <= e.memoryCapacityBytes)
+        return "cannot serve: see below";
     if (e.engineHoldsBatch())
         return "max " + model::groupedCount(e.maxBatch) + " by the engine; "
             + model::groupedCount(e.memoryBatchLimit) + " fit in memory";
@@ -155,13 +158,24 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       + format(" (weights %.1f", e.weightsBytesPerGpu / units::gibi)
                       + format(", KV %.1f", e.kvBytesPerGpu / units::gibi)
                       + format(", activations %.1f", e.workspaceBytesPerGpu / units::gibi)
-                      + format(", engine reserve %.1f", e.reserveBytesPerGpu / units::gibi) + ")"
-                      + (e.fits ? "" : " DOES NOT FIT")});
+                      + format(", engine reserve %.1f", e.reserveBytesPerGpu / units::gibi)
+                      + ")"
+                      // Only memory's own shortfall: a context or layout the replica cannot
+                      // serve fits in memory and is said so below.
+                      + (e.memoryBytesPerGpu > e.memoryCapacityBytes ? " DOES NOT FIT" : "")});
     table.addRow({"KV cache per token", format("%.0f KiB", e.kvBytesPerToken / 1024)});
     // What one sequence keeps at its full context, which a sliding window caps on its layers.
     table.addRow(
         {"KV cache per sequence",
          format("%.2f GiB at full context, whole model", e.kvBytesPerSequence / units::gibi)});
+    if (!e.fits) {
+        // No times for a replica that cannot hold or serve the workload (its JSON has none):
+        // 61 ms to a first token read as an estimate beside "does not fit".
+        table.addRow({"times", "none: a replica cannot serve the workload"});
+        table.addRow({"replicas", "none: " + e.reason});
+        table.addRow({"bottleneck", e.bottleneck});
+        return title + "\n" + table.render() + "  " + e.bottleneckExplanation + "\n";
+    }
     table.addRow({"prefill (one prompt)", latencyText(e.prefillSeconds, firstTokenScale)});
     if (e.tokensPerDecodeStep > 1 || e.draftSeconds > 0)
         table.addRow({"speculative decoding",
@@ -192,7 +206,9 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                   format("%.2f ms", e.tpotSeconds * 1e3)
                       + (e.tpotP95Seconds > 0 ? format(" / %.2f ms", e.tpotP95Seconds * 1e3)
                                               : std::string())});
-    if (e.utilisation > 0)
+    if (e.overloaded()) // its JSON's end-to-end figures are null: the queue has no bound
+        table.addRow({"end-to-end latency", "unbounded, as the TTFT"});
+    else if (e.utilisation > 0)
         table.addRow({"end-to-end p50 / p95 / p99",
                       latencyTriple(e.endToEndP50Seconds(), e.endToEndSeconds,
                                     e.endToEndP99Seconds(), endToEndScale)});

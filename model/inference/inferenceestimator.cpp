@@ -1127,6 +1127,8 @@ InferenceEstimate InferenceEstimator::overloadedFleet(InferenceEstimate e,
     e.replicas = replicas;
     e.requestsPerSecondPerReplica = capacity;
     e.utilisation = rate / replicas / capacity;
+    // Its queue grows without bound while every replica runs its largest batch.
+    e.inFlightSequences = limits.largest;
     e.reason = threeDigits(rate) + " requests/s is more than "
         + (replicas == 1 ? std::string("one replica serves")
                          : std::to_string(replicas) + " replicas serve")

@@ -1962,9 +1962,46 @@ private slots:
         QVERIFY2(tooBig.err.contains("infeasible: needs"), tooBig.err.constData());
         // A replica that cannot hold the model gets no fleet or cost (it printed one replica and
         // a cost per token for it); in JSON those figures are null.
-        QVERIFY2(tooBig.out.contains("none: a replica cannot hold the workload"),
-                 tooBig.out.constData());
+        QVERIFY2(tooBig.out.contains("none: needs"), tooBig.out.constData());
         QVERIFY2(!tooBig.out.contains("cost per million"), tooBig.out.constData());
+        // Nor times, as its JSON has none: a TTFT beside "DOES NOT FIT" read as an estimate.
+        QVERIFY2(tooBig.out.contains("DOES NOT FIT"), tooBig.out.constData());
+        QVERIFY2(!tooBig.out.contains("TTFT") && !tooBig.out.contains("end-to-end"),
+                 tooBig.out.constData());
+        // A request longer than the model's context (8,000 + 500 tokens against Llama 3 70B's
+        // 8,192) fits in memory: the replica says why it cannot serve, not "DOES NOT FIT".
+        const Result tooLong = run({"infer", "--gpu", "h100-sxm5-80gb", "--gpus-per-replica", "4",
+                                    "--model", "llama-3-70b", "--precision", "bf16",
+                                    "--input-tokens", "8000", "--output-tokens", "500"});
+        QCOMPARE(tooLong.status, 3);
+        QVERIFY2(!tooLong.out.contains("DOES NOT FIT") && !tooLong.out.contains("by memory"),
+                 tooLong.out.constData());
+        QVERIFY2(tooLong.out.contains("longer than Llama 3 70B's context of 8,192 tokens"),
+                 tooLong.out.constData());
+        // A fixed fleet offered more than it serves: its end-to-end latency is as unbounded as
+        // its TTFT, and every replica runs its largest batch (JSON had 0 sequences in flight).
+        const QStringList overloaded = {"infer",
+                                        "--gpu",
+                                        "h100-sxm5-80gb",
+                                        "--model",
+                                        "llama-3-8b",
+                                        "--precision",
+                                        "bf16",
+                                        "--input-tokens",
+                                        "1000",
+                                        "--output-tokens",
+                                        "200",
+                                        "--rate",
+                                        "200",
+                                        "--replicas",
+                                        "2"};
+        const Result queued = run(overloaded);
+        QVERIFY2(queued.out.contains("end-to-end latency              unbounded"),
+                 queued.out.constData());
+        const QJsonObject queuedJson
+            = QJsonDocument::fromJson(run(overloaded + QStringList {"--json"}).out).object();
+        QCOMPARE(queuedJson.value(QStringLiteral("in_flight_sequences")).toDouble(),
+                 queuedJson.value(QStringLiteral("batch")).toDouble());
         const Result tooBigJson
             = run({"infer", "--gpu", "l4", "--model", "llama-2-70b", "--precision", "fp16",
                    "--input-tokens", "512", "--output-tokens", "128", "--json"});
