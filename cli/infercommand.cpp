@@ -88,6 +88,8 @@ std::string batchLimitText(const model::InferenceEstimate &e)
     // A replica that cannot serve for its context or layout has no batch limit to speak of.
     if (!e.fits && e.memoryBytesPerGpu <= e.memoryCapacityBytes)
         return "cannot serve: see below";
+    if (!e.fits) // "batch 1 (max 0 by memory)" read as a batch past its limit
+        return "not even one sequence fits in memory";
     if (e.engineHoldsBatch())
         return "max " + model::groupedCount(e.maxBatch) + " by the engine; "
             + model::groupedCount(e.memoryBatchLimit) + " fit in memory";
@@ -134,7 +136,8 @@ std::string serversText(const model::InferenceEstimate &e, const std::string &se
         return text;
     text += " (" + model::countOf(e.spareGpus(), "GPU", "GPUs") + " spare";
     if (e.wholeServersUsdPerHour > e.usdPerHour)
-        text += "; the whole servers " + model::threeDigits(e.wholeServersUsdPerHour) + " USD/hour";
+        text += (e.servers == 1 ? "; the whole server " : "; the whole servers ")
+            + model::threeDigits(e.wholeServersUsdPerHour) + " USD/hour";
     return text + ")";
 }
 
@@ -234,6 +237,9 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                  + " USD/hour"});
         table.addRow({"cost per million output tokens", usdText(e.costPerMillionOutputTokensUsd)});
         table.addRow({"cost per million input tokens", usdText(e.costPerMillionInputTokensUsd)});
+        // The per-token prices split the cost by where each GPU's time goes, so only their sum
+        // over a request compares across GPUs.
+        table.addRow({"cost per 1,000 requests", usdText(1000 * e.costPerRequestUsd)});
         table.addRow({"servers", serversText(e, serverName)});
     } else {
         // Times above are one replica's; no fleet, power or cost for a load it cannot serve.
@@ -523,8 +529,12 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                                       ? std::string("no precision and replica size fits")
                                       : lastReason);
     }
+    // Fleets of the same servers cost the same an hour: the cheaper token first among them.
     std::sort(options.begin(), options.end(), [&](const Option &x, const Option &y) {
-        return cost(x.estimate) < cost(y.estimate);
+        const double byX = cost(x.estimate), byY = cost(y.estimate);
+        if (byX != byY)
+            return byX < byY;
+        return x.estimate.costPerRequestUsd < y.estimate.costPerRequestUsd;
     });
     if (options.empty()) {
         std::string why;

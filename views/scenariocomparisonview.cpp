@@ -312,6 +312,7 @@ void ScenarioComparisonView::rebuildCharts()
             auto *label = new QLabel(notes.join(QLatin1Char('\n')));
             label->setObjectName(QStringLiteral("scalingNotes"));
             label->setWordWrap(true);
+            label->setContentsMargins(8, 4, 8, 6); // off the tab's border
             label->setTextInteractionFlags(Qt::TextSelectableByMouse);
             column->addWidget(label);
         }

@@ -197,6 +197,9 @@ struct InferenceEstimate
     long long spareGpus() const { return servers * gpusPerServer - fleetGpus(); }
     double costPerMillionOutputTokensUsd = 0;
     double costPerMillionInputTokensUsd = 0;
+    /** A whole request, its prompt and its output: the one cost GPUs compare on when their split
+     * between prompt and output tokens differs (each splits by where its own time goes). */
+    double costPerRequestUsd = 0;
     /** Fraction of the GPU time (and so of the cost) spent on prompts rather than on decode. */
     double prefillCostShare = 0;
     std::string bottleneck;

@@ -36,6 +36,7 @@ void withdrawFleet(InferenceEstimate &e)
     e.wholeServersUsdPerHour = 0;
     e.costPerMillionOutputTokensUsd = 0;
     e.costPerMillionInputTokensUsd = 0;
+    e.costPerRequestUsd = 0;
     e.prefillCostShare = 0;
     e.offlineJob.reset();
     e.capacityWithinLimits.reset();
@@ -650,6 +651,7 @@ void InferenceEstimator::finishCosts(InferenceEstimate &e,
         = usdPerSecond * (1.0 - prefillShare) / (requests * m_job.outputTokens) * 1e6;
     e.costPerMillionInputTokensUsd
         = usdPerSecond * prefillShare / (requests * m_job.inputTokens) * 1e6;
+    e.costPerRequestUsd = usdPerSecond / requests;
 }
 
 InferenceEstimate InferenceEstimator::estimate() const

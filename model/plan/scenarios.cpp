@@ -440,6 +440,18 @@ std::vector<std::string> describeChanges(const nlohmann::json &changes,
 {
     std::vector<std::string> lines;
     describeInto(changes, baseline, "", catalog, lines);
+    // A campus copies its servers and storage into every building: the counts are one
+    // building's, beside a Servers row and a scenario name that give the campus's.
+    const nlohmann::json *campus
+        = baseline.is_object() && baseline.contains("campus") ? &baseline.at("campus") : nullptr;
+    const nlohmann::json buildings = campus && campus->is_object()
+        ? campus->value("buildings", nlohmann::json(1))
+        : nlohmann::json(1);
+    if (buildings.is_number_integer() && buildings.get<long long>() > 1)
+        for (std::string &line : lines)
+            if (line.starts_with(fieldLabel("nodes") + ": ")
+                || line.starts_with(fieldLabel("storage") + ": "))
+                line += " (each of the " + groupedCount(buildings.get<long long>()) + " buildings)";
     return lines;
 }
 

@@ -236,15 +236,16 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"whole_servers_usd_per_hour", e.wholeServersUsdPerHour},
         {"cost_per_million_output_tokens_usd", e.costPerMillionOutputTokensUsd},
         {"cost_per_million_input_tokens_usd", e.costPerMillionInputTokensUsd},
+        {"cost_per_request_usd", e.costPerRequestUsd},
         {"bottleneck", e.bottleneck},
         {"bottleneck_explanation", e.bottleneckExplanation},
     };
     // No fleet for a load it cannot serve as asked, and no times for a replica that cannot
     // hold the workload: null, not figures a reader might take for an estimate.
     if (!e.hasFleet())
-        for (const char *key :
-             {"power_w", "usd_per_hour", "servers", "whole_servers_usd_per_hour",
-              "cost_per_million_output_tokens_usd", "cost_per_million_input_tokens_usd"})
+        for (const char *key : {"power_w", "usd_per_hour", "servers", "whole_servers_usd_per_hour",
+                                "cost_per_million_output_tokens_usd",
+                                "cost_per_million_input_tokens_usd", "cost_per_request_usd"})
             json[key] = nullptr;
     if (e.overloaded()) // the queue grows without bound
         for (const char *key :

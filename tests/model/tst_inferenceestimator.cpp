@@ -354,6 +354,14 @@ private slots:
         QCOMPARE(e.gpusPerServer, 72);
         QCOMPARE(e.servers, 1LL);
         QCOMPARE(e.spareGpus(), 70LL);
+        // A request costs the fleet's hour over the 5 x 3,600 requests it serves in it, the sum
+        // of its 1,000 prompt tokens and 200 output tokens at their prices.
+        QVERIFY(qAbs(e.costPerRequestUsd - e.usdPerHour / (5 * 3600.0)) < 1e-12);
+        QVERIFY(
+            qAbs(e.costPerRequestUsd
+                 - (1000 * e.costPerMillionInputTokensUsd + 200 * e.costPerMillionOutputTokensUsd)
+                     / 1e6)
+            < 1e-12);
         QVERIFY(qAbs(e.wholeServersUsdPerHour - 72 * rack.cost.usdPerGpuHour()) < 1e-9);
         QVERIFY(qAbs(e.wholeServersUsdPerHour / e.usdPerHour - 36.0) < 1e-9);
         // Llama 3 70B on pairs of H100 at 50 requests/s: 2 x replicas GPUs fill

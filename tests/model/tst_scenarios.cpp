@@ -353,6 +353,15 @@ private slots:
         QCOMPARE(lines[0], "NIC: " + roce + " instead of " + ndr);
         QCOMPARE(lines[2], std::string("Oversubscription: 2:1 instead of 1:1"));
         QCOMPARE(lines[3], "Servers: 2,048 x " + dgx + " instead of 128 x " + dgx);
+        // On a campus of 8 buildings those are one building's servers, beside a Servers row
+        // that counts 8 x 2,048 = 16,384: the line says so (it read as the campus's).
+        nlohmann::json campus = planToJson(m_sample);
+        campus["campus"] = {{"buildings", 8}};
+        const auto campusLines = describeChanges(changes, campus, &m_catalog);
+        QCOMPARE(campusLines[3],
+                 "Servers: 2,048 x " + dgx + " instead of 128 x " + dgx
+                     + " (each of the 8 buildings)");
+        QCOMPARE(campusLines[2], std::string("Oversubscription: 2:1 instead of 1:1"));
         // A list of names reads as the names, not as JSON.
         const auto modules
             = describeChanges({{"workload", {{"recompute_modules", {"moe_act", "layernorm"}}}}});
