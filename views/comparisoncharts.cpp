@@ -460,7 +460,8 @@ QChart *scalingChart(const model::ScenarioComparison &c)
     chart->addSeries(efficiency);
     QValueAxis *x
         = valueAxis(thousands ? QObject::tr("Thousand GPUs") : QObject::tr("GPUs"), gpuMax);
-    QValueAxis *left = valueAxis(QObject::tr("Million tokens/s"), tokensMax);
+    // Short enough to stand beside a chart at 1366 pixels ("Million toke..." was cut).
+    QValueAxis *left = valueAxis(QObject::tr("M tokens/s"), tokensMax);
     QValueAxis *right = valueAxis(QObject::tr("Efficiency (%)"), efficiencyMax);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(left, Qt::AlignLeft);
