@@ -579,6 +579,12 @@ std::vector<Scenario> sweepScenarios(const Plan &baseline, SweepAxis axis,
         scenario.name = uniqueScenarioName(
             named, sweepScenarioName(axis, value, &catalog, baseline.campus.buildings));
         scenario.changes = scenarioChanges(base, variant);
+        // A value the baseline already has makes a scenario that changes nothing, a column
+        // that repeats the baseline's (a batch sweep of 1024,3 kept the baseline's 1024).
+        if (scenario.changes.is_null() || scenario.changes.empty())
+            sweepError(axis, value,
+                       "the baseline already has it, so the scenario would change nothing: leave "
+                       "it out (the baseline is a column of the comparison already)");
         Plan check = base;
         check.scenarios = {scenario};
         try {

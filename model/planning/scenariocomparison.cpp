@@ -864,13 +864,23 @@ ScalingPoint scalingPointAt(const Plan &baseline, int gpus, const Catalog &catal
     // is that many GPUs', not one building's.
     point.gpus = static_cast<long long>(gpus) * std::max(1, baseline.campus.buildings);
     try {
-        const std::vector<Scenario> sweep
-            = sweepScenarios(baseline, SweepAxis::GpuCount, {std::to_string(gpus)}, catalog);
         Plan variant = baseline;
-        variant.scenarios = sweep;
+        variant.scenarios.clear();
+        // The baseline's own count is the baseline (a sweep to it would change nothing and is
+        // refused); every other count is a sweep of the one group.
+        int scenario = -1;
+        const bool ownCount = baseline.nodeGroups.size() == 1
+            && 1LL * baseline.nodeGroups.front().count
+                    * catalog.node(baseline.nodeGroups.front().nodeId).gpusPerNode
+                == gpus;
+        if (!ownCount) { // a plan of several groups is refused by the sweep: a gap
+            variant.scenarios
+                = sweepScenarios(baseline, SweepAxis::GpuCount, {std::to_string(gpus)}, catalog);
+            scenario = 0;
+        }
         // Only the throughput is read: no data hall to lay out.
         const PlanEstimate e
-            = estimatePlanThroughput(scenarioPlan(variant, 0, &catalog), catalog, cancel);
+            = estimatePlanThroughput(scenarioPlan(variant, scenario, &catalog), catalog, cancel);
         if (trainingFound(e)) {
             const TrainingEstimate &best = e.training.best;
             point.ok = true;

@@ -158,7 +158,7 @@ private slots:
                  std::size_t(256));
         plan.scenarios.resize(250);
         try {
-            sweepScenarios(plan, SweepAxis::Oversubscription, {"1", "2", "3", "4", "5", "6", "7"},
+            sweepScenarios(plan, SweepAxis::Oversubscription, {"2", "3", "4", "5", "6", "7", "8"},
                            m_catalog);
             QFAIL("a sweep past 256 scenarios must be refused");
         } catch (const InputError &error) {
@@ -166,7 +166,7 @@ private slots:
                                                 "than the 256"),
                      error.reason().c_str());
         }
-        QCOMPARE(sweepScenarios(plan, SweepAxis::Oversubscription, {"1", "2", "3", "4", "5", "6"},
+        QCOMPARE(sweepScenarios(plan, SweepAxis::Oversubscription, {"2", "3", "4", "5", "6", "7"},
                                 m_catalog)
                      .size(),
                  std::size_t(6));
@@ -216,6 +216,27 @@ private slots:
         plan.scenarios = sweepScenarios(m_sample, SweepAxis::Precision, {"fp8"}, m_catalog);
         QCOMPARE(sweepScenarios(plan, SweepAxis::Precision, {"fp8"}, m_catalog)[0].name,
                  std::string("FP8 (2)"));
+        // The sample already trains in BF16 on 1,024 GPUs: those values would make scenarios
+        // that change nothing, columns repeating the baseline's. Refused, naming the value.
+        struct NoOp
+        {
+            SweepAxis axis;
+            std::string other; // a value that does change the plan, swept before it
+            std::string value;
+        };
+        for (const NoOp &noOp : {NoOp {SweepAxis::Precision, "fp8", "bf16"},
+                                 NoOp {SweepAxis::GpuCount, "512", "1024"}}) {
+            const SweepAxis axis = noOp.axis;
+            const std::string &value = noOp.value;
+            try {
+                sweepScenarios(m_sample, axis, {noOp.other, value}, m_catalog);
+                QFAIL("a sweep to the baseline's own value was kept");
+            } catch (const InputError &error) {
+                QCOMPARE(error.pointer(), sweepAxisName(axis) + "=" + value);
+                QVERIFY2(error.reason().starts_with("the baseline already has it"),
+                         error.reason().c_str());
+            }
+        }
     }
 
     void aComparisonThatWouldTakeMinutesIsRefused()
