@@ -144,9 +144,10 @@ void ScenarioComparisonView::showComparison(const model::ScenarioComparison &com
         ? tr("%1 on the cost/time Pareto front.").arg(count - dominated)
         : QString();
     m_status->setText(
-        (count == 1 ? tr("1 variant compared") : tr("%1 variants compared").arg(count))
-        + tr("; ★ marks the best of each row, tinted rows differ.") + QLatin1Char(' ') + front
-        + notRankedText(comparison.rows));
+        (count == 1 ? tr("The baseline alone (Duplicate it or Sweep an axis to compare what-ifs)")
+                    : tr("%1 variants compared").arg(count))
+        + tr("; ★ marks the best of each row (none where two tie within 1%), tinted rows differ.")
+        + QLatin1Char(' ') + front + notRankedText(comparison.rows));
     if (m_highlight >= static_cast<int>(comparison.scenarios.size()))
         m_highlight = 0;
     rebuildTable();
