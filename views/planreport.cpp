@@ -934,9 +934,10 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
     const auto &scenarios = input.comparison.scenarios;
     page.newPage();
     page.heading(QObject::tr("Scenario comparison"));
-    page.paragraph(QObject::tr("★ marks the best value of a row; tinted cells differ between "
-                               "scenarios; — means the figure does not apply or could not be "
-                               "estimated."),
+    page.paragraph(QObject::tr("★ marks the best value of a row (none where two tie within 1%); "
+                               "† a row left unranked, with why after the table; tinted cells "
+                               "differ between scenarios; — means the figure does not apply or "
+                               "could not be estimated."),
                    9);
     const std::size_t perBlock = evenBlockSize(scenarios.size(), 5);
     for (std::size_t first = 0; first < scenarios.size(); first += perBlock) {
@@ -965,8 +966,12 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
             }
             textRows << row.isText();
             sectionRows << false;
+            // An unranked row points to the sentence after the table that says why, which a
+            // long table can put a page away.
             QStringList cells
-                = {QString::fromStdString(row.label), QString::fromStdString(row.unit)};
+                = {QString::fromStdString(row.label)
+                       + (row.notRankedBecause.empty() ? QString() : QStringLiteral(" †")),
+                   QString::fromStdString(row.unit)};
             QList<QColor> fill = {QColor(), QColor()};
             const bool tinted = differsAsShown(row);
             for (std::size_t i = first; i < last; ++i) {
@@ -990,7 +995,7 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
         page.table(header, rows, weights, right, fills, textRows, sectionRows);
     }
     for (const std::string &note : model::notRankedNotes(input.comparison.rows))
-        page.paragraph(QString::fromStdString(note), 9);
+        page.paragraph(QStringLiteral("† ") + QString::fromStdString(note), 9);
     // The table's Warnings cells give each scenario's count and the start of its first
     // warning; here they are whole, the only place the report has the scenarios' own.
     for (const model::ComparisonRow &row : input.comparison.rows) {
