@@ -184,6 +184,40 @@ std::string describeValue(const std::string &path, const nlohmann::json &value,
     return value.dump();
 }
 
+/** Changes to server groups one by one ({"0": {"rack": ...}}): "Servers (compute): rack X
+ * instead of Y", a group named by its name, else by its place. */
+void describeServerGroups(const nlohmann::json &groups, const nlohmann::json *before,
+                          const Catalog *catalog, std::vector<std::string> &out)
+{
+    static const std::map<std::string, std::string> fieldWords
+        = {{"count", "count"}, {"node", "server"}, {"rack", "rack"}, {"name", "name"}};
+    for (const auto &[key, patch] : groups.items()) {
+        const bool digits = !key.empty() && key.size() <= 6
+            && std::all_of(key.begin(), key.end(),
+                           [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+        const std::size_t index = digits ? std::stoul(key) : 0;
+        const nlohmann::json *group
+            = digits && before && before->is_array() && index < before->size() ? &(*before)[index]
+                                                                               : nullptr;
+        const std::string groupName = group && group->contains("name")
+                && (*group)["name"].is_string() && !(*group)["name"].get<std::string>().empty()
+            ? (*group)["name"].get<std::string>()
+            : "group " + (digits ? std::to_string(index + 1) : key);
+        if (!patch.is_object())
+            continue;
+        for (const auto &[field, value] : patch.items()) {
+            const auto words = fieldWords.find(field);
+            std::string line = fieldLabel("nodes") + " (" + groupName
+                + "): " + (words == fieldWords.end() ? field : words->second) + " ";
+            line += value.is_null() ? std::string("back to its default")
+                                    : describeValue("", value, catalog);
+            if (!value.is_null() && group && group->contains(field))
+                line += " instead of " + describeValue("", (*group)[field], catalog);
+            out.push_back(std::move(line));
+        }
+    }
+}
+
 void describeInto(const nlohmann::json &patch, const nlohmann::json &baseline,
                   const std::string &prefix, const Catalog *catalog, std::vector<std::string> &out)
 {
@@ -191,6 +225,10 @@ void describeInto(const nlohmann::json &patch, const nlohmann::json &baseline,
         const std::string path = prefix.empty() ? key : prefix + "." + key;
         const nlohmann::json *before
             = baseline.is_object() && baseline.contains(key) ? &baseline.at(key) : nullptr;
+        if (path == "nodes" && value.is_object()) {
+            describeServerGroups(value, before, catalog, out);
+            continue;
+        }
         if (value.is_object() && !value.empty()) {
             describeInto(value, before ? *before : nlohmann::json(), path, catalog, out);
             continue;
@@ -371,6 +409,59 @@ void applySweepValue(Plan &p, SweepAxis axis, const std::string &value, const Ca
 
 } // namespace
 
+namespace {
+
+/**
+ * A scenario's changes to its server groups one by one: {"nodes": {"0": {"rack": ...}}} merges
+ * into the baseline's first group only, so the scenario keeps following the baseline's other
+ * edits to it (a whole "nodes" array, as older files and a change of the group count have,
+ * replaces the baseline's groups; a scenario that changed one group's rack kept its 128 servers
+ * after the baseline's count went to 256). Removes "nodes" from `changes` once applied.
+ */
+void applyServerGroupPatches(nlohmann::json &merged, nlohmann::json &changes,
+                             const std::string &file, const std::string &pointer)
+{
+    if (!changes.is_object() || !changes.contains("nodes") || !changes["nodes"].is_object())
+        return;
+    nlohmann::json &groups = merged["nodes"];
+    for (const auto &[key, patch] : changes["nodes"].items()) {
+        const bool digits = !key.empty() && key.size() <= 6
+            && std::all_of(key.begin(), key.end(),
+                           [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+        const std::size_t index = digits ? std::stoul(key) : 0;
+        if (!digits || !groups.is_array() || index >= groups.size())
+            throw InputError(file, pointer + "/nodes/" + key,
+                             "a server group's changes are keyed by its index in the plan's "
+                                 + std::to_string(groups.is_array() ? groups.size() : 0)
+                                 + " groups, from 0");
+        if (!patch.is_object())
+            throw InputError(file, pointer + "/nodes/" + key,
+                             "a server group's changes must be an object of its fields");
+        groups[index].merge_patch(patch);
+    }
+    changes.erase("nodes");
+}
+
+/** The baseline's and a variant's server groups differ group by group: changes per group where
+ * the groups are as many (so each follows the baseline's other edits), the whole list else. */
+void patchServerGroupsOneByOne(nlohmann::json &patch, const nlohmann::json &from,
+                               const nlohmann::json &to)
+{
+    if (!patch.contains("nodes") || !from.contains("nodes") || !to.contains("nodes"))
+        return;
+    const nlohmann::json &before = from.at("nodes");
+    const nlohmann::json &after = to.at("nodes");
+    if (!before.is_array() || !after.is_array() || before.size() != after.size())
+        return;
+    nlohmann::json groups = nlohmann::json::object();
+    for (std::size_t i = 0; i < before.size(); ++i)
+        if (before[i] != after[i])
+            groups[std::to_string(i)] = mergePatchBetween(before[i], after[i]);
+    patch["nodes"] = groups;
+}
+
+} // namespace
+
 Plan scenarioPlan(const Plan &plan, int index, const Catalog *catalog, const std::string &file)
 {
     if (index < 0) {
@@ -386,7 +477,9 @@ Plan scenarioPlan(const Plan &plan, int index, const Catalog *catalog, const std
                              "a scenario cannot change '" + key
                                  + "': it belongs to the plan file, not to a variant");
     nlohmann::json merged = baselineJson(plan);
-    merged.merge_patch(scenario.changes);
+    nlohmann::json changes = scenario.changes;
+    applyServerGroupPatches(merged, changes, file, pointer);
+    merged.merge_patch(changes);
     merged["name"] = scenario.name;
     try {
         return parsePlan(merged, file, catalog);
@@ -432,7 +525,9 @@ nlohmann::json scenarioChanges(const Plan &baseline, const Plan &variant)
         from.erase(key);
         to.erase(key);
     }
-    return mergePatchBetween(from, to);
+    nlohmann::json patch = mergePatchBetween(from, to);
+    patchServerGroupsOneByOne(patch, from, to);
+    return patch;
 }
 
 std::vector<std::string> describeChanges(const nlohmann::json &changes,
@@ -450,7 +545,9 @@ std::vector<std::string> describeChanges(const nlohmann::json &changes,
     if (buildings.is_number_integer() && buildings.get<long long>() > 1)
         for (std::string &line : lines)
             if (line.starts_with(fieldLabel("nodes") + ": ")
-                || line.starts_with(fieldLabel("storage") + ": "))
+                || line.starts_with(fieldLabel("storage") + ": ")
+                || (line.starts_with(fieldLabel("nodes") + " (")
+                    && line.find("): count ") != std::string::npos))
                 line += " (each of the " + groupedCount(buildings.get<long long>()) + " buildings)";
     return lines;
 }

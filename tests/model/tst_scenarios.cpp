@@ -283,6 +283,46 @@ private slots:
             QVERIFY(!queues.dominatedOnPlane(i));
     }
 
+    void aScenarioFollowsTheBaselinesOtherEditsToAServerGroup()
+    {
+        // A scenario that moves the sample's 128 DGX H100 into 132 kW liquid-cooled racks, then
+        // the baseline grows to 256 servers: the scenario has 256 servers in liquid racks. It
+        // kept 128, as its changes were the whole list of groups, and read "Servers: 128 x DGX
+        // H100 instead of 256", a change nobody made.
+        Plan variant = m_sample;
+        variant.nodeGroups[0].rackId = "rack-liquid-132kw";
+        Plan plan = m_sample;
+        plan.scenarios = {{"liquid", scenarioChanges(m_sample, variant)}};
+        QVERIFY(plan.scenarios[0].changes
+                == nlohmann::json({{"nodes", {{"0", {{"rack", "rack-liquid-132kw"}}}}}}));
+        plan.nodeGroups[0].count = 256;
+        const Plan liquid = scenarioPlan(plan, 0, &m_catalog);
+        QCOMPARE(liquid.nodeGroups[0].count, 256);
+        QCOMPARE(liquid.nodeGroups[0].rackId, std::string("rack-liquid-132kw"));
+        const std::vector<std::string> lines = describeChanges(
+            plan.scenarios[0].changes, planToJson(scenarioPlan(plan, -1, &m_catalog, "plan.json")),
+            &m_catalog);
+        QCOMPARE(lines.size(), std::size_t(1));
+        QCOMPARE(lines[0],
+                 "Servers (compute): rack " + m_catalog.nameOf("rack-liquid-132kw") + " instead of "
+                     + m_catalog.nameOf("rack-air-40kw"));
+        // A whole list, as older files and a change of the number of groups have it, still
+        // replaces the baseline's groups.
+        plan.scenarios
+            = {{"old", {{"nodes", {{{"node", "dgx-h100"}, {"count", 64}, {"name", "compute"}}}}}}};
+        QCOMPARE(scenarioPlan(plan, 0, &m_catalog).nodeGroups[0].count, 64);
+        // A group the plan does not have is refused at its pointer.
+        plan.scenarios = {{"stray", {{"nodes", {{"3", {{"count", 8}}}}}}}};
+        try {
+            scenarioPlan(plan, 0, &m_catalog, "plan.json");
+            QFAIL("a change to a fourth group of one was applied");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("/scenarios/0/changes/nodes/3"));
+            QVERIFY2(error.reason().find("index in the plan's 1 groups") != std::string::npos,
+                     error.reason().c_str());
+        }
+    }
+
     void sweepNamesReadAsTheChange()
     {
         // Counts are grouped as the comparison's rows print them ("2048 GPUs" before).
