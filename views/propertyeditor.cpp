@@ -10,6 +10,7 @@
 #include "model/inference/inferenceestimate.h"
 #include "model/inference/servingengine.h"
 #include "model/plan/planio.h"
+#include "model/plan/scenarios.h"
 #include "model/training/trainingframework.h"
 #include "model/training/transformershape.h"
 
@@ -200,8 +201,24 @@ void PropertyEditor::buildPlan()
     name->setCursorPosition(0); // show a long name from its start
     name->setToolTip(name->text());
     connect(name, &QLineEdit::editingFinished, this, [this, name] {
-        if (name->text().toStdString() != m_document->plan().name)
-            apply(tr("Rename plan"), [&](model::Plan &p) { p.name = name->text().toStdString(); });
+        const std::string typed = name->text().trimmed().toStdString();
+        if (typed == m_document->plan().name)
+            return;
+        // A scenario's name must stay unique and apart from the baseline's: refused names said
+        // nothing, the form kept them and an empty undo step was pushed.
+        const int scenario = m_document->activeScenario();
+        if (scenario >= 0) {
+            const std::string problem
+                = model::scenarioNameProblem(m_document->documentPlan(), typed, scenario);
+            if (!problem.empty()) {
+                m_error->setText(tr("Not changed: %1").arg(QString::fromStdString(problem)));
+                m_error->show();
+                rebuild(); // the form shows the name the scenario still has
+                return;
+            }
+        }
+        apply(scenario >= 0 ? tr("Rename scenario") : tr("Rename plan"),
+              [&](model::Plan &p) { p.name = typed; });
     });
     m_layout->addRow(tr("Name"), name);
     auto *hint = new QLabel(tr("Select a card on the canvas to edit it. Drag servers from the "

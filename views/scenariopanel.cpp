@@ -180,11 +180,13 @@ QString ScenarioPanel::renameScenario(int index, const QString &name)
     model::Plan plan = m_document->documentPlan();
     if (index < 0 || index >= static_cast<int>(plan.scenarios.size()))
         return tr("The baseline is named by the plan: edit the plan's name in Properties.");
-    const std::string problem = model::scenarioNameProblem(plan, name.toStdString(), index);
+    // What was typed, without the spaces around it ("H200 servers " beside "H200 servers").
+    const QString trimmed = name.trimmed();
+    const std::string problem = model::scenarioNameProblem(plan, trimmed.toStdString(), index);
     if (!problem.empty())
         return QString::fromStdString(problem);
-    plan.scenarios[static_cast<std::size_t>(index)].name = name.toStdString();
-    m_document->editDocument(plan, tr("Rename scenario to %1").arg(name));
+    plan.scenarios[static_cast<std::size_t>(index)].name = trimmed.toStdString();
+    m_document->editDocument(plan, tr("Rename scenario to %1").arg(trimmed));
     return {};
 }
 

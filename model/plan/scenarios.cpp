@@ -554,10 +554,21 @@ std::vector<std::string> describeChanges(const nlohmann::json &changes,
 
 std::string scenarioNameProblem(const Plan &plan, const std::string &name, int ignoreIndex)
 {
-    if (name.empty())
+    const auto space = [](unsigned char c) {
+        return std::isspace(c) != 0;
+    };
+    if (std::all_of(name.begin(), name.end(), space)) // empty, or blanks a column would show
         return "a scenario needs a name";
-    if (name == baselineScenarioName)
-        return std::string("'") + baselineScenarioName + "' names the plan itself";
+    if (space(static_cast<unsigned char>(name.front()))
+        || space(static_cast<unsigned char>(name.back())))
+        return "a scenario's name cannot start or end with a space ('" + name
+            + "' would stand beside its look-alike)";
+    // "baseline" or "BASELINE" beside the real Baseline column reads as the same thing.
+    std::string lower = name;
+    for (char &c : lower)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "baseline")
+        return std::string("'") + name + "' names the plan itself";
     for (std::size_t i = 0; i < plan.scenarios.size(); ++i)
         if (static_cast<int>(i) != ignoreIndex && plan.scenarios[i].name == name)
             return "another scenario is already called '" + name + "'";

@@ -192,6 +192,25 @@ private slots:
                  estimatePlan(plan, shippedCatalog()).fabricError.c_str());
     }
 
+    void oneTierOfARailFabricIsRefused()
+    {
+        // A rail-optimised fat-tree puts each GPU's NIC on its rail's leaf and joins the rails
+        // with spines: it has two tiers at least. Tiers = 1 was read as "the fewest" while the
+        // form and the file kept 1 (the estimate identical to the default's 48 switches); a
+        // plain fat-tree of one tier is one switch and says when the NICs do not fit it.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.scenarios.clear();
+        plan.fabric.tiers = 1;
+        const PlanEstimate e = estimatePlan(plan, shippedCatalog());
+        QVERIFY2(e.fabricError.find("a rail-optimised fat-tree has a leaf per rail and spines to "
+                                    "join them: 2 to 4 tiers")
+                     != std::string::npos,
+                 e.fabricError.c_str());
+        plan.fabric.tiers = 0; // the fewest: the sample's own two
+        QVERIFY2(estimatePlan(plan, shippedCatalog()).fabricError.empty(),
+                 estimatePlan(plan, shippedCatalog()).fabricError.c_str());
+    }
+
     void aTorusOfServersIsFlaggedAsAWhatIf()
     {
         // A torus cables NICs to NICs; a DGX's ConnectX-7 neither forwards traffic nor has six

@@ -323,6 +323,15 @@ private slots:
         }
     }
 
+    void scenarioNamesStandApart()
+    {
+        // A blank name is a blank column; "baseline" in any case reads as the Baseline column;
+        // a name with spaces around it stands beside its look-alike.
+        for (const char *name : {"", "   ", "baseline", "BASELINE", " H200", "H200 "})
+            QVERIFY2(!scenarioNameProblem(m_sample, name, -1).empty(), name);
+        QVERIFY(scenarioNameProblem(m_sample, "H200 servers, 2:1", -1).empty());
+    }
+
     void sweepNamesReadAsTheChange()
     {
         // Counts are grouped as the comparison's rows print them ("2048 GPUs" before).

@@ -286,8 +286,27 @@ private slots:
         // Rename rules: unique, not "Baseline".
         QVERIFY(!panel->renameScenario(2, QStringLiteral("Baseline")).isEmpty());
         QVERIFY(!panel->renameScenario(2, QStringLiteral("512 GPUs")).isEmpty());
-        QCOMPARE(panel->renameScenario(2, QStringLiteral("4:1 leaf")), QString());
+        // Nor blank, nor "baseline" in any case beside the real Baseline column; what is typed
+        // is taken without the spaces around it ("H200 servers " stood beside "H200 servers").
+        QVERIFY(!panel->renameScenario(2, QStringLiteral("baseline")).isEmpty());
+        QVERIFY(!panel->renameScenario(2, QStringLiteral("   ")).isEmpty());
+        QCOMPARE(panel->renameScenario(2, QStringLiteral(" 4:1 leaf ")), QString());
         QCOMPARE(window.document()->documentPlan().scenarios[2].name, std::string("4:1 leaf"));
+        // The Properties Name field, with that scenario shown, keeps the same rules and says so:
+        // a taken name was dropped without a word, the form kept it and an empty undo step came.
+        window.document()->setActiveScenario(2);
+        const int steps = window.document()->undoStack()->count();
+        auto *nameField = window.propertyEditor()->findChildren<QLineEdit *>().value(0);
+        QVERIFY(nameField);
+        QCOMPARE(nameField->text(), QStringLiteral("4:1 leaf"));
+        nameField->setText(QStringLiteral("512 GPUs"));
+        emit nameField->editingFinished();
+        QVERIFY2(window.propertyEditor()->lastError().contains(
+                     QStringLiteral("another scenario is already called '512 GPUs'")),
+                 qPrintable(window.propertyEditor()->lastError()));
+        QCOMPARE(window.document()->undoStack()->count(), steps);
+        QCOMPARE(window.document()->documentPlan().scenarios[2].name, std::string("4:1 leaf"));
+        window.document()->setActiveScenario(-1);
         // A name longer than the dock is wide is elided in the list; its tooltip gives it whole.
         const QString longName = QStringLiteral("4:1 leaf, RoCE 400G, FP8, 2,048 GPUs, spare "
                                                 "servers for a 30-day run, second building");
