@@ -242,7 +242,7 @@ void PropertyEditor::buildGroup(int index)
     m_layout->addRow(tr("Name"), name);
     auto *node = idCombo(*m_catalog, model::CatalogKind::Node, g.nodeId, QString(), m_form);
     connect(node, &QComboBox::currentIndexChanged, this, [this, node, index] {
-        apply(tr("Change server type"), [&](model::Plan &p) {
+        applyChecked(tr("Change server type"), [&](model::Plan &p) {
             p.nodeGroups[index].nodeId = node->currentData().toString().toStdString();
         });
     });
@@ -260,7 +260,7 @@ void PropertyEditor::buildGroup(int index)
     auto *rack
         = idCombo(*m_catalog, model::CatalogKind::Rack, g.rackId, tr("(not racked)"), m_form);
     connect(rack, &QComboBox::currentIndexChanged, this, [this, rack, index] {
-        apply(tr("Change rack"), [&](model::Plan &p) {
+        applyChecked(tr("Change rack"), [&](model::Plan &p) {
             p.nodeGroups[index].rackId = rack->currentData().toString().toStdString();
         });
     });
@@ -292,7 +292,7 @@ void PropertyEditor::buildFabric()
     topology->setCurrentText(QString::fromStdString(f.topology));
     PropertyFields::fitChoiceToItems(topology);
     connect(topology, &QComboBox::currentTextChanged, this, [this](const QString &text) {
-        apply(tr("Change topology"), [&](model::Plan &p) {
+        applyChecked(tr("Change topology"), [&](model::Plan &p) {
             p.fabric.topology = text.toStdString();
             // Planes are a rail fabric's.
             if (p.fabric.topology != "rail-fat-tree")
@@ -303,7 +303,7 @@ void PropertyEditor::buildFabric()
     auto *nic
         = idCombo(*m_catalog, model::CatalogKind::Nic, f.nicId, tr("(the server's NIC)"), m_form);
     connect(nic, &QComboBox::currentIndexChanged, this, [this, nic] {
-        apply(tr("Change NIC"), [&](model::Plan &p) {
+        applyChecked(tr("Change NIC"), [&](model::Plan &p) {
             p.fabric.nicId = nic->currentData().toString().toStdString();
         });
     });
@@ -318,7 +318,7 @@ void PropertyEditor::buildFabric()
     auto *sw = idCombo(*m_catalog, model::CatalogKind::Switch, f.switchId, tr("(matching the NIC)"),
                        m_form);
     connect(sw, &QComboBox::currentIndexChanged, this, [this, sw] {
-        apply(tr("Change switch"), [&](model::Plan &p) {
+        applyChecked(tr("Change switch"), [&](model::Plan &p) {
             p.fabric.switchId = sw->currentData().toString().toStdString();
         });
     });

@@ -1187,6 +1187,35 @@ private slots:
         QCOMPARE(window.plan().storage.size(), std::size_t(1)); // the storage itself stays
     }
 
+    void aNewTopologyRebuildsTheFabricForm()
+    {
+        // The sample's rail fabric shows Planes, a rail fabric's own choice. Changing the
+        // topology to a plain fat-tree left that row on the form, and choosing "one plane per
+        // rail" there saved multi_plane into a fat-tree; the form now follows the topology.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        window.scene()->clearSelection();
+        window.scene()->cardForKey(QStringLiteral("fabric"))->setSelected(true);
+        const auto formHasRow = [&window](const QString &label) {
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+            for (const QLabel *row : window.propertyEditor()->findChildren<QLabel *>())
+                if (row->text() == label && !row->isHidden())
+                    return true;
+            return false;
+        };
+        QVERIFY(formHasRow(QStringLiteral("Planes")));
+        QComboBox *topology = nullptr;
+        for (QComboBox *combo : window.propertyEditor()->findChildren<QComboBox *>())
+            if (combo->findText(QStringLiteral("rail-fat-tree")) >= 0)
+                topology = combo;
+        QVERIFY(topology);
+        topology->setCurrentText(QStringLiteral("fat-tree"));
+        QCOMPARE(window.plan().fabric.topology, std::string("fat-tree"));
+        QVERIFY(!formHasRow(QStringLiteral("Planes")));
+        QVERIFY(formHasRow(QStringLiteral("Topology")));
+    }
+
     /** True when some point of `path` lies inside `rect` shrunk by a pixel (its edge allowed). */
     static bool pathEntersRect(const QPainterPath &path, const QRectF &rect)
     {
