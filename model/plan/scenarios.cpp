@@ -693,6 +693,12 @@ std::vector<Scenario> sweepScenarios(const Plan &baseline, SweepAxis axis,
             sweepError(axis, value,
                        "the baseline already has it, so the scenario would change nothing: leave "
                        "it out (the baseline is a column of the comparison already)");
+        // "2048,2048" made "2,048 GPUs" and "2,048 GPUs (2)", two identical columns.
+        for (const Scenario &earlier : scenarios)
+            if (earlier.changes == scenario.changes)
+                sweepError(axis, value,
+                           "the sweep gives this value twice ('" + earlier.name
+                               + "' already has it): give each value once");
         Plan check = base;
         check.scenarios = {scenario};
         try {

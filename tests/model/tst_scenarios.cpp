@@ -218,6 +218,15 @@ private slots:
                  std::string("FP8 (2)"));
         // The sample already trains in BF16 on 1,024 GPUs: those values would make scenarios
         // that change nothing, columns repeating the baseline's. Refused, naming the value.
+        // Nor twice in one sweep: "2048,2048" made two identical columns.
+        try {
+            sweepScenarios(m_sample, SweepAxis::GpuCount, {"2048", "512", "2048"}, m_catalog);
+            QFAIL("a value given twice was swept twice");
+        } catch (const InputError &error) {
+            QCOMPARE(error.pointer(), std::string("gpu-count=2048"));
+            QVERIFY2(error.reason().starts_with("the sweep gives this value twice ('2,048 GPUs'"),
+                     error.reason().c_str());
+        }
         struct NoOp
         {
             SweepAxis axis;
