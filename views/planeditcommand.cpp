@@ -12,16 +12,27 @@ PlanEditCommand::PlanEditCommand(PlanDocument *document, model::Plan before, mod
     , m_before(std::move(before))
     , m_after(std::move(after))
     , m_mergeKey(mergeKey)
+    , m_activeScenario(document->activeScenario())
 { }
+
+void PlanEditCommand::showEditedVariant(const model::Plan &shown) const
+{
+    if (m_before.scenarios.size() == m_after.scenarios.size())
+        m_document->setActiveScenario(m_activeScenario);
+    else if (&shown == &m_before && m_activeScenario >= 0) // a deleted scenario comes back shown
+        m_document->setActiveScenario(m_activeScenario);
+}
 
 void PlanEditCommand::undo()
 {
     m_document->setPlan(m_before);
+    showEditedVariant(m_before);
 }
 
 void PlanEditCommand::redo()
 {
     m_document->setPlan(m_after);
+    showEditedVariant(m_after);
 }
 
 bool PlanEditCommand::mergeWith(const QUndoCommand *other)

@@ -27,10 +27,16 @@ public:
     bool mergeWith(const QUndoCommand *other) override;
 
 private:
+    /** Shows the variant the edit was made in: an undo of an edit to scenario A while B was
+     * shown changed A out of sight. Where the edit added or removed scenarios the index no
+     * longer names the same one on the other side, and the view stays as setPlan leaves it. */
+    void showEditedVariant(const model::Plan &shown) const;
+
     PlanDocument *m_document;
     model::Plan m_before;
     model::Plan m_after;
     int m_mergeKey;
+    int m_activeScenario; ///< the variant shown when the edit was made (-1: the baseline)
 };
 
 } // namespace cp::views

@@ -282,6 +282,16 @@ private slots:
         QCOMPARE(window.plan().fabric.oversubscription, 4.0);
         window.document()->setActiveScenario(-1);
         QCOMPARE(window.plan().fabric.oversubscription, 1.0);
+        // Undone with the baseline shown, the edit is undone where it was made, in view: it
+        // changed the copy out of sight while the baseline stayed on screen.
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.document()->activeScenario(), 2);
+        QCOMPARE(window.plan().fabric.oversubscription, 1.0);
+        window.document()->setActiveScenario(-1);
+        window.document()->undoStack()->redo();
+        QCOMPARE(window.document()->activeScenario(), 2);
+        QCOMPARE(window.plan().fabric.oversubscription, 4.0);
+        window.document()->setActiveScenario(-1);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("1024 x H100")));
         // Rename rules: unique, not "Baseline".
         QVERIFY(!panel->renameScenario(2, QStringLiteral("Baseline")).isEmpty());
