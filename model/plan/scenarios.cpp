@@ -184,6 +184,16 @@ std::string describeValue(const std::string &path, const nlohmann::json &value,
     return value.dump();
 }
 
+/** A server group's key in a scenario's per-group changes: its index as decimal digits. */
+std::optional<std::size_t> groupIndex(const std::string &key)
+{
+    if (key.empty() || key.size() > 6 || !std::all_of(key.begin(), key.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+        }))
+        return std::nullopt;
+    return std::stoul(key);
+}
+
 /** Changes to server groups one by one ({"0": {"rack": ...}}): "Servers (compute): rack X
  * instead of Y", a group named by its name, else by its place. */
 void describeServerGroups(const nlohmann::json &groups, const nlohmann::json *before,
@@ -192,10 +202,9 @@ void describeServerGroups(const nlohmann::json &groups, const nlohmann::json *be
     static const std::map<std::string, std::string> fieldWords
         = {{"count", "count"}, {"node", "server"}, {"rack", "rack"}, {"name", "name"}};
     for (const auto &[key, patch] : groups.items()) {
-        const bool digits = !key.empty() && key.size() <= 6
-            && std::all_of(key.begin(), key.end(),
-                           [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-        const std::size_t index = digits ? std::stoul(key) : 0;
+        const std::optional<std::size_t> place = groupIndex(key);
+        const bool digits = place.has_value();
+        const std::size_t index = place.value_or(0);
         const nlohmann::json *group
             = digits && before && before->is_array() && index < before->size() ? &(*before)[index]
                                                                                : nullptr;
@@ -425,10 +434,9 @@ void applyServerGroupPatches(nlohmann::json &merged, nlohmann::json &changes,
         return;
     nlohmann::json &groups = merged["nodes"];
     for (const auto &[key, patch] : changes["nodes"].items()) {
-        const bool digits = !key.empty() && key.size() <= 6
-            && std::all_of(key.begin(), key.end(),
-                           [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-        const std::size_t index = digits ? std::stoul(key) : 0;
+        const std::optional<std::size_t> place = groupIndex(key);
+        const bool digits = place.has_value();
+        const std::size_t index = place.value_or(0);
         if (!digits || !groups.is_array() || index >= groups.size())
             throw InputError(file, pointer + "/nodes/" + key,
                              "a server group's changes are keyed by its index in the plan's "
