@@ -169,6 +169,17 @@ void estimateFabric(PlanEstimateBuild &build)
     result.fabric.topology = build.plan.fabric.topology;
     if (build.plan.fabric.topology == "none" || !build.firstGroup)
         return;
+    // More fabric NICs than the server has ports for and than it has GPUs: 64 on a DGX H100 (8
+    // of each) was taken without a word. A PCIe server given a NIC a GPU, as rail designs for
+    // them do, stays within its GPUs.
+    const NodeSpec &server = build.firstGroup->node;
+    const int serverNics = std::max(server.nicsPerNode, server.gpusPerNode);
+    if (build.firstGroup->nicsPerNode > serverNics)
+        result.warnings.push_back(groupedCount(build.firstGroup->nicsPerNode)
+                                  + " fabric NICs a server is more than " + server.name + " has ("
+                                  + groupedCount(server.nicsPerNode) + ") and more than its "
+                                  + countOf(server.gpusPerNode, "GPU", "GPUs")
+                                  + ": the estimate assumes a server built with them");
     if (build.plan.fabric.multiPlane && build.plan.fabric.topology != "rail-fat-tree")
         result.warnings.push_back("one plane per rail is a rail-fat-tree's; the "
                                   + build.plan.fabric.topology + " is built as one fabric");

@@ -192,6 +192,31 @@ private slots:
                  estimatePlan(plan, shippedCatalog()).fabricError.c_str());
     }
 
+    void moreNicsThanTheServerHasAreFlagged()
+    {
+        // A DGX H100 has 8 GPUs and 8 fabric NIC ports: 64 NICs a server was taken silently.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.scenarios.clear();
+        const auto flagged = [](const PlanEstimate &e) {
+            return std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string &w) {
+                return w.find("fabric NICs a server is more than") != std::string::npos;
+            });
+        };
+        plan.fabric.nicsPerNode = 64;
+        const PlanEstimate many = estimatePlan(plan, shippedCatalog());
+        QVERIFY(std::any_of(many.warnings.begin(), many.warnings.end(), [](const std::string &w) {
+            return w.starts_with("64 fabric NICs a server is more than NVIDIA DGX H100 has (8) "
+                                 "and more than its 8 GPUs");
+        }));
+        plan.fabric.nicsPerNode = 8; // the server's own
+        QVERIFY(!flagged(estimatePlan(plan, shippedCatalog())));
+        // A NIC a GPU on a PCIe server of 8 GPUs and 2 NICs is a rail design, not flagged.
+        Plan pcie = loadSamplePlan("a100-pcie-64-100gbe.json");
+        pcie.scenarios.clear();
+        pcie.fabric.nicsPerNode = 8;
+        QVERIFY(!flagged(estimatePlan(pcie, shippedCatalog())));
+    }
+
     void oneTierOfARailFabricIsRefused()
     {
         // A rail-optimised fat-tree puts each GPU's NIC on its rail's leaf and joins the rails
