@@ -15,24 +15,24 @@ PlanEditCommand::PlanEditCommand(PlanDocument *document, model::Plan before, mod
     , m_activeScenario(document->activeScenario())
 { }
 
-void PlanEditCommand::showEditedVariant(const model::Plan &shown) const
+void PlanEditCommand::showEditedVariant(bool undone) const
 {
     if (m_before.scenarios.size() == m_after.scenarios.size())
         m_document->setActiveScenario(m_activeScenario);
-    else if (&shown == &m_before && m_activeScenario >= 0) // a deleted scenario comes back shown
+    else if (undone && m_activeScenario >= 0) // a deleted scenario comes back shown
         m_document->setActiveScenario(m_activeScenario);
 }
 
 void PlanEditCommand::undo()
 {
     m_document->setPlan(m_before);
-    showEditedVariant(m_before);
+    showEditedVariant(true);
 }
 
 void PlanEditCommand::redo()
 {
     m_document->setPlan(m_after);
-    showEditedVariant(m_after);
+    showEditedVariant(false);
 }
 
 bool PlanEditCommand::mergeWith(const QUndoCommand *other)

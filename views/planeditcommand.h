@@ -30,7 +30,7 @@ private:
     /** Shows the variant the edit was made in: an undo of an edit to scenario A while B was
      * shown changed A out of sight. Where the edit added or removed scenarios the index no
      * longer names the same one on the other side, and the view stays as setPlan leaves it. */
-    void showEditedVariant(const model::Plan &shown) const;
+    void showEditedVariant(bool undone) const;
 
     PlanDocument *m_document;
     model::Plan m_before;

@@ -37,12 +37,10 @@ long long ceilDiv(long long a, long long b)
 
 void checkOversubscription(double ratio, const char *name)
 {
-    if (!(ratio >= 1.0) || ratio > 64.0) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%g", ratio);
+    if (!(ratio >= 1.0) || ratio > 64.0)
         throw FabricParameterError(std::string(name)
-                                   + " must be between 1 (non-blocking) and 64, not " + text);
-    }
+                                   + " must be between 1 (non-blocking) and 64, not "
+                                   + formatNumber("%g", ratio));
 }
 
 void checkRadix(int radix)
@@ -554,6 +552,12 @@ void checkRailParameters(const RailFatTreeParameters &p)
                                    + std::to_string(p.gpusPerNode));
     if (p.nodesPerScalableUnit < 0)
         throw FabricParameterError("nodes per scalable unit must be positive (0: chosen)");
+    // One tier would be the rail leaves alone, with nothing to join the rails (shapeFor's own
+    // message, "tiers must be 1, 2, 3 or 4", named the value it refused as allowed).
+    if (p.tiers == 1)
+        throw FabricParameterError("a rail-optimised fat-tree has a leaf per rail and spines to "
+                                   "join them: 2 to 4 tiers (or the fewest that hold the GPUs), "
+                                   "not 1");
     if (1LL * p.nodes * p.gpusPerNode > maxFabricEndpoints)
         throw FabricParameterError("at most " + std::to_string(maxFabricEndpoints)
                                    + " GPUs on a rail fat tree (a larger one takes over 10 s to "

@@ -92,10 +92,7 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
     d.railFatTree.gpusPerNode = std::max(1, nicsPerNode);
     d.railFatTree.nodesPerScalableUnit = plan.fabric.nodesPerScalableUnit;
     d.railFatTree.multiPlane = plan.fabric.multiPlane;
-    d.railFatTree.tiers = plan.fabric.tiers >= 2 ? plan.fabric.tiers : 0; // a rail per leaf
-    if (d.topology == FabricTopology::RailFatTree && plan.fabric.tiers == 1)
-        f.settingsProblem = "a rail-optimised fat-tree has a leaf per rail and spines to join "
-                            "them: 2 to 4 tiers (or the fewest that hold the GPUs), not 1";
+    d.railFatTree.tiers = plan.fabric.tiers; // the generator refuses one tier
     d.railFatTree.leafOversubscription = plan.fabric.oversubscription;
     d.dragonfly.a = plan.fabric.dragonflyA;
     d.dragonfly.p = plan.fabric.dragonflyP;
@@ -116,8 +113,6 @@ FabricGraph generatePlanFabric(const PlanFabric &fabric)
     const FabricTopology topology = fabric.design.topology;
     if (!fabric.switchMismatch.empty() && topology != FabricTopology::Torus)
         throw FabricParameterError(fabric.switchMismatch);
-    if (!fabric.settingsProblem.empty())
-        throw FabricParameterError(fabric.settingsProblem);
     if (fabric.switchId.empty() && topology != FabricTopology::Torus)
         throw FabricParameterError("no catalog switch carries the NIC " + fabric.nicId
                                    + ": choose a switch for this fabric");
@@ -157,8 +152,6 @@ std::string planFabricProblem(const Plan &plan, const Catalog &catalog)
             return {};
         if (!fabric->switchMismatch.empty())
             return fabric->switchMismatch;
-        if (!fabric->settingsProblem.empty())
-            return fabric->settingsProblem;
         if (fabric->design.topology == FabricTopology::FatTree)
             fabricHardwareCount(fabric->design.fatTree);
         else if (fabric->design.topology == FabricTopology::RailFatTree)

@@ -24,10 +24,6 @@ struct PlanFabric
     /** Why the plan's switch cannot carry its NIC's links (an InfiniBand switch for RoCE NICs,
      * ports slower than the NIC); empty when it can. generatePlanFabric refuses it. */
     std::string switchMismatch;
-    /** A setting the topology cannot take (one tier on a rail-optimised fat-tree, which has a
-     * leaf per rail and spines to join them: it was read as "fewest" and the form kept 1);
-     * generatePlanFabric refuses it too. */
-    std::string settingsProblem;
 };
 
 /**

@@ -284,6 +284,16 @@ private slots:
         five.tiers = 5;
         QCOMPARE(messageOf([&] { generateFatTree(five); }),
                  std::string("tiers must be 1, 2, 3 or 4, not 5"));
+        // A rail fabric of one tier is its rail leaves with nothing joining them: refused by
+        // the generator itself, for the plan and `fabric` alike (the latter read "tiers must be
+        // 1, 2, 3 or 4, not 1").
+        RailFatTreeParameters oneTier;
+        oneTier.tiers = 1;
+        const std::string railMessage
+            = "a rail-optimised fat-tree has a leaf per rail and spines to join them: 2 to 4 "
+              "tiers (or the fewest that hold the GPUs), not 1";
+        QCOMPARE(messageOf([&] { generateRailFatTree(oneTier); }), railMessage);
+        QCOMPARE(messageOf([&] { fabricHardwareCount(oneTier); }), railMessage);
     }
 
     void sizeLimitIsCheckedBeforeAllocating()
