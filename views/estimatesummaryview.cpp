@@ -216,7 +216,15 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
         return s;
     };
     if (e.hasTraining && e.training.found) {
-        QString text = tr("Bottleneck: %1.").arg(sentence(e.training.best.bottleneckExplanation));
+        // Failures that take most of the wall time decide the run more than any bottleneck of
+        // its step (storage off the fabric: no checkpoints, 68,818 days for a 19-day run).
+        const std::string failures = e.hasTrainingRun
+            ? model::failuresDecideRunText(e.trainingRun.reliability)
+            : std::string();
+        const QString step = sentence(e.training.best.bottleneckExplanation);
+        QString text = failures.empty()
+            ? tr("Bottleneck: %1.").arg(step)
+            : tr("%1. Step bottleneck: %2.").arg(sentence(failures), step);
         // An MFU no published run on the hardware reaches is the figure an architect must not
         // take on trust: say so where it is read first.
         text += aboveEveryPublishedRunText(e.trainingPublishedRuns);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace cp::model {
@@ -197,8 +198,8 @@ namespace {
 std::string failurePaceText(const ReliabilityEstimate &r)
 {
     if (!r.checkpointsWritable)
-        return "without checkpoints every failure sends the run back to its start, and one "
-               "comes every "
+        return "with no storage to write checkpoints to, every failure sends the run back to its "
+               "start, and one comes every "
             + humanWait(r.mtbfSeconds);
     return "a failure every " + humanWait(r.mtbfSeconds) + " against " + humanWait(r.restartSeconds)
         + " to restart";
@@ -213,6 +214,19 @@ std::string runNeverFinishesText(const ReliabilityEstimate &r)
 std::string lowGoodputText(const ReliabilityEstimate &r)
 {
     return r.goodput > 0 && r.goodput < 0.1 ? failurePaceText(r) : std::string();
+}
+
+std::string failuresDecideRunText(const ReliabilityEstimate &r)
+{
+    if (const std::string pace = lowGoodputText(r); !pace.empty()) {
+        char useful[32];
+        std::snprintf(useful, sizeof useful, "%.3g%%", 100.0 * r.goodput);
+        return "failures outpace the run: " + pace + ", so only " + useful
+            + " of the wall time is useful work";
+    }
+    if (const std::string pace = runNeverFinishesText(r); !pace.empty())
+        return "the run never finishes: " + pace;
+    return {};
 }
 
 } // namespace cp::model

@@ -131,6 +131,11 @@ std::string runNeverFinishesText(const ReliabilityEstimate &reliability);
  * every failure sends it back to its start). Empty otherwise. */
 std::string lowGoodputText(const ReliabilityEstimate &reliability);
 
+/** The sentence that says failures, not the step, decide a run's wall time: "failures outpace
+ * the run: <lowGoodputText>, so only 0.0279% of the wall time is useful work", or "the run never
+ * finishes: <runNeverFinishesText>". Empty for a run whose goodput is 10% or more. */
+std::string failuresDecideRunText(const ReliabilityEstimate &reliability);
+
 /**
  * Goodput of a run of `runSeconds` of work that cannot checkpoint: each failure (rate 1/MTBF)
  * loses everything done so far and costs `restartSeconds`. The expected wall time is

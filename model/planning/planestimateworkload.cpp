@@ -219,13 +219,8 @@ void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
         // The first warning (the panel's first section), not only said beside the goodput: it
         // decides the run more than any bottleneck of the step.
         const ReliabilityEstimate &reliability = result.trainingRun.reliability;
-        if (const std::string pace = lowGoodputText(reliability); !pace.empty()) {
-            char useful[32];
-            std::snprintf(useful, sizeof useful, "%.3g%%", 100.0 * reliability.goodput);
-            result.warnings.insert(result.warnings.begin(),
-                                   "failures outpace the run: " + pace + ", so only " + useful
-                                       + " of the wall time is useful work");
-        }
+        if (const std::string pace = lowGoodputText(reliability); !pace.empty())
+            result.warnings.insert(result.warnings.begin(), failuresDecideRunText(reliability));
         if (build.compareWithPublishedRuns)
             result.trainingPublishedRuns = compareWithPublishedRuns(
                 build.catalog,

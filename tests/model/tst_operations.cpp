@@ -327,6 +327,18 @@ private slots:
         QVERIFY(runNeverFinishesText(hopeless).empty());
         QCOMPARE(lowGoodputText(hopeless),
                  std::string("a failure every 3 min against 10 min to restart"));
+        // The whole sentence the Estimate's diagnosis and first warning lead with: the goodput
+        // to three digits, 1.3874% -> "1.39%".
+        QCOMPARE(failuresDecideRunText(hopeless),
+                 std::string("failures outpace the run: a failure every 3 min against 10 min to "
+                             "restart, so only 1.39% of the wall time is useful work"));
+        // A run that finishes with 58% goodput (one MTBF of work, above) is decided by its step.
+        in.parts = {{"GPUs", 1000, 50000}};
+        in.storageWriteBytesPerSecond = 0;
+        in.runSeconds = 50 * 3600.0;
+        QVERIFY(failuresDecideRunText(estimateReliability(in)).empty());
+        in.runSeconds = 30 * 86400.0;
+        in.storageWriteBytesPerSecond = 10e9;
         // A hundred million GPUs fail every 1.8 s: a restart of 10 min or more is over 300
         // MTBFs, past e^50, so the run never finishes.
         in.parts = {{"GPUs", 100000000, 50000}};
@@ -335,6 +347,10 @@ private slots:
         QVERIFY2(runNeverFinishesText(never).find("a failure every 2 s against") == 0,
                  runNeverFinishesText(never).c_str());
         QVERIFY(lowGoodputText(never).empty());
+        QVERIFY2(failuresDecideRunText(never).find("the run never finishes: a failure every 2 s "
+                                                   "against")
+                     == 0,
+                 failuresDecideRunText(never).c_str());
     }
 
     void powerEnergyAndCost()

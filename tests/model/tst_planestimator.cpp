@@ -683,6 +683,14 @@ private slots:
         for (const std::string &n : s.trainingRun.notes)
             noted = noted || n.find("no storage") != std::string::npos;
         QVERIFY(noted);
+        // 19.2 days of work against a 43.7 h job MTBF and no checkpoints (tst_mainwindow derives
+        // its 0.0279% goodput): the first warning says the storage's absence decides the run.
+        QVERIFY(!s.warnings.empty());
+        QVERIFY2(s.warnings.front().rfind("failures outpace the run: with no storage to write "
+                                          "checkpoints to, every failure sends the run back",
+                                          0)
+                     == 0,
+                 s.warnings.front().c_str());
     }
 
     void resolvesThePlanOnce()

@@ -361,6 +361,28 @@ private slots:
                  qPrintable(checkpoints));
         const QString goodput = findValue(window.summaryView()->tree(), QStringLiteral("Goodput"));
         QVERIFY2(goodput.startsWith(QStringLiteral("0.0279")), qPrintable(goodput));
+        // The line read first names the failures, not the GEMMs the step spends its time on:
+        // 19.2 days of work take 68,818 days of wall time.
+        const QString noCheckpoints
+            = QStringLiteral("Failures outpace the run: with no storage to write checkpoints to, "
+                             "every failure sends the run back to its start, and one comes "
+                             "every 44 h, so only 0.0279% of the wall time is useful work. Step "
+                             "bottleneck: GEMMs");
+        QVERIFY2(window.summaryView()->diagnosis().startsWith(noCheckpoints),
+                 qPrintable(window.summaryView()->diagnosis()));
+
+        // The same storage kept in the plan but taken off the fabric: the servers cannot reach
+        // it, and the diagnosis says the same.
+        plan = window.plan();
+        plan.storage.push_back({});
+        plan.storage.back().storageId = "lustre-exascaler";
+        plan.storage.back().count = 4;
+        plan.storage.back().onFabric = false;
+        window.document()->edit(plan, QStringLiteral("Storage off the fabric"));
+        QVERIFY(ready.wait(60000));
+        QVERIFY2(window.summaryView()->diagnosis().startsWith(noCheckpoints),
+                 qPrintable(window.summaryView()->diagnosis()));
+        window.document()->undoStack()->setClean();
     }
 
     void estimatePanelShowsTheOperations()
