@@ -7,6 +7,7 @@
 #include "model/core/humantext.h"
 #include "model/core/inputerror.h"
 #include "model/core/units.h"
+#include "model/inference/chunkedprefill.h"
 #include "model/inference/diurnalautoscaling.h"
 #include "model/inference/fleetcapacity.h"
 #include "model/inference/inferenceestimator.h"
@@ -662,8 +663,10 @@ void printServingText(const ParsedArguments &a, const ServingOutput &o, std::ost
     out << "published measurements: " << model::publishedServingText(o.published) << "\n";
     if (a.has("explain")) {
         out << "\n"
-            << renderOperations(e.prefillOperations, e.pipelineStages,
-                                "Prefill of one prompt, per GPU")
+            << renderOperations(
+                   e.prefillOperations, e.pipelineStages,
+                   model::withReason("Prefill of one prompt, per GPU", model::chunkedPrefillText(e))
+                       .c_str())
             << "\n"
             << renderOperations(e.decodeOperations, e.pipelineStages,
                                 ("Decode step of " + std::to_string(e.batch / e.pipelineStages)

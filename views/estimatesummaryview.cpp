@@ -7,6 +7,7 @@
 #include "model/core/humantext.h"
 #include "model/core/units.h"
 #include "model/fabric/fabricdesign.h"
+#include "model/inference/chunkedprefill.h"
 #include "model/inference/fleetcapacity.h"
 #include "model/inference/servingfloor.h"
 #include "model/planning/planestimator.h"
@@ -938,7 +939,12 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                        .arg(number(op.seconds * 1e3, 3),
                             number(total > 0 ? 100 * op.seconds / total : 0, 1)));
     };
-    addOperations(tr("Operations of one prompt's prefill"), inf.prefillOperations);
+    const std::string chunks = model::chunkedPrefillText(inf);
+    addOperations(
+        chunks.empty()
+            ? tr("Operations of one prompt's prefill")
+            : tr("Operations of one prompt's prefill (%1)").arg(QString::fromStdString(chunks)),
+        inf.prefillOperations);
     addOperations(tr("Operations of one decode step"), inf.decodeOperations);
     addAutoscalingRows(section, e);
 }

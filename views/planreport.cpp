@@ -12,6 +12,7 @@
 #include "model/core/humantext.h"
 #include "model/core/units.h"
 #include "model/fabric/fabricdesign.h"
+#include "model/inference/chunkedprefill.h"
 #include "model/inference/fleetcapacity.h"
 #include "model/inference/servingengine.h"
 #include "model/inference/servingfloor.h"
@@ -1218,14 +1219,16 @@ void writeServingOperations(ReportLayout &page, const model::ScenarioResult *bas
     // On the page before when the heading, its paragraph and the prefill's table fit there.
     page.keepTogether(page.tableHeight(header, phases.front().rows, weights) + 200);
     page.heading(QObject::tr("Where the serving time goes (baseline)"));
-    page.paragraph(QObject::tr("One prompt's prefill and one decode step of %1 sequences through "
-                               "one pipeline stage of one GPU. An engine with chunked prefill "
-                               "runs the prompt's operations in chunks of its step budget beside "
-                               "the decodes, so its TTFT (%2 ms) differs from the prefill shown "
-                               "here.")
-                       .arg(inf.batch / std::max(1, inf.pipelineStages))
-                       .arg(fixed(inf.ttftSeconds * 1e3, 1)),
-                   9);
+    const std::string chunks = model::chunkedPrefillText(inf);
+    page.paragraph(
+        QObject::tr("One prompt's prefill and one decode step of %1 sequences through "
+                    "one pipeline stage of one GPU.")
+                .arg(inf.batch / std::max(1, inf.pipelineStages))
+            + (chunks.empty() ? QString()
+                              : QLatin1Char(' ')
+                       + QObject::tr("The engine prefills the prompt %1 (TTFT %2 ms).")
+                             .arg(QString::fromStdString(chunks), fixed(inf.ttftSeconds * 1e3, 1))),
+        9);
     for (const Phase &phase : phases) {
         page.keepTogether(page.tableHeight(header, phase.rows, weights) + 40);
         page.paragraph(

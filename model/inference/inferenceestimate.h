@@ -124,7 +124,13 @@ struct InferenceEstimate
     double memoryCapacityBytes = 0;
     double prefillSeconds = 0; ///< one request's prompt
     double batchedPrefillSeconds = 0; ///< the batch's prompts in one batched prefill
-    StepOperations prefillOperations; ///< one prompt through one stage
+    StepOperations prefillOperations; ///< one prompt through one stage (all its chunks)
+    /** On an engine that chunks prompts (chunked prefill): the prompt's chunks and the tokens of
+     * all but its last, and the running decodes its steps also carry (0 at batch 1). Without
+     * chunking: 0, 0 and 0. */
+    long long prefillChunks = 0;
+    long long prefillChunkTokens = 0;
+    double prefillDecodeSeconds = 0;
     StepOperations decodeOperations; ///< one decode step of a micro-batch through one stage
     double decodeStepSeconds = 0; ///< one step for the whole batch (a verify round if speculative)
     double tokensPerDecodeStep = 1; ///< per sequence: 1, or the expected accepted tokens + 1

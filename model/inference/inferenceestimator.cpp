@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string_view>
 #include <utility>
 
 namespace cp::model {
@@ -485,10 +486,78 @@ void InferenceEstimator::estimateSpeculativeDecode(InferenceEstimate &e, const B
     e.tokensPerDecodeStep = expectedTokensPerVerifyStep(m_job.speculative.acceptanceRate, gamma);
 }
 
+namespace {
+
+/** `operations` with every figure `times` as large. */
+StepOperations repeated(StepOperations operations, double times)
+{
+    for (int i = 0; i < operations.count; ++i) {
+        StepOperation &operation = operations.items[i];
+        operation.flops *= times;
+        operation.bytes *= times;
+        operation.kernels *= times;
+        operation.seconds *= times;
+        operation.hiddenSeconds *= times;
+    }
+    return operations;
+}
+
+/** `more` added to `operations`, operation by operation (matched by name). */
+void addOperations(StepOperations &operations, const StepOperations &more)
+{
+    for (const StepOperation &extra : more) {
+        StepOperation *same = nullptr;
+        for (int i = 0; i < operations.count && !same; ++i)
+            if (std::string_view(operations.items[i].name) == extra.name)
+                same = &operations.items[i];
+        if (!same) {
+            operations.add(extra);
+            continue;
+        }
+        same->flops += extra.flops;
+        same->bytes += extra.bytes;
+        same->kernels += extra.kernels;
+        same->seconds += extra.seconds;
+        same->hiddenSeconds += extra.hiddenSeconds;
+    }
+}
+
+} // namespace
+
+void InferenceEstimator::estimateChunkedPrefill(InferenceEstimate &e, const BatchSetup &s) const
+{
+    // Sarathi-Serve / vLLM chunked prefill (Agrawal et al., "Taming Throughput-Latency Tradeoff
+    // in LLM Inference with Sarathi-Serve", OSDI 2024): each step carries the running decodes
+    // and a chunk of the prompt filling the rest of the step's token budget, so the prompt
+    // takes ceil(I / chunk) steps, each as long as a decode step plus its chunk's prefill. A
+    // chunk's queries attend the chunks before it too: the full chunks priced at their mean
+    // prior context, (full - 1) / 2 chunks, and the last, shorter one after all of them, so a
+    // 513-token prompt costs a 512-token chunk and a 1-token one, not two of 512.
+    const double B = s.batch, I = s.inputTokens, p = s.stages;
+    const double chunk = std::min(
+        I, std::max(1.0, m_job.engine.tokensPerStep - std::max(0.0, s.microBatch - 1.0)));
+    const double fullChunks = std::floor(I / chunk);
+    const double lastChunk = I - fullChunks * chunk;
+    StepOperations work = repeated(
+        prefillStageOperations(s.replica, 1, chunk, (fullChunks - 1) * chunk / 2.0), fullChunks);
+    if (lastChunk > 0)
+        addOperations(work, prefillStageOperations(s.replica, 1, lastChunk, fullChunks * chunk));
+    e.prefillChunks = static_cast<long long>(fullChunks) + (lastChunk > 0 ? 1 : 0);
+    e.prefillChunkTokens = static_cast<long long>(chunk);
+    e.prefillOperations = work;
+    // At batch 1 nothing else runs; otherwise each of the prompt's steps runs the decodes too.
+    e.prefillDecodeSeconds = B > 1 ? e.prefillChunks * e.decodeStepSeconds : 0.0;
+    e.prefillSeconds = p * totalSeconds(work) + e.prefillDecodeSeconds;
+    // The batch's prompts cost the replica their chunks' work, not one batched prefill: the
+    // capacity, the load's prefill share and the cost split count what the TTFT counts.
+    e.batchedPrefillSeconds = B * p * totalSeconds(work);
+}
+
 void InferenceEstimator::estimateServing(InferenceEstimate &e, const BatchSetup &s) const
 {
-    const double B = s.batch, O = s.outputTokens, I = s.inputTokens, p = s.stages;
-    // Over the O tokens in which a batch turns over, its B prompts are prefilled as one batch.
+    const double B = s.batch, O = s.outputTokens, p = s.stages;
+    // Over the O tokens in which a batch turns over, its B prompts are prefilled: as one batch,
+    // or chunk by chunk on an engine that chunks them (estimateChunkedPrefill).
     const double decodeRounds = O / e.tokensPerDecodeStep;
     const double cycle
         = decodeRounds * (e.decodeStepSeconds + e.draftSeconds) + e.batchedPrefillSeconds;
@@ -499,20 +568,6 @@ void InferenceEstimator::estimateServing(InferenceEstimate &e, const BatchSetup 
     // the batch's other B - 1 prompts are, and their share of the batched prefill stretches its
     // O tokens. (At batch 1 nothing else runs: its tokens come a decode step apart.)
     e.tpotSeconds = (cycle - e.batchedPrefillSeconds / B) / O;
-    if (chunksPrefill()) {
-        // Sarathi-Serve / vLLM chunked prefill: each step carries the running decodes and a chunk
-        // of the prompt filling the rest of the step's token budget, so the prompt takes
-        // ceil(I / chunk) steps, each as long as a decode step plus the chunk's prefill. A
-        // chunk's queries attend the chunks before it too: priced at the chunks' mean prior
-        // context, (steps - 1) / 2 chunks, their attention adds up to the whole prompt's.
-        const double chunk = std::min(
-            I, std::max(1.0, m_job.engine.tokensPerStep - std::max(0.0, s.microBatch - 1.0)));
-        const double steps = std::ceil(I / chunk);
-        const double meanPrior = std::max(0.0, I - chunk) / 2.0;
-        const double chunkSeconds
-            = p * totalSeconds(prefillStageOperations(s.replica, 1, chunk, meanPrior));
-        e.prefillSeconds = steps * (chunkSeconds + (B > 1 ? e.decodeStepSeconds : 0.0));
-    }
     e.ttftSeconds = e.prefillSeconds;
     e.ttftP50Seconds = e.prefillSeconds; // no queue without a request rate
     e.ttftP99Seconds = e.prefillSeconds;
@@ -618,6 +673,8 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
     const double decodeTokens = std::max(1.0, s.microBatch);
     e.decodeFloorSeconds = s.floor.passSeconds(
         decodeTokens, s.stages * decodeTokens * kvBytesReadPerSequenceOnGpu(s));
+    if (chunksPrefill())
+        estimateChunkedPrefill(e, s);
     estimateServing(e, s);
     explainBottleneck(e, layout, decodeBytesRead, batch);
     finishCosts(e);

@@ -102,6 +102,9 @@ private:
     void estimateSpeculativeDecode(InferenceEstimate &estimate, const BatchSetup &setup) const;
     /** Throughput, TPOT and TTFT from the prefill and decode steps (one replica, no queue). */
     void estimateServing(InferenceEstimate &estimate, const BatchSetup &setup) const;
+    /** One prompt's prefill in the engine's chunks (its operations, TTFT share, and the batch's
+     * prompts' work for the throughput), on an engine that chunks this job's prompts. */
+    void estimateChunkedPrefill(InferenceEstimate &estimate, const BatchSetup &setup) const;
     void setDecodeKernel(ServingReplica &replica) const;
     void explainBottleneck(InferenceEstimate &estimate, const std::string &layout,
                            double decodeBytesRead, int batch) const;

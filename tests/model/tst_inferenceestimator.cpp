@@ -1178,13 +1178,18 @@ private slots:
         QCOMPARE(full->bytes, 9584640000.0);
         QCOMPARE(windowed->bytes, 37748736.0);
         QCOMPARE(windowed->kernels, 18.0);
-        // Prefill of one 32,000-token prompt: a windowed layer's query attends 128 - 128^2 /
-        // 64,000 = 127.744 keys on average, 4 x 32,000 x 127.744 x 2,048 (32 heads of 64 a rank)
-        // FLOPs a layer, over 18 layers 602.8 GFLOP; a full layer's 16,000 keys, 125 times more.
+        // Prefill of one 32,000-token prompt, whole (TensorRT-LLM 0.12; the default vLLM chunks
+        // a 128K-context model's prompts, chunkedPrefillCountsEveryChunk): a windowed layer's
+        // query attends 128 - 128^2 / 64,000 = 127.744 keys on average, 4 x 32,000 x 127.744 x
+        // 2,048 (32 heads of 64 a rank) FLOPs a layer, over 18 layers 602.8 GFLOP; a full
+        // layer's 16,000 keys, 125 times more.
+        const InferenceEstimate whole = estimator("h100-sxm5-80gb", "gpt-oss-120b", Precision::FP8,
+                                                  2, 32000, 1000, 16, "tensorrt-llm-0.12")
+                                            .estimate();
         const StepOperation *band = findOperation(
-            e.prefillOperations, "prefill attention, windowed layers (causal band)");
+            whole.prefillOperations, "prefill attention, windowed layers (causal band)");
         const StepOperation *causal
-            = findOperation(e.prefillOperations, "prefill attention (causal, fused)");
+            = findOperation(whole.prefillOperations, "prefill attention (causal, fused)");
         QVERIFY(band && causal);
         QVERIFY2(qAbs(band->flops / 602.80e9 - 1.0) < 1e-4,
                  qPrintable(QString::number(band->flops)));
@@ -1213,15 +1218,122 @@ private slots:
         QCOMPARE(global->bytes, 12.0 * 20500.0 * 4096.0);
         QCOMPARE(chunked->bytes, 36.0 * 4116.0 * 4096.0);
         QCOMPARE(chunked->kernels, 36.0);
-        // Prefill of the 20,000-token prompt: a chunked layer's query attends 3,682.3296 keys on
-        // average, a global one's 10,000, and there are three times as many chunked layers.
+        // Prefill of the 20,000-token prompt, whole (TensorRT-LLM 0.12; the default vLLM
+        // chunks a 10M-context model's prompts): a chunked layer's query attends 3,682.3296
+        // keys on average, a global one's 10,000, and there are three times as many chunked
+        // layers.
+        const InferenceEstimate whole = estimator("h200-sxm-141gb", "llama-4-scout", Precision::FP8,
+                                                  1, 20000, 1000, 1, "tensorrt-llm-0.12")
+                                            .estimate();
         const StepOperation *chunkedPrefill = findOperation(
-            e.prefillOperations, "prefill attention, chunked layers (within each chunk)");
+            whole.prefillOperations, "prefill attention, chunked layers (within each chunk)");
         const StepOperation *causal
-            = findOperation(e.prefillOperations, "prefill attention (causal, fused)");
+            = findOperation(whole.prefillOperations, "prefill attention (causal, fused)");
         QVERIFY(chunkedPrefill && causal);
         QVERIFY2(qAbs(chunkedPrefill->flops / causal->flops - 3.0 * 0.36823296) < 1e-12,
                  qPrintable(QString::number(chunkedPrefill->flops / causal->flops)));
+    }
+
+    void chunkedPrefillCountsEveryChunk()
+    {
+        // Llama 3.1 70B (128K context, so vLLM chunks its prompts) in FP8 on two H100s. vLLM's
+        // step budget is 512 tokens; at batch 1 nothing else runs, so a 1,000-token prompt is a
+        // 512-token chunk and a 488-token one after it. Causal attention: the first chunk's
+        // queries attend 256 keys on average, the second's 512 + 244: 512 x 256 + 488 x 756 =
+        // 500,000 query-key pairs, 1,000^2 / 2 as for the prompt whole; the GEMMs' FLOPs go
+        // with the tokens, so the two chunks do the whole prompt's FLOPs.
+        const InferenceEstimate chunked
+            = estimator("h100-sxm5-80gb", "llama-3.1-70b", Precision::FP8, 2, 1000, 200, 1)
+                  .estimate();
+        const InferenceEstimate whole = estimator("h100-sxm5-80gb", "llama-3.1-70b", Precision::FP8,
+                                                  2, 1000, 200, 1, "tensorrt-llm-0.12")
+                                            .estimate();
+        QCOMPARE(chunked.prefillChunks, 2LL);
+        QCOMPARE(chunked.prefillChunkTokens, 512LL);
+        QCOMPARE(whole.prefillChunks, 0LL);
+        for (const char *name : {"prefill attention (causal, fused)", "QKV projection",
+                                 "MLP up (gate and up)", "MLP down"}) {
+            const StepOperation *inChunks = findOperation(chunked.prefillOperations, name);
+            const StepOperation *inOne = findOperation(whole.prefillOperations, name);
+            QVERIFY2(inChunks && inOne, name);
+            QVERIFY2(
+                qAbs(inChunks->flops / inOne->flops - 1.0) < 1e-9,
+                qPrintable(QStringLiteral("%1: %2").arg(name).arg(inChunks->flops / inOne->flops)));
+            QCOMPARE(inChunks->kernels, 2.0 * inOne->kernels); // each chunk launches its own
+        }
+        // At batch 1 the operations are the whole prefill, and the batch's prompts are that one.
+        double operationSeconds = 0;
+        for (const StepOperation &op : chunked.prefillOperations)
+            operationSeconds += op.seconds;
+        QVERIFY(qAbs(chunked.prefillSeconds / operationSeconds - 1.0) < 1e-12);
+        QCOMPARE(chunked.batchedPrefillSeconds, chunked.prefillSeconds);
+        QCOMPARE(chunked.prefillDecodeSeconds, 0.0);
+
+        // A 513-token prompt is a 512-token chunk and a 1-token one: the second costs about a
+        // decode step of one sequence (each reads every weight once), not a second 512-token
+        // chunk, so the prompt takes less than 1.5 times the 512-token one (twice, before).
+        const InferenceEstimate at512
+            = estimator("h100-sxm5-80gb", "llama-3.1-70b", Precision::FP8, 2, 512, 200, 1)
+                  .estimate();
+        const InferenceEstimate at513
+            = estimator("h100-sxm5-80gb", "llama-3.1-70b", Precision::FP8, 2, 513, 200, 1)
+                  .estimate();
+        QCOMPARE(at513.prefillChunks, 2LL);
+        QVERIFY2(at513.prefillSeconds < 1.5 * at512.prefillSeconds,
+                 qPrintable(QStringLiteral("%1 against %2")
+                                .arg(at513.prefillSeconds)
+                                .arg(at512.prefillSeconds)));
+        QVERIFY(at513.prefillSeconds - at512.prefillSeconds < 1.2 * at512.decodeStepSeconds);
+
+        // At batch 64 each of the prompt's steps also runs the 63 other sequences' decodes
+        // (budget 512 - 63 = 449 tokens a chunk: 449, 449 and 102, three steps), and the
+        // replica spends the batch's 64 prompts' chunks on prefill: what its throughput counts
+        // is what its TTFT counts.
+        const InferenceEstimate busy
+            = estimator("h100-sxm5-80gb", "llama-3.1-70b", Precision::FP8, 2, 1000, 200, 64)
+                  .estimate();
+        QCOMPARE(busy.prefillChunks, 3LL);
+        QCOMPARE(busy.prefillChunkTokens, 449LL);
+        QVERIFY(qAbs(busy.prefillDecodeSeconds / (3.0 * busy.decodeStepSeconds) - 1.0) < 1e-12);
+        double busyOperationSeconds = 0;
+        for (const StepOperation &op : busy.prefillOperations)
+            busyOperationSeconds += op.seconds;
+        QVERIFY(qAbs((busyOperationSeconds + busy.prefillDecodeSeconds) / busy.prefillSeconds - 1.0)
+                < 1e-12);
+        QVERIFY(qAbs(busy.batchedPrefillSeconds / (64.0 * busyOperationSeconds) - 1.0) < 1e-12);
+    }
+
+    void chunkedFleetIsNotBusierThanItSays()
+    {
+        // Llama 3.1 70B in FP8 on 8-GPU replicas, 128,000-token prompts at 1 request/s: each
+        // prompt's chunked prefill holds its replica for its TTFT's chunk work alone, so the
+        // share of a replica's time its prompts take, rate per replica x that work, cannot
+        // exceed the utilisation the sizing reports (prefill and decode together). The capacity
+        // had counted one batched prefill of the prompts whole: 15 replicas "67% utilised"
+        // while their prompts' chunks alone took 105% of them.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-3.1-70b");
+        job.weightPrecision = Precision::FP8;
+        job.gpusPerReplica = 8;
+        job.inputTokens = 128000;
+        job.outputTokens = 200;
+        job.ratePerSecond = 1.0;
+        job.ttftP95Seconds = 500.0;
+        job.tpotP95Seconds = 0.1;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
+        const InferenceEstimate sized
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(sized.fits && sized.meetsTargets, sized.reason.c_str());
+        const InferenceEstimate one
+            = estimator("h100-sxm5-80gb", "llama-3.1-70b", Precision::FP8, 8, 128000, 200, 1)
+                  .estimate();
+        const double prefillShare = 1.0 / sized.replicas * one.prefillSeconds;
+        QVERIFY2(prefillShare < sized.utilisation,
+                 qPrintable(QStringLiteral("%1 replicas, prefill %2 of each, utilisation %3")
+                                .arg(sized.replicas)
+                                .arg(prefillShare)
+                                .arg(sized.utilisation)));
     }
 
     void chunkedPrefillNeedsAChunksWorkspace()
