@@ -20,6 +20,7 @@
 #include "model/fabric/fabricanalysis.h"
 #include "model/fabric/fabricdesign.h"
 #include "model/plan/planio.h"
+#include "model/plan/scenarios.h"
 #include "model/planning/planfabric.h"
 #include "model/storage/datapath.h"
 
@@ -589,9 +590,13 @@ void PlanScene::deleteSelection()
     }
     // Keep positions with the groups that remain (keys are indices).
     nlohmann::json positions = plan.layout.value("items", nlohmann::json::object());
-    std::sort(groups.rbegin(), groups.rend());
-    for (int g : groups)
-        plan.nodeGroups.erase(plan.nodeGroups.begin() + g);
+    // In the baseline, every scenario's per-group changes follow the groups that remain (they
+    // are keyed by index: a scenario's change to the third group had moved to the second, or
+    // pointed past the end and made a file that would not open).
+    const bool baseline = m_document->activeScenario() < 0;
+    if (baseline)
+        plan.scenarios = m_document->documentPlan().scenarios;
+    model::removeServerGroups(plan, groups);
     std::sort(storage.rbegin(), storage.rend());
     for (int s : storage)
         plan.storage.erase(plan.storage.begin() + s);
@@ -615,7 +620,21 @@ void PlanScene::deleteSelection()
             kept[newKey.toStdString()] = it.value();
     }
     plan.layout["items"] = kept;
-    m_document->edit(plan, tr("Delete %1").arg(removed.join(QStringLiteral(", "))));
+    const QString text = tr("Delete %1").arg(removed.join(QStringLiteral(", ")));
+    if (!baseline) {
+        m_document->edit(plan, text);
+        return;
+    }
+    // The loader's checks on the whole document, scenarios included: a job class whose
+    // partition was a deleted group is refused with its pointer, not saved to a file that
+    // would not open.
+    try {
+        (void)model::parsePlan(model::planToJson(plan), "Delete", m_catalog.get());
+    } catch (const std::exception &error) {
+        emit message(tr("Not deleted: %1").arg(QString::fromStdString(error.what())));
+        return;
+    }
+    m_document->editDocument(plan, text);
 }
 
 void PlanScene::copySelection()

@@ -204,18 +204,19 @@ void PropertyEditor::buildPlan()
         const std::string typed = name->text().trimmed().toStdString();
         if (typed == m_document->plan().name)
             return;
-        // A scenario's name must stay unique and apart from the baseline's: refused names said
-        // nothing, the form kept them and an empty undo step was pushed.
+        // A scenario's name must stay unique and apart from the baseline's, and the plan's
+        // apart from its scenarios' and never blank (a blank one was saved to a file that would
+        // not open): refused names said nothing, the form kept them and an empty undo step was
+        // pushed.
         const int scenario = m_document->activeScenario();
-        if (scenario >= 0) {
-            const std::string problem
-                = model::scenarioNameProblem(m_document->documentPlan(), typed, scenario);
-            if (!problem.empty()) {
-                m_error->setText(tr("Not changed: %1").arg(QString::fromStdString(problem)));
-                m_error->show();
-                rebuild(); // the form shows the name the scenario still has
-                return;
-            }
+        const std::string problem = scenario >= 0
+            ? model::scenarioNameProblem(m_document->documentPlan(), typed, scenario)
+            : model::planNameProblem(m_document->documentPlan(), typed);
+        if (!problem.empty()) {
+            m_error->setText(tr("Not changed: %1").arg(QString::fromStdString(problem)));
+            m_error->show();
+            rebuild(); // the form shows the name it still has
+            return;
         }
         apply(scenario >= 0 ? tr("Rename scenario") : tr("Rename plan"),
               [&](model::Plan &p) { p.name = typed; });
@@ -235,9 +236,13 @@ void PropertyEditor::buildGroup(int index)
     auto *name = new QLineEdit(QString::fromStdString(g.name), m_form);
     name->setCursorPosition(0);
     connect(name, &QLineEdit::editingFinished, this, [this, name, index] {
+        // The job classes that run on the group (its partition) follow it; the loader's
+        // checks refuse what would leave one on no group.
         if (name->text().toStdString() != m_document->plan().nodeGroups[index].name)
-            apply(tr("Rename group"),
-                  [&](model::Plan &p) { p.nodeGroups[index].name = name->text().toStdString(); });
+            applyChecked(tr("Rename group"), [&](model::Plan &p) {
+                model::renameServerGroup(p, static_cast<std::size_t>(index),
+                                         name->text().toStdString());
+            });
     });
     m_layout->addRow(tr("Name"), name);
     auto *node = idCombo(*m_catalog, model::CatalogKind::Node, g.nodeId, QString(), m_form);

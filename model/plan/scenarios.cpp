@@ -560,6 +560,74 @@ std::vector<std::string> describeChanges(const nlohmann::json &changes,
     return lines;
 }
 
+void removeServerGroups(Plan &plan, std::vector<int> indices)
+{
+    std::sort(indices.begin(), indices.end());
+    indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+    for (auto it = indices.rbegin(); it != indices.rend(); ++it)
+        if (*it >= 0 && static_cast<std::size_t>(*it) < plan.nodeGroups.size())
+            plan.nodeGroups.erase(plan.nodeGroups.begin() + *it);
+    for (Scenario &scenario : plan.scenarios) {
+        if (!scenario.changes.is_object() || !scenario.changes.contains("nodes")
+            || !scenario.changes["nodes"].is_object())
+            continue;
+        nlohmann::json renumbered = nlohmann::json::object();
+        for (const auto &[key, patch] : scenario.changes["nodes"].items()) {
+            const std::optional<std::size_t> index = groupIndex(key);
+            if (!index) {
+                renumbered[key] = patch; // not the editor's: the loader says what is wrong
+                continue;
+            }
+            if (std::binary_search(indices.begin(), indices.end(), static_cast<int>(*index)))
+                continue;
+            const auto before
+                = std::lower_bound(indices.begin(), indices.end(), static_cast<int>(*index))
+                - indices.begin();
+            renumbered[std::to_string(*index - static_cast<std::size_t>(before))] = patch;
+        }
+        if (renumbered.empty())
+            scenario.changes.erase("nodes");
+        else
+            scenario.changes["nodes"] = std::move(renumbered);
+    }
+}
+
+void renameServerGroup(Plan &plan, std::size_t index, const std::string &name)
+{
+    if (index >= plan.nodeGroups.size())
+        return;
+    const std::string old = plan.nodeGroups[index].name;
+    plan.nodeGroups[index].name = name;
+    const bool oldNameKept = std::any_of(plan.nodeGroups.begin(), plan.nodeGroups.end(),
+                                         [&](const NodeGroup &group) { return group.name == old; });
+    // Without a name the group is no partition: the loader then names the classes left on it.
+    if (oldNameKept || old.empty() || name.empty())
+        return;
+    for (JobClass &job : plan.portfolio.classes)
+        if (job.partition == old)
+            job.partition = name;
+}
+
+namespace {
+std::string lowerCase(std::string text)
+{
+    for (char &c : text)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+} // namespace
+
+std::string planNameProblem(const Plan &plan, const std::string &name)
+{
+    if (std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isspace(c) != 0; }))
+        return "a plan needs a name";
+    for (const Scenario &scenario : plan.scenarios)
+        if (lowerCase(scenario.name) == lowerCase(name))
+            return "a scenario is already called '" + scenario.name
+                + "': the plan and its scenarios need names apart";
+    return {};
+}
+
 std::string scenarioNameProblem(const Plan &plan, const std::string &name, int ignoreIndex)
 {
     const auto space = [](unsigned char c) {
@@ -572,14 +640,13 @@ std::string scenarioNameProblem(const Plan &plan, const std::string &name, int i
         return "a scenario's name cannot start or end with a space ('" + name
             + "' would stand beside its look-alike)";
     // "baseline" or "BASELINE" beside the real Baseline column reads as the same thing.
-    std::string lower = name;
-    for (char &c : lower)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower == "baseline")
+    const std::string lower = lowerCase(name);
+    if (lower == "baseline" || lower == lowerCase(plan.name))
         return std::string("'") + name + "' names the plan itself";
+    // Names apart in more than case: "H200 SERVERS" beside "H200 servers" reads as the same.
     for (std::size_t i = 0; i < plan.scenarios.size(); ++i)
-        if (static_cast<int>(i) != ignoreIndex && plan.scenarios[i].name == name)
-            return "another scenario is already called '" + name + "'";
+        if (static_cast<int>(i) != ignoreIndex && lowerCase(plan.scenarios[i].name) == lower)
+            return "another scenario is already called '" + plan.scenarios[i].name + "'";
     return {};
 }
 

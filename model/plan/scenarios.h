@@ -51,8 +51,26 @@ std::vector<std::string> describeChanges(const nlohmann::json &changes,
                                          const nlohmann::json &baseline = nlohmann::json(),
                                          const Catalog *catalog = nullptr);
 
+/**
+ * Removes the server groups at `indices` from the plan, and from every scenario's per-group
+ * changes ({"nodes": {"2": {...}}} is keyed by a group's index): a removed group's changes go,
+ * later groups' move down, so each scenario still changes the group it changed. A scenario that
+ * replaces the whole list keeps it.
+ */
+void removeServerGroups(Plan &plan, std::vector<int> indices);
+
+/**
+ * Renames the server group at `index` to `name`, and the job classes whose partition was the
+ * group (no other group keeps the old name) with it, so the portfolio still runs where it did.
+ */
+void renameServerGroup(Plan &plan, std::size_t index, const std::string &name);
+
 /** Why `name` cannot name a scenario of `plan` (empty, reserved, taken), or empty if it can. */
 std::string scenarioNameProblem(const Plan &plan, const std::string &name, int ignoreIndex);
+
+/** Why `name` cannot name the plan itself (empty, or a scenario's name, which would stand beside
+ * it in the scenario list), or empty if it can. */
+std::string planNameProblem(const Plan &plan, const std::string &name);
 
 /** A name like "base (2)" that no scenario of `plan` has yet. */
 std::string uniqueScenarioName(const Plan &plan, const std::string &base);

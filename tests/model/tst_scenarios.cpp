@@ -339,6 +339,66 @@ private slots:
         for (const char *name : {"", "   ", "baseline", "BASELINE", " H200", "H200 "})
             QVERIFY2(!scenarioNameProblem(m_sample, name, -1).empty(), name);
         QVERIFY(scenarioNameProblem(m_sample, "H200 servers, 2:1", -1).empty());
+        // Names apart in more than case, and apart from the plan's own name, which heads the
+        // scenario list as "Baseline - <name>".
+        const Plan plan = withScenario("H200 servers", {{"fabric", {{"tiers", 3}}}});
+        QVERIFY2(scenarioNameProblem(plan, "H200 SERVERS", -1).find("already called")
+                     != std::string::npos,
+                 scenarioNameProblem(plan, "H200 SERVERS", -1).c_str());
+        QVERIFY(scenarioNameProblem(plan, "H200 SERVERS", 0).empty()); // its own, re-cased
+        QVERIFY(!scenarioNameProblem(plan, plan.name, -1).empty());
+        // The plan: never blank, never a scenario's name in any case.
+        QVERIFY(!planNameProblem(plan, "").empty());
+        QVERIFY(!planNameProblem(plan, "  ").empty());
+        QVERIFY(!planNameProblem(plan, "h200 servers").empty());
+        QVERIFY(planNameProblem(plan, "Another plan").empty());
+    }
+
+    void removingAGroupRenumbersScenarioChanges()
+    {
+        // Four groups; a scenario changes groups 0, 2 and 3, another replaces the whole list.
+        // Removing groups 1 and 2: group 0's change stays at 0, group 2's goes, group 3's moves
+        // down past both to 1.
+        Plan plan = m_sample;
+        plan.nodeGroups.resize(4, plan.nodeGroups[0]);
+        plan.scenarios
+            = {{"per group",
+                {{"nodes", {{"0", {{"count", 1}}}, {"2", {{"count", 2}}}, {"3", {{"count", 3}}}}}}},
+               {"whole list",
+                {{"nodes", nlohmann::json::array({{{"node", "dgx-h100"}, {"count", 5}}})}}},
+               {"group 2 only", {{"nodes", {{"2", {{"count", 7}}}}}, {"fabric", {{"tiers", 3}}}}}};
+        removeServerGroups(plan, {2, 1});
+        QCOMPARE(plan.nodeGroups.size(), std::size_t(2));
+        QVERIFY2(plan.scenarios[0].changes["nodes"]
+                     == nlohmann::json({{"0", {{"count", 1}}}, {"1", {{"count", 3}}}}),
+                 plan.scenarios[0].changes.dump().c_str());
+        QVERIFY(plan.scenarios[1].changes["nodes"].is_array());
+        QVERIFY2(plan.scenarios[2].changes == nlohmann::json({{"fabric", {{"tiers", 3}}}}),
+                 plan.scenarios[2].changes.dump().c_str());
+    }
+
+    void renamingAGroupRenamesItsPartition()
+    {
+        Plan plan = m_sample;
+        plan.nodeGroups.push_back(plan.nodeGroups[0]);
+        plan.nodeGroups[1].name = "dev";
+        JobClass onDev;
+        onDev.name = "notebooks";
+        onDev.partition = "dev";
+        JobClass anywhere;
+        anywhere.name = "batch";
+        plan.portfolio.classes = {onDev, anywhere};
+        renameServerGroup(plan, 1, "devbox");
+        QCOMPARE(plan.nodeGroups[1].name, std::string("devbox"));
+        QCOMPARE(plan.portfolio.classes[0].partition, std::string("devbox"));
+        QCOMPARE(plan.portfolio.classes[1].partition, std::string());
+        // Two groups of one name are one partition: renaming one leaves the class on the other.
+        plan.nodeGroups[0].name = "devbox";
+        renameServerGroup(plan, 1, "other");
+        QCOMPARE(plan.portfolio.classes[0].partition, std::string("devbox"));
+        // A blank name is no partition: the class stays, for the loader to refuse.
+        renameServerGroup(plan, 0, "");
+        QCOMPARE(plan.portfolio.classes[0].partition, std::string("devbox"));
     }
 
     void sweepNamesReadAsTheChange()

@@ -26,6 +26,7 @@
 #include "model/fabric/fabricgraph.h"
 #include "model/inference/inferencesetup.h"
 #include "model/plan/planio.h"
+#include "model/plan/scenarios.h"
 #include "model/planning/planestimator.h"
 #include "model/planning/planfabric.h"
 
@@ -1072,6 +1073,67 @@ private slots:
         window.document()->undoStack()->undo();
         QCOMPARE(window.plan().nodeGroups.size(), std::size_t(1));
         QCOMPARE(window.plan().nodeGroups[0].name, std::string("compute"));
+    }
+
+    void deletingOrRenamingAGroupKeepsItsReferences()
+    {
+        // The shared-cluster sample: groups compute (224) and dev (32); its fifth job class runs
+        // on the partition 'dev', and its scenario "4,096 GPUs" changes group 0's count to 480.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(
+            QStringLiteral(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json")));
+        QCOMPARE(window.plan().portfolio.classes[4].partition, std::string("dev"));
+        const int edits = window.document()->undoStack()->count();
+
+        // Deleting dev would leave that class on no group: refused, with the loader's pointer.
+        window.scene()->selectKey(QStringLiteral("group:1"));
+        window.scene()->deleteSelection();
+        QCOMPARE(window.plan().nodeGroups.size(), std::size_t(2));
+        QCOMPARE(window.document()->undoStack()->count(), edits);
+        QVERIFY2(window.statusBar()->currentMessage().startsWith(
+                     QStringLiteral("Not deleted: Delete: /portfolio/classes/4/partition")),
+                 qPrintable(window.statusBar()->currentMessage()));
+
+        // Renaming dev takes the class with it (it had kept 'dev' and the file would not open).
+        window.scene()->selectKey(QStringLiteral("group:1"));
+        QLineEdit *name = nullptr;
+        for (QLineEdit *edit : window.propertyEditor()->findChildren<QLineEdit *>())
+            if (edit->text() == QStringLiteral("dev"))
+                name = edit;
+        QVERIFY(name);
+        name->setText(QStringLiteral("devbox"));
+        emit name->editingFinished();
+        QCOMPARE(window.plan().nodeGroups[1].name, std::string("devbox"));
+        QCOMPARE(window.plan().portfolio.classes[4].partition, std::string("devbox"));
+
+        // A copy of compute after dev (group 2), a scenario change to it, then compute deleted
+        // in the baseline: the scenario's change to group 0 goes with it, and its change to
+        // the copy follows the copy to index 1 (it had stayed at 2, past the end: the scenario
+        // broke and the saved file would not open). dev's partition class is untouched.
+        window.scene()->selectKey(QStringLiteral("group:0"));
+        window.scene()->copySelection();
+        window.scene()->paste();
+        QCOMPARE(window.plan().nodeGroups.size(), std::size_t(3));
+        model::Plan document = window.document()->documentPlan();
+        document.scenarios[0].changes["nodes"]["2"] = {{"count", 64}};
+        window.document()->editDocument(document, QStringLiteral("Scenario change to the copy"));
+        window.scene()->selectKey(QStringLiteral("group:0"));
+        window.scene()->deleteSelection();
+        QCOMPARE(window.plan().nodeGroups.size(), std::size_t(2));
+        const model::Plan &after = window.document()->documentPlan();
+        QVERIFY2(after.scenarios[0].changes["nodes"] == nlohmann::json({{"1", {{"count", 64}}}}),
+                 after.scenarios[0].changes.dump().c_str());
+        const model::Plan scenario = model::scenarioPlan(after, 0, m_catalog.get());
+        QCOMPARE(scenario.nodeGroups[0].name, std::string("devbox"));
+        QCOMPARE(scenario.nodeGroups[0].count, 32);
+        QCOMPARE(scenario.nodeGroups[1].count, 64);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("deleted.json"));
+        QVERIFY(window.savePlan(path));
+        app::MainWindow reopened(m_catalog);
+        QVERIFY(reopened.openPlan(path));
+        window.document()->undoStack()->setClean();
     }
 
     void saveReopenCompare()
