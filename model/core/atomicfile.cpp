@@ -99,9 +99,19 @@ void writeFileAtomically(const std::string &path, const std::string &contents)
     // The new file gets the old one's permissions (a 0600 plan stays private); a new file gets
     // what open(2) would give it, 0666 less the umask. mkstemp itself always creates 0600.
     struct stat existing = {};
-    const mode_t mode = ::stat(target.c_str(), &existing) == 0
-        ? static_cast<mode_t>(existing.st_mode & 07777)
-        : static_cast<mode_t>(0666 & ~currentUmask());
+    const bool exists = ::stat(target.c_str(), &existing) == 0;
+    const mode_t mode = exists ? static_cast<mode_t>(existing.st_mode & 07777)
+                               : static_cast<mode_t>(0666 & ~currentUmask());
+    // Renaming over a file needs only the directory's permission: a read-only file was replaced
+    // (its mode kept, so it looked untouched). Refused as writing it in place would be, and as
+    // editors do for a file without its owner's write bit, whoever saves.
+    if (exists && ((mode & S_IWUSR) == 0 || ::access(target.c_str(), W_OK) != 0)) {
+        char octal[8];
+        std::snprintf(octal, sizeof octal, "%04o", static_cast<unsigned>(mode));
+        throw InputError(path, "",
+                         std::string("the file is read-only (mode ") + octal
+                             + "): save it under another name, or make it writable first");
+    }
 
     const int fd = ::mkstemp(pattern.data());
     if (fd < 0)

@@ -683,6 +683,32 @@ private slots:
         QCOMPARE(modeOf(fresh), 0640);
     }
 
+    void saveRefusesAReadOnlyFile()
+    {
+        // chmod 0444: the save had renamed a new file over it and kept the mode, so the file
+        // looked untouched while its contents were replaced. Refused (for root too, as editors
+        // do), the old contents kept and no temporary left.
+        QTemporaryDir dir;
+        const Plan plan = parsePlan(sample(), "sample", &shippedCatalog());
+        const std::string path = dir.filePath(QStringLiteral("locked.json")).toStdString();
+        writeText(path, "old contents\n");
+        std::filesystem::permissions(path,
+                                     std::filesystem::perms::owner_read
+                                         | std::filesystem::perms::group_read
+                                         | std::filesystem::perms::others_read);
+        try {
+            savePlan(plan, path);
+            QFAIL("a read-only plan was overwritten");
+        } catch (const InputError &error) {
+            QCOMPARE(error.file(), path);
+            QVERIFY2(error.reason().find("read-only (mode 0444)") != std::string::npos,
+                     error.what());
+        }
+        QCOMPARE(readText(path), std::string("old contents\n"));
+        QCOMPARE(modeOf(path), 0444);
+        QCOMPARE(entriesIn(dir.path()), 1);
+    }
+
     void saveThroughSymlinkWritesTheTarget()
     {
         QTemporaryDir dir;
