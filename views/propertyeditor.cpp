@@ -5,12 +5,14 @@
 #include "plandocument.h"
 #include "propertyfields.h"
 
+#include "model/core/inputerror.h"
 #include "model/core/units.h"
 #include "model/fabric/fabricdesign.h"
 #include "model/inference/inferenceestimate.h"
 #include "model/inference/servingengine.h"
 #include "model/plan/planio.h"
 #include "model/plan/scenarios.h"
+#include "model/planning/planfabric.h"
 #include "model/training/trainingframework.h"
 #include "model/training/transformershape.h"
 
@@ -141,6 +143,15 @@ void PropertyEditor::applyChecked(const QString &text,
         // The loader's checks and messages, on the plan as a file would hold it.
         const model::Plan checked
             = model::parsePlan(model::planToJson(changed), "Properties", m_catalog.get());
+        // A switch that cannot carry the fabric's NICs, as a drop refuses it: the plan would
+        // only say its fabric cannot be built (a NIC changed to RoCE under InfiniBand switches).
+        const auto mismatch = [this](const model::Plan &plan) {
+            const auto fabric = model::planFabric(plan, *m_catalog);
+            return fabric ? fabric->switchMismatch : std::string();
+        };
+        if (const std::string problem = mismatch(checked);
+            !problem.empty() && mismatch(m_document->plan()).empty())
+            throw model::InputError("Properties", "/fabric", problem);
         m_error->hide();
         m_error->clear();
         m_applying = true;

@@ -63,6 +63,26 @@ const std::vector<std::string> topologies
     = {"fat-tree", "rail-fat-tree", "dragonfly", "torus", "none"};
 const std::vector<std::string> precisions = {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"};
 
+/** Servers a cabinet takes can be no more than its rack units hold (40 DGX H100 of 8U in a 42U
+ * rack were accepted, 320U, and drawn as one cabinet); power and weight over its limits stay
+ * warnings, since a hall may feed and floor a cabinet beyond its catalog figures. */
+void checkServersFitTheRack(const Catalog *catalog, JsonFieldReader &reader, const NodeGroup &group)
+{
+    if (!catalog || group.nodesPerRack <= 0 || group.rackId.empty())
+        return;
+    const NodeSpec &node = catalog->node(group.nodeId);
+    const RackSpec &rack = catalog->rack(group.rackId);
+    if (node.rackUnits <= 0 || 1LL * group.nodesPerRack * node.rackUnits <= rack.rackUnits)
+        return;
+    reader.fail("nodes_per_rack",
+                std::to_string(group.nodesPerRack) + " servers of " + std::to_string(node.rackUnits)
+                    + "U take " + std::to_string(1LL * group.nodesPerRack * node.rackUnits)
+                    + "U, and a " + rack.name + " has " + std::to_string(rack.rackUnits) + "U"
+                    + (node.rackUnits > rack.rackUnits ? std::string(": one does not fit")
+                                                       : ": at most "
+                               + std::to_string(rack.rackUnits / node.rackUnits) + " a cabinet"));
+}
+
 void checkReference(const Catalog *catalog, JsonFieldReader &reader, const char *key,
                     const std::string &id, CatalogKind kind)
 {
@@ -335,6 +355,7 @@ void readNodeGroups(JsonFieldReader &root, const std::string &file, const Catalo
             = g.optionalInteger("nodes_per_rack", 1, NodeGroup::maxNodesPerRack).value_or(0);
         if (group.nodesPerRack > 0 && group.rackId.empty())
             g.fail("nodes_per_rack", "needs a rack");
+        checkServersFitTheRack(catalog, g, group);
         group.onFabric = g.optionalBool("on_fabric").value_or(true);
         group.hallRow = g.optionalInteger("hall_row", 0, maxHallRow).value_or(-1);
         if (group.hallRow >= 0 && group.rackId.empty())

@@ -565,6 +565,21 @@ private slots:
         QVERIFY(!back.storage[0].onFabric);
     }
 
+    void serversPerCabinetFitItsRackUnits()
+    {
+        // The sample's DGX H100 are 8U, its cabinet 42U: five fit (40U), six take 48U.
+        nlohmann::json document = sample();
+        QVERIFY(document["nodes"][0]["node"] == "dgx-h100");
+        QVERIFY(document["nodes"][0]["rack"] == "rack-air-40kw");
+        document["nodes"][0]["nodes_per_rack"] = 5;
+        QCOMPARE(parsePlan(document, "five", &shippedCatalog()).nodeGroups[0].nodesPerRack, 5);
+        document["nodes"][0]["nodes_per_rack"] = 6;
+        QCOMPARE(planLoadError(document),
+                 std::string("plan.json: /nodes/0/nodes_per_rack: 6 servers of 8U take 48U, and a "
+                             "42U air-cooled rack with rear-door heat exchanger (40 kW) has 42U: "
+                             "at most 5 a cabinet"));
+    }
+
     void diurnalProfileErrors()
     {
         const nlohmann::json fleet = readJsonFile(CP_SOURCE_DIR "/samples/l4-inference-fleet.json");

@@ -1278,6 +1278,42 @@ private slots:
         QVERIFY(formHasRow(QStringLiteral("Topology")));
     }
 
+    void fabricFormRefusesASwitchThatCannotCarryTheNic()
+    {
+        // The sample's fabric: InfiniBand NDR NICs on QM9700 InfiniBand switches. RoCE NICs
+        // under them were accepted and the estimate only said the fabric could not be built; a
+        // drop refuses them, and so does the form now. With the switch left to match the NIC,
+        // the same change goes through.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        window.scene()->selectKey(QStringLiteral("fabric"));
+        const auto comboWith = [&window](const QString &itemText) -> QComboBox * {
+            for (QComboBox *combo : window.propertyEditor()->findChildren<QComboBox *>())
+                if (combo->findText(itemText, Qt::MatchContains) >= 0)
+                    return combo;
+            return nullptr;
+        };
+        QComboBox *nic = comboWith(QStringLiteral("RoCE v2 400 GbE"));
+        QVERIFY(nic);
+        const int edits = window.document()->undoStack()->count();
+        nic->setCurrentIndex(nic->findText(QStringLiteral("RoCE v2 400 GbE"), Qt::MatchContains));
+        QCOMPARE(window.plan().fabric.nicId, std::string("ib-ndr-400"));
+        QCOMPARE(window.document()->undoStack()->count(), edits);
+        QVERIFY2(window.propertyEditor()->lastError().contains(
+                     QStringLiteral("an InfiniBand switch cannot carry RoCE links")),
+                 qPrintable(window.propertyEditor()->lastError()));
+
+        QComboBox *sw = comboWith(QStringLiteral("(matching the NIC)"));
+        QVERIFY(sw);
+        sw->setCurrentIndex(sw->findText(QStringLiteral("(matching the NIC)")));
+        QVERIFY(window.plan().fabric.switchId.empty());
+        nic = comboWith(QStringLiteral("RoCE v2 400 GbE"));
+        nic->setCurrentIndex(nic->findText(QStringLiteral("RoCE v2 400 GbE"), Qt::MatchContains));
+        QCOMPARE(window.plan().fabric.nicId, std::string("roce-400g"));
+        window.document()->undoStack()->setClean();
+    }
+
     /** True when some point of `path` lies inside `rect` shrunk by a pixel (its edge allowed). */
     static bool pathEntersRect(const QPainterPath &path, const QRectF &rect)
     {
