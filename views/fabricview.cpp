@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QSlider>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -174,11 +175,24 @@ void FabricView::showDrawing(const std::shared_ptr<const FabricDrawing> &drawing
     else if (!selectedLine.first.empty())
         selectLink(selectedLine.first, selectedLine.second);
     // A new topology starts at its overview; the same one keeps the architect's zoom.
-    if (drawing->topology != m_drawnTopology)
-        m_canvas->fitAll();
+    if (drawing->topology != m_drawnTopology) {
+        if (isVisible())
+            m_canvas->fitAll();
+        else
+            m_fitPending = true;
+    }
     m_drawnTopology = drawing->topology;
     syncFailures();
     emit drawingReady();
+}
+
+void FabricView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_fitPending) {
+        m_fitPending = false;
+        QTimer::singleShot(0, m_canvas, &FabricCanvas::fitAll);
+    }
 }
 
 void FabricView::highlightGroups(const std::vector<int> &groups)

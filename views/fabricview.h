@@ -90,6 +90,11 @@ signals:
     void groupsSelected(const std::vector<int> &groups);
     void worstFailureReady();
 
+protected:
+    /** A drawing fitted while the tab was hidden is fitted again when it shows (a hidden view
+     * fits into its unlaid-out size: a 100-pixel drawing with its labels piled up). */
+    void showEvent(QShowEvent *event) override;
+
 private:
     void onPlanChanged(PlanParts parts);
     void requestDrawing();
@@ -116,6 +121,7 @@ private:
     QString m_drawnKey;
     QString m_worstText;
     std::string m_drawnTopology;
+    bool m_fitPending = false;
     std::vector<int> m_highlightedGroups;
     model::WorstFailure m_worst;
     LatestJobRunner<std::shared_ptr<const FabricDrawing>> m_drawingRunner;

@@ -121,6 +121,11 @@ void PropertyEditor::setCatalog(std::shared_ptr<const model::Catalog> catalog)
 
 void PropertyEditor::setKey(const QString &key)
 {
+    // A refusal belongs to the form it was made on: it stayed in red over the next card's.
+    if (key != m_key) {
+        m_error->hide();
+        m_error->clear();
+    }
     m_key = key;
     rebuild();
 }
@@ -277,7 +282,14 @@ void PropertyEditor::buildGroup(int index)
         = idCombo(*m_catalog, model::CatalogKind::Rack, g.rackId, tr("(not racked)"), m_form);
     connect(rack, &QComboBox::currentIndexChanged, this, [this, rack, index] {
         applyChecked(tr("Change rack"), [&](model::Plan &p) {
-            p.nodeGroups[index].rackId = rack->currentData().toString().toStdString();
+            model::NodeGroup &group = p.nodeGroups[index];
+            group.rackId = rack->currentData().toString().toStdString();
+            // Unracked, the group has no cabinets to fill or hall row to stand in (the form
+            // has no row field: the refusal "hall_row: needs a rack" left only undo).
+            if (group.rackId.empty()) {
+                group.nodesPerRack = 0;
+                group.hallRow = -1;
+            }
         });
     });
     m_layout->addRow(tr("Rack"), rack);

@@ -215,8 +215,11 @@ void ScenarioPanel::deleteScenario(int index)
     const QString name
         = QString::fromStdString(plan.scenarios[static_cast<std::size_t>(index)].name);
     plan.scenarios.erase(plan.scenarios.begin() + index);
-    m_document->setActiveScenario(-1);
+    // The edit is recorded with the scenario shown, so that undo brings it back shown; then the
+    // baseline is (the index now names the next scenario).
+    m_document->setActiveScenario(index);
     m_document->editDocument(plan, tr("Delete scenario %1").arg(name));
+    m_document->setActiveScenario(-1);
 }
 
 QString ScenarioPanel::addSweep(model::SweepAxis axis, const QStringList &values)

@@ -522,6 +522,35 @@ private slots:
         QCOMPARE(window.plan().nodeGroups.front().count, 128);
     }
 
+    void unrackingAGroupClearsItsRowAndCabinetFill()
+    {
+        // A group dragged to hall row 2 with 3 servers a cabinet: "(not racked)" had been
+        // refused ("hall_row: needs a rack") and the form has no row field, so only undo got
+        // out of it. Unracked, the row and the servers per cabinet go with the rack.
+        app::MainWindow window(m_catalog);
+        window.show();
+        QVERIFY(window.openPlan(m_sample));
+        model::Plan plan = window.plan();
+        plan.nodeGroups[0].hallRow = 2;
+        plan.nodeGroups[0].nodesPerRack = 3;
+        window.document()->edit(plan, QStringLiteral("Row 2"));
+        window.scene()->selectKey(QStringLiteral("group:0"));
+        QComboBox *rack = nullptr;
+        for (QComboBox *combo : window.propertyEditor()->findChildren<QComboBox *>())
+            if (combo->findText(QStringLiteral("(not racked)")) >= 0)
+                rack = combo;
+        QVERIFY(rack);
+        rack->setCurrentIndex(rack->findText(QStringLiteral("(not racked)")));
+        QVERIFY2(window.propertyEditor()->lastError().isEmpty(),
+                 qPrintable(window.propertyEditor()->lastError()));
+        QVERIFY(window.plan().nodeGroups[0].rackId.empty());
+        QCOMPARE(window.plan().nodeGroups[0].hallRow, -1);
+        QCOMPARE(window.plan().nodeGroups[0].nodesPerRack, 0);
+        window.document()->undoStack()->undo();
+        QCOMPARE(window.plan().nodeGroups[0].hallRow, 2);
+        window.document()->undoStack()->setClean();
+    }
+
     void searchedDimensionsShowTheSearchsChoice()
     {
         // The sample leaves every parallel dimension to the search; once its estimate is in,
@@ -1303,6 +1332,11 @@ private slots:
         QVERIFY2(window.propertyEditor()->lastError().contains(
                      QStringLiteral("an InfiniBand switch cannot carry RoCE links")),
                  qPrintable(window.propertyEditor()->lastError()));
+
+        // The refusal is the fabric form's: another card's form does not show it.
+        window.scene()->selectKey(QStringLiteral("group:0"));
+        QVERIFY(window.propertyEditor()->lastError().isEmpty());
+        window.scene()->selectKey(QStringLiteral("fabric"));
 
         QComboBox *sw = comboWith(QStringLiteral("(matching the NIC)"));
         QVERIFY(sw);

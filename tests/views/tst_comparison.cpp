@@ -325,8 +325,12 @@ private slots:
         QCOMPARE(panel->renameScenario(2, QStringLiteral("4:1 leaf")), QString());
         panel->deleteScenario(0);
         QCOMPARE(window.document()->documentPlan().scenarios.size(), std::size_t(2));
+        QCOMPARE(window.document()->activeScenario(), -1); // the baseline, not the next one
         window.document()->undoStack()->undo();
         QCOMPARE(window.document()->documentPlan().scenarios.size(), std::size_t(3));
+        // The scenario that comes back is the one shown, as the panel's list selects it.
+        QCOMPARE(window.document()->activeScenario(), 0);
+        window.document()->setActiveScenario(-1);
 
         // Saved and reopened, the scenarios come back.
         const QString path = m_out.filePath(QStringLiteral("with-scenarios.json"));

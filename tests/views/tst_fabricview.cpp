@@ -272,6 +272,37 @@ private slots:
         QVERIFY(shown->view.statusText().contains(QStringLiteral("detail")));
     }
 
+    void drawingFirstShownFillsTheTab()
+    {
+        // The drawing arrives while the Canvas tab is current: fitted then, the hidden view had
+        // no size of its own and the Fabric tab first showed a drawing about 100 pixels wide
+        // with its labels piled up. Shown, it fills most of the view's width or height.
+        app::MainWindow window(m_catalog);
+        window.resize(1920, 1080);
+        window.show();
+        QVERIFY(window.openPlan(QString::fromLatin1(samplePath)));
+        auto *view = window.findChild<views::FabricView *>();
+        QVERIFY(view);
+        view->waitForIdle();
+        QVERIFY(view->drawingItem());
+        QVERIFY(!view->isVisible());
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("centralTabs"));
+        tabs->setCurrentWidget(view);
+        QTRY_VERIFY(view->isVisible());
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        views::FabricCanvas *canvas = view->canvas();
+        const QRect drawn
+            = canvas->mapFromScene(view->drawingItem()->boundingRect()).boundingRect();
+        const QSize room = canvas->viewport()->size();
+        QVERIFY2(drawn.width() > room.width() / 2 || drawn.height() > room.height() / 2,
+                 qPrintable(QStringLiteral("%1 x %2 in %3 x %4")
+                                .arg(drawn.width())
+                                .arg(drawn.height())
+                                .arg(room.width())
+                                .arg(room.height())));
+    }
+
     void failingASelectedSwitchChangesTheEstimateAndUndoRestoresIt()
     {
         app::MainWindow window(m_catalog);
