@@ -111,6 +111,14 @@ void readTraining(JsonFieldReader &w, Plan &plan, const Catalog *catalog)
     job.seqLen = w.integer("seq_len", 1, 1 << 24);
     job.globalBatch = w.integer("global_batch", 1, 1 << 24);
     job.tokens = w.optionalNumber("tokens", {0.0, TrainingJob::maxTokens, true}).value_or(0.0);
+    // Fewer tokens than one step trains on is not a run ("1.24 us to train" beside a 3.5 s
+    // step), as `train --tokens` refuses it.
+    const double stepTokens = 1.0 * job.seqLen * job.globalBatch;
+    if (job.tokens > 0 && job.tokens < stepTokens)
+        w.fail("tokens",
+               formatNumber("%.6g", job.tokens) + " is less than one step's "
+                   + groupedCount(static_cast<long long>(stepTokens))
+                   + " tokens (global_batch x seq_len)");
     job.precision = *precisionFromName(
         w.optionalChoice("precision", {"bf16", "fp16", "fp8"}).value_or("bf16"));
     if (auto id = w.optionalChoice("framework", trainingFrameworkIdList()))

@@ -580,6 +580,21 @@ private slots:
                              "at most 5 a cabinet"));
     }
 
+    void aRunTrainsAtLeastOneStep()
+    {
+        // The sample's step: global batch 512 x 8,192 tokens = 4,194,304 tokens. 1.5 tokens
+        // gave "training time 1.24 us" beside a 3.5 s step; one step's worth is a run.
+        nlohmann::json document = sample();
+        QVERIFY(document["workload"]["global_batch"] == 512);
+        QVERIFY(document["workload"]["seq_len"] == 8192);
+        document["workload"]["tokens"] = 1.5;
+        QCOMPARE(planLoadError(document),
+                 std::string("plan.json: /workload/tokens: 1.5 is less than one step's "
+                             "4,194,304 tokens (global_batch x seq_len)"));
+        document["workload"]["tokens"] = 4194304;
+        QVERIFY(planLoadError(document).empty());
+    }
+
     void diurnalProfileErrors()
     {
         const nlohmann::json fleet = readJsonFile(CP_SOURCE_DIR "/samples/l4-inference-fleet.json");
