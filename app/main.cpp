@@ -8,6 +8,7 @@
 #include "planscene.h"
 
 #include "model/catalog/catalogpaths.h"
+#include "model/plan/planio.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -95,6 +96,16 @@ int main(int argc, char **argv)
     }
     if (windowSize.isValid())
         window.resize(windowSize);
+    // A screenshot of a plan that does not open would be an empty window saved as if it were
+    // the plan: said on stderr with the loader's reason, exit 1, as the command line does.
+    if (!plan.isEmpty() && parser.isSet(screenshot)) {
+        try {
+            (void)cp::model::loadPlan(plan.toStdString(), catalog.get());
+        } catch (const std::exception &error) {
+            std::fprintf(stderr, "clusterplanner: %s\n", error.what());
+            return 1;
+        }
+    }
     if (!plan.isEmpty())
         window.openPlan(plan);
     window.show();

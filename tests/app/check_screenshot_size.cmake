@@ -33,3 +33,17 @@ foreach(bad 10x10 1920)
         message(FATAL_ERROR "--size ${bad} wrote a screenshot")
     endif()
 endforeach()
+
+# A plan that does not open: no screenshot of an empty window, exit 1 and the loader's reason.
+file(WRITE ${WORK_DIR}/broken.json "{\"format\": \"clusterplanner-plan\", \"version\": 1}")
+execute_process(COMMAND ${APP} ${WORK_DIR}/broken.json --screenshot ${WORK_DIR}/broken.png
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+    message(FATAL_ERROR "a plan that does not open: exit ${rc}, not 1")
+endif()
+if(NOT err MATCHES "broken.json: /name")
+    message(FATAL_ERROR "a plan that does not open: no reason given: ${err}")
+endif()
+if(EXISTS ${WORK_DIR}/broken.png)
+    message(FATAL_ERROR "a plan that does not open was saved as a screenshot")
+endif()
