@@ -245,7 +245,7 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
     } else {
         // Times above are one replica's; no fleet, power or cost for a load it cannot serve.
         table.addRow({"replicas",
-                      e.fits ? "none: no batch meets the targets"
+                      e.fits ? "none: no fleet meets the targets"
                              : "none: a replica cannot hold the workload"});
     }
     table.addRow({"bottleneck", e.bottleneck});

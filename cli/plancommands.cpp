@@ -151,7 +151,7 @@ std::string planInferenceText(const model::PlanEstimate &e)
     }
     if (!i.hasFleet())
         table.addRow({"replicas needed",
-                      i.fits ? "none: no batch meets the targets"
+                      i.fits ? "none: no fleet meets the targets"
                              : "none: a replica cannot hold the workload"});
     const long long fleetGpus = i.fleetGpus();
     if (i.hasFleet())

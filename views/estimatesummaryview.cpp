@@ -894,7 +894,7 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
     const long long fleetGpus = inf.fleetGpus();
     if (!inf.hasFleet()) {
         // The replica's best falls short: no fleet is sized or priced for the load.
-        addRow(section, tr("Replicas needed"), tr("none: no batch meets the targets"));
+        addRow(section, tr("Replicas needed"), tr("none: no fleet meets the targets"));
         return; // "Not possible" says why
     }
     addRow(section,

@@ -827,6 +827,27 @@ InferenceEstimate InferenceEstimator::estimateGivenBatch(int batch, const BatchL
     return e;
 }
 
+double InferenceEstimator::ttftBeforeQueueSeconds(const InferenceEstimate &e, int batch,
+                                                  double quantile) const
+{
+    const double step = e.tpotSeconds * e.tokensPerDecodeStep;
+    const double ownStep = chunksPrefill()
+        ? e.prefillSeconds
+        : e.prefillSeconds + e.decodeStepSeconds + e.draftSeconds;
+    return batch > 1 ? std::max(step, ownStep) + quantile * step : e.prefillSeconds;
+}
+
+double InferenceEstimator::fewestReplicasForRate(const InferenceEstimate &e, double rate) const
+{
+    // As for a continuously batching fleet (fewestContinuouslyBatchingReplicas), no fleet sized
+    // for latency targets runs past the load at which this model's latencies stop being
+    // trustworthy: one replica at 88% of its rate gave a p95 TTFT of 2.4 s beside a p50 of
+    // 0.15 s. Without targets the fleet is sized for throughput alone, up to its rate.
+    const bool latencyTargets = m_job.ttftP95Seconds || m_job.tpotP95Seconds;
+    const double headroom = latencyTargets ? trustedUtilisation : 1.0;
+    return std::ceil(rate / (headroom * e.requestsPerSecondPerReplica) * 1.0000001);
+}
+
 std::optional<std::string> InferenceEstimator::provisionReplicas(InferenceEstimate &e, int batch,
                                                                  double rate) const
 {
@@ -837,12 +858,8 @@ std::optional<std::string> InferenceEstimator::provisionReplicas(InferenceEstima
     // (prefillSeconds then already counts them): the same terms as a fixed fleet's load point
     // (loadPoint). The step is the one between a sequence's tokens, prefills included. A batch of
     // one runs nothing beside its prompt.
-    const double step = e.tpotSeconds * e.tokensPerDecodeStep;
-    const double ownStep = chunksPrefill()
-        ? e.prefillSeconds
-        : e.prefillSeconds + e.decodeStepSeconds + e.draftSeconds;
     const auto beforeQueue = [&](double quantile) {
-        return batch > 1 ? std::max(step, ownStep) + quantile * step : e.prefillSeconds;
+        return ttftBeforeQueueSeconds(e, batch, quantile);
     };
     // However many replicas share the load, a prompt waits at least for a step boundary and its
     // prefill: past the target, no fleet of this batch meets it.
@@ -854,13 +871,7 @@ std::optional<std::string> InferenceEstimator::provisionReplicas(InferenceEstima
         return "at batch " + std::to_string(batch) + " the rate needs more than "
             + groupedCount(maxReplicas) + " replicas";
     };
-    // As for a continuously batching fleet (fewestContinuouslyBatchingReplicas), no fleet sized
-    // for latency targets runs past the load at which this model's latencies stop being
-    // trustworthy: one replica at 88% of its rate gave a p95 TTFT of 2.4 s beside a p50 of
-    // 0.15 s. Without targets the fleet is sized for throughput alone, up to its rate.
-    const bool latencyTargets = m_job.ttftP95Seconds || m_job.tpotP95Seconds;
-    const double headroom = latencyTargets ? trustedUtilisation : 1.0;
-    const double fewest = std::ceil(rate / (headroom * mu) * 1.0000001);
+    const double fewest = fewestReplicasForRate(e, rate);
     if (!(fewest <= maxReplicas))
         return tooMany();
     for (int replicas = std::max(1, static_cast<int>(fewest)); replicas <= maxReplicas;
@@ -911,6 +922,8 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
     // Why no batch serves the rate: the smallest batch's reason, the least constrained (a larger
     // batch's TPOT over the target said "even at batch 1 ..." of a batch 1 that met it).
     std::string why;
+    std::string overCap;
+    double fewestOverCap = std::numeric_limits<double>::infinity();
     const auto refuse = [&why](std::string reason) {
         if (why.empty())
             why = std::move(reason);
@@ -929,6 +942,21 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
             continue;
         }
         if (auto unmet = provisionReplicas(e, b, rate)) {
+            // A batch whose latencies the targets allow and whose fleet only outgrows the
+            // sizing's cap says more than the smallest batch's reason ("at batch 1 the rate
+            // needs more than 1,000,000 replicas" where batch 64 met the targets).
+            const double needed = fewestReplicasForRate(e, rate);
+            if (needed > maxReplicas && needed < fewestOverCap
+                && (!m_job.ttftP95Seconds
+                    || ttftBeforeQueueSeconds(e, b, 0.95) <= *m_job.ttftP95Seconds)) {
+                fewestOverCap = needed;
+                overCap = "the rate needs "
+                    + groupedCount(static_cast<long long>(std::min(needed, 9.0e18)))
+                    + " replicas at batch " + std::to_string(b) + " ("
+                    + formatNumber("%.3g", e.requestsPerSecondPerReplica)
+                    + " requests/s each within the targets), more than the "
+                    + groupedCount(maxReplicas) + " a fleet is sized to";
+            }
             refuse(*unmet);
             continue;
         }
@@ -956,7 +984,9 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
         limits.applyTo(e);
         withdrawFleet(e);
         e.meetsTargets = false;
-        e.reason = why.empty() ? "no batch size meets the latency targets" : why;
+        e.reason = !overCap.empty() ? overCap
+            : why.empty()           ? "no batch size meets the latency targets"
+                                    : why;
         e.bottleneck = "latency";
         e.bottleneckExplanation = e.reason;
         return e;

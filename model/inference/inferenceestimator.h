@@ -169,6 +169,12 @@ private:
      * number of replicas up to maxReplicas does. */
     std::optional<std::string> provisionReplicas(InferenceEstimate &estimate, int batch,
                                                  double rate) const;
+    /** A prompt's TTFT at `quantile` before any wait for a free slot, at `batch`: the wait for a
+     * step boundary and its prefill (however many replicas share the load). */
+    double ttftBeforeQueueSeconds(const InferenceEstimate &estimate, int batch,
+                                  double quantile) const;
+    /** The fewest replicas of `estimate` that carry `rate` within the sizing's headroom. */
+    double fewestReplicasForRate(const InferenceEstimate &estimate, double rate) const;
     /** The largest fleet provisionReplicas sizes: a million replicas, past any deployment. */
     static constexpr int maxReplicas = 1'000'000;
     /** The share of a replica's estimated capacity up to which the fleet model's latencies are

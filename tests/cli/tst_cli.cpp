@@ -2023,7 +2023,7 @@ private slots:
                                  "bf16", "--input-tokens", "1024", "--output-tokens", "256",
                                  "--rate", "5", "--ttft-p95-ms", "500", "--tpot-p95-ms", "20"});
         QCOMPARE(slow.status, 3);
-        QVERIFY2(slow.out.contains("none: no batch meets the targets"), slow.out.constData());
+        QVERIFY2(slow.out.contains("none: no fleet meets the targets"), slow.out.constData());
         QVERIFY2(!slow.out.contains("cost per million"), slow.out.constData());
         const Result cheapest
             = run({"infer", "--gpu", "all", "--model", "llama-3-8b", "--input-tokens", "512",

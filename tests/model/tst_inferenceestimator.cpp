@@ -724,8 +724,13 @@ private slots:
         const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY(!e.meetsTargets);
         QVERIFY(!e.hasFleet());
-        QVERIFY2(e.reason.find("needs more than 1,000,000 replicas") != std::string::npos,
+        // At its largest batch, 256, a replica serves about 209 requests/s within the targets:
+        // 1e9 / (0.7 x 209) = 6.8 million replicas, the count the reason gives.
+        QVERIFY2(e.reason.find("replicas at batch 256 (209 requests/s each within the targets), "
+                               "more than the 1,000,000 a fleet is sized to")
+                     != std::string::npos,
                  e.reason.c_str());
+        QVERIFY2(e.reason.rfind("the rate needs 6,8", 0) == 0, e.reason.c_str());
     }
 
     void mixedInputGemmsStreamTheirFewerBytes()
@@ -1911,6 +1916,37 @@ private slots:
         } catch (const InputError &error) {
             QCOMPARE(error.pointer(), std::string("/rows/0/latency_limits/percentile"));
         }
+    }
+
+    void aRatePastTheReplicaCapSaysSo()
+    {
+        // Llama 3 70B in FP8 on 2-GPU H100 replicas, 1,000 + 200 tokens, 10 million requests/s
+        // within a 500 ms p95 TTFT and 100 ms TPOT. Batches of 2 and more meet the latency
+        // targets (the 1 request/s fleet below runs at batch 2 and up), but a 2-GPU replica
+        // serves a few requests a second: over 1,000,000 replicas at 70%. The reason had been
+        // the smallest batch's, "at batch 1 the rate needs more than 1,000,000 replicas", as if
+        // batch 1 were the best there is.
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-3-70b");
+        job.weightPrecision = Precision::FP8;
+        job.gpusPerReplica = 2;
+        job.inputTokens = 1000;
+        job.outputTokens = 200;
+        job.ratePerSecond = 1e7;
+        job.ttftP95Seconds = 0.5;
+        job.tpotP95Seconds = 0.1;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY(!e.meetsTargets);
+        QVERIFY2(e.reason.rfind("the rate needs ", 0) == 0, e.reason.c_str());
+        QVERIFY2(e.reason.find("replicas at batch 1 ") == std::string::npos, e.reason.c_str());
+        QVERIFY2(e.reason.find("more than the 1,000,000 a fleet is sized to") != std::string::npos,
+                 e.reason.c_str());
+        job.ratePerSecond = 1.0;
+        const InferenceEstimate light
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(light.meetsTargets, light.reason.c_str());
     }
 
     void sizedFleetSaysWhyNotOneReplicaFewer()

@@ -513,7 +513,7 @@ private slots:
                  qPrintable(headline));
         QTreeWidget *tree = window.summaryView()->tree();
         QCOMPARE(findValue(tree, QStringLiteral("Replicas needed")),
-                 QStringLiteral("none: no batch meets the targets"));
+                 QStringLiteral("none: no fleet meets the targets"));
         QVERIFY(findValue(tree, QStringLiteral("Cost per million output tokens")).isEmpty());
         QVERIFY(!findValue(tree, QStringLiteral("TTFT (batch 1, unloaded)")).isEmpty());
         QVERIFY(saveScreenshotsAtRow(window, QStringLiteral("Replicas needed"), "no-fleet",
