@@ -358,12 +358,13 @@ const std::vector<RowSpec> &numericRows()
     return rows;
 }
 
-void markBest(ComparisonRow &row, const std::vector<bool> &unbuildable = {})
+void markBest(ComparisonRow &row, const std::vector<bool> &notOnOffer = {})
 {
-    // A scenario whose fabric cannot be built is shown, never starred: its 8,105 PFLOP/s are
-    // not on offer.
+    // A scenario whose fabric cannot be built, or whose serving fleet needs more GPUs than its
+    // plan has, is shown, never starred: its 8,105 PFLOP/s, or its 19.4 ms per token on 40 GPUs
+    // of a 32-GPU plan, are not on offer.
     const auto ranked = [&](std::size_t i) {
-        return row.values[i] && !(i < unbuildable.size() && unbuildable[i]);
+        return row.values[i] && !(i < notOnOffer.size() && notOnOffer[i]);
     };
     std::vector<double> present;
     for (std::size_t i = 0; i < row.values.size(); ++i)
@@ -593,9 +594,12 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
     });
     textRow("fabric_error", "Network", "Fabric cannot be built",
             [](const ScenarioResult &s) { return s.ok ? s.estimate.fabricError : std::string(); });
-    std::vector<bool> unbuildable;
+    std::vector<bool> notOnOffer;
     for (const ScenarioResult &s : scenarios)
-        unbuildable.push_back(s.ok && !s.estimate.fabricError.empty());
+        notOnOffer.push_back(s.ok
+                             && (!s.estimate.fabricError.empty()
+                                 || (s.estimate.hasInference
+                                     && s.estimate.inference.fleetGpus() > s.estimate.gpus)));
     for (const RowSpec &spec : numericRows()) {
         ComparisonRow row {spec.key, spec.section, spec.label, spec.unit, spec.preference, {}, {}};
         for (const ScenarioResult &s : scenarios)
@@ -603,7 +607,7 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
         if (std::none_of(row.values.begin(), row.values.end(),
                          [](const Value &v) { return v.has_value(); }))
             continue;
-        markBest(row, unbuildable);
+        markBest(row, notOnOffer);
         if (spec.work && !sameWork(row, scenarios, spec.work)) {
             row.bestIndex = -1;
             row.notRankedBecause = spec.unlikeWork;
