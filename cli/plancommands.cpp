@@ -94,11 +94,12 @@ std::string planSummaryText(const model::PlanEstimate &e)
                     model::itPowerText({.gpusWatts = e.power.gpusWatts,
                                         .nodesWatts = e.power.nodesWatts,
                                         .networkWatts = e.power.networkWatts,
-                                        .storageWatts = e.power.storageWatts})});
-    summary.addRow(
-        {"facility power",
-         model::humanPower(e.power.facilityWatts()) + format(" at PUE %.2f", e.power.pue)});
-    summary.addRow({"capital cost", model::humanUsd(e.capitalCostUsd)});
+                                        .storageWatts = e.power.storageWatts})
+                        + e.partialHardwareNote()});
+    summary.addRow({"facility power",
+                    model::humanPower(e.power.facilityWatts()) + format(" at PUE %.2f", e.power.pue)
+                        + e.partialHardwareNote()});
+    summary.addRow({"capital cost", model::humanUsd(e.capitalCostUsd) + e.partialHardwareNote()});
     if (e.campus)
         summary.addRow({"campus",
                         std::to_string(e.campus->buildings)
@@ -421,6 +422,10 @@ int runPlanEstimate(const ParsedArguments &a, const model::Plan &plan,
         if (worst)
             out << "\n" << renderWorstFailure(*worst);
     }
+    // The estimate is printed whole, and the exit status says the design cannot work as drawn
+    // (exit 3, as `fabric` and `infer` say it), so a script does not take it for a design.
+    if (!estimate.fabricError.empty())
+        throw InfeasibleError("the fabric cannot be built: " + estimate.fabricError);
     return ExitOk;
 }
 

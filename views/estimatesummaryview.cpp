@@ -490,7 +490,8 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
     const auto powerText = [](double watts) {
         return QString::fromStdString(model::humanPower(watts));
     };
-    addRow(powerSection, tr("IT power"), powerText(e.power.itWatts()));
+    const QString partial = QString::fromStdString(e.partialHardwareNote());
+    addRow(powerSection, tr("IT power"), powerText(e.power.itWatts()) + partial);
     addRow(powerSection, tr("  GPUs / nodes / network / storage"),
            tr("%1 / %2 / %3 / %4")
                .arg(powerText(e.power.gpusWatts), powerText(e.power.nodesWatts),
@@ -498,7 +499,7 @@ void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstim
     addRow(powerSection, tr("Facility power"),
            tr("%1 at PUE %2").arg(powerText(e.power.facilityWatts()), number(e.power.pue, 2)));
     addRow(powerSection, tr("Capital cost"),
-           QString::fromStdString(model::humanUsd(e.capitalCostUsd)));
+           QString::fromStdString(model::humanUsd(e.capitalCostUsd)) + partial);
     if (e.campus)
         addCampusRow(powerSection, *e.campus);
     for (const model::RackUsage &rack : e.racks)

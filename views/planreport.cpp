@@ -483,12 +483,13 @@ QStringList keyFigures(const model::PlanEstimate &e)
                      .arg(QString::fromStdString(
                          model::publishedServingText(e.inferencePublishedRuns)));
     }
-    lines << QObject::tr("Power: %1 IT, %2 facility at PUE %3%4")
+    const QString partial = QString::fromStdString(e.partialHardwareNote());
+    lines << QObject::tr("Power: %1 IT, %2 facility at PUE %3%4%5")
                  .arg(human(model::humanPower(e.power.itWatts())),
                       human(model::humanPower(e.power.facilityWatts())), fixed(e.power.pue, 2),
-                      eachBuilding);
-    lines << QObject::tr("Capital cost: %1%2")
-                 .arg(human(model::humanUsd(e.capitalCostUsd)), eachBuilding);
+                      eachBuilding, partial);
+    lines << QObject::tr("Capital cost: %1%2%3")
+                 .arg(human(model::humanUsd(e.capitalCostUsd)), eachBuilding, partial);
     if (e.campus)
         lines << QObject::tr("Campus: %1 buildings like this one, %2 GPUs, %3 IT, %4 with "
                              "the interconnect (%5 Tb/s out of each building, %6)")

@@ -133,6 +133,14 @@ struct PlanEstimate
     {
         return facilityPowerLimitWatts && power.facilityWatts() > *facilityPowerLimitWatts;
     }
+    /** What the IT power and capital cost leave out when the fabric cannot be built (its
+     * switches, optics and their power are unknown): " without the fabric, which cannot be
+     * built", or empty. A bare $50.0 M read as the design's price, $5 M under it. */
+    std::string partialHardwareNote() const
+    {
+        return fabricError.empty() ? std::string()
+                                   : std::string(" without the fabric, which cannot be built");
+    }
 
     /**
      * The failure what-if (plan.fabric.failedSwitches and failedLinks): what failed by display

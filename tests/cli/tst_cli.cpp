@@ -3045,6 +3045,19 @@ private slots:
         QCOMPARE(failed.status, 3);
         QVERIFY2(failed.err.contains("cannot be built"), failed.err.constData());
         QVERIFY(!QFileInfo::exists(none));
+        // `plan estimate` of it prints the estimate whole and exits 3 as well (it exited 0), and
+        // its power and price say they leave the fabric out: a bare "$50.0 M" read as the
+        // design's price without its switches and optics.
+        const Result unbuilt = run({"plan", "estimate", oneSwitch});
+        QCOMPARE(unbuilt.status, 3);
+        QVERIFY2(unbuilt.err.contains("infeasible: the fabric cannot be built"),
+                 unbuilt.err.constData());
+        for (const char *row : {"IT power", "facility power", "capital cost"}) {
+            const qsizetype at = unbuilt.out.indexOf(row);
+            QVERIFY2(at >= 0, row);
+            const QByteArray line = unbuilt.out.mid(at, unbuilt.out.indexOf('\n', at) - at);
+            QVERIFY2(line.endsWith("without the fabric, which cannot be built"), line.constData());
+        }
 
         // A room of 3,772,776 racked servers is more than the 524,288 the layout places one by
         // one: the estimate says so (and still counts the compute racks: 3 servers a 40 kW
