@@ -4,6 +4,7 @@
 #include "model/catalog/catalog.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace cp::model {
 
@@ -49,9 +50,20 @@ LinkLevel ClusterDescription::interconnectLink(int senders) const
         ncclSimpleLaunchSeconds};
 }
 
+double ClusterDescription::gpuInjectionCapBytesPerSecond() const
+{
+    // A GPU's traffic to its NICs (GPUDirect RDMA) crosses its own host link: PCIe Gen5 x16 is
+    // 64 GB/s a direction (PCI-SIG, PCI Express Base Specification 5.0), so NICs beyond what it
+    // carries add no bandwidth (16 NDR NICs on a DGX H100 offer 100 GB/s a GPU).
+    return gpu.hostLinkBytesPerSecond > 0 ? gpu.hostLinkBytesPerSecond
+                                          : std::numeric_limits<double>::infinity();
+}
+
 double ClusterDescription::nodeScaleOutBytesPerSecond() const
 {
-    return nicsPerNode * nicBytesPerSecond * nicAchievableFraction;
+    return std::min(nicsPerNode * nicBytesPerSecond,
+                    std::max(1, gpusPerNode) * gpuInjectionCapBytesPerSecond())
+        * nicAchievableFraction;
 }
 
 LinkLevel ClusterDescription::scaleOutLink(int nodesSpanned) const
@@ -61,9 +73,9 @@ LinkLevel ClusterDescription::scaleOutLink(int nodesSpanned) const
                                [&](const auto &entry) { return entry.first >= nodesSpanned; });
         if (it == fabricRingBytesPerSecond.end())
             --it;
-        return LinkLevel {it->second * nicAchievableFraction,
-                          networkStepLatencySeconds + networkLatencySeconds,
-                          ncclSimpleLaunchSeconds};
+        return LinkLevel {
+            std::min(it->second, gpuInjectionCapBytesPerSecond()) * nicAchievableFraction,
+            networkStepLatencySeconds + networkLatencySeconds, ncclSimpleLaunchSeconds};
     }
     double perGpu = nodeScaleOutBytesPerSecond() / std::max(1, gpusPerNode);
     // Only rings that leave one leaf (one rail group) cross the oversubscribed uplinks.

@@ -103,6 +103,9 @@ struct ClusterDescription
      * one flow per boundary; these sends all cross together.
      */
     LinkLevel pipelineSendLink(int strideNodes) const;
+    /** The most one GPU injects into the scale-out network: its host link (GPUDirect RDMA
+     * crosses it), unbounded when the catalog gives none. */
+    double gpuInjectionCapBytesPerSecond() const;
     double nodeScaleOutBytesPerSecond() const;
 
     /**

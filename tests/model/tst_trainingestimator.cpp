@@ -166,6 +166,28 @@ class TestTrainingEstimator : public QObject
     Q_OBJECT
 
 private slots:
+    void moreNicsThanTheGpusHostLinksCarryAddNoBandwidth()
+    {
+        // A DGX H100's GPU reaches its NICs over its own PCIe Gen5 x16 link, 64 GB/s a
+        // direction. 8 NDR NICs (400 Gb/s = 50 GB/s each) give each of the 8 GPUs 50 GB/s; 16
+        // would give 100 GB/s and 64 would give 400, but every byte still crosses the 64 GB/s
+        // link: at the NIC's 94% usable that is 60.16 GB/s a GPU, not 94 or 376.
+        ClusterFromCatalogOptions options;
+        options.nodeId = "dgx-h100";
+        options.gpus = 1024;
+        const ClusterDescription eight = ClusterDescription::fromCatalog(shippedCatalog(), options);
+        QCOMPARE(eight.gpu.hostLinkBytesPerSecond, 64e9);
+        QVERIFY(qAbs(eight.scaleOutLink(2).busBytesPerSecond - 50e9 * 0.94) < 1.0);
+        for (int nics : {16, 64}) {
+            options.nicsPerNode = nics;
+            const ClusterDescription more
+                = ClusterDescription::fromCatalog(shippedCatalog(), options);
+            QVERIFY2(qAbs(more.scaleOutLink(2).busBytesPerSecond - 64e9 * 0.94) < 1.0,
+                     qPrintable(QString::number(more.scaleOutLink(2).busBytesPerSecond)));
+            QVERIFY(qAbs(more.nodeScaleOutBytesPerSecond() - 8 * 64e9 * 0.94) < 1.0);
+        }
+    }
+
     void modelStateMemoryFollowsZero()
     {
         // Per-GPU parameters of the tiny model on one GPU: 2 layers x (4h² + 2h) attention and
