@@ -604,6 +604,12 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
     if (!a.has("hourly-price"))
         out << "costs: the whole servers each fleet fills, every GPU in them, as an owner buys "
                "them (a GB200 NVL72 by the rack of 72)\n";
+    else
+        // One price for every GPU type ranks the fleets by GPU count alone: said, not left
+        // to be read as each GPU's own cloud price.
+        out << "costs: every GPU type at the same " << *a.value("hourly-price")
+            << " USD per GPU-hour (--hourly-price), so the ranking is by GPUs; give each GPU's "
+               "own price with --gpu ID --hourly-price P to compare clouds\n";
     for (const auto &[name, reason] : excluded)
         out << "not shown: " << name << ": " << reason << "\n";
     return ExitOk;

@@ -2187,6 +2187,15 @@ private slots:
                                  "--rate", "5", "--ttft-p95-ms", "3000", "--tpot-p95-ms", "250"});
         QVERIFY2(text.out.contains("costs: the whole servers each fleet fills"),
                  text.out.constData());
+        // One cloud price for every GPU type is said to rank the fleets by GPU count.
+        const Result cloud
+            = run({"infer", "--gpu", "all", "--model", "llama-3-70b", "--precision", "bf16",
+                   "--input-tokens", "1000", "--output-tokens", "200", "--rate", "5",
+                   "--ttft-p95-ms", "3000", "--tpot-p95-ms", "250", "--hourly-price", "2.5"});
+        QVERIFY2(cloud.out.contains("costs: every GPU type at the same 2.5 USD per GPU-hour "
+                                    "(--hourly-price), so the ranking is by GPUs"),
+                 cloud.out.constData());
+        QVERIFY(!cloud.out.contains("costs: the whole servers"));
     }
 
     void inferEngineBatchLimit()
