@@ -731,7 +731,7 @@ InferenceEstimate InferenceEstimator::servingPlan() const
         return e;
     }
     if (m_job.batch)
-        return withOfflineJob(estimateGivenBatch(*m_job.batch, limits));
+        return withOfflineJob(estimateGivenBatch(*m_job.batch, limits), limits);
     if (m_job.ratePerSecond && m_job.replicas)
         return fixedFleetAtRate(limits);
     if (!m_job.ratePerSecond) {
@@ -741,19 +741,32 @@ InferenceEstimate InferenceEstimator::servingPlan() const
             e.bottleneckExplanation += "; the batch is held at " + std::to_string(limits.engine)
                 + " sequences by " + m_job.engine.name + "'s " + m_job.engine.maxBatchSetting + " ("
                 + std::to_string(limits.memory) + " would fit in memory)";
-        return withOfflineJob(e);
+        return withOfflineJob(e, limits);
     }
     return cheapestBatchForRate(limits);
 }
 
-InferenceEstimate InferenceEstimator::withOfflineJob(InferenceEstimate e) const
+InferenceEstimate InferenceEstimator::withOfflineJob(InferenceEstimate e,
+                                                     const BatchLimits &limits) const
 {
     if (!m_job.offlineRequests || m_job.ratePerSecond || !e.fits || !e.meetsTargets
         || e.requestsPerSecondPerReplica <= 0)
         return e;
     e.replicas = m_job.replicas.value_or(1);
+    OfflineJobWaves waves = offlineJobWaves(*m_job.offlineRequests, e.replicas, e.batch);
+    // A job smaller than one batch a replica runs as one wave of what it has: its latencies,
+    // step and throughput are that wave's (one request showed batch 211's 197 ms a token and
+    // a 39.7 s request inside a 3.9 s job).
+    if (waves.fullWaves == 0 && waves.lastWaveBatch > 0 && waves.lastWaveBatch < e.batch) {
+        InferenceEstimate wave = estimateAtBatch(static_cast<int>(waves.lastWaveBatch));
+        limits.applyTo(wave);
+        if (wave.fits && wave.meetsTargets && wave.requestsPerSecondPerReplica > 0) {
+            wave.replicas = e.replicas;
+            e = std::move(wave);
+            waves = offlineJobWaves(*m_job.offlineRequests, e.replicas, e.batch);
+        }
+    }
     finishCosts(e);
-    const OfflineJobWaves waves = offlineJobWaves(*m_job.offlineRequests, e.replicas, e.batch);
     // A wave of b sequences takes b / (requests per second at batch b): its prompts' batched
     // prefill and its O decode steps (estimateServing).
     const double fullWaveSeconds = e.batch / e.requestsPerSecondPerReplica;
@@ -773,6 +786,14 @@ InferenceEstimate InferenceEstimator::withOfflineJob(InferenceEstimate e) const
         = static_cast<double>(job.requests) * m_job.outputTokens / job.seconds / gpus;
     job.usd = e.usdPerHour * job.seconds / units::secondsPerHour;
     job.joules = e.powerWatts * m_cost.pue * job.seconds;
+    // What the job's tokens cost is the job's cost over them (a smaller last wave costs its
+    // time too), split between prompts and generated tokens as the steady figures are.
+    const double requests = static_cast<double>(job.requests);
+    e.costPerMillionOutputTokensUsd
+        = job.usd * (1.0 - e.prefillCostShare) / (requests * m_job.outputTokens) * 1e6;
+    e.costPerMillionInputTokensUsd
+        = job.usd * e.prefillCostShare / (requests * m_job.inputTokens) * 1e6;
+    e.costPerRequestUsd = job.usd / requests;
     e.offlineJob = job;
     explainOfflineJob(e);
     return e;

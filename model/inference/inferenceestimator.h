@@ -119,7 +119,7 @@ private:
     void explainBatchLimit(InferenceEstimate &estimate, const InferenceEstimate &larger) const;
     /** `estimate` with the job's offline requests run in waves on its replicas
      * (InferenceJob::offlineRequests); unchanged without them. */
-    InferenceEstimate withOfflineJob(InferenceEstimate estimate) const;
+    InferenceEstimate withOfflineJob(InferenceEstimate estimate, const BatchLimits &limits) const;
     void explainOfflineJob(InferenceEstimate &estimate) const;
     /** The workload's own batch, or why it does not fit in the `limit` memory allows. */
     InferenceEstimate estimateGivenBatch(int batch, const BatchLimits &limits) const;

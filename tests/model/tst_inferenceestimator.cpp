@@ -2472,6 +2472,26 @@ private slots:
         const double fleetSeconds = waveSeconds(250);
         QVERIFY(qAbs(fleet.offlineJob->seconds / fleetSeconds - 1.0) < 1e-9);
         QVERIFY(qAbs(fleet.offlineJob->usd - 4 * 2.0 * fleetSeconds / 3600) < 1e-9);
+        // Their share of 250 is less than the batch of 400: the replicas run at batch 250, and
+        // the figures shown are that wave's.
+        QCOMPARE(fleet.batch, 250);
+
+        // One request on one replica: a wave of one, whose request is the whole job (it was
+        // shown at batch 400's latencies, a request longer than the job). Its tokens cost
+        // what the job costs: 2 USD an hour for its duration, over 128 prompt and 2,048
+        // generated tokens, the two shares adding up to it.
+        job.offlineRequests = 1;
+        job.replicas = 1;
+        const InferenceEstimate single
+            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QCOMPARE(single.batch, 1);
+        QVERIFY(qAbs(single.endToEndSeconds / single.offlineJob->seconds - 1.0) < 1e-9);
+        QVERIFY(qAbs(single.offlineJob->seconds / waveSeconds(1) - 1.0) < 1e-9);
+        const double jobUsd = 2.0 * single.offlineJob->seconds / 3600;
+        QVERIFY(qAbs(single.costPerMillionOutputTokensUsd * 2048e-6
+                     + single.costPerMillionInputTokensUsd * 128e-6 - jobUsd)
+                < 1e-12);
+        QVERIFY(qAbs(single.costPerRequestUsd - jobUsd) < 1e-12);
     }
 
     void attentionKernelsReadGroupedKvHeads()
