@@ -98,16 +98,21 @@ QString aboveEveryPublishedRunText(const model::PublishedRunComparison &publishe
     const QString precision = QString::fromStdString(published.precisionClass);
     const QString fastest = QString::fromStdString(published.fastestRun);
     const QString fastestMfu = number(100 * published.highestMfu, 1);
+    // An H200's runs are the H100's, a GPU of the same tensor peaks: said so.
+    const QString where = published.standInFor.empty()
+        ? EstimateSummaryView::tr("on this GPU")
+        : EstimateSummaryView::tr("on the %1, a GPU of its tensor peaks")
+              .arg(QString::fromStdString(published.gpuName));
     if (published.runs == 1)
         return QLatin1Char(' ')
-            + EstimateSummaryView::tr("MFU %1% is above the only published %2 run on this GPU "
+            + EstimateSummaryView::tr("MFU %1% is above the only published %2 run %6 "
                                       "(%3, %4%); on it the estimator was %5 off.")
                   .arg(mfu, precision, fastest, fastestMfu,
-                       signedPercent(published.estimatorError.meanSignedError, 0));
+                       signedPercent(published.estimatorError.meanSignedError, 0), where);
     QString text = QLatin1Char(' ')
-        + EstimateSummaryView::tr("MFU %1% is above every published %2 run on this GPU (the "
+        + EstimateSummaryView::tr("MFU %1% is above every published %2 run %5 (the "
                                   "fastest, %3, reached %4%")
-              .arg(mfu, precision, fastest, fastestMfu);
+              .arg(mfu, precision, fastest, fastestMfu, where);
     if (!published.nearestRun.empty() && published.nearestRun != published.fastestRun)
         text += EstimateSummaryView::tr("; the nearest in size, %1, %2%")
                     .arg(QString::fromStdString(published.nearestRun),

@@ -125,8 +125,38 @@ PublishedRunComparison compareWithPublishedRuns(const Catalog &catalog,
         return none;
     }
     try {
-        return summarizePublishedRuns(
+        PublishedRunComparison own = summarizePublishedRuns(
             runTrainingValidationForGpu(*table.document, catalog, table.file, query.gpuId), query);
+        if (own.available())
+            return own;
+        // No run on this GPU: another's with the same dense tensor peaks at every precision runs
+        // the same tensor cores (the H200 is the H100's GH100 with more and faster memory), so
+        // its runs bound what this one reaches; an H200 at 60.7% MFU had "none to compare with".
+        const auto samePeaks = [](const GpuSpec &a, const GpuSpec &b) {
+            if (a.denseFlopsPerSecond.size() != b.denseFlopsPerSecond.size())
+                return false;
+            for (const auto &[precision, flops] : a.denseFlopsPerSecond) {
+                const auto other = b.denseFlopsPerSecond.find(precision);
+                if (other == b.denseFlopsPerSecond.end()
+                    || std::abs(other->second - flops) > 1e-3 * flops)
+                    return false;
+            }
+            return !a.denseFlopsPerSecond.empty();
+        };
+        const GpuSpec &gpu = catalog.gpu(query.gpuId);
+        for (const auto &[id, other] : catalog.gpus()) {
+            if (id == query.gpuId || !samePeaks(gpu, other))
+                continue;
+            PublishedRunQuery onOther = query;
+            onOther.gpuId = id;
+            PublishedRunComparison standIn = summarizePublishedRuns(
+                runTrainingValidationForGpu(*table.document, catalog, table.file, id), onOther);
+            if (standIn.available() && standIn.runs > own.runs) {
+                standIn.standInFor = gpu.name;
+                own = std::move(standIn);
+            }
+        }
+        return own;
     } catch (const std::exception &error) {
         // A user's catalog without a node the runs need, or a damaged installation: the
         // estimate stands on its own, and the reason is shown instead of the comparison.
@@ -142,8 +172,11 @@ std::string publishedRunsText(const PublishedRunComparison &c)
     if (!c.available())
         return "none to compare with (" + c.unavailable + ").";
     const bool one = c.runs == 1;
-    std::string text = std::to_string(c.runs) + " on the " + c.gpuName + " (" + c.precisionClass
-        + ", " + c.kind + ") reached "
+    std::string text = (c.standInFor.empty()
+                            ? std::string()
+                            : "none on the " + c.standInFor + "; on a GPU of its tensor peaks, ")
+        + std::to_string(c.runs) + " on the " + c.gpuName + " (" + c.precisionClass + ", " + c.kind
+        + ") reached "
         + (one ? percentText(c.highestMfu)
                : percentText(c.lowestMfu) + " to " + percentText(c.highestMfu))
         + " MFU; the estimator's error on " + (one ? "it" : "them") + " is "
@@ -156,7 +189,9 @@ std::string publishedRunsText(const PublishedRunComparison &c)
         text += " This estimate's " + percentText(c.estimateMfu) + " is above "
             + (one ? "it, " : "the fastest of them, ") + c.fastestRun + " at "
             + percentText(c.highestMfu)
-            + ": no published run on this GPU and precision reaches it.";
+            + (c.standInFor.empty() ? ": no published run on this GPU and precision reaches it."
+                                    : ": no published run on a GPU of its tensor peaks and "
+                                      "precision reaches it.");
     return text;
 }
 

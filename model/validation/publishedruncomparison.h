@@ -51,6 +51,9 @@ struct PublishedRunComparison
     double nearestRunMfu = 0;
     double nearestRunSignedError = 0;
     double estimateMfu = 0;
+    /** The estimate's GPU when the runs are another's of the same dense tensor peaks (an H200
+     * set against the H100's runs); empty when they are its own. */
+    std::string standInFor;
 
     bool available() const { return runs > 0; }
     /** The estimate's MFU is above the fastest published run of its kind. */

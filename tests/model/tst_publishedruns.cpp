@@ -227,6 +227,32 @@ private slots:
                      .trainingPublishedRuns.available());
     }
 
+    void aGpuWithoutRunsIsSetAgainstOneOfItsTensorPeaks()
+    {
+        // No published run is on the H200; the H100's tensor cores have the same dense peaks
+        // (989.4 TFLOP/s in 16 bits, 1,978.9 in FP8: the GH100 with more, faster HBM), so its 12
+        // dense 16-bit runs (38.4% to 49.4% MFU, listed in docs/validation-training.md) bound what
+        // an H200 reaches. An H200 estimate at 60.7% had "none to compare with".
+        const PublishedRunComparison c = compareWithPublishedRuns(
+            cp::test::shippedCatalog(), query("h200-sxm-141gb", Precision::BF16, false, 0.607));
+        QVERIFY2(c.available(), c.unavailable.c_str());
+        QCOMPARE(c.standInFor, std::string("NVIDIA H200 SXM 141GB"));
+        QCOMPARE(c.gpuName, std::string("NVIDIA H100 SXM5 80GB"));
+        QCOMPARE(c.runs, 12);
+        QVERIFY(qAbs(c.highestMfu - 0.494) < 0.0005);
+        QVERIFY(c.aboveEveryRun());
+        const std::string text = publishedRunsText(c);
+        QVERIFY2(text.rfind("none on the NVIDIA H200 SXM 141GB; on a GPU of its tensor peaks, 12 "
+                            "on the NVIDIA H100 SXM5 80GB",
+                            0)
+                     == 0,
+                 text.c_str());
+        // The H100 itself keeps its own runs, no stand-in.
+        QVERIFY(compareWithPublishedRuns(cp::test::shippedCatalog(),
+                                         query("h100-sxm5-80gb", Precision::BF16, false, 0.5))
+                    .standInFor.empty());
+    }
+
     void catalogWithoutTheTableSaysSo()
     {
         Catalog catalog = cp::test::shippedCatalog();
