@@ -238,6 +238,10 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                  + " USD/hour"});
         table.addRow({"cost per million output tokens", usdText(e.costPerMillionOutputTokensUsd)});
         table.addRow({"cost per million input tokens", usdText(e.costPerMillionInputTokensUsd)});
+        // The two above split the cost by where the GPU time goes, as APIs price prompts and
+        // output apart; this is the whole cost over the output tokens.
+        table.addRow(
+            {"all-in cost per million output", usdText(e.costPerMillionOutputTokensAllInUsd)});
         // The per-token prices split the cost by where each GPU's time goes, so only their sum
         // over a request compares across GPUs.
         table.addRow({"cost per 1,000 requests", usdText(1000 * e.costPerRequestUsd)});

@@ -381,13 +381,15 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
         // Where a fifth of the GPUs or more stay idle, what a token costs over all of them
         // leads beside what it costs on the replicas that serve.
         m_headline->setText(
-            tr("%1: %2 x %3, %4, TTFT p95 %5 ms, %6 USD per million output tokens")
+            tr("%1: %2 x %3, %4, TTFT p95 %5 ms, %6 USD per million output tokens (%7 with "
+               "the prompts' share)")
                 .arg(QString::fromStdString(e.planName))
                 .arg(fleetCount(e))
                 .arg(QString::fromStdString(e.gpuName))
                 .arg(replicaCount(e.inference.replicas))
                 .arg(number(e.inference.ttftSeconds * 1e3, 0))
                 .arg(number(e.inference.costPerMillionOutputTokensUsd, 3))
+                .arg(number(e.inference.costPerMillionOutputTokensAllInUsd, 3))
             + (e.servingUse && e.servingUse->largelyIdle()
                    ? tr(" (%1 over every GPU the plan buys)")
                          .arg(number(e.servingUse->costPerMillionOutputTokensAllGpusUsd, 3))
@@ -922,7 +924,9 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                   "replica serves at its largest batch")
                    .arg(number(inf.inFlightSequences, 1), number(100 * inf.utilisation, 0)));
     addRow(section, tr("Cost per million output tokens"),
-           tr("%1 USD").arg(number(inf.costPerMillionOutputTokensUsd, 3)));
+           tr("%1 USD (the decode's share of the cost; with the prompts' share %2 USD)")
+               .arg(number(inf.costPerMillionOutputTokensUsd, 3),
+                    number(inf.costPerMillionOutputTokensAllInUsd, 3)));
     if (e.servingUse && e.servingUse->idleGpus() > 0)
         addRow(section, tr("  over every GPU of the plan"),
                tr("%1 USD (%2 of the plan's %3 GPUs idle)")

@@ -201,8 +201,13 @@ struct InferenceEstimate
      * Under a cloud price per GPU-hour the GPUs are rented one by one: the fleet's own cost. */
     double wholeServersUsdPerHour = 0;
     long long spareGpus() const { return servers * gpusPerServer - fleetGpus(); }
+    /** The fleet's cost split by where its GPU time goes (prefillCostShare): the decode's share
+     * over the output tokens, the prompts' over the input tokens, as APIs price the two. */
     double costPerMillionOutputTokensUsd = 0;
     double costPerMillionInputTokensUsd = 0;
+    /** The whole cost over the output tokens, the prompts' share included: what a generated
+     * token costs when prompts are not billed apart. */
+    double costPerMillionOutputTokensAllInUsd = 0;
     /** A whole request, its prompt and its output: the one cost GPUs compare on when their split
      * between prompt and output tokens differs (each splits by where its own time goes). */
     double costPerRequestUsd = 0;

@@ -711,6 +711,7 @@ void InferenceEstimator::finishCosts(InferenceEstimate &e,
     e.costPerMillionInputTokensUsd
         = usdPerSecond * prefillShare / (requests * m_job.inputTokens) * 1e6;
     e.costPerRequestUsd = usdPerSecond / requests;
+    e.costPerMillionOutputTokensAllInUsd = usdPerSecond / (requests * m_job.outputTokens) * 1e6;
 }
 
 InferenceEstimate InferenceEstimator::estimate() const
@@ -794,6 +795,7 @@ InferenceEstimate InferenceEstimator::withOfflineJob(InferenceEstimate e,
     e.costPerMillionInputTokensUsd
         = job.usd * e.prefillCostShare / (requests * m_job.inputTokens) * 1e6;
     e.costPerRequestUsd = job.usd / requests;
+    e.costPerMillionOutputTokensAllInUsd = job.usd / (requests * m_job.outputTokens) * 1e6;
     e.offlineJob = job;
     explainOfflineJob(e);
     return e;

@@ -238,6 +238,7 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"gpus_per_server", e.gpusPerServer},
         {"whole_servers_usd_per_hour", e.wholeServersUsdPerHour},
         {"cost_per_million_output_tokens_usd", e.costPerMillionOutputTokensUsd},
+        {"cost_per_million_output_tokens_all_in_usd", e.costPerMillionOutputTokensAllInUsd},
         {"cost_per_million_input_tokens_usd", e.costPerMillionInputTokensUsd},
         {"cost_per_request_usd", e.costPerRequestUsd},
         {"bottleneck", e.bottleneck},

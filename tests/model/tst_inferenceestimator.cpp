@@ -1918,6 +1918,34 @@ private slots:
         }
     }
 
+    void allInCostCountsThePromptsShare()
+    {
+        // Llama 3 70B in FP8 on 2-GPU H100 replicas, 1,000 + 200 tokens at 50 requests/s: the
+        // fleet's cost an hour over the 50 x 200 x 3,600 = 36 million output tokens it makes an
+        // hour is what a generated token costs with its prompt; the split by GPU time gives the
+        // decode's share to output tokens and the prompts' to the 180 million input tokens,
+        // and the two shares add up to it (the headline had shown the decode's share alone).
+        InferenceJob job;
+        job.model = shippedCatalog().llm("llama-3-70b");
+        job.weightPrecision = Precision::FP8;
+        job.gpusPerReplica = 2;
+        job.inputTokens = 1000;
+        job.outputTokens = 200;
+        job.ratePerSecond = 50;
+        job.ttftP95Seconds = 0.5;
+        job.tpotP95Seconds = 0.1;
+        const InferenceSetup setup = inferenceSetupFromCatalog(
+            shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
+        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        QVERIFY2(e.meetsTargets, e.reason.c_str());
+        QVERIFY(qAbs(e.costPerMillionOutputTokensAllInUsd / (e.usdPerHour / 36.0) - 1.0) < 1e-9);
+        QVERIFY(qAbs(e.costPerMillionOutputTokensUsd
+                     + e.costPerMillionInputTokensUsd * 1000.0 / 200.0
+                     - e.costPerMillionOutputTokensAllInUsd)
+                < 1e-9);
+        QVERIFY(e.costPerMillionOutputTokensAllInUsd > 1.2 * e.costPerMillionOutputTokensUsd);
+    }
+
     void aRatePastTheReplicaCapSaysSo()
     {
         // Llama 3 70B in FP8 on 2-GPU H100 replicas, 1,000 + 200 tokens, 10 million requests/s
