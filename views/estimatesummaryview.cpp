@@ -382,7 +382,7 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
         // leads beside what it costs on the replicas that serve.
         m_headline->setText(
             tr("%1: %2 x %3, %4, TTFT p95 %5 ms, %6 USD per million output tokens (%7 with "
-               "the prompts' share)")
+               "the prompts' share%8)")
                 .arg(QString::fromStdString(e.planName))
                 .arg(fleetCount(e))
                 .arg(QString::fromStdString(e.gpuName))
@@ -390,10 +390,10 @@ void EstimateSummaryView::showHeadline(const model::PlanEstimate &e)
                 .arg(number(e.inference.ttftSeconds * 1e3, 0))
                 .arg(number(e.inference.costPerMillionOutputTokensUsd, 3))
                 .arg(number(e.inference.costPerMillionOutputTokensAllInUsd, 3))
-            + (e.servingUse && e.servingUse->largelyIdle()
-                   ? tr(" (%1 over every GPU the plan buys)")
-                         .arg(number(e.servingUse->costPerMillionOutputTokensAllGpusUsd, 3))
-                   : QString()));
+                .arg(e.servingUse && e.servingUse->largelyIdle()
+                         ? tr("; %1 over every GPU the plan buys")
+                               .arg(number(e.servingUse->costPerMillionOutputTokensAllGpusUsd, 3))
+                         : QString()));
     else if (e.hasTraining && e.training.found && e.hasTrainingRun
              && e.trainingRun.operations.wallSeconds > 0)
         // The days a run is expected to take include failures, restarts and checkpoints.

@@ -577,8 +577,12 @@ private slots:
                         < 1e-9);
                 const QString all = QLocale().toString(
                     expected.servingUse->costPerMillionOutputTokensAllGpusUsd, 'f', 3);
+                const QString allIn = QLocale().toString(
+                    expected.inference.costPerMillionOutputTokensAllInUsd, 'f', 3);
                 QVERIFY2(window.summaryView()->headline().contains(
-                             QStringLiteral("(%1 over every GPU the plan buys)").arg(all)),
+                             QStringLiteral("(%1 with the prompts' share; %2 over every GPU the "
+                                            "plan buys)")
+                                 .arg(allIn, all)),
                          qPrintable(window.summaryView()->headline()));
                 // Its wrapped bottleneck line keeps each figure with its unit: no break inside
                 // "4,176 GB/s" (a word joiner after the slash, a no-break space before the unit).
