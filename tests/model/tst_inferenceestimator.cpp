@@ -44,6 +44,23 @@ InferenceEstimator estimator(const std::string &gpu, const std::string &model, P
         shippedCatalog(), {.gpuId = gpu, .facilityId = "dc-industry-average"});
     return InferenceEstimator(job, setup.hardware, setup.cost);
 }
+/** A fleet of Llama 3 70B in FP8 on 2-GPU H100 replicas, 1,000 + 200 tokens at `rate`
+ * requests/s within a 500 ms p95 TTFT and a 100 ms TPOT, sized by the estimator. */
+InferenceEstimate llama3SeventyBFp8Fleet(double rate)
+{
+    InferenceJob job;
+    job.model = shippedCatalog().llm("llama-3-70b");
+    job.weightPrecision = Precision::FP8;
+    job.gpusPerReplica = 2;
+    job.inputTokens = 1000;
+    job.outputTokens = 200;
+    job.ratePerSecond = rate;
+    job.ttftP95Seconds = 0.5;
+    job.tpotP95Seconds = 0.1;
+    const InferenceSetup setup = inferenceSetupFromCatalog(
+        shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
+    return InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+}
 /** Llama 4 Scout in FP8 with an FP8 K/V cache on one H200, one sequence of 999,000 + 1,000
  * tokens (a million-token context), on `engine`'s profile (the default's when empty). */
 InferenceEstimate scoutAtAMillionTokens(const std::string &engine = "")
@@ -1925,18 +1942,7 @@ private slots:
         // hour is what a generated token costs with its prompt; the split by GPU time gives the
         // decode's share to output tokens and the prompts' to the 180 million input tokens,
         // and the two shares add up to it (the headline had shown the decode's share alone).
-        InferenceJob job;
-        job.model = shippedCatalog().llm("llama-3-70b");
-        job.weightPrecision = Precision::FP8;
-        job.gpusPerReplica = 2;
-        job.inputTokens = 1000;
-        job.outputTokens = 200;
-        job.ratePerSecond = 50;
-        job.ttftP95Seconds = 0.5;
-        job.tpotP95Seconds = 0.1;
-        const InferenceSetup setup = inferenceSetupFromCatalog(
-            shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
-        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        const InferenceEstimate e = llama3SeventyBFp8Fleet(50);
         QVERIFY2(e.meetsTargets, e.reason.c_str());
         QVERIFY(qAbs(e.costPerMillionOutputTokensAllInUsd / (e.usdPerHour / 36.0) - 1.0) < 1e-9);
         QVERIFY(qAbs(e.costPerMillionOutputTokensUsd
@@ -1954,26 +1960,13 @@ private slots:
         // serves a few requests a second: over 1,000,000 replicas at 70%. The reason had been
         // the smallest batch's, "at batch 1 the rate needs more than 1,000,000 replicas", as if
         // batch 1 were the best there is.
-        InferenceJob job;
-        job.model = shippedCatalog().llm("llama-3-70b");
-        job.weightPrecision = Precision::FP8;
-        job.gpusPerReplica = 2;
-        job.inputTokens = 1000;
-        job.outputTokens = 200;
-        job.ratePerSecond = 1e7;
-        job.ttftP95Seconds = 0.5;
-        job.tpotP95Seconds = 0.1;
-        const InferenceSetup setup = inferenceSetupFromCatalog(
-            shippedCatalog(), {.gpuId = "h100-sxm5-80gb", .facilityId = "dc-industry-average"});
-        const InferenceEstimate e = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        const InferenceEstimate e = llama3SeventyBFp8Fleet(1e7);
         QVERIFY(!e.meetsTargets);
         QVERIFY2(e.reason.rfind("the rate needs ", 0) == 0, e.reason.c_str());
         QVERIFY2(e.reason.find("replicas at batch 1 ") == std::string::npos, e.reason.c_str());
         QVERIFY2(e.reason.find("more than the 1,000,000 a fleet is sized to") != std::string::npos,
                  e.reason.c_str());
-        job.ratePerSecond = 1.0;
-        const InferenceEstimate light
-            = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
+        const InferenceEstimate light = llama3SeventyBFp8Fleet(1.0);
         QVERIFY2(light.meetsTargets, light.reason.c_str());
     }
 
