@@ -426,6 +426,12 @@ int runPlanEstimate(const ParsedArguments &a, const model::Plan &plan,
     // (exit 3, as `fabric` and `infer` say it), so a script does not take it for a design.
     if (!estimate.fabricError.empty())
         throw InfeasibleError("the fabric cannot be built: " + estimate.fabricError);
+    // A workload the plan cannot run exits as `train` and `infer` do for it (tensor parallelism
+    // of 3 over 32 heads exited 0 here and 3 there).
+    if (estimate.hasTraining && !estimate.training.found)
+        throw InfeasibleError("training: " + estimate.trainingError);
+    if (estimate.hasInference && (!estimate.inference.fits || !estimate.inference.meetsTargets))
+        throw InfeasibleError("inference: " + estimate.inference.reason);
     return ExitOk;
 }
 

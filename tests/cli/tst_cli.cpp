@@ -3057,6 +3057,27 @@ private slots:
         // `plan estimate` of it prints the estimate whole and exits 3 as well (it exited 0), and
         // its power and price say they leave the fabric out: a bare "$50.0 M" read as the
         // design's price without its switches and optics.
+        // A serving workload the plan cannot run exits 3 as `infer` does for it: tensor
+        // parallelism of 3 does not divide Llama 3 8B's 32 heads (it exited 0).
+        {
+            QFile fleetFile(QStringLiteral(CP_SOURCE_DIR "/samples/l4-inference-fleet.json"));
+            QVERIFY(fleetFile.open(QIODevice::ReadOnly));
+            QJsonObject fleet = QJsonDocument::fromJson(fleetFile.readAll()).object();
+            QJsonObject workload = fleet.value(QStringLiteral("workload")).toObject();
+            workload.insert(QStringLiteral("gpus_per_replica"), 3);
+            fleet.insert(QStringLiteral("workload"), workload);
+            const QString threeWay = m_dir.filePath(QStringLiteral("tp3.json"));
+            QFile threeWayFile(threeWay);
+            QVERIFY(threeWayFile.open(QIODevice::WriteOnly));
+            threeWayFile.write(QJsonDocument(fleet).toJson());
+            threeWayFile.close();
+            const Result tp3 = run({"plan", "estimate", threeWay});
+            QCOMPARE(tp3.status, 3);
+            QVERIFY2(tp3.err.contains("infeasible: inference: tensor parallelism of 3 does not "
+                                      "divide the model's 32 attention heads"),
+                     tp3.err.constData());
+            QVERIFY(tp3.out.startsWith("Plan: "));
+        }
         const Result unbuilt = run({"plan", "estimate", oneSwitch});
         QCOMPARE(unbuilt.status, 3);
         QVERIFY2(unbuilt.err.contains("infeasible: the fabric cannot be built"),
