@@ -199,13 +199,21 @@ std::string usageText(const std::string &synopsis, const std::vector<OptionSpec>
 
 std::vector<std::string> splitList(const std::string &text, char separator)
 {
+    // An empty item is a typo ("1,,2" or a trailing comma), said rather than dropped: a sweep of
+    // "1,,2" had quietly made two scenarios of the three meant.
     std::vector<std::string> parts;
-    std::stringstream stream(text);
-    std::string part;
-    while (std::getline(stream, part, separator))
-        if (!part.empty())
-            parts.push_back(part);
-    return parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = text.find(separator, start);
+        const std::string part = text.substr(start, end == std::string::npos ? end : end - start);
+        if (part.empty())
+            throw UsageError("'" + text + "' has an empty item: remove the extra '"
+                             + std::string(1, separator) + "'");
+        parts.push_back(part);
+        if (end == std::string::npos)
+            return parts;
+        start = end + 1;
+    }
 }
 
 } // namespace cp::cli

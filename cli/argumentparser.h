@@ -55,7 +55,7 @@ private:
 ParsedArguments parseArguments(const std::vector<std::string> &arguments,
                                const std::vector<OptionSpec> &specs, const std::string &command);
 
-/** "a,b,,c" split at `separator`, empty parts dropped. */
+/** "a,b,c" split at `separator`; an empty part ("a,,c", "a,") is a UsageError. */
 std::vector<std::string> splitList(const std::string &text, char separator);
 
 std::string usageText(const std::string &synopsis, const std::vector<OptionSpec> &specs);

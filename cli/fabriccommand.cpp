@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <map>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 namespace cp::cli {
@@ -284,9 +285,15 @@ model::FabricFailures failuresFromArguments(const ParsedArguments &a,
                                             const model::FabricGraph &graph)
 {
     model::FabricFailures failures;
-    if (auto list = a.value("fail-switch"))
-        for (const std::string &label : splitList(*list, ','))
+    if (auto list = a.value("fail-switch")) {
+        std::set<std::string> named;
+        for (const std::string &label : splitList(*list, ',')) {
+            // A switch fails once: listed twice it was taken as one failure without a word.
+            if (!named.insert(label).second)
+                throw UsageError("--fail-switch names " + label + " twice");
             failures.vertices.push_back(model::findVertex(graph, label));
+        }
+    }
     // A pair listed k times loses k of its parallel cables, as a plan's failed_links does.
     std::map<std::pair<std::string, std::string>, std::size_t> listed;
     if (auto list = a.value("fail-link"))

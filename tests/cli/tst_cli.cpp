@@ -2791,6 +2791,19 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(compared.out).object().value("scenarios").toArray().size(),
                  3);
 
+        // "32,,128" is a typo, said: it had made two scenarios of the three meant, silently.
+        const Result emptyValue = run({"plan", "sweep", sample, "--axis", "gpu-count", "--values",
+                                       "32,,128", "--out", m_dir.filePath("typo.json")});
+        QCOMPARE(emptyValue.status, 2);
+        QVERIFY2(emptyValue.err.contains("'32,,128' has an empty item: remove the extra ','"),
+                 emptyValue.err.constData());
+        QVERIFY(!QFileInfo::exists(m_dir.filePath("typo.json")));
+        // A switch fails once: named twice it is refused, not counted as one failure silently.
+        const Result twice = run({"fabric", "--topology", "fat-tree", "--radix", "4",
+                                  "--fail-switch", "spine-0,spine-0"});
+        QCOMPARE(twice.status, 2);
+        QVERIFY2(twice.err.contains("--fail-switch names spine-0 twice"), twice.err.constData());
+
         const Result badAxis
             = run({"plan", "sweep", sample, "--axis", "colour", "--values", "red"});
         QCOMPARE(badAxis.status, 2);
