@@ -705,13 +705,17 @@ void InferenceEstimator::finishCosts(InferenceEstimate &e,
         = m_job.outputTokens / e.tokensPerDecodeStep * (e.decodeStepSeconds + e.draftSeconds);
     const double prefillShare = e.batchedPrefillSeconds / (decodeSeconds + e.batchedPrefillSeconds);
     e.prefillCostShare = prefillShare;
-    const double usdPerSecond = e.usdPerHour / units::secondsPerHour;
+    setTokenCosts(e, e.usdPerHour / units::secondsPerHour, requests);
+}
+
+void InferenceEstimator::setTokenCosts(InferenceEstimate &e, double usd, double requests) const
+{
     e.costPerMillionOutputTokensUsd
-        = usdPerSecond * (1.0 - prefillShare) / (requests * m_job.outputTokens) * 1e6;
+        = usd * (1.0 - e.prefillCostShare) / (requests * m_job.outputTokens) * 1e6;
     e.costPerMillionInputTokensUsd
-        = usdPerSecond * prefillShare / (requests * m_job.inputTokens) * 1e6;
-    e.costPerRequestUsd = usdPerSecond / requests;
-    e.costPerMillionOutputTokensAllInUsd = usdPerSecond / (requests * m_job.outputTokens) * 1e6;
+        = usd * e.prefillCostShare / (requests * m_job.inputTokens) * 1e6;
+    e.costPerRequestUsd = usd / requests;
+    e.costPerMillionOutputTokensAllInUsd = usd / (requests * m_job.outputTokens) * 1e6;
 }
 
 InferenceEstimate InferenceEstimator::estimate() const
@@ -789,13 +793,7 @@ InferenceEstimate InferenceEstimator::withOfflineJob(InferenceEstimate e,
     job.joules = e.powerWatts * m_cost.pue * job.seconds;
     // What the job's tokens cost is the job's cost over them (a smaller last wave costs its
     // time too), split between prompts and generated tokens as the steady figures are.
-    const double requests = static_cast<double>(job.requests);
-    e.costPerMillionOutputTokensUsd
-        = job.usd * (1.0 - e.prefillCostShare) / (requests * m_job.outputTokens) * 1e6;
-    e.costPerMillionInputTokensUsd
-        = job.usd * e.prefillCostShare / (requests * m_job.inputTokens) * 1e6;
-    e.costPerRequestUsd = job.usd / requests;
-    e.costPerMillionOutputTokensAllInUsd = job.usd / (requests * m_job.outputTokens) * 1e6;
+    setTokenCosts(e, job.usd, static_cast<double>(job.requests));
     e.offlineJob = job;
     explainOfflineJob(e);
     return e;
@@ -850,14 +848,19 @@ InferenceEstimate InferenceEstimator::estimateGivenBatch(int batch, const BatchL
     return e;
 }
 
+double InferenceEstimator::promptStepSeconds(const InferenceEstimate &e) const
+{
+    // Prefilled in a step carrying the running decodes; a chunked engine spreads it over
+    // several steps, whose decodes prefillSeconds already counts.
+    return chunksPrefill() ? e.prefillSeconds
+                           : e.prefillSeconds + e.decodeStepSeconds + e.draftSeconds;
+}
+
 double InferenceEstimator::ttftBeforeQueueSeconds(const InferenceEstimate &e, int batch,
                                                   double quantile) const
 {
     const double step = e.tpotSeconds * e.tokensPerDecodeStep;
-    const double ownStep = chunksPrefill()
-        ? e.prefillSeconds
-        : e.prefillSeconds + e.decodeStepSeconds + e.draftSeconds;
-    return batch > 1 ? std::max(step, ownStep) + quantile * step : e.prefillSeconds;
+    return batch > 1 ? std::max(step, promptStepSeconds(e)) + quantile * step : e.prefillSeconds;
 }
 
 double InferenceEstimator::fewestReplicasForRate(const InferenceEstimate &e, double rate) const
@@ -1058,11 +1061,8 @@ InferenceEstimator::LoadPoint InferenceEstimator::loadPoint(InferenceEstimate at
     const double round = e.decodeStepSeconds + e.draftSeconds;
     point.stepSeconds = round / (1.0 - point.prefillShare);
     point.tpotSeconds = point.stepSeconds / e.tokensPerDecodeStep;
-    // A prompt waits for the next step boundary (uniform over a step), then is prefilled in a
-    // step carrying the running decodes; a chunked engine spreads it over several steps
-    // (prefillSeconds then already counts their decodes).
-    const double ownStep = chunksPrefill() ? e.prefillSeconds : e.prefillSeconds + round;
-    point.ttftMinSeconds = std::max(point.stepSeconds, ownStep);
+    // A prompt waits for the next step boundary (uniform over a step), then for its own step.
+    point.ttftMinSeconds = std::max(point.stepSeconds, promptStepSeconds(e));
     point.inFlight
         = arrivalsPerSecond * (point.ttftMeanSeconds() + m_job.outputTokens * point.tpotSeconds);
     return point;

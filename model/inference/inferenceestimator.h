@@ -169,6 +169,12 @@ private:
      * number of replicas up to maxReplicas does. */
     std::optional<std::string> provisionReplicas(InferenceEstimate &estimate, int batch,
                                                  double rate) const;
+    /** The cost per million output and input tokens (split by prefillCostShare), per request
+     * and all in, of `usd` spent on `requests` requests. */
+    void setTokenCosts(InferenceEstimate &estimate, double usd, double requests) const;
+    /** The step a prompt is prefilled in, the running decodes included (its chunks' steps on an
+     * engine that chunks it). */
+    double promptStepSeconds(const InferenceEstimate &estimate) const;
     /** A prompt's TTFT at `quantile` before any wait for a free slot, at `batch`: the wait for a
      * step boundary and its prefill (however many replicas share the load). */
     double ttftBeforeQueueSeconds(const InferenceEstimate &estimate, int batch,
