@@ -84,9 +84,14 @@ int blockFor(FabricDrawing &d, std::map<std::pair<int, int>, int> &blocks, int t
     return it->second;
 }
 
-std::string blockText(const FabricGraph &graph, int tier, int group)
+std::string blockText(const FabricGraph &graph, const model::FabricVertex &vertex)
 {
     const bool rail = graph.topologyName() == "rail-fat-tree";
+    const int tier = vertex.tier;
+    const int group = vertex.group;
+    // A rail fabric's leaves for the storage that shares it (fattreegenerator.h) hold no rail.
+    if (tier == 1 && rail && vertex.label.rfind("leaf-storage", 0) == 0)
+        return "storage leaves";
     if (tier == 1)
         return rail ? "SU " + std::to_string(group) + " rail leaves"
                     : "pod " + std::to_string(group) + " leaves";
@@ -130,7 +135,7 @@ void placeTierSwitches(const FabricGraph &graph, FabricDrawing &d, std::vector<i
             d.rails = std::max(d.rails, s.colour + 1);
             // Cores are one block (group -1) under 3 tiers, one per block of pods under 4.
             const int group = vertex.group;
-            s.block = blockFor(d, blocks, tier, group, blockText(graph, tier, group));
+            s.block = blockFor(d, blocks, tier, group, blockText(graph, vertex));
             FabricDrawing::Box &box = d.blocks[static_cast<std::size_t>(s.block)];
             box.x = std::min(box.x, s.x - d.switchWidth);
             box.width = std::max(box.width, s.x + d.switchWidth);

@@ -431,7 +431,7 @@ int leafUpPortsWithFewestSwitches(const FatTreeParameters &p, int fewest)
         upPorts.push_back(up);
     return withFewestSwitches(upPorts, [&](int up) {
         const int down = p.radix - up;
-        const long long leaves = ceilDiv(p.endpoints, down);
+        const long long leaves = ceilDiv(p.endpoints + p.storagePorts, down);
         return switchTiersOf(leaves,
                              shapeFor(leaves, p.tiers, p.radix, up, p.spineOversubscription,
                                       "endpoints", down))
@@ -446,15 +446,24 @@ FatTreeLayout fatTreeLayout(const FatTreeParameters &p)
     checkOversubscription(p.spineOversubscription, "spine oversubscription");
     if (p.endpoints < 0)
         throw FabricParameterError("endpoints must be positive");
+    if (p.storagePorts < 0 || p.storagePorts > maxFabricEndpoints)
+        throw FabricParameterError("storage ports must be between 0 and "
+                                   + std::to_string(maxFabricEndpoints) + ", not "
+                                   + std::to_string(p.storagePorts));
     FatTreeLayout layout;
-    if (p.tiers == 1 || (p.tiers == 0 && p.endpoints > 0 && p.endpoints <= p.radix)) {
+    if (p.tiers == 1
+        || (p.tiers == 0 && p.endpoints > 0 && p.endpoints + p.storagePorts <= p.radix)) {
         layout.singleSwitch = true;
         layout.endpoints = p.endpoints == 0 ? p.radix : p.endpoints;
-        if (layout.endpoints > p.radix)
-            throw FabricParameterError("1 tier: one radix-" + std::to_string(p.radix)
-                                       + " switch holds at most " + std::to_string(p.radix)
-                                       + " endpoints, " + std::to_string(layout.endpoints)
-                                       + " are needed: use 2 tiers");
+        if (layout.endpoints + p.storagePorts > p.radix)
+            throw FabricParameterError(
+                "1 tier: one radix-" + std::to_string(p.radix) + " switch holds at most "
+                + std::to_string(p.radix) + " endpoints, "
+                + std::to_string(layout.endpoints + p.storagePorts) + " are needed"
+                + (p.storagePorts > 0
+                       ? " (" + std::to_string(p.storagePorts) + " of them the storage's)"
+                       : std::string())
+                + ": use 2 tiers");
         return layout;
     }
     int up = upPortsForOversubscription(p.radix, p.leafOversubscription);
@@ -476,7 +485,8 @@ FatTreeLayout fatTreeLayout(const FatTreeParameters &p)
                                    + std::to_string(endpoints));
     layout.endpoints = endpoints;
     layout.down = down;
-    layout.leafCount = ceilDiv(endpoints, down);
+    // The storage's ports on leaves after the endpoints' (none in the largest fabric).
+    layout.leafCount = ceilDiv(endpoints + (p.endpoints > 0 ? p.storagePorts : 0), down);
     layout.shape = shapeFor(layout.leafCount, p.tiers, p.radix, up, p.spineOversubscription,
                             "endpoints", down);
     return layout;
@@ -523,13 +533,17 @@ FabricGraph generateFatTree(const FatTreeParameters &p)
     buildUpperTiers(graph, leaves, shape, p.rates);
 
     // Every host is equivalent when every leaf is full and (3 tiers) every pod is full: then one
-    // BFS gives exact all-pairs statistics.
-    const bool full = endpoints % down == 0 && fullPods(leafCount, shape);
+    // BFS gives exact all-pairs statistics. Leaves kept for storage leave the hosts equivalent
+    // under two tiers (every leaf reaches every spine alike), not in a pod of their own.
+    const bool full = endpoints % down == 0
+        && (p.storagePorts == 0 ? fullPods(leafCount, shape) : shape.tiers == 2);
     if (full)
         graph.symmetryRepresentatives.push_back(graph.endpoints().front());
     graph.description = std::to_string(shape.tiers) + "-tier fat-tree, radix "
-        + std::to_string(p.radix) + ", " + groupedCount(endpoints) + " endpoints, leaf "
-        + ratioText(down, up)
+        + std::to_string(p.radix) + ", " + groupedCount(endpoints) + " endpoints"
+        + (p.storagePorts > 0 ? " and " + groupedCount(p.storagePorts) + " storage ports"
+                              : std::string())
+        + ", leaf " + ratioText(down, up)
         + (shape.tiers >= 3
                ? ", spine " + ratioText(p.radix - shape.spineUpPorts, shape.spineUpPorts)
                : std::string());
@@ -544,6 +558,10 @@ void checkRailParameters(const RailFatTreeParameters &p)
     checkRadix(p.radix);
     checkOversubscription(p.leafOversubscription, "leaf oversubscription");
     checkOversubscription(p.spineOversubscription, "spine oversubscription");
+    if (p.storagePorts < 0 || p.storagePorts > maxFabricEndpoints)
+        throw FabricParameterError("storage ports must be between 0 and "
+                                   + std::to_string(maxFabricEndpoints) + ", not "
+                                   + std::to_string(p.storagePorts));
     if (p.nodes < 1 || p.nodes > (1 << 20))
         throw FabricParameterError("nodes must be between 1 and 1,048,576, not "
                                    + std::to_string(p.nodes));
@@ -616,7 +634,8 @@ struct RailLayout
     int down = 0;
     int up = 0;
     int units = 0;
-    long long leafCount = 0;
+    long long storageLeaves = 0; ///< after the units' leaves (RailFatTreeParameters::storagePorts)
+    long long leafCount = 0; ///< the units' and the storage's
     ClosShape shape;
 };
 
@@ -627,7 +646,8 @@ RailLayout railLayoutWith(const RailFatTreeParameters &p, int down, int up)
     layout.down = down;
     layout.up = up;
     layout.units = static_cast<int>(ceilDiv(p.nodes, down));
-    layout.leafCount = static_cast<long long>(layout.units) * p.gpusPerNode;
+    layout.storageLeaves = p.multiPlane ? 0 : ceilDiv(p.storagePorts, down);
+    layout.leafCount = static_cast<long long>(layout.units) * p.gpusPerNode + layout.storageLeaves;
     // Multi-plane: the tiers above the leaves are one plane's, over its `units` leaves.
     layout.shape = p.multiPlane ? shapeFor(layout.units, p.tiers, p.radix, layout.up,
                                            p.spineOversubscription, "nodes on a plane", layout.down)
@@ -702,12 +722,15 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &parameters)
     graph.reserve(static_cast<std::size_t>(gpus + tiers.switches + scaleUpSwitches),
                   static_cast<std::size_t>(gpus + tiers.opticalLinks + scaleUpLinks));
     std::vector<FabricVertexId> leaves;
-    for (long long l = 0; l < leafCount; ++l) {
+    const long long railLeaves = leafCount - layout.storageLeaves;
+    for (long long l = 0; l < railLeaves; ++l) {
         const int unit = static_cast<int>(l / p.gpusPerNode);
         const int rail = static_cast<int>(l % p.gpusPerNode);
         leaves.push_back(addSwitch(
             graph, 1, unit, "leaf-su" + std::to_string(unit) + "-rail" + std::to_string(rail)));
     }
+    for (long long l = 0; l < layout.storageLeaves; ++l)
+        leaves.push_back(addSwitch(graph, 1, units, "leaf-storage" + std::to_string(l)));
     addRailNodes(graph, p, leaves);
     if (p.multiPlane) {
         // Plane r: rail r's leaf of every unit, under tiers of its own.
@@ -727,7 +750,9 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &parameters)
             graph.interchangeableRails = p.gpusPerNode;
     }
     const long long leavesUnderTiers = p.multiPlane ? units : leafCount;
-    const bool full = p.nodes % p.nodesPerScalableUnit == 0 && fullPods(leavesUnderTiers, shape);
+    // Storage leaves leave the GPUs equivalent under two tiers only (as in generateFatTree).
+    const bool full = p.nodes % p.nodesPerScalableUnit == 0
+        && (layout.storageLeaves == 0 ? fullPods(leavesUnderTiers, shape) : shape.tiers == 2);
     if (full)
         graph.symmetryRepresentatives.push_back(graph.endpoints().front());
     graph.description = std::to_string(shape.tiers) + "-tier rail-optimised fat-tree"
@@ -735,7 +760,11 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &parameters)
                         : std::string())
         + ", radix " + std::to_string(p.radix) + ", " + groupedCount(p.nodes) + " nodes x "
         + std::to_string(p.gpusPerNode) + " GPUs in " + groupedCount(units) + " scalable units of "
-        + std::to_string(p.nodesPerScalableUnit) + ", leaf " + ratioText(down, up);
+        + std::to_string(p.nodesPerScalableUnit) + ", leaf " + ratioText(down, up)
+        + (layout.storageLeaves > 0 ? ", " + groupedCount(layout.storageLeaves) + " storage "
+                   + (layout.storageLeaves == 1 ? "leaf" : "leaves") + " for "
+                   + groupedCount(p.storagePorts) + " ports"
+                                    : std::string());
     return graph;
 }
 

@@ -23,6 +23,11 @@ struct FatTreeParameters
     int tiers = 0;
     double leafOversubscription = 1.0; ///< leaf down:up ports
     double spineOversubscription = 1.0; ///< spine down:up ports, 3 and 4 tiers
+    /** Leaf down ports kept free for storage systems that share the fabric (servers without a
+     * storage network of their own): the leaves (and the tiers above them) are sized for the
+     * endpoints and these ports, after the endpoints' leaves, but only the endpoints are built
+     * into the graph; the data hall cables the storage to the free ports. */
+    long long storagePorts = 0;
     FabricLinkRates rates;
 };
 
@@ -52,6 +57,10 @@ struct RailFatTreeParameters
      * Architectures", ISCA 2025 (arXiv:2505.09343), section 5.
      */
     bool multiPlane = false;
+    /** Storage ports that share the fabric (FatTreeParameters::storagePorts): on leaves of their
+     * own, as many as a unit's leaf takes nodes of them, joined to the spines like every leaf.
+     * A multi-plane fabric has no leaf shared by the planes to put them on: ignored there. */
+    long long storagePorts = 0;
     FabricLinkRates rates;
 };
 

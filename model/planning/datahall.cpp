@@ -304,7 +304,9 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
     return serverOfNode;
 }
 
-/** The row a leaf's servers mostly sit in (ties: the nearer the front). */
+/** The row a leaf's servers mostly sit in (ties: the nearer the front; row 0 when none has a
+ * place); -1 for a leaf without endpoints (one kept for storage: FatTreeParameters::storagePorts).
+ */
 int rowOfMostServers(const DataHall &hall, const FabricGraph &graph, FabricVertexId leaf,
                      const std::vector<int> &deviceOfVertex)
 {
@@ -318,7 +320,10 @@ int rowOfMostServers(const DataHall &hall, const FabricGraph &graph, FabricVerte
                                      hall.devices[static_cast<std::size_t>(device)].rack)]
                           .row];
     }
-    int best = 0, count = -1;
+    bool hasEndpoints = false;
+    for (auto [it, end] = boost::out_edges(leaf, g); it != end && !hasEndpoints; ++it)
+        hasEndpoints = g[boost::target(*it, g)].role == FabricVertexRole::Endpoint;
+    int best = hasEndpoints ? 0 : -1, count = -1;
     for (const auto &[row, n] : servers)
         if (n > count) {
             best = row;
@@ -357,10 +362,11 @@ void placeSwitches(DataHall &hall, const FabricGraph &graph, const RowPlan &rows
         device.kilograms = sw ? sw->weightKilograms : 0;
         device.portsUsed = cabledPorts(graph, v);
         deviceOfVertex[v] = static_cast<int>(hall.devices.size());
-        if (g[v].tier <= 1)
-            cabinets.mount(device, rowOfMostServers(hall, graph, v, deviceOfVertex), "network",
-                           rows.perRow, cabinet);
-        else
+        const int serverRow
+            = g[v].tier <= 1 ? rowOfMostServers(hall, graph, v, deviceOfVertex) : -1;
+        if (serverRow >= 0 || (g[v].tier <= 1 && !rows.spineRow))
+            cabinets.mount(device, std::max(0, serverRow), "network", rows.perRow, cabinet);
+        else // spines and cores, and a leaf without servers: beside the storage
             cabinets.mount(device, rows.spineRowIndex(), "spine", 0, cabinet);
     }
 }
@@ -381,7 +387,8 @@ std::vector<int> placeStorage(DataHall &hall, const Plan &plan, const Catalog &c
         if (rack.row == row)
             firstColumn = std::max(firstColumn, rack.column + 1);
     NetworkCabinets cabinets(hall);
-    for (const StoragePlan &item : plan.storage) {
+    for (std::size_t entry = 0; entry < plan.storage.size(); ++entry) {
+        const StoragePlan &item = plan.storage[entry];
         const StorageSpec &storage = catalog.storage(item.storageId);
         if (storage.rackUnits > cabinet.rackUnits)
             hall.notes.push_back(storage.name + " (" + std::to_string(storage.rackUnits)
@@ -396,6 +403,7 @@ std::vector<int> placeStorage(DataHall &hall, const Plan &plan, const Catalog &c
             device.watts = storage.powerWatts;
             device.kilograms = storage.weightKilograms;
             device.catalogId = storage.id;
+            device.storageEntry = static_cast<int>(entry);
             if (item.onFabric || !hasFabric)
                 networked.push_back(static_cast<int>(hall.devices.size()));
             cabinets.mount(std::move(device), row, "storage", firstColumn, cabinet);
@@ -466,7 +474,8 @@ void attachStorageToLeaves(DataHall &hall, const std::vector<StorageEndpoint> &s
 {
     std::size_t leaf = 0;
     long long unattached = 0;
-    for (const StorageEndpoint &system : systems)
+    for (const StorageEndpoint &system : systems) {
+        int cabled = 0;
         for (int port = 1; port <= system.ports; ++port) {
             while (leaf < hall.devices.size()
                    && (hall.devices[leaf].role != "leaf switch"
@@ -479,7 +488,11 @@ void attachStorageToLeaves(DataHall &hall, const std::vector<StorageEndpoint> &s
             }
             cableToSwitch(hall, links, system.device, "p" + std::to_string(port),
                           static_cast<int>(leaf), *system.nic, system.nic->bytesPerSecond);
+            ++cabled;
         }
+        if (cabled < system.ports)
+            hall.storagePortsCabled[system.device] = cabled;
+    }
     if (unattached > 0)
         warn(hall,
              std::to_string(unattached)

@@ -104,6 +104,8 @@ struct HallDevice
     double kilograms = 0; ///< the catalog's weight; 0: not known
     /** The catalog entry it is (a server's node, a storage system, a switch); may be empty. */
     std::string catalogId;
+    /** A storage system's entry in the plan (an index into Plan::storage); -1 for the rest. */
+    int storageEntry = -1;
 };
 
 struct HallCable
@@ -145,6 +147,10 @@ struct DataHall
     long long unlaidStorageSwitches = 0;
     long long unlaidStorageTransceivers = 0;
     std::string unlaidStorageNicId;
+    /** Storage systems on the compute fabric (servers without a storage network) whose ports
+     * did not all find a free leaf port: device index to the ports that did get a cable (0: the
+     * system is unreachable). Systems with every port cabled are not listed. */
+    std::map<int, int> storagePortsCabled;
     /** NetBox's interface type of each storage NIC's ports, by NIC id. */
     std::map<std::string, std::string> storageInterfaceTypes;
     /** Why the room is not laid out (more servers than DataHallOptions::maxServers); empty when

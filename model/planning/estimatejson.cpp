@@ -315,6 +315,7 @@ nlohmann::json fabricCountsJson(const PlanEstimate &e)
         return {{"topology", e.fabric.topology}, {"error", e.fabricError}};
     return {{"topology", e.fabric.topology},
             {"endpoints", e.fabric.endpoints},
+            {"storage_ports", e.fabric.storagePorts},
             {"leaf_switches", e.fabric.leafSwitches},
             {"spine_switches", e.fabric.spineSwitches},
             {"core_switches", e.fabric.coreSwitches},

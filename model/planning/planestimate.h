@@ -54,6 +54,9 @@ struct FabricCounts
 {
     std::string topology;
     long long endpoints = 0;
+    /** Leaf ports the fabric keeps for storage that shares it (PlanFabric::storagePortsOnLeaves).
+     */
+    long long storagePorts = 0;
     long long leafSwitches = 0; ///< tier 1: leaf switches, Dragonfly routers
     long long spineSwitches = 0;
     long long coreSwitches = 0;

@@ -24,6 +24,7 @@ FabricCounts fabricCountsOf(const FabricMetrics &m, const PlanFabric &fabric,
     FabricCounts counts;
     counts.topology = topology;
     counts.endpoints = fabric.endpoints;
+    counts.storagePorts = fabric.storagePortsOnLeaves();
     const auto tier = [&](int t) {
         const auto it = m.switchesPerTier.find(t);
         return it == m.switchesPerTier.end() ? 0LL : static_cast<long long>(it->second);
@@ -224,6 +225,9 @@ void estimateNetworkCabinets(PlanEstimateBuild &build)
     }
     const DataHall hall = layoutDataHall(inputs, hallOptionsOf(build.plan));
     priceHallCables(build, hall);
+    for (const auto &[device, cabled] : hall.storagePortsCabled)
+        build.storagePortsCabled[hall.devices[static_cast<std::size_t>(device)].storageEntry]
+            .push_back(cabled);
     std::map<CableMedium, long long> media;
     for (const HallCable &cable : hall.cables) {
         if (cable.management) {

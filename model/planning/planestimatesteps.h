@@ -13,8 +13,10 @@
 #include "model/planning/resolvedplan.h"
 
 #include <atomic>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cp::model {
 
@@ -47,6 +49,9 @@ struct PlanEstimateBuild
     std::optional<CableBill> cableBill {};
     /** The data hall's storage network switches' power. */
     double storageNetworkWatts = 0;
+    /** Storage systems the data hall could not cable in full (DataHall::storagePortsCabled), by
+     * their Plan::storage entry: each one's cabled ports, 0 for a system no server reaches. */
+    std::map<int, std::vector<int>> storagePortsCabled {};
     /** Set the workload's estimate against the catalog's published runs (the full estimate
      * only: a scaling curve's points do not show it). */
     bool compareWithPublishedRuns = false;

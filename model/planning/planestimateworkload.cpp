@@ -115,6 +115,73 @@ std::optional<FabricHardwareCount> campusHardware(const PlanEstimateBuild &build
     return hardwareCountOf(*build.fabricGraph).times(build.plan.campus.buildings);
 }
 
+/**
+ * Adds to `aggregate` the systems of storage entry `entry` the servers reach through the data
+ * hall's cables, `buildings` times: every system the hall cabled in full, and of those it could
+ * not (PlanEstimateBuild::storagePortsCabled), the ones with a cabled port, each reading and
+ * writing at most what those ports carry. Returns how many systems that is.
+ */
+int addReachableStorage(StorageSpec &aggregate, const PlanEstimateBuild &build, std::size_t entry,
+                        int buildings)
+{
+    const StoragePlan &item = build.plan.storage[entry];
+    const StorageSpec &storage = build.resolved.storage[entry];
+    const auto shortOfPorts = build.storagePortsCabled.find(static_cast<int>(entry));
+    if (shortOfPorts == build.storagePortsCabled.end()) {
+        addStorageSystems(aggregate, storage, item.count * buildings);
+        return item.count * buildings;
+    }
+    const int fullyCabled = item.count - static_cast<int>(shortOfPorts->second.size());
+    if (fullyCabled > 0)
+        addStorageSystems(aggregate, storage, fullyCabled * buildings);
+    int reachable = fullyCabled * buildings;
+    const double portBytesPerSecond = build.catalog.nic(storage.nicId).bytesPerSecond;
+    for (int ports : shortOfPorts->second) {
+        if (ports == 0)
+            continue;
+        StorageSpec throughItsPorts = storage;
+        throughItsPorts.writeBytesPerSecond
+            = std::min(storage.writeBytesPerSecond, ports * portBytesPerSecond);
+        throughItsPorts.readBytesPerSecond
+            = std::min(storage.readBytesPerSecond, ports * portBytesPerSecond);
+        addStorageSystems(aggregate, throughItsPorts, buildings);
+        reachable += buildings;
+    }
+    return reachable;
+}
+
+/** What the storage the data hall could not cable leaves the training run; empty when the hall
+ * cabled every storage port. */
+std::string uncabledStorageText(const PlanEstimateBuild &build)
+{
+    long long onFabric = 0, unreachable = 0, partly = 0;
+    for (std::size_t i = 0; i < build.plan.storage.size(); ++i)
+        if (!build.hasFabric || build.plan.storage[i].onFabric)
+            onFabric += build.plan.storage[i].count;
+    for (const auto &[entry, ports] : build.storagePortsCabled)
+        for (int cabled : ports)
+            ++(cabled == 0 ? unreachable : partly);
+    if (unreachable == 0 && partly == 0)
+        return {};
+    const std::string fix = " (a fat-tree or a rail-optimised fabric with shared spines keeps "
+                            "leaf ports for it; or give the servers a storage network)";
+    if (unreachable == onFabric)
+        return "no storage system has a free leaf port on the fabric to be cabled to: the run "
+               "can neither write checkpoints nor read its data"
+            + fix;
+    std::string text;
+    if (unreachable > 0)
+        text = groupedCount(unreachable) + " of the " + groupedCount(onFabric)
+            + " storage systems find no free leaf port on the fabric: the run writes "
+              "checkpoints to and reads data from the other "
+            + groupedCount(onFabric - unreachable);
+    if (partly > 0)
+        text += (text.empty() ? std::string() : "; ") + groupedCount(partly)
+            + (partly == 1 ? " storage system has" : " storage systems have")
+            + " only some of its ports cabled, and reads and writes at what those carry";
+    return text + fix;
+}
+
 /** The hardware around the run (NIC, switch, reachable storage, facility) for its power, energy,
  * cost and failures (trainingrun.h). */
 TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPorts)
@@ -141,8 +208,7 @@ TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPort
             continue; // the servers cannot reach it
         if (setup.storageSystems > 0 && setup.storage.id != resolved.storage[i].id)
             setup.storageKindsMixed = true;
-        addStorageSystems(setup.storage, resolved.storage[i], item.count * buildings);
-        setup.storageSystems += item.count * buildings;
+        setup.storageSystems += addReachableStorage(setup.storage, build, i, buildings);
     }
     setup.storageSystems = std::max(1, setup.storageSystems);
     setup.dataset = resolved.trainingDataset;
@@ -216,6 +282,8 @@ void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
             cluster, training.job.model, result.training.best,
             trainingRunSetup(build, training.cluster.switchPorts), campusHardware(build));
         result.hasTrainingRun = true;
+        if (const std::string uncabled = uncabledStorageText(build); !uncabled.empty())
+            result.warnings.push_back(uncabled);
         // The first warning (the panel's first section), not only said beside the goodput: it
         // decides the run more than any bottleneck of the step.
         const ReliabilityEstimate &reliability = result.trainingRun.reliability;

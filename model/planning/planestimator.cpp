@@ -38,7 +38,9 @@ std::string fabricCountsSummary(const FabricCounts &c)
     const auto count = [](long long value) {
         return groupedCount(value);
     };
-    std::string text = count(c.endpoints) + " ports, ";
+    std::string text = count(c.endpoints) + " ports"
+        + (c.storagePorts > 0 ? " and " + count(c.storagePorts) + " for storage" : std::string())
+        + ", ";
     if (c.switches() == 0) {
         text += c.topology == "torus" ? "no switches (the chips route)" : "no switches";
     } else if (c.topology == "dragonfly") {

@@ -88,6 +88,10 @@ std::optional<PlanFabric> planFabric(const Plan &plan, const Catalog &catalog)
     d.fatTree.endpoints = static_cast<int>(f.endpoints);
     d.fatTree.tiers = plan.fabric.tiers; // 1: one switch, when the endpoints fit its ports
     d.fatTree.leafOversubscription = plan.fabric.oversubscription;
+    // Storage that shares the fabric takes leaf ports the leaves are sized for.
+    const long long storagePorts = storagePortsOnFabric(plan, catalog);
+    d.fatTree.storagePorts = storagePorts;
+    d.railFatTree.storagePorts = storagePorts;
     d.railFatTree.nodes = nodes;
     d.railFatTree.gpusPerNode = std::max(1, nicsPerNode);
     d.railFatTree.nodesPerScalableUnit = plan.fabric.nodesPerScalableUnit;
@@ -217,6 +221,31 @@ std::optional<FabricAttachment> storageAttachment(const Plan &plan, const Catalo
     return FabricAttachment {static_cast<long long>(std::max(0, plan.storage[storage].count))
                                  * spec.networkPorts,
                              spec.nicId};
+}
+
+bool serversHaveStorageNetwork(const Plan &plan, const Catalog &catalog)
+{
+    for (const NodeGroup &group : plan.nodeGroups) {
+        if (group.count <= 0)
+            continue;
+        const NodeSpec &node = catalog.node(group.nodeId);
+        const double bytesPerSecond
+            = plan.fabric.storageNetworkBytesPerSecond.value_or(node.storageNetworkBytesPerSecond);
+        if (!node.storageNicId.empty() && bytesPerSecond > 0)
+            return true;
+    }
+    return false;
+}
+
+long long storagePortsOnFabric(const Plan &plan, const Catalog &catalog)
+{
+    if (serversHaveStorageNetwork(plan, catalog))
+        return 0;
+    long long ports = 0;
+    for (std::size_t i = 0; i < plan.storage.size(); ++i)
+        if (const std::optional<FabricAttachment> links = storageAttachment(plan, catalog, i))
+            ports += links->links;
+    return ports;
 }
 
 } // namespace cp::model

@@ -21,6 +21,17 @@ struct PlanFabric
     std::string nicId;
     std::string switchId; ///< empty when no catalog switch fits the NIC
     long long endpoints = 0;
+    /** Leaf ports the generated fabric keeps free for storage that shares it: the design's
+     * storage ports where its generator sizes leaves for them (a fat-tree, a rail fat-tree of
+     * shared spines), else 0 (the data hall then finds what ports it can). */
+    long long storagePortsOnLeaves() const
+    {
+        if (design.topology == FabricTopology::FatTree)
+            return design.fatTree.storagePorts;
+        if (design.topology == FabricTopology::RailFatTree && !design.railFatTree.multiPlane)
+            return design.railFatTree.storagePorts;
+        return 0;
+    }
     /** Why the plan's switch cannot carry its NIC's links (an InfiniBand switch for RoCE NICs,
      * ports slower than the NIC); empty when it can. generatePlanFabric refuses it. */
     std::string switchMismatch;
@@ -100,5 +111,14 @@ std::vector<std::optional<FabricAttachment>> nodeGroupAttachments(const Plan &pl
  */
 std::optional<FabricAttachment> storageAttachment(const Plan &plan, const Catalog &catalog,
                                                   std::size_t storage);
+
+/** Whether the plan's servers have a storage network of their own: a group whose node has a
+ * storage NIC at a rate above zero (the plan's fabric.storage_network_gb_per_s, or the node's).
+ * Without one the storage shares the compute fabric, on its leaves (datahall.h). */
+bool serversHaveStorageNetwork(const Plan &plan, const Catalog &catalog);
+
+/** The storage ports the compute fabric's leaves must hold: those of every storage entry on the
+ * fabric (storageAttachment) when the servers have no storage network of their own, else 0. */
+long long storagePortsOnFabric(const Plan &plan, const Catalog &catalog);
 
 } // namespace cp::model

@@ -372,6 +372,92 @@ private slots:
         }
     }
 
+    void storageSharingTheFabricGetsLeafPorts()
+    {
+        // 128 endpoints and 8 storage ports on radix-64 switches, 2 tiers at 1:1: 32 down ports
+        // a leaf, so ceil(136 / 32) = 5 leaves (4 without the storage); their 5 x 32 = 160
+        // uplinks need 3 spines of 64 ports, and the spine count divides the leaf's 32 up ports,
+        // so 4 spines (2 without). Only the 128 endpoints are in the graph: the fifth leaf has
+        // none, its 32 down ports free for the storage.
+        FatTreeParameters p;
+        p.radix = 64;
+        p.tiers = 2;
+        p.endpoints = 128;
+        QCOMPARE(fabricHardwareCount(p).switches, 4LL + 2LL);
+        p.storagePorts = 8;
+        const FabricGraph graph = generateFatTree(p);
+        const FabricMetrics m = analyse(graph);
+        QCOMPARE(m.endpoints, 128);
+        QCOMPARE(m.switchesPerTier.at(1), 5);
+        QCOMPARE(m.switchesPerTier.at(2), 4);
+        QCOMPARE(fabricHardwareCount(p).switches, 9LL);
+        int leavesWithoutEndpoints = 0;
+        const auto &g = graph.storage();
+        for (FabricVertexId v = 0; v < graph.vertexCount(); ++v) {
+            if (g[v].role != FabricVertexRole::Switch || g[v].tier != 1)
+                continue;
+            bool hasEndpoint = false;
+            for (auto [it, end] = boost::out_edges(v, g); it != end; ++it)
+                hasEndpoint
+                    = hasEndpoint || g[boost::target(*it, g)].role == FabricVertexRole::Endpoint;
+            leavesWithoutEndpoints += hasEndpoint ? 0 : 1;
+        }
+        QCOMPARE(leavesWithoutEndpoints, 1);
+        // One switch while the endpoints and the storage fit its 48 ports, two tiers beyond.
+        FatTreeParameters small;
+        small.radix = 48;
+        small.endpoints = 40;
+        small.storagePorts = 8;
+        QCOMPARE(fabricHardwareCount(small).switches, 1LL);
+        small.storagePorts = 9;
+        QVERIFY(fabricHardwareCount(small).switches > 1);
+        small.tiers = 1;
+        QVERIFY(messageOf([&] { generateFatTree(small); }).find("9 of them the storage's")
+                != std::string::npos);
+        // A rail fabric of 128 DGX in 4 units of 32: 32 rail leaves and, for 32 storage ports, a
+        // storage leaf of its own (32 down ports, as a unit's leaf); 33 x 32 = 1,056 uplinks need
+        // 16.5 spines, and the count divides 32: 32 spines (16 without the storage).
+        RailFatTreeParameters rail;
+        rail.nodes = 128;
+        QCOMPARE(fabricHardwareCount(rail).switches, 32LL + 16LL);
+        rail.storagePorts = 32;
+        const FabricGraph railGraph = generateRailFatTree(rail);
+        const FabricMetrics railMetrics = analyse(railGraph);
+        QCOMPARE(railMetrics.switchesPerTier.at(1), 33);
+        QCOMPARE(railMetrics.switchesPerTier.at(2), 32);
+        QCOMPARE(railMetrics.endpoints, 1024);
+        QCOMPARE(fabricHardwareCount(rail).switches, 65LL);
+        QVERIFY(railGraph.description.find("1 storage leaf for 32 ports") != std::string::npos);
+        // Multi-plane rails share no leaf to put storage on: the ports are not sized there.
+        rail.multiPlane = true;
+        RailFatTreeParameters planes = rail;
+        planes.storagePorts = 0;
+        QCOMPARE(fabricHardwareCount(rail).switches, fabricHardwareCount(planes).switches);
+        // The layout's count and the graph agree with storage ports too.
+        for (const long long storage : {1LL, 31LL, 33LL, 700LL})
+            for (const int tiers : {0, 2, 3}) {
+                FatTreeParameters withStorage;
+                withStorage.radix = 16;
+                withStorage.tiers = tiers;
+                withStorage.endpoints = 100;
+                withStorage.storagePorts = storage;
+                std::optional<FabricGraph> built;
+                try {
+                    built = generateFatTree(withStorage);
+                } catch (const FabricParameterError &) {
+                    QVERIFY_THROWS_EXCEPTION(FabricParameterError,
+                                             fabricHardwareCount(withStorage));
+                    continue;
+                }
+                QCOMPARE(fabricHardwareCount(withStorage).switches,
+                         hardwareCountOf(*built).switches);
+                QCOMPARE(static_cast<long long>(built->endpoints().size()), 100LL);
+            }
+        p.storagePorts = -1;
+        QVERIFY(messageOf([&] { generateFatTree(p); }).find("storage ports must be between")
+                != std::string::npos);
+    }
+
     void oversubscriptionHalvesBisection()
     {
         // Radix 12, 2 tiers. 1:1: 6 down / 6 up per leaf, 72 hosts, full bisection.

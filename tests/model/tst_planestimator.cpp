@@ -315,6 +315,68 @@ private slots:
             estimatePlan(loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), shippedCatalog())));
     }
 
+    void storageOnTheComputeFabricIsCabledOrLeftOut()
+    {
+        // The rail sample's "H200 servers": 128 HGX H200, which have no storage network, so the
+        // 4 DDN AI400X2 (8 ports each) share the compute fabric. Its 32 rail leaves took 32 nodes
+        // each and had no port for the storage: the hall left the 32 ports uncabled while the run
+        // wrote checkpoints to all 4 systems. The rail fabric now has a storage leaf (33 leaves,
+        // 32 spines: tst_fabric) and every system is reached: 4 x 65 GB/s of writes.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        plan.scenarios.clear();
+        plan.nodeGroups[0].nodeId = "hgx-h200-8gpu";
+        const auto uncabled = [](const PlanEstimate &e) {
+            return std::find_if(e.warnings.begin(), e.warnings.end(), [](const std::string &w) {
+                return w.find("storage ports find no free port") != std::string::npos;
+            });
+        };
+        const PlanEstimate shared = estimatePlan(plan, shippedCatalog());
+        QVERIFY(uncabled(shared) == shared.warnings.end());
+        QCOMPARE(shared.fabric.leafSwitches, 33LL);
+        QCOMPARE(shared.fabric.spineSwitches, 32LL);
+        QCOMPARE(shared.fabric.storagePorts, 32LL);
+        QVERIFY(planEstimateToJson(shared)["fabric"]["storage_ports"] == 32);
+        QVERIFY(fabricCountsSummary(shared.fabric).rfind("1,024 ports and 32 for storage, ", 0)
+                == 0);
+        // Llama 3 70B's checkpoint: 14 bytes a parameter (BF16 weights, FP32 master copy and two
+        // Adam moments), 14 x 70.55e9 = 988 GB, written at 260 GB/s in 3.80 s.
+        const double writeSeconds = shared.trainingRun.reliability.checkpointWriteSeconds;
+        QVERIFY2(cp::test::closeRelative(writeSeconds, 988e9 / 260e9, 1e-3),
+                 std::to_string(writeSeconds).c_str());
+
+        // Multi-plane rails share no leaf: no port is kept, none is cabled, and the run has no
+        // storage to write checkpoints to (every failure restarts it from the start).
+        plan.fabric.multiPlane = true;
+        const PlanEstimate planes = estimatePlan(plan, shippedCatalog());
+        QVERIFY(uncabled(planes) != planes.warnings.end());
+        QVERIFY(!planes.trainingRun.reliability.checkpointsWritable);
+        QVERIFY(std::find(planes.warnings.begin(), planes.warnings.end(),
+                          "no storage system has a free leaf port on the fabric to be cabled to: "
+                          "the run can neither write checkpoints nor read its data (a fat-tree or "
+                          "a rail-optimised fabric with shared spines keeps leaf ports for it; or "
+                          "give the servers a storage network)")
+                != planes.warnings.end());
+
+        // 126 nodes: the last unit's 30 nodes leave each of its 8 rail leaves 32 - 30 = 2 free
+        // ports, 16 in all: the first two systems' 8 ports each, nothing for the other two. The
+        // run writes to 2 systems, 2 x 65 GB/s. (A global batch of 1,008 = 126 x 8 sequences
+        // keeps a layout of TP 8 x DP 126.)
+        plan.nodeGroups[0].count = 126;
+        plan.training.globalBatch = 1008;
+        const PlanEstimate partly = estimatePlan(plan, shippedCatalog());
+        QVERIFY(partly.hasTrainingRun);
+        QVERIFY(cp::test::closeRelative(partly.trainingRun.reliability.checkpointWriteSeconds,
+                                        2 * writeSeconds, 1e-9));
+        QVERIFY(
+            std::any_of(partly.warnings.begin(), partly.warnings.end(), [](const std::string &w) {
+                return w.rfind(
+                           "2 of the 4 storage systems find no free leaf port on the fabric: the "
+                           "run writes checkpoints to and reads data from the other 2",
+                           0)
+                    == 0;
+            }));
+    }
+
     void aFatTreeTooLargeIsRefusedByItsOwnLimit()
     {
         // 600,000 DGX H100 with 8 NICs each: 4,800,000 endpoints, beyond the 524,288 a fat tree

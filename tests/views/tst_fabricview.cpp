@@ -15,6 +15,7 @@
 #include "testsupport.h"
 
 #include "model/catalog/catalogdatabase.h"
+#include "model/fabric/fattreegenerator.h"
 #include "model/plan/planio.h"
 #include "model/planning/fabriclinkload.h"
 #include "model/planning/planestimator.h"
@@ -130,6 +131,24 @@ private slots:
         // Only the title grows, by its note that the colours repeat.
         QVERIFY2(many.width() < 2 * eight.width(),
                  qPrintable(QStringLiteral("%1 against %2").arg(many.width()).arg(eight.width())));
+    }
+
+    void storageLeavesAreBoxedApartFromTheRails()
+    {
+        // 128 nodes in 4 units of 32 with 32 storage ports: the rail fabric's 33rd leaf is the
+        // storage's, boxed as "storage leaves", not as a fifth unit's rail leaves ("SU 4"), and
+        // without a rail colour.
+        model::RailFatTreeParameters rail;
+        rail.nodes = 128;
+        rail.storagePorts = 32;
+        const views::FabricDrawing d = views::buildFabricDrawing(model::generateRailFatTree(rail));
+        std::set<std::string> boxes;
+        for (const auto &box : d.blocks)
+            boxes.insert(box.text);
+        QVERIFY(boxes.count("storage leaves"));
+        QVERIFY(boxes.count("SU 3 rail leaves"));
+        QVERIFY(!boxes.count("SU 4 rail leaves"));
+        QCOMPARE(d.rails, 8);
     }
 
     void drawsEachTopology_data()
