@@ -112,7 +112,7 @@ std::string planSummaryText(const model::PlanEstimate &e)
                                          e.campus->interconnectBytesPerSecondPerBuilding))
                             + " out of each building, "
                             + format("%.3g us", e.campus->interconnectLatencySeconds * 1e6) + ", "
-                            + model::humanUsd(e.campus->interconnectUsd)});
+                            + model::humanUsd(e.campus->interconnectUsd) + e.campus->sparesText()});
     for (const model::RackUsage &rack : e.racks)
         summary.addRow({"racks: " + rack.groupName,
                         model::groupedCount(rack.racks) + " x " + rack.rackName + ", " + "up to "

@@ -477,14 +477,16 @@ void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEs
 
 void EstimateSummaryView::addCampusRow(QTreeWidgetItem *section, const model::CampusTotals &campus)
 {
-    addRow(section, tr("Campus of %1 buildings").arg(campus.buildings),
-           tr("%1 GPUs, %2 IT, %3 with the interconnect (%4 Tb/s out of each building, %5)")
-               .arg(QString::fromStdString(model::groupedCount(campus.gpus)),
-                    QString::fromStdString(model::humanPower(campus.itWatts)),
-                    QString::fromStdString(model::humanUsd(campus.capitalUsd)),
-                    QString::fromStdString(model::threeDigits(units::bytesPerSecondToTbitPerSecond(
-                        campus.interconnectBytesPerSecondPerBuilding))),
-                    QString::fromStdString(model::humanUsd(campus.interconnectUsd))));
+    addRow(
+        section, tr("Campus of %1 buildings").arg(campus.buildings),
+        tr("%1 GPUs, %2 IT, %3 with the interconnect (%4 Tb/s out of each building, %5)")
+                .arg(QString::fromStdString(model::groupedCount(campus.gpus)),
+                     QString::fromStdString(model::humanPower(campus.itWatts)),
+                     QString::fromStdString(model::humanUsd(campus.capitalUsd)),
+                     QString::fromStdString(model::threeDigits(units::bytesPerSecondToTbitPerSecond(
+                         campus.interconnectBytesPerSecondPerBuilding))),
+                     QString::fromStdString(model::humanUsd(campus.interconnectUsd)))
+            + QString::fromStdString(campus.sparesText()));
 }
 
 void EstimateSummaryView::addPowerRows(QTreeWidget *tree, const model::PlanEstimate &e)

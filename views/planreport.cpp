@@ -500,7 +500,8 @@ QStringList keyFigures(const model::PlanEstimate &e)
                           QString::fromStdString(
                               model::threeDigits(units::bytesPerSecondToTbitPerSecond(
                                   e.campus->interconnectBytesPerSecondPerBuilding))),
-                          human(model::humanUsd(e.campus->interconnectUsd)));
+                          human(model::humanUsd(e.campus->interconnectUsd)))
+                + human(e.campus->sparesText());
     return lines;
 }
 

@@ -81,6 +81,13 @@ struct CampusTotals
     double interconnectLatencySeconds = 0;
     double interconnectUsd = 0;
     double interconnectWatts = 0;
+    /** The training run's hot spare nodes, bought with their GPUs for the whole campus (one
+     * building's bill of materials does not hold them); in capitalUsd. */
+    long long spareNodes = 0;
+    double sparesUsd = 0;
+    /** "; with 94 hot spare nodes, $33.8 M", for a line that gives capitalUsd; empty without
+     * spares. */
+    std::string sparesText() const;
 };
 
 /** Everything `plan estimate` reports for a plan. */

@@ -182,6 +182,30 @@ std::string uncabledStorageText(const PlanEstimateBuild &build)
     return text + fix;
 }
 
+/**
+ * The run's hot spare nodes (trainingrun.h buys them with their GPUs) into the plan's capital, so
+ * that the run's cost and the plan's bill of materials reconcile: a line of the bill, or for a
+ * campus (whose bill is one building's) the campus's total.
+ */
+void buySpares(PlanEstimateBuild &build)
+{
+    PlanEstimate &result = build.result;
+    const TrainingRunEstimate &run = result.trainingRun;
+    const long long spares = run.reliability.spareNodes;
+    if (spares <= 0 || run.sparesCapitalUsd <= 0)
+        return;
+    if (result.campus) {
+        result.campus->spareNodes = spares;
+        result.campus->sparesUsd = run.sparesCapitalUsd;
+        result.campus->capitalUsd += run.sparesCapitalUsd;
+        return;
+    }
+    const ResolvedNodeGroup &group = *build.trainingGroup;
+    addBillLine(result, "Spares", group.node.id, group.node.name + " with its GPUs (hot spare)",
+                spares, run.sparesCapitalUsd / static_cast<double>(spares));
+    result.capitalCostUsd += run.sparesCapitalUsd;
+}
+
 /** The hardware around the run (NIC, switch, reachable storage, facility) for its power, energy,
  * cost and failures (trainingrun.h). */
 TrainingRunSetup trainingRunSetup(const PlanEstimateBuild &build, int switchPorts)
@@ -282,6 +306,7 @@ void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
             cluster, training.job.model, result.training.best,
             trainingRunSetup(build, training.cluster.switchPorts), campusHardware(build));
         result.hasTrainingRun = true;
+        buySpares(build);
         if (const std::string uncabled = uncabledStorageText(build); !uncabled.empty())
             result.warnings.push_back(uncabled);
         // The first warning (the panel's first section), not only said beside the goodput: it

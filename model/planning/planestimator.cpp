@@ -33,6 +33,14 @@ FabricCounts twoTierFabricCounts(long long endpoints, int ports, double oversubs
     return counts;
 }
 
+std::string CampusTotals::sparesText() const
+{
+    if (spareNodes <= 0)
+        return {};
+    return "; with " + groupedCount(spareNodes)
+        + (spareNodes == 1 ? " hot spare node, " : " hot spare nodes, ") + humanUsd(sparesUsd);
+}
+
 std::string fabricCountsSummary(const FabricCounts &c)
 {
     const auto count = [](long long value) {

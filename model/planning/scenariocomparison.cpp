@@ -1061,6 +1061,12 @@ std::vector<std::vector<std::string>> billOfMaterialsCells(const PlanEstimate &e
     if (campus.interconnectUsd > 0)
         cells.push_back({scenarioName, "Campus", "interconnect", "data-centre interconnect", "1",
                          csvFigure(campus.interconnectUsd), csvFigure(campus.interconnectUsd)});
+    if (campus.spareNodes > 0)
+        cells.push_back({scenarioName, "Campus", "spares",
+                         "hot spare nodes with their GPUs (the training run's)",
+                         std::to_string(campus.spareNodes),
+                         csvFigure(campus.sparesUsd / static_cast<double>(campus.spareNodes)),
+                         csvFigure(campus.sparesUsd)});
     cells.push_back({scenarioName, "Campus total", "", "", "", "", csvFigure(campus.capitalUsd)});
     return cells;
 }

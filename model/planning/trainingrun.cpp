@@ -210,8 +210,9 @@ ReliabilityInputs estimateRunReliability(TrainingRunEstimate &run,
     run.reliability = estimateReliability(r);
     run.notes.insert(run.notes.end(), run.reliability.notes.begin(), run.reliability.notes.end());
     // Spares are bought with their GPUs; they idle, so their power is left out.
-    run.capitalUsd += run.reliability.spareNodes
+    run.sparesCapitalUsd = run.reliability.spareNodes
         * (setup.node.priceWithoutGpusUsd + cluster.gpusPerNode * cluster.gpu.priceUsd);
+    run.capitalUsd += run.sparesCapitalUsd;
     return r;
 }
 

@@ -78,7 +78,11 @@ struct TrainingRunEstimate
     long long nics = 0;
     long long switches = 0;
     long long transceivers = 0;
+    /** The hardware the run uses: the cluster's (or the plan's bill of materials), and the hot
+     * spare nodes, which are bought with their GPUs. */
     double capitalUsd = 0;
+    /** Of capitalUsd, the spares' (ReliabilityEstimate::spareNodes nodes with their GPUs). */
+    double sparesCapitalUsd = 0;
     double checkpointBytes = 0;
     double gpuBusyFraction = 0;
     double dataFeedBytesPerSecond = 0; ///< tokens/s x bytes per token, read from storage

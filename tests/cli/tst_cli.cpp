@@ -2589,17 +2589,22 @@ private slots:
         // 4,040 x 800 + 1,000 x 400 (transceivers) + 28 x 500 + 16 x 400 + 72 x 145 (copper)
         // + 2,520 OM4 cables at 50 + 3 USD per metre of their stock lengths + 391 Cat 6A cords
         // at 5 + 1 USD per metre = 3,897,573 USD (tst_datahall:
-        // theBillPricesEveryCableByMediumAndLength sums them cable by cable): 54,962,573 USD,
-        // which the summary gives to three digits, "$55.0 M", and the bill of materials whole
+        // theBillPricesEveryCableByMediumAndLength sums them cable by cable): 54,962,573 USD;
+        // and the training run's hot spare (fewer than one node down at once, rounded up to
+        // one), a DGX H100 with its GPUs, 120,000 + 8 x 30,000 = 360,000 USD: 55,322,573 USD,
+        // which the summary gives to three digits, "$55.3 M", and the bill of materials whole
         // and grouped. Power the same way: the IT power is over a megawatt, so it reads in MW,
         // and its GPUs draw 1,024 x 700 W = 716.8 kW.
         const Result r
             = run({"plan", "estimate",
                    QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json")});
         QCOMPARE(r.status, 0);
-        QVERIFY2(r.out.contains("capital cost            $55.0 M"), r.out.constData());
-        QVERIFY2(r.out.contains("54,962,573"), r.out.constData());
-        QVERIFY(!r.out.contains("54962573"));
+        QVERIFY2(r.out.contains("capital cost            $55.3 M"), r.out.constData());
+        QVERIFY2(r.out.contains("55,322,573"), r.out.constData());
+        QVERIFY(!r.out.contains("55322573"));
+        QVERIFY2(r.out.contains("Spares              NVIDIA DGX H100 with its GPUs (hot spare)  "),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("  1      360,000   360,000\n"), r.out.constData());
         QVERIFY2(r.out.contains("IT power                1.40 MW (GPUs 717 kW"), r.out.constData());
         // The training throughput is written out, not as 1.412e+06.
         QVERIFY(r.out.contains("tokens/s"));

@@ -171,7 +171,21 @@ private slots:
             + node.gpusPerNode * shippedCatalog().gpu(node.gpuId).priceUsd;
         const int spares = e.trainingRun.reliability.spareNodes;
         QVERIFY(spares >= 1);
-        QCOMPARE(e.trainingRun.capitalUsd, e.capitalCostUsd + spares * spareServerUsd);
+        // The spares are a line of the bill (they were in the run's capital alone, $360,000
+        // above the plan's), and the bill's lines add up to the plan's capital.
+        QCOMPARE(e.trainingRun.capitalUsd, e.capitalCostUsd);
+        const auto spareLine = std::find_if(
+            e.billOfMaterials.begin(), e.billOfMaterials.end(),
+            [](const BillOfMaterialsLine &line) { return line.category == "Spares"; });
+        QVERIFY(spareLine != e.billOfMaterials.end());
+        QCOMPARE(spareLine->count, static_cast<long long>(spares));
+        // A DGX H100 chassis, $120,000, and its 8 H100 at $30,000: $360,000.
+        QCOMPARE(spareServerUsd, 360000.0);
+        QCOMPARE(spareLine->unitPriceUsd, spareServerUsd);
+        double lines = 0;
+        for (const BillOfMaterialsLine &line : e.billOfMaterials)
+            lines += line.totalUsd();
+        QVERIFY(std::abs(lines - e.capitalCostUsd) <= 1e-6 * lines);
     }
 
     void aSwitchThatCannotCarryTheNicIsRefused()
@@ -300,15 +314,21 @@ private slots:
         };
         const double building = std::stod(rowOf("Total (each building)", "")[6]);
         double lines = 0;
-        for (std::size_t i = 1; i + 4 < bom.size(); ++i)
+        for (std::size_t i = 1; bom[i][1] != "Total (each building)"; ++i)
             lines += std::stod(bom[i][6]);
         QVERIFY(std::abs(lines - building) <= 1e-6 * building);
         QCOMPARE(rowOf("Campus", "buildings")[4], std::string("8"));
         const double interconnect = std::stod(rowOf("Campus", "interconnect")[6]);
         QVERIFY(interconnect > 0);
+        // The training run's hot spares are the campus's, a row of their own: as many as the
+        // run counts, each a DGX H100 with its 8 GPUs, $120,000 + 8 x $30,000 = $360,000.
+        const std::vector<std::string> spares = rowOf("Campus", "spares");
+        QCOMPARE(std::stoll(spares[4]), campus.trainingRun.reliability.spareNodes * 1LL);
+        QCOMPARE(spares[5], std::string("360000"));
         const double total = std::stod(bom.back()[6]);
         QCOMPARE(bom.back()[1], std::string("Campus total"));
-        QVERIFY(std::abs(total - (8 * building + interconnect)) <= 1e-6 * total);
+        QVERIFY(std::abs(total - (8 * building + interconnect + std::stod(spares[6])))
+                <= 1e-6 * total);
         QVERIFY(planEstimateToJson(campus)["scope"] == "each building");
 
         QVERIFY(!paced(
@@ -661,12 +681,17 @@ private slots:
         QCOMPARE(e.campus->gpus, 4096LL);
         QVERIFY(qAbs(e.campus->interconnectUsd - 8e6) < 1e-3);
         QVERIFY(qAbs(e.campus->interconnectWatts - 20e3) < 1e-6);
-        QVERIFY(qAbs(e.campus->capitalUsd - (4 * one.capitalCostUsd + 8e6)) < 1e-3);
+        // A building's bill holds no spares (the campus buys them for the whole job, the one
+        // building plan in its own bill): 4 buildings' bills, the interconnect and the spares.
+        const double oneWithoutSpares = one.capitalCostUsd - one.trainingRun.sparesCapitalUsd;
+        QVERIFY(qAbs(e.campus->capitalUsd - (4 * oneWithoutSpares + 8e6 + e.campus->sparesUsd))
+                < 1e-3);
+        QCOMPARE(e.campus->sparesUsd, e.campus->spareNodes * 360000.0);
         QVERIFY(qAbs(e.campus->itWatts - (4 * one.power.itWatts() + 20e3)) < 1e-6);
         QVERIFY(qAbs(e.campus->interconnectLatencySeconds - 14.7e-6) < 1e-12);
         // One building's figures stay the building's.
         QCOMPARE(e.gpus, one.gpus);
-        QCOMPARE(e.capitalCostUsd, one.capitalCostUsd);
+        QCOMPARE(e.capitalCostUsd, oneWithoutSpares);
         // The job trains on all 4,096 GPUs, on the same cluster `train --buildings` describes.
         QVERIFY(e.training.found);
         QCOMPARE(static_cast<long long>(e.training.best.config.tp) * e.training.best.config.pp

@@ -891,9 +891,13 @@ private slots:
         QCOMPARE(*row(c, "gpus").values[1], 8192.0);
         QCOMPARE(*row(c, "switches").values[0], 4.0 * 48);
         QCOMPARE(*row(c, "switches").values[1], 8.0 * 48);
+        // Each campus also buys its training run's hot spares (campus.sparesUsd).
         const double building = c.scenarios[0].estimate.capitalCostUsd;
-        QVERIFY(qAbs(*row(c, "capital_usd").values[0] - (4 * building + 8e6)) < 1e-3);
-        QVERIFY(qAbs(*row(c, "capital_usd").values[1] - (8 * building + 16e6)) < 1e-3);
+        const double spares4 = c.scenarios[0].estimate.campus->sparesUsd;
+        const double spares8 = c.scenarios[1].estimate.campus->sparesUsd;
+        QVERIFY(spares4 > 0 && spares8 >= spares4);
+        QVERIFY(qAbs(*row(c, "capital_usd").values[0] - (4 * building + 8e6 + spares4)) < 1e-3);
+        QVERIFY(qAbs(*row(c, "capital_usd").values[1] - (8 * building + 16e6 + spares8)) < 1e-3);
     }
 
     void unbuildableFabricIsAnErrorNotZero()

@@ -927,8 +927,9 @@ private slots:
         // management switches x $5,000 = $50,000; 4 AI400X2 x $500,000 = $2 M; the storage
         // network's switches, $345,000, the cables and the transceivers their lengths need,
         // $3,897,573, and the cabinets' PDUs and patch panels, $538,000 (tst_cli:
-        // humanNumbersInTables); $54,962,573.
-        QCOMPARE(bomRows.back().back(), std::string("54962573"));
+        // humanNumbersInTables), $54,962,573; and the training run's hot spare, a DGX H100 with
+        // its 8 GPUs, $120,000 + 8 x $30,000 = $360,000: $55,322,573.
+        QCOMPARE(bomRows.back().back(), std::string("55322573"));
         QCOMPARE(bomRows.front().front(), std::string("Scenario"));
         QCOMPARE(bomRows.back().front(), std::string("Baseline"));
         // With a scenario selected, its lines name it.
@@ -960,7 +961,7 @@ private slots:
              {QStringLiteral("ClusterPlanner plan report"),
               QStringLiteral("1024 x H100 on NDR rail-optimised fat-tree"),
               QStringLiteral("1,024 x NVIDIA H100 SXM5 80GB"), QStringLiteral("Bill of materials"),
-              QStringLiteral("54,962,573 USD"), QStringLiteral("2:1 oversubscribed"),
+              QStringLiteral("55,322,573 USD"), QStringLiteral("2:1 oversubscribed"),
               QStringLiteral("NIC RoCE v2 400"), QStringLiteral("Scenario comparison"),
               QStringLiteral("Step time breakdown"), QStringLiteral("Assumptions"),
               QStringLiteral("Catalog entries and their sources"),
