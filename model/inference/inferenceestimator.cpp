@@ -1109,6 +1109,15 @@ InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits
     const InferenceEstimate atLargest = estimateAtBatch(limits.largest);
     const double capacity = fleetCapacityPerReplica(atLargest);
     InferenceEstimate e = fleetUnderLoad(limits, *m_job.replicas, atLargest, capacity);
+    // A TTFT target holds only where prompts find a free slot (admitsAtP95), as a sized fleet's
+    // must: 10 replicas at 99.97% of their capacity met a 500 ms target "at 225 ms" while more
+    // than one prompt in twenty would have waited for a slot.
+    if (e.fits && e.meetsTargets && m_job.ttftP95Seconds && !admitsAtP95(e, limits.largest)) {
+        e.meetsTargets = false;
+        e.reason = "with " + countOf(e.replicas, "replica", "replicas")
+            + " more than one prompt in twenty would find all " + std::to_string(limits.largest)
+            + " of its replica's slots taken and wait for one, a wait the TTFT p95 does not count";
+    }
     if (e.meetsTargets || !e.fits)
         return e;
     // The fleet that would serve the load: what sizing for the rate (without --replicas) gives.
