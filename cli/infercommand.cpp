@@ -89,8 +89,8 @@ std::string batchLimitText(const model::InferenceEstimate &e)
     // A replica that cannot serve for its context or layout has no batch limit to speak of.
     if (!e.fits && e.memoryBytesPerGpu <= e.memoryCapacityBytes)
         return "cannot serve: see below";
-    if (!e.fits) // "batch 1 (max 0 by memory)" read as a batch past its limit
-        return "not even one sequence fits in memory";
+    if (!e.fits && e.memoryBatchLimit <= 0) // "batch 1 (max 0 by memory)" read as a batch
+        return "not even one sequence fits in memory"; // past its limit
     if (e.engineHoldsBatch())
         return "max " + model::groupedCount(e.maxBatch) + " by the engine; "
             + model::groupedCount(e.memoryBatchLimit) + " fit in memory";

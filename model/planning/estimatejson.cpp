@@ -251,6 +251,13 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
                                 "cost_per_million_output_tokens_usd",
                                 "cost_per_million_input_tokens_usd", "cost_per_request_usd"})
             json[key] = nullptr;
+    // Without an offered load there is no occupancy, utilisation or percentile of the step
+    // (InferenceEstimate::tpotP95Seconds is 0 then): null, not a p95 TPOT of 0 ms.
+    if (e.tpotP95Seconds <= 0) // an overloaded fleet runs every step at its largest batch
+        json["tpot_p95_ms"] = e.overloaded() ? nlohmann::json(e.tpotSeconds * 1e3) : nullptr;
+    if (e.utilisation <= 0 && e.inFlightSequences <= 0)
+        for (const char *key : {"utilisation", "in_flight_sequences"})
+            json[key] = nullptr;
     if (e.overloaded()) // the queue grows without bound
         for (const char *key :
              {"ttft_ms", "ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms", "end_to_end_ms",

@@ -1963,6 +1963,10 @@ private slots:
               "fits", "replicas", "cost_per_million_output_tokens_usd", "power_w", "bottleneck"})
             QVERIFY2(json.contains(QLatin1String(key)), key);
         QVERIFY(json.value(QStringLiteral("ttft_ms")).toDouble() <= 500);
+        // Under a load they are figures: the p95 step is at least the mean one.
+        QVERIFY(json.value(QStringLiteral("tpot_p95_ms")).toDouble()
+                >= json.value(QStringLiteral("tpot_ms")).toDouble());
+        QVERIFY(json.value(QStringLiteral("utilisation")).toDouble() > 0);
         const Result tooBig = run({"infer", "--gpu", "l4", "--model", "llama-2-70b", "--precision",
                                    "fp16", "--input-tokens", "512", "--output-tokens", "128"});
         QCOMPARE(tooBig.status, 3);
@@ -2009,6 +2013,8 @@ private slots:
             = QJsonDocument::fromJson(run(overloaded + QStringList {"--json"}).out).object();
         QCOMPARE(queuedJson.value(QStringLiteral("in_flight_sequences")).toDouble(),
                  queuedJson.value(QStringLiteral("batch")).toDouble());
+        QCOMPARE(queuedJson.value(QStringLiteral("tpot_p95_ms")).toDouble(),
+                 queuedJson.value(QStringLiteral("tpot_ms")).toDouble());
         const Result tooBigJson
             = run({"infer", "--gpu", "l4", "--model", "llama-2-70b", "--precision", "fp16",
                    "--input-tokens", "512", "--output-tokens", "128", "--json"});
@@ -2209,6 +2215,10 @@ private slots:
         const QJsonObject json = QJsonDocument::fromJson(capped.out).object();
         QCOMPARE(json.value(QStringLiteral("batch")).toInt(), 256);
         QCOMPARE(json.value(QStringLiteral("engine_batch_limit")).toInt(), 256);
+        // A batch with no offered load has no occupancy, utilisation or p95 step: null (they
+        // were 0, a p95 TPOT of 0 ms).
+        for (const char *key : {"tpot_p95_ms", "utilisation", "in_flight_sequences"})
+            QVERIFY2(json.value(QLatin1String(key)).isNull(), key);
         QVERIFY(json.value(QStringLiteral("memory_batch_limit")).toInt() > 4000);
         const Result text = run(base);
         QVERIFY2(text.out.contains("batch 256 (max 256 by the engine;"), text.out.constData());
@@ -2220,6 +2230,16 @@ private slots:
         const Result over = run(base + QStringList {"--batch", "300"});
         QCOMPARE(over.status, 3);
         QVERIFY2(over.err.contains("max_num_seqs"), over.err.constData());
+        // A batch past what memory holds says how many do fit: Llama 3 8B in FP8 keeps
+        // 32 x 2 x 8 x 128 x 2 B = 128 KiB of BF16 K/V a token, 160 MiB (0.156 GiB) for 1,280
+        // tokens; 79.6 GiB less 7.5 of weights and vLLM's 8.0 reserve leave room for
+        // 64.1 / 0.156 = 410. It said "not even one sequence fits in memory".
+        const Result pastMemory
+            = run(inferLlama3EightBOnH100("1024", "256") + QStringList {"--batch", "600"});
+        QCOMPARE(pastMemory.status, 3);
+        QVERIFY2(pastMemory.out.contains("batch 600 (max 256 by the engine; 410 fit in memory)"),
+                 pastMemory.out.constData());
+        QVERIFY2(!pastMemory.out.contains("not even one"), pastMemory.out.constData());
         const Result contradiction
             = run(base + QStringList {"--batch", "300", "--max-batch", "200"});
         QCOMPARE(contradiction.status, 2);
