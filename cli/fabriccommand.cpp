@@ -271,7 +271,9 @@ void setDesignParameters(model::FabricDesign &design, const ParsedArguments &a,
         p.h = positiveOrDerived(a, "h");
         p.groups = positiveOrDerived(a, "groups");
         p.endpoints = endpoints.value_or(0);
-        p.radix = radix.value_or(0);
+        // The switch's ports, as a plan's Dragonfly takes them: routers of radix 15 "scaled per
+        // port" from a 64-port switch were priced as switches that do not exist.
+        p.radix = radix.value_or(sw.ports);
         break;
     }
     case model::FabricTopology::Torus:

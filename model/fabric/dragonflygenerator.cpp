@@ -7,6 +7,8 @@
 // get several, and ports whose offset class cannot be paired are left unused (reported).
 #include "model/fabric/dragonflygenerator.h"
 
+#include "model/core/humantext.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -154,9 +156,10 @@ long long dragonflyGroups(const DragonflyParameters &in, const DragonflyShape &s
     return groups;
 }
 
-/** Routers and their endpoints; returns the routers, group-major. */
+/** Routers and `endpoints` of their terminal ports, group-major (the routers' other terminal
+ * ports stay free: no phantom endpoint is cabled or priced); returns the routers. */
 std::vector<FabricVertexId> addGroups(FabricGraph &graph, const DragonflyShape &shape,
-                                      const FabricLinkRates &rates)
+                                      long long endpoints, const FabricLinkRates &rates)
 {
     const int g = static_cast<int>(shape.groups), a = shape.a, p = shape.p;
     std::vector<FabricVertexId> routers;
@@ -178,9 +181,12 @@ std::vector<FabricVertexId> addGroups(FabricGraph &graph, const DragonflyShape &
     access.medium = rates.accessMedium;
     access.bytesPerSecond = rates.accessBytesPerSecond;
     access.latencySeconds = rates.linkLatencySeconds;
+    // Every router alike only when every terminal port has its endpoint.
+    const bool full = endpoints == static_cast<long long>(g) * a * p;
+    long long built = 0;
     for (int group = 0; group < g; ++group)
         for (int r = 0; r < a; ++r)
-            for (int e = 0; e < p; ++e) {
+            for (int e = 0; e < p && built < endpoints; ++e, ++built) {
                 FabricVertex endpoint;
                 endpoint.role = FabricVertexRole::Endpoint;
                 endpoint.group = group;
@@ -189,7 +195,7 @@ std::vector<FabricVertexId> addGroups(FabricGraph &graph, const DragonflyShape &
                 const FabricVertexId id = graph.addVertex(std::move(endpoint));
                 graph.addLink(id, router(group, r), access);
                 graph.naturalHalf.push_back(group < g / 2 ? 0 : 1);
-                if (group == 0 && e == 0)
+                if (full && group == 0 && e == 0)
                     graph.symmetryRepresentatives.push_back(id);
             }
     return routers;
@@ -254,12 +260,16 @@ FabricGraph generateDragonfly(const DragonflyParameters &in)
     const long long perGroup = shape.endpointsPerGroup();
     FabricGraph graph("dragonfly");
     graph.radix = in.radix > 0 ? in.radix : routerRadix;
-    const std::vector<FabricVertexId> routers = addGroups(graph, shape, in.rates);
+    const long long ports = g * perGroup;
+    const long long endpoints = in.endpoints > 0 ? std::min<long long>(in.endpoints, ports) : ports;
+    const std::vector<FabricVertexId> routers = addGroups(graph, shape, endpoints, in.rates);
     const int unusedPerGroup = addGroupLinks(graph, shape, routers, in.rates);
     graph.description = "Dragonfly, p = " + std::to_string(p) + ", a = " + std::to_string(a)
         + ", h = " + std::to_string(h) + ", " + std::to_string(g) + " groups ("
-        + std::to_string(g * perGroup) + " endpoints, router radix " + std::to_string(routerRadix)
-        + ")";
+        + (endpoints < ports ? groupedCount(endpoints) + " endpoints on " + groupedCount(ports)
+                   + " terminal ports"
+                             : groupedCount(ports) + " endpoints")
+        + ", router radix " + std::to_string(routerRadix) + ")";
     if (unusedPerGroup > 0)
         graph.description += ", " + std::to_string(unusedPerGroup)
             + (unusedPerGroup == 1 ? " global port" : " global ports") + " per group unused";

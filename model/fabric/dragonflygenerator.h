@@ -19,7 +19,8 @@ struct DragonflyParameters
     int a = 0;
     int h = 0;
     int groups = 0;
-    int endpoints = 0; ///< target; rounded up to whole groups
+    /** Target: the groups are whole, and their terminal ports beyond it stay free (not built). */
+    int endpoints = 0;
     int radix = 0; ///< the routers' port count, if the design must fit one
     FabricLinkRates rates;
 };

@@ -108,6 +108,12 @@ std::optional<PlanTrainingSetup> planTrainingSetup(const Plan &plan, const Catal
     options.railOptimised = plan.fabric.topology == "rail-fat-tree";
     options.switchPorts = switchPorts;
     setup.cluster = ClusterDescription::fromCatalog(catalog, options);
+    // The catalog's name describes a fat-tree, "non-blocking" from the oversubscription alone: a
+    // Dragonfly or a torus is neither (its rings are measured on its graph: measurePlanScaleOut).
+    if (plan.fabric.topology == "dragonfly")
+        setup.cluster.fabricName = setup.cluster.nicName + " Dragonfly";
+    else if (plan.fabric.topology == "torus")
+        setup.cluster.fabricName = setup.cluster.nicName + " torus";
     setup.cluster.multiPlane = plan.fabric.multiPlane;
     applyCampus(setup.cluster, plan.campus);
     setup.nicsPerNode = std::max(1, setup.cluster.nicsPerNode);

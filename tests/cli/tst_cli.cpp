@@ -1795,7 +1795,7 @@ private slots:
 
         const Result text = run({"fabric", "--topology", "dragonfly", "--p", "4"});
         QCOMPARE(text.status, 0);
-        QVERIFY2(text.out.contains("Dragonfly, p = 4, a = 8, h = 4, 33 groups (1056 endpoints"),
+        QVERIFY2(text.out.contains("Dragonfly, p = 4, a = 8, h = 4, 33 groups (1,056 endpoints"),
                  text.out.constData());
     }
 

@@ -748,7 +748,11 @@ private slots:
         DragonflyParameters target;
         target.endpoints = 1000;
         const FabricMetrics m = analyse(generateDragonfly(target));
-        QCOMPARE(m.endpoints, 1024); // p = 4: 32 endpoints per group, 32 groups
+        // p = 4: 32 endpoints per group, 32 groups, 1,024 terminal ports, of which the 1,000
+        // endpoints take the first (the last group's last 24 stay free: they were built, cabled
+        // and priced as endpoints).
+        QCOMPARE(m.endpoints, 1000);
+        QCOMPARE(m.switches, 256);
         QCOMPARE(m.switchDiameter, 3);
         // The same target on 64-port switches: the balanced design of radix 4p - 1 <= 64 with
         // the fewest of them. p = 4: 32 groups of 8 routers, 256 (15 of each switch's 64 ports
@@ -757,7 +761,10 @@ private slots:
         target.radix = 64;
         const FabricMetrics onSwitches = analyse(generateDragonfly(target));
         QCOMPARE(onSwitches.switches, 64);
-        QCOMPARE(onSwitches.endpoints, 1024);
+        QCOMPARE(onSwitches.endpoints, 1000);
+        // Cables: 1,000 endpoints' (not 1,024), 2 groups x (32 x 31 / 2) = 992 local links and
+        // 32 x 16 = 512 global ports a group, one link per pair of ports: 2,504.
+        QCOMPARE(onSwitches.links, 2504);
         // 100 endpoints on them: p = 16 would still need 2 groups (64 routers), p = 4 needs
         // ceil(100 / 32) = 4 groups of 8 (32), p = 5 ceil(100 / 50) = 2 of 10 (20), p = 6
         // 2 of 12 (24), p = 7 2 of 14 (28): p = 5, 20 switches.

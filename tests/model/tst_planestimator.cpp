@@ -397,6 +397,23 @@ private slots:
             }));
     }
 
+    void aDragonflyIsNotCalledNonBlocking()
+    {
+        // The training explanation names the fabric ("exposed data-parallel gradient sync on the
+        // non-blocking ... fabric takes 66% of each step"): a Dragonfly at oversubscription 1 was
+        // called non-blocking, while its same-rail rings share one local link between routers.
+        Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
+        QVERIFY(
+            planTrainingSetup(plan, shippedCatalog())->cluster.fabricName.rfind("non-blocking", 0)
+            == 0);
+        plan.fabric.topology = "dragonfly";
+        QCOMPARE(planTrainingSetup(plan, shippedCatalog())->cluster.fabricName,
+                 std::string("InfiniBand NDR 400 (ConnectX-7) Dragonfly"));
+        plan.fabric.topology = "torus";
+        QCOMPARE(planTrainingSetup(plan, shippedCatalog())->cluster.fabricName,
+                 std::string("InfiniBand NDR 400 (ConnectX-7) torus"));
+    }
+
     void aFatTreeTooLargeIsRefusedByItsOwnLimit()
     {
         // 600,000 DGX H100 with 8 NICs each: 4,800,000 endpoints, beyond the 524,288 a fat tree
