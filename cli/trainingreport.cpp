@@ -227,8 +227,8 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
         table.addRow({"GPU-hours (expected)", model::threeDigits(o.wallGpuHours)});
         table.addRow({"energy",
                       model::humanEnergy(o.energyMegawattHours * 3.6e9) + ", "
-                          + model::humanUsd(o.electricityUsd) + " electricity"
-                          + format(", %.1f t CO2e", o.carbonTonnes)});
+                          + model::humanUsd(o.electricityUsd) + " electricity" + ", "
+                          + model::humanCarbon(o.carbonTonnes * 1000)});
         table.addRow({"cost",
                       model::humanUsd(o.costUsd)
                           + format(" at $%.2f per GPU-hour", o.costPerGpuHourUsd)

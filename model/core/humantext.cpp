@@ -138,6 +138,13 @@ std::string humanEnergy(double joules)
     return thousandsLadder(joules / 3600.0, {" Wh", " kWh", " MWh", " GWh", " TWh"});
 }
 
+std::string humanCarbon(double kilograms)
+{
+    // Grams, kilograms, then tonnes, grouped beyond a thousand (nobody says kilotonnes).
+    const std::string mass = thousandsLadder(kilograms * 1000, {" g", " kg", " t"});
+    return mass == "-" ? mass : mass + " CO2e";
+}
+
 std::string humanPower(double watts)
 {
     return thousandsLadder(watts, {" W", " kW", " MW", " GW"});

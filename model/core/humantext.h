@@ -46,6 +46,10 @@ std::string humanDuration(double seconds);
  * "1.23 GWh"; "-" for a negative or non-finite amount. */
 std::string humanEnergy(double joules);
 
+/** A mass of CO2-equivalent emissions as people quote it, to about three digits: "230 g CO2e",
+ * "4.10 kg CO2e", "12.4 t CO2e", "1,230 t CO2e"; "-" for a negative or non-finite amount. */
+std::string humanCarbon(double kilograms);
+
 /** Power as people quote it, to about three digits: "850 W", "42.1 kW", "36.1 MW", "1.45 GW";
  * "-" for a negative or non-finite amount. */
 std::string humanPower(double watts);

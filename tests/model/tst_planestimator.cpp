@@ -545,6 +545,14 @@ private slots:
         QCOMPARE(humanEnergy(2500 * 3.6e15), std::string("2,500 TWh"));
         QCOMPARE(humanEnergy(std::nan("")), std::string("-"));
         QCOMPARE(humanEnergy(-1), std::string("-"));
+        // Carbon: a 633 Wh job at 0.37 kg per kWh emits 234 g, which read "0.0 t CO2e"; 999.6 kg
+        // rounds to a tonne; tonnes are grouped, not kilotonnes.
+        QCOMPARE(humanCarbon(0.633 * 0.37), std::string("234 g CO2e"));
+        QCOMPARE(humanCarbon(4.1), std::string("4.10 kg CO2e"));
+        QCOMPARE(humanCarbon(999.6), std::string("1.00 t CO2e"));
+        QCOMPARE(humanCarbon(1.23e6), std::string("1,230 t CO2e"));
+        QCOMPARE(humanCarbon(0), std::string("0 g CO2e"));
+        QCOMPARE(humanCarbon(std::nan("")), std::string("-"));
         // Power, money, compute and bytes on the same ladder of thousands: 42,100 W is "42.1
         // kW"; 181,861,900 W is "182 MW"; 999,600 W rounds up to "1.00 MW", not "1000 kW";
         // $1,546,173 is "$1.55 M", $7,498,341,796 "$7.50 B", $850 stays dollars; 31.7e15 FLOP/s
