@@ -2188,11 +2188,28 @@ private slots:
         for (qsizetype i = 1; i < options.size(); ++i)
             QVERIFY(options.at(i - 1).toObject().value("whole_servers_usd_per_hour").toDouble()
                     <= options.at(i).toObject().value("whole_servers_usd_per_hour").toDouble());
+        // The costs per token it ranks by are given, the fleet's own scaled by its whole
+        // servers' cost over its GPUs': the GB200 fleet's 2 GPUs cost 1/36 of its rack, so its
+        // whole-server cost per token is 36 times its own (the table's figure; JSON gave only
+        // the fleet's own, and a reader ranking by it found another "cheapest").
+        const double scale = last.value("whole_servers_usd_per_hour").toDouble()
+            / last.value("usd_per_hour").toDouble();
+        QCOMPARE(scale, 36.0);
+        QVERIFY(qAbs(last.value("whole_servers_cost_per_million_output_tokens_usd").toDouble()
+                     - 36.0 * last.value("cost_per_million_output_tokens_usd").toDouble())
+                < 1e-9);
+        QVERIFY(QJsonDocument::fromJson(all.out)
+                    .object()
+                    .value(QStringLiteral("ranked_by"))
+                    .toString()
+                    .startsWith(QStringLiteral("the fleet's cost an hour on the whole servers")));
         const Result text = run({"infer", "--gpu", "all", "--model", "llama-3-70b", "--precision",
                                  "bf16", "--input-tokens", "1000", "--output-tokens", "200",
                                  "--rate", "5", "--ttft-p95-ms", "3000", "--tpot-p95-ms", "250"});
         QVERIFY2(text.out.contains("costs: the whole servers each fleet fills"),
                  text.out.constData());
+        // Under a rate the latency columns are the p95s the targets are set on.
+        QVERIFY2(text.out.contains("TTFT p95 ms  TPOT p95 ms"), text.out.constData());
         // One cloud price for every GPU type is said to rank the fleets by GPU count.
         const Result cloud
             = run({"infer", "--gpu", "all", "--model", "llama-3-70b", "--precision", "bf16",
