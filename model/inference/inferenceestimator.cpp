@@ -863,6 +863,18 @@ double InferenceEstimator::ttftBeforeQueueSeconds(const InferenceEstimate &e, in
     return batch > 1 ? std::max(step, promptStepSeconds(e)) + quantile * step : e.prefillSeconds;
 }
 
+std::string InferenceEstimator::perReplicaRateText(double capacity) const
+{
+    // fewestReplicasForRate's headroom, said: 1e9 requests/s over "5.58 requests/s each" did not
+    // make the replica count, as each replica is sized to carry 70% of that.
+    if (!m_job.ttftP95Seconds && !m_job.tpotP95Seconds)
+        return formatNumber("%.3g", capacity) + " requests/s each";
+    return formatNumber("%.3g", trustedUtilisation * capacity)
+        + " requests/s each: " + formatNumber("%.0f%%", 100 * trustedUtilisation) + " of the "
+        + formatNumber("%.3g", capacity)
+        + " a replica carries, the headroom a fleet sized for latency targets keeps";
+}
+
 double InferenceEstimator::fewestReplicasForRate(const InferenceEstimate &e, double rate) const
 {
     // As for a continuously batching fleet (fewestContinuouslyBatchingReplicas), no fleet sized
@@ -979,8 +991,7 @@ InferenceEstimate InferenceEstimator::cheapestBatchForRate(const BatchLimits &li
                 overCap = "the rate needs "
                     + groupedCount(static_cast<long long>(std::min(needed, 9.0e18)))
                     + " replicas at batch " + std::to_string(b) + " ("
-                    + formatNumber("%.3g", e.requestsPerSecondPerReplica)
-                    + " requests/s each within the targets), more than the "
+                    + perReplicaRateText(e.requestsPerSecondPerReplica) + "), more than the "
                     + groupedCount(maxReplicas) + " a fleet is sized to";
             }
             refuse(*unmet);

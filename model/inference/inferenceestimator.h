@@ -179,6 +179,9 @@ private:
      * step boundary and its prefill (however many replicas share the load). */
     double ttftBeforeQueueSeconds(const InferenceEstimate &estimate, int batch,
                                   double quantile) const;
+    /** What each replica of fewestReplicasForRate's fleet carries, for a replica that carries
+     * `capacity` requests/s at most: "5.54 requests/s each: 70% of the 7.91 ...". */
+    std::string perReplicaRateText(double capacity) const;
     /** The fewest replicas of `estimate` that carry `rate` within the sizing's headroom. */
     double fewestReplicasForRate(const InferenceEstimate &estimate, double rate) const;
     /** The largest fleet provisionReplicas sizes: a million replicas, past any deployment. */
