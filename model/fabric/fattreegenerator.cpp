@@ -89,6 +89,17 @@ struct ClosShape
     int podsPerBlock = 0; ///< 4 tiers: pods under one block's cores
     int blocks = 1; ///< 4 tiers
     int supersPerGroup = 0; ///< 4 tiers: super-spines per (spine index, core) group
+    /** 3 tiers: the spines of a last pod that is not full, fewer where its leaves need fewer (a
+     * divisor of spinesPerPod); each spreads its up ports over spinesPerPod / lastPodSpines
+     * spine indices' core groups, so the pod still reaches every core group. */
+    int lastPodSpines = 0;
+    /** 3 tiers: spine indices one core serves, where a group's links fill less than half a core
+     * (the cores of a spine-oversubscribed fabric of few pods); coresPerGroup is then 1. */
+    int groupsPerCore = 1;
+    long long spines() const { return 1LL * (pods - 1) * spinesPerPod + lastPodSpines; }
+    long long cores() const { return 1LL * blocks * spinesPerPod / groupsPerCore * coresPerGroup; }
+    /** Spine indices a spine of pod `pod` sends its up ports to. */
+    int groupsOfSpine(int pod) const { return pod == pods - 1 ? spinesPerPod / lastPodSpines : 1; }
 };
 
 /** The cores of a four-tier fabric run 1:1, half their ports up. */
@@ -126,6 +137,54 @@ int fewestTiers(long long leaves, int radix, double spineOversubscription)
     return 4;
 }
 
+/** The largest divisor of `n` that is at most `upper` (1 at least). */
+int largestDivisorAtMost(int n, long long upper)
+{
+    for (int d = n; d > 1; --d)
+        if (n % d == 0 && d <= upper)
+            return d;
+    return 1;
+}
+
+/**
+ * A three-tier fabric's last pod and cores, sized for the ports they carry: a last pod that is
+ * not full takes the fewest spines (a divisor of a full pod's) whose down ports hold its leaves'
+ * uplinks, 1 for 1 leaf of 32 uplinks where a full pod has 32 spines (2,080 endpoints on radix
+ * 64: 194 switches, not 225); a core group's cores hold its links, and where they fill less than
+ * half a core, one core serves several spine indices (3,072 endpoints at a 3:1 spine ratio:
+ * 16 cores, not 32 half-empty ones).
+ */
+void shapeThirdTier(ClosShape &shape, long long leaves, int radix)
+{
+    const int spineUp = shape.spineUpPorts;
+    const int spineDown = radix - spineUp;
+    const long long lastLeaves = leaves - 1LL * (shape.pods - 1) * shape.leavesPerPod;
+    if (lastLeaves < shape.leavesPerPod) {
+        const long long needed = ceilDiv(lastLeaves * shape.leafUpPorts, spineDown);
+        // The smallest divisor of a full pod's spines that holds them, and whose share of spine
+        // indices divides its up ports, so that every core group gets the same links from it.
+        shape.lastPodSpines = shape.spinesPerPod;
+        for (int d = 1; d <= shape.spinesPerPod; ++d)
+            if (shape.spinesPerPod % d == 0 && d >= needed
+                && spineUp % (shape.spinesPerPod / d) == 0) {
+                shape.lastPodSpines = d;
+                break;
+            }
+    }
+    const long long lastPodLinksPerGroup = 1LL * spineUp * shape.lastPodSpines / shape.spinesPerPod;
+    const long long linksPerGroup = 1LL * (shape.pods - 1) * spineUp + lastPodLinksPerGroup;
+    // A full spine's up ports spread evenly over its group's cores (their count divides them);
+    // a last spine's share may not, so the busiest core takes its share rounded up.
+    shape.coresPerGroup = smallestDivisorAtLeast(spineUp, ceilDiv(linksPerGroup, radix));
+    const auto busiestCore = [&](int cores) {
+        return 1LL * (shape.pods - 1) * spineUp / cores + ceilDiv(lastPodLinksPerGroup, cores);
+    };
+    while (shape.coresPerGroup < spineUp && busiestCore(shape.coresPerGroup) > radix)
+        shape.coresPerGroup = smallestDivisorAtLeast(spineUp, shape.coresPerGroup + 1);
+    if (shape.coresPerGroup == 1)
+        shape.groupsPerCore = largestDivisorAtMost(shape.spinesPerPod, radix / linksPerGroup);
+}
+
 /** The spines, cores and super-spines above `leaves` leaves of `leafUp` up ports, in `tiers`
  * tiers whose spines have `spineUp` up ports (the leaves fit: see shapeFor). */
 ClosShape shapeWithSpineUp(long long leaves, int tiers, int radix, int leafUp, int spineUp)
@@ -139,6 +198,7 @@ ClosShape shapeWithSpineUp(long long leaves, int tiers, int radix, int leafUp, i
     if (tiers == 2) {
         shape.spinesPerPod = smallestDivisorAtLeast(leafUp, ceilDiv(leaves * leafUp, radix));
         shape.leavesPerPod = static_cast<int>(leaves);
+        shape.lastPodSpines = shape.spinesPerPod;
         return shape;
     }
     shape.spineUpPorts = spineUp;
@@ -146,9 +206,9 @@ ClosShape shapeWithSpineUp(long long leaves, int tiers, int radix, int leafUp, i
     shape.spinesPerPod = smallestDivisorAtLeast(
         leafUp, ceilDiv(static_cast<long long>(shape.leavesPerPod) * leafUp, spineDown));
     shape.pods = static_cast<int>(ceilDiv(leaves, shape.leavesPerPod));
+    shape.lastPodSpines = shape.spinesPerPod;
     if (tiers == 3) {
-        shape.coresPerGroup = smallestDivisorAtLeast(
-            spineUp, ceilDiv(static_cast<long long>(shape.pods) * spineUp, radix));
+        shapeThirdTier(shape, leaves, radix);
         return shape;
     }
     shape.coreUpPorts = coreUp;
@@ -230,9 +290,8 @@ ClosShape shapeFor(long long leaves, int requestedTiers, int radix, int leafUp,
  */
 FabricHardwareCount switchTiersOf(long long leaves, const ClosShape &shape)
 {
-    const long long spines = 1LL * shape.pods * shape.spinesPerPod;
-    const long long cores
-        = shape.tiers >= 3 ? 1LL * shape.blocks * shape.spinesPerPod * shape.coresPerGroup : 0;
+    const long long spines = shape.spines();
+    const long long cores = shape.tiers >= 3 ? shape.cores() : 0;
     const long long supers = shape.tiers == 4
         ? 1LL * shape.spinesPerPod * shape.coresPerGroup * shape.supersPerGroup
         : 0;
@@ -256,21 +315,25 @@ void buildUpperTiers(FabricGraph &graph, const std::vector<FabricVertexId> &leav
     const FabricLink link = fabricLink(rates);
     std::vector<FabricVertexId> spines;
     const int spinesPerPod = shape.spinesPerPod;
+    const auto spinesOf = [&](int pod) {
+        return pod == shape.pods - 1 ? shape.lastPodSpines : spinesPerPod;
+    };
     for (int pod = 0; pod < shape.pods; ++pod)
-        for (int s = 0; s < spinesPerPod; ++s)
+        for (int s = 0; s < spinesOf(pod); ++s)
             spines.push_back(
                 addSwitch(graph, 2, shape.tiers >= 3 ? names.firstPod + pod : -1,
                           names.prefix + "spine-" + std::to_string(pod * spinesPerPod + s)));
     for (std::size_t l = 0; l < leaves.size(); ++l) {
         const int pod = static_cast<int>(l) / shape.leavesPerPod;
         for (int j = 0; j < shape.leafUpPorts; ++j)
-            graph.addLink(leaves[l], spines[pod * spinesPerPod + j % spinesPerPod], link);
+            graph.addLink(leaves[l], spines[pod * spinesPerPod + j % spinesOf(pod)], link);
     }
     if (shape.tiers == 2)
         return;
     // Cores by block, then spine index (group), then core: block b's group s joins spine s of
-    // each of its pods. With 3 tiers there is one block of every pod.
-    const int coresPerBlock = spinesPerPod * shape.coresPerGroup;
+    // each of its pods. With 3 tiers there is one block of every pod; a core may serve several
+    // groups (groupsPerCore), and a short last pod's spine several groups (groupsOfSpine).
+    const int coresPerBlock = spinesPerPod / shape.groupsPerCore * shape.coresPerGroup;
     const int podsPerBlock = shape.tiers == 4 ? shape.podsPerBlock : shape.pods;
     std::vector<FabricVertexId> cores;
     for (int block = 0; block < shape.blocks; ++block)
@@ -280,11 +343,14 @@ void buildUpperTiers(FabricGraph &graph, const std::vector<FabricVertexId> &leav
                           names.prefix + "core-" + std::to_string(block * coresPerBlock + c)));
     for (int pod = 0; pod < shape.pods; ++pod) {
         const int firstCore = pod / podsPerBlock * coresPerBlock;
-        for (int s = 0; s < spinesPerPod; ++s)
-            for (int j = 0; j < shape.spineUpPorts; ++j)
-                graph.addLink(spines[pod * spinesPerPod + s],
-                              cores[firstCore + s * shape.coresPerGroup + j % shape.coresPerGroup],
-                              link);
+        const int groups = shape.tiers == 3 ? shape.groupsOfSpine(pod) : 1;
+        for (int s = 0; s < spinesOf(pod); ++s)
+            for (int j = 0; j < shape.spineUpPorts; ++j) {
+                const int group = s * groups + j % groups;
+                const int core = group / shape.groupsPerCore * shape.coresPerGroup
+                    + j / groups % shape.coresPerGroup;
+                graph.addLink(spines[pod * spinesPerPod + s], cores[firstCore + core], link);
+            }
     }
     if (shape.tiers == 3)
         return;

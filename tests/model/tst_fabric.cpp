@@ -506,24 +506,71 @@ private slots:
         // 4,096 endpoints on radix-32 switches in three tiers, leaves 1:1 (16 down, 16 up):
         // 256 leaves. Spines at most 1.5:1 may take 13 to 16 up ports; a pod holds as many
         // leaves as a spine has down ports, spines per pod are the smallest divisor of the
-        // leaves' 16 up ports that takes them, cores per spine index the smallest divisor of the
-        // spine's up ports that takes every pod:
-        //   13 up (19:13): 14 pods x 16 spines = 224, 16 x 13 cores = 208: 688 switches;
-        //   14 up (18:14): 15 pods x 16 = 240 spines, 16 x 7 cores = 112: 608;
-        //   15 up (17:15): 16 x 16 = 256 spines, 16 x 15 = 240 cores: 752;
+        // leaves' 16 up ports that takes them; a last pod that is not full takes the fewest
+        // spines (a divisor of 16 whose share of spine indices, 16 / spines, divides the spine's
+        // up ports) its leaves' uplinks need; cores per spine index are the smallest divisor of
+        // the spine's up ports that takes the group's links:
+        //   13 up (19:13): 13 full pods and one of 9 leaves, which needs ceil(9 x 16 / 19) = 8
+        //     spines, but 16 / 8 = 2 does not divide 13: 16; 14 x 16 = 224 spines; a group's
+        //     links 14 x 13 = 182 need 6 cores, 13 (a divisor of 13): 208; 688 switches;
+        //   14 up (18:14): 14 full pods and one of 4 leaves: ceil(4 x 16 / 18) = 4 spines, but
+        //     16 / 4 = 4 does not divide 14; 8 do (2 spine indices each): 14 x 16 + 8 = 232; a
+        //     group's links 14 x 14 + 14 / 2 = 203 need 7 cores (busiest 28 + 1 = 29 of 32
+        //     ports): 16 x 7 = 112; 600 switches;
+        //   15 up (17:15): 15 full pods and one of 1 leaf, whose spines must be 16 (16 / d
+        //     divides 15 only at d = 16): 256 spines, 240 links a group, 15 cores: 752;
         //   16 up (16:16, non-blocking): 256 spines, 16 x 8 = 128 cores: 640.
-        // The fewest up ports, 13, were taken: 688 switches, more than non-blocking's 640.
+        // The fewest up ports, 13, were taken: 688 switches, more than non-blocking's 640; then
+        // 608, when the last pod took 16 spines for its 4 leaves.
         FatTreeParameters p;
         p.radix = 32;
         p.tiers = 3;
         p.endpoints = 4096;
         p.spineOversubscription = 1.5;
         const FabricMetrics m = countFabric(generateFatTree(p), {});
-        QCOMPARE(m.switches, 608);
-        QCOMPARE(m.switchesPerTier.at(2), 240);
+        QCOMPARE(m.switches, 600);
+        QCOMPARE(m.switchesPerTier.at(2), 232);
         QCOMPARE(m.switchesPerTier.at(3), 112);
         // The count agrees with the layout's, as the estimate's bill uses it.
-        QCOMPARE(fabricHardwareCount(p).switches, 608LL);
+        QCOMPARE(fabricHardwareCount(p).switches, 600LL);
+    }
+
+    void partialPodsAndEmptyCoresAreNotBought()
+    {
+        // 2,080 endpoints on radix 64 at 1:1 (32 down, 32 up): 65 leaves, three tiers, pods of 32
+        // leaves under 32 spines: 32, 32 and 1. The last pod's leaf needs ceil(32 / 32) = 1
+        // spine (its 32 up ports spread over all 32 core groups, one link each); a core group
+        // takes 2 x 32 + 1 = 65 links, 2 cores of 64 ports (smallest divisor of 32 >= 65 / 64):
+        // 64 cores. 65 + 65 + 64 = 194 switches, where the last pod's 32 spines made 225; cables
+        // 2,080 + 65 x 32 + 65 x 32 = 6,240 (7,232).
+        FatTreeParameters p;
+        p.radix = 64;
+        p.endpoints = 2080;
+        const FabricGraph graph = generateFatTree(p);
+        const FabricMetrics m = analyse(graph);
+        QCOMPARE(m.switchesPerTier.at(1), 65);
+        QCOMPARE(m.switchesPerTier.at(2), 65);
+        QCOMPARE(m.switchesPerTier.at(3), 64);
+        QCOMPARE(m.links, 6240);
+        QCOMPARE(fabricHardwareCount(p).switches, 194LL);
+        // Still non-blocking: every endpoint reaches every other, and the cut between the
+        // halves carries what they inject.
+        QVERIFY(m.connected);
+        QVERIFY2(m.bisectionRatio > 0.999, std::to_string(m.bisectionRatio).c_str());
+        // 3,072 endpoints at a 3:1 spine ratio: 96 leaves (32 down, 32 up), spines of 16 up and
+        // 48 down, pods of 48 leaves under 32 spines: 2 pods, 64 spines; a spine index's core
+        // group takes 2 x 16 = 32 links, half a core: one core serves two indices, 64 links,
+        // 16 cores (there were 32, each with 32 of its 64 ports used).
+        FatTreeParameters oversubscribed;
+        oversubscribed.radix = 64;
+        oversubscribed.endpoints = 3072;
+        oversubscribed.spineOversubscription = 3;
+        const FabricMetrics o = analyse(generateFatTree(oversubscribed));
+        QCOMPARE(o.switchesPerTier.at(1), 96);
+        QCOMPARE(o.switchesPerTier.at(2), 64);
+        QCOMPARE(o.switchesPerTier.at(3), 16);
+        QCOMPARE(fabricHardwareCount(oversubscribed).switches, 176LL);
+        QVERIFY(o.connected);
     }
 
     void oversubscribedLeavesNeedFewerSwitches()

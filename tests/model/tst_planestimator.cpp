@@ -663,9 +663,9 @@ private slots:
     {
         // The H100 sample's 1,024 NICs fit two tiers of 64-port switches: 32 rail leaves (32
         // down, 32 up) and 16 spines, 48 switches. Three tiers put the 32 leaves in one pod under
-        // 32 spines and smallestDivisorAtLeast(32, ceil(1 x 32 / 64)) = 1 core per spine index,
-        // 32 cores: 96 switches that join nothing more. The estimate says so; at two tiers, or
-        // at "fewest", it says nothing.
+        // 32 spines, and a spine index's 32 links fill half a core, so a core serves two
+        // indices: 16 cores, 80 switches that join nothing more. The estimate says so; at two
+        // tiers, or at "fewest", it says nothing.
         Plan plan = loadSamplePlan("h100-1024-ndr-rail-fat-tree.json");
         plan.scenarios.clear();
         const auto tierWarning = [](const PlanEstimate &e) {
@@ -676,8 +676,8 @@ private slots:
         };
         plan.fabric.tiers = 3;
         const PlanEstimate three = estimatePlan(plan, shippedCatalog());
-        QCOMPARE(three.fabric.switches(), 96LL);
-        QVERIFY2(tierWarning(three).find("3 tiers: 96 switches where the fewest tiers that hold "
+        QCOMPARE(three.fabric.switches(), 80LL);
+        QVERIFY2(tierWarning(three).find("3 tiers: 80 switches where the fewest tiers that hold "
                                          "the 1,024 NICs need 48")
                      == 0,
                  tierWarning(three).c_str());
