@@ -104,7 +104,9 @@ public:
             m_cabinets[{hall.racks[r].row, hall.racks[r].role}].push_back(r);
     }
 
-    /** Adds `device` to the first cabinet of `role` in `row` with room for it, or a new one. */
+    /** Adds `device` to the first cabinet of `role` in `row` with room for it (its units, and
+     * its power within the cabinet's limit where the limit is known), or a new one: 16 storage
+     * appliances of 2U and 3 kW filled cabinets by their units to 50.5 kW of 40. */
     void mount(HallDevice device, int row, const std::string &role, int firstColumn,
                const HallRack &cabinet)
     {
@@ -113,7 +115,9 @@ public:
         for (std::size_t r : cabinets) {
             HallRack &rack = m_hall.racks[r];
             column = std::max(column, rack.column + 1);
-            if (rack.usedUnits + device.heightUnits <= rack.rackUnits) {
+            const bool powerRoom
+                = rack.limitWatts <= 0 || rack.watts + device.watts <= rack.limitWatts;
+            if (rack.usedUnits + device.heightUnits <= rack.rackUnits && powerRoom) {
                 device.rack = static_cast<int>(r);
                 device.position = rack.usedUnits + 1;
                 rack.usedUnits += device.heightUnits;
