@@ -142,8 +142,8 @@ std::string serversText(const model::InferenceEstimate &e, const std::string &se
     return text + ")";
 }
 
-std::string renderInference(const model::InferenceEstimate &e, const std::string &title,
-                            const std::string &serverName)
+std::string renderInference(const model::InferenceEstimate &e, const model::InferenceJob &job,
+                            const std::string &title, const std::string &serverName)
 {
     namespace units = model::units;
     Table table({"figure", "value"});
@@ -168,10 +168,13 @@ std::string renderInference(const model::InferenceEstimate &e, const std::string
                       // serve fits in memory and is said so below.
                       + (e.memoryBytesPerGpu > e.memoryCapacityBytes ? " DOES NOT FIT" : "")});
     table.addRow({"KV cache per token", format("%.0f KiB", e.kvBytesPerToken / 1024)});
-    // What one sequence keeps at its full context, which a sliding window caps on its layers.
-    table.addRow(
-        {"KV cache per sequence",
-         format("%.2f GiB at full context, whole model", e.kvBytesPerSequence / units::gibi)});
+    // What one request keeps by its last token (its prompt and output, not the model's whole
+    // context window: "at full context" read as the window), which a sliding window caps on its
+    // layers.
+    table.addRow({"KV cache per sequence",
+                  format("%.2f GiB by its last token (", e.kvBytesPerSequence / units::gibi)
+                      + model::groupedCount(job.inputTokens + job.outputTokens)
+                      + " tokens), whole model"});
     if (!e.fits) {
         // No times for a replica that cannot hold or serve the workload (its JSON has none):
         // 61 ms to a first token read as an estimate beside "does not fit".
@@ -698,9 +701,10 @@ void printServingJson(const ServingOutput &o, std::ostream &out)
 void printServingText(const ParsedArguments &a, const ServingOutput &o, std::ostream &out)
 {
     const model::InferenceEstimate &e = o.e;
-    out << renderInference(
-        e, "Serving " + o.job.model.name + " (" + o.precision + ") on " + o.setup.hardware.gpu.name,
-        o.setup.node.name);
+    out << renderInference(e, o.job,
+                           "Serving " + o.job.model.name + " (" + o.precision + ") on "
+                               + o.setup.hardware.gpu.name,
+                           o.setup.node.name);
     if (e.capacityWithinLimits)
         out << "fleet capacity within the limits: " << model::capacityWithinLimitsText(e)
             << ". The figures above are at that load.\n";

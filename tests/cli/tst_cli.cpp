@@ -2257,6 +2257,10 @@ private slots:
         QVERIFY2(pastMemory.out.contains("batch 600 (max 256 by the engine; 410 fit in memory)"),
                  pastMemory.out.constData());
         QVERIFY2(!pastMemory.out.contains("not even one"), pastMemory.out.constData());
+        // A sequence's K/V is its request's (128 KiB x 1,280 tokens = 0.156 GiB), which "at full
+        // context" made read as the model's whole context window.
+        QVERIFY2(pastMemory.out.contains("0.16 GiB by its last token (1,280 tokens), whole model"),
+                 pastMemory.out.constData());
         const Result contradiction
             = run(base + QStringList {"--batch", "300", "--max-batch", "200"});
         QCOMPARE(contradiction.status, 2);
