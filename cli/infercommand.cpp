@@ -183,7 +183,11 @@ std::string renderInference(const model::InferenceEstimate &e, const model::Infe
         table.addRow({"bottleneck", e.bottleneck});
         return title + "\n" + table.render() + "  " + e.bottleneckExplanation + "\n";
     }
-    table.addRow({"prefill (one prompt)", latencyText(e.prefillSeconds, firstTokenScale)});
+    table.addRow({"prefill (one prompt)",
+                  latencyText(e.prefillSeconds, firstTokenScale)
+                      + (e.draftPrefillSeconds > 0 ? ", the draft model's "
+                                 + latencyText(e.draftPrefillSeconds, firstTokenScale) + " of it"
+                                                   : std::string())});
     if (e.tokensPerDecodeStep > 1 || e.draftSeconds > 0)
         table.addRow({"speculative decoding",
                       format("%.2f tokens per verify step", e.tokensPerDecodeStep)

@@ -135,6 +135,9 @@ struct InferenceEstimate
     double decodeStepSeconds = 0; ///< one step for the whole batch (a verify round if speculative)
     double tokensPerDecodeStep = 1; ///< per sequence: 1, or the expected accepted tokens + 1
     double draftSeconds = 0; ///< the draft model's share of a speculative round
+    /** The draft model's prefill of one prompt, part of prefillSeconds (its own K/V cache must
+     * hold the prompt before it proposes a token). */
+    double draftPrefillSeconds = 0;
     double decodeMemorySeconds = 0; ///< roofline terms of one decode step
     /** One decode step's K/V cache: streamed once from HBM, and as the engine's attention kernel
      * reads it (re-reads from L2, the masked kernel's per-query-head work); equal when the

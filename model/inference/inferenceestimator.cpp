@@ -553,6 +553,30 @@ void InferenceEstimator::estimateChunkedPrefill(InferenceEstimate &e, const Batc
     e.batchedPrefillSeconds = B * p * totalSeconds(work);
 }
 
+void InferenceEstimator::addDraftPrefill(InferenceEstimate &e, const BatchSetup &s) const
+{
+    // Draft-target speculative decoding runs the draft over the prompt too, to fill the draft's
+    // own K/V cache before it proposes (Leviathan et al., "Fast Inference from Transformers via
+    // Speculative Decoding", ICML 2023, section 3: both models see the prefix): the TTFT and the
+    // replica's prefill work carry the draft's prefill, one row of the prefill's operations.
+    if (!s.draft)
+        return;
+    ServingReplica drafter = s.replica;
+    drafter.shape = s.draftShape;
+    StepOperation draft {"draft model's prefill", OperationKind::Gemm};
+    for (const StepOperation &operation : prefillStageOperations(drafter, 1, s.inputTokens)) {
+        draft.flops += operation.flops;
+        draft.bytes += operation.bytes;
+        draft.kernels += operation.kernels;
+        draft.seconds += operation.seconds;
+    }
+    e.prefillOperations.add(draft);
+    e.draftPrefillSeconds = s.stages * draft.seconds;
+    e.prefillSeconds += e.draftPrefillSeconds;
+    e.batchedPrefillSeconds
+        += s.stages * totalSeconds(prefillStageOperations(drafter, s.batch, s.inputTokens));
+}
+
 void InferenceEstimator::estimateServing(InferenceEstimate &e, const BatchSetup &s) const
 {
     const double B = s.batch, O = s.outputTokens, p = s.stages;
@@ -675,6 +699,7 @@ InferenceEstimate InferenceEstimator::estimateAtBatch(int batch) const
         decodeTokens, s.stages * decodeTokens * kvBytesReadPerSequenceOnGpu(s));
     if (chunksPrefill())
         estimateChunkedPrefill(e, s);
+    addDraftPrefill(e, s);
     estimateServing(e, s);
     explainBottleneck(e, layout, decodeBytesRead, batch);
     finishCosts(e);

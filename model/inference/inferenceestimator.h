@@ -105,6 +105,8 @@ private:
     /** One prompt's prefill in the engine's chunks (its operations, TTFT share, and the batch's
      * prompts' work for the throughput), on an engine that chunks this job's prompts. */
     void estimateChunkedPrefill(InferenceEstimate &estimate, const BatchSetup &setup) const;
+    /** A speculative draft model's prefill of the prompts beside the target's. */
+    void addDraftPrefill(InferenceEstimate &estimate, const BatchSetup &setup) const;
     void setDecodeKernel(ServingReplica &replica) const;
     void explainBottleneck(InferenceEstimate &estimate, const std::string &layout,
                            double decodeBytesRead, int batch) const;

@@ -203,6 +203,7 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
         {"prefill_chunks", e.prefillChunks},
         {"prefill_chunk_tokens", e.prefillChunkTokens},
         {"prefill_decode_ms", e.prefillDecodeSeconds * 1e3},
+        {"draft_prefill_ms", e.draftPrefillSeconds * 1e3},
         {"floor_ms",
          {{"prefill", e.prefillFloorSeconds * 1e3}, {"decode_step", e.decodeFloorSeconds * 1e3}}},
         {"prefill_operations", stepOperationsToJson(e.prefillOperations)},

@@ -2053,6 +2053,26 @@ private slots:
             = InferenceEstimator(job, setup.hardware, setup.cost).estimate();
         QVERIFY(drafted.draftSeconds > 0);
         QVERIFY(drafted.weightsBytesPerGpu > e.weightsBytesPerGpu);
+        // It prefills the prompt too (both models see the prefix): the prompt takes the target's
+        // prefill and what Llama 3 8B's own prefill of 2,048 tokens takes on the same 4 GPUs,
+        // a row of the prefill's operations. The TTFT was the target's alone.
+        QVERIFY(qAbs(drafted.prefillSeconds - e.prefillSeconds - drafted.draftPrefillSeconds)
+                < 1e-12);
+        InferenceJob draftAlone = job;
+        draftAlone.model = *job.draftModel;
+        draftAlone.draftModel.reset();
+        draftAlone.speculative.enabled = false;
+        const double draftOwnPrefill = InferenceEstimator(draftAlone, setup.hardware, setup.cost)
+                                           .estimateAtBatch(1)
+                                           .prefillSeconds;
+        QVERIFY2(qAbs(drafted.draftPrefillSeconds / draftOwnPrefill - 1.0) < 1e-9,
+                 (std::to_string(drafted.draftPrefillSeconds) + " against "
+                  + std::to_string(draftOwnPrefill))
+                     .c_str());
+        double rows = 0;
+        for (const StepOperation &operation : drafted.prefillOperations)
+            rows += operation.seconds;
+        QVERIFY(qAbs(rows - drafted.prefillSeconds) < 1e-12);
     }
 
     void draftModelRunsItsOwnDecodeKernel()
