@@ -380,6 +380,11 @@ void estimateInference(PlanEstimateBuild &build)
                                               {.gpuId = setup.hardware.gpu.id,
                                                .weights = job.weightPrecision,
                                                .modelId = job.model.id});
+    // A replica that cannot serve as asked is a warning, as a fleet the plan cannot hold is (an
+    // FP16 scenario that did not fit had an empty warnings cell beside the others').
+    if (!result.inference.fits || !result.inference.meetsTargets)
+        result.warnings.push_back("the serving workload cannot run as asked: "
+                                  + result.inference.reason);
     if (result.inference.fleetGpus() > result.gpus)
         result.warnings.push_back("the workload needs " + groupedCount(result.inference.fleetGpus())
                                   + " GPUs but the plan has " + groupedCount(result.gpus));

@@ -286,7 +286,9 @@ const std::vector<RowSpec> &numericRows()
          }},
         {"max_batch", "Inference", "Largest batch that runs", "sequences", P::Higher,
          [](const PlanEstimate &e) {
-             return e.hasInference ? Value(e.inference.maxBatch) : std::nullopt;
+             // None runs where the replica does not fit: "-", as its other figures, not 0.
+             return e.hasInference && e.inference.maxBatch > 0 ? Value(e.inference.maxBatch)
+                                                               : std::nullopt;
          }},
         // Replicas are not a merit in themselves: their GPUs and the load they serve differ
         // between scenarios; the cost rows below weigh them.
@@ -311,7 +313,9 @@ const std::vector<RowSpec> &numericRows()
         {"cost_per_m_output_all_gpus_usd", "Inference", "  over every GPU of the plan", "USD",
          P::Lower,
          [](const PlanEstimate &e) {
-             return e.servingUse
+             // A fleet the plan cannot hold has no cost over the plan's GPUs (its own 40 GPUs'
+             // figure stood there for a plan of 32).
+             return e.servingUse && e.servingUse->servingGpus <= e.servingUse->planGpus
                  ? ifInference(e, e.servingUse->costPerMillionOutputTokensAllGpusUsd)
                  : std::nullopt;
          }},

@@ -946,6 +946,23 @@ private slots:
             }
         QVERIFY(compared);
         QVERIFY(row(c, "tpot_ms").values[1].has_value()); // shown, not starred
+        // Its cost "over every GPU of the plan" was its own 40 GPUs' figure, for a plan of 32:
+        // there is none, as the plan cannot hold the fleet. The baseline's is there.
+        QVERIFY(!row(c, "cost_per_m_output_all_gpus_usd").values[1].has_value());
+        QVERIFY(row(c, "cost_per_m_output_all_gpus_usd").values[0].has_value());
+
+        // FP16 weights of DeepSeek-V3 (671 B parameters, 1.34 TB) do not fit 8 H200 of 141 GB:
+        // its largest batch is none ("-", it read 0) and its warnings say why it cannot run.
+        Plan fp16 = plan;
+        fp16.scenarios = {{"FP16", {{"workload", {{"precision", "fp16"}}}}}};
+        const ScenarioComparison half = compareScenarios(fp16, m_catalog);
+        QVERIFY(!half.scenarios[1].estimate.inference.fits);
+        QVERIFY(!row(half, "max_batch").values[1].has_value());
+        QVERIFY(row(half, "max_batch").values[0].has_value());
+        const std::vector<std::string> &warnings = half.scenarios[1].estimate.warnings;
+        QVERIFY(std::any_of(warnings.begin(), warnings.end(), [](const std::string &w) {
+            return w.rfind("the serving workload cannot run as asked: needs ", 0) == 0;
+        }));
     }
 
     void cabinetsCountServersAndNetwork()
