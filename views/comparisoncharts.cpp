@@ -9,6 +9,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <utility>
 
 namespace cp::views {
@@ -146,12 +148,18 @@ QChart *stackedChart(const model::ScenarioComparison &c, int highlight, const QS
     return chart;
 }
 
-double valueOr0(const model::ScenarioComparison &c, const char *key, std::size_t index)
+std::optional<double> valueOf(const model::ScenarioComparison &c, const char *key,
+                              std::size_t index)
 {
     for (const model::ComparisonRow &row : c.rows)
-        if (row.key == key && index < row.values.size() && row.values[index])
-            return *row.values[index];
-    return 0.0;
+        if (row.key == key && index < row.values.size())
+            return row.values[index];
+    return std::nullopt;
+}
+
+double valueOr0(const model::ScenarioComparison &c, const char *key, std::size_t index)
+{
+    return valueOf(c, key, index).value_or(0.0);
 }
 
 /** The unit `key`'s row reads in at its scale (inReadableUnit: a two-hour run in h, not 0.084
@@ -181,30 +189,50 @@ QChart *barAndLineChart(const model::ScenarioComparison &c, int highlight, const
     auto *bars = new QBarSeries;
     auto *set = new QBarSet(barTitle);
     set->setColor(QColor(0x3b, 0x7d, 0xd8));
-    auto *line = new QLineSeries;
-    line->setName(lineTitle);
-    line->setPointsVisible(true);
-    // A single scenario's point must show: the default marker is a speck.
-    line->setMarkerSize(9.0);
-    line->setColor(QColor(0xe0, 0x6c, 0x1f));
+    // The line runs through the scenarios that have the figure, broken where one has none (a
+    // replica that does not fit has no TTFT: its point sat at 0 ms, the best of the chart).
+    std::vector<QLineSeries *> lines;
+    const auto newLine = [&] {
+        auto *line = new QLineSeries;
+        line->setName(lineTitle);
+        line->setPointsVisible(true);
+        // A single scenario's point must show: the default marker is a speck.
+        line->setMarkerSize(9.0);
+        line->setColor(QColor(0xe0, 0x6c, 0x1f));
+        lines.push_back(line);
+    };
+    newLine();
     double barMax = 0;
     double lineMax = 0;
+    bool gap = false;
     auto *categories = new QBarCategoryAxis;
     for (std::size_t i = 0; i < c.scenarios.size(); ++i) {
         const double bar = valueOr0(c, barKey, i) * barScale;
-        const double value = valueOr0(c, lineKey, i) * lineScale;
         *set << bar;
-        line->append(static_cast<double>(i), value);
         barMax = std::max(barMax, bar);
-        lineMax = std::max(lineMax, value);
+        if (const std::optional<double> value = valueOf(c, lineKey, i)) {
+            if (gap && lines.back()->count() > 0)
+                newLine();
+            gap = false;
+            lines.back()->append(static_cast<double>(i), *value * lineScale);
+            lineMax = std::max(lineMax, *value * lineScale);
+        } else {
+            gap = true;
+        }
         categories->append(scenarioLabel(c, static_cast<int>(i), highlight));
     }
     bars->append(set);
     chart->addSeries(bars);
-    chart->addSeries(line);
+    for (QLineSeries *line : lines)
+        chart->addSeries(line);
     chart->addAxis(categories, Qt::AlignBottom);
     bars->attachAxis(categories);
-    line->attachAxis(categories);
+    for (QLineSeries *line : lines)
+        line->attachAxis(categories);
+    // One entry in the key for the line, however many pieces it is drawn in.
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        for (QLegendMarker *marker : chart->legend()->markers(lines[i]))
+            marker->setVisible(false);
     QValueAxis *left = valueAxis(barTitle, barMax);
     QValueAxis *right = valueAxis(lineTitle, lineMax);
     // One grid, the left axis's: the right one's ticks fall elsewhere and drew a second grid.
@@ -212,7 +240,8 @@ QChart *barAndLineChart(const model::ScenarioComparison &c, int highlight, const
     chart->addAxis(left, Qt::AlignLeft);
     chart->addAxis(right, Qt::AlignRight);
     bars->attachAxis(left);
-    line->attachAxis(right);
+    for (QLineSeries *line : lines)
+        line->attachAxis(right);
     return chart;
 }
 

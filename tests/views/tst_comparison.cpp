@@ -32,6 +32,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLegendMarker>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QListWidget>
@@ -620,6 +621,53 @@ private slots:
         QString format = x->labelFormat();
         QVERIFY(QString::asprintf(qPrintable(format), x->min())
                 != QString::asprintf(qPrintable(format), x->min() + step));
+        qDeleteAll(charts);
+    }
+
+    void aMissingFigureIsNoPointOnTheLine()
+    {
+        // The DeepSeek-V3 serving sample with an FP16 scenario, whose weights do not fit: it has
+        // no TTFT ("-" in the table), and its point on the cost-and-TTFT chart sat at 0 ms, the
+        // best of the chart. The line now runs through the scenarios that have one.
+        model::Plan plan = model::loadPlan(CP_SOURCE_DIR "/samples/h200-deepseek-v3-serving.json",
+                                           m_catalog.get());
+        plan.scenarios.push_back({"FP16", {{"workload", {{"precision", "fp16"}}}}});
+        const model::ScenarioComparison c = model::compareScenarios(plan, *m_catalog);
+        QCOMPARE(c.scenarios.size(), std::size_t(3));
+        QVERIFY(!c.scenarios[2].estimate.inference.fits);
+        const QList<QChart *> charts = views::comparisonCharts(c);
+        QChart *chart = chartTitled(charts, QStringLiteral("Cost per million output tokens"));
+        QVERIFY(chart);
+        QList<double> xs;
+        int lines = 0;
+        for (QAbstractSeries *series : chart->series())
+            if (auto *line = qobject_cast<QLineSeries *>(series)) {
+                ++lines;
+                for (const QPointF &point : line->points()) {
+                    xs << point.x();
+                    QVERIFY(point.y() > 0);
+                }
+            }
+        QCOMPARE(xs, (QList<double> {0.0, 1.0}));
+        QCOMPARE(lines, 1); // nothing after the gap: no second piece
+        // A gap between two scenarios with figures breaks the line in two pieces, the second
+        // without a legend entry of its own.
+        std::swap(plan.scenarios[0], plan.scenarios[1]);
+        const model::ScenarioComparison middle = model::compareScenarios(plan, *m_catalog);
+        const QList<QChart *> middleCharts = views::comparisonCharts(middle);
+        QChart *broken
+            = chartTitled(middleCharts, QStringLiteral("Cost per million output tokens"));
+        QVERIFY(broken);
+        QList<QLineSeries *> pieces;
+        for (QAbstractSeries *series : broken->series())
+            if (auto *line = qobject_cast<QLineSeries *>(series))
+                pieces << line;
+        QCOMPARE(pieces.size(), 2);
+        QCOMPARE(pieces[0]->points().size(), 1);
+        QCOMPARE(pieces[1]->points().front().x(), 2.0);
+        QCOMPARE(broken->legend()->markers(pieces[1]).size(), 1);
+        QVERIFY(!broken->legend()->markers(pieces[1]).front()->isVisible());
+        qDeleteAll(middleCharts);
         qDeleteAll(charts);
     }
 
