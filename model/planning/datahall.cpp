@@ -501,7 +501,8 @@ void attachStorageToLeaves(DataHall &hall, const std::vector<StorageEndpoint> &s
         warn(hall,
              std::to_string(unattached)
                  + " storage ports find no free port on the fabric's leaves: they are "
-                   "not cabled (add a leaf, or give the servers a storage network)");
+                   "not cabled (a fat-tree or a rail-optimised fabric with shared spines keeps "
+                   "leaf ports for them; or give the servers a storage network)");
 }
 
 /** What a storage-network switch is in the room. */

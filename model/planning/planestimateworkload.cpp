@@ -163,12 +163,10 @@ std::string uncabledStorageText(const PlanEstimateBuild &build)
             ++(cabled == 0 ? unreachable : partly);
     if (unreachable == 0 && partly == 0)
         return {};
-    const std::string fix = " (a fat-tree or a rail-optimised fabric with shared spines keeps "
-                            "leaf ports for it; or give the servers a storage network)";
+    // What to do about it is the data hall's warning beside this one, which counts the ports.
     if (unreachable == onFabric)
         return "no storage system has a free leaf port on the fabric to be cabled to: the run "
-               "can neither write checkpoints nor read its data"
-            + fix;
+               "can neither write checkpoints nor read its data";
     std::string text;
     if (unreachable > 0)
         text = groupedCount(unreachable) + " of the " + groupedCount(onFabric)
@@ -179,7 +177,7 @@ std::string uncabledStorageText(const PlanEstimateBuild &build)
         text += (text.empty() ? std::string() : "; ") + groupedCount(partly)
             + (partly == 1 ? " storage system has" : " storage systems have")
             + " only some of its ports cabled, and reads and writes at what those carry";
-    return text + fix;
+    return text;
 }
 
 /**

@@ -369,12 +369,17 @@ private slots:
         plan.fabric.multiPlane = true;
         const PlanEstimate planes = estimatePlan(plan, shippedCatalog());
         QVERIFY(uncabled(planes) != planes.warnings.end());
+        // The hall's warning says what to do: what keeps leaf ports for storage.
+        QVERIFY2(uncabled(planes)->find("32 storage ports find no free port on the fabric's "
+                                        "leaves: they are not cabled (a fat-tree or a "
+                                        "rail-optimised fabric with shared spines keeps leaf "
+                                        "ports for them; or give the servers a storage network)")
+                     != std::string::npos,
+                 uncabled(planes)->c_str());
         QVERIFY(!planes.trainingRun.reliability.checkpointsWritable);
         QVERIFY(std::find(planes.warnings.begin(), planes.warnings.end(),
                           "no storage system has a free leaf port on the fabric to be cabled to: "
-                          "the run can neither write checkpoints nor read its data (a fat-tree or "
-                          "a rail-optimised fabric with shared spines keeps leaf ports for it; or "
-                          "give the servers a storage network)")
+                          "the run can neither write checkpoints nor read its data")
                 != planes.warnings.end());
 
         // 126 nodes: the last unit's 30 nodes leave each of its 8 rail leaves 32 - 30 = 2 free
