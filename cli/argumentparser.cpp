@@ -197,6 +197,15 @@ std::string usageText(const std::string &synopsis, const std::vector<OptionSpec>
     return text;
 }
 
+std::optional<double> hourlyPrice(const ParsedArguments &arguments)
+{
+    const std::optional<double> price = arguments.number("hourly-price", 0.0, 1e6);
+    if (price && *price <= 0)
+        throw UsageError("--hourly-price 0 makes every GPU-hour free and every cost 0: give the "
+                         "price of a GPU-hour, above 0, or leave it out to price the hardware");
+    return price;
+}
+
 std::vector<std::string> splitList(const std::string &text, char separator)
 {
     // An empty item is a typo ("1,,2" or a trailing comma), said rather than dropped: a sweep of

@@ -55,6 +55,10 @@ private:
 ParsedArguments parseArguments(const std::vector<std::string> &arguments,
                                const std::vector<OptionSpec> &specs, const std::string &command);
 
+/** --hourly-price: USD per GPU-hour, above 0 (a price of 0 made every cost 0 without a word);
+ * empty when not given. */
+std::optional<double> hourlyPrice(const ParsedArguments &arguments);
+
 /** "a,b,c" split at `separator`; an empty part ("a,,c", "a,") is a UsageError. */
 std::vector<std::string> splitList(const std::string &text, char separator);
 

@@ -755,7 +755,7 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
     if (job.replicas && diurnal)
         throw UsageError("--replicas fixes the fleet; a diurnal profile sizes it hour by hour");
     const double lifetime = a.number("lifetime-years", 0.1, 50).value_or(4.0);
-    const std::optional<double> hourly = a.number("hourly-price", 0.0, 1e6);
+    const std::optional<double> hourly = hourlyPrice(a);
     const std::string gpuId = a.required("gpu");
     if (precision.empty() && gpuId != "all")
         throw UsageError("missing required option '--precision'");

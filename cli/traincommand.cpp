@@ -357,7 +357,7 @@ model::TrainingRunSetup runSetupFromArguments(const ParsedArguments &a,
                          + model::countOf(cluster.nodes(), "node", "nodes") + " of the job");
     setup.restartOverheadSeconds = a.number("restart-min", 0.0, 1e6).value_or(10.0) * 60.0;
     setup.lifetimeYears = a.number("lifetime-years", 0.1, 50.0).value_or(4.0);
-    setup.hourlyUsdPerGpu = a.number("hourly-price", 0.0, 1e6);
+    setup.hourlyUsdPerGpu = hourlyPrice(a);
     return setup;
 }
 

@@ -123,8 +123,12 @@ FabricGraph generateTorus(const TorusParameters &p)
     }
     // Translations are automorphisms of a torus, so chip 0 stands for every chip.
     graph.symmetryRepresentatives.push_back(0);
+    // Two neighbours a dimension, but one in a ring of 2 (its one link: above).
+    int degree = 0;
+    for (int k : p.dims)
+        degree += k == 2 ? 1 : 2;
     graph.description = dimsText + " torus (" + std::to_string(total) + " chips, degree "
-        + std::to_string(2 * n) + ")";
+        + std::to_string(degree) + ")";
     return graph;
 }
 

@@ -2219,6 +2219,18 @@ private slots:
                                     "(--hourly-price), so the ranking is by GPUs"),
                  cloud.out.constData());
         QVERIFY(!cloud.out.contains("costs: the whole servers"));
+        // A price of 0 made every cost 0 without a word: refused, by infer and train alike.
+        const Result free
+            = run(inferLlama3EightBOnH100("1024", "256") + QStringList {"--hourly-price", "0"});
+        QCOMPARE(free.status, 2);
+        QVERIFY2(free.err.contains("--hourly-price 0 makes every GPU-hour free"),
+                 free.err.constData());
+        const Result freeTraining
+            = run({"train", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--model", "llama-3-8b",
+                   "--seq-len", "4096", "--global-batch", "64", "--hourly-price", "0"});
+        QCOMPARE(freeTraining.status, 2);
+        QVERIFY2(freeTraining.err.contains("--hourly-price 0 makes every GPU-hour free"),
+                 freeTraining.err.constData());
     }
 
     void inferEngineBatchLimit()

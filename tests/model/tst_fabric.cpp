@@ -851,6 +851,25 @@ private slots:
         QCOMPARE(m.links, m.endpoints * static_cast<int>(p.dims.size()));
     }
 
+    void torusDegreeCountsARingOfTwoOnce()
+    {
+        // A 2 x 2 x 2 torus: each chip's neighbour in a ring of 2 is the same chip either way,
+        // one link: 8 chips x 3 links / 2 = 12 links, degree 3 (the description said 6). A
+        // 4 x 4 x 2 torus: two neighbours in each ring of 4, one in the ring of 2: degree 5,
+        // 32 x 5 / 2 = 80 links.
+        TorusParameters p;
+        p.dims = {2, 2, 2};
+        FabricGraph cube = generateTorus(p);
+        QCOMPARE(analyse(cube).links, 12);
+        QVERIFY2(cube.description.find("(8 chips, degree 3)") != std::string::npos,
+                 cube.description.c_str());
+        p.dims = {4, 4, 2};
+        FabricGraph mixed = generateTorus(p);
+        QCOMPARE(analyse(mixed).links, 80);
+        QVERIFY2(mixed.description.find("(32 chips, degree 5)") != std::string::npos,
+                 mixed.description.c_str());
+    }
+
     void torusCubesAreCopperInsideOpticalBetween()
     {
         // 8x4x4 with 4-chip cubes: in dimension 0, two of every ring's 8 links cross a cube face.
