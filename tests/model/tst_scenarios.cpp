@@ -946,6 +946,12 @@ private slots:
             }
         QVERIFY(compared);
         QVERIFY(row(c, "tpot_ms").values[1].has_value()); // shown, not starred
+        // The time per output token is the mean, said so, beside the p95 the target is set on
+        // (the baseline's fleet is under a load of 3 requests/s: its p95 step is at least the
+        // mean one).
+        QCOMPARE(row(c, "tpot_ms").label, std::string("Time per output token (mean)"));
+        QCOMPARE(row(c, "tpot_p95_ms").label, std::string("TPOT (p95 under load)"));
+        QVERIFY(*row(c, "tpot_p95_ms").values[0] >= *row(c, "tpot_ms").values[0]);
         // Its cost "over every GPU of the plan" was its own 40 GPUs' figure, for a plan of 32:
         // there is none, as the plan cannot hold the fleet. The baseline's is there.
         QVERIFY(!row(c, "cost_per_m_output_all_gpus_usd").values[1].has_value());
