@@ -43,6 +43,16 @@ void checkOversubscription(double ratio, const char *name)
                                    + formatNumber("%g", ratio));
 }
 
+/** Storage ports a fabric keeps free (FatTreeParameters::storagePorts): 0 up to the endpoint
+ * limit. */
+void checkStoragePorts(long long storagePorts)
+{
+    if (storagePorts < 0 || storagePorts > maxFabricEndpoints)
+        throw FabricParameterError("storage ports must be between 0 and "
+                                   + std::to_string(maxFabricEndpoints) + ", not "
+                                   + std::to_string(storagePorts));
+}
+
 void checkRadix(int radix)
 {
     if (radix < 4 || radix > 4096)
@@ -96,10 +106,12 @@ struct ClosShape
     /** 3 tiers: spine indices one core serves, where a group's links fill less than half a core
      * (the cores of a spine-oversubscribed fabric of few pods); coresPerGroup is then 1. */
     int groupsPerCore = 1;
+    /** The spines of pod `pod`: a full pod's, or the last pod's own. */
+    int spinesOfPod(int pod) const { return pod == pods - 1 ? lastPodSpines : spinesPerPod; }
     long long spines() const { return 1LL * (pods - 1) * spinesPerPod + lastPodSpines; }
     long long cores() const { return 1LL * blocks * spinesPerPod / groupsPerCore * coresPerGroup; }
-    /** Spine indices a spine of pod `pod` sends its up ports to. */
-    int groupsOfSpine(int pod) const { return pod == pods - 1 ? spinesPerPod / lastPodSpines : 1; }
+    /** Spine indices a spine of pod `pod` sends its up ports to (1 but in a short last pod). */
+    int groupsOfSpine(int pod) const { return spinesPerPod / spinesOfPod(pod); }
 };
 
 /** The cores of a four-tier fabric run 1:1, half their ports up. */
@@ -162,8 +174,8 @@ void shapeThirdTier(ClosShape &shape, long long leaves, int radix)
     if (lastLeaves < shape.leavesPerPod) {
         const long long needed = ceilDiv(lastLeaves * shape.leafUpPorts, spineDown);
         // The smallest divisor of a full pod's spines that holds them, and whose share of spine
-        // indices divides its up ports, so that every core group gets the same links from it.
-        shape.lastPodSpines = shape.spinesPerPod;
+        // indices divides its up ports, so that every core group gets the same links from it
+        // (a full pod's count, which the caller set, when none smaller does).
         for (int d = 1; d <= shape.spinesPerPod; ++d)
             if (shape.spinesPerPod % d == 0 && d >= needed
                 && spineUp % (shape.spinesPerPod / d) == 0) {
@@ -315,18 +327,15 @@ void buildUpperTiers(FabricGraph &graph, const std::vector<FabricVertexId> &leav
     const FabricLink link = fabricLink(rates);
     std::vector<FabricVertexId> spines;
     const int spinesPerPod = shape.spinesPerPod;
-    const auto spinesOf = [&](int pod) {
-        return pod == shape.pods - 1 ? shape.lastPodSpines : spinesPerPod;
-    };
     for (int pod = 0; pod < shape.pods; ++pod)
-        for (int s = 0; s < spinesOf(pod); ++s)
+        for (int s = 0; s < shape.spinesOfPod(pod); ++s)
             spines.push_back(
                 addSwitch(graph, 2, shape.tiers >= 3 ? names.firstPod + pod : -1,
                           names.prefix + "spine-" + std::to_string(pod * spinesPerPod + s)));
     for (std::size_t l = 0; l < leaves.size(); ++l) {
         const int pod = static_cast<int>(l) / shape.leavesPerPod;
         for (int j = 0; j < shape.leafUpPorts; ++j)
-            graph.addLink(leaves[l], spines[pod * spinesPerPod + j % spinesOf(pod)], link);
+            graph.addLink(leaves[l], spines[pod * spinesPerPod + j % shape.spinesOfPod(pod)], link);
     }
     if (shape.tiers == 2)
         return;
@@ -343,8 +352,8 @@ void buildUpperTiers(FabricGraph &graph, const std::vector<FabricVertexId> &leav
                           names.prefix + "core-" + std::to_string(block * coresPerBlock + c)));
     for (int pod = 0; pod < shape.pods; ++pod) {
         const int firstCore = pod / podsPerBlock * coresPerBlock;
-        const int groups = shape.tiers == 3 ? shape.groupsOfSpine(pod) : 1;
-        for (int s = 0; s < spinesOf(pod); ++s)
+        const int groups = shape.groupsOfSpine(pod);
+        for (int s = 0; s < shape.spinesOfPod(pod); ++s)
             for (int j = 0; j < shape.spineUpPorts; ++j) {
                 const int group = s * groups + j % groups;
                 const int core = group / shape.groupsPerCore * shape.coresPerGroup
@@ -512,10 +521,7 @@ FatTreeLayout fatTreeLayout(const FatTreeParameters &p)
     checkOversubscription(p.spineOversubscription, "spine oversubscription");
     if (p.endpoints < 0)
         throw FabricParameterError("endpoints must be positive");
-    if (p.storagePorts < 0 || p.storagePorts > maxFabricEndpoints)
-        throw FabricParameterError("storage ports must be between 0 and "
-                                   + std::to_string(maxFabricEndpoints) + ", not "
-                                   + std::to_string(p.storagePorts));
+    checkStoragePorts(p.storagePorts);
     FatTreeLayout layout;
     if (p.tiers == 1
         || (p.tiers == 0 && p.endpoints > 0 && p.endpoints + p.storagePorts <= p.radix)) {
@@ -624,10 +630,7 @@ void checkRailParameters(const RailFatTreeParameters &p)
     checkRadix(p.radix);
     checkOversubscription(p.leafOversubscription, "leaf oversubscription");
     checkOversubscription(p.spineOversubscription, "spine oversubscription");
-    if (p.storagePorts < 0 || p.storagePorts > maxFabricEndpoints)
-        throw FabricParameterError("storage ports must be between 0 and "
-                                   + std::to_string(maxFabricEndpoints) + ", not "
-                                   + std::to_string(p.storagePorts));
+    checkStoragePorts(p.storagePorts);
     if (p.nodes < 1 || p.nodes > (1 << 20))
         throw FabricParameterError("nodes must be between 1 and 1,048,576, not "
                                    + std::to_string(p.nodes));

@@ -63,9 +63,9 @@ public:
         else if (m_limits.ttftSeconds && ttft > *m_limits.ttftSeconds)
             verdict = {verdict.estimate, "TTFT " + percentile, ttft, *m_limits.ttftSeconds};
         // The TTFT counts no wait for a free slot: it holds only while the occupancy's
-        // percentile fits the largest batch (InferenceEstimator::admitsAtP95's rule).
+        // percentile fits the largest batch.
         else if (m_limits.ttftSeconds
-                 && poissonQuantile(e.inFlightSequences, p99 ? 0.99 : 0.95) > e.maxBatch)
+                 && !occupancyFitsSlots(e.inFlightSequences, e.maxBatch, p99 ? 0.99 : 0.95))
             verdict.broken = "TTFT " + percentile + " (prompts would wait for a free slot)";
         else if (m_limits.tpotSeconds && tpot > *m_limits.tpotSeconds)
             verdict = {verdict.estimate, "TPOT " + percentile, tpot, *m_limits.tpotSeconds};

@@ -93,6 +93,11 @@ double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, i
     return erlangCWaitQuantileSeconds(arrivalsPerSecond, slotServiceRate, slots, 0.95);
 }
 
+bool occupancyFitsSlots(double inFlightSequences, int slots, double probability)
+{
+    return poissonQuantile(inFlightSequences, probability) <= slots;
+}
+
 int poissonQuantile(double mean, double probability)
 {
     if (!(mean > 0))
@@ -1145,14 +1150,14 @@ InferenceEstimate InferenceEstimator::fixedFleetAtRate(const BatchLimits &limits
     const InferenceEstimate atLargest = estimateAtBatch(limits.largest);
     const double capacity = fleetCapacityPerReplica(atLargest);
     InferenceEstimate e = fleetUnderLoad(limits, *m_job.replicas, atLargest, capacity);
-    // A TTFT target holds only where prompts find a free slot (admitsAtP95), as a sized fleet's
-    // must: 10 replicas at 99.97% of their capacity met a 500 ms target "at 225 ms" while more
-    // than one prompt in twenty would have waited for a slot.
-    if (e.fits && e.meetsTargets && m_job.ttftP95Seconds && !admitsAtP95(e, limits.largest)) {
+    // A TTFT target holds only where prompts find a free slot (occupancyFitsSlots), as a sized
+    // fleet's must: 10 replicas at 99.97% of their capacity met a 500 ms target "at 225 ms"
+    // while more than one prompt in twenty would have waited for a slot.
+    if (e.fits && e.meetsTargets && m_job.ttftP95Seconds
+        && !occupancyFitsSlots(e.inFlightSequences, limits.largest, 0.95)) {
         e.meetsTargets = false;
-        e.reason = "with " + countOf(e.replicas, "replica", "replicas")
-            + " more than one prompt in twenty would find all " + std::to_string(limits.largest)
-            + " of its replica's slots taken and wait for one, a wait the TTFT p95 does not count";
+        e.reason = slotsTakenText(e.replicas, limits.largest)
+            + " and wait for one, a wait the TTFT p95 does not count";
     }
     if (e.meetsTargets || !e.fits)
         return e;
@@ -1204,12 +1209,11 @@ InferenceEstimate InferenceEstimator::fleetUnderLoad(const BatchLimits &limits, 
     return e;
 }
 
-bool InferenceEstimator::admitsAtP95(const InferenceEstimate &fleet, int largest) const
+std::string InferenceEstimator::slotsTakenText(int replicas, int largest)
 {
-    // Occupancy is Poisson about its mean (poissonQuantile): where its 95th percentile exceeds
-    // the engine's limit, more than one prompt in twenty would wait for a free slot, a wait the
-    // load point does not count, so its p95 TTFT would not be the fleet's.
-    return poissonQuantile(fleet.inFlightSequences, 0.95) <= largest;
+    return "with " + countOf(replicas, "replica", "replicas")
+        + " more than one prompt in twenty would find all " + std::to_string(largest)
+        + " of its replica's slots taken";
 }
 
 std::optional<InferenceEstimate>
@@ -1228,7 +1232,8 @@ InferenceEstimator::fewestContinuouslyBatchingReplicas(const BatchLimits &limits
         return std::nullopt;
     const auto serves = [&](int replicas) {
         const InferenceEstimate fleet = fleetUnderLoad(limits, replicas, atLargest, capacity);
-        return fleet.meetsTargets && admitsAtP95(fleet, limits.largest);
+        return fleet.meetsTargets
+            && occupancyFitsSlots(fleet.inFlightSequences, limits.largest, 0.95);
     };
     // More replicas share the rate, each runs fewer sequences in shorter steps: the latencies
     // fall with the fleet, so the fewest that serve it are found by bisection.
@@ -1260,10 +1265,8 @@ void InferenceEstimator::explainFewestReplicas(InferenceEstimate &fleet, const B
     const InferenceEstimate smaller = fleetUnderLoad(limits, fewer, atLargest, capacity);
     if (!smaller.meetsTargets)
         fleet.bottleneckExplanation += "; " + smaller.reason;
-    else if (!admitsAtP95(smaller, limits.largest))
-        fleet.bottleneckExplanation += "; with " + countOf(fewer, "replica", "replicas")
-            + " more than one prompt in twenty would find all " + std::to_string(limits.largest)
-            + " of its replica's slots taken";
+    else if (!occupancyFitsSlots(smaller.inFlightSequences, limits.largest, 0.95))
+        fleet.bottleneckExplanation += "; " + slotsTakenText(fewer, limits.largest);
     else
         fleet.bottleneckExplanation += "; " + countOf(fewer, "replica", "replicas")
             + " would meet the targets on paper, but above "

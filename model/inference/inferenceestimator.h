@@ -139,9 +139,9 @@ private:
      * limit (`atLargest`, the estimate there, serving at most `capacity` requests/s). */
     InferenceEstimate fleetUnderLoad(const BatchLimits &limits, int replicas,
                                      const InferenceEstimate &atLargest, double capacity) const;
-    /** Whether the 95th percentile of the sequences `fleet` keeps in flight finds a free slot
-     * under the engine's `largest` batch. */
-    bool admitsAtP95(const InferenceEstimate &fleet, int largest) const;
+    /** "with 9 replicas more than one prompt in twenty would find all 198 of its replica's
+     * slots taken": why a fleet's occupancy does not fit its slots (occupancyFitsSlots). */
+    static std::string slotsTakenText(int replicas, int largest);
     /** Adds to `fleet`'s explanation why one replica fewer would not do. */
     void explainFewestReplicas(InferenceEstimate &fleet, const BatchLimits &limits,
                                const InferenceEstimate &atLargest, double capacity) const;
@@ -211,6 +211,14 @@ double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, i
  * is Poisson with the mean Little's law gives; Kleinrock, "Queueing Systems", vol. 1, 1975).
  */
 int poissonQuantile(double mean, double probability);
+
+/**
+ * Whether the `probability` quantile of a replica's occupancy (Poisson about `inFlightSequences`:
+ * poissonQuantile) fits its `slots`, the engine's largest batch. Beyond it prompts wait for a free
+ * slot, a wait a load point's TTFT does not count: a TTFT target or limit at that percentile holds
+ * only while this does (a sized fleet, a fixed fleet, a fleet's capacity within limits).
+ */
+bool occupancyFitsSlots(double inFlightSequences, int slots, double probability);
 /** The `quantile` (0.5, 0.99, ...) of the same waiting time: ln(C / (1 - q)) / (c·mu - lambda). */
 double erlangCWaitQuantileSeconds(double arrivalsPerSecond, double slotServiceRate, int slots,
                                   double quantile);

@@ -434,8 +434,7 @@ struct StorageEndpoint
     const NicSpec *nic = nullptr;
 };
 
-/** The servers' storage ports: the storage rate (the plan's, or the node's) over the rate of
- * the node's storage NIC, rounded up. */
+/** The servers' storage ports (serverStoragePortCount, planfabric.h). */
 std::vector<StorageEndpoint> serverStoragePorts(const DataHall &hall, const DataHallInputs &in)
 {
     std::vector<StorageEndpoint> ports;
@@ -444,14 +443,9 @@ std::vector<StorageEndpoint> serverStoragePorts(const DataHall &hall, const Data
         if (device.role != "GPU server" || device.catalogId.empty())
             continue;
         const NodeSpec &node = in.catalog.node(device.catalogId);
-        const double bytesPerSecond = in.plan.fabric.storageNetworkBytesPerSecond.value_or(
-            node.storageNetworkBytesPerSecond);
-        if (node.storageNicId.empty() || bytesPerSecond <= 0)
-            continue;
-        const NicSpec &nic = in.catalog.nic(node.storageNicId);
-        const int count = static_cast<int>(
-            std::clamp(std::ceil(bytesPerSecond / nic.bytesPerSecond - 1e-9), 1.0, 64.0));
-        ports.push_back({static_cast<int>(d), count, "stor", &nic});
+        if (const int count = serverStoragePortCount(in.plan, in.catalog, node); count > 0)
+            ports.push_back(
+                {static_cast<int>(d), count, "stor", &in.catalog.nic(node.storageNicId)});
     }
     return ports;
 }

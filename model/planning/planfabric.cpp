@@ -223,18 +223,22 @@ std::optional<FabricAttachment> storageAttachment(const Plan &plan, const Catalo
                              spec.nicId};
 }
 
+int serverStoragePortCount(const Plan &plan, const Catalog &catalog, const NodeSpec &node)
+{
+    const double bytesPerSecond
+        = plan.fabric.storageNetworkBytesPerSecond.value_or(node.storageNetworkBytesPerSecond);
+    if (node.storageNicId.empty() || bytesPerSecond <= 0)
+        return 0;
+    const NicSpec &nic = catalog.nic(node.storageNicId);
+    return static_cast<int>(
+        std::clamp(std::ceil(bytesPerSecond / nic.bytesPerSecond - 1e-9), 1.0, 64.0));
+}
+
 bool serversHaveStorageNetwork(const Plan &plan, const Catalog &catalog)
 {
-    for (const NodeGroup &group : plan.nodeGroups) {
-        if (group.count <= 0)
-            continue;
-        const NodeSpec &node = catalog.node(group.nodeId);
-        const double bytesPerSecond
-            = plan.fabric.storageNetworkBytesPerSecond.value_or(node.storageNetworkBytesPerSecond);
-        if (!node.storageNicId.empty() && bytesPerSecond > 0)
-            return true;
-    }
-    return false;
+    return std::any_of(plan.nodeGroups.begin(), plan.nodeGroups.end(), [&](const NodeGroup &g) {
+        return g.count > 0 && serverStoragePortCount(plan, catalog, catalog.node(g.nodeId)) > 0;
+    });
 }
 
 long long storagePortsOnFabric(const Plan &plan, const Catalog &catalog)

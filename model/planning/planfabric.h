@@ -12,6 +12,7 @@
 namespace cp::model {
 
 class Catalog;
+struct NodeSpec;
 struct Plan;
 
 /** The fabric a plan describes, ready for generateFabric: endpoints are the plan's NICs. */
@@ -112,9 +113,14 @@ std::vector<std::optional<FabricAttachment>> nodeGroupAttachments(const Plan &pl
 std::optional<FabricAttachment> storageAttachment(const Plan &plan, const Catalog &catalog,
                                                   std::size_t storage);
 
-/** Whether the plan's servers have a storage network of their own: a group whose node has a
- * storage NIC at a rate above zero (the plan's fabric.storage_network_gb_per_s, or the node's).
- * Without one the storage shares the compute fabric, on its leaves (datahall.h). */
+/** The storage-network ports one server of `node` has in `plan`: the storage rate (the plan's
+ * fabric.storage_network_gb_per_s, or the node's) over its storage NIC's rate, rounded up, 1 to
+ * 64; 0 without a storage NIC or rate. */
+int serverStoragePortCount(const Plan &plan, const Catalog &catalog, const NodeSpec &node);
+
+/** Whether the plan's servers have a storage network of their own: a group whose node has
+ * storage ports (serverStoragePortCount). Without one the storage shares the compute fabric, on
+ * its leaves (datahall.h). */
 bool serversHaveStorageNetwork(const Plan &plan, const Catalog &catalog);
 
 /** The storage ports the compute fabric's leaves must hold: those of every storage entry on the
