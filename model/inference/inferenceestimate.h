@@ -62,9 +62,11 @@ struct InferenceJob
 /** What a GPU-hour costs: capital amortised over a lifetime, plus energy at the facility. */
 struct ServingCostModel
 {
-    double capitalUsdPerGpu = 0; ///< GPU plus its share of the server
+    double capitalUsdPerGpu
+        = 0; ///< GPU plus its share of the server (of the whole plan's bill in a plan)
     double lifetimeYears = 4.0; ///< straight-line amortisation (a common 4-year depreciation)
-    double wattsPerGpu = 0; ///< GPU at TDP plus its share of the server
+    double wattsPerGpu
+        = 0; ///< GPU at TDP plus its share of the server (of the plan's IT power in a plan)
     double pue = 1.0;
     double electricityUsdPerKwh = 0;
     std::optional<double> hourlyUsdPerGpu; ///< a cloud price replaces capital + energy when given

@@ -348,6 +348,26 @@ InferenceJob inferenceJobOf(const InferenceWorkload &w, const Catalog &catalog)
     return job;
 }
 
+/**
+ * A plan's GPU-hour costs its share of everything the plan buys and powers, not only its server:
+ * the bill of materials (servers, fabric, optics, racks, power distribution, management network,
+ * storage) and the IT power at full load, each divided over the plan's GPUs, at the plan's PUE and
+ * electricity price. A training run on the plan costs its whole bill of materials the same way
+ * (trainingrun.cpp), so a serving plan's cost per token and its capital cost reconcile; on the
+ * L4 sample the server alone left out a tenth of the capital.
+ */
+void chargePlanPerGpu(ServingCostModel &cost, const PlanEstimate &result)
+{
+    const CampusTotals *campus = result.campus ? &*result.campus : nullptr;
+    const double gpus = campus ? static_cast<double>(campus->gpus) : result.gpus;
+    if (!(gpus > 0))
+        return;
+    cost.capitalUsdPerGpu = (campus ? campus->capitalUsd : result.capitalCostUsd) / gpus;
+    cost.wattsPerGpu = (campus ? campus->itWatts : result.power.itWatts()) / gpus;
+    cost.pue = result.power.pue;
+    cost.electricityUsdPerKwh = result.electricityUsdPerKwh;
+}
+
 } // namespace
 
 void estimateInference(PlanEstimateBuild &build)
@@ -355,9 +375,10 @@ void estimateInference(PlanEstimateBuild &build)
     PlanEstimate &result = build.result;
     const InferenceWorkload &w = build.plan.inference;
     const InferenceJob job = inferenceJobOf(w, build.catalog);
-    const InferenceSetup setup = inferenceSetupFromCatalog(
+    InferenceSetup setup = inferenceSetupFromCatalog(
         build.catalog,
         {.nodeId = build.firstGroup->node.id, .facilityId = build.plan.facility.facilityId});
+    chargePlanPerGpu(setup.cost, result);
     result.hasInference = true;
     if (job.replicas && !job.ratePerSecond && !job.offlineRequests) {
         // A fixed fleet with no rate: the most it serves within the p95 targets.

@@ -1076,6 +1076,25 @@ private slots:
                 < 1e-12);
     }
 
+    void servingGpuHourIsThePlansShare()
+    {
+        // A serving plan's GPU-hour carries its share of the whole bill of materials and IT
+        // power, as a training run on the plan does, not the GPU and its server alone. By hand,
+        // for the L4 sample (64 L4, 43 of them serving its 50 requests/s):
+        //   bill: GPUs 64 x 2,700 = 172,800; servers 16 x 12,000 = 192,000; racks 3 x 3,000 =
+        //   9,000; ToR switch 8,000; fibre 32 x 30 = 960; Cat 6A 7 + 16 + 75 + 300 = 398; optics
+        //   64 x 60 = 3,840; PDUs 6 x 2,500 = 15,000; management switch 5,000: $406,998;
+        //   capital a GPU-hour 406,998 / 64 / (4 years x 8,766 h) = 0.181364 USD;
+        //   IT power 4,608 (GPUs) + 11,200 (servers) + 412 (network) = 16,220 W, 253.44 W a GPU,
+        //   x PUE 1.58 x 0.10 USD/kWh = 0.040043 USD; 0.221407 USD a GPU-hour, x 43 = 9.5205.
+        // The server alone gave (2,700 + 3,000) / 35,064 + 0.247 x 0.158 = 0.201586, x 43 = 8.668.
+        const PlanEstimate e
+            = estimatePlan(loadSamplePlan("l4-inference-fleet.json"), shippedCatalog());
+        QCOMPARE(e.inference.replicas * e.inference.gpusPerReplica, 43);
+        QVERIFY2(qAbs(e.inference.usdPerHour - 9.5205) < 1e-3,
+                 qPrintable(QString::number(e.inference.usdPerHour, 'g', 10)));
+    }
+
     void everySampleEstimates()
     {
         for (const char *name : {"h100-1024-ndr-rail-fat-tree.json", "a100-pcie-64-100gbe.json",
