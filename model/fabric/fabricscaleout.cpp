@@ -6,6 +6,7 @@
 #include "model/fabric/fabriccollective.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace cp::model {
@@ -113,6 +114,24 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
     return text;
 }
 
+void nameBuiltOversubscription(ClusterDescription &cluster, const FabricGraph &graph)
+{
+    if (graph.leafUpPorts <= 0 || cluster.oversubscription <= 1.0)
+        return;
+    const double built
+        = static_cast<double>(graph.leafDownPorts) / static_cast<double>(graph.leafUpPorts);
+    if (std::abs(built / cluster.oversubscription - 1.0) < 0.005)
+        return;
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "%.3g:1 oversubscribed %s%s (%g:1 at most, as asked: %d ports down and %d up a "
+                  "leaf take the fewest switches)",
+                  built, cluster.nicName.c_str(),
+                  cluster.railOptimised ? " rail-optimised fabric" : " fabric",
+                  cluster.oversubscription, graph.leafDownPorts, graph.leafUpPorts);
+    cluster.fabricName = text;
+}
+
 std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement placement,
                                     FabricHardwareCount *hardwareOut)
 {
@@ -138,6 +157,7 @@ std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement p
     const FabricGraph graph = generateFabric(design);
     if (hardwareOut)
         *hardwareOut = hardwareCountOf(graph).times(cluster.buildings);
+    nameBuiltOversubscription(cluster, graph);
     return campus
         + measureScaleOutOnGraph(cluster, graph, placement, fabricTopologyName(design.topology));
 }

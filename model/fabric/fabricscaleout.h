@@ -35,6 +35,13 @@ std::string measureScaleOutOnFabric(ClusterDescription &cluster,
                                     FabricHardwareCount *hardwareOut = nullptr);
 
 /**
+ * Names the leaves' oversubscription the generator built in `cluster.fabricName` where it differs
+ * from the one asked for (FabricGraph::leafDownPorts): the label said "4:1 oversubscribed" beside
+ * the 3.27:1 fabric the step time was measured on.
+ */
+void nameBuiltOversubscription(ClusterDescription &cluster, const FabricGraph &graph);
+
+/**
  * The same measurement on a fabric graph that already exists (a plan's): one building's, whose
  * endpoints are its cluster.nodesPerBuilding() x NICs-per-node NICs in node order (a campus's
  * other buildings are copies of it).

@@ -611,6 +611,8 @@ FabricGraph generateFatTree(const FatTreeParameters &p)
         && (p.storagePorts == 0 ? fullPods(leafCount, shape) : shape.tiers == 2);
     if (full)
         graph.symmetryRepresentatives.push_back(graph.endpoints().front());
+    graph.leafDownPorts = down;
+    graph.leafUpPorts = up;
     graph.description = std::to_string(shape.tiers) + "-tier fat-tree, radix "
         + std::to_string(p.radix) + ", " + groupedCount(endpoints) + " endpoints"
         + (p.storagePorts > 0 ? " and " + groupedCount(p.storagePorts) + " storage ports"
@@ -824,6 +826,8 @@ FabricGraph generateRailFatTree(const RailFatTreeParameters &parameters)
         && (layout.storageLeaves == 0 ? fullPods(leavesUnderTiers, shape) : shape.tiers == 2);
     if (full)
         graph.symmetryRepresentatives.push_back(graph.endpoints().front());
+    graph.leafDownPorts = down;
+    graph.leafUpPorts = up;
     graph.description = std::to_string(shape.tiers) + "-tier rail-optimised fat-tree"
         + (p.multiPlane ? ", " + std::to_string(p.gpusPerNode) + " planes (one per rail)"
                         : std::string())

@@ -127,6 +127,7 @@ void measurePlanScaleOut(ClusterDescription &cluster, const FabricGraph &graph,
     if (!closedFormScaleOutIsExact(fabric.design))
         measureScaleOutOnGraph(cluster, graph, NodePlacement::Contiguous,
                                fabricTopologyName(fabric.design.topology));
+    nameBuiltOversubscription(cluster, graph);
 }
 
 namespace {
