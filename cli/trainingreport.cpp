@@ -229,17 +229,23 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                       model::humanEnergy(o.energyMegawattHours * 3.6e9) + ", "
                           + model::humanUsd(o.electricityUsd) + " electricity" + ", "
                           + model::humanCarbon(o.carbonTonnes * 1000)});
+        // A cloud price rents the hot spares too, for the whole wall time.
+        const std::string rentedSpares = o.rentedSpareGpuHours > 0
+            ? ", with " + model::threeDigits(o.rentedSpareGpuHours)
+                + " GPU-hours of the hot spare nodes rented beside the run"
+            : std::string();
         table.addRow({"cost",
                       model::humanUsd(o.costUsd)
                           + format(" at $%.2f per GPU-hour", o.costPerGpuHourUsd)
-                          + (setup.hourlyUsdPerGpu ? " (cloud price)"
+                          + (setup.hourlyUsdPerGpu ? " (cloud price" + rentedSpares + ")"
                                                    : " (capital amortised + electricity)")});
     } else if (r.goodput <= 0) {
         table.addRow({"wall time (expected)",
                       "never: " + model::runNeverFinishesText(r)
                           + ", so no GPU-hours, energy or cost are given"});
     }
-    table.addRow({"capital",
+    // At a cloud price nothing is bought: the capital is what owning the hardware would take.
+    table.addRow({setup.hourlyUsdPerGpu ? "capital (if bought)" : "capital",
                   model::humanUsd(run.capitalUsd)
                       + format(" (%.0f switches", static_cast<double>(run.switches))
                       + format(", %.0f transceivers)", static_cast<double>(run.transceivers))});

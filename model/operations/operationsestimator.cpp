@@ -185,12 +185,14 @@ OperationsEstimate estimateOperations(const OperationsInputs &in)
     e.carbonTonnes = kwh * in.facility.carbonKgPerKwh / 1e3;
     if (in.hourlyUsdPerGpu) {
         e.costPerGpuHourUsd = *in.hourlyUsdPerGpu;
+        e.rentedSpareGpuHours
+            = static_cast<double>(in.spareGpus) * e.wallSeconds / units::secondsPerHour;
     } else if (in.gpus > 0) {
         const double lifetimeHours = in.lifetimeYears * units::hoursPerYear;
         e.costPerGpuHourUsd = in.capitalUsd / (in.gpus * lifetimeHours)
             + e.facilityWatts / in.gpus / 1e3 * in.facility.electricityUsdPerKwh;
     }
-    e.costUsd = e.costPerGpuHourUsd * in.gpus * e.wallSeconds / units::secondsPerHour;
+    e.costUsd = e.costPerGpuHourUsd * (e.wallGpuHours + e.rentedSpareGpuHours);
     return e;
 }
 

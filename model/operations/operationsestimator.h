@@ -179,6 +179,9 @@ struct OperationsInputs
     FacilitySpec facility;
     double lifetimeYears = 4;
     std::optional<double> hourlyUsdPerGpu; ///< a cloud price replaces capital and energy
+    /** GPUs of the hot spare nodes: rented at the cloud price for the whole wall time beside the
+     * run's (owned spares are bought, in capitalUsd, and idle, so they draw no power here). */
+    long long spareGpus = 0;
     double runSeconds = 0; ///< useful work; wall time divides it by the goodput
     double goodput = 1.0;
 };
@@ -197,13 +200,17 @@ struct OperationsEstimate
     double electricityUsd = 0;
     double carbonTonnes = 0;
     double costPerGpuHourUsd = 0; ///< amortised capital + electricity, or the cloud price
-    double costUsd = 0; ///< GPU-hours of wall time x cost per GPU-hour
+    /** GPU-hours of the rented hot spares (a cloud price only): billed, not worked. */
+    double rentedSpareGpuHours = 0;
+    /** GPU-hours of wall time x cost per GPU-hour, and the rented spares' at the cloud price. */
+    double costUsd = 0;
 };
 
 /**
  * Energy = facility power x wall time; electricity = energy x price; carbon = energy x the grid's
  * intensity. Owned hardware: cost per GPU-hour = capital / (GPUs x lifetime hours) + facility
- * power per GPU x electricity price (straight-line amortisation, hardware busy all its life).
+ * power per GPU x electricity price (straight-line amortisation, hardware busy all its life). A
+ * cloud price bills every rented GPU-hour: the run's and its hot spares' over the wall time.
  */
 OperationsEstimate estimateOperations(const OperationsInputs &inputs);
 

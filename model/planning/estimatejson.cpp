@@ -69,8 +69,12 @@ nlohmann::json trainingEstimateToJson(const TrainingEstimate &e)
           {"optimizer", e.memory.optimizerBytes / units::gibi},
           {"activations", e.memory.activationsBytes / units::gibi},
           {"reserved", e.memory.reservedBytes / units::gibi}}},
-        {"training_days", e.trainingSeconds / units::secondsPerDay},
-        {"gpu_hours", e.gpuHours},
+        // No token count (or no layout) gives no run length: null, not 0 days a script reads as
+        // an instant run (cost_usd was already null there).
+        {"training_days",
+         e.trainingSeconds > 0 ? nlohmann::json(e.trainingSeconds / units::secondsPerDay)
+                               : nlohmann::json(nullptr)},
+        {"gpu_hours", e.gpuHours > 0 ? nlohmann::json(e.gpuHours) : nlohmann::json(nullptr)},
         {"bottleneck", e.bottleneck},
         {"bottleneck_explanation", e.bottleneckExplanation},
         {"breakdown",
@@ -601,6 +605,11 @@ void addTrainingRunToJson(nlohmann::json &json, const TrainingRunEstimate &run)
         {"network_kw", o.networkWatts / 1e3},
         {"storage_kw", o.storageWatts / 1e3},
         {"wall_days", ifFinishes(o.wallSeconds / units::secondsPerDay)},
+        // The GPU-hours of the wall time (failures and checkpoints included), which the cost is
+        // for, beside training_days' and gpu_hours' failure-free figures; and, at a cloud price,
+        // the hot spares' rented hours the cost adds.
+        {"wall_gpu_hours", ifFinishes(o.wallGpuHours)},
+        {"rented_spare_gpu_hours", ifFinishes(o.rentedSpareGpuHours)},
         {"electricity_usd", ifFinishes(o.electricityUsd)},
         {"carbon_t", ifFinishes(o.carbonTonnes)},
         {"cost_per_gpu_hour_usd", o.costPerGpuHourUsd},

@@ -208,7 +208,7 @@ const std::vector<RowSpec> &numericRows()
                  ? ifTraining(e, e.training.best.trainingSeconds / units::secondsPerDay)
                  : std::nullopt;
          }},
-        {"gpu_hours", "Training", "GPU-hours", "GPU-h", P::Lower,
+        {"gpu_hours", "Training", "GPU-hours (no failures)", "GPU-h", P::Lower,
          [](const PlanEstimate &e) {
              return e.training.best.gpuHours > 0 ? ifTraining(e, e.training.best.gpuHours)
                                                  : std::nullopt;

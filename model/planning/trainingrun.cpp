@@ -288,6 +288,7 @@ void estimateRunOperations(TrainingRunEstimate &run, const ClusterDescription &c
     o.facility = setup.facility;
     o.lifetimeYears = setup.lifetimeYears;
     o.hourlyUsdPerGpu = setup.hourlyUsdPerGpu;
+    o.spareGpus = run.reliability.spareNodes * std::max(1, cluster.gpusPerNode);
     o.runSeconds = run.trainingSecondsWithStall;
     o.goodput = run.reliability.goodput;
     run.operations = estimateOperations(o);

@@ -960,6 +960,27 @@ private slots:
         QVERIFY(object.value("operations").toObject().value("wall_days").isNull());
     }
 
+    void aRunWithoutTokensHasNoLength()
+    {
+        // Without --tokens there is no run: its days and GPU-hours are null in JSON, as its cost
+        // is, not the 0.0 days a script reads as an instant run.
+        const QStringList train
+            = {"train", "--gpu",     "h100-sxm5-80gb", "--model",        "llama-3-70b", "--gpus",
+               "64",    "--seq-len", "4096",           "--global-batch", "512",         "--json"};
+        const Result json = run(train);
+        QCOMPARE(json.status, 0);
+        const QJsonObject object = QJsonDocument::fromJson(json.out).object();
+        QVERIFY(object.contains("training_days"));
+        QVERIFY(object.value("training_days").isNull());
+        QVERIFY(object.value("gpu_hours").isNull());
+        QVERIFY(object.value("cost_usd").isNull());
+        // With a token count both are there: 2T tokens take days.
+        const Result withTokens = run(train + QStringList {"--tokens", "2T"});
+        const QJsonObject run2T = QJsonDocument::fromJson(withTokens.out).object();
+        QVERIFY(run2T.value("training_days").toDouble() > 1);
+        QVERIFY(run2T.value("gpu_hours").toDouble() > 64 * 24);
+    }
+
     void closedFormTrainingBuysTheSameFabric()
     {
         // 16,384 H100s (one NIC each) on a 2:1 fabric of 64-port QM9700s. Two tiers would be

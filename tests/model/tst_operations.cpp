@@ -389,6 +389,18 @@ private slots:
         QVERIFY(closeRelative(e.costUsd, e.costPerGpuHourUsd * 100 * 240));
         in.hourlyUsdPerGpu = 2.5;
         QVERIFY(closeRelative(estimateOperations(in).costUsd, 2.5 * 100 * 240));
+        // A cloud price rents the hot spares as well, for the whole wall time: 2 spare nodes of
+        // 8 GPUs over 240 h are 3,840 GPU-hours more, so 2.5 x (24,000 + 3,840) = $69,600.
+        in.spareGpus = 16;
+        const OperationsEstimate rented = estimateOperations(in);
+        QVERIFY(closeRelative(rented.rentedSpareGpuHours, 3840));
+        QVERIFY(closeRelative(rented.costUsd, 69600));
+        QVERIFY(closeRelative(rented.wallGpuHours, 24000)); // the run's own hours stay the same
+        // Owned spares are in the capital already (and idle): nothing is added to the cost.
+        in.hourlyUsdPerGpu.reset();
+        const OperationsEstimate owned = estimateOperations(in);
+        QCOMPARE(owned.rentedSpareGpuHours, 0.0);
+        QVERIFY(closeRelative(owned.costUsd, owned.costPerGpuHourUsd * 100 * 240));
     }
 
     void servingAvailability()
