@@ -127,7 +127,13 @@ void addDataPathRows(Table &table, const model::DataPathEstimate &path)
                   path.dataset + ": " + humanCount(path.samplesPerSecond) + " samples/s, "
                       + format("%.3g GB/s", path.requiredReadBytesPerSecond / units::giga) + ", "
                       + humanCount(path.requiredIops) + " IOPS, "
-                      + humanCount(path.requiredMetadataOpsPerSecond) + " metadata ops/s"});
+                      + humanCount(path.requiredMetadataOpsPerSecond)
+                      + " metadata ops/s"
+                      // NFS answers both from one budget, the figure to set against its IOPS.
+                      + (path.metadataSharesIops ? ": "
+                                 + humanCount(path.requiredIops + path.requiredMetadataOpsPerSecond)
+                                 + " NFS operations/s from one budget"
+                                                 : std::string())});
     table.addRow({"data path, first epoch",
                   stageUtilisations(path.firstEpoch) + " busy"
                       + (path.firstEpoch.stallFraction > 0
@@ -137,12 +143,15 @@ void addDataPathRows(Table &table, const model::DataPathEstimate &path)
         table.addRow(
             {"data path, warm cache",
              stageUtilisations(path.warm)
-                 + format(" busy (%.0f%% of reads from local NVMe)", 100 * path.cacheHitRatio)});
+                 + format(" busy on average after the first epoch (%.0f%% of reads from the "
+                          "nodes' caches: each keeps what it read, and every epoch deals it a "
+                          "reshuffled share)",
+                          100 * path.cacheHitRatio)});
     table.addRow({"data stall",
                   path.stallFraction > 0
                       ? format("GPUs wait for data %.1f%% of the run", 100 * path.stallFraction)
-                          + format(" (first epoch %.0f%%", 100 * path.firstEpoch.stallFraction)
-                          + format(", later epochs %.0f%%); ", 100 * path.warm.stallFraction)
+                          + " (first epoch " + model::shareText(path.firstEpoch.stallFraction)
+                          + ", later epochs " + model::shareText(path.warm.stallFraction) + "); "
                           + path.advice
                       : std::string("none: every stage keeps up with the GPUs")});
     table.addRow({"CPU cores needed",

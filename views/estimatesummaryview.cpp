@@ -238,11 +238,11 @@ void EstimateSummaryView::showDiagnosis(const model::PlanEstimate &e)
         const model::DataPathEstimate &path = e.trainingRun.dataPath;
         if (e.hasTrainingRun && path.present && path.stallFraction > 0)
             text += QLatin1Char(' ')
-                + tr("Data: the GPUs wait for data %1% of the run (first epoch %2%, later epochs "
-                     "%3%): %4 cannot keep up; %5.")
+                + tr("Data: the GPUs wait for data %1% of the run (first epoch %2, later epochs "
+                     "%3): %4 cannot keep up; %5.")
                       .arg(number(100 * path.stallFraction, 1),
-                           number(100 * path.firstEpoch.stallFraction, 0),
-                           number(100 * path.warm.stallFraction, 0),
+                           QString::fromStdString(model::shareText(path.firstEpoch.stallFraction)),
+                           QString::fromStdString(model::shareText(path.warm.stallFraction)),
                            QString::fromStdString(model::starvingStagesText(path.worsePhase())),
                            QString::fromStdString(path.advice));
         // Nor of checkpoints that stop it for longer than storage worth buying would.
@@ -775,7 +775,7 @@ void EstimateSummaryView::addDataPathRows(QTreeWidgetItem *section,
         const model::DataPathStage &warm = path.warm.stages[i];
         addRow(dataPath, QString::fromStdString(first.name),
                path.cacheHitRatio > 0
-                   ? tr("needs %1% of its capacity in the first epoch, %2% once cached")
+                   ? tr("needs %1% of its capacity in the first epoch, %2% later on average")
                          .arg(number(100 * first.utilisation(), 0),
                               number(100 * warm.utilisation(), 0))
                    : tr("needs %1% of its capacity").arg(number(100 * first.utilisation(), 0)));
@@ -790,12 +790,13 @@ void EstimateSummaryView::addDataPathRows(QTreeWidgetItem *section,
         addRow(section, tr("Data stall"), tr("none: every stage keeps up with the GPUs"));
         return;
     }
-    auto *stall = addRow(section, tr("Data stall"),
-                         tr("the GPUs wait for data %1% of the run (first epoch %2%, later "
-                            "epochs %3%)")
-                             .arg(number(100 * path.stallFraction, 1),
-                                  number(100 * path.firstEpoch.stallFraction, 0),
-                                  number(100 * path.warm.stallFraction, 0)));
+    auto *stall
+        = addRow(section, tr("Data stall"),
+                 tr("the GPUs wait for data %1% of the run (first epoch %2, later "
+                    "epochs %3)")
+                     .arg(number(100 * path.stallFraction, 1),
+                          QString::fromStdString(model::shareText(path.firstEpoch.stallFraction)),
+                          QString::fromStdString(model::shareText(path.warm.stallFraction))));
     addRow(stall, tr("Cannot keep up"),
            QString::fromStdString(model::starvingStagesText(path.worsePhase())));
     addRow(stall, tr("What to add"), QString::fromStdString(path.advice));

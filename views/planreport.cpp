@@ -1132,9 +1132,10 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
         const model::DataPathEstimate &path = run.dataPath;
         page.paragraph(
             QObject::tr("The GPUs consume %1 samples/s of %2 (%3/s). Each stage's load "
-                        "against what it sustains, in the first epoch and once the dataset is "
-                        "cached on the nodes' NVMe (%4% of reads). The slowest stage sets the "
-                        "feed; below the demand, the GPUs wait.")
+                        "against what it sustains, in the first epoch and on average in the later "
+                        "ones, whose reads the nodes' caches serve in part (%4%: a node keeps "
+                        "what it read, and each epoch deals it a reshuffled share). The slowest "
+                        "stage sets the feed; below the demand, the GPUs wait.")
                 .arg(wholeNumber(path.samplesPerSecond), QString::fromStdString(path.dataset),
                      human(model::humanBytes(path.requiredReadBytesPerSecond)),
                      fixed(100 * path.cacheHitRatio, 0)),
@@ -1148,15 +1149,15 @@ void writeDataPath(ReportLayout &page, const model::ScenarioResult *baseline)
                                  fixed(100 * path.warm.stages[i].utilisation(), 0)};
         }
         page.table({QObject::tr("Stage"), QObject::tr("Sustains (samples/s)"),
-                    QObject::tr("Busy, first epoch %"), QObject::tr("Busy, cache warm %")},
+                    QObject::tr("Busy, first epoch %"), QObject::tr("Busy, later epochs %")},
                    rows, {2.6, 1.6, 1.4, 1.4}, {1, 2, 3});
         page.paragraph(
             path.stallFraction > 0
-                ? QObject::tr("The GPUs wait for data %1% of the run (first epoch %2%, later "
-                              "epochs %3%): %4.")
+                ? QObject::tr("The GPUs wait for data %1% of the run (first epoch %2, later "
+                              "epochs %3): %4.")
                       .arg(fixed(100 * path.stallFraction, 1),
-                           fixed(100 * path.firstEpoch.stallFraction, 0),
-                           fixed(100 * path.warm.stallFraction, 0),
+                           QString::fromStdString(model::shareText(path.firstEpoch.stallFraction)),
+                           QString::fromStdString(model::shareText(path.warm.stallFraction)),
                            QString::fromStdString(path.advice))
                 : QObject::tr("Every stage keeps up with the GPUs: no data stall."),
             9);

@@ -206,4 +206,9 @@ std::string percentText(double fraction, int decimals, bool withSign)
     return text;
 }
 
+std::string shareText(double fraction)
+{
+    return percentText(fraction, std::abs(fraction) < 0.01 ? 2 : 1);
+}
+
 } // namespace cp::model

@@ -56,12 +56,6 @@ long long largestUsefulCount(const CheckpointStorageInputs &in)
     return std::max<long long>(1, static_cast<long long>(filling));
 }
 
-/** A share as people read it: one decimal, two below 1% ("4.3%", "0.26%"). */
-std::string shareText(double fraction)
-{
-    return percentText(fraction, fraction < 0.01 ? 2 : 1);
-}
-
 /** What the run's checkpoints cost now: the share of the wall time they stop training, or,
  * written in the background, how long each takes to drain to storage. */
 std::string checkpointCostText(const CheckpointStorageSizing &sizing)

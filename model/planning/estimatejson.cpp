@@ -538,23 +538,32 @@ nlohmann::json dataPathToJson(const DataPathEstimate &path)
     if (!path.present)
         return nullptr;
     const DataPathPhase &worse = path.worsePhase();
-    return {{"dataset", path.dataset},
-            {"samples_per_s", path.samplesPerSecond},
-            {"bytes_per_sample", path.bytesPerSample},
-            {"required_read_gb_per_s", path.requiredReadBytesPerSecond / units::giga},
-            {"required_iops", path.requiredIops},
-            {"required_metadata_ops_per_s", path.requiredMetadataOpsPerSecond},
-            {"limiting_stage", worse.limitingStage},
-            {"starving_stages", starvingStagesText(worse)},
-            {"stage_utilisation", stageUtilisationToJson(path.firstEpoch)},
-            {"warm_stage_utilisation", stageUtilisationToJson(path.warm)},
-            {"cache_hit_ratio", path.cacheHitRatio},
-            {"first_epoch_stall_fraction", path.firstEpoch.stallFraction},
-            {"warm_stall_fraction", path.warm.stallFraction},
-            {"stall_fraction", path.stallFraction},
-            {"cpu_cores_needed_per_node", path.cpuCoresNeededPerNode},
-            {"storage_systems_needed", path.storageSystemsNeeded},
-            {"advice", path.advice}};
+    return {
+        {"dataset", path.dataset},
+        {"samples_per_s", path.samplesPerSecond},
+        {"bytes_per_sample", path.bytesPerSample},
+        {"required_read_gb_per_s", path.requiredReadBytesPerSecond / units::giga},
+        {"required_iops", path.requiredIops},
+        {"required_metadata_ops_per_s", path.requiredMetadataOpsPerSecond},
+        // NFS: reads and opens' metadata from one operation budget (the IOPS stage's).
+        {"required_storage_ops_per_s",
+         path.requiredIops + (path.metadataSharesIops ? path.requiredMetadataOpsPerSecond : 0.0)},
+        {"limiting_stage", worse.limitingStage},
+        {"starving_stages", starvingStagesText(worse)},
+        {"stage_utilisation", stageUtilisationToJson(path.firstEpoch)},
+        {"warm_stage_utilisation", stageUtilisationToJson(path.warm)},
+        {"cache_hit_ratio", path.cacheHitRatio},
+        {"first_epoch_stall_fraction", path.firstEpoch.stallFraction},
+        {"warm_stall_fraction", path.warm.stallFraction},
+        {"stall_fraction", path.stallFraction},
+        // Seconds the GPUs wait over the run, and copying the dataset onto every node's
+        // NVMe first (null where it does not fit a node).
+        {"wait_s", path.waitSeconds},
+        {"staging_s",
+         path.stagingSeconds > 0 ? nlohmann::json(path.stagingSeconds) : nlohmann::json(nullptr)},
+        {"cpu_cores_needed_per_node", path.cpuCoresNeededPerNode},
+        {"storage_systems_needed", path.storageSystemsNeeded},
+        {"advice", path.advice}};
 }
 
 } // namespace

@@ -99,13 +99,91 @@ DataPathPhase phase(std::vector<DataPathStage> stages, double samplesPerSecond, 
     return result;
 }
 
-/** Run-average stall: the first epoch at its pace, the others at the warm pace. */
-double averageStall(const DataPathPhase &first, const DataPathPhase &warm, double epochs)
+/** How much longer than the GPUs' own pace a phase runs: 1 / (1 - stall). */
+double slowdownOf(const DataPathPhase &phase)
 {
-    const double firstSlowdown = 1.0 / (1.0 - first.stallFraction);
-    const double warmSlowdown = 1.0 / (1.0 - warm.stallFraction);
-    const double slowdown = (firstSlowdown + (epochs - 1.0) * warmSlowdown) / epochs;
-    return 1.0 - 1.0 / slowdown;
+    return 1.0 / (1.0 - phase.stallFraction);
+}
+
+/**
+ * The cache hits of each epoch after the first, and what they cost in time. PyTorch's
+ * DistributedSampler reshuffles the whole dataset every epoch (set_epoch) and deals each node a
+ * random 1/N of it, so a node meets a sample it has read before with the probability that one of
+ * its earlier epochs dealt it that sample: 1 - (1 - 1/N)^(e - 1) in epoch e, and never more than
+ * the share of the dataset its cache holds (uniform random reads of an LRU cache). One node reads
+ * the whole dataset every epoch, so its cache serves epoch 2 on.
+ */
+struct LaterEpochs
+{
+    double epochs = 0; ///< epochs after the first (fractional: a token budget's last pass)
+    double meanHitRatio = 0; ///< time-weighted over them
+    double slowdownEpochs = 0; ///< their summed slowdowns (an epoch at the GPUs' pace is 1)
+};
+
+LaterEpochs laterEpochs(const std::vector<DataPathStage> &capacities, double samplesPerSecond,
+                        double epochs, double nodes, double cacheShare)
+{
+    LaterEpochs later;
+    later.epochs = std::max(0.0, epochs - 1.0);
+    const double notDealt = nodes > 1 ? 1.0 - 1.0 / nodes : 0.0;
+    double unseen = notDealt; // (1 - 1/N)^(e - 1) for epoch e = 2
+    double hitSum = 0;
+    // Past a million epochs (or once the hits stop changing) every further epoch is the last.
+    for (double start = 1.0; start < epochs; start += 1.0) {
+        const double weight = std::min(1.0, epochs - start);
+        const double hit = std::min(1.0 - unseen, cacheShare);
+        const bool settled = hit >= cacheShare || unseen < 1e-12 || start > 1e6;
+        const double remaining = settled ? epochs - start : weight;
+        hitSum += remaining * hit;
+        later.slowdownEpochs
+            += remaining * slowdownOf(phase(capacities, samplesPerSecond, 1.0 - hit));
+        if (settled)
+            break;
+        unseen *= notDealt;
+    }
+    later.meanHitRatio = later.epochs > 0 ? hitSum / later.epochs : 0.0;
+    return later;
+}
+
+/** Samples in one pass: a token dataset's sample is one sequence of the run. */
+double datasetSamples(const DatasetSpec &d, const DataPathInputs &in)
+{
+    return d.tokenShards() && in.sequenceTokens > 0 ? d.samples / in.sequenceTokens : d.samples;
+}
+
+/**
+ * Copying the whole dataset onto every node's NVMe: N copies streamed at the storage's read rate,
+ * or at what the nodes' paths carry together when that is less. 0 when it does not fit a node's
+ * cache, or on one node (its cache fills in the first epoch anyway).
+ */
+double stagingSeconds(const DataPathInputs &in, double bytes)
+{
+    if (in.nodes < 2 || bytes <= 0 || bytes > in.localCacheBytesPerNode
+        || in.storage.readBytesPerSecond <= 0)
+        return 0.0;
+    const double nodes = static_cast<double>(in.nodes);
+    const double clientBytesPerSecond = in.storage.clientBytesPerSecond > 0
+        ? std::min(in.nodeNetworkBytesPerSecond, in.storage.clientBytesPerSecond)
+        : in.nodeNetworkBytesPerSecond;
+    double rate = in.storage.readBytesPerSecond;
+    if (clientBytesPerSecond > 0)
+        rate = std::min(rate, nodes * clientBytesPerSecond);
+    return nodes * bytes / rate;
+}
+
+/** "7.9 min", "2.1 h": a duration in the advice. */
+std::string shortDuration(double seconds)
+{
+    char text[32];
+    if (seconds < 120)
+        std::snprintf(text, sizeof text, "%.0f s", seconds);
+    else if (seconds < 2 * 3600)
+        std::snprintf(text, sizeof text, "%.1f min", seconds / 60);
+    else if (seconds < 2 * 86400)
+        std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
+    else
+        std::snprintf(text, sizeof text, "%.1f days", seconds / 86400);
+    return text;
 }
 
 std::string adviceFor(const std::string &stage, long long systemsNeeded, int systems)
@@ -207,20 +285,29 @@ DataPathEstimate estimateDataPath(const DataPathInputs &in)
     result.requiredIops = result.samplesPerSecond * cost.readRequests;
     result.requiredMetadataOpsPerSecond
         = result.samplesPerSecond * cost.fileOpens * in.storage.metadataOpsPerFileOpen;
-    // The loader stages the dataset on each node's NVMe when it fits; otherwise uniform random
-    // reads find the cached fraction.
+    result.metadataSharesIops = in.storage.kind == "nfs";
+    // Each node's cache keeps what the node has read (its page cache and local NVMe): a
+    // reshuffled epoch finds there only what earlier epochs dealt the same node (laterEpochs).
     const double bytes = datasetBytes(d);
     // A run shorter than one pass reads every sample once: nothing is read again from a cache.
     result.epochs = std::max(1.0, in.epochs > 0 ? in.epochs : d.epochs);
-    result.cacheHitRatio
-        = result.epochs > 1 && bytes > 0 ? std::min(1.0, in.localCacheBytesPerNode / bytes) : 0.0;
+    const double cacheShare = bytes > 0 ? std::min(1.0, in.localCacheBytesPerNode / bytes) : 0.0;
 
     const std::vector<DataPathStage> capacities = stageCapacities(in, cost);
     result.firstEpoch = phase(capacities, result.samplesPerSecond, 1.0);
-    result.warm = result.epochs > 1
+    const LaterEpochs later = laterEpochs(capacities, result.samplesPerSecond, result.epochs,
+                                          static_cast<double>(in.nodes), cacheShare);
+    result.cacheHitRatio = later.meanHitRatio;
+    result.warm = later.epochs > 0
         ? phase(capacities, result.samplesPerSecond, 1.0 - result.cacheHitRatio)
         : result.firstEpoch;
-    result.stallFraction = averageStall(result.firstEpoch, result.warm, result.epochs);
+    if (later.epochs > 0)
+        result.warm.stallFraction = 1.0 - later.epochs / later.slowdownEpochs;
+    const double slowdown = (slowdownOf(result.firstEpoch) + later.slowdownEpochs) / result.epochs;
+    result.stallFraction = 1.0 - 1.0 / slowdown;
+    result.stagingSeconds = stagingSeconds(in, bytes);
+    result.waitSeconds
+        = result.epochs * datasetSamples(d, in) / result.samplesPerSecond * (slowdown - 1.0);
     result.cpuCoresPerNode = in.cpuCoresPerNode;
     result.trainingProcessesPerNode = in.gpusPerNode;
     result.cpuCoresNeededPerNode
@@ -237,10 +324,16 @@ DataPathEstimate estimateDataPath(const DataPathInputs &in)
     if (worse.stallFraction > 0)
         result.advice
             = adviceFor(worse.limitingStage, result.storageSystemsNeeded, in.storageSystems);
+    // Copying the dataset onto every node's NVMe before the run (one sequential stream of
+    // N copies, no small-file operations) beats waiting when it takes less time.
+    if (result.stagingSeconds > 0 && result.stagingSeconds < result.waitSeconds)
+        result.advice = "stage a copy of the dataset on each node's NVMe before training ("
+            + shortDuration(result.stagingSeconds) + " against " + shortDuration(result.waitSeconds)
+            + " of waiting), or " + result.advice;
     // A first epoch that stalls while the node caches fill costs a run of many epochs little:
-    // say that the advice is for it alone, not an alarm for the run.
-    if (!result.advice.empty() && result.stallFraction < 0.01 && result.warm.stallFraction <= 0)
-        result.advice = "only the first epoch waits, while the node caches fill; to spare it, "
+    // say that the advice is for the first epochs alone, not an alarm for the run.
+    else if (!result.advice.empty() && result.stallFraction < 0.01)
+        result.advice = "only the first epochs wait, while the node caches fill; to spare them, "
             + result.advice;
     return result;
 }

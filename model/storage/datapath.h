@@ -66,12 +66,22 @@ struct DataPathEstimate
     double requiredReadBytesPerSecond = 0; ///< first epoch (cold cache)
     double requiredIops = 0;
     double requiredMetadataOpsPerSecond = 0;
+    /** An NFS server answers the opens' metadata from its IOPS budget: the two add up there. */
+    bool metadataSharesIops = false;
     double epochs = 1; ///< passes over the dataset the stall is averaged over
-    double cacheHitRatio = 0; ///< after the first epoch
+    /** Reads the nodes' caches serve in the epochs after the first, time-weighted (each node
+     * caches what it reads; a reshuffled epoch deals it new samples). */
+    double cacheHitRatio = 0;
     DataPathPhase firstEpoch;
-    DataPathPhase warm; ///< epochs 2..n; equal to firstEpoch for a single pass
+    /** Epochs 2..n at their mean cache hits, with their time-weighted stall; equal to
+     * firstEpoch for a single pass. */
+    DataPathPhase warm;
     /** Time-weighted over the run's epochs. */
     double stallFraction = 0;
+    /** Seconds the GPUs wait for data over the run. */
+    double waitSeconds = 0;
+    /** Copying the dataset onto every node's NVMe before the run; 0 when it does not fit. */
+    double stagingSeconds = 0;
     double cpuCoresNeededPerNode = 0; ///< decode plus one core per training process
     int cpuCoresPerNode = 0; ///< what a node has
     int trainingProcessesPerNode = 0; ///< one per GPU, each pinned to a core
@@ -90,7 +100,9 @@ struct DataPathEstimate
  * the storage network and CPU decode, each with its capacity in samples per second; the slowest
  * sets the feed and, below the GPUs' demand, the step stalls by the difference (the loader's
  * prefetch queue, two batches per worker in PyTorch's DataLoader, only hides variance, not a
- * shortfall). After the first epoch the node-local cache serves a fraction of the reads.
+ * shortfall). After the first epoch each node's cache serves the samples earlier epochs dealt it
+ * (a reshuffle deals a node a random 1/N of the dataset each epoch); where copying the dataset onto
+ * every node before the run takes less time than the waiting, the advice says so.
  */
 DataPathEstimate estimateDataPath(const DataPathInputs &inputs);
 

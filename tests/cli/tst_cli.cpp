@@ -541,9 +541,15 @@ private slots:
         QVERIFY(qAbs(feed["first_epoch_stall_fraction"].toDouble() - (1 - (5e9 / 115440) / demand))
                 < 1e-9);
         QVERIFY(feed["advice"].toString().contains(QStringLiteral("add storage systems")));
-        // 148 GB of JPEGs fit each DGX H100's 30.72 TB of NVMe: later epochs read nothing.
-        QCOMPARE(feed["cache_hit_ratio"].toDouble(), 1.0);
-        QCOMPARE(feed["warm_stall_fraction"].toDouble(), 0.0);
+        // 148 GB of JPEGs fit each DGX H100's 30.72 TB of NVMe, but every one of the 300 epochs
+        // reshuffles them over the 128 nodes: a node finds in epoch e what its earlier epochs
+        // dealt it, 1 - q^(e - 1) with q = 127/128. Over epochs 2 to 300 that is on average
+        // 1 - q (1 - q^299) / ((1 - q) 299) = 0.61596, and epoch 2's 0.8% hits leave it starved.
+        const double q = 127.0 / 128.0;
+        QVERIFY(qAbs(feed["cache_hit_ratio"].toDouble()
+                     - (1 - q * (1 - std::pow(q, 299)) / ((1 - q) * 299)))
+                < 1e-9);
+        QVERIFY(feed["warm_stall_fraction"].toDouble() > 0);
         for (const char *key :
              {"dataset", "required_read_gb_per_s", "required_iops", "limiting_stage",
               "stage_utilisation", "stall_fraction", "cpu_cores_needed_per_node"})

@@ -538,6 +538,9 @@ private slots:
         QCOMPARE(percentText(0.1234), std::string("12.3%"));
         QCOMPARE(percentText(0.596, 0), std::string("60%"));
         QCOMPARE(percentText(0.4, 1, true), std::string("+40.0%"));
+        // A share of time keeps two decimals below 1%: a 0.37% stall is not "0%".
+        QCOMPARE(shareText(0.0037), std::string("0.37%"));
+        QCOMPARE(shareText(0.14), std::string("14.0%"));
         QCOMPARE(percentText(-0.231, 1, true), std::string("-23.1%"));
         QCOMPARE(percentText(0.0, 1, true), std::string("+0.0%"));
         QCOMPARE(percentText(std::nan("")), std::string("-"));
