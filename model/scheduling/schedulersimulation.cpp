@@ -458,13 +458,14 @@ void Simulation::arrive(const Event &event)
     job.runtimeSeconds = job.remainingSeconds;
     if (job.classIndex < static_cast<int>(m_classPartition.size()))
         job.partition = m_classPartition[static_cast<std::size_t>(job.classIndex)];
-    m_offeredGpuSeconds += job.remainingSeconds * job.gpus;
     // A job bigger than its partition (or its class's QoS limit) can never start: it is
-    // counted, never queued.
+    // neither queued nor load the cluster could serve (a 100,000-GPU job of a trace made a
+    // 128-GPU cluster 8.9% loaded and 0% busy).
     const JobClass *c = classOf(job);
     if (job.gpus > m_pool.totalGpus(job.partition) || job.gpus < 1
         || (c && c->maxRunningGpus > 0 && job.gpus > c->maxRunningGpus))
         return;
+    m_offeredGpuSeconds += job.remainingSeconds * job.gpus;
     const int id = newJobId(job);
     if (job.submitSeconds >= m_options.warmupSeconds) {
         ++m_submitted;

@@ -188,6 +188,14 @@ WorkloadTrace parseStandardWorkloadFormat(const std::string &text, const std::st
     return trace;
 }
 
+double traceSpanSeconds(const std::vector<TraceJob> &jobs)
+{
+    double span = 0;
+    for (const TraceJob &job : jobs)
+        span = std::max(span, job.submitSeconds + job.runtimeSeconds);
+    return span;
+}
+
 std::string writeStandardWorkloadFormat(const std::vector<RecordedJob> &jobs,
                                         const std::string &comment)
 {

@@ -37,6 +37,10 @@ WorkloadTrace parseStandardWorkloadFormat(const std::string &text, const std::st
  */
 WorkloadTrace parseSlurmAccounting(const std::string &text, const std::string &file);
 
+/** The period a trace covers: to the latest end of its jobs, each run from its submission (the
+ * first job comes at 0). 0 for no jobs. */
+double traceSpanSeconds(const std::vector<TraceJob> &jobs);
+
 /**
  * The jobs of a simulated run as a Standard Workload Format log: job number, submit, wait and
  * run time in whole seconds (rounded), GPUs as allocated and requested processors, status 1

@@ -1191,6 +1191,24 @@ private slots:
         QVERIFY2(text.out.contains("1 of the trace's 2 jobs ask for more GPUs than the plan's "
                                    "2,048 (the largest 99,999)"),
                  text.out.constData());
+        // The job that can never start is no load either: the offered load is the 8-GPU job's
+        // alone, as a trace of that job only gives (it was 99,999 x 3,600 GPU-seconds more).
+        const QString one = dir.filePath(QStringLiteral("one.swf"));
+        QVERIFY(writeText(one, "1 0 0 3600 8 -1 -1 8 -1 -1 1 1 1 1 1 1 -1 -1\n"));
+        const QJsonObject oneDoc
+            = QJsonDocument::fromJson(
+                  run({"plan", "simulate", plan, "--trace", one, "--years", "0.01", "--json"}).out)
+                  .object();
+        QVERIFY(qAbs(doc["offered_load"].toDouble() - oneDoc["offered_load"].toDouble()) < 1e-12);
+        // Without --years the trace is replayed over its own span, to the latest end of its
+        // jobs: 10 s + 3,600 s = 3,610 s, not a default year; a longer --years is said.
+        const QJsonObject own = QJsonDocument::fromJson(
+                                    run({"plan", "simulate", plan, "--trace", trace, "--json"}).out)
+                                    .object();
+        QVERIFY(qAbs(own["years"].toDouble() * 365 * 86400 - 3610) < 1e-6);
+        QVERIFY(qAbs(own["trace_span_days"].toDouble() - 3610.0 / 86400) < 1e-12);
+        QVERIFY2(text.out.contains("note: the trace spans 60.2 min of the 3.65 days simulated"),
+                 text.out.constData());
         // A folder, or a trace with no job, is refused rather than replayed as nothing.
         const Result folder = run({"plan", "simulate", plan, "--trace", dir.path()});
         QCOMPARE(folder.status, 1);
