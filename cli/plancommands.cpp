@@ -283,7 +283,7 @@ std::string renderComparison(const model::ScenarioComparison &c)
         std::vector<std::string> cells = {row.label, row.unit};
         for (std::size_t i = 0; i < row.values.size(); ++i) {
             std::string cell = row.isText() ? row.text[i]
-                : row.values[i]             ? comparisonCell(*row.values[i])
+                : row.values[i]             ? row.boundPrefix(i) + comparisonCell(*row.values[i])
                                             : "-";
             if (static_cast<int>(i) == row.bestIndex)
                 cell = "*" + cell;
@@ -371,6 +371,9 @@ nlohmann::json comparisonToJson(const model::ScenarioComparison &c)
             entry["best"] = row.bestIndex;
         if (!row.notRankedBecause.empty())
             entry["not_ranked_because"] = row.notRankedBecause;
+        // Which values are lower bounds (waits that count jobs still waiting at the end).
+        if (!row.lowerBounds.empty())
+            entry["lower_bounds"] = row.lowerBounds;
         doc["rows"].push_back(std::move(entry));
     }
     doc["operations"] = nlohmann::json::array();

@@ -979,10 +979,10 @@ void writeComparisonPages(ReportLayout &page, const PlanReportInput &input)
             const bool tinted = differsAsShown(row);
             for (std::size_t i = first; i < last; ++i) {
                 // One change per line reads better than a wrapped "; " list.
-                QString text = row.isText()
-                    ? QString::fromStdString(row.text[i])
-                    : (row.values[i] ? comparisonNumber(*row.values[i], row.unit)
-                                     : QStringLiteral("—"));
+                QString text = row.isText() ? QString::fromStdString(row.text[i])
+                                            : (row.values[i] ? QString::fromUtf8(row.boundPrefix(i))
+                                                       + comparisonNumber(*row.values[i], row.unit)
+                                                             : QStringLiteral("—"));
                 if (row.key == "changes")
                     text.replace(QStringLiteral("; "), QStringLiteral("\n"));
                 if (static_cast<int>(i) == row.bestIndex)

@@ -214,7 +214,8 @@ void ScenarioComparisonView::rebuildTable()
             if (row.isText())
                 text = QString::fromStdString(row.text[static_cast<std::size_t>(c)]);
             else if (const auto &v = row.values[static_cast<std::size_t>(c)])
-                text = comparisonNumber(*v, row.unit);
+                text = QString::fromUtf8(row.boundPrefix(static_cast<std::size_t>(c)))
+                    + comparisonNumber(*v, row.unit);
             else
                 text = QStringLiteral("—");
             if (c == row.bestIndex)

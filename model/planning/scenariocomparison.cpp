@@ -510,6 +510,30 @@ PowerShares planPowerShares(const PlanEstimate &estimate)
 }
 
 /**
+ * Marks the waits of `className` that are lower bounds (jobs still waiting when the period ended
+ * count the wait they had then: `plan simulate` prints them "≥"); a lower bound is not the best
+ * of a row that prefers less, since its true wait may be longer than another's.
+ */
+void markLowerBoundWaits(ComparisonRow &row, const std::vector<ScenarioResult> &scenarios,
+                         const std::string &className)
+{
+    row.lowerBounds.assign(scenarios.size(), false);
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+        const ScenarioResult &s = scenarios[i];
+        if (!s.queue || !s.queue->ok())
+            continue;
+        for (const ClassResult &c : s.queue->result.classes)
+            if (c.name == className)
+                row.lowerBounds[i] = c.waitsAreLowerBounds();
+    }
+    if (row.bestIndex >= 0 && row.isLowerBound(static_cast<std::size_t>(row.bestIndex))) {
+        row.bestIndex = -1;
+        row.notRankedBecause = "the shortest wait is a lower bound (jobs of the class still "
+                               "waited when the period ended), so it may be longer than another";
+    }
+}
+
+/**
  * The queue of each variant's portfolio: how busy, how much lost, and each class's p95 wait (the
  * classes of all variants, in order of first appearance).
  */
@@ -550,7 +574,7 @@ void addQueueRows(std::vector<ComparisonRow> &rows, const std::vector<ScenarioRe
                 if (std::find(classes.begin(), classes.end(), c.name) == classes.end())
                     classes.push_back(c.name);
         }
-    for (const std::string &name : classes)
+    for (const std::string &name : classes) {
         queueRow("queue_wait_p95_h:" + name, "Queue wait p95" + period + ": " + name, "h",
                  Preference::Lower, [name](const SimulationResult &r) -> Value {
                      for (const ClassResult &c : r.classes)
@@ -558,6 +582,10 @@ void addQueueRows(std::vector<ComparisonRow> &rows, const std::vector<ScenarioRe
                              return c.waitP95Seconds / 3600.0;
                      return std::nullopt;
                  });
+        if (rows.empty() || rows.back().key != "queue_wait_p95_h:" + name)
+            continue;
+        markLowerBoundWaits(rows.back(), scenarios, name);
+    }
 }
 
 std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &scenarios)
@@ -1032,8 +1060,10 @@ std::vector<std::vector<std::string>> comparisonTableCells(const ScenarioCompari
     for (const ComparisonRow &row : comparison.rows) {
         std::vector<std::string> line = {row.section, row.label, row.unit};
         for (std::size_t i = 0; i < row.values.size(); ++i)
-            line.push_back(row.isText() ? row.wholeText(i)
-                                        : (row.values[i] ? csvFigure(*row.values[i]) : ""));
+            line.push_back(
+                row.isText()
+                    ? row.wholeText(i)
+                    : (row.values[i] ? row.boundPrefix(i) + csvFigure(*row.values[i]) : ""));
         cells.push_back(std::move(line));
     }
     // Then where each scenario's time goes, operation by operation, a section a phase.

@@ -54,7 +54,13 @@ struct ComparisonRow
     /** The whole text where `text` is cut to fit a table cell (every warning, not the start of
      * the first): for the CSV, the JSON and a cell's tooltip. Empty when `text` is whole. */
     std::vector<std::string> fullText = {};
+    /** Per scenario, whether its value is a lower bound (a queue wait that counts jobs still
+     * waiting when the period ends at the wait they had then); empty when none is. */
+    std::vector<bool> lowerBounds = {};
     bool isText() const { return !text.empty(); }
+    bool isLowerBound(std::size_t i) const { return i < lowerBounds.size() && lowerBounds[i]; }
+    /** "≥ " before a lower bound's figure, else nothing. */
+    const char *boundPrefix(std::size_t i) const { return isLowerBound(i) ? "≥ " : ""; }
     /** Scenario `i`'s whole text (fullText where the cell is cut). */
     const std::string &wholeText(std::size_t i) const
     {

@@ -173,7 +173,9 @@ std::string portfolioSummaryText(const PortfolioSimulation &simulation)
             + " of the GPUs: the queue grows without bound";
     std::string waits;
     for (const ClassResult &c : result.classes)
-        waits += (waits.empty() ? "" : ", ") + c.name + " " + humanWait(c.waitP95Seconds);
+        waits += (waits.empty() ? "" : ", ") + c.name + " "
+            + (c.waitsAreLowerBounds() && c.waitP95Seconds > 0 ? "≥ " : "")
+            + humanWait(c.waitP95Seconds);
     if (!waits.empty())
         text += "; p95 wait: " + waits;
     if (!result.services.empty() && result.serviceAttainment < 1.0)
