@@ -141,9 +141,9 @@ std::vector<std::string> summaryRow(const model::Catalog &catalog, CatalogKind k
                 d.name,
                 d.kind,
                 model::groupThousands(format("%.0f", d.samples)),
-                format("%.3g", d.bytesPerSample / units::kilo),
+                model::threeDigits(d.bytesPerSample / units::kilo),
                 format("%.0f", d.samplesPerFile),
-                format("%.3g", d.decodeCoreSecondsPerSample * 1e3),
+                model::threeDigits(d.decodeCoreSecondsPerSample * 1e3),
                 format("%.0f", d.epochs)};
     }
     }

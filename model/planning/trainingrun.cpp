@@ -58,13 +58,6 @@ DataPathInputs dataPathInputs(const ClusterDescription &cluster, const TrainingE
     return in;
 }
 
-std::string formatTerabytes(double bytes)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g TB", bytes / 1e12);
-    return text;
-}
-
 std::string dataStallNote(const DataPathEstimate &path)
 {
     char share[32];
@@ -89,11 +82,15 @@ void sizeStorage(TrainingRunEstimate &run, const TrainingRunSetup &setup)
     run.storageSystemsNeeded = std::max(
         {1LL, forCapacity, run.dataPath.present ? run.dataPath.storageSystemsNeeded : 0});
     if (setup.storage.capacityBytes > 0 && run.storedBytes > setup.storage.capacityBytes)
-        run.notes.push_back(setup.storage.name + " holds "
-                            + formatTerabytes(setup.storage.capacityBytes) + ", the run stores "
-                            + formatTerabytes(run.storedBytes) + " (data and "
-                            + std::to_string(setup.retainedCheckpoints) + " checkpoints): "
-                            + std::to_string(run.storageSystemsNeeded) + " systems needed");
+        run.notes.push_back(groupedCount(std::max(1, setup.storageSystems)) + " x "
+                            + setup.storage.name + (setup.storageSystems > 1 ? " hold " : " holds ")
+                            + humanBytes(setup.storage.capacityBytes) + ", the run stores "
+                            + humanBytes(run.storedBytes) + " (data and "
+                            + std::to_string(setup.retainedCheckpoints)
+                            + " checkpoints): " + groupedCount(run.storageSystemsNeeded)
+                            + " systems needed; the capital, power and checkpoint times count the "
+                            + groupedCount(std::max(1, setup.storageSystems))
+                            + " the run has (--storage-systems, or the plan's storage, buys more)");
 }
 
 /**
@@ -112,7 +109,7 @@ std::optional<double> asyncCopySeconds(TrainingRunEstimate &run, const ClusterDe
     }
     const double bytesPerNode = run.checkpointBytes / static_cast<double>(std::max(1LL, run.nodes));
     if (setup.node.hostMemoryBytes > 0 && bytesPerNode > 0.5 * setup.node.hostMemoryBytes) {
-        run.notes.push_back("an asynchronous checkpoint stages " + formatTerabytes(bytesPerNode)
+        run.notes.push_back("an asynchronous checkpoint stages " + humanBytes(bytesPerNode)
                             + " per node, more than half of " + setup.node.name
                             + "'s host memory: checkpoints stay synchronous");
         return std::nullopt;
@@ -269,6 +266,41 @@ void sizeStorageForCheckpoints(TrainingRunEstimate &run, const ClusterDescriptio
     run.notes.push_back(run.checkpointStorageNote);
 }
 
+/** A GPU count that leaves the last node part empty: nodes are bought whole (an NVL72 rack holds
+ * 72 GPUs), so say which counts fill them. */
+void addWholeNodeNote(TrainingRunEstimate &run, const ClusterDescription &cluster)
+{
+    const long long perNode = std::max(1, cluster.gpusPerNode);
+    const long long nodes = cluster.nodes();
+    const long long inLast = cluster.gpus - (nodes - 1) * perNode;
+    if (nodes < 1 || inLast >= perNode)
+        return;
+    run.notes.push_back(groupedCount(cluster.gpus) + " GPUs take " + groupedCount(nodes)
+                        + " nodes of " + groupedCount(perNode) + ", the last holding "
+                        + groupedCount(inLast) + ": its other " + groupedCount(perNode - inLast)
+                        + " GPUs are neither counted nor priced here, but a node is bought whole ("
+                        + groupedCount(nodes * perNode) + " or "
+                        + groupedCount((nodes - 1) * perNode) + " GPUs fill the nodes)");
+}
+
+/** A run longer than the hardware's amortisation: its cost buys the hardware more than once. */
+void addOutlivesHardwareNote(TrainingRunEstimate &run, const TrainingRunSetup &setup)
+{
+    const double lifetimeSeconds
+        = setup.lifetimeYears * units::hoursPerYear * units::secondsPerHour;
+    if (setup.hourlyUsdPerGpu || lifetimeSeconds <= 0
+        || run.operations.wallSeconds <= lifetimeSeconds)
+        return;
+    char years[64];
+    std::snprintf(years, sizeof years, " (%.3g years) outlast the hardware's %g-year",
+                  run.operations.wallSeconds / (units::hoursPerYear * units::secondsPerHour),
+                  setup.lifetimeYears);
+    run.notes.push_back("the run's " + humanDuration(run.operations.wallSeconds) + years
+                        + " amortisation: its cost pays for the hardware "
+                        + threeDigits(run.operations.wallSeconds / lifetimeSeconds)
+                        + " times over; more GPUs or fewer tokens");
+}
+
 /** Power, energy and cost of the run at its utilisation and goodput (operationsestimator.h). */
 void estimateRunOperations(TrainingRunEstimate &run, const ClusterDescription &cluster,
                            const TrainingRunSetup &setup)
@@ -315,6 +347,8 @@ TrainingRunEstimate estimateTrainingRun(const ClusterDescription &cluster, const
     sizeStorageForCheckpoints(run, cluster, setup, reliability);
     if (estimate.trainingSeconds <= 0)
         run.notes.push_back("no token count: energy and run cost need --tokens");
+    addWholeNodeNote(run, cluster);
+    addOutlivesHardwareNote(run, setup);
     return run;
 }
 

@@ -987,6 +987,33 @@ private slots:
         QVERIFY(run2T.value("gpu_hours").toDouble() > 64 * 24);
     }
 
+    void runNotesSayWhatTheFiguresLeaveOut()
+    {
+        // 1e16 tokens of Llama 3 70B: the ids alone are 1e16 x 4 B = 40 PB (the storage row
+        // printed "4e+04 TB"), 81 appliances of 500 TB where the run has 1; and at about 1.26 M
+        // tokens/s the run takes some 250 years, past the 4-year amortisation.
+        const QStringList h100
+            = {"train", "--gpu",     "h100-sxm5-80gb", "--model",        "llama-3-70b", "--gpus",
+               "1024",  "--seq-len", "4096",           "--global-batch", "1024"};
+        const Result huge = run(h100 + QStringList {"--tokens", "1e16"});
+        QCOMPARE(huge.status, 0);
+        QVERIFY2(huge.out.contains("the run stores 40.0 PB (data and 2 checkpoints): 81 systems "
+                                   "needed; the capital, power and checkpoint times count the 1 "
+                                   "the run has"),
+                 huge.out.constData());
+        QVERIFY2(huge.out.contains("outlast the hardware's 4-year amortisation"),
+                 huge.out.constData());
+        const Result usual = run(h100 + QStringList {"--tokens", "2T"});
+        QVERIFY(!usual.out.contains("amortisation:"));
+        // 1,024 GB200 GPUs are 14 NVL72 racks of 72 (1,008) and 16 GPUs of a fifteenth.
+        const Result gb200 = run({"train", "--gpu", "gb200-nvl72-gpu", "--model", "llama-3-70b",
+                                  "--gpus", "1024", "--seq-len", "4096", "--global-batch", "1024"});
+        QVERIFY2(gb200.out.contains("1,024 GPUs take 15 nodes of 72, the last holding 16: its "
+                                    "other 56 GPUs"),
+                 gb200.out.constData());
+        QVERIFY(!run(h100).out.contains("the last holding"));
+    }
+
     void closedFormTrainingBuysTheSameFabric()
     {
         // 16,384 H100s (one NIC each) on a 2:1 fabric of 64-port QM9700s. Two tiers would be
