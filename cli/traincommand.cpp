@@ -14,6 +14,7 @@
 #include "model/plan/plan.h"
 #include "model/planning/estimatejson.h"
 #include "model/planning/planworstfailure.h"
+#include "model/training/fewergpusearch.h"
 #include "model/training/trainingestimator.h"
 
 #include <algorithm>
@@ -507,8 +508,11 @@ int runTrainCommand(CliContext &context, const std::vector<std::string> &args, s
     model::TrainingRunSetup setup = runSetupFromArguments(a, catalog, cluster, job);
     setup.interconnectUsd = campus.interconnectUsd();
     setup.interconnectWatts = campus.interconnectWatts();
-    const model::TrainingRunEstimate run
+    model::TrainingRunEstimate run
         = model::estimateTrainingRun(cluster, job.model, result.best, setup, fabricHardware);
+    // A count the batch, heads and layers divide badly: say when fewer of the GPUs run faster.
+    if (const auto fewer = model::fasterOnFewerGpus(job, cluster, result.best))
+        run.notes.push_back(model::fewerGpusFasterText(*fewer, cluster.gpus, result.best));
 
     const TrainCommandResult output {
         result,

@@ -13,6 +13,7 @@
 #include "model/plan/plan.h"
 #include "model/planning/planworstfailure.h"
 #include "model/planning/trainingrun.h"
+#include "model/training/fewergpusearch.h"
 #include "model/training/trainingestimator.h"
 #include "model/validation/publishedruncomparison.h"
 #include "model/validation/publishedservingcomparison.h"
@@ -86,6 +87,10 @@ ClusterDescription searchTrainingLayout(PlanEstimateBuild &build, const Training
         cluster = applyFabricFailures(result, job, cluster, *build.fabricGraph, build.failures);
     if (cluster.gpus >= 1 && !failed) {
         result.training = TrainingEstimator(job, cluster).search(cancel);
+        if (result.training.found)
+            if (const auto fewer = fasterOnFewerGpus(job, cluster, result.training.best, cancel))
+                result.warnings.push_back(
+                    fewerGpusFasterText(*fewer, cluster.gpus, result.training.best));
     } else if (cluster.gpus >= 1) {
         int gpusUsed = cluster.gpus;
         result.training = searchSurvivingCluster(job, cluster, cancel, &gpusUsed);

@@ -1014,6 +1014,24 @@ private slots:
         QVERIFY(!run(h100).out.contains("the last holding"));
     }
 
+    void fewerGpusThatTrainFasterAreNamed()
+    {
+        // Llama 3 70B with a global batch of 1,024 sequences on 576 H100 (72 nodes): DP must
+        // divide 1,024, so it is a power of two and TP x PP x CP carries 576's factor 9; the
+        // heads (64) keep TP to a power of two and CP cannot take a 9, so the pipeline has 9, 18
+        // or 36 stages for 80 layers, uneven and with a deep bubble. 512 of the GPUs (64 nodes)
+        // run 4 stages: the estimate names the faster count rather than leaving 576 looking
+        // slower than 512 with no word (39.8 days against 35.9).
+        const QStringList train = {"train",     "--gpu", "h100-sxm5-80gb", "--model", "llama-3-70b",
+                                   "--seq-len", "4096",  "--global-batch", "1024",    "--gpus"};
+        const Result odd = run(train + QStringList {"576"});
+        QCOMPARE(odd.status, 0);
+        QVERIFY2(odd.out.contains("note: 512 of the 576 GPUs train faster: "), odd.out.constData());
+        QVERIFY(odd.out.contains("PP 9") || odd.out.contains("PP 18") || odd.out.contains("PP 36"));
+        // A power of two of nodes has no smaller count to try.
+        QVERIFY(!run(train + QStringList {"512"}).out.contains("GPUs train faster"));
+    }
+
     void closedFormTrainingBuysTheSameFabric()
     {
         // 16,384 H100s (one NIC each) on a 2:1 fabric of 64-port QM9700s. Two tiers would be
