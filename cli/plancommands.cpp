@@ -204,17 +204,48 @@ std::string planRunText(const model::PlanEstimate &e)
                       format("%.3g%% of wall time is useful work", 100 * r.goodput),
                       model::lowGoodputText(r))
                                 : "0%: the run never finishes: " + model::runNeverFinishesText(r)});
+    const model::TrainingRunEstimate &run = e.trainingRun;
+    // The checkpoints and the storage the run needs, as `train` lists them (the JSON, the PDF
+    // and the GUI had them; this table did not).
+    table.addRow({"checkpoint",
+                  r.checkpointsWritable ? model::humanBytes(run.checkpointBytes) + ", write "
+                          + model::humanDuration(r.checkpointWriteSeconds) + " (restore "
+                          + model::humanDuration(r.checkpointReadSeconds) + "), every "
+                          + model::humanWait(r.checkpointIntervalSeconds) + " (" + r.intervalRule
+                          + ")"
+                                        : model::humanBytes(run.checkpointBytes)
+                          + " cannot be written: no storage the servers reach"});
+    table.addRow({"storage needed",
+                  model::humanBytes(run.storedBytes)
+                      + " (data and checkpoints): " + model::groupedCount(run.storageSystemsNeeded)
+                      + (run.storageSystemsNeeded == 1 ? " system" : " systems")
+                      + " of the plan's kind for its capacity and feed"});
     // Checkpoints that stop training longer than storage worth its price would.
-    if (!e.trainingRun.checkpointStorageNote.empty())
-        table.addRow({"storage", e.trainingRun.checkpointStorageNote});
+    if (!run.checkpointStorageNote.empty())
+        table.addRow({"storage", run.checkpointStorageNote});
     // What the data loader needs of storage, network and CPUs, and the GPUs' wait for it.
-    if (e.trainingRun.dataPath.present)
-        addDataPathRows(table, e.trainingRun.dataPath);
-    const double wall = e.trainingRun.operations.wallSeconds;
-    if (wall > 0)
-        table.addRow({"wall time (expected)",
-                      model::humanDuration(wall) + " with failures, restarts and checkpoints"});
-    return "\n" + table.render();
+    if (run.dataPath.present)
+        addDataPathRows(table, run.dataPath);
+    const model::OperationsEstimate &o = run.operations;
+    if (o.wallSeconds > 0) {
+        table.addRow(
+            {"wall time (expected)",
+             model::humanDuration(o.wallSeconds) + " with failures, restarts and checkpoints"});
+        table.addRow({"GPU-hours (expected)", model::threeDigits(o.wallGpuHours)});
+        table.addRow({"energy",
+                      model::humanEnergy(o.energyMegawattHours * 3.6e9) + ", "
+                          + model::humanUsd(o.electricityUsd) + " electricity, "
+                          + model::humanCarbon(o.carbonTonnes * 1000)});
+        table.addRow({"cost",
+                      model::humanUsd(o.costUsd)
+                          + format(" at $%.2f per GPU-hour", o.costPerGpuHourUsd)
+                          + " (the plan's capital amortised + electricity)"});
+    }
+    std::string text = "\n" + table.render();
+    for (const std::string &note : run.notes)
+        if (note != run.checkpointStorageNote) // a row of its own above
+            text += "note: " + note + "\n";
+    return text;
 }
 
 std::string renderPlanEstimate(const model::PlanEstimate &e)

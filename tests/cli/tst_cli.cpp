@@ -1032,6 +1032,29 @@ private slots:
         QVERIFY(!run(train + QStringList {"512"}).out.contains("GPUs train faster"));
     }
 
+    void planEstimateListsTheRunAsTrainDoes()
+    {
+        // The rail sample's run: its checkpoints, the storage it needs, the energy and the cost
+        // were in the JSON, the PDF and the GUI but not in `plan estimate`'s table. The table's
+        // cost is the JSON's, in human units.
+        const QString plan
+            = QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json");
+        const Result text = run({"plan", "estimate", plan});
+        QCOMPARE(text.status, 0);
+        const QJsonObject runJson
+            = QJsonDocument::fromJson(run({"plan", "estimate", plan, "--json"}).out)
+                  .object()["training"]
+                  .toObject()["run"]
+                  .toObject();
+        const double costUsd = runJson["cost_usd"].toDouble();
+        QVERIFY(costUsd > 1e5 && costUsd < 1e6);
+        const QString cost = QStringLiteral("$%1 k at $").arg(std::round(costUsd / 1e3));
+        for (const QString &row :
+             {QStringLiteral("\ncheckpoint  "), QStringLiteral("\nstorage needed  "),
+              QStringLiteral("\nGPU-hours (expected)  "), QStringLiteral("\nenergy  "), cost})
+            QVERIFY2(QString::fromUtf8(text.out).contains(row), qPrintable(row));
+    }
+
     void closedFormTrainingBuysTheSameFabric()
     {
         // 16,384 H100s (one NIC each) on a 2:1 fabric of 64-port QM9700s. Two tiers would be
