@@ -111,16 +111,29 @@ struct GpuSpec : CatalogEntry
             * (gemmWeightStreamingFraction > 0 ? gemmWeightStreamingFraction
                                                : memoryAchievableFraction);
     }
+    /**
+     * Whether `precision` runs on the 8-bit tensor-core path the FP8 sweep measured: FP8, and INT8
+     * where the part has an FP8 peak. Hopper's and Ada's datasheets give INT8 the same dense peak
+     * as FP8 (H100 SXM5 1,979 TOPS and TFLOP/s, L40S 733), one warpgroup MMA instruction taking
+     * either 8-bit type with the same tile shapes (CUDA PTX ISA, wgmma.mma_async .e4m3/.e5m2 and
+     * .s8/.u8); no INT8 sweep was found, so INT8 takes the FP8 curve, not the 16-bit one, which
+     * made an INT8 step faster than an FP8 step of the same bytes and peak.
+     */
+    bool onEightBitPath(Precision precision) const
+    {
+        return precision == Precision::FP8
+            || (precision == Precision::INT8 && supports(Precision::FP8));
+    }
     /** The large-GEMM fraction of peak for this precision. */
     double gemmPeakFractionFor(Precision precision) const
     {
-        return precision == Precision::FP8 && fp8GemmPeakFraction > 0 ? fp8GemmPeakFraction
-                                                                      : gemmPeakFraction;
+        return onEightBitPath(precision) && fp8GemmPeakFraction > 0 ? fp8GemmPeakFraction
+                                                                    : gemmPeakFraction;
     }
     /** The GEMM half-performance size for this precision. */
     double gemmHalfPerformanceDimFor(Precision precision) const
     {
-        return precision == Precision::FP8 && fp8GemmHalfPerformanceDim > 0
+        return onEightBitPath(precision) && fp8GemmHalfPerformanceDim > 0
             ? fp8GemmHalfPerformanceDim
             : gemmHalfPerformanceDim;
     }

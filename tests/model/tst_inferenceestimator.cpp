@@ -781,6 +781,26 @@ private slots:
         QVERIFY(int4.decodeMemorySeconds > int4.decodeComputeSeconds);
     }
 
+    void int8RunsTheEightBitCurveAsFp8Does()
+    {
+        // On an H100 INT8 and FP8 have the same dense peak (1,978.9 TOPS and TFLOP/s) and the
+        // same 8-bit MMA path, and the same bytes a weight. Llama 2 7B's prefill of 1,024 tokens
+        // runs its gated MLP up GEMM (1,024 x 22,016 x 4,096, effective size 3 / (1/1,024 +
+        // 1/22,016 + 1/4,096) = 2,369.4) at the FP8 curve's 0.724 x 2,369.4 / (2,369.4 + 827) =
+        // 0.53668 of the peak: 184.68 GFLOP in 173.9 us, plus the 3.5 us launch, 177.4 us a
+        // layer, in both. INT8 took the 16-bit curve, 0.784 x 2,369.4 / (2,369.4 + 517) =
+        // 0.64357, 148.5 us: a sixth faster than FP8 for the same bytes and peak.
+        const auto mlpUp = [](Precision precision) {
+            const InferenceEstimate e
+                = estimator("h100-sxm5-80gb", "llama-2-7b", precision, 1, 1024, 128, 1).estimate();
+            const StepOperation *op = findOperation(e.prefillOperations, "MLP up (gate and up)");
+            return op ? op->seconds / 32 : -1.0;
+        };
+        QVERIFY2(qAbs(mlpUp(Precision::FP8) - 177.4e-6) < 0.5e-6,
+                 qPrintable(QString::number(mlpUp(Precision::FP8) * 1e6)));
+        QCOMPARE(mlpUp(Precision::INT8), mlpUp(Precision::FP8));
+    }
+
     void batchedPrefillReadsTheWeightsOnce()
     {
         // Static batch of 64 prompts of 128 tokens (Llama 2 7B FP16, one H100): one batched
