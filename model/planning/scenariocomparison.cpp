@@ -884,8 +884,11 @@ void findParetoFront(ScenarioComparison &comparison, bool training)
             && e.trainingRun.operations.wallSeconds > 0)
             point
                 = std::pair(e.trainingRun.operations.wallSeconds, e.trainingRun.operations.costUsd);
-        else if (s.ok && !training && inferenceWorks(e))
-            // The cost of what the plan buys: every GPU, serving or idle.
+        else if (s.ok && !training && inferenceWorks(e)
+                 && e.inference.fleetGpus() <= (e.campus ? e.campus->gpus : e.gpus))
+            // The cost of what the plan buys: every GPU, serving or idle. A fleet larger than
+            // the plan has no such cost (its figure was the fleet's own, another measure on the
+            // same axis), and the plan cannot serve the load as asked: no point.
             point = std::pair(e.inference.ttftSeconds * 1e3,
                               e.servingUse ? e.servingUse->costPerMillionOutputTokensAllGpusUsd
                                            : e.inference.costPerMillionOutputTokensUsd);

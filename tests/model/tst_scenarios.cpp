@@ -795,6 +795,16 @@ private slots:
         QVERIFY(c.paretoPoints[0] && c.paretoPoints[2]);
         QVERIFY(c.paretoPoints[2]->second > c.paretoPoints[0]->second);
         QVERIFY(c.paretoCostLabel.find("all GPUs") != std::string::npos);
+        // The DeepSeek-V3 sample's vLLM 0.6 scenario caches every head's K/V and needs a larger
+        // fleet than the plan's 32 GPUs: it has no cost over the plan's GPUs, so no point on
+        // the plane (its fleet's own cost, beside the baseline's over 32 GPUs, mixed measures).
+        const ScenarioComparison deepseek = compareScenarios(
+            cp::test::loadSamplePlan("h200-deepseek-v3-serving.json"), m_catalog);
+        QCOMPARE(deepseek.scenarios.size(), std::size_t(2));
+        QVERIFY(deepseek.scenarios[1].estimate.inference.fleetGpus() > 32);
+        QVERIFY(deepseek.paretoPoints[0].has_value());
+        QVERIFY(!deepseek.paretoPoints[1].has_value());
+        QVERIFY(!deepseek.dominatedOnPlane(1));
         // Each scenario's warnings are in the table, not only on selecting it: the L40S and
         // A100 fleets (16 x 4 and 8 x 8 = 64 GPUs) leave most of their GPUs idle, and the L4
         // baseline's 64 one GPU replicas carry the 50 requests/s with fewer than all of them.
