@@ -22,8 +22,9 @@ std::string renderTrainingEstimate(const model::TrainingEstimate &e,
     table.addRow({"throughput", format("%.4g tokens/s", e.tokensPerSecond)});
     table.addRow(
         {"model TFLOP/s per GPU", format("%.1f", e.modelFlopsPerSecondPerGpu / units::tera)});
-    table.addRow(
-        {"hardware TFLOP/s per GPU", format("%.1f", e.hardwareFlopsPerSecondPerGpu / units::tera)});
+    table.addRow({"hardware TFLOP/s per GPU",
+                  model::withReason(format("%.1f", e.hardwareFlopsPerSecondPerGpu / units::tera),
+                                    model::hardwareBelowModelNote(e))});
     table.addRow(
         {"MFU", model::withReason(format("%.1f%%", 100 * e.mfu), model::mfuConventionNote(e))});
     table.addRow(
@@ -257,7 +258,10 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
     table.addRow({setup.hourlyUsdPerGpu ? "capital (if bought)" : "capital",
                   model::humanUsd(run.capitalUsd)
                       + format(" (%.0f switches", static_cast<double>(run.switches))
-                      + format(", %.0f transceivers)", static_cast<double>(run.transceivers))});
+                      + format(", %.0f transceivers", static_cast<double>(run.transceivers))
+                      // `train` has no data hall: a plan's bill adds what the hall needs.
+                      + "; GPUs, servers, NICs, fabric and storage: a plan's bill adds racks, "
+                        "power distribution, cabling and the management network)"});
     std::string text = table.render();
     for (const std::string &note : run.notes)
         text += "note: " + note + "\n";

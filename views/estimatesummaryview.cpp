@@ -568,8 +568,10 @@ void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEs
         addRow(section, tr("Throughput"),
                tr("%1 tokens/s").arg(number(training.tokensPerSecond, 0)));
         addRow(section, tr("Model / hardware TFLOP/s per GPU"),
-               tr("%1 / %2").arg(number(training.modelFlopsPerSecondPerGpu / units::tera, 1),
-                                 number(training.hardwareFlopsPerSecondPerGpu / units::tera, 1)));
+               withReason(tr("%1 / %2").arg(
+                              number(training.modelFlopsPerSecondPerGpu / units::tera, 1),
+                              number(training.hardwareFlopsPerSecondPerGpu / units::tera, 1)),
+                          model::hardwareBelowModelNote(training)));
         addRow(section, tr("MFU"),
                withReason(tr("%1%").arg(number(100 * training.mfu, 1)),
                           model::mfuConventionNote(training)));
@@ -637,7 +639,14 @@ void EstimateSummaryView::addPublishedRunsRow(QTreeWidgetItem *section,
         if (published.aboveEveryRun())
             value = tr("Above all: ") + value;
     }
-    QTreeWidgetItem *row = addRow(section, tr("Published runs on this GPU"), value);
+    // A stand-in's runs are another GPU's (the same tensor peaks): the label says whose.
+    if (!published.standInFor.empty())
+        value = tr("none on this GPU; on the %1 (the same tensor peaks): %2")
+                    .arg(QString::fromStdString(published.gpuName), value);
+    QTreeWidgetItem *row = addRow(section,
+                                  published.standInFor.empty() ? tr("Published runs on this GPU")
+                                                               : tr("Published runs"),
+                                  value);
     row->setToolTip(0, full);
     row->setToolTip(1, full);
 }
@@ -710,19 +719,21 @@ void EstimateSummaryView::addTrainingRunRows(QTreeWidgetItem *section, const mod
                     QString::fromStdString(model::humanWait(r.mtbfSeconds))));
     if (r.checkpointsWritable && r.asyncCheckpoints)
         addRow(section, tr("Checkpoints"),
-               tr("%1, copied to host memory in %2 s (%3 per node), written in %4 s in the "
-                  "background, %5 s to restore, every %6 (%7)")
+               tr("%1, copied to host memory in %2 s (%3 per node), written in %4 in the "
+                  "background, %5 to restore, every %6 (%7)")
                    .arg(human(model::humanBytes(run.checkpointBytes)),
                         number(r.checkpointBlockedSeconds, 2),
                         human(model::humanBytes(run.checkpointHostBytesPerNode)),
-                        number(r.checkpointWriteSeconds, 0), number(r.checkpointReadSeconds, 0),
+                        human(model::humanDuration(r.checkpointWriteSeconds)),
+                        human(model::humanDuration(r.checkpointReadSeconds)),
                         human(model::humanWait(r.checkpointIntervalSeconds)),
                         QString::fromStdString(r.intervalRule)));
     else if (r.checkpointsWritable)
         addRow(section, tr("Checkpoints"),
-               tr("%1, %2 s to write (all nodes at once), %3 s to restore, every %4 (%5)")
+               tr("%1, %2 to write (all nodes at once), %3 to restore, every %4 (%5)")
                    .arg(human(model::humanBytes(run.checkpointBytes)),
-                        number(r.checkpointWriteSeconds, 0), number(r.checkpointReadSeconds, 0),
+                        human(model::humanDuration(r.checkpointWriteSeconds)),
+                        human(model::humanDuration(r.checkpointReadSeconds)),
                         human(model::humanWait(r.checkpointIntervalSeconds)),
                         QString::fromStdString(r.intervalRule)));
     else

@@ -73,6 +73,25 @@ std::string sizedCheckpointText(const CheckpointStorageSizing &sizing)
                                : "make that " + shareText(sizing.checkpointWallFractionSized);
 }
 
+/** The decimals (one to three) that tell two shares apart: one printed "2.0% against 2.0%"
+ * beside advice to buy 1,688 systems. */
+int distinguishingDecimals(double share, double other)
+{
+    int decimals = 1;
+    while (decimals < 3 && percentText(share, decimals) == percentText(other, decimals))
+        ++decimals;
+    return decimals;
+}
+
+/** "2.041% against 2.039%", or "unchanged at 2.041%". */
+std::string distinctSharesText(double share, double other)
+{
+    const int decimals = distinguishingDecimals(share, other);
+    if (percentText(share, decimals) == percentText(other, decimals))
+        return "unchanged at " + percentText(share, decimals);
+    return percentText(share, decimals) + " against " + percentText(other, decimals);
+}
+
 } // namespace
 
 std::string checkpointStorageText(const CheckpointStorageSizing &sizing)
@@ -88,8 +107,12 @@ std::string checkpointStorageText(const CheckpointStorageSizing &sizing)
     if (sizing.storageLimitsGoodput()) {
         std::string text = now + ": faster storage pays for itself; " + groupedCount(sizing.systems)
             + " systems, the lowest cost per useful hour, would " + sizedCheckpointText(sizing)
-            + " and raise the goodput from " + shareText(sizing.goodputNow) + " to "
-            + shareText(sizing.goodput);
+            + " and raise the goodput from "
+            + percentText(sizing.goodputNow,
+                          distinguishingDecimals(sizing.goodputNow, sizing.goodput))
+            + " to "
+            + percentText(sizing.goodput,
+                          distinguishingDecimals(sizing.goodputNow, sizing.goodput));
         // Shorter writes also make Daly's interval shorter (less work lost to each failure) and
         // restores faster: the goodput gains more than the checkpoints' own share.
         const double shareSaved
@@ -108,8 +131,9 @@ std::string checkpointStorageText(const CheckpointStorageSizing &sizing)
     if (sizing.systems > sizing.systemsNow)
         return now + "; " + groupedCount(sizing.systems)
             + " systems would cost a little less per useful hour (goodput "
-            + shareText(sizing.goodput) + " against " + shareText(sizing.goodputNow)
-            + ": under 1% of the wall time)";
+            + distinctSharesText(sizing.goodput, sizing.goodputNow)
+            + ": under 1% of the wall "
+              "time)";
     return now + "; more storage would cost more than the GPU time it saves";
 }
 

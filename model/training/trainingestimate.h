@@ -234,6 +234,12 @@ struct TrainingEstimate
  * peak"). Empty otherwise.
  */
 std::string mfuConventionNote(const TrainingEstimate &estimate);
+/**
+ * Why the hardware FLOP/s are below the model FLOP/s, when they are (they include recompute, so
+ * a reader expects them at or above): the model count takes attention over the whole sequence,
+ * the causal kernels run about half of it. Empty when the hardware figure is not below.
+ */
+std::string hardwareBelowModelNote(const TrainingEstimate &estimate);
 
 struct TrainingSearchResult
 {

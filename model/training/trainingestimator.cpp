@@ -155,6 +155,15 @@ std::string mfuConventionNote(const TrainingEstimate &e)
     return note;
 }
 
+std::string hardwareBelowModelNote(const TrainingEstimate &e)
+{
+    if (!(e.hardwareFlopsPerSecondPerGpu < e.modelFlopsPerSecondPerGpu))
+        return {};
+    return "below the model figure: the model count takes attention over the whole sequence "
+           "(PaLM's and Megatron's convention), while the causal kernels run about half of it; "
+           "recompute, when there is any, is counted in the hardware figure only";
+}
+
 std::string layoutDescription(const ParallelConfig &c)
 {
     std::string text = "TP " + std::to_string(c.tp) + " x PP " + std::to_string(c.pp) + " x DP "

@@ -139,6 +139,22 @@ private slots:
                  std::string("checkpoints stop training 1.4% of the wall time; 6 systems would "
                              "cost a little less per useful hour (goodput 96.0% against 95.5%: "
                              "under 1% of the wall time)"));
+        // Goodputs that one decimal cannot tell apart get the digits that do (a million-GPU
+        // campus read "goodput 2.0% against 2.0%" beside advice to buy 1,688 systems).
+        CheckpointStorageSizing close = fromFour;
+        close.goodput = 0.020412;
+        close.goodputNow = 0.02039; // within 1%: storage does not limit the goodput
+        QVERIFY2(checkpointStorageText(close).ends_with(
+                     "(goodput 2.041% against 2.039%: under 1% of the wall time)"),
+                 checkpointStorageText(close).c_str());
+        close.goodputNow = close.goodput;
+        QVERIFY2(checkpointStorageText(close).ends_with(
+                     "(goodput unchanged at 2.041%: under 1% of the wall time)"),
+                 checkpointStorageText(close).c_str());
+        // Storage that holds the goodput back says its rise with the same digits.
+        close.goodputNow = 0.020138;
+        QVERIFY2(checkpointStorageText(close).ends_with("raise the goodput from 2.01% to 2.04%"),
+                 checkpointStorageText(close).c_str());
         // Eight are past the minimum (f(8) = 1.014... / 0.963432 = 1.054563): six cost least,
         // and the run's eight buy storage its checkpoints do not repay.
         CheckpointStorageInputs eight = in;
