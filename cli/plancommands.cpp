@@ -269,6 +269,21 @@ std::string renderPlanEstimate(const model::PlanEstimate &e)
     return text;
 }
 
+static std::string portfolioPointer(const model::Plan &plan)
+{
+    // The Estimate panel simulates the portfolio in the background; here it is a command of
+    // its own, which takes seconds, and says so rather than leaving the queue out unsaid.
+    const std::size_t classes = plan.portfolio.classes.size();
+    const std::size_t services = plan.portfolio.services.size();
+    if (classes == 0 && services == 0)
+        return {};
+    return "\nnote: the plan has a job portfolio (" + std::to_string(classes)
+        + (classes == 1 ? " job class, " : " job classes, ") + std::to_string(services)
+        + (services == 1 ? " service" : " services")
+        + "): `plan simulate` runs it through the plan's scheduler for its queue waits and "
+          "utilisation (the Estimate panel's Queue section)\n";
+}
+
 namespace {
 std::string comparisonCell(double value)
 {
@@ -452,7 +467,7 @@ int runPlanEstimate(const ParsedArguments &a, const model::Plan &plan,
             json["worst_failure"] = model::worstFailureToJson(*worst);
         out << json.dump(2) << "\n";
     } else {
-        out << renderPlanEstimate(estimate);
+        out << renderPlanEstimate(estimate) << portfolioPointer(plan);
         if (worst)
             out << "\n" << renderWorstFailure(*worst);
     }

@@ -280,6 +280,12 @@ QChart *queueWaitChart(const model::ScenarioComparison &c, int highlight)
         if (longest < 0.02 * maximum)
             name += QObject::tr("<br>(≤ %1)")
                         .arg(QString::fromStdString(model::humanWait(longest * 3600)));
+        // Bars that count jobs still waiting at the end are lower bounds, as the table's "≥":
+        // the chart cannot mark one bar, so its class says how many are.
+        const auto bounds = std::count(row->lowerBounds.begin(), row->lowerBounds.end(), true);
+        if (bounds > 0)
+            name += bounds == 1 ? QObject::tr("<br>(≥: 1 bar a lower bound)")
+                                : QObject::tr("<br>(≥: %1 bars lower bounds)").arg(bounds);
         categories->append(name);
     }
     chart->addAxis(categories, Qt::AlignBottom);

@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace cp::views {
 
@@ -565,8 +566,14 @@ void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEs
         const auto &c = training.config;
         addRow(section, tr("Layout"), QString::fromStdString(model::layoutDescription(c)));
         addRow(section, tr("Step time"), tr("%1 s").arg(number(training.stepSeconds, 3)));
+        // Four significant digits, as the tables: "12,898,917 tokens/s" claimed eight.
+        const double scale
+            = std::pow(10.0, std::floor(std::log10(std::max(1.0, training.tokensPerSecond))) - 3.0);
         addRow(section, tr("Throughput"),
-               tr("%1 tokens/s").arg(number(training.tokensPerSecond, 0)));
+               tr("%1 tokens/s")
+                   .arg(number(std::max(1.0, scale)
+                                   * std::round(training.tokensPerSecond / std::max(1.0, scale)),
+                               0)));
         addRow(section, tr("Model / hardware TFLOP/s per GPU"),
                withReason(tr("%1 / %2").arg(
                               number(training.modelFlopsPerSecondPerGpu / units::tera, 1),

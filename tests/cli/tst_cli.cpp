@@ -1032,6 +1032,22 @@ private slots:
         QVERIFY(!run(train + QStringList {"512"}).out.contains("GPUs train faster"));
     }
 
+    void planEstimatePointsToItsQueue()
+    {
+        // The shared cluster's portfolio (5 job classes and a service) is simulated by its own
+        // command: plan estimate says so instead of leaving the Estimate panel's queue unsaid.
+        const Result shared
+            = run({"plan", "estimate",
+                   QStringLiteral(CP_SOURCE_DIR "/samples/h100-2048-shared-cluster.json")});
+        QVERIFY2(shared.out.contains("note: the plan has a job portfolio (5 job classes, 1 "
+                                     "service): `plan simulate`"),
+                 shared.out.constData());
+        const Result rail
+            = run({"plan", "estimate",
+                   QStringLiteral(CP_SOURCE_DIR "/samples/h100-1024-ndr-rail-fat-tree.json")});
+        QVERIFY(!rail.out.contains("job portfolio"));
+    }
+
     void planEstimateListsTheRunAsTrainDoes()
     {
         // The rail sample's run: its checkpoints, the storage it needs, the energy and the cost

@@ -832,6 +832,16 @@ private slots:
             QStringList({QStringLiteral("training"), QStringLiteral("interactive<br>(≤ 6 min)")}));
         qDeleteAll(shortWaits);
         c.rows[1].values = {0.5, std::nullopt};
+        // A lower bound (jobs still waiting at the end) cannot be marked on its bar: the class
+        // says how many of its bars are, as the table marks them "≥".
+        c.rows[0].lowerBounds = {true, false};
+        const QList<QChart *> bounded = views::comparisonCharts(c);
+        auto *boundedCategories = qobject_cast<QBarCategoryAxis *>(
+            chartTitled(bounded, QStringLiteral("Queue waits:"))->axes(Qt::Horizontal).front());
+        QCOMPARE(boundedCategories->categories().front(),
+                 QStringLiteral("training<br>(≥: 1 bar a lower bound)"));
+        qDeleteAll(bounded);
+        c.rows[0].lowerBounds.clear();
         // A scenario's daily utilisation is a line of percentages, one point a day.
         model::PortfolioSimulation simulated;
         simulated.result.dailyUtilisation = {0.5, 0.75, 1.0};
