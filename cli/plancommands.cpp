@@ -364,20 +364,12 @@ std::string renderComparison(const model::ScenarioComparison &c)
             : fastest >= units::kilo ? std::pair("k tokens/s", units::kilo)
                                      : std::pair("tokens/s", 1.0);
         Table scaling({"GPUs", rateUnit, "per-GPU efficiency"});
-        bool aboveSmallest = false;
         for (const model::ScalingPoint &p : c.scaling) {
             scaling.addRow({model::groupedCount(p.gpus),
                             p.ok ? model::threeDigits(p.tokensPerSecond / rateDivisor) : "-",
                             p.ok ? format("%.1f%%", 100 * p.efficiency) : "no layout"});
-            aboveSmallest = aboveSmallest || (p.ok && p.efficiency > 1.0005);
         }
         text += "\nScaling of the baseline:\n" + scaling.render();
-        // Each count is searched for its own fastest layout: a larger one can find a layout
-        // whose GPUs each run faster than the smallest count's did.
-        if (aboveSmallest)
-            text += "note: an efficiency above 100% is a larger count's own fastest layout "
-                    "running each GPU faster than the smallest count's (other parallelism), not "
-                    "speed from more GPUs\n";
         for (const std::string &note : c.scalingNotes)
             text += "note: " + note + "\n";
     }

@@ -116,6 +116,14 @@ const std::vector<RowSpec> &numericRows()
 {
     using P = Preference;
     static const std::vector<RowSpec> rows = {
+        // A campus's rows count every building: said first, since the Estimate panel's
+        // hardware is one building's (131,072 GPUs there beside 1,048,576 here).
+        {"buildings", "Hardware", "Buildings (rows below: all)", "count", P::None,
+         [](const PlanEstimate &e) -> Value {
+             if (!e.campus || e.campus->buildings <= 1)
+                 return std::nullopt;
+             return static_cast<double>(e.campus->buildings);
+         }},
         {"gpus", "Hardware", "GPUs", "count", P::None,
          [](const PlanEstimate &e) {
              return Value(e.campus ? static_cast<double>(e.campus->gpus) : e.gpus);
@@ -1007,6 +1015,27 @@ std::vector<std::string> scalingSlowdownNotes(const std::vector<ScalingPoint> &s
         if (!fastest || point.tokensPerSecond > fastest->tokensPerSecond)
             fastest = &point;
     }
+    // What the efficiency is measured against: the smallest count that trains, not the
+    // curve's first when that one has no layout (the DeepSeek-V3 curve's 100% is 512 GPUs').
+    const auto firstOk
+        = std::find_if(scaling.begin(), scaling.end(), [](const ScalingPoint &p) { return p.ok; });
+    if (firstOk != scaling.begin() && firstOk != scaling.end()) {
+        std::string counts;
+        for (auto p = scaling.begin(); p != firstOk; ++p)
+            counts += (counts.empty()         ? ""
+                           : p + 1 == firstOk ? " and "
+                                              : ", ")
+                + groupedCount(p->gpus);
+        notes.push_back(counts + " GPUs have no layout that fits: the efficiency is against "
+                        + groupedCount(firstOk->gpus) + " GPUs', the smallest count that trains.");
+    }
+    // Each count is searched for its own fastest layout: a larger one can find a layout whose
+    // GPUs each run faster than the smallest count's did.
+    if (std::any_of(scaling.begin(), scaling.end(),
+                    [](const ScalingPoint &p) { return p.ok && p.efficiency > 1.0005; }))
+        notes.push_back("an efficiency above 100% is a larger count's own fastest layout running "
+                        "each GPU faster than the smallest count's (other parallelism), not speed "
+                        "from more GPUs.");
     return notes;
 }
 

@@ -619,6 +619,22 @@ private slots:
                                 0)
                      == 0,
                  notes[1].c_str());
+        // A curve whose first counts have no layout measures its efficiency against the first
+        // that trains, and says so; one count above 100% (1,024 GPUs at 2.1 M tokens/s against
+        // 512 at 1.0 M: 2.1 / 2 = 105%) says why, as the tables' readers asked.
+        ScalingPoint start = point(512, true, 1.0e6);
+        start.efficiency = 1.0;
+        ScalingPoint superlinear = point(1024, true, 2.1e6);
+        superlinear.efficiency = 1.05;
+        const std::vector<std::string> startNotes = scalingSlowdownNotes(
+            {point(128, false, 0), point(256, false, 0), start, superlinear}, 16384);
+        QCOMPARE(startNotes.size(), std::size_t(2));
+        QCOMPARE(startNotes[0],
+                 std::string("128 and 256 GPUs have no layout that fits: the "
+                             "efficiency is against 512 GPUs', the smallest count "
+                             "that trains."));
+        QVERIFY2(startNotes[1].starts_with("an efficiency above 100% is a larger count's own "),
+                 startNotes[1].c_str());
         // A curve that only rises, or falls only in per-GPU efficiency, says nothing.
         QVERIFY(scalingSlowdownNotes({small, faster}, 16384).empty());
         QVERIFY(scalingSlowdownNotes({}, 16384).empty());
@@ -899,6 +915,9 @@ private slots:
         QVERIFY(c.scenarios[0].ok && c.scenarios[1].ok);
         QCOMPARE(*row(c, "gpus").values[0], 4096.0);
         QCOMPARE(*row(c, "gpus").values[1], 8192.0);
+        // The table says its rows are campus totals, and of how many buildings.
+        QCOMPARE(*row(c, "buildings").values[0], 4.0);
+        QCOMPARE(*row(c, "buildings").values[1], 8.0);
         QCOMPARE(*row(c, "switches").values[0], 4.0 * 48);
         QCOMPARE(*row(c, "switches").values[1], 8.0 * 48);
         // Each campus also buys its training run's hot spares (campus.sparesUsd).
