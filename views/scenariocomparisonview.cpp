@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenariocomparisonview.h"
 
+#include "compactchartview.h"
 #include "comparisoncharts.h"
 #include "humannumbers.h"
 #include "operationcomparisontable.h"
@@ -282,8 +283,8 @@ void ScenarioComparisonView::rebuildCharts()
         delete page;
     }
     for (QChart *chart : comparisonCharts(m_comparison, m_highlight)) {
-        auto *view = new QChartView(chart);
-        view->setRenderHint(QPainter::Antialiasing);
+        // A short dock (1366 x 768) gives the plot the title's and the margins' room.
+        auto *view = new CompactChartView(chart);
         // Short tab names, so that every tab shows at 1366 pixels; the chart's own title, and
         // the tab's tooltip, say it in full.
         const QString title = chart->title();

@@ -3,6 +3,7 @@
 // undoable edits, editing a scenario records only its changes, the comparison table's values
 // against the estimator's, charts, CSV parsed back, the PDF's pages and text (pdfinfo,
 // pdftotext), failed exports leaving nothing behind, cancel. Screenshots into the build tree.
+#include "compactchartview.h"
 #include "comparisoncharts.h"
 #include "comparisoncontroller.h"
 #include "humannumbers.h"
@@ -775,6 +776,27 @@ private slots:
         };
         QCOMPARE(categoryPoints(5), 9.5);
         QCOMPARE(categoryPoints(3), 12.0);
+    }
+
+    void aShortChartGivesItsTitleToThePlot()
+    {
+        // In a short dock (a 1366 x 768 window's comparison: about 220 pixels) the chart's title
+        // and margins took the plot's room; the tab names the chart. Tall again, it is back.
+        auto *chart = new QChart;
+        chart->setTitle(QStringLiteral("Step time breakdown"));
+        const QMargins margins = chart->margins();
+        views::CompactChartView view(chart);
+        view.resize(600, 220);
+        view.show();
+        QCoreApplication::processEvents();
+        QVERIFY(view.isCompact());
+        QVERIFY(chart->title().isEmpty());
+        QVERIFY(chart->margins().top() < margins.top());
+        view.resize(600, 500);
+        QCoreApplication::processEvents();
+        QVERIFY(!view.isCompact());
+        QCOMPARE(chart->title(), QStringLiteral("Step time breakdown"));
+        QCOMPARE(chart->margins(), margins);
     }
 
     void queueWaitChart()
