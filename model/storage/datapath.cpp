@@ -56,8 +56,12 @@ std::vector<DataPathStage> stageCapacities(const DataPathInputs &in, const Sampl
     const double metadataOps = cost.fileOpens * s.metadataOpsPerFileOpen;
     if (s.kind == "nfs") {
         // An NFS server answers LOOKUP, ACCESS and GETATTR from the same operation budget as
-        // READ (SPEC SFS counts them all as ops): there is no metadata service apart.
-        stages.push_back({"storage IOPS", s.iops / (cost.readRequests + metadataOps), 0});
+        // READ (SPEC SFS counts them all as ops): there is no metadata service apart. A file the
+        // node's page cache holds still costs its open one GETATTR: the Linux client sends it
+        // "regardless of the freshness of the file's cached attributes" (nfs(5), DATA AND
+        // METADATA COHERENCE, close-to-open cache consistency), unless mounted nocto.
+        const double coldOps = cost.readRequests + metadataOps;
+        stages.push_back({"storage IOPS", s.iops / coldOps, 0, cost.fileOpens / coldOps});
     } else {
         if (cost.readRequests > 0)
             stages.push_back({"storage IOPS", s.iops / cost.readRequests, 0});
@@ -80,14 +84,15 @@ bool readsStorage(const std::string &stage)
     return stage != "CPU decode";
 }
 
-/** One phase: the stages' demand when a fraction `missRatio` of samples comes from storage. */
+/** One phase: the stages' demand when a fraction `missRatio` of samples comes from storage (the
+ * others cost a storage stage their hitCostShare). */
 DataPathPhase phase(std::vector<DataPathStage> stages, double samplesPerSecond, double missRatio)
 {
     DataPathPhase result;
     double highest = 0;
     for (DataPathStage &stage : stages) {
-        stage.demandSamplesPerSecond
-            = samplesPerSecond * (readsStorage(stage.name) ? missRatio : 1.0);
+        stage.demandSamplesPerSecond = samplesPerSecond
+            * (readsStorage(stage.name) ? missRatio + (1.0 - missRatio) * stage.hitCostShare : 1.0);
         if (stage.utilisation() > highest) {
             highest = stage.utilisation();
             result.limitingStage = stage.name;

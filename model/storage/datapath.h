@@ -40,6 +40,9 @@ struct DataPathStage
     std::string name; ///< "storage read bandwidth", "storage IOPS", "metadata", ...
     double capacitySamplesPerSecond = 0; ///< what the stage sustains, whole cluster
     double demandSamplesPerSecond = 0; ///< what the GPUs consume through it
+    /** The share of a cold sample's cost a sample the node's cache holds still costs the stage:
+     * an NFS open revalidates with the server (close-to-open), one operation of its 1 + 3. */
+    double hitCostShare = 0;
     double utilisation() const
     {
         return capacitySamplesPerSecond > 0 ? demandSamplesPerSecond / capacitySamplesPerSecond
