@@ -54,8 +54,9 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
                               "without switches) or a figure is not in the catalog (a "
                               "weight or load rating)"));
     bar->addWidget(m_capacity);
-    // The colour scale, spelled out beside the choice it applies to.
-    auto *legend = new QLabel(bar);
+    // The colour scale, spelled out under the floor plan: in the toolbar it overflowed a 1366
+    // pixel window's, hiding itself and the cabinets-per-row box behind the "more" arrow.
+    auto *legend = new QLabel(this);
     legend->setObjectName(QStringLiteral("capacityLegend"));
     QString legendText;
     const auto swatch = [](double fraction, const QString &label) {
@@ -69,7 +70,6 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
     legendText += swatch(-1, tr("does not apply / not known"));
     legend->setText(legendText);
     legend->setTextFormat(Qt::RichText);
-    bar->addWidget(legend);
     bar->addWidget(new QLabel(tr("  Cabinets per row "), bar));
     m_perRow->setObjectName(QStringLiteral("cabinetsPerRow"));
     m_perRow->setRange(1, 1000);
@@ -86,6 +86,7 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(bar);
     layout->addLayout(body, 1);
+    layout->addWidget(legend);
     layout->addWidget(m_status);
     connect(m_document, &PlanDocument::planChanged, this, &DataHallView::onPlanChanged);
     connect(m_canvas, &FabricCanvas::clicked, this,

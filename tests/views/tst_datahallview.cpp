@@ -11,10 +11,12 @@
 
 #include <QDir>
 #include <QFontMetricsF>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolBar>
 #include <QUndoStack>
 
 using namespace cp;
@@ -66,7 +68,21 @@ private:
     }
 
 private slots:
-private slots:
+    void theToolbarFitsASmallWindow()
+    {
+        // In a 1366 x 768 window with both docks the Data Hall tab is about 660 pixels wide:
+        // its toolbar (Fit, the colour choice, cabinets per row) fits it, and the colour key,
+        // which overflowed it and hid the row box behind the "more" arrow, sits below the floor.
+        const std::unique_ptr<Shown> shown
+            = show(cp::test::loadSamplePlan("h100-2048-shared-cluster.json"));
+        const auto *bar = shown->view.findChild<QToolBar *>();
+        QVERIFY(bar);
+        QVERIFY2(bar->sizeHint().width() <= 660,
+                 qPrintable(QString::number(bar->sizeHint().width())));
+        const auto *legend = shown->view.findChild<QLabel *>(QStringLiteral("capacityLegend"));
+        QVERIFY(legend && legend->parentWidget() != bar);
+    }
+
     void aRoomTooLargeToLayOutSaysSo()
     {
         // 600,000 racked servers are more than the 524,288 the layout places one by one: the view
