@@ -60,7 +60,8 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
     legend->setObjectName(QStringLiteral("capacityLegend"));
     QString legendText;
     const auto swatch = [](double fraction, const QString &label) {
-        return QStringLiteral("&nbsp;&nbsp;<span style=\"background-color:%1\">&nbsp;&nbsp;&nbsp;"
+        // A plain space between the entries, so that the key wraps in a narrow window.
+        return QStringLiteral("&nbsp; <span style=\"background-color:%1\">&nbsp;&nbsp;&nbsp;"
                               "&nbsp;</span>&nbsp;%2")
             .arg(DataHallFloorItem::capacityColour(fraction).name(), label);
     };
@@ -70,6 +71,7 @@ DataHallView::DataHallView(PlanDocument *document, QWidget *parent)
     legendText += swatch(-1, tr("does not apply / not known"));
     legend->setText(legendText);
     legend->setTextFormat(Qt::RichText);
+    legend->setWordWrap(true);
     bar->addWidget(new QLabel(tr("  Cabinets per row "), bar));
     m_perRow->setObjectName(QStringLiteral("cabinetsPerRow"));
     m_perRow->setRange(1, 1000);
