@@ -160,8 +160,8 @@ std::string renderInference(const model::InferenceEstimate &e, const model::Infe
                   format("%.1f GiB", e.memoryBytesPerGpu / units::gibi)
                       + format(" of %.1f GiB", e.memoryCapacityBytes / units::gibi)
                       + format(" (weights %.1f", e.weightsBytesPerGpu / units::gibi)
-                      + format(", KV %.1f", e.kvBytesPerGpu / units::gibi)
-                      + format(", activations %.1f", e.workspaceBytesPerGpu / units::gibi)
+                      + format(", KV %.1f", e.kvBytesPerGpu / units::gibi) + ", activations "
+                      + model::threeDigits(e.workspaceBytesPerGpu / units::gibi)
                       + format(", engine reserve %.1f", e.reserveBytesPerGpu / units::gibi)
                       + ")"
                       // Only memory's own shortfall: a context or layout the replica cannot

@@ -874,14 +874,16 @@ void EstimateSummaryView::addInferenceRows(QTreeWidget *tree, const model::PlanE
                              .arg(gpuCount(inf.gpusPerReplica))
                              .arg(inf.batch)
                              .arg(inf.memoryBatchLimit));
-    addRow(section, tr("Memory per GPU"),
-           tr("%1 of %2 GiB (weights %3, KV cache %4, activations %5, engine reserve %6)")
-               .arg(number(inf.memoryBytesPerGpu / units::gibi, 1),
-                    number(inf.memoryCapacityBytes / units::gibi, 1),
-                    number(inf.weightsBytesPerGpu / units::gibi, 1),
-                    number(inf.kvBytesPerGpu / units::gibi, 1),
-                    number(inf.workspaceBytesPerGpu / units::gibi, 1),
-                    number(inf.reserveBytesPerGpu / units::gibi, 1)));
+    addRow(
+        section, tr("Memory per GPU"),
+        tr("%1 of %2 GiB (weights %3, KV cache %4, activations %5, engine reserve %6)")
+            .arg(number(inf.memoryBytesPerGpu / units::gibi, 1),
+                 number(inf.memoryCapacityBytes / units::gibi, 1),
+                 number(inf.weightsBytesPerGpu / units::gibi, 1),
+                 number(inf.kvBytesPerGpu / units::gibi, 1),
+                 // A few MiB of activations read "0.0"; three digits say how small.
+                 QString::fromStdString(model::threeDigits(inf.workspaceBytesPerGpu / units::gibi)),
+                 number(inf.reserveBytesPerGpu / units::gibi, 1)));
     if (!inf.fits) {
         // A replica that cannot hold the workload serves nothing: no times, fleet or cost.
         addPublishedServingRow(section, e.inferencePublishedRuns); // "Not possible" says why
