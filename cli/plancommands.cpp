@@ -228,14 +228,7 @@ std::string planRunText(const model::PlanEstimate &e)
         addDataPathRows(table, run.dataPath);
     const model::OperationsEstimate &o = run.operations;
     if (o.wallSeconds > 0) {
-        table.addRow(
-            {"wall time (expected)",
-             model::humanDuration(o.wallSeconds) + " with failures, restarts and checkpoints"});
-        table.addRow({"GPU-hours (expected)", model::threeDigits(o.wallGpuHours)});
-        table.addRow({"energy",
-                      model::humanEnergy(o.energyMegawattHours * 3.6e9) + ", "
-                          + model::humanUsd(o.electricityUsd) + " electricity, "
-                          + model::humanCarbon(o.carbonTonnes * 1000)});
+        addRunLengthRows(table, o);
         table.addRow({"cost",
                       model::humanUsd(o.costUsd)
                           + format(" at $%.2f per GPU-hour", o.costPerGpuHourUsd)

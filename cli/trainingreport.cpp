@@ -121,6 +121,20 @@ std::string stageUtilisations(const model::DataPathPhase &phase)
 
 } // namespace
 
+void addRunLengthRows(Table &table, const model::OperationsEstimate &o)
+{
+    if (!(o.wallSeconds > 0))
+        return;
+    table.addRow(
+        {"wall time (expected)",
+         model::humanDuration(o.wallSeconds) + " with failures, restarts and checkpoints"});
+    table.addRow({"GPU-hours (expected)", model::threeDigits(o.wallGpuHours)});
+    table.addRow({"energy",
+                  model::humanEnergy(o.energyMegawattHours * 3.6e9) + ", "
+                      + model::humanUsd(o.electricityUsd) + " electricity, "
+                      + model::humanCarbon(o.carbonTonnes * 1000)});
+}
+
 void addDataPathRows(Table &table, const model::DataPathEstimate &path)
 {
     namespace units = model::units;
@@ -231,14 +245,7 @@ std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                         + " to write checkpoints at the lowest cost per useful hour"
                     : std::string())});
     if (o.wallSeconds > 0) {
-        table.addRow(
-            {"wall time (expected)",
-             model::humanDuration(o.wallSeconds) + " with failures, restarts and checkpoints"});
-        table.addRow({"GPU-hours (expected)", model::threeDigits(o.wallGpuHours)});
-        table.addRow({"energy",
-                      model::humanEnergy(o.energyMegawattHours * 3.6e9) + ", "
-                          + model::humanUsd(o.electricityUsd) + " electricity" + ", "
-                          + model::humanCarbon(o.carbonTonnes * 1000)});
+        addRunLengthRows(table, o);
         // A cloud price rents the hot spares too, for the whole wall time.
         const std::string rentedSpares = o.rentedSpareGpuHours > 0
             ? ", with " + model::threeDigits(o.rentedSpareGpuHours)

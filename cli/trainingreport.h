@@ -26,6 +26,9 @@ std::string renderTrainingAlternatives(const std::vector<model::TrainingEstimate
 /** The data loader's pipeline as rows of `table`: what each stage carries against what it
  * can, and the stall (shared by `train` and `plan estimate`). */
 void addDataPathRows(Table &table, const model::DataPathEstimate &path);
+/** The run's expected wall time, its GPU-hours and its energy (electricity and carbon), as
+ * `train` and `plan estimate` list them; nothing for a run with no wall time. */
+void addRunLengthRows(Table &table, const model::OperationsEstimate &operations);
 /** Power, energy, cost and failures of the run. */
 std::string renderTrainingRun(const model::TrainingRunEstimate &run,
                               const model::TrainingRunSetup &setup);
