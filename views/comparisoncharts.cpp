@@ -284,8 +284,8 @@ QChart *queueWaitChart(const model::ScenarioComparison &c, int highlight)
         // the chart cannot mark one bar, so its class says how many are.
         const auto bounds = std::count(row->lowerBounds.begin(), row->lowerBounds.end(), true);
         if (bounds > 0)
-            name += bounds == 1 ? QObject::tr("<br>(≥: 1 bar a lower bound)")
-                                : QObject::tr("<br>(≥: %1 bars lower bounds)").arg(bounds);
+            name += bounds == 1 ? QObject::tr("<br>(1 bar ≥)")
+                                : QObject::tr("<br>(%1 bars ≥)").arg(bounds);
         categories->append(name);
     }
     chart->addAxis(categories, Qt::AlignBottom);

@@ -861,7 +861,7 @@ private slots:
         auto *boundedCategories = qobject_cast<QBarCategoryAxis *>(
             chartTitled(bounded, QStringLiteral("Queue waits:"))->axes(Qt::Horizontal).front());
         QCOMPARE(boundedCategories->categories().front(),
-                 QStringLiteral("training<br>(≥: 1 bar a lower bound)"));
+                 QStringLiteral("training<br>(1 bar ≥)"));
         qDeleteAll(bounded);
         c.rows[0].lowerBounds.clear();
         // A scenario's daily utilisation is a line of percentages, one point a day.
