@@ -121,7 +121,7 @@ double slowdownOf(const DataPathPhase &phase)
 struct LaterEpochs
 {
     double epochs = 0; ///< epochs after the first (fractional: a token budget's last pass)
-    double meanHitRatio = 0; ///< time-weighted over them
+    double meanHitRatio = 0; ///< averaged over them, a fractional last pass by its share
     double slowdownEpochs = 0; ///< their summed slowdowns (an epoch at the GPUs' pace is 1)
 };
 

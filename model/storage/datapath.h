@@ -72,7 +72,7 @@ struct DataPathEstimate
     /** An NFS server answers the opens' metadata from its IOPS budget: the two add up there. */
     bool metadataSharesIops = false;
     double epochs = 1; ///< passes over the dataset the stall is averaged over
-    /** Reads the nodes' caches serve in the epochs after the first, time-weighted (each node
+    /** Reads the nodes' caches serve in the epochs after the first, on average over them (each node
      * caches what it reads; a reshuffled epoch deals it new samples). */
     double cacheHitRatio = 0;
     DataPathPhase firstEpoch;
