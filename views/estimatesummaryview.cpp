@@ -565,7 +565,11 @@ void EstimateSummaryView::addTrainingRows(QTreeWidget *tree, const model::PlanEs
     } else {
         const auto &c = training.config;
         addRow(section, tr("Layout"), QString::fromStdString(model::layoutDescription(c)));
-        addRow(section, tr("Step time"), tr("%1 s").arg(number(training.stepSeconds, 3)));
+        // Milliseconds under a second ("81.29 ms", as the CLI gives it, not "0.081 s"); a
+        // millisecond's digit above it, where a failure what-if's change shows.
+        addRow(section, tr("Step time"),
+               training.stepSeconds < 1.0 ? tr("%1 ms").arg(number(training.stepSeconds * 1e3, 2))
+                                          : tr("%1 s").arg(number(training.stepSeconds, 3)));
         // Four significant digits, as the tables: "12,898,917 tokens/s" claimed eight.
         const double scale
             = std::pow(10.0, std::floor(std::log10(std::max(1.0, training.tokensPerSecond))) - 3.0);

@@ -1256,6 +1256,11 @@ private slots:
         QCOMPARE(minutes.unit, std::string("min"));
         QVERIFY(std::abs(*minutes.values[0] - 7.62) < 1e-9);
         QCOMPARE(inReadableUnit(row("h", {0.5, 3.0})).unit, std::string("h"));
+        // Step times under a second read in milliseconds: 0.08129 s is 81.29 ms.
+        ComparisonRow milliseconds = inReadableUnit(row("s", {0.08129, 0.0062}));
+        QCOMPARE(milliseconds.unit, std::string("ms"));
+        QVERIFY(std::abs(*milliseconds.values[0] - 81.29) < 1e-9);
+        QCOMPARE(inReadableUnit(row("s", {0.5, 3.3})).unit, std::string("s"));
         // 19.4 days stays in days: the largest value decides for the row.
         QCOMPARE(inReadableUnit(row("days", {1.5, 19.4})).unit, std::string("days"));
         // 181,861.9 kW is 181.8619 MW; the 1,401.8 kW beside it reads 1.4018 MW.
