@@ -100,6 +100,14 @@ LinkLevel ClusterDescription::pipelineSendLink(int strideNodes) const
     return link;
 }
 
+std::string fabricNameOf(const std::string &oversubscription, const std::string &nicName,
+                         bool railOptimised)
+{
+    return (oversubscription.empty() ? std::string("non-blocking ")
+                                     : oversubscription + " oversubscribed ")
+        + nicName + (railOptimised ? " rail-optimised fabric" : " fabric");
+}
+
 ClusterDescription ClusterDescription::fromCatalog(const Catalog &catalog,
                                                    const ClusterFromCatalogOptions &options)
 {
@@ -131,9 +139,8 @@ ClusterDescription ClusterDescription::fromCatalog(const Catalog &catalog,
         = railOptimised ? downPorts : std::max(1, downPorts / std::max(1, cluster.nicsPerNode));
     char ratio[32];
     std::snprintf(ratio, sizeof ratio, "%g:1", oversubscription);
-    cluster.fabricName = (oversubscription > 1.0 ? std::string(ratio) + " oversubscribed "
-                                                 : std::string("non-blocking "))
-        + nic.name + (railOptimised ? " rail-optimised fabric" : " fabric");
+    cluster.fabricName
+        = fabricNameOf(oversubscription > 1.0 ? ratio : std::string(), nic.name, railOptimised);
     return cluster;
 }
 

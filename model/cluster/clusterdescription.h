@@ -138,4 +138,12 @@ inline constexpr double ncclSimpleLaunchSeconds = 8.4e-6;
  * of a few hidden vectors): 6.6 us, same table. */
 inline constexpr double ncclLowLatencyLaunchSeconds = 6.6e-6;
 
+/**
+ * "4:1 oversubscribed InfiniBand NDR 400 (ConnectX-7) rail-optimised fabric", or "non-blocking
+ * ..." for an empty `oversubscription` (its ratio as text, "4:1"): the name a cluster's fabric is
+ * given, whether from the ratio asked for or the one a generator built.
+ */
+std::string fabricNameOf(const std::string &oversubscription, const std::string &nicName,
+                         bool railOptimised);
+
 } // namespace cp::model

@@ -211,4 +211,12 @@ std::string shareText(double fraction)
     return percentText(fraction, std::abs(fraction) < 0.01 ? 2 : 1);
 }
 
+std::string joinedList(const std::vector<std::string> &items)
+{
+    std::string text;
+    for (std::size_t i = 0; i < items.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    return text;
+}
+
 } // namespace cp::model

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace cp::model {
 
@@ -89,6 +90,8 @@ std::string threeDigits(double value);
 /** A fraction as a percentage: percentText(0.1234) is "12.3%", with `decimals` digits after the
  * point, and with `withSign` a sign on every value ("+12.3%", "-4.0%"); "-" when not finite. */
 std::string percentText(double fraction, int decimals = 1, bool withSign = false);
+/** "a, b and c": the items in their order, the last two joined by "and". */
+std::string joinedList(const std::vector<std::string> &items);
 /** A share (of time) as people read it: one decimal, two below 1% ("4.3%", "0.26%"), so a small
  * stall is not printed as "0%". */
 std::string shareText(double fraction);

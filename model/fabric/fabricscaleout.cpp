@@ -122,14 +122,14 @@ void nameBuiltOversubscription(ClusterDescription &cluster, const FabricGraph &g
         = static_cast<double>(graph.leafDownPorts) / static_cast<double>(graph.leafUpPorts);
     if (std::abs(built / cluster.oversubscription - 1.0) < 0.005)
         return;
-    char text[160];
-    std::snprintf(text, sizeof text,
-                  "%.3g:1 oversubscribed %s%s (%g:1 at most, as asked: %d ports down and %d up a "
-                  "leaf take the fewest switches)",
-                  built, cluster.nicName.c_str(),
-                  cluster.railOptimised ? " rail-optimised fabric" : " fabric",
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.3g:1", built);
+    char asked[128];
+    std::snprintf(asked, sizeof asked,
+                  " (%g:1 at most, as asked: %d ports down and %d up a leaf take the fewest "
+                  "switches)",
                   cluster.oversubscription, graph.leafDownPorts, graph.leafUpPorts);
-    cluster.fabricName = text;
+    cluster.fabricName = fabricNameOf(ratio, cluster.nicName, cluster.railOptimised) + asked;
 }
 
 std::string measureScaleOutOnFabric(ClusterDescription &cluster, NodePlacement placement,

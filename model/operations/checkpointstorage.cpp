@@ -105,14 +105,11 @@ std::string checkpointStorageText(const CheckpointStorageSizing &sizing)
         return now + "; the " + groupedCount(sizing.systems) + " systems its data needs would "
             + sizedCheckpointText(sizing) + " (goodput " + shareText(sizing.goodput) + ")";
     if (sizing.storageLimitsGoodput()) {
+        const int decimals = distinguishingDecimals(sizing.goodputNow, sizing.goodput);
         std::string text = now + ": faster storage pays for itself; " + groupedCount(sizing.systems)
             + " systems, the lowest cost per useful hour, would " + sizedCheckpointText(sizing)
-            + " and raise the goodput from "
-            + percentText(sizing.goodputNow,
-                          distinguishingDecimals(sizing.goodputNow, sizing.goodput))
-            + " to "
-            + percentText(sizing.goodput,
-                          distinguishingDecimals(sizing.goodputNow, sizing.goodput));
+            + " and raise the goodput from " + percentText(sizing.goodputNow, decimals) + " to "
+            + percentText(sizing.goodput, decimals);
         // Shorter writes also make Daly's interval shorter (less work lost to each failure) and
         // restores faster: the goodput gains more than the checkpoints' own share.
         const double shareSaved

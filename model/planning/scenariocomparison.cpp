@@ -708,13 +708,7 @@ std::vector<std::string> notRankedNotes(const std::vector<ComparisonRow> &rows)
     }
     std::vector<std::string> notes;
     for (std::size_t i = 0; i < reasons.size(); ++i) {
-        std::string names;
-        for (std::size_t j = 0; j < labels[i].size(); ++j) {
-            if (j > 0)
-                names += j + 1 == labels[i].size() ? " and " : ", ";
-            names += labels[i][j];
-        }
-        notes.push_back(names + (labels[i].size() == 1 ? " is" : " are")
+        notes.push_back(joinedList(labels[i]) + (labels[i].size() == 1 ? " is" : " are")
                         + " not ranked: " + reasons[i] + ".");
     }
     return notes;
@@ -1022,13 +1016,11 @@ std::vector<std::string> scalingSlowdownNotes(const std::vector<ScalingPoint> &s
     const auto firstOk
         = std::find_if(scaling.begin(), scaling.end(), [](const ScalingPoint &p) { return p.ok; });
     if (firstOk != scaling.begin() && firstOk != scaling.end()) {
-        std::string counts;
+        std::vector<std::string> counts;
         for (auto p = scaling.begin(); p != firstOk; ++p)
-            counts += (counts.empty()         ? ""
-                           : p + 1 == firstOk ? " and "
-                                              : ", ")
-                + groupedCount(p->gpus);
-        notes.push_back(counts + " GPUs have no layout that fits: the efficiency is against "
+            counts.push_back(groupedCount(p->gpus));
+        notes.push_back(joinedList(counts)
+                        + " GPUs have no layout that fits: the efficiency is against "
                         + groupedCount(firstOk->gpus) + " GPUs', the smallest count that trains.");
     }
     // Each count is searched for its own fastest layout: a larger one can find a layout whose

@@ -58,6 +58,12 @@ DataPathInputs dataPathInputs(const ClusterDescription &cluster, const TrainingE
     return in;
 }
 
+/** The hardware's amortisation period in seconds. */
+double lifetimeSecondsOf(const TrainingRunSetup &setup)
+{
+    return setup.lifetimeYears * units::hoursPerYear * units::secondsPerHour;
+}
+
 std::string dataStallNote(const DataPathEstimate &path)
 {
     char share[32];
@@ -222,8 +228,7 @@ ReliabilityInputs estimateRunReliability(TrainingRunEstimate &run,
 void sizeStorageForCheckpoints(TrainingRunEstimate &run, const ClusterDescription &cluster,
                                const TrainingRunSetup &setup, const ReliabilityInputs &reliability)
 {
-    const double lifetimeSeconds
-        = setup.lifetimeYears * units::hoursPerYear * units::secondsPerHour;
+    const double lifetimeSeconds = lifetimeSecondsOf(setup);
     CheckpointStorageInputs in;
     in.reliability = reliability;
     in.systems = std::max(1, setup.storageSystems);
@@ -286,8 +291,7 @@ void addWholeNodeNote(TrainingRunEstimate &run, const ClusterDescription &cluste
 /** A run longer than the hardware's amortisation: its cost buys the hardware more than once. */
 void addOutlivesHardwareNote(TrainingRunEstimate &run, const TrainingRunSetup &setup)
 {
-    const double lifetimeSeconds
-        = setup.lifetimeYears * units::hoursPerYear * units::secondsPerHour;
+    const double lifetimeSeconds = lifetimeSecondsOf(setup);
     if (setup.hourlyUsdPerGpu || lifetimeSeconds <= 0
         || run.operations.wallSeconds <= lifetimeSeconds)
         return;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/storage/datapath.h"
 
+#include "model/core/humantext.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -235,13 +237,13 @@ std::string starvingStagesText(const DataPathPhase &phase)
     std::sort(over.begin(), over.end(), [](const DataPathStage *a, const DataPathStage *b) {
         return a->utilisation() > b->utilisation();
     });
-    std::string text;
-    for (std::size_t i = 0; i < over.size(); ++i) {
+    std::vector<std::string> named;
+    for (const DataPathStage *stage : over) {
         char share[32];
-        std::snprintf(share, sizeof share, " (%.0f%%)", 100 * over[i]->utilisation());
-        text += (i == 0 ? "" : i + 1 == over.size() ? " and " : ", ") + over[i]->name + share;
+        std::snprintf(share, sizeof share, " (%.0f%%)", 100 * stage->utilisation());
+        named.push_back(stage->name + share);
     }
-    return text;
+    return joinedList(named);
 }
 
 double storageFeedSamplesPerSecond(const StorageSpec &storage, int count,

@@ -17,7 +17,7 @@ std::optional<FewerGpusFaster> fasterOnFewerGpus(const TrainingJob &job,
     while (powerOfTwo <= nodes / 2)
         powerOfTwo *= 2;
     const long long fewer = 1LL * powerOfTwo * perNode;
-    if (fewer >= cluster.gpus || powerOfTwo < 1 || bestOnAll.tokensPerSecond <= 0)
+    if (fewer >= cluster.gpus || bestOnAll.tokensPerSecond <= 0)
         return std::nullopt;
     ClusterDescription part = cluster;
     part.gpus = static_cast<int>(fewer);

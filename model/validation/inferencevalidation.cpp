@@ -408,13 +408,10 @@ InferenceValidationRow runRow(const nlohmann::json &raw, JsonFieldReader &row,
 /** "a, b and c": the rows' ids in their order. */
 std::string listOfIds(const std::vector<InferenceValidationRow> &rows)
 {
-    std::string text;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (i > 0)
-            text += i + 1 == rows.size() ? " and " : ", ";
-        text += rows[i].id;
-    }
-    return text;
+    std::vector<std::string> ids;
+    for (const InferenceValidationRow &row : rows)
+        ids.push_back(row.id);
+    return joinedList(ids);
 }
 
 std::string summaryLine(const char *label, const std::vector<InferenceValidationRow> &rows)
