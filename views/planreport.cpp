@@ -160,6 +160,38 @@ public:
         return result.replace(option, QStringLiteral("-") + joiner + QStringLiteral("-") + joiner);
     }
 
+    /**
+     * The size a table cell's text is set at: the table's 8.5 points unless a word of it is wider
+     * than the cell, then as much smaller as that word needs, down to 7 points. A word such as
+     * "Oversubscription:" in a five-scenario comparison's column is set whole rather than broken
+     * ("Oversubscripti-" and "on:"). A word too wide even at 7 points (a URL in the sources) leaves
+     * its cell at 8.5 points and breaks after its separators, as before.
+     */
+    double cellPoints(const QString &text, double w, bool bold)
+    {
+        constexpr double tablePoints = 8.5;
+        constexpr double smallestPoints = 7.0;
+        setFont(tablePoints, bold);
+        static const QRegularExpression spaces(QStringLiteral("\\s+"));
+        const QFontMetricsF metrics = QFontMetricsF(m_painter.font(), m_painter.device());
+        double widest = 0;
+        for (const QString &word : text.split(spaces, Qt::SkipEmptyParts))
+            widest = std::max(widest, metrics.horizontalAdvance(word));
+        if (widest <= w || widest * smallestPoints / tablePoints > w)
+            return tablePoints; // fits, or breaks at any size (its separators take the breaks)
+        // Quarter points, rounded down so that the word fits.
+        return std::floor(tablePoints * w / widest * 4) / 4;
+    }
+
+    /** A table cell's height with its text at the size cellPoints gives. */
+    double cellHeight(const QString &text, double w, bool bold)
+    {
+        setFont(cellPoints(text, w, bold), bold);
+        const double h = textHeight(text, w);
+        setFont(8.5, bold);
+        return h;
+    }
+
     double textHeight(const QString &text, double w) const
     {
         return m_painter.fontMetrics()
@@ -201,9 +233,10 @@ public:
         for (double w : weights)
             widths.append(width() * w / total);
         const auto rowHeight = [&](const QStringList &cells) {
+            const bool bold = m_painter.font().bold(); // the header row's, set by the caller
             double h = 0;
             for (int c = 0; c < cells.size(); ++c)
-                h = std::max(h, textHeight(cells[c], widths[c] - 8));
+                h = std::max(h, cellHeight(cells[c], widths[c] - 8, bold));
             return h + 8;
         };
         const auto drawRow = [&](const QStringList &cells, bool isHeader, const QList<QColor> &fill,
@@ -242,9 +275,12 @@ public:
                 const Qt::Alignment align = rightAligned.contains(c) && !isHeader && !textRow
                     ? Qt::AlignRight | Qt::AlignTop
                     : Qt::AlignLeft | Qt::AlignTop;
-                // Measured and drawn with the same breaks, so no line is clipped.
+                // Measured and drawn at the same size with the same breaks, so no line is
+                // clipped.
+                setFont(cellPoints(cells[c], widths[c] - 8, isHeader), isHeader);
                 m_painter.drawText(cell.adjusted(4, 4, -4, -4), align | Qt::TextWordWrap,
                                    breakable(cells[c], widths[c] - 8));
+                setFont(8.5, isHeader);
                 x += widths[c];
             }
             m_y += h;
@@ -333,7 +369,7 @@ public:
             setFont(8.5, r < 0);
             double row = 0;
             for (int c = 0; c < cells.size() && c < weights.size(); ++c)
-                row = std::max(row, textHeight(cells[c], width() * weights[c] / total - 8));
+                row = std::max(row, cellHeight(cells[c], width() * weights[c] / total - 8, r < 0));
             h += row + 8;
         }
         return h;
