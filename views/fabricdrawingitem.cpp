@@ -8,7 +8,9 @@
 #include <QFontMetricsF>
 #include <QGraphicsSceneHoverEvent>
 #include <QGraphicsView>
+#include <QLocale>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
@@ -52,6 +54,32 @@ struct ScreenLabel
     QPointF at;
     QString text;
 };
+
+/**
+ * The labels of one band's bundles (those between the same two tiers). Bundles that all carry
+ * the same get one label across them, "8 bundles of 256 × 400 Gb/s = 102 Tb/s each": a label
+ * per bundle crowded, so that only the first two of eight showed, side by side over the fan of
+ * lines to the spines, and a reader could not tell which bundles they named or that the others
+ * carried as much. Bundles that differ keep a label each.
+ */
+void appendBandLabels(const std::vector<ScreenLabel> &band, std::vector<ScreenLabel> &labels)
+{
+    const bool alike = std::all_of(band.begin(), band.end(), [&](const ScreenLabel &label) {
+        return label.text == band.front().text;
+    });
+    if (band.size() < 2 || !alike) {
+        labels.insert(labels.end(), band.begin(), band.end());
+        return;
+    }
+    QPointF centre;
+    for (const ScreenLabel &label : band)
+        centre += label.at;
+    centre /= static_cast<double>(band.size());
+    labels.push_back(
+        {centre,
+         QObject::tr("%1 bundles of %2 each")
+             .arg(QLocale().toString(static_cast<qlonglong>(band.size())), band.front().text)});
+}
 
 void drawScreenLabels(QPainter *painter, const std::vector<ScreenLabel> &labels, int pixelSize,
                       const QRectF &drawingExtent)
@@ -97,6 +125,39 @@ void drawScreenLabels(QPainter *painter, const std::vector<ScreenLabel> &labels,
         painter->drawText(box, Qt::AlignCenter, label.text);
     }
     painter->restore();
+}
+
+/**
+ * One label for boxes numbered in turn, "SU 0 rail leaves" to "SU 7 rail leaves": "SU 0–7 rail
+ * leaves". The eight scalable units of the shared cluster's leaf row were unnamed boxes, each too
+ * narrow for its own name. Empty unless there are several boxes whose names differ only in their
+ * first number and those numbers run without a gap.
+ */
+QString numberedRangeText(const std::vector<const FabricDrawing::Box *> &boxes)
+{
+    if (boxes.size() < 2)
+        return {};
+    static const QRegularExpression number(QStringLiteral("\\d+"));
+    QString pattern;
+    std::vector<long long> numbers;
+    for (const FabricDrawing::Box *box : boxes) {
+        const QString text = QString::fromStdString(box->text);
+        const QRegularExpressionMatch match = number.match(text);
+        if (!match.hasMatch())
+            return {};
+        const QString rest
+            = text.left(match.capturedStart()) + QLatin1Char('#') + text.mid(match.capturedEnd());
+        if (!pattern.isEmpty() && rest != pattern)
+            return {};
+        pattern = rest;
+        numbers.push_back(match.captured().toLongLong());
+    }
+    std::sort(numbers.begin(), numbers.end());
+    for (std::size_t i = 1; i < numbers.size(); ++i)
+        if (numbers[i] != numbers[i - 1] + 1)
+            return {};
+    return pattern.replace(QLatin1Char('#'),
+                           QStringLiteral("%1–%2").arg(numbers.front()).arg(numbers.back()));
 }
 
 } // namespace
@@ -295,6 +356,8 @@ void FabricDrawingItem::paintLines(QPainter *painter, const std::vector<FabricDr
     std::map<QRgb, std::vector<QLineF>> solid;
     std::map<QRgb, std::vector<QLineF>> wraps;
     std::vector<ScreenLabel> texts;
+    // Bundle labels by the band of the drawing they cross (the heights of their two ends).
+    std::map<std::pair<double, double>, std::vector<ScreenLabel>> bands;
     const bool many = lines.size() > 2000;
     for (const FabricDrawing::Line &line : lines) {
         const QRectF extent
@@ -311,7 +374,8 @@ void FabricDrawingItem::paintLines(QPainter *painter, const std::vector<FabricDr
             pen.setWidthF(1.0 + std::log2(static_cast<double>(line.cables)) * 0.6);
             painter->setPen(pen);
             painter->drawLine(a, b);
-            texts.push_back({(a + b) / 2, bundleText(line)});
+            bands[{std::min(a.y(), b.y()), std::max(a.y(), b.y())}].push_back(
+                {(a + b) / 2, bundleText(line)});
             continue;
         }
         QColor colour = colourOf(line);
@@ -341,6 +405,8 @@ void FabricDrawingItem::paintLines(QPainter *painter, const std::vector<FabricDr
             painter->drawLines(batch.data(), static_cast<int>(batch.size()));
         }
     painter->restore();
+    for (const auto &[heights, labels] : bands)
+        appendBandLabels(labels, texts);
     drawScreenLabels(painter, texts, labelPixels(11), extent());
 }
 
@@ -388,6 +454,11 @@ void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDr
                          QStringLiteral("%1 x %2")
                              .arg(narrow.size())
                              .arg(QString::fromStdString(narrow.front()->text))});
+    } else if (const QString range = numberedRangeText(narrow); !range.isEmpty()) {
+        QRectF across = rectOf(narrow.front());
+        for (const FabricDrawing::Box *box : narrow)
+            across = across.united(rectOf(box));
+        texts.push_back({across.center(), range});
     } else if (few) {
         for (const FabricDrawing::Box *box : narrow)
             texts.push_back({rectOf(box).center(), QString::fromStdString(box->text)});

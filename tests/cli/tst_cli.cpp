@@ -3182,6 +3182,31 @@ private slots:
         QVERIFY(sharedLayout.contains(QStringLiteral("Oversubscription: 2:1")));
         QVERIFY(!sharedLayout.contains(QRegularExpression(QStringLiteral("Oversubscriptio(\\s|$)"),
                                                           QRegularExpression::MultilineOption)));
+        // Nor is it hyphenated where a smaller size sets it whole: the comparison's "Changes from
+        // the baseline" cell, a fifth of the five-scenario table's width, read "Oversubscripti-"
+        // and "on: 2:1": the word is a little wider than the column at the table's 8.5 points.
+        QVERIFY2(!sharedLayout.contains(QStringLiteral("Oversubscripti-")),
+                 qPrintable(sharedLayout.mid(
+                     sharedLayout.indexOf(QStringLiteral("Oversubscripti-")) - 200, 400)));
+        QCOMPARE(sharedLayout.count(QStringLiteral("Oversubscription:")), 2); // page 1, the table
+
+        // Its fabric page names the bundles once for their tier: 8 scalable units of 32 servers
+        // with 8 NICs each, 8 rail leaves a unit at 1:1 (32 ports down, 32 up), so each unit's
+        // bundle to the spines is 8 x 32 = 256 cables and to its servers 32 x 8 = 256, at
+        // 400 Gb/s 102.4 Tb/s. A label per bundle showed two of the eight side by side, and the
+        // units' leaf blocks, each too narrow for "SU n rail leaves", had no name at all.
+        const QString sharedFabricPage
+            = QString::fromUtf8(pdfText(sharedPdf,
+                                        {QStringLiteral("-f"), QStringLiteral("4"),
+                                         QStringLiteral("-l"), QStringLiteral("4")}));
+        QVERIFY2(sharedFabricPage.startsWith(QStringLiteral("Fabric (generated graph")),
+                 qPrintable(sharedFabricPage.left(200)));
+        QCOMPARE(
+            sharedFabricPage.count(QStringLiteral("8 bundles of 256 × 400 Gb/s = 102 Tb/s each")),
+            2);
+        QVERIFY(!sharedFabricPage.contains(QRegularExpression(
+            QStringLiteral("^256 × 400 Gb/s"), QRegularExpression::MultilineOption)));
+        QVERIFY(sharedFabricPage.contains(QStringLiteral("SU 0–7 rail leaves")));
 
         // The shared cluster's 2,048 GPUs are drawn as an overview whose leaves are grey blocks:
         // neither the caption nor a key speaks of rail colours the page does not show.
