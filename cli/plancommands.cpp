@@ -83,6 +83,9 @@ std::string planSummaryText(const model::PlanEstimate &e)
                                : std::string("none: the plan has no servers yet")});
     summary.addRow({"nodes", model::groupedCount(e.nodes)});
     summary.addRow({"peak dense BF16/FP16", model::humanFlopsRate(e.peakDenseFlopsPerSecond)});
+    if (e.computesInFp8())
+        summary.addRow({"peak dense FP8 (the workload's)",
+                        model::humanFlopsRate(e.peakDenseFp8FlopsPerSecond)});
     summary.addRow({"GPU memory", model::humanBytes(e.gpuMemoryBytes)});
     if (!e.fabricError.empty())
         summary.addRow({"fabric (" + e.fabric.topology + ")", "cannot be built: " + e.fabricError});

@@ -399,6 +399,7 @@ nlohmann::json planEstimateToJson(const PlanEstimate &e)
         {"gpus", e.gpus},
         {"nodes", e.nodes},
         {"peak_dense_pflops", e.peakDenseFlopsPerSecond / units::peta},
+        {"peak_dense_fp8_pflops", e.peakDenseFp8FlopsPerSecond / units::peta},
         {"gpu_memory_tb", e.gpuMemoryBytes / units::tera},
         {"fabric", fabricCountsJson(e)},
         {"power_kw", powerJson(e)},

@@ -99,6 +99,16 @@ struct PlanEstimate
     int gpus = 0;
     int nodes = 0;
     double peakDenseFlopsPerSecond = 0; ///< BF16/FP16, whole cluster
+    /** FP8, whole cluster; 0 where its GPUs have no FP8 tensor cores (A100, L4's is INT8). */
+    double peakDenseFp8FlopsPerSecond = 0;
+    /**
+     * The precision the workload's GEMMs run in: the training job's, or the serving engine's
+     * compute precision for the weights (FP8 weights compute in FP8 on an H100 and in FP16 on an
+     * A100). Unset without a workload. An FP8 workload's throughput answers to the FP8 peak, which
+     * the BF16/FP16 figure alone hid.
+     */
+    std::optional<Precision> workloadComputePrecision;
+    bool computesInFp8() const { return workloadComputePrecision == Precision::FP8; }
     double gpuMemoryBytes = 0; ///< whole cluster
     FabricCounts fabric;
     PowerBreakdown power;

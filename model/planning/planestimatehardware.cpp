@@ -126,6 +126,7 @@ void tallyGroup(PlanEstimateBuild &build, const ResolvedNodeGroup &resolved)
     result.peakDenseFlopsPerSecond += gpus
         * std::max(gpu.peakFlopsPerSecond(Precision::BF16),
                    gpu.peakFlopsPerSecond(Precision::FP16));
+    result.peakDenseFp8FlopsPerSecond += gpus * gpu.peakFlopsPerSecond(Precision::FP8);
     result.gpuMemoryBytes += gpus * gpu.memoryBytes;
     result.power.gpusWatts += gpus * gpu.tdpWatts;
     result.power.nodesWatts += group.count * node.powerWithoutGpusWatts;

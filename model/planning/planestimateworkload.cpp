@@ -9,6 +9,7 @@
 #include "model/inference/fleetcapacity.h"
 #include "model/inference/inferenceestimator.h"
 #include "model/inference/inferencesetup.h"
+#include "model/inference/inferencestep.h"
 #include "model/operations/operationsestimator.h"
 #include "model/plan/plan.h"
 #include "model/planning/planworstfailure.h"
@@ -295,6 +296,7 @@ void estimateTraining(PlanEstimateBuild &build, const std::atomic<bool> *cancel)
     // One description of the job and its cluster, shared with the failure what-ifs; its rings
     // measured on the plan's fabric graph where the closed form is not exact, as `train` does.
     PlanTrainingSetup training = *planTrainingSetup(build.plan, build.catalog);
+    result.workloadComputePrecision = training.job.precision;
     if (build.fabricGraph && build.planFabric)
         measurePlanScaleOut(training.cluster, *build.fabricGraph, *build.planFabric);
     const ClusterDescription cluster
@@ -385,6 +387,7 @@ void estimateInference(PlanEstimateBuild &build)
         {.nodeId = build.firstGroup->node.id, .facilityId = build.plan.facility.facilityId});
     chargePlanPerGpu(setup.cost, result);
     result.hasInference = true;
+    result.workloadComputePrecision = computePrecision(setup.hardware.gpu, job.weightPrecision);
     if (job.replicas && !job.ratePerSecond && !job.offlineRequests) {
         // A fixed fleet with no rate: the most it serves within the p95 targets.
         result.inference = estimateAtCapacity(job, setup.hardware, setup.cost,

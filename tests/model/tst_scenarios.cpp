@@ -900,6 +900,34 @@ private slots:
         QVERIFY(*row(c, "energy_mwh").values[1] > *row(c, "energy_mwh").values[0]);
     }
 
+    void anFp8WorkloadShowsTheFp8Peak()
+    {
+        // The DeepSeek-V3 training sample trains in FP8 on 1,024 H100s: 1,024 x 1,978.9 TFLOP/s
+        // dense FP8 (the datasheet's 3,958 with sparsity, halved) = 2,026.4 PFLOP/s, beside the
+        // 1,024 x 989.4 = 1,013.1 of BF16 that was the only peak the comparison gave.
+        const ScenarioComparison training = compareScenarios(
+            cp::test::loadSamplePlan("h100-1024-deepseek-v3-training.json"), m_catalog);
+        const ComparisonRow &fp8 = row(training, "peak_fp8_pflops");
+        for (const std::optional<double> &value : fp8.values)
+            QCOMPARE(qRound(*value * 10), 20264);
+        QCOMPARE(qRound(*row(training, "peak_pflops").values[0] * 10), 10131);
+        // The L4 fleet serves FP8 weights: 64 L4s at 242 TFLOP/s dense FP8 (the datasheet's 485
+        // with sparsity, halved) = 15.49 PFLOP/s and 16 x 4 L40S at 733 = 46.9. The A100 has no FP8
+        // tensor cores and computes those weights in FP16, so its FP8 peak does not apply to it (—
+        // in the table), not 0.
+        const ScenarioComparison serving
+            = compareScenarios(cp::test::loadSamplePlan("l4-inference-fleet.json"), m_catalog);
+        const ComparisonRow &servingFp8 = row(serving, "peak_fp8_pflops");
+        QCOMPARE(qRound(*servingFp8.values[0] * 100), 1549);
+        QCOMPARE(qRound(*servingFp8.values[1] * 10), 469);
+        QVERIFY(!servingFp8.values[2].has_value());
+        // A BF16 plan has no such row.
+        const ScenarioComparison bf16 = compareScenarios(
+            cp::test::loadSamplePlan("h100-1024-ndr-rail-fat-tree.json"), m_catalog);
+        QVERIFY(std::none_of(bf16.rows.begin(), bf16.rows.end(),
+                             [](const ComparisonRow &r) { return r.key == "peak_fp8_pflops"; }));
+    }
+
     void campusScenariosCompareWholeCampuses()
     {
         // The sample as 4 buildings at 20 USD per Gb/s of 100 Tb/s each, against a scenario of
