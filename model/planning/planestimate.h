@@ -182,6 +182,16 @@ struct PlanEstimate
      * `runs` with the reason when there are none). */
     PublishedRunComparison trainingPublishedRuns;
 
+    /** Every GPU the plan buys: the campus's, in all its buildings, or the one building's. */
+    long long planGpus() const { return campus ? campus->gpus : gpus; }
+    /**
+     * The plan has the GPUs its serving fleet needs. Replicas are independent, so a campus's
+     * fleet may span its buildings: one test for the warning, the cost over every GPU, the star
+     * and the time-cost plane (a 2-building plan of 64 L4s each warned that a fleet of 86 GPUs
+     * did not fit).
+     */
+    bool holdsServingFleet() const { return inference.fleetGpus() <= planGpus(); }
+
     bool hasInference = false;
     InferenceEstimate inference;
     /** How far the inference estimator has been from the published measurements on this GPU

@@ -412,11 +412,11 @@ void estimateInference(PlanEstimateBuild &build)
     if (!result.inference.fits || !result.inference.meetsTargets)
         result.warnings.push_back("the serving workload cannot run as asked: "
                                   + result.inference.reason);
-    if (result.inference.fleetGpus() > result.gpus)
+    if (!result.holdsServingFleet())
         result.warnings.push_back("the workload needs " + groupedCount(result.inference.fleetGpus())
-                                  + " GPUs but the plan has " + groupedCount(result.gpus));
+                                  + " GPUs but the plan has " + groupedCount(result.planGpus()));
     if (result.inference.fits && result.inference.meetsTargets) {
-        result.servingUse = model::servingUse(result.inference, result.gpus);
+        result.servingUse = model::servingUse(result.inference, result.planGpus());
         if (result.servingUse->largelyIdle())
             result.warnings.push_back(servingUseText(*result.servingUse));
     }

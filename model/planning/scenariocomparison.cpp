@@ -126,7 +126,7 @@ const std::vector<RowSpec> &numericRows()
          }},
         {"gpus", "Hardware", "GPUs", "count", P::None,
          [](const PlanEstimate &e) {
-             return Value(e.campus ? static_cast<double>(e.campus->gpus) : e.gpus);
+             return Value(static_cast<double>(e.planGpus()));
          }},
         {"nodes", "Hardware", "Servers", "count", P::None,
          [](const PlanEstimate &e) {
@@ -338,7 +338,7 @@ const std::vector<RowSpec> &numericRows()
          [](const PlanEstimate &e) {
              // A fleet the plan cannot hold has no cost over the plan's GPUs (its own 40 GPUs'
              // figure stood there for a plan of 32).
-             return e.servingUse && e.servingUse->servingGpus <= e.servingUse->planGpus
+             return e.servingUse && e.holdsServingFleet()
                  ? ifInference(e, e.servingUse->costPerMillionOutputTokensAllGpusUsd)
                  : std::nullopt;
          }},
@@ -653,8 +653,7 @@ std::vector<ComparisonRow> comparisonRows(const std::vector<ScenarioResult> &sce
     for (const ScenarioResult &s : scenarios)
         notOnOffer.push_back(s.ok
                              && (!s.estimate.fabricError.empty()
-                                 || (s.estimate.hasInference
-                                     && s.estimate.inference.fleetGpus() > s.estimate.gpus)));
+                                 || (s.estimate.hasInference && !s.estimate.holdsServingFleet())));
     for (const RowSpec &spec : numericRows()) {
         ComparisonRow row {spec.key, spec.section, spec.label, spec.unit, spec.preference, {}, {}};
         for (const ScenarioResult &s : scenarios)
@@ -896,8 +895,7 @@ void findParetoFront(ScenarioComparison &comparison, bool training)
             && e.trainingRun.operations.wallSeconds > 0)
             point
                 = std::pair(e.trainingRun.operations.wallSeconds, e.trainingRun.operations.costUsd);
-        else if (s.ok && !training && inferenceWorks(e)
-                 && e.inference.fleetGpus() <= (e.campus ? e.campus->gpus : e.gpus))
+        else if (s.ok && !training && inferenceWorks(e) && e.holdsServingFleet())
             // The cost of what the plan buys: every GPU, serving or idle. A fleet larger than
             // the plan has no such cost (its figure was the fleet's own, another measure on the
             // same axis), and the plan cannot serve the load as asked: no point.

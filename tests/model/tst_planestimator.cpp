@@ -1079,6 +1079,47 @@ private slots:
                 < 1e-12);
     }
 
+    void aCampusHoldsAFleetAcrossItsBuildings()
+    {
+        // The L4 sample at twice its rate, 100 requests/s: 86 one-GPU replicas by its estimate,
+        // more than one building's 16 servers x 4 L4 = 64 GPUs. As two such buildings, 128 GPUs,
+        // the plan holds the fleet (replicas are independent, any building serves): no warning
+        // that it needs more GPUs than the plan has, the cost over every GPU is over 128, and the
+        // comparison puts it on the time-cost plane. One building still warns.
+        Plan plan = loadSamplePlan("l4-inference-fleet.json");
+        plan.scenarios.clear();
+        plan.inference.ratePerSecond = 100;
+        const PlanEstimate oneBuilding = estimatePlan(plan, shippedCatalog());
+        const long long fleet = oneBuilding.inference.fleetGpus();
+        QVERIFY2(fleet > 64 && fleet <= 128, qPrintable(QString::number(fleet)));
+        const auto needsMore = [](const PlanEstimate &e) {
+            return std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string &w) {
+                return w.starts_with("the workload needs ");
+            });
+        };
+        QVERIFY(needsMore(oneBuilding));
+        QVERIFY(!oneBuilding.holdsServingFleet());
+
+        plan.campus.buildings = 2;
+        plan.campus.interconnectBytesPerSecondPerBuilding = 1e12 / 8;
+        const PlanEstimate campus = estimatePlan(plan, shippedCatalog());
+        QCOMPARE(campus.inference.fleetGpus(), fleet); // serving itself does not change
+        QCOMPARE(campus.planGpus(), 128LL);
+        QVERIFY(campus.holdsServingFleet());
+        QVERIFY2(!needsMore(campus), campus.warnings.front().c_str());
+        QVERIFY(campus.servingUse.has_value());
+        QCOMPARE(campus.servingUse->planGpus, 128LL);
+        QCOMPARE(campus.servingUse->idleGpus(), 128 - fleet);
+        // Over every GPU: the serving figure x 128 / the fleet's GPUs.
+        QVERIFY(qAbs(campus.servingUse->costPerMillionOutputTokensAllGpusUsd
+                     - campus.inference.costPerMillionOutputTokensUsd * 128
+                         / static_cast<double>(fleet))
+                < 1e-12);
+        const ScenarioComparison comparison = compareScenarios(plan, shippedCatalog());
+        QCOMPARE(comparison.paretoPoints.size(), std::size_t(1));
+        QVERIFY(comparison.paretoPoints[0].has_value());
+    }
+
     void servingGpuHourIsThePlansShare()
     {
         // A serving plan's GPU-hour carries its share of the whole bill of materials and IT
