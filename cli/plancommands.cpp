@@ -538,6 +538,9 @@ int runPlanCommand(CliContext &context, const std::vector<std::string> &args, st
          "estimate: also find the switch whose loss slows the training step most"},
         {"years", true, "simulate: simulated years (default 1)"},
         {"seed", true, "simulate: random seed (default 1); the same seed gives the same run"},
+        {"seeds", true,
+         "simulate: also run the next seeds, up to 10 runs in all, and show how far each class's "
+         "waits move between them (default 1)"},
         {"policy", true, "simulate: fifo|backfill|kueue (default: the plan's portfolio, backfill)"},
         {"target-wait", true,
          "simulate: CLASS=HOURS, the fewest servers of the first group at which CLASS's p95 "

@@ -12,6 +12,7 @@
 #include "model/planning/simulationsummary.h"
 #include "model/scheduling/workloadtrace.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -191,6 +192,54 @@ void printSimulationText(const model::PortfolioSimulation &simulation, const mod
     }
 }
 
+/** The most seeds `--seeds` runs: ten simulations of the largest plan take about 100 s. */
+constexpr long long maxSeeds = 10;
+
+/** Each class's p95 and mean wait over the runs, in hours: median, lowest, highest. */
+nlohmann::json seedSpreadToJson(const std::vector<model::SimulationResult> &runs,
+                                std::uint64_t firstSeed)
+{
+    nlohmann::json classes = nlohmann::json::array();
+    const auto hours = [](const std::optional<model::SeedSpread> &spread) {
+        if (!spread)
+            return nlohmann::json(nullptr);
+        return nlohmann::json {{"median", spread->medianSeconds / hour},
+                               {"lowest", spread->lowestSeconds / hour},
+                               {"highest", spread->highestSeconds / hour}};
+    };
+    for (const model::ClassWaitSpread &spread : model::classWaitSpreads(runs))
+        classes.push_back(
+            {{"name", spread.name},
+             {"wait_p95_h", hours(spread.waitP95)},
+             {"mean_wait_h", hours(spread.meanWait)},
+             {"waits_are_lower_bounds", spread.waitP95 && spread.waitP95->anyLowerBound}});
+    nlohmann::json utilisation = nlohmann::json::array();
+    for (const model::SimulationResult &run : runs)
+        utilisation.push_back(run.utilisation);
+    return {{"seeds", runs.size()},
+            {"first_seed", firstSeed},
+            {"utilisation", std::move(utilisation)},
+            {"classes", std::move(classes)}};
+}
+
+void printSeedSpread(const std::vector<model::SimulationResult> &runs, std::uint64_t firstSeed,
+                     std::ostream &out)
+{
+    std::vector<double> busy;
+    for (const model::SimulationResult &run : runs)
+        busy.push_back(run.utilisation);
+    std::sort(busy.begin(), busy.end());
+    out << "\nThe same plan over " << runs.size() << " seeds (" << firstSeed << " to "
+        << firstSeed + runs.size() - 1 << "): the median run's wait, then the lowest and the "
+        << "highest; GPUs busy " << model::percentText(busy.front()) << " to "
+        << model::percentText(busy.back()) << "\n";
+    Table spread(
+        {"class", "p95 wait over the seeds", "mean wait over the seeds", "highest p95 / lowest"});
+    for (const model::ClassWaitSpreadRow &row : model::classWaitSpreadRows(runs))
+        spread.addRow({row.name, row.waitP95, row.meanWait, row.p95Ratio});
+    out << spread.render();
+}
+
 model::WorkloadTrace readTrace(const std::string &file)
 {
     const std::string content = model::readInputFile(file, model::maxTraceFileBytes);
@@ -281,6 +330,7 @@ int runPlanSimulate(const ParsedArguments &a, const std::string &planPath, const
     }
     if (auto target = a.value("target-wait"))
         return runTargetWait(*target, a, simulated, catalog, options, out);
+    const int seeds = static_cast<int>(a.integer("seeds", 1, maxSeeds).value_or(1));
     options.recordJobs = a.has("trace-out");
     const auto started = std::chrono::steady_clock::now();
     const model::PortfolioSimulation simulation
@@ -295,8 +345,18 @@ int runPlanSimulate(const ParsedArguments &a, const std::string &planPath, const
     if (auto file = a.value("trace-out"))
         model::writeFileAtomically(
             *file, model::writeStandardWorkloadFormat(simulation.result.jobs, plan.name));
+    // The same plan under the next seeds: how far one run's waits are from another's.
+    std::vector<model::SimulationResult> runs {simulation.result};
+    for (int run = 1; run < seeds; ++run) {
+        model::SimulationOptions next = options;
+        next.seed = options.seed + static_cast<std::uint64_t>(run);
+        next.recordJobs = false;
+        runs.push_back(model::simulatePlanPortfolio(simulated, catalog, next, trace).result);
+    }
     if (a.has("json")) {
         nlohmann::json json = simulationToJson(simulation, simulated, options, seconds);
+        if (seeds > 1)
+            json["seed_spread"] = seedSpreadToJson(runs, options.seed);
         json["trace_jobs_too_large"] = simulation.traceJobsTooLarge;
         json["trace_lines_skipped"] = replayed.skippedLines;
         json["trace_span_days"] = traceSpanSeconds > 0 ? nlohmann::json(traceSpanSeconds / 86400.0)
@@ -304,6 +364,12 @@ int runPlanSimulate(const ParsedArguments &a, const std::string &planPath, const
         out << json.dump(2) << "\n";
     } else {
         printSimulationText(simulation, simulated, options, out);
+        if (seeds > 1)
+            printSeedSpread(runs, options.seed, out);
+        else if (trace.empty())
+            out << "\nnote: one draw of the arrivals, runtimes and failures (seed " << options.seed
+                << "); near saturation a class's p95 wait can move several times over between "
+                   "draws: --seeds 5 shows how far\n";
         if (replayed.skippedLines > 0)
             out << "\nnote: " << model::groupedCount(replayed.skippedLines)
                 << " lines of the trace have no run time or GPU count (SWF's -1, or jobs that "

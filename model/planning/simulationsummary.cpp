@@ -5,6 +5,7 @@
 #include "model/plan/plan.h"
 #include "model/planning/portfoliosimulation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -153,6 +154,81 @@ std::vector<ClassWaitRow> classWaitRows(const SimulationResult &result,
                         wait(c.meanWaitSeconds), wait(c.waitP50Seconds), wait(c.waitP95Seconds),
                         wait(c.waitP99Seconds), groupedCount(c.scatteredStarts),
                         groupedCount(c.heldByLimit)});
+    }
+    return rows;
+}
+
+SeedSpread seedSpread(std::vector<double> seconds, bool anyLowerBound)
+{
+    SeedSpread spread;
+    spread.anyLowerBound = anyLowerBound;
+    if (seconds.empty())
+        return spread;
+    std::sort(seconds.begin(), seconds.end());
+    const std::size_t middle = seconds.size() / 2;
+    spread.medianSeconds
+        = seconds.size() % 2 == 1 ? seconds[middle] : (seconds[middle - 1] + seconds[middle]) / 2;
+    spread.lowestSeconds = seconds.front();
+    spread.highestSeconds = seconds.back();
+    return spread;
+}
+
+namespace {
+
+/** "2.8 days (15 h to 4.2 days)", "≥ ..." when a run counted jobs still waiting at its end. */
+std::string spreadText(const SeedSpread &spread)
+{
+    const std::string bound = spread.anyLowerBound && spread.highestSeconds > 0 ? "≥ " : "";
+    if (spread.lowestSeconds == spread.highestSeconds)
+        return bound + humanWait(spread.medianSeconds) + " (every run)";
+    return bound + humanWait(spread.medianSeconds) + " (" + humanWait(spread.lowestSeconds) + " to "
+        + humanWait(spread.highestSeconds) + ")";
+}
+
+} // namespace
+
+std::vector<ClassWaitSpread> classWaitSpreads(const std::vector<SimulationResult> &runs)
+{
+    std::vector<ClassWaitSpread> spreads;
+    if (runs.empty())
+        return spreads;
+    for (std::size_t i = 0; i < runs.front().classes.size(); ++i) {
+        std::vector<double> p95;
+        std::vector<double> mean;
+        bool lowerBound = false;
+        for (const SimulationResult &run : runs) {
+            if (i >= run.classes.size() || !run.classes[i].hasWaits())
+                continue;
+            const ClassResult &c = run.classes[i];
+            p95.push_back(c.waitP95Seconds);
+            mean.push_back(c.meanWaitSeconds);
+            lowerBound = lowerBound || c.waitsAreLowerBounds();
+        }
+        ClassWaitSpread spread {runs.front().classes[i].name, std::nullopt, std::nullopt};
+        if (!p95.empty()) {
+            spread.waitP95 = seedSpread(p95, lowerBound);
+            spread.meanWait = seedSpread(mean, lowerBound);
+        }
+        spreads.push_back(std::move(spread));
+    }
+    return spreads;
+}
+
+std::vector<ClassWaitSpreadRow> classWaitSpreadRows(const std::vector<SimulationResult> &runs)
+{
+    std::vector<ClassWaitSpreadRow> rows;
+    for (const ClassWaitSpread &spread : classWaitSpreads(runs)) {
+        ClassWaitSpreadRow row {spread.name, "-", "-", "-"};
+        if (spread.waitP95) {
+            row.waitP95 = spreadText(*spread.waitP95);
+            row.meanWait = spreadText(*spread.meanWait);
+            if (spread.waitP95->lowestSeconds > 0)
+                row.p95Ratio
+                    = formatNumber("%.1f",
+                                   spread.waitP95->highestSeconds / spread.waitP95->lowestSeconds)
+                    + "x";
+        }
+        rows.push_back(std::move(row));
     }
     return rows;
 }

@@ -5,6 +5,7 @@
 
 #include "model/scheduling/schedulingtypes.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,49 @@ std::vector<ServiceRow> serviceRows(const SimulationResult &result);
 /** One row per class of `result`, described by `portfolio`'s classes of the same index. */
 std::vector<ClassWaitRow> classWaitRows(const SimulationResult &result,
                                         const PortfolioPlan &portfolio);
+
+/** Where a figure lies over runs that differ only in their seed. */
+struct SeedSpread
+{
+    double medianSeconds
+        = 0; ///< the middle run's (the mean of the two middle ones for an even count)
+    double lowestSeconds = 0;
+    double highestSeconds = 0;
+    bool anyLowerBound = false; ///< some run's figure counts jobs still waiting at its end
+};
+
+/** The middle, lowest and highest of `seconds` (not empty). */
+SeedSpread seedSpread(std::vector<double> seconds, bool anyLowerBound);
+
+/** A job class's p95 and mean wait over several runs; unset where no run started or kept one of
+ * its jobs waiting. */
+struct ClassWaitSpread
+{
+    std::string name;
+    std::optional<SeedSpread> waitP95;
+    std::optional<SeedSpread> meanWait;
+};
+
+/** One per class of the first of `runs`, over every run. */
+std::vector<ClassWaitSpread> classWaitSpreads(const std::vector<SimulationResult> &runs);
+
+/** A job class's p95 and mean wait over the runs: "2.8 days (15 h to 4.2 days)". */
+struct ClassWaitSpreadRow
+{
+    std::string name;
+    std::string waitP95;
+    std::string meanWait;
+    /** The highest run's p95 over the lowest's ("6.7x"), or "-" where the lowest is 0. */
+    std::string p95Ratio;
+};
+
+/**
+ * One row per class of the first run, its waits over every run of `runs` (one seed each, the
+ * same plan): a year of a busy cluster's queue is one draw of its arrivals, and a class's p95 wait
+ * can move several times over between seeds (15 h to 101 h on the shared-cluster sample), which a
+ * single run's figure does not show.
+ */
+std::vector<ClassWaitSpreadRow> classWaitSpreadRows(const std::vector<SimulationResult> &runs);
 
 /**
  * The queue in one sentence for a report's key figures: "over 36 simulated days: GPUs busy

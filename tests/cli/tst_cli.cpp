@@ -686,6 +686,34 @@ private slots:
         QCOMPARE(a, b);
         const Result other = run(args + QStringList {"--seed", "6"});
         QVERIFY(QJsonDocument::fromJson(other.out).object()["utilisation"] != json["utilisation"]);
+        // --seeds 2 runs seeds 5 and 6: its first run is the seed-5 run above, whole, and the
+        // spread of a class's p95 wait lies between the two single runs' figures.
+        const Result seeds = run(args + QStringList {"--seed", "5", "--seeds", "2"});
+        QCOMPARE(seeds.status, 0);
+        QJsonObject both = QJsonDocument::fromJson(seeds.out).object();
+        const QJsonObject spread = both.take(QStringLiteral("seed_spread")).toObject();
+        both.remove(QStringLiteral("seconds"));
+        QCOMPARE(both, b);
+        QCOMPARE(spread["seeds"].toInt(), 2);
+        QCOMPARE(spread["first_seed"].toInt(), 5);
+        const QJsonObject sixth = QJsonDocument::fromJson(other.out).object();
+        const QJsonArray spreadClasses = spread["classes"].toArray();
+        QCOMPARE(spreadClasses.size(), 5);
+        for (const QJsonValue &value : spreadClasses) {
+            const QJsonObject c = value.toObject();
+            const QString name = c["name"].toString();
+            const double five = json["wait_p95_h"].toObject()[name].toDouble();
+            const double six = sixth["wait_p95_h"].toObject()[name].toDouble();
+            const QJsonObject p95 = c["wait_p95_h"].toObject();
+            QCOMPARE(p95["lowest"].toDouble(), std::min(five, six));
+            QCOMPARE(p95["highest"].toDouble(), std::max(five, six));
+            QCOMPARE(p95["median"].toDouble(), (five + six) / 2);
+        }
+        const Result seedsText
+            = run({"plan", "simulate", sample, "--years", "0.1", "--seeds", "2"});
+        QVERIFY2(seedsText.out.contains("The same plan over 2 seeds (1 to 2)"),
+                 seedsText.out.right(1500).constData());
+        QVERIFY(run({"plan", "simulate", sample, "--seeds", "11"}).status != 0);
         const Result fifo = run(args + QStringList {"--seed", "5", "--policy", "fifo"});
         QCOMPARE(QJsonDocument::fromJson(fifo.out).object()["policy"].toString(),
                  QStringLiteral("fifo"));

@@ -176,6 +176,48 @@ private slots:
         }));
     }
 
+    void waitsOverSeveralSeedsGiveTheirSpread()
+    {
+        // Three runs of one class by hand: p95 waits 10 h, 40 h and 20 h, mean waits 2, 6 and
+        // 3 h. Sorted 10, 20, 40: the middle run's 20 h, from 10 h to 40 h, 40 / 10 = 4.0 x.
+        // A second class no run started or kept waiting has no waits: "-".
+        const auto run = [](double p95Hours, double meanHours, long long waitingAtEnd) {
+            SimulationResult r;
+            ClassResult c;
+            c.name = "training";
+            c.started = 10;
+            c.waitingAtEnd = waitingAtEnd;
+            c.waitP95Seconds = p95Hours * hour;
+            c.meanWaitSeconds = meanHours * hour;
+            ClassResult idle;
+            idle.name = "idle";
+            r.classes = {c, idle};
+            return r;
+        };
+        const std::vector<SimulationResult> runs = {run(10, 2, 0), run(40, 6, 0), run(20, 3, 0)};
+        const std::vector<ClassWaitSpread> spreads = classWaitSpreads(runs);
+        QCOMPARE(spreads.size(), std::size_t(2));
+        QCOMPARE(spreads[0].waitP95->medianSeconds, 20 * hour);
+        QCOMPARE(spreads[0].waitP95->lowestSeconds, 10 * hour);
+        QCOMPARE(spreads[0].waitP95->highestSeconds, 40 * hour);
+        QCOMPARE(spreads[0].meanWait->medianSeconds, 3 * hour);
+        QVERIFY(!spreads[1].waitP95.has_value());
+        const std::vector<ClassWaitSpreadRow> rows = classWaitSpreadRows(runs);
+        QCOMPARE(rows[0].waitP95, std::string("20 h (10 h to 40 h)"));
+        QCOMPARE(rows[0].meanWait, std::string("3.0 h (2.0 h to 6.0 h)"));
+        QCOMPARE(rows[0].p95Ratio, std::string("4.0x"));
+        QCOMPARE(rows[1].waitP95, std::string("-"));
+        // An even count takes the mean of the two middle runs: 10, 20, 30, 40 give 25 h. A run
+        // that ended with jobs of the class still waiting makes its waits lower bounds: "≥".
+        const std::vector<SimulationResult> four
+            = {run(10, 2, 0), run(40, 6, 1), run(20, 3, 0), run(30, 4, 0)};
+        QCOMPARE(classWaitSpreads(four)[0].waitP95->medianSeconds, 25 * hour);
+        QCOMPARE(classWaitSpreadRows(four)[0].waitP95, std::string("≥ 25 h (10 h to 40 h)"));
+        // Every run alike: one figure.
+        QCOMPARE(classWaitSpreadRows({run(5, 1, 0), run(5, 1, 0)})[0].waitP95,
+                 std::string("5.0 h (every run)"));
+    }
+
     void offeredLoadIsTheClassesLongRunLoad()
     {
         // One class of 8-GPU, one-hour jobs arriving once an hour on two servers of 8: 8 GPU-hours
