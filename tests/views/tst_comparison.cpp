@@ -44,6 +44,7 @@
 #include <QScatterSeries>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QStackedBarSeries>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
@@ -860,8 +861,7 @@ private slots:
         const QList<QChart *> bounded = views::comparisonCharts(c);
         auto *boundedCategories = qobject_cast<QBarCategoryAxis *>(
             chartTitled(bounded, QStringLiteral("Queue waits:"))->axes(Qt::Horizontal).front());
-        QCOMPARE(boundedCategories->categories().front(),
-                 QStringLiteral("training<br>(1 bar ≥)"));
+        QCOMPARE(boundedCategories->categories().front(), QStringLiteral("training<br>(1 bar ≥)"));
         qDeleteAll(bounded);
         c.rows[0].lowerBounds.clear();
         // A scenario's daily utilisation is a line of percentages, one point a day.
@@ -969,6 +969,26 @@ private slots:
         const QList<QChart *> pair = views::comparisonCharts(c);
         QVERIFY(chartTitled(pair, QStringLiteral("Pareto front")));
         qDeleteAll(pair);
+        // Steps all under a second are charted in milliseconds, as the table's step row reads:
+        // 60 ms of compute and 21 ms of exposed communication stack to 81 ms, not 0.081.
+        for (model::ScenarioResult &scenario : c.scenarios) {
+            scenario.estimate.training.best.breakdown.computeSeconds = 0.060;
+            scenario.estimate.training.best.breakdown.dpCommExposedSeconds = 0.021;
+        }
+        c.rows.push_back(row("step_s", "s", {0.081, 0.081}));
+        const QList<QChart *> fast = views::comparisonCharts(c);
+        QChart *steps = chartTitled(fast, QStringLiteral("Step time breakdown"));
+        QVERIFY(steps);
+        QStringList stepTitles;
+        for (QAbstractAxis *axis : steps->axes(Qt::Vertical))
+            stepTitles << axis->titleText();
+        QCOMPARE(stepTitles, QStringList {QStringLiteral("Milliseconds per step")});
+        auto *stack = qobject_cast<QStackedBarSeries *>(steps->series().at(0));
+        QVERIFY(stack && stack->barSets().size() >= 2);
+        QVERIFY(qAbs(stack->barSets().at(0)->at(0) - 60.0) < 1e-9);
+        QVERIFY(qAbs(stack->barSets().at(1)->at(0) - 21.0) < 1e-9);
+        qDeleteAll(fast);
+        c.rows.pop_back();
         // A run that never finishes has no wall time: no empty chart for it.
         c.rows[0].values = {0.0, 0.0};
         const QList<QChart *> unfinished = views::comparisonCharts(c);
