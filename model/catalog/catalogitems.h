@@ -163,6 +163,12 @@ struct NodeSpec : CatalogEntry
     int nicsPerNode = 0;
     std::string nicId;
     double powerWithoutGpusWatts = 0; ///< CPUs, memory, fans, NICs, at full load
+    /**
+     * The whole server's highest draw as measured while it trained (GPUs included); 0 where no
+     * measurement is published. The rating above sizes circuits and cabinets; a run's energy
+     * takes the host at what this measurement leaves it (hostTrainingWatts).
+     */
+    double measuredMaxPowerWatts = 0;
     int rackUnits = 0;
     double priceWithoutGpusUsd = 0;
     double mtbfHours = 0;

@@ -199,6 +199,8 @@ NodeSpec parseNode(const nlohmann::json &entry, const std::string &file, const s
     node.nicsPerNode = reader.integer("nics_per_node", 0, 1024);
     node.nicId = reader.string("nic");
     node.powerWithoutGpusWatts = reader.number("power_without_gpus_w", positive);
+    node.measuredMaxPowerWatts
+        = reader.optionalNumber("measured_max_power_w", positive).value_or(0.0);
     node.rackUnits = reader.integer("rack_units", 1, 60);
     node.priceWithoutGpusUsd = reader.number("price_without_gpus_usd", nonNegative);
     node.mtbfHours = reader.optionalNumber("mtbf_hours", positive).value_or(0.0);

@@ -67,6 +67,14 @@ double gpuAverageWatts(const GpuSpec &gpu, double busyFraction)
     return gpu.idleWatts + u * (gpu.tdpWatts - gpu.idleWatts);
 }
 
+double hostTrainingWatts(const NodeSpec &node, const GpuSpec &gpu)
+{
+    if (!(node.measuredMaxPowerWatts > 0))
+        return node.powerWithoutGpusWatts;
+    const double host = node.measuredMaxPowerWatts - node.gpusPerNode * gpu.tdpWatts;
+    return std::clamp(host, 0.0, node.powerWithoutGpusWatts);
+}
+
 ReliabilityEstimate estimateReliability(const ReliabilityInputs &in)
 {
     ReliabilityEstimate r;
@@ -173,7 +181,7 @@ OperationsEstimate estimateOperations(const OperationsInputs &in)
 {
     OperationsEstimate e;
     e.gpusWatts = in.gpus * gpuAverageWatts(in.gpu, in.gpuBusyFraction);
-    e.nodesWatts = in.nodes * in.node.powerWithoutGpusWatts;
+    e.nodesWatts = in.nodes * hostTrainingWatts(in.node, in.gpu);
     e.networkWatts = in.networkWatts;
     e.storageWatts = in.storageWatts;
     e.facilityWatts = e.itWatts() * in.facility.pue;

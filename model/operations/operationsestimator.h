@@ -39,6 +39,17 @@ double checkpointGoodput(double checkpointSeconds, double intervalSeconds, doubl
  */
 double gpuAverageWatts(const GpuSpec &gpu, double busyFraction);
 
+/**
+ * A server's draw beside its GPUs while it trains: where the catalog gives a measured maximum for
+ * the whole server under training (NodeSpec::measuredMaxPowerWatts), that maximum less its GPUs at
+ * their power limit, the most the host can have drawn then; else the host's rating. An 8-GPU H100
+ * HGX server peaked at 8.48 kW training Llama 2 13B and ResNet and under GPU-burn (Latif et al.,
+ * arXiv:2412.08602), 18% under its 10.2 kW rating: 8.48 - 8 x 0.7 = 2.88 kW for the host, where
+ * its rating less the GPUs' gave 4.6 kW and put a DGX H100 at 8.8 kW through a run. Never more
+ * than the rating, never below zero.
+ */
+double hostTrainingWatts(const NodeSpec &node, const GpuSpec &gpu);
+
 /** How many of each failing part a job spans, and their MTBFs from the catalog (0: unknown). */
 struct FailureExposure
 {

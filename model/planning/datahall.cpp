@@ -253,11 +253,11 @@ std::vector<int> placeServers(DataHall &hall, const Plan &plan, const Catalog &c
         const RackSpec *cabinet = usage ? &catalog.rack(usage->rackId) : nullptr;
         const GpuSpec &gpu = catalog.gpu(node.gpuId);
         const double nodeWatts = node.powerWithoutGpusWatts + node.gpusPerNode * gpu.tdpWatts;
-        // At the job's utilisation: the GPUs between idle and TDP (operationsestimator.h), the
-        // rest of the server at its full-load figure.
-        const double runWatts = gpuBusyFraction > 0
-            ? node.powerWithoutGpusWatts + node.gpusPerNode * gpuAverageWatts(gpu, gpuBusyFraction)
-            : 0.0;
+        // At the job's utilisation: the GPUs between idle and TDP, the rest of the server at
+        // what it draws training (operationsestimator.h, as the run's energy takes them).
+        const double runWatts = gpuBusyFraction > 0 ? hostTrainingWatts(node, gpu)
+                + node.gpusPerNode * gpuAverageWatts(gpu, gpuBusyFraction)
+                                                    : 0.0;
         for (int i = 0; i < group.count; ++i) {
             HallDevice server;
             server.name = slugOf(group.name) + numbered("-", ++serial, 4);

@@ -369,6 +369,40 @@ private slots:
                  failuresDecideRunText(never).c_str());
     }
 
+    void aMeasuredServerPeakSetsTheHostsTrainingDraw()
+    {
+        // An 8-GPU H100 server measured at 8.48 kW at most while it trained (Latif et al.,
+        // arXiv:2412.08602), its GPUs at their 700 W limit then: 8,480 - 5,600 = 2,880 W for the
+        // host, not the 4,600 W its 10.2 kW rating leaves.
+        GpuSpec gpu;
+        gpu.idleWatts = 70;
+        gpu.tdpWatts = 700;
+        NodeSpec node;
+        node.gpusPerNode = 8;
+        node.powerWithoutGpusWatts = 4600;
+        QCOMPARE(hostTrainingWatts(node, gpu), 4600.0); // no measurement: the rating
+        node.measuredMaxPowerWatts = 8480;
+        QCOMPARE(hostTrainingWatts(node, gpu), 2880.0);
+        // A measurement above the rating (a server drawing more than its nameplate) keeps the
+        // rating; one below its GPUs' limit leaves the host nothing, never a negative draw.
+        node.measuredMaxPowerWatts = 11000;
+        QCOMPARE(hostTrainingWatts(node, gpu), 4600.0);
+        node.measuredMaxPowerWatts = 5000;
+        QCOMPARE(hostTrainingWatts(node, gpu), 0.0);
+        // A run on 10 such servers at 75% busy: GPUs 80 x (70 + 0.75 x 630) = 43,400 W, hosts
+        // 10 x 2,880 = 28,800 W.
+        node.measuredMaxPowerWatts = 8480;
+        OperationsInputs in;
+        in.gpu = gpu;
+        in.node = node;
+        in.gpus = 80;
+        in.nodes = 10;
+        in.gpuBusyFraction = 0.75;
+        const OperationsEstimate e = estimateOperations(in);
+        QCOMPARE(e.gpusWatts, 43400.0);
+        QCOMPARE(e.nodesWatts, 28800.0);
+    }
+
     void powerEnergyAndCost()
     {
         GpuSpec gpu;

@@ -876,6 +876,11 @@ private slots:
             + 1000 * 5.0 + 16 * 2 * 0.6 + 10 * 98.0;
         QCOMPARE(e.power.gpusWatts, 1024 * 700.0);
         QCOMPARE(e.power.nodesWatts, 128 * 4600.0);
+        // At full load the servers are at their rating (circuits and cabinets are sized for it);
+        // through the run the hosts draw what the DGX H100's measured peak leaves them, 8,480 W
+        // less 8 x 700 W = 2,880 W a server (hostTrainingWatts).
+        QVERIFY(e.hasTrainingRun);
+        QCOMPARE(e.trainingRun.operations.nodesWatts, 128 * 2880.0);
         QCOMPARE(e.power.networkWatts, networkWatts);
         // The training run's switches and optics draw the same the whole run, the management
         // switches included.
