@@ -187,7 +187,9 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
 {
     nlohmann::json json = {
         {"fits", e.fits},
-        {"meets_targets", e.meetsTargets},
+        // A replica that cannot hold the workload meets no target (the field said true beside
+        // "fits": false and no replica, which a script filtering on it took for a fleet).
+        {"meets_targets", e.fits && e.meetsTargets},
         {"reason", e.reason},
         {"gpus_per_replica", e.gpusPerReplica},
         {"tensor_parallel", e.tensorParallel},
@@ -252,9 +254,10 @@ nlohmann::json inferenceEstimateToJson(const InferenceEstimate &e)
     // No fleet for a load it cannot serve as asked, and no times for a replica that cannot
     // hold the workload: null, not figures a reader might take for an estimate.
     if (!e.hasFleet())
-        for (const char *key : {"power_w", "usd_per_hour", "servers", "whole_servers_usd_per_hour",
-                                "cost_per_million_output_tokens_usd",
-                                "cost_per_million_input_tokens_usd", "cost_per_request_usd"})
+        for (const char *key :
+             {"power_w", "usd_per_hour", "servers", "whole_servers_usd_per_hour",
+              "cost_per_million_output_tokens_usd", "cost_per_million_output_tokens_all_in_usd",
+              "cost_per_million_input_tokens_usd", "cost_per_request_usd"})
             json[key] = nullptr;
     // Without an offered load there is no occupancy, utilisation or percentile of the step
     // (InferenceEstimate::tpotP95Seconds is 0 then): null, not a p95 TPOT of 0 ms.

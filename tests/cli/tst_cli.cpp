@@ -2179,6 +2179,12 @@ private slots:
         QCOMPARE(tooBigFigures.value(QStringLiteral("replicas")).toInt(-1), 0);
         QVERIFY(tooBigFigures.value(QStringLiteral("cost_per_million_output_tokens_usd")).isNull());
         QVERIFY(tooBigFigures.value(QStringLiteral("tpot_ms")).isNull());
+        // Llama 2 70B's 138 GB of FP16 weights on one 24 GB L4: no target is met and no cost is
+        // all-in (it said "meets_targets": true beside "fits": false, and 0.033 USD all-in).
+        QVERIFY(!tooBigFigures.value(QStringLiteral("fits")).toBool(true));
+        QVERIFY(!tooBigFigures.value(QStringLiteral("meets_targets")).toBool(true));
+        QVERIFY(tooBigFigures.value(QStringLiteral("cost_per_million_output_tokens_all_in_usd"))
+                    .isNull());
         // 5 requests a second of Llama 3 8B in BF16 on L4s within a 20 ms TPOT: each token streams
         // 16 GB of weights at 300 GB/s, 53.5 ms at least, so no fleet serves it; the replica's
         // best is shown, with no replicas or cost (it was 1 replica at 0.043 USD per million).
