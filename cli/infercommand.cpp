@@ -493,7 +493,7 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
         return wholeServers(e)
             * (e.offlineJob            ? e.offlineJob->usd
                    : job.ratePerSecond ? e.usdPerHour
-                                       : e.costPerMillionOutputTokensUsd);
+                                       : e.costPerMillionOutputTokensAllInUsd);
     };
     // GPUs no option of which is shown, and why: the reader asked "L4, A100 or H100?".
     std::vector<std::pair<std::string, std::string>> excluded;
@@ -572,6 +572,10 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                 = item["cost_per_million_output_tokens_usd"].is_null()
                 ? nlohmann::json()
                 : nlohmann::json(whole * o.estimate.costPerMillionOutputTokensUsd);
+            item["whole_servers_cost_per_million_output_tokens_all_in_usd"]
+                = item["cost_per_million_output_tokens_all_in_usd"].is_null()
+                ? nlohmann::json()
+                : nlohmann::json(whole * o.estimate.costPerMillionOutputTokensAllInUsd);
             item["whole_servers_cost_per_million_input_tokens_usd"]
                 = item["cost_per_million_input_tokens_usd"].is_null()
                 ? nlohmann::json()
@@ -583,7 +587,7 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
             left.push_back({{"gpu_name", name}, {"reason", reason}});
         const std::string rankedBy = job.offlineRequests ? "the job's cost"
             : job.ratePerSecond                          ? "the fleet's cost an hour"
-                                                         : "the cost per million output tokens";
+                                : "the all-in cost per million output tokens";
         out << nlohmann::json {{"cheapest", list.front()},
                                {"ranked_by",
                                 rankedBy
@@ -607,8 +611,9 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                                         underLoad ? "TTFT p95 ms" : "TTFT ms",
                                         underLoad ? "TPOT p95 ms" : "TPOT ms",
                                         "USD/hour",
-                                        "USD / M out",
-                                        "USD / M in"};
+                                        "all-in USD / M out",
+                                        "decode USD / M out",
+                                        "prefill USD / M in"};
     if (job.offlineRequests)
         columns.insert(columns.end(), {"job time", "job cost"});
     // How far the estimator has been from published throughputs on the GPU with these weights:
@@ -629,6 +634,7 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                format("%.2f",
                       (underLoad && e.tpotP95Seconds > 0 ? e.tpotP95Seconds : e.tpotSeconds) * 1e3),
                format("%.2f", whole * e.usdPerHour),
+               format("%.3f", whole * e.costPerMillionOutputTokensAllInUsd),
                format("%.3f", whole * e.costPerMillionOutputTokensUsd),
                format("%.3f", whole * e.costPerMillionInputTokensUsd)};
         if (e.offlineJob)
@@ -644,7 +650,7 @@ int compareEveryGpu(const ParsedArguments &a, const model::InferenceJob &job,
                                 : "Serving " + job.model.name)
         << (job.offlineRequests     ? ", cheapest job first:\n"
                 : job.ratePerSecond ? ", cheapest fleet first:\n"
-                                    : ", cheapest per million output tokens first:\n")
+                                    : ", cheapest per million output tokens (all-in) first:\n")
         << table.render();
     if (!a.has("hourly-price"))
         out << "costs: the whole servers each fleet fills, every GPU in them, as an owner buys "

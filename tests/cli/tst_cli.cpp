@@ -857,10 +857,12 @@ private slots:
         const QJsonArray options = object.value("options").toArray();
         QVERIFY(options.size() > 3);
         // Per token of the whole servers each fleet fills (an owner buys a server whole): the
-        // fleet's own cost per token times its servers' cost over its GPUs'.
+        // fleet's own all-in cost per output token (prefill's share with it: ranked by the decode
+        // share alone an int4 fleet dearer an hour came first) times its servers' cost over its
+        // GPUs'.
         const auto perToken = [&](qsizetype i) {
             const QJsonObject o = options[i].toObject();
-            return o.value("cost_per_million_output_tokens_usd").toDouble()
+            return o.value("cost_per_million_output_tokens_all_in_usd").toDouble()
                 * o.value("whole_servers_usd_per_hour").toDouble()
                 / o.value("usd_per_hour").toDouble();
         };
@@ -875,7 +877,7 @@ private slots:
         QVERIFY(t4);
         const Result text = run(all);
         QCOMPARE(text.status, 0);
-        QVERIFY2(text.out.contains("cheapest per million output tokens first"),
+        QVERIFY2(text.out.contains("cheapest per million output tokens (all-in) first"),
                  text.out.constData());
         QVERIFY2(
             text.out.contains("not shown: NVIDIA T4: no server type in the catalog carries it"),
@@ -2375,6 +2377,16 @@ private slots:
         QVERIFY(qAbs(last.value("whole_servers_cost_per_million_output_tokens_usd").toDouble()
                      - 36.0 * last.value("cost_per_million_output_tokens_usd").toDouble())
                 < 1e-9);
+        // Every fleet serves the same load, 5 requests/s x 200 output tokens = 3.6 M output tokens
+        // an hour, so its all-in cost per million is its whole servers' cost an hour over 3.6:
+        // the column that ranks as the fleets do (the decode share alone did not).
+        for (const QJsonValue &value : options) {
+            const QJsonObject o = value.toObject();
+            QVERIFY(
+                qAbs(o.value("whole_servers_cost_per_million_output_tokens_all_in_usd").toDouble()
+                     - o.value("whole_servers_usd_per_hour").toDouble() / 3.6)
+                < 1e-9 * o.value("whole_servers_usd_per_hour").toDouble());
+        }
         QVERIFY(QJsonDocument::fromJson(all.out)
                     .object()
                     .value(QStringLiteral("ranked_by"))
