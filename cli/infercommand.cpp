@@ -782,6 +782,11 @@ int runInferCommand(CliContext &context, const std::vector<std::string> &args, s
         throw UsageError("--replicas describes a fleet of one GPU type, not --gpu all");
     if (gpuId == "all" && a.has("node"))
         throw UsageError("--node names one server type; --gpu all compares each GPU on its own");
+    // The comparison ranks fleets sized for the peak rate: a day's profile it would not apply
+    // was accepted and left the output unchanged, as if the autoscaled day had been priced.
+    if (gpuId == "all" && (a.has("diurnal") || a.has("diurnal-trough")))
+        throw UsageError("--diurnal and --diurnal-trough autoscale one GPU type's fleet; --gpu all "
+                         "ranks fleets sized for the peak rate: choose the GPU, then give the day");
     if (gpuId == "all")
         return compareEveryGpu(a, job, precision, site, out);
 

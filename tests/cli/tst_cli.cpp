@@ -877,6 +877,14 @@ private slots:
         QVERIFY(t4);
         const Result text = run(all);
         QCOMPARE(text.status, 0);
+        // A day's profile it would not apply is refused, not ignored (the output was the same
+        // with and without it).
+        const Result diurnal
+            = run({"infer", "--gpu", "all", "--model", "llama-3-8b", "--input-tokens", "1024",
+                   "--output-tokens", "256", "--rate", "10", "--diurnal-trough", "0.3"});
+        QCOMPARE(diurnal.status, 2);
+        QVERIFY2(diurnal.err.contains("--gpu all ranks fleets sized for the peak rate"),
+                 diurnal.err.constData());
         QVERIFY2(text.out.contains("cheapest per million output tokens (all-in) first"),
                  text.out.constData());
         QVERIFY2(
