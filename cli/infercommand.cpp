@@ -696,15 +696,24 @@ void printServingJson(const ServingOutput &o, std::ostream &out)
         setup.hardware.gpu, setup.node, e.replicas, e.gpusPerReplica, 300.0);
     json["power_kw"] = e.powerWatts / 1e3;
     json["facility_power_kw"] = e.powerWatts * setup.cost.pue / 1e3;
-    json["energy_mwh"] = e.powerWatts * setup.cost.pue * 24.0 / 1e6;
+    // An autoscaled day runs the fleet's replica-hours, not the peak's fleet all day: its
+    // energy, carbon and cost follow them (the static fleet's 641 USD a day stood beside the
+    // autoscaled 440).
+    const bool autoscaled
+        = autoscaling && autoscaling->feasible && autoscaling->staticReplicaHoursPerDay > 0;
+    const double dayShare = autoscaled
+        ? autoscaling->replicaHoursPerDay / autoscaling->staticReplicaHoursPerDay
+        : 1.0;
+    json["energy_mwh"] = e.powerWatts * setup.cost.pue * 24.0 * dayShare / 1e6;
     json["energy_period"] = "day";
-    json["cost_usd"] = e.usdPerHour * 24.0;
+    json["cost_usd"] = autoscaled ? autoscaling->usdPerDay : e.usdPerHour * 24.0;
     json["cost_period"] = "day";
+    json["day_fleet"] = autoscaled ? "autoscaled" : "static";
     json["goodput"] = reliability.availability;
     json["interruptions_per_day"] = reliability.interruptionsPerDay;
     json["checkpoint_interval_min"] = nullptr; // serving keeps no training state
     json["carbon_t_per_day"]
-        = e.powerWatts * setup.cost.pue * 24.0 / 1e6 * setup.facility.carbonKgPerKwh;
+        = e.powerWatts * setup.cost.pue * 24.0 * dayShare / 1e6 * setup.facility.carbonKgPerKwh;
     out << json.dump(2) << "\n";
 }
 

@@ -2963,6 +2963,22 @@ private slots:
         QVERIFY2(saving > 0.25, qPrintable(QString::number(saving)));
         QVERIFY2(saving < 1 - 0.625 * (peakReplicas - 1) / peakReplicas,
                  qPrintable(QString::number(saving)));
+        // The day's energy, carbon and cost are the autoscaled fleet's: its replica-hours over the
+        // static fleet's 24 x P, times the static day's (which the JSON gave for the autoscaled
+        // day), and the cost its own day's.
+        const QJsonObject day = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject staticDay = QJsonDocument::fromJson(flat.out).object();
+        QCOMPARE(day.value("day_fleet").toString(), QStringLiteral("autoscaled"));
+        QCOMPARE(staticDay.value("day_fleet").toString(), QStringLiteral("static"));
+        const double share = sum / (24.0 * peakReplicas);
+        QVERIFY(qAbs(day.value("energy_mwh").toDouble()
+                     - staticDay.value("energy_mwh").toDouble() * share)
+                < 1e-9 * staticDay.value("energy_mwh").toDouble());
+        QVERIFY(qAbs(day.value("carbon_t_per_day").toDouble()
+                     - staticDay.value("carbon_t_per_day").toDouble() * share)
+                < 1e-9 * staticDay.value("carbon_t_per_day").toDouble());
+        QCOMPARE(day.value("cost_usd").toDouble(), a.value("cost_usd_per_day").toDouble());
+        QVERIFY(day.value("cost_usd").toDouble() < staticDay.value("cost_usd").toDouble());
 
         const Result noRate = run({"infer", "--gpu", "h100-sxm5-80gb", "--model", "llama-3-8b",
                                    "--precision", "fp16", "--input-tokens", "10", "--output-tokens",
