@@ -87,8 +87,13 @@ std::vector<std::string> estimateAssumptions(WorkloadType workload)
          "Fabric switch counts: folded Clos (Al-Fares et al., SIGCOMM 2008) and the NVIDIA DGX "
          "SuperPOD reference architecture for rail-optimised designs."},
         {For::Every,
-         "Power: GPUs at utilisation-dependent draw between idle and TDP, servers, switches and "
-         "optics at datasheet power; facility power = IT x PUE (The Green Grid, 2012)."},
+         "Power: at full load every part at its rating (GPUs at TDP, servers, switches and optics "
+         "at datasheet power), which sizes circuits, cabinets and the facility, and prices a "
+         "serving fleet's GPU-hour; facility power = IT x PUE (The Green Grid, 2012)."},
+        {For::Training,
+         "A training run's energy: GPUs between idle and TDP by the share of the step they "
+         "compute; a server's host at what its measured peak leaves it where the catalog gives "
+         "one (DGX H100: 8.48 kW, Latif et al., arXiv:2412.08602), else at its rating."},
         {For::Training,
          "Failures: catalog MTBFs summed into a job MTBF; checkpoint interval and goodput by "
          "Daly's higher-order model for exponential failures (FGCS 2006; Young's sqrt(2·C·MTBF), "

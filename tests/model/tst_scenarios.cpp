@@ -1497,6 +1497,12 @@ private slots:
         QVERIFY(!states(WorkloadType::Inference, "Memory: ZeRO"));
         QVERIFY(states(WorkloadType::Inference, "Power:"));
         QVERIFY(states(WorkloadType::None, "Cost:"));
+        // What the power figures assume is what they do: a serving fleet's GPU-hour is priced at
+        // the parts' ratings (the line said "GPUs at utilisation-dependent draw", which only a
+        // training run's energy takes), and a training report says how its run's draw is taken.
+        QVERIFY(states(WorkloadType::Inference, "Power: at full load every part at its rating"));
+        QVERIFY(!states(WorkloadType::Inference, "A training run's energy"));
+        QVERIFY(states(WorkloadType::Training, "A training run's energy: GPUs between idle"));
     }
 };
 
