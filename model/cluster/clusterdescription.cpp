@@ -89,14 +89,33 @@ LinkLevel ClusterDescription::pipelineSendLink(int strideNodes) const
 {
     // A two-node exchange: the measured (or closed-form) rate of traffic that stays in a leaf.
     LinkLevel link = scaleOutLink(2);
-    if (oversubscription > 1.0) {
+    const double ratio = leafOversubscription();
+    if (ratio > 1.0) {
         const double leafNodes = std::max(1, nodesPerLeaf);
         const double crossing = std::min<double>(std::max(1, strideNodes), leafNodes);
-        const double share = std::min(1.0, leafNodes / (oversubscription * crossing));
+        const double share = std::min(1.0, leafNodes / (ratio * crossing));
         link.busBytesPerSecond
             = std::min(link.busBytesPerSecond,
                        nodeScaleOutBytesPerSecond() / std::max(1, gpusPerNode) * share);
     }
+    return link;
+}
+
+LinkLevel ClusterDescription::allToAllLink(int nodesSpanned) const
+{
+    const double leafNodes = std::max(1, nodesPerLeaf);
+    const double groupNodes = std::max(1, nodesSpanned);
+    // Within a leaf the traffic is the rings' (measured, or the NIC share).
+    LinkLevel link = scaleOutLink(static_cast<int>(std::min(groupNodes, leafNodes)));
+    const double ratio = leafOversubscription();
+    if (ratio <= 1.0 || groupNodes < 2)
+        return link;
+    const double out = groupNodes >= leafNodes
+        ? leafNodes - leafNodes * leafNodes / (2.0 * groupNodes)
+        : groupNodes / 2.0;
+    const double share = std::min(1.0, leafNodes / ratio / out);
+    link.busBytesPerSecond = std::min(
+        link.busBytesPerSecond, nodeScaleOutBytesPerSecond() / std::max(1, gpusPerNode) * share);
     return link;
 }
 

@@ -43,6 +43,16 @@ struct ClusterDescription
     /** Down:up bandwidth ratio at the first tier whose uplinks rings must cross (1 = non-blocking).
      */
     double oversubscription = 1.0;
+    /**
+     * The leaves' down:up ports as the generator built them (nameBuiltOversubscription): 49:15
+     * for 4:1 asked on radix 64, the fewest switches. 0 until a fabric graph is built; then the
+     * sends and all-to-alls that cross a leaf's uplinks are slowed by it, not by the ratio asked.
+     */
+    double builtOversubscription = 0;
+    double leafOversubscription() const
+    {
+        return builtOversubscription > 0 ? builtOversubscription : oversubscription;
+    }
     /** Nodes whose same-rank GPUs meet at one leaf switch (a rail-optimised scalable unit). */
     int nodesPerLeaf = 32;
     /** Where it came from, for explanations: "2:1 oversubscribed RoCE fabric", say. */
@@ -103,6 +113,18 @@ struct ClusterDescription
      * one flow per boundary; these sends all cross together.
      */
     LinkLevel pipelineSendLink(int strideNodes) const;
+    /**
+     * Scale-out as one GPU sees it in an all-to-all over groups of `nodesSpanned` consecutive
+     * nodes, every group at once (MoE dispatch and combine). Each node sends alike to every node
+     * of its group, so a leaf of L nodes sends past its uplinks what its nodes send to group
+     * members under other leaves. Groups do not line up with leaves in general; the busiest leaf
+     * is the one a group boundary halves: for N >= L nodes a group it sends L - L^2 / (2N) nodes'
+     * worth out (two groups of L/2 each send (N - L/2)/N of their traffic out), for N < L at most
+     * N / 2 (two groups straddling its edges). Its uplinks carry L / r: each GPU gets
+     * min(1, (L / r) / out) of its NIC share. Rings (scaleOutLink), whose flows cross a leaf
+     * once per boundary, were taken for this traffic, so a 2:1 fabric did not slow it at all.
+     */
+    LinkLevel allToAllLink(int nodesSpanned) const;
     /** The most one GPU injects into the scale-out network: its host link (GPUDirect RDMA
      * crosses it), unbounded when the catalog gives none. */
     double gpuInjectionCapBytesPerSecond() const;

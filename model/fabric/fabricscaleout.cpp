@@ -66,6 +66,14 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
     if (graph.endpoints().size() != static_cast<std::size_t>(nodes) * nics)
         return "scale-out closed form: the fabric graph's endpoints are not the cluster's "
                "nodes' NICs";
+    // What crosses a leaf's uplinks all at once (pipeline sends, all-to-alls) is slowed by the
+    // leaves as built, each serving the nodes its down ports reach.
+    if (graph.leafUpPorts > 0 && cluster.oversubscription > 1.0) {
+        cluster.builtOversubscription
+            = static_cast<double>(graph.leafDownPorts) / static_cast<double>(graph.leafUpPorts);
+        cluster.nodesPerLeaf
+            = cluster.railOptimised ? graph.leafDownPorts : std::max(1, graph.leafDownPorts / nics);
+    }
     std::vector<int> sizes;
     for (int n = 2; n < nodes; n *= 2)
         sizes.push_back(n);

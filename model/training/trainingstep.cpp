@@ -563,7 +563,7 @@ LayerOperation LayerCostBuilder::expertAllToAll(double routedTokens) const
     const bool oneNode = ep <= localRanks && stride * ep <= m_cluster.scaleUpDomainGpus;
     const int nodes = oneNode ? 1 : (ep + localRanks - 1) / localRanks;
     const int ranksPerNode = oneNode ? ep : localRanks;
-    const LinkLevel scaleOut = oneNode ? m_cluster.scaleUpLink() : m_cluster.scaleOutLink(nodes);
+    const LinkLevel scaleOut = oneNode ? m_cluster.scaleUpLink() : m_cluster.allToAllLink(nodes);
     LayerOperation op {"MoE dispatch and combine all-to-all", OperationKind::ExpertParallel};
     double seconds = 0, bytes = 0;
     if (deduplicatesTokens(m_job.framework.moeDispatcher)) {

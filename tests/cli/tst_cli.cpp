@@ -2066,6 +2066,52 @@ private slots:
         QVERIFY(report.out.startsWith("# Validation: inference estimator"));
     }
 
+    void moeAllToAllSlowsOnAnOversubscribedFabric()
+    {
+        // DeepSeek-V3 on 1,024 H100s, EP 64 at TP 1: each expert group is 8 DGX H100s. On a 2:1
+        // fat-tree of radix 64 the leaves are built 42:22, 5 nodes a leaf (42 NICs / 8). A leaf a
+        // group boundary halves sends 5 - 5^2 / (2 x 8) = 3.44 nodes' worth out over uplinks
+        // carrying 5 x 22 / 42 = 2.62: 0.762 of the NIC, so the dispatch and combine between
+        // nodes take up to 1 / 0.762 = 1.3125 times as long (within a node, over NVLink, as
+        // long). They took the same 17.06 s on both fabrics: the rings' rate, measured.
+        const QStringList args = {"train",
+                                  "--gpu",
+                                  "h100-sxm5-80gb",
+                                  "--gpus",
+                                  "1024",
+                                  "--model",
+                                  "deepseek-v3",
+                                  "--seq-len",
+                                  "4096",
+                                  "--global-batch",
+                                  "4096",
+                                  "--precision",
+                                  "fp8",
+                                  "--tp",
+                                  "1",
+                                  "--pp",
+                                  "16",
+                                  "--dp",
+                                  "64",
+                                  "--ep",
+                                  "64",
+                                  "--json"};
+        const auto expertSeconds = [&](const char *ratio) {
+            const Result r = run(args + QStringList {"--oversubscription", ratio});
+            return QJsonDocument::fromJson(r.out)
+                .object()
+                .value("breakdown")
+                .toObject()
+                .value("ep_comm")
+                .toDouble();
+        };
+        const double nonBlocking = expertSeconds("1");
+        const double tapered = expertSeconds("2");
+        QVERIFY(nonBlocking > 0);
+        QVERIFY2(tapered > nonBlocking * 1.05 && tapered <= nonBlocking * 1.3125 * (1 + 1e-9),
+                 qPrintable(QString::number(tapered / nonBlocking)));
+    }
+
     void inferShowsItsFloor()
     {
         // Llama 2 7B in 16 bits on one H100, batch 1: no engine decodes faster than streaming

@@ -1278,6 +1278,43 @@ private slots:
         QVERIFY(shown && shown->seconds > 0 && shown->hiddenSeconds == 0);
     }
 
+    void allToAllsShareAnOversubscribedLeaf()
+    {
+        // The same 2:1 rail fabric: leaves of L = 42 nodes, uplinks carrying 21 nodes' worth.
+        // An all-to-all over groups of N nodes, each node sending alike to every node of its
+        // group, with group boundaries wherever they fall: the busiest leaf is one a boundary
+        // halves, 21 nodes of each of two groups, each sending (N - 21) / N of its traffic out.
+        //   N = 64: 42 - 42^2 / 128 = 28.22 nodes' worth out, over 21: 21 / 28.22 = 0.7442 of the
+        //   NIC; N = 42: 42 - 21 = 21 out, the uplinks' worth: the whole NIC; N = 8 (smaller than
+        //   a leaf): at most 8 / 2 = 4 out, the whole NIC; N = 4,096: 42 - 0.215 = 41.78 out,
+        //   21 / 41.78 = 0.5026, barely above the 1 / 2 every flow leaving the leaf would get.
+        ClusterFromCatalogOptions options;
+        options.nodeId = "dgx-h100";
+        options.gpus = 2048;
+        options.oversubscription = 2.0;
+        ClusterDescription tapered = ClusterDescription::fromCatalog(shippedCatalog(), options);
+        QCOMPARE(tapered.nodesPerLeaf, 42);
+        const double nic = tapered.pipelineSendLink(1).busBytesPerSecond;
+        const auto share = [&](int nodes) {
+            return tapered.allToAllLink(nodes).busBytesPerSecond / nic;
+        };
+        QVERIFY2(qAbs(share(64) - 21.0 / (42.0 - 42.0 * 42.0 / 128.0)) < 1e-12,
+                 qPrintable(QString::number(share(64))));
+        QVERIFY(qAbs(share(42) - 1.0) < 1e-12);
+        QVERIFY(qAbs(share(8) - 1.0) < 1e-12);
+        QVERIFY(qAbs(share(4096) - 21.0 / (42.0 - 42.0 * 42.0 / 8192.0)) < 1e-12);
+        // Leaves built 49:15 for 4:1 asked are what slows it, not the ratio asked: N = 64 over
+        // L = 42 at 49 / 15 = 3.267:1 gets (42 / 3.267) / 28.22 = 0.4556.
+        tapered.builtOversubscription = 49.0 / 15.0;
+        QVERIFY(qAbs(share(64) - (42.0 * 15.0 / 49.0) / (42.0 - 42.0 * 42.0 / 128.0)) < 1e-12);
+        // So are a stage's pipeline sends past a whole leaf: 15 / 49 of the NIC, not 1 / 2 (they
+        // took the 1 / 4 of the ratio asked where a fabric was built 49:15 for 4:1).
+        QVERIFY(qAbs(tapered.pipelineSendLink(200).busBytesPerSecond / nic - 15.0 / 49.0) < 1e-12);
+        options.oversubscription = 1.0;
+        const ClusterDescription full = ClusterDescription::fromCatalog(shippedCatalog(), options);
+        QCOMPARE(full.allToAllLink(64).busBytesPerSecond, nic);
+    }
+
     void pipelineSendsShareAnOversubscribedLeaf()
     {
         // DGX H100s on a 2:1 rail fabric of 64-port leaves: a leaf has 64 x 2 / 3 = 42 ports
