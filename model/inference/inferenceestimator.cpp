@@ -95,7 +95,7 @@ double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, i
 
 bool occupancyFitsSlots(double inFlightSequences, int slots, double probability)
 {
-    return poissonQuantile(inFlightSequences, probability) <= slots;
+    return poissonQuantile(inFlightSequences, probability) < slots;
 }
 
 int poissonQuantile(double mean, double probability)

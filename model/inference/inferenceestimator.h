@@ -213,10 +213,15 @@ double erlangCWaitP95Seconds(double arrivalsPerSecond, double slotServiceRate, i
 int poissonQuantile(double mean, double probability);
 
 /**
- * Whether the `probability` quantile of a replica's occupancy (Poisson about `inFlightSequences`:
- * poissonQuantile) fits its `slots`, the engine's largest batch. Beyond it prompts wait for a free
- * slot, a wait a load point's TTFT does not count: a TTFT target or limit at that percentile holds
- * only while this does (a sized fleet, a fixed fleet, a fleet's capacity within limits).
+ * Whether an arriving prompt finds a free slot of the replica's `slots` (the engine's largest
+ * batch) with at least `probability`: Poisson arrivals see the occupancy in time (Wolff's PASTA),
+ * Poisson about `inFlightSequences` (poissonQuantile), so the prompt finds one while the others
+ * number fewer than `slots`: the quantile below `slots`. Otherwise prompts wait for a free slot,
+ * a wait a load point's TTFT does not count: a TTFT target or limit at that percentile holds only
+ * while this does (a sized fleet, a fixed fleet, a fleet's capacity within limits). The quantile
+ * had been allowed to reach `slots`, one too many: a one-slot replica 35.5% occupied, whose slot
+ * an arriving prompt finds taken 1 - e^-0.355 = 30% of the time, passed as "fewer than one in
+ * twenty".
  */
 bool occupancyFitsSlots(double inFlightSequences, int slots, double probability);
 /** The `quantile` (0.5, 0.99, ...) of the same waiting time: ln(C / (1 - q)) / (c·mu - lambda). */

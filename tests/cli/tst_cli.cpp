@@ -2066,6 +2066,44 @@ private slots:
         QVERIFY(report.out.startsWith("# Validation: inference estimator"));
     }
 
+    void aOneSlotReplicaIsSizedForAFreeSlot()
+    {
+        // Llama 3 70B at 50 requests/s on TP 2 H100 replicas that run one sequence at a time
+        // (--max-batch 1), within a 500 ms p95 TTFT. A prompt finds the slot taken with
+        // probability rho, the replica's occupancy (Poisson arrivals see it in time), and then
+        // waits P(W > t) = rho e^-(mu - lambda) t. A request holds the slot for at least its 250
+        // tokens' decode at the weights' streaming floor, 70.6 B FP8 bytes / 2 GPUs / 3.35 TB/s
+        // = 10.5 ms a token, 2.6 s, so mu <= 0.38/s; with the prompt's ~85 ms prefill the wait
+        // may take at most 415 ms, so rho <= 0.05 x e^(0.415 x 0.38) = 0.0587. The fleet had
+        // been sized at rho = 0.355 (a TTFT p95 of 122 ms that counted no wait), where
+        // 1 - e^-0.355 = 30% of prompts find the slot taken, passed as fewer than one in twenty.
+        const Result r = run({"infer",
+                              "--gpu",
+                              "h100-sxm5-80gb",
+                              "--precision",
+                              "fp8",
+                              "--gpus-per-replica",
+                              "2",
+                              "--model",
+                              "llama-3-70b",
+                              "--input-tokens",
+                              "1000",
+                              "--output-tokens",
+                              "250",
+                              "--rate",
+                              "50",
+                              "--ttft-p95-ms",
+                              "500",
+                              "--max-batch",
+                              "1",
+                              "--json"});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+        const double occupancy = json.value("in_flight_sequences").toDouble();
+        QVERIFY2(occupancy > 0 && occupancy <= 0.0587, qPrintable(QString::number(occupancy)));
+        QVERIFY(json.value("ttft_p95_ms").toDouble() <= 500);
+    }
+
     void moeAllToAllSlowsOnAnOversubscribedFabric()
     {
         // DeepSeek-V3 on 1,024 H100s, EP 64 at TP 1: each expert group is 8 DGX H100s. On a 2:1
