@@ -80,6 +80,11 @@ std::string humanDuration(double seconds)
 {
     if (!std::isfinite(seconds) || seconds < 0)
         return "-";
+    // Past a million years no count of days means anything, and one of 10^294 days overran the
+    // text and lost its unit ("1,364,841,125,925,925,957,919,953,694,488").
+    constexpr double millionYears = 1e6 * 365.25 * 86400;
+    if (seconds >= millionYears)
+        return "over a million years";
     double value = seconds;
     const char *unit = "s";
     if (seconds >= 48 * 3600) {

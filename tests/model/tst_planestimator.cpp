@@ -518,6 +518,10 @@ private slots:
         QCOMPARE(humanDuration(0.99949), std::string("999 ms"));
         QCOMPARE(humanDuration(0.0), std::string("0.000 s"));
         QCOMPARE(humanDuration(std::nan("")), std::string("-"));
+        // Up to a million years in days, grouped (999,999 years = 365,249,634.75 days); past it no
+        // count of days means anything: 1e300 s overran the text and lost its unit.
+        QCOMPARE(humanDuration(999999 * 365.25 * 86400), std::string("365,249,635 days"));
+        QCOMPARE(humanDuration(1e300), std::string("over a million years"));
         // Three significant digits, grouped, never an exponent: 21,437.4 rounds to 21,437;
         // 99.96 rounds up to 100; 24.24 to 24.2; 1.214 to 1.21; 0.0035199 to 0.00352; a value
         // past 32 bits is grouped whole; nothing prints "nan" or "inf".
