@@ -84,7 +84,7 @@ std::string planSummaryText(const model::PlanEstimate &e)
     summary.addRow({"nodes", model::groupedCount(e.nodes)});
     summary.addRow({"peak dense BF16/FP16", model::humanFlopsRate(e.peakDenseFlopsPerSecond)});
     if (e.computesInFp8())
-        summary.addRow({"peak dense FP8 (the workload's)",
+        summary.addRow({"peak dense FP8, the workload's",
                         model::humanFlopsRate(e.peakDenseFp8FlopsPerSecond)});
     summary.addRow({"GPU memory", model::humanBytes(e.gpuMemoryBytes)});
     if (!e.fabricError.empty())

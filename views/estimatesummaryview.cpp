@@ -456,7 +456,7 @@ void EstimateSummaryView::addHardwareRows(QTreeWidget *tree, const model::PlanEs
     addRow(hardware, tr("Peak dense BF16/FP16"),
            QString::fromStdString(model::humanFlopsRate(e.peakDenseFlopsPerSecond)));
     if (e.computesInFp8())
-        addRow(hardware, tr("Peak dense FP8 (the workload's)"),
+        addRow(hardware, tr("Peak dense FP8, the workload's"),
                QString::fromStdString(model::humanFlopsRate(e.peakDenseFp8FlopsPerSecond)));
     addRow(hardware, tr("GPU memory"), QString::fromStdString(model::humanBytes(e.gpuMemoryBytes)));
     if (!e.fabricError.empty())
