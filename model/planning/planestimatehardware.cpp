@@ -26,13 +26,6 @@ void addBillLine(PlanEstimate &result, const std::string &category, const std::s
     result.billOfMaterials.push_back({category, id, name, count, unitPrice});
 }
 
-std::string formatMegawatts(double watts)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f MW", watts / 1e6);
-    return text;
-}
-
 void estimateFacility(PlanEstimateBuild &build)
 {
     PlanEstimate &result = build.result;
@@ -179,11 +172,11 @@ void estimateStorageAndTotals(PlanEstimateBuild &build)
         result.capitalCostUsd += line.totalUsd();
     // The hall's budget, checked at full load: what the feeds and chillers must carry.
     result.facilityPowerLimitWatts = build.plan.facility.powerLimitWatts;
+    // In the unit each reads in: a 1 kW budget read "0.0 MW" beside a cluster of "0.1 MW".
     if (result.overPowerBudget())
-        result.warnings.push_back("the cluster draws "
-                                  + formatMegawatts(result.power.facilityWatts())
+        result.warnings.push_back("the cluster draws " + humanPower(result.power.facilityWatts())
                                   + " at full load (IT x PUE), over the facility's budget of "
-                                  + formatMegawatts(*result.facilityPowerLimitWatts));
+                                  + humanPower(*result.facilityPowerLimitWatts));
 }
 
 void estimateCampus(PlanEstimateBuild &build)

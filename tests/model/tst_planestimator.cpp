@@ -996,8 +996,14 @@ private slots:
         QVERIFY(std::abs(over.power.facilityWatts() - 2214.8e3) < 0.1e3);
         QVERIFY(over.overPowerBudget());
         QVERIFY(std::any_of(over.warnings.begin(), over.warnings.end(), [](const std::string &w) {
-            return w.find("2.2 MW at full load (IT x PUE), over the facility's budget of 2.0 MW")
+            return w.find("2.21 MW at full load (IT x PUE), over the facility's budget of 2.00 MW")
                 != std::string::npos;
+        }));
+        // A budget of 1 kW reads as one, not as "0.0 MW" beside a cluster of "0.1 MW".
+        plan.facility.powerLimitWatts = 1e3;
+        const PlanEstimate tiny = estimatePlan(plan, shippedCatalog());
+        QVERIFY(std::any_of(tiny.warnings.begin(), tiny.warnings.end(), [](const std::string &w) {
+            return w.find("over the facility's budget of 1.00 kW") != std::string::npos;
         }));
         plan.facility.powerLimitWatts = 2.5e6;
         QVERIFY(!estimatePlan(plan, shippedCatalog()).overPowerBudget());
