@@ -446,19 +446,18 @@ void FabricDrawingItem::paintBoxes(QPainter *painter, const std::vector<FabricDr
     const bool alike = std::all_of(narrow.begin(), narrow.end(), [&](const FabricDrawing::Box *b) {
         return b->text == narrow.front()->text;
     });
-    if (narrow.size() > 1 && alike) {
-        QRectF across = rectOf(narrow.front());
+    // One label across the narrow boxes: "8 x 32 servers" where they read alike, "SU 0–7 rail
+    // leaves" where they are numbered in turn.
+    const QString across = narrow.size() > 1 && alike
+        ? QStringLiteral("%1 x %2")
+              .arg(narrow.size())
+              .arg(QString::fromStdString(narrow.front()->text))
+        : numberedRangeText(narrow);
+    if (!across.isEmpty()) {
+        QRectF span = rectOf(narrow.front());
         for (const FabricDrawing::Box *box : narrow)
-            across = across.united(rectOf(box));
-        texts.push_back({across.center(),
-                         QStringLiteral("%1 x %2")
-                             .arg(narrow.size())
-                             .arg(QString::fromStdString(narrow.front()->text))});
-    } else if (const QString range = numberedRangeText(narrow); !range.isEmpty()) {
-        QRectF across = rectOf(narrow.front());
-        for (const FabricDrawing::Box *box : narrow)
-            across = across.united(rectOf(box));
-        texts.push_back({across.center(), range});
+            span = span.united(rectOf(box));
+        texts.push_back({span.center(), across});
     } else if (few) {
         for (const FabricDrawing::Box *box : narrow)
             texts.push_back({rectOf(box).center(), QString::fromStdString(box->text)});

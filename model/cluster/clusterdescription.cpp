@@ -66,6 +66,11 @@ double ClusterDescription::nodeScaleOutBytesPerSecond() const
         * nicAchievableFraction;
 }
 
+double ClusterDescription::gpuNicShareBytesPerSecond() const
+{
+    return nodeScaleOutBytesPerSecond() / std::max(1, gpusPerNode);
+}
+
 LinkLevel ClusterDescription::scaleOutLink(int nodesSpanned) const
 {
     if (!fabricRingBytesPerSecond.empty()) {
@@ -77,7 +82,7 @@ LinkLevel ClusterDescription::scaleOutLink(int nodesSpanned) const
             std::min(it->second, gpuInjectionCapBytesPerSecond()) * nicAchievableFraction,
             networkStepLatencySeconds + networkLatencySeconds, ncclSimpleLaunchSeconds};
     }
-    double perGpu = nodeScaleOutBytesPerSecond() / std::max(1, gpusPerNode);
+    double perGpu = gpuNicShareBytesPerSecond();
     // Only rings that leave one leaf (one rail group) cross the oversubscribed uplinks.
     if (nodesSpanned > nodesPerLeaf && oversubscription > 1.0)
         perGpu /= oversubscription;
@@ -95,8 +100,7 @@ LinkLevel ClusterDescription::pipelineSendLink(int strideNodes) const
         const double crossing = std::min<double>(std::max(1, strideNodes), leafNodes);
         const double share = std::min(1.0, leafNodes / (ratio * crossing));
         link.busBytesPerSecond
-            = std::min(link.busBytesPerSecond,
-                       nodeScaleOutBytesPerSecond() / std::max(1, gpusPerNode) * share);
+            = std::min(link.busBytesPerSecond, gpuNicShareBytesPerSecond() * share);
     }
     return link;
 }
@@ -114,8 +118,7 @@ LinkLevel ClusterDescription::allToAllLink(int nodesSpanned) const
         ? leafNodes - leafNodes * leafNodes / (2.0 * groupNodes)
         : groupNodes / 2.0;
     const double share = std::min(1.0, leafNodes / ratio / out);
-    link.busBytesPerSecond = std::min(
-        link.busBytesPerSecond, nodeScaleOutBytesPerSecond() / std::max(1, gpusPerNode) * share);
+    link.busBytesPerSecond = std::min(link.busBytesPerSecond, gpuNicShareBytesPerSecond() * share);
     return link;
 }
 

@@ -44,8 +44,8 @@ struct ClusterDescription
      */
     double oversubscription = 1.0;
     /**
-     * The leaves' down:up ports as the generator built them (nameBuiltOversubscription): 49:15
-     * for 4:1 asked on radix 64, the fewest switches. 0 until a fabric graph is built; then the
+     * The leaves' down:up ports as the generator built them (measureScaleOutOnGraph): 49:15 for
+     * 4:1 asked on radix 64, the fewest switches. 0 until a fabric graph is measured; then the
      * sends and all-to-alls that cross a leaf's uplinks are slowed by it, not by the ratio asked.
      */
     double builtOversubscription = 0;
@@ -129,6 +129,9 @@ struct ClusterDescription
      * crosses it), unbounded when the catalog gives none. */
     double gpuInjectionCapBytesPerSecond() const;
     double nodeScaleOutBytesPerSecond() const;
+    /** One GPU's share of its node's scale-out (nodeScaleOutBytesPerSecond over its GPUs): the
+     * closed form's rate, and what the sends and all-to-alls that cross a leaf get a share of. */
+    double gpuNicShareBytesPerSecond() const;
 
     /**
      * From catalog ids: a node type (its GPU, GPUs per node, NVLink domain, default NIC), the GPU

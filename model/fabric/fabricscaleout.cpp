@@ -55,6 +55,18 @@ bool closedFormScaleOutIsExact(const FabricDesign &design)
     return false;
 }
 
+namespace {
+
+/** The leaves' down:up ports as the generator built them (0 without uplinks). */
+double builtLeafRatio(const FabricGraph &graph)
+{
+    return graph.leafUpPorts > 0
+        ? static_cast<double>(graph.leafDownPorts) / static_cast<double>(graph.leafUpPorts)
+        : 0.0;
+}
+
+} // namespace
+
 std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGraph &graph,
                                    NodePlacement placement, const std::string &fabricName)
 {
@@ -69,8 +81,7 @@ std::string measureScaleOutOnGraph(ClusterDescription &cluster, const FabricGrap
     // What crosses a leaf's uplinks all at once (pipeline sends, all-to-alls) is slowed by the
     // leaves as built, each serving the nodes its down ports reach.
     if (graph.leafUpPorts > 0 && cluster.oversubscription > 1.0) {
-        cluster.builtOversubscription
-            = static_cast<double>(graph.leafDownPorts) / static_cast<double>(graph.leafUpPorts);
+        cluster.builtOversubscription = builtLeafRatio(graph);
         cluster.nodesPerLeaf
             = cluster.railOptimised ? graph.leafDownPorts : std::max(1, graph.leafDownPorts / nics);
     }
@@ -126,8 +137,7 @@ void nameBuiltOversubscription(ClusterDescription &cluster, const FabricGraph &g
 {
     if (graph.leafUpPorts <= 0 || cluster.oversubscription <= 1.0)
         return;
-    const double built
-        = static_cast<double>(graph.leafDownPorts) / static_cast<double>(graph.leafUpPorts);
+    const double built = builtLeafRatio(graph);
     if (std::abs(built / cluster.oversubscription - 1.0) < 0.005)
         return;
     char ratio[32];

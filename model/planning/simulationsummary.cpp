@@ -2,6 +2,7 @@
 #include "model/planning/simulationsummary.h"
 
 #include "model/core/humantext.h"
+#include "model/core/median.h"
 #include "model/plan/plan.h"
 #include "model/planning/portfoliosimulation.h"
 
@@ -164,12 +165,9 @@ SeedSpread seedSpread(std::vector<double> seconds, bool anyLowerBound)
     spread.anyLowerBound = anyLowerBound;
     if (seconds.empty())
         return spread;
-    std::sort(seconds.begin(), seconds.end());
-    const std::size_t middle = seconds.size() / 2;
-    spread.medianSeconds
-        = seconds.size() % 2 == 1 ? seconds[middle] : (seconds[middle - 1] + seconds[middle]) / 2;
-    spread.lowestSeconds = seconds.front();
-    spread.highestSeconds = seconds.back();
+    spread.lowestSeconds = *std::min_element(seconds.begin(), seconds.end());
+    spread.highestSeconds = *std::max_element(seconds.begin(), seconds.end());
+    spread.medianSeconds = median(std::move(seconds));
     return spread;
 }
 

@@ -2,6 +2,7 @@
 #include "model/validation/validationsummary.h"
 
 #include "model/core/jsonfieldreader.h"
+#include "model/core/median.h"
 
 #include <algorithm>
 #include <cmath>
@@ -59,12 +60,9 @@ ValidationSummary summarizeSignedErrors(const std::vector<double> &signedErrors)
         summary.lowestSignedError = std::min(summary.lowestSignedError, error);
         summary.highestSignedError = std::max(summary.highestSignedError, error);
     }
-    std::sort(absolute.begin(), absolute.end());
-    const std::size_t n = absolute.size();
-    summary.meanSignedError = sum / n;
-    summary.medianAbsoluteError
-        = n % 2 ? absolute[n / 2] : 0.5 * (absolute[n / 2 - 1] + absolute[n / 2]);
-    summary.maxAbsoluteError = absolute.back();
+    summary.meanSignedError = sum / static_cast<double>(absolute.size());
+    summary.maxAbsoluteError = *std::max_element(absolute.begin(), absolute.end());
+    summary.medianAbsoluteError = median(std::move(absolute));
     return summary;
 }
 
